@@ -1,0 +1,195 @@
+//! Catalog validation: unique ids, no dangling references, units in range, every part sourced.
+
+use super::{Catalog, HasId, PartKind};
+
+/// One problem found in the catalog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidationIssue {
+    /// Kind of the part concerned.
+    pub kind: PartKind,
+    /// Its id.
+    pub id: String,
+    /// Where it came from.
+    pub origin: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for ValidationIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} `{}` ({}): {}", self.kind.plural(), self.id, self.origin, self.message)
+    }
+}
+
+fn is_slug(id: &str) -> bool {
+    !id.is_empty()
+        && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+        && !id.starts_with('-')
+        && !id.ends_with('-')
+}
+
+fn common<T: HasId>(kind: PartKind, parts: &[T], out: &mut Vec<ValidationIssue>) {
+    let mut seen = std::collections::BTreeSet::new();
+    for p in parts {
+        let mut push = |m: String| {
+            out.push(ValidationIssue {
+                kind,
+                id: p.id().to_owned(),
+                origin: p.origin().to_string(),
+                message: m,
+            });
+        };
+        if !seen.insert(p.id()) {
+            push("duplicate id".into());
+        }
+        if !is_slug(p.id()) {
+            push("id must be a kebab-case slug (a-z, 0-9, '-', '.')".into());
+        }
+        if !(p.source().starts_with("https://") || p.source().starts_with("http://")) {
+            push(format!("source must be a URL, got `{}`", p.source()));
+        }
+    }
+}
+
+fn range(out: &mut Vec<ValidationIssue>, kind: PartKind, id: &str, what: &str, v: f64, lo: f64, hi: f64) {
+    if !(lo..=hi).contains(&v) || !v.is_finite() {
+        out.push(ValidationIssue {
+            kind,
+            id: id.to_owned(),
+            origin: String::new(),
+            message: format!("{what} = {v} is outside {lo}..={hi}"),
+        });
+    }
+}
+
+/// Checks the whole catalog; an empty result means it is valid.
+///
+/// Ranges are sanity bounds, not specs: e.g. GPU board power 10..=1500 W, memory 1..=1024 GiB,
+/// PSU rating 200..=4000 W, efficiency 50..=100 %, PCIe generation 1..=6.
+pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
+    let mut out = Vec::new();
+    common(PartKind::Gpu, &c.gpus, &mut out);
+    common(PartKind::Cpu, &c.cpus, &mut out);
+    common(PartKind::Motherboard, &c.motherboards, &mut out);
+    common(PartKind::Psu, &c.psus, &mut out);
+    common(PartKind::Cooler, &c.coolers, &mut out);
+    common(PartKind::Case, &c.cases, &mut out);
+    common(PartKind::Memory, &c.memory, &mut out);
+    common(PartKind::Storage, &c.storage, &mut out);
+    common(PartKind::Model, &c.models, &mut out);
+
+    for g in &c.gpus {
+        let k = PartKind::Gpu;
+        range(&mut out, k, &g.id, "board_power_w", g.board_power_w, 10.0, 1500.0);
+        range(&mut out, k, &g.id, "memory_gib", g.memory_gib, 1.0, 1024.0);
+        range(&mut out, k, &g.id, "memory_bandwidth_gb_s", g.memory_bandwidth_gb_s, 10.0, 20_000.0);
+        range(&mut out, k, &g.id, "pcie_gen", f64::from(g.pcie_gen), 1.0, 6.0);
+        range(&mut out, k, &g.id, "pcie_lanes", f64::from(g.pcie_lanes), 1.0, 16.0);
+        if let Some(l) = g.length_mm {
+            range(&mut out, k, &g.id, "length_mm", l, 50.0, 400.0);
+        }
+        if let Some(min) = g.min_power_limit_w {
+            range(&mut out, k, &g.id, "min_power_limit_w", min, 10.0, g.max_limit_w());
+        }
+        if g.form_factor == super::GpuFormFactor::Pcie {
+            range(&mut out, k, &g.id, "width_slots", f64::from(g.width_slots), 1.0, 5.0);
+        }
+        for (what, v) in [
+            ("peak.fp32", g.peak.fp32),
+            ("peak.tf32", g.peak.tf32),
+            ("peak.fp16", g.peak.fp16),
+            ("peak.bf16", g.peak.bf16),
+            ("peak.fp8", g.peak.fp8),
+        ] {
+            if let Some(v) = v {
+                range(&mut out, k, &g.id, what, v, 1.0, 5000.0);
+            }
+        }
+    }
+    for cpu in &c.cpus {
+        range(&mut out, PartKind::Cpu, &cpu.id, "tdp_w", cpu.tdp_w, 15.0, 600.0);
+        range(&mut out, PartKind::Cpu, &cpu.id, "memory_channels", f64::from(cpu.memory_channels), 1.0, 16.0);
+        if cpu.memory_types.is_empty() {
+            out.push(ValidationIssue {
+                kind: PartKind::Cpu,
+                id: cpu.id.clone(),
+                origin: cpu.origin.to_string(),
+                message: "memory_types is empty".into(),
+            });
+        }
+    }
+    for b in &c.motherboards {
+        let mut names = std::collections::BTreeSet::new();
+        let mut positions = std::collections::BTreeSet::new();
+        for s in &b.pcie_slots {
+            let mut push = |m: String| {
+                out.push(ValidationIssue {
+                    kind: PartKind::Motherboard,
+                    id: b.id.clone(),
+                    origin: b.origin.to_string(),
+                    message: m,
+                });
+            };
+            if !names.insert(s.name.as_str()) {
+                push(format!("duplicate slot name {}", s.name));
+            }
+            if !positions.insert(s.position) {
+                push(format!("two slots at position {}", s.position));
+            }
+            if s.electrical_lanes > s.physical_lanes {
+                push(format!("slot {}: x{} electrical in an x{} connector", s.name, s.electrical_lanes, s.physical_lanes));
+            }
+            if !(1..=6).contains(&s.gen) {
+                push(format!("slot {}: PCIe gen {}", s.name, s.gen));
+            }
+        }
+        for m in &b.m2_slots {
+            if !names.insert(m.name.as_str()) {
+                out.push(ValidationIssue {
+                    kind: PartKind::Motherboard,
+                    id: b.id.clone(),
+                    origin: b.origin.to_string(),
+                    message: format!("duplicate slot name {}", m.name),
+                });
+            }
+        }
+        // Dangling references: every sharing rule names a slot or M.2 socket of this board.
+        let shares = b
+            .pcie_slots
+            .iter()
+            .flat_map(|s| s.shares.iter().map(move |r| (&s.name, r)))
+            .chain(b.m2_slots.iter().flat_map(|m| m.shares.iter().map(move |r| (&m.name, r))));
+        for (owner, rule) in shares {
+            if !names.contains(rule.when_used.as_str()) {
+                out.push(ValidationIssue {
+                    kind: PartKind::Motherboard,
+                    id: b.id.clone(),
+                    origin: b.origin.to_string(),
+                    message: format!("{owner}: sharing rule names unknown slot `{}`", rule.when_used),
+                });
+            }
+        }
+    }
+    for p in &c.psus {
+        range(&mut out, PartKind::Psu, &p.id, "rated_w", p.rated_w, 200.0, 4000.0);
+        for e in &p.efficiency {
+            range(&mut out, PartKind::Psu, &p.id, "efficiency_pct", e.efficiency_pct, 50.0, 100.0);
+            range(&mut out, PartKind::Psu, &p.id, "load_pct", e.load_pct, 1.0, 100.0);
+        }
+    }
+    for m in &c.models {
+        range(&mut out, PartKind::Model, &m.id, "params_b", m.params_b, 0.01, 10_000.0);
+        if let Some(a) = m.active_params_b {
+            range(&mut out, PartKind::Model, &m.id, "active_params_b", a, 0.01, m.params_b);
+        }
+        if m.kv_heads == 0 || m.heads % m.kv_heads != 0 {
+            out.push(ValidationIssue {
+                kind: PartKind::Model,
+                id: m.id.clone(),
+                origin: m.origin.to_string(),
+                message: format!("kv_heads {} must divide heads {}", m.kv_heads, m.heads),
+            });
+        }
+    }
+    out
+}
