@@ -2,5 +2,18 @@
 //!
 //! Crate map (data flows one way: files → domain types → pure functions → report → UI/CLI):
 //! - [`catalog`]: part types, the embedded RON catalog and the user's parts directory.
+//! - [`build`]: the build model and its `*.rig.ron` file format.
+//! - [`check`]: compatibility rules as lints, and the report.
+//! - [`estimate`]: power, thermal, LLM fit and cost estimates.
+//! - [`live`]: the installed GPUs through NVML, the GEMM probe, recordings (no egui).
+//! - [`cli`]: the command-line face.
+//! - `ui`: the desktop app (feature `gui`).
 
+pub mod build;
 pub mod catalog;
+pub mod check;
+pub mod cli;
+pub mod estimate;
+pub mod live;
+#[cfg(feature = "gui")]
+pub mod ui;

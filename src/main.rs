@@ -1,1 +1,24 @@
-fn main() {}
+//! `kraftwerk`: with no subcommand opens the desktop app; subcommands are the CLI.
+
+use clap::Parser;
+use kraftwerk::cli::{Cli, run};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(cmd) => run(cmd),
+        None => open_gui(cli.build),
+    }
+}
+
+#[cfg(feature = "gui")]
+fn open_gui(build: Option<std::path::PathBuf>) -> ExitCode {
+    kraftwerk::ui::run(build)
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_gui(_build: Option<std::path::PathBuf>) -> ExitCode {
+    eprintln!("kraftwerk: built without the `gui` feature; run `kraftwerk --help` for the CLI");
+    ExitCode::from(2)
+}

@@ -9,7 +9,7 @@
 //! Every figure carries the URL of its source in the part's `source` field; a figure nobody
 //! published is `None`, never a guess. [`validate()`] checks ids, references, ranges and sources.
 
-mod load;
+pub mod load;
 mod parts;
 mod validate;
 

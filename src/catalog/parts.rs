@@ -413,7 +413,7 @@ pub struct PcieSlot {
     /// Electrical lanes with nothing shared.
     pub electrical_lanes: u8,
     /// PCIe generation.
-    pub gen: u8,
+    pub pcie_gen: u8,
     /// CPU or chipset lanes.
     pub lane_source: LaneSource,
     /// Sharing rules.
@@ -430,7 +430,7 @@ pub struct M2Slot {
     /// Electrical lanes.
     pub lanes: u8,
     /// PCIe generation.
-    pub gen: u8,
+    pub pcie_gen: u8,
     /// CPU or chipset lanes.
     pub lane_source: LaneSource,
     /// Sharing rules.

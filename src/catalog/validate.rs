@@ -139,8 +139,8 @@ pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
             if s.electrical_lanes > s.physical_lanes {
                 push(format!("slot {}: x{} electrical in an x{} connector", s.name, s.electrical_lanes, s.physical_lanes));
             }
-            if !(1..=6).contains(&s.gen) {
-                push(format!("slot {}: PCIe gen {}", s.name, s.gen));
+            if !(1..=6).contains(&s.pcie_gen) {
+                push(format!("slot {}: PCIe gen {}", s.name, s.pcie_gen));
             }
         }
         for m in &b.m2_slots {

@@ -1,0 +1,257 @@
+//! The compatibility checker: rules as lints.
+//!
+//! Each [`Rule`] is one self-documenting unit (stable id, default severity, what it checks, why
+//! it matters with the source of its numbers, how to fix), listed in [`RULES`]. [`run`] applies
+//! every rule to a build and returns a [`Report`] with the findings, the power estimate the
+//! power rules used, and an overall verdict. The GUI and the CLI both call [`run`], so they can
+//! never disagree.
+
+mod cooling;
+mod nvlink;
+mod pcie;
+mod platform;
+mod power;
+
+pub use pcie::{GpuLink, gpu_links, slot_lanes};
+
+use crate::build::{Build, Resolved};
+use crate::catalog::Catalog;
+use crate::estimate::power::{LoadState, PowerAdvice, PowerEstimate, advise, estimate};
+use serde::Serialize;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing; nothing to fix.
+    Info,
+    /// Works, but with a cost (speed, noise, margin) or a risk.
+    Warning,
+    /// Will not work, or risks damage (burnt connector, tripped breaker).
+    Error,
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// A rule's documentation, in three parts as for a clippy lint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RuleDoc {
+    /// Stable id (`psu-transient`).
+    pub id: &'static str,
+    /// Family (`power`, `pcie`, ...).
+    pub family: &'static str,
+    /// Highest severity the rule reports.
+    pub severity: Severity,
+    /// One-line title.
+    pub title: &'static str,
+    /// What it checks.
+    pub checks: &'static str,
+    /// Why it matters, with the source of its numbers.
+    pub why: &'static str,
+    /// How to fix.
+    pub fix: &'static str,
+}
+
+/// Something a finding concerns, so the GUI can highlight it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case", tag = "part", content = "index")]
+pub enum PartRef {
+    /// GPU by build index.
+    Gpu(usize),
+    /// The CPU.
+    Cpu,
+    /// The motherboard.
+    Motherboard,
+    /// PSU by build index.
+    Psu(usize),
+    /// The case.
+    Case,
+    /// The CPU cooler.
+    Cooler,
+    /// The memory.
+    Memory,
+    /// Drive by build index.
+    Storage(usize),
+    /// Expansion slot by position.
+    Slot(u8),
+    /// Wall circuit by index.
+    Circuit(usize),
+    /// NVLink bridge by build index.
+    Bridge(usize),
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// Rule id.
+    pub rule: &'static str,
+    /// Severity of this finding.
+    pub severity: Severity,
+    /// What is wrong, with the numbers.
+    pub message: String,
+    /// Parts concerned.
+    pub parts: Vec<PartRef>,
+    /// How to fix this instance.
+    pub fix: String,
+}
+
+/// Overall verdict of a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// No errors, no warnings.
+    Pass,
+    /// Warnings but no errors.
+    Warnings,
+    /// At least one error.
+    Fail,
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::Pass => "PASS",
+            Verdict::Warnings => "PASS WITH WARNINGS",
+            Verdict::Fail => "FAIL",
+        })
+    }
+}
+
+/// Everything the rules can look at.
+pub struct Ctx<'a> {
+    /// The build with its parts.
+    pub r: Resolved<'a>,
+    /// Full-load (training) power estimate.
+    pub power: PowerEstimate,
+    /// Effective PCIe link of each GPU.
+    pub links: Vec<GpuLink>,
+}
+
+impl Ctx<'_> {
+    /// The build.
+    pub fn build(&self) -> &Build {
+        self.r.build
+    }
+}
+
+/// A rule: its documentation and its check.
+pub struct Rule {
+    /// Documentation.
+    pub doc: RuleDoc,
+    /// Adds findings for the build.
+    pub check: fn(&Ctx<'_>, &mut Vec<Finding>),
+}
+
+/// Every rule, by family.
+pub static RULES: &[&Rule] = &[
+    &platform::MISSING_PARTS,
+    &platform::CPU_SOCKET,
+    &platform::MEMORY_TYPE,
+    &platform::MEMORY_POPULATION,
+    &platform::MEMORY_CAPACITY,
+    &platform::CASE_FORM_FACTOR,
+    &platform::COOLER_SOCKET,
+    &platform::COOLER_CLEARANCE,
+    &platform::COOLER_TDP,
+    &platform::MIXED_GPUS,
+    &platform::SYSTEM_RAM,
+    &pcie::GPU_SLOT,
+    &pcie::GPU_SLOT_BLOCKED,
+    &pcie::CASE_GPU_FIT,
+    &pcie::PCIE_LANE_BUDGET,
+    &pcie::PCIE_LINK,
+    &pcie::PCIE_RISER,
+    &power::PSU_CAPACITY,
+    &power::PSU_TRANSIENT,
+    &power::WALL_CIRCUIT,
+    &power::PSU_INLET,
+    &power::MULTI_PSU,
+    &power::GPU_POWER_CABLE,
+    &power::PSU_CONNECTORS,
+    &nvlink::NVLINK_BRIDGE,
+    &nvlink::NVLINK_SPACING,
+    &cooling::PASSIVE_AIRFLOW,
+    &cooling::OPEN_AIR_GAP,
+    &cooling::CASE_HEAT,
+];
+
+/// The rule with this id.
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES.iter().copied().find(|r| r.doc.id == id)
+}
+
+/// The result of checking a build.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Build name.
+    pub build: String,
+    /// Overall verdict.
+    pub verdict: Verdict,
+    /// Count of findings by severity: errors, warnings, infos.
+    pub errors: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Infos.
+    pub infos: usize,
+    /// Findings, errors first, then by rule id.
+    pub findings: Vec<Finding>,
+    /// Full-load (training) power estimate.
+    pub power: PowerEstimate,
+    /// Power-limit advice when the build exceeds its PSU or circuit.
+    pub advice: Option<PowerAdvice>,
+    /// Effective PCIe link per GPU.
+    pub links: Vec<GpuLink>,
+}
+
+/// Checks a build against the catalog.
+pub fn run(build: &Build, catalog: &Catalog) -> Report {
+    let r = build.resolve(catalog);
+    let power = estimate(&r, LoadState::Training);
+    let links = gpu_links(&r);
+    let ctx = Ctx { r, power, links };
+    let mut findings = Vec::new();
+    for rule in RULES {
+        (rule.check)(&ctx, &mut findings);
+    }
+    for (field, id) in build.unknown_ids(catalog) {
+        findings.push(Finding {
+            rule: "missing-parts",
+            severity: Severity::Error,
+            message: format!("`{field}` names unknown part `{id}`"),
+            parts: Vec::new(),
+            fix: "Use an id from `kraftwerk catalog`, or define the part in the build's `parts`.".into(),
+        });
+    }
+    findings.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.rule.cmp(b.rule)));
+    let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
+    let warnings = findings.iter().filter(|f| f.severity == Severity::Warning).count();
+    let infos = findings.len() - errors - warnings;
+    let verdict = if errors > 0 {
+        Verdict::Fail
+    } else if warnings > 0 {
+        Verdict::Warnings
+    } else {
+        Verdict::Pass
+    };
+    let advice = advise(&ctx.r);
+    Report { build: build.name.clone(), verdict, errors, warnings, infos, findings, power: ctx.power, advice, links: ctx.links }
+}
+
+/// Shorthand for rule files.
+pub(crate) fn finding(
+    rule: &'static Rule,
+    severity: Severity,
+    message: String,
+    parts: Vec<PartRef>,
+    fix: impl Into<String>,
+) -> Finding {
+    Finding { rule: rule.doc.id, severity, message, parts, fix: fix.into() }
+}

@@ -1,0 +1,418 @@
+//! PCIe rules: each GPU in a slot it fits, thickness against neighbouring slots, the case's
+//! slots and length, the CPU lane budget with the board's sharing rules, the effective link,
+//! risers.
+
+use super::{PartRef, Rule, RuleDoc, Severity, finding};
+use crate::build::Resolved;
+use crate::catalog::{GpuFormFactor, LaneSource, Motherboard};
+use serde::Serialize;
+
+/// Per-direction PCIe bandwidth of one lane, GB/s, by generation (after 128b/130b encoding):
+/// Gen3 0.985, Gen4 1.969, Gen5 3.938 (PCI-SIG; x16: 15.75 / 31.5 / 63 GB/s).
+pub fn lane_gb_s(pcie_gen: u8) -> f64 {
+    match pcie_gen {
+        0 => 0.0,
+        1 => 0.25,
+        2 => 0.5,
+        3 => 0.985,
+        4 => 1.969,
+        5 => 3.938,
+        _ => 7.877,
+    }
+}
+
+/// The effective PCIe link of one GPU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GpuLink {
+    /// GPU build index.
+    pub gpu: usize,
+    /// Slot position, if placed in one.
+    pub slot: Option<u8>,
+    /// Negotiated generation: min of slot, card and riser.
+    pub pcie_gen: u8,
+    /// Negotiated lanes: min of the slot's lanes after sharing and the card's.
+    pub lanes: u8,
+    /// The card's own link.
+    pub gpu_gen: u8,
+    /// The card's own lanes.
+    pub gpu_lanes: u8,
+    /// Whether the slot's lanes come from the chipset.
+    pub via_chipset: bool,
+    /// Per-direction bandwidth of the link, GB/s.
+    pub bandwidth_gb_s: f64,
+}
+
+/// Names of the slots and M.2 sockets in use: slots holding a GPU, sockets holding a drive.
+fn used_names(r: &Resolved<'_>, board: &Motherboard) -> Vec<String> {
+    let mut used: Vec<String> = r
+        .build
+        .gpus
+        .iter()
+        .filter_map(|p| p.slot)
+        .filter_map(|pos| board.slot_at(pos).map(|s| s.name.clone()))
+        .collect();
+    used.extend(r.build.storage.iter().filter_map(|s| s.m2_slot.clone()));
+    used
+}
+
+/// Electrical lanes of each slot after the board's sharing rules, given what is in use:
+/// `(position, lanes)`.
+pub fn slot_lanes(r: &Resolved<'_>, board: &Motherboard) -> Vec<(u8, u8)> {
+    let used = used_names(r, board);
+    board
+        .pcie_slots
+        .iter()
+        .map(|s| {
+            let lanes = s
+                .shares
+                .iter()
+                .filter(|rule| used.contains(&rule.when_used))
+                .map(|rule| rule.lanes)
+                .fold(s.electrical_lanes, u8::min);
+            (s.position, lanes)
+        })
+        .collect()
+}
+
+/// The effective link of every GPU placed in a slot of the board (SXM modules and unplaced
+/// cards get their own link).
+pub fn gpu_links(r: &Resolved<'_>) -> Vec<GpuLink> {
+    let lanes = r.board.map(|b| slot_lanes(r, b)).unwrap_or_default();
+    r.build
+        .gpus
+        .iter()
+        .zip(&r.gpus)
+        .enumerate()
+        .filter_map(|(i, (p, g))| {
+            let g = (*g)?;
+            let slot = p.slot.and_then(|pos| r.board.and_then(|b| b.slot_at(pos)));
+            let (mut link_gen, mut n, chipset) = match slot {
+                Some(s) => {
+                    let l = lanes.iter().find(|(pos, _)| *pos == s.position).map_or(s.electrical_lanes, |x| x.1);
+                    (s.pcie_gen.min(g.pcie_gen), l.min(g.pcie_lanes), s.lane_source == LaneSource::Chipset)
+                }
+                None => (g.pcie_gen, g.pcie_lanes, false),
+            };
+            if let Some(riser) = p.riser {
+                link_gen = link_gen.min(riser.pcie_gen);
+            }
+            if g.form_factor == GpuFormFactor::Sxm {
+                link_gen = g.pcie_gen;
+                n = g.pcie_lanes;
+            }
+            Some(GpuLink {
+                gpu: i,
+                slot: slot.map(|s| s.position),
+                pcie_gen: link_gen,
+                lanes: n,
+                gpu_gen: g.pcie_gen,
+                gpu_lanes: g.pcie_lanes,
+                via_chipset: chipset,
+                bandwidth_gb_s: lane_gb_s(link_gen) * f64::from(n),
+            })
+        })
+        .collect()
+}
+
+/// `gpu-slot`.
+pub static GPU_SLOT: Rule = Rule {
+    doc: RuleDoc {
+        id: "gpu-slot",
+        family: "pcie",
+        severity: Severity::Error,
+        title: "Each GPU sits in a slot it fits",
+        checks: "That every add-in GPU is placed in an existing slot of the board, that the slot's connector is as long as the card's edge (x16), and that no two cards share a slot.",
+        why: "An x16 card does not fit a closed x8 or x4 connector (PCIe CEM specification); an unplaced card cannot be checked for lanes, spacing or airflow.",
+        fix: "Place each card in a free x16 slot (see the board's slot list), or on a riser.",
+    },
+    check: |c, out| {
+        let Some(board) = c.r.board else { return };
+        let mut seen: Vec<u8> = Vec::new();
+        for (i, (p, g)) in c.build().gpus.iter().zip(&c.r.gpus).enumerate() {
+            let Some(g) = g else { continue };
+            if g.form_factor == GpuFormFactor::Sxm {
+                continue;
+            }
+            let Some(pos) = p.slot else {
+                out.push(finding(
+                    &GPU_SLOT,
+                    Severity::Warning,
+                    format!("GPU {} ({}) is not placed in a slot", i + 1, g.name),
+                    vec![PartRef::Gpu(i)],
+                    "Give it a slot position.",
+                ));
+                continue;
+            };
+            if seen.contains(&pos) {
+                out.push(finding(
+                    &GPU_SLOT,
+                    Severity::Error,
+                    format!("GPU {} ({}) is placed in slot position {pos}, which already holds another GPU", i + 1, g.name),
+                    vec![PartRef::Gpu(i), PartRef::Slot(pos)],
+                    "Move it to a free slot.",
+                ));
+                continue;
+            }
+            seen.push(pos);
+            match board.slot_at(pos) {
+                None => out.push(finding(
+                    &GPU_SLOT,
+                    Severity::Error,
+                    format!("GPU {} ({}) is placed at position {pos}, but {} has no PCIe slot there", i + 1, g.name, board.name),
+                    vec![PartRef::Gpu(i), PartRef::Motherboard],
+                    format!(
+                        "Use one of positions {}.",
+                        board.pcie_slots.iter().map(|s| s.position.to_string()).collect::<Vec<_>>().join(", ")
+                    ),
+                )),
+                Some(s) if s.physical_lanes < g.pcie_lanes && p.riser.is_none() => out.push(finding(
+                    &GPU_SLOT,
+                    Severity::Error,
+                    format!("GPU {} ({}) has an x{} edge; slot {} is a physical x{} connector", i + 1, g.name, g.pcie_lanes, s.name, s.physical_lanes),
+                    vec![PartRef::Gpu(i), PartRef::Slot(pos)],
+                    "Use a physical x16 slot.",
+                )),
+                Some(_) => {}
+            }
+        }
+    },
+};
+
+/// `gpu-slot-blocked`.
+pub static GPU_SLOT_BLOCKED: Rule = Rule {
+    doc: RuleDoc {
+        id: "gpu-slot-blocked",
+        family: "pcie",
+        severity: Severity::Error,
+        title: "Card thickness against the slots below it",
+        checks: "That no card sits in a slot covered by a thicker card above it: a card of width w in position p covers positions p..p+w-1 (a 3-slot card in slot 1 blocks slots 2 and 3).",
+        why: "Two cards cannot occupy the same space. Four 3-slot RTX 4090s do not fit a 7-slot board at single-slot spacing (power reference, scenario 5).",
+        fix: "Space the cards by their width, use 2-slot (blower or workstation) cards, or move cards to risers.",
+    },
+    check: |c, out| {
+        let placed: Vec<(usize, u8, u8, &str)> = c
+            .build()
+            .gpus
+            .iter()
+            .zip(&c.r.gpus)
+            .enumerate()
+            .filter_map(|(i, (p, g))| {
+                let g = (*g)?;
+                if p.riser.is_some() || g.form_factor == GpuFormFactor::Sxm {
+                    return None;
+                }
+                Some((i, p.slot?, g.width_slots.max(1), g.name.as_str()))
+            })
+            .collect();
+        for &(i, pos, width, name) in &placed {
+            for &(j, other, _, other_name) in &placed {
+                if i != j && other > pos && other < pos + width {
+                    out.push(finding(
+                        &GPU_SLOT_BLOCKED,
+                        Severity::Error,
+                        format!(
+                            "GPU {} ({name}, {width} slots) in position {pos} covers positions {pos}..{}; GPU {} ({other_name}) is in position {other}",
+                            i + 1,
+                            pos + width - 1,
+                            j + 1
+                        ),
+                        vec![PartRef::Gpu(i), PartRef::Gpu(j), PartRef::Slot(other)],
+                        format!("Move GPU {} to position {} or lower, or use a riser.", j + 1, pos + width),
+                    ));
+                }
+            }
+        }
+    },
+};
+
+/// `case-gpu-fit`.
+pub static CASE_GPU_FIT: Rule = Rule {
+    doc: RuleDoc {
+        id: "case-gpu-fit",
+        family: "pcie",
+        severity: Severity::Error,
+        title: "GPUs fit the case",
+        checks: "That each card's length is within the case's maximum GPU length, and that the lowest card's thickness stays within the case's expansion-slot openings.",
+        why: "A card longer than the case hits the drive cage or front fans; a 3-slot card in the board's last slot needs case openings below the board (case spec pages).",
+        fix: "Choose a larger case, a shorter card, or move the lowest card up.",
+    },
+    check: |c, out| {
+        let Some(case) = c.r.case else { return };
+        for (i, (p, g)) in c.build().gpus.iter().zip(&c.r.gpus).enumerate() {
+            let Some(g) = g else { continue };
+            if g.form_factor == GpuFormFactor::Sxm {
+                continue;
+            }
+            if let (Some(len), Some(max)) = (g.length_mm, case.max_gpu_length_mm) {
+                if len > max {
+                    out.push(finding(
+                        &CASE_GPU_FIT,
+                        Severity::Error,
+                        format!("GPU {} ({}) is {len:.0} mm long; {} fits {max:.0} mm", i + 1, g.name, case.name),
+                        vec![PartRef::Gpu(i), PartRef::Case],
+                        "Choose a case with more GPU clearance.",
+                    ));
+                }
+            }
+            if p.riser.is_some() {
+                continue;
+            }
+            if let Some(pos) = p.slot {
+                let last = u16::from(pos) + u16::from(g.width_slots.max(1)) - 1;
+                if last > u16::from(case.expansion_slots) {
+                    out.push(finding(
+                        &CASE_GPU_FIT,
+                        Severity::Error,
+                        format!(
+                            "GPU {} ({}) in position {pos} needs openings down to {last}; {} has {} expansion slots",
+                            i + 1,
+                            g.name,
+                            case.name,
+                            case.expansion_slots
+                        ),
+                        vec![PartRef::Gpu(i), PartRef::Case],
+                        "Move the card up, or choose a case with more expansion slots (8+ for a 3-slot card in slot 7).",
+                    ));
+                }
+            }
+        }
+    },
+};
+
+/// `pcie-lane-budget`.
+pub static PCIE_LANE_BUDGET: Rule = Rule {
+    doc: RuleDoc {
+        id: "pcie-lane-budget",
+        family: "pcie",
+        severity: Severity::Error,
+        title: "CPU and chipset lane budget",
+        checks: "The CPU lanes the used slots and M.2 sockets take (after the board's sharing rules) against the CPU's usable lanes; GPUs on chipset lanes, which share the chipset's uplink.",
+        why: "A board built for a 128-lane CPU loses slots with a 48-lane one; consumer boards split 16 CPU lanes x16 / x8+x8 as slots and M.2 fill (power reference, lanes section; board manuals).",
+        fix: "Choose a CPU with more lanes (Threadripper PRO, EPYC, Xeon W), free the M.2 socket that shares the slot, or move the GPU to a CPU slot.",
+    },
+    check: |c, out| {
+        let (Some(board), Some(cpu)) = (c.r.board, c.r.cpu) else { return };
+        let lanes = slot_lanes(&c.r, board);
+        let mut used_cpu: u16 = 0;
+        for p in &c.build().gpus {
+            let Some(pos) = p.slot else { continue };
+            let Some(s) = board.slot_at(pos) else { continue };
+            if s.lane_source == LaneSource::Cpu {
+                used_cpu += u16::from(lanes.iter().find(|(q, _)| *q == pos).map_or(0, |x| x.1));
+            }
+        }
+        for s in &c.build().storage {
+            if let Some(m) = s.m2_slot.as_ref().and_then(|n| board.m2_slots.iter().find(|m| &m.name == n)) {
+                if m.lane_source == LaneSource::Cpu {
+                    used_cpu += u16::from(m.lanes);
+                }
+            }
+        }
+        let have = cpu.pcie_lanes.total();
+        if used_cpu > have {
+            out.push(finding(
+                &PCIE_LANE_BUDGET,
+                Severity::Error,
+                format!("the used slots and M.2 sockets take {used_cpu} CPU lanes; {} has {have} usable", cpu.name),
+                vec![PartRef::Cpu, PartRef::Motherboard],
+                "Choose a CPU with more lanes or use fewer slots.",
+            ));
+        }
+        let chipset_gpus: Vec<usize> = c.links.iter().filter(|l| l.via_chipset).map(|l| l.gpu).collect();
+        if !chipset_gpus.is_empty() {
+            out.push(finding(
+                &PCIE_LANE_BUDGET,
+                Severity::Warning,
+                format!(
+                    "GPU {} on chipset lanes: shares the chipset's uplink to the CPU with USB, network and M.2",
+                    chipset_gpus.iter().map(|i| (i + 1).to_string()).collect::<Vec<_>>().join(", ")
+                ),
+                chipset_gpus.iter().map(|&i| PartRef::Gpu(i)).collect(),
+                "Move it to a slot wired to the CPU.",
+            ));
+        }
+        for (pos, l) in &lanes {
+            if *l == 0 && c.build().gpus.iter().any(|p| p.slot == Some(*pos)) {
+                let name = board.slot_at(*pos).map_or_else(String::new, |s| s.name.clone());
+                out.push(finding(
+                    &PCIE_LANE_BUDGET,
+                    Severity::Error,
+                    format!("slot {name} is disabled by the board's lane sharing (a shared slot or M.2 is in use)"),
+                    vec![PartRef::Slot(*pos)],
+                    "Free the slot or M.2 socket it shares lanes with, or move the GPU.",
+                ));
+            }
+        }
+    },
+};
+
+/// `pcie-link`.
+pub static PCIE_LINK: Rule = Rule {
+    doc: RuleDoc {
+        id: "pcie-link",
+        family: "pcie",
+        severity: Severity::Warning,
+        title: "Effective PCIe link of each GPU",
+        checks: "Each GPU's negotiated link (the lower generation and width of card, slot after sharing, and riser) against the card's own.",
+        why: "Loading weights, tensor parallel all-reduces and CPU offload run over this link: per direction Gen3 x16 15.75, Gen4 x16 31.5, Gen5 x16 63 GB/s (PCI-SIG); x8 halves it.",
+        fix: "Use a slot wired x16 at the card's generation, or free the M.2 socket that shares its lanes.",
+    },
+    check: |c, out| {
+        for l in &c.links {
+            if l.lanes == 0 {
+                continue;
+            }
+            if l.pcie_gen < l.gpu_gen || l.lanes < l.gpu_lanes {
+                out.push(finding(
+                    &PCIE_LINK,
+                    Severity::Warning,
+                    format!(
+                        "GPU {} links at PCIe {}.0 x{} ({:.1} GB/s per direction) instead of its own {}.0 x{} ({:.1} GB/s)",
+                        l.gpu + 1,
+                        l.pcie_gen,
+                        l.lanes,
+                        l.bandwidth_gb_s,
+                        l.gpu_gen,
+                        l.gpu_lanes,
+                        lane_gb_s(l.gpu_gen) * f64::from(l.gpu_lanes)
+                    ),
+                    vec![PartRef::Gpu(l.gpu)],
+                    "Move it to a full x16 slot of its generation.",
+                ));
+            }
+        }
+    },
+};
+
+/// `pcie-riser`.
+pub static PCIE_RISER: Rule = Rule {
+    doc: RuleDoc {
+        id: "pcie-riser",
+        family: "pcie",
+        severity: Severity::Warning,
+        title: "PCIe risers",
+        checks: "Risers at PCIe 4.0 or faster.",
+        why: "Gen4 and faster risers often cause link errors (AER, replays, drops to a lower speed); rigs must often be forced to Gen3 (https://www.mov-axbx.com/wopr/wopr_risers.html).",
+        fix: "Use short certified risers, or set the slot to Gen3 in the BIOS and accept the lower link.",
+    },
+    check: |c, out| {
+        for (i, p) in c.build().gpus.iter().enumerate() {
+            if let Some(r) = p.riser {
+                if r.pcie_gen >= 4 {
+                    out.push(finding(
+                        &PCIE_RISER,
+                        Severity::Warning,
+                        format!(
+                            "GPU {} is on a PCIe {}.0 riser{}: link errors are likely; it may need Gen3",
+                            i + 1,
+                            r.pcie_gen,
+                            r.length_mm.map_or_else(String::new, |l| format!(" ({l:.0} mm)"))
+                        ),
+                        vec![PartRef::Gpu(i)],
+                        "Watch the PCIe replay counter (`kraftwerk gpus`); force Gen3 if it climbs.",
+                    ));
+                }
+            }
+        }
+    },
+};

@@ -1,0 +1,367 @@
+//! Platform rules: what must be chosen, socket, memory, case form factor, CPU cooler, GPU mix,
+//! system RAM.
+
+use super::{Ctx, Finding, PartRef, Rule, RuleDoc, Severity, finding};
+use crate::catalog::CoolerType;
+
+/// `missing-parts`.
+pub static MISSING_PARTS: Rule = Rule {
+    doc: RuleDoc {
+        id: "missing-parts",
+        family: "platform",
+        severity: Severity::Error,
+        title: "Parts the checks need",
+        checks: "That the build names a CPU, motherboard, case, PSU and at least one GPU, and that every id it names exists.",
+        why: "Each rule can only check what is chosen; a build without a PSU has no power check at all. An unknown id means a typo or a part from another catalog.",
+        fix: "Choose the missing parts, or fix the id (see `kraftwerk catalog`).",
+    },
+    check: |c: &Ctx<'_>, out: &mut Vec<Finding>| {
+        let b = c.build();
+        let mut missing = Vec::new();
+        if b.cpu.is_none() {
+            missing.push("CPU");
+        }
+        if b.motherboard.is_none() {
+            missing.push("motherboard");
+        }
+        if b.case.is_none() {
+            missing.push("case");
+        }
+        if b.psus.is_empty() {
+            missing.push("PSU");
+        }
+        if b.gpus.is_empty() {
+            missing.push("GPU");
+        }
+        if !missing.is_empty() {
+            out.push(finding(
+                &MISSING_PARTS,
+                Severity::Info,
+                format!("not chosen yet: {}; the checks that need them are skipped", missing.join(", ")),
+                Vec::new(),
+                "Choose the parts to check them.",
+            ));
+        }
+    },
+};
+
+/// `cpu-socket`.
+pub static CPU_SOCKET: Rule = Rule {
+    doc: RuleDoc {
+        id: "cpu-socket",
+        family: "platform",
+        severity: Severity::Error,
+        title: "CPU socket matches the motherboard",
+        checks: "The CPU's socket against the motherboard's socket.",
+        why: "A CPU only fits a board of its socket (sTR5, SP5, AM5, LGA1700, ...); vendor spec pages.",
+        fix: "Choose a CPU and board of the same socket.",
+    },
+    check: |c, out| {
+        if let (Some(cpu), Some(b)) = (c.r.cpu, c.r.board) {
+            if cpu.socket != b.socket {
+                out.push(finding(
+                    &CPU_SOCKET,
+                    Severity::Error,
+                    format!("{} is {} but {} {} is {}", cpu.name, cpu.socket, b.vendor, b.name, b.socket),
+                    vec![PartRef::Cpu, PartRef::Motherboard],
+                    format!("Choose a {} CPU or a {} board.", b.socket, cpu.socket),
+                ));
+            }
+        }
+    },
+};
+
+/// `memory-type`.
+pub static MEMORY_TYPE: Rule = Rule {
+    doc: RuleDoc {
+        id: "memory-type",
+        family: "platform",
+        severity: Severity::Error,
+        title: "Memory type matches board and CPU",
+        checks: "The memory kit's type (DDR4/DDR5, UDIMM/RDIMM) against the board's and the CPU's.",
+        why: "DDR4 and DDR5 are keyed differently; RDIMMs do not work in UDIMM boards and vice versa (JEDEC module standards; board QVLs).",
+        fix: "Choose a kit of the board's memory type.",
+    },
+    check: |c, out| {
+        let Some((kit, _)) = c.r.memory else { return };
+        if let Some(b) = c.r.board {
+            if kit.memory_type != b.memory_type {
+                out.push(finding(
+                    &MEMORY_TYPE,
+                    Severity::Error,
+                    format!("{} is {} but {} takes {}", kit.name, kit.memory_type, b.name, b.memory_type),
+                    vec![PartRef::Memory, PartRef::Motherboard],
+                    format!("Choose a {} kit.", b.memory_type),
+                ));
+            }
+        }
+        if let Some(cpu) = c.r.cpu {
+            if !cpu.memory_types.contains(&kit.memory_type) {
+                out.push(finding(
+                    &MEMORY_TYPE,
+                    Severity::Error,
+                    format!("{} does not support {}", cpu.name, kit.memory_type),
+                    vec![PartRef::Memory, PartRef::Cpu],
+                    "Choose a kit the CPU supports.",
+                ));
+            }
+        }
+    },
+};
+
+/// `memory-population`.
+pub static MEMORY_POPULATION: Rule = Rule {
+    doc: RuleDoc {
+        id: "memory-population",
+        family: "platform",
+        severity: Severity::Error,
+        title: "DIMM count against slots and channels",
+        checks: "Modules against the board's DIMM slots, and against its memory channels.",
+        why: "More modules than slots do not fit. Fewer modules than channels leaves channels empty: memory bandwidth drops by that share, which slows CPU offload and data loading (each DDR5 channel adds its full bandwidth).",
+        fix: "Use one module per channel (or a multiple of the channel count), no more than the board has slots.",
+    },
+    check: |c, out| {
+        let (Some((kit, kits)), Some(b)) = (c.r.memory, c.r.board) else { return };
+        let modules = u32::from(kit.modules) * u32::from(kits);
+        if modules > u32::from(b.memory_slots) {
+            out.push(finding(
+                &MEMORY_POPULATION,
+                Severity::Error,
+                format!("{modules} modules for {} DIMM slots", b.memory_slots),
+                vec![PartRef::Memory, PartRef::Motherboard],
+                format!("Use at most {} modules.", b.memory_slots),
+            ));
+        } else if modules < u32::from(b.memory_channels) {
+            out.push(finding(
+                &MEMORY_POPULATION,
+                Severity::Warning,
+                format!(
+                    "{modules} modules populate {modules} of {} memory channels: {:.0} % of the memory bandwidth",
+                    b.memory_channels,
+                    f64::from(modules) / f64::from(b.memory_channels) * 100.0
+                ),
+                vec![PartRef::Memory, PartRef::Motherboard],
+                format!("Use {} modules (one per channel).", b.memory_channels),
+            ));
+        }
+    },
+};
+
+/// `memory-capacity`.
+pub static MEMORY_CAPACITY: Rule = Rule {
+    doc: RuleDoc {
+        id: "memory-capacity",
+        family: "platform",
+        severity: Severity::Error,
+        title: "Memory capacity within the board's and CPU's maximum",
+        checks: "Total memory against the board's and the CPU's published maximum.",
+        why: "Beyond the maximum the system does not train memory or does not see it (vendor spec pages).",
+        fix: "Use smaller modules or fewer of them.",
+    },
+    check: |c, out| {
+        let Some((kit, kits)) = c.r.memory else { return };
+        let total = kit.total_gb() * u32::from(kits);
+        let limits = [
+            c.r.board.and_then(|b| b.max_memory_gb.map(|m| (m, b.name.clone(), PartRef::Motherboard))),
+            c.r.cpu.and_then(|p| p.max_memory_gb.map(|m| (m, p.name.clone(), PartRef::Cpu))),
+        ];
+        for (max, name, part) in limits.into_iter().flatten() {
+            if total > max {
+                out.push(finding(
+                    &MEMORY_CAPACITY,
+                    Severity::Error,
+                    format!("{total} GB of memory exceeds the {max} GB maximum of {name}"),
+                    vec![PartRef::Memory, part],
+                    format!("Stay at or under {max} GB."),
+                ));
+            }
+        }
+    },
+};
+
+/// `case-form-factor`.
+pub static CASE_FORM_FACTOR: Rule = Rule {
+    doc: RuleDoc {
+        id: "case-form-factor",
+        family: "platform",
+        severity: Severity::Error,
+        title: "Motherboard fits the case",
+        checks: "The board's form factor against the form factors the case takes.",
+        why: "An SSI-EEB board (305 x 330 mm) does not mount in an ATX case; standoff positions differ (ATX and SSI specifications).",
+        fix: "Choose a case that lists the board's form factor.",
+    },
+    check: |c, out| {
+        if let (Some(b), Some(case)) = (c.r.board, c.r.case) {
+            if !case.form_factors.contains(&b.form_factor) {
+                let takes: Vec<String> = case.form_factors.iter().map(ToString::to_string).collect();
+                out.push(finding(
+                    &CASE_FORM_FACTOR,
+                    Severity::Error,
+                    format!("{} is {} but {} takes {}", b.name, b.form_factor, case.name, takes.join(", ")),
+                    vec![PartRef::Motherboard, PartRef::Case],
+                    format!("Choose a case that takes {}.", b.form_factor),
+                ));
+            }
+        }
+    },
+};
+
+/// `cooler-socket`.
+pub static COOLER_SOCKET: Rule = Rule {
+    doc: RuleDoc {
+        id: "cooler-socket",
+        family: "platform",
+        severity: Severity::Error,
+        title: "CPU cooler mounts on the socket",
+        checks: "The cooler's supported sockets against the CPU's socket.",
+        why: "Mounting hardware is socket-specific; sTR5/SP5 need their own large cold plates (vendor compatibility lists).",
+        fix: "Choose a cooler that lists the CPU's socket.",
+    },
+    check: |c, out| {
+        if let (Some(cool), Some(cpu)) = (c.r.cooler, c.r.cpu) {
+            if !cool.sockets.iter().any(|s| s == &cpu.socket) {
+                out.push(finding(
+                    &COOLER_SOCKET,
+                    Severity::Error,
+                    format!("{} mounts on {} but the CPU is {}", cool.name, cool.sockets.join("/"), cpu.socket),
+                    vec![PartRef::Cooler, PartRef::Cpu],
+                    format!("Choose a {} cooler.", cpu.socket),
+                ));
+            }
+        }
+    },
+};
+
+/// `cooler-clearance`.
+pub static COOLER_CLEARANCE: Rule = Rule {
+    doc: RuleDoc {
+        id: "cooler-clearance",
+        family: "platform",
+        severity: Severity::Error,
+        title: "CPU cooler fits the case",
+        checks: "An air cooler's height against the case's maximum; an AIO's radiator against the case's largest radiator mount.",
+        why: "A cooler taller than the case's clearance keeps the side panel from closing; a radiator with no mount cannot be installed (case spec pages).",
+        fix: "Choose a lower cooler, a smaller radiator, or a larger case.",
+    },
+    check: |c, out| {
+        let (Some(cool), Some(case)) = (c.r.cooler, c.r.case) else { return };
+        match cool.cooler_type {
+            CoolerType::Air => {
+                if let (Some(h), Some(max)) = (cool.height_mm, case.max_cooler_height_mm) {
+                    if h > max {
+                        out.push(finding(
+                            &COOLER_CLEARANCE,
+                            Severity::Error,
+                            format!("{} is {h:.0} mm tall; {} fits {max:.0} mm", cool.name, case.name),
+                            vec![PartRef::Cooler, PartRef::Case],
+                            "Choose a cooler at most that tall, or an AIO.",
+                        ));
+                    }
+                }
+            }
+            CoolerType::Aio => {
+                if let (Some(r), Some(max)) = (cool.radiator_mm, case.max_radiator_mm) {
+                    if r > max {
+                        out.push(finding(
+                            &COOLER_CLEARANCE,
+                            Severity::Error,
+                            format!("{} has a {r} mm radiator; {} mounts at most {max} mm", cool.name, case.name),
+                            vec![PartRef::Cooler, PartRef::Case],
+                            "Choose a smaller radiator or a larger case.",
+                        ));
+                    }
+                }
+            }
+        }
+    },
+};
+
+/// `cooler-tdp`.
+pub static COOLER_TDP: Rule = Rule {
+    doc: RuleDoc {
+        id: "cooler-tdp",
+        family: "platform",
+        severity: Severity::Warning,
+        title: "CPU cooler rated for the CPU's power",
+        checks: "The cooler's rated TDP against the CPU's package power limit (AMD PPT / Intel PL2), else its TDP.",
+        why: "A CPU sustains its package power under all-core load; an undersized cooler makes it throttle (vendor TDP ratings; AMD PPT = 1.35 x TDP on AM5).",
+        fix: "Choose a cooler rated at least for the CPU's package power.",
+    },
+    check: |c, out| {
+        let (Some(cool), Some(cpu)) = (c.r.cooler, c.r.cpu) else { return };
+        let Some(rated) = cool.rated_tdp_w else { return };
+        let need = cpu.package_power_w.unwrap_or(cpu.tdp_w);
+        if rated < need {
+            out.push(finding(
+                &COOLER_TDP,
+                Severity::Warning,
+                format!("{} is rated for {rated:.0} W; {} draws up to {need:.0} W", cool.name, cpu.name),
+                vec![PartRef::Cooler, PartRef::Cpu],
+                format!("Choose a cooler rated for at least {need:.0} W."),
+            ));
+        }
+    },
+};
+
+/// `mixed-gpus`.
+pub static MIXED_GPUS: Rule = Rule {
+    doc: RuleDoc {
+        id: "mixed-gpus",
+        family: "platform",
+        severity: Severity::Warning,
+        title: "Mixed GPU models",
+        checks: "Whether the build mixes GPU models.",
+        why: "Tensor parallel and data parallel run at the pace of the slowest card and are limited by the smallest memory; NVLink bridges only join identical cards.",
+        fix: "Use one GPU model, or plan for layer splits that weight cards by their memory.",
+    },
+    check: |c, out| {
+        let mut names: Vec<&str> = c.r.gpus.iter().flatten().map(|g| g.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        if names.len() > 1 {
+            out.push(finding(
+                &MIXED_GPUS,
+                Severity::Warning,
+                format!("{} GPU models: {}", names.len(), names.join(", ")),
+                (0..c.r.gpus.len()).map(PartRef::Gpu).collect(),
+                "Use one GPU model for tensor parallelism.",
+            ));
+        }
+    },
+};
+
+/// Total system RAM should be at least the total VRAM, ideally twice.
+pub static SYSTEM_RAM: Rule = Rule {
+    doc: RuleDoc {
+        id: "system-ram",
+        family: "platform",
+        severity: Severity::Warning,
+        title: "System RAM against total VRAM",
+        checks: "Installed system memory against the sum of the GPUs' memory.",
+        why: "Model weights pass through host memory when loading (and checkpoints when saving); with less RAM than VRAM loads swap or fail. Puget Systems recommends at least twice the total GPU memory (https://www.pugetsystems.com/solutions/ai-and-hpc-workstations/machine-learning-ai/hardware-recommendations/).",
+        fix: "Install at least as much RAM as total VRAM, ideally twice.",
+    },
+    check: |c, out| {
+        let Some((kit, kits)) = c.r.memory else { return };
+        let ram_gb = f64::from(kit.total_gb() * u32::from(kits));
+        let vram_gib: f64 = c.r.gpus.iter().flatten().map(|g| g.memory_gib).sum();
+        // RAM kits are sold in GB of 2^30 bytes as well (a "32 GB" DIMM holds 32 GiB).
+        if vram_gib == 0.0 {
+            return;
+        }
+        let (sev, what) = if ram_gb < vram_gib {
+            (Severity::Warning, "less than")
+        } else if ram_gb < 2.0 * vram_gib {
+            (Severity::Info, "under twice")
+        } else {
+            return;
+        };
+        out.push(finding(
+            &SYSTEM_RAM,
+            sev,
+            format!("{ram_gb:.0} GB of RAM is {what} the {vram_gib:.0} GB of total VRAM"),
+            vec![PartRef::Memory],
+            format!("Install at least {:.0} GB.", (vram_gib * 2.0 / 64.0).ceil() * 64.0),
+        ));
+    },
+};

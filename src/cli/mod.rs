@@ -1,0 +1,168 @@
+//! The command-line face of Kraftwerk: the GUI's twin for headless servers.
+//!
+//! Exit codes: 0 = pass, 1 = findings of error severity (or a failed fit/validation),
+//! 2 = bad input (a file that could not be read, with file:line:column).
+
+mod catalog_cmd;
+pub mod check_cmd;
+mod gpus_cmd;
+mod probe_cmd;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Output format of every reporting subcommand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Format {
+    /// Human-readable text.
+    #[default]
+    Text,
+    /// Stable JSON for scripts (documented in README.md).
+    Json,
+}
+
+/// Command line.
+#[derive(Debug, Parser)]
+#[command(name = "kraftwerk", version, about = "Plan, check and validate multi-GPU LLM machines")]
+pub struct Cli {
+    /// A build file (`*.rig.ron`) to open in the window.
+    pub build: Option<PathBuf>,
+    /// Subcommand; none opens the desktop app.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List catalog parts of one kind (all kinds when omitted).
+    Catalog {
+        /// gpus, cpus, motherboards, psus, coolers, cases, memory, storage or models.
+        kind: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Check a build file: verdict, findings, power summary. Exit 0 = no errors, 1 = errors,
+    /// 2 = the file could not be read.
+    Check {
+        /// The build file (`*.rig.ron`); not needed with `--explain`.
+        #[arg(required_unless_present = "explain")]
+        build: Option<PathBuf>,
+        /// Print one rule's documentation instead.
+        #[arg(long, value_name = "RULE")]
+        explain: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// List every compatibility rule.
+    Rules {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Power and thermal estimate of a build, with power-limit advice.
+    Power {
+        /// The build file.
+        build: PathBuf,
+        /// Load state.
+        #[arg(long, value_enum, default_value_t = StateArg::Training)]
+        state: StateArg,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Show the NVIDIA GPUs installed in this machine (through NVML).
+    Gpus {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Sample the installed GPUs over time and optionally record the session.
+    Monitor {
+        /// How long to sample, seconds.
+        #[arg(long, default_value_t = 10.0)]
+        seconds: f64,
+        /// Sampling interval, milliseconds.
+        #[arg(long, default_value_t = 500)]
+        interval_ms: u64,
+        /// Save the session as a recording (`*.kwrec.json`).
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Run the GEMM probe on every GPU (CPU backend when CUDA is absent).
+    Probe(probe_cmd::ProbeArgs),
+}
+
+/// Load state for `kraftwerk power`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StateArg {
+    /// Idle.
+    Idle,
+    /// LLM inference (decode).
+    Inference,
+    /// Training / full GEMM load.
+    Training,
+}
+
+/// Runs the CLI; `None` command means the caller opens the GUI.
+pub fn run(cmd: Command) -> ExitCode {
+    match cmd {
+        Command::Catalog { kind, format } => catalog_cmd::run(kind.as_deref(), format),
+        Command::Check { build, explain, format } => match (explain, build) {
+            (Some(rule), _) => check_cmd::explain(&rule),
+            (None, Some(path)) => check_cmd::check(&path, format),
+            (None, None) => ExitCode::from(2),
+        },
+        Command::Rules { format } => check_cmd::rules(format),
+        Command::Power { build, state, format } => {
+            let state = match state {
+                StateArg::Idle => crate::estimate::power::LoadState::Idle,
+                StateArg::Inference => crate::estimate::power::LoadState::Inference,
+                StateArg::Training => crate::estimate::power::LoadState::Training,
+            };
+            check_cmd::power(&build, state, format)
+        }
+        Command::Gpus { format } => gpus_cmd::run_gpus(format),
+        Command::Monitor { seconds, interval_ms, record, format } => {
+            gpus_cmd::run_monitor(seconds, interval_ms, record.as_deref(), format)
+        }
+        Command::Probe(args) => probe_cmd::run(&args),
+    }
+}
+
+/// Prints a serializable value as pretty JSON to stdout; returns exit code 2 on failure.
+pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> ExitCode {
+    match serde_json::to_string_pretty(value) {
+        Ok(s) => {
+            println!("{s}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("kraftwerk: cannot encode JSON: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Loads the catalog with the user's parts, printing user-file problems to stderr.
+pub(crate) fn load_catalog() -> Result<crate::catalog::Catalog, ExitCode> {
+    let dir = crate::catalog::user_parts_dir();
+    match crate::catalog::load_with_user_dir(dir.as_deref()) {
+        Ok((c, problems)) => {
+            for p in problems {
+                eprintln!("kraftwerk: warning: {p}");
+            }
+            Ok(c)
+        }
+        Err(e) => {
+            eprintln!("kraftwerk: {e}");
+            Err(ExitCode::from(2))
+        }
+    }
+}

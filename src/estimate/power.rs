@@ -1,0 +1,713 @@
+//! Power and thermal estimate of a build: sustained DC load per component and per PSU, PSU
+//! efficiency and wall draw, transient peaks against the ATX 3.x excursion table, amps per
+//! circuit and per outlet, heat, electricity cost, and power-limit advice.
+//!
+//! Every fraction and figure used is a named constant below with its source. "(judgement)"
+//! marks a policy choice rather than a measurement.
+
+use crate::build::{Build, Resolved};
+use crate::catalog::{AtxVersion, EightyPlus, Gpu, GpuCooler, Inlet, Psu};
+use serde::Serialize;
+
+/// What the machine is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadState {
+    /// Powered on, nothing running.
+    Idle,
+    /// LLM inference (decode): memory-bound, GPUs well under their limit.
+    Inference,
+    /// Training or a full GEMM load: GPUs at their power limit, CPU at TDP.
+    #[default]
+    Training,
+}
+
+impl LoadState {
+    /// Every state, idle first.
+    pub const ALL: [LoadState; 3] = [LoadState::Idle, LoadState::Inference, LoadState::Training];
+
+    /// Lower-case name (`idle`, `inference`, `training`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadState::Idle => "idle",
+            LoadState::Inference => "inference",
+            LoadState::Training => "training",
+        }
+    }
+}
+
+/// GPU draw during LLM decode as a fraction of its power limit. Decode is memory-bound:
+/// measured single-stream llama.cpp decode on an RTX 4090 drew about 250-300 W of 450 W.
+/// We use 0.65 (judgement from that range; batch serving draws more).
+pub const GPU_INFERENCE_FRACTION: f64 = 0.65;
+
+/// GPU draw under training / GEMM load as a fraction of its power limit: cards sit at their
+/// limit (measured: H200 SXM, 10 s bf16 GEMM, 692 W median against a 700 W limit, 0.99;
+/// `shared/fixtures/h200/probe-1gpu.json`). 1.0 is used.
+pub const GPU_TRAINING_FRACTION: f64 = 1.0;
+
+/// Idle GPU draw as a fraction of board power when the vendor publishes no idle figure:
+/// measured H200 SXM idle 80.7 W of 700 W (0.115, NVML `power.draw`, 2026-11-29 fixture).
+/// 0.12 is used (judgement: consumer cards idle lower, 15-30 W).
+pub const GPU_IDLE_FRACTION: f64 = 0.12;
+
+/// CPU draw as a fraction of TDP by state: idle 0.15, inference 0.35, training 1.0
+/// (judgement; a data-loading CPU under GPU training is planned at full TDP, as in the
+/// scenarios of the power reference: 4x RTX 4090 + Threadripper 7980X = 1800 + 350 + 100 W).
+pub const CPU_FRACTION: [f64; 3] = [0.15, 0.35, 1.0];
+
+/// Motherboard (chipset, VRM losses, NICs, BMC), W, at full load; half of it at idle
+/// (judgement; makes the "system rest" about 100 W as in the power reference's scenarios).
+pub const BOARD_W: f64 = 45.0;
+/// Per memory module, W, when the kit publishes none (DDR5 RDIMM planning figure, judgement).
+pub const DIMM_W: f64 = 5.0;
+/// Per NVMe drive, W, when the drive publishes none (typical Gen4 active average, judgement).
+pub const NVME_W: f64 = 7.0;
+/// Case and cooler fans, pumps, W (judgement: about ten 120/140 mm fans at 2 W).
+pub const FANS_W: f64 = 20.0;
+/// System rest assumed when the build names no board (board + memory + drives + fans), W.
+/// From the power reference's scenarios ("system rest about 100 W").
+pub const REST_DEFAULT_W: f64 = 100.0;
+
+/// Transient-peak durations of the ATX 3.x power-excursion table, seconds.
+pub const EXCURSION_DURATIONS_S: [f64; 4] = [100e-6, 1e-3, 10e-3, 100e-3];
+
+/// ATX 3.x excursion limits as a multiple of rated power, for PSUs over 450 W with a
+/// 12VHPWR/12V-2x6 connector, at 100 µs / 1 ms / 10 ms / 100 ms (Intel ATX 3.0 PSU design
+/// guide, power excursion table).
+pub const EXCURSION_LIMIT_HPWR: [f64; 4] = [2.0, 1.8, 1.6, 1.2];
+/// The same for other ATX 3.x PSUs (150 / 145 / 135 / 110 %).
+pub const EXCURSION_LIMIT_OTHER: [f64; 4] = [1.5, 1.45, 1.35, 1.1];
+
+/// GPU peak over its power limit at 100 µs / 1 ms / 10 ms / 100 ms.
+/// 100 µs: 2.2x (Lenovo measured an RTX A6000 at 654 W for 200 µs on a 300 W limit, 2.18x,
+/// and warns of "a factor of 2 or more": <https://pubs.lenovo.com/sr670/de/gpu_power_braking>);
+/// 1 ms: 1.57x, 10 ms: 1.28x, 100 ms: 1.09x (RTX 5090 at 575 W measured 901 W under 1 ms,
+/// 738 W over 5-10 ms, 627 W over 10-20 ms:
+/// <https://www.slashgear.com/1902896/rtx-5090-how-much-power-can-pull-nvidia-geforce-gpu/>;
+/// the 10-20 ms figure is used for 100 ms, conservatively).
+pub const GPU_TRANSIENT_FACTOR: [f64; 4] = [2.2, 1.57, 1.28, 1.09];
+
+/// Share of a PSU's rating planned for sustained load: 80 % (judgement, widely used; Lambda:
+/// failures rise as a 1600 W unit nears 1500 W).
+pub const PSU_SUSTAINED_GUIDELINE: f64 = 0.8;
+
+/// Share of a breaker's rating usable by a continuous (3 h+) load: 80 % (US NEC 210.19(A)/
+/// 210.20(A); 15 A at 120 V = 1440 W).
+pub const CONTINUOUS_FRACTION: f64 = 0.8;
+
+/// Continuous planning current of one Schuko (CEE 7/4) socket, A: rated 16 A but not for
+/// continuous full load; planners use about 10 A (elektrofachkraft.de, "Der Schukostecker und
+/// seine Besonderheiten").
+pub const SCHUKO_CONTINUOUS_A: f64 = 10.0;
+
+/// W to BTU/h (1 W = 3.412 BTU/h).
+pub const BTU_PER_H_PER_W: f64 = 3.412_14;
+
+/// Hours in an average month (8760 / 12).
+pub const HOURS_PER_MONTH: f64 = 730.0;
+
+/// Fitted exponent of throughput against power-limit fraction, `kept = (limit / default)^0.183`:
+/// fitted to Puget Systems' quad RTX 3090 measurement (350 W → 280 W kept > 95 % of training
+/// throughput, taken as 96 %):
+/// <https://www.pugetsystems.com/labs/hpc/quad-rtx3090-gpu-wattage-limited-maxq-tensorflow-performance-1974/>.
+/// Below 80 % of default power it is an extrapolation.
+pub const THROUGHPUT_EXPONENT: f64 = 0.183;
+
+/// Fraction of full throughput a GPU keeps at `limit_w` (see [`THROUGHPUT_EXPONENT`]); 1.0 at
+/// or above its default board power.
+pub fn throughput_kept(gpu: &Gpu, limit_w: f64) -> f64 {
+    let p = (limit_w / gpu.board_power_w).clamp(0.0, 1.0);
+    p.powf(THROUGHPUT_EXPONENT)
+}
+
+/// 80 PLUS minimum efficiency curve for a level: `(load %, efficiency %)` at 115 V internal
+/// (`high_line` false) or 230 V EU internal (true). From the 80 PLUS program table
+/// (CLEAResult, <https://www.clearesult.com/80plus/program-details>).
+pub fn eighty_plus_curve(level: EightyPlus, high_line: bool) -> Vec<(f64, f64)> {
+    let (ten, pts): (Option<f64>, [f64; 3]) = match (level, high_line) {
+        (EightyPlus::None, _) => (None, [75.0, 78.0, 75.0]),
+        (EightyPlus::Standard, false) => (None, [80.0, 80.0, 80.0]),
+        (EightyPlus::Standard, true) => (None, [82.0, 85.0, 82.0]),
+        (EightyPlus::Bronze, false) => (None, [82.0, 85.0, 82.0]),
+        (EightyPlus::Bronze, true) => (None, [85.0, 88.0, 85.0]),
+        (EightyPlus::Silver, false) => (None, [85.0, 88.0, 85.0]),
+        (EightyPlus::Silver, true) => (None, [87.0, 90.0, 87.0]),
+        (EightyPlus::Gold, false) => (None, [87.0, 90.0, 87.0]),
+        (EightyPlus::Gold, true) => (None, [90.0, 92.0, 89.0]),
+        (EightyPlus::Platinum, false) => (None, [90.0, 92.0, 89.0]),
+        (EightyPlus::Platinum, true) => (None, [92.0, 94.0, 90.0]),
+        (EightyPlus::Titanium, false) => (Some(90.0), [92.0, 94.0, 90.0]),
+        (EightyPlus::Titanium, true) => (Some(90.0), [94.0, 96.0, 94.0]),
+    };
+    let mut v = Vec::new();
+    if let Some(t) = ten {
+        v.push((10.0, t));
+    }
+    v.extend([(20.0, pts[0]), (50.0, pts[1]), (100.0, pts[2])]);
+    v
+}
+
+/// The PSU's efficiency curve: its published points if any, else its 80 PLUS level's minimums
+/// at the site's line voltage.
+pub fn efficiency_curve(psu: &Psu, mains_v: f64) -> Vec<(f64, f64)> {
+    if psu.efficiency.is_empty() {
+        eighty_plus_curve(psu.eighty_plus, mains_v >= 180.0)
+    } else {
+        let mut v: Vec<(f64, f64)> = psu.efficiency.iter().map(|p| (p.load_pct, p.efficiency_pct)).collect();
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        v
+    }
+}
+
+/// Efficiency (0..1) at `load_pct` of rating, linearly interpolated; flat beyond the first and
+/// last points (an overloaded PSU is taken at its 100 % efficiency).
+pub fn efficiency_at(curve: &[(f64, f64)], load_pct: f64) -> f64 {
+    let Some(first) = curve.first() else { return 0.85 };
+    if load_pct <= first.0 {
+        return first.1 / 100.0;
+    }
+    for w in curve.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if load_pct <= b.0 {
+            let t = (load_pct - a.0) / (b.0 - a.0);
+            return (a.1 + t * (b.1 - a.1)) / 100.0;
+        }
+    }
+    curve.last().map_or(0.85, |l| l.1 / 100.0)
+}
+
+/// What a component is, for the stacked-bar breakdown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "index")]
+pub enum Component {
+    /// GPU at this build index.
+    Gpu(usize),
+    /// The CPU.
+    Cpu,
+    /// Motherboard.
+    Board,
+    /// Memory modules.
+    Memory,
+    /// NVMe drives.
+    Storage,
+    /// Fans and pumps.
+    Fans,
+    /// Board + memory + drives + fans when the build names no board.
+    SystemRest,
+}
+
+/// One component's sustained DC draw.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ComponentPower {
+    /// What it is.
+    pub component: Component,
+    /// Label (`GPU 1: GeForce RTX 4090`).
+    pub label: String,
+    /// Sustained DC power, W.
+    pub power_w: f64,
+    /// Index of the PSU feeding it.
+    pub psu: usize,
+}
+
+/// Transient peak at one excursion duration for one PSU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TransientPoint {
+    /// Duration, seconds.
+    pub duration_s: f64,
+    /// Estimated peak DC load, W.
+    pub peak_w: f64,
+    /// What the PSU tolerates for that long, W (`None` for ATX 2.x / server units: no spec).
+    pub limit_w: Option<f64>,
+}
+
+/// One PSU's load.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PsuLoad {
+    /// Index in `Build::psus`.
+    pub index: usize,
+    /// PSU id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Rated output at the site's mains voltage, W.
+    pub rated_w: f64,
+    /// Sustained DC load, W.
+    pub dc_w: f64,
+    /// `dc_w / rated_w`.
+    pub load_fraction: f64,
+    /// Efficiency at that load (0..1).
+    pub efficiency: f64,
+    /// AC input, W.
+    pub wall_w: f64,
+    /// Heat lost in the PSU, W.
+    pub loss_w: f64,
+    /// Current drawn from its outlet, A.
+    pub amps: f64,
+    /// The inlet's rating at this site, A (C14 10 A / 15 A in North America, C20 16 / 20 A).
+    pub inlet_a: f64,
+    /// Continuous rating of the outlet it is plugged into, A.
+    pub outlet_a: f64,
+    /// Circuit index.
+    pub circuit: usize,
+    /// Transient peaks at the ATX 3.x table's durations.
+    pub transients: Vec<TransientPoint>,
+    /// The efficiency curve used, `(load %, efficiency %)`.
+    pub curve: Vec<(f64, f64)>,
+}
+
+/// One wall circuit's load.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CircuitLoad {
+    /// Circuit index.
+    pub index: usize,
+    /// AC power of the PSUs on it, W.
+    pub wall_w: f64,
+    /// Current, A.
+    pub amps: f64,
+    /// Breaker rating, A.
+    pub breaker_a: f64,
+    /// Continuous limit, A (80 % of the breaker; Schuko sites also at most 10 A per socket).
+    pub continuous_a: f64,
+    /// `breaker_a x volts`, W.
+    pub breaker_w: f64,
+    /// `continuous_a x volts`, W.
+    pub continuous_w: f64,
+}
+
+/// Electricity cost at the site's price and duty cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct EnergyCost {
+    /// USD per hour while running.
+    pub per_hour_usd: f64,
+    /// USD per month at the duty cycle.
+    pub per_month_usd: f64,
+    /// USD per year at the duty cycle.
+    pub per_year_usd: f64,
+    /// kWh per month at the duty cycle.
+    pub kwh_per_month: f64,
+}
+
+/// Thermal risk of one GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThermalRisk {
+    /// Cooled as designed.
+    Low,
+    /// Works, runs hot or loud (a one-slot gap for open-air cards, warm room).
+    Medium,
+    /// Will throttle or overheat (no gap above an open-air card, a passive card outside a
+    /// server chassis).
+    High,
+}
+
+/// Thermal assessment of one GPU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GpuThermal {
+    /// Build index.
+    pub gpu: usize,
+    /// Risk.
+    pub risk: ThermalRisk,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// The whole estimate for one load state.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PowerEstimate {
+    /// Load state estimated.
+    pub state: LoadState,
+    /// Per component.
+    pub components: Vec<ComponentPower>,
+    /// Sum of sustained DC loads, W.
+    pub total_dc_w: f64,
+    /// Per PSU.
+    pub psus: Vec<PsuLoad>,
+    /// Per circuit.
+    pub circuits: Vec<CircuitLoad>,
+    /// Total AC draw, W (with no PSU: DC at 90 %).
+    pub total_wall_w: f64,
+    /// Heat into the room, W (all of the wall draw).
+    pub heat_w: f64,
+    /// Heat, BTU/h.
+    pub heat_btu_h: f64,
+    /// Heat released inside the case (DC load), W.
+    pub case_heat_w: f64,
+    /// Per-GPU thermal risk.
+    pub gpu_thermal: Vec<GpuThermal>,
+    /// Electricity cost.
+    pub cost: EnergyCost,
+}
+
+/// Power limit a placement runs at: its `power_limit_w` clamped to the card's range, else the
+/// default board power.
+pub fn gpu_limit_w(gpu: &Gpu, requested: Option<f64>) -> f64 {
+    let max = gpu.max_limit_w();
+    let min = gpu.min_power_limit_w.unwrap_or(0.0);
+    requested.map_or(gpu.board_power_w, |w| w.clamp(min, max))
+}
+
+fn inlet_a(inlet: Inlet, mains_v: f64) -> f64 {
+    let na = mains_v < 180.0;
+    match (inlet, na) {
+        (Inlet::C14, true) => 15.0,
+        (Inlet::C14, false) => 10.0,
+        (Inlet::C20, true) => 20.0,
+        (Inlet::C20, false) => 16.0,
+    }
+}
+
+/// The excursion limits for a PSU, as multiples of rating; `None` for units with no ATX 3.x
+/// excursion specification.
+pub fn excursion_limits(psu: &Psu) -> Option<[f64; 4]> {
+    match psu.atx_version {
+        AtxVersion::Atx30 | AtxVersion::Atx31 => {
+            if psu.rated_w > 450.0 && psu.connectors.hpwr_16pin > 0 {
+                Some(EXCURSION_LIMIT_HPWR)
+            } else {
+                Some(EXCURSION_LIMIT_OTHER)
+            }
+        }
+        AtxVersion::Atx2 | AtxVersion::Server => None,
+    }
+}
+
+/// Continuous current limit of a circuit at this site, A: 80 % of its breaker.
+pub fn continuous_a(build: &Build) -> f64 {
+    build.site.circuit_a * CONTINUOUS_FRACTION
+}
+
+/// Continuous current one outlet may carry, A: the site's `outlet_continuous_a`, else 80 % of
+/// the circuit below 180 V (a US receptacle on its own breaker) and a Schuko socket's 10 A
+/// planning figure at 230 V.
+pub fn outlet_continuous_a(build: &Build) -> f64 {
+    build.site.outlet_continuous_a.unwrap_or(if build.site.mains_v >= 180.0 {
+        SCHUKO_CONTINUOUS_A.min(continuous_a(build))
+    } else {
+        continuous_a(build)
+    })
+}
+
+/// Estimates the build's power in `state`, with every GPU at its placement's power limit
+/// (or at `override_limit_w` when given, for the advice search).
+pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Option<f64>) -> PowerEstimate {
+    let b = r.build;
+    let si = state as usize;
+    let sys_psu = b.system_psu().unwrap_or(0);
+    let mut components = Vec::new();
+    let mut gpu_limits = Vec::new();
+    for (i, (p, g)) in b.gpus.iter().zip(&r.gpus).enumerate() {
+        let Some(g) = g else { continue };
+        let limit = gpu_limit_w(g, override_limit_w.or(p.power_limit_w));
+        let w = match state {
+            LoadState::Idle => g.idle_power_w.unwrap_or(g.board_power_w * GPU_IDLE_FRACTION),
+            LoadState::Inference => limit * GPU_INFERENCE_FRACTION,
+            LoadState::Training => limit * GPU_TRAINING_FRACTION,
+        };
+        gpu_limits.push((i, limit, p.psu));
+        components.push(ComponentPower {
+            component: Component::Gpu(i),
+            label: format!("GPU {}: {}", i + 1, g.name),
+            power_w: w,
+            psu: p.psu,
+        });
+    }
+    if let Some(cpu) = r.cpu {
+        components.push(ComponentPower {
+            component: Component::Cpu,
+            label: format!("CPU: {}", cpu.name),
+            power_w: cpu.tdp_w * CPU_FRACTION[si],
+            psu: sys_psu,
+        });
+    }
+    let busy = if state == LoadState::Idle { 0.5 } else { 1.0 };
+    if r.board.is_some() {
+        components.push(ComponentPower { component: Component::Board, label: "Motherboard".into(), power_w: BOARD_W * busy, psu: sys_psu });
+        let (modules, per) = r.memory.map_or((4.0, DIMM_W), |(k, n)| {
+            (f64::from(k.modules) * f64::from(n), k.power_w_per_module.unwrap_or(DIMM_W))
+        });
+        components.push(ComponentPower { component: Component::Memory, label: "Memory".into(), power_w: modules * per * busy, psu: sys_psu });
+        let drives: f64 = if r.storage.is_empty() {
+            NVME_W
+        } else {
+            r.storage.iter().map(|(d, _)| d.power_w.unwrap_or(NVME_W)).sum()
+        };
+        components.push(ComponentPower { component: Component::Storage, label: "Drives".into(), power_w: drives * busy, psu: sys_psu });
+        let fans = FANS_W + r.cooler.and_then(|c| c.power_w).unwrap_or(0.0);
+        components.push(ComponentPower { component: Component::Fans, label: "Fans and pumps".into(), power_w: fans, psu: sys_psu });
+    } else {
+        components.push(ComponentPower {
+            component: Component::SystemRest,
+            label: "Board, memory, drives, fans".into(),
+            power_w: REST_DEFAULT_W * busy,
+            psu: sys_psu,
+        });
+    }
+    let total_dc_w: f64 = components.iter().map(|c| c.power_w).sum();
+
+    let mains_v = b.site.mains_v.max(1.0);
+    let mut psus = Vec::new();
+    for (i, (u, p)) in b.psus.iter().zip(&r.psus).enumerate() {
+        let Some(p) = p else { continue };
+        let dc: f64 = components.iter().filter(|c| c.psu == i).map(|c| c.power_w).sum();
+        let rated = p.rated_w_at(mains_v);
+        let curve = efficiency_curve(p, mains_v);
+        let load_fraction = dc / rated;
+        let eff = efficiency_at(&curve, load_fraction * 100.0);
+        let wall = dc / eff;
+        let gpu_limit_here: f64 = gpu_limits.iter().filter(|(_, _, psu)| *psu == i).map(|(_, l, _)| l).sum();
+        let rest_here = dc - components.iter().filter(|c| c.psu == i && matches!(c.component, Component::Gpu(_))).map(|c| c.power_w).sum::<f64>();
+        let limits = excursion_limits(p);
+        let transients = EXCURSION_DURATIONS_S
+            .iter()
+            .enumerate()
+            .map(|(k, &d)| TransientPoint {
+                duration_s: d,
+                // Spikes come from GPUs at full load; the rest is taken at its sustained draw.
+                peak_w: gpu_limit_here * GPU_TRANSIENT_FACTOR[k] + rest_here,
+                limit_w: limits.map(|l| l[k] * rated),
+            })
+            .collect();
+        psus.push(PsuLoad {
+            index: i,
+            id: p.id.clone(),
+            name: format!("{} {}", p.vendor, p.name),
+            rated_w: rated,
+            dc_w: dc,
+            load_fraction,
+            efficiency: eff,
+            wall_w: wall,
+            loss_w: wall - dc,
+            amps: wall / mains_v,
+            inlet_a: inlet_a(p.inlet, mains_v),
+            outlet_a: outlet_continuous_a(b),
+            circuit: u.circuit,
+            transients,
+            curve,
+        });
+    }
+    let total_wall_w = if psus.is_empty() { total_dc_w / 0.9 } else { psus.iter().map(|p| p.wall_w).sum() };
+    let n_circuits = b.site.circuits.max(1).max(psus.iter().map(|p| p.circuit + 1).max().unwrap_or(1));
+    let cont_a = continuous_a(b);
+    let circuits = (0..n_circuits)
+        .map(|c| {
+            let wall: f64 = if psus.is_empty() {
+                if c == 0 { total_wall_w } else { 0.0 }
+            } else {
+                psus.iter().filter(|p| p.circuit == c).map(|p| p.wall_w).sum()
+            };
+            CircuitLoad {
+                index: c,
+                wall_w: wall,
+                amps: wall / mains_v,
+                breaker_a: b.site.circuit_a,
+                continuous_a: cont_a,
+                breaker_w: b.site.circuit_a * mains_v,
+                continuous_w: cont_a * mains_v,
+            }
+        })
+        .collect();
+    let kw = total_wall_w / 1000.0;
+    let duty = b.site.duty_cycle.clamp(0.0, 1.0);
+    let cost = EnergyCost {
+        per_hour_usd: kw * b.site.price_per_kwh,
+        per_month_usd: kw * b.site.price_per_kwh * HOURS_PER_MONTH * duty,
+        per_year_usd: kw * b.site.price_per_kwh * HOURS_PER_MONTH * 12.0 * duty,
+        kwh_per_month: kw * HOURS_PER_MONTH * duty,
+    };
+    PowerEstimate {
+        state,
+        components,
+        total_dc_w,
+        psus,
+        circuits,
+        total_wall_w,
+        heat_w: total_wall_w,
+        heat_btu_h: total_wall_w * BTU_PER_H_PER_W,
+        case_heat_w: total_dc_w,
+        gpu_thermal: gpu_thermal(r),
+        cost,
+    }
+}
+
+/// Estimates the build's power in `state` with the build's own power limits.
+pub fn estimate(r: &Resolved<'_>, state: LoadState) -> PowerEstimate {
+    estimate_with(r, state, None)
+}
+
+/// Per-GPU thermal risk from its cooler type, the gap to the next card above it in the slot
+/// order, the case's airflow, and the ambient temperature (> 30 °C raises the risk one step).
+/// Rules from the power reference: passive cards need ducted server airflow; open-air cards
+/// need at least one empty slot between them (Zotac spacing recommendations); blowers stack.
+pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
+    use crate::catalog::Airflow;
+    let b = r.build;
+    let airflow = r.case.map(|c| c.airflow);
+    let placed: Vec<(usize, u8, u8)> = b
+        .gpus
+        .iter()
+        .zip(&r.gpus)
+        .enumerate()
+        .filter_map(|(i, (p, g))| {
+            let g = (*g)?;
+            if p.riser.is_some() {
+                return None;
+            }
+            Some((i, p.slot?, g.width_slots))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, (p, g)) in b.gpus.iter().zip(&r.gpus).enumerate() {
+        let Some(g) = g else { continue };
+        let (mut risk, mut reason) = match g.cooler {
+            GpuCooler::Passive if airflow != Some(Airflow::Server) => {
+                (ThermalRisk::High, "passive card outside a server chassis with ducted airflow".to_owned())
+            }
+            GpuCooler::Passive => (ThermalRisk::Low, "passive card in server airflow".to_owned()),
+            GpuCooler::System | GpuCooler::Liquid => (ThermalRisk::Low, "cooled by the system / liquid".to_owned()),
+            GpuCooler::Blower => (ThermalRisk::Low, "blower card, exhausts out of the case".to_owned()),
+            GpuCooler::OpenAir => {
+                // The card whose intake faces this card's backplate: the next placed card below
+                // (higher position) — open-air fans face away from the CPU side.
+                let gap = p.slot.and_then(|s| {
+                    placed
+                        .iter()
+                        .filter(|(j, pos, _)| *j != i && *pos > s)
+                        .map(|(_, pos, _)| i32::from(*pos) - i32::from(s) - i32::from(g.width_slots))
+                        .min()
+                });
+                match gap {
+                    Some(gap) if gap <= 0 => (ThermalRisk::High, "open-air card with no gap to the next card".to_owned()),
+                    Some(1) => (ThermalRisk::Medium, "open-air card with a one-slot gap to the next card".to_owned()),
+                    _ if airflow == Some(Airflow::Server) => {
+                        (ThermalRisk::Medium, "open-air card in a server chassis: its fans fight the ducted airflow".to_owned())
+                    }
+                    _ => (ThermalRisk::Low, "open-air card with room to breathe".to_owned()),
+                }
+            }
+        };
+        if b.site.ambient_c > 30.0 && risk < ThermalRisk::High {
+            risk = if risk == ThermalRisk::Low { ThermalRisk::Medium } else { ThermalRisk::High };
+            reason.push_str(&format!("; ambient {:.0} °C", b.site.ambient_c));
+        }
+        out.push(GpuThermal { gpu: i, risk, reason });
+    }
+    out
+}
+
+/// Power-limit advice for a build that exceeds its PSU's 80 % guideline or its circuit's
+/// continuous limit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PowerAdvice {
+    /// What is exceeded, in words.
+    pub problem: String,
+    /// Highest common GPU power limit that fits, W (rounded down to 5 W), if one exists within
+    /// the cards' range.
+    pub common_limit_w: Option<f64>,
+    /// Throughput kept at that limit, fraction of full (lowest over the GPUs).
+    pub throughput_kept: Option<f64>,
+    /// Estimate at that limit (training state).
+    pub at_limit: Option<PowerEstimate>,
+    /// Other ways out, in words.
+    pub alternatives: Vec<String>,
+}
+
+/// Whether an estimate keeps every PSU at or under the 80 % guideline and every circuit at or
+/// under its continuous limit.
+pub fn within_limits(e: &PowerEstimate) -> bool {
+    e.psus.iter().all(|p| p.load_fraction <= PSU_SUSTAINED_GUIDELINE + 1e-9)
+        && e.circuits.iter().all(|c| c.amps <= c.continuous_a + 1e-9)
+}
+
+/// Advice for the training (full-load) state, `None` when the build is within its PSU and
+/// circuit limits or has no GPUs. Searches the highest common power limit in 5 W steps from
+/// the largest default board power down to the highest of the cards' minimum limits (or 50 %
+/// of board power where no minimum is published, so as never to advise a cap the card may
+/// refuse).
+pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
+    let full = estimate(r, LoadState::Training);
+    if within_limits(&full) {
+        return None;
+    }
+    let gpus: Vec<&Gpu> = r.gpus.iter().flatten().copied().collect();
+    if gpus.is_empty() {
+        return None;
+    }
+    let mut problems = Vec::new();
+    for p in &full.psus {
+        if p.load_fraction > PSU_SUSTAINED_GUIDELINE {
+            problems.push(format!(
+                "PSU {} at {:.0} W is {:.0} % of its {:.0} W rating (guideline {:.0} %)",
+                p.index + 1,
+                p.dc_w,
+                p.load_fraction * 100.0,
+                p.rated_w,
+                PSU_SUSTAINED_GUIDELINE * 100.0
+            ));
+        }
+    }
+    for c in &full.circuits {
+        if c.amps > c.continuous_a {
+            problems.push(format!(
+                "circuit {} draws {:.0} W = {:.1} A, over its {:.0} W / {:.1} A continuous limit",
+                c.index + 1,
+                c.wall_w,
+                c.amps,
+                c.continuous_w,
+                c.continuous_a
+            ));
+        }
+    }
+    let top = gpus.iter().map(|g| g.max_limit_w()).fold(0.0_f64, f64::max);
+    let floor = gpus
+        .iter()
+        .map(|g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5))
+        .fold(0.0_f64, f64::max);
+    let mut found = None;
+    let mut limit = (top / 5.0).floor() * 5.0;
+    while limit >= floor {
+        let e = estimate_with(r, LoadState::Training, Some(limit));
+        if within_limits(&e) {
+            found = Some((limit, e));
+            break;
+        }
+        limit -= 5.0;
+    }
+    let b = r.build;
+    let mut alternatives = Vec::new();
+    let wall = full.total_wall_w;
+    let per_circuit_cont = continuous_a(b) * b.site.mains_v;
+    if wall > per_circuit_cont {
+        let n = (wall / per_circuit_cont).ceil();
+        alternatives.push(format!(
+            "split the PSUs over {n:.0} circuits of {:.0} A (each {:.0} W continuous)",
+            b.site.circuit_a, per_circuit_cont
+        ));
+        if b.site.mains_v < 180.0 {
+            let cont240 = b.site.circuit_a * CONTINUOUS_FRACTION * 240.0;
+            alternatives.push(format!(
+                "run the PSUs from a 240 V circuit: {:.0} A at 240 V gives {cont240:.0} W continuous",
+                b.site.circuit_a
+            ));
+        }
+    }
+    for p in &full.psus {
+        if p.load_fraction > PSU_SUSTAINED_GUIDELINE {
+            let need = p.dc_w / PSU_SUSTAINED_GUIDELINE;
+            alternatives.push(format!(
+                "PSU {}: at least {:.0} W of PSU capacity for {:.0} W sustained (e.g. a second PSU for some GPUs)",
+                p.index + 1,
+                (need / 50.0).ceil() * 50.0,
+                p.dc_w
+            ));
+        }
+    }
+    let (common_limit_w, throughput, at_limit) = match found {
+        Some((l, e)) => {
+            let kept = gpus.iter().map(|g| throughput_kept(g, l.min(g.board_power_w))).fold(1.0_f64, f64::min);
+            (Some(l), Some(kept), Some(e))
+        }
+        None => (None, None, None),
+    };
+    Some(PowerAdvice { problem: problems.join("; "), common_limit_w, throughput_kept: throughput, at_limit, alternatives })
+}
