@@ -452,6 +452,9 @@ pub struct Motherboard {
     pub socket: String,
     /// Chipset (`WRX90`, `X870E`; `SoC` for EPYC boards).
     pub chipset: String,
+    /// CPU sockets (2 on dual-socket servers; the build's CPU is fitted in each).
+    #[serde(default = "one")]
+    pub cpu_sockets: u8,
     /// Form factor.
     pub form_factor: FormFactor,
     /// Memory type supported.

@@ -308,7 +308,7 @@ pub static PCIE_LANE_BUDGET: Rule = Rule {
                 }
             }
         }
-        let have = cpu.pcie_lanes.total();
+        let have = cpu.pcie_lanes.total() * u16::from(board.cpu_sockets.max(1));
         if used_cpu > have {
             out.push(finding(
                 &PCIE_LANE_BUDGET,

@@ -175,7 +175,9 @@ pub static PSU_INLET: Rule = Rule {
                     vec![PartRef::Psu(p.index)],
                     "Use a PSU with a C20 inlet or split its load.",
                 ));
-            } else if p.amps > p.outlet_a {
+            } else if p.amps > p.outlet_a
+                && (c.build().site.outlet_continuous_a.is_some() || c.build().site.mains_v >= 180.0)
+            {
                 out.push(finding(
                     &PSU_INLET,
                     Severity::Warning,
@@ -331,8 +333,9 @@ pub static GPU_POWER_CABLE: Rule = Rule {
                     vec![PartRef::Gpu(i), PartRef::Psu(p.psu)],
                     format!("Use a cable good for {limit:.0} W or set the power limit to {:.0} W.", cable.allowed_w),
                 ));
-            } else if matches!(p.cable, Some(GpuCable::Adapter { .. }) | Some(GpuCable::Native12V2x6 { .. }))
-                && cable.allowed_w < g.max_limit_w()
+            } else if g.power_inputs.hpwr_16pin > 0
+                && cable.allowed_w < 600.0 * f64::from(g.power_inputs.hpwr_16pin)
+                && (p.cable.is_some() || cable.allowed_w < g.max_limit_w())
             {
                 out.push(finding(
                     &GPU_POWER_CABLE,
@@ -373,6 +376,7 @@ pub static PSU_CONNECTORS: Rule = Rule {
                 pcie += u32::from(u.pcie_8pin) + u32::from(u.pcie_6pin);
                 eps += u32::from(u.eps_8pin);
             }
+            let gpu_eps = eps;
             if sys == Some(pi) {
                 eps += u32::from(c.r.board.map_or(1, |bd| bd.eps_8pin));
             }
@@ -388,7 +392,25 @@ pub static PSU_CONNECTORS: Rule = Rule {
                     have.pcie_8pin
                 ));
             }
-            if eps > u32::from(have.eps_8pin) {
+            // Datacenter and workstation cards ship with an adapter from two PCIe 8-pin plugs to
+            // their CPU/EPS 8-pin input (NVIDIA A100 / RTX A6000 product briefs): an EPS
+            // shortfall can be met from spare PCIe 8-pins, two for each.
+            let eps_short = eps.saturating_sub(u32::from(have.eps_8pin));
+            let pcie_spare = u32::from(have.pcie_8pin).saturating_sub(pcie_need);
+            if eps_short > 0 && eps_short * 2 <= pcie_spare && eps_short <= gpu_eps {
+                out.push(finding(
+                    &PSU_CONNECTORS,
+                    Severity::Info,
+                    format!(
+                        "PSU {} ({}) has {} EPS 8-pin for {eps}: {eps_short} GPU EPS input(s) fed through the card's 2x PCIe 8-pin adapter",
+                        pi + 1,
+                        psu.name,
+                        have.eps_8pin
+                    ),
+                    vec![PartRef::Psu(pi)],
+                    "Use the adapter that ships with the card; never a CPU cable split from one plug.",
+                ));
+            } else if eps > u32::from(have.eps_8pin) {
                 missing.push(format!("{eps} EPS 8-pin (has {})", have.eps_8pin));
             }
             if !missing.is_empty() {

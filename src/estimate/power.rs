@@ -413,10 +413,11 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
         });
     }
     if let Some(cpu) = r.cpu {
+        let sockets = r.board.map_or(1, |b| b.cpu_sockets.max(1));
         components.push(ComponentPower {
             component: Component::Cpu,
-            label: format!("CPU: {}", cpu.name),
-            power_w: cpu.tdp_w * CPU_FRACTION[si],
+            label: if sockets > 1 { format!("CPU: {sockets}x {}", cpu.name) } else { format!("CPU: {}", cpu.name) },
+            power_w: cpu.tdp_w * CPU_FRACTION[si] * f64::from(sockets),
             psu: sys_psu,
         });
     }
