@@ -294,8 +294,10 @@ pub static PCIE_LANE_BUDGET: Rule = Rule {
         let (Some(board), Some(cpu)) = (c.r.board, c.r.cpu) else { return };
         let lanes = slot_lanes(&c.r, board);
         let mut used_cpu: u16 = 0;
-        for p in &c.build().gpus {
-            let Some(pos) = p.slot else { continue };
+        let mut positions: Vec<u8> = c.build().gpus.iter().filter_map(|p| p.slot).collect();
+        positions.sort_unstable();
+        positions.dedup();
+        for pos in positions {
             let Some(s) = board.slot_at(pos) else { continue };
             if s.lane_source == LaneSource::Cpu {
                 used_cpu += u16::from(lanes.iter().find(|(q, _)| *q == pos).map_or(0, |x| x.1));

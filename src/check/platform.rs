@@ -163,7 +163,11 @@ pub static MEMORY_CAPACITY: Rule = Rule {
         let total = kit.total_gb() * u32::from(kits);
         let limits = [
             c.r.board.and_then(|b| b.max_memory_gb.map(|m| (m, b.name.clone(), PartRef::Motherboard))),
-            c.r.cpu.and_then(|p| p.max_memory_gb.map(|m| (m, p.name.clone(), PartRef::Cpu))),
+            c.r.cpu.and_then(|p| {
+                // Each socket of a multi-socket board brings its CPU's maximum.
+                let sockets = u32::from(c.r.board.map_or(1, |b| b.cpu_sockets.max(1)));
+                p.max_memory_gb.map(|m| (m * sockets, p.name.clone(), PartRef::Cpu))
+            }),
         ];
         for (max, name, part) in limits.into_iter().flatten() {
             if total > max {

@@ -41,7 +41,7 @@ pub static PSU_CAPACITY: Rule = Rule {
                 &PSU_CAPACITY,
                 sev,
                 format!(
-                    "PSU {} ({}) carries {:.0} W sustained: {:.0} % of its {:.0} W rating (guideline {:.0} %)",
+                    "PSU {} ({}) carries {:.0} W sustained: {:.1} % of its {:.0} W rating (guideline {:.0} %)",
                     p.index + 1,
                     p.name,
                     p.dc_w,
@@ -125,6 +125,22 @@ pub static WALL_CIRCUIT: Rule = Rule {
     },
     check: |c, out| {
         let v = c.build().site.mains_v;
+        let circuits = c.build().site.circuits.max(1);
+        for (i, u) in c.build().psus.iter().enumerate() {
+            if u.circuit >= circuits {
+                out.push(finding(
+                    &WALL_CIRCUIT,
+                    Severity::Error,
+                    format!(
+                        "PSU {} is plugged into circuit {}, but the site has {circuits} circuit(s): its load lands on a circuit already in use",
+                        i + 1,
+                        u.circuit + 1
+                    ),
+                    vec![PartRef::Psu(i), PartRef::Circuit(u.circuit)],
+                    "Set the site's `circuits` to the independent circuits you really have, or move the PSU.",
+                ));
+            }
+        }
         for ci in &c.power.circuits {
             let sev = if ci.amps > ci.breaker_a {
                 Severity::Error

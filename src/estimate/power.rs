@@ -567,6 +567,9 @@ pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
             GpuCooler::Passive => (ThermalRisk::Low, "passive card in server airflow".to_owned()),
             GpuCooler::System | GpuCooler::Liquid => (ThermalRisk::Low, "cooled by the system / liquid".to_owned()),
             GpuCooler::Blower => (ThermalRisk::Low, "blower card, exhausts out of the case".to_owned()),
+            GpuCooler::OpenAir if p.riser.is_some() => {
+                (ThermalRisk::Low, "open-air card on a riser, mounted away from the other cards".to_owned())
+            }
             GpuCooler::OpenAir => {
                 // The card whose intake faces this card's backplate: the next placed card below
                 // (higher position) — open-air fans face away from the CPU side.
