@@ -5,6 +5,7 @@
 
 mod catalog_cmd;
 pub mod check_cmd;
+mod fit_cmd;
 mod gpus_cmd;
 mod probe_cmd;
 
@@ -74,6 +75,8 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Will a model fit the build's GPUs, how fast, at what cost. Exit 1 when it does not fit.
+    Fit(fit_cmd::FitArgs),
     /// Show the NVIDIA GPUs installed in this machine (through NVML).
     Gpus {
         /// Output format.
@@ -119,6 +122,7 @@ pub fn run(cmd: Command) -> ExitCode {
             (None, Some(path)) => check_cmd::check(&path, format),
             (None, None) => ExitCode::from(2),
         },
+        Command::Fit(args) => fit_cmd::run(&args),
         Command::Rules { format } => check_cmd::rules(format),
         Command::Power { build, state, format } => {
             let state = match state {
