@@ -6,6 +6,7 @@
 mod catalog_cmd;
 pub mod check_cmd;
 mod fit_cmd;
+mod validate_cmd;
 mod gpus_cmd;
 mod probe_cmd;
 
@@ -77,6 +78,10 @@ pub enum Command {
     },
     /// Will a model fit the build's GPUs, how fast, at what cost. Exit 1 when it does not fit.
     Fit(fit_cmd::FitArgs),
+    /// Validate the real machine against a build: GPU count and model, PCIe link, power limit,
+    /// memory, GEMM TFLOP/s and correctness, host bandwidth, power and clock events under load.
+    /// Exit 1 on any fail.
+    Validate(validate_cmd::ValidateArgs),
     /// Show the NVIDIA GPUs installed in this machine (through NVML).
     Gpus {
         /// Output format.
@@ -123,6 +128,7 @@ pub fn run(cmd: Command) -> ExitCode {
             (None, None) => ExitCode::from(2),
         },
         Command::Fit(args) => fit_cmd::run(&args),
+        Command::Validate(args) => validate_cmd::run(&args),
         Command::Rules { format } => check_cmd::rules(format),
         Command::Power { build, state, format } => {
             let state = match state {
