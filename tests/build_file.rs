@@ -68,7 +68,7 @@ fn unknown_field_is_located() {
 
 #[test]
 fn unknown_part_id_is_located() {
-    let text = GOOD.replace("slot: 4, power", "slot: 4, power").replace(
+    let text = GOOD.replace(
         "(gpu: \"nvidia-geforce-rtx-4090\", slot: 4",
         "(gpu: \"nvidia-geforce-rtx-9090\", slot: 4",
     );
@@ -100,7 +100,7 @@ fn garbage_and_binary_files_give_located_errors() {
     while garbage.len() < 10 * 1024 * 1024 {
         x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
         garbage.push(char::from(b' ' + (x >> 16) as u8 % 94));
-        if x % 97 == 0 {
+        if x.is_multiple_of(97) {
             garbage.push('\n');
         }
     }

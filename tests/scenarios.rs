@@ -183,7 +183,7 @@ fn advice_for_four_3090s_on_15a() {
     let b = scenario("nvidia-geforce-rtx-3090", 4, "amd-threadripper-pro-3975wx", None);
     let a = power::advise(&b.resolve(&c)).expect("over the limits, so advice");
     let cap = a.common_limit_w.expect("a cap exists");
-    assert!(cap < 350.0 && cap >= 175.0, "cap {cap}");
+    assert!((175.0..350.0).contains(&cap), "cap {cap}");
     let at = a.at_limit.as_ref().expect("estimate at cap");
     assert!(at.circuits[0].wall_w <= 1440.0, "{:.0} W at the wall", at.circuits[0].wall_w);
     assert!(at.psus[0].load_fraction <= 0.8 + 1e-9);
@@ -211,8 +211,8 @@ fn load_states_are_ordered() {
     let c = cat();
     let b = scenario("nvidia-geforce-rtx-4090", 2, "amd-ryzen-9-9950x", None);
     let r = b.resolve(&c);
-    let [i, n, t] = LoadState::ALL.map(|s| power::estimate(&r, s).total_dc_w);
-    assert!(i < n && n < t, "{i} {n} {t}");
+    let [idle, infer, train] = LoadState::ALL.map(|s| power::estimate(&r, s).total_dc_w);
+    assert!(idle < infer && infer < train, "{idle} {infer} {train}");
 }
 
 /// Efficiency interpolation follows the 80 PLUS points.

@@ -91,8 +91,8 @@ pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Bui
         let (line, column) = text.find("format").map_or((1, 1), |o| line_col(text, o));
         return Err(BuildError::at(file, line, column, "format 0 is not a valid version"));
     }
-    if let Some(catalog) = catalog {
-        if let Some((field, id)) = build.unknown_ids(catalog).into_iter().next() {
+    if let Some(catalog) = catalog
+        && let Some((field, id)) = build.unknown_ids(catalog).into_iter().next() {
             let (line, column) = locate_string(text, &id);
             return Err(BuildError::at(
                 file,
@@ -101,7 +101,6 @@ pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Bui
                 format!("unknown part id `{id}` in `{field}`: not in the catalog nor in this file's `parts`"),
             ));
         }
-    }
     Ok(build)
 }
 

@@ -317,11 +317,10 @@ impl Build {
         let r = self.resolve(catalog);
         let mut out = Vec::new();
         let mut check = |field: &str, id: Option<&String>, found: bool| {
-            if let Some(id) = id {
-                if !found {
+            if let Some(id) = id
+                && !found {
                     out.push((field.to_owned(), id.clone()));
                 }
-            }
         };
         check("cpu", self.cpu.as_ref(), r.cpu.is_some());
         check("motherboard", self.motherboard.as_ref(), r.board.is_some());

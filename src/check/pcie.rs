@@ -243,8 +243,8 @@ pub static CASE_GPU_FIT: Rule = Rule {
             if g.form_factor == GpuFormFactor::Sxm {
                 continue;
             }
-            if let (Some(len), Some(max)) = (g.length_mm, case.max_gpu_length_mm) {
-                if len > max {
+            if let (Some(len), Some(max)) = (g.length_mm, case.max_gpu_length_mm)
+                && len > max {
                     out.push(finding(
                         &CASE_GPU_FIT,
                         Severity::Error,
@@ -253,7 +253,6 @@ pub static CASE_GPU_FIT: Rule = Rule {
                         "Choose a case with more GPU clearance.",
                     ));
                 }
-            }
             if p.riser.is_some() {
                 continue;
             }
@@ -304,11 +303,10 @@ pub static PCIE_LANE_BUDGET: Rule = Rule {
             }
         }
         for s in &c.build().storage {
-            if let Some(m) = s.m2_slot.as_ref().and_then(|n| board.m2_slots.iter().find(|m| &m.name == n)) {
-                if m.lane_source == LaneSource::Cpu {
+            if let Some(m) = s.m2_slot.as_ref().and_then(|n| board.m2_slots.iter().find(|m| &m.name == n))
+                && m.lane_source == LaneSource::Cpu {
                     used_cpu += u16::from(m.lanes);
                 }
-            }
         }
         let have = cpu.pcie_lanes.total() * u16::from(board.cpu_sockets.max(1));
         if used_cpu > have {
@@ -399,8 +397,8 @@ pub static PCIE_RISER: Rule = Rule {
     },
     check: |c, out| {
         for (i, p) in c.build().gpus.iter().enumerate() {
-            if let Some(r) = p.riser {
-                if r.pcie_gen >= 4 {
+            if let Some(r) = p.riser
+                && r.pcie_gen >= 4 {
                     out.push(finding(
                         &PCIE_RISER,
                         Severity::Warning,
@@ -414,7 +412,6 @@ pub static PCIE_RISER: Rule = Rule {
                         "Watch the PCIe replay counter (`kraftwerk gpus`); force Gen3 if it climbs.",
                     ));
                 }
-            }
         }
     },
 };

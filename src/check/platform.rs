@@ -57,8 +57,8 @@ pub static CPU_SOCKET: Rule = Rule {
         fix: "Choose a CPU and board of the same socket.",
     },
     check: |c, out| {
-        if let (Some(cpu), Some(b)) = (c.r.cpu, c.r.board) {
-            if cpu.socket != b.socket {
+        if let (Some(cpu), Some(b)) = (c.r.cpu, c.r.board)
+            && cpu.socket != b.socket {
                 out.push(finding(
                     &CPU_SOCKET,
                     Severity::Error,
@@ -67,7 +67,6 @@ pub static CPU_SOCKET: Rule = Rule {
                     format!("Choose a {} CPU or a {} board.", b.socket, cpu.socket),
                 ));
             }
-        }
     },
 };
 
@@ -84,8 +83,8 @@ pub static MEMORY_TYPE: Rule = Rule {
     },
     check: |c, out| {
         let Some((kit, _)) = c.r.memory else { return };
-        if let Some(b) = c.r.board {
-            if kit.memory_type != b.memory_type {
+        if let Some(b) = c.r.board
+            && kit.memory_type != b.memory_type {
                 out.push(finding(
                     &MEMORY_TYPE,
                     Severity::Error,
@@ -94,9 +93,8 @@ pub static MEMORY_TYPE: Rule = Rule {
                     format!("Choose a {} kit.", b.memory_type),
                 ));
             }
-        }
-        if let Some(cpu) = c.r.cpu {
-            if !cpu.memory_types.contains(&kit.memory_type) {
+        if let Some(cpu) = c.r.cpu
+            && !cpu.memory_types.contains(&kit.memory_type) {
                 out.push(finding(
                     &MEMORY_TYPE,
                     Severity::Error,
@@ -105,7 +103,6 @@ pub static MEMORY_TYPE: Rule = Rule {
                     "Choose a kit the CPU supports.",
                 ));
             }
-        }
     },
 };
 
@@ -195,8 +192,8 @@ pub static CASE_FORM_FACTOR: Rule = Rule {
         fix: "Choose a case that lists the board's form factor.",
     },
     check: |c, out| {
-        if let (Some(b), Some(case)) = (c.r.board, c.r.case) {
-            if !case.form_factors.contains(&b.form_factor) {
+        if let (Some(b), Some(case)) = (c.r.board, c.r.case)
+            && !case.form_factors.contains(&b.form_factor) {
                 let takes: Vec<String> = case.form_factors.iter().map(ToString::to_string).collect();
                 out.push(finding(
                     &CASE_FORM_FACTOR,
@@ -206,7 +203,6 @@ pub static CASE_FORM_FACTOR: Rule = Rule {
                     format!("Choose a case that takes {}.", b.form_factor),
                 ));
             }
-        }
     },
 };
 
@@ -222,8 +218,8 @@ pub static COOLER_SOCKET: Rule = Rule {
         fix: "Choose a cooler that lists the CPU's socket.",
     },
     check: |c, out| {
-        if let (Some(cool), Some(cpu)) = (c.r.cooler, c.r.cpu) {
-            if !cool.sockets.iter().any(|s| s == &cpu.socket) {
+        if let (Some(cool), Some(cpu)) = (c.r.cooler, c.r.cpu)
+            && !cool.sockets.iter().any(|s| s == &cpu.socket) {
                 out.push(finding(
                     &COOLER_SOCKET,
                     Severity::Error,
@@ -232,7 +228,6 @@ pub static COOLER_SOCKET: Rule = Rule {
                     format!("Choose a {} cooler.", cpu.socket),
                 ));
             }
-        }
     },
 };
 
@@ -251,8 +246,8 @@ pub static COOLER_CLEARANCE: Rule = Rule {
         let (Some(cool), Some(case)) = (c.r.cooler, c.r.case) else { return };
         match cool.cooler_type {
             CoolerType::Air => {
-                if let (Some(h), Some(max)) = (cool.height_mm, case.max_cooler_height_mm) {
-                    if h > max {
+                if let (Some(h), Some(max)) = (cool.height_mm, case.max_cooler_height_mm)
+                    && h > max {
                         out.push(finding(
                             &COOLER_CLEARANCE,
                             Severity::Error,
@@ -261,11 +256,10 @@ pub static COOLER_CLEARANCE: Rule = Rule {
                             "Choose a cooler at most that tall, or an AIO.",
                         ));
                     }
-                }
             }
             CoolerType::Aio => {
-                if let (Some(r), Some(max)) = (cool.radiator_mm, case.max_radiator_mm) {
-                    if r > max {
+                if let (Some(r), Some(max)) = (cool.radiator_mm, case.max_radiator_mm)
+                    && r > max {
                         out.push(finding(
                             &COOLER_CLEARANCE,
                             Severity::Error,
@@ -274,7 +268,6 @@ pub static COOLER_CLEARANCE: Rule = Rule {
                             "Choose a smaller radiator or a larger case.",
                         ));
                     }
-                }
             }
         }
     },

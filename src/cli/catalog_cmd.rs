@@ -104,15 +104,12 @@ pub fn run(kind: Option<&str>, format: Format) -> ExitCode {
     };
     let kinds: Vec<PartKind> = match kind {
         None => PartKind::ALL.to_vec(),
-        Some(s) => match kind_from(s) {
-            Some(k) => vec![k],
-            None => {
-                eprintln!(
-                    "kraftwerk: unknown kind `{s}`; one of: {}",
-                    PartKind::ALL.map(PartKind::plural).join(", ")
-                );
-                return ExitCode::from(2);
-            }
+        Some(s) => if let Some(k) = kind_from(s) { vec![k] } else {
+            eprintln!(
+                "kraftwerk: unknown kind `{s}`; one of: {}",
+                PartKind::ALL.map(PartKind::plural).join(", ")
+            );
+            return ExitCode::from(2);
         },
     };
     if format == Format::Json {

@@ -184,11 +184,10 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     if let Some(a100) = catalog.gpu("nvidia-a100-80gb-pcie") {
         let mut one = input.clone();
         one.parallelism = Parallelism::Single;
-        if let Ok(f) = llm::estimate(&one, &[GpuSlot::new(a100.clone())]) {
-            if f.verdict != llm::Verdict::DoesNotFit {
+        if let Ok(f) = llm::estimate(&one, &[GpuSlot::new(a100.clone())])
+            && f.verdict != llm::Verdict::DoesNotFit {
                 cloud.tokens_per_s = f.speed.map(|s| s.decode_batch_tokens_per_s);
             }
-        }
     }
     ci.cloud = cloud;
     let (cost, cost_error) = match cost::estimate(&ci) {

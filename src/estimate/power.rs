@@ -124,6 +124,7 @@ pub fn throughput_kept(gpu: &Gpu, limit_w: f64) -> f64 {
 /// 80 PLUS minimum efficiency curve for a level: `(load %, efficiency %)` at 115 V internal
 /// (`high_line` false) or 230 V EU internal (true). From the 80 PLUS program table
 /// (CLEAResult, <https://www.clearesult.com/80plus/program-details>).
+#[allow(clippy::match_same_arms, reason = "one row per level and line voltage, as in the 80 PLUS table")]
 pub fn eighty_plus_curve(level: EightyPlus, high_line: bool) -> Vec<(f64, f64)> {
     let (ten, pts): (Option<f64>, [f64; 3]) = match (level, high_line) {
         (EightyPlus::None, _) => (None, [75.0, 78.0, 75.0]),
@@ -592,7 +593,7 @@ pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
         };
         if b.site.ambient_c > 30.0 && risk < ThermalRisk::High {
             risk = if risk == ThermalRisk::Low { ThermalRisk::Medium } else { ThermalRisk::High };
-            reason.push_str(&format!("; ambient {:.0} °C", b.site.ambient_c));
+            reason = format!("{reason}; ambient {:.0} °C", b.site.ambient_c);
         }
         out.push(GpuThermal { gpu: i, risk, reason });
     }

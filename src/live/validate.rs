@@ -41,6 +41,9 @@ pub const BANDWIDTH_WARN: f64 = 0.8;
 /// power: average at least 0.75 x target).
 pub const POWER_MIN_FRACTION: f64 = 0.75;
 
+/// Clock event reasons that fail a GPU under load (DCGM's failure mask, validation.md).
+const FAULTS: [&str; 4] = ["HW_SLOWDOWN", "SW_THERMAL", "HW_THERMAL", "HW_POWER_BRAKE"];
+
 /// One graded check.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ValidationCheck {
@@ -133,8 +136,8 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
     for &(i, g, j) in &pairs {
         let l = &live[j];
         // 3. PCIe link: the slot's effective link against the card's maximum.
-        if let Some(link) = links.iter().find(|x| x.gpu == i) {
-            if let (Some(gen_max), Some(width_max)) = (l.pcie_gen_max, l.pcie_width_max) {
+        if let Some(link) = links.iter().find(|x| x.gpu == i)
+            && let (Some(gen_max), Some(width_max)) = (l.pcie_gen_max, l.pcie_width_max) {
                 let exp = format!("PCIe {}.0 x{}", link.pcie_gen, link.lanes);
                 let got = format!("PCIe {gen_max}.0 x{width_max} (max)");
                 let (grade, why) = if gen_max < u32::from(link.pcie_gen) || width_max < u32::from(link.lanes) {
@@ -146,7 +149,6 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                 };
                 push(&mut out, "pcie-link", Some(i), grade, exp, got, why);
             }
-        }
         // 4. Power limit.
         let planned_w = gpu_limit_w(g, build.gpus[i].power_limit_w);
         if let Some(enforced) = l.power_limit_enforced_w.or(l.power_limit_w) {
@@ -210,11 +212,11 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                     grade,
                     format!("≥ {:.0} TFLOP/s ({:.0} % of the {peak:.0} dense peak)", expect * TFLOPS_WARN, frac * 100.0),
                     format!("{got:.1} TFLOP/s median at n={} ({:.0} % of peak)", res.n, got / peak * 100.0),
-                    format!("{:.2}x of the achievable rate (warn under {TFLOPS_WARN}x, fail under {TFLOPS_FAIL}x)", ratio),
+                    format!("{ratio:.2}x of the achievable rate (warn under {TFLOPS_WARN}x, fail under {TFLOPS_FAIL}x)"),
                 );
             }
-            if let Some(bw) = &d.bandwidth {
-                if let Some(link) = links.iter().find(|x| x.gpu == i) {
+            if let Some(bw) = &d.bandwidth
+                && let Some(link) = links.iter().find(|x| x.gpu == i) {
                     let theory = lane_gb_s(link.pcie_gen) * f64::from(link.lanes);
                     for (what, v) in [("h2d", &bw.pinned_h2d_gb_s), ("d2h", &bw.pinned_d2h_gb_s)] {
                         let Some(v) = v else { continue };
@@ -230,7 +232,6 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                         );
                     }
                 }
-            }
             if let Some(s) = &d.sustained {
                 let limit = s.power_limit_w.unwrap_or_else(|| gpu_limit_w(g, build.gpus[i].power_limit_w));
                 if let Some(pw) = &s.power_w {
@@ -245,7 +246,6 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                         if grade == Grade::Pass { "the GPU reaches its planned power" } else { "under load the GPU stays far below its limit (throttling, weak PSU rail)" },
                     );
                 }
-                const FAULTS: [&str; 4] = ["HW_SLOWDOWN", "SW_THERMAL", "HW_THERMAL", "HW_POWER_BRAKE"];
                 let faults: Vec<&String> = s.clock_event_names.iter().filter(|n| FAULTS.iter().any(|f| n.to_ascii_uppercase().contains(f))).collect();
                 let (grade, why) = if faults.is_empty() {
                     (Grade::Pass, "no thermal or hardware slowdown (a power cap at full load is normal)")
