@@ -8,6 +8,7 @@ pub mod check_cmd;
 mod fit_cmd;
 mod validate_cmd;
 mod gpus_cmd;
+mod links_cmd;
 mod probe_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -105,6 +106,8 @@ pub enum Command {
     },
     /// Run the GEMM probe on every GPU (CPU backend when CUDA is absent).
     Probe(probe_cmd::ProbeArgs),
+    /// Measure the GPU-to-GPU links (P2P copy matrix, NCCL all-reduce busbw) and grade them.
+    Links(links_cmd::LinksArgs),
 }
 
 /// Load state for `kraftwerk power`.
@@ -143,6 +146,7 @@ pub fn run(cmd: Command) -> ExitCode {
             gpus_cmd::run_monitor(seconds, interval_ms, record.as_deref(), format)
         }
         Command::Probe(args) => probe_cmd::run(&args),
+        Command::Links(args) => links_cmd::run(&args),
     }
 }
 

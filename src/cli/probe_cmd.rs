@@ -1,0 +1,340 @@
+//! `kraftwerk probe`: the GEMM probe on every GPU (CPU backend without CUDA).
+//!
+//! Exit codes: 0 = every check passed or warned, 1 = a check failed, 2 = bad arguments.
+
+use super::Format;
+use crate::live::probe::{
+    self, BackendChoice, DeviceReport, ExpectedGpu, Grade, Precision, ProbeConfig, ProbePhase,
+    ProbeProgress, ProbeReport,
+};
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::sync::mpsc;
+
+/// Arguments of `kraftwerk probe`.
+#[derive(Debug, clap::Args)]
+pub struct ProbeArgs {
+    /// Sustained load duration, seconds (0 skips it; minutes for a burn-in).
+    #[arg(long, default_value_t = 10.0)]
+    pub seconds: f64,
+    /// Precisions, comma-separated: fp32, tf32, fp16, bf16, fp8.
+    #[arg(long, value_delimiter = ',', default_value = "fp32,tf32,fp16,bf16,fp8")]
+    pub precision: Vec<String>,
+    /// Matrix size n (n×n×n GEMMs); less when GPU memory is short, at most 512 on the CPU.
+    #[arg(long, default_value_t = 8192)]
+    pub size: usize,
+    /// Timed GEMMs per precision and kernel.
+    #[arg(long, default_value_t = 20)]
+    pub iterations: usize,
+    /// Backend: auto (CUDA when present), cuda, cpu.
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    pub backend: BackendArg,
+    /// Cancel the probe after this many seconds (the report says it was cancelled).
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Grade against this catalog GPU id (default: the catalog GPU whose name matches).
+    #[arg(long)]
+    pub expect: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// `--backend` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendArg {
+    /// CUDA when a driver, cuBLAS and a GPU are present, else the CPU.
+    Auto,
+    /// CUDA only (fails without it).
+    Cuda,
+    /// The CPU backend.
+    Cpu,
+}
+
+/// Runs the probe.
+pub fn run(args: &ProbeArgs) -> ExitCode {
+    let mut precisions = Vec::new();
+    for p in &args.precision {
+        match p.parse::<Precision>() {
+            Ok(p) if !precisions.contains(&p) => precisions.push(p),
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("kraftwerk probe: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if precisions.is_empty()
+        || args.seconds.is_nan()
+        || args.seconds < 0.0
+        || args.size == 0
+        || args.iterations == 0
+    {
+        eprintln!(
+            "kraftwerk probe: need at least one precision, --seconds ≥ 0, --size ≥ 1, --iterations ≥ 1"
+        );
+        return ExitCode::from(2);
+    }
+    let catalog = crate::cli::load_catalog().ok();
+    let mut expected = None;
+    if let Some(id) = &args.expect {
+        let Some(g) = catalog.as_ref().and_then(|c| c.gpu(id)) else {
+            eprintln!(
+                "kraftwerk probe: no GPU `{id}` in the catalog (see `kraftwerk catalog gpus`)"
+            );
+            return ExitCode::from(2);
+        };
+        expected = Some(ExpectedGpu::from_catalog(g));
+    }
+    let (tx, rx) = mpsc::sync_channel::<ProbeProgress>(64);
+    let config = ProbeConfig {
+        precisions,
+        size: args.size,
+        timed_iterations: args.iterations,
+        sustained_seconds: args.seconds,
+        backend: match args.backend {
+            BackendArg::Auto => BackendChoice::Auto,
+            BackendArg::Cuda => BackendChoice::Cuda,
+            BackendArg::Cpu => BackendChoice::Cpu,
+        },
+        progress: Some(tx),
+        ..ProbeConfig::default()
+    };
+    if let Some(limit) = args.timeout.filter(|t| t.is_finite() && *t >= 0.0) {
+        let cancel = std::sync::Arc::clone(&config.cancel);
+        // Detached: it only sets a flag, and the process exits after the report.
+        let _ = std::thread::Builder::new()
+            .name("kraftwerk-probe-timeout".to_owned())
+            .spawn(move || {
+                std::thread::sleep(std::time::Duration::from_secs_f64(limit));
+                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            });
+    }
+    let printer = std::thread::Builder::new()
+        .name("kraftwerk-probe-progress".to_owned())
+        .spawn(move || {
+            let mut last: Option<(Option<usize>, ProbePhase)> = None;
+            for p in rx {
+                if last != Some((p.device, p.phase)) {
+                    let who = p
+                        .device
+                        .map_or_else(|| "probe".to_owned(), |d| format!("device {d}"));
+                    eprintln!("[{who}] {}", p.message);
+                    last = Some((p.device, p.phase));
+                }
+            }
+        });
+    let mut report = probe::run_probe(&config, expected.as_ref());
+    drop(config);
+    if let Ok(h) = printer {
+        let _ = h.join();
+    }
+    if let (None, probe::Backend::Cuda, Some(cat), Some(dev)) = (
+        &expected,
+        report.backend,
+        catalog.as_ref(),
+        report.devices.first(),
+    ) {
+        let max_limit = dev
+            .power_limit_max_w
+            .or_else(|| dev.sustained.as_ref().and_then(|s| s.power_limit_max_w));
+        match probe::match_catalog_gpu(cat, &dev.name, max_limit) {
+            Ok(Some(g)) => {
+                report.expected = Some(ExpectedGpu::from_catalog(g));
+                report.regrade();
+            }
+            Ok(None) => {}
+            Err(ids) => eprintln!(
+                "kraftwerk probe: several catalog GPUs match `{}` ({}); pick one with --expect",
+                dev.name,
+                ids.join(", ")
+            ),
+        }
+    }
+    let code = if report.failed() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    match args.format {
+        Format::Json => {
+            if super::print_json(&report) != ExitCode::SUCCESS {
+                return ExitCode::from(2);
+            }
+        }
+        Format::Text => print!("{}", render_text(&report)),
+    }
+    code
+}
+
+/// TFLOP/s with one decimal, or three significant digits below 10 (CPU backend).
+fn tflops(v: f64) -> String {
+    if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or_else(|| "-".to_owned(), |x| format!("{x:.digits$}"))
+}
+
+/// The text report: a table per device, then the verdicts.
+pub fn render_text(r: &ProbeReport) -> String {
+    let mut s = String::new();
+    let note = r
+        .backend_note
+        .as_deref()
+        .map_or_else(String::new, |n| format!(" ({n})"));
+    let _ = writeln!(
+        s,
+        "kraftwerk probe: backend {:?}{note}, {:.1} s",
+        r.backend, r.wall_seconds
+    );
+    if let Some(e) = &r.expected {
+        let _ = writeln!(s, "graded against: {}", e.name);
+    }
+    for d in &r.devices {
+        render_device(&mut s, d);
+    }
+    for p in &r.peer_bandwidth {
+        let _ = writeln!(
+            s,
+            "GPU {} -> GPU {}: {} GB/s{}",
+            p.from,
+            p.to,
+            opt(p.bandwidth_gb_s.map(|b| b.median), 1),
+            if p.peer_access {
+                " (peer access)"
+            } else {
+                " (staged through host)"
+            }
+        );
+    }
+    let _ = writeln!(s, "\nchecks:");
+    let mut verdicts: Vec<_> = r.verdicts.iter().collect();
+    verdicts.sort_by_key(|v| {
+        (
+            std::cmp::Reverse(v.grade),
+            v.device,
+            v.precision,
+            v.check.clone(),
+        )
+    });
+    for v in verdicts {
+        let who = v
+            .device
+            .map_or_else(|| "     ".to_owned(), |d| format!("dev {d}"));
+        let _ = writeln!(
+            s,
+            "  {:<4} {who} {:<17} {}",
+            v.grade.name().to_uppercase(),
+            v.check,
+            v.message
+        );
+    }
+    let overall = match r.overall {
+        Grade::Pass | Grade::Info => "PASS",
+        Grade::Warn => "PASS with warnings",
+        Grade::Fail => "FAIL",
+    };
+    let _ = writeln!(s, "\noverall: {overall}");
+    s
+}
+
+fn render_device(s: &mut String, d: &DeviceReport) {
+    let cc = d
+        .compute_capability
+        .as_deref()
+        .map_or_else(String::new, |c| format!(", cc {c}"));
+    let mem = d
+        .memory_total_gib
+        .map_or_else(String::new, |m| format!(", {m:.1} GiB"));
+    let _ = writeln!(
+        s,
+        "\ndevice {}: {}{cc}{mem}, n = {}{}",
+        d.index,
+        d.name,
+        d.matrix_size,
+        if d.faulty { "  FAULTY" } else { "" }
+    );
+    if !d.gemm.is_empty() {
+        let _ = writeln!(
+            s,
+            "  {:<9} {:<15} {:>9} {:>9} {:>9} {:>7}  {:<8} {:>10}",
+            "precision", "library", "TFLOP/s", "min", "max", "% peak", "check", "err/Σ|ab|"
+        );
+    }
+    for g in &d.gemm {
+        let _ = writeln!(
+            s,
+            "  {:<9} {:<15} {:>9} {:>9} {:>9} {:>7}  {:<8} {:>10.1e}",
+            g.precision.name(),
+            g.library,
+            tflops(g.tflops.median),
+            tflops(g.tflops.min),
+            tflops(g.tflops.max),
+            opt(g.fraction_of_peak.map(|f| f * 100.0), 1),
+            if g.all_passed() { "ok" } else { "FAULTY" },
+            g.check.max_err_over_sum_abs
+        );
+        for a in &g.alternatives {
+            let _ = writeln!(
+                s,
+                "  {:<9} {:<15} {:>9}  (slower variant)",
+                "",
+                a.library,
+                tflops(a.tflops.median)
+            );
+        }
+    }
+    for k in &d.skipped {
+        let _ = writeln!(s, "  {:<9} skipped: {}", k.precision.name(), k.reason);
+    }
+    if let Some(b) = &d.bandwidth {
+        let m = |x: &Option<probe::Summary>| opt(x.map(|v| v.median), 1);
+        let _ = writeln!(
+            s,
+            "  copies ({} MiB): pinned H2D {} / D2H {} GB/s; pageable H2D {} / D2H {} GB/s",
+            b.bytes >> 20,
+            m(&b.pinned_h2d_gb_s),
+            m(&b.pinned_d2h_gb_s),
+            m(&b.pageable_h2d_gb_s),
+            m(&b.pageable_d2h_gb_s)
+        );
+    }
+    if let Some(x) = &d.sustained {
+        let _ = writeln!(
+            s,
+            "  sustained {} for {:.1} s: {} GEMMs, {} TFLOP/s mean",
+            x.precision,
+            x.seconds,
+            x.gemms,
+            tflops(x.tflops_mean)
+        );
+        if !x.samples.is_empty() {
+            let _ = writeln!(
+                s,
+                "    power median {} W (limit {} W, instant max {} W); temperature {}-{} °C; SM clock median {} MHz; clock events: {}",
+                opt(x.power_w.map(|v| v.median), 0),
+                opt(x.power_limit_w, 0),
+                opt(x.power_instant_w.map(|v| v.max), 0),
+                opt(x.temperature_c.map(|v| v.min), 0),
+                opt(x.temperature_c.map(|v| v.max), 0),
+                opt(x.sm_clock_mhz.map(|v| v.median), 0),
+                if x.clock_event_names.is_empty() {
+                    "none".to_owned()
+                } else {
+                    x.clock_event_names.join(", ")
+                }
+            );
+        }
+    }
+    if let (Some(b), Some(a)) = (d.memory_free_before_gib, d.memory_free_after_gib) {
+        let _ = writeln!(s, "  free memory: {b:.2} GiB before, {a:.2} GiB after");
+    }
+    for e in &d.errors {
+        let _ = writeln!(s, "  error: {e}");
+    }
+}

@@ -1,0 +1,682 @@
+//! Grading: pure functions from measured numbers to pass / info / warn / fail verdicts.
+//!
+//! Thresholds are those of `shared/reference/validation.md` (DCGM's clock-event failure mask,
+//! stas00 ml-engineering's best measured matmul fractions, PCIe theory per direction). Nothing
+//! here touches a device, so recorded numbers grade exactly like live ones.
+
+use super::{
+    DeviceReport, ExpectedGpu, GemmResult, HostBandwidth, Precision, ProbeReport, Summary,
+    SustainedSummary,
+};
+use serde::{Deserialize, Serialize};
+
+/// The grade of one check, in increasing severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Grade {
+    /// As expected.
+    Pass,
+    /// Worth knowing, not a problem (e.g. power capping at full load).
+    Info,
+    /// Below expectations; look into it.
+    Warn,
+    /// Broken: wrong results, thermal/hardware slowdown, far too slow, device errors.
+    Fail,
+}
+
+impl Grade {
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Pass => "pass",
+            Self::Info => "info",
+            Self::Warn => "warn",
+            Self::Fail => "fail",
+        }
+    }
+}
+
+/// One graded check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// Stable check id (`gemm-correct`, `gemm-tflops`, `gemm-siblings`, `sustained-siblings`, `clock-events`,
+    /// `power`, `host-bandwidth`, `memory-released`, `sustained-correct`, `device-error`,
+    /// `backend`, `cancelled`).
+    pub check: String,
+    /// Device index, when the check concerns one.
+    pub device: Option<usize>,
+    /// Precision, when the check concerns one.
+    pub precision: Option<Precision>,
+    /// Grade.
+    pub grade: Grade,
+    /// The measured number (unit in `message`).
+    pub measured: Option<f64>,
+    /// What it was compared with (same unit).
+    pub expected: Option<f64>,
+    /// Why, with numbers.
+    pub message: String,
+}
+
+impl Verdict {
+    fn new(
+        check: &str,
+        device: Option<usize>,
+        precision: Option<Precision>,
+        grade: Grade,
+        message: String,
+    ) -> Self {
+        Self {
+            check: check.to_owned(),
+            device,
+            precision,
+            grade,
+            measured: None,
+            expected: None,
+            message,
+        }
+    }
+
+    fn numbers(mut self, measured: f64, expected: Option<f64>) -> Self {
+        self.measured = Some(measured);
+        self.expected = expected;
+        self
+    }
+}
+
+/// NVML clock event reason bits (`nvmlClocksEventReasons`, nvml.h).
+pub mod reasons {
+    /// Nothing runs.
+    pub const GPU_IDLE: u64 = 0x1;
+    /// Application clocks setting.
+    pub const APPLICATIONS_CLOCKS_SETTING: u64 = 0x2;
+    /// Software power cap (normal at full load).
+    pub const SW_POWER_CAP: u64 = 0x4;
+    /// Hardware slowdown (overheating or power brake).
+    pub const HW_SLOWDOWN: u64 = 0x8;
+    /// Sync boost.
+    pub const SYNC_BOOST: u64 = 0x10;
+    /// Software thermal slowdown.
+    pub const SW_THERMAL: u64 = 0x20;
+    /// Hardware thermal slowdown.
+    pub const HW_THERMAL: u64 = 0x40;
+    /// External power brake.
+    pub const HW_POWER_BRAKE: u64 = 0x80;
+    /// Display clock setting.
+    pub const DISPLAY_CLOCK_SETTING: u64 = 0x100;
+    /// DCGM's failure mask: any of these under load fails.
+    pub const FAIL_MASK: u64 = HW_SLOWDOWN | SW_THERMAL | HW_THERMAL | HW_POWER_BRAKE;
+}
+
+/// Names of the set clock event reason bits.
+pub fn clock_event_names(bits: u64) -> Vec<&'static str> {
+    use reasons::{
+        APPLICATIONS_CLOCKS_SETTING, DISPLAY_CLOCK_SETTING, GPU_IDLE, HW_POWER_BRAKE, HW_SLOWDOWN,
+        HW_THERMAL, SW_POWER_CAP, SW_THERMAL, SYNC_BOOST,
+    };
+    [
+        (GPU_IDLE, "GPU_IDLE"),
+        (APPLICATIONS_CLOCKS_SETTING, "APPLICATIONS_CLOCKS_SETTING"),
+        (SW_POWER_CAP, "SW_POWER_CAP"),
+        (HW_SLOWDOWN, "HW_SLOWDOWN"),
+        (SYNC_BOOST, "SYNC_BOOST"),
+        (SW_THERMAL, "SW_THERMAL"),
+        (HW_THERMAL, "HW_THERMAL"),
+        (HW_POWER_BRAKE, "HW_POWER_BRAKE"),
+        (DISPLAY_CLOCK_SETTING, "DISPLAY_CLOCK_SETTING"),
+    ]
+    .into_iter()
+    .filter(|(b, _)| bits & b != 0)
+    .map(|(_, n)| n)
+    .collect()
+}
+
+/// TFLOP/s at or above this fraction of the achievable rate passes (validation.md item 8).
+pub const TFLOPS_WARN_BELOW: f64 = 0.9;
+/// TFLOP/s below this fraction of the achievable rate fails.
+pub const TFLOPS_FAIL_BELOW: f64 = 0.75;
+/// A device below this fraction of its siblings' median warns (5 % or more below).
+pub const SIBLING_WARN_BELOW: f64 = 0.95;
+/// Pinned copy bandwidth below this fraction of the link's theory warns.
+pub const HOST_BANDWIDTH_WARN_BELOW: f64 = 0.8;
+/// Free memory after the run may be this much (GiB) below the start before it warns.
+pub const MEMORY_SLACK_GIB: f64 = 0.25;
+
+/// The best fraction of the dense peak a GEMM is known to reach on a GPU.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AchievableFraction {
+    /// Fraction of the dense datasheet peak, 0 to 1.
+    pub fraction: f64,
+    /// Where it comes from.
+    pub source: &'static str,
+    /// Whether it was measured on this GPU model (else assumed: grades never fail then).
+    pub measured: bool,
+}
+
+/// The best measured matmul fraction for `gpu_name` and `precision`.
+///
+/// Measured (stas00 ml-engineering, "maximum achievable matmul FLOPS", via validation.md):
+/// BF16 A100 SXM 86.9 %, A100 PCIe 81.1 %, H100/H200 SXM 80.3 %; FP8 H100 70.9 %, H200 73.4 %.
+/// FP16 uses the BF16 figure (same tensor-core rate); TF32 and FP32 do too, an assumption our
+/// H200 measurement supports (TF32 0.81, FP32 0.77 of peak in `gpu-machine.md`). Unknown GPUs
+/// get 80.3 % (70.9 % for FP8), marked as assumed.
+pub fn achievable_fraction(gpu_name: &str, precision: Precision) -> AchievableFraction {
+    let name = gpu_name.to_ascii_uppercase();
+    let stas = "stas00 ml-engineering: maximum achievable matmul FLOPS";
+    if precision == Precision::Fp8 {
+        return if name.contains("H200") {
+            AchievableFraction {
+                fraction: 0.734,
+                source: stas,
+                measured: true,
+            }
+        } else if name.contains("H100") {
+            AchievableFraction {
+                fraction: 0.709,
+                source: stas,
+                measured: true,
+            }
+        } else {
+            AchievableFraction {
+                fraction: 0.709,
+                source: "assumed: H100 FP8 figure",
+                measured: false,
+            }
+        };
+    }
+    if name.contains("A100") && name.contains("PCIE") {
+        AchievableFraction {
+            fraction: 0.811,
+            source: stas,
+            measured: true,
+        }
+    } else if name.contains("A100") {
+        AchievableFraction {
+            fraction: 0.869,
+            source: stas,
+            measured: true,
+        }
+    } else if name.contains("H100") || name.contains("H200") {
+        AchievableFraction {
+            fraction: 0.803,
+            source: stas,
+            measured: true,
+        }
+    } else {
+        AchievableFraction {
+            fraction: 0.803,
+            source: "assumed: H100/H200 SXM BF16 figure",
+            measured: false,
+        }
+    }
+}
+
+/// Theoretical PCIe bandwidth per direction, GB/s, after line coding (Gen1/2 8b/10b, Gen3+
+/// 128b/130b): x16 Gen3 15.75, Gen4 31.5, Gen5 63, Gen6 126 (validation.md item 3).
+pub fn pcie_gb_s_per_direction(generation: u8, lanes: u8) -> Option<f64> {
+    let x16 = match generation {
+        1 => 4.0,
+        2 => 8.0,
+        3 => 15.75,
+        4 => 31.5,
+        5 => 63.0,
+        6 => 126.0,
+        _ => return None,
+    };
+    Some(x16 * f64::from(lanes) / 16.0)
+}
+
+/// Correctness of one precision's outputs (every kernel variant).
+pub fn grade_correctness(device: usize, result: &GemmResult) -> Verdict {
+    let p = result.precision;
+    let mut faults: Vec<String> = result
+        .check
+        .faults
+        .iter()
+        .map(|f| format!("{}: {f}", result.library))
+        .collect();
+    for alt in &result.alternatives {
+        faults.extend(
+            alt.check
+                .faults
+                .iter()
+                .map(|f| format!("{}: {f}", alt.library)),
+        );
+    }
+    if faults.is_empty() {
+        Verdict::new(
+            "gemm-correct",
+            Some(device),
+            Some(p),
+            Grade::Pass,
+            format!(
+                "{p}: {} sampled outputs within {:.2}x of tolerance (max error {:.1e} of Σ|a·b|), whole matrix and run to run agree",
+                result.check.samples, result.check.max_tolerance_ratio, result.check.max_err_over_sum_abs
+            ),
+        )
+        .numbers(result.check.max_tolerance_ratio, Some(1.0))
+    } else {
+        Verdict::new(
+            "gemm-correct",
+            Some(device),
+            Some(p),
+            Grade::Fail,
+            format!("{p}: FAULTY: {}", faults.join("; ")),
+        )
+        .numbers(result.check.max_tolerance_ratio, Some(1.0))
+    }
+}
+
+/// Measured TFLOP/s against the dense peak times the achievable fraction: under
+/// [`TFLOPS_WARN_BELOW`] warns, under [`TFLOPS_FAIL_BELOW`] fails (warn at most when the
+/// fraction is assumed). Info when there is no peak to compare with.
+pub fn grade_tflops(
+    device: usize,
+    device_name: &str,
+    precision: Precision,
+    measured_tflops: f64,
+    expected: Option<&ExpectedGpu>,
+) -> Verdict {
+    let peak = expected
+        .and_then(|e| e.peak_tflops.get(&precision).copied())
+        .filter(|p| *p > 0.0);
+    let Some(peak) = peak else {
+        return Verdict::new(
+            "gemm-tflops",
+            Some(device),
+            Some(precision),
+            Grade::Info,
+            format!(
+                "{precision}: {measured_tflops:.1} TFLOP/s (no datasheet peak to compare with)"
+            ),
+        )
+        .numbers(measured_tflops, None);
+    };
+    let name = expected.map_or(device_name, |e| {
+        if e.name.is_empty() {
+            device_name
+        } else {
+            e.name.as_str()
+        }
+    });
+    let af = achievable_fraction(name, precision);
+    let fraction = measured_tflops / peak;
+    let achievable = peak * af.fraction;
+    let ratio = measured_tflops / achievable;
+    let mut grade = if ratio >= TFLOPS_WARN_BELOW {
+        Grade::Pass
+    } else if ratio >= TFLOPS_FAIL_BELOW {
+        Grade::Warn
+    } else {
+        Grade::Fail
+    };
+    if !af.measured && grade == Grade::Fail {
+        grade = Grade::Warn;
+    }
+    Verdict::new(
+        "gemm-tflops",
+        Some(device),
+        Some(precision),
+        grade,
+        format!(
+            "{precision}: {measured_tflops:.1} TFLOP/s = {:.1} % of the {peak:.1} dense peak; {:.2}x the achievable {:.1} ({:.1} %, {})",
+            fraction * 100.0,
+            ratio,
+            achievable,
+            af.fraction * 100.0,
+            af.source
+        ),
+    )
+    .numbers(measured_tflops, Some(achievable))
+}
+
+/// Each device against the median of the others (same precision): [`SIBLING_WARN_BELOW`] or
+/// less warns. `measured`: (device, TFLOP/s). Nothing with fewer than two devices.
+pub fn grade_siblings(precision: Precision, measured: &[(usize, f64)]) -> Vec<Verdict> {
+    siblings("gemm-siblings", precision, measured, Grade::Warn)
+}
+
+/// [`grade_siblings`] with the check id and the grade a slow device gets.
+fn siblings(
+    check: &str,
+    precision: Precision,
+    measured: &[(usize, f64)],
+    slow: Grade,
+) -> Vec<Verdict> {
+    if measured.len() < 2 {
+        return Vec::new();
+    }
+    measured
+        .iter()
+        .map(|&(device, tflops)| {
+            let others: Vec<f64> = measured.iter().filter(|(d, _)| *d != device).map(|x| x.1).collect();
+            let median = Summary::of(&others).map_or(tflops, |s| s.median);
+            let ratio = if median > 0.0 { tflops / median } else { 1.0 };
+            let grade = if ratio < SIBLING_WARN_BELOW { slow } else { Grade::Pass };
+            Verdict::new(
+                check,
+                Some(device),
+                Some(precision),
+                grade,
+                format!(
+                    "{precision}: {tflops:.1} TFLOP/s is {:+.1} % against the other devices' median {median:.1}",
+                    (ratio - 1.0) * 100.0
+                ),
+            )
+            .numbers(tflops, Some(median))
+        })
+        .collect()
+}
+
+/// Clock event reasons seen under load: thermal or hardware slowdown or power brake fails
+/// (DCGM's mask); software power cap is info (normal at full load).
+pub fn grade_clock_events(device: usize, bits: u64) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    let bad = bits & reasons::FAIL_MASK;
+    if bad == 0 {
+        out.push(Verdict::new(
+            "clock-events",
+            Some(device),
+            None,
+            Grade::Pass,
+            "no thermal or hardware slowdown under load".to_owned(),
+        ));
+    } else {
+        out.push(Verdict::new(
+            "clock-events",
+            Some(device),
+            None,
+            Grade::Fail,
+            format!(
+                "clocks slowed under load: {} (0x{bad:x})",
+                clock_event_names(bad).join(", ")
+            ),
+        ));
+    }
+    if bits & reasons::SW_POWER_CAP != 0 {
+        out.push(Verdict::new(
+            "power-cap",
+            Some(device),
+            None,
+            Grade::Info,
+            "software power cap reached under load (normal at full load)".to_owned(),
+        ));
+    }
+    out
+}
+
+/// The sustained load's power and throughput, as information.
+pub fn grade_sustained(
+    device: usize,
+    s: &SustainedSummary,
+    peak_tflops: Option<f64>,
+) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    let of_peak = peak_tflops.map_or_else(String::new, |p| {
+        format!(" ({:.1} % of peak)", s.tflops_mean / p * 100.0)
+    });
+    out.push(
+        Verdict::new(
+            "sustained",
+            Some(device),
+            Some(s.precision),
+            Grade::Info,
+            format!(
+                "{:.0} s of {} GEMMs: {:.1} TFLOP/s mean{of_peak}",
+                s.seconds, s.precision, s.tflops_mean
+            ),
+        )
+        .numbers(s.tflops_mean, peak_tflops),
+    );
+    if let Some(pw) = &s.power_w {
+        let limit = s
+            .power_limit_w
+            .map_or_else(String::new, |l| format!(" of the {l:.0} W limit"));
+        let instant = s
+            .power_instant_w
+            .map_or_else(String::new, |i| format!(", instant max {:.0} W", i.max));
+        out.push(
+            Verdict::new(
+                "power",
+                Some(device),
+                None,
+                Grade::Info,
+                format!(
+                    "power under load: median {:.0} W{limit}{instant}",
+                    pw.median
+                ),
+            )
+            .numbers(pw.median, s.power_limit_w),
+        );
+    }
+    if s.post_load_check_skipped {
+        out.push(Verdict::new(
+            "sustained-correct",
+            Some(device),
+            Some(s.precision),
+            Grade::Info,
+            "output after the load not checked (cancelled)".to_owned(),
+        ));
+    } else if s.post_load_mismatches > 0 || s.post_load_nonfinite > 0 {
+        out.push(Verdict::new(
+            "sustained-correct",
+            Some(device),
+            Some(s.precision),
+            Grade::Fail,
+            format!(
+                "FAULTY after load: {} outputs changed beyond tolerance, {} non-finite",
+                s.post_load_mismatches, s.post_load_nonfinite
+            ),
+        ));
+    } else {
+        out.push(Verdict::new(
+            "sustained-correct",
+            Some(device),
+            Some(s.precision),
+            Grade::Pass,
+            "output after the load equals the output before it".to_owned(),
+        ));
+    }
+    out
+}
+
+/// Pinned copy bandwidth per direction against the expected link's theory:
+/// under [`HOST_BANDWIDTH_WARN_BELOW`] warns; info without an expected link. Pageable copies are
+/// information only (they depend on the host's memory and CPU).
+pub fn grade_host_bandwidth(
+    device: usize,
+    bw: &HostBandwidth,
+    link: Option<(u8, u8)>,
+) -> Vec<Verdict> {
+    let theory = link.and_then(|(g, l)| pcie_gb_s_per_direction(g, l));
+    let mut out = Vec::new();
+    for (what, s) in [
+        ("host to device", &bw.pinned_h2d_gb_s),
+        ("device to host", &bw.pinned_d2h_gb_s),
+    ] {
+        let Some(s) = s else { continue };
+        let v = match (theory, link) {
+            (Some(t), Some((g, l))) => {
+                let grade = if s.median < HOST_BANDWIDTH_WARN_BELOW * t {
+                    Grade::Warn
+                } else {
+                    Grade::Pass
+                };
+                Verdict::new(
+                    "host-bandwidth",
+                    Some(device),
+                    None,
+                    grade,
+                    format!(
+                        "pinned {what}: {:.1} GB/s = {:.0} % of PCIe Gen{g} x{l} ({t:.1} GB/s; warn under {:.0} %)",
+                        s.median,
+                        s.median / t * 100.0,
+                        HOST_BANDWIDTH_WARN_BELOW * 100.0
+                    ),
+                )
+                .numbers(s.median, Some(t))
+            }
+            _ => Verdict::new(
+                "host-bandwidth",
+                Some(device),
+                None,
+                Grade::Info,
+                format!(
+                    "pinned {what}: {:.1} GB/s (no expected link to compare with)",
+                    s.median
+                ),
+            )
+            .numbers(s.median, None),
+        };
+        out.push(v);
+    }
+    out
+}
+
+/// Free memory after the run against before it: more than [`MEMORY_SLACK_GIB`] missing warns.
+pub fn grade_memory_released(device: usize, before_gib: f64, after_gib: f64) -> Verdict {
+    let missing = before_gib - after_gib;
+    let grade = if missing > MEMORY_SLACK_GIB {
+        Grade::Warn
+    } else {
+        Grade::Pass
+    };
+    Verdict::new(
+        "memory-released",
+        Some(device),
+        None,
+        grade,
+        format!("free memory {before_gib:.2} GiB before, {after_gib:.2} GiB after the probe"),
+    )
+    .numbers(after_gib, Some(before_gib))
+}
+
+/// Every verdict of a report.
+pub fn grade_report(report: &ProbeReport) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    let expected = report.expected.as_ref();
+    for e in &report.errors {
+        out.push(Verdict::new("backend", None, None, Grade::Fail, e.clone()));
+    }
+    if report.devices.is_empty() && report.errors.is_empty() {
+        out.push(Verdict::new(
+            "backend",
+            None,
+            None,
+            Grade::Fail,
+            "no device was probed".to_owned(),
+        ));
+    }
+    if report.cancelled {
+        out.push(Verdict::new(
+            "cancelled",
+            None,
+            None,
+            Grade::Warn,
+            "the probe was cancelled: results are incomplete".to_owned(),
+        ));
+    }
+    for dev in &report.devices {
+        out.extend(grade_device(dev, expected));
+    }
+    // Siblings: the sustained load (all devices together, seconds of GEMMs) is the steady
+    // comparison; 20-GEMM bursts vary by 5-10 % run to run (gpu-machine.md), so when every
+    // device has a sustained result the burst comparisons are information only.
+    let sustained: Vec<(usize, Precision, f64)> = report
+        .devices
+        .iter()
+        .filter_map(|d| {
+            d.sustained
+                .as_ref()
+                .map(|s| (d.index, s.precision, s.tflops_mean))
+        })
+        .collect();
+    let steady = sustained.len() == report.devices.len() && sustained.len() > 1;
+    if steady {
+        let p = sustained[0].1;
+        let measured: Vec<(usize, f64)> = sustained
+            .iter()
+            .filter(|s| s.1 == p)
+            .map(|s| (s.0, s.2))
+            .collect();
+        out.extend(siblings("sustained-siblings", p, &measured, Grade::Warn));
+    }
+    let burst = if steady { Grade::Info } else { Grade::Warn };
+    for p in Precision::ALL {
+        let measured: Vec<(usize, f64)> = report
+            .devices
+            .iter()
+            .filter_map(|d| {
+                d.gemm
+                    .iter()
+                    .find(|g| g.precision == p)
+                    .map(|g| (d.index, g.tflops.median))
+            })
+            .collect();
+        out.extend(siblings("gemm-siblings", p, &measured, burst));
+    }
+    out
+}
+
+/// The verdicts of one device.
+fn grade_device(dev: &DeviceReport, expected: Option<&ExpectedGpu>) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    let i = dev.index;
+    for e in &dev.errors {
+        out.push(Verdict::new(
+            "device-error",
+            Some(i),
+            None,
+            Grade::Fail,
+            e.clone(),
+        ));
+    }
+    if let Some(bw) = &dev.bandwidth {
+        let link = expected.and_then(|e| e.pcie_gen.zip(e.pcie_lanes));
+        out.extend(grade_host_bandwidth(i, bw, link));
+    }
+    for g in &dev.gemm {
+        out.push(grade_correctness(i, g));
+        out.push(grade_tflops(
+            i,
+            &dev.name,
+            g.precision,
+            g.tflops.median,
+            expected,
+        ));
+    }
+    for s in &dev.skipped {
+        out.push(Verdict::new(
+            "gemm-skipped",
+            Some(i),
+            Some(s.precision),
+            Grade::Info,
+            format!("{}: {}", s.precision, s.reason),
+        ));
+    }
+    if let Some(s) = &dev.sustained {
+        let peak = expected.and_then(|e| e.peak_tflops.get(&s.precision).copied());
+        out.extend(grade_sustained(i, s, peak));
+        if !s.samples.is_empty() {
+            out.extend(grade_clock_events(i, s.clock_event_reasons));
+        }
+    }
+    if let (Some(before), Some(after)) = (dev.memory_free_before_gib, dev.memory_free_after_gib) {
+        out.push(grade_memory_released(i, before, after));
+    }
+    out
+}
+
+/// The report's overall grade: the worst verdict, with info counting as pass.
+pub fn overall(verdicts: &[Verdict]) -> Grade {
+    verdicts
+        .iter()
+        .map(|v| {
+            if v.grade == Grade::Info {
+                Grade::Pass
+            } else {
+                v.grade
+            }
+        })
+        .max()
+        .unwrap_or(Grade::Pass)
+}
