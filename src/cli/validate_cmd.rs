@@ -24,6 +24,9 @@ pub struct ValidateArgs {
     /// Use this saved probe report (`kraftwerk probe --format json`) instead of running one.
     #[arg(long)]
     pub probe_report: Option<PathBuf>,
+    /// Also save the probe report that was run (JSON) to this file.
+    #[arg(long)]
+    pub save_probe: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -60,6 +63,14 @@ pub fn run(a: &ValidateArgs) -> ExitCode {
         eprintln!("kraftwerk: running the GEMM probe ({} s sustained)…", config.sustained_seconds);
         Some(probe::run_probe(&config, expected.as_ref()))
     };
+    if let (Some(path), Some(p)) = (&a.save_probe, &probe) {
+        let saved = serde_json::to_vec_pretty(p)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| crate::live::record::write_atomic(path, &bytes).map_err(|e| e.to_string()));
+        if let Err(e) = saved {
+            eprintln!("kraftwerk: cannot save the probe report to {}: {e}", path.display());
+        }
+    }
     let v = validate(&build, &catalog, &live, probe.as_ref());
     let code = if v.overall == Grade::Fail { ExitCode::from(1) } else { ExitCode::SUCCESS };
     if a.format == Format::Json {
