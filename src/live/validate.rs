@@ -210,7 +210,7 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                     &format!("gemm-{}", res.precision.name()),
                     Some(i),
                     grade,
-                    format!("≥ {:.0} TFLOP/s ({:.0} % of the {peak:.0} dense peak)", expect * TFLOPS_WARN, frac * 100.0),
+                    format!("at least {:.0} TFLOP/s ({:.0} % of the {peak:.0} dense peak)", expect * TFLOPS_WARN, frac * 100.0),
                     format!("{got:.1} TFLOP/s median at n={} ({:.0} % of peak)", res.n, got / peak * 100.0),
                     format!("{ratio:.2}x of the achievable rate (warn under {TFLOPS_WARN}x, fail under {TFLOPS_FAIL}x)"),
                 );
@@ -226,7 +226,7 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                             &format!("bandwidth-{what}"),
                             Some(i),
                             grade,
-                            format!("≥ {:.1} GB/s (80 % of PCIe {}.0 x{} = {theory:.1})", BANDWIDTH_WARN * theory, link.pcie_gen, link.lanes),
+                            format!("at least {:.1} GB/s (80 % of PCIe {}.0 x{} = {theory:.1})", BANDWIDTH_WARN * theory, link.pcie_gen, link.lanes),
                             format!("{:.1} GB/s pinned", v.median),
                             if grade == Grade::Pass { "as the link allows" } else { "below the link's rate: wrong NUMA node, a downtrained link or a shared switch" },
                         );
@@ -241,7 +241,7 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                         "load-power",
                         Some(i),
                         grade,
-                        format!("≥ {:.0} W under full load (estimator: {limit:.0} W at the limit)", POWER_MIN_FRACTION * limit),
+                        format!("at least {:.0} W under full load (estimator: {limit:.0} W at the limit)", POWER_MIN_FRACTION * limit),
                         format!("{:.0} W median, {:.0} W max (1 s average)", pw.median, pw.max),
                         if grade == Grade::Pass { "the GPU reaches its planned power" } else { "under load the GPU stays far below its limit (throttling, weak PSU rail)" },
                     );

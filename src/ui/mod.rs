@@ -1,24 +1,60 @@
-//! The desktop app (eframe/egui). Draws state and sends actions; computes no verdicts itself.
+//! The desktop app (eframe/egui): plan a rig in a window.
+//!
+//! The UI draws state and sends [`Action`]s; [`app::KraftwerkApp`] applies them in one place and
+//! re-runs [`crate::check::run`] (the same function `kraftwerk check` calls) after every change,
+//! so the window and the CLI can never disagree. The UI computes no verdicts itself.
+//!
+//! - [`app`]: state, actions, files, menus, status bar, the eframe app.
+//! - [`build_panel`]: the left panel (part pickers, GPUs, PSUs, site).
+//! - [`build_tab`], [`checks_tab`], [`power_tab`], [`fit_tab`], [`catalog_tab`]: the central tabs.
+//! - [`widgets`]: the searchable part picker and gauges.
+//! - [`theme`]: colour and spacing tokens.
+//! - [`stats`]: frame-time, start-up and memory measurement (`KRAFTWERK_FRAME_STATS=1`).
 
+pub mod app;
+pub mod build_panel;
+pub mod build_tab;
+pub mod catalog_tab;
+pub mod checks_tab;
+pub mod export;
+pub mod fit_tab;
+pub mod live_state;
+pub mod live_tab;
+pub mod power_tab;
+pub mod stats;
+pub mod theme;
+pub mod widgets;
+
+pub use app::{Action, AppState, KraftwerkApp, Tab};
+
+use eframe::egui;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
-/// Opens the main window, optionally with a build file loaded.
-pub fn run(_build: Option<PathBuf>) -> ExitCode {
-    let options = eframe::NativeOptions::default();
-    match eframe::run_native("Kraftwerk", options, Box::new(|_cc| Ok(Box::new(Bare)))) {
+/// Opens the main window, optionally with a build file loaded. A file that fails to load shows
+/// its error (`file:line:column`) in the window, which then starts with an empty build.
+pub fn run(build: Option<PathBuf>) -> ExitCode {
+    let started = Instant::now();
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Kraftwerk")
+            .with_app_id("kraftwerk")
+            .with_inner_size([1440.0, 900.0])
+            .with_min_inner_size([960.0, 600.0])
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "Kraftwerk",
+        options,
+        Box::new(move |cc| Ok(Box::new(KraftwerkApp::new(cc, build, started)))),
+    );
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("kraftwerk: cannot open a window: {e}");
             ExitCode::from(2)
         }
-    }
-}
-
-struct Bare;
-
-impl eframe::App for Bare {
-    fn ui(&mut self, ui: &mut eframe::egui::Ui, _frame: &mut eframe::Frame) {
-        ui.heading("Kraftwerk");
     }
 }

@@ -1,0 +1,435 @@
+//! The LLM fit tab: model, precision, context, batch and mode (stored in the build's
+//! `workload`), the split over the GPUs, KV-cache precision and the cloud price; per-GPU memory
+//! as stacked bars; decode and prefill speed; $ per million tokens and the cloud break-even
+//! plot. Every number comes from [`crate::estimate::fit::for_build`], the function
+//! `kraftwerk fit` prints, so the tab and the CLI agree.
+
+use super::app::{Action, AppState, ViewState};
+use super::theme;
+use super::widgets::{self, Stat};
+use super::widgets::{PickTarget, Picked, Picker};
+use crate::build::Workload;
+use crate::catalog::HasId;
+use crate::estimate::cost::{self, CostReport};
+use crate::estimate::fit::{self, BuildFit, FitOptions};
+use crate::estimate::llm::{self, FitReport, Mode, Precision, Verdict};
+use eframe::egui::{self, Color32, RichText};
+use egui_plot::{Bar, BarChart, Corner, GridMark, Legend, Line, LineStyle, Plot, PlotPoints, VLine};
+
+/// The model used when the build names no workload.
+pub const DEFAULT_MODEL: &str = "llama-3.1-70b";
+
+/// How the model is spread (the degree is set apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SplitKind {
+    /// `kraftwerk fit`'s default: every GPU, a layer split for GGUF or an odd count, else
+    /// tensor parallel.
+    #[default]
+    Auto,
+    /// One GPU.
+    Single,
+    /// Tensor parallel.
+    Tensor,
+    /// Layers split over the GPUs.
+    Layers,
+    /// Replicas / data parallel.
+    Data,
+}
+
+/// Fit settings that are not part of the build file (the options of `kraftwerk fit`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitSettings {
+    /// Split kind.
+    pub split: SplitKind,
+    /// GPUs used (0 = all).
+    pub degree: u32,
+    /// KV-cache precision.
+    pub kv: Precision,
+    /// Cloud price to compare with, USD per hour.
+    pub cloud_usd_per_hour: f64,
+}
+
+impl Default for FitSettings {
+    fn default() -> Self {
+        FitSettings { split: SplitKind::Auto, degree: 0, kv: Precision::Fp16, cloud_usd_per_hour: cost::DEFAULT_CLOUD_USD_PER_HOUR }
+    }
+}
+
+/// Tab state: the settings and a cached outcome.
+#[derive(Debug, Default)]
+pub struct FitView {
+    /// Settings.
+    pub settings: FitSettings,
+    cache: Option<(u64, FitSettings, Workload, Result<BuildFit, String>)>,
+}
+
+/// The workload the tab works on: the build's, else a default.
+pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
+    if let Some(w) = &state.build.workload {
+        return (w.clone(), true);
+    }
+    let model = if state.catalog.model(DEFAULT_MODEL).is_some() {
+        DEFAULT_MODEL.to_owned()
+    } else {
+        state.catalog.models.first().map_or_else(String::new, |m| m.id.clone())
+    };
+    (Workload { model, precision: "q4_k_m".into(), context: 8192, batch: 1, mode: "inference".into() }, false)
+}
+
+/// The mode string written to build files.
+pub fn mode_name(m: Mode) -> &'static str {
+    match m {
+        Mode::Inference => "inference",
+        Mode::FullFineTune => "full-fine-tune",
+        Mode::Lora => "lora",
+        Mode::Qlora => "qlora",
+    }
+}
+
+/// The options `kraftwerk fit` would take for this workload and these settings.
+pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
+    let n = u32::try_from(gpus).unwrap_or(1).max(1);
+    let degree = if s.degree == 0 { n } else { s.degree.min(n) };
+    let parallelism = match s.split {
+        SplitKind::Auto => None,
+        SplitKind::Single => Some("single".to_owned()),
+        SplitKind::Tensor => Some(format!("tp:{degree}")),
+        SplitKind::Layers => Some(format!("split:{degree}")),
+        SplitKind::Data => Some(format!("dp:{degree}")),
+    };
+    FitOptions {
+        model: Some(w.model.clone()),
+        precision: Some(w.precision.clone()),
+        kv_precision: Some(s.kv.to_string()),
+        context: Some(w.context),
+        batch: Some(w.batch),
+        mode: Some(w.mode.clone()),
+        parallelism,
+        cloud_usd_per_hour: Some(s.cloud_usd_per_hour),
+    }
+}
+
+/// Runs the fit and cost estimate as `kraftwerk fit` does.
+pub fn compute(state: &AppState, w: &Workload, s: &FitSettings) -> Result<BuildFit, String> {
+    let gpus = state.build.gpus.len();
+    if gpus == 0 {
+        return Err("Add GPUs in the build panel to estimate the fit.".into());
+    }
+    fit::for_build(&state.build, &state.catalog, &options(w, s, gpus)).map_err(|e| e.to_string())
+}
+
+fn verdict_color(v: Verdict) -> Color32 {
+    match v {
+        Verdict::Fits => theme::OK,
+        Verdict::Tight => theme::WARNING,
+        Verdict::DoesNotFit => theme::ERROR,
+    }
+}
+
+/// Draws the tab.
+pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
+    let (w, in_build) = workload_or_default(state);
+    egui::ScrollArea::vertical().id_salt("fit-scroll").auto_shrink([false, false]).show(ui, |ui| {
+        controls(ui, state, view, out, &w, in_build);
+        ui.add_space(theme::SECTION_GAP);
+        let fresh = view.fit.cache.as_ref().is_some_and(|(rev, s, cw, _)| *rev == state.rev && *s == view.fit.settings && *cw == w);
+        if !fresh {
+            let outcome = compute(state, &w, &view.fit.settings);
+            view.fit.cache = Some((state.rev, view.fit.settings.clone(), w.clone(), outcome));
+        }
+        let Some((_, _, _, outcome)) = &view.fit.cache else { return };
+        match outcome {
+            Err(e) => {
+                ui.colored_label(theme::WARNING, e);
+            }
+            Ok(o) => results(ui, o, &w),
+        }
+    });
+}
+
+fn controls(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>, work: &Workload, in_build: bool) {
+    let w = work;
+    let model = state.build.parts.models.iter().chain(&state.catalog.models).find(|m| m.id == w.model);
+    let mut new = w.clone();
+    ui.horizontal_wrapped(|ui| {
+        let l = ui.label("Model");
+        let text = model.map_or_else(|| w.model.clone(), HasId::display_name);
+        let picked = Picker {
+            target: PickTarget::Model,
+            current: Some(&w.model),
+            current_text: &text,
+            allow_none: false,
+            width: 240.0,
+            label_id: l.id,
+            highlighted: false,
+        }
+        .show(ui, &mut view.picks, state);
+    if let Some(Picked::Part(id)) = picked {
+            new.model = id;
+        }
+        let l = ui.label("Precision");
+        egui::ComboBox::from_id_salt("fit-precision")
+            .selected_text(&w.precision)
+            .width(90.0)
+            .show_ui(ui, |ui| {
+                for p in Precision::NAMED {
+                    let name = p.to_string();
+                    if ui.selectable_label(w.precision == name, format!("{name} ({:.2} bits)", p.bits_per_weight())).clicked() {
+                        new.precision = name;
+                    }
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        let l = ui.label("Mode");
+        let mode: Mode = w.mode.parse().unwrap_or_default();
+        egui::ComboBox::from_id_salt("fit-mode")
+            .selected_text(mode_name(mode))
+            .width(120.0)
+            .show_ui(ui, |ui| {
+                for m in [Mode::Inference, Mode::Lora, Mode::Qlora, Mode::FullFineTune] {
+                    if ui.selectable_label(mode == m, mode_name(m)).clicked() {
+                        new.mode = mode_name(m).into();
+                    }
+                }
+            })
+            .response
+            .labelled_by(l.id);
+    });
+    ui.horizontal_wrapped(|ui| {
+        let max_ctx = model.map_or(1 << 20, |m| m.max_context.max(1));
+        let l = ui.label("Context");
+        let mut ctx = w.context;
+        ui.add(egui::DragValue::new(&mut ctx).range(1..=max_ctx).clamp_existing_to_range(false).speed(64.0).suffix(" tokens")).labelled_by(l.id);
+        for (t, v) in [("4k", 4096), ("8k", 8192), ("32k", 32768), ("128k", 131_072)] {
+            if v <= max_ctx && ui.small_button(t).on_hover_text(format!("{v} tokens")).clicked() {
+                ctx = v;
+            }
+        }
+        new.context = ctx;
+        let l = ui.label("Batch");
+        ui.add(egui::DragValue::new(&mut new.batch).range(1..=512).clamp_existing_to_range(false).suffix(" sequences")).labelled_by(l.id);
+    });
+    let fs = &mut view.fit.settings;
+    let n = state.build.gpus.len().max(1);
+    ui.horizontal_wrapped(|ui| {
+        let l = ui.label("Split");
+        egui::ComboBox::from_id_salt("fit-split")
+            .selected_text(split_name(fs.split))
+            .width(130.0)
+            .show_ui(ui, |ui| {
+                for k in [SplitKind::Auto, SplitKind::Single, SplitKind::Tensor, SplitKind::Layers, SplitKind::Data] {
+                    ui.selectable_value(&mut fs.split, k, split_name(k));
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        if !matches!(fs.split, SplitKind::Single) {
+            let l = ui.label("over");
+            let mut d = if fs.degree == 0 { n as u32 } else { fs.degree.min(n as u32) };
+            if ui.add(egui::DragValue::new(&mut d).range(1..=n as u32).clamp_existing_to_range(false).suffix(" GPUs")).labelled_by(l.id).changed() {
+                fs.degree = d;
+            }
+        }
+        let l = ui.label("KV cache");
+        egui::ComboBox::from_id_salt("fit-kv")
+            .selected_text(fs.kv.to_string())
+            .width(70.0)
+            .show_ui(ui, |ui| {
+                for p in [Precision::Fp16, Precision::Fp8, Precision::Q8_0, Precision::Q4_0] {
+                    ui.selectable_value(&mut fs.kv, p, p.to_string());
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        let l = ui.label("Cloud A100 80 GB at");
+        ui.add(egui::DragValue::new(&mut fs.cloud_usd_per_hour).range(0.0..=100.0).clamp_existing_to_range(false).speed(0.01).prefix("$").suffix(" per hour")).labelled_by(l.id);
+    });
+    if !in_build {
+        ui.weak("This build names no workload: showing a default. Change any control above to store it in the build file.");
+    }
+    if new != *w {
+        out.push(Action::SetWorkload(Some(new)));
+    }
+}
+
+fn split_name(k: SplitKind) -> &'static str {
+    match k {
+        SplitKind::Auto => "auto",
+        SplitKind::Single => "one GPU",
+        SplitKind::Tensor => "tensor parallel",
+        SplitKind::Layers => "layer split",
+        SplitKind::Data => "replicas / data parallel",
+    }
+}
+
+fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
+    let f = &o.fit;
+    let mut cards: Vec<Stat> = Vec::new();
+    {
+        let max_ctx = f.max_context_tokens.map_or_else(|| "weights do not fit".to_owned(), |c| format!("longest context that fits: {c} tokens"));
+        cards.push(Stat::new("Memory", f.verdict.to_string(), max_ctx, Some(verdict_color(f.verdict))));
+        cards.push(Stat::new("Weights · KV cache",
+            format!("{:.1} GiB · {:.1} GiB", f.weights_total_gib, f.kv_cache_total_gib),
+            format!("{} on {} · {}", f.weight_precision, f.parallelism, f.runtime),
+            None,
+        ));
+        if let Some(sp) = &f.speed {
+            cards.push(Stat::new("Decode",
+                format!("{:.1} tok/s", sp.decode_batch1_tokens_per_s),
+                format!(
+                    "one sequence; batch {}: {:.0} tok/s total ({:.1} each), {:?}-bound",
+                    w.batch, sp.decode_batch_tokens_per_s, sp.decode_per_sequence_tokens_per_s, sp.decode_bound
+                )
+                .to_lowercase(),
+                None,
+            ));
+            cards.push(Stat::new("Prefill",
+                sp.prefill_tokens_per_s.map_or_else(|| "—".to_owned(), |p| format!("{p:.0} tok/s")),
+                sp.time_to_first_token_s.map_or_else(
+                    || "no tensor rate published".to_owned(),
+                    |t| format!("first token after {t:.1} s for a {}-token prompt", w.context),
+                ),
+                None,
+            ));
+        }
+        if let Some(c) = &o.cost {
+            cards.push(Stat::new("Cost",
+                c.usd_per_million_tokens.map_or_else(|| format!("${:.2}/h", c.usd_per_working_hour), |m| format!("${m:.2} / M tokens")),
+                format!(
+                    "${:.0} hardware{} · ${:.2} per working hour{}",
+                    c.hardware_usd,
+                    if c.hardware_complete { "" } else { " (some parts unpriced)" },
+                    c.usd_per_working_hour,
+                    c.cloud.usd_per_million_tokens.map_or_else(String::new, |m| format!(" · cloud ${m:.2} / M tokens"))
+                ),
+                None,
+            ));
+        }
+    }
+    widgets::stat_cards(ui, &cards);
+    ui.add_space(theme::SECTION_GAP);
+    ui.columns(2, |c| {
+        memory_plot(&mut c[0], f);
+        if let Some(cost) = &o.cost {
+            break_even_plot(&mut c[1], cost);
+        }
+    });
+    if !f.notes.is_empty() {
+        ui.add_space(theme::SMALL_GAP);
+        for n in &f.notes {
+            ui.add(egui::Label::new(format!("• {n}")).wrap());
+        }
+    }
+    if let Some(c) = &o.cost
+        && !c.missing_prices.is_empty()
+    {
+        ui.add(egui::Label::new(RichText::new(format!("No catalog price for: {} (not counted).", c.missing_prices.join(", "))).color(theme::WARNING)).wrap());
+    }
+    if let Some(e) = &o.cost_error {
+        ui.colored_label(theme::WARNING, format!("Cost: {e}"));
+    }
+    egui::CollapsingHeader::new("Assumptions and sources").id_salt("fit-assumptions").show(ui, |ui| {
+        for a in &f.assumptions {
+            ui.add(egui::Label::new(RichText::new(a).small()).wrap());
+        }
+    });
+}
+
+/// Reads one component of a memory breakdown.
+type Get = fn(&llm::MemoryBreakdown) -> f64;
+
+fn memory_plot(ui: &mut egui::Ui, f: &FitReport) {
+    ui.label(RichText::new("Memory per GPU").strong());
+    let parts: [(&str, Get, Color32); 7] = [
+        ("weights", |m| m.weights_gib, theme::SERIES[0]),
+        ("KV cache", |m| m.kv_cache_gib, theme::SERIES[4]),
+        ("activations", |m| m.activations_gib, theme::SERIES[2]),
+        ("gradients", |m| m.gradients_gib, theme::SERIES[3]),
+        ("optimizer", |m| m.optimizer_gib, theme::SERIES[5]),
+        ("CUDA context, buffers", |m| m.runtime_gib, theme::SERIES_REST),
+        ("headroom kept free", |m| m.headroom_gib, Color32::from_gray(70)),
+    ];
+    let mut charts: Vec<BarChart> = Vec::new();
+    for (name, get, color) in parts {
+        if f.gpus.iter().all(|g| get(&g.memory) <= 0.0) {
+            continue;
+        }
+        let bars = f.gpus.iter().map(|g| Bar::new(g.index as f64, get(&g.memory)).name(format!("GPU {} {name}: {:.1} GiB", g.index + 1, get(&g.memory)))).collect();
+        let refs: Vec<&BarChart> = charts.iter().collect();
+        charts.push(BarChart::new(name, bars).color(color).width(0.6).stack_on(&refs));
+    }
+    let top = f.gpus.iter().map(|g| g.memory.required_gib.max(g.capacity_gib)).fold(0.0, f64::max) * 1.12;
+    let n = f.gpus.len();
+    Plot::new("fit-memory")
+        .height(280.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .legend(Legend::default().position(Corner::RightTop))
+        .include_y(0.0)
+        .include_y(top)
+        .include_x(-0.6)
+        .include_x(n as f64 + 1.6)
+        .x_grid_spacer(move |_| (0..n).map(|v| GridMark { value: v as f64, step_size: 1.0 }).collect())
+        .x_axis_formatter(|m, _| format!("GPU {}", m.value.round() as i64 + 1))
+        .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
+        .show(ui, |p| {
+            for c in charts {
+                p.bar_chart(c);
+            }
+            for g in &f.gpus {
+                let x = g.index as f64;
+                let color = verdict_color(g.verdict);
+                p.line(
+                    Line::new("GPU memory", PlotPoints::new(vec![[x - 0.38, g.capacity_gib], [x + 0.38, g.capacity_gib]]))
+                        .color(color)
+                        .width(3.0),
+                );
+            }
+        });
+}
+
+fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
+    ui.label(RichText::new(format!("Owning vs renting {} (cumulative)", c.cloud.name)).strong());
+    let cloud_month = c.cloud.usd_per_hour * c.working_hours_per_month;
+    let horizon = c.cloud.break_even_months.map_or(36.0, |m| (m * 1.6).clamp(12.0, 120.0));
+    let steps = 60;
+    let own: Vec<[f64; 2]> = (0..=steps)
+        .map(|k| {
+            let m = horizon * f64::from(k) / f64::from(steps);
+            [m, c.hardware_usd + c.energy_usd_per_month * m]
+        })
+        .collect();
+    let rent: Vec<[f64; 2]> = (0..=steps)
+        .map(|k| {
+            let m = horizon * f64::from(k) / f64::from(steps);
+            [m, cloud_month * m]
+        })
+        .collect();
+    Plot::new("fit-break-even")
+        .height(280.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .legend(Legend::default().position(Corner::LeftTop))
+        .include_y(0.0)
+        .x_axis_formatter(|m, _| format!("{:.0} mo", m.value))
+        .y_axis_formatter(|m, _| format!("${:.0}k", m.value / 1000.0))
+        .show(ui, |p| {
+            p.line(Line::new("own: hardware + electricity", PlotPoints::new(own)).color(theme::SERIES[0]).width(2.5));
+            p.line(Line::new(format!("rent at ${:.2}/h", c.cloud.usd_per_hour), PlotPoints::new(rent)).color(theme::SERIES[2]).width(2.5));
+            if let Some(m) = c.cloud.break_even_months {
+                p.vline(VLine::new(format!("break-even after {m:.1} months"), m).color(theme::OK).style(LineStyle::dashed_loose()));
+            }
+        });
+    match c.cloud.break_even_months {
+        Some(m) => ui.add(egui::Label::new(format!(
+            "At {:.0} working hours a month, owning pays off after {m:.1} months (${:.0} of hardware).",
+            c.working_hours_per_month, c.hardware_usd
+        )).wrap()),
+        None => ui.colored_label(theme::WARNING, "Renting costs no more than this rig's electricity: owning never breaks even."),
+    };
+}
