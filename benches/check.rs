@@ -10,9 +10,10 @@ fn largest_build(catalog: &kraftwerk::catalog::Catalog) -> kraftwerk::build::Bui
     let mut best: Option<kraftwerk::build::Build> = None;
     for e in std::fs::read_dir(dir).expect("builds").flatten() {
         if let Ok(b) = kraftwerk::build::load(&e.path(), Some(catalog))
-            && best.as_ref().is_none_or(|x| b.gpus.len() > x.gpus.len()) {
-                best = Some(b);
-            }
+            && best.as_ref().is_none_or(|x| b.gpus.len() > x.gpus.len())
+        {
+            best = Some(b);
+        }
     }
     best.expect("a reference build")
 }

@@ -51,8 +51,8 @@ fn field_value(v: &Value) -> Option<u64> {
 
 fn pstate(v: &Value) -> Option<u32> {
     const NAMES: [&str; 16] = [
-        "Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
-        "Eleven", "Twelve", "Thirteen", "Fourteen", "Fifteen",
+        "Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve",
+        "Thirteen", "Fourteen", "Fifteen",
     ];
     let s = v.as_str()?;
     NAMES.iter().position(|n| *n == s).and_then(|p| u32::try_from(p).ok())
@@ -83,9 +83,7 @@ fn convert_static(g: &Value) -> anyhow::Result<GpuStatic> {
                         version_raw: u32_of(&l["version"]),
                         remote_pci_bus_id: string_of(&l["remote_pci_bus_id"]),
                     };
-                    let any = info.active.is_some()
-                        || info.version_raw.is_some()
-                        || info.remote_pci_bus_id.is_some();
+                    let any = info.active.is_some() || info.version_raw.is_some() || info.remote_pci_bus_id.is_some();
                     any.then_some(info)
                 })
                 .collect()
@@ -133,8 +131,7 @@ fn convert_static(g: &Value) -> anyhow::Result<GpuStatic> {
         virtualization_mode: string_of(&g["virtualization_mode"]),
         numa_node: u32_of(&g["numa_node_id"]),
         fan_count: u32_of(&g["num_fans"]),
-        clock_event_reasons_supported: hex_of(&g["clock_event_reasons_supported"]["bits"])
-            .map(ClockEventReasons),
+        clock_event_reasons_supported: hex_of(&g["clock_event_reasons_supported"]["bits"]).map(ClockEventReasons),
         nvlinks,
     })
 }
@@ -190,9 +187,10 @@ fn convert(input_name: &str, v: &Value) -> anyhow::Result<Recording> {
     };
     // Pairs in the throwaway format name GPUs by NVML index; positions equal indices here.
     let pair_json = |a: usize, b: usize| -> Option<&Value> {
-        v["topology"].as_array()?.iter().find(|p| {
-            p["gpu_a"].as_u64() == Some(a as u64) && p["gpu_b"].as_u64() == Some(b as u64)
-        })
+        v["topology"]
+            .as_array()?
+            .iter()
+            .find(|p| p["gpu_a"].as_u64() == Some(a as u64) && p["gpu_b"].as_u64() == Some(b as u64))
     };
     let topology = Topology::derive(
         &gpus,

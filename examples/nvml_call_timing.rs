@@ -10,9 +10,7 @@
 
 use kraftwerk::live::nvml::{self, NvmlState, SampleOptions};
 use nvml_wrapper::Nvml;
-use nvml_wrapper::enum_wrappers::device::{
-    Clock, EccCounter, MemoryError, PcieUtilCounter, TemperatureSensor,
-};
+use nvml_wrapper::enum_wrappers::device::{Clock, EccCounter, MemoryError, PcieUtilCounter, TemperatureSensor};
 use nvml_wrapper::structs::device::FieldId;
 use nvml_wrapper::sys_exports::field_id::{
     NVML_FI_DEV_PCIE_COUNT_RX_BYTES, NVML_FI_DEV_PCIE_COUNT_TX_BYTES, NVML_FI_DEV_POWER_INSTANT,
@@ -44,9 +42,8 @@ fn main() {
     let with_slow = SampleOptions { slow_refresh: Duration::ZERO, ..SampleOptions::default() };
     for gpu in 0..gpus.gpus().len() {
         for (label, opts) in [("fast tier", fast), ("fast + slow tier", with_slow)] {
-            let warm: Vec<f64> = (0..rounds)
-                .filter_map(|_| gpus.sample_gpu(gpu, opts).read_us.map(|us| us as f64))
-                .collect();
+            let warm: Vec<f64> =
+                (0..rounds).filter_map(|_| gpus.sample_gpu(gpu, opts).read_us.map(|us| us as f64)).collect();
             let cold: Vec<f64> = (0..cold_rounds)
                 .filter_map(|_| {
                     std::thread::sleep(gap);

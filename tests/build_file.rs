@@ -68,10 +68,7 @@ fn unknown_field_is_located() {
 
 #[test]
 fn unknown_part_id_is_located() {
-    let text = GOOD.replace(
-        "(gpu: \"nvidia-geforce-rtx-4090\", slot: 4",
-        "(gpu: \"nvidia-geforce-rtx-9090\", slot: 4",
-    );
+    let text = GOOD.replace("(gpu: \"nvidia-geforce-rtx-4090\", slot: 4", "(gpu: \"nvidia-geforce-rtx-9090\", slot: 4");
     let e = err(&text);
     assert_eq!((e.line, e.column), (6, 15), "{e}");
     assert!(e.message.contains("nvidia-geforce-rtx-9090"), "{e}");

@@ -85,7 +85,8 @@ fn broken_user_file_is_located_and_the_rest_loads() {
     let g = c.gpu("nvidia-geforce-rtx-4090").expect("overridden");
     assert!((g.board_power_w - 400.0).abs() < 1e-9, "user part overrides the built-in one");
     assert!(matches!(g.origin(), Origin::User(p) if p.ends_with("a-good.ron")));
-    let bad: Vec<_> = problems.iter().filter_map(|p| if let LoadProblem::BadFile(e) = p { Some(e) } else { None }).collect();
+    let bad: Vec<_> =
+        problems.iter().filter_map(|p| if let LoadProblem::BadFile(e) = p { Some(e) } else { None }).collect();
     assert_eq!(bad.len(), 1, "{problems:?}");
     assert!(bad[0].file.ends_with("b-broken.ron"));
     assert_eq!(bad[0].line, 3, "{}", bad[0]);

@@ -106,7 +106,9 @@ fn fit_exit_codes() {
 fn gpus_without_a_driver_is_not_an_error() {
     // CI and dev machines have no NVIDIA driver: the CLI says so and exits 0.
     let o = kw(&["gpus"]);
-    if String::from_utf8_lossy(&o.stdout).contains("no NVIDIA driver") || String::from_utf8_lossy(&o.stderr).contains("no NVIDIA driver") {
+    if String::from_utf8_lossy(&o.stdout).contains("no NVIDIA driver")
+        || String::from_utf8_lossy(&o.stderr).contains("no NVIDIA driver")
+    {
         assert_eq!(o.status.code(), Some(0));
     }
 }

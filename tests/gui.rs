@@ -80,7 +80,9 @@ fn doc<'a>(h: &'a Harness<'_, KraftwerkApp>) -> &'a AppState {
 fn reference_without_psu_finding(cat: &Catalog, dir: &Path) -> PathBuf {
     let builds = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds");
     let mut candidates: Vec<PathBuf> = std::fs::read_dir(&builds)
-        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.to_string_lossy().ends_with(".rig.ron")).collect())
+        .map(|rd| {
+            rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.to_string_lossy().ends_with(".rig.ron")).collect()
+        })
         .unwrap_or_default();
     candidates.sort();
     candidates.sort_by_key(|p| !p.ends_with("2x-rtx-4090-x870e.rig.ron"));
@@ -251,7 +253,9 @@ fn opening_and_viewing_a_build_changes_nothing() {
     let cat = catalog();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.to_string_lossy().ends_with(".rig.ron")).collect())
+        .map(|rd| {
+            rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.to_string_lossy().ends_with(".rig.ron")).collect()
+        })
         .unwrap_or_default();
     paths.sort();
     for path in paths {

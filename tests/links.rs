@@ -14,14 +14,13 @@
 use kraftwerk::build::{self, Build};
 use kraftwerk::catalog::{self, Catalog};
 use kraftwerk::live::links::grade::{
-    self, BANDWIDTH_WARN_BELOW, ExpectedLink, NVLINK_COPY_EFFICIENCY, PCIE_P2P_EFFICIENCY,
-    expectations_from_build, expectations_from_live, grade_bandwidth,
+    self, BANDWIDTH_WARN_BELOW, ExpectedLink, NVLINK_COPY_EFFICIENCY, PCIE_P2P_EFFICIENCY, expectations_from_build,
+    expectations_from_live, grade_bandwidth,
 };
 use kraftwerk::live::links::nccl_env::{ChildPlan, check_nvls, parse_ldconfig};
 use kraftwerk::live::links::{
-    self, AllReduceRow, AllReduceTable, CudaDevice, LINKS_SCHEMA_VERSION, LinksOptions,
-    LinksReport, P2pMatrix, PeerLink, Section, all_reduce_sizes, bus_factor, gb_per_s,
-    iterations_for, merge_gpus,
+    self, AllReduceRow, AllReduceTable, CudaDevice, LINKS_SCHEMA_VERSION, LinksOptions, LinksReport, P2pMatrix,
+    PeerLink, Section, all_reduce_sizes, bus_factor, gb_per_s, iterations_for, merge_gpus,
 };
 use kraftwerk::live::probe::{Grade, Summary};
 use kraftwerk::live::record::Recording;
@@ -29,9 +28,7 @@ use kraftwerk::live::topology::{Connection, PcieAncestor};
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
 }
 
 fn catalog() -> Catalog {
@@ -47,12 +44,7 @@ fn h200_build(c: &Catalog) -> Build {
 }
 
 fn reference_build(name: &str, c: &Catalog) -> Build {
-    build_file(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("catalog/builds")
-            .join(name),
-        c,
-    )
+    build_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds").join(name), c)
 }
 
 fn two_h200_recording() -> Recording {
@@ -103,11 +95,7 @@ fn measured(one_way: f64, busbw: f64, wrong: u64) -> LinksReport {
     let rows = all_reduce_sizes(1 << 20, 1 << 30)
         .into_iter()
         .map(|b| {
-            let bw = if b >= 256 << 20 {
-                busbw
-            } else {
-                busbw * (b as f64 / (256u64 << 20) as f64).sqrt()
-            };
+            let bw = if b >= 256 << 20 { busbw } else { busbw * (b as f64 / (256u64 << 20) as f64).sqrt() };
             let time = b as f64 / (bw * 1e9);
             AllReduceRow {
                 bytes: b as u64,
@@ -176,10 +164,7 @@ fn nvml_only_report_has_the_h200_nvlink_topology() {
     assert_eq!(r.gpus.len(), 2);
     assert_eq!(r.gpus[0].nvml_index, Some(0));
     assert_eq!(r.gpus[1].nvlinks_active, Some(18));
-    assert_eq!(
-        r.topology.connection(0, 1),
-        Some(Connection::NvLink { links: 18 })
-    );
+    assert_eq!(r.topology.connection(0, 1), Some(Connection::NvLink { links: 18 }));
     assert_eq!(r.topology.matrix(2)[0][1], "NV18");
     assert!(r.p2p.measured().is_none());
     assert!(r.all_reduce.reason().is_some_and(|s| s.contains("cuda")));
@@ -191,16 +176,8 @@ fn cuda_order_is_matched_to_nvml_by_uuid() {
     let uuid = |i: usize| rec.gpus[i].uuid.clone();
     // CUDA lists NVML's second GPU first.
     let cuda = vec![
-        CudaDevice {
-            ordinal: 0,
-            name: "NVIDIA H200".to_owned(),
-            uuid: uuid(1),
-        },
-        CudaDevice {
-            ordinal: 1,
-            name: "NVIDIA H200".to_owned(),
-            uuid: uuid(0),
-        },
+        CudaDevice { ordinal: 0, name: "NVIDIA H200".to_owned(), uuid: uuid(1) },
+        CudaDevice { ordinal: 1, name: "NVIDIA H200".to_owned(), uuid: uuid(0) },
     ];
     let (gpus, topology) = merge_gpus(Some((&rec.gpus, &rec.topology)), Some(&cuda));
     assert_eq!(gpus[0].nvml_index, Some(1));
@@ -209,11 +186,7 @@ fn cuda_order_is_matched_to_nvml_by_uuid() {
     assert_eq!(topology.pairs.len(), 1);
     assert_eq!((topology.pairs[0].gpu_a, topology.pairs[0].gpu_b), (0, 1));
     // A CUDA device NVML does not know keeps its CUDA facts only, and no topology.
-    let stranger = vec![CudaDevice {
-        ordinal: 0,
-        name: "X".to_owned(),
-        uuid: Some("GPU-unknown".to_owned()),
-    }];
+    let stranger = vec![CudaDevice { ordinal: 0, name: "X".to_owned(), uuid: Some("GPU-unknown".to_owned()) }];
     let (gpus, topology) = merge_gpus(Some((&rec.gpus, &rec.topology)), Some(&stranger));
     assert_eq!(gpus.len(), 1);
     assert_eq!(gpus[0].nvml_index, None);
@@ -234,9 +207,7 @@ fn h200_sxm_build_expects_nvlink_at_376_gb_s() {
     assert_eq!(e.pairs.len(), 1);
     let p = &e.pairs[0];
     assert!(p.nvlink && p.p2p);
-    assert!(
-        matches!(p.link, ExpectedLink::NvlinkSxm { per_gpu_gb_s } if (per_gpu_gb_s - 900.0).abs() < 1e-9)
-    );
+    assert!(matches!(p.link, ExpectedLink::NvlinkSxm { per_gpu_gb_s } if (per_gpu_gb_s - 900.0).abs() < 1e-9));
     let one_way = p.one_way_gb_s.expect("figure");
     assert!((one_way - 376.0).abs() < 1e-9, "{one_way}");
 }
@@ -259,19 +230,14 @@ fn bridged_a6000_pair_expects_the_bridge_figure() {
     let e = expectations_from_build(&reference_build("2x-rtx-a6000-nvlink.rig.ron", &c), &c);
     let p = &e.pairs[0];
     assert!(p.nvlink && p.p2p);
-    assert!(
-        matches!(p.link, ExpectedLink::NvlinkBridge { pair_gb_s } if (pair_gb_s - 112.5).abs() < 1e-9)
-    );
+    assert!(matches!(p.link, ExpectedLink::NvlinkBridge { pair_gb_s } if (pair_gb_s - 112.5).abs() < 1e-9));
     let want = 112.5 / 2.0 * NVLINK_COPY_EFFICIENCY;
     assert!((p.one_way_gb_s.expect("figure") - want).abs() < 1e-9);
 }
 
 #[test]
 fn pcie_figure_is_gen4_midpoint_share() {
-    let l = ExpectedLink::Pcie {
-        pcie_gen: 4,
-        lanes: 16,
-    };
+    let l = ExpectedLink::Pcie { pcie_gen: 4, lanes: 16 };
     assert!((l.one_way_gb_s().expect("figure") - 24.0).abs() < 0.01);
     assert!((PCIE_P2P_EFFICIENCY * 31.5 - 24.0).abs() < 1e-9);
     assert!(ExpectedLink::Unknown.one_way_gb_s().is_none());
@@ -324,11 +290,7 @@ fn slow_links_warn_and_wrong_sums_fail() {
     let mut slow = measured(150.0, 140.0, 0);
     slow.regrade(e.clone());
     assert_eq!(slow.grade, Grade::Warn);
-    assert!(
-        checks(&slow, "p2p-bandwidth")
-            .iter()
-            .all(|c| c.grade == Grade::Warn)
-    );
+    assert!(checks(&slow, "p2p-bandwidth").iter().all(|c| c.grade == Grade::Warn));
     assert!(
         checks(&slow, "p2p-bandwidth")[0].message.contains("40 %"),
         "{}",
@@ -347,9 +309,7 @@ fn inactive_nvlink_fails_and_missing_gpu_fails() {
     let c = catalog();
     let e = expectations_from_build(&h200_build(&c), &c);
     let mut r = measured(50.0, 45.0, 0);
-    r.topology.pairs[0].connection = Connection::Pcie {
-        ancestor: PcieAncestor::HostBridge,
-    };
+    r.topology.pairs[0].connection = Connection::Pcie { ancestor: PcieAncestor::HostBridge };
     r.regrade(e.clone());
     let nv = checks(&r, "nvlink-active")[0];
     assert_eq!(nv.grade, Grade::Fail);
@@ -372,9 +332,7 @@ fn geforce_without_p2p_is_reported_not_failed() {
         g.name = "NVIDIA GeForce RTX 4090".to_owned();
         g.nvlinks_active = None;
     }
-    r.topology.pairs[0].connection = Connection::Pcie {
-        ancestor: PcieAncestor::HostBridge,
-    };
+    r.topology.pairs[0].connection = Connection::Pcie { ancestor: PcieAncestor::HostBridge };
     if let Section::Measured(m) = &mut r.p2p {
         for l in &mut m.links {
             l.can_access_peer = Some(false);
@@ -383,16 +341,8 @@ fn geforce_without_p2p_is_reported_not_failed() {
     }
     r.regrade(e);
     assert_ne!(r.grade, Grade::Fail, "{:#?}", r.checks);
-    assert!(
-        checks(&r, "p2p-access")
-            .iter()
-            .all(|c| c.grade == Grade::Info)
-    );
-    assert!(
-        checks(&r, "p2p-bandwidth")
-            .iter()
-            .all(|c| c.grade == Grade::Info && c.expected.is_none())
-    );
+    assert!(checks(&r, "p2p-access").iter().all(|c| c.grade == Grade::Info));
+    assert!(checks(&r, "p2p-bandwidth").iter().all(|c| c.grade == Grade::Info && c.expected.is_none()));
     assert!(checks(&r, "nvlink-active").is_empty());
 }
 
@@ -426,17 +376,12 @@ fn unmeasured_report_grades_nvlink_and_says_why() {
 #[test]
 fn errors_fail() {
     let mut r = nvml_only_report();
-    r.errors
-        .push("P2P: cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY".to_owned());
+    r.errors.push("P2P: cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY".to_owned());
     r.p2p = Section::not_available("failed: cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY");
     let e = expectations_from_live(&r.gpus, &r.topology, None);
     r.regrade(e);
     assert_eq!(checks(&r, "links-error").len(), 1);
-    assert_eq!(
-        checks(&r, "not-measured").len(),
-        1,
-        "a failed section is an error, not an info"
-    );
+    assert_eq!(checks(&r, "not-measured").len(), 1, "a failed section is an error, not an info");
     assert!(r.failed());
 }
 
@@ -464,11 +409,7 @@ fn nvml_fixture_matches_the_recording() {
     let r = nvml_only_report();
     let path = fixture("links-h200-2gpu-nvml.json");
     if std::env::var_os("KRAFTWERK_WRITE_FIXTURES").is_some() {
-        std::fs::write(
-            &path,
-            serde_json::to_string_pretty(&r).expect("encode") + "\n",
-        )
-        .expect("write fixture");
+        std::fs::write(&path, serde_json::to_string_pretty(&r).expect("encode") + "\n").expect("write fixture");
     }
     let text = std::fs::read_to_string(&path).expect("fixture");
     let fixed: LinksReport = serde_json::from_str(&text).expect("fixture decodes");
@@ -517,32 +458,17 @@ fn nvls_must_be_zero() {
 fn restart_plan() {
     let lib = Path::new("/opt/nccl/libnccl.so.2");
     assert_eq!(ChildPlan::decide(Some("0"), true, None, false), None);
-    assert_eq!(
-        ChildPlan::decide(None, true, None, true),
-        None,
-        "never restarts twice"
-    );
+    assert_eq!(ChildPlan::decide(None, true, None, true), None, "never restarts twice");
     let p = ChildPlan::decide(None, true, Some(lib), false).expect("restart");
     assert!(p.set_nvls_off && p.alias_library.is_none());
     let p = ChildPlan::decide(Some("0"), false, Some(lib), false).expect("restart");
     assert!(!p.set_nvls_off);
     assert_eq!(p.alias_library.as_deref(), Some(lib));
-    assert_eq!(
-        ChildPlan::decide(Some("0"), false, None, false),
-        None,
-        "nothing to link"
-    );
+    assert_eq!(ChildPlan::decide(Some("0"), false, None, false), None, "nothing to link");
     let env = p.env(Some(Path::new("/tmp/x")));
-    assert!(
-        env.iter()
-            .any(|(k, v)| k == "LD_LIBRARY_PATH" && v.to_string_lossy().starts_with("/tmp/x"))
-    );
+    assert!(env.iter().any(|(k, v)| k == "LD_LIBRARY_PATH" && v.to_string_lossy().starts_with("/tmp/x")));
     assert!(env.iter().any(|(k, _)| k == "KRAFTWERK_LINKS_CHILD"));
-    let env = ChildPlan {
-        set_nvls_off: true,
-        alias_library: None,
-    }
-    .env(None);
+    let env = ChildPlan { set_nvls_off: true, alias_library: None }.env(None);
     assert!(env.iter().any(|(k, v)| k == "NCCL_NVLS_ENABLE" && v == "0"));
 }
 
@@ -551,10 +477,7 @@ fn ldconfig_lines() {
     let out = "\t12 libs found in cache `/etc/ld.so.cache'\n\
                \tlibnccl.so.2 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libnccl.so.2\n\
                \tlibnccl.so (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libnccl.so\n";
-    assert_eq!(
-        parse_ldconfig(out),
-        vec![PathBuf::from("/usr/lib/x86_64-linux-gnu/libnccl.so.2")]
-    );
+    assert_eq!(parse_ldconfig(out), vec![PathBuf::from("/usr/lib/x86_64-linux-gnu/libnccl.so.2")]);
     assert!(parse_ldconfig("").is_empty());
 }
 
@@ -598,12 +521,7 @@ fn recorded_torch() -> Vec<(u64, f64)> {
         .as_array()
         .expect("rows")
         .iter()
-        .map(|r| {
-            (
-                r["bytes"].as_u64().expect("bytes"),
-                r["busbw_gb_s"].as_f64().expect("busbw"),
-            )
-        })
+        .map(|r| (r["bytes"].as_u64().expect("bytes"), r["busbw_gb_s"].as_f64().expect("busbw")))
         .collect()
 }
 
@@ -614,10 +532,7 @@ fn recorded_h200_run_passes_and_regrades_the_same() {
     assert_eq!(r.schema_version, LINKS_SCHEMA_VERSION);
     assert_eq!(r.grade, Grade::Pass, "{:#?}", r.checks);
     assert!(r.errors.is_empty());
-    assert_eq!(
-        r.topology.connection(0, 1),
-        Some(Connection::NvLink { links: 18 })
-    );
+    assert_eq!(r.topology.connection(0, 1), Some(Connection::NvLink { links: 18 }));
     // Grading is pure: the recorded numbers grade exactly as they did live.
     let mut again = r.clone();
     again.regrade(expectations_from_build(&h200_build(&c), &c));
@@ -634,10 +549,7 @@ fn recorded_h200_p2p_is_nvlink_speed() {
     let m = r.p2p.measured().expect("P2P measured");
     assert_eq!(m.copy_bytes, 256 << 20);
     for l in &m.links {
-        assert_eq!(
-            (l.can_access_peer, l.peer_access_enabled),
-            (Some(true), true)
-        );
+        assert_eq!((l.can_access_peer, l.peer_access_enabled), (Some(true), true));
         let one = l.one_way_gb_s.expect("one way").median;
         let two = l.two_way_gb_s.expect("two way").median;
         let lat = l.latency_us.expect("latency").median;
@@ -660,38 +572,27 @@ fn recorded_h200_all_reduce_is_correct_and_matches_pytorch() {
     for row in &t.rows {
         // busbw = algbw × 2(n−1)/n = algbw for two ranks; algbw = bytes / time.
         assert!((row.busbw_gb_s - row.algbw_gb_s).abs() < 1e-9);
-        assert!(
-            (row.algbw_gb_s - row.bytes as f64 / row.time_us / 1e3).abs() < 1e-6 * row.algbw_gb_s
-        );
+        assert!((row.algbw_gb_s - row.bytes as f64 / row.time_us / 1e3).abs() < 1e-6 * row.algbw_gb_s);
         assert!(row.time_us_range.0 <= row.time_us && row.time_us <= row.time_us_range.1);
     }
     // The issue's target: at least 0.95x PyTorch's busbw at 256 MiB and above.
     let torch = recorded_torch();
     for (bytes, theirs) in torch.iter().filter(|(b, _)| *b >= 256 << 20) {
         let ours = t.row(*bytes).expect("same size").busbw_gb_s;
-        assert!(
-            ours >= 0.95 * theirs,
-            "{bytes} B: ours {ours:.1} GB/s, PyTorch {theirs:.1} GB/s"
-        );
+        assert!(ours >= 0.95 * theirs, "{bytes} B: ours {ours:.1} GB/s, PyTorch {theirs:.1} GB/s");
     }
 }
 
 #[test]
 fn recorded_h200_text() {
     let t = links::text::render(&recorded());
-    assert!(
-        t.contains("NV18") && t.contains("yes/on") && t.contains("Overall: pass"),
-        "{t}"
-    );
+    assert!(t.contains("NV18") && t.contains("yes/on") && t.contains("Overall: pass"), "{t}");
 }
 
 // ---- CLI -------------------------------------------------------------------------------------
 
 fn kraftwerk(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
-        .args(args)
-        .output()
-        .expect("run kraftwerk")
+    std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk")).args(args).output().expect("run kraftwerk")
 }
 
 #[test]
@@ -699,29 +600,13 @@ fn cli_links_reports_json_and_rejects_bad_input() {
     let build = fixture("links-h200-2gpu.rig.ron");
     let build = build.to_str().expect("utf-8 path");
     // Small sizes: on a GPU machine this measures for real, on CI nothing is available.
-    let out = kraftwerk(&[
-        "links",
-        "--build",
-        build,
-        "--format",
-        "json",
-        "--max-bytes",
-        "1048576",
-    ]);
+    let out = kraftwerk(&["links", "--build", build, "--format", "json", "--max-bytes", "1048576"]);
     let r: LinksReport = serde_json::from_slice(&out.stdout).expect("JSON report on stdout");
     assert_eq!(r.schema_version, LINKS_SCHEMA_VERSION);
     assert_eq!(r.expected.as_ref().and_then(|e| e.gpu_count), Some(2));
     assert_eq!(out.status.code(), Some(i32::from(r.failed())));
     let text = kraftwerk(&["links", "--max-bytes", "1048576"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("Overall:"));
-    assert_eq!(
-        kraftwerk(&["links", "--max-bytes", "2"]).status.code(),
-        Some(2)
-    );
-    assert_eq!(
-        kraftwerk(&["links", "--build", "/nonexistent.rig.ron"])
-            .status
-            .code(),
-        Some(2)
-    );
+    assert_eq!(kraftwerk(&["links", "--max-bytes", "2"]).status.code(), Some(2));
+    assert_eq!(kraftwerk(&["links", "--build", "/nonexistent.rig.ron"]).status.code(), Some(2));
 }

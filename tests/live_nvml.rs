@@ -11,7 +11,9 @@ use kraftwerk::live::nvml::{self, GpuSample, GpuStatic, NO_DRIVER, NvLinkInfo, N
 use kraftwerk::live::reasons::{ClockEventReasons, FAULT_MASK, ReasonClass};
 use kraftwerk::live::record::{RECORDING_FORMAT, RecordError, Recording};
 use kraftwerk::live::sampler::{History, Replay, Sampler, SamplerConfig, THREAD_NAME};
-use kraftwerk::live::topology::{Connection, PcieAncestor, Topology, connection_between, normalize_bus_id, nvlinks_between};
+use kraftwerk::live::topology::{
+    Connection, PcieAncestor, Topology, connection_between, normalize_bus_id, nvlinks_between,
+};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -386,10 +388,7 @@ fn bridged_pairs_count_only_their_own_links() {
     );
     assert_eq!(topo.connection(0, 1), Some(Connection::NvLink { links: 4 }));
     assert_eq!(topo.connection(0, 2).map(Connection::smi_code).as_deref(), Some("SYS"));
-    assert_eq!(
-        topo.matrix(3),
-        vec![vec!["X", "NV4", "SYS"], vec!["NV4", "X", "SYS"], vec!["SYS", "SYS", "X"]]
-    );
+    assert_eq!(topo.matrix(3), vec![vec!["X", "NV4", "SYS"], vec!["NV4", "X", "SYS"], vec!["SYS", "SYS", "X"]]);
     assert_eq!(normalize_bus_id("0000:01:00.0"), "00000000:01:00.0");
     assert_eq!(normalize_bus_id("00000000:0a:00.0"), "00000000:0A:00.0");
 }
@@ -484,8 +483,8 @@ fn committed_fixtures_are_in_canonical_form() {
 
 #[test]
 fn bad_json_is_reported_with_line_and_column() {
-    let err = Recording::from_json_str("bad.kwrec.json", "{\n  \"format\": 1,\n  \"kind\": }\n")
-        .expect_err("invalid JSON");
+    let err =
+        Recording::from_json_str("bad.kwrec.json", "{\n  \"format\": 1,\n  \"kind\": }\n").expect_err("invalid JSON");
     match &err {
         RecordError::Parse { file, line, column, .. } => {
             assert_eq!(file, "bad.kwrec.json");

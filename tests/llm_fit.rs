@@ -6,18 +6,13 @@
 //! `shared/reference/parts-gpus.md`, so the tests do not move when the catalog is edited; one
 //! test checks the catalog entries agree with these fixtures.
 
-#![allow(
-    clippy::doc_markdown,
-    reason = "hardware and format names (PCIe, NVLink, Q4_K_M) read better unquoted"
-)]
+#![allow(clippy::doc_markdown, reason = "hardware and format names (PCIe, NVLink, Q4_K_M) read better unquoted")]
 
 use kraftwerk::catalog::{
     self, Attention, Gpu, GpuCooler, GpuFormFactor, GpuPowerInputs, LlmModel, NvLink, PeakTflops,
 };
 use kraftwerk::estimate::cost::{self, CloudPrice, CostInput, PricedPart};
-use kraftwerk::estimate::llm::{
-    self, FitInput, GIB, GpuSlot, Link, Mode, Parallelism, Precision, Runtime, Verdict,
-};
+use kraftwerk::estimate::llm::{self, FitInput, GIB, GpuSlot, Link, Mode, Parallelism, Precision, Runtime, Verdict};
 
 // ------------------------------------------------------------------------------ fixtures
 
@@ -61,122 +56,28 @@ fn model(
 
 /// LLaMA-7B / Llama 2 7B (llm.md table: 32 layers, 4096, 32 heads, MHA, vocab 32000, 6.74B).
 fn llama_7b() -> LlmModel {
-    model(
-        "llama-2-7b",
-        6.74,
-        None,
-        32,
-        4096,
-        32,
-        32,
-        128,
-        11008,
-        32000,
-        4096,
-        Attention::Full,
-    )
+    model("llama-2-7b", 6.74, None, 32, 4096, 32, 32, 128, 11008, 32000, 4096, Attention::Full)
 }
 fn llama31_8b() -> LlmModel {
-    model(
-        "llama-3.1-8b",
-        8.03,
-        None,
-        32,
-        4096,
-        32,
-        8,
-        128,
-        14336,
-        128_256,
-        131_072,
-        Attention::Full,
-    )
+    model("llama-3.1-8b", 8.03, None, 32, 4096, 32, 8, 128, 14336, 128_256, 131_072, Attention::Full)
 }
 fn llama31_70b() -> LlmModel {
-    model(
-        "llama-3.1-70b",
-        70.55,
-        None,
-        80,
-        8192,
-        64,
-        8,
-        128,
-        28672,
-        128_256,
-        131_072,
-        Attention::Full,
-    )
+    model("llama-3.1-70b", 70.55, None, 80, 8192, 64, 8, 128, 28672, 128_256, 131_072, Attention::Full)
 }
 fn mistral_7b() -> LlmModel {
     let a = Attention::SlidingWindow { window: 4096 };
-    model(
-        "mistral-7b-v0.1",
-        7.24,
-        None,
-        32,
-        4096,
-        32,
-        8,
-        128,
-        14336,
-        32000,
-        8192,
-        a,
-    )
+    model("mistral-7b-v0.1", 7.24, None, 32, 4096, 32, 8, 128, 14336, 32000, 8192, a)
 }
 fn mixtral() -> LlmModel {
-    model(
-        "mixtral-8x7b",
-        46.7,
-        Some(12.9),
-        32,
-        4096,
-        32,
-        8,
-        128,
-        14336,
-        32000,
-        32768,
-        Attention::Full,
-    )
+    model("mixtral-8x7b", 46.7, Some(12.9), 32, 4096, 32, 8, 128, 14336, 32000, 32768, Attention::Full)
 }
 fn gemma2_27b() -> LlmModel {
     let a = Attention::Alternating { window: 4096 };
-    model(
-        "gemma-2-27b",
-        27.2,
-        None,
-        46,
-        4608,
-        32,
-        16,
-        128,
-        36864,
-        256_000,
-        8192,
-        a,
-    )
+    model("gemma-2-27b", 27.2, None, 46, 4608, 32, 16, 128, 36864, 256_000, 8192, a)
 }
 fn deepseek_v3() -> LlmModel {
-    let a = Attention::Mla {
-        kv_lora_rank: 512,
-        rope_head_dim: 64,
-    };
-    model(
-        "deepseek-v3",
-        671.0,
-        Some(37.0),
-        61,
-        7168,
-        128,
-        128,
-        128,
-        18432,
-        129_280,
-        131_072,
-        a,
-    )
+    let a = Attention::Mla { kv_lora_rank: 512, rope_head_dim: 64 };
+    model("deepseek-v3", 671.0, Some(37.0), 61, 7168, 128, 128, 128, 18432, 129_280, 131_072, a)
 }
 
 #[allow(clippy::too_many_arguments, reason = "a GPU's speed is these numbers")]
@@ -232,101 +133,32 @@ fn gpu(
 
 /// RTX 3090: 24 GB, 936 GB/s, FP16 71 (FP32 acc) / 142 (FP16 acc), NVLink bridge 112.5 GB/s.
 fn rtx_3090() -> Gpu {
-    let nv = NvLink::Bridge {
-        bandwidth_gb_s: 112.5,
-        bridge_slot_spacings: vec![3, 4],
-        max_gpus: 2,
-    };
-    let mut g = gpu(
-        "nvidia-geforce-rtx-3090",
-        "GeForce RTX 3090",
-        24.0,
-        936.0,
-        71.0,
-        Some(142.0),
-        None,
-        nv,
-    );
+    let nv = NvLink::Bridge { bandwidth_gb_s: 112.5, bridge_slot_spacings: vec![3, 4], max_gpus: 2 };
+    let mut g = gpu("nvidia-geforce-rtx-3090", "GeForce RTX 3090", 24.0, 936.0, 71.0, Some(142.0), None, nv);
     g.price_usd = Some(1499.0);
     g
 }
 /// RTX 4090: 24 GB, 1008 GB/s, FP16 165.2 / 330.3, FP8 330.3.
 fn rtx_4090() -> Gpu {
-    let mut g = gpu(
-        "nvidia-geforce-rtx-4090",
-        "GeForce RTX 4090",
-        24.0,
-        1008.0,
-        165.2,
-        Some(330.3),
-        Some(330.3),
-        NvLink::None,
-    );
+    let mut g =
+        gpu("nvidia-geforce-rtx-4090", "GeForce RTX 4090", 24.0, 1008.0, 165.2, Some(330.3), Some(330.3), NvLink::None);
     g.price_usd = Some(1599.0);
     g
 }
 fn a100_80() -> Gpu {
-    let nv = NvLink::Bridge {
-        bandwidth_gb_s: 600.0,
-        bridge_slot_spacings: vec![2],
-        max_gpus: 2,
-    };
-    gpu(
-        "nvidia-a100-80gb-pcie",
-        "A100 80GB PCIe",
-        80.0,
-        1935.0,
-        312.0,
-        None,
-        None,
-        nv,
-    )
+    let nv = NvLink::Bridge { bandwidth_gb_s: 600.0, bridge_slot_spacings: vec![2], max_gpus: 2 };
+    gpu("nvidia-a100-80gb-pcie", "A100 80GB PCIe", 80.0, 1935.0, 312.0, None, None, nv)
 }
 fn a100_40() -> Gpu {
-    let nv = NvLink::Bridge {
-        bandwidth_gb_s: 600.0,
-        bridge_slot_spacings: vec![2],
-        max_gpus: 2,
-    };
-    gpu(
-        "nvidia-a100-40gb-pcie",
-        "A100 40GB PCIe",
-        40.0,
-        1555.0,
-        312.0,
-        None,
-        None,
-        nv,
-    )
+    let nv = NvLink::Bridge { bandwidth_gb_s: 600.0, bridge_slot_spacings: vec![2], max_gpus: 2 };
+    gpu("nvidia-a100-40gb-pcie", "A100 40GB PCIe", 40.0, 1555.0, 312.0, None, None, nv)
 }
 fn rtx_a6000() -> Gpu {
-    let nv = NvLink::Bridge {
-        bandwidth_gb_s: 112.5,
-        bridge_slot_spacings: vec![2, 3],
-        max_gpus: 2,
-    };
-    gpu(
-        "nvidia-rtx-a6000",
-        "RTX A6000",
-        48.0,
-        768.0,
-        154.8,
-        None,
-        None,
-        nv,
-    )
+    let nv = NvLink::Bridge { bandwidth_gb_s: 112.5, bridge_slot_spacings: vec![2, 3], max_gpus: 2 };
+    gpu("nvidia-rtx-a6000", "RTX A6000", 48.0, 768.0, 154.8, None, None, nv)
 }
 fn rtx_6000_ada() -> Gpu {
-    gpu(
-        "nvidia-rtx-6000-ada",
-        "RTX 6000 Ada",
-        48.0,
-        960.0,
-        364.2,
-        None,
-        Some(728.5),
-        NvLink::None,
-    )
+    gpu("nvidia-rtx-6000-ada", "RTX 6000 Ada", 48.0, 960.0, 364.2, None, Some(728.5), NvLink::None)
 }
 
 fn slots(g: &Gpu, n: usize) -> Vec<GpuSlot> {
@@ -343,22 +175,13 @@ fn infer(m: LlmModel, p: Precision, context: u32, runtime: Runtime) -> FitInput 
 /// Asserts `estimate` is within `tol` (fraction) of `measured`, printing both.
 fn assert_within(what: &str, estimate: f64, measured: f64, tol: f64) {
     let err = estimate / measured - 1.0;
-    println!(
-        "{what}: estimate {estimate:.2}, measured {measured:.2} ({:+.1} %)",
-        err * 100.0
-    );
-    assert!(
-        err.abs() <= tol,
-        "{what}: estimate {estimate:.2} vs measured {measured:.2} ({:+.1} %)",
-        err * 100.0
-    );
+    println!("{what}: estimate {estimate:.2}, measured {measured:.2} ({:+.1} %)", err * 100.0);
+    assert!(err.abs() <= tol, "{what}: estimate {estimate:.2} vs measured {measured:.2} ({:+.1} %)", err * 100.0);
 }
 
 fn decode1(input: &FitInput, gpus: &[GpuSlot]) -> f64 {
     let r = llm::estimate(input, gpus).expect("estimate");
-    r.speed
-        .expect("inference has speed")
-        .decode_batch1_tokens_per_s
+    r.speed.expect("inference has speed").decode_batch1_tokens_per_s
 }
 
 // ------------------------------------------------------------------ calibration, llm.md #1
@@ -368,24 +191,14 @@ fn decode1(input: &FitInput, gpus: &[GpuSlot]) -> f64 {
 #[test]
 fn m1_llamacpp_3090_q4_0_decode() {
     let i = infer(llama_7b(), Precision::Q4_0, 128, Runtime::LlamaCpp);
-    assert_within(
-        "3090 7B Q4_0 tg128",
-        decode1(&i, &slots(&rtx_3090(), 1)),
-        121.8,
-        0.25,
-    );
+    assert_within("3090 7B Q4_0 tg128", decode1(&i, &slots(&rtx_3090(), 1)), 121.8, 0.25);
 }
 
 /// llama.cpp PR 4766, RTX 3090, LLaMA-7B F16: tg128 48.5 tok/s.
 #[test]
 fn m1_llamacpp_3090_f16_decode() {
     let i = infer(llama_7b(), Precision::Fp16, 128, Runtime::LlamaCpp);
-    assert_within(
-        "3090 7B F16 tg128",
-        decode1(&i, &slots(&rtx_3090(), 1)),
-        48.5,
-        0.25,
-    );
+    assert_within("3090 7B F16 tg128", decode1(&i, &slots(&rtx_3090(), 1)), 48.5, 0.25);
 }
 
 /// llama.cpp PR 4766, RTX 3090, LLaMA-7B Q4_0: pp512 3408 tok/s.
@@ -395,12 +208,7 @@ fn m1_llamacpp_3090_q4_0_prefill() {
     let r = llm::estimate(&i, &slots(&rtx_3090(), 1)).expect("estimate");
     let s = r.speed.expect("speed");
     assert_eq!(s.compute_peak_kind, "fp16 (fp16 accumulate)");
-    assert_within(
-        "3090 7B Q4_0 pp512",
-        s.prefill_tokens_per_s.expect("rate"),
-        3408.0,
-        0.25,
-    );
+    assert_within("3090 7B Q4_0 pp512", s.prefill_tokens_per_s.expect("rate"), 3408.0, 0.25);
 }
 
 // ------------------------------------------------------------------ calibration, llm.md #2
@@ -409,12 +217,7 @@ fn m1_llamacpp_3090_q4_0_prefill() {
 #[test]
 fn m2_xiongjiedai_4090_llama2_7b_q4_0() {
     let i = infer(llama_7b(), Precision::Q4_0, 512, Runtime::LlamaCpp);
-    assert_within(
-        "4090 Llama-2-7B Q4_0",
-        decode1(&i, &slots(&rtx_4090(), 1)),
-        149.4,
-        0.25,
-    );
+    assert_within("4090 Llama-2-7B Q4_0", decode1(&i, &slots(&rtx_4090(), 1)), 149.4, 0.25);
 }
 
 /// XiongjieDai/GPU-Benchmarks-on-LLM-Inference: A100 80GB, Llama-3-70B Q4_0, 25.7 tok/s.
@@ -423,12 +226,7 @@ fn m2_xiongjiedai_a100_70b_q4_0() {
     let i = infer(llama31_70b(), Precision::Q4_0, 512, Runtime::LlamaCpp);
     let r = llm::estimate(&i, &slots(&a100_80(), 1)).expect("estimate");
     assert_eq!(r.verdict, Verdict::Fits);
-    assert_within(
-        "A100 80GB 70B Q4_0",
-        r.speed.expect("speed").decode_batch1_tokens_per_s,
-        25.7,
-        0.25,
-    );
+    assert_within("A100 80GB 70B Q4_0", r.speed.expect("speed").decode_batch1_tokens_per_s, 25.7, 0.25);
 }
 
 /// XiongjieDai/GPU-Benchmarks-on-LLM-Inference: 2x RTX 4090, Llama-3-70B Q4_K_M (llama.cpp
@@ -452,14 +250,8 @@ fn m2_xiongjiedai_2x4090_70b_q4_k_m_layer_split() {
     single.parallelism = Parallelism::Single;
     let one = decode1(&single, &slots(&big, 1));
     println!("one card {one:.1} tok/s, split {split:.1} tok/s");
-    assert!(
-        split <= one,
-        "a layer split must not decode faster than one card"
-    );
-    assert!(
-        split > 0.9 * one,
-        "a layer split costs only a small per-hop penalty"
-    );
+    assert!(split <= one, "a layer split must not decode faster than one card");
+    assert!(split > 0.9 * one, "a layer split costs only a small per-hop penalty");
     // Neither card alone holds it.
     let r1 = llm::estimate(&single, &slots(&rtx_4090(), 1)).expect("estimate");
     assert_eq!(r1.verdict, Verdict::DoesNotFit);
@@ -486,29 +278,15 @@ fn m2_xiongjiedai_8b_one_vs_eight_4090() {
 #[test]
 fn m3_gguf_file_sizes_llama31_8b() {
     let m = llama31_8b();
-    for (p, gib) in [
-        (Precision::Q4_K_M, 4.58),
-        (Precision::Q8_0, 7.95),
-        (Precision::Fp16, 14.96),
-    ] {
-        assert_within(
-            &format!("Llama-3.1-8B {p} file"),
-            llm::weight_gib(&m, p),
-            gib,
-            0.02,
-        );
+    for (p, gib) in [(Precision::Q4_K_M, 4.58), (Precision::Q8_0, 7.95), (Precision::Fp16, 14.96)] {
+        assert_within(&format!("Llama-3.1-8B {p} file"), llm::weight_gib(&m, p), gib, 0.02);
     }
 }
 
 /// ollama PR 6279: Llama-3.1-70B Q4_0 file 37.22 GiB (70.55B parameters).
 #[test]
 fn m4_gguf_file_size_llama31_70b_q4_0() {
-    assert_within(
-        "Llama-3.1-70B Q4_0 file",
-        llm::weight_gib(&llama31_70b(), Precision::Q4_0),
-        37.22,
-        0.02,
-    );
+    assert_within("Llama-3.1-70B Q4_0 file", llm::weight_gib(&llama31_70b(), Precision::Q4_0), 37.22, 0.02);
 }
 
 // ------------------------------------------------------------------ calibration, llm.md #5
@@ -524,36 +302,19 @@ fn m5_vllm_a100_40gb_llama31_8b_bf16() {
     assert_eq!(r.verdict, Verdict::Fits);
     let s1 = r.speed.expect("speed");
     // Bytes per token: 7.5B non-embedding parameters × 2 bytes + 1024 tokens × 128 KiB of KV.
-    assert!(
-        (s1.bytes_per_token_gb - 15.14).abs() < 0.1,
-        "{} GB",
-        s1.bytes_per_token_gb
-    );
+    assert!((s1.bytes_per_token_gb - 15.14).abs() < 0.1, "{} GB", s1.bytes_per_token_gb);
     let one = s1.decode_batch1_tokens_per_s;
     assert_within("vLLM A100-40 8B bf16 1 request", one, 75.0, 0.25);
     i.batch = 8;
-    let s8 = llm::estimate(&i, &a100)
-        .expect("estimate")
-        .speed
-        .expect("speed");
-    assert_within(
-        "vLLM A100-40 8B bf16, 8 requests / 1",
-        s8.decode_batch_tokens_per_s / one,
-        6.6,
-        0.25,
-    );
+    let s8 = llm::estimate(&i, &a100).expect("estimate").speed.expect("speed");
+    assert_within("vLLM A100-40 8B bf16, 8 requests / 1", s8.decode_batch_tokens_per_s / one, 6.6, 0.25);
 }
 
 // ------------------------------------------------------------------ calibration, llm.md #6
 
 fn exl2_70b(parallelism: Parallelism) -> FitInput {
     // Llama 3.3 70B has the Llama 3.1 70B shape. 4.5 bpw EXL2, 16K prompt, Q8 cache.
-    let mut i = infer(
-        llama31_70b(),
-        Precision::Bpw(4.5),
-        16384,
-        Runtime::ExLlamaV2,
-    );
+    let mut i = infer(llama31_70b(), Precision::Bpw(4.5), 16384, Runtime::ExLlamaV2);
     i.kv_precision = Precision::Q8_0;
     i.parallelism = parallelism;
     i
@@ -582,44 +343,16 @@ fn m6_exllamav2_2x3090_70b_prefill_tensor_parallel_direction() {
     let tp = exl2_70b(Parallelism::TensorParallel(2));
     let two = slots(&rtx_3090(), 2);
     let pp = |i: &FitInput| {
-        llm::estimate(i, &two)
-            .expect("estimate")
-            .speed
-            .expect("speed")
-            .prefill_tokens_per_s
-            .expect("rate")
+        llm::estimate(i, &two).expect("estimate").speed.expect("speed").prefill_tokens_per_s.expect("rate")
     };
     let (ls_pp, tp_pp) = (pp(&ls), pp(&tp));
-    println!(
-        "TP prefill {tp_pp:.0} tok/s (measured 378.9), layer split {ls_pp:.0} (measured 1045.8)"
-    );
-    assert!(
-        tp_pp < ls_pp,
-        "TP over PCIe must not beat the layer split at prefill here"
-    );
+    println!("TP prefill {tp_pp:.0} tok/s (measured 378.9), layer split {ls_pp:.0} (measured 1045.8)");
+    assert!(tp_pp < ls_pp, "TP over PCIe must not beat the layer split at prefill here");
     // On a PCIe 3.0 x4 link (the measured ratio's implied bandwidth) it lands within ±25 %.
-    let narrow: Vec<GpuSlot> = (0..2)
-        .map(|_| {
-            GpuSlot::with_link(
-                rtx_3090(),
-                Link::Pcie {
-                    generation: 3,
-                    lanes: 4,
-                },
-            )
-        })
-        .collect();
-    let narrow_pp = llm::estimate(&tp, &narrow)
-        .expect("estimate")
-        .speed
-        .expect("speed")
-        .prefill_tokens_per_s;
-    assert_within(
-        "2x3090 TP prefill at PCIe 3.0 x4",
-        narrow_pp.expect("rate"),
-        378.9,
-        0.25,
-    );
+    let narrow: Vec<GpuSlot> =
+        (0..2).map(|_| GpuSlot::with_link(rtx_3090(), Link::Pcie { generation: 3, lanes: 4 })).collect();
+    let narrow_pp = llm::estimate(&tp, &narrow).expect("estimate").speed.expect("speed").prefill_tokens_per_s;
+    assert_within("2x3090 TP prefill at PCIe 3.0 x4", narrow_pp.expect("rate"), 378.9, 0.25);
 }
 
 /// club-3090 issue 698 (github.com/noonghunna/club-3090/issues/698): 2x RTX 3090, vLLM TP=2,
@@ -631,20 +364,11 @@ fn m6_nvlink_adds_little_to_tp_decode() {
     i.parallelism = Parallelism::TensorParallel(2);
     let pcie = slots(&rtx_3090(), 2);
     let bridge = Link::nvlink_of(&rtx_3090()).expect("3090 has a bridge");
-    let nvlink: Vec<GpuSlot> = (0..2)
-        .map(|_| GpuSlot::with_link(rtx_3090(), bridge))
-        .collect();
+    let nvlink: Vec<GpuSlot> = (0..2).map(|_| GpuSlot::with_link(rtx_3090(), bridge)).collect();
     let (over_pcie, over_nvlink) = (decode1(&i, &pcie), decode1(&i, &nvlink));
     let gain = over_nvlink / over_pcie - 1.0;
-    println!(
-        "TP=2 decode PCIe {over_pcie:.1} tok/s, NVLink {over_nvlink:.1} tok/s, gain {:+.1} %",
-        gain * 100.0
-    );
-    assert!(
-        (0.015..=0.05).contains(&gain),
-        "NVLink gain {:.1} %",
-        gain * 100.0
-    );
+    println!("TP=2 decode PCIe {over_pcie:.1} tok/s, NVLink {over_nvlink:.1} tok/s, gain {:+.1} %", gain * 100.0);
+    assert!((0.015..=0.05).contains(&gain), "NVLink gain {:.1} %", gain * 100.0);
 }
 
 // ------------------------------------------------------------------------ the issue's rules
@@ -653,20 +377,12 @@ fn m6_nvlink_adds_little_to_tp_decode() {
 #[test]
 fn deepseek_v3_never_fits_8x48gb_fp8() {
     for card in [rtx_a6000(), rtx_6000_ada()] {
-        for par in [
-            Parallelism::TensorParallel(8),
-            Parallelism::LayerSplit(8),
-            Parallelism::Single,
-        ] {
+        for par in [Parallelism::TensorParallel(8), Parallelism::LayerSplit(8), Parallelism::Single] {
             let mut i = infer(deepseek_v3(), Precision::Fp8, 4096, Runtime::Vllm);
             i.parallelism = par;
             let r = llm::estimate(&i, &slots(&card, 8)).expect("estimate");
             assert_eq!(r.verdict, Verdict::DoesNotFit, "{} {par}", card.id);
-            assert!(
-                r.weights_total_gib > 600.0,
-                "671B at 1 byte is ~625 GiB, got {}",
-                r.weights_total_gib
-            );
+            assert!(r.weights_total_gib > 600.0, "671B at 1 byte is ~625 GiB, got {}", r.weights_total_gib);
             assert_eq!(r.max_context_tokens, None);
         }
     }
@@ -710,10 +426,7 @@ fn vram_is_never_pooled() {
     i.parallelism = Parallelism::LayerSplit(2);
     let r = llm::estimate(&i, &slots(&rtx_4090(), 2)).expect("estimate");
     for g in &r.gpus {
-        assert!(
-            g.memory.weights_gib < 24.0 && g.memory.weights_gib > 18.0,
-            "{g:#?}"
-        );
+        assert!(g.memory.weights_gib < 24.0 && g.memory.weights_gib > 18.0, "{g:#?}");
     }
     // Tensor parallel: each holds 1/2 of every weight.
     i.parallelism = Parallelism::TensorParallel(2);
@@ -724,31 +437,13 @@ fn vram_is_never_pooled() {
     }
     // A 3x 24 GB layer split of 405B Q4_K_M (~231 GiB) still does not fit.
     let mut big = infer(
-        model(
-            "llama-3.1-405b",
-            405.85,
-            None,
-            126,
-            16384,
-            128,
-            8,
-            128,
-            53248,
-            128_256,
-            131_072,
-            Attention::Full,
-        ),
+        model("llama-3.1-405b", 405.85, None, 126, 16384, 128, 8, 128, 53248, 128_256, 131_072, Attention::Full),
         Precision::Q4_K_M,
         4096,
         Runtime::LlamaCpp,
     );
     big.parallelism = Parallelism::LayerSplit(3);
-    assert_eq!(
-        llm::estimate(&big, &slots(&rtx_4090(), 3))
-            .expect("estimate")
-            .verdict,
-        Verdict::DoesNotFit
-    );
+    assert_eq!(llm::estimate(&big, &slots(&rtx_4090(), 3)).expect("estimate").verdict, Verdict::DoesNotFit);
 }
 
 #[test]
@@ -759,10 +454,8 @@ fn moe_memory_counts_all_params_speed_only_active() {
     let d = infer(dense_same_size, Precision::Q4_K_M, 4096, Runtime::LlamaCpp);
     let mut big = a100_80();
     big.memory_gib = 80.0;
-    let (rm, rd) = (
-        llm::estimate(&i, &slots(&big, 1)).expect("moe"),
-        llm::estimate(&d, &slots(&big, 1)).expect("dense"),
-    );
+    let (rm, rd) =
+        (llm::estimate(&i, &slots(&big, 1)).expect("moe"), llm::estimate(&d, &slots(&big, 1)).expect("dense"));
     assert!((rm.gpus[0].memory.weights_gib - rd.gpus[0].memory.weights_gib).abs() < 1e-9);
     let (sm, sd) = (rm.speed.expect("speed"), rd.speed.expect("speed"));
     assert!(sm.decode_batch1_tokens_per_s > 2.5 * sd.decode_batch1_tokens_per_s);
@@ -781,29 +474,14 @@ fn verdicts_fit_tight_and_max_context() {
     assert!((50_000..100_000).contains(&max), "max context {max}");
     let mut long = i.clone();
     long.context_tokens = 131_072;
-    assert_eq!(
-        llm::estimate(&long, &slots(&rtx_4090(), 1))
-            .expect("estimate")
-            .verdict,
-        Verdict::DoesNotFit
-    );
+    assert_eq!(llm::estimate(&long, &slots(&rtx_4090(), 1)).expect("estimate").verdict, Verdict::DoesNotFit);
     long.batch = 1;
-    assert_eq!(
-        llm::estimate(&long, &slots(&rtx_4090(), 1))
-            .expect("estimate")
-            .verdict,
-        Verdict::Fits
-    );
+    assert_eq!(llm::estimate(&long, &slots(&rtx_4090(), 1)).expect("estimate").verdict, Verdict::Fits);
     long.batch = 2;
     // Just past the max context it eats into the 5 % headroom (1.2 GiB = ~4,900 tokens of two
     // sequences): tight.
     long.context_tokens = max + 2048;
-    assert_eq!(
-        llm::estimate(&long, &slots(&rtx_4090(), 1))
-            .expect("estimate")
-            .verdict,
-        Verdict::Tight
-    );
+    assert_eq!(llm::estimate(&long, &slots(&rtx_4090(), 1)).expect("estimate").verdict, Verdict::Tight);
 }
 
 #[test]
@@ -837,18 +515,10 @@ fn training_memory_full_zero_lora_qlora() {
     z3.zero_stage = 2;
     let m2 = llm::estimate(&z3, &slots(&big, 8)).expect("estimate").gpus[0].memory;
     let per_param2 = (m2.weights_gib + m2.gradients_gib + m2.optimizer_gib) * GIB / 8.03e9;
-    assert!(
-        (per_param2 - (2.0 + 14.0 / 8.0)).abs() < 1e-6,
-        "{per_param2}"
-    );
+    assert!((per_param2 - (2.0 + 14.0 / 8.0)).abs() < 1e-6, "{per_param2}");
 
     // Full fine-tune of 8B does not fit a 24 GB card; QLoRA of 8B does.
-    assert_eq!(
-        llm::estimate(&full, &slots(&rtx_4090(), 1))
-            .expect("estimate")
-            .verdict,
-        Verdict::DoesNotFit
-    );
+    assert_eq!(llm::estimate(&full, &slots(&rtx_4090(), 1)).expect("estimate").verdict, Verdict::DoesNotFit);
     let mut q = full.clone();
     q.mode = Mode::Qlora;
     let rq = llm::estimate(&q, &slots(&rtx_4090(), 1)).expect("estimate");
@@ -870,11 +540,7 @@ fn training_memory_full_zero_lora_qlora() {
     // Gradient checkpointing shrinks activations.
     let mut no_ckpt = full.clone();
     no_ckpt.gradient_checkpointing = false;
-    let act = |i: &FitInput| {
-        llm::estimate(i, &slots(&big, 1)).expect("estimate").gpus[0]
-            .memory
-            .activations_gib
-    };
+    let act = |i: &FitInput| llm::estimate(i, &slots(&big, 1)).expect("estimate").gpus[0].memory.activations_gib;
     assert!(act(&full) < act(&no_ckpt));
     // Full fine-tune in Q4_K_M is refused.
     let mut bad = full.clone();
@@ -888,25 +554,10 @@ fn tensor_parallel_pays_for_its_link() {
     i.parallelism = Parallelism::TensorParallel(2);
     let ada = rtx_6000_ada();
     let x16: Vec<GpuSlot> = (0..2).map(|_| GpuSlot::new(ada.clone())).collect();
-    let x4: Vec<GpuSlot> = (0..2)
-        .map(|_| {
-            GpuSlot::with_link(
-                ada.clone(),
-                Link::Pcie {
-                    generation: 4,
-                    lanes: 4,
-                },
-            )
-        })
-        .collect();
-    let fast = llm::estimate(&i, &x16)
-        .expect("estimate")
-        .speed
-        .expect("speed");
-    let slow = llm::estimate(&i, &x4)
-        .expect("estimate")
-        .speed
-        .expect("speed");
+    let x4: Vec<GpuSlot> =
+        (0..2).map(|_| GpuSlot::with_link(ada.clone(), Link::Pcie { generation: 4, lanes: 4 })).collect();
+    let fast = llm::estimate(&i, &x16).expect("estimate").speed.expect("speed");
+    let slow = llm::estimate(&i, &x4).expect("estimate").speed.expect("speed");
     assert!(fast.all_reduce_ms_per_token > 0.0);
     assert!(slow.prefill_tokens_per_s < fast.prefill_tokens_per_s);
     assert!(slow.decode_batch1_tokens_per_s <= fast.decode_batch1_tokens_per_s);
@@ -922,17 +573,11 @@ fn tensor_parallel_pays_for_its_link() {
 fn batch_decode_turns_compute_bound() {
     let mut i = infer(llama31_8b(), Precision::Bf16, 1024, Runtime::Vllm);
     let card = slots(&a100_80(), 1);
-    let one = llm::estimate(&i, &card)
-        .expect("estimate")
-        .speed
-        .expect("speed");
+    let one = llm::estimate(&i, &card).expect("estimate").speed.expect("speed");
     assert_eq!(one.decode_bound, llm::Bound::Memory);
     i.batch = 512;
     i.context_tokens = 256;
-    let many = llm::estimate(&i, &card)
-        .expect("estimate")
-        .speed
-        .expect("speed");
+    let many = llm::estimate(&i, &card).expect("estimate").speed.expect("speed");
     assert_eq!(many.decode_bound, llm::Bound::Compute);
     assert!(many.decode_batch_tokens_per_s > 20.0 * one.decode_batch1_tokens_per_s);
     assert!(many.decode_per_sequence_tokens_per_s < one.decode_batch1_tokens_per_s);
@@ -944,10 +589,7 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(matches!(llm::estimate(&i, &[]), Err(llm::FitError::NoGpus)));
     let mut tp = i.clone();
     tp.parallelism = Parallelism::TensorParallel(4);
-    assert!(matches!(
-        llm::estimate(&tp, &slots(&rtx_4090(), 2)),
-        Err(llm::FitError::NotEnoughGpus { .. })
-    ));
+    assert!(matches!(llm::estimate(&tp, &slots(&rtx_4090(), 2)), Err(llm::FitError::NotEnoughGpus { .. })));
     let mut zero = i.clone();
     zero.batch = 0;
     assert!(llm::estimate(&zero, &slots(&rtx_4090(), 1)).is_err());
@@ -966,24 +608,12 @@ fn fine_tune_time_is_6_p_t_over_mfu_peak() {
     let tokens = 1e9;
     let est = llm::fine_tune_time(&i, &gpus, tokens, Some(0.4)).expect("estimate");
     let expected_h = 6.0 * 8.03e9 * tokens / (8.0 * 312e12 * 0.4) / 3600.0;
-    assert!(
-        (est.hours - expected_h).abs() < 1e-9,
-        "{} vs {expected_h}",
-        est.hours
-    );
+    assert!((est.hours - expected_h).abs() < 1e-9, "{} vs {expected_h}", est.hours);
     // LoRA skips the weight gradients of the base: 4 P per token.
     i.mode = Mode::Lora;
     let lora = llm::fine_tune_time(&i, &gpus, tokens, None).expect("estimate");
     assert!((lora.flops_per_token - 4.0 * 8.03e9).abs() < 1.0);
-    assert!(
-        llm::fine_tune_time(
-            &FitInput::new(llama31_8b(), Precision::Bf16),
-            &gpus,
-            tokens,
-            None
-        )
-        .is_err()
-    );
+    assert!(llm::fine_tune_time(&FitInput::new(llama31_8b(), Precision::Bf16), &gpus, tokens, None).is_err());
 }
 
 #[test]
@@ -994,12 +624,7 @@ fn reports_serialize_to_json() {
     let json = serde_json::to_value(&r).expect("serializes");
     assert_eq!(json["weight_precision"], "q4_k_m");
     assert_eq!(json["parallelism"]["layer_split"], 2);
-    assert!(
-        json["gpus"][0]["memory"]["kv_cache_gib"]
-            .as_f64()
-            .expect("number")
-            > 0.0
-    );
+    assert!(json["gpus"][0]["memory"]["kv_cache_gib"].as_f64().expect("number") > 0.0);
     assert!(!r.assumptions.is_empty());
 }
 
@@ -1009,25 +634,16 @@ fn reports_serialize_to_json() {
 fn cost_of_two_4090s_per_million_tokens_and_break_even() {
     let mut i = infer(llama31_70b(), Precision::Q4_K_M, 8192, Runtime::LlamaCpp);
     i.parallelism = Parallelism::LayerSplit(2);
-    let speed = llm::estimate(&i, &slots(&rtx_4090(), 2))
-        .expect("estimate")
-        .speed
-        .expect("speed");
+    let speed = llm::estimate(&i, &slots(&rtx_4090(), 2)).expect("estimate").speed.expect("speed");
     let mut input = CostInput::new(
-        vec![
-            PricedPart::gpu(&rtx_4090(), 2),
-            PricedPart::new("some-board", "Board", 1, None),
-        ],
+        vec![PricedPart::gpu(&rtx_4090(), 2), PricedPart::new("some-board", "Board", 1, None)],
         800.0,
         0.30,
     );
     input.tokens_per_s = Some(speed.decode_batch_tokens_per_s);
     input.utilization = 0.5;
     input.idle_power_w = 80.0;
-    input.cloud = CloudPrice {
-        tokens_per_s: Some(25.7),
-        ..CloudPrice::default()
-    };
+    input.cloud = CloudPrice { tokens_per_s: Some(25.7), ..CloudPrice::default() };
     let r = cost::estimate(&input).expect("cost");
     assert!((r.hardware_usd - 3198.0).abs() < 1e-9);
     assert_eq!(r.missing_prices, vec!["some-board".to_owned()]);
@@ -1046,11 +662,8 @@ fn catalog_entries_match_fixtures() {
     let Ok(c) = catalog::builtin() else {
         panic!("built-in catalog must parse");
     };
-    let (Some(m70), Some(m8), Some(ds)) = (
-        c.model("llama-3.1-70b"),
-        c.model("llama-3.1-8b"),
-        c.model("deepseek-v3"),
-    ) else {
+    let (Some(m70), Some(m8), Some(ds)) = (c.model("llama-3.1-70b"), c.model("llama-3.1-8b"), c.model("deepseek-v3"))
+    else {
         println!("catalog has no model presets yet; skipped");
         return;
     };
@@ -1062,22 +675,12 @@ fn catalog_entries_match_fixtures() {
         let Some(card) = c.gpu(id) else { continue };
         let mut i = infer(ds.clone(), Precision::Fp8, 4096, Runtime::Vllm);
         i.parallelism = Parallelism::TensorParallel(8);
-        assert_eq!(
-            llm::estimate(&i, &slots(card, 8))
-                .expect("estimate")
-                .verdict,
-            Verdict::DoesNotFit
-        );
+        assert_eq!(llm::estimate(&i, &slots(card, 8)).expect("estimate").verdict, Verdict::DoesNotFit);
     }
     if let Some(g) = c.gpu("nvidia-geforce-rtx-4090") {
         let mut i = infer(m70.clone(), Precision::Q4_K_M, 512, Runtime::LlamaCpp);
         i.parallelism = Parallelism::LayerSplit(2);
         let r = llm::estimate(&i, &slots(g, 2)).expect("estimate");
-        assert_within(
-            "catalog 2x4090 70B Q4_K_M",
-            r.speed.expect("speed").decode_batch1_tokens_per_s,
-            19.2,
-            0.25,
-        );
+        assert_within("catalog 2x4090 70B Q4_K_M", r.speed.expect("speed").decode_batch1_tokens_per_s, 19.2, 0.25);
     }
 }

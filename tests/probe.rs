@@ -6,9 +6,8 @@ use kraftwerk::live::probe::grade::{
     self, Grade, grade_clock_events, grade_host_bandwidth, grade_siblings, grade_tflops, reasons,
 };
 use kraftwerk::live::probe::{
-    Backend, BackendChoice, DeviceFactory, DeviceInfo, ExpectedGpu, GemmDevice, HostBandwidth,
-    Precision, ProbeConfig, ProbeError, ProbePhase, ProbeReport, REPORT_SCHEMA_VERSION, Summary,
-    match_catalog_gpu, run_devices, run_probe,
+    Backend, BackendChoice, DeviceFactory, DeviceInfo, ExpectedGpu, GemmDevice, HostBandwidth, Precision, ProbeConfig,
+    ProbeError, ProbePhase, ProbeReport, REPORT_SCHEMA_VERSION, Summary, match_catalog_gpu, run_devices, run_probe,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -51,10 +50,7 @@ fn h200() -> ExpectedGpu {
 #[test]
 fn cpu_end_to_end() {
     let (tx, rx) = std::sync::mpsc::sync_channel(1024);
-    let config = ProbeConfig {
-        progress: Some(tx),
-        ..cpu_config(96, 0.3)
-    };
+    let config = ProbeConfig { progress: Some(tx), ..cpu_config(96, 0.3) };
     let report = run_probe(&config, None);
     drop(config);
 
@@ -68,23 +64,10 @@ fn cpu_end_to_end() {
     assert!(!dev.faulty);
     let ran: Vec<Precision> = dev.gemm.iter().map(|g| g.precision).collect();
     // The sustained precision (bf16) runs last.
-    assert_eq!(
-        ran,
-        [
-            Precision::Fp32,
-            Precision::Tf32,
-            Precision::Fp16,
-            Precision::Fp8,
-            Precision::Bf16
-        ]
-    );
+    assert_eq!(ran, [Precision::Fp32, Precision::Tf32, Precision::Fp16, Precision::Fp8, Precision::Bf16]);
     for g in &dev.gemm {
         assert!(g.check.passed(), "{}: {:?}", g.precision, g.check.faults);
-        assert!(
-            g.tflops.median > 0.0
-                && g.tflops.min <= g.tflops.median
-                && g.tflops.median <= g.tflops.max
-        );
+        assert!(g.tflops.median > 0.0 && g.tflops.min <= g.tflops.median && g.tflops.median <= g.tflops.max);
         assert_eq!(g.tflops.n, 3);
         assert_eq!(g.check.samples, 256);
         assert!(g.check.max_tolerance_ratio <= 1.0 && g.check.freivalds_ratio <= 1.0);
@@ -99,12 +82,7 @@ fn cpu_end_to_end() {
     assert!(s.samples.is_empty(), "no NVML on the CPU backend");
     assert_ne!(report.overall, Grade::Fail, "{:#?}", report.verdicts);
     assert!(!report.failed());
-    assert!(
-        report
-            .verdicts
-            .iter()
-            .any(|v| v.check == "gemm-correct" && v.grade == Grade::Pass)
-    );
+    assert!(report.verdicts.iter().any(|v| v.check == "gemm-correct" && v.grade == Grade::Pass));
 
     // The JSON report round-trips.
     let json = serde_json::to_string_pretty(&report).expect("encode");
@@ -112,18 +90,10 @@ fn cpu_end_to_end() {
     assert_eq!(back.verdicts.len(), report.verdicts.len());
     assert_eq!(back.devices[0].gemm.len(), 5);
     assert_eq!(back.overall, report.overall);
-    assert!(
-        (back.devices[0].gemm[0].tflops.median / report.devices[0].gemm[0].tflops.median - 1.0)
-            .abs()
-            < 1e-12
-    );
+    assert!((back.devices[0].gemm[0].tflops.median / report.devices[0].gemm[0].tflops.median - 1.0).abs() < 1e-12);
 
     let progress: Vec<_> = rx.try_iter().collect();
-    assert!(
-        progress
-            .iter()
-            .any(|p| p.phase == ProbePhase::Gemm(Precision::Fp8))
-    );
+    assert!(progress.iter().any(|p| p.phase == ProbePhase::Gemm(Precision::Fp8)));
     assert!(progress.iter().any(|p| p.phase == ProbePhase::Sustained));
     assert_eq!(progress.last().map(|p| p.phase), Some(ProbePhase::Finished));
 }
@@ -141,14 +111,7 @@ fn auto_falls_back_to_cpu_without_cuda() {
     };
     let report = run_probe(&config, None);
     if report.backend == Backend::Cpu {
-        assert!(
-            report
-                .backend_note
-                .as_deref()
-                .is_some_and(|n| n.contains("CUDA")),
-            "{:?}",
-            report.backend_note
-        );
+        assert!(report.backend_note.as_deref().is_some_and(|n| n.contains("CUDA")), "{:?}", report.backend_note);
         assert_eq!(report.devices[0].gemm.len(), 1);
         assert!(!report.failed(), "{:#?}", report.verdicts);
     }
@@ -175,10 +138,7 @@ struct Faulty {
 
 impl GemmDevice for Faulty {
     fn info(&self) -> DeviceInfo {
-        DeviceInfo {
-            name: "faulty CPU".to_owned(),
-            ..self.inner.info()
-        }
+        DeviceInfo { name: "faulty CPU".to_owned(), ..self.inner.info() }
     }
     fn support(&self, precision: Precision) -> Result<(), String> {
         self.inner.support(precision)
@@ -189,13 +149,7 @@ impl GemmDevice for Faulty {
     fn kernels(&self, precision: Precision) -> Vec<&'static str> {
         self.inner.kernels(precision)
     }
-    fn load(
-        &mut self,
-        precision: Precision,
-        n: usize,
-        a: &[f32],
-        b: &[f32],
-    ) -> Result<(), ProbeError> {
+    fn load(&mut self, precision: Precision, n: usize, a: &[f32], b: &[f32]) -> Result<(), ProbeError> {
         self.inner.load(precision, n, a, b)
     }
     fn run(&mut self, kernel: usize, count: usize) -> Result<Vec<f64>, ProbeError> {
@@ -220,17 +174,9 @@ impl GemmDevice for Faulty {
 
 fn run_faulty(plant: Plant) -> ProbeReport {
     let outputs = Arc::new(AtomicUsize::new(0));
-    let factory: DeviceFactory = Box::new(move || {
-        Ok(Box::new(Faulty {
-            inner: CpuDevice::new(),
-            plant,
-            outputs,
-        }) as Box<dyn GemmDevice>)
-    });
-    let config = ProbeConfig {
-        precisions: vec![Precision::Bf16, Precision::Fp32],
-        ..cpu_config(128, 0.0)
-    };
+    let factory: DeviceFactory =
+        Box::new(move || Ok(Box::new(Faulty { inner: CpuDevice::new(), plant, outputs }) as Box<dyn GemmDevice>));
+    let config = ProbeConfig { precisions: vec![Precision::Bf16, Precision::Fp32], ..cpu_config(128, 0.0) };
     run_devices(vec![factory], &config, None, Backend::Cpu, false)
 }
 
@@ -242,11 +188,7 @@ fn planted_persistent_fault_is_caught() {
     assert!(report.failed());
     for g in &dev.gemm {
         assert!(!g.check.passed(), "{}", g.precision);
-        assert!(
-            g.check.freivalds_ratio > 1.0,
-            "whole-matrix check sees it: {}",
-            g.check.freivalds_ratio
-        );
+        assert!(g.check.freivalds_ratio > 1.0, "whole-matrix check sees it: {}", g.check.freivalds_ratio);
         // The same wrong value every time: run to run cannot see it.
         assert_eq!(g.check.run_to_run_mismatches, 0);
     }
@@ -256,11 +198,7 @@ fn planted_persistent_fault_is_caught() {
         .find(|v| v.check == "gemm-correct" && v.precision == Some(Precision::Bf16))
         .expect("verdict");
     assert_eq!(v.grade, Grade::Fail);
-    assert!(
-        v.message.contains("FAULTY") && v.message.contains("Freivalds"),
-        "{}",
-        v.message
-    );
+    assert!(v.message.contains("FAULTY") && v.message.contains("Freivalds"), "{}", v.message);
 }
 
 #[test]
@@ -302,22 +240,14 @@ fn cancel_takes_effect_within_a_second() {
         canceller.join().expect("canceller");
         let set = cancelled_at.lock().expect("lock").expect("cancel was set");
         let latency = returned.saturating_duration_since(set);
-        assert!(
-            latency < Duration::from_secs(1),
-            "cancel after {cancel_after:?} took {latency:?}"
-        );
+        assert!(latency < Duration::from_secs(1), "cancel after {cancel_after:?} took {latency:?}");
         assert!(report.cancelled);
         if let Some(s) = &report.devices[0].sustained {
             // Cancelled during the load: what ran is kept, the after-load check is skipped.
             assert!(s.post_load_check_skipped && s.gemms > 0);
         }
         assert!(!report.devices[0].faulty);
-        assert_eq!(
-            report.overall,
-            Grade::Warn,
-            "a cancelled run is incomplete, not failed: {:#?}",
-            report.verdicts
-        );
+        assert_eq!(report.overall, Grade::Warn, "a cancelled run is incomplete, not failed: {:#?}", report.verdicts);
     }
 }
 
@@ -344,9 +274,7 @@ fn recorded_tflops(gpu: &serde_json::Value, dtype: &str, n: u64) -> f64 {
         .as_array()
         .expect("gemm")
         .iter()
-        .find(|g| {
-            g["dtype"] == dtype && g["n"] == n && (g["backend"] == "cublas" || dtype == "fp8")
-        })
+        .find(|g| g["dtype"] == dtype && g["n"] == n && (g["backend"] == "cublas" || dtype == "fp8"))
         .and_then(|g| g["tflops"].as_f64())
         .expect("recorded GEMM")
 }
@@ -357,14 +285,7 @@ fn grading_the_recorded_h200_gemms() {
     let gpu = &rec["gpus"][0];
     let exp = h200();
     let grade_of = |dtype: &str, p: Precision| {
-        grade_tflops(
-            0,
-            "NVIDIA H200",
-            p,
-            recorded_tflops(gpu, dtype, 8192),
-            Some(&exp),
-        )
-        .grade
+        grade_tflops(0, "NVIDIA H200", p, recorded_tflops(gpu, dtype, 8192), Some(&exp)).grade
     };
     // 20-iteration numbers from gpu-machine.md's table are near the best fractions; these are
     // from longer runs under the 700 W power cap (256+ GEMMs), which is what the grades show:
@@ -378,39 +299,20 @@ fn grading_the_recorded_h200_gemms() {
     assert_eq!(grade_of("fp8", Precision::Fp8), Grade::Warn);
 
     // gpu-machine.md's 20-iteration cuBLAS numbers pass.
-    for (p, tflops) in [
-        (Precision::Fp32, 51.3),
-        (Precision::Tf32, 398.5),
-        (Precision::Bf16, 782.7),
-        (Precision::Fp8, 1441.4),
-    ] {
-        assert_eq!(
-            grade_tflops(0, "NVIDIA H200", p, tflops, Some(&exp)).grade,
-            Grade::Pass,
-            "{p}"
-        );
+    for (p, tflops) in
+        [(Precision::Fp32, 51.3), (Precision::Tf32, 398.5), (Precision::Bf16, 782.7), (Precision::Fp8, 1441.4)]
+    {
+        assert_eq!(grade_tflops(0, "NVIDIA H200", p, tflops, Some(&exp)).grade, Grade::Pass, "{p}");
     }
     // Fail under 0.75x of 80.3 % of 989.5 = 595.9 TFLOP/s.
-    assert_eq!(
-        grade_tflops(0, "NVIDIA H200", Precision::Bf16, 590.0, Some(&exp)).grade,
-        Grade::Fail
-    );
-    assert_eq!(
-        grade_tflops(0, "NVIDIA H200", Precision::Bf16, 600.0, Some(&exp)).grade,
-        Grade::Warn
-    );
+    assert_eq!(grade_tflops(0, "NVIDIA H200", Precision::Bf16, 590.0, Some(&exp)).grade, Grade::Fail);
+    assert_eq!(grade_tflops(0, "NVIDIA H200", Precision::Bf16, 600.0, Some(&exp)).grade, Grade::Warn);
     // Without a peak: information only.
-    assert_eq!(
-        grade_tflops(0, "NVIDIA H200", Precision::Bf16, 590.0, None).grade,
-        Grade::Info
-    );
+    assert_eq!(grade_tflops(0, "NVIDIA H200", Precision::Bf16, 590.0, None).grade, Grade::Info);
     // An unknown GPU's assumed fraction never fails.
     let mut other = exp.clone();
     other.name = "Some Future GPU".to_owned();
-    assert_eq!(
-        grade_tflops(0, "x", Precision::Bf16, 100.0, Some(&other)).grade,
-        Grade::Warn
-    );
+    assert_eq!(grade_tflops(0, "x", Precision::Bf16, 100.0, Some(&other)).grade, Grade::Warn);
 }
 
 #[test]
@@ -421,44 +323,24 @@ fn grading_the_recorded_h200_sustained_load() {
         .as_array()
         .expect("reasons")
         .iter()
-        .map(|r| {
-            u64::from_str_radix(
-                r["bits"].as_str().expect("bits").trim_start_matches("0x"),
-                16,
-            )
-            .expect("hex")
-        })
+        .map(|r| u64::from_str_radix(r["bits"].as_str().expect("bits").trim_start_matches("0x"), 16).expect("hex"))
         .fold(0, |a, b| a | b);
     assert_eq!(bits, reasons::SW_POWER_CAP);
     let v = grade_clock_events(0, bits);
     assert_eq!(
-        v.iter()
-            .map(|v| (v.check.as_str(), v.grade))
-            .collect::<Vec<_>>(),
+        v.iter().map(|v| (v.check.as_str(), v.grade)).collect::<Vec<_>>(),
         [("clock-events", Grade::Pass), ("power-cap", Grade::Info)]
     );
     assert_eq!(grade::overall(&v), Grade::Pass);
-    for bad in [
-        reasons::HW_SLOWDOWN,
-        reasons::SW_THERMAL,
-        reasons::HW_THERMAL,
-        reasons::HW_POWER_BRAKE,
-    ] {
+    for bad in [reasons::HW_SLOWDOWN, reasons::SW_THERMAL, reasons::HW_THERMAL, reasons::HW_POWER_BRAKE] {
         let v = grade_clock_events(0, bits | bad);
         assert_eq!(grade::overall(&v), Grade::Fail, "0x{bad:x}");
         assert!(v[0].message.contains(grade::clock_event_names(bad)[0]));
     }
     // The raw samples: [t, power mW (1 s avg), temp, SM MHz, reasons, instant mW].
     let samples = s["raw_samples"].as_array().expect("samples");
-    let instant_max = samples
-        .iter()
-        .filter_map(|r| r[5].as_f64())
-        .fold(0.0, f64::max)
-        / 1000.0;
-    assert!(
-        (instant_max - 784.112).abs() < 1e-9,
-        "instant power above the 700 W limit for a moment"
-    );
+    let instant_max = samples.iter().filter_map(|r| r[5].as_f64()).fold(0.0, f64::max) / 1000.0;
+    assert!((instant_max - 784.112).abs() < 1e-9, "instant power above the 700 W limit for a moment");
 }
 
 #[test]
@@ -486,41 +368,23 @@ fn grading_the_recorded_h200_bandwidth() {
     assert_eq!(v.len(), 2);
     assert!(v.iter().all(|v| v.grade == Grade::Pass), "{v:#?}");
     // The same copies on a link expected to be twice as fast (Gen6) would warn; none expected: info.
-    assert!(
-        grade_host_bandwidth(0, &bw, Some((6, 16)))
-            .iter()
-            .all(|v| v.grade == Grade::Warn)
-    );
-    assert!(
-        grade_host_bandwidth(0, &bw, None)
-            .iter()
-            .all(|v| v.grade == Grade::Info)
-    );
+    assert!(grade_host_bandwidth(0, &bw, Some((6, 16))).iter().all(|v| v.grade == Grade::Warn));
+    assert!(grade_host_bandwidth(0, &bw, None).iter().all(|v| v.grade == Grade::Info));
 }
 
 #[test]
 fn grading_the_recorded_h200_pair_siblings() {
     let rec = recorded("probe-h200-recorded-2gpu.json");
     let gpus = rec["gpus"].as_array().expect("gpus");
-    for (dtype, p) in [
-        ("fp32", Precision::Fp32),
-        ("bf16", Precision::Bf16),
-        ("fp8", Precision::Fp8),
-    ] {
-        let measured: Vec<(usize, f64)> = gpus
-            .iter()
-            .enumerate()
-            .map(|(i, g)| (i, recorded_tflops(g, dtype, 4096)))
-            .collect();
+    for (dtype, p) in [("fp32", Precision::Fp32), ("bf16", Precision::Bf16), ("fp8", Precision::Fp8)] {
+        let measured: Vec<(usize, f64)> =
+            gpus.iter().enumerate().map(|(i, g)| (i, recorded_tflops(g, dtype, 4096))).collect();
         let v = grade_siblings(p, &measured);
         assert!(v.iter().all(|v| v.grade == Grade::Pass), "{v:#?}");
         // GPU 1 six per cent slower warns; GPU 0 does not.
         let slow = [(0, measured[0].1), (1, measured[0].1 * 0.94)];
         let v = grade_siblings(p, &slow);
-        assert_eq!(
-            v.iter().map(|v| v.grade).collect::<Vec<_>>(),
-            [Grade::Pass, Grade::Warn]
-        );
+        assert_eq!(v.iter().map(|v| v.grade).collect::<Vec<_>>(), [Grade::Pass, Grade::Warn]);
     }
     assert!(grade_siblings(Precision::Bf16, &[(0, 700.0)]).is_empty());
 }
@@ -528,10 +392,7 @@ fn grading_the_recorded_h200_pair_siblings() {
 #[test]
 fn h200_probe_report_parses_and_grades() {
     // Recorded with `kraftwerk probe --seconds 10 --format json` on the H200 test machine.
-    let path = format!(
-        "{}/tests/fixtures/probe-h200.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/fixtures/probe-h200.json", env!("CARGO_MANIFEST_DIR"));
     let Ok(text) = std::fs::read_to_string(&path) else {
         panic!("missing {path}");
     };
@@ -549,16 +410,8 @@ fn h200_probe_report_parses_and_grades() {
     report.expected = Some(h200());
     report.regrade();
     assert_ne!(report.overall, Grade::Fail, "{:#?}", report.verdicts);
-    let bf16 = report.devices[0]
-        .gemm
-        .iter()
-        .find(|g| g.precision == Precision::Bf16)
-        .expect("bf16");
-    assert!(
-        bf16.tflops.median >= 0.78 * 989.5,
-        "bf16 {:.1} TFLOP/s",
-        bf16.tflops.median
-    );
+    let bf16 = report.devices[0].gemm.iter().find(|g| g.precision == Precision::Bf16).expect("bf16");
+    assert!(bf16.tflops.median >= 0.78 * 989.5, "bf16 {:.1} TFLOP/s", bf16.tflops.median);
 }
 
 #[test]
@@ -573,51 +426,26 @@ fn precision_list_order_and_cancel_flag_are_shared() {
 
 #[test]
 fn h200_report_grades_against_the_catalog_entry() {
-    let path = format!(
-        "{}/tests/fixtures/probe-h200.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/fixtures/probe-h200.json", env!("CARGO_MANIFEST_DIR"));
     let mut report: ProbeReport =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture"))
-            .expect("our report format");
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("our report format");
     let catalog = kraftwerk::catalog::builtin().expect("built-in catalog");
     let dev = &report.devices[0];
-    let max_limit = dev
-        .sustained
-        .as_ref()
-        .and_then(|s| s.power_limit_max_w)
-        .unwrap_or(700.0);
+    let max_limit = dev.sustained.as_ref().and_then(|s| s.power_limit_max_w).unwrap_or(700.0);
     let Ok(Some(gpu)) = match_catalog_gpu(&catalog, &dev.name, Some(max_limit)) else {
         // The catalog has no H200 yet: nothing to compare with.
         return;
     };
-    assert!(
-        gpu.name.contains("SXM"),
-        "700 W H200 is the SXM module, got {}",
-        gpu.id
-    );
+    assert!(gpu.name.contains("SXM"), "700 W H200 is the SXM module, got {}", gpu.id);
     report.expected = Some(ExpectedGpu::from_catalog(gpu));
     report.regrade();
     assert_ne!(report.overall, Grade::Fail, "{:#?}", report.verdicts);
-    let tflops_grades: Vec<(Option<Precision>, Grade)> = report
-        .verdicts
-        .iter()
-        .filter(|v| v.check == "gemm-tflops")
-        .map(|v| (v.precision, v.grade))
-        .collect();
+    let tflops_grades: Vec<(Option<Precision>, Grade)> =
+        report.verdicts.iter().filter(|v| v.check == "gemm-tflops").map(|v| (v.precision, v.grade)).collect();
     assert_eq!(tflops_grades.len(), 5);
-    assert!(
-        tflops_grades.iter().all(|(_, g)| *g == Grade::Pass),
-        "{tflops_grades:?}"
-    );
+    assert!(tflops_grades.iter().all(|(_, g)| *g == Grade::Pass), "{tflops_grades:?}");
     // Gen5 x16 copies at ~55 GB/s pass; the 700 W NVL-vs-SXM tie-break picks the SXM.
-    assert!(
-        report
-            .verdicts
-            .iter()
-            .filter(|v| v.check == "host-bandwidth")
-            .all(|v| v.grade == Grade::Pass)
-    );
+    assert!(report.verdicts.iter().filter(|v| v.check == "host-bandwidth").all(|v| v.grade == Grade::Pass));
     if let Err(ids) = match_catalog_gpu(&catalog, "NVIDIA H200", None) {
         assert!(ids.len() > 1);
     }
@@ -628,8 +456,7 @@ fn h200_report_grades_against_the_catalog_entry() {
 
 fn fixture_report(name: &str) -> ProbeReport {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture"))
-        .expect("our report format")
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("our report format")
 }
 
 #[test]
@@ -639,12 +466,7 @@ fn two_h200_report_grades_siblings_on_the_sustained_load() {
     assert_eq!(report.devices.len(), 2);
     assert_ne!(report.devices[0].uuid, report.devices[1].uuid);
     assert_eq!(report.peer_bandwidth.len(), 2);
-    assert!(
-        report
-            .devices
-            .iter()
-            .all(|d| !d.faulty && d.sustained.is_some())
-    );
+    assert!(report.devices.iter().all(|d| !d.faulty && d.sustained.is_some()));
     report.regrade();
     assert_ne!(report.overall, Grade::Fail, "{:#?}", report.verdicts);
     // GPU 1's 20-GEMM TF32 burst was 5.4 % under GPU 0's: burst noise, information only, since
@@ -652,31 +474,18 @@ fn two_h200_report_grades_siblings_on_the_sustained_load() {
     let tf32 = report
         .verdicts
         .iter()
-        .find(|v| {
-            v.check == "gemm-siblings"
-                && v.device == Some(1)
-                && v.precision == Some(Precision::Tf32)
-        })
+        .find(|v| v.check == "gemm-siblings" && v.device == Some(1) && v.precision == Some(Precision::Tf32))
         .expect("tf32 siblings");
     assert_eq!(tf32.grade, Grade::Info, "{}", tf32.message);
-    let steady: Vec<Grade> = report
-        .verdicts
-        .iter()
-        .filter(|v| v.check == "sustained-siblings")
-        .map(|v| v.grade)
-        .collect();
+    let steady: Vec<Grade> =
+        report.verdicts.iter().filter(|v| v.check == "sustained-siblings").map(|v| v.grade).collect();
     assert_eq!(steady, [Grade::Pass, Grade::Pass]);
     // Without the sustained load the burst comparison is all there is, and it warns.
     for d in &mut report.devices {
         d.sustained = None;
     }
     report.regrade();
-    assert!(
-        report
-            .verdicts
-            .iter()
-            .any(|v| v.check == "gemm-siblings" && v.grade == Grade::Warn)
-    );
+    assert!(report.verdicts.iter().any(|v| v.check == "gemm-siblings" && v.grade == Grade::Warn));
 }
 
 #[test]
@@ -688,20 +497,8 @@ fn two_h200_cancelled_report_keeps_the_partial_load_and_frees_memory() {
     for d in &report.devices {
         let s = d.sustained.as_ref().expect("partial sustained load");
         assert!(s.post_load_check_skipped && s.gemms > 1000 && s.seconds < 20.0);
-        let (before, after) = (
-            d.memory_free_before_gib.expect("before"),
-            d.memory_free_after_gib.expect("after"),
-        );
-        assert!(
-            before - after < grade::MEMORY_SLACK_GIB,
-            "{before} → {after} GiB"
-        );
+        let (before, after) = (d.memory_free_before_gib.expect("before"), d.memory_free_after_gib.expect("after"));
+        assert!(before - after < grade::MEMORY_SLACK_GIB, "{before} → {after} GiB");
     }
-    assert!(
-        report
-            .verdicts
-            .iter()
-            .filter(|v| v.check == "memory-released")
-            .all(|v| v.grade == Grade::Pass)
-    );
+    assert!(report.verdicts.iter().filter(|v| v.check == "memory-released").all(|v| v.grade == Grade::Pass));
 }

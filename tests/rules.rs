@@ -60,7 +60,10 @@ fn every_rule_has_passing_and_failing_fixtures() {
                 pass += 1;
                 let bad: Vec<_> = mine.iter().filter(|f| f.severity >= Severity::Warning).collect();
                 if !bad.is_empty() {
-                    failures.push(format!("{id}/{name}: expected no {id} warning/error, got {:?}", bad.iter().map(|f| &f.message).collect::<Vec<_>>()));
+                    failures.push(format!(
+                        "{id}/{name}: expected no {id} warning/error, got {:?}",
+                        bad.iter().map(|f| &f.message).collect::<Vec<_>>()
+                    ));
                 }
             } else if let Some(rest) = name.strip_prefix("fail-") {
                 fail += 1;
@@ -71,8 +74,14 @@ fn every_rule_has_passing_and_failing_fixtures() {
                 } else {
                     Severity::Info
                 };
-                let expect = b.notes.as_deref().and_then(|n| n.split("expect: ").nth(1)).map(|s| s.lines().next().unwrap_or("").trim().to_owned());
-                let hit = mine.iter().any(|f| f.severity == sev && expect.as_ref().is_none_or(|t| f.message.contains(t.as_str())));
+                let expect = b
+                    .notes
+                    .as_deref()
+                    .and_then(|n| n.split("expect: ").nth(1))
+                    .map(|s| s.lines().next().unwrap_or("").trim().to_owned());
+                let hit = mine
+                    .iter()
+                    .any(|f| f.severity == sev && expect.as_ref().is_none_or(|t| f.message.contains(t.as_str())));
                 if !hit {
                     failures.push(format!(
                         "{id}/{name}: expected a {id} {sev} finding{}; got {:?}",

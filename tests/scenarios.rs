@@ -100,7 +100,11 @@ fn scenario_3_cable_classes() {
     let mut b = scenario("nvidia-geforce-rtx-4090", 1, "amd-ryzen-9-9950x", None);
     b.gpus[0].cable = Some(GpuCable::Adapter { pcie_8pin_connected: 3 });
     let r = check::run(&b, &c);
-    assert!(!r.findings.iter().any(|f| f.rule == "gpu-power-cable" && f.severity > Severity::Info), "{:#?}", r.findings);
+    assert!(
+        !r.findings.iter().any(|f| f.rule == "gpu-power-cable" && f.severity > Severity::Info),
+        "{:#?}",
+        r.findings
+    );
     assert!(has(&r, "gpu-power-cable", Severity::Info), "limited to 450 W is reported");
 }
 
@@ -129,7 +133,11 @@ fn scenario_4_nvlink_bridge_spacing() {
 #[test]
 fn scenario_5_single_spacing_and_risers() {
     let c = cat();
-    let mut b = Build { name: "4x 4090 single spacing".into(), motherboard: Some("asus-pro-ws-wrx90e-sage-se".into()), ..Build::default() };
+    let mut b = Build {
+        name: "4x 4090 single spacing".into(),
+        motherboard: Some("asus-pro-ws-wrx90e-sage-se".into()),
+        ..Build::default()
+    };
     for pos in 1..=4 {
         b.gpus.push(gpu("nvidia-geforce-rtx-4090", Some(pos)));
     }

@@ -15,7 +15,8 @@ fn fixture(name: &str) -> std::path::PathBuf {
 
 fn h200() -> (build::Build, catalog::Catalog, Recording, ProbeReport) {
     let c = catalog::builtin().expect("catalog");
-    let b = build::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/h200-sxm-1gpu.rig.ron"), Some(&c)).expect("build");
+    let b = build::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/h200-sxm-1gpu.rig.ron"), Some(&c))
+        .expect("build");
     let rec = Recording::load(&fixture("h200-1gpu-idle.kwrec.json")).expect("recording");
     let text = std::fs::read_to_string(fixture("probe-h200.json")).expect("probe fixture");
     let probe: ProbeReport = serde_json::from_str(&text).expect("probe report");

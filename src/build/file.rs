@@ -84,23 +84,24 @@ pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Bui
         }
         _ => {}
     }
-    let build: Build = opts.from_str(text).map_err(|e| {
-        BuildError::at(file, e.span.start.line, e.span.start.col, e.code.to_string())
-    })?;
+    let build: Build = opts
+        .from_str(text)
+        .map_err(|e| BuildError::at(file, e.span.start.line, e.span.start.col, e.code.to_string()))?;
     if build.format == 0 {
         let (line, column) = text.find("format").map_or((1, 1), |o| line_col(text, o));
         return Err(BuildError::at(file, line, column, "format 0 is not a valid version"));
     }
     if let Some(catalog) = catalog
-        && let Some((field, id)) = build.unknown_ids(catalog).into_iter().next() {
-            let (line, column) = locate_string(text, &id);
-            return Err(BuildError::at(
-                file,
-                line,
-                column,
-                format!("unknown part id `{id}` in `{field}`: not in the catalog nor in this file's `parts`"),
-            ));
-        }
+        && let Some((field, id)) = build.unknown_ids(catalog).into_iter().next()
+    {
+        let (line, column) = locate_string(text, &id);
+        return Err(BuildError::at(
+            file,
+            line,
+            column,
+            format!("unknown part id `{id}` in `{field}`: not in the catalog nor in this file's `parts`"),
+        ));
+    }
     Ok(build)
 }
 
@@ -143,7 +144,9 @@ pub fn to_ron_string(build: &Build) -> Result<String, ron::Error> {
         .struct_names(false)
         .depth_limit(8);
     let body = ron::Options::default().to_string_pretty(build, config)?;
-    Ok(format!("// Kraftwerk build file (format {FORMAT_VERSION}). Open with `kraftwerk FILE` or check with `kraftwerk check FILE`.\n{body}\n"))
+    Ok(format!(
+        "// Kraftwerk build file (format {FORMAT_VERSION}). Open with `kraftwerk FILE` or check with `kraftwerk check FILE`.\n{body}\n"
+    ))
 }
 
 /// Saves atomically: writes `.<name>.tmp-<pid>` in the same folder, fsyncs, renames over

@@ -225,7 +225,15 @@ impl Default for Site {
     /// A US 15 A / 120 V circuit at 25 °C and $0.17/kWh (US residential average 2024, EIA
     /// Electric Power Monthly table 5.6.A), 50 % duty.
     fn default() -> Self {
-        Site { mains_v: 120.0, circuit_a: 15.0, circuits: 1, ambient_c: 25.0, price_per_kwh: 0.17, duty_cycle: 0.5, outlet_continuous_a: None }
+        Site {
+            mains_v: 120.0,
+            circuit_a: 15.0,
+            circuits: 1,
+            ambient_c: 25.0,
+            price_per_kwh: 0.17,
+            duty_cycle: 0.5,
+            outlet_continuous_a: None,
+        }
     }
 }
 
@@ -296,10 +304,7 @@ impl Build {
             board: self.motherboard.as_deref().and_then(|id| find(&p.motherboards, &catalog.motherboards, id)),
             cooler: self.cooler.as_deref().and_then(|id| find(&p.coolers, &catalog.coolers, id)),
             case: self.case.as_deref().and_then(|id| find(&p.cases, &catalog.cases, id)),
-            memory: self
-                .memory
-                .as_ref()
-                .and_then(|m| find(&p.memory, &catalog.memory, &m.kit).map(|k| (k, m.kits))),
+            memory: self.memory.as_ref().and_then(|m| find(&p.memory, &catalog.memory, &m.kit).map(|k| (k, m.kits))),
             storage: self
                 .storage
                 .iter()
@@ -318,9 +323,10 @@ impl Build {
         let mut out = Vec::new();
         let mut check = |field: &str, id: Option<&String>, found: bool| {
             if let Some(id) = id
-                && !found {
-                    out.push((field.to_owned(), id.clone()));
-                }
+                && !found
+            {
+                out.push((field.to_owned(), id.clone()));
+            }
         };
         check("cpu", self.cpu.as_ref(), r.cpu.is_some());
         check("motherboard", self.motherboard.as_ref(), r.board.is_some());

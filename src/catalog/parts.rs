@@ -617,11 +617,7 @@ pub struct Psu {
 impl Psu {
     /// Rated output at `mains_v`: the low-line rating below 180 V where one is published.
     pub fn rated_w_at(&self, mains_v: f64) -> f64 {
-        if mains_v < 180.0 {
-            self.rated_w_low_line.unwrap_or(self.rated_w)
-        } else {
-            self.rated_w
-        }
+        if mains_v < 180.0 { self.rated_w_low_line.unwrap_or(self.rated_w) } else { self.rated_w }
     }
 }
 

@@ -32,12 +32,7 @@ fn common<T: HasId>(kind: PartKind, parts: &[T], out: &mut Vec<ValidationIssue>)
     let mut seen = std::collections::BTreeSet::new();
     for p in parts {
         let mut push = |m: String| {
-            out.push(ValidationIssue {
-                kind,
-                id: p.id().to_owned(),
-                origin: p.origin().to_string(),
-                message: m,
-            });
+            out.push(ValidationIssue { kind, id: p.id().to_owned(), origin: p.origin().to_string(), message: m });
         };
         if !seen.insert(p.id()) {
             push("duplicate id".into());
@@ -137,7 +132,10 @@ pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
                 push(format!("two slots at position {}", s.position));
             }
             if s.electrical_lanes > s.physical_lanes {
-                push(format!("slot {}: x{} electrical in an x{} connector", s.name, s.electrical_lanes, s.physical_lanes));
+                push(format!(
+                    "slot {}: x{} electrical in an x{} connector",
+                    s.name, s.electrical_lanes, s.physical_lanes
+                ));
             }
             if !(1..=6).contains(&s.pcie_gen) {
                 push(format!("slot {}: PCIe gen {}", s.name, s.pcie_gen));

@@ -29,10 +29,27 @@ pub static PASSIVE_AIRFLOW: Rule = Rule {
                 continue;
             }
             let (sev, msg) = match (airflow, c.r.case) {
-                (None, _) | (_, None) => (Severity::Warning, format!("GPU {} ({}) is passive; no case is chosen to give it server airflow", i + 1, g.name)),
-                (Some(a), Some(k)) => (Severity::Error, format!("GPU {} ({}) is passive but {} has {a:?} airflow, not ducted server airflow", i + 1, g.name, k.name)),
+                (None, _) | (_, None) => (
+                    Severity::Warning,
+                    format!("GPU {} ({}) is passive; no case is chosen to give it server airflow", i + 1, g.name),
+                ),
+                (Some(a), Some(k)) => (
+                    Severity::Error,
+                    format!(
+                        "GPU {} ({}) is passive but {} has {a:?} airflow, not ducted server airflow",
+                        i + 1,
+                        g.name,
+                        k.name
+                    ),
+                ),
             };
-            out.push(finding(&PASSIVE_AIRFLOW, sev, msg, vec![PartRef::Gpu(i), PartRef::Case], "Use a server chassis with GPU airflow."));
+            out.push(finding(
+                &PASSIVE_AIRFLOW,
+                sev,
+                msg,
+                vec![PartRef::Gpu(i), PartRef::Case],
+                "Use a server chassis with GPU airflow.",
+            ));
         }
     },
 };

@@ -242,7 +242,17 @@ pub fn run(build: &Build, catalog: &Catalog) -> Report {
         Verdict::Pass
     };
     let advice = advise(&ctx.r);
-    Report { build: build.name.clone(), verdict, errors, warnings, infos, findings, power: ctx.power, advice, links: ctx.links }
+    Report {
+        build: build.name.clone(),
+        verdict,
+        errors,
+        warnings,
+        infos,
+        findings,
+        power: ctx.power,
+        advice,
+        links: ctx.links,
+    }
 }
 
 /// Shorthand for rule files.

@@ -30,7 +30,13 @@ pub static NVLINK_BRIDGE: Rule = Rule {
                 continue;
             };
             if x == y {
-                out.push(finding(&NVLINK_BRIDGE, Severity::Error, format!("bridge {} joins GPU {} to itself", bi + 1, x + 1), vec![PartRef::Bridge(bi)], "Join two different GPUs."));
+                out.push(finding(
+                    &NVLINK_BRIDGE,
+                    Severity::Error,
+                    format!("bridge {} joins GPU {} to itself", bi + 1, x + 1),
+                    vec![PartRef::Bridge(bi)],
+                    "Join two different GPUs.",
+                ));
                 continue;
             }
             for (i, g) in [(x, gx), (y, gy)] {
@@ -72,7 +78,9 @@ pub static NVLINK_SPACING: Rule = Rule {
         let b = c.build();
         for (bi, br) in b.nvlink.iter().enumerate() {
             let (x, y) = br.gpus;
-            let (Some(Some(gx)), Some(px), Some(py)) = (c.r.gpus.get(x), b.gpus.get(x), b.gpus.get(y)) else { continue };
+            let (Some(Some(gx)), Some(px), Some(py)) = (c.r.gpus.get(x), b.gpus.get(x), b.gpus.get(y)) else {
+                continue;
+            };
             let NvLink::Bridge { bridge_slot_spacings, .. } = &gx.nvlink else { continue };
             let parts = vec![PartRef::Gpu(x), PartRef::Gpu(y), PartRef::Bridge(bi)];
             let s = br.spacing_slots;
@@ -93,7 +101,10 @@ pub static NVLINK_SPACING: Rule = Rule {
                 out.push(finding(
                     &NVLINK_SPACING,
                     Severity::Error,
-                    format!("a {s}-slot bridge cannot join {}-slot-thick {} cards: the cards would overlap", gx.width_slots, gx.name),
+                    format!(
+                        "a {s}-slot bridge cannot join {}-slot-thick {} cards: the cards would overlap",
+                        gx.width_slots, gx.name
+                    ),
                     parts.clone(),
                     format!("Use a {}-slot bridge or wider.", gx.width_slots + 1),
                 ));
@@ -116,7 +127,10 @@ pub static NVLINK_SPACING: Rule = Rule {
                 out.push(finding(
                     &NVLINK_SPACING,
                     Severity::Warning,
-                    format!("a {s}-slot bridge on {s}-slot {} cards leaves no air gap: the upper card starves", gx.name),
+                    format!(
+                        "a {s}-slot bridge on {s}-slot {} cards leaves no air gap: the upper card starves",
+                        gx.name
+                    ),
                     parts,
                     format!("Use a {}-slot bridge and leave a slot empty.", s + 1),
                 ));

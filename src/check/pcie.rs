@@ -147,7 +147,11 @@ pub static GPU_SLOT: Rule = Rule {
                 out.push(finding(
                     &GPU_SLOT,
                     Severity::Error,
-                    format!("GPU {} ({}) is placed in slot position {pos}, which already holds another GPU", i + 1, g.name),
+                    format!(
+                        "GPU {} ({}) is placed in slot position {pos}, which already holds another GPU",
+                        i + 1,
+                        g.name
+                    ),
                     vec![PartRef::Gpu(i), PartRef::Slot(pos)],
                     "Move it to a free slot.",
                 ));
@@ -158,7 +162,12 @@ pub static GPU_SLOT: Rule = Rule {
                 None => out.push(finding(
                     &GPU_SLOT,
                     Severity::Error,
-                    format!("GPU {} ({}) is placed at position {pos}, but {} has no PCIe slot there", i + 1, g.name, board.name),
+                    format!(
+                        "GPU {} ({}) is placed at position {pos}, but {} has no PCIe slot there",
+                        i + 1,
+                        g.name,
+                        board.name
+                    ),
                     vec![PartRef::Gpu(i), PartRef::Motherboard],
                     format!(
                         "Use one of positions {}.",
@@ -168,7 +177,14 @@ pub static GPU_SLOT: Rule = Rule {
                 Some(s) if s.physical_lanes < g.pcie_lanes && p.riser.is_none() => out.push(finding(
                     &GPU_SLOT,
                     Severity::Error,
-                    format!("GPU {} ({}) has an x{} edge; slot {} is a physical x{} connector", i + 1, g.name, g.pcie_lanes, s.name, s.physical_lanes),
+                    format!(
+                        "GPU {} ({}) has an x{} edge; slot {} is a physical x{} connector",
+                        i + 1,
+                        g.name,
+                        g.pcie_lanes,
+                        s.name,
+                        s.physical_lanes
+                    ),
                     vec![PartRef::Gpu(i), PartRef::Slot(pos)],
                     "Use a physical x16 slot.",
                 )),
@@ -244,15 +260,16 @@ pub static CASE_GPU_FIT: Rule = Rule {
                 continue;
             }
             if let (Some(len), Some(max)) = (g.length_mm, case.max_gpu_length_mm)
-                && len > max {
-                    out.push(finding(
-                        &CASE_GPU_FIT,
-                        Severity::Error,
-                        format!("GPU {} ({}) is {len:.0} mm long; {} fits {max:.0} mm", i + 1, g.name, case.name),
-                        vec![PartRef::Gpu(i), PartRef::Case],
-                        "Choose a case with more GPU clearance.",
-                    ));
-                }
+                && len > max
+            {
+                out.push(finding(
+                    &CASE_GPU_FIT,
+                    Severity::Error,
+                    format!("GPU {} ({}) is {len:.0} mm long; {} fits {max:.0} mm", i + 1, g.name, case.name),
+                    vec![PartRef::Gpu(i), PartRef::Case],
+                    "Choose a case with more GPU clearance.",
+                ));
+            }
             if p.riser.is_some() {
                 continue;
             }
@@ -304,9 +321,10 @@ pub static PCIE_LANE_BUDGET: Rule = Rule {
         }
         for s in &c.build().storage {
             if let Some(m) = s.m2_slot.as_ref().and_then(|n| board.m2_slots.iter().find(|m| &m.name == n))
-                && m.lane_source == LaneSource::Cpu {
-                    used_cpu += u16::from(m.lanes);
-                }
+                && m.lane_source == LaneSource::Cpu
+            {
+                used_cpu += u16::from(m.lanes);
+            }
         }
         let have = cpu.pcie_lanes.total() * u16::from(board.cpu_sockets.max(1));
         if used_cpu > have {
@@ -398,20 +416,21 @@ pub static PCIE_RISER: Rule = Rule {
     check: |c, out| {
         for (i, p) in c.build().gpus.iter().enumerate() {
             if let Some(r) = p.riser
-                && r.pcie_gen >= 4 {
-                    out.push(finding(
-                        &PCIE_RISER,
-                        Severity::Warning,
-                        format!(
-                            "GPU {} is on a PCIe {}.0 riser{}: link errors are likely; it may need Gen3",
-                            i + 1,
-                            r.pcie_gen,
-                            r.length_mm.map_or_else(String::new, |l| format!(" ({l:.0} mm)"))
-                        ),
-                        vec![PartRef::Gpu(i)],
-                        "Watch the PCIe replay counter (`kraftwerk gpus`); force Gen3 if it climbs.",
-                    ));
-                }
+                && r.pcie_gen >= 4
+            {
+                out.push(finding(
+                    &PCIE_RISER,
+                    Severity::Warning,
+                    format!(
+                        "GPU {} is on a PCIe {}.0 riser{}: link errors are likely; it may need Gen3",
+                        i + 1,
+                        r.pcie_gen,
+                        r.length_mm.map_or_else(String::new, |l| format!(" ({l:.0} mm)"))
+                    ),
+                    vec![PartRef::Gpu(i)],
+                    "Watch the PCIe replay counter (`kraftwerk gpus`); force Gen3 if it climbs.",
+                ));
+            }
         }
     },
 };

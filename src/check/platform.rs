@@ -58,15 +58,16 @@ pub static CPU_SOCKET: Rule = Rule {
     },
     check: |c, out| {
         if let (Some(cpu), Some(b)) = (c.r.cpu, c.r.board)
-            && cpu.socket != b.socket {
-                out.push(finding(
-                    &CPU_SOCKET,
-                    Severity::Error,
-                    format!("{} is {} but {} {} is {}", cpu.name, cpu.socket, b.vendor, b.name, b.socket),
-                    vec![PartRef::Cpu, PartRef::Motherboard],
-                    format!("Choose a {} CPU or a {} board.", b.socket, cpu.socket),
-                ));
-            }
+            && cpu.socket != b.socket
+        {
+            out.push(finding(
+                &CPU_SOCKET,
+                Severity::Error,
+                format!("{} is {} but {} {} is {}", cpu.name, cpu.socket, b.vendor, b.name, b.socket),
+                vec![PartRef::Cpu, PartRef::Motherboard],
+                format!("Choose a {} CPU or a {} board.", b.socket, cpu.socket),
+            ));
+        }
     },
 };
 
@@ -84,25 +85,27 @@ pub static MEMORY_TYPE: Rule = Rule {
     check: |c, out| {
         let Some((kit, _)) = c.r.memory else { return };
         if let Some(b) = c.r.board
-            && kit.memory_type != b.memory_type {
-                out.push(finding(
-                    &MEMORY_TYPE,
-                    Severity::Error,
-                    format!("{} is {} but {} takes {}", kit.name, kit.memory_type, b.name, b.memory_type),
-                    vec![PartRef::Memory, PartRef::Motherboard],
-                    format!("Choose a {} kit.", b.memory_type),
-                ));
-            }
+            && kit.memory_type != b.memory_type
+        {
+            out.push(finding(
+                &MEMORY_TYPE,
+                Severity::Error,
+                format!("{} is {} but {} takes {}", kit.name, kit.memory_type, b.name, b.memory_type),
+                vec![PartRef::Memory, PartRef::Motherboard],
+                format!("Choose a {} kit.", b.memory_type),
+            ));
+        }
         if let Some(cpu) = c.r.cpu
-            && !cpu.memory_types.contains(&kit.memory_type) {
-                out.push(finding(
-                    &MEMORY_TYPE,
-                    Severity::Error,
-                    format!("{} does not support {}", cpu.name, kit.memory_type),
-                    vec![PartRef::Memory, PartRef::Cpu],
-                    "Choose a kit the CPU supports.",
-                ));
-            }
+            && !cpu.memory_types.contains(&kit.memory_type)
+        {
+            out.push(finding(
+                &MEMORY_TYPE,
+                Severity::Error,
+                format!("{} does not support {}", cpu.name, kit.memory_type),
+                vec![PartRef::Memory, PartRef::Cpu],
+                "Choose a kit the CPU supports.",
+            ));
+        }
     },
 };
 
@@ -193,16 +196,17 @@ pub static CASE_FORM_FACTOR: Rule = Rule {
     },
     check: |c, out| {
         if let (Some(b), Some(case)) = (c.r.board, c.r.case)
-            && !case.form_factors.contains(&b.form_factor) {
-                let takes: Vec<String> = case.form_factors.iter().map(ToString::to_string).collect();
-                out.push(finding(
-                    &CASE_FORM_FACTOR,
-                    Severity::Error,
-                    format!("{} is {} but {} takes {}", b.name, b.form_factor, case.name, takes.join(", ")),
-                    vec![PartRef::Motherboard, PartRef::Case],
-                    format!("Choose a case that takes {}.", b.form_factor),
-                ));
-            }
+            && !case.form_factors.contains(&b.form_factor)
+        {
+            let takes: Vec<String> = case.form_factors.iter().map(ToString::to_string).collect();
+            out.push(finding(
+                &CASE_FORM_FACTOR,
+                Severity::Error,
+                format!("{} is {} but {} takes {}", b.name, b.form_factor, case.name, takes.join(", ")),
+                vec![PartRef::Motherboard, PartRef::Case],
+                format!("Choose a case that takes {}.", b.form_factor),
+            ));
+        }
     },
 };
 
@@ -219,15 +223,16 @@ pub static COOLER_SOCKET: Rule = Rule {
     },
     check: |c, out| {
         if let (Some(cool), Some(cpu)) = (c.r.cooler, c.r.cpu)
-            && !cool.sockets.iter().any(|s| s == &cpu.socket) {
-                out.push(finding(
-                    &COOLER_SOCKET,
-                    Severity::Error,
-                    format!("{} mounts on {} but the CPU is {}", cool.name, cool.sockets.join("/"), cpu.socket),
-                    vec![PartRef::Cooler, PartRef::Cpu],
-                    format!("Choose a {} cooler.", cpu.socket),
-                ));
-            }
+            && !cool.sockets.iter().any(|s| s == &cpu.socket)
+        {
+            out.push(finding(
+                &COOLER_SOCKET,
+                Severity::Error,
+                format!("{} mounts on {} but the CPU is {}", cool.name, cool.sockets.join("/"), cpu.socket),
+                vec![PartRef::Cooler, PartRef::Cpu],
+                format!("Choose a {} cooler.", cpu.socket),
+            ));
+        }
     },
 };
 
@@ -247,27 +252,29 @@ pub static COOLER_CLEARANCE: Rule = Rule {
         match cool.cooler_type {
             CoolerType::Air => {
                 if let (Some(h), Some(max)) = (cool.height_mm, case.max_cooler_height_mm)
-                    && h > max {
-                        out.push(finding(
-                            &COOLER_CLEARANCE,
-                            Severity::Error,
-                            format!("{} is {h:.0} mm tall; {} fits {max:.0} mm", cool.name, case.name),
-                            vec![PartRef::Cooler, PartRef::Case],
-                            "Choose a cooler at most that tall, or an AIO.",
-                        ));
-                    }
+                    && h > max
+                {
+                    out.push(finding(
+                        &COOLER_CLEARANCE,
+                        Severity::Error,
+                        format!("{} is {h:.0} mm tall; {} fits {max:.0} mm", cool.name, case.name),
+                        vec![PartRef::Cooler, PartRef::Case],
+                        "Choose a cooler at most that tall, or an AIO.",
+                    ));
+                }
             }
             CoolerType::Aio => {
                 if let (Some(r), Some(max)) = (cool.radiator_mm, case.max_radiator_mm)
-                    && r > max {
-                        out.push(finding(
-                            &COOLER_CLEARANCE,
-                            Severity::Error,
-                            format!("{} has a {r} mm radiator; {} mounts at most {max} mm", cool.name, case.name),
-                            vec![PartRef::Cooler, PartRef::Case],
-                            "Choose a smaller radiator or a larger case.",
-                        ));
-                    }
+                    && r > max
+                {
+                    out.push(finding(
+                        &COOLER_CLEARANCE,
+                        Severity::Error,
+                        format!("{} has a {r} mm radiator; {} mounts at most {max} mm", cool.name, case.name),
+                        vec![PartRef::Cooler, PartRef::Case],
+                        "Choose a smaller radiator or a larger case.",
+                    ));
+                }
             }
         }
     },

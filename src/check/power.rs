@@ -100,7 +100,11 @@ pub static PSU_TRANSIENT: Rule = Rule {
                             p.index + 1,
                             p.name,
                             t.peak_w,
-                            if us { format!("{:.0} µs", t.duration_s * 1e6) } else { format!("{:.0} ms", t.duration_s * 1e3) },
+                            if us {
+                                format!("{:.0} µs", t.duration_s * 1e6)
+                            } else {
+                                format!("{:.0} ms", t.duration_s * 1e3)
+                            },
                             limit
                         ),
                         vec![PartRef::Psu(p.index)],
@@ -187,7 +191,13 @@ pub static PSU_INLET: Rule = Rule {
                 out.push(finding(
                     &PSU_INLET,
                     Severity::Error,
-                    format!("PSU {} ({}) draws {:.1} A through an inlet rated {:.0} A", p.index + 1, p.name, p.amps, p.inlet_a),
+                    format!(
+                        "PSU {} ({}) draws {:.1} A through an inlet rated {:.0} A",
+                        p.index + 1,
+                        p.name,
+                        p.amps,
+                        p.inlet_a
+                    ),
                     vec![PartRef::Psu(p.index)],
                     "Use a PSU with a C20 inlet or split its load.",
                 ));
@@ -197,7 +207,13 @@ pub static PSU_INLET: Rule = Rule {
                 out.push(finding(
                     &PSU_INLET,
                     Severity::Warning,
-                    format!("PSU {} ({}) draws {:.1} A from an outlet good for {:.1} A continuous", p.index + 1, p.name, p.amps, p.outlet_a),
+                    format!(
+                        "PSU {} ({}) draws {:.1} A from an outlet good for {:.1} A continuous",
+                        p.index + 1,
+                        p.name,
+                        p.amps,
+                        p.outlet_a
+                    ),
                     vec![PartRef::Psu(p.index)],
                     "Use an outlet rated for the load (IEC 60309 / C19 PDU) or split the load.",
                 ));
@@ -241,11 +257,16 @@ pub static MULTI_PSU: Rule = Rule {
             ));
         }
         if c.power.psus.len() > 1 {
-            let split: Vec<String> = c.power.psus.iter().map(|p| format!("PSU {} {:.0} W", p.index + 1, p.dc_w)).collect();
+            let split: Vec<String> =
+                c.power.psus.iter().map(|p| format!("PSU {} {:.0} W", p.index + 1, p.dc_w)).collect();
             out.push(finding(
                 &MULTI_PSU,
                 Severity::Info,
-                format!("{} PSUs: {}; they must switch on together (sync board) and share ground", c.power.psus.len(), split.join(", ")),
+                format!(
+                    "{} PSUs: {}; they must switch on together (sync board) and share ground",
+                    c.power.psus.len(),
+                    split.join(", ")
+                ),
                 (0..c.power.psus.len()).map(PartRef::Psu).collect(),
                 "Use an add2psu / sync adapter and the same circuit phase.",
             ));
@@ -356,7 +377,13 @@ pub static GPU_POWER_CABLE: Rule = Rule {
                 out.push(finding(
                     &GPU_POWER_CABLE,
                     Severity::Info,
-                    format!("GPU {} ({}) is limited to {:.0} W by its {}", i + 1, g.name, cable.allowed_w, cable.describe),
+                    format!(
+                        "GPU {} ({}) is limited to {:.0} W by its {}",
+                        i + 1,
+                        g.name,
+                        cable.allowed_w,
+                        cable.describe
+                    ),
                     vec![PartRef::Gpu(i)],
                     "Fine at this power limit; raising it needs a higher-class cable.",
                 ));

@@ -18,35 +18,50 @@ fn rows(c: &Catalog, kind: PartKind) -> Vec<(String, String, String, String)> {
             .gpus
             .iter()
             .map(|g| {
-                r(g, format!(
-                    "{:.0} GiB {}, {:.0} GB/s, {:.0} W, PCIe {}.0 x{}, {} slot(s), bf16 {}",
-                    g.memory_gib,
-                    g.memory_type,
-                    g.memory_bandwidth_gb_s,
-                    g.board_power_w,
-                    g.pcie_gen,
-                    g.pcie_lanes,
-                    g.width_slots,
-                    g.peak.bf16.map_or_else(|| "n/p".to_owned(), |t| format!("{t} TFLOP/s"))
-                ))
+                r(
+                    g,
+                    format!(
+                        "{:.0} GiB {}, {:.0} GB/s, {:.0} W, PCIe {}.0 x{}, {} slot(s), bf16 {}",
+                        g.memory_gib,
+                        g.memory_type,
+                        g.memory_bandwidth_gb_s,
+                        g.board_power_w,
+                        g.pcie_gen,
+                        g.pcie_lanes,
+                        g.width_slots,
+                        g.peak.bf16.map_or_else(|| "n/p".to_owned(), |t| format!("{t} TFLOP/s"))
+                    ),
+                )
             })
             .collect(),
         PartKind::Cpu => c
             .cpus
             .iter()
             .map(|p| {
-                r(p, format!(
-                    "{} {}C, {:.0} W, {} Gen5 + {} Gen4 + {} Gen3 lanes, {} ch",
-                    p.socket, p.cores, p.tdp_w, p.pcie_lanes.gen5, p.pcie_lanes.gen4, p.pcie_lanes.gen3, p.memory_channels
-                ))
+                r(
+                    p,
+                    format!(
+                        "{} {}C, {:.0} W, {} Gen5 + {} Gen4 + {} Gen3 lanes, {} ch",
+                        p.socket,
+                        p.cores,
+                        p.tdp_w,
+                        p.pcie_lanes.gen5,
+                        p.pcie_lanes.gen4,
+                        p.pcie_lanes.gen3,
+                        p.memory_channels
+                    ),
+                )
             })
             .collect(),
         PartKind::Motherboard => c
             .motherboards
             .iter()
             .map(|b| {
-                let slots: Vec<String> =
-                    b.pcie_slots.iter().map(|s| format!("{}:x{}/G{}", s.position, s.electrical_lanes, s.pcie_gen)).collect();
+                let slots: Vec<String> = b
+                    .pcie_slots
+                    .iter()
+                    .map(|s| format!("{}:x{}/G{}", s.position, s.electrical_lanes, s.pcie_gen))
+                    .collect();
                 r(b, format!("{} {} {}, slots {}", b.socket, b.chipset, b.form_factor, slots.join(" ")))
             })
             .collect(),
@@ -54,22 +69,26 @@ fn rows(c: &Catalog, kind: PartKind) -> Vec<(String, String, String, String)> {
             .psus
             .iter()
             .map(|p| {
-                r(p, format!(
-                    "{:.0} W, {:?}, 80+ {:?}, {}x 12V-2x6, {}x PCIe 8-pin, {:?}",
-                    p.rated_w, p.atx_version, p.eighty_plus, p.connectors.hpwr_16pin, p.connectors.pcie_8pin, p.inlet
-                ))
+                r(
+                    p,
+                    format!(
+                        "{:.0} W, {:?}, 80+ {:?}, {}x 12V-2x6, {}x PCIe 8-pin, {:?}",
+                        p.rated_w,
+                        p.atx_version,
+                        p.eighty_plus,
+                        p.connectors.hpwr_16pin,
+                        p.connectors.pcie_8pin,
+                        p.inlet
+                    ),
+                )
             })
             .collect(),
-        PartKind::Cooler => c
-            .coolers
-            .iter()
-            .map(|p| r(p, format!("{:?}, {}", p.cooler_type, p.sockets.join("/"))))
-            .collect(),
-        PartKind::Case => c
-            .cases
-            .iter()
-            .map(|p| r(p, format!("{:?}, {} slots", p.airflow, p.expansion_slots)))
-            .collect(),
+        PartKind::Cooler => {
+            c.coolers.iter().map(|p| r(p, format!("{:?}, {}", p.cooler_type, p.sockets.join("/")))).collect()
+        }
+        PartKind::Case => {
+            c.cases.iter().map(|p| r(p, format!("{:?}, {} slots", p.airflow, p.expansion_slots))).collect()
+        }
         PartKind::Memory => c
             .memory
             .iter()
@@ -84,13 +103,16 @@ fn rows(c: &Catalog, kind: PartKind) -> Vec<(String, String, String, String)> {
             .models
             .iter()
             .map(|p| {
-                r(p, format!(
-                    "{}B params{}, {} layers, {} ctx",
-                    p.params_b,
-                    p.active_params_b.map_or_else(String::new, |a| format!(" ({a}B active)")),
-                    p.layers,
-                    p.max_context
-                ))
+                r(
+                    p,
+                    format!(
+                        "{}B params{}, {} layers, {} ctx",
+                        p.params_b,
+                        p.active_params_b.map_or_else(String::new, |a| format!(" ({a}B active)")),
+                        p.layers,
+                        p.max_context
+                    ),
+                )
             })
             .collect(),
     }
@@ -104,13 +126,14 @@ pub fn run(kind: Option<&str>, format: Format) -> ExitCode {
     };
     let kinds: Vec<PartKind> = match kind {
         None => PartKind::ALL.to_vec(),
-        Some(s) => if let Some(k) = kind_from(s) { vec![k] } else {
-            eprintln!(
-                "kraftwerk: unknown kind `{s}`; one of: {}",
-                PartKind::ALL.map(PartKind::plural).join(", ")
-            );
-            return ExitCode::from(2);
-        },
+        Some(s) => {
+            if let Some(k) = kind_from(s) {
+                vec![k]
+            } else {
+                eprintln!("kraftwerk: unknown kind `{s}`; one of: {}", PartKind::ALL.map(PartKind::plural).join(", "));
+                return ExitCode::from(2);
+            }
+        }
     };
     if format == Format::Json {
         let mut out = serde_json::Map::new();

@@ -58,7 +58,8 @@ pub fn rules(format: Format) -> ExitCode {
 /// Text rendering of a report (also used for the Markdown export's body).
 pub fn report_text(r: &Report) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{}: {}  ({} errors, {} warnings, {} notes)", r.build, r.verdict, r.errors, r.warnings, r.infos);
+    let _ =
+        writeln!(s, "{}: {}  ({} errors, {} warnings, {} notes)", r.build, r.verdict, r.errors, r.warnings, r.infos);
     for f in &r.findings {
         let tag = match f.severity {
             Severity::Error => "error",
@@ -74,7 +75,11 @@ pub fn report_text(r: &Report) -> String {
         let _ = writeln!(s, "\nPower-limit advice: {}", a.problem);
         match (a.common_limit_w, a.throughput_kept) {
             (Some(l), Some(k)) => {
-                let _ = writeln!(s, "  cap every GPU at {l:.0} W (nvidia-smi -pl {l:.0}): keeps about {:.0} % of full-load throughput", k * 100.0);
+                let _ = writeln!(
+                    s,
+                    "  cap every GPU at {l:.0} W (nvidia-smi -pl {l:.0}): keeps about {:.0} % of full-load throughput",
+                    k * 100.0
+                );
                 if let Some(e) = &a.at_limit {
                     let _ = writeln!(s, "  then: {:.0} W DC, {:.0} W at the wall", e.total_dc_w, e.total_wall_w);
                 }
@@ -93,7 +98,14 @@ pub fn report_text(r: &Report) -> String {
 /// Text rendering of a power estimate.
 pub fn power_text(e: &PowerEstimate) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "Power ({}): {:.0} W DC, {:.0} W at the wall, heat {:.0} BTU/h", e.state.name(), e.total_dc_w, e.total_wall_w, e.heat_btu_h);
+    let _ = writeln!(
+        s,
+        "Power ({}): {:.0} W DC, {:.0} W at the wall, heat {:.0} BTU/h",
+        e.state.name(),
+        e.total_dc_w,
+        e.total_wall_w,
+        e.heat_btu_h
+    );
     for c in &e.components {
         let _ = writeln!(s, "  {:<44} {:>7.0} W  (PSU {})", c.label, c.power_w, c.psu + 1);
     }
@@ -112,7 +124,11 @@ pub fn power_text(e: &PowerEstimate) -> String {
             p.inlet_a
         );
         for t in &p.transients {
-            let d = if t.duration_s < 1e-3 { format!("{:.0} µs", t.duration_s * 1e6) } else { format!("{:.0} ms", t.duration_s * 1e3) };
+            let d = if t.duration_s < 1e-3 {
+                format!("{:.0} µs", t.duration_s * 1e6)
+            } else {
+                format!("{:.0} ms", t.duration_s * 1e3)
+            };
             let _ = writeln!(
                 s,
                 "      peak {d:>6}: {:>6.0} W  limit {}",
@@ -135,9 +151,7 @@ pub fn power_text(e: &PowerEstimate) -> String {
     let _ = writeln!(
         s,
         "  electricity: ${:.2}/h running, ${:.0}/month, ${:.0}/year at the site's duty cycle",
-        e.cost.per_hour_usd,
-        e.cost.per_month_usd,
-        e.cost.per_year_usd
+        e.cost.per_hour_usd, e.cost.per_month_usd, e.cost.per_year_usd
     );
     for t in &e.gpu_thermal {
         let _ = writeln!(s, "  GPU {} thermal risk {:?}: {}", t.gpu + 1, t.risk, t.reason);

@@ -72,7 +72,15 @@ pub fn run(a: &FitArgs) -> ExitCode {
     let f = &result.fit;
     println!(
         "{} on {}: {} ({} {}, {}, context {}, batch {}, {:?})",
-        f.model_id, build.name, f.verdict, f.mode, f.weight_precision, f.parallelism, f.context_tokens, f.batch, f.runtime
+        f.model_id,
+        build.name,
+        f.verdict,
+        f.mode,
+        f.weight_precision,
+        f.parallelism,
+        f.context_tokens,
+        f.batch,
+        f.runtime
     );
     println!("  weights {:.1} GiB in all, KV cache {:.1} GiB in all", f.weights_total_gib, f.kv_cache_total_gib);
     for g in &f.gpus {
@@ -113,7 +121,11 @@ pub fn run(a: &FitArgs) -> ExitCode {
         let hardware = if c.hardware_usd > 0.0 { format!("${:.0}", c.hardware_usd) } else { "unpriced".to_owned() };
         println!(
             "  cost: hardware {hardware}{}, ${:.2} per working hour, {}",
-            if c.hardware_complete { String::new() } else { format!(" (no catalog price for: {})", c.missing_prices.join(", ")) },
+            if c.hardware_complete {
+                String::new()
+            } else {
+                format!(" (no catalog price for: {})", c.missing_prices.join(", "))
+            },
             c.usd_per_working_hour,
             c.usd_per_million_tokens.map_or_else(|| "no $/Mtok".to_owned(), |v| format!("${v:.3} per million tokens"))
         );

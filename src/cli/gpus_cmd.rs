@@ -69,24 +69,14 @@ pub fn run_gpus(format: Format) -> ExitCode {
             print!("{}", gpus_text(gpus.system(), gpus.gpus(), gpus.topology(), Some(&snapshot)));
             ExitCode::SUCCESS
         }
-        Format::Json => {
-            super::print_json(&gpus_json(gpus.system(), gpus.gpus(), gpus.topology(), Some(&snapshot)))
-        }
+        Format::Json => super::print_json(&gpus_json(gpus.system(), gpus.gpus(), gpus.topology(), Some(&snapshot))),
     }
 }
 
 /// The JSON document of `kraftwerk gpus --format json` for static facts and one snapshot.
-pub fn gpus_json(
-    system: &SystemInfo,
-    gpus: &[GpuStatic],
-    topology: &Topology,
-    snapshot: Option<&Snapshot>,
-) -> Value {
-    let list: Vec<BTreeMap<String, Value>> = gpus
-        .iter()
-        .enumerate()
-        .map(|(i, g)| smi_fields(g, snapshot.and_then(|s| s.gpu(i))))
-        .collect();
+pub fn gpus_json(system: &SystemInfo, gpus: &[GpuStatic], topology: &Topology, snapshot: Option<&Snapshot>) -> Value {
+    let list: Vec<BTreeMap<String, Value>> =
+        gpus.iter().enumerate().map(|(i, g)| smi_fields(g, snapshot.and_then(|s| s.gpu(i)))).collect();
     let pairs: Vec<Value> = topology
         .pairs
         .iter()
@@ -115,12 +105,7 @@ pub fn gpus_json(
 }
 
 /// The text of `kraftwerk gpus` for static facts and one snapshot.
-pub fn gpus_text(
-    system: &SystemInfo,
-    gpus: &[GpuStatic],
-    topology: &Topology,
-    snapshot: Option<&Snapshot>,
-) -> String {
+pub fn gpus_text(system: &SystemInfo, gpus: &[GpuStatic], topology: &Topology, snapshot: Option<&Snapshot>) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -9,9 +9,7 @@
 
 use super::{Format, load_catalog, print_json};
 use crate::live::links::nccl_env::{self, CHILD_ENV, ChildPlan};
-use crate::live::links::{
-    self, DEFAULT_MAX_BYTES, DEFAULT_P2P_BYTES, ELEMENT_BYTES, LinksOptions, grade,
-};
+use crate::live::links::{self, DEFAULT_MAX_BYTES, DEFAULT_P2P_BYTES, ELEMENT_BYTES, LinksOptions, grade};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -58,13 +56,11 @@ pub fn run(args: &LinksArgs) -> ExitCode {
         progress: Some(tx),
         ..LinksOptions::default()
     };
-    let printer = std::thread::Builder::new()
-        .name("kraftwerk-links-progress".to_owned())
-        .spawn(move || {
-            for line in rx {
-                eprintln!("[links] {line}");
-            }
-        });
+    let printer = std::thread::Builder::new().name("kraftwerk-links-progress".to_owned()).spawn(move || {
+        for line in rx {
+            eprintln!("[links] {line}");
+        }
+    });
     let report = links::run_links(&opts, expected, catalog.as_ref());
     drop(opts);
     if let Ok(h) = printer {
@@ -80,11 +76,7 @@ pub fn run(args: &LinksArgs) -> ExitCode {
     if code != ExitCode::SUCCESS {
         return code;
     }
-    if report.failed() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    if report.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
 /// Whether cudarc can run NCCL as things are: no driver (nothing will run) or NCCL found.
@@ -104,17 +96,8 @@ fn nccl_loadable() -> Option<bool> {
 fn restart_if_needed() -> Option<ExitCode> {
     let loadable = nccl_loadable()?;
     let already = std::env::var_os(CHILD_ENV).is_some();
-    let found = if loadable || already {
-        None
-    } else {
-        nccl_env::find_libnccl(true)
-    };
-    let plan = ChildPlan::decide(
-        nccl_env::nvls_value().as_deref(),
-        loadable,
-        found.as_deref(),
-        already,
-    )?;
+    let found = if loadable || already { None } else { nccl_env::find_libnccl(true) };
+    let plan = ChildPlan::decide(nccl_env::nvls_value().as_deref(), loadable, found.as_deref(), already)?;
     let alias = match plan.alias_library.as_deref().map(nccl_env::alias_dir) {
         Some(Ok(dir)) => Some(dir),
         Some(Err(e)) => {
@@ -132,17 +115,13 @@ fn restart_if_needed() -> Option<ExitCode> {
         why.push(format!("libnccl.so -> {}", lib.display()));
     }
     eprintln!("kraftwerk links: restarting with {}", why.join(", "));
-    let status = std::process::Command::new(exe)
-        .args(std::env::args_os().skip(1))
-        .envs(plan.env(alias.as_deref()))
-        .status();
+    let status =
+        std::process::Command::new(exe).args(std::env::args_os().skip(1)).envs(plan.env(alias.as_deref())).status();
     if let Some(dir) = alias {
         let _ = std::fs::remove_dir_all(dir);
     }
     match status {
-        Ok(s) => Some(ExitCode::from(
-            s.code().and_then(|c| u8::try_from(c).ok()).unwrap_or(2),
-        )),
+        Ok(s) => Some(ExitCode::from(s.code().and_then(|c| u8::try_from(c).ok()).unwrap_or(2))),
         Err(e) => {
             eprintln!("kraftwerk links: cannot restart ({e}); running without NCCL");
             None

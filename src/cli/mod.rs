@@ -6,10 +6,10 @@
 mod catalog_cmd;
 pub mod check_cmd;
 mod fit_cmd;
-mod validate_cmd;
 mod gpus_cmd;
 mod links_cmd;
 mod probe_cmd;
+mod validate_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

@@ -4,8 +4,8 @@
 
 use super::Format;
 use crate::live::probe::{
-    self, BackendChoice, DeviceReport, ExpectedGpu, Grade, Precision, ProbeConfig, ProbePhase,
-    ProbeProgress, ProbeReport,
+    self, BackendChoice, DeviceReport, ExpectedGpu, Grade, Precision, ProbeConfig, ProbePhase, ProbeProgress,
+    ProbeReport,
 };
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -64,24 +64,15 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
             }
         }
     }
-    if precisions.is_empty()
-        || args.seconds.is_nan()
-        || args.seconds < 0.0
-        || args.size == 0
-        || args.iterations == 0
-    {
-        eprintln!(
-            "kraftwerk probe: need at least one precision, --seconds ≥ 0, --size ≥ 1, --iterations ≥ 1"
-        );
+    if precisions.is_empty() || args.seconds.is_nan() || args.seconds < 0.0 || args.size == 0 || args.iterations == 0 {
+        eprintln!("kraftwerk probe: need at least one precision, --seconds ≥ 0, --size ≥ 1, --iterations ≥ 1");
         return ExitCode::from(2);
     }
     let catalog = crate::cli::load_catalog().ok();
     let mut expected = None;
     if let Some(id) = &args.expect {
         let Some(g) = catalog.as_ref().and_then(|c| c.gpu(id)) else {
-            eprintln!(
-                "kraftwerk probe: no GPU `{id}` in the catalog (see `kraftwerk catalog gpus`)"
-            );
+            eprintln!("kraftwerk probe: no GPU `{id}` in the catalog (see `kraftwerk catalog gpus`)");
             return ExitCode::from(2);
         };
         expected = Some(ExpectedGpu::from_catalog(g));
@@ -103,41 +94,30 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
     if let Some(limit) = args.timeout.filter(|t| t.is_finite() && *t >= 0.0) {
         let cancel = std::sync::Arc::clone(&config.cancel);
         // Detached: it only sets a flag, and the process exits after the report.
-        let _ = std::thread::Builder::new()
-            .name("kraftwerk-probe-timeout".to_owned())
-            .spawn(move || {
-                std::thread::sleep(std::time::Duration::from_secs_f64(limit));
-                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-            });
-    }
-    let printer = std::thread::Builder::new()
-        .name("kraftwerk-probe-progress".to_owned())
-        .spawn(move || {
-            let mut last: Option<(Option<usize>, ProbePhase)> = None;
-            for p in rx {
-                if last != Some((p.device, p.phase)) {
-                    let who = p
-                        .device
-                        .map_or_else(|| "probe".to_owned(), |d| format!("device {d}"));
-                    eprintln!("[{who}] {}", p.message);
-                    last = Some((p.device, p.phase));
-                }
-            }
+        let _ = std::thread::Builder::new().name("kraftwerk-probe-timeout".to_owned()).spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs_f64(limit));
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
         });
+    }
+    let printer = std::thread::Builder::new().name("kraftwerk-probe-progress".to_owned()).spawn(move || {
+        let mut last: Option<(Option<usize>, ProbePhase)> = None;
+        for p in rx {
+            if last != Some((p.device, p.phase)) {
+                let who = p.device.map_or_else(|| "probe".to_owned(), |d| format!("device {d}"));
+                eprintln!("[{who}] {}", p.message);
+                last = Some((p.device, p.phase));
+            }
+        }
+    });
     let mut report = probe::run_probe(&config, expected.as_ref());
     drop(config);
     if let Ok(h) = printer {
         let _ = h.join();
     }
-    if let (None, probe::Backend::Cuda, Some(cat), Some(dev)) = (
-        &expected,
-        report.backend,
-        catalog.as_ref(),
-        report.devices.first(),
-    ) {
-        let max_limit = dev
-            .power_limit_max_w
-            .or_else(|| dev.sustained.as_ref().and_then(|s| s.power_limit_max_w));
+    if let (None, probe::Backend::Cuda, Some(cat), Some(dev)) =
+        (&expected, report.backend, catalog.as_ref(), report.devices.first())
+    {
+        let max_limit = dev.power_limit_max_w.or_else(|| dev.sustained.as_ref().and_then(|s| s.power_limit_max_w));
         match probe::match_catalog_gpu(cat, &dev.name, max_limit) {
             Ok(Some(g)) => {
                 report.expected = Some(ExpectedGpu::from_catalog(g));
@@ -151,11 +131,7 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
             ),
         }
     }
-    let code = if report.failed() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    };
+    let code = if report.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS };
     match args.format {
         Format::Json => {
             if super::print_json(&report) != ExitCode::SUCCESS {
@@ -169,11 +145,7 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
 
 /// TFLOP/s with one decimal, or three significant digits below 10 (CPU backend).
 fn tflops(v: f64) -> String {
-    if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.3}")
-    }
+    if v >= 10.0 { format!("{v:.1}") } else { format!("{v:.3}") }
 }
 
 fn opt(v: Option<f64>, digits: usize) -> String {
@@ -183,15 +155,8 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 /// The text report: a table per device, then the verdicts.
 pub fn render_text(r: &ProbeReport) -> String {
     let mut s = String::new();
-    let note = r
-        .backend_note
-        .as_deref()
-        .map_or_else(String::new, |n| format!(" ({n})"));
-    let _ = writeln!(
-        s,
-        "kraftwerk probe: backend {:?}{note}, {:.1} s",
-        r.backend, r.wall_seconds
-    );
+    let note = r.backend_note.as_deref().map_or_else(String::new, |n| format!(" ({n})"));
+    let _ = writeln!(s, "kraftwerk probe: backend {:?}{note}, {:.1} s", r.backend, r.wall_seconds);
     if let Some(e) = &r.expected {
         let _ = writeln!(s, "graded against: {}", e.name);
     }
@@ -205,34 +170,15 @@ pub fn render_text(r: &ProbeReport) -> String {
             p.from,
             p.to,
             opt(p.bandwidth_gb_s.map(|b| b.median), 1),
-            if p.peer_access {
-                " (peer access)"
-            } else {
-                " (staged through host)"
-            }
+            if p.peer_access { " (peer access)" } else { " (staged through host)" }
         );
     }
     let _ = writeln!(s, "\nchecks:");
     let mut verdicts: Vec<_> = r.verdicts.iter().collect();
-    verdicts.sort_by_key(|v| {
-        (
-            std::cmp::Reverse(v.grade),
-            v.device,
-            v.precision,
-            v.check.clone(),
-        )
-    });
+    verdicts.sort_by_key(|v| (std::cmp::Reverse(v.grade), v.device, v.precision, v.check.clone()));
     for v in verdicts {
-        let who = v
-            .device
-            .map_or_else(|| "     ".to_owned(), |d| format!("dev {d}"));
-        let _ = writeln!(
-            s,
-            "  {:<4} {who} {:<17} {}",
-            v.grade.name().to_uppercase(),
-            v.check,
-            v.message
-        );
+        let who = v.device.map_or_else(|| "     ".to_owned(), |d| format!("dev {d}"));
+        let _ = writeln!(s, "  {:<4} {who} {:<17} {}", v.grade.name().to_uppercase(), v.check, v.message);
     }
     let overall = match r.overall {
         Grade::Pass | Grade::Info => "PASS",
@@ -244,13 +190,8 @@ pub fn render_text(r: &ProbeReport) -> String {
 }
 
 fn render_device(s: &mut String, d: &DeviceReport) {
-    let cc = d
-        .compute_capability
-        .as_deref()
-        .map_or_else(String::new, |c| format!(", cc {c}"));
-    let mem = d
-        .memory_total_gib
-        .map_or_else(String::new, |m| format!(", {m:.1} GiB"));
+    let cc = d.compute_capability.as_deref().map_or_else(String::new, |c| format!(", cc {c}"));
+    let mem = d.memory_total_gib.map_or_else(String::new, |m| format!(", {m:.1} GiB"));
     let _ = writeln!(
         s,
         "\ndevice {}: {}{cc}{mem}, n = {}{}",
@@ -280,13 +221,7 @@ fn render_device(s: &mut String, d: &DeviceReport) {
             g.check.max_err_over_sum_abs
         );
         for a in &g.alternatives {
-            let _ = writeln!(
-                s,
-                "  {:<9} {:<15} {:>9}  (slower variant)",
-                "",
-                a.library,
-                tflops(a.tflops.median)
-            );
+            let _ = writeln!(s, "  {:<9} {:<15} {:>9}  (slower variant)", "", a.library, tflops(a.tflops.median));
         }
     }
     for k in &d.skipped {
@@ -323,11 +258,7 @@ fn render_device(s: &mut String, d: &DeviceReport) {
                 opt(x.temperature_c.map(|v| v.min), 0),
                 opt(x.temperature_c.map(|v| v.max), 0),
                 opt(x.sm_clock_mhz.map(|v| v.median), 0),
-                if x.clock_event_names.is_empty() {
-                    "none".to_owned()
-                } else {
-                    x.clock_event_names.join(", ")
-                }
+                if x.clock_event_names.is_empty() { "none".to_owned() } else { x.clock_event_names.join(", ") }
             );
         }
     }

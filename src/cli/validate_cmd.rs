@@ -47,7 +47,10 @@ pub fn run(a: &ValidateArgs) -> ExitCode {
         }
     };
     let probe: Option<ProbeReport> = if let Some(path) = &a.probe_report {
-        match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string())) {
+        match std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        {
             Ok(p) => Some(p),
             Err(e) => {
                 eprintln!("kraftwerk: {}: {e}", path.display());

@@ -43,12 +43,7 @@ impl PricedPart {
         quantity: u32,
         unit_price_usd: Option<f64>,
     ) -> PricedPart {
-        PricedPart {
-            id: id.into(),
-            name: name.into(),
-            quantity,
-            unit_price_usd,
-        }
+        PricedPart { id: id.into(), name: name.into(), quantity, unit_price_usd }
     }
 
     /// A line for any catalog part, with its `price_usd`.
@@ -58,12 +53,7 @@ impl PricedPart {
 
     /// A GPU line from the catalog entry.
     pub fn gpu(gpu: &crate::catalog::Gpu, quantity: u32) -> PricedPart {
-        PricedPart::new(
-            &gpu.id,
-            format!("{} {}", gpu.vendor, gpu.name),
-            quantity,
-            gpu.price_usd,
-        )
+        PricedPart::new(&gpu.id, format!("{} {}", gpu.vendor, gpu.name), quantity, gpu.price_usd)
     }
 }
 
@@ -82,11 +72,7 @@ pub struct CloudPrice {
 impl Default for CloudPrice {
     /// One A100 80 GB at [`DEFAULT_CLOUD_USD_PER_HOUR`].
     fn default() -> Self {
-        CloudPrice {
-            name: "A100 80 GB".to_owned(),
-            usd_per_hour: DEFAULT_CLOUD_USD_PER_HOUR,
-            tokens_per_s: None,
-        }
+        CloudPrice { name: "A100 80 GB".to_owned(), usd_per_hour: DEFAULT_CLOUD_USD_PER_HOUR, tokens_per_s: None }
     }
 }
 
@@ -208,18 +194,13 @@ fn check(field: &'static str, value: f64, positive: bool) -> Result<(), CostErro
     if ok {
         Ok(())
     } else {
-        Err(CostError::OutOfRange {
-            field,
-            expected: if positive { "positive" } else { "zero or more" },
-            value,
-        })
+        Err(CostError::OutOfRange { field, expected: if positive { "positive" } else { "zero or more" }, value })
     }
 }
 
 /// $ per million tokens at `usd_per_hour` and `tokens_per_s`: 1e6 × $/h / (3600 × tok/s).
 pub fn usd_per_million_tokens(usd_per_hour: f64, tokens_per_s: f64) -> Option<f64> {
-    (tokens_per_s.is_finite() && tokens_per_s > 0.0)
-        .then(|| 1e6 * usd_per_hour / (3600.0 * tokens_per_s))
+    (tokens_per_s.is_finite() && tokens_per_s > 0.0).then(|| 1e6 * usd_per_hour / (3600.0 * tokens_per_s))
 }
 
 /// Computes the cost report.
@@ -227,18 +208,10 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
     check("amortization_years", input.amortization_years, true)?;
     check("load_power_w", input.load_power_w, false)?;
     check("idle_power_w", input.idle_power_w, false)?;
-    check(
-        "electricity_usd_per_kwh",
-        input.electricity_usd_per_kwh,
-        false,
-    )?;
+    check("electricity_usd_per_kwh", input.electricity_usd_per_kwh, false)?;
     check("utilization", input.utilization, true)?;
     if input.utilization > 1.0 {
-        return Err(CostError::OutOfRange {
-            field: "utilization",
-            expected: "at most 1",
-            value: input.utilization,
-        });
+        return Err(CostError::OutOfRange { field: "utilization", expected: "at most 1", value: input.utilization });
     }
     check("cloud.usd_per_hour", input.cloud.usd_per_hour, false)?;
     for p in &input.parts {
@@ -259,11 +232,8 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
         })
         .collect();
     let hardware_usd: f64 = parts.iter().filter_map(|p| p.line_usd).sum();
-    let mut missing_prices: Vec<String> = parts
-        .iter()
-        .filter(|p| p.line_usd.is_none() && p.quantity > 0)
-        .map(|p| p.id.clone())
-        .collect();
+    let mut missing_prices: Vec<String> =
+        parts.iter().filter(|p| p.line_usd.is_none() && p.quantity > 0).map(|p| p.id.clone()).collect();
     missing_prices.sort();
     missing_prices.dedup();
 
@@ -272,14 +242,12 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
     let idle_usd_per_hour = input.idle_power_w / 1000.0 * input.electricity_usd_per_kwh;
     let working_hours_per_month = HOURS_PER_MONTH * input.utilization;
     let idle_hours_per_month = HOURS_PER_MONTH - working_hours_per_month;
-    let energy_usd_per_month = energy_usd_per_working_hour * working_hours_per_month
-        + idle_usd_per_hour * idle_hours_per_month;
+    let energy_usd_per_month =
+        energy_usd_per_working_hour * working_hours_per_month + idle_usd_per_hour * idle_hours_per_month;
     let hardware_per_month = hardware_usd / (input.amortization_years * 12.0);
     let usd_per_month = hardware_per_month + energy_usd_per_month;
     let usd_per_working_hour = usd_per_month / working_hours_per_month;
-    let usd_per_mtok = input
-        .tokens_per_s
-        .and_then(|t| usd_per_million_tokens(usd_per_working_hour, t));
+    let usd_per_mtok = input.tokens_per_s.and_then(|t| usd_per_million_tokens(usd_per_working_hour, t));
 
     let cloud_month = input.cloud.usd_per_hour * working_hours_per_month;
     let saving = cloud_month - energy_usd_per_month;
@@ -316,10 +284,7 @@ mod tests {
 
     fn input() -> CostInput {
         let mut i = CostInput::new(
-            vec![
-                PricedPart::new("gpu", "GPU", 2, Some(1599.0)),
-                PricedPart::new("board", "Board", 1, None),
-            ],
+            vec![PricedPart::new("gpu", "GPU", 2, Some(1599.0)), PricedPart::new("board", "Board", 1, None)],
             1000.0,
             0.30,
         );

@@ -76,7 +76,9 @@ pub fn gpu_slots(build: &Build, catalog: &Catalog) -> Vec<GpuSlot> {
         let bridged = build.nvlink.iter().any(|b| b.gpus.0 == i || b.gpus.1 == i);
         let link = match (&g.nvlink, g.form_factor) {
             (NvLink::Sxm { bandwidth_gb_s }, GpuFormFactor::Sxm) => Link::NvLink { bandwidth_gb_s: *bandwidth_gb_s },
-            (NvLink::Bridge { bandwidth_gb_s, .. }, _) if bridged && n == 2 => Link::NvLink { bandwidth_gb_s: *bandwidth_gb_s },
+            (NvLink::Bridge { bandwidth_gb_s, .. }, _) if bridged && n == 2 => {
+                Link::NvLink { bandwidth_gb_s: *bandwidth_gb_s }
+            }
             _ => links
                 .iter()
                 .find(|l| l.gpu == i)
@@ -185,9 +187,10 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         let mut one = input.clone();
         one.parallelism = Parallelism::Single;
         if let Ok(f) = llm::estimate(&one, &[GpuSlot::new(a100.clone())])
-            && f.verdict != llm::Verdict::DoesNotFit {
-                cloud.tokens_per_s = f.speed.map(|s| s.decode_batch_tokens_per_s);
-            }
+            && f.verdict != llm::Verdict::DoesNotFit
+        {
+            cloud.tokens_per_s = f.speed.map(|s| s.decode_batch_tokens_per_s);
+        }
     }
     ci.cloud = cloud;
     let (cost, cost_error) = match cost::estimate(&ci) {

@@ -191,14 +191,10 @@ impl FromStr for Mode {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "inference" | "infer" | "serve" => Ok(Mode::Inference),
-            "full" | "full_fine_tune" | "full-fine-tune" | "finetune" | "fine-tune" => {
-                Ok(Mode::FullFineTune)
-            }
+            "full" | "full_fine_tune" | "full-fine-tune" | "finetune" | "fine-tune" => Ok(Mode::FullFineTune),
             "lora" => Ok(Mode::Lora),
             "qlora" => Ok(Mode::Qlora),
-            _ => Err(ParseError(format!(
-                "unknown mode `{s}` (inference, full, lora, qlora)"
-            ))),
+            _ => Err(ParseError(format!("unknown mode `{s}` (inference, full, lora, qlora)"))),
         }
     }
 }
@@ -208,10 +204,7 @@ impl FromStr for Mode {
 /// GGUF types are counted by their bits per weight measured over a whole file (llama.cpp
 /// quantize README, Llama-3.1-8B), so the mixed precisions of a GGUF file are included.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[allow(
-    non_camel_case_types,
-    reason = "GGUF types spelled as llama.cpp spells them"
-)]
+#[allow(non_camel_case_types, reason = "GGUF types spelled as llama.cpp spells them")]
 pub enum Precision {
     /// 32-bit float.
     #[serde(rename = "fp32")]
@@ -293,14 +286,7 @@ impl Precision {
 
     /// Whether this is a GGUF (llama.cpp) type.
     pub fn is_gguf(self) -> bool {
-        matches!(
-            self,
-            Precision::Q4_0
-                | Precision::Q4_K_M
-                | Precision::Q5_K_M
-                | Precision::Q6_K
-                | Precision::Q8_0
-        )
+        matches!(self, Precision::Q4_0 | Precision::Q4_K_M | Precision::Q5_K_M | Precision::Q6_K | Precision::Q8_0)
     }
 
     /// Whether the format keeps the token embedding and LM head in 16 bits while quantizing the
@@ -359,9 +345,7 @@ impl FromStr for Precision {
         if let Some(p) = named {
             return Ok(p);
         }
-        let number = lower
-            .strip_suffix("bpw")
-            .or_else(|| lower.strip_prefix("bpw:"));
+        let number = lower.strip_suffix("bpw").or_else(|| lower.strip_prefix("bpw:"));
         if let Some(bits) = number.and_then(|n| n.trim().parse::<f64>().ok())
             && bits.is_finite()
             && bits > 0.0
@@ -491,9 +475,7 @@ impl FromStr for Runtime {
             "llama.cpp" | "llamacpp" | "llama_cpp" | "ollama" | "gguf" => Ok(Runtime::LlamaCpp),
             "exllamav2" | "exllama" | "exl2" | "tabby" | "tabbyapi" => Ok(Runtime::ExLlamaV2),
             "vllm" | "sglang" | "pytorch" => Ok(Runtime::Vllm),
-            _ => Err(ParseError(format!(
-                "unknown runtime `{s}` (llama.cpp, exllamav2, vllm)"
-            ))),
+            _ => Err(ParseError(format!("unknown runtime `{s}` (llama.cpp, exllamav2, vllm)"))),
         }
     }
 }
@@ -520,9 +502,7 @@ impl Parallelism {
     pub fn degree(self) -> u32 {
         match self {
             Parallelism::Single => 1,
-            Parallelism::TensorParallel(n)
-            | Parallelism::LayerSplit(n)
-            | Parallelism::DataParallel(n) => n,
+            Parallelism::TensorParallel(n) | Parallelism::LayerSplit(n) | Parallelism::DataParallel(n) => n,
         }
     }
 }
@@ -546,11 +526,7 @@ impl FromStr for Parallelism {
         if lower == "single" || lower == "1" {
             return Ok(Parallelism::Single);
         }
-        let bad = || {
-            ParseError(format!(
-                "unknown parallelism `{s}` (single, tp:N, split:N, dp:N)"
-            ))
-        };
+        let bad = || ParseError(format!("unknown parallelism `{s}` (single, tp:N, split:N, dp:N)"));
         let (kind, n) = lower.split_once([':', '=']).ok_or_else(bad)?;
         let n: u32 = n.trim().parse().map_err(|_| bad())?;
         match kind.trim() {
@@ -611,18 +587,12 @@ pub fn pcie_lane_gb_s(generation: u8) -> f64 {
 impl Link {
     /// The PCIe link a card gets in a slot: the lower generation and the fewer lanes of the two.
     pub fn pcie_in_slot(gpu: &Gpu, slot_gen: u8, slot_lanes: u8) -> Link {
-        Link::Pcie {
-            generation: gpu.pcie_gen.min(slot_gen),
-            lanes: gpu.pcie_lanes.min(slot_lanes),
-        }
+        Link::Pcie { generation: gpu.pcie_gen.min(slot_gen), lanes: gpu.pcie_lanes.min(slot_lanes) }
     }
 
     /// The card's own host link at full width (gen and lanes from the catalog).
     pub fn pcie_native(gpu: &Gpu) -> Link {
-        Link::Pcie {
-            generation: gpu.pcie_gen,
-            lanes: gpu.pcie_lanes,
-        }
+        Link::Pcie { generation: gpu.pcie_gen, lanes: gpu.pcie_lanes }
     }
 
     /// The card's NVLink, if it has one (bridge or SXM).
@@ -738,8 +708,7 @@ impl FitInput {
 
     /// The runtime in effect.
     pub fn resolved_runtime(&self) -> Runtime {
-        self.runtime
-            .unwrap_or_else(|| Runtime::default_for(self.weight_precision))
+        self.runtime.unwrap_or_else(|| Runtime::default_for(self.weight_precision))
     }
 }
 
@@ -963,16 +932,8 @@ fn weight_parts_bytes(model: &LlmModel, precision: Precision) -> (f64, f64, f64)
     let total = model.params_b * 1e9;
     let table = table_params(model).min(total / 4.0);
     let body = total - 2.0 * table;
-    let table_bytes = if precision.keeps_embeddings_16bit() {
-        2.0
-    } else {
-        precision.bytes_per_element()
-    };
-    (
-        table * table_bytes,
-        table * table_bytes,
-        body * precision.bytes_per_element(),
-    )
+    let table_bytes = if precision.keeps_embeddings_16bit() { 2.0 } else { precision.bytes_per_element() };
+    (table * table_bytes, table * table_bytes, body * precision.bytes_per_element())
 }
 
 /// Bytes of all weights of `model` at `precision` (for GGUF about the file size: Llama-3.1-8B
@@ -998,10 +959,7 @@ pub fn kv_heads_per_rank(model: &LlmModel, tp: u32) -> u32 {
 fn kv_bytes_per_token_layer(model: &LlmModel, kv: Precision, tp: u32) -> f64 {
     let b = kv.bytes_per_element();
     match model.attention {
-        Attention::Mla {
-            kv_lora_rank,
-            rope_head_dim,
-        } => f64::from(kv_lora_rank + rope_head_dim) * b,
+        Attention::Mla { kv_lora_rank, rope_head_dim } => f64::from(kv_lora_rank + rope_head_dim) * b,
         Attention::Full | Attention::SlidingWindow { .. } | Attention::Alternating { .. } => {
             2.0 * f64::from(kv_heads_per_rank(model, tp)) * f64::from(model.head_dim) * b
         }
@@ -1068,9 +1026,7 @@ fn q_dim(model: &LlmModel) -> f64 {
 
 /// FFN width: `intermediate`, else 4 × hidden.
 fn ffn_dim(model: &LlmModel) -> f64 {
-    model
-        .intermediate
-        .map_or(4.0 * f64::from(model.hidden), f64::from)
+    model.intermediate.map_or(4.0 * f64::from(model.hidden), f64::from)
 }
 
 /// Trainable `LoRA` parameters: rank × (in + out) for q, k, v, o, gate, up and down of every
@@ -1104,9 +1060,7 @@ pub fn compute_peak_tflops(
         {
             return Some((v, "fp16 (fp16 accumulate)"));
         }
-        p.fp16
-            .map(|v| (v, "fp16"))
-            .or_else(|| p.bf16.map(|v| (v, "bf16")))
+        p.fp16.map(|v| (v, "fp16")).or_else(|| p.bf16.map(|v| (v, "bf16")))
     };
     match precision {
         Precision::Fp32 => p.fp32.map(|v| (v, "fp32")),
@@ -1142,13 +1096,7 @@ fn split_layers(layers: u32, capacities: &[f64]) -> Vec<u32> {
     }
     let quotas: Vec<f64> = capacities
         .iter()
-        .map(|c| {
-            if sum > 0.0 {
-                f64::from(layers) * c / sum
-            } else {
-                f64::from(layers) / n as f64
-            }
-        })
+        .map(|c| if sum > 0.0 { f64::from(layers) * c / sum } else { f64::from(layers) / n as f64 })
         .collect();
     let mut counts: Vec<u32> = quotas.iter().map(|q| q.floor() as u32).collect();
     let mut left = layers.saturating_sub(counts.iter().sum::<u32>());
@@ -1172,13 +1120,9 @@ fn shares(input: &FitInput, gpus: &[GpuSlot]) -> Vec<Share> {
     let layers = input.model.layers;
     let n = gpus.len();
     match input.parallelism {
-        Parallelism::Single => vec![Share {
-            layers: 0..layers,
-            width: 1.0,
-            has_embedding: true,
-            has_head: true,
-            batch: input.batch,
-        }],
+        Parallelism::Single => {
+            vec![Share { layers: 0..layers, width: 1.0, has_embedding: true, has_head: true, batch: input.batch }]
+        }
         Parallelism::TensorParallel(t) => (0..n)
             .map(|_| Share {
                 layers: 0..layers,
@@ -1196,11 +1140,7 @@ fn shares(input: &FitInput, gpus: &[GpuSlot]) -> Vec<Share> {
                     width: 1.0,
                     has_embedding: true,
                     has_head: true,
-                    batch: if input.mode.is_training() {
-                        input.batch
-                    } else {
-                        per
-                    },
+                    batch: if input.mode.is_training() { input.batch } else { per },
                 })
                 .collect()
         }
@@ -1229,52 +1169,33 @@ fn shares(input: &FitInput, gpus: &[GpuSlot]) -> Vec<Share> {
 
 fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
     let m = &input.model;
-    let bad_model = |reason: &str| FitError::InvalidModel {
-        id: m.id.clone(),
-        reason: reason.to_owned(),
-    };
+    let bad_model = |reason: &str| FitError::InvalidModel { id: m.id.clone(), reason: reason.to_owned() };
     if !(m.params_b.is_finite() && m.params_b > 0.0) {
         return Err(bad_model("params_b must be positive"));
     }
     if let Some(a) = m.active_params_b
         && !(a.is_finite() && a > 0.0 && a <= m.params_b)
     {
-        return Err(bad_model(
-            "active_params_b must be positive and at most params_b",
-        ));
+        return Err(bad_model("active_params_b must be positive and at most params_b"));
     }
     if m.layers == 0 || m.hidden == 0 || m.heads == 0 || m.kv_heads == 0 || m.head_dim == 0 {
-        return Err(bad_model(
-            "layers, hidden, heads, kv_heads and head_dim must be positive",
-        ));
+        return Err(bad_model("layers, hidden, heads, kv_heads and head_dim must be positive"));
     }
     if gpus.is_empty() {
         return Err(FitError::NoGpus);
     }
     let wanted = input.parallelism.degree();
     if wanted == 0 {
-        return Err(FitError::InvalidInput(format!(
-            "{} has degree 0",
-            input.parallelism
-        )));
+        return Err(FitError::InvalidInput(format!("{} has degree 0", input.parallelism)));
     }
     if wanted as usize > gpus.len() {
-        return Err(FitError::NotEnoughGpus {
-            parallelism: input.parallelism,
-            wanted,
-            given: gpus.len(),
-        });
+        return Err(FitError::NotEnoughGpus { parallelism: input.parallelism, wanted, given: gpus.len() });
     }
     if input.context_tokens == 0 || input.batch == 0 {
-        return Err(FitError::InvalidInput(
-            "context_tokens and batch must be at least 1".into(),
-        ));
+        return Err(FitError::InvalidInput("context_tokens and batch must be at least 1".into()));
     }
     if input.zero_stage > 3 {
-        return Err(FitError::InvalidInput(format!(
-            "ZeRO stage {} (0-3)",
-            input.zero_stage
-        )));
+        return Err(FitError::InvalidInput(format!("ZeRO stage {} (0-3)", input.zero_stage)));
     }
     for p in [input.weight_precision, input.kv_precision] {
         if let Precision::Bpw(b) = p
@@ -1286,17 +1207,11 @@ fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
     for s in gpus {
         let positive = |x: f64| x.is_finite() && x > 0.0;
         if !positive(s.gpu.memory_gib) || !positive(s.gpu.memory_bandwidth_gb_s) {
-            return Err(FitError::InvalidInput(format!(
-                "GPU `{}` needs positive memory and bandwidth",
-                s.gpu.id
-            )));
+            return Err(FitError::InvalidInput(format!("GPU `{}` needs positive memory and bandwidth", s.gpu.id)));
         }
     }
     if input.mode == Mode::FullFineTune
-        && !matches!(
-            input.weight_precision,
-            Precision::Fp32 | Precision::Bf16 | Precision::Fp16
-        )
+        && !matches!(input.weight_precision, Precision::Fp32 | Precision::Bf16 | Precision::Fp16)
     {
         return Err(FitError::Unsupported(format!(
             "full fine-tune in {} (use fp32, bf16 or fp16; LoRA/QLoRA train over quantized bases)",
@@ -1304,10 +1219,7 @@ fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
         )));
     }
     if input.mode == Mode::Lora && input.weight_precision.is_gguf() {
-        return Err(FitError::Unsupported(format!(
-            "LoRA training over a GGUF {} base",
-            input.weight_precision
-        )));
+        return Err(FitError::Unsupported(format!("LoRA training over a GGUF {} base", input.weight_precision)));
     }
     Ok(())
 }
@@ -1323,10 +1235,7 @@ struct GroupLink {
 
 fn group_link(gpus: &[GpuSlot], runtime: Runtime) -> GroupLink {
     let all_nvlink = gpus.iter().all(|s| matches!(s.link, Link::NvLink { .. }));
-    let slowest = gpus
-        .iter()
-        .map(|s| s.link.per_direction_gb_s())
-        .fold(f64::INFINITY, f64::min);
+    let slowest = gpus.iter().map(|s| s.link.per_direction_gb_s()).fold(f64::INFINITY, f64::min);
     let slowest = if slowest.is_finite() { slowest } else { 0.0 };
     let geforce = gpus.iter().any(|s| s.gpu.is_geforce());
     if runtime.host_staged_tp() {
@@ -1382,11 +1291,7 @@ impl GroupLink {
     fn all_reduce_s(self, bytes: f64, t: u32) -> f64 {
         let tf = f64::from(t);
         let bw = self.effective_gb_s() * 1e9;
-        let transfer = if bw > 0.0 {
-            2.0 * (tf - 1.0) / tf * bytes / bw
-        } else {
-            f64::INFINITY
-        };
+        let transfer = if bw > 0.0 { 2.0 * (tf - 1.0) / tf * bytes / bw } else { f64::INFINITY };
         self.latency_s + transfer
     }
 
@@ -1403,13 +1308,7 @@ impl GroupLink {
 }
 
 /// Memory of every GPU used at `tokens` of context.
-fn memory(
-    input: &FitInput,
-    gpus: &[GpuSlot],
-    shares: &[Share],
-    runtime: Runtime,
-    tokens: u32,
-) -> Vec<MemoryBreakdown> {
+fn memory(input: &FitInput, gpus: &[GpuSlot], shares: &[Share], runtime: Runtime, tokens: u32) -> Vec<MemoryBreakdown> {
     let m = &input.model;
     let training = input.mode.is_training();
     let layers = f64::from(m.layers);
@@ -1503,14 +1402,7 @@ fn memory(
             let kv = if training {
                 0.0
             } else {
-                kv_cache_bytes_layers(
-                    m,
-                    input.kv_precision,
-                    sh.layers.clone(),
-                    tokens,
-                    sh.batch,
-                    tp,
-                )
+                kv_cache_bytes_layers(m, input.kv_precision, sh.layers.clone(), tokens, sh.batch, tp)
             };
 
             // Activations.
@@ -1518,11 +1410,7 @@ fn memory(
                 let b = f64::from(input.batch);
                 let sbh = seq * b * hidden;
                 let heads = f64::from(m.heads);
-                let scores = if input.flash_attention {
-                    0.0
-                } else {
-                    5.0 * heads * seq / hidden
-                };
+                let scores = if input.flash_attention { 0.0 } else { 5.0 * heads * seq / hidden };
                 let full_layer = sbh * (34.0 + scores);
                 let here = f64::from(sh.layers.end - sh.layers.start);
                 let per_microbatch = if input.gradient_checkpointing {
@@ -1532,53 +1420,29 @@ fn memory(
                 };
                 // 1F1B pipeline: stage i holds up to n - i micro-batches in flight.
                 let in_flight = match input.parallelism {
-                    Parallelism::LayerSplit(_) => {
-                        ((n - i) as f64).min(f64::from(input.gradient_accumulation.max(1)))
-                    }
+                    Parallelism::LayerSplit(_) => ((n - i) as f64).min(f64::from(input.gradient_accumulation.max(1))),
                     _ => 1.0,
                 };
                 // Logits in FP32 and their gradient: 8 bytes per vocabulary entry.
-                let logits = if sh.has_head {
-                    seq * b * vocab * 8.0
-                } else {
-                    0.0
-                };
+                let logits = if sh.has_head { seq * b * vocab * 8.0 } else { 0.0 };
                 (per_microbatch * in_flight + logits) / f64::from(tp)
             } else {
                 // One prompt chunk through a layer: residual, norm, q/k/v, attention out (~4h)
                 // and the gate/up FFN pair (2 × ffn), 16-bit; logits of the batch in FP32.
                 let chunk = f64::from(runtime.chunk_tokens().min(tokens.max(1)));
                 let work = chunk * (4.0 * hidden + 2.0 * ffn_dim(m)) * ACT_BYTES * sh.width;
-                let logits = if sh.has_head {
-                    f64::from(sh.batch) * vocab * 4.0
-                } else {
-                    0.0
-                };
+                let logits = if sh.has_head { f64::from(sh.batch) * vocab * 4.0 } else { 0.0 };
                 work + logits
             };
 
-            let runtime_gib = CUDA_CONTEXT_GIB
-                + if training {
-                    TRAINING_BUFFERS_GIB
-                } else {
-                    runtime.buffers_gib()
-                };
-            let headroom_frac = if training {
-                TRAINING_HEADROOM_FRACTION
-            } else {
-                runtime.headroom_fraction()
-            };
+            let runtime_gib = CUDA_CONTEXT_GIB + if training { TRAINING_BUFFERS_GIB } else { runtime.buffers_gib() };
+            let headroom_frac = if training { TRAINING_HEADROOM_FRACTION } else { runtime.headroom_fraction() };
             let weights_gib = weights / GIB;
             let kv_cache_gib = kv / GIB;
             let activations_gib = activations / GIB;
             let gradients_gib = gradients / GIB;
             let optimizer_gib = optimizer / GIB;
-            let total_gib = weights_gib
-                + kv_cache_gib
-                + activations_gib
-                + gradients_gib
-                + optimizer_gib
-                + runtime_gib;
+            let total_gib = weights_gib + kv_cache_gib + activations_gib + gradients_gib + optimizer_gib + runtime_gib;
             let headroom_gib = headroom_frac * slot.gpu.memory_gib;
             MemoryBreakdown {
                 weights_gib,
@@ -1630,31 +1494,15 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
             verdict: verdict(mem, slot.gpu.memory_gib),
         })
         .collect();
-    let overall = gpu_fits
-        .iter()
-        .map(|g| g.verdict)
-        .max()
-        .unwrap_or(Verdict::DoesNotFit);
+    let overall = gpu_fits.iter().map(|g| g.verdict).max().unwrap_or(Verdict::DoesNotFit);
 
-    let max_context_tokens = if input.mode.is_training() {
-        None
-    } else {
-        max_context(input, used, &sh, runtime)
-    };
+    let max_context_tokens = if input.mode.is_training() { None } else { max_context(input, used, &sh, runtime) };
 
     let mut notes = notes(input, gpus, used, runtime);
-    let speed = if input.mode.is_training() {
-        None
-    } else {
-        Some(speed(input, used, &sh, runtime, &mut notes))
-    };
+    let speed = if input.mode.is_training() { None } else { Some(speed(input, used, &sh, runtime, &mut notes)) };
 
     let (embed_b, _, _) = weight_parts_bytes(m, input.weight_precision);
-    let host_weights_gib = if runtime.embedding_on_host() && !input.mode.is_training() {
-        embed_b / GIB
-    } else {
-        0.0
-    };
+    let host_weights_gib = if runtime.embedding_on_host() && !input.mode.is_training() { embed_b / GIB } else { 0.0 };
     let kv_total = if input.mode.is_training() {
         0.0
     } else {
@@ -1719,18 +1567,10 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
     let m = &input.model;
     let mut notes = Vec::new();
     if all.len() > used.len() {
-        notes.push(format!(
-            "{} of {} GPUs used ({}); the others stay idle",
-            used.len(),
-            all.len(),
-            input.parallelism
-        ));
+        notes.push(format!("{} of {} GPUs used ({}); the others stay idle", used.len(), all.len(), input.parallelism));
     }
     if input.context_tokens > m.max_context {
-        notes.push(format!(
-            "context {} exceeds the model's maximum of {} tokens",
-            input.context_tokens, m.max_context
-        ));
+        notes.push(format!("context {} exceeds the model's maximum of {} tokens", input.context_tokens, m.max_context));
     }
     if let Some(active) = m.active_params_b
         && active < m.params_b
@@ -1742,9 +1582,7 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
     }
     match input.parallelism {
         Parallelism::TensorParallel(t) => {
-            if !m.heads.is_multiple_of(t)
-                || !(m.kv_heads.is_multiple_of(t) || t.is_multiple_of(m.kv_heads))
-            {
+            if !m.heads.is_multiple_of(t) || !(m.kv_heads.is_multiple_of(t) || t.is_multiple_of(m.kv_heads)) {
                 notes.push(format!(
                     "tensor parallel {t} does not divide {} attention heads / {} KV heads evenly; \
                      vLLM refuses such a split",
@@ -1752,22 +1590,15 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
                 ));
             }
             if t > m.kv_heads && !matches!(m.attention, Attention::Mla { .. }) {
-                notes.push(format!(
-                    "TP {t} exceeds {} KV heads: each rank keeps a replicated KV head",
-                    m.kv_heads
-                ));
+                notes.push(format!("TP {t} exceeds {} KV heads: each rank keeps a replicated KV head", m.kv_heads));
             }
         }
-        Parallelism::LayerSplit(n) if n > 1 && !input.mode.is_training() => notes.push(
-            "layer split: the GPUs run one after another, so it adds memory, not decode speed"
-                .into(),
-        ),
+        Parallelism::LayerSplit(n) if n > 1 && !input.mode.is_training() => {
+            notes.push("layer split: the GPUs run one after another, so it adds memory, not decode speed".into())
+        }
         _ => {}
     }
-    if input.mode.is_training()
-        && input.zero_stage > 0
-        && !matches!(input.parallelism, Parallelism::DataParallel(_))
-    {
+    if input.mode.is_training() && input.zero_stage > 0 && !matches!(input.parallelism, Parallelism::DataParallel(_)) {
         notes.push("ZeRO shards over data-parallel ranks only; it has no effect here".into());
     }
     if input.mode.is_training() && matches!(input.weight_precision, Precision::Fp8) {
@@ -1776,17 +1607,11 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
     if !input.mode.is_training() {
         for s in used {
             if matches!(input.weight_precision, Precision::Fp8) && s.gpu.peak.fp8.is_none() {
-                notes.push(format!(
-                    "{}: no FP8 tensor cores; FP8 weights run weight-only at the FP16 rate",
-                    s.gpu.id
-                ));
+                notes.push(format!("{}: no FP8 tensor cores; FP8 weights run weight-only at the FP16 rate", s.gpu.id));
             }
         }
         if runtime == Runtime::LlamaCpp && !input.weight_precision.is_gguf() {
-            notes.push(format!(
-                "llama.cpp runtime with {} weights",
-                input.weight_precision
-            ));
+            notes.push(format!("llama.cpp runtime with {} weights", input.weight_precision));
         }
     }
     notes
@@ -1798,15 +1623,9 @@ fn assumptions(input: &FitInput, runtime: Runtime) -> Vec<String> {
             "weights: {} at {:.3} bits per weight{}",
             input.weight_precision,
             input.weight_precision.bits_per_weight(),
-            if input.weight_precision.keeps_embeddings_16bit() {
-                " (embeddings and LM head 16-bit)"
-            } else {
-                ""
-            }
+            if input.weight_precision.keeps_embeddings_16bit() { " (embeddings and LM head 16-bit)" } else { "" }
         ),
-        format!(
-            "CUDA context {CUDA_CONTEXT_GIB} GiB per GPU plus runtime buffers (llm.md: 0.5-2.5 GB)"
-        ),
+        format!("CUDA context {CUDA_CONTEXT_GIB} GiB per GPU plus runtime buffers (llm.md: 0.5-2.5 GB)"),
     ];
     if input.mode.is_training() {
         a.push(format!(
@@ -1839,13 +1658,7 @@ struct GpuSpeed {
     peak_tflops: Option<f64>,
 }
 
-fn speed(
-    input: &FitInput,
-    used: &[GpuSlot],
-    sh: &[Share],
-    runtime: Runtime,
-    notes: &mut Vec<String>,
-) -> SpeedEstimate {
+fn speed(input: &FitInput, used: &[GpuSlot], sh: &[Share], runtime: Runtime, notes: &mut Vec<String>) -> SpeedEstimate {
     let m = &input.model;
     let s = f64::from(input.context_tokens);
     let h = f64::from(m.hidden);
@@ -1867,18 +1680,14 @@ fn speed(
         .iter()
         .map(|slot| GpuSpeed {
             bandwidth_gb_s: slot.gpu.memory_bandwidth_gb_s,
-            peak_tflops: compute_peak_tflops(&slot.gpu, input.weight_precision, runtime, false)
-                .map(|(v, _)| v),
+            peak_tflops: compute_peak_tflops(&slot.gpu, input.weight_precision, runtime, false).map(|(v, _)| v),
         })
         .collect();
     let peak_kind = used
         .first()
         .and_then(|s| compute_peak_tflops(&s.gpu, input.weight_precision, runtime, false))
         .map_or_else(|| "none published".to_owned(), |(_, k)| k.to_owned());
-    let min_peak = per_gpu
-        .iter()
-        .map(|g| g.peak_tflops)
-        .try_fold(f64::INFINITY, |acc, p| p.map(|v| acc.min(v)));
+    let min_peak = per_gpu.iter().map(|g| g.peak_tflops).try_fold(f64::INFINITY, |acc, p| p.map(|v| acc.min(v)));
     if min_peak.is_none() {
         notes.push("a GPU publishes no tensor rate for this precision: no prefill estimate".into());
     }
@@ -1891,8 +1700,7 @@ fn speed(
         let bf = f64::from(b);
         // Expected fraction of layer weights touched by b tokens (MoE: experts overlap).
         let read_frac = 1.0 - (1.0 - active_frac).powf(bf);
-        let weights =
-            share.width * (body_b * lf * read_frac + if share.has_head { head_b } else { 0.0 });
+        let weights = share.width * (body_b * lf * read_frac + if share.has_head { head_b } else { 0.0 });
         let (_, decode_tokens, _) = attended(m, share.layers.clone(), s);
         let kv = decode_tokens * bf * kv_bytes_per_token_layer(m, input.kv_precision, tp);
         let t_mem = (weights + kv) / (e_bw * g.bandwidth_gb_s * 1e9);
@@ -1911,47 +1719,26 @@ fn speed(
     let step = |b: u32| -> (f64, Bound, f64, f64) {
         let parts: Vec<(f64, f64)> = (0..used.len()).map(|i| step_gpu(i, b)).collect();
         // GB read: t_mem × achieved bandwidth.
-        let gb: f64 = parts
-            .iter()
-            .zip(&per_gpu)
-            .map(|((tm, _), g)| tm * e_bw * g.bandwidth_gb_s)
-            .sum();
+        let gb: f64 = parts.iter().zip(&per_gpu).map(|((tm, _), g)| tm * e_bw * g.bandwidth_gb_s).sum();
         match input.parallelism {
             Parallelism::LayerSplit(n) => {
                 let work: f64 = parts.iter().map(|(tm, tc)| tm.max(*tc)).sum();
                 let mem: f64 = parts.iter().map(|p| p.0).sum();
                 let comp: f64 = parts.iter().map(|p| p.1).sum();
-                let bound = if comp > mem {
-                    Bound::Compute
-                } else {
-                    Bound::Memory
-                };
-                (
-                    work + overhead + f64::from(n - 1) * LAYER_SPLIT_HOP_S,
-                    bound,
-                    0.0,
-                    gb,
-                )
+                let bound = if comp > mem { Bound::Compute } else { Bound::Memory };
+                (work + overhead + f64::from(n - 1) * LAYER_SPLIT_HOP_S, bound, 0.0, gb)
             }
             Parallelism::TensorParallel(t) => {
                 let mem = parts.iter().map(|p| p.0).fold(0.0, f64::max);
                 let comp = parts.iter().map(|p| p.1).fold(0.0, f64::max);
                 let msg = f64::from(b) * h * ACT_BYTES;
                 let ar = 2.0 * layers * link.all_reduce_s(msg, t);
-                let bound = if comp > mem {
-                    Bound::Compute
-                } else {
-                    Bound::Memory
-                };
+                let bound = if comp > mem { Bound::Compute } else { Bound::Memory };
                 (mem.max(comp) + overhead + ar, bound, ar, gb)
             }
             Parallelism::Single | Parallelism::DataParallel(_) => {
                 let (mem, comp) = parts.first().copied().unwrap_or((f64::INFINITY, 0.0));
-                let bound = if comp > mem {
-                    Bound::Compute
-                } else {
-                    Bound::Memory
-                };
+                let bound = if comp > mem { Bound::Compute } else { Bound::Memory };
                 let one = used.len().max(1) as f64;
                 (mem.max(comp) + overhead, bound, 0.0, gb / one)
             }
@@ -1981,11 +1768,7 @@ fn speed(
                 let (_, _, avg_attended) = attended(m, share.layers.clone(), s);
                 let flops = share.width * (2.0 * active_body * lf + 4.0 * avg_attended * q_dim(m));
                 let peak = g.peak_tflops.unwrap_or(0.0);
-                let t_c = if peak > 0.0 {
-                    flops / (e_c * peak * 1e12)
-                } else {
-                    f64::INFINITY
-                };
+                let t_c = if peak > 0.0 { flops / (e_c * peak * 1e12) } else { f64::INFINITY };
                 let weights = share.width * body_b * lf;
                 let t_m = weights / (e_bw * g.bandwidth_gb_s * 1e9) / chunk;
                 t_c.max(t_m)
@@ -1994,17 +1777,13 @@ fn speed(
         let sum: f64 = t_gpu.iter().sum();
         let max = t_gpu.iter().copied().fold(0.0, f64::max);
         let per_token = match input.parallelism {
-            Parallelism::LayerSplit(_) if runtime.pipelines_prompt() => {
-                (sum + (chunks - 1.0) * max) / chunks
-            }
+            Parallelism::LayerSplit(_) if runtime.pipelines_prompt() => (sum + (chunks - 1.0) * max) / chunks,
             Parallelism::LayerSplit(_) => sum,
             Parallelism::TensorParallel(t) => {
                 let per_chunk_msg = chunk * h * ACT_BYTES;
                 max + 2.0 * layers * link.all_reduce_s(per_chunk_msg, t) / chunk
             }
-            Parallelism::Single | Parallelism::DataParallel(_) => {
-                t_gpu.first().copied().unwrap_or(f64::INFINITY)
-            }
+            Parallelism::Single | Parallelism::DataParallel(_) => t_gpu.first().copied().unwrap_or(f64::INFINITY),
         };
         1.0 / per_token
     });
@@ -2020,8 +1799,7 @@ fn speed(
         time_to_first_token_s: prefill.map(|r| s / r),
         compute_peak_tflops: min_peak,
         compute_peak_kind: peak_kind,
-        link: (used.len() > 1 && matches!(input.parallelism, Parallelism::TensorParallel(_)))
-            .then(|| link.describe()),
+        link: (used.len() > 1 && matches!(input.parallelism, Parallelism::TensorParallel(_))).then(|| link.describe()),
     }
 }
 
@@ -2036,14 +1814,10 @@ pub fn fine_tune_time(
 ) -> Result<FineTuneEstimate, FitError> {
     validate(input, gpus)?;
     if !input.mode.is_training() {
-        return Err(FitError::InvalidInput(
-            "fine-tune time needs a training mode".into(),
-        ));
+        return Err(FitError::InvalidInput("fine-tune time needs a training mode".into()));
     }
     if !(training_tokens.is_finite() && training_tokens > 0.0) {
-        return Err(FitError::InvalidInput(
-            "training tokens must be positive".into(),
-        ));
+        return Err(FitError::InvalidInput("training tokens must be positive".into()));
     }
     let mfu = mfu.unwrap_or(DEFAULT_MFU);
     if !(mfu.is_finite() && mfu > 0.0 && mfu <= 1.0) {
@@ -2054,23 +1828,14 @@ pub fn fine_tune_time(
     let mut peak = 0.0;
     for s in used {
         let (p, _) = compute_peak_tflops(&s.gpu, input.weight_precision, runtime, true)
-            .ok_or_else(|| {
-                FitError::Unsupported(format!(
-                    "GPU `{}` publishes no BF16/FP16 tensor rate",
-                    s.gpu.id
-                ))
-            })?;
+            .ok_or_else(|| FitError::Unsupported(format!("GPU `{}` publishes no BF16/FP16 tensor rate", s.gpu.id)))?;
         peak += p;
     }
     let active = input.model.active_b() * 1e9;
     let passes = match input.mode {
         Mode::FullFineTune => 6.0,
         _ => 4.0,
-    } + if input.gradient_checkpointing {
-        2.0
-    } else {
-        0.0
-    };
+    } + if input.gradient_checkpointing { 2.0 } else { 0.0 };
     let flops_per_token = passes * active;
     let total_flops = flops_per_token * training_tokens;
     let achievable = peak * mfu;
@@ -2096,14 +1861,8 @@ mod tests {
         }
         assert_eq!("4.5bpw".parse::<Precision>(), Ok(Precision::Bpw(4.5)));
         assert!("q3_k_s".parse::<Precision>().is_err());
-        assert_eq!(
-            "tp:2".parse::<Parallelism>(),
-            Ok(Parallelism::TensorParallel(2))
-        );
-        assert_eq!(
-            "split:4".parse::<Parallelism>(),
-            Ok(Parallelism::LayerSplit(4))
-        );
+        assert_eq!("tp:2".parse::<Parallelism>(), Ok(Parallelism::TensorParallel(2)));
+        assert_eq!("split:4".parse::<Parallelism>(), Ok(Parallelism::LayerSplit(4)));
         assert_eq!("qlora".parse::<Mode>(), Ok(Mode::Qlora));
         assert_eq!("llama.cpp".parse::<Runtime>(), Ok(Runtime::LlamaCpp));
     }
@@ -2112,35 +1871,15 @@ mod tests {
     fn layers_split_in_proportion_to_memory() {
         assert_eq!(split_layers(80, &[24.0, 24.0]), vec![40, 40]);
         assert_eq!(split_layers(32, &[24.0, 48.0]), vec![11, 21]);
-        assert_eq!(
-            split_layers(3, &[24.0, 24.0, 24.0, 24.0])
-                .iter()
-                .sum::<u32>(),
-            3
-        );
+        assert_eq!(split_layers(3, &[24.0, 24.0, 24.0, 24.0]).iter().sum::<u32>(), 3);
     }
 
     #[test]
     fn pcie_rates() {
-        let x16 = |generation| {
-            Link::Pcie {
-                generation,
-                lanes: 16,
-            }
-            .per_direction_gb_s()
-        };
+        let x16 = |generation| Link::Pcie { generation, lanes: 16 }.per_direction_gb_s();
         assert!((x16(3) - 15.75).abs() < 0.1);
         assert!((x16(4) - 31.5).abs() < 0.1);
         assert!((x16(5) - 63.0).abs() < 0.1);
-        assert!(
-            (Link::Pcie {
-                generation: 4,
-                lanes: 8
-            }
-            .per_direction_gb_s()
-                - 15.75)
-                .abs()
-                < 0.1
-        );
+        assert!((Link::Pcie { generation: 4, lanes: 8 }.per_direction_gb_s() - 15.75).abs() < 0.1);
     }
 }

@@ -6,7 +6,7 @@
 //!   speed, fine-tune time.
 //! - [`cost`]: hardware, power and cloud cost; $ per hour and per million tokens.
 
-pub mod fit;
-pub mod power;
-pub mod llm;
 pub mod cost;
+pub mod fit;
+pub mod llm;
+pub mod power;

@@ -424,19 +424,39 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
     }
     let busy = if state == LoadState::Idle { 0.5 } else { 1.0 };
     if r.board.is_some() {
-        components.push(ComponentPower { component: Component::Board, label: "Motherboard".into(), power_w: BOARD_W * busy, psu: sys_psu });
+        components.push(ComponentPower {
+            component: Component::Board,
+            label: "Motherboard".into(),
+            power_w: BOARD_W * busy,
+            psu: sys_psu,
+        });
         let (modules, per) = r.memory.map_or((4.0, DIMM_W), |(k, n)| {
             (f64::from(k.modules) * f64::from(n), k.power_w_per_module.unwrap_or(DIMM_W))
         });
-        components.push(ComponentPower { component: Component::Memory, label: "Memory".into(), power_w: modules * per * busy, psu: sys_psu });
+        components.push(ComponentPower {
+            component: Component::Memory,
+            label: "Memory".into(),
+            power_w: modules * per * busy,
+            psu: sys_psu,
+        });
         let drives: f64 = if r.storage.is_empty() {
             NVME_W
         } else {
             r.storage.iter().map(|(d, _)| d.power_w.unwrap_or(NVME_W)).sum()
         };
-        components.push(ComponentPower { component: Component::Storage, label: "Drives".into(), power_w: drives * busy, psu: sys_psu });
+        components.push(ComponentPower {
+            component: Component::Storage,
+            label: "Drives".into(),
+            power_w: drives * busy,
+            psu: sys_psu,
+        });
         let fans = FANS_W + r.cooler.and_then(|c| c.power_w).unwrap_or(0.0);
-        components.push(ComponentPower { component: Component::Fans, label: "Fans and pumps".into(), power_w: fans, psu: sys_psu });
+        components.push(ComponentPower {
+            component: Component::Fans,
+            label: "Fans and pumps".into(),
+            power_w: fans,
+            psu: sys_psu,
+        });
     } else {
         components.push(ComponentPower {
             component: Component::SystemRest,
@@ -458,7 +478,12 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
         let eff = efficiency_at(&curve, load_fraction * 100.0);
         let wall = dc / eff;
         let gpu_limit_here: f64 = gpu_limits.iter().filter(|(_, _, psu)| *psu == i).map(|(_, l, _)| l).sum();
-        let rest_here = dc - components.iter().filter(|c| c.psu == i && matches!(c.component, Component::Gpu(_))).map(|c| c.power_w).sum::<f64>();
+        let rest_here = dc
+            - components
+                .iter()
+                .filter(|c| c.psu == i && matches!(c.component, Component::Gpu(_)))
+                .map(|c| c.power_w)
+                .sum::<f64>();
         let limits = excursion_limits(p);
         let transients = EXCURSION_DURATIONS_S
             .iter()
@@ -582,11 +607,14 @@ pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
                         .min()
                 });
                 match gap {
-                    Some(gap) if gap <= 0 => (ThermalRisk::High, "open-air card with no gap to the next card".to_owned()),
-                    Some(1) => (ThermalRisk::Medium, "open-air card with a one-slot gap to the next card".to_owned()),
-                    _ if airflow == Some(Airflow::Server) => {
-                        (ThermalRisk::Medium, "open-air card in a server chassis: its fans fight the ducted airflow".to_owned())
+                    Some(gap) if gap <= 0 => {
+                        (ThermalRisk::High, "open-air card with no gap to the next card".to_owned())
                     }
+                    Some(1) => (ThermalRisk::Medium, "open-air card with a one-slot gap to the next card".to_owned()),
+                    _ if airflow == Some(Airflow::Server) => (
+                        ThermalRisk::Medium,
+                        "open-air card in a server chassis: its fans fight the ducted airflow".to_owned(),
+                    ),
                     _ => (ThermalRisk::Low, "open-air card with room to breathe".to_owned()),
                 }
             }
@@ -664,10 +692,7 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
         }
     }
     let top = gpus.iter().map(|g| g.max_limit_w()).fold(0.0_f64, f64::max);
-    let floor = gpus
-        .iter()
-        .map(|g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5))
-        .fold(0.0_f64, f64::max);
+    let floor = gpus.iter().map(|g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5)).fold(0.0_f64, f64::max);
     let mut found = None;
     let mut limit = (top / 5.0).floor() * 5.0;
     while limit >= floor {
@@ -714,5 +739,11 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
         }
         None => (None, None, None),
     };
-    Some(PowerAdvice { problem: problems.join("; "), common_limit_w, throughput_kept: throughput, at_limit, alternatives })
+    Some(PowerAdvice {
+        problem: problems.join("; "),
+        common_limit_w,
+        throughput_kept: throughput,
+        at_limit,
+        alternatives,
+    })
 }

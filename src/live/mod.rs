@@ -1,11 +1,11 @@
 //! The real machine: NVML readings, the GEMM probe, recordings, validation against a build.
 //! No egui here.
 pub mod fields;
+pub mod links;
 pub mod nvml;
+pub mod probe;
 pub mod reasons;
 pub mod record;
 pub mod sampler;
 pub mod topology;
-pub mod probe;
 pub mod validate;
-pub mod links;

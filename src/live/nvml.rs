@@ -22,8 +22,8 @@
 use super::reasons::ClockEventReasons;
 use super::topology::{P2pStatus, PcieAncestor, Topology};
 use nvml_wrapper::enum_wrappers::device::{
-    Clock, EccCounter, MemoryError, P2pCapabilitiesIndex, PcieUtilCounter, TemperatureSensor,
-    TemperatureThreshold, TopologyLevel,
+    Clock, EccCounter, MemoryError, P2pCapabilitiesIndex, PcieUtilCounter, TemperatureSensor, TemperatureThreshold,
+    TopologyLevel,
 };
 use nvml_wrapper::enums::device::SampleValue;
 use nvml_wrapper::error::{Bits, NvmlError};
@@ -231,10 +231,7 @@ impl GpuStatic {
 
     /// NVLink generation of the first active link ("4.0" on H200).
     pub fn nvlink_version(&self) -> Option<&'static str> {
-        self.nvlinks
-            .iter()
-            .filter(|l| l.active == Some(true))
-            .find_map(|l| l.version_raw.and_then(nvlink_version_name))
+        self.nvlinks.iter().filter(|l| l.active == Some(true)).find_map(|l| l.version_raw.and_then(nvlink_version_name))
     }
 
     /// A short label for lists: `GPU 0 NVIDIA H200`.
@@ -546,11 +543,7 @@ fn read_system(nvml: &Nvml, count: u32) -> SystemInfo {
         driver_version: nvml.sys_driver_version().ok(),
         nvml_version: nvml.sys_nvml_version().ok(),
         cuda_driver_version: nvml.sys_cuda_driver_version().ok().map(|v| {
-            format!(
-                "{}.{}",
-                nvml_wrapper::cuda_driver_version_major(v),
-                nvml_wrapper::cuda_driver_version_minor(v)
-            )
+            format!("{}.{}", nvml_wrapper::cuda_driver_version_major(v), nvml_wrapper::cuda_driver_version_minor(v))
         }),
         gpu_count: count,
     }
@@ -674,9 +667,7 @@ impl NvmlGpus {
 
 /// Now, ms since the Unix epoch (0 if the clock is before 1970).
 pub fn unix_ms_now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 fn mw_to_w(mw: u32) -> f64 {
@@ -755,10 +746,7 @@ fn read_static(device: &Device<'_>, index: u32) -> GpuStatic {
         board_part_number: device.board_part_number().ok(),
         vbios_version: device.vbios_version().ok(),
         compute_capability: device.cuda_compute_capability().ok().and_then(|c| {
-            Some(ComputeCapability {
-                major: u32::try_from(c.major).ok()?,
-                minor: u32::try_from(c.minor).ok()?,
-            })
+            Some(ComputeCapability { major: u32::try_from(c.major).ok()?, minor: u32::try_from(c.minor).ok()? })
         }),
         memory_total_mib: memory.as_ref().map(|m| m.total / BYTES_PER_MIB),
         memory_reserved_mib: memory.as_ref().map(|m| m.reserved / BYTES_PER_MIB),
@@ -767,9 +755,7 @@ fn read_static(device: &Device<'_>, index: u32) -> GpuStatic {
         temperature_slowdown_c: device.temperature_threshold(TemperatureThreshold::Slowdown).ok(),
         temperature_shutdown_c: device.temperature_threshold(TemperatureThreshold::Shutdown).ok(),
         temperature_gpu_max_c: device.temperature_threshold(TemperatureThreshold::GpuMax).ok(),
-        temperature_memory_max_c: device
-            .temperature_threshold(TemperatureThreshold::MemoryMax)
-            .ok(),
+        temperature_memory_max_c: device.temperature_threshold(TemperatureThreshold::MemoryMax).ok(),
         power_limit_default_w: device.power_management_limit_default().ok().map(mw_to_w),
         power_limit_min_w: constraints.as_ref().map(|c| mw_to_w(c.min_limit)),
         power_limit_max_w: constraints.as_ref().map(|c| mw_to_w(c.max_limit)),
@@ -808,10 +794,7 @@ fn read_slow(h: &mut GpuHandle, now: Instant, full: bool) {
         _ => None,
     };
     if rate.is_none() && full {
-        rate = match (
-            d.pcie_throughput(PcieUtilCounter::Send).ok(),
-            d.pcie_throughput(PcieUtilCounter::Receive).ok(),
-        ) {
+        rate = match (d.pcie_throughput(PcieUtilCounter::Send).ok(), d.pcie_throughput(PcieUtilCounter::Receive).ok()) {
             (Some(t), Some(r)) => Some((u64::from(t), u64::from(r))),
             _ => None,
         };
@@ -844,8 +827,7 @@ fn read_sample(h: &mut GpuHandle, gpu: usize, opts: SampleOptions) -> GpuSample 
         read_slow(h, t0, opts.full);
     }
     let d = &h.device;
-    let power_instant_w =
-        field_u64(d, &[NVML_FI_DEV_POWER_INSTANT])[0].map(|mw| mw as f64 / 1000.0);
+    let power_instant_w = field_u64(d, &[NVML_FI_DEV_POWER_INSTANT])[0].map(|mw| mw as f64 / 1000.0);
     let utilization = d.utilization_rates().ok();
     let slow = &h.slow;
     let mut s = GpuSample {

@@ -141,8 +141,7 @@ impl ClockEventReasons {
     /// The reasons whose bits are set, in bit order; unknown bits come last as
     /// [`ReasonClass::Unknown`] entries named `UNKNOWN`.
     pub fn reasons(self) -> Vec<ClockEventReason> {
-        let mut out: Vec<ClockEventReason> =
-            KNOWN_REASONS.iter().filter(|r| self.0 & r.bit != 0).copied().collect();
+        let mut out: Vec<ClockEventReason> = KNOWN_REASONS.iter().filter(|r| self.0 & r.bit != 0).copied().collect();
         let known: u64 = KNOWN_REASONS.iter().map(|r| r.bit).fold(0, |a, b| a | b);
         let mut unknown = self.0 & !known;
         while unknown != 0 {
@@ -164,13 +163,7 @@ impl ClockEventReasons {
     pub fn names(self) -> Vec<String> {
         self.reasons()
             .iter()
-            .map(|r| {
-                if r.class == ReasonClass::Unknown {
-                    format!("UNKNOWN_{:#x}", r.bit)
-                } else {
-                    r.name.to_owned()
-                }
-            })
+            .map(|r| if r.class == ReasonClass::Unknown { format!("UNKNOWN_{:#x}", r.bit) } else { r.name.to_owned() })
             .collect()
     }
 

@@ -224,8 +224,7 @@ impl Recording {
     /// # Errors
     /// I/O errors, and parse errors located to line and column.
     pub fn load(path: &Path) -> Result<Self, RecordError> {
-        let text = fs::read_to_string(path)
-            .map_err(|source| RecordError::Io { path: path.to_owned(), source })?;
+        let text = fs::read_to_string(path).map_err(|source| RecordError::Io { path: path.to_owned(), source })?;
         Recording::from_json_str(&path.display().to_string(), &text)
     }
 
@@ -236,8 +235,7 @@ impl Recording {
     /// Encoding or I/O errors.
     pub fn save(&self, path: &Path) -> Result<(), RecordError> {
         let text = self.to_json_string()?;
-        write_atomic(path, text.as_bytes())
-            .map_err(|source| RecordError::Io { path: path.to_owned(), source })
+        write_atomic(path, text.as_bytes()).map_err(|source| RecordError::Io { path: path.to_owned(), source })
     }
 
     /// Time from the first snapshot to the last, ms.
@@ -298,9 +296,8 @@ impl Recording {
 /// Any I/O error.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path has no file name"))?;
+    let name =
+        path.file_name().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path has no file name"))?;
     let tmp = dir.join(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
     let result = (|| {
         let mut f = File::create(&tmp)?;

@@ -221,8 +221,7 @@ pub fn normalize_bus_id(bus_id: &str) -> String {
 /// `NV18` on HGX boards. `None` when neither GPU reports an active link.
 pub fn nvlinks_between(gpus: &[GpuStatic], a: usize, b: usize) -> Option<u32> {
     let (ga, gb) = (gpus.get(a)?, gpus.get(b)?);
-    let gpu_ids: Vec<String> =
-        gpus.iter().filter_map(|g| g.pci_bus_id.as_deref().map(normalize_bus_id)).collect();
+    let gpu_ids: Vec<String> = gpus.iter().filter_map(|g| g.pci_bus_id.as_deref().map(normalize_bus_id)).collect();
     let direct = |from: &GpuStatic, to: &GpuStatic| -> u32 {
         let Some(to_id) = to.pci_bus_id.as_deref().map(normalize_bus_id) else { return 0 };
         let n = from
@@ -238,11 +237,7 @@ pub fn nvlinks_between(gpus: &[GpuStatic], a: usize, b: usize) -> Option<u32> {
             .nvlinks
             .iter()
             .filter(|l| l.active == Some(true))
-            .filter(|l| {
-                l.remote_pci_bus_id
-                    .as_deref()
-                    .is_none_or(|r| !gpu_ids.contains(&normalize_bus_id(r)))
-            })
+            .filter(|l| l.remote_pci_bus_id.as_deref().is_none_or(|r| !gpu_ids.contains(&normalize_bus_id(r))))
             .count();
         u32::try_from(n).unwrap_or(u32::MAX)
     };
@@ -256,12 +251,7 @@ pub fn nvlinks_between(gpus: &[GpuStatic], a: usize, b: usize) -> Option<u32> {
 
 /// The connection between GPUs `a` and `b`: NVLink from link states when there is any (it wins
 /// over the common ancestor), else PCIe through `common_ancestor`, else unknown.
-pub fn connection_between(
-    gpus: &[GpuStatic],
-    a: usize,
-    b: usize,
-    common_ancestor: Option<PcieAncestor>,
-) -> Connection {
+pub fn connection_between(gpus: &[GpuStatic], a: usize, b: usize, common_ancestor: Option<PcieAncestor>) -> Connection {
     match (nvlinks_between(gpus, a, b), common_ancestor) {
         (Some(links), _) => Connection::NvLink { links },
         (None, Some(ancestor)) => Connection::Pcie { ancestor },

@@ -72,7 +72,15 @@ pub struct Validation {
     pub overall: Grade,
 }
 
-fn push(out: &mut Vec<ValidationCheck>, check: &str, gpu: Option<usize>, grade: Grade, expected: String, measured: String, reason: impl Into<String>) {
+fn push(
+    out: &mut Vec<ValidationCheck>,
+    check: &str,
+    gpu: Option<usize>,
+    grade: Grade,
+    expected: String,
+    measured: String,
+    reason: impl Into<String>,
+) {
     out.push(ValidationCheck { check: check.to_owned(), gpu, grade, expected, measured, reason: reason.into() });
 }
 
@@ -109,7 +117,15 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
     let before = uuids.len();
     uuids.dedup();
     if uuids.len() != before {
-        push(&mut out, "gpu-uuid", None, Grade::Fail, "unique UUIDs".into(), "duplicate UUIDs".into(), "two devices report the same UUID");
+        push(
+            &mut out,
+            "gpu-uuid",
+            None,
+            Grade::Fail,
+            "unique UUIDs".into(),
+            "duplicate UUIDs".into(),
+            "two devices report the same UUID",
+        );
     }
 
     // 2. Match live GPUs to planned ones by model, in order.
@@ -117,11 +133,10 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
     let mut pairs: Vec<(usize, &Gpu, usize)> = Vec::new();
     for &(i, g) in &planned {
         let found = live.iter().enumerate().position(|(j, l)| {
-            !taken[j]
-                && l.name.as_deref().is_some_and(|name| {
-                    matches!(match_catalog_gpu(catalog, name, l.power_limit_max_w), Ok(Some(m)) if m.id == g.id)
-                        || matches!(match_catalog_gpu(catalog, name, l.power_limit_max_w), Err(ids) if ids.contains(&g.id))
-                })
+            !taken[j] && l.name.as_deref().is_some_and(|name| {
+                matches!(match_catalog_gpu(catalog, name, l.power_limit_max_w), Ok(Some(m)) if m.id == g.id)
+                    || matches!(match_catalog_gpu(catalog, name, l.power_limit_max_w), Err(ids) if ids.contains(&g.id))
+            })
         });
         match found {
             Some(j) => {
@@ -129,7 +144,15 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                 pairs.push((i, g, j));
                 push(&mut out, "gpu-model", Some(i), Grade::Pass, g.name.clone(), live[j].label(), "model matches");
             }
-            None => push(&mut out, "gpu-model", Some(i), Grade::Fail, g.name.clone(), "none left".into(), "no installed GPU of this model is left to match"),
+            None => push(
+                &mut out,
+                "gpu-model",
+                Some(i),
+                Grade::Fail,
+                g.name.clone(),
+                "none left".into(),
+                "no installed GPU of this model is left to match",
+            ),
         }
     }
 
@@ -137,18 +160,19 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
         let l = &live[j];
         // 3. PCIe link: the slot's effective link against the card's maximum.
         if let Some(link) = links.iter().find(|x| x.gpu == i)
-            && let (Some(gen_max), Some(width_max)) = (l.pcie_gen_max, l.pcie_width_max) {
-                let exp = format!("PCIe {}.0 x{}", link.pcie_gen, link.lanes);
-                let got = format!("PCIe {gen_max}.0 x{width_max} (max)");
-                let (grade, why) = if gen_max < u32::from(link.pcie_gen) || width_max < u32::from(link.lanes) {
-                    (Grade::Fail, "the link trains below what the slot and card support (reseat, riser, BIOS setting)")
-                } else if link.pcie_gen < link.gpu_gen || link.lanes < link.gpu_lanes {
-                    (Grade::Warn, "the slot caps the card below its own link")
-                } else {
-                    (Grade::Pass, "full link")
-                };
-                push(&mut out, "pcie-link", Some(i), grade, exp, got, why);
-            }
+            && let (Some(gen_max), Some(width_max)) = (l.pcie_gen_max, l.pcie_width_max)
+        {
+            let exp = format!("PCIe {}.0 x{}", link.pcie_gen, link.lanes);
+            let got = format!("PCIe {gen_max}.0 x{width_max} (max)");
+            let (grade, why) = if gen_max < u32::from(link.pcie_gen) || width_max < u32::from(link.lanes) {
+                (Grade::Fail, "the link trains below what the slot and card support (reseat, riser, BIOS setting)")
+            } else if link.pcie_gen < link.gpu_gen || link.lanes < link.gpu_lanes {
+                (Grade::Warn, "the slot caps the card below its own link")
+            } else {
+                (Grade::Pass, "full link")
+            };
+            push(&mut out, "pcie-link", Some(i), grade, exp, got, why);
+        }
         // 4. Power limit.
         let planned_w = gpu_limit_w(g, build.gpus[i].power_limit_w);
         if let Some(enforced) = l.power_limit_enforced_w.or(l.power_limit_w) {
@@ -161,14 +185,30 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                 grade,
                 format!("{planned_w:.0} W"),
                 format!("{enforced:.0} W enforced"),
-                if grade == Grade::Pass { "as planned" } else { "differs from the build's limit: the power estimate and advice assume the planned one" },
+                if grade == Grade::Pass {
+                    "as planned"
+                } else {
+                    "differs from the build's limit: the power estimate and advice assume the planned one"
+                },
             );
         }
         // 5. Memory.
         if let Some(mib) = l.memory_total_mib {
             let gib = mib as f64 / 1024.0;
             let grade = if gib >= g.memory_gib * 0.97 { Grade::Pass } else { Grade::Warn };
-            push(&mut out, "memory", Some(i), grade, format!("{:.1} GiB", g.memory_gib), format!("{gib:.1} GiB"), if grade == Grade::Pass { "as the catalog says" } else { "less memory than the catalog's figure (MIG, a different SKU?)" });
+            push(
+                &mut out,
+                "memory",
+                Some(i),
+                grade,
+                format!("{:.1} GiB", g.memory_gib),
+                format!("{gib:.1} GiB"),
+                if grade == Grade::Pass {
+                    "as the catalog says"
+                } else {
+                    "less memory than the catalog's figure (MIG, a different SKU?)"
+                },
+            );
         }
         // 6. ECC health where NVML reports it is covered by the probe and live tabs.
     }
@@ -177,13 +217,34 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
     if let Some(p) = probe {
         for &(i, g, j) in &pairs {
             let uuid = live[j].uuid.as_deref();
-            let Some(d) = p.devices.iter().find(|d| d.uuid.as_deref().is_some() && d.uuid.as_deref() == uuid).or_else(|| p.devices.get(j)) else {
+            let Some(d) = p
+                .devices
+                .iter()
+                .find(|d| d.uuid.as_deref().is_some() && d.uuid.as_deref() == uuid)
+                .or_else(|| p.devices.get(j))
+            else {
                 continue;
             };
             if d.faulty {
-                push(&mut out, "arithmetic", Some(i), Grade::Fail, "correct results".into(), "wrong result, NaN or run-to-run mismatch".into(), "the GPU computes wrongly: faulty");
+                push(
+                    &mut out,
+                    "arithmetic",
+                    Some(i),
+                    Grade::Fail,
+                    "correct results".into(),
+                    "wrong result, NaN or run-to-run mismatch".into(),
+                    "the GPU computes wrongly: faulty",
+                );
             } else if !d.gemm.is_empty() {
-                push(&mut out, "arithmetic", Some(i), Grade::Pass, "correct results".into(), format!("{} precisions checked", d.gemm.len()), "known-answer and run-to-run checks passed");
+                push(
+                    &mut out,
+                    "arithmetic",
+                    Some(i),
+                    Grade::Pass,
+                    "correct results".into(),
+                    format!("{} precisions checked", d.gemm.len()),
+                    "known-answer and run-to-run checks passed",
+                );
             }
             let frac = achievable_fraction(g);
             for res in &d.gemm {
@@ -210,28 +271,44 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                     &format!("gemm-{}", res.precision.name()),
                     Some(i),
                     grade,
-                    format!("at least {:.0} TFLOP/s ({:.0} % of the {peak:.0} dense peak)", expect * TFLOPS_WARN, frac * 100.0),
+                    format!(
+                        "at least {:.0} TFLOP/s ({:.0} % of the {peak:.0} dense peak)",
+                        expect * TFLOPS_WARN,
+                        frac * 100.0
+                    ),
                     format!("{got:.1} TFLOP/s median at n={} ({:.0} % of peak)", res.n, got / peak * 100.0),
-                    format!("{ratio:.2}x of the achievable rate (warn under {TFLOPS_WARN}x, fail under {TFLOPS_FAIL}x)"),
+                    format!(
+                        "{ratio:.2}x of the achievable rate (warn under {TFLOPS_WARN}x, fail under {TFLOPS_FAIL}x)"
+                    ),
                 );
             }
             if let Some(bw) = &d.bandwidth
-                && let Some(link) = links.iter().find(|x| x.gpu == i) {
-                    let theory = lane_gb_s(link.pcie_gen) * f64::from(link.lanes);
-                    for (what, v) in [("h2d", &bw.pinned_h2d_gb_s), ("d2h", &bw.pinned_d2h_gb_s)] {
-                        let Some(v) = v else { continue };
-                        let grade = if v.median >= BANDWIDTH_WARN * theory { Grade::Pass } else { Grade::Warn };
-                        push(
-                            &mut out,
-                            &format!("bandwidth-{what}"),
-                            Some(i),
-                            grade,
-                            format!("at least {:.1} GB/s (80 % of PCIe {}.0 x{} = {theory:.1})", BANDWIDTH_WARN * theory, link.pcie_gen, link.lanes),
-                            format!("{:.1} GB/s pinned", v.median),
-                            if grade == Grade::Pass { "as the link allows" } else { "below the link's rate: wrong NUMA node, a downtrained link or a shared switch" },
-                        );
-                    }
+                && let Some(link) = links.iter().find(|x| x.gpu == i)
+            {
+                let theory = lane_gb_s(link.pcie_gen) * f64::from(link.lanes);
+                for (what, v) in [("h2d", &bw.pinned_h2d_gb_s), ("d2h", &bw.pinned_d2h_gb_s)] {
+                    let Some(v) = v else { continue };
+                    let grade = if v.median >= BANDWIDTH_WARN * theory { Grade::Pass } else { Grade::Warn };
+                    push(
+                        &mut out,
+                        &format!("bandwidth-{what}"),
+                        Some(i),
+                        grade,
+                        format!(
+                            "at least {:.1} GB/s (80 % of PCIe {}.0 x{} = {theory:.1})",
+                            BANDWIDTH_WARN * theory,
+                            link.pcie_gen,
+                            link.lanes
+                        ),
+                        format!("{:.1} GB/s pinned", v.median),
+                        if grade == Grade::Pass {
+                            "as the link allows"
+                        } else {
+                            "below the link's rate: wrong NUMA node, a downtrained link or a shared switch"
+                        },
+                    );
                 }
+            }
             if let Some(s) = &d.sustained {
                 let limit = s.power_limit_w.unwrap_or_else(|| gpu_limit_w(g, build.gpus[i].power_limit_w));
                 if let Some(pw) = &s.power_w {
@@ -241,18 +318,37 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                         "load-power",
                         Some(i),
                         grade,
-                        format!("at least {:.0} W under full load (estimator: {limit:.0} W at the limit)", POWER_MIN_FRACTION * limit),
+                        format!(
+                            "at least {:.0} W under full load (estimator: {limit:.0} W at the limit)",
+                            POWER_MIN_FRACTION * limit
+                        ),
                         format!("{:.0} W median, {:.0} W max (1 s average)", pw.median, pw.max),
-                        if grade == Grade::Pass { "the GPU reaches its planned power" } else { "under load the GPU stays far below its limit (throttling, weak PSU rail)" },
+                        if grade == Grade::Pass {
+                            "the GPU reaches its planned power"
+                        } else {
+                            "under load the GPU stays far below its limit (throttling, weak PSU rail)"
+                        },
                     );
                 }
-                let faults: Vec<&String> = s.clock_event_names.iter().filter(|n| FAULTS.iter().any(|f| n.to_ascii_uppercase().contains(f))).collect();
+                let faults: Vec<&String> = s
+                    .clock_event_names
+                    .iter()
+                    .filter(|n| FAULTS.iter().any(|f| n.to_ascii_uppercase().contains(f)))
+                    .collect();
                 let (grade, why) = if faults.is_empty() {
                     (Grade::Pass, "no thermal or hardware slowdown (a power cap at full load is normal)")
                 } else {
                     (Grade::Fail, "thermal or hardware slowdown under load (DCGM failure mask)")
                 };
-                push(&mut out, "clock-events", Some(i), grade, "no slowdown".into(), if s.clock_event_names.is_empty() { "none".into() } else { s.clock_event_names.join(", ") }, why);
+                push(
+                    &mut out,
+                    "clock-events",
+                    Some(i),
+                    grade,
+                    "no slowdown".into(),
+                    if s.clock_event_names.is_empty() { "none".into() } else { s.clock_event_names.join(", ") },
+                    why,
+                );
             }
         }
     }

@@ -365,11 +365,8 @@ pub fn free_slot(build: &Build, catalog: &Catalog, width: u8, lanes: u8, skip: O
         let end = pos.saturating_add(width.max(1) - 1);
         taken.iter().all(|&(a, b)| end < a || pos > b)
     };
-    let mut slots: Vec<&catalog::PcieSlot> = board
-        .pcie_slots
-        .iter()
-        .filter(|s| s.physical_lanes >= lanes && s.electrical_lanes > 0)
-        .collect();
+    let mut slots: Vec<&catalog::PcieSlot> =
+        board.pcie_slots.iter().filter(|s| s.physical_lanes >= lanes && s.electrical_lanes > 0).collect();
     slots.sort_by_key(|s| (s.lane_source == catalog::LaneSource::Chipset, s.position));
     slots.into_iter().map(|s| s.position).find(|&p| fits(p))
 }
@@ -393,7 +390,9 @@ pub(crate) fn edit_build(b: &mut Build, catalog: &Catalog, action: Action) {
         Action::AddStorage(drive) => {
             let r = b.resolve(catalog);
             let used: Vec<&str> = b.storage.iter().filter_map(|s| s.m2_slot.as_deref()).collect();
-            let m2_slot = r.board.and_then(|bd| bd.m2_slots.iter().find(|m| !used.contains(&m.name.as_str())).map(|m| m.name.clone()));
+            let m2_slot = r
+                .board
+                .and_then(|bd| bd.m2_slots.iter().find(|m| !used.contains(&m.name.as_str())).map(|m| m.name.clone()));
             b.storage.push(StorageUse { drive, m2_slot });
         }
         Action::RemoveStorage(i) if i < b.storage.len() => {
@@ -660,7 +659,8 @@ impl KraftwerkApp {
         let catalog = match catalog::load_with_user_dir(dir.as_deref()) {
             Ok((c, problems)) => {
                 for p in problems {
-                    let severity = if matches!(p, catalog::LoadProblem::BadFile(_)) { Severity::Warning } else { Severity::Info };
+                    let severity =
+                        if matches!(p, catalog::LoadProblem::BadFile(_)) { Severity::Warning } else { Severity::Info };
                     messages.push(Message { severity, text: format!("user parts: {p}") });
                 }
                 c
@@ -851,7 +851,8 @@ impl KraftwerkApp {
             }
             Action::ExportDialog if self.native => {
                 let name = format!("{}.md", file_stem(&self.state.build.name));
-                if let Some(p) = rfd::FileDialog::new().set_file_name(name).add_filter("Markdown", &["md"]).save_file() {
+                if let Some(p) = rfd::FileDialog::new().set_file_name(name).add_filter("Markdown", &["md"]).save_file()
+                {
                     self.export_to(&p);
                 }
             }
@@ -964,9 +965,13 @@ impl KraftwerkApp {
     fn export_to(&mut self, path: &Path) {
         let text = export::markdown(&self.state.build, &self.state.catalog, &self.state.report);
         if let Err(e) = std::fs::write(path, text) {
-            self.messages.push(Message { severity: Severity::Error, text: format!("Could not export to {}: {e}", path.display()) });
+            self.messages.push(Message {
+                severity: Severity::Error,
+                text: format!("Could not export to {}: {e}", path.display()),
+            });
         } else {
-            self.messages.push(Message { severity: Severity::Info, text: format!("Report exported to {}", path.display()) });
+            self.messages
+                .push(Message { severity: Severity::Info, text: format!("Report exported to {}", path.display()) });
         }
     }
 
@@ -1036,7 +1041,8 @@ impl KraftwerkApp {
                         ui.weak("No recent files");
                     }
                     for p in &self.settings.recent {
-                        let name = p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
+                        let name =
+                            p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
                         if ui.button(name).on_hover_text(p.display().to_string()).clicked() {
                             out.push(Action::Open(p.clone()));
                         }
@@ -1061,7 +1067,10 @@ impl KraftwerkApp {
                 if ui.add_enabled(!self.undo.is_empty(), egui::Button::new("Undo").shortcut_text("Ctrl+Z")).clicked() {
                     out.push(Action::Undo);
                 }
-                if ui.add_enabled(!self.redo.is_empty(), egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z")).clicked() {
+                if ui
+                    .add_enabled(!self.redo.is_empty(), egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z"))
+                    .clicked()
+                {
                     out.push(Action::Redo);
                 }
                 ui.separator();
@@ -1161,7 +1170,10 @@ impl KraftwerkApp {
         let resp = egui::Modal::new(egui::Id::unique("unsaved-prompt")).show(ctx, |ui| {
             ui.set_max_width(420.0);
             ui.heading("Unsaved changes");
-            ui.label(format!("“{}” has changes that are not saved. Save them before you {what}?", self.state.build.name));
+            ui.label(format!(
+                "“{}” has changes that are not saved. Save them before you {what}?",
+                self.state.build.name
+            ));
             ui.add_space(theme::SECTION_GAP);
             ui.horizontal(|ui| {
                 if ui.button("Save").clicked() {
@@ -1209,7 +1221,13 @@ fn drop_overlay(ctx: &egui::Context) {
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop-overlay")));
     let rect = ctx.content_rect();
     painter.rect_filled(rect, 0.0, egui::Color32::from_black_alpha(180));
-    painter.text(rect.center(), egui::Align2::CENTER_CENTER, "Drop a *.rig.ron build file to open it", egui::FontId::proportional(24.0), egui::Color32::WHITE);
+    painter.text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        "Drop a *.rig.ron build file to open it",
+        egui::FontId::proportional(24.0),
+        egui::Color32::WHITE,
+    );
 }
 
 fn plural(n: usize) -> &'static str {
@@ -1234,7 +1252,8 @@ pub fn with_build_extension(path: PathBuf) -> PathBuf {
 
 /// A file-name stem from a build name: lower-case, spaces and odd characters as dashes.
 pub fn file_stem(name: &str) -> String {
-    let mut s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    let mut s: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
     while s.contains("--") {
         s = s.replace("--", "-");
     }

@@ -35,11 +35,15 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         .id_salt("gpus-section")
         .default_open(true)
         .show(ui, |ui| gpus(ui, state, view, out));
-    egui::CollapsingHeader::new(RichText::new(format!("Power supplies ({})", state.build.psus.len())).heading().size(16.0))
-        .id_salt("psus-section")
+    egui::CollapsingHeader::new(
+        RichText::new(format!("Power supplies ({})", state.build.psus.len())).heading().size(16.0),
+    )
+    .id_salt("psus-section")
+    .default_open(true)
+    .show(ui, |ui| psus(ui, state, view, out));
+    egui::CollapsingHeader::new(RichText::new("Site").heading().size(16.0))
         .default_open(true)
-        .show(ui, |ui| psus(ui, state, view, out));
-    egui::CollapsingHeader::new(RichText::new("Site").heading().size(16.0)).default_open(true).show(ui, |ui| site(ui, state, view, out));
+        .show(ui, |ui| site(ui, state, view, out));
 }
 
 /// A row label with the worst severity of the part's findings as a coloured dot, outlined when
@@ -49,16 +53,17 @@ fn part_label(ui: &mut egui::Ui, text: &str, sev: Option<Severity>, highlighted:
         Some(s) => (true, theme::severity(s)),
         None => (false, ui.visuals().weak_text_color()),
     };
-    let resp = ui.allocate_ui_with_layout(egui::vec2(LABEL_W, 20.0), egui::Layout::left_to_right(egui::Align::Center), |ui| {
-        ui.set_min_width(LABEL_W);
-        theme::dot(ui, color, filled);
-        let mut t = RichText::new(text);
-        if highlighted {
-            t = t.color(theme::HIGHLIGHT).strong();
-        }
-        ui.label(t)
-    })
-    .inner;
+    let resp = ui
+        .allocate_ui_with_layout(egui::vec2(LABEL_W, 20.0), egui::Layout::left_to_right(egui::Align::Center), |ui| {
+            ui.set_min_width(LABEL_W);
+            theme::dot(ui, color, filled);
+            let mut t = RichText::new(text);
+            if highlighted {
+                t = t.color(theme::HIGHLIGHT).strong();
+            }
+            ui.label(t)
+        })
+        .inner;
     theme::scroll_if_highlighted(ui, resp.rect, highlighted);
     resp
 }
@@ -82,7 +87,13 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     let pw = picker_width(ui);
     let rows: [(&str, PartRef, PickTarget, Option<&String>, String); 4] = [
         ("CPU", PartRef::Cpu, PickTarget::Cpu, b.cpu.as_ref(), name_of(res.cpu, b.cpu.as_ref())),
-        ("Motherboard", PartRef::Motherboard, PickTarget::Motherboard, b.motherboard.as_ref(), name_of(res.board, b.motherboard.as_ref())),
+        (
+            "Motherboard",
+            PartRef::Motherboard,
+            PickTarget::Motherboard,
+            b.motherboard.as_ref(),
+            name_of(res.board, b.motherboard.as_ref()),
+        ),
         ("CPU cooler", PartRef::Cooler, PickTarget::Cooler, b.cooler.as_ref(), name_of(res.cooler, b.cooler.as_ref())),
         ("Case", PartRef::Case, PickTarget::Case, b.case.as_ref(), name_of(res.case, b.case.as_ref())),
     ];
@@ -90,8 +101,16 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         ui.horizontal(|ui| {
             let hl = view.is_highlighted(part);
             let l = part_label(ui, label, state.severity_of(part), hl);
-            let picked = Picker { target, current: current.map(String::as_str), current_text: &text, allow_none: true, width: pw, label_id: l.id, highlighted: hl }
-                .show(ui, &mut view.picks, state);
+            let picked = Picker {
+                target,
+                current: current.map(String::as_str),
+                current_text: &text,
+                allow_none: true,
+                width: pw,
+                label_id: l.id,
+                highlighted: hl,
+            }
+            .show(ui, &mut view.picks, state);
             if let Some(p) = picked {
                 let id = match p {
                     Picked::Part(id) => Some(id),
@@ -129,7 +148,9 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         }
         if let Some(m) = &b.memory {
             let mut kits = m.kits;
-            let resp = ui.add(egui::DragValue::new(&mut kits).range(1..=64).clamp_existing_to_range(false).prefix("× ")).on_hover_text("Number of kits");
+            let resp = ui
+                .add(egui::DragValue::new(&mut kits).range(1..=64).clamp_existing_to_range(false).prefix("× "))
+                .on_hover_text("Number of kits");
             if resp.labelled_by(l.id).changed() {
                 out.push(Action::SetMemoryKits(kits));
             }
@@ -138,7 +159,11 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     if let Some((kit, n)) = res.memory {
         ui.horizontal(|ui| {
             ui.add_space(LABEL_W + 8.0);
-            ui.weak(format!("{} modules, {} GB total", u32::from(kit.modules) * u32::from(n), kit.total_gb() * u32::from(n)));
+            ui.weak(format!(
+                "{} modules, {} GB total",
+                u32::from(kit.modules) * u32::from(n),
+                kit.total_gb() * u32::from(n)
+            ));
         });
     }
     // Drives.
@@ -204,7 +229,7 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
             highlighted: false,
         }
         .show(ui, &mut view.picks, state);
-    if let Some(Picked::Part(id)) = picked {
+        if let Some(Picked::Part(id)) = picked {
             out.push(Action::AddStorage(id));
         }
     });
@@ -227,7 +252,7 @@ fn gpus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
                 highlighted: false,
             }
             .show(ui, &mut view.picks, state);
-        if let Some(Picked::Part(id)) = picked {
+            if let Some(Picked::Part(id)) = picked {
                 out.push(Action::AddGpu(id));
             }
         });
@@ -268,7 +293,8 @@ fn gpus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
             out.push(Action::RemoveGpu(b.gpus.len() - 1));
         }
         let mut n = b.gpus.len();
-        if ui.add(egui::DragValue::new(&mut n).range(0..=64).clamp_existing_to_range(false)).labelled_by(l.id).changed() {
+        if ui.add(egui::DragValue::new(&mut n).range(0..=64).clamp_existing_to_range(false)).labelled_by(l.id).changed()
+        {
             out.push(Action::SetGpuCount(n, last_model.clone()));
         }
         if ui.button("Add GPU").on_hover_text("Add another GPU of the last model in the next free slot").clicked() {
@@ -277,7 +303,8 @@ fn gpus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
     });
     ui.horizontal(|ui| {
         ui.add_space(LABEL_W + 8.0);
-        if ui.button("Auto-place").on_hover_text("Place every GPU again in the first free slots that fit it").clicked() {
+        if ui.button("Auto-place").on_hover_text("Place every GPU again in the first free slots that fit it").clicked()
+        {
             out.push(Action::AutoPlaceGpus);
         }
         ui.checkbox(&mut view.link_limits, "One power limit for all");
@@ -338,7 +365,11 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                 let l = ui.label("Slot");
                 let current = place.slot.map_or_else(
                     || "not in a slot".to_owned(),
-                    |pos| board.slot_at(pos).map_or_else(|| format!("position {pos} (none there)"), |s| format!("{pos} · {}", s.name)),
+                    |pos| {
+                        board
+                            .slot_at(pos)
+                            .map_or_else(|| format!("position {pos} (none there)"), |s| format!("{pos} · {}", s.name))
+                    },
                 );
                 egui::ComboBox::from_id_salt("slot")
                     .selected_text(current)
@@ -367,8 +398,15 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                     .response
                     .labelled_by(l.id);
                 let mut on_riser = place.riser.is_some();
-                if ui.checkbox(&mut on_riser, "riser").on_hover_text("Card on a riser cable: covers no slots of the board").changed() {
-                    out.push(Action::SetGpuRiser(i, if on_riser { Some(Riser { pcie_gen: 4, length_mm: None }) } else { None }));
+                if ui
+                    .checkbox(&mut on_riser, "riser")
+                    .on_hover_text("Card on a riser cable: covers no slots of the board")
+                    .changed()
+                {
+                    out.push(Action::SetGpuRiser(
+                        i,
+                        if on_riser { Some(Riser { pcie_gen: 4, length_mm: None }) } else { None },
+                    ));
                 }
                 if let Some(riser) = place.riser {
                     let l = ui.weak("Gen");
@@ -393,7 +431,11 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
             ui.horizontal(|ui| {
                 let l = ui.label("Fed by");
                 let psu_name = |k: usize| {
-                    res.psus.get(k).copied().flatten().map_or_else(|| format!("PSU {} (missing)", k + 1), |ps| format!("PSU {}: {}", k + 1, ps.name))
+                    res.psus
+                        .get(k)
+                        .copied()
+                        .flatten()
+                        .map_or_else(|| format!("PSU {} (missing)", k + 1), |ps| format!("PSU {}: {}", k + 1, ps.name))
                 };
                 let w = ui.available_width() - 4.0;
                 super::widgets::sized(ui, w, |ui| {
@@ -418,25 +460,43 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
         let max = gpu.max_limit_w();
         let min = gpu.min_power_limit_w.unwrap_or(gpu.board_power_w * 0.5).min(max);
         if !(min.is_finite() && max.is_finite() && min > 0.0 && min <= max) {
-            ui.colored_label(theme::WARNING, "This card's power figures are not usable numbers; no power-limit slider.");
+            ui.colored_label(
+                theme::WARNING,
+                "This card's power figures are not usable numbers; no power-limit slider.",
+            );
             return;
         }
         let current = place.power_limit_w.filter(|w| w.is_finite()).unwrap_or(gpu.board_power_w).clamp(min, max);
         ui.horizontal(|ui| {
             let mut v = current;
-            let resp = ui.add(egui::Slider::new(&mut v, min..=max).step_by(5.0).fixed_decimals(0).suffix(" W").text("limit"));
+            let resp =
+                ui.add(egui::Slider::new(&mut v, min..=max).step_by(5.0).fixed_decimals(0).suffix(" W").text("limit"));
             let resp = if gpu.min_power_limit_w.is_none() {
-                resp.on_hover_text(format!("{} publishes no minimum; the slider stops at half the board power.", gpu.name))
+                resp.on_hover_text(format!(
+                    "{} publishes no minimum; the slider stops at half the board power.",
+                    gpu.name
+                ))
             } else {
                 resp.on_hover_text(format!("nvidia-smi -pl; range {min:.0}–{max:.0} W"))
             };
             if resp.changed() {
-                out.push(if view.link_limits { Action::SetAllPowerLimits(Some(v)) } else { Action::SetGpuPowerLimit(i, Some(v)) });
+                out.push(if view.link_limits {
+                    Action::SetAllPowerLimits(Some(v))
+                } else {
+                    Action::SetGpuPowerLimit(i, Some(v))
+                });
             }
             if place.power_limit_w.is_some()
-                && ui.small_button("default").on_hover_text(format!("Back to the default {:.0} W", gpu.board_power_w)).clicked()
+                && ui
+                    .small_button("default")
+                    .on_hover_text(format!("Back to the default {:.0} W", gpu.board_power_w))
+                    .clicked()
             {
-                out.push(if view.link_limits { Action::SetAllPowerLimits(None) } else { Action::SetGpuPowerLimit(i, None) });
+                out.push(if view.link_limits {
+                    Action::SetAllPowerLimits(None)
+                } else {
+                    Action::SetGpuPowerLimit(i, None)
+                });
             }
         });
         let kept = throughput_kept(gpu, current.min(gpu.board_power_w));
@@ -477,7 +537,10 @@ fn bridges(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
         ui.horizontal(|ui| {
             let sev = state.severity_of(PartRef::Bridge(k));
             let color = sev.map_or(theme::BRIDGE, theme::severity);
-            ui.colored_label(color, format!("GPU {} – GPU {} · {}-slot bridge", br.gpus.0 + 1, br.gpus.1 + 1, br.spacing_slots));
+            ui.colored_label(
+                color,
+                format!("GPU {} – GPU {} · {}-slot bridge", br.gpus.0 + 1, br.gpus.1 + 1, br.spacing_slots),
+            );
             if ui.small_button("×").on_hover_text(format!("Remove bridge {}", k + 1)).clicked() {
                 out.push(Action::RemoveBridge(k));
             }
@@ -495,7 +558,9 @@ fn bridges(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
                     let spacing = match (b.gpus[*i].slot, b.gpus[*j].slot) {
                         (Some(a), Some(c)) => a.abs_diff(c),
                         _ => match &gi.nvlink {
-                            NvLink::Bridge { bridge_slot_spacings, .. } => bridge_slot_spacings.first().copied().unwrap_or(3),
+                            NvLink::Bridge { bridge_slot_spacings, .. } => {
+                                bridge_slot_spacings.first().copied().unwrap_or(3)
+                            }
                             _ => 3,
                         },
                     };
@@ -541,7 +606,10 @@ fn psus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
                 ui.horizontal(|ui| {
                     ui.add_space(LABEL_W + 8.0);
                     let color = theme::load(load.load_fraction, crate::estimate::power::PSU_SUSTAINED_GUIDELINE);
-                    ui.colored_label(color, format!("{:.0} W of {:.0} W ({:.0} %)", load.dc_w, load.rated_w, load.load_fraction * 100.0));
+                    ui.colored_label(
+                        color,
+                        format!("{:.0} W of {:.0} W ({:.0} %)", load.dc_w, load.rated_w, load.load_fraction * 100.0),
+                    );
                 });
             }
             if b.psus.len() > 1 || b.site.circuits > 1 {
@@ -580,7 +648,7 @@ fn psus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
             highlighted: false,
         }
         .show(ui, &mut view.picks, state);
-    if let Some(Picked::Part(id)) = picked {
+        if let Some(Picked::Part(id)) = picked {
             out.push(Action::AddPsu(id));
         }
     });
@@ -593,7 +661,14 @@ fn site(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<Act
         let hl_circuit = (0..s.circuits.max(1)).any(|c| view.is_highlighted(PartRef::Circuit(c)));
         let l = ui.label("Mains");
         ui.horizontal(|ui| {
-            ui.add(egui::DragValue::new(&mut new.mains_v).range(90.0..=480.0).clamp_existing_to_range(false).speed(1.0).suffix(" V")).labelled_by(l.id);
+            ui.add(
+                egui::DragValue::new(&mut new.mains_v)
+                    .range(90.0..=480.0)
+                    .clamp_existing_to_range(false)
+                    .speed(1.0)
+                    .suffix(" V"),
+            )
+            .labelled_by(l.id);
             if ui.small_button("120 V · 15 A").on_hover_text("US residential circuit").clicked() {
                 new.mains_v = 120.0;
                 new.circuit_a = 15.0;
@@ -607,21 +682,50 @@ fn site(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<Act
         let sev = (0..s.circuits.max(1)).filter_map(|c| state.severity_of(PartRef::Circuit(c))).max();
         let l = part_label(ui, "Circuit", sev, hl_circuit);
         ui.horizontal(|ui| {
-            ui.add(egui::DragValue::new(&mut new.circuit_a).range(1.0..=1000.0).clamp_existing_to_range(false).speed(0.5).suffix(" A breaker")).labelled_by(l.id);
+            ui.add(
+                egui::DragValue::new(&mut new.circuit_a)
+                    .range(1.0..=1000.0)
+                    .clamp_existing_to_range(false)
+                    .speed(0.5)
+                    .suffix(" A breaker"),
+            )
+            .labelled_by(l.id);
             let l2 = ui.weak("×");
-            ui.add(egui::DragValue::new(&mut new.circuits).range(1..=64).clamp_existing_to_range(false).suffix(" circuits")).labelled_by(l2.id);
+            ui.add(
+                egui::DragValue::new(&mut new.circuits)
+                    .range(1..=64)
+                    .clamp_existing_to_range(false)
+                    .suffix(" circuits"),
+            )
+            .labelled_by(l2.id);
         });
         ui.end_row();
         let l = ui.label("Ambient");
-        ui.add(egui::DragValue::new(&mut new.ambient_c).range(-20.0..=60.0).clamp_existing_to_range(false).speed(0.5).suffix(" °C")).labelled_by(l.id);
+        ui.add(
+            egui::DragValue::new(&mut new.ambient_c)
+                .range(-20.0..=60.0)
+                .clamp_existing_to_range(false)
+                .speed(0.5)
+                .suffix(" °C"),
+        )
+        .labelled_by(l.id);
         ui.end_row();
         let l = ui.label("Electricity");
-        ui.add(egui::DragValue::new(&mut new.price_per_kwh).range(0.0..=10.0).clamp_existing_to_range(false).speed(0.005).max_decimals(3).prefix("$").suffix(" per kWh"))
-            .labelled_by(l.id);
+        ui.add(
+            egui::DragValue::new(&mut new.price_per_kwh)
+                .range(0.0..=10.0)
+                .clamp_existing_to_range(false)
+                .speed(0.005)
+                .max_decimals(3)
+                .prefix("$")
+                .suffix(" per kWh"),
+        )
+        .labelled_by(l.id);
         ui.end_row();
         let l = ui.label("Duty cycle");
         let mut pct = new.duty_cycle * 100.0;
-        if ui.add(egui::Slider::new(&mut pct, 0.0..=100.0).suffix(" %").text("of the time")).labelled_by(l.id).changed() {
+        if ui.add(egui::Slider::new(&mut pct, 0.0..=100.0).suffix(" %").text("of the time")).labelled_by(l.id).changed()
+        {
             new.duty_cycle = pct / 100.0;
         }
         ui.end_row();

@@ -114,7 +114,14 @@ fn layout(geo: &Geo, state: &AppState, res: &Resolved<'_>, board: &Motherboard, 
         }
         if p.riser.is_some() {
             let h = f32::from(g.width_slots.max(1)) * SLOT_PITCH_MM - 3.0;
-            v.push(CardPos { gpu: i, x0: riser_x, y0: riser_y, x1: riser_x + card_len(g), y1: riser_y + h, riser_slot: Some(pos) });
+            v.push(CardPos {
+                gpu: i,
+                x0: riser_x,
+                y0: riser_y,
+                x1: riser_x + card_len(g),
+                y1: riser_y + h,
+                riser_slot: Some(pos),
+            });
             riser_y += h + 6.0;
         } else {
             let (x0, y0, x1, y1) = card_mm(geo, g, pos);
@@ -191,7 +198,13 @@ fn header(ui: &mut egui::Ui, state: &AppState, r: &Resolved<'_>, board: &Motherb
             board.m2_slots.len()
         ));
         if let Some(cpu) = r.cpu {
-            let used: u16 = state.report.links.iter().filter(|l| !l.via_chipset && l.slot.is_some()).map(|l| u16::from(l.lanes)).sum();
+            let used: u16 = state
+                .report
+                .links
+                .iter()
+                .filter(|l| !l.via_chipset && l.slot.is_some())
+                .map(|l| u16::from(l.lanes))
+                .sum();
             ui.weak(format!("· GPUs use {used} of {}'s {} CPU lanes", cpu.name, cpu.pcie_lanes.total()));
         }
     });
@@ -211,13 +224,18 @@ fn draw_board(
 ) {
     let sev = state.severity_of(PartRef::Motherboard);
     let hl = view.is_highlighted(PartRef::Motherboard);
-    let outline = if hl { theme::highlight_stroke(3.0) } else { Stroke::new(1.5, sev.map_or(theme::PCB_EDGE, theme::severity)) };
+    let outline =
+        if hl { theme::highlight_stroke(3.0) } else { Stroke::new(1.5, sev.map_or(theme::PCB_EDGE, theme::severity)) };
     painter.rect(geo.rect(0.0, 0.0, board_w, geo.board_h), 6.0, theme::PCB, outline, StrokeKind::Inside);
     // Rear I/O and the CPU socket with its DIMMs.
     painter.rect_filled(geo.rect(0.0, 12.0, 14.0, 150.0), 2.0, theme::SOCKET.gamma_multiply(0.5));
     let sock = geo.rect(board_w * 0.42, 42.0, board_w * 0.42 + 62.0, 122.0);
     let cpu_sev = state.severity_of(PartRef::Cpu);
-    let cpu_stroke = if view.is_highlighted(PartRef::Cpu) { theme::highlight_stroke(3.0) } else { Stroke::new(1.5, sev_color(cpu_sev)) };
+    let cpu_stroke = if view.is_highlighted(PartRef::Cpu) {
+        theme::highlight_stroke(3.0)
+    } else {
+        Stroke::new(1.5, sev_color(cpu_sev))
+    };
     painter.rect(sock, 3.0, theme::SOCKET, cpu_stroke, StrokeKind::Inside);
     let cpu_text = r.cpu.map_or_else(|| "no CPU".to_owned(), |c| c.name.replace("Ryzen Threadripper", "Threadripper"));
     let galley = painter.layout(cpu_text, FontId::proportional(11.0), Color32::BLACK, sock.width() - 6.0);
@@ -248,7 +266,13 @@ fn draw_board(
             painter.rect_filled(geo.rect(-7.0, y - SLOT_PITCH_MM * 0.42, -2.5, y + SLOT_PITCH_MM * 0.42), 1.0, color);
         }
         let y = geo.row(1) - SLOT_PITCH_MM * 0.5;
-        painter.text(geo.p(-9.0, y), Align2::RIGHT_BOTTOM, format!("case: {} openings", case.expansion_slots), FontId::proportional(10.0), ui.visuals().weak_text_color());
+        painter.text(
+            geo.p(-9.0, y),
+            Align2::RIGHT_BOTTOM,
+            format!("case: {} openings", case.expansion_slots),
+            FontId::proportional(10.0),
+            ui.visuals().weak_text_color(),
+        );
     }
     // Slots: connector by length; label column with lanes after sharing and the link.
     let lanes = check::slot_lanes(r, board);
@@ -256,13 +280,27 @@ fn draw_board(
         let y = geo.row(s.position);
         let part = PartRef::Slot(s.position);
         let slot_sev = state.severity_of(part);
-        let stroke = if view.is_highlighted(part) { theme::highlight_stroke(2.5) } else { Stroke::new(1.0, slot_sev.map_or(theme::SLOT_EDGE, theme::severity)) };
+        let stroke = if view.is_highlighted(part) {
+            theme::highlight_stroke(2.5)
+        } else {
+            Stroke::new(1.0, slot_sev.map_or(theme::SLOT_EDGE, theme::severity))
+        };
         let len = connector_mm(s.physical_lanes);
-        painter.rect(geo.rect(CONNECTOR_X_MM, y - 3.2, CONNECTOR_X_MM + len, y + 3.2), 1.0, theme::SLOT, stroke, StrokeKind::Inside);
+        painter.rect(
+            geo.rect(CONNECTOR_X_MM, y - 3.2, CONNECTOR_X_MM + len, y + 3.2),
+            1.0,
+            theme::SLOT,
+            stroke,
+            StrokeKind::Inside,
+        );
         let elec = s.electrical_lanes;
         // Wiring inside the connector: the electrical lanes as a brighter stripe.
         let wired = len * f32::from(elec.min(s.physical_lanes)) / f32::from(s.physical_lanes.max(1));
-        painter.rect_filled(geo.rect(CONNECTOR_X_MM, y - 1.0, CONNECTOR_X_MM + wired, y + 1.0), 0.0, theme::SLOT_EDGE.gamma_multiply(0.7));
+        painter.rect_filled(
+            geo.rect(CONNECTOR_X_MM, y - 1.0, CONNECTOR_X_MM + wired, y + 1.0),
+            0.0,
+            theme::SLOT_EDGE.gamma_multiply(0.7),
+        );
         let now = lanes.iter().find(|(p, _)| *p == s.position).map_or(elec, |x| x.1);
         let src = if s.lane_source == LaneSource::Cpu { "CPU" } else { "chipset" };
         let lanes_text = if now == elec {
@@ -276,24 +314,47 @@ fn draw_board(
         let lx = geo.origin.x - LABEL_COL + 4.0;
         let sy = geo.p(0.0, y).y;
         let name_color = slot_sev.map_or(ui.visuals().strong_text_color(), theme::severity);
-        let clip = painter.with_clip_rect(Rect::from_min_max(pos2(lx, sy - 40.0), pos2(geo.origin.x - 10.0, sy + 40.0)));
+        let clip =
+            painter.with_clip_rect(Rect::from_min_max(pos2(lx, sy - 40.0), pos2(geo.origin.x - 10.0, sy + 40.0)));
         if SLOT_PITCH_MM * geo.scale >= 24.0 {
-            clip.text(pos2(lx, sy), Align2::LEFT_BOTTOM, format!("{}  {}", s.position, s.name), FontId::proportional(11.0), name_color);
-            clip.text(pos2(lx + 14.0, sy), Align2::LEFT_TOP, lanes_text.clone(), FontId::proportional(10.0), label_color);
+            clip.text(
+                pos2(lx, sy),
+                Align2::LEFT_BOTTOM,
+                format!("{}  {}", s.position, s.name),
+                FontId::proportional(11.0),
+                name_color,
+            );
+            clip.text(
+                pos2(lx + 14.0, sy),
+                Align2::LEFT_TOP,
+                lanes_text.clone(),
+                FontId::proportional(10.0),
+                label_color,
+            );
         } else {
             // Rows too close for two lines: the position and the lanes, the name on hover.
             let r = clip.text(pos2(lx, sy), Align2::LEFT_CENTER, format!("{}", s.position), font.clone(), name_color);
             clip.text(pos2(lx + 16.0, sy), Align2::LEFT_CENTER, lanes_text, FontId::proportional(10.5), label_color);
             let _ = r;
         }
-        let hover = Rect::from_min_max(pos2(lx, sy - SLOT_PITCH_MM * geo.scale * 0.5), pos2(geo.origin.x + (CONNECTOR_X_MM + len) * geo.scale, sy + SLOT_PITCH_MM * geo.scale * 0.5));
+        let hover = Rect::from_min_max(
+            pos2(lx, sy - SLOT_PITCH_MM * geo.scale * 0.5),
+            pos2(geo.origin.x + (CONNECTOR_X_MM + len) * geo.scale, sy + SLOT_PITCH_MM * geo.scale * 0.5),
+        );
         ui.interact(hover, ui.scope_id().with(("slot", s.position)), Sense::hover()).on_hover_text(format!(
             "{}: x{} connector, x{} electrical, PCIe Gen{}, {src} lanes{}",
             s.name,
             s.physical_lanes,
             elec,
             s.pcie_gen,
-            if s.shares.is_empty() { String::new() } else { format!("; shares lanes with {}", s.shares.iter().map(|x| x.when_used.as_str()).collect::<Vec<_>>().join(", ")) }
+            if s.shares.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; shares lanes with {}",
+                    s.shares.iter().map(|x| x.when_used.as_str()).collect::<Vec<_>>().join(", ")
+                )
+            }
         ));
     }
 }
@@ -347,7 +408,11 @@ fn draw_cards(
         let stroke = if hl { theme::highlight_stroke(3.0) } else { Stroke::new(2.0, color) };
         painter.rect(rect, 5.0, fill, stroke, StrokeKind::Inside);
         // Bracket at the rear.
-        painter.rect_filled(Rect::from_min_max(rect.min, pos2(rect.left() + 3.0 * geo.scale, rect.bottom())), 0.0, theme::SOCKET);
+        painter.rect_filled(
+            Rect::from_min_max(rect.min, pos2(rect.left() + 3.0 * geo.scale, rect.bottom())),
+            0.0,
+            theme::SOCKET,
+        );
         let clip = painter.with_clip_rect(rect.shrink(3.0));
         let link = state.report.links.iter().find(|l| l.gpu == i);
         let limit = crate::estimate::power::gpu_limit_w(g, p.power_limit_w);
@@ -357,7 +422,10 @@ fn draw_cards(
             format!(
                 "{limit:.0} W · {:.0} GiB{}",
                 g.memory_gib,
-                link.map_or_else(String::new, |l| format!(" · Gen{} x{} {:.1} GB/s", l.pcie_gen, l.lanes, l.bandwidth_gb_s))
+                link.map_or_else(String::new, |l| format!(
+                    " · Gen{} x{} {:.1} GB/s",
+                    l.pcie_gen, l.lanes, l.bandwidth_gb_s
+                ))
             ),
             if degraded { theme::WARNING } else { theme::ON_BOARD_WEAK },
         ));
@@ -388,7 +456,9 @@ fn draw_cards(
     }
     // NVLink bridges across the cards' top edges.
     for (k, br) in bld.nvlink.iter().enumerate() {
-        let (Some(a), Some(c)) = (card_rects.iter().find(|(i, _)| *i == br.gpus.0), card_rects.iter().find(|(i, _)| *i == br.gpus.1)) else {
+        let (Some(a), Some(c)) =
+            (card_rects.iter().find(|(i, _)| *i == br.gpus.0), card_rects.iter().find(|(i, _)| *i == br.gpus.1))
+        else {
             continue;
         };
         let sev = state.severity_of(PartRef::Bridge(k));
@@ -398,13 +468,28 @@ fn draw_cards(
         let bottom = a.1.center().y.max(c.1.center().y);
         let bar = Rect::from_min_max(pos2(x, top), pos2(x + 16.0 * geo.scale.min(1.6), bottom));
         painter.rect(bar, 3.0, color.gamma_multiply(0.85), Stroke::new(1.5, Color32::BLACK), StrokeKind::Inside);
-        painter.text(bar.right_center() + vec2(4.0, 0.0), Align2::LEFT_CENTER, format!("NVLink {}-slot", br.spacing_slots), FontId::proportional(11.0), color);
+        painter.text(
+            bar.right_center() + vec2(4.0, 0.0),
+            Align2::LEFT_CENTER,
+            format!("NVLink {}-slot", br.spacing_slots),
+            FontId::proportional(11.0),
+            color,
+        );
     }
 }
 
 /// Dragging a card in a slot: a ghost at the slot under the pointer; dropping it there moves it.
 #[allow(clippy::too_many_arguments, reason = "drawing helpers take the whole drawing context")]
-fn drag_to_slot(ui: &egui::Ui, geo: &Geo, out: &mut Vec<Action>, resp: &egui::Response, board: &Motherboard, g: &Gpu, i: usize, pos: u8) {
+fn drag_to_slot(
+    ui: &egui::Ui,
+    geo: &Geo,
+    out: &mut Vec<Action>,
+    resp: &egui::Response,
+    board: &Motherboard,
+    g: &Gpu,
+    i: usize,
+    pos: u8,
+) {
     if resp.dragged()
         && let Some(ptr) = resp.interact_pointer_pos()
     {
@@ -492,7 +577,14 @@ fn legend(ui: &mut egui::Ui) {
 }
 
 /// GPUs not drawn on the board: on risers, unplaced, SXM modules, unknown ids.
-fn off_board(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<Action>, r: &Resolved<'_>, board: Option<&Motherboard>) {
+fn off_board(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &ViewState,
+    out: &mut Vec<Action>,
+    r: &Resolved<'_>,
+    board: Option<&Motherboard>,
+) {
     let b = &state.build;
     let items: Vec<(usize, String)> = b
         .gpus
@@ -505,11 +597,16 @@ fn off_board(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Ve
                 return Some((i, format!("GPU {}: {} (SXM module on its baseboard)", i + 1, g.name)));
             }
             if let (Some(riser), None) = (p.riser, p.slot) {
-                return Some((i, format!("GPU {}: {} on a Gen{} riser, not plugged into a slot", i + 1, g.name, riser.pcie_gen)));
+                return Some((
+                    i,
+                    format!("GPU {}: {} on a Gen{} riser, not plugged into a slot", i + 1, g.name, riser.pcie_gen),
+                ));
             }
             match (p.slot, board) {
                 (None, _) => Some((i, format!("GPU {}: {} not in a slot", i + 1, g.name))),
-                (Some(pos), Some(bd)) if bd.slot_at(pos).is_none() => Some((i, format!("GPU {}: {} at position {pos}, where the board has no slot", i + 1, g.name))),
+                (Some(pos), Some(bd)) if bd.slot_at(pos).is_none() => {
+                    Some((i, format!("GPU {}: {} at position {pos}, where the board has no slot", i + 1, g.name)))
+                }
                 _ => None,
             }
         })
@@ -522,7 +619,11 @@ fn off_board(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Ve
     ui.horizontal_wrapped(|ui| {
         for (i, text) in items {
             let sev = state.severity_of(PartRef::Gpu(i));
-            let stroke = if view.is_highlighted(PartRef::Gpu(i)) { theme::highlight_stroke(2.0) } else { Stroke::new(1.5, sev_color(sev)) };
+            let stroke = if view.is_highlighted(PartRef::Gpu(i)) {
+                theme::highlight_stroke(2.0)
+            } else {
+                Stroke::new(1.5, sev_color(sev))
+            };
             let resp = egui::Frame::new()
                 .stroke(stroke)
                 .fill(theme::CARD)

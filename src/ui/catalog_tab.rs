@@ -117,7 +117,12 @@ pub fn kind_title(k: PartKind) -> &'static str {
 fn row<T: HasId>(p: &T, inline: &[T], cells: Vec<Cell>) -> Row {
     let mut all = vec![t(p.display_name())];
     all.extend(cells);
-    Row { id: p.id().to_owned(), cells: all, source: p.source().to_owned(), inline: inline.iter().any(|i| i.id() == p.id()) }
+    Row {
+        id: p.id().to_owned(),
+        cells: all,
+        source: p.source().to_owned(),
+        inline: inline.iter().any(|i| i.id() == p.id()),
+    }
 }
 
 /// Columns and rows of one kind (inline parts included).
@@ -130,16 +135,20 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
             merged(&p.gpus, &c.gpus)
                 .into_iter()
                 .map(|g| {
-                    row(g, &p.gpus, vec![
-                        n(g.memory_gib, format!("{:.0} GiB {}", g.memory_gib, g.memory_type)),
-                        n(g.memory_bandwidth_gb_s, format!("{:.0} GB/s", g.memory_bandwidth_gb_s)),
-                        n(g.board_power_w, format!("{:.0} W", g.board_power_w)),
-                        on(g.peak.bf16, |v| format!("{v:.0} TFLOP/s")),
-                        n(f64::from(g.width_slots), g.width_slots.to_string()),
-                        on(g.length_mm, |v| format!("{v:.0} mm")),
-                        n(f64::from(g.pcie_gen), format!("Gen{} x{}", g.pcie_gen, g.pcie_lanes)),
-                        price(g.price_usd),
-                    ])
+                    row(
+                        g,
+                        &p.gpus,
+                        vec![
+                            n(g.memory_gib, format!("{:.0} GiB {}", g.memory_gib, g.memory_type)),
+                            n(g.memory_bandwidth_gb_s, format!("{:.0} GB/s", g.memory_bandwidth_gb_s)),
+                            n(g.board_power_w, format!("{:.0} W", g.board_power_w)),
+                            on(g.peak.bf16, |v| format!("{v:.0} TFLOP/s")),
+                            n(f64::from(g.width_slots), g.width_slots.to_string()),
+                            on(g.length_mm, |v| format!("{v:.0} mm")),
+                            n(f64::from(g.pcie_gen), format!("Gen{} x{}", g.pcie_gen, g.pcie_lanes)),
+                            price(g.price_usd),
+                        ],
+                    )
                 })
                 .collect(),
         ),
@@ -148,14 +157,25 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
             merged(&p.cpus, &c.cpus)
                 .into_iter()
                 .map(|x| {
-                    row(x, &p.cpus, vec![
-                        t(&x.socket),
-                        n(f64::from(x.cores), format!("{} / {}", x.cores, x.threads)),
-                        n(x.tdp_w, format!("{:.0} W", x.tdp_w)),
-                        n(f64::from(x.pcie_lanes.total()), x.pcie_lanes.total().to_string()),
-                        n(f64::from(x.memory_channels), format!("{} ch {}", x.memory_channels, x.memory_types.first().map_or_else(String::new, ToString::to_string))),
-                        price(x.price_usd),
-                    ])
+                    row(
+                        x,
+                        &p.cpus,
+                        vec![
+                            t(&x.socket),
+                            n(f64::from(x.cores), format!("{} / {}", x.cores, x.threads)),
+                            n(x.tdp_w, format!("{:.0} W", x.tdp_w)),
+                            n(f64::from(x.pcie_lanes.total()), x.pcie_lanes.total().to_string()),
+                            n(
+                                f64::from(x.memory_channels),
+                                format!(
+                                    "{} ch {}",
+                                    x.memory_channels,
+                                    x.memory_types.first().map_or_else(String::new, ToString::to_string)
+                                ),
+                            ),
+                            price(x.price_usd),
+                        ],
+                    )
                 })
                 .collect(),
         ),
@@ -165,14 +185,18 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
                 .into_iter()
                 .map(|x| {
                     let x16 = x.pcie_slots.iter().filter(|s| s.physical_lanes >= 16).count();
-                    row(x, &p.motherboards, vec![
-                        t(&x.socket),
-                        t(x.form_factor.to_string()),
-                        n(x.pcie_slots.len() as f64, x.pcie_slots.len().to_string()),
-                        n(x16 as f64, x16.to_string()),
-                        n(f64::from(x.memory_slots), format!("{} × {}", x.memory_slots, x.memory_type)),
-                        price(x.price_usd),
-                    ])
+                    row(
+                        x,
+                        &p.motherboards,
+                        vec![
+                            t(&x.socket),
+                            t(x.form_factor.to_string()),
+                            n(x.pcie_slots.len() as f64, x.pcie_slots.len().to_string()),
+                            n(x16 as f64, x16.to_string()),
+                            n(f64::from(x.memory_slots), format!("{} × {}", x.memory_slots, x.memory_type)),
+                            price(x.price_usd),
+                        ],
+                    )
                 })
                 .collect(),
         ),
@@ -181,15 +205,19 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
             merged(&p.psus, &c.psus)
                 .into_iter()
                 .map(|x| {
-                    row(x, &p.psus, vec![
-                        n(x.rated_w, format!("{:.0} W", x.rated_w)),
-                        t(format!("{:?}", x.atx_version)),
-                        t(format!("{:?}", x.eighty_plus)),
-                        n(f64::from(x.connectors.hpwr_16pin), x.connectors.hpwr_16pin.to_string()),
-                        n(f64::from(x.connectors.pcie_8pin), x.connectors.pcie_8pin.to_string()),
-                        t(format!("{:?}", x.inlet)),
-                        price(x.price_usd),
-                    ])
+                    row(
+                        x,
+                        &p.psus,
+                        vec![
+                            n(x.rated_w, format!("{:.0} W", x.rated_w)),
+                            t(format!("{:?}", x.atx_version)),
+                            t(format!("{:?}", x.eighty_plus)),
+                            n(f64::from(x.connectors.hpwr_16pin), x.connectors.hpwr_16pin.to_string()),
+                            n(f64::from(x.connectors.pcie_8pin), x.connectors.pcie_8pin.to_string()),
+                            t(format!("{:?}", x.inlet)),
+                            price(x.price_usd),
+                        ],
+                    )
                 })
                 .collect(),
         ),
@@ -198,17 +226,21 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
             merged(&p.coolers, &c.coolers)
                 .into_iter()
                 .map(|x| {
-                    row(x, &p.coolers, vec![
-                        t(format!("{:?}", x.cooler_type)),
-                        on(x.rated_tdp_w, |v| format!("{v:.0} W")),
-                        t(x.sockets.join(", ")),
-                        match (x.height_mm, x.radiator_mm) {
-                            (Some(h), _) => n(h, format!("{h:.0} mm tall")),
-                            (None, Some(r)) => n(f64::from(r), format!("{r} mm radiator")),
-                            _ => Cell { text: "—".into(), key: Key::None },
-                        },
-                        price(x.price_usd),
-                    ])
+                    row(
+                        x,
+                        &p.coolers,
+                        vec![
+                            t(format!("{:?}", x.cooler_type)),
+                            on(x.rated_tdp_w, |v| format!("{v:.0} W")),
+                            t(x.sockets.join(", ")),
+                            match (x.height_mm, x.radiator_mm) {
+                                (Some(h), _) => n(h, format!("{h:.0} mm tall")),
+                                (None, Some(r)) => n(f64::from(r), format!("{r} mm radiator")),
+                                _ => Cell { text: "—".into(), key: Key::None },
+                            },
+                            price(x.price_usd),
+                        ],
+                    )
                 })
                 .collect(),
         ),
@@ -217,13 +249,17 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
             merged(&p.cases, &c.cases)
                 .into_iter()
                 .map(|x| {
-                    row(x, &p.cases, vec![
-                        t(format!("{:?}", x.airflow)),
-                        t(x.form_factors.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
-                        n(f64::from(x.expansion_slots), x.expansion_slots.to_string()),
-                        on(x.max_gpu_length_mm, |v| format!("{v:.0} mm")),
-                        price(x.price_usd),
-                    ])
+                    row(
+                        x,
+                        &p.cases,
+                        vec![
+                            t(format!("{:?}", x.airflow)),
+                            t(x.form_factors.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
+                            n(f64::from(x.expansion_slots), x.expansion_slots.to_string()),
+                            on(x.max_gpu_length_mm, |v| format!("{v:.0} mm")),
+                            price(x.price_usd),
+                        ],
+                    )
                 })
                 .collect(),
         ),
@@ -232,13 +268,17 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
             merged(&p.memory, &c.memory)
                 .into_iter()
                 .map(|x| {
-                    row(x, &p.memory, vec![
-                        t(x.memory_type.to_string()),
-                        n(f64::from(x.total_gb()), format!("{} × {} GB", x.modules, x.module_gb)),
-                        n(f64::from(x.speed_mt_s), format!("{} MT/s", x.speed_mt_s)),
-                        t(if x.ecc { "yes" } else { "no" }),
-                        price(x.price_usd),
-                    ])
+                    row(
+                        x,
+                        &p.memory,
+                        vec![
+                            t(x.memory_type.to_string()),
+                            n(f64::from(x.total_gb()), format!("{} × {} GB", x.modules, x.module_gb)),
+                            n(f64::from(x.speed_mt_s), format!("{} MT/s", x.speed_mt_s)),
+                            t(if x.ecc { "yes" } else { "no" }),
+                            price(x.price_usd),
+                        ],
+                    )
                 })
                 .collect(),
         ),
@@ -247,13 +287,17 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
             merged(&p.storage, &c.storage)
                 .into_iter()
                 .map(|x| {
-                    row(x, &p.storage, vec![
-                        n(f64::from(x.capacity_gb), format!("{} GB", x.capacity_gb)),
-                        t(format!("Gen{} x{}", x.pcie_gen, x.pcie_lanes)),
-                        t(&x.form_factor),
-                        on(x.seq_read_mb_s.map(f64::from), |v| format!("{v:.0} MB/s")),
-                        price(x.price_usd),
-                    ])
+                    row(
+                        x,
+                        &p.storage,
+                        vec![
+                            n(f64::from(x.capacity_gb), format!("{} GB", x.capacity_gb)),
+                            t(format!("Gen{} x{}", x.pcie_gen, x.pcie_lanes)),
+                            t(&x.form_factor),
+                            on(x.seq_read_mb_s.map(f64::from), |v| format!("{v:.0} MB/s")),
+                            price(x.price_usd),
+                        ],
+                    )
                 })
                 .collect(),
         ),
@@ -262,18 +306,22 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
             merged(&p.models, &c.models)
                 .into_iter()
                 .map(|x| {
-                    row(x, &p.models, vec![
-                        n(x.params_b, x.describe().split(" · ").next().unwrap_or_default().to_owned()),
-                        n(f64::from(x.layers), x.layers.to_string()),
-                        n(f64::from(x.kv_heads), format!("{} of {}", x.kv_heads, x.heads)),
-                        n(f64::from(x.max_context), format!("{}k", x.max_context / 1024)),
-                        t(match x.attention {
-                            catalog::Attention::Full => "full".to_owned(),
-                            catalog::Attention::SlidingWindow { window } => format!("sliding {window}"),
-                            catalog::Attention::Alternating { window } => format!("alternating {window}"),
-                            catalog::Attention::Mla { .. } => "MLA".to_owned(),
-                        }),
-                    ])
+                    row(
+                        x,
+                        &p.models,
+                        vec![
+                            n(x.params_b, x.describe().split(" · ").next().unwrap_or_default().to_owned()),
+                            n(f64::from(x.layers), x.layers.to_string()),
+                            n(f64::from(x.kv_heads), format!("{} of {}", x.kv_heads, x.heads)),
+                            n(f64::from(x.max_context), format!("{}k", x.max_context / 1024)),
+                            t(match x.attention {
+                                catalog::Attention::Full => "full".to_owned(),
+                                catalog::Attention::SlidingWindow { window } => format!("sliding {window}"),
+                                catalog::Attention::Alternating { window } => format!("alternating {window}"),
+                                catalog::Attention::Mla { .. } => "MLA".to_owned(),
+                            }),
+                        ],
+                    )
                 })
                 .collect(),
         ),
@@ -312,15 +360,42 @@ pub fn custom_template(state: &AppState, kind: PartKind, id: Option<&str>) -> St
     let mut file = PartsFile::default();
     let suffix = |s: &str| if s.starts_with("custom-") { s.to_owned() } else { format!("custom-{s}") };
     match kind {
-        PartKind::Gpu => file.gpus.extend(pick(&p.gpus, &c.gpus, id).map(|mut x| { x.id = suffix(&x.id); x })),
-        PartKind::Cpu => file.cpus.extend(pick(&p.cpus, &c.cpus, id).map(|mut x| { x.id = suffix(&x.id); x })),
-        PartKind::Motherboard => file.motherboards.extend(pick(&p.motherboards, &c.motherboards, id).map(|mut x| { x.id = suffix(&x.id); x })),
-        PartKind::Psu => file.psus.extend(pick(&p.psus, &c.psus, id).map(|mut x| { x.id = suffix(&x.id); x })),
-        PartKind::Cooler => file.coolers.extend(pick(&p.coolers, &c.coolers, id).map(|mut x| { x.id = suffix(&x.id); x })),
-        PartKind::Case => file.cases.extend(pick(&p.cases, &c.cases, id).map(|mut x| { x.id = suffix(&x.id); x })),
-        PartKind::Memory => file.memory.extend(pick(&p.memory, &c.memory, id).map(|mut x| { x.id = suffix(&x.id); x })),
-        PartKind::Storage => file.storage.extend(pick(&p.storage, &c.storage, id).map(|mut x| { x.id = suffix(&x.id); x })),
-        PartKind::Model => file.models.extend(pick(&p.models, &c.models, id).map(|mut x| { x.id = suffix(&x.id); x })),
+        PartKind::Gpu => file.gpus.extend(pick(&p.gpus, &c.gpus, id).map(|mut x| {
+            x.id = suffix(&x.id);
+            x
+        })),
+        PartKind::Cpu => file.cpus.extend(pick(&p.cpus, &c.cpus, id).map(|mut x| {
+            x.id = suffix(&x.id);
+            x
+        })),
+        PartKind::Motherboard => file.motherboards.extend(pick(&p.motherboards, &c.motherboards, id).map(|mut x| {
+            x.id = suffix(&x.id);
+            x
+        })),
+        PartKind::Psu => file.psus.extend(pick(&p.psus, &c.psus, id).map(|mut x| {
+            x.id = suffix(&x.id);
+            x
+        })),
+        PartKind::Cooler => file.coolers.extend(pick(&p.coolers, &c.coolers, id).map(|mut x| {
+            x.id = suffix(&x.id);
+            x
+        })),
+        PartKind::Case => file.cases.extend(pick(&p.cases, &c.cases, id).map(|mut x| {
+            x.id = suffix(&x.id);
+            x
+        })),
+        PartKind::Memory => file.memory.extend(pick(&p.memory, &c.memory, id).map(|mut x| {
+            x.id = suffix(&x.id);
+            x
+        })),
+        PartKind::Storage => file.storage.extend(pick(&p.storage, &c.storage, id).map(|mut x| {
+            x.id = suffix(&x.id);
+            x
+        })),
+        PartKind::Model => file.models.extend(pick(&p.models, &c.models, id).map(|mut x| {
+            x.id = suffix(&x.id);
+            x
+        })),
     }
     let config = ron::ser::PrettyConfig::new().struct_names(false).depth_limit(6);
     let body = ron::Options::default().to_string_pretty(&file, config).unwrap_or_default();
@@ -341,7 +416,11 @@ fn sort_arrow(ui: &egui::Ui, rect: egui::Rect, ascending: bool) {
     } else {
         (c + egui::vec2(-4.0, -3.0), c + egui::vec2(4.0, -3.0), c + egui::vec2(0.0, 3.0))
     };
-    ui.painter().add(egui::Shape::convex_polygon(vec![a, b, tip], ui.visuals().strong_text_color(), egui::Stroke::NONE));
+    ui.painter().add(egui::Shape::convex_polygon(
+        vec![a, b, tip],
+        ui.visuals().strong_text_color(),
+        egui::Stroke::NONE,
+    ));
 }
 
 /// Draws the tab.
@@ -358,11 +437,16 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     });
     ui.horizontal(|ui| {
         let l = ui.label("Filter");
-        ui.add(egui::TextEdit::singleline(&mut cv.filter).hint_text("name, id or any figure").desired_width(240.0)).labelled_by(l.id);
+        ui.add(egui::TextEdit::singleline(&mut cv.filter).hint_text("name, id or any figure").desired_width(240.0))
+            .labelled_by(l.id);
         if !cv.filter.is_empty() && ui.small_button("Clear").clicked() {
             cv.filter.clear();
         }
-        if ui.button("Define a custom part…").on_hover_text("Start from a copy of the first part of this kind").clicked() {
+        if ui
+            .button("Define a custom part…")
+            .on_hover_text("Start from a copy of the first part of this kind")
+            .clicked()
+        {
             cv.editor = Some(Editor { text: custom_template(state, cv.kind, None), error: None });
         }
     });
@@ -382,59 +466,83 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         let o = a.cells[col].key.cmp(&b.cells[col].key);
         if cv.ascending { o } else { o.reverse() }
     });
-    ui.weak(format!("{} of {} · click a column to sort · the source links to the datasheet the figures come from", rows.len(), kind_title(cv.kind)));
+    ui.weak(format!(
+        "{} of {} · click a column to sort · the source links to the datasheet the figures come from",
+        rows.len(),
+        kind_title(cv.kind)
+    ));
     let mut new_editor = None;
     egui::ScrollArea::both().id_salt("catalog-scroll").auto_shrink([false, false]).show(ui, |ui| {
-        egui::Grid::new(("catalog-grid", cv.kind)).striped(true).num_columns(cols.len() + 2).spacing([14.0, 6.0]).show(ui, |ui| {
-            ui.label("");
-            for (i, c) in cols.iter().enumerate() {
-                let sorted = i == col;
-                let resp = ui.add(egui::Button::new(RichText::new(if sorted { format!("{c}    ") } else { (*c).to_owned() }).strong()).frame(false));
-                if sorted {
-                    sort_arrow(ui, resp.rect, cv.ascending);
-                }
-                if i == 0 {
-                    ui.label(RichText::new("Source").strong());
-                }
-                if resp.clicked() {
-                    if cv.sort_col == i {
-                        cv.ascending = !cv.ascending;
-                    } else {
-                        cv.sort_col = i;
-                        cv.ascending = true;
+        egui::Grid::new(("catalog-grid", cv.kind)).striped(true).num_columns(cols.len() + 2).spacing([14.0, 6.0]).show(
+            ui,
+            |ui| {
+                ui.label("");
+                for (i, c) in cols.iter().enumerate() {
+                    let sorted = i == col;
+                    let resp = ui.add(
+                        egui::Button::new(
+                            RichText::new(if sorted { format!("{c}    ") } else { (*c).to_owned() }).strong(),
+                        )
+                        .frame(false),
+                    );
+                    if sorted {
+                        sort_arrow(ui, resp.rect, cv.ascending);
                     }
-                }
-            }
-            ui.end_row();
-            for r in &rows {
-                ui.horizontal(|ui| {
-                    let (label, action) = use_action(state, cv.kind, &r.id);
-                    if ui.small_button(label).on_hover_text(format!("{label} {} to the build", r.cells[0].text)).clicked() {
-                        out.push(action);
-                    }
-                    if ui.small_button("Copy").on_hover_text("Define a custom part starting from a copy of this one").clicked() {
-                        new_editor = Some(r.id.clone());
-                    }
-                });
-                for (i, c) in r.cells.iter().enumerate() {
                     if i == 0 {
-                        let mut text = RichText::new(&c.text);
-                        if r.inline {
-                            text = text.color(theme::INFO);
-                        }
-                        ui.label(text).on_hover_text(format!("id: {}{}", r.id, if r.inline { " (custom, inline in this build)" } else { "" }));
-                        if r.source.is_empty() {
-                            ui.weak("—");
+                        ui.label(RichText::new("Source").strong());
+                    }
+                    if resp.clicked() {
+                        if cv.sort_col == i {
+                            cv.ascending = !cv.ascending;
                         } else {
-                            ui.hyperlink_to(host(&r.source), &r.source).on_hover_text(&r.source);
+                            cv.sort_col = i;
+                            cv.ascending = true;
                         }
-                    } else {
-                        ui.label(&c.text);
                     }
                 }
                 ui.end_row();
-            }
-        });
+                for r in &rows {
+                    ui.horizontal(|ui| {
+                        let (label, action) = use_action(state, cv.kind, &r.id);
+                        if ui
+                            .small_button(label)
+                            .on_hover_text(format!("{label} {} to the build", r.cells[0].text))
+                            .clicked()
+                        {
+                            out.push(action);
+                        }
+                        if ui
+                            .small_button("Copy")
+                            .on_hover_text("Define a custom part starting from a copy of this one")
+                            .clicked()
+                        {
+                            new_editor = Some(r.id.clone());
+                        }
+                    });
+                    for (i, c) in r.cells.iter().enumerate() {
+                        if i == 0 {
+                            let mut text = RichText::new(&c.text);
+                            if r.inline {
+                                text = text.color(theme::INFO);
+                            }
+                            ui.label(text).on_hover_text(format!(
+                                "id: {}{}",
+                                r.id,
+                                if r.inline { " (custom, inline in this build)" } else { "" }
+                            ));
+                            if r.source.is_empty() {
+                                ui.weak("—");
+                            } else {
+                                ui.hyperlink_to(host(&r.source), &r.source).on_hover_text(&r.source);
+                            }
+                        } else {
+                            ui.label(&c.text);
+                        }
+                    }
+                    ui.end_row();
+                }
+            },
+        );
     });
     if let Some(id) = new_editor {
         cv.editor = Some(Editor { text: custom_template(state, cv.kind, Some(&id)), error: None });
@@ -456,7 +564,9 @@ fn editor(ui: &mut egui::Ui, ed: &mut Editor, out: &mut Vec<Action>) {
         ui.horizontal(|ui| {
             if ui.button("Add to build").clicked() {
                 match catalog::parse_parts_file("custom part", &ed.text) {
-                    Ok(file) if file == PartsFile::default() => ed.error = Some("custom part: no part in the text".into()),
+                    Ok(file) if file == PartsFile::default() => {
+                        ed.error = Some("custom part: no part in the text".into())
+                    }
                     Ok(file) => {
                         out.push(Action::AddInlineParts(file));
                         ed.text.clear();

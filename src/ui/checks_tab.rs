@@ -12,7 +12,15 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     let r = &state.report;
     ui.horizontal(|ui| {
         theme::badge(ui, &r.verdict.to_string(), theme::verdict(r.verdict));
-        ui.label(format!("{} error{} · {} warning{} · {} note{}", r.errors, s(r.errors), r.warnings, s(r.warnings), r.infos, s(r.infos)));
+        ui.label(format!(
+            "{} error{} · {} warning{} · {} note{}",
+            r.errors,
+            s(r.errors),
+            r.warnings,
+            s(r.warnings),
+            r.infos,
+            s(r.infos)
+        ));
         ui.weak("— the same checker as `kraftwerk check`; click a finding to outline its parts.");
         if !view.highlight.is_empty() && ui.button("Clear outline").clicked() {
             out.push(Action::Highlight(Vec::new()));
@@ -43,17 +51,19 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         ui.add_space(theme::SECTION_GAP);
         let fired: Vec<&str> = r.findings.iter().map(|f| f.rule).collect();
         let passed: Vec<&RuleDoc> = RULES.iter().map(|rule| &rule.doc).filter(|d| !fired.contains(&d.id)).collect();
-        egui::CollapsingHeader::new(RichText::new(format!("Rules with nothing to report ({})", passed.len())).color(theme::OK))
-            .id_salt("passed-rules")
-            .show(ui, |ui| {
-                for d in passed {
-                    ui.horizontal(|ui| {
-                        theme::dot(ui, theme::OK, true);
-                        ui.monospace(d.id);
-                        ui.label(d.title).on_hover_text(d.checks);
-                    });
-                }
-            });
+        egui::CollapsingHeader::new(
+            RichText::new(format!("Rules with nothing to report ({})", passed.len())).color(theme::OK),
+        )
+        .id_salt("passed-rules")
+        .show(ui, |ui| {
+            for d in passed {
+                ui.horizontal(|ui| {
+                    theme::dot(ui, theme::OK, true);
+                    ui.monospace(d.id);
+                    ui.label(d.title).on_hover_text(d.checks);
+                });
+            }
+        });
     });
 }
 
@@ -65,27 +75,31 @@ fn finding(ui: &mut egui::Ui, view: &ViewState, out: &mut Vec<Action>, k: usize,
     let color = theme::severity(f.severity);
     let selected = !f.parts.is_empty() && view.highlight == f.parts;
     let stroke = if selected { theme::highlight_stroke(2.0) } else { egui::Stroke::new(1.0, color) };
-    theme::full_width(ui, egui::Frame::new().stroke(stroke).corner_radius(theme::radius()).inner_margin(egui::Margin::symmetric(8, 4)), |ui| {
-        let header = theme::finding_text(ui, f.severity, f.rule, &f.message);
-        let resp = egui::CollapsingHeader::new(header).id_salt(("finding", k)).show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
-                ui.label(RichText::new("Fix:").strong());
-                ui.label(&f.fix);
+    theme::full_width(
+        ui,
+        egui::Frame::new().stroke(stroke).corner_radius(theme::radius()).inner_margin(egui::Margin::symmetric(8, 4)),
+        |ui| {
+            let header = theme::finding_text(ui, f.severity, f.rule, &f.message);
+            let resp = egui::CollapsingHeader::new(header).id_salt(("finding", k)).show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new("Fix:").strong());
+                    ui.label(&f.fix);
+                });
+                if let Some(rule) = check::rule(f.rule) {
+                    ui.add_space(theme::SMALL_GAP);
+                    doc_body(ui, &rule.doc);
+                }
+                if !f.parts.is_empty() && ui.button("Show on the board").clicked() {
+                    out.push(Action::Highlight(f.parts.clone()));
+                    out.push(Action::SelectTab(Tab::Build));
+                }
             });
-            if let Some(rule) = check::rule(f.rule) {
-                ui.add_space(theme::SMALL_GAP);
-                doc_body(ui, &rule.doc);
-            }
-            if !f.parts.is_empty() && ui.button("Show on the board").clicked() {
+            let header_resp = resp.header_response.on_hover_text(check::rule(f.rule).map_or("", |r| r.doc.title));
+            if header_resp.clicked() {
                 out.push(Action::Highlight(f.parts.clone()));
-                out.push(Action::SelectTab(Tab::Build));
             }
-        });
-        let header_resp = resp.header_response.on_hover_text(check::rule(f.rule).map_or("", |r| r.doc.title));
-        if header_resp.clicked() {
-            out.push(Action::Highlight(f.parts.clone()));
-        }
-    });
+        },
+    );
     ui.add_space(2.0);
 }
 
@@ -118,9 +132,11 @@ pub fn rule_docs(ui: &mut egui::Ui, filter: &mut String) {
                 ui.add_space(theme::SMALL_GAP);
                 ui.label(RichText::new(family).heading());
             }
-            egui::CollapsingHeader::new(RichText::new(format!("{}  {}", d.id, d.title)).color(theme::severity(d.severity)))
-                .id_salt(("doc", d.id))
-                .show(ui, |ui| doc_body(ui, d));
+            egui::CollapsingHeader::new(
+                RichText::new(format!("{}  {}", d.id, d.title)).color(theme::severity(d.severity)),
+            )
+            .id_salt(("doc", d.id))
+            .show(ui, |ui| doc_body(ui, d));
         }
     });
 }

@@ -30,16 +30,24 @@ pub fn markdown(build: &Build, catalog: &Catalog, report: &Report) -> String {
         let _ = writeln!(s, "Reference: {reference}\n");
     }
     let _ = writeln!(s, "## Parts\n\n| Part | Choice |\n|---|---|");
-    let name = |p: Option<String>, id: Option<&String>| p.or_else(|| id.map(|i| format!("{i} (unknown)"))).unwrap_or_else(|| "—".into());
+    let name = |p: Option<String>, id: Option<&String>| {
+        p.or_else(|| id.map(|i| format!("{i} (unknown)"))).unwrap_or_else(|| "—".into())
+    };
     let _ = writeln!(s, "| CPU | {} |", cell(&name(r.cpu.map(HasId::display_name), build.cpu.as_ref())));
-    let _ = writeln!(s, "| Motherboard | {} |", cell(&name(r.board.map(HasId::display_name), build.motherboard.as_ref())));
+    let _ =
+        writeln!(s, "| Motherboard | {} |", cell(&name(r.board.map(HasId::display_name), build.motherboard.as_ref())));
     let _ = writeln!(s, "| CPU cooler | {} |", cell(&name(r.cooler.map(HasId::display_name), build.cooler.as_ref())));
     let _ = writeln!(s, "| Case | {} |", cell(&name(r.case.map(HasId::display_name), build.case.as_ref())));
     if let Some((kit, n)) = r.memory {
         let _ = writeln!(s, "| Memory | {} × {n} ({} GB) |", cell(&kit.display_name()), kit.total_gb() * u32::from(n));
     }
     for (d, u) in &r.storage {
-        let _ = writeln!(s, "| Drive | {}{} |", cell(&d.display_name()), u.m2_slot.as_ref().map_or_else(String::new, |m| format!(" in {m}")));
+        let _ = writeln!(
+            s,
+            "| Drive | {}{} |",
+            cell(&d.display_name()),
+            u.m2_slot.as_ref().map_or_else(String::new, |m| format!(" in {m}"))
+        );
     }
     for (i, (p, g)) in build.gpus.iter().zip(&r.gpus).enumerate() {
         let gname = g.map_or_else(|| format!("{} (unknown)", p.gpu), HasId::display_name);

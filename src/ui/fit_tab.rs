@@ -51,7 +51,12 @@ pub struct FitSettings {
 
 impl Default for FitSettings {
     fn default() -> Self {
-        FitSettings { split: SplitKind::Auto, degree: 0, kv: Precision::Fp16, cloud_usd_per_hour: cost::DEFAULT_CLOUD_USD_PER_HOUR }
+        FitSettings {
+            split: SplitKind::Auto,
+            degree: 0,
+            kv: Precision::Fp16,
+            cloud_usd_per_hour: cost::DEFAULT_CLOUD_USD_PER_HOUR,
+        }
     }
 }
 
@@ -132,7 +137,11 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     egui::ScrollArea::vertical().id_salt("fit-scroll").auto_shrink([false, false]).show(ui, |ui| {
         controls(ui, state, view, out, &w, in_build);
         ui.add_space(theme::SECTION_GAP);
-        let fresh = view.fit.cache.as_ref().is_some_and(|(rev, s, cw, _)| *rev == state.rev && *s == view.fit.settings && *cw == w);
+        let fresh = view
+            .fit
+            .cache
+            .as_ref()
+            .is_some_and(|(rev, s, cw, _)| *rev == state.rev && *s == view.fit.settings && *cw == w);
         if !fresh {
             let outcome = compute(state, &w, &view.fit.settings);
             view.fit.cache = Some((state.rev, view.fit.settings.clone(), w.clone(), outcome));
@@ -147,7 +156,14 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     });
 }
 
-fn controls(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>, work: &Workload, in_build: bool) {
+fn controls(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut ViewState,
+    out: &mut Vec<Action>,
+    work: &Workload,
+    in_build: bool,
+) {
     let w = work;
     let model = state.build.parts.models.iter().chain(&state.catalog.models).find(|m| m.id == w.model);
     let mut new = w.clone();
@@ -164,7 +180,7 @@ fn controls(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
             highlighted: false,
         }
         .show(ui, &mut view.picks, state);
-    if let Some(Picked::Part(id)) = picked {
+        if let Some(Picked::Part(id)) = picked {
             new.model = id;
         }
         let l = ui.label("Precision");
@@ -174,7 +190,10 @@ fn controls(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
             .show_ui(ui, |ui| {
                 for p in Precision::NAMED {
                     let name = p.to_string();
-                    if ui.selectable_label(w.precision == name, format!("{name} ({:.2} bits)", p.bits_per_weight())).clicked() {
+                    if ui
+                        .selectable_label(w.precision == name, format!("{name} ({:.2} bits)", p.bits_per_weight()))
+                        .clicked()
+                    {
                         new.precision = name;
                     }
                 }
@@ -200,7 +219,14 @@ fn controls(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         let max_ctx = model.map_or(1 << 20, |m| m.max_context.max(1));
         let l = ui.label("Context");
         let mut ctx = w.context;
-        ui.add(egui::DragValue::new(&mut ctx).range(1..=max_ctx).clamp_existing_to_range(false).speed(64.0).suffix(" tokens")).labelled_by(l.id);
+        ui.add(
+            egui::DragValue::new(&mut ctx)
+                .range(1..=max_ctx)
+                .clamp_existing_to_range(false)
+                .speed(64.0)
+                .suffix(" tokens"),
+        )
+        .labelled_by(l.id);
         for (t, v) in [("4k", 4096), ("8k", 8192), ("32k", 32768), ("128k", 131_072)] {
             if v <= max_ctx && ui.small_button(t).on_hover_text(format!("{v} tokens")).clicked() {
                 ctx = v;
@@ -208,7 +234,8 @@ fn controls(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         }
         new.context = ctx;
         let l = ui.label("Batch");
-        ui.add(egui::DragValue::new(&mut new.batch).range(1..=512).clamp_existing_to_range(false).suffix(" sequences")).labelled_by(l.id);
+        ui.add(egui::DragValue::new(&mut new.batch).range(1..=512).clamp_existing_to_range(false).suffix(" sequences"))
+            .labelled_by(l.id);
     });
     let fs = &mut view.fit.settings;
     let n = state.build.gpus.len().max(1);
@@ -227,7 +254,11 @@ fn controls(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         if !matches!(fs.split, SplitKind::Single) {
             let l = ui.label("over");
             let mut d = if fs.degree == 0 { n as u32 } else { fs.degree.min(n as u32) };
-            if ui.add(egui::DragValue::new(&mut d).range(1..=n as u32).clamp_existing_to_range(false).suffix(" GPUs")).labelled_by(l.id).changed() {
+            if ui
+                .add(egui::DragValue::new(&mut d).range(1..=n as u32).clamp_existing_to_range(false).suffix(" GPUs"))
+                .labelled_by(l.id)
+                .changed()
+            {
                 fs.degree = d;
             }
         }
@@ -243,10 +274,20 @@ fn controls(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
             .response
             .labelled_by(l.id);
         let l = ui.label("Cloud A100 80 GB at");
-        ui.add(egui::DragValue::new(&mut fs.cloud_usd_per_hour).range(0.0..=100.0).clamp_existing_to_range(false).speed(0.01).prefix("$").suffix(" per hour")).labelled_by(l.id);
+        ui.add(
+            egui::DragValue::new(&mut fs.cloud_usd_per_hour)
+                .range(0.0..=100.0)
+                .clamp_existing_to_range(false)
+                .speed(0.01)
+                .prefix("$")
+                .suffix(" per hour"),
+        )
+        .labelled_by(l.id);
     });
     if !in_build {
-        ui.weak("This build names no workload: showing a default. Change any control above to store it in the build file.");
+        ui.weak(
+            "This build names no workload: showing a default. Change any control above to store it in the build file.",
+        );
     }
     if new != *w {
         out.push(Action::SetWorkload(Some(new)));
@@ -267,15 +308,19 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     let f = &o.fit;
     let mut cards: Vec<Stat> = Vec::new();
     {
-        let max_ctx = f.max_context_tokens.map_or_else(|| "weights do not fit".to_owned(), |c| format!("longest context that fits: {c} tokens"));
+        let max_ctx = f
+            .max_context_tokens
+            .map_or_else(|| "weights do not fit".to_owned(), |c| format!("longest context that fits: {c} tokens"));
         cards.push(Stat::new("Memory", f.verdict.to_string(), max_ctx, Some(verdict_color(f.verdict))));
-        cards.push(Stat::new("Weights · KV cache",
+        cards.push(Stat::new(
+            "Weights · KV cache",
             format!("{:.1} GiB · {:.1} GiB", f.weights_total_gib, f.kv_cache_total_gib),
             format!("{} on {} · {}", f.weight_precision, f.parallelism, f.runtime),
             None,
         ));
         if let Some(sp) = &f.speed {
-            cards.push(Stat::new("Decode",
+            cards.push(Stat::new(
+                "Decode",
                 format!("{:.1} tok/s", sp.decode_batch1_tokens_per_s),
                 format!(
                     "one sequence; batch {}: {:.0} tok/s total ({:.1} each), {:?}-bound",
@@ -284,7 +329,8 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
                 .to_lowercase(),
                 None,
             ));
-            cards.push(Stat::new("Prefill",
+            cards.push(Stat::new(
+                "Prefill",
                 sp.prefill_tokens_per_s.map_or_else(|| "—".to_owned(), |p| format!("{p:.0} tok/s")),
                 sp.time_to_first_token_s.map_or_else(
                     || "no tensor rate published".to_owned(),
@@ -294,8 +340,10 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
             ));
         }
         if let Some(c) = &o.cost {
-            cards.push(Stat::new("Cost",
-                c.usd_per_million_tokens.map_or_else(|| format!("${:.2}/h", c.usd_per_working_hour), |m| format!("${m:.2} / M tokens")),
+            cards.push(Stat::new(
+                "Cost",
+                c.usd_per_million_tokens
+                    .map_or_else(|| format!("${:.2}/h", c.usd_per_working_hour), |m| format!("${m:.2} / M tokens")),
                 format!(
                     "${:.0} hardware{} · ${:.2} per working hour{}",
                     c.hardware_usd,
@@ -324,7 +372,13 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     if let Some(c) = &o.cost
         && !c.missing_prices.is_empty()
     {
-        ui.add(egui::Label::new(RichText::new(format!("No catalog price for: {} (not counted).", c.missing_prices.join(", "))).color(theme::WARNING)).wrap());
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!("No catalog price for: {} (not counted).", c.missing_prices.join(", ")))
+                    .color(theme::WARNING),
+            )
+            .wrap(),
+        );
     }
     if let Some(e) = &o.cost_error {
         ui.colored_label(theme::WARNING, format!("Cost: {e}"));
@@ -355,7 +409,17 @@ fn memory_plot(ui: &mut egui::Ui, f: &FitReport) {
         if f.gpus.iter().all(|g| get(&g.memory) <= 0.0) {
             continue;
         }
-        let bars = f.gpus.iter().map(|g| Bar::new(g.index as f64, get(&g.memory)).name(format!("GPU {} {name}: {:.1} GiB", g.index + 1, get(&g.memory)))).collect();
+        let bars = f
+            .gpus
+            .iter()
+            .map(|g| {
+                Bar::new(g.index as f64, get(&g.memory)).name(format!(
+                    "GPU {} {name}: {:.1} GiB",
+                    g.index + 1,
+                    get(&g.memory)
+                ))
+            })
+            .collect();
         let refs: Vec<&BarChart> = charts.iter().collect();
         charts.push(BarChart::new(name, bars).color(color).width(0.6).stack_on(&refs));
     }
@@ -383,9 +447,12 @@ fn memory_plot(ui: &mut egui::Ui, f: &FitReport) {
                 let x = g.index as f64;
                 let color = verdict_color(g.verdict);
                 p.line(
-                    Line::new("GPU memory", PlotPoints::new(vec![[x - 0.38, g.capacity_gib], [x + 0.38, g.capacity_gib]]))
-                        .color(color)
-                        .width(3.0),
+                    Line::new(
+                        "GPU memory",
+                        PlotPoints::new(vec![[x - 0.38, g.capacity_gib], [x + 0.38, g.capacity_gib]]),
+                    )
+                    .color(color)
+                    .width(3.0),
                 );
             }
         });
@@ -420,16 +487,30 @@ fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
         .y_axis_formatter(|m, _| format!("${:.0}k", m.value / 1000.0))
         .show(ui, |p| {
             p.line(Line::new("own: hardware + electricity", PlotPoints::new(own)).color(theme::SERIES[0]).width(2.5));
-            p.line(Line::new(format!("rent at ${:.2}/h", c.cloud.usd_per_hour), PlotPoints::new(rent)).color(theme::SERIES[2]).width(2.5));
+            p.line(
+                Line::new(format!("rent at ${:.2}/h", c.cloud.usd_per_hour), PlotPoints::new(rent))
+                    .color(theme::SERIES[2])
+                    .width(2.5),
+            );
             if let Some(m) = c.cloud.break_even_months {
-                p.vline(VLine::new(format!("break-even after {m:.1} months"), m).color(theme::OK).style(LineStyle::dashed_loose()));
+                p.vline(
+                    VLine::new(format!("break-even after {m:.1} months"), m)
+                        .color(theme::OK)
+                        .style(LineStyle::dashed_loose()),
+                );
             }
         });
     match c.cloud.break_even_months {
-        Some(m) => ui.add(egui::Label::new(format!(
-            "At {:.0} working hours a month, owning pays off after {m:.1} months (${:.0} of hardware).",
-            c.working_hours_per_month, c.hardware_usd
-        )).wrap()),
-        None => ui.colored_label(theme::WARNING, "Renting costs no more than this rig's electricity: owning never breaks even."),
+        Some(m) => ui.add(
+            egui::Label::new(format!(
+                "At {:.0} working hours a month, owning pays off after {m:.1} months (${:.0} of hardware).",
+                c.working_hours_per_month, c.hardware_usd
+            ))
+            .wrap(),
+        ),
+        None => ui.colored_label(
+            theme::WARNING,
+            "Renting costs no more than this rig's electricity: owning never breaks even.",
+        ),
     };
 }

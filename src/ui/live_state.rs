@@ -63,7 +63,10 @@ pub struct Job<T, P> {
 
 impl<T, P> std::fmt::Debug for Job<T, P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Job").field("started", &self.started).field("cancelled_at", &self.cancelled_at).finish_non_exhaustive()
+        f.debug_struct("Job")
+            .field("started", &self.started)
+            .field("cancelled_at", &self.cancelled_at)
+            .finish_non_exhaustive()
     }
 }
 
@@ -95,7 +98,14 @@ impl<T: Send + 'static, P: Send + 'static> Job<T, P> {
                 ctx.request_repaint();
             }
         })?;
-        Ok(Job { handle: Some(handle), cancel, progress: prx, result: rrx, started: Instant::now(), cancelled_at: None })
+        Ok(Job {
+            handle: Some(handle),
+            cancel,
+            progress: prx,
+            result: rrx,
+            started: Instant::now(),
+            cancelled_at: None,
+        })
     }
 
     /// Asks the job to stop (the library checks the flag at least once a second).
@@ -313,7 +323,8 @@ impl LiveView {
     pub fn open_recording(&mut self, path: &Path) {
         match Recording::load(path) {
             Ok(r) => {
-                let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+                let name =
+                    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
                 self.show_recording(name, r);
             }
             Err(e) => self.errors.push(format!("Could not open recording {e}")),
@@ -397,9 +408,10 @@ impl LiveView {
 
     /// The catalog GPU the probe grades against: the live GPU's model, else the build's first.
     pub fn expected_gpu(&self, build: &Build, catalog: &Catalog) -> Option<ExpectedGpu> {
-        let live = self.live_gpus.first().and_then(|g| {
-            probe::match_catalog_gpu(catalog, g.name.as_deref()?, g.power_limit_max_w).ok().flatten()
-        });
+        let live = self
+            .live_gpus
+            .first()
+            .and_then(|g| probe::match_catalog_gpu(catalog, g.name.as_deref()?, g.power_limit_max_w).ok().flatten());
         let planned = || {
             let id = &build.gpus.first()?.gpu;
             build.parts.gpus.iter().chain(&catalog.gpus).find(|g| &g.id == id)
@@ -415,7 +427,13 @@ impl LiveView {
         let precisions = self.probe_settings.chosen();
         let seconds = f64::from(self.probe_settings.seconds);
         let work = move |cancel: Arc<AtomicBool>, progress| {
-            let config = ProbeConfig { precisions, sustained_seconds: seconds, cancel, progress: Some(progress), ..ProbeConfig::default() };
+            let config = ProbeConfig {
+                precisions,
+                sustained_seconds: seconds,
+                cancel,
+                progress: Some(progress),
+                ..ProbeConfig::default()
+            };
             probe::run_probe(&config, expected.as_ref())
         };
         match Job::spawn(PROBE_THREAD, ctx.cloned(), work) {
@@ -430,7 +448,8 @@ impl LiveView {
 
     /// Fraction of the probe done (mean over devices), 0 to 1.
     pub fn probe_fraction(&self) -> f32 {
-        let devices: Vec<f64> = self.probe_progress.iter().filter(|(d, _)| d.is_some()).map(|(_, p)| p.fraction_done).collect();
+        let devices: Vec<f64> =
+            self.probe_progress.iter().filter(|(d, _)| d.is_some()).map(|(_, p)| p.fraction_done).collect();
         let f = if devices.is_empty() {
             self.probe_progress.values().map(|p| p.fraction_done).fold(0.0, f64::max)
         } else {

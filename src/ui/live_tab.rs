@@ -74,7 +74,10 @@ pub fn apply(ctx: &egui::Context, state: &AppState, live: &mut LiveView, action:
                 live.open_recording(&p);
             }
         }
-        LiveAction::ShowDemo => match crate::live::record::Recording::from_json_str(live_state::DEMO_RECORDING_NAME, live_state::DEMO_RECORDING) {
+        LiveAction::ShowDemo => match crate::live::record::Recording::from_json_str(
+            live_state::DEMO_RECORDING_NAME,
+            live_state::DEMO_RECORDING,
+        ) {
             Ok(r) => live.show_recording(live_state::DEMO_RECORDING_NAME.to_owned(), r),
             Err(e) => live.errors.push(format!("demo recording: {e}")),
         },
@@ -101,7 +104,9 @@ pub fn apply(ctx: &egui::Context, state: &AppState, live: &mut LiveView, action:
             }
         }
         LiveAction::OpenLinksDialog => {
-            if live.native && let Some(p) = rfd::FileDialog::new().add_filter("Links report", &["json"]).pick_file() {
+            if live.native
+                && let Some(p) = rfd::FileDialog::new().add_filter("Links report", &["json"]).pick_file()
+            {
                 live.open_links_file(&p);
             }
         }
@@ -159,7 +164,10 @@ fn source_banner(ui: &mut egui::Ui, live: &LiveView, out: &mut Vec<LiveAction>) 
         theme::full_width(ui, frame, |ui| {
             let headline = if live.nvml_code == "no_driver" { NO_DRIVER.to_owned() } else { live.nvml_message.clone() };
             ui.label(RichText::new(headline).color(theme::ERROR).strong().size(16.0));
-            let detail = live.nvml_message.strip_prefix(NO_DRIVER).map_or(live.nvml_message.as_str(), |d| d.trim().trim_start_matches('(').trim_end_matches(')'));
+            let detail = live
+                .nvml_message
+                .strip_prefix(NO_DRIVER)
+                .map_or(live.nvml_message.as_str(), |d| d.trim().trim_start_matches('(').trim_end_matches(')'));
             ui.add(egui::Label::new(RichText::new(plain(detail)).weak()).wrap());
             ui.label("This machine's GPUs cannot be read. A recording can be shown instead; the probe runs on its CPU backend.");
             ui.horizontal(|ui| {
@@ -173,7 +181,9 @@ fn source_banner(ui: &mut egui::Ui, live: &LiveView, out: &mut Vec<LiveAction>) 
         });
     }
     if let Some(src) = &live.recording {
-        let frame = egui::Frame::group(ui.style()).stroke(egui::Stroke::new(2.0, theme::WARNING)).fill(theme::WARNING.gamma_multiply(0.12));
+        let frame = egui::Frame::group(ui.style())
+            .stroke(egui::Stroke::new(2.0, theme::WARNING))
+            .fill(theme::WARNING.gamma_multiply(0.12));
         theme::full_width(ui, frame, |ui| {
             let date = src.recording.created_unix_ms.map_or_else(|| "at an unknown date".to_owned(), utc_date_time);
             ui.label(
@@ -273,7 +283,11 @@ fn gpu_card_body(ui: &mut egui::Ui, i: usize, g: &GpuStatic, s: Option<&GpuSampl
         ui.set_width(CARD_WIDTH);
         ui.horizontal(|ui| {
             theme::swatch(ui, theme::gpu_series(i));
-            ui.label(RichText::new(format!("GPU {} · {}", g.index, g.name.as_deref().unwrap_or("(unnamed)"))).strong().size(15.0));
+            ui.label(
+                RichText::new(format!("GPU {} · {}", g.index, g.name.as_deref().unwrap_or("(unnamed)")))
+                    .strong()
+                    .size(15.0),
+            );
         });
         let mut facts = Vec::new();
         if let Some(b) = &g.pci_bus_id {
@@ -580,8 +594,20 @@ fn links_matrices(ui: &mut egui::Ui, r: &LinksReport) {
     let n = r.gpus.len();
     match &r.p2p {
         Section::Measured(p) => {
-            value_matrix(ui, "live-p2p-one", "P2P one-way (GB/s)", &p.matrix(n, |l| l.one_way_gb_s.map(|s| s.median)), 1);
-            value_matrix(ui, "live-p2p-two", "P2P two-way (GB/s)", &p.matrix(n, |l| l.two_way_gb_s.map(|s| s.median)), 1);
+            value_matrix(
+                ui,
+                "live-p2p-one",
+                "P2P one-way (GB/s)",
+                &p.matrix(n, |l| l.one_way_gb_s.map(|s| s.median)),
+                1,
+            );
+            value_matrix(
+                ui,
+                "live-p2p-two",
+                "P2P two-way (GB/s)",
+                &p.matrix(n, |l| l.two_way_gb_s.map(|s| s.median)),
+                1,
+            );
             value_matrix(ui, "live-p2p-lat", "Latency (µs)", &p.matrix(n, |l| l.latency_us.map(|s| s.median)), 2);
         }
         Section::NotAvailable { reason } => {
@@ -653,17 +679,20 @@ fn links_details(ui: &mut egui::Ui, r: &LinksReport, origin: &LinksOrigin) {
         ui.colored_label(theme::ERROR, plain(e));
     }
     if !r.checks.is_empty() {
-        egui::CollapsingHeader::new(format!("Link checks ({})", r.checks.len())).id_salt("live-link-checks").default_open(false).show(ui, |ui| {
-            egui::Grid::new("live-link-checks-grid").striped(true).spacing([10.0, 3.0]).show(ui, |ui| {
-                for c in &r.checks {
-                    grade_badge(ui, c.grade);
-                    ui.label(RichText::new(&c.check).monospace());
-                    ui.label(c.gpus.iter().map(|g| format!("GPU{g}")).collect::<Vec<_>>().join(" to "));
-                    wrapped(ui, &plain(&c.message), 620.0);
-                    ui.end_row();
-                }
+        egui::CollapsingHeader::new(format!("Link checks ({})", r.checks.len()))
+            .id_salt("live-link-checks")
+            .default_open(false)
+            .show(ui, |ui| {
+                egui::Grid::new("live-link-checks-grid").striped(true).spacing([10.0, 3.0]).show(ui, |ui| {
+                    for c in &r.checks {
+                        grade_badge(ui, c.grade);
+                        ui.label(RichText::new(&c.check).monospace());
+                        ui.label(c.gpus.iter().map(|g| format!("GPU{g}")).collect::<Vec<_>>().join(" to "));
+                        wrapped(ui, &plain(&c.message), 620.0);
+                        ui.end_row();
+                    }
+                });
             });
-        });
     }
 }
 
@@ -736,13 +765,19 @@ fn probe_section(ui: &mut egui::Ui, state: &AppState, live: &LiveView, out: &mut
     ui.horizontal(|ui| {
         if let Some(job) = &live.probe {
             let frac = live.probe_fraction();
-            let msg = live
-                .probe_progress
-                .values()
-                .next_back()
-                .map_or_else(|| "starting…".to_owned(), |p| plain(&p.message));
-            let text = if job.is_cancelling() { format!("cancelling… {msg}") } else { format!("{:.0} %  {msg}", frac * 100.0) };
-            ui.add(egui::ProgressBar::new(frac).text(text).desired_width((ui.available_width() - 100.0).max(200.0)).animate(true));
+            let msg =
+                live.probe_progress.values().next_back().map_or_else(|| "starting…".to_owned(), |p| plain(&p.message));
+            let text = if job.is_cancelling() {
+                format!("cancelling… {msg}")
+            } else {
+                format!("{:.0} %  {msg}", frac * 100.0)
+            };
+            ui.add(
+                egui::ProgressBar::new(frac)
+                    .text(text)
+                    .desired_width((ui.available_width() - 100.0).max(200.0))
+                    .animate(true),
+            );
             if ui.add_enabled(!job.is_cancelling(), egui::Button::new("Cancel")).clicked() {
                 out.push(LiveAction::CancelProbe);
             }
@@ -810,7 +845,18 @@ fn probe_results(ui: &mut egui::Ui, r: &ProbeReport) {
         ui.colored_label(theme::ERROR, plain(e));
     }
     egui::Grid::new("live-probe-results").striped(true).spacing([14.0, 3.0]).show(ui, |ui| {
-        for h in ["GPU", "precision", "n", "TFLOP/s median", "min", "max", "% of peak", "check", "host to GPU GB/s", "GPU to host GB/s"] {
+        for h in [
+            "GPU",
+            "precision",
+            "n",
+            "TFLOP/s median",
+            "min",
+            "max",
+            "% of peak",
+            "check",
+            "host to GPU GB/s",
+            "GPU to host GB/s",
+        ] {
             ui.label(RichText::new(h).strong());
         }
         ui.end_row();
@@ -851,7 +897,17 @@ fn probe_results(ui: &mut egui::Ui, r: &ProbeReport) {
         ui.add_space(theme::SMALL_GAP);
         ui.label(RichText::new("Sustained load").strong());
         egui::Grid::new("live-probe-sustained").striped(true).spacing([14.0, 3.0]).show(ui, |ui| {
-            for h in ["GPU", "precision", "seconds", "TFLOP/s mean", "power median W", "limit W", "max °C", "SM clock median MHz", "clock events"] {
+            for h in [
+                "GPU",
+                "precision",
+                "seconds",
+                "TFLOP/s mean",
+                "power median W",
+                "limit W",
+                "max °C",
+                "SM clock median MHz",
+                "clock events",
+            ] {
                 ui.label(RichText::new(h).strong());
             }
             ui.end_row();
@@ -866,23 +922,33 @@ fn probe_results(ui: &mut egui::Ui, r: &ProbeReport) {
                 ui.label(s.sm_clock_mhz.map_or_else(|| "n/a".to_owned(), |c| format!("{:.0}", c.median)));
                 let reasons = crate::live::reasons::ClockEventReasons(s.clock_event_reasons);
                 let color = if reasons.has_fault() { theme::ERROR } else { ui.visuals().text_color() };
-                ui.label(RichText::new(if s.clock_event_names.is_empty() { "none".to_owned() } else { s.clock_event_names.join(", ") }).color(color));
+                ui.label(
+                    RichText::new(if s.clock_event_names.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        s.clock_event_names.join(", ")
+                    })
+                    .color(color),
+                );
                 ui.end_row();
             }
         });
     }
     if !r.verdicts.is_empty() {
-        egui::CollapsingHeader::new(format!("Probe checks ({})", r.verdicts.len())).id_salt("live-probe-verdicts").default_open(true).show(ui, |ui| {
-            egui::Grid::new("live-probe-verdicts-grid").striped(true).spacing([10.0, 3.0]).show(ui, |ui| {
-                for v in &r.verdicts {
-                    grade_badge(ui, v.grade);
-                    ui.label(RichText::new(&v.check).monospace());
-                    ui.label(v.device.map_or_else(String::new, |d| format!("GPU {d}")));
-                    wrapped(ui, &plain(&v.message), 640.0);
-                    ui.end_row();
-                }
+        egui::CollapsingHeader::new(format!("Probe checks ({})", r.verdicts.len()))
+            .id_salt("live-probe-verdicts")
+            .default_open(true)
+            .show(ui, |ui| {
+                egui::Grid::new("live-probe-verdicts-grid").striped(true).spacing([10.0, 3.0]).show(ui, |ui| {
+                    for v in &r.verdicts {
+                        grade_badge(ui, v.grade);
+                        ui.label(RichText::new(&v.check).monospace());
+                        ui.label(v.device.map_or_else(String::new, |d| format!("GPU {d}")));
+                        wrapped(ui, &plain(&v.message), 640.0);
+                        ui.end_row();
+                    }
+                });
             });
-        });
     }
 }
 

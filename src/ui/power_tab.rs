@@ -5,8 +5,8 @@
 //! [`crate::estimate::power`] through the report, as `kraftwerk power` prints it.
 
 use super::app::{Action, AppState, ViewState};
-use super::widgets::{self, Stat};
 use super::theme;
+use super::widgets::{self, Stat};
 use crate::estimate::power::{Component, PSU_SUSTAINED_GUIDELINE, PowerEstimate};
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Bar, BarChart, Corner, GridMark, HLine, Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
@@ -47,22 +47,31 @@ fn summary(ui: &mut egui::Ui, state: &AppState) {
     {
         let worst_circuit = e.circuits.iter().map(|c| c.amps / c.continuous_a.max(1e-9)).fold(0.0, f64::max);
         let color = if worst_circuit > 1.0 { Some(theme::WARNING) } else { None };
-        cards.push(Stat::new("Full load",
+        cards.push(Stat::new(
+            "Full load",
             format!("{:.0} W at the wall", e.total_wall_w),
-            format!("{:.0} W DC · {:.1} A at {:.0} V", e.total_dc_w, e.total_wall_w / site.mains_v.max(1.0), site.mains_v),
+            format!(
+                "{:.0} W DC · {:.1} A at {:.0} V",
+                e.total_dc_w,
+                e.total_wall_w / site.mains_v.max(1.0),
+                site.mains_v
+            ),
             color,
         ));
-        cards.push(Stat::new("Inference · idle",
+        cards.push(Stat::new(
+            "Inference · idle",
             format!("{:.0} W · {:.0} W", state.inference.total_wall_w, state.idle.total_wall_w),
             "at the wall".into(),
             None,
         ));
-        cards.push(Stat::new("Heat into the room",
+        cards.push(Stat::new(
+            "Heat into the room",
             format!("{:.0} BTU/h", e.heat_btu_h),
             format!("{:.0} W; {:.0} W inside the case", e.heat_w, e.case_heat_w),
             None,
         ));
-        cards.push(Stat::new("Electricity",
+        cards.push(Stat::new(
+            "Electricity",
             format!("${:.0} / month", e.cost.per_month_usd),
             format!(
                 "${:.2}/h running · ${:.0}/year · {:.0} kWh/month at ${:.3}/kWh, {:.0} % duty",
@@ -91,11 +100,13 @@ fn advice(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
         }
         return;
     };
-    theme::full_width(ui, egui::Frame::new()
-        .stroke(egui::Stroke::new(1.5, theme::WARNING))
-        .corner_radius(theme::radius())
-        .inner_margin(egui::Margin::same(10))
-        , |ui| {
+    theme::full_width(
+        ui,
+        egui::Frame::new()
+            .stroke(egui::Stroke::new(1.5, theme::WARNING))
+            .corner_radius(theme::radius())
+            .inner_margin(egui::Margin::same(10)),
+        |ui| {
             ui.label(RichText::new("Power-limit advice").heading().color(theme::WARNING));
             ui.add(egui::Label::new(&a.problem).wrap());
             match (a.common_limit_w, a.throughput_kept) {
@@ -120,7 +131,8 @@ fn advice(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
             for alt in &a.alternatives {
                 ui.label(format!("• or {alt}"));
             }
-        });
+        },
+    );
 }
 
 fn static_plot(id: &str) -> Plot<'_> {
@@ -156,7 +168,8 @@ fn components_plot(ui: &mut egui::Ui, state: &AppState) {
             })
             .collect();
         let refs: Vec<&BarChart> = charts.iter().collect();
-        let chart = BarChart::new(comp.label.clone(), bars).color(component_color(&comp.component)).width(0.55).stack_on(&refs);
+        let chart =
+            BarChart::new(comp.label.clone(), bars).color(component_color(&comp.component)).width(0.55).stack_on(&refs);
         charts.push(chart);
     }
     let totals: Vec<f64> = states.iter().map(|e| e.total_dc_w).collect();
@@ -182,18 +195,29 @@ fn components_plot(ui: &mut egui::Ui, state: &AppState) {
         }
         for (x, t) in totals.iter().enumerate() {
             p.text(
-                egui_plot::Text::new("", egui_plot::PlotPoint::new(x as f64, t + ymax * 0.03), RichText::new(format!("{t:.0} W")).strong())
-                    .anchor(egui::Align2::CENTER_BOTTOM),
+                egui_plot::Text::new(
+                    "",
+                    egui_plot::PlotPoint::new(x as f64, t + ymax * 0.03),
+                    RichText::new(format!("{t:.0} W")).strong(),
+                )
+                .anchor(egui::Align2::CENTER_BOTTOM),
             );
         }
         let rated: f64 = full.psus.iter().map(|ps| ps.rated_w).sum();
         if rated > 0.0 {
             let what = if full.psus.len() == 1 { "PSU" } else { "all PSUs" };
-            p.hline(HLine::new(format!("{what}: {rated:.0} W rated"), rated).style(LineStyle::dashed_loose()).color(theme::ERROR));
             p.hline(
-                HLine::new(format!("{what}: {:.0} W = 80 % guideline", rated * PSU_SUSTAINED_GUIDELINE), rated * PSU_SUSTAINED_GUIDELINE)
+                HLine::new(format!("{what}: {rated:.0} W rated"), rated)
                     .style(LineStyle::dashed_loose())
-                    .color(theme::WARNING),
+                    .color(theme::ERROR),
+            );
+            p.hline(
+                HLine::new(
+                    format!("{what}: {:.0} W = 80 % guideline", rated * PSU_SUSTAINED_GUIDELINE),
+                    rated * PSU_SUSTAINED_GUIDELINE,
+                )
+                .style(LineStyle::dashed_loose())
+                .color(theme::WARNING),
             );
         }
     });
@@ -224,14 +248,24 @@ fn efficiency_plot(ui: &mut egui::Ui, state: &AppState) {
                 let load_color = theme::load(ps.load_fraction, PSU_SUSTAINED_GUIDELINE);
                 p.points(
                     Points::new(
-                        format!("PSU {} now: {:.0} % load, {:.1} % efficient, {:.0} W lost", ps.index + 1, ps.load_fraction * 100.0, ps.efficiency * 100.0, ps.loss_w),
+                        format!(
+                            "PSU {} now: {:.0} % load, {:.1} % efficient, {:.0} W lost",
+                            ps.index + 1,
+                            ps.load_fraction * 100.0,
+                            ps.efficiency * 100.0,
+                            ps.loss_w
+                        ),
                         vec![[ps.load_fraction * 100.0, ps.efficiency * 100.0]],
                     )
                     .radius(7.0)
                     .color(load_color),
                 );
             }
-            p.vline(VLine::new("80 % guideline", PSU_SUSTAINED_GUIDELINE * 100.0).color(theme::WARNING).style(LineStyle::dashed_loose()));
+            p.vline(
+                VLine::new("80 % guideline", PSU_SUSTAINED_GUIDELINE * 100.0)
+                    .color(theme::WARNING)
+                    .style(LineStyle::dashed_loose()),
+            );
             p.vline(VLine::new("rated", 100.0).color(theme::ERROR).style(LineStyle::dashed_loose()));
         });
 }
@@ -267,11 +301,19 @@ fn transient_plot(ui: &mut egui::Ui, state: &AppState) {
             for ps in &e.psus {
                 let c = theme::SERIES[(ps.index + 2) % theme::SERIES.len()];
                 let peaks: Vec<[f64; 2]> = ps.transients.iter().map(|t| [t.duration_s.log10(), t.peak_w]).collect();
-                p.line(Line::new(format!("PSU {} estimated peak", ps.index + 1), PlotPoints::new(peaks.clone())).color(c).width(2.5));
+                p.line(
+                    Line::new(format!("PSU {} estimated peak", ps.index + 1), PlotPoints::new(peaks.clone()))
+                        .color(c)
+                        .width(2.5),
+                );
                 p.points(Points::new(format!("PSU {} estimated peak", ps.index + 1), peaks).color(c).radius(4.0));
-                let limits: Vec<[f64; 2]> = ps.transients.iter().filter_map(|t| t.limit_w.map(|l| [t.duration_s.log10(), l])).collect();
+                let limits: Vec<[f64; 2]> =
+                    ps.transients.iter().filter_map(|t| t.limit_w.map(|l| [t.duration_s.log10(), l])).collect();
                 if limits.is_empty() {
-                    p.hline(HLine::new(format!("PSU {} rating (no ATX 3.x excursion spec)", ps.index + 1), ps.rated_w).color(theme::ERROR));
+                    p.hline(
+                        HLine::new(format!("PSU {} rating (no ATX 3.x excursion spec)", ps.index + 1), ps.rated_w)
+                            .color(theme::ERROR),
+                    );
                 } else {
                     p.line(
                         Line::new(format!("PSU {} ATX 3.x limit", ps.index + 1), PlotPoints::new(limits))
@@ -347,7 +389,13 @@ fn thermal(ui: &mut egui::Ui, state: &AppState) {
         match case.max_heat_w {
             Some(max) => {
                 let color = if e.case_heat_w > max { theme::ERROR } else { theme::OK };
-                ui.colored_label(color, format!("{:.0} W inside {} (moves about {max:.0} W; {:?} airflow)", e.case_heat_w, case.name, case.airflow));
+                ui.colored_label(
+                    color,
+                    format!(
+                        "{:.0} W inside {} (moves about {max:.0} W; {:?} airflow)",
+                        e.case_heat_w, case.name, case.airflow
+                    ),
+                );
             }
             None => {
                 ui.label(format!("{:.0} W inside {} ({:?} airflow)", e.case_heat_w, case.name, case.airflow));

@@ -91,7 +91,14 @@ impl std::fmt::Display for Summary {
 impl FrameStats {
     /// Starts measuring; `started` is when `ui::run` was entered.
     pub fn new(started: Instant) -> Self {
-        FrameStats { logic_time: Duration::ZERO, started, first_frame_reported: false, window_start: Instant::now(), frame_s: Vec::new(), eframe_s: Vec::new() }
+        FrameStats {
+            logic_time: Duration::ZERO,
+            started,
+            first_frame_reported: false,
+            window_start: Instant::now(),
+            frame_s: Vec::new(),
+            eframe_s: Vec::new(),
+        }
     }
 
     /// Records one frame of the app's own CPU time, and eframe's measure of the previous frame.
@@ -114,7 +121,9 @@ impl FrameStats {
         }
         if self.window_start.elapsed() >= Duration::from_secs(2) {
             if let Some(s) = summarize(&self.frame_s) {
-                let eframe = summarize(&self.eframe_s).map_or_else(String::new, |e| format!("; eframe cpu mean {:.2} ms, p95 {:.2} ms", e.mean_ms, e.p95_ms));
+                let eframe = summarize(&self.eframe_s).map_or_else(String::new, |e| {
+                    format!("; eframe cpu mean {:.2} ms, p95 {:.2} ms", e.mean_ms, e.p95_ms)
+                });
                 eprintln!(
                     "kraftwerk stats: app {s}{eframe}; RSS {}",
                     rss_mib().map_or_else(|| "unknown".to_owned(), |m| format!("{m:.0} MiB"))

@@ -135,8 +135,18 @@ pub fn swatch(ui: &mut egui::Ui, color: Color32) -> egui::Response {
 pub fn finding_text(ui: &egui::Ui, s: Severity, rule: &str, message: &str) -> egui::text::LayoutJob {
     let mut job = egui::text::LayoutJob::default();
     let style = ui.style();
-    egui::RichText::new(severity_word(s)).color(severity(s)).strong().append_to(&mut job, style, egui::FontSelection::Default, egui::Align::Center);
-    egui::RichText::new(format!("  [{rule}]  ")).monospace().append_to(&mut job, style, egui::FontSelection::Default, egui::Align::Center);
+    egui::RichText::new(severity_word(s)).color(severity(s)).strong().append_to(
+        &mut job,
+        style,
+        egui::FontSelection::Default,
+        egui::Align::Center,
+    );
+    egui::RichText::new(format!("  [{rule}]  ")).monospace().append_to(
+        &mut job,
+        style,
+        egui::FontSelection::Default,
+        egui::Align::Center,
+    );
     egui::RichText::new(message).append_to(&mut job, style, egui::FontSelection::Default, egui::Align::Center);
     job
 }
@@ -169,7 +179,11 @@ pub fn badge(ui: &mut egui::Ui, text: &str, fill: Color32) -> egui::Response {
 
 /// Shows `frame` spanning the available width exactly (its margins and stroke inside that
 /// width, so a panel never grows to fit it).
-pub fn full_width<R>(ui: &mut egui::Ui, frame: egui::Frame, add: impl FnOnce(&mut egui::Ui) -> R) -> egui::InnerResponse<R> {
+pub fn full_width<R>(
+    ui: &mut egui::Ui,
+    frame: egui::Frame,
+    add: impl FnOnce(&mut egui::Ui) -> R,
+) -> egui::InnerResponse<R> {
     let inner = (ui.available_width() - frame.total_margin().sum().x).max(0.0);
     frame.show(ui, |ui| {
         ui.set_width(inner);

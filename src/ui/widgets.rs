@@ -9,8 +9,8 @@
 use super::app::{AppState, merged};
 use super::theme;
 use crate::build::Build;
-use crate::check::{self, PartRef, Severity};
 use crate::catalog::HasId;
+use crate::check::{self, PartRef, Severity};
 use eframe::egui::{self, Color32, RichText};
 use std::collections::BTreeMap;
 
@@ -210,7 +210,9 @@ pub fn pick_items(state: &AppState, target: PickTarget) -> Vec<PickItem> {
                     .findings
                     .iter()
                     .find(|f| {
-                        f.severity == Severity::Error && f.rule != "missing-parts" && f.parts.iter().any(|&pr| concerns(target, pr, &b))
+                        f.severity == Severity::Error
+                            && f.rule != "missing-parts"
+                            && f.parts.iter().any(|&pr| concerns(target, pr, &b))
                     })
                     .map(|f| f.message.clone())
             };
@@ -258,53 +260,56 @@ impl Picker<'_> {
         let mut picked = None;
         let selected = if current_text.is_empty() { "— none —".to_owned() } else { current_text.to_owned() };
         let text_color = if highlighted { theme::HIGHLIGHT } else { ui.visuals().text_color() };
-        let inner = sized(ui, width, |ui| egui::ComboBox::from_id_salt(id_salt)
-            .width(width - 8.0)
-            .selected_text(RichText::new(selected).color(text_color))
-            .truncate()
-            .height(420.0)
-            .show_ui(ui, |ui| {
-                ui.set_min_width(width.max(380.0));
-                let first = ui.data(|d| d.get_temp::<String>(search_id)).is_none();
-                let mut search = ui.data(|d| d.get_temp::<String>(search_id)).unwrap_or_default();
-                let te = ui.add(egui::TextEdit::singleline(&mut search).hint_text("Search…").desired_width(f32::INFINITY));
-                if first {
-                    te.request_focus();
-                }
-                ui.data_mut(|d| d.insert_temp(search_id, search.clone()));
-                let needle = search.to_lowercase();
-                if allow_none && ui.selectable_label(current.is_none(), "— none —").clicked() {
-                    picked = Some(Picked::Cleared);
-                }
-                let items = cache.get(state, target);
-                let matches = |it: &&PickItem| {
-                    needle.is_empty()
-                        || it.name.to_lowercase().contains(&needle)
-                        || it.id.contains(&needle)
-                        || it.detail.to_lowercase().contains(&needle)
-                };
-                let mut shown_conflict_header = false;
-                for it in items.iter().filter(matches) {
-                    if it.problem.is_some() && !shown_conflict_header {
-                        shown_conflict_header = true;
-                        ui.separator();
-                        ui.colored_label(theme::WARNING, "Conflicts with this build:");
+        let inner = sized(ui, width, |ui| {
+            egui::ComboBox::from_id_salt(id_salt)
+                .width(width - 8.0)
+                .selected_text(RichText::new(selected).color(text_color))
+                .truncate()
+                .height(420.0)
+                .show_ui(ui, |ui| {
+                    ui.set_min_width(width.max(380.0));
+                    let first = ui.data(|d| d.get_temp::<String>(search_id)).is_none();
+                    let mut search = ui.data(|d| d.get_temp::<String>(search_id)).unwrap_or_default();
+                    let te = ui
+                        .add(egui::TextEdit::singleline(&mut search).hint_text("Search…").desired_width(f32::INFINITY));
+                    if first {
+                        te.request_focus();
                     }
-                    let is_sel = current == Some(it.id.as_str());
-                    let mut text = RichText::new(format!("{}   {}", it.name, it.detail));
-                    if it.problem.is_some() {
-                        text = text.color(ui.visuals().weak_text_color());
+                    ui.data_mut(|d| d.insert_temp(search_id, search.clone()));
+                    let needle = search.to_lowercase();
+                    if allow_none && ui.selectable_label(current.is_none(), "— none —").clicked() {
+                        picked = Some(Picked::Cleared);
                     }
-                    let mut resp = ui.selectable_label(is_sel, text);
-                    resp = match &it.problem {
-                        Some(problem) => resp.on_hover_text(format!("Conflict: {problem}")),
-                        None => resp.on_hover_text(&it.id),
+                    let items = cache.get(state, target);
+                    let matches = |it: &&PickItem| {
+                        needle.is_empty()
+                            || it.name.to_lowercase().contains(&needle)
+                            || it.id.contains(&needle)
+                            || it.detail.to_lowercase().contains(&needle)
                     };
-                    if resp.clicked() {
-                        picked = Some(Picked::Part(it.id.clone()));
+                    let mut shown_conflict_header = false;
+                    for it in items.iter().filter(matches) {
+                        if it.problem.is_some() && !shown_conflict_header {
+                            shown_conflict_header = true;
+                            ui.separator();
+                            ui.colored_label(theme::WARNING, "Conflicts with this build:");
+                        }
+                        let is_sel = current == Some(it.id.as_str());
+                        let mut text = RichText::new(format!("{}   {}", it.name, it.detail));
+                        if it.problem.is_some() {
+                            text = text.color(ui.visuals().weak_text_color());
+                        }
+                        let mut resp = ui.selectable_label(is_sel, text);
+                        resp = match &it.problem {
+                            Some(problem) => resp.on_hover_text(format!("Conflict: {problem}")),
+                            None => resp.on_hover_text(&it.id),
+                        };
+                        if resp.clicked() {
+                            picked = Some(Picked::Part(it.id.clone()));
+                        }
                     }
-                }
-            }));
+                })
+        });
         inner.response.labelled_by(label_id);
         if inner.inner.is_none() {
             ui.data_mut(|d| d.remove::<String>(search_id));
@@ -339,15 +344,19 @@ pub fn stat_cards(ui: &mut egui::Ui, cards: &[Stat]) {
     for chunk in cards.chunks(per_row) {
         ui.columns(per_row, |cols| {
             for (col, st) in cols.iter_mut().zip(chunk) {
-                theme::full_width(col, egui::Frame::group(col.style()).inner_margin(egui::Margin::symmetric(10, 6)), |ui| {
-                    ui.weak(&st.title);
-                    let mut t = RichText::new(&st.value).size(20.0).strong();
-                    if let Some(c) = st.color {
-                        t = t.color(c);
-                    }
-                    ui.label(t);
-                    ui.add(egui::Label::new(RichText::new(&st.sub).weak()).wrap());
-                });
+                theme::full_width(
+                    col,
+                    egui::Frame::group(col.style()).inner_margin(egui::Margin::symmetric(10, 6)),
+                    |ui| {
+                        ui.weak(&st.title);
+                        let mut t = RichText::new(&st.value).size(20.0).strong();
+                        if let Some(c) = st.color {
+                            t = t.color(c);
+                        }
+                        ui.label(t);
+                        ui.add(egui::Label::new(RichText::new(&st.sub).weak()).wrap());
+                    },
+                );
             }
         });
         ui.add_space(theme::SMALL_GAP);
@@ -366,7 +375,14 @@ pub fn sized<R>(ui: &mut egui::Ui, width: f32, add: impl FnOnce(&mut egui::Ui) -
 }
 
 /// A horizontal bar: `value` against marks (`(value, label)`), coloured `fill`, with `text`.
-pub fn gauge(ui: &mut egui::Ui, value: f64, marks: &[(f64, &str)], fill: Color32, text: &str, width: f32) -> egui::Response {
+pub fn gauge(
+    ui: &mut egui::Ui,
+    value: f64,
+    marks: &[(f64, &str)],
+    fill: Color32,
+    text: &str,
+    width: f32,
+) -> egui::Response {
     let height = 22.0;
     let (rect, resp) = ui.allocate_exact_size(egui::vec2(width, height + 14.0), egui::Sense::hover());
     let bar = egui::Rect::from_min_size(rect.min, egui::vec2(width, height));

@@ -20,9 +20,8 @@
 )]
 
 use super::{
-    AllReduceRow, AllReduceTable, CudaDevice, ELEMENT_BYTES, LATENCY_BYTES, LinksError,
-    LinksOptions, P2pMatrix, PeerLink, all_reduce_sizes, bus_factor, gb_per_s, iterations_for,
-    nccl_env, panic_text,
+    AllReduceRow, AllReduceTable, CudaDevice, ELEMENT_BYTES, LATENCY_BYTES, LinksError, LinksOptions, P2pMatrix,
+    PeerLink, all_reduce_sizes, bus_factor, gb_per_s, iterations_for, nccl_env, panic_text,
 };
 use crate::live::probe::Summary;
 use cudarc::driver::{CudaContext, CudaStream, DriverError, result as dr, sys as ds};
@@ -53,9 +52,7 @@ fn nccl_err(context: &'static str) -> impl Fn(nr::NcclError) -> LinksError {
     move |e| {
         // SAFETY: ncclGetErrorString returns a pointer to a static NUL-terminated string for
         // every result code; the library is loaded (this error came from it).
-        let text = unsafe { CStr::from_ptr(ns::ncclGetErrorString(e.0)) }
-            .to_string_lossy()
-            .into_owned();
+        let text = unsafe { CStr::from_ptr(ns::ncclGetErrorString(e.0)) }.to_string_lossy().into_owned();
         LinksError::failed(context, format!("{:?}: {text}", e.0))
     }
 }
@@ -83,36 +80,24 @@ fn format_uuid(bytes: &[std::ffi::c_char; 16]) -> String {
             s
         })
     };
-    format!(
-        "GPU-{}-{}-{}-{}-{}",
-        hex(0..4),
-        hex(4..6),
-        hex(6..8),
-        hex(8..10),
-        hex(10..16)
-    )
+    format!("GPU-{}-{}-{}-{}-{}", hex(0..4), hex(4..6), hex(6..8), hex(8..10), hex(10..16))
 }
 
 /// The CUDA devices (no contexts are made).
 pub fn devices() -> Result<Vec<CudaDevice>, LinksError> {
     if !driver_present() {
-        return Err(LinksError::Unavailable(
-            "libcuda not found (no NVIDIA driver)".to_owned(),
-        ));
+        return Err(LinksError::Unavailable("libcuda not found (no NVIDIA driver)".to_owned()));
     }
     let unavailable = |e: DriverError| LinksError::Unavailable(format!("CUDA driver: {e}"));
     dr::init().map_err(unavailable)?;
     let count = usize::try_from(dr::device::get_count().map_err(unavailable)?).unwrap_or(0);
     (0..count)
         .map(|ordinal| {
-            let dev = dr::device::get(c_int::try_from(ordinal).unwrap_or(c_int::MAX))
-                .map_err(drv("cuDeviceGet"))?;
+            let dev = dr::device::get(c_int::try_from(ordinal).unwrap_or(c_int::MAX)).map_err(drv("cuDeviceGet"))?;
             Ok(CudaDevice {
                 ordinal,
                 name: dr::device::get_name(dev).map_err(drv("cuDeviceGetName"))?,
-                uuid: dr::device::get_uuid(dev)
-                    .ok()
-                    .map(|u| format_uuid(&u.bytes)),
+                uuid: dr::device::get_uuid(dev).ok().map(|u| format_uuid(&u.bytes)),
             })
         })
         .collect()
@@ -133,11 +118,7 @@ impl DevBuf {
         // SAFETY: a cuMemAlloc of `bytes` in the context current on this thread; the pointer is
         // freed exactly once, in Drop, with the same context current.
         let ptr = unsafe { dr::malloc_sync(bytes) }.map_err(drv("cuMemAlloc"))?;
-        Ok(Self {
-            ctx: Arc::clone(ctx),
-            ptr,
-            bytes,
-        })
+        Ok(Self { ctx: Arc::clone(ctx), ptr, bytes })
     }
 
     /// Allocates `bytes` filled with `byte`.
@@ -158,9 +139,7 @@ impl DevBuf {
     fn read<T: Copy>(&self, offset: usize, host: &mut [T]) -> Result<(), LinksError> {
         let len = std::mem::size_of_val(host);
         if offset + len > self.bytes {
-            return Err(LinksError::Failed(
-                "read past the end of a device buffer".to_owned(),
-            ));
+            return Err(LinksError::Failed("read past the end of a device buffer".to_owned()));
         }
         self.ctx.bind_to_thread().map_err(drv("cuCtxSetCurrent"))?;
         // SAFETY: [offset, offset + len) lies inside this live allocation (checked above); `host`
@@ -172,9 +151,7 @@ impl DevBuf {
     fn write<T: Copy>(&self, offset: usize, host: &[T]) -> Result<(), LinksError> {
         let len = std::mem::size_of_val(host);
         if offset + len > self.bytes {
-            return Err(LinksError::Failed(
-                "write past the end of a device buffer".to_owned(),
-            ));
+            return Err(LinksError::Failed("write past the end of a device buffer".to_owned()));
         }
         self.ctx.bind_to_thread().map_err(drv("cuCtxSetCurrent"))?;
         // SAFETY: [offset, offset + len) lies inside this live allocation (checked above); `host`
@@ -196,31 +173,16 @@ impl Drop for DevBuf {
 /// Enqueues a copy of `bytes` from `src` to `dst` (any two devices) on `stream`.
 fn copy(dst: &DevBuf, src: &DevBuf, bytes: usize, stream: &CudaStream) -> Result<(), LinksError> {
     let bytes = bytes.min(dst.bytes).min(src.bytes);
-    stream
-        .context()
-        .bind_to_thread()
-        .map_err(drv("cuCtxSetCurrent"))?;
+    stream.context().bind_to_thread().map_err(drv("cuCtxSetCurrent"))?;
     // SAFETY: both pointers are live cuMemAlloc allocations of at least `bytes` bytes, each
     // given with its own context; `stream` is a live stream of the current context; the buffers
     // outlive the copy (every batch is waited for before the buffers can drop).
-    unsafe {
-        dr::memcpy_peer_async(
-            dst.ctx.cu_ctx(),
-            dst.ptr,
-            src.ctx.cu_ctx(),
-            src.ptr,
-            bytes,
-            stream.cu_stream(),
-        )
-    }
-    .map_err(drv("cuMemcpyPeerAsync"))
+    unsafe { dr::memcpy_peer_async(dst.ctx.cu_ctx(), dst.ptr, src.ctx.cu_ctx(), src.ptr, bytes, stream.cu_stream()) }
+        .map_err(drv("cuMemcpyPeerAsync"))
 }
 
 /// Seconds between two timing events recorded on `stream` around `enqueue` (waits for them).
-fn timed(
-    stream: &Arc<CudaStream>,
-    enqueue: impl FnOnce() -> Result<(), LinksError>,
-) -> Result<f64, LinksError> {
+fn timed(stream: &Arc<CudaStream>, enqueue: impl FnOnce() -> Result<(), LinksError>) -> Result<f64, LinksError> {
     let ctx = stream.context();
     let timing = Some(ds::CUevent_flags::CU_EVENT_DEFAULT);
     let start = ctx.new_event(timing).map_err(drv("cuEventCreate"))?;
@@ -278,9 +240,7 @@ pub fn measure_p2p(opts: &LinksOptions, count: usize) -> Result<P2pMatrix, Links
         bytes = bytes.min((free as f64 * 0.4) as usize / (1 << 20) * (1 << 20));
     }
     if bytes < CHECK_BYTES * 2 {
-        return Err(LinksError::Unavailable(
-            "not enough free GPU memory for the copy buffers".to_owned(),
-        ));
+        return Err(LinksError::Unavailable("not enough free GPU memory for the copy buffers".to_owned()));
     }
     let devs = ctxs
         .iter()
@@ -304,19 +264,14 @@ pub fn measure_p2p(opts: &LinksOptions, count: usize) -> Result<P2pMatrix, Links
         for b in (0..count).filter(|&b| b != a) {
             let mut v: c_int = 0;
             // SAFETY: both are device handles of live contexts; `v` is a valid out-pointer.
-            let r = unsafe {
-                ds::cuDeviceCanAccessPeer(&raw mut v, ctxs[a].cu_device(), ctxs[b].cu_device())
-            };
+            let r = unsafe { ds::cuDeviceCanAccessPeer(&raw mut v, ctxs[a].cu_device(), ctxs[b].cu_device()) };
             can[a][b] = (r == ds::CUresult::CUDA_SUCCESS).then_some(v == 1);
             if can[a][b] == Some(true) && ctxs[a].bind_to_thread().is_ok() {
                 // SAFETY: `a`'s context is current on this thread and `b`'s is a live primary
                 // context; flags must be 0. Enabling twice answers ALREADY_ENABLED, also fine.
                 let r = unsafe { ds::cuCtxEnablePeerAccess(ctxs[b].cu_ctx(), 0) };
-                enabled[a][b] = matches!(
-                    r,
-                    ds::CUresult::CUDA_SUCCESS
-                        | ds::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
-                );
+                enabled[a][b] =
+                    matches!(r, ds::CUresult::CUDA_SUCCESS | ds::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED);
             }
         }
     }
@@ -352,18 +307,11 @@ pub fn measure_p2p(opts: &LinksOptions, count: usize) -> Result<P2pMatrix, Links
             }
             opts.say(format!("P2P GPU{a} <-> GPU{b}"));
             let outcome = two_way(opts, &devs[a], &devs[b], bytes);
-            for l in links
-                .iter_mut()
-                .filter(|l| (l.from, l.to) == (a, b) || (l.from, l.to) == (b, a))
-            {
+            for l in links.iter_mut().filter(|l| (l.from, l.to) == (a, b) || (l.from, l.to) == (b, a)) {
                 match &outcome {
                     Ok(bw) => l.two_way_gb_s = Summary::of(bw),
                     Err(e) => {
-                        l.error = Some(
-                            l.error
-                                .take()
-                                .map_or_else(|| e.to_string(), |x| format!("{x}; {e}")),
-                        );
+                        l.error = Some(l.error.take().map_or_else(|| e.to_string(), |x| format!("{x}; {e}")));
                     }
                 }
             }
@@ -397,9 +345,7 @@ fn one_way(
     a.stream.synchronize().map_err(drv("cuStreamSynchronize"))?;
     let mut bw = Vec::new();
     for _ in 0..opts.p2p_trials.max(1) {
-        let s = timed(&a.stream, || {
-            (0..copies).try_for_each(|_| copy(&b.dst, &a.src, bytes, &a.stream))
-        })?;
+        let s = timed(&a.stream, || (0..copies).try_for_each(|_| copy(&b.dst, &a.src, bytes, &a.stream)))?;
         bw.push(gb_per_s((bytes * copies) as f64, s));
     }
     let mut head = vec![0u8; CHECK_BYTES];
@@ -408,8 +354,7 @@ fn one_way(
     b.dst.read(bytes - CHECK_BYTES, &mut tail)?;
     if head.iter().chain(&tail).any(|&x| x != expect_byte) {
         return Err(LinksError::Failed(
-            "the copied data is wrong (the destination does not hold the source's bytes)"
-                .to_owned(),
+            "the copied data is wrong (the destination does not hold the source's bytes)".to_owned(),
         ));
     }
     let n = opts.latency_copies.max(1);
@@ -422,21 +367,14 @@ fn one_way(
         // batch measures the copies, not how fast this thread enqueues them
         // (p2pBandwidthLatencyTest blocks its stream with a spin kernel for the same reason).
         copy(&b.dst, &a.src, bytes, &a.stream)?;
-        let s = timed(&a.stream, || {
-            (0..n).try_for_each(|_| copy(&b.dst, &a.src, LATENCY_BYTES, &a.stream))
-        })?;
+        let s = timed(&a.stream, || (0..n).try_for_each(|_| copy(&b.dst, &a.src, LATENCY_BYTES, &a.stream)))?;
         lat.push(s / n as f64 * 1e6);
     }
     Ok((bw, lat))
 }
 
 /// Two-way batches between `a` and `b`: total GB/s of both directions.
-fn two_way(
-    opts: &LinksOptions,
-    a: &P2pDevice,
-    b: &P2pDevice,
-    bytes: usize,
-) -> Result<Vec<f64>, LinksError> {
+fn two_way(opts: &LinksOptions, a: &P2pDevice, b: &P2pDevice, bytes: usize) -> Result<Vec<f64>, LinksError> {
     let copies = opts.p2p_copies.max(1);
     let mut bw = Vec::new();
     for _ in 0..opts.p2p_trials.max(1) {
@@ -484,11 +422,7 @@ struct GateState {
 
 impl Gate {
     fn new(total: usize) -> Self {
-        Self {
-            state: Mutex::new(GateState::default()),
-            all: Condvar::new(),
-            total,
-        }
+        Self { state: Mutex::new(GateState::default()), all: Condvar::new(), total }
     }
 
     /// Waits for every rank; `Ok(cancelled)`, or `Err` when a rank gave up.
@@ -508,11 +442,7 @@ impl Gate {
             return Ok(s.cancelled);
         }
         loop {
-            s = self
-                .all
-                .wait_timeout(s, Duration::from_millis(100))
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
+            s = self.all.wait_timeout(s, Duration::from_millis(100)).unwrap_or_else(PoisonError::into_inner).0;
             if s.aborted {
                 return Err(gave_up());
             }
@@ -524,10 +454,7 @@ impl Gate {
 
     /// Lets every waiting and future rank go with an error.
     fn abort(&self) {
-        self.state
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .aborted = true;
+        self.state.lock().unwrap_or_else(PoisonError::into_inner).aborted = true;
         self.all.notify_all();
     }
 }
@@ -538,16 +465,12 @@ struct RawComm(ns::ncclComm_t);
 impl RawComm {
     fn init(ranks: usize, id: ns::ncclUniqueId, rank: usize) -> Result<Self, LinksError> {
         let too_many = |_| LinksError::Failed("too many ranks".to_owned());
-        let (nranks, me) = (
-            c_int::try_from(ranks).map_err(too_many)?,
-            c_int::try_from(rank).map_err(too_many)?,
-        );
+        let (nranks, me) = (c_int::try_from(ranks).map_err(too_many)?, c_int::try_from(rank).map_err(too_many)?);
         let mut comm: ns::ncclComm_t = std::ptr::null_mut();
         // SAFETY: `comm` is a valid out-pointer; `id` came from ncclGetUniqueId in this process
         // and is shared by every rank; each rank calls this from its own thread with its own
         // device's context current, all at once (it blocks until all have joined).
-        unsafe { nr::comm_init_rank(&raw mut comm, nranks, id, me) }
-            .map_err(nccl_err("ncclCommInitRank"))?;
+        unsafe { nr::comm_init_rank(&raw mut comm, nranks, id, me) }.map_err(nccl_err("ncclCommInitRank"))?;
         Ok(Self(comm))
     }
 }
@@ -568,9 +491,7 @@ fn all_reduce(
     count: usize,
     stream: &CudaStream,
 ) -> Result<(), LinksError> {
-    let count = count
-        .min(send.bytes / ELEMENT_BYTES)
-        .min(recv.bytes / ELEMENT_BYTES);
+    let count = count.min(send.bytes / ELEMENT_BYTES).min(recv.bytes / ELEMENT_BYTES);
     // SAFETY: `send` and `recv` are live, distinct allocations of at least `count` float32 on
     // this rank's device; the communicator belongs to this thread's rank; `stream` is a live
     // stream of the device's context; the buffers outlive the operation (the stream is
@@ -636,17 +557,13 @@ fn rank_main(
     opts: &LinksOptions,
     gate: &Gate,
 ) -> Result<Vec<SizeResult>, LinksError> {
-    let max = *sizes
-        .last()
-        .ok_or_else(|| LinksError::Failed("no sizes".to_owned()))?;
+    let max = *sizes.last().ok_or_else(|| LinksError::Failed("no sizes".to_owned()))?;
     let ctx = CudaContext::new(rank).map_err(drv("cuDevicePrimaryCtxRetain"))?;
     let stream = ctx.new_stream().map_err(drv("cuStreamCreate"))?;
     let send = DevBuf::new(&ctx, max)?;
     let recv = DevBuf::filled(&ctx, max, 0)?;
     let elements = max / ELEMENT_BYTES;
-    let chunk: Vec<f32> = (0..CHUNK_ELEMENTS.min(elements))
-        .map(|k| pattern(rank, k))
-        .collect();
+    let chunk: Vec<f32> = (0..CHUNK_ELEMENTS.min(elements)).map(|k| pattern(rank, k)).collect();
     let mut off = 0;
     while off < elements {
         let len = chunk.len().min(elements - off);
@@ -667,20 +584,11 @@ fn rank_main(
         if rank == 0 {
             opts.say(format!("all-reduce {} MiB", bytes >> 20));
         }
-        stream
-            .context()
-            .bind_to_thread()
-            .map_err(drv("cuCtxSetCurrent"))?;
+        stream.context().bind_to_thread().map_err(drv("cuCtxSetCurrent"))?;
         // SAFETY: `recv` is a live allocation of at least `bytes` bytes on this device; the
         // stream belongs to its (current) context.
-        unsafe { dr::memset_d8_async(recv.ptr, 0, bytes, stream.cu_stream()) }
-            .map_err(drv("cuMemsetD8Async"))?;
-        let warmup = if i == 0 {
-            opts.warmup_iterations * 4
-        } else {
-            opts.warmup_iterations
-        }
-        .max(1);
+        unsafe { dr::memset_d8_async(recv.ptr, 0, bytes, stream.cu_stream()) }.map_err(drv("cuMemsetD8Async"))?;
+        let warmup = if i == 0 { opts.warmup_iterations * 4 } else { opts.warmup_iterations }.max(1);
         for _ in 0..warmup {
             all_reduce(&comm, &send, &recv, count, &stream)?;
         }
@@ -692,19 +600,13 @@ fn rank_main(
                 stream.synchronize().map_err(drv("cuStreamSynchronize"))?;
                 return Ok(out);
             }
-            let s = timed(&stream, || {
-                (0..iterations).try_for_each(|_| all_reduce(&comm, &send, &recv, count, &stream))
-            })?;
+            let s =
+                timed(&stream, || (0..iterations).try_for_each(|_| all_reduce(&comm, &send, &recv, count, &stream)))?;
             batches.push(s / iterations as f64);
         }
         stream.synchronize().map_err(drv("cuStreamSynchronize"))?;
         let wrong = count_wrong(&recv, count, ranks)?;
-        out.push(SizeResult {
-            bytes,
-            iterations,
-            batches,
-            wrong,
-        });
+        out.push(SizeResult { bytes, iterations, batches, wrong });
     }
     stream.synchronize().map_err(drv("cuStreamSynchronize"))?;
     drop(comm);
@@ -736,9 +638,7 @@ pub fn measure_all_reduce(opts: &LinksOptions, count: usize) -> Result<AllReduce
             || "no libnccl.so.2 found either; install NCCL (libnccl2, or the nvidia-nccl wheel) or set KRAFTWERK_NCCL_LIB".to_owned(),
             |p| format!("found {} but cudarc looks for libnccl.so: `kraftwerk links` links it itself", p.display()),
         );
-        return Err(LinksError::Unavailable(format!(
-            "NCCL library not found under cudarc's names ({hint})"
-        )));
+        return Err(LinksError::Unavailable(format!("NCCL library not found under cudarc's names ({hint})")));
     }
     let version = nr::get_nccl_version().map_err(nccl_err("ncclGetVersion"))?;
     let sizes = fitting_sizes(opts, count)?;
@@ -746,27 +646,18 @@ pub fn measure_all_reduce(opts: &LinksOptions, count: usize) -> Result<AllReduce
     let gate = Arc::new(Gate::new(count));
     let (tx, rx) = mpsc::channel::<(usize, Result<Vec<SizeResult>, LinksError>)>();
     for rank in 0..count {
-        let (tx, my_gate, sizes, opts) =
-            (tx.clone(), Arc::clone(&gate), sizes.clone(), opts.clone());
-        let spawned = std::thread::Builder::new()
-            .name(format!("kraftwerk-links-nccl-{rank}"))
-            .spawn(move || {
-                let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    rank_main(rank, count, id, &sizes, &opts, &my_gate)
-                }))
-                .unwrap_or_else(|p| {
-                    Err(LinksError::Failed(format!("panicked: {}", panic_text(&*p))))
-                });
-                if outcome.is_err() {
-                    my_gate.abort();
-                }
-                let _ = tx.send((rank, outcome));
-            });
+        let (tx, my_gate, sizes, opts) = (tx.clone(), Arc::clone(&gate), sizes.clone(), opts.clone());
+        let spawned = std::thread::Builder::new().name(format!("kraftwerk-links-nccl-{rank}")).spawn(move || {
+            let outcome = catch_unwind(AssertUnwindSafe(|| rank_main(rank, count, id, &sizes, &opts, &my_gate)))
+                .unwrap_or_else(|p| Err(LinksError::Failed(format!("panicked: {}", panic_text(&*p)))));
+            if outcome.is_err() {
+                my_gate.abort();
+            }
+            let _ = tx.send((rank, outcome));
+        });
         if let Err(e) = spawned {
             gate.abort();
-            return Err(LinksError::Failed(format!(
-                "cannot start rank {rank}'s thread: {e}"
-            )));
+            return Err(LinksError::Failed(format!("cannot start rank {rank}'s thread: {e}")));
         }
     }
     drop(tx);
@@ -777,9 +668,7 @@ pub fn measure_all_reduce(opts: &LinksOptions, count: usize) -> Result<AllReduce
         match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok((rank, Ok(r))) => per_rank[rank] = Some(r),
             Ok((rank, Err(e))) => {
-                if first_error.is_none()
-                    || !matches!(e, LinksError::Failed(ref m) if m == "another rank gave up")
-                {
+                if first_error.is_none() || !matches!(e, LinksError::Failed(ref m) if m == "another rank gave up") {
                     first_error = Some(LinksError::Failed(format!("rank {rank}: {e}")));
                 }
             }
@@ -795,24 +684,16 @@ pub fn measure_all_reduce(opts: &LinksOptions, count: usize) -> Result<AllReduce
     if let Some(e) = first_error {
         return Err(e);
     }
-    let results: Vec<Vec<SizeResult>> = per_rank
-        .into_iter()
-        .map(Option::unwrap_or_default)
-        .collect();
+    let results: Vec<Vec<SizeResult>> = per_rank.into_iter().map(Option::unwrap_or_default).collect();
     let done = results.iter().map(Vec::len).min().unwrap_or(0);
     let factor = bus_factor(count);
     let rows = (0..done)
         .map(|i| {
             let first = &results[0][i];
-            let trials = results
-                .iter()
-                .map(|r| r[i].batches.len())
-                .min()
-                .unwrap_or(0);
+            let trials = results.iter().map(|r| r[i].batches.len()).min().unwrap_or(0);
             // A batch lasts as long as its slowest rank.
-            let per_batch: Vec<f64> = (0..trials)
-                .map(|t| results.iter().map(|r| r[i].batches[t]).fold(0.0, f64::max))
-                .collect();
+            let per_batch: Vec<f64> =
+                (0..trials).map(|t| results.iter().map(|r| r[i].batches[t]).fold(0.0, f64::max)).collect();
             let s = Summary::of(&per_batch);
             let time = s.map_or(0.0, |s| s.median);
             let algbw = gb_per_s(first.bytes as f64, time);

@@ -87,11 +87,7 @@ impl ExpectedLink {
 
     /// What a good one-way P2P copy reaches, GB/s (theory × the measured share).
     pub fn one_way_gb_s(self) -> Option<f64> {
-        let share = if self.is_nvlink() {
-            NVLINK_COPY_EFFICIENCY
-        } else {
-            PCIE_P2P_EFFICIENCY
-        };
+        let share = if self.is_nvlink() { NVLINK_COPY_EFFICIENCY } else { PCIE_P2P_EFFICIENCY };
         self.per_direction_gb_s().map(|t| t * share)
     }
 
@@ -160,33 +156,16 @@ impl Expectations {
 fn catalog_link(a: &Gpu, b: &Gpu, bridged: bool, pcie: Option<(u8, u8)>) -> ExpectedLink {
     match (&a.nvlink, &b.nvlink) {
         (NvLink::Sxm { bandwidth_gb_s: x }, NvLink::Sxm { bandwidth_gb_s: y }) => {
-            ExpectedLink::NvlinkSxm {
-                per_gpu_gb_s: x.min(*y),
-            }
+            ExpectedLink::NvlinkSxm { per_gpu_gb_s: x.min(*y) }
         }
-        (
-            NvLink::Bridge {
-                bandwidth_gb_s: x, ..
-            },
-            NvLink::Bridge {
-                bandwidth_gb_s: y, ..
-            },
-        ) if bridged => ExpectedLink::NvlinkBridge {
-            pair_gb_s: x.min(*y),
-        },
-        _ => pcie.map_or(ExpectedLink::Unknown, |(pcie_gen, lanes)| {
-            ExpectedLink::Pcie { pcie_gen, lanes }
-        }),
+        (NvLink::Bridge { bandwidth_gb_s: x, .. }, NvLink::Bridge { bandwidth_gb_s: y, .. }) if bridged => {
+            ExpectedLink::NvlinkBridge { pair_gb_s: x.min(*y) }
+        }
+        _ => pcie.map_or(ExpectedLink::Unknown, |(pcie_gen, lanes)| ExpectedLink::Pcie { pcie_gen, lanes }),
     }
 }
 
-fn pair_expectation(
-    a: usize,
-    b: usize,
-    link: ExpectedLink,
-    geforce: bool,
-    basis: String,
-) -> PairExpectation {
+fn pair_expectation(a: usize, b: usize, link: ExpectedLink, geforce: bool, basis: String) -> PairExpectation {
     let nvlink = link.is_nvlink();
     let p2p = nvlink || !geforce;
     PairExpectation {
@@ -206,19 +185,11 @@ fn pair_expectation(
 pub fn expectations_from_build(build: &Build, catalog: &Catalog) -> Expectations {
     let r = build.resolve(catalog);
     let links = gpu_links(&r);
-    let pcie = |i: usize| {
-        links
-            .iter()
-            .find(|l| l.gpu == i)
-            .map(|l| (l.pcie_gen, l.lanes))
-    };
+    let pcie = |i: usize| links.iter().find(|l| l.gpu == i).map(|l| (l.pcie_gen, l.lanes));
     let mut pairs = Vec::new();
     for a in 0..r.gpus.len() {
         for b in a + 1..r.gpus.len() {
-            let bridged = build
-                .nvlink
-                .iter()
-                .any(|x| x.gpus == (a, b) || x.gpus == (b, a));
+            let bridged = build.nvlink.iter().any(|x| x.gpus == (a, b) || x.gpus == (b, a));
             let (Some(ga), Some(gb)) = (r.gpus[a], r.gpus[b]) else {
                 pairs.push(pair_expectation(
                     a,
@@ -242,68 +213,40 @@ pub fn expectations_from_build(build: &Build, catalog: &Catalog) -> Expectations
             pairs.push(pair_expectation(a, b, link, geforce, basis));
         }
     }
-    Expectations {
-        source: format!("build \"{}\"", build.name),
-        gpu_count: Some(build.gpus.len()),
-        pairs,
-    }
+    Expectations { source: format!("build \"{}\"", build.name), gpu_count: Some(build.gpus.len()), pairs }
 }
 
 /// What the live GPUs should show when there is no build: each GPU matched to the catalog by
 /// name (and highest power limit); NVLink expected between SXM modules; otherwise the observed
 /// link sets the figure (an active NVLink with the catalog's bridge figure, or PCIe at the
 /// slower GPU's maximum generation and width).
-pub fn expectations_from_live(
-    gpus: &[LinkGpu],
-    topology: &Topology,
-    catalog: Option<&Catalog>,
-) -> Expectations {
+pub fn expectations_from_live(gpus: &[LinkGpu], topology: &Topology, catalog: Option<&Catalog>) -> Expectations {
     let matched: Vec<Option<&Gpu>> = gpus
         .iter()
-        .map(|g| {
-            catalog.and_then(|c| {
-                match_catalog_gpu(c, &g.name, g.power_limit_max_w)
-                    .ok()
-                    .flatten()
-            })
-        })
+        .map(|g| catalog.and_then(|c| match_catalog_gpu(c, &g.name, g.power_limit_max_w).ok().flatten()))
         .collect();
     let mut pairs = Vec::new();
     for a in 0..gpus.len() {
         for b in a + 1..gpus.len() {
             let conn = topology.connection(a, b);
             let live_nvlink = conn.is_some_and(Connection::is_nvlink);
-            let pcie = if let (Some(g1), Some(g2), Some(w1), Some(w2)) = (
-                gpus[a].pcie_gen_max,
-                gpus[b].pcie_gen_max,
-                gpus[a].pcie_width_max,
-                gpus[b].pcie_width_max,
-            ) {
-                Some((
-                    u8::try_from(g1.min(g2)).unwrap_or(u8::MAX),
-                    u8::try_from(w1.min(w2)).unwrap_or(u8::MAX),
-                ))
+            let pcie = if let (Some(g1), Some(g2), Some(w1), Some(w2)) =
+                (gpus[a].pcie_gen_max, gpus[b].pcie_gen_max, gpus[a].pcie_width_max, gpus[b].pcie_width_max)
+            {
+                Some((u8::try_from(g1.min(g2)).unwrap_or(u8::MAX), u8::try_from(w1.min(w2)).unwrap_or(u8::MAX)))
             } else {
                 None
             };
             let (link, basis) = if let (Some(ga), Some(gb)) = (matched[a], matched[b]) {
                 let link = catalog_link(ga, gb, live_nvlink, pcie);
-                (
-                    link,
-                    format!("catalog: {} + {}: {}", ga.name, gb.name, link.describe()),
-                )
+                (link, format!("catalog: {} + {}: {}", ga.name, gb.name, link.describe()))
             } else {
                 let link = if live_nvlink {
                     ExpectedLink::Unknown
                 } else {
-                    pcie.map_or(ExpectedLink::Unknown, |(pcie_gen, lanes)| {
-                        ExpectedLink::Pcie { pcie_gen, lanes }
-                    })
+                    pcie.map_or(ExpectedLink::Unknown, |(pcie_gen, lanes)| ExpectedLink::Pcie { pcie_gen, lanes })
                 };
-                (
-                    link,
-                    format!("GPUs not in the catalog; {}", link.describe()),
-                )
+                (link, format!("GPUs not in the catalog; {}", link.describe()))
             };
             // Only SXM pairs must have NVLink; a bridge found live sets the figure, but its
             // absence is not a fault without a build that says it is there.
@@ -315,11 +258,7 @@ pub fn expectations_from_live(
             pairs.push(e);
         }
     }
-    Expectations {
-        source: "live GPUs matched to the catalog".to_owned(),
-        gpu_count: None,
-        pairs,
-    }
+    Expectations { source: "live GPUs matched to the catalog".to_owned(), gpu_count: None, pairs }
 }
 
 /// One graded check.
@@ -342,14 +281,7 @@ pub struct LinkCheck {
 
 impl LinkCheck {
     fn new(check: &str, gpus: Vec<usize>, grade: Grade, message: String) -> Self {
-        Self {
-            check: check.to_owned(),
-            gpus,
-            grade,
-            measured: None,
-            expected: None,
-            message,
-        }
+        Self { check: check.to_owned(), gpus, grade, measured: None, expected: None, message }
     }
 
     fn numbers(mut self, measured: f64, expected: Option<f64>) -> Self {
@@ -390,35 +322,23 @@ pub fn grade(report: &LinksReport, exp: &Expectations) -> Vec<LinkCheck> {
                 "gpu-count",
                 Vec::new(),
                 Grade::Info,
-                format!(
-                    "no GPU visible ({}); nothing to compare with the {want} GPU(s) of the build",
-                    report.nvml
-                ),
+                format!("no GPU visible ({}); nothing to compare with the {want} GPU(s) of the build", report.nvml),
             ),
             std::cmp::Ordering::Less => LinkCheck::new(
                 "gpu-count",
                 Vec::new(),
                 Grade::Fail,
-                format!(
-                    "{n} GPU(s) found; the {} has {want}: a GPU is missing",
-                    exp.source
-                ),
+                format!("{n} GPU(s) found; the {} has {want}: a GPU is missing", exp.source),
             ),
             std::cmp::Ordering::Greater => LinkCheck::new(
                 "gpu-count",
                 Vec::new(),
                 Grade::Info,
-                format!(
-                    "{n} GPU(s) found; the {} has {want}: only its first {want} are graded",
-                    exp.source
-                ),
+                format!("{n} GPU(s) found; the {} has {want}: only its first {want} are graded", exp.source),
             ),
-            std::cmp::Ordering::Equal => LinkCheck::new(
-                "gpu-count",
-                Vec::new(),
-                Grade::Pass,
-                format!("{n} GPU(s), as the {} says", exp.source),
-            ),
+            std::cmp::Ordering::Equal => {
+                LinkCheck::new("gpu-count", Vec::new(), Grade::Pass, format!("{n} GPU(s), as the {} says", exp.source))
+            }
         });
     }
     for pair in exp.pairs.iter().filter(|p| p.gpu_b < n) {
@@ -447,22 +367,12 @@ pub fn grade(report: &LinksReport, exp: &Expectations) -> Vec<LinkCheck> {
     match &report.all_reduce {
         Section::Measured(t) => grade_all_reduce(t, exp, n, &mut out),
         Section::NotAvailable { reason } if !reason.starts_with("failed") && n > 0 => {
-            out.push(LinkCheck::new(
-                "not-measured",
-                Vec::new(),
-                Grade::Info,
-                format!("all-reduce not run: {reason}"),
-            ));
+            out.push(LinkCheck::new("not-measured", Vec::new(), Grade::Info, format!("all-reduce not run: {reason}")));
         }
         Section::NotAvailable { .. } => {}
     }
     for e in &report.errors {
-        out.push(LinkCheck::new(
-            "links-error",
-            Vec::new(),
-            Grade::Fail,
-            e.clone(),
-        ));
+        out.push(LinkCheck::new("links-error", Vec::new(), Grade::Fail, e.clone()));
     }
     out
 }
@@ -508,28 +418,18 @@ fn grade_nvlink(report: &LinksReport, pair: &PairExpectation, out: &mut Vec<Link
     out.push(check);
 }
 
-fn grade_p2p(
-    pair: &PairExpectation,
-    link: &super::PeerLink,
-    grade_two_way: bool,
-    out: &mut Vec<LinkCheck>,
-) {
+fn grade_p2p(pair: &PairExpectation, link: &super::PeerLink, grade_two_way: bool, out: &mut Vec<LinkCheck>) {
     let (from, to) = (link.from, link.to);
     let dir = format!("GPU {from} → GPU {to}");
     let access = match (link.can_access_peer, link.peer_access_enabled) {
-        (Some(true), true) => LinkCheck::new(
-            "p2p-access",
-            vec![from, to],
-            Grade::Pass,
-            format!("{dir}: peer access on"),
-        ),
+        (Some(true), true) => {
+            LinkCheck::new("p2p-access", vec![from, to], Grade::Pass, format!("{dir}: peer access on"))
+        }
         (Some(true), false) => LinkCheck::new(
             "p2p-access",
             vec![from, to],
             Grade::Warn,
-            format!(
-                "{dir}: the driver allows peer access but it could not be enabled; copies go through host memory"
-            ),
+            format!("{dir}: the driver allows peer access but it could not be enabled; copies go through host memory"),
         ),
         (Some(false), _) if !pair.p2p => LinkCheck::new(
             "p2p-access",
@@ -542,39 +442,23 @@ fn grade_p2p(
         (Some(false), _) => LinkCheck::new(
             "p2p-access",
             vec![from, to],
-            if pair.nvlink {
-                Grade::Fail
-            } else {
-                Grade::Warn
-            },
+            if pair.nvlink { Grade::Fail } else { Grade::Warn },
             format!(
                 "{dir}: no P2P although {}; copies go through host memory (IOMMU/ACS settings, a VM, or a driver that blocks it)",
                 pair.basis
             ),
         ),
-        (None, _) => LinkCheck::new(
-            "p2p-access",
-            vec![from, to],
-            Grade::Warn,
-            format!("{dir}: cuDeviceCanAccessPeer failed"),
-        ),
+        (None, _) => {
+            LinkCheck::new("p2p-access", vec![from, to], Grade::Warn, format!("{dir}: cuDeviceCanAccessPeer failed"))
+        }
     };
     out.push(access);
     if let Some(e) = &link.error {
-        out.push(LinkCheck::new(
-            "p2p-error",
-            vec![from, to],
-            Grade::Fail,
-            format!("{dir}: {e}"),
-        ));
+        out.push(LinkCheck::new("p2p-error", vec![from, to], Grade::Fail, format!("{dir}: {e}")));
     }
     let direct = link.can_access_peer == Some(true) && link.peer_access_enabled;
     let expected = if direct { pair.one_way_gb_s } else { None };
-    let basis = if direct {
-        pair.basis.clone()
-    } else {
-        "no P2P: staged through host memory".to_owned()
-    };
+    let basis = if direct { pair.basis.clone() } else { "no P2P: staged through host memory".to_owned() };
     if let Some(s) = link.one_way_gb_s {
         let g = grade_bandwidth(s.median, expected);
         out.push(
@@ -593,23 +477,13 @@ fn grade_p2p(
         let what = format!("GPU {from} ↔ GPU {to}: both ways together");
         let basis = format!("2 × one way; {basis}");
         out.push(
-            LinkCheck::new(
-                "p2p-two-way",
-                vec![from, to],
-                g,
-                bandwidth_message(&what, s.median, expected, &basis),
-            )
-            .numbers(s.median, expected),
+            LinkCheck::new("p2p-two-way", vec![from, to], g, bandwidth_message(&what, s.median, expected, &basis))
+                .numbers(s.median, expected),
         );
     }
 }
 
-fn grade_all_reduce(
-    t: &super::AllReduceTable,
-    exp: &Expectations,
-    n: usize,
-    out: &mut Vec<LinkCheck>,
-) {
+fn grade_all_reduce(t: &super::AllReduceTable, exp: &Expectations, n: usize, out: &mut Vec<LinkCheck>) {
     let ranks: Vec<usize> = (0..t.ranks).collect();
     let wrong = t.wrong();
     out.push(if wrong == 0 {
@@ -617,10 +491,7 @@ fn grade_all_reduce(
             "all-reduce-correct",
             ranks.clone(),
             Grade::Pass,
-            format!(
-                "all {} sizes gave the exact sum on every rank",
-                t.rows.len()
-            ),
+            format!("all {} sizes gave the exact sum on every rank", t.rows.len()),
         )
         .numbers(0.0, Some(0.0))
     } else {
@@ -647,10 +518,7 @@ fn grade_all_reduce(
                 "all-reduce-busbw",
                 ranks,
                 Grade::Info,
-                format!(
-                    "busbw {:.1} GB/s at {size} (sizes under 256 MiB are not graded)",
-                    row.busbw_gb_s
-                ),
+                format!("busbw {:.1} GB/s at {size} (sizes under 256 MiB are not graded)", row.busbw_gb_s),
             )
             .numbers(row.busbw_gb_s, None),
         );

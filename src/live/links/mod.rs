@@ -156,11 +156,7 @@ pub fn bus_factor(ranks: usize) -> f64 {
 /// Bandwidth in GB/s (10⁹ bytes per second, as nccl-tests and nvbandwidth print it) of `bytes`
 /// moved in `seconds`; 0 for a non-positive time.
 pub fn gb_per_s(bytes: f64, seconds: f64) -> f64 {
-    if seconds > 0.0 {
-        bytes / seconds / 1e9
-    } else {
-        0.0
-    }
+    if seconds > 0.0 { bytes / seconds / 1e9 } else { 0.0 }
 }
 
 /// The all-reduce sizes, bytes: powers of two from `min_bytes` (rounded up to one, at least one
@@ -242,9 +238,7 @@ pub enum Section<T> {
 impl<T> Section<T> {
     /// A [`Section::NotAvailable`].
     pub fn not_available(reason: impl Into<String>) -> Self {
-        Self::NotAvailable {
-            reason: reason.into(),
-        }
+        Self::NotAvailable { reason: reason.into() }
     }
 
     /// The results, when measured.
@@ -313,32 +307,13 @@ impl P2pMatrix {
     }
 
     /// An `n`×`n` matrix of `value(link)` (`None` on the diagonal and for missing pairs).
-    pub fn matrix(
-        &self,
-        n: usize,
-        value: impl Fn(&PeerLink) -> Option<f64>,
-    ) -> Vec<Vec<Option<f64>>> {
-        (0..n)
-            .map(|a| {
-                (0..n)
-                    .map(|b| {
-                        if a == b {
-                            None
-                        } else {
-                            self.link(a, b).and_then(&value)
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
+    pub fn matrix(&self, n: usize, value: impl Fn(&PeerLink) -> Option<f64>) -> Vec<Vec<Option<f64>>> {
+        (0..n).map(|a| (0..n).map(|b| if a == b { None } else { self.link(a, b).and_then(&value) }).collect()).collect()
     }
 
     /// The lowest median one-way bandwidth over all pairs, GB/s.
     pub fn min_one_way_gb_s(&self) -> Option<f64> {
-        self.links
-            .iter()
-            .filter_map(|l| l.one_way_gb_s.map(|s| s.median))
-            .min_by(f64::total_cmp)
+        self.links.iter().filter_map(|l| l.one_way_gb_s.map(|s| s.median)).min_by(f64::total_cmp)
     }
 }
 
@@ -446,12 +421,7 @@ pub struct LinksReport {
 
 impl LinksReport {
     /// A report of `gpus` and `topology` with nothing measured (`reason` for both sections).
-    pub fn unmeasured(
-        nvml: impl Into<String>,
-        gpus: Vec<LinkGpu>,
-        topology: Topology,
-        reason: &str,
-    ) -> Self {
+    pub fn unmeasured(nvml: impl Into<String>, gpus: Vec<LinkGpu>, topology: Topology, reason: &str) -> Self {
         Self {
             schema_version: LINKS_SCHEMA_VERSION,
             kraftwerk_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -490,26 +460,19 @@ impl LinksReport {
 /// position when neither side has UUIDs and the counts agree). Without, positions are NVML
 /// indices. The topology's pairs are renumbered to positions (`gpu_a < gpu_b`, sorted); pairs
 /// of GPUs CUDA does not see are dropped.
-pub fn merge_gpus(
-    nvml: Option<(&[GpuStatic], &Topology)>,
-    cuda: Option<&[CudaDevice]>,
-) -> (Vec<LinkGpu>, Topology) {
+pub fn merge_gpus(nvml: Option<(&[GpuStatic], &Topology)>, cuda: Option<&[CudaDevice]>) -> (Vec<LinkGpu>, Topology) {
     let statics: &[GpuStatic] = nvml.map_or(&[], |(g, _)| g);
-    let from_nvml =
-        |index: usize, s: &GpuStatic, cuda_ordinal: Option<usize>, name: Option<&str>| LinkGpu {
-            index,
-            cuda_ordinal,
-            nvml_index: Some(s.index),
-            name: name
-                .map(str::to_owned)
-                .or_else(|| s.name.clone())
-                .unwrap_or_else(|| format!("GPU {index}")),
-            uuid: s.uuid.clone(),
-            pcie_gen_max: s.pcie_gen_max,
-            pcie_width_max: s.pcie_width_max,
-            power_limit_max_w: s.power_limit_max_w,
-            nvlinks_active: s.nvlinks_active(),
-        };
+    let from_nvml = |index: usize, s: &GpuStatic, cuda_ordinal: Option<usize>, name: Option<&str>| LinkGpu {
+        index,
+        cuda_ordinal,
+        nvml_index: Some(s.index),
+        name: name.map(str::to_owned).or_else(|| s.name.clone()).unwrap_or_else(|| format!("GPU {index}")),
+        uuid: s.uuid.clone(),
+        pcie_gen_max: s.pcie_gen_max,
+        pcie_width_max: s.pcie_width_max,
+        power_limit_max_w: s.power_limit_max_w,
+        nvlinks_active: s.nvlinks_active(),
+    };
     // position in the report of each NVML position
     let mut position_of_nvml: Vec<Option<usize>> = vec![None; statics.len()];
     let gpus: Vec<LinkGpu> = match cuda {
@@ -518,9 +481,7 @@ pub fn merge_gpus(
             .enumerate()
             .map(|(i, d)| {
                 let by_uuid = d.uuid.as_deref().and_then(|u| {
-                    statics
-                        .iter()
-                        .position(|s| s.uuid.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(u)))
+                    statics.iter().position(|s| s.uuid.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(u)))
                 });
                 let by_position = (d.uuid.is_none() && statics.len() == devices.len()).then_some(i);
                 match by_uuid.or(by_position) {
@@ -589,8 +550,7 @@ pub fn on_thread<T: Send + 'static>(
     name: &str,
     work: impl FnOnce() -> Result<T, LinksError> + Send + 'static,
 ) -> Result<T, LinksError> {
-    let panicked =
-        |p: &(dyn std::any::Any + Send)| LinksError::Failed(format!("panicked: {}", panic_text(p)));
+    let panicked = |p: &(dyn std::any::Any + Send)| LinksError::Failed(format!("panicked: {}", panic_text(p)));
     let handle = std::thread::Builder::new()
         .name(name.to_owned())
         .spawn(move || catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|p| Err(panicked(&*p))))
@@ -619,11 +579,9 @@ pub fn run_links(
     let state = super::nvml::open();
     let nvml_status = state.message();
     let (statics, topology, driver_version) = match &state {
-        super::nvml::NvmlState::Ready(g) => (
-            g.gpus().to_vec(),
-            g.topology().clone(),
-            g.system().driver_version.clone(),
-        ),
+        super::nvml::NvmlState::Ready(g) => {
+            (g.gpus().to_vec(), g.topology().clone(), g.system().driver_version.clone())
+        }
         _ => (Vec::new(), Topology::default(), None),
     };
     let nvml = (!statics.is_empty()).then_some((statics.as_slice(), &topology));
@@ -631,8 +589,7 @@ pub fn run_links(
     report.driver_version = driver_version;
     report.wall_seconds = started.elapsed().as_secs_f64();
     report.cancelled = opts.cancelled();
-    let expected = expected
-        .unwrap_or_else(|| grade::expectations_from_live(&report.gpus, &report.topology, catalog));
+    let expected = expected.unwrap_or_else(|| grade::expectations_from_live(&report.gpus, &report.topology, catalog));
     report.regrade(expected);
     report
 }
@@ -651,26 +608,13 @@ fn section<T>(what: &str, outcome: Result<T, LinksError>, errors: &mut Vec<Strin
 }
 
 #[cfg(not(feature = "cuda"))]
-fn measure(
-    _opts: &LinksOptions,
-    nvml: Option<(&[GpuStatic], &Topology)>,
-    nvml_status: &str,
-) -> LinksReport {
+fn measure(_opts: &LinksOptions, nvml: Option<(&[GpuStatic], &Topology)>, nvml_status: &str) -> LinksReport {
     let (gpus, topology) = merge_gpus(nvml, None);
-    LinksReport::unmeasured(
-        nvml_status,
-        gpus,
-        topology,
-        "this Kraftwerk was built without the `cuda` feature",
-    )
+    LinksReport::unmeasured(nvml_status, gpus, topology, "this Kraftwerk was built without the `cuda` feature")
 }
 
 #[cfg(feature = "cuda")]
-fn measure(
-    opts: &LinksOptions,
-    nvml: Option<(&[GpuStatic], &Topology)>,
-    nvml_status: &str,
-) -> LinksReport {
+fn measure(opts: &LinksOptions, nvml: Option<(&[GpuStatic], &Topology)>, nvml_status: &str) -> LinksReport {
     let devices = match on_thread("kraftwerk-links-list", cuda::devices) {
         Ok(d) if !d.is_empty() => d,
         Ok(_) => {
@@ -696,10 +640,7 @@ fn measure(
     } else if opts.cancelled() {
         Err(LinksError::Unavailable("cancelled".to_owned()))
     } else {
-        opts.say(format!(
-            "P2P copies between {count} GPUs ({} MiB each)",
-            opts.p2p_bytes >> 20
-        ));
+        opts.say(format!("P2P copies between {count} GPUs ({} MiB each)", opts.p2p_bytes >> 20));
         let o = opts.clone();
         on_thread("kraftwerk-links-p2p", move || cuda::measure_p2p(&o, count))
     };
@@ -709,15 +650,11 @@ fn measure(
     } else if opts.cancelled() {
         Err(LinksError::Unavailable("cancelled".to_owned()))
     } else {
-        nccl_env::nvls_disabled()
-            .map_err(LinksError::Unavailable)
-            .and_then(|()| {
-                opts.say(format!("NCCL all-reduce on {count} GPUs"));
-                let o = opts.clone();
-                on_thread("kraftwerk-links-nccl", move || {
-                    cuda::measure_all_reduce(&o, count)
-                })
-            })
+        nccl_env::nvls_disabled().map_err(LinksError::Unavailable).and_then(|()| {
+            opts.say(format!("NCCL all-reduce on {count} GPUs"));
+            let o = opts.clone();
+            on_thread("kraftwerk-links-nccl", move || cuda::measure_all_reduce(&o, count))
+        })
     };
     report.all_reduce = section("all-reduce", all_reduce, &mut report.errors);
     report

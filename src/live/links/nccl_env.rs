@@ -64,22 +64,13 @@ impl ChildPlan {
     /// Decides whether to restart (pure): `None` when this is already the restarted process or
     /// nothing needs changing. `nvls` is the current `NCCL_NVLS_ENABLE`, `nccl_loadable` whether
     /// cudarc finds NCCL by its own names, `found` a `libnccl.so.2` found elsewhere.
-    pub fn decide(
-        nvls: Option<&str>,
-        nccl_loadable: bool,
-        found: Option<&Path>,
-        already_child: bool,
-    ) -> Option<Self> {
+    pub fn decide(nvls: Option<&str>, nccl_loadable: bool, found: Option<&Path>, already_child: bool) -> Option<Self> {
         if already_child {
             return None;
         }
         let plan = Self {
             set_nvls_off: check_nvls(nvls).is_err(),
-            alias_library: if nccl_loadable {
-                None
-            } else {
-                found.map(Path::to_path_buf)
-            },
+            alias_library: if nccl_loadable { None } else { found.map(Path::to_path_buf) },
         };
         (plan != Self::default()).then_some(plan)
     }
@@ -113,11 +104,7 @@ impl ChildPlan {
 /// the user's `~/.local`.
 pub fn search_dirs() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::var_os("LD_LIBRARY_PATH")
-        .map(|v| {
-            std::env::split_paths(&v)
-                .filter(|p| !p.as_os_str().is_empty())
-                .collect()
-        })
+        .map(|v| std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()).collect())
         .unwrap_or_default();
     for d in [
         "/usr/lib/x86_64-linux-gnu",
@@ -131,15 +118,8 @@ pub fn search_dirs() -> Vec<PathBuf> {
     ] {
         dirs.push(PathBuf::from(d));
     }
-    let mut prefixes: Vec<PathBuf> = [
-        "/usr/local/lib",
-        "/usr/lib",
-        "/usr/local/lib64",
-        "/opt/conda/lib",
-    ]
-    .iter()
-    .map(PathBuf::from)
-    .collect();
+    let mut prefixes: Vec<PathBuf> =
+        ["/usr/local/lib", "/usr/lib", "/usr/local/lib64", "/opt/conda/lib"].iter().map(PathBuf::from).collect();
     for var in ["VIRTUAL_ENV", "CONDA_PREFIX"] {
         if let Some(p) = std::env::var_os(var) {
             prefixes.push(PathBuf::from(p).join("lib"));
@@ -179,36 +159,23 @@ pub fn parse_ldconfig(output: &str) -> Vec<PathBuf> {
 /// Finds NCCL's library: [`NCCL_LIB_ENV`], then `ldconfig -p`, then [`search_dirs`], then (when
 /// `ask_python`) the `nvidia.nccl` package of `python3`. `None` when nowhere.
 pub fn find_libnccl(ask_python: bool) -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os(NCCL_LIB_ENV)
-        .map(PathBuf::from)
-        .filter(|p| p.is_file())
-    {
+    if let Some(p) = std::env::var_os(NCCL_LIB_ENV).map(PathBuf::from).filter(|p| p.is_file()) {
         return Some(p);
     }
     for ldconfig in ["ldconfig", "/sbin/ldconfig", "/usr/sbin/ldconfig"] {
         if let Ok(out) = std::process::Command::new(ldconfig).arg("-p").output() {
-            if let Some(p) = parse_ldconfig(&String::from_utf8_lossy(&out.stdout))
-                .into_iter()
-                .find(|p| p.is_file())
-            {
+            if let Some(p) = parse_ldconfig(&String::from_utf8_lossy(&out.stdout)).into_iter().find(|p| p.is_file()) {
                 return Some(p);
             }
             break;
         }
     }
-    if let Some(p) = search_dirs()
-        .into_iter()
-        .map(|d| d.join(NCCL_SONAME))
-        .find(|p| p.is_file())
-    {
+    if let Some(p) = search_dirs().into_iter().map(|d| d.join(NCCL_SONAME)).find(|p| p.is_file()) {
         return Some(p);
     }
     if ask_python {
         let script = "import os, nvidia.nccl as m; print(os.path.join(list(m.__path__)[0], 'lib'))";
-        if let Ok(out) = std::process::Command::new("python3")
-            .args(["-c", script])
-            .output()
-        {
+        if let Ok(out) = std::process::Command::new("python3").args(["-c", script]).output() {
             let dir = String::from_utf8_lossy(&out.stdout).trim().to_owned();
             let p = Path::new(&dir).join(NCCL_SONAME);
             if out.status.success() && p.is_file() {
@@ -233,10 +200,7 @@ pub fn alias_dir(lib: &Path) -> std::io::Result<PathBuf> {
 /// Not supported off Unix (NCCL is Linux-only).
 #[cfg(not(unix))]
 pub fn alias_dir(_lib: &Path) -> std::io::Result<PathBuf> {
-    Err(std::io::Error::new(
-        std::io::ErrorKind::Unsupported,
-        "NCCL runs on Linux only",
-    ))
+    Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "NCCL runs on Linux only"))
 }
 
 /// The NCCL library file this process has mapped (`/proc/self/maps`), when any.
@@ -244,10 +208,6 @@ pub fn loaded_libnccl() -> Option<String> {
     let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
     maps.lines()
         .filter_map(|l| l.split_whitespace().nth(5))
-        .find(|p| {
-            Path::new(p)
-                .file_name()
-                .is_some_and(|f| f.to_string_lossy().starts_with("libnccl"))
-        })
+        .find(|p| Path::new(p).file_name().is_some_and(|f| f.to_string_lossy().starts_with("libnccl")))
         .map(str::to_owned)
 }

@@ -23,11 +23,7 @@ fn matrix(n: usize, diagonal: &str, cell: impl Fn(usize, usize) -> String) -> St
     for a in 0..n {
         let _ = write!(s, "  {:<7}", format!("GPU{a}"));
         for b in 0..n {
-            let c = if a == b {
-                diagonal.to_owned()
-            } else {
-                cell(a, b)
-            };
+            let c = if a == b { diagonal.to_owned() } else { cell(a, b) };
             let _ = write!(s, " {c:>width$}");
         }
         s.push('\n');
@@ -35,17 +31,8 @@ fn matrix(n: usize, diagonal: &str, cell: impl Fn(usize, usize) -> String) -> St
     s
 }
 
-fn p2p_matrix(
-    m: &P2pMatrix,
-    n: usize,
-    value: impl Fn(&PeerLink) -> Option<f64>,
-    digits: usize,
-) -> String {
-    matrix(n, "-", |a, b| {
-        m.link(a, b)
-            .and_then(&value)
-            .map_or_else(|| "?".to_owned(), |v| format!("{v:.digits$}"))
-    })
+fn p2p_matrix(m: &P2pMatrix, n: usize, value: impl Fn(&PeerLink) -> Option<f64>, digits: usize) -> String {
+    matrix(n, "-", |a, b| m.link(a, b).and_then(&value).map_or_else(|| "?".to_owned(), |v| format!("{v:.digits$}")))
 }
 
 /// Human-readable size: `1 MiB`, `256 MiB`, `1 GiB`, or bytes.
@@ -65,27 +52,15 @@ pub fn size_text(bytes: u64) -> String {
 pub fn render(r: &LinksReport) -> String {
     let mut s = String::new();
     let n = r.gpus.len();
-    let _ = writeln!(
-        s,
-        "GPU links: {n} GPU(s), driver {}, NVML: {}",
-        r.driver_version.as_deref().unwrap_or("?"),
-        r.nvml
-    );
+    let _ =
+        writeln!(s, "GPU links: {n} GPU(s), driver {}, NVML: {}", r.driver_version.as_deref().unwrap_or("?"), r.nvml);
     for g in &r.gpus {
         let pcie = match (g.pcie_gen_max, g.pcie_width_max) {
             (Some(gen_), Some(w)) => format!("PCIe Gen{gen_} x{w}"),
             _ => "PCIe ?".to_owned(),
         };
-        let nvl = g
-            .nvlinks_active
-            .map_or_else(String::new, |l| format!(", {l} NVLinks active"));
-        let _ = writeln!(
-            s,
-            "  GPU{} {} ({pcie}{nvl}) {}",
-            g.index,
-            g.name,
-            g.uuid.as_deref().unwrap_or("")
-        );
+        let nvl = g.nvlinks_active.map_or_else(String::new, |l| format!(", {l} NVLinks active"));
+        let _ = writeln!(s, "  GPU{} {} ({pcie}{nvl}) {}", g.index, g.name, g.uuid.as_deref().unwrap_or(""));
     }
     if n > 1 {
         let _ = writeln!(s, "\nTopology (nvidia-smi topo -m classes, from NVML):");
@@ -94,10 +69,7 @@ pub fn render(r: &LinksReport) -> String {
     }
     match &r.p2p {
         Section::Measured(m) => {
-            let _ = writeln!(
-                s,
-                "\nP2P peer access (cuDeviceCanAccessPeer / enabled), row = from, column = to:"
-            );
+            let _ = writeln!(s, "\nP2P peer access (cuDeviceCanAccessPeer / enabled), row = from, column = to:");
             s.push_str(&matrix(n, "-", |a, b| {
                 m.link(a, b).map_or_else(
                     || "?".to_owned(),
@@ -112,27 +84,14 @@ pub fn render(r: &LinksReport) -> String {
                 )
             }));
             let size = size_text(m.copy_bytes);
-            let _ = writeln!(
-                s,
-                "\nP2P one-way copy bandwidth, GB/s ({size} copies, median of {} batches):",
-                m.trials
-            );
+            let _ = writeln!(s, "\nP2P one-way copy bandwidth, GB/s ({size} copies, median of {} batches):", m.trials);
             s.push_str(&p2p_matrix(m, n, |l| l.one_way_gb_s.map(|x| x.median), 1));
-            let _ = writeln!(
-                s,
-                "\nP2P two-way bandwidth, both directions together, GB/s:"
-            );
+            let _ = writeln!(s, "\nP2P two-way bandwidth, both directions together, GB/s:");
             s.push_str(&p2p_matrix(m, n, |l| l.two_way_gb_s.map(|x| x.median), 1));
             let _ = writeln!(s, "\nP2P latency, µs per {}-byte copy:", m.latency_bytes);
             s.push_str(&p2p_matrix(m, n, |l| l.latency_us.map(|x| x.median), 2));
             for l in m.links.iter().filter(|l| l.error.is_some()) {
-                let _ = writeln!(
-                    s,
-                    "  GPU{} → GPU{}: {}",
-                    l.from,
-                    l.to,
-                    l.error.as_deref().unwrap_or("")
-                );
+                let _ = writeln!(s, "  GPU{} → GPU{}: {}", l.from, l.to, l.error.as_deref().unwrap_or(""));
             }
         }
         Section::NotAvailable { reason } => {
@@ -148,11 +107,7 @@ pub fn render(r: &LinksReport) -> String {
                 t.ranks,
                 t.dtype,
                 t.op,
-                if t.out_of_place {
-                    "out of place"
-                } else {
-                    "in place"
-                },
+                if t.out_of_place { "out of place" } else { "in place" },
                 t.nvls_enable.as_deref().unwrap_or("unset"),
                 t.trials
             );
@@ -165,13 +120,7 @@ pub fn render(r: &LinksReport) -> String {
                 let _ = writeln!(
                     s,
                     "  {:>12} {:>11} {:>7} {:>11.1} {:>12.2} {:>12.2} {:>7}",
-                    row.bytes,
-                    row.count,
-                    row.iterations,
-                    row.time_us,
-                    row.algbw_gb_s,
-                    row.busbw_gb_s,
-                    row.wrong
+                    row.bytes, row.count, row.iterations, row.time_us, row.algbw_gb_s, row.busbw_gb_s, row.wrong
                 );
             }
             if let Some(lib) = &t.library {

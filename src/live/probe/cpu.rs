@@ -39,9 +39,7 @@ impl GemmDevice for CpuDevice {
     fn info(&self) -> DeviceInfo {
         let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         DeviceInfo {
-            name: format!(
-                "CPU ({threads} threads; matrixmultiply sgemm, reduced precisions emulated)"
-            ),
+            name: format!("CPU ({threads} threads; matrixmultiply sgemm, reduced precisions emulated)"),
             uuid: None,
             compute_capability: None,
             memory_total_bytes: None,
@@ -60,19 +58,9 @@ impl GemmDevice for CpuDevice {
         vec!["matrixmultiply"]
     }
 
-    fn load(
-        &mut self,
-        precision: Precision,
-        n: usize,
-        a: &[f32],
-        b: &[f32],
-    ) -> Result<(), ProbeError> {
+    fn load(&mut self, precision: Precision, n: usize, a: &[f32], b: &[f32]) -> Result<(), ProbeError> {
         if a.len() != n * n || b.len() != n * n {
-            return Err(ProbeError::Invalid(format!(
-                "inputs of {} and {} elements for n = {n}",
-                a.len(),
-                b.len()
-            )));
+            return Err(ProbeError::Invalid(format!("inputs of {} and {} elements for n = {n}", a.len(), b.len())));
         }
         self.precision = Some(precision);
         self.n = n;
@@ -119,15 +107,9 @@ impl GemmDevice for CpuDevice {
 /// When a slice is shorter than `n²` (checked before the unsafe call).
 fn sgemm(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
     let len = n * n;
-    assert!(
-        a.len() >= len && b.len() >= len && c.len() >= len,
-        "sgemm: slices shorter than n²"
-    );
+    assert!(a.len() >= len && b.len() >= len && c.len() >= len, "sgemm: slices shorter than n²");
     let stride = isize::try_from(n).unwrap_or(isize::MAX);
-    #[expect(
-        unsafe_code,
-        reason = "matrixmultiply's sgemm takes raw pointers and strides"
-    )]
+    #[expect(unsafe_code, reason = "matrixmultiply's sgemm takes raw pointers and strides")]
     // SAFETY: `a`, `b` and `c` hold at least n² elements (asserted above); with row stride `n`
     // and column stride 1 every access (i·n + j, i, j < n) is in bounds; `c` is a unique borrow
     // and does not alias `a` or `b`.

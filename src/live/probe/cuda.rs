@@ -19,21 +19,13 @@
     unsafe_code,
     reason = "raw cuBLAS/cuBLASLt calls (TF32 and FP8 have no safe cudarc API), library presence checks, peer access and pinned host memory; each block has a SAFETY comment"
 )]
-#![allow(
-    clippy::many_single_char_names,
-    reason = "GEMM operands: a, b, c, x, y, n are the standard names"
-)]
+#![allow(clippy::many_single_char_names, reason = "GEMM operands: a, b, c, x, y, n are the standard names")]
 
 use super::numeric::{bf16_bits, bf16_value, e4m3_bits, f16_bits, f16_value};
-use super::{
-    DeviceInfo, GemmDevice, HostBandwidth, PeerBandwidth, Precision, ProbeConfig, ProbeError,
-    Summary,
-};
+use super::{DeviceInfo, GemmDevice, HostBandwidth, PeerBandwidth, Precision, ProbeConfig, ProbeError, Summary};
 use cudarc::cublas::{self, CudaBlas};
 use cudarc::cublaslt;
-use cudarc::driver::{
-    CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DriverError, sys as dsys,
-};
+use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DriverError, sys as dsys};
 use std::ffi::c_void;
 use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -50,21 +42,13 @@ pub fn device_count() -> Result<usize, ProbeError> {
     // SAFETY: `is_culib_present` only tries to dlopen the library under its usual names and
     // closes it again; it calls nothing in it.
     let (driver, blas, lt) = unsafe {
-        (
-            cudarc::driver::sys::is_culib_present(),
-            cublas::sys::is_culib_present(),
-            cublaslt::sys::is_culib_present(),
-        )
+        (cudarc::driver::sys::is_culib_present(), cublas::sys::is_culib_present(), cublaslt::sys::is_culib_present())
     };
     if !driver {
-        return Err(ProbeError::Unavailable(
-            "libcuda not found (no NVIDIA driver)".to_owned(),
-        ));
+        return Err(ProbeError::Unavailable("libcuda not found (no NVIDIA driver)".to_owned()));
     }
     if !blas || !lt {
-        return Err(ProbeError::Unavailable(
-            "libcublas/libcublasLt not found (CUDA 13 runtime libraries)".to_owned(),
-        ));
+        return Err(ProbeError::Unavailable("libcublas/libcublasLt not found (CUDA 13 runtime libraries)".to_owned()));
     }
     let count = catch_unwind(|| {
         cudarc::driver::result::init()?;
@@ -95,15 +79,10 @@ pub fn open(ordinal: usize) -> Result<Box<dyn GemmDevice>, ProbeError> {
     let ctx = CudaContext::new(ordinal).map_err(drv("cuCtx (primary context)"))?;
     let stream = ctx.default_stream();
     let name = ctx.name().map_err(drv("cuDeviceGetName"))?;
-    let (major, minor) = ctx
-        .compute_capability()
-        .map_err(drv("compute capability"))?;
+    let (major, minor) = ctx.compute_capability().map_err(drv("compute capability"))?;
     let uuid = ctx.uuid().ok().map(|u| format_uuid(&u.bytes));
     let total = ctx.total_mem().ok().map(|b| b as u64);
-    let cc = (
-        u32::try_from(major).unwrap_or(0),
-        u32::try_from(minor).unwrap_or(0),
-    );
+    let cc = (u32::try_from(major).unwrap_or(0), u32::try_from(minor).unwrap_or(0));
     Ok(Box::new(CudaGemm {
         ctx,
         stream,
@@ -129,14 +108,7 @@ fn format_uuid(bytes: &[std::ffi::c_char; 16]) -> String {
             s
         })
     };
-    format!(
-        "GPU-{}-{}-{}-{}-{}",
-        hex(0..4),
-        hex(4..6),
-        hex(6..8),
-        hex(8..10),
-        hex(10..16)
-    )
+    format!("GPU-{}-{}-{}-{}-{}", hex(0..4), hex(4..6), hex(6..8), hex(8..10), hex(10..16))
 }
 
 /// cuBLAS and cuBLASLt handles and the cuBLASLt workspace.
@@ -240,48 +212,29 @@ impl CudaGemm {
         if self.libs.is_none() {
             let blas = CudaBlas::new(Arc::clone(&self.stream)).map_err(blas_err("cublasCreate"))?;
             let lt = LtHandle(cublaslt::result::create_handle().map_err(lt_err("cublasLtCreate"))?);
-            let workspace = self
-                .stream
-                .alloc_zeros::<u8>(LT_WORKSPACE_BYTES)
-                .map_err(drv("cuBLASLt workspace"))?;
-            self.libs = Some(Libs {
-                blas,
-                lt,
-                workspace,
-            });
+            let workspace = self.stream.alloc_zeros::<u8>(LT_WORKSPACE_BYTES).map_err(drv("cuBLASLt workspace"))?;
+            self.libs = Some(Libs { blas, lt, workspace });
         }
-        self.libs
-            .as_ref()
-            .ok_or_else(|| ProbeError::Invalid("cuBLAS handles".to_owned()))
+        self.libs.as_ref().ok_or_else(|| ProbeError::Invalid("cuBLAS handles".to_owned()))
     }
 
     fn upload_f32(&self, v: &[f32]) -> Result<Buf, ProbeError> {
-        Ok(Buf::F32(
-            self.stream.clone_htod(v).map_err(drv("copy to device"))?,
-        ))
+        Ok(Buf::F32(self.stream.clone_htod(v).map_err(drv("copy to device"))?))
     }
 
     fn upload_u16(&self, v: &[f32], enc: fn(f32) -> u16) -> Result<Buf, ProbeError> {
         let bits: Vec<u16> = v.iter().map(|&x| enc(x)).collect();
-        Ok(Buf::U16(
-            self.stream
-                .clone_htod(&bits)
-                .map_err(drv("copy to device"))?,
-        ))
+        Ok(Buf::U16(self.stream.clone_htod(&bits).map_err(drv("copy to device"))?))
     }
 
     /// One GEMM of the loaded precision with `kernel`, enqueued on the stream.
     fn launch(&mut self, kernel: &str) -> Result<(), ProbeError> {
-        use cublas::sys::{
-            cublasComputeType_t as Ct, cublasGemmAlgo_t, cublasOperation_t as Op,
-            cudaDataType_t as Dt,
-        };
+        use cublas::sys::{cublasComputeType_t as Ct, cublasGemmAlgo_t, cublasOperation_t as Op, cudaDataType_t as Dt};
         let stream = Arc::clone(&self.stream);
         let (Some(libs), Some(l)) = (self.libs.as_ref(), self.loaded.as_mut()) else {
             return Err(ProbeError::Invalid("GEMM before load".to_owned()));
         };
-        let n =
-            i32::try_from(l.n).map_err(|_| ProbeError::Invalid("matrix too large".to_owned()))?;
+        let n = i32::try_from(l.n).map_err(|_| ProbeError::Invalid("matrix too large".to_owned()))?;
         let x = l.x.ptr(&stream);
         let y = l.y.ptr(&stream);
         let c = l.c.ptr_mut(&stream);
@@ -314,11 +267,7 @@ impl CudaGemm {
             }
             (p @ (Precision::Tf32 | Precision::Fp16 | Precision::Bf16), "cublas") => {
                 let (ab, ct, compute) = match p {
-                    Precision::Tf32 => (
-                        Dt::CUDA_R_32F,
-                        Dt::CUDA_R_32F,
-                        Ct::CUBLAS_COMPUTE_32F_FAST_TF32,
-                    ),
+                    Precision::Tf32 => (Dt::CUDA_R_32F, Dt::CUDA_R_32F, Ct::CUBLAS_COMPUTE_32F_FAST_TF32),
                     Precision::Fp16 => (Dt::CUDA_R_16F, Dt::CUDA_R_16F, Ct::CUBLAS_COMPUTE_32F),
                     _ => (Dt::CUDA_R_16BF, Dt::CUDA_R_16BF, Ct::CUBLAS_COMPUTE_32F),
                 };
@@ -385,21 +334,14 @@ impl CudaGemm {
         }
     }
 
-    fn bandwidth(
-        &mut self,
-        bytes: usize,
-        cancel: &AtomicBool,
-    ) -> Result<HostBandwidth, ProbeError> {
+    fn bandwidth(&mut self, bytes: usize, cancel: &AtomicBool) -> Result<HostBandwidth, ProbeError> {
         const PINNED_REPS: usize = 5;
         const PAGEABLE_REPS: usize = 3;
         let stream = Arc::clone(&self.stream);
-        let mut dev = stream
-            .alloc_zeros::<u8>(bytes)
-            .map_err(drv("device buffer"))?;
+        let mut dev = stream.alloc_zeros::<u8>(bytes).map_err(drv("device buffer"))?;
         // SAFETY: allocates `bytes` of page-locked (flags 0: not write-combined) host memory; it
         // is fully initialised by `write_bytes` below before anything reads it.
-        let mut pinned = unsafe { self.ctx.alloc_pinned_with_flags::<u8>(bytes, 0) }
-            .map_err(drv("cuMemHostAlloc"))?;
+        let mut pinned = unsafe { self.ctx.alloc_pinned_with_flags::<u8>(bytes, 0) }.map_err(drv("cuMemHostAlloc"))?;
         let p = pinned.as_mut_ptr().map_err(drv("pinned buffer"))?;
         // SAFETY: `p` points to `bytes` writable bytes owned by `pinned`, not otherwise borrowed.
         unsafe { std::ptr::write_bytes(p, 0x5a, bytes) };
@@ -445,31 +387,17 @@ impl CudaGemm {
 }
 
 /// Builds the cuBLASLt plan for `p` at size `n`.
-fn lt_plan(
-    handle: cublaslt::sys::cublasLtHandle_t,
-    p: Precision,
-    n: usize,
-) -> Result<LtPlan, ProbeError> {
+fn lt_plan(handle: cublaslt::sys::cublasLtHandle_t, p: Precision, n: usize) -> Result<LtPlan, ProbeError> {
     use cublaslt::sys::{
         cublasComputeType_t as Ct, cublasLtMatmulDescAttributes_t as Attr,
         cublasLtMatmulPreferenceAttributes_t as Pref, cudaDataType_t as Dt,
     };
     let (compute, ab, ct, trans_a) = match p {
         Precision::Fp32 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_32F, Dt::CUDA_R_32F, 0i32),
-        Precision::Tf32 => (
-            Ct::CUBLAS_COMPUTE_32F_FAST_TF32,
-            Dt::CUDA_R_32F,
-            Dt::CUDA_R_32F,
-            0,
-        ),
+        Precision::Tf32 => (Ct::CUBLAS_COMPUTE_32F_FAST_TF32, Dt::CUDA_R_32F, Dt::CUDA_R_32F, 0),
         Precision::Fp16 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_16F, Dt::CUDA_R_16F, 0),
         Precision::Bf16 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_16BF, Dt::CUDA_R_16BF, 0),
-        Precision::Fp8 => (
-            Ct::CUBLAS_COMPUTE_32F,
-            Dt::CUDA_R_8F_E4M3,
-            Dt::CUDA_R_16BF,
-            1,
-        ),
+        Precision::Fp8 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_8F_E4M3, Dt::CUDA_R_16BF, 1),
     };
     let n64 = n as u64;
     let ld = i64::try_from(n).map_err(|_| ProbeError::Invalid("matrix too large".to_owned()))?;
@@ -482,8 +410,8 @@ fn lt_plan(
         // value, overwritten by the heuristic below before use.
         algo: unsafe { std::mem::zeroed() },
     };
-    plan.desc = cublaslt::result::create_matmul_desc(compute, Dt::CUDA_R_32F)
-        .map_err(lt_err("cublasLtMatmulDescCreate"))?;
+    plan.desc =
+        cublaslt::result::create_matmul_desc(compute, Dt::CUDA_R_32F).map_err(lt_err("cublasLtMatmulDescCreate"))?;
     let trans_b = 0i32;
     // SAFETY: `plan.desc` is a live descriptor; the attribute values are i32 as cuBLASLt
     // documents for TRANSA/TRANSB (cublasOperation_t), passed with their size.
@@ -504,14 +432,10 @@ fn lt_plan(
         .map_err(lt_err("TRANSB"))?;
     }
     // Square matrices: the stored shape is n×n with ld n whether or not A is transposed.
-    plan.a_layout =
-        cublaslt::result::create_matrix_layout(ab, n64, n64, ld).map_err(lt_err("layout A"))?;
-    plan.b_layout =
-        cublaslt::result::create_matrix_layout(ab, n64, n64, ld).map_err(lt_err("layout B"))?;
-    plan.c_layout =
-        cublaslt::result::create_matrix_layout(ct, n64, n64, ld).map_err(lt_err("layout C"))?;
-    let pref =
-        cublaslt::result::create_matmul_pref().map_err(lt_err("cublasLtMatmulPreferenceCreate"))?;
+    plan.a_layout = cublaslt::result::create_matrix_layout(ab, n64, n64, ld).map_err(lt_err("layout A"))?;
+    plan.b_layout = cublaslt::result::create_matrix_layout(ab, n64, n64, ld).map_err(lt_err("layout B"))?;
+    plan.c_layout = cublaslt::result::create_matrix_layout(ct, n64, n64, ld).map_err(lt_err("layout C"))?;
+    let pref = cublaslt::result::create_matmul_pref().map_err(lt_err("cublasLtMatmulPreferenceCreate"))?;
     let ws = LT_WORKSPACE_BYTES;
     // SAFETY: `pref` is live; the workspace attribute is a size_t passed with its size; the
     // heuristic reads live descriptor/layouts; `pref` is destroyed once after use.
@@ -567,10 +491,7 @@ impl GemmDevice for CudaGemm {
         if self.cc >= need {
             Ok(())
         } else {
-            Err(format!(
-                "needs compute capability {}.{}; this GPU has {}.{}",
-                need.0, need.1, self.cc.0, self.cc.1
-            ))
+            Err(format!("needs compute capability {}.{}; this GPU has {}.{}", need.0, need.1, self.cc.0, self.cc.1))
         }
     }
 
@@ -593,22 +514,13 @@ impl GemmDevice for CudaGemm {
         }
     }
 
-    fn load(
-        &mut self,
-        precision: Precision,
-        n: usize,
-        a: &[f32],
-        b: &[f32],
-    ) -> Result<(), ProbeError> {
+    fn load(&mut self, precision: Precision, n: usize, a: &[f32], b: &[f32]) -> Result<(), ProbeError> {
         self.unload();
         let lt_handle = self.libs()?.lt.0;
         let (x, y) = match precision {
             Precision::Fp32 | Precision::Tf32 => (self.upload_f32(b)?, self.upload_f32(a)?),
             Precision::Fp16 => (self.upload_u16(b, f16_bits)?, self.upload_u16(a, f16_bits)?),
-            Precision::Bf16 => (
-                self.upload_u16(b, bf16_bits)?,
-                self.upload_u16(a, bf16_bits)?,
-            ),
+            Precision::Bf16 => (self.upload_u16(b, bf16_bits)?, self.upload_u16(a, bf16_bits)?),
             Precision::Fp8 => {
                 let bt: Vec<u8> = transpose(b, n).into_iter().map(e4m3_bits).collect();
                 let av: Vec<u8> = a.iter().map(|&v| e4m3_bits(v)).collect();
@@ -618,9 +530,7 @@ impl GemmDevice for CudaGemm {
             }
         };
         let c = match precision {
-            Precision::Fp32 | Precision::Tf32 => {
-                Buf::F32(self.stream.alloc_zeros(n * n).map_err(drv("output"))?)
-            }
+            Precision::Fp32 | Precision::Tf32 => Buf::F32(self.stream.alloc_zeros(n * n).map_err(drv("output"))?),
             _ => Buf::U16(self.stream.alloc_zeros(n * n).map_err(drv("output"))?),
         };
         let plan = if precision == Precision::Fp32 {
@@ -635,14 +545,7 @@ impl GemmDevice for CudaGemm {
                 }
             }
         };
-        self.loaded = Some(Loaded {
-            precision,
-            n,
-            x,
-            y,
-            c,
-            plan,
-        });
+        self.loaded = Some(Loaded { precision, n, x, y, c, plan });
         Ok(())
     }
 
@@ -650,18 +553,14 @@ impl GemmDevice for CudaGemm {
         let Some(precision) = self.loaded.as_ref().map(|l| l.precision) else {
             return Err(ProbeError::Invalid("run before load".to_owned()));
         };
-        let name = *self
-            .kernels(precision)
-            .get(kernel)
-            .ok_or_else(|| ProbeError::Invalid(format!("no kernel {kernel}")))?;
+        let name =
+            *self.kernels(precision).get(kernel).ok_or_else(|| ProbeError::Invalid(format!("no kernel {kernel}")))?;
         let timing = Some(dsys::CUevent_flags::CU_EVENT_DEFAULT);
         let events = (0..=count)
             .map(|_| self.ctx.new_event(timing))
             .collect::<Result<Vec<_>, _>>()
             .map_err(drv("cuEventCreate"))?;
-        events[0]
-            .record(&self.stream)
-            .map_err(drv("cuEventRecord"))?;
+        events[0].record(&self.stream).map_err(drv("cuEventRecord"))?;
         for e in &events[1..] {
             self.launch(name)?;
             e.record(&self.stream).map_err(drv("cuEventRecord"))?;
@@ -682,11 +581,7 @@ impl GemmDevice for CudaGemm {
             (Buf::F32(c), _) => self.stream.clone_dtoh(c).map_err(drv("copy to host")),
             (Buf::U16(c), p) => {
                 let bits = self.stream.clone_dtoh(c).map_err(drv("copy to host"))?;
-                let dec: fn(u16) -> f32 = if p == Precision::Fp16 {
-                    f16_value
-                } else {
-                    bf16_value
-                };
+                let dec: fn(u16) -> f32 = if p == Precision::Fp16 { f16_value } else { bf16_value };
                 Ok(bits.into_iter().map(dec).collect())
             }
             (Buf::U8(_), _) => Err(ProbeError::Invalid("8-bit output".to_owned())),
@@ -700,11 +595,7 @@ impl GemmDevice for CudaGemm {
         self.lt_error = None;
     }
 
-    fn host_bandwidth(
-        &mut self,
-        bytes: usize,
-        cancel: &AtomicBool,
-    ) -> Option<Result<HostBandwidth, ProbeError>> {
+    fn host_bandwidth(&mut self, bytes: usize, cancel: &AtomicBool) -> Option<Result<HostBandwidth, ProbeError>> {
         Some(self.bandwidth(bytes, cancel))
     }
 
@@ -735,27 +626,17 @@ fn enable_peer(ctx: &CudaContext, peer: &CudaContext) -> bool {
     // SAFETY: `ctx` is current on this thread and `peer` is a live context; enabling peer
     // access is idempotent (ALREADY_ENABLED counts as success).
     let r = unsafe { dsys::cuCtxEnablePeerAccess(peer.cu_ctx(), 0) };
-    matches!(
-        r,
-        dsys::CUresult::CUDA_SUCCESS | dsys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
-    )
+    matches!(r, dsys::CUresult::CUDA_SUCCESS | dsys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
 }
 
 fn peer_inner(count: usize, cfg: &ProbeConfig) -> Vec<PeerBandwidth> {
     const REPS: usize = 5;
     let bytes = cfg.peer_bandwidth_bytes;
-    let Ok(ctxs) = (0..count)
-        .map(CudaContext::new)
-        .collect::<Result<Vec<_>, _>>()
-    else {
+    let Ok(ctxs) = (0..count).map(CudaContext::new).collect::<Result<Vec<_>, _>>() else {
         return Vec::new();
     };
     let streams: Vec<Arc<CudaStream>> = ctxs.iter().map(CudaContext::default_stream).collect();
-    let Ok(mut bufs) = streams
-        .iter()
-        .map(|s| s.alloc_zeros::<u8>(bytes))
-        .collect::<Result<Vec<_>, _>>()
-    else {
+    let Ok(mut bufs) = streams.iter().map(|s| s.alloc_zeros::<u8>(bytes)).collect::<Result<Vec<_>, _>>() else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -766,13 +647,8 @@ fn peer_inner(count: usize, cfg: &ProbeConfig) -> Vec<PeerBandwidth> {
             }
             let mut can: std::ffi::c_int = 0;
             // SAFETY: both are valid device handles of live contexts; `can` is a valid out-pointer.
-            let query = unsafe {
-                dsys::cuDeviceCanAccessPeer(
-                    &raw mut can,
-                    ctxs[to].cu_device(),
-                    ctxs[from].cu_device(),
-                )
-            };
+            let query =
+                unsafe { dsys::cuDeviceCanAccessPeer(&raw mut can, ctxs[to].cu_device(), ctxs[from].cu_device()) };
             // Peer access both ways, as NVIDIA's p2pBandwidthLatencyTest does: the driver may use
             // either side's copy engine.
             let peer_access = query == dsys::CUresult::CUDA_SUCCESS
@@ -790,21 +666,14 @@ fn peer_inner(count: usize, cfg: &ProbeConfig) -> Vec<PeerBandwidth> {
             for rep in 0..=REPS {
                 let _ = streams[from].synchronize();
                 let t = Instant::now();
-                if streams[to].memcpy_dtod(src, dst).is_err() || streams[to].synchronize().is_err()
-                {
+                if streams[to].memcpy_dtod(src, dst).is_err() || streams[to].synchronize().is_err() {
                     break;
                 }
                 if rep > 0 {
                     gb_s.push(bytes as f64 / t.elapsed().as_secs_f64() / 1e9);
                 }
             }
-            out.push(PeerBandwidth {
-                from,
-                to,
-                peer_access,
-                bytes: bytes as u64,
-                bandwidth_gb_s: Summary::of(&gb_s),
-            });
+            out.push(PeerBandwidth { from, to, peer_access, bytes: bytes as u64, bandwidth_gb_s: Summary::of(&gb_s) });
         }
     }
     out

@@ -4,10 +4,7 @@
 //! stas00 ml-engineering's best measured matmul fractions, PCIe theory per direction). Nothing
 //! here touches a device, so recorded numbers grade exactly like live ones.
 
-use super::{
-    DeviceReport, ExpectedGpu, GemmResult, HostBandwidth, Precision, ProbeReport, Summary,
-    SustainedSummary,
-};
+use super::{DeviceReport, ExpectedGpu, GemmResult, HostBandwidth, Precision, ProbeReport, Summary, SustainedSummary};
 use serde::{Deserialize, Serialize};
 
 /// The grade of one check, in increasing severity.
@@ -58,22 +55,8 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    fn new(
-        check: &str,
-        device: Option<usize>,
-        precision: Option<Precision>,
-        grade: Grade,
-        message: String,
-    ) -> Self {
-        Self {
-            check: check.to_owned(),
-            device,
-            precision,
-            grade,
-            measured: None,
-            expected: None,
-            message,
-        }
+    fn new(check: &str, device: Option<usize>, precision: Option<Precision>, grade: Grade, message: String) -> Self {
+        Self { check: check.to_owned(), device, precision, grade, measured: None, expected: None, message }
     }
 
     fn numbers(mut self, measured: f64, expected: Option<f64>) -> Self {
@@ -110,8 +93,8 @@ pub mod reasons {
 /// Names of the set clock event reason bits.
 pub fn clock_event_names(bits: u64) -> Vec<&'static str> {
     use reasons::{
-        APPLICATIONS_CLOCKS_SETTING, DISPLAY_CLOCK_SETTING, GPU_IDLE, HW_POWER_BRAKE, HW_SLOWDOWN,
-        HW_THERMAL, SW_POWER_CAP, SW_THERMAL, SYNC_BOOST,
+        APPLICATIONS_CLOCKS_SETTING, DISPLAY_CLOCK_SETTING, GPU_IDLE, HW_POWER_BRAKE, HW_SLOWDOWN, HW_THERMAL,
+        SW_POWER_CAP, SW_THERMAL, SYNC_BOOST,
     };
     [
         (GPU_IDLE, "GPU_IDLE"),
@@ -164,49 +147,21 @@ pub fn achievable_fraction(gpu_name: &str, precision: Precision) -> AchievableFr
     let stas = "stas00 ml-engineering: maximum achievable matmul FLOPS";
     if precision == Precision::Fp8 {
         return if name.contains("H200") {
-            AchievableFraction {
-                fraction: 0.734,
-                source: stas,
-                measured: true,
-            }
+            AchievableFraction { fraction: 0.734, source: stas, measured: true }
         } else if name.contains("H100") {
-            AchievableFraction {
-                fraction: 0.709,
-                source: stas,
-                measured: true,
-            }
+            AchievableFraction { fraction: 0.709, source: stas, measured: true }
         } else {
-            AchievableFraction {
-                fraction: 0.709,
-                source: "assumed: H100 FP8 figure",
-                measured: false,
-            }
+            AchievableFraction { fraction: 0.709, source: "assumed: H100 FP8 figure", measured: false }
         };
     }
     if name.contains("A100") && name.contains("PCIE") {
-        AchievableFraction {
-            fraction: 0.811,
-            source: stas,
-            measured: true,
-        }
+        AchievableFraction { fraction: 0.811, source: stas, measured: true }
     } else if name.contains("A100") {
-        AchievableFraction {
-            fraction: 0.869,
-            source: stas,
-            measured: true,
-        }
+        AchievableFraction { fraction: 0.869, source: stas, measured: true }
     } else if name.contains("H100") || name.contains("H200") {
-        AchievableFraction {
-            fraction: 0.803,
-            source: stas,
-            measured: true,
-        }
+        AchievableFraction { fraction: 0.803, source: stas, measured: true }
     } else {
-        AchievableFraction {
-            fraction: 0.803,
-            source: "assumed: H100/H200 SXM BF16 figure",
-            measured: false,
-        }
+        AchievableFraction { fraction: 0.803, source: "assumed: H100/H200 SXM BF16 figure", measured: false }
     }
 }
 
@@ -228,19 +183,9 @@ pub fn pcie_gb_s_per_direction(generation: u8, lanes: u8) -> Option<f64> {
 /// Correctness of one precision's outputs (every kernel variant).
 pub fn grade_correctness(device: usize, result: &GemmResult) -> Verdict {
     let p = result.precision;
-    let mut faults: Vec<String> = result
-        .check
-        .faults
-        .iter()
-        .map(|f| format!("{}: {f}", result.library))
-        .collect();
+    let mut faults: Vec<String> = result.check.faults.iter().map(|f| format!("{}: {f}", result.library)).collect();
     for alt in &result.alternatives {
-        faults.extend(
-            alt.check
-                .faults
-                .iter()
-                .map(|f| format!("{}: {f}", alt.library)),
-        );
+        faults.extend(alt.check.faults.iter().map(|f| format!("{}: {f}", alt.library)));
     }
     if faults.is_empty() {
         Verdict::new(
@@ -255,14 +200,8 @@ pub fn grade_correctness(device: usize, result: &GemmResult) -> Verdict {
         )
         .numbers(result.check.max_tolerance_ratio, Some(1.0))
     } else {
-        Verdict::new(
-            "gemm-correct",
-            Some(device),
-            Some(p),
-            Grade::Fail,
-            format!("{p}: FAULTY: {}", faults.join("; ")),
-        )
-        .numbers(result.check.max_tolerance_ratio, Some(1.0))
+        Verdict::new("gemm-correct", Some(device), Some(p), Grade::Fail, format!("{p}: FAULTY: {}", faults.join("; ")))
+            .numbers(result.check.max_tolerance_ratio, Some(1.0))
     }
 }
 
@@ -276,28 +215,18 @@ pub fn grade_tflops(
     measured_tflops: f64,
     expected: Option<&ExpectedGpu>,
 ) -> Verdict {
-    let peak = expected
-        .and_then(|e| e.peak_tflops.get(&precision).copied())
-        .filter(|p| *p > 0.0);
+    let peak = expected.and_then(|e| e.peak_tflops.get(&precision).copied()).filter(|p| *p > 0.0);
     let Some(peak) = peak else {
         return Verdict::new(
             "gemm-tflops",
             Some(device),
             Some(precision),
             Grade::Info,
-            format!(
-                "{precision}: {measured_tflops:.1} TFLOP/s (no datasheet peak to compare with)"
-            ),
+            format!("{precision}: {measured_tflops:.1} TFLOP/s (no datasheet peak to compare with)"),
         )
         .numbers(measured_tflops, None);
     };
-    let name = expected.map_or(device_name, |e| {
-        if e.name.is_empty() {
-            device_name
-        } else {
-            e.name.as_str()
-        }
-    });
+    let name = expected.map_or(device_name, |e| if e.name.is_empty() { device_name } else { e.name.as_str() });
     let af = achievable_fraction(name, precision);
     let fraction = measured_tflops / peak;
     let achievable = peak * af.fraction;
@@ -336,12 +265,7 @@ pub fn grade_siblings(precision: Precision, measured: &[(usize, f64)]) -> Vec<Ve
 }
 
 /// [`grade_siblings`] with the check id and the grade a slow device gets.
-fn siblings(
-    check: &str,
-    precision: Precision,
-    measured: &[(usize, f64)],
-    slow: Grade,
-) -> Vec<Verdict> {
+fn siblings(check: &str, precision: Precision, measured: &[(usize, f64)], slow: Grade) -> Vec<Verdict> {
     if measured.len() < 2 {
         return Vec::new();
     }
@@ -386,10 +310,7 @@ pub fn grade_clock_events(device: usize, bits: u64) -> Vec<Verdict> {
             Some(device),
             None,
             Grade::Fail,
-            format!(
-                "clocks slowed under load: {} (0x{bad:x})",
-                clock_event_names(bad).join(", ")
-            ),
+            format!("clocks slowed under load: {} (0x{bad:x})", clock_event_names(bad).join(", ")),
         ));
     }
     if bits & reasons::SW_POWER_CAP != 0 {
@@ -405,45 +326,29 @@ pub fn grade_clock_events(device: usize, bits: u64) -> Vec<Verdict> {
 }
 
 /// The sustained load's power and throughput, as information.
-pub fn grade_sustained(
-    device: usize,
-    s: &SustainedSummary,
-    peak_tflops: Option<f64>,
-) -> Vec<Verdict> {
+pub fn grade_sustained(device: usize, s: &SustainedSummary, peak_tflops: Option<f64>) -> Vec<Verdict> {
     let mut out = Vec::new();
-    let of_peak = peak_tflops.map_or_else(String::new, |p| {
-        format!(" ({:.1} % of peak)", s.tflops_mean / p * 100.0)
-    });
+    let of_peak = peak_tflops.map_or_else(String::new, |p| format!(" ({:.1} % of peak)", s.tflops_mean / p * 100.0));
     out.push(
         Verdict::new(
             "sustained",
             Some(device),
             Some(s.precision),
             Grade::Info,
-            format!(
-                "{:.0} s of {} GEMMs: {:.1} TFLOP/s mean{of_peak}",
-                s.seconds, s.precision, s.tflops_mean
-            ),
+            format!("{:.0} s of {} GEMMs: {:.1} TFLOP/s mean{of_peak}", s.seconds, s.precision, s.tflops_mean),
         )
         .numbers(s.tflops_mean, peak_tflops),
     );
     if let Some(pw) = &s.power_w {
-        let limit = s
-            .power_limit_w
-            .map_or_else(String::new, |l| format!(" of the {l:.0} W limit"));
-        let instant = s
-            .power_instant_w
-            .map_or_else(String::new, |i| format!(", instant max {:.0} W", i.max));
+        let limit = s.power_limit_w.map_or_else(String::new, |l| format!(" of the {l:.0} W limit"));
+        let instant = s.power_instant_w.map_or_else(String::new, |i| format!(", instant max {:.0} W", i.max));
         out.push(
             Verdict::new(
                 "power",
                 Some(device),
                 None,
                 Grade::Info,
-                format!(
-                    "power under load: median {:.0} W{limit}{instant}",
-                    pw.median
-                ),
+                format!("power under load: median {:.0} W{limit}{instant}", pw.median),
             )
             .numbers(pw.median, s.power_limit_w),
         );
@@ -482,25 +387,14 @@ pub fn grade_sustained(
 /// Pinned copy bandwidth per direction against the expected link's theory:
 /// under [`HOST_BANDWIDTH_WARN_BELOW`] warns; info without an expected link. Pageable copies are
 /// information only (they depend on the host's memory and CPU).
-pub fn grade_host_bandwidth(
-    device: usize,
-    bw: &HostBandwidth,
-    link: Option<(u8, u8)>,
-) -> Vec<Verdict> {
+pub fn grade_host_bandwidth(device: usize, bw: &HostBandwidth, link: Option<(u8, u8)>) -> Vec<Verdict> {
     let theory = link.and_then(|(g, l)| pcie_gb_s_per_direction(g, l));
     let mut out = Vec::new();
-    for (what, s) in [
-        ("host to device", &bw.pinned_h2d_gb_s),
-        ("device to host", &bw.pinned_d2h_gb_s),
-    ] {
+    for (what, s) in [("host to device", &bw.pinned_h2d_gb_s), ("device to host", &bw.pinned_d2h_gb_s)] {
         let Some(s) = s else { continue };
         let v = match (theory, link) {
             (Some(t), Some((g, l))) => {
-                let grade = if s.median < HOST_BANDWIDTH_WARN_BELOW * t {
-                    Grade::Warn
-                } else {
-                    Grade::Pass
-                };
+                let grade = if s.median < HOST_BANDWIDTH_WARN_BELOW * t { Grade::Warn } else { Grade::Pass };
                 Verdict::new(
                     "host-bandwidth",
                     Some(device),
@@ -520,10 +414,7 @@ pub fn grade_host_bandwidth(
                 Some(device),
                 None,
                 Grade::Info,
-                format!(
-                    "pinned {what}: {:.1} GB/s (no expected link to compare with)",
-                    s.median
-                ),
+                format!("pinned {what}: {:.1} GB/s (no expected link to compare with)", s.median),
             )
             .numbers(s.median, None),
         };
@@ -535,11 +426,7 @@ pub fn grade_host_bandwidth(
 /// Free memory after the run against before it: more than [`MEMORY_SLACK_GIB`] missing warns.
 pub fn grade_memory_released(device: usize, before_gib: f64, after_gib: f64) -> Verdict {
     let missing = before_gib - after_gib;
-    let grade = if missing > MEMORY_SLACK_GIB {
-        Grade::Warn
-    } else {
-        Grade::Pass
-    };
+    let grade = if missing > MEMORY_SLACK_GIB { Grade::Warn } else { Grade::Pass };
     Verdict::new(
         "memory-released",
         Some(device),
@@ -558,13 +445,7 @@ pub fn grade_report(report: &ProbeReport) -> Vec<Verdict> {
         out.push(Verdict::new("backend", None, None, Grade::Fail, e.clone()));
     }
     if report.devices.is_empty() && report.errors.is_empty() {
-        out.push(Verdict::new(
-            "backend",
-            None,
-            None,
-            Grade::Fail,
-            "no device was probed".to_owned(),
-        ));
+        out.push(Verdict::new("backend", None, None, Grade::Fail, "no device was probed".to_owned()));
     }
     if report.cancelled {
         out.push(Verdict::new(
@@ -584,20 +465,12 @@ pub fn grade_report(report: &ProbeReport) -> Vec<Verdict> {
     let sustained: Vec<(usize, Precision, f64)> = report
         .devices
         .iter()
-        .filter_map(|d| {
-            d.sustained
-                .as_ref()
-                .map(|s| (d.index, s.precision, s.tflops_mean))
-        })
+        .filter_map(|d| d.sustained.as_ref().map(|s| (d.index, s.precision, s.tflops_mean)))
         .collect();
     let steady = sustained.len() == report.devices.len() && sustained.len() > 1;
     if steady {
         let p = sustained[0].1;
-        let measured: Vec<(usize, f64)> = sustained
-            .iter()
-            .filter(|s| s.1 == p)
-            .map(|s| (s.0, s.2))
-            .collect();
+        let measured: Vec<(usize, f64)> = sustained.iter().filter(|s| s.1 == p).map(|s| (s.0, s.2)).collect();
         out.extend(siblings("sustained-siblings", p, &measured, Grade::Warn));
     }
     let burst = if steady { Grade::Info } else { Grade::Warn };
@@ -605,12 +478,7 @@ pub fn grade_report(report: &ProbeReport) -> Vec<Verdict> {
         let measured: Vec<(usize, f64)> = report
             .devices
             .iter()
-            .filter_map(|d| {
-                d.gemm
-                    .iter()
-                    .find(|g| g.precision == p)
-                    .map(|g| (d.index, g.tflops.median))
-            })
+            .filter_map(|d| d.gemm.iter().find(|g| g.precision == p).map(|g| (d.index, g.tflops.median)))
             .collect();
         out.extend(siblings("gemm-siblings", p, &measured, burst));
     }
@@ -622,13 +490,7 @@ fn grade_device(dev: &DeviceReport, expected: Option<&ExpectedGpu>) -> Vec<Verdi
     let mut out = Vec::new();
     let i = dev.index;
     for e in &dev.errors {
-        out.push(Verdict::new(
-            "device-error",
-            Some(i),
-            None,
-            Grade::Fail,
-            e.clone(),
-        ));
+        out.push(Verdict::new("device-error", Some(i), None, Grade::Fail, e.clone()));
     }
     if let Some(bw) = &dev.bandwidth {
         let link = expected.and_then(|e| e.pcie_gen.zip(e.pcie_lanes));
@@ -636,13 +498,7 @@ fn grade_device(dev: &DeviceReport, expected: Option<&ExpectedGpu>) -> Vec<Verdi
     }
     for g in &dev.gemm {
         out.push(grade_correctness(i, g));
-        out.push(grade_tflops(
-            i,
-            &dev.name,
-            g.precision,
-            g.tflops.median,
-            expected,
-        ));
+        out.push(grade_tflops(i, &dev.name, g.precision, g.tflops.median, expected));
     }
     for s in &dev.skipped {
         out.push(Verdict::new(
@@ -668,15 +524,5 @@ fn grade_device(dev: &DeviceReport, expected: Option<&ExpectedGpu>) -> Vec<Verdi
 
 /// The report's overall grade: the worst verdict, with info counting as pass.
 pub fn overall(verdicts: &[Verdict]) -> Grade {
-    verdicts
-        .iter()
-        .map(|v| {
-            if v.grade == Grade::Info {
-                Grade::Pass
-            } else {
-                v.grade
-            }
-        })
-        .max()
-        .unwrap_or(Grade::Pass)
+    verdicts.iter().map(|v| if v.grade == Grade::Info { Grade::Pass } else { v.grade }).max().unwrap_or(Grade::Pass)
 }

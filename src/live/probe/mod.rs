@@ -153,11 +153,7 @@ impl FromStr for Precision {
         Self::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                ProbeError::Invalid(format!(
-                    "unknown precision `{s}` (fp32, tf32, fp16, bf16, fp8)"
-                ))
-            })
+            .ok_or_else(|| ProbeError::Invalid(format!("unknown precision `{s}` (fp32, tf32, fp16, bf16, fp8)")))
     }
 }
 
@@ -189,10 +185,7 @@ pub enum ProbeError {
 impl ProbeError {
     /// A [`ProbeError::Device`] from any displayable error.
     pub fn device(context: impl Into<String>, err: impl fmt::Display) -> Self {
-        Self::Device {
-            context: context.into(),
-            message: err.to_string(),
-        }
+        Self::Device { context: context.into(), message: err.to_string() }
     }
 }
 
@@ -312,12 +305,7 @@ impl ProbeConfig {
     pub fn sustained(&self) -> Option<Precision> {
         self.sustained_precision
             .filter(|p| self.precisions.contains(p))
-            .or_else(|| {
-                self.precisions
-                    .iter()
-                    .copied()
-                    .find(|&p| p == Precision::Bf16)
-            })
+            .or_else(|| self.precisions.iter().copied().find(|&p| p == Precision::Bf16))
             .or_else(|| self.precisions.first().copied())
     }
 
@@ -328,12 +316,7 @@ impl ProbeConfig {
     fn send(&self, device: Option<usize>, phase: ProbePhase, fraction_done: f64, message: String) {
         if let Some(tx) = &self.progress {
             // Dropped when full: progress must never slow the probe down.
-            let _ = tx.try_send(ProbeProgress {
-                device,
-                phase,
-                fraction_done,
-                message,
-            });
+            let _ = tx.try_send(ProbeProgress { device, phase, fraction_done, message });
         }
     }
 }
@@ -386,27 +369,14 @@ pub fn match_catalog_gpu<'c>(
     device_name: &str,
     power_limit_max_w: Option<f64>,
 ) -> Result<Option<&'c crate::catalog::Gpu>, Vec<String>> {
-    let norm = |s: &str| {
-        s.to_ascii_lowercase()
-            .trim_start_matches("nvidia ")
-            .trim()
-            .to_owned()
-    };
+    let norm = |s: &str| s.to_ascii_lowercase().trim_start_matches("nvidia ").trim().to_owned();
     let dev = norm(device_name);
     if dev.is_empty() {
         return Ok(None);
     }
-    let exact: Vec<_> = catalog
-        .gpus
-        .iter()
-        .filter(|g| norm(&g.name) == dev)
-        .collect();
+    let exact: Vec<_> = catalog.gpus.iter().filter(|g| norm(&g.name) == dev).collect();
     let mut found: Vec<_> = if exact.is_empty() {
-        catalog
-            .gpus
-            .iter()
-            .filter(|g| norm(&g.name).starts_with(&format!("{dev} ")))
-            .collect()
+        catalog.gpus.iter().filter(|g| norm(&g.name).starts_with(&format!("{dev} "))).collect()
     } else {
         exact
     };
@@ -442,17 +412,8 @@ impl Summary {
         }
         v.sort_by(f64::total_cmp);
         let n = v.len();
-        let median = if n % 2 == 1 {
-            v[n / 2]
-        } else {
-            f64::midpoint(v[n / 2 - 1], v[n / 2])
-        };
-        Some(Self {
-            median,
-            min: v[0],
-            max: v[n - 1],
-            n,
-        })
+        let median = if n % 2 == 1 { v[n / 2] } else { f64::midpoint(v[n / 2 - 1], v[n / 2]) };
+        Some(Self { median, min: v[0], max: v[n - 1], n })
     }
 }
 
@@ -481,13 +442,7 @@ pub trait GemmDevice {
     /// Names of the kernel variants for `precision` (library names); each is timed.
     fn kernels(&self, precision: Precision) -> Vec<&'static str>;
     /// Stores the inputs (already rounded to `precision.input_format()`) on the device.
-    fn load(
-        &mut self,
-        precision: Precision,
-        n: usize,
-        a: &[f32],
-        b: &[f32],
-    ) -> Result<(), ProbeError>;
+    fn load(&mut self, precision: Precision, n: usize, a: &[f32], b: &[f32]) -> Result<(), ProbeError>;
     /// Runs `count` GEMMs with kernel `kernel` (an index into [`Self::kernels`]) and waits for
     /// them; returns the seconds each took.
     fn run(&mut self, kernel: usize, count: usize) -> Result<Vec<f64>, ProbeError>;
@@ -496,11 +451,7 @@ pub trait GemmDevice {
     /// Frees what [`Self::load`] allocated.
     fn unload(&mut self);
     /// Host↔device bandwidth with `bytes`-sized copies; `None` where it does not apply (CPU).
-    fn host_bandwidth(
-        &mut self,
-        bytes: usize,
-        cancel: &AtomicBool,
-    ) -> Option<Result<HostBandwidth, ProbeError>> {
+    fn host_bandwidth(&mut self, bytes: usize, cancel: &AtomicBool) -> Option<Result<HostBandwidth, ProbeError>> {
         let _ = (bytes, cancel);
         None
     }
@@ -824,14 +775,8 @@ impl ProbeReport {
     pub fn regrade(&mut self) {
         for dev in &mut self.devices {
             for g in &mut dev.gemm {
-                g.peak_tflops = self
-                    .expected
-                    .as_ref()
-                    .and_then(|e| e.peak_tflops.get(&g.precision).copied());
-                g.fraction_of_peak = g
-                    .peak_tflops
-                    .filter(|p| *p > 0.0)
-                    .map(|p| g.tflops.median / p);
+                g.peak_tflops = self.expected.as_ref().and_then(|e| e.peak_tflops.get(&g.precision).copied());
+                g.fraction_of_peak = g.peak_tflops.filter(|p| *p > 0.0).map(|p| g.tflops.median / p);
             }
         }
         self.verdicts = grade::grade_report(self);
@@ -858,12 +803,7 @@ pub fn run_probe(config: &ProbeConfig, expected: Option<&ExpectedGpu>) -> ProbeR
         (BackendChoice::Auto | BackendChoice::Cuda, Ok((factories, peer))) => {
             let mut r = run_devices(factories, config, expected, Backend::Cuda, true);
             if !r.cancelled && r.devices.len() > 1 && config.peer_bandwidth_bytes > 0 {
-                config.send(
-                    None,
-                    ProbePhase::PeerBandwidth,
-                    0.0,
-                    "GPU to GPU copies".to_owned(),
-                );
+                config.send(None, ProbePhase::PeerBandwidth, 0.0, "GPU to GPU copies".to_owned());
                 r.peer_bandwidth = peer(config);
             }
             r
@@ -894,20 +834,13 @@ fn cuda_factories(config: &ProbeConfig) -> Result<(Vec<DeviceFactory>, PeerProbe
         return Err(ProbeError::Unavailable("not requested".to_owned()));
     }
     let count = cuda::device_count()?;
-    let factories = (0..count)
-        .map(|i| Box::new(move || cuda::open(i)) as DeviceFactory)
-        .collect();
-    Ok((
-        factories,
-        Box::new(move |cfg: &ProbeConfig| cuda::peer_bandwidth(count, cfg)),
-    ))
+    let factories = (0..count).map(|i| Box::new(move || cuda::open(i)) as DeviceFactory).collect();
+    Ok((factories, Box::new(move |cfg: &ProbeConfig| cuda::peer_bandwidth(count, cfg))))
 }
 
 #[cfg(not(feature = "cuda"))]
 fn cuda_factories(_config: &ProbeConfig) -> Result<(Vec<DeviceFactory>, PeerProbe), ProbeError> {
-    Err(ProbeError::Unavailable(
-        "built without the `cuda` feature".to_owned(),
-    ))
+    Err(ProbeError::Unavailable("built without the `cuda` feature".to_owned()))
 }
 
 /// Runs one thread per device factory, all at once, and returns the graded report.
@@ -944,57 +877,44 @@ pub fn run_devices(
         let gate = Arc::clone(&gate);
         let copy_lock = Arc::clone(&copy_lock);
         let uuids = Arc::clone(&uuids);
-        let spawned = std::thread::Builder::new()
-            .name(format!("kraftwerk-probe-{index}"))
-            .spawn(move || {
-                let arrival = gate.arrival();
-                let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    let mut dev = factory()?;
-                    if let Some(u) = dev.info().uuid {
-                        let mut guard = uuids.lock().unwrap_or_else(PoisonError::into_inner);
-                        guard[index] = Some(u);
-                    }
-                    let out =
-                        probe_device(dev.as_mut(), &cfg, index, started, &arrival, &copy_lock);
-                    Ok::<_, ProbeError>(out)
-                }));
-                drop(arrival);
-                match outcome {
-                    Ok(Ok(out)) => out,
-                    Ok(Err(e)) => DeviceOutcome::failed(index, &e.to_string()),
-                    Err(panic) => DeviceOutcome::failed(
-                        index,
-                        &ProbeError::Panic(panic_message(&*panic)).to_string(),
-                    ),
+        let spawned = std::thread::Builder::new().name(format!("kraftwerk-probe-{index}")).spawn(move || {
+            let arrival = gate.arrival();
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                let mut dev = factory()?;
+                if let Some(u) = dev.info().uuid {
+                    let mut guard = uuids.lock().unwrap_or_else(PoisonError::into_inner);
+                    guard[index] = Some(u);
                 }
-            });
+                let out = probe_device(dev.as_mut(), &cfg, index, started, &arrival, &copy_lock);
+                Ok::<_, ProbeError>(out)
+            }));
+            drop(arrival);
+            match outcome {
+                Ok(Ok(out)) => out,
+                Ok(Err(e)) => DeviceOutcome::failed(index, &e.to_string()),
+                Err(panic) => DeviceOutcome::failed(index, &ProbeError::Panic(panic_message(&*panic)).to_string()),
+            }
+        });
         handles.push((index, spawned));
     }
     let mut outcomes = Vec::with_capacity(count);
     for (index, h) in handles {
         let out = match h {
-            Ok(h) => h
-                .join()
-                .unwrap_or_else(|p| DeviceOutcome::failed(index, &panic_message(&*p))),
+            Ok(h) => h.join().unwrap_or_else(|p| DeviceOutcome::failed(index, &panic_message(&*p))),
             Err(e) => DeviceOutcome::failed(index, &format!("cannot start thread: {e}")),
         };
         outcomes.push(out);
     }
     stop_sampler.store(true, Ordering::Relaxed);
-    let samples = sampler_thread
-        .and_then(|h| h.join().ok())
-        .unwrap_or_default();
+    let samples = sampler_thread.and_then(|h| h.join().ok()).unwrap_or_default();
 
     for mut out in outcomes {
         let all = samples.get(out.report.index).map_or(&[][..], Vec::as_slice);
         out.report.power_limit_w = all.iter().rev().find_map(|x| x.power_limit_w);
         out.report.power_limit_max_w = all.iter().rev().find_map(|x| x.power_limit_max_w);
         if let (Some(s), Some((t0, t1))) = (out.report.sustained.as_mut(), out.sustained_window) {
-            let window: Vec<LoadSample> = all
-                .iter()
-                .filter(|x| x.t_seconds >= t0 && x.t_seconds <= t1)
-                .cloned()
-                .collect();
+            let window: Vec<LoadSample> =
+                all.iter().filter(|x| x.t_seconds >= t0 && x.t_seconds <= t1).cloned().collect();
             sampler::summarize(s, window);
         }
         report.cancelled |= out.cancelled;
@@ -1061,18 +981,11 @@ impl Gate {
     const TIMEOUT: Duration = Duration::from_mins(5);
 
     fn new(total: usize) -> Self {
-        Self {
-            arrived: Mutex::new(0),
-            all: Condvar::new(),
-            total,
-        }
+        Self { arrived: Mutex::new(0), all: Condvar::new(), total }
     }
 
     fn arrival(self: &Arc<Self>) -> Arrival {
-        Arrival {
-            gate: Arc::clone(self),
-            done: AtomicBool::new(false),
-        }
+        Arrival { gate: Arc::clone(self), done: AtomicBool::new(false) }
     }
 }
 
@@ -1085,11 +998,7 @@ struct Arrival {
 impl Arrival {
     fn arrive(&self) {
         if !self.done.swap(true, Ordering::AcqRel) {
-            let mut n = self
-                .gate
-                .arrived
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
+            let mut n = self.gate.arrived.lock().unwrap_or_else(PoisonError::into_inner);
             *n += 1;
             self.gate.all.notify_all();
         }
@@ -1099,11 +1008,7 @@ impl Arrival {
     fn wait(&self, cancel: &AtomicBool) {
         self.arrive();
         let deadline = Instant::now() + Gate::TIMEOUT;
-        let mut n = self
-            .gate
-            .arrived
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut n = self.gate.arrived.lock().unwrap_or_else(PoisonError::into_inner);
         while *n < self.gate.total && !cancel.load(Ordering::Relaxed) {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -1159,41 +1064,23 @@ fn probe_device(
     out.report.errors.clear();
     out.report.name.clone_from(&info.name);
     out.report.uuid.clone_from(&info.uuid);
-    out.report
-        .compute_capability
-        .clone_from(&info.compute_capability);
+    out.report.compute_capability.clone_from(&info.compute_capability);
     out.report.memory_total_gib = info.memory_total_bytes.map(|b| b as f64 / GIB);
     out.report.memory_free_before_gib = dev.memory_free_bytes().map(|b| b as f64 / GIB);
     let n = dev.fit_size(cfg.size);
     out.report.matrix_size = n;
-    cfg.send(
-        Some(index),
-        ProbePhase::Starting,
-        0.0,
-        format!("{}: n = {n}", info.name),
-    );
+    cfg.send(Some(index), ProbePhase::Starting, 0.0, format!("{}: n = {n}", info.name));
 
     let sustained = cfg.sustained().filter(|_| cfg.sustained_seconds > 0.0);
-    let mut order: Vec<Precision> = cfg
-        .precisions
-        .iter()
-        .copied()
-        .filter(|p| Some(*p) != sustained)
-        .collect();
+    let mut order: Vec<Precision> = cfg.precisions.iter().copied().filter(|p| Some(*p) != sustained).collect();
     order.extend(sustained.filter(|p| cfg.precisions.contains(p)));
     order.dedup();
-    let steps = order.len() as f64
-        + f64::from(u8::from(sustained.is_some()))
-        + f64::from(u8::from(cfg.bandwidth_bytes > 0));
+    let steps =
+        order.len() as f64 + f64::from(u8::from(sustained.is_some())) + f64::from(u8::from(cfg.bandwidth_bytes > 0));
     let mut done = 0.0;
 
     if cfg.bandwidth_bytes > 0 && !cfg.cancelled() {
-        cfg.send(
-            Some(index),
-            ProbePhase::Bandwidth,
-            0.0,
-            "host to device copies".to_owned(),
-        );
+        cfg.send(Some(index), ProbePhase::Bandwidth, 0.0, "host to device copies".to_owned());
         let copies = {
             let _one_at_a_time = copy_lock.lock().unwrap_or_else(PoisonError::into_inner);
             dev.host_bandwidth(cfg.bandwidth_bytes, &cfg.cancel)
@@ -1212,17 +1099,9 @@ fn probe_device(
         if cfg.cancelled() {
             break;
         }
-        cfg.send(
-            Some(index),
-            ProbePhase::Gemm(p),
-            done / steps,
-            format!("{p} GEMMs, n = {n}"),
-        );
+        cfg.send(Some(index), ProbePhase::Gemm(p), done / steps, format!("{p} GEMMs, n = {n}"));
         if let Err(reason) = dev.support(p) {
-            out.report.skipped.push(Skipped {
-                precision: p,
-                reason,
-            });
+            out.report.skipped.push(Skipped { precision: p, reason });
             done += 1.0;
             continue;
         }
@@ -1250,28 +1129,11 @@ fn probe_device(
         done += 1.0;
     }
 
-    if let (Some(p), Some((kernel, first, typical)), false) =
-        (sustained, sustained_state, cfg.cancelled())
-    {
-        cfg.send(
-            Some(index),
-            ProbePhase::Waiting,
-            done / steps,
-            "waiting for the other devices".to_owned(),
-        );
+    if let (Some(p), Some((kernel, first, typical)), false) = (sustained, sustained_state, cfg.cancelled()) {
+        cfg.send(Some(index), ProbePhase::Waiting, done / steps, "waiting for the other devices".to_owned());
         arrival.wait(&cfg.cancel);
         let t0 = clock.elapsed().as_secs_f64();
-        match sustain(
-            dev,
-            cfg,
-            index,
-            p,
-            n,
-            kernel,
-            &first,
-            typical,
-            (done, steps),
-        ) {
+        match sustain(dev, cfg, index, p, n, kernel, &first, typical, (done, steps)) {
             Ok(s) => {
                 out.report.faulty |= s.post_load_mismatches > 0 || s.post_load_nonfinite > 0;
                 out.report.sustained = Some(s);
@@ -1295,10 +1157,7 @@ fn probe_device(
 type SustainState = (usize, Vec<f32>, f64);
 
 /// Loads, checks and times every kernel of one precision.
-#[allow(
-    clippy::many_single_char_names,
-    reason = "GEMM operands a, b, n and precision p"
-)]
+#[allow(clippy::many_single_char_names, reason = "GEMM operands a, b, n and precision p")]
 fn gemm_precision(
     dev: &mut dyn GemmDevice,
     cfg: &ProbeConfig,
@@ -1313,11 +1172,7 @@ fn gemm_precision(
     let seed = input_seed(cfg, index, p);
     let a = numeric::random_matrix(n, seed, p.input_format());
     let check_cancel = || {
-        if cfg.cancelled() {
-            Err(ProbeError::Cancelled)
-        } else {
-            Ok(())
-        }
+        if cfg.cancelled() { Err(ProbeError::Cancelled) } else { Ok(()) }
     };
     check_cancel()?;
     let b = numeric::random_matrix(n, seed ^ 0x5555_5555, p.input_format());
@@ -1341,10 +1196,7 @@ fn gemm_precision(
         check.max_tolerance_ratio = ka.max_tolerance_ratio;
         check.nonfinite_outputs = numeric::count_nonfinite(&first);
         if check.nonfinite_outputs > 0 {
-            check.faults.push(format!(
-                "{} non-finite outputs (NaN/Inf)",
-                check.nonfinite_outputs
-            ));
+            check.faults.push(format!("{} non-finite outputs (NaN/Inf)", check.nonfinite_outputs));
         }
         if exceeds(ka.max_tolerance_ratio) {
             let (i, j, got, want) = ka.worst.unwrap_or((0, 0, f32::NAN, f64::NAN));
@@ -1356,10 +1208,7 @@ fn gemm_precision(
         check_cancel()?;
         check.freivalds_ratio = numeric::freivalds(p, n, &a, &b, &first, seed ^ 0x4321);
         if exceeds(check.freivalds_ratio) {
-            check.faults.push(format!(
-                "whole-matrix (Freivalds) check: {:.1}x the bound",
-                check.freivalds_ratio
-            ));
+            check.faults.push(format!("whole-matrix (Freivalds) check: {:.1}x the bound", check.freivalds_ratio));
         }
         check_cancel()?;
         if cfg.warmup_iterations > 0 {
@@ -1373,21 +1222,13 @@ fn gemm_precision(
         check.run_to_run_bitwise_differing = r2r.bitwise_differing;
         check.run_to_run_mismatches = r2r.mismatches;
         if r2r.mismatches > 0 {
-            check.faults.push(format!(
-                "run to run: {} of {} outputs changed beyond tolerance",
-                r2r.mismatches, r2r.compared
-            ));
+            check
+                .faults
+                .push(format!("run to run: {} of {} outputs changed beyond tolerance", r2r.mismatches, r2r.compared));
         }
         let tflops = Summary::of(&tflops_of(n, &seconds))
             .ok_or_else(|| ProbeError::device(format!("{p} {name}"), "no valid timing"))?;
-        timings.push((
-            KernelTiming {
-                library: (*name).to_owned(),
-                tflops,
-                check,
-            },
-            keep_first.then_some(first),
-        ));
+        timings.push((KernelTiming { library: (*name).to_owned(), tflops, check }, keep_first.then_some(first)));
     }
     let best = timings
         .iter()
@@ -1397,10 +1238,7 @@ fn gemm_precision(
     let (best_timing, first) = timings.swap_remove(best);
     let mut alternatives: Vec<KernelTiming> = timings.into_iter().map(|t| t.0).collect();
     alternatives.sort_by(|x, y| x.library.cmp(&y.library));
-    let kernel_index = kernels
-        .iter()
-        .position(|k| *k == best_timing.library)
-        .unwrap_or(0);
+    let kernel_index = kernels.iter().position(|k| *k == best_timing.library).unwrap_or(0);
     let seconds_per_gemm = gemm_flops(n) / (best_timing.tflops.median * 1e12);
     let result = GemmResult {
         precision: p,
@@ -1420,10 +1258,7 @@ fn gemm_precision(
 
 /// The sustained load: GEMMs in chunks of about 0.25 s until `sustained_seconds` pass or
 /// cancel; then a run-to-run check of the last output against the first.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "internal step of probe_device with its loop state"
-)]
+#[allow(clippy::too_many_arguments, reason = "internal step of probe_device with its loop state")]
 fn sustain(
     dev: &mut dyn GemmDevice,
     cfg: &ProbeConfig,
@@ -1460,10 +1295,7 @@ fn sustain(
             Some(index),
             ProbePhase::Sustained,
             (done + (elapsed / cfg.sustained_seconds).min(1.0)) / steps,
-            format!(
-                "sustained {p}: {elapsed:.0} of {:.0} s",
-                cfg.sustained_seconds
-            ),
+            format!("sustained {p}: {elapsed:.0} of {:.0} s", cfg.sustained_seconds),
         );
     }
     let seconds = started.elapsed().as_secs_f64();
@@ -1477,25 +1309,16 @@ fn sustain(
         (numeric::RunToRun::default(), 0)
     } else {
         let last = dev.output()?;
-        (
-            numeric::run_to_run(p, first, &last, typical),
-            numeric::count_nonfinite(&last),
-        )
+        (numeric::run_to_run(p, first, &last, typical), numeric::count_nonfinite(&last))
     };
     let kernels = dev.kernels(p);
     Ok(SustainedSummary {
         precision: p,
         n,
-        library: kernels
-            .get(kernel)
-            .map_or_else(String::new, |k| (*k).to_owned()),
+        library: kernels.get(kernel).map_or_else(String::new, |k| (*k).to_owned()),
         seconds,
         gemms,
-        tflops_mean: if busy_seconds > 0.0 {
-            gemm_flops(n) * gemms as f64 / busy_seconds / 1e12
-        } else {
-            0.0
-        },
+        tflops_mean: if busy_seconds > 0.0 { gemm_flops(n) * gemms as f64 / busy_seconds / 1e12 } else { 0.0 },
         tflops: Summary::of(&chunk_tflops),
         power_w: None,
         power_instant_w: None,

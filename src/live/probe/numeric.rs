@@ -17,10 +17,7 @@
 //!    documentation "Results reproducibility"); this catches transient faults that a
 //!    known-answer check on samples would miss.
 
-#![allow(
-    clippy::many_single_char_names,
-    reason = "matrix algebra: a, b, c, n, i, j, k, x are the standard names"
-)]
+#![allow(clippy::many_single_char_names, reason = "matrix algebra: a, b, c, n, i, j, k, x are the standard names")]
 
 use super::Precision;
 
@@ -36,35 +33,17 @@ pub struct NumberFormat {
 }
 
 /// IEEE 754 binary32.
-pub const F32: NumberFormat = NumberFormat {
-    mantissa_bits: 23,
-    min_normal_exponent: -126,
-    max_finite: f32::MAX as f64,
-};
+pub const F32: NumberFormat =
+    NumberFormat { mantissa_bits: 23, min_normal_exponent: -126, max_finite: f32::MAX as f64 };
 /// NVIDIA TF32: the `f32` exponent with a 10-bit mantissa (stored in 32 bits).
-pub const TF32: NumberFormat = NumberFormat {
-    mantissa_bits: 10,
-    min_normal_exponent: -126,
-    max_finite: 3.401_162_5e38,
-};
+pub const TF32: NumberFormat =
+    NumberFormat { mantissa_bits: 10, min_normal_exponent: -126, max_finite: 3.401_162_5e38 };
 /// IEEE 754 binary16.
-pub const F16: NumberFormat = NumberFormat {
-    mantissa_bits: 10,
-    min_normal_exponent: -14,
-    max_finite: 65_504.0,
-};
+pub const F16: NumberFormat = NumberFormat { mantissa_bits: 10, min_normal_exponent: -14, max_finite: 65_504.0 };
 /// bfloat16.
-pub const BF16: NumberFormat = NumberFormat {
-    mantissa_bits: 7,
-    min_normal_exponent: -126,
-    max_finite: 3.389_531_4e38,
-};
+pub const BF16: NumberFormat = NumberFormat { mantissa_bits: 7, min_normal_exponent: -126, max_finite: 3.389_531_4e38 };
 /// OCP FP8 E4M3 ("FN": no infinities, largest finite 448).
-pub const E4M3: NumberFormat = NumberFormat {
-    mantissa_bits: 3,
-    min_normal_exponent: -6,
-    max_finite: 448.0,
-};
+pub const E4M3: NumberFormat = NumberFormat { mantissa_bits: 3, min_normal_exponent: -6, max_finite: 448.0 };
 
 /// Rounds `x` to `format` (to nearest, ties to even, saturating at `max_finite`; NaN stays NaN).
 pub fn round_to(x: f32, format: NumberFormat) -> f32 {
@@ -156,11 +135,8 @@ pub fn e4m3_value(bits: u8) -> f32 {
     if exponent == 0xf && bits & 0x7 == 0x7 {
         return f32::NAN;
     }
-    let magnitude = if exponent == 0 {
-        mantissa * 2f32.powi(-9)
-    } else {
-        (1.0 + mantissa / 8.0) * 2f32.powi(exponent - 7)
-    };
+    let magnitude =
+        if exponent == 0 { mantissa * 2f32.powi(-9) } else { (1.0 + mantissa / 8.0) * 2f32.powi(exponent - 7) };
     sign * magnitude
 }
 
@@ -207,8 +183,7 @@ pub fn random_matrix(n: usize, seed: u64, format: NumberFormat) -> Vec<f32> {
     std::thread::scope(|s| {
         for (t, part) in out.chunks_mut(chunk).enumerate() {
             s.spawn(move || {
-                let mut rng =
-                    SplitMix64::new(seed ^ (t as u64).wrapping_mul(0xa076_1d64_78bd_642f));
+                let mut rng = SplitMix64::new(seed ^ (t as u64).wrapping_mul(0xa076_1d64_78bd_642f));
                 for v in part {
                     *v = round_to(rng.next_signed_unit(), format);
                 }
@@ -220,13 +195,7 @@ pub fn random_matrix(n: usize, seed: u64, format: NumberFormat) -> Vec<f32> {
 
 /// Threads worth spawning for `work` elements (1 below a million).
 fn worker_threads(work: usize) -> usize {
-    if work < 1 << 20 {
-        1
-    } else {
-        std::thread::available_parallelism()
-            .map_or(1, std::num::NonZero::get)
-            .min(16)
-    }
+    if work < 1 << 20 { 1 } else { std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(16) }
 }
 
 /// Error allowed for one output, whose exact value is `reference` and whose terms have
@@ -266,13 +235,8 @@ pub fn known_answer(
     seed: u64,
 ) -> KnownAnswer {
     let mut rng = SplitMix64::new(seed);
-    let mut result = KnownAnswer {
-        samples: 0,
-        max_err_over_sum_abs: 0.0,
-        max_tolerance_ratio: 0.0,
-        nonfinite: 0,
-        worst: None,
-    };
+    let mut result =
+        KnownAnswer { samples: 0, max_err_over_sum_abs: 0.0, max_tolerance_ratio: 0.0, nonfinite: 0, worst: None };
     if n == 0 {
         return result;
     }
@@ -287,11 +251,7 @@ pub fn known_answer(
         let got = c[i * n + j];
         result.samples += 1;
         let err = (f64::from(got) - dot).abs();
-        let ratio = if got.is_finite() {
-            err / allowed_error(precision, dot, sum_abs)
-        } else {
-            f64::INFINITY
-        };
+        let ratio = if got.is_finite() { err / allowed_error(precision, dot, sum_abs) } else { f64::INFINITY };
         if !got.is_finite() {
             result.nonfinite += 1;
         }
@@ -315,21 +275,12 @@ pub fn known_answer(
 /// `bound_i = ulp·(|C|·1)_i + tol·(|A|·(|B|·1))_i` with `x ∈ {±1}ⁿ`, which bounds the sum of
 /// the per-element allowances of [`allowed_error`] along the row: a rigorous, loose bound that
 /// flags any element off by more than roughly `n`× its tolerance.
-pub fn freivalds(
-    precision: Precision,
-    n: usize,
-    a: &[f32],
-    b: &[f32],
-    c: &[f32],
-    seed: u64,
-) -> f64 {
+pub fn freivalds(precision: Precision, n: usize, a: &[f32], b: &[f32], c: &[f32], seed: u64) -> f64 {
     if n == 0 {
         return 0.0;
     }
     let mut rng = SplitMix64::new(seed);
-    let x: Vec<f64> = (0..n)
-        .map(|_| if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 })
-        .collect();
+    let x: Vec<f64> = (0..n).map(|_| if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 }).collect();
     // y = B·x and yb = |B|·1 (row by row, both row-major reads).
     let (bx, b_abs) = row_products(b, n, &x);
     // z = A·y, zb = |A|·yb.
@@ -374,32 +325,19 @@ fn row_products_abs(m: &[f32], n: usize, v: &[f64]) -> (Vec<f64>, Vec<f64>) {
     let mut abs = vec![0f64; n];
     par_rows(n, &mut unused, &mut abs, |i| {
         let row = &m[i * n..(i + 1) * n];
-        let sa: f64 = row
-            .iter()
-            .zip(v)
-            .map(|(&e, &x)| f64::from(e).abs() * x)
-            .sum();
+        let sa: f64 = row.iter().zip(v).map(|(&e, &x)| f64::from(e).abs() * x).sum();
         (0.0, sa)
     });
     (unused, abs)
 }
 
 /// Fills `first[i], second[i] = f(i)` for every row, on several threads for big matrices.
-fn par_rows(
-    n: usize,
-    first: &mut [f64],
-    second: &mut [f64],
-    f: impl Fn(usize) -> (f64, f64) + Sync,
-) {
+fn par_rows(n: usize, first: &mut [f64], second: &mut [f64], f: impl Fn(usize) -> (f64, f64) + Sync) {
     let threads = worker_threads(n * n);
     let chunk = n.div_ceil(threads).max(1);
     let f = &f;
     std::thread::scope(|s| {
-        for (t, (fa, fb)) in first
-            .chunks_mut(chunk)
-            .zip(second.chunks_mut(chunk))
-            .enumerate()
-        {
+        for (t, (fa, fb)) in first.chunks_mut(chunk).zip(second.chunks_mut(chunk)).enumerate() {
             s.spawn(move || {
                 for (r, (x, y)) in fa.iter_mut().zip(fb.iter_mut()).enumerate() {
                     (*x, *y) = f(t * chunk + r);
@@ -423,12 +361,7 @@ pub struct RunToRun {
 /// Compares `first` and `second` element by element. `typical_sum_abs` estimates `Σ|a·b|` for
 /// one output (`n`·mean|a|·mean|b|); a difference beyond [`allowed_error`] with it, or a NaN in
 /// one and not the other, is a mismatch.
-pub fn run_to_run(
-    precision: Precision,
-    first: &[f32],
-    second: &[f32],
-    typical_sum_abs: f64,
-) -> RunToRun {
+pub fn run_to_run(precision: Precision, first: &[f32], second: &[f32], typical_sum_abs: f64) -> RunToRun {
     let len = first.len().min(second.len());
     let threads = worker_threads(len);
     let chunk = len.div_ceil(threads).max(1);
@@ -447,8 +380,7 @@ pub fn run_to_run(
                         r.bitwise_differing += 1;
                         let scale = f64::from(p.abs().max(q.abs()));
                         let diff = (f64::from(p) - f64::from(q)).abs();
-                        if diff.is_nan() || diff > allowed_error(precision, scale, typical_sum_abs)
-                        {
+                        if diff.is_nan() || diff > allowed_error(precision, scale, typical_sum_abs) {
                             r.mismatches += 1;
                         }
                     }
@@ -456,15 +388,7 @@ pub fn run_to_run(
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or(RunToRun {
-                    mismatches: 1,
-                    ..RunToRun::default()
-                })
-            })
-            .collect()
+        handles.into_iter().map(|h| h.join().unwrap_or(RunToRun { mismatches: 1, ..RunToRun::default() })).collect()
     });
     let mut total = RunToRun::default();
     for p in parts {
@@ -499,10 +423,7 @@ mod tests {
     #[test]
     fn rounding_matches_known_values() {
         assert_eq!(round_to(1.0 + 2f32.powi(-8), BF16), 1.0); // tie → even
-        assert_eq!(
-            round_to(1.0 + 3.0 * 2f32.powi(-8), BF16),
-            1.0 + 2f32.powi(-6)
-        );
+        assert_eq!(round_to(1.0 + 3.0 * 2f32.powi(-8), BF16), 1.0 + 2f32.powi(-6));
         assert_eq!(round_to(1.0 + 2f32.powi(-11), F16), 1.0);
         assert_eq!(round_to(1e6, F16), 65_504.0);
         assert_eq!(round_to(1000.0, E4M3), 448.0);
@@ -537,15 +458,10 @@ mod tests {
     fn rounding_agrees_with_half() {
         let mut rng = SplitMix64::new(11);
         for _ in 0..200_000 {
-            let x =
-                rng.next_signed_unit() * 100.0 * if rng.next_u64() & 1 == 0 { 1e-4 } else { 1.0 };
+            let x = rng.next_signed_unit() * 100.0 * if rng.next_u64() & 1 == 0 { 1e-4 } else { 1.0 };
             assert_eq!(round_to(x, F16), half::f16::from_f32(x).to_f32(), "{x}");
             assert_eq!(round_to(x, BF16), half::bf16::from_f32(x).to_f32(), "{x}");
-            assert_eq!(
-                f16_bits(round_to(x, F16)),
-                half::f16::from_f32(x).to_bits(),
-                "{x}"
-            );
+            assert_eq!(f16_bits(round_to(x, F16)), half::f16::from_f32(x).to_bits(), "{x}");
         }
     }
 
@@ -557,9 +473,7 @@ mod tests {
         let mut c = vec![0f32; n * n];
         for i in 0..n {
             for j in 0..n {
-                let s: f64 = (0..n)
-                    .map(|k| f64::from(a[i * n + k]) * f64::from(b[k * n + j]))
-                    .sum();
+                let s: f64 = (0..n).map(|k| f64::from(a[i * n + k]) * f64::from(b[k * n + j])).sum();
                 c[i * n + j] = round_to(s as f32, BF16);
             }
         }
@@ -570,10 +484,7 @@ mod tests {
         bad[5 * n + 9] += 100.0;
         assert!(freivalds(Precision::Bf16, n, &a, &b, &bad, 4) > 1.0);
         let r = run_to_run(Precision::Bf16, &c, &bad, n as f64 * 0.25);
-        assert_eq!(
-            (r.compared, r.bitwise_differing, r.mismatches),
-            ((n * n) as u64, 1, 1)
-        );
+        assert_eq!((r.compared, r.bitwise_differing, r.mismatches), ((n * n) as u64, 1, 1));
         bad[0] = f32::NAN;
         assert!(freivalds(Precision::Bf16, n, &a, &b, &bad, 4).is_infinite());
     }

@@ -74,14 +74,8 @@ fn read(dev: &Device<'_>, t_seconds: f64) -> LoadSample {
         t_seconds,
         power_w: dev.power_usage().ok().map(|mw| f64::from(mw) / 1000.0),
         power_instant_w,
-        power_limit_w: dev
-            .enforced_power_limit()
-            .ok()
-            .map(|mw| f64::from(mw) / 1000.0),
-        power_limit_max_w: dev
-            .power_management_limit_constraints()
-            .ok()
-            .map(|c| f64::from(c.max_limit) / 1000.0),
+        power_limit_w: dev.enforced_power_limit().ok().map(|mw| f64::from(mw) / 1000.0),
+        power_limit_max_w: dev.power_management_limit_constraints().ok().map(|c| f64::from(c.max_limit) / 1000.0),
         temperature_c: dev.temperature(TemperatureSensor::Gpu).ok().map(f64::from),
         sm_clock_mhz: dev.clock_info(Clock::SM).ok().map(f64::from),
         clock_event_reasons: dev.current_throttle_reasons().ok().map(|r| r.bits()),
@@ -101,14 +95,8 @@ pub(super) fn summarize(s: &mut SustainedSummary, samples: Vec<LoadSample>) {
     s.power_limit_max_w = samples.iter().rev().find_map(|x| x.power_limit_max_w);
     s.temperature_c = col(|x| x.temperature_c);
     s.sm_clock_mhz = col(|x| x.sm_clock_mhz);
-    s.clock_event_reasons = samples
-        .iter()
-        .filter_map(|x| x.clock_event_reasons)
-        .fold(0, |a, b| a | b);
-    s.clock_event_names = clock_event_names(s.clock_event_reasons)
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
+    s.clock_event_reasons = samples.iter().filter_map(|x| x.clock_event_reasons).fold(0, |a, b| a | b);
+    s.clock_event_names = clock_event_names(s.clock_event_reasons).into_iter().map(str::to_owned).collect();
     s.pcie_gen_max = samples.iter().filter_map(|x| x.pcie_gen).max();
     s.pcie_width_max = samples.iter().filter_map(|x| x.pcie_width).max();
     s.samples = samples;
