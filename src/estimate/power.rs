@@ -707,7 +707,8 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
     let mut alternatives = Vec::new();
     let wall = full.total_wall_w;
     let per_circuit_cont = continuous_a(b) * b.site.mains_v;
-    if wall > per_circuit_cont {
+    let circuit_over = full.circuits.iter().any(|c| c.amps > c.continuous_a);
+    if circuit_over {
         let n = (wall / per_circuit_cont).ceil();
         alternatives.push(format!(
             "split the PSUs over {n:.0} circuits of {:.0} A (each {:.0} W continuous)",
