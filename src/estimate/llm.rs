@@ -1594,7 +1594,7 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
             }
         }
         Parallelism::LayerSplit(n) if n > 1 && !input.mode.is_training() => {
-            notes.push("layer split: the GPUs run one after another, so it adds memory, not decode speed".into())
+            notes.push("layer split: the GPUs run one after another, so it adds memory, not decode speed".into());
         }
         _ => {}
     }

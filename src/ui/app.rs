@@ -34,7 +34,7 @@ pub enum Tab {
     Fit,
     /// Every part of the catalog.
     Catalog,
-    /// Live GPUs (arrives with the live module).
+    /// Live GPUs: NVML cards and plots, topology, probe, links, validation.
     Live,
 }
 
@@ -733,6 +733,8 @@ impl KraftwerkApp {
 
     /// Input that is not a widget's: shortcuts, dropped files, the window's close button.
     fn logic_inner(&mut self, ctx: &egui::Context, _eframe_cpu: Option<f32>) {
+        // Keep draining the live sampler and jobs while another tab is shown.
+        self.live.poll(ctx);
         if self.theme_applied != Some(self.settings.dark) {
             theme::apply(ctx, self.settings.dark);
             self.theme_applied = Some(self.settings.dark);

@@ -565,7 +565,7 @@ fn editor(ui: &mut egui::Ui, ed: &mut Editor, out: &mut Vec<Action>) {
             if ui.button("Add to build").clicked() {
                 match catalog::parse_parts_file("custom part", &ed.text) {
                     Ok(file) if file == PartsFile::default() => {
-                        ed.error = Some("custom part: no part in the text".into())
+                        ed.error = Some("custom part: no part in the text".into());
                     }
                     Ok(file) => {
                         out.push(Action::AddInlineParts(file));

@@ -406,12 +406,15 @@ impl LiveView {
         }
     }
 
-    /// The catalog GPU the probe grades against: the live GPU's model, else the build's first.
+    /// The catalog GPU the probe grades against: the live GPU's model, else (live GPUs of a
+    /// model the catalog lacks) the build's first GPU; none without live GPUs (the CPU backend
+    /// is not graded against a GPU's peak).
     pub fn expected_gpu(&self, build: &Build, catalog: &Catalog) -> Option<ExpectedGpu> {
-        let live = self
-            .live_gpus
-            .first()
-            .and_then(|g| probe::match_catalog_gpu(catalog, g.name.as_deref()?, g.power_limit_max_w).ok().flatten());
+        let first = self.live_gpus.first()?;
+        let live = first
+            .name
+            .as_deref()
+            .and_then(|name| probe::match_catalog_gpu(catalog, name, first.power_limit_max_w).ok().flatten());
         let planned = || {
             let id = &build.gpus.first()?.gpu;
             build.parts.gpus.iter().chain(&catalog.gpus).find(|g| &g.id == id)

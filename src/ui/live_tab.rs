@@ -162,15 +162,15 @@ fn source_banner(ui: &mut egui::Ui, live: &LiveView, out: &mut Vec<LiveAction>) 
     if live.nvml_code != "ready" {
         let frame = egui::Frame::group(ui.style()).stroke(egui::Stroke::new(1.5, theme::ERROR));
         theme::full_width(ui, frame, |ui| {
-            let headline = if live.nvml_code == "no_driver" { NO_DRIVER.to_owned() } else { live.nvml_message.clone() };
-            ui.label(RichText::new(headline).color(theme::ERROR).strong().size(16.0));
-            let detail = live
-                .nvml_message
-                .strip_prefix(NO_DRIVER)
-                .map_or(live.nvml_message.as_str(), |d| d.trim().trim_start_matches('(').trim_end_matches(')'));
-            ui.add(egui::Label::new(RichText::new(plain(detail)).weak()).wrap());
-            ui.label("This machine's GPUs cannot be read. A recording can be shown instead; the probe runs on its CPU backend.");
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
+                let headline =
+                    if live.nvml_code == "no_driver" { NO_DRIVER.to_owned() } else { plain(&live.nvml_message) };
+                ui.label(RichText::new(headline).color(theme::ERROR).strong().size(16.0));
+                let detail = live
+                    .nvml_message
+                    .strip_prefix(NO_DRIVER)
+                    .map_or("", |d| d.trim().trim_start_matches('(').trim_end_matches(')'));
+                ui.weak(plain(detail));
                 if ui.add_enabled(live.native, egui::Button::new("Open recording…")).clicked() {
                     out.push(LiveAction::OpenRecordingDialog);
                 }
@@ -192,27 +192,22 @@ fn source_banner(ui: &mut egui::Ui, live: &LiveView, out: &mut Vec<LiveAction>) 
                     .strong()
                     .size(16.0),
             );
-            let sys = &src.recording.system;
-            ui.add(
-                egui::Label::new(
-                    RichText::new(format!(
-                        "{} · {} GPU(s) · driver {} · CUDA {} · {} samples every {} ms · {:.0} s",
-                        src.recording.kind,
-                        src.recording.gpus.len(),
-                        sys.driver_version.as_deref().unwrap_or("?"),
-                        sys.cuda_driver_version.as_deref().unwrap_or("?"),
-                        src.recording.snapshots.len(),
-                        src.recording.interval_ms.unwrap_or(0),
-                        src.recording.duration_ms() as f64 / 1000.0
-                    ))
-                    .weak(),
-                )
-                .wrap(),
-            );
-            if let Some(n) = &src.recording.notes {
-                ui.add(egui::Label::new(RichText::new(plain(n)).weak().italics()).wrap());
-            }
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
+                let sys = &src.recording.system;
+                let meta = ui.weak(format!(
+                    "{} · {} GPU(s) · driver {} · CUDA {} · {} samples every {} ms · {:.0} s",
+                    src.recording.kind,
+                    src.recording.gpus.len(),
+                    sys.driver_version.as_deref().unwrap_or("?"),
+                    sys.cuda_driver_version.as_deref().unwrap_or("?"),
+                    src.recording.snapshots.len(),
+                    src.recording.interval_ms.unwrap_or(0),
+                    src.recording.duration_ms() as f64 / 1000.0
+                ));
+                if let Some(n) = &src.recording.notes {
+                    meta.on_hover_text(plain(n));
+                    ui.weak("(hover for notes)");
+                }
                 if ui.button("Replay").on_hover_text("Play the recording again at its recorded pace").clicked() {
                     out.push(LiveAction::Replay);
                 }
@@ -270,7 +265,13 @@ fn fmt_opt<T: std::fmt::Display>(v: Option<T>, unit: &str) -> String {
 
 fn bar(ui: &mut egui::Ui, fraction: Option<f64>, text: String, color: Color32) {
     let f = fraction.unwrap_or(0.0).clamp(0.0, 1.0) as f32;
-    ui.add(egui::ProgressBar::new(f).text(text).fill(color.gamma_multiply(0.8)).desired_width(CARD_WIDTH - 120.0));
+    ui.add(
+        egui::ProgressBar::new(f)
+            .text(text)
+            .fill(color.gamma_multiply(0.8))
+            .desired_width(CARD_WIDTH - 120.0)
+            .corner_radius(2),
+    );
 }
 
 fn gpu_card(ui: &mut egui::Ui, i: usize, g: &GpuStatic, s: Option<&GpuSample>) {
@@ -582,15 +583,19 @@ fn links_section(ui: &mut egui::Ui, live: &LiveView, out: &mut Vec<LiveAction>) 
             }
         });
         if let Some((report, _)) = &live.links_report {
-            links_matrices(ui, report);
+            p2p_matrices(ui, report);
         }
     });
+    if let Some((report, _)) = &live.links_report {
+        ui.add_space(theme::SMALL_GAP);
+        all_reduce_table(ui, report);
+    }
     if let Some((report, origin)) = &live.links_report {
         links_details(ui, report, origin);
     }
 }
 
-fn links_matrices(ui: &mut egui::Ui, r: &LinksReport) {
+fn p2p_matrices(ui: &mut egui::Ui, r: &LinksReport) {
     let n = r.gpus.len();
     match &r.p2p {
         Section::Measured(p) => {
@@ -618,6 +623,9 @@ fn links_matrices(ui: &mut egui::Ui, r: &LinksReport) {
             });
         }
     }
+}
+
+fn all_reduce_table(ui: &mut egui::Ui, r: &LinksReport) {
     ui.vertical(|ui| {
         ui.label(RichText::new("All-reduce (NCCL, busbw)").strong());
         match &r.all_reduce {
@@ -817,9 +825,9 @@ fn probe_section(ui: &mut egui::Ui, state: &AppState, live: &LiveView, out: &mut
 fn summary_cells(ui: &mut egui::Ui, s: Option<&Summary>) {
     match s {
         Some(s) => {
-            ui.label(RichText::new(format!("{:.1}", s.median)).monospace().strong());
-            ui.label(RichText::new(format!("{:.1}", s.min)).monospace());
-            ui.label(RichText::new(format!("{:.1}", s.max)).monospace());
+            ui.label(RichText::new(tflops(s.median)).monospace().strong());
+            ui.label(RichText::new(tflops(s.min)).monospace());
+            ui.label(RichText::new(tflops(s.max)).monospace());
         }
         None => {
             for _ in 0..3 {
@@ -829,11 +837,22 @@ fn summary_cells(ui: &mut egui::Ui, s: Option<&Summary>) {
     }
 }
 
+/// TFLOP/s with enough decimals for a CPU's small numbers.
+fn tflops(v: f64) -> String {
+    if v >= 10.0 { format!("{v:.1}") } else { format!("{v:.3}") }
+}
+
 fn probe_results(ui: &mut egui::Ui, r: &ProbeReport) {
     ui.add_space(theme::SMALL_GAP);
     ui.horizontal_wrapped(|ui| {
         grade_badge(ui, r.overall);
-        ui.label(format!("{:?} backend · {:.1} s", r.backend, r.wall_seconds));
+        let names: std::collections::BTreeSet<&str> = r.devices.iter().map(|d| d.name.as_str()).collect();
+        ui.label(format!(
+            "{:?} backend · {} · {:.1} s",
+            r.backend,
+            names.into_iter().collect::<Vec<_>>().join(", "),
+            r.wall_seconds
+        ));
         if let Some(n) = &r.backend_note {
             ui.weak(plain(n));
         }
@@ -864,7 +883,7 @@ fn probe_results(ui: &mut egui::Ui, r: &ProbeReport) {
             let h2d = d.bandwidth.as_ref().and_then(|b| b.pinned_h2d_gb_s).map(|s| format!("{:.1}", s.median));
             let d2h = d.bandwidth.as_ref().and_then(|b| b.pinned_d2h_gb_s).map(|s| format!("{:.1}", s.median));
             for (k, g) in d.gemm.iter().enumerate() {
-                ui.label(format!("{} {}", d.index, d.name));
+                ui.label(format!("GPU {}", d.index)).on_hover_text(&d.name);
                 ui.label(g.precision.name());
                 ui.label(g.n.to_string());
                 summary_cells(ui, Some(&g.tflops));
@@ -880,7 +899,7 @@ fn probe_results(ui: &mut egui::Ui, r: &ProbeReport) {
                 ui.end_row();
             }
             for s in &d.skipped {
-                ui.label(format!("{} {}", d.index, d.name));
+                ui.label(format!("GPU {}", d.index)).on_hover_text(&d.name);
                 ui.label(s.precision.name());
                 ui.weak("skipped");
                 ui.label("");
@@ -912,10 +931,10 @@ fn probe_results(ui: &mut egui::Ui, r: &ProbeReport) {
             }
             ui.end_row();
             for (d, s) in sustained {
-                ui.label(format!("{} {}", d.index, d.name));
+                ui.label(format!("GPU {}", d.index)).on_hover_text(&d.name);
                 ui.label(s.precision.name());
                 ui.label(format!("{:.1}", s.seconds));
-                ui.label(format!("{:.1}", s.tflops_mean));
+                ui.label(tflops(s.tflops_mean));
                 ui.label(s.power_w.map_or_else(|| "n/a".to_owned(), |p| format!("{:.0}", p.median)));
                 ui.label(s.power_limit_w.map_or_else(|| "n/a".to_owned(), |p| format!("{p:.0}")));
                 ui.label(s.temperature_c.map_or_else(|| "n/a".to_owned(), |t| format!("{:.0}", t.max)));
