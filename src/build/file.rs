@@ -47,8 +47,29 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// Position of the first `"id"` string literal in `text` (for unknown-id errors).
 fn locate_string(text: &str, value: &str) -> (usize, usize) {
+    // Prefer the id as a field value (`: "id"`), not a mention in the name or notes.
+    for prefix in [": \"", "(\""] {
+        if let Some(off) = text.find(&format!("{prefix}{value}\"")) {
+            return line_col(text, off + prefix.len() - 1);
+        }
+    }
     let needle = format!("\"{value}\"");
     text.find(&needle).map_or((0, 0), |off| line_col(text, off))
+}
+
+/// Position of the `format:` field (not a mention of "format" in a comment).
+fn format_field(text: &str) -> (usize, usize) {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let code = line.split("//").next().unwrap_or("");
+        if let Some(i) = code.find("format") {
+            if code[i + "format".len()..].trim_start().starts_with(':') {
+                return line_col(text, offset + i);
+            }
+        }
+        offset += line.len();
+    }
+    (1, 1)
 }
 
 #[derive(Deserialize)]
@@ -71,7 +92,7 @@ pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Bui
     let opts = ron_options();
     match opts.from_str::<FormatProbe>(text) {
         Ok(FormatProbe { format: Some(v) }) if v > FORMAT_VERSION => {
-            let (line, column) = text.find("format").map_or((1, 1), |o| line_col(text, o));
+            let (line, column) = format_field(text);
             return Err(BuildError::at(
                 file,
                 line,
@@ -88,7 +109,7 @@ pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Bui
         .from_str(text)
         .map_err(|e| BuildError::at(file, e.span.start.line, e.span.start.col, e.code.to_string()))?;
     if build.format == 0 {
-        let (line, column) = text.find("format").map_or((1, 1), |o| line_col(text, o));
+        let (line, column) = format_field(text);
         return Err(BuildError::at(file, line, column, "format 0 is not a valid version"));
     }
     if let Some(catalog) = catalog

@@ -17,6 +17,36 @@ pub static NVLINK_BRIDGE: Rule = Rule {
     },
     check: |c, out| {
         let b = c.build();
+        // A bridge connector joins a card to at most `max_gpus - 1` partners.
+        for (i, g) in c.r.gpus.iter().enumerate() {
+            let Some(g) = g else { continue };
+            let NvLink::Bridge { max_gpus, .. } = g.nvlink else { continue };
+            let mut partners: Vec<usize> = b
+                .nvlink
+                .iter()
+                .filter_map(|br| match br.gpus {
+                    (x, y) if x == i && y != i => Some(y),
+                    (x, y) if y == i && x != i => Some(x),
+                    _ => None,
+                })
+                .collect();
+            partners.sort_unstable();
+            partners.dedup();
+            if partners.len() + 1 > usize::from(max_gpus.max(2)) {
+                out.push(finding(
+                    &NVLINK_BRIDGE,
+                    Severity::Error,
+                    format!(
+                        "GPU {} ({}) is bridged to {} cards; its NVLink bridge joins at most {max_gpus} cards",
+                        i + 1,
+                        g.name,
+                        partners.len()
+                    ),
+                    vec![PartRef::Gpu(i)],
+                    "Bridge the cards in pairs.",
+                ));
+            }
+        }
         for (bi, br) in b.nvlink.iter().enumerate() {
             let (x, y) = br.gpus;
             let (Some(Some(gx)), Some(Some(gy))) = (c.r.gpus.get(x), c.r.gpus.get(y)) else {
@@ -106,7 +136,7 @@ pub static NVLINK_SPACING: Rule = Rule {
                         gx.width_slots, gx.name
                     ),
                     parts.clone(),
-                    format!("Use a {}-slot bridge or wider.", gx.width_slots + 1),
+                    format!("Use a {}-slot bridge or wider.", u16::from(gx.width_slots) + 1),
                 ));
                 continue;
             }
@@ -132,7 +162,7 @@ pub static NVLINK_SPACING: Rule = Rule {
                         gx.name
                     ),
                     parts,
-                    format!("Use a {}-slot bridge and leave a slot empty.", s + 1),
+                    format!("Use a {}-slot bridge and leave a slot empty.", u16::from(s) + 1),
                 ));
             }
         }

@@ -222,18 +222,18 @@ pub static GPU_SLOT_BLOCKED: Rule = Rule {
             .collect();
         for &(i, pos, width, name) in &placed {
             for &(j, other, _, other_name) in &placed {
-                if i != j && other > pos && other < pos + width {
+                if i != j && other > pos && u16::from(other) < u16::from(pos) + u16::from(width) {
                     out.push(finding(
                         &GPU_SLOT_BLOCKED,
                         Severity::Error,
                         format!(
                             "GPU {} ({name}, {width} slots) in position {pos} covers positions {pos}..{}; GPU {} ({other_name}) is in position {other}",
                             i + 1,
-                            pos + width - 1,
+                            u16::from(pos) + u16::from(width) - 1,
                             j + 1
                         ),
                         vec![PartRef::Gpu(i), PartRef::Gpu(j), PartRef::Slot(other)],
-                        format!("Move GPU {} to position {} or lower, or use a riser.", j + 1, pos + width),
+                        format!("Move GPU {} to position {} or lower, or use a riser.", j + 1, u16::from(pos) + u16::from(width)),
                     ));
                 }
             }

@@ -274,6 +274,15 @@ pub static MULTI_PSU: Rule = Rule {
     },
 };
 
+/// PCIe 8-pin plugs on a 16-pin card's adapter: one per 150 W of its highest power limit, 1..=4
+/// per 16-pin socket (NVIDIA ships 4-plug adapters with 450-600 W cards, 2-plug ones with 300 W
+/// cards; PCIe CEM 8-pin = 150 W).
+pub fn adapter_plugs(gpu: &Gpu) -> u8 {
+    let per_socket = (gpu.max_limit_w() / f64::from(gpu.power_inputs.hpwr_16pin.max(1)) / PCIE_8PIN_W).ceil();
+    let plugs = if per_socket.is_finite() { per_socket.clamp(1.0, 4.0) as u8 } else { 4 };
+    plugs * gpu.power_inputs.hpwr_16pin.max(1)
+}
+
 /// How a GPU is actually powered: the cable it uses and what that cable allows, W.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CableUse {
@@ -301,7 +310,7 @@ pub fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> Cable
             Some(p) if p.connectors.hpwr_16pin > 0 => GpuCable::Native12V2x6 {
                 class_w: if p.connectors.hpwr_class_w == 0 { 600 } else { p.connectors.hpwr_class_w },
             },
-            _ => GpuCable::Adapter { pcie_8pin_connected: 4 * inputs.hpwr_16pin },
+            _ => GpuCable::Adapter { pcie_8pin_connected: adapter_plugs(gpu) },
         });
         return match cable {
             GpuCable::Native12V2x6 { class_w } => CableUse {
@@ -424,9 +433,18 @@ pub static PSU_CONNECTORS: Rule = Rule {
                 eps += u32::from(c.r.board.map_or(1, |bd| bd.eps_8pin));
             }
             let have = psu.connectors;
-            // Native 16-pin sockets the PSU lacks can be fed by adapters from four 8-pins each.
+            // Native 16-pin sockets the PSU lacks are fed by the cards' adapters (one 8-pin per
+            // 150 W of the card's highest limit).
             let short_hpwr = hpwr.saturating_sub(u32::from(have.hpwr_16pin));
-            let pcie_need = pcie + short_hpwr * 4;
+            let per_adapter = b
+                .gpus
+                .iter()
+                .zip(&c.r.gpus)
+                .filter(|(p, g)| p.psu == pi && g.is_some_and(|g| g.power_inputs.hpwr_16pin > 0))
+                .filter_map(|(_, g)| g.map(|g| u32::from(adapter_plugs(g))))
+                .max()
+                .unwrap_or(4);
+            let pcie_need = pcie + short_hpwr * per_adapter;
             let mut missing = Vec::new();
             if pcie_need > u32::from(have.pcie_8pin) {
                 missing.push(format!(

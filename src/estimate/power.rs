@@ -344,8 +344,9 @@ pub struct PowerEstimate {
 /// default board power.
 pub fn gpu_limit_w(gpu: &Gpu, requested: Option<f64>) -> f64 {
     let max = gpu.max_limit_w();
-    let min = gpu.min_power_limit_w.unwrap_or(0.0);
-    requested.map_or(gpu.board_power_w, |w| w.clamp(min, max))
+    // A user part may publish a minimum above its maximum; never let that panic `clamp`.
+    let min = gpu.min_power_limit_w.unwrap_or(0.0).min(max);
+    requested.filter(|w| w.is_finite()).map_or(gpu.board_power_w, |w| w.clamp(min, max))
 }
 
 fn inlet_a(inlet: Inlet, mains_v: f64) -> f64 {
@@ -508,13 +509,15 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
             amps: wall / mains_v,
             inlet_a: inlet_a(p.inlet, mains_v),
             outlet_a: outlet_continuous_a(b),
-            circuit: u.circuit,
+            // A PSU on a circuit the site does not have lands on its last real one (the
+            // wall-circuit rule reports the mismatch).
+            circuit: u.circuit.min(b.site.circuits.max(1) - 1),
             transients,
             curve,
         });
     }
     let total_wall_w = if psus.is_empty() { total_dc_w / 0.9 } else { psus.iter().map(|p| p.wall_w).sum() };
-    let n_circuits = b.site.circuits.max(1).max(psus.iter().map(|p| p.circuit + 1).max().unwrap_or(1));
+    let n_circuits = b.site.circuits.max(1);
     let cont_a = continuous_a(b);
     let circuits = (0..n_circuits)
         .map(|c| {

@@ -217,11 +217,10 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
     if let Some(p) = probe {
         for &(i, g, j) in &pairs {
             let uuid = live[j].uuid.as_deref();
-            let Some(d) = p
-                .devices
-                .iter()
-                .find(|d| d.uuid.as_deref().is_some() && d.uuid.as_deref() == uuid)
-                .or_else(|| p.devices.get(j))
+            let Some(d) =
+                p.devices.iter().find(|d| d.uuid.as_deref().is_some() && d.uuid.as_deref() == uuid).or_else(|| {
+                    if uuid.is_none() && p.devices.iter().all(|d| d.uuid.is_none()) { p.devices.get(j) } else { None }
+                })
             else {
                 continue;
             };
