@@ -62,10 +62,10 @@ fn format_field(text: &str) -> (usize, usize) {
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let code = line.split("//").next().unwrap_or("");
-        if let Some(i) = code.find("format") {
-            if code[i + "format".len()..].trim_start().starts_with(':') {
-                return line_col(text, offset + i);
-            }
+        if let Some(i) = code.find("format")
+            && code[i + "format".len()..].trim_start().starts_with(':')
+        {
+            return line_col(text, offset + i);
         }
         offset += line.len();
     }
