@@ -1,5 +1,6 @@
-//! Validating a machine against its build, with real H200 readings: the NVML recording of the
-//! H200 test machine and the probe report measured there (tests/fixtures).
+//! Validating a machine against its build, with real H200 readings taken in one command on the
+//! H200 test machine: the NVML recording of the run and the probe report (tests/fixtures,
+//! `h200-validate-run.kwrec.json`, `probe-h200-validate.json`).
 
 use kraftwerk::build;
 use kraftwerk::catalog;
@@ -17,8 +18,8 @@ fn h200() -> (build::Build, catalog::Catalog, Recording, ProbeReport) {
     let c = catalog::builtin().expect("catalog");
     let b = build::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/h200-sxm-1gpu.rig.ron"), Some(&c))
         .expect("build");
-    let rec = Recording::load(&fixture("h200-1gpu-idle.kwrec.json")).expect("recording");
-    let text = std::fs::read_to_string(fixture("probe-h200.json")).expect("probe fixture");
+    let rec = Recording::load(&fixture("h200-validate-run.kwrec.json")).expect("recording");
+    let text = std::fs::read_to_string(fixture("probe-h200-validate.json")).expect("probe fixture");
     let probe: ProbeReport = serde_json::from_str(&text).expect("probe report");
     (b, c, rec, probe)
 }
@@ -76,4 +77,13 @@ fn no_gpu_at_all_fails_the_count_without_panicking() {
     let (b, c, _, _) = h200();
     let v = validate(&b, &c, &[], None);
     assert_eq!(grade_of(&v, "gpu-count"), Some(Grade::Fail));
+}
+
+#[test]
+fn probe_results_of_another_gpu_are_not_credited() {
+    let (b, c, rec, mut probe) = h200();
+    probe.devices[0].uuid = Some("GPU-ffffffff-0000-0000-0000-000000000000".into());
+    let v = validate(&b, &c, &rec.gpus, Some(&probe));
+    assert_eq!(grade_of(&v, "arithmetic"), None, "{:#?}", v.checks);
+    assert_eq!(grade_of(&v, "gpu-count"), Some(Grade::Pass));
 }
