@@ -7,8 +7,10 @@ use crate::build::Resolved;
 use crate::catalog::{GpuFormFactor, LaneSource, Motherboard};
 use serde::Serialize;
 
-/// Per-direction PCIe bandwidth of one lane, GB/s, by generation (after 128b/130b encoding):
-/// Gen3 0.985, Gen4 1.969, Gen5 3.938 (PCI-SIG; x16: 15.75 / 31.5 / 63 GB/s).
+/// Per-direction PCIe bandwidth of one lane, GB/s, by generation (after 8b/10b or 128b/130b
+/// encoding): Gen1 0.25, Gen2 0.5, Gen3 0.985, Gen4 1.969, Gen5 3.938, Gen6 7.877 (PCI-SIG;
+/// x16: 15.75 / 31.5 / 63 GB/s for Gen3/4/5). The one table the checker, the LLM estimate and
+/// the probe's grading share.
 pub fn lane_gb_s(pcie_gen: u8) -> f64 {
     match pcie_gen {
         0 => 0.0,

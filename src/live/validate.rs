@@ -5,30 +5,13 @@
 //! `shared/reference/validation.md` (DCGM thresholds, stas00's achievable matmul fractions).
 
 use super::nvml::GpuStatic;
-use super::probe::grade::Grade;
+use super::probe::grade::{Grade, achievable_fraction};
 use super::probe::{Precision, ProbeReport, match_catalog_gpu};
 use crate::build::Build;
-use crate::catalog::{Catalog, Gpu, GpuFormFactor};
+use crate::catalog::{Catalog, Gpu};
 use crate::check::{gpu_links, lane_gb_s};
 use crate::estimate::power::gpu_limit_w;
 use serde::Serialize;
-
-/// Best measured dense-GEMM fraction of the datasheet peak (bf16), by GPU family, from stas00
-/// ml-engineering "maximum achievable matmul FLOPS": A100 SXM 86.9 %, A100 PCIe 81.1 %,
-/// H100/H200 SXM 80.3 %. Other cards: 0.75 (judgement: consumer and workstation cards reach
-/// 70-80 % in published cuBLAS runs).
-pub fn achievable_fraction(gpu: &Gpu) -> f64 {
-    let n = gpu.name.to_ascii_lowercase();
-    if n.contains("a100") && gpu.form_factor == GpuFormFactor::Sxm {
-        0.869
-    } else if n.contains("a100") {
-        0.811
-    } else if n.contains("h100") || n.contains("h200") {
-        0.803
-    } else {
-        0.75
-    }
-}
 
 /// Below this fraction of the expected (achievable) rate a GEMM result warns (validation.md).
 pub const TFLOPS_WARN: f64 = 0.9;
@@ -245,7 +228,6 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                     "known-answer and run-to-run checks passed",
                 );
             }
-            let frac = achievable_fraction(g);
             for res in &d.gemm {
                 let peak = match res.precision {
                     Precision::Fp32 => g.peak.fp32,
@@ -255,6 +237,8 @@ pub fn validate(build: &Build, catalog: &Catalog, live: &[GpuStatic], probe: Opt
                     Precision::Fp8 => g.peak.fp8,
                 };
                 let Some(peak) = peak else { continue };
+                // Best measured fraction of the dense peak for this GPU and precision (stas00).
+                let frac = achievable_fraction(&g.name, res.precision).fraction;
                 let expect = peak * frac;
                 let got = res.tflops.median;
                 let ratio = got / expect;

@@ -168,16 +168,7 @@ pub fn achievable_fraction(gpu_name: &str, precision: Precision) -> AchievableFr
 /// Theoretical PCIe bandwidth per direction, GB/s, after line coding (Gen1/2 8b/10b, Gen3+
 /// 128b/130b): x16 Gen3 15.75, Gen4 31.5, Gen5 63, Gen6 126 (validation.md item 3).
 pub fn pcie_gb_s_per_direction(generation: u8, lanes: u8) -> Option<f64> {
-    let x16 = match generation {
-        1 => 4.0,
-        2 => 8.0,
-        3 => 15.75,
-        4 => 31.5,
-        5 => 63.0,
-        6 => 126.0,
-        _ => return None,
-    };
-    Some(x16 * f64::from(lanes) / 16.0)
+    (1..=6).contains(&generation).then(|| crate::check::lane_gb_s(generation) * f64::from(lanes))
 }
 
 /// Correctness of one precision's outputs (every kernel variant).
