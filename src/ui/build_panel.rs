@@ -69,6 +69,48 @@ fn part_label(ui: &mut egui::Ui, text: &str, sev: Option<Severity>, highlighted:
 }
 
 /// Picker width from the space left after the label column.
+/// One removable part row (a drive, a PSU): its label, its picker, and a "×" button.
+struct PickRow {
+    part: PartRef,
+    label: String,
+    remove_hover: String,
+    target: PickTarget,
+}
+
+/// Draws a [`PickRow`]; returns the part picked, if any, and whether "×" was clicked.
+#[allow(clippy::ptr_arg, reason = "`Picker::current` borrows the build's `String` id")]
+fn removable_pick_row(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut ViewState,
+    row: &PickRow,
+    current: &String,
+    text: &str,
+    pw: f32,
+) -> (Option<String>, bool) {
+    ui.horizontal(|ui| {
+        let hl = view.is_highlighted(row.part);
+        let l = part_label(ui, &row.label, state.severity_of(row.part), hl);
+        let picked = Picker {
+            target: row.target,
+            current: Some(current),
+            current_text: text,
+            allow_none: false,
+            width: (pw - 30.0).max(120.0),
+            label_id: l.id,
+            highlighted: hl,
+        }
+        .show(ui, &mut view.picks, state);
+        let removed = ui.small_button("×").on_hover_text(&row.remove_hover).clicked();
+        let id = match picked {
+            Some(Picked::Part(id)) => Some(id),
+            _ => None,
+        };
+        (id, removed)
+    })
+    .inner
+}
+
 fn picker_width(ui: &egui::Ui) -> f32 {
     (ui.available_width() - LABEL_W - 16.0).max(150.0)
 }
@@ -169,29 +211,21 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     // Drives.
     for (i, s) in b.storage.iter().enumerate() {
         ui.push_id(("drive", i), |ui| {
-            ui.horizontal(|ui| {
-                let part = PartRef::Storage(i);
-                let hl = view.is_highlighted(part);
-                let l = part_label(ui, &format!("Drive {}", i + 1), state.severity_of(part), hl);
-                let drive = state.build.parts.storage.iter().chain(&state.catalog.storage).find(|d| d.id == s.drive);
-                let text = name_of(drive, Some(&s.drive));
-                let picked = Picker {
-                    target: PickTarget::Storage(i),
-                    current: Some(&s.drive),
-                    current_text: &text,
-                    allow_none: false,
-                    width: (pw - 30.0).max(120.0),
-                    label_id: l.id,
-                    highlighted: hl,
-                }
-                .show(ui, &mut view.picks, state);
-                if let Some(Picked::Part(id)) = picked {
-                    out.push(Action::SetStorageDrive(i, id));
-                }
-                if ui.small_button("×").on_hover_text(format!("Remove drive {}", i + 1)).clicked() {
-                    out.push(Action::RemoveStorage(i));
-                }
-            });
+            let drive = state.build.parts.storage.iter().chain(&state.catalog.storage).find(|d| d.id == s.drive);
+            let text = name_of(drive, Some(&s.drive));
+            let row = PickRow {
+                part: PartRef::Storage(i),
+                label: format!("Drive {}", i + 1),
+                remove_hover: format!("Remove drive {}", i + 1),
+                target: PickTarget::Storage(i),
+            };
+            let (picked, removed) = removable_pick_row(ui, state, view, &row, &s.drive, &text, pw);
+            if let Some(id) = picked {
+                out.push(Action::SetStorageDrive(i, id));
+            }
+            if removed {
+                out.push(Action::RemoveStorage(i));
+            }
             if let Some(board) = res.board {
                 ui.horizontal(|ui| {
                     ui.add_space(LABEL_W + 8.0);
@@ -580,28 +614,20 @@ fn psus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
     let sys = b.system_psu();
     for (i, u) in b.psus.iter().enumerate() {
         ui.push_id(("psu", i), |ui| {
-            ui.horizontal(|ui| {
-                let part = PartRef::Psu(i);
-                let hl = view.is_highlighted(part);
-                let l = part_label(ui, &format!("PSU {}", i + 1), state.severity_of(part), hl);
-                let text = name_of(res.psus.get(i).copied().flatten(), Some(&u.psu));
-                let picked = Picker {
-                    target: PickTarget::Psu(i),
-                    current: Some(&u.psu),
-                    current_text: &text,
-                    allow_none: false,
-                    width: (pw - 30.0).max(120.0),
-                    label_id: l.id,
-                    highlighted: hl,
-                }
-                .show(ui, &mut view.picks, state);
-                if let Some(Picked::Part(id)) = picked {
-                    out.push(Action::SetPsuModel(i, id));
-                }
-                if ui.small_button("×").on_hover_text(format!("Remove PSU {}", i + 1)).clicked() {
-                    out.push(Action::RemovePsu(i));
-                }
-            });
+            let text = name_of(res.psus.get(i).copied().flatten(), Some(&u.psu));
+            let row = PickRow {
+                part: PartRef::Psu(i),
+                label: format!("PSU {}", i + 1),
+                remove_hover: format!("Remove PSU {}", i + 1),
+                target: PickTarget::Psu(i),
+            };
+            let (picked, removed) = removable_pick_row(ui, state, view, &row, &u.psu, &text, pw);
+            if let Some(id) = picked {
+                out.push(Action::SetPsuModel(i, id));
+            }
+            if removed {
+                out.push(Action::RemovePsu(i));
+            }
             if let Some(load) = state.report.power.psus.iter().find(|pl| pl.index == i) {
                 ui.horizontal(|ui| {
                     ui.add_space(LABEL_W + 8.0);
