@@ -1,0 +1,165 @@
+//! Motherboards, slot by slot.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------- motherboard
+
+/// Board and case form factors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum FormFactor {
+    /// Mini-ITX, 170 x 170 mm.
+    MiniItx,
+    /// Micro-ATX, 244 x 244 mm.
+    MicroAtx,
+    /// ATX, 305 x 244 mm.
+    Atx,
+    /// Extended ATX (vendor-defined, up to about 305 x 277 mm).
+    EAtx,
+    /// SSI CEB, 305 x 267 mm.
+    Ceb,
+    /// SSI EEB, 305 x 330 mm.
+    Eeb,
+    /// Server board in a proprietary size (HGX systems).
+    Proprietary,
+}
+
+impl std::fmt::Display for FormFactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FormFactor::MiniItx => "Mini-ITX",
+            FormFactor::MicroAtx => "Micro-ATX",
+            FormFactor::Atx => "ATX",
+            FormFactor::EAtx => "E-ATX",
+            FormFactor::Ceb => "SSI-CEB",
+            FormFactor::Eeb => "SSI-EEB",
+            FormFactor::Proprietary => "proprietary",
+        })
+    }
+}
+
+/// Where a slot's lanes come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LaneSource {
+    /// CPU root port.
+    Cpu,
+    /// Chipset (shares the chipset's uplink to the CPU).
+    Chipset,
+}
+
+/// A lane-sharing rule: when the named slot or M.2 socket is populated, this one runs at
+/// `lanes` (0 = disabled). From the board manual's expansion-slot table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LaneShare {
+    /// Name of the other slot or M.2 socket (as in `PcieSlot::name` / `M2Slot::name`).
+    pub when_used: String,
+    /// Electrical lanes left to this slot then.
+    pub lanes: u8,
+}
+
+/// A PCIe expansion slot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PcieSlot {
+    /// Silkscreen name (`PCIEX16_1`).
+    pub name: String,
+    /// Expansion-slot position, 1 = the one nearest the CPU (top in a tower). A card of width
+    /// `w` in position `p` covers positions `p .. p + w - 1`.
+    pub position: u8,
+    /// Physical connector size in lanes (16, 8, 4, 1).
+    pub physical_lanes: u8,
+    /// Electrical lanes with nothing shared.
+    pub electrical_lanes: u8,
+    /// PCIe generation.
+    pub pcie_gen: u8,
+    /// CPU or chipset lanes.
+    pub lane_source: LaneSource,
+    /// Sharing rules.
+    #[serde(default)]
+    pub shares: Vec<LaneShare>,
+}
+
+/// An M.2 socket.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct M2Slot {
+    /// Silkscreen name (`M.2_1`).
+    pub name: String,
+    /// Electrical lanes.
+    pub lanes: u8,
+    /// PCIe generation.
+    pub pcie_gen: u8,
+    /// CPU or chipset lanes.
+    pub lane_source: LaneSource,
+    /// Sharing rules.
+    #[serde(default)]
+    pub shares: Vec<LaneShare>,
+}
+
+/// A motherboard with its slot-by-slot PCIe layout.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Motherboard {
+    /// Stable id.
+    pub id: String,
+    /// Maker.
+    pub vendor: String,
+    /// Model.
+    pub name: String,
+    /// CPU socket.
+    pub socket: String,
+    /// Chipset (`WRX90`, `X870E`; `SoC` for EPYC boards).
+    pub chipset: String,
+    /// CPU sockets (2 on dual-socket servers; the build's CPU is fitted in each).
+    #[serde(default = "one")]
+    pub cpu_sockets: u8,
+    /// Form factor.
+    pub form_factor: FormFactor,
+    /// Memory type supported.
+    pub memory_type: MemoryType,
+    /// DIMM slots.
+    pub memory_slots: u8,
+    /// Memory channels wired.
+    pub memory_channels: u8,
+    /// Maximum memory, GB, if published.
+    #[serde(default)]
+    pub max_memory_gb: Option<u32>,
+    /// PCIe expansion slots, by position.
+    pub pcie_slots: Vec<PcieSlot>,
+    /// M.2 sockets.
+    #[serde(default)]
+    pub m2_slots: Vec<M2Slot>,
+    /// EPS-12V 8-pin CPU power inputs.
+    pub eps_8pin: u8,
+    /// Extra PCIe/6-pin power inputs for the slots, if any.
+    #[serde(default)]
+    pub aux_pcie_power: u8,
+    /// Source URL.
+    pub source: String,
+    /// Launch or dated price, USD.
+    #[serde(default)]
+    pub price_usd: Option<f64>,
+    /// Date of `price_usd`.
+    #[serde(default)]
+    pub price_date: Option<String>,
+    /// Provenance notes (which rules come from the manual, which are unconfirmed).
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// Where this part was loaded from (not in files).
+    #[serde(skip)]
+    pub origin: Origin,
+}
+
+impl Motherboard {
+    /// The slot at expansion position `position`, if any.
+    pub fn slot_at(&self, position: u8) -> Option<&PcieSlot> {
+        self.pcie_slots.iter().find(|s| s.position == position)
+    }
+
+    /// Highest expansion-slot position on the board (0 when there are none).
+    pub fn last_position(&self) -> u8 {
+        self.pcie_slots.iter().map(|s| s.position).max().unwrap_or(0)
+    }
+}

@@ -1,0 +1,119 @@
+//! CPU coolers and cases.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------- cooler
+
+/// CPU cooler type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CoolerType {
+    /// Tower or top-down air cooler.
+    Air,
+    /// All-in-one liquid cooler with a radiator.
+    Aio,
+}
+
+/// A CPU cooler.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cooler {
+    /// Stable id.
+    pub id: String,
+    /// Maker.
+    pub vendor: String,
+    /// Model.
+    pub name: String,
+    /// Air or AIO.
+    pub cooler_type: CoolerType,
+    /// Heat the vendor rates it for, W, if published.
+    #[serde(default)]
+    pub rated_tdp_w: Option<f64>,
+    /// Sockets it mounts on.
+    pub sockets: Vec<String>,
+    /// Height above the board (air coolers), mm.
+    #[serde(default)]
+    pub height_mm: Option<f64>,
+    /// Radiator length (AIO), mm: 240, 280, 360, 420.
+    #[serde(default)]
+    pub radiator_mm: Option<u16>,
+    /// Fan and pump power, W, if published.
+    #[serde(default)]
+    pub power_w: Option<f64>,
+    /// Source URL.
+    pub source: String,
+    /// Launch or dated price, USD.
+    #[serde(default)]
+    pub price_usd: Option<f64>,
+    /// Date of `price_usd`.
+    #[serde(default)]
+    pub price_date: Option<String>,
+    /// Provenance notes.
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// Where this part was loaded from (not in files).
+    #[serde(skip)]
+    pub origin: Origin,
+}
+
+// ---------------------------------------------------------------- case
+
+/// What kind of airflow a case gives its GPUs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Airflow {
+    /// Desktop tower with standard case fans.
+    Desktop,
+    /// Open frame: no enclosure; cards breathe room air.
+    OpenFrame,
+    /// Server chassis with ducted high-static-pressure fans through the cards.
+    Server,
+}
+
+/// A case, rack chassis or open frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// Stable id.
+    pub id: String,
+    /// Maker.
+    pub vendor: String,
+    /// Model.
+    pub name: String,
+    /// Board form factors it takes.
+    pub form_factors: Vec<FormFactor>,
+    /// Expansion-slot openings.
+    pub expansion_slots: u8,
+    /// Longest GPU it fits, mm, if published.
+    #[serde(default)]
+    pub max_gpu_length_mm: Option<f64>,
+    /// Tallest air cooler it fits, mm, if published.
+    #[serde(default)]
+    pub max_cooler_height_mm: Option<f64>,
+    /// Largest radiator it mounts, mm, if published.
+    #[serde(default)]
+    pub max_radiator_mm: Option<u16>,
+    /// Airflow class.
+    pub airflow: Airflow,
+    /// Heat the case can move out at a sane internal temperature, W, if known (vendor figure or
+    /// the airflow class's planning figure, see `notes`).
+    #[serde(default)]
+    pub max_heat_w: Option<f64>,
+    /// Number of PSUs it holds.
+    #[serde(default = "one")]
+    pub psu_bays: u8,
+    /// Source URL.
+    pub source: String,
+    /// Launch or dated price, USD.
+    #[serde(default)]
+    pub price_usd: Option<f64>,
+    /// Date of `price_usd`.
+    #[serde(default)]
+    pub price_date: Option<String>,
+    /// Provenance notes.
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// Where this part was loaded from (not in files).
+    #[serde(skip)]
+    pub origin: Origin,
+}

@@ -1,0 +1,207 @@
+//! GPU parts and memory types.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------- GPU
+
+/// How a GPU is cooled, which decides where it can live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GpuCooler {
+    /// Axial fans blowing onto the board; exhausts into the case. Needs a gap above it.
+    OpenAir,
+    /// Radial fan exhausting through the bracket; made to stack card against card.
+    Blower,
+    /// No fan: needs ducted server airflow (datacenter cards).
+    Passive,
+    /// Liquid block or AIO.
+    Liquid,
+    /// SXM/OAM module: cooled by the system it is built into.
+    System,
+}
+
+/// Physical form of a GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GpuFormFactor {
+    /// Add-in card in a PCIe slot.
+    Pcie,
+    /// SXM module on an HGX baseboard (no slot, no cables).
+    Sxm,
+}
+
+/// Power inputs on a GPU board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GpuPowerInputs {
+    /// 16-pin 12VHPWR / 12V-2x6 sockets (each up to 600 W, PCIe CEM 5.0).
+    pub hpwr_16pin: u8,
+    /// PCIe 8-pin sockets (150 W each, PCIe CEM).
+    pub pcie_8pin: u8,
+    /// CPU/EPS-12V 8-pin sockets (datacenter and some workstation cards).
+    pub eps_8pin: u8,
+    /// PCIe 6-pin sockets (75 W each).
+    pub pcie_6pin: u8,
+}
+
+/// Peer-to-peer link a GPU supports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum NvLink {
+    /// No GPU-to-GPU link besides PCIe.
+    None,
+    /// NVLink bridge over the top edge of two (or four) cards.
+    Bridge {
+        /// Total bidirectional bandwidth of the bridged pair, GB/s.
+        bandwidth_gb_s: f64,
+        /// Bridge sizes sold, as slot spacing from card to card (2 = adjacent slots, 3 = one
+        /// empty slot between, ...).
+        bridge_slot_spacings: Vec<u8>,
+        /// Most cards one bridge set joins.
+        max_gpus: u8,
+    },
+    /// NVLink through NVSwitch on an HGX baseboard.
+    Sxm {
+        /// Per-GPU total NVLink bandwidth, GB/s.
+        bandwidth_gb_s: f64,
+    },
+    /// AMD Infinity Fabric bridge.
+    InfinityFabric {
+        /// Bandwidth per bridged card, GB/s, if published.
+        bandwidth_gb_s: Option<f64>,
+    },
+}
+
+/// Dense peak tensor/vector rates in TFLOP/s (INT8 in TOPS), without 2:4 sparsity.
+///
+/// `fp16`, `bf16` and `fp8` are with FP32 accumulate, the mode frameworks use for training and
+/// most inference. GeForce cards run FP16/FP8 twice as fast with FP16 accumulate: those rates are
+/// in `fp16_acc16`/`fp8_acc16`.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PeakTflops {
+    /// Plain FP32 (non-tensor).
+    pub fp32: Option<f64>,
+    /// TF32 tensor.
+    pub tf32: Option<f64>,
+    /// FP16 tensor, FP32 accumulate.
+    pub fp16: Option<f64>,
+    /// BF16 tensor, FP32 accumulate.
+    pub bf16: Option<f64>,
+    /// FP8 tensor, FP32 accumulate.
+    pub fp8: Option<f64>,
+    /// INT8 tensor, TOPS.
+    pub int8_tops: Option<f64>,
+    /// FP16 tensor with FP16 accumulate, where it differs (GeForce).
+    pub fp16_acc16: Option<f64>,
+    /// FP8 tensor with FP16 accumulate, where it differs (GeForce).
+    pub fp8_acc16: Option<f64>,
+}
+
+/// A graphics or accelerator card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gpu {
+    /// Stable id.
+    pub id: String,
+    /// Maker (`NVIDIA`, `AMD`).
+    pub vendor: String,
+    /// Model name (`GeForce RTX 4090`).
+    pub name: String,
+    /// Architecture and chip (`Ada Lovelace (AD102)`).
+    pub architecture: String,
+    /// CUDA compute capability (`8.9`), `None` for non-NVIDIA cards.
+    #[serde(default)]
+    pub compute_capability: Option<String>,
+    /// Memory capacity in GiB as the driver reports it (vendors print GB; GDDR "24 GB" is 24 GiB).
+    pub memory_gib: f64,
+    /// Memory type (`GDDR6X`, `HBM3e`).
+    pub memory_type: String,
+    /// Peak memory bandwidth, GB/s (decimal).
+    pub memory_bandwidth_gb_s: f64,
+    /// Whether the memory has ECC; `None` if unpublished.
+    #[serde(default)]
+    pub ecc: Option<bool>,
+    /// Default board power (TGP/TBP/TDP), W.
+    pub board_power_w: f64,
+    /// Highest power limit the board allows, W, if published (defaults to `board_power_w`).
+    #[serde(default)]
+    pub max_power_limit_w: Option<f64>,
+    /// Lowest settable power limit, W, if published.
+    #[serde(default)]
+    pub min_power_limit_w: Option<f64>,
+    /// Idle power, W, if published.
+    #[serde(default)]
+    pub idle_power_w: Option<f64>,
+    /// Dense peak rates.
+    pub peak: PeakTflops,
+    /// Host link PCIe generation (3, 4, 5).
+    pub pcie_gen: u8,
+    /// Host link PCIe lanes (16).
+    pub pcie_lanes: u8,
+    /// Add-in card or SXM module.
+    pub form_factor: GpuFormFactor,
+    /// Expansion slots the card covers (rounded up: a 2.5-slot card is 3). 0 for SXM.
+    pub width_slots: u8,
+    /// Card length, mm, if published.
+    #[serde(default)]
+    pub length_mm: Option<f64>,
+    /// Cooler type.
+    pub cooler: GpuCooler,
+    /// Power sockets on the card.
+    pub power_inputs: GpuPowerInputs,
+    /// GPU-to-GPU link.
+    pub nvlink: NvLink,
+    /// Source URL.
+    pub source: String,
+    /// Launch or dated price, USD.
+    #[serde(default)]
+    pub price_usd: Option<f64>,
+    /// Date of `price_usd`.
+    #[serde(default)]
+    pub price_date: Option<String>,
+    /// Which figure comes from where; what is derived.
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// Where this part was loaded from (not in files).
+    #[serde(skip)]
+    pub origin: Origin,
+}
+
+impl Gpu {
+    /// Highest settable power limit, W (`max_power_limit_w`, else `board_power_w`).
+    pub fn max_limit_w(&self) -> f64 {
+        self.max_power_limit_w.unwrap_or(self.board_power_w)
+    }
+
+    /// Whether the card is a GeForce consumer card (half-rate FP32-accumulate tensor math, no
+    /// P2P on stock drivers).
+    pub fn is_geforce(&self) -> bool {
+        self.name.contains("GeForce")
+    }
+}
+
+// ---------------------------------------------------------------- memory type
+
+/// DRAM generation and module type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum MemoryType {
+    /// DDR4 unbuffered DIMM.
+    Ddr4Udimm,
+    /// DDR4 registered DIMM (incl. LRDIMM).
+    Ddr4Rdimm,
+    /// DDR5 unbuffered DIMM (incl. CUDIMM).
+    Ddr5Udimm,
+    /// DDR5 registered DIMM.
+    Ddr5Rdimm,
+}
+
+impl std::fmt::Display for MemoryType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MemoryType::Ddr4Udimm => "DDR4 UDIMM",
+            MemoryType::Ddr4Rdimm => "DDR4 RDIMM",
+            MemoryType::Ddr5Udimm => "DDR5 UDIMM",
+            MemoryType::Ddr5Rdimm => "DDR5 RDIMM",
+        })
+    }
+}

@@ -1,0 +1,122 @@
+//! Power supplies.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------- PSU
+
+/// ATX PSU design-guide generation; 3.x adds the power-excursion table and 12VHPWR/12V-2x6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AtxVersion {
+    /// ATX 2.x (no excursion specification).
+    Atx2,
+    /// ATX 3.0.
+    Atx30,
+    /// ATX 3.1.
+    Atx31,
+    /// Server / CRPS unit (no ATX excursion table).
+    Server,
+}
+
+/// 80 PLUS certification level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EightyPlus {
+    /// No certification.
+    None,
+    /// 80 PLUS (white).
+    Standard,
+    /// Bronze.
+    Bronze,
+    /// Silver.
+    Silver,
+    /// Gold.
+    Gold,
+    /// Platinum.
+    Platinum,
+    /// Titanium.
+    Titanium,
+}
+
+/// AC inlet on the PSU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Inlet {
+    /// IEC C14: 10 A (15 A in North America).
+    C14,
+    /// IEC C20: 16 A (20 A in North America).
+    C20,
+}
+
+/// One measured or certified point of a PSU's efficiency curve.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EfficiencyPoint {
+    /// Load as a percentage of rated output.
+    pub load_pct: f64,
+    /// Efficiency in percent (DC out / AC in).
+    pub efficiency_pct: f64,
+}
+
+/// Modular cables and sockets a PSU offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PsuConnectors {
+    /// 12V-2x6 / 12VHPWR cables.
+    pub hpwr_16pin: u8,
+    /// Power class of those cables as signalled by their sense pins, W (600, 450, 300, 150).
+    pub hpwr_class_w: u16,
+    /// PCIe 8-pin (6+2) connectors.
+    pub pcie_8pin: u8,
+    /// EPS-12V 8-pin (4+4) connectors.
+    pub eps_8pin: u8,
+}
+
+/// A power supply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Psu {
+    /// Stable id.
+    pub id: String,
+    /// Maker.
+    pub vendor: String,
+    /// Model.
+    pub name: String,
+    /// Rated continuous DC output at high-line (230 V) input, W.
+    pub rated_w: f64,
+    /// Rated output at 100-120 V input where the unit is derated there, W.
+    #[serde(default)]
+    pub rated_w_low_line: Option<f64>,
+    /// ATX generation.
+    pub atx_version: AtxVersion,
+    /// 80 PLUS level.
+    pub eighty_plus: EightyPlus,
+    /// Published efficiency points (115 V internal unless `notes` says otherwise); empty when
+    /// only the level is known (then the level's minimums are used).
+    #[serde(default)]
+    pub efficiency: Vec<EfficiencyPoint>,
+    /// Cables and sockets.
+    pub connectors: PsuConnectors,
+    /// AC inlet.
+    pub inlet: Inlet,
+    /// Source URL.
+    pub source: String,
+    /// Launch or dated price, USD.
+    #[serde(default)]
+    pub price_usd: Option<f64>,
+    /// Date of `price_usd`.
+    #[serde(default)]
+    pub price_date: Option<String>,
+    /// Provenance notes.
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// Where this part was loaded from (not in files).
+    #[serde(skip)]
+    pub origin: Origin,
+}
+
+impl Psu {
+    /// Rated output at `mains_v`: the low-line rating below 180 V where one is published.
+    pub fn rated_w_at(&self, mains_v: f64) -> f64 {
+        if mains_v < 180.0 { self.rated_w_low_line.unwrap_or(self.rated_w) } else { self.rated_w }
+    }
+}
