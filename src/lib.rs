@@ -6,6 +6,7 @@
 //! - [`check`]: compatibility rules as lints, and the report.
 //! - [`estimate`]: power, thermal, LLM fit and cost estimates.
 //! - [`live`]: the installed GPUs through NVML, the GEMM probe, recordings (no egui).
+//! - [`report`]: text rendering of a check report and a power estimate (CLI and GUI).
 //! - [`cli`]: the command-line face.
 //! - `ui`: the desktop app (feature `gui`).
 
@@ -15,5 +16,6 @@ pub mod check;
 pub mod cli;
 pub mod estimate;
 pub mod live;
+pub mod report;
 #[cfg(feature = "gui")]
 pub mod ui;

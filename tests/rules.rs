@@ -2,13 +2,17 @@
 //! `tests/fixtures/rules/<rule-id>/`:
 //! - `pass*.rig.ron`: the build has no finding of that rule at warning or error severity;
 //! - `fail-<severity>*.rig.ron` (`fail-error`, `fail-warning`, `fail-info`): the build has a
-//!   finding of that rule at exactly that severity.
+//!   finding of that rule at exactly that severity;
+//! - `not-checked*.rig.ron`: the build has a `not_checked` finding of that rule (a figure the
+//!   rule needs is unknown for one of its parts). Every rule that declares a figure need
+//!   (`Need::Figure`) must have one.
 //!
 //! If the build's `notes` contain `expect: TEXT`, the finding's message must contain TEXT.
+//! Every folder under `tests/fixtures/rules/` must be a rule id, and every rule needs a folder.
 
 use kraftwerk::build;
 use kraftwerk::catalog;
-use kraftwerk::check::{self, RULES, Severity};
+use kraftwerk::check::{self, FindingKind, Need, RULES, Severity};
 use std::path::Path;
 
 fn fixtures_dir() -> std::path::PathBuf {
@@ -41,7 +45,7 @@ fn every_rule_has_passing_and_failing_fixtures() {
         };
         let mut files: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
         files.sort();
-        let (mut pass, mut fail) = (0, 0);
+        let (mut pass, mut fail, mut not_checked) = (0, 0, 0);
         for path in files {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
             if !name.ends_with(".rig.ron") {
@@ -56,9 +60,28 @@ fn every_rule_has_passing_and_failing_fixtures() {
             };
             let report = check::run(&b, &catalog);
             let mine: Vec<_> = report.findings.iter().filter(|f| f.rule == id).collect();
-            if name.starts_with("pass") {
+            let expect = b
+                .notes
+                .as_deref()
+                .and_then(|n| n.split("expect: ").nth(1))
+                .map(|s| s.lines().next().unwrap_or("").trim().to_owned());
+            if name.starts_with("not-checked") {
+                not_checked += 1;
+                let hit = mine.iter().any(|f| {
+                    f.kind == FindingKind::NotChecked && expect.as_ref().is_none_or(|t| f.message.contains(t.as_str()))
+                });
+                let listed = report.coverage.not_checked.iter().any(|r| r.rule == id);
+                if !hit || !listed {
+                    failures.push(format!(
+                        "{id}/{name}: expected a not-checked finding{} and the rule in coverage.not_checked; got {:?}",
+                        expect.map(|t| format!(" containing `{t}`")).unwrap_or_default(),
+                        mine.iter().map(|f| format!("{:?} {}: {}", f.kind, f.severity, f.message)).collect::<Vec<_>>()
+                    ));
+                }
+            } else if name.starts_with("pass") {
                 pass += 1;
-                let bad: Vec<_> = mine.iter().filter(|f| f.severity >= Severity::Warning).collect();
+                let bad: Vec<_> =
+                    mine.iter().filter(|f| f.kind == FindingKind::Problem && f.severity >= Severity::Warning).collect();
                 if !bad.is_empty() {
                     failures.push(format!(
                         "{id}/{name}: expected no {id} warning/error, got {:?}",
@@ -74,14 +97,11 @@ fn every_rule_has_passing_and_failing_fixtures() {
                 } else {
                     Severity::Info
                 };
-                let expect = b
-                    .notes
-                    .as_deref()
-                    .and_then(|n| n.split("expect: ").nth(1))
-                    .map(|s| s.lines().next().unwrap_or("").trim().to_owned());
-                let hit = mine
-                    .iter()
-                    .any(|f| f.severity == sev && expect.as_ref().is_none_or(|t| f.message.contains(t.as_str())));
+                let hit = mine.iter().any(|f| {
+                    f.kind == FindingKind::Problem
+                        && f.severity == sev
+                        && expect.as_ref().is_none_or(|t| f.message.contains(t.as_str()))
+                });
                 if !hit {
                     failures.push(format!(
                         "{id}/{name}: expected a {id} {sev} finding{}; got {:?}",
@@ -94,6 +114,52 @@ fn every_rule_has_passing_and_failing_fixtures() {
         if pass == 0 || fail == 0 {
             failures.push(format!("{id}: needs at least one pass and one fail fixture (has {pass} pass, {fail} fail)"));
         }
+        if not_checked == 0 && r.needs.iter().any(|n| matches!(n, Need::Figure(_))) {
+            failures.push(format!("{id}: needs a figure that can be unknown, so it needs a not-checked fixture"));
+        }
     }
     assert!(failures.is_empty(), "{} problem(s):\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn every_fixture_folder_is_a_rule_and_every_rule_has_a_folder() {
+    let mut folders = std::collections::BTreeSet::new();
+    for e in std::fs::read_dir(fixtures_dir()).expect("fixtures dir").filter_map(Result::ok) {
+        if e.path().is_dir() {
+            folders.insert(e.file_name().to_string_lossy().into_owned());
+        }
+    }
+    let rules: std::collections::BTreeSet<String> = RULES.iter().map(|r| r.doc.id.to_owned()).collect();
+    let orphans: Vec<_> = folders.difference(&rules).collect();
+    let bare: Vec<_> = rules.difference(&folders).collect();
+    assert!(orphans.is_empty(), "fixture folders that are no rule: {orphans:?}");
+    assert!(bare.is_empty(), "rules without a fixture folder: {bare:?}");
+}
+
+#[test]
+fn coverage_counts_every_rule_once() {
+    let catalog = catalog::builtin().expect("catalog");
+    for name in ["2x-rtx-4090-x870e.rig.ron", "h200-sxm-1gpu.rig.ron"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds").join(name);
+        let b = build::load(&path, Some(&catalog)).expect("loads");
+        let r = check::run(&b, &catalog);
+        let c = &r.coverage;
+        assert_eq!(c.total, RULES.len());
+        assert_eq!(c.ran + c.not_checked.len(), c.total, "{name}");
+    }
+}
+
+#[test]
+fn an_empty_build_is_empty_and_a_build_without_psu_is_incomplete() {
+    let catalog = catalog::builtin().expect("catalog");
+    let empty = build::Build::default();
+    let r = check::run(&empty, &catalog);
+    assert_eq!(r.verdict, check::Verdict::Empty);
+    assert_eq!(r.coverage.ran + r.coverage.not_checked.len(), RULES.len());
+    let path = fixtures_dir().join("missing-parts/fail-info-no-case-no-psu.rig.ron");
+    let b = build::load(&path, Some(&catalog)).expect("loads");
+    let r = check::run(&b, &catalog);
+    assert_eq!(r.verdict, check::Verdict::Incomplete, "{:?}", r.findings);
+    assert!(r.coverage.missing_parts.contains(&check::PartKind::Psu));
+    assert!(r.coverage.not_checked.iter().any(|c| c.rule == "psu-capacity"));
 }

@@ -1,6 +1,7 @@
 //! Cooling rules: passive cards need server airflow, open-air cards need a gap, the case must
 //! move the heat.
 
+use super::coverage::{Need, PartKind};
 use super::{PartRef, Rule, RuleDoc, Severity, finding};
 use crate::catalog::{Airflow, GpuCooler};
 use crate::estimate::power::ThermalRisk;
@@ -21,6 +22,7 @@ pub static PASSIVE_AIRFLOW: Rule = Rule {
         why: "A100, H100 PCIe, L40S, L4 and similar cards have no fan: they are specified for ducted server airflow at about 55 °C inlet and overheat in a desktop tower (NVIDIA product briefs; power reference).",
         fix: "Use a server chassis with GPU airflow (airflow: Server), or add a ducted blower per card and monitor temperatures.",
     },
+    needs: &[Need::Part(PartKind::Gpu)],
     check: |c, out| {
         let airflow = c.r.case.map(|k| k.airflow);
         for (i, g) in c.r.gpus.iter().enumerate() {
@@ -65,6 +67,7 @@ pub static OPEN_AIR_GAP: Rule = Rule {
         why: "An open-air card breathes through its fan side; stacked against another card it starves and throttles. Blower cards are made to stack (Zotac spacing recommendations; power reference).",
         fix: "Leave at least one empty slot between open-air cards, use blower cards, or move cards to risers.",
     },
+    needs: &[Need::Part(PartKind::Gpu)],
     check: |c, out| {
         for t in &c.power.gpu_thermal {
             if t.risk == ThermalRisk::High && t.reason.starts_with("open-air card with no gap") {
@@ -91,6 +94,7 @@ pub static CASE_HEAT: Rule = Rule {
         why: "A tower moving 100-150 CFM holds about 1 kW at a 15 °C air temperature rise; beyond that every card inhales the others' exhaust and throttles.",
         fix: "Use an open frame or a server chassis, add high-airflow fans, or lower power limits.",
     },
+    needs: &[Need::Part(PartKind::Case)],
     check: |c, out| {
         let Some(case) = c.r.case else { return };
         let cap = case.max_heat_w.or(match case.airflow {

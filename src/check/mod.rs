@@ -7,11 +7,13 @@
 //! never disagree.
 
 mod cooling;
+pub mod coverage;
 mod nvlink;
 mod pcie;
 mod platform;
 mod power;
 
+pub use coverage::{Coverage, Figure, Need, PartKind, RuleCoverage, UnknownFigure};
 pub use pcie::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
 
 use crate::build::{Build, Resolved};
@@ -88,6 +90,18 @@ pub enum PartRef {
     Bridge(usize),
 }
 
+/// What a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// Something the rule found in the build.
+    #[default]
+    Problem,
+    /// The rule could not check a part: a figure it needs is unknown (severity info; see
+    /// [`Coverage`]).
+    NotChecked,
+}
+
 /// One finding.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Finding {
@@ -95,6 +109,8 @@ pub struct Finding {
     pub rule: &'static str,
     /// Severity of this finding.
     pub severity: Severity,
+    /// A problem, or a `not_checked` note.
+    pub kind: FindingKind,
     /// What is wrong, with the numbers.
     pub message: String,
     /// Parts concerned.
@@ -103,13 +119,18 @@ pub struct Finding {
     pub fix: String,
 }
 
-/// Overall verdict of a report.
+/// Overall verdict of a report. How much was checked is in [`Report::coverage`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
-    /// No errors, no warnings.
+    /// Nothing chosen: nothing to check.
+    Empty,
+    /// No errors, but parts the rules need are not chosen (no PSU, case, memory, ...): those
+    /// rules did not run, so this is not a pass.
+    Incomplete,
+    /// No errors, no warnings, every required part chosen.
     Pass,
-    /// Warnings but no errors.
+    /// Warnings but no errors, every required part chosen.
     Warnings,
     /// At least one error.
     Fail,
@@ -118,6 +139,8 @@ pub enum Verdict {
 impl std::fmt::Display for Verdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
+            Verdict::Empty => "EMPTY",
+            Verdict::Incomplete => "INCOMPLETE",
             Verdict::Pass => "PASS",
             Verdict::Warnings => "PASS WITH WARNINGS",
             Verdict::Fail => "FAIL",
@@ -133,6 +156,9 @@ pub struct Ctx<'a> {
     pub power: PowerEstimate,
     /// Effective PCIe link of each GPU.
     pub links: Vec<GpuLink>,
+    /// Part ids the build names that neither its parts nor the catalog define, as
+    /// `(field, id)` ([`Build::unknown_ids`]).
+    pub unknown_ids: Vec<(String, String)>,
 }
 
 impl Ctx<'_> {
@@ -142,10 +168,13 @@ impl Ctx<'_> {
     }
 }
 
-/// A rule: its documentation and its check.
+/// A rule: its documentation, what it needs, and its check.
 pub struct Rule {
     /// Documentation.
     pub doc: RuleDoc,
+    /// Parts and figures it needs; missing or unknown ones make it "not checked"
+    /// ([`coverage`]).
+    pub needs: &'static [Need],
     /// Adds findings for the build.
     pub check: fn(&Ctx<'_>, &mut Vec<Finding>),
 }
@@ -209,6 +238,20 @@ pub struct Report {
     pub advice: Option<PowerAdvice>,
     /// Effective PCIe link per GPU.
     pub links: Vec<GpuLink>,
+    /// How much was checked: rules that ran, rules not checked and why, parts missing.
+    pub coverage: Coverage,
+}
+
+/// Whether the build chooses nothing at all.
+fn is_empty(b: &Build) -> bool {
+    b.cpu.is_none()
+        && b.motherboard.is_none()
+        && b.cooler.is_none()
+        && b.case.is_none()
+        && b.memory.is_none()
+        && b.storage.is_empty()
+        && b.gpus.is_empty()
+        && b.psus.is_empty()
 }
 
 /// Checks a build against the catalog.
@@ -216,26 +259,25 @@ pub fn run(build: &Build, catalog: &Catalog) -> Report {
     let r = build.resolve(catalog);
     let power = estimate(&r, LoadState::Training);
     let links = gpu_links(&r);
-    let ctx = Ctx { r, power, links };
+    let unknown_ids = build.unknown_ids(catalog);
+    let ctx = Ctx { r, power, links, unknown_ids };
     let mut findings = Vec::new();
     for rule in RULES {
         (rule.check)(&ctx, &mut findings);
     }
-    for (field, id) in build.unknown_ids(catalog) {
-        findings.push(Finding {
-            rule: "missing-parts",
-            severity: Severity::Error,
-            message: format!("`{field}` names unknown part `{id}`"),
-            parts: Vec::new(),
-            fix: "Use an id from `kraftwerk catalog`, or define the part in the build's `parts`.".into(),
-        });
-    }
-    findings.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.rule.cmp(b.rule)));
-    let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
-    let warnings = findings.iter().filter(|f| f.severity == Severity::Warning).count();
-    let infos = findings.len() - errors - warnings;
+    let (coverage, not_checked) = coverage::assess(RULES, &ctx);
+    findings.extend(not_checked);
+    findings.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.kind.cmp(&b.kind)).then(a.rule.cmp(b.rule)));
+    let problems = || findings.iter().filter(|f| f.kind == FindingKind::Problem);
+    let errors = problems().filter(|f| f.severity == Severity::Error).count();
+    let warnings = problems().filter(|f| f.severity == Severity::Warning).count();
+    let infos = problems().count() - errors - warnings;
     let verdict = if errors > 0 {
         Verdict::Fail
+    } else if is_empty(build) {
+        Verdict::Empty
+    } else if coverage.incomplete() {
+        Verdict::Incomplete
     } else if warnings > 0 {
         Verdict::Warnings
     } else {
@@ -252,6 +294,7 @@ pub fn run(build: &Build, catalog: &Catalog) -> Report {
         power: ctx.power,
         advice,
         links: ctx.links,
+        coverage,
     }
 }
 
@@ -263,5 +306,10 @@ pub(crate) fn finding(
     parts: Vec<PartRef>,
     fix: impl Into<String>,
 ) -> Finding {
-    Finding { rule: rule.doc.id, severity, message, parts, fix: fix.into() }
+    Finding { rule: rule.doc.id, severity, kind: FindingKind::Problem, message, parts, fix: fix.into() }
+}
+
+/// `"s"` unless `n` is 1, for plurals in messages (`1 adapter`, `2 adapters`).
+pub(crate) fn plural(n: impl Into<u64>) -> &'static str {
+    if n.into() == 1 { "" } else { "s" }
 }

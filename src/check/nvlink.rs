@@ -15,6 +15,7 @@ pub static NVLINK_BRIDGE: Rule = Rule {
         why: "Only some cards have the connector: RTX 3090, RTX A6000, A100/H100 PCIe; none on GeForce 40/50 series, RTX 6000 Ada, L40S or L4 (Puget NVLink 2021 compatibility chart; NVIDIA datasheets). Bridges join identical cards only.",
         fix: "Remove the bridge, or use two identical NVLink-capable cards.",
     },
+    needs: &[],
     check: |c, out| {
         let b = c.build();
         // A bridge connector joins a card to at most `max_gpus - 1` partners.
@@ -104,6 +105,7 @@ pub static NVLINK_SPACING: Rule = Rule {
         why: "Bridges are rigid: a 3-slot bridge only joins cards three slot positions apart. A 3-slot-thick RTX 3090 cannot use a 2-slot bridge; with a 3-slot bridge the cards touch with no air gap; a 4-slot bridge leaves one empty slot (Zotac SLI/NVLink spacing recommendations; Puget NVLink chart).",
         fix: "Use the bridge size that matches the card spacing, leaving one empty slot between open-air cards (4-slot bridge for 3-slot cards).",
     },
+    needs: &[],
     check: |c, out| {
         let b = c.build();
         for (bi, br) in b.nvlink.iter().enumerate() {

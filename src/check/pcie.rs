@@ -2,6 +2,7 @@
 //! slots and length, the CPU lane budget with the board's sharing rules, the effective link,
 //! risers.
 
+use super::coverage::{Figure, Need, PartKind};
 use super::{PartRef, Rule, RuleDoc, Severity, finding};
 use crate::build::Resolved;
 use crate::catalog::{GpuFormFactor, LaneSource, Motherboard};
@@ -127,6 +128,7 @@ pub static GPU_SLOT: Rule = Rule {
         why: "An x16 card does not fit a closed x8 or x4 connector (PCIe CEM specification); an unplaced card cannot be checked for lanes, spacing or airflow.",
         fix: "Place each card in a free x16 slot (see the board's slot list), or on a riser.",
     },
+    needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Gpu)],
     check: |c, out| {
         let Some(board) = c.r.board else { return };
         let mut seen: Vec<u8> = Vec::new();
@@ -207,6 +209,7 @@ pub static GPU_SLOT_BLOCKED: Rule = Rule {
         why: "Two cards cannot occupy the same space. Four 3-slot RTX 4090s do not fit a 7-slot board at single-slot spacing (power reference, scenario 5).",
         fix: "Space the cards by their width, use 2-slot (blower or workstation) cards, or move cards to risers.",
     },
+    needs: &[Need::Part(PartKind::Gpu)],
     check: |c, out| {
         let placed: Vec<(usize, u8, u8, &str)> = c
             .build()
@@ -254,6 +257,7 @@ pub static CASE_GPU_FIT: Rule = Rule {
         why: "A card longer than the case hits the drive cage or front fans; a 3-slot card in the board's last slot needs case openings below the board (case spec pages).",
         fix: "Choose a larger case, a shorter card, or move the lowest card up.",
     },
+    needs: &[Need::Part(PartKind::Case), Need::Part(PartKind::Gpu), Need::Figure(Figure::GpuLength), Need::Figure(Figure::CaseMaxGpuLength)],
     check: |c, out| {
         let Some(case) = c.r.case else { return };
         for (i, (p, g)) in c.build().gpus.iter().zip(&c.r.gpus).enumerate() {
@@ -308,6 +312,7 @@ pub static PCIE_LANE_BUDGET: Rule = Rule {
         why: "A board built for a 128-lane CPU loses slots with a 48-lane one; consumer boards split 16 CPU lanes x16 / x8+x8 as slots and M.2 fill (power reference, lanes section; board manuals).",
         fix: "Choose a CPU with more lanes (Threadripper PRO, EPYC, Xeon W), free the M.2 socket that shares the slot, or move the GPU to a CPU slot.",
     },
+    needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Cpu), Need::Part(PartKind::Gpu)],
     check: |c, out| {
         let (Some(board), Some(cpu)) = (c.r.board, c.r.cpu) else { return };
         let lanes = slot_lanes(&c.r, board);
@@ -377,6 +382,7 @@ pub static PCIE_LINK: Rule = Rule {
         why: "Loading weights, tensor parallel all-reduces and CPU offload run over this link: per direction Gen3 x16 15.75, Gen4 x16 31.5, Gen5 x16 63 GB/s (PCI-SIG); x8 halves it.",
         fix: "Use a slot wired x16 at the card's generation, or free the M.2 socket that shares its lanes.",
     },
+    needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Gpu)],
     check: |c, out| {
         for l in &c.links {
             if l.lanes == 0 {
@@ -415,6 +421,7 @@ pub static PCIE_RISER: Rule = Rule {
         why: "Gen4 and faster risers often cause link errors (AER, replays, drops to a lower speed); rigs must often be forced to Gen3 (https://www.mov-axbx.com/wopr/wopr_risers.html).",
         fix: "Use short certified risers, or set the slot to Gen3 in the BIOS and accept the lower link.",
     },
+    needs: &[Need::Part(PartKind::Gpu)],
     check: |c, out| {
         for (i, p) in c.build().gpus.iter().enumerate() {
             if let Some(r) = p.riser

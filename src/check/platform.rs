@@ -1,7 +1,8 @@
 //! Platform rules: what must be chosen, socket, memory, case form factor, CPU cooler, GPU mix,
 //! system RAM.
 
-use super::{Ctx, Finding, PartRef, Rule, RuleDoc, Severity, finding};
+use super::coverage::{Figure, Need, PartKind};
+use super::{Ctx, Finding, PartRef, Rule, RuleDoc, Severity, finding, plural};
 use crate::catalog::CoolerType;
 
 /// `missing-parts`.
@@ -11,35 +12,44 @@ pub static MISSING_PARTS: Rule = Rule {
         family: "platform",
         severity: Severity::Error,
         title: "Parts the checks need",
-        checks: "That the build names a CPU, motherboard, case, PSU and at least one GPU, and that every id it names exists.",
+        checks: "That the build names a CPU, motherboard, memory, case, PSU, CPU cooler and at least one GPU, and that every id it names exists. A build without one of them except the cooler is INCOMPLETE, not a pass (server chassis cool the CPU themselves).",
         why: "Each rule can only check what is chosen; a build without a PSU has no power check at all. An unknown id means a typo or a part from another catalog.",
         fix: "Choose the missing parts, or fix the id (see `kraftwerk catalog`).",
     },
+    needs: &[],
     check: |c: &Ctx<'_>, out: &mut Vec<Finding>| {
-        let b = c.build();
-        let mut missing = Vec::new();
-        if b.cpu.is_none() {
-            missing.push("CPU");
-        }
-        if b.motherboard.is_none() {
-            missing.push("motherboard");
-        }
-        if b.case.is_none() {
-            missing.push("case");
-        }
-        if b.psus.is_empty() {
-            missing.push("PSU");
-        }
-        if b.gpus.is_empty() {
-            missing.push("GPU");
-        }
-        if !missing.is_empty() {
+        let missing: Vec<PartKind> = PartKind::ALL.into_iter().filter(|k| !k.chosen(c)).collect();
+        let nothing = missing.len() == PartKind::ALL.len() && c.build().storage.is_empty();
+        if !missing.is_empty() && !nothing {
+            let skipped: Vec<&str> = super::RULES
+                .iter()
+                .filter(|r| r.needs.iter().any(|n| matches!(n, Need::Part(k) if missing.contains(k))))
+                .map(|r| r.doc.id)
+                .collect();
+            let names: Vec<&str> = missing.iter().map(|k| k.name()).collect();
+            let incomplete = missing.iter().any(|k| k.required());
             out.push(finding(
                 &MISSING_PARTS,
                 Severity::Info,
-                format!("not chosen yet: {}; the checks that need them are skipped", missing.join(", ")),
+                format!(
+                    "not chosen yet: {}; the checks that need them are skipped ({} check{}: {}){}",
+                    names.join(", "),
+                    skipped.len(),
+                    plural(skipped.len() as u64),
+                    skipped.join(", "),
+                    if incomplete { "; the build is INCOMPLETE" } else { "" }
+                ),
                 Vec::new(),
                 "Choose the parts to check them.",
+            ));
+        }
+        for (field, id) in &c.unknown_ids {
+            out.push(finding(
+                &MISSING_PARTS,
+                Severity::Error,
+                format!("`{field}` names unknown part `{id}`"),
+                Vec::new(),
+                "Use an id from `kraftwerk catalog`, or define the part in the build's `parts`.",
             ));
         }
     },
@@ -56,6 +66,7 @@ pub static CPU_SOCKET: Rule = Rule {
         why: "A CPU only fits a board of its socket (sTR5, SP5, AM5, LGA1700, ...); vendor spec pages.",
         fix: "Choose a CPU and board of the same socket.",
     },
+    needs: &[Need::Part(PartKind::Cpu), Need::Part(PartKind::Motherboard)],
     check: |c, out| {
         if let (Some(cpu), Some(b)) = (c.r.cpu, c.r.board)
             && cpu.socket != b.socket
@@ -82,6 +93,7 @@ pub static MEMORY_TYPE: Rule = Rule {
         why: "DDR4 and DDR5 are keyed differently; RDIMMs do not work in UDIMM boards and vice versa (JEDEC module standards; board QVLs).",
         fix: "Choose a kit of the board's memory type.",
     },
+    needs: &[Need::Part(PartKind::Memory), Need::Part(PartKind::Motherboard), Need::Part(PartKind::Cpu)],
     check: |c, out| {
         let Some((kit, _)) = c.r.memory else { return };
         if let Some(b) = c.r.board
@@ -120,6 +132,7 @@ pub static MEMORY_POPULATION: Rule = Rule {
         why: "More modules than slots do not fit. Fewer modules than channels leaves channels empty: memory bandwidth drops by that share, which slows CPU offload and data loading (each DDR5 channel adds its full bandwidth).",
         fix: "Use one module per channel (or a multiple of the channel count), no more than the board has slots.",
     },
+    needs: &[Need::Part(PartKind::Memory), Need::Part(PartKind::Motherboard)],
     check: |c, out| {
         let (Some((kit, kits)), Some(b)) = (c.r.memory, c.r.board) else { return };
         let modules = u32::from(kit.modules) * u32::from(kits);
@@ -158,6 +171,7 @@ pub static MEMORY_CAPACITY: Rule = Rule {
         why: "Beyond the maximum the system does not train memory or does not see it (vendor spec pages).",
         fix: "Use smaller modules or fewer of them.",
     },
+    needs: &[Need::Part(PartKind::Memory), Need::Part(PartKind::Motherboard), Need::Part(PartKind::Cpu), Need::Figure(Figure::BoardMaxMemory), Need::Figure(Figure::CpuMaxMemory)],
     check: |c, out| {
         let Some((kit, kits)) = c.r.memory else { return };
         let total = kit.total_gb() * u32::from(kits);
@@ -194,6 +208,7 @@ pub static CASE_FORM_FACTOR: Rule = Rule {
         why: "An SSI-EEB board (305 x 330 mm) does not mount in an ATX case; standoff positions differ (ATX and SSI specifications).",
         fix: "Choose a case that lists the board's form factor.",
     },
+    needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Case)],
     check: |c, out| {
         if let (Some(b), Some(case)) = (c.r.board, c.r.case)
             && !case.form_factors.contains(&b.form_factor)
@@ -221,6 +236,7 @@ pub static COOLER_SOCKET: Rule = Rule {
         why: "Mounting hardware is socket-specific; sTR5/SP5 need their own large cold plates (vendor compatibility lists).",
         fix: "Choose a cooler that lists the CPU's socket.",
     },
+    needs: &[Need::Part(PartKind::Cooler), Need::Part(PartKind::Cpu)],
     check: |c, out| {
         if let (Some(cool), Some(cpu)) = (c.r.cooler, c.r.cpu)
             && !cool.sockets.iter().any(|s| s == &cpu.socket)
@@ -247,6 +263,7 @@ pub static COOLER_CLEARANCE: Rule = Rule {
         why: "A cooler taller than the case's clearance keeps the side panel from closing; a radiator with no mount cannot be installed (case spec pages).",
         fix: "Choose a lower cooler, a smaller radiator, or a larger case.",
     },
+    needs: &[Need::Part(PartKind::Cooler), Need::Part(PartKind::Case), Need::Figure(Figure::CoolerHeight), Need::Figure(Figure::CaseMaxCoolerHeight), Need::Figure(Figure::CoolerRadiator), Need::Figure(Figure::CaseMaxRadiator)],
     check: |c, out| {
         let (Some(cool), Some(case)) = (c.r.cooler, c.r.case) else { return };
         match cool.cooler_type {
@@ -291,6 +308,7 @@ pub static COOLER_TDP: Rule = Rule {
         why: "A CPU sustains its package power under all-core load; an undersized cooler makes it throttle (vendor TDP ratings; AMD PPT = 1.35 x TDP on AM5).",
         fix: "Choose a cooler rated at least for the CPU's package power.",
     },
+    needs: &[Need::Part(PartKind::Cooler), Need::Part(PartKind::Cpu), Need::Figure(Figure::CoolerRatedTdp), Need::Figure(Figure::CpuPackagePower)],
     check: |c, out| {
         let (Some(cool), Some(cpu)) = (c.r.cooler, c.r.cpu) else { return };
         let Some(rated) = cool.rated_tdp_w else { return };
@@ -318,6 +336,7 @@ pub static MIXED_GPUS: Rule = Rule {
         why: "Tensor parallel and data parallel run at the pace of the slowest card and are limited by the smallest memory; NVLink bridges only join identical cards.",
         fix: "Use one GPU model, or plan for layer splits that weight cards by their memory.",
     },
+    needs: &[Need::Part(PartKind::Gpu)],
     check: |c, out| {
         let mut names: Vec<&str> = c.r.gpus.iter().flatten().map(|g| g.name.as_str()).collect();
         names.sort_unstable();
@@ -345,6 +364,7 @@ pub static SYSTEM_RAM: Rule = Rule {
         why: "Model weights pass through host memory when loading (and checkpoints when saving); with less RAM than VRAM loads swap or fail. Puget Systems recommends at least twice the total GPU memory (https://www.pugetsystems.com/solutions/ai-and-hpc-workstations/machine-learning-ai/hardware-recommendations/).",
         fix: "Install at least as much RAM as total VRAM, ideally twice.",
     },
+    needs: &[Need::Part(PartKind::Memory), Need::Part(PartKind::Gpu)],
     check: |c, out| {
         let Some((kit, kits)) = c.r.memory else { return };
         let ram_gb = f64::from(kit.total_gb() * u32::from(kits));

@@ -2,7 +2,8 @@
 //! GPU power cables and PSU connector counts. The numbers come from
 //! [`crate::estimate::power`], the same functions `kraftwerk power` prints.
 
-use super::{PartRef, Rule, RuleDoc, Severity, finding};
+use super::coverage::{Figure, Need, PartKind};
+use super::{PartRef, Rule, RuleDoc, Severity, finding, plural};
 use crate::build::GpuCable;
 use crate::catalog::{Gpu, Psu};
 use crate::estimate::power::{PSU_SUSTAINED_GUIDELINE, gpu_limit_w};
@@ -28,6 +29,7 @@ pub static PSU_CAPACITY: Rule = Rule {
         why: "A PSU over its rating shuts down or fails; sustained load above about 80 % shortens its life and leaves no room for spikes (judgement, widely used; Lambda: failures rise as a 1600 W unit nears 1500 W).",
         fix: "Lower the GPUs' power limits (see the advice), add a second PSU for some GPUs, or choose a larger PSU.",
     },
+    needs: &[Need::Part(PartKind::Psu)],
     check: |c, out| {
         for p in &c.power.psus {
             let sev = if p.load_fraction > 1.0 {
@@ -67,6 +69,7 @@ pub static PSU_TRANSIENT: Rule = Rule {
         why: "GPUs spike far above their board power for milliseconds (RTX 5090: 901 W under 1 ms on a 575 W card; RTX A6000: 654 W for 200 µs on 300 W, Lenovo); a PSU whose over-current protection trips reboots the machine under training load (Intel ATX 3.0 PSU design guide).",
         fix: "Choose an ATX 3.x PSU with headroom, lower the GPUs' power limits, or split the GPUs over two PSUs.",
     },
+    needs: &[Need::Part(PartKind::Psu), Need::Part(PartKind::Gpu)],
     check: |c, out| {
         for p in &c.power.psus {
             let any_limit = p.transients.iter().any(|t| t.limit_w.is_some());
@@ -127,6 +130,7 @@ pub static WALL_CIRCUIT: Rule = Rule {
         why: "A training run is a continuous load: US NEC allows 80 % of the breaker for 3 h+ (15 A at 120 V = 1440 W continuous, 1800 W absolute); over the breaker it trips.",
         fix: "Lower the GPUs' power limits (see the advice), split the PSUs over two circuits, or use a 240 V / 20 A circuit.",
     },
+    needs: &[Need::Part(PartKind::Psu)],
     check: |c, out| {
         let v = c.build().site.mains_v;
         let circuits = c.build().site.circuits.max(1);
@@ -185,6 +189,7 @@ pub static PSU_INLET: Rule = Rule {
         why: "Over its rating the inlet and cord overheat (IEC 60320; cableleader IEC chart); a Schuko socket is not rated for continuous full load (elektrofachkraft.de).",
         fix: "Lower the load on that PSU, use a C20 unit and cord, or split the load over two PSUs and outlets.",
     },
+    needs: &[Need::Part(PartKind::Psu)],
     check: |c, out| {
         for p in &c.power.psus {
             if p.amps > p.inlet_a {
@@ -233,6 +238,7 @@ pub static MULTI_PSU: Rule = Rule {
         why: "A GPU's slot is powered by the board's PSU and its cables by another: both must switch on together and share ground (add2psu / sync boards); a 7x RTX 4090 rig used four 1000 W PSUs (https://www.mov-axbx.com/wopr/wopr_power.html).",
         fix: "Point each GPU at a PSU (`psu: N`), mark one PSU `feeds_system: true`, and use a sync board.",
     },
+    needs: &[Need::Part(PartKind::Psu)],
     check: |c, out| {
         let b = c.build();
         for (i, g) in b.gpus.iter().enumerate() {
@@ -307,7 +313,7 @@ pub fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> Cable
     let inputs = gpu.power_inputs;
     if inputs.hpwr_16pin > 0 {
         let cable = cable.unwrap_or_else(|| match psu {
-            Some(p) if p.connectors.hpwr_16pin > 0 => GpuCable::Native12V2x6 {
+            Some(p) if p.connectors.hpwr_16pin.unwrap_or(0) > 0 => GpuCable::Native12V2x6 {
                 class_w: if p.connectors.hpwr_class_w == 0 { 600 } else { p.connectors.hpwr_class_w },
             },
             _ => GpuCable::Adapter { pcie_8pin_connected: adapter_plugs(gpu) },
@@ -355,6 +361,7 @@ pub static GPU_POWER_CABLE: Rule = Rule {
         why: "Over its class a 12V-2x6 connector overheats and melts; cards read the sense pins and cap themselves, so an RTX 5090 (575 W) on a 450 W cable is starved or unsafe; an RTX 4090 with 3 of its adapter's 4 plugs runs limited to 450 W (NVIDIA, via guru3d; cablester on sense pins; PCIe CEM 5.0).",
         fix: "Use a native 600 W 12V-2x6 cable (both sense pins grounded) or connect every adapter plug; else lower the card's power limit to the cable's class.",
     },
+    needs: &[Need::Part(PartKind::Gpu), Need::Part(PartKind::Psu)],
     check: |c, out| {
         let b = c.build();
         for (i, (p, g)) in b.gpus.iter().zip(&c.r.gpus).enumerate() {
@@ -412,6 +419,7 @@ pub static PSU_CONNECTORS: Rule = Rule {
         why: "Daisy-chaining one cable to two sockets or using splitters overloads it; datacenter cards (A100, A6000) take an EPS/CPU 8-pin, not a PCIe 8-pin (NVIDIA product briefs).",
         fix: "Choose a PSU with enough native cables, or move GPUs to a second PSU.",
     },
+    needs: &[Need::Part(PartKind::Psu), Need::Figure(Figure::PsuHpwr16pin), Need::Figure(Figure::PsuPcie8pin), Need::Figure(Figure::PsuEps8pin)],
     check: |c, out| {
         let b = c.build();
         let sys = b.system_psu();
@@ -433,9 +441,11 @@ pub static PSU_CONNECTORS: Rule = Rule {
                 eps += u32::from(c.r.board.map_or(1, |bd| bd.eps_8pin));
             }
             let have = psu.connectors;
+            // Unknown counts (`None`) are not compared: the coverage reports them as not
+            // checked. An unknown native 16-pin count is taken as none (the cards' adapters).
+            let short_hpwr = hpwr.saturating_sub(u32::from(have.hpwr_16pin.unwrap_or(0)));
             // Native 16-pin sockets the PSU lacks are fed by the cards' adapters (one 8-pin per
             // 150 W of the card's highest limit).
-            let short_hpwr = hpwr.saturating_sub(u32::from(have.hpwr_16pin));
             let per_adapter = b
                 .gpus
                 .iter()
@@ -446,33 +456,36 @@ pub static PSU_CONNECTORS: Rule = Rule {
                 .unwrap_or(4);
             let pcie_need = pcie + short_hpwr * per_adapter;
             let mut missing = Vec::new();
-            if pcie_need > u32::from(have.pcie_8pin) {
+            if let Some(have_pcie) = have.pcie_8pin
+                && pcie_need > u32::from(have_pcie)
+            {
                 missing.push(format!(
-                    "{pcie_need} PCIe 8-pin{} (has {})",
-                    if short_hpwr > 0 { format!(" incl. {short_hpwr} 16-pin adapter(s)") } else { String::new() },
-                    have.pcie_8pin
+                    "{pcie_need} PCIe 8-pin{} (has {have_pcie})",
+                    if short_hpwr > 0 { format!(" incl. {short_hpwr} 16-pin adapter{}", plural(short_hpwr)) } else { String::new() },
                 ));
             }
             // Datacenter and workstation cards ship with an adapter from two PCIe 8-pin plugs to
             // their CPU/EPS 8-pin input (NVIDIA A100 / RTX A6000 product briefs): an EPS
             // shortfall can be met from spare PCIe 8-pins, two for each.
-            let eps_short = eps.saturating_sub(u32::from(have.eps_8pin));
-            let pcie_spare = u32::from(have.pcie_8pin).saturating_sub(pcie_need);
-            if eps_short > 0 && eps_short * 2 <= pcie_spare && eps_short <= gpu_eps {
-                out.push(finding(
-                    &PSU_CONNECTORS,
-                    Severity::Info,
-                    format!(
-                        "PSU {} ({}) has {} EPS 8-pin for {eps}: {eps_short} GPU EPS input(s) fed through the card's 2x PCIe 8-pin adapter",
-                        pi + 1,
-                        psu.name,
-                        have.eps_8pin
-                    ),
-                    vec![PartRef::Psu(pi)],
-                    "Use the adapter that ships with the card; never a CPU cable split from one plug.",
-                ));
-            } else if eps > u32::from(have.eps_8pin) {
-                missing.push(format!("{eps} EPS 8-pin (has {})", have.eps_8pin));
+            if let Some(have_eps) = have.eps_8pin {
+                let eps_short = eps.saturating_sub(u32::from(have_eps));
+                let pcie_spare = have.pcie_8pin.map_or(0, |h| u32::from(h).saturating_sub(pcie_need));
+                if eps_short > 0 && eps_short * 2 <= pcie_spare && eps_short <= gpu_eps {
+                    out.push(finding(
+                        &PSU_CONNECTORS,
+                        Severity::Info,
+                        format!(
+                            "PSU {} ({}) has {have_eps} EPS 8-pin for {eps}: {eps_short} GPU EPS input{} fed through the card's 2x PCIe 8-pin adapter",
+                            pi + 1,
+                            psu.name,
+                            plural(eps_short)
+                        ),
+                        vec![PartRef::Psu(pi)],
+                        "Use the adapter that ships with the card; never a CPU cable split from one plug.",
+                    ));
+                } else if eps > u32::from(have_eps) {
+                    missing.push(format!("{eps} EPS 8-pin (has {have_eps})"));
+                }
             }
             if !missing.is_empty() {
                 out.push(finding(

@@ -76,8 +76,8 @@ fn rows(c: &Catalog, kind: PartKind) -> Vec<(String, String, String, String)> {
                         p.rated_w,
                         p.atx_version,
                         p.eighty_plus,
-                        p.connectors.hpwr_16pin,
-                        p.connectors.pcie_8pin,
+                        p.connectors.hpwr_16pin.map_or_else(|| "?".to_owned(), |n| n.to_string()),
+                        p.connectors.pcie_8pin.map_or_else(|| "?".to_owned(), |n| n.to_string()),
                         p.inlet
                     ),
                 )

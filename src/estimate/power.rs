@@ -364,7 +364,8 @@ fn inlet_a(inlet: Inlet, mains_v: f64) -> f64 {
 pub fn excursion_limits(psu: &Psu) -> Option<[f64; 4]> {
     match psu.atx_version {
         AtxVersion::Atx30 | AtxVersion::Atx31 => {
-            if psu.rated_w > 450.0 && psu.connectors.hpwr_16pin > 0 {
+            // An unknown 16-pin count takes the lower table (conservative).
+            if psu.rated_w > 450.0 && psu.connectors.hpwr_16pin.unwrap_or(0) > 0 {
                 Some(EXCURSION_LIMIT_HPWR)
             } else {
                 Some(EXCURSION_LIMIT_OTHER)
@@ -486,7 +487,9 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
                 .map(|c| c.power_w)
                 .sum::<f64>();
         let limits = excursion_limits(p);
-        let transients = EXCURSION_DURATIONS_S
+        // Idle GPUs do not spike to their limit: no transient peaks are estimated at idle.
+        let durations: &[f64] = if state == LoadState::Idle { &[] } else { &EXCURSION_DURATIONS_S };
+        let transients = durations
             .iter()
             .enumerate()
             .map(|(k, &d)| TransientPoint {

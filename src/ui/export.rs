@@ -4,7 +4,7 @@
 use crate::build::Build;
 use crate::catalog::{Catalog, HasId};
 use crate::check::Report;
-use crate::cli::check_cmd::report_text;
+use crate::report::report_text;
 use std::fmt::Write as _;
 
 /// Escapes `|` so a value stays in its Markdown table cell.

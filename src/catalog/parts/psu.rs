@@ -57,18 +57,22 @@ pub struct EfficiencyPoint {
     pub efficiency_pct: f64,
 }
 
-/// Modular cables and sockets a PSU offers.
+/// Modular cables and sockets a PSU offers. A count nobody published is `None` (unknown), never
+/// 0: the `psu-connectors` rule then reports "not checked" for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PsuConnectors {
-    /// 12V-2x6 / 12VHPWR cables.
-    pub hpwr_16pin: u8,
+    /// 12V-2x6 / 12VHPWR cables; `None` = unknown.
+    #[serde(default)]
+    pub hpwr_16pin: Option<u8>,
     /// Power class of those cables as signalled by their sense pins, W (600, 450, 300, 150).
     pub hpwr_class_w: u16,
-    /// PCIe 8-pin (6+2) connectors.
-    pub pcie_8pin: u8,
-    /// EPS-12V 8-pin (4+4) connectors.
-    pub eps_8pin: u8,
+    /// PCIe 8-pin (6+2) connectors; `None` = unknown.
+    #[serde(default)]
+    pub pcie_8pin: Option<u8>,
+    /// EPS-12V 8-pin (4+4) connectors; `None` = unknown.
+    #[serde(default)]
+    pub eps_8pin: Option<u8>,
 }
 
 /// A power supply.

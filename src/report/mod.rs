@@ -1,0 +1,201 @@
+//! Text rendering of a check report and a power estimate: what `kraftwerk check` and
+//! `kraftwerk power` print, and the body of the GUI's Markdown export. Both faces call this
+//! module, so they print the same words.
+//!
+//! People count from 1: GPU 1, PSU 1, circuit 1 (the JSON output keeps 0-based indices).
+
+use crate::check::{Coverage, FindingKind, Report, Severity, Verdict};
+use crate::estimate::power::{LoadState, PowerEstimate, ThermalRisk};
+use std::fmt::Write as _;
+
+/// `"1 note"`, `"2 notes"`.
+pub fn count(n: usize, word: &str) -> String {
+    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
+}
+
+/// A power figure, W, with no small figure rounded to 0 (`0.4 W`, `12 W`).
+pub fn watts(w: f64) -> String {
+    if w != 0.0 && w.abs() < 10.0 { format!("{w:.1} W") } else { format!("{w:.0} W") }
+}
+
+/// Lower-case name of a thermal risk (`high`).
+pub fn risk_name(r: ThermalRisk) -> &'static str {
+    match r {
+        ThermalRisk::Low => "low",
+        ThermalRisk::Medium => "medium",
+        ThermalRisk::High => "high",
+    }
+}
+
+/// Rules listed by id in the headline up to this many; more are counted and listed below.
+const HEADLINE_RULES: usize = 6;
+
+/// The headline of a report: `NAME: PASS — 27 of 29 checks ran; 2 not checked: a, b  (0
+/// errors, 3 warnings, 1 note)`.
+pub fn headline(r: &Report) -> String {
+    let c = &r.coverage;
+    let cov = if c.not_checked.len() <= HEADLINE_RULES {
+        c.summary()
+    } else {
+        format!("{} of {} checks ran; {} not checked (listed below)", c.ran, c.total, c.not_checked.len())
+    };
+    let body = if r.verdict == Verdict::Empty { "nothing chosen yet: no check ran".to_owned() } else { cov };
+    format!(
+        "{}: {} — {body}  ({}, {}, {})",
+        r.build,
+        r.verdict,
+        count(r.errors, "error"),
+        count(r.warnings, "warning"),
+        count(r.infos, "note")
+    )
+}
+
+/// The "Not checked" section: one line per rule that did not run or ran only in part.
+pub fn coverage_text(c: &Coverage) -> String {
+    let mut s = String::new();
+    if c.not_checked.is_empty() {
+        return s;
+    }
+    let _ = writeln!(s, "\nNot checked ({} of {}):", c.not_checked.len(), c.total);
+    for rc in &c.not_checked {
+        let mut why = Vec::new();
+        if !rc.missing_parts.is_empty() {
+            let names: Vec<&str> = rc.missing_parts.iter().map(|k| k.name()).collect();
+            why.push(format!("no {} chosen", names.join(", ")));
+        }
+        for u in &rc.unknown {
+            why.push(format!("{} of {} unknown", u.figure, u.part_name));
+        }
+        let _ = writeln!(s, "  {:<20} {}", rc.rule, why.join("; "));
+    }
+    s
+}
+
+/// Text rendering of a report (also the Markdown export's body).
+pub fn report_text(r: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{}", headline(r));
+    for f in &r.findings {
+        let tag = match (f.kind, f.severity) {
+            (FindingKind::NotChecked, _) => "skip ",
+            (_, Severity::Error) => "error",
+            (_, Severity::Warning) => "warn ",
+            (_, Severity::Info) => "info ",
+        };
+        let _ = writeln!(s, "  {tag} [{}] {}", f.rule, f.message);
+        let _ = writeln!(s, "        fix: {}", f.fix);
+    }
+    s.push_str(&coverage_text(&r.coverage));
+    let _ = writeln!(s);
+    s.push_str(&power_text(&r.power));
+    if let Some(a) = &r.advice {
+        let _ = writeln!(s, "\nPower-limit advice: {}", a.problem);
+        match (a.common_limit_w, a.throughput_kept) {
+            (Some(l), Some(k)) => {
+                let _ = writeln!(
+                    s,
+                    "  cap every GPU at {l:.0} W (nvidia-smi -pl {l:.0}): keeps about {:.0} % of full-load throughput",
+                    k * 100.0
+                );
+                if let Some(e) = &a.at_limit {
+                    let _ = writeln!(s, "  then: {:.0} W DC, {:.0} W at the wall", e.total_dc_w, e.total_wall_w);
+                }
+            }
+            _ => {
+                let _ = writeln!(s, "  no common power limit within the cards' range fits");
+            }
+        }
+        for alt in &a.alternatives {
+            let _ = writeln!(s, "  or: {alt}");
+        }
+    }
+    s
+}
+
+/// Duration for people (`100 µs`, `10 ms`).
+fn duration(d: f64) -> String {
+    if d < 1e-3 { format!("{:.0} µs", d * 1e6) } else { format!("{:.0} ms", d * 1e3) }
+}
+
+/// Text rendering of a power estimate.
+pub fn power_text(e: &PowerEstimate) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Power ({}): {:.0} W DC, {:.0} W at the wall, heat {:.0} BTU/h",
+        e.state.name(),
+        e.total_dc_w,
+        e.total_wall_w,
+        e.heat_btu_h
+    );
+    for c in &e.components {
+        // "(PSU n)" only where the build has PSUs to name.
+        let psu = if e.psus.is_empty() { String::new() } else { format!("  (PSU {})", c.psu + 1) };
+        let _ = writeln!(s, "  {:<44} {:>9}{psu}", c.label, watts(c.power_w));
+    }
+    if e.psus.is_empty() {
+        let _ = writeln!(s, "  no PSU chosen: wall draw taken at 90 % efficiency; no PSU check ran");
+    }
+    for p in &e.psus {
+        let _ = writeln!(
+            s,
+            "  PSU {} {}: {:.0} W of {:.0} W ({:.0} %), efficiency {:.1} %, {:.0} W from the wall ({:.1} A; inlet {:.0} A)",
+            p.index + 1,
+            p.name,
+            p.dc_w,
+            p.rated_w,
+            p.load_fraction * 100.0,
+            p.efficiency * 100.0,
+            p.wall_w,
+            p.amps,
+            p.inlet_a
+        );
+        for t in &p.transients {
+            let _ = writeln!(
+                s,
+                "      peak {:>6}: {:>6.0} W  limit {}",
+                duration(t.duration_s),
+                t.peak_w,
+                t.limit_w.map_or_else(|| "none (no ATX 3.x excursion spec)".to_owned(), |l| format!("{l:.0} W"))
+            );
+        }
+    }
+    if e.state == LoadState::Idle && !e.psus.is_empty() {
+        let _ = writeln!(s, "  transient peaks: GPUs spike under load; see `--state training`");
+    }
+    for c in &e.circuits {
+        let _ = writeln!(
+            s,
+            "  circuit {}: {:.0} W, {:.1} A of {:.0} A breaker ({:.1} A continuous)",
+            c.index + 1,
+            c.wall_w,
+            c.amps,
+            c.breaker_a,
+            c.continuous_a
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  electricity: ${:.2}/h running, ${:.0}/month, ${:.0}/year at the site's duty cycle",
+        e.cost.per_hour_usd, e.cost.per_month_usd, e.cost.per_year_usd
+    );
+    for t in &e.gpu_thermal {
+        let _ = writeln!(s, "  GPU {} thermal risk {}: {}", t.gpu + 1, risk_name(t.risk), t.reason);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals_and_small_figures() {
+        assert_eq!(count(1, "note"), "1 note");
+        assert_eq!(count(0, "note"), "0 notes");
+        assert_eq!(count(2, "error"), "2 errors");
+        assert_eq!(watts(0.4), "0.4 W");
+        assert_eq!(watts(0.0), "0 W");
+        assert_eq!(watts(450.0), "450 W");
+    }
+}
