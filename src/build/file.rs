@@ -17,9 +17,9 @@ use std::path::Path;
 /// multi-gigabyte file from being read into memory.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Why a build file could not be loaded or saved.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{column}: {message}")]
+/// Why a build file could not be loaded or saved. Shown as `file:line:column: message`, or
+/// `file: message` when the error has no position (a file that cannot be read).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildError {
     /// File path as given (or `<input>`).
     pub file: String,
@@ -31,8 +31,21 @@ pub struct BuildError {
     pub message: String,
 }
 
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
 impl BuildError {
-    fn at(file: &str, line: usize, column: usize, message: impl Into<String>) -> Self {
+    /// An error at a 1-based line and column of `file` (0, 0: no position).
+    pub fn at(file: &str, line: usize, column: usize, message: impl Into<String>) -> Self {
         BuildError { file: file.to_owned(), line, column, message: message.into() }
     }
 }
@@ -55,6 +68,163 @@ fn locate_string(text: &str, value: &str) -> (usize, usize) {
     }
     let needle = format!("\"{value}\"");
     text.find(&needle).map_or((0, 0), |off| line_col(text, off))
+}
+
+/// Byte offsets of every `key:` in the code of `text`: outside string literals and `//`
+/// comments, `key` not part of a longer identifier.
+fn key_offsets(text: &str, key: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    let (mut i, mut in_str) = (0, false);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_str {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_str = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_str = true;
+        } else if b == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+        } else if text[i..].starts_with(key)
+            && (i == 0 || !ident(bytes[i - 1]))
+            && text[i + key.len()..].trim_start().starts_with(':')
+            && !bytes.get(i + key.len()).copied().is_some_and(ident)
+        {
+            out.push(i);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// 1-based line and column of the `n`-th (0-based) `key:` of the build file's code, after the
+/// first `section:` when one is given (`("site", "mains_v")`); the section itself, else 1:1,
+/// where the key is not written (a default).
+pub fn locate_key(text: &str, section: Option<&str>, key: &str, n: usize) -> (usize, usize) {
+    let start = match section {
+        Some(sec) => match key_offsets(text, sec).first() {
+            Some(&o) => o,
+            None => return (1, 1),
+        },
+        None => 0,
+    };
+    match key_offsets(text, key).into_iter().filter(|&o| o >= start).nth(n) {
+        Some(o) => line_col(text, o),
+        None if section.is_some() => line_col(text, start),
+        None => (1, 1),
+    }
+}
+
+/// Lowest and highest mains voltage accepted, V: the 100-127 V and 200-240 V mains of the
+/// world with a 10 % tolerance (IEC 60038 standard voltages).
+pub const MAINS_V_RANGE: (f64, f64) = (90.0, 260.0);
+/// Ambient temperatures accepted, °C: the range a room with a computer can have (judgement;
+/// ATX PSUs are rated to 40-50 °C).
+pub const AMBIENT_C_RANGE: (f64, f64) = (-10.0, 50.0);
+
+/// Values the types allow but no machine can have: mains voltage, breaker, circuit count,
+/// ambient, price, duty cycle, outlet rating, memory kits, GPU power limits, workload context
+/// and batch. The first one found, with the position of its key in `text`.
+fn check_values(file: &str, text: &str, b: &Build) -> Result<(), BuildError> {
+    let err = |section: Option<&str>, key: &str, n: usize, message: String| {
+        let (line, column) = locate_key(text, section, key, n);
+        Err(BuildError::at(file, line, column, message))
+    };
+    let s = &b.site;
+    let in_range = |v: f64, (lo, hi): (f64, f64)| v.is_finite() && v >= lo && v <= hi;
+    if !in_range(s.mains_v, MAINS_V_RANGE) {
+        return err(
+            Some("site"),
+            "mains_v",
+            0,
+            format!(
+                "site.mains_v {} V is outside {:.0}-{:.0} V (mains is 100-127 V or 200-240 V)",
+                s.mains_v, MAINS_V_RANGE.0, MAINS_V_RANGE.1
+            ),
+        );
+    }
+    if !(s.circuit_a.is_finite() && s.circuit_a > 0.0) {
+        return err(
+            Some("site"),
+            "circuit_a",
+            0,
+            format!("site.circuit_a {} A: a breaker is rated above 0 A (15, 16, 20, 32)", s.circuit_a),
+        );
+    }
+    if s.circuits == 0 {
+        return err(Some("site"), "circuits", 0, "site.circuits 0: a site has at least 1 circuit".to_owned());
+    }
+    if !in_range(s.ambient_c, AMBIENT_C_RANGE) {
+        return err(
+            Some("site"),
+            "ambient_c",
+            0,
+            format!(
+                "site.ambient_c {} °C is outside {:.0}..{:.0} °C",
+                s.ambient_c, AMBIENT_C_RANGE.0, AMBIENT_C_RANGE.1
+            ),
+        );
+    }
+    if !(s.price_per_kwh.is_finite() && s.price_per_kwh >= 0.0) {
+        return err(
+            Some("site"),
+            "price_per_kwh",
+            0,
+            format!("site.price_per_kwh {}: a price is not negative", s.price_per_kwh),
+        );
+    }
+    if !in_range(s.duty_cycle, (0.0, 1.0)) {
+        return err(
+            Some("site"),
+            "duty_cycle",
+            0,
+            format!("site.duty_cycle {} is outside 0-1 (a fraction of the time)", s.duty_cycle),
+        );
+    }
+    if let Some(a) = s.outlet_continuous_a
+        && !(a.is_finite() && a > 0.0)
+    {
+        return err(
+            Some("site"),
+            "outlet_continuous_a",
+            0,
+            format!("site.outlet_continuous_a {a} A: an outlet carries more than 0 A"),
+        );
+    }
+    if let Some(m) = &b.memory
+        && m.kits == 0
+    {
+        return err(Some("memory"), "kits", 0, "memory.kits 0: at least 1 kit (or leave `memory` out)".to_owned());
+    }
+    let mut limits = 0;
+    for (i, g) in b.gpus.iter().enumerate() {
+        if let Some(w) = g.power_limit_w {
+            if !(w.is_finite() && w > 0.0) {
+                return err(
+                    Some("gpus"),
+                    "power_limit_w",
+                    limits,
+                    format!("gpus[{i}].power_limit_w {w} W: a power limit is above 0 W"),
+                );
+            }
+            limits += 1;
+        }
+    }
+    if let Some(w) = &b.workload {
+        if w.context == 0 {
+            return err(Some("workload"), "context", 0, "workload.context 0: at least 1 token".to_owned());
+        }
+        if w.batch == 0 {
+            return err(Some("workload"), "batch", 0, "workload.batch 0: at least 1 sequence".to_owned());
+        }
+    }
+    Ok(())
 }
 
 /// Position of the `format:` field (not a mention of "format" in a comment).
@@ -82,7 +252,11 @@ struct FormatProbe {
 ///
 /// # Errors
 /// [`BuildError`] with line and column for: empty input, syntax errors, wrong types, unknown
-/// fields, a missing or future `format`, unknown part ids.
+/// fields, a missing or future `format`, values no machine can have (mains outside 90-260 V,
+/// a breaker or circuit count of 0, ambient outside -10..50 °C, a negative price, a duty cycle
+/// outside 0-1, 0 memory kits, a power limit or workload context/batch of 0), unknown part
+/// ids. Workload precision and mode are checked by `check::load`, which knows the
+/// estimator's names.
 pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Build, BuildError> {
     if text.trim().is_empty() {
         return Err(BuildError::at(file, 1, 1, "empty file: expected a build `(format: 1, name: \"...\", ...)`"));
@@ -112,6 +286,7 @@ pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Bui
         let (line, column) = format_field(text);
         return Err(BuildError::at(file, line, column, "format 0 is not a valid version"));
     }
+    check_values(file, text, &build)?;
     if let Some(catalog) = catalog
         && let Some((field, id)) = build.unknown_ids(catalog).into_iter().next()
     {

@@ -239,7 +239,8 @@ impl Figure {
                                 k.eps_8pin.is_some(),
                             ),
                         };
-                        (needed && !known).then(|| (PartRef::Psu(pi), format!("{} {}", psu.vendor, psu.name), psu.id.clone()))
+                        (needed && !known)
+                            .then(|| (PartRef::Psu(pi), format!("{} {}", psu.vendor, psu.name), psu.id.clone()))
                     })
                     .collect()
             }

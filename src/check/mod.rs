@@ -8,12 +8,14 @@
 
 mod cooling;
 pub mod coverage;
+pub mod input;
 mod nvlink;
 mod pcie;
 mod platform;
 mod power;
 
 pub use coverage::{Coverage, Figure, Need, PartKind, RuleCoverage, UnknownFigure};
+pub use input::load;
 pub use pcie::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
 
 use crate::build::{Build, Resolved};

@@ -257,7 +257,12 @@ pub static CASE_GPU_FIT: Rule = Rule {
         why: "A card longer than the case hits the drive cage or front fans; a 3-slot card in the board's last slot needs case openings below the board (case spec pages).",
         fix: "Choose a larger case, a shorter card, or move the lowest card up.",
     },
-    needs: &[Need::Part(PartKind::Case), Need::Part(PartKind::Gpu), Need::Figure(Figure::GpuLength), Need::Figure(Figure::CaseMaxGpuLength)],
+    needs: &[
+        Need::Part(PartKind::Case),
+        Need::Part(PartKind::Gpu),
+        Need::Figure(Figure::GpuLength),
+        Need::Figure(Figure::CaseMaxGpuLength),
+    ],
     check: |c, out| {
         let Some(case) = c.r.case else { return };
         for (i, (p, g)) in c.build().gpus.iter().zip(&c.r.gpus).enumerate() {

@@ -171,7 +171,13 @@ pub static MEMORY_CAPACITY: Rule = Rule {
         why: "Beyond the maximum the system does not train memory or does not see it (vendor spec pages).",
         fix: "Use smaller modules or fewer of them.",
     },
-    needs: &[Need::Part(PartKind::Memory), Need::Part(PartKind::Motherboard), Need::Part(PartKind::Cpu), Need::Figure(Figure::BoardMaxMemory), Need::Figure(Figure::CpuMaxMemory)],
+    needs: &[
+        Need::Part(PartKind::Memory),
+        Need::Part(PartKind::Motherboard),
+        Need::Part(PartKind::Cpu),
+        Need::Figure(Figure::BoardMaxMemory),
+        Need::Figure(Figure::CpuMaxMemory),
+    ],
     check: |c, out| {
         let Some((kit, kits)) = c.r.memory else { return };
         let total = kit.total_gb() * u32::from(kits);
@@ -263,7 +269,14 @@ pub static COOLER_CLEARANCE: Rule = Rule {
         why: "A cooler taller than the case's clearance keeps the side panel from closing; a radiator with no mount cannot be installed (case spec pages).",
         fix: "Choose a lower cooler, a smaller radiator, or a larger case.",
     },
-    needs: &[Need::Part(PartKind::Cooler), Need::Part(PartKind::Case), Need::Figure(Figure::CoolerHeight), Need::Figure(Figure::CaseMaxCoolerHeight), Need::Figure(Figure::CoolerRadiator), Need::Figure(Figure::CaseMaxRadiator)],
+    needs: &[
+        Need::Part(PartKind::Cooler),
+        Need::Part(PartKind::Case),
+        Need::Figure(Figure::CoolerHeight),
+        Need::Figure(Figure::CaseMaxCoolerHeight),
+        Need::Figure(Figure::CoolerRadiator),
+        Need::Figure(Figure::CaseMaxRadiator),
+    ],
     check: |c, out| {
         let (Some(cool), Some(case)) = (c.r.cooler, c.r.case) else { return };
         match cool.cooler_type {
@@ -308,7 +321,12 @@ pub static COOLER_TDP: Rule = Rule {
         why: "A CPU sustains its package power under all-core load; an undersized cooler makes it throttle (vendor TDP ratings; AMD PPT = 1.35 x TDP on AM5).",
         fix: "Choose a cooler rated at least for the CPU's package power.",
     },
-    needs: &[Need::Part(PartKind::Cooler), Need::Part(PartKind::Cpu), Need::Figure(Figure::CoolerRatedTdp), Need::Figure(Figure::CpuPackagePower)],
+    needs: &[
+        Need::Part(PartKind::Cooler),
+        Need::Part(PartKind::Cpu),
+        Need::Figure(Figure::CoolerRatedTdp),
+        Need::Figure(Figure::CpuPackagePower),
+    ],
     check: |c, out| {
         let (Some(cool), Some(cpu)) = (c.r.cooler, c.r.cpu) else { return };
         let Some(rated) = cool.rated_tdp_w else { return };

@@ -419,7 +419,12 @@ pub static PSU_CONNECTORS: Rule = Rule {
         why: "Daisy-chaining one cable to two sockets or using splitters overloads it; datacenter cards (A100, A6000) take an EPS/CPU 8-pin, not a PCIe 8-pin (NVIDIA product briefs).",
         fix: "Choose a PSU with enough native cables, or move GPUs to a second PSU.",
     },
-    needs: &[Need::Part(PartKind::Psu), Need::Figure(Figure::PsuHpwr16pin), Need::Figure(Figure::PsuPcie8pin), Need::Figure(Figure::PsuEps8pin)],
+    needs: &[
+        Need::Part(PartKind::Psu),
+        Need::Figure(Figure::PsuHpwr16pin),
+        Need::Figure(Figure::PsuPcie8pin),
+        Need::Figure(Figure::PsuEps8pin),
+    ],
     check: |c, out| {
         let b = c.build();
         let sys = b.system_psu();
@@ -461,7 +466,11 @@ pub static PSU_CONNECTORS: Rule = Rule {
             {
                 missing.push(format!(
                     "{pcie_need} PCIe 8-pin{} (has {have_pcie})",
-                    if short_hpwr > 0 { format!(" incl. {short_hpwr} 16-pin adapter{}", plural(short_hpwr)) } else { String::new() },
+                    if short_hpwr > 0 {
+                        format!(" incl. {short_hpwr} 16-pin adapter{}", plural(short_hpwr))
+                    } else {
+                        String::new()
+                    },
                 ));
             }
             // Datacenter and workstation cards ship with an adapter from two PCIe 8-pin plugs to

@@ -2,7 +2,7 @@
 //! estimate on the command line.
 
 use super::{Format, load_catalog, print_json};
-use crate::build::{self, Build};
+use crate::build::Build;
 use crate::catalog::Catalog;
 use crate::check::{self, RULES, Verdict};
 use crate::estimate::power::{self, LoadState, PowerEstimate};
@@ -14,7 +14,7 @@ use std::process::ExitCode;
 /// failure.
 pub(crate) fn load_build(path: &Path) -> Result<(Catalog, Build), ExitCode> {
     let catalog = load_catalog()?;
-    match build::load(path, Some(&catalog)) {
+    match check::load(path, &catalog) {
         Ok(b) => Ok((catalog, b)),
         Err(e) => {
             eprintln!("kraftwerk: {e}");
