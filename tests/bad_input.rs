@@ -101,6 +101,21 @@ fn rows() -> Vec<Row> {
             At("outlet_continuous_a: 0.0"),
         ),
         row("check", &[("KITS", "0")], 2, "memory.kits 0", At("kits: 0")),
+        row(
+            "check",
+            &[("SITE", "mains_v: 120.0, outlets: [(kind: Nema515, psus: [3])]")],
+            2,
+            "names PSU index 3 (0-based), but the build has 1 PSU",
+            At("psus: [3]"),
+        ),
+        row(
+            "check",
+            &[("SITE", "outlets: [(kind: Nema515, psus: [0]), (kind: Schuko, psus: [0])]")],
+            2,
+            "PSU index 0 is already plugged into an outlet",
+            At("psus: [0])]"),
+        ),
+        row("check", &[("SITE", "outlets: [(kind: Nema999, psus: [0])]")], 2, "Nema999", Line(11)),
         row("check", &[("LIMIT", ", power_limit_w: -100.0")], 2, "power_limit_w -100 W", At("power_limit_w: -100.0")),
         row(
             "check",

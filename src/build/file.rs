@@ -197,6 +197,51 @@ fn check_values(file: &str, text: &str, b: &Build) -> Result<(), BuildError> {
             format!("site.outlet_continuous_a {a} A: an outlet carries more than 0 A"),
         );
     }
+    for (oi, o) in s.outlets.iter().enumerate() {
+        if let Some(a) = o.continuous_a
+            && !(a.is_finite() && a > 0.0)
+        {
+            return err(
+                Some("outlets"),
+                "continuous_a",
+                0,
+                format!("site.outlets[{oi}].continuous_a {a} A: above 0 A"),
+            );
+        }
+        for &p in &o.psus {
+            if p >= b.psus.len() {
+                return err(
+                    Some("outlets"),
+                    "psus",
+                    oi,
+                    format!(
+                        "site.outlets[{oi}] names PSU index {p} (0-based), but the build has {} PSU{}",
+                        b.psus.len(),
+                        if b.psus.len() == 1 { "" } else { "s" }
+                    ),
+                );
+            }
+            if s.outlets[..oi].iter().any(|e| e.psus.contains(&p)) || o.psus.iter().filter(|&&q| q == p).count() > 1 {
+                return err(
+                    Some("outlets"),
+                    "psus",
+                    oi,
+                    format!("site.outlets[{oi}]: PSU index {p} is already plugged into an outlet"),
+                );
+            }
+        }
+        let circuits: Vec<usize> = o.psus.iter().filter_map(|&p| b.psus.get(p).map(|u| u.circuit)).collect();
+        if circuits.windows(2).any(|w| w[0] != w[1]) {
+            return err(
+                Some("outlets"),
+                "psus",
+                oi,
+                format!(
+                    "site.outlets[{oi}]: its PSUs are on different circuits ({circuits:?}); one outlet is on one circuit"
+                ),
+            );
+        }
+    }
     if let Some(m) = &b.memory
         && m.kits == 0
     {

@@ -216,9 +216,92 @@ pub struct Site {
     pub price_per_kwh: f64,
     /// Fraction of the time the machine runs its workload (0..=1), for cost.
     pub duty_cycle: f64,
-    /// Continuous current one wall outlet may carry, A; `None` = 80 % of the circuit below
-    /// 180 V, a Schuko socket's 10 A planning figure at 230 V.
+    /// Continuous current one wall outlet may carry, A, for PSUs not plugged into one of
+    /// `outlets`; `None` = 80 % of the circuit below 180 V, a Schuko socket's 10 A planning
+    /// figure at 230 V.
     pub outlet_continuous_a: Option<f64>,
+    /// Wall outlets and the PSUs plugged into each (several PSUs on one power strip share its
+    /// outlet). A PSU in no outlet has an outlet of its own rated `outlet_continuous_a`. Older
+    /// files have none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub outlets: Vec<Outlet>,
+}
+
+/// A kind of wall outlet (receptacle), with its rating and the current it may carry
+/// continuously (3 h or more, as an LLM training run does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OutletKind {
+    /// NEMA 5-15 (US 120 V, 15 A): 12 A continuous.
+    Nema515,
+    /// NEMA 5-20 (US 120 V, 20 A): 16 A continuous.
+    Nema520,
+    /// NEMA 6-15 (US 240 V, 15 A): 12 A continuous.
+    Nema615,
+    /// NEMA 6-20 (US 240 V, 20 A): 16 A continuous.
+    Nema620,
+    /// Schuko CEE 7/3 (230 V, 16 A): 10 A planning figure for continuous load.
+    Schuko,
+    /// IEC 60309 blue 16 A (230 V): rated for its current continuously.
+    Iec60309x16,
+    /// IEC 60309 blue 32 A (230 V): rated for its current continuously.
+    Iec60309x32,
+}
+
+impl OutletKind {
+    /// Name for people (`NEMA 5-15`).
+    pub fn name(self) -> &'static str {
+        match self {
+            OutletKind::Nema515 => "NEMA 5-15",
+            OutletKind::Nema520 => "NEMA 5-20",
+            OutletKind::Nema615 => "NEMA 6-15",
+            OutletKind::Nema620 => "NEMA 6-20",
+            OutletKind::Schuko => "Schuko",
+            OutletKind::Iec60309x16 => "IEC 60309 16 A",
+            OutletKind::Iec60309x32 => "IEC 60309 32 A",
+        }
+    }
+
+    /// `(rated, continuous)` current, A. NEMA: a cord-and-plug load on a 15 A receptacle is at
+    /// most 12 A and on a 20 A one 16 A (US NEC 210.21(B)(2), 80 % for continuous loads,
+    /// 210.19(A)); Schuko: rated 16 A, 10 A for continuous load (elektrofachkraft.de, "Der
+    /// Schukostecker und seine Besonderheiten"); IEC 60309 industrial connectors carry their
+    /// rated current (IEC 60309-1). Sources collected in `docs/sources.md`.
+    pub fn ratings_a(self) -> (f64, f64) {
+        match self {
+            OutletKind::Nema515 | OutletKind::Nema615 => (15.0, 12.0),
+            OutletKind::Nema520 | OutletKind::Nema620 => (20.0, 16.0),
+            OutletKind::Schuko => (16.0, 10.0),
+            OutletKind::Iec60309x16 => (16.0, 16.0),
+            OutletKind::Iec60309x32 => (32.0, 32.0),
+        }
+    }
+}
+
+/// One wall outlet and what is plugged into it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Outlet {
+    /// Its kind.
+    pub kind: OutletKind,
+    /// The PSUs plugged into it, by index into `Build::psus` (0-based; several = a power
+    /// strip). They must be on the same circuit.
+    #[serde(default)]
+    pub psus: Vec<usize>,
+    /// Continuous rating, A, when not the kind's.
+    #[serde(default)]
+    pub continuous_a: Option<f64>,
+}
+
+impl Outlet {
+    /// Continuous current it may carry, A.
+    pub fn continuous_a(&self) -> f64 {
+        self.continuous_a.unwrap_or(self.kind.ratings_a().1)
+    }
+
+    /// Rated (absolute) current, A: the kind's, or the override where that is higher.
+    pub fn rated_a(&self) -> f64 {
+        self.kind.ratings_a().0.max(self.continuous_a.unwrap_or(0.0))
+    }
 }
 
 impl Default for Site {
@@ -233,6 +316,7 @@ impl Default for Site {
             price_per_kwh: 0.17,
             duty_cycle: 0.5,
             outlet_continuous_a: None,
+            outlets: Vec::new(),
         }
     }
 }

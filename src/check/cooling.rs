@@ -23,6 +23,7 @@ pub static PASSIVE_AIRFLOW: Rule = Rule {
         fix: "Use a server chassis with GPU airflow (airflow: Server), or add a ducted blower per card and monitor temperatures.",
     },
     needs: &[Need::Part(PartKind::Gpu)],
+    figures: None,
     check: |c, out| {
         let airflow = c.r.case.map(|k| k.airflow);
         for (i, g) in c.r.gpus.iter().enumerate() {
@@ -68,6 +69,7 @@ pub static OPEN_AIR_GAP: Rule = Rule {
         fix: "Leave at least one empty slot between open-air cards, use blower cards, or move cards to risers.",
     },
     needs: &[Need::Part(PartKind::Gpu)],
+    figures: None,
     check: |c, out| {
         for t in &c.power.gpu_thermal {
             if t.risk == ThermalRisk::High && t.reason.starts_with("open-air card with no gap") {
@@ -95,6 +97,7 @@ pub static CASE_HEAT: Rule = Rule {
         fix: "Use an open frame or a server chassis, add high-airflow fans, or lower power limits.",
     },
     needs: &[Need::Part(PartKind::Case)],
+    figures: None,
     check: |c, out| {
         let Some(case) = c.r.case else { return };
         let cap = case.max_heat_w.or(match case.airflow {

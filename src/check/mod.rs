@@ -177,6 +177,9 @@ pub struct Rule {
     /// Parts and figures it needs; missing or unknown ones make it "not checked"
     /// ([`coverage`]).
     pub needs: &'static [Need],
+    /// The figures its docs quote, rendered from the constants the check uses (so `check
+    /// --explain` never goes stale); `None` when the docs quote none.
+    pub figures: Option<fn() -> String>,
     /// Adds findings for the build.
     pub check: fn(&Ctx<'_>, &mut Vec<Finding>),
 }

@@ -16,6 +16,7 @@ pub static NVLINK_BRIDGE: Rule = Rule {
         fix: "Remove the bridge, or use two identical NVLink-capable cards.",
     },
     needs: &[],
+    figures: None,
     check: |c, out| {
         let b = c.build();
         // A bridge connector joins a card to at most `max_gpus - 1` partners.
@@ -106,6 +107,7 @@ pub static NVLINK_SPACING: Rule = Rule {
         fix: "Use the bridge size that matches the card spacing, leaving one empty slot between open-air cards (4-slot bridge for 3-slot cards).",
     },
     needs: &[],
+    figures: None,
     check: |c, out| {
         let b = c.build();
         for (bi, br) in b.nvlink.iter().enumerate() {

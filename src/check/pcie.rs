@@ -129,6 +129,7 @@ pub static GPU_SLOT: Rule = Rule {
         fix: "Place each card in a free x16 slot (see the board's slot list), or on a riser.",
     },
     needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Gpu)],
+    figures: None,
     check: |c, out| {
         let Some(board) = c.r.board else { return };
         let mut seen: Vec<u8> = Vec::new();
@@ -210,6 +211,7 @@ pub static GPU_SLOT_BLOCKED: Rule = Rule {
         fix: "Space the cards by their width, use 2-slot (blower or workstation) cards, or move cards to risers.",
     },
     needs: &[Need::Part(PartKind::Gpu)],
+    figures: None,
     check: |c, out| {
         let placed: Vec<(usize, u8, u8, &str)> = c
             .build()
@@ -263,6 +265,7 @@ pub static CASE_GPU_FIT: Rule = Rule {
         Need::Figure(Figure::GpuLength),
         Need::Figure(Figure::CaseMaxGpuLength),
     ],
+    figures: None,
     check: |c, out| {
         let Some(case) = c.r.case else { return };
         for (i, (p, g)) in c.build().gpus.iter().zip(&c.r.gpus).enumerate() {
@@ -318,6 +321,7 @@ pub static PCIE_LANE_BUDGET: Rule = Rule {
         fix: "Choose a CPU with more lanes (Threadripper PRO, EPYC, Xeon W), free the M.2 socket that shares the slot, or move the GPU to a CPU slot.",
     },
     needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Cpu), Need::Part(PartKind::Gpu)],
+    figures: None,
     check: |c, out| {
         let (Some(board), Some(cpu)) = (c.r.board, c.r.cpu) else { return };
         let lanes = slot_lanes(&c.r, board);
@@ -388,6 +392,7 @@ pub static PCIE_LINK: Rule = Rule {
         fix: "Use a slot wired x16 at the card's generation, or free the M.2 socket that shares its lanes.",
     },
     needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Gpu)],
+    figures: None,
     check: |c, out| {
         for l in &c.links {
             if l.lanes == 0 {
@@ -427,6 +432,7 @@ pub static PCIE_RISER: Rule = Rule {
         fix: "Use short certified risers, or set the slot to Gen3 in the BIOS and accept the lower link.",
     },
     needs: &[Need::Part(PartKind::Gpu)],
+    figures: None,
     check: |c, out| {
         for (i, p) in c.build().gpus.iter().enumerate() {
             if let Some(r) = p.riser

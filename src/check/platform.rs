@@ -17,6 +17,7 @@ pub static MISSING_PARTS: Rule = Rule {
         fix: "Choose the missing parts, or fix the id (see `kraftwerk catalog`).",
     },
     needs: &[],
+    figures: None,
     check: |c: &Ctx<'_>, out: &mut Vec<Finding>| {
         let missing: Vec<PartKind> = PartKind::ALL.into_iter().filter(|k| !k.chosen(c)).collect();
         let nothing = missing.len() == PartKind::ALL.len() && c.build().storage.is_empty();
@@ -67,6 +68,7 @@ pub static CPU_SOCKET: Rule = Rule {
         fix: "Choose a CPU and board of the same socket.",
     },
     needs: &[Need::Part(PartKind::Cpu), Need::Part(PartKind::Motherboard)],
+    figures: None,
     check: |c, out| {
         if let (Some(cpu), Some(b)) = (c.r.cpu, c.r.board)
             && cpu.socket != b.socket
@@ -94,6 +96,7 @@ pub static MEMORY_TYPE: Rule = Rule {
         fix: "Choose a kit of the board's memory type.",
     },
     needs: &[Need::Part(PartKind::Memory), Need::Part(PartKind::Motherboard), Need::Part(PartKind::Cpu)],
+    figures: None,
     check: |c, out| {
         let Some((kit, _)) = c.r.memory else { return };
         if let Some(b) = c.r.board
@@ -133,6 +136,7 @@ pub static MEMORY_POPULATION: Rule = Rule {
         fix: "Use one module per channel (or a multiple of the channel count), no more than the board has slots.",
     },
     needs: &[Need::Part(PartKind::Memory), Need::Part(PartKind::Motherboard)],
+    figures: None,
     check: |c, out| {
         let (Some((kit, kits)), Some(b)) = (c.r.memory, c.r.board) else { return };
         let modules = u32::from(kit.modules) * u32::from(kits);
@@ -178,6 +182,7 @@ pub static MEMORY_CAPACITY: Rule = Rule {
         Need::Figure(Figure::BoardMaxMemory),
         Need::Figure(Figure::CpuMaxMemory),
     ],
+    figures: None,
     check: |c, out| {
         let Some((kit, kits)) = c.r.memory else { return };
         let total = kit.total_gb() * u32::from(kits);
@@ -215,6 +220,7 @@ pub static CASE_FORM_FACTOR: Rule = Rule {
         fix: "Choose a case that lists the board's form factor.",
     },
     needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Case)],
+    figures: None,
     check: |c, out| {
         if let (Some(b), Some(case)) = (c.r.board, c.r.case)
             && !case.form_factors.contains(&b.form_factor)
@@ -243,6 +249,7 @@ pub static COOLER_SOCKET: Rule = Rule {
         fix: "Choose a cooler that lists the CPU's socket.",
     },
     needs: &[Need::Part(PartKind::Cooler), Need::Part(PartKind::Cpu)],
+    figures: None,
     check: |c, out| {
         if let (Some(cool), Some(cpu)) = (c.r.cooler, c.r.cpu)
             && !cool.sockets.iter().any(|s| s == &cpu.socket)
@@ -277,6 +284,7 @@ pub static COOLER_CLEARANCE: Rule = Rule {
         Need::Figure(Figure::CoolerRadiator),
         Need::Figure(Figure::CaseMaxRadiator),
     ],
+    figures: None,
     check: |c, out| {
         let (Some(cool), Some(case)) = (c.r.cooler, c.r.case) else { return };
         match cool.cooler_type {
@@ -327,6 +335,7 @@ pub static COOLER_TDP: Rule = Rule {
         Need::Figure(Figure::CoolerRatedTdp),
         Need::Figure(Figure::CpuPackagePower),
     ],
+    figures: None,
     check: |c, out| {
         let (Some(cool), Some(cpu)) = (c.r.cooler, c.r.cpu) else { return };
         let Some(rated) = cool.rated_tdp_w else { return };
@@ -355,6 +364,7 @@ pub static MIXED_GPUS: Rule = Rule {
         fix: "Use one GPU model, or plan for layer splits that weight cards by their memory.",
     },
     needs: &[Need::Part(PartKind::Gpu)],
+    figures: None,
     check: |c, out| {
         let mut names: Vec<&str> = c.r.gpus.iter().flatten().map(|g| g.name.as_str()).collect();
         names.sort_unstable();
@@ -383,6 +393,7 @@ pub static SYSTEM_RAM: Rule = Rule {
         fix: "Install at least as much RAM as total VRAM, ideally twice.",
     },
     needs: &[Need::Part(PartKind::Memory), Need::Part(PartKind::Gpu)],
+    figures: None,
     check: |c, out| {
         let Some((kit, kits)) = c.r.memory else { return };
         let ram_gb = f64::from(kit.total_gb() * u32::from(kits));

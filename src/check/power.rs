@@ -5,8 +5,12 @@
 use super::coverage::{Figure, Need, PartKind};
 use super::{PartRef, Rule, RuleDoc, Severity, finding, plural};
 use crate::build::GpuCable;
+use crate::catalog::HIGH_LINE_MIN_V;
 use crate::catalog::{Gpu, Psu};
-use crate::estimate::power::{PSU_SUSTAINED_GUIDELINE, gpu_limit_w};
+use crate::estimate::power::{
+    CONTINUOUS_FRACTION, EXCURSION_DURATIONS_S, EXCURSION_LIMIT_HPWR, EXCURSION_LIMIT_OTHER, GPU_TRANSIENT_FACTOR,
+    PSU_SUSTAINED_GUIDELINE, TRANSIENT_1MS, TRANSIENT_100US, gpu_limit_w,
+};
 
 /// Power a PCIe 8-pin cable carries, W (PCIe CEM; ATX 3.0 guide).
 pub const PCIE_8PIN_W: f64 = 150.0;
@@ -17,6 +21,38 @@ pub const EPS_8PIN_W: f64 = 300.0;
 pub const PCIE_SLOT_W: f64 = 75.0;
 /// Power a 6-pin carries, W.
 pub const PCIE_6PIN_W: f64 = 75.0;
+/// Highest power class of a 12V-2x6 / 12VHPWR cable, W (both sense pins grounded; PCIe CEM 5.0,
+/// ATX 3.0 guide). Taken for a native cable whose class the PSU's maker does not publish.
+pub const HPWR_MAX_CLASS_W: f64 = 600.0;
+
+/// A duration for people (`100 µs`, `10 ms`).
+fn duration(d: f64) -> String {
+    if d < 1e-3 { format!("{:.0} µs", d * 1e6) } else { format!("{:.0} ms", d * 1e3) }
+}
+
+/// The figures `psu-transient` uses, from the constants.
+fn transient_figures() -> String {
+    let row = |name: &str, v: &[f64; 4], pct: bool| {
+        let cells: Vec<String> =
+            v.iter().map(|x| if pct { format!("{:>7.0} %", x * 100.0) } else { format!("{x:>8.2}x") }).collect();
+        format!("  {name:<44}{}\n", cells.join(""))
+    };
+    let head: Vec<String> = EXCURSION_DURATIONS_S.iter().map(|&d| format!("{:>9}", duration(d))).collect();
+    let mut s = format!("  {:<44}{}\n", "duration", head.join(""));
+    s.push_str(&row("GPU peak / power limit", &GPU_TRANSIENT_FACTOR, false));
+    s.push_str(&row("ATX 3.x limit, > 450 W with 12V-2x6", &EXCURSION_LIMIT_HPWR, true));
+    s.push_str(&row("ATX 3.x limit, other units", &EXCURSION_LIMIT_OTHER, true));
+    s.push_str(&format!(
+        "  no excursion spec (ATX 2.x, server): a peak above 100 % of the rating for {} or longer is a warning\n",
+        duration(EXCURSION_DURATIONS_S[TRANSIENT_1MS])
+    ));
+    s.push_str(&format!(
+        "  a peak over the limit: warning at {}, error at {} and longer\n",
+        duration(EXCURSION_DURATIONS_S[TRANSIENT_100US]),
+        duration(EXCURSION_DURATIONS_S[TRANSIENT_1MS])
+    ));
+    s
+}
 
 /// `psu-capacity`.
 pub static PSU_CAPACITY: Rule = Rule {
@@ -25,11 +61,12 @@ pub static PSU_CAPACITY: Rule = Rule {
         family: "power",
         severity: Severity::Error,
         title: "Sustained load against PSU rating",
-        checks: "Each PSU's sustained DC load at full load (GPUs at their power limits, CPU at TDP, board, memory, drives, fans) against its rating at the site's voltage: over 100 % is an error, over 80 % a warning.",
+        checks: "Each PSU's sustained DC load at full load (GPUs at their power limits, the CPU at its sustained package power, AMD PPT or Intel PL1/PL2 in the default performance profile, else its TDP; board, memory, drives, fans) against its rating at the site's voltage: over 100 % is an error, over the sustained guideline (see the figures) a warning.",
         why: "A PSU over its rating shuts down or fails; sustained load above about 80 % shortens its life and leaves no room for spikes (judgement, widely used; Lambda: failures rise as a 1600 W unit nears 1500 W).",
         fix: "Lower the GPUs' power limits (see the advice), add a second PSU for some GPUs, or choose a larger PSU.",
     },
     needs: &[Need::Part(PartKind::Psu)],
+    figures: Some(|| format!("  sustained guideline: {:.0} % of the rating\n", PSU_SUSTAINED_GUIDELINE * 100.0)),
     check: |c, out| {
         for p in &c.power.psus {
             let sev = if p.load_fraction > 1.0 {
@@ -65,24 +102,27 @@ pub static PSU_TRANSIENT: Rule = Rule {
         family: "power",
         severity: Severity::Error,
         title: "GPU transient peaks against the PSU's excursion limits",
-        checks: "Estimated peaks (GPU limit x 2.2 at 100 µs, 1.57 at 1 ms, 1.28 at 10 ms, 1.09 at 100 ms, plus the rest of the system) against the ATX 3.x power-excursion table: 200/180/160/120 % of rating for units over 450 W with a 12V-2x6 connector, 150/145/135/110 % for others. ATX 2.x and server units have no excursion specification.",
-        why: "GPUs spike far above their board power for milliseconds (RTX 5090: 901 W under 1 ms on a 575 W card; RTX A6000: 654 W for 200 µs on 300 W, Lenovo); a PSU whose over-current protection trips reboots the machine under training load (Intel ATX 3.0 PSU design guide).",
+        checks: "Estimated peaks at 100 µs, 1 ms, 10 ms and 100 ms (each GPU's power limit times the peak factor for that duration, plus the rest of the system at its sustained draw) against the PSU's excursion limits: the ATX 3.x power-excursion table (one row for units over 450 W with a 12V-2x6 connector, one for others). ATX 2.x and server units publish no excursion tolerance: a 1 ms peak above their rating is a warning. The factors and limits are in the figures.",
+        why: "GPUs spike far above their board power for milliseconds (RTX 5090: 901 W under 1 ms on a 575 W card, https://www.slashgear.com/1902896/rtx-5090-how-much-power-can-pull-nvidia-geforce-gpu/ ; RTX A6000: 654 W for 200 µs on 300 W, https://pubs.lenovo.com/sr670/de/gpu_power_braking ); a PSU whose over-current protection trips reboots the machine under training load. ATX 3.x units must ride through the excursion table (Intel ATX 3.0 Multi Rail Desktop Platform Power Supply Design Guide, power excursion section); units without it guarantee only their rating: a 1600 W ATX 2.x unit shut down at 1907 W, 119 % (Corsair AX1600i, https://www.tomshardware.com/uk/reviews/corsair-ax1600i-psu,5406-6.html).",
         fix: "Choose an ATX 3.x PSU with headroom, lower the GPUs' power limits, or split the GPUs over two PSUs.",
     },
     needs: &[Need::Part(PartKind::Psu), Need::Part(PartKind::Gpu)],
+    figures: Some(transient_figures),
     check: |c, out| {
         for p in &c.power.psus {
             let any_limit = p.transients.iter().any(|t| t.limit_w.is_some());
             if !any_limit {
-                let ten_ms = p.transients.get(2).map_or(0.0, |t| t.peak_w);
-                if ten_ms > p.rated_w && c.build().gpus.iter().any(|g| g.psu == p.index) {
+                let Some(t) = p.transients.get(TRANSIENT_1MS) else { continue };
+                if t.peak_w > p.rated_w && c.build().gpus.iter().any(|g| g.psu == p.index) {
                     out.push(finding(
                         &PSU_TRANSIENT,
                         Severity::Warning,
                         format!(
-                            "PSU {} ({}) has no ATX 3.x excursion specification; GPU peaks reach about {ten_ms:.0} W for 10 ms against its {:.0} W rating",
+                            "PSU {} ({}) has no ATX 3.x excursion specification; GPU peaks reach about {:.0} W for {} against its {:.0} W rating",
                             p.index + 1,
                             p.name,
+                            t.peak_w,
+                            duration(t.duration_s),
                             p.rated_w
                         ),
                         vec![PartRef::Psu(p.index)],
@@ -91,23 +131,19 @@ pub static PSU_TRANSIENT: Rule = Rule {
                 }
                 continue;
             }
-            for t in &p.transients {
+            for (k, t) in p.transients.iter().enumerate() {
                 let Some(limit) = t.limit_w else { continue };
                 if t.peak_w > limit {
-                    let us = t.duration_s < 0.5e-3;
+                    let short = k < TRANSIENT_1MS;
                     out.push(finding(
                         &PSU_TRANSIENT,
-                        if us { Severity::Warning } else { Severity::Error },
+                        if short { Severity::Warning } else { Severity::Error },
                         format!(
                             "PSU {} ({}): estimated {:.0} W peak for {} exceeds its {:.0} W excursion limit",
                             p.index + 1,
                             p.name,
                             t.peak_w,
-                            if us {
-                                format!("{:.0} µs", t.duration_s * 1e6)
-                            } else {
-                                format!("{:.0} ms", t.duration_s * 1e3)
-                            },
+                            duration(t.duration_s),
                             limit
                         ),
                         vec![PartRef::Psu(p.index)],
@@ -127,10 +163,11 @@ pub static WALL_CIRCUIT: Rule = Rule {
         severity: Severity::Error,
         title: "Wall draw against the circuit",
         checks: "AC draw of the PSUs on each circuit (DC load through each PSU's efficiency curve) against the breaker (error) and its 80 % continuous limit (warning).",
-        why: "A training run is a continuous load: US NEC allows 80 % of the breaker for 3 h+ (15 A at 120 V = 1440 W continuous, 1800 W absolute); over the breaker it trips.",
+        why: "A training run is a continuous load: US NEC 210.19(A)/210.20(A) allow 80 % of the breaker for 3 h+ (15 A at 120 V = 1440 W continuous, 1800 W absolute); over the breaker it trips. Each circuit is summed on its own; the outlets on it are the psu-inlet rule's.",
         fix: "Lower the GPUs' power limits (see the advice), split the PSUs over two circuits, or use a 240 V / 20 A circuit.",
     },
     needs: &[Need::Part(PartKind::Psu)],
+    figures: Some(|| format!("  continuous limit: {:.0} % of the breaker\n", CONTINUOUS_FRACTION * 100.0)),
     check: |c, out| {
         let v = c.build().site.mains_v;
         let circuits = c.build().site.circuits.max(1);
@@ -184,12 +221,13 @@ pub static PSU_INLET: Rule = Rule {
         id: "psu-inlet",
         family: "power",
         severity: Severity::Error,
-        title: "PSU inlet and outlet current",
-        checks: "Each PSU's AC current against its inlet's rating (IEC C14: 10 A, 15 A in North America; C20: 16 A, 20 A in North America) and the outlet's continuous rating (Schuko: about 10 A).",
-        why: "Over its rating the inlet and cord overheat (IEC 60320; cableleader IEC chart); a Schuko socket is not rated for continuous full load (elektrofachkraft.de).",
-        fix: "Lower the load on that PSU, use a C20 unit and cord, or split the load over two PSUs and outlets.",
+        title: "PSU inlet and wall outlet current",
+        checks: "Each PSU's AC current against its inlet's rating (IEC C14: 10 A, 15 A in North America; C20: 16 A, 20 A in North America). Each wall outlet of the site (`site.outlets`: NEMA 5-15 12 A continuous of 15 A, NEMA 5-20 16 of 20 A, Schuko 10 of 16 A, IEC 60309 at its rating) against the sum of the PSUs plugged into it, so two PSUs on one power strip share one outlet: over its rating an error, over its continuous limit a warning. A PSU in no listed outlet has one of its own rated `site.outlet_continuous_a` (Schuko's 10 A at 230 V).",
+        why: "Over its rating the inlet and cord overheat (IEC 60320); a receptacle carries at most 80 % of its rating as a continuous cord-and-plug load (US NEC 210.21(B)(2)); a Schuko socket is not rated for continuous full load (elektrofachkraft.de). The breaker behind the outlet is the wall-circuit rule's. Sources in docs/sources.md.",
+        fix: "Lower the load on that PSU, use a C20 unit and cord, plug the PSUs into separate outlets, or use an outlet rated for the load (IEC 60309 / C19 PDU).",
     },
     needs: &[Need::Part(PartKind::Psu)],
+    figures: None,
     check: |c, out| {
         for p in &c.power.psus {
             if p.amps > p.inlet_a {
@@ -206,8 +244,9 @@ pub static PSU_INLET: Rule = Rule {
                     vec![PartRef::Psu(p.index)],
                     "Use a PSU with a C20 inlet or split its load.",
                 ));
-            } else if p.amps > p.outlet_a
-                && (c.build().site.outlet_continuous_a.is_some() || c.build().site.mains_v >= 180.0)
+            } else if p.outlet.is_none()
+                && p.amps > p.outlet_a
+                && (c.build().site.outlet_continuous_a.is_some() || c.build().site.mains_v >= HIGH_LINE_MIN_V)
             {
                 out.push(finding(
                     &PSU_INLET,
@@ -224,6 +263,32 @@ pub static PSU_INLET: Rule = Rule {
                 ));
             }
         }
+        for o in &c.power.outlets {
+            let sev = if o.amps > o.rated_a {
+                Severity::Error
+            } else if o.amps > o.continuous_a {
+                Severity::Warning
+            } else {
+                continue;
+            };
+            let psus: Vec<String> = o.psus.iter().map(|p| (p + 1).to_string()).collect();
+            out.push(finding(
+                &PSU_INLET,
+                sev,
+                format!(
+                    "outlet {} ({}) carries {:.1} A for PSU {}: {} ({:.0} A rated, {:.1} A continuous)",
+                    o.index + 1,
+                    o.kind,
+                    o.amps,
+                    psus.join(" and "),
+                    if sev == Severity::Error { "over its rating" } else { "over its continuous limit" },
+                    o.rated_a,
+                    o.continuous_a
+                ),
+                o.psus.iter().map(|&p| PartRef::Psu(p)).collect(),
+                "Plug the PSUs into separate outlets (one per PSU), or use an outlet rated for the load.",
+            ));
+        }
     },
 };
 
@@ -239,6 +304,7 @@ pub static MULTI_PSU: Rule = Rule {
         fix: "Point each GPU at a PSU (`psu: N`), mark one PSU `feeds_system: true`, and use a sync board.",
     },
     needs: &[Need::Part(PartKind::Psu)],
+    figures: None,
     check: |c, out| {
         let b = c.build();
         for (i, g) in b.gpus.iter().enumerate() {
@@ -314,7 +380,11 @@ pub fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> Cable
     if inputs.hpwr_16pin > 0 {
         let cable = cable.unwrap_or_else(|| match psu {
             Some(p) if p.connectors.hpwr_16pin.unwrap_or(0) > 0 => GpuCable::Native12V2x6 {
-                class_w: if p.connectors.hpwr_class_w == 0 { 600 } else { p.connectors.hpwr_class_w },
+                class_w: if p.connectors.hpwr_class_w == 0 {
+                    HPWR_MAX_CLASS_W as u16
+                } else {
+                    p.connectors.hpwr_class_w
+                },
             },
             _ => GpuCable::Adapter { pcie_8pin_connected: adapter_plugs(gpu) },
         });
@@ -362,6 +432,7 @@ pub static GPU_POWER_CABLE: Rule = Rule {
         fix: "Use a native 600 W 12V-2x6 cable (both sense pins grounded) or connect every adapter plug; else lower the card's power limit to the cable's class.",
     },
     needs: &[Need::Part(PartKind::Gpu), Need::Part(PartKind::Psu)],
+    figures: None,
     check: |c, out| {
         let b = c.build();
         for (i, (p, g)) in b.gpus.iter().zip(&c.r.gpus).enumerate() {
@@ -387,7 +458,7 @@ pub static GPU_POWER_CABLE: Rule = Rule {
                     format!("Use a cable good for {limit:.0} W or set the power limit to {:.0} W.", cable.allowed_w),
                 ));
             } else if g.power_inputs.hpwr_16pin > 0
-                && cable.allowed_w < 600.0 * f64::from(g.power_inputs.hpwr_16pin)
+                && cable.allowed_w < HPWR_MAX_CLASS_W * f64::from(g.power_inputs.hpwr_16pin)
                 && (p.cable.is_some() || cable.allowed_w < g.max_limit_w())
             {
                 out.push(finding(
@@ -425,6 +496,7 @@ pub static PSU_CONNECTORS: Rule = Rule {
         Need::Figure(Figure::PsuPcie8pin),
         Need::Figure(Figure::PsuEps8pin),
     ],
+    figures: None,
     check: |c, out| {
         let b = c.build();
         let sys = b.system_psu();

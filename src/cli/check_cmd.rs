@@ -34,13 +34,35 @@ pub fn explain(id: &str) -> ExitCode {
     println!("What it checks:\n  {}\n", d.checks);
     println!("Why it matters:\n  {}\n", d.why);
     println!("How to fix:\n  {}", d.fix);
+    if let Some(figures) = rule.figures {
+        println!("\nFigures (from the constants the check uses):\n{}", figures());
+    }
+    if !rule.needs.is_empty() {
+        let needs: Vec<String> = rule
+            .needs
+            .iter()
+            .map(|n| match n {
+                check::Need::Part(k) => k.name().to_owned(),
+                check::Need::Figure(f) => format!("`{}`", f.field()),
+            })
+            .collect();
+        println!("\nNeeds (else \"not checked\"): {}", needs.join(", "));
+    }
     ExitCode::SUCCESS
 }
 
 /// `kraftwerk rules`.
 pub fn rules(format: Format) -> ExitCode {
     if format == Format::Json {
-        let docs: Vec<_> = RULES.iter().map(|r| r.doc).collect();
+        #[derive(serde::Serialize)]
+        struct Doc {
+            #[serde(flatten)]
+            doc: check::RuleDoc,
+            needs: &'static [check::Need],
+            figures: Option<String>,
+        }
+        let docs: Vec<Doc> =
+            RULES.iter().map(|r| Doc { doc: r.doc, needs: r.needs, figures: r.figures.map(|f| f()) }).collect();
         return print_json(&docs);
     }
     let mut family = "";

@@ -6,7 +6,7 @@
 //! marks a policy choice rather than a measurement.
 
 use crate::build::{Build, Resolved};
-use crate::catalog::{AtxVersion, EightyPlus, Gpu, GpuCooler, Inlet, Psu};
+use crate::catalog::{AtxVersion, EightyPlus, Gpu, GpuCooler, HIGH_LINE_MIN_V, Inlet, Psu};
 use serde::Serialize;
 
 /// What the machine is doing.
@@ -51,9 +51,12 @@ pub const GPU_TRAINING_FRACTION: f64 = 1.0;
 /// 0.12 is used (judgement: consumer cards idle lower, 15-30 W).
 pub const GPU_IDLE_FRACTION: f64 = 0.12;
 
-/// CPU draw as a fraction of TDP by state: idle 0.15, inference 0.35, training 1.0
-/// (judgement; a data-loading CPU under GPU training is planned at full TDP, as in the
-/// scenarios of the power reference: 4x RTX 4090 + Threadripper 7980X = 1800 + 350 + 100 W).
+/// CPU draw by state as a fraction of its TDP (idle 0.15, inference 0.35), and at full load
+/// (training) of its sustained package power: AMD PPT, Intel PL1 = PL2 in Intel's default
+/// performance profile (`Cpu::package_power_w`), else its TDP (judgement: a data-loading CPU
+/// under GPU training is planned at its package limit, the figure the cooler rule uses; AMD:
+/// PPT = 1.35 x TDP on AM5, Intel: 14th-gen default settings PL1 = PL2 = 253 W for the i9
+/// 14900K; sources in `docs/sources.md`).
 pub const CPU_FRACTION: [f64; 3] = [0.15, 0.35, 1.0];
 
 /// Motherboard (chipset, VRM losses, NICs, BMC), W, at full load; half of it at idle
@@ -71,6 +74,14 @@ pub const REST_DEFAULT_W: f64 = 100.0;
 
 /// Transient-peak durations of the ATX 3.x power-excursion table, seconds.
 pub const EXCURSION_DURATIONS_S: [f64; 4] = [100e-6, 1e-3, 10e-3, 100e-3];
+/// Index of the 100 µs point in [`EXCURSION_DURATIONS_S`] (and the tables below).
+pub const TRANSIENT_100US: usize = 0;
+/// Index of the 1 ms point.
+pub const TRANSIENT_1MS: usize = 1;
+/// Index of the 10 ms point.
+pub const TRANSIENT_10MS: usize = 2;
+/// Index of the 100 ms point.
+pub const TRANSIENT_100MS: usize = 3;
 
 /// ATX 3.x excursion limits as a multiple of rated power, for PSUs over 450 W with a
 /// 12VHPWR/12V-2x6 connector, at 100 µs / 1 ms / 10 ms / 100 ms (Intel ATX 3.0 PSU design
@@ -100,6 +111,9 @@ pub const CONTINUOUS_FRACTION: f64 = 0.8;
 /// continuous full load; planners use about 10 A (elektrofachkraft.de, "Der Schukostecker und
 /// seine Besonderheiten").
 pub const SCHUKO_CONTINUOUS_A: f64 = 10.0;
+
+/// US split-phase high-line voltage, V, for the "use a 240 V circuit" advice (NEMA 6-xx).
+pub const US_HIGH_LINE_V: f64 = 240.0;
 
 /// W to BTU/h (1 W = 3.412 BTU/h).
 pub const BTU_PER_H_PER_W: f64 = 3.412_14;
@@ -153,7 +167,7 @@ pub fn eighty_plus_curve(level: EightyPlus, high_line: bool) -> Vec<(f64, f64)> 
 /// at the site's line voltage.
 pub fn efficiency_curve(psu: &Psu, mains_v: f64) -> Vec<(f64, f64)> {
     if psu.efficiency.is_empty() {
-        eighty_plus_curve(psu.eighty_plus, mains_v >= 180.0)
+        eighty_plus_curve(psu.eighty_plus, mains_v >= HIGH_LINE_MIN_V)
     } else {
         let mut v: Vec<(f64, f64)> = psu.efficiency.iter().map(|p| (p.load_pct, p.efficiency_pct)).collect();
         v.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -249,6 +263,9 @@ pub struct PsuLoad {
     pub inlet_a: f64,
     /// Continuous rating of the outlet it is plugged into, A.
     pub outlet_a: f64,
+    /// Index into `Site::outlets` of its outlet; `None` = an outlet of its own
+    /// (`Site::outlet_continuous_a`).
+    pub outlet: Option<usize>,
     /// Circuit index.
     pub circuit: usize,
     /// Transient peaks at the ATX 3.x table's durations.
@@ -274,6 +291,27 @@ pub struct CircuitLoad {
     pub breaker_w: f64,
     /// `continuous_a x volts`, W.
     pub continuous_w: f64,
+}
+
+/// One wall outlet's load (the outlets of `Site::outlets`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OutletLoad {
+    /// Index in `Site::outlets` (0-based; people read "outlet 1").
+    pub index: usize,
+    /// Kind (`NEMA 5-15`).
+    pub kind: String,
+    /// PSUs plugged in, by build index.
+    pub psus: Vec<usize>,
+    /// Circuit it is on (its PSUs' circuit).
+    pub circuit: usize,
+    /// AC power through it, W.
+    pub wall_w: f64,
+    /// Current through it, A.
+    pub amps: f64,
+    /// Rated current, A.
+    pub rated_a: f64,
+    /// Continuous limit, A.
+    pub continuous_a: f64,
 }
 
 /// Electricity cost at the site's price and duty cycle.
@@ -326,6 +364,8 @@ pub struct PowerEstimate {
     pub psus: Vec<PsuLoad>,
     /// Per circuit.
     pub circuits: Vec<CircuitLoad>,
+    /// Per wall outlet of `Site::outlets` (empty when the site lists none).
+    pub outlets: Vec<OutletLoad>,
     /// Total AC draw, W (with no PSU: DC at 90 %).
     pub total_wall_w: f64,
     /// Heat into the room, W (all of the wall draw).
@@ -350,7 +390,7 @@ pub fn gpu_limit_w(gpu: &Gpu, requested: Option<f64>) -> f64 {
 }
 
 fn inlet_a(inlet: Inlet, mains_v: f64) -> f64 {
-    let na = mains_v < 180.0;
+    let na = mains_v < HIGH_LINE_MIN_V;
     match (inlet, na) {
         (Inlet::C14, true) => 15.0,
         (Inlet::C14, false) => 10.0,
@@ -384,7 +424,7 @@ pub fn continuous_a(build: &Build) -> f64 {
 /// the circuit below 180 V (a US receptacle on its own breaker) and a Schuko socket's 10 A
 /// planning figure at 230 V.
 pub fn outlet_continuous_a(build: &Build) -> f64 {
-    build.site.outlet_continuous_a.unwrap_or(if build.site.mains_v >= 180.0 {
+    build.site.outlet_continuous_a.unwrap_or(if build.site.mains_v >= HIGH_LINE_MIN_V {
         SCHUKO_CONTINUOUS_A.min(continuous_a(build))
     } else {
         continuous_a(build)
@@ -417,10 +457,19 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
     }
     if let Some(cpu) = r.cpu {
         let sockets = r.board.map_or(1, |b| b.cpu_sockets.max(1));
+        let (base, note) = match (state, cpu.package_power_w) {
+            (LoadState::Training, Some(p)) => (p, ""),
+            (LoadState::Training, None) => (cpu.tdp_w, " (TDP; package power unknown)"),
+            _ => (cpu.tdp_w, ""),
+        };
         components.push(ComponentPower {
             component: Component::Cpu,
-            label: if sockets > 1 { format!("CPU: {sockets}x {}", cpu.name) } else { format!("CPU: {}", cpu.name) },
-            power_w: cpu.tdp_w * CPU_FRACTION[si] * f64::from(sockets),
+            label: if sockets > 1 {
+                format!("CPU: {sockets}x {}{note}", cpu.name)
+            } else {
+                format!("CPU: {}{note}", cpu.name)
+            },
+            power_w: base * CPU_FRACTION[si] * f64::from(sockets),
             psu: sys_psu,
         });
     }
@@ -511,7 +560,13 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
             loss_w: wall - dc,
             amps: wall / mains_v,
             inlet_a: inlet_a(p.inlet, mains_v),
-            outlet_a: outlet_continuous_a(b),
+            outlet: b.site.outlets.iter().position(|o| o.psus.contains(&i)),
+            outlet_a: b
+                .site
+                .outlets
+                .iter()
+                .find(|o| o.psus.contains(&i))
+                .map_or_else(|| outlet_continuous_a(b), crate::build::Outlet::continuous_a),
             // A PSU on a circuit the site does not have lands on its last real one (the
             // wall-circuit rule reports the mismatch).
             circuit: u.circuit.min(b.site.circuits.max(1) - 1),
@@ -540,6 +595,26 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
             }
         })
         .collect();
+    let outlets = b
+        .site
+        .outlets
+        .iter()
+        .enumerate()
+        .map(|(oi, o)| {
+            let on: Vec<&PsuLoad> = psus.iter().filter(|p| p.outlet == Some(oi)).collect();
+            let wall: f64 = on.iter().map(|p| p.wall_w).sum();
+            OutletLoad {
+                index: oi,
+                kind: o.kind.name().to_owned(),
+                psus: o.psus.clone(),
+                circuit: on.first().map_or(0, |p| p.circuit),
+                wall_w: wall,
+                amps: wall / mains_v,
+                rated_a: o.rated_a(),
+                continuous_a: o.continuous_a(),
+            }
+        })
+        .collect();
     let kw = total_wall_w / 1000.0;
     let duty = b.site.duty_cycle.clamp(0.0, 1.0);
     let cost = EnergyCost {
@@ -554,6 +629,7 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
         total_dc_w,
         psus,
         circuits,
+        outlets,
         total_wall_w,
         heat_w: total_wall_w,
         heat_btu_h: total_wall_w * BTU_PER_H_PER_W,
@@ -561,6 +637,12 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
         gpu_thermal: gpu_thermal(r),
         cost,
     }
+}
+
+/// Amps drawn from each wall circuit in `state`, in circuit order (index 0 = "circuit 1"):
+/// what the status bar shows, one figure per circuit rather than their sum.
+pub fn circuit_amps(r: &Resolved<'_>, state: LoadState) -> Vec<f64> {
+    estimate(r, state).circuits.iter().map(|c| c.amps).collect()
 }
 
 /// Estimates the build's power in `state` with the build's own power limits.
@@ -720,8 +802,8 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
             "split the PSUs over {n:.0} circuits of {:.0} A (each {:.0} W continuous)",
             b.site.circuit_a, per_circuit_cont
         ));
-        if b.site.mains_v < 180.0 {
-            let cont240 = b.site.circuit_a * CONTINUOUS_FRACTION * 240.0;
+        if b.site.mains_v < HIGH_LINE_MIN_V {
+            let cont240 = b.site.circuit_a * CONTINUOUS_FRACTION * US_HIGH_LINE_V;
             alternatives.push(format!(
                 "run the PSUs from a 240 V circuit: {:.0} A at 240 V gives {cont240:.0} W continuous",
                 b.site.circuit_a

@@ -118,9 +118,14 @@ pub struct Psu {
     pub origin: Origin,
 }
 
+/// Lowest mains voltage taken as high line (200-240 V mains), V; below it the site is low line
+/// (100-127 V), where PSUs may be derated and 80 PLUS uses its 115 V table.
+pub const HIGH_LINE_MIN_V: f64 = 180.0;
+
 impl Psu {
-    /// Rated output at `mains_v`: the low-line rating below 180 V where one is published.
+    /// Rated output at `mains_v`: the low-line rating below [`HIGH_LINE_MIN_V`] where one is
+    /// published.
     pub fn rated_w_at(&self, mains_v: f64) -> f64 {
-        if mains_v < 180.0 { self.rated_w_low_line.unwrap_or(self.rated_w) } else { self.rated_w }
+        if mains_v < HIGH_LINE_MIN_V { self.rated_w_low_line.unwrap_or(self.rated_w) } else { self.rated_w }
     }
 }
