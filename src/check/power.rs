@@ -62,7 +62,7 @@ pub static PSU_CAPACITY: Rule = Rule {
         severity: Severity::Error,
         title: "Sustained load against PSU rating",
         checks: "Each PSU's sustained DC load at full load (GPUs at their power limits, the CPU at its sustained package power, AMD PPT or Intel PL1/PL2 in the default performance profile, else its TDP; board, memory, drives, fans) against its rating at the site's voltage: over 100 % is an error, over the sustained guideline (see the figures) a warning.",
-        why: "A PSU over its rating shuts down or fails; sustained load above about 80 % shortens its life and leaves no room for spikes (judgement, widely used; Lambda: failures rise as a 1600 W unit nears 1500 W).",
+        why: "A PSU over its rating shuts down or fails; sustained load near the rating shortens its life and leaves no room for spikes (the guideline is judgement, widely used). The CPU is planned at its sustained package power because a training job keeps it loading data (AMD: PPT = 1.35 x TDP; Intel default settings: Core i9 PL1 = PL2 = 253 W; docs/sources.md).",
         fix: "Lower the GPUs' power limits (see the advice), add a second PSU for some GPUs, or choose a larger PSU.",
     },
     needs: &[Need::Part(PartKind::Psu)],

@@ -43,7 +43,7 @@ pub const GPU_INFERENCE_FRACTION: f64 = 0.65;
 
 /// GPU draw under training / GEMM load as a fraction of its power limit: cards sit at their
 /// limit (measured: H200 SXM, 10 s bf16 GEMM, 692 W median against a 700 W limit, 0.99;
-/// `shared/fixtures/h200/probe-1gpu.json`). 1.0 is used.
+/// recorded in `tests/fixtures/probe-h200-30s.json`, `power_instant_w` 657-710 W at a 700 W limit). 1.0 is used.
 pub const GPU_TRAINING_FRACTION: f64 = 1.0;
 
 /// Idle GPU draw as a fraction of board power when the vendor publishes no idle figure:
@@ -60,7 +60,7 @@ pub const GPU_IDLE_FRACTION: f64 = 0.12;
 pub const CPU_FRACTION: [f64; 3] = [0.15, 0.35, 1.0];
 
 /// Motherboard (chipset, VRM losses, NICs, BMC), W, at full load; half of it at idle
-/// (judgement; makes the "system rest" about 100 W as in the power reference's scenarios).
+/// (judgement; makes the "system rest" of board, memory, drives and fans about 100 W).
 pub const BOARD_W: f64 = 45.0;
 /// Per memory module, W, when the kit publishes none (DDR5 RDIMM planning figure, judgement).
 pub const DIMM_W: f64 = 5.0;
@@ -69,7 +69,7 @@ pub const NVME_W: f64 = 7.0;
 /// Case and cooler fans, pumps, W (judgement: about ten 120/140 mm fans at 2 W).
 pub const FANS_W: f64 = 20.0;
 /// System rest assumed when the build names no board (board + memory + drives + fans), W.
-/// From the power reference's scenarios ("system rest about 100 W").
+/// (judgement: board 45 + memory 20 + drive 7 + fans 20 W, rounded up).
 pub const REST_DEFAULT_W: f64 = 100.0;
 
 /// Transient-peak durations of the ATX 3.x power-excursion table, seconds.
@@ -652,7 +652,7 @@ pub fn estimate(r: &Resolved<'_>, state: LoadState) -> PowerEstimate {
 
 /// Per-GPU thermal risk from its cooler type, the gap to the next card above it in the slot
 /// order, the case's airflow, and the ambient temperature (> 30 °C raises the risk one step).
-/// Rules from the power reference: passive cards need ducted server airflow; open-air cards
+/// Passive cards need ducted server airflow (NVIDIA A100 PCIe product brief); open-air cards
 /// need at least one empty slot between them (Zotac spacing recommendations); blowers stack.
 pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
     use crate::catalog::Airflow;
