@@ -7,7 +7,8 @@
 //!   rule needs is unknown for one of its parts). Every rule that declares a figure need
 //!   (`Need::Figure`) must have one.
 //!
-//! If the build's `notes` contain `expect: TEXT`, the finding's message must contain TEXT.
+//! If the build's `notes` contain `expect: TEXT`, the finding's message must contain TEXT; with
+//! `expect-fix: TEXT` on a line of its own, its fix must contain TEXT as well.
 //! Every folder under `tests/fixtures/rules/` must be a rule id, and every rule needs a folder.
 
 use kraftwerk::build;
@@ -97,10 +98,16 @@ fn every_rule_has_passing_and_failing_fixtures() {
                 } else {
                     Severity::Info
                 };
+                let expect_fix = b
+                    .notes
+                    .as_deref()
+                    .and_then(|n| n.split("expect-fix: ").nth(1))
+                    .map(|s| s.lines().next().unwrap_or("").trim().to_owned());
                 let hit = mine.iter().any(|f| {
                     f.kind == FindingKind::Problem
                         && f.severity == sev
                         && expect.as_ref().is_none_or(|t| f.message.contains(t.as_str()))
+                        && expect_fix.as_ref().is_none_or(|t| f.fix.contains(t.as_str()))
                 });
                 if !hit {
                     failures.push(format!(

@@ -11,7 +11,16 @@ use crate::estimate::power::ThermalRisk;
 /// air temperature rise 1 kW needs about 120 CFM, from W = 1.08·CFM·ΔT(°F)/3.412).
 pub const DESKTOP_CASE_HEAT_W: f64 = 1000.0;
 
-/// `passive-airflow`.
+/// A case's airflow class for people (`desktop`, `open-frame`).
+fn airflow_name(a: Airflow) -> &'static str {
+    match a {
+        Airflow::Desktop => "desktop",
+        Airflow::OpenFrame => "open-frame",
+        Airflow::Server => "server",
+    }
+}
+
+/// Rule: passive datacenter GPUs need server airflow (id and docs in `doc`).
 pub static PASSIVE_AIRFLOW: Rule = Rule {
     doc: RuleDoc {
         id: "passive-airflow",
@@ -39,10 +48,11 @@ pub static PASSIVE_AIRFLOW: Rule = Rule {
                 (Some(a), Some(k)) => (
                     Severity::Error,
                     format!(
-                        "GPU {} ({}) is passive but {} has {a:?} airflow, not ducted server airflow",
+                        "GPU {} ({}) is passive but {} has {} airflow, not ducted server airflow",
                         i + 1,
                         g.name,
-                        k.name
+                        k.name,
+                        airflow_name(a)
                     ),
                 ),
             };
@@ -57,7 +67,7 @@ pub static PASSIVE_AIRFLOW: Rule = Rule {
     },
 };
 
-/// `open-air-gap`.
+/// Rule: open-air cards need a gap (id and docs in `doc`).
 pub static OPEN_AIR_GAP: Rule = Rule {
     doc: RuleDoc {
         id: "open-air-gap",
@@ -85,7 +95,7 @@ pub static OPEN_AIR_GAP: Rule = Rule {
     },
 };
 
-/// `case-heat`.
+/// Rule: heat inside the case against its airflow (id and docs in `doc`).
 pub static CASE_HEAT: Rule = Rule {
     doc: RuleDoc {
         id: "case-heat",

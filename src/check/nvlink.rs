@@ -4,7 +4,44 @@
 use super::{PartRef, Rule, RuleDoc, Severity, finding};
 use crate::catalog::{GpuCooler, NvLink};
 
-/// `nvlink-bridge`.
+/// Fix text for a bridge at least `want` slots wide: the smallest bridge sold for the card that
+/// is that wide and for which the board has a slot that far below `upper` (the upper card's
+/// position); else why none fits.
+fn bridge_advice(c: &super::Ctx<'_>, g: &crate::catalog::Gpu, upper: Option<u8>, want: u8) -> String {
+    let NvLink::Bridge { bridge_slot_spacings, .. } = &g.nvlink else {
+        return "Remove the bridge.".to_owned();
+    };
+    let mut sizes: Vec<u8> = bridge_slot_spacings.iter().copied().filter(|&s| s >= want).collect();
+    sizes.sort_unstable();
+    if sizes.is_empty() {
+        return format!(
+            "No bridge of {want} slots or more is sold for {} (bridges: {} slot): use blower cards that fit the bridge, or run without NVLink.",
+            g.name,
+            bridge_slot_spacings.iter().map(ToString::to_string).collect::<Vec<_>>().join("/")
+        );
+    }
+    match (c.r.board, upper) {
+        (Some(board), Some(up)) => {
+            for s in &sizes {
+                let target = u16::from(up) + u16::from(*s);
+                if let Ok(t) = u8::try_from(target)
+                    && board.slot_at(t).is_some()
+                {
+                    return format!("Use a {s}-slot bridge with the second card in position {t}.");
+                }
+            }
+            format!(
+                "{} has no slot {} positions below position {up}, so no sold bridge ({} slot) fits with an air gap: use blower cards, or run without NVLink.",
+                board.name,
+                sizes.iter().map(ToString::to_string).collect::<Vec<_>>().join("/"),
+                sizes.iter().map(ToString::to_string).collect::<Vec<_>>().join("/")
+            )
+        }
+        _ => format!("Use a {}-slot bridge and leave a slot empty.", sizes[0]),
+    }
+}
+
+/// Rule: NVLink bridge between capable, identical cards (id and docs in `doc`).
 pub static NVLINK_BRIDGE: Rule = Rule {
     doc: RuleDoc {
         id: "nvlink-bridge",
@@ -95,7 +132,7 @@ pub static NVLINK_BRIDGE: Rule = Rule {
     },
 };
 
-/// `nvlink-spacing`.
+/// Rule: NVLink bridge size against card positions (id and docs in `doc`).
 pub static NVLINK_SPACING: Rule = Rule {
     doc: RuleDoc {
         id: "nvlink-spacing",
@@ -140,7 +177,7 @@ pub static NVLINK_SPACING: Rule = Rule {
                         gx.width_slots, gx.name
                     ),
                     parts.clone(),
-                    format!("Use a {}-slot bridge or wider.", u16::from(gx.width_slots) + 1),
+                    bridge_advice(c, gx, px.slot.min(py.slot), gx.width_slots.saturating_add(1)),
                 ));
                 continue;
             }
@@ -166,7 +203,7 @@ pub static NVLINK_SPACING: Rule = Rule {
                         gx.name
                     ),
                     parts,
-                    format!("Use a {}-slot bridge and leave a slot empty.", u16::from(s) + 1),
+                    bridge_advice(c, gx, px.slot.min(py.slot), s.saturating_add(1)),
                 ));
             }
         }

@@ -117,7 +117,7 @@ pub fn gpu_links(r: &Resolved<'_>) -> Vec<GpuLink> {
         .collect()
 }
 
-/// `gpu-slot`.
+/// Rule: each GPU sits in a slot it fits (id and docs in `doc`).
 pub static GPU_SLOT: Rule = Rule {
     doc: RuleDoc {
         id: "gpu-slot",
@@ -199,7 +199,7 @@ pub static GPU_SLOT: Rule = Rule {
     },
 };
 
-/// `gpu-slot-blocked`.
+/// Rule: card thickness against the slots below it (id and docs in `doc`).
 pub static GPU_SLOT_BLOCKED: Rule = Rule {
     doc: RuleDoc {
         id: "gpu-slot-blocked",
@@ -248,7 +248,7 @@ pub static GPU_SLOT_BLOCKED: Rule = Rule {
     },
 };
 
-/// `case-gpu-fit`.
+/// Rule: GPUs fit the case (id and docs in `doc`).
 pub static CASE_GPU_FIT: Rule = Rule {
     doc: RuleDoc {
         id: "case-gpu-fit",
@@ -301,7 +301,10 @@ pub static CASE_GPU_FIT: Rule = Rule {
                             case.expansion_slots
                         ),
                         vec![PartRef::Gpu(i), PartRef::Case],
-                        "Move the card up, or choose a case with more expansion slots (8+ for a 3-slot card in slot 7).",
+                        format!(
+                            "Move the card to position {} or nearer the CPU, or choose a case with at least {last} expansion slots.",
+                            (i64::from(case.expansion_slots) - i64::from(g.width_slots.max(1)) + 1).max(1)
+                        ),
                     ));
                 }
             }
@@ -309,7 +312,7 @@ pub static CASE_GPU_FIT: Rule = Rule {
     },
 };
 
-/// `pcie-lane-budget`.
+/// Rule: CPU and chipset lane budget (id and docs in `doc`).
 pub static PCIE_LANE_BUDGET: Rule = Rule {
     doc: RuleDoc {
         id: "pcie-lane-budget",
@@ -380,7 +383,7 @@ pub static PCIE_LANE_BUDGET: Rule = Rule {
     },
 };
 
-/// `pcie-link`.
+/// Rule: effective PCIe link of each GPU (id and docs in `doc`).
 pub static PCIE_LINK: Rule = Rule {
     doc: RuleDoc {
         id: "pcie-link",
@@ -420,7 +423,7 @@ pub static PCIE_LINK: Rule = Rule {
     },
 };
 
-/// `pcie-riser`.
+/// Rule: PCIe risers (id and docs in `doc`).
 pub static PCIE_RISER: Rule = Rule {
     doc: RuleDoc {
         id: "pcie-riser",

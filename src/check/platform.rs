@@ -5,7 +5,7 @@ use super::coverage::{Figure, Need, PartKind};
 use super::{Ctx, Finding, PartRef, Rule, RuleDoc, Severity, finding, plural};
 use crate::catalog::CoolerType;
 
-/// `missing-parts`.
+/// Rule: parts the checks need (id and docs in `doc`).
 pub static MISSING_PARTS: Rule = Rule {
     doc: RuleDoc {
         id: "missing-parts",
@@ -56,7 +56,7 @@ pub static MISSING_PARTS: Rule = Rule {
     },
 };
 
-/// `cpu-socket`.
+/// Rule: CPU socket matches the motherboard (id and docs in `doc`).
 pub static CPU_SOCKET: Rule = Rule {
     doc: RuleDoc {
         id: "cpu-socket",
@@ -84,7 +84,7 @@ pub static CPU_SOCKET: Rule = Rule {
     },
 };
 
-/// `memory-type`.
+/// Rule: memory type matches board and CPU (id and docs in `doc`).
 pub static MEMORY_TYPE: Rule = Rule {
     doc: RuleDoc {
         id: "memory-type",
@@ -124,7 +124,7 @@ pub static MEMORY_TYPE: Rule = Rule {
     },
 };
 
-/// `memory-population`.
+/// Rule: DIMM count against slots and channels (id and docs in `doc`).
 pub static MEMORY_POPULATION: Rule = Rule {
     doc: RuleDoc {
         id: "memory-population",
@@ -164,7 +164,7 @@ pub static MEMORY_POPULATION: Rule = Rule {
     },
 };
 
-/// `memory-capacity`.
+/// Rule: memory capacity within the board's and CPU's maximum (id and docs in `doc`).
 pub static MEMORY_CAPACITY: Rule = Rule {
     doc: RuleDoc {
         id: "memory-capacity",
@@ -208,7 +208,7 @@ pub static MEMORY_CAPACITY: Rule = Rule {
     },
 };
 
-/// `case-form-factor`.
+/// Rule: motherboard fits the case (id and docs in `doc`).
 pub static CASE_FORM_FACTOR: Rule = Rule {
     doc: RuleDoc {
         id: "case-form-factor",
@@ -237,7 +237,7 @@ pub static CASE_FORM_FACTOR: Rule = Rule {
     },
 };
 
-/// `cooler-socket`.
+/// Rule: CPU cooler mounts on the socket (id and docs in `doc`).
 pub static COOLER_SOCKET: Rule = Rule {
     doc: RuleDoc {
         id: "cooler-socket",
@@ -265,7 +265,7 @@ pub static COOLER_SOCKET: Rule = Rule {
     },
 };
 
-/// `cooler-clearance`.
+/// Rule: CPU cooler fits the case (id and docs in `doc`).
 pub static COOLER_CLEARANCE: Rule = Rule {
     doc: RuleDoc {
         id: "cooler-clearance",
@@ -318,7 +318,7 @@ pub static COOLER_CLEARANCE: Rule = Rule {
     },
 };
 
-/// `cooler-tdp`.
+/// Rule: CPU cooler rated for the CPU's power (id and docs in `doc`).
 pub static COOLER_TDP: Rule = Rule {
     doc: RuleDoc {
         id: "cooler-tdp",
@@ -352,7 +352,7 @@ pub static COOLER_TDP: Rule = Rule {
     },
 };
 
-/// `mixed-gpus`.
+/// Rule: mixed GPU models (id and docs in `doc`).
 pub static MIXED_GPUS: Rule = Rule {
     doc: RuleDoc {
         id: "mixed-gpus",
@@ -381,7 +381,7 @@ pub static MIXED_GPUS: Rule = Rule {
     },
 };
 
-/// Total system RAM should be at least the total VRAM, ideally twice.
+/// Rule: system RAM against total VRAM (id and docs in `doc`).
 pub static SYSTEM_RAM: Rule = Rule {
     doc: RuleDoc {
         id: "system-ram",

@@ -54,7 +54,7 @@ fn transient_figures() -> String {
     s
 }
 
-/// `psu-capacity`.
+/// Rule: sustained load against PSU rating (id and docs in `doc`).
 pub static PSU_CAPACITY: Rule = Rule {
     doc: RuleDoc {
         id: "psu-capacity",
@@ -95,7 +95,7 @@ pub static PSU_CAPACITY: Rule = Rule {
     },
 };
 
-/// `psu-transient`.
+/// Rule: GPU transient peaks against the PSU's excursion limits (id and docs in `doc`).
 pub static PSU_TRANSIENT: Rule = Rule {
     doc: RuleDoc {
         id: "psu-transient",
@@ -155,7 +155,7 @@ pub static PSU_TRANSIENT: Rule = Rule {
     },
 };
 
-/// `wall-circuit`.
+/// Rule: wall draw against the circuit (id and docs in `doc`).
 pub static WALL_CIRCUIT: Rule = Rule {
     doc: RuleDoc {
         id: "wall-circuit",
@@ -177,9 +177,10 @@ pub static WALL_CIRCUIT: Rule = Rule {
                     &WALL_CIRCUIT,
                     Severity::Error,
                     format!(
-                        "PSU {} is plugged into circuit {}, but the site has {circuits} circuit(s): its load lands on a circuit already in use",
+                        "PSU {} is plugged into circuit {}, but the site has {circuits} circuit{}: its load lands on a circuit already in use",
                         i + 1,
-                        u.circuit + 1
+                        u.circuit + 1,
+                        plural(circuits as u64)
                     ),
                     vec![PartRef::Psu(i), PartRef::Circuit(u.circuit)],
                     "Set the site's `circuits` to the independent circuits you really have, or move the PSU.",
@@ -215,7 +216,7 @@ pub static WALL_CIRCUIT: Rule = Rule {
     },
 };
 
-/// `psu-inlet`.
+/// Rule: PSU inlet and wall outlet current (id and docs in `doc`).
 pub static PSU_INLET: Rule = Rule {
     doc: RuleDoc {
         id: "psu-inlet",
@@ -292,7 +293,7 @@ pub static PSU_INLET: Rule = Rule {
     },
 };
 
-/// `multi-psu`.
+/// Rule: multi-PSU splits (id and docs in `doc`).
 pub static MULTI_PSU: Rule = Rule {
     doc: RuleDoc {
         id: "multi-psu",
@@ -312,7 +313,13 @@ pub static MULTI_PSU: Rule = Rule {
                 out.push(finding(
                     &MULTI_PSU,
                     Severity::Error,
-                    format!("GPU {} is fed by PSU {} but the build has {} PSU(s)", i + 1, g.psu + 1, b.psus.len()),
+                    format!(
+                        "GPU {} is fed by PSU {} but the build has {} PSU{}",
+                        i + 1,
+                        g.psu + 1,
+                        b.psus.len(),
+                        plural(b.psus.len() as u64)
+                    ),
                     vec![PartRef::Gpu(i)],
                     "Point it at an existing PSU.",
                 ));
@@ -331,6 +338,23 @@ pub static MULTI_PSU: Rule = Rule {
         if c.power.psus.len() > 1 {
             let split: Vec<String> =
                 c.power.psus.iter().map(|p| format!("PSU {} {:.0} W", p.index + 1, p.dc_w)).collect();
+            // Server / CRPS supplies sit in the chassis's power distribution board, which
+            // switches them together: no add2psu adapter.
+            let server = c.r.psus.iter().flatten().all(|p| p.atx_version == crate::catalog::AtxVersion::Server);
+            if server {
+                out.push(finding(
+                    &MULTI_PSU,
+                    Severity::Info,
+                    format!(
+                        "{} server PSUs: {}; the chassis's power distribution switches them together",
+                        c.power.psus.len(),
+                        split.join(", ")
+                    ),
+                    (0..c.power.psus.len()).map(PartRef::Psu).collect(),
+                    "Nothing to add: check the chassis's PSU population rules (redundancy) in its manual.",
+                ));
+                return;
+            }
             out.push(finding(
                 &MULTI_PSU,
                 Severity::Info,
@@ -416,11 +440,16 @@ pub fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> Cable
             + f64::from(inputs.eps_8pin) * EPS_8PIN_W
             + f64::from(inputs.pcie_6pin) * PCIE_6PIN_W
             + PCIE_SLOT_W,
-        describe: if inputs.eps_8pin > 0 { "EPS 8-pin cable(s) + slot" } else { "PCIe cables + slot" },
+        describe: match (inputs.eps_8pin, inputs.pcie_8pin + inputs.pcie_6pin) {
+            (1, _) => "EPS 8-pin cable + slot",
+            (e, _) if e > 1 => "EPS 8-pin cables + slot",
+            (_, 1) => "PCIe cable + slot",
+            _ => "PCIe cables + slot",
+        },
     }
 }
 
-/// `gpu-power-cable`.
+/// Rule: each GPU's power cable carries its power limit (id and docs in `doc`).
 pub static GPU_POWER_CABLE: Rule = Rule {
     doc: RuleDoc {
         id: "gpu-power-cable",
@@ -479,7 +508,7 @@ pub static GPU_POWER_CABLE: Rule = Rule {
     },
 };
 
-/// `psu-connectors`.
+/// Rule: PSU connector counts (id and docs in `doc`).
 pub static PSU_CONNECTORS: Rule = Rule {
     doc: RuleDoc {
         id: "psu-connectors",
