@@ -136,6 +136,16 @@ fn check_values(file: &str, text: &str, b: &Build) -> Result<(), BuildError> {
         let (line, column) = locate_key(text, section, key, n);
         Err(BuildError::at(file, line, column, message))
     };
+    check_site(b, &err)?;
+    check_outlets(b, &err)?;
+    check_parts(b, &err)
+}
+
+/// The located error of [`check_values`]: `(section, key, nth key, message)`.
+type Located<'a> = dyn Fn(Option<&str>, &str, usize, String) -> Result<(), BuildError> + 'a;
+
+/// Mains, breaker, circuits, ambient, price, duty cycle, outlet rating.
+fn check_site(b: &Build, err: &Located<'_>) -> Result<(), BuildError> {
     let s = &b.site;
     let in_range = |v: f64, (lo, hi): (f64, f64)| v.is_finite() && v >= lo && v <= hi;
     if !in_range(s.mains_v, MAINS_V_RANGE) {
@@ -197,6 +207,12 @@ fn check_values(file: &str, text: &str, b: &Build) -> Result<(), BuildError> {
             format!("site.outlet_continuous_a {a} A: an outlet carries more than 0 A"),
         );
     }
+    Ok(())
+}
+
+/// Each outlet's rating, the PSUs it names (existing, in one outlet only, on one circuit).
+fn check_outlets(b: &Build, err: &Located<'_>) -> Result<(), BuildError> {
+    let s = &b.site;
     for (oi, o) in s.outlets.iter().enumerate() {
         if let Some(a) = o.continuous_a
             && !(a.is_finite() && a > 0.0)
@@ -242,6 +258,11 @@ fn check_values(file: &str, text: &str, b: &Build) -> Result<(), BuildError> {
             );
         }
     }
+    Ok(())
+}
+
+/// Memory kits, GPU power limits, workload context and batch.
+fn check_parts(b: &Build, err: &Located<'_>) -> Result<(), BuildError> {
     if let Some(m) = &b.memory
         && m.kits == 0
     {

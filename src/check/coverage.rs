@@ -9,6 +9,7 @@
 use super::{Ctx, Finding, FindingKind, PartRef, Rule, Severity};
 use crate::catalog::{CoolerType, GpuFormFactor};
 use serde::Serialize;
+use std::fmt::Write as _;
 
 /// A kind of part a rule may need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -308,7 +309,7 @@ impl Coverage {
         let mut s = format!("{} of {} checks ran", self.ran, self.total);
         if !self.not_checked.is_empty() {
             let ids: Vec<&str> = self.not_checked.iter().map(|r| r.rule).collect();
-            s.push_str(&format!("; {} not checked: {}", ids.len(), ids.join(", ")));
+            let _ = write!(s, "; {} not checked: {}", ids.len(), ids.join(", "));
         }
         s
     }

@@ -11,6 +11,7 @@ use crate::estimate::power::{
     CONTINUOUS_FRACTION, EXCURSION_DURATIONS_S, EXCURSION_LIMIT_HPWR, EXCURSION_LIMIT_OTHER, GPU_TRANSIENT_FACTOR,
     PSU_SUSTAINED_GUIDELINE, TRANSIENT_1MS, TRANSIENT_100US, gpu_limit_w,
 };
+use std::fmt::Write as _;
 
 /// Power a PCIe 8-pin cable carries, W (PCIe CEM; ATX 3.0 guide).
 pub const PCIE_8PIN_W: f64 = 150.0;
@@ -42,15 +43,17 @@ fn transient_figures() -> String {
     s.push_str(&row("GPU peak / power limit", &GPU_TRANSIENT_FACTOR, false));
     s.push_str(&row("ATX 3.x limit, > 450 W with 12V-2x6", &EXCURSION_LIMIT_HPWR, true));
     s.push_str(&row("ATX 3.x limit, other units", &EXCURSION_LIMIT_OTHER, true));
-    s.push_str(&format!(
-        "  no excursion spec (ATX 2.x, server): a peak above 100 % of the rating for {} or longer is a warning\n",
+    let _ = writeln!(
+        s,
+        "  no excursion spec (ATX 2.x, server): a peak above 100 % of the rating for {} or longer is a warning",
         duration(EXCURSION_DURATIONS_S[TRANSIENT_1MS])
-    ));
-    s.push_str(&format!(
-        "  a peak over the limit: warning at {}, error at {} and longer\n",
+    );
+    let _ = writeln!(
+        s,
+        "  a peak over the limit: warning at {}, error at {} and longer",
         duration(EXCURSION_DURATIONS_S[TRANSIENT_100US]),
         duration(EXCURSION_DURATIONS_S[TRANSIENT_1MS])
-    ));
+    );
     s
 }
 

@@ -57,12 +57,12 @@ pub fn rules(format: Format) -> ExitCode {
         #[derive(serde::Serialize)]
         struct Doc {
             #[serde(flatten)]
-            doc: check::RuleDoc,
+            rule: check::RuleDoc,
             needs: &'static [check::Need],
             figures: Option<String>,
         }
         let docs: Vec<Doc> =
-            RULES.iter().map(|r| Doc { doc: r.doc, needs: r.needs, figures: r.figures.map(|f| f()) }).collect();
+            RULES.iter().map(|r| Doc { rule: r.doc, needs: r.needs, figures: r.figures.map(|f| f()) }).collect();
         return print_json(&docs);
     }
     let mut family = "";
