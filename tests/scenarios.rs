@@ -234,3 +234,22 @@ fn efficiency_curve_interpolates() {
     assert!((power::efficiency_at(&curve, 150.0) - 0.90).abs() < 1e-9);
     assert!((power::efficiency_at(&curve, 5.0) - 0.90).abs() < 1e-9);
 }
+
+/// Two PSUs on two circuits: amps per circuit, one figure each (what the status bar shows),
+/// summing to the total wall draw over the mains voltage.
+#[test]
+fn circuit_amps_one_figure_per_circuit() {
+    let c = cat();
+    let mut b = scenario("nvidia-geforce-rtx-4090", 4, "amd-threadripper-7980x", None);
+    b.psus.push(psu("seasonic-prime-tx-1600-atx31"));
+    b.psus[1].circuit = 1;
+    b.gpus[2].psu = 1;
+    b.gpus[3].psu = 1;
+    b.site.circuits = 2;
+    let r = b.resolve(&c);
+    let amps = power::circuit_amps(&r, LoadState::Training);
+    assert_eq!(amps.len(), 2);
+    let e = power::estimate(&r, LoadState::Training);
+    assert!(within(amps.iter().sum::<f64>(), e.total_wall_w / b.site.mains_v, 1e-9));
+    assert!(amps[0] > amps[1], "the system PSU's circuit carries the CPU too: {amps:?}");
+}

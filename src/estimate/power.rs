@@ -90,6 +90,12 @@ pub const TRANSIENT_100MS: usize = 3;
 /// 12VHPWR/12V-2x6 connector, at 100 µs / 1 ms / 10 ms / 100 ms (Intel ATX 3.0 PSU design
 /// guide, power excursion table).
 pub const EXCURSION_LIMIT_HPWR: [f64; 4] = [2.0, 1.8, 1.6, 1.2];
+/// Rating above which an ATX 3.x unit with a 12V-2x6 connector must meet
+/// [`EXCURSION_LIMIT_HPWR`], W (same guide).
+pub const EXCURSION_HPWR_MIN_W: f64 = 450.0;
+/// Efficiency assumed for the wall draw of a build with no PSU chosen (judgement: about an 80
+/// PLUS Gold unit at half load); no PSU rule runs on it.
+pub const NO_PSU_EFFICIENCY: f64 = 0.9;
 /// The same for other ATX 3.x PSUs (150 / 145 / 135 / 110 %).
 pub const EXCURSION_LIMIT_OTHER: [f64; 4] = [1.5, 1.45, 1.35, 1.1];
 
@@ -408,7 +414,7 @@ pub fn excursion_limits(psu: &Psu) -> Option<[f64; 4]> {
     match psu.atx_version {
         AtxVersion::Atx30 | AtxVersion::Atx31 => {
             // An unknown 16-pin count takes the lower table (conservative).
-            if psu.rated_w > 450.0 && psu.connectors.hpwr_16pin.unwrap_or(0) > 0 {
+            if psu.rated_w > EXCURSION_HPWR_MIN_W && psu.connectors.hpwr_16pin.unwrap_or(0) > 0 {
                 Some(EXCURSION_LIMIT_HPWR)
             } else {
                 Some(EXCURSION_LIMIT_OTHER)
@@ -600,7 +606,8 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
 
     let mains_v = b.site.mains_v.max(1.0);
     let psus = psu_loads(r, state, &components, &gpu_limits);
-    let total_wall_w = if psus.is_empty() { total_dc_w / 0.9 } else { psus.iter().map(|p| p.wall_w).sum() };
+    let total_wall_w =
+        if psus.is_empty() { total_dc_w / NO_PSU_EFFICIENCY } else { psus.iter().map(|p| p.wall_w).sum() };
     let n_circuits = b.site.circuits.max(1);
     let cont_a = continuous_a(b);
     let circuits = (0..n_circuits)
