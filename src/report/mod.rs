@@ -39,7 +39,7 @@ pub fn headline(r: &Report) -> String {
     } else {
         format!("{} of {} checks ran; {} not checked (listed below)", c.ran, c.total, c.not_checked.len())
     };
-    let body = if r.verdict == Verdict::Empty { "nothing chosen yet: no check ran".to_owned() } else { cov };
+    let body = if r.verdict == Verdict::Empty { "nothing chosen yet: nothing to check".to_owned() } else { cov };
     format!(
         "{}: {} — {body}  ({}, {}, {})",
         r.build,
