@@ -110,6 +110,9 @@ pub enum Figure {
     PsuPcie8pin,
     /// PSU `connectors.eps_8pin` (for the system PSU or one feeding EPS-powered cards).
     PsuEps8pin,
+    /// PSU `connectors.hpwr_class_w` (0 = not published), for a 16-pin card on the PSU's
+    /// native cable with no `cable` given in the build.
+    PsuHpwrClass,
 }
 
 impl Figure {
@@ -128,6 +131,7 @@ impl Figure {
             Figure::PsuHpwr16pin => "connectors.hpwr_16pin",
             Figure::PsuPcie8pin => "connectors.pcie_8pin",
             Figure::PsuEps8pin => "connectors.eps_8pin",
+            Figure::PsuHpwrClass => "connectors.hpwr_class_w",
         }
     }
 
@@ -139,7 +143,7 @@ impl Figure {
             Figure::CoolerHeight | Figure::CoolerRadiator | Figure::CoolerRatedTdp => "coolers",
             Figure::CaseMaxCoolerHeight | Figure::CaseMaxRadiator | Figure::CaseMaxGpuLength => "cases",
             Figure::GpuLength => "gpus",
-            Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin => "psus",
+            Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin | Figure::PsuHpwrClass => "psus",
         }
     }
 
@@ -214,6 +218,26 @@ impl Figure {
                 let add_in = r.gpus.iter().flatten().any(|g| g.form_factor != GpuFormFactor::Sxm);
                 one(add_in && case.max_gpu_length_mm.is_none(), PartRef::Case, &case.name, &case.id)
             }
+            Figure::PsuHpwrClass => b
+                .gpus
+                .iter()
+                .zip(&r.gpus)
+                .filter_map(|(p, g)| {
+                    let g = (*g)?;
+                    let psu = r.psus.get(p.psu).copied().flatten()?;
+                    let native = p.cable.is_none()
+                        && g.form_factor != GpuFormFactor::Sxm
+                        && g.power_inputs.hpwr_16pin > 0
+                        && psu.connectors.hpwr_16pin.unwrap_or(0) > 0;
+                    (native && psu.connectors.hpwr_class_w == 0)
+                        .then(|| (PartRef::Psu(p.psu), format!("{} {}", psu.vendor, psu.name), psu.id.clone()))
+                })
+                .fold(Vec::new(), |mut v, x| {
+                    if !v.contains(&x) {
+                        v.push(x);
+                    }
+                    v
+                }),
             Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin => {
                 let sys = b.system_psu();
                 r.psus
