@@ -4,6 +4,7 @@
 //! Parts are named by catalog id or defined inline in the file (`parts`, same schema as the
 //! catalog). [`Build::resolve`] turns ids into parts against a [`Catalog`].
 
+pub mod edit;
 pub mod file;
 
 pub use file::{BuildError, load, load_str, save, to_ron_string};

@@ -1,0 +1,251 @@
+//! The view: the whole window drawn from the state (menu bar, status bar, messages, tab strip,
+//! the shown tab, the rule docs window, the unsaved-changes prompt). Drawing only pushes
+//! [`Action`]s; nothing here changes the document.
+
+use super::app::KraftwerkApp;
+use super::command::{Action, Pending, PromptChoice, Tab};
+use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, power_tab, theme};
+use eframe::egui;
+
+impl KraftwerkApp {
+    /// Draws the whole window; widgets push actions into `out`.
+    pub(super) fn draw(&mut self, ui: &mut egui::Ui, out: &mut Vec<Action>) {
+        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, out));
+        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        if self.settings.show_build_panel {
+            egui::Panel::left("build-panel")
+                .default_size(theme::BUILD_PANEL_WIDTH)
+                .min_size(300.0)
+                .max_size(560.0)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().id_salt("build-panel-scroll").show(ui, |ui| {
+                        build_panel::show(ui, &self.state, &mut self.view, out);
+                    });
+                });
+            ui.ctx().data_mut(|d| d.remove::<bool>(theme::scroll_flag_id()));
+        }
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.messages_ui(ui, out);
+            ui.horizontal(|ui| {
+                for t in Tab::ALL {
+                    let mut label = egui::RichText::new(t.title());
+                    if t == Tab::Checks {
+                        label = egui::RichText::new(format!("{} ({})", t.title(), self.state.report.findings.len()));
+                    }
+                    if ui.selectable_label(self.view.tab == t, label.size(15.0)).clicked() {
+                        out.push(Action::SelectTab(t));
+                    }
+                }
+            });
+            ui.separator();
+            match self.view.tab {
+                Tab::Build => build_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Checks => checks_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Power => power_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Fit => fit_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Catalog => catalog_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Live => super::live_tab::show(ui, &self.state, &self.live, out),
+            }
+        });
+        if self.view.show_rule_docs {
+            let mut open = true;
+            egui::Window::new("Rule docs").open(&mut open).default_size([560.0, 600.0]).show(ui.ctx(), |ui| {
+                checks_tab::rule_docs(ui, &mut self.view.rule_filter);
+            });
+            if !open {
+                out.push(Action::ToggleRuleDocs);
+            }
+        }
+        self.prompt(ui.ctx(), out);
+        drop_overlay(ui.ctx());
+    }
+
+    fn menu_bar(&mut self, ui: &mut egui::Ui, out: &mut Vec<Action>) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.add(egui::Button::new("New").shortcut_text("Ctrl+N")).clicked() {
+                    out.push(Action::New);
+                }
+                if ui.add(egui::Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
+                    out.push(Action::OpenDialog);
+                }
+                ui.menu_button("Open recent", |ui| {
+                    if self.settings.recent.is_empty() {
+                        ui.weak("No recent files");
+                    }
+                    for p in &self.settings.recent {
+                        let name =
+                            p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
+                        if ui.button(name).on_hover_text(p.display().to_string()).clicked() {
+                            out.push(Action::Open(p.clone()));
+                        }
+                    }
+                });
+                ui.separator();
+                if ui.add(egui::Button::new("Save").shortcut_text("Ctrl+S")).clicked() {
+                    out.push(Action::Save);
+                }
+                if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
+                    out.push(Action::SaveAsDialog);
+                }
+                if ui.button("Export report as Markdown…").clicked() {
+                    out.push(Action::ExportDialog);
+                }
+                ui.separator();
+                if ui.button("Quit").clicked() {
+                    out.push(Action::Quit);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                if ui.add_enabled(!self.undo.is_empty(), egui::Button::new("Undo").shortcut_text("Ctrl+Z")).clicked() {
+                    out.push(Action::Undo);
+                }
+                if ui
+                    .add_enabled(!self.redo.is_empty(), egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z"))
+                    .clicked()
+                {
+                    out.push(Action::Redo);
+                }
+                ui.separator();
+                if ui.button("Auto-place GPUs").clicked() {
+                    out.push(Action::AutoPlaceGpus);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                for t in Tab::ALL {
+                    if ui.selectable_label(self.view.tab == t, t.title()).clicked() {
+                        out.push(Action::SelectTab(t));
+                    }
+                }
+                ui.separator();
+                if ui.checkbox(&mut self.settings.show_build_panel.clone(), "Build panel").clicked() {
+                    out.push(Action::ToggleBuildPanel);
+                }
+                if ui.checkbox(&mut self.settings.dark.clone(), "Dark theme").clicked() {
+                    out.push(Action::ToggleDark);
+                }
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.button("Rule docs").clicked() {
+                    out.push(Action::ToggleRuleDocs);
+                }
+                ui.separator();
+                ui.label(format!("Kraftwerk {}", env!("CARGO_PKG_VERSION")));
+                ui.weak("Plan, check and validate multi-GPU LLM machines.");
+                ui.weak("CLI twin: kraftwerk check BUILD.rig.ron");
+            });
+        });
+    }
+
+    fn status_bar(&self, ui: &mut egui::Ui) {
+        let r = &self.state.report;
+        ui.horizontal(|ui| {
+            theme::badge(ui, &r.verdict.to_string(), theme::verdict(r.verdict))
+                .on_hover_text("Verdict of the same checker `kraftwerk check` runs");
+            ui.label(format!(
+                "{} error{} · {} warning{} · {} note{}",
+                r.errors,
+                plural(r.errors),
+                r.warnings,
+                plural(r.warnings),
+                r.infos,
+                plural(r.infos)
+            ));
+            ui.separator();
+            ui.label(format!(
+                "full load {:.0} W DC · {:.0} W at the wall · {:.1} A at {:.0} V",
+                r.power.total_dc_w,
+                r.power.total_wall_w,
+                r.power.total_wall_w / self.state.build.site.mains_v.max(1.0),
+                self.state.build.site.mains_v
+            ));
+            ui.separator();
+            let file = self.state.path.as_ref().map_or_else(|| "not saved yet".to_owned(), |p| p.display().to_string());
+            ui.weak(file);
+            if self.state.dirty {
+                theme::dot(ui, theme::WARNING, true);
+                ui.colored_label(theme::WARNING, "unsaved changes");
+            }
+        });
+    }
+
+    fn messages_ui(&self, ui: &mut egui::Ui, out: &mut Vec<Action>) {
+        for (i, m) in self.messages.iter().enumerate() {
+            let color = theme::severity(m.severity);
+            egui::Frame::new()
+                .stroke(egui::Stroke::new(1.5, color))
+                .corner_radius(theme::radius())
+                .inner_margin(egui::Margin::same(6))
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        theme::dot(ui, color, true);
+                        ui.add(egui::Label::new(egui::RichText::new(&m.text).monospace()).wrap());
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            if ui.small_button("Dismiss").clicked() {
+                                out.push(Action::DismissMessage(i));
+                            }
+                        });
+                    });
+                });
+            ui.add_space(theme::SMALL_GAP);
+        }
+    }
+
+    /// The unsaved-changes prompt.
+    fn prompt(&self, ctx: &egui::Context, out: &mut Vec<Action>) {
+        let Some(p) = &self.pending else { return };
+        let what = match p {
+            Pending::New => "start a new build",
+            Pending::Open(_) | Pending::OpenDialog => "open another build",
+            Pending::Quit => "quit",
+        };
+        let mut choice = None;
+        let resp = egui::Modal::new(egui::Id::unique("unsaved-prompt")).show(ctx, |ui| {
+            ui.set_max_width(420.0);
+            ui.heading("Unsaved changes");
+            ui.label(format!(
+                "“{}” has changes that are not saved. Save them before you {what}?",
+                self.state.build.name
+            ));
+            ui.add_space(theme::SECTION_GAP);
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    choice = Some(PromptChoice::Save);
+                }
+                if ui.button("Don't save").clicked() {
+                    choice = Some(PromptChoice::DontSave);
+                }
+                if ui.button("Cancel").clicked() {
+                    choice = Some(PromptChoice::Cancel);
+                }
+            });
+        });
+        if resp.should_close() && choice.is_none() {
+            choice = Some(PromptChoice::Cancel);
+        }
+        if let Some(c) = choice {
+            out.push(Action::Prompt(c));
+        }
+    }
+}
+
+fn drop_overlay(ctx: &egui::Context) {
+    let hovering = ctx.input(|i| !i.raw.hovered_files.is_empty());
+    if !hovering {
+        return;
+    }
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop-overlay")));
+    let rect = ctx.content_rect();
+    painter.rect_filled(rect, 0.0, egui::Color32::from_black_alpha(180));
+    painter.text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        "Drop a *.rig.ron build file to open it",
+        egui::FontId::proportional(24.0),
+        egui::Color32::WHITE,
+    );
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
