@@ -13,6 +13,7 @@ pub mod build;
 pub mod catalog;
 pub mod check;
 pub mod cli;
+pub mod compare;
 pub mod estimate;
 pub mod live;
 #[cfg(feature = "gui")]

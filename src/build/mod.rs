@@ -6,6 +6,7 @@
 
 pub mod edit;
 pub mod file;
+pub mod parts_list;
 
 pub use file::{BuildError, load, load_str, save, to_ron_string};
 

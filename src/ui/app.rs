@@ -9,7 +9,9 @@ pub use super::command::{Action, LiveAction, Pending, PromptChoice, Tab};
 pub use super::state::{AppState, MAX_RECENT, Message, Settings, ViewState};
 pub use crate::build::edit::{free_slot, merged};
 
+use super::files::{self, FileRequest, PathPrompt};
 use super::{export, live_state, live_tab, stats, theme};
+use crate::build::parts_list::{PartsFormat, PartsList};
 use crate::build::{self, Build};
 use crate::catalog::{self, Catalog};
 use crate::check::Severity;
@@ -244,20 +246,28 @@ impl KraftwerkApp {
             Action::OpenDialog => self.guard(ctx, Pending::OpenDialog),
             Action::Open(p) => self.guard(ctx, Pending::Open(p)),
             Action::Save => {
-                self.save();
+                self.save(ctx);
             }
-            Action::SaveAsDialog => {
-                self.save_as_dialog();
-            }
+            Action::SaveAsDialog => self.ask_path(ctx, FileRequest::SaveAs),
             Action::SaveAs(p) => {
                 self.save_to(&p);
             }
-            Action::ExportDialog if self.native => {
-                let name = format!("{}.md", file_stem(&self.state.build.name));
-                if let Some(p) = rfd::FileDialog::new().set_file_name(name).add_filter("Markdown", &["md"]).save_file()
-                {
-                    self.export_to(&p);
-                }
+            Action::ExportDialog => self.ask_path(ctx, FileRequest::ExportReport),
+            Action::ExportPartsDialog(f) => self.ask_path(ctx, FileRequest::ExportParts(f)),
+            Action::ExportParts(f, p) => self.export_parts_to(f, &p),
+            Action::AskPath(r) => self.ask_path(ctx, r),
+            Action::PathChosen(r, p) => {
+                self.view.path_prompt = None;
+                self.path_chosen(ctx, r, p);
+            }
+            Action::ClosePathPrompt => self.view.path_prompt = None,
+            Action::CompareRemove(i) if i < self.view.compare.others.len() => {
+                self.view.compare.others.remove(i);
+                self.view.compare.generation += 1;
+            }
+            Action::CompareSetModel(m) => {
+                self.view.compare.model = m;
+                self.view.compare.generation += 1;
             }
             Action::Export(p) => self.export_to(&p),
             Action::Quit => self.guard(ctx, Pending::Quit),
@@ -268,6 +278,8 @@ impl KraftwerkApp {
                 self.messages.remove(i);
             }
             Action::Prompt(c) => self.answer_prompt(ctx, c),
+            Action::Live(LiveAction::OpenRecordingDialog) => self.ask_path(ctx, FileRequest::OpenRecording),
+            Action::Live(LiveAction::OpenLinksDialog) => self.ask_path(ctx, FileRequest::OpenLinks),
             Action::Live(a) => live_tab::apply(ctx, &self.state, &mut self.live, &a),
             _ => {}
         }
@@ -278,7 +290,7 @@ impl KraftwerkApp {
         let Some(p) = self.pending.take() else { return };
         match choice {
             PromptChoice::Save => {
-                if self.save() {
+                if self.save(ctx) {
                     self.continue_pending(ctx, p);
                 }
             }
@@ -307,17 +319,7 @@ impl KraftwerkApp {
                 self.reset_history();
             }
             Pending::Open(path) => self.open_path(&path),
-            Pending::OpenDialog => {
-                if self.native {
-                    let mut dialog = rfd::FileDialog::new().add_filter("Kraftwerk build", &["ron"]);
-                    if let Some(dir) = self.state.path.as_ref().and_then(|p| p.parent()) {
-                        dialog = dialog.set_directory(dir);
-                    }
-                    if let Some(path) = dialog.pick_file() {
-                        self.open_path(&path);
-                    }
-                }
-            }
+            Pending::OpenDialog => self.ask_path(ctx, FileRequest::Open),
             Pending::Quit => {
                 self.allow_close = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
@@ -347,26 +349,73 @@ impl KraftwerkApp {
         }
     }
 
-    /// Saves to the current file, or asks for one. Returns whether it saved.
-    fn save(&mut self) -> bool {
-        match self.state.path.clone() {
-            Some(p) => self.save_to(&p),
-            None => self.save_as_dialog(),
+    /// Saves to the current file, or asks for one (then returns `false`: the save happens when
+    /// the path comes). Returns whether it saved.
+    pub(super) fn save(&mut self, ctx: &egui::Context) -> bool {
+        if let Some(p) = self.state.path.clone() {
+            self.save_to(&p)
+        } else {
+            self.ask_path(ctx, FileRequest::SaveAs);
+            false
         }
     }
 
-    fn save_as_dialog(&mut self) -> bool {
-        if !self.native {
-            return false;
+    /// The file name a dialog or path field proposes for `req`.
+    fn proposed_name(&self, req: FileRequest) -> String {
+        let stem = file_stem(&self.state.build.name);
+        match req {
+            FileRequest::SaveAs => format!("{stem}.rig.ron"),
+            FileRequest::ExportReport => format!("{stem}.md"),
+            FileRequest::ExportParts(f) => format!("{stem}-parts.{}", f.extension()),
+            FileRequest::Open | FileRequest::CompareAdd | FileRequest::OpenRecording | FileRequest::OpenLinks => {
+                String::new()
+            }
         }
-        let name = format!("{}.rig.ron", file_stem(&self.state.build.name));
-        let mut dialog = rfd::FileDialog::new().set_file_name(name).add_filter("Kraftwerk build", &["ron"]);
-        if let Some(dir) = self.state.path.as_ref().and_then(|p| p.parent()) {
-            dialog = dialog.set_directory(dir);
+    }
+
+    /// Asks for a path for `req`: the native dialog when one can be shown, else (and in tests)
+    /// the in-app path field, with the reason when a dialog was wanted but none is available.
+    pub fn ask_path(&mut self, ctx: &egui::Context, req: FileRequest) {
+        let dir = self.state.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
+        let reason = if self.native { files::dialog_unavailable() } else { None };
+        if self.native && reason.is_none() {
+            let (what, exts) = req.filter();
+            let mut dialog = rfd::FileDialog::new().set_title(req.title()).add_filter(what, exts);
+            if let Some(d) = &dir {
+                dialog = dialog.set_directory(d);
+            }
+            let picked = if req.writes() {
+                dialog.set_file_name(self.proposed_name(req)).save_file()
+            } else {
+                dialog.pick_file()
+            };
+            if let Some(p) = picked {
+                self.path_chosen(ctx, req, p);
+            }
+            return;
         }
-        match dialog.save_file() {
-            Some(p) => self.save_to(&with_build_extension(p)),
-            None => false,
+        let name = self.proposed_name(req);
+        let text = match (&dir, name.is_empty()) {
+            (Some(d), false) => d.join(name).display().to_string(),
+            (Some(d), true) => format!("{}/", d.display()),
+            (None, _) => name,
+        };
+        self.view.path_prompt = Some(PathPrompt { request: req, text, reason });
+    }
+
+    /// Carries out `req` with the chosen `path`.
+    fn path_chosen(&mut self, ctx: &egui::Context, req: FileRequest, path: PathBuf) {
+        let _ = ctx;
+        match req {
+            FileRequest::Open => self.open_path(&path),
+            FileRequest::SaveAs => {
+                self.save_to(&with_build_extension(path));
+            }
+            FileRequest::ExportReport => self.export_to(&path),
+            FileRequest::ExportParts(f) => self.export_parts_to(f, &path),
+            FileRequest::CompareAdd => self.compare_add(&path),
+            FileRequest::OpenRecording => self.live.open_recording(&path),
+            FileRequest::OpenLinks => self.live.open_links_file(&path),
         }
     }
 
@@ -387,15 +436,36 @@ impl KraftwerkApp {
 
     fn export_to(&mut self, path: &Path) {
         let text = export::markdown(&self.state.build, &self.state.catalog, &self.state.report);
-        if let Err(e) = std::fs::write(path, text) {
-            self.messages.push(Message {
-                severity: Severity::Error,
-                text: format!("Could not export to {}: {e}", path.display()),
-            });
-        } else {
-            self.messages
-                .push(Message { severity: Severity::Info, text: format!("Report exported to {}", path.display()) });
+        self.write_export(path, &text, "Report");
+    }
+
+    /// Adds the build file at `path` to the comparison (its load error shown if it fails).
+    pub fn compare_add(&mut self, path: &Path) {
+        match build::load(path, Some(&self.state.catalog)) {
+            Ok(b) => {
+                let c = &mut self.view.compare;
+                if c.others.len() + 1 < crate::compare::MAX_BUILDS {
+                    c.others.push((b, path.display().to_string()));
+                    c.generation += 1;
+                }
+                self.view.tab = Tab::Compare;
+            }
+            Err(e) => self.messages.push(Message { severity: Severity::Error, text: format!("Could not open {e}") }),
         }
+    }
+
+    /// Writes the parts list in format `f` to `path` (atomically), with a message either way.
+    pub fn export_parts_to(&mut self, f: PartsFormat, path: &Path) {
+        let text = f.render(&PartsList::of(&self.state.build, &self.state.catalog));
+        self.write_export(path, &text, &format!("Parts list ({})", f.name()));
+    }
+
+    fn write_export(&mut self, path: &Path, text: &str, what: &str) {
+        let (severity, text) = match files::write_atomic(path, text) {
+            Ok(()) => (Severity::Info, format!("{what} exported to {}", path.display())),
+            Err(e) => (Severity::Error, format!("Could not export to {}: {e}", path.display())),
+        };
+        self.messages.push(Message { severity, text });
     }
 }
 

@@ -7,6 +7,8 @@
 //! [`super::view`]'s `tab_body`. A tab with commands of its own adds one variant here holding
 //! its command type (as [`Action::Live`] holds [`LiveAction`]) and one arm in `apply`.
 
+use super::files::FileRequest;
+use crate::build::parts_list::PartsFormat;
 use crate::build::{Build, MemoryUse, Riser, Site, Workload};
 use crate::catalog::{Catalog, PartsFile};
 use crate::check::PartRef;
@@ -41,12 +43,16 @@ tabs! {
     /// The drawn motherboard with its slots and GPUs.
     #[default]
     Build => "Build",
+    /// The parts list: quantities, prices with date and source, total, exports.
+    Parts => "Parts",
     /// Findings by severity with their rule docs.
     Checks => "Checks",
     /// Power and thermal estimate.
     Power => "Power & thermal",
     /// LLM fit: memory per GPU, speed, cost.
     Fit => "LLM fit",
+    /// Builds side by side.
+    Compare => "Compare",
     /// Every part of the catalog.
     Catalog => "Catalog",
     /// Live GPUs: NVML cards and plots, topology, probe, links, validation.
@@ -154,6 +160,20 @@ pub enum Action {
     ToggleRuleDocs,
     /// Dismiss message by index.
     DismissMessage(usize),
+    /// Ask where to write the parts list in this format.
+    ExportPartsDialog(PartsFormat),
+    /// Write the parts list in this format to this file.
+    ExportParts(PartsFormat, PathBuf),
+    /// Ask for a path (native dialog, else the in-app path field).
+    AskPath(FileRequest),
+    /// A path was chosen for this request (from the dialog or the path field).
+    PathChosen(FileRequest, PathBuf),
+    /// Close the in-app path field.
+    ClosePathPrompt,
+    /// Take this build file out of the comparison (index among the added files).
+    CompareRemove(usize),
+    /// Model for the comparison's fit figures (`None`: each build's own).
+    CompareSetModel(Option<String>),
     /// The answer to the unsaved-changes prompt.
     Prompt(PromptChoice),
     /// A command of the Live tab (applied by [`super::live_tab::apply`], never while drawing).
@@ -182,6 +202,13 @@ impl Action {
                 | Action::ToggleBuildPanel
                 | Action::ToggleRuleDocs
                 | Action::DismissMessage(_)
+                | Action::ExportPartsDialog(_)
+                | Action::ExportParts(..)
+                | Action::AskPath(_)
+                | Action::PathChosen(..)
+                | Action::ClosePathPrompt
+                | Action::CompareRemove(_)
+                | Action::CompareSetModel(_)
                 | Action::Prompt(_)
                 | Action::Live(_)
         )

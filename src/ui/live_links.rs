@@ -85,7 +85,7 @@ pub(super) fn links_section(ui: &mut egui::Ui, live: &LiveView, out: &mut Vec<Li
         {
             out.push(LiveAction::MeasureLinks);
         }
-        if ui.add_enabled(live.native, egui::Button::new("Open links report…")).clicked() {
+        if ui.add(egui::Button::new("Open links report…")).clicked() {
             out.push(LiveAction::OpenLinksDialog);
         }
         if !live.has_live_gpus() && ui.button("Show demo links report (2× H200)").clicked() {

@@ -28,13 +28,8 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, live: &LiveView, out: &mut Vec<
 /// Carries out one Live command (called by [`super::app::KraftwerkApp::apply`]).
 pub fn apply(ctx: &egui::Context, state: &AppState, live: &mut LiveView, action: &LiveAction) {
     match action {
-        LiveAction::OpenRecordingDialog => {
-            if live.native
-                && let Some(p) = rfd::FileDialog::new().add_filter("Kraftwerk recording", &["json"]).pick_file()
-            {
-                live.open_recording(&p);
-            }
-        }
+        // The app asks for the file (native dialog or its path field) before this is reached.
+        LiveAction::OpenRecordingDialog | LiveAction::OpenLinksDialog => {}
         LiveAction::ShowDemo => match crate::live::record::Recording::from_json_str(
             live_state::DEMO_RECORDING_NAME,
             live_state::DEMO_RECORDING,
@@ -62,13 +57,6 @@ pub fn apply(ctx: &egui::Context, state: &AppState, live: &mut LiveView, action:
         LiveAction::CancelLinks => {
             if let Some(j) = &mut live.links {
                 j.cancel();
-            }
-        }
-        LiveAction::OpenLinksDialog => {
-            if live.native
-                && let Some(p) = rfd::FileDialog::new().add_filter("Links report", &["json"]).pick_file()
-            {
-                live.open_links_file(&p);
             }
         }
         LiveAction::ShowDemoLinks => live.open_links_text(live_state::DEMO_LINKS_NAME, live_state::DEMO_LINKS),
@@ -132,7 +120,7 @@ fn source_banner(ui: &mut egui::Ui, live: &LiveView, out: &mut Vec<LiveAction>) 
                     .strip_prefix(NO_DRIVER)
                     .map_or("", |d| d.trim().trim_start_matches('(').trim_end_matches(')'));
                 ui.weak(plain(detail));
-                if ui.add_enabled(live.native, egui::Button::new("Open recording…")).clicked() {
+                if ui.add(egui::Button::new("Open recording…")).clicked() {
                     out.push(LiveAction::OpenRecordingDialog);
                 }
                 if ui.button("Show demo recording (2× H200)").clicked() {
@@ -172,7 +160,7 @@ fn source_banner(ui: &mut egui::Ui, live: &LiveView, out: &mut Vec<LiveAction>) 
                 if ui.button("Replay").on_hover_text("Play the recording again at its recorded pace").clicked() {
                     out.push(LiveAction::Replay);
                 }
-                if ui.add_enabled(live.native, egui::Button::new("Open recording…")).clicked() {
+                if ui.add(egui::Button::new("Open recording…")).clicked() {
                     out.push(LiveAction::OpenRecordingDialog);
                 }
                 if live.has_live_gpus() && ui.button("Back to this machine's GPUs").clicked() {
@@ -193,7 +181,7 @@ fn source_banner(ui: &mut egui::Ui, live: &LiveView, out: &mut Vec<LiveAction>) 
             if let Some(i) = live.sampling_interval() {
                 ui.weak(format!("sampling every {} ms", i.as_millis()));
             }
-            if ui.add_enabled(live.native, egui::Button::new("Open recording…")).clicked() {
+            if ui.add(egui::Button::new("Open recording…")).clicked() {
                 out.push(LiveAction::OpenRecordingDialog);
             }
         });

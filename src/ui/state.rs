@@ -184,6 +184,10 @@ pub struct ViewState {
     pub picks: widgets::PickCache,
     /// Name field being edited.
     pub name_edit: Option<String>,
+    /// Compare tab: the other builds and the model.
+    pub compare: super::compare_tab::CompareView,
+    /// The in-app path field, when shown.
+    pub path_prompt: Option<super::files::PathPrompt>,
 }
 
 impl ViewState {

@@ -44,6 +44,8 @@ impl KraftwerkApp {
                 Tab::Power => power_tab::show(ui, &self.state, &mut self.view, out),
                 Tab::Fit => fit_tab::show(ui, &self.state, &mut self.view, out),
                 Tab::Catalog => catalog_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Parts => super::parts_tab::show(ui, &self.state, out),
+                Tab::Compare => super::compare_tab::show(ui, &self.state, &mut self.view, out),
                 Tab::Live => super::live_tab::show(ui, &self.state, &self.live, out),
             }
         });
@@ -57,6 +59,7 @@ impl KraftwerkApp {
             }
         }
         self.prompt(ui.ctx(), out);
+        self.path_prompt(ui.ctx(), out);
         drop_overlay(ui.ctx());
     }
 
@@ -91,6 +94,13 @@ impl KraftwerkApp {
                 if ui.button("Export report as Markdown…").clicked() {
                     out.push(Action::ExportDialog);
                 }
+                ui.menu_button("Export parts list", |ui| {
+                    for f in crate::build::parts_list::PartsFormat::ALL {
+                        if ui.button(format!("{}…", f.name())).clicked() {
+                            out.push(Action::ExportPartsDialog(f));
+                        }
+                    }
+                });
                 ui.separator();
                 if ui.button("Quit").clicked() {
                     out.push(Action::Quit);
@@ -225,6 +235,42 @@ impl KraftwerkApp {
         }
         if let Some(c) = choice {
             out.push(Action::Prompt(c));
+        }
+    }
+}
+
+impl KraftwerkApp {
+    /// The in-app path field: shown when no native file dialog can be (with the reason), and in
+    /// tests. Enter or OK uses the path, Escape or Cancel closes it.
+    fn path_prompt(&mut self, ctx: &egui::Context, out: &mut Vec<Action>) {
+        let Some(p) = &mut self.view.path_prompt else { return };
+        let request = p.request;
+        let resp = egui::Modal::new(egui::Id::unique("path-prompt")).show(ctx, |ui| {
+            ui.set_max_width(560.0);
+            ui.heading(request.title());
+            if let Some(r) = &p.reason {
+                ui.colored_label(theme::WARNING, r.as_str());
+            }
+            let label =
+                ui.label(if request.writes() { "Path of the file to write:" } else { "Path of the file to open:" });
+            let edit = ui.add(egui::TextEdit::singleline(&mut p.text).desired_width(520.0)).labelled_by(label.id);
+            if !edit.has_focus() && !edit.lost_focus() {
+                edit.request_focus();
+            }
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.add_space(theme::SMALL_GAP);
+            ui.horizontal(|ui| {
+                let ok = ui.add_enabled(!p.text.trim().is_empty(), egui::Button::new("OK"));
+                if (ok.clicked() || enter) && !p.text.trim().is_empty() {
+                    out.push(Action::PathChosen(request, std::path::PathBuf::from(p.text.trim())));
+                }
+                if ui.button("Cancel").clicked() {
+                    out.push(Action::ClosePathPrompt);
+                }
+            });
+        });
+        if resp.should_close() {
+            out.push(Action::ClosePathPrompt);
         }
     }
 }
