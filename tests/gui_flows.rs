@@ -3,6 +3,7 @@
 //! and the check run again.
 #![cfg(feature = "gui")]
 
+use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kraftwerk::build::parts_list::PartsList;
@@ -112,4 +113,76 @@ fn open_two_builds_and_compare() {
     h.get_by_label("Remove").click();
     h.run();
     assert!(h.state().view.compare.others.is_empty());
+}
+
+#[test]
+fn a_figure_nobody_published_is_entered_in_the_part_form_and_the_check_runs_again() {
+    use kraftwerk::build::{GpuPlacement, PsuUse};
+    use kraftwerk::catalog::{GpuFormFactor, PartKind};
+    use kraftwerk::ui::part_form::FormTarget;
+    let cat = catalog();
+    let dir = temp_dir("user-parts");
+    // A PCIe card whose length no source publishes, in a case whose GPU clearance is known.
+    let gpu =
+        cat.gpus.iter().find(|g| g.length_mm.is_none() && g.form_factor != GpuFormFactor::Sxm).expect("such a GPU");
+    // The built-in cases publish no clearance yet: a custom case (inline in the build) does.
+    let mut case = cat.cases[0].clone();
+    case.id = "test-case-300mm".into();
+    case.max_gpu_length_mm = Some(300.0);
+    let max: f64 = 300.0;
+    let mut b = Build {
+        name: "Unknown length".into(),
+        cpu: Some("amd-threadripper-pro-7985wx".into()),
+        motherboard: Some("asus-pro-ws-wrx90e-sage-se".into()),
+        case: Some(case.id.clone()),
+        psus: vec![PsuUse { psu: "seasonic-prime-tx-1600-atx31".into(), feeds_system: None, circuit: 0 }],
+        gpus: vec![GpuPlacement {
+            gpu: gpu.id.clone(),
+            slot: Some(1),
+            power_limit_w: None,
+            riser: None,
+            psu: 0,
+            cable: None,
+        }],
+        ..Build::default()
+    };
+    b.parts.cases.push(case);
+    let too_long = |r: &kraftwerk::check::Report| {
+        r.findings.iter().any(|f| f.rule == "case-gpu-fit" && f.message.contains("mm long"))
+    };
+    let mut app = KraftwerkApp::new_for_test(cat.clone(), b);
+    app.user_parts_dir = Some(dir.clone());
+    let mut h = harness(app);
+    h.run();
+    assert!(!too_long(&h.state().state().report), "with the length unknown the clearance cannot fail");
+    let rev = h.state().state().rev;
+
+    // What "Enter this figure" sends for a not-checked finding: the part and the field.
+    let target = FormTarget { kind: PartKind::Gpu, id: Some(gpu.id.clone()), field: Some("length_mm".into()) };
+    h.state_mut().send(Action::OpenPartForm(target));
+    h.run();
+    h.run();
+    let field = h.get_by_role_and_label(egui::accesskit::Role::TextInput, "length_mm");
+    assert!(field.is_focused(), "the form opens at the figure");
+    field.type_text("lots");
+    h.run();
+    assert!(has(&h, "expected f64"), "a bad figure is refused as it is typed");
+    assert!(h.state().view.part_form.as_ref().is_some_and(|f| !f.problems.is_empty()));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "length_mm").type_text(&format!("{:.0}", max + 50.0));
+    h.run();
+    assert!(h.state().view.part_form.as_ref().is_some_and(|f| f.problems.is_empty()), "valid again");
+    h.get_by_label("Save user part").click();
+    h.run();
+
+    assert!(h.state().view.part_form.is_none(), "saving closes the form");
+    let saved = dir.join(format!("{}.ron", gpu.id));
+    let text = std::fs::read_to_string(&saved).expect("saved in the user parts directory");
+    assert!(catalog::parse_parts_file("saved", &text).is_ok(), "the loader reads it");
+    let doc = h.state().state();
+    assert!(doc.rev > rev, "the state was recomputed");
+    assert_eq!(doc.catalog.gpu(&gpu.id).and_then(|g| g.length_mm), Some((max + 50.0).round()));
+    assert!(too_long(&doc.report), "the check ran again with the figure: {:?}", doc.report.findings);
+    assert_eq!(doc.report, kraftwerk::check::run(&doc.build, &doc.catalog));
+    let _ = std::fs::remove_dir_all(&dir);
 }

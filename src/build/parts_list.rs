@@ -10,7 +10,7 @@
 //! the catalog does not know) are listed too, unpriced.
 
 use super::Build;
-use crate::catalog::{Catalog, HasId};
+use crate::catalog::{Catalog, HasId, PartKind};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -29,6 +29,8 @@ pub struct KeyFigure {
 pub struct PartsRow {
     /// What the part is in the build (`GPU`, `CPU`, `PSU`, `NVLink bridge`, ...).
     pub role: String,
+    /// Catalog kind of the part (`None` for bridges and risers, which have no catalog entry).
+    pub kind: Option<PartKind>,
     /// Catalog id (empty for parts the catalog has no entry for, such as bridges and risers).
     pub id: String,
     /// Display name (vendor and model), or the id with "(not in the catalog)".
@@ -70,6 +72,7 @@ fn fig(field: &'static str, v: Option<f64>, unit: &str) -> KeyFigure {
 }
 
 fn row<T: HasId>(
+    kind: PartKind,
     role: &str,
     part: Option<&T>,
     id: &str,
@@ -79,6 +82,7 @@ fn row<T: HasId>(
     let (unit_price_usd, price_date) = price.unwrap_or((None, None));
     PartsRow {
         role: role.to_owned(),
+        kind: Some(kind),
         id: id.to_owned(),
         name: part.map_or_else(|| format!("{id} (not in the catalog)"), HasId::display_name),
         quantity,
@@ -94,6 +98,7 @@ fn row<T: HasId>(
 fn extra(role: &str, name: String, quantity: u32) -> PartsRow {
     PartsRow {
         role: role.to_owned(),
+        kind: None,
         id: String::new(),
         name,
         quantity,
@@ -128,7 +133,7 @@ impl PartsList {
         let r = build.resolve(catalog);
         let mut rows = Vec::new();
         for ((id, g), n) in grouped(build.gpus.iter().zip(&r.gpus).map(|(p, g)| (p.gpu.clone(), *g))) {
-            let mut x = row("GPU", g, &id, n, g.map(|g| (g.price_usd, g.price_date.clone())));
+            let mut x = row(PartKind::Gpu, "GPU", g, &id, n, g.map(|g| (g.price_usd, g.price_date.clone())));
             if let Some(g) = g {
                 x.key_figures = vec![
                     KeyFigure { field: "memory_gib", value: Some(format!("{} GiB", g.memory_gib)) },
@@ -141,14 +146,22 @@ impl PartsList {
         }
         let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
         if let Some(id) = &build.cpu {
-            let mut x = row("CPU", r.cpu, id, sockets, r.cpu.map(|c| (c.price_usd, c.price_date.clone())));
+            let mut x =
+                row(PartKind::Cpu, "CPU", r.cpu, id, sockets, r.cpu.map(|c| (c.price_usd, c.price_date.clone())));
             if let Some(c) = r.cpu {
                 x.key_figures = vec![fig("tdp_w", Some(c.tdp_w), "W"), fig("package_power_w", c.package_power_w, "W")];
             }
             rows.push(x);
         }
         if let Some(id) = &build.motherboard {
-            let mut x = row("Motherboard", r.board, id, 1, r.board.map(|b| (b.price_usd, b.price_date.clone())));
+            let mut x = row(
+                PartKind::Motherboard,
+                "Motherboard",
+                r.board,
+                id,
+                1,
+                r.board.map(|b| (b.price_usd, b.price_date.clone())),
+            );
             if let Some(b) = r.board {
                 x.key_figures = vec![
                     KeyFigure { field: "socket", value: Some(b.socket.clone()) },
@@ -158,14 +171,21 @@ impl PartsList {
             rows.push(x);
         }
         if let Some(id) = &build.cooler {
-            let mut x = row("CPU cooler", r.cooler, id, sockets, r.cooler.map(|c| (c.price_usd, c.price_date.clone())));
+            let mut x = row(
+                PartKind::Cooler,
+                "CPU cooler",
+                r.cooler,
+                id,
+                sockets,
+                r.cooler.map(|c| (c.price_usd, c.price_date.clone())),
+            );
             if let Some(c) = r.cooler {
                 x.key_figures = vec![fig("rated_tdp_w", c.rated_tdp_w, "W"), fig("height_mm", c.height_mm, "mm")];
             }
             rows.push(x);
         }
         if let Some(id) = &build.case {
-            let mut x = row("Case", r.case, id, 1, r.case.map(|c| (c.price_usd, c.price_date.clone())));
+            let mut x = row(PartKind::Case, "Case", r.case, id, 1, r.case.map(|c| (c.price_usd, c.price_date.clone())));
             if let Some(c) = r.case {
                 x.key_figures = vec![
                     fig("max_gpu_length_mm", c.max_gpu_length_mm, "mm"),
@@ -176,7 +196,14 @@ impl PartsList {
         }
         if let Some(m) = &build.memory {
             let kit = r.memory.map(|(k, _)| k);
-            let mut x = row("Memory", kit, &m.kit, u32::from(m.kits), kit.map(|k| (k.price_usd, k.price_date.clone())));
+            let mut x = row(
+                PartKind::Memory,
+                "Memory",
+                kit,
+                &m.kit,
+                u32::from(m.kits),
+                kit.map(|k| (k.price_usd, k.price_date.clone())),
+            );
             if let Some(k) = kit {
                 x.key_figures = vec![
                     KeyFigure { field: "kit_gb", value: Some(format!("{} GB", k.total_gb())) },
@@ -188,7 +215,7 @@ impl PartsList {
         let drive = |id: &str| r.storage.iter().map(|(d, _)| *d).find(|d| d.id == id);
         for (id, n) in grouped(build.storage.iter().map(|s| s.drive.clone())) {
             let d = drive(&id);
-            let mut x = row("Drive", d, &id, n, d.map(|d| (d.price_usd, d.price_date.clone())));
+            let mut x = row(PartKind::Storage, "Drive", d, &id, n, d.map(|d| (d.price_usd, d.price_date.clone())));
             if let Some(d) = d {
                 x.key_figures = vec![
                     KeyFigure { field: "capacity_gb", value: Some(format!("{} GB", d.capacity_gb)) },
@@ -198,7 +225,7 @@ impl PartsList {
             rows.push(x);
         }
         for ((id, p), n) in grouped(build.psus.iter().zip(&r.psus).map(|(u, p)| (u.psu.clone(), *p))) {
-            let mut x = row("PSU", p, &id, n, p.map(|p| (p.price_usd, p.price_date.clone())));
+            let mut x = row(PartKind::Psu, "PSU", p, &id, n, p.map(|p| (p.price_usd, p.price_date.clone())));
             if let Some(p) = p {
                 x.key_figures =
                     vec![fig("rated_w", Some(p.rated_w), "W"), fig("rated_w_low_line", p.rated_w_low_line, "W")];

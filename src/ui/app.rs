@@ -10,6 +10,7 @@ pub use super::state::{AppState, MAX_RECENT, Message, Settings, ViewState};
 pub use crate::build::edit::{free_slot, merged};
 
 use super::files::{self, FileRequest, PathPrompt};
+use super::part_form::PartForm;
 use super::{export, live_state, live_tab, stats, theme};
 use crate::build::parts_list::{PartsFormat, PartsList};
 use crate::build::{self, Build};
@@ -44,6 +45,9 @@ pub struct KraftwerkApp {
     stats: Option<stats::FrameStats>,
     native: bool,
     theme_applied: Option<bool>,
+    /// Where the part form saves user parts (`KRAFTWERK_PARTS_DIR` or the config dir; `None`
+    /// when neither is known, or in tests until one is set).
+    pub user_parts_dir: Option<PathBuf>,
     /// Live tab: NVML sampler, recording, probe and links jobs (runtime handles, not persisted).
     pub live: live_state::LiveView,
 }
@@ -72,6 +76,7 @@ impl KraftwerkApp {
         let mut app = Self::with_parts(catalog, Build::default(), settings);
         app.messages.extend(messages);
         app.native = true;
+        app.user_parts_dir = dir;
         app.live.native = true;
         if stats::enabled() {
             app.stats = Some(stats::FrameStats::new(started));
@@ -105,6 +110,7 @@ impl KraftwerkApp {
             native: false,
             theme_applied: None,
             live: live_state::LiveView::new(false),
+            user_parts_dir: None,
         }
     }
 
@@ -277,6 +283,15 @@ impl KraftwerkApp {
             Action::DismissMessage(i) if i < self.messages.len() => {
                 self.messages.remove(i);
             }
+            Action::OpenPartForm(t) => match PartForm::open(&self.state, &t) {
+                Some(f) => self.view.part_form = Some(f),
+                None => self.messages.push(Message {
+                    severity: Severity::Warning,
+                    text: format!("No {} `{}` to edit.", t.kind.plural(), t.id.as_deref().unwrap_or("?")),
+                }),
+            },
+            Action::SavePartForm => self.save_part_form(),
+            Action::ClosePartForm => self.view.part_form = None,
             Action::Prompt(c) => self.answer_prompt(ctx, c),
             Action::Live(LiveAction::OpenRecordingDialog) => self.ask_path(ctx, FileRequest::OpenRecording),
             Action::Live(LiveAction::OpenLinksDialog) => self.ask_path(ctx, FileRequest::OpenLinks),
@@ -437,6 +452,41 @@ impl KraftwerkApp {
     fn export_to(&mut self, path: &Path) {
         let text = export::markdown(&self.state.build, &self.state.catalog, &self.state.report);
         self.write_export(path, &text, "Report");
+    }
+
+    /// Saves the part form's part as `<id>.ron` in the user parts directory (atomically), then
+    /// reloads the catalog and re-runs the checker. Errors are shown and keep the form open.
+    fn save_part_form(&mut self) {
+        let Some(form) = &self.view.part_form else { return };
+        let error = |text: String| Message { severity: Severity::Error, text };
+        let text = match form.ron_text() {
+            Ok(t) => t,
+            Err(e) => return self.messages.push(error(format!("The part is not valid yet: {e}"))),
+        };
+        let Some(dir) = self.user_parts_dir.clone() else {
+            return self
+                .messages
+                .push(error("No user parts directory is known: set KRAFTWERK_PARTS_DIR to a folder.".to_owned()));
+        };
+        let path = dir.join(format!("{}.ron", form.id()));
+        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| files::write_atomic(&path, &text)) {
+            return self.messages.push(error(format!("Could not save {}: {e}", path.display())));
+        }
+        match catalog::load_with_user_dir(Some(&dir)) {
+            Ok((c, problems)) => {
+                self.state.catalog = c;
+                self.state.recompute();
+                self.view.part_form = None;
+                self.messages.push(Message {
+                    severity: Severity::Info,
+                    text: format!("Saved {} (the checks ran again).", path.display()),
+                });
+                for p in problems.into_iter().filter(|p| matches!(p, catalog::LoadProblem::BadFile(_))) {
+                    self.messages.push(Message { severity: Severity::Warning, text: format!("user parts: {p}") });
+                }
+            }
+            Err(e) => self.messages.push(error(format!("built-in catalog: {e}"))),
+        }
     }
 
     /// Adds the build file at `path` to the comparison (its load error shown if it fails).

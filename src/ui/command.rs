@@ -8,6 +8,7 @@
 //! its command type (as [`Action::Live`] holds [`LiveAction`]) and one arm in `apply`.
 
 use super::files::FileRequest;
+use super::part_form::FormTarget;
 use crate::build::parts_list::PartsFormat;
 use crate::build::{Build, MemoryUse, Riser, Site, Workload};
 use crate::catalog::{Catalog, PartsFile};
@@ -174,6 +175,12 @@ pub enum Action {
     CompareRemove(usize),
     /// Model for the comparison's fit figures (`None`: each build's own).
     CompareSetModel(Option<String>),
+    /// Open the part form (a new part of a kind, or an existing part, focused at a field).
+    OpenPartForm(FormTarget),
+    /// Save the part form's part to the user parts directory, reload the catalog, re-check.
+    SavePartForm,
+    /// Close the part form without saving.
+    ClosePartForm,
     /// The answer to the unsaved-changes prompt.
     Prompt(PromptChoice),
     /// A command of the Live tab (applied by [`super::live_tab::apply`], never while drawing).
@@ -209,6 +216,9 @@ impl Action {
                 | Action::ClosePathPrompt
                 | Action::CompareRemove(_)
                 | Action::CompareSetModel(_)
+                | Action::OpenPartForm(_)
+                | Action::SavePartForm
+                | Action::ClosePartForm
                 | Action::Prompt(_)
                 | Action::Live(_)
         )

@@ -29,6 +29,8 @@ pub mod live_links;
 pub mod live_probe;
 pub mod live_state;
 pub mod live_tab;
+pub mod part_form;
+pub mod part_form_view;
 pub mod parts_tab;
 pub mod power_tab;
 pub mod state;

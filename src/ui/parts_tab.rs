@@ -4,6 +4,7 @@
 //! list the exports write.
 
 use super::app::{Action, AppState};
+use super::part_form::FormTarget;
 use super::theme;
 use crate::build::parts_list::{PartsFormat, PartsList, PartsRow, usd};
 use eframe::egui::{self, RichText};
@@ -46,7 +47,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
             }
             ui.end_row();
             for r in &list.rows {
-                row(ui, r);
+                row(ui, r, out);
             }
             ui.label(RichText::new("Total").strong());
             ui.label("");
@@ -58,8 +59,16 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
     });
 }
 
-fn row(ui: &mut egui::Ui, r: &PartsRow) {
-    ui.label(&r.role);
+fn row(ui: &mut egui::Ui, r: &PartsRow, out: &mut Vec<Action>) {
+    ui.horizontal(|ui| {
+        ui.label(&r.role);
+        if let Some(kind) = r.kind {
+            let edit = ui.small_button("Edit").on_hover_text(format!("Edit {} as a user part", r.id));
+            if edit.clicked() {
+                out.push(Action::OpenPartForm(FormTarget { kind, id: Some(r.id.clone()), field: None }));
+            }
+        }
+    });
     ui.add(egui::Label::new(&r.name).truncate()).on_hover_text(if r.id.is_empty() {
         r.name.clone()
     } else {

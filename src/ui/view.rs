@@ -60,6 +60,7 @@ impl KraftwerkApp {
         }
         self.prompt(ui.ctx(), out);
         self.path_prompt(ui.ctx(), out);
+        super::part_form_view::show(ui.ctx(), &mut self.view.part_form, self.user_parts_dir.as_deref(), out);
         drop_overlay(ui.ctx());
     }
 
@@ -120,6 +121,17 @@ impl KraftwerkApp {
                 if ui.button("Auto-place GPUs").clicked() {
                     out.push(Action::AutoPlaceGpus);
                 }
+                ui.menu_button("New user part", |ui| {
+                    for kind in crate::catalog::PartKind::ALL {
+                        if ui.button(kind.plural()).clicked() {
+                            out.push(Action::OpenPartForm(super::part_form::FormTarget {
+                                kind,
+                                id: None,
+                                field: None,
+                            }));
+                        }
+                    }
+                });
             });
             ui.menu_button("View", |ui| {
                 for t in Tab::ALL {
@@ -161,14 +173,12 @@ impl KraftwerkApp {
                 r.infos,
                 plural(r.infos)
             ));
+            if let Some(c) = crate::compare::coverage_text(r) {
+                ui.label(c);
+            }
             ui.separator();
-            ui.label(format!(
-                "full load {:.0} W DC · {:.0} W at the wall · {:.1} A at {:.0} V",
-                r.power.total_dc_w,
-                r.power.total_wall_w,
-                r.power.total_wall_w / self.state.build.site.mains_v.max(1.0),
-                self.state.build.site.mains_v
-            ));
+            ui.label(format!("full load {:.0} W DC · {:.0} W at the wall", r.power.total_dc_w, r.power.total_wall_w));
+            circuit_amps(ui, &r.power.circuits, self.state.build.site.mains_v);
             ui.separator();
             let file = self.state.path.as_ref().map_or_else(|| "not saved yet".to_owned(), |p| p.display().to_string());
             ui.weak(file);
@@ -272,6 +282,17 @@ impl KraftwerkApp {
         if resp.should_close() {
             out.push(Action::ClosePathPrompt);
         }
+    }
+}
+
+/// Amps per wall circuit at full load, each coloured by its continuous limit (numbered from 1).
+fn circuit_amps(ui: &mut egui::Ui, circuits: &[crate::estimate::power::CircuitLoad], mains_v: f64) {
+    for c in circuits {
+        let color = theme::load(c.amps / c.continuous_a.max(0.1), 1.0);
+        ui.colored_label(color, format!("circuit {}: {:.1} A", c.index + 1, c.amps)).on_hover_text(format!(
+            "{:.0} W at {mains_v:.0} V; continuous limit {:.1} A, breaker {:.0} A",
+            c.wall_w, c.continuous_a, c.breaker_a
+        ));
     }
 }
 
