@@ -20,6 +20,10 @@ use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// Ctrl+1 … Ctrl+9 select the tabs in display order.
+const TAB_KEYS: [Key; 9] =
+    [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7, Key::Num8, Key::Num9];
+
 /// Most undo steps kept.
 pub const MAX_UNDO: usize = 200;
 /// Edits of the same kind closer together than this merge into one undo step (slider drags).
@@ -45,6 +49,8 @@ pub struct KraftwerkApp {
     stats: Option<stats::FrameStats>,
     native: bool,
     theme_applied: Option<bool>,
+    /// Whether the window was shrunk to the monitor (once, when the monitor size is known).
+    window_fitted: bool,
     /// Where the part form saves user parts (`KRAFTWERK_PARTS_DIR` or the config dir; `None`
     /// when neither is known, or in tests until one is set).
     pub user_parts_dir: Option<PathBuf>,
@@ -111,6 +117,7 @@ impl KraftwerkApp {
             theme_applied: None,
             live: live_state::LiveView::new(false),
             user_parts_dir: None,
+            window_fitted: false,
         }
     }
 
@@ -138,6 +145,9 @@ impl KraftwerkApp {
 
     /// Input that is not a widget's: shortcuts, dropped files, the window's close button.
     fn logic_inner(&mut self, ctx: &egui::Context, _eframe_cpu: Option<f32>) {
+        if self.native && !self.window_fitted {
+            self.window_fitted = fit_window(ctx);
+        }
         // The sampler starts when the Live tab is first shown; it and the jobs are drained here,
         // once per frame, whichever tab is shown.
         if self.view.tab == Tab::Live {
@@ -166,6 +176,15 @@ impl KraftwerkApp {
         }
         if shortcut(Modifiers::COMMAND, Key::Z) {
             self.actions.push(Action::Undo);
+        }
+        // Ctrl+1 … Ctrl+9: the tabs in display order.
+        for (t, k) in Tab::ALL.into_iter().zip(TAB_KEYS) {
+            if shortcut(Modifiers::COMMAND, k) {
+                self.actions.push(Action::SelectTab(t));
+            }
+        }
+        if shortcut(Modifiers::COMMAND, Key::B) {
+            self.actions.push(Action::ToggleBuildPanel);
         }
         let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
         if !dropped.is_empty() {
@@ -517,6 +536,23 @@ impl KraftwerkApp {
         };
         self.messages.push(Message { severity, text });
     }
+}
+
+/// Shrinks the window to fit the monitor (the default size is for a 1440x900 or larger
+/// screen); returns whether the monitor size was known, so this runs once.
+fn fit_window(ctx: &egui::Context) -> bool {
+    let (monitor, inner) = ctx.input(|i| (i.viewport().monitor_size, i.viewport().inner_rect));
+    let (Some(m), Some(inner)) = (monitor, inner) else { return false };
+    if m.x <= 0.0 || m.y <= 0.0 {
+        return false;
+    }
+    // Leave room for the desktop's panels and the window's title bar.
+    let fit = egui::vec2(inner.width().min(m.x - 16.0), inner.height().min(m.y - 64.0));
+    if fit.x < inner.width() || fit.y < inner.height() {
+        ctx.send_viewport_cmd(egui::ViewportCommand::InnerSize(fit.max(egui::vec2(640.0, 480.0))));
+        ctx.send_viewport_cmd(egui::ViewportCommand::OuterPosition(egui::pos2(0.0, 0.0)));
+    }
+    true
 }
 
 /// Whether a path names a build file (`*.rig.ron`, or any `*.ron`).

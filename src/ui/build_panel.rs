@@ -20,7 +20,9 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     ui.horizontal(|ui| {
         let l = ui.label(RichText::new("Build").strong());
         let mut name = state.build.name.clone();
-        if ui.add(egui::TextEdit::singleline(&mut name).desired_width(f32::INFINITY)).labelled_by(l.id).changed() {
+        let full = name.clone();
+        let edit = ui.add(egui::TextEdit::singleline(&mut name).desired_width(f32::INFINITY)).labelled_by(l.id);
+        if edit.on_hover_text(full).changed() {
             out.push(Action::SetName(name));
         }
     });

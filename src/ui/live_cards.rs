@@ -8,7 +8,7 @@ use crate::live::nvml::{GpuSample, GpuStatic};
 use crate::live::reasons::ReasonClass;
 use crate::live::sampler::History;
 use eframe::egui::{self, Color32, RichText};
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Line, Plot, PlotPoints};
 
 const CARD_WIDTH: f32 = 330.0;
 
@@ -215,7 +215,6 @@ pub(super) fn series_plot(
     let mut plot = Plot::new(("live-plot", title))
         .width(width)
         .height(180.0)
-        .legend(Legend::default().position(Corner::LeftTop))
         .allow_zoom(false)
         .allow_scroll(false)
         .allow_drag(false)
@@ -234,5 +233,12 @@ pub(super) fn series_plot(
             let points = h.series(gpu, metric);
             p.line(Line::new(name, PlotPoints::new(points)).color(theme::gpu_series(gpu)).width(2.0));
         }
+    });
+    let items: Vec<(egui::Color32, String)> = (0..h.gpu_count())
+        .map(|gpu| (theme::gpu_series(gpu), names.get(gpu).cloned().unwrap_or_else(|| format!("GPU {gpu}"))))
+        .collect();
+    ui.scope(|ui| {
+        ui.set_max_width(width);
+        theme::legend(ui, &items);
     });
 }

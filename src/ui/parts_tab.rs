@@ -69,7 +69,7 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, out: &mut Vec<Action>) {
             }
         }
     });
-    ui.add(egui::Label::new(&r.name).truncate()).on_hover_text(if r.id.is_empty() {
+    ui.add(egui::Label::new(&r.name).extend()).on_hover_text(if r.id.is_empty() {
         r.name.clone()
     } else {
         format!("{}\nid: {}", r.name, r.id)

@@ -134,8 +134,10 @@ impl KraftwerkApp {
                 });
             });
             ui.menu_button("View", |ui| {
-                for t in Tab::ALL {
-                    if ui.selectable_label(self.view.tab == t, t.title()).clicked() {
+                for (i, t) in Tab::ALL.into_iter().enumerate() {
+                    let b = egui::Button::selectable(self.view.tab == t, t.title())
+                        .shortcut_text(format!("Ctrl+{}", i + 1));
+                    if ui.add(b).clicked() {
                         out.push(Action::SelectTab(t));
                     }
                 }

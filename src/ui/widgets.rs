@@ -263,7 +263,7 @@ impl Picker<'_> {
         let inner = sized(ui, width, |ui| {
             egui::ComboBox::from_id_salt(id_salt)
                 .width(width - 8.0)
-                .selected_text(RichText::new(selected).color(text_color))
+                .selected_text(RichText::new(selected.clone()).color(text_color))
                 .truncate()
                 .height(420.0)
                 .show_ui(ui, |ui| {
@@ -310,7 +310,8 @@ impl Picker<'_> {
                     }
                 })
         });
-        inner.response.labelled_by(label_id);
+        // The selection may be cut off at this width: the whole name on hover.
+        inner.response.labelled_by(label_id).on_hover_text(selected);
         if inner.inner.is_none() {
             ui.data_mut(|d| d.remove::<String>(search_id));
         }
