@@ -186,3 +186,41 @@ fn a_figure_nobody_published_is_entered_in_the_part_form_and_the_check_runs_agai
     assert_eq!(doc.report, kraftwerk::check::run(&doc.build, &doc.catalog));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn tabs_panels_and_docs_are_reachable_from_the_keyboard() {
+    let mut h = harness(KraftwerkApp::new_for_test(catalog(), Build::default()));
+    h.run();
+    for (i, key) in [
+        egui::Key::Num1,
+        egui::Key::Num2,
+        egui::Key::Num3,
+        egui::Key::Num4,
+        egui::Key::Num5,
+        egui::Key::Num6,
+        egui::Key::Num7,
+        egui::Key::Num8,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, key);
+        h.run();
+        assert_eq!(h.state().view.tab, Tab::ALL[i], "Ctrl+{} shows the {} tab", i + 1, Tab::ALL[i].title());
+    }
+    h.key_press(egui::Key::F1);
+    h.run();
+    assert!(h.state().view.show_rule_docs, "F1 opens the rule docs");
+    let shown = h.state().settings.show_build_panel;
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::B);
+    h.run();
+    assert_ne!(h.state().settings.show_build_panel, shown, "Ctrl+B toggles the build panel");
+    // Ctrl+E asks for the report's path; with no native dialog that is the labelled path field.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    h.run();
+    assert!(h.state().view.path_prompt.is_some());
+    assert!(has(&h, "Path of the file to write:"));
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(h.state().view.path_prompt.is_none(), "Escape closes it");
+}

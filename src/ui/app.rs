@@ -186,6 +186,12 @@ impl KraftwerkApp {
         if shortcut(Modifiers::COMMAND, Key::B) {
             self.actions.push(Action::ToggleBuildPanel);
         }
+        if shortcut(Modifiers::COMMAND, Key::E) {
+            self.actions.push(Action::ExportDialog);
+        }
+        if shortcut(Modifiers::NONE, Key::F1) {
+            self.actions.push(Action::ToggleRuleDocs);
+        }
         let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
         if !dropped.is_empty() {
             match dropped.into_iter().find(|p| is_build_file(p)) {

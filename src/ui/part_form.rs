@@ -258,6 +258,32 @@ pub fn origin_mark(origin: &Origin, overrides_builtin: bool) -> Option<&'static 
     }
 }
 
+/// Ids of every built-in part (any kind), loaded once: a user part with one of these ids is
+/// an override.
+fn builtin_ids() -> &'static std::collections::BTreeSet<String> {
+    static IDS: std::sync::OnceLock<std::collections::BTreeSet<String>> = std::sync::OnceLock::new();
+    IDS.get_or_init(|| {
+        let Ok(c) = catalog::builtin() else { return std::collections::BTreeSet::new() };
+        let Ok(Value::Object(kinds)) = serde_json::to_value(&c) else { return std::collections::BTreeSet::new() };
+        kinds
+            .values()
+            .filter_map(Value::as_array)
+            .flatten()
+            .filter_map(|p| p.get("id").and_then(Value::as_str).map(str::to_owned))
+            .collect()
+    })
+}
+
+/// A part's display name with its [`origin_mark`] appended (`… (user override)`), for tables
+/// that list catalog parts.
+pub fn marked_name(part: &impl catalog::HasId) -> String {
+    let overrides = builtin_ids().contains(part.id());
+    match origin_mark(part.origin(), overrides) {
+        Some(m) => format!("{} ({m})", part.display_name()),
+        None => part.display_name(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,6 +322,17 @@ mod tests {
         f.text = "99999".into();
         form.validate();
         assert!(!form.problems.is_empty(), "catalog validation refuses 99999 W: {:?}", form.problems);
+    }
+
+    #[test]
+    fn marked_names() {
+        let mut g = catalog::builtin().expect("catalog").gpus[0].clone();
+        let plain = catalog::HasId::display_name(&g);
+        assert_eq!(marked_name(&g), plain, "built-in parts carry no mark");
+        g.origin = Origin::User("/parts/a.ron".into());
+        assert_eq!(marked_name(&g), format!("{plain} (user override)"));
+        g.id = "my-own-card".into();
+        assert_eq!(marked_name(&g), format!("{plain} (user)"));
     }
 
     #[test]

@@ -92,7 +92,7 @@ impl KraftwerkApp {
                 if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
                     out.push(Action::SaveAsDialog);
                 }
-                if ui.button("Export report as Markdown…").clicked() {
+                if ui.add(egui::Button::new("Export report as Markdown…").shortcut_text("Ctrl+E")).clicked() {
                     out.push(Action::ExportDialog);
                 }
                 ui.menu_button("Export parts list", |ui| {
@@ -142,7 +142,7 @@ impl KraftwerkApp {
                     }
                 }
                 ui.separator();
-                if ui.checkbox(&mut self.settings.show_build_panel.clone(), "Build panel").clicked() {
+                if ui.checkbox(&mut self.settings.show_build_panel.clone(), "Build panel (Ctrl+B)").clicked() {
                     out.push(Action::ToggleBuildPanel);
                 }
                 if ui.checkbox(&mut self.settings.dark.clone(), "Dark theme").clicked() {
@@ -150,7 +150,7 @@ impl KraftwerkApp {
                 }
             });
             ui.menu_button("Help", |ui| {
-                if ui.button("Rule docs").clicked() {
+                if ui.add(egui::Button::new("Rule docs").shortcut_text("F1")).clicked() {
                     out.push(Action::ToggleRuleDocs);
                 }
                 ui.separator();
