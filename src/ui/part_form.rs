@@ -157,13 +157,32 @@ impl PartForm {
         self.fields.iter().find(|f| f.name == "id").map_or("", |f| f.text.trim())
     }
 
+    /// The value of field `f`: for a field that may be unknown, text that reads as a number
+    /// but is refused there (an unknown text field such as `compute_capability`) is a string.
+    fn field_value(&self, f: &FormField) -> Result<Value, String> {
+        let v = value_of(f.kind, &f.text)?;
+        if f.kind == FieldKind::Optional && !v.is_string() && !v.is_null() {
+            let mut one = self.base.clone();
+            one.insert(f.name.clone(), v.clone());
+            if parse_part(self.kind, &one).is_err() {
+                let as_text = Value::String(f.text.trim().to_owned());
+                one.insert(f.name.clone(), as_text.clone());
+                if parse_part(self.kind, &one).is_ok() {
+                    return Ok(as_text);
+                }
+            }
+        }
+        Ok(v)
+    }
+
     /// Re-validates every field and the whole part (call after each edit).
     pub fn validate(&mut self) {
         let mut whole = self.base.clone();
         let mut bad_text = false;
-        for f in &mut self.fields {
+        let values: Vec<Result<Value, String>> = self.fields.iter().map(|f| self.field_value(f)).collect();
+        for (f, value) in self.fields.iter_mut().zip(values) {
             f.error = None;
-            match value_of(f.kind, &f.text) {
+            match value {
                 Ok(v) => {
                     // Attribute errors: this field alone on the valid base.
                     let mut one = self.base.clone();
@@ -202,7 +221,7 @@ impl PartForm {
         }
         let mut obj = self.base.clone();
         for f in &self.fields {
-            obj.insert(f.name.clone(), value_of(f.kind, &f.text)?);
+            obj.insert(f.name.clone(), self.field_value(f)?);
         }
         parse_part(self.kind, &obj)
     }
@@ -333,6 +352,19 @@ mod tests {
         assert_eq!(marked_name(&g), format!("{plain} (user override)"));
         g.id = "my-own-card".into();
         assert_eq!(marked_name(&g), format!("{plain} (user)"));
+    }
+
+    #[test]
+    fn an_unknown_text_field_takes_text_that_looks_like_a_number() {
+        let s = state();
+        let g = s.catalog.gpus.iter().find(|g| g.compute_capability.is_none()).expect("a GPU without one");
+        let target = FormTarget { kind: PartKind::Gpu, id: Some(g.id.clone()), field: None };
+        let mut form = PartForm::open(&s, &target).expect("form");
+        let f = form.fields.iter_mut().find(|f| f.name == "compute_capability").expect("field");
+        f.text = "8.9".into();
+        form.validate();
+        assert!(form.problems.is_empty(), "{:?}", form.problems);
+        assert_eq!(form.parts_file().expect("valid").gpus[0].compute_capability.as_deref(), Some("8.9"));
     }
 
     #[test]
