@@ -389,14 +389,15 @@ impl KraftwerkApp {
         }
     }
 
-    /// Saves to the current file, or asks for one (then returns `false`: the save happens when
-    /// the path comes). Returns whether it saved.
+    /// Saves to the current file, or asks for one. Returns whether it saved (`false` while the
+    /// in-app path field waits for a path).
     pub(super) fn save(&mut self, ctx: &egui::Context) -> bool {
         if let Some(p) = self.state.path.clone() {
             self.save_to(&p)
         } else {
+            // A native dialog saves before it returns; the in-app path field saves later.
             self.ask_path(ctx, FileRequest::SaveAs);
-            false
+            self.state.path.is_some() && !self.state.dirty
         }
     }
 

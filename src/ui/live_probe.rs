@@ -182,6 +182,27 @@ pub(super) fn probe_results(ui: &mut egui::Ui, r: &ProbeReport) {
             }
         }
     });
+    sustained_table(ui, r);
+    if !r.verdicts.is_empty() {
+        egui::CollapsingHeader::new(format!("Probe checks ({})", r.verdicts.len()))
+            .id_salt("live-probe-verdicts")
+            .default_open(true)
+            .show(ui, |ui| {
+                egui::Grid::new("live-probe-verdicts-grid").striped(true).spacing([10.0, 3.0]).show(ui, |ui| {
+                    for v in &r.verdicts {
+                        grade_badge(ui, v.grade);
+                        ui.label(RichText::new(&v.check).monospace());
+                        ui.label(v.device.map_or_else(String::new, |d| format!("GPU {d}")));
+                        wrapped(ui, &plain(&v.message), 640.0);
+                        ui.end_row();
+                    }
+                });
+            });
+    }
+}
+
+/// The sustained-load table of a probe report (nothing when no device ran one).
+fn sustained_table(ui: &mut egui::Ui, r: &ProbeReport) {
     let sustained: Vec<_> = r.devices.iter().filter_map(|d| d.sustained.as_ref().map(|s| (d, s))).collect();
     if !sustained.is_empty() {
         ui.add_space(theme::SMALL_GAP);
@@ -223,22 +244,6 @@ pub(super) fn probe_results(ui: &mut egui::Ui, r: &ProbeReport) {
                 ui.end_row();
             }
         });
-    }
-    if !r.verdicts.is_empty() {
-        egui::CollapsingHeader::new(format!("Probe checks ({})", r.verdicts.len()))
-            .id_salt("live-probe-verdicts")
-            .default_open(true)
-            .show(ui, |ui| {
-                egui::Grid::new("live-probe-verdicts-grid").striped(true).spacing([10.0, 3.0]).show(ui, |ui| {
-                    for v in &r.verdicts {
-                        grade_badge(ui, v.grade);
-                        ui.label(RichText::new(&v.check).monospace());
-                        ui.label(v.device.map_or_else(String::new, |d| format!("GPU {d}")));
-                        wrapped(ui, &plain(&v.message), 640.0);
-                        ui.end_row();
-                    }
-                });
-            });
     }
 }
 
