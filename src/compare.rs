@@ -191,6 +191,7 @@ impl Comparison {
     /// The rows for these summaries.
     pub fn from_summaries(builds: Vec<BuildSummary>, model: Option<&str>) -> Comparison {
         let col = |f: &dyn Fn(&BuildSummary) -> Option<f64>| builds.iter().map(f).collect::<Vec<_>>();
+        let cost_better = if builds.iter().all(|b| b.unpriced_parts == 0) { Better::Lower } else { Better::Neither };
         let rows = vec![
             text("Verdict", builds.iter().map(|b| b.verdict.clone()).collect()),
             text(
@@ -199,8 +200,9 @@ impl Comparison {
             ),
             numeric("Errors", &col(&|b| Some(b.errors as f64)), Better::Lower, |v| format!("{v:.0}")),
             numeric("Warnings", &col(&|b| Some(b.warnings as f64)), Better::Lower, |v| format!("{v:.0}")),
-            numeric("Parts cost (priced lines)", &col(&|b| Some(b.parts_usd)), Better::Lower, usd),
-            numeric("Unpriced parts", &col(&|b| Some(b.unpriced_parts as f64)), Better::Lower, |v| format!("{v:.0}")),
+            // A total that leaves out unpriced parts is not comparable: no "best" then.
+            numeric("Parts cost (priced lines)", &col(&|b| Some(b.parts_usd)), cost_better, usd),
+            numeric("Unpriced parts", &col(&|b| Some(b.unpriced_parts as f64)), Better::Neither, |v| format!("{v:.0}")),
             numeric("Wall power at full load", &col(&|b| Some(b.full_load_wall_w)), Better::Lower, |v| {
                 format!("{v:.0} W")
             }),
@@ -267,6 +269,10 @@ mod tests {
         assert_eq!(power.best, Some(lower));
         assert_eq!(c.builds[0].verdict, ra.verdict.to_string());
         assert!(c.text().contains("Wall power at full load"));
+        let cost = c.rows.iter().find(|r| r.name == "Parts cost (priced lines)").expect("row");
+        if c.builds.iter().any(|b| b.unpriced_parts > 0) {
+            assert_eq!(cost.best, None, "partial totals are not ranked");
+        }
         let same = Comparison::of(&[(a.clone(), None), (a, None)], &cat, None);
         assert!(same.rows.iter().all(|r| !r.differs && r.best.is_none()), "a build equals itself");
     }
