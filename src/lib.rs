@@ -14,6 +14,7 @@ pub mod build;
 pub mod catalog;
 pub mod check;
 pub mod cli;
+pub mod compare;
 pub mod estimate;
 pub mod live;
 pub mod report;

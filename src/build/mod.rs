@@ -4,7 +4,9 @@
 //! Parts are named by catalog id or defined inline in the file (`parts`, same schema as the
 //! catalog). [`Build::resolve`] turns ids into parts against a [`Catalog`].
 
+pub mod edit;
 pub mod file;
+pub mod parts_list;
 
 pub use file::{BuildError, load, load_str, save, to_ron_string};
 

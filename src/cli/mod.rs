@@ -5,6 +5,7 @@
 
 mod catalog_cmd;
 pub mod check_cmd;
+mod compare_cmd;
 mod fit_cmd;
 mod gpus_cmd;
 mod links_cmd;
@@ -108,6 +109,8 @@ pub enum Command {
     Probe(probe_cmd::ProbeArgs),
     /// Measure the GPU-to-GPU links (P2P copy matrix, NCCL all-reduce busbw) and grade them.
     Links(links_cmd::LinksArgs),
+    /// Compare two to four builds side by side (verdict, cost, power, heat, tokens/s, $/Mtok).
+    Compare(compare_cmd::CompareArgs),
 }
 
 /// Load state for `kraftwerk power`.
@@ -147,6 +150,7 @@ pub fn run(cmd: Command) -> ExitCode {
         }
         Command::Probe(args) => probe_cmd::run(&args),
         Command::Links(args) => links_cmd::run(&args),
+        Command::Compare(args) => compare_cmd::run(&args),
     }
 }
 

@@ -20,7 +20,9 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     ui.horizontal(|ui| {
         let l = ui.label(RichText::new("Build").strong());
         let mut name = state.build.name.clone();
-        if ui.add(egui::TextEdit::singleline(&mut name).desired_width(f32::INFINITY)).labelled_by(l.id).changed() {
+        let full = name.clone();
+        let edit = ui.add(egui::TextEdit::singleline(&mut name).desired_width(f32::INFINITY)).labelled_by(l.id);
+        if edit.on_hover_text(full).changed() {
             out.push(Action::SetName(name));
         }
     });
@@ -123,6 +125,8 @@ fn name_of<T: HasId>(part: Option<&T>, id: Option<&String>) -> String {
     }
 }
 
+// Over 120 lines: this function holds picker code the catalog area is changing in parallel;
+// split it once both branches are merged, to keep the 3-way merge clean.
 fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
     let b = &state.build;
     let res = b.resolve(&state.catalog);
@@ -350,6 +354,8 @@ fn gpus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
     bridges(ui, state, out);
 }
 
+// Over 120 lines: this function holds picker code the catalog area is changing in parallel;
+// split it once both branches are merged, to keep the 3-way merge clean.
 fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<Action>, i: usize) {
     let bld = &state.build;
     let res = bld.resolve(&state.catalog);

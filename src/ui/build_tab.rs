@@ -257,7 +257,6 @@ fn draw_board(
         painter.rect(geo.rect(x, 18.0, x + 4.0, 146.0), 1.0, theme::SLOT, mem_stroke, StrokeKind::Inside);
     }
     // Case openings along the rear edge.
-    let font = FontId::proportional(11.5);
     if let Some(case) = r.case {
         for k in 1..=last_row {
             let y = geo.row(k);
@@ -277,86 +276,99 @@ fn draw_board(
     // Slots: connector by length; label column with lanes after sharing and the link.
     let lanes = check::slot_lanes(r, board);
     for s in &board.pcie_slots {
-        let y = geo.row(s.position);
-        let part = PartRef::Slot(s.position);
-        let slot_sev = state.severity_of(part);
-        let stroke = if view.is_highlighted(part) {
-            theme::highlight_stroke(2.5)
-        } else {
-            Stroke::new(1.0, slot_sev.map_or(theme::SLOT_EDGE, theme::severity))
-        };
-        let len = connector_mm(s.physical_lanes);
-        painter.rect(
-            geo.rect(CONNECTOR_X_MM, y - 3.2, CONNECTOR_X_MM + len, y + 3.2),
-            1.0,
-            theme::SLOT,
-            stroke,
-            StrokeKind::Inside,
-        );
-        let elec = s.electrical_lanes;
-        // Wiring inside the connector: the electrical lanes as a brighter stripe.
-        let wired = len * f32::from(elec.min(s.physical_lanes)) / f32::from(s.physical_lanes.max(1));
-        painter.rect_filled(
-            geo.rect(CONNECTOR_X_MM, y - 1.0, CONNECTOR_X_MM + wired, y + 1.0),
-            0.0,
-            theme::SLOT_EDGE.gamma_multiply(0.7),
-        );
-        let now = lanes.iter().find(|(p, _)| *p == s.position).map_or(elec, |x| x.1);
-        let src = if s.lane_source == LaneSource::Cpu { "CPU" } else { "chipset" };
-        let lanes_text = if now == elec {
-            format!("x{elec} Gen{} · {src}", s.pcie_gen)
-        } else if now == 0 {
-            format!("x{elec}, shared: off · {src}")
-        } else {
-            format!("x{elec}, shared: x{now} · {src}")
-        };
-        let label_color = if now < elec { theme::WARNING } else { ui.visuals().text_color() };
-        let lx = geo.origin.x - LABEL_COL + 4.0;
-        let sy = geo.p(0.0, y).y;
-        let name_color = slot_sev.map_or(ui.visuals().strong_text_color(), theme::severity);
-        let clip =
-            painter.with_clip_rect(Rect::from_min_max(pos2(lx, sy - 40.0), pos2(geo.origin.x - 10.0, sy + 40.0)));
-        if SLOT_PITCH_MM * geo.scale >= 24.0 {
-            clip.text(
-                pos2(lx, sy),
-                Align2::LEFT_BOTTOM,
-                format!("{}  {}", s.position, s.name),
-                FontId::proportional(11.0),
-                name_color,
-            );
-            clip.text(
-                pos2(lx + 14.0, sy),
-                Align2::LEFT_TOP,
-                lanes_text.clone(),
-                FontId::proportional(10.0),
-                label_color,
-            );
-        } else {
-            // Rows too close for two lines: the position and the lanes, the name on hover.
-            let r = clip.text(pos2(lx, sy), Align2::LEFT_CENTER, format!("{}", s.position), font.clone(), name_color);
-            clip.text(pos2(lx + 16.0, sy), Align2::LEFT_CENTER, lanes_text, FontId::proportional(10.5), label_color);
-            let _ = r;
-        }
-        let hover = Rect::from_min_max(
-            pos2(lx, sy - SLOT_PITCH_MM * geo.scale * 0.5),
-            pos2(geo.origin.x + (CONNECTOR_X_MM + len) * geo.scale, sy + SLOT_PITCH_MM * geo.scale * 0.5),
-        );
-        ui.interact(hover, ui.scope_id().with(("slot", s.position)), Sense::hover()).on_hover_text(format!(
-            "{}: x{} connector, x{} electrical, PCIe Gen{}, {src} lanes{}",
-            s.name,
-            s.physical_lanes,
-            elec,
-            s.pcie_gen,
-            if s.shares.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; shares lanes with {}",
-                    s.shares.iter().map(|x| x.when_used.as_str()).collect::<Vec<_>>().join(", ")
-                )
-            }
-        ));
+        let now = lanes.iter().find(|(p, _)| *p == s.position).map_or(s.electrical_lanes, |x| x.1);
+        draw_slot(ui, painter, geo, state, view, s, now);
     }
+}
+
+/// One expansion slot: its connector (electrical lanes as a brighter stripe), its label with
+/// the lanes it has `now` after sharing, and its hover text.
+fn draw_slot(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    geo: &Geo,
+    state: &AppState,
+    view: &ViewState,
+    s: &crate::catalog::PcieSlot,
+    now: u8,
+) {
+    let y = geo.row(s.position);
+    let part = PartRef::Slot(s.position);
+    let slot_sev = state.severity_of(part);
+    let stroke = if view.is_highlighted(part) {
+        theme::highlight_stroke(2.5)
+    } else {
+        Stroke::new(1.0, slot_sev.map_or(theme::SLOT_EDGE, theme::severity))
+    };
+    let len = connector_mm(s.physical_lanes);
+    painter.rect(
+        geo.rect(CONNECTOR_X_MM, y - 3.2, CONNECTOR_X_MM + len, y + 3.2),
+        1.0,
+        theme::SLOT,
+        stroke,
+        StrokeKind::Inside,
+    );
+    let elec = s.electrical_lanes;
+    // Wiring inside the connector: the electrical lanes as a brighter stripe.
+    let wired = len * f32::from(elec.min(s.physical_lanes)) / f32::from(s.physical_lanes.max(1));
+    painter.rect_filled(
+        geo.rect(CONNECTOR_X_MM, y - 1.0, CONNECTOR_X_MM + wired, y + 1.0),
+        0.0,
+        theme::SLOT_EDGE.gamma_multiply(0.7),
+    );
+    let src = if s.lane_source == LaneSource::Cpu { "CPU" } else { "chipset" };
+    let lanes_text = if now == elec {
+        format!("x{elec} Gen{} · {src}", s.pcie_gen)
+    } else if now == 0 {
+        format!("x{elec}, shared: off · {src}")
+    } else {
+        format!("x{elec}, shared: x{now} · {src}")
+    };
+    let label_color = if now < elec { theme::WARNING } else { ui.visuals().text_color() };
+    let lx = geo.origin.x - LABEL_COL + 4.0;
+    let sy = geo.p(0.0, y).y;
+    let name_color = slot_sev.map_or(ui.visuals().strong_text_color(), theme::severity);
+    let clip = painter.with_clip_rect(Rect::from_min_max(pos2(lx, sy - 40.0), pos2(geo.origin.x - 10.0, sy + 40.0)));
+    if SLOT_PITCH_MM * geo.scale >= 24.0 {
+        clip.text(
+            pos2(lx, sy),
+            Align2::LEFT_BOTTOM,
+            format!("{}  {}", s.position, s.name),
+            FontId::proportional(11.0),
+            name_color,
+        );
+        clip.text(pos2(lx + 14.0, sy), Align2::LEFT_TOP, lanes_text.clone(), FontId::proportional(10.0), label_color);
+    } else {
+        // Rows too close for two lines: the position and the lanes, the name on hover.
+        let r = clip.text(
+            pos2(lx, sy),
+            Align2::LEFT_CENTER,
+            format!("{}", s.position),
+            FontId::proportional(11.5),
+            name_color,
+        );
+        clip.text(pos2(lx + 16.0, sy), Align2::LEFT_CENTER, lanes_text, FontId::proportional(10.5), label_color);
+        let _ = r;
+    }
+    let hover = Rect::from_min_max(
+        pos2(lx, sy - SLOT_PITCH_MM * geo.scale * 0.5),
+        pos2(geo.origin.x + (CONNECTOR_X_MM + len) * geo.scale, sy + SLOT_PITCH_MM * geo.scale * 0.5),
+    );
+    ui.interact(hover, ui.scope_id().with(("slot", s.position)), Sense::hover()).on_hover_text(format!(
+        "{}: x{} connector, x{} electrical, PCIe Gen{}, {src} lanes{}",
+        s.name,
+        s.physical_lanes,
+        elec,
+        s.pcie_gen,
+        if s.shares.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; shares lanes with {}",
+                s.shares.iter().map(|x| x.when_used.as_str()).collect::<Vec<_>>().join(", ")
+            )
+        }
+    ));
 }
 
 /// Card geometry in mm: (x0, y0, x1, y1).

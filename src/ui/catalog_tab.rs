@@ -115,7 +115,7 @@ pub fn kind_title(k: PartKind) -> &'static str {
 }
 
 fn row<T: HasId>(p: &T, inline: &[T], cells: Vec<Cell>) -> Row {
-    let mut all = vec![t(p.display_name())];
+    let mut all = vec![t(super::part_form::marked_name(p))];
     all.extend(cells);
     Row {
         id: p.id().to_owned(),

@@ -21,6 +21,9 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
             r.infos,
             s(r.infos)
         ));
+        if let Some(c) = crate::compare::coverage_text(r) {
+            ui.label(c).on_hover_text("How much the checker could check with the figures it has");
+        }
         ui.weak("— the same checker as `kraftwerk check`; click a finding to outline its parts.");
         if !view.highlight.is_empty() && ui.button("Clear outline").clicked() {
             out.push(Action::Highlight(Vec::new()));
@@ -41,7 +44,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
             ui.add_space(theme::SMALL_GAP);
             ui.label(RichText::new(format!("{title} ({})", fs.len())).heading().color(theme::severity(sev)));
             for (k, f) in fs {
-                finding(ui, view, out, k, f);
+                finding(ui, state, view, out, k, f);
             }
         }
         if r.findings.is_empty() {
@@ -71,7 +74,7 @@ fn s(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn finding(ui: &mut egui::Ui, view: &ViewState, out: &mut Vec<Action>, k: usize, f: &Finding) {
+fn finding(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<Action>, k: usize, f: &Finding) {
     let color = theme::severity(f.severity);
     let selected = !f.parts.is_empty() && view.highlight == f.parts;
     let stroke = if selected { theme::highlight_stroke(2.0) } else { egui::Stroke::new(1.0, color) };
@@ -80,6 +83,13 @@ fn finding(ui: &mut egui::Ui, view: &ViewState, out: &mut Vec<Action>, k: usize,
         egui::Frame::new().stroke(stroke).corner_radius(theme::radius()).inner_margin(egui::Margin::symmetric(8, 4)),
         |ui| {
             let header = theme::finding_text(ui, f.severity, f.rule, &f.message);
+            if let Some(target) = super::part_form::figure_to_enter(state, f) {
+                let field = target.field.clone().unwrap_or_default();
+                let b = ui.button("Enter this figure…").on_hover_text(format!("Open the part form at `{field}`"));
+                if b.clicked() {
+                    out.push(Action::OpenPartForm(target));
+                }
+            }
             let resp = egui::CollapsingHeader::new(header).id_salt(("finding", k)).show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
                     ui.label(RichText::new("Fix:").strong());

@@ -1,5 +1,6 @@
-//! File → Export report as Markdown: the parts list, the findings, and the same text report
-//! `kraftwerk check` prints ([`report_text`]).
+//! File → Export report as Markdown: the parts and where they sit, the priced parts list
+//! ([`crate::build::parts_list`]), the findings, and the same text report `kraftwerk check`
+//! prints ([`report_text`]).
 
 use crate::build::Build;
 use crate::catalog::{Catalog, HasId};
@@ -59,6 +60,15 @@ pub fn markdown(build: &Build, catalog: &Catalog, report: &Report) -> String {
         let pname = p.map_or_else(|| format!("{} (unknown)", u.psu), HasId::display_name);
         let _ = writeln!(s, "| PSU {} | {} · circuit {} |", i + 1, cell(&pname), u.circuit + 1);
     }
+    for b in &build.nvlink {
+        let _ = writeln!(
+            s,
+            "| NVLink bridge | GPU {} to GPU {}, {}-slot spacing |",
+            b.gpus.0 + 1,
+            b.gpus.1 + 1,
+            b.spacing_slots
+        );
+    }
     let site = &build.site;
     let _ = writeln!(
         s,
@@ -70,6 +80,8 @@ pub fn markdown(build: &Build, catalog: &Catalog, report: &Report) -> String {
         site.price_per_kwh,
         site.duty_cycle * 100.0
     );
+    let list = crate::build::parts_list::PartsList::of(build, catalog);
+    let _ = writeln!(s, "## Parts list and prices\n\n{}", list.markdown());
     let _ = writeln!(s, "## Findings\n");
     if report.findings.is_empty() {
         let _ = writeln!(s, "None.\n");
@@ -101,5 +113,19 @@ mod tests {
         assert!(md.contains("| CPU | AMD Ryzen Threadripper PRO 7985WX |"));
         assert!(md.contains("`cpu-socket`"), "the socket mismatch is listed");
         assert!(md.contains("```text"));
+    }
+
+    #[test]
+    fn markdown_has_prices_and_the_nvlink_bridge() {
+        let cat = crate::catalog::builtin().expect("catalog");
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/2x-rtx-a6000-nvlink.rig.ron");
+        let b = crate::build::load(&p, Some(&cat)).expect("reference build");
+        let md = markdown(&b, &cat, &crate::check::run(&b, &cat));
+        assert!(md.contains("| NVLink bridge | GPU 1 to GPU 2"), "{md}");
+        assert!(md.contains("## Parts list and prices") && md.contains("**Total**"));
+        let gpu = cat.gpu(&b.gpus[0].gpu).expect("gpu");
+        if let Some(p) = gpu.price_usd {
+            assert!(md.contains(&crate::build::parts_list::usd(p)), "the GPU's price is listed");
+        }
     }
 }

@@ -4,7 +4,10 @@
 //! re-runs [`crate::check::run`] (the same function `kraftwerk check` calls) after every change,
 //! so the window and the CLI can never disagree. The UI computes no verdicts itself.
 //!
-//! - [`app`]: state, actions, files, menus, status bar, the eframe app.
+//! - [`state`]: the document ([`AppState`]), settings, view state, messages.
+//! - [`command`]: the tab list ([`Tab`]) and the one command enum ([`Action`]) every tab sends.
+//! - [`app`]: [`KraftwerkApp`], where actions are applied (edits, undo, files, Live jobs).
+//! - [`view`]: the window drawn from the state (menus, status bar, tab strip, prompt).
 //! - [`build_panel`]: the left panel (part pickers, GPUs, PSUs, site).
 //! - [`build_tab`], [`checks_tab`], [`power_tab`], [`fit_tab`], [`catalog_tab`]: the central tabs.
 //! - [`widgets`]: the searchable part picker and gauges.
@@ -16,13 +19,24 @@ pub mod build_panel;
 pub mod build_tab;
 pub mod catalog_tab;
 pub mod checks_tab;
+pub mod command;
+pub mod compare_tab;
 pub mod export;
+pub mod files;
 pub mod fit_tab;
+pub mod live_cards;
+pub mod live_links;
+pub mod live_probe;
 pub mod live_state;
 pub mod live_tab;
+pub mod part_form;
+pub mod part_form_view;
+pub mod parts_tab;
 pub mod power_tab;
+pub mod state;
 pub mod stats;
 pub mod theme;
+pub mod view;
 pub mod widgets;
 
 pub use app::{Action, AppState, KraftwerkApp, Tab};

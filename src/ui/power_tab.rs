@@ -9,7 +9,7 @@ use super::theme;
 use super::widgets::{self, Stat};
 use crate::estimate::power::{Component, PSU_SUSTAINED_GUIDELINE, PowerEstimate};
 use eframe::egui::{self, Color32, RichText};
-use egui_plot::{Bar, BarChart, Corner, GridMark, HLine, Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
+use egui_plot::{Bar, BarChart, GridMark, HLine, Line, LineStyle, Plot, PlotPoints, Points, VLine};
 
 /// Height of each plot, points.
 const PLOT_H: f32 = 260.0;
@@ -176,11 +176,10 @@ fn components_plot(ui: &mut egui::Ui, state: &AppState) {
     let rated_total: f64 = full.psus.iter().map(|ps| ps.rated_w).sum();
     let ymax = totals.iter().copied().fold(rated_total, f64::max) * 1.15 + 50.0;
     let plot = static_plot("power-components")
-        .legend(Legend::default().position(Corner::RightTop))
         .include_y(0.0)
         .include_y(ymax)
         .include_x(-0.6)
-        .include_x(6.4)
+        .include_x(2.6)
         .x_grid_spacer(|_| (0..3).map(|v| GridMark { value: f64::from(v), step_size: 1.0 }).collect())
         .x_axis_formatter(|m, _| match m.value.round() as i64 {
             0 => "idle".into(),
@@ -221,6 +220,16 @@ fn components_plot(ui: &mut egui::Ui, state: &AppState) {
             );
         }
     });
+    let mut items: Vec<(Color32, String)> = full
+        .components
+        .iter()
+        .map(|c| (component_color(&c.component), format!("{}: {:.0} W", c.label, c.power_w)))
+        .collect();
+    if rated_total > 0.0 {
+        items.push((theme::ERROR, format!("rated {rated_total:.0} W (dashed)")));
+        items.push((theme::WARNING, format!("80 % guideline {:.0} W (dashed)", rated_total * PSU_SUSTAINED_GUIDELINE)));
+    }
+    theme::legend(ui, &items);
 }
 
 fn efficiency_plot(ui: &mut egui::Ui, state: &AppState) {
@@ -232,8 +241,23 @@ fn efficiency_plot(ui: &mut egui::Ui, state: &AppState) {
     }
     let xmax = e.psus.iter().map(|p| p.load_fraction * 100.0).fold(110.0, f64::max) + 5.0;
     let ymin = e.psus.iter().flat_map(|p| p.curve.iter().map(|c| c.1)).fold(100.0, f64::min) - 26.0;
+    let mut items: Vec<(Color32, String)> = Vec::new();
+    for ps in &e.psus {
+        items.push((theme::SERIES[(ps.index + 2) % theme::SERIES.len()], format!("PSU {} curve", ps.index + 1)));
+        items.push((
+            theme::load(ps.load_fraction, PSU_SUSTAINED_GUIDELINE),
+            format!(
+                "PSU {} now: {:.0} % load, {:.1} % efficient, {:.0} W lost",
+                ps.index + 1,
+                ps.load_fraction * 100.0,
+                ps.efficiency * 100.0,
+                ps.loss_w
+            ),
+        ));
+    }
+    items.push((theme::WARNING, "80 % guideline (dashed)".to_owned()));
+    items.push((theme::ERROR, "rated (dashed)".to_owned()));
     static_plot("power-efficiency")
-        .legend(Legend::default().position(Corner::LeftBottom))
         .include_x(0.0)
         .include_x(xmax)
         .include_y(ymin)
@@ -268,6 +292,7 @@ fn efficiency_plot(ui: &mut egui::Ui, state: &AppState) {
             );
             p.vline(VLine::new("rated", 100.0).color(theme::ERROR).style(LineStyle::dashed_loose()));
         });
+    theme::legend(ui, &items);
 }
 
 fn duration_label(log10_s: f64) -> String {
@@ -288,8 +313,17 @@ fn transient_plot(ui: &mut egui::Ui, state: &AppState) {
         .flat_map(|p| p.transients.iter().map(|t| t.peak_w.max(t.limit_w.unwrap_or(0.0))))
         .fold(0.0, f64::max)
         * 1.1;
+    let mut items: Vec<(Color32, String)> = Vec::new();
+    for ps in &e.psus {
+        items.push((
+            theme::SERIES[(ps.index + 2) % theme::SERIES.len()],
+            format!("PSU {} estimated peak", ps.index + 1),
+        ));
+        let spec = ps.transients.iter().any(|t| t.limit_w.is_some());
+        let limit = if spec { "ATX 3.x limit (dashed)" } else { "rating (no ATX 3.x excursion spec)" };
+        items.push((theme::ERROR, format!("PSU {} {limit}", ps.index + 1)));
+    }
     static_plot("power-transients")
-        .legend(Legend::default().position(Corner::LeftBottom))
         .include_x(-4.2)
         .include_x(-0.8)
         .include_y(0.0)
@@ -324,6 +358,7 @@ fn transient_plot(ui: &mut egui::Ui, state: &AppState) {
                 }
             }
         });
+    theme::legend(ui, &items);
     ui.weak("GPU peaks: 2.2× the power limit for 100 µs, 1.57× for 1 ms, 1.28× for 10 ms, 1.09× for 100 ms, plus the rest of the system.");
 }
 

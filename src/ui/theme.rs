@@ -131,6 +131,18 @@ pub fn swatch(ui: &mut egui::Ui, color: Color32) -> egui::Response {
     resp
 }
 
+/// A legend drawn under a plot (never over its data): a swatch and a label per series.
+pub fn legend(ui: &mut egui::Ui, items: &[(Color32, String)]) {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 6.0;
+        for (c, text) in items {
+            swatch(ui, *c);
+            ui.label(egui::RichText::new(text).small());
+            ui.add_space(6.0);
+        }
+    });
+}
+
 /// A finding's one-line text: the severity word in its colour, then `[rule] message`.
 pub fn finding_text(ui: &egui::Ui, s: Severity, rule: &str, message: &str) -> egui::text::LayoutJob {
     let mut job = egui::text::LayoutJob::default();

@@ -263,7 +263,7 @@ impl Picker<'_> {
         let inner = sized(ui, width, |ui| {
             egui::ComboBox::from_id_salt(id_salt)
                 .width(width - 8.0)
-                .selected_text(RichText::new(selected).color(text_color))
+                .selected_text(RichText::new(selected.clone()).color(text_color))
                 .truncate()
                 .height(420.0)
                 .show_ui(ui, |ui| {
@@ -310,7 +310,8 @@ impl Picker<'_> {
                     }
                 })
         });
-        inner.response.labelled_by(label_id);
+        // The selection may be cut off at this width: the whole name on hover.
+        inner.response.labelled_by(label_id).on_hover_text(selected);
         if inner.inner.is_none() {
             ui.data_mut(|d| d.remove::<String>(search_id));
         }
@@ -392,13 +393,26 @@ pub fn gauge(
     painter.rect_filled(bar, theme::radius(), ui.visuals().extreme_bg_color);
     let filled = egui::Rect::from_min_max(bar.min, egui::pos2(x_of(value), bar.max.y));
     painter.rect_filled(filled, theme::radius(), fill);
-    for (v, label) in marks {
-        let x = x_of(*v);
+    // Marks closer than a label's width share one label ("outlet, inlet") so none overlap.
+    let mut sorted: Vec<(f32, &str)> = marks.iter().map(|(v, l)| (x_of(*v), *l)).collect();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut groups: Vec<(f32, f32, String)> = Vec::new();
+    for (x, label) in sorted {
         painter.vline(x, bar.y_range(), egui::Stroke::new(2.0, ui.visuals().strong_text_color()));
+        match groups.last_mut() {
+            Some((_, last, text)) if x - *last < 44.0 => {
+                *last = x;
+                text.push_str(", ");
+                text.push_str(label);
+            }
+            _ => groups.push((x, x, label.to_owned())),
+        }
+    }
+    for (first, last, text) in groups {
         painter.text(
-            egui::pos2(x, bar.bottom() + 1.0),
+            egui::pos2(f32::midpoint(first, last), bar.bottom() + 1.0),
             egui::Align2::CENTER_TOP,
-            *label,
+            text,
             egui::FontId::proportional(10.5),
             ui.visuals().text_color(),
         );

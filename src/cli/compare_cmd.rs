@@ -1,0 +1,59 @@
+//! `kraftwerk compare A.rig.ron B.rig.ron [C D] [--model ID] [--format json]`: two to four
+//! builds side by side, the twin of the window's Compare tab (both render
+//! [`crate::compare::Comparison`]).
+//!
+//! Exit codes: 0 = compared, 2 = bad input (a build file that could not be read, with
+//! file:line:column; an unknown model id).
+
+use super::{Format, load_catalog, print_json};
+use crate::compare::{Comparison, MAX_BUILDS};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `kraftwerk compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Two to four build files (`*.rig.ron`).
+    #[arg(required = true, num_args = 2..=MAX_BUILDS)]
+    pub builds: Vec<PathBuf>,
+    /// Model for the fit, tokens/s and $/Mtok figures (default: each build's workload model).
+    #[arg(long, value_name = "ID")]
+    pub model: Option<String>,
+    /// Output format (JSON: the `Comparison` with `builds` and `rows`).
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// Runs `kraftwerk compare`.
+pub fn run(args: &CompareArgs) -> ExitCode {
+    let catalog = match load_catalog() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let mut builds = Vec::new();
+    for p in &args.builds {
+        match crate::build::load(p, Some(&catalog)) {
+            Ok(b) => builds.push((b, Some(p.display().to_string()))),
+            Err(e) => {
+                eprintln!("kraftwerk: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if let Some(m) = &args.model {
+        let known = catalog.model(m).is_some() || builds.iter().any(|(b, _)| b.parts.models.iter().any(|x| &x.id == m));
+        if !known {
+            eprintln!("kraftwerk: unknown model `{m}` (see `kraftwerk catalog models`)");
+            return ExitCode::from(2);
+        }
+    }
+    let c = Comparison::of(&builds, &catalog, args.model.as_deref());
+    match args.format {
+        Format::Json => print_json(&c),
+        Format::Text => {
+            print!("{}", c.text());
+            ExitCode::SUCCESS
+        }
+    }
+}

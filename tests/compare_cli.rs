@@ -1,0 +1,58 @@
+//! `kraftwerk compare`: two reference builds side by side as text and JSON, with the same
+//! figures `kraftwerk check` reports for each, and bad input refused with exit 2.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn kw(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+        .args(args)
+        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+        .output()
+        .expect("run kraftwerk")
+}
+
+fn builds(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds").join(name).display().to_string()
+}
+
+#[test]
+#[allow(clippy::many_single_char_names)]
+fn compare_two_builds_as_text_and_json() {
+    let a = builds("2x-rtx-4090-x870e.rig.ron");
+    let b = builds("8x-l40s-4u-server.rig.ron");
+    let o = kw(&["compare", &a, &b, "--model", "llama-3.1-8b"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("2x RTX 4090") && text.contains("8x L40S"), "{text}");
+    assert!(text.contains("* Wall power at full load"), "differing rows are marked: {text}");
+
+    let o = kw(&["compare", &a, &b, "--model", "llama-3.1-8b", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["builds"].as_array().map(Vec::len), Some(2));
+    assert_eq!(v["model"], "llama-3.1-8b");
+    // Each build's verdict and full-load wall power are the checker's.
+    for (i, path) in [&a, &b].into_iter().enumerate() {
+        let c = kw(&["check", path, "--format", "json"]);
+        let r: serde_json::Value = serde_json::from_slice(&c.stdout).expect("check json");
+        let w = r["power"]["total_wall_w"].as_f64().expect("wall power");
+        let got = v["builds"][i]["full_load_wall_w"].as_f64().expect("compare wall power");
+        assert!((w - got).abs() < 1e-6, "build {i}: check {w} W, compare {got} W");
+    }
+    let power =
+        v["rows"].as_array().expect("rows").iter().find(|r| r["name"] == "Wall power at full load").expect("row");
+    assert_eq!(power["differs"], true);
+}
+
+#[test]
+fn compare_refuses_bad_input() {
+    let a = builds("2x-rtx-4090-x870e.rig.ron");
+    assert_eq!(kw(&["compare", &a]).status.code(), Some(2), "one build is not a comparison");
+    let o = kw(&["compare", &a, "/nonexistent/b.rig.ron"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("b.rig.ron"));
+    let o = kw(&["compare", &a, &a, "--model", "no-such-model"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-model"));
+}
