@@ -20,14 +20,11 @@ use serde::Serialize;
 /// Most builds one comparison holds.
 pub const MAX_BUILDS: usize = 4;
 
-/// The coverage line of a report ("26 of 29 checks ran; 3 not checked"), or `None` while the
-/// report does not say how much was checked.
-///
-/// Hook: the checker is adding a coverage figure to [`Report`]; when it lands, this is the
-/// one place to read it (the status bar, the Checks tab and the comparison all call this).
+/// The coverage line of a report ("26 of 29 checks ran; 3 not checked: ..."), from
+/// [`Report::coverage`](crate::check::Report); `None` when no rule was counted. The status bar,
+/// the Checks tab and the comparison all call this.
 pub fn coverage_text(report: &Report) -> Option<String> {
-    let _ = report;
-    None
+    (report.coverage.total > 0).then(|| report.coverage.summary())
 }
 
 /// One build's figures.

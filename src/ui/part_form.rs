@@ -260,9 +260,21 @@ pub fn part_of(state: &AppState, part: PartRef) -> Option<(PartKind, String)> {
 /// missing field. Until [`Finding`] carries that field name this returns `None`; when it does,
 /// read it here (one line) and the Checks tab's "Enter this figure" button appears.
 pub fn figure_to_enter(state: &AppState, f: &Finding) -> Option<FormTarget> {
-    let field: Option<&str> = None; // the not-checked finding's field name goes here
-    let (kind, id) = part_of(state, *f.parts.first()?)?;
-    field.map(|field| FormTarget { kind, id: Some(id), field: Some(field.to_owned()) })
+    if f.kind != crate::check::FindingKind::NotChecked {
+        return None;
+    }
+    let part = *f.parts.first()?;
+    let field = state
+        .report
+        .coverage
+        .not_checked
+        .iter()
+        .filter(|r| r.rule == f.rule)
+        .flat_map(|r| r.unknown.iter())
+        .find(|u| u.part == part)
+        .map(|u| u.figure)?;
+    let (kind, id) = part_of(state, part)?;
+    Some(FormTarget { kind, id: Some(id), field: Some(field.to_owned()) })
 }
 
 /// How the Catalog tab marks a part by where it came from: `user` for a part from the user's
