@@ -256,9 +256,9 @@ pub fn part_of(state: &AppState, part: PartRef) -> Option<(PartKind, String)> {
 
 /// The figure a not-checked finding asks for, as a form target; `None` for other findings.
 ///
-/// Hook for the checker's `not-checked` findings: they name the part (`parts[0]`) and the
-/// missing field. Until [`Finding`] carries that field name this returns `None`; when it does,
-/// read it here (one line) and the Checks tab's "Enter this figure" button appears.
+/// A `not-checked` finding names the part (`parts[0]`); the figure it lacks comes from the
+/// report's coverage entry for the same rule and part. The Checks tab shows "Enter this figure"
+/// for each finding that yields a target.
 pub fn figure_to_enter(state: &AppState, f: &Finding) -> Option<FormTarget> {
     if f.kind != crate::check::FindingKind::NotChecked {
         return None;
