@@ -5,6 +5,7 @@
 //! catalog). [`Build::resolve`] turns ids into parts against a [`Catalog`].
 
 pub mod file;
+pub mod links;
 
 pub use file::{BuildError, load, load_str, save, to_ron_string};
 

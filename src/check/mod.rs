@@ -12,7 +12,7 @@ mod pcie;
 mod platform;
 mod power;
 
-pub use pcie::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
+pub use crate::build::links::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
 
 use crate::build::{Build, Resolved};
 use crate::catalog::Catalog;

@@ -6,8 +6,8 @@ use super::cost::{self, CloudPrice, CostInput, CostReport, PricedPart};
 use super::llm::{self, FitInput, FitReport, GpuSlot, Link, Mode, Parallelism, Precision};
 use super::power::{self, LoadState};
 use crate::build::Build;
+use crate::build::links::gpu_links;
 use crate::catalog::{Catalog, GpuFormFactor, NvLink};
-use crate::check::gpu_links;
 use serde::Serialize;
 
 /// What to estimate; each `None` falls back to the build's `workload`, then to a default

@@ -574,7 +574,7 @@ pub enum Link {
 /// PCIe bandwidth per lane and direction, GB/s: Gen1 0.25, Gen2 0.5, Gen3 0.985, Gen4 1.969,
 /// Gen5 3.938, Gen6 7.877 (PCI-SIG; x16 gives ~15.75, 31.5, 63 GB/s for Gen3, 4, 5).
 pub fn pcie_lane_gb_s(generation: u8) -> f64 {
-    crate::check::lane_gb_s(generation.max(1))
+    crate::build::links::lane_gb_s(generation.max(1))
 }
 
 impl Link {
