@@ -3,7 +3,7 @@
 use super::check_cmd::load_build;
 use super::{Format, print_json};
 use crate::estimate::fit::{self, FitOptions};
-use crate::estimate::llm::Verdict;
+use crate::estimate::llm::FitVerdict;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -64,7 +64,7 @@ pub fn run(a: &FitArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let code = if result.fit.verdict == Verdict::DoesNotFit { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    let code = if result.fit.verdict == FitVerdict::DoesNotFit { ExitCode::from(1) } else { ExitCode::SUCCESS };
     if a.format == Format::Json {
         let printed = print_json(&result);
         return if printed == ExitCode::SUCCESS { code } else { printed };

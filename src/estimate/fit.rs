@@ -187,7 +187,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         let mut one = input.clone();
         one.parallelism = Parallelism::Single;
         if let Ok(f) = llm::estimate(&one, &[GpuSlot::new(a100.clone())])
-            && f.verdict != llm::Verdict::DoesNotFit
+            && f.verdict != llm::FitVerdict::DoesNotFit
         {
             cloud.tokens_per_s = f.speed.map(|s| s.decode_batch_tokens_per_s);
         }

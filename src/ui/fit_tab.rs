@@ -12,7 +12,7 @@ use crate::build::Workload;
 use crate::catalog::HasId;
 use crate::estimate::cost::{self, CostReport};
 use crate::estimate::fit::{self, BuildFit, FitOptions};
-use crate::estimate::llm::{self, FitReport, Mode, Precision, Verdict};
+use crate::estimate::llm::{self, FitReport, FitVerdict, Mode, Precision};
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Bar, BarChart, Corner, GridMark, Legend, Line, LineStyle, Plot, PlotPoints, VLine};
 
@@ -123,11 +123,11 @@ pub fn compute(state: &AppState, w: &Workload, s: &FitSettings) -> Result<BuildF
     fit::for_build(&state.build, &state.catalog, &options(w, s, gpus)).map_err(|e| e.to_string())
 }
 
-fn verdict_color(v: Verdict) -> Color32 {
+fn verdict_color(v: FitVerdict) -> Color32 {
     match v {
-        Verdict::Fits => theme::OK,
-        Verdict::Tight => theme::WARNING,
-        Verdict::DoesNotFit => theme::ERROR,
+        FitVerdict::Fits => theme::OK,
+        FitVerdict::Tight => theme::WARNING,
+        FitVerdict::DoesNotFit => theme::ERROR,
     }
 }
 
