@@ -6,6 +6,7 @@
 //! - [`check`]: compatibility rules as lints, and the report.
 //! - [`estimate`]: power, thermal, LLM fit and cost estimates.
 //! - [`live`]: the installed GPUs through NVML, the GEMM probe, recordings (no egui).
+//! - [`model_file`]: GGUF and Hugging Face model files read into the LLM estimate's model shape.
 //! - [`cli`]: the command-line face.
 //! - `ui`: the desktop app (feature `gui`).
 
@@ -15,5 +16,6 @@ pub mod check;
 pub mod cli;
 pub mod estimate;
 pub mod live;
+pub mod model_file;
 #[cfg(feature = "gui")]
 pub mod ui;

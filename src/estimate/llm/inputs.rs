@@ -11,7 +11,7 @@ use super::calibration::{
     INT4_BITS, LLAMA_CPP_BUFFERS_GIB, LLAMA_CPP_CHUNK_TOKENS, LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY,
     VLLM_CHUNK_TOKENS, VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S, VLLM_PREFILL_EFFICIENCY, VLLM_RESERVED_FRACTION,
 };
-use crate::catalog::{Gpu, LlmModel, NvLink};
+use crate::catalog::{Gpu, LlmModel, NvLink, WeightBytes};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -537,6 +537,11 @@ pub struct FitInput {
     pub optimizer: Optimizer,
     /// Attention without materialized scores (`FlashAttention`/SDPA); default on.
     pub flash_attention: bool,
+    /// Exact weight bytes of the model file being served ([`crate::model_file`]); `None`
+    /// estimates them from `params_b` and the precision's bits per weight. Used for the weight
+    /// precision only (`QLoRA` re-quantizes the base and ignores it).
+    #[serde(default)]
+    pub file_weights: Option<WeightBytes>,
 }
 
 impl FitInput {
@@ -559,6 +564,7 @@ impl FitInput {
             lora_rank: 16,
             optimizer: Optimizer::AdamW,
             flash_attention: true,
+            file_weights: None,
         }
     }
 

@@ -6,7 +6,9 @@ use super::calibration::{
 };
 use super::inputs::{FitInput, GpuSlot, Mode, Optimizer, Parallelism, Precision, Runtime};
 use super::report::{FitVerdict, MemoryBreakdown};
-use super::shape::{Share, ffn_dim, kv_cache_bytes_layers, lora_params, table_params, weight_parts_bytes};
+use super::shape::{
+    Share, ffn_dim, input_weight_parts, kv_cache_bytes_layers, lora_params, table_params, weight_parts_bytes,
+};
 
 /// Bytes of activations a transformer layer stores per token and hidden unit for backward
 /// with 16-bit activations, beside the attention scores: Korthikanti et al. 2022, "Reducing
@@ -62,7 +64,7 @@ fn base_weight_parts(input: &FitInput) -> (f64, f64, f64) {
         let (_, _, b) = weight_parts_bytes(m, Precision::Bpw(NF4_BITS));
         (e, hd, b)
     } else {
-        weight_parts_bytes(m, input.weight_precision)
+        input_weight_parts(input, input.resolved_runtime(), false)
     }
 }
 

@@ -59,7 +59,7 @@ pub use shape::{compute_peak_tflops, kv_cache_bytes, kv_heads_per_rank, lora_par
 
 use crate::catalog::Attention;
 use memory::{max_context, memory, verdict};
-use shape::{shares, weight_parts_bytes};
+use shape::{input_weight_parts, shares};
 use speed::speed;
 
 fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
@@ -151,7 +151,7 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
     let mut notes = notes(input, gpus, used, runtime);
     let speed = if input.mode.is_training() { None } else { Some(speed(input, used, &sh, runtime, &mut notes)) };
 
-    let (embed_b, _, _) = weight_parts_bytes(m, input.weight_precision);
+    let (embed_b, _, _) = input_weight_parts(input, runtime, false);
     let host_weights_gib = if runtime.embedding_on_host() && !input.mode.is_training() { embed_b / GIB } else { 0.0 };
     let kv_total = if input.mode.is_training() {
         0.0
@@ -173,7 +173,9 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         parallelism: input.parallelism,
         context_tokens: input.context_tokens,
         batch: input.batch,
-        weights_total_gib: weight_gib(m, input.weight_precision),
+        weights_total_gib: input
+            .file_weights
+            .map_or_else(|| weight_gib(m, input.weight_precision), |w| w.total as f64 / GIB),
         kv_cache_total_gib: kv_total / GIB,
         host_weights_gib,
         gpus: gpu_fits,

@@ -27,6 +27,29 @@ pub(super) fn weight_parts_bytes(model: &LlmModel, precision: Precision) -> (f64
     (table * table_bytes, table * table_bytes, body * precision.bytes_per_element())
 }
 
+/// Weight bytes of the workload's model split into (token embedding, LM head, layers): the
+/// file's exact bytes when [`FitInput::file_weights`] is given, else [`weight_parts_bytes`].
+///
+/// A tied LM head (no tensor of its own) counts the embedding again where the runtime keeps a
+/// GPU copy for the logits while the embedding stays in host RAM (llama.cpp duplicates
+/// `token_embd` as the output tensor), and once otherwise; `for_reading` gives the bytes a
+/// decode step reads (the tied table is read for the logits either way).
+pub(super) fn input_weight_parts(input: &FitInput, runtime: Runtime, for_reading: bool) -> (f64, f64, f64) {
+    match input.file_weights {
+        Some(w) => {
+            let head = if !w.tied_embeddings {
+                w.head
+            } else if for_reading || (runtime.embedding_on_host() && !input.mode.is_training()) {
+                w.embedding
+            } else {
+                0
+            };
+            (w.embedding as f64, head as f64, w.body() as f64)
+        }
+        None => weight_parts_bytes(&input.model, input.weight_precision),
+    }
+}
+
 /// Bytes of all weights of `model` at `precision` (for GGUF about the file size: Llama-3.1-8B
 /// `Q4_K_M` 4.58 GiB, `Q8_0` 7.95 GiB, F16 14.96 GiB).
 pub fn weight_bytes(model: &LlmModel, precision: Precision) -> f64 {
@@ -51,7 +74,10 @@ pub(super) fn kv_bytes_per_token_layer(model: &LlmModel, kv: Precision, tp: u32)
     let b = kv.bytes_per_element();
     match model.attention {
         Attention::Mla { kv_lora_rank, rope_head_dim } => f64::from(kv_lora_rank + rope_head_dim) * b,
-        Attention::Full | Attention::SlidingWindow { .. } | Attention::Alternating { .. } => {
+        Attention::Full
+        | Attention::SlidingWindow { .. }
+        | Attention::Alternating { .. }
+        | Attention::Interleaved { .. } => {
             2.0 * f64::from(kv_heads_per_rank(model, tp)) * f64::from(model.head_dim) * b
         }
     }
@@ -63,7 +89,10 @@ pub(super) fn layer_window(model: &LlmModel, index: u32) -> Option<u32> {
     match model.attention {
         Attention::SlidingWindow { window } => Some(window),
         Attention::Alternating { window } if index.is_multiple_of(2) => Some(window),
-        Attention::Alternating { .. } | Attention::Full | Attention::Mla { .. } => None,
+        Attention::Interleaved { window, global_every } if !(index + 1).is_multiple_of(global_every.max(1)) => {
+            Some(window)
+        }
+        Attention::Alternating { .. } | Attention::Interleaved { .. } | Attention::Full | Attention::Mla { .. } => None,
     }
 }
 

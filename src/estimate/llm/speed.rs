@@ -13,7 +13,7 @@ use super::calibration::{
 use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_s};
 use super::report::{Bound, SpeedEstimate};
 use super::shape::{
-    Share, attended, compute_peak_tflops, kv_bytes_per_token_layer, q_dim, table_params, weight_parts_bytes,
+    Share, attended, compute_peak_tflops, input_weight_parts, kv_bytes_per_token_layer, q_dim, table_params,
 };
 
 /// Group link: what collective traffic of the GPUs used crosses.
@@ -116,7 +116,7 @@ pub(super) fn speed(
     let s = f64::from(input.context_tokens);
     let h = f64::from(m.hidden);
     let layers = f64::from(m.layers);
-    let (_, head_b, body_b) = weight_parts_bytes(m, input.weight_precision);
+    let (_, head_b, body_b) = input_weight_parts(input, runtime, true);
     let total_params = m.params_b * 1e9;
     let table = table_params(m).min(total_params / 4.0);
     let body_params = total_params - 2.0 * table;
