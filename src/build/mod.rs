@@ -254,6 +254,9 @@ pub struct Workload {
     /// `inference`, `full-fine-tune`, `lora` or `qlora`.
     #[serde(default = "inference")]
     pub mode: String,
+    /// Training: recompute activations in backward, keeping only each layer's input.
+    #[serde(default)]
+    pub gradient_checkpointing: bool,
 }
 
 fn one_u32() -> u32 {

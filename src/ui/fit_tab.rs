@@ -13,6 +13,7 @@ use crate::catalog::HasId;
 use crate::estimate::cost::{self, CostReport};
 use crate::estimate::fit::{self, BuildFit, FitOptions};
 use crate::estimate::llm::{self, FitReport, FitVerdict, Mode, Precision};
+use crate::model_file::{ModelFile, read_model_file};
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Bar, BarChart, Corner, GridMark, Legend, Line, LineStyle, Plot, PlotPoints, VLine};
 
@@ -47,6 +48,9 @@ pub struct FitSettings {
     pub kv: Precision,
     /// Cloud price to compare with, USD per hour.
     pub cloud_usd_per_hour: f64,
+    /// A model read from a file dropped on the window or opened ([`FitView::set_model_file`]);
+    /// it replaces the workload's model and precision while set.
+    pub model_file: Option<ModelFile>,
 }
 
 impl Default for FitSettings {
@@ -56,6 +60,7 @@ impl Default for FitSettings {
             degree: 0,
             kv: Precision::Fp16,
             cloud_usd_per_hour: cost::DEFAULT_CLOUD_USD_PER_HOUR,
+            model_file: None,
         }
     }
 }
@@ -68,6 +73,19 @@ pub struct FitView {
     cache: Option<(u64, FitSettings, Workload, Result<BuildFit, String>)>,
 }
 
+impl FitView {
+    /// Reads the model file at `path` (a `.gguf` file, a Hugging Face folder, its config.json
+    /// or a `.safetensors` shard; headers only) and fits it from now on. The GUI's
+    /// drag-and-drop and File menu call this. Returns the file's one-line summary, or the
+    /// reader's error for the user (the current model stays).
+    pub fn set_model_file(&mut self, path: &std::path::Path) -> Result<String, String> {
+        let f = read_model_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let summary = f.summary();
+        self.settings.model_file = Some(f);
+        Ok(summary)
+    }
+}
+
 /// The workload the tab works on: the build's, else a default.
 pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
     if let Some(w) = &state.build.workload {
@@ -78,7 +96,17 @@ pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
     } else {
         state.catalog.models.first().map_or_else(String::new, |m| m.id.clone())
     };
-    (Workload { model, precision: "q4_k_m".into(), context: 8192, batch: 1, mode: "inference".into() }, false)
+    (
+        Workload {
+            model,
+            precision: "q4_k_m".into(),
+            context: 8192,
+            batch: 1,
+            mode: "inference".into(),
+            gradient_checkpointing: false,
+        },
+        false,
+    )
 }
 
 /// The mode string written to build files.
@@ -102,15 +130,19 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         SplitKind::Layers => Some(format!("split:{degree}")),
         SplitKind::Data => Some(format!("dp:{degree}")),
     };
+    let file = s.model_file.clone();
     FitOptions {
-        model: Some(w.model.clone()),
-        precision: Some(w.precision.clone()),
+        model: if file.is_some() { None } else { Some(w.model.clone()) },
+        precision: if file.is_some() { None } else { Some(w.precision.clone()) },
         kv_precision: Some(s.kv.to_string()),
         context: Some(w.context),
         batch: Some(w.batch),
         mode: Some(w.mode.clone()),
         parallelism,
         cloud_usd_per_hour: Some(s.cloud_usd_per_hour),
+        model_file: file,
+        runtime: None,
+        gradient_checkpointing: Some(w.gradient_checkpointing),
     }
 }
 
@@ -284,6 +316,7 @@ fn controls(
         )
         .labelled_by(l.id);
     });
+    model_file_row(ui, &mut view.fit.settings);
     if !in_build {
         ui.weak(
             "This build names no workload: showing a default. Change any control above to store it in the build file.",
@@ -292,6 +325,22 @@ fn controls(
     if new != *w {
         out.push(Action::SetWorkload(Some(new)));
     }
+}
+
+/// The model file in use, if any, with a button to go back to the catalog model.
+fn model_file_row(ui: &mut egui::Ui, fs: &mut FitSettings) {
+    let Some(f) = &fs.model_file else {
+        ui.weak("Drop a .gguf file or a Hugging Face model folder on the window to fit that file exactly.");
+        return;
+    };
+    let summary = f.summary();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new("Model file").strong());
+        ui.add(egui::Label::new(summary).wrap());
+        if ui.small_button("Use the catalog model").clicked() {
+            fs.model_file = None;
+        }
+    });
 }
 
 fn split_name(k: SplitKind) -> &'static str {

@@ -46,6 +46,7 @@ mod finetune;
 pub mod inputs;
 mod memory;
 pub mod report;
+pub mod search;
 mod shape;
 mod speed;
 
@@ -86,8 +87,15 @@ fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
     if wanted as usize > gpus.len() {
         return Err(FitError::NotEnoughGpus { parallelism: input.parallelism, wanted, given: gpus.len() });
     }
-    if input.context_tokens == 0 || input.batch == 0 {
-        return Err(FitError::InvalidInput("context_tokens and batch must be at least 1".into()));
+    if input.context_tokens == 0 {
+        return Err(FitError::InvalidInput("context 0 tokens: give at least 1 token of context".into()));
+    }
+    if input.batch == 0 || input.batch > search::MAX_BATCH {
+        return Err(FitError::InvalidInput(format!(
+            "batch {}: give 1 to {} concurrent sequences",
+            input.batch,
+            search::MAX_BATCH
+        )));
     }
     if input.zero_stage > 3 {
         return Err(FitError::InvalidInput(format!("ZeRO stage {} (0-3)", input.zero_stage)));
