@@ -758,3 +758,44 @@ fn context_zero_and_absurd_batches_are_refused() {
     i.batch = llm::search::MAX_BATCH;
     assert!(llm::estimate(&i, &card).is_ok());
 }
+
+/// At least 30 presets, the current ones the issue names among them, each from its published
+/// config.json and each one the estimator accepts.
+#[test]
+fn presets_are_current_and_sourced() {
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    assert!(cat.models.len() >= 30, "{} presets", cat.models.len());
+    for id in [
+        "llama-3.3-70b",
+        "llama-4-scout",
+        "llama-4-maverick",
+        "qwen3-0.6b",
+        "qwen3-32b",
+        "qwen3-30b-a3b",
+        "qwen3-235b-a22b",
+        "qwen2.5-coder-32b",
+        "gpt-oss-20b",
+        "gpt-oss-120b",
+        "deepseek-r1",
+        "deepseek-r1-distill-llama-70b",
+        "deepseek-r1-distill-qwen-32b",
+        "mistral-small-24b",
+        "mixtral-8x22b",
+        "gemma-3-4b",
+        "gemma-3-12b",
+        "gemma-3-27b",
+        "phi-4",
+    ] {
+        assert!(cat.model(id).is_some(), "preset {id}");
+    }
+    let big = slots(&a100_80(), 8);
+    for m in &cat.models {
+        assert!(m.source.starts_with("https://"), "{}: {}", m.id, m.source);
+        if let Some(a) = m.active_params_b {
+            assert!(a < m.params_b, "{}", m.id);
+        }
+        let mut i = FitInput::new(m.clone(), Precision::Q4_K_M);
+        i.parallelism = Parallelism::LayerSplit(8);
+        llm::estimate(&i, &big).unwrap_or_else(|e| panic!("{}: {e}", m.id));
+    }
+}
