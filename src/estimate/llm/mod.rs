@@ -49,6 +49,7 @@ pub mod report;
 pub mod search;
 mod shape;
 mod speed;
+pub mod throughput;
 
 pub use calibration::*;
 pub use finetune::fine_tune_time;
