@@ -25,6 +25,9 @@ pub struct FitArgs {
     /// Runtime: llama.cpp, exllamav2 or vllm (default: the precision's usual one).
     #[arg(long)]
     pub runtime: Option<String>,
+    /// vLLM `--gpu-memory-utilization`, 0-1 (default 0.9): the memory vLLM may use per GPU.
+    #[arg(long)]
+    pub gpu_memory_utilization: Option<f64>,
     /// Training: gradient checkpointing (recompute activations in backward).
     #[arg(long)]
     pub gradient_checkpointing: bool,
@@ -86,6 +89,7 @@ pub fn run(a: &FitArgs) -> ExitCode {
         model_file: model_file.clone(),
         runtime: a.runtime.clone(),
         gradient_checkpointing: a.gradient_checkpointing.then_some(true),
+        gpu_memory_utilization: a.gpu_memory_utilization,
     };
     let result = match fit::for_build(&build, &catalog, &opts) {
         Ok(r) => r,
@@ -197,6 +201,15 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
             o.gpu_layers + o.cpu_layers,
             o.gpu_layers,
             o.host_weights_gib
+        );
+        any = true;
+    }
+    if let Some(o) = &alt.moe_offload {
+        println!(
+            "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
+            o.cpu_moe_layers,
+            o.host_experts_gib,
+            o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s decode"))
         );
         any = true;
     }

@@ -40,6 +40,8 @@ pub struct FitOptions {
     pub runtime: Option<String>,
     /// Training: gradient checkpointing; default the build's workload setting, else off.
     pub gradient_checkpointing: Option<bool>,
+    /// vLLM `--gpu-memory-utilization` (0-1]; default 0.9.
+    pub gpu_memory_utilization: Option<f64>,
 }
 
 /// Why a fit could not be estimated (bad input, not "does not fit").
@@ -76,7 +78,12 @@ pub struct BuildFit {
     /// Theoretical system-RAM bandwidth of the build (channels in use × MT/s × 8 bytes), GB/s;
     /// `None` without a CPU or memory kit.
     pub host_bandwidth_gb_s: Option<f64>,
+    /// Memory of the fullest GPU against context at this batch ([`search::memory_vs_context`]).
+    pub memory_vs_context: Vec<search::ContextPoint>,
 }
+
+/// Points of [`BuildFit::memory_vs_context`].
+pub const CONTEXT_CURVE_POINTS: usize = 24;
 
 /// Theoretical system-RAM bandwidth of a build, GB/s: memory channels in use (the CPU's
 /// channels per socket × sockets, at most one per module) × data rate (MT/s) × 8 bytes.
@@ -151,6 +158,7 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         input.file_weights = Some(f.weights);
         input.runtime = Some(f.runtime);
     }
+    input.gpu_memory_utilization = opts.gpu_memory_utilization;
     if let Some(rt) = &opts.runtime {
         input.runtime = Some(parse::<Runtime>(rt)?);
     }
@@ -192,6 +200,8 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
     let r = build.resolve(catalog);
     let host_bw = host_bandwidth_gb_s(&r);
+    let used = &slots[..(input.parallelism.degree() as usize).min(slots.len())];
+    let curve = search::memory_vs_context(&input, used, CONTEXT_CURVE_POINTS);
     if fit.verdict == FitVerdict::DoesNotFit {
         let alternatives = search::alternatives(&input, &slots, host_bw);
         return Ok(BuildFit {
@@ -200,6 +210,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             cost_error: Some("not estimated: the workload does not fit".into()),
             alternatives: Some(alternatives),
             host_bandwidth_gb_s: host_bw,
+            memory_vs_context: curve,
         });
     }
 
@@ -262,5 +273,5 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         Ok(c) => (Some(c), None),
         Err(e) => (None, Some(e.to_string())),
     };
-    Ok(BuildFit { fit, cost, cost_error, alternatives: None, host_bandwidth_gb_s: host_bw })
+    Ok(BuildFit { fit, cost, cost_error, alternatives: None, host_bandwidth_gb_s: host_bw, memory_vs_context: curve })
 }

@@ -12,6 +12,7 @@ use crate::build::Workload;
 use crate::catalog::HasId;
 use crate::estimate::cost::{self, CostReport};
 use crate::estimate::fit::{self, BuildFit, FitOptions};
+use crate::estimate::llm::search::{Alternatives, ContextPoint};
 use crate::estimate::llm::{self, FitReport, FitVerdict, Mode, Precision};
 use crate::model_file::{ModelFile, read_model_file};
 use eframe::egui::{self, Color32, RichText};
@@ -143,6 +144,7 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         model_file: file,
         runtime: None,
         gradient_checkpointing: Some(w.gradient_checkpointing),
+        gpu_memory_utilization: None,
     }
 }
 
@@ -367,7 +369,7 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
             format!("{} on {} · {}", f.weight_precision, f.parallelism, f.runtime),
             None,
         ));
-        if let Some(sp) = &f.speed {
+        if let Some(sp) = f.speed.as_ref().filter(|_| f.verdict != FitVerdict::DoesNotFit) {
             cards.push(Stat::new(
                 "Decode",
                 format!("{:.1} tok/s", sp.decode_batch1_tokens_per_s),
@@ -405,13 +407,21 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
         }
     }
     widgets::stat_cards(ui, &cards);
+    if let Some(alt) = &o.alternatives {
+        alternatives(ui, alt);
+    }
     ui.add_space(theme::SECTION_GAP);
     ui.columns(2, |c| {
         memory_plot(&mut c[0], f);
         if let Some(cost) = &o.cost {
             break_even_plot(&mut c[1], cost);
+        } else {
+            context_plot(&mut c[1], &o.memory_vs_context, f.context_tokens);
         }
     });
+    if o.cost.is_some() && !o.memory_vs_context.is_empty() {
+        context_plot(ui, &o.memory_vs_context, f.context_tokens);
+    }
     if !f.notes.is_empty() {
         ui.add_space(theme::SMALL_GAP);
         for n in &f.notes {
@@ -437,6 +447,69 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
             ui.add(egui::Label::new(RichText::new(a).small()).wrap());
         }
     });
+}
+
+/// What would fit instead (the same search `kraftwerk fit` prints).
+fn alternatives(ui: &mut egui::Ui, alt: &Alternatives) {
+    ui.label(RichText::new("Does not fit. What would:").strong().color(theme::WARNING));
+    if let Some(p) = alt.precision {
+        ui.label(format!("• precision {p}"));
+    }
+    if let Some(c) = alt.max_context_tokens {
+        ui.label(format!("• context up to {c} tokens at this batch"));
+    }
+    if let Some((n, par)) = alt.gpus_needed {
+        ui.label(format!("• {n} GPUs like GPU 1 ({par})"));
+    }
+    if let Some(o) = &alt.offload {
+        ui.label(format!(
+            "• llama.cpp with {} layers on the GPUs (-ngl {}), {:.1} GiB in system RAM{}",
+            o.gpu_layers,
+            o.gpu_layers,
+            o.host_weights_gib,
+            o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s"))
+        ));
+    }
+    if let Some(o) = &alt.moe_offload {
+        ui.label(format!(
+            "• llama.cpp --n-cpu-moe {} ({:.1} GiB of experts in system RAM)",
+            o.cpu_moe_layers, o.host_experts_gib
+        ));
+    }
+    if alt.with_gradient_checkpointing == Some(true) {
+        ui.label("• the same with gradient checkpointing");
+    }
+    if alt.qlora_fits == Some(true) {
+        ui.label("• QLoRA with gradient checkpointing");
+    }
+}
+
+/// Memory of the fullest GPU against context, with its capacity and the chosen context.
+fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u32) {
+    if curve.is_empty() {
+        return;
+    }
+    ui.label(RichText::new("Memory vs context (fullest GPU, this batch)").strong());
+    let need: Vec<[f64; 2]> = curve.iter().map(|p| [f64::from(p.context_tokens), p.required_gib]).collect();
+    let total: Vec<[f64; 2]> = curve.iter().map(|p| [f64::from(p.context_tokens), p.total_gib]).collect();
+    let cap = curve[0].capacity_gib;
+    let (x0, x1) = (need[0][0], need[need.len() - 1][0]);
+    Plot::new("fit-context")
+        .height(220.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .legend(Legend::default().position(Corner::LeftTop))
+        .include_y(0.0)
+        .x_axis_formatter(|m, _| format!("{:.0}k", m.value / 1024.0))
+        .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
+        .show(ui, |p| {
+            p.line(Line::new("needed with headroom", PlotPoints::new(need)).color(theme::SERIES[0]).width(2.5));
+            p.line(Line::new("needed without headroom", PlotPoints::new(total)).color(theme::SERIES[4]).width(1.5));
+            p.line(Line::new("GPU memory", PlotPoints::new(vec![[x0, cap], [x1, cap]])).color(theme::ERROR).width(2.0));
+            p.vline(VLine::new("this context", f64::from(context)).color(theme::OK).style(LineStyle::dashed_loose()));
+        });
 }
 
 /// Reads one component of a memory breakdown.

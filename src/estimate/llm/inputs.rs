@@ -542,6 +542,11 @@ pub struct FitInput {
     /// precision only (`QLoRA` re-quantizes the base and ignores it).
     #[serde(default)]
     pub file_weights: Option<WeightBytes>,
+    /// vLLM `--gpu-memory-utilization` (0-1]: the fraction of each GPU's memory vLLM may use;
+    /// `None` = its default 0.9 ([`super::calibration::VLLM_RESERVED_FRACTION`]). Other
+    /// runtimes ignore it.
+    #[serde(default)]
+    pub gpu_memory_utilization: Option<f64>,
 }
 
 impl FitInput {
@@ -565,6 +570,7 @@ impl FitInput {
             optimizer: Optimizer::AdamW,
             flash_attention: true,
             file_weights: None,
+            gpu_memory_utilization: None,
         }
     }
 

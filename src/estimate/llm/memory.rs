@@ -185,7 +185,11 @@ fn breakdown(input: &FitInput, runtime: Runtime, slot: &GpuSlot, bytes: [f64; 5]
     let training = input.mode.is_training();
     let [weights, kv, activations, gradients, optimizer] = bytes.map(|b| b / GIB);
     let runtime_gib = CUDA_CONTEXT_GIB + if training { TRAINING_BUFFERS_GIB } else { runtime.buffers_gib() };
-    let headroom_frac = if training { TRAINING_HEADROOM_FRACTION } else { runtime.headroom_fraction() };
+    let headroom_frac = match input.gpu_memory_utilization {
+        _ if training => TRAINING_HEADROOM_FRACTION,
+        Some(u) if runtime == Runtime::Vllm => 1.0 - u,
+        _ => runtime.headroom_fraction(),
+    };
     let total_gib = weights + kv + activations + gradients + optimizer + runtime_gib;
     let headroom_gib = headroom_frac * slot.gpu.memory_gib;
     MemoryBreakdown {

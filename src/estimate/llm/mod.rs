@@ -98,6 +98,11 @@ fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
             search::MAX_BATCH
         )));
     }
+    if let Some(u) = input.gpu_memory_utilization
+        && !(u.is_finite() && u > 0.0 && u <= 1.0)
+    {
+        return Err(FitError::InvalidInput(format!("gpu_memory_utilization {u} (give 0-1, vLLM default 0.9)")));
+    }
     if input.zero_stage > 3 {
         return Err(FitError::InvalidInput(format!("ZeRO stage {} (0-3)", input.zero_stage)));
     }

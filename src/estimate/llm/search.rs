@@ -159,6 +159,66 @@ pub fn llama_cpp_offload(input: &FitInput, gpus: &[GpuSlot], host_bandwidth_gb_s
     Some(Offload { gpu_layers, cpu_layers, host_weights_gib: (host_body + embed) / GIB, decode_tokens_per_s: decode })
 }
 
+/// llama.cpp MoE expert offload (`--n-cpu-moe N`, or `-ot "exps=CPU"`): attention, shared
+/// weights and the KV cache of every layer stay on the GPUs, the routed experts of `N` layers
+/// go to system RAM, and each token reads its active experts there at the host bandwidth.
+/// Expert bytes are the file's (`*_exps` tensors) when known, else `body × (1 - active/total)`
+/// (judgement: a lower bound that leaves the active experts' share on the GPU side); the
+/// bytes read per token of the experts are their `active/total` share (judgement).
+/// `None` for dense models, when everything fits, or when not even the non-expert part does.
+pub fn llama_cpp_moe_offload(
+    input: &FitInput,
+    gpus: &[GpuSlot],
+    host_bandwidth_gb_s: Option<f64>,
+) -> Option<MoeOffload> {
+    let m = &input.model;
+    let active = m.active_params_b.filter(|a| *a < m.params_b)? / m.params_b;
+    if input.mode.is_training() {
+        return None;
+    }
+    let mut i = input.clone();
+    i.runtime = Some(Runtime::LlamaCpp);
+    let r = estimate(&i, gpus).ok()?;
+    if fits(&r) {
+        return None;
+    }
+    let (_, head, body) = input_weight_parts(&i, Runtime::LlamaCpp, false);
+    let experts = i.file_weights.map_or(body * (1.0 - active), |w| w.experts as f64);
+    let kv = kv_cache_bytes(m, i.kv_precision, i.context_tokens, i.batch, 1);
+    let avail: f64 = r
+        .gpus
+        .iter()
+        .map(|g| (g.capacity_gib - g.memory.headroom_gib - g.memory.runtime_gib - g.memory.activations_gib) * GIB)
+        .sum::<f64>();
+    let fixed = body - experts + head + kv;
+    if fixed > avail || experts <= 0.0 {
+        return None;
+    }
+    let layers = f64::from(m.layers);
+    let per_layer = experts / layers;
+    let cpu_layers = (((fixed + experts - avail) / per_layer).ceil() as u32).min(m.layers);
+    let host = per_layer * f64::from(cpu_layers);
+    let decode = host_bandwidth_gb_s.filter(|b| *b > 0.0).map(|host_bw| {
+        let gpu_bw: f64 = gpus.iter().map(|g| g.gpu.memory_bandwidth_gb_s).fold(f64::INFINITY, f64::min);
+        let on_gpu_s =
+            ((body - experts) + (experts - host) * active + head + kv) / (DECODE_BANDWIDTH_EFFICIENCY * gpu_bw * 1e9);
+        let on_host_s = host * active / (HOST_DECODE_BANDWIDTH_EFFICIENCY * host_bw * 1e9);
+        1.0 / (on_gpu_s + on_host_s + layers * Runtime::LlamaCpp.layer_overhead_s())
+    });
+    Some(MoeOffload { cpu_moe_layers: cpu_layers, host_experts_gib: host / GIB, decode_tokens_per_s: decode })
+}
+
+/// A llama.cpp MoE expert offload ([`llama_cpp_moe_offload`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MoeOffload {
+    /// Layers whose routed experts stay in system RAM (`--n-cpu-moe`).
+    pub cpu_moe_layers: u32,
+    /// Expert weights in system RAM, GiB.
+    pub host_experts_gib: f64,
+    /// Decode at batch 1, tokens/s, bounded by the host bandwidth; `None` without one.
+    pub decode_tokens_per_s: Option<f64>,
+}
+
 /// What would fit instead of a workload that does not.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Alternatives {
@@ -172,6 +232,8 @@ pub struct Alternatives {
     pub gpus_needed: Option<(u32, Parallelism)>,
     /// llama.cpp CPU offload ([`llama_cpp_offload`]).
     pub offload: Option<Offload>,
+    /// llama.cpp MoE expert offload ([`llama_cpp_moe_offload`]).
+    pub moe_offload: Option<MoeOffload>,
     /// Training: whether gradient checkpointing would make it fit (when it is off).
     pub with_gradient_checkpointing: Option<bool>,
     /// Full fine-tune: whether QLoRA would fit.
@@ -200,6 +262,7 @@ pub fn alternatives(input: &FitInput, gpus: &[GpuSlot], host_bandwidth_gb_s: Opt
         max_batch: if training { None } else { largest_batch(input, gpus) },
         gpus_needed: gpus_needed(input, gpus),
         offload: llama_cpp_offload(input, gpus, host_bandwidth_gb_s),
+        moe_offload: llama_cpp_moe_offload(input, gpus, host_bandwidth_gb_s),
         with_gradient_checkpointing: with_gc,
         qlora_fits,
     }
@@ -250,4 +313,50 @@ pub fn what_fits(input: &FitInput, gpus: &[GpuSlot]) -> Vec<SearchRow> {
             })
         })
         .collect()
+}
+
+/// One point of the memory-versus-context curve.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ContextPoint {
+    /// Context per sequence, tokens.
+    pub context_tokens: u32,
+    /// The fullest GPU's need at that context (total plus headroom), GiB.
+    pub required_gib: f64,
+    /// The fullest GPU's total without headroom, GiB.
+    pub total_gib: f64,
+    /// That GPU's memory, GiB.
+    pub capacity_gib: f64,
+}
+
+/// Memory of the fullest GPU at `points` contexts spaced evenly (in log scale) from 512 tokens
+/// (or the model's maximum if smaller) to the model's maximum context, at the workload's
+/// batch. Empty for training modes and on estimator errors.
+pub fn memory_vs_context(input: &FitInput, gpus: &[GpuSlot], points: usize) -> Vec<ContextPoint> {
+    if input.mode.is_training() || points < 2 {
+        return Vec::new();
+    }
+    let max = input.model.max_context.max(1);
+    let lo = 512u32.min(max);
+    let (ln_lo, ln_hi) = (f64::from(lo).ln(), f64::from(max).ln());
+    let mut out: Vec<ContextPoint> = Vec::new();
+    for k in 0..points {
+        let tokens = (ln_lo + (ln_hi - ln_lo) * k as f64 / (points - 1) as f64).exp().round() as u32;
+        if out.last().is_some_and(|p| p.context_tokens >= tokens) {
+            continue;
+        }
+        let mut i = input.clone();
+        i.context_tokens = tokens.clamp(1, max);
+        let Ok(r) = estimate(&i, gpus) else { return Vec::new() };
+        if let Some(g) = r.gpus.iter().max_by(|x, y| {
+            (x.memory.required_gib - x.capacity_gib).total_cmp(&(y.memory.required_gib - y.capacity_gib))
+        }) {
+            out.push(ContextPoint {
+                context_tokens: i.context_tokens,
+                required_gib: g.memory.required_gib,
+                total_gib: g.memory.total_gib,
+                capacity_gib: g.capacity_gib,
+            });
+        }
+    }
+    out
 }
