@@ -271,8 +271,20 @@ fn controls(
         ui.add(egui::DragValue::new(&mut new.batch).range(1..=512).clamp_existing_to_range(false).suffix(" sequences"))
             .labelled_by(l.id);
     });
-    let fs = &mut view.fit.settings;
-    let n = state.build.gpus.len().max(1);
+    split_row(ui, &mut view.fit.settings, state.build.gpus.len().max(1));
+    model_file_row(ui, &mut view.fit.settings);
+    if !in_build {
+        ui.weak(
+            "This build names no workload: showing a default. Change any control above to store it in the build file.",
+        );
+    }
+    if new != *w {
+        out.push(Action::SetWorkload(Some(new)));
+    }
+}
+
+/// Split kind and degree, KV-cache precision and the cloud price.
+fn split_row(ui: &mut egui::Ui, fs: &mut FitSettings, n: usize) {
     ui.horizontal_wrapped(|ui| {
         let l = ui.label("Split");
         egui::ComboBox::from_id_salt("fit-split")
@@ -318,15 +330,6 @@ fn controls(
         )
         .labelled_by(l.id);
     });
-    model_file_row(ui, &mut view.fit.settings);
-    if !in_build {
-        ui.weak(
-            "This build names no workload: showing a default. Change any control above to store it in the build file.",
-        );
-    }
-    if new != *w {
-        out.push(Action::SetWorkload(Some(new)));
-    }
 }
 
 /// The model file in use, if any, with a button to go back to the catalog model.
