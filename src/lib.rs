@@ -7,6 +7,7 @@
 //! - [`estimate`]: power, thermal, LLM fit and cost estimates.
 //! - [`live`]: the installed GPUs through NVML, the GEMM probe, recordings (no egui).
 //! - [`report`]: text rendering of a check report and a power estimate (CLI and GUI).
+//! - [`model_file`]: GGUF and Hugging Face model files read into the LLM estimate's model shape.
 //! - [`cli`]: the command-line face.
 //! - `ui`: the desktop app (feature `gui`).
 
@@ -18,5 +19,6 @@ pub mod compare;
 pub mod estimate;
 pub mod live;
 pub mod report;
+pub mod model_file;
 #[cfg(feature = "gui")]
 pub mod ui;

@@ -1,9 +1,9 @@
 //! LLM fit, speed and cost estimates held to published measurements
-//! (`shared/reference/llm.md`, "Published measurements"): each calibration test names its
+//! (see the calibration table in `src/estimate/llm/mod.rs`): each calibration test names its
 //! source and asserts the estimate lands within ±25 % of the measured figure.
 //!
-//! Models and GPUs are built here from the shapes in llm.md and the figures in
-//! `shared/reference/parts-gpus.md`, so the tests do not move when the catalog is edited; one
+//! Models and GPUs are built here from the shapes of the models' config.json files and the
+//! GPUs' datasheet figures, so the tests do not move when the catalog is edited; one
 //! test checks the catalog entries agree with these fixtures.
 
 #![allow(clippy::doc_markdown, reason = "hardware and format names (PCIe, NVLink, Q4_K_M) read better unquoted")]
@@ -12,7 +12,7 @@ use kraftwerk::catalog::{
     self, Attention, Gpu, GpuCooler, GpuFormFactor, GpuPowerInputs, LlmModel, NvLink, PeakTflops,
 };
 use kraftwerk::estimate::cost::{self, CloudPrice, CostInput, PricedPart};
-use kraftwerk::estimate::llm::{self, FitInput, GIB, GpuSlot, Link, Mode, Parallelism, Precision, Runtime, Verdict};
+use kraftwerk::estimate::llm::{self, FitInput, FitVerdict, GIB, GpuSlot, Link, Mode, Parallelism, Precision, Runtime};
 
 // ------------------------------------------------------------------------------ fixtures
 
@@ -46,7 +46,7 @@ fn model(
         vocab,
         max_context,
         attention,
-        source: "shared/reference/llm.md".into(),
+        source: "the model's config.json (Hugging Face)".into(),
         price_usd: None,
         price_date: None,
         notes: None,
@@ -54,7 +54,7 @@ fn model(
     }
 }
 
-/// LLaMA-7B / Llama 2 7B (llm.md table: 32 layers, 4096, 32 heads, MHA, vocab 32000, 6.74B).
+/// LLaMA-7B / Llama 2 7B (config.json: 32 layers, 4096, 32 heads, MHA, vocab 32000, 6.74B).
 fn llama_7b() -> LlmModel {
     model("llama-2-7b", 6.74, None, 32, 4096, 32, 32, 128, 11008, 32000, 4096, Attention::Full)
 }
@@ -123,7 +123,7 @@ fn gpu(
         cooler: GpuCooler::OpenAir,
         power_inputs: GpuPowerInputs::default(),
         nvlink,
-        source: "shared/reference/parts-gpus.md".into(),
+        source: "NVIDIA datasheet figures".into(),
         price_usd: None,
         price_date: None,
         notes: None,
@@ -184,7 +184,7 @@ fn decode1(input: &FitInput, gpus: &[GpuSlot]) -> f64 {
     r.speed.expect("inference has speed").decode_batch1_tokens_per_s
 }
 
-// ------------------------------------------------------------------ calibration, llm.md #1
+// ------------------------------------------------------------------ calibration: llama.cpp PR 4766
 
 /// llama.cpp PR 4766 (github.com/ggml-org/llama.cpp/pull/4766), RTX 3090, LLaMA-7B Q4_0:
 /// tg128 121.8 tok/s.
@@ -211,7 +211,7 @@ fn m1_llamacpp_3090_q4_0_prefill() {
     assert_within("3090 7B Q4_0 pp512", s.prefill_tokens_per_s.expect("rate"), 3408.0, 0.25);
 }
 
-// ------------------------------------------------------------------ calibration, llm.md #2
+// ------------------------------------------------------------------ calibration: XiongjieDai GPU-Benchmarks-on-LLM-Inference
 
 /// XiongjieDai/GPU-Benchmarks-on-LLM-Inference: RTX 4090, Llama-2-7B Q4_0, 149.4 tok/s.
 #[test]
@@ -225,7 +225,7 @@ fn m2_xiongjiedai_4090_llama2_7b_q4_0() {
 fn m2_xiongjiedai_a100_70b_q4_0() {
     let i = infer(llama31_70b(), Precision::Q4_0, 512, Runtime::LlamaCpp);
     let r = llm::estimate(&i, &slots(&a100_80(), 1)).expect("estimate");
-    assert_eq!(r.verdict, Verdict::Fits);
+    assert_eq!(r.verdict, FitVerdict::Fits);
     assert_within("A100 80GB 70B Q4_0", r.speed.expect("speed").decode_batch1_tokens_per_s, 25.7, 0.25);
 }
 
@@ -238,7 +238,7 @@ fn m2_xiongjiedai_2x4090_70b_q4_k_m_layer_split() {
     i.parallelism = Parallelism::LayerSplit(2);
     let two = slots(&rtx_4090(), 2);
     let r = llm::estimate(&i, &two).expect("estimate");
-    assert_ne!(r.verdict, Verdict::DoesNotFit, "{:#?}", r.gpus);
+    assert_ne!(r.verdict, FitVerdict::DoesNotFit, "{:#?}", r.gpus);
     assert_eq!(r.gpus[0].layers + r.gpus[1].layers, 80);
     let split = r.speed.expect("speed").decode_batch1_tokens_per_s;
     assert_within("2x4090 70B Q4_K_M split", split, 19.2, 0.25);
@@ -254,7 +254,7 @@ fn m2_xiongjiedai_2x4090_70b_q4_k_m_layer_split() {
     assert!(split > 0.9 * one, "a layer split costs only a small per-hop penalty");
     // Neither card alone holds it.
     let r1 = llm::estimate(&single, &slots(&rtx_4090(), 1)).expect("estimate");
-    assert_eq!(r1.verdict, Verdict::DoesNotFit);
+    assert_eq!(r1.verdict, FitVerdict::DoesNotFit);
 }
 
 /// XiongjieDai/GPU-Benchmarks-on-LLM-Inference: Llama-3-8B Q4_K_M, 1x RTX 4090 130.6 tok/s,
@@ -271,7 +271,7 @@ fn m2_xiongjiedai_8b_one_vs_eight_4090() {
     assert!(eight < one);
 }
 
-// ------------------------------------------------------------------ calibration, llm.md #3-4
+// ------------------------------------------------------------------ calibration: llama.cpp quantize README, ollama PR 6279
 
 /// llama.cpp quantize README: Llama-3.1-8B file sizes Q4_K_M 4.58 GiB, Q8_0 7.95 GiB,
 /// F16 14.96 GiB.
@@ -289,7 +289,7 @@ fn m4_gguf_file_size_llama31_70b_q4_0() {
     assert_within("Llama-3.1-70B Q4_0 file", llm::weight_gib(&llama31_70b(), Precision::Q4_0), 37.22, 0.02);
 }
 
-// ------------------------------------------------------------------ calibration, llm.md #5
+// ------------------------------------------------------------------ calibration: vLLM A100 40GB sweep
 
 /// vLLM on an A100 40GB, Llama-3.1-8B BF16, one request: about 75 tok/s; about 6.6x that
 /// throughput at 8 concurrent requests (johnmusgrave.com vLLM throughput sweep; prompt lengths
@@ -299,7 +299,7 @@ fn m5_vllm_a100_40gb_llama31_8b_bf16() {
     let mut i = infer(llama31_8b(), Precision::Bf16, 1024, Runtime::Vllm);
     let a100 = slots(&a100_40(), 1);
     let r = llm::estimate(&i, &a100).expect("estimate");
-    assert_eq!(r.verdict, Verdict::Fits);
+    assert_eq!(r.verdict, FitVerdict::Fits);
     let s1 = r.speed.expect("speed");
     // Bytes per token: 7.5B non-embedding parameters × 2 bytes + 1024 tokens × 128 KiB of KV.
     assert!((s1.bytes_per_token_gb - 15.14).abs() < 0.1, "{} GB", s1.bytes_per_token_gb);
@@ -310,7 +310,7 @@ fn m5_vllm_a100_40gb_llama31_8b_bf16() {
     assert_within("vLLM A100-40 8B bf16, 8 requests / 1", s8.decode_batch_tokens_per_s / one, 6.6, 0.25);
 }
 
-// ------------------------------------------------------------------ calibration, llm.md #6
+// ------------------------------------------------------------------ calibration: exllamav2 issue 734, club-3090 issue 698
 
 fn exl2_70b(parallelism: Parallelism) -> FitInput {
     // Llama 3.3 70B has the Llama 3.1 70B shape. 4.5 bpw EXL2, 16K prompt, Q8 cache.
@@ -326,7 +326,7 @@ fn exl2_70b(parallelism: Parallelism) -> FitInput {
 fn m6_exllamav2_2x3090_70b_prefill_layer_split() {
     let i = exl2_70b(Parallelism::LayerSplit(2));
     let r = llm::estimate(&i, &slots(&rtx_3090(), 2)).expect("estimate");
-    assert_ne!(r.verdict, Verdict::DoesNotFit, "{:#?}", r.gpus);
+    assert_ne!(r.verdict, FitVerdict::DoesNotFit, "{:#?}", r.gpus);
     let pp = r.speed.expect("speed").prefill_tokens_per_s.expect("rate");
     assert_within("2x3090 70B 4.5bpw prefill, layer split", pp, 1045.8, 0.25);
 }
@@ -381,7 +381,7 @@ fn deepseek_v3_never_fits_8x48gb_fp8() {
             let mut i = infer(deepseek_v3(), Precision::Fp8, 4096, Runtime::Vllm);
             i.parallelism = par;
             let r = llm::estimate(&i, &slots(&card, 8)).expect("estimate");
-            assert_eq!(r.verdict, Verdict::DoesNotFit, "{} {par}", card.id);
+            assert_eq!(r.verdict, FitVerdict::DoesNotFit, "{} {par}", card.id);
             assert!(r.weights_total_gib > 600.0, "671B at 1 byte is ~625 GiB, got {}", r.weights_total_gib);
             assert_eq!(r.max_context_tokens, None);
         }
@@ -443,7 +443,7 @@ fn vram_is_never_pooled() {
         Runtime::LlamaCpp,
     );
     big.parallelism = Parallelism::LayerSplit(3);
-    assert_eq!(llm::estimate(&big, &slots(&rtx_4090(), 3)).expect("estimate").verdict, Verdict::DoesNotFit);
+    assert_eq!(llm::estimate(&big, &slots(&rtx_4090(), 3)).expect("estimate").verdict, FitVerdict::DoesNotFit);
 }
 
 #[test]
@@ -469,19 +469,19 @@ fn verdicts_fit_tight_and_max_context() {
     let mut i = infer(llama31_8b(), Precision::Q4_K_M, 8192, Runtime::LlamaCpp);
     i.batch = 2;
     let r = llm::estimate(&i, &slots(&rtx_4090(), 1)).expect("estimate");
-    assert_eq!(r.verdict, Verdict::Fits);
+    assert_eq!(r.verdict, FitVerdict::Fits);
     let max = r.max_context_tokens.expect("weights fit");
     assert!((50_000..100_000).contains(&max), "max context {max}");
     let mut long = i.clone();
     long.context_tokens = 131_072;
-    assert_eq!(llm::estimate(&long, &slots(&rtx_4090(), 1)).expect("estimate").verdict, Verdict::DoesNotFit);
+    assert_eq!(llm::estimate(&long, &slots(&rtx_4090(), 1)).expect("estimate").verdict, FitVerdict::DoesNotFit);
     long.batch = 1;
-    assert_eq!(llm::estimate(&long, &slots(&rtx_4090(), 1)).expect("estimate").verdict, Verdict::Fits);
+    assert_eq!(llm::estimate(&long, &slots(&rtx_4090(), 1)).expect("estimate").verdict, FitVerdict::Fits);
     long.batch = 2;
     // Just past the max context it eats into the 5 % headroom (1.2 GiB = ~4,900 tokens of two
     // sequences): tight.
     long.context_tokens = max + 2048;
-    assert_eq!(llm::estimate(&long, &slots(&rtx_4090(), 1)).expect("estimate").verdict, Verdict::Tight);
+    assert_eq!(llm::estimate(&long, &slots(&rtx_4090(), 1)).expect("estimate").verdict, FitVerdict::Tight);
 }
 
 #[test]
@@ -518,11 +518,11 @@ fn training_memory_full_zero_lora_qlora() {
     assert!((per_param2 - (2.0 + 14.0 / 8.0)).abs() < 1e-6, "{per_param2}");
 
     // Full fine-tune of 8B does not fit a 24 GB card; QLoRA of 8B does.
-    assert_eq!(llm::estimate(&full, &slots(&rtx_4090(), 1)).expect("estimate").verdict, Verdict::DoesNotFit);
+    assert_eq!(llm::estimate(&full, &slots(&rtx_4090(), 1)).expect("estimate").verdict, FitVerdict::DoesNotFit);
     let mut q = full.clone();
     q.mode = Mode::Qlora;
     let rq = llm::estimate(&q, &slots(&rtx_4090(), 1)).expect("estimate");
-    assert_eq!(rq.verdict, Verdict::Fits, "{:#?}", rq.gpus);
+    assert_eq!(rq.verdict, FitVerdict::Fits, "{:#?}", rq.gpus);
     // LoRA keeps a 16-bit base: more than QLoRA, less than full.
     let mut l = full.clone();
     l.mode = Mode::Lora;
@@ -536,7 +536,7 @@ fn training_memory_full_zero_lora_qlora() {
     q70.context_tokens = 512;
     q70.gradient_checkpointing = true;
     let r70 = llm::estimate(&q70, &slots(&rtx_a6000(), 1)).expect("estimate");
-    assert_ne!(r70.verdict, Verdict::DoesNotFit, "{:#?}", r70.gpus);
+    assert_ne!(r70.verdict, FitVerdict::DoesNotFit, "{:#?}", r70.gpus);
     // Gradient checkpointing shrinks activations.
     let mut no_ckpt = full.clone();
     no_ckpt.gradient_checkpointing = false;
@@ -675,7 +675,7 @@ fn catalog_entries_match_fixtures() {
         let Some(card) = c.gpu(id) else { continue };
         let mut i = infer(ds.clone(), Precision::Fp8, 4096, Runtime::Vllm);
         i.parallelism = Parallelism::TensorParallel(8);
-        assert_eq!(llm::estimate(&i, &slots(card, 8)).expect("estimate").verdict, Verdict::DoesNotFit);
+        assert_eq!(llm::estimate(&i, &slots(card, 8)).expect("estimate").verdict, FitVerdict::DoesNotFit);
     }
     if let Some(g) = c.gpu("nvidia-geforce-rtx-4090") {
         let mut i = infer(m70.clone(), Precision::Q4_K_M, 512, Runtime::LlamaCpp);
@@ -684,3 +684,6 @@ fn catalog_entries_match_fixtures() {
         assert_within("catalog 2x4090 70B Q4_K_M", r.speed.expect("speed").decode_batch1_tokens_per_s, 19.2, 0.25);
     }
 }
+
+#[path = "llm_fit/serving.rs"]
+mod serving;

@@ -7,6 +7,7 @@
 pub mod edit;
 pub mod file;
 pub mod parts_list;
+pub mod links;
 
 pub use file::{BuildError, load, load_str, save, to_ron_string};
 
@@ -339,6 +340,9 @@ pub struct Workload {
     /// `inference`, `full-fine-tune`, `lora` or `qlora`.
     #[serde(default = "inference")]
     pub mode: String,
+    /// Training: recompute activations in backward, keeping only each layer's input.
+    #[serde(default)]
+    pub gradient_checkpointing: bool,
 }
 
 fn one_u32() -> u32 {

@@ -14,9 +14,9 @@ mod pcie;
 mod platform;
 mod power;
 
+pub use crate::build::links::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
 pub use coverage::{Coverage, Figure, Need, PartKind, RuleCoverage, UnknownFigure};
 pub use input::load;
-pub use pcie::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
 
 use crate::build::{Build, Resolved};
 use crate::catalog::Catalog;

@@ -1,9 +1,12 @@
-//! `kraftwerk fit BUILD --model ID [--precision P] [--context N] [--batch N] [--mode M]`.
+//! `kraftwerk fit BUILD [--model ID | --model-file PATH] [--precision P] [--context N] [--batch N]
+//! [--mode M] [--search]`.
 
 use super::check_cmd::load_build;
 use super::{Format, print_json};
-use crate::estimate::fit::{self, FitOptions};
-use crate::estimate::llm::Verdict;
+use crate::estimate::fit::{self, BuildFit, FitOptions};
+use crate::estimate::llm::search::{self, Alternatives};
+use crate::estimate::llm::{FitReport, FitVerdict, Parallelism};
+use crate::model_file::read_model_file;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,8 +16,25 @@ pub struct FitArgs {
     /// The build file.
     pub build: PathBuf,
     /// Model id (`kraftwerk catalog models`); default: the build's workload.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "model_file")]
     pub model: Option<String>,
+    /// A model file: a `.gguf` file, or a Hugging Face folder (config.json and safetensors
+    /// headers); only headers are read.
+    #[arg(long)]
+    pub model_file: Option<PathBuf>,
+    /// Runtime: llama.cpp, exllamav2 or vllm (default: the precision's usual one).
+    #[arg(long)]
+    pub runtime: Option<String>,
+    /// vLLM `--gpu-memory-utilization`, 0-1 (default 0.9): the memory vLLM may use per GPU.
+    #[arg(long)]
+    pub gpu_memory_utilization: Option<f64>,
+    /// Training: gradient checkpointing (recompute activations in backward).
+    #[arg(long)]
+    pub gradient_checkpointing: bool,
+    /// Print the "what fits" table: every precision of the runtime family with its longest
+    /// context, largest batch, decode and prefill.
+    #[arg(long)]
+    pub search: bool,
     /// Weight precision: fp32, bf16, fp16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, q6_k, q8_0, or NNbpw.
     #[arg(long)]
     pub precision: Option<String>,
@@ -47,6 +67,16 @@ pub fn run(a: &FitArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
+    let model_file = match &a.model_file {
+        Some(p) => match read_model_file(p) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("kraftwerk: {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
     let opts = FitOptions {
         model: a.model.clone(),
         precision: a.precision.clone(),
@@ -56,6 +86,10 @@ pub fn run(a: &FitArgs) -> ExitCode {
         mode: a.mode.clone(),
         parallelism: a.parallel.clone(),
         cloud_usd_per_hour: a.cloud_usd_per_hour,
+        model_file: model_file.clone(),
+        runtime: a.runtime.clone(),
+        gradient_checkpointing: a.gradient_checkpointing.then_some(true),
+        gpu_memory_utilization: a.gpu_memory_utilization,
     };
     let result = match fit::for_build(&build, &catalog, &opts) {
         Ok(r) => r,
@@ -64,16 +98,34 @@ pub fn run(a: &FitArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let code = if result.fit.verdict == Verdict::DoesNotFit { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    let code = if result.fit.verdict == FitVerdict::DoesNotFit { ExitCode::from(1) } else { ExitCode::SUCCESS };
     if a.format == Format::Json {
         let printed = print_json(&result);
         return if printed == ExitCode::SUCCESS { code } else { printed };
     }
-    let f = &result.fit;
+    if let Some(f) = &model_file {
+        println!("model file {}", f.summary());
+    }
+    print_memory(&result.fit, &build.name);
+    if let Some(alt) = &result.alternatives {
+        print_alternatives(alt, &result.fit);
+    } else {
+        print_speed_and_cost(&result);
+    }
+    for n in &result.fit.notes {
+        println!("  note: {n}");
+    }
+    if a.search {
+        print_search(&build, &catalog, &opts, &result);
+    }
+    code
+}
+
+fn print_memory(f: &FitReport, build_name: &str) {
     println!(
-        "{} on {}: {} ({} {}, {}, context {}, batch {}, {:?})",
+        "{} on {}: {} ({} {}, {}, context {}, batch {}, {})",
         f.model_id,
-        build.name,
+        build_name,
         f.verdict,
         f.mode,
         f.weight_precision,
@@ -85,11 +137,19 @@ pub fn run(a: &FitArgs) -> ExitCode {
     println!("  weights {:.1} GiB in all, KV cache {:.1} GiB in all", f.weights_total_gib, f.kv_cache_total_gib);
     for g in &f.gpus {
         let m = &g.memory;
+        // Tight: the total fits, the headroom does not; show the total against capacity.
+        let (shown, extra) = match g.verdict {
+            FitVerdict::Tight => (
+                m.total_gib,
+                format!(", only {:.1} of {:.1} GiB headroom left", g.capacity_gib - m.total_gib, m.headroom_gib),
+            ),
+            _ => (m.required_gib, String::new()),
+        };
         println!(
-            "  GPU {} {}: {:.1} of {:.1} GiB ({}): weights {:.1}, KV {:.1}, activations {:.1}, grads {:.1}, optimizer {:.1}, runtime {:.1}, headroom {:.1}",
+            "  GPU {} {}: {:.1} of {:.1} GiB ({}{extra}): weights {:.1}, KV {:.1}, activations {:.1}, grads {:.1}, optimizer {:.1}, runtime {:.1}, headroom {:.1}",
             g.index + 1,
             g.gpu_id,
-            m.required_gib,
+            shown,
             g.capacity_gib,
             g.verdict,
             m.weights_gib,
@@ -101,9 +161,73 @@ pub fn run(a: &FitArgs) -> ExitCode {
             m.headroom_gib
         );
     }
-    if let Some(c) = f.max_context_tokens {
+    if let Some(c) = f.max_context_tokens.filter(|_| f.verdict != FitVerdict::DoesNotFit) {
         println!("  longest context that fits at this batch: {c} tokens");
     }
+}
+
+fn print_alternatives(alt: &Alternatives, f: &FitReport) {
+    println!("  does not fit; what would fit instead:");
+    let mut any = false;
+    if let Some(p) = alt.precision.filter(|p| *p != f.weight_precision) {
+        println!("  - precision {p} (the best of the {} family that fits)", f.runtime);
+        any = true;
+    }
+    if let Some(c) = alt.max_context_tokens {
+        println!("  - context up to {c} tokens at batch {}", f.batch);
+        any = true;
+    }
+    if let Some(b) = alt.max_batch.filter(|b| *b < f.batch) {
+        println!("  - batch up to {b} at context {}", f.context_tokens);
+        any = true;
+    }
+    if let Some((n, par)) = alt.gpus_needed {
+        let how = match par {
+            Parallelism::TensorParallel(_) => "tensor parallel",
+            Parallelism::LayerSplit(_) => "layers split",
+            Parallelism::Single | Parallelism::DataParallel(_) => "one GPU",
+        };
+        println!("  - {n} GPUs like GPU 1 ({how})");
+        any = true;
+    }
+    if let Some(o) = &alt.offload {
+        let speed = o.decode_tokens_per_s.map_or_else(
+            || "decode speed unknown (no CPU or memory kit in the build)".to_owned(),
+            |v| format!("about {v:.1} tok/s decode, bounded by system RAM"),
+        );
+        println!(
+            "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM: {speed}",
+            o.gpu_layers,
+            o.gpu_layers + o.cpu_layers,
+            o.gpu_layers,
+            o.host_weights_gib
+        );
+        any = true;
+    }
+    if let Some(o) = &alt.moe_offload {
+        println!(
+            "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
+            o.cpu_moe_layers,
+            o.host_experts_gib,
+            o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s decode"))
+        );
+        any = true;
+    }
+    if alt.with_gradient_checkpointing == Some(true) {
+        println!("  - the same with gradient checkpointing (--gradient-checkpointing)");
+        any = true;
+    }
+    if alt.qlora_fits == Some(true) {
+        println!("  - QLoRA with gradient checkpointing (--mode qlora --gradient-checkpointing)");
+        any = true;
+    }
+    if !any {
+        println!("  - nothing found within {} GPUs of this kind", search::MAX_GPUS_SEARCHED);
+    }
+}
+
+fn print_speed_and_cost(result: &BuildFit) {
+    let f = &result.fit;
     if let Some(s) = &f.speed {
         println!(
             "  decode: {:.1} tok/s at batch 1, {:.1} tok/s in all at batch {} ({:?}-bound){}",
@@ -144,8 +268,32 @@ pub fn run(a: &FitArgs) -> ExitCode {
     } else if let Some(e) = &result.cost_error {
         println!("  cost: {e}");
     }
-    for n in &f.notes {
-        println!("  note: {n}");
+}
+
+fn print_search(build: &crate::build::Build, catalog: &crate::catalog::Catalog, opts: &FitOptions, result: &BuildFit) {
+    let Some(input) = fit::input_for(build, catalog, opts).ok() else { return };
+    let slots = fit::gpu_slots(build, catalog);
+    let used = &slots[..(result.fit.parallelism.degree() as usize).min(slots.len())];
+    println!(
+        "\nwhat fits ({}, {}, context {}, batch {}):",
+        result.fit.runtime, result.fit.parallelism, input.context_tokens, input.batch
+    );
+    println!(
+        "  {:<10} {:<13} {:>9} {:>12} {:>9} {:>10} {:>12} {:>10}",
+        "precision", "verdict", "weights", "max context", "max batch", "decode b1", "decode batch", "prefill"
+    );
+    let opt = |v: Option<f64>, d: usize| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.d$}"));
+    for row in search::what_fits(&input, used) {
+        println!(
+            "  {:<10} {:<13} {:>5.1} GiB {:>12} {:>9} {:>10} {:>12} {:>10}",
+            row.precision.to_string(),
+            row.verdict.to_string(),
+            row.weights_gib,
+            row.max_context_tokens.map_or_else(|| "-".to_owned(), |c| c.to_string()),
+            row.max_batch.map_or_else(|| "-".to_owned(), |c| c.to_string()),
+            opt(row.decode_batch1_tokens_per_s, 1),
+            opt(row.decode_batch_tokens_per_s, 1),
+            opt(row.prefill_tokens_per_s, 0),
+        );
     }
-    code
 }

@@ -1,7 +1,7 @@
 //! What a rig costs to own and run, per hour and per million tokens, against renting a cloud
 //! GPU: pure functions, no egui, no I/O.
 //!
-//! Formulas (llm.md, "Formulas"):
+//! Formulas (the usual total-cost-of-ownership arithmetic; judgement):
 //! - on-prem $/hour = hardware / amortization hours + wall kW × electricity $/kWh;
 //! - $ per 1M tokens = 1e6 × $/hour / (3600 × tokens/s);
 //! - break-even months = hardware / ((cloud $/h − power $/h) × hours used per month).

@@ -3,11 +3,13 @@
 //! `kraftwerk fit` and the GUI's LLM-fit tab both call [`for_build`].
 
 use super::cost::{self, CloudPrice, CostInput, CostReport, PricedPart};
-use super::llm::{self, FitInput, FitReport, GpuSlot, Link, Mode, Parallelism, Precision};
+use super::llm::search::{self, Alternatives};
+use super::llm::{self, FitInput, FitReport, FitVerdict, GpuSlot, Link, Mode, Parallelism, Precision, Runtime};
 use super::power::{self, LoadState};
-use crate::build::Build;
-use crate::catalog::{Catalog, GpuFormFactor, NvLink};
-use crate::check::gpu_links;
+use crate::build::links::gpu_links;
+use crate::build::{Build, Resolved};
+use crate::catalog::{Catalog, GpuFormFactor, LlmModel, NvLink};
+use crate::model_file::ModelFile;
 use serde::Serialize;
 
 /// What to estimate; each `None` falls back to the build's `workload`, then to a default
@@ -31,6 +33,15 @@ pub struct FitOptions {
     pub parallelism: Option<String>,
     /// Cloud price to compare with, USD per hour (default an A100 80 GB at $1.60/h).
     pub cloud_usd_per_hour: Option<f64>,
+    /// A model read from its file ([`crate::model_file::read_model_file`]): replaces `model`,
+    /// gives the default precision and runtime, and its exact weight bytes.
+    pub model_file: Option<ModelFile>,
+    /// Runtime (`llama.cpp`, `exllamav2`, `vllm`); default: the precision's usual one.
+    pub runtime: Option<String>,
+    /// Training: gradient checkpointing; default the build's workload setting, else off.
+    pub gradient_checkpointing: Option<bool>,
+    /// vLLM `--gpu-memory-utilization` (0-1]; default 0.9.
+    pub gpu_memory_utilization: Option<f64>,
 }
 
 /// Why a fit could not be estimated (bad input, not "does not fit").
@@ -62,6 +73,26 @@ pub struct BuildFit {
     pub cost: Option<CostReport>,
     /// Why the cost is missing, if it is.
     pub cost_error: Option<String>,
+    /// What would fit instead, when it does not fit.
+    pub alternatives: Option<Alternatives>,
+    /// Theoretical system-RAM bandwidth of the build (channels in use × MT/s × 8 bytes), GB/s;
+    /// `None` without a CPU or memory kit.
+    pub host_bandwidth_gb_s: Option<f64>,
+    /// Memory of the fullest GPU against context at this batch ([`search::memory_vs_context`]).
+    pub memory_vs_context: Vec<search::ContextPoint>,
+}
+
+/// Points of [`BuildFit::memory_vs_context`].
+pub const CONTEXT_CURVE_POINTS: usize = 24;
+
+/// Theoretical system-RAM bandwidth of a build, GB/s: memory channels in use (the CPU's
+/// channels per socket × sockets, at most one per module) × data rate (MT/s) × 8 bytes.
+pub fn host_bandwidth_gb_s(r: &Resolved<'_>) -> Option<f64> {
+    let cpu = r.cpu?;
+    let (kit, kits) = r.memory?;
+    let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
+    let channels = (u32::from(cpu.memory_channels) * sockets).min(u32::from(kit.modules) * u32::from(kits));
+    (channels > 0).then(|| f64::from(channels) * f64::from(kit.speed_mt_s) * 8.0 / 1000.0)
 }
 
 /// The link each GPU of the build uses to talk to the others: NVLink for an SXM module or a
@@ -93,29 +124,46 @@ fn parse<T: std::str::FromStr<Err = llm::ParseError>>(s: &str) -> Result<T, FitB
     s.parse::<T>().map_err(|e| FitBuildError::Parse(e.0))
 }
 
-/// Estimates fit, speed and cost of the workload (from `opts`, else the build's `workload`) on
-/// the build's GPUs.
+/// The estimator's input for the workload (from `opts`, else the build's `workload`) on the
+/// build's GPUs, parallelism included.
 ///
 /// # Errors
-/// [`FitBuildError`] for a missing or unknown model, no GPU, or unparsable options. A model that
-/// does not fit is not an error: see `fit.verdict`.
-pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<BuildFit, FitBuildError> {
+/// [`FitBuildError`] for a missing or unknown model, no GPU, or unparsable options.
+pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<FitInput, FitBuildError> {
     let w = build.workload.as_ref();
-    let model_id = opts.model.clone().or_else(|| w.map(|w| w.model.clone())).ok_or(FitBuildError::NoModel)?;
-    let model = build
-        .parts
-        .models
-        .iter()
-        .find(|m| m.id == model_id)
-        .or_else(|| catalog.model(&model_id))
-        .ok_or_else(|| FitBuildError::UnknownModel(model_id.clone()))?;
+    let model: LlmModel = if let Some(f) = &opts.model_file {
+        f.model.clone()
+    } else {
+        let model_id = opts.model.clone().or_else(|| w.map(|w| w.model.clone())).ok_or(FitBuildError::NoModel)?;
+        build
+            .parts
+            .models
+            .iter()
+            .find(|m| m.id == model_id)
+            .or_else(|| catalog.model(&model_id))
+            .ok_or_else(|| FitBuildError::UnknownModel(model_id.clone()))?
+            .clone()
+    };
     let slots = gpu_slots(build, catalog);
     if slots.is_empty() {
         return Err(FitBuildError::NoGpu);
     }
-    let precision: Precision =
-        parse(opts.precision.as_deref().or_else(|| w.map(|w| w.precision.as_str())).unwrap_or("bf16"))?;
-    let mut input = FitInput::new(model.clone(), precision);
+    let precision: Precision = match (&opts.precision, &opts.model_file) {
+        (Some(p), _) => parse(p)?,
+        (None, Some(f)) => f.precision,
+        (None, None) => parse(w.map_or("bf16", |w| w.precision.as_str()))?,
+    };
+    let mut input = FitInput::new(model, precision);
+    if let Some(f) = opts.model_file.as_ref().filter(|f| f.precision == precision) {
+        input.file_weights = Some(f.weights);
+        input.runtime = Some(f.runtime);
+    }
+    input.gpu_memory_utilization = opts.gpu_memory_utilization;
+    if let Some(rt) = &opts.runtime {
+        input.runtime = Some(parse::<Runtime>(rt)?);
+    }
+    input.gradient_checkpointing =
+        opts.gradient_checkpointing.unwrap_or_else(|| w.is_some_and(|w| w.gradient_checkpointing));
     if let Some(kv) = &opts.kv_precision {
         input.kv_precision = parse(kv)?;
     }
@@ -123,10 +171,10 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         input.mode = parse::<Mode>(m)?;
     }
     if let Some(ctx) = opts.context.or_else(|| w.map(|w| w.context)) {
-        input.context_tokens = ctx.max(1);
+        input.context_tokens = ctx;
     }
     if let Some(b) = opts.batch.or_else(|| w.map(|w| w.batch)) {
-        input.batch = b.max(1);
+        input.batch = b;
     }
     let n = u32::try_from(slots.len()).unwrap_or(u32::MAX);
     input.parallelism = match &opts.parallelism {
@@ -135,10 +183,38 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         None if precision.is_gguf() || !n.is_power_of_two() => Parallelism::LayerSplit(n),
         None => Parallelism::TensorParallel(n),
     };
+    Ok(input)
+}
+
+/// Estimates fit, speed and cost of the workload (from `opts`, else the build's `workload`) on
+/// the build's GPUs. When it does not fit, no speed or cost is given: `alternatives` says what
+/// would fit instead.
+///
+/// # Errors
+/// [`FitBuildError`] for a missing or unknown model, no GPU, or unparsable options (a context
+/// of 0 tokens, a batch of 0 or above [`search::MAX_BATCH`]). A model that does not fit is not
+/// an error: see `fit.verdict`.
+pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<BuildFit, FitBuildError> {
+    let input = input_for(build, catalog, opts)?;
+    let slots = gpu_slots(build, catalog);
     let fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
+    let r = build.resolve(catalog);
+    let host_bw = host_bandwidth_gb_s(&r);
+    let used = &slots[..(input.parallelism.degree() as usize).min(slots.len())];
+    let curve = search::memory_vs_context(&input, used, CONTEXT_CURVE_POINTS);
+    if fit.verdict == FitVerdict::DoesNotFit {
+        let alternatives = search::alternatives(&input, &slots, host_bw);
+        return Ok(BuildFit {
+            fit,
+            cost: None,
+            cost_error: Some("not estimated: the workload does not fit".into()),
+            alternatives: Some(alternatives),
+            host_bandwidth_gb_s: host_bw,
+            memory_vs_context: curve,
+        });
+    }
 
     // Cost: the build's parts at catalog prices, wall power at the workload's load state.
-    let r = build.resolve(catalog);
     let mut parts = Vec::new();
     let mut gpu_ids: Vec<&str> = r.gpus.iter().flatten().map(|g| g.id.as_str()).collect();
     gpu_ids.sort_unstable();
@@ -187,7 +263,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         let mut one = input.clone();
         one.parallelism = Parallelism::Single;
         if let Ok(f) = llm::estimate(&one, &[GpuSlot::new(a100.clone())])
-            && f.verdict != llm::Verdict::DoesNotFit
+            && f.verdict != FitVerdict::DoesNotFit
         {
             cloud.tokens_per_s = f.speed.map(|s| s.decode_batch_tokens_per_s);
         }
@@ -197,5 +273,5 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         Ok(c) => (Some(c), None),
         Err(e) => (None, Some(e.to_string())),
     };
-    Ok(BuildFit { fit, cost, cost_error })
+    Ok(BuildFit { fit, cost, cost_error, alternatives: None, host_bandwidth_gb_s: host_bw, memory_vs_context: curve })
 }

@@ -8,8 +8,8 @@ use super::nvml::GpuStatic;
 use super::probe::grade::{Grade, achievable_fraction};
 use super::probe::{Precision, ProbeReport, match_catalog_gpu};
 use crate::build::Build;
+use crate::build::links::{gpu_links, lane_gb_s};
 use crate::catalog::{Catalog, Gpu};
-use crate::check::{gpu_links, lane_gb_s};
 use crate::estimate::power::gpu_limit_w;
 use serde::Serialize;
 

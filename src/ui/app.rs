@@ -194,12 +194,17 @@ impl KraftwerkApp {
         }
         let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
         if !dropped.is_empty() {
-            match dropped.into_iter().find(|p| is_build_file(p)) {
-                Some(p) => self.actions.push(Action::Open(p)),
-                None => self.messages.push(Message {
+            if let Some(p) = dropped.iter().find(|p| is_build_file(p)) {
+                self.actions.push(Action::Open(p.clone()));
+            } else if let Some(p) = dropped.iter().find(|p| is_model_file(p)) {
+                self.actions.push(Action::OpenModelFile(p.clone()));
+            } else {
+                self.messages.push(Message {
                     severity: Severity::Warning,
-                    text: "Only build files (*.rig.ron) can be dropped here.".into(),
-                }),
+                    text: "Drop a build file (*.rig.ron) or a model file (*.gguf, *.safetensors, config.json or \
+                           a Hugging Face model folder)."
+                        .into(),
+                });
             }
         }
         if ctx.input(|i| i.viewport().close_requested()) && self.state.dirty && !self.allow_close {
@@ -276,6 +281,13 @@ impl KraftwerkApp {
             Action::New => self.guard(ctx, Pending::New),
             Action::OpenDialog => self.guard(ctx, Pending::OpenDialog),
             Action::Open(p) => self.guard(ctx, Pending::Open(p)),
+            Action::OpenModelFile(p) => match self.view.fit.set_model_file(&p) {
+                Ok(summary) => {
+                    self.view.tab = Tab::Fit;
+                    self.messages.push(Message { severity: Severity::Info, text: format!("model file: {summary}") });
+                }
+                Err(e) => self.messages.push(Message { severity: Severity::Error, text: e }),
+            },
             Action::Save => {
                 self.save(ctx);
             }
@@ -560,6 +572,13 @@ fn fit_window(ctx: &egui::Context) -> bool {
         ctx.send_viewport_cmd(egui::ViewportCommand::OuterPosition(egui::pos2(0.0, 0.0)));
     }
     true
+}
+
+/// Whether a dropped path is a model file the LLM fit reads: `*.gguf`, `*.safetensors`,
+/// a `config.json`, or a folder holding a `config.json`.
+pub fn is_model_file(p: &Path) -> bool {
+    let ext = |e: &str| p.extension().is_some_and(|x| x.eq_ignore_ascii_case(e));
+    ext("gguf") || ext("safetensors") || p.file_name().is_some_and(|n| n == "config.json") || p.join("config.json").is_file()
 }
 
 /// Whether a path names a build file (`*.rig.ron`, or any `*.ron`).

@@ -318,6 +318,9 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
                                 catalog::Attention::Full => "full".to_owned(),
                                 catalog::Attention::SlidingWindow { window } => format!("sliding {window}"),
                                 catalog::Attention::Alternating { window } => format!("alternating {window}"),
+                                catalog::Attention::Interleaved { window, global_every } => {
+                                    format!("sliding {window}, 1 global in {global_every}")
+                                }
                                 catalog::Attention::Mla { .. } => "MLA".to_owned(),
                             }),
                         ],

@@ -141,6 +141,9 @@ pub enum Action {
     OpenDialog,
     /// Open this build file (asks first when there are unsaved changes).
     Open(PathBuf),
+    /// Fit this model file (GGUF, a Hugging Face folder or its `config.json` or a
+    /// `.safetensors` shard) in the LLM fit tab, which it shows.
+    OpenModelFile(PathBuf),
     /// Save to the current file (asks for one when there is none).
     Save,
     /// Show the save dialog.
@@ -199,6 +202,7 @@ impl Action {
                 | Action::New
                 | Action::OpenDialog
                 | Action::Open(_)
+                | Action::OpenModelFile(_)
                 | Action::Save
                 | Action::SaveAsDialog
                 | Action::SaveAs(_)

@@ -12,7 +12,9 @@ use crate::build::Workload;
 use crate::catalog::HasId;
 use crate::estimate::cost::{self, CostReport};
 use crate::estimate::fit::{self, BuildFit, FitOptions};
-use crate::estimate::llm::{self, FitReport, Mode, Precision, Verdict};
+use crate::estimate::llm::search::{Alternatives, ContextPoint};
+use crate::estimate::llm::{self, FitReport, FitVerdict, Mode, Precision};
+use crate::model_file::{ModelFile, read_model_file};
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Bar, BarChart, Corner, GridMark, Legend, Line, LineStyle, Plot, PlotPoints, VLine};
 
@@ -47,6 +49,9 @@ pub struct FitSettings {
     pub kv: Precision,
     /// Cloud price to compare with, USD per hour.
     pub cloud_usd_per_hour: f64,
+    /// A model read from a file dropped on the window or opened ([`FitView::set_model_file`]);
+    /// it replaces the workload's model and precision while set.
+    pub model_file: Option<ModelFile>,
 }
 
 impl Default for FitSettings {
@@ -56,6 +61,7 @@ impl Default for FitSettings {
             degree: 0,
             kv: Precision::Fp16,
             cloud_usd_per_hour: cost::DEFAULT_CLOUD_USD_PER_HOUR,
+            model_file: None,
         }
     }
 }
@@ -68,6 +74,19 @@ pub struct FitView {
     cache: Option<(u64, FitSettings, Workload, Result<BuildFit, String>)>,
 }
 
+impl FitView {
+    /// Reads the model file at `path` (a `.gguf` file, a Hugging Face folder, its config.json
+    /// or a `.safetensors` shard; headers only) and fits it from now on. The GUI's
+    /// drag-and-drop and File menu call this. Returns the file's one-line summary, or the
+    /// reader's error for the user (the current model stays).
+    pub fn set_model_file(&mut self, path: &std::path::Path) -> Result<String, String> {
+        let f = read_model_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let summary = f.summary();
+        self.settings.model_file = Some(f);
+        Ok(summary)
+    }
+}
+
 /// The workload the tab works on: the build's, else a default.
 pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
     if let Some(w) = &state.build.workload {
@@ -78,7 +97,17 @@ pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
     } else {
         state.catalog.models.first().map_or_else(String::new, |m| m.id.clone())
     };
-    (Workload { model, precision: "q4_k_m".into(), context: 8192, batch: 1, mode: "inference".into() }, false)
+    (
+        Workload {
+            model,
+            precision: "q4_k_m".into(),
+            context: 8192,
+            batch: 1,
+            mode: "inference".into(),
+            gradient_checkpointing: false,
+        },
+        false,
+    )
 }
 
 /// The mode string written to build files.
@@ -102,15 +131,20 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         SplitKind::Layers => Some(format!("split:{degree}")),
         SplitKind::Data => Some(format!("dp:{degree}")),
     };
+    let file = s.model_file.clone();
     FitOptions {
-        model: Some(w.model.clone()),
-        precision: Some(w.precision.clone()),
+        model: if file.is_some() { None } else { Some(w.model.clone()) },
+        precision: if file.is_some() { None } else { Some(w.precision.clone()) },
         kv_precision: Some(s.kv.to_string()),
         context: Some(w.context),
         batch: Some(w.batch),
         mode: Some(w.mode.clone()),
         parallelism,
         cloud_usd_per_hour: Some(s.cloud_usd_per_hour),
+        model_file: file,
+        runtime: None,
+        gradient_checkpointing: Some(w.gradient_checkpointing),
+        gpu_memory_utilization: None,
     }
 }
 
@@ -123,11 +157,11 @@ pub fn compute(state: &AppState, w: &Workload, s: &FitSettings) -> Result<BuildF
     fit::for_build(&state.build, &state.catalog, &options(w, s, gpus)).map_err(|e| e.to_string())
 }
 
-fn verdict_color(v: Verdict) -> Color32 {
+fn verdict_color(v: FitVerdict) -> Color32 {
     match v {
-        Verdict::Fits => theme::OK,
-        Verdict::Tight => theme::WARNING,
-        Verdict::DoesNotFit => theme::ERROR,
+        FitVerdict::Fits => theme::OK,
+        FitVerdict::Tight => theme::WARNING,
+        FitVerdict::DoesNotFit => theme::ERROR,
     }
 }
 
@@ -237,8 +271,20 @@ fn controls(
         ui.add(egui::DragValue::new(&mut new.batch).range(1..=512).clamp_existing_to_range(false).suffix(" sequences"))
             .labelled_by(l.id);
     });
-    let fs = &mut view.fit.settings;
-    let n = state.build.gpus.len().max(1);
+    split_row(ui, &mut view.fit.settings, state.build.gpus.len().max(1));
+    model_file_row(ui, &mut view.fit.settings);
+    if !in_build {
+        ui.weak(
+            "This build names no workload: showing a default. Change any control above to store it in the build file.",
+        );
+    }
+    if new != *w {
+        out.push(Action::SetWorkload(Some(new)));
+    }
+}
+
+/// Split kind and degree, KV-cache precision and the cloud price.
+fn split_row(ui: &mut egui::Ui, fs: &mut FitSettings, n: usize) {
     ui.horizontal_wrapped(|ui| {
         let l = ui.label("Split");
         egui::ComboBox::from_id_salt("fit-split")
@@ -284,14 +330,22 @@ fn controls(
         )
         .labelled_by(l.id);
     });
-    if !in_build {
-        ui.weak(
-            "This build names no workload: showing a default. Change any control above to store it in the build file.",
-        );
-    }
-    if new != *w {
-        out.push(Action::SetWorkload(Some(new)));
-    }
+}
+
+/// The model file in use, if any, with a button to go back to the catalog model.
+fn model_file_row(ui: &mut egui::Ui, fs: &mut FitSettings) {
+    let Some(f) = &fs.model_file else {
+        ui.weak("Drop a .gguf file or a Hugging Face model folder on the window to fit that file exactly.");
+        return;
+    };
+    let summary = f.summary();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new("Model file").strong());
+        ui.add(egui::Label::new(summary).wrap());
+        if ui.small_button("Use the catalog model").clicked() {
+            fs.model_file = None;
+        }
+    });
 }
 
 fn split_name(k: SplitKind) -> &'static str {
@@ -318,7 +372,7 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
             format!("{} on {} · {}", f.weight_precision, f.parallelism, f.runtime),
             None,
         ));
-        if let Some(sp) = &f.speed {
+        if let Some(sp) = f.speed.as_ref().filter(|_| f.verdict != FitVerdict::DoesNotFit) {
             cards.push(Stat::new(
                 "Decode",
                 format!("{:.1} tok/s", sp.decode_batch1_tokens_per_s),
@@ -356,13 +410,21 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
         }
     }
     widgets::stat_cards(ui, &cards);
+    if let Some(alt) = &o.alternatives {
+        alternatives(ui, alt);
+    }
     ui.add_space(theme::SECTION_GAP);
     ui.columns(2, |c| {
         memory_plot(&mut c[0], f);
         if let Some(cost) = &o.cost {
             break_even_plot(&mut c[1], cost);
+        } else {
+            context_plot(&mut c[1], &o.memory_vs_context, f.context_tokens);
         }
     });
+    if o.cost.is_some() && !o.memory_vs_context.is_empty() {
+        context_plot(ui, &o.memory_vs_context, f.context_tokens);
+    }
     if !f.notes.is_empty() {
         ui.add_space(theme::SMALL_GAP);
         for n in &f.notes {
@@ -388,6 +450,69 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
             ui.add(egui::Label::new(RichText::new(a).small()).wrap());
         }
     });
+}
+
+/// What would fit instead (the same search `kraftwerk fit` prints).
+fn alternatives(ui: &mut egui::Ui, alt: &Alternatives) {
+    ui.label(RichText::new("Does not fit. What would:").strong().color(theme::WARNING));
+    if let Some(p) = alt.precision {
+        ui.label(format!("• precision {p}"));
+    }
+    if let Some(c) = alt.max_context_tokens {
+        ui.label(format!("• context up to {c} tokens at this batch"));
+    }
+    if let Some((n, par)) = alt.gpus_needed {
+        ui.label(format!("• {n} GPUs like GPU 1 ({par})"));
+    }
+    if let Some(o) = &alt.offload {
+        ui.label(format!(
+            "• llama.cpp with {} layers on the GPUs (-ngl {}), {:.1} GiB in system RAM{}",
+            o.gpu_layers,
+            o.gpu_layers,
+            o.host_weights_gib,
+            o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s"))
+        ));
+    }
+    if let Some(o) = &alt.moe_offload {
+        ui.label(format!(
+            "• llama.cpp --n-cpu-moe {} ({:.1} GiB of experts in system RAM)",
+            o.cpu_moe_layers, o.host_experts_gib
+        ));
+    }
+    if alt.with_gradient_checkpointing == Some(true) {
+        ui.label("• the same with gradient checkpointing");
+    }
+    if alt.qlora_fits == Some(true) {
+        ui.label("• QLoRA with gradient checkpointing");
+    }
+}
+
+/// Memory of the fullest GPU against context, with its capacity and the chosen context.
+fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u32) {
+    if curve.is_empty() {
+        return;
+    }
+    ui.label(RichText::new("Memory vs context (fullest GPU, this batch)").strong());
+    let need: Vec<[f64; 2]> = curve.iter().map(|p| [f64::from(p.context_tokens), p.required_gib]).collect();
+    let total: Vec<[f64; 2]> = curve.iter().map(|p| [f64::from(p.context_tokens), p.total_gib]).collect();
+    let cap = curve[0].capacity_gib;
+    let (x0, x1) = (need[0][0], need[need.len() - 1][0]);
+    Plot::new("fit-context")
+        .height(220.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .legend(Legend::default().position(Corner::LeftTop))
+        .include_y(0.0)
+        .x_axis_formatter(|m, _| format!("{:.0}k", m.value / 1024.0))
+        .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
+        .show(ui, |p| {
+            p.line(Line::new("needed with headroom", PlotPoints::new(need)).color(theme::SERIES[0]).width(2.5));
+            p.line(Line::new("needed without headroom", PlotPoints::new(total)).color(theme::SERIES[4]).width(1.5));
+            p.line(Line::new("GPU memory", PlotPoints::new(vec![[x0, cap], [x1, cap]])).color(theme::ERROR).width(2.0));
+            p.vline(VLine::new("this context", f64::from(context)).color(theme::OK).style(LineStyle::dashed_loose()));
+        });
 }
 
 /// Reads one component of a memory breakdown.

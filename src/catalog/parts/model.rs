@@ -21,6 +21,15 @@ pub enum Attention {
         /// Window of the local layers, tokens.
         window: u32,
     },
+    /// Sliding-window layers with a global layer every `global_every` layers (Gemma 3: five
+    /// local layers of 1024 tokens, then one global, `sliding_window_pattern` 6; layer `i` is
+    /// global when `(i + 1) % global_every == 0`).
+    Interleaved {
+        /// Window of the local layers, tokens.
+        window: u32,
+        /// One global layer in this many.
+        global_every: u32,
+    },
     /// Multi-head latent attention (DeepSeek-V2/V3): one compressed latent per token per layer.
     Mla {
         /// Latent rank of the compressed KV (`kv_lora_rank`).
@@ -84,5 +93,29 @@ impl LlmModel {
     /// Parameters read per decoded token, billions (active for MoE, all for dense).
     pub fn active_b(&self) -> f64 {
         self.active_params_b.unwrap_or(self.params_b)
+    }
+}
+
+/// The weight bytes of one concrete model file, read from its header (GGUF tensor infos or
+/// safetensors headers): exact to the byte, where the catalog's presets estimate them from a
+/// parameter count and bits per weight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WeightBytes {
+    /// All tensors of the file, bytes.
+    pub total: u64,
+    /// The token-embedding table (`token_embd.weight`, `model.embed_tokens.weight`), bytes.
+    pub embedding: u64,
+    /// The LM head (`output.weight`, `lm_head.weight`), bytes; 0 when tied to the embedding.
+    pub head: u64,
+    /// Routed MoE expert tensors (`*_exps`, `mlp.experts.*`), bytes; 0 for a dense model.
+    pub experts: u64,
+    /// Whether the LM head reuses the embedding table (no tensor of its own).
+    pub tied_embeddings: bool,
+}
+
+impl WeightBytes {
+    /// Bytes of the transformer layers: total less embedding and head.
+    pub fn body(&self) -> u64 {
+        self.total.saturating_sub(self.embedding).saturating_sub(self.head)
     }
 }

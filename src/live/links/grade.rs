@@ -8,7 +8,7 @@
 //!   of the catalog (per-GPU SXM bandwidth, or a bridge's pair bandwidth, both directions).
 //! - PCIe: Gen4 x16 P2P at 22-26 GB/s is good, of 31.5 GB/s theory per direction; the middle,
 //!   24 GB/s, gives [`PCIE_P2P_EFFICIENCY`], applied to the pair's slower link
-//!   ([`crate::check::lane_gb_s`] × lanes).
+//!   ([`crate::build::links::lane_gb_s`] × lanes).
 //! - Below [`BANDWIDTH_WARN_BELOW`] (80 %) of the expected figure: warn.
 //! - GeForce cards (RTX 4090, 5090, …) have no P2P on stock drivers: reported as info.
 //! - All-reduce: any wrong element fails (nccl-tests' `#wrong`); the bus bandwidth of the
@@ -23,8 +23,8 @@
 
 use super::{LinkGpu, LinksReport, Section};
 use crate::build::Build;
+use crate::build::links::{gpu_links, lane_gb_s};
 use crate::catalog::{Catalog, Gpu, NvLink};
-use crate::check::{gpu_links, lane_gb_s};
 use crate::live::probe::{Grade, match_catalog_gpu};
 use crate::live::topology::{Connection, Topology};
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,204 @@
+//! Outputs of the LLM estimate: per-GPU memory and verdict, speed, the report, fine-tune time,
+//! and errors.
+
+use super::inputs::{Mode, Parallelism, Precision, Runtime};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Whether a GPU's share fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FitVerdict {
+    /// Fits with the headroom kept free.
+    Fits,
+    /// Fits only by eating into the headroom.
+    Tight,
+    /// Does not fit.
+    DoesNotFit,
+}
+
+impl fmt::Display for FitVerdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FitVerdict::Fits => "fits",
+            FitVerdict::Tight => "tight",
+            FitVerdict::DoesNotFit => "does not fit",
+        })
+    }
+}
+
+/// Memory one GPU needs, GiB, by component.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct MemoryBreakdown {
+    /// Weights held on this GPU (base weights and, for `LoRA`, adapters).
+    pub weights_gib: f64,
+    /// KV cache for `batch` sequences of `context_tokens`.
+    pub kv_cache_gib: f64,
+    /// Activations: inference working buffer for one prompt chunk plus logits; training:
+    /// Korthikanti et al. 2022 per-layer activations and the logits.
+    pub activations_gib: f64,
+    /// Gradients (training).
+    pub gradients_gib: f64,
+    /// Optimizer states (training).
+    pub optimizer_gib: f64,
+    /// CUDA context ([`CUDA_CONTEXT_GIB`]) and runtime buffers (CUDA graphs, compute buffers).
+    pub runtime_gib: f64,
+    /// Sum of the above.
+    pub total_gib: f64,
+    /// Memory kept free ([`HEADROOM_FRACTION`], [`VLLM_RESERVED_FRACTION`],
+    /// [`TRAINING_HEADROOM_FRACTION`] of capacity).
+    pub headroom_gib: f64,
+    /// `total_gib` + `headroom_gib`.
+    pub required_gib: f64,
+}
+
+/// One GPU's share and verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GpuFit {
+    /// Position in the slice given to [`estimate`].
+    pub index: usize,
+    /// Catalog id of the card.
+    pub gpu_id: String,
+    /// Memory of the card, GiB.
+    pub capacity_gib: f64,
+    /// Transformer layers whose weights this GPU holds (all of them for tensor parallel, where
+    /// it holds 1/TP of each).
+    pub layers: u32,
+    /// Memory needed, by component.
+    pub memory: MemoryBreakdown,
+    /// `capacity_gib` - `required_gib` (negative when short).
+    pub free_gib: f64,
+    /// Fits / tight / does not fit.
+    pub verdict: FitVerdict,
+}
+
+/// Which resource limits a decode step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// Memory bandwidth (reading weights and KV cache).
+    Memory,
+    /// Tensor throughput.
+    Compute,
+}
+
+/// Inference speed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpeedEstimate {
+    /// Decode rate of one sequence alone, tokens/s.
+    pub decode_batch1_tokens_per_s: f64,
+    /// Aggregate decode rate with `batch` sequences, tokens/s (all replicas for data parallel).
+    pub decode_batch_tokens_per_s: f64,
+    /// Decode rate each of the `batch` sequences sees, tokens/s.
+    pub decode_per_sequence_tokens_per_s: f64,
+    /// What limits the batched decode step.
+    pub decode_bound: Bound,
+    /// Bytes read from GPU memory per decode step at batch 1 (all GPUs), GB.
+    pub bytes_per_token_gb: f64,
+    /// Tensor-parallel all-reduce time per decode step, ms (0 without TP).
+    pub all_reduce_ms_per_token: f64,
+    /// Prompt processing rate for one prompt of `context_tokens`, tokens/s; `None` when a GPU
+    /// publishes no tensor rate for the precision.
+    pub prefill_tokens_per_s: Option<f64>,
+    /// Time to process that prompt, s.
+    pub time_to_first_token_s: Option<f64>,
+    /// Dense tensor peak used for compute, per GPU, TFLOP/s (the slowest GPU of the group).
+    pub compute_peak_tflops: Option<f64>,
+    /// Which peak that is (`bf16`, `fp16 (fp16 accumulate)`, `int8`, ...).
+    pub compute_peak_kind: String,
+    /// Link the group's collective traffic crosses, if more than one GPU works together.
+    pub link: Option<String>,
+}
+
+/// The estimate for one workload on one set of GPUs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FitReport {
+    /// Model id.
+    pub model_id: String,
+    /// Mode.
+    pub mode: Mode,
+    /// Weight precision.
+    pub weight_precision: Precision,
+    /// KV-cache precision.
+    pub kv_precision: Precision,
+    /// Runtime the constants are for (inference).
+    pub runtime: Runtime,
+    /// Parallelism.
+    pub parallelism: Parallelism,
+    /// Context, tokens.
+    pub context_tokens: u32,
+    /// Batch.
+    pub batch: u32,
+    /// Size of all weights at this precision, GiB (for GGUF: about the file size).
+    pub weights_total_gib: f64,
+    /// KV cache of all sequences over all GPUs, GiB.
+    pub kv_cache_total_gib: f64,
+    /// Weights kept in host RAM (llama.cpp token embedding), GiB.
+    pub host_weights_gib: f64,
+    /// Per-GPU shares, in slice order (only the GPUs used).
+    pub gpus: Vec<GpuFit>,
+    /// The worst verdict of all GPUs used.
+    pub verdict: FitVerdict,
+    /// Longest context per sequence that fits at this batch (inference), tokens, capped at the
+    /// model's maximum; `None` when not even the weights fit.
+    pub max_context_tokens: Option<u32>,
+    /// Speed (inference only).
+    pub speed: Option<SpeedEstimate>,
+    /// Warnings and explanations for the user.
+    pub notes: Vec<String>,
+    /// The constants used, with their sources, in one line each.
+    pub assumptions: Vec<String>,
+}
+
+/// Fine-tune duration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FineTuneEstimate {
+    /// Training tokens (dataset tokens × epochs).
+    pub tokens: f64,
+    /// FLOPs per token: 6 × active params for a full fine-tune (Kaplan et al. 2020; EleutherAI
+    /// "Transformer Math 101"), 4 × for `LoRA`/`QLoRA` (no weight gradients of the frozen
+    /// base), + 2 × with gradient checkpointing (the forward is run again).
+    pub flops_per_token: f64,
+    /// Total FLOPs.
+    pub total_flops: f64,
+    /// Model FLOPs utilisation assumed.
+    pub mfu: f64,
+    /// Sum of the dense BF16 (FP32-accumulate) peaks of the GPUs used, TFLOP/s.
+    pub peak_tflops: f64,
+    /// `peak_tflops` × `mfu`.
+    pub achievable_tflops: f64,
+    /// Wall-clock hours.
+    pub hours: f64,
+}
+
+/// Input that cannot be estimated.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FitError {
+    /// The GPU slice is empty.
+    #[error("no GPUs given")]
+    NoGpus,
+    /// The parallelism asks for more GPUs than given.
+    #[error("{parallelism} needs {wanted} GPUs, {given} given")]
+    NotEnoughGpus {
+        /// The parallelism asked for.
+        parallelism: Parallelism,
+        /// GPUs it needs.
+        wanted: u32,
+        /// GPUs given.
+        given: usize,
+    },
+    /// A model field is out of range.
+    #[error("model `{id}`: {reason}")]
+    InvalidModel {
+        /// Model id.
+        id: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A workload field is out of range.
+    #[error("invalid input: {0}")]
+    InvalidInput(String),
+    /// A combination no runtime offers.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+}

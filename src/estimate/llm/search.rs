@@ -1,0 +1,362 @@
+//! What fits, as a search: the best precision that fits, the longest context at a batch, the
+//! largest batch at a context, how many of these GPUs a workload needs, and the llama.cpp
+//! CPU-offload split, each by running [`estimate`] on variations of the workload.
+
+use super::calibration::{DECODE_BANDWIDTH_EFFICIENCY, GIB};
+use super::inputs::{FitInput, GpuSlot, Mode, Parallelism, Precision, Runtime};
+use super::report::FitVerdict;
+use super::shape::input_weight_parts;
+use super::{FitReport, estimate, kv_cache_bytes};
+use serde::Serialize;
+
+/// Largest batch `fit` accepts: vLLM's `max_num_seqs` default is 256 and its scheduler rarely
+/// runs above a few thousand sequences per GPU group; a larger figure is a typo, not a plan.
+pub const MAX_BATCH: u32 = 4096;
+
+/// Most GPUs of one kind the "how many GPUs" search tries (eight 8-GPU nodes).
+pub const MAX_GPUS_SEARCHED: u32 = 64;
+
+/// Fraction of the theoretical system-RAM bandwidth (channels × MT/s × 8 bytes) that llama.cpp
+/// CPU decode streams weights at. Judgement: STREAM-like reads on desktop and server platforms
+/// reach 60-80 % of theoretical; 0.6 is used for the matrix-vector kernels.
+pub const HOST_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.6;
+
+/// Weight precisions tried, best first, for a runtime family.
+pub fn candidate_precisions(runtime: Runtime) -> Vec<Precision> {
+    match runtime {
+        Runtime::LlamaCpp => {
+            vec![Precision::Q8_0, Precision::Q6_K, Precision::Q5_K_M, Precision::Q4_K_M, Precision::Q4_0]
+        }
+        Runtime::ExLlamaV2 => [8.0, 6.0, 5.0, 4.5, 4.0, 3.5, 3.0].into_iter().map(Precision::Bpw).collect(),
+        Runtime::Vllm => vec![Precision::Bf16, Precision::Fp8, Precision::Int4],
+    }
+}
+
+fn fits(r: &FitReport) -> bool {
+    r.verdict == FitVerdict::Fits
+}
+
+/// `input` at another weight precision (the file's exact bytes no longer apply).
+fn at_precision(input: &FitInput, p: Precision) -> FitInput {
+    let mut i = input.clone();
+    i.weight_precision = p;
+    i.file_weights = None;
+    i
+}
+
+/// The best (most bits) precision of the workload's runtime family that fits with headroom.
+pub fn best_fitting_precision(input: &FitInput, gpus: &[GpuSlot]) -> Option<Precision> {
+    let mut i = input.clone();
+    i.runtime = Some(input.resolved_runtime());
+    candidate_precisions(input.resolved_runtime())
+        .into_iter()
+        .find(|&p| estimate(&at_precision(&i, p), gpus).is_ok_and(|r| fits(&r)))
+}
+
+/// Largest batch (up to [`MAX_BATCH`]) that fits at the workload's context; `None` when not
+/// even one sequence does.
+pub fn largest_batch(input: &FitInput, gpus: &[GpuSlot]) -> Option<u32> {
+    let ok = |b: u32| {
+        let mut i = input.clone();
+        i.batch = b;
+        estimate(&i, gpus).is_ok_and(|r| fits(&r))
+    };
+    if !ok(1) {
+        return None;
+    }
+    let (mut lo, mut hi) = (1u32, MAX_BATCH);
+    if ok(hi) {
+        return Some(hi);
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
+}
+
+/// How many GPUs like the first of `gpus` the workload needs to fit with headroom (layer split
+/// for llama.cpp and for counts that are not a power of two, else tensor parallel), and the
+/// parallelism used; `None` when even [`MAX_GPUS_SEARCHED`] do not.
+pub fn gpus_needed(input: &FitInput, gpus: &[GpuSlot]) -> Option<(u32, Parallelism)> {
+    let first = gpus.first()?;
+    let start = input.parallelism.degree().max(1);
+    (start..=MAX_GPUS_SEARCHED).find_map(|n| {
+        let slots: Vec<GpuSlot> = (0..n).map(|_| first.clone()).collect();
+        let par = if n == 1 {
+            Parallelism::Single
+        } else if input.mode.is_training() || input.resolved_runtime() == Runtime::LlamaCpp || !n.is_power_of_two() {
+            Parallelism::LayerSplit(n)
+        } else {
+            Parallelism::TensorParallel(n)
+        };
+        let mut i = input.clone();
+        i.parallelism = par;
+        estimate(&i, &slots).is_ok_and(|r| fits(&r)).then_some((n, par))
+    })
+}
+
+/// A llama.cpp split between GPUs and system RAM (`-ngl`, or `--n-cpu-moe` for MoE experts).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Offload {
+    /// Layers kept on the GPUs (`-ngl`).
+    pub gpu_layers: u32,
+    /// Layers whose weights stay in system RAM.
+    pub cpu_layers: u32,
+    /// Weights in system RAM, GiB (CPU layers and the token embedding).
+    pub host_weights_gib: f64,
+    /// Decode at batch 1, tokens/s: GPU layers at their bandwidth, CPU layers at
+    /// [`HOST_DECODE_BANDWIDTH_EFFICIENCY`] of the host bandwidth; `None` without a host
+    /// bandwidth.
+    pub decode_tokens_per_s: Option<f64>,
+}
+
+/// The llama.cpp layer offload that fits: as many layers on the GPUs as their memory holds
+/// after runtime buffers, activations and headroom, the rest in system RAM read at
+/// `host_bandwidth_gb_s` (theoretical, channels × MT/s × 8 bytes / 1000). `None` when all
+/// layers already fit, or not one does.
+pub fn llama_cpp_offload(input: &FitInput, gpus: &[GpuSlot], host_bandwidth_gb_s: Option<f64>) -> Option<Offload> {
+    if input.mode.is_training() {
+        return None;
+    }
+    let mut i = input.clone();
+    i.runtime = Some(Runtime::LlamaCpp);
+    let r = estimate(&i, gpus).ok()?;
+    if fits(&r) {
+        return None;
+    }
+    let m = &i.model;
+    let (embed, head, body) = input_weight_parts(&i, Runtime::LlamaCpp, false);
+    let kv = kv_cache_bytes(m, i.kv_precision, i.context_tokens, i.batch, 1);
+    let layers = f64::from(m.layers);
+    let per_layer = (body + kv) / layers;
+    let avail: f64 = r
+        .gpus
+        .iter()
+        .map(|g| (g.capacity_gib - g.memory.headroom_gib - g.memory.runtime_gib - g.memory.activations_gib) * GIB)
+        .sum::<f64>()
+        - head;
+    if avail < per_layer {
+        return None;
+    }
+    let gpu_layers = ((avail / per_layer).floor() as u32).min(m.layers.saturating_sub(1));
+    let cpu_layers = m.layers - gpu_layers;
+    let active = m.active_b() / m.params_b;
+    let host_body = body * f64::from(cpu_layers) / layers;
+    let gpu_body = body - host_body;
+    let decode = host_bandwidth_gb_s.filter(|b| *b > 0.0).map(|host_bw| {
+        let gpu_bw: f64 = gpus.iter().map(|g| g.gpu.memory_bandwidth_gb_s).fold(f64::INFINITY, f64::min);
+        let on_gpu_s = (gpu_body * active + head + kv * f64::from(gpu_layers) / layers)
+            / (DECODE_BANDWIDTH_EFFICIENCY * gpu_bw * 1e9);
+        let on_host_s = (host_body * active + kv * f64::from(cpu_layers) / layers)
+            / (HOST_DECODE_BANDWIDTH_EFFICIENCY * host_bw * 1e9);
+        1.0 / (on_gpu_s + on_host_s + layers * Runtime::LlamaCpp.layer_overhead_s())
+    });
+    Some(Offload { gpu_layers, cpu_layers, host_weights_gib: (host_body + embed) / GIB, decode_tokens_per_s: decode })
+}
+
+/// llama.cpp MoE expert offload (`--n-cpu-moe N`, or `-ot "exps=CPU"`): attention, shared
+/// weights and the KV cache of every layer stay on the GPUs, the routed experts of `N` layers
+/// go to system RAM, and each token reads its active experts there at the host bandwidth.
+/// Expert bytes are the file's (`*_exps` tensors) when known, else `body × (1 - active/total)`
+/// (judgement: a lower bound that leaves the active experts' share on the GPU side); the
+/// bytes read per token of the experts are their `active/total` share (judgement).
+/// `None` for dense models, when everything fits, or when not even the non-expert part does.
+pub fn llama_cpp_moe_offload(
+    input: &FitInput,
+    gpus: &[GpuSlot],
+    host_bandwidth_gb_s: Option<f64>,
+) -> Option<MoeOffload> {
+    let m = &input.model;
+    let active = m.active_params_b.filter(|a| *a < m.params_b)? / m.params_b;
+    if input.mode.is_training() {
+        return None;
+    }
+    let mut i = input.clone();
+    i.runtime = Some(Runtime::LlamaCpp);
+    let r = estimate(&i, gpus).ok()?;
+    if fits(&r) {
+        return None;
+    }
+    let (_, head, body) = input_weight_parts(&i, Runtime::LlamaCpp, false);
+    let experts = i.file_weights.map_or(body * (1.0 - active), |w| w.experts as f64);
+    let kv = kv_cache_bytes(m, i.kv_precision, i.context_tokens, i.batch, 1);
+    let avail: f64 = r
+        .gpus
+        .iter()
+        .map(|g| (g.capacity_gib - g.memory.headroom_gib - g.memory.runtime_gib - g.memory.activations_gib) * GIB)
+        .sum::<f64>();
+    let fixed = body - experts + head + kv;
+    if fixed > avail || experts <= 0.0 {
+        return None;
+    }
+    let layers = f64::from(m.layers);
+    let per_layer = experts / layers;
+    let cpu_layers = (((fixed + experts - avail) / per_layer).ceil() as u32).min(m.layers);
+    let host = per_layer * f64::from(cpu_layers);
+    let decode = host_bandwidth_gb_s.filter(|b| *b > 0.0).map(|host_bw| {
+        let gpu_bw: f64 = gpus.iter().map(|g| g.gpu.memory_bandwidth_gb_s).fold(f64::INFINITY, f64::min);
+        let on_gpu_s =
+            ((body - experts) + (experts - host) * active + head + kv) / (DECODE_BANDWIDTH_EFFICIENCY * gpu_bw * 1e9);
+        let on_host_s = host * active / (HOST_DECODE_BANDWIDTH_EFFICIENCY * host_bw * 1e9);
+        1.0 / (on_gpu_s + on_host_s + layers * Runtime::LlamaCpp.layer_overhead_s())
+    });
+    Some(MoeOffload { cpu_moe_layers: cpu_layers, host_experts_gib: host / GIB, decode_tokens_per_s: decode })
+}
+
+/// A llama.cpp MoE expert offload ([`llama_cpp_moe_offload`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MoeOffload {
+    /// Layers whose routed experts stay in system RAM (`--n-cpu-moe`).
+    pub cpu_moe_layers: u32,
+    /// Expert weights in system RAM, GiB.
+    pub host_experts_gib: f64,
+    /// Decode at batch 1, tokens/s, bounded by the host bandwidth; `None` without one.
+    pub decode_tokens_per_s: Option<f64>,
+}
+
+/// What would fit instead of a workload that does not.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Alternatives {
+    /// The best precision of the same runtime family that fits ([`best_fitting_precision`]).
+    pub precision: Option<Precision>,
+    /// Longest context that fits at this batch, tokens.
+    pub max_context_tokens: Option<u32>,
+    /// Largest batch that fits at this context.
+    pub max_batch: Option<u32>,
+    /// GPUs like the first needed, and how they split the model ([`gpus_needed`]).
+    pub gpus_needed: Option<(u32, Parallelism)>,
+    /// llama.cpp CPU offload ([`llama_cpp_offload`]).
+    pub offload: Option<Offload>,
+    /// llama.cpp MoE expert offload ([`llama_cpp_moe_offload`]).
+    pub moe_offload: Option<MoeOffload>,
+    /// Training: whether gradient checkpointing would make it fit (when it is off).
+    pub with_gradient_checkpointing: Option<bool>,
+    /// Full fine-tune: whether QLoRA would fit.
+    pub qlora_fits: Option<bool>,
+}
+
+/// Searches what would fit instead of `input` on `gpus`.
+pub fn alternatives(input: &FitInput, gpus: &[GpuSlot], host_bandwidth_gb_s: Option<f64>) -> Alternatives {
+    let training = input.mode.is_training();
+    let max_context_tokens =
+        if training { None } else { estimate(input, gpus).ok().and_then(|r| r.max_context_tokens) };
+    let with_gc = (training && !input.gradient_checkpointing).then(|| {
+        let mut i = input.clone();
+        i.gradient_checkpointing = true;
+        estimate(&i, gpus).is_ok_and(|r| fits(&r))
+    });
+    let qlora_fits = (input.mode == Mode::FullFineTune).then(|| {
+        let mut i = input.clone();
+        i.mode = Mode::Qlora;
+        i.gradient_checkpointing = true;
+        estimate(&i, gpus).is_ok_and(|r| fits(&r))
+    });
+    Alternatives {
+        precision: if training { None } else { best_fitting_precision(input, gpus) },
+        max_context_tokens,
+        max_batch: if training { None } else { largest_batch(input, gpus) },
+        gpus_needed: gpus_needed(input, gpus),
+        offload: llama_cpp_offload(input, gpus, host_bandwidth_gb_s),
+        moe_offload: llama_cpp_moe_offload(input, gpus, host_bandwidth_gb_s),
+        with_gradient_checkpointing: with_gc,
+        qlora_fits,
+    }
+}
+
+/// One row of the "what fits" table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchRow {
+    /// Weight precision.
+    pub precision: Precision,
+    /// Verdict at the workload's context and batch.
+    pub verdict: FitVerdict,
+    /// Weights in all, GiB.
+    pub weights_gib: f64,
+    /// Longest context at the workload's batch, tokens.
+    pub max_context_tokens: Option<u32>,
+    /// Largest batch at the workload's context.
+    pub max_batch: Option<u32>,
+    /// Decode at batch 1, tokens/s (only where it fits).
+    pub decode_batch1_tokens_per_s: Option<f64>,
+    /// Decode in all at the workload's batch, tokens/s (only where it fits).
+    pub decode_batch_tokens_per_s: Option<f64>,
+    /// Prefill, tokens/s (only where it fits).
+    pub prefill_tokens_per_s: Option<f64>,
+}
+
+/// The "what fits" table: every candidate precision of the runtime family, with its verdict,
+/// longest context, largest batch and speeds. Speeds are `None` where it does not fit.
+pub fn what_fits(input: &FitInput, gpus: &[GpuSlot]) -> Vec<SearchRow> {
+    let mut base = input.clone();
+    base.runtime = Some(input.resolved_runtime());
+    candidate_precisions(input.resolved_runtime())
+        .into_iter()
+        .filter_map(|p| {
+            let i = if p == input.weight_precision { base.clone() } else { at_precision(&base, p) };
+            let r = estimate(&i, gpus).ok()?;
+            let ok = r.verdict != FitVerdict::DoesNotFit;
+            let s = r.speed.as_ref().filter(|_| ok);
+            Some(SearchRow {
+                precision: p,
+                verdict: r.verdict,
+                weights_gib: r.weights_total_gib,
+                max_context_tokens: r.max_context_tokens,
+                max_batch: largest_batch(&i, gpus),
+                decode_batch1_tokens_per_s: s.map(|s| s.decode_batch1_tokens_per_s),
+                decode_batch_tokens_per_s: s.map(|s| s.decode_batch_tokens_per_s),
+                prefill_tokens_per_s: s.and_then(|s| s.prefill_tokens_per_s),
+            })
+        })
+        .collect()
+}
+
+/// One point of the memory-versus-context curve.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ContextPoint {
+    /// Context per sequence, tokens.
+    pub context_tokens: u32,
+    /// The fullest GPU's need at that context (total plus headroom), GiB.
+    pub required_gib: f64,
+    /// The fullest GPU's total without headroom, GiB.
+    pub total_gib: f64,
+    /// That GPU's memory, GiB.
+    pub capacity_gib: f64,
+}
+
+/// Memory of the fullest GPU at `points` contexts spaced evenly (in log scale) from 512 tokens
+/// (or the model's maximum if smaller) to the model's maximum context, at the workload's
+/// batch. Empty for training modes and on estimator errors.
+pub fn memory_vs_context(input: &FitInput, gpus: &[GpuSlot], points: usize) -> Vec<ContextPoint> {
+    if input.mode.is_training() || points < 2 {
+        return Vec::new();
+    }
+    let max = input.model.max_context.max(1);
+    let lo = 512u32.min(max);
+    let (ln_lo, ln_hi) = (f64::from(lo).ln(), f64::from(max).ln());
+    let mut out: Vec<ContextPoint> = Vec::new();
+    for k in 0..points {
+        let tokens = (ln_lo + (ln_hi - ln_lo) * k as f64 / (points - 1) as f64).exp().round() as u32;
+        if out.last().is_some_and(|p| p.context_tokens >= tokens) {
+            continue;
+        }
+        let mut i = input.clone();
+        i.context_tokens = tokens.clamp(1, max);
+        let Ok(r) = estimate(&i, gpus) else { return Vec::new() };
+        if let Some(g) = r.gpus.iter().max_by(|x, y| {
+            (x.memory.required_gib - x.capacity_gib).total_cmp(&(y.memory.required_gib - y.capacity_gib))
+        }) {
+            out.push(ContextPoint {
+                context_tokens: i.context_tokens,
+                required_gib: g.memory.required_gib,
+                total_gib: g.memory.total_gib,
+                capacity_gib: g.capacity_gib,
+            });
+        }
+    }
+    out
+}

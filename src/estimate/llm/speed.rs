@@ -1,0 +1,277 @@
+//! Inference speed: decode at batch (weights and live KV read per step, roofline against the
+//! tensor peak), tensor-parallel all-reduces over the real link, prefill.
+
+#![allow(
+    clippy::doc_markdown,
+    reason = "hardware and format names (PCIe, NVLink, GeForce, Q4_K_M) read better unquoted"
+)]
+
+use super::calibration::{
+    ACT_BYTES, DECODE_BANDWIDTH_EFFICIENCY, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, NVLINK_ALL_REDUCE_LATENCY_S,
+    PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S,
+};
+use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_s};
+use super::report::{Bound, SpeedEstimate};
+use super::shape::{
+    Share, attended, compute_peak_tflops, input_weight_parts, kv_bytes_per_token_layer, q_dim, table_params,
+};
+
+/// Group link: what collective traffic of the GPUs used crosses.
+#[derive(Debug, Clone, Copy)]
+struct GroupLink {
+    per_direction_gb_s: f64,
+    latency_s: f64,
+    host_staged: bool,
+    nvlink: bool,
+}
+
+fn group_link(gpus: &[GpuSlot], runtime: Runtime) -> GroupLink {
+    let all_nvlink = gpus.iter().all(|s| matches!(s.link, Link::NvLink { .. }));
+    let slowest = gpus.iter().map(|s| s.link.per_direction_gb_s()).fold(f64::INFINITY, f64::min);
+    let slowest = if slowest.is_finite() { slowest } else { 0.0 };
+    let geforce = gpus.iter().any(|s| s.gpu.is_geforce());
+    if runtime.host_staged_tp() {
+        // ExLlamaV2 copies through pinned host memory whatever the link: PCIe bound.
+        let pcie = gpus
+            .iter()
+            .map(|s| match s.link {
+                Link::Pcie { .. } => s.link.per_direction_gb_s(),
+                Link::NvLink { .. } => pcie_lane_gb_s(s.gpu.pcie_gen) * f64::from(s.gpu.pcie_lanes),
+            })
+            .fold(f64::INFINITY, f64::min);
+        let pcie = if pcie.is_finite() { pcie } else { 0.0 };
+        return GroupLink {
+            per_direction_gb_s: pcie,
+            latency_s: PCIE_HOST_ALL_REDUCE_LATENCY_S,
+            host_staged: true,
+            nvlink: false,
+        };
+    }
+    if all_nvlink {
+        GroupLink {
+            per_direction_gb_s: slowest,
+            latency_s: NVLINK_ALL_REDUCE_LATENCY_S,
+            host_staged: false,
+            nvlink: true,
+        }
+    } else if geforce {
+        GroupLink {
+            per_direction_gb_s: slowest,
+            latency_s: PCIE_HOST_ALL_REDUCE_LATENCY_S,
+            host_staged: true,
+            nvlink: false,
+        }
+    } else {
+        GroupLink {
+            per_direction_gb_s: slowest,
+            latency_s: PCIE_P2P_ALL_REDUCE_LATENCY_S,
+            host_staged: false,
+            nvlink: false,
+        }
+    }
+}
+
+impl GroupLink {
+    /// Effective bandwidth for collectives, GB/s: [`LINK_EFFICIENCY`] × per direction, halved
+    /// when staged through host memory (every byte crosses PCIe twice).
+    fn effective_gb_s(self) -> f64 {
+        let staged = if self.host_staged { 0.5 } else { 1.0 };
+        LINK_EFFICIENCY * self.per_direction_gb_s * staged
+    }
+
+    /// Ring all-reduce of `bytes` over `t` ranks, s: latency + 2(t-1)/t × bytes / bandwidth.
+    fn all_reduce_s(self, bytes: f64, t: u32) -> f64 {
+        let tf = f64::from(t);
+        let bw = self.effective_gb_s() * 1e9;
+        let transfer = if bw > 0.0 { 2.0 * (tf - 1.0) / tf * bytes / bw } else { f64::INFINITY };
+        self.latency_s + transfer
+    }
+
+    fn describe(self) -> String {
+        let kind = if self.nvlink {
+            "NVLink"
+        } else if self.host_staged {
+            "PCIe through host memory (no P2P)"
+        } else {
+            "PCIe peer-to-peer"
+        };
+        format!("{kind}, {:.1} GB/s per direction", self.per_direction_gb_s)
+    }
+}
+
+/// Per-GPU decode and compute figures.
+struct GpuSpeed {
+    bandwidth_gb_s: f64,
+    peak_tflops: Option<f64>,
+}
+
+pub(super) fn speed(
+    input: &FitInput,
+    used: &[GpuSlot],
+    sh: &[Share],
+    runtime: Runtime,
+    notes: &mut Vec<String>,
+) -> SpeedEstimate {
+    let m = &input.model;
+    let s = f64::from(input.context_tokens);
+    let h = f64::from(m.hidden);
+    let layers = f64::from(m.layers);
+    let (_, head_b, body_b) = input_weight_parts(input, runtime, true);
+    let total_params = m.params_b * 1e9;
+    let table = table_params(m).min(total_params / 4.0);
+    let body_params = total_params - 2.0 * table;
+    let active_body = (m.active_b() * 1e9 - 2.0 * table).clamp(body_params * 0.01, body_params);
+    let active_frac = active_body / body_params;
+    let tp = match input.parallelism {
+        Parallelism::TensorParallel(t) => t,
+        _ => 1,
+    };
+    let e_bw = DECODE_BANDWIDTH_EFFICIENCY;
+    let e_c = runtime.prefill_efficiency();
+
+    let per_gpu: Vec<GpuSpeed> = used
+        .iter()
+        .map(|slot| GpuSpeed {
+            bandwidth_gb_s: slot.gpu.memory_bandwidth_gb_s,
+            peak_tflops: compute_peak_tflops(&slot.gpu, input.weight_precision, runtime, false).map(|(v, _)| v),
+        })
+        .collect();
+    let peak_kind = used
+        .first()
+        .and_then(|s| compute_peak_tflops(&s.gpu, input.weight_precision, runtime, false))
+        .map_or_else(|| "none published".to_owned(), |(_, k)| k.to_owned());
+    let min_peak = per_gpu.iter().map(|g| g.peak_tflops).try_fold(f64::INFINITY, |acc, p| p.map(|v| acc.min(v)));
+    if min_peak.is_none() {
+        notes.push("a GPU publishes no tensor rate for this precision: no prefill estimate".into());
+    }
+
+    // Time of one decode step with `b` sequences on GPU i: (memory s, compute s).
+    let step_gpu = |i: usize, b: u32| -> (f64, f64) {
+        let share = &sh[i];
+        let g = &per_gpu[i];
+        let lf = f64::from(share.layers.end - share.layers.start) / layers;
+        let bf = f64::from(b);
+        // Expected fraction of layer weights touched by b tokens (MoE: experts overlap).
+        let read_frac = 1.0 - (1.0 - active_frac).powf(bf);
+        let weights = share.width * (body_b * lf * read_frac + if share.has_head { head_b } else { 0.0 });
+        let (_, decode_tokens, _) = attended(m, share.layers.clone(), s);
+        let kv = decode_tokens * bf * kv_bytes_per_token_layer(m, input.kv_precision, tp);
+        let t_mem = (weights + kv) / (e_bw * g.bandwidth_gb_s * 1e9);
+        let flops = bf
+            * share.width
+            * (2.0 * active_body * lf
+                + if share.has_head { 2.0 * table } else { 0.0 }
+                + 4.0 * decode_tokens * q_dim(m));
+        let t_comp = g.peak_tflops.map_or(0.0, |p| flops / (e_c * p * 1e12));
+        (t_mem, t_comp)
+    };
+
+    let link = group_link(used, runtime);
+    let overhead = layers * runtime.layer_overhead_s();
+    // Decode step time and bound for `b` sequences (per replica for data parallel).
+    let step = |b: u32| -> (f64, Bound, f64, f64) {
+        let parts: Vec<(f64, f64)> = (0..used.len()).map(|i| step_gpu(i, b)).collect();
+        // GB read: t_mem × achieved bandwidth.
+        let gb: f64 = parts.iter().zip(&per_gpu).map(|((tm, _), g)| tm * e_bw * g.bandwidth_gb_s).sum();
+        match input.parallelism {
+            Parallelism::LayerSplit(n) => {
+                let work: f64 = parts.iter().map(|(tm, tc)| tm.max(*tc)).sum();
+                let mem: f64 = parts.iter().map(|p| p.0).sum();
+                let comp: f64 = parts.iter().map(|p| p.1).sum();
+                let bound = if comp > mem { Bound::Compute } else { Bound::Memory };
+                (work + overhead + f64::from(n - 1) * LAYER_SPLIT_HOP_S, bound, 0.0, gb)
+            }
+            Parallelism::TensorParallel(t) => {
+                let mem = parts.iter().map(|p| p.0).fold(0.0, f64::max);
+                let comp = parts.iter().map(|p| p.1).fold(0.0, f64::max);
+                let msg = f64::from(b) * h * ACT_BYTES;
+                let ar = 2.0 * layers * link.all_reduce_s(msg, t);
+                let bound = if comp > mem { Bound::Compute } else { Bound::Memory };
+                (mem.max(comp) + overhead + ar, bound, ar, gb)
+            }
+            Parallelism::Single | Parallelism::DataParallel(_) => {
+                let (mem, comp) = parts.first().copied().unwrap_or((f64::INFINITY, 0.0));
+                let bound = if comp > mem { Bound::Compute } else { Bound::Memory };
+                let one = used.len().max(1) as f64;
+                (mem.max(comp) + overhead, bound, 0.0, gb / one)
+            }
+        }
+    };
+
+    let (t1, _, ar1, gb1) = step(1);
+    let batch = input.batch;
+    // Data-parallel replicas share the batch; each runs its part concurrently.
+    let per_replica = match input.parallelism {
+        Parallelism::DataParallel(d) => batch.div_ceil(d).max(1),
+        _ => batch,
+    };
+    let (tb, bound, _, _) = step(per_replica);
+    let (decode_batch, per_seq) = (f64::from(batch) / tb, 1.0 / tb);
+
+    // Prefill of one prompt of `s` tokens.
+    let prefill = min_peak.map(|_| prefill_rate(input, sh, &per_gpu, runtime, link, active_body, body_b));
+
+    SpeedEstimate {
+        decode_batch1_tokens_per_s: 1.0 / t1,
+        decode_batch_tokens_per_s: decode_batch,
+        decode_per_sequence_tokens_per_s: per_seq,
+        decode_bound: bound,
+        bytes_per_token_gb: gb1,
+        all_reduce_ms_per_token: ar1 * 1e3,
+        prefill_tokens_per_s: prefill,
+        time_to_first_token_s: prefill.map(|r| s / r),
+        compute_peak_tflops: min_peak,
+        compute_peak_kind: peak_kind,
+        link: (used.len() > 1 && matches!(input.parallelism, Parallelism::TensorParallel(_))).then(|| link.describe()),
+    }
+}
+
+/// Prefill rate of one prompt of `context_tokens`, tokens/s: per chunk, the slower of compute
+/// and streaming the weights once per chunk; a layer split pipelines chunks where the runtime
+/// does; tensor parallel adds two all-reduces per layer and chunk.
+#[allow(clippy::too_many_arguments, reason = "the shared figures of one speed estimate")]
+fn prefill_rate(
+    input: &FitInput,
+    sh: &[Share],
+    per_gpu: &[GpuSpeed],
+    runtime: Runtime,
+    link: GroupLink,
+    active_body: f64,
+    body_b: f64,
+) -> f64 {
+    let m = &input.model;
+    let s = f64::from(input.context_tokens);
+    let h = f64::from(m.hidden);
+    let layers = f64::from(m.layers);
+    let e_bw = DECODE_BANDWIDTH_EFFICIENCY;
+    let e_c = runtime.prefill_efficiency();
+    let chunk = f64::from(runtime.chunk_tokens()).min(s).max(1.0);
+    let chunks = (s / chunk).ceil().max(1.0);
+    // Per-token time on GPU i (compute, or weight streaming per chunk if that is slower).
+    let t_gpu: Vec<f64> = sh
+        .iter()
+        .zip(per_gpu)
+        .map(|(share, g)| {
+            let lf = f64::from(share.layers.end - share.layers.start) / layers;
+            let (_, _, avg_attended) = attended(m, share.layers.clone(), s);
+            let flops = share.width * (2.0 * active_body * lf + 4.0 * avg_attended * q_dim(m));
+            let peak = g.peak_tflops.unwrap_or(0.0);
+            let t_c = if peak > 0.0 { flops / (e_c * peak * 1e12) } else { f64::INFINITY };
+            let weights = share.width * body_b * lf;
+            let t_m = weights / (e_bw * g.bandwidth_gb_s * 1e9) / chunk;
+            t_c.max(t_m)
+        })
+        .collect();
+    let sum: f64 = t_gpu.iter().sum();
+    let max = t_gpu.iter().copied().fold(0.0, f64::max);
+    let per_token = match input.parallelism {
+        Parallelism::LayerSplit(_) if runtime.pipelines_prompt() => (sum + (chunks - 1.0) * max) / chunks,
+        Parallelism::LayerSplit(_) => sum,
+        Parallelism::TensorParallel(t) => {
+            let per_chunk_msg = chunk * h * ACT_BYTES;
+            max + 2.0 * layers * link.all_reduce_s(per_chunk_msg, t) / chunk
+        }
+        Parallelism::Single | Parallelism::DataParallel(_) => t_gpu.first().copied().unwrap_or(f64::INFINITY),
+    };
+    1.0 / per_token
+}
