@@ -15,5 +15,6 @@ pub mod check;
 pub mod cli;
 pub mod estimate;
 pub mod live;
+pub mod plan;
 #[cfg(feature = "gui")]
 pub mod ui;

@@ -8,6 +8,7 @@ pub mod check_cmd;
 mod fit_cmd;
 mod gpus_cmd;
 mod links_cmd;
+pub mod plan_cmd;
 mod probe_cmd;
 mod validate_cmd;
 
@@ -108,6 +109,9 @@ pub enum Command {
     Probe(probe_cmd::ProbeArgs),
     /// Measure the GPU-to-GPU links (P2P copy matrix, NCCL all-reduce busbw) and grade them.
     Links(links_cmd::LinksArgs),
+    /// Plan the builds that meet a goal (model, speed, users, site, budget), cheapest first.
+    /// Exit 1 when nothing meets the goal.
+    Plan(plan_cmd::PlanArgs),
 }
 
 /// Load state for `kraftwerk power`.
@@ -147,6 +151,7 @@ pub fn run(cmd: Command) -> ExitCode {
         }
         Command::Probe(args) => probe_cmd::run(&args),
         Command::Links(args) => links_cmd::run(&args),
+        Command::Plan(args) => plan_cmd::run(&args),
     }
 }
 
