@@ -16,5 +16,9 @@ pub mod cli;
 pub mod estimate;
 pub mod live;
 pub mod plan;
+/// The Plan tab (`ui/plan_tab.rs`), declared here until the app wires it into [`ui`].
+#[cfg(feature = "gui")]
+#[path = "ui/plan_tab.rs"]
+pub mod plan_tab;
 #[cfg(feature = "gui")]
 pub mod ui;

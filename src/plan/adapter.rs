@@ -705,7 +705,7 @@ pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal) -> Evaluation {
                     })
                     .collect();
                 ev.known_price_usd = c.hardware_usd;
-                ev.unpriced = c.missing_prices.clone();
+                ev.unpriced.clone_from(&c.missing_prices);
                 ev.usd_per_mtok = c.usd_per_million_tokens;
                 ev.break_even_months = c.cloud.break_even_months;
                 ev.cloud = format!("{} at ${:.2}/h", c.cloud.name, c.cloud.usd_per_hour);

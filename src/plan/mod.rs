@@ -18,6 +18,7 @@ pub use search::{Control, plan};
 
 use crate::build::Build;
 use serde::Serialize;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// Which model the goal names.
@@ -139,25 +140,26 @@ impl Goal {
             if self.users == 1 { "" } else { "s" }
         );
         if self.is_training() {
-            s.push_str(&format!(", {}", self.mode));
+            let _ = write!(s, ", {}", self.mode);
         } else if self.tok_s > 0.0 {
-            s.push_str(&format!(", at least {} tok/s each", self.tok_s));
+            let _ = write!(s, ", at least {} tok/s each", self.tok_s);
         }
         if let Some(p) = self.prefill_tok_s {
-            s.push_str(&format!(", prefill at least {p} tok/s"));
+            let _ = write!(s, ", prefill at least {p} tok/s");
         }
-        s.push_str(&format!(
+        let _ = write!(
+            s,
             "; {} circuit{} of {} A at {} V",
             self.circuits,
             if self.circuits == 1 { "" } else { "s" },
             self.breaker_a,
             self.mains_v
-        ));
+        );
         if let Some(b) = self.budget_usd {
-            s.push_str(&format!("; budget ${b:.0}"));
+            let _ = write!(s, "; budget ${b:.0}");
         }
         if let Some(f) = self.form {
-            s.push_str(&format!("; {f}"));
+            let _ = write!(s, "; {f}");
         }
         s.push_str(if self.used { "; used cards allowed" } else { "; new cards only" });
         s

@@ -34,6 +34,12 @@ pub struct Control<'a> {
     pub progress: &'a mut dyn FnMut(usize, usize),
 }
 
+/// Card slots: (slot position, riser generation for an open frame).
+type Placement = Vec<(u8, Option<u8>)>;
+
+/// A PSU option: total price, id, the PSUs, the PSU feeding each card.
+type PsuSet<'a> = (Option<f64>, &'a str, Vec<usize>, Vec<usize>);
+
 /// One chip at the count and precision that meet memory and speed.
 struct ChipConfig {
     cards: Vec<usize>,
@@ -146,12 +152,39 @@ fn search(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<PlanO
     };
     let musts = must_have(catalog, goal)?;
     let parts = adapter::parts(catalog, goal.mains_v);
+    let priced = |p: Option<f64>| goal.budget_usd.is_none() || p.is_some();
+    let mut boards: Vec<&BoardView> = parts
+        .boards
+        .iter()
+        .filter(|b| musts.get("motherboard").is_none_or(|id| &b.id == id) && priced(b.price_usd))
+        .collect();
+    boards.sort_by(|a, b| cmp_price(a.price_usd, b.price_usd).then(a.id.cmp(&b.id)));
+    let mut cases: Vec<&CaseView> =
+        parts.cases.iter().filter(|k| musts.get("case").is_none_or(|id| &k.id == id) && priced(k.price_usd)).collect();
+    cases.sort_by(|a, b| cmp_price(a.price_usd, b.price_usd).then(a.id.cmp(&b.id)));
+    // Per (form, board form factor): the cheapest case of each (openings, PSU bays), so a board
+    // looks at a handful of cases however many the catalog lists.
+    let mut case_index: BTreeMap<(Form, adapter::FormFactor), Vec<&CaseView>> = BTreeMap::new();
+    for k in cases {
+        for &ff in &k.form_factors {
+            let list = case_index.entry((k.form, ff)).or_default();
+            if !list.iter().any(|o| o.expansion_slots == k.expansion_slots && o.psu_bays == k.psu_bays) {
+                list.push(k);
+            }
+        }
+    }
+    let mut psus: Vec<&adapter::PsuView> =
+        parts.psus.iter().filter(|p| musts.get("psu").is_none_or(|id| &p.id == id) && priced(p.price_usd)).collect();
+    psus.sort_by(|a, b| cmp_price(a.price_usd, b.price_usd).then(a.id.cmp(&b.id)));
     let mut st = State {
         catalog,
         goal,
         model: &model,
         parts: &parts,
         musts: &musts,
+        boards,
+        cases: case_index,
+        psus,
         stats: Stats::default(),
         rejected: Vec::new(),
     };
@@ -208,6 +241,10 @@ struct State<'a> {
     model: &'a Model,
     parts: &'a Parts,
     musts: &'a BTreeMap<&'static str, String>,
+    /// Boards and cases the goal allows, cheapest first (sorted once per search).
+    boards: Vec<&'a BoardView>,
+    cases: BTreeMap<(Form, adapter::FormFactor), Vec<&'a CaseView>>,
+    psus: Vec<&'a adapter::PsuView>,
     stats: Stats,
     rejected: Vec<Rejected>,
 }
@@ -362,7 +399,7 @@ impl State<'_> {
     }
 
     /// Slots: where the cards go on a board in a case of this form; `None` if they do not fit.
-    fn place(board: &BoardView, case: &CaseView, card: &CardView, n: u32) -> Option<Vec<(u8, Option<u8>)>> {
+    fn place(board: &BoardView, case: &CaseView, card: &CardView, n: u32) -> Option<Placement> {
         let mut slots: Vec<_> = board.slots.iter().filter(|s| s.physical_lanes >= 8).collect();
         slots.sort_by_key(|s| s.position);
         let n = n as usize;
@@ -406,31 +443,27 @@ impl State<'_> {
         for &ci in &c.cards {
             let card = &parts.cards[ci];
             let mut kept = 0;
-            let mut boards: Vec<&BoardView> = parts
-                .boards
-                .iter()
-                .filter(|b| self.musts.get("motherboard").is_none_or(|id| &b.id == id) && self.priced(b.price_usd))
-                .filter(|b| b.slots.iter().filter(|s| s.physical_lanes >= 8).count() >= c.n as usize)
-                .collect();
-            boards.sort_by(|a, b| cmp_price(a.price_usd, b.price_usd).then(a.id.cmp(&b.id)));
             let mut boards_tried = 0;
-            for board in boards {
+            let boards = self.boards.clone();
+            for &board in
+                boards.iter().filter(|b| b.slots.iter().filter(|s| s.physical_lanes >= 8).count() >= c.n as usize)
+            {
                 if kept >= RESULTS_PER_CARD || boards_tried >= BOARDS_PER_CARD {
                     break;
                 }
-                let mut cases: Vec<(&CaseView, Vec<(u8, Option<u8>)>)> = self
-                    .forms()
-                    .iter()
-                    .flat_map(|f| parts.cases.iter().filter(move |k| k.form == *f))
-                    .filter(|k| self.musts.get("case").is_none_or(|id| &k.id == id) && self.priced(k.price_usd))
-                    .filter(|k| k.form_factors.contains(&board.form_factor))
-                    .filter_map(|k| Self::place(board, k, card, c.n).map(|p| (k, p)))
-                    .collect();
-                // The cheapest case of each form (a passive card may pass only in a rack).
-                cases.sort_by(|a, b| {
-                    a.0.form.cmp(&b.0.form).then(cmp_price(a.0.price_usd, b.0.price_usd)).then(a.0.id.cmp(&b.0.id))
-                });
-                cases.dedup_by(|a, b| a.0.form == b.0.form);
+                // The cheapest case of each form that takes the board and the cards (a passive
+                // card may pass only in a rack); placements memoized by (form, openings).
+                let mut memo: BTreeMap<(Form, u8), Option<Placement>> = BTreeMap::new();
+                let mut cases: Vec<(&CaseView, Placement)> = Vec::new();
+                for f in self.forms() {
+                    let hit = self.cases.get(&(f, board.form_factor)).into_iter().flatten().find_map(|k| {
+                        memo.entry((k.form, k.expansion_slots))
+                            .or_insert_with(|| Self::place(board, k, card, c.n))
+                            .clone()
+                            .map(|p| (*k, p))
+                    });
+                    cases.extend(hit);
+                }
                 cases.sort_by(|a, b| cmp_price(a.0.price_usd, b.0.price_usd).then(a.0.id.cmp(&b.0.id)));
                 if cases.is_empty() {
                     continue;
@@ -569,19 +602,23 @@ impl State<'_> {
     /// PSU sets: k identical units that carry the system (on the first) and the cards, each
     /// under the sustained guideline, cheapest first; with the PSU feeding each card.
     fn psu_sets(&self, system_w: f64, gpu_w: f64, n: u32, bays: u8) -> Vec<(Vec<usize>, Vec<usize>)> {
-        let mut sets: Vec<(Option<f64>, &str, Vec<usize>, Vec<usize>)> = self
-            .parts
-            .psus
-            .iter()
-            .filter(|p| self.musts.get("psu").is_none_or(|id| &p.id == id) && self.priced(p.price_usd))
-            .filter_map(|p| {
-                let per = p.rated_w * adapter::PSU_GUIDELINE;
-                (1..=bays.clamp(1, MAX_PSUS)).find_map(|k| {
-                    let feeds = pack(system_w, gpu_w, n, usize::from(k), per)?;
-                    Some((p.price_usd.map(|x| x * f64::from(k)), p.id.as_str(), vec![p.idx; usize::from(k)], feeds))
-                })
-            })
-            .collect();
+        // PSUs are sorted by unit price once per search; a set of k costs at least one unit,
+        // so the scan stops once a unit costs more than the dearest of the sets kept.
+        let mut sets: Vec<PsuSet<'_>> = Vec::new();
+        for p in &self.psus {
+            let worst = sets.iter().map(|s| s.0).max_by(|a, b| cmp_price(*a, *b)).flatten();
+            if sets.len() >= PSU_OPTIONS
+                && (p.price_usd.is_none() || p.price_usd.zip(worst).is_some_and(|(u, w)| u > w))
+            {
+                break;
+            }
+            let per = p.rated_w * adapter::PSU_GUIDELINE;
+            let found = (1..=bays.clamp(1, MAX_PSUS)).find_map(|k| {
+                let feeds = pack(system_w, gpu_w, n, usize::from(k), per)?;
+                Some((p.price_usd.map(|x| x * f64::from(k)), p.id.as_str(), vec![p.idx; usize::from(k)], feeds))
+            });
+            sets.extend(found);
+        }
         sets.sort_by(|a, b| cmp_price(a.0, b.0).then(a.1.cmp(b.1)));
         sets.into_iter().take(PSU_OPTIONS).map(|s| (s.2, s.3)).collect()
     }
