@@ -12,6 +12,7 @@
 //! answer.
 
 pub mod adapter;
+mod relax;
 pub mod search;
 
 pub use search::{Control, plan};
