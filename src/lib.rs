@@ -18,7 +18,8 @@ pub mod cli;
 pub mod compare;
 pub mod estimate;
 pub mod live;
-pub mod report;
 pub mod model_file;
+pub mod plan;
+pub mod report;
 #[cfg(feature = "gui")]
 pub mod ui;

@@ -9,6 +9,7 @@ mod compare_cmd;
 mod fit_cmd;
 mod gpus_cmd;
 mod links_cmd;
+pub mod plan_cmd;
 mod probe_cmd;
 mod validate_cmd;
 
@@ -111,6 +112,9 @@ pub enum Command {
     Links(links_cmd::LinksArgs),
     /// Compare two to four builds side by side (verdict, cost, power, heat, tokens/s, $/Mtok).
     Compare(compare_cmd::CompareArgs),
+    /// Plan the builds that meet a goal (model, speed, users, site, budget), cheapest first.
+    /// Exit 1 when nothing meets the goal.
+    Plan(plan_cmd::PlanArgs),
 }
 
 /// Load state for `kraftwerk power`.
@@ -151,6 +155,7 @@ pub fn run(cmd: Command) -> ExitCode {
         Command::Probe(args) => probe_cmd::run(&args),
         Command::Links(args) => links_cmd::run(&args),
         Command::Compare(args) => compare_cmd::run(&args),
+        Command::Plan(args) => plan_cmd::run(&args),
     }
 }
 

@@ -281,6 +281,7 @@ impl KraftwerkApp {
             Action::New => self.guard(ctx, Pending::New),
             Action::OpenDialog => self.guard(ctx, Pending::OpenDialog),
             Action::Open(p) => self.guard(ctx, Pending::Open(p)),
+            Action::OpenPlannedBuild(b) => self.guard(ctx, Pending::OpenBuild(b)),
             Action::OpenModelFile(p) => match self.view.fit.set_model_file(&p) {
                 Ok(summary) => {
                     self.view.tab = Tab::Fit;
@@ -371,6 +372,14 @@ impl KraftwerkApp {
                 self.reset_history();
             }
             Pending::Open(path) => self.open_path(&path),
+            Pending::OpenBuild(b) => {
+                // Unsaved: the saved copy is empty, so the title shows it changed and closing asks.
+                self.state.replace(Build::default(), None);
+                self.reset_history();
+                self.state.build = *b;
+                self.state.recompute();
+                self.view.tab = Tab::Build;
+            }
             Pending::OpenDialog => self.ask_path(ctx, FileRequest::Open),
             Pending::Quit => {
                 self.allow_close = true;

@@ -54,6 +54,8 @@ tabs! {
     Fit => "LLM fit",
     /// Builds side by side.
     Compare => "Compare",
+    /// The planner: the builds that meet a goal, cheapest first.
+    Plan => "Plan",
     /// Every part of the catalog.
     Catalog => "Catalog",
     /// Live GPUs: NVML cards and plots, topology, probe, links, validation.
@@ -144,6 +146,8 @@ pub enum Action {
     /// Fit this model file (GGUF, a Hugging Face folder or its `config.json` or a
     /// `.safetensors` shard) in the LLM fit tab, which it shows.
     OpenModelFile(PathBuf),
+    /// Open a build the planner proposed, unsaved (asks first when there are unsaved changes).
+    OpenPlannedBuild(Box<Build>),
     /// Save to the current file (asks for one when there is none).
     Save,
     /// Show the save dialog.
@@ -203,6 +207,7 @@ impl Action {
                 | Action::OpenDialog
                 | Action::Open(_)
                 | Action::OpenModelFile(_)
+                | Action::OpenPlannedBuild(_)
                 | Action::Save
                 | Action::SaveAsDialog
                 | Action::SaveAs(_)
@@ -294,6 +299,8 @@ pub enum Pending {
     New,
     /// Open this file.
     Open(PathBuf),
+    /// Open this build, not yet saved to any file.
+    OpenBuild(Box<Build>),
     /// Show the open dialog.
     OpenDialog,
     /// Close the window.

@@ -186,6 +186,8 @@ pub struct ViewState {
     pub name_edit: Option<String>,
     /// Compare tab: the other builds and the model.
     pub compare: super::compare_tab::CompareView,
+    /// Plan tab: the goal form, a running search and its answer.
+    pub plan: super::plan_tab::PlanTab,
     /// The part form, when open.
     pub part_form: Option<super::part_form::PartForm>,
     /// The in-app path field, when shown.

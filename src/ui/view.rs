@@ -46,6 +46,13 @@ impl KraftwerkApp {
                 Tab::Catalog => catalog_tab::show(ui, &self.state, &mut self.view, out),
                 Tab::Parts => super::parts_tab::show(ui, &self.state, out),
                 Tab::Compare => super::compare_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Plan => {
+                    if let Some(super::plan_tab::PlanTabAction::OpenBuild(b)) =
+                        super::plan_tab::draw(ui, &mut self.view.plan, &self.state.catalog)
+                    {
+                        out.push(Action::OpenPlannedBuild(b));
+                    }
+                }
                 Tab::Live => super::live_tab::show(ui, &self.state, &self.live, out),
             }
         });
@@ -218,7 +225,7 @@ impl KraftwerkApp {
         let Some(p) = &self.pending else { return };
         let what = match p {
             Pending::New => "start a new build",
-            Pending::Open(_) | Pending::OpenDialog => "open another build",
+            Pending::Open(_) | Pending::OpenBuild(_) | Pending::OpenDialog => "open another build",
             Pending::Quit => "quit",
         };
         let mut choice = None;

@@ -1,0 +1,94 @@
+//! Benchmarks of the planner (target: a typical goal over the full catalog in ≤ 1 s).
+//!
+//! - `plan_70b_int4_us_circuit`: Llama 3.1 70B at int4, 20 tok/s, one 15 A / 120 V circuit,
+//!   used cards allowed, over the built-in catalog.
+//! - `plan_70b_int4_us_circuit_grown_catalog`: the same goal over the built-in catalog grown to
+//!   market scale by copies of every part under new ids and prices (about 40 cards per chip,
+//!   thousands of boards, PSUs, cases, coolers), to show the pruning keeps the work bounded.
+//!
+//! Each prints, once, the candidate counts of its search (chips, fit estimates, machines
+//! checked). Run with `cargo bench --bench plan`.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use kraftwerk::catalog::Catalog;
+use kraftwerk::plan::search::plan_blocking;
+use kraftwerk::plan::{Goal, ModelRef};
+use std::hint::black_box;
+
+fn goal() -> Goal {
+    Goal {
+        model: ModelRef::Preset("llama-3.1-70b".into()),
+        precision: Some("int4".into()),
+        tok_s: 20.0,
+        used: true,
+        ..Goal::default()
+    }
+}
+
+/// Copies of every part under new ids, prices raised 1 % per copy (unknown stays unknown).
+fn grow<T: Clone>(
+    parts: &mut Vec<T>,
+    copies: usize,
+    id: impl Fn(&mut T) -> &mut String,
+    price: impl Fn(&mut T) -> &mut Option<f64>,
+) {
+    let base = parts.clone();
+    for k in 1..=copies {
+        for p in &base {
+            let mut q = p.clone();
+            let i = id(&mut q);
+            *i = format!("{i}-copy-{k}");
+            if let Some(x) = price(&mut q).as_mut() {
+                *x *= 1.0 + 0.01 * k as f64;
+            }
+            parts.push(q);
+        }
+    }
+}
+
+fn grown(c: &Catalog) -> Catalog {
+    let mut g = c.clone();
+    grow(&mut g.gpus, 40, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.motherboards, 110, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.psus, 400, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.cases, 600, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.coolers, 300, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.cpus, 20, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.memory, 50, |p| &mut p.id, |p| &mut p.price_usd);
+    g
+}
+
+fn report(name: &str, c: &Catalog) {
+    let out = plan_blocking(c, &goal()).expect("plan");
+    let n = c.counts();
+    eprintln!(
+        "{name}: catalog {} parts ({} GPU cards, {} boards, {} PSUs, {} cases); {} chips, {} fit estimates, {} machines checked, {} passed, {} results",
+        n.values().sum::<usize>(),
+        c.gpus.len(),
+        c.motherboards.len(),
+        c.psus.len(),
+        c.cases.len(),
+        out.stats.chips,
+        out.stats.screened,
+        out.stats.checked,
+        out.stats.passing,
+        out.results.len()
+    );
+}
+
+fn benches(cr: &mut Criterion) {
+    let c = kraftwerk::catalog::builtin().expect("catalog");
+    report("plan_70b_int4_us_circuit", &c);
+    cr.bench_function("plan_70b_int4_us_circuit", |b| b.iter(|| black_box(plan_blocking(&c, &goal()).expect("plan"))));
+    let g = grown(&c);
+    report("plan_70b_int4_us_circuit_grown_catalog", &g);
+    let mut group = cr.benchmark_group("grown");
+    group.sample_size(10);
+    group.bench_function("plan_70b_int4_us_circuit_grown_catalog", |b| {
+        b.iter(|| black_box(plan_blocking(&g, &goal()).expect("plan")));
+    });
+    group.finish();
+}
+
+criterion_group!(plan, benches);
+criterion_main!(plan);

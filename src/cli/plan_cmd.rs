@@ -1,0 +1,252 @@
+//! `kraftwerk plan`: the builds that meet a goal, cheapest first.
+//!
+//! Exit 0 when at least one build meets the goal, 1 when none does (the binding constraint and
+//! what relaxing it would buy are printed), 2 on bad input.
+
+use super::{Format, load_catalog, print_json};
+use crate::plan::adapter;
+use crate::plan::search::{model_ref, plan_blocking};
+use crate::plan::{Form, Goal, PlanOutcome, PlanResult};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Form argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormArg {
+    /// Desktop tower.
+    Tower,
+    /// Open frame with risers.
+    OpenFrame,
+    /// Rack chassis.
+    Rack,
+}
+
+/// Arguments of `kraftwerk plan`.
+#[derive(Debug, clap::Args)]
+pub struct PlanArgs {
+    /// Model preset id (`kraftwerk catalog models`).
+    #[arg(long, required_unless_present = "model_file", conflicts_with = "model_file")]
+    pub model: Option<String>,
+    /// A model file: today a Kraftwerk parts file (RON) holding one entry under `models`.
+    #[arg(long)]
+    pub model_file: Option<PathBuf>,
+    /// Weight precision (int4, q4_k_m, fp8, bf16, ...) or `best` (the best that meets the goal).
+    #[arg(long, default_value = "best")]
+    pub precision: String,
+    /// Context per user, tokens (default: the model's native context up to 8192).
+    #[arg(long)]
+    pub context: Option<u32>,
+    /// Concurrent users.
+    #[arg(long, default_value_t = 1)]
+    pub users: u32,
+    /// Decode rate each user must see, tokens/s.
+    #[arg(long, default_value_t = 0.0)]
+    pub tok_s: f64,
+    /// Prefill rate of one prompt of the context, tokens/s.
+    #[arg(long)]
+    pub prefill_tok_s: Option<f64>,
+    /// inference, lora, qlora or full.
+    #[arg(long, default_value = "inference")]
+    pub mode: String,
+    /// Most the parts may cost, USD.
+    #[arg(long)]
+    pub budget_usd: Option<f64>,
+    /// Mains voltage, V.
+    #[arg(long, default_value_t = 120.0)]
+    pub mains_v: f64,
+    /// Breaker of each circuit, A.
+    #[arg(long, default_value_t = 15.0)]
+    pub breaker_a: f64,
+    /// Independent circuits.
+    #[arg(long, default_value_t = 1)]
+    pub circuits: usize,
+    /// Continuous limit of one outlet, A (default: the power code's figure for the mains).
+    #[arg(long)]
+    pub outlet_a: Option<f64>,
+    /// Machine form (default: any).
+    #[arg(long, value_enum)]
+    pub form: Option<FormArg>,
+    /// Allow used-market cards (P40, V100, RTX 3090 class).
+    #[arg(long)]
+    pub used: bool,
+    /// A part the build must use (repeatable): a board, case, card, CPU, PSU you own.
+    #[arg(long = "must-have", value_name = "ID")]
+    pub must_have: Vec<String>,
+    /// Most GPUs in one machine.
+    #[arg(long, default_value_t = 8)]
+    pub max_gpus: u32,
+    /// Most results shown.
+    #[arg(long, default_value_t = 5)]
+    pub max_results: usize,
+    /// Save each result as `plan-N.rig.ron` in this folder.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// The goal the arguments describe.
+pub fn goal(a: &PlanArgs) -> Goal {
+    Goal {
+        model: model_ref(a.model.as_deref(), a.model_file.as_deref()).unwrap_or(Goal::default().model),
+        precision: (a.precision != "best").then(|| a.precision.clone()),
+        context: a.context,
+        users: a.users,
+        tok_s: a.tok_s,
+        prefill_tok_s: a.prefill_tok_s,
+        mode: a.mode.clone(),
+        mains_v: a.mains_v,
+        breaker_a: a.breaker_a,
+        circuits: a.circuits,
+        outlet_a: a.outlet_a,
+        budget_usd: a.budget_usd,
+        form: a.form.map(|f| match f {
+            FormArg::Tower => Form::Tower,
+            FormArg::OpenFrame => Form::OpenFrame,
+            FormArg::Rack => Form::Rack,
+        }),
+        used: a.used,
+        must_have: a.must_have.clone(),
+        max_gpus: a.max_gpus,
+        max_results: a.max_results,
+    }
+}
+
+/// Runs `kraftwerk plan`.
+pub fn run(a: &PlanArgs) -> ExitCode {
+    let catalog = match load_catalog() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let goal = goal(a);
+    let out = match plan_blocking(&catalog, &goal) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("kraftwerk plan: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut saved = Vec::new();
+    if let Some(dir) = &a.out {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("kraftwerk plan: cannot create {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+        for r in &out.results {
+            let path = dir.join(format!("plan-{}.rig.ron", r.rank));
+            if let Err(e) = adapter::save(&path, &r.build) {
+                eprintln!("kraftwerk plan: {e}");
+                return ExitCode::from(2);
+            }
+            saved.push(path.display().to_string());
+        }
+    }
+    let code = match a.format {
+        Format::Json => print_json(&out),
+        Format::Text => {
+            print!("{}", render_text(&out, &saved));
+            ExitCode::SUCCESS
+        }
+    };
+    if code != ExitCode::SUCCESS {
+        return code;
+    }
+    if out.results.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+fn usd(p: Option<f64>) -> String {
+    p.map_or_else(|| "unknown".into(), |p| format!("${p:.0}"))
+}
+
+fn result_text(s: &mut String, r: &PlanResult) {
+    let e = &r.eval;
+    let price = if r.price_complete {
+        format!("${:.0}", r.price_usd)
+    } else {
+        format!("at least ${:.0} (prices unknown: {})", r.price_usd, e.unpriced.join(", "))
+    };
+    let _ = writeln!(s, "\n{}. {} at {}: {price}", r.rank, r.title, r.precision);
+    for p in &e.parts {
+        let _ = writeln!(s, "     {:>2} x {:<52} {:>9}", p.quantity, p.name, usd(p.unit_price_usd));
+    }
+    let circuits: Vec<String> =
+        e.circuits.iter().enumerate().map(|(i, (a, c))| format!("circuit {}: {a:.1} of {c:.1} A", i + 1)).collect();
+    let _ = writeln!(
+        s,
+        "   power: {:.0} W at the wall at full load ({:.0} W serving); {}; heat {:.0} W",
+        e.wall_w,
+        e.inference_wall_w,
+        circuits.join(", "),
+        e.heat_w
+    );
+    let num = |x: Option<f64>, unit: &str| x.map_or_else(|| "unknown".into(), |v| format!("{v:.1} {unit}"));
+    let _ = writeln!(
+        s,
+        "   speed: decode {} per user ({} in all), prefill {}",
+        num(e.decode_per_user, "tok/s"),
+        num(e.decode_total, "tok/s"),
+        num(e.prefill, "tok/s")
+    );
+    let bound = if r.price_complete { "" } else { "at least " };
+    let be = e.break_even_months.map_or_else(|| "never".into(), |m| format!("{bound}{m:.1} months"));
+    let mtok = e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}${c:.2}"));
+    let _ = writeln!(s, "   cost: {mtok} per million tokens; break-even against {} after {be}", e.cloud);
+    for w in &e.warnings {
+        let _ = writeln!(s, "   warning: {w}");
+    }
+}
+
+/// The outcome as text.
+pub fn render_text(out: &PlanOutcome, saved: &[String]) -> String {
+    let mut s = format!("Goal: {}\n", out.goal);
+    if out.results.is_empty() {
+        s.push_str("\nNothing in the catalog meets this goal.\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "{} build{} meet{} the goal, cheapest first:",
+            out.results.len(),
+            if out.results.len() == 1 { "" } else { "s" },
+            if out.results.len() == 1 { "s" } else { "" }
+        );
+    }
+    for r in &out.results {
+        result_text(&mut s, r);
+    }
+    if !out.rejected.is_empty() {
+        s.push_str("\nAlternatives that lost:\n");
+        for r in &out.rejected {
+            let _ = writeln!(s, "  [{}] {}", r.constraint, r.reason);
+        }
+    }
+    if !out.relaxations.is_empty() {
+        let binding: Vec<String> = out.binding.iter().map(ToString::to_string).collect();
+        let _ = writeln!(
+            s,
+            "\nBinding constraint{}: {}",
+            if binding.len() == 1 { "" } else { "s" },
+            if binding.is_empty() {
+                "none alone (relaxing any one constraint finds nothing)".into()
+            } else {
+                binding.join(", ")
+            }
+        );
+        for r in &out.relaxations {
+            let _ = writeln!(s, "  with {}: {}", r.change, r.buys.as_deref().unwrap_or("still nothing"));
+        }
+    }
+    for p in saved {
+        let _ = writeln!(s, "saved {p}");
+    }
+    let _ = writeln!(
+        s,
+        "\n{} chips, {} fit estimates, {} machines checked, {} passed.",
+        out.stats.chips, out.stats.screened, out.stats.checked, out.stats.passing
+    );
+    if out.cancelled {
+        s.push_str("(cancelled: partial answer)\n");
+    }
+    s
+}
