@@ -164,7 +164,7 @@ fn scenario_6_passive_cards_in_a_tower() {
     // Both cards take an EPS 8-pin: the connector rule counts them (as EPS or via the adapter).
     let eps_counted = r.findings.iter().any(|f| f.rule == "psu-connectors") || {
         let p = c.psu("seasonic-prime-tx-1600-atx31").expect("psu");
-        p.connectors.eps_8pin >= 3
+        p.connectors.eps_8pin.is_some_and(|n| n >= 3)
     };
     assert!(eps_counted);
 }

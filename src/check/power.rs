@@ -307,7 +307,7 @@ pub fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> Cable
     let inputs = gpu.power_inputs;
     if inputs.hpwr_16pin > 0 {
         let cable = cable.unwrap_or_else(|| match psu {
-            Some(p) if p.connectors.hpwr_16pin > 0 => GpuCable::Native12V2x6 {
+            Some(p) if p.connectors.hpwr_16pin.is_some_and(|n| n > 0) => GpuCable::Native12V2x6 {
                 class_w: if p.connectors.hpwr_class_w == 0 { 600 } else { p.connectors.hpwr_class_w },
             },
             _ => GpuCable::Adapter { pcie_8pin_connected: adapter_plugs(gpu) },
@@ -401,6 +401,14 @@ pub static GPU_POWER_CABLE: Rule = Rule {
     },
 };
 
+/// A PSU's known connector counts.
+#[derive(Clone, Copy)]
+struct Counts {
+    hpwr_16pin: u8,
+    pcie_8pin: u8,
+    eps_8pin: u8,
+}
+
 /// `psu-connectors`.
 pub static PSU_CONNECTORS: Rule = Rule {
     doc: RuleDoc {
@@ -430,9 +438,15 @@ pub static PSU_CONNECTORS: Rule = Rule {
             }
             let gpu_eps = eps;
             if sys == Some(pi) {
-                eps += u32::from(c.r.board.map_or(1, |bd| bd.eps_8pin));
+                // An unknown EPS count counts as 1, the least a board takes.
+                eps += u32::from(c.r.board.map_or(1, |bd| bd.eps_8pin.unwrap_or(1)));
             }
-            let have = psu.connectors;
+            // Connector counts the source does not give: this PSU is not checked.
+            let k = psu.connectors;
+            let (Some(hpwr_16pin), Some(pcie_8pin), Some(eps_8pin)) = (k.hpwr_16pin, k.pcie_8pin, k.eps_8pin) else {
+                continue;
+            };
+            let have = Counts { hpwr_16pin, pcie_8pin, eps_8pin };
             // Native 16-pin sockets the PSU lacks are fed by the cards' adapters (one 8-pin per
             // 150 W of the card's highest limit).
             let short_hpwr = hpwr.saturating_sub(u32::from(have.hpwr_16pin));

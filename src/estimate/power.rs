@@ -364,13 +364,13 @@ fn inlet_a(inlet: Inlet, mains_v: f64) -> f64 {
 pub fn excursion_limits(psu: &Psu) -> Option<[f64; 4]> {
     match psu.atx_version {
         AtxVersion::Atx30 | AtxVersion::Atx31 => {
-            if psu.rated_w > 450.0 && psu.connectors.hpwr_16pin > 0 {
+            if psu.rated_w > 450.0 && psu.connectors.hpwr_16pin.is_some_and(|n| n > 0) {
                 Some(EXCURSION_LIMIT_HPWR)
             } else {
                 Some(EXCURSION_LIMIT_OTHER)
             }
         }
-        AtxVersion::Atx2 | AtxVersion::Server => None,
+        AtxVersion::Atx2 | AtxVersion::Server | AtxVersion::Unknown => None,
     }
 }
 

@@ -511,29 +511,9 @@ pub(crate) fn edit_build(b: &mut Build, catalog: &Catalog, action: Action) {
         Action::SetWorkload(w) => b.workload = w,
         Action::AddInlineParts(file) => {
             let old = std::mem::take(&mut b.parts);
-            let mut cat = Catalog {
-                gpus: old.gpus,
-                cpus: old.cpus,
-                motherboards: old.motherboards,
-                psus: old.psus,
-                coolers: old.coolers,
-                cases: old.cases,
-                memory: old.memory,
-                storage: old.storage,
-                models: old.models,
-            };
+            let mut cat = Catalog::from(old);
             cat.merge(file, &catalog::Origin::Unknown);
-            b.parts = PartsFile {
-                gpus: cat.gpus,
-                cpus: cat.cpus,
-                motherboards: cat.motherboards,
-                psus: cat.psus,
-                coolers: cat.coolers,
-                cases: cat.cases,
-                memory: cat.memory,
-                storage: cat.storage,
-                models: cat.models,
-            };
+            b.parts = cat.into_parts_file();
         }
         _ => {}
     }

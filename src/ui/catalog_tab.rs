@@ -102,7 +102,8 @@ impl Default for CatalogView {
 /// Kind title.
 pub fn kind_title(k: PartKind) -> &'static str {
     match k {
-        PartKind::Gpu => "GPUs",
+        PartKind::Gpu => "GPU chips",
+        PartKind::GpuCard => "GPU cards",
         PartKind::Cpu => "CPUs",
         PartKind::Motherboard => "Motherboards",
         PartKind::Psu => "PSUs",
@@ -147,6 +148,26 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
                             on(g.length_mm, |v| format!("{v:.0} mm")),
                             n(f64::from(g.pcie_gen), format!("Gen{} x{}", g.pcie_gen, g.pcie_lanes)),
                             price(g.price_usd),
+                        ],
+                    )
+                })
+                .collect(),
+        ),
+        PartKind::GpuCard => (
+            vec!["Name", "Chip", "Length", "Slots", "Board power", "Cooler", "Price"],
+            merged(&p.gpu_cards, &c.gpu_cards)
+                .into_iter()
+                .map(|x| {
+                    row(
+                        x,
+                        &p.gpu_cards,
+                        vec![
+                            t(x.chip.clone()),
+                            on(x.length_mm, |v| format!("{v:.0} mm")),
+                            on(x.width_slots.map(f64::from), |v| format!("{v:.0}")),
+                            on(x.board_power_w, |v| format!("{v:.0} W")),
+                            t(x.cooler.map_or_else(|| "unknown".to_owned(), |c| format!("{c:?}"))),
+                            price(x.price_usd),
                         ],
                     )
                 })
@@ -212,8 +233,8 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
                             n(x.rated_w, format!("{:.0} W", x.rated_w)),
                             t(format!("{:?}", x.atx_version)),
                             t(format!("{:?}", x.eighty_plus)),
-                            n(f64::from(x.connectors.hpwr_16pin), x.connectors.hpwr_16pin.to_string()),
-                            n(f64::from(x.connectors.pcie_8pin), x.connectors.pcie_8pin.to_string()),
+                            on(x.connectors.hpwr_16pin.map(f64::from), |v| format!("{v:.0}")),
+                            on(x.connectors.pcie_8pin.map(f64::from), |v| format!("{v:.0}")),
                             t(format!("{:?}", x.inlet)),
                             price(x.price_usd),
                         ],
@@ -332,7 +353,7 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
 fn use_action(state: &AppState, kind: PartKind, id: &str) -> (&'static str, Action) {
     let id = id.to_owned();
     match kind {
-        PartKind::Gpu => ("Add", Action::AddGpu(id)),
+        PartKind::Gpu | PartKind::GpuCard => ("Add", Action::AddGpu(id)),
         PartKind::Cpu => ("Use", Action::SetCpu(Some(id))),
         PartKind::Motherboard => ("Use", Action::SetMotherboard(Some(id))),
         PartKind::Psu => ("Add", Action::AddPsu(id)),
@@ -361,6 +382,10 @@ pub fn custom_template(state: &AppState, kind: PartKind, id: Option<&str>) -> St
     let suffix = |s: &str| if s.starts_with("custom-") { s.to_owned() } else { format!("custom-{s}") };
     match kind {
         PartKind::Gpu => file.gpus.extend(pick(&p.gpus, &c.gpus, id).map(|mut x| {
+            x.id = suffix(&x.id);
+            x
+        })),
+        PartKind::GpuCard => file.gpu_cards.extend(pick(&p.gpu_cards, &c.gpu_cards, id).map(|mut x| {
             x.id = suffix(&x.id);
             x
         })),

@@ -17,6 +17,9 @@ pub enum AtxVersion {
     Atx31,
     /// Server / CRPS unit (no ATX excursion table).
     Server,
+    /// Not published in the source (imported units): treated like ATX 2.x, no excursion
+    /// allowance assumed.
+    Unknown,
 }
 
 /// 80 PLUS certification level.
@@ -61,14 +64,17 @@ pub struct EfficiencyPoint {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PsuConnectors {
-    /// 12V-2x6 / 12VHPWR cables.
-    pub hpwr_16pin: u8,
+    /// 12V-2x6 / 12VHPWR cables; `None` = unknown.
+    #[serde(default)]
+    pub hpwr_16pin: Option<u8>,
     /// Power class of those cables as signalled by their sense pins, W (600, 450, 300, 150).
     pub hpwr_class_w: u16,
-    /// PCIe 8-pin (6+2) connectors.
-    pub pcie_8pin: u8,
-    /// EPS-12V 8-pin (4+4) connectors.
-    pub eps_8pin: u8,
+    /// PCIe 8-pin (6+2) connectors; `None` = unknown.
+    #[serde(default)]
+    pub pcie_8pin: Option<u8>,
+    /// EPS-12V 8-pin (4+4) connectors; `None` = unknown.
+    #[serde(default)]
+    pub eps_8pin: Option<u8>,
 }
 
 /// A power supply.
@@ -96,6 +102,9 @@ pub struct Psu {
     pub efficiency: Vec<EfficiencyPoint>,
     /// Cables and sockets.
     pub connectors: PsuConnectors,
+    /// Unit length (depth), mm, if published.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length_mm: Option<f64>,
     /// AC inlet.
     pub inlet: Inlet,
     /// Source URL.
@@ -109,6 +118,9 @@ pub struct Psu {
     /// Provenance notes.
     #[serde(default)]
     pub notes: Option<String>,
+    /// Per-figure provenance (curated parts: all from `source`).
+    #[serde(default, skip_serializing_if = "Sources::is_default")]
+    pub provenance: Sources,
     /// Where this part was loaded from (not in files).
     #[serde(skip)]
     pub origin: Origin,
