@@ -112,17 +112,17 @@ where
             continue;
         }
         if !NOT_FIGURES.contains(&key.as_str()) {
-            if let Some(old) = b.get(&key).filter(|v| !v.is_null()) {
-                if !same(old, &value) {
-                    conflicts.push(FigureConflict {
-                        kind,
-                        id: top.id().to_owned(),
-                        figure: key.clone(),
-                        curated: value.to_string(),
-                        other: old.to_string(),
-                        other_source: other_source.clone(),
-                    });
-                }
+            if let Some(old) = b.get(&key).filter(|v| !v.is_null())
+                && !same(old, &value)
+            {
+                conflicts.push(FigureConflict {
+                    kind,
+                    id: top.id().to_owned(),
+                    figure: key.clone(),
+                    curated: value.to_string(),
+                    other: old.to_string(),
+                    other_source: other_source.clone(),
+                });
             }
             from_top.push(key.clone());
         }
