@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 /// ODC-By 1.0), embedded at compile time: `(file name, JSON text)`. Compact JSON parses several
 /// times faster than RON at this size (thousands of parts; see `benches/catalog.rs`).
 pub const IMPORTED_FILES: &[(&str, &str)] = &[
+    ("catalog/opendb/cpus.json", include_str!("../../catalog/opendb/cpus.json")),
     ("catalog/opendb/cases.json", include_str!("../../catalog/opendb/cases.json")),
     ("catalog/opendb/coolers.json", include_str!("../../catalog/opendb/coolers.json")),
     ("catalog/opendb/psus.json", include_str!("../../catalog/opendb/psus.json")),

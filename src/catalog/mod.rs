@@ -13,6 +13,7 @@ pub mod audit;
 mod kinds;
 pub mod load;
 mod parts;
+pub mod picker;
 mod validate;
 
 pub use kinds::{Catalog, FigureConflict, HasId, MaybeProvenance, Part, PartKind, PartsFile};

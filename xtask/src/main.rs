@@ -61,7 +61,8 @@ fn run() -> Result<(), String> {
     let out = arg("--out").unwrap_or_else(|| "catalog/opendb".into());
     let ctx = Ctx { commit: commit.clone(), links: curated_links()? };
     let mut reader = BlobReader::new(&git_dir)?;
-    let kinds: [(&str, &str, &str, fn(&Value, &Ctx) -> Mapped); 5] = [
+    let kinds: [(&str, &str, &str, fn(&Value, &Ctx) -> Mapped); 6] = [
+        ("CPU", "cpus", "cpus.json", cpu),
         ("PCCase", "cases", "cases.json", case),
         ("CPUCooler", "coolers", "coolers.json", cooler),
         ("PSU", "psus", "psus.json", psu),
@@ -169,7 +170,7 @@ impl BlobReader {
 /// Curated parts whose notes cite exactly one OpenDB file: uuid -> curated id.
 fn curated_links() -> Result<HashMap<String, String>, String> {
     let mut links = HashMap::new();
-    for file in ["catalog/cases.ron", "catalog/coolers.ron", "catalog/psus.ron", "catalog/motherboards.ron"] {
+    for file in ["catalog/cases.ron", "catalog/coolers.ron", "catalog/psus.ron", "catalog/motherboards.ron", "catalog/cpus.ron"] {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e} (run from the repository root)"))?;
         for block in text.split("id: \"").skip(1) {
             let Some(end) = block.find('"') else { continue };
@@ -281,7 +282,8 @@ fn base(v: &Value, ctx: &Ctx, category: &str) -> Result<Map<String, Value>, Stri
     let source = vendor_url.filter(|u| u.starts_with("http")).unwrap_or(&file_url);
     let (id, linked) = match ctx.links.get(uuid) {
         Some(curated) => (curated.clone(), true),
-        None => (slug(&format!("{vendor} {name}")), false),
+        // The catalog's CPU ids drop "Ryzen" before "Threadripper" (`amd-threadripper-7960x`).
+        None => (slug(&format!("{vendor} {name}")).replace("amd-ryzen-threadripper", "amd-threadripper"), false),
     };
     let mut m = Map::new();
     m.insert("id".into(), json!(id));
@@ -311,6 +313,11 @@ fn file_provenance(category: &str) -> Map<String, Value> {
             ("memory_type", "DDR generation from OpenDB; RDIMM for server/workstation sockets"),
         ],
         "GPU" => &[("cooler", "from OpenDB's cooling field (fans = open air)")],
+        "CPU" => &[
+            ("pcie_lanes", "the platform's usable CPU lanes (vendor platform specification; see notes)"),
+            ("memory_types", "the platform's memory type"),
+            ("memory_channels", "the platform's channel count"),
+        ],
         _ => &[],
     };
     derived.iter().map(|(k, v)| ((*k).to_owned(), json!({ "Derived": v }))).collect()
@@ -508,6 +515,64 @@ fn board(v: &Value, ctx: &Ctx) -> Mapped {
     }
     put(&mut m, "eps_8pin", eps.map(Value::from));
     Ok(Outcome::Part(m))
+}
+
+/// Platform figures OpenDB does not give (it has no PCIe lane counts): usable CPU lanes
+/// (gen5, gen4, gen3; the chipset link excluded), memory type, channels, and where from.
+fn platform(socket: &str, arch: &str, name: &str) -> Option<([u64; 3], &'static str, u64, &'static str)> {
+    let pro = name.contains("PRO") || name.split_whitespace().any(|w| w.ends_with("WX"));
+    Some(match (socket, arch) {
+        ("AM5", "Zen 4" | "Zen 5") => ([24, 0, 0], "Ddr5Udimm", 2, "AM5: 24 usable PCIe 5.0 CPU lanes, as curated for the Ryzen 9 7950X (AMD product page)"),
+        ("AM4", "Zen 3" | "Zen 2") => ([0, 20, 0], "Ddr4Udimm", 2, "AM4 Zen 2/3 desktop: 20 usable PCIe 4.0 CPU lanes (16 graphics + 4 NVMe; 4 more link the chipset), AMD Ryzen 5000/3000 product pages"),
+        ("LGA 1700", _) => ([16, 4, 0], "Ddr5Udimm", 2, "LGA1700: 16 PCIe 5.0 + 4 PCIe 4.0 CPU lanes, as curated for the Core i9-14900K (Intel ARK); DDR4 boards exist, DDR5 entered"),
+        ("LGA 1851", _) => ([20, 4, 0], "Ddr5Udimm", 2, "LGA1851: 20 PCIe 5.0 + 4 PCIe 4.0 CPU lanes, as curated for the Core Ultra 9 285K (Intel ARK)"),
+        ("sTR5", _) if pro => ([128, 0, 0], "Ddr5Rdimm", 8, "Threadripper PRO on WRX90: 128 PCIe 5.0 lanes, 8 channels, as curated for the PRO 7985WX (AMD press release 2023-10-19)"),
+        ("sTR5", _) => ([48, 24, 0], "Ddr5Rdimm", 4, "Threadripper on TRX50: 48 PCIe 5.0 + 24 PCIe 4.0 lanes, 4 channels, as curated for the 7960X (AMD press release 2023-10-19)"),
+        _ => return None,
+    })
+}
+
+fn cpu(v: &Value, ctx: &Ctx) -> Mapped {
+    let raw_socket = string(v, "socket")?.ok_or("`socket` missing")?;
+    let name = v.get("metadata").and_then(|m| string(m, "name").ok().flatten()).unwrap_or("");
+    let arch = string(v, "microarchitecture")?.unwrap_or("");
+    // APUs (model number ending in G / GE / GT) have fewer lanes than the platform's table.
+    let apu = name.split_whitespace().any(|w| {
+        w.chars().next().is_some_and(|c| c.is_ascii_digit()) && (w.ends_with('G') || w.ends_with("GE") || w.ends_with("GT"))
+    });
+    if apu {
+        return Ok(Outcome::OutOfScope("APU (fewer PCIe lanes than its platform)".into()));
+    }
+    let Some((lanes, mem, channels, why)) = platform(raw_socket, arch, name) else {
+        return Ok(Outcome::OutOfScope("platform without a lane table here (older, or lanes vary per model)".into()));
+    };
+    let cores = v.get("cores").ok_or("`cores` missing")?;
+    let total = count_big(cores, "total")?.filter(|n| *n > 0).ok_or("`cores.total` missing")?;
+    let threads = count_big(cores, "threads")?.filter(|n| *n > 0).ok_or("`cores.threads` missing")?;
+    let spec = v.get("specifications").ok_or("`specifications` missing")?;
+    let tdp = num(spec, "tdp")?.ok_or("`specifications.tdp` missing")?;
+    let mut m = base(v, ctx, "CPU")?;
+    m.insert("socket".into(), json!(socket(raw_socket)));
+    m.insert("cores".into(), json!(total));
+    m.insert("threads".into(), json!(threads));
+    m.insert("tdp_w".into(), json!(tdp));
+    put(&mut m, "package_power_w", num(spec, "ppt")?.map(Value::from));
+    m.insert("pcie_lanes".into(), json!({"gen5": lanes[0], "gen4": lanes[1], "gen3": lanes[2]}));
+    m.insert("memory_types".into(), json!([mem]));
+    m.insert("memory_channels".into(), json!(channels));
+    put(&mut m, "max_memory_gb", spec.get("memory").map(|x| num(x, "maxSupport")).transpose()?.flatten().map(|x| json!(x.round() as u64)));
+    let notes = format!("{} Lanes, memory type and channels derived: {why}.", m["notes"].as_str().unwrap_or_default());
+    m.insert("notes".into(), json!(notes));
+    Ok(Outcome::Part(m))
+}
+
+/// A count that may exceed 63 (cores, threads).
+fn count_big(v: &Value, key: &str) -> Result<Option<u64>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n.as_u64().map(Some).ok_or_else(|| format!("`{key}` = {n} is not a count")),
+        Some(other) => Err(format!("`{key}` is not a count: {other}")),
+    }
 }
 
 /// OpenDB GPU `chipset` (and memory, where one name covers two sizes) to the catalog's chip id.
