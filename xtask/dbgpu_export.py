@@ -62,6 +62,7 @@ CHIPS = [
     ("nvidia-tesla-p100-pcie-16gb", "Tesla P100 PCIe 16 GB", "NVIDIA", "Tesla P100 PCIe 16 GB", "Passive", "None"),
     ("nvidia-tesla-v100-pcie-16gb", "Tesla V100 PCIe 16 GB", "NVIDIA", "Tesla V100 PCIe 16 GB", "Passive", "None"),
     ("nvidia-tesla-v100-pcie-32gb", "Tesla V100 PCIe 32 GB", "NVIDIA", "Tesla V100 PCIe 32 GB", "Passive", "None"),
+    ("nvidia-tesla-v100-sxm2-16gb", "Tesla V100 SXM2 16 GB", "NVIDIA", "Tesla V100 SXM2 16 GB", "System", "Sxm(bandwidth_gb_s: 300.0)"),
     ("nvidia-tesla-v100-sxm2-32gb", "Tesla V100 SXM2 32 GB", "NVIDIA", "Tesla V100 SXM2 32 GB", "System", "Sxm(bandwidth_gb_s: 300.0)"),
     ("nvidia-a100-sxm4-80gb", "A100 SXM4 80 GB", "NVIDIA", "A100 SXM4 80 GB", "System", "Sxm(bandwidth_gb_s: 600.0)"),
     ("nvidia-h100-sxm5-80gb", "H100 SXM5 80 GB", "NVIDIA", "H100 SXM5 80 GB", "System", "Sxm(bandwidth_gb_s: 900.0)"),

@@ -10,12 +10,17 @@ use super::HasId;
 #[derive(Debug, Clone, Default)]
 pub struct PickerIndex {
     keys: Vec<String>,
+    /// The keys without spaces and dashes (`16 gb` matches `16gb`, `rtx4090` matches `rtx 4090`).
+    compact: Vec<String>,
 }
 
 impl PickerIndex {
     /// Index of `parts` (the positions returned by [`PickerIndex::search`] are into `parts`).
     pub fn new<T: HasId + ?Sized>(parts: &[&T]) -> Self {
-        PickerIndex { keys: parts.iter().map(|p| format!("{} {}", p.display_name(), p.id()).to_lowercase()).collect() }
+        let keys: Vec<String> =
+            parts.iter().map(|p| format!("{} {}", p.display_name(), p.id()).to_lowercase()).collect();
+        let compact = keys.iter().map(|k| k.chars().filter(|c| *c != ' ' && *c != '-').collect()).collect();
+        PickerIndex { keys, compact }
     }
 
     /// Number of indexed parts.
@@ -41,14 +46,45 @@ impl PickerIndex {
         'parts: for (i, key) in self.keys.iter().enumerate() {
             let mut score = 0u32;
             for t in &terms {
-                let Some(at) = key.find(t.as_str()) else { continue 'parts };
-                let word_start = at == 0 || !key.as_bytes()[at - 1].is_ascii_alphanumeric();
-                score += if word_start { 2 } else { 1 };
+                match key.find(t.as_str()) {
+                    Some(at) => {
+                        let word_start = at == 0 || !key.as_bytes()[at - 1].is_ascii_alphanumeric();
+                        score += if word_start { 2 } else { 1 };
+                    }
+                    None if self.compact[i].contains(t.trim_matches('-')) => score += 1,
+                    None => continue 'parts,
+                }
             }
             hits.push((score, key.len(), i));
         }
         hits.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         hits.truncate(limit);
         hits.into_iter().map(|(_, _, i)| i).collect()
+    }
+}
+
+impl super::Catalog {
+    /// The part of `kind` a builder's name for it points to: an exact id, else the best
+    /// [`PickerIndex`] hit among the parts of `kind` (every term of `name` must occur in the
+    /// part's vendor, name or id). GPU names fall back from cards to chips and back. `None` when
+    /// nothing matches every term.
+    pub fn find_by_name(&self, kind: super::PartKind, name: &str) -> Option<&dyn super::Part> {
+        use super::PartKind;
+        let kinds: &[PartKind] = match kind {
+            PartKind::Gpu => &[PartKind::Gpu, PartKind::GpuCard],
+            PartKind::GpuCard => &[PartKind::GpuCard, PartKind::Gpu],
+            _ => std::slice::from_ref(&kind),
+        };
+        for k in kinds {
+            let parts = self.parts_of(*k);
+            if let Some(p) = parts.iter().find(|p| p.id() == name) {
+                return Some(*p);
+            }
+            let index = PickerIndex::new(&parts);
+            if let Some(&i) = index.search(name, 1).first() {
+                return parts.get(i).copied();
+            }
+        }
+        None
     }
 }

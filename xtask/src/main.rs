@@ -526,6 +526,13 @@ fn platform(socket: &str, arch: &str, name: &str) -> Option<([u64; 3], &'static 
         ("AM4", "Zen 3" | "Zen 2") => ([0, 20, 0], "Ddr4Udimm", 2, "AM4 Zen 2/3 desktop: 20 usable PCIe 4.0 CPU lanes (16 graphics + 4 NVMe; 4 more link the chipset), AMD Ryzen 5000/3000 product pages"),
         ("LGA 1700", _) => ([16, 4, 0], "Ddr5Udimm", 2, "LGA1700: 16 PCIe 5.0 + 4 PCIe 4.0 CPU lanes, as curated for the Core i9-14900K (Intel ARK); DDR4 boards exist, DDR5 entered"),
         ("LGA 1851", _) => ([20, 4, 0], "Ddr5Udimm", 2, "LGA1851: 20 PCIe 5.0 + 4 PCIe 4.0 CPU lanes, as curated for the Core Ultra 9 285K (Intel ARK)"),
+        ("LGA 2011-3", _) if name.contains("Xeon E5") && (name.contains("v3") || name.contains("V3") || name.contains("v4") || name.contains("V4")) => (
+            [0, 0, 40],
+            "Ddr4Rdimm",
+            4,
+            "Xeon E5-1600/2600 v3/v4 on LGA2011-3: 40 PCIe 3.0 lanes and 4 DDR4 channels per socket (Intel ARK, e.g. https://www.intel.com/content/www/us/en/products/sku/91755/intel-xeon-processor-e52680-v4-35m-cache-2-40-ghz/specifications.html)",
+        ),
+        ("sTRX4", "Zen 2") => ([0, 56, 0], "Ddr4Udimm", 4, "Threadripper 3000 on TRX40: 64 PCIe 4.0 CPU lanes of which 8 link the chipset (AMD: 88 platform lanes = 64 CPU + 24 chipset), 4 DDR4 channels"),
         ("sTR5", _) if pro => ([128, 0, 0], "Ddr5Rdimm", 8, "Threadripper PRO on WRX90: 128 PCIe 5.0 lanes, 8 channels, as curated for the PRO 7985WX (AMD press release 2023-10-19)"),
         ("sTR5", _) => ([48, 24, 0], "Ddr5Rdimm", 4, "Threadripper on TRX50: 48 PCIe 5.0 + 24 PCIe 4.0 lanes, 4 channels, as curated for the 7960X (AMD press release 2023-10-19)"),
         _ => return None,
