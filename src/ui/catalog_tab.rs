@@ -497,78 +497,89 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         kind_title(cv.kind)
     ));
     let mut new_editor = None;
-    egui::ScrollArea::both().id_salt("catalog-scroll").auto_shrink([false, false]).show(ui, |ui| {
-        egui::Grid::new(("catalog-grid", cv.kind)).striped(true).num_columns(cols.len() + 2).spacing([14.0, 6.0]).show(
-            ui,
-            |ui| {
-                ui.label("");
-                for (i, c) in cols.iter().enumerate() {
-                    let sorted = i == col;
-                    let resp = ui.add(
-                        egui::Button::new(
-                            RichText::new(if sorted { format!("{c}    ") } else { (*c).to_owned() }).strong(),
-                        )
-                        .frame(false),
-                    );
-                    if sorted {
-                        sort_arrow(ui, resp.rect, cv.ascending);
-                    }
-                    if i == 0 {
-                        ui.label(RichText::new("Source").strong());
-                    }
-                    if resp.clicked() {
-                        if cv.sort_col == i {
-                            cv.ascending = !cv.ascending;
-                        } else {
-                            cv.sort_col = i;
-                            cv.ascending = true;
+    // Thousands of imported parts: lay out only the rows in view (the header row is drawn at the
+    // top of each visible slice, so it stays in sight while scrolling).
+    let row_height = ui.spacing().interact_size.y + 6.0;
+    let total_rows = rows.len() + 1;
+    egui::ScrollArea::both().id_salt("catalog-scroll").auto_shrink([false, false]).show_rows(
+        ui,
+        row_height,
+        total_rows,
+        |ui, range| {
+            let visible = &rows[range.start.min(rows.len())..range.end.saturating_sub(1).min(rows.len())];
+            egui::Grid::new(("catalog-grid", cv.kind))
+                .striped(true)
+                .num_columns(cols.len() + 2)
+                .spacing([14.0, 6.0])
+                .show(ui, |ui| {
+                    ui.label("");
+                    for (i, c) in cols.iter().enumerate() {
+                        let sorted = i == col;
+                        let resp = ui.add(
+                            egui::Button::new(
+                                RichText::new(if sorted { format!("{c}    ") } else { (*c).to_owned() }).strong(),
+                            )
+                            .frame(false),
+                        );
+                        if sorted {
+                            sort_arrow(ui, resp.rect, cv.ascending);
                         }
-                    }
-                }
-                ui.end_row();
-                for r in &rows {
-                    ui.horizontal(|ui| {
-                        let (label, action) = use_action(state, cv.kind, &r.id);
-                        if ui
-                            .small_button(label)
-                            .on_hover_text(format!("{label} {} to the build", r.cells[0].text))
-                            .clicked()
-                        {
-                            out.push(action);
-                        }
-                        if ui
-                            .small_button("Copy")
-                            .on_hover_text("Define a custom part starting from a copy of this one")
-                            .clicked()
-                        {
-                            new_editor = Some(r.id.clone());
-                        }
-                    });
-                    for (i, c) in r.cells.iter().enumerate() {
                         if i == 0 {
-                            let mut text = RichText::new(&c.text);
-                            if r.inline {
-                                text = text.color(theme::INFO);
-                            }
-                            ui.label(text).on_hover_text(format!(
-                                "id: {}{}",
-                                r.id,
-                                if r.inline { " (custom, inline in this build)" } else { "" }
-                            ));
-                            if r.source.is_empty() {
-                                ui.weak("—");
+                            ui.label(RichText::new("Source").strong());
+                        }
+                        if resp.clicked() {
+                            if cv.sort_col == i {
+                                cv.ascending = !cv.ascending;
                             } else {
-                                ui.hyperlink_to(host(&r.source), &r.source).on_hover_text(&r.source);
+                                cv.sort_col = i;
+                                cv.ascending = true;
                             }
-                        } else {
-                            ui.label(&c.text);
                         }
                     }
                     ui.end_row();
-                }
-            },
-        );
-    });
+                    for r in visible {
+                        ui.horizontal(|ui| {
+                            let (label, action) = use_action(state, cv.kind, &r.id);
+                            if ui
+                                .small_button(label)
+                                .on_hover_text(format!("{label} {} to the build", r.cells[0].text))
+                                .clicked()
+                            {
+                                out.push(action);
+                            }
+                            if ui
+                                .small_button("Copy")
+                                .on_hover_text("Define a custom part starting from a copy of this one")
+                                .clicked()
+                            {
+                                new_editor = Some(r.id.clone());
+                            }
+                        });
+                        for (i, c) in r.cells.iter().enumerate() {
+                            if i == 0 {
+                                let mut text = RichText::new(&c.text);
+                                if r.inline {
+                                    text = text.color(theme::INFO);
+                                }
+                                ui.label(text).on_hover_text(format!(
+                                    "id: {}{}",
+                                    r.id,
+                                    if r.inline { " (custom, inline in this build)" } else { "" }
+                                ));
+                                if r.source.is_empty() {
+                                    ui.weak("—");
+                                } else {
+                                    ui.hyperlink_to(host(&r.source), &r.source).on_hover_text(&r.source);
+                                }
+                            } else {
+                                ui.label(&c.text);
+                            }
+                        }
+                        ui.end_row();
+                    }
+                });
+        },
+    );
     if let Some(id) = new_editor {
         cv.editor = Some(Editor { text: custom_template(state, cv.kind, Some(&id)), error: None });
     }
