@@ -344,6 +344,11 @@ part_kinds! {
 }
 
 impl Catalog {
+    /// Rebuilds what is derived from the parts (`card_gpus`) after a change made in place.
+    pub fn refresh_derived(&mut self) {
+        self.resolve_cards();
+    }
+
     /// Rebuilds `card_gpus` from `gpu_cards` and `gpus`; a card whose chip is unknown gets no
     /// entry (validation reports it).
     fn resolve_cards(&mut self) {

@@ -212,10 +212,24 @@ pub fn user_parts_dir() -> Option<PathBuf> {
 /// # Errors
 /// Only if the built-in catalog is broken.
 pub fn load_with_user_dir(dir: Option<&Path>) -> Result<(Catalog, Vec<LoadProblem>), CatalogError> {
-    let mut catalog = builtin()?;
+    let (mut catalog, mut problems) = load_user_parts(builtin()?, dir);
+    // The user's dated prices override the catalog's (every cost figure then uses them).
+    if let Some(path) = super::prices::user_prices_path() {
+        match super::prices::load_prices(&path) {
+            Ok(file) => {
+                catalog.apply_prices(&file);
+            }
+            Err(e) => problems.push(LoadProblem::BadFile(e)),
+        }
+    }
+    Ok((catalog, problems))
+}
+
+/// Merges every `*.ron` file of `dir` into `catalog`.
+fn load_user_parts(mut catalog: Catalog, dir: Option<&Path>) -> (Catalog, Vec<LoadProblem>) {
     let mut problems = Vec::new();
-    let Some(dir) = dir else { return Ok((catalog, problems)) };
-    let Ok(entries) = std::fs::read_dir(dir) else { return Ok((catalog, problems)) };
+    let Some(dir) = dir else { return (catalog, problems) };
+    let Ok(entries) = std::fs::read_dir(dir) else { return (catalog, problems) };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -236,5 +250,5 @@ pub fn load_with_user_dir(dir: Option<&Path>) -> Result<(Catalog, Vec<LoadProble
             Err(e) => problems.push(LoadProblem::BadFile(e)),
         }
     }
-    Ok((catalog, problems))
+    (catalog, problems)
 }

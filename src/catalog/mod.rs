@@ -14,6 +14,7 @@ mod kinds;
 pub mod load;
 mod parts;
 pub mod picker;
+pub mod prices;
 mod validate;
 
 pub use kinds::{Catalog, FigureConflict, HasId, MaybeProvenance, Part, PartKind, PartsFile};
