@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 fn benches(c: &mut Criterion) {
     c.bench_function("catalog_load_embedded_with_imports", |b| {
-        b.iter(|| black_box(catalog::builtin().expect("catalog")))
+        b.iter(|| black_box(catalog::builtin().expect("catalog")));
     });
     let cat = catalog::builtin().expect("catalog");
     let cards: Vec<&dyn HasId> = cat.gpu_cards.iter().map(|p| p as &dyn HasId).collect();
@@ -21,7 +21,7 @@ fn benches(c: &mut Criterion) {
     let index = PickerIndex::new(&cards);
     for q in ["4090", "asus strix 3090", "rtx 4080 super white"] {
         c.bench_function(&format!("picker_search_gpu_cards `{q}`"), |b| {
-            b.iter(|| black_box(index.search(black_box(q), 50)))
+            b.iter(|| black_box(index.search(black_box(q), 50)));
         });
     }
 }

@@ -256,6 +256,13 @@ macro_rules! part_kinds {
                 BTreeMap::from([$((PartKind::$variant, self.$field.len())),*])
             }
 
+            /// The part of `kind` with this id, if any.
+            pub fn part(&self, kind: PartKind, id: &str) -> Option<&dyn Part> {
+                match kind {
+                    $(PartKind::$variant => find_sorted(&self.$field, id).map(|p| p as &dyn Part),)*
+                }
+            }
+
             /// Every part of `kind`, as generic rows.
             pub fn parts_of(&self, kind: PartKind) -> Vec<&dyn Part> {
                 match kind {

@@ -50,7 +50,43 @@ fn n(v: f64, text: String) -> Cell {
     Cell { text, key: Key::Num(v) }
 }
 fn on(v: Option<f64>, fmt: impl Fn(f64) -> String) -> Cell {
-    v.map_or(Cell { text: "—".into(), key: Key::None }, |x| n(x, fmt(x)))
+    v.map_or(Cell { text: "unknown".into(), key: Key::None }, |x| n(x, fmt(x)))
+}
+
+/// The field behind each column of `kind`'s table (index 0 is the name), for the provenance
+/// shown on hover.
+fn column_figures(kind: PartKind) -> &'static [&'static str] {
+    match kind {
+        PartKind::Gpu => &[
+            "name",
+            "memory_gib",
+            "memory_bandwidth_gb_s",
+            "board_power_w",
+            "peak.bf16",
+            "width_slots",
+            "length_mm",
+            "pcie_gen",
+            "price_usd",
+        ],
+        PartKind::GpuCard => &["name", "chip", "length_mm", "width_slots", "board_power_w", "cooler", "price_usd"],
+        PartKind::Cpu => &["name", "socket", "cores", "tdp_w", "pcie_lanes", "memory_types", "price_usd"],
+        PartKind::Motherboard => {
+            &["name", "socket", "form_factor", "pcie_slots", "pcie_slots", "memory_slots", "price_usd"]
+        }
+        PartKind::Psu => &[
+            "name",
+            "rated_w",
+            "atx_version",
+            "eighty_plus",
+            "connectors.hpwr_16pin",
+            "connectors.pcie_8pin",
+            "inlet",
+            "price_usd",
+        ],
+        PartKind::Cooler => &["name", "cooler_type", "rated_tdp_w", "sockets", "height_mm", "price_usd"],
+        PartKind::Case => &["name", "airflow", "form_factors", "expansion_slots", "max_gpu_length_mm", "price_usd"],
+        _ => &[],
+    }
 }
 fn price(v: Option<f64>) -> Cell {
     on(v, |p| format!("${p:.0}"))
@@ -572,7 +608,12 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
                                     ui.hyperlink_to(host(&r.source), &r.source).on_hover_text(&r.source);
                                 }
                             } else {
-                                ui.label(&c.text);
+                                let resp = ui.label(&c.text);
+                                if let (Some(figure), Some(part)) =
+                                    (column_figures(cv.kind).get(i), state.catalog.part(cv.kind, &r.id))
+                                {
+                                    resp.on_hover_text(format!("{figure}: {}", part.provenance_of(figure)));
+                                }
                             }
                         }
                         ui.end_row();
