@@ -37,7 +37,7 @@ CHIPS = [
     ("nvidia-geforce-rtx-4070-ti-super", "GeForce RTX 4070 Ti SUPER", "NVIDIA", "GeForce RTX 4070 Ti SUPER", "OpenAir", "None"),
     ("nvidia-geforce-rtx-4080", "GeForce RTX 4080", "NVIDIA", "GeForce RTX 4080", "OpenAir", "None"),
     ("nvidia-geforce-rtx-4080-super", "GeForce RTX 4080 SUPER", "NVIDIA", "GeForce RTX 4080 SUPER", "OpenAir", "None"),
-    ("nvidia-geforce-rtx-4090d", "GeForce RTX 4090 D", "NVIDIA", "GeForce RTX 4090 D", "OpenAir", "None"),
+    ("nvidia-geforce-rtx-4090d", "GeForce RTX 4090 D", "NVIDIA", "GeForce RTX 4090D", "OpenAir", "None"),
     ("nvidia-geforce-rtx-5060-ti-16gb", "GeForce RTX 5060 Ti 16 GB", "NVIDIA", "GeForce RTX 5060 Ti 16 GB", "OpenAir", "None"),
     ("nvidia-geforce-rtx-5070", "GeForce RTX 5070", "NVIDIA", "GeForce RTX 5070", "OpenAir", "None"),
     ("nvidia-geforce-rtx-5070-ti", "GeForce RTX 5070 Ti", "NVIDIA", "GeForce RTX 5070 Ti", "OpenAir", "None"),
