@@ -507,7 +507,9 @@ fn board(v: &Value, ctx: &Ctx) -> Mapped {
     m.insert("memory_type".into(), json!(mem_type));
     m.insert("memory_slots".into(), json!(slots));
     m.insert("memory_channels".into(), json!(ch.min(slots)));
-    put(&mut m, "max_memory_gb", num(memory, "max")?.map(|x| json!(x.round() as u64)));
+    // A DDR4/DDR5 board takes at least 16 GB; a smaller "max" is a unit slip (TB written as
+    // GB, as OpenDB has for some TRX50 boards), so it is unknown.
+    put(&mut m, "max_memory_gb", num(memory, "max")?.filter(|x| *x >= 16.0).map(|x| json!(x.round() as u64)));
     m.insert("pcie_slots".into(), json!([]));
     m.insert("slot_summary".into(), json!(summary));
     if !m2.is_empty() {
@@ -567,7 +569,8 @@ fn cpu(v: &Value, ctx: &Ctx) -> Mapped {
     m.insert("pcie_lanes".into(), json!({"gen5": lanes[0], "gen4": lanes[1], "gen3": lanes[2]}));
     m.insert("memory_types".into(), json!([mem]));
     m.insert("memory_channels".into(), json!(channels));
-    put(&mut m, "max_memory_gb", spec.get("memory").map(|x| num(x, "maxSupport")).transpose()?.flatten().map(|x| json!(x.round() as u64)));
+    let max_mem = spec.get("memory").map(|x| num(x, "maxSupport")).transpose()?.flatten();
+    put(&mut m, "max_memory_gb", max_mem.filter(|x| *x >= 16.0).map(|x| json!(x.round() as u64)));
     let notes = format!("{} Lanes, memory type and channels derived: {why}.", m["notes"].as_str().unwrap_or_default());
     m.insert("notes".into(), json!(notes));
     Ok(Outcome::Part(m))
