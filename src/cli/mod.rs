@@ -41,13 +41,18 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List catalog parts of one kind (all kinds when omitted).
+    /// List catalog parts of one kind (all kinds when omitted); `catalog audit` lists source
+    /// conflicts, unknown figures the rules need and imported files that failed validation.
     Catalog {
-        /// gpus, cpus, motherboards, psus, coolers, cases, memory, storage or models.
+        /// gpus, gpu_cards, cpus, motherboards, psus, coolers, cases, memory, storage, models,
+        /// or `audit`.
         kind: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Print counts (parts per kind, parts with the figures rules need) instead of parts.
+        #[arg(long)]
+        stats: bool,
     },
     /// Check a build file: verdict, findings, power summary. Exit 0 = no errors, 1 = errors,
     /// 2 = the file could not be read.
@@ -131,7 +136,7 @@ pub enum StateArg {
 /// Runs the CLI; `None` command means the caller opens the GUI.
 pub fn run(cmd: Command) -> ExitCode {
     match cmd {
-        Command::Catalog { kind, format } => catalog_cmd::run(kind.as_deref(), format),
+        Command::Catalog { kind, format, stats } => catalog_cmd::run(kind.as_deref(), format, stats),
         Command::Check { build, explain, format } => match (explain, build) {
             (Some(rule), _) => check_cmd::explain(&rule),
             (None, Some(path)) => check_cmd::check(&path, format),

@@ -420,7 +420,7 @@ pub fn excursion_limits(psu: &Psu) -> Option<[f64; 4]> {
                 Some(EXCURSION_LIMIT_OTHER)
             }
         }
-        AtxVersion::Atx2 | AtxVersion::Server => None,
+        AtxVersion::Atx2 | AtxVersion::Server | AtxVersion::Unknown => None,
     }
 }
 

@@ -50,7 +50,43 @@ fn n(v: f64, text: String) -> Cell {
     Cell { text, key: Key::Num(v) }
 }
 fn on(v: Option<f64>, fmt: impl Fn(f64) -> String) -> Cell {
-    v.map_or(Cell { text: "—".into(), key: Key::None }, |x| n(x, fmt(x)))
+    v.map_or(Cell { text: "unknown".into(), key: Key::None }, |x| n(x, fmt(x)))
+}
+
+/// The field behind each column of `kind`'s table (index 0 is the name), for the provenance
+/// shown on hover.
+fn column_figures(kind: PartKind) -> &'static [&'static str] {
+    match kind {
+        PartKind::Gpu => &[
+            "name",
+            "memory_gib",
+            "memory_bandwidth_gb_s",
+            "board_power_w",
+            "peak.bf16",
+            "width_slots",
+            "length_mm",
+            "pcie_gen",
+            "price_usd",
+        ],
+        PartKind::GpuCard => &["name", "chip", "length_mm", "width_slots", "board_power_w", "cooler", "price_usd"],
+        PartKind::Cpu => &["name", "socket", "cores", "tdp_w", "pcie_lanes", "memory_types", "price_usd"],
+        PartKind::Motherboard => {
+            &["name", "socket", "form_factor", "pcie_slots", "pcie_slots", "memory_slots", "price_usd"]
+        }
+        PartKind::Psu => &[
+            "name",
+            "rated_w",
+            "atx_version",
+            "eighty_plus",
+            "connectors.hpwr_16pin",
+            "connectors.pcie_8pin",
+            "inlet",
+            "price_usd",
+        ],
+        PartKind::Cooler => &["name", "cooler_type", "rated_tdp_w", "sockets", "height_mm", "price_usd"],
+        PartKind::Case => &["name", "airflow", "form_factors", "expansion_slots", "max_gpu_length_mm", "price_usd"],
+        _ => &[],
+    }
 }
 fn price(v: Option<f64>) -> Cell {
     on(v, |p| format!("${p:.0}"))
@@ -102,7 +138,8 @@ impl Default for CatalogView {
 /// Kind title.
 pub fn kind_title(k: PartKind) -> &'static str {
     match k {
-        PartKind::Gpu => "GPUs",
+        PartKind::Gpu => "GPU chips",
+        PartKind::GpuCard => "GPU cards",
         PartKind::Cpu => "CPUs",
         PartKind::Motherboard => "Motherboards",
         PartKind::Psu => "PSUs",
@@ -147,6 +184,26 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
                             on(g.length_mm, |v| format!("{v:.0} mm")),
                             n(f64::from(g.pcie_gen), format!("Gen{} x{}", g.pcie_gen, g.pcie_lanes)),
                             price(g.price_usd),
+                        ],
+                    )
+                })
+                .collect(),
+        ),
+        PartKind::GpuCard => (
+            vec!["Name", "Chip", "Length", "Slots", "Board power", "Cooler", "Price"],
+            merged(&p.gpu_cards, &c.gpu_cards)
+                .into_iter()
+                .map(|x| {
+                    row(
+                        x,
+                        &p.gpu_cards,
+                        vec![
+                            t(x.chip.clone()),
+                            on(x.length_mm, |v| format!("{v:.0} mm")),
+                            on(x.width_slots.map(f64::from), |v| format!("{v:.0}")),
+                            on(x.board_power_w, |v| format!("{v:.0} W")),
+                            t(x.cooler.map_or_else(|| "unknown".to_owned(), |c| format!("{c:?}"))),
+                            price(x.price_usd),
                         ],
                     )
                 })
@@ -335,7 +392,7 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
 fn use_action(state: &AppState, kind: PartKind, id: &str) -> (&'static str, Action) {
     let id = id.to_owned();
     match kind {
-        PartKind::Gpu => ("Add", Action::AddGpu(id)),
+        PartKind::Gpu | PartKind::GpuCard => ("Add", Action::AddGpu(id)),
         PartKind::Cpu => ("Use", Action::SetCpu(Some(id))),
         PartKind::Motherboard => ("Use", Action::SetMotherboard(Some(id))),
         PartKind::Psu => ("Add", Action::AddPsu(id)),
@@ -364,6 +421,10 @@ pub fn custom_template(state: &AppState, kind: PartKind, id: Option<&str>) -> St
     let suffix = |s: &str| if s.starts_with("custom-") { s.to_owned() } else { format!("custom-{s}") };
     match kind {
         PartKind::Gpu => file.gpus.extend(pick(&p.gpus, &c.gpus, id).map(|mut x| {
+            x.id = suffix(&x.id);
+            x
+        })),
+        PartKind::GpuCard => file.gpu_cards.extend(pick(&p.gpu_cards, &c.gpu_cards, id).map(|mut x| {
             x.id = suffix(&x.id);
             x
         })),
@@ -475,78 +536,94 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         kind_title(cv.kind)
     ));
     let mut new_editor = None;
-    egui::ScrollArea::both().id_salt("catalog-scroll").auto_shrink([false, false]).show(ui, |ui| {
-        egui::Grid::new(("catalog-grid", cv.kind)).striped(true).num_columns(cols.len() + 2).spacing([14.0, 6.0]).show(
-            ui,
-            |ui| {
-                ui.label("");
-                for (i, c) in cols.iter().enumerate() {
-                    let sorted = i == col;
-                    let resp = ui.add(
-                        egui::Button::new(
-                            RichText::new(if sorted { format!("{c}    ") } else { (*c).to_owned() }).strong(),
-                        )
-                        .frame(false),
-                    );
-                    if sorted {
-                        sort_arrow(ui, resp.rect, cv.ascending);
-                    }
-                    if i == 0 {
-                        ui.label(RichText::new("Source").strong());
-                    }
-                    if resp.clicked() {
-                        if cv.sort_col == i {
-                            cv.ascending = !cv.ascending;
-                        } else {
-                            cv.sort_col = i;
-                            cv.ascending = true;
+    // Thousands of imported parts: lay out only the rows in view (the header row is drawn at the
+    // top of each visible slice, so it stays in sight while scrolling).
+    let row_height = ui.spacing().interact_size.y + 6.0;
+    let total_rows = rows.len() + 1;
+    egui::ScrollArea::both().id_salt("catalog-scroll").auto_shrink([false, false]).show_rows(
+        ui,
+        row_height,
+        total_rows,
+        |ui, range| {
+            let visible = &rows[range.start.min(rows.len())..range.end.saturating_sub(1).min(rows.len())];
+            egui::Grid::new(("catalog-grid", cv.kind))
+                .striped(true)
+                .num_columns(cols.len() + 2)
+                .spacing([14.0, 6.0])
+                .show(ui, |ui| {
+                    ui.label("");
+                    for (i, c) in cols.iter().enumerate() {
+                        let sorted = i == col;
+                        let resp = ui.add(
+                            egui::Button::new(
+                                RichText::new(if sorted { format!("{c}    ") } else { (*c).to_owned() }).strong(),
+                            )
+                            .frame(false),
+                        );
+                        if sorted {
+                            sort_arrow(ui, resp.rect, cv.ascending);
                         }
-                    }
-                }
-                ui.end_row();
-                for r in &rows {
-                    ui.horizontal(|ui| {
-                        let (label, action) = use_action(state, cv.kind, &r.id);
-                        if ui
-                            .small_button(label)
-                            .on_hover_text(format!("{label} {} to the build", r.cells[0].text))
-                            .clicked()
-                        {
-                            out.push(action);
-                        }
-                        if ui
-                            .small_button("Copy")
-                            .on_hover_text("Define a custom part starting from a copy of this one")
-                            .clicked()
-                        {
-                            new_editor = Some(r.id.clone());
-                        }
-                    });
-                    for (i, c) in r.cells.iter().enumerate() {
                         if i == 0 {
-                            let mut text = RichText::new(&c.text);
-                            if r.inline {
-                                text = text.color(theme::INFO);
-                            }
-                            ui.label(text).on_hover_text(format!(
-                                "id: {}{}",
-                                r.id,
-                                if r.inline { " (custom, inline in this build)" } else { "" }
-                            ));
-                            if r.source.is_empty() {
-                                ui.weak("—");
+                            ui.label(RichText::new("Source").strong());
+                        }
+                        if resp.clicked() {
+                            if cv.sort_col == i {
+                                cv.ascending = !cv.ascending;
                             } else {
-                                ui.hyperlink_to(host(&r.source), &r.source).on_hover_text(&r.source);
+                                cv.sort_col = i;
+                                cv.ascending = true;
                             }
-                        } else {
-                            ui.label(&c.text);
                         }
                     }
                     ui.end_row();
-                }
-            },
-        );
-    });
+                    for r in visible {
+                        ui.horizontal(|ui| {
+                            let (label, action) = use_action(state, cv.kind, &r.id);
+                            if ui
+                                .small_button(label)
+                                .on_hover_text(format!("{label} {} to the build", r.cells[0].text))
+                                .clicked()
+                            {
+                                out.push(action);
+                            }
+                            if ui
+                                .small_button("Copy")
+                                .on_hover_text("Define a custom part starting from a copy of this one")
+                                .clicked()
+                            {
+                                new_editor = Some(r.id.clone());
+                            }
+                        });
+                        for (i, c) in r.cells.iter().enumerate() {
+                            if i == 0 {
+                                let mut text = RichText::new(&c.text);
+                                if r.inline {
+                                    text = text.color(theme::INFO);
+                                }
+                                ui.label(text).on_hover_text(format!(
+                                    "id: {}{}",
+                                    r.id,
+                                    if r.inline { " (custom, inline in this build)" } else { "" }
+                                ));
+                                if r.source.is_empty() {
+                                    ui.weak("—");
+                                } else {
+                                    ui.hyperlink_to(host(&r.source), &r.source).on_hover_text(&r.source);
+                                }
+                            } else {
+                                let resp = ui.label(&c.text);
+                                if let (Some(figure), Some(part)) =
+                                    (column_figures(cv.kind).get(i), state.catalog.part(cv.kind, &r.id))
+                                {
+                                    resp.on_hover_text(format!("{figure}: {}", part.provenance_of(figure)));
+                                }
+                            }
+                        }
+                        ui.end_row();
+                    }
+                });
+        },
+    );
     if let Some(id) = new_editor {
         cv.editor = Some(Editor { text: custom_template(state, cv.kind, Some(&id)), error: None });
     }

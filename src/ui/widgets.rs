@@ -136,8 +136,10 @@ impl Describe for crate::catalog::LlmModel {
     }
 }
 
-fn items_of<T: HasId + Describe>(parts: Vec<&T>) -> Vec<(String, String, String)> {
-    parts.into_iter().map(|p| (p.id().to_owned(), p.display_name(), p.describe())).collect()
+fn items_of<T: HasId + Describe>(parts: Vec<&T>) -> Vec<(String, String, String, bool)> {
+    // The last field: imported from a database (curated parts are listed first).
+    let imported = |p: &T| matches!(p.origin(), crate::catalog::Origin::Builtin(f) if f.starts_with("catalog/opendb/"));
+    parts.into_iter().map(|p| (p.id().to_owned(), p.display_name(), p.describe(), imported(p))).collect()
 }
 
 /// Whether a finding part concerns the place `target` fills in `build`.
@@ -198,9 +200,9 @@ pub fn pick_items(state: &AppState, target: PickTarget) -> Vec<PickItem> {
         PickTarget::Storage(_) | PickTarget::NewStorage => items_of(merged(&p.storage, &c.storage)),
         PickTarget::Model => items_of(merged(&p.models, &c.models)),
     };
-    let mut items: Vec<PickItem> = raw
+    let mut items: Vec<(bool, PickItem)> = raw
         .into_iter()
-        .map(|(id, name, detail)| {
+        .map(|(id, name, detail, imported)| {
             let problem = if target == PickTarget::Model {
                 None
             } else {
@@ -216,11 +218,14 @@ pub fn pick_items(state: &AppState, target: PickTarget) -> Vec<PickItem> {
                     })
                     .map(|f| f.message.clone())
             };
-            PickItem { id, name, detail, problem }
+            (imported, PickItem { id, name, detail, problem })
         })
         .collect();
-    items.sort_by(|a, b| a.problem.is_some().cmp(&b.problem.is_some()).then_with(|| a.name.cmp(&b.name)));
-    items
+    // Compatible first, then curated before imported, then by name.
+    items.sort_by(|(ia, a), (ib, b)| {
+        a.problem.is_some().cmp(&b.problem.is_some()).then(ia.cmp(ib)).then_with(|| a.name.cmp(&b.name))
+    });
+    items.into_iter().map(|(_, it)| it).collect()
 }
 
 /// What the user picked.

@@ -98,6 +98,20 @@ pub struct M2Slot {
     pub shares: Vec<LaneShare>,
 }
 
+/// A group of identical PCIe slots without positions: `quantity` slots of `lanes` lanes at
+/// `pcie_gen` (BuildCores OpenDB's `pcie_slots` summary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlotCount {
+    /// Number of such slots.
+    pub quantity: u8,
+    /// Lanes (physical size as listed).
+    pub lanes: u8,
+    /// PCIe generation, if listed.
+    #[serde(default)]
+    pub pcie_gen: Option<u8>,
+}
+
 /// A motherboard with its slot-by-slot PCIe layout.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -126,13 +140,23 @@ pub struct Motherboard {
     /// Maximum memory, GB, if published.
     #[serde(default)]
     pub max_memory_gb: Option<u32>,
-    /// PCIe expansion slots, by position.
+    /// PCIe expansion slots, by position. Empty with a non-empty `slot_summary` means the
+    /// slot layout is unknown (imported boards): slot rules report "not checked".
+    #[serde(default)]
     pub pcie_slots: Vec<PcieSlot>,
+    /// Slot counts without positions, as a database lists them (imported boards).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slot_summary: Vec<SlotCount>,
     /// M.2 sockets.
     #[serde(default)]
     pub m2_slots: Vec<M2Slot>,
-    /// EPS-12V 8-pin CPU power inputs.
-    pub eps_8pin: u8,
+    /// M.2 sockets as a database lists them (`PCIe 4.0 x4`), without names or lane sources
+    /// (imported boards; `m2_slots` then stays empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub m2_interfaces: Vec<String>,
+    /// EPS-12V 8-pin CPU power inputs; `None` = unknown.
+    #[serde(default)]
+    pub eps_8pin: Option<u8>,
     /// Extra PCIe/6-pin power inputs for the slots, if any.
     #[serde(default)]
     pub aux_pcie_power: u8,
@@ -147,6 +171,9 @@ pub struct Motherboard {
     /// Provenance notes (which rules come from the manual, which are unconfirmed).
     #[serde(default)]
     pub notes: Option<String>,
+    /// Per-figure provenance (curated parts: all from `source`).
+    #[serde(default, skip_serializing_if = "Sources::is_default")]
+    pub provenance: Sources,
     /// Where this part was loaded from (not in files).
     #[serde(skip)]
     pub origin: Origin,
@@ -156,6 +183,12 @@ impl Motherboard {
     /// The slot at expansion position `position`, if any.
     pub fn slot_at(&self, position: u8) -> Option<&PcieSlot> {
         self.pcie_slots.iter().find(|s| s.position == position)
+    }
+
+    /// Whether the slot-by-slot layout is known (curated boards); `false` for imported boards
+    /// that only list slot counts.
+    pub fn slot_layout_known(&self) -> bool {
+        !self.pcie_slots.is_empty() || self.slot_summary.is_empty()
     }
 
     /// Highest expansion-slot position on the board (0 when there are none).

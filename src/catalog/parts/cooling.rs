@@ -52,6 +52,9 @@ pub struct Cooler {
     /// Provenance notes.
     #[serde(default)]
     pub notes: Option<String>,
+    /// Per-figure provenance (curated parts: all from `source`).
+    #[serde(default, skip_serializing_if = "Sources::is_default")]
+    pub provenance: Sources,
     /// Where this part was loaded from (not in files).
     #[serde(skip)]
     pub origin: Origin,
@@ -113,6 +116,9 @@ pub struct Case {
     /// Provenance notes.
     #[serde(default)]
     pub notes: Option<String>,
+    /// Per-figure provenance (curated parts: all from `source`).
+    #[serde(default, skip_serializing_if = "Sources::is_default")]
+    pub provenance: Sources,
     /// Where this part was loaded from (not in files).
     #[serde(skip)]
     pub origin: Origin,

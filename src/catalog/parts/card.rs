@@ -1,0 +1,101 @@
+//! GPU cards: one partner board of a GPU chip.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+use serde::{Deserialize, Serialize};
+
+/// A GPU card: one partner (or founders/reference) board of a chip in `gpus`.
+///
+/// The chip entry ([`Gpu`]) holds what the whitepaper gives (tensor rates, memory, bandwidth,
+/// NVLink, PCIe); the card adds what differs per board. `None` means the card's figure is
+/// unknown, and the chip's reference figure is used for the resolved GPU only where that is the
+/// same physical fact (see [`GpuCard::resolve`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuCard {
+    /// Stable id.
+    pub id: String,
+    /// Board maker (`ASUS`, `MSI`).
+    pub vendor: String,
+    /// Board model (`ROG STRIX GeForce RTX 4090 OC`).
+    pub name: String,
+    /// Id of the chip entry in `gpus`.
+    pub chip: String,
+    /// Card length, mm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length_mm: Option<f64>,
+    /// Expansion slots the card covers, rounded up (a 2.5-slot card is 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width_slots: Option<u8>,
+    /// Power sockets on the card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_inputs: Option<GpuPowerInputs>,
+    /// Cooler type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cooler: Option<GpuCooler>,
+    /// Default board power of this card (factory-overclocked cards differ), W.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board_power_w: Option<f64>,
+    /// Memory on this card, GiB, as its listing gives it (cross-checked against the chip).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_gib: Option<f64>,
+    /// Source URL (vendor page, else the database entry).
+    pub source: String,
+    /// Dated price, USD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_usd: Option<f64>,
+    /// Date of `price_usd`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_date: Option<String>,
+    /// Provenance notes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// Per-figure provenance.
+    #[serde(default, skip_serializing_if = "Sources::is_default")]
+    pub provenance: Sources,
+    /// Where this part was loaded from (not in files).
+    #[serde(skip)]
+    pub origin: Origin,
+}
+
+impl GpuCard {
+    /// The GPU the rules see for this card: `chip` with the card's known physical figures
+    /// (length, slot width, power sockets, cooler, board power, price) laid over the chip's
+    /// reference ones. Id, vendor, name and source become the card's.
+    ///
+    /// A card without a published length gets `None` (a partner board's length is not the
+    /// reference board's); slot width, sockets and cooler fall back to the reference design,
+    /// which the notes say.
+    pub fn resolve(&self, chip: &Gpu) -> Gpu {
+        let mut g = chip.clone();
+        g.id.clone_from(&self.id);
+        g.vendor.clone_from(&self.vendor);
+        g.name = format!("{} ({})", self.name, chip.name);
+        g.source.clone_from(&self.source);
+        g.length_mm = self.length_mm;
+        if let Some(w) = self.width_slots {
+            g.width_slots = w;
+        }
+        if let Some(p) = self.power_inputs {
+            g.power_inputs = p;
+        }
+        if let Some(c) = self.cooler {
+            g.cooler = c;
+        }
+        if let Some(w) = self.board_power_w {
+            // A factory-overclocked card's default is its own; its max limit is at least that.
+            g.max_power_limit_w = Some(g.max_limit_w().max(w));
+            g.board_power_w = w;
+        }
+        g.price_usd = self.price_usd;
+        g.price_date.clone_from(&self.price_date);
+        g.notes = Some(format!(
+            "card `{}` on chip `{}`; {}",
+            self.id,
+            chip.id,
+            self.notes.as_deref().unwrap_or("card figures from its source; the rest from the chip")
+        ));
+        g.origin = self.origin.clone();
+        g
+    }
+}

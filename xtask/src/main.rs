@@ -1,0 +1,690 @@
+//! `kraftwerk-import`: turns a pinned commit of BuildCores OpenDB (ODC-By 1.0,
+//! <https://github.com/buildcores/buildcores-open-db>) into Kraftwerk catalog files.
+//!
+//! ```text
+//! cargo run --release --manifest-path xtask/Cargo.toml -- \
+//!     --git-dir /path/to/buildcores-open-db/.git --commit <40-hex commit> [--out catalog/opendb]
+//! ```
+//!
+//! Reads `open-db/{PCCase,CPUCooler,PSU,Motherboard,GPU}/*.json` at that commit through `git`
+//! (no work tree needed), maps each file to Kraftwerk's part schema and writes one compact JSON
+//! file per kind: `{"import": {...commit...}, "skipped": [...], "parts": {"<kind>": [...]}}`.
+//! The same commit in gives byte-identical files out (files sorted by path, ids deterministic,
+//! no timestamps).
+//!
+//! Rules: a figure OpenDB does not give is left out (`None` in Kraftwerk), never 0. A file that
+//! is not valid JSON or violates the schema (a figure of the wrong type, a required field
+//! missing) is skipped and listed in `skipped` with its path and reason: no half-filled part.
+//! Parts outside the scope of an LLM machine are counted per reason in `import.out_of_scope`.
+//! A curated part in `catalog/*.ron` whose notes cite an OpenDB file takes that file's part's
+//! id, so the curated figures override the imported ones figure by figure at load.
+
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+
+const DB: &str = "BuildCores OpenDB";
+const REPO: &str = "https://github.com/buildcores/buildcores-open-db";
+
+/// Outcome of mapping one OpenDB file.
+enum Outcome {
+    /// A complete part (JSON in Kraftwerk's schema) and the OpenDB uuid.
+    Part(Map<String, Value>),
+    /// Valid, but not something an LLM machine uses; the reason is counted.
+    OutOfScope(String),
+}
+
+type Mapped = Result<Outcome, String>;
+
+struct Ctx {
+    commit: String,
+    /// OpenDB uuid -> curated id, from the curated files' notes.
+    links: HashMap<String, String>,
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("kraftwerk-import: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let git_dir = arg("--git-dir").ok_or("--git-dir DIR is required")?;
+    let commit = arg("--commit").ok_or("--commit SHA is required (pin the OpenDB commit)")?;
+    if commit.len() != 40 || !commit.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("--commit must be a full 40-hex commit id, got `{commit}`"));
+    }
+    let out = arg("--out").unwrap_or_else(|| "catalog/opendb".into());
+    let ctx = Ctx { commit: commit.clone(), links: curated_links()? };
+    let mut reader = BlobReader::new(&git_dir)?;
+    let kinds: [(&str, &str, &str, fn(&Value, &Ctx) -> Mapped); 6] = [
+        ("CPU", "cpus", "cpus.json", cpu),
+        ("PCCase", "cases", "cases.json", case),
+        ("CPUCooler", "coolers", "coolers.json", cooler),
+        ("PSU", "psus", "psus.json", psu),
+        ("Motherboard", "motherboards", "motherboards.json", board),
+        ("GPU", "gpu_cards", "gpu_cards.json", gpu_card),
+    ];
+    std::fs::create_dir_all(&out).map_err(|e| format!("{out}: {e}"))?;
+    for (category, key, file, map) in kinds {
+        let paths = list(&git_dir, &commit, category)?;
+        let mut parts = Vec::new();
+        let mut skipped = Vec::new();
+        let mut scope: BTreeMap<String, usize> = BTreeMap::new();
+        for path in &paths {
+            let text = reader.read(&commit, path)?;
+            let mapped = serde_json::from_slice::<Value>(&text)
+                .map_err(|e| format!("not valid JSON: {e}"))
+                .and_then(|v| if v.is_object() { Ok(v) } else { Err("top level is not an object".into()) })
+                .and_then(|v| map(&v, &ctx));
+            match mapped {
+                Ok(Outcome::Part(p)) => parts.push(p),
+                Ok(Outcome::OutOfScope(why)) => *scope.entry(why).or_default() += 1,
+                Err(reason) => skipped.push(json!({"path": path, "reason": reason})),
+            }
+        }
+        assign_ids(&mut parts);
+        let doc = json!({
+            "import": {
+                "provenance": {"default": {"Community": DB}, "figures": file_provenance(category)},
+                "database": DB,
+                "repository": REPO,
+                "commit": commit,
+                "licence": "ODC-By 1.0 (https://opendatacommons.org/licenses/by/1-0/)",
+                "category": category,
+                "files_read": paths.len(),
+                "imported": parts.len(),
+                "out_of_scope": scope,
+            },
+            "skipped": skipped,
+            "parts": { key: parts },
+        });
+        let mut text = serde_json::to_string(&doc).map_err(|e| e.to_string())?;
+        text.push('\n');
+        let dest = format!("{out}/{file}");
+        let tmp = format!("{dest}.tmp");
+        std::fs::write(&tmp, text).map_err(|e| format!("{tmp}: {e}"))?;
+        std::fs::rename(&tmp, &dest).map_err(|e| format!("{dest}: {e}"))?;
+        eprintln!("{dest}: {} parts, {} skipped, {} out of scope", parts.len(), skipped.len(), scope.values().sum::<usize>());
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------ git access
+
+fn list(git_dir: &str, commit: &str, category: &str) -> Result<Vec<String>, String> {
+    let o = Command::new("git")
+        .args(["--git-dir", git_dir, "ls-tree", "-r", "--name-only", commit, &format!("open-db/{category}/")])
+        .output()
+        .map_err(|e| format!("git: {e}"))?;
+    if !o.status.success() {
+        return Err(format!("git ls-tree: {}", String::from_utf8_lossy(&o.stderr)));
+    }
+    let mut v: Vec<String> =
+        String::from_utf8_lossy(&o.stdout).lines().filter(|l| l.ends_with(".json")).map(str::to_owned).collect();
+    v.sort();
+    Ok(v)
+}
+
+/// One `git cat-file --batch` process for every blob.
+struct BlobReader {
+    stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+    _child: std::process::Child,
+}
+
+impl BlobReader {
+    fn new(git_dir: &str) -> Result<Self, String> {
+        let mut child = Command::new("git")
+            .args(["--git-dir", git_dir, "cat-file", "--batch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("git cat-file: {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        Ok(BlobReader { stdin, stdout, _child: child })
+    }
+
+    fn read(&mut self, commit: &str, path: &str) -> Result<Vec<u8>, String> {
+        writeln!(self.stdin, "{commit}:{path}").map_err(|e| e.to_string())?;
+        self.stdin.flush().map_err(|e| e.to_string())?;
+        let mut header = String::new();
+        self.stdout.read_line(&mut header).map_err(|e| e.to_string())?;
+        let size: usize = header
+            .split_whitespace()
+            .nth(2)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| format!("{path}: git says `{}`", header.trim()))?;
+        let mut buf = vec![0; size + 1];
+        self.stdout.read_exact(&mut buf).map_err(|e| e.to_string())?;
+        buf.pop();
+        Ok(buf)
+    }
+}
+
+/// Curated parts whose notes cite exactly one OpenDB file: uuid -> curated id.
+fn curated_links() -> Result<HashMap<String, String>, String> {
+    let mut links = HashMap::new();
+    for file in ["catalog/cases.ron", "catalog/coolers.ron", "catalog/psus.ron", "catalog/motherboards.ron", "catalog/cpus.ron"] {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e} (run from the repository root)"))?;
+        for block in text.split("id: \"").skip(1) {
+            let Some(end) = block.find('"') else { continue };
+            let id = &block[..end];
+            let rest = block.split("\n        ),").next().unwrap_or(block);
+            let uuids: Vec<&str> = rest
+                .match_indices("open-db/")
+                .filter_map(|(i, _)| {
+                    let tail = &rest[i + 8..];
+                    let slash = tail.find('/')?;
+                    let uuid = tail[slash + 1..].split(".json").next()?;
+                    (uuid.len() == 36).then_some(uuid)
+                })
+                .collect();
+            if let [one] = uuids.as_slice() {
+                links.insert((*one).to_owned(), id.to_owned());
+            }
+        }
+    }
+    Ok(links)
+}
+
+// ------------------------------------------------------------------ field helpers
+
+fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_owned()
+}
+
+/// Ids from vendor + name; duplicates get the OpenDB uuid's first 8 characters.
+fn assign_ids(parts: &mut [Map<String, Value>]) {
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for p in parts.iter() {
+        *count.entry(p["id"].as_str().unwrap_or_default().to_owned()).or_default() += 1;
+    }
+    for p in parts.iter_mut() {
+        let id = p["id"].as_str().unwrap_or_default().to_owned();
+        let linked = p.get("_linked").and_then(Value::as_bool).unwrap_or(false);
+        if count[&id] > 1 && !linked {
+            let uuid = p["_uuid"].as_str().unwrap_or_default();
+            p.insert("id".into(), Value::String(format!("{id}-{}", &uuid[..8])));
+        }
+        p.remove("_linked");
+        p.remove("_uuid");
+    }
+    parts.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
+}
+
+/// A positive number at `key`; `None` when absent, null or not positive (OpenDB writes 0 for
+/// some unknown figures); an error when present with the wrong type.
+fn num(v: &Value, key: &str) -> Result<Option<f64>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => Ok(n.as_f64().filter(|x| *x > 0.0 && x.is_finite())),
+        Some(other) => Err(format!("`{key}` is not a number: {other}")),
+    }
+}
+
+/// A count (0 allowed, a real zero) at `key`; `None` when absent or null.
+fn count(v: &Value, key: &str) -> Result<Option<u64>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n.as_u64().filter(|x| *x < 64).map(Some).ok_or_else(|| format!("`{key}` = {n} is not a count")),
+        Some(other) => Err(format!("`{key}` is not a count: {other}")),
+    }
+}
+
+fn string<'a>(v: &'a Value, key: &str) -> Result<Option<&'a str>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.trim()).filter(|s| !s.is_empty())),
+        Some(other) => Err(format!("`{key}` is not a string: {other}")),
+    }
+}
+
+fn strings(v: &Value, key: &str) -> Result<Vec<String>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| x.as_str().map(|s| s.trim().to_owned()).ok_or_else(|| format!("`{key}` holds a non-string")))
+            .collect(),
+        Some(other) => Err(format!("`{key}` is not a list: {other}")),
+    }
+}
+
+/// The common fields: id, vendor, name, source, notes; the uuid for ids.
+fn base(v: &Value, ctx: &Ctx, category: &str) -> Result<Map<String, Value>, String> {
+    let uuid = string(v, "opendb_id")?.ok_or("`opendb_id` missing")?;
+    let meta = v.get("metadata").ok_or("`metadata` missing")?;
+    let vendor = string(meta, "manufacturer")?.ok_or("`metadata.manufacturer` missing")?;
+    let full = string(meta, "name")?.ok_or("`metadata.name` missing")?;
+    let name = if full.len() > vendor.len() && full[..vendor.len()].eq_ignore_ascii_case(vendor) {
+        full[vendor.len()..].trim()
+    } else {
+        full
+    };
+    let name = if name.is_empty() { full } else { name };
+    let file_url = format!("{REPO}/blob/{}/open-db/{category}/{uuid}.json", &ctx.commit[..12]);
+    let info = v.get("general_product_information");
+    let vendor_url = info.map(|i| string(i, "manufacturer_url")).transpose()?.flatten();
+    let source = vendor_url.filter(|u| u.starts_with("http")).unwrap_or(&file_url);
+    let (id, linked) = match ctx.links.get(uuid) {
+        Some(curated) => (curated.clone(), true),
+        // The catalog's CPU ids drop "Ryzen" before "Threadripper" (`amd-threadripper-7960x`).
+        None => (slug(&format!("{vendor} {name}")).replace("amd-ryzen-threadripper", "amd-threadripper"), false),
+    };
+    let mut m = Map::new();
+    m.insert("id".into(), json!(id));
+    m.insert("vendor".into(), json!(vendor));
+    m.insert("name".into(), json!(name));
+    m.insert("source".into(), json!(source));
+    // The source URL is the vendor's page where OpenDB has one; the notes name the OpenDB file.
+    m.insert("notes".into(), json!(format!("OpenDB {uuid}")));
+    m.insert("_uuid".into(), json!(uuid));
+    m.insert("_linked".into(), json!(linked));
+    Ok(m)
+}
+
+/// Figures of a category that are derived rather than read from OpenDB, with what from.
+fn file_provenance(category: &str) -> Map<String, Value> {
+    let derived: &[(&str, &str)] = match category {
+        "PCCase" => &[
+            ("psu_bays", "one PSU bay assumed: OpenDB lists PSU form factors, not bays"),
+            ("airflow", "from OpenDB's form factor (test bench = open frame, else desktop)"),
+        ],
+        "PSU" => &[
+            ("inlet", "C14 up to 1600 W, C20 above (a C14 carries 15 A at 115 V)"),
+            ("atx_version", "not in OpenDB"),
+        ],
+        "Motherboard" => &[
+            ("memory_channels", "from the socket's platform specification, at most one per DIMM slot"),
+            ("memory_type", "DDR generation from OpenDB; RDIMM for server/workstation sockets"),
+        ],
+        "GPU" => &[("cooler", "from OpenDB's cooling field (fans = open air)")],
+        "CPU" => &[
+            ("pcie_lanes", "the platform's usable CPU lanes (vendor platform specification; see notes)"),
+            ("memory_types", "the platform's memory type"),
+            ("memory_channels", "the platform's channel count"),
+        ],
+        _ => &[],
+    };
+    derived.iter().map(|(k, v)| ((*k).to_owned(), json!({ "Derived": v }))).collect()
+}
+
+fn put(m: &mut Map<String, Value>, key: &str, v: Option<Value>) {
+    if let Some(v) = v {
+        m.insert(key.into(), v);
+    }
+}
+
+// ------------------------------------------------------------------ mappings
+
+fn form_factor(s: &str) -> Option<&'static str> {
+    Some(match s {
+        "ATX" => "Atx",
+        "Micro ATX" | "microATX" => "MicroAtx",
+        "Mini-ITX" | "Mini ITX" => "MiniItx",
+        "EATX" | "E-ATX" => "EAtx",
+        "SSI CEB" => "Ceb",
+        "SSI EEB" => "Eeb",
+        _ => return None,
+    })
+}
+
+/// OpenDB socket names to the catalog's (`LGA 1700` -> `LGA1700`).
+fn socket(s: &str) -> Option<String> {
+    let s = s.trim();
+    Some(match s {
+        "sTR4" | "TR4" => "TR4".into(),
+        "LGA 1151v2" => "LGA1151".into(),
+        "LGA 2011-3 Narrow" => "LGA2011-3".into(),
+        "LGA 115" => return None,
+        _ if s.starts_with("LGA ") => s.replace(' ', ""),
+        _ => s.to_owned(),
+    })
+}
+
+fn case(v: &Value, ctx: &Ctx) -> Mapped {
+    let mut m = base(v, ctx, "PCCase")?;
+    let ff_list = strings(v, "supported_motherboard_form_factors")?;
+    let mut ffs: Vec<&str> = ff_list.iter().filter_map(|s| form_factor(s)).collect();
+    ffs.sort_unstable();
+    ffs.dedup();
+    if ffs.is_empty() {
+        return Ok(Outcome::OutOfScope("no ATX-family board form factor listed".into()));
+    }
+    let slots = count(v, "expansion_slots")?.ok_or("`expansion_slots` missing")?;
+    let kind = string(v, "form_factor")?.unwrap_or("");
+    m.insert("form_factors".into(), json!(ffs));
+    m.insert("expansion_slots".into(), json!(slots));
+    put(&mut m, "max_gpu_length_mm", num(v, "max_video_card_length")?.map(Value::from));
+    put(&mut m, "max_cooler_height_mm", num(v, "max_cpu_cooler_height")?.map(Value::from));
+    m.insert("airflow".into(), json!(if kind.contains("Test Bench") { "OpenFrame" } else { "Desktop" }));
+    Ok(Outcome::Part(m))
+}
+
+fn cooler(v: &Value, ctx: &Ctx) -> Mapped {
+    let water = v.get("water_cooled").and_then(Value::as_bool).unwrap_or(false);
+    let mut m = base(v, ctx, "CPUCooler")?;
+    let sockets: Vec<String> = strings(v, "cpu_sockets")?.iter().filter_map(|s| socket(s)).collect();
+    if sockets.is_empty() {
+        return Err("`cpu_sockets` empty or missing".into());
+    }
+    m.insert("cooler_type".into(), json!(if water { "Aio" } else { "Air" }));
+    m.insert("sockets".into(), json!(sockets));
+    if water {
+        // An AIO's `height` in OpenDB is its pump or radiator, not a clearance above the board.
+        put(&mut m, "radiator_mm", num(v, "radiator_size")?.map(|r| json!(r.round() as u64)));
+    } else {
+        put(&mut m, "height_mm", num(v, "height")?.map(Value::from));
+    }
+    Ok(Outcome::Part(m))
+}
+
+fn psu(v: &Value, ctx: &Ctx) -> Mapped {
+    let mut m = base(v, ctx, "PSU")?;
+    let watts = num(v, "wattage")?.ok_or("`wattage` missing")?;
+    if watts < 450.0 {
+        return Ok(Outcome::OutOfScope("under 450 W".into()));
+    }
+    if !(100.0..=4000.0).contains(&watts) {
+        return Err(format!("`wattage` {watts} out of range"));
+    }
+    match string(v, "form_factor")? {
+        Some("TFX" | "Flex ATX" | "Mini-ITX") => return Ok(Outcome::OutOfScope("TFX/Flex/ITX small-form PSU".into())),
+        _ => {}
+    }
+    let badge = match string(v, "efficiency_rating")? {
+        Some("80+ Titanium") => "Titanium",
+        Some("80+ Platinum") => "Platinum",
+        Some("80+ Gold") => "Gold",
+        Some("80+ Silver") => "Silver",
+        Some("80+ Bronze") => "Bronze",
+        Some("80+" | "80+ Standard" | "80+ White") => "Standard",
+        Some(other) => return Err(format!("unknown efficiency rating `{other}`")),
+        None => {
+            let mut figures = file_provenance("PSU");
+            figures.insert("eighty_plus".into(), json!({"Derived": "no 80 PLUS rating in OpenDB: treated as uncertified"}));
+            m.insert("provenance".into(), json!({"default": {"Community": DB}, "figures": figures}));
+            "None"
+        }
+    };
+    let mut conn = Map::new();
+    if let Some(c) = v.get("connectors").filter(|c| c.as_object().is_some_and(|o| !o.is_empty())) {
+        let (hpwr, pcie, eps) = (count(c, "pcie_12vhpwr")?, count(c, "pcie_6_plus_2_pin")?, count(c, "eps_8_pin")?);
+        // OpenDB writes 0 for counts nobody entered: a unit of 450 W or more with no PCIe and
+        // no EPS plug is a missing entry, so all three are unknown; a lone 0 PCIe or EPS count
+        // on such a unit is unknown too (every ATX unit has a CPU cable). A 0 16-pin count is
+        // kept (most units have none).
+        if !(pcie == Some(0) && eps == Some(0)) {
+            put(&mut conn, "hpwr_16pin", hpwr.map(Value::from));
+            put(&mut conn, "pcie_8pin", pcie.filter(|n| *n > 0).map(Value::from));
+            put(&mut conn, "eps_8pin", eps.filter(|n| *n > 0).map(Value::from));
+        }
+    }
+    conn.insert("hpwr_class_w".into(), json!(0));
+    m.insert("rated_w".into(), json!(watts));
+    m.insert("atx_version".into(), json!("Unknown"));
+    m.insert("eighty_plus".into(), json!(badge));
+    m.insert("connectors".into(), Value::Object(conn));
+    put(&mut m, "length_mm", num(v, "length")?.map(Value::from));
+    m.insert("inlet".into(), json!(if watts > 1600.0 { "C20" } else { "C14" }));
+    Ok(Outcome::Part(m))
+}
+
+/// Memory channels of a platform, from the vendor's platform specification.
+fn channels(socket: &str) -> Option<u64> {
+    Some(match socket {
+        "AM4" | "AM5" | "LGA1151" | "LGA1200" | "LGA1700" | "LGA1851" => 2,
+        "TR4" | "sTRX4" | "sTR5" | "LGA2066" | "LGA2011-3" => 4,
+        "sWRX8" | "SP3" => 8,
+        "SP5" => 12,
+        "LGA4677" => 8,
+        _ => return None,
+    })
+}
+
+fn board(v: &Value, ctx: &Ctx) -> Mapped {
+    let raw_socket = string(v, "socket")?.ok_or("`socket` missing")?;
+    let (sockets, raw_socket) = match raw_socket.strip_prefix("2 x ") {
+        Some(s) => (2, s),
+        None => (1, raw_socket),
+    };
+    let Some(sock) = socket(raw_socket) else { return Ok(Outcome::OutOfScope("socket not modelled".into())) };
+    let Some(ch) = channels(&sock) else {
+        return Ok(Outcome::OutOfScope(format!("pre-DDR4 or unmodelled socket ({sock})")));
+    };
+    let memory = v.get("memory").ok_or("`memory` missing")?;
+    let ram = string(memory, "ram_type")?.ok_or("`memory.ram_type` missing")?;
+    let rdimm = matches!(sock.as_str(), "sTR5" | "sWRX8" | "SP3" | "SP5" | "LGA4677");
+    let mem_type = match (ram, rdimm) {
+        ("DDR4", false) => "Ddr4Udimm",
+        ("DDR4", true) => "Ddr4Rdimm",
+        ("DDR5", false) => "Ddr5Udimm",
+        ("DDR5", true) => "Ddr5Rdimm",
+        _ => return Ok(Outcome::OutOfScope("DDR3 or older memory".into())),
+    };
+    let Some(ff) = string(v, "form_factor")?.and_then(form_factor) else {
+        return Ok(Outcome::OutOfScope("form factor not modelled (XL-ATX, HPTX, thin ITX)".into()));
+    };
+    let slots = count(memory, "slots")?.filter(|s| *s > 0).ok_or("`memory.slots` missing")?;
+    let mut m = base(v, ctx, "Motherboard")?;
+    let chipset = string(v, "chipset")?.unwrap_or("unknown");
+    let chipset = chipset.trim_start_matches("Intel ").trim_start_matches("AMD ");
+    let mut summary = Vec::new();
+    if let Some(Value::Array(list)) = v.get("pcie_slots") {
+        for s in list {
+            let q = count(s, "quantity")?.ok_or("`pcie_slots[].quantity` missing")?;
+            let lanes = count(s, "lanes")?.ok_or("`pcie_slots[].lanes` missing")?;
+            let pcie_gen = string(s, "gen")?.and_then(|g| g.split('.').next()?.parse::<u8>().ok());
+            summary.push(json!({"quantity": q, "lanes": lanes, "pcie_gen": pcie_gen}));
+        }
+    }
+    let m2: Vec<String> = match v.get("m2_slots") {
+        Some(Value::Array(list)) => {
+            list.iter().filter_map(|s| s.get("interface").and_then(Value::as_str).map(str::to_owned)).collect()
+        }
+        _ => Vec::new(),
+    };
+    let cpu_power = v.get("power_connectors").map(|p| strings(p, "cpu_power")).transpose()?.unwrap_or_default();
+    let eps = (!cpu_power.is_empty()).then(|| cpu_power.iter().filter(|s| s.replace(' ', "-").starts_with("8-pin")).count());
+    m.insert("socket".into(), json!(sock));
+    m.insert("chipset".into(), json!(chipset));
+    m.insert("cpu_sockets".into(), json!(sockets));
+    m.insert("form_factor".into(), json!(ff));
+    m.insert("memory_type".into(), json!(mem_type));
+    m.insert("memory_slots".into(), json!(slots));
+    m.insert("memory_channels".into(), json!(ch.min(slots)));
+    // A DDR4/DDR5 board takes at least 16 GB; a smaller "max" is a unit slip (TB written as
+    // GB, as OpenDB has for some TRX50 boards), so it is unknown.
+    put(&mut m, "max_memory_gb", num(memory, "max")?.filter(|x| *x >= 16.0).map(|x| json!(x.round() as u64)));
+    m.insert("pcie_slots".into(), json!([]));
+    m.insert("slot_summary".into(), json!(summary));
+    if !m2.is_empty() {
+        m.insert("m2_interfaces".into(), json!(m2));
+    }
+    put(&mut m, "eps_8pin", eps.map(Value::from));
+    Ok(Outcome::Part(m))
+}
+
+/// Platform figures OpenDB does not give (it has no PCIe lane counts): usable CPU lanes
+/// (gen5, gen4, gen3; the chipset link excluded), memory type, channels, and where from.
+fn platform(socket: &str, arch: &str, name: &str) -> Option<([u64; 3], &'static str, u64, &'static str)> {
+    let pro = name.contains("PRO") || name.split_whitespace().any(|w| w.ends_with("WX"));
+    Some(match (socket, arch) {
+        ("AM5", "Zen 4" | "Zen 5") => ([24, 0, 0], "Ddr5Udimm", 2, "AM5: 24 usable PCIe 5.0 CPU lanes, as curated for the Ryzen 9 7950X (AMD product page)"),
+        ("AM4", "Zen 3" | "Zen 2") => ([0, 20, 0], "Ddr4Udimm", 2, "AM4 Zen 2/3 desktop: 20 usable PCIe 4.0 CPU lanes (16 graphics + 4 NVMe; 4 more link the chipset), AMD Ryzen 5000/3000 product pages"),
+        ("LGA 1700", _) => ([16, 4, 0], "Ddr5Udimm", 2, "LGA1700: 16 PCIe 5.0 + 4 PCIe 4.0 CPU lanes, as curated for the Core i9-14900K (Intel ARK); DDR4 boards exist, DDR5 entered"),
+        ("LGA 1851", _) => ([20, 4, 0], "Ddr5Udimm", 2, "LGA1851: 20 PCIe 5.0 + 4 PCIe 4.0 CPU lanes, as curated for the Core Ultra 9 285K (Intel ARK)"),
+        ("LGA 2011-3", _) if name.contains("Xeon E5") && (name.contains("v3") || name.contains("V3") || name.contains("v4") || name.contains("V4")) => (
+            [0, 0, 40],
+            "Ddr4Rdimm",
+            4,
+            "Xeon E5-1600/2600 v3/v4 on LGA2011-3: 40 PCIe 3.0 lanes and 4 DDR4 channels per socket (Intel ARK, e.g. https://www.intel.com/content/www/us/en/products/sku/91755/intel-xeon-processor-e52680-v4-35m-cache-2-40-ghz/specifications.html)",
+        ),
+        ("sTRX4", "Zen 2") => ([0, 56, 0], "Ddr4Udimm", 4, "Threadripper 3000 on TRX40: 64 PCIe 4.0 CPU lanes of which 8 link the chipset (AMD: 88 platform lanes = 64 CPU + 24 chipset), 4 DDR4 channels"),
+        ("sTR5", _) if pro => ([128, 0, 0], "Ddr5Rdimm", 8, "Threadripper PRO on WRX90: 128 PCIe 5.0 lanes, 8 channels, as curated for the PRO 7985WX (AMD press release 2023-10-19)"),
+        ("sTR5", _) => ([48, 24, 0], "Ddr5Rdimm", 4, "Threadripper on TRX50: 48 PCIe 5.0 + 24 PCIe 4.0 lanes, 4 channels, as curated for the 7960X (AMD press release 2023-10-19)"),
+        _ => return None,
+    })
+}
+
+fn cpu(v: &Value, ctx: &Ctx) -> Mapped {
+    let raw_socket = string(v, "socket")?.ok_or("`socket` missing")?;
+    let name = v.get("metadata").and_then(|m| string(m, "name").ok().flatten()).unwrap_or("");
+    let arch = string(v, "microarchitecture")?.unwrap_or("");
+    // APUs (model number ending in G / GE / GT) have fewer lanes than the platform's table.
+    let apu = name.split_whitespace().any(|w| {
+        w.chars().next().is_some_and(|c| c.is_ascii_digit()) && (w.ends_with('G') || w.ends_with("GE") || w.ends_with("GT"))
+    });
+    if apu {
+        return Ok(Outcome::OutOfScope("APU (fewer PCIe lanes than its platform)".into()));
+    }
+    let Some((lanes, mem, channels, why)) = platform(raw_socket, arch, name) else {
+        return Ok(Outcome::OutOfScope("platform without a lane table here (older, or lanes vary per model)".into()));
+    };
+    let cores = v.get("cores").ok_or("`cores` missing")?;
+    let total = count_big(cores, "total")?.filter(|n| *n > 0).ok_or("`cores.total` missing")?;
+    let threads = count_big(cores, "threads")?.filter(|n| *n > 0).ok_or("`cores.threads` missing")?;
+    let spec = v.get("specifications").ok_or("`specifications` missing")?;
+    let tdp = num(spec, "tdp")?.ok_or("`specifications.tdp` missing")?;
+    let mut m = base(v, ctx, "CPU")?;
+    m.insert("socket".into(), json!(socket(raw_socket)));
+    m.insert("cores".into(), json!(total));
+    m.insert("threads".into(), json!(threads));
+    m.insert("tdp_w".into(), json!(tdp));
+    put(&mut m, "package_power_w", num(spec, "ppt")?.map(Value::from));
+    m.insert("pcie_lanes".into(), json!({"gen5": lanes[0], "gen4": lanes[1], "gen3": lanes[2]}));
+    m.insert("memory_types".into(), json!([mem]));
+    m.insert("memory_channels".into(), json!(channels));
+    let max_mem = spec.get("memory").map(|x| num(x, "maxSupport")).transpose()?.flatten();
+    put(&mut m, "max_memory_gb", max_mem.filter(|x| *x >= 16.0).map(|x| json!(x.round() as u64)));
+    let notes = format!("{} Lanes, memory type and channels derived: {why}.", m["notes"].as_str().unwrap_or_default());
+    m.insert("notes".into(), json!(notes));
+    Ok(Outcome::Part(m))
+}
+
+/// A count that may exceed 63 (cores, threads).
+fn count_big(v: &Value, key: &str) -> Result<Option<u64>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n.as_u64().map(Some).ok_or_else(|| format!("`{key}` = {n} is not a count")),
+        Some(other) => Err(format!("`{key}` is not a count: {other}")),
+    }
+}
+
+/// OpenDB GPU `chipset` (and memory, where one name covers two sizes) to the catalog's chip id.
+fn chip_of(chipset: &str, memory_gb: Option<f64>) -> Option<&'static str> {
+    let mem = memory_gb.unwrap_or(0.0);
+    Some(match chipset {
+        "GeForce RTX 3060 12 GB" => "nvidia-geforce-rtx-3060-12gb",
+        "GeForce RTX 3080 12 GB" => "nvidia-geforce-rtx-3080-12gb",
+        "GeForce RTX 3080 Ti" => "nvidia-geforce-rtx-3080-ti",
+        "GeForce RTX 3090" => "nvidia-geforce-rtx-3090",
+        "GeForce RTX 3090 Ti" => "nvidia-geforce-rtx-3090-ti",
+        "GeForce RTX 4060 Ti" | "GeForce RTX 4060 Ti 16 GB" if mem >= 16.0 => "nvidia-geforce-rtx-4060-ti-16gb",
+        "GeForce RTX 4070" => "nvidia-geforce-rtx-4070",
+        "GeForce RTX 4070 SUPER" => "nvidia-geforce-rtx-4070-super",
+        "GeForce RTX 4070 Ti" => "nvidia-geforce-rtx-4070-ti",
+        "GeForce RTX 4070 Ti SUPER" => "nvidia-geforce-rtx-4070-ti-super",
+        "GeForce RTX 4080" => "nvidia-geforce-rtx-4080",
+        "GeForce RTX 4080 SUPER" => "nvidia-geforce-rtx-4080-super",
+        "GeForce RTX 4090" => "nvidia-geforce-rtx-4090",
+        "GeForce RTX 4090 D" => "nvidia-geforce-rtx-4090d",
+        "GeForce RTX 5060 Ti 16 GB" => "nvidia-geforce-rtx-5060-ti-16gb",
+        "GeForce RTX 5060 Ti" if mem >= 16.0 => "nvidia-geforce-rtx-5060-ti-16gb",
+        "GeForce RTX 5070" => "nvidia-geforce-rtx-5070",
+        "GeForce RTX 5070 Ti" => "nvidia-geforce-rtx-5070-ti",
+        "GeForce RTX 5080" => "nvidia-geforce-rtx-5080",
+        "GeForce RTX 5090" => "nvidia-geforce-rtx-5090",
+        "RTX A4000" => "nvidia-rtx-a4000",
+        "RTX A4500" => "nvidia-rtx-a4500",
+        "RTX A5000" => "nvidia-rtx-a5000",
+        "RTX A5500" => "nvidia-rtx-a5500",
+        "RTX A6000" => "nvidia-rtx-a6000",
+        "RTX 4000 Ada" | "RTX 4000 Ada Generation" => "nvidia-rtx-4000-ada",
+        "RTX 4500 Ada" | "RTX 4500 Ada Generation" => "nvidia-rtx-4500-ada",
+        "RTX 5000 Ada" | "RTX 5000 Ada Generation" => "nvidia-rtx-5000-ada",
+        "RTX 5880 Ada Generation" => "nvidia-rtx-5880-ada",
+        "RTX 6000 Ada" | "RTX 6000 Ada Generation" => "nvidia-rtx-6000-ada",
+        "RTX PRO 4000 Blackwell" => "nvidia-rtx-pro-4000-blackwell",
+        "RTX PRO 4500 Blackwell Workstation Edition" | "RTX PRO 4500 Blackwell" => "nvidia-rtx-pro-4500-blackwell",
+        "RTX PRO 5000 Blackwell" => "nvidia-rtx-pro-5000-blackwell",
+        "RTX PRO 6000 Blackwell" => "nvidia-rtx-pro-6000-blackwell",
+        "Radeon RX 6800" => "amd-radeon-rx-6800",
+        "Radeon RX 6800 XT" => "amd-radeon-rx-6800-xt",
+        "Radeon RX 6900 XT" => "amd-radeon-rx-6900-xt",
+        "Radeon RX 6950 XT" => "amd-radeon-rx-6950-xt",
+        "Radeon RX 7600 XT" => "amd-radeon-rx-7600-xt",
+        "Radeon RX 7800 XT" => "amd-radeon-rx-7800-xt",
+        "Radeon RX 7900 GRE" => "amd-radeon-rx-7900-gre",
+        "Radeon RX 7900 XT" => "amd-radeon-rx-7900-xt",
+        "Radeon RX 7900 XTX" => "amd-radeon-rx-7900-xtx",
+        "Radeon RX 9060 XT 16 GB" => "amd-radeon-rx-9060-xt-16gb",
+        "Radeon RX 9070" => "amd-radeon-rx-9070",
+        "Radeon RX 9070 XT" => "amd-radeon-rx-9070-xt",
+        "Radeon AI PRO R9700" => "amd-radeon-ai-pro-r9700",
+        "Radeon VII" => "amd-radeon-vii",
+        "Radeon PRO W7900" => "amd-radeon-pro-w7900",
+        "Arc A770" if mem >= 16.0 => "intel-arc-a770-16gb",
+        "Arc B580" => "intel-arc-b580",
+        "Arc Pro B60" => "intel-arc-pro-b60",
+        _ => return None,
+    })
+}
+
+fn gpu_card(v: &Value, ctx: &Ctx) -> Mapped {
+    let chipset = string(v, "chipset")?.ok_or("`chipset` missing")?;
+    let memory = num(v, "memory")?;
+    let Some(chip) = chip_of(chipset, memory) else {
+        return Ok(Outcome::OutOfScope("chip under 12 GB or not in the chip list".into()));
+    };
+    let mut m = base(v, ctx, "GPU")?;
+    m.insert("chip".into(), json!(chip));
+    let length = num(v, "length")?;
+    if let Some(l) = length.filter(|l| !(50.0..=400.0).contains(l)) {
+        return Err(format!("`length` {l} mm is not a card length (50-400)"));
+    }
+    put(&mut m, "length_mm", length.map(Value::from));
+    let width = num(v, "total_slot_width")?;
+    if let Some(w) = width.filter(|w| *w > 5.0) {
+        return Err(format!("`total_slot_width` {w} is not a slot count (1-5)"));
+    }
+    put(&mut m, "width_slots", width.map(|w| json!(w.ceil() as u64)));
+    if let Some(p) = v.get("power_connectors").filter(|p| p.is_object()) {
+        let hpwr = count(p, "pcie_12VHPWR")?.unwrap_or(0) + count(p, "pcie_12V_2x6")?.unwrap_or(0);
+        let (six, eight) = (count(p, "pcie_6_pin")?, count(p, "pcie_8_pin")?);
+        let tdp = num(v, "tdp")?.unwrap_or(0.0);
+        // All zero on a card above the slot's 75 W is a missing entry, not a card without plugs.
+        let all_zero = hpwr + six.unwrap_or(0) + eight.unwrap_or(0) == 0;
+        if let (Some(six), Some(eight)) = (six, eight)
+            && !(all_zero && tdp > 75.0)
+        {
+            m.insert("power_inputs".into(), json!({"hpwr_16pin": hpwr, "pcie_8pin": eight, "eps_8pin": 0, "pcie_6pin": six}));
+        }
+    }
+    let cooler = match string(v, "cooling")? {
+        Some("Blower") => Some("Blower"),
+        Some("Passive") => Some("Passive"),
+        Some("Water Cooled" | "Hybrid") => Some("Liquid"),
+        Some(s) if s.ends_with("Fan") || s.ends_with("Fans") => Some("OpenAir"),
+        Some(other) => return Err(format!("unknown cooling `{other}`")),
+        None => None,
+    };
+    put(&mut m, "cooler", cooler.map(Value::from));
+    put(&mut m, "board_power_w", num(v, "tdp")?.map(Value::from));
+    put(&mut m, "memory_gib", memory.map(Value::from));
+    Ok(Outcome::Part(m))
+}
