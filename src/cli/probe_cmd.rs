@@ -4,7 +4,7 @@
 
 use super::Format;
 use crate::live::probe::{
-    self, BackendChoice, DeviceReport, ExpectedGpu, Grade, Precision, ProbeConfig, ProbePhase, ProbeProgress,
+    self, BackendChoice, DeviceReport, ExpectedGpu, GemmPrecision, Grade, ProbeConfig, ProbePhase, ProbeProgress,
     ProbeReport,
 };
 use std::fmt::Write as _;
@@ -55,7 +55,7 @@ pub enum BackendArg {
 pub fn run(args: &ProbeArgs) -> ExitCode {
     let mut precisions = Vec::new();
     for p in &args.precision {
-        match p.parse::<Precision>() {
+        match p.parse::<GemmPrecision>() {
             Ok(p) if !precisions.contains(&p) => precisions.push(p),
             Ok(_) => {}
             Err(e) => {
