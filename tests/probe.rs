@@ -45,6 +45,7 @@ fn h200() -> ExpectedGpu {
         pcie_gen: Some(5),
         pcie_lanes: Some(16),
         source: Some("https://www.nvidia.com/en-us/data-center/h200/".to_owned()),
+        nvlink_gb_s: None,
     }
 }
 
@@ -523,4 +524,24 @@ fn cuda_unusable_names_the_error_and_the_fix() {
     assert!(m.contains("Fix: install the CUDA 13 runtime libraries"), "{m}");
     let m = kraftwerk::live::probe::cuda_unusable_message(&gpus, "CUDA driver: CUDA_ERROR_INSUFFICIENT_DRIVER");
     assert!(m.contains("update the NVIDIA driver"), "{m}");
+}
+
+/// The staged copies of the old probe (38 GB/s between two NVLink H200s, pool buffers peer
+/// access does not cover) are graded against the NVLink figure and warn; a copy at the rate
+/// `links` measured on the same pair passes.
+#[test]
+fn peer_copy_is_graded_against_nvlink() {
+    use kraftwerk::live::probe::checks::grade_peer_bandwidth;
+    let report = fixture_report("probe-h200x2.json");
+    let mut expected = h200();
+    expected.nvlink_gb_s = Some(900.0);
+    let slow = grade_peer_bandwidth(&report.peer_bandwidth[0], Some(&expected)).expect("graded");
+    assert_eq!(slow.grade, Grade::Warn, "{}", slow.message);
+    assert!(slow.message.contains("38.0 GB/s"), "{}", slow.message);
+    let mut fast = report.peer_bandwidth[0].clone();
+    let s = fast.bandwidth_gb_s.as_mut().expect("measured");
+    s.median = 376.0;
+    assert_eq!(grade_peer_bandwidth(&fast, Some(&expected)).expect("graded").grade, Grade::Pass);
+    fast.peer_access = false;
+    assert_eq!(grade_peer_bandwidth(&fast, Some(&expected)).expect("graded").grade, Grade::Info);
 }

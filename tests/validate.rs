@@ -128,3 +128,38 @@ fn probe_validate_and_links_agree_on_the_same_measurement() {
 fn probe_bw_expected((generation, lanes): (u8, u8)) -> Option<f64> {
     kraftwerk::live::probe::checks::pcie_gb_s_per_direction(generation, lanes)
 }
+
+/// `validate --record` then `validate --from`: the recording holds everything the grading
+/// used, so the recorded session grades exactly like the live one.
+#[test]
+fn a_recorded_session_grades_like_the_live_one() {
+    use kraftwerk::live::validate::{Observed, validate_observed};
+    let (b, c, rec, probe) = h200();
+    let live = Observed {
+        source: "live".into(),
+        gpus: rec.gpus.clone(),
+        topology: Some(rec.topology.clone()),
+        snapshots: rec.snapshots.clone(),
+        probe: Some(probe),
+        ..Observed::default()
+    };
+    let mut out = rec.clone();
+    live.store_in(&mut out).expect("store");
+    let dir = std::env::temp_dir().join(format!("kraftwerk-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("session.kwrec.json");
+    out.save(&path).expect("save");
+    let loaded = Recording::load(&path).expect("load");
+    let from = Observed::from_recording(&loaded, "session.kwrec.json").expect("sections");
+    let a = validate_observed(&b, &c, &live);
+    let z = validate_observed(&b, &c, &from);
+    assert_eq!(a.checks, z.checks);
+    assert_eq!(a.overall, z.overall);
+    assert!(
+        a.checks.iter().any(|c| c.check == "pcie-link-live" && c.measured.contains("under load")),
+        "{:#?}",
+        a.checks
+    );
+    assert!(a.checks.iter().any(|c| c.check == "clock-events" && c.grade == Grade::Info), "SW power cap only: info");
+    let _ = std::fs::remove_dir_all(dir);
+}

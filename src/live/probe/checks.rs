@@ -3,7 +3,9 @@
 //! [`crate::live::grading`] (shared with links and validation). Nothing here touches a device,
 //! so recorded numbers grade exactly like live ones.
 
-use super::{DeviceReport, ExpectedGpu, GemmPrecision, GemmResult, HostBandwidth, ProbeReport, SustainedSummary};
+use super::{
+    DeviceReport, ExpectedGpu, GemmPrecision, GemmResult, HostBandwidth, PeerBandwidth, ProbeReport, SustainedSummary,
+};
 use crate::live::grading;
 pub use crate::live::grading::{
     AchievableFraction, BANDWIDTH_WARN_BELOW, Grade, MEMORY_SLACK_GIB, SIBLING_WARN_BELOW, TFLOPS_FAIL_BELOW,
@@ -375,6 +377,9 @@ pub fn grade_report(report: &ProbeReport) -> Vec<ProbeCheck> {
     for dev in &report.devices {
         out.extend(grade_device(dev, expected));
     }
+    for pb in &report.peer_bandwidth {
+        out.extend(grade_peer_bandwidth(pb, expected));
+    }
     // Siblings: the sustained load (all devices together, seconds of GEMMs) is the steady
     // comparison; 20-GEMM bursts vary by 5-10 % run to run (measured on the H200 test machine, tests/fixtures/probe-h200x2*.json), so when every
     // device has a sustained result the burst comparisons are information only.
@@ -399,6 +404,34 @@ pub fn grade_report(report: &ProbeReport) -> Vec<ProbeCheck> {
         out.extend(siblings("gemm-siblings", p, &measured, burst));
     }
     out
+}
+
+/// A GPU↔GPU copy against the expected link (NVLink for SXM modules, else the PCIe link), with
+/// the share a good copy reaches ([`crate::live::links::checks::ExpectedLink::one_way_gb_s`]);
+/// info when peer access was off (staged through host memory) or nothing is expected.
+pub fn grade_peer_bandwidth(pb: &PeerBandwidth, expected: Option<&ExpectedGpu>) -> Option<ProbeCheck> {
+    use crate::live::links::checks::ExpectedLink;
+    let s = pb.bandwidth_gb_s?;
+    let dir = format!("GPU {} → GPU {}", pb.from, pb.to);
+    let link = expected.and_then(|e| match (e.nvlink_gb_s, e.pcie_gen, e.pcie_lanes) {
+        (Some(per_gpu_gb_s), _, _) => Some(ExpectedLink::NvlinkSxm { per_gpu_gb_s }),
+        (None, Some(pcie_gen), Some(lanes)) => Some(ExpectedLink::Pcie { pcie_gen, lanes }),
+        _ => None,
+    });
+    let want = link.filter(|_| pb.peer_access).and_then(ExpectedLink::one_way_gb_s);
+    let grade = grading::grade_bandwidth(s.median, want);
+    let message = match (want, link) {
+        (Some(w), Some(l)) => format!(
+            "{dir}: {:.1} GB/s = {:.0} % of the {w:.1} GB/s a good copy reaches over {} (warn under {:.0} %)",
+            s.median,
+            s.median / w * 100.0,
+            l.describe(),
+            BANDWIDTH_WARN_BELOW * 100.0
+        ),
+        _ if !pb.peer_access => format!("{dir}: {:.1} GB/s without peer access (staged through host memory)", s.median),
+        _ => format!("{dir}: {:.1} GB/s (no expected link to compare with)", s.median),
+    };
+    Some(ProbeCheck::new("peer-bandwidth", Some(pb.from), None, grade, message).numbers(s.median, want))
 }
 
 /// The verdicts of one device.

@@ -23,6 +23,7 @@
 
 use super::numeric::{bf16_bits, bf16_value, e4m3_bits, f16_bits, f16_value};
 use super::{DeviceInfo, GemmDevice, GemmPrecision, HostBandwidth, PeerBandwidth, ProbeConfig, ProbeError, Summary};
+use crate::live::links::cuda::{DevBuf, copy};
 use cudarc::cublas::{self, CudaBlas};
 use cudarc::cublaslt;
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DriverError, sys as dsys};
@@ -638,7 +639,10 @@ fn peer_inner(count: usize, cfg: &ProbeConfig) -> Vec<PeerBandwidth> {
         return Vec::new();
     };
     let streams: Vec<Arc<CudaStream>> = ctxs.iter().map(CudaContext::default_stream).collect();
-    let Ok(mut bufs) = streams.iter().map(|s| s.alloc_zeros::<u8>(bytes)).collect::<Result<Vec<_>, _>>() else {
+    // Plain cuMemAlloc buffers, as `links` uses: peer access covers them. Stream-ordered pool
+    // allocations (cudarc's `alloc_zeros`) are not covered by cuCtxEnablePeerAccess, so copies
+    // between them were staged (38 GB/s on an NVLink pair).
+    let Ok(bufs) = ctxs.iter().map(|c| DevBuf::new(c, bytes)).collect::<Result<Vec<_>, _>>() else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -657,18 +661,12 @@ fn peer_inner(count: usize, cfg: &ProbeConfig) -> Vec<PeerBandwidth> {
                 && can == 1
                 && enable_peer(&ctxs[to], &ctxs[from])
                 && enable_peer(&ctxs[from], &ctxs[to]);
-            let (src, dst) = if from < to {
-                let (lo, hi) = bufs.split_at_mut(to);
-                (&lo[from], &mut hi[0])
-            } else {
-                let (lo, hi) = bufs.split_at_mut(from);
-                (&hi[0], &mut lo[to])
-            };
+            let (src, dst) = (&bufs[from], &bufs[to]);
             let mut gb_s = Vec::new();
             for rep in 0..=REPS {
                 let _ = streams[from].synchronize();
                 let t = Instant::now();
-                if streams[to].memcpy_dtod(src, dst).is_err() || streams[to].synchronize().is_err() {
+                if copy(dst, src, bytes, &streams[to]).is_err() || streams[to].synchronize().is_err() {
                     break;
                 }
                 if rep > 0 {

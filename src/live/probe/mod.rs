@@ -343,6 +343,10 @@ pub struct ExpectedGpu {
     pub pcie_lanes: Option<u8>,
     /// Where the figures come from (datasheet URL or catalog id).
     pub source: Option<String>,
+    /// NVLink bandwidth per GPU through NVSwitch, both directions, GB/s (SXM modules; catalog);
+    /// `None` when GPUs talk over PCIe.
+    #[serde(default)]
+    pub nvlink_gb_s: Option<f64>,
 }
 
 impl ExpectedGpu {
@@ -358,6 +362,10 @@ impl ExpectedGpu {
             pcie_gen: Some(gpu.pcie_gen),
             pcie_lanes: Some(gpu.pcie_lanes),
             source: Some(format!("catalog `{}` ({})", gpu.id, gpu.source)),
+            nvlink_gb_s: match gpu.nvlink {
+                crate::catalog::NvLink::Sxm { bandwidth_gb_s } => Some(bandwidth_gb_s),
+                _ => None,
+            },
         }
     }
 }
