@@ -94,10 +94,20 @@ pub(super) fn pcie_link(out: &mut Vec<ValidationCheck>, obs: &Observed, (i, _, j
         )
     } else if !load.is_empty() {
         let (g, w) = load.iter().copied().min().unwrap_or((eg, el));
-        let grade = if link.pcie_gen < link.gpu_gen || link.lanes < link.gpu_lanes { Grade::Warn } else { Grade::Pass };
-        let why =
-            if grade == Grade::Warn { "the slot caps the card below its own link" } else { "full link under load" };
-        (grade, format!("PCIe Gen{g} x{w} under load ({} samples)", load.len()), why.to_owned())
+        let idle_low = idle.iter().filter(|x| below(x)).min();
+        let (grade, why) = if link.pcie_gen < link.gpu_gen || link.lanes < link.gpu_lanes {
+            (Grade::Warn, "the slot caps the card below its own link".to_owned())
+        } else if let Some(&(ig, iw)) = idle_low {
+            (
+                Grade::Info,
+                format!(
+                    "full link under load; Gen{ig} x{iw} only at idle (GPUs lower their link to save power, not a fault)"
+                ),
+            )
+        } else {
+            (Grade::Pass, "full link under load".to_owned())
+        };
+        (grade, format!("PCIe Gen{g} x{w} under load ({} samples)", load.len()), why)
     } else if let Some(&(g, w)) = idle.iter().filter(|x| below(x)).min() {
         (
             Grade::Info,
