@@ -163,3 +163,22 @@ fn a_recorded_session_grades_like_the_live_one() {
     assert!(a.checks.iter().any(|c| c.check == "clock-events" && c.grade == Grade::Info), "SW power cap only: info");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The recording `kraftwerk validate BUILD --record` made on the H200 (2026-12-01) grades with
+/// `--from` exactly as the live run did (its JSON output, `validate-h200-live.json`).
+#[test]
+fn the_h200_recording_grades_as_the_live_run_did() {
+    use kraftwerk::live::validate::{Observed, Validation, validate_observed};
+    let (b, c, _, _) = h200();
+    let rec = Recording::load(&fixture("h200-validate-record.kwrec.json")).expect("recording");
+    assert_eq!(rec.format, 2);
+    let obs = Observed::from_recording(&rec, "h200-validate-record.kwrec.json").expect("sections");
+    let v = validate_observed(&b, &c, &obs);
+    let live: Validation =
+        serde_json::from_str(&std::fs::read_to_string(fixture("validate-h200-live.json")).expect("live"))
+            .expect("json");
+    assert_eq!(v.checks, live.checks);
+    assert_eq!(v.overall, live.overall);
+    assert_eq!(v.overall, Grade::Pass);
+    assert_eq!(grade_of(&v, "pcie-link-live"), Some(Grade::Pass));
+}

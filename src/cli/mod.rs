@@ -6,6 +6,7 @@
 mod catalog_cmd;
 pub mod check_cmd;
 mod fit_cmd;
+mod fleet_cmd;
 mod gpus_cmd;
 mod links_cmd;
 mod probe_cmd;
@@ -83,6 +84,9 @@ pub enum Command {
     /// memory, GEMM TFLOP/s and correctness, host bandwidth, power and clock events under load.
     /// Exit 1 on any fail.
     Validate(validate_cmd::ValidateArgs),
+    /// Merge many nodes' `validate --format json` reports: a verdict per node, TFLOP/s and busbw
+    /// across the fleet, outliers by node and GPU UUID. Exit 1 on a failed node or an outlier.
+    Fleet(fleet_cmd::FleetArgs),
     /// Show the NVIDIA GPUs installed in this machine (through NVML).
     Gpus {
         /// Output format.
@@ -132,6 +136,7 @@ pub fn run(cmd: Command) -> ExitCode {
         },
         Command::Fit(args) => fit_cmd::run(&args),
         Command::Validate(args) => validate_cmd::run(&args),
+        Command::Fleet(args) => fleet_cmd::run(&args),
         Command::Rules { format } => check_cmd::rules(format),
         Command::Power { build, state, format } => {
             let state = match state {

@@ -1,6 +1,7 @@
 //! The real machine: NVML readings, the GEMM probe, recordings, validation against a build.
 //! No egui here.
 pub mod fields;
+pub mod fleet;
 pub mod grading;
 pub mod links;
 pub mod nvml;
