@@ -104,6 +104,10 @@ pub enum Command {
         /// Save the session as a recording (`*.kwrec.json`).
         #[arg(long)]
         record: Option<PathBuf>,
+        /// Serve the samples for Prometheus at http://ADDR/metrics (e.g. 127.0.0.1:9400);
+        /// with `--seconds 0`, until Ctrl-C.
+        #[arg(long, value_name = "ADDR")]
+        prometheus: Option<std::net::SocketAddr>,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
@@ -147,8 +151,8 @@ pub fn run(cmd: Command) -> ExitCode {
             check_cmd::power(&build, state, format)
         }
         Command::Gpus { format } => gpus_cmd::run_gpus(format),
-        Command::Monitor { seconds, interval_ms, record, format } => {
-            gpus_cmd::run_monitor(seconds, interval_ms, record.as_deref(), format)
+        Command::Monitor { seconds, interval_ms, record, prometheus, format } => {
+            gpus_cmd::run_monitor(seconds, interval_ms, record.as_deref(), prometheus, format)
         }
         Command::Probe(args) => probe_cmd::run(&args),
         Command::Links(args) => links_cmd::run(&args),

@@ -6,6 +6,7 @@ pub mod grading;
 pub mod links;
 pub mod nvml;
 pub mod probe;
+pub mod prometheus;
 pub mod reasons;
 pub mod record;
 pub mod sampler;
