@@ -156,7 +156,11 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 pub fn render_text(r: &ProbeReport) -> String {
     let mut s = String::new();
     let note = r.backend_note.as_deref().map_or_else(String::new, |n| format!(" ({n})"));
-    let _ = writeln!(s, "kraftwerk probe: backend {:?}{note}, {:.1} s", r.backend, r.wall_seconds);
+    let backend = match r.backend {
+        probe::Backend::Cuda => "CUDA",
+        probe::Backend::Cpu => "CPU",
+    };
+    let _ = writeln!(s, "kraftwerk probe: backend {backend}{note}, {:.1} s", r.wall_seconds);
     if let Some(e) = &r.expected {
         let _ = writeln!(s, "graded against: {}", e.name);
     }
