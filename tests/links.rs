@@ -615,8 +615,13 @@ fn cli_links_reports_json_and_rejects_bad_input() {
 /// says "not run".
 #[test]
 fn no_gpu_is_not_run_not_pass() {
-    let mut r = LinksReport::unmeasured("no NVIDIA driver found", Vec::new(), Default::default(), "no GPU");
-    r.regrade(expectations_from_live(&[], &Default::default(), None));
+    let mut r = LinksReport::unmeasured(
+        "no NVIDIA driver found",
+        Vec::new(),
+        kraftwerk::live::topology::Topology::default(),
+        "no GPU",
+    );
+    r.regrade(expectations_from_live(&[], &kraftwerk::live::topology::Topology::default(), None));
     assert_eq!(r.verdict, Some(links::LinksVerdict::NotRun));
     assert!(r.not_run() && !r.failed());
     let v = serde_json::to_value(&r).expect("json");

@@ -96,7 +96,8 @@ fn set_link(rec: &mut Recording, gpu: usize, load: bool, generation: u32, width:
 fn add_clock_events(rec: &mut Recording, bits: u64) {
     for s in rec.snapshots.iter_mut().flat_map(|s| s.gpus.iter_mut()) {
         if s.under_load() == Some(true) {
-            s.clock_event_reasons = Some(ClockEventReasons(s.clock_event_reasons.map_or(0, |r| r.bits()) | bits));
+            s.clock_event_reasons =
+                Some(ClockEventReasons(s.clock_event_reasons.map_or(0, ClockEventReasons::bits) | bits));
         }
     }
     with_probe(rec, |p| {

@@ -162,7 +162,7 @@ fn observe_live(
                 "kraftwerk validate",
                 nvml::SystemInfo::default(),
                 Vec::new(),
-                Default::default(),
+                crate::live::topology::Topology::default(),
             )
         });
         rec.snapshots.clone_from(&obs.snapshots);

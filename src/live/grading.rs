@@ -186,7 +186,7 @@ pub fn median(values: &[f64]) -> Option<f64> {
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
     let m = v.len() / 2;
-    Some(if v.len() % 2 == 0 { f64::midpoint(v[m - 1], v[m]) } else { v[m] })
+    Some(if v.len().is_multiple_of(2) { f64::midpoint(v[m - 1], v[m]) } else { v[m] })
 }
 
 /// Free memory after a run against before it: more than [`MEMORY_SLACK_GIB`] missing warns.

@@ -2,6 +2,11 @@
 //! time; GEMMs per precision with their checks; the sustained load started together behind a
 //! gate; NVML sampled on its own thread; GPU↔GPU copies afterwards.
 
+#![allow(
+    clippy::wildcard_imports,
+    reason = "the probe module's run, split out of it: it uses most of the module's items"
+)]
+
 use super::*;
 
 /// Runs the probe on every GPU through CUDA when it is present (or as `config.backend` says),

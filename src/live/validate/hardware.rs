@@ -60,6 +60,10 @@ pub(super) fn count(out: &mut Vec<ValidationCheck>, planned: &[(usize, &Gpu)], o
 /// to save power, so a low link seen only at idle is information; NVML's maximum link below
 /// the slot's fails too (the link cannot train higher). Without any sample the maximum link
 /// alone is judged.
+#[allow(
+    clippy::many_single_char_names,
+    reason = "i/j are the build and live GPU positions of a Pair; g/w a PCIe generation and width, as in Gen5 x16"
+)]
 pub(super) fn pcie_link(out: &mut Vec<ValidationCheck>, obs: &Observed, (i, _, j): Pair<'_>, link: Option<&GpuLink>) {
     let Some(link) = link else { return };
     let l = &obs.gpus[j];
@@ -157,6 +161,10 @@ pub(super) fn power_limit(out: &mut Vec<ValidationCheck>, build: &Build, obs: &O
 }
 
 /// Installed memory, uncorrected ECC errors, retired pages and XID errors.
+#[allow(
+    clippy::many_single_char_names,
+    reason = "i/j are the build and live GPU positions of a Pair; g/w a PCIe generation and width, as in Gen5 x16"
+)]
 pub(super) fn memory_and_health(out: &mut Vec<ValidationCheck>, obs: &Observed, (i, g, j): Pair<'_>) {
     let l = &obs.gpus[j];
     if let Some(mib) = l.memory_total_mib {

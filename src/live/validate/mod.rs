@@ -282,26 +282,23 @@ fn match_gpus<'c>(
                 Ok(None) => false,
             })
         };
-        match live.iter().enumerate().position(|(j, l)| !taken[j] && is_model(l)) {
-            Some(j) => {
-                taken[j] = true;
-                pairs.push((i, g, j));
-                push(out, "gpu-model", Some(i), Grade::Pass, g.name.clone(), live[j].label(), "model matches");
-            }
-            None => {
-                let others: Vec<String> =
-                    live.iter().enumerate().filter(|(j, _)| !taken[*j]).map(|(_, l)| l.label()).collect();
-                let measured = if others.is_empty() { "none left".to_owned() } else { others.join(", ") };
-                push(
-                    out,
-                    "gpu-model",
-                    Some(i),
-                    Grade::Fail,
-                    g.name.clone(),
-                    measured,
-                    format!("no installed GPU of this model ({}) is left to match", g.name),
-                );
-            }
+        if let Some(j) = live.iter().enumerate().position(|(j, l)| !taken[j] && is_model(l)) {
+            taken[j] = true;
+            pairs.push((i, g, j));
+            push(out, "gpu-model", Some(i), Grade::Pass, g.name.clone(), live[j].label(), "model matches");
+        } else {
+            let others: Vec<String> =
+                live.iter().enumerate().filter(|(j, _)| !taken[*j]).map(|(_, l)| l.label()).collect();
+            let measured = if others.is_empty() { "none left".to_owned() } else { others.join(", ") };
+            push(
+                out,
+                "gpu-model",
+                Some(i),
+                Grade::Fail,
+                g.name.clone(),
+                measured,
+                format!("no installed GPU of this model ({}) is left to match", g.name),
+            );
         }
     }
     pairs
