@@ -45,7 +45,7 @@ fn temp_dir(name: &str) -> PathBuf {
 fn h200_one_gpu_recording_parses_with_the_real_facts() {
     let r = one_gpu();
     assert_eq!(r.format, 1, "a format-1 recording still loads");
-    assert!(RECORDING_FORMAT >= 2);
+    assert_eq!(RECORDING_FORMAT, 2, "this version writes format 2");
     assert_eq!(r.kind, "snapshot");
     assert_eq!(r.system.driver_version.as_deref(), Some("580.159.04"));
     assert_eq!(r.system.cuda_driver_version.as_deref(), Some("13.0"));

@@ -62,8 +62,7 @@ fn scrape_over_loopback_parses_with_the_recorded_values() {
         samples
             .iter()
             .find(|(n, l, _)| n == name && l.get("UUID") == Some(&uuid))
-            .map(|s| s.2)
-            .unwrap_or_else(|| panic!("{name} for GPU {gpu} in {body}"))
+            .map_or_else(|| panic!("{name} for GPU {gpu} in {body}"), |s| s.2)
     };
     for (gpu, s) in snap.gpus.iter().enumerate() {
         assert_eq!(Some(value("DCGM_FI_DEV_POWER_USAGE", gpu)), s.power_avg_w);
