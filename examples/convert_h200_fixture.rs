@@ -164,6 +164,9 @@ fn convert_sample(position: usize, g: &Value) -> GpuSample {
         ecc_uncorrected_volatile: g["ecc_uncorrected_volatile"].as_u64(),
         ecc_corrected_aggregate: g["ecc_corrected_aggregate"].as_u64(),
         ecc_uncorrected_aggregate: g["ecc_uncorrected_aggregate"].as_u64(),
+        retired_pages: None,
+        retired_pages_pending: None,
+        xid_errors: None,
         clock_event_reasons: hex_of(&g["clock_event_reasons_current"]["bits"]).map(ClockEventReasons),
         fan_speed_pct: None,
     }

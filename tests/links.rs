@@ -13,7 +13,7 @@
 
 use kraftwerk::build::{self, Build};
 use kraftwerk::catalog::{self, Catalog};
-use kraftwerk::live::links::grade::{
+use kraftwerk::live::links::checks::{
     self, BANDWIDTH_WARN_BELOW, ExpectedLink, NVLINK_COPY_EFFICIENCY, PCIE_P2P_EFFICIENCY, expectations_from_build,
     expectations_from_live, grade_bandwidth,
 };
@@ -124,7 +124,7 @@ fn measured(one_way: f64, busbw: f64, wrong: u64) -> LinksReport {
     r
 }
 
-fn checks<'a>(r: &'a LinksReport, id: &str) -> Vec<&'a grade::LinkCheck> {
+fn checks<'a>(r: &'a LinksReport, id: &str) -> Vec<&'a checks::LinkCheck> {
     r.checks.iter().filter(|c| c.check == id).collect()
 }
 
@@ -609,4 +609,24 @@ fn cli_links_reports_json_and_rejects_bad_input() {
     assert!(String::from_utf8_lossy(&text.stdout).contains("Overall:"));
     assert_eq!(kraftwerk(&["links", "--max-bytes", "2"]).status.code(), Some(2));
     assert_eq!(kraftwerk(&["links", "--build", "/nonexistent.rig.ron"]).status.code(), Some(2));
+}
+
+/// Nothing measured is never a pass: no GPU gives the verdict `not_run` (exit 0) and the text
+/// says "not run".
+#[test]
+fn no_gpu_is_not_run_not_pass() {
+    let mut r = LinksReport::unmeasured(
+        "no NVIDIA driver found",
+        Vec::new(),
+        kraftwerk::live::topology::Topology::default(),
+        "no GPU",
+    );
+    r.regrade(expectations_from_live(&[], &kraftwerk::live::topology::Topology::default(), None));
+    assert_eq!(r.verdict, Some(links::LinksVerdict::NotRun));
+    assert!(r.not_run() && !r.failed());
+    let v = serde_json::to_value(&r).expect("json");
+    assert_eq!(v["verdict"], "not_run");
+    let text = links::text::render(&r);
+    assert!(text.contains("Overall: not run"), "{text}");
+    assert!(!text.contains("Overall: pass"), "{text}");
 }

@@ -44,7 +44,8 @@ fn temp_dir(name: &str) -> PathBuf {
 #[test]
 fn h200_one_gpu_recording_parses_with_the_real_facts() {
     let r = one_gpu();
-    assert_eq!(r.format, RECORDING_FORMAT);
+    assert_eq!(r.format, 1, "a format-1 recording still loads");
+    assert_eq!(RECORDING_FORMAT, 2, "this version writes format 2");
     assert_eq!(r.kind, "snapshot");
     assert_eq!(r.system.driver_version.as_deref(), Some("580.159.04"));
     assert_eq!(r.system.cuda_driver_version.as_deref(), Some("13.0"));
@@ -511,10 +512,10 @@ fn wrong_types_are_reported_with_line_and_column() {
 
 #[test]
 fn newer_formats_are_refused_clearly() {
-    let err = Recording::from_json_str("new.kwrec.json", r#"{"format": 2, "kind": "monitor", "gpus": []}"#)
-        .expect_err("format 2");
-    assert!(matches!(err, RecordError::UnsupportedFormat { found: 2, supported: 1, .. }));
-    assert!(err.to_string().contains("format 2 is not supported"), "{err}");
+    let err = Recording::from_json_str("new.kwrec.json", r#"{"format": 3, "kind": "monitor", "gpus": []}"#)
+        .expect_err("format 3");
+    assert!(matches!(err, RecordError::UnsupportedFormat { found: 3, supported: 2, .. }));
+    assert!(err.to_string().contains("format 3 is not supported"), "{err}");
     let missing = Recording::from_json_str("none.kwrec.json", r#"{"kind": "monitor"}"#).expect_err("no format");
     assert!(missing.to_string().contains("missing field `format`"), "{missing}");
     let io = Recording::load(Path::new("/nonexistent/x.kwrec.json")).expect_err("no file");

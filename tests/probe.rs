@@ -1,13 +1,14 @@
 //! The GEMM probe: the CPU backend end to end, planted faults, cancel, and grading with the
 //! numbers recorded on an H200 (`tests/fixtures/probe-h200-*.json`).
 
-use kraftwerk::live::probe::cpu::CpuDevice;
-use kraftwerk::live::probe::grade::{
+use kraftwerk::live::probe::checks::{
     self, Grade, grade_clock_events, grade_host_bandwidth, grade_siblings, grade_tflops, reasons,
 };
+use kraftwerk::live::probe::cpu::CpuDevice;
 use kraftwerk::live::probe::{
-    Backend, BackendChoice, DeviceFactory, DeviceInfo, ExpectedGpu, GemmDevice, HostBandwidth, Precision, ProbeConfig,
-    ProbeError, ProbePhase, ProbeReport, REPORT_SCHEMA_VERSION, Summary, match_catalog_gpu, run_devices, run_probe,
+    Backend, BackendChoice, DeviceFactory, DeviceInfo, ExpectedGpu, GemmDevice, GemmPrecision, HostBandwidth,
+    ProbeConfig, ProbeError, ProbePhase, ProbeReport, REPORT_SCHEMA_VERSION, Summary, match_catalog_gpu, run_devices,
+    run_probe,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -29,12 +30,12 @@ fn cpu_config(size: usize, sustained_seconds: f64) -> ProbeConfig {
 /// The H200 SXM's dense datasheet peaks (NVIDIA H200 datasheet: sparse figures halved),
 /// PCIe Gen5 x16.
 fn h200() -> ExpectedGpu {
-    let peak_tflops: BTreeMap<Precision, f64> = [
-        (Precision::Fp32, 67.0),
-        (Precision::Tf32, 494.7),
-        (Precision::Fp16, 989.5),
-        (Precision::Bf16, 989.5),
-        (Precision::Fp8, 1978.9),
+    let peak_tflops: BTreeMap<GemmPrecision, f64> = [
+        (GemmPrecision::Fp32, 67.0),
+        (GemmPrecision::Tf32, 494.7),
+        (GemmPrecision::Fp16, 989.5),
+        (GemmPrecision::Bf16, 989.5),
+        (GemmPrecision::Fp8, 1978.9),
     ]
     .into_iter()
     .collect();
@@ -44,6 +45,7 @@ fn h200() -> ExpectedGpu {
         pcie_gen: Some(5),
         pcie_lanes: Some(16),
         source: Some("https://www.nvidia.com/en-us/data-center/h200/".to_owned()),
+        nvlink_gb_s: None,
     }
 }
 
@@ -62,9 +64,12 @@ fn cpu_end_to_end() {
     assert!(dev.errors.is_empty(), "{:?}", dev.errors);
     assert_eq!(dev.matrix_size, 96);
     assert!(!dev.faulty);
-    let ran: Vec<Precision> = dev.gemm.iter().map(|g| g.precision).collect();
+    let ran: Vec<GemmPrecision> = dev.gemm.iter().map(|g| g.precision).collect();
     // The sustained precision (bf16) runs last.
-    assert_eq!(ran, [Precision::Fp32, Precision::Tf32, Precision::Fp16, Precision::Fp8, Precision::Bf16]);
+    assert_eq!(
+        ran,
+        [GemmPrecision::Fp32, GemmPrecision::Tf32, GemmPrecision::Fp16, GemmPrecision::Fp8, GemmPrecision::Bf16]
+    );
     for g in &dev.gemm {
         assert!(g.check.passed(), "{}: {:?}", g.precision, g.check.faults);
         assert!(g.tflops.median > 0.0 && g.tflops.min <= g.tflops.median && g.tflops.median <= g.tflops.max);
@@ -76,7 +81,7 @@ fn cpu_end_to_end() {
         assert!(g.peak_tflops.is_none());
     }
     let s = dev.sustained.as_ref().expect("sustained load ran");
-    assert_eq!(s.precision, Precision::Bf16);
+    assert_eq!(s.precision, GemmPrecision::Bf16);
     assert!(s.gemms > 0 && s.seconds >= 0.3 && s.tflops_mean > 0.0);
     assert_eq!((s.post_load_mismatches, s.post_load_nonfinite), (0, 0));
     assert!(s.samples.is_empty(), "no NVML on the CPU backend");
@@ -93,7 +98,7 @@ fn cpu_end_to_end() {
     assert!((back.devices[0].gemm[0].tflops.median / report.devices[0].gemm[0].tflops.median - 1.0).abs() < 1e-12);
 
     let progress: Vec<_> = rx.try_iter().collect();
-    assert!(progress.iter().any(|p| p.phase == ProbePhase::Gemm(Precision::Fp8)));
+    assert!(progress.iter().any(|p| p.phase == ProbePhase::Gemm(GemmPrecision::Fp8)));
     assert!(progress.iter().any(|p| p.phase == ProbePhase::Sustained));
     assert_eq!(progress.last().map(|p| p.phase), Some(ProbePhase::Finished));
 }
@@ -102,7 +107,7 @@ fn cpu_end_to_end() {
 fn auto_falls_back_to_cpu_without_cuda() {
     // On CI (no driver) auto picks the CPU and says why; on a GPU machine it picks CUDA.
     let config = ProbeConfig {
-        precisions: vec![Precision::Fp16],
+        precisions: vec![GemmPrecision::Fp16],
         backend: BackendChoice::Auto,
         size: 64,
         sustained_seconds: 0.0,
@@ -140,16 +145,16 @@ impl GemmDevice for Faulty {
     fn info(&self) -> DeviceInfo {
         DeviceInfo { name: "faulty CPU".to_owned(), ..self.inner.info() }
     }
-    fn support(&self, precision: Precision) -> Result<(), String> {
+    fn support(&self, precision: GemmPrecision) -> Result<(), String> {
         self.inner.support(precision)
     }
     fn fit_size(&self, requested: usize) -> usize {
         self.inner.fit_size(requested)
     }
-    fn kernels(&self, precision: Precision) -> Vec<&'static str> {
+    fn kernels(&self, precision: GemmPrecision) -> Vec<&'static str> {
         self.inner.kernels(precision)
     }
-    fn load(&mut self, precision: Precision, n: usize, a: &[f32], b: &[f32]) -> Result<(), ProbeError> {
+    fn load(&mut self, precision: GemmPrecision, n: usize, a: &[f32], b: &[f32]) -> Result<(), ProbeError> {
         self.inner.load(precision, n, a, b)
     }
     fn run(&mut self, kernel: usize, count: usize) -> Result<Vec<f64>, ProbeError> {
@@ -176,7 +181,7 @@ fn run_faulty(plant: Plant) -> ProbeReport {
     let outputs = Arc::new(AtomicUsize::new(0));
     let factory: DeviceFactory =
         Box::new(move || Ok(Box::new(Faulty { inner: CpuDevice::new(), plant, outputs }) as Box<dyn GemmDevice>));
-    let config = ProbeConfig { precisions: vec![Precision::Bf16, Precision::Fp32], ..cpu_config(128, 0.0) };
+    let config = ProbeConfig { precisions: vec![GemmPrecision::Bf16, GemmPrecision::Fp32], ..cpu_config(128, 0.0) };
     run_devices(vec![factory], &config, None, Backend::Cpu, false)
 }
 
@@ -195,7 +200,7 @@ fn planted_persistent_fault_is_caught() {
     let v = report
         .verdicts
         .iter()
-        .find(|v| v.check == "gemm-correct" && v.precision == Some(Precision::Bf16))
+        .find(|v| v.check == "gemm-correct" && v.precision == Some(GemmPrecision::Bf16))
         .expect("verdict");
     assert_eq!(v.grade, Grade::Fail);
     assert!(v.message.contains("FAULTY") && v.message.contains("Freivalds"), "{}", v.message);
@@ -284,7 +289,7 @@ fn grading_the_recorded_h200_gemms() {
     let rec = recorded("probe-h200-recorded-1gpu.json");
     let gpu = &rec["gpus"][0];
     let exp = h200();
-    let grade_of = |dtype: &str, p: Precision| {
+    let grade_of = |dtype: &str, p: GemmPrecision| {
         grade_tflops(0, "NVIDIA H200", p, recorded_tflops(gpu, dtype, 8192), Some(&exp)).grade
     };
     // 20-iteration numbers from gpu-machine.md's table are near the best fractions; these are
@@ -292,27 +297,30 @@ fn grading_the_recorded_h200_gemms() {
     // fp32 51.1 = 76 % of 67 (0.95x of 80.3 %): pass; tf32 361.5 = 73 % (0.91x): pass;
     // fp16 669.0 = 68 % (0.84x): warn; bf16 687.4 = 69.5 % (0.87x): warn;
     // fp8 1242.6 = 62.8 % of 1978.9 (0.86x of 73.4 %): warn.
-    assert_eq!(grade_of("fp32", Precision::Fp32), Grade::Pass);
-    assert_eq!(grade_of("tf32", Precision::Tf32), Grade::Pass);
-    assert_eq!(grade_of("fp16", Precision::Fp16), Grade::Warn);
-    assert_eq!(grade_of("bf16", Precision::Bf16), Grade::Warn);
-    assert_eq!(grade_of("fp8", Precision::Fp8), Grade::Warn);
+    assert_eq!(grade_of("fp32", GemmPrecision::Fp32), Grade::Pass);
+    assert_eq!(grade_of("tf32", GemmPrecision::Tf32), Grade::Pass);
+    assert_eq!(grade_of("fp16", GemmPrecision::Fp16), Grade::Warn);
+    assert_eq!(grade_of("bf16", GemmPrecision::Bf16), Grade::Warn);
+    assert_eq!(grade_of("fp8", GemmPrecision::Fp8), Grade::Warn);
 
     // gpu-machine.md's 20-iteration cuBLAS numbers pass.
-    for (p, tflops) in
-        [(Precision::Fp32, 51.3), (Precision::Tf32, 398.5), (Precision::Bf16, 782.7), (Precision::Fp8, 1441.4)]
-    {
+    for (p, tflops) in [
+        (GemmPrecision::Fp32, 51.3),
+        (GemmPrecision::Tf32, 398.5),
+        (GemmPrecision::Bf16, 782.7),
+        (GemmPrecision::Fp8, 1441.4),
+    ] {
         assert_eq!(grade_tflops(0, "NVIDIA H200", p, tflops, Some(&exp)).grade, Grade::Pass, "{p}");
     }
     // Fail under 0.75x of 80.3 % of 989.5 = 595.9 TFLOP/s.
-    assert_eq!(grade_tflops(0, "NVIDIA H200", Precision::Bf16, 590.0, Some(&exp)).grade, Grade::Fail);
-    assert_eq!(grade_tflops(0, "NVIDIA H200", Precision::Bf16, 600.0, Some(&exp)).grade, Grade::Warn);
+    assert_eq!(grade_tflops(0, "NVIDIA H200", GemmPrecision::Bf16, 590.0, Some(&exp)).grade, Grade::Fail);
+    assert_eq!(grade_tflops(0, "NVIDIA H200", GemmPrecision::Bf16, 600.0, Some(&exp)).grade, Grade::Warn);
     // Without a peak: information only.
-    assert_eq!(grade_tflops(0, "NVIDIA H200", Precision::Bf16, 590.0, None).grade, Grade::Info);
+    assert_eq!(grade_tflops(0, "NVIDIA H200", GemmPrecision::Bf16, 590.0, None).grade, Grade::Info);
     // An unknown GPU's assumed fraction never fails.
     let mut other = exp.clone();
     other.name = "Some Future GPU".to_owned();
-    assert_eq!(grade_tflops(0, "x", Precision::Bf16, 100.0, Some(&other)).grade, Grade::Warn);
+    assert_eq!(grade_tflops(0, "x", GemmPrecision::Bf16, 100.0, Some(&other)).grade, Grade::Warn);
 }
 
 #[test]
@@ -331,11 +339,11 @@ fn grading_the_recorded_h200_sustained_load() {
         v.iter().map(|v| (v.check.as_str(), v.grade)).collect::<Vec<_>>(),
         [("clock-events", Grade::Pass), ("power-cap", Grade::Info)]
     );
-    assert_eq!(grade::overall(&v), Grade::Pass);
+    assert_eq!(checks::overall(&v), Grade::Pass);
     for bad in [reasons::HW_SLOWDOWN, reasons::SW_THERMAL, reasons::HW_THERMAL, reasons::HW_POWER_BRAKE] {
         let v = grade_clock_events(0, bits | bad);
-        assert_eq!(grade::overall(&v), Grade::Fail, "0x{bad:x}");
-        assert!(v[0].message.contains(grade::clock_event_names(bad)[0]));
+        assert_eq!(checks::overall(&v), Grade::Fail, "0x{bad:x}");
+        assert!(v[0].message.contains(checks::clock_event_names(bad)[0]));
     }
     // The raw samples: [t, power mW (1 s avg), temp, SM MHz, reasons, instant mW].
     let samples = s["raw_samples"].as_array().expect("samples");
@@ -376,7 +384,7 @@ fn grading_the_recorded_h200_bandwidth() {
 fn grading_the_recorded_h200_pair_siblings() {
     let rec = recorded("probe-h200-recorded-2gpu.json");
     let gpus = rec["gpus"].as_array().expect("gpus");
-    for (dtype, p) in [("fp32", Precision::Fp32), ("bf16", Precision::Bf16), ("fp8", Precision::Fp8)] {
+    for (dtype, p) in [("fp32", GemmPrecision::Fp32), ("bf16", GemmPrecision::Bf16), ("fp8", GemmPrecision::Fp8)] {
         let measured: Vec<(usize, f64)> =
             gpus.iter().enumerate().map(|(i, g)| (i, recorded_tflops(g, dtype, 4096))).collect();
         let v = grade_siblings(p, &measured);
@@ -386,7 +394,7 @@ fn grading_the_recorded_h200_pair_siblings() {
         let v = grade_siblings(p, &slow);
         assert_eq!(v.iter().map(|v| v.grade).collect::<Vec<_>>(), [Grade::Pass, Grade::Warn]);
     }
-    assert!(grade_siblings(Precision::Bf16, &[(0, 700.0)]).is_empty());
+    assert!(grade_siblings(GemmPrecision::Bf16, &[(0, 700.0)]).is_empty());
 }
 
 #[test]
@@ -405,12 +413,12 @@ fn h200_probe_report_parses_and_grades() {
     assert_eq!(dev.gemm.len(), 5);
     let s = dev.sustained.as_ref().expect("sustained");
     assert!(!s.samples.is_empty() && s.power_w.is_some());
-    assert_eq!(s.clock_event_reasons & grade::reasons::FAIL_MASK, 0);
+    assert_eq!(s.clock_event_reasons & checks::reasons::FAIL_MASK, 0);
     // Regrade against the datasheet: correctness passes, clocks are fine, nothing fails.
     report.expected = Some(h200());
     report.regrade();
     assert_ne!(report.overall, Grade::Fail, "{:#?}", report.verdicts);
-    let bf16 = report.devices[0].gemm.iter().find(|g| g.precision == Precision::Bf16).expect("bf16");
+    let bf16 = report.devices[0].gemm.iter().find(|g| g.precision == GemmPrecision::Bf16).expect("bf16");
     assert!(bf16.tflops.median >= 0.78 * 989.5, "bf16 {:.1} TFLOP/s", bf16.tflops.median);
 }
 
@@ -440,7 +448,7 @@ fn h200_report_grades_against_the_catalog_entry() {
     report.expected = Some(ExpectedGpu::from_catalog(gpu));
     report.regrade();
     assert_ne!(report.overall, Grade::Fail, "{:#?}", report.verdicts);
-    let tflops_grades: Vec<(Option<Precision>, Grade)> =
+    let tflops_grades: Vec<(Option<GemmPrecision>, Grade)> =
         report.verdicts.iter().filter(|v| v.check == "gemm-tflops").map(|v| (v.precision, v.grade)).collect();
     assert_eq!(tflops_grades.len(), 5);
     assert!(tflops_grades.iter().all(|(_, g)| *g == Grade::Pass), "{tflops_grades:?}");
@@ -474,7 +482,7 @@ fn two_h200_report_grades_siblings_on_the_sustained_load() {
     let tf32 = report
         .verdicts
         .iter()
-        .find(|v| v.check == "gemm-siblings" && v.device == Some(1) && v.precision == Some(Precision::Tf32))
+        .find(|v| v.check == "gemm-siblings" && v.device == Some(1) && v.precision == Some(GemmPrecision::Tf32))
         .expect("tf32 siblings");
     assert_eq!(tf32.grade, Grade::Info, "{}", tf32.message);
     let steady: Vec<Grade> =
@@ -498,7 +506,42 @@ fn two_h200_cancelled_report_keeps_the_partial_load_and_frees_memory() {
         let s = d.sustained.as_ref().expect("partial sustained load");
         assert!(s.post_load_check_skipped && s.gemms > 1000 && s.seconds < 20.0);
         let (before, after) = (d.memory_free_before_gib.expect("before"), d.memory_free_after_gib.expect("after"));
-        assert!(before - after < grade::MEMORY_SLACK_GIB, "{before} → {after} GiB");
+        assert!(before - after < checks::MEMORY_SLACK_GIB, "{before} → {after} GiB");
     }
     assert!(report.verdicts.iter().filter(|v| v.check == "memory-released").all(|v| v.grade == Grade::Pass));
+}
+
+/// NVML sees GPUs but CUDA cannot use them: the message names the CUDA error and the fix.
+#[test]
+fn cuda_unusable_names_the_error_and_the_fix() {
+    let gpus = vec!["NVIDIA H200".to_owned()];
+    let m = kraftwerk::live::probe::cuda_unusable_message(
+        &gpus,
+        "libcublas/libcublasLt not found (CUDA 13 runtime libraries)",
+    );
+    assert!(m.contains("NVML sees 1 NVIDIA GPU(s) (NVIDIA H200)"), "{m}");
+    assert!(m.contains("libcublas/libcublasLt not found"), "{m}");
+    assert!(m.contains("Fix: install the CUDA 13 runtime libraries"), "{m}");
+    let m = kraftwerk::live::probe::cuda_unusable_message(&gpus, "CUDA driver: CUDA_ERROR_INSUFFICIENT_DRIVER");
+    assert!(m.contains("update the NVIDIA driver"), "{m}");
+}
+
+/// The staged copies of the old probe (38 GB/s between two NVLink H200s, pool buffers peer
+/// access does not cover) are graded against the NVLink figure and warn; a copy at the rate
+/// `links` measured on the same pair passes.
+#[test]
+fn peer_copy_is_graded_against_nvlink() {
+    use kraftwerk::live::probe::checks::grade_peer_bandwidth;
+    let report = fixture_report("probe-h200x2.json");
+    let mut expected = h200();
+    expected.nvlink_gb_s = Some(900.0);
+    let slow = grade_peer_bandwidth(&report.peer_bandwidth[0], Some(&expected)).expect("graded");
+    assert_eq!(slow.grade, Grade::Warn, "{}", slow.message);
+    assert!(slow.message.contains("38.0 GB/s"), "{}", slow.message);
+    let mut fast = report.peer_bandwidth[0].clone();
+    let s = fast.bandwidth_gb_s.as_mut().expect("measured");
+    s.median = 376.0;
+    assert_eq!(grade_peer_bandwidth(&fast, Some(&expected)).expect("graded").grade, Grade::Pass);
+    fast.peer_access = false;
+    assert_eq!(grade_peer_bandwidth(&fast, Some(&expected)).expect("graded").grade, Grade::Info);
 }

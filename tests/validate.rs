@@ -5,7 +5,7 @@
 use kraftwerk::build;
 use kraftwerk::catalog;
 use kraftwerk::live::probe::ProbeReport;
-use kraftwerk::live::probe::grade::Grade;
+use kraftwerk::live::probe::checks::Grade;
 use kraftwerk::live::record::Recording;
 use kraftwerk::live::validate::validate;
 use std::path::Path;
@@ -35,7 +35,7 @@ fn h200_machine_passes_its_build() {
     assert_ne!(v.overall, Grade::Fail, "{:#?}", v.checks);
     assert_eq!(grade_of(&v, "gpu-count"), Some(Grade::Pass));
     assert_eq!(grade_of(&v, "gpu-model"), Some(Grade::Pass));
-    assert_eq!(grade_of(&v, "pcie-link"), Some(Grade::Pass), "Gen5 x16");
+    assert_eq!(grade_of(&v, "pcie-link-live"), Some(Grade::Pass), "Gen5 x16");
     assert_eq!(grade_of(&v, "power-limit"), Some(Grade::Pass), "700 W");
     assert_eq!(grade_of(&v, "gemm-bf16"), Some(Grade::Pass));
     assert_eq!(grade_of(&v, "arithmetic"), Some(Grade::Pass));
@@ -69,7 +69,7 @@ fn a_slow_gpu_and_a_downtrained_link_are_caught() {
     rec.gpus[0].pcie_gen_max = Some(3);
     let v = validate(&b, &c, &rec.gpus, Some(&probe));
     assert_eq!(grade_of(&v, "gemm-bf16"), Some(Grade::Fail));
-    assert_eq!(grade_of(&v, "pcie-link"), Some(Grade::Fail));
+    assert_eq!(grade_of(&v, "pcie-link-live"), Some(Grade::Fail));
 }
 
 #[test]
@@ -86,4 +86,99 @@ fn probe_results_of_another_gpu_are_not_credited() {
     let v = validate(&b, &c, &rec.gpus, Some(&probe));
     assert_eq!(grade_of(&v, "arithmetic"), None, "{:#?}", v.checks);
     assert_eq!(grade_of(&v, "gpu-count"), Some(Grade::Pass));
+}
+
+/// One grading source: the same measurement gets the same grade from the probe's checks, from
+/// `validate` and (for bandwidths) from the links' rule.
+#[test]
+fn probe_validate_and_links_agree_on_the_same_measurement() {
+    use kraftwerk::live::links::checks::grade_bandwidth;
+    use kraftwerk::live::probe::ExpectedGpu;
+    use kraftwerk::live::probe::checks::{grade_host_bandwidth, grade_tflops};
+    let (b, c, rec, probe) = h200();
+    let h200 = c.gpus.iter().find(|g| g.id == "nvidia-h200-sxm").expect("H200 in the catalog");
+    let expected = ExpectedGpu::from_catalog(h200);
+    let bf16 = probe.devices[0].gemm.iter().position(|g| g.precision.name() == "bf16").expect("bf16 result");
+    let h2d = probe.devices[0].bandwidth.as_ref().and_then(|bw| bw.pinned_h2d_gb_s).expect("h2d").median;
+    let mut seen = std::collections::BTreeSet::new();
+    for scale in [1.0, 0.85, 0.7, 0.4] {
+        let mut p = probe.clone();
+        p.devices[0].gemm[bf16].tflops.median *= scale;
+        let measured = p.devices[0].gemm[bf16].tflops.median;
+        let precision = p.devices[0].gemm[bf16].precision;
+        if let Some(bw) = p.devices[0].bandwidth.as_mut()
+            && let Some(s) = bw.pinned_h2d_gb_s.as_mut()
+        {
+            s.median = h2d * scale;
+        }
+        let v = validate(&b, &c, &rec.gpus, Some(&p));
+        let by_probe = grade_tflops(0, "NVIDIA H200", precision, measured, Some(&expected)).grade;
+        assert_eq!(grade_of(&v, "gemm-bf16"), Some(by_probe), "TFLOP/s x{scale}");
+        seen.insert(by_probe);
+        let link = (h200.pcie_gen, h200.pcie_lanes);
+        let bw = p.devices[0].bandwidth.as_ref().expect("bandwidth");
+        let probe_bw = grade_host_bandwidth(0, bw, Some(link))[0].grade;
+        let links_bw = grade_bandwidth(h2d * scale, probe_bw_expected(link));
+        assert_eq!(grade_of(&v, "bandwidth-h2d"), Some(probe_bw), "h2d x{scale}");
+        assert_eq!(links_bw, probe_bw, "links' rule on the same GB/s, x{scale}");
+    }
+    assert_eq!(seen.len(), 3, "pass, warn and fail were all exercised: {seen:?}");
+}
+
+fn probe_bw_expected((generation, lanes): (u8, u8)) -> Option<f64> {
+    kraftwerk::live::probe::checks::pcie_gb_s_per_direction(generation, lanes)
+}
+
+/// `validate --record` then `validate --from`: the recording holds everything the grading
+/// used, so the recorded session grades exactly like the live one.
+#[test]
+fn a_recorded_session_grades_like_the_live_one() {
+    use kraftwerk::live::validate::{Observed, validate_observed};
+    let (b, c, rec, probe) = h200();
+    let live = Observed {
+        source: "live".into(),
+        gpus: rec.gpus.clone(),
+        topology: Some(rec.topology.clone()),
+        snapshots: rec.snapshots.clone(),
+        probe: Some(probe),
+        ..Observed::default()
+    };
+    let mut out = rec.clone();
+    live.store_in(&mut out).expect("store");
+    let dir = std::env::temp_dir().join(format!("kraftwerk-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("session.kwrec.json");
+    out.save(&path).expect("save");
+    let loaded = Recording::load(&path).expect("load");
+    let from = Observed::from_recording(&loaded, "session.kwrec.json").expect("sections");
+    let a = validate_observed(&b, &c, &live);
+    let z = validate_observed(&b, &c, &from);
+    assert_eq!(a.checks, z.checks);
+    assert_eq!(a.overall, z.overall);
+    assert!(
+        a.checks.iter().any(|c| c.check == "pcie-link-live" && c.measured.contains("under load")),
+        "{:#?}",
+        a.checks
+    );
+    assert!(a.checks.iter().any(|c| c.check == "clock-events" && c.grade == Grade::Info), "SW power cap only: info");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The recording `kraftwerk validate BUILD --record` made on the H200 (2026-12-01) grades with
+/// `--from` exactly as the live run did (its JSON output, `validate-h200-live.json`).
+#[test]
+fn the_h200_recording_grades_as_the_live_run_did() {
+    use kraftwerk::live::validate::{Observed, Validation, validate_observed};
+    let (b, c, _, _) = h200();
+    let rec = Recording::load(&fixture("h200-validate-record.kwrec.json")).expect("recording");
+    assert_eq!(rec.format, 2);
+    let obs = Observed::from_recording(&rec, "h200-validate-record.kwrec.json").expect("sections");
+    let v = validate_observed(&b, &c, &obs);
+    let live: Validation =
+        serde_json::from_str(&std::fs::read_to_string(fixture("validate-h200-live.json")).expect("live"))
+            .expect("json");
+    assert_eq!(v.checks, live.checks);
+    assert_eq!(v.overall, live.overall);
+    assert_eq!(v.overall, Grade::Pass);
+    assert_eq!(grade_of(&v, "pcie-link-live"), Some(Grade::Pass));
 }

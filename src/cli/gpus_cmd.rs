@@ -327,8 +327,26 @@ fn read_time_stats(read_us: &mut [u64]) -> Option<(u64, u64, u64)> {
     Some((read_us[n / 2], p95, read_us[n - 1]))
 }
 
-/// `kraftwerk monitor`.
-pub fn run_monitor(seconds: f64, interval_ms: u64, record: Option<&Path>, format: Format) -> ExitCode {
+/// Set by Ctrl-C: `monitor` stops at its next reading and saves its recording.
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes Ctrl-C (SIGINT, SIGTERM) stop the monitor cleanly instead of killing it, so the
+/// recording is written. The `ctrlc` crate installs the handler (signal handling needs
+/// `unsafe`, which this crate denies); installing twice is harmless.
+fn stop_on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| STOP.store(true, std::sync::atomic::Ordering::Relaxed));
+}
+
+/// `kraftwerk monitor`: samples for `seconds` (0 with `--prometheus`: until Ctrl-C), prints each
+/// snapshot, optionally serves them to Prometheus and records them. Ctrl-C stops it cleanly with
+/// the recording saved.
+pub fn run_monitor(
+    seconds: f64,
+    interval_ms: u64,
+    record: Option<&Path>,
+    prometheus: Option<std::net::SocketAddr>,
+    format: Format,
+) -> ExitCode {
     if !seconds.is_finite() || seconds < 0.0 {
         eprintln!("kraftwerk monitor: --seconds must be a number of seconds >= 0, not {seconds}");
         return ExitCode::from(2);
@@ -349,10 +367,28 @@ pub fn run_monitor(seconds: f64, interval_ms: u64, record: Option<&Path>, format
         r
     });
     let statics = gpus.gpus().to_vec();
+    let exporter = match prometheus {
+        Some(addr) => {
+            let host = crate::live::record::MachineInfo::current().hostname.unwrap_or_default();
+            match crate::live::prometheus::Exporter::serve(addr, statics.clone(), host) {
+                Ok(e) => {
+                    eprintln!("kraftwerk monitor: serving Prometheus metrics at http://{}/metrics", e.local_addr());
+                    Some(e)
+                }
+                Err(e) => {
+                    eprintln!("kraftwerk monitor: cannot serve Prometheus metrics on {addr}: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        None => None,
+    };
+    let forever = prometheus.is_some() && seconds == 0.0;
     if format == Format::Text {
         print!("{}", monitor_header(gpus.system(), &statics, gpus.topology()));
+        let span = if forever { "until Ctrl-C".to_owned() } else { format!("for {seconds} s") };
         println!(
-            "\nSampling every {} ms for {seconds} s{}",
+            "\nSampling every {} ms {span}{}",
             interval.as_millis(),
             record.map(|p| format!(", recording to {}", p.display())).unwrap_or_default()
         );
@@ -369,16 +405,46 @@ pub fn run_monitor(seconds: f64, interval_ms: u64, record: Option<&Path>, format
             return ExitCode::from(2);
         }
     };
-    let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+    stop_on_ctrl_c();
+    let deadline = (!forever).then(|| Instant::now() + Duration::from_secs_f64(seconds));
     let mut read_us: Vec<u64> = Vec::new();
+    let snapshots = monitor_loop(&sampler, deadline, format, |snap| {
+        read_us.extend(snap.gpus.iter().filter_map(|s| s.read_us));
+        if let Some(e) = &exporter {
+            e.update(snap);
+        }
+        if let Some(r) = recording.as_mut() {
+            r.snapshots.push(snap.clone());
+        }
+    });
+    let dropped = sampler.dropped_count();
+    drop(sampler.stop());
+    if let Some(e) = exporter {
+        e.stop();
+    }
+    if STOP.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("kraftwerk monitor: stopped by Ctrl-C");
+    }
+    finish_monitor(snapshots, statics.len(), &mut read_us, dropped, recording.as_ref().zip(record), format)
+}
+
+/// Receives and prints snapshots until `deadline` (None: until Ctrl-C) or Ctrl-C; returns how
+/// many were received.
+fn monitor_loop(
+    sampler: &Sampler,
+    deadline: Option<Instant>,
+    format: Format,
+    mut each: impl FnMut(&Snapshot),
+) -> usize {
     let mut snapshots = 0usize;
     let mut t0_ms: Option<u64> = None;
     loop {
         let now = Instant::now();
-        if now >= deadline && snapshots > 0 {
+        if STOP.load(std::sync::atomic::Ordering::Relaxed) || deadline.is_some_and(|d| now >= d && snapshots > 0) {
             break;
         }
-        let wait = deadline.saturating_duration_since(now).clamp(Duration::from_millis(1), Duration::from_secs(1));
+        let left = deadline.map_or(Duration::from_secs(1), |d| d.saturating_duration_since(now));
+        let wait = left.clamp(Duration::from_millis(1), Duration::from_secs(1));
         let Some(snap) = sampler.recv_timeout(wait) else {
             if sampler.is_finished() {
                 break;
@@ -387,7 +453,6 @@ pub fn run_monitor(seconds: f64, interval_ms: u64, record: Option<&Path>, format
         };
         snapshots += 1;
         let t0 = *t0_ms.get_or_insert(snap.elapsed_ms);
-        read_us.extend(snap.gpus.iter().filter_map(|s| s.read_us));
         match format {
             Format::Text => {
                 for s in &snap.gpus {
@@ -399,15 +464,22 @@ pub fn run_monitor(seconds: f64, interval_ms: u64, record: Option<&Path>, format
                 Err(e) => eprintln!("kraftwerk monitor: cannot encode a snapshot: {e}"),
             },
         }
-        if let Some(r) = recording.as_mut() {
-            r.snapshots.push(snap);
-        }
+        each(&snap);
     }
-    let dropped = sampler.dropped_count();
-    drop(sampler.stop());
+    snapshots
+}
 
-    let mut summary = format!("{snapshots} snapshot(s) of {} GPU(s)", statics.len());
-    if let Some((median, p95, max)) = read_time_stats(&mut read_us) {
+/// Prints the summary and saves the recording.
+fn finish_monitor(
+    snapshots: usize,
+    gpu_count: usize,
+    read_us: &mut [u64],
+    dropped: u64,
+    recording: Option<(&Recording, &Path)>,
+    format: Format,
+) -> ExitCode {
+    let mut summary = format!("{snapshots} snapshot(s) of {gpu_count} GPU(s)");
+    if let Some((median, p95, max)) = read_time_stats(read_us) {
         let verdict = if median <= SAMPLE_TARGET_US { "within" } else { "over" };
         let _ = write!(
             summary,
@@ -425,7 +497,7 @@ pub fn run_monitor(seconds: f64, interval_ms: u64, record: Option<&Path>, format
         Format::Text => println!("{summary}"),
         Format::Json => eprintln!("{summary}"),
     }
-    if let (Some(r), Some(path)) = (recording, record) {
+    if let Some((r, path)) = recording {
         if let Err(e) = r.save(path) {
             eprintln!("kraftwerk monitor: {e}");
             return ExitCode::from(2);

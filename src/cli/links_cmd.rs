@@ -9,7 +9,7 @@
 
 use super::{Format, load_catalog, print_json};
 use crate::live::links::nccl_env::{self, CHILD_ENV, ChildPlan};
-use crate::live::links::{self, DEFAULT_MAX_BYTES, DEFAULT_P2P_BYTES, ELEMENT_BYTES, LinksOptions, grade};
+use crate::live::links::{self, DEFAULT_MAX_BYTES, DEFAULT_P2P_BYTES, ELEMENT_BYTES, LinksOptions, checks};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -39,7 +39,7 @@ pub fn run(args: &LinksArgs) -> ExitCode {
     let (catalog, expected) = match &args.build {
         Some(path) => match super::check_cmd::load_build(path) {
             Ok((catalog, build)) => {
-                let e = grade::expectations_from_build(&build, &catalog);
+                let e = checks::expectations_from_build(&build, &catalog);
                 (Some(catalog), Some(e))
             }
             Err(code) => return code,

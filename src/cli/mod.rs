@@ -7,6 +7,7 @@ mod catalog_cmd;
 pub mod check_cmd;
 mod compare_cmd;
 mod fit_cmd;
+mod fleet_cmd;
 mod gpus_cmd;
 mod links_cmd;
 pub mod plan_cmd;
@@ -90,6 +91,9 @@ pub enum Command {
     /// memory, GEMM TFLOP/s and correctness, host bandwidth, power and clock events under load.
     /// Exit 1 on any fail.
     Validate(validate_cmd::ValidateArgs),
+    /// Merge many nodes' `validate --format json` reports: a verdict per node, TFLOP/s and busbw
+    /// across the fleet, outliers by node and GPU UUID. Exit 1 on a failed node or an outlier.
+    Fleet(fleet_cmd::FleetArgs),
     /// Show the NVIDIA GPUs installed in this machine (through NVML).
     Gpus {
         /// Output format.
@@ -107,6 +111,10 @@ pub enum Command {
         /// Save the session as a recording (`*.kwrec.json`).
         #[arg(long)]
         record: Option<PathBuf>,
+        /// Serve the samples for Prometheus at http://ADDR/metrics (e.g. 127.0.0.1:9400);
+        /// with `--seconds 0`, until Ctrl-C.
+        #[arg(long, value_name = "ADDR")]
+        prometheus: Option<std::net::SocketAddr>,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
@@ -144,6 +152,7 @@ pub fn run(cmd: Command) -> ExitCode {
         },
         Command::Fit(args) => fit_cmd::run(&args),
         Command::Validate(args) => validate_cmd::run(&args),
+        Command::Fleet(args) => fleet_cmd::run(&args),
         Command::Rules { format } => check_cmd::rules(format),
         Command::Power { build, state, format } => {
             let state = match state {
@@ -154,8 +163,8 @@ pub fn run(cmd: Command) -> ExitCode {
             check_cmd::power(&build, state, format)
         }
         Command::Gpus { format } => gpus_cmd::run_gpus(format),
-        Command::Monitor { seconds, interval_ms, record, format } => {
-            gpus_cmd::run_monitor(seconds, interval_ms, record.as_deref(), format)
+        Command::Monitor { seconds, interval_ms, record, prometheus, format } => {
+            gpus_cmd::run_monitor(seconds, interval_ms, record.as_deref(), prometheus, format)
         }
         Command::Probe(args) => probe_cmd::run(&args),
         Command::Links(args) => links_cmd::run(&args),

@@ -4,7 +4,7 @@
 
 use super::Format;
 use crate::live::probe::{
-    self, BackendChoice, DeviceReport, ExpectedGpu, Grade, Precision, ProbeConfig, ProbePhase, ProbeProgress,
+    self, BackendChoice, DeviceReport, ExpectedGpu, GemmPrecision, Grade, ProbeConfig, ProbePhase, ProbeProgress,
     ProbeReport,
 };
 use std::fmt::Write as _;
@@ -55,7 +55,7 @@ pub enum BackendArg {
 pub fn run(args: &ProbeArgs) -> ExitCode {
     let mut precisions = Vec::new();
     for p in &args.precision {
-        match p.parse::<Precision>() {
+        match p.parse::<GemmPrecision>() {
             Ok(p) if !precisions.contains(&p) => precisions.push(p),
             Ok(_) => {}
             Err(e) => {
@@ -156,7 +156,11 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 pub fn render_text(r: &ProbeReport) -> String {
     let mut s = String::new();
     let note = r.backend_note.as_deref().map_or_else(String::new, |n| format!(" ({n})"));
-    let _ = writeln!(s, "kraftwerk probe: backend {:?}{note}, {:.1} s", r.backend, r.wall_seconds);
+    let backend = match r.backend {
+        probe::Backend::Cuda => "CUDA",
+        probe::Backend::Cpu => "CPU",
+    };
+    let _ = writeln!(s, "kraftwerk probe: backend {backend}{note}, {:.1} s", r.wall_seconds);
     if let Some(e) = &r.expected {
         let _ = writeln!(s, "graded against: {}", e.name);
     }

@@ -1,13 +1,20 @@
-//! `kraftwerk validate BUILD`: the real machine (NVML + the GEMM probe) against the build.
-//! Exit 0 when no check fails, 1 on any fail, 2 when the build file cannot be read.
+//! `kraftwerk validate BUILD`: the real machine (NVML, NVML samples under the probe's load, the
+//! GEMM probe, optionally the links) against the build, or with `--from RECORDING` a recorded
+//! session graded the same way. `--record FILE` saves everything the grading used as a
+//! recording (`*.kwrec.json`) that `--from` grades again with the same result.
+//!
+//! Exit 0 when no check fails, 1 on any fail, 2 when the build file or recording cannot be read.
 
 use super::check_cmd::load_build;
 use super::{Format, print_json};
+use crate::live::grading::Grade;
+use crate::live::links::{self, LinksOptions, LinksReport};
 use crate::live::nvml::{self, NvmlState};
-use crate::live::probe::grade::Grade;
 use crate::live::probe::{self, ExpectedGpu, ProbeConfig, ProbeReport};
-use crate::live::validate::{Validation, validate};
-use std::path::PathBuf;
+use crate::live::record::Recording;
+use crate::live::sampler::{PROBE_INTERVAL, Sampler, SamplerConfig};
+use crate::live::validate::{Observed, Validation, validate_observed};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `kraftwerk validate`.
@@ -15,6 +22,14 @@ use std::process::ExitCode;
 pub struct ValidateArgs {
     /// The build file.
     pub build: PathBuf,
+    /// Grade this recording (`validate --record`, `monitor --record`) instead of the live
+    /// machine.
+    #[arg(long, value_name = "RECORDING")]
+    pub from: Option<PathBuf>,
+    /// Save everything observed (GPUs, topology, NVML samples, probe and links reports) to
+    /// this recording file.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// Sustained load of the probe, seconds (0: no sustained load).
     #[arg(long, default_value_t = 10.0)]
     pub seconds: f64,
@@ -27,9 +42,20 @@ pub struct ValidateArgs {
     /// Also save the probe report that was run (JSON) to this file.
     #[arg(long)]
     pub save_probe: Option<PathBuf>,
+    /// Also measure the links (P2P copies, NCCL all-reduce) when the build has two GPUs or more.
+    #[arg(long)]
+    pub links: bool,
+    /// Use this saved links report (`kraftwerk links --format json`).
+    #[arg(long)]
+    pub links_report: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Runs `kraftwerk validate`.
@@ -38,43 +64,21 @@ pub fn run(a: &ValidateArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let state = nvml::open();
-    let live = match &state {
-        NvmlState::Ready(g) => g.gpus().to_vec(),
-        other => {
-            eprintln!("kraftwerk: {}", other.message());
-            Vec::new()
-        }
-    };
-    let probe: Option<ProbeReport> = if let Some(path) = &a.probe_report {
-        match std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
-            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
-        {
-            Ok(p) => Some(p),
+    let observed = if let Some(path) = &a.from {
+        match Recording::load(path).and_then(|r| Observed::from_recording(&r, &path.display().to_string())) {
+            Ok(o) => o,
             Err(e) => {
-                eprintln!("kraftwerk: {}: {e}", path.display());
+                eprintln!("kraftwerk validate: {e}");
                 return ExitCode::from(2);
             }
         }
-    } else if a.no_probe || live.is_empty() {
-        None
     } else {
-        let config = ProbeConfig { sustained_seconds: a.seconds.max(0.0), ..ProbeConfig::default() };
-        let r = build.resolve(&catalog);
-        let expected = r.gpus.iter().flatten().next().map(|g| ExpectedGpu::from_catalog(g));
-        eprintln!("kraftwerk: running the GEMM probe ({} s sustained)…", config.sustained_seconds);
-        Some(probe::run_probe(&config, expected.as_ref()))
-    };
-    if let (Some(path), Some(p)) = (&a.save_probe, &probe) {
-        let saved = serde_json::to_vec_pretty(p)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| crate::live::record::write_atomic(path, &bytes).map_err(|e| e.to_string()));
-        if let Err(e) = saved {
-            eprintln!("kraftwerk: cannot save the probe report to {}: {e}", path.display());
+        match observe_live(a, &build, &catalog) {
+            Ok(o) => o,
+            Err(code) => return code,
         }
-    }
-    let v = validate(&build, &catalog, &live, probe.as_ref());
+    };
+    let v = validate_observed(&build, &catalog, &observed);
     let code = if v.overall == Grade::Fail { ExitCode::from(1) } else { ExitCode::SUCCESS };
     if a.format == Format::Json {
         let printed = print_json(&v);
@@ -84,9 +88,101 @@ pub fn run(a: &ValidateArgs) -> ExitCode {
     code
 }
 
+/// Observes this machine: NVML, NVML samples while the probe runs, the probe, the links.
+fn observe_live(
+    a: &ValidateArgs,
+    build: &crate::build::Build,
+    catalog: &crate::catalog::Catalog,
+) -> Result<Observed, ExitCode> {
+    let mut obs = Observed { source: "live".to_owned(), ..Observed::default() };
+    obs.node = crate::live::record::MachineInfo::current().hostname;
+    let state = nvml::open();
+    let mut recording = None;
+    let gpus = match state {
+        NvmlState::Ready(g) => {
+            obs.gpus = g.gpus().to_vec();
+            obs.topology = Some(g.topology().clone());
+            recording =
+                Some(Recording::of_live("validate", format!("kraftwerk validate {}", env!("CARGO_PKG_VERSION")), &g));
+            Some(g)
+        }
+        other => {
+            let msg = other.message();
+            eprintln!("kraftwerk validate: {msg}");
+            obs.nvml = Some(msg);
+            None
+        }
+    };
+    let mut probe_report: Option<ProbeReport> = match &a.probe_report {
+        Some(path) => Some(read_json(path).map_err(|e| {
+            eprintln!("kraftwerk validate: {e}");
+            ExitCode::from(2)
+        })?),
+        None => None,
+    };
+    if let Some(path) = &a.links_report {
+        obs.links = Some(read_json::<LinksReport>(path).map_err(|e| {
+            eprintln!("kraftwerk validate: {e}");
+            ExitCode::from(2)
+        })?);
+    }
+    // NVML samples during the whole measurement: the PCIe link and clock events under load.
+    let sampler = gpus.and_then(|g| {
+        let config = SamplerConfig { interval: PROBE_INTERVAL * 5, channel_capacity: 1 << 14 };
+        Sampler::spawn(Box::new(g), config, None).ok()
+    });
+    if probe_report.is_none() && !a.no_probe && !obs.gpus.is_empty() {
+        let config = ProbeConfig { sustained_seconds: a.seconds.max(0.0), ..ProbeConfig::default() };
+        let r = build.resolve(catalog);
+        let expected = r.gpus.iter().flatten().next().map(|g| ExpectedGpu::from_catalog(g));
+        eprintln!("kraftwerk: running the GEMM probe ({} s sustained)…", config.sustained_seconds);
+        probe_report = Some(probe::run_probe(&config, expected.as_ref()));
+    }
+    if a.links && obs.links.is_none() && build.gpus.len() >= 2 && !obs.gpus.is_empty() {
+        eprintln!("kraftwerk: measuring the links…");
+        let expected = links::checks::expectations_from_build(build, catalog);
+        obs.links = Some(links::run_links(&LinksOptions::default(), Some(expected), Some(catalog)));
+    }
+    if let Some(s) = sampler {
+        obs.snapshots = s.stop();
+    }
+    if let (Some(path), Some(p)) = (&a.save_probe, &probe_report) {
+        let saved = serde_json::to_vec_pretty(p)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| crate::live::record::write_atomic(path, &bytes).map_err(|e| e.to_string()));
+        if let Err(e) = saved {
+            eprintln!("kraftwerk: cannot save the probe report to {}: {e}", path.display());
+        }
+    }
+    obs.probe = probe_report;
+    if let Some(path) = &a.record {
+        let mut rec = recording.unwrap_or_else(|| {
+            Recording::new(
+                "validate",
+                "kraftwerk validate",
+                nvml::SystemInfo::default(),
+                Vec::new(),
+                crate::live::topology::Topology::default(),
+            )
+        });
+        rec.snapshots.clone_from(&obs.snapshots);
+        rec.interval_ms = Some(u64::try_from((PROBE_INTERVAL * 5).as_millis()).unwrap_or(u64::MAX));
+        let saved = obs.store_in(&mut rec).and_then(|()| rec.save(path));
+        match saved {
+            Ok(()) => eprintln!("kraftwerk: recorded to {}", path.display()),
+            Err(e) => eprintln!("kraftwerk: cannot record to {}: {e}", path.display()),
+        }
+    }
+    Ok(obs)
+}
+
 /// Prints the validation table.
 pub fn print_validation(v: &Validation) {
     println!("{}: {}", v.build, v.overall.name().to_ascii_uppercase());
+    println!("  validated: {}{}", v.source, v.node.as_deref().map(|n| format!(" on {n}")).unwrap_or_default());
+    if let Some(why) = &v.nvml {
+        println!("  NVML: {why}: no GPU could be read");
+    }
     println!("  {:<16} {:<4} {:<5} {:<44} {:<44} reason", "check", "gpu", "grade", "expected", "measured");
     for c in &v.checks {
         println!(

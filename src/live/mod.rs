@@ -1,9 +1,12 @@
 //! The real machine: NVML readings, the GEMM probe, recordings, validation against a build.
 //! No egui here.
 pub mod fields;
+pub mod fleet;
+pub mod grading;
 pub mod links;
 pub mod nvml;
 pub mod probe;
+pub mod prometheus;
 pub mod reasons;
 pub mod record;
 pub mod sampler;

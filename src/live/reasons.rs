@@ -5,7 +5,8 @@
 //! Reasons" and `nvidia-smi --query-gpu=clocks_event_reasons.active` as hex. Decoding here is a
 //! pure function of the bits, so recordings decode the same way as live readings.
 //!
-//! Classification follows DCGM's failure mask (see `shared/reference/validation.md`, item 5):
+//! Classification follows DCGM's failure mask (DCGM diagnostics,
+//! <https://docs.nvidia.com/datacenter/dcgm/latest/user-guide/dcgm-diagnostics.html>):
 //! HW slowdown (0x8), SW thermal (0x20), HW thermal (0x40) and HW power brake (0x80) are faults;
 //! SW power cap (0x4) at full load is normal (the GPU holds its power limit).
 

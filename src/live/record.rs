@@ -1,12 +1,13 @@
 //! Recordings: a live session (static facts, topology, samples) saved to a versioned JSON file
 //! (`*.kwrec.json`) and loaded back for replay in the GUI and in tests.
 //!
-//! Format 1 (a JSON object):
-//! `format` (1), `kind` (a label: `monitor`, `snapshot`, `probe`, …), `created_unix_ms`,
+//! Format 2 (a JSON object; format 1 is the same without the fields format 2 added):
+//! `format` (1 or 2), `kind` (a label: `monitor`, `snapshot`, `probe`, …), `created_unix_ms`,
 //! `source` (what wrote it), `notes`, `machine` ([`MachineInfo`]), `system`
 //! ([`SystemInfo`]: driver, NVML, CUDA versions), `gpus` ([`GpuStatic`] per GPU, NVML index
 //! order), `topology`, `interval_ms`, `snapshots` ([`Snapshot`]s, oldest first; each sample's
-//! `gpu` is a position in `gpus`), `extra` (named sections other parts add, e.g. probe results).
+//! `gpu` is a position in `gpus`), `extra` (named sections other parts add: `probe` and `links`
+//! reports and the `nvml` status, written by `kraftwerk validate --record`).
 //! Missing optional fields read as unknown, so older files keep loading; a newer `format` is
 //! refused with a clear message.
 
@@ -24,8 +25,13 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// The recording format this version writes and reads.
-pub const RECORDING_FORMAT: u32 = 1;
+/// The recording format this version writes. Format 2 adds per-sample retired pages, pending
+/// retirements and XID errors, and the `probe`, `links` and `nvml` sections `validate --record`
+/// writes; all optional, so format 1 files read as format 2 with those unknown.
+pub const RECORDING_FORMAT: u32 = 2;
+
+/// The oldest recording format this version reads.
+pub const RECORDING_FORMAT_OLDEST: u32 = 1;
 
 /// File name ending of recordings.
 pub const RECORDING_EXTENSION: &str = "kwrec.json";
@@ -130,7 +136,7 @@ pub enum RecordError {
     },
     /// The file is a recording of a format this version does not read.
     #[error(
-        "{file}: recording format {found} is not supported (this Kraftwerk reads format {supported}); update Kraftwerk"
+        "{file}: recording format {found} is not supported (this Kraftwerk reads formats 1 to {supported}); update Kraftwerk"
     )]
     UnsupportedFormat {
         /// File name or path.
@@ -199,7 +205,7 @@ impl Recording {
     /// [`RecordError::UnsupportedFormat`] for another `format`.
     pub fn from_json_str(file: &str, text: &str) -> Result<Self, RecordError> {
         let head: FormatOnly = serde_json::from_str(text).map_err(|e| RecordError::parse(file, &e))?;
-        if head.format != u64::from(RECORDING_FORMAT) {
+        if !(u64::from(RECORDING_FORMAT_OLDEST)..=u64::from(RECORDING_FORMAT)).contains(&head.format) {
             return Err(RecordError::UnsupportedFormat {
                 file: file.to_owned(),
                 found: head.format,

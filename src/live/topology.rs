@@ -7,7 +7,7 @@
 //!
 //! NVLink is derived from the NVLink link states, which win over the PCIe common ancestor: on
 //! the H200 test machine `nvmlDeviceGetTopologyCommonAncestor` says `HostBridge` for two GPUs
-//! that `nvidia-smi topo -m` shows as `NV18` (see `shared/reference/gpu-machine.md`).
+//! that `nvidia-smi topo -m` shows as `NV18` (`tests/fixtures/h200-2gpu-idle.kwrec.json`).
 
 #![allow(
     clippy::doc_markdown,

@@ -105,7 +105,7 @@ pub fn devices() -> Result<Vec<CudaDevice>, LinksError> {
 
 /// A plain `cuMemAlloc` allocation, freed on drop. Users synchronize the streams that touch it
 /// before it drops.
-struct DevBuf {
+pub(crate) struct DevBuf {
     ctx: Arc<CudaContext>,
     ptr: ds::CUdeviceptr,
     bytes: usize,
@@ -113,7 +113,7 @@ struct DevBuf {
 
 impl DevBuf {
     /// Allocates `bytes` on `ctx`'s device (contents undefined).
-    fn new(ctx: &Arc<CudaContext>, bytes: usize) -> Result<Self, LinksError> {
+    pub(crate) fn new(ctx: &Arc<CudaContext>, bytes: usize) -> Result<Self, LinksError> {
         ctx.bind_to_thread().map_err(drv("cuCtxSetCurrent"))?;
         // SAFETY: a cuMemAlloc of `bytes` in the context current on this thread; the pointer is
         // freed exactly once, in Drop, with the same context current.
@@ -171,7 +171,7 @@ impl Drop for DevBuf {
 }
 
 /// Enqueues a copy of `bytes` from `src` to `dst` (any two devices) on `stream`.
-fn copy(dst: &DevBuf, src: &DevBuf, bytes: usize, stream: &CudaStream) -> Result<(), LinksError> {
+pub(crate) fn copy(dst: &DevBuf, src: &DevBuf, bytes: usize, stream: &CudaStream) -> Result<(), LinksError> {
     let bytes = bytes.min(dst.bytes).min(src.bytes);
     stream.context().bind_to_thread().map_err(drv("cuCtxSetCurrent"))?;
     // SAFETY: both pointers are live cuMemAlloc allocations of at least `bytes` bytes, each

@@ -22,9 +22,9 @@
 //!    NVLink SHARP (NVLS, multicast through NVSwitch) stays off: NCCL only runs when
 //!    `NCCL_NVLS_ENABLE=0` is in the environment before the process starts (see
 //!    [`nccl_env`]); otherwise the section says why it did not run.
-//! 4. Grading ([`grade`], pure functions): NVLink expected and active, P2P expected (GeForce
+//! 4. Grading ([`checks`], pure functions): NVLink expected and active, P2P expected (GeForce
 //!    cards have none on stock drivers: reported, not failed), bandwidth against the link's
-//!    expected figure (`shared/reference/validation.md`), all-reduce results.
+//!    expected figure ([`crate::live::grading`]), all-reduce results.
 //!
 //! Without the `cuda` feature or without a driver, the report still carries what NVML knows
 //! (and its NVLink grading) and says why the measurements are "not available".
@@ -38,13 +38,16 @@
     reason = "PCIe, NVLink, NVSwitch and NCCL are product names, not code; a clippy.toml doc-valid-idents would be better"
 )]
 
+pub mod checks;
 #[cfg(feature = "cuda")]
 pub mod cuda;
-pub mod grade;
 pub mod nccl_env;
 pub mod text;
 
-pub use grade::{Expectations, ExpectedLink, LinkCheck, PairExpectation};
+/// The former name of [`checks`], kept only until `src/ui` moves to the new name; remove it
+/// then.
+pub use self::checks as grade;
+pub use checks::{Expectations, ExpectedLink, LinkCheck, PairExpectation};
 
 use super::nvml::GpuStatic;
 use super::probe::{Grade, Summary};
@@ -381,6 +384,47 @@ impl AllReduceTable {
     }
 }
 
+/// The verdict of a links run: the worst check's grade, or `not_run` when nothing could be
+/// measured (a machine without GPUs is not a pass). JSON: `pass`, `info`, `warn`, `fail`,
+/// `not_run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinksVerdict {
+    /// Everything measured as expected.
+    Pass,
+    /// Only information.
+    Info,
+    /// Something below expectations.
+    Warn,
+    /// Something broken.
+    Fail,
+    /// Nothing measured.
+    NotRun,
+}
+
+impl LinksVerdict {
+    /// The verdict of a graded run.
+    pub fn of(grade: Grade) -> Self {
+        match grade {
+            Grade::Pass => Self::Pass,
+            Grade::Info => Self::Info,
+            Grade::Warn => Self::Warn,
+            Grade::Fail => Self::Fail,
+        }
+    }
+
+    /// `pass`, `info`, `warn`, `fail` or `not run`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::NotRun => "not run",
+            Self::Pass => "pass",
+            Self::Info => "info",
+            Self::Warn => "warn",
+            Self::Fail => "fail",
+        }
+    }
+}
+
 /// The links report (JSON layout version [`LINKS_SCHEMA_VERSION`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LinksReport {
@@ -411,6 +455,10 @@ pub struct LinksReport {
     pub checks: Vec<LinkCheck>,
     /// Worst grade of the checks.
     pub grade: Grade,
+    /// The verdict: the grade, or `not_run` when nothing was measured (no GPU visible, no
+    /// copy, no all-reduce, no NVLink state); `None` only in reports written before it existed.
+    #[serde(default)]
+    pub verdict: Option<LinksVerdict>,
     /// Whether the run was cancelled.
     pub cancelled: bool,
     /// Wall time of the whole run, seconds.
@@ -435,6 +483,7 @@ impl LinksReport {
             expected: None,
             checks: Vec::new(),
             grade: Grade::Pass,
+            verdict: Some(LinksVerdict::NotRun),
             cancelled: false,
             wall_seconds: 0.0,
             errors: Vec::new(),
@@ -443,9 +492,22 @@ impl LinksReport {
 
     /// Grades the report against `expected` (stored in the report).
     pub fn regrade(&mut self, expected: Expectations) {
-        self.checks = grade::grade(self, &expected);
-        self.grade = grade::overall(&self.checks);
+        self.checks = checks::grade(self, &expected);
+        self.grade = checks::overall(&self.checks);
         self.expected = Some(expected);
+        let measured = matches!(self.p2p, Section::Measured(_))
+            || matches!(self.all_reduce, Section::Measured(_))
+            || self.checks.iter().any(|c| c.check == "nvlink-active");
+        self.verdict = Some(if !measured && self.errors.is_empty() && self.grade != Grade::Fail {
+            LinksVerdict::NotRun
+        } else {
+            LinksVerdict::of(self.grade)
+        });
+    }
+
+    /// Whether nothing was measured (exit 0, verdict `not_run`).
+    pub fn not_run(&self) -> bool {
+        self.verdict == Some(LinksVerdict::NotRun)
     }
 
     /// Whether any check failed (the CLI exits 1).
@@ -589,7 +651,7 @@ pub fn run_links(
     report.driver_version = driver_version;
     report.wall_seconds = started.elapsed().as_secs_f64();
     report.cancelled = opts.cancelled();
-    let expected = expected.unwrap_or_else(|| grade::expectations_from_live(&report.gpus, &report.topology, catalog));
+    let expected = expected.unwrap_or_else(|| checks::expectations_from_live(&report.gpus, &report.topology, catalog));
     report.regrade(expected);
     report
 }

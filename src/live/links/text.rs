@@ -139,6 +139,14 @@ pub fn render(r: &LinksReport) -> String {
     for c in &r.checks {
         let _ = writeln!(s, "  {:<5} {:<19} {}", c.grade.name(), c.check, c.message);
     }
-    let _ = writeln!(s, "\nOverall: {} ({:.1} s)", r.grade.name(), r.wall_seconds);
+    if r.not_run() {
+        let why = match &r.p2p {
+            super::Section::NotAvailable { reason } => reason.clone(),
+            super::Section::Measured(_) => r.nvml.clone(),
+        };
+        let _ = writeln!(s, "\nOverall: not run: nothing was measured ({why})");
+    } else {
+        let _ = writeln!(s, "\nOverall: {} ({:.1} s)", r.grade.name(), r.wall_seconds);
+    }
     s
 }

@@ -6,7 +6,7 @@
 //! rounded to the precision's output format (FP16 → FP16, BF16 and FP8 → BF16).
 
 use super::numeric::round_to;
-use super::{DeviceFactory, DeviceInfo, GemmDevice, Precision, ProbeError};
+use super::{DeviceFactory, DeviceInfo, GemmDevice, GemmPrecision, ProbeError};
 use std::time::Instant;
 
 /// Largest matrix size the CPU backend uses: a 512³ GEMM takes a few milliseconds to tens of
@@ -16,7 +16,7 @@ pub const MAX_SIZE: usize = 512;
 /// The CPU as a probe device (one device, index 0).
 #[derive(Debug, Default)]
 pub struct CpuDevice {
-    precision: Option<Precision>,
+    precision: Option<GemmPrecision>,
     n: usize,
     a: Vec<f32>,
     b: Vec<f32>,
@@ -46,7 +46,7 @@ impl GemmDevice for CpuDevice {
         }
     }
 
-    fn support(&self, _precision: Precision) -> Result<(), String> {
+    fn support(&self, _precision: GemmPrecision) -> Result<(), String> {
         Ok(())
     }
 
@@ -54,11 +54,11 @@ impl GemmDevice for CpuDevice {
         requested.clamp(1, MAX_SIZE)
     }
 
-    fn kernels(&self, _precision: Precision) -> Vec<&'static str> {
+    fn kernels(&self, _precision: GemmPrecision) -> Vec<&'static str> {
         vec!["matrixmultiply"]
     }
 
-    fn load(&mut self, precision: Precision, n: usize, a: &[f32], b: &[f32]) -> Result<(), ProbeError> {
+    fn load(&mut self, precision: GemmPrecision, n: usize, a: &[f32], b: &[f32]) -> Result<(), ProbeError> {
         if a.len() != n * n || b.len() != n * n {
             return Err(ProbeError::Invalid(format!("inputs of {} and {} elements for n = {n}", a.len(), b.len())));
         }

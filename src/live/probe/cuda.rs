@@ -22,7 +22,8 @@
 #![allow(clippy::many_single_char_names, reason = "GEMM operands: a, b, c, x, y, n are the standard names")]
 
 use super::numeric::{bf16_bits, bf16_value, e4m3_bits, f16_bits, f16_value};
-use super::{DeviceInfo, GemmDevice, HostBandwidth, PeerBandwidth, Precision, ProbeConfig, ProbeError, Summary};
+use super::{DeviceInfo, GemmDevice, GemmPrecision, HostBandwidth, PeerBandwidth, ProbeConfig, ProbeError, Summary};
+use crate::live::links::cuda::{DevBuf, copy};
 use cudarc::cublas::{self, CudaBlas};
 use cudarc::cublaslt;
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DriverError, sys as dsys};
@@ -187,7 +188,7 @@ impl Drop for LtPlan {
 /// stored row-major for FP8's TN layout), `y` the second (A): column-major cuBLAS computing
 /// `Bᵀ·Aᵀ = (A·B)ᵀ` writes the row-major `A·B`.
 struct Loaded {
-    precision: Precision,
+    precision: GemmPrecision,
     n: usize,
     x: Buf,
     y: Buf,
@@ -241,7 +242,7 @@ impl CudaGemm {
         let (alpha, beta) = (1f32, 0f32);
         let handle = *libs.blas.handle();
         match (l.precision, kernel) {
-            (Precision::Fp32, "cublas") => {
+            (GemmPrecision::Fp32, "cublas") => {
                 // SAFETY: x, y, c are live device buffers of n·n f32 on this context; all leading
                 // dimensions are n; alpha/beta are host f32 (default pointer mode); the handle is
                 // bound to `stream`, the only stream these buffers are used on.
@@ -265,10 +266,10 @@ impl CudaGemm {
                 }
                 .map_err(blas_err("cublasSgemm"))
             }
-            (p @ (Precision::Tf32 | Precision::Fp16 | Precision::Bf16), "cublas") => {
+            (p @ (GemmPrecision::Tf32 | GemmPrecision::Fp16 | GemmPrecision::Bf16), "cublas") => {
                 let (ab, ct, compute) = match p {
-                    Precision::Tf32 => (Dt::CUDA_R_32F, Dt::CUDA_R_32F, Ct::CUBLAS_COMPUTE_32F_FAST_TF32),
-                    Precision::Fp16 => (Dt::CUDA_R_16F, Dt::CUDA_R_16F, Ct::CUBLAS_COMPUTE_32F),
+                    GemmPrecision::Tf32 => (Dt::CUDA_R_32F, Dt::CUDA_R_32F, Ct::CUBLAS_COMPUTE_32F_FAST_TF32),
+                    GemmPrecision::Fp16 => (Dt::CUDA_R_16F, Dt::CUDA_R_16F, Ct::CUBLAS_COMPUTE_32F),
                     _ => (Dt::CUDA_R_16BF, Dt::CUDA_R_16BF, Ct::CUBLAS_COMPUTE_32F),
                 };
                 // SAFETY: x, y, c are live device buffers of n·n elements of the stated types
@@ -387,17 +388,17 @@ impl CudaGemm {
 }
 
 /// Builds the cuBLASLt plan for `p` at size `n`.
-fn lt_plan(handle: cublaslt::sys::cublasLtHandle_t, p: Precision, n: usize) -> Result<LtPlan, ProbeError> {
+fn lt_plan(handle: cublaslt::sys::cublasLtHandle_t, p: GemmPrecision, n: usize) -> Result<LtPlan, ProbeError> {
     use cublaslt::sys::{
         cublasComputeType_t as Ct, cublasLtMatmulDescAttributes_t as Attr,
         cublasLtMatmulPreferenceAttributes_t as Pref, cudaDataType_t as Dt,
     };
     let (compute, ab, ct, trans_a) = match p {
-        Precision::Fp32 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_32F, Dt::CUDA_R_32F, 0i32),
-        Precision::Tf32 => (Ct::CUBLAS_COMPUTE_32F_FAST_TF32, Dt::CUDA_R_32F, Dt::CUDA_R_32F, 0),
-        Precision::Fp16 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_16F, Dt::CUDA_R_16F, 0),
-        Precision::Bf16 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_16BF, Dt::CUDA_R_16BF, 0),
-        Precision::Fp8 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_8F_E4M3, Dt::CUDA_R_16BF, 1),
+        GemmPrecision::Fp32 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_32F, Dt::CUDA_R_32F, 0i32),
+        GemmPrecision::Tf32 => (Ct::CUBLAS_COMPUTE_32F_FAST_TF32, Dt::CUDA_R_32F, Dt::CUDA_R_32F, 0),
+        GemmPrecision::Fp16 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_16F, Dt::CUDA_R_16F, 0),
+        GemmPrecision::Bf16 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_16BF, Dt::CUDA_R_16BF, 0),
+        GemmPrecision::Fp8 => (Ct::CUBLAS_COMPUTE_32F, Dt::CUDA_R_8F_E4M3, Dt::CUDA_R_16BF, 1),
     };
     let n64 = n as u64;
     let ld = i64::try_from(n).map_err(|_| ProbeError::Invalid("matrix too large".to_owned()))?;
@@ -486,7 +487,7 @@ impl GemmDevice for CudaGemm {
         self.info.clone()
     }
 
-    fn support(&self, precision: Precision) -> Result<(), String> {
+    fn support(&self, precision: GemmPrecision) -> Result<(), String> {
         let need = precision.min_compute_capability();
         if self.cc >= need {
             Ok(())
@@ -504,24 +505,24 @@ impl GemmDevice for CudaGemm {
         requested.clamp(1, fit.max(1))
     }
 
-    fn kernels(&self, precision: Precision) -> Vec<&'static str> {
+    fn kernels(&self, precision: GemmPrecision) -> Vec<&'static str> {
         let lt_ok = self.lt_error.is_none();
         match precision {
-            Precision::Fp32 => vec!["cublas"],
-            Precision::Fp8 => vec!["cublasLt"],
+            GemmPrecision::Fp32 => vec!["cublas"],
+            GemmPrecision::Fp8 => vec!["cublasLt"],
             _ if lt_ok => vec!["cublas", "cublasLt"],
             _ => vec!["cublas"],
         }
     }
 
-    fn load(&mut self, precision: Precision, n: usize, a: &[f32], b: &[f32]) -> Result<(), ProbeError> {
+    fn load(&mut self, precision: GemmPrecision, n: usize, a: &[f32], b: &[f32]) -> Result<(), ProbeError> {
         self.unload();
         let lt_handle = self.libs()?.lt.0;
         let (x, y) = match precision {
-            Precision::Fp32 | Precision::Tf32 => (self.upload_f32(b)?, self.upload_f32(a)?),
-            Precision::Fp16 => (self.upload_u16(b, f16_bits)?, self.upload_u16(a, f16_bits)?),
-            Precision::Bf16 => (self.upload_u16(b, bf16_bits)?, self.upload_u16(a, bf16_bits)?),
-            Precision::Fp8 => {
+            GemmPrecision::Fp32 | GemmPrecision::Tf32 => (self.upload_f32(b)?, self.upload_f32(a)?),
+            GemmPrecision::Fp16 => (self.upload_u16(b, f16_bits)?, self.upload_u16(a, f16_bits)?),
+            GemmPrecision::Bf16 => (self.upload_u16(b, bf16_bits)?, self.upload_u16(a, bf16_bits)?),
+            GemmPrecision::Fp8 => {
                 let bt: Vec<u8> = transpose(b, n).into_iter().map(e4m3_bits).collect();
                 let av: Vec<u8> = a.iter().map(|&v| e4m3_bits(v)).collect();
                 let x = self.stream.clone_htod(&bt).map_err(drv("copy to device"))?;
@@ -530,15 +531,17 @@ impl GemmDevice for CudaGemm {
             }
         };
         let c = match precision {
-            Precision::Fp32 | Precision::Tf32 => Buf::F32(self.stream.alloc_zeros(n * n).map_err(drv("output"))?),
+            GemmPrecision::Fp32 | GemmPrecision::Tf32 => {
+                Buf::F32(self.stream.alloc_zeros(n * n).map_err(drv("output"))?)
+            }
             _ => Buf::U16(self.stream.alloc_zeros(n * n).map_err(drv("output"))?),
         };
-        let plan = if precision == Precision::Fp32 {
+        let plan = if precision == GemmPrecision::Fp32 {
             None
         } else {
             match lt_plan(lt_handle, precision, n) {
                 Ok(p) => Some(p),
-                Err(e) if precision == Precision::Fp8 => return Err(e),
+                Err(e) if precision == GemmPrecision::Fp8 => return Err(e),
                 Err(e) => {
                     self.lt_error = Some(e.to_string());
                     None
@@ -581,7 +584,7 @@ impl GemmDevice for CudaGemm {
             (Buf::F32(c), _) => self.stream.clone_dtoh(c).map_err(drv("copy to host")),
             (Buf::U16(c), p) => {
                 let bits = self.stream.clone_dtoh(c).map_err(drv("copy to host"))?;
-                let dec: fn(u16) -> f32 = if p == Precision::Fp16 { f16_value } else { bf16_value };
+                let dec: fn(u16) -> f32 = if p == GemmPrecision::Fp16 { f16_value } else { bf16_value };
                 Ok(bits.into_iter().map(dec).collect())
             }
             (Buf::U8(_), _) => Err(ProbeError::Invalid("8-bit output".to_owned())),
@@ -636,7 +639,10 @@ fn peer_inner(count: usize, cfg: &ProbeConfig) -> Vec<PeerBandwidth> {
         return Vec::new();
     };
     let streams: Vec<Arc<CudaStream>> = ctxs.iter().map(CudaContext::default_stream).collect();
-    let Ok(mut bufs) = streams.iter().map(|s| s.alloc_zeros::<u8>(bytes)).collect::<Result<Vec<_>, _>>() else {
+    // Plain cuMemAlloc buffers, as `links` uses: peer access covers them. Stream-ordered pool
+    // allocations (cudarc's `alloc_zeros`) are not covered by cuCtxEnablePeerAccess, so copies
+    // between them were staged (38 GB/s on an NVLink pair).
+    let Ok(bufs) = ctxs.iter().map(|c| DevBuf::new(c, bytes)).collect::<Result<Vec<_>, _>>() else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -655,18 +661,12 @@ fn peer_inner(count: usize, cfg: &ProbeConfig) -> Vec<PeerBandwidth> {
                 && can == 1
                 && enable_peer(&ctxs[to], &ctxs[from])
                 && enable_peer(&ctxs[from], &ctxs[to]);
-            let (src, dst) = if from < to {
-                let (lo, hi) = bufs.split_at_mut(to);
-                (&lo[from], &mut hi[0])
-            } else {
-                let (lo, hi) = bufs.split_at_mut(from);
-                (&hi[0], &mut lo[to])
-            };
+            let (src, dst) = (&bufs[from], &bufs[to]);
             let mut gb_s = Vec::new();
             for rep in 0..=REPS {
                 let _ = streams[from].synchronize();
                 let t = Instant::now();
-                if streams[to].memcpy_dtod(src, dst).is_err() || streams[to].synchronize().is_err() {
+                if copy(dst, src, bytes, &streams[to]).is_err() || streams[to].synchronize().is_err() {
                     break;
                 }
                 if rep > 0 {

@@ -8,7 +8,7 @@
 //!
 //! 1. **Known answer** ([`known_answer`]): sampled outputs against an `f64` dot product. The error
 //!    is measured over `Σ|a·b|` (the scale of the dot product's terms, immune to cancellation), as
-//!    the H200 measurements in `shared/reference/gpu-machine.md` do.
+//!    our H200 measurements (`tests/fixtures/probe-h200*.json`) do.
 //! 2. **Whole matrix** ([`freivalds`]): Freivalds' check `C·x = A·(B·x)` with a random ±1 vector,
 //!    against a rigorous bound built from `|C|·1` and `|A|·(|B|·1)`. It sees every output element
 //!    (the sampled check sees 256), but only errors well above rounding.
@@ -19,7 +19,7 @@
 
 #![allow(clippy::many_single_char_names, reason = "matrix algebra: a, b, c, n, i, j, k, x are the standard names")]
 
-use super::Precision;
+use super::GemmPrecision;
 
 /// A binary floating-point format, described by what rounding needs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -200,8 +200,8 @@ fn worker_threads(work: usize) -> usize {
 
 /// Error allowed for one output, whose exact value is `reference` and whose terms have
 /// `sum_abs = Σ|a·b|`: one unit in the last place of the output format plus the precision's
-/// accumulation tolerance over `Σ|a·b|` ([`Precision::accumulation_tolerance`]).
-pub fn allowed_error(precision: Precision, reference: f64, sum_abs: f64) -> f64 {
+/// accumulation tolerance over `Σ|a·b|` ([`GemmPrecision::accumulation_tolerance`]).
+pub fn allowed_error(precision: GemmPrecision, reference: f64, sum_abs: f64) -> f64 {
     let out = precision.output_format();
     let ulp = 2f64.powi(-out.mantissa_bits);
     let smallest = 2f64.powi(out.min_normal_exponent - out.mantissa_bits);
@@ -226,7 +226,7 @@ pub struct KnownAnswer {
 /// Compares `samples` pseudo-random outputs of `c = a·b` (all row-major `n`×`n`) with an `f64`
 /// reference on the same inputs.
 pub fn known_answer(
-    precision: Precision,
+    precision: GemmPrecision,
     n: usize,
     a: &[f32],
     b: &[f32],
@@ -275,7 +275,7 @@ pub fn known_answer(
 /// `bound_i = ulp·(|C|·1)_i + tol·(|A|·(|B|·1))_i` with `x ∈ {±1}ⁿ`, which bounds the sum of
 /// the per-element allowances of [`allowed_error`] along the row: a rigorous, loose bound that
 /// flags any element off by more than roughly `n`× its tolerance.
-pub fn freivalds(precision: Precision, n: usize, a: &[f32], b: &[f32], c: &[f32], seed: u64) -> f64 {
+pub fn freivalds(precision: GemmPrecision, n: usize, a: &[f32], b: &[f32], c: &[f32], seed: u64) -> f64 {
     if n == 0 {
         return 0.0;
     }
@@ -361,7 +361,7 @@ pub struct RunToRun {
 /// Compares `first` and `second` element by element. `typical_sum_abs` estimates `Σ|a·b|` for
 /// one output (`n`·mean|a|·mean|b|); a difference beyond [`allowed_error`] with it, or a NaN in
 /// one and not the other, is a mismatch.
-pub fn run_to_run(precision: Precision, first: &[f32], second: &[f32], typical_sum_abs: f64) -> RunToRun {
+pub fn run_to_run(precision: GemmPrecision, first: &[f32], second: &[f32], typical_sum_abs: f64) -> RunToRun {
     let len = first.len().min(second.len());
     let threads = worker_threads(len);
     let chunk = len.div_ceil(threads).max(1);
@@ -477,15 +477,15 @@ mod tests {
                 c[i * n + j] = round_to(s as f32, BF16);
             }
         }
-        let ka = known_answer(Precision::Bf16, n, &a, &b, &c, 4096, 3);
+        let ka = known_answer(GemmPrecision::Bf16, n, &a, &b, &c, 4096, 3);
         assert!(ka.max_tolerance_ratio <= 1.0, "{ka:?}");
-        assert!(freivalds(Precision::Bf16, n, &a, &b, &c, 4) <= 1.0);
+        assert!(freivalds(GemmPrecision::Bf16, n, &a, &b, &c, 4) <= 1.0);
         let mut bad = c.clone();
         bad[5 * n + 9] += 100.0;
-        assert!(freivalds(Precision::Bf16, n, &a, &b, &bad, 4) > 1.0);
-        let r = run_to_run(Precision::Bf16, &c, &bad, n as f64 * 0.25);
+        assert!(freivalds(GemmPrecision::Bf16, n, &a, &b, &bad, 4) > 1.0);
+        let r = run_to_run(GemmPrecision::Bf16, &c, &bad, n as f64 * 0.25);
         assert_eq!((r.compared, r.bitwise_differing, r.mismatches), ((n * n) as u64, 1, 1));
         bad[0] = f32::NAN;
-        assert!(freivalds(Precision::Bf16, n, &a, &b, &bad, 4).is_infinite());
+        assert!(freivalds(GemmPrecision::Bf16, n, &a, &b, &bad, 4).is_infinite());
     }
 }

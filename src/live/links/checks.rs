@@ -1,7 +1,7 @@
 //! Grading the links: pure functions from a [`LinksReport`] and [`Expectations`] to graded
 //! checks. Nothing here touches a device, so recorded reports grade exactly like live ones.
 //!
-//! Figures (`shared/reference/validation.md`, item 4):
+//! Figures (thresholds and the bandwidth rule: [`crate::live::grading`]):
 //! - NVLink: H100/H200 SXM P2P copies reach about 376 GB/s one way, of the 450 GB/s per
 //!   direction of 18 NVLink 4 links (NVIDIA H100/H200 datasheets: 900 GB/s per GPU, both
 //!   directions). The same share, [`NVLINK_COPY_EFFICIENCY`], is applied to every NVLink figure
@@ -25,20 +25,18 @@ use super::{LinkGpu, LinksReport, Section};
 use crate::build::Build;
 use crate::build::links::{gpu_links, lane_gb_s};
 use crate::catalog::{Catalog, Gpu, NvLink};
-use crate::live::probe::{Grade, match_catalog_gpu};
+pub use crate::live::grading::{BANDWIDTH_WARN_BELOW, Grade, grade_bandwidth};
+use crate::live::probe::match_catalog_gpu;
 use crate::live::topology::{Connection, Topology};
 use serde::{Deserialize, Serialize};
 
-/// Share of NVLink's per-direction bandwidth a one-way P2P copy reaches: 376 / 450 (H100 SXM,
-/// validation.md).
+/// Share of NVLink's per-direction bandwidth a one-way P2P copy reaches: 376 / 450 (H100 SXM
+/// `p2pBandwidthLatencyTest`, NVIDIA cuda-samples).
 pub const NVLINK_COPY_EFFICIENCY: f64 = 376.0 / 450.0;
 
 /// Share of PCIe's per-direction bandwidth a P2P copy reaches: 24 / 31.5 (Gen4 x16 22-26 GB/s
-/// good, validation.md).
+/// good, NVIDIA cuda-samples `p2pBandwidthLatencyTest` reports).
 pub const PCIE_P2P_EFFICIENCY: f64 = 24.0 / 31.5;
-
-/// Below this fraction of the expected bandwidth a link warns (validation.md: under 80 %).
-pub const BANDWIDTH_WARN_BELOW: f64 = 0.8;
 
 /// All-reduce sizes from which busbw is graded, bytes (256 MiB): smaller messages are latency
 /// bound and never reach the link's bandwidth.
@@ -288,16 +286,6 @@ impl LinkCheck {
         self.measured = Some(measured);
         self.expected = expected;
         self
-    }
-}
-
-/// Grades `measured` GB/s against `expected` GB/s: pass at or above [`BANDWIDTH_WARN_BELOW`] of
-/// it, else warn; info when there is no expected figure.
-pub fn grade_bandwidth(measured: f64, expected: Option<f64>) -> Grade {
-    match expected.filter(|e| *e > 0.0) {
-        Some(e) if measured >= BANDWIDTH_WARN_BELOW * e => Grade::Pass,
-        Some(_) => Grade::Warn,
-        None => Grade::Info,
     }
 }
 

@@ -1,49 +1,29 @@
-//! Grading: pure functions from measured numbers to pass / info / warn / fail verdicts.
-//!
-//! Thresholds are those of `shared/reference/validation.md` (DCGM's clock-event failure mask,
-//! stas00 ml-engineering's best measured matmul fractions, PCIe theory per direction). Nothing
-//! here touches a device, so recorded numbers grade exactly like live ones.
+//! The probe's checks: pure functions from a [`ProbeReport`]'s measured numbers to graded
+//! [`ProbeCheck`]s. Thresholds, the achievable-fraction table and the grading rules live in
+//! [`crate::live::grading`] (shared with links and validation). Nothing here touches a device,
+//! so recorded numbers grade exactly like live ones.
 
-use super::{DeviceReport, ExpectedGpu, GemmResult, HostBandwidth, Precision, ProbeReport, Summary, SustainedSummary};
+use super::{
+    DeviceReport, ExpectedGpu, GemmPrecision, GemmResult, HostBandwidth, PeerBandwidth, ProbeReport, SustainedSummary,
+};
+use crate::live::grading;
+pub use crate::live::grading::{
+    AchievableFraction, BANDWIDTH_WARN_BELOW, Grade, MEMORY_SLACK_GIB, SIBLING_WARN_BELOW, TFLOPS_FAIL_BELOW,
+    TFLOPS_WARN_BELOW, achievable_fraction,
+};
 use serde::{Deserialize, Serialize};
-
-/// The grade of one check, in increasing severity.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Grade {
-    /// As expected.
-    Pass,
-    /// Worth knowing, not a problem (e.g. power capping at full load).
-    Info,
-    /// Below expectations; look into it.
-    Warn,
-    /// Broken: wrong results, thermal/hardware slowdown, far too slow, device errors.
-    Fail,
-}
-
-impl Grade {
-    /// Lower-case name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Pass => "pass",
-            Self::Info => "info",
-            Self::Warn => "warn",
-            Self::Fail => "fail",
-        }
-    }
-}
 
 /// One graded check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Verdict {
+pub struct ProbeCheck {
     /// Stable check id (`gemm-correct`, `gemm-tflops`, `gemm-siblings`, `sustained-siblings`, `clock-events`,
     /// `power`, `host-bandwidth`, `memory-released`, `sustained-correct`, `device-error`,
     /// `backend`, `cancelled`).
     pub check: String,
     /// Device index, when the check concerns one.
     pub device: Option<usize>,
-    /// Precision, when the check concerns one.
-    pub precision: Option<Precision>,
+    /// GemmPrecision, when the check concerns one.
+    pub precision: Option<GemmPrecision>,
     /// Grade.
     pub grade: Grade,
     /// The measured number (unit in `message`).
@@ -54,8 +34,14 @@ pub struct Verdict {
     pub message: String,
 }
 
-impl Verdict {
-    fn new(check: &str, device: Option<usize>, precision: Option<Precision>, grade: Grade, message: String) -> Self {
+impl ProbeCheck {
+    fn new(
+        check: &str,
+        device: Option<usize>,
+        precision: Option<GemmPrecision>,
+        grade: Grade,
+        message: String,
+    ) -> Self {
         Self { check: check.to_owned(), device, precision, grade, measured: None, expected: None, message }
     }
 
@@ -113,73 +99,21 @@ pub fn clock_event_names(bits: u64) -> Vec<&'static str> {
     .collect()
 }
 
-/// TFLOP/s at or above this fraction of the achievable rate passes (validation.md item 8).
-pub const TFLOPS_WARN_BELOW: f64 = 0.9;
-/// TFLOP/s below this fraction of the achievable rate fails.
-pub const TFLOPS_FAIL_BELOW: f64 = 0.75;
-/// A device below this fraction of its siblings' median warns (5 % or more below).
-pub const SIBLING_WARN_BELOW: f64 = 0.95;
-/// Pinned copy bandwidth below this fraction of the link's theory warns.
-pub const HOST_BANDWIDTH_WARN_BELOW: f64 = 0.8;
-/// Free memory after the run may be this much (GiB) below the start before it warns.
-pub const MEMORY_SLACK_GIB: f64 = 0.25;
-
-/// The best fraction of the dense peak a GEMM is known to reach on a GPU.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct AchievableFraction {
-    /// Fraction of the dense datasheet peak, 0 to 1.
-    pub fraction: f64,
-    /// Where it comes from.
-    pub source: &'static str,
-    /// Whether it was measured on this GPU model (else assumed: grades never fail then).
-    pub measured: bool,
-}
-
-/// The best measured matmul fraction for `gpu_name` and `precision`.
-///
-/// Measured (stas00 ml-engineering, "maximum achievable matmul FLOPS", via validation.md):
-/// BF16 A100 SXM 86.9 %, A100 PCIe 81.1 %, H100/H200 SXM 80.3 %; FP8 H100 70.9 %, H200 73.4 %.
-/// FP16 uses the BF16 figure (same tensor-core rate); TF32 and FP32 do too, an assumption our
-/// H200 measurement supports (TF32 0.81, FP32 0.77 of peak in `gpu-machine.md`). Unknown GPUs
-/// get 80.3 % (70.9 % for FP8), marked as assumed.
-pub fn achievable_fraction(gpu_name: &str, precision: Precision) -> AchievableFraction {
-    let name = gpu_name.to_ascii_uppercase();
-    let stas = "stas00 ml-engineering: maximum achievable matmul FLOPS";
-    if precision == Precision::Fp8 {
-        return if name.contains("H200") {
-            AchievableFraction { fraction: 0.734, source: stas, measured: true }
-        } else if name.contains("H100") {
-            AchievableFraction { fraction: 0.709, source: stas, measured: true }
-        } else {
-            AchievableFraction { fraction: 0.709, source: "assumed: H100 FP8 figure", measured: false }
-        };
-    }
-    if name.contains("A100") && name.contains("PCIE") {
-        AchievableFraction { fraction: 0.811, source: stas, measured: true }
-    } else if name.contains("A100") {
-        AchievableFraction { fraction: 0.869, source: stas, measured: true }
-    } else if name.contains("H100") || name.contains("H200") {
-        AchievableFraction { fraction: 0.803, source: stas, measured: true }
-    } else {
-        AchievableFraction { fraction: 0.803, source: "assumed: H100/H200 SXM BF16 figure", measured: false }
-    }
-}
-
 /// Theoretical PCIe bandwidth per direction, GB/s, after line coding (Gen1/2 8b/10b, Gen3+
-/// 128b/130b): x16 Gen3 15.75, Gen4 31.5, Gen5 63, Gen6 126 (validation.md item 3).
+/// 128b/130b): x16 Gen3 15.75, Gen4 31.5, Gen5 63, Gen6 126 (PCI-SIG base specifications).
 pub fn pcie_gb_s_per_direction(generation: u8, lanes: u8) -> Option<f64> {
-    (1..=6).contains(&generation).then(|| crate::check::lane_gb_s(generation) * f64::from(lanes))
+    (1..=6).contains(&generation).then(|| crate::build::links::lane_gb_s(generation) * f64::from(lanes))
 }
 
 /// Correctness of one precision's outputs (every kernel variant).
-pub fn grade_correctness(device: usize, result: &GemmResult) -> Verdict {
+pub fn grade_correctness(device: usize, result: &GemmResult) -> ProbeCheck {
     let p = result.precision;
     let mut faults: Vec<String> = result.check.faults.iter().map(|f| format!("{}: {f}", result.library)).collect();
     for alt in &result.alternatives {
         faults.extend(alt.check.faults.iter().map(|f| format!("{}: {f}", alt.library)));
     }
     if faults.is_empty() {
-        Verdict::new(
+        ProbeCheck::new(
             "gemm-correct",
             Some(device),
             Some(p),
@@ -191,8 +125,14 @@ pub fn grade_correctness(device: usize, result: &GemmResult) -> Verdict {
         )
         .numbers(result.check.max_tolerance_ratio, Some(1.0))
     } else {
-        Verdict::new("gemm-correct", Some(device), Some(p), Grade::Fail, format!("{p}: FAULTY: {}", faults.join("; ")))
-            .numbers(result.check.max_tolerance_ratio, Some(1.0))
+        ProbeCheck::new(
+            "gemm-correct",
+            Some(device),
+            Some(p),
+            Grade::Fail,
+            format!("{p}: FAULTY: {}", faults.join("; ")),
+        )
+        .numbers(result.check.max_tolerance_ratio, Some(1.0))
     }
 }
 
@@ -202,13 +142,14 @@ pub fn grade_correctness(device: usize, result: &GemmResult) -> Verdict {
 pub fn grade_tflops(
     device: usize,
     device_name: &str,
-    precision: Precision,
+    precision: GemmPrecision,
     measured_tflops: f64,
     expected: Option<&ExpectedGpu>,
-) -> Verdict {
-    let peak = expected.and_then(|e| e.peak_tflops.get(&precision).copied()).filter(|p| *p > 0.0);
-    let Some(peak) = peak else {
-        return Verdict::new(
+) -> ProbeCheck {
+    let peak = expected.and_then(|e| e.peak_tflops.get(&precision).copied());
+    let name = expected.map_or(device_name, |e| if e.name.is_empty() { device_name } else { e.name.as_str() });
+    let Some(g) = grading::grade_tflops(measured_tflops, peak, name, precision) else {
+        return ProbeCheck::new(
             "gemm-tflops",
             Some(device),
             Some(precision),
@@ -217,22 +158,9 @@ pub fn grade_tflops(
         )
         .numbers(measured_tflops, None);
     };
-    let name = expected.map_or(device_name, |e| if e.name.is_empty() { device_name } else { e.name.as_str() });
-    let af = achievable_fraction(name, precision);
+    let (grade, af, achievable, ratio, peak) = (g.grade, g.fraction, g.achievable_tflops, g.ratio, g.peak_tflops);
     let fraction = measured_tflops / peak;
-    let achievable = peak * af.fraction;
-    let ratio = measured_tflops / achievable;
-    let mut grade = if ratio >= TFLOPS_WARN_BELOW {
-        Grade::Pass
-    } else if ratio >= TFLOPS_FAIL_BELOW {
-        Grade::Warn
-    } else {
-        Grade::Fail
-    };
-    if !af.measured && grade == Grade::Fail {
-        grade = Grade::Warn;
-    }
-    Verdict::new(
+    ProbeCheck::new(
         "gemm-tflops",
         Some(device),
         Some(precision),
@@ -251,12 +179,12 @@ pub fn grade_tflops(
 
 /// Each device against the median of the others (same precision): [`SIBLING_WARN_BELOW`] or
 /// less warns. `measured`: (device, TFLOP/s). Nothing with fewer than two devices.
-pub fn grade_siblings(precision: Precision, measured: &[(usize, f64)]) -> Vec<Verdict> {
+pub fn grade_siblings(precision: GemmPrecision, measured: &[(usize, f64)]) -> Vec<ProbeCheck> {
     siblings("gemm-siblings", precision, measured, Grade::Warn)
 }
 
 /// [`grade_siblings`] with the check id and the grade a slow device gets.
-fn siblings(check: &str, precision: Precision, measured: &[(usize, f64)], slow: Grade) -> Vec<Verdict> {
+fn siblings(check: &str, precision: GemmPrecision, measured: &[(usize, f64)], slow: Grade) -> Vec<ProbeCheck> {
     if measured.len() < 2 {
         return Vec::new();
     }
@@ -264,10 +192,10 @@ fn siblings(check: &str, precision: Precision, measured: &[(usize, f64)], slow: 
         .iter()
         .map(|&(device, tflops)| {
             let others: Vec<f64> = measured.iter().filter(|(d, _)| *d != device).map(|x| x.1).collect();
-            let median = Summary::of(&others).map_or(tflops, |s| s.median);
-            let ratio = if median > 0.0 { tflops / median } else { 1.0 };
-            let grade = if ratio < SIBLING_WARN_BELOW { slow } else { Grade::Pass };
-            Verdict::new(
+            let median = grading::median(&others).unwrap_or(tflops);
+            let (ratio, is_slow) = grading::sibling_ratio(tflops, median);
+            let grade = if is_slow { slow } else { Grade::Pass };
+            ProbeCheck::new(
                 check,
                 Some(device),
                 Some(precision),
@@ -284,11 +212,11 @@ fn siblings(check: &str, precision: Precision, measured: &[(usize, f64)], slow: 
 
 /// Clock event reasons seen under load: thermal or hardware slowdown or power brake fails
 /// (DCGM's mask); software power cap is info (normal at full load).
-pub fn grade_clock_events(device: usize, bits: u64) -> Vec<Verdict> {
+pub fn grade_clock_events(device: usize, bits: u64) -> Vec<ProbeCheck> {
     let mut out = Vec::new();
     let bad = bits & reasons::FAIL_MASK;
     if bad == 0 {
-        out.push(Verdict::new(
+        out.push(ProbeCheck::new(
             "clock-events",
             Some(device),
             None,
@@ -296,7 +224,7 @@ pub fn grade_clock_events(device: usize, bits: u64) -> Vec<Verdict> {
             "no thermal or hardware slowdown under load".to_owned(),
         ));
     } else {
-        out.push(Verdict::new(
+        out.push(ProbeCheck::new(
             "clock-events",
             Some(device),
             None,
@@ -305,7 +233,7 @@ pub fn grade_clock_events(device: usize, bits: u64) -> Vec<Verdict> {
         ));
     }
     if bits & reasons::SW_POWER_CAP != 0 {
-        out.push(Verdict::new(
+        out.push(ProbeCheck::new(
             "power-cap",
             Some(device),
             None,
@@ -317,11 +245,11 @@ pub fn grade_clock_events(device: usize, bits: u64) -> Vec<Verdict> {
 }
 
 /// The sustained load's power and throughput, as information.
-pub fn grade_sustained(device: usize, s: &SustainedSummary, peak_tflops: Option<f64>) -> Vec<Verdict> {
+pub fn grade_sustained(device: usize, s: &SustainedSummary, peak_tflops: Option<f64>) -> Vec<ProbeCheck> {
     let mut out = Vec::new();
     let of_peak = peak_tflops.map_or_else(String::new, |p| format!(" ({:.1} % of peak)", s.tflops_mean / p * 100.0));
     out.push(
-        Verdict::new(
+        ProbeCheck::new(
             "sustained",
             Some(device),
             Some(s.precision),
@@ -334,7 +262,7 @@ pub fn grade_sustained(device: usize, s: &SustainedSummary, peak_tflops: Option<
         let limit = s.power_limit_w.map_or_else(String::new, |l| format!(" of the {l:.0} W limit"));
         let instant = s.power_instant_w.map_or_else(String::new, |i| format!(", instant max {:.0} W", i.max));
         out.push(
-            Verdict::new(
+            ProbeCheck::new(
                 "power",
                 Some(device),
                 None,
@@ -345,7 +273,7 @@ pub fn grade_sustained(device: usize, s: &SustainedSummary, peak_tflops: Option<
         );
     }
     if s.post_load_check_skipped {
-        out.push(Verdict::new(
+        out.push(ProbeCheck::new(
             "sustained-correct",
             Some(device),
             Some(s.precision),
@@ -353,7 +281,7 @@ pub fn grade_sustained(device: usize, s: &SustainedSummary, peak_tflops: Option<
             "output after the load not checked (cancelled)".to_owned(),
         ));
     } else if s.post_load_mismatches > 0 || s.post_load_nonfinite > 0 {
-        out.push(Verdict::new(
+        out.push(ProbeCheck::new(
             "sustained-correct",
             Some(device),
             Some(s.precision),
@@ -364,7 +292,7 @@ pub fn grade_sustained(device: usize, s: &SustainedSummary, peak_tflops: Option<
             ),
         ));
     } else {
-        out.push(Verdict::new(
+        out.push(ProbeCheck::new(
             "sustained-correct",
             Some(device),
             Some(s.precision),
@@ -376,17 +304,17 @@ pub fn grade_sustained(device: usize, s: &SustainedSummary, peak_tflops: Option<
 }
 
 /// Pinned copy bandwidth per direction against the expected link's theory:
-/// under [`HOST_BANDWIDTH_WARN_BELOW`] warns; info without an expected link. Pageable copies are
+/// under [`BANDWIDTH_WARN_BELOW`] warns; info without an expected link. Pageable copies are
 /// information only (they depend on the host's memory and CPU).
-pub fn grade_host_bandwidth(device: usize, bw: &HostBandwidth, link: Option<(u8, u8)>) -> Vec<Verdict> {
+pub fn grade_host_bandwidth(device: usize, bw: &HostBandwidth, link: Option<(u8, u8)>) -> Vec<ProbeCheck> {
     let theory = link.and_then(|(g, l)| pcie_gb_s_per_direction(g, l));
     let mut out = Vec::new();
     for (what, s) in [("host to device", &bw.pinned_h2d_gb_s), ("device to host", &bw.pinned_d2h_gb_s)] {
         let Some(s) = s else { continue };
         let v = match (theory, link) {
             (Some(t), Some((g, l))) => {
-                let grade = if s.median < HOST_BANDWIDTH_WARN_BELOW * t { Grade::Warn } else { Grade::Pass };
-                Verdict::new(
+                let grade = grading::grade_bandwidth(s.median, Some(t));
+                ProbeCheck::new(
                     "host-bandwidth",
                     Some(device),
                     None,
@@ -395,12 +323,12 @@ pub fn grade_host_bandwidth(device: usize, bw: &HostBandwidth, link: Option<(u8,
                         "pinned {what}: {:.1} GB/s = {:.0} % of PCIe Gen{g} x{l} ({t:.1} GB/s; warn under {:.0} %)",
                         s.median,
                         s.median / t * 100.0,
-                        HOST_BANDWIDTH_WARN_BELOW * 100.0
+                        BANDWIDTH_WARN_BELOW * 100.0
                     ),
                 )
                 .numbers(s.median, Some(t))
             }
-            _ => Verdict::new(
+            _ => ProbeCheck::new(
                 "host-bandwidth",
                 Some(device),
                 None,
@@ -415,10 +343,9 @@ pub fn grade_host_bandwidth(device: usize, bw: &HostBandwidth, link: Option<(u8,
 }
 
 /// Free memory after the run against before it: more than [`MEMORY_SLACK_GIB`] missing warns.
-pub fn grade_memory_released(device: usize, before_gib: f64, after_gib: f64) -> Verdict {
-    let missing = before_gib - after_gib;
-    let grade = if missing > MEMORY_SLACK_GIB { Grade::Warn } else { Grade::Pass };
-    Verdict::new(
+pub fn grade_memory_released(device: usize, before_gib: f64, after_gib: f64) -> ProbeCheck {
+    let grade = grading::grade_memory_released(before_gib, after_gib);
+    ProbeCheck::new(
         "memory-released",
         Some(device),
         None,
@@ -429,17 +356,17 @@ pub fn grade_memory_released(device: usize, before_gib: f64, after_gib: f64) -> 
 }
 
 /// Every verdict of a report.
-pub fn grade_report(report: &ProbeReport) -> Vec<Verdict> {
+pub fn grade_report(report: &ProbeReport) -> Vec<ProbeCheck> {
     let mut out = Vec::new();
     let expected = report.expected.as_ref();
     for e in &report.errors {
-        out.push(Verdict::new("backend", None, None, Grade::Fail, e.clone()));
+        out.push(ProbeCheck::new("backend", None, None, Grade::Fail, e.clone()));
     }
     if report.devices.is_empty() && report.errors.is_empty() {
-        out.push(Verdict::new("backend", None, None, Grade::Fail, "no device was probed".to_owned()));
+        out.push(ProbeCheck::new("backend", None, None, Grade::Fail, "no device was probed".to_owned()));
     }
     if report.cancelled {
-        out.push(Verdict::new(
+        out.push(ProbeCheck::new(
             "cancelled",
             None,
             None,
@@ -450,10 +377,13 @@ pub fn grade_report(report: &ProbeReport) -> Vec<Verdict> {
     for dev in &report.devices {
         out.extend(grade_device(dev, expected));
     }
+    for pb in &report.peer_bandwidth {
+        out.extend(grade_peer_bandwidth(pb, expected));
+    }
     // Siblings: the sustained load (all devices together, seconds of GEMMs) is the steady
-    // comparison; 20-GEMM bursts vary by 5-10 % run to run (gpu-machine.md), so when every
+    // comparison; 20-GEMM bursts vary by 5-10 % run to run (measured on the H200 test machine, tests/fixtures/probe-h200x2*.json), so when every
     // device has a sustained result the burst comparisons are information only.
-    let sustained: Vec<(usize, Precision, f64)> = report
+    let sustained: Vec<(usize, GemmPrecision, f64)> = report
         .devices
         .iter()
         .filter_map(|d| d.sustained.as_ref().map(|s| (d.index, s.precision, s.tflops_mean)))
@@ -465,7 +395,7 @@ pub fn grade_report(report: &ProbeReport) -> Vec<Verdict> {
         out.extend(siblings("sustained-siblings", p, &measured, Grade::Warn));
     }
     let burst = if steady { Grade::Info } else { Grade::Warn };
-    for p in Precision::ALL {
+    for p in GemmPrecision::ALL {
         let measured: Vec<(usize, f64)> = report
             .devices
             .iter()
@@ -476,12 +406,40 @@ pub fn grade_report(report: &ProbeReport) -> Vec<Verdict> {
     out
 }
 
+/// A GPU↔GPU copy against the expected link (NVLink for SXM modules, else the PCIe link), with
+/// the share a good copy reaches ([`crate::live::links::checks::ExpectedLink::one_way_gb_s`]);
+/// info when peer access was off (staged through host memory) or nothing is expected.
+pub fn grade_peer_bandwidth(pb: &PeerBandwidth, expected: Option<&ExpectedGpu>) -> Option<ProbeCheck> {
+    use crate::live::links::checks::ExpectedLink;
+    let s = pb.bandwidth_gb_s?;
+    let dir = format!("GPU {} → GPU {}", pb.from, pb.to);
+    let link = expected.and_then(|e| match (e.nvlink_gb_s, e.pcie_gen, e.pcie_lanes) {
+        (Some(per_gpu_gb_s), _, _) => Some(ExpectedLink::NvlinkSxm { per_gpu_gb_s }),
+        (None, Some(pcie_gen), Some(lanes)) => Some(ExpectedLink::Pcie { pcie_gen, lanes }),
+        _ => None,
+    });
+    let want = link.filter(|_| pb.peer_access).and_then(ExpectedLink::one_way_gb_s);
+    let grade = grading::grade_bandwidth(s.median, want);
+    let message = match (want, link) {
+        (Some(w), Some(l)) => format!(
+            "{dir}: {:.1} GB/s = {:.0} % of the {w:.1} GB/s a good copy reaches over {} (warn under {:.0} %)",
+            s.median,
+            s.median / w * 100.0,
+            l.describe(),
+            BANDWIDTH_WARN_BELOW * 100.0
+        ),
+        _ if !pb.peer_access => format!("{dir}: {:.1} GB/s without peer access (staged through host memory)", s.median),
+        _ => format!("{dir}: {:.1} GB/s (no expected link to compare with)", s.median),
+    };
+    Some(ProbeCheck::new("peer-bandwidth", Some(pb.from), None, grade, message).numbers(s.median, want))
+}
+
 /// The verdicts of one device.
-fn grade_device(dev: &DeviceReport, expected: Option<&ExpectedGpu>) -> Vec<Verdict> {
+fn grade_device(dev: &DeviceReport, expected: Option<&ExpectedGpu>) -> Vec<ProbeCheck> {
     let mut out = Vec::new();
     let i = dev.index;
     for e in &dev.errors {
-        out.push(Verdict::new("device-error", Some(i), None, Grade::Fail, e.clone()));
+        out.push(ProbeCheck::new("device-error", Some(i), None, Grade::Fail, e.clone()));
     }
     if let Some(bw) = &dev.bandwidth {
         let link = expected.and_then(|e| e.pcie_gen.zip(e.pcie_lanes));
@@ -492,7 +450,7 @@ fn grade_device(dev: &DeviceReport, expected: Option<&ExpectedGpu>) -> Vec<Verdi
         out.push(grade_tflops(i, &dev.name, g.precision, g.tflops.median, expected));
     }
     for s in &dev.skipped {
-        out.push(Verdict::new(
+        out.push(ProbeCheck::new(
             "gemm-skipped",
             Some(i),
             Some(s.precision),
@@ -514,6 +472,6 @@ fn grade_device(dev: &DeviceReport, expected: Option<&ExpectedGpu>) -> Vec<Verdi
 }
 
 /// The report's overall grade: the worst verdict, with info counting as pass.
-pub fn overall(verdicts: &[Verdict]) -> Grade {
-    verdicts.iter().map(|v| if v.grade == Grade::Info { Grade::Pass } else { v.grade }).max().unwrap_or(Grade::Pass)
+pub fn overall(verdicts: &[ProbeCheck]) -> Grade {
+    Grade::worst(verdicts.iter().map(|v| v.grade))
 }

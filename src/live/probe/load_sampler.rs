@@ -4,7 +4,7 @@
 //! Every metric is optional: an unsupported reading is `None`, never a failure. Without a
 //! driver NVML does not load and no samples are taken.
 
-use super::grade::clock_event_names;
+use super::checks::clock_event_names;
 use super::{LoadSample, Summary, SustainedSummary};
 use nvml_wrapper::enum_wrappers::device::{Clock, TemperatureSensor};
 use nvml_wrapper::enums::device::SampleValue;

@@ -1,0 +1,118 @@
+//! `kraftwerk fleet REPORTS...`: merges `kraftwerk validate BUILD --format json` reports of many
+//! nodes (files, or folders of `*.json`) into a verdict per node, per-GPU TFLOP/s and busbw
+//! across the fleet with the slowest against the median, and outliers by node and GPU UUID.
+//!
+//! Exit 0 when every node passes and nothing is an outlier, 1 on a failed node or an outlier,
+//! 2 when a report cannot be read or none was given.
+
+use super::{Format, print_json};
+use crate::live::fleet::{FleetReport, merge};
+use crate::live::grading::Grade;
+use crate::live::validate::Validation;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `kraftwerk fleet`.
+#[derive(Debug, clap::Args)]
+pub struct FleetArgs {
+    /// Validation reports (`kraftwerk validate BUILD --format json`), or folders of them
+    /// (every `*.json` inside, sorted by name).
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// The report files named by `paths` (folders expand to their `*.json`, sorted).
+fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| format!("{}: {e}", p.display()))?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|f| f.extension().is_some_and(|x| x == "json"))
+                .collect();
+            inside.sort();
+            out.extend(inside);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Reads one validation report.
+fn read(path: &Path) -> Result<Validation, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))
+}
+
+/// Runs `kraftwerk fleet`.
+pub fn run(a: &FleetArgs) -> ExitCode {
+    let paths = match files(&a.reports) {
+        Ok(p) if !p.is_empty() => p,
+        Ok(_) => {
+            eprintln!("kraftwerk fleet: no report found (give `kraftwerk validate --format json` outputs)");
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("kraftwerk fleet: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut reports = Vec::with_capacity(paths.len());
+    for p in &paths {
+        match read(p) {
+            Ok(v) => reports.push((p.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned()), v)),
+            Err(e) => {
+                eprintln!("kraftwerk fleet: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let f = merge(&reports);
+    let code = if f.overall == Grade::Fail { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    if a.format == Format::Json {
+        let printed = print_json(&f);
+        return if printed == ExitCode::SUCCESS { code } else { printed };
+    }
+    print!("{}", render(&f));
+    code
+}
+
+/// The fleet as text.
+pub fn render(f: &FleetReport) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let bad = f.nodes.iter().filter(|n| n.overall == Grade::Fail).count();
+    let _ = writeln!(
+        s,
+        "Fleet: {} node(s), {bad} failed, {} outlier(s): {}",
+        f.nodes.len(),
+        f.outliers.len(),
+        f.overall.name().to_ascii_uppercase()
+    );
+    let _ = writeln!(s, "\n  {:<24} {:<5} {:>4} {:>10}  failed checks", "node", "grade", "GPUs", "busbw GB/s");
+    for n in &f.nodes {
+        let bw = n.busbw_gb_s.map_or_else(|| "-".to_owned(), |b| format!("{b:.1}"));
+        let _ = writeln!(s, "  {:<24} {:<5} {:>4} {bw:>10}  {}", n.node, n.overall.name(), n.gpus, n.failed.join(", "));
+    }
+    let _ = writeln!(s, "\n  {:<36} {:>5} {:>10} {:>10} {:>8}  slowest", "metric", "n", "median", "slowest", "ratio");
+    for m in &f.metrics {
+        let _ = writeln!(
+            s,
+            "  {:<36} {:>5} {:>10.1} {:>10.1} {:>8.3}  {}",
+            m.metric, m.count, m.median, m.slowest, m.slowest_ratio, m.slowest_at
+        );
+    }
+    if !f.outliers.is_empty() {
+        let _ = writeln!(s, "\nOutliers:");
+        for o in &f.outliers {
+            let _ = writeln!(s, "  {}", o.reason);
+        }
+    }
+    s
+}
