@@ -7,7 +7,7 @@
 //! - [`estimate`]: power, thermal, LLM fit and cost estimates.
 //! - [`live`]: the installed GPUs through NVML, the GEMM probe, recordings (no egui).
 //! - [`report`]: text rendering of a check report and a power estimate (CLI and GUI).
-//! - [`model_file`]: GGUF and Hugging Face model files read into the LLM estimate's model shape.
+//! - [`model_file`] (in `estimate`): GGUF and Hugging Face model files read into the LLM estimate's model shape.
 //! - [`cli`]: the command-line face.
 //! - `ui`: the desktop app (feature `gui`).
 
@@ -18,7 +18,8 @@ pub mod cli;
 pub mod compare;
 pub mod estimate;
 pub mod live;
-pub mod model_file;
+/// Model-file readers live with the estimate that uses them ([`estimate::model_file`]).
+pub use estimate::model_file;
 pub mod plan;
 pub mod report;
 #[cfg(feature = "gui")]

@@ -192,6 +192,15 @@ impl KraftwerkApp {
         if shortcut(Modifiers::NONE, Key::F1) {
             self.actions.push(Action::ToggleRuleDocs);
         }
+        // On the Live tab: F5 runs the probe, F6 validates against the open build.
+        if self.view.tab == Tab::Live {
+            if shortcut(Modifiers::NONE, Key::F5) {
+                self.actions.push(Action::Live(LiveAction::RunProbe));
+            }
+            if shortcut(Modifiers::NONE, Key::F6) {
+                self.actions.push(Action::Live(LiveAction::Validate));
+            }
+        }
         let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
         if !dropped.is_empty() {
             if let Some(p) = dropped.iter().find(|p| is_build_file(p)) {
