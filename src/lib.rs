@@ -18,7 +18,7 @@ pub mod cli;
 pub mod compare;
 pub mod estimate;
 pub mod live;
-pub mod model_file;
 pub mod report;
+pub mod model_file;
 #[cfg(feature = "gui")]
 pub mod ui;

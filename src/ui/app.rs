@@ -578,10 +578,7 @@ fn fit_window(ctx: &egui::Context) -> bool {
 /// a `config.json`, or a folder holding a `config.json`.
 pub fn is_model_file(p: &Path) -> bool {
     let ext = |e: &str| p.extension().is_some_and(|x| x.eq_ignore_ascii_case(e));
-    ext("gguf")
-        || ext("safetensors")
-        || p.file_name().is_some_and(|n| n == "config.json")
-        || p.join("config.json").is_file()
+    ext("gguf") || ext("safetensors") || p.file_name().is_some_and(|n| n == "config.json") || p.join("config.json").is_file()
 }
 
 /// Whether a path names a build file (`*.rig.ron`, or any `*.ron`).
