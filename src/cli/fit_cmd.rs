@@ -147,9 +147,10 @@ fn print_memory(f: &FitReport, build_name: &str) {
     println!("  weights {:.1} GiB in all, KV cache {:.1} GiB in all", f.weights_total_gib, f.kv_cache_total_gib);
     if let Some(ic) = f.interconnect {
         println!(
-            "  {} nodes of {} GPUs, linked by {ic} ({:.1} GB/s per direction); {} GPUs used",
+            "  {} nodes of {} GPU{}, linked by {ic} ({:.1} GB/s per direction); {} GPUs used",
             f.nodes,
             f.gpus_per_node,
+            if f.gpus_per_node == 1 { "" } else { "s" },
             ic.per_direction_gb_s(),
             f.gpus.len()
         );

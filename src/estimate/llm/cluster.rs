@@ -26,27 +26,36 @@ use std::str::FromStr;
 /// without RDMA). vLLM issue 6610 (two GH200 nodes, 4 × 200 Gb/s Ethernet) shows what does
 /// not change with them: doubling the bandwidth left pipeline-parallel decode unchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
 pub enum Interconnect {
     /// InfiniBand NDR, 400 Gb/s per port.
+    #[serde(rename = "ib-ndr")]
     IbNdr,
     /// InfiniBand HDR, 200 Gb/s per port.
+    #[serde(rename = "ib-hdr")]
     IbHdr,
     /// RoCE v2 over 400 Gb/s Ethernet.
+    #[serde(rename = "roce-400")]
     Roce400,
     /// RoCE v2 over 200 Gb/s Ethernet.
+    #[serde(rename = "roce-200")]
     Roce200,
     /// RoCE v2 over 100 Gb/s Ethernet.
+    #[serde(rename = "roce-100")]
     Roce100,
     /// 400 Gb/s Ethernet without RDMA (NCCL over TCP sockets).
+    #[serde(rename = "eth-400")]
     Eth400,
     /// 200 Gb/s Ethernet without RDMA.
+    #[serde(rename = "eth-200")]
     Eth200,
     /// 100 Gb/s Ethernet without RDMA.
+    #[serde(rename = "eth-100")]
     Eth100,
     /// 25 Gb/s Ethernet without RDMA.
+    #[serde(rename = "eth-25")]
     Eth25,
     /// 10 Gb/s Ethernet without RDMA.
+    #[serde(rename = "eth-10")]
     Eth10,
 }
 
@@ -175,6 +184,9 @@ mod tests {
         assert_eq!("NDR".parse::<Interconnect>(), Ok(Interconnect::IbNdr));
         assert!("ib-xdr".parse::<Interconnect>().is_err());
         assert!(Interconnect::Roce200.rdma() && !Interconnect::Eth400.rdma());
+        for i in Interconnect::ALL {
+            assert_eq!(serde_json::to_string(&i).ok(), Some(format!("\"{i}\"")));
+        }
         assert_eq!(node_of(9, 8), 1);
         assert_eq!(node_of(3, 0), 0);
     }

@@ -298,7 +298,10 @@ fn cluster_notes(input: &FitInput, per_node: usize, notes: &mut Vec<String>) {
         && tp > per_node
     {
         notes.push(format!(
-            "tensor parallel {tp} spans nodes of {per_node} GPUs: its all-reduces (two per layer) run over {ic}              ({:.1} GB/s per direction), far slower than NVLink or PCIe inside a node; prefer tp:{per_node}              with pipeline stages across nodes",
+            "tensor parallel {tp} spans nodes of {per_node} GPU{}: its all-reduces (two per layer) run over {ic} \
+             ({:.1} GB/s per direction), far slower than NVLink or PCIe inside a node; prefer \
+             tp:{per_node} with pipeline stages across nodes",
+            if per_node == 1 { "" } else { "s" },
             ic.per_direction_gb_s()
         ));
     }
@@ -314,7 +317,9 @@ fn cluster_notes(input: &FitInput, per_node: usize, notes: &mut Vec<String>) {
         && !input.mode.is_training()
     {
         notes.push(format!(
-            "pipeline of {pp} stages: one sequence runs the stages one after another (no speedup at batch 1,              plus a handoff per boundary); a batch fills the stages with micro-batches, up to {pp}x the              throughput, bounded by the slowest stage"
+            "pipeline of {pp} stages: one sequence runs the stages one after another (no speedup at \
+             batch 1, plus a handoff per boundary); a batch fills the stages with micro-batches, up to \
+             {pp}x the throughput, bounded by the slowest stage"
         ));
     }
 }

@@ -366,10 +366,12 @@ fn prefill_rate(
             .enumerate()
             .map(|(j, &lj)| t_gpu.iter().skip(j * tp).take(tp).copied().fold(0.0, f64::max) + ar_per_token(lj))
             .collect();
-        let (ssum, smax) = (stage.iter().sum::<f64>(), stage.iter().copied().fold(0.0, f64::max));
+        let (stage_sum, stage_max) = (stage.iter().sum::<f64>(), stage.iter().copied().fold(0.0, f64::max));
         let hops = st.hops_s(chunk) / chunk;
-        let one = if runtime.pipelines_prompt() { (ssum + (chunks - 1.0) * smax) / chunks } else { ssum } + hops;
-        let many = smax.max(st.max_hop_s(chunk) / chunk);
+        let one =
+            if runtime.pipelines_prompt() { (stage_sum + (chunks - 1.0) * stage_max) / chunks } else { stage_sum }
+                + hops;
+        let many = stage_max.max(st.max_hop_s(chunk) / chunk);
         return (1.0 / one, 1.0 / many);
     }
     let per_token = match input.parallelism {
