@@ -224,3 +224,48 @@ fn listed_vllm_nightly_azure_tp4_pp2_two_nodes() {
     println!("vLLM nightly Azure tp4 pp2, 2 nodes: estimate {est:.1} tok/s per sequence, measured 22.9 (not held)");
     assert!(est > 22.9, "the estimate is an upper bound of the served rate: {est:.1}");
 }
+
+/// Both faces: `kraftwerk fit --parallel tp:N,pp:M --nodes K --interconnect ...` prints the plan
+/// in text and JSON, and a build file's workload may carry the same settings (older files
+/// without them still load, as every file in `catalog/builds/` does).
+#[test]
+fn cli_fit_over_nodes_text_json_and_build_file() {
+    let exe = env!("CARGO_BIN_EXE_kraftwerk");
+    let build = concat!(env!("CARGO_MANIFEST_DIR"), "/catalog/builds/h200-sxm-1gpu.rig.ron");
+    let args = ["fit", build, "--model", "llama-3.1-405b", "--precision", "fp8", "--parallel", "tp:1,pp:16"];
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(exe).args(args).args(extra).output().expect("run kraftwerk");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, text, err) = run(&["--nodes", "16", "--interconnect", "ib-ndr"]);
+    assert_eq!(code, Some(0), "{text}{err}");
+    assert!(text.contains("16 nodes of 1 GPU, linked by ib-ndr"), "{text}");
+    assert!(text.contains("pipeline: 16 stages"), "{text}");
+    let (_, json, _) = run(&["--nodes", "16", "--interconnect", "ib-ndr", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["fit"]["nodes"], 16);
+    assert_eq!(v["fit"]["interconnect"], "ib-ndr");
+    assert_eq!(v["fit"]["parallelism"]["tensor_pipeline"]["pp"], 16);
+    let (code, _, err) = run(&["--nodes", "16"]);
+    assert_eq!(code, Some(2), "several nodes without an interconnect: {err}");
+
+    let text = std::fs::read_to_string(build).expect("read build");
+    let with = text.replacen(
+        "mode: \"inference\")",
+        "mode: \"inference\", parallel: Some(\"tp:1,pp:2\"), nodes: Some(2), interconnect: Some(\"roce-400\"))",
+        1,
+    );
+    assert_ne!(with, text, "the workload line moved");
+    let dir = std::env::temp_dir().join(format!("kraftwerk-par-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let path = dir.join("two-nodes.rig.ron");
+    std::fs::write(&path, with).expect("write");
+    let out = std::process::Command::new(exe).arg("fit").arg(&path).output().expect("run");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("2 nodes of 1 GPU, linked by roce-400") && stdout.contains("tp:1,pp:2"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -18,6 +18,11 @@
 //!   A layer split runs its GPUs one after another, so it adds capacity, not decode speed.
 //!   Tensor parallel divides the bytes per GPU but pays two all-reduces per layer over the
 //!   real link (PCIe generation × lanes, or NVLink).
+//! - Tensor × pipeline parallel over `nodes` identical nodes ([`cluster`]): stages split the
+//!   layers, ranks the heads; a stage boundary hands `hidden × 2 bytes × tokens` over, across
+//!   the [`Interconnect`] where it crosses nodes; a tensor group wider than a node all-reduces
+//!   over the interconnect. One sequence runs the stages in turn; a batch fills them with
+//!   micro-batches (up to `pp ×`, bounded by the slowest stage).
 //!
 //! Calibration (every constant below says which measurement it rests on; the tests in
 //! `tests/llm_fit.rs` hold the estimates to the published figures of
@@ -32,6 +37,9 @@
 //! | vLLM, A100 40GB, Llama-3.1-8B BF16 | 75 tok/s, 6.6x at 8 requests | vLLM overhead, batch roofline |
 //! | exllamav2 issue 734, 2x RTX 3090, 70B 4.5 bpw prefill | 1046 tok/s (379 with TP) | `ExLlamaV2` prefill efficiency |
 //! | club-3090 issue 698, NVLink vs PCIe TP=2 decode | +2-4 % | all-reduce latencies |
+//! | NVIDIA blog (TensorRT Model Optimizer), 8x H200 TP8, Llama 3.1 405B FP8 2048/128 | 463.1 tok/s | multi-GPU throughput |
+//! | TensorRT-LLM v0.6.1, H100 FP8 TP4, Falcon 180B 128/128 and 2048/128 | 987 / 112 tok/s/GPU | multi-GPU throughput |
+//! | vLLM issue 6610, pipeline over two GH200 nodes, 2x link bandwidth | unchanged | stage handoff size |
 //!
 //! Layout: [`calibration`] (constants and their sources), [`inputs`] (workload and GPUs),
 //! `shape` (model arithmetic), `memory`, `speed`, `finetune`, [`report`] (output types).
