@@ -17,9 +17,9 @@ use std::str::FromStr;
 /// The network between nodes, one port (NIC) per node assumed.
 ///
 /// Rates are the signalling rate of one port: InfiniBand HDR 200 Gb/s and NDR 400 Gb/s per 4x
-/// port (InfiniBand Trade Association roadmap, infinibandta.org/infiniband-roadmap); Ethernet
+/// port (InfiniBand Trade Association roadmap); Ethernet
 /// and RoCE (RDMA over Converged Ethernet, IBTA RoCEv2 annex) at 10/25/100/200/400 Gb/s (IEEE
-/// 802.3ae, 802.3by, 802.3bj, 802.3bs). Per direction in GB/s = Gb/s ÷ 8 (full duplex).
+/// 802.3ae 10G, 802.3by 25G, 802.3ba 100G, 802.3bs 200/400G). Per direction in GB/s = Gb/s ÷ 8 (full duplex).
 ///
 /// Latencies are judgement, not a published figure: the order of a small NCCL message between
 /// two nodes (a few µs with RDMA through one switch; tens of µs through the kernel's TCP stack
