@@ -688,3 +688,20 @@ fn catalog_entries_match_fixtures() {
 
 #[path = "llm_fit/serving.rs"]
 mod serving;
+/// H100 SXM fixture of the serving tests, for the parallel tests.
+fn serving_h100() -> Gpu {
+    let mut g = gpu(
+        "nvidia-h100-sxm",
+        "H100 SXM",
+        80.0,
+        3350.0,
+        989.4,
+        None,
+        Some(1978.9),
+        NvLink::Sxm { bandwidth_gb_s: 900.0 },
+    );
+    g.form_factor = GpuFormFactor::Sxm;
+    g
+}
+#[path = "llm_fit/parallel.rs"]
+mod parallel;

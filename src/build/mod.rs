@@ -343,6 +343,16 @@ pub struct Workload {
     /// Training: recompute activations in backward, keeping only each layer's input.
     #[serde(default)]
     pub gradient_checkpointing: bool,
+    /// How the model is spread (`tp:8`, `tp:8,pp:2`, `split:4`, ...); `None` = the default
+    /// for the GPUs and precision.
+    #[serde(default)]
+    pub parallel: Option<String>,
+    /// Identical nodes of this build the plan spans; `None` = 1.
+    #[serde(default)]
+    pub nodes: Option<u32>,
+    /// Link between nodes (`ib-ndr`, `ib-hdr`, `roce-400`, `eth-100`, ...).
+    #[serde(default)]
+    pub interconnect: Option<String>,
 }
 
 fn one_u32() -> u32 {

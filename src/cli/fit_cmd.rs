@@ -50,9 +50,17 @@ pub struct FitArgs {
     /// inference, full, lora or qlora.
     #[arg(long)]
     pub mode: Option<String>,
-    /// single, tp:N, split:N or dp:N (default: all GPUs; layer split for GGUF, else tensor parallel).
+    /// single, tp:N, split:N, dp:N or tp:N,pp:M (tensor x pipeline; default: all GPUs; layer
+    /// split for GGUF, else tensor parallel; over several nodes tp:<GPUs per node>,pp:<nodes>).
     #[arg(long)]
     pub parallel: Option<String>,
+    /// Identical nodes of this build the plan spans (default 1, or the build's workload).
+    #[arg(long)]
+    pub nodes: Option<u32>,
+    /// Link between nodes: ib-ndr, ib-hdr, roce-400, roce-200, roce-100, eth-400, eth-200,
+    /// eth-100, eth-25, eth-10.
+    #[arg(long)]
+    pub interconnect: Option<String>,
     /// Cloud price to compare with, USD per hour (default A100 80 GB at 1.60).
     #[arg(long)]
     pub cloud_usd_per_hour: Option<f64>,
@@ -90,6 +98,8 @@ pub fn run(a: &FitArgs) -> ExitCode {
         runtime: a.runtime.clone(),
         gradient_checkpointing: a.gradient_checkpointing.then_some(true),
         gpu_memory_utilization: a.gpu_memory_utilization,
+        nodes: a.nodes,
+        interconnect: a.interconnect.clone(),
     };
     let result = match fit::for_build(&build, &catalog, &opts) {
         Ok(r) => r,
@@ -135,6 +145,16 @@ fn print_memory(f: &FitReport, build_name: &str) {
         f.runtime
     );
     println!("  weights {:.1} GiB in all, KV cache {:.1} GiB in all", f.weights_total_gib, f.kv_cache_total_gib);
+    if let Some(ic) = f.interconnect {
+        println!(
+            "  {} nodes of {} GPU{}, linked by {ic} ({:.1} GB/s per direction); {} GPUs used",
+            f.nodes,
+            f.gpus_per_node,
+            if f.gpus_per_node == 1 { "" } else { "s" },
+            ic.per_direction_gb_s(),
+            f.gpus.len()
+        );
+    }
     for g in &f.gpus {
         let m = &g.memory;
         // Tight: the total fits, the headroom does not; show the total against capacity.
@@ -184,6 +204,7 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
     if let Some((n, par)) = alt.gpus_needed {
         let how = match par {
             Parallelism::TensorParallel(_) => "tensor parallel",
+            Parallelism::TensorPipeline { .. } => "tensor x pipeline parallel",
             Parallelism::LayerSplit(_) => "layers split",
             Parallelism::Single | Parallelism::DataParallel(_) => "one GPU",
         };
@@ -239,6 +260,19 @@ fn print_speed_and_cost(result: &BuildFit) {
         );
         if let (Some(p), Some(t)) = (s.prefill_tokens_per_s, s.time_to_first_token_s) {
             println!("  prefill: {p:.0} tok/s, first token after {t:.2} s");
+        }
+        if s.pipeline_stages > 1 {
+            println!(
+                "  pipeline: {} stages, handoffs {:.2} ms per token at batch 1{}{}",
+                s.pipeline_stages,
+                s.stage_handoff_ms_per_token,
+                s.slowest_stage_ms.map_or_else(String::new, |v| format!(", slowest stage {v:.1} ms per step")),
+                s.prefill_pipelined_tokens_per_s
+                    .map_or_else(String::new, |v| format!(", prefill of many prompts {v:.0} tok/s"))
+            );
+        }
+        if let Some(l) = &s.inter_node_link {
+            println!("  between nodes: {l}");
         }
     }
     if let Some(c) = &result.cost {

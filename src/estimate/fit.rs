@@ -28,8 +28,9 @@ pub struct FitOptions {
     pub batch: Option<u32>,
     /// `inference`, `full`, `lora`, `qlora`.
     pub mode: Option<String>,
-    /// `single`, `tp:N`, `split:N`, `dp:N`; default: all GPUs, layer split for GGUF, tensor
-    /// parallel otherwise (when the GPU count is a power of two).
+    /// `single`, `tp:N`, `split:N`, `dp:N`, `tp:N,pp:M`; default: the build's workload
+    /// setting, else all GPUs of one node, layer split for GGUF, tensor parallel otherwise
+    /// (when the GPU count is a power of two); over several nodes `tp:<GPUs per node>,pp:<nodes>`.
     pub parallelism: Option<String>,
     /// Cloud price to compare with, USD per hour (default an A100 80 GB at $1.60/h).
     pub cloud_usd_per_hour: Option<f64>,
@@ -42,6 +43,12 @@ pub struct FitOptions {
     pub gradient_checkpointing: Option<bool>,
     /// vLLM `--gpu-memory-utilization` (0-1]; default 0.9.
     pub gpu_memory_utilization: Option<f64>,
+    /// Identical nodes the plan spans (the build is one); default the build's workload
+    /// setting, else 1.
+    pub nodes: Option<u32>,
+    /// The link between nodes (`ib-ndr`, `ib-hdr`, `roce-400`, `eth-100`, ...; see
+    /// [`llm::Interconnect`]); default the build's workload setting.
+    pub interconnect: Option<String>,
 }
 
 /// Why a fit could not be estimated (bad input, not "does not fit").
@@ -177,8 +184,13 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         input.batch = b;
     }
     let n = u32::try_from(slots.len()).unwrap_or(u32::MAX);
-    input.parallelism = match &opts.parallelism {
+    input.nodes = opts.nodes.or_else(|| w.and_then(|w| w.nodes)).unwrap_or(1);
+    if let Some(ic) = opts.interconnect.as_deref().or_else(|| w.and_then(|w| w.interconnect.as_deref())) {
+        input.interconnect = Some(parse(ic)?);
+    }
+    input.parallelism = match opts.parallelism.as_deref().or_else(|| w.and_then(|w| w.parallel.as_deref())) {
         Some(p) => parse::<Parallelism>(p)?,
+        None if input.nodes > 1 && !precision.is_gguf() => Parallelism::TensorPipeline { tp: n, pp: input.nodes },
         None if n == 1 => Parallelism::Single,
         None if precision.is_gguf() || !n.is_power_of_two() => Parallelism::LayerSplit(n),
         None => Parallelism::TensorParallel(n),
@@ -200,7 +212,8 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
     let r = build.resolve(catalog);
     let host_bw = host_bandwidth_gb_s(&r);
-    let used = &slots[..(input.parallelism.degree() as usize).min(slots.len())];
+    let all = llm::plan_gpus(&slots, input.nodes);
+    let used = &all[..(input.parallelism.degree() as usize).min(all.len())];
     let curve = search::memory_vs_context(&input, used, CONTEXT_CURVE_POINTS);
     if fit.verdict == FitVerdict::DoesNotFit {
         let alternatives = search::alternatives(&input, &slots, host_bw);

@@ -105,6 +105,9 @@ pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
             batch: 1,
             mode: "inference".into(),
             gradient_checkpointing: false,
+            parallel: None,
+            nodes: None,
+            interconnect: None,
         },
         false,
     )
@@ -145,6 +148,8 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         runtime: None,
         gradient_checkpointing: Some(w.gradient_checkpointing),
         gpu_memory_utilization: None,
+        nodes: w.nodes,
+        interconnect: w.interconnect.clone(),
     }
 }
 

@@ -117,6 +117,13 @@ fn parse_part(kind: PartKind, obj: &Map<String, Value>) -> Result<PartsFile, Str
     file.insert(kind.plural().to_owned(), Value::Array(vec![Value::Object(obj.clone())]));
     let parts: PartsFile = serde_json::from_value(Value::Object(file)).map_err(|e| e.to_string())?;
     let mut cat = Catalog::default();
+    // A card names its chip: validate it beside the built-in chip it names.
+    let chips: Vec<catalog::Gpu> = parts
+        .gpu_cards
+        .iter()
+        .filter_map(|c| builtin_catalog().and_then(|b| b.gpu(&c.chip)).cloned())
+        .collect();
+    cat.merge(PartsFile { gpus: chips, ..PartsFile::default() }, &Origin::Unknown);
     cat.merge(parts.clone(), &Origin::Unknown);
     let issues: Vec<String> = catalog::validate(&cat).into_iter().map(|i| i.message).collect();
     if issues.is_empty() { Ok(parts) } else { Err(issues.join("; ")) }
@@ -287,6 +294,12 @@ pub fn origin_mark(origin: &Origin, overrides_builtin: bool) -> Option<&'static 
         Origin::Inline(_) => Some("inline"),
         Origin::Builtin(_) | Origin::Unknown => None,
     }
+}
+
+/// The built-in catalog, loaded once (for references a part names, such as a card's chip).
+fn builtin_catalog() -> Option<&'static Catalog> {
+    static CAT: std::sync::OnceLock<Option<Catalog>> = std::sync::OnceLock::new();
+    CAT.get_or_init(|| catalog::builtin().ok()).as_ref()
 }
 
 /// Ids of every built-in part (any kind), loaded once: a user part with one of these ids is

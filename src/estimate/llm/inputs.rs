@@ -11,6 +11,7 @@ use super::calibration::{
     INT4_BITS, LLAMA_CPP_BUFFERS_GIB, LLAMA_CPP_CHUNK_TOKENS, LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY,
     VLLM_CHUNK_TOKENS, VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S, VLLM_PREFILL_EFFICIENCY, VLLM_RESERVED_FRACTION,
 };
+pub use super::cluster::Interconnect;
 use crate::catalog::{Gpu, LlmModel, NvLink, WeightBytes};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -358,6 +359,16 @@ pub enum Parallelism {
     LayerSplit(u32),
     /// n replicas (inference) or n data-parallel ranks (training, sharded by the ZeRO stage).
     DataParallel(u32),
+    /// Tensor × pipeline parallel (vLLM `--tensor-parallel-size tp --pipeline-parallel-size
+    /// pp`): `tp × pp` GPUs per replica, ranks numbered tensor-fastest (stage `j` holds GPUs
+    /// `j·tp .. (j+1)·tp`). The layers are split over the `pp` stages, each layer's heads and
+    /// FFN columns over the `tp` ranks of its stage; one activation handoff per stage boundary.
+    TensorPipeline {
+        /// Tensor-parallel ranks per stage.
+        tp: u32,
+        /// Pipeline stages.
+        pp: u32,
+    },
 }
 
 impl Parallelism {
@@ -366,6 +377,27 @@ impl Parallelism {
         match self {
             Parallelism::Single => 1,
             Parallelism::TensorParallel(n) | Parallelism::LayerSplit(n) | Parallelism::DataParallel(n) => n,
+            Parallelism::TensorPipeline { tp, pp } => tp.saturating_mul(pp),
+        }
+    }
+
+    /// Tensor-parallel ranks each layer is split over (1 unless tensor parallel).
+    pub fn tp_degree(self) -> u32 {
+        match self {
+            Parallelism::TensorParallel(t) | Parallelism::TensorPipeline { tp: t, .. } => t.max(1),
+            Parallelism::Single | Parallelism::LayerSplit(_) | Parallelism::DataParallel(_) => 1,
+        }
+    }
+
+    /// Pipeline stages of [`Parallelism::TensorPipeline`] (1 otherwise; a
+    /// [`Parallelism::LayerSplit`] is llama.cpp's sequential split, not counted here).
+    pub fn pp_degree(self) -> u32 {
+        match self {
+            Parallelism::TensorPipeline { pp, .. } => pp.max(1),
+            Parallelism::Single
+            | Parallelism::TensorParallel(_)
+            | Parallelism::LayerSplit(_)
+            | Parallelism::DataParallel(_) => 1,
         }
     }
 }
@@ -377,19 +409,35 @@ impl fmt::Display for Parallelism {
             Parallelism::TensorParallel(n) => write!(f, "tp:{n}"),
             Parallelism::LayerSplit(n) => write!(f, "split:{n}"),
             Parallelism::DataParallel(n) => write!(f, "dp:{n}"),
+            Parallelism::TensorPipeline { tp, pp } => write!(f, "tp:{tp},pp:{pp}"),
         }
     }
 }
 
 impl FromStr for Parallelism {
     type Err = ParseError;
-    /// `single`, `tp:N`, `split:N` (or `layer:N`, `pp:N`), `dp:N`.
+    /// `single`, `tp:N`, `split:N` (or `layer:N`, `pp:N`), `dp:N`, and tensor × pipeline
+    /// `tp:N,pp:M` (either order; `pp:M` alone stays the layer split it always was).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let lower = s.trim().to_ascii_lowercase();
         if lower == "single" || lower == "1" {
             return Ok(Parallelism::Single);
         }
-        let bad = || ParseError(format!("unknown parallelism `{s}` (single, tp:N, split:N, dp:N)"));
+        let bad = || ParseError(format!("unknown parallelism `{s}` (single, tp:N, split:N, dp:N, tp:N,pp:M)"));
+        if let Some((a, b)) = lower.split_once(',') {
+            let (mut tp, mut pp) = (None, None);
+            for part in [a, b] {
+                match part.trim().parse::<Parallelism>().map_err(|_| bad())? {
+                    Parallelism::TensorParallel(t) if tp.is_none() => tp = Some(t),
+                    Parallelism::LayerSplit(p) if pp.is_none() => pp = Some(p),
+                    _ => return Err(bad()),
+                }
+            }
+            return match (tp, pp) {
+                (Some(tp), Some(pp)) => Ok(Parallelism::TensorPipeline { tp, pp }),
+                _ => Err(bad()),
+            };
+        }
         let (kind, n) = lower.split_once([':', '=']).ok_or_else(bad)?;
         let n: u32 = n.trim().parse().map_err(|_| bad())?;
         match kind.trim() {
@@ -547,6 +595,17 @@ pub struct FitInput {
     /// runtimes ignore it.
     #[serde(default)]
     pub gpu_memory_utilization: Option<f64>,
+    /// Identical nodes the plan spans (each is the GPU slice given to [`super::estimate`]);
+    /// 1 = the build alone.
+    #[serde(default = "one_node")]
+    pub nodes: u32,
+    /// The link between nodes; needed when `nodes > 1` (`None` = unknown: refused).
+    #[serde(default)]
+    pub interconnect: Option<Interconnect>,
+}
+
+fn one_node() -> u32 {
+    1
 }
 
 impl FitInput {
@@ -571,6 +630,8 @@ impl FitInput {
             flash_attention: true,
             file_weights: None,
             gpu_memory_utilization: None,
+            nodes: 1,
+            interconnect: None,
         }
     }
 

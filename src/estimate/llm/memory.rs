@@ -75,10 +75,7 @@ fn activation_bytes(input: &FitInput, runtime: Runtime, sh: &Share, i: usize, n:
     let vocab = f64::from(m.vocab);
     let seq = f64::from(tokens);
     if input.mode.is_training() {
-        let tp = match input.parallelism {
-            Parallelism::TensorParallel(t) => t,
-            _ => 1,
-        };
+        let tp = input.parallelism.tp_degree();
         let b = f64::from(input.batch);
         let sbh = seq * b * hidden;
         let heads = f64::from(m.heads);
@@ -93,6 +90,10 @@ fn activation_bytes(input: &FitInput, runtime: Runtime, sh: &Share, i: usize, n:
         // 1F1B pipeline: stage i holds up to n - i micro-batches in flight.
         let in_flight = match input.parallelism {
             Parallelism::LayerSplit(_) => ((n - i) as f64).min(f64::from(input.gradient_accumulation.max(1))),
+            Parallelism::TensorPipeline { tp, pp } => {
+                let left = (pp as usize).saturating_sub(i / tp.max(1) as usize).max(1);
+                (left as f64).min(f64::from(input.gradient_accumulation.max(1)))
+            }
             _ => 1.0,
         };
         let logits = if sh.has_head { seq * b * vocab * TRAINING_LOGIT_BYTES } else { 0.0 };
@@ -118,10 +119,7 @@ pub(super) fn memory(
     let m = &input.model;
     let training = input.mode.is_training();
     let layers = f64::from(m.layers);
-    let tp = match input.parallelism {
-        Parallelism::TensorParallel(t) => t,
-        _ => 1,
-    };
+    let tp = input.parallelism.tp_degree();
     let dp = match input.parallelism {
         Parallelism::DataParallel(d) if training => d,
         _ => 1,
@@ -142,6 +140,15 @@ pub(super) fn memory(
             let layer_frac = f64::from(sh.layers.end - sh.layers.start) / layers;
             // Fraction of the whole model's parameters on this GPU (for trained states).
             let param_frac = match input.parallelism {
+                Parallelism::TensorPipeline { .. } => {
+                    let table = table_params(m).min(total_params / 4.0);
+                    let body = total_params - 2.0 * table;
+                    sh.width
+                        * (body * layer_frac
+                            + if sh.has_embedding { table } else { 0.0 }
+                            + if sh.has_head { table } else { 0.0 })
+                        / total_params
+                }
                 Parallelism::LayerSplit(_) => {
                     let table = table_params(m).min(total_params / 4.0);
                     let body = total_params - 2.0 * table;

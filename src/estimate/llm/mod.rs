@@ -18,6 +18,11 @@
 //!   A layer split runs its GPUs one after another, so it adds capacity, not decode speed.
 //!   Tensor parallel divides the bytes per GPU but pays two all-reduces per layer over the
 //!   real link (PCIe generation × lanes, or NVLink).
+//! - Tensor × pipeline parallel over `nodes` identical nodes ([`cluster`]): stages split the
+//!   layers, ranks the heads; a stage boundary hands `hidden × 2 bytes × tokens` over, across
+//!   the [`Interconnect`] where it crosses nodes; a tensor group wider than a node all-reduces
+//!   over the interconnect. One sequence runs the stages in turn; a batch fills them with
+//!   micro-batches (up to `pp ×`, bounded by the slowest stage).
 //!
 //! Calibration (every constant below says which measurement it rests on; the tests in
 //! `tests/llm_fit.rs` hold the estimates to the published figures of
@@ -32,6 +37,9 @@
 //! | vLLM, A100 40GB, Llama-3.1-8B BF16 | 75 tok/s, 6.6x at 8 requests | vLLM overhead, batch roofline |
 //! | exllamav2 issue 734, 2x RTX 3090, 70B 4.5 bpw prefill | 1046 tok/s (379 with TP) | `ExLlamaV2` prefill efficiency |
 //! | club-3090 issue 698, NVLink vs PCIe TP=2 decode | +2-4 % | all-reduce latencies |
+//! | NVIDIA blog (TensorRT Model Optimizer), 8x H200 TP8, Llama 3.1 405B FP8 2048/128 | 463.1 tok/s | multi-GPU throughput |
+//! | TensorRT-LLM v0.6.1, H100 FP8 TP4, Falcon 180B 128/128 and 2048/128 | 987 / 112 tok/s/GPU | multi-GPU throughput |
+//! | vLLM issue 6610, pipeline over two GH200 nodes, 2x link bandwidth | unchanged | stage handoff size |
 //!
 //! Layout: [`calibration`] (constants and their sources), [`inputs`] (workload and GPUs),
 //! `shape` (model arithmetic), `memory`, `speed`, `finetune`, [`report`] (output types).
@@ -42,9 +50,11 @@
 )]
 
 pub mod calibration;
+pub mod cluster;
 mod finetune;
 pub mod inputs;
 mod memory;
+mod pipeline;
 pub mod report;
 pub mod search;
 mod shape;
@@ -52,9 +62,10 @@ mod speed;
 pub mod throughput;
 
 pub use calibration::*;
+pub use cluster::plan_gpus;
 pub use finetune::fine_tune_time;
 pub use inputs::{
-    FitInput, GpuSlot, Link, Mode, Optimizer, Parallelism, ParseError, Precision, Runtime, pcie_lane_gb_s,
+    FitInput, GpuSlot, Interconnect, Link, Mode, Optimizer, Parallelism, ParseError, Precision, Runtime, pcie_lane_gb_s,
 };
 pub use report::{Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, SpeedEstimate};
 pub use shape::{compute_peak_tflops, kv_cache_bytes, kv_heads_per_rank, lora_params, weight_bytes, weight_gib};
@@ -82,11 +93,29 @@ fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
         return Err(FitError::NoGpus);
     }
     let wanted = input.parallelism.degree();
-    if wanted == 0 {
+    if wanted == 0 || input.parallelism.tp_degree() == 0 {
         return Err(FitError::InvalidInput(format!("{} has degree 0", input.parallelism)));
     }
-    if wanted as usize > gpus.len() {
-        return Err(FitError::NotEnoughGpus { parallelism: input.parallelism, wanted, given: gpus.len() });
+    if input.nodes == 0 || input.nodes > MAX_NODES {
+        return Err(FitError::InvalidInput(format!("{} nodes: give 1 to {MAX_NODES}", input.nodes)));
+    }
+    if input.nodes > 1 && input.interconnect.is_none() {
+        return Err(FitError::InvalidInput(format!(
+            "{} nodes without an interconnect: name the link between them (ib-ndr, ib-hdr, roce-400, eth-100, ...)",
+            input.nodes
+        )));
+    }
+    let given = gpus.len() * input.nodes as usize;
+    if wanted as usize > given {
+        return Err(FitError::NotEnoughGpus { parallelism: input.parallelism, wanted, given });
+    }
+    if let Parallelism::TensorPipeline { pp, .. } = input.parallelism
+        && (pp == 0 || pp > input.model.layers)
+    {
+        return Err(FitError::InvalidInput(format!(
+            "{pp} pipeline stages for {} layers (give 1 to the layer count)",
+            input.model.layers
+        )));
     }
     if input.context_tokens == 0 {
         return Err(FitError::InvalidInput("context 0 tokens: give at least 1 token of context".into()));
@@ -133,11 +162,22 @@ fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
     Ok(())
 }
 
+/// Most nodes a plan may span.
+pub const MAX_NODES: u32 = 1024;
+
 /// Estimates memory per GPU, verdicts and (for inference) speed for `input` on the first
-/// `input.parallelism.degree()` GPUs of `gpus`.
+/// `input.parallelism.degree()` GPUs of `input.nodes` copies of `gpus` (one node's GPUs; rank
+/// `r` sits on node `r / gpus.len()`).
+///
+/// # Errors
+/// [`FitError`] for an invalid model or workload, too few GPUs over all nodes, or several
+/// nodes without an [`Interconnect`].
 pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitError> {
     validate(input, gpus)?;
     let runtime = input.resolved_runtime();
+    let per_node = gpus.len();
+    let all = plan_gpus(gpus, input.nodes);
+    let gpus = &all[..];
     let used = &gpus[..input.parallelism.degree() as usize];
     let m = &input.model;
     let sh = shares(input, used);
@@ -163,18 +203,18 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
     let max_context_tokens = if input.mode.is_training() { None } else { max_context(input, used, &sh, runtime) };
 
     let mut notes = notes(input, gpus, used, runtime);
-    let speed = if input.mode.is_training() { None } else { Some(speed(input, used, &sh, runtime, &mut notes)) };
+    cluster_notes(input, per_node, &mut notes);
+    let speed =
+        if input.mode.is_training() { None } else { Some(speed(input, used, per_node, &sh, runtime, &mut notes)) };
 
     let (embed_b, _, _) = input_weight_parts(input, runtime, false);
     let host_weights_gib = if runtime.embedding_on_host() && !input.mode.is_training() { embed_b / GIB } else { 0.0 };
     let kv_total = if input.mode.is_training() {
         0.0
     } else {
-        let tp = match input.parallelism {
-            Parallelism::TensorParallel(t) => t,
-            _ => 1,
-        };
-        // Per-rank KV × ranks (replicated heads and MLA latents count on every rank).
+        let tp = input.parallelism.tp_degree();
+        // Per-rank KV × ranks (replicated heads and MLA latents count on every rank); the
+        // stages of a pipeline each hold their layers' part of it.
         kv_cache_bytes(m, input.kv_precision, input.context_tokens, input.batch, tp) * f64::from(tp)
     };
 
@@ -185,6 +225,9 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         kv_precision: input.kv_precision,
         runtime,
         parallelism: input.parallelism,
+        nodes: input.nodes,
+        gpus_per_node: u32::try_from(per_node).unwrap_or(u32::MAX),
+        interconnect: if input.nodes > 1 { input.interconnect } else { None },
         context_tokens: input.context_tokens,
         batch: input.batch,
         weights_total_gib: input
@@ -219,7 +262,7 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
         ));
     }
     match input.parallelism {
-        Parallelism::TensorParallel(t) => {
+        Parallelism::TensorParallel(t) | Parallelism::TensorPipeline { tp: t, .. } => {
             if !m.heads.is_multiple_of(t) || !(m.kv_heads.is_multiple_of(t) || t.is_multiple_of(m.kv_heads)) {
                 notes.push(format!(
                     "tensor parallel {t} does not divide {} attention heads / {} KV heads evenly; \
@@ -253,6 +296,40 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
         }
     }
     notes
+}
+
+/// Notes on a plan over several nodes or with pipeline stages.
+fn cluster_notes(input: &FitInput, per_node: usize, notes: &mut Vec<String>) {
+    let tp = input.parallelism.tp_degree() as usize;
+    let link = input.interconnect.filter(|_| input.nodes > 1);
+    if let Some(ic) = link
+        && tp > per_node
+    {
+        notes.push(format!(
+            "tensor parallel {tp} spans nodes of {per_node} GPU{}: its all-reduces (two per layer) run over {ic} \
+             ({:.1} GB/s per direction), far slower than NVLink or PCIe inside a node; prefer \
+             tp:{per_node} with pipeline stages across nodes",
+            if per_node == 1 { "" } else { "s" },
+            ic.per_direction_gb_s()
+        ));
+    }
+    if input.nodes > 1 && (input.parallelism.degree() as usize) <= per_node {
+        notes.push(format!(
+            "{} runs inside one node; the other {} nodes are idle (add pipeline stages or replicas)",
+            input.parallelism,
+            input.nodes - 1
+        ));
+    }
+    if let Parallelism::TensorPipeline { pp, .. } = input.parallelism
+        && pp > 1
+        && !input.mode.is_training()
+    {
+        notes.push(format!(
+            "pipeline of {pp} stages: one sequence runs the stages one after another (no speedup at \
+             batch 1, plus a handoff per boundary); a batch fills the stages with micro-batches, up to \
+             {pp}x the throughput, bounded by the slowest stage"
+        ));
+    }
 }
 
 fn assumptions(input: &FitInput, runtime: Runtime) -> Vec<String> {

@@ -1,7 +1,7 @@
 //! Outputs of the LLM estimate: per-GPU memory and verdict, speed, the report, fine-tune time,
 //! and errors.
 
-use super::inputs::{Mode, Parallelism, Precision, Runtime};
+use super::inputs::{Interconnect, Mode, Parallelism, Precision, Runtime};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -108,6 +108,20 @@ pub struct SpeedEstimate {
     pub compute_peak_kind: String,
     /// Link the group's collective traffic crosses, if more than one GPU works together.
     pub link: Option<String>,
+    /// Pipeline stages of a tensor × pipeline plan (1 otherwise).
+    pub pipeline_stages: u32,
+    /// Time of the slowest pipeline stage for one decode step of the whole batch (micro-batches
+    /// included), ms; what bounds pipelined throughput. `None` without pipeline stages.
+    pub slowest_stage_ms: Option<f64>,
+    /// Activation handoffs between stages per decode step at batch 1, ms (hop latency and
+    /// transfer over the intra- or inter-node link; 0 without pipeline stages).
+    pub stage_handoff_ms_per_token: f64,
+    /// Prefill rate of many prompts served together, tokens/s: the stages work on different
+    /// prompts at once, bounded by the slowest stage. Equals `prefill_tokens_per_s` without
+    /// pipeline stages.
+    pub prefill_pipelined_tokens_per_s: Option<f64>,
+    /// The link between nodes when the plan spans several (kind, GB/s per direction).
+    pub inter_node_link: Option<String>,
 }
 
 /// The estimate for one workload on one set of GPUs.
@@ -125,6 +139,12 @@ pub struct FitReport {
     pub runtime: Runtime,
     /// Parallelism.
     pub parallelism: Parallelism,
+    /// Identical nodes the plan spans (1 = the build alone).
+    pub nodes: u32,
+    /// GPUs per node (the slice given to the estimate).
+    pub gpus_per_node: u32,
+    /// The link between nodes (`None` with one node).
+    pub interconnect: Option<Interconnect>,
     /// Context, tokens.
     pub context_tokens: u32,
     /// Batch.

@@ -262,6 +262,32 @@ pub(super) fn shares(input: &FitInput, gpus: &[GpuSlot]) -> Vec<Share> {
                 })
                 .collect()
         }
+        Parallelism::TensorPipeline { tp, pp } => {
+            // Layers over the stages in proportion to each stage's smallest GPU (vLLM splits
+            // evenly; identical nodes give the same), heads over the stage's ranks.
+            let tp_n = tp.max(1) as usize;
+            let caps: Vec<f64> = (0..pp as usize)
+                .map(|j| gpus.iter().skip(j * tp_n).take(tp_n).map(|g| g.gpu.memory_gib).fold(f64::INFINITY, f64::min))
+                .map(|c| if c.is_finite() { c } else { 0.0 })
+                .collect();
+            let counts = split_layers(layers, &caps);
+            let mut start = 0;
+            let mut out = Vec::with_capacity(n);
+            for (j, &c) in counts.iter().enumerate() {
+                for _ in 0..tp_n {
+                    out.push(Share {
+                        layers: start..start + c,
+                        width: 1.0 / f64::from(tp.max(1)),
+                        has_embedding: j == 0,
+                        has_head: j + 1 == counts.len(),
+                        batch: input.batch,
+                    });
+                }
+                start += c;
+            }
+            out.truncate(n);
+            out
+        }
         Parallelism::LayerSplit(_) => {
             let caps: Vec<f64> = gpus.iter().map(|g| g.gpu.memory_gib).collect();
             let counts = split_layers(layers, &caps);

@@ -10,7 +10,9 @@ use super::calibration::{
     ACT_BYTES, DECODE_BANDWIDTH_EFFICIENCY, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, NVLINK_ALL_REDUCE_LATENCY_S,
     PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S,
 };
+use super::cluster::{INTER_NODE_ALL_REDUCE_HOPS, Interconnect};
 use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_s};
+use super::pipeline::{Stages, round_s};
 use super::report::{Bound, SpeedEstimate};
 use super::shape::{
     Share, attended, compute_peak_tflops, input_weight_parts, kv_bytes_per_token_layer, q_dim, table_params,
@@ -23,6 +25,18 @@ struct GroupLink {
     latency_s: f64,
     host_staged: bool,
     nvlink: bool,
+    inter_node: Option<Interconnect>,
+}
+
+/// The link of a tensor group wider than a node: the interconnect.
+fn inter_node_group(ic: Interconnect) -> GroupLink {
+    GroupLink {
+        per_direction_gb_s: ic.per_direction_gb_s(),
+        latency_s: INTER_NODE_ALL_REDUCE_HOPS * ic.latency_s(),
+        host_staged: false,
+        nvlink: false,
+        inter_node: Some(ic),
+    }
 }
 
 fn group_link(gpus: &[GpuSlot], runtime: Runtime) -> GroupLink {
@@ -45,6 +59,7 @@ fn group_link(gpus: &[GpuSlot], runtime: Runtime) -> GroupLink {
             latency_s: PCIE_HOST_ALL_REDUCE_LATENCY_S,
             host_staged: true,
             nvlink: false,
+            inter_node: None,
         };
     }
     if all_nvlink {
@@ -53,6 +68,7 @@ fn group_link(gpus: &[GpuSlot], runtime: Runtime) -> GroupLink {
             latency_s: NVLINK_ALL_REDUCE_LATENCY_S,
             host_staged: false,
             nvlink: true,
+            inter_node: None,
         }
     } else if geforce {
         GroupLink {
@@ -60,6 +76,7 @@ fn group_link(gpus: &[GpuSlot], runtime: Runtime) -> GroupLink {
             latency_s: PCIE_HOST_ALL_REDUCE_LATENCY_S,
             host_staged: true,
             nvlink: false,
+            inter_node: None,
         }
     } else {
         GroupLink {
@@ -67,6 +84,7 @@ fn group_link(gpus: &[GpuSlot], runtime: Runtime) -> GroupLink {
             latency_s: PCIE_P2P_ALL_REDUCE_LATENCY_S,
             host_staged: false,
             nvlink: false,
+            inter_node: None,
         }
     }
 }
@@ -88,6 +106,12 @@ impl GroupLink {
     }
 
     fn describe(self) -> String {
+        if let Some(ic) = self.inter_node {
+            return format!(
+                "{ic} between nodes (tensor group wider than a node), {:.1} GB/s per direction",
+                self.per_direction_gb_s
+            );
+        }
         let kind = if self.nvlink {
             "NVLink"
         } else if self.host_staged {
@@ -105,9 +129,11 @@ struct GpuSpeed {
     peak_tflops: Option<f64>,
 }
 
+#[allow(clippy::too_many_lines, reason = "one decode roofline over every parallelism; the parts share its closures")]
 pub(super) fn speed(
     input: &FitInput,
     used: &[GpuSlot],
+    per_node: usize,
     sh: &[Share],
     runtime: Runtime,
     notes: &mut Vec<String>,
@@ -122,10 +148,7 @@ pub(super) fn speed(
     let body_params = total_params - 2.0 * table;
     let active_body = (m.active_b() * 1e9 - 2.0 * table).clamp(body_params * 0.01, body_params);
     let active_frac = active_body / body_params;
-    let tp = match input.parallelism {
-        Parallelism::TensorParallel(t) => t,
-        _ => 1,
-    };
+    let tp = input.parallelism.tp_degree();
     let e_bw = DECODE_BANDWIDTH_EFFICIENCY;
     let e_c = runtime.prefill_efficiency();
 
@@ -166,7 +189,33 @@ pub(super) fn speed(
         (t_mem, t_comp)
     };
 
-    let link = group_link(used, runtime);
+    let tp_n = (tp as usize).min(used.len()).max(1);
+    let link = match input.interconnect.filter(|_| input.nodes > 1 && tp_n > per_node) {
+        Some(ic) => inter_node_group(ic),
+        None => group_link(&used[..tp_n], runtime),
+    };
+    let stages = match input.parallelism {
+        Parallelism::TensorPipeline { pp, .. } => {
+            let stage_layers =
+                (0..pp as usize).map(|j| sh.get(j * tp_n).map_or(0.0, |x| f64::from(x.layers.end - x.layers.start)));
+            Some(Stages::new(used, tp_n, pp as usize, per_node, stage_layers.collect(), input.interconnect, h))
+        }
+        _ => None,
+    };
+    // Per stage for micro-batches of `mb`: (step s, all-reduce s, memory s, compute s).
+    let stage_times = |st: &Stages, mb: u32| -> Vec<(f64, f64, f64, f64)> {
+        let msg = f64::from(mb) * h * ACT_BYTES;
+        st.layers
+            .iter()
+            .enumerate()
+            .map(|(j, lj)| {
+                let ranks = (j * st.tp..(j + 1) * st.tp).filter(|&i| i < used.len()).map(|i| step_gpu(i, mb));
+                let (mem, comp) = ranks.fold((0.0, 0.0), |(a, b), (tm, tc)| (f64::max(a, tm), f64::max(b, tc)));
+                let ar = if st.tp > 1 { 2.0 * lj * link.all_reduce_s(msg, tp) } else { 0.0 };
+                (mem.max(comp) + lj * runtime.layer_overhead_s() + ar, ar, mem, comp)
+            })
+            .collect()
+    };
     let overhead = layers * runtime.layer_overhead_s();
     // Decode step time and bound for `b` sequences (per replica for data parallel).
     let step = |b: u32| -> (f64, Bound, f64, f64) {
@@ -180,6 +229,18 @@ pub(super) fn speed(
                 let comp: f64 = parts.iter().map(|p| p.1).sum();
                 let bound = if comp > mem { Bound::Compute } else { Bound::Memory };
                 (work + overhead + f64::from(n - 1) * LAYER_SPLIT_HOP_S, bound, 0.0, gb)
+            }
+            Parallelism::TensorPipeline { pp, .. } => {
+                let Some(st) = stages.as_ref() else { return (f64::INFINITY, Bound::Memory, 0.0, gb) };
+                // Micro-batches fill the stages (vLLM virtual engines).
+                let micro = b.min(pp).max(1);
+                let mb = b.div_ceil(micro);
+                let times = stage_times(st, mb);
+                let step_s: Vec<f64> = times.iter().map(|t| t.0).collect();
+                let ar: f64 = times.iter().map(|t| t.1).sum();
+                let slowest = times.iter().copied().fold((0.0, 0.0, 0.0, 0.0), |a, t| if t.0 > a.0 { t } else { a });
+                let bound = if slowest.3 > slowest.2 { Bound::Compute } else { Bound::Memory };
+                (round_s(&step_s, st.hops_s(f64::from(mb)), micro), bound, ar, gb)
             }
             Parallelism::TensorParallel(t) => {
                 let mem = parts.iter().map(|p| p.0).fold(0.0, f64::max);
@@ -208,8 +269,26 @@ pub(super) fn speed(
     let (tb, bound, _, _) = step(per_replica);
     let (decode_batch, per_seq) = (f64::from(batch) / tb, 1.0 / tb);
 
-    // Prefill of one prompt of `s` tokens.
-    let prefill = min_peak.map(|_| prefill_rate(input, sh, &per_gpu, runtime, link, active_body, body_b));
+    // Prefill of one prompt of `s` tokens, and of many at once.
+    let prefill =
+        min_peak.map(|_| prefill_rate(input, sh, &per_gpu, runtime, link, stages.as_ref(), active_body, body_b));
+    let (slowest_stage_ms, handoff_ms) = match (&stages, input.parallelism) {
+        (Some(st), Parallelism::TensorPipeline { pp, .. }) => {
+            let micro = per_replica.min(pp).max(1);
+            let slowest = stage_times(st, per_replica.div_ceil(micro)).iter().map(|t| t.0).fold(0.0, f64::max);
+            (Some(slowest * f64::from(micro) * 1e3), st.hops_s(1.0) * 1e3)
+        }
+        _ => (None, 0.0),
+    };
+    let crossing = stages.as_ref().map_or(0, Stages::crossings);
+    let inter_node_link = input.interconnect.filter(|_| input.nodes > 1).map(|ic| {
+        format!(
+            "{ic}, {:.1} GB/s per direction, {:.0} µs{}",
+            ic.per_direction_gb_s(),
+            ic.latency_s() * 1e6,
+            if crossing > 0 { format!("; {crossing} stage boundaries cross it") } else { String::new() }
+        )
+    });
 
     SpeedEstimate {
         decode_batch1_tokens_per_s: 1.0 / t1,
@@ -218,17 +297,24 @@ pub(super) fn speed(
         decode_bound: bound,
         bytes_per_token_gb: gb1,
         all_reduce_ms_per_token: ar1 * 1e3,
-        prefill_tokens_per_s: prefill,
-        time_to_first_token_s: prefill.map(|r| s / r),
+        prefill_tokens_per_s: prefill.map(|p| p.0),
+        time_to_first_token_s: prefill.map(|p| s / p.0),
         compute_peak_tflops: min_peak,
         compute_peak_kind: peak_kind,
-        link: (used.len() > 1 && matches!(input.parallelism, Parallelism::TensorParallel(_))).then(|| link.describe()),
+        link: (used.len() > 1 && tp > 1).then(|| link.describe()),
+        pipeline_stages: input.parallelism.pp_degree(),
+        slowest_stage_ms,
+        stage_handoff_ms_per_token: handoff_ms,
+        prefill_pipelined_tokens_per_s: prefill.map(|p| p.1),
+        inter_node_link,
     }
 }
 
-/// Prefill rate of one prompt of `context_tokens`, tokens/s: per chunk, the slower of compute
-/// and streaming the weights once per chunk; a layer split pipelines chunks where the runtime
-/// does; tensor parallel adds two all-reduces per layer and chunk.
+/// Prefill rates, tokens/s: (one prompt of `context_tokens`, many prompts at once). Per chunk,
+/// the slower of compute and streaming the weights once per chunk; a layer split pipelines
+/// chunks where the runtime does; tensor parallel adds two all-reduces per layer and chunk;
+/// pipeline stages add a handoff per boundary and chunk, and with many prompts work on
+/// different prompts at once (bounded by the slowest stage).
 #[allow(clippy::too_many_arguments, reason = "the shared figures of one speed estimate")]
 fn prefill_rate(
     input: &FitInput,
@@ -236,9 +322,10 @@ fn prefill_rate(
     per_gpu: &[GpuSpeed],
     runtime: Runtime,
     link: GroupLink,
+    stages: Option<&Stages>,
     active_body: f64,
     body_b: f64,
-) -> f64 {
+) -> (f64, f64) {
     let m = &input.model;
     let s = f64::from(input.context_tokens);
     let h = f64::from(m.hidden);
@@ -264,6 +351,29 @@ fn prefill_rate(
         .collect();
     let sum: f64 = t_gpu.iter().sum();
     let max = t_gpu.iter().copied().fold(0.0, f64::max);
+    if let (Some(st), Parallelism::TensorPipeline { .. }) = (stages, input.parallelism) {
+        let tp = st.tp.max(1);
+        let ar_per_token = |lj: f64| {
+            if tp > 1 {
+                2.0 * lj * link.all_reduce_s(chunk * h * ACT_BYTES, input.parallelism.tp_degree()) / chunk
+            } else {
+                0.0
+            }
+        };
+        let stage: Vec<f64> = st
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(j, &lj)| t_gpu.iter().skip(j * tp).take(tp).copied().fold(0.0, f64::max) + ar_per_token(lj))
+            .collect();
+        let (stage_sum, stage_max) = (stage.iter().sum::<f64>(), stage.iter().copied().fold(0.0, f64::max));
+        let hops = st.hops_s(chunk) / chunk;
+        let one =
+            if runtime.pipelines_prompt() { (stage_sum + (chunks - 1.0) * stage_max) / chunks } else { stage_sum }
+                + hops;
+        let many = stage_max.max(st.max_hop_s(chunk) / chunk);
+        return (1.0 / one, 1.0 / many);
+    }
     let per_token = match input.parallelism {
         Parallelism::LayerSplit(_) if runtime.pipelines_prompt() => (sum + (chunks - 1.0) * max) / chunks,
         Parallelism::LayerSplit(_) => sum,
@@ -271,7 +381,9 @@ fn prefill_rate(
             let per_chunk_msg = chunk * h * ACT_BYTES;
             max + 2.0 * layers * link.all_reduce_s(per_chunk_msg, t) / chunk
         }
-        Parallelism::Single | Parallelism::DataParallel(_) => t_gpu.first().copied().unwrap_or(f64::INFINITY),
+        Parallelism::Single | Parallelism::DataParallel(_) | Parallelism::TensorPipeline { .. } => {
+            t_gpu.first().copied().unwrap_or(f64::INFINITY)
+        }
     };
-    1.0 / per_token
+    (1.0 / per_token, 1.0 / per_token)
 }

@@ -47,10 +47,14 @@ pub fn batch_throughput(
     prefill.context_tokens = input_tokens;
     prefill.batch = 1;
     let p = estimate(&prefill, gpus)?;
-    let rate = p
-        .speed
-        .and_then(|s| s.prefill_tokens_per_s)
-        .ok_or_else(|| FitError::Unsupported("no tensor rate published for this precision: no prefill".into()))?;
+    let one = p.speed.as_ref().and_then(|s| s.prefill_tokens_per_s);
+    let many = p.speed.as_ref().and_then(|s| s.prefill_pipelined_tokens_per_s);
+    let (Some(one), Some(many)) = (one, many) else {
+        return Err(FitError::Unsupported("no tensor rate published for this precision: no prefill".into()));
+    };
+    // Pipeline stages prefill up to `pp` prompts at once, bounded by the slowest stage.
+    let pp = input.parallelism.pp_degree();
+    let rate = if pp > 1 { (one * f64::from(input.batch.min(pp))).min(many) } else { one };
     let mut decode = input.clone();
     decode.context_tokens = input_tokens + output_tokens / 2;
     let d = estimate(&decode, gpus)?;
