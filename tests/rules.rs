@@ -8,7 +8,8 @@
 //!   (`Need::Figure`) must have one.
 //!
 //! If the build's `notes` contain `expect: TEXT`, the finding's message must contain TEXT; with
-//! `expect-fix: TEXT` on a line of its own, its fix must contain TEXT as well.
+//! `expect-fix: TEXT` on a line of its own, its fix must contain TEXT as well (for `fail-*` and
+//! `not-checked*` fixtures).
 //! Every folder under `tests/fixtures/rules/` must be a rule id, and every rule needs a folder.
 
 use kraftwerk::build;
@@ -66,10 +67,17 @@ fn every_rule_has_passing_and_failing_fixtures() {
                 .as_deref()
                 .and_then(|n| n.split("expect: ").nth(1))
                 .map(|s| s.lines().next().unwrap_or("").trim().to_owned());
+            let expect_fix = b
+                .notes
+                .as_deref()
+                .and_then(|n| n.split("expect-fix: ").nth(1))
+                .map(|s| s.lines().next().unwrap_or("").trim().to_owned());
             if name.starts_with("not-checked") {
                 not_checked += 1;
                 let hit = mine.iter().any(|f| {
-                    f.kind == FindingKind::NotChecked && expect.as_ref().is_none_or(|t| f.message.contains(t.as_str()))
+                    f.kind == FindingKind::NotChecked
+                        && expect.as_ref().is_none_or(|t| f.message.contains(t.as_str()))
+                        && expect_fix.as_ref().is_none_or(|t| f.fix.contains(t.as_str()))
                 });
                 let listed = report.coverage.not_checked.iter().any(|r| r.rule == id);
                 if !hit || !listed {
@@ -98,11 +106,6 @@ fn every_rule_has_passing_and_failing_fixtures() {
                 } else {
                     Severity::Info
                 };
-                let expect_fix = b
-                    .notes
-                    .as_deref()
-                    .and_then(|n| n.split("expect-fix: ").nth(1))
-                    .map(|s| s.lines().next().unwrap_or("").trim().to_owned());
                 let hit = mine.iter().any(|f| {
                     f.kind == FindingKind::Problem
                         && f.severity == sev
@@ -169,4 +172,32 @@ fn an_empty_build_is_empty_and_a_build_without_psu_is_incomplete() {
     assert_eq!(r.verdict, check::Verdict::Incomplete, "{:?}", r.findings);
     assert!(r.coverage.missing_parts.contains(&check::PartKind::Psu));
     assert!(r.coverage.not_checked.iter().any(|c| c.rule == "psu-capacity"));
+}
+
+/// The slot rules on an imported board (slot counts, no positions) report "not checked" and
+/// assume no layout: none of them raises a problem there, though the same placements on a
+/// board with a layout would (two 3-slot cards at positions 1 and 2, for example).
+#[test]
+fn slot_rules_assume_no_layout_on_imported_boards() {
+    let catalog = catalog::builtin().expect("catalog");
+    let mut seen = 0;
+    for r in RULES {
+        let path = fixtures_dir().join(r.doc.id).join("not-checked-imported-board-no-layout.rig.ron");
+        if !path.exists() {
+            continue;
+        }
+        seen += 1;
+        let b = build::load(&path, Some(&catalog)).expect("fixture loads");
+        let board = catalog.motherboard(b.motherboard.as_deref().expect("board")).expect("imported board in catalog");
+        assert!(!board.slot_layout_known(), "{}: board {} has a layout", r.doc.id, board.id);
+        let report = check::run(&b, &catalog);
+        let problems: Vec<_> = report
+            .findings
+            .iter()
+            .filter(|f| f.rule == r.doc.id && f.kind == FindingKind::Problem)
+            .map(|f| f.message.clone())
+            .collect();
+        assert!(problems.is_empty(), "{}: assumed a layout: {problems:?}", r.doc.id);
+    }
+    assert!(seen >= 7, "expected the slot rules' imported-board fixtures, found {seen}");
 }

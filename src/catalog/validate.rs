@@ -66,6 +66,16 @@ pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
     for kind in PartKind::ALL {
         common(kind, &c.parts_of(kind), &mut out);
     }
+    validate_cards(c, &mut out);
+    validate_gpus(c, &mut out);
+    validate_cpus(c, &mut out);
+    validate_boards(c, &mut out);
+    validate_psus_and_models(c, &mut out);
+    out
+}
+
+/// GPU cards: the chip they name exists, sane length, width and board power; no card id shared with a chip.
+fn validate_cards(c: &Catalog, out: &mut Vec<ValidationIssue>) {
     for card in &c.gpu_cards {
         let k = PartKind::GpuCard;
         if c.gpu(&card.chip).is_none() {
@@ -77,13 +87,13 @@ pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
             });
         }
         if let Some(l) = card.length_mm {
-            range(&mut out, k, &card.id, "length_mm", l, 50.0, 400.0);
+            range(out, k, &card.id, "length_mm", l, 50.0, 400.0);
         }
         if let Some(w) = card.width_slots {
-            range(&mut out, k, &card.id, "width_slots", f64::from(w), 1.0, 5.0);
+            range(out, k, &card.id, "width_slots", f64::from(w), 1.0, 5.0);
         }
         if let Some(w) = card.board_power_w {
-            range(&mut out, k, &card.id, "board_power_w", w, 10.0, 1500.0);
+            range(out, k, &card.id, "board_power_w", w, 10.0, 1500.0);
         }
     }
     for g in &c.card_gpus {
@@ -96,22 +106,25 @@ pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
             });
         }
     }
+}
 
+/// GPU chips: board power, memory, bandwidth, PCIe, length, power limits, width, peaks.
+fn validate_gpus(c: &Catalog, out: &mut Vec<ValidationIssue>) {
     for g in &c.gpus {
         let k = PartKind::Gpu;
-        range(&mut out, k, &g.id, "board_power_w", g.board_power_w, 10.0, 1500.0);
-        range(&mut out, k, &g.id, "memory_gib", g.memory_gib, 1.0, 1024.0);
-        range(&mut out, k, &g.id, "memory_bandwidth_gb_s", g.memory_bandwidth_gb_s, 10.0, 20_000.0);
-        range(&mut out, k, &g.id, "pcie_gen", f64::from(g.pcie_gen), 1.0, 6.0);
-        range(&mut out, k, &g.id, "pcie_lanes", f64::from(g.pcie_lanes), 1.0, 16.0);
+        range(out, k, &g.id, "board_power_w", g.board_power_w, 10.0, 1500.0);
+        range(out, k, &g.id, "memory_gib", g.memory_gib, 1.0, 1024.0);
+        range(out, k, &g.id, "memory_bandwidth_gb_s", g.memory_bandwidth_gb_s, 10.0, 20_000.0);
+        range(out, k, &g.id, "pcie_gen", f64::from(g.pcie_gen), 1.0, 6.0);
+        range(out, k, &g.id, "pcie_lanes", f64::from(g.pcie_lanes), 1.0, 16.0);
         if let Some(l) = g.length_mm {
-            range(&mut out, k, &g.id, "length_mm", l, 50.0, 400.0);
+            range(out, k, &g.id, "length_mm", l, 50.0, 400.0);
         }
         if let Some(min) = g.min_power_limit_w {
-            range(&mut out, k, &g.id, "min_power_limit_w", min, 10.0, g.max_limit_w());
+            range(out, k, &g.id, "min_power_limit_w", min, 10.0, g.max_limit_w());
         }
         if g.form_factor == super::GpuFormFactor::Pcie {
-            range(&mut out, k, &g.id, "width_slots", f64::from(g.width_slots), 1.0, 5.0);
+            range(out, k, &g.id, "width_slots", f64::from(g.width_slots), 1.0, 5.0);
         }
         for (what, v) in [
             ("peak.fp32", g.peak.fp32),
@@ -121,13 +134,17 @@ pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
             ("peak.fp8", g.peak.fp8),
         ] {
             if let Some(v) = v {
-                range(&mut out, k, &g.id, what, v, 1.0, 5000.0);
+                range(out, k, &g.id, what, v, 1.0, 5000.0);
             }
         }
     }
+}
+
+/// CPUs: TDP, memory channels, at least one memory type.
+fn validate_cpus(c: &Catalog, out: &mut Vec<ValidationIssue>) {
     for cpu in &c.cpus {
-        range(&mut out, PartKind::Cpu, &cpu.id, "tdp_w", cpu.tdp_w, 15.0, 600.0);
-        range(&mut out, PartKind::Cpu, &cpu.id, "memory_channels", f64::from(cpu.memory_channels), 1.0, 16.0);
+        range(out, PartKind::Cpu, &cpu.id, "tdp_w", cpu.tdp_w, 15.0, 600.0);
+        range(out, PartKind::Cpu, &cpu.id, "memory_channels", f64::from(cpu.memory_channels), 1.0, 16.0);
         if cpu.memory_types.is_empty() {
             out.push(ValidationIssue {
                 kind: PartKind::Cpu,
@@ -137,6 +154,10 @@ pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
             });
         }
     }
+}
+
+/// Motherboards: unique slot names and positions, lanes, generation, sharing rules that name a slot of the board.
+fn validate_boards(c: &Catalog, out: &mut Vec<ValidationIssue>) {
     for b in &c.motherboards {
         let mut names = std::collections::BTreeSet::new();
         let mut positions = std::collections::BTreeSet::new();
@@ -192,17 +213,21 @@ pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
             }
         }
     }
+}
+
+/// PSUs (rating, efficiency points) and LLM models (parameters, heads).
+fn validate_psus_and_models(c: &Catalog, out: &mut Vec<ValidationIssue>) {
     for p in &c.psus {
-        range(&mut out, PartKind::Psu, &p.id, "rated_w", p.rated_w, 200.0, 4000.0);
+        range(out, PartKind::Psu, &p.id, "rated_w", p.rated_w, 200.0, 4000.0);
         for e in &p.efficiency {
-            range(&mut out, PartKind::Psu, &p.id, "efficiency_pct", e.efficiency_pct, 50.0, 100.0);
-            range(&mut out, PartKind::Psu, &p.id, "load_pct", e.load_pct, 1.0, 100.0);
+            range(out, PartKind::Psu, &p.id, "efficiency_pct", e.efficiency_pct, 50.0, 100.0);
+            range(out, PartKind::Psu, &p.id, "load_pct", e.load_pct, 1.0, 100.0);
         }
     }
     for m in &c.models {
-        range(&mut out, PartKind::Model, &m.id, "params_b", m.params_b, 0.01, 10_000.0);
+        range(out, PartKind::Model, &m.id, "params_b", m.params_b, 0.01, 10_000.0);
         if let Some(a) = m.active_params_b {
-            range(&mut out, PartKind::Model, &m.id, "active_params_b", a, 0.01, m.params_b);
+            range(out, PartKind::Model, &m.id, "active_params_b", a, 0.01, m.params_b);
         }
         if m.kv_heads == 0 || m.heads % m.kv_heads != 0 {
             out.push(ValidationIssue {
@@ -213,5 +238,4 @@ pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
             });
         }
     }
-    out
 }

@@ -1,7 +1,7 @@
 //! Cooling rules: passive cards need server airflow, open-air cards need a gap, the case must
 //! move the heat.
 
-use super::coverage::{Need, PartKind};
+use super::coverage::{Figure, Need, PartKind};
 use super::{PartRef, Rule, RuleDoc, Severity, finding};
 use crate::catalog::{Airflow, GpuCooler};
 use crate::estimate::power::ThermalRisk;
@@ -78,9 +78,12 @@ pub static OPEN_AIR_GAP: Rule = Rule {
         why: "An open-air card breathes through its fan side; stacked against another card it starves and throttles. Blower cards are made to stack (Zotac: https://www.zotac.com/eu/faq/sli-nvlink-spacing-recommendations).",
         fix: "Leave at least one empty slot between open-air cards, use blower cards, or move cards to risers.",
     },
-    needs: &[Need::Part(PartKind::Gpu)],
+    needs: &[Need::Part(PartKind::Gpu), Need::Figure(Figure::BoardSlotLayout)],
     figures: None,
     check: |c, out| {
+        if super::pcie::slot_layout_unknown(c) {
+            return;
+        }
         for t in &c.power.gpu_thermal {
             if t.risk == ThermalRisk::High && t.reason.starts_with("open-air card with no gap") {
                 out.push(finding(

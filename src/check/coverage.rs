@@ -113,6 +113,13 @@ pub enum Figure {
     /// PSU `connectors.hpwr_class_w` (0 = not published), for a 16-pin card on the PSU's
     /// native cable with no `cable` given in the build.
     PsuHpwrClass,
+    /// Motherboard `pcie_slots` (the slot-by-slot layout), for a build with add-in GPUs on a
+    /// board that lists only slot counts (imported from OpenDB:
+    /// [`Motherboard::slot_layout_known`](crate::catalog::Motherboard::slot_layout_known)).
+    BoardSlotLayout,
+    /// Motherboard `pcie_slots`, for a build with NVLink bridges (the bridge spacing is checked
+    /// against slot positions) on such a board.
+    BoardSlotLayoutBridged,
 }
 
 impl Figure {
@@ -132,13 +139,14 @@ impl Figure {
             Figure::PsuPcie8pin => "connectors.pcie_8pin",
             Figure::PsuEps8pin => "connectors.eps_8pin",
             Figure::PsuHpwrClass => "connectors.hpwr_class_w",
+            Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => "pcie_slots",
         }
     }
 
     /// The `parts` list of a build file the part goes in (`gpus`, `psus`).
     fn parts_list(self) -> &'static str {
         match self {
-            Figure::BoardMaxMemory => "motherboards",
+            Figure::BoardMaxMemory | Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => "motherboards",
             Figure::CpuMaxMemory | Figure::CpuPackagePower => "cpus",
             Figure::CoolerHeight | Figure::CoolerRadiator | Figure::CoolerRatedTdp => "coolers",
             Figure::CaseMaxCoolerHeight | Figure::CaseMaxRadiator | Figure::CaseMaxGpuLength => "cases",
@@ -149,13 +157,26 @@ impl Figure {
 
     /// The parts of the build for which this figure matters and is unknown, as
     /// `(part, display name, id)`.
-    #[allow(clippy::too_many_lines, reason = "one arm per figure; each arm is a few lines")]
     pub fn unknown_in(self, c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
+        match self {
+            Figure::BoardMaxMemory
+            | Figure::CpuMaxMemory
+            | Figure::CpuPackagePower
+            | Figure::CoolerHeight
+            | Figure::CaseMaxCoolerHeight
+            | Figure::CoolerRadiator
+            | Figure::CaseMaxRadiator
+            | Figure::CoolerRatedTdp => self.unknown_platform(c),
+            Figure::GpuLength | Figure::CaseMaxGpuLength => self.unknown_gpu_fit(c),
+            Figure::PsuHpwrClass => unknown_hpwr_class(c),
+            Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin => self.unknown_psu_counts(c),
+            Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => self.unknown_slot_layout(c),
+        }
+    }
+
+    /// [`Self::unknown_in`] for the CPU, board, memory, cooler and case figures.
+    fn unknown_platform(self, c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
         let r = &c.r;
-        let b = c.build();
-        let one = |hit: bool, part: PartRef, name: &str, id: &str| {
-            if hit { vec![(part, name.to_owned(), id.to_owned())] } else { Vec::new() }
-        };
         match self {
             Figure::BoardMaxMemory => match (r.board, r.memory) {
                 (Some(bd), Some(_)) => one(bd.max_memory_gb.is_none(), PartRef::Motherboard, &bd.name, &bd.id),
@@ -198,79 +219,103 @@ impl Figure {
                 (Some(cool), Some(_)) => one(cool.rated_tdp_w.is_none(), PartRef::Cooler, &cool.name, &cool.id),
                 _ => Vec::new(),
             },
-            Figure::GpuLength => {
-                let Some(case) = r.case else { return Vec::new() };
-                if case.max_gpu_length_mm.is_none() {
-                    return Vec::new();
-                }
-                r.gpus
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, g)| {
-                        let g = (*g)?;
-                        (g.form_factor != GpuFormFactor::Sxm && g.length_mm.is_none())
-                            .then(|| (PartRef::Gpu(i), g.name.clone(), g.id.clone()))
-                    })
-                    .collect()
-            }
-            Figure::CaseMaxGpuLength => {
-                let Some(case) = r.case else { return Vec::new() };
-                let add_in = r.gpus.iter().flatten().any(|g| g.form_factor != GpuFormFactor::Sxm);
-                one(add_in && case.max_gpu_length_mm.is_none(), PartRef::Case, &case.name, &case.id)
-            }
-            Figure::PsuHpwrClass => b
-                .gpus
-                .iter()
-                .zip(&r.gpus)
-                .filter_map(|(p, g)| {
-                    let g = (*g)?;
-                    let psu = r.psus.get(p.psu).copied().flatten()?;
-                    let native = p.cable.is_none()
-                        && g.form_factor != GpuFormFactor::Sxm
-                        && g.power_inputs.hpwr_16pin > 0
-                        && psu.connectors.hpwr_16pin.unwrap_or(0) > 0;
-                    (native && psu.connectors.hpwr_class_w == 0)
-                        .then(|| (PartRef::Psu(p.psu), format!("{} {}", psu.vendor, psu.name), psu.id.clone()))
-                })
-                .fold(Vec::new(), |mut v, x| {
-                    if !v.contains(&x) {
-                        v.push(x);
-                    }
-                    v
-                }),
-            Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin => {
-                let sys = b.system_psu();
-                r.psus
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(pi, psu)| {
-                        let psu = (*psu)?;
-                        let fed: Vec<_> = b
-                            .gpus
-                            .iter()
-                            .zip(&r.gpus)
-                            .filter(|(p, _)| p.psu == pi)
-                            .filter_map(|(_, g)| *g)
-                            .filter(|g| g.form_factor != GpuFormFactor::Sxm)
-                            .collect();
-                        let k = psu.connectors;
-                        let (needed, known) = match self {
-                            Figure::PsuHpwr16pin => {
-                                (fed.iter().any(|g| g.power_inputs.hpwr_16pin > 0), k.hpwr_16pin.is_some())
-                            }
-                            Figure::PsuPcie8pin => (!fed.is_empty(), k.pcie_8pin.is_some()),
-                            _ => (
-                                sys == Some(pi) || fed.iter().any(|g| g.power_inputs.eps_8pin > 0),
-                                k.eps_8pin.is_some(),
-                            ),
-                        };
-                        (needed && !known)
-                            .then(|| (PartRef::Psu(pi), format!("{} {}", psu.vendor, psu.name), psu.id.clone()))
-                    })
-                    .collect()
-            }
+            _ => Vec::new(),
         }
     }
+
+    /// [`Self::unknown_in`] for the GPU length and the case's maximum GPU length.
+    fn unknown_gpu_fit(self, c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
+        let r = &c.r;
+        let Some(case) = r.case else { return Vec::new() };
+        if self == Figure::CaseMaxGpuLength {
+            let add_in = r.gpus.iter().flatten().any(|g| g.form_factor != GpuFormFactor::Sxm);
+            return one(add_in && case.max_gpu_length_mm.is_none(), PartRef::Case, &case.name, &case.id);
+        }
+        if case.max_gpu_length_mm.is_none() {
+            return Vec::new();
+        }
+        r.gpus
+            .iter()
+            .enumerate()
+            .filter_map(|(i, g)| {
+                let g = (*g)?;
+                (g.form_factor != GpuFormFactor::Sxm && g.length_mm.is_none())
+                    .then(|| (PartRef::Gpu(i), g.name.clone(), g.id.clone()))
+            })
+            .collect()
+    }
+
+    /// [`Self::unknown_in`] for the PSU connector counts.
+    fn unknown_psu_counts(self, c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
+        let r = &c.r;
+        let b = c.build();
+        let sys = b.system_psu();
+        r.psus
+            .iter()
+            .enumerate()
+            .filter_map(|(pi, psu)| {
+                let psu = (*psu)?;
+                let fed: Vec<_> = b
+                    .gpus
+                    .iter()
+                    .zip(&r.gpus)
+                    .filter(|(p, _)| p.psu == pi)
+                    .filter_map(|(_, g)| *g)
+                    .filter(|g| g.form_factor != GpuFormFactor::Sxm)
+                    .collect();
+                let k = psu.connectors;
+                let (needed, known) = match self {
+                    Figure::PsuHpwr16pin => (fed.iter().any(|g| g.power_inputs.hpwr_16pin > 0), k.hpwr_16pin.is_some()),
+                    Figure::PsuPcie8pin => (!fed.is_empty(), k.pcie_8pin.is_some()),
+                    _ => (sys == Some(pi) || fed.iter().any(|g| g.power_inputs.eps_8pin > 0), k.eps_8pin.is_some()),
+                };
+                (needed && !known).then(|| (PartRef::Psu(pi), format!("{} {}", psu.vendor, psu.name), psu.id.clone()))
+            })
+            .collect()
+    }
+
+    /// [`Self::unknown_in`] for a board without a slot-by-slot layout: it matters when the
+    /// build has an add-in GPU (or, for the bridged variant, an NVLink bridge).
+    fn unknown_slot_layout(self, c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
+        let Some(bd) = c.r.board else { return Vec::new() };
+        let relevant = if self == Figure::BoardSlotLayoutBridged {
+            !c.build().nvlink.is_empty()
+        } else {
+            c.r.gpus.iter().flatten().any(|g| g.form_factor != GpuFormFactor::Sxm)
+        };
+        one(relevant && !bd.slot_layout_known(), PartRef::Motherboard, &bd.name, &bd.id)
+    }
+}
+
+/// `[(part, name, id)]` when `hit`, else empty.
+fn one(hit: bool, part: PartRef, name: &str, id: &str) -> Vec<(PartRef, String, String)> {
+    if hit { vec![(part, name.to_owned(), id.to_owned())] } else { Vec::new() }
+}
+
+/// [`Figure::unknown_in`] for the PSU's 16-pin power class: PSUs that feed a 16-pin card on
+/// their native cable with no `cable` given in the build, listed once each.
+fn unknown_hpwr_class(c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
+    let r = &c.r;
+    c.build()
+        .gpus
+        .iter()
+        .zip(&r.gpus)
+        .filter_map(|(p, g)| {
+            let g = (*g)?;
+            let psu = r.psus.get(p.psu).copied().flatten()?;
+            let native = p.cable.is_none()
+                && g.form_factor != GpuFormFactor::Sxm
+                && g.power_inputs.hpwr_16pin > 0
+                && psu.connectors.hpwr_16pin.unwrap_or(0) > 0;
+            (native && psu.connectors.hpwr_class_w == 0)
+                .then(|| (PartRef::Psu(p.psu), format!("{} {}", psu.vendor, psu.name), psu.id.clone()))
+        })
+        .fold(Vec::new(), |mut v, x| {
+            if !v.contains(&x) {
+                v.push(x);
+            }
+            v
+        })
 }
 
 /// Something a rule needs to run.
@@ -383,6 +428,20 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
         PartRef::Psu(i) => format!("PSU {} ({name})", i + 1),
         _ => name.to_owned(),
     };
+    if matches!(f, Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged) {
+        return Finding {
+            rule: rule.doc.id,
+            severity: Severity::Info,
+            kind: FindingKind::NotChecked,
+            message: format!(
+                "not checked for {who}: its slot layout (`pcie_slots`) is unknown (the imported board lists slot counts, not positions)"
+            ),
+            parts: vec![part],
+            fix: format!(
+                "Enter the board's slot layout as a user part: copy part `{id}` into the build's `parts: (motherboards: [...])` with `pcie_slots` (position, physical and electrical lanes, generation, CPU or chipset lanes, sharing) from the board's manual."
+            ),
+        };
+    }
     Finding {
         rule: rule.doc.id,
         severity: Severity::Info,

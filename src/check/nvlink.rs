@@ -1,6 +1,7 @@
 //! NVLink rules: bridges only between capable, identical cards, at a spacing a bridge exists
 //! for and that matches the cards' positions.
 
+use super::coverage::{Figure, Need};
 use super::{PartRef, Rule, RuleDoc, Severity, finding};
 use crate::catalog::{GpuCooler, NvLink};
 
@@ -143,7 +144,7 @@ pub static NVLINK_SPACING: Rule = Rule {
         why: "Bridges are rigid: a 3-slot bridge only joins cards three slot positions apart. A 3-slot-thick RTX 3090 cannot use a 2-slot bridge; with a 3-slot bridge the cards touch with no air gap; a 4-slot bridge leaves one empty slot (Zotac SLI/NVLink spacing recommendations; Puget NVLink chart).",
         fix: "Use the bridge size that matches the card spacing, leaving one empty slot between open-air cards (4-slot bridge for 3-slot cards).",
     },
-    needs: &[],
+    needs: &[Need::Figure(Figure::BoardSlotLayoutBridged)],
     figures: None,
     check: |c, out| {
         let b = c.build();
@@ -181,7 +182,8 @@ pub static NVLINK_SPACING: Rule = Rule {
                 ));
                 continue;
             }
-            if let (Some(sx), Some(sy)) = (px.slot, py.slot) {
+            // Positions mean nothing without the board's layout (not checked, see `needs`).
+            if let (Some(sx), Some(sy), false) = (px.slot, py.slot, super::pcie::slot_layout_unknown(c)) {
                 let d = sx.abs_diff(sy);
                 if d != s {
                     out.push(finding(

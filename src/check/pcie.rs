@@ -7,6 +7,13 @@ use super::{PartRef, Rule, RuleDoc, Severity, finding};
 use crate::build::links::{lane_gb_s, slot_lanes};
 use crate::catalog::{GpuFormFactor, LaneSource};
 
+/// Whether the build's board is known but its slot-by-slot layout is not (an imported board
+/// that lists slot counts only): the slot rules then report "not checked" through the coverage
+/// ([`Figure::BoardSlotLayout`]) instead of assuming a layout.
+pub(super) fn slot_layout_unknown(c: &super::Ctx<'_>) -> bool {
+    c.r.board.is_some_and(|b| !b.slot_layout_known())
+}
+
 /// Rule: each GPU sits in a slot it fits (id and docs in `doc`).
 pub static GPU_SLOT: Rule = Rule {
     doc: RuleDoc {
@@ -18,10 +25,13 @@ pub static GPU_SLOT: Rule = Rule {
         why: "An x16 card does not fit a closed x8 or x4 connector (PCIe CEM specification); an unplaced card cannot be checked for lanes, spacing or airflow.",
         fix: "Place each card in a free x16 slot (see the board's slot list), or on a riser.",
     },
-    needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Gpu)],
+    needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Gpu), Need::Figure(Figure::BoardSlotLayout)],
     figures: None,
     check: |c, out| {
         let Some(board) = c.r.board else { return };
+        if !board.slot_layout_known() {
+            return;
+        }
         let mut seen: Vec<u8> = Vec::new();
         for (i, (p, g)) in c.build().gpus.iter().zip(&c.r.gpus).enumerate() {
             let Some(g) = g else { continue };
@@ -100,9 +110,12 @@ pub static GPU_SLOT_BLOCKED: Rule = Rule {
         why: "Two cards cannot occupy the same space. Four 3-slot RTX 4090s do not fit a 7-slot board at single-slot spacing (arithmetic: 4 cards x 3 slots = 12 slot positions on a 7-slot board).",
         fix: "Space the cards by their width, use 2-slot (blower or workstation) cards, or move cards to risers.",
     },
-    needs: &[Need::Part(PartKind::Gpu)],
+    needs: &[Need::Part(PartKind::Gpu), Need::Figure(Figure::BoardSlotLayout)],
     figures: None,
     check: |c, out| {
+        if slot_layout_unknown(c) {
+            return;
+        }
         let placed: Vec<(usize, u8, u8, &str)> = c
             .build()
             .gpus
@@ -154,6 +167,7 @@ pub static CASE_GPU_FIT: Rule = Rule {
         Need::Part(PartKind::Gpu),
         Need::Figure(Figure::GpuLength),
         Need::Figure(Figure::CaseMaxGpuLength),
+        Need::Figure(Figure::BoardSlotLayout),
     ],
     figures: None,
     check: |c, out| {
@@ -174,7 +188,8 @@ pub static CASE_GPU_FIT: Rule = Rule {
                     "Choose a case with more GPU clearance.",
                 ));
             }
-            if p.riser.is_some() {
+            // Positions mean nothing without the board's layout (not checked, see `needs`).
+            if p.riser.is_some() || slot_layout_unknown(c) {
                 continue;
             }
             if let Some(pos) = p.slot {
@@ -213,10 +228,18 @@ pub static PCIE_LANE_BUDGET: Rule = Rule {
         why: "A board built for a 128-lane CPU loses slots with a 48-lane one; consumer boards split 16 CPU lanes x16 / x8+x8 as slots and M.2 fill (board manuals' lane-sharing tables, e.g. ASUS ProArt X870E-CREATOR WIFI; see docs/sources.md).",
         fix: "Choose a CPU with more lanes (Threadripper PRO, EPYC, Xeon W), free the M.2 socket that shares the slot, or move the GPU to a CPU slot.",
     },
-    needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Cpu), Need::Part(PartKind::Gpu)],
+    needs: &[
+        Need::Part(PartKind::Motherboard),
+        Need::Part(PartKind::Cpu),
+        Need::Part(PartKind::Gpu),
+        Need::Figure(Figure::BoardSlotLayout),
+    ],
     figures: None,
     check: |c, out| {
         let (Some(board), Some(cpu)) = (c.r.board, c.r.cpu) else { return };
+        if !board.slot_layout_known() {
+            return;
+        }
         let lanes = slot_lanes(&c.r, board);
         let mut used_cpu: u16 = 0;
         let mut positions: Vec<u8> = c.build().gpus.iter().filter_map(|p| p.slot).collect();
@@ -284,9 +307,13 @@ pub static PCIE_LINK: Rule = Rule {
         why: "Loading weights, tensor parallel all-reduces and CPU offload run over this link: per direction Gen3 x16 15.75, Gen4 x16 31.5, Gen5 x16 63 GB/s (PCI-SIG); x8 halves it.",
         fix: "Use a slot wired x16 at the card's generation, or free the M.2 socket that shares its lanes.",
     },
-    needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Gpu)],
+    needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Gpu), Need::Figure(Figure::BoardSlotLayout)],
     figures: None,
     check: |c, out| {
+        // Without the layout the link model assumes the card's own link: not checked.
+        if slot_layout_unknown(c) {
+            return;
+        }
         for l in &c.links {
             if l.lanes == 0 {
                 continue;

@@ -20,9 +20,16 @@ use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Default sampling interval, 500 ms (issue 7).
+/// Default sampling interval, 500 ms: two readings a second for the Live tab and `monitor`.
+/// NVML's `nvmlDeviceGetPowerUsage` is itself averaged over about 1 s on recent GPUs (NVML API
+/// reference, https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceQueries.html), so a
+/// faster default shows no more of the power trace; `examples/nvml_call_timing.rs` measures what
+/// one reading costs.
 pub const DEFAULT_INTERVAL: Duration = Duration::from_millis(500);
-/// Sampling interval during a probe, 100 ms (issue 7).
+/// Sampling interval during a probe, 100 ms: fine enough to see clock event reasons and the
+/// instant-power field (`NVML_FI_DEV_POWER_INSTANT`, not the 1 s average) move within a GEMM
+/// run of a few seconds; the fast metric tier costs well under this per reading on the H200
+/// (see [`SampleOptions`]).
 pub const PROBE_INTERVAL: Duration = Duration::from_millis(100);
 /// Shortest interval the sampler accepts, 10 ms (one H200 reading takes well under that).
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
@@ -258,7 +265,9 @@ fn run(
 // History
 // ---------------------------------------------------------------------------------------------
 
-/// Default history window, 15 minutes (issue 7).
+/// Default history window, 15 minutes: long enough to watch a sustained load reach thermal and
+/// clock steady state on the Live tab's plots (a design choice; at 500 ms that is 1,800 samples
+/// per GPU).
 pub const DEFAULT_HISTORY_WINDOW: Duration = Duration::from_mins(15);
 
 /// Recent samples per GPU: a ring buffer that keeps `window` of time (measured on the samples'
