@@ -10,7 +10,7 @@ use egui_kittest::kittest::Queryable;
 use kraftwerk::build::{self, Build, GpuPlacement, MemoryUse, PsuUse};
 use kraftwerk::catalog::{self, Catalog};
 use kraftwerk::check;
-use kraftwerk::ui::widgets::{PickTarget, pick_items};
+use kraftwerk::ui::widgets::{PickCache, PickFilter, PickTarget, pick_items};
 use kraftwerk::ui::{Action, AppState, KraftwerkApp, Tab};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -310,4 +310,66 @@ fn plan_a_4x_rtx_4090_rig_from_scratch_with_the_pickers() {
     h.get_by_label_contains("Checks (").click();
     h.run();
     assert!(has_label_containing(&h, "[psu-capacity]"));
+}
+
+/// Typing a query into the PSU picker over the real catalog (thousands of imported PSUs) puts
+/// the asked-for part first, both through the cache the picker uses and in the window.
+#[test]
+fn psu_picker_search_over_the_real_catalog_ranks_the_asked_part_first() {
+    let cat = catalog();
+    assert!(cat.psus.len() > 1000, "the imported PSUs are in the catalog ({})", cat.psus.len());
+    let app = KraftwerkApp::new_for_test(cat, own_build(2));
+    let mut cache = PickCache::default();
+    let t0 = Instant::now();
+    let all = cache.ranked(app.state(), PickTarget::NewPsu, "", &PickFilter::default());
+    let open_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let t1 = Instant::now();
+    let hits = cache.ranked(app.state(), PickTarget::NewPsu, "prime tx-1600 atx 3.1", &PickFilter::default());
+    let query_ms = t1.elapsed().as_secs_f64() * 1e3;
+    println!("PSU picker over {} PSUs: open {open_ms:.1} ms, query {query_ms:.1} ms", all.len());
+    let first = &cache.list(app.state(), PickTarget::NewPsu).items[hits[0]];
+    assert_eq!(first.name, "Seasonic PRIME TX-1600 ATX 3.1 (SSR-1600TR2)");
+    // A wattage filter hides what is below it, and never shows a PSU of unknown output.
+    let strong = PickFilter { min_power_w: Some(1600.0), ..PickFilter::default() };
+    let big = cache.ranked(app.state(), PickTarget::NewPsu, "", &strong);
+    assert!(!big.is_empty() && big.len() < all.len());
+    let list = cache.list(app.state(), PickTarget::NewPsu);
+    assert!(big.iter().all(|&i| list.facets[i].power_w.is_some_and(|w| w >= 1600.0)));
+
+    let psus_before = app.state().build.psus.len();
+    let mut h = harness(app);
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Add PSU").scroll_to_me();
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Add PSU").click();
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Add PSU").type_text("prime tx-1600 atx 3.1");
+    h.run();
+    h.run();
+    h.get_by_label_contains("PRIME TX-1600 ATX 3.1").click();
+    h.run();
+    let psus = &doc(&h).build.psus;
+    assert_eq!(psus.len(), psus_before + 1, "one PSU added");
+    assert_eq!(psus.last().map(|p| p.psu.as_str()), Some("seasonic-prime-tx-1600-atx31"));
+}
+
+/// The GPU picker lists partner cards as well as chips.
+#[test]
+fn gpu_picker_lists_cards_and_chips_and_filters_by_length() {
+    let cat = catalog();
+    let app = KraftwerkApp::new_for_test(cat, own_build(1));
+    let mut cache = PickCache::default();
+    let all = cache.ranked(app.state(), PickTarget::NewGpu, "", &PickFilter::default());
+    let list = cache.list(app.state(), PickTarget::NewGpu);
+    assert!(list.items.iter().any(|i| i.id == "nvidia-geforce-rtx-4090"), "a chip");
+    let n_chips = app.state().catalog.gpus.len();
+    assert!(all.len() > n_chips + 100, "cards are listed too ({} rows, {n_chips} chips)", all.len());
+    let short = PickFilter { max_length_mm: Some(300.0), max_width_slots: Some(2), ..PickFilter::default() };
+    let hits = cache.ranked(app.state(), PickTarget::NewGpu, "4090", &short);
+    let list = cache.list(app.state(), PickTarget::NewGpu);
+    assert!(
+        hits.iter().all(|&i| list.facets[i].length_mm.is_some_and(|l| l <= 300.0)
+            && list.facets[i].width_slots.is_some_and(|w| w <= 2)),
+        "the filters hold"
+    );
 }

@@ -15,6 +15,7 @@ pub mod load;
 mod parts;
 pub mod picker;
 pub mod prices;
+pub mod search;
 mod validate;
 
 pub use kinds::{Catalog, FigureConflict, HasId, MaybeProvenance, Part, PartKind, PartsFile};

@@ -1,18 +1,22 @@
 //! Shared widgets: the searchable part picker (compatible parts first) and a gauge bar.
 //!
-//! The picker ranks candidates by asking the checker: for each candidate it runs
-//! [`check::run`] on a copy of the build with that part swapped in and lists the candidate as
-//! conflicting when an error finding names the part's place (e.g. a board of another socket
-//! than the CPU gets `cpu-socket`). So "compatible" means exactly what the Checks tab would say.
-//! The ranking is computed only while a picker is open and cached per build revision.
+//! The picker lists chips, partner cards and every other part kind, thousands of them once
+//! OpenDB is imported. Typing ranks them with the fuzzy matcher of [`crate::catalog::search`]
+//! over vendor, model and id; filters (GPU length, slot width, PSU wattage, socket) narrow the
+//! list first. "Compatible" means what the Checks tab would say: for a candidate the picker runs
+//! [`check::run`] on a copy of the build with that part swapped in and marks it conflicting
+//! when an error finding names the part's place. That check runs only for the best
+//! [`CHECKED_TOP`] hits (listed compatible-first) and for rows as they scroll into view
+//! (`ScrollArea::show_rows` draws only visible rows), each once per build revision.
 
 use super::app::{AppState, merged};
 use super::theme;
 use crate::build::Build;
 use crate::catalog::HasId;
+use crate::catalog::search::SearchIndex;
 use crate::check::{self, PartRef, Severity};
 use eframe::egui::{self, Color32, RichText};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Which place in the build a picker fills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -56,24 +60,6 @@ pub struct PickItem {
     pub detail: String,
     /// The first error the checker reports for this place with this part, if any.
     pub problem: Option<String>,
-}
-
-/// Picker candidates per target, for one build revision.
-#[derive(Debug, Default)]
-pub struct PickCache {
-    rev: u64,
-    entries: BTreeMap<PickTarget, Vec<PickItem>>,
-}
-
-impl PickCache {
-    /// The ranked candidates for `target` (computed on first use after each change).
-    pub fn get(&mut self, state: &AppState, target: PickTarget) -> &[PickItem] {
-        if self.rev != state.rev {
-            self.entries.clear();
-            self.rev = state.rev;
-        }
-        self.entries.entry(target).or_insert_with(|| pick_items(state, target))
-    }
 }
 
 /// Short spec line of a part, for pickers and tables.
@@ -136,12 +122,6 @@ impl Describe for crate::catalog::LlmModel {
     }
 }
 
-fn items_of<T: HasId + Describe>(parts: Vec<&T>) -> Vec<(String, String, String, bool)> {
-    // The last field: imported from a database (curated parts are listed first).
-    let imported = |p: &T| matches!(p.origin(), crate::catalog::Origin::Builtin(f) if f.starts_with("catalog/opendb/"));
-    parts.into_iter().map(|p| (p.id().to_owned(), p.display_name(), p.describe(), imported(p))).collect()
-}
-
 /// Whether a finding part concerns the place `target` fills in `build`.
 fn concerns(target: PickTarget, part: PartRef, build: &Build) -> bool {
     match target {
@@ -184,48 +164,226 @@ fn with_candidate(state: &AppState, target: PickTarget, id: &str) -> Build {
     b
 }
 
-/// Candidates for `target`, compatible ones first (then by name), each with the checker's
-/// first error for that place.
-pub fn pick_items(state: &AppState, target: PickTarget) -> Vec<PickItem> {
+/// Figures the picker's filters test (`None`: not known or not this kind).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Facets {
+    /// GPU card length (or a case's maximum GPU length), mm.
+    pub length_mm: Option<f64>,
+    /// Slots a GPU covers.
+    pub width_slots: Option<u8>,
+    /// A PSU's rated output, W.
+    pub power_w: Option<f64>,
+    /// CPU sockets (a CPU's or board's one, a cooler's list).
+    pub sockets: Vec<String>,
+}
+
+/// The filter figures of a part kind.
+pub trait HasFacets {
+    /// Its figures for the filters.
+    fn facets(&self) -> Facets {
+        Facets::default()
+    }
+}
+impl HasFacets for crate::catalog::Gpu {
+    fn facets(&self) -> Facets {
+        Facets { length_mm: self.length_mm, width_slots: Some(self.width_slots), ..Facets::default() }
+    }
+}
+impl HasFacets for crate::catalog::Psu {
+    fn facets(&self) -> Facets {
+        Facets { power_w: Some(self.rated_w), ..Facets::default() }
+    }
+}
+impl HasFacets for crate::catalog::Cpu {
+    fn facets(&self) -> Facets {
+        Facets { sockets: vec![self.socket.clone()], ..Facets::default() }
+    }
+}
+impl HasFacets for crate::catalog::Motherboard {
+    fn facets(&self) -> Facets {
+        Facets { sockets: vec![self.socket.clone()], ..Facets::default() }
+    }
+}
+impl HasFacets for crate::catalog::Cooler {
+    fn facets(&self) -> Facets {
+        Facets { sockets: self.sockets.clone(), ..Facets::default() }
+    }
+}
+impl HasFacets for crate::catalog::Case {
+    fn facets(&self) -> Facets {
+        Facets { length_mm: self.max_gpu_length_mm, ..Facets::default() }
+    }
+}
+impl HasFacets for crate::catalog::MemoryKit {}
+impl HasFacets for crate::catalog::Storage {}
+impl HasFacets for crate::catalog::LlmModel {}
+
+/// What the picker's filter row asks for; `None`/empty is "any". A part whose figure is
+/// unknown does not pass a filter on that figure (unknown is not "fits").
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PickFilter {
+    /// GPUs at most this long, mm.
+    pub max_length_mm: Option<f64>,
+    /// GPUs at most this many slots wide.
+    pub max_width_slots: Option<u8>,
+    /// PSUs of at least this rated output, W.
+    pub min_power_w: Option<f64>,
+    /// Parts for this socket (case-insensitive substring, `AM5`, `sTR5`).
+    pub socket: String,
+}
+
+impl PickFilter {
+    /// Whether a part with `f` passes.
+    pub fn accepts(&self, f: &Facets) -> bool {
+        let length_ok = self.max_length_mm.is_none_or(|m| f.length_mm.is_some_and(|l| l <= m));
+        let width_ok = self.max_width_slots.is_none_or(|m| f.width_slots.is_some_and(|w| w <= m));
+        let power_ok = self.min_power_w.is_none_or(|m| f.power_w.is_some_and(|w| w >= m));
+        let s = self.socket.trim().to_lowercase();
+        let socket_ok = s.is_empty() || f.sockets.iter().any(|x| x.to_lowercase().contains(&s));
+        length_ok && width_ok && power_ok && socket_ok
+    }
+}
+
+/// The candidates of one picker with their search keys.
+#[derive(Debug, Default)]
+pub struct PickList {
+    /// Every candidate, curated before imported (problems not computed).
+    pub items: Vec<PickItem>,
+    /// Filter figures, by position in `items`.
+    pub facets: Vec<Facets>,
+    index: SearchIndex,
+}
+
+fn push_items<T: HasId + Describe + HasFacets>(list: &mut Vec<(bool, PickItem, Facets)>, parts: Vec<&T>) {
+    // Imported from a database: listed after the curated parts.
+    let imported = |p: &T| matches!(p.origin(), crate::catalog::Origin::Builtin(f) if f.starts_with("catalog/opendb/"));
+    list.extend(parts.into_iter().map(|p| {
+        let item = PickItem { id: p.id().to_owned(), name: p.display_name(), detail: p.describe(), problem: None };
+        (imported(p), item, p.facets())
+    }));
+}
+
+/// The candidates for `target` (cheap: no check runs), curated before imported, each group in
+/// catalog order. The GPU pickers list chips (reference designs) and partner cards.
+pub fn pick_list(state: &AppState, target: PickTarget) -> PickList {
     let p = &state.build.parts;
     let c = &state.catalog;
-    let raw = match target {
-        PickTarget::Cpu => items_of(merged(&p.cpus, &c.cpus)),
-        PickTarget::Motherboard => items_of(merged(&p.motherboards, &c.motherboards)),
-        PickTarget::Cooler => items_of(merged(&p.coolers, &c.coolers)),
-        PickTarget::Case => items_of(merged(&p.cases, &c.cases)),
-        PickTarget::Memory => items_of(merged(&p.memory, &c.memory)),
-        PickTarget::AllGpus | PickTarget::Gpu(_) | PickTarget::NewGpu => items_of(merged(&p.gpus, &c.gpus)),
-        PickTarget::Psu(_) | PickTarget::NewPsu => items_of(merged(&p.psus, &c.psus)),
-        PickTarget::Storage(_) | PickTarget::NewStorage => items_of(merged(&p.storage, &c.storage)),
-        PickTarget::Model => items_of(merged(&p.models, &c.models)),
-    };
-    let mut items: Vec<(bool, PickItem)> = raw
+    let mut raw = Vec::new();
+    match target {
+        PickTarget::Cpu => push_items(&mut raw, merged(&p.cpus, &c.cpus)),
+        PickTarget::Motherboard => push_items(&mut raw, merged(&p.motherboards, &c.motherboards)),
+        PickTarget::Cooler => push_items(&mut raw, merged(&p.coolers, &c.coolers)),
+        PickTarget::Case => push_items(&mut raw, merged(&p.cases, &c.cases)),
+        PickTarget::Memory => push_items(&mut raw, merged(&p.memory, &c.memory)),
+        PickTarget::AllGpus | PickTarget::Gpu(_) | PickTarget::NewGpu => {
+            push_items(&mut raw, merged(&p.gpus, &c.gpus));
+            push_items(&mut raw, c.card_gpus.iter().filter(|g| !p.gpus.iter().any(|i| i.id == g.id)).collect());
+        }
+        PickTarget::Psu(_) | PickTarget::NewPsu => push_items(&mut raw, merged(&p.psus, &c.psus)),
+        PickTarget::Storage(_) | PickTarget::NewStorage => push_items(&mut raw, merged(&p.storage, &c.storage)),
+        PickTarget::Model => push_items(&mut raw, merged(&p.models, &c.models)),
+    }
+    raw.sort_by_key(|(imported, _, _)| *imported);
+    let index = SearchIndex::new(raw.iter().map(|(_, it, _)| format!("{} {}", it.name, it.id)));
+    let (items, facets) = raw.into_iter().map(|(_, it, f)| (it, f)).unzip();
+    PickList { items, facets, index }
+}
+
+/// The checker's first error for place `target` with part `id` in it (`None`: compatible).
+pub fn problem_with(state: &AppState, target: PickTarget, id: &str) -> Option<String> {
+    if target == PickTarget::Model {
+        return None;
+    }
+    let b = with_candidate(state, target, id);
+    let report = check::run(&b, &state.catalog);
+    report
+        .findings
+        .iter()
+        .find(|f| {
+            f.severity == Severity::Error
+                && f.rule != "missing-parts"
+                && f.parts.iter().any(|&pr| concerns(target, pr, &b))
+        })
+        .map(|f| f.message.clone())
+}
+
+/// Every candidate for `target`, compatible ones first (then curated before imported, then by
+/// name), each with the checker's first error for that place. Runs the checker once per
+/// candidate (seconds over thousands of imported parts): the pickers use [`PickCache::ranked`],
+/// which checks only the top-ranked rows.
+pub fn pick_items(state: &AppState, target: PickTarget) -> Vec<PickItem> {
+    let list = pick_list(state, target);
+    let n = list.items.len();
+    let mut items: Vec<(usize, PickItem)> = list
+        .items
         .into_iter()
-        .map(|(id, name, detail, imported)| {
-            let problem = if target == PickTarget::Model {
-                None
-            } else {
-                let b = with_candidate(state, target, &id);
-                let report = check::run(&b, &state.catalog);
-                report
-                    .findings
-                    .iter()
-                    .find(|f| {
-                        f.severity == Severity::Error
-                            && f.rule != "missing-parts"
-                            && f.parts.iter().any(|&pr| concerns(target, pr, &b))
-                    })
-                    .map(|f| f.message.clone())
-            };
-            (imported, PickItem { id, name, detail, problem })
+        .enumerate()
+        .map(|(i, mut it)| {
+            it.problem = problem_with(state, target, &it.id);
+            (i, it)
         })
         .collect();
-    // Compatible first, then curated before imported, then by name.
+    debug_assert_eq!(items.len(), n);
+    // Compatible first, then list order (curated before imported), then by name.
     items.sort_by(|(ia, a), (ib, b)| {
         a.problem.is_some().cmp(&b.problem.is_some()).then(ia.cmp(ib)).then_with(|| a.name.cmp(&b.name))
     });
     items.into_iter().map(|(_, it)| it).collect()
+}
+
+/// How many of the best search hits the picker checks against the build and lists
+/// compatible-first; rows below are checked when they scroll into view.
+pub const CHECKED_TOP: usize = 24;
+
+/// Picker candidates and checker verdicts per target, for one build revision.
+#[derive(Debug, Default)]
+pub struct PickCache {
+    rev: u64,
+    lists: BTreeMap<PickTarget, PickList>,
+    problems: HashMap<(PickTarget, usize), Option<String>>,
+}
+
+impl PickCache {
+    fn refresh(&mut self, state: &AppState) {
+        if self.rev != state.rev {
+            self.lists.clear();
+            self.problems.clear();
+            self.rev = state.rev;
+        }
+    }
+
+    /// The candidate list for `target` (built on first use after each change).
+    pub fn list(&mut self, state: &AppState, target: PickTarget) -> &PickList {
+        self.refresh(state);
+        self.lists.entry(target).or_insert_with(|| pick_list(state, target))
+    }
+
+    /// The checker's verdict on candidate `i` of `target`'s list (computed once per revision).
+    pub fn problem(&mut self, state: &AppState, target: PickTarget, i: usize) -> Option<String> {
+        self.refresh(state);
+        if let Some(p) = self.problems.get(&(target, i)) {
+            return p.clone();
+        }
+        let id = self.list(state, target).items.get(i)?.id.clone();
+        let p = problem_with(state, target, &id);
+        self.problems.insert((target, i), p.clone());
+        p
+    }
+
+    /// Positions in `target`'s list matching `query` and `filter`, best first; of the first
+    /// [`CHECKED_TOP`] hits the compatible ones come first.
+    pub fn ranked(&mut self, state: &AppState, target: PickTarget, query: &str, filter: &PickFilter) -> Vec<usize> {
+        let list = self.list(state, target);
+        let mut hits = list.index.search(query, |i| filter.accepts(&list.facets[i]));
+        let top = hits.len().min(CHECKED_TOP);
+        let mut head: Vec<(bool, usize)> =
+            hits[..top].iter().map(|&i| (self.problem(state, target, i).is_some(), i)).collect();
+        head.sort_by_key(|(conflict, _)| *conflict);
+        for (slot, (_, i)) in hits.iter_mut().zip(head) {
+            *slot = i;
+        }
+        hits
+    }
 }
 
 /// What the user picked.
@@ -256,12 +414,39 @@ pub struct Picker<'a> {
     pub highlighted: bool,
 }
 
+/// The filter row of `target`'s picker, editing `f` in place.
+fn filter_row(ui: &mut egui::Ui, target: PickTarget, f: &mut PickFilter) {
+    let opt_f64 = |ui: &mut egui::Ui, v: &mut Option<f64>, label: &str, unit: &str| {
+        let mut x = v.unwrap_or(0.0);
+        ui.label(label);
+        ui.add(egui::DragValue::new(&mut x).range(0.0..=5000.0).speed(5.0).suffix(unit))
+            .on_hover_text("0 = any; parts whose figure is unknown are hidden while set");
+        *v = (x > 0.0).then_some(x);
+    };
+    ui.horizontal(|ui| match target {
+        PickTarget::AllGpus | PickTarget::Gpu(_) | PickTarget::NewGpu => {
+            opt_f64(ui, &mut f.max_length_mm, "Length ≤", " mm");
+            let mut w = f.max_width_slots.unwrap_or(0);
+            ui.label("Slots ≤");
+            ui.add(egui::DragValue::new(&mut w).range(0..=5)).on_hover_text("0 = any");
+            f.max_width_slots = (w > 0).then_some(w);
+        }
+        PickTarget::Psu(_) | PickTarget::NewPsu => opt_f64(ui, &mut f.min_power_w, "Wattage ≥", " W"),
+        PickTarget::Cpu | PickTarget::Motherboard | PickTarget::Cooler => {
+            ui.label("Socket");
+            ui.add(egui::TextEdit::singleline(&mut f.socket).hint_text("any").desired_width(80.0));
+        }
+        _ => {}
+    });
+}
+
 impl Picker<'_> {
     /// Shows the picker; returns what was picked this frame.
     pub fn show(self, ui: &mut egui::Ui, cache: &mut PickCache, state: &AppState) -> Option<Picked> {
         let Picker { target, current, current_text, allow_none, width, label_id, highlighted } = self;
         let id_salt = ("picker", target);
         let search_id = ui.make_persistent_id(("picker-search", target));
+        let filter_id = ui.make_persistent_id(("picker-filter", target));
         let mut picked = None;
         let selected = if current_text.is_empty() { "— none —".to_owned() } else { current_text.to_owned() };
         let text_color = if highlighted { theme::HIGHLIGHT } else { ui.visuals().text_color() };
@@ -275,50 +460,58 @@ impl Picker<'_> {
                     ui.set_min_width(width.max(380.0));
                     let first = ui.data(|d| d.get_temp::<String>(search_id)).is_none();
                     let mut search = ui.data(|d| d.get_temp::<String>(search_id)).unwrap_or_default();
+                    let mut filter = ui.data(|d| d.get_temp::<PickFilter>(filter_id)).unwrap_or_default();
                     let te = ui
                         .add(egui::TextEdit::singleline(&mut search).hint_text("Search…").desired_width(f32::INFINITY));
                     if first {
                         te.request_focus();
                     }
-                    ui.data_mut(|d| d.insert_temp(search_id, search.clone()));
-                    let needle = search.to_lowercase();
+                    filter_row(ui, target, &mut filter);
+                    ui.data_mut(|d| {
+                        d.insert_temp(search_id, search.clone());
+                        d.insert_temp(filter_id, filter.clone());
+                    });
                     if allow_none && ui.selectable_label(current.is_none(), "— none —").clicked() {
                         picked = Some(Picked::Cleared);
                     }
-                    let items = cache.get(state, target);
-                    let matches = |it: &&PickItem| {
-                        needle.is_empty()
-                            || it.name.to_lowercase().contains(&needle)
-                            || it.id.contains(&needle)
-                            || it.detail.to_lowercase().contains(&needle)
-                    };
-                    let mut shown_conflict_header = false;
-                    for it in items.iter().filter(matches) {
-                        if it.problem.is_some() && !shown_conflict_header {
-                            shown_conflict_header = true;
-                            ui.separator();
-                            ui.colored_label(theme::WARNING, "Conflicts with this build:");
-                        }
-                        let is_sel = current == Some(it.id.as_str());
-                        let mut text = RichText::new(format!("{}   {}", it.name, it.detail));
-                        if it.problem.is_some() {
-                            text = text.color(ui.visuals().weak_text_color());
-                        }
-                        let mut resp = ui.selectable_label(is_sel, text);
-                        resp = match &it.problem {
-                            Some(problem) => resp.on_hover_text(format!("Conflict: {problem}")),
-                            None => resp.on_hover_text(&it.id),
-                        };
-                        if resp.clicked() {
-                            picked = Some(Picked::Part(it.id.clone()));
-                        }
+                    let hits = cache.ranked(state, target, &search, &filter);
+                    if hits.is_empty() {
+                        ui.weak("No part matches.");
                     }
+                    let row_h = ui.spacing().interact_size.y;
+                    egui::ScrollArea::vertical().max_height(360.0).auto_shrink([false, true]).show_rows(
+                        ui,
+                        row_h,
+                        hits.len(),
+                        |ui, rows| {
+                            for &i in &hits[rows] {
+                                let problem = cache.problem(state, target, i);
+                                let it = &cache.list(state, target).items[i];
+                                let is_sel = current == Some(it.id.as_str());
+                                let mut text = RichText::new(format!("{}   {}", it.name, it.detail));
+                                if problem.is_some() {
+                                    text = text.color(ui.visuals().weak_text_color());
+                                }
+                                let mut resp = ui.add(egui::Button::selectable(is_sel, text).truncate());
+                                resp = match &problem {
+                                    Some(problem) => resp.on_hover_text(format!("Conflict: {problem}")),
+                                    None => resp.on_hover_text(&it.id),
+                                };
+                                if resp.clicked() {
+                                    picked = Some(Picked::Part(it.id.clone()));
+                                }
+                            }
+                        },
+                    );
                 })
         });
         // The selection may be cut off at this width: the whole name on hover.
         inner.response.labelled_by(label_id).on_hover_text(selected);
         if inner.inner.is_none() {
-            ui.data_mut(|d| d.remove::<String>(search_id));
+            ui.data_mut(|d| {
+                d.remove::<String>(search_id);
+                d.remove::<PickFilter>(filter_id);
+            });
         }
         picked
     }
