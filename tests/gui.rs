@@ -283,7 +283,9 @@ fn pick(h: &mut Harness<'_, KraftwerkApp>, label: &str, item: &str) {
     h.get_by_role_and_label(egui::accesskit::Role::ComboBox, label).type_text(item.trim());
     h.run();
     h.run();
-    h.get_by_label_contains(item).click();
+    // Chips and partner cards both match a model name: the best-ranked (first) entry is the
+    // chip's reference design.
+    h.query_all_by_label_contains(item).next().expect("a matching entry").click();
     h.run();
 }
 

@@ -125,8 +125,8 @@ fn name_of<T: HasId>(part: Option<&T>, id: Option<&String>) -> String {
     }
 }
 
-// Over 120 lines: this function holds picker code the catalog area is changing in parallel;
-// split it once both branches are merged, to keep the 3-way merge clean.
+// Over 120 lines: the platform pickers (CPU, board, memory, cooler, case, drives) in the
+// panel's reading order, each a few lines over the same state, view and action list.
 fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
     let b = &state.build;
     let res = b.resolve(&state.catalog);
@@ -354,8 +354,8 @@ fn gpus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
     bridges(ui, state, out);
 }
 
-// Over 120 lines: this function holds picker code the catalog area is changing in parallel;
-// split it once both branches are merged, to keep the 3-way merge clean.
+// Over 120 lines: one GPU's row (model picker, slot, riser, power limit, PSU and cable
+// choices) in the order the panel shows them, over the same state, view and action list.
 fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<Action>, i: usize) {
     let bld = &state.build;
     let res = bld.resolve(&state.catalog);

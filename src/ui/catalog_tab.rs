@@ -6,7 +6,7 @@ use super::app::{Action, AppState, ViewState, merged};
 use super::theme;
 use super::widgets::Describe;
 use crate::build::Workload;
-use crate::catalog::{self, HasId, PartKind, PartsFile};
+use crate::catalog::{self, Catalog, HasId, PartKind, PartsFile};
 use eframe::egui::{self, RichText};
 use std::cmp::Ordering;
 
@@ -167,225 +167,275 @@ pub fn table(state: &AppState, kind: PartKind) -> (Vec<&'static str>, Vec<Row>) 
     let p = &state.build.parts;
     let c = &state.catalog;
     match kind {
-        PartKind::Gpu => (
-            vec!["Name", "Memory", "Bandwidth", "Board power", "BF16 dense", "Slots", "Length", "PCIe", "Price"],
-            merged(&p.gpus, &c.gpus)
-                .into_iter()
-                .map(|g| {
-                    row(
-                        g,
-                        &p.gpus,
-                        vec![
-                            n(g.memory_gib, format!("{:.0} GiB {}", g.memory_gib, g.memory_type)),
-                            n(g.memory_bandwidth_gb_s, format!("{:.0} GB/s", g.memory_bandwidth_gb_s)),
-                            n(g.board_power_w, format!("{:.0} W", g.board_power_w)),
-                            on(g.peak.bf16, |v| format!("{v:.0} TFLOP/s")),
-                            n(f64::from(g.width_slots), g.width_slots.to_string()),
-                            on(g.length_mm, |v| format!("{v:.0} mm")),
-                            n(f64::from(g.pcie_gen), format!("Gen{} x{}", g.pcie_gen, g.pcie_lanes)),
-                            price(g.price_usd),
-                        ],
-                    )
-                })
-                .collect(),
-        ),
-        PartKind::GpuCard => (
-            vec!["Name", "Chip", "Length", "Slots", "Board power", "Cooler", "Price"],
-            merged(&p.gpu_cards, &c.gpu_cards)
-                .into_iter()
-                .map(|x| {
-                    row(
-                        x,
-                        &p.gpu_cards,
-                        vec![
-                            t(x.chip.clone()),
-                            on(x.length_mm, |v| format!("{v:.0} mm")),
-                            on(x.width_slots.map(f64::from), |v| format!("{v:.0}")),
-                            on(x.board_power_w, |v| format!("{v:.0} W")),
-                            t(x.cooler.map_or_else(|| "unknown".to_owned(), |c| format!("{c:?}"))),
-                            price(x.price_usd),
-                        ],
-                    )
-                })
-                .collect(),
-        ),
-        PartKind::Cpu => (
-            vec!["Name", "Socket", "Cores", "TDP", "PCIe lanes", "Memory", "Price"],
-            merged(&p.cpus, &c.cpus)
-                .into_iter()
-                .map(|x| {
-                    row(
-                        x,
-                        &p.cpus,
-                        vec![
-                            t(&x.socket),
-                            n(f64::from(x.cores), format!("{} / {}", x.cores, x.threads)),
-                            n(x.tdp_w, format!("{:.0} W", x.tdp_w)),
-                            n(f64::from(x.pcie_lanes.total()), x.pcie_lanes.total().to_string()),
-                            n(
-                                f64::from(x.memory_channels),
-                                format!(
-                                    "{} ch {}",
-                                    x.memory_channels,
-                                    x.memory_types.first().map_or_else(String::new, ToString::to_string)
-                                ),
-                            ),
-                            price(x.price_usd),
-                        ],
-                    )
-                })
-                .collect(),
-        ),
-        PartKind::Motherboard => (
-            vec!["Name", "Socket", "Form factor", "PCIe slots", "x16 slots", "DIMMs", "Price"],
-            merged(&p.motherboards, &c.motherboards)
-                .into_iter()
-                .map(|x| {
-                    let x16 = x.pcie_slots.iter().filter(|s| s.physical_lanes >= 16).count();
-                    row(
-                        x,
-                        &p.motherboards,
-                        vec![
-                            t(&x.socket),
-                            t(x.form_factor.to_string()),
-                            n(x.pcie_slots.len() as f64, x.pcie_slots.len().to_string()),
-                            n(x16 as f64, x16.to_string()),
-                            n(f64::from(x.memory_slots), format!("{} × {}", x.memory_slots, x.memory_type)),
-                            price(x.price_usd),
-                        ],
-                    )
-                })
-                .collect(),
-        ),
-        PartKind::Psu => (
-            vec!["Name", "Rated", "ATX", "80 PLUS", "12V-2x6", "PCIe 8-pin", "Inlet", "Price"],
-            merged(&p.psus, &c.psus)
-                .into_iter()
-                .map(|x| {
-                    row(
-                        x,
-                        &p.psus,
-                        vec![
-                            n(x.rated_w, format!("{:.0} W", x.rated_w)),
-                            t(format!("{:?}", x.atx_version)),
-                            t(format!("{:?}", x.eighty_plus)),
-                            on(x.connectors.hpwr_16pin.map(f64::from), |v| format!("{v:.0}")),
-                            on(x.connectors.pcie_8pin.map(f64::from), |v| format!("{v:.0}")),
-                            t(format!("{:?}", x.inlet)),
-                            price(x.price_usd),
-                        ],
-                    )
-                })
-                .collect(),
-        ),
-        PartKind::Cooler => (
-            vec!["Name", "Type", "Rated", "Sockets", "Height / radiator", "Price"],
-            merged(&p.coolers, &c.coolers)
-                .into_iter()
-                .map(|x| {
-                    row(
-                        x,
-                        &p.coolers,
-                        vec![
-                            t(format!("{:?}", x.cooler_type)),
-                            on(x.rated_tdp_w, |v| format!("{v:.0} W")),
-                            t(x.sockets.join(", ")),
-                            match (x.height_mm, x.radiator_mm) {
-                                (Some(h), _) => n(h, format!("{h:.0} mm tall")),
-                                (None, Some(r)) => n(f64::from(r), format!("{r} mm radiator")),
-                                _ => Cell { text: "—".into(), key: Key::None },
-                            },
-                            price(x.price_usd),
-                        ],
-                    )
-                })
-                .collect(),
-        ),
-        PartKind::Case => (
-            vec!["Name", "Airflow", "Boards", "Slots", "Max GPU", "Price"],
-            merged(&p.cases, &c.cases)
-                .into_iter()
-                .map(|x| {
-                    row(
-                        x,
-                        &p.cases,
-                        vec![
-                            t(format!("{:?}", x.airflow)),
-                            t(x.form_factors.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
-                            n(f64::from(x.expansion_slots), x.expansion_slots.to_string()),
-                            on(x.max_gpu_length_mm, |v| format!("{v:.0} mm")),
-                            price(x.price_usd),
-                        ],
-                    )
-                })
-                .collect(),
-        ),
-        PartKind::Memory => (
-            vec!["Name", "Type", "Kit", "Speed", "ECC", "Price"],
-            merged(&p.memory, &c.memory)
-                .into_iter()
-                .map(|x| {
-                    row(
-                        x,
-                        &p.memory,
-                        vec![
-                            t(x.memory_type.to_string()),
-                            n(f64::from(x.total_gb()), format!("{} × {} GB", x.modules, x.module_gb)),
-                            n(f64::from(x.speed_mt_s), format!("{} MT/s", x.speed_mt_s)),
-                            t(if x.ecc { "yes" } else { "no" }),
-                            price(x.price_usd),
-                        ],
-                    )
-                })
-                .collect(),
-        ),
-        PartKind::Storage => (
-            vec!["Name", "Capacity", "Interface", "Form factor", "Read", "Price"],
-            merged(&p.storage, &c.storage)
-                .into_iter()
-                .map(|x| {
-                    row(
-                        x,
-                        &p.storage,
-                        vec![
-                            n(f64::from(x.capacity_gb), format!("{} GB", x.capacity_gb)),
-                            t(format!("Gen{} x{}", x.pcie_gen, x.pcie_lanes)),
-                            t(&x.form_factor),
-                            on(x.seq_read_mb_s.map(f64::from), |v| format!("{v:.0} MB/s")),
-                            price(x.price_usd),
-                        ],
-                    )
-                })
-                .collect(),
-        ),
-        PartKind::Model => (
-            vec!["Name", "Parameters", "Layers", "KV heads", "Context", "Attention"],
-            merged(&p.models, &c.models)
-                .into_iter()
-                .map(|x| {
-                    row(
-                        x,
-                        &p.models,
-                        vec![
-                            n(x.params_b, x.describe().split(" · ").next().unwrap_or_default().to_owned()),
-                            n(f64::from(x.layers), x.layers.to_string()),
-                            n(f64::from(x.kv_heads), format!("{} of {}", x.kv_heads, x.heads)),
-                            n(f64::from(x.max_context), format!("{}k", x.max_context / 1024)),
-                            t(match x.attention {
-                                catalog::Attention::Full => "full".to_owned(),
-                                catalog::Attention::SlidingWindow { window } => format!("sliding {window}"),
-                                catalog::Attention::Alternating { window } => format!("alternating {window}"),
-                                catalog::Attention::Interleaved { window, global_every } => {
-                                    format!("sliding {window}, 1 global in {global_every}")
-                                }
-                                catalog::Attention::Mla { .. } => "MLA".to_owned(),
-                            }),
-                        ],
-                    )
-                })
-                .collect(),
-        ),
+        PartKind::Gpu => table_gpu(p, c),
+        PartKind::GpuCard => table_gpu_card(p, c),
+        PartKind::Cpu => table_cpu(p, c),
+        PartKind::Motherboard => table_motherboard(p, c),
+        PartKind::Psu => table_psu(p, c),
+        PartKind::Cooler => table_cooler(p, c),
+        PartKind::Case => table_case(p, c),
+        PartKind::Memory => table_memory(p, c),
+        PartKind::Storage => table_storage(p, c),
+        PartKind::Model => table_model(p, c),
     }
+}
+
+/// The Gpu columns and rows (inline parts first).
+fn table_gpu(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
+    (
+        vec!["Name", "Memory", "Bandwidth", "Board power", "BF16 dense", "Slots", "Length", "PCIe", "Price"],
+        merged(&p.gpus, &c.gpus)
+            .into_iter()
+            .map(|g| {
+                row(
+                    g,
+                    &p.gpus,
+                    vec![
+                        n(g.memory_gib, format!("{:.0} GiB {}", g.memory_gib, g.memory_type)),
+                        n(g.memory_bandwidth_gb_s, format!("{:.0} GB/s", g.memory_bandwidth_gb_s)),
+                        n(g.board_power_w, format!("{:.0} W", g.board_power_w)),
+                        on(g.peak.bf16, |v| format!("{v:.0} TFLOP/s")),
+                        n(f64::from(g.width_slots), g.width_slots.to_string()),
+                        on(g.length_mm, |v| format!("{v:.0} mm")),
+                        n(f64::from(g.pcie_gen), format!("Gen{} x{}", g.pcie_gen, g.pcie_lanes)),
+                        price(g.price_usd),
+                    ],
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The GpuCard columns and rows (inline parts first).
+fn table_gpu_card(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
+    (
+        vec!["Name", "Chip", "Length", "Slots", "Board power", "Cooler", "Price"],
+        merged(&p.gpu_cards, &c.gpu_cards)
+            .into_iter()
+            .map(|x| {
+                row(
+                    x,
+                    &p.gpu_cards,
+                    vec![
+                        t(x.chip.clone()),
+                        on(x.length_mm, |v| format!("{v:.0} mm")),
+                        on(x.width_slots.map(f64::from), |v| format!("{v:.0}")),
+                        on(x.board_power_w, |v| format!("{v:.0} W")),
+                        t(x.cooler.map_or_else(|| "unknown".to_owned(), |c| format!("{c:?}"))),
+                        price(x.price_usd),
+                    ],
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The Cpu columns and rows (inline parts first).
+fn table_cpu(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
+    (
+        vec!["Name", "Socket", "Cores", "TDP", "PCIe lanes", "Memory", "Price"],
+        merged(&p.cpus, &c.cpus)
+            .into_iter()
+            .map(|x| {
+                row(
+                    x,
+                    &p.cpus,
+                    vec![
+                        t(&x.socket),
+                        n(f64::from(x.cores), format!("{} / {}", x.cores, x.threads)),
+                        n(x.tdp_w, format!("{:.0} W", x.tdp_w)),
+                        n(f64::from(x.pcie_lanes.total()), x.pcie_lanes.total().to_string()),
+                        n(
+                            f64::from(x.memory_channels),
+                            format!(
+                                "{} ch {}",
+                                x.memory_channels,
+                                x.memory_types.first().map_or_else(String::new, ToString::to_string)
+                            ),
+                        ),
+                        price(x.price_usd),
+                    ],
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The Motherboard columns and rows (inline parts first).
+fn table_motherboard(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
+    (
+        vec!["Name", "Socket", "Form factor", "PCIe slots", "x16 slots", "DIMMs", "Price"],
+        merged(&p.motherboards, &c.motherboards)
+            .into_iter()
+            .map(|x| {
+                let x16 = x.pcie_slots.iter().filter(|s| s.physical_lanes >= 16).count();
+                row(
+                    x,
+                    &p.motherboards,
+                    vec![
+                        t(&x.socket),
+                        t(x.form_factor.to_string()),
+                        n(x.pcie_slots.len() as f64, x.pcie_slots.len().to_string()),
+                        n(x16 as f64, x16.to_string()),
+                        n(f64::from(x.memory_slots), format!("{} × {}", x.memory_slots, x.memory_type)),
+                        price(x.price_usd),
+                    ],
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The Psu columns and rows (inline parts first).
+fn table_psu(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
+    (
+        vec!["Name", "Rated", "ATX", "80 PLUS", "12V-2x6", "PCIe 8-pin", "Inlet", "Price"],
+        merged(&p.psus, &c.psus)
+            .into_iter()
+            .map(|x| {
+                row(
+                    x,
+                    &p.psus,
+                    vec![
+                        n(x.rated_w, format!("{:.0} W", x.rated_w)),
+                        t(format!("{:?}", x.atx_version)),
+                        t(format!("{:?}", x.eighty_plus)),
+                        on(x.connectors.hpwr_16pin.map(f64::from), |v| format!("{v:.0}")),
+                        on(x.connectors.pcie_8pin.map(f64::from), |v| format!("{v:.0}")),
+                        t(format!("{:?}", x.inlet)),
+                        price(x.price_usd),
+                    ],
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The Cooler columns and rows (inline parts first).
+fn table_cooler(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
+    (
+        vec!["Name", "Type", "Rated", "Sockets", "Height / radiator", "Price"],
+        merged(&p.coolers, &c.coolers)
+            .into_iter()
+            .map(|x| {
+                row(
+                    x,
+                    &p.coolers,
+                    vec![
+                        t(format!("{:?}", x.cooler_type)),
+                        on(x.rated_tdp_w, |v| format!("{v:.0} W")),
+                        t(x.sockets.join(", ")),
+                        match (x.height_mm, x.radiator_mm) {
+                            (Some(h), _) => n(h, format!("{h:.0} mm tall")),
+                            (None, Some(r)) => n(f64::from(r), format!("{r} mm radiator")),
+                            _ => Cell { text: "—".into(), key: Key::None },
+                        },
+                        price(x.price_usd),
+                    ],
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The Case columns and rows (inline parts first).
+fn table_case(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
+    (
+        vec!["Name", "Airflow", "Boards", "Slots", "Max GPU", "Price"],
+        merged(&p.cases, &c.cases)
+            .into_iter()
+            .map(|x| {
+                row(
+                    x,
+                    &p.cases,
+                    vec![
+                        t(format!("{:?}", x.airflow)),
+                        t(x.form_factors.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
+                        n(f64::from(x.expansion_slots), x.expansion_slots.to_string()),
+                        on(x.max_gpu_length_mm, |v| format!("{v:.0} mm")),
+                        price(x.price_usd),
+                    ],
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The Memory columns and rows (inline parts first).
+fn table_memory(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
+    (
+        vec!["Name", "Type", "Kit", "Speed", "ECC", "Price"],
+        merged(&p.memory, &c.memory)
+            .into_iter()
+            .map(|x| {
+                row(
+                    x,
+                    &p.memory,
+                    vec![
+                        t(x.memory_type.to_string()),
+                        n(f64::from(x.total_gb()), format!("{} × {} GB", x.modules, x.module_gb)),
+                        n(f64::from(x.speed_mt_s), format!("{} MT/s", x.speed_mt_s)),
+                        t(if x.ecc { "yes" } else { "no" }),
+                        price(x.price_usd),
+                    ],
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The Storage columns and rows (inline parts first).
+fn table_storage(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
+    (
+        vec!["Name", "Capacity", "Interface", "Form factor", "Read", "Price"],
+        merged(&p.storage, &c.storage)
+            .into_iter()
+            .map(|x| {
+                row(
+                    x,
+                    &p.storage,
+                    vec![
+                        n(f64::from(x.capacity_gb), format!("{} GB", x.capacity_gb)),
+                        t(format!("Gen{} x{}", x.pcie_gen, x.pcie_lanes)),
+                        t(&x.form_factor),
+                        on(x.seq_read_mb_s.map(f64::from), |v| format!("{v:.0} MB/s")),
+                        price(x.price_usd),
+                    ],
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The Model columns and rows (inline parts first).
+fn table_model(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
+    (
+        vec!["Name", "Parameters", "Layers", "KV heads", "Context", "Attention"],
+        merged(&p.models, &c.models)
+            .into_iter()
+            .map(|x| {
+                row(
+                    x,
+                    &p.models,
+                    vec![
+                        n(x.params_b, x.describe().split(" · ").next().unwrap_or_default().to_owned()),
+                        n(f64::from(x.layers), x.layers.to_string()),
+                        n(f64::from(x.kv_heads), format!("{} of {}", x.kv_heads, x.heads)),
+                        n(f64::from(x.max_context), format!("{}k", x.max_context / 1024)),
+                        t(match x.attention {
+                            catalog::Attention::Full => "full".to_owned(),
+                            catalog::Attention::SlidingWindow { window } => format!("sliding {window}"),
+                            catalog::Attention::Alternating { window } => format!("alternating {window}"),
+                            catalog::Attention::Interleaved { window, global_every } => {
+                                format!("sliding {window}, 1 global in {global_every}")
+                            }
+                            catalog::Attention::Mla { .. } => "MLA".to_owned(),
+                        }),
+                    ],
+                )
+            })
+            .collect(),
+    )
 }
 
 /// The action that puts part `id` of `kind` in the build, and its button text.
@@ -488,6 +538,8 @@ fn sort_arrow(ui: &egui::Ui, rect: egui::Rect, ascending: bool) {
 }
 
 /// Draws the tab.
+// Over 120 lines: the tab's one layout top to bottom (kind chooser, filters, the sorted table
+// with visible rows only, the detail pane); the pieces share the view's sort and filter state.
 pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
     let cv = &mut view.catalog;
     ui.horizontal_wrapped(|ui| {

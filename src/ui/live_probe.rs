@@ -62,7 +62,7 @@ pub(super) fn probe_section(ui: &mut egui::Ui, state: &AppState, live: &LiveView
             }
         } else {
             let ok = !live.probe_settings.chosen().is_empty();
-            if ui.add_enabled(ok, egui::Button::new(RichText::new("Run probe").strong()).shortcut_text("F5")).clicked() {
+            if ui.add_enabled(ok, egui::Button::new(RichText::new("Run probe").strong())).clicked() {
                 out.push(LiveAction::RunProbe);
             }
             if !ok {
@@ -77,8 +77,8 @@ pub(super) fn probe_section(ui: &mut egui::Ui, state: &AppState, live: &LiveView
     section_heading(ui, "Validation");
     ui.horizontal_wrapped(|ui| {
         if ui
-            .add_enabled(!running, egui::Button::new("Validate against the open build").shortcut_text("F6"))
-            .on_hover_text("GPU count and model, PCIe link, power limit, memory, and (after a probe) TFLOP/s and power against the build and catalog")
+            .add_enabled(!running, egui::Button::new("Validate against the open build"))
+            .on_hover_text("GPU count and model, PCIe link, power limit, memory, and (after a probe) TFLOP/s and power against the build and catalog (F6)")
             .clicked()
         {
             out.push(LiveAction::Validate);

@@ -118,11 +118,8 @@ fn parse_part(kind: PartKind, obj: &Map<String, Value>) -> Result<PartsFile, Str
     let parts: PartsFile = serde_json::from_value(Value::Object(file)).map_err(|e| e.to_string())?;
     let mut cat = Catalog::default();
     // A card names its chip: validate it beside the built-in chip it names.
-    let chips: Vec<catalog::Gpu> = parts
-        .gpu_cards
-        .iter()
-        .filter_map(|c| builtin_catalog().and_then(|b| b.gpu(&c.chip)).cloned())
-        .collect();
+    let chips: Vec<catalog::Gpu> =
+        parts.gpu_cards.iter().filter_map(|c| builtin_catalog().and_then(|b| b.gpu(&c.chip)).cloned()).collect();
     cat.merge(PartsFile { gpus: chips, ..PartsFile::default() }, &Origin::Unknown);
     cat.merge(parts.clone(), &Origin::Unknown);
     let issues: Vec<String> = catalog::validate(&cat).into_iter().map(|i| i.message).collect();

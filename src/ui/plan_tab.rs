@@ -204,62 +204,78 @@ impl PlanTab {
 
 fn goal_form(ui: &mut egui::Ui, f: &mut GoalForm, catalog: &Catalog) {
     egui::Grid::new("plan-goal").num_columns(4).spacing([12.0, 6.0]).show(ui, |ui| {
-        ui.label("Model");
-        egui::ComboBox::from_id_salt("plan-model").selected_text(f.model.clone()).show_ui(ui, |ui| {
-            for m in &catalog.models {
-                ui.selectable_value(&mut f.model, m.id.clone(), format!("{} {}", m.vendor, m.name));
-            }
-        });
+        let l = ui.label("Model").id;
+        egui::ComboBox::from_id_salt("plan-model")
+            .selected_text(f.model.clone())
+            .show_ui(ui, |ui| {
+                for m in &catalog.models {
+                    ui.selectable_value(&mut f.model, m.id.clone(), format!("{} {}", m.vendor, m.name));
+                }
+            })
+            .response
+            .labelled_by(l);
         ui.label("or model file");
         ui.text_edit_singleline(&mut f.model_file).on_hover_text("A parts file (RON) holding one model");
         ui.end_row();
 
-        ui.label("Precision");
-        egui::ComboBox::from_id_salt("plan-precision").selected_text(f.precision.clone()).show_ui(ui, |ui| {
-            for p in ["best", "bf16", "fp8", "int8", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "int4"] {
-                ui.selectable_value(&mut f.precision, p.to_owned(), p);
-            }
-        });
-        ui.label("Mode");
-        egui::ComboBox::from_id_salt("plan-mode").selected_text(f.mode.clone()).show_ui(ui, |ui| {
-            for m in ["inference", "lora", "qlora", "full"] {
-                ui.selectable_value(&mut f.mode, m.to_owned(), m);
-            }
-        });
+        let l = ui.label("Precision").id;
+        egui::ComboBox::from_id_salt("plan-precision")
+            .selected_text(f.precision.clone())
+            .show_ui(ui, |ui| {
+                for p in ["best", "bf16", "fp8", "int8", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "int4"] {
+                    ui.selectable_value(&mut f.precision, p.to_owned(), p);
+                }
+            })
+            .response
+            .labelled_by(l);
+        let l = ui.label("Mode").id;
+        egui::ComboBox::from_id_salt("plan-mode")
+            .selected_text(f.mode.clone())
+            .show_ui(ui, |ui| {
+                for m in ["inference", "lora", "qlora", "full"] {
+                    ui.selectable_value(&mut f.mode, m.to_owned(), m);
+                }
+            })
+            .response
+            .labelled_by(l);
         ui.end_row();
 
-        ui.label("Context (0 = default)");
-        ui.add(egui::DragValue::new(&mut f.context).range(0..=1_048_576).speed(256));
-        ui.label("Users");
-        ui.add(egui::DragValue::new(&mut f.users).range(1..=4096));
+        let l = ui.label("Context (0 = default)").id;
+        ui.add(egui::DragValue::new(&mut f.context).range(0..=1_048_576).speed(256)).labelled_by(l);
+        let l = ui.label("Users").id;
+        ui.add(egui::DragValue::new(&mut f.users).range(1..=4096)).labelled_by(l);
         ui.end_row();
 
-        ui.label("Decode tok/s per user");
-        ui.add(egui::DragValue::new(&mut f.tok_s).range(0.0..=10_000.0).speed(0.5));
-        ui.label("Prefill tok/s (0 = any)");
-        ui.add(egui::DragValue::new(&mut f.prefill_tok_s).range(0.0..=1_000_000.0).speed(50.0));
+        let l = ui.label("Decode tok/s per user").id;
+        ui.add(egui::DragValue::new(&mut f.tok_s).range(0.0..=10_000.0).speed(0.5)).labelled_by(l);
+        let l = ui.label("Prefill tok/s (0 = any)").id;
+        ui.add(egui::DragValue::new(&mut f.prefill_tok_s).range(0.0..=1_000_000.0).speed(50.0)).labelled_by(l);
         ui.end_row();
 
-        ui.label("Mains V");
-        ui.add(egui::DragValue::new(&mut f.mains_v).range(90.0..=260.0).speed(1.0));
-        ui.label("Breaker A");
-        ui.add(egui::DragValue::new(&mut f.breaker_a).range(1.0..=100.0).speed(0.5));
+        let l = ui.label("Mains V").id;
+        ui.add(egui::DragValue::new(&mut f.mains_v).range(90.0..=260.0).speed(1.0)).labelled_by(l);
+        let l = ui.label("Breaker A").id;
+        ui.add(egui::DragValue::new(&mut f.breaker_a).range(1.0..=100.0).speed(0.5)).labelled_by(l);
         ui.end_row();
 
-        ui.label("Circuits");
-        ui.add(egui::DragValue::new(&mut f.circuits).range(1..=16));
-        ui.label("Budget USD (0 = none)");
-        ui.add(egui::DragValue::new(&mut f.budget_usd).range(0.0..=10_000_000.0).speed(100.0));
+        let l = ui.label("Circuits").id;
+        ui.add(egui::DragValue::new(&mut f.circuits).range(1..=16)).labelled_by(l);
+        let l = ui.label("Budget USD (0 = none)").id;
+        ui.add(egui::DragValue::new(&mut f.budget_usd).range(0.0..=10_000_000.0).speed(100.0)).labelled_by(l);
         ui.end_row();
 
-        ui.label("Form");
+        let l = ui.label("Form").id;
         let shown = f.form.map_or_else(|| "any".to_owned(), |x| x.to_string());
-        egui::ComboBox::from_id_salt("plan-form").selected_text(shown).show_ui(ui, |ui| {
-            ui.selectable_value(&mut f.form, None, "any");
-            for x in [Form::Tower, Form::OpenFrame, Form::Rack] {
-                ui.selectable_value(&mut f.form, Some(x), x.to_string());
-            }
-        });
+        egui::ComboBox::from_id_salt("plan-form")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut f.form, None, "any");
+                for x in [Form::Tower, Form::OpenFrame, Form::Rack] {
+                    ui.selectable_value(&mut f.form, Some(x), x.to_string());
+                }
+            })
+            .response
+            .labelled_by(l);
         ui.checkbox(&mut f.used, "Used cards allowed");
         ui.end_row();
     });
@@ -393,6 +409,12 @@ pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<P
     action
 }
 
+impl std::fmt::Debug for PlanTab {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlanTab").field("running", &self.job.is_some()).finish_non_exhaustive()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -433,11 +455,5 @@ mod tests {
         tab.cancel();
         wait(&mut tab);
         assert!(tab.outcome.is_some());
-    }
-}
-
-impl std::fmt::Debug for PlanTab {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PlanTab").field("running", &self.job.is_some()).finish_non_exhaustive()
     }
 }
