@@ -4,7 +4,7 @@
 //! every reference build still loads and checks its slots.
 
 use kraftwerk::build::{Build, GpuPlacement};
-use kraftwerk::catalog::{self, Catalog, HasId, Motherboard, Origin};
+use kraftwerk::catalog::{self, Catalog, Motherboard, Origin};
 use kraftwerk::check::{self, Report, Severity};
 
 /// A dual-slot blower card imported from OpenDB (width 2 there).
@@ -38,7 +38,7 @@ fn with_layout(c: &Catalog) -> Vec<&Motherboard> {
 fn width_of(c: &Catalog, id: &str) -> u8 {
     let card = c.gpu_card(id).unwrap_or_else(|| panic!("{id} is in the catalog"));
     assert_eq!(card.origin, Origin::Builtin("catalog/opendb/gpu_cards.json".into()), "{id} is an imported card");
-    c.gpu_or_card(id).map(|g| g.width_slots).unwrap_or_else(|| panic!("{id} resolves"))
+    c.gpu_or_card(id).unwrap_or_else(|| panic!("{id} resolves")).width_slots
 }
 
 /// (a) Every curated layout names its source, lists slots top-down at distinct positions (one
