@@ -253,3 +253,24 @@ fn reference_builds_check_their_slots() {
     }
     assert!(n >= 6, "at least 6 reference builds, found {n}");
 }
+
+/// The curated sharing rules reach the link model: on the MZ32-AR0, PCIE_2 takes the upper
+/// eight lanes of PCIE_1 (firmware bifurcation names), and PCIE_5 is wired x8; on the ProArt
+/// X870E the two CPU slots split x8/x8.
+#[test]
+fn curated_sharing_rules_set_the_link_width() {
+    use kraftwerk::build::Riser;
+    use kraftwerk::build::links::gpu_links;
+    let c = cat();
+    let lanes = |board: &str, gpus: Vec<GpuPlacement>| -> Vec<u8> {
+        let b = Build { motherboard: Some(board.into()), gpus, ..Build::default() };
+        gpu_links(&b.resolve(&c)).iter().map(|l| l.lanes).collect()
+    };
+    let on_riser =
+        |slot: u8| GpuPlacement { riser: Some(Riser { pcie_gen: 4, length_mm: Some(300.0) }), ..gpu(DUAL_SLOT, slot) };
+    assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu(DUAL_SLOT, 1), gpu(DUAL_SLOT, 3)]), vec![16, 16]);
+    assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu(DUAL_SLOT, 1), on_riser(2)]), vec![8, 8]);
+    assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu(DUAL_SLOT, 5)]), vec![8]);
+    assert_eq!(lanes("asus-proart-x870e-creator-wifi", vec![gpu(DUAL_SLOT, 1)]), vec![16]);
+    assert_eq!(lanes("asus-proart-x870e-creator-wifi", vec![gpu(DUAL_SLOT, 1), gpu(DUAL_SLOT, 4)]), vec![8, 8]);
+}
