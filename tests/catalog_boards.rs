@@ -274,3 +274,16 @@ fn curated_sharing_rules_set_the_link_width() {
     assert_eq!(lanes("asus-proart-x870e-creator-wifi", vec![gpu(DUAL_SLOT, 1)]), vec![16]);
     assert_eq!(lanes("asus-proart-x870e-creator-wifi", vec![gpu(DUAL_SLOT, 1), gpu(DUAL_SLOT, 4)]), vec![8, 8]);
 }
+
+/// An imported board whose OpenDB record lists no slots at all (asus-pro-ws-665-ace) has an
+/// unknown layout, so a GPU on it is "not checked" by the slot rules instead of an error.
+#[test]
+fn imported_board_without_any_slot_data_has_an_unknown_layout() {
+    let c = cat();
+    let board = c.motherboard("asus-pro-ws-665-ace").expect("imported board");
+    assert!(board.pcie_slots.is_empty() && board.slot_summary.is_empty());
+    assert!(!board.slot_layout_known(), "the database said nothing about its slots");
+    let made = Motherboard { origin: Origin::Unknown, ..board.clone() };
+    let curated_style = Motherboard { provenance: catalog::Sources::default(), ..made };
+    assert!(curated_style.slot_layout_known(), "a curated/user board with no slots has none");
+}

@@ -112,7 +112,9 @@ where
             continue;
         }
         if !NOT_FIGURES.contains(&key.as_str()) {
-            if let Some(old) = b.get(&key).filter(|v| !v.is_null())
+            // An imported empty list (`pcie_slots: []`) is the import saying nothing, not a
+            // figure that disagrees.
+            if let Some(old) = b.get(&key).filter(|v| !v.is_null() && v.as_array().is_none_or(|a| !a.is_empty()))
                 && !same(old, &value)
             {
                 conflicts.push(FigureConflict {

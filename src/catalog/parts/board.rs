@@ -186,9 +186,18 @@ impl Motherboard {
     }
 
     /// Whether the slot-by-slot layout is known (curated boards); `false` for imported boards
-    /// that only list slot counts.
+    /// that only list slot counts, and for imported boards whose record lists no slots at all
+    /// (the database said nothing, which is not "this board has no slots"). A curated, user or
+    /// inline board with no slots and no summary is taken at its word: no slots.
     pub fn slot_layout_known(&self) -> bool {
-        !self.pcie_slots.is_empty() || self.slot_summary.is_empty()
+        if !self.pcie_slots.is_empty() {
+            return true;
+        }
+        let from_a_source = matches!(
+            self.provenance.of("pcie_slots"),
+            Provenance::Vendor | Provenance::Review | Provenance::Derived(_)
+        );
+        self.slot_summary.is_empty() && from_a_source
     }
 
     /// Highest expansion-slot position on the board (0 when there are none).
