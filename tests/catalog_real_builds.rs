@@ -158,6 +158,12 @@ const BUILDS: &[(&str, &[(PartKind, &str)])] = &[
         &[(PartKind::Gpu, "RTX PRO 6000 Blackwell")],
     ),
     (
+        // The builder's CPU line ("AMD EPYC CPU with 128 lanes (like 7642 ... or other)") names no
+        // definite part and is left out.
+        "https://github.com/ai-infos/guidances-setup-16-mi50-deepseek-v32/blob/47f6d599b1cba20a9a9d4604507c24158ffbf4f9/README.md (16x MI50 32GB, DeepSeek V3.2 on vLLM gfx906)",
+        &[(PartKind::Gpu, "AMD MI50 32GB"), (PartKind::Motherboard, "ROMED8-2T")],
+    ),
+    (
         "https://garylvov.com/projects/minerva (Minerva: 2x RTX 3090 Ti + 2x RTX 3090, Threadripper PRO)",
         &[
             (PartKind::Gpu, "NVIDIA 3090 TI 24G"),
@@ -204,13 +210,12 @@ fn named_parts_of_real_builds_resolve() {
     for m in &missing {
         println!("  unresolved: {m}");
     }
-    // Issue 14 asks for >= 20 builds and >= 90 %. Reached 61 of 68 (89.7 %) over 30 builds: the
+    // Issue 14 asks for >= 20 builds and >= 90 %. Reached 63 of 70 (90.0 %) over 31 builds: the
     // seven misses are five server boards (GENOA2D24G-2L+, H12SSL-i, ROME2D32GM-2T, K15PG-D24,
     // TURIN2D24G-2L+) that catalog/motherboards.ron lacks, a board name misspelt in the source
-    // ("ROMED-2T") and an OEM-only Xeon (E5-2696 v4) with no published TDP. The floor is the
-    // reached rate, rounded down; the curated boards raise it past 90 % (then raise the floor).
+    // ("ROMED-2T") and an OEM-only Xeon (E5-2696 v4) with no published TDP.
     assert!(BUILDS.len() >= 20, "only {} builds in the test set", BUILDS.len());
-    assert!(found * 1000 >= total * 895, "{found}/{total}: {missing:#?}");
+    assert!(found * 100 >= total * 90, "{found}/{total}: {missing:#?}");
 }
 
 #[test]
