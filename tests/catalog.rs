@@ -99,3 +99,62 @@ fn broken_user_file_is_located_and_the_rest_loads() {
     assert!(problems.iter().any(|p| matches!(p, LoadProblem::Overrides { id, .. } if id == "nvidia-geforce-rtx-4090")));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn cpu_families_and_chips_of_the_issue_are_in_the_catalog() {
+    let c = catalog::builtin().expect("catalog");
+    // One SKU per family the issue names (curated, OpenDB or the quattor templates), with the
+    // platform's lanes and channels.
+    for (id, socket, lanes, channels) in [
+        ("amd-epyc-7302", "SP3", 128, 8),   // 7002 Rome
+        ("amd-epyc-7443p", "SP3", 128, 8),  // 7003 Milan
+        ("amd-epyc-9124", "SP5", 128, 12),  // 9004 Genoa
+        ("amd-epyc-9754s", "SP5", 128, 12), // 9004 Bergamo
+        ("amd-epyc-9575f", "SP5", 128, 12), // 9005 Turin
+        ("amd-epyc-4124p", "AM5", 24, 2),   // 4004
+        ("intel-xeon-e5-2680-v4", "LGA2011-3", 40, 4),
+        ("intel-xeon-gold-6248", "LGA3647", 48, 6),     // 2nd-gen Scalable
+        ("intel-xeon-platinum-8380", "LGA4189", 64, 8), // 3rd-gen Scalable
+        ("intel-xeon-platinum-8480-plus", "LGA4677", 80, 8), // 4th-gen Scalable
+        ("amd-threadripper-3970x", "sTRX4", 56, 4),
+        ("amd-threadripper-pro-5975wx", "sWRX8", 128, 8),
+        ("amd-threadripper-7960x", "sTR5", 72, 4),
+        ("amd-threadripper-pro-9995wx", "sTR5", 128, 8),
+        ("intel-xeon-w9-3495x", "LGA4677", 112, 8),
+    ] {
+        let cpu = c.cpus.iter().find(|x| x.id == id).unwrap_or_else(|| panic!("missing CPU {id}"));
+        assert_eq!(
+            (cpu.socket.as_str(), cpu.pcie_lanes.total(), cpu.memory_channels),
+            (socket, lanes, channels),
+            "{id}"
+        );
+        assert!(cpu.source.starts_with("https://"), "{id}");
+    }
+    // Threads as published: the EPYC 9754S runs one thread per core.
+    let s = c.cpus.iter().find(|x| x.id == "amd-epyc-9754s").expect("9754S");
+    assert_eq!((s.cores, s.threads), (128, 128));
+    // Chips of the issue's list, with datasheet tensor rates where the vendor gives them.
+    for id in [
+        "amd-instinct-mi300x",
+        "nvidia-b200-sxm",
+        "nvidia-tesla-p100-sxm2-16gb",
+        "nvidia-tesla-p100-pcie-16gb",
+        "nvidia-tesla-v100-sxm2-16gb",
+        "nvidia-tesla-v100-pcie-32gb",
+        "nvidia-tesla-p40",
+        "amd-instinct-mi50-32gb",
+        "amd-instinct-mi100",
+        "amd-instinct-mi210",
+        "nvidia-rtx-pro-6000-blackwell-server",
+        "nvidia-geforce-rtx-4090d",
+        "nvidia-rtx-a4500",
+        "intel-arc-b580",
+        "intel-arc-pro-b60",
+    ] {
+        assert!(c.gpu(id).is_some(), "missing chip {id}");
+    }
+    let v100 = c.gpu("nvidia-tesla-v100-sxm2-16gb").expect("V100");
+    assert_eq!((v100.peak.fp16, v100.board_power_w, v100.memory_bandwidth_gb_s), (Some(125.0), 300.0, 900.0));
+    let b200 = c.gpu("nvidia-b200-sxm").expect("B200");
+    assert_eq!(b200.peak.fp8, Some(4500.0), "dense: half the sparse 9 PFLOPS per GPU");
+}

@@ -1,9 +1,14 @@
 //! Real, published multi-GPU LLM builds (each cited) and how many of their named parts resolve
 //! to a catalog entry by exact id or by name ([`Catalog::find_by_name`]: every word of the name
-//! as the builder wrote it must occur in the part's vendor, name or id).
+//! as the builder wrote it must occur in the part's vendor, name or id; a hit that turns a model
+//! number into another variant, `3090` into `3090 Ti`, does not count; one wrong series word
+//! beside a model code may be dropped, "ROG Genesis GR701" for the ROG Hyperion GR701; a GPU
+//! name's memory size is matched against the chip's memory).
 //!
-//! Names are as published, with only the quantity dropped. The test prints every part that does
-//! not resolve and holds the resolve rate to a floor, so a catalog change that loses parts fails.
+//! Names are as published, with only the quantity dropped; the part kinds are the ones the
+//! checker's rules read (GPUs, CPUs, boards, PSUs, coolers, cases; RAM and drives are left out).
+//! The test prints every part that does not resolve and holds the resolve rate to a floor, so a
+//! catalog change that loses parts fails.
 
 use kraftwerk::catalog::{self, Catalog, PartKind};
 
@@ -31,13 +36,17 @@ const BUILDS: &[(&str, &[(PartKind, &str)])] = &[
         &[(PartKind::Gpu, "RTX 4090D"), (PartKind::Motherboard, "ASRock Rack GENOA2D24G-2L+")],
     ),
     (
-        "https://nodehome.pages.dev/articles/sovereign-node-build-guide.html",
+        // As built (the builder's repository); the guide published first at
+        // https://nodehome.pages.dev/articles/sovereign-node-build-guide.html planned the same board and CPU
+        // and an Arctic Freezer 4U-M; the cooler was swapped (docs/wiki/decisions/noctua-over-arctic.md).
+        "https://github.com/Rooster-Cogburn77/nodehome/blob/f799d4e374a3f024aff48e56af9ef6827722cb1f/docs/HANDOVER_SOURCING.md (Sovereign Node, 3x RTX 3090 blower)",
         &[
             (PartKind::Motherboard, "Supermicro H12SSL-i"),
             (PartKind::Cpu, "EPYC 7302"),
-            (PartKind::Gpu, "RTX 3090"),
+            (PartKind::GpuCard, "Gigabyte GeForce RTX 3090 Turbo 24GB"),
             (PartKind::Case, "SilverStone RM400"),
-            (PartKind::Cooler, "Arctic Freezer 4U-M"),
+            (PartKind::Psu, "Super Flower Leadex Titanium 1600W"),
+            (PartKind::Cooler, "Noctua NH-U9 TR4-SP3"),
         ],
     ),
     (
@@ -107,6 +116,69 @@ const BUILDS: &[(&str, &[(PartKind, &str)])] = &[
         "https://www.thefpsreview.com/2020/10/22/puget-systems-tests-four-blower-style-geforce-rtx-3090-cards-in-a-single-workstation-1717-watt-peak-power-draw/",
         &[(PartKind::GpuCard, "GIGABYTE GeForce RTX 3090 TURBO 24G")],
     ),
+    // Added in wave 3: used V100/MI50 rigs, Genoa/Turin and Threadripper PRO 6000-class builds.
+    (
+        "https://ai-news-9hr.pages.dev/news/2026-06-01/8cb32b2a45dd (blog.tymscar.com, 'I put a datacenter GPU in my gaming PC': V100 SXM2 on an adapter beside an RTX 4080)",
+        &[(PartKind::Gpu, "Tesla V100 SXM2 16GB"), (PartKind::Gpu, "RTX 4080")],
+    ),
+    (
+        "https://reddlx.com/sub/unsloth (2x Instinct MI50 32GB, Qwen3.6-27B MTP on llama.cpp/ROCm)",
+        &[(PartKind::Gpu, "Instinct MI50 32GB"), (PartKind::Cpu, "Xeon E5-2696 v4")],
+    ),
+    (
+        "https://github.com/voipmonitor/rtx6kpro/blob/29f3863a371d43dfa3c21899911225894037deed/hardware/gpu-configs.md (Festr: dual Turin, 8x Server Edition)",
+        &[
+            (PartKind::Cpu, "EPYC 9575F"),
+            (PartKind::Motherboard, "K15PG-D24"),
+            (PartKind::Gpu, "RTX PRO 6000 Blackwell Server Edition"),
+        ],
+    ),
+    (
+        "https://github.com/voipmonitor/rtx6kpro/blob/29f3863a371d43dfa3c21899911225894037deed/hardware/gpu-configs.md (luke: 8x Max-Q behind PCIe switches)",
+        &[(PartKind::Motherboard, "ASUS WRX90E"), (PartKind::Gpu, "RTX 6000 Pro MaxQ")],
+    ),
+    (
+        "https://github.com/voipmonitor/rtx6kpro/blob/29f3863a371d43dfa3c21899911225894037deed/hardware/gpu-configs.md (orangezed: budget dual EPYC, 8x Max-Q)",
+        &[
+            (PartKind::Cpu, "EPYC 9374F"),
+            (PartKind::Motherboard, "ASRockRack TURIN2D24G-2L+"),
+            (PartKind::Gpu, "RTX PRO 6000 Blackwell MaxQ Workstation Edition"),
+        ],
+    ),
+    (
+        "https://github.com/voipmonitor/rtx6kpro/blob/29f3863a371d43dfa3c21899911225894037deed/hardware/gpu-configs.md (Ixtrix: desktop 4-GPU build)",
+        &[(PartKind::Motherboard, "ASUS PRO WS WRX90E-SAGE SE"), (PartKind::Gpu, "RTX 6000 Pro MaxQ")],
+    ),
+    (
+        "https://github.com/voipmonitor/rtx6kpro/blob/29f3863a371d43dfa3c21899911225894037deed/hardware/gpu-configs.md (Qu: 4-GPU workstation)",
+        &[(PartKind::Gpu, "RTX 6000 Pro Workstation")],
+    ),
+    (
+        "https://github.com/voipmonitor/rtx6kpro/blob/29f3863a371d43dfa3c21899911225894037deed/hardware/gpu-configs.md (Grimulkan: 16 GPUs behind switches)",
+        &[(PartKind::Gpu, "RTX PRO 6000 Blackwell")],
+    ),
+    (
+        // The builder's CPU line ("AMD EPYC CPU with 128 lanes (like 7642 ... or other)") names no
+        // definite part and is left out.
+        "https://github.com/ai-infos/guidances-setup-16-mi50-deepseek-v32/blob/47f6d599b1cba20a9a9d4604507c24158ffbf4f9/README.md (16x MI50 32GB, DeepSeek V3.2 on vLLM gfx906)",
+        &[(PartKind::Gpu, "AMD MI50 32GB"), (PartKind::Motherboard, "ROMED8-2T")],
+    ),
+    (
+        "https://garylvov.com/projects/minerva (Minerva: 2x RTX 3090 Ti + 2x RTX 3090, Threadripper PRO)",
+        &[
+            (PartKind::Gpu, "NVIDIA 3090 TI 24G"),
+            (PartKind::Gpu, "NVIDIA 3090 24G"),
+            (PartKind::Cpu, "AMD Threadripper 7955wx"),
+        ],
+    ),
+    (
+        "https://www.banandre.com/blog/diy-ai-supercomputing-6x-3090-build-pushes-tinygrad-limits (6x RTX 3090, tinygrad P2P)",
+        &[
+            (PartKind::Motherboard, "ASRock ROMED-2T"),
+            (PartKind::Cpu, "Epyc 7502"),
+            (PartKind::GpuCard, "Gigabyte 3090 Gaming OC"),
+        ],
+    ),
 ];
 
 fn resolve_rate(c: &Catalog) -> (usize, usize, Vec<String>) {
@@ -131,16 +203,19 @@ fn named_parts_of_real_builds_resolve() {
     let c = catalog::builtin().expect("catalog");
     let (found, total, missing) = resolve_rate(&c);
     println!(
-        "{found} of {total} named parts resolve ({:.0} %) over {} builds",
+        "{found} of {total} named parts resolve ({:.1} %) over {} builds",
         100.0 * found as f64 / total as f64,
         BUILDS.len()
     );
     for m in &missing {
         println!("  unresolved: {m}");
     }
-    // Issue 14 asks for >= 20 builds and >= 90 %; reached 40/45 (89 %): floor at the reached rate.
+    // Issue 14 asks for >= 20 builds and >= 90 %. Reached 63 of 70 (90.0 %) over 31 builds: the
+    // seven misses are five server boards (GENOA2D24G-2L+, H12SSL-i, ROME2D32GM-2T, K15PG-D24,
+    // TURIN2D24G-2L+) that catalog/motherboards.ron lacks, a board name misspelt in the source
+    // ("ROMED-2T") and an OEM-only Xeon (E5-2696 v4) with no published TDP.
     assert!(BUILDS.len() >= 20, "only {} builds in the test set", BUILDS.len());
-    assert!(found * 100 >= total * 88, "{found}/{total}: {missing:#?}");
+    assert!(found * 100 >= total * 90, "{found}/{total}: {missing:#?}");
 }
 
 #[test]
@@ -154,4 +229,26 @@ fn name_lookup_finds_the_part_the_builder_meant() {
     assert_eq!(id(PartKind::Cpu, "Epyc 7763").as_deref(), Some("amd-epyc-7763"));
     assert_eq!(id(PartKind::Cpu, "Xeon E5-2697A v4").as_deref(), Some("intel-xeon-e5-2697a-v4"));
     assert_eq!(id(PartKind::Gpu, "RTX 9999"), None);
+}
+
+#[test]
+fn name_lookup_keeps_variants_apart_and_forgives_one_wrong_series_word() {
+    let c = catalog::builtin().expect("catalog");
+    let id = |k, n| c.find_by_name(k, n).map(|p| p.id().to_owned());
+    // A model number is not its Ti/Super/D variant, even where the variant's listing is shorter.
+    let card = id(PartKind::GpuCard, "Gigabyte 3090 Gaming OC").expect("a 3090 Gaming OC card");
+    assert!(card.contains("3090") && !card.contains("3090-ti"), "{card}");
+    assert_eq!(id(PartKind::Gpu, "RTX 3090 Ti").as_deref(), Some("nvidia-geforce-rtx-3090-ti"));
+    assert_eq!(id(PartKind::Gpu, "RTX 4090D").as_deref(), Some("nvidia-geforce-rtx-4090d"));
+    // A memory size picks the chip, not a partner card that happens to list it.
+    assert_eq!(id(PartKind::Gpu, "NVIDIA 3090 TI 24G").as_deref(), Some("nvidia-geforce-rtx-3090-ti"));
+    assert_eq!(id(PartKind::Gpu, "NVIDIA 3090 24G").as_deref(), Some("nvidia-geforce-rtx-3090"));
+    assert_eq!(id(PartKind::Gpu, "Instinct MI50 32GB").as_deref(), Some("amd-instinct-mi50-32gb"));
+    // A published series word that is wrong ("Genesis": the case is the ROG Hyperion GR701).
+    let case = id(PartKind::Case, "ROG Genesis GR701").expect("GR701");
+    assert!(case.contains("hyperion-gr701"), "{case}");
+    // But a wrong model code, or a name with only quantities, finds nothing.
+    assert_eq!(id(PartKind::Case, "ROG Hyperion GR799"), None);
+    assert_eq!(id(PartKind::Psu, "Super Flower Leadex 9999W"), None);
+    assert_eq!(id(PartKind::Motherboard, "ASRock ROMED-2T"), None);
 }

@@ -63,11 +63,45 @@ impl PickerIndex {
     }
 }
 
+/// Words that make a model number a different part: `3090` and `3090 Ti`, `4090` and `4090 D`,
+/// `7900 XT` and `7900 XTX` are different chips.
+const VARIANT_WORDS: &[&str] = &["ti", "super", "xt", "xtx", "gre", "d"];
+
+impl PickerIndex {
+    /// The best [`PickerIndex::search`] hit for a builder's part name that does not add a variant
+    /// word ([`VARIANT_WORDS`]) to one of the name's model numbers: "Gigabyte 3090 Gaming OC"
+    /// is the RTX 3090 card, never the 3090 Ti one whose listing happens to be shorter.
+    fn best_match(&self, name: &str) -> Option<usize> {
+        let terms: Vec<String> = name.split_whitespace().map(str::to_lowercase).collect();
+        self.search(name, self.keys.len()).into_iter().find(|&i| !adds_variant(&self.keys[i], &terms))
+    }
+}
+
+/// Whether every occurrence in `key` of some all-digit term of `terms` is followed by a variant
+/// word that `terms` do not name.
+fn adds_variant(key: &str, terms: &[String]) -> bool {
+    terms.iter().filter(|t| t.len() >= 3 && t.chars().all(|c| c.is_ascii_digit())).any(|num| {
+        let mut found = key.match_indices(num.as_str()).peekable();
+        found.peek().is_some()
+            && found.all(|(at, _)| {
+                let rest = key[at + num.len()..].trim_start_matches([' ', '-']);
+                let word: String = rest.chars().take_while(char::is_ascii_alphanumeric).collect();
+                VARIANT_WORDS.contains(&word.as_str()) && !terms.contains(&word)
+            })
+    })
+}
+
 impl super::Catalog {
     /// The part of `kind` a builder's name for it points to: an exact id, else the best
     /// [`PickerIndex`] hit among the parts of `kind` (every term of `name` must occur in the
-    /// part's vendor, name or id). GPU names fall back from cards to chips and back. `None` when
-    /// nothing matches every term.
+    /// part's vendor, name or id). GPU names fall back from cards to chips and back.
+    ///
+    /// A hit that adds a variant word to one of the name's model numbers (`3090` -> `3090 Ti`)
+    /// is passed over. When no part matches every term, one word of the name may be a wrong series name (a
+    /// build log's "ROG Genesis GR701" for the ROG Hyperion GR701): the name is searched again
+    /// without each of its words that holds no digit, but only when it has a model code
+    /// ([`is_model_code`]) that every retry keeps, and only when all retries that match point to
+    /// the same part. `None` when nothing matches, or when the retries disagree.
     pub fn find_by_name(&self, kind: super::PartKind, name: &str) -> Option<&dyn super::Part> {
         use super::PartKind;
         let kinds: &[PartKind] = match kind {
@@ -75,16 +109,89 @@ impl super::Catalog {
             PartKind::GpuCard => &[PartKind::GpuCard, PartKind::Gpu],
             _ => std::slice::from_ref(&kind),
         };
-        for k in kinds {
-            let parts = self.parts_of(*k);
+        let indexed: Vec<(Vec<&dyn super::Part>, PickerIndex)> = kinds
+            .iter()
+            .map(|k| {
+                let parts = self.parts_of(*k);
+                let index = PickerIndex::new(&parts);
+                (parts, index)
+            })
+            .collect();
+        for (k, (parts, index)) in kinds.iter().zip(&indexed) {
             if let Some(p) = parts.iter().find(|p| p.id() == name) {
                 return Some(*p);
             }
-            let index = PickerIndex::new(&parts);
-            if let Some(&i) = index.search(name, 1).first() {
+            if let Some(i) = index.best_match(name) {
+                return parts.get(i).copied();
+            }
+            if *k == PartKind::Gpu
+                && let Some(g) = self.chip_by_memory(name)
+            {
+                return Some(g);
+            }
+        }
+        let words: Vec<&str> = name.split_whitespace().collect();
+        if !words.iter().any(|w| is_model_code(w)) || words.len() < 2 {
+            return None;
+        }
+        for (parts, index) in &indexed {
+            let mut found: Option<usize> = None;
+            for skip in (0..words.len()).filter(|&i| !words[i].chars().any(|c| c.is_ascii_digit())) {
+                let query: Vec<&str> = words.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, w)| *w).collect();
+                if let Some(i) = index.best_match(&query.join(" ")) {
+                    match found {
+                        Some(f) if f != i => return None,
+                        _ => found = Some(i),
+                    }
+                }
+            }
+            if let Some(i) = found {
                 return parts.get(i).copied();
             }
         }
         None
     }
+}
+
+impl super::Catalog {
+    /// The GPU chip a name with a memory size points to when chip names carry no size: "NVIDIA
+    /// 3090 TI 24G" is the RTX 3090 Ti chip, because its `memory_gib` is 24. Every size term
+    /// (`24G`, `48GB`) must match the chip's memory within 1.5 GiB (vendors round: 141 GB is
+    /// 140.4 GiB reported); the other terms are searched as usual.
+    fn chip_by_memory(&self, name: &str) -> Option<&dyn super::Part> {
+        let (sizes, rest): (Vec<&str>, Vec<&str>) = name.split_whitespace().partition(|w| memory_size(w).is_some());
+        if sizes.is_empty() || rest.is_empty() {
+            return None;
+        }
+        let chips: Vec<&super::Gpu> = self
+            .gpus
+            .iter()
+            .filter(|g| sizes.iter().filter_map(|w| memory_size(w)).all(|n| (g.memory_gib - n).abs() < 1.5))
+            .collect();
+        let index = PickerIndex::new(&chips);
+        let i = index.best_match(&rest.join(" "))?;
+        chips.get(i).map(|g| *g as &dyn super::Part)
+    }
+}
+
+/// The size of a memory-size term (`24G`, `48GB`, `16gb`), GB.
+fn memory_size(word: &str) -> Option<f64> {
+    let w = word.to_ascii_lowercase();
+    let n = w.strip_suffix("gb").or_else(|| w.strip_suffix('g'))?;
+    if n.is_empty() || !n.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok()
+}
+
+/// Whether `word` is a model code (`GR701`, `H12SSL-i`, `7443P`, `4090`): at least three
+/// characters with a digit, and not a bare quantity with a unit (`1600W`, `24G`, `16GB`,
+/// `360mm`, `4U`), which many parts of a maker share.
+pub fn is_model_code(word: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    if w.len() < 3 || !w.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let unit = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    !(unit.len() < w.len() && ["w", "g", "gb", "tb", "mm", "u", "v", "a", "mhz", "ghz"].contains(&unit))
 }
