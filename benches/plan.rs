@@ -1,13 +1,14 @@
 //! Benchmarks of the planner (target: a typical goal over the full catalog in ≤ 1 s).
 //!
 //! - `plan_70b_int4_us_circuit`: Llama 3.1 70B at int4, 20 tok/s, one 15 A / 120 V circuit,
-//!   used cards allowed, over the built-in catalog.
+//!   used cards allowed, over the built-in catalog (curated parts and the OpenDB import:
+//!   thousands of boards, PSUs, cases and coolers, over a thousand partner cards).
 //! - `plan_70b_int4_us_circuit_grown_catalog`: the same goal over the built-in catalog grown to
 //!   market scale by copies of every part under new ids and prices (about 40 cards per chip,
 //!   thousands of boards, PSUs, cases, coolers), to show the pruning keeps the work bounded.
 //!
 //! Each prints, once, the candidate counts of its search (chips, fit estimates, machines
-//! checked). Run with `cargo bench --bench plan`.
+//! checked), and the part options the planner starts from. Run with `cargo bench --bench plan`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kraftwerk::catalog::Catalog;
@@ -79,6 +80,19 @@ fn report(name: &str, c: &Catalog) {
 fn benches(cr: &mut Criterion) {
     let c = kraftwerk::catalog::builtin().expect("catalog");
     report("plan_70b_int4_us_circuit", &c);
+    let parts = kraftwerk::plan::adapter::parts(&c, 120.0);
+    eprintln!(
+        "plan candidates over the full catalog: {} GPU options ({} partner cards left out as twins), {} boards ({} with a slot layout), {} CPUs, {} memory kits, {} coolers, {} cases, {} PSUs",
+        parts.cards.len(),
+        parts.twin_cards,
+        parts.boards.len(),
+        parts.boards.iter().filter(|b| b.wide_slots > 0).count(),
+        parts.cpus.len(),
+        parts.kits.len(),
+        parts.coolers.len(),
+        parts.cases.len(),
+        parts.psus.len()
+    );
     cr.bench_function("plan_70b_int4_us_circuit", |b| b.iter(|| black_box(plan_blocking(&c, &goal()).expect("plan"))));
     let g = grown(&c);
     report("plan_70b_int4_us_circuit_grown_catalog", &g);

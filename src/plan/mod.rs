@@ -13,6 +13,7 @@
 
 pub mod adapter;
 mod relax;
+pub mod views;
 pub mod search;
 
 pub use search::{Control, plan};
