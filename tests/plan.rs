@@ -217,7 +217,8 @@ fn must_have_board_is_used() {
 #[test]
 fn gguf_model_file_plans_at_its_own_precision() {
     let c = catalog();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/model-files/tiny-llama-q4_k_m.gguf");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/model-files/tiny-llama-q4_k_m.gguf");
     let file = kraftwerk::model_file::read_model_file(&path).expect("fixture reads");
     let g = Goal { model: ModelRef::File(path.clone()), precision: None, ..Goal::default() };
     let out = plan_blocking(&c, &g).expect("plan");
@@ -231,10 +232,7 @@ fn gguf_model_file_plans_at_its_own_precision() {
     let exact = file.weights.total as f64 / kraftwerk::estimate::llm::GIB;
     assert!((kraftwerk::plan::adapter::weights_gib(&model, file.precision) - exact).abs() < 1e-9);
     // A file that is not a model is a bad goal naming the file.
-    let bad = Goal {
-        model: ModelRef::File(path.with_file_name("not-a-model.gguf")),
-        ..Goal::default()
-    };
+    let bad = Goal { model: ModelRef::File(path.with_file_name("not-a-model.gguf")), ..Goal::default() };
     let e = plan_blocking(&c, &bad).expect_err("not a model");
     assert!(e.to_string().contains("not-a-model.gguf"), "{e}");
 }

@@ -477,9 +477,8 @@ pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model) ->
 /// PSUs ([`check::Rule::needs`]), so it guards the cards' slots, case fit, power delivery or
 /// the site's circuits. An unknown rule id counts as depended on.
 pub fn goal_depends_on(rule: &str) -> bool {
-    check::rule(rule).is_none_or(|r| {
-        r.needs.iter().any(|n| matches!(n, Need::Part(CheckedPart::Gpu | CheckedPart::Psu)))
-    })
+    check::rule(rule)
+        .is_none_or(|r| r.needs.iter().any(|n| matches!(n, Need::Part(CheckedPart::Gpu | CheckedPart::Psu))))
 }
 
 /// What the checker says of a build: its error and warning findings, its not-checked findings

@@ -13,8 +13,8 @@
 
 pub mod adapter;
 mod relax;
-pub mod views;
 pub mod search;
+pub mod views;
 
 pub use search::{Control, plan};
 

@@ -139,7 +139,7 @@ fn part_order(a: (bool, Option<f64>, &str), b: (bool, Option<f64>, &str)) -> std
 /// the list dominates (one listed earlier with the same openings, PSU bays and known figures,
 /// and room for a GPU at least as long): a board looks at a handful of cases however many the
 /// catalog lists.
-fn case_index<'a>(cases: Vec<&'a CaseView>) -> BTreeMap<(Form, adapter::FormFactor), Vec<&'a CaseView>> {
+fn case_index(cases: Vec<&CaseView>) -> BTreeMap<(Form, adapter::FormFactor), Vec<&CaseView>> {
     let mut index: BTreeMap<(Form, adapter::FormFactor), Vec<&CaseView>> = BTreeMap::new();
     let room = |k: &CaseView| k.max_gpu_length_mm.unwrap_or(0.0);
     for k in cases {

@@ -237,13 +237,7 @@ fn card_view(idx: usize, g: &crate::catalog::Gpu, chip: &crate::catalog::Gpu) ->
         name: g.display_name(),
         chip_key: format!(
             "{}|{}|{}|{}|{:?}|{}x{}",
-            chip.vendor,
-            chip.architecture,
-            g.memory_gib,
-            g.memory_bandwidth_gb_s,
-            g.peak,
-            g.pcie_gen,
-            g.pcie_lanes
+            chip.vendor, chip.architecture, g.memory_gib, g.memory_bandwidth_gb_s, g.peak, g.pcie_gen, g.pcie_lanes
         ),
         memory_gib: g.memory_gib,
         width_slots: g.width_slots,

@@ -248,7 +248,11 @@ impl<'a> State<'a> {
             .min_by(|a, b| {
                 b.figures_known.cmp(&a.figures_known).then(cmp_price(a.price_usd, b.price_usd)).then(a.id.cmp(&b.id))
             })
-            .ok_or((Constraint::Checks, format!("no cooler in the catalog mounts on {}", board.socket), Retry::Board))?;
+            .ok_or((
+                Constraint::Checks,
+                format!("no cooler in the catalog mounts on {}", board.socket),
+                Retry::Board,
+            ))?;
         let kit = self.memory_for(board, card, c.n)?;
         let mut last = (
             Constraint::Slots,
@@ -478,7 +482,10 @@ impl<'a> State<'a> {
             if d < self.goal.tok_s {
                 return Err((
                     Constraint::Speed,
-                    format!("{gpus} on {}: {d:.1} tok/s per user on its slots (target {})", board.name, self.goal.tok_s),
+                    format!(
+                        "{gpus} on {}: {d:.1} tok/s per user on its slots (target {})",
+                        board.name, self.goal.tok_s
+                    ),
                     Retry::Board,
                 ));
             }
