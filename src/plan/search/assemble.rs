@@ -16,6 +16,11 @@ use crate::plan::adapter::{self, BoardView, CardView, CaseView, Evaluation, Part
 use crate::plan::{Constraint, Form, PlanResult};
 use std::collections::BTreeMap;
 
+/// Platforms (board and case, every CPU and PSU set tried) over the goal's circuits after
+/// which a card is given up: the cards draw most of the power, the cheapest platforms were
+/// tried first, and the others differ only in the CPU, board and PSUs.
+pub const POWER_FAILURES_PER_CARD: usize = 2;
+
 /// Card slots: (slot position, riser generation for an open frame).
 type Placement = Vec<(u8, Option<u8>)>;
 
@@ -150,6 +155,7 @@ impl<'a> State<'a> {
             let card = &parts.cards[ci];
             let mut kept = 0;
             let mut boards_tried = 0;
+            let mut over_power = 0;
             let boards = self.boards.clone();
             for &board in boards.iter().filter(|b| b.wide_slots >= c.n as usize) {
                 if kept >= RESULTS_PER_CARD || boards_tried >= BOARDS_PER_CARD {
@@ -164,6 +170,9 @@ impl<'a> State<'a> {
                 }
                 placed_any = true;
                 boards_tried += 1;
+                if over_power >= POWER_FAILURES_PER_CARD {
+                    break;
+                }
                 for (case, placement) in cases.into_iter().take(CASES_PER_BOARD) {
                     match self.try_platform(c, ci, board, case, &placement) {
                         Ok(r) => {
@@ -173,10 +182,12 @@ impl<'a> State<'a> {
                             break;
                         }
                         Err((constraint, reason, retry)) => {
+                            over_power += usize::from(constraint == Constraint::Power);
                             if first_failure.as_ref().is_none_or(|old| stage(constraint) > stage(old.0)) {
                                 first_failure = Some((constraint, reason));
                             }
                             if retry == Retry::Board
+                                || over_power >= POWER_FAILURES_PER_CARD
                                 || self.unknown.contains(&Unknown::Board(board.idx))
                                 || self.unknown.contains(&Unknown::Card(ci))
                             {
@@ -261,6 +272,7 @@ impl<'a> State<'a> {
         );
         let cpus: Vec<_> = cpus.into_iter().filter(|p| !self.unknown.contains(&Unknown::Cpu(p.idx))).collect();
         for cpu in cpus.into_iter().take(CPUS_PER_BOARD) {
+            let mut cpu_blamed = true;
             let mut spec = Spec {
                 card: ci,
                 gpu: card.id.clone(),
@@ -299,6 +311,7 @@ impl<'a> State<'a> {
                     Ok(r) => return Ok(r),
                     Err(e) => {
                         let retry = e.2;
+                        cpu_blamed = retry != Retry::Psu || e.0 == Constraint::Power;
                         if stage(e.0) >= stage(last.0) {
                             last = e;
                         }
@@ -309,6 +322,12 @@ impl<'a> State<'a> {
                         }
                     }
                 }
+            }
+            // Every PSU set failed on a finding that names the PSUs and not the CPU (a cable
+            // the card needs): another CPU changes nothing. Over the circuits, a CPU that draws
+            // less may still bring it under.
+            if !cpu_blamed {
+                return Err(last);
             }
         }
         Err(last)
