@@ -1,13 +1,14 @@
 //! Benchmarks of the planner (target: a typical goal over the full catalog in ≤ 1 s).
 //!
 //! - `plan_70b_int4_us_circuit`: Llama 3.1 70B at int4, 20 tok/s, one 15 A / 120 V circuit,
-//!   used cards allowed, over the built-in catalog.
-//! - `plan_70b_int4_us_circuit_grown_catalog`: the same goal over the built-in catalog grown to
-//!   market scale by copies of every part under new ids and prices (about 40 cards per chip,
-//!   thousands of boards, PSUs, cases, coolers), to show the pruning keeps the work bounded.
+//!   used cards allowed, over the built-in catalog (curated parts and the OpenDB import:
+//!   thousands of boards, PSUs, cases and coolers, over a thousand partner cards).
+//! - `plan_70b_int4_us_circuit_grown_catalog`: the same goal over the built-in catalog grown by
+//!   copies of parts under new ids and prices (40 copies of every chip, the imported boards,
+//!   PSUs, cases and coolers doubled), to show the pruning keeps the work bounded.
 //!
 //! Each prints, once, the candidate counts of its search (chips, fit estimates, machines
-//! checked). Run with `cargo bench --bench plan`.
+//! checked), and the part options the planner starts from. Run with `cargo bench --bench plan`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kraftwerk::catalog::Catalog;
@@ -49,12 +50,12 @@ fn grow<T: Clone>(
 fn grown(c: &Catalog) -> Catalog {
     let mut g = c.clone();
     grow(&mut g.gpus, 40, |p| &mut p.id, |p| &mut p.price_usd);
-    grow(&mut g.motherboards, 110, |p| &mut p.id, |p| &mut p.price_usd);
-    grow(&mut g.psus, 400, |p| &mut p.id, |p| &mut p.price_usd);
-    grow(&mut g.cases, 600, |p| &mut p.id, |p| &mut p.price_usd);
-    grow(&mut g.coolers, 300, |p| &mut p.id, |p| &mut p.price_usd);
-    grow(&mut g.cpus, 20, |p| &mut p.id, |p| &mut p.price_usd);
-    grow(&mut g.memory, 50, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.motherboards, 1, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.psus, 1, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.cases, 1, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.coolers, 1, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.cpus, 2, |p| &mut p.id, |p| &mut p.price_usd);
+    grow(&mut g.memory, 10, |p| &mut p.id, |p| &mut p.price_usd);
     g
 }
 
@@ -62,9 +63,10 @@ fn report(name: &str, c: &Catalog) {
     let out = plan_blocking(c, &goal()).expect("plan");
     let n = c.counts();
     eprintln!(
-        "{name}: catalog {} parts ({} GPU cards, {} boards, {} PSUs, {} cases); {} chips, {} fit estimates, {} machines checked, {} passed, {} results",
+        "{name}: catalog {} parts ({} GPU chips, {} GPU cards, {} boards, {} PSUs, {} cases); {} chips, {} fit estimates, {} machines checked, {} passed, {} results",
         n.values().sum::<usize>(),
         c.gpus.len(),
+        c.gpu_cards.len(),
         c.motherboards.len(),
         c.psus.len(),
         c.cases.len(),
@@ -79,6 +81,19 @@ fn report(name: &str, c: &Catalog) {
 fn benches(cr: &mut Criterion) {
     let c = kraftwerk::catalog::builtin().expect("catalog");
     report("plan_70b_int4_us_circuit", &c);
+    let parts = kraftwerk::plan::adapter::parts(&c, 120.0);
+    eprintln!(
+        "plan candidates over the full catalog: {} GPU options ({} partner cards left out as twins), {} boards ({} with a slot layout), {} CPUs, {} memory kits, {} coolers, {} cases, {} PSUs",
+        parts.cards.len(),
+        parts.twin_cards,
+        parts.boards.len(),
+        parts.boards.iter().filter(|b| b.wide_slots > 0).count(),
+        parts.cpus.len(),
+        parts.kits.len(),
+        parts.coolers.len(),
+        parts.cases.len(),
+        parts.psus.len()
+    );
     cr.bench_function("plan_70b_int4_us_circuit", |b| b.iter(|| black_box(plan_blocking(&c, &goal()).expect("plan"))));
     let g = grown(&c);
     report("plan_70b_int4_us_circuit_grown_catalog", &g);

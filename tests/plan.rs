@@ -18,7 +18,7 @@ fn goal(model: &str, precision: &str) -> Goal {
 fn cards(c: &Catalog, r: &PlanResult) -> (usize, f64) {
     let id = &r.build.gpus[0].gpu;
     assert!(r.build.gpus.iter().all(|g| &g.gpu == id), "one card type per plan");
-    (r.build.gpus.len(), c.gpu(id).expect("card in catalog").memory_gib)
+    (r.build.gpus.len(), c.gpu_or_card(id).expect("card in catalog").memory_gib)
 }
 
 /// Continuous limit of the goal's circuits, W (80 % of the breaker, NEC 210.20(A) / the
@@ -28,9 +28,29 @@ fn circuit_w(g: &Goal) -> f64 {
 }
 
 fn assert_contract(c: &Catalog, g: &Goal, out: &PlanOutcome) {
+    let model = kraftwerk::plan::adapter::resolve_model(c, &g.model).expect("model");
     for r in &out.results {
+        // `check` on the whole catalog, as `kraftwerk check` runs it: no error, every required
+        // part chosen, and no not-checked finding on a rule that needs the GPUs or PSUs (the
+        // figures the goal depends on: slots, case fit, power delivery, circuits).
         let report = kraftwerk::check::run(&r.build, c);
         assert_eq!(report.errors, 0, "{}: {:?}", r.title, report.findings);
+        assert!(report.coverage.missing_parts.is_empty(), "{}: {:?}", r.title, report.coverage);
+        assert_ne!(report.verdict, kraftwerk::check::Verdict::Fail, "{}", r.title);
+        for f in report.findings.iter().filter(|f| f.kind == kraftwerk::check::FindingKind::NotChecked) {
+            let rule = kraftwerk::check::rule(f.rule).expect("rule");
+            let goal_figure = rule.needs.iter().any(|n| {
+                matches!(
+                    n,
+                    kraftwerk::check::Need::Part(kraftwerk::check::PartKind::Gpu | kraftwerk::check::PartKind::Psu)
+                )
+            });
+            assert!(!goal_figure, "{}: not checked on a figure the goal depends on: {}", r.title, f.message);
+        }
+        // The planner's evaluation (made on its small working catalog) is the one the whole
+        // catalog gives.
+        let again = kraftwerk::plan::adapter::evaluate(&r.build, c, g, &model);
+        assert_eq!(again, r.eval, "{}", r.title);
         for circuit in &report.power.circuits {
             assert!(circuit.amps <= circuit.continuous_a + 1e-9, "{}: circuit over its continuous limit", r.title);
         }
@@ -79,22 +99,54 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     assert!(r.reason.contains("kW"), "{}", r.reason);
 }
 
-/// The largest MoE preset (DeepSeek-V3, 671B, 37B active) at 4 bits in a European room of
-/// 230 V / 16 A: about 330 GiB of weights, so four 96 GB cards; the 600 W RTX PRO 6000 only in
-/// an open frame whose PSUs stay within the circuit, the 300 W Max-Q also in a tower.
+/// Qwen3-235B-A22B (a 235B MoE, 22B active) at 4 bits in a European room of 230 V / 16 A:
+/// about 125 GiB of weights. A builder answers two 96 GB RTX PRO 6000s, three or four 48 GB
+/// workstation cards, or six 24 GB cards on risers; never 24 GB cards in fewer than six, and
+/// never more than the circuit's continuous 2.9 kW.
+#[test]
+fn qwen3_235b_moe_at_4_bit_in_a_230_v_16_a_room() {
+    let c = catalog();
+    let g = Goal { mains_v: 230.0, breaker_a: 16.0, used: true, ..goal("qwen3-235b-a22b", "int4") };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(out.results.len() >= 3, "{out:#?}");
+    assert_contract(&c, &g, &out);
+    let weights = kraftwerk::estimate::llm::weight_gib(
+        c.model("qwen3-235b-a22b").expect("preset"),
+        kraftwerk::estimate::llm::Precision::Int4,
+    );
+    assert!((110.0..140.0).contains(&weights), "{weights} GiB");
+    for r in &out.results {
+        let (n, m) = cards(&c, r);
+        assert!(n as f64 * m >= weights, "{}: {n} x {m} GiB", r.title);
+        assert!(m < 24.5 || n <= 4, "{}: {n} x {m} GiB", r.title);
+        assert!(m > 24.5 || n >= 6, "{}: {n} x {m} GiB", r.title);
+        assert!(r.eval.fits);
+    }
+    assert!(out.results.iter().any(|r| cards(&c, r) == (2, 96.0)), "two 96 GB cards");
+    // 24 GB cards cannot hold it in four.
+    assert!(out.rejected.iter().all(|r| r.what != "4x RTX 4090" || r.constraint == Constraint::Memory));
+}
+
+/// The largest MoE preset (DeepSeek-V3, 671B, 37B active) at 4 bits in a 230 V / 16 A room:
+/// about 330 GiB of weights, so four 96 GB cards. The catalog publishes no length for the
+/// 300 W Max-Q card, and none for the open frame's GPU clearance, so their case fit cannot be
+/// checked: the planner does not propose them (before it did, unchecked) and says why.
 #[test]
 fn deepseek_v3_at_4_bit_in_a_230_v_16_a_room() {
     let c = catalog();
     let g = Goal { mains_v: 230.0, breaker_a: 16.0, used: true, ..goal("deepseek-v3", "int4") };
     let out = plan_blocking(&c, &g).expect("plan");
-    assert!(!out.results.is_empty(), "{out:#?}");
     assert_contract(&c, &g, &out);
     for r in &out.results {
         let (n, m) = cards(&c, r);
         assert!(n as f64 * m >= 330.0, "{}: {n} x {m} GiB", r.title);
-        assert!(r.eval.fits);
     }
-    assert!(out.results.iter().any(|r| cards(&c, r) == (4, 96.0)));
+    let max_q = out.rejected.iter().find(|r| r.what == "4x RTX PRO 6000 Blackwell Max-Q Workstation Edition");
+    if c.gpu("nvidia-rtx-pro-6000-blackwell-max-q").is_some_and(|g| g.length_mm.is_none()) {
+        let r = max_q.expect("the Max-Q is named");
+        assert_eq!(r.constraint, Constraint::Unknown, "{}", r.reason);
+        assert!(r.reason.contains("length_mm"), "{}", r.reason);
+    }
     // 24 GB cards cannot hold it in eight.
     assert!(out.rejected.iter().any(|r| r.what == "8x RTX 4090" && r.constraint == Constraint::Memory));
 }
@@ -105,7 +157,8 @@ fn every_result_passes_check_across_goals() {
     let goals = [
         Goal { tok_s: 30.0, users: 4, ..goal("llama-3.1-8b", "bf16") },
         Goal { form: Some(Form::OpenFrame), circuits: 2, breaker_a: 20.0, ..goal("llama-3.1-70b", "fp8") },
-        Goal { mode: "qlora".into(), ..goal("llama-3.1-70b", "bf16") },
+        Goal { mode: "qlora".into(), ..goal("qwen3-32b", "bf16") },
+        Goal { mains_v: 230.0, breaker_a: 16.0, used: true, ..goal("qwen3-235b-a22b", "int4") },
         Goal { precision: None, tok_s: 10.0, ..goal("mixtral-8x7b", "int4") },
     ];
     for g in &goals {
@@ -118,23 +171,19 @@ fn every_result_passes_check_across_goals() {
     }
 }
 
-/// 405B at 16 bits is 810 GB of weights: nothing on one 15 A circuit holds it; the binding
-/// constraint is memory and a lower precision is what relaxing it buys.
+/// 70B at 16 bits is 141 GB of weights: no two cards on one 15 A circuit hold it; the binding
+/// constraint is memory and a lower precision is what relaxing it buys. (Before the planner
+/// read the checker's not-checked findings this used 405B, whose answers were four 96 GB
+/// cards of unpublished length.)
 #[test]
 fn no_solution_names_the_binding_constraint() {
     let c = catalog();
-    let g = goal("llama-3.1-405b", "bf16");
+    let g = Goal { max_gpus: 2, ..goal("llama-3.1-70b", "bf16") };
     let out = plan_blocking(&c, &g).expect("plan");
     assert!(out.results.is_empty());
     assert!(out.binding.contains(&Constraint::Memory), "{:?}", out.binding);
     let m = out.relaxations.iter().find(|r| r.constraint == Constraint::Memory).expect("memory relaxation");
     assert!(m.buys.as_deref().is_some_and(|b| b.contains("tok/s")), "{m:?}");
-
-    // 405B at 4 bits and 10 tok/s: too much power for one US circuit; a second circuit buys it.
-    let g = Goal { tok_s: 10.0, ..goal("llama-3.1-405b", "int4") };
-    let out = plan_blocking(&c, &g).expect("plan");
-    assert!(out.results.is_empty());
-    assert!(out.binding.contains(&Constraint::Power), "{:?}", out.relaxations);
 
     // A budget below two 24 GB cards: the budget binds.
     let g = Goal { tok_s: 20.0, used: true, budget_usd: Some(3000.0), ..goal("llama-3.1-70b", "int4") };
@@ -163,6 +212,31 @@ fn must_have_board_is_used() {
     assert!(plan_blocking(&c, &Goal { must_have: vec!["no-such-part".into()], ..g }).is_err());
 }
 
+/// `--model-file` reads a GGUF through the model-file reader: the plan runs at the file's
+/// precision with its exact weight bytes, and the model goes inline into every build.
+#[test]
+fn gguf_model_file_plans_at_its_own_precision() {
+    let c = catalog();
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/model-files/tiny-llama-q4_k_m.gguf");
+    let file = kraftwerk::model_file::read_model_file(&path).expect("fixture reads");
+    let g = Goal { model: ModelRef::File(path.clone()), precision: None, ..Goal::default() };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(!out.results.is_empty(), "{out:#?}");
+    assert_contract(&c, &g, &out);
+    for r in &out.results {
+        assert_eq!(r.precision, file.precision.to_string());
+        assert!(r.build.parts.models.iter().any(|m| m.id == file.model.id), "{}", r.title);
+    }
+    let model = kraftwerk::plan::adapter::resolve_model(&c, &g.model).expect("model");
+    let exact = file.weights.total as f64 / kraftwerk::estimate::llm::GIB;
+    assert!((kraftwerk::plan::adapter::weights_gib(&model, file.precision) - exact).abs() < 1e-9);
+    // A file that is not a model is a bad goal naming the file.
+    let bad = Goal { model: ModelRef::File(path.with_file_name("not-a-model.gguf")), ..Goal::default() };
+    let e = plan_blocking(&c, &bad).expect_err("not a model");
+    assert!(e.to_string().contains("not-a-model.gguf"), "{e}");
+}
+
 #[test]
 fn model_file_goes_inline() {
     let c = catalog();
@@ -174,9 +248,9 @@ fn model_file_goes_inline() {
     std::fs::write(&path, text).expect("write");
     let g = Goal { model: ModelRef::File(path.clone()), precision: Some("bf16".into()), ..Goal::default() };
     let out = plan_blocking(&c, &g).expect("plan");
-    let _ = std::fs::remove_file(&path);
     assert!(!out.results.is_empty());
     assert_contract(&c, &g, &out);
+    let _ = std::fs::remove_file(&path);
     assert!(out.results.iter().all(|r| r.build.parts.models.iter().any(|m| m.id == "my-finetune-8b")));
 }
 

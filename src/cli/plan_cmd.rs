@@ -28,7 +28,10 @@ pub struct PlanArgs {
     /// Model preset id (`kraftwerk catalog models`).
     #[arg(long, required_unless_present = "model_file", conflicts_with = "model_file")]
     pub model: Option<String>,
-    /// A model file: today a Kraftwerk parts file (RON) holding one entry under `models`.
+    /// A model file, read as `kraftwerk fit --model-file` reads it (a `.gguf` file, a
+    /// safetensors file or folder, `config.json`): the plan runs at the file's precision with
+    /// its exact weight bytes unless `--precision` names another. A `.ron` file is a Kraftwerk
+    /// parts file holding one entry under `models`.
     #[arg(long)]
     pub model_file: Option<PathBuf>,
     /// Weight precision (int4, q4_k_m, fp8, bf16, ...) or `best` (the best that meets the goal).
@@ -195,6 +198,9 @@ fn result_text(s: &mut String, r: &PlanResult) {
     let _ = writeln!(s, "   cost: {mtok} per million tokens; break-even against {} after {be}", e.cloud);
     for w in &e.warnings {
         let _ = writeln!(s, "   warning: {w}");
+    }
+    for w in &e.not_checked_other {
+        let _ = writeln!(s, "   not checked: {w}");
     }
 }
 

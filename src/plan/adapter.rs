@@ -1,28 +1,39 @@
-//! The planner's only door into the rest of Kraftwerk: every call into `catalog`, `build`,
-//! `check` and `estimate` (power, fit, llm, cost) is in this file, so that when those APIs change
-//! only this file changes.
+//! The planner's only door into `build`, `check` and `estimate` (power, fit, llm, cost): every
+//! call into them is in this file (the catalog's part figures are read in [`super::views`]),
+//! so that when those APIs change only these files change.
 //!
 //! The search ([`super::search`]) works on plain views of the parts ([`Parts`]) and hands
 //! candidate machines back here as a [`Spec`]; [`make_build`] turns a spec into a real
-//! [`Build`], [`evaluate`] judges it with [`check::run`] and estimates it with
-//! [`fit::for_build`], exactly as `kraftwerk check` and `kraftwerk fit` would.
+//! [`Build`], [`judge`] checks it with [`check::run`] and [`estimate`] estimates it with
+//! [`fit::for_build`], exactly as `kraftwerk check` and `kraftwerk fit` would ([`evaluate`]
+//! does both).
 //!
-//! Unknown figures: today an unknown catalog figure is `Option::None` and the checker does not
-//! report "not checked". [`evaluate`] therefore lists, as not checked, the `None` figures the
-//! goal itself depends on (prices when there is a budget, the tensor rate when there is a
-//! prefill target) and every finding whose message says a figure is unknown.
+//! Unknown figures: the checker reports a rule it could not fully run as a finding of kind
+//! [`FindingKind::NotChecked`] (and in [`check::Coverage`]). [`judge`] sorts them by the parts
+//! the rule declares it needs ([`check::Rule::needs`]): a rule that needs the GPUs or the PSUs
+//! guards what the goal rests on (the cards fit their slots and case, get their power, the
+//! machine stays within the site), so its not-checked findings go to `not_checked` and the
+//! search does not propose the machine ([`goal_depends_on`]); the others (CPU cooler, system
+//! memory limits) go to `not_checked_other`, shown with the result. A part the build lacks is
+//! in `not_checked` too. The estimators add the `None` figures the goal itself depends on
+//! (prices when there is a budget, the tensor rate when there is a prefill target).
 
-use super::{Form, Goal, ModelRef};
+use super::{Goal, ModelRef};
 use crate::build::{self, Build, GpuPlacement, MemoryUse, PsuUse, Riser, Site, Workload};
-use crate::catalog::{Airflow, Catalog, GpuFormFactor, HasId, LlmModel, PartsFile};
-use crate::check::{self, Severity};
+use crate::catalog::{Catalog, HasId, LlmModel, PartsFile};
+use crate::check::{self, FindingKind, Need, PartKind as CheckedPart, Severity};
 use crate::estimate::fit::{self, FitOptions};
 use crate::estimate::llm::{self, FitInput, GpuSlot, Mode, Parallelism};
 use crate::estimate::power::{self, LoadState};
+use crate::model_file::{ModelFile, read_model_file};
 use std::path::Path;
 
+pub use super::views::{
+    BoardView, CardView, CaseView, CoolerView, CpuView, FormFactor, KitView, MemoryType, Parts, PsuView, SlotView,
+    card_class, part_kind, parts, used_market,
+};
 pub use crate::build::BuildError;
-pub use crate::catalog::{FormFactor, MemoryType};
+pub use crate::check::PartRef;
 pub use crate::estimate::llm::Precision;
 
 /// Sustained PSU load guideline the checker sizes PSUs by (fraction of rating).
@@ -30,12 +41,17 @@ pub const PSU_GUIDELINE: f64 = power::PSU_SUSTAINED_GUIDELINE;
 
 // ------------------------------------------------------------------------------ the model
 
-/// The model to plan for: a catalog preset, or one read from a file (then written inline into
-/// every planned build so that the build file stands alone).
+/// The model to plan for: a catalog preset, or one read from a model file (then written
+/// inline into every planned build so that the build file stands alone).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Model {
     inner: LlmModel,
-    from_file: bool,
+    /// The file it was read from by [`read_model_file`] (GGUF, safetensors folder): its exact
+    /// weight bytes, precision and runtime go to the fit code as `kraftwerk fit --model-file`
+    /// passes them.
+    file: Option<Box<ModelFile>>,
+    /// Read from a Kraftwerk parts file (RON) rather than a catalog preset.
+    from_parts_file: bool,
 }
 
 impl Model {
@@ -51,13 +67,22 @@ impl Model {
     pub fn max_context(&self) -> u32 {
         self.inner.max_context
     }
+    /// The precision of the model file's weights (`Q4_K_M` for such a GGUF), if read from one.
+    pub fn file_precision(&self) -> Option<Precision> {
+        self.file.as_ref().map(|f| f.precision)
+    }
+    /// Whether the model goes inline into planned builds (it is not a catalog preset).
+    fn inline(&self) -> bool {
+        self.file.is_some() || self.from_parts_file
+    }
 }
 
 /// Looks the goal's model up: a preset id in the catalog, or a file.
 ///
-/// Today the fit code accepts models as catalog entries only, so a model file is a Kraftwerk
-/// parts file (RON, the schema of `catalog/models.ron`) holding exactly one model; after the
-/// model-file readers (GGUF, safetensors) land this is where they are called.
+/// A model file is read by [`read_model_file`] (a `.gguf` file, a safetensors file or folder,
+/// `config.json`, `model.safetensors.index.json`), the reader `kraftwerk fit --model-file` uses.
+/// A `.ron` file is a Kraftwerk parts file holding exactly one entry under `models` (the schema
+/// of `catalog/models.ron`), for a model typed in by hand.
 ///
 /// # Errors
 /// A message naming the id or the file and what is wrong.
@@ -66,9 +91,9 @@ pub fn resolve_model(catalog: &Catalog, model: &ModelRef) -> Result<Model, Strin
         ModelRef::Preset(id) => catalog
             .model(id)
             .cloned()
-            .map(|m| Model { inner: m, from_file: false })
+            .map(|m| Model { inner: m, file: None, from_parts_file: false })
             .ok_or_else(|| format!("unknown model `{id}` (see `kraftwerk catalog models`)")),
-        ModelRef::File(path) => {
+        ModelRef::File(path) if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ron")) => {
             let shown = path.display().to_string();
             let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
             if meta.len() > build::file::MAX_FILE_BYTES {
@@ -77,9 +102,17 @@ pub fn resolve_model(catalog: &Catalog, model: &ModelRef) -> Result<Model, Strin
             let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
             let file = crate::catalog::parse_parts_file(&shown, &text).map_err(|e| e.to_string())?;
             match file.models.len() {
-                1 => Ok(Model { inner: file.models.into_iter().next().ok_or("no model")?, from_file: true }),
+                1 => Ok(Model {
+                    inner: file.models.into_iter().next().ok_or("no model")?,
+                    file: None,
+                    from_parts_file: true,
+                }),
                 n => Err(format!("{shown}: a model file holds exactly one entry under `models`, found {n}")),
             }
+        }
+        ModelRef::File(path) => {
+            let f = read_model_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok(Model { inner: f.model.clone(), file: Some(Box::new(f)), from_parts_file: false })
         }
     }
 }
@@ -117,308 +150,9 @@ pub fn best_precisions() -> Vec<Precision> {
 /// Weights alone at `precision`, GiB ([`llm::weight_gib`]): a lower bound on the memory any
 /// set of GPUs needs.
 pub fn weights_gib(model: &Model, precision: Precision) -> f64 {
-    llm::weight_gib(&model.inner, precision)
-}
-
-// ------------------------------------------------------------------------------ part views
-
-/// A GPU card as the search sees it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CardView {
-    /// Index in `Catalog::gpus`.
-    pub idx: usize,
-    /// Card id.
-    pub id: String,
-    /// Short name for messages (`RTX 4090`).
-    pub short: String,
-    /// Cards with the same key have the same chip, memory and rates (so the same fit).
-    pub chip_key: String,
-    /// Memory, GiB.
-    pub memory_gib: f64,
-    /// Slots its bracket and cooler cover.
-    pub width_slots: u8,
-    /// PCIe generation of the card.
-    pub pcie_gen: u8,
-    /// Default board power, W.
-    pub board_power_w: f64,
-    /// Price, USD, if known.
-    pub price_usd: Option<f64>,
-    /// Sold only used today (see [`used_market`]).
-    pub used_market: bool,
-    /// An SXM module (needs a baseboard, not a slot).
-    pub sxm: bool,
-}
-
-/// One expansion slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SlotView {
-    /// Position from the CPU (1 = top).
-    pub position: u8,
-    /// Physical size, lanes.
-    pub physical_lanes: u8,
-    /// PCIe generation.
-    pub pcie_gen: u8,
-}
-
-/// A motherboard as the search sees it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BoardView {
-    /// Index in `Catalog::motherboards`.
-    pub idx: usize,
-    /// Id.
-    pub id: String,
-    /// Vendor and name.
-    pub name: String,
-    /// CPU socket.
-    pub socket: String,
-    /// CPU sockets on the board.
-    pub cpu_sockets: u8,
-    /// Memory type.
-    pub memory_type: MemoryType,
-    /// DIMM slots.
-    pub memory_slots: u8,
-    /// Memory channels.
-    pub memory_channels: u8,
-    /// Form factor.
-    pub form_factor: FormFactor,
-    /// Expansion slots, by position.
-    pub slots: Vec<SlotView>,
-    /// Price, USD, if known.
-    pub price_usd: Option<f64>,
-}
-
-/// A CPU.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CpuView {
-    /// Index in `Catalog::cpus`.
-    pub idx: usize,
-    /// Id.
-    pub id: String,
-    /// Socket.
-    pub socket: String,
-    /// Memory types it drives.
-    pub memory_types: Vec<MemoryType>,
-    /// PCIe lanes for slots and M.2.
-    pub lanes: u16,
-    /// Price, USD, if known.
-    pub price_usd: Option<f64>,
-}
-
-/// A memory kit.
-#[derive(Debug, Clone, PartialEq)]
-pub struct KitView {
-    /// Index in `Catalog::memory`.
-    pub idx: usize,
-    /// Id.
-    pub id: String,
-    /// Type.
-    pub memory_type: MemoryType,
-    /// Modules per kit.
-    pub modules: u8,
-    /// GB per kit.
-    pub total_gb: u32,
-    /// Price, USD, if known.
-    pub price_usd: Option<f64>,
-}
-
-/// A CPU cooler.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CoolerView {
-    /// Index in `Catalog::coolers`.
-    pub idx: usize,
-    /// Id.
-    pub id: String,
-    /// Sockets it mounts on.
-    pub sockets: Vec<String>,
-    /// Price, USD, if known.
-    pub price_usd: Option<f64>,
-}
-
-/// A case, rack chassis or open frame.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CaseView {
-    /// Index in `Catalog::cases`.
-    pub idx: usize,
-    /// Id.
-    pub id: String,
-    /// Tower, open frame or rack.
-    pub form: Form,
-    /// Board form factors it takes.
-    pub form_factors: Vec<FormFactor>,
-    /// Expansion-slot openings.
-    pub expansion_slots: u8,
-    /// PSU bays.
-    pub psu_bays: u8,
-    /// Price, USD, if known.
-    pub price_usd: Option<f64>,
-}
-
-/// A PSU.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PsuView {
-    /// Index in `Catalog::psus`.
-    pub idx: usize,
-    /// Id.
-    pub id: String,
-    /// Rated output at the goal's mains voltage, W.
-    pub rated_w: f64,
-    /// Price, USD, if known.
-    pub price_usd: Option<f64>,
-}
-
-/// Views of every part the search may pick, each list in catalog (id) order.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Parts {
-    /// GPU cards (SXM modules included, flagged).
-    pub cards: Vec<CardView>,
-    /// Boards.
-    pub boards: Vec<BoardView>,
-    /// CPUs.
-    pub cpus: Vec<CpuView>,
-    /// Memory kits.
-    pub kits: Vec<KitView>,
-    /// Coolers.
-    pub coolers: Vec<CoolerView>,
-    /// Cases.
-    pub cases: Vec<CaseView>,
-    /// PSUs.
-    pub psus: Vec<PsuView>,
-}
-
-/// Whether a GPU is bought used today. The catalog records no market status yet, so this is
-/// the architecture: NVIDIA no longer makes Pascal, Volta and Turing parts nor the GeForce
-/// RTX 30 series (Ampere), which are bought used (the "P40, V100, 3090 class").
-pub fn used_market(gpu: &crate::catalog::Gpu) -> bool {
-    let arch = gpu.architecture.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
-    matches!(arch.as_str(), "pascal" | "volta" | "turing") || (arch == "ampere" && gpu.is_geforce())
-}
-
-fn short_name(name: &str) -> String {
-    name.trim_start_matches("GeForce ").to_owned()
-}
-
-/// The views of every part in `catalog`, PSU ratings at `mains_v`.
-pub fn parts(catalog: &Catalog, mains_v: f64) -> Parts {
-    let cards = catalog
-        .gpus
-        .iter()
-        .enumerate()
-        .map(|(idx, g)| CardView {
-            idx,
-            id: g.id.clone(),
-            short: short_name(&g.name),
-            chip_key: format!(
-                "{}|{}|{}|{}|{:?}|{}x{}",
-                g.vendor, g.architecture, g.memory_gib, g.memory_bandwidth_gb_s, g.peak, g.pcie_gen, g.pcie_lanes
-            ),
-            memory_gib: g.memory_gib,
-            width_slots: g.width_slots,
-            pcie_gen: g.pcie_gen,
-            board_power_w: g.board_power_w,
-            price_usd: g.price_usd,
-            used_market: used_market(g),
-            sxm: g.form_factor == GpuFormFactor::Sxm,
-        })
-        .collect();
-    let boards = catalog
-        .motherboards
-        .iter()
-        .enumerate()
-        .map(|(idx, b)| BoardView {
-            idx,
-            id: b.id.clone(),
-            name: b.display_name(),
-            socket: b.socket.clone(),
-            cpu_sockets: b.cpu_sockets.max(1),
-            memory_type: b.memory_type,
-            memory_slots: b.memory_slots,
-            memory_channels: b.memory_channels,
-            form_factor: b.form_factor,
-            slots: b
-                .pcie_slots
-                .iter()
-                .map(|s| SlotView { position: s.position, physical_lanes: s.physical_lanes, pcie_gen: s.pcie_gen })
-                .collect(),
-            price_usd: b.price_usd,
-        })
-        .collect();
-    let cpus = catalog
-        .cpus
-        .iter()
-        .enumerate()
-        .map(|(idx, c)| CpuView {
-            idx,
-            id: c.id.clone(),
-            socket: c.socket.clone(),
-            memory_types: c.memory_types.clone(),
-            lanes: c.pcie_lanes.total(),
-            price_usd: c.price_usd,
-        })
-        .collect();
-    let kits = catalog
-        .memory
-        .iter()
-        .enumerate()
-        .map(|(idx, k)| KitView {
-            idx,
-            id: k.id.clone(),
-            memory_type: k.memory_type,
-            modules: k.modules,
-            total_gb: k.total_gb(),
-            price_usd: k.price_usd,
-        })
-        .collect();
-    let coolers = catalog
-        .coolers
-        .iter()
-        .enumerate()
-        .map(|(idx, c)| CoolerView { idx, id: c.id.clone(), sockets: c.sockets.clone(), price_usd: c.price_usd })
-        .collect();
-    let cases = catalog
-        .cases
-        .iter()
-        .enumerate()
-        .map(|(idx, c)| CaseView {
-            idx,
-            id: c.id.clone(),
-            form: match c.airflow {
-                Airflow::Desktop => Form::Tower,
-                Airflow::OpenFrame => Form::OpenFrame,
-                Airflow::Server => Form::Rack,
-            },
-            form_factors: c.form_factors.clone(),
-            expansion_slots: c.expansion_slots,
-            psu_bays: c.psu_bays,
-            price_usd: c.price_usd,
-        })
-        .collect();
-    let psus = catalog
-        .psus
-        .iter()
-        .enumerate()
-        .map(|(idx, p)| PsuView { idx, id: p.id.clone(), rated_w: p.rated_w_at(mains_v), price_usd: p.price_usd })
-        .collect();
-    Parts { cards, boards, cpus, kits, coolers, cases, psus }
-}
-
-/// The part ids of each kind, to resolve a goal's must-have parts: `(kind, id)`.
-pub fn part_kind(catalog: &Catalog, id: &str) -> Option<&'static str> {
-    if catalog.gpu(id).is_some() {
-        Some("gpu")
-    } else if catalog.motherboard(id).is_some() {
-        Some("motherboard")
-    } else if catalog.cpu(id).is_some() {
-        Some("cpu")
-    } else if catalog.case(id).is_some() {
-        Some("case")
-    } else if catalog.psu(id).is_some() {
-        Some("psu")
-    } else if catalog.cooler(id).is_some() {
-        Some("cooler")
-    } else if catalog.memory_kit(id).is_some() {
-        Some("memory")
-    } else {
-        None
+    match &model.file {
+        Some(f) if f.precision == precision => f.weights.total as f64 / llm::GIB,
+        _ => llm::weight_gib(&model.inner, precision),
     }
 }
 
@@ -458,6 +192,11 @@ fn fit_input(model: &Model, goal: &Goal, precision: Precision, n: u32) -> Result
     input.context_tokens = goal.context_tokens(model).max(1);
     input.batch = goal.users.max(1);
     input.parallelism = default_parallelism(n, precision);
+    if let Some(f) = model.file.as_ref().filter(|f| f.precision == precision) {
+        // As `fit::input_for` does for `kraftwerk fit --model-file`.
+        input.file_weights = Some(f.weights);
+        input.runtime = Some(f.runtime);
+    }
     Ok(input)
 }
 
@@ -474,7 +213,7 @@ pub fn screen(
     n: u32,
     precision: Precision,
 ) -> Result<Screen, String> {
-    let gpu = catalog.gpus.get(card.idx).ok_or("card index out of range")?;
+    let gpu = catalog.gpu_or_card(&card.id).ok_or_else(|| format!("card `{}` is not in the catalog", card.id))?;
     let input = fit_input(model, goal, precision, n)?;
     let slots = vec![GpuSlot::new(gpu.clone()); n as usize];
     let r = llm::estimate(&input, &slots).map_err(|e| e.to_string())?;
@@ -503,10 +242,58 @@ pub fn gpus_alone_w(catalog: &Catalog, goal: &Goal, card: &CardView, n: u32) -> 
     (gpu_w, power::continuous_a(&b) * b.site.mains_v * circuits)
 }
 
-/// Full-load DC power of a spec without its PSUs, W, for sizing them.
-pub fn dc_load_w(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec) -> f64 {
-    let b = make_build(catalog, goal, model, spec, "sizing");
-    power::estimate(&b.resolve(catalog), LoadState::Training).total_dc_w
+/// Full-load DC power of a build (the PSUs it names, if any, are not counted), W, for sizing
+/// its PSUs.
+pub fn dc_load_w(build: &Build, catalog: &Catalog) -> f64 {
+    power::estimate(&build.resolve(catalog), LoadState::Training).total_dc_w
+}
+
+/// The parts a search has proposed so far, copied from the catalog: a small catalog that
+/// resolves a candidate's ids exactly as the whole one does (same parts, same figures), so the
+/// checker and the estimators look parts up among dozens rather than thousands. It holds
+/// every GPU chip (the fit code compares with a cloud A100) and every model preset.
+#[derive(Debug, Clone)]
+pub struct Working(Catalog);
+
+fn put_sorted<T: HasId + Clone>(list: &mut Vec<T>, from: Option<&T>) {
+    if let Some(p) = from
+        && let Err(i) = list.binary_search_by(|x| x.id().cmp(p.id()))
+    {
+        list.insert(i, p.clone());
+    }
+}
+
+impl Working {
+    /// The chips and models of `catalog`, no other part yet.
+    pub fn new(catalog: &Catalog) -> Self {
+        Working(Catalog { gpus: catalog.gpus.clone(), models: catalog.models.clone(), ..Catalog::default() })
+    }
+
+    /// The small catalog.
+    pub fn catalog(&self) -> &Catalog {
+        &self.0
+    }
+
+    /// Adds the GPU card `id` (a partner card; chips are all there).
+    pub fn add_card(&mut self, catalog: &Catalog, id: &str) {
+        if self.0.gpu(id).is_none() {
+            let i = catalog.card_gpus.binary_search_by(|g| g.id.as_str().cmp(id)).ok();
+            put_sorted(&mut self.0.card_gpus, i.and_then(|i| catalog.card_gpus.get(i)));
+        }
+    }
+
+    /// Adds every part `spec` names (catalog indices).
+    pub fn add_spec(&mut self, catalog: &Catalog, spec: &Spec) {
+        self.add_card(catalog, &spec.gpu);
+        put_sorted(&mut self.0.motherboards, catalog.motherboards.get(spec.board));
+        put_sorted(&mut self.0.cpus, catalog.cpus.get(spec.cpu));
+        put_sorted(&mut self.0.coolers, catalog.coolers.get(spec.cooler));
+        put_sorted(&mut self.0.cases, catalog.cases.get(spec.case));
+        put_sorted(&mut self.0.memory, catalog.memory.get(spec.kit.0));
+        for &(p, _) in &spec.psus {
+            put_sorted(&mut self.0.psus, catalog.psus.get(p));
+        }
+    }
 }
 
 // ------------------------------------------------------------------------------ builds
@@ -514,8 +301,10 @@ pub fn dc_load_w(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec) -> 
 /// A candidate machine, as indices into [`Parts`] lists (catalog order).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spec {
-    /// The card (`Parts::cards` index = `Catalog::gpus` index).
+    /// The card (`Parts::cards` index).
     pub card: usize,
+    /// Its id (a chip's reference design or a partner card).
+    pub gpu: String,
     /// Card placements: slot position, riser generation (open frame), PSU index.
     pub placements: Vec<(u8, Option<u8>, usize)>,
     /// Board, CPU, cooler, case, memory kit (catalog indices) and kit count.
@@ -557,8 +346,7 @@ fn placement(card: &CardView, slot: Option<u8>, riser: Option<u8>, psu: usize) -
 
 /// The [`Build`] a spec describes, with the goal's site and workload.
 pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, name: &str) -> Build {
-    let card = catalog.gpus.get(spec.card);
-    let gpus = card.map_or_else(Vec::new, |g| {
+    let gpus = catalog.gpu_or_card(&spec.gpu).map_or_else(Vec::new, |g| {
         spec.placements
             .iter()
             .map(|&(slot, riser, psu)| GpuPlacement {
@@ -572,7 +360,7 @@ pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, na
             .collect()
     });
     let mut parts = PartsFile::default();
-    if model.from_file {
+    if model.inline() {
         parts.models.push(model.inner.clone());
     }
     Build {
@@ -633,8 +421,10 @@ pub struct Evaluation {
     pub errors: Vec<String>,
     /// Warning findings.
     pub warnings: Vec<String>,
-    /// Figures the goal depends on that are unknown, in words.
+    /// Figures the goal depends on that are unknown, in words ([`goal_depends_on`]).
     pub not_checked: Vec<String>,
+    /// Other rules the checker could not fully run (a figure unknown), in words.
+    pub not_checked_other: Vec<String>,
     /// Parts with prices.
     pub parts: Vec<PartLine>,
     /// Sum of the known prices, USD.
@@ -665,33 +455,81 @@ pub struct Evaluation {
     pub cloud: String,
     /// The power advice's common GPU limit, W, when the build is over its PSU or circuit.
     pub advised_limit_w: Option<f64>,
+    /// Parts the error findings concern (the search moves on from the part to blame).
+    #[serde(skip)]
+    pub error_parts: Vec<PartRef>,
+    /// Parts the not-checked findings concern (whose figure is unknown).
+    #[serde(skip)]
+    pub unknown_parts: Vec<PartRef>,
 }
 
-/// Judges a build with [`check::run`] and estimates it with [`fit::for_build`].
-pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal) -> Evaluation {
+/// Judges a build with [`check::run`] ([`judge`]) and, when it has no error, estimates it with
+/// [`fit::for_build`] ([`estimate`]).
+pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model) -> Evaluation {
+    let mut ev = judge(build, catalog);
+    if ev.errors.is_empty() {
+        estimate(build, catalog, goal, model, &mut ev);
+    }
+    ev
+}
+
+/// Whether a plan's goal depends on what rule `rule` checks: the rule needs the GPUs or the
+/// PSUs ([`check::Rule::needs`]), so it guards the cards' slots, case fit, power delivery or
+/// the site's circuits. An unknown rule id counts as depended on.
+pub fn goal_depends_on(rule: &str) -> bool {
+    check::rule(rule)
+        .is_none_or(|r| r.needs.iter().any(|n| matches!(n, Need::Part(CheckedPart::Gpu | CheckedPart::Psu))))
+}
+
+/// What the checker says of a build: its error and warning findings, its not-checked findings
+/// and missing parts (every one counts, see the module docs), and the power figures of its
+/// report. No fit or cost yet ([`estimate`]).
+pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
     let report = check::run(build, catalog);
+    let mut ev = from_report(&report);
+    ev.inference_wall_w = power::estimate(&build.resolve(catalog), LoadState::Inference).total_wall_w;
+    ev
+}
+
+/// [`judge`]'s reading of a check report (no inference power yet).
+fn from_report(report: &check::Report) -> Evaluation {
     let mut ev = Evaluation::default();
     for f in &report.findings {
         let line = format!("{}: {}", f.rule, f.message);
-        let unknown = f.message.contains("unknown") || f.message.contains("not checked");
-        match f.severity {
-            Severity::Error => ev.errors.push(line),
-            Severity::Warning if unknown => ev.not_checked.push(line),
-            Severity::Warning => ev.warnings.push(line),
-            Severity::Info => {}
+        match (f.kind, f.severity) {
+            (FindingKind::NotChecked, _) if goal_depends_on(f.rule) => {
+                ev.not_checked.push(line);
+                ev.unknown_parts.extend(f.parts.iter().copied());
+            }
+            (FindingKind::NotChecked, _) => ev.not_checked_other.push(line),
+            (FindingKind::Problem, Severity::Error) => {
+                ev.errors.push(line);
+                ev.error_parts.extend(f.parts.iter().copied());
+            }
+            (FindingKind::Problem, Severity::Warning) => ev.warnings.push(line),
+            (FindingKind::Problem, Severity::Info) => {}
         }
+    }
+    for k in &report.coverage.missing_parts {
+        ev.not_checked.push(format!("missing part: no {} chosen", k.name()));
     }
     ev.wall_w = report.power.total_wall_w;
     ev.heat_w = report.power.heat_w;
     ev.circuits = report.power.circuits.iter().map(|c| (c.amps, c.continuous_a)).collect();
     ev.advised_limit_w = report.advice.as_ref().and_then(|a| a.common_limit_w);
-    let r = build.resolve(catalog);
-    ev.inference_wall_w = power::estimate(&r, LoadState::Inference).total_wall_w;
-    let risers = build.gpus.iter().filter(|g| g.riser.is_some()).count();
-    if !ev.errors.is_empty() {
-        return ev;
-    }
-    match fit::for_build(build, catalog, &FitOptions::default()) {
+    ev
+}
+
+/// Fit, speed and cost of a judged build ([`fit::for_build`], with the model file's exact
+/// weights when the goal's model came from one), and the figures the goal depends on that are
+/// unknown: a price under a budget, the tensor rate under a prefill target.
+pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev: &mut Evaluation) {
+    let opts = FitOptions {
+        precision: build.workload.as_ref().map(|w| w.precision.clone()),
+        model_file: model.file.as_deref().cloned(),
+        ..FitOptions::default()
+    };
+    match fit::for_build(build, catalog, &opts) {
         Ok(f) => {
             ev.fits = f.fit.verdict != llm::FitVerdict::DoesNotFit;
             ev.decode_per_user = f.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s);
@@ -719,11 +557,12 @@ pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal) -> Evaluation {
         }
         Err(e) => ev.errors.push(format!("fit: {e}")),
     }
+    let risers = build.gpus.iter().filter(|g| g.riser.is_some()).count();
     if risers > 0 {
         ev.parts.push(PartLine {
             id: "pcie-riser".into(),
             name: "PCIe riser cable".into(),
-            quantity: risers as u32,
+            quantity: u32::try_from(risers).unwrap_or(u32::MAX),
             unit_price_usd: None,
         });
         ev.unpriced.push("pcie-riser".into());
@@ -734,7 +573,6 @@ pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal) -> Evaluation {
     if goal.prefill_tok_s.is_some() && ev.prefill.is_none() && !goal.is_training() {
         ev.not_checked.push("prefill: the GPU publishes no tensor rate for this precision".into());
     }
-    ev
 }
 
 /// The build as `*.rig.ron` text (the format `kraftwerk check` and the window open).
@@ -760,3 +598,7 @@ pub fn save(path: &Path, build: &Build) -> Result<(), BuildError> {
 pub fn load_str(name: &str, text: &str, catalog: &Catalog) -> Result<Build, BuildError> {
     build::load_str(name, text, Some(catalog))
 }
+
+#[cfg(test)]
+#[path = "adapter_tests.rs"]
+mod tests;

@@ -14,6 +14,7 @@
 pub mod adapter;
 mod relax;
 pub mod search;
+pub mod views;
 
 pub use search::{Control, plan};
 

@@ -1,13 +1,14 @@
 //! When nothing meets the goal: the search again with each constraint relaxed on its own, and
 //! what each relaxation buys (the binding constraints are those that buy a build).
 
+use super::adapter::Parts;
 use super::search::{Control, search};
 use super::{Constraint, Goal, PlanOutcome, Relaxation};
 use crate::catalog::Catalog;
 use std::sync::atomic::Ordering;
 
 /// When nothing meets the goal: searches again with each constraint relaxed on its own.
-pub(super) fn relax(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>, out: &mut PlanOutcome) {
+pub(super) fn relax(catalog: &Catalog, parts: &Parts, goal: &Goal, ctl: &mut Control<'_>, out: &mut PlanOutcome) {
     let kinds: Vec<Constraint> = out.rejected.iter().map(|r| r.constraint).collect();
     let mut tries: Vec<(Constraint, String, Goal)> = Vec::new();
     if let Some(b) = goal.budget_usd {
@@ -54,7 +55,7 @@ pub(super) fn relax(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>, out: 
             out.cancelled = true;
             return;
         }
-        let Ok(o) = search(catalog, &g, ctl) else { continue };
+        let Ok(o) = search(catalog, parts, &g, ctl) else { continue };
         out.stats.screened += o.stats.screened;
         out.stats.checked += o.stats.checked;
         let buys = o.results.first().map(|r| {
