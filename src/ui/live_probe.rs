@@ -76,16 +76,25 @@ pub(super) fn probe_section(ui: &mut egui::Ui, state: &AppState, live: &LiveView
     ui.add_space(theme::SECTION_GAP);
     section_heading(ui, "Validation");
     ui.horizontal_wrapped(|ui| {
-        if ui
-            .add_enabled(!running, egui::Button::new("Validate against the open build"))
-            .on_hover_text("GPU count and model, PCIe link, power limit, memory, and (after a probe) TFLOP/s and power against the build and catalog (F6)")
-            .clicked()
-        {
+        let (label, hover) = if live.recording.is_some() {
+            (
+                "Validate against this build",
+                "Grade the recording (its GPUs, topology, NVML samples under load and idle, and its probe and links \
+                 reports) against the open build, as `kraftwerk validate BUILD --from FILE` does (F6)",
+            )
+        } else {
+            (
+                "Validate against the open build",
+                "GPU count and model, PCIe link, power limit, memory, and (after a probe) TFLOP/s and power against \
+                 the build and catalog (F6)",
+            )
+        };
+        if ui.add_enabled(!running, egui::Button::new(label)).on_hover_text(hover).clicked() {
             out.push(LiveAction::Validate);
         }
         ui.weak(format!("build: {}", state.build.name));
-        if live.recording.is_some() {
-            ui.colored_label(theme::WARNING, "(validates the recording's GPUs)");
+        if let Some(src) = &live.recording {
+            ui.colored_label(theme::WARNING, format!("(validates the recording {})", src.file));
         }
     });
     if let Some(v) = &live.validation {
@@ -250,7 +259,7 @@ fn sustained_table(ui: &mut egui::Ui, r: &ProbeReport) {
 pub(super) fn validation_table(ui: &mut egui::Ui, v: &Validation) {
     ui.horizontal(|ui| {
         grade_badge(ui, v.overall);
-        ui.label(format!("Validation against {} · {} checks", v.build, v.checks.len()));
+        ui.label(format!("Validation against {} · {} checks · {}", v.build, v.checks.len(), v.source));
     });
     egui::Grid::new("live-validation").striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
         for h in ["grade", "check", "GPU", "expected", "measured", "reason"] {
