@@ -1,6 +1,7 @@
 //! Builder's daily flows in the window (egui_kittest, no display): the parts list with its
 //! total and exports; two builds compared; a figure nobody published entered in the part form
-//! and the check run again.
+//! and the check run again (from the Checks tab's "Enter this figure…", for a part of the build
+//! file and for a catalog part); a goal planned in the Plan tab and a result opened.
 #![cfg(feature = "gui")]
 
 use eframe::egui;
@@ -223,4 +224,200 @@ fn tabs_panels_and_docs_are_reachable_from_the_keyboard() {
     h.key_press(egui::Key::Escape);
     h.run();
     assert!(h.state().view.path_prompt.is_none(), "Escape closes it");
+}
+
+fn rule_fixture(rule: &str, file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules").join(rule).join(file)
+}
+
+/// Whether `rule` is among the checks the report could not run in full.
+fn not_checked(r: &kraftwerk::check::Report, rule: &str) -> bool {
+    r.coverage.not_checked.iter().any(|c| c.rule == rule)
+}
+
+/// Index among the Checks tab's "Enter this figure…" buttons (drawn errors, then warnings,
+/// then notes, each in report order) of the button of `rule`'s not-checked finding.
+fn enter_button_index(h: &Harness<'_, KraftwerkApp>, rule: &str) -> usize {
+    use kraftwerk::check::Severity;
+    use kraftwerk::ui::part_form::figure_to_enter;
+    let doc = h.state().state();
+    let mut shown = Vec::new();
+    for sev in [Severity::Error, Severity::Warning, Severity::Info] {
+        for f in doc.report.findings.iter().filter(|f| f.severity == sev) {
+            if figure_to_enter(doc, f).is_some() {
+                shown.push(f.rule);
+            }
+        }
+    }
+    shown.iter().position(|r| *r == rule).unwrap_or_else(|| panic!("no button for {rule}: {shown:?}"))
+}
+
+/// Opens `fixture` on the Checks tab, clicks "Enter this figure…" of `rule`'s not-checked
+/// finding, checks that the form opens at `field`, types `value` and saves with `save`.
+/// Returns the harness after the save and the report before it.
+fn enter_figure_from_checks_tab(
+    fixture: &Path,
+    rule: &str,
+    field: &str,
+    value: &str,
+    save: &str,
+    user_dir: &Path,
+) -> (Harness<'static, KraftwerkApp>, kraftwerk::check::Report) {
+    let mut app = KraftwerkApp::new_for_test(catalog(), Build::default());
+    app.user_parts_dir = Some(user_dir.to_path_buf());
+    let mut h = harness(app);
+    h.state_mut().send(Action::Open(fixture.to_path_buf()));
+    h.run();
+    let before = h.state().state().report.clone();
+    assert!(not_checked(&before, rule), "{rule} is not checked before: {}", before.coverage.summary());
+    h.get_by_label_contains("Checks (").click();
+    h.run();
+    assert_eq!(h.state().view.tab, Tab::Checks);
+    assert!(has(&h, &before.coverage.summary()), "the tab shows the coverage: {}", before.coverage.summary());
+    let k = enter_button_index(&h, rule);
+    let button = h.query_all_by_label("Enter this figure…").nth(k).expect("the finding's button");
+    button.scroll_to_me();
+    h.run();
+    h.query_all_by_label("Enter this figure…").nth(k).expect("the finding's button").click();
+    h.run();
+    h.run();
+    let form = h.state().view.part_form.as_ref().expect("the part form opened");
+    assert!(form.problems.is_empty(), "the part as it is is valid: {:?}", form.problems);
+    let input = h.get_by_role_and_label(egui::accesskit::Role::TextInput, field);
+    assert!(input.is_focused(), "the form opens at `{field}`");
+    input.type_text(value);
+    h.run();
+    assert!(h.state().view.part_form.as_ref().is_some_and(|f| f.problems.is_empty()), "{value} is a valid {field}");
+    h.get_by_label(save).click();
+    h.run();
+    assert!(h.state().view.part_form.is_none(), "saving closes the form");
+    (h, before)
+}
+
+#[test]
+fn checks_tab_enter_this_figure_for_a_part_of_the_build_file_and_the_check_runs_with_it() {
+    let dir = temp_dir("enter-inline");
+    let fixture = rule_fixture("case-gpu-fit", "not-checked-case-length-unknown.rig.ron");
+    let case_id = "fixture-case-gpu-length-unknown";
+    // The case is defined inline in the build, so it overrides any user part of its id: the
+    // form updates the build's own copy (a user part file would be shadowed and change nothing).
+    let (h, before) = enter_figure_from_checks_tab(
+        &fixture,
+        "case-gpu-fit",
+        "max_gpu_length_mm",
+        "250",
+        "Save into this build",
+        &dir,
+    );
+    let doc = h.state().state();
+    assert_eq!(
+        doc.build.parts.cases.iter().find(|c| c.id == case_id).and_then(|c| c.max_gpu_length_mm),
+        Some(250.0),
+        "the build's case has the figure"
+    );
+    assert!(doc.dirty, "the build changed (File > Save keeps the figure in the file)");
+    assert_eq!(std::fs::read_dir(&dir).map_or(0, Iterator::count), 0, "nothing written to the user parts");
+    // The check ran again with the figure: the 304 mm RTX 4090 no longer fits a 250 mm case.
+    let after = &doc.report;
+    assert_eq!(*after, kraftwerk::check::run(&doc.build, &doc.catalog), "the report is the checker's");
+    assert!(!not_checked(after, "case-gpu-fit"), "case-gpu-fit ran: {}", after.coverage.summary());
+    assert_eq!(after.coverage.ran, before.coverage.ran + 1, "one more rule ran in full");
+    assert_eq!(after.coverage.not_checked.len() + 1, before.coverage.not_checked.len());
+    let fit = after
+        .findings
+        .iter()
+        .find(|f| f.rule == "case-gpu-fit" && f.kind == kraftwerk::check::FindingKind::Problem)
+        .expect("the fit check fails");
+    assert!(fit.message.contains("250"), "and names the number: {}", fit.message);
+    assert!(has(&h, &after.coverage.summary()), "the Checks tab shows the new coverage");
+    assert!(has(&h, "Updated `fixture-case-gpu-length-unknown`"), "a message says where it went");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn checks_tab_enter_this_figure_for_a_catalog_part_saves_a_user_part_and_the_check_runs_with_it() {
+    let dir = temp_dir("enter-catalog");
+    let fixture = rule_fixture("cooler-tdp", "not-checked-cooler-rating-unknown.rig.ron");
+    let b = build::load(&fixture, Some(&catalog())).expect("fixture");
+    let cooler = b.cooler.clone().expect("a cooler");
+    assert!(b.parts.coolers.is_empty(), "the cooler is a catalog part");
+    // A rating far below the 9950X's 170 W TDP: the check must now fail and say so.
+    let (h, before) =
+        enter_figure_from_checks_tab(&fixture, "cooler-tdp", "rated_tdp_w", "100", "Save user part", &dir);
+    let saved = dir.join(format!("{cooler}.ron"));
+    let text = std::fs::read_to_string(&saved).expect("saved in the user parts directory");
+    assert!(catalog::parse_parts_file("saved", &text).is_ok(), "the loader reads it");
+    let doc = h.state().state();
+    assert_eq!(doc.catalog.cooler(&cooler).and_then(|c| c.rated_tdp_w), Some(100.0));
+    let after = &doc.report;
+    assert_eq!(*after, kraftwerk::check::run(&doc.build, &doc.catalog));
+    assert!(!not_checked(after, "cooler-tdp"), "cooler-tdp ran: {}", after.coverage.summary());
+    assert_eq!(after.coverage.ran, before.coverage.ran + 1);
+    let f = after
+        .findings
+        .iter()
+        .find(|f| f.rule == "cooler-tdp" && f.kind == kraftwerk::check::FindingKind::Problem)
+        .expect("the cooler rating check fires");
+    assert!(f.message.contains("100"), "with the number: {}", f.message);
+    assert!(has(&h, &after.coverage.summary()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn plan_tab_goal_form_then_results_then_open_this_build_in_the_build_tab() {
+    use egui::accesskit::Role;
+    use egui_kittest::kittest::NodeT;
+    let cat = catalog();
+    let model = cat.model("qwen3-0.6b").expect("the smallest model preset").clone();
+    let mut h = harness(KraftwerkApp::new_for_test(cat.clone(), Build::default()));
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Num7);
+    h.run();
+    assert_eq!(h.state().view.tab, Tab::Plan, "Ctrl+7 shows the Plan tab");
+    // The goal, through the form's labelled widgets: the smallest model, one user at 10 tok/s.
+    h.get_by_role_and_label(Role::ComboBox, "Model").click();
+    h.run();
+    h.get_by_label(&format!("{} {}", model.vendor, model.name)).click_accesskit();
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, "Users").set_value_accesskit(1.0);
+    h.get_by_role_and_label(Role::SpinButton, "Decode tok/s per user").set_value_accesskit(10.0);
+    h.run();
+    let form = &h.state().view.plan.form;
+    assert_eq!(form.model, model.id, "the model was chosen in the form");
+    assert!((form.tok_s - 10.0).abs() < 1e-9 && form.users == 1, "the figures were typed in the form");
+    // The Plan button (the tab strip's button of the same name comes first).
+    let plan = h.query_all_by_label("Plan").rfind(|n| n.accesskit_node().role() == Role::Button);
+    plan.expect("the Plan button").click();
+    h.run();
+    // The search runs on its own thread: step the window until its answer arrives.
+    let mut steps = 0;
+    while h.state().view.plan.outcome.is_none() {
+        assert!(steps < 12_000, "the plan answered within {steps} steps");
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        h.step();
+        steps += 1;
+    }
+    h.run();
+    let out = match h.state().view.plan.outcome.as_ref().expect("an answer") {
+        Ok(o) => o.clone(),
+        Err(e) => panic!("the plan failed: {e}"),
+    };
+    println!("plan answered after {steps} steps: {} results", out.results.len());
+    assert!(!out.results.is_empty(), "at least one build meets the goal: {:?}", out.relaxations);
+    assert!(has(&h, "Decode/user") && has(&h, "$/Mtok"), "the results table is drawn");
+    let first = out.results[0].build.clone();
+    let open = h.query_all_by_label("Open this build").next().expect("a row's button");
+    // The results table is wider than the window: the button is reached by scrolling.
+    open.scroll_to_me();
+    h.run();
+    h.query_all_by_label("Open this build").next().expect("a row's button").click();
+    h.run();
+    h.run();
+    assert_eq!(h.state().view.tab, Tab::Build, "the Build tab shows the planned build");
+    let doc = h.state().state();
+    assert_eq!(doc.build, first, "the window holds the first result's build");
+    assert!(doc.dirty, "unsaved: it came from the planner");
+    assert_eq!(doc.report, kraftwerk::check::run(&first, &cat), "and the checker ran on it");
+    let board = first.motherboard.as_deref().and_then(|id| cat.motherboard(id)).expect("the plan names a board");
+    assert!(has(&h, &format!("{} {}", board.vendor, board.name)), "the Build tab draws its board");
 }

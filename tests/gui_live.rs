@@ -2,7 +2,9 @@
 //! (the NVML state is given, so the test is the same on a GPU machine): the tab says so, shows
 //! the bundled demo recording clearly labelled as not this machine, with a card per GPU; the
 //! demo links report shows the P2P matrix and the all-reduce table; validation against the open
-//! build draws its table; a probe (CPU backend here) starts and is cancelled within a second.
+//! build draws its table; an opened recording (a real H200 session, and planted faults from
+//! `tests/fixtures/faults/`) is validated against the open build with its grades and reasons;
+//! a probe (CPU backend here) starts and is cancelled within a second.
 #![cfg(feature = "gui")]
 
 use egui_kittest::Harness;
@@ -70,10 +72,12 @@ fn demo_links_report_and_validation_draw() {
     assert!(has(&h, "busbw GB/s"));
     assert!(has(&h, "links report demo-links-2xh200.json"), "the report is labelled as a file");
 
-    h.get_by_label("Validate against the open build").click_accesskit();
+    // The demo recording is shown: validation grades it (not this machine) against the build.
+    h.get_by_label("Validate against this build").click_accesskit();
     h.run_steps(3);
     let v = h.state().live.validation.as_ref().expect("validation ran");
     assert!(!v.checks.is_empty());
+    assert_eq!(v.source, "recording demo-h200-2gpu.kwrec.json");
     assert!(has(&h, "Validation against"), "validation table drawn");
 }
 
@@ -96,4 +100,82 @@ fn probe_starts_and_cancels_quickly() {
     assert!(waited < Duration::from_secs(2), "cancel took {waited:?}");
     h.run_steps(2);
     assert!(has(&h, "backend"), "results header drawn");
+}
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+/// Opens the recording at `path` through "Open recording…" and the in-app path field.
+fn open_recording(h: &mut Harness<'_, KraftwerkApp>, path: &Path) {
+    h.query_all_by_label("Open recording…").next().expect("Open recording…").click_accesskit();
+    h.run_steps(2);
+    assert!(h.state().view.path_prompt.is_some(), "the path field is shown (no native dialog in tests)");
+    if let Some(p) = h.state_mut().view.path_prompt.as_mut() {
+        p.text = path.display().to_string();
+    }
+    h.run();
+    h.get_by_label("OK").click_accesskit();
+    h.run_steps(3);
+}
+
+/// Opens `recording` and presses "Validate against this build"; returns the validation.
+fn validate_recording(h: &mut Harness<'_, KraftwerkApp>, recording: &Path) -> kraftwerk::live::validate::Validation {
+    let name = recording.file_name().and_then(|n| n.to_str()).expect("name").to_owned();
+    open_recording(h, recording);
+    assert!(has(h, &format!("Recording: {name}")), "the recording is shown and named");
+    assert!(h.state().live.validation.is_none(), "no stale validation of what was shown before");
+    h.get_by_label("Validate against this build").click_accesskit();
+    h.run_steps(3);
+    let v = h.state().live.validation.clone().expect("validation ran");
+    assert_eq!(v.source, format!("recording {name}"), "the recording was validated, not the live GPUs");
+    // The same function as `kraftwerk validate BUILD --from FILE`.
+    let rec = kraftwerk::live::record::Recording::load(recording).expect("recording");
+    let obs = kraftwerk::live::validate::Observed::from_recording(&rec, &name).expect("sections");
+    let doc = h.state().state();
+    assert_eq!(v, kraftwerk::live::validate::validate_observed(&doc.build, &doc.catalog, &obs));
+    assert!(has(h, &format!("Validation against {}", doc.build.name)), "the table is drawn");
+    v
+}
+
+#[test]
+fn a_recording_is_validated_against_the_open_build_and_passes() {
+    use kraftwerk::live::grading::Grade;
+    let mut h = live_app();
+    assert!(!h.state().state().build.gpus.is_empty(), "the H200 build is open");
+    let v = validate_recording(&mut h, &fixture("h200-validate-record.kwrec.json"));
+    assert_eq!(v.overall, Grade::Pass, "{:#?}", v.checks);
+    assert!(v.checks.iter().all(|c| matches!(c.grade, Grade::Pass | Grade::Info)), "{:#?}", v.checks);
+    for check in ["gpu-count", "gpu-model", "pcie-link-live", "power-limit"] {
+        let c = v.checks.iter().find(|c| c.check == check).unwrap_or_else(|| panic!("no {check}: {:#?}", v.checks));
+        assert_eq!(c.grade, Grade::Pass, "{check}: {}", c.reason);
+        assert!(has(&h, &kraftwerk::ui::live_tab::plain(&c.reason)), "{check}'s reason is shown: {}", c.reason);
+    }
+    assert!(v.checks.iter().any(|c| c.check.starts_with("gemm-")), "the recorded probe was graded too");
+    let passes = h.query_all_by_label("pass").count();
+    let graded = v.checks.iter().filter(|c| c.grade == Grade::Pass).count();
+    assert!(passes > graded, "a pass badge per passing check and the overall one: {passes} for {graded}");
+    assert_eq!(h.query_all_by_label("fail").count(), 0, "no fail shown");
+}
+
+#[test]
+fn a_planted_fault_recording_shows_its_fail_with_the_reason() {
+    use kraftwerk::live::grading::Grade;
+    let mut h = live_app();
+    let v = validate_recording(&mut h, &fixture("faults/pcie-gen2-under-load.kwrec.json"));
+    assert_eq!(v.overall, Grade::Fail);
+    let c = v.checks.iter().find(|c| c.check == "pcie-link-live").expect("the link check");
+    assert_eq!(c.grade, Grade::Fail, "{}", c.reason);
+    assert!(c.reason.contains("Gen2 x16") || c.measured.contains("Gen2 x16"), "names the link: {c:?}");
+    assert!(has(&h, &kraftwerk::ui::live_tab::plain(&c.reason)), "the reason is shown: {}", c.reason);
+    assert!(h.query_all_by_label("fail").count() >= 2, "the check's fail badge and the overall one");
+}
+
+#[test]
+fn a_truncated_recording_is_a_clear_error_in_the_tab() {
+    let mut h = live_app();
+    open_recording(&mut h, &fixture("faults/truncated.kwrec.json"));
+    let errors = h.state().live.errors.join("\n");
+    assert!(errors.contains("truncated.kwrec.json"), "the error names the file: {errors}");
+    assert!(has(&h, "Could not open recording"), "and is shown: {errors}");
 }

@@ -337,7 +337,7 @@ impl KraftwerkApp {
                     text: format!("No {} `{}` to edit.", t.kind.plural(), t.id.as_deref().unwrap_or("?")),
                 }),
             },
-            Action::SavePartForm => self.save_part_form(),
+            Action::SavePartForm => self.save_part_form(ctx),
             Action::ClosePartForm => self.view.part_form = None,
             Action::Prompt(c) => self.answer_prompt(ctx, c),
             Action::Live(LiveAction::OpenRecordingDialog) => self.ask_path(ctx, FileRequest::OpenRecording),
@@ -511,10 +511,27 @@ impl KraftwerkApp {
     }
 
     /// Saves the part form's part as `<id>.ron` in the user parts directory (atomically), then
-    /// reloads the catalog and re-runs the checker. Errors are shown and keep the form open.
-    fn save_part_form(&mut self) {
+    /// reloads the catalog and re-runs the checker. A part defined inline in the build is
+    /// updated in the build instead (an undoable edit; a user part of its id would be shadowed
+    /// by the inline one and change nothing). Errors are shown and keep the form open.
+    fn save_part_form(&mut self, ctx: &egui::Context) {
         let Some(form) = &self.view.part_form else { return };
         let error = |text: String| Message { severity: Severity::Error, text };
+        if form.inline {
+            let (file, id) = match form.parts_file() {
+                Ok(f) => (f, form.id().to_owned()),
+                Err(e) => return self.messages.push(error(format!("The part is not valid yet: {e}"))),
+            };
+            self.view.part_form = None;
+            self.apply(ctx, Action::AddInlineParts(file));
+            self.messages.push(Message {
+                severity: Severity::Info,
+                text: format!(
+                    "Updated `{id}` in this build's own parts (the checks ran again; save the build to keep it)."
+                ),
+            });
+            return;
+        }
         let text = match form.ron_text() {
             Ok(t) => t,
             Err(e) => return self.messages.push(error(format!("The part is not valid yet: {e}"))),

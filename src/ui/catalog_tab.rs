@@ -135,6 +135,9 @@ impl Default for CatalogView {
     }
 }
 
+/// Vertical gap between the table's rows, points.
+const GRID_ROW_GAP: f32 = 6.0;
+
 /// Kind title.
 pub fn kind_title(k: PartKind) -> &'static str {
     match k {
@@ -590,18 +593,23 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     let mut new_editor = None;
     // Thousands of imported parts: lay out only the rows in view (the header row is drawn at the
     // top of each visible slice, so it stays in sight while scrolling).
-    let row_height = ui.spacing().interact_size.y + 6.0;
+    // A row is a small button high (the interact height) plus the grid's gap; `show_rows` adds
+    // the item spacing to the height it is given, so that is taken off (given in full, the
+    // rows in view were counted too few and the bottom of the table stayed empty).
+    let row_height = (ui.spacing().interact_size.y + GRID_ROW_GAP - ui.spacing().item_spacing.y).max(1.0);
     let total_rows = rows.len() + 1;
-    egui::ScrollArea::both().id_salt("catalog-scroll").auto_shrink([false, false]).show_rows(
-        ui,
-        row_height,
-        total_rows,
-        |ui, range| {
+    // Both bars always drawn: the table is usually wider and taller than the window, and bars
+    // that come and go change the width the grid lays its columns out in.
+    egui::ScrollArea::both()
+        .id_salt("catalog-scroll")
+        .auto_shrink([false, false])
+        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+        .show_rows(ui, row_height, total_rows, |ui, range| {
             let visible = &rows[range.start.min(rows.len())..range.end.saturating_sub(1).min(rows.len())];
             egui::Grid::new(("catalog-grid", cv.kind))
                 .striped(true)
                 .num_columns(cols.len() + 2)
-                .spacing([14.0, 6.0])
+                .spacing([14.0, GRID_ROW_GAP])
                 .show(ui, |ui| {
                     ui.label("");
                     for (i, c) in cols.iter().enumerate() {
@@ -674,8 +682,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
                         ui.end_row();
                     }
                 });
-        },
-    );
+        });
     if let Some(id) = new_editor {
         cv.editor = Some(Editor { text: custom_template(state, cv.kind, Some(&id)), error: None });
     }

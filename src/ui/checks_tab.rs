@@ -10,7 +10,7 @@ use eframe::egui::{self, RichText};
 /// Draws the tab.
 pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
     let r = &state.report;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         theme::badge(ui, &r.verdict.to_string(), theme::verdict(r.verdict));
         ui.label(format!(
             "{} error{} · {} warning{} · {} note{}",
@@ -82,14 +82,12 @@ fn finding(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
         ui,
         egui::Frame::new().stroke(stroke).corner_radius(theme::radius()).inner_margin(egui::Margin::symmetric(8, 4)),
         |ui| {
-            let header = theme::finding_text(ui, f.severity, f.rule, &f.message);
-            if let Some(target) = super::part_form::figure_to_enter(state, f) {
-                let field = target.field.clone().unwrap_or_default();
-                let b = ui.button("Enter this figure…").on_hover_text(format!("Open the part form at `{field}`"));
-                if b.clicked() {
-                    out.push(Action::OpenPartForm(target));
-                }
-            }
+            // Laid out here, wrapped to the frame: a collapsing header would draw it on one line
+            // running past the panel.
+            let mut job = theme::finding_text(ui, f.severity, f.rule, &f.message);
+            let width = ui.available_width() - ui.spacing().indent - 2.0 * ui.spacing().button_padding.x;
+            job.wrap = egui::text::TextWrapping::wrap_at_width(width.max(120.0));
+            let header = ui.ctx().fonts_mut(|fonts| fonts.layout_job(job));
             let resp = egui::CollapsingHeader::new(header).id_salt(("finding", k)).show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
                     ui.label(RichText::new("Fix:").strong());
@@ -108,9 +106,32 @@ fn finding(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
             if header_resp.clicked() {
                 out.push(Action::Highlight(f.parts.clone()));
             }
+            if let Some(target) = super::part_form::figure_to_enter(state, f) {
+                let field = target.field.clone().unwrap_or_default();
+                ui.horizontal_wrapped(|ui| {
+                    let b = ui.button("Enter this figure…").on_hover_text(format!("Open the part form at `{field}`"));
+                    if b.clicked() {
+                        out.push(Action::OpenPartForm(target));
+                    }
+                    ui.weak(format!("`{field}` of {}: once entered, the check runs with it", part_name(state, f)));
+                });
+            }
         },
     );
     ui.add_space(2.0);
+}
+
+/// Display name of the part a not-checked finding names, from the report's coverage.
+fn part_name(state: &AppState, f: &Finding) -> String {
+    state
+        .report
+        .coverage
+        .not_checked
+        .iter()
+        .filter(|r| r.rule == f.rule)
+        .flat_map(|r| r.unknown.iter())
+        .find(|u| Some(&u.part) == f.parts.first())
+        .map_or_else(|| "the part".to_owned(), |u| u.part_name.clone())
 }
 
 /// A rule's three-part docs.

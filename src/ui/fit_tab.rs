@@ -16,7 +16,7 @@ use crate::estimate::llm::search::{Alternatives, ContextPoint};
 use crate::estimate::llm::{self, FitReport, FitVerdict, Mode, Precision};
 use crate::model_file::{ModelFile, read_model_file};
 use eframe::egui::{self, Color32, RichText};
-use egui_plot::{Bar, BarChart, Corner, GridMark, Legend, Line, LineStyle, Plot, PlotPoints, VLine};
+use egui_plot::{Bar, BarChart, GridMark, Line, LineStyle, Plot, PlotPoints, VLine};
 
 /// The model used when the build names no workload.
 pub const DEFAULT_MODEL: &str = "llama-3.1-70b";
@@ -508,7 +508,6 @@ fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u32) {
         .allow_drag(false)
         .allow_scroll(false)
         .allow_boxed_zoom(false)
-        .legend(Legend::default().position(Corner::LeftTop))
         .include_y(0.0)
         .x_axis_formatter(|m, _| format!("{:.0}k", m.value / 1024.0))
         .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
@@ -518,6 +517,16 @@ fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u32) {
             p.line(Line::new("GPU memory", PlotPoints::new(vec![[x0, cap], [x1, cap]])).color(theme::ERROR).width(2.0));
             p.vline(VLine::new("this context", f64::from(context)).color(theme::OK).style(LineStyle::dashed_loose()));
         });
+    // Below the plot, not over it: a legend inside would cover the curves.
+    theme::legend(
+        ui,
+        &[
+            (theme::SERIES[0], "needed with headroom".to_owned()),
+            (theme::SERIES[4], "needed without headroom".to_owned()),
+            (theme::ERROR, "GPU memory".to_owned()),
+            (theme::OK, "this context (dashed)".to_owned()),
+        ],
+    );
 }
 
 /// Reads one component of a memory breakdown.
@@ -535,10 +544,12 @@ fn memory_plot(ui: &mut egui::Ui, f: &FitReport) {
         ("headroom kept free", |m| m.headroom_gib, Color32::from_gray(70)),
     ];
     let mut charts: Vec<BarChart> = Vec::new();
+    let mut legend: Vec<(Color32, String)> = Vec::new();
     for (name, get, color) in parts {
         if f.gpus.iter().all(|g| get(&g.memory) <= 0.0) {
             continue;
         }
+        legend.push((color, name.to_owned()));
         let bars = f
             .gpus
             .iter()
@@ -561,11 +572,10 @@ fn memory_plot(ui: &mut egui::Ui, f: &FitReport) {
         .allow_drag(false)
         .allow_scroll(false)
         .allow_boxed_zoom(false)
-        .legend(Legend::default().position(Corner::RightTop))
         .include_y(0.0)
         .include_y(top)
         .include_x(-0.6)
-        .include_x(n as f64 + 1.6)
+        .include_x(n as f64 - 0.4)
         .x_grid_spacer(move |_| (0..n).map(|v| GridMark { value: v as f64, step_size: 1.0 }).collect())
         .x_axis_formatter(|m, _| format!("GPU {}", m.value.round() as i64 + 1))
         .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
@@ -586,6 +596,9 @@ fn memory_plot(ui: &mut egui::Ui, f: &FitReport) {
                 );
             }
         });
+    // Below the plot, not over it: a legend inside covered the last GPU's bar and capacity.
+    legend.push((verdict_color(f.verdict), "GPU memory (line; its colour is the fit verdict)".to_owned()));
+    theme::legend(ui, &legend);
 }
 
 fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
@@ -611,7 +624,6 @@ fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
         .allow_drag(false)
         .allow_scroll(false)
         .allow_boxed_zoom(false)
-        .legend(Legend::default().position(Corner::LeftTop))
         .include_y(0.0)
         .x_axis_formatter(|m, _| format!("{:.0} mo", m.value))
         .y_axis_formatter(|m, _| format!("${:.0}k", m.value / 1000.0))
@@ -630,6 +642,14 @@ fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
                 );
             }
         });
+    let mut legend = vec![
+        (theme::SERIES[0], "own: hardware + electricity".to_owned()),
+        (theme::SERIES[2], format!("rent at ${:.2}/h", c.cloud.usd_per_hour)),
+    ];
+    if let Some(m) = c.cloud.break_even_months {
+        legend.push((theme::OK, format!("break-even after {m:.1} months (dashed)")));
+    }
+    theme::legend(ui, &legend);
     match c.cloud.break_even_months {
         Some(m) => ui.add(
             egui::Label::new(format!(

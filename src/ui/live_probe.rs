@@ -76,16 +76,25 @@ pub(super) fn probe_section(ui: &mut egui::Ui, state: &AppState, live: &LiveView
     ui.add_space(theme::SECTION_GAP);
     section_heading(ui, "Validation");
     ui.horizontal_wrapped(|ui| {
-        if ui
-            .add_enabled(!running, egui::Button::new("Validate against the open build"))
-            .on_hover_text("GPU count and model, PCIe link, power limit, memory, and (after a probe) TFLOP/s and power against the build and catalog (F6)")
-            .clicked()
-        {
+        let (label, hover) = if live.recording.is_some() {
+            (
+                "Validate against this build",
+                "Grade the recording (its GPUs, topology, NVML samples under load and idle, and its probe and links \
+                 reports) against the open build, as `kraftwerk validate BUILD --from FILE` does (F6)",
+            )
+        } else {
+            (
+                "Validate against the open build",
+                "GPU count and model, PCIe link, power limit, memory, and (after a probe) TFLOP/s and power against \
+                 the build and catalog (F6)",
+            )
+        };
+        if ui.add_enabled(!running, egui::Button::new(label)).on_hover_text(hover).clicked() {
             out.push(LiveAction::Validate);
         }
         ui.weak(format!("build: {}", state.build.name));
-        if live.recording.is_some() {
-            ui.colored_label(theme::WARNING, "(validates the recording's GPUs)");
+        if let Some(src) = &live.recording {
+            ui.colored_label(theme::WARNING, format!("(validates the recording {})", src.file));
         }
     });
     if let Some(v) = &live.validation {
@@ -247,11 +256,19 @@ fn sustained_table(ui: &mut egui::Ui, r: &ProbeReport) {
     }
 }
 
+/// Width of the validation table's grade, check and GPU columns with the gaps of all six
+/// columns, points (the widest check id, `memory-released`, in monospace).
+const VALIDATION_FIXED_W: f32 = 300.0;
+
 pub(super) fn validation_table(ui: &mut egui::Ui, v: &Validation) {
     ui.horizontal(|ui| {
         grade_badge(ui, v.overall);
-        ui.label(format!("Validation against {} · {} checks", v.build, v.checks.len()));
+        ui.label(format!("Validation against {} · {} checks · {}", v.build, v.checks.len(), v.source));
     });
+    // The text columns share what the grade, check and GPU columns leave, so the table fits
+    // the tab (with fixed widths the reason ran past the window's edge at 1280 px).
+    let text_w = (ui.available_width() - VALIDATION_FIXED_W).max(460.0);
+    let (expected_w, reason_w) = (text_w * 0.22, text_w * 0.56);
     egui::Grid::new("live-validation").striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
         for h in ["grade", "check", "GPU", "expected", "measured", "reason"] {
             ui.label(RichText::new(h).strong());
@@ -261,9 +278,9 @@ pub(super) fn validation_table(ui: &mut egui::Ui, v: &Validation) {
             grade_badge(ui, c.grade);
             ui.label(RichText::new(&c.check).monospace());
             ui.label(c.gpu.map_or_else(String::new, |g| g.to_string()));
-            wrapped(ui, &plain(&c.expected), 180.0);
-            wrapped(ui, &plain(&c.measured), 180.0);
-            wrapped(ui, &plain(&c.reason), 420.0);
+            wrapped(ui, &plain(&c.expected), expected_w);
+            wrapped(ui, &plain(&c.measured), expected_w);
+            wrapped(ui, &plain(&c.reason), reason_w);
             ui.end_row();
         }
     });

@@ -317,6 +317,8 @@ impl LiveView {
         self.sampler_live = false;
         self.history = recording.history();
         self.recording = Some(RecordingSource { file, recording: Box::new(recording) });
+        // A validation of what was shown before is not one of this recording.
+        self.validation = None;
     }
 
     /// Loads a recording file and shows it.
@@ -350,6 +352,7 @@ impl LiveView {
     /// Leaves the recording and samples the live GPUs again.
     pub fn back_to_live(&mut self, ctx: &egui::Context) {
         self.recording = None;
+        self.validation = None;
         self.sampler = None;
         self.history = History::default();
         self.started = false;
@@ -461,8 +464,22 @@ impl LiveView {
         f.clamp(0.0, 1.0) as f32
     }
 
-    /// Validates the GPUs shown and the last probe against the build.
+    /// Validates against the build: a shown recording with everything it holds (GPUs,
+    /// topology, NVML samples under load and idle, its probe and links sections, through
+    /// [`validate::Observed::from_recording`], as `kraftwerk validate BUILD --from FILE` does),
+    /// else the live GPUs and the last probe. A recording whose sections do not parse leaves no
+    /// validation and says why in [`Self::errors`].
     pub fn validate(&mut self, build: &Build, catalog: &Catalog) {
+        if let Some(src) = &self.recording {
+            match validate::Observed::from_recording(&src.recording, &src.file) {
+                Ok(obs) => self.validation = Some(validate::validate_observed(build, catalog, &obs)),
+                Err(e) => {
+                    self.validation = None;
+                    self.errors.push(format!("Could not validate the recording: {e}"));
+                }
+            }
+            return;
+        }
         self.validation = Some(validate::validate(build, catalog, self.gpus(), self.probe_report.as_ref()));
     }
 

@@ -66,6 +66,10 @@ pub struct PartForm {
     pub focus: Option<String>,
     /// Problems of the whole part (schema or catalog validation); empty when it can be saved.
     pub problems: Vec<String>,
+    /// Whether the part is defined inline in the build file: such a part overrides the catalog
+    /// and user parts of the same id, so saving updates the build's copy (an undoable edit),
+    /// not the user parts directory, where it would be shadowed and change nothing.
+    pub inline: bool,
     /// The value the form opened with (a valid part), to attribute errors to fields.
     base: Map<String, Value>,
 }
@@ -108,6 +112,13 @@ fn parts_of(state: &AppState, kind: PartKind) -> Vec<Value> {
     out
 }
 
+/// Whether the build file defines a part of `kind` with this id inline.
+fn is_inline(state: &AppState, kind: PartKind, id: &str) -> bool {
+    serde_json::to_value(&state.build.parts).ok().and_then(|v| v.get(kind.plural()).cloned()).is_some_and(|a| {
+        a.as_array().is_some_and(|a| a.iter().any(|p| p.get("id").and_then(Value::as_str) == Some(id)))
+    })
+}
+
 /// The part as a one-part [`PartsFile`], checked by serde and the catalog's validation.
 ///
 /// # Errors
@@ -140,6 +151,7 @@ impl PartForm {
             }),
         }?;
         let Value::Object(base) = found else { return None };
+        let inline = target.id.as_deref().is_some_and(|id| is_inline(state, target.kind, id));
         let fields = base
             .iter()
             .map(|(k, v)| FormField { name: k.clone(), text: text_of(v), error: None, kind: to_kind(v) })
@@ -150,6 +162,7 @@ impl PartForm {
             fields,
             focus: target.field.clone(),
             problems: Vec::new(),
+            inline,
             base,
         };
         form.validate();

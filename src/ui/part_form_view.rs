@@ -17,6 +17,7 @@ pub fn show(
     let Some(f) = form else { return };
     let mut open = true;
     let title = match &f.original_id {
+        Some(id) if f.inline => format!("Edit {} `{id}` (defined in this build)", f.kind.plural()),
         Some(id) => format!("Edit {} `{id}` as a user part", f.kind.plural()),
         None => format!("New user part ({})", f.kind.plural()),
     };
@@ -32,10 +33,14 @@ pub fn show(
 }
 
 fn body(ui: &mut egui::Ui, f: &mut PartForm, user_dir: Option<&std::path::Path>, out: &mut Vec<Action>) {
-    let dest = user_dir.map_or_else(
-        || "no user parts directory (set KRAFTWERK_PARTS_DIR)".to_owned(),
-        |d| d.join(format!("{}.ron", f.id())).display().to_string(),
-    );
+    let dest = if f.inline {
+        "this build's own parts (File > Save keeps them in the build file)".to_owned()
+    } else {
+        user_dir.map_or_else(
+            || "no user parts directory (set KRAFTWERK_PARTS_DIR)".to_owned(),
+            |d| d.join(format!("{}.ron", f.id())).display().to_string(),
+        )
+    };
     ui.weak(format!("Saved to {dest}. Empty = unknown; numbers, lists and structures as JSON."));
     ui.add_space(theme::SMALL_GAP);
     let mut changed = false;
@@ -68,8 +73,13 @@ fn body(ui: &mut egui::Ui, f: &mut PartForm, user_dir: Option<&std::path::Path>,
         ui.colored_label(theme::ERROR, p.as_str());
     }
     ui.horizontal(|ui| {
-        let save = ui.add_enabled(f.problems.is_empty(), egui::Button::new("Save user part"));
-        if save.on_hover_text("Write it to the user parts directory and check the build again").clicked() {
+        let (label, hover) = if f.inline {
+            ("Save into this build", "Replace the build's own copy of the part and check the build again")
+        } else {
+            ("Save user part", "Write it to the user parts directory and check the build again")
+        };
+        let save = ui.add_enabled(f.problems.is_empty(), egui::Button::new(label));
+        if save.on_hover_text(hover).clicked() {
             out.push(Action::SavePartForm);
         }
         if ui.button("Cancel").clicked() {

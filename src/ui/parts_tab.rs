@@ -41,13 +41,16 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
         return;
     }
     egui::ScrollArea::both().id_salt("parts-scroll").auto_shrink([false, false]).show(ui, |ui| {
-        egui::Grid::new("parts-grid").striped(true).num_columns(8).spacing([14.0, 6.0]).show(ui, |ui| {
-            for h in ["Part", "Name", "Qty", "Unit price", "Line", "Price date", "Key figures", "Source and origin"] {
+        // The name column takes what the fixed columns leave, so the table fits the window; the
+        // key figures go under the name rather than in a column of their own past the edge.
+        let name_w = (ui.available_width() - FIXED_COLUMNS_W).clamp(220.0, 640.0);
+        egui::Grid::new("parts-grid").striped(true).num_columns(7).spacing([14.0, 6.0]).show(ui, |ui| {
+            for h in ["Part", "Name · key figures", "Qty", "Unit price", "Line", "Price date", "Source · origin"] {
                 ui.label(RichText::new(h).strong());
             }
             ui.end_row();
             for r in &list.rows {
-                row(ui, r, out);
+                row(ui, r, name_w, out);
             }
             ui.label(RichText::new("Total").strong());
             ui.label("");
@@ -59,7 +62,14 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
     });
 }
 
-fn row(ui: &mut egui::Ui, r: &PartsRow, out: &mut Vec<Action>) {
+/// Width the columns other than the name take, with their spacing, points (measured at the
+/// default font on the widest contents: "Motherboard Edit", "$12,345", "2025-07-23", origin).
+const FIXED_COLUMNS_W: f32 = 560.0;
+
+/// Width of the source and origin column's text, points.
+const SOURCE_W: f32 = 190.0;
+
+fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) {
     ui.horizontal(|ui| {
         ui.label(&r.role);
         if let Some(kind) = r.kind {
@@ -69,10 +79,18 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, out: &mut Vec<Action>) {
             }
         }
     });
-    ui.add(egui::Label::new(&r.name).extend()).on_hover_text(if r.id.is_empty() {
-        r.name.clone()
-    } else {
-        format!("{}\nid: {}", r.name, r.id)
+    let figures: Vec<String> =
+        r.key_figures.iter().map(|f| format!("{} {}", f.field, f.value.as_deref().unwrap_or("unknown"))).collect();
+    ui.vertical(|ui| {
+        ui.set_max_width(name_w);
+        ui.add(egui::Label::new(&r.name).wrap()).on_hover_text(if r.id.is_empty() {
+            r.name.clone()
+        } else {
+            format!("{}\nid: {}", r.name, r.id)
+        });
+        if !figures.is_empty() {
+            ui.add(egui::Label::new(RichText::new(figures.join(" · ")).small().weak()).wrap());
+        }
     });
     ui.label(r.quantity.to_string());
     match r.unit_price_usd {
@@ -81,10 +99,8 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, out: &mut Vec<Action>) {
     };
     ui.label(r.line_usd.map_or_else(|| "—".to_owned(), usd));
     ui.label(r.price_date.as_deref().unwrap_or("—"));
-    let figures: Vec<String> =
-        r.key_figures.iter().map(|f| format!("{} {}", f.field, f.value.as_deref().unwrap_or("unknown"))).collect();
-    ui.label(if figures.is_empty() { "—".to_owned() } else { figures.join(" · ") });
-    ui.horizontal(|ui| {
+    ui.vertical(|ui| {
+        ui.set_max_width(SOURCE_W);
         match &r.source {
             Some(url) => {
                 ui.hyperlink_to("source", url).on_hover_text(url);
@@ -93,7 +109,7 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, out: &mut Vec<Action>) {
                 ui.weak("no source");
             }
         }
-        ui.weak(&r.origin);
+        ui.add(egui::Label::new(RichText::new(&r.origin).small().weak()).truncate());
     });
     ui.end_row();
 }

@@ -135,9 +135,24 @@ pub fn swatch(ui: &mut egui::Ui, color: Color32) -> egui::Response {
 pub fn legend(ui: &mut egui::Ui, items: &[(Color32, String)]) {
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 6.0;
+        let row_w = ui.max_rect().width();
         for (c, text) in items {
-            swatch(ui, *c);
-            ui.label(egui::RichText::new(text).small());
+            // Swatch and label as one block, so an item is never split over two rows: the
+            // block goes to the next row when it does not fit (and is cut, with the whole text
+            // on hover, only when wider than a whole row).
+            let rich = egui::RichText::new(text).small();
+            let galley = egui::WidgetText::from(rich.clone()).into_galley(
+                ui,
+                Some(egui::TextWrapMode::Extend),
+                f32::INFINITY,
+                egui::TextStyle::Small,
+            );
+            let w = (galley.size().x + 12.0 + 2.0 * ui.spacing().item_spacing.x).min(row_w);
+            let h = galley.size().y.max(12.0);
+            ui.allocate_ui_with_layout(egui::vec2(w, h), egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                swatch(ui, *c);
+                ui.add(egui::Label::new(rich).truncate());
+            });
             ui.add_space(6.0);
         }
     });
@@ -223,5 +238,8 @@ pub fn apply(ctx: &egui::Context, dark: bool) {
         style.spacing.item_spacing = egui::vec2(8.0, 5.0);
         style.spacing.button_padding = egui::vec2(6.0, 3.0);
         style.visuals.hyperlink_color = INFO;
+        // Scroll bars that are always drawn where there is more to see: egui's default floating
+        // bars appear only on hover, so wide tables looked cut off rather than scrollable.
+        style.spacing.scroll = egui::style::ScrollStyle::solid();
     });
 }

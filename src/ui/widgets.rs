@@ -547,13 +547,17 @@ pub fn stat_cards(ui: &mut egui::Ui, cards: &[Stat]) {
                     col,
                     egui::Frame::group(col.style()).inner_margin(egui::Margin::symmetric(10, 6)),
                     |ui| {
-                        ui.weak(&st.title);
-                        let mut t = RichText::new(&st.value).size(20.0).strong();
-                        if let Some(c) = st.color {
-                            t = t.color(c);
-                        }
-                        ui.label(t);
-                        ui.add(egui::Label::new(RichText::new(&st.sub).weak()).wrap());
+                        // Not the columns' justified layout: it stretched wrapped text word by
+                        // word (and letter by letter) to the card's width.
+                        ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+                            ui.weak(&st.title);
+                            let mut t = RichText::new(&st.value).size(20.0).strong();
+                            if let Some(c) = st.color {
+                                t = t.color(c);
+                            }
+                            ui.label(t);
+                            ui.add(egui::Label::new(RichText::new(&st.sub).weak()).wrap());
+                        });
                     },
                 );
             }
