@@ -242,14 +242,10 @@ fn sustained_table(ui: &mut egui::Ui, r: &ProbeReport) {
                 ui.label(s.sm_clock_mhz.map_or_else(|| "n/a".to_owned(), |c| format!("{:.0}", c.median)));
                 let reasons = crate::live::reasons::ClockEventReasons(s.clock_event_reasons);
                 let color = if reasons.has_fault() { theme::ERROR } else { ui.visuals().text_color() };
-                ui.label(
-                    RichText::new(if s.clock_event_names.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        s.clock_event_names.join(", ")
-                    })
-                    .color(color),
-                );
+                // People's words ("software power cap"), NVML's names on hover.
+                let labels: Vec<&str> = reasons.reasons().iter().map(|r| r.label).collect();
+                let text = if labels.is_empty() { "none".to_owned() } else { labels.join(", ") };
+                ui.label(RichText::new(text).color(color)).on_hover_text(s.clock_event_names.join(", "));
                 ui.end_row();
             }
         });
