@@ -288,7 +288,9 @@ fn num(x: Option<f64>, digits: usize) -> String {
 fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> {
     let mut action = None;
     egui::Grid::new("plan-results").striped(true).spacing([10.0, 4.0]).show(ui, |ui| {
+        // "Open this build" first: at 1280 px the last columns need a sideways scroll.
         for h in [
+            "",
             "#",
             "GPUs",
             "Board, form",
@@ -302,13 +304,15 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             "$/Mtok",
             "Break-even",
             "Warnings",
-            "",
         ] {
             ui.label(RichText::new(h).strong());
         }
         ui.end_row();
         for r in &out.results {
             let e = &r.eval;
+            if ui.button("Open this build").clicked() {
+                action = Some(PlanTabAction::OpenBuild(Box::new(r.build.clone())));
+            }
             ui.label(r.rank.to_string());
             ui.label(&r.gpus);
             ui.label(r.title.split_once(" on ").map_or(r.title.as_str(), |(_, b)| b));
@@ -328,14 +332,14 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             ui.label(num(e.prefill, 0));
             ui.label(num(e.usd_per_mtok, 2));
             ui.label(e.break_even_months.map_or_else(|| "never".into(), |m| format!("{m:.1} mo")));
-            ui.label(e.warnings.len().to_string()).on_hover_text(if e.warnings.is_empty() {
-                "none".to_owned()
-            } else {
-                e.warnings.join("\n")
-            });
-            if ui.button("Open this build").clicked() {
-                action = Some(PlanTabAction::OpenBuild(Box::new(r.build.clone())));
+            // Warnings, and the checks that could not run on a figure the goal does not hinge on.
+            let mut text = e.warnings.len().to_string();
+            if !e.not_checked_other.is_empty() {
+                text = format!("{text} · {} not checked", e.not_checked_other.len());
             }
+            let mut hover: Vec<String> = e.warnings.clone();
+            hover.extend(e.not_checked_other.iter().map(|n| format!("not checked: {n}")));
+            ui.label(text).on_hover_text(if hover.is_empty() { "none".to_owned() } else { hover.join("\n") });
             ui.end_row();
         }
     });
