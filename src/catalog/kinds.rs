@@ -114,7 +114,10 @@ where
         if !NOT_FIGURES.contains(&key.as_str()) {
             // An imported empty list (`pcie_slots: []`) is the import saying nothing, not a
             // figure that disagrees.
-            if let Some(old) = b.get(&key).filter(|v| !v.is_null() && v.as_array().is_none_or(|a| !a.is_empty()))
+            // Nor is an imported `Unknown` (an enum the import could not fill, e.g. `atx_version`).
+            if let Some(old) = b
+                .get(&key)
+                .filter(|v| !v.is_null() && v.as_array().is_none_or(|a| !a.is_empty()) && v.as_str() != Some("Unknown"))
                 && !same(old, &value)
             {
                 conflicts.push(FigureConflict {
