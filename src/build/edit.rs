@@ -202,14 +202,15 @@ impl Build {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn cat() -> Catalog {
         catalog::builtin().expect("built-in catalog")
     }
 
-    fn board_build() -> Build {
+    /// A WRX90E board with its CPU and one PSU, no GPUs (also used by the UI's tests).
+    pub(crate) fn board_build() -> Build {
         Build {
             cpu: Some("amd-threadripper-pro-7985wx".into()),
             motherboard: Some("asus-pro-ws-wrx90e-sage-se".into()),

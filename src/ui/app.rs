@@ -674,20 +674,11 @@ impl eframe::App for KraftwerkApp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::PsuUse;
+    use crate::build::edit::tests::board_build;
     use crate::catalog::PartsFile;
 
     fn cat() -> Catalog {
         catalog::builtin().expect("built-in catalog")
-    }
-
-    fn board_build() -> Build {
-        Build {
-            cpu: Some("amd-threadripper-pro-7985wx".into()),
-            motherboard: Some("asus-pro-ws-wrx90e-sage-se".into()),
-            psus: vec![PsuUse { psu: "seasonic-prime-tx-1600-atx31".into(), feeds_system: None, circuit: 0 }],
-            ..Build::default()
-        }
     }
 
     #[test]
