@@ -3,19 +3,9 @@
 
 use kraftwerk::estimate::power::{EXCURSION_LIMIT_HPWR, EXCURSION_LIMIT_OTHER, GPU_TRANSIENT_FACTOR};
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn kw(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
-        .args(args)
-        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
-        .output()
-        .expect("run kraftwerk")
-}
-
-fn builds(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds").join(name).display().to_string()
-}
+mod common;
+use common::{builds, kw};
 
 #[test]
 fn json_has_coverage_and_not_checked_findings() {

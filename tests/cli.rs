@@ -1,20 +1,10 @@
 //! The command line as a user runs it: output, JSON and exit codes (0 pass, 1 errors or does
 //! not fit, 2 bad input).
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn kw(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
-        .args(args)
-        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
-        .output()
-        .expect("run kraftwerk")
-}
-
-fn builds(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds").join(name).display().to_string()
-}
+mod common;
+use common::{builds, kw};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -1,20 +1,8 @@
 //! `kraftwerk compare`: two reference builds side by side as text and JSON, with the same
 //! figures `kraftwerk check` reports for each, and bad input refused with exit 2.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn kw(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
-        .args(args)
-        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
-        .output()
-        .expect("run kraftwerk")
-}
-
-fn builds(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds").join(name).display().to_string()
-}
+mod common;
+use common::{builds, kw};
 
 #[test]
 #[allow(clippy::many_single_char_names)]
