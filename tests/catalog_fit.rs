@@ -120,6 +120,6 @@ fn imported_figures_say_where_they_come_from() {
     assert!(c.psus.iter().all(|p| p.connectors.pcie_8pin != Some(0)));
     // Curated figures win over imported ones and say so.
     let psu = c.psu("seasonic-prime-tx-1600").expect("curated PSU");
-    assert_eq!(psu.connectors.hpwr_class_w, 450);
+    assert_eq!(psu.connectors.hpwr_class_w, Some(450));
     assert_eq!(psu.provenance_of("connectors"), Provenance::Vendor);
 }

@@ -219,6 +219,14 @@ fn validate_boards(c: &Catalog, out: &mut Vec<ValidationIssue>) {
 fn validate_psus_and_models(c: &Catalog, out: &mut Vec<ValidationIssue>) {
     for p in &c.psus {
         range(out, PartKind::Psu, &p.id, "rated_w", p.rated_w, 200.0, 4000.0);
+        if let Some(w) = p.connectors.hpwr_class_w.filter(|w| ![150, 300, 450, 600].contains(w)) {
+            out.push(ValidationIssue {
+                kind: PartKind::Psu,
+                id: p.id.clone(),
+                origin: p.origin.to_string(),
+                message: format!("connectors.hpwr_class_w = {w}: a 12V-2x6 cable signals 150, 300, 450 or 600 W"),
+            });
+        }
         for e in &p.efficiency {
             range(out, PartKind::Psu, &p.id, "efficiency_pct", e.efficiency_pct, 50.0, 100.0);
             range(out, PartKind::Psu, &p.id, "load_pct", e.load_pct, 1.0, 100.0);

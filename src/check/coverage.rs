@@ -110,7 +110,7 @@ pub enum Figure {
     PsuPcie8pin,
     /// PSU `connectors.eps_8pin` (for the system PSU or one feeding EPS-powered cards).
     PsuEps8pin,
-    /// PSU `connectors.hpwr_class_w` (0 = not published), for a 16-pin card on the PSU's
+    /// PSU `connectors.hpwr_class_w` (`None` = not published), for a 16-pin card on the PSU's
     /// native cable with no `cable` given in the build.
     PsuHpwrClass,
     /// Motherboard `pcie_slots` (the slot-by-slot layout), for a build with add-in GPUs on a
@@ -307,7 +307,7 @@ fn unknown_hpwr_class(c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
                 && g.form_factor != GpuFormFactor::Sxm
                 && g.power_inputs.hpwr_16pin > 0
                 && psu.connectors.hpwr_16pin.unwrap_or(0) > 0;
-            (native && psu.connectors.hpwr_class_w == 0)
+            (native && psu.connectors.hpwr_class_w.is_none())
                 .then(|| (PartRef::Psu(p.psu), format!("{} {}", psu.vendor, psu.name), psu.id.clone()))
         })
         .fold(Vec::new(), |mut v, x| {

@@ -407,11 +407,8 @@ pub fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> Cable
     if inputs.hpwr_16pin > 0 {
         let cable = cable.unwrap_or_else(|| match psu {
             Some(p) if p.connectors.hpwr_16pin.unwrap_or(0) > 0 => GpuCable::Native12V2x6 {
-                class_w: if p.connectors.hpwr_class_w == 0 {
-                    HPWR_MAX_CLASS_W as u16
-                } else {
-                    p.connectors.hpwr_class_w
-                },
+                // Unknown class: the rule does not grade it (coverage reports it not checked).
+                class_w: p.connectors.hpwr_class_w.unwrap_or(HPWR_MAX_CLASS_W as u16),
             },
             _ => GpuCable::Adapter { pcie_8pin_connected: adapter_plugs(gpu) },
         });
@@ -476,7 +473,7 @@ pub static GPU_POWER_CABLE: Rule = Rule {
             // A native cable whose class nobody published is not checked (coverage says so).
             if p.cable.is_none()
                 && g.power_inputs.hpwr_16pin > 0
-                && psu.is_some_and(|u| u.connectors.hpwr_16pin.unwrap_or(0) > 0 && u.connectors.hpwr_class_w == 0)
+                && psu.is_some_and(|u| u.connectors.hpwr_16pin.unwrap_or(0) > 0 && u.connectors.hpwr_class_w.is_none())
             {
                 continue;
             }

@@ -434,7 +434,7 @@ fn psu(v: &Value, ctx: &Ctx) -> Mapped {
             put(&mut conn, "eps_8pin", eps.filter(|n| *n > 0).map(Value::from));
         }
     }
-    conn.insert("hpwr_class_w".into(), json!(0));
+    // OpenDB has no cable power class: left out of the record, it reads as unknown (`None`).
     m.insert("rated_w".into(), json!(watts));
     m.insert("atx_version".into(), json!("Unknown"));
     m.insert("eighty_plus".into(), json!(badge));

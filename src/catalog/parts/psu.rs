@@ -68,14 +68,24 @@ pub struct PsuConnectors {
     /// 12V-2x6 / 12VHPWR cables; `None` = unknown.
     #[serde(default)]
     pub hpwr_16pin: Option<u8>,
-    /// Power class of those cables as signalled by their sense pins, W (600, 450, 300, 150).
-    pub hpwr_class_w: u16,
+    /// Power class of those cables as signalled by their sense pins, W (600, 450, 300 or 150,
+    /// PCIe CEM 5.0 / ATX 3.0 sideband table); `None` = unknown, and the `gpu-power-cable` rule
+    /// then reports "not checked" for a 16-pin card on a native cable. Files of earlier versions
+    /// wrote 0 for unknown: a 0 reads as `None`.
+    #[serde(default, deserialize_with = "class_w_zero_is_unknown")]
+    pub hpwr_class_w: Option<u16>,
     /// PCIe 8-pin (6+2) connectors; `None` = unknown.
     #[serde(default)]
     pub pcie_8pin: Option<u8>,
     /// EPS-12V 8-pin (4+4) connectors; `None` = unknown.
     #[serde(default)]
     pub eps_8pin: Option<u8>,
+}
+
+/// Reads `hpwr_class_w`: a number, `Some(..)`, `None`, or the 0 that earlier versions wrote
+/// for "unknown" (which becomes `None`; no 12V-2x6 cable signals a 0 W class).
+fn class_w_zero_is_unknown<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u16>, D::Error> {
+    Ok(Option::<u16>::deserialize(d)?.filter(|w| *w != 0))
 }
 
 /// A power supply.
@@ -136,5 +146,25 @@ impl Psu {
     /// published.
     pub fn rated_w_at(&self, mains_v: f64) -> f64 {
         if mains_v < HIGH_LINE_MIN_V { self.rated_w_low_line.unwrap_or(self.rated_w) } else { self.rated_w }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PsuConnectors;
+
+    fn read(text: &str) -> PsuConnectors {
+        crate::catalog::load::ron_options().from_str(text).expect("parses")
+    }
+
+    #[test]
+    fn the_cable_class_is_unknown_when_absent_none_or_the_zero_of_earlier_versions() {
+        assert_eq!(read("(hpwr_16pin: 1)").hpwr_class_w, None);
+        assert_eq!(read("(hpwr_16pin: 1, hpwr_class_w: None)").hpwr_class_w, None);
+        assert_eq!(read("(hpwr_16pin: 1, hpwr_class_w: 0)").hpwr_class_w, None);
+        assert_eq!(read("(hpwr_16pin: 1, hpwr_class_w: 450)").hpwr_class_w, Some(450));
+        assert_eq!(read("(hpwr_16pin: 1, hpwr_class_w: Some(600))").hpwr_class_w, Some(600));
+        let json: PsuConnectors = serde_json::from_str(r#"{"hpwr_16pin": 2, "hpwr_class_w": null}"#).expect("parses");
+        assert_eq!(json.hpwr_class_w, None);
     }
 }
