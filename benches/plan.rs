@@ -16,6 +16,10 @@ use kraftwerk::plan::search::plan_blocking;
 use kraftwerk::plan::{Goal, ModelRef};
 use std::hint::black_box;
 
+/// The binary's allocator (see `src/main.rs`), so the figures are the app's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn goal() -> Goal {
     Goal {
         model: ModelRef::Preset("llama-3.1-70b".into()),

@@ -4,6 +4,12 @@ use clap::Parser;
 use kraftwerk::cli::{Cli, run};
 use std::process::ExitCode;
 
+/// mimalloc instead of the system allocator: the catalog load at start allocates hundreds of
+/// thousands of small strings, and a third of its time went to the system allocator (see the
+/// `mimalloc` line in `Cargo.toml` and `benches/catalog.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     quiet_broken_pipe();
     let cli = Cli::parse();

@@ -177,23 +177,60 @@ pub fn builtin() -> Result<Catalog, CatalogError> {
 /// files, whose parts override imported parts of the same id figure by figure
 /// ([`Catalog::overlay_curated`]).
 ///
+/// The import files (7 MB of JSON) are parsed on one named thread each while this thread parses
+/// the RON files; the merge then runs in file order, so the result does not depend on which
+/// thread finished first. `card_gpus` is resolved once, at the end.
+///
 /// # Errors
-/// Only if an embedded file is broken, which the test suite rules out.
+/// Only if an embedded file is broken, which the test suite rules out. A parse thread that
+/// could not start or panicked is reported as an error of its file, not a panic.
 pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
+    let (imported, curated) = std::thread::scope(|scope| {
+        let handles: Vec<_> = IMPORTED_FILES
+            .iter()
+            .map(|&(name, text)| {
+                let thread = std::thread::Builder::new()
+                    .name(format!("catalog-parse {name}"))
+                    .spawn_scoped(scope, move || parse_import_with_provenance(name, text));
+                (name, text, thread)
+            })
+            .collect();
+        let curated: Vec<_> = BUILTIN_FILES.iter().map(|&(name, text)| (name, parse_parts_file(name, text))).collect();
+        let imported: Vec<_> = handles
+            .into_iter()
+            .map(|(name, text, thread)| {
+                let joined = match thread {
+                    // Run it here when no thread could be started.
+                    Err(_) => parse_import_with_provenance(name, text),
+                    Ok(h) => {
+                        h.join().unwrap_or_else(|_| Err(CatalogError::unlocated(name, "its parse thread panicked")))
+                    }
+                };
+                (name, joined)
+            })
+            .collect();
+        (imported, curated)
+    });
     let mut catalog = Catalog::default();
     let mut report = LoadReport::default();
-    for (name, text) in IMPORTED_FILES {
-        let mut file = parse_imported_file(name, text)?;
-        file.parts.set_default_provenance(&file.import.provenance);
-        catalog.merge(file.parts, &Origin::Builtin((*name).to_owned()));
-        report.imports.push(((*name).to_owned(), file.import, file.skipped));
+    for (name, file) in imported {
+        let file = file?;
+        catalog.merge_deferred(file.parts, &Origin::Builtin(name.to_owned()));
+        report.imports.push((name.to_owned(), file.import, file.skipped));
     }
-    for (name, text) in BUILTIN_FILES {
-        let file = parse_parts_file(name, text)?;
-        let file = catalog.overlay_curated(file, &mut report.conflicts);
-        catalog.merge(file, &Origin::Builtin((*name).to_owned()));
+    for (name, file) in curated {
+        let file = catalog.overlay_curated(file?, &mut report.conflicts);
+        catalog.merge_deferred(file, &Origin::Builtin(name.to_owned()));
     }
+    catalog.refresh_derived();
     Ok((catalog, report))
+}
+
+/// One import file parsed, its parts given the file's provenance where they carry none.
+fn parse_import_with_provenance(name: &str, text: &str) -> Result<ImportedFile, CatalogError> {
+    let mut file = parse_imported_file(name, text)?;
+    file.parts.set_default_provenance(&file.import.provenance);
+    Ok(file)
 }
 
 /// The user's parts directory: `<platform config dir>/kraftwerk/parts` (on Linux
