@@ -153,7 +153,6 @@ fn cabled_server_boards_have_an_unknown_slot_layout() {
     let c = cat();
     let file = Origin::Builtin("catalog/motherboards.ron".into());
     for id in [
-        "asrock-rack-rome2d32gm-2t",
         "asrock-rack-genoa2d24g-2l-plus",
         "asrock-rack-turin2d24g-2l-plus",
         "asus-k15pg-d24",
