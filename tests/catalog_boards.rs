@@ -115,15 +115,64 @@ fn multi_gpu_boards_have_layouts() {
         "supermicro-h13ssl-n",
         "gigabyte-mz32-ar0",
         "supermicro-m12swa-tf",
+        "supermicro-h12ssl-i",
     ] {
         let b = c.motherboard(id).unwrap_or_else(|| panic!("{id} in the catalog"));
         assert!(b.slot_layout_known() && !b.pcie_slots.is_empty(), "{id} has a slot layout");
     }
 }
 
+/// The H12SSL-i (firmware slot table: SLOT1-7, SLOT2 and SLOT4 wired x8) at single pitch: three
+/// dual-slot cards at 1, 3, 5 (the published 3 x RTX 3090 Turbo build on it) pass the slot rules
+/// and each gets x16; a fourth fits at 7; a card in SLOT2 links at x8.
+#[test]
+fn h12ssl_i_takes_four_dual_slot_cards_at_x16() {
+    use kraftwerk::build::links::gpu_links;
+    let c = cat();
+    let b = c.motherboard("supermicro-h12ssl-i").expect("board");
+    let positions: Vec<u8> = b.pcie_slots.iter().map(|s| s.position).collect();
+    assert_eq!(positions, (1..=7).collect::<Vec<u8>>());
+    let wired: Vec<u8> = b.pcie_slots.iter().map(|s| s.electrical_lanes).collect();
+    assert_eq!(wired, vec![16, 8, 16, 8, 16, 16, 16]);
+    let mut build = Build { motherboard: Some(b.id.clone()), ..Build::default() };
+    for slots in [vec![1, 3, 5], vec![1, 3, 5, 7]] {
+        build.gpus = slots.iter().map(|&p| gpu(DUAL_SLOT, p)).collect();
+        let r = check::run(&build, &c);
+        assert!(errors(&r, "gpu-slot-blocked").is_empty() && errors(&r, "gpu-slot").is_empty(), "{:#?}", r.findings);
+        assert!(gpu_links(&build.resolve(&c)).iter().all(|l| l.lanes == 16), "{slots:?}");
+    }
+    build.gpus = vec![gpu(DUAL_SLOT, 2)];
+    assert_eq!(gpu_links(&build.resolve(&c)).iter().map(|l| l.lanes).collect::<Vec<_>>(), vec![8]);
+}
+
+/// Server boards whose GPUs attach over MCIO cables or GPU trays (no source gives board slots
+/// with positions) are curated for their socket and memory figures but keep an unknown slot
+/// layout: a GPU on them is "not checked" by the slot rules, never refused or passed.
+#[test]
+fn cabled_server_boards_have_an_unknown_slot_layout() {
+    let c = cat();
+    let file = Origin::Builtin("catalog/motherboards.ron".into());
+    for id in [
+        "asrock-rack-genoa2d24g-2l-plus",
+        "asrock-rack-turin2d24g-2l-plus",
+        "asus-k15pg-d24",
+    ] {
+        let b = c.motherboard(id).unwrap_or_else(|| panic!("{id} in the catalog"));
+        assert_eq!(b.origin, file, "{id} is curated");
+        assert_eq!(b.cpu_sockets, 2, "{id} is a dual-socket board");
+        assert!(b.pcie_slots.is_empty() && !b.slot_layout_known(), "{id}: slot layout unknown");
+        let build = Build { motherboard: Some(id.into()), gpus: vec![gpu(DUAL_SLOT, 1)], ..Build::default() };
+        let r = check::run(&build, &c);
+        for rule in ["gpu-slot", "gpu-slot-blocked"] {
+            assert!(errors(&r, rule).is_empty(), "{id}: {rule}: {:#?}", r.findings);
+            assert!(r.coverage.not_checked.iter().any(|nc| nc.rule == rule), "{id}: {rule} should be not checked");
+        }
+    }
+}
+
 /// (b) On every curated board, two dual-slot cards on back-to-back slots are an error; the
 /// same cards two positions apart pass the spacing rule. Boards whose slots sit at single pitch
-/// (WRX80E, WRX90E, W790E, ROMED8-2T, MZ32-AR0, H13SSL-N) all have such pairs.
+/// (WRX80E, WRX90E, W790E, ROMED8-2T, MZ32-AR0, H13SSL-N, H12SSL-i) all have such pairs.
 #[test]
 fn dual_slot_cards_back_to_back_are_an_error() {
     let c = cat();
@@ -146,7 +195,13 @@ fn dual_slot_cards_back_to_back_are_an_error() {
         assert!(errors(&r, "gpu-slot").is_empty(), "{}: {:#?}", b.id, r.findings);
         tried.push(b.id.as_str());
     }
-    for id in ["asus-pro-ws-wrx90e-sage-se", "asrock-rack-romed8-2t", "gigabyte-mz32-ar0", "supermicro-h13ssl-n"] {
+    for id in [
+        "asus-pro-ws-wrx90e-sage-se",
+        "asrock-rack-romed8-2t",
+        "gigabyte-mz32-ar0",
+        "supermicro-h13ssl-n",
+        "supermicro-h12ssl-i",
+    ] {
         assert!(tried.contains(&id), "{id} has back-to-back x16 slots: tried {tried:?}");
     }
 }
