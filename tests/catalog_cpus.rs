@@ -1,4 +1,4 @@
-//! Workstation CPUs of issue #14 item 4 (Xeon W-2200, W-3300, W-2400/W-3400, Threadripper PRO
+//! Workstation CPUs of issue #14 item 4 (Xeon W-2100/W-2200, W-3200/W-3300, W-2400/W-3400, Threadripper PRO
 //! 3000WX/5000WX) resolve with the figures their sources give: Intel ARK and amd.com rows as
 //! scraped into github:felixsteinke/cpu-spec-dataset at commit 4c08d88 (each entry's notes name
 //! its row), platform lanes marked derived where the row does not give them.
@@ -19,10 +19,13 @@ fn cpu<'a>(c: &'a catalog::Catalog, id: &str) -> &'a Cpu {
 fn new_workstation_cpus_carry_their_cited_figures() {
     let c = catalog::builtin().expect("catalog");
     // id, socket, cores, threads, TDP / base power W, PL2 W, lanes, channels, max memory GB
-    let rows: [(&str, &str, u16, u16, f64, Option<f64>, PcieLanes, u8, Option<u32>); 9] = [
+    let rows: [(&str, &str, u16, u16, f64, Option<f64>, PcieLanes, u8, Option<u32>); 11] = [
         // Xeon W-2200: ARK 165 W TDP, 48 PCIe 3.0 lanes, 4 channels, 1 TB; no PL2 in the row.
         ("intel-xeon-w-2295", "LGA2066", 18, 36, 165.0, None, l(0, 0, 48), 4, Some(1024)),
         ("intel-xeon-w-2223", "LGA2066", 4, 8, 120.0, None, l(0, 0, 48), 4, Some(1024)),
+        // Xeon W-2100 / W-3200 (used market): ARK 140 W / 205 W, 48 and 64 PCIe 3.0 lanes.
+        ("intel-xeon-w-2195", "LGA2066", 18, 36, 140.0, None, l(0, 0, 48), 4, Some(512)),
+        ("intel-xeon-w-3275m", "LGA3647", 28, 56, 205.0, None, l(0, 0, 64), 6, Some(2048)),
         // Xeon W-3300: ARK 270 W, 64 PCIe 4.0 lanes, 8 channels, 4 TB.
         ("intel-xeon-w-3375", "LGA4189", 38, 76, 270.0, None, l(0, 64, 0), 8, Some(4096)),
         ("intel-xeon-w-3323", "LGA4189", 12, 24, 220.0, None, l(0, 64, 0), 8, Some(4096)),
@@ -61,8 +64,9 @@ fn intel_rows_cite_their_ark_page_and_derived_figures_are_flagged() {
     let c = catalog::builtin().expect("catalog");
     let new_intel: Vec<&Cpu> =
         c.cpus.iter().filter(|p| p.notes.as_deref().is_some_and(|n| n.contains("dataset/intel-cpus.csv"))).collect();
-    // 8 W-2200 + 5 W-3300 + 10 W-2400/W-3400 added, 4 existing W790 entries cross-checked.
-    assert!(new_intel.len() >= 27, "{} Intel entries cite the ARK dataset", new_intel.len());
+    // 8 W-2100 + 8 W-2200 + 9 W-3200 + 5 W-3300 + 10 W-2400/W-3400 added, 4 existing W790
+    // entries cross-checked.
+    assert!(new_intel.len() >= 44, "{} Intel entries cite the ARK dataset", new_intel.len());
     for p in &new_intel {
         assert!(
             p.source.starts_with("https://ark.intel.com/")
@@ -74,7 +78,7 @@ fn intel_rows_cite_their_ark_page_and_derived_figures_are_flagged() {
         );
     }
     // A DIMM kind the ARK row does not state is flagged, not silently assumed.
-    for id in ["intel-xeon-w-2245", "intel-xeon-w-3345"] {
+    for id in ["intel-xeon-w-2145", "intel-xeon-w-2245", "intel-xeon-w-3245", "intel-xeon-w-3345"] {
         assert!(cpu(&c, id).notes.as_deref().unwrap_or_default().contains("DIMM kind UNCONFIRMED"), "{id}");
     }
     // The PRO 3945WX row has no socket: the entry says the socket is derived.
