@@ -1,9 +1,13 @@
-//! Workstation CPUs of issue #14 item 4 (Xeon W-2100/W-2200, W-3200/W-3300, W-2400/W-3400, Threadripper PRO
-//! 3000WX/5000WX) resolve with the figures their sources give: Intel ARK and amd.com rows as
-//! scraped into github:felixsteinke/cpu-spec-dataset at commit 4c08d88 (each entry's notes name
-//! its row), platform lanes marked derived where the row does not give them.
+//! Workstation CPUs of issue #14 item 4 (Xeon W-2100/W-2200, W-3200/W-3300, W-2400/W-3400,
+//! Threadripper PRO 3000WX/5000WX, Threadripper 1000/2000) resolve with the figures their sources
+//! give: Intel ARK and amd.com rows as scraped into github:felixsteinke/cpu-spec-dataset at commit
+//! 4c08d88 (each entry's notes name its row), platform figures marked derived where the row does
+//! not give them.
 
 use kraftwerk::catalog::{self, Cpu, PcieLanes};
+
+/// id, socket, cores, threads, TDP / base power W, PL2 W, lanes, channels, max memory GB.
+type Row = (&'static str, &'static str, u16, u16, f64, Option<f64>, PcieLanes, u8, Option<u32>);
 
 const DATASET_COMMIT: &str = "4c08d8873c33a2d1054a40ae305eec22073463a7";
 
@@ -18,8 +22,7 @@ fn cpu<'a>(c: &'a catalog::Catalog, id: &str) -> &'a Cpu {
 #[test]
 fn new_workstation_cpus_carry_their_cited_figures() {
     let c = catalog::builtin().expect("catalog");
-    // id, socket, cores, threads, TDP / base power W, PL2 W, lanes, channels, max memory GB
-    let rows: [(&str, &str, u16, u16, f64, Option<f64>, PcieLanes, u8, Option<u32>); 11] = [
+    let rows: [Row; 13] = [
         // Xeon W-2200: ARK 165 W TDP, 48 PCIe 3.0 lanes, 4 channels, 1 TB; no PL2 in the row.
         ("intel-xeon-w-2295", "LGA2066", 18, 36, 165.0, None, l(0, 0, 48), 4, Some(1024)),
         ("intel-xeon-w-2223", "LGA2066", 4, 8, 120.0, None, l(0, 0, 48), 4, Some(1024)),
@@ -37,6 +40,10 @@ fn new_workstation_cpus_carry_their_cited_figures() {
         // Threadripper PRO 3000WX / 5000WX: amd.com 280 W; lanes and 2 TB from the platform.
         ("amd-threadripper-pro-3995wx", "sWRX8", 64, 128, 280.0, None, l(0, 128, 0), 8, Some(2048)),
         ("amd-threadripper-pro-5945wx", "sWRX8", 12, 24, 280.0, None, l(0, 128, 0), 8, Some(2048)),
+        // Threadripper 1000 / 2000 on X399: amd.com TDP; 60 usable PCIe 3.0 lanes from the platform;
+        // max memory not in the row.
+        ("amd-threadripper-2990wx", "TR4", 32, 64, 250.0, None, l(0, 0, 60), 4, None),
+        ("amd-threadripper-1950x", "TR4", 16, 32, 180.0, None, l(0, 0, 60), 4, None),
     ];
     for (id, socket, cores, threads, tdp, pl2, lanes, channels, max_gb) in rows {
         let p = cpu(&c, id);
