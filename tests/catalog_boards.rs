@@ -152,11 +152,7 @@ fn h12ssl_i_takes_four_dual_slot_cards_at_x16() {
 fn cabled_server_boards_have_an_unknown_slot_layout() {
     let c = cat();
     let file = Origin::Builtin("catalog/motherboards.ron".into());
-    for id in [
-        "asrock-rack-genoa2d24g-2l-plus",
-        "asrock-rack-turin2d24g-2l-plus",
-        "asus-k15pg-d24",
-    ] {
+    for id in ["asrock-rack-genoa2d24g-2l-plus", "asrock-rack-turin2d24g-2l-plus", "asus-k15pg-d24"] {
         let b = c.motherboard(id).unwrap_or_else(|| panic!("{id} in the catalog"));
         assert_eq!(b.origin, file, "{id} is curated");
         assert_eq!(b.cpu_sockets, 2, "{id} is a dual-socket board");
@@ -339,6 +335,6 @@ fn imported_board_without_any_slot_data_has_an_unknown_layout() {
     assert!(board.pcie_slots.is_empty() && board.slot_summary.is_empty());
     assert!(!board.slot_layout_known(), "the database said nothing about its slots");
     let made = Motherboard { origin: Origin::Unknown, ..board.clone() };
-    let curated_style = Motherboard { provenance: catalog::Sources::default(), ..made };
+    let curated_style = Motherboard { provenance: Default::default(), ..made };
     assert!(curated_style.slot_layout_known(), "a curated/user board with no slots has none");
 }

@@ -127,7 +127,7 @@ fn gpu(
         price_usd: None,
         price_date: None,
         notes: None,
-        provenance: catalog::Sources::default(),
+        provenance: Default::default(),
         origin: catalog::Origin::default(),
     }
 }

@@ -14,6 +14,8 @@ use super::Origin;
 use super::parts::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// Access to the fields every part has, for generic catalog code.
 pub trait HasId {
@@ -44,8 +46,9 @@ pub trait Part: HasId {
 
 /// Access to a part's per-figure provenance, for the kinds that carry one.
 pub trait MaybeProvenance {
-    /// The part's [`Sources`], if its kind has them.
-    fn provenance_mut(&mut self) -> Option<&mut Sources> {
+    /// The part's [`Sources`], if its kind has them (shared: the parts of one import file all
+    /// point at the file's one copy).
+    fn provenance_mut(&mut self) -> Option<&mut std::sync::Arc<Sources>> {
         None
     }
 }
@@ -156,6 +159,14 @@ fn put<T: HasId>(dst: &mut Vec<T>, src: Vec<T>, origin: &Origin, replaced: &mut 
     if !dst.is_sorted_by(|a, b| a.id() <= b.id()) {
         dst.sort_by(|a, b| a.id().cmp(b.id()));
     }
+    if dst.is_empty() && src.is_sorted_by(|a, b| a.id() < b.id()) {
+        // The common first merge of a generated file: sorted, no duplicates, nothing to replace.
+        *dst = src;
+        for part in dst.iter_mut() {
+            part.set_origin(origin.clone());
+        }
+        return;
+    }
     let mut added = Vec::new();
     for mut part in src {
         part.set_origin(origin.clone());
@@ -168,6 +179,12 @@ fn put<T: HasId>(dst: &mut Vec<T>, src: Vec<T>, origin: &Origin, replaced: &mut 
         }
     }
     if added.is_empty() {
+        return;
+    }
+    if added.is_sorted_by(|a, b| a.id() < b.id())
+        && added.first().is_some_and(|a| dst.last().is_none_or(|d| d.id() < a.id()))
+    {
+        dst.extend(added);
         return;
     }
     // Latest first among equal ids (stable sort of the reversed list), then keep the first.
@@ -183,6 +200,12 @@ fn put<T: HasId>(dst: &mut Vec<T>, src: Vec<T>, origin: &Origin, replaced: &mut 
     dst.extend(added);
     // Two sorted runs: the stable sort merges them in linear time.
     dst.sort_by(|a, b| a.id().cmp(b.id()));
+}
+
+/// Looks `id` up in a list known to be sorted by id (binary search only): the lists
+/// [`Catalog::merge`] keeps sorted.
+fn find_strict<'a, T: HasId>(list: &'a [T], id: &str) -> Option<&'a T> {
+    list.binary_search_by(|p| p.id().cmp(id)).ok().and_then(|i| list.get(i))
 }
 
 /// Looks `id` up in a list sorted by id (binary search), falling back to a linear scan for
@@ -321,7 +344,9 @@ macro_rules! part_kinds {
                     $($field: file
                         .$field
                         .into_iter()
-                        .map(|p| match find_sorted(&self.$field, &p.id) {
+                        // `self` comes from merges, so its lists are sorted; a curated part
+                        // with no imported twin (most of them) must not cost a linear scan.
+                        .map(|p| match find_strict(&self.$field, &p.id) {
                             Some(base) => overlay(base, p, PartKind::$variant, conflicts),
                             None => p,
                         })
@@ -339,10 +364,12 @@ macro_rules! part_kinds {
             /// Gives every part whose kind carries provenance and whose provenance is the
             /// curated default the file-level `sources` (import files).
             pub fn set_default_provenance(&mut self, sources: &Sources) {
+                // One shared copy for the whole file (thousands of parts), not one each.
+                let shared = std::sync::Arc::new(sources.clone());
                 $(
                     for p in &mut self.$field {
                         if let Some(s) = p.provenance_mut().filter(|s| s.is_default()) {
-                            s.clone_from(sources);
+                            *s = std::sync::Arc::clone(&shared);
                         }
                     }
                 )*
@@ -393,11 +420,21 @@ impl Catalog {
     /// Rebuilds `card_gpus` from `gpu_cards` and `gpus`; a card whose chip is unknown gets no
     /// entry (validation reports it).
     fn resolve_cards(&mut self) {
-        let mut out: Vec<Gpu> = self
-            .gpu_cards
-            .iter()
-            .filter_map(|card| find_sorted(&self.gpus, &card.chip).map(|chip| card.resolve(chip)))
-            .collect();
+        // Each card starts from a copy of its chip; the chip's notes (often a kilobyte of
+        // sources) are replaced by the card's anyway, so they are dropped from the copy once per
+        // chip rather than cloned once per card.
+        let mut bare: HashMap<&str, Gpu> = HashMap::new();
+        let mut out: Vec<Gpu> = Vec::with_capacity(self.gpu_cards.len());
+        for card in &self.gpu_cards {
+            let chip = match bare.entry(card.chip.as_str()) {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(e) => match find_sorted(&self.gpus, &card.chip) {
+                    Some(chip) => e.insert(Gpu { notes: None, ..chip.clone() }),
+                    None => continue,
+                },
+            };
+            out.push(card.resolve(chip));
+        }
         out.sort_by(|a, b| a.id.cmp(&b.id));
         self.card_gpus = out;
     }

@@ -52,7 +52,7 @@ pub struct GpuCard {
     pub notes: Option<String>,
     /// Per-figure provenance.
     #[serde(default, skip_serializing_if = "Sources::is_default")]
-    pub provenance: Sources,
+    pub provenance: std::sync::Arc<Sources>,
     /// Where this part was loaded from (not in files).
     #[serde(skip)]
     pub origin: Origin,

@@ -164,7 +164,7 @@ pub struct Gpu {
     pub notes: Option<String>,
     /// Per-figure provenance (curated chips: all from `source`, see `notes`).
     #[serde(default, skip_serializing_if = "Sources::is_default")]
-    pub provenance: Sources,
+    pub provenance: std::sync::Arc<Sources>,
     /// Where this part was loaded from (not in files).
     #[serde(skip)]
     pub origin: Origin,

@@ -131,7 +131,7 @@ pub struct Psu {
     pub notes: Option<String>,
     /// Per-figure provenance (curated parts: all from `source`).
     #[serde(default, skip_serializing_if = "Sources::is_default")]
-    pub provenance: Sources,
+    pub provenance: std::sync::Arc<Sources>,
     /// Where this part was loaded from (not in files).
     #[serde(skip)]
     pub origin: Origin,

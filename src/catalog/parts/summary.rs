@@ -208,32 +208,32 @@ impl Part for LlmModel {
 }
 
 impl MaybeProvenance for Gpu {
-    fn provenance_mut(&mut self) -> Option<&mut Sources> {
+    fn provenance_mut(&mut self) -> Option<&mut std::sync::Arc<Sources>> {
         Some(&mut self.provenance)
     }
 }
 impl MaybeProvenance for GpuCard {
-    fn provenance_mut(&mut self) -> Option<&mut Sources> {
+    fn provenance_mut(&mut self) -> Option<&mut std::sync::Arc<Sources>> {
         Some(&mut self.provenance)
     }
 }
 impl MaybeProvenance for Motherboard {
-    fn provenance_mut(&mut self) -> Option<&mut Sources> {
+    fn provenance_mut(&mut self) -> Option<&mut std::sync::Arc<Sources>> {
         Some(&mut self.provenance)
     }
 }
 impl MaybeProvenance for Psu {
-    fn provenance_mut(&mut self) -> Option<&mut Sources> {
+    fn provenance_mut(&mut self) -> Option<&mut std::sync::Arc<Sources>> {
         Some(&mut self.provenance)
     }
 }
 impl MaybeProvenance for Cooler {
-    fn provenance_mut(&mut self) -> Option<&mut Sources> {
+    fn provenance_mut(&mut self) -> Option<&mut std::sync::Arc<Sources>> {
         Some(&mut self.provenance)
     }
 }
 impl MaybeProvenance for Case {
-    fn provenance_mut(&mut self) -> Option<&mut Sources> {
+    fn provenance_mut(&mut self) -> Option<&mut std::sync::Arc<Sources>> {
         Some(&mut self.provenance)
     }
 }
