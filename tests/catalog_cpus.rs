@@ -101,3 +101,35 @@ fn intel_rows_cite_their_ark_page_and_derived_figures_are_flagged() {
         cpu(&c, "amd-threadripper-pro-3945wx").notes.as_deref().unwrap_or_default().contains("socket sWRX8 DERIVED")
     );
 }
+
+/// On sockets two CPU families share, the chipset rule sorts every catalog CPU of the socket
+/// into the family its name says (the `cpu-socket` rule's chipset check).
+#[test]
+fn shared_socket_chipsets_sort_every_catalog_cpu_by_family() {
+    use kraftwerk::check::cpu_runs_on_board;
+    let c = catalog::builtin().expect("catalog");
+    let mut seen = [0usize; 6];
+    for cpu in &c.cpus {
+        let (s, n) = (cpu.socket.as_str(), cpu.name.as_str());
+        match s {
+            "LGA2066" => {
+                let xeon = n.contains("Xeon");
+                assert_eq!(cpu_runs_on_board(s, n, s, "X299"), !xeon, "{n} on X299");
+                seen[usize::from(xeon)] += 1;
+            }
+            "sTR5" => {
+                let pro = n.contains(" PRO ");
+                assert_eq!(cpu_runs_on_board(s, n, s, "WRX90"), pro, "{n} on WRX90");
+                assert!(cpu_runs_on_board(s, n, s, "TRX50"), "{n} on TRX50");
+                seen[2 + usize::from(pro)] += 1;
+            }
+            "LGA4677" => {
+                let scalable = ["Platinum", "Gold", "Silver", "Bronze"].iter().any(|w| n.contains(w));
+                assert_eq!(cpu_runs_on_board(s, n, s, "W790"), !scalable, "{n} on W790");
+                seen[4 + usize::from(scalable)] += 1;
+            }
+            _ => assert!(!cpu_runs_on_board(s, n, "no-such-socket", "X299")),
+        }
+    }
+    assert!(seen.iter().all(|&k| k > 0), "each family present in the catalog: {seen:?}");
+}

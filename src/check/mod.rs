@@ -12,6 +12,7 @@ pub mod input;
 mod nvlink;
 mod pcie;
 mod platform;
+pub use platform::cpu_runs_on_board;
 mod power;
 
 pub use crate::build::links::{GpuLink, gpu_links, lane_gb_s, slot_lanes};

@@ -62,10 +62,10 @@ pub static CPU_SOCKET: Rule = Rule {
         id: "cpu-socket",
         family: "platform",
         severity: Severity::Error,
-        title: "CPU socket matches the motherboard",
-        checks: "The CPU's socket against the motherboard's socket.",
-        why: "A CPU only fits a board of its socket (sTR5, SP5, AM5, LGA1700, ...); vendor spec pages.",
-        fix: "Choose a CPU and board of the same socket.",
+        title: "CPU socket and chipset match the motherboard",
+        checks: "The CPU's socket against the motherboard's socket, and on sockets that two CPU families share, the CPU's family against the board's chipset (LGA2066: X299 takes Core X only; sTR5: WRX90 takes Threadripper PRO only; LGA4677: W790 takes Xeon W only).",
+        why: "A CPU only fits a board of its socket (sTR5, SP5, AM5, LGA1700, ...; vendor spec pages), and a shared socket does not make the families interchangeable: X299 supports Skylake-X/Kaby Lake-X/Cascade Lake-X Core processors (Puget Systems, https://www.pugetsystems.com/labs/articles/X299-vs-X99-What-is-the-Difference-979/), the Xeon W-2100/W-2200 need C422; Threadripper 7000 (non-PRO) works only on TRX50 (OCWorks, https://blog.ocworks.com/archives/52175237); W790 is the platform of the Xeon W-2400/W-3400 (Hardware & Co, https://www.hwcooling.net/en/return-of-intels-hedt-w790-xeon-w-2400-and-w-3400-processors/), 4th/5th gen Xeon Scalable use C741.",
+        fix: "Choose a CPU and board of the same socket, and on a shared socket a board whose chipset takes the CPU's family.",
     },
     needs: &[Need::Part(PartKind::Cpu), Need::Part(PartKind::Motherboard)],
     figures: None,
@@ -80,9 +80,81 @@ pub static CPU_SOCKET: Rule = Rule {
                 vec![PartRef::Cpu, PartRef::Motherboard],
                 format!("Choose a {} CPU or a {} board.", b.socket, cpu.socket),
             ));
+        } else if let (Some(cpu), Some(b)) = (c.r.cpu, c.r.board)
+            && let Some(rule) = chipset_refusing(&b.socket, &b.chipset, &cpu.name)
+        {
+            out.push(finding(
+                &CPU_SOCKET,
+                Severity::Error,
+                format!(
+                    "{} fits the {} socket, but the {} chipset of {} {} takes {}",
+                    cpu.name, b.socket, rule.chipset, b.vendor, b.name, rule.family
+                ),
+                vec![PartRef::Cpu, PartRef::Motherboard],
+                rule.fix.to_owned(),
+            ));
         }
     },
 };
+
+/// The entry of [`SHARED_SOCKET_CHIPSETS`] under which a board of `socket` and `chipset` does not
+/// take the CPU named `cpu_name`; `None` when it takes it or no entry applies (different
+/// sockets are the socket check's business).
+fn chipset_refusing(socket: &str, chipset: &str, cpu_name: &str) -> Option<&'static ChipsetFamily> {
+    SHARED_SOCKET_CHIPSETS
+        .iter()
+        .find(|r| r.socket == socket && r.chipset.eq_ignore_ascii_case(chipset.trim()) && !(r.takes)(cpu_name))
+}
+
+/// Whether a CPU named `cpu_name` of socket `cpu_socket` runs on a board of `socket` and
+/// `chipset`: the same socket, and on sockets two CPU families share, a chipset that takes the
+/// CPU's family (the `cpu-socket` rule's two checks, for searches that pick CPUs for a board).
+pub fn cpu_runs_on_board(cpu_socket: &str, cpu_name: &str, socket: &str, chipset: &str) -> bool {
+    cpu_socket == socket && chipset_refusing(socket, chipset, cpu_name).is_none()
+}
+
+/// A chipset of a socket that two CPU families share, and the family it takes (sources in the
+/// `cpu-socket` rule's `why`).
+struct ChipsetFamily {
+    /// Socket, as the catalog writes it.
+    socket: &'static str,
+    /// Chipset, as the catalog writes it (compared without case).
+    chipset: &'static str,
+    /// Whether a CPU of this name is of the family the chipset takes.
+    takes: fn(&str) -> bool,
+    /// The family, for the message.
+    family: &'static str,
+    /// What to choose instead.
+    fix: &'static str,
+}
+
+/// Shared sockets where the chipset decides which family runs: a board of one of these chipsets
+/// with a CPU of the other family is an error.
+const SHARED_SOCKET_CHIPSETS: &[ChipsetFamily] = &[
+    ChipsetFamily {
+        socket: "LGA2066",
+        chipset: "X299",
+        takes: |name| !name.contains("Xeon"),
+        family: "Core X-series processors only (the Xeon W-2100/W-2200 need a C422 board)",
+        fix: "Choose a Core X-series CPU, or a C422 board for the Xeon W.",
+    },
+    ChipsetFamily {
+        socket: "sTR5",
+        chipset: "WRX90",
+        takes: |name| name.split_whitespace().any(|w| w == "PRO"),
+        family: "Threadripper PRO only (Threadripper 7000/9000 without PRO need a TRX50 board)",
+        fix: "Choose a Threadripper PRO, or a TRX50 board for this Threadripper.",
+    },
+    ChipsetFamily {
+        socket: "LGA4677",
+        chipset: "W790",
+        takes: |name| {
+            name.split_whitespace().any(|w| w.len() > 3 && w.starts_with('w') && w.as_bytes()[1].is_ascii_digit())
+        },
+        family: "Xeon W (w3/w5/w7/w9) only (4th/5th gen Xeon Scalable need a C741 board)",
+        fix: "Choose a Xeon W-2400/W-3400, or a C741 board for the Xeon Scalable.",
+    },
+];
 
 /// Rule: memory type matches board and CPU (id and docs in `doc`).
 pub static MEMORY_TYPE: Rule = Rule {

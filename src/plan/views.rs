@@ -67,6 +67,8 @@ pub struct BoardView {
     pub name: String,
     /// CPU socket.
     pub socket: String,
+    /// Chipset (decides the CPU family on a shared socket).
+    pub chipset: String,
     /// CPU sockets on the board.
     pub cpu_sockets: u8,
     /// Memory type.
@@ -94,6 +96,8 @@ pub struct CpuView {
     pub idx: usize,
     /// Id.
     pub id: String,
+    /// Model name (tells the family on a shared socket).
+    pub name: String,
     /// Socket.
     pub socket: String,
     /// Memory types it drives.
@@ -299,6 +303,7 @@ fn board_view(idx: usize, b: &crate::catalog::Motherboard) -> BoardView {
         id: b.id.clone(),
         name: b.display_name(),
         socket: b.socket.clone(),
+        chipset: b.chipset.clone(),
         cpu_sockets: b.cpu_sockets.max(1),
         memory_type: b.memory_type,
         memory_slots: b.memory_slots,
@@ -322,6 +327,7 @@ pub fn parts(catalog: &Catalog, mains_v: f64) -> Parts {
         .map(|(idx, c)| CpuView {
             idx,
             id: c.id.clone(),
+            name: c.name.clone(),
             socket: c.socket.clone(),
             memory_types: c.memory_types.clone(),
             lanes: c.pcie_lanes.total(),

@@ -237,7 +237,10 @@ impl<'a> State<'a> {
         let mut cpus: Vec<_> = parts
             .cpus
             .iter()
-            .filter(|p| p.socket == board.socket && p.memory_types.contains(&board.memory_type))
+            .filter(|p| {
+                crate::check::cpu_runs_on_board(&p.socket, &p.name, &board.socket, &board.chipset)
+                    && p.memory_types.contains(&board.memory_type)
+            })
             .filter(|p| self.musts.get("cpu").is_none_or(|id| &p.id == id) && self.priced(p.price_usd))
             .collect();
         cpus.sort_by(|a, b| {
