@@ -335,6 +335,6 @@ fn imported_board_without_any_slot_data_has_an_unknown_layout() {
     assert!(board.pcie_slots.is_empty() && board.slot_summary.is_empty());
     assert!(!board.slot_layout_known(), "the database said nothing about its slots");
     let made = Motherboard { origin: Origin::Unknown, ..board.clone() };
-    let curated_style = Motherboard { provenance: Default::default(), ..made };
+    let curated_style = Motherboard { provenance: std::sync::Arc::default(), ..made };
     assert!(curated_style.slot_layout_known(), "a curated/user board with no slots has none");
 }

@@ -127,7 +127,7 @@ fn gpu(
         price_usd: None,
         price_date: None,
         notes: None,
-        provenance: Default::default(),
+        provenance: std::sync::Arc::default(),
         origin: catalog::Origin::default(),
     }
 }
