@@ -123,3 +123,33 @@ fn imported_figures_say_where_they_come_from() {
     assert_eq!(psu.connectors.hpwr_class_w, Some(450));
     assert_eq!(psu.provenance_of("connectors"), Provenance::Vendor);
 }
+
+/// An imported card whose listed board power is far from its chip's (OpenDB entry errors: an
+/// RTX 3090 Ti card at 850 W, an RTX 4090 card at 300 W) is checked at the chip's reference
+/// figure, never at the implausible one: 300 W would under-size the PSU for a 450 W card.
+/// A factory-overclocked card's own figure within the band is kept.
+#[test]
+fn implausible_imported_card_board_power_falls_back_to_the_chip() {
+    let c = catalog::builtin().expect("catalog");
+    for (card, chip_w) in [
+        ("gigabyte-aorus-geforce-rtx-4090-xtreme-waterforce-24g-rev-1-0", 450.0),
+        (
+            "gigabyte-gaming-geforce-rtx-3090-ti-24gb-gddr6x-pci-express-4-0-atx-video-card-gv-n309tgaming-oc-24gd",
+            450.0,
+        ),
+    ] {
+        let raw = c.gpu_card(card).and_then(|k| k.board_power_w).expect("listed board power");
+        assert!(!catalog::board_power_plausible(raw, chip_w), "{card}: {raw} W is the entry error");
+        let g = c.gpu_or_card(card).expect("resolves");
+        assert!((g.board_power_w - chip_w).abs() < 1e-9, "{card}: checked at {} W", g.board_power_w);
+        assert!(g.notes.as_deref().is_some_and(|n| n.contains("entry error")), "{card}: notes say why");
+    }
+    let kept = c
+        .gpu_cards
+        .iter()
+        .filter(|k| k.chip == "nvidia-geforce-rtx-4090")
+        .find(|k| k.board_power_w.is_some_and(|w| w > 450.0 && w <= 675.0))
+        .expect("a factory-overclocked RTX 4090 card");
+    let w = kept.board_power_w.expect("listed");
+    assert!((c.gpu_or_card(&kept.id).expect("resolves").board_power_w - w).abs() < 1e-9, "{}: own {w} W kept", kept.id);
+}

@@ -160,8 +160,9 @@ fn gpu_cross_checks(c: &Catalog) -> Vec<FigureConflict> {
                 &format!("chip {}", chip.id),
             ));
         }
+        // Outside the band the checks use the chip's figure (`GpuCard::resolve`); listed here.
         if let Some(w) = card.board_power_w
-            && !(0.8 * chip.board_power_w..=1.5 * chip.board_power_w).contains(&w)
+            && !super::board_power_plausible(w, chip.board_power_w)
         {
             out.push(conflict(
                 k,

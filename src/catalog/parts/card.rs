@@ -58,6 +58,20 @@ pub struct GpuCard {
     pub origin: Origin,
 }
 
+/// Band around the chip's reference board power within which a card's own figure is taken:
+/// factory-overclocked partner boards run up to about 1.15x reference (RTX 4090 and 3090 Ti
+/// partner cards at 500-516 W against 450 W), so 0.8x-1.5x admits every real one, while the
+/// figures outside it in OpenDB (an RTX 3090 Ti card at 850 W, the PSU recommendation; an
+/// RTX 4090 at 300 W) are entry errors. Outside the band the chip's figure is used and
+/// `catalog audit` lists the card.
+pub const CARD_BOARD_POWER_BAND: (f64, f64) = (0.8, 1.5);
+
+/// Whether a card's board power `card_w` is within [`CARD_BOARD_POWER_BAND`] of its chip's
+/// `chip_w` (both W).
+pub fn board_power_plausible(card_w: f64, chip_w: f64) -> bool {
+    (CARD_BOARD_POWER_BAND.0 * chip_w..=CARD_BOARD_POWER_BAND.1 * chip_w).contains(&card_w)
+}
+
 impl GpuCard {
     /// The GPU the rules see for this card: `chip` with the card's known physical figures
     /// (length, slot width, power sockets, cooler, board power, price) laid over the chip's
@@ -82,15 +96,25 @@ impl GpuCard {
         if let Some(c) = self.cooler {
             g.cooler = c;
         }
-        if let Some(w) = self.board_power_w {
+        if let Some(w) = self.board_power_w.filter(|w| board_power_plausible(*w, chip.board_power_w)) {
             // A factory-overclocked card's default is its own; its max limit is at least that.
             g.max_power_limit_w = Some(g.max_limit_w().max(w));
             g.board_power_w = w;
         }
         g.price_usd = self.price_usd;
         g.price_date.clone_from(&self.price_date);
+        let refused = self
+            .board_power_w
+            .filter(|w| !board_power_plausible(*w, chip.board_power_w))
+            .map(|w| {
+                format!(
+                    "; its listed board power of {w} W is outside {}-{}x the chip's {} W (an entry error), so the chip's figure is used",
+                    CARD_BOARD_POWER_BAND.0, CARD_BOARD_POWER_BAND.1, chip.board_power_w
+                )
+            })
+            .unwrap_or_default();
         g.notes = Some(format!(
-            "card `{}` on chip `{}`; {}",
+            "card `{}` on chip `{}`; {}{refused}",
             self.id,
             chip.id,
             self.notes.as_deref().unwrap_or("card figures from its source; the rest from the chip")
