@@ -118,7 +118,7 @@ fn shared_socket_chipsets_sort_every_catalog_cpu_by_family() {
                 seen[usize::from(xeon)] += 1;
             }
             "sTR5" => {
-                let pro = n.contains(" PRO ");
+                let pro = n.contains(" PRO ") || n.ends_with("WX");
                 assert_eq!(cpu_runs_on_board(s, n, s, "WRX90"), pro, "{n} on WRX90");
                 assert!(cpu_runs_on_board(s, n, s, "TRX50"), "{n} on TRX50");
                 seen[2 + usize::from(pro)] += 1;
@@ -132,4 +132,16 @@ fn shared_socket_chipsets_sort_every_catalog_cpu_by_family() {
         }
     }
     assert!(seen.iter().all(|&k| k > 0), "each family present in the catalog: {seen:?}");
+    // Names as users type them, and the OpenDB name of a PRO without "PRO".
+    for (name, socket, chipset, runs) in [
+        ("Ryzen Threadripper 9985WX", "sTR5", "WRX90", true),
+        ("Threadripper Pro 7995WX", "sTR5", "WRX90", true),
+        ("Ryzen Threadripper 7980X", "sTR5", "WRX90", false),
+        ("Xeon W9-3495X", "LGA4677", "W790", true),
+        ("Xeon Platinum 8480+", "LGA4677", " w790 ", false),
+        ("Xeon W-2295", "LGA2066", "X299", false),
+        ("Core i9-10980XE", "LGA2066", "X299", true),
+    ] {
+        assert_eq!(cpu_runs_on_board(socket, name, socket, chipset), runs, "{name} on {chipset}");
+    }
 }

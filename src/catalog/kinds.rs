@@ -339,7 +339,11 @@ macro_rules! part_kinds {
 
             /// `file`'s parts with each one that shares an id with a part already here (an
             /// imported one) laid over it figure by figure; differences go to `conflicts`.
+            ///
+            /// `self` must be sorted by id in every kind, as [`Catalog::merge`] keeps it (a
+            /// catalog from `Catalog::from(PartsFile)` is not): parts are found by binary search.
             pub fn overlay_curated(&self, file: PartsFile, conflicts: &mut Vec<FigureConflict>) -> PartsFile {
+                $(debug_assert!(self.$field.is_sorted_by(|a, b| a.id <= b.id), "overlay_curated needs a sorted catalog");)*
                 PartsFile {
                     $($field: file
                         .$field

@@ -141,7 +141,14 @@ const SHARED_SOCKET_CHIPSETS: &[ChipsetFamily] = &[
     ChipsetFamily {
         socket: "sTR5",
         chipset: "WRX90",
-        takes: |name| name.split_whitespace().any(|w| w == "PRO"),
+        // "PRO" in the name, or a WX model number: every sTR5 PRO is a ...WX and every other
+        // Threadripper a ...X (an OpenDB entry names the PRO 9985WX without "PRO").
+        takes: |name| {
+            name.split_whitespace().any(|w| {
+                w.eq_ignore_ascii_case("pro")
+                    || (w.starts_with(|c: char| c.is_ascii_digit()) && w.to_ascii_uppercase().ends_with("WX"))
+            })
+        },
         family: "Threadripper PRO only (Threadripper 7000/9000 without PRO need a TRX50 board)",
         fix: "Choose a Threadripper PRO, or a TRX50 board for this Threadripper.",
     },
@@ -149,7 +156,8 @@ const SHARED_SOCKET_CHIPSETS: &[ChipsetFamily] = &[
         socket: "LGA4677",
         chipset: "W790",
         takes: |name| {
-            name.split_whitespace().any(|w| w.len() > 3 && w.starts_with('w') && w.as_bytes()[1].is_ascii_digit())
+            name.split_whitespace()
+                .any(|w| w.len() > 3 && (w.starts_with('w') || w.starts_with('W')) && w.as_bytes()[1].is_ascii_digit())
         },
         family: "Xeon W (w3/w5/w7/w9) only (4th/5th gen Xeon Scalable need a C741 board)",
         fix: "Choose a Xeon W-2400/W-3400, or a C741 board for the Xeon Scalable.",

@@ -270,7 +270,10 @@ impl<'a> State<'a> {
         let kit = self.memory_for(board, card, c.n)?;
         let mut last = (
             Constraint::Slots,
-            format!("no CPU in the catalog for {} with {}", board.socket, board.memory_type),
+            format!(
+                "no CPU in the catalog for {} ({} chipset) with {}",
+                board.socket, board.chipset, board.memory_type
+            ),
             Retry::Board,
         );
         let cpus: Vec<_> = cpus.into_iter().filter(|p| !self.unknown.contains(&Unknown::Cpu(p.idx))).collect();
