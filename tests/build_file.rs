@@ -1,5 +1,6 @@
 //! The `*.rig.ron` format: located errors for bad input, atomic saves, round trips.
 
+mod common;
 use kraftwerk::build::{self, Build, BuildError, FORMAT_VERSION};
 use kraftwerk::catalog;
 use proptest::prelude::*;
@@ -136,15 +137,10 @@ fn save_is_atomic_and_round_trips() {
 #[test]
 fn every_reference_build_round_trips() {
     let c = catalog::builtin().expect("catalog");
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds");
     let out = tmp_dir("refs");
-    let mut n = 0;
-    for entry in std::fs::read_dir(&dir).expect("catalog/builds") {
-        let path = entry.expect("entry").path();
-        if !path.to_string_lossy().ends_with(".rig.ron") {
-            continue;
-        }
-        n += 1;
+    let paths = common::reference_build_paths();
+    let n = paths.len();
+    for path in paths {
         let b = build::load(&path, Some(&c)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(b.format, FORMAT_VERSION);
         let p = out.join(path.file_name().expect("name"));

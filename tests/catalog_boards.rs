@@ -3,6 +3,7 @@
 //! curated boards replace their BuildCores OpenDB imports instead of sitting beside them, and
 //! every reference build still loads and checks its slots.
 
+mod common;
 use kraftwerk::build::{Build, GpuPlacement};
 use kraftwerk::catalog::{self, Catalog, Motherboard, Origin};
 use kraftwerk::check::{self, Report, Severity};
@@ -283,14 +284,9 @@ fn curated_boards_replace_their_imports() {
 #[test]
 fn reference_builds_check_their_slots() {
     let c = cat();
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds");
-    let mut n = 0;
-    for entry in std::fs::read_dir(&dir).expect("catalog/builds") {
-        let path = entry.expect("entry").path();
-        if !path.to_string_lossy().ends_with(".rig.ron") {
-            continue;
-        }
-        n += 1;
+    let paths = common::reference_build_paths();
+    let n = paths.len();
+    for path in paths {
         let b = check::load(&path, &c).unwrap_or_else(|e| panic!("{e}"));
         let r = check::run(&b, &c);
         let shown = path.display();

@@ -123,15 +123,7 @@ fn finding(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
 
 /// Display name of the part a not-checked finding names, from the report's coverage.
 fn part_name(state: &AppState, f: &Finding) -> String {
-    state
-        .report
-        .coverage
-        .not_checked
-        .iter()
-        .filter(|r| r.rule == f.rule)
-        .flat_map(|r| r.unknown.iter())
-        .find(|u| Some(&u.part) == f.parts.first())
-        .map_or_else(|| "the part".to_owned(), |u| u.part_name.clone())
+    super::part_form::unknown_figure_of(state, f).map_or_else(|| "the part".to_owned(), |u| u.part_name.clone())
 }
 
 /// A rule's three-part docs.

@@ -271,6 +271,20 @@ pub fn part_of(state: &AppState, part: PartRef) -> Option<(PartKind, String)> {
     }
 }
 
+/// The unknown figure of the report's coverage that a not-checked finding `f` is about: its
+/// rule, on the first part it names.
+pub fn unknown_figure_of<'a>(state: &'a AppState, f: &Finding) -> Option<&'a crate::check::UnknownFigure> {
+    let part = f.parts.first()?;
+    state
+        .report
+        .coverage
+        .not_checked
+        .iter()
+        .filter(|r| r.rule == f.rule)
+        .flat_map(|r| r.unknown.iter())
+        .find(|u| &u.part == part)
+}
+
 /// The figure a not-checked finding asks for, as a form target; `None` for other findings.
 ///
 /// A `not-checked` finding names the part (`parts[0]`); the figure it lacks comes from the
@@ -281,15 +295,7 @@ pub fn figure_to_enter(state: &AppState, f: &Finding) -> Option<FormTarget> {
         return None;
     }
     let part = *f.parts.first()?;
-    let field = state
-        .report
-        .coverage
-        .not_checked
-        .iter()
-        .filter(|r| r.rule == f.rule)
-        .flat_map(|r| r.unknown.iter())
-        .find(|u| u.part == part)
-        .map(|u| u.figure)?;
+    let field = unknown_figure_of(state, f)?.figure;
     let (kind, id) = part_of(state, part)?;
     Some(FormTarget { kind, id: Some(id), field: Some(field.to_owned()) })
 }

@@ -1,6 +1,8 @@
-//! Helpers shared by the command-line tests (`tests/cli.rs`, `check_cli.rs`, `compare_cli.rs`).
+//! Helpers shared by test crates (`tests/cli.rs`, `check_cli.rs`, `compare_cli.rs`,
+//! `build_file.rs`, `catalog_boards.rs`). Each crate uses a subset of them.
+#![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Runs the built `kraftwerk` binary with `args`, with no user parts directory.
@@ -15,4 +17,16 @@ pub fn kw(args: &[&str]) -> Output {
 /// Path of the reference build `name` under `catalog/builds/`.
 pub fn builds(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds").join(name).display().to_string()
+}
+
+/// Every reference build file (`catalog/builds/*.rig.ron`), sorted by path.
+pub fn reference_build_paths() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("catalog/builds")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".rig.ron"))
+        .collect();
+    paths.sort();
+    paths
 }
