@@ -1,5 +1,5 @@
 //! `kraftwerk check` as a script reads it: the JSON coverage object, the finding kinds and the
-//! exit codes of INCOMPLETE and EMPTY builds.
+//! exit codes of INCOMPLETE, EMPTY and UNVERIFIED builds.
 
 use kraftwerk::estimate::power::{EXCURSION_LIMIT_HPWR, EXCURSION_LIMIT_OTHER, GPU_TRANSIENT_FACTOR};
 use std::path::Path;
@@ -16,9 +16,13 @@ fn json_has_coverage_and_not_checked_findings() {
         .display()
         .to_string();
     let o = kw(&["check", &fixture, "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0));
+    // case-gpu-fit can report an error and did not run: UNVERIFIED, exit 3, not a pass
+    // (issue 27).
+    assert_eq!(o.status.code(), Some(3));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["verdict"], "unverified");
     let c = &v["coverage"];
+    assert!(c["unverified"].as_array().is_some_and(|u| u.iter().any(|r| r == "case-gpu-fit")), "{c}");
     let total = c["total"].as_u64().expect("total");
     let ran = c["ran"].as_u64().expect("ran");
     let not_checked = c["not_checked"].as_array().expect("not_checked");
@@ -30,6 +34,7 @@ fn json_has_coverage_and_not_checked_findings() {
     // The text headline says the same.
     let t = String::from_utf8_lossy(&kw(&["check", &fixture]).stdout).into_owned();
     assert!(t.contains(&format!("{ran} of {total} checks ran")), "{t}");
+    assert!(t.contains(": UNVERIFIED") && t.contains("`max_gpu_length_mm` of"), "{t}");
 }
 
 #[test]

@@ -116,3 +116,20 @@ fn a_clean_fleet_passes_and_a_failed_node_fails_it() {
     let f = merge(&nodes);
     assert_eq!(f.overall, Grade::Fail);
 }
+
+/// Issue 27: a node report that counted no GPU (an older report, a node without a driver)
+/// measured nothing: the node is "not measured", never "pass", and so is the fleet.
+#[test]
+fn a_node_report_with_no_gpu_is_not_measured_not_pass() {
+    let mut nodes = fleet_of_16();
+    nodes.retain(|(f, _)| f != "node-07.json" && f != "node-12.json");
+    let f = merge(&nodes);
+    assert_ne!(f.overall, Grade::NotMeasured, "the real nodes measured their GPUs");
+    let empty = &mut nodes[2].1;
+    empty.gpus.clear();
+    empty.checks.retain(|c| c.gpu.is_none());
+    empty.overall = Grade::Pass;
+    let f = merge(&nodes);
+    assert_eq!(f.nodes[2].overall, Grade::NotMeasured, "{:#?}", f.nodes[2]);
+    assert_eq!(f.overall, Grade::NotMeasured);
+}

@@ -195,9 +195,104 @@ fn slot_rules_assume_no_layout_on_imported_boards() {
             .findings
             .iter()
             .filter(|f| f.rule == r.doc.id && f.kind == FindingKind::Problem)
+            // The platform's bound on an unknown layout assumes none: it says what the CPU's
+            // lanes allow at best (unknown_wiring_on_a_desktop_platform_is_bounded_by_its_cpu_lanes).
+            .filter(|f| !f.message.contains("slot wiring is not in the catalog"))
             .map(|f| f.message.clone())
             .collect();
         assert!(problems.is_empty(), "{}: assumed a layout: {problems:?}", r.doc.id);
     }
     assert!(seen >= 7, "expected the slot rules' imported-board fixtures, found {seen}");
+}
+
+/// Issue 27: a verdict is never PASS while a rule that could report an error for this build
+/// did not run. Two cards on the reference ProArt X870E build (curated slot layout) get a
+/// verdict from every slot rule; the same board with its layout taken away (as OpenDB imports
+/// it: a slot summary, no positions) is UNVERIFIED, names `pcie_slots` first among the figures
+/// to supply, and the CLI exits 3. One card on a board whose summary lists an x16-size slot
+/// is not held up by the unknown layout (nothing an error could come from).
+#[test]
+fn two_gpus_on_a_board_with_unknown_slots_are_unverified_and_say_what_to_supply() {
+    use kraftwerk::catalog::{Motherboard, SlotCount};
+    use kraftwerk::check::Verdict;
+    let catalog = catalog::builtin().expect("catalog");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/2x-rtx-4090-x870e.rig.ron");
+    let b = build::load(&path, Some(&catalog)).expect("loads");
+    let known = check::run(&b, &catalog);
+    assert!(
+        matches!(known.verdict, Verdict::Pass | Verdict::Warnings),
+        "with its curated layout the build gets a verdict: {}",
+        kraftwerk::report::report_text(&known)
+    );
+    assert!(known.coverage.unverified.is_empty(), "{:?}", known.coverage.unverified);
+
+    // The same board as an import would have it: slot counts, no slot list.
+    let board_id = b.motherboard.clone().expect("board");
+    let mut board: Motherboard = catalog.motherboard(&board_id).expect("board").clone();
+    board.slot_summary = vec![SlotCount { quantity: 2, lanes: 16, pcie_gen: Some(5) }];
+    board.pcie_slots.clear();
+    let mut unknown = b.clone();
+    unknown.parts.motherboards = vec![board];
+    let r = check::run(&unknown, &catalog);
+    let text = kraftwerk::report::report_text(&r);
+    assert_eq!(r.verdict, Verdict::Unverified, "{text}");
+    assert_eq!(r.errors, 0, "{text}");
+    for id in ["gpu-slot", "gpu-slot-blocked"] {
+        assert!(r.coverage.unverified.contains(&id), "{id} blocks PASS: {:?}", r.coverage.unverified);
+    }
+    assert!(!r.coverage.unverified.contains(&"pcie-link"), "a warning-only rule never blocks PASS");
+    let supply = r.coverage.to_supply();
+    assert_eq!(supply[0].figure, "pcie_slots", "{supply:?}");
+    assert_eq!(supply[0].part_id, board_id);
+    assert!(supply[0].rules.len() >= 2, "{supply:?}");
+    assert!(text.contains(": UNVERIFIED"), "{text}");
+    assert!(text.contains("Not a pass:") && text.contains("`pcie_slots` of"), "{text}");
+
+    // One card on that board: the card goes in an x16-size slot; no error-capable rule waits.
+    let mut one = unknown.clone();
+    one.gpus.truncate(1);
+    one.nvlink.clear();
+    let r1 = check::run(&one, &catalog);
+    assert_ne!(r1.verdict, Verdict::Unverified, "{}", kraftwerk::report::report_text(&r1));
+    assert!(r1.coverage.not_checked.iter().any(|c| c.rule == "gpu-slot"), "still reported as not checked");
+}
+
+/// Issue 25: where a board's wiring is unknown the platform bounds what N GPUs get: on AM5
+/// (the reference ProArt X870E build with its layout taken away) the CPU gives the graphics
+/// slots 16 lanes, so two GPUs get x8 each only if the board splits them, and a third can only
+/// be on chipset lanes behind the PCIe 4.0 x4 uplink. A warning says so, with what resolves it.
+#[test]
+fn unknown_wiring_on_a_desktop_platform_is_bounded_by_its_cpu_lanes() {
+    use kraftwerk::catalog::{Motherboard, SlotCount};
+    let catalog = catalog::builtin().expect("catalog");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/2x-rtx-4090-x870e.rig.ron");
+    let mut b = build::load(&path, Some(&catalog)).expect("loads");
+    let known = check::run(&b, &catalog);
+    let bound = |r: &check::Report| -> Vec<String> {
+        r.findings
+            .iter()
+            .filter(|f| f.rule == "pcie-lane-budget" && f.message.contains("slot wiring is not in the catalog"))
+            .map(|f| f.message.clone())
+            .collect()
+    };
+    assert!(bound(&known).is_empty(), "a known layout needs no bound");
+    let board_id = b.motherboard.clone().expect("board");
+    let mut board: Motherboard = catalog.motherboard(&board_id).expect("board").clone();
+    board.slot_summary = vec![SlotCount { quantity: 3, lanes: 16, pcie_gen: Some(5) }];
+    board.pcie_slots.clear();
+    b.parts.motherboards = vec![board];
+    let two = bound(&check::run(&b, &catalog));
+    assert_eq!(two.len(), 1, "{two:?}");
+    assert!(two[0].contains("AM5") && two[0].contains("16 lanes") && two[0].contains("x8/x8"), "{}", two[0]);
+    assert!(!two[0].contains("chipset's"), "two GPUs: no third-card clause: {}", two[0]);
+    let third = b.gpus[1].clone();
+    b.gpus.push(third);
+    let r = check::run(&b, &catalog);
+    let three = bound(&r);
+    assert_eq!(three.len(), 1, "{three:?}");
+    assert!(three[0].contains("GPU 3 can only be on chipset lanes"), "{}", three[0]);
+    assert!(three[0].contains("PCIe 4.0 x4 uplink"), "{}", three[0]);
+    let f = r.findings.iter().find(|f| f.message == three[0]).expect("finding");
+    assert_eq!(f.severity, Severity::Warning);
+    assert!(f.fix.contains("pcie_slots"), "{}", f.fix);
 }

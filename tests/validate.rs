@@ -182,3 +182,56 @@ fn the_h200_recording_grades_as_the_live_run_did() {
     assert_eq!(v.overall, Grade::Pass);
     assert_eq!(grade_of(&v, "pcie-link-live"), Some(Grade::Pass));
 }
+
+/// Issue 27: a probe that was asked for and could not run is a failed check with the probe's
+/// own message and fix, so `validate` cannot pass. Injected as the probe reports it on the H200
+/// test machine with CUDA hidden (NVML sees the GPU): a report with no device and the
+/// whole-run error `cuda_unusable_message` writes.
+#[test]
+fn a_probe_that_could_not_run_fails_validate_with_its_fix() {
+    use kraftwerk::live::probe::cuda_unusable_message;
+    let (b, c, rec, mut probe) = h200();
+    probe.devices.clear();
+    probe.verdicts.clear();
+    let why =
+        cuda_unusable_message(&["NVIDIA H200".to_owned()], "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected");
+    probe.errors = vec![why.clone()];
+    let v = validate(&b, &c, &rec.gpus, Some(&probe));
+    assert_eq!(grade_of(&v, "probe"), Some(Grade::Fail), "{:#?}", v.checks);
+    let check = v.checks.iter().find(|x| x.check == "probe").expect("probe check");
+    assert_eq!(check.reason, why);
+    assert_eq!(v.overall, Grade::Fail);
+}
+
+/// Issue 27: a recording that holds no probe data cannot pass on its NVML rows: the probe is
+/// "not measured", and so is the PCIe link, which idle samples cannot judge (the idle H200
+/// recording of `monitor`).
+#[test]
+fn a_recording_without_probe_data_is_not_measured_not_pass() {
+    use kraftwerk::live::validate::{Observed, validate_observed};
+    let (b, c, _, _) = h200();
+    let rec = Recording::load(&fixture("h200-1gpu-idle.kwrec.json")).expect("recording");
+    let obs = Observed::from_recording(&rec, "h200-1gpu-idle.kwrec.json").expect("sections");
+    assert!(obs.probe.is_none());
+    let v = validate_observed(&b, &c, &obs);
+    assert_eq!(grade_of(&v, "probe"), Some(Grade::NotMeasured), "{:#?}", v.checks);
+    assert_eq!(grade_of(&v, "pcie-link-live"), Some(Grade::NotMeasured), "{:#?}", v.checks);
+    assert_eq!(v.overall, Grade::NotMeasured);
+    assert_ne!(v.overall, Grade::Pass);
+}
+
+/// Issue 27: NVML's maximum link is what the card and slot support, not what they negotiated:
+/// without a sample under load, `pcie-link-live` is "not measured", never "pass". With the
+/// probe's samples under load (the same machine) it passes.
+#[test]
+fn the_link_is_not_passed_from_nvmls_maximum_alone() {
+    let (b, c, rec, mut probe) = h200();
+    let with_load = validate(&b, &c, &rec.gpus, Some(&probe));
+    assert_eq!(grade_of(&with_load, "pcie-link-live"), Some(Grade::Pass));
+    for d in &mut probe.devices {
+        d.sustained = None;
+    }
+    let v = validate(&b, &c, &rec.gpus, Some(&probe));
+    assert_eq!(grade_of(&v, "pcie-link-live"), Some(Grade::NotMeasured), "{:#?}", v.checks);
+    assert_eq!(v.overall, Grade::NotMeasured);
+}

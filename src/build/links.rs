@@ -22,7 +22,9 @@ pub fn lane_gb_s(pcie_gen: u8) -> f64 {
     }
 }
 
-/// The effective PCIe link of one GPU.
+/// The effective PCIe link of one GPU: only for a GPU whose link is known (an SXM module, or an
+/// add-in card in a slot of a board whose wiring is in the catalog). [`gpu_links`] lists no
+/// link for other cards: their link is unknown, and faces print it so.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GpuLink {
     /// GPU build index.
@@ -42,6 +44,27 @@ pub struct GpuLink {
     /// Per-direction bandwidth of the link, GB/s.
     pub bandwidth_gb_s: f64,
 }
+
+impl GpuLink {
+    /// The card's own link (generation and lanes) as an upper bound, for a card whose slot is
+    /// unknown: what validation can compare a measured link against when the board's wiring is
+    /// not in the catalog. Never shown as the build's link.
+    pub fn card_only(gpu: usize, g: &crate::catalog::Gpu) -> Self {
+        GpuLink {
+            gpu,
+            slot: None,
+            pcie_gen: g.pcie_gen,
+            lanes: g.pcie_lanes,
+            gpu_gen: g.pcie_gen,
+            gpu_lanes: g.pcie_lanes,
+            via_chipset: false,
+            bandwidth_gb_s: lane_gb_s(g.pcie_gen) * f64::from(g.pcie_lanes),
+        }
+    }
+}
+
+/// Words for a GPU whose link [`gpu_links`] does not list.
+pub const LINK_UNKNOWN: &str = "unknown (board wiring not in the catalog)";
 
 /// Names of the slots and M.2 sockets in use: slots holding a GPU, sockets holding a drive.
 fn used_names(r: &Resolved<'_>, board: &Motherboard) -> Vec<String> {
@@ -75,8 +98,12 @@ pub fn slot_lanes(r: &Resolved<'_>, board: &Motherboard) -> Vec<(u8, u8)> {
         .collect()
 }
 
-/// The effective link of every GPU placed in a slot of the board (SXM modules and unplaced
-/// cards get their own link).
+/// The effective link of every GPU placed in a slot of the board, and of every SXM module (its
+/// own link to the host).
+///
+/// An add-in card that is not placed, or placed on a board whose slot layout is unknown
+/// ([`Motherboard::slot_layout_known`]), has no entry: its link is unknown (the board wiring is
+/// not in the catalog), and is never taken as the card's own Gen/width.
 pub fn gpu_links(r: &Resolved<'_>) -> Vec<GpuLink> {
     let lanes = r.board.map(|b| slot_lanes(r, b)).unwrap_or_default();
     r.build
@@ -92,7 +119,10 @@ pub fn gpu_links(r: &Resolved<'_>) -> Vec<GpuLink> {
                     let l = lanes.iter().find(|(pos, _)| *pos == s.position).map_or(s.electrical_lanes, |x| x.1);
                     (s.pcie_gen.min(g.pcie_gen), l.min(g.pcie_lanes), s.lane_source == LaneSource::Chipset)
                 }
-                None => (g.pcie_gen, g.pcie_lanes, false),
+                None if g.form_factor == GpuFormFactor::Sxm => (g.pcie_gen, g.pcie_lanes, false),
+                // An add-in card in no known slot (not placed, no board, or a board whose slot
+                // wiring is not in the catalog): its link is unknown, never the card's own.
+                None => return None,
             };
             if let Some(riser) = p.riser {
                 link_gen = link_gen.min(riser.pcie_gen);

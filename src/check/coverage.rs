@@ -365,12 +365,64 @@ pub struct Coverage {
     /// Parts no rule could look at because the build has not chosen them, in
     /// [`PartKind::ALL`] order.
     pub missing_parts: Vec<PartKind>,
+    /// Rules that could have reported an error for this build but did not fully run (a figure
+    /// they need is unknown): while any is listed, the verdict is
+    /// [`Verdict::Unverified`](super::Verdict::Unverified), never PASS ([`blocks_pass`]).
+    pub unverified: Vec<&'static str>,
+}
+
+/// One unknown figure that stands between a build and its verdict: supplying it lets the
+/// listed error-capable rules run ([`Coverage::to_supply`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToSupply {
+    /// The part (JSON indices are 0-based).
+    pub part: PartRef,
+    /// Its display name.
+    pub part_name: String,
+    /// Its id.
+    pub part_id: String,
+    /// The field (`pcie_slots`, `max_gpu_length_mm`).
+    pub figure: &'static str,
+    /// The error-capable rules it unblocks, in registry order.
+    pub rules: Vec<&'static str>,
 }
 
 impl Coverage {
     /// Whether a required part ([`PartKind::required`]) is missing: the build is INCOMPLETE.
     pub fn incomplete(&self) -> bool {
         self.missing_parts.iter().any(|k| k.required())
+    }
+
+    /// Whether an error-capable rule did not run for this build: the verdict cannot be PASS.
+    pub fn unverified(&self) -> bool {
+        !self.unverified.is_empty()
+    }
+
+    /// The unknown figures behind [`Self::unverified`], the figure that unblocks the most
+    /// error-capable rules first (ties: the order the rules list them). Empty when the build is
+    /// not unverified.
+    pub fn to_supply(&self) -> Vec<ToSupply> {
+        let mut out: Vec<ToSupply> = Vec::new();
+        for rc in self.not_checked.iter().filter(|rc| self.unverified.contains(&rc.rule)) {
+            for u in &rc.unknown {
+                if let Some(t) = out.iter_mut().find(|t| t.part == u.part && t.figure == u.figure) {
+                    if !t.rules.contains(&rc.rule) {
+                        t.rules.push(rc.rule);
+                    }
+                } else {
+                    out.push(ToSupply {
+                        part: u.part,
+                        part_name: u.part_name.clone(),
+                        part_id: u.part_id.clone(),
+                        figure: u.figure,
+                        rules: vec![rc.rule],
+                    });
+                }
+            }
+        }
+        // Stable: equal counts keep their first-seen order.
+        out.sort_by(|a, b| b.rules.len().cmp(&a.rules.len()));
+        out
     }
 
     /// One line for people: `27 of 29 checks ran; 2 not checked: case-gpu-fit, psu-connectors`.
@@ -414,11 +466,35 @@ pub fn assess(rules: &[&Rule], c: &Ctx<'_>) -> (Coverage, Vec<Finding>) {
         if rc.missing_parts.is_empty() && rc.unknown.is_empty() {
             cov.ran += 1;
         } else {
+            if blocks_pass(rule, &rc, c) {
+                cov.unverified.push(rule.doc.id);
+            }
             cov.not_checked.push(rc);
         }
     }
     cov.missing_parts = PartKind::ALL.into_iter().filter(|k| missing_any.contains(k)).collect();
     (cov, findings)
+}
+
+/// Whether rule `rule`, not (fully) checked as `rc` says, keeps the build from PASS: it can
+/// report an error ([`RuleDoc::severity`](super::RuleDoc::severity) is `Error`) and a figure it
+/// needs for this build is unknown. A rule that can only warn never blocks, and a rule that did
+/// not run for a missing part is covered by INCOMPLETE (or, for the optional CPU cooler, has
+/// nothing to judge).
+///
+/// One unknown is judged per build: the slot layout of a board that takes a single add-in GPU
+/// and whose imported slot summary lists an x16-size slot. The card goes in that slot; spacing,
+/// blocking and lane sharing between cards need a second card, and the one card's link width
+/// can only warn (`pcie-link`). With two add-in GPUs or more, or no x16-size slot listed, the
+/// unknown layout blocks PASS: the geometry and slot rules could have found an error.
+pub fn blocks_pass(rule: &Rule, rc: &RuleCoverage, c: &Ctx<'_>) -> bool {
+    if rule.doc.severity != Severity::Error || rc.unknown.is_empty() {
+        return false;
+    }
+    let add_in = c.r.gpus.iter().flatten().filter(|g| g.form_factor != GpuFormFactor::Sxm).count();
+    let x16_listed = c.r.board.is_some_and(|bd| bd.slot_summary.iter().any(|s| s.lanes >= 16 && s.quantity > 0));
+    let decides = |u: &UnknownFigure| !(u.figure == Figure::BoardSlotLayout.field() && add_in == 1 && x16_listed);
+    rc.unknown.iter().any(decides)
 }
 
 /// The `not-checked` finding for one unknown figure of one part.

@@ -16,7 +16,7 @@ pub use platform::cpu_runs_on_board;
 mod power;
 
 pub use crate::build::links::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
-pub use coverage::{Coverage, Figure, Need, PartKind, RuleCoverage, UnknownFigure};
+pub use coverage::{Coverage, Figure, Need, PartKind, RuleCoverage, ToSupply, UnknownFigure};
 pub use input::load;
 
 use crate::build::{Build, Resolved};
@@ -131,6 +131,11 @@ pub enum Verdict {
     /// No errors, but parts the rules need are not chosen (no PSU, case, memory, ...): those
     /// rules did not run, so this is not a pass.
     Incomplete,
+    /// No errors and every required part chosen, but a rule that could report an error for
+    /// this build did not run: a figure it needs is unknown (a board's slot layout, a case's
+    /// GPU length, a PSU's connectors). Not a pass; [`Coverage::to_supply`] says what to enter,
+    /// the figure that decides the most first. `kraftwerk check` exits 3 as for INCOMPLETE.
+    Unverified,
     /// No errors, no warnings, every required part chosen.
     Pass,
     /// Warnings but no errors, every required part chosen.
@@ -144,6 +149,7 @@ impl std::fmt::Display for Verdict {
         f.write_str(match self {
             Verdict::Empty => "EMPTY",
             Verdict::Incomplete => "INCOMPLETE",
+            Verdict::Unverified => "UNVERIFIED",
             Verdict::Pass => "PASS",
             Verdict::Warnings => "PASS WITH WARNINGS",
             Verdict::Fail => "FAIL",
@@ -284,6 +290,8 @@ pub fn run(build: &Build, catalog: &Catalog) -> Report {
         Verdict::Empty
     } else if coverage.incomplete() {
         Verdict::Incomplete
+    } else if coverage.unverified() {
+        Verdict::Unverified
     } else if warnings > 0 {
         Verdict::Warnings
     } else {

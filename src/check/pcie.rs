@@ -3,7 +3,7 @@
 //! risers.
 
 use super::coverage::{Figure, Need, PartKind};
-use super::{PartRef, Rule, RuleDoc, Severity, finding};
+use super::{Finding, PartRef, Rule, RuleDoc, Severity, finding};
 use crate::build::links::{lane_gb_s, slot_lanes};
 use crate::catalog::{GpuFormFactor, LaneSource};
 
@@ -12,6 +12,106 @@ use crate::catalog::{GpuFormFactor, LaneSource};
 /// ([`Figure::BoardSlotLayout`]) instead of assuming a layout.
 pub(super) fn slot_layout_unknown(c: &super::Ctx<'_>) -> bool {
     c.r.board.is_some_and(|b| !b.slot_layout_known())
+}
+
+/// A desktop platform's CPU lanes for the graphics (x16) slots and the chipset's uplink: what
+/// bounds N GPUs on a board of that socket whose slot wiring is not in the catalog.
+pub struct DesktopPlatform {
+    /// Socket as the catalog writes it.
+    pub socket: &'static str,
+    /// CPU lanes for the graphics slots: 16 on every current desktop platform (x16, or x8/x8
+    /// where the board splits them).
+    pub graphics_lanes: u8,
+    /// The chipset's link to the CPU, in words.
+    pub uplink: &'static str,
+    /// Where the figures come from.
+    pub source: &'static str,
+}
+
+/// Desktop platforms by socket (vendor platform pages and the CPUs' specification pages).
+pub const DESKTOP_PLATFORMS: &[DesktopPlatform] = &[
+    DesktopPlatform {
+        socket: "AM4",
+        graphics_lanes: 16,
+        uplink: "PCIe x4 (Gen4 on X570, Gen3 on B550 and older)",
+        source: "AMD Ryzen 3000/5000 specifications (24 CPU lanes: x16 graphics, x4 NVMe, x4 chipset link) and the X570/B550 chipset specifications (amd.com)",
+    },
+    DesktopPlatform {
+        socket: "AM5",
+        graphics_lanes: 16,
+        uplink: "PCIe 4.0 x4",
+        source: "AMD Zen 4 and socket AM5 explained (https://www.techpowerup.com/295394/amd-zen-4-socket-am5-explained-pcie-lanes-chipsets-connectivity): 28 CPU lanes, 4 for the chipset link (run at PCIe 4.0 x4), 24 usable = x16 graphics (1x16 or 2x8 by chipset) + two x4",
+    },
+    DesktopPlatform {
+        socket: "LGA1700",
+        graphics_lanes: 16,
+        uplink: "DMI 4.0 x8",
+        source: "Intel ARK, 12th-14th gen Core (PCI Express Configurations: up to 1x16+4, 2x8+4); Z690/Z790 chipsets on DMI 4.0 x8",
+    },
+    DesktopPlatform {
+        socket: "LGA1851",
+        graphics_lanes: 16,
+        uplink: "DMI 4.0 x8",
+        source: "Intel ARK, Core Ultra 200S: 20 PCIe 5.0 lanes (x16 graphics, 1x16 or 2x8, + x4) and 4 PCIe 4.0; Z890 on DMI 4.0 x8",
+    },
+    DesktopPlatform {
+        socket: "LGA1200",
+        graphics_lanes: 16,
+        uplink: "DMI 3.0 (x4, or x8 with 11th gen on 500-series)",
+        source: "Intel ARK, 10th/11th gen Core: 16 CPU lanes for graphics (1x16, 2x8 or 1x8+2x4)",
+    },
+];
+
+/// The desktop platform of `socket`, if it is one.
+pub fn desktop_platform(socket: &str) -> Option<&'static DesktopPlatform> {
+    DESKTOP_PLATFORMS.iter().find(|p| p.socket.eq_ignore_ascii_case(socket))
+}
+
+/// On a board whose slot wiring is unknown, the bound the platform sets on two or more add-in
+/// GPUs (issue: a second or third GPU in a chipset x4 slot is the most common multi-GPU
+/// mistake): a warning that says what each GPU can get at best and what would resolve it.
+fn desktop_bound(c: &super::Ctx<'_>, cpu: &crate::catalog::Cpu, out: &mut Vec<Finding>) {
+    let Some(p) = desktop_platform(&cpu.socket) else { return };
+    let add_in: Vec<usize> =
+        c.r.gpus
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.is_some_and(|g| g.form_factor != crate::catalog::GpuFormFactor::Sxm))
+            .map(|(i, _)| i)
+            .collect();
+    if add_in.len() < 2 {
+        return;
+    }
+    let half = p.graphics_lanes / 2;
+    let mut msg = format!(
+        "the board's slot wiring is not in the catalog; on {} the CPU gives the graphics slots {} lanes, so GPU {} and GPU {} get x{half} each only if the board splits them x{half}/x{half} (otherwise GPU {} is on chipset lanes)",
+        p.socket,
+        p.graphics_lanes,
+        add_in[0] + 1,
+        add_in[1] + 1,
+        add_in[1] + 1
+    );
+    if add_in.len() > 2 {
+        let rest: Vec<String> = add_in[2..].iter().map(|i| (i + 1).to_string()).collect();
+        let _ = std::fmt::Write::write_fmt(
+            &mut msg,
+            format_args!(
+                ", and GPU {} can only be on chipset lanes: at most x4 each, all sharing the chipset's {} uplink to the CPU",
+                rest.join(", "),
+                p.uplink
+            ),
+        );
+    }
+    out.push(finding(
+        &PCIE_LANE_BUDGET,
+        Severity::Warning,
+        msg,
+        std::iter::once(PartRef::Motherboard).chain(add_in[1..].iter().map(|&i| PartRef::Gpu(i))).collect(),
+        format!(
+            "Enter the board's slot wiring (`pcie_slots`: lanes, CPU or chipset, sharing) from its manual so the slots are checked, or choose a board whose manual lists x{half}/x{half} CPU slots; more than two GPUs at x8 or better need more CPU lanes (Threadripper, Xeon W, EPYC). Platform: {}.",
+            p.source
+        ),
+    ));
 }
 
 /// Rule: each GPU sits in a slot it fits (id and docs in `doc`).
@@ -238,6 +338,7 @@ pub static PCIE_LANE_BUDGET: Rule = Rule {
     check: |c, out| {
         let (Some(board), Some(cpu)) = (c.r.board, c.r.cpu) else { return };
         if !board.slot_layout_known() {
+            desktop_bound(c, cpu, out);
             return;
         }
         let lanes = slot_lanes(&c.r, board);

@@ -86,8 +86,9 @@ pub fn check(path: &Path, format: Format) -> ExitCode {
     let report = check::run(&b, &catalog);
     let code = match report.verdict {
         Verdict::Fail => ExitCode::from(1),
-        // Not a pass: parts the rules need are missing, or nothing is chosen.
-        Verdict::Incomplete | Verdict::Empty => ExitCode::from(3),
+        // Not a pass: parts the rules need are missing, nothing is chosen, or a rule that could
+        // report an error did not run (a figure it needs is unknown).
+        Verdict::Incomplete | Verdict::Empty | Verdict::Unverified => ExitCode::from(3),
         Verdict::Pass | Verdict::Warnings => ExitCode::SUCCESS,
     };
     if format == Format::Json {

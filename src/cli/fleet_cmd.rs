@@ -2,7 +2,8 @@
 //! nodes (files, or folders of `*.json`) into a verdict per node, per-GPU TFLOP/s and busbw
 //! across the fleet with the slowest against the median, and outliers by node and GPU UUID.
 //!
-//! Exit 0 when every node passes and nothing is an outlier, 1 on a failed node or an outlier,
+//! Exit 0 when every node passes and nothing is an outlier, 1 on a failed node or an outlier, 3
+//! when nothing failed but a node measured nothing (a report with no GPU, a check not measured),
 //! 2 when a report cannot be read or none was given.
 
 use super::{Format, print_json};
@@ -74,7 +75,12 @@ pub fn run(a: &FleetArgs) -> ExitCode {
         }
     }
     let f = merge(&reports);
-    let code = if f.overall == Grade::Fail { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    let code = match f.overall {
+        Grade::Fail => ExitCode::from(1),
+        // Not a pass: a node's report measured nothing (no GPU counted, a check not measured).
+        Grade::NotMeasured => ExitCode::from(3),
+        Grade::Pass | Grade::Info | Grade::Warn => ExitCode::SUCCESS,
+    };
     if a.format == Format::Json {
         let printed = print_json(&f);
         return if printed == ExitCode::SUCCESS { code } else { printed };

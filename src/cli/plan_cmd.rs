@@ -196,6 +196,9 @@ fn result_text(s: &mut String, r: &PlanResult) {
     let be = e.break_even_months.map_or_else(|| "never".into(), |m| format!("{bound}{m:.1} months"));
     let mtok = e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}${c:.2}"));
     let _ = writeln!(s, "   cost: {mtok} per million tokens; break-even against {} after {be}", e.cloud);
+    if let Some(v) = e.verdict {
+        let _ = writeln!(s, "   checker: {v}");
+    }
     for w in &e.warnings {
         let _ = writeln!(s, "   warning: {w}");
     }

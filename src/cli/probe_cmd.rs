@@ -187,6 +187,7 @@ pub fn render_text(r: &ProbeReport) -> String {
     let overall = match r.overall {
         Grade::Pass | Grade::Info => "PASS",
         Grade::Warn => "PASS with warnings",
+        Grade::NotMeasured => "NOT MEASURED",
         Grade::Fail => "FAIL",
     };
     let _ = writeln!(s, "\noverall: {overall}");

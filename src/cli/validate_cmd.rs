@@ -3,7 +3,9 @@
 //! session graded the same way. `--record FILE` saves everything the grading used as a
 //! recording (`*.kwrec.json`) that `--from` grades again with the same result.
 //!
-//! Exit 0 when no check fails, 1 on any fail, 2 when the build file or recording cannot be read.
+//! Exit 0 when every check passed (warnings allowed), 1 on any fail, 3 when nothing failed but a
+//! check measured nothing (UNVERIFIED: no sample under load, no probe data), 2 when the build
+//! file or recording cannot be read.
 
 use super::check_cmd::load_build;
 use super::{Format, print_json};
@@ -79,7 +81,12 @@ pub fn run(a: &ValidateArgs) -> ExitCode {
         }
     };
     let v = validate_observed(&build, &catalog, &observed);
-    let code = if v.overall == Grade::Fail { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    let code = match v.overall {
+        Grade::Fail => ExitCode::from(1),
+        // Not a pass: a check that could have found a fault measured nothing.
+        Grade::NotMeasured => ExitCode::from(3),
+        Grade::Pass | Grade::Info | Grade::Warn => ExitCode::SUCCESS,
+    };
     if a.format == Format::Json {
         let printed = print_json(&v);
         return if printed == ExitCode::SUCCESS { code } else { printed };
@@ -155,6 +162,9 @@ fn observe_live(
         }
     }
     obs.probe = probe_report;
+    if a.no_probe && obs.probe.is_none() {
+        obs.probe_skipped = Some("--no-probe".to_owned());
+    }
     if let Some(path) = &a.record {
         let mut rec = recording.unwrap_or_else(|| {
             Recording::new(
@@ -178,7 +188,12 @@ fn observe_live(
 
 /// Prints the validation table.
 pub fn print_validation(v: &Validation) {
-    println!("{}: {}", v.build, v.overall.name().to_ascii_uppercase());
+    if v.overall == Grade::NotMeasured {
+        let n = v.checks.iter().filter(|c| c.grade == Grade::NotMeasured).count();
+        println!("{}: UNVERIFIED ({n} check{} not measured: not a pass)", v.build, if n == 1 { "" } else { "s" });
+    } else {
+        println!("{}: {}", v.build, v.overall.name().to_ascii_uppercase());
+    }
     println!("  validated: {}{}", v.source, v.node.as_deref().map(|n| format!(" on {n}")).unwrap_or_default());
     if let Some(why) = &v.nvml {
         println!("  NVML: {why}: no GPU could be read");

@@ -158,10 +158,13 @@ pub fn merge(reports: &[(String, Validation)]) -> FleetReport {
         if let Some(b) = v.busbw_gb_s.filter(|b| b.is_finite()) {
             busbw.push(Sample { node: node.clone(), uuid: None, gpu: None, value: b });
         }
+        // A report that counted no GPU measured nothing: never a passing node (older reports
+        // of a machine whose driver was missing, or of an empty node).
+        let overall = if v.gpus.is_empty() && v.overall < Grade::NotMeasured { Grade::NotMeasured } else { v.overall };
         nodes.push(NodeSummary {
             node,
             file: file.clone(),
-            overall: v.overall,
+            overall,
             failed,
             gpus: v.gpus.len(),
             busbw_gb_s: v.busbw_gb_s,

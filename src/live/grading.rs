@@ -26,6 +26,11 @@ pub enum Grade {
     Info,
     /// Below expectations; look into it.
     Warn,
+    /// Could have found a fault but measured nothing to judge (no sample under load, no probe
+    /// data, no GPU in a report): not a pass. Ranked above `Warn` so that an overall verdict
+    /// with an unmeasured check never reads as a pass with warnings; only `Fail` is worse.
+    #[serde(rename = "not_measured")]
+    NotMeasured,
     /// Broken: wrong results, thermal/hardware slowdown, far too slow, device errors.
     Fail,
 }
@@ -37,6 +42,7 @@ impl Grade {
             Self::Pass => "pass",
             Self::Info => "info",
             Self::Warn => "warn",
+            Self::NotMeasured => "not measured",
             Self::Fail => "fail",
         }
     }

@@ -417,6 +417,8 @@ pub struct PartLine {
 /// What [`evaluate`] found out about a build.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct Evaluation {
+    /// The checker's verdict on the build (`check::run`); `None` before it is judged.
+    pub verdict: Option<check::Verdict>,
     /// Error findings of `check::run`, one line each (`rule: message`).
     pub errors: Vec<String>,
     /// Warning findings.
@@ -493,7 +495,7 @@ pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
 
 /// [`judge`]'s reading of a check report (no inference power yet).
 fn from_report(report: &check::Report) -> Evaluation {
-    let mut ev = Evaluation::default();
+    let mut ev = Evaluation { verdict: Some(report.verdict), ..Evaluation::default() };
     for f in &report.findings {
         let line = format!("{}: {}", f.rule, f.message);
         match (f.kind, f.severity) {

@@ -71,10 +71,34 @@ pub fn coverage_text(c: &Coverage) -> String {
     s
 }
 
+/// What an UNVERIFIED build needs before it can pass: one line per unknown figure, the one
+/// that lets the most error-capable rules run first. Empty for any other verdict.
+pub fn to_supply_text(r: &Report) -> String {
+    let mut s = String::new();
+    if r.verdict != Verdict::Unverified {
+        return s;
+    }
+    let items = r.coverage.to_supply();
+    let _ = writeln!(
+        s,
+        "Not a pass: {} that could report an error did not run. Supply, the figure that decides the most first:",
+        if r.coverage.unverified.len() == 1 {
+            "1 check".to_owned()
+        } else {
+            format!("{} checks", r.coverage.unverified.len())
+        }
+    );
+    for t in &items {
+        let _ = writeln!(s, "  - `{}` of {} (`{}`): lets {} run", t.figure, t.part_name, t.part_id, t.rules.join(", "));
+    }
+    s
+}
+
 /// Text rendering of a report (also the Markdown export's body).
 pub fn report_text(r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{}", headline(r));
+    s.push_str(&to_supply_text(r));
     for f in &r.findings {
         let tag = match (f.kind, f.severity) {
             (FindingKind::NotChecked, _) => "skip ",

@@ -406,9 +406,16 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                 let current = place.slot.map_or_else(
                     || "not in a slot".to_owned(),
                     |pos| {
-                        board
-                            .slot_at(pos)
-                            .map_or_else(|| format!("position {pos} (none there)"), |s| format!("{pos} · {}", s.name))
+                        board.slot_at(pos).map_or_else(
+                            || {
+                                if board.slot_layout_known() {
+                                    format!("position {pos} (none there)")
+                                } else {
+                                    format!("position {pos} (slot layout unknown)")
+                                }
+                            },
+                            |s| format!("{pos} · {}", s.name),
+                        )
                     },
                 );
                 egui::ComboBox::from_id_salt("slot")
@@ -544,6 +551,9 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
         ui.horizontal_wrapped(|ui| {
             if kept < 0.999 {
                 ui.weak(format!("≈{:.0} % of full throughput", kept * 100.0));
+            }
+            if link.is_none() && gpu.form_factor != GpuFormFactor::Sxm {
+                ui.weak(format!("link {}", crate::build::links::LINK_UNKNOWN));
             }
             if let Some(l) = link {
                 let degraded = l.pcie_gen < l.gpu_gen || l.lanes < l.gpu_lanes;

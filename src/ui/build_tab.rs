@@ -190,11 +190,11 @@ fn header(ui: &mut egui::Ui, state: &AppState, r: &Resolved<'_>, board: &Motherb
     ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new(format!("{} {}", board.vendor, board.name)).strong().size(16.0));
         ui.weak(format!(
-            "{} · socket {} · {} · {} PCIe slots · {} M.2",
+            "{} · socket {} · {} · {} · {} M.2",
             board.form_factor,
             board.socket,
             board.chipset,
-            board.pcie_slots.len(),
+            board.slots_text(),
             board.m2_slots.len()
         ));
         if let Some(cpu) = r.cpu {
@@ -434,10 +434,10 @@ fn draw_cards(
             format!(
                 "{limit:.0} W · {:.0} GiB{}",
                 g.memory_gib,
-                link.map_or_else(String::new, |l| format!(
-                    " · Gen{} x{} {:.1} GB/s",
-                    l.pcie_gen, l.lanes, l.bandwidth_gb_s
-                ))
+                link.map_or_else(
+                    || if g.form_factor == GpuFormFactor::Sxm { String::new() } else { " · link unknown".to_owned() },
+                    |l| format!(" · Gen{} x{} {:.1} GB/s", l.pcie_gen, l.lanes, l.bandwidth_gb_s)
+                )
             ),
             if degraded { theme::WARNING } else { theme::ON_BOARD_WEAK },
         ));
@@ -562,6 +562,8 @@ fn card_tooltip(ui: &mut egui::Ui, state: &AppState, i: usize, g: &Gpu) {
             l.gpu_lanes,
             if l.via_chipset { " · via chipset" } else { "" }
         ));
+    } else if g.form_factor != GpuFormFactor::Sxm {
+        ui.label(format!("link {} (card: {}.0 x{})", crate::build::links::LINK_UNKNOWN, g.pcie_gen, g.pcie_lanes));
     }
     if let Some(t) = state.report.power.gpu_thermal.iter().find(|t| t.gpu == i) {
         ui.colored_label(theme::thermal(t.risk), format!("thermal risk {:?}: {}", t.risk, t.reason));

@@ -29,6 +29,11 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
             out.push(Action::Highlight(Vec::new()));
         }
     });
+    let supply = crate::report::to_supply_text(r);
+    if !supply.is_empty() {
+        ui.add_space(theme::SMALL_GAP);
+        ui.colored_label(theme::verdict(r.verdict), supply.trim_end());
+    }
     ui.add_space(theme::SMALL_GAP);
     egui::ScrollArea::vertical().id_salt("checks-scroll").auto_shrink([false, false]).show(ui, |ui| {
         for sev in [Severity::Error, Severity::Warning, Severity::Info] {

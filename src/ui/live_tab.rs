@@ -69,7 +69,7 @@ pub fn grade_color(g: Grade) -> Color32 {
     match g {
         Grade::Pass => theme::OK,
         Grade::Info => theme::INFO,
-        Grade::Warn => theme::WARNING,
+        Grade::Warn | Grade::NotMeasured => theme::WARNING,
         Grade::Fail => theme::ERROR,
     }
 }

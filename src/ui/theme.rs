@@ -73,7 +73,7 @@ pub fn severity(s: Severity) -> Color32 {
 pub fn verdict(v: Verdict) -> Color32 {
     match v {
         Verdict::Pass => OK,
-        Verdict::Warnings | Verdict::Incomplete | Verdict::Empty => WARNING,
+        Verdict::Warnings | Verdict::Incomplete | Verdict::Unverified | Verdict::Empty => WARNING,
         Verdict::Fail => ERROR,
     }
 }

@@ -80,7 +80,7 @@ impl Describe for crate::catalog::Cpu {
 }
 impl Describe for crate::catalog::Motherboard {
     fn describe(&self) -> String {
-        format!("{} · {} · {} PCIe slots", self.socket, self.form_factor, self.pcie_slots.len())
+        format!("{} · {} · {}", self.socket, self.form_factor, self.slots_text())
     }
 }
 impl Describe for crate::catalog::Psu {

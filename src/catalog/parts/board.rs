@@ -200,6 +200,21 @@ impl Motherboard {
         self.slot_summary.is_empty() && from_a_source
     }
 
+    /// The board's PCIe slots in words for people: `7 PCIe slots` when the layout is known,
+    /// else what the import lists (`slot layout unknown (listed: 3 x x16-size, 1 x x1)`), so
+    /// no face shows "0 PCIe slots" for a board whose slots are merely not in the catalog.
+    pub fn slots_text(&self) -> String {
+        if self.slot_layout_known() {
+            return format!("{} PCIe slot{}", self.pcie_slots.len(), if self.pcie_slots.len() == 1 { "" } else { "s" });
+        }
+        if self.slot_summary.is_empty() {
+            return "slot layout unknown".to_owned();
+        }
+        let listed: Vec<String> =
+            self.slot_summary.iter().map(|s| format!("{} x x{}-size", s.quantity, s.lanes)).collect();
+        format!("slot layout unknown (listed: {})", listed.join(", "))
+    }
+
     /// Highest expansion-slot position on the board (0 when there are none).
     pub fn last_position(&self) -> u8 {
         self.pcie_slots.iter().map(|s| s.position).max().unwrap_or(0)

@@ -409,6 +409,7 @@ impl LinksVerdict {
             Grade::Pass => Self::Pass,
             Grade::Info => Self::Info,
             Grade::Warn => Self::Warn,
+            Grade::NotMeasured => Self::NotRun,
             Grade::Fail => Self::Fail,
         }
     }

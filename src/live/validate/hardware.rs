@@ -56,19 +56,33 @@ pub(super) fn count(out: &mut Vec<ValidationCheck>, planned: &[(usize, &Gpu)], o
     }
 }
 
-/// The negotiated PCIe link under load against the build's slot link. Idle links downshift
-/// to save power, so a low link seen only at idle is information; NVML's maximum link below
-/// the slot's fails too (the link cannot train higher). Without any sample the maximum link
-/// alone is judged.
+/// The negotiated PCIe link under load against the build's slot link. Only a sample under load
+/// can pass: idle links downshift to save power (a low link seen only at idle is "not
+/// measured"), and NVML's maximum is what the card and slot support, not what they negotiated
+/// (without a sample under load the check is "not measured"). NVML's maximum link below the
+/// slot's fails (the link cannot train higher).
+///
+/// `wiring_known` is false when the board's slot wiring is not in the catalog: `link` is then the
+/// card's own link ([`GpuLink::card_only`]) and a shortfall warns instead of failing (the board
+/// may wire that slot narrower).
 #[allow(
     clippy::many_single_char_names,
     reason = "i/j are the build and live GPU positions of a Pair; g/w a PCIe generation and width, as in Gen5 x16"
 )]
-pub(super) fn pcie_link(out: &mut Vec<ValidationCheck>, obs: &Observed, (i, _, j): Pair<'_>, link: Option<&GpuLink>) {
-    let Some(link) = link else { return };
+pub(super) fn pcie_link(
+    out: &mut Vec<ValidationCheck>,
+    obs: &Observed,
+    (i, _, j): Pair<'_>,
+    link: &GpuLink,
+    wiring_known: bool,
+) {
     let l = &obs.gpus[j];
     let (eg, el) = (u32::from(link.pcie_gen), u32::from(link.lanes));
-    let exp = format!("PCIe Gen{eg} x{el}");
+    let exp = if wiring_known {
+        format!("PCIe Gen{eg} x{el}")
+    } else {
+        format!("up to the card's PCIe Gen{eg} x{el} (slot wiring unknown)")
+    };
     let mut load: Vec<(u32, u32)> =
         samples(obs, j).filter(|s| s.under_load() == Some(true)).filter_map(|s| s.pcie_gen.zip(s.pcie_width)).collect();
     if let Some(s) = probe_device(obs, j).and_then(|d| d.sustained.as_ref()) {
@@ -114,20 +128,34 @@ pub(super) fn pcie_link(out: &mut Vec<ValidationCheck>, obs: &Observed, (i, _, j
         (grade, format!("PCIe Gen{g} x{w} under load ({} samples)", load.len()), why)
     } else if let Some(&(g, w)) = idle.iter().filter(|x| below(x)).min() {
         (
-            Grade::Info,
+            Grade::NotMeasured,
             format!("PCIe Gen{g} x{w} at idle"),
             format!(
-                "Gen{g} x{w} seen only at idle (GPUs lower their link to save power); no sample under load to judge"
+                "not measured under load: Gen{g} x{w} seen only at idle (GPUs lower their link to save power, so it proves no fault); run the probe so the link is read under load"
             ),
         )
     } else if let Some((g, w)) = max {
         (
-            Grade::Pass,
-            format!("PCIe Gen{g} x{w} (NVML maximum)"),
-            "no sample under load: judged from NVML's maximum link".to_owned(),
+            Grade::NotMeasured,
+            format!("no sample under load (NVML maximum Gen{g} x{w})"),
+            "not measured: no sample under load, and NVML's maximum is what the card and slot support, not what they negotiated; run the probe so the link is read under load".to_owned(),
         )
     } else {
-        return;
+        (
+            Grade::NotMeasured,
+            "no link reading".to_owned(),
+            "not measured: NVML gave no PCIe link reading for this GPU".to_owned(),
+        )
+    };
+    let (grade, why) = if grade == Grade::Fail && !wiring_known {
+        (
+            Grade::Warn,
+            format!(
+                "{why}; the board's slot wiring is not in the catalog, so this may be how the slot is wired (a chipset or shared slot): check the manual"
+            ),
+        )
+    } else {
+        (grade, why)
     };
     push(out, "pcie-link-live", Some(i), grade, exp, measured, why);
 }

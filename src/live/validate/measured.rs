@@ -31,8 +31,10 @@ pub(super) fn probe(
         if let Some(d) = probe_device(obs, j) {
             arithmetic(out, i, d);
             gemm(out, (i, g, j), d, &mut res);
-            if let (Some(bw), Some(link)) = (&d.bandwidth, links.iter().find(|x| x.gpu == i)) {
-                bandwidth(out, i, bw, link);
+            if let Some(bw) = &d.bandwidth {
+                // Slot wiring unknown: held to the card's own link (bandwidth only warns).
+                let link = links.iter().find(|x| x.gpu == i).cloned().unwrap_or_else(|| GpuLink::card_only(i, g));
+                bandwidth(out, i, bw, &link);
             }
             if let Some(s) = &d.sustained {
                 res.sustained_tflops = Some(s.tflops_mean);

@@ -18,7 +18,7 @@ use super::probe::{DeviceReport, ProbeReport, match_catalog_gpu};
 use super::record::{RecordError, Recording};
 use super::topology::Topology;
 use crate::build::Build;
-use crate::build::links::gpu_links;
+use crate::build::links::{GpuLink, gpu_links};
 use crate::catalog::{Catalog, Gpu};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -112,6 +112,9 @@ pub struct Observed {
     pub snapshots: Vec<Snapshot>,
     /// The probe's report.
     pub probe: Option<ProbeReport>,
+    /// Why the probe was skipped on purpose (`--no-probe`); `None` when it was not. Without a
+    /// probe report and without this reason, the probe's checks are "not measured".
+    pub probe_skipped: Option<String>,
     /// The links' report.
     pub links: Option<LinksReport>,
 }
@@ -149,6 +152,7 @@ impl Observed {
             topology: (!rec.topology.pairs.is_empty()).then(|| rec.topology.clone()),
             snapshots: rec.snapshots.clone(),
             probe: section(rec, file, EXTRA_PROBE)?,
+            probe_skipped: None,
             links: section(rec, file, EXTRA_LINKS)?,
         })
     }
@@ -218,13 +222,18 @@ pub fn validate_observed(build: &Build, catalog: &Catalog, obs: &Observed) -> Va
     hardware::count(&mut out, &planned, obs);
     let pairs = match_gpus(&mut out, catalog, &planned, &obs.gpus);
     for &(i, g, j) in &pairs {
-        let link = links.iter().find(|x| x.gpu == i);
-        hardware::pcie_link(&mut out, obs, (i, g, j), link);
+        // A card whose slot wiring is unknown is held to its own link, and a shortfall only
+        // warns: the board may wire that slot so.
+        let link = links.iter().find(|x| x.gpu == i).cloned();
+        let wiring_known = link.is_some();
+        let link = link.unwrap_or_else(|| GpuLink::card_only(i, g));
+        hardware::pcie_link(&mut out, obs, (i, g, j), &link, wiring_known);
         hardware::power_limit(&mut out, build, obs, (i, g, j));
         hardware::memory_and_health(&mut out, obs, (i, g, j));
         hardware::clock_events(&mut out, obs, (i, g, j));
     }
     hardware::nvlink(&mut out, build, catalog, obs, &pairs);
+    probe_ran(&mut out, obs, &pairs);
     let mut gpus = Vec::new();
     if obs.probe.is_some() {
         gpus = measured::probe(&mut out, build, obs, &pairs, &links);
@@ -251,6 +260,61 @@ pub fn validate_observed(build: &Build, catalog: &Catalog, obs: &Observed) -> Va
         gpus,
         busbw_gb_s,
         overall,
+    }
+}
+
+/// Whether the probe ran: a probe that was asked for and could not run (CUDA unusable, no
+/// backend) fails with the probe's own message and fix; no probe data where GPUs were seen is
+/// "not measured" (the GEMM rates, host bandwidth and the link under load were not measured),
+/// unless the probe was skipped on purpose, which is said.
+fn probe_ran(out: &mut Vec<ValidationCheck>, obs: &Observed, pairs: &[Pair<'_>]) {
+    if obs.gpus.is_empty() {
+        return;
+    }
+    let expected = "the GEMM probe runs on every GPU".to_owned();
+    match (&obs.probe, &obs.probe_skipped) {
+        (Some(p), _) if !p.errors.is_empty() => {
+            push(out, "probe", None, Grade::Fail, expected, "the probe could not run".to_owned(), p.errors.join("; "))
+        }
+        (Some(p), _) => {
+            let unprobed: Vec<String> = pairs
+                .iter()
+                .filter(|&&(_, _, j)| probe_device(obs, j).is_none())
+                .map(|&(i, _, _)| format!("GPU {}", i + 1))
+                .collect();
+            if !unprobed.is_empty() {
+                push(
+                    out,
+                    "probe",
+                    None,
+                    Grade::NotMeasured,
+                    expected,
+                    format!("{} device report(s) for {} matched GPU(s)", p.devices.len(), pairs.len()),
+                    format!("not measured: the probe report has no device for {}", unprobed.join(", ")),
+                );
+            }
+        }
+        (None, Some(why)) => push(
+            out,
+            "probe",
+            None,
+            Grade::Info,
+            expected,
+            "skipped".to_owned(),
+            format!("the probe was skipped on purpose ({why}): GEMM rates, host bandwidth and load were not measured"),
+        ),
+        (None, None) => push(
+            out,
+            "probe",
+            None,
+            Grade::NotMeasured,
+            expected,
+            "no probe data".to_owned(),
+            format!(
+                "not measured: {} holds no probe report, so the GEMM rates, host bandwidth and the link under load were not measured (run `kraftwerk validate` on the machine, or pass --probe-report FILE)",
+                obs.source
+            ),
+        ),
     }
 }
 
