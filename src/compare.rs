@@ -209,7 +209,8 @@ impl Comparison {
             text("Model", builds.iter().map(|b| b.model.clone().unwrap_or_else(|| "none".into())).collect()),
             text("LLM fit", builds.iter().map(|b| b.fit.clone().unwrap_or_else(|| "unknown".into())).collect()),
             numeric("Decode, tokens/s", &col(&|b| b.tokens_per_s), Better::Higher, |v| format!("{v:.1}")),
-            numeric("$ per million tokens", &col(&|b| b.usd_per_million_tokens), Better::Lower, |v| format!("${v:.2}")),
+            // Amortised hardware with unpriced parts is a lower bound: no "best" either (issue 26).
+            numeric("$ per million tokens", &col(&|b| b.usd_per_million_tokens), cost_better, |v| format!("${v:.2}")),
         ];
         Comparison { model: model.map(str::to_owned), builds, rows }
     }
@@ -269,6 +270,8 @@ mod tests {
         let cost = c.rows.iter().find(|r| r.name == "Parts cost (priced lines)").expect("row");
         if c.builds.iter().any(|b| b.unpriced_parts > 0) {
             assert_eq!(cost.best, None, "partial totals are not ranked");
+            let mtok = c.rows.iter().find(|r| r.name == "$ per million tokens").expect("row");
+            assert_eq!(mtok.best, None, "a cost per token over partial prices is not ranked");
         }
         let same = Comparison::of(&[(a.clone(), None), (a, None)], &cat, None);
         assert!(same.rows.iter().all(|r| !r.differs && r.best.is_none()), "a build equals itself");

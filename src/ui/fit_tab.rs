@@ -647,10 +647,23 @@ fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
         (theme::SERIES[2], format!("rent at ${:.2}/h", c.cloud.usd_per_hour)),
     ];
     if let Some(m) = c.cloud.break_even_months {
-        legend.push((theme::OK, format!("break-even after {m:.1} months (dashed)")));
+        let bound = if c.hardware_complete { "" } else { "at least " };
+        legend.push((theme::OK, format!("break-even after {bound}{m:.1} months (dashed)")));
     }
     theme::legend(ui, &legend);
     match c.cloud.break_even_months {
+        // Unpriced parts: the hardware sum and so the payback time are lower bounds (issue 26).
+        Some(m) if !c.hardware_complete => ui.add(
+            egui::Label::new(format!(
+                "At {:.0} working hours a month, owning pays off after at least {m:.1} months: the ${:.0} of hardware leaves out {} unpriced part{} ({}).",
+                c.working_hours_per_month,
+                c.hardware_usd,
+                c.missing_prices.len(),
+                if c.missing_prices.len() == 1 { "" } else { "s" },
+                c.missing_prices.join(", ")
+            ))
+            .wrap(),
+        ),
         Some(m) => ui.add(
             egui::Label::new(format!(
                 "At {:.0} working hours a month, owning pays off after {m:.1} months (${:.0} of hardware).",

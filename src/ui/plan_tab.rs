@@ -337,7 +337,11 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             if !e.not_checked_other.is_empty() {
                 text = format!("{text} · {} not checked", e.not_checked_other.len());
             }
-            let mut hover: Vec<String> = e.warnings.clone();
+            if e.verdict == Some(crate::check::Verdict::Unverified) {
+                text = format!("UNVERIFIED · {text}");
+            }
+            let mut hover: Vec<String> = e.verdict.map(|v| format!("checker: {v}")).into_iter().collect();
+            hover.extend(e.warnings.iter().cloned());
             hover.extend(e.not_checked_other.iter().map(|n| format!("not checked: {n}")));
             ui.label(text).on_hover_text(if hover.is_empty() { "none".to_owned() } else { hover.join("\n") });
             ui.end_row();
