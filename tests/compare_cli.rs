@@ -44,3 +44,25 @@ fn compare_refuses_bad_input() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-model"));
 }
+
+/// Issue 24: one loader serves every face. A build whose workload precision is misspelt is
+/// refused by `compare` as by `check`: exit 2 and the file:line:column of the `precision:` key.
+#[test]
+fn compare_refuses_a_misspelt_precision_with_its_location() {
+    let good = builds("2x-rtx-4090-x870e.rig.ron");
+    let text = std::fs::read_to_string(&good).expect("reference build");
+    assert!(text.contains("precision: \"q4_k_m\""), "the reference build names its precision");
+    let dir = std::env::temp_dir().join(format!("kraftwerk-compare-typo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("typo.rig.ron");
+    std::fs::write(&bad, text.replace("precision: \"q4_k_m\"", "precision: \"q4_k_mm\"")).expect("write");
+    let line = text.lines().position(|l| l.contains("precision: \"q4_k_m\"")).expect("line") + 1;
+    let bad = bad.display().to_string();
+    for args in [vec!["compare", &good, &bad], vec!["check", &bad]] {
+        let o = kw(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&format!("typo.rig.ron:{line}:")), "{args:?} names the line: {err}");
+        assert!(err.contains("workload.precision") && err.contains("q4_k_mm"), "{args:?}: {err}");
+    }
+}

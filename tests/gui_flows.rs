@@ -421,3 +421,21 @@ fn plan_tab_goal_form_then_results_then_open_this_build_in_the_build_tab() {
     let board = first.motherboard.as_deref().and_then(|id| cat.motherboard(id)).expect("the plan names a board");
     assert!(has(&h, &format!("{} {}", board.vendor, board.name)), "the Build tab draws its board");
 }
+
+/// Issue 24: the window's open uses the same loader as `check`: a build whose workload
+/// precision is misspelt does not open; the located error is shown and the current build stays.
+#[test]
+fn opening_a_build_with_a_misspelt_precision_shows_the_located_error() {
+    let cat = catalog();
+    let text = std::fs::read_to_string(reference("2x-rtx-4090-x870e.rig.ron")).expect("reference build");
+    let dir = temp_dir("typo");
+    let bad = dir.join("typo.rig.ron");
+    std::fs::write(&bad, text.replace("precision: \"q4_k_m\"", "precision: \"q4_k_mm\"")).expect("write");
+    let line = text.lines().position(|l| l.contains("precision: \"q4_k_m\"")).expect("line") + 1;
+    let mut h = harness(KraftwerkApp::new_for_test(cat, Build::default()));
+    h.state_mut().send(Action::Open(bad));
+    h.run();
+    assert!(h.state().state.path.is_none(), "the misspelt build was not opened");
+    assert!(has(&h, &format!("typo.rig.ron:{line}:")), "the error names file and line");
+    assert!(has(&h, "workload.precision"), "and the field");
+}

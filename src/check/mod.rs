@@ -17,7 +17,7 @@ mod power;
 
 pub use crate::build::links::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
 pub use coverage::{Coverage, Figure, Need, PartKind, RuleCoverage, ToSupply, UnknownFigure};
-pub use input::load;
+pub use input::{load, load_str};
 
 use crate::build::{Build, Resolved};
 use crate::catalog::Catalog;

@@ -598,7 +598,7 @@ pub fn save(path: &Path, build: &Build) -> Result<(), BuildError> {
 /// # Errors
 /// A located error.
 pub fn load_str(name: &str, text: &str, catalog: &Catalog) -> Result<Build, BuildError> {
-    build::load_str(name, text, Some(catalog))
+    check::load_str(name, text, catalog)
 }
 
 #[cfg(test)]

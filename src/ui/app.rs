@@ -408,7 +408,9 @@ impl KraftwerkApp {
     /// Opens a build file. On failure the current build stays and the error (with
     /// `file:line:column`) is shown.
     pub fn open_path(&mut self, path: &Path) {
-        match build::load(path, Some(&self.state.catalog)) {
+        // The one loader of every face: the file's own validation and the workload's
+        // vocabulary (a misspelt precision is a located error here as in `check`).
+        match crate::check::load(path, &self.state.catalog) {
             Ok(b) => {
                 self.state.replace(b, Some(path.to_path_buf()));
                 self.reset_history();
@@ -564,7 +566,7 @@ impl KraftwerkApp {
 
     /// Adds the build file at `path` to the comparison (its load error shown if it fails).
     pub fn compare_add(&mut self, path: &Path) {
-        match build::load(path, Some(&self.state.catalog)) {
+        match crate::check::load(path, &self.state.catalog) {
             Ok(b) => {
                 let c = &mut self.view.compare;
                 if c.others.len() + 1 < crate::compare::MAX_BUILDS {
