@@ -190,14 +190,19 @@ fn header(ui: &mut egui::Ui, state: &AppState, r: &Resolved<'_>, board: &Motherb
     ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new(format!("{} {}", board.vendor, board.name)).strong().size(16.0));
         ui.weak(format!(
-            "{} · socket {} · {} · {} · {} M.2",
+            "{} · socket {} · {} · {} · {}",
             board.form_factor,
             board.socket,
             board.chipset,
             board.slots_text(),
-            board.m2_slots.len()
+            if board.slot_layout_known() || !board.m2_slots.is_empty() {
+                format!("{} M.2", board.m2_slots.len())
+            } else {
+                "M.2 sockets unknown".to_owned()
+            }
         ));
-        if let Some(cpu) = r.cpu {
+        // Lanes in use are only known where the slots' wiring is.
+        if let Some(cpu) = r.cpu.filter(|_| board.slot_layout_known()) {
             let used: u16 = state
                 .report
                 .links
