@@ -421,7 +421,7 @@ impl Coverage {
             }
         }
         // Stable: equal counts keep their first-seen order.
-        out.sort_by(|a, b| b.rules.len().cmp(&a.rules.len()));
+        out.sort_by_key(|t| std::cmp::Reverse(t.rules.len()));
         out
     }
 

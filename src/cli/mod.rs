@@ -12,6 +12,7 @@ mod gpus_cmd;
 mod links_cmd;
 pub mod plan_cmd;
 mod probe_cmd;
+pub mod progress;
 mod validate_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};

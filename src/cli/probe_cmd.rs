@@ -99,19 +99,11 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
             cancel.store(true, std::sync::atomic::Ordering::Relaxed);
         });
     }
-    let printer = std::thread::Builder::new().name("kraftwerk-probe-progress".to_owned()).spawn(move || {
-        let mut last: Option<(Option<usize>, ProbePhase)> = None;
-        for p in rx {
-            if last != Some((p.device, p.phase)) {
-                let who = p.device.map_or_else(|| "probe".to_owned(), |d| format!("device {d}"));
-                eprintln!("[{who}] {}", p.message);
-                last = Some((p.device, p.phase));
-            }
-        }
-    });
+    super::progress::cancel_on_ctrl_c(&config.cancel);
+    let printer = progress_printer(rx);
     let mut report = probe::run_probe(&config, expected.as_ref());
     drop(config);
-    if let Ok(h) = printer {
+    if let Some(h) = printer {
         let _ = h.join();
     }
     if let (None, probe::Backend::Cuda, Some(cat), Some(dev)) =
@@ -273,4 +265,27 @@ fn render_device(s: &mut String, d: &DeviceReport) {
     for e in &d.errors {
         let _ = writeln!(s, "  error: {e}");
     }
+}
+
+/// Prints the probe's progress from `rx` on its own named thread until the sender is dropped:
+/// a bar when stderr is a terminal, otherwise one line per device and phase. `None` when the
+/// thread could not start (the probe then runs without progress).
+pub(super) fn progress_printer(rx: mpsc::Receiver<ProbeProgress>) -> Option<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("kraftwerk-probe-progress".to_owned())
+        .spawn(move || {
+            let mut bar = super::progress::Progress::new("probe");
+            let mut last: Option<(Option<usize>, ProbePhase)> = None;
+            for p in rx {
+                let who = p.device.map_or_else(|| "probe".to_owned(), |d| format!("device {d}"));
+                if bar.is_bar() {
+                    bar.update(p.fraction_done, &format!("[{who}] {}", p.message));
+                } else if last != Some((p.device, p.phase)) {
+                    eprintln!("[{who}] {}", p.message);
+                    last = Some((p.device, p.phase));
+                }
+            }
+            bar.finish();
+        })
+        .ok()
 }

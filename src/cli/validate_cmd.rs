@@ -139,11 +139,20 @@ fn observe_live(
         Sampler::spawn(Box::new(g), config, None).ok()
     });
     if probe_report.is_none() && !a.no_probe && !obs.gpus.is_empty() {
-        let config = ProbeConfig { sustained_seconds: a.seconds.max(0.0), ..ProbeConfig::default() };
+        let (tx, rx) = std::sync::mpsc::sync_channel(64);
+        let config =
+            ProbeConfig { sustained_seconds: a.seconds.max(0.0), progress: Some(tx), ..ProbeConfig::default() };
+        super::progress::cancel_on_ctrl_c(&config.cancel);
         let r = build.resolve(catalog);
         let expected = r.gpus.iter().flatten().next().map(|g| ExpectedGpu::from_catalog(g));
         eprintln!("kraftwerk: running the GEMM probe ({} s sustained)…", config.sustained_seconds);
-        probe_report = Some(probe::run_probe(&config, expected.as_ref()));
+        let printer = super::probe_cmd::progress_printer(rx);
+        let report = probe::run_probe(&config, expected.as_ref());
+        drop(config);
+        if let Some(h) = printer {
+            let _ = h.join();
+        }
+        probe_report = Some(report);
     }
     if a.links && obs.links.is_none() && build.gpus.len() >= 2 && !obs.gpus.is_empty() {
         eprintln!("kraftwerk: measuring the links…");

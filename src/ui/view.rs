@@ -170,7 +170,8 @@ impl KraftwerkApp {
 
     fn status_bar(&self, ui: &mut egui::Ui) {
         let r = &self.state.report;
-        ui.horizontal(|ui| {
+        // Wrapped, so nothing leaves a 1280 px window: the bar grows a line instead.
+        ui.horizontal_wrapped(|ui| {
             theme::badge(ui, &r.verdict.to_string(), theme::verdict(r.verdict))
                 .on_hover_text("Verdict of the same checker `kraftwerk check` runs");
             ui.label(format!(
@@ -183,7 +184,9 @@ impl KraftwerkApp {
                 plural(r.infos)
             ));
             if let Some(c) = crate::compare::coverage_text(r) {
-                ui.label(c);
+                // The count here, the rule list on hover (it can run to a dozen ids).
+                let short = format!("{} of {} checks ran", r.coverage.ran, r.coverage.total);
+                ui.label(short).on_hover_text(c);
             }
             ui.separator();
             ui.label(format!("full load {:.0} W DC · {:.0} W at the wall", r.power.total_dc_w, r.power.total_wall_w));

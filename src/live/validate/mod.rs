@@ -274,7 +274,7 @@ fn probe_ran(out: &mut Vec<ValidationCheck>, obs: &Observed, pairs: &[Pair<'_>])
     let expected = "the GEMM probe runs on every GPU".to_owned();
     match (&obs.probe, &obs.probe_skipped) {
         (Some(p), _) if !p.errors.is_empty() => {
-            push(out, "probe", None, Grade::Fail, expected, "the probe could not run".to_owned(), p.errors.join("; "))
+            push(out, "probe", None, Grade::Fail, expected, "the probe could not run".to_owned(), p.errors.join("; "));
         }
         (Some(p), _) => {
             let unprobed: Vec<String> = pairs
