@@ -94,9 +94,11 @@ cleanup() {
   say "took $(($(date +%s) - T0)) s"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT # a timeout or Ctrl-C still stops the daemons (through the EXIT trap)
 
 # Slurm 22.05 (Debian 12) reads slurm.conf from $SLURM_CONF and cgroup.conf from the same folder;
-# nothing here uses cgroups (proctrack/linuxproc, task/none), so cgroup.conf only disables them.
+# nothing here uses cgroups (proctrack/linuxproc, task/none); cgroup.conf turns every constraint
+# off in case a plugin reads it.
 export SLURM_CONF="$T/slurm.conf"
 cat >"$SLURM_CONF" <<EOF
 ClusterName=kraftwerk-ci

@@ -87,11 +87,7 @@ const SPECS: &[Spec] = &[
         value: |s, g| Some(g.memory_total_mib?.saturating_sub(s.memory_used_mib?) as f64),
     },
     Spec { name: "DCGM_FI_DEV_PCIE_LINK_GEN", help: "Current PCIe link generation", value: |s, _| f(s.pcie_gen) },
-    Spec {
-        name: "DCGM_FI_DEV_PCIE_LINK_WIDTH",
-        help: "Current PCIe link width, lanes",
-        value: |s, _| f(s.pcie_width),
-    },
+    Spec { name: "DCGM_FI_DEV_PCIE_LINK_WIDTH", help: "Current PCIe link width, lanes", value: |s, _| f(s.pcie_width) },
     Spec {
         name: "kraftwerk_gpu_pcie_replays",
         help: "PCIe replays since the driver loaded",
