@@ -5,8 +5,15 @@
 //! (<https://github.com/NVIDIA/dcgm-exporter>, `etc/default-counters.csv`; field ids in the DCGM
 //! API reference), so existing Grafana dashboards read them; the rest are `kraftwerk_gpu_*`.
 //! Labels, as the DCGM exporter's: `gpu` (NVML index), `UUID`, `device` (`nvidia0`),
-//! `modelName`, `pci_bus_id`, `Hostname`. Gauges only; a figure NVML did not answer is left
-//! out, never written as 0.
+//! `pci_bus_id`, `hostname` (the exporter's own spelling since NVIDIA/dcgm-exporter#655, which
+//! renamed `Hostname`), and `model_name` where the exporter writes `modelName`.
+//!
+//! The output passes `promtool check metrics` (Prometheus 2.42, `scripts/promtool-check.sh`,
+//! run by CI), whose lint rejects two of the exporter's spellings: the camelCase label
+//! `modelName` (hence `model_name`; docs/prometheus-scrape.yml renames it back at scrape time
+//! for dashboards that need it) and a metric name holding a type, `..._REPLAY_COUNTER` (hence
+//! `kraftwerk_gpu_pcie_replays`). Gauges only; a figure NVML did not answer is left out, never
+//! written as 0. HELP texts carry no final full stop: the encoder adds it.
 //!
 //! | metric | unit | NVML source |
 //! |---|---|---|
@@ -22,7 +29,7 @@
 //! | `DCGM_FI_DEV_FB_FREE` | MiB | total minus used |
 //! | `DCGM_FI_DEV_PCIE_LINK_GEN` | generation | current PCIe link generation |
 //! | `DCGM_FI_DEV_PCIE_LINK_WIDTH` | lanes | current PCIe link width |
-//! | `DCGM_FI_DEV_PCIE_REPLAY_COUNTER` | count | PCIe replays |
+//! | `kraftwerk_gpu_pcie_replays` | count | PCIe replays (DCGM's `DCGM_FI_DEV_PCIE_REPLAY_COUNTER`) |
 //! | `DCGM_FI_DEV_CLOCK_THROTTLE_REASONS` | bitmask | clock event reasons |
 //! | `DCGM_FI_DEV_ECC_SBE_VOL_TOTAL` | count | corrected ECC errors, volatile |
 //! | `DCGM_FI_DEV_ECC_DBE_VOL_TOTAL` | count | uncorrected ECC errors, volatile |
@@ -51,6 +58,7 @@ type Metric = Family<Labels, Gauge<f64, AtomicU64>>;
 /// One exported metric: name, help, the value of a sample.
 struct Spec {
     name: &'static str,
+    /// One sentence without its final full stop (`prometheus-client` appends it).
     help: &'static str,
     value: fn(&GpuSample, &GpuStatic) -> Option<f64>,
 }
@@ -60,63 +68,59 @@ fn f<T: Into<f64>>(v: Option<T>) -> Option<f64> {
 }
 
 const SPECS: &[Spec] = &[
-    Spec { name: "DCGM_FI_DEV_POWER_USAGE", help: "Power draw, W (1 s average).", value: |s, _| s.power_avg_w },
-    Spec { name: "kraftwerk_gpu_power_instant_watts", help: "Instant power draw, W.", value: |s, _| s.power_instant_w },
+    Spec { name: "DCGM_FI_DEV_POWER_USAGE", help: "Power draw, W (1 s average)", value: |s, _| s.power_avg_w },
+    Spec { name: "kraftwerk_gpu_power_instant_watts", help: "Instant power draw, W", value: |s, _| s.power_instant_w },
     Spec {
         name: "DCGM_FI_DEV_POWER_MGMT_LIMIT",
-        help: "Enforced power limit, W.",
+        help: "Enforced power limit, W",
         value: |_, g| g.power_limit_enforced_w.or(g.power_limit_w),
     },
-    Spec { name: "DCGM_FI_DEV_GPU_TEMP", help: "GPU temperature, C.", value: |s, _| f(s.temperature_c) },
-    Spec { name: "DCGM_FI_DEV_SM_CLOCK", help: "SM clock, MHz.", value: |s, _| f(s.clock_sm_mhz) },
-    Spec { name: "DCGM_FI_DEV_MEM_CLOCK", help: "Memory clock, MHz.", value: |s, _| f(s.clock_mem_mhz) },
-    Spec { name: "DCGM_FI_DEV_GPU_UTIL", help: "GPU utilization, %.", value: |s, _| f(s.utilization_gpu_pct) },
-    Spec { name: "DCGM_FI_DEV_MEM_COPY_UTIL", help: "Memory utilization, %.", value: |s, _| f(s.utilization_mem_pct) },
-    Spec { name: "DCGM_FI_DEV_FB_USED", help: "Memory used, MiB.", value: |s, _| s.memory_used_mib.map(|m| m as f64) },
+    Spec { name: "DCGM_FI_DEV_GPU_TEMP", help: "GPU temperature, C", value: |s, _| f(s.temperature_c) },
+    Spec { name: "DCGM_FI_DEV_SM_CLOCK", help: "SM clock, MHz", value: |s, _| f(s.clock_sm_mhz) },
+    Spec { name: "DCGM_FI_DEV_MEM_CLOCK", help: "Memory clock, MHz", value: |s, _| f(s.clock_mem_mhz) },
+    Spec { name: "DCGM_FI_DEV_GPU_UTIL", help: "GPU utilization, %", value: |s, _| f(s.utilization_gpu_pct) },
+    Spec { name: "DCGM_FI_DEV_MEM_COPY_UTIL", help: "Memory utilization, %", value: |s, _| f(s.utilization_mem_pct) },
+    Spec { name: "DCGM_FI_DEV_FB_USED", help: "Memory used, MiB", value: |s, _| s.memory_used_mib.map(|m| m as f64) },
     Spec {
         name: "DCGM_FI_DEV_FB_FREE",
-        help: "Memory free (total minus used), MiB.",
+        help: "Memory free (total minus used), MiB",
         value: |s, g| Some(g.memory_total_mib?.saturating_sub(s.memory_used_mib?) as f64),
     },
-    Spec { name: "DCGM_FI_DEV_PCIE_LINK_GEN", help: "Current PCIe link generation.", value: |s, _| f(s.pcie_gen) },
+    Spec { name: "DCGM_FI_DEV_PCIE_LINK_GEN", help: "Current PCIe link generation", value: |s, _| f(s.pcie_gen) },
+    Spec { name: "DCGM_FI_DEV_PCIE_LINK_WIDTH", help: "Current PCIe link width, lanes", value: |s, _| f(s.pcie_width) },
     Spec {
-        name: "DCGM_FI_DEV_PCIE_LINK_WIDTH",
-        help: "Current PCIe link width, lanes.",
-        value: |s, _| f(s.pcie_width),
-    },
-    Spec {
-        name: "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
-        help: "PCIe replays since the driver loaded.",
+        name: "kraftwerk_gpu_pcie_replays",
+        help: "PCIe replays since the driver loaded",
         value: |s, _| s.pcie_replay_count.map(|v| v as f64),
     },
     Spec {
         name: "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS",
-        help: "Active clock event reasons (nvmlClocksEventReasons bitmask).",
+        help: "Active clock event reasons (nvmlClocksEventReasons bitmask)",
         value: |s, _| s.clock_event_reasons.map(|r| r.bits() as f64),
     },
     Spec {
         name: "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL",
-        help: "Corrected ECC errors since the driver loaded.",
+        help: "Corrected ECC errors since the driver loaded",
         value: |s, _| s.ecc_corrected_volatile.map(|v| v as f64),
     },
     Spec {
         name: "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL",
-        help: "Uncorrected ECC errors since the driver loaded.",
+        help: "Uncorrected ECC errors since the driver loaded",
         value: |s, _| s.ecc_uncorrected_volatile.map(|v| v as f64),
     },
     Spec {
         name: "DCGM_FI_DEV_RETIRED_PENDING",
-        help: "Page retirement pending (1) or not (0).",
+        help: "Page retirement pending (1) or not (0)",
         value: |s, _| s.retired_pages_pending.map(|p| if p { 1.0 } else { 0.0 }),
     },
     Spec {
         name: "DCGM_FI_DEV_XID_ERRORS",
-        help: "Last critical XID error since the previous reading (0: none).",
+        help: "Last critical XID error since the previous reading (0: none)",
         value: |s, _| s.xid_errors.as_ref().map(|x| x.last().map_or(0.0, |v| *v as f64)),
     },
     Spec {
         name: "kraftwerk_gpu_energy_joules",
-        help: "Energy used since the driver loaded, J.",
+        help: "Energy used since the driver loaded, J",
         value: |s, _| s.energy_j,
     },
 ];
@@ -127,9 +131,9 @@ fn labels(g: &GpuStatic, hostname: &str) -> Labels {
         ("gpu".to_owned(), g.index.to_string()),
         ("UUID".to_owned(), g.uuid.clone().unwrap_or_default()),
         ("device".to_owned(), format!("nvidia{}", g.index)),
-        ("modelName".to_owned(), g.name.clone().unwrap_or_default()),
+        ("model_name".to_owned(), g.name.clone().unwrap_or_default()),
         ("pci_bus_id".to_owned(), g.pci_bus_id.clone().unwrap_or_default()),
-        ("Hostname".to_owned(), hostname.to_owned()),
+        ("hostname".to_owned(), hostname.to_owned()),
     ]
 }
 
