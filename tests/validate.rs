@@ -192,7 +192,7 @@ mod smi {
     use kraftwerk::build;
     use kraftwerk::catalog;
     use kraftwerk::live::reasons::ClockEventReasons;
-    use kraftwerk::live::smi::{self, SmiDump, SmiFormat};
+    use kraftwerk::live::smi::{self, SmiDump, SmiFormat, TopoMatrix};
     use kraftwerk::live::topology::{Connection, PcieAncestor};
     use kraftwerk::live::validate::Validation;
     use std::path::Path;
@@ -238,7 +238,10 @@ mod smi {
         assert_eq!(a.uuid.as_deref(), Some("GPU-4aba3cfa-7b42-cca6-97f4-5cdd281b0746"));
         assert_eq!(a.bus_id.as_deref(), Some("00000000:41:00.0"));
         assert_eq!(b.bus_id.as_deref(), Some("00000000:81:00.0"));
-        assert_eq!((a.pcie_gen_max, a.pcie_gen_current, a.pcie_width_max, a.pcie_width_current), (Some(4), Some(1), Some(16), Some(16)));
+        assert_eq!(
+            (a.pcie_gen_max, a.pcie_gen_current, a.pcie_width_max, a.pcie_width_current),
+            (Some(4), Some(1), Some(16), Some(16))
+        );
         assert_eq!((a.pcie_gen_device_max, a.pcie_gen_host_max), (Some(4), Some(4)));
         assert_eq!(a.utilization_gpu_pct, Some(0));
         assert_eq!(a.performance_state, Some(8));
@@ -293,16 +296,32 @@ mod smi {
         let d = smi::parse("nvidia-smi-q-h200.txt", &text).expect("parse");
         let g = &d.gpus[0];
         assert_eq!(g.name.as_deref(), Some("NVIDIA H200"));
-        assert_eq!((g.pcie_gen_max, g.pcie_gen_current, g.pcie_width_max, g.pcie_width_current), (Some(5), Some(5), Some(16), Some(16)));
-        assert_eq!((g.power_limit_current_w, g.power_limit_requested_w, g.power_limit_min_w, g.power_limit_max_w), (Some(700.0), Some(700.0), Some(200.0), Some(700.0)));
+        assert_eq!(
+            (g.pcie_gen_max, g.pcie_gen_current, g.pcie_width_max, g.pcie_width_current),
+            (Some(5), Some(5), Some(16), Some(16))
+        );
+        assert_eq!(
+            (g.power_limit_current_w, g.power_limit_requested_w, g.power_limit_min_w, g.power_limit_max_w),
+            (Some(700.0), Some(700.0), Some(200.0), Some(700.0))
+        );
         assert_eq!(g.power_draw_w, Some(81.54), "Average Power Draw");
         assert_eq!(g.memory_total_mib, Some(143_771));
-        assert_eq!((g.ecc_enabled, g.ecc_uncorrected_volatile, g.ecc_corrected_aggregate), (Some(true), Some(0), Some(0)));
-        assert_eq!((g.remapped_rows_uncorrectable, g.remapped_rows_pending, g.remapped_rows_failure), (Some(0), Some(false), Some(false)));
+        assert_eq!(
+            (g.ecc_enabled, g.ecc_uncorrected_volatile, g.ecc_corrected_aggregate),
+            (Some(true), Some(0), Some(0))
+        );
+        assert_eq!(
+            (g.remapped_rows_uncorrectable, g.remapped_rows_pending, g.remapped_rows_failure),
+            (Some(0), Some(false), Some(false))
+        );
         assert_eq!(g.retired_pages_single_bit, None, "N/A on Hopper");
-        let c = catalog::builtin().expect("catalog");
-        let b = build::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/h200-sxm-1gpu.rig.ron"), Some(&c)).expect("build");
-        let v = smi::validate_dump(&b, &c, &d);
+        let cat = catalog::builtin().expect("catalog");
+        let bld = build::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/h200-sxm-1gpu.rig.ron"),
+            Some(&cat),
+        )
+        .expect("build");
+        let v = smi::validate_dump(&bld, &cat, &d);
         let link = check(&v, "pcie-link-live", Some(0));
         assert_eq!(link.grade, Grade::Info, "{link:#?}");
         assert!(link.reason.contains("not measured under load"), "{link:#?}");
@@ -321,7 +340,10 @@ mod smi {
         let d = parse("rtx4090-gen3-host-q.txt");
         assert_eq!(d.attached_gpus, None, "a GPU section without the log header");
         let g = &d.gpus[0];
-        assert_eq!((g.pcie_gen_max, g.pcie_gen_device_max, g.pcie_gen_host_max, g.pcie_gen_current), (Some(3), Some(4), Some(3), Some(1)));
+        assert_eq!(
+            (g.pcie_gen_max, g.pcie_gen_device_max, g.pcie_gen_host_max, g.pcie_gen_current),
+            (Some(3), Some(4), Some(3), Some(1))
+        );
         assert_eq!(g.utilization_gpu_pct, Some(34));
         assert_eq!((g.power_limit_current_w, g.power_limit_max_w), (Some(450.0), Some(600.0)));
         assert_eq!(g.memory_used_mib, Some(609));
@@ -332,6 +354,7 @@ mod smi {
         assert_eq!(link.grade, Grade::Fail, "{link:#?}");
         assert!(link.measured.contains("Gen3 x16"), "{link:#?}");
         assert!(link.reason.contains("cannot train above Gen3 x16") && link.reason.contains("Gen4 x16"), "{link:#?}");
+        assert!(link.reason.contains("Host Max Gen3 against Device Max Gen4"), "{link:#?}");
         assert_eq!(grade_of(&v, "gpu-model"), Some(Grade::Pass));
         assert_eq!(v.overall, Grade::Fail);
         // The same dump with the host at Gen4 (the planted fix) no longer fails the link.
@@ -352,7 +375,10 @@ mod smi {
         assert_eq!(g.name.as_deref(), Some("NVIDIA RTX A6000"));
         assert_eq!(g.memory_total_mib, Some(46068));
         assert_eq!((g.ecc_enabled, g.ecc_pending_enabled), (Some(true), Some(true)));
-        assert_eq!((g.ecc_corrected_volatile, g.ecc_uncorrected_volatile, g.ecc_uncorrected_aggregate), (Some(0), Some(0), Some(0)));
+        assert_eq!(
+            (g.ecc_corrected_volatile, g.ecc_uncorrected_volatile, g.ecc_uncorrected_aggregate),
+            (Some(0), Some(0), Some(0))
+        );
         assert_eq!((g.remapped_rows_pending, g.remapped_rows_failure), (Some(false), Some(false)));
         assert_eq!(g.power_limit_max_w, Some(300.0));
         let v = grade(&smi_build("rtx-a6000.rig.ron"), &d);
@@ -376,14 +402,26 @@ mod smi {
         assert_eq!(g.name.as_deref(), Some("NVIDIA A100-SXM4-40GB"));
         assert_eq!(g.uuid.as_deref(), Some("GPU-27b94a00-ed54-5c24-b1fd-1054085de32a"));
         assert_eq!(g.bus_id.as_deref(), Some("00000000:00:04.0"));
-        assert_eq!((g.pcie_gen_max, g.pcie_gen_current, g.pcie_width_max, g.pcie_width_current), (Some(4), Some(4), Some(16), Some(16)));
+        assert_eq!(
+            (g.pcie_gen_max, g.pcie_gen_current, g.pcie_width_max, g.pcie_width_current),
+            (Some(4), Some(4), Some(16), Some(16))
+        );
         assert_eq!(g.memory_total_mib, Some(40960), "the GPU's, not a MIG slice's 19968");
         assert_eq!(
-            (g.power_limit_current_w, g.power_limit_requested_w, g.power_limit_default_w, g.power_limit_min_w, g.power_limit_max_w),
+            (
+                g.power_limit_current_w,
+                g.power_limit_requested_w,
+                g.power_limit_default_w,
+                g.power_limit_min_w,
+                g.power_limit_max_w
+            ),
             (Some(400.0), Some(400.0), Some(400.0), Some(100.0), Some(400.0))
         );
         assert_eq!(g.power_draw_w, Some(66.92));
-        assert_eq!((g.ecc_enabled, g.ecc_uncorrected_volatile, g.ecc_uncorrected_aggregate, g.ecc_corrected_aggregate), (Some(true), None, Some(0), Some(0)));
+        assert_eq!(
+            (g.ecc_enabled, g.ecc_uncorrected_volatile, g.ecc_uncorrected_aggregate, g.ecc_corrected_aggregate),
+            (Some(true), None, Some(0), Some(0))
+        );
         assert_eq!(g.clock_event_reasons, Some(ClockEventReasons(0)), "all Not Active, one split over two lines");
         assert_eq!((g.utilization_gpu_pct, g.performance_state, g.persistence_mode), (None, Some(0), Some(false)));
         assert_eq!((g.retired_pages_double_bit, g.remapped_rows_pending), (None, None));
@@ -411,7 +449,11 @@ mod smi {
     #[test]
     fn a_zero_gpu_dump_is_a_clear_error() {
         let text = smi_fixture("rtx3090x2-idle-q.txt");
-        let header: String = text.lines().take(8).collect::<Vec<_>>().join("\n").replace("Attached GPUs                             : 2", "Attached GPUs                             : 0");
+        let header: String =
+            text.lines().take(8).collect::<Vec<_>>().join("\n").replace(
+                "Attached GPUs                             : 2",
+                "Attached GPUs                             : 0",
+            );
         assert!(header.contains(": 0"), "{header}");
         let e = smi::parse("zero.txt", &header).expect_err("no GPU");
         assert_eq!(e.line, 8, "{e}");
@@ -438,7 +480,11 @@ mod smi {
         assert_eq!(nv.grade, Grade::Fail, "{nv:#?}");
         assert!(nv.measured.contains("SYS"), "{nv:#?}");
         assert_eq!(grade_of(&v, "gpu-count"), Some(Grade::Pass));
-        assert!(v.checks.iter().filter(|c| c.check == "gpu-model").all(|c| c.grade == Grade::Info), "no names in topo -m: {:#?}", v.checks);
+        assert!(
+            v.checks.iter().filter(|c| c.check == "gpu-model").all(|c| c.grade == Grade::Info),
+            "no names in topo -m: {:#?}",
+            v.checks
+        );
         assert_eq!(v.overall, Grade::Fail);
         // Without the bridge in the build, SYS is what a PCIe pair shows: no NVLink check.
         let v = grade(&smi_build("rtx3090x2.rig.ron"), &d);
@@ -455,13 +501,16 @@ mod smi {
         let d = smi::parse("both.txt", &text).expect("parse");
         assert_eq!(d.formats, vec![SmiFormat::Query, SmiFormat::Topo]);
         assert_eq!(d.gpus.len(), 2);
-        assert_eq!(d.topology.as_ref().map(|t| t.gpu_count()), Some(2));
+        assert_eq!(d.topology.as_ref().map(TopoMatrix::gpu_count), Some(2));
         let v = grade(&smi_build("rtx3090x2-nvlink.rig.ron"), &d);
         let nv = check(&v, "nvlink-active", Some(0));
         assert_eq!(nv.grade, Grade::Fail, "{nv:#?}");
         assert!(nv.reason.contains("talk over PCIe"), "the shared check's reason: {nv:#?}");
         // A matrix of another GPU count than the -q part is refused, with the line.
-        let three = text.replace("GPU1\tSYS\t X \t8-15,24-31\t1\t\tN/A", "GPU1\tSYS\t X \t8-15,24-31\t1\t\tN/A\nGPU2\tSYS\tSYS\t X");
+        let three = text.replace(
+            "GPU1\tSYS\t X \t8-15,24-31\t1\t\tN/A",
+            "GPU1\tSYS\t X \t8-15,24-31\t1\t\tN/A\nGPU2\tSYS\tSYS\t X",
+        );
         let three = three.replace("\tGPU0\tGPU1\tCPU", "\tGPU0\tGPU1\tGPU2\tCPU");
         let e = smi::parse("three.txt", &three).expect_err("3 vs 2 GPUs");
         assert!(e.to_string().contains("3 GPU(s) but the -q part has 2"), "{e}");
@@ -503,7 +552,10 @@ mod smi {
         assert!(rows.reason.contains("RMA"), "{rows:#?}");
         let clocks = check(&v, "clock-events", Some(0));
         assert_eq!(clocks.grade, Grade::Fail);
-        assert!(clocks.reason.contains("HW_SLOWDOWN") && clocks.reason.contains("HW_POWER_BRAKE_SLOWDOWN"), "{clocks:#?}");
+        assert!(
+            clocks.reason.contains("HW_SLOWDOWN") && clocks.reason.contains("HW_POWER_BRAKE_SLOWDOWN"),
+            "{clocks:#?}"
+        );
         assert_eq!(check(&v, "ecc-mode", Some(0)).grade, Grade::Info);
         assert_eq!(v.overall, Grade::Fail);
     }
@@ -541,7 +593,82 @@ mod smi {
         std::fs::write(&tmp, &xml[..xml.len() / 2]).expect("write");
         let o = run("rtx3090x2.rig.ron", &tmp);
         assert_eq!(o.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&o.stderr).contains("the file is cut short"), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("the file is cut short"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let _ = std::fs::remove_file(tmp);
+    }
+}
+
+/// `nvidia-smi -q -x` and `nvidia-smi -q; nvidia-smi topo -m` taken on the H200 test machine
+/// (driver 580.159.04, 2026-12-01, idle; serial, PDI and UUID removed). The topo header carries
+/// ANSI underline codes even in a file.
+mod smi_h200 {
+    use super::{Grade, fixture, grade_of};
+    use kraftwerk::build;
+    use kraftwerk::catalog;
+    use kraftwerk::live::reasons::ClockEventReasons;
+    use kraftwerk::live::smi::{self, SmiFormat, TopoMatrix};
+    use std::path::Path;
+
+    fn h200_build() -> (build::Build, catalog::Catalog) {
+        let c = catalog::builtin().expect("catalog");
+        let b =
+            build::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/h200-sxm-1gpu.rig.ron"), Some(&c))
+                .expect("build");
+        (b, c)
+    }
+
+    #[test]
+    fn the_h200_xml_reads_and_grades_like_its_text() {
+        let xml = std::fs::read_to_string(fixture("nvidia-smi/h200-q.xml")).expect("xml");
+        let d = smi::parse("h200-q.xml", &xml).expect("parse");
+        assert_eq!(d.formats, vec![SmiFormat::QueryXml]);
+        assert_eq!((d.driver_version.as_deref(), d.attached_gpus), (Some("580.159.04"), Some(1)));
+        let g = &d.gpus[0];
+        assert_eq!(g.name.as_deref(), Some("NVIDIA H200"));
+        assert_eq!(g.bus_id.as_deref(), Some("00000000:00:06.0"));
+        assert_eq!(
+            (g.pcie_gen_max, g.pcie_gen_current, g.pcie_width_max, g.pcie_width_current),
+            (Some(5), Some(5), Some(16), Some(16))
+        );
+        assert_eq!(g.power_draw_w, Some(80.35), "average_power_draw");
+        assert_eq!(
+            (g.power_limit_current_w, g.power_limit_min_w, g.power_limit_max_w),
+            (Some(700.0), Some(200.0), Some(700.0))
+        );
+        assert_eq!(g.memory_total_mib, Some(143_771));
+        assert_eq!(g.utilization_gpu_pct, Some(0));
+        assert_eq!(g.clock_event_reasons, Some(ClockEventReasons(0x1)));
+        assert_eq!((g.ecc_uncorrected_volatile, g.ecc_uncorrected_aggregate), (Some(0), Some(0)));
+        assert_eq!((g.remapped_rows_correctable, g.remapped_rows_uncorrectable), (Some(0), Some(0)));
+        let text = std::fs::read_to_string(fixture("nvidia-smi/h200-q-and-topo-m.txt")).expect("text");
+        let t = smi::parse("h200-q-and-topo-m.txt", &text).expect("parse");
+        assert_eq!(t.formats, vec![SmiFormat::Query, SmiFormat::Topo], "the underlined topo header is found");
+        assert_eq!(t.topology.as_ref().map(TopoMatrix::gpu_count), Some(1));
+        let tg = &t.gpus[0];
+        assert_eq!(
+            (
+                tg.name.as_deref(),
+                tg.pcie_gen_max,
+                tg.power_limit_current_w,
+                tg.memory_total_mib,
+                tg.clock_event_reasons
+            ),
+            (g.name.as_deref(), g.pcie_gen_max, g.power_limit_current_w, g.memory_total_mib, g.clock_event_reasons),
+            "the same machine read from text and XML"
+        );
+        let (bld, cat) = h200_build();
+        let vx = smi::validate_dump(&bld, &cat, &d);
+        let vt = smi::validate_dump(&bld, &cat, &t);
+        let grades = |v: &kraftwerk::live::validate::Validation| {
+            v.checks.iter().map(|c| (c.check.clone(), c.grade)).collect::<Vec<_>>()
+        };
+        assert_eq!(grades(&vx), grades(&vt), "XML and text grade alike");
+        assert_eq!(grade_of(&vx, "pcie-link-live"), Some(Grade::Info));
+        assert_eq!(grade_of(&vx, "power-limit"), Some(Grade::Pass));
+        assert_eq!(vx.overall, Grade::Warn);
     }
 }

@@ -304,7 +304,8 @@ impl SmiDump {
                 ..GpuSample::default()
             })
             .collect();
-        let snapshots = if samples.is_empty() { Vec::new() } else { vec![Snapshot { unix_ms: 0, elapsed_ms: 0, gpus: samples }] };
+        let snapshots =
+            if samples.is_empty() { Vec::new() } else { vec![Snapshot { unix_ms: 0, elapsed_ms: 0, gpus: samples }] };
         if gpus.is_empty()
             && let Some(t) = &self.topology
         {
@@ -328,6 +329,7 @@ impl SmiDump {
 /// True when `text` looks like `nvidia-smi` output rather than a JSON recording: the `-q` log
 /// header, an `<nvidia_smi_log>` element, a `GPU 0000…:…` section or a `topo -m` header.
 pub fn is_smi_output(text: &str) -> bool {
+    let text = &strip_ansi(text);
     let t = text.trim_start();
     if t.starts_with('{') {
         return false;
@@ -346,6 +348,7 @@ pub fn is_smi_output(text: &str) -> bool {
 /// -m` row is incomplete, or when the `topo -m` matrix and the `-q` part disagree on the number
 /// of GPUs.
 pub fn parse(file: &str, text: &str) -> Result<SmiDump, SmiError> {
+    let text = &strip_ansi(text);
     let err = |line: usize, column: usize, message: String| SmiError { file: file.to_owned(), line, column, message };
     let mut dump = SmiDump { file: file.to_owned(), ..SmiDump::default() };
     let lines: Vec<&str> = text.lines().collect();
@@ -364,7 +367,7 @@ pub fn parse(file: &str, text: &str) -> Result<SmiDump, SmiError> {
             let mut g = read_gpu(&tree, id);
             g.line += offset_lines;
             if g.bus_id.is_none() {
-                g.bus_id = tree.nodes[id].attr_id.clone();
+                g.bus_id.clone_from(&tree.nodes[id].attr_id);
             }
             dump.gpus.push(g);
         }
@@ -393,13 +396,23 @@ pub fn parse(file: &str, text: &str) -> Result<SmiDump, SmiError> {
     }
     read_xids(&lines, &mut dump.gpus);
     if dump.formats.is_empty() {
-        return Err(err(0, 0, "not nvidia-smi output: no `nvidia-smi -q` log, no <nvidia_smi_log> and no `topo -m` matrix".into()));
+        return Err(err(
+            0,
+            0,
+            "not nvidia-smi output: no `nvidia-smi -q` log, no <nvidia_smi_log> and no `topo -m` matrix".into(),
+        ));
     }
     let topo_gpus = dump.topology.as_ref().map_or(0, TopoMatrix::gpu_count);
     if dump.gpus.is_empty() && topo_gpus == 0 {
         let (line, why) = match zero_line {
-            Some(l) => (l, "the dump lists no GPU (Attached GPUs: 0): nvidia-smi saw no NVIDIA GPU, so there is nothing to validate (driver not loaded, GPU fallen off the bus, or a machine without GPUs)"),
-            None => (0, "the dump holds no GPU section: nothing to validate (was it cut short, or filtered to a GPU that does not exist?)"),
+            Some(l) => (
+                l,
+                "the dump lists no GPU (Attached GPUs: 0): nvidia-smi saw no NVIDIA GPU, so there is nothing to validate (driver not loaded, GPU fallen off the bus, or a machine without GPUs)",
+            ),
+            None => (
+                0,
+                "the dump holds no GPU section: nothing to validate (was it cut short, or filtered to a GPU that does not exist?)",
+            ),
         };
         return Err(err(line, 0, why.to_owned()));
     }
@@ -417,6 +430,27 @@ pub fn parse(file: &str, text: &str) -> Result<SmiDump, SmiError> {
         ));
     }
     Ok(dump)
+}
+
+/// `text` without ANSI escape sequences (`ESC [ … letter`): `nvidia-smi topo -m` underlines its
+/// header even when written to a file (driver 580.159 on the H200 test machine,
+/// `tests/fixtures/nvidia-smi/h200-q-and-topo-m.txt`).
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The bus id of a `-q` GPU section header `GPU 00000000:01:00.0`.
@@ -463,21 +497,25 @@ fn parse_topo(lines: &[&str], at: usize) -> Result<TopoMatrix, (usize, String)> 
         if tokens.len() < labels.len() + 1 {
             return Err((
                 k + 1,
-                format!("topo -m row {first} has {} cell(s), the header names {} devices: the matrix is cut", tokens.len() - 1, labels.len()),
+                format!(
+                    "topo -m row {first} has {} cell(s), the header names {} devices: the matrix is cut",
+                    tokens.len() - 1,
+                    labels.len()
+                ),
             ));
         }
-        let row: Vec<String> = labels
-            .iter()
-            .zip(&tokens[1..])
-            .filter(|(l, _)| is_gpu_label(l))
-            .map(|(_, c)| (*c).to_owned())
-            .collect();
+        let row: Vec<String> =
+            labels.iter().zip(&tokens[1..]).filter(|(l, _)| is_gpu_label(l)).map(|(_, c)| (*c).to_owned()).collect();
         cells.push(row);
     }
     if cells.len() != gpu_labels.len() {
         return Err((
             at + 1,
-            format!("topo -m names {} GPU(s) in its header but has {} GPU row(s): the matrix is cut", gpu_labels.len(), cells.len()),
+            format!(
+                "topo -m names {} GPU(s) in its header but has {} GPU row(s): the matrix is cut",
+                gpu_labels.len(),
+                cells.len()
+            ),
         ));
     }
     Ok(TopoMatrix { line: at + 1, cells })
@@ -611,7 +649,6 @@ fn int<T: TryFrom<u64>>(v: Option<&str>) -> Option<T> {
         return None;
     }
     // Whole and non-negative, checked above.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "whole, non-negative")]
     T::try_from(x as u64).ok()
 }
 
@@ -640,25 +677,25 @@ fn read_header(tree: &Tree, root: usize, dump: &mut SmiDump) {
 }
 
 /// One GPU section of either format.
-fn read_gpu(t: &Tree, g: usize) -> SmiGpu {
-    let v = |paths: &[&[&str]]| t.value(g, paths);
+fn read_gpu(tree: &Tree, gpu: usize) -> SmiGpu {
+    let v = |paths: &[&[&str]]| tree.value(gpu, paths);
     let link = |text: &[&str], xml: &[&str]| -> Option<u32> {
-        let a: Vec<&str> = ["pci", "gpu_link_info"].iter().chain(text).copied().collect();
-        let b: Vec<&str> = ["pci", "pci_gpu_link_info"].iter().chain(xml).copied().collect();
-        int(v(&[a.as_slice(), b.as_slice()]))
+        let text_path: Vec<&str> = ["pci", "gpu_link_info"].iter().chain(text).copied().collect();
+        let xml_path: Vec<&str> = ["pci", "pci_gpu_link_info"].iter().chain(xml).copied().collect();
+        int(v(&[text_path.as_slice(), xml_path.as_slice()]))
     };
     let power = ["gpu_power_readings", "power_readings"]
         .iter()
-        .find_map(|s| t.find_child(g, s).filter(|&n| !t.nodes[n].children.is_empty()));
+        .find_map(|s| tree.find_child(gpu, s).filter(|&n| !tree.nodes[n].children.is_empty()));
     let pw = |keys: &[&str]| -> Option<f64> {
         let p = power?;
-        keys.iter().find_map(|k| t.value(p, &[&[k]]).and_then(number))
+        keys.iter().find_map(|k| tree.value(p, &[&[k]]).and_then(number))
     };
-    let ecc = |scope: &str| ecc_counts(t, g, scope);
+    let ecc = |scope: &str| ecc_counts(tree, gpu, scope);
     let (cv, uv) = ecc("volatile");
     let (ca, ua) = ecc("aggregate");
     SmiGpu {
-        line: t.nodes[g].line,
+        line: tree.nodes[gpu].line,
         bus_id: v(&[&["pci", "bus_id"], &["pci", "pci_bus_id"]]).map(str::to_owned),
         name: v(&[&["product_name"]]).map(str::to_owned),
         uuid: v(&[&["gpu_uuid"], &["uuid"]]).and_then(valid_uuid),
@@ -699,7 +736,10 @@ fn read_gpu(t: &Tree, g: usize) -> SmiGpu {
             &["retired_pages", "pending"],
             &["retired_pages", "pending_blacklist"],
         ])),
-        remapped_rows_correctable: int(v(&[&["remapped_rows", "correctable_error"], &["remapped_rows", "remapped_row_corr"]])),
+        remapped_rows_correctable: int(v(&[
+            &["remapped_rows", "correctable_error"],
+            &["remapped_rows", "remapped_row_corr"],
+        ])),
         remapped_rows_uncorrectable: int(v(&[
             &["remapped_rows", "uncorrectable_error"],
             &["remapped_rows", "remapped_row_unc"],
@@ -709,7 +749,7 @@ fn read_gpu(t: &Tree, g: usize) -> SmiGpu {
             &["remapped_rows", "remapping_failure_occurred"],
             &["remapped_rows", "remapped_row_failure"],
         ])),
-        clock_event_reasons: clock_reasons(t, g),
+        clock_event_reasons: clock_reasons(tree, gpu),
         xid_errors: None,
     }
 }
@@ -717,17 +757,17 @@ fn read_gpu(t: &Tree, g: usize) -> SmiGpu {
 /// (corrected, uncorrected) ECC errors of `scope` (`volatile` or `aggregate`): the sum of the
 /// known counters, Ampere and later (`SRAM/DRAM Correctable`, `… Uncorrectable …`) or Pascal/Volta
 /// (`Single Bit` / `Double Bit` `Total`).
-fn ecc_counts(t: &Tree, g: usize, scope: &str) -> (Option<u64>, Option<u64>) {
-    let Some(s) = t.at(g, &["ecc_errors", scope]) else { return (None, None) };
-    let total = |sub: &str| int::<u64>(t.value(s, &[&[sub, "total"]]));
+fn ecc_counts(tree: &Tree, gpu: usize, scope: &str) -> (Option<u64>, Option<u64>) {
+    let Some(section) = tree.at(gpu, &["ecc_errors", scope]) else { return (None, None) };
+    let total = |sub: &str| int::<u64>(tree.value(section, &[&[sub, "total"]]));
     let (mut corr, mut unc) = (total("single_bit"), total("double_bit"));
-    for &c in &t.nodes[s].children {
-        let n = &t.nodes[c];
-        let Some(x) = int::<u64>(known(n.value.as_deref())) else { continue };
-        if n.key.contains("uncorrectable") {
-            unc = Some(unc.unwrap_or(0) + x);
-        } else if n.key.contains("correctable") {
-            corr = Some(corr.unwrap_or(0) + x);
+    for &c in &tree.nodes[section].children {
+        let node = &tree.nodes[c];
+        let Some(count) = int::<u64>(known(node.value.as_deref())) else { continue };
+        if node.key.contains("uncorrectable") {
+            unc = Some(unc.unwrap_or(0) + count);
+        } else if node.key.contains("correctable") {
+            corr = Some(corr.unwrap_or(0) + count);
         }
     }
     (corr, unc)
@@ -827,7 +867,9 @@ fn parse_xml(text: &str) -> Result<Tree, (usize, usize, String)> {
             continue;
         }
         let skip_to = |close: &str, what: &str| -> Result<usize, (usize, usize, String)> {
-            rest.find(close).map(|p| i + p + close.len()).ok_or_else(|| fail(i, format!("{what} is never closed: the file is cut short")))
+            rest.find(close)
+                .map(|p| i + p + close.len())
+                .ok_or_else(|| fail(i, format!("{what} is never closed: the file is cut short")))
         };
         if rest.starts_with("<?") {
             i = skip_to("?>", "<?…?>")?;
@@ -849,7 +891,10 @@ fn parse_xml(text: &str) -> Result<Tree, (usize, usize, String)> {
             };
             if tree.nodes[node].raw_key != name {
                 let (l, _) = loc(at);
-                return Err(fail(i, format!("</{name}> does not close <{}> opened at line {l}", tree.nodes[node].raw_key)));
+                return Err(fail(
+                    i,
+                    format!("</{name}> does not close <{}> opened at line {l}", tree.nodes[node].raw_key),
+                ));
             }
             let body = body.trim();
             if !body.is_empty() {
@@ -997,6 +1042,17 @@ fn load_words(g: &SmiGpu) -> String {
 }
 
 fn idle_link(checks: &mut [ValidationCheck], i: usize, g: &SmiGpu) {
+    if let (Some(host), Some(dev)) = (g.pcie_gen_host_max, g.pcie_gen_device_max)
+        && host < dev
+    {
+        for c in checks.iter_mut().filter(|c| c.check == "pcie-link-live" && c.gpu == Some(i) && c.grade == Grade::Fail)
+        {
+            c.reason = format!(
+                "{}; the dump says Host Max Gen{host} against Device Max Gen{dev}: the slot or platform is PCIe {host}.0",
+                c.reason
+            );
+        }
+    }
     if g.under_load() == Some(true) {
         return;
     }
@@ -1019,7 +1075,8 @@ fn idle_clock_events(checks: &mut Vec<ValidationCheck>, i: usize, g: &SmiGpu) {
     }
     let Some(r) = g.clock_event_reasons else { return };
     let names = r.names();
-    let measured = format!("{} ({})", if names.is_empty() { "none".to_owned() } else { names.join(", ") }, load_words(g));
+    let measured =
+        format!("{} ({})", if names.is_empty() { "none".to_owned() } else { names.join(", ") }, load_words(g));
     let faults = r.bits() & FAULT_MASK;
     let (grade, reason) = if faults != 0 {
         (
@@ -1032,9 +1089,16 @@ fn idle_clock_events(checks: &mut Vec<ValidationCheck>, i: usize, g: &SmiGpu) {
     } else if r.bits() & SW_POWER_CAP != 0 {
         (Grade::Info, "software power cap in an idle snapshot: clocks held by the power limit; nothing here says how the GPU behaves under load".to_owned())
     } else if r.bits() & GPU_IDLE != 0 || r.bits() == 0 {
-        (Grade::Info, "no slowdown reason in the snapshot, but it was taken without load: throttling under load was not observed".to_owned())
+        (
+            Grade::Info,
+            "no slowdown reason in the snapshot, but it was taken without load: throttling under load was not observed"
+                .to_owned(),
+        )
     } else {
-        (Grade::Info, "no fault reason in the snapshot; taken without load, so throttling under load was not observed".to_owned())
+        (
+            Grade::Info,
+            "no fault reason in the snapshot; taken without load, so throttling under load was not observed".to_owned(),
+        )
     };
     checks.push(ValidationCheck {
         check: "clock-events".into(),
@@ -1048,9 +1112,17 @@ fn idle_clock_events(checks: &mut Vec<ValidationCheck>, i: usize, g: &SmiGpu) {
 
 fn dump_health(checks: &mut Vec<ValidationCheck>, i: usize, g: &SmiGpu) {
     let mut push = |check: &str, grade: Grade, expected: &str, measured: String, reason: String| {
-        checks.push(ValidationCheck { check: check.into(), gpu: Some(i), grade, expected: expected.into(), measured, reason });
+        checks.push(ValidationCheck {
+            check: check.into(),
+            gpu: Some(i),
+            grade,
+            expected: expected.into(),
+            measured,
+            reason,
+        });
     };
-    let rows = (g.remapped_rows_correctable, g.remapped_rows_uncorrectable, g.remapped_rows_pending, g.remapped_rows_failure);
+    let rows =
+        (g.remapped_rows_correctable, g.remapped_rows_uncorrectable, g.remapped_rows_pending, g.remapped_rows_failure);
     if rows != (None, None, None, None) {
         let unc = g.remapped_rows_uncorrectable.unwrap_or(0);
         let measured = format!(
@@ -1061,9 +1133,16 @@ fn dump_health(checks: &mut Vec<ValidationCheck>, i: usize, g: &SmiGpu) {
             if g.remapped_rows_failure == Some(true) { ", remapping failure" } else { "" },
         );
         let (grade, reason) = if g.remapped_rows_failure == Some(true) {
-            (Grade::Fail, "a row remapping failed: the memory has no spare rows left for its errors (NVIDIA: RMA the GPU)".to_owned())
+            (
+                Grade::Fail,
+                "a row remapping failed: the memory has no spare rows left for its errors (NVIDIA: RMA the GPU)"
+                    .to_owned(),
+            )
         } else if g.remapped_rows_pending == Some(true) {
-            (Grade::Warn, "a row remap is pending: reset the GPU (or reboot) to apply it, then watch the counters".to_owned())
+            (
+                Grade::Warn,
+                "a row remap is pending: reset the GPU (or reboot) to apply it, then watch the counters".to_owned(),
+            )
         } else if unc > 0 {
             (Grade::Warn, format!("{unc} row(s) remapped for uncorrectable errors over the GPU's life"))
         } else {
@@ -1076,7 +1155,10 @@ fn dump_health(checks: &mut Vec<ValidationCheck>, i: usize, g: &SmiGpu) {
         let measured = format!(
             "{}{}",
             if on { "enabled" } else { "disabled" },
-            pending.map_or(String::new(), |p| format!(" ({} after the next reboot)", if p { "enabled" } else { "disabled" }))
+            pending.map_or(String::new(), |p| format!(
+                " ({} after the next reboot)",
+                if p { "enabled" } else { "disabled" }
+            ))
         );
         let (grade, reason) = if on {
             (Grade::Pass, "ECC on: memory errors are corrected or reported".to_owned())
@@ -1127,7 +1209,11 @@ fn topo_only(checks: &mut Vec<ValidationCheck>, build: &Build, catalog: &Catalog
     let topo = t.topology();
     for p in expectations_from_build(build, catalog).pairs.iter().filter(|p| p.nvlink) {
         let (grade, measured, why) = match topo.connection(p.gpu_a, p.gpu_b) {
-            Some(Connection::NvLink { links }) => (Grade::Pass, format!("NV{links}"), format!("{links} NVLink links between GPU{} and GPU{} of topo -m", p.gpu_a, p.gpu_b)),
+            Some(Connection::NvLink { links }) => (
+                Grade::Pass,
+                format!("NV{links}"),
+                format!("{links} NVLink links between GPU{} and GPU{} of topo -m", p.gpu_a, p.gpu_b),
+            ),
             Some(Connection::Pcie { ancestor }) => (
                 Grade::Fail,
                 format!("no NVLink ({})", ancestor.smi_code()),
@@ -1140,7 +1226,11 @@ fn topo_only(checks: &mut Vec<ValidationCheck>, build: &Build, catalog: &Catalog
                     ancestor.describe()
                 ),
             ),
-            Some(Connection::Unknown) | None => (Grade::Warn, "unknown".into(), "NVLink expected but topo -m names no known connection for this pair".into()),
+            Some(Connection::Unknown) | None => (
+                Grade::Warn,
+                "unknown".into(),
+                "NVLink expected but topo -m names no known connection for this pair".into(),
+            ),
         };
         checks.push(ValidationCheck {
             check: "nvlink-active".into(),
