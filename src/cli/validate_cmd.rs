@@ -91,7 +91,11 @@ pub fn run(a: &ValidateArgs) -> ExitCode {
 
 /// Grades the file `--from` names: `nvidia-smi -q`, `-q -x` or `topo -m` output (found from
 /// the content, [`smi::is_smi_output`]) or else a recording.
-fn from_file(path: &Path, build: &crate::build::Build, catalog: &crate::catalog::Catalog) -> Result<Validation, String> {
+fn from_file(
+    path: &Path,
+    build: &crate::build::Build,
+    catalog: &crate::catalog::Catalog,
+) -> Result<Validation, String> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
     if smi::is_smi_output(&text) {
