@@ -1,6 +1,6 @@
 //! `kraftwerk validate BUILD`: the real machine (NVML, NVML samples under the probe's load, the
-//! GEMM probe, optionally the links) against the build, or with `--from RECORDING` a recorded
-//! session graded the same way. `--record FILE` saves everything the grading used as a
+//! GEMM probe, optionally the links) against the build, or with `--from FILE` a recorded
+//! session or an `nvidia-smi` dump (`-q`, `-q -x`, `topo -m`) graded the same way. `--record FILE` saves everything the grading used as a
 //! recording (`*.kwrec.json`) that `--from` grades again with the same result.
 //!
 //! Exit 0 when every check passed (warnings allowed), 1 on any fail, 3 when nothing failed but a
@@ -15,6 +15,7 @@ use crate::live::nvml::{self, NvmlState};
 use crate::live::probe::{self, ExpectedGpu, ProbeConfig, ProbeReport};
 use crate::live::record::Recording;
 use crate::live::sampler::{PROBE_INTERVAL, Sampler, SamplerConfig};
+use crate::live::smi;
 use crate::live::validate::{Observed, Validation, validate_observed};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,8 +25,9 @@ use std::process::ExitCode;
 pub struct ValidateArgs {
     /// The build file.
     pub build: PathBuf,
-    /// Grade this recording (`validate --record`, `monitor --record`) instead of the live
-    /// machine.
+    /// Grade this recording (`validate --record`, `monitor --record`) or this `nvidia-smi -q`,
+    /// `nvidia-smi -q -x` or `nvidia-smi topo -m` output (found from the content) instead of the
+    /// live machine.
     #[arg(long, value_name = "RECORDING")]
     pub from: Option<PathBuf>,
     /// Save everything observed (GPUs, topology, NVML samples, probe and links reports) to
@@ -66,9 +68,9 @@ pub fn run(a: &ValidateArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let observed = if let Some(path) = &a.from {
-        match Recording::load(path).and_then(|r| Observed::from_recording(&r, &path.display().to_string())) {
-            Ok(o) => o,
+    let v = if let Some(path) = &a.from {
+        match from_file(path, &build, &catalog) {
+            Ok(v) => v,
             Err(e) => {
                 eprintln!("kraftwerk validate: {e}");
                 return ExitCode::from(2);
@@ -76,11 +78,10 @@ pub fn run(a: &ValidateArgs) -> ExitCode {
         }
     } else {
         match observe_live(a, &build, &catalog) {
-            Ok(o) => o,
+            Ok(o) => validate_observed(&build, &catalog, &o),
             Err(code) => return code,
         }
     };
-    let v = validate_observed(&build, &catalog, &observed);
     let code = match v.overall {
         Grade::Fail => ExitCode::from(1),
         // Not a pass: a check that could have found a fault measured nothing.
@@ -93,6 +94,23 @@ pub fn run(a: &ValidateArgs) -> ExitCode {
     }
     print_validation(&v);
     code
+}
+
+/// Grades the file `--from` names: `nvidia-smi -q`, `-q -x` or `topo -m` output (found from
+/// the content, [`smi::is_smi_output`]) or else a recording.
+fn from_file(
+    path: &Path,
+    build: &crate::build::Build,
+    catalog: &crate::catalog::Catalog,
+) -> Result<Validation, String> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    if smi::is_smi_output(&text) {
+        return smi::validate_text(build, catalog, &name, &text).map_err(|e| e.to_string());
+    }
+    let rec = Recording::from_json_str(&name, &text).map_err(|e| e.to_string())?;
+    let obs = Observed::from_recording(&rec, &name).map_err(|e| e.to_string())?;
+    Ok(validate_observed(build, catalog, &obs))
 }
 
 /// Observes this machine: NVML, NVML samples while the probe runs, the probe, the links.

@@ -10,5 +10,6 @@ pub mod prometheus;
 pub mod reasons;
 pub mod record;
 pub mod sampler;
+pub mod smi;
 pub mod topology;
 pub mod validate;
