@@ -333,7 +333,7 @@ mod smi {
         assert_eq!(grade_of(&v, "xid"), None, "no kernel log in the dump: XIDs unknown");
         let probe = check(&v, "probe", None);
         assert_eq!(probe.grade, Grade::NotMeasured);
-        assert!(probe.reason.contains("holds no probe report"), "{probe:#?}");
+        assert!(probe.reason.contains("no probe report"), "{probe:#?}");
         assert_eq!(v.overall, Grade::NotMeasured);
         assert!(v.source.contains("nvidia-smi dump") && v.source.contains("nvidia-smi -q"), "{}", v.source);
     }
@@ -722,4 +722,20 @@ mod smi_h200 {
         assert_eq!(grade_of(&vx, "power-limit"), Some(Grade::Pass));
         assert_eq!(vx.overall, Grade::NotMeasured);
     }
+}
+
+/// Review of issue 27's change: a probe cut short (Ctrl-C, its time limit) is "not measured",
+/// and a device the probe failed on fails `probe`, so neither reads as a pass.
+#[test]
+fn a_cancelled_or_failed_probe_is_not_a_pass() {
+    let (b, c, rec, mut probe) = h200();
+    probe.cancelled = true;
+    let v = validate(&b, &c, &rec.gpus, Some(&probe));
+    assert_eq!(grade_of(&v, "probe"), Some(Grade::NotMeasured), "{:#?}", v.checks);
+    assert_ne!(v.overall, Grade::Pass);
+    let (b, c, rec, mut probe) = h200();
+    probe.devices[0].errors.push("CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access".to_owned());
+    let v = validate(&b, &c, &rec.gpus, Some(&probe));
+    assert_eq!(grade_of(&v, "probe"), Some(Grade::Fail), "{:#?}", v.checks);
+    assert_eq!(v.overall, Grade::Fail);
 }

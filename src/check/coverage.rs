@@ -482,18 +482,24 @@ pub fn assess(rules: &[&Rule], c: &Ctx<'_>) -> (Coverage, Vec<Finding>) {
 /// not run for a missing part is covered by INCOMPLETE (or, for the optional CPU cooler, has
 /// nothing to judge).
 ///
-/// One unknown is judged per build: the slot layout of a board that takes a single add-in GPU
-/// and whose imported slot summary lists an x16-size slot. The card goes in that slot; spacing,
-/// blocking and lane sharing between cards need a second card, and the one card's link width
-/// can only warn (`pcie-link`). With two add-in GPUs or more, or no x16-size slot listed, the
-/// unknown layout blocks PASS: the geometry and slot rules could have found an error.
+/// One unknown is judged per build: the slot layout of a board that takes a single add-in GPU,
+/// whose imported slot summary lists an x16-size slot, in a case with at least the card's width
+/// in expansion-slot openings. The card goes in that slot; spacing, blocking and lane sharing
+/// between cards need a second card, and the one card's link width can only warn
+/// (`pcie-link`). With two add-in GPUs or more, no x16-size slot listed, or a card wider than
+/// the case's openings, the unknown layout blocks PASS: the geometry and slot rules could have
+/// found an error.
 pub fn blocks_pass(rule: &Rule, rc: &RuleCoverage, c: &Ctx<'_>) -> bool {
     if rule.doc.severity != Severity::Error || rc.unknown.is_empty() {
         return false;
     }
-    let add_in = c.r.gpus.iter().flatten().filter(|g| g.form_factor != GpuFormFactor::Sxm).count();
+    let cards: Vec<_> = c.r.gpus.iter().flatten().filter(|g| g.form_factor != GpuFormFactor::Sxm).collect();
     let x16_listed = c.r.board.is_some_and(|bd| bd.slot_summary.iter().any(|s| s.lanes >= 16 && s.quantity > 0));
-    let decides = |u: &UnknownFigure| !(u.figure == Figure::BoardSlotLayout.field() && add_in == 1 && x16_listed);
+    // The one card sits at position 1 or lower, so it needs at least its own width in case
+    // openings: a card wider than the case's openings can fail whatever the layout.
+    let fits_openings = cards.iter().all(|g| c.r.case.is_none_or(|case| g.width_slots <= case.expansion_slots));
+    let single_card_ok = cards.len() == 1 && x16_listed && fits_openings;
+    let decides = |u: &UnknownFigure| !(u.figure == Figure::BoardSlotLayout.field() && single_card_ok);
     rc.unknown.iter().any(decides)
 }
 

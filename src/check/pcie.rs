@@ -19,8 +19,8 @@ pub(super) fn slot_layout_unknown(c: &super::Ctx<'_>) -> bool {
 pub struct DesktopPlatform {
     /// Socket as the catalog writes it.
     pub socket: &'static str,
-    /// CPU lanes for the graphics slots: 16 on every current desktop platform (x16, or x8/x8
-    /// where the board splits them).
+    /// CPU lanes for the graphics slots at most: 16 on these platforms (x16, or x8/x8 where the
+    /// board splits them); APUs have fewer (x8 or x4), so the bound is an upper bound.
     pub graphics_lanes: u8,
     /// The chipset's link to the CPU, in words.
     pub uplink: &'static str,
@@ -45,19 +45,19 @@ pub const DESKTOP_PLATFORMS: &[DesktopPlatform] = &[
     DesktopPlatform {
         socket: "LGA1700",
         graphics_lanes: 16,
-        uplink: "DMI 4.0 x8",
+        uplink: "DMI 4.0 (x8 on Z690/Z790/H670/H770, x4 on B660/B760/H610)",
         source: "Intel ARK, 12th-14th gen Core (PCI Express Configurations: up to 1x16+4, 2x8+4); Z690/Z790 chipsets on DMI 4.0 x8",
     },
     DesktopPlatform {
         socket: "LGA1851",
         graphics_lanes: 16,
-        uplink: "DMI 4.0 x8",
+        uplink: "DMI 4.0 (x8 on Z890, x4 on B860/H810)",
         source: "Intel ARK, Core Ultra 200S: 20 PCIe 5.0 lanes (x16 graphics, 1x16 or 2x8, + x4) and 4 PCIe 4.0; Z890 on DMI 4.0 x8",
     },
     DesktopPlatform {
         socket: "LGA1200",
         graphics_lanes: 16,
-        uplink: "DMI 3.0 (x4, or x8 with 11th gen on 500-series)",
+        uplink: "DMI 3.0 (x8 with an 11th-gen CPU on Z590/H570/W580, else x4)",
         source: "Intel ARK, 10th/11th gen Core: 16 CPU lanes for graphics (1x16, 2x8 or 1x8+2x4)",
     },
 ];
@@ -84,7 +84,7 @@ fn desktop_bound(c: &super::Ctx<'_>, cpu: &crate::catalog::Cpu, out: &mut Vec<Fi
     }
     let half = p.graphics_lanes / 2;
     let mut msg = format!(
-        "the board's slot wiring is not in the catalog; on {} the CPU gives the graphics slots {} lanes, so GPU {} and GPU {} get x{half} each only if the board splits them x{half}/x{half} (otherwise GPU {} is on chipset lanes)",
+        "the board's slot wiring is not in the catalog; on {} the CPU gives the graphics slots at most {} lanes, so GPU {} and GPU {} get x{half} each only if the board splits them x{half}/x{half} (otherwise GPU {} is on chipset lanes or a narrower CPU link)",
         p.socket,
         p.graphics_lanes,
         add_in[0] + 1,
@@ -96,7 +96,7 @@ fn desktop_bound(c: &super::Ctx<'_>, cpu: &crate::catalog::Cpu, out: &mut Vec<Fi
         let _ = std::fmt::Write::write_fmt(
             &mut msg,
             format_args!(
-                ", and GPU {} can only be on chipset lanes: at most x4 each, all sharing the chipset's {} uplink to the CPU",
+                ", and on most boards GPU {} can only be on chipset lanes: at most x4 each, all sharing the chipset's {} uplink to the CPU",
                 rest.join(", "),
                 p.uplink
             ),

@@ -101,10 +101,11 @@ pub fn render(f: &FleetReport) -> String {
         f.outliers.len(),
         f.overall.name().to_ascii_uppercase()
     );
-    let _ = writeln!(s, "\n  {:<24} {:<5} {:>4} {:>10}  failed checks", "node", "grade", "GPUs", "busbw GB/s");
+    let _ = writeln!(s, "\n  {:<24} {:<12} {:>4} {:>10}  failed checks", "node", "grade", "GPUs", "busbw GB/s");
     for n in &f.nodes {
         let bw = n.busbw_gb_s.map_or_else(|| "-".to_owned(), |b| format!("{b:.1}"));
-        let _ = writeln!(s, "  {:<24} {:<5} {:>4} {bw:>10}  {}", n.node, n.overall.name(), n.gpus, n.failed.join(", "));
+        let _ =
+            writeln!(s, "  {:<24} {:<12} {:>4} {bw:>10}  {}", n.node, n.overall.name(), n.gpus, n.failed.join(", "));
     }
     let _ = writeln!(s, "\n  {:<36} {:>5} {:>10} {:>10} {:>8}  slowest", "metric", "n", "median", "slowest", "ratio");
     for m in &f.metrics {

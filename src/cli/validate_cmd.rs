@@ -225,10 +225,10 @@ pub fn print_validation(v: &Validation) {
     if let Some(why) = &v.nvml {
         println!("  NVML: {why}: no GPU could be read");
     }
-    println!("  {:<16} {:<4} {:<5} {:<44} {:<44} reason", "check", "gpu", "grade", "expected", "measured");
+    println!("  {:<16} {:<4} {:<12} {:<44} {:<44} reason", "check", "gpu", "grade", "expected", "measured");
     for c in &v.checks {
         println!(
-            "  {:<16} {:<4} {:<5} {:<44} {:<44} {}",
+            "  {:<16} {:<4} {:<12} {:<44} {:<44} {}",
             c.check,
             c.gpu.map_or_else(|| "-".to_owned(), |g| (g + 1).to_string()),
             c.grade.name(),

@@ -321,6 +321,7 @@ impl SmiDump {
             topology: self.topology.as_ref().map(TopoMatrix::topology),
             snapshots,
             probe: None,
+            probe_skipped: None,
             links: None,
         }
     }

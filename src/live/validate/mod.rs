@@ -29,6 +29,9 @@ pub use super::grading::{BANDWIDTH_WARN_BELOW, POWER_MIN_FRACTION, TFLOPS_FAIL_B
 pub const EXTRA_PROBE: &str = "probe";
 /// Name of the recording section holding the links report ([`LinksReport`] JSON).
 pub const EXTRA_LINKS: &str = "links";
+/// Name of the recording section holding why the probe was skipped on purpose (a JSON string,
+/// `--no-probe`), so a replay grades the skip as the live run did.
+pub const EXTRA_PROBE_SKIPPED: &str = "probe_skipped";
 /// Name of the recording section holding why NVML could not be used (a JSON string).
 pub const EXTRA_NVML: &str = "nvml";
 
@@ -152,7 +155,7 @@ impl Observed {
             topology: (!rec.topology.pairs.is_empty()).then(|| rec.topology.clone()),
             snapshots: rec.snapshots.clone(),
             probe: section(rec, file, EXTRA_PROBE)?,
-            probe_skipped: None,
+            probe_skipped: section::<String>(rec, file, EXTRA_PROBE_SKIPPED)?,
             links: section(rec, file, EXTRA_LINKS)?,
         })
     }
@@ -171,6 +174,9 @@ impl Observed {
         }
         if let Some(n) = &self.nvml {
             rec.extra.insert(EXTRA_NVML.to_owned(), serde_json::Value::String(n.clone()));
+        }
+        if let Some(why) = &self.probe_skipped {
+            rec.extra.insert(EXTRA_PROBE_SKIPPED.to_owned(), serde_json::Value::String(why.clone()));
         }
         Ok(())
     }
@@ -276,22 +282,49 @@ fn probe_ran(out: &mut Vec<ValidationCheck>, obs: &Observed, pairs: &[Pair<'_>])
         (Some(p), _) if !p.errors.is_empty() => {
             push(out, "probe", None, Grade::Fail, expected, "the probe could not run".to_owned(), p.errors.join("; "));
         }
+        (Some(p), _) if p.cancelled => push(
+            out,
+            "probe",
+            None,
+            Grade::NotMeasured,
+            expected,
+            "cancelled".to_owned(),
+            "not measured: the probe was cancelled (Ctrl-C or its time limit), so its results are incomplete"
+                .to_owned(),
+        ),
         (Some(p), _) => {
-            let unprobed: Vec<String> = pairs
-                .iter()
-                .filter(|&&(_, _, j)| probe_device(obs, j).is_none())
-                .map(|&(i, _, _)| format!("GPU {}", i + 1))
-                .collect();
-            if !unprobed.is_empty() {
-                push(
-                    out,
-                    "probe",
-                    None,
-                    Grade::NotMeasured,
-                    expected,
-                    format!("{} device report(s) for {} matched GPU(s)", p.devices.len(), pairs.len()),
-                    format!("not measured: the probe report has no device for {}", unprobed.join(", ")),
-                );
+            for &(i, _, j) in pairs {
+                let gpu = format!("GPU {}", i + 1);
+                match probe_device(obs, j) {
+                    None => push(
+                        out,
+                        "probe",
+                        Some(i),
+                        Grade::NotMeasured,
+                        expected.clone(),
+                        format!("{} device report(s) for {} matched GPU(s)", p.devices.len(), pairs.len()),
+                        format!("not measured: the probe report has no device for {gpu}"),
+                    ),
+                    Some(d) if !d.errors.is_empty() => push(
+                        out,
+                        "probe",
+                        Some(i),
+                        Grade::Fail,
+                        expected.clone(),
+                        "device error".to_owned(),
+                        format!("the probe failed on {gpu}: {}", d.errors.join("; ")),
+                    ),
+                    Some(d) if d.gemm.is_empty() && d.sustained.is_none() => push(
+                        out,
+                        "probe",
+                        Some(i),
+                        Grade::NotMeasured,
+                        expected.clone(),
+                        "nothing measured".to_owned(),
+                        format!("not measured: the probe report for {gpu} holds no GEMM and no sustained load"),
+                    ),
+                    Some(_) => {}
+                }
             }
         }
         (None, Some(why)) => push(
@@ -311,7 +344,7 @@ fn probe_ran(out: &mut Vec<ValidationCheck>, obs: &Observed, pairs: &[Pair<'_>])
             expected,
             "no probe data".to_owned(),
             format!(
-                "not measured: {} holds no probe report, so the GEMM rates, host bandwidth and the link under load were not measured (run `kraftwerk validate` on the machine, or pass --probe-report FILE)",
+                "not measured: no probe report ({}), so the GEMM rates, host bandwidth and the link under load were not measured (run the probe on the machine)",
                 obs.source
             ),
         ),
