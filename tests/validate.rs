@@ -234,6 +234,8 @@ fn the_link_is_not_passed_from_nvmls_maximum_alone() {
     let v = validate(&b, &c, &rec.gpus, Some(&probe));
     assert_eq!(grade_of(&v, "pcie-link-live"), Some(Grade::NotMeasured), "{:#?}", v.checks);
     assert_eq!(v.overall, Grade::NotMeasured);
+}
+
 // ---------------------------------------------------------------------------------------------
 // `validate --from` with nvidia-smi output (`-q`, `-q -x`, `topo -m`): real dumps from public
 // repositories and issue threads in tests/fixtures/nvidia-smi/ (README.md there cites each).
