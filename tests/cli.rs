@@ -182,12 +182,8 @@ fn bash_completions_and_the_man_page_cover_every_subcommand() {
         std::fs::create_dir_all(&dir).expect("dir");
         let file = dir.join("kraftwerk.1");
         std::fs::write(&file, &o.stdout).expect("write");
-        let shown = std::process::Command::new("man")
-            .arg("-l")
-            .arg(&file)
-            .env("MANWIDTH", "100")
-            .output()
-            .expect("man -l");
+        let shown =
+            std::process::Command::new("man").arg("-l").arg(&file).env("MANWIDTH", "100").output().expect("man -l");
         // Undo overstrike bold (`N\bN`) should a pager setting keep it, and compare with single
         // spaces: man justifies lines.
         let mut plain = String::new();

@@ -50,13 +50,13 @@ struct Hit<'a> {
 pub fn search(a: &SearchArgs) -> ExitCode {
     let kinds: Vec<PartKind> = match a.kind.as_deref() {
         None => PartKind::ALL.to_vec(),
-        Some(s) => match kind_from(s) {
-            Some(k) => vec![k],
-            None => {
+        Some(s) => {
+            let Some(k) = kind_from(s) else {
                 eprintln!("kraftwerk: unknown kind `{s}`; one of: {}", PartKind::ALL.map(PartKind::plural).join(", "));
                 return ExitCode::from(2);
-            }
-        },
+            };
+            vec![k]
+        }
     };
     let catalog = match load_catalog() {
         Ok(c) => c,

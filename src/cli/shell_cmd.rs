@@ -50,10 +50,21 @@ pub fn man_page() -> std::io::Result<String> {
         if sub.get_after_help().is_some() {
             body.push_str(&render(|w| man.render_extra_section(w))?);
         }
-        let body: String =
-            body.lines().map(|l| l.strip_prefix(".SH ").map_or(format!("{l}\n"), |h| format!(".SS {h}\n"))).collect();
-        out.push_str(&format!(".SH \"{name}\"\n"));
-        out.push_str(&rename_extra(&body, ".SS"));
+        let mut nested = String::new();
+        for line in body.lines() {
+            match line.strip_prefix(".SH ") {
+                Some(heading) => {
+                    nested.push_str(".SS ");
+                    nested.push_str(heading);
+                }
+                None => nested.push_str(line),
+            }
+            nested.push('\n');
+        }
+        out.push_str(".SH \"");
+        out.push_str(&name);
+        out.push_str("\"\n");
+        out.push_str(&rename_extra(&nested, ".SS"));
         let mut children: Vec<clap::Command> = sub.get_subcommands().filter(|s| !s.is_hide_set()).cloned().collect();
         children.reverse();
         stack.extend(children);
@@ -69,7 +80,15 @@ fn render(f: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> std::io::Resul
     let text = String::from_utf8_lossy(&buf).into_owned();
     let preamble_end =
         text.lines().take_while(|l| l.starts_with(".ie \\n(.g .ds Aq") || l.starts_with(".el .ds Aq")).count();
-    Ok(if preamble_end == 0 { text } else { text.lines().skip(preamble_end).map(|l| format!("{l}\n")).collect() })
+    if preamble_end == 0 {
+        return Ok(text);
+    }
+    let mut rest = String::new();
+    for line in text.lines().skip(preamble_end) {
+        rest.push_str(line);
+        rest.push('\n');
+    }
+    Ok(rest)
 }
 
 /// `kraftwerk-check(1)` (a page of its own, which this page is not) -> `kraftwerk check`.
