@@ -53,13 +53,16 @@ if [ -z "$prefix" ]; then
     [ -n "${HOME:-}" ] || { echo "install.sh: no HOME; give a PREFIX" >&2; exit 2; }
     prefix=$HOME/.local
 fi
+if [ -n "$bin" ] && ! { [ -f "$bin" ] && [ -x "$bin" ]; }; then
+    echo "install.sh: --bin $bin is not an executable file" >&2
+    exit 2
+fi
 mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
 share=$prefix/share
 exe=$prefix/bin/kraftwerk
 
 if [ -n "$bin" ]; then
-    [ -f "$bin" ] && [ -x "$bin" ] || { echo "install.sh: --bin $bin is not an executable file" >&2; exit 2; }
     mkdir -p "$prefix/bin"
     cp "$bin" "$exe.tmp.$$"
     chmod 755 "$exe.tmp.$$"
