@@ -102,3 +102,216 @@ fn gpus_without_a_driver_is_not_an_error() {
         assert_eq!(o.status.code(), Some(0));
     }
 }
+
+/// Every subcommand path of the CLI, nested ones included (`["catalog", "search"]`).
+fn subcommand_paths() -> Vec<Vec<String>> {
+    use clap::CommandFactory;
+    fn walk(cmd: &clap::Command, prefix: &[String], out: &mut Vec<Vec<String>>) {
+        for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+            let mut path = prefix.to_vec();
+            path.push(sub.get_name().to_owned());
+            out.push(path.clone());
+            walk(sub, &path, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&kraftwerk::cli::Cli::command(), &[], &mut out);
+    out
+}
+
+#[test]
+fn every_help_states_its_exit_codes() {
+    let paths = subcommand_paths();
+    for want in [&["plan"][..], &["catalog", "search"], &["completions"], &["man"], &["monitor"], &["rules"]] {
+        assert!(paths.iter().any(|p| p == want), "{want:?} missing from {paths:?}");
+    }
+    let mut missing = Vec::new();
+    for path in std::iter::once(Vec::new()).chain(paths) {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let o = kw(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        if !stdout(&o).contains("Exit codes: 0") {
+            missing.push(path.join(" "));
+        }
+    }
+    assert!(missing.is_empty(), "--help without exit codes: {missing:?}");
+    let check = stdout(&kw(&["check", "--help"]));
+    assert!(check.contains("3 INCOMPLETE") && check.contains("EMPTY"), "{check}");
+    // No help text may point to README for something README does not document.
+    let top = stdout(&kw(&["plan", "--help"]));
+    assert!(!top.contains("documented in README"), "{top}");
+}
+
+#[test]
+fn bash_completions_and_the_man_page_cover_every_subcommand() {
+    let o = kw(&["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0));
+    let bash = stdout(&o);
+    assert!(bash.contains("complete -F _kraftwerk"), "{bash}");
+    for p in subcommand_paths() {
+        let name = p.last().expect("name");
+        assert!(bash.contains(name.as_str()), "bash completion lacks `{}`", p.join(" "));
+    }
+    for shell in ["zsh", "fish", "powershell"] {
+        let o = kw(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}");
+        assert!(stdout(&o).contains("catalog"), "{shell}");
+    }
+    assert_eq!(kw(&["completions", "tcsh"]).status.code(), Some(2));
+
+    let o = kw(&["man"]);
+    assert_eq!(o.status.code(), Some(0));
+    let page = stdout(&o);
+    assert!(page.starts_with(".ie") && page.contains("\n.TH kraftwerk 1"), "{}", &page[..200.min(page.len())]);
+    for h in [".SH NAME", ".SH SYNOPSIS", ".SH SUBCOMMANDS", ".SH \"EXIT STATUS\""] {
+        assert!(page.contains(h), "man page lacks {h}");
+    }
+    for p in subcommand_paths() {
+        let section = format!(".SH \"KRAFTWERK {}\"", p.join(" ").to_uppercase());
+        assert!(page.contains(&section), "man page lacks {section}");
+    }
+    // One page: no references to per-subcommand pages that are not installed.
+    assert!(!page.contains("kraftwerk\\-check(1)"), "links to kraftwerk-check(1)");
+    assert_eq!(page.matches(".TH ").count(), 1);
+    assert_eq!(kw(&["manpage"]).stdout, o.stdout, "alias");
+
+    // Render it as `man` would, when the machine has man-db (apt-get install man-db groff-base).
+    if std::process::Command::new("man").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        let dir = std::env::temp_dir().join(format!("kw-man-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join("kraftwerk.1");
+        std::fs::write(&file, &o.stdout).expect("write");
+        let shown =
+            std::process::Command::new("man").arg("-l").arg(&file).env("MANWIDTH", "100").output().expect("man -l");
+        // Undo overstrike bold (`N\bN`) should a pager setting keep it, and compare with single
+        // spaces: man justifies lines.
+        let mut plain = String::new();
+        for c in String::from_utf8_lossy(&shown.stdout).chars() {
+            if c == '\u{8}' {
+                plain.pop();
+            } else {
+                plain.push(c);
+            }
+        }
+        let text = plain.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
+        for w in ["NAME", "SYNOPSIS", "KRAFTWERK CATALOG SEARCH", "Exit codes: 0", "kraftwerk check"] {
+            assert!(text.contains(w), "`man -l` output lacks {w}: {text}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// `Key=value` of the `[Desktop Entry]` group of a desktop file (no localized keys needed).
+fn desktop_value<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines().find_map(|l| l.strip_prefix(key)?.strip_prefix('='))
+}
+
+/// The values of attribute `attr` on every `<tag ...>` element of an XML text (hand-read: the
+/// MIME file is five elements; a parser crate would be most of this test's build).
+fn xml_attrs(text: &str, tag: &str, attr: &str) -> Vec<String> {
+    let open = format!("<{tag} ");
+    let key = format!("{attr}=\"");
+    text.match_indices(&open)
+        .filter_map(|(at, _)| {
+            let element = &text[at..at + text[at..].find('>')?];
+            let start = element.find(&key)? + key.len();
+            Some(element[start..start + element[start..].find('"')?].to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn desktop_entry_opens_the_mime_type_the_mime_file_declares() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let desktop = std::fs::read_to_string(root.join("assets/kraftwerk.desktop")).expect("desktop file");
+    let mime = std::fs::read_to_string(root.join("assets/kraftwerk-rig.xml")).expect("MIME XML");
+    assert!(desktop.starts_with("[Desktop Entry]\n"));
+    assert_eq!(desktop_value(&desktop, "Exec"), Some("kraftwerk %f"));
+    assert_eq!(desktop_value(&desktop, "Icon"), Some("kraftwerk"));
+    let listed: Vec<&str> =
+        desktop_value(&desktop, "MimeType").expect("MimeType").split(';').filter(|s| !s.is_empty()).collect();
+    let declared = xml_attrs(&mime, "mime-type", "type");
+    assert_eq!(declared, ["application/x-kraftwerk-rig"]);
+    assert_eq!(listed, declared, "the desktop entry must open exactly the declared type");
+    let globs = xml_attrs(&mime, "glob", "pattern");
+    assert_eq!(globs, ["*.rig.ron"]);
+    // The glob covers the build files Kraftwerk writes and ships.
+    let suffix = globs[0].trim_start_matches('*');
+    let shipped = common::reference_build_paths();
+    assert!(!shipped.is_empty());
+    for p in shipped {
+        assert!(p.to_string_lossy().ends_with(suffix), "{}", p.display());
+    }
+    assert!(root.join("assets/kraftwerk.svg").is_file());
+    let script = std::fs::read_to_string(root.join("scripts/install.sh")).expect("install.sh");
+    for installed in ["assets/kraftwerk.desktop", "assets/kraftwerk.svg", "assets/kraftwerk-rig.xml"] {
+        assert!(script.contains(installed), "install.sh does not install {installed}");
+    }
+}
+
+#[test]
+fn catalog_search_ranks_as_the_pickers_and_exits_1_on_nothing() {
+    use kraftwerk::catalog::{PartKind, search::PartSearch};
+    let o = kw(&["catalog", "search", "rtx", "4090", "--kind", "gpus", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let ids: Vec<&str> =
+        v["results"].as_array().expect("results").iter().map(|r| r["id"].as_str().expect("id")).collect();
+    assert_eq!(ids.first(), Some(&"nvidia-geforce-rtx-4090"), "{ids:?}");
+    assert!(v["results"].as_array().expect("results").iter().all(|r| r["kind"] == "gpus"));
+    assert!(v["results"][0]["figures"].as_str().is_some_and(|f| !f.is_empty()));
+    // The same order as the library's picker search over the same parts.
+    let catalog = kraftwerk::catalog::builtin().expect("catalog");
+    let lib: Vec<String> = PartSearch::new(&catalog, &[PartKind::Gpu])
+        .search("rtx 4090")
+        .into_iter()
+        .take(ids.len())
+        .map(|(_, p, _)| p.id().to_owned())
+        .collect();
+    assert_eq!(ids, lib);
+    // Fuzzy: a subsequence finds it too; all kinds by default; --limit.
+    let o = kw(&["catalog", "search", "tx1600", "--limit", "3"]);
+    assert_eq!(o.status.code(), Some(0));
+    let t = stdout(&o);
+    assert!(t.contains("psus") && t.to_lowercase().contains("tx-1600"), "{t}");
+    assert!(t.lines().count() <= 1 + 2 * 3, "header and two lines a part: {t}");
+    // Nothing: exit 1 with a message; bad kind: 2; the listing still parses kinds.
+    let o = kw(&["catalog", "search", "zzqqxxyy"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no part matches"));
+    let o = kw(&["catalog", "search", "zzqqxxyy", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["total"], 0);
+    assert_eq!(kw(&["catalog", "search", "4090", "--kind", "flux"]).status.code(), Some(2));
+    assert_eq!(kw(&["catalog", "search"]).status.code(), Some(2));
+    assert!(stdout(&kw(&["catalog", "search", "--help"])).contains("1 nothing matched"));
+    let o = kw(&["catalog", "models"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("models ("));
+}
+
+#[test]
+fn a_misspelt_part_id_names_the_nearest_ones() {
+    let dir = std::env::temp_dir().join(format!("kw-cli-near-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let text = std::fs::read_to_string(builds("2x-rtx-4090-x870e.rig.ron")).expect("build");
+    assert!(text.contains("\"nvidia-geforce-rtx-4090\""));
+    for (typo, want) in
+        [("nvidia-geforce-rtx-4909", "nvidia-geforce-rtx-4090"), ("nvidai-geforce-rtx-4090", "nvidia-geforce-rtx-4090")]
+    {
+        let bad = dir.join("typo.rig.ron");
+        std::fs::write(&bad, text.replacen("\"nvidia-geforce-rtx-4090\"", &format!("\"{typo}\""), 1)).expect("write");
+        for cmd in ["check", "power", "fit"] {
+            let o = kw(&[cmd, bad.to_str().expect("utf8")]);
+            assert_eq!(o.status.code(), Some(2), "{cmd}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains(&format!("unknown part id `{typo}` in `gpus[0].gpu`")), "{err}");
+            let near = err.split("did you mean: ").nth(1).unwrap_or_default();
+            assert_eq!(near.split([',', '?']).next(), Some(want), "{cmd}: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -321,7 +321,8 @@ struct FormatProbe {
 /// fields, a missing or future `format`, values no machine can have (mains outside 90-260 V,
 /// a breaker or circuit count of 0, ambient outside -10..50 °C, a negative price, a duty cycle
 /// outside 0-1, 0 memory kits, a power limit or workload context/batch of 0), unknown part
-/// ids. Workload precision and mode are checked by `check::load`, which knows the
+/// ids (the message names up to three nearest catalog ids of the field's kind, ranked by the
+/// pickers' search: [`crate::catalog::search::suggest_ids`]). Workload precision and mode are checked by `check::load`, which knows the
 /// estimator's names.
 pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Build, BuildError> {
     if text.trim().is_empty() {
@@ -357,11 +358,13 @@ pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Bui
         && let Some((field, id)) = build.unknown_ids(catalog).into_iter().next()
     {
         let (line, column) = locate_string(text, &id);
+        let near = crate::catalog::search::suggest_ids(catalog, Build::field_kinds(&field), &id, 3);
+        let hint = if near.is_empty() { String::new() } else { format!("; did you mean: {}?", near.join(", ")) };
         return Err(BuildError::at(
             file,
             line,
             column,
-            format!("unknown part id `{id}` in `{field}`: not in the catalog nor in this file's `parts`"),
+            format!("unknown part id `{id}` in `{field}`: not in the catalog nor in this file's `parts`{hint}"),
         ));
     }
     Ok(build)

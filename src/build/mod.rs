@@ -451,6 +451,25 @@ impl Build {
         out
     }
 
+    /// The part kinds a field of [`Build::unknown_ids`] takes ids of (`"gpus[2].gpu"`: GPU
+    /// chips and cards); empty for a field it does not name.
+    pub fn field_kinds(field: &str) -> &'static [crate::catalog::PartKind] {
+        use crate::catalog::PartKind;
+        let head = field.split(['[', '.']).next().unwrap_or(field);
+        match head {
+            "cpu" => &[PartKind::Cpu],
+            "motherboard" => &[PartKind::Motherboard],
+            "cooler" => &[PartKind::Cooler],
+            "case" => &[PartKind::Case],
+            "memory" => &[PartKind::Memory],
+            "workload" => &[PartKind::Model],
+            "storage" => &[PartKind::Storage],
+            "gpus" => &[PartKind::Gpu, PartKind::GpuCard],
+            "psus" => &[PartKind::Psu],
+            _ => &[],
+        }
+    }
+
     /// Index of the PSU that feeds the motherboard and CPU: the one marked `feeds_system`,
     /// else the first. `None` when the build has no PSU.
     pub fn system_psu(&self) -> Option<usize> {

@@ -11,6 +11,8 @@
 //! crate with thousands of parts free of one more dependency; `catalog::picker` keeps the
 //! plain substring matcher used for name resolution.
 
+use super::{Catalog, HasId, Origin, Part, PartKind};
+
 /// Search keys of a list of candidates, built once per list.
 #[derive(Debug, Clone, Default)]
 pub struct SearchIndex {
@@ -81,6 +83,126 @@ impl SearchIndex {
     }
 }
 
+/// The least [`term_score`] a term (or its prefix) needs to count for [`SearchIndex::nearest`]:
+/// a substring, or a subsequence with at most 10 skipped characters (a subsequence scattered
+/// over a long key is no evidence of a typo).
+const NEAR_SCORE: u32 = 400;
+
+impl SearchIndex {
+    /// Up to `n` positions nearest to `query` among those `keep` accepts, best first: the
+    /// "did you mean" of a misspelt id, where [`SearchIndex::search`] (every term must match)
+    /// finds nothing. Each term scores as in `search` when it matches; when it does not, its
+    /// longest prefix that does (at least half the term: `4909` -> `490`, a subsequence of
+    /// `4090`; scores below [`NEAR_SCORE`] do not count) scores in proportion to the share of the term it covers. Keys that cover less
+    /// than half of the query's characters are left out; ties go as in `search`.
+    pub fn nearest(&self, query: &str, keep: impl Fn(usize) -> bool, n: usize) -> Vec<usize> {
+        let terms: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        let total_chars: usize = terms.iter().map(String::len).sum();
+        if total_chars == 0 {
+            return Vec::new();
+        }
+        let mut hits: Vec<(u32, usize, usize)> = Vec::new();
+        for (i, key) in self.keys.iter().enumerate() {
+            let mut score = 0u32;
+            let mut covered = 0usize;
+            for t in &terms {
+                // Terms are ASCII in ids; a non-ASCII term is only tried whole.
+                let shortest = if t.is_ascii() { t.len().div_ceil(2).max(1) } else { t.len() };
+                let hit = (shortest..=t.len())
+                    .rev()
+                    .find_map(|len| term_score(key, &t[..len]).filter(|&s| s >= NEAR_SCORE).map(|s| (len, s)));
+                if let Some((len, s)) = hit {
+                    covered += len;
+                    score += s * len as u32 / t.len() as u32;
+                }
+            }
+            if covered * 2 >= total_chars && keep(i) {
+                hits.push((score, key.len(), i));
+            }
+        }
+        hits.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        hits.truncate(n);
+        hits.into_iter().map(|(_, _, i)| i).collect()
+    }
+}
+
+/// Whether a part was imported from a parts database (`catalog/opendb/`) rather than curated:
+/// the pickers and `kraftwerk catalog search` list imported parts after the curated ones.
+pub fn is_imported(origin: &Origin) -> bool {
+    matches!(origin, Origin::Builtin(f) if f.starts_with("catalog/opendb/"))
+}
+
+/// The text a part is found by in the pickers: its shown name, then its id.
+pub fn part_key(name: &str, id: &str) -> String {
+    format!("{name} {id}")
+}
+
+/// The parts of some kinds of a catalog and their [`SearchIndex`], ranked as the window's part
+/// pickers rank them: the same keys ([`part_key`]; a GPU card by its name with its chip, as the
+/// GPU picker shows it) and the same order before ranking (curated before imported, each group
+/// in kind then catalog order). Used by `kraftwerk catalog search` and by the "did you mean"
+/// of an unknown id in a build file.
+pub struct PartSearch<'a> {
+    parts: Vec<(PartKind, &'a dyn Part, String)>,
+    index: SearchIndex,
+}
+
+impl<'a> PartSearch<'a> {
+    /// Index of every part of `kinds` in `catalog`.
+    pub fn new(catalog: &'a Catalog, kinds: &[PartKind]) -> Self {
+        let mut parts: Vec<(PartKind, &'a dyn Part, String)> = Vec::new();
+        for &kind in kinds {
+            for p in catalog.parts_of(kind) {
+                let name = match kind {
+                    // The GPU picker lists a card resolved against its chip: "ASUS TUF RTX 4090
+                    // OC (GeForce RTX 4090)".
+                    PartKind::GpuCard => {
+                        catalog.gpu_or_card(p.id()).map_or_else(|| p.display_name(), HasId::display_name)
+                    }
+                    _ => p.display_name(),
+                };
+                parts.push((kind, p, name));
+            }
+        }
+        parts.sort_by_key(|(_, p, _)| is_imported(p.origin()));
+        let index = SearchIndex::new(parts.iter().map(|(_, p, name)| part_key(name, p.id())));
+        PartSearch { parts, index }
+    }
+
+    /// Number of indexed parts.
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Whether no part is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    /// Every part matching every term of `query` ([`SearchIndex::search`]), best first, as
+    /// `(kind, part, shown name)`.
+    pub fn search(&self, query: &str) -> Vec<(PartKind, &'a dyn Part, &str)> {
+        self.index.search(query, |_| true).into_iter().map(|i| self.at(i)).collect()
+    }
+
+    /// Up to `n` parts nearest to `query` ([`SearchIndex::nearest`]), best first.
+    pub fn nearest(&self, query: &str, n: usize) -> Vec<(PartKind, &'a dyn Part, &str)> {
+        self.index.nearest(query, |_| true, n).into_iter().map(|i| self.at(i)).collect()
+    }
+
+    fn at(&self, i: usize) -> (PartKind, &'a dyn Part, &str) {
+        let (kind, part, name) = &self.parts[i];
+        (*kind, *part, name.as_str())
+    }
+}
+
+/// Up to `n` ids of `kinds` nearest to a misspelt `id` (its words split at `-`, `_` and `.`),
+/// best first ([`PartSearch::nearest`]); empty when nothing is near.
+pub fn suggest_ids(catalog: &Catalog, kinds: &[PartKind], id: &str, n: usize) -> Vec<String> {
+    let query: String = id.chars().map(|c| if matches!(c, '-' | '_' | '.') { ' ' } else { c }).collect();
+    PartSearch::new(catalog, kinds).nearest(&query, n).into_iter().map(|(_, p, _)| p.id().to_owned()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +220,23 @@ mod tests {
         assert!(idx.search("zz", |_| true).is_empty());
         assert_eq!(idx.search("", |i| i != 1), vec![0, 2]);
         assert_eq!(idx.search("seasonic", |i| i == 0), vec![0]);
+    }
+
+    #[test]
+    fn nearest_tolerates_a_misspelt_term_and_drops_unrelated_keys() {
+        let idx = SearchIndex::new([
+            "NVIDIA GeForce RTX 4060 nvidia-geforce-rtx-4060".to_owned(),
+            "NVIDIA GeForce RTX 4090 nvidia-geforce-rtx-4090".to_owned(),
+            "NVIDIA GeForce RTX 4080 nvidia-geforce-rtx-4080".to_owned(),
+            "Seasonic PRIME TX-1600 seasonic-prime-tx-1600".to_owned(),
+        ]);
+        // The transposed `4909` (its prefix `490` is a tight subsequence of `4090`) ranks the
+        // RTX 4090 first; the PSU covers too little of the query to be suggested.
+        let near = idx.nearest("nvidia geforce rtx 4909", |_| true, 3);
+        assert_eq!(near.first(), Some(&1), "{near:?}");
+        assert!(!near.contains(&3), "{near:?}");
+        assert_eq!(idx.nearest("nvidai", |_| true, 1), vec![0]);
+        assert!(idx.nearest("flux capacitor", |_| true, 3).is_empty());
+        assert!(idx.nearest("", |_| true, 3).is_empty());
     }
 }

@@ -1,8 +1,101 @@
-//! `kraftwerk catalog [KIND] [--format text|json]`.
+//! `kraftwerk catalog [KIND] [--format text|json]` and `kraftwerk catalog search TEXT`.
 
 use super::{Format, load_catalog, print_json};
+use crate::catalog::search::PartSearch;
 use crate::catalog::{Catalog, PartKind, audit};
 use std::process::ExitCode;
+
+/// Subcommands of `kraftwerk catalog` (a kind name is a plain argument, not one of these).
+#[derive(Debug, clap::Subcommand)]
+pub enum CatalogCommand {
+    /// Find parts by name or id, ranked as the window's part pickers rank them: every word must
+    /// occur in a part's vendor, name or id, as a substring (best at a word start) or spread out
+    /// (`tx1600` finds "PRIME TX-1600"); ties go to the shorter name, curated parts
+    /// before imported ones.
+    #[command(after_help = super::help::CATALOG_SEARCH)]
+    Search(SearchArgs),
+}
+
+/// Arguments of `kraftwerk catalog search`.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// Words to find (`rtx 4090`, `tx1600`, `wrx90`).
+    #[arg(required = true, num_args = 1.., value_name = "TEXT")]
+    pub text: Vec<String>,
+    /// Only parts of this kind: gpus, gpu_cards, cpus, motherboards, psus, coolers, cases,
+    /// memory, storage, models.
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+    /// Most results shown.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: u32,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// One hit of `catalog search --format json`.
+#[derive(Debug, serde::Serialize)]
+struct Hit<'a> {
+    id: &'a str,
+    kind: &'static str,
+    name: &'a str,
+    /// The key figures `kraftwerk catalog KIND` prints for the part.
+    figures: String,
+    source: &'a str,
+}
+
+/// `kraftwerk catalog search TEXT [--kind K] [--limit N]`: exit 0 with results, 1 when nothing
+/// matched, 2 on a bad kind or an unreadable catalog.
+pub fn search(a: &SearchArgs) -> ExitCode {
+    let kinds: Vec<PartKind> = match a.kind.as_deref() {
+        None => PartKind::ALL.to_vec(),
+        Some(s) => {
+            let Some(k) = kind_from(s) else {
+                eprintln!("kraftwerk: unknown kind `{s}`; one of: {}", PartKind::ALL.map(PartKind::plural).join(", "));
+                return ExitCode::from(2);
+            };
+            vec![k]
+        }
+    };
+    let catalog = match load_catalog() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let query = a.text.join(" ");
+    let index = PartSearch::new(&catalog, &kinds);
+    let found = index.search(&query);
+    let total = found.len();
+    let hits: Vec<Hit> = found
+        .into_iter()
+        .take(a.limit as usize)
+        .map(|(kind, p, name)| Hit { id: p.id(), kind: kind.plural(), name, figures: p.summary(), source: p.source() })
+        .collect();
+    let code = if hits.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    if a.format == Format::Json {
+        let printed = print_json(&serde_json::json!({
+            "query": query,
+            "kind": a.kind,
+            "total": total,
+            "results": hits,
+        }));
+        return if printed == ExitCode::SUCCESS { code } else { printed };
+    }
+    if hits.is_empty() {
+        eprintln!("kraftwerk: no part matches `{query}` (searched {} parts)", index.len());
+        return code;
+    }
+    println!(
+        "{total} part{} match `{query}`{}",
+        if total == 1 { "" } else { "s" },
+        if total > hits.len() { format!(", best {} shown (--limit)", hits.len()) } else { String::new() }
+    );
+    for h in &hits {
+        println!("  {:<12} {:<34} {}", h.kind, h.id, h.name);
+        println!("  {:<12} {:<34} {}", "", "", h.figures);
+    }
+    code
+}
 
 fn kind_from(s: &str) -> Option<PartKind> {
     PartKind::ALL.into_iter().find(|k| k.plural() == s || format!("{k:?}").eq_ignore_ascii_case(s))

@@ -1,7 +1,8 @@
 //! The command-line face of Kraftwerk: the GUI's twin for headless servers.
 //!
 //! Exit codes: 0 = pass, 1 = findings of error severity (or a failed fit/validation),
-//! 2 = bad input (a file that could not be read, with file:line:column).
+//! 2 = bad input (a file that could not be read, with file:line:column), 3 = `check` of an
+//! INCOMPLETE or EMPTY build; each subcommand's `--help` states its own ([`help`]).
 
 mod catalog_cmd;
 pub mod check_cmd;
@@ -9,10 +10,12 @@ mod compare_cmd;
 mod fit_cmd;
 mod fleet_cmd;
 mod gpus_cmd;
+mod help;
 mod links_cmd;
 pub mod plan_cmd;
 mod probe_cmd;
 pub mod progress;
+pub mod shell_cmd;
 mod validate_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -25,13 +28,13 @@ pub enum Format {
     /// Human-readable text.
     #[default]
     Text,
-    /// Stable JSON for scripts (documented in README.md).
+    /// JSON for scripts (field names carry units; README.md shows `check`'s and `plan`'s shape).
     Json,
 }
 
 /// Command line.
 #[derive(Debug, Parser)]
-#[command(name = "kraftwerk", version, about = "Plan, check and validate multi-GPU LLM machines")]
+#[command(name = "kraftwerk", version, about = "Plan, check and validate multi-GPU LLM machines", after_help = help::TOP)]
 pub struct Cli {
     /// A build file (`*.rig.ron`) to open in the window.
     pub build: Option<PathBuf>,
@@ -44,7 +47,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List catalog parts of one kind (all kinds when omitted); `catalog audit` lists source
-    /// conflicts, unknown figures the rules need and imported files that failed validation.
+    /// conflicts, unknown figures the rules need and imported files that failed validation;
+    /// `catalog search TEXT` finds parts as the window's pickers do.
+    #[command(after_help = help::CATALOG, args_conflicts_with_subcommands = true)]
     Catalog {
         /// gpus, gpu_cards, cpus, motherboards, psus, coolers, cases, memory, storage, models,
         /// or `audit`.
@@ -55,9 +60,13 @@ pub enum Command {
         /// Print counts (parts per kind, parts with the figures rules need) instead of parts.
         #[arg(long)]
         stats: bool,
+        /// `search`.
+        #[command(subcommand)]
+        command: Option<catalog_cmd::CatalogCommand>,
     },
     /// Check a build file: verdict, findings, power summary. Exit 0 = no errors, 1 = errors,
-    /// 2 = the file could not be read.
+    /// 2 = the file could not be read, 3 = INCOMPLETE or EMPTY.
+    #[command(after_help = help::CHECK)]
     Check {
         /// The build file (`*.rig.ron`); not needed with `--explain`.
         #[arg(required_unless_present = "explain")]
@@ -70,12 +79,14 @@ pub enum Command {
         format: Format,
     },
     /// List every compatibility rule.
+    #[command(after_help = help::RULES)]
     Rules {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
     /// Power and thermal estimate of a build, with power-limit advice.
+    #[command(after_help = help::POWER)]
     Power {
         /// The build file.
         build: PathBuf,
@@ -87,21 +98,26 @@ pub enum Command {
         format: Format,
     },
     /// Will a model fit the build's GPUs, how fast, at what cost. Exit 1 when it does not fit.
+    #[command(after_help = help::FIT)]
     Fit(fit_cmd::FitArgs),
     /// Validate the real machine against a build: GPU count and model, PCIe link, power limit,
     /// memory, GEMM TFLOP/s and correctness, host bandwidth, power and clock events under load.
     /// Exit 1 on any fail.
+    #[command(after_help = help::VALIDATE)]
     Validate(validate_cmd::ValidateArgs),
     /// Merge many nodes' `validate --format json` reports: a verdict per node, TFLOP/s and busbw
     /// across the fleet, outliers by node and GPU UUID. Exit 1 on a failed node or an outlier.
+    #[command(after_help = help::FLEET)]
     Fleet(fleet_cmd::FleetArgs),
     /// Show the NVIDIA GPUs installed in this machine (through NVML).
+    #[command(after_help = help::GPUS)]
     Gpus {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
     /// Sample the installed GPUs over time and optionally record the session.
+    #[command(after_help = help::MONITOR)]
     Monitor {
         /// How long to sample, seconds.
         #[arg(long, default_value_t = 10.0)]
@@ -121,14 +137,28 @@ pub enum Command {
         format: Format,
     },
     /// Run the GEMM probe on every GPU (CPU backend when CUDA is absent).
+    #[command(after_help = help::PROBE)]
     Probe(probe_cmd::ProbeArgs),
     /// Measure the GPU-to-GPU links (P2P copy matrix, NCCL all-reduce busbw) and grade them.
+    #[command(after_help = help::LINKS)]
     Links(links_cmd::LinksArgs),
     /// Compare two to four builds side by side (verdict, cost, power, heat, tokens/s, $/Mtok).
+    #[command(after_help = help::COMPARE)]
     Compare(compare_cmd::CompareArgs),
     /// Plan the builds that meet a goal (model, speed, users, site, budget), cheapest first.
     /// Exit 1 when nothing meets the goal.
+    #[command(after_help = help::PLAN)]
     Plan(plan_cmd::PlanArgs),
+    /// Print shell completions (bash, zsh, fish, powershell, elvish) for `kraftwerk`.
+    #[command(after_help = help::COMPLETIONS)]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of `kraftwerk` and every subcommand.
+    #[command(after_help = help::MAN, alias = "manpage")]
+    Man,
 }
 
 /// Load state for `kraftwerk power`.
@@ -145,7 +175,8 @@ pub enum StateArg {
 /// Runs the CLI; `None` command means the caller opens the GUI.
 pub fn run(cmd: Command) -> ExitCode {
     match cmd {
-        Command::Catalog { kind, format, stats } => catalog_cmd::run(kind.as_deref(), format, stats),
+        Command::Catalog { command: Some(catalog_cmd::CatalogCommand::Search(a)), .. } => catalog_cmd::search(&a),
+        Command::Catalog { kind, format, stats, command: None } => catalog_cmd::run(kind.as_deref(), format, stats),
         Command::Check { build, explain, format } => match (explain, build) {
             (Some(rule), _) => check_cmd::explain(&rule),
             (None, Some(path)) => check_cmd::check(&path, format),
@@ -171,6 +202,8 @@ pub fn run(cmd: Command) -> ExitCode {
         Command::Links(args) => links_cmd::run(&args),
         Command::Compare(args) => compare_cmd::run(&args),
         Command::Plan(args) => plan_cmd::run(&args),
+        Command::Completions { shell } => shell_cmd::completions(shell),
+        Command::Man => shell_cmd::man(),
     }
 }
 

@@ -256,7 +256,7 @@ pub struct PickList {
 
 fn push_items<T: HasId + Describe + HasFacets>(list: &mut Vec<(bool, PickItem, Facets)>, parts: Vec<&T>) {
     // Imported from a database: listed after the curated parts.
-    let imported = |p: &T| matches!(p.origin(), crate::catalog::Origin::Builtin(f) if f.starts_with("catalog/opendb/"));
+    let imported = |p: &T| crate::catalog::search::is_imported(p.origin());
     list.extend(parts.into_iter().map(|p| {
         let item = PickItem { id: p.id().to_owned(), name: p.display_name(), detail: p.describe(), problem: None };
         (imported(p), item, p.facets())
@@ -284,7 +284,7 @@ pub fn pick_list(state: &AppState, target: PickTarget) -> PickList {
         PickTarget::Model => push_items(&mut raw, merged(&p.models, &c.models)),
     }
     raw.sort_by_key(|(imported, _, _)| *imported);
-    let index = SearchIndex::new(raw.iter().map(|(_, it, _)| format!("{} {}", it.name, it.id)));
+    let index = SearchIndex::new(raw.iter().map(|(_, it, _)| crate::catalog::search::part_key(&it.name, &it.id)));
     let (items, facets) = raw.into_iter().map(|(_, it, f)| (it, f)).unzip();
     PickList { items, facets, index }
 }

@@ -1,0 +1,43 @@
+//! The "Exit codes" paragraph of each subcommand's `--help` (clap `after_help`), so a script
+//! writer finds them where they look first. `tests/cli.rs` checks every subcommand has one.
+//! Exit code 2 also covers a usage error (clap's own code for a bad argument).
+
+/// `kraftwerk --help`.
+pub const TOP: &str = "Exit codes: 0 pass; 1 errors found, a failed fit, validation or plan; 2 bad input (file:line:column) or bad usage; 3 not a pass although nothing failed (check: INCOMPLETE, EMPTY or UNVERIFIED; validate, fleet: a check not measured). Each subcommand's --help lists its own.";
+/// `kraftwerk catalog --help`.
+pub const CATALOG: &str = "Exit codes: 0 listed; 2 unknown kind, bad usage or a broken built-in catalog.";
+/// `kraftwerk catalog search --help`.
+pub const CATALOG_SEARCH: &str =
+    "Exit codes: 0 at least one part matched; 1 nothing matched; 2 unknown --kind or bad usage.";
+/// `kraftwerk check --help`.
+pub const CHECK: &str = "Exit codes: 0 PASS or PASS WITH WARNINGS; 1 FAIL (findings of error severity); 2 the file could not be read or parsed (file:line:column), an unknown --explain rule or bad usage; 3 INCOMPLETE (a part the rules need is not chosen), EMPTY (nothing chosen) or UNVERIFIED (a rule that could report an error did not run: a figure it needs is unknown; the text lists what to supply): not a pass.";
+/// `kraftwerk rules --help`.
+pub const RULES: &str = "Exit codes: 0 listed; 2 bad usage.";
+/// `kraftwerk power --help`.
+pub const POWER: &str =
+    "Exit codes: 0 estimated; 2 the file could not be read or parsed (file:line:column) or bad usage.";
+/// `kraftwerk fit --help`.
+pub const FIT: &str = "Exit codes: 0 fits; 1 does not fit; 2 bad input (build or model file, context or batch out of range) or bad usage.";
+/// `kraftwerk validate --help`.
+pub const VALIDATE: &str =
+    "Exit codes: 0 no check failed and every check measured something; 1 any check failed; 3 UNVERIFIED: nothing failed but a check measured nothing (no PCIe sample under load, no probe data, a cancelled probe); 2 bad input (build, recording, nvidia-smi dump or report file) or bad usage.";
+/// `kraftwerk fleet --help`.
+pub const FLEET: &str = "Exit codes: 0 every node passed and no outlier; 1 a failed node or an outlier; 3 nothing failed but a node measured nothing (a report without GPUs, a check not measured); 2 a report could not be read or bad usage.";
+/// `kraftwerk gpus --help`.
+pub const GPUS: &str = "Exit codes: 0 listed, also without an NVIDIA driver or GPU (the output says so); 2 bad usage.";
+/// `kraftwerk monitor --help`.
+pub const MONITOR: &str = "Exit codes: 0 sampled (or nothing to sample: no driver, said so); 2 bad --seconds, the Prometheus address cannot be served, the recording cannot be saved, or bad usage.";
+/// `kraftwerk probe --help`.
+pub const PROBE: &str =
+    "Exit codes: 0 no check failed; 1 any check failed; 2 bad arguments (precision, backend, GPU id) or bad usage.";
+/// `kraftwerk links --help`.
+pub const LINKS: &str = "Exit codes: 0 passed or nothing measured (no GPU: verdict not_run); 1 a link check failed; 2 bad --build file, --max-bytes or bad usage.";
+/// `kraftwerk compare --help`.
+pub const COMPARE: &str =
+    "Exit codes: 0 compared; 2 a build file could not be read (file:line:column), an unknown --model or bad usage.";
+/// `kraftwerk plan --help`.
+pub const PLAN: &str = "Exit codes: 0 at least one build meets the goal; 1 nothing meets the goal; 2 bad input (model, model file, part, goal), an --out folder that cannot be written, or bad usage.";
+/// `kraftwerk completions --help`.
+pub const COMPLETIONS: &str = "Exit codes: 0 printed; 2 bad usage or stdout not writable.\n\nInstall, e.g.: kraftwerk completions bash > ~/.local/share/bash-completion/completions/kraftwerk (scripts/install.sh does this for bash, zsh and fish).";
+/// `kraftwerk man --help`.
+pub const MAN: &str = "Exit codes: 0 printed; 2 bad usage or stdout not writable.\n\nRead it with: kraftwerk man > kraftwerk.1 && man -l kraftwerk.1";
