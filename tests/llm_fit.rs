@@ -9,7 +9,7 @@
 #![allow(clippy::doc_markdown, reason = "hardware and format names (PCIe, NVLink, Q4_K_M) read better unquoted")]
 
 use kraftwerk::catalog::{
-    self, Attention, Gpu, GpuCooler, GpuFormFactor, GpuPowerInputs, LlmModel, NvLink, PeakTflops,
+    self, Attention, Gpu, GpuCooler, GpuFormFactor, GpuPowerInputs, LlmModel, NoTensor, NvLink, PeakTflops,
 };
 use kraftwerk::estimate::cost::{self, CloudPrice, CostInput, PricedPart};
 use kraftwerk::estimate::llm::{self, FitInput, FitVerdict, GIB, GpuSlot, Link, Mode, Parallelism, Precision, Runtime};
@@ -114,6 +114,9 @@ fn gpu(
             int8_tops: Some(fp16 * 2.0),
             fp16_acc16,
             fp8_acc16: None,
+            // The fixtures without an FP8 rate are Ampere chips (3090, A100, A6000), which have
+            // no FP8 tensor cores (NVIDIA introduces FP8 with Hopper): absent, not unknown.
+            absent: NoTensor { fp8: fp8.is_none(), ..NoTensor::default() },
         },
         pcie_gen: 4,
         pcie_lanes: 16,
