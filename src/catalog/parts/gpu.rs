@@ -109,6 +109,7 @@ pub struct PeakTflops {
 /// have none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[allow(clippy::struct_excessive_bools, reason = "one independent yes/no per tensor format, read from RON")]
 pub struct NoTensor {
     /// No TF32 tensor format.
     pub tf32: bool,
