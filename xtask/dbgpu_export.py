@@ -57,15 +57,12 @@ CHIPS = [
     ("nvidia-rtx-pro-6000-blackwell-server", "RTX PRO 6000 Blackwell Server", "NVIDIA", "RTX PRO 6000 Blackwell Server Edition", "Passive", "None"),
     # Datacenter and the used market.
     ("nvidia-a40", "A40 PCIe", "NVIDIA", "A40", "Passive", "Bridge(bandwidth_gb_s: 112.5, bridge_slot_spacings: [2, 3], max_gpus: 2)"),
-    ("nvidia-l40", "L40", "NVIDIA", "L40", "Passive", "None"),
     ("nvidia-tesla-p40", "Tesla P40", "NVIDIA", "Tesla P40", "Passive", "None"),
     ("nvidia-tesla-p100-pcie-16gb", "Tesla P100 PCIe 16 GB", "NVIDIA", "Tesla P100 PCIe 16 GB", "Passive", "None"),
     ("nvidia-tesla-v100-pcie-16gb", "Tesla V100 PCIe 16 GB", "NVIDIA", "Tesla V100 PCIe 16 GB", "Passive", "None"),
     ("nvidia-tesla-v100-pcie-32gb", "Tesla V100 PCIe 32 GB", "NVIDIA", "Tesla V100 PCIe 32 GB", "Passive", "None"),
     ("nvidia-tesla-v100-sxm2-16gb", "Tesla V100 SXM2 16 GB", "NVIDIA", "Tesla V100 SXM2 16 GB", "System", "Sxm(bandwidth_gb_s: 300.0)"),
     ("nvidia-tesla-v100-sxm2-32gb", "Tesla V100 SXM2 32 GB", "NVIDIA", "Tesla V100 SXM2 32 GB", "System", "Sxm(bandwidth_gb_s: 300.0)"),
-    ("nvidia-a100-sxm4-80gb", "A100 SXM4 80 GB", "NVIDIA", "A100 SXM4 80 GB", "System", "Sxm(bandwidth_gb_s: 600.0)"),
-    ("nvidia-h100-sxm5-80gb", "H100 SXM5 80 GB", "NVIDIA", "H100 SXM5 80 GB", "System", "Sxm(bandwidth_gb_s: 900.0)"),
     # AMD and Intel.
     ("amd-radeon-rx-6800", "Radeon RX 6800", "AMD", "Radeon RX 6800", "OpenAir", "None"),
     ("amd-radeon-rx-6800-xt", "Radeon RX 6800 XT", "AMD", "Radeon RX 6800 XT", "OpenAir", "None"),
@@ -104,6 +101,10 @@ CURATED = [
     ("nvidia-h100-pcie", "H100 PCIe 80 GB"),
     ("amd-radeon-pro-w7900", "Radeon PRO W7900"),
     ("amd-instinct-mi210", "Radeon Instinct MI210"),
+    # Moved to gpus.ron with their datasheet tensor rates (issue 27).
+    ("nvidia-l40", "L40"),
+    ("nvidia-a100-sxm4-80gb", "A100 SXM4 80 GB"),
+    ("nvidia-h100-sxm5-80gb", "H100 SXM5 80 GB"),
 ]
 
 SLOTS = {"Single-slot": 1, "Dual-slot": 2, "Triple-slot": 3, "Quad-slot": 4}

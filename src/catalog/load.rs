@@ -226,10 +226,14 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
     Ok((catalog, report))
 }
 
-/// One import file parsed, its parts given the file's provenance where they carry none.
-fn parse_import_with_provenance(name: &str, text: &str) -> Result<ImportedFile, CatalogError> {
+/// One import file parsed, its parts given the file's provenance where they carry none, and
+/// its PSUs of unknown ATX version the version their product name states (provenance
+/// `Derived("from the product name")`, [`super::derive_atx_versions_from_names`]).
+pub(crate) fn parse_import_with_provenance(name: &str, text: &str) -> Result<ImportedFile, CatalogError> {
     let mut file = parse_imported_file(name, text)?;
     file.parts.set_default_provenance(&file.import.provenance);
+    // A listing that names its ATX version states it; OpenDB has no field for it.
+    super::derive_atx_versions_from_names(&mut file.parts.psus);
     Ok(file)
 }
 

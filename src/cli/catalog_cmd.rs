@@ -185,6 +185,17 @@ fn print_audit(format: Format) -> ExitCode {
     for u in &a.unknown_figures {
         println!("  {:<13} {:<42} {:>5} unknown  [{}]", u.kind.plural(), u.figure, u.count, u.rules);
     }
+    println!("derived figures (not published; judge each derivation): {} kinds of derivation", a.derived_figures.len());
+    for d in &a.derived_figures {
+        println!(
+            "  {} {}: {} part(s), derived {} (e.g. {})",
+            d.kind.plural(),
+            d.figure,
+            d.count,
+            d.derivation,
+            d.examples.join(", ")
+        );
+    }
     ExitCode::SUCCESS
 }
 

@@ -260,6 +260,8 @@ fn print_speed_and_cost(result: &BuildFit) {
         );
         if let (Some(p), Some(t)) = (s.prefill_tokens_per_s, s.time_to_first_token_s) {
             println!("  prefill: {p:.0} tok/s, first token after {t:.2} s");
+        } else {
+            println!("  prefill: unknown (a tensor rate this precision needs is not in the catalog; see notes)");
         }
         if s.pipeline_stages > 1 {
             println!(

@@ -573,7 +573,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
         ev.not_checked.push(format!("budget: price unknown for {}", ev.unpriced.join(", ")));
     }
     if goal.prefill_tok_s.is_some() && ev.prefill.is_none() && !goal.is_training() {
-        ev.not_checked.push("prefill: the GPU publishes no tensor rate for this precision".into());
+        ev.not_checked.push("prefill: the GPU's tensor rate for this precision is unknown (not in the catalog)".into());
     }
 }
 

@@ -95,6 +95,59 @@ pub struct PeakTflops {
     pub fp16_acc16: Option<f64>,
     /// FP8 tensor with FP16 accumulate, where it differs (GeForce).
     pub fp8_acc16: Option<f64>,
+    /// Tensor formats the chip has no hardware for, as its vendor documents: a rate that is
+    /// `None` and marked here is absent (the chip cannot run that format as tensor math), one
+    /// that is `None` and not marked is unknown (nobody entered it).
+    #[serde(skip_serializing_if = "NoTensor::is_empty")]
+    pub absent: NoTensor,
+}
+
+/// Tensor formats a chip lacks ([`PeakTflops::absent`]). In files: `absent: (fp8: true)`.
+///
+/// Each flag must cite the vendor's statement in the chip's notes (e.g. NVIDIA's Hopper
+/// whitepaper introduces FP8 Tensor Cores with H100, so Ampere, Turing, Volta and Pascal chips
+/// have none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[allow(clippy::struct_excessive_bools, reason = "one independent yes/no per tensor format, read from RON")]
+pub struct NoTensor {
+    /// No TF32 tensor format.
+    pub tf32: bool,
+    /// No BF16 tensor format.
+    pub bf16: bool,
+    /// No FP8 tensor format.
+    pub fp8: bool,
+    /// No INT8 tensor format.
+    pub int8: bool,
+}
+
+impl NoTensor {
+    /// Whether no format is marked absent.
+    pub fn is_empty(&self) -> bool {
+        *self == NoTensor::default()
+    }
+}
+
+/// What the catalog says about one tensor rate of a chip.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TensorRate {
+    /// The dense rate, TFLOP/s (TOPS for INT8).
+    Known(f64),
+    /// The chip has no tensor hardware for the format (the vendor says so).
+    Absent,
+    /// Nobody entered the rate: it is not in the catalog.
+    Unknown,
+}
+
+impl PeakTflops {
+    /// The FP8 tensor rate as known, absent or unknown.
+    pub fn fp8_rate(&self) -> TensorRate {
+        match (self.fp8, self.absent.fp8) {
+            (Some(v), _) => TensorRate::Known(v),
+            (None, true) => TensorRate::Absent,
+            (None, false) => TensorRate::Unknown,
+        }
+    }
 }
 
 /// A graphics or accelerator card.

@@ -137,6 +137,70 @@ pub struct Psu {
     pub origin: Origin,
 }
 
+/// Provenance text of an ATX version read from a product name ([`atx_version_from_name`]).
+pub const ATX_FROM_NAME: &str = "from the product name";
+
+/// The ATX version a product name states: `ATX 3.0`, `ATX3.0`, `ATX 3.1`, `ATX3.1` (any case,
+/// an optional `v`, as in `ATX v3.1`), the highest where a name states two. `None` when the
+/// name states none, or only `ATX 3` without the minor version (Seasonic's `ATX 3 (2024)`),
+/// which does not say which of the two.
+///
+/// Used at load for imported PSUs whose `atx_version` is unknown (BuildCores OpenDB has no
+/// ATX-version field, but some listings name it: 71 of the 3,082 imported PSUs).
+pub fn atx_version_from_name(name: &str) -> Option<AtxVersion> {
+    let b = name.as_bytes();
+    let mut found = None;
+    let mut i = 0;
+    while i + 3 <= b.len() {
+        if b[i..i + 3].eq_ignore_ascii_case(b"ATX") {
+            let mut j = i + 3;
+            if b.get(j) == Some(&b' ') {
+                j += 1;
+            }
+            if matches!(b.get(j), Some(b'v' | b'V')) {
+                j += 1;
+            }
+            if b.get(j) == Some(&b'3') && b.get(j + 1) == Some(&b'.') && !b.get(j + 3).is_some_and(u8::is_ascii_digit) {
+                let v = match b.get(j + 2) {
+                    Some(b'0') => Some(AtxVersion::Atx30),
+                    Some(b'1') => Some(AtxVersion::Atx31),
+                    _ => None,
+                };
+                if v == Some(AtxVersion::Atx31) || found.is_none() {
+                    found = v.or(found);
+                }
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// Gives every PSU whose `atx_version` is unknown the version its product name states
+/// ([`atx_version_from_name`]), with provenance `Derived("from the product name")`. The parts
+/// that shared one [`Sources`] share one derived copy. Returns how many PSUs gained a version.
+pub fn derive_atx_versions_from_names(psus: &mut [Psu]) -> usize {
+    let mut derived: Vec<(std::sync::Arc<Sources>, std::sync::Arc<Sources>)> = Vec::new();
+    let mut n = 0;
+    for p in psus.iter_mut().filter(|p| p.atx_version == AtxVersion::Unknown) {
+        let Some(v) = atx_version_from_name(&p.name) else { continue };
+        p.atx_version = v;
+        n += 1;
+        let shared =
+            derived.iter().find(|(from, _)| std::sync::Arc::ptr_eq(from, &p.provenance)).map(|(_, to)| to.clone());
+        p.provenance = shared.unwrap_or_else(|| {
+            let mut s = (*p.provenance).clone();
+            s.figures.insert("atx_version".into(), Provenance::Derived(ATX_FROM_NAME.into()));
+            let to = std::sync::Arc::new(s);
+            derived.push((p.provenance.clone(), to.clone()));
+            to
+        });
+    }
+    n
+}
+
 /// Lowest mains voltage taken as high line (200-240 V mains), V; below it the site is low line
 /// (100-127 V), where PSUs may be derated and 80 PLUS uses its 115 V table.
 pub const HIGH_LINE_MIN_V: f64 = 180.0;
@@ -155,6 +219,24 @@ mod tests {
 
     fn read(text: &str) -> PsuConnectors {
         crate::catalog::load::ron_options().from_str(text).expect("parses")
+    }
+
+    #[test]
+    fn a_stated_atx_version_is_read_from_the_name() {
+        use super::{AtxVersion::*, atx_version_from_name as v};
+        assert_eq!(v("NGDP ATX 3.0 1000W Fully Modular 80+ Platinum Certified"), Some(Atx30));
+        assert_eq!(v("NE1000G M ATX3.0 Black 1000W"), Some(Atx30));
+        assert_eq!(v("GSK Black ATX3.1 750W Fully Modular ATX 80+ Gold Certified"), Some(Atx31));
+        assert_eq!(v("Dark Power 13 Fully Modular ATX Power Supply - 1000 Watts ATX 3.1 - Black"), Some(Atx31));
+        assert_eq!(v("Example atx v3.1 & PCIe 5.1 850W"), Some(Atx31));
+        assert_eq!(v("Both ATX 3.0 and ATX 3.1 compliant"), Some(Atx31));
+        // Not stated, or not which minor version.
+        assert_eq!(v("Polaris 3.0 ATX 1050W Fully Modular"), None);
+        assert_eq!(v("CORE GX ATX 3 (2024) 750W Fully Modular"), None);
+        assert_eq!(v("XPG KYBER Black ATX 650W Non-Modular"), None);
+        assert_eq!(v("Toughpower ATX 12V/EPS 12V"), None);
+        assert_eq!(v("ATX 3.10 is not a version"), None);
+        assert_eq!(v(""), None);
     }
 
     #[test]

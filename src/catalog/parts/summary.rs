@@ -131,6 +131,8 @@ impl Part for Psu {
             "connectors.hpwr_16pin" => c.hpwr_16pin.is_some(),
             "connectors.pcie_8pin" => c.pcie_8pin.is_some(),
             "connectors.eps_8pin" => c.eps_8pin.is_some(),
+            "connectors" => c.hpwr_16pin.is_some() || c.pcie_8pin.is_some() || c.eps_8pin.is_some(),
+            "atx_version" => self.atx_version != AtxVersion::Unknown,
             "length_mm" => self.length_mm.is_some(),
             _ => true,
         };

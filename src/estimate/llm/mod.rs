@@ -70,7 +70,7 @@ pub use inputs::{
 pub use report::{Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, SpeedEstimate};
 pub use shape::{compute_peak_tflops, kv_cache_bytes, kv_heads_per_rank, lora_params, weight_bytes, weight_gib};
 
-use crate::catalog::Attention;
+use crate::catalog::{Attention, TensorRate};
 use memory::{max_context, memory, verdict};
 use shape::{input_weight_parts, shares};
 use speed::speed;
@@ -287,8 +287,19 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
     }
     if !input.mode.is_training() {
         for s in used {
-            if matches!(input.weight_precision, Precision::Fp8) && s.gpu.peak.fp8.is_none() {
-                notes.push(format!("{}: no FP8 tensor cores; FP8 weights run weight-only at the FP16 rate", s.gpu.id));
+            if matches!(input.weight_precision, Precision::Fp8) {
+                match s.gpu.peak.fp8_rate() {
+                    TensorRate::Known(_) => {}
+                    TensorRate::Absent => notes.push(format!(
+                        "{}: no FP8 tensor cores; FP8 weights run weight-only at the FP16 rate",
+                        s.gpu.id
+                    )),
+                    TensorRate::Unknown => notes.push(format!(
+                        "{}: FP8 tensor rate unknown; no prefill estimate: the FP8 tensor rate of this chip is not in \
+                         the catalog",
+                        s.gpu.id
+                    )),
+                }
             }
         }
         if runtime == Runtime::LlamaCpp && !input.weight_precision.is_gguf() {

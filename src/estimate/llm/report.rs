@@ -97,8 +97,8 @@ pub struct SpeedEstimate {
     pub bytes_per_token_gb: f64,
     /// Tensor-parallel all-reduce time per decode step, ms (0 without TP).
     pub all_reduce_ms_per_token: f64,
-    /// Prompt processing rate for one prompt of `context_tokens`, tokens/s; `None` when a GPU
-    /// publishes no tensor rate for the precision.
+    /// Prompt processing rate for one prompt of `context_tokens`, tokens/s; `None` when the
+    /// tensor rate a GPU needs for the precision is not in the catalog (unknown).
     pub prefill_tokens_per_s: Option<f64>,
     /// Time to process that prompt, s.
     pub time_to_first_token_s: Option<f64>,

@@ -8,7 +8,7 @@
 
 use super::calibration::GIB;
 use super::inputs::{FitInput, GpuSlot, Parallelism, Precision, Runtime};
-use crate::catalog::{Attention, Gpu, LlmModel};
+use crate::catalog::{Attention, Gpu, LlmModel, TensorRate};
 
 /// Embedding-table parameters (vocab × hidden), one table.
 pub(super) fn table_params(model: &LlmModel) -> f64 {
@@ -163,9 +163,12 @@ pub fn lora_params(model: &LlmModel, rank: u32) -> f64 {
 /// Peak dense tensor rate a precision runs at on a GPU, TFLOP/s, and its name.
 ///
 /// BF16 → `bf16`; FP16 → `fp16` (FP32 accumulate), or `fp16_acc16` under llama.cpp and
-/// `ExLlamaV2` on GeForce; FP8 → `fp8` where the GPU has FP8 tensor cores, else FP16
-/// (weight-only FP8); INT8 → `int8_tops`, else FP16; INT4, GGUF and bpw formats → the FP16 rate
-/// (dequantized); FP32 → `fp32`. Training always uses the FP32-accumulate BF16/FP16 rate.
+/// `ExLlamaV2` on GeForce; FP8 → `fp8` where the GPU has FP8 tensor cores, FP16 (weight-only
+/// FP8) where the catalog says it has none ([`crate::catalog::NoTensor::fp8`]), and `None` where
+/// the FP8 rate is unknown (a chip with FP8 tensor cores would run FP8 at a rate nobody entered,
+/// so no rate is given rather than the FP16 one); INT8 → `int8_tops`, else FP16; INT4, GGUF and
+/// bpw formats → the FP16 rate (dequantized); FP32 → `fp32`. Training always uses the
+/// FP32-accumulate BF16/FP16 rate.
 pub fn compute_peak_tflops(
     gpu: &Gpu,
     precision: Precision,
@@ -185,7 +188,11 @@ pub fn compute_peak_tflops(
     match precision {
         Precision::Fp32 => p.fp32.map(|v| (v, "fp32")),
         Precision::Bf16 => p.bf16.map(|v| (v, "bf16")).or_else(fp16),
-        Precision::Fp8 if !training => p.fp8.map(|v| (v, "fp8")).or_else(fp16),
+        Precision::Fp8 if !training => match p.fp8_rate() {
+            TensorRate::Known(v) => Some((v, "fp8")),
+            TensorRate::Absent => fp16(),
+            TensorRate::Unknown => None,
+        },
         Precision::Int8 if !training => p.int8_tops.map(|v| (v, "int8")).or_else(fp16),
         _ if training => p.bf16.map(|v| (v, "bf16")).or_else(fp16),
         _ => fp16(),

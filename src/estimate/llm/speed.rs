@@ -162,10 +162,11 @@ pub(super) fn speed(
     let peak_kind = used
         .first()
         .and_then(|s| compute_peak_tflops(&s.gpu, input.weight_precision, runtime, false))
-        .map_or_else(|| "none published".to_owned(), |(_, k)| k.to_owned());
+        .map_or_else(|| "unknown".to_owned(), |(_, k)| k.to_owned());
     let min_peak = per_gpu.iter().map(|g| g.peak_tflops).try_fold(f64::INFINITY, |acc, p| p.map(|v| acc.min(v)));
     if min_peak.is_none() {
-        notes.push("a GPU publishes no tensor rate for this precision: no prefill estimate".into());
+        notes
+            .push("a GPU's tensor rate for this precision is unknown (not in the catalog): no prefill estimate".into());
     }
 
     // Time of one decode step with `b` sequences on GPU i: (memory s, compute s).
