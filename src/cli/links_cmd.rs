@@ -56,10 +56,19 @@ pub fn run(args: &LinksArgs) -> ExitCode {
         progress: Some(tx),
         ..LinksOptions::default()
     };
+    super::progress::cancel_on_ctrl_c(&opts.cancel);
     let printer = std::thread::Builder::new().name("kraftwerk-links-progress".to_owned()).spawn(move || {
+        // The links report steps, not fractions: a spinner with the step on a terminal,
+        // the lines as before elsewhere.
+        let mut p = super::progress::Progress::new("links");
         for line in rx {
-            eprintln!("[links] {line}");
+            if p.is_bar() {
+                p.step(&line);
+            } else {
+                eprintln!("[links] {line}");
+            }
         }
+        p.finish();
     });
     let report = links::run_links(&opts, expected, catalog.as_ref());
     drop(opts);

@@ -59,6 +59,22 @@ impl Progress {
         }
     }
 
+    /// A step of work whose share of the whole is not known (the links' copy sizes): the bar
+    /// shows it with the time elapsed; without a bar a line is printed per new step.
+    pub fn step(&mut self, message: &str) {
+        match &self.bar {
+            Some(b) => {
+                b.set_message(message.to_owned());
+                b.tick();
+            }
+            None if message != self.last => {
+                eprintln!("kraftwerk {}: {message}", self.what);
+                message.clone_into(&mut self.last);
+            }
+            None => {}
+        }
+    }
+
     /// Ends the bar (it disappears, leaving the report clean).
     pub fn finish(self) {
         if let Some(b) = self.bar {
