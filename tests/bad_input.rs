@@ -117,6 +117,29 @@ fn rows() -> Vec<Row> {
         ),
         row("check", &[("SITE", "outlets: [(kind: Nema999, psus: [0])]")], 2, "Nema999", Line(11)),
         row("check", &[("LIMIT", ", power_limit_w: -100.0")], 2, "power_limit_w -100 W", At("power_limit_w: -100.0")),
+        // A limit outside the card's published range (H100 PCIe: 200-350 W, NVIDIA product
+        // brief) is refused, never clamped.
+        row(
+            "check",
+            &[("GPU\"", "nvidia-h100-pcie\""), ("LIMIT", ", power_limit_w: 400.0")],
+            2,
+            "gpus[0].power_limit_w 400 W is above its published maximum of 350 W (published range 200-350 W)",
+            At("power_limit_w: 400.0"),
+        ),
+        row(
+            "power",
+            &[("GPU\"", "nvidia-h100-pcie\""), ("LIMIT", ", power_limit_w: 5000.0")],
+            2,
+            "above its published maximum of 350 W",
+            At("power_limit_w: 5000.0"),
+        ),
+        row(
+            "fit",
+            &[("GPU\"", "nvidia-h100-pcie\""), ("LIMIT", ", power_limit_w: 100.0")],
+            2,
+            "gpus[0].power_limit_w 100 W is below its published minimum of 200 W",
+            At("power_limit_w: 100.0"),
+        ),
         row(
             "check",
             &[("WORKLOAD", r#"model: "llama-3.1-8b", precision: "q4km", context: 8192"#)],

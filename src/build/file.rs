@@ -321,7 +321,7 @@ struct FormatProbe {
 /// fields, a missing or future `format`, values no machine can have (mains outside 90-260 V,
 /// a breaker or circuit count of 0, ambient outside -10..50 °C, a negative price, a duty cycle
 /// outside 0-1, 0 memory kits, a power limit or workload context/batch of 0), unknown part
-/// ids. Workload precision and mode are checked by `check::load`, which knows the
+/// ids, and (with a catalog) a GPU power limit outside its card's published range. Workload precision and mode are checked by `check::load`, which knows the
 /// estimator's names.
 pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Build, BuildError> {
     if text.trim().is_empty() {
@@ -364,7 +364,34 @@ pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Bui
             format!("unknown part id `{id}` in `{field}`: not in the catalog nor in this file's `parts`"),
         ));
     }
+    if let Some(catalog) = catalog {
+        check_limits(file, text, &build, catalog)?;
+    }
     Ok(build)
+}
+
+/// Each GPU's `power_limit_w` against its card's published range (`min_power_limit_w` ..
+/// `max_power_limit_w`): a limit `nvidia-smi -pl` would refuse is an error at its key. A bound
+/// nobody published is not checked here (`check` says so; the limit is used as set).
+fn check_limits(file: &str, text: &str, build: &Build, catalog: &Catalog) -> Result<(), BuildError> {
+    let r = build.resolve(catalog);
+    let mut nth = 0;
+    for (i, (p, g)) in build.gpus.iter().zip(&r.gpus).enumerate() {
+        let Some(w) = p.power_limit_w else { continue };
+        if let Some(g) = g
+            && let Some(why) = g.limit_outside_range(w)
+        {
+            let (line, column) = locate_key(text, Some("gpus"), "power_limit_w", nth);
+            return Err(BuildError::at(
+                file,
+                line,
+                column,
+                format!("gpus[{i}].power_limit_w {w} W is {why} for the {} (`{}`)", g.name, g.id),
+            ));
+        }
+        nth += 1;
+    }
+    Ok(())
 }
 
 /// Reads and parses a build file.

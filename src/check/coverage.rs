@@ -113,6 +113,12 @@ pub enum Figure {
     /// PSU `connectors.hpwr_class_w` (`None` = not published), for a 16-pin card on the PSU's
     /// native cable with no `cable` given in the build.
     PsuHpwrClass,
+    /// GPU `max_power_limit_w`, for a GPU whose build sets a power limit above its default
+    /// board power: without it the limit cannot be checked against the card's range.
+    GpuMaxPowerLimit,
+    /// GPU `min_power_limit_w`, for a GPU whose build sets a power limit below its default
+    /// board power.
+    GpuMinPowerLimit,
     /// Motherboard `pcie_slots` (the slot-by-slot layout), for a build with add-in GPUs on a
     /// board that lists only slot counts (imported from OpenDB:
     /// [`Motherboard::slot_layout_known`](crate::catalog::Motherboard::slot_layout_known)).
@@ -139,6 +145,8 @@ impl Figure {
             Figure::PsuPcie8pin => "connectors.pcie_8pin",
             Figure::PsuEps8pin => "connectors.eps_8pin",
             Figure::PsuHpwrClass => "connectors.hpwr_class_w",
+            Figure::GpuMaxPowerLimit => "max_power_limit_w",
+            Figure::GpuMinPowerLimit => "min_power_limit_w",
             Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => "pcie_slots",
         }
     }
@@ -150,7 +158,7 @@ impl Figure {
             Figure::CpuMaxMemory | Figure::CpuPackagePower => "cpus",
             Figure::CoolerHeight | Figure::CoolerRadiator | Figure::CoolerRatedTdp => "coolers",
             Figure::CaseMaxCoolerHeight | Figure::CaseMaxRadiator | Figure::CaseMaxGpuLength => "cases",
-            Figure::GpuLength => "gpus",
+            Figure::GpuLength | Figure::GpuMaxPowerLimit | Figure::GpuMinPowerLimit => "gpus",
             Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin | Figure::PsuHpwrClass => "psus",
         }
     }
@@ -169,6 +177,7 @@ impl Figure {
             | Figure::CoolerRatedTdp => self.unknown_platform(c),
             Figure::GpuLength | Figure::CaseMaxGpuLength => self.unknown_gpu_fit(c),
             Figure::PsuHpwrClass => unknown_hpwr_class(c),
+            Figure::GpuMaxPowerLimit | Figure::GpuMinPowerLimit => self.unknown_limit_range(c),
             Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin => self.unknown_psu_counts(c),
             Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => self.unknown_slot_layout(c),
         }
@@ -270,6 +279,27 @@ impl Figure {
                     _ => (sys == Some(pi) || fed.iter().any(|g| g.power_inputs.eps_8pin > 0), k.eps_8pin.is_some()),
                 };
                 (needed && !known).then(|| (PartRef::Psu(pi), format!("{} {}", psu.vendor, psu.name), psu.id.clone()))
+            })
+            .collect()
+    }
+
+    /// [`Self::unknown_in`] for the GPU power-limit bounds: GPUs whose build sets a limit
+    /// beyond their default board power on the side whose bound nobody published.
+    fn unknown_limit_range(self, c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
+        c.build()
+            .gpus
+            .iter()
+            .zip(&c.r.gpus)
+            .enumerate()
+            .filter_map(|(i, (p, g))| {
+                let g = (*g)?;
+                let w = p.power_limit_w?;
+                let hit = if self == Figure::GpuMaxPowerLimit {
+                    w > g.board_power_w + 1e-9 && g.max_power_limit_w.is_none()
+                } else {
+                    w < g.board_power_w - 1e-9 && g.min_power_limit_w.is_none()
+                };
+                hit.then(|| (PartRef::Gpu(i), g.name.clone(), g.id.clone()))
             })
             .collect()
     }
@@ -439,6 +469,23 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
             parts: vec![part],
             fix: format!(
                 "Enter the board's slot layout as a user part: copy part `{id}` into the build's `parts: (motherboards: [...])` with `pcie_slots` (position, physical and electrical lanes, generation, CPU or chipset lanes, sharing) from the board's manual."
+            ),
+        };
+    }
+    if matches!(f, Figure::GpuMaxPowerLimit | Figure::GpuMinPowerLimit) {
+        let side = if f == Figure::GpuMaxPowerLimit { "above" } else { "below" };
+        return Finding {
+            rule: rule.doc.id,
+            severity: Severity::Info,
+            kind: FindingKind::NotChecked,
+            message: format!(
+                "not checked for {who}: its power limit is set {side} its default board power and its `{}` is unknown, so the limit cannot be checked against the card's range; the estimates use it as set",
+                f.field()
+            ),
+            parts: vec![part],
+            fix: format!(
+                "Read the range with `nvidia-smi -q -d POWER` (Min/Max Power Limit) and enter it: copy part `{id}` into the build's `parts: (gpus: [...])` with `{}` set.",
+                f.field()
             ),
         };
     }

@@ -456,11 +456,17 @@ pub static GPU_POWER_CABLE: Rule = Rule {
         family: "power",
         severity: Severity::Error,
         title: "Each GPU's power cable carries its power limit",
-        checks: "The GPU's power limit against what its cable allows: a 12V-2x6 cable's class from its sense pins (600, 450, 300, 150 W), a 16-pin adapter's 150 W per connected 8-pin, PCIe 8-pin 150 W and EPS 8-pin 300 W plus the 75 W slot.",
+        checks: "The GPU's power limit against what its cable allows: a 12V-2x6 cable's class from its sense pins (600, 450, 300, 150 W), a 16-pin adapter's 150 W per connected 8-pin, PCIe 8-pin 150 W and EPS 8-pin 300 W plus the 75 W slot. A limit outside the card's published range is refused when the build loads; a limit beyond the default board power on a side whose bound nobody published is used as set and reported not checked.",
         why: "Over its class a 12V-2x6 connector overheats and melts; cards read the sense pins and cap themselves, so an RTX 5090 (575 W) on a 450 W cable is starved or unsafe; an RTX 4090 with 3 of its adapter's 4 plugs runs limited to 450 W (NVIDIA, via guru3d; cablester on sense pins; PCIe CEM 5.0).",
         fix: "Use a native 600 W 12V-2x6 cable (both sense pins grounded) or connect every adapter plug; else lower the card's power limit to the cable's class.",
     },
-    needs: &[Need::Part(PartKind::Gpu), Need::Part(PartKind::Psu), Need::Figure(Figure::PsuHpwrClass)],
+    needs: &[
+        Need::Part(PartKind::Gpu),
+        Need::Part(PartKind::Psu),
+        Need::Figure(Figure::PsuHpwrClass),
+        Need::Figure(Figure::GpuMaxPowerLimit),
+        Need::Figure(Figure::GpuMinPowerLimit),
+    ],
     figures: None,
     check: |c, out| {
         let b = c.build();

@@ -389,13 +389,17 @@ pub struct PowerEstimate {
     pub cost: EnergyCost,
 }
 
-/// Power limit a placement runs at: its `power_limit_w` clamped to the card's range, else the
-/// default board power.
+/// Power limit a placement runs at: its `power_limit_w`, else the default board power.
+///
+/// A limit outside the card's published range is refused when the build is loaded
+/// ([`crate::build::load_str`] with a catalog); a build made in memory (the window, the advice
+/// search) is held to the published bounds here. A bound nobody published is not guessed: the
+/// limit is used as set and `check` reports it as not checked (`gpu-power-cable`).
 pub fn gpu_limit_w(gpu: &Gpu, requested: Option<f64>) -> f64 {
-    let max = gpu.max_limit_w();
-    // A user part may publish a minimum above its maximum; never let that panic `clamp`.
-    let min = gpu.min_power_limit_w.unwrap_or(0.0).min(max);
-    requested.filter(|w| w.is_finite()).map_or(gpu.board_power_w, |w| w.clamp(min, max))
+    let Some(w) = requested.filter(|w| w.is_finite()) else { return gpu.board_power_w };
+    let w = gpu.max_power_limit_w.map_or(w, |hi| w.min(hi));
+    // A user part may publish a minimum above its maximum: the maximum wins.
+    gpu.min_power_limit_w.map_or(w, |lo| w.max(lo.min(gpu.max_power_limit_w.unwrap_or(f64::INFINITY))))
 }
 
 fn inlet_a(inlet: Inlet, mains_v: f64) -> f64 {

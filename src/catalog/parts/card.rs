@@ -97,8 +97,9 @@ impl GpuCard {
             g.cooler = c;
         }
         if let Some(w) = self.board_power_w.filter(|w| board_power_plausible(*w, chip.board_power_w)) {
-            // A factory-overclocked card's default is its own; its max limit is at least that.
-            g.max_power_limit_w = Some(g.max_limit_w().max(w));
+            // A factory-overclocked card's default is its own; its max limit, where the chip's
+            // is published, is at least that (an unknown maximum stays unknown).
+            g.max_power_limit_w = g.max_power_limit_w.map(|m| m.max(w));
             g.board_power_w = w;
         }
         g.price_usd = self.price_usd;

@@ -176,6 +176,39 @@ impl Gpu {
         self.max_power_limit_w.unwrap_or(self.board_power_w)
     }
 
+    /// Why `limit_w` (a power limit set with `nvidia-smi -pl`, W) is outside the card's
+    /// published range, in words naming the range (`"above its published maximum of 350 W
+    /// (published range 200-350 W)"`); `None` when it is inside, or when the bound it would
+    /// cross is unknown (`max_power_limit_w` / `min_power_limit_w` is `None`: the limit cannot
+    /// be checked, see [`Gpu::limit_range_unknown`]).
+    pub fn limit_outside_range(&self, limit_w: f64) -> Option<String> {
+        let range = match (self.min_power_limit_w, self.max_power_limit_w) {
+            (Some(lo), Some(hi)) => format!(" (published range {lo:.0}-{hi:.0} W)"),
+            (None, Some(_)) => " (its minimum is unknown)".to_owned(),
+            (Some(_), None) => " (its maximum is unknown)".to_owned(),
+            (None, None) => String::new(),
+        };
+        if let Some(hi) = self.max_power_limit_w
+            && limit_w > hi + 1e-9
+        {
+            return Some(format!("above its published maximum of {hi:.0} W{range}"));
+        }
+        if let Some(lo) = self.min_power_limit_w
+            && limit_w < lo - 1e-9
+        {
+            return Some(format!("below its published minimum of {lo:.0} W{range}"));
+        }
+        None
+    }
+
+    /// Whether `limit_w` cannot be checked against the card's range: it is above the default
+    /// board power and the highest settable limit is unknown, or below it and the lowest is
+    /// unknown. Such a limit is used as set (never clamped to a guessed bound).
+    pub fn limit_range_unknown(&self, limit_w: f64) -> bool {
+        (limit_w > self.board_power_w + 1e-9 && self.max_power_limit_w.is_none())
+            || (limit_w < self.board_power_w - 1e-9 && self.min_power_limit_w.is_none())
+    }
+
     /// Whether the card is a GeForce consumer card (half-rate FP32-accumulate tensor math, no
     /// P2P on stock drivers).
     pub fn is_geforce(&self) -> bool {
