@@ -66,3 +66,47 @@ fn idle_power_prints_no_transient_peaks_and_explain_renders_the_constants() {
         assert!(t.contains(&format!("{:.0} %", EXCURSION_LIMIT_OTHER[k] * 100.0)), "{t}");
     }
 }
+
+/// A reference build cut short anywhere (mid-field, mid-string, with brackets left open) is a
+/// located "ends early" error, never RON's "Unexpected field named `p`" or "Unexpected end of
+/// RON".
+#[test]
+fn truncated_reference_build_says_the_file_ends_early() {
+    let text = std::fs::read_to_string(builds("2x-rtx-4090-x870e.rig.ron")).expect("read");
+    let dir = std::env::temp_dir().join(format!("kw-truncated-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut cuts: Vec<usize> = Vec::new();
+    let mut off = 0;
+    for line in text.split_inclusive('\n') {
+        // The middle of each line and its end (before the newline).
+        let mid = line.char_indices().nth(line.chars().count() / 2).map_or(0, |(b, _)| b);
+        cuts.extend([off + mid, off + line.trim_end().len()]);
+        off += line.len();
+    }
+    // The last line is the build's closing `)`: cutting at its end leaves the whole build.
+    cuts.retain(|&c| c > 0 && c < text.trim_end().len());
+    cuts.dedup();
+    assert!(cuts.len() > 30, "{}", cuts.len());
+    let mut failures = Vec::new();
+    for (i, &cut) in cuts.iter().enumerate() {
+        let path = dir.join(format!("cut-{i}.rig.ron"));
+        let cut_text = &text[..cut];
+        std::fs::write(&path, cut_text).expect("write");
+        let shown = path.display().to_string();
+        let o = kw(&["check", &shown]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        let line = cut_text.trim_end().matches('\n').count() + 1;
+        let ok = o.status.code() == Some(2)
+            && err.contains("the file ends early (truncated?) at line ")
+            && err.contains(&format!("{shown}:{line}:"))
+            && !err.contains("Unexpected field named")
+            && !err.contains("Unexpected end of RON");
+        if !ok {
+            let tail: String = cut_text.chars().rev().take(20).collect::<Vec<_>>().into_iter().rev().collect();
+            failures.push(format!("cut at byte {cut} (`...{tail}`): exit {:?}: {err}", o.status.code()));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{} of {} cuts:\n{}", failures.len(), cuts.len(), failures.join("\n"));
+}
+
