@@ -110,3 +110,34 @@ fn truncated_reference_build_says_the_file_ends_early() {
     assert!(failures.is_empty(), "{} of {} cuts:\n{}", failures.len(), cuts.len(), failures.join("\n"));
 }
 
+/// `check` estimates power in the workload's state (inference → inference, training modes →
+/// training), prints it in the text and keeps it in JSON (`power.state`).
+#[test]
+fn check_power_state_follows_the_workload_mode() {
+    let inference = builds("2x-rtx-4090-x870e.rig.ron");
+    let text = std::fs::read_to_string(&inference).expect("read");
+    assert!(text.contains("mode: \"inference\""), "the reference build's workload changed");
+    let t = String::from_utf8_lossy(&kw(&["check", &inference]).stdout).into_owned();
+    assert!(t.contains("Power at inference load: "), "{t}");
+    assert!(t.contains("the workload's mode is `inference`"), "{t}");
+    let v: serde_json::Value =
+        serde_json::from_slice(&kw(&["check", &inference, "--format", "json"]).stdout).expect("json");
+    assert_eq!(v["power"]["state"], "inference");
+    let inference_dc = v["power"]["total_dc_w"].as_f64().expect("dc");
+
+    let dir = std::env::temp_dir().join(format!("kw-power-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    for (mode, state) in [("lora", "training"), ("qlora", "training"), ("full", "training")] {
+        let path = dir.join(format!("{mode}.rig.ron"));
+        std::fs::write(&path, text.replace("mode: \"inference\"", &format!("mode: \"{mode}\""))).expect("write");
+        let shown = path.display().to_string();
+        let v: serde_json::Value =
+            serde_json::from_slice(&kw(&["check", &shown, "--format", "json"]).stdout).expect("json");
+        assert_eq!(v["power"]["state"], state, "{mode}");
+        assert!(v["power"]["total_dc_w"].as_f64().expect("dc") > inference_dc, "{mode}");
+        let t = String::from_utf8_lossy(&kw(&["check", &shown]).stdout).into_owned();
+        assert!(t.contains("Power at training load: "), "{t}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
