@@ -121,7 +121,7 @@ fn gpu(
         width_slots: 2,
         length_mm: None,
         cooler: GpuCooler::OpenAir,
-        power_inputs: GpuPowerInputs::default(),
+        power_inputs: Some(GpuPowerInputs::default()),
         nvlink,
         source: "NVIDIA datasheet figures".into(),
         price_usd: None,

@@ -90,8 +90,17 @@ impl GpuCard {
         if let Some(w) = self.width_slots {
             g.width_slots = w;
         }
-        if let Some(p) = self.power_inputs {
-            g.power_inputs = p;
+        if let Some(mut p) = self.power_inputs {
+            // The vendor's rating of the reference board's inputs holds for a card with the
+            // same connectors (workstation partner cards are the reference design).
+            if let Some(chip_p) = chip.power_inputs
+                && p.rated_w.is_none()
+                && (p.hpwr_16pin, p.pcie_8pin, p.eps_8pin, p.pcie_6pin)
+                    == (chip_p.hpwr_16pin, chip_p.pcie_8pin, chip_p.eps_8pin, chip_p.pcie_6pin)
+            {
+                p.rated_w = chip_p.rated_w;
+            }
+            g.power_inputs = Some(p);
         }
         if let Some(c) = self.cooler {
             g.cooler = c;
