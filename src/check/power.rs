@@ -6,7 +6,7 @@ use super::coverage::{Figure, Need, PartKind};
 use super::{PartRef, Rule, RuleDoc, Severity, finding, plural};
 use crate::build::GpuCable;
 use crate::catalog::HIGH_LINE_MIN_V;
-use crate::catalog::{Gpu, Psu};
+use crate::catalog::{AtxVersion, Gpu, Psu};
 use crate::estimate::power::{
     CONTINUOUS_FRACTION, EXCURSION_DURATIONS_S, EXCURSION_LIMIT_HPWR, EXCURSION_LIMIT_OTHER, GPU_TRANSIENT_FACTOR,
     PSU_SUSTAINED_GUIDELINE, TRANSIENT_1MS, TRANSIENT_100US, gpu_limit_w,
@@ -118,6 +118,18 @@ pub static PSU_TRANSIENT: Rule = Rule {
             if !any_limit {
                 let Some(t) = p.transients.get(TRANSIENT_1MS) else { continue };
                 if t.peak_w > p.rated_w && c.build().gpus.iter().any(|g| g.psu == p.index) {
+                    // Server (CRPS) units are specified by their own datasheet (peak-load and
+                    // hold-up ratings of the CRPS form factor), not by ATX: no ATX advice.
+                    let server =
+                        c.r.psus.get(p.index).copied().flatten().is_some_and(|u| u.atx_version == AtxVersion::Server);
+                    let fix = if server {
+                        format!(
+                            "Compare the {:.0} W peak with the peak-load rating in the unit's own datasheet (CRPS units state their own peak and hold-up figures, not ATX 3.x's table); if it publishes none, lower the GPUs' power limits or give the GPUs more PSU capacity.",
+                            t.peak_w
+                        )
+                    } else {
+                        "Prefer an ATX 3.x unit, or lower the GPUs' power limits.".to_owned()
+                    };
                     out.push(finding(
                         &PSU_TRANSIENT,
                         Severity::Warning,
@@ -130,7 +142,7 @@ pub static PSU_TRANSIENT: Rule = Rule {
                             p.rated_w
                         ),
                         vec![PartRef::Psu(p.index)],
-                        "Prefer an ATX 3.x unit, or lower the GPUs' power limits.",
+                        fix,
                     ));
                 }
                 continue;
