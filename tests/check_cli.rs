@@ -141,3 +141,17 @@ fn check_power_state_follows_the_workload_mode() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Idle GPU power is a measurement where the catalog has one (H200 SXM: 78.4 W, NVML in this
+/// project's recording) and is labelled a derivation where it has none, never a guess shown as
+/// a measurement.
+#[test]
+fn idle_gpu_power_is_measured_or_labelled_derived() {
+    let t = String::from_utf8_lossy(&kw(&["power", &builds("h200-sxm-1gpu.rig.ron"), "--state", "idle"]).stdout)
+        .into_owned();
+    let line = t.lines().find(|l| l.contains("GPU 1:")).unwrap_or_else(|| panic!("{t}"));
+    assert!(line.contains("(idle measured)") && line.contains(" 78 W"), "{line}");
+    let t = String::from_utf8_lossy(&kw(&["power", &builds("2x-rtx-4090-x870e.rig.ron"), "--state", "idle"]).stdout)
+        .into_owned();
+    let line = t.lines().find(|l| l.contains("GPU 1:")).unwrap_or_else(|| panic!("{t}"));
+    assert!(line.contains("idle derived: 12 % of board power, no measurement"), "{line}");
+}
