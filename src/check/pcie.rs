@@ -347,12 +347,12 @@ pub static PCIE_LINK: Rule = Rule {
 /// board has none: a board that splits the CPU's x16 into x8/x8 (for a card on chipset lanes),
 /// fewer GPUs or a platform with more CPU lanes.
 fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
-    let b = c.build();
-    let Some(p) = b.gpus.get(l.gpu) else { return String::new() };
+    let build = c.build();
+    let Some(placement) = build.gpus.get(l.gpu) else { return String::new() };
     let board = c.r.board;
     let slot = l.slot.and_then(|pos| board.and_then(|bd| bd.slot_at(pos)));
     let slot_gen = slot.map_or(l.gpu_gen, |s| s.pcie_gen);
-    if let Some(r) = p.riser
+    if let Some(r) = placement.riser
         && r.pcie_gen < l.gpu_gen.min(slot_gen)
         && l.lanes >= l.gpu_lanes
     {
@@ -364,7 +364,7 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
         );
     }
     let Some(board) = board else { return "Put it in a slot wired x16 at its generation.".to_owned() };
-    let drives: Vec<&str> = b.storage.iter().filter_map(|d| d.m2_slot.as_deref()).collect();
+    let drives: Vec<&str> = build.storage.iter().filter_map(|d| d.m2_slot.as_deref()).collect();
     if let Some(s) = slot
         && let Some(rule) = s.shares.iter().find(|r| {
             r.lanes < l.gpu_lanes
@@ -379,7 +379,7 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
     }
     let lanes_now = slot_lanes(&c.r, board);
     // Positions holding a GPU or covered by one (a card `w` slots thick at `p` covers p..p+w-1).
-    let taken: Vec<u8> = b
+    let taken: Vec<u8> = build
         .gpus
         .iter()
         .zip(&c.r.gpus)
@@ -388,7 +388,7 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
         .filter_map(|(_, (g, chip))| g.slot.map(|pos| (pos, chip.map_or(1, |x| x.width_slots.max(1)))))
         .flat_map(|(pos, w)| pos..pos.saturating_add(w))
         .collect();
-    let want_gen = l.gpu_gen.min(p.riser.map_or(u8::MAX, |r| r.pcie_gen));
+    let want_gen = l.gpu_gen.min(placement.riser.map_or(u8::MAX, |r| r.pcie_gen));
     for s in &board.pcie_slots {
         if Some(s.position) == l.slot || taken.contains(&s.position) || s.physical_lanes < l.gpu_lanes {
             continue;
@@ -404,7 +404,7 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
             );
         }
     }
-    let n = b.gpus.len();
+    let gpu_count = build.gpus.len();
     let more_lanes = "a platform with more CPU lanes (Threadripper PRO, Xeon W or EPYC: 64-128 lanes, x16 per slot)";
     if l.via_chipset {
         format!(
@@ -413,10 +413,10 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
         )
     } else {
         format!(
-            "This board has no free slot that gives it PCIe {}.0 x{}: with {n} GPU{} the CPU's lanes are split between the slots. What helps: fewer GPUs on this board, or {more_lanes}; x8 costs little where the GPUs rarely talk to each other (a model split by layers).",
+            "This board has no free slot that gives it PCIe {}.0 x{}: with {gpu_count} GPU{} the CPU's lanes are split between the slots. What helps: fewer GPUs on this board, or {more_lanes}; x8 costs little where the GPUs rarely talk to each other (a model split by layers).",
             l.gpu_gen,
             l.gpu_lanes,
-            if n == 1 { "" } else { "s" }
+            if gpu_count == 1 { "" } else { "s" }
         )
     }
 }

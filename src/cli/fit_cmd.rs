@@ -221,52 +221,50 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
         )
     };
     if let Some(o) = &alt.offload {
-        match (o.fits_in_host_ram, &alt.host_ram) {
-            (Some(false), Some(ram)) => println!(
+        if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
+            println!(
                 "  - not llama.cpp CPU offload on this build: {} of {} layers on the GPUs (-ngl {}) needs {:.0} GiB of system RAM; {}",
                 o.gpu_layers,
                 o.gpu_layers + o.cpu_layers,
                 o.gpu_layers,
                 o.host_ram_needed_gib,
                 has(ram)
-            ),
-            _ => {
-                let speed = o.decode_tokens_per_s.map_or_else(
-                    || "decode speed unknown (no CPU or memory kit in the build)".to_owned(),
-                    |v| format!("about {v:.1} tok/s decode, bounded by system RAM"),
-                );
-                println!(
-                    "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM (needs {:.0} GiB of RAM{}): {speed}",
-                    o.gpu_layers,
-                    o.gpu_layers + o.cpu_layers,
-                    o.gpu_layers,
-                    o.host_weights_gib,
-                    o.host_ram_needed_gib,
-                    alt.host_ram
-                        .as_ref()
-                        .map_or_else(|| "; the build names no memory".to_owned(), |r| format!("; {}", has(r)))
-                );
-                any = true;
-            }
+            );
+        } else {
+            let speed = o.decode_tokens_per_s.map_or_else(
+                || "decode speed unknown (no CPU or memory kit in the build)".to_owned(),
+                |v| format!("about {v:.1} tok/s decode, bounded by system RAM"),
+            );
+            println!(
+                "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM (needs {:.0} GiB of RAM{}): {speed}",
+                o.gpu_layers,
+                o.gpu_layers + o.cpu_layers,
+                o.gpu_layers,
+                o.host_weights_gib,
+                o.host_ram_needed_gib,
+                alt.host_ram
+                    .as_ref()
+                    .map_or_else(|| "; the build names no memory".to_owned(), |r| format!("; {}", has(r)))
+            );
+            any = true;
         }
     }
     if let Some(o) = &alt.moe_offload {
-        match (o.fits_in_host_ram, &alt.host_ram) {
-            (Some(false), Some(ram)) => println!(
+        if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
+            println!(
                 "  - not llama.cpp MoE expert offload on this build: --n-cpu-moe {} needs {:.0} GiB of system RAM for the experts; {}",
                 o.cpu_moe_layers,
                 o.host_experts_gib,
                 has(ram)
-            ),
-            _ => {
-                println!(
-                    "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
-                    o.cpu_moe_layers,
-                    o.host_experts_gib,
-                    o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s decode"))
-                );
-                any = true;
-            }
+            );
+        } else {
+            println!(
+                "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
+                o.cpu_moe_layers,
+                o.host_experts_gib,
+                o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s decode"))
+            );
+            any = true;
         }
     }
     if alt.with_gradient_checkpointing == Some(true) {
