@@ -14,7 +14,7 @@ use crate::build::parts_list::{PartsList, usd};
 use crate::catalog::Catalog;
 use crate::check::{self, Report};
 use crate::estimate::fit::{self, FitOptions};
-use crate::estimate::power::BTU_PER_H_PER_W;
+use crate::estimate::power::{self, BTU_PER_H_PER_W, LoadState};
 use serde::Serialize;
 
 /// Most builds one comparison holds.
@@ -80,6 +80,12 @@ impl BuildSummary {
         file: Option<String>,
     ) -> BuildSummary {
         let parts = PartsList::of(build, catalog);
+        // Full load whatever the workload's mode (the check's own estimate follows the mode).
+        let full = if report.power.state == LoadState::Training {
+            report.power.clone()
+        } else {
+            power::estimate(&build.resolve(catalog), LoadState::Training)
+        };
         let opts = FitOptions { model: model.map(str::to_owned), ..FitOptions::default() };
         let (mut fit_verdict, mut tokens_per_s, mut usd_per_million_tokens, mut fit_note) = (None, None, None, None);
         match fit::for_build(build, catalog, &opts) {
@@ -104,9 +110,9 @@ impl BuildSummary {
             coverage: coverage_text(report),
             parts_usd: parts.total_usd,
             unpriced_parts: parts.unpriced_lines,
-            full_load_wall_w: report.power.total_wall_w,
-            heat_w: report.power.heat_w,
-            heat_btu_h: report.power.heat_btu_h,
+            full_load_wall_w: full.total_wall_w,
+            heat_w: full.heat_w,
+            heat_btu_h: full.heat_btu_h,
             model: model.map(str::to_owned).or_else(|| build.workload.as_ref().map(|w| w.model.clone())),
             fit: fit_verdict,
             tokens_per_s,

@@ -87,7 +87,36 @@ fn rows() -> Vec<Row> {
         row("check", &[("SITE", "circuit_a: 0.0")], 2, "site.circuit_a 0 A", At("circuit_a: 0.0")),
         row("check", &[("SITE", "circuit_a: -15.0")], 2, "site.circuit_a -15 A", At("circuit_a: -15.0")),
         row("check", &[("SITE", "circuits: 0")], 2, "site.circuits 0", At("circuits: 0")),
-        row("check", &[("SITE", "circuits: -1")], 2, "", Line(11)),
+        row("check", &[("SITE", "circuits: -1")], 2, "`site.circuits`: Integer is out of bounds", Line(11)),
+        // Every type or range error names its field path.
+        row("check", &[("KITS", "-1")], 2, "`memory.kits`", Line(8)),
+        row("check", &[("LIMIT", ", psu: -1")], 2, "`gpus[0].psu`: Integer is out of bounds", Line(9)),
+        row(
+            "check",
+            &[("LIMIT", ", riser: (pcie_gen: 300)")],
+            2,
+            "`gpus[0].riser.pcie_gen`: Integer is out of bounds",
+            Line(9),
+        ),
+        // A file that ends early says so, at its end, instead of RON's "Unexpected field
+        // named `p`" (truncated mid-field) or "Unexpected end of RON" (brackets left open).
+        row(
+            "check",
+            &[(
+                "    psus: [(psu: \"seasonic-prime-tx-1600-atx31\")],\n    site: (SITE),\n    workload: (WORKLOAD),\n)\n",
+                "    psus: [(p",
+            )],
+            2,
+            "the file ends early (truncated?) at line 10 column 14",
+            Line(10),
+        ),
+        row(
+            "fit",
+            &[("    workload: (WORKLOAD),\n)\n", "    workload: (WORKLOAD),\n")],
+            2,
+            "the file ends early (truncated?) at line 12",
+            Line(12),
+        ),
         row("check", &[("SITE", "ambient_c: 60.0")], 2, "ambient_c 60 °C is outside -10..50 °C", At("ambient_c: 60.0")),
         row("check", &[("SITE", "ambient_c: -20.0")], 2, "outside -10..50 °C", At("ambient_c: -20.0")),
         row("check", &[("SITE", "price_per_kwh: -0.1")], 2, "a price is not negative", At("price_per_kwh: -0.1")),
@@ -117,6 +146,29 @@ fn rows() -> Vec<Row> {
         ),
         row("check", &[("SITE", "outlets: [(kind: Nema999, psus: [0])]")], 2, "Nema999", Line(11)),
         row("check", &[("LIMIT", ", power_limit_w: -100.0")], 2, "power_limit_w -100 W", At("power_limit_w: -100.0")),
+        // A limit outside the card's published range (H100 PCIe: 200-350 W, NVIDIA product
+        // brief) is refused, never clamped.
+        row(
+            "check",
+            &[("GPU\"", "nvidia-h100-pcie\""), ("LIMIT", ", power_limit_w: 400.0")],
+            2,
+            "gpus[0].power_limit_w 400 W is above its published maximum of 350 W (published range 200-350 W)",
+            At("power_limit_w: 400.0"),
+        ),
+        row(
+            "power",
+            &[("GPU\"", "nvidia-h100-pcie\""), ("LIMIT", ", power_limit_w: 5000.0")],
+            2,
+            "above its published maximum of 350 W",
+            At("power_limit_w: 5000.0"),
+        ),
+        row(
+            "fit",
+            &[("GPU\"", "nvidia-h100-pcie\""), ("LIMIT", ", power_limit_w: 100.0")],
+            2,
+            "gpus[0].power_limit_w 100 W is below its published minimum of 200 W",
+            At("power_limit_w: 100.0"),
+        ),
         row(
             "check",
             &[("WORKLOAD", r#"model: "llama-3.1-8b", precision: "q4km", context: 8192"#)],

@@ -20,11 +20,12 @@ fn compare_two_builds_as_text_and_json() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["builds"].as_array().map(Vec::len), Some(2));
     assert_eq!(v["model"], "llama-3.1-8b");
-    // Each build's verdict and full-load wall power are the checker's.
+    // Each build's full-load wall power is the power estimate's at training load (`check`
+    // itself estimates at the workload's state, inference for these builds).
     for (i, path) in [&a, &b].into_iter().enumerate() {
-        let c = kw(&["check", path, "--format", "json"]);
-        let r: serde_json::Value = serde_json::from_slice(&c.stdout).expect("check json");
-        let w = r["power"]["total_wall_w"].as_f64().expect("wall power");
+        let c = kw(&["power", path, "--state", "training", "--format", "json"]);
+        let r: serde_json::Value = serde_json::from_slice(&c.stdout).expect("power json");
+        let w = r["estimate"]["total_wall_w"].as_f64().expect("wall power");
         let got = v["builds"][i]["full_load_wall_w"].as_f64().expect("compare wall power");
         assert!((w - got).abs() < 1e-6, "build {i}: check {w} W, compare {got} W");
     }

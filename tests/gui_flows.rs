@@ -109,8 +109,10 @@ fn open_two_builds_and_compare() {
     let bb = build::load(&b, Some(&cat)).expect("b");
     assert!(has(&h, &ba.name) && has(&h, &bb.name), "both builds are columns");
     assert!(has(&h, "* Wall power at full load"), "the power difference is marked");
-    let ra = kraftwerk::check::run(&ba, &cat);
-    assert!(has(&h, &format!("{:.0} W", ra.power.total_wall_w)), "the open build's figure is the checker's");
+    // Full load: the training estimate (the checker's own estimate follows the workload's mode,
+    // inference for this build).
+    let full = kraftwerk::estimate::power::estimate(&ba.resolve(&cat), kraftwerk::estimate::power::LoadState::Training);
+    assert!(has(&h, &format!("{:.0} W", full.total_wall_w)), "the open build's figure is its full-load estimate");
     h.get_by_label("Remove").click();
     h.run();
     assert!(h.state().view.compare.others.is_empty());

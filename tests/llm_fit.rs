@@ -124,7 +124,7 @@ fn gpu(
         width_slots: 2,
         length_mm: None,
         cooler: GpuCooler::OpenAir,
-        power_inputs: GpuPowerInputs::default(),
+        power_inputs: Some(GpuPowerInputs::default()),
         nvlink,
         source: "NVIDIA datasheet figures".into(),
         price_usd: None,
@@ -740,4 +740,44 @@ fn an_unknown_fp8_rate_gives_no_prefill_estimate_and_an_absent_one_the_fp16_rate
         r.notes
     );
     assert!(!r.notes.iter().any(|n| n.contains("no FP8 tensor cores")), "{:?}", r.notes);
+}
+
+/// `fit`'s offload advice is bounded by the build's RAM: on the 2x RTX 4090 desktop with 64 GB
+/// (2x 32 GB), Llama 3.1 405B's CPU offload needs far more system RAM than the build has, so
+/// the advice says how much it needs and gives no speed; a 70B model at Q8_0 spills less than
+/// the RAM holds and keeps its speed.
+#[test]
+fn offload_advice_is_bounded_by_the_builds_ram() {
+    let build = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/2x-rtx-4090-x870e.rig.ron");
+    let build = build.to_str().expect("utf-8 path");
+    let fit = |model: &str, precision: &str, json: bool| {
+        let mut args = vec!["fit", build, "--model", model, "--precision", precision];
+        if json {
+            args.extend(["--format", "json"]);
+        }
+        std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+            .args(&args)
+            .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+            .output()
+            .expect("run kraftwerk")
+    };
+    let o = fit("llama-3.1-405b", "q4_k_m", true);
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let off = &v["alternatives"]["offload"];
+    let needed = off["host_ram_needed_gib"].as_f64().expect("host_ram_needed_gib");
+    assert!(needed > 64.0, "{off}");
+    assert_eq!(off["fits_in_host_ram"], false, "{off}");
+    assert!(off["decode_tokens_per_s"].is_null(), "no speed for a split that cannot run: {off}");
+    assert_eq!(v["alternatives"]["host_ram"]["installed_gib"].as_f64(), Some(64.0));
+    let text = String::from_utf8_lossy(&fit("llama-3.1-405b", "q4_k_m", false).stdout).into_owned();
+    assert!(text.contains(&format!("needs {needed:.0} GiB of system RAM; this build has 64 GiB")), "{text}");
+    assert!(!text.contains("tok/s decode, bounded by system RAM"), "{text}");
+
+    let o = fit("llama-3.1-70b", "q8_0", true);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let off = &v["alternatives"]["offload"];
+    assert_eq!(off["fits_in_host_ram"], true, "{off}");
+    assert!(off["host_ram_needed_gib"].as_f64().expect("needed") <= 64.0 - 8.0, "{off}");
+    assert!(off["decode_tokens_per_s"].as_f64().is_some_and(|t| t > 0.0), "{off}");
 }

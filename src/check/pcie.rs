@@ -3,7 +3,8 @@
 //! risers.
 
 use super::coverage::{Figure, Need, PartKind};
-use super::{Finding, PartRef, Rule, RuleDoc, Severity, finding};
+use super::{Ctx, Finding, PartRef, Rule, RuleDoc, Severity, finding};
+use crate::build::links::GpuLink;
 use crate::build::links::{lane_gb_s, slot_lanes};
 use crate::catalog::{GpuFormFactor, LaneSource};
 
@@ -406,7 +407,7 @@ pub static PCIE_LINK: Rule = Rule {
         title: "Effective PCIe link of each GPU",
         checks: "Each GPU's negotiated link (the lower generation and width of card, slot after sharing, and riser) against the card's own.",
         why: "Loading weights, tensor parallel all-reduces and CPU offload run over this link: per direction Gen3 x16 15.75, Gen4 x16 31.5, Gen5 x16 63 GB/s (PCI-SIG); x8 halves it.",
-        fix: "Use a slot wired x16 at the card's generation, or free the M.2 socket that shares its lanes.",
+        fix: "Use a free slot wired x16 at the card's generation, free the M.2 socket that shares its lanes, or use a riser rated for the card's generation; where the board has no such slot: fewer GPUs, a board that splits the CPU's x16 into x8/x8 instead of a chipset slot, or a platform with more CPU lanes.",
     },
     needs: &[Need::Part(PartKind::Motherboard), Need::Part(PartKind::Gpu), Need::Figure(Figure::BoardSlotLayout)],
     figures: None,
@@ -434,12 +435,92 @@ pub static PCIE_LINK: Rule = Rule {
                         lane_gb_s(l.gpu_gen) * f64::from(l.gpu_lanes)
                     ),
                     vec![PartRef::Gpu(l.gpu)],
-                    "Move it to a full x16 slot of its generation.",
+                    link_fix(c, l),
                 ));
             }
         }
     },
 };
+
+/// What would give the GPU of `l` its own link, for `pcie-link`'s fix: a faster riser when the
+/// riser is what limits it, freeing the M.2 socket that takes the slot's lanes, a free slot that
+/// gives it its link (not covered by another card) by name, else what would help when this
+/// board has none: a board that splits the CPU's x16 into x8/x8 (for a card on chipset lanes),
+/// fewer GPUs or a platform with more CPU lanes.
+fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
+    let build = c.build();
+    let Some(placement) = build.gpus.get(l.gpu) else { return String::new() };
+    let board = c.r.board;
+    let slot = l.slot.and_then(|pos| board.and_then(|bd| bd.slot_at(pos)));
+    let slot_gen = slot.map_or(l.gpu_gen, |s| s.pcie_gen);
+    if let Some(r) = placement.riser
+        && r.pcie_gen < l.gpu_gen.min(slot_gen)
+        && l.lanes >= l.gpu_lanes
+    {
+        return format!(
+            "The riser limits it: use one rated for PCIe {}.0 (this one is rated {}.0), or accept Gen{}.",
+            l.gpu_gen.min(slot_gen),
+            r.pcie_gen,
+            r.pcie_gen
+        );
+    }
+    let Some(board) = board else { return "Put it in a slot wired x16 at its generation.".to_owned() };
+    let drives: Vec<&str> = build.storage.iter().filter_map(|d| d.m2_slot.as_deref()).collect();
+    if let Some(s) = slot
+        && let Some(rule) = s.shares.iter().find(|r| {
+            r.lanes < l.gpu_lanes
+                && drives.contains(&r.when_used.as_str())
+                && board.m2_slots.iter().any(|m| m.name == r.when_used)
+        })
+    {
+        return format!(
+            "Free {}: a drive there takes this slot down to x{}; move the drive to an M.2 socket that shares nothing with the GPU slots.",
+            rule.when_used, rule.lanes
+        );
+    }
+    let lanes_now = slot_lanes(&c.r, board);
+    // Positions holding a GPU or covered by one (a card `w` slots thick at `p` covers p..p+w-1).
+    let taken: Vec<u8> = build
+        .gpus
+        .iter()
+        .zip(&c.r.gpus)
+        .enumerate()
+        .filter(|(i, (g, _))| *i != l.gpu && g.riser.is_none())
+        .filter_map(|(_, (g, chip))| g.slot.map(|pos| (pos, chip.map_or(1, |x| x.width_slots.max(1)))))
+        .flat_map(|(pos, w)| pos..pos.saturating_add(w))
+        .collect();
+    let want_gen = l.gpu_gen.min(placement.riser.map_or(u8::MAX, |r| r.pcie_gen));
+    for s in &board.pcie_slots {
+        if Some(s.position) == l.slot || taken.contains(&s.position) || s.physical_lanes < l.gpu_lanes {
+            continue;
+        }
+        let lanes = lanes_now.iter().find(|(pos, _)| *pos == s.position).map_or(s.electrical_lanes, |x| x.1);
+        if lanes >= l.gpu_lanes && s.pcie_gen >= want_gen {
+            return format!(
+                "Move it to the free slot at position {} ({}: PCIe {}.0 x{}).",
+                s.position,
+                s.name,
+                s.pcie_gen.min(l.gpu_gen),
+                lanes.min(l.gpu_lanes)
+            );
+        }
+    }
+    let gpu_count = build.gpus.len();
+    let more_lanes = "a platform with more CPU lanes (Threadripper PRO, Xeon W or EPYC: 64-128 lanes, x16 per slot)";
+    if l.via_chipset {
+        format!(
+            "This board has no free slot that gives it PCIe {}.0 x{}, and this one hangs off the chipset: a board that splits the CPU's x16 into x8/x8 gives each of two GPUs x8 from the CPU; or fewer GPUs, or {more_lanes}.",
+            l.gpu_gen, l.gpu_lanes
+        )
+    } else {
+        format!(
+            "This board has no free slot that gives it PCIe {}.0 x{}: with {gpu_count} GPU{} the CPU's lanes are split between the slots. What helps: fewer GPUs on this board, or {more_lanes}; x8 costs little where the GPUs rarely talk to each other (a model split by layers).",
+            l.gpu_gen,
+            l.gpu_lanes,
+            if gpu_count == 1 { "" } else { "s" }
+        )
+    }
+}
 
 /// Rule: PCIe risers (id and docs in `doc`).
 pub static PCIE_RISER: Rule = Rule {

@@ -6,7 +6,7 @@ use super::coverage::{Figure, Need, PartKind};
 use super::{PartRef, Rule, RuleDoc, Severity, finding, plural};
 use crate::build::GpuCable;
 use crate::catalog::HIGH_LINE_MIN_V;
-use crate::catalog::{Gpu, Psu};
+use crate::catalog::{AtxVersion, Gpu, Psu};
 use crate::estimate::power::{
     CONTINUOUS_FRACTION, EXCURSION_DURATIONS_S, EXCURSION_LIMIT_HPWR, EXCURSION_LIMIT_OTHER, GPU_TRANSIENT_FACTOR,
     PSU_SUSTAINED_GUIDELINE, TRANSIENT_1MS, TRANSIENT_100US, gpu_limit_w,
@@ -15,8 +15,9 @@ use std::fmt::Write as _;
 
 /// Power a PCIe 8-pin cable carries, W (PCIe CEM; ATX 3.0 guide).
 pub const PCIE_8PIN_W: f64 = 150.0;
-/// Power an EPS-12V 8-pin CPU cable carries into a datacenter card, W (NVIDIA A100 product
-/// brief: the card's CPU 8-pin input).
+/// Power an EPS-12V 8-pin CPU cable carries into a datacenter or workstation card, W (NVIDIA
+/// A100 product brief: the card's CPU 8-pin input; NVIDIA "Power Guidelines for Workstation
+/// Products", DA-07261-001 v08 and later: the RTX A6000's CPU 8-pin connection option).
 pub const EPS_8PIN_W: f64 = 300.0;
 /// Power the x16 slot itself supplies, W (PCIe CEM).
 pub const PCIE_SLOT_W: f64 = 75.0;
@@ -117,6 +118,18 @@ pub static PSU_TRANSIENT: Rule = Rule {
             if !any_limit {
                 let Some(t) = p.transients.get(TRANSIENT_1MS) else { continue };
                 if t.peak_w > p.rated_w && c.build().gpus.iter().any(|g| g.psu == p.index) {
+                    // Server (CRPS) units are specified by their own datasheet (peak-load and
+                    // hold-up ratings of the CRPS form factor), not by ATX: no ATX advice.
+                    let server =
+                        c.r.psus.get(p.index).copied().flatten().is_some_and(|u| u.atx_version == AtxVersion::Server);
+                    let fix = if server {
+                        format!(
+                            "Compare the {:.0} W peak with the peak-load rating in the unit's own datasheet (CRPS units state their own peak and hold-up figures, not ATX 3.x's table); if it publishes none, lower the GPUs' power limits or give the GPUs more PSU capacity.",
+                            t.peak_w
+                        )
+                    } else {
+                        "Prefer an ATX 3.x unit, or lower the GPUs' power limits.".to_owned()
+                    };
                     out.push(finding(
                         &PSU_TRANSIENT,
                         Severity::Warning,
@@ -129,7 +142,7 @@ pub static PSU_TRANSIENT: Rule = Rule {
                             p.rated_w
                         ),
                         vec![PartRef::Psu(p.index)],
-                        "Prefer an ATX 3.x unit, or lower the GPUs' power limits.",
+                        fix,
                     ));
                 }
                 continue;
@@ -377,9 +390,10 @@ pub static MULTI_PSU: Rule = Rule {
 /// per 16-pin socket (NVIDIA ships 4-plug adapters with 450-600 W cards, 2-plug ones with 300 W
 /// cards; PCIe CEM 8-pin = 150 W).
 pub fn adapter_plugs(gpu: &Gpu) -> u8 {
-    let per_socket = (gpu.max_limit_w() / f64::from(gpu.power_inputs.hpwr_16pin.max(1)) / PCIE_8PIN_W).ceil();
+    let sockets = gpu.inputs().hpwr_16pin.max(1);
+    let per_socket = (gpu.max_limit_w() / f64::from(sockets) / PCIE_8PIN_W).ceil();
     let plugs = if per_socket.is_finite() { per_socket.clamp(1.0, 4.0) as u8 } else { 4 };
-    plugs * gpu.power_inputs.hpwr_16pin.max(1)
+    plugs * sockets
 }
 
 /// How a GPU is actually powered: the cable it uses and what that cable allows, W.
@@ -401,9 +415,11 @@ pub struct CableUse {
 
 /// The cable a GPU uses: the placement's `cable`, else the PSU's native 12V-2x6 for 16-pin
 /// cards (at the PSU's cable class), else the card's adapter on four 8-pins, else its own 8-pin
-/// / EPS sockets.
+/// / EPS sockets, at the vendor's own rating of them where it states one
+/// ([`GpuPowerInputs::rated_w`](crate::catalog::GpuPowerInputs::rated_w)), else the connector
+/// standards' ratings plus the slot. Unknown inputs count as none (the rule skips such cards).
 pub fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> CableUse {
-    let inputs = gpu.power_inputs;
+    let inputs = gpu.inputs();
     if inputs.hpwr_16pin > 0 {
         let cable = cable.unwrap_or_else(|| match psu {
             Some(p) if p.connectors.hpwr_16pin.unwrap_or(0) > 0 => GpuCable::Native12V2x6 {
@@ -436,15 +452,19 @@ pub fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> Cable
         pcie_8pin: inputs.pcie_8pin,
         eps_8pin: inputs.eps_8pin,
         pcie_6pin: inputs.pcie_6pin,
-        allowed_w: f64::from(inputs.pcie_8pin) * PCIE_8PIN_W
-            + f64::from(inputs.eps_8pin) * EPS_8PIN_W
-            + f64::from(inputs.pcie_6pin) * PCIE_6PIN_W
-            + PCIE_SLOT_W,
-        describe: match (inputs.eps_8pin, inputs.pcie_8pin + inputs.pcie_6pin) {
-            (1, _) => "EPS 8-pin cable + slot",
-            (e, _) if e > 1 => "EPS 8-pin cables + slot",
-            (_, 1) => "PCIe cable + slot",
-            _ => "PCIe cables + slot",
+        allowed_w: inputs.rated_w.unwrap_or(
+            f64::from(inputs.pcie_8pin) * PCIE_8PIN_W
+                + f64::from(inputs.eps_8pin) * EPS_8PIN_W
+                + f64::from(inputs.pcie_6pin) * PCIE_6PIN_W
+                + PCIE_SLOT_W,
+        ),
+        describe: match (inputs.eps_8pin, inputs.pcie_8pin + inputs.pcie_6pin, inputs.rated_w.is_some()) {
+            (1, _, false) => "EPS 8-pin cable + slot",
+            (e, _, false) if e > 1 => "EPS 8-pin cables + slot",
+            (0, 0, _) => "slot",
+            (_, 1, false) => "PCIe cable + slot",
+            (_, _, false) => "PCIe cables + slot",
+            (_, _, true) => "power inputs at the vendor's rating",
         },
     }
 }
@@ -456,23 +476,32 @@ pub static GPU_POWER_CABLE: Rule = Rule {
         family: "power",
         severity: Severity::Error,
         title: "Each GPU's power cable carries its power limit",
-        checks: "The GPU's power limit against what its cable allows: a 12V-2x6 cable's class from its sense pins (600, 450, 300, 150 W), a 16-pin adapter's 150 W per connected 8-pin, PCIe 8-pin 150 W and EPS 8-pin 300 W plus the 75 W slot.",
-        why: "Over its class a 12V-2x6 connector overheats and melts; cards read the sense pins and cap themselves, so an RTX 5090 (575 W) on a 450 W cable is starved or unsafe; an RTX 4090 with 3 of its adapter's 4 plugs runs limited to 450 W (NVIDIA, via guru3d; cablester on sense pins; PCIe CEM 5.0).",
+        checks: "The GPU's power limit against what its cable allows: a 12V-2x6 cable's class from its sense pins (600, 450, 300, 150 W), a 16-pin adapter's 150 W per connected 8-pin, PCIe 8-pin 150 W and EPS (CPU) 8-pin 300 W plus the 75 W slot, or the card vendor's own rating of its inputs where it states one (NVIDIA runs workstation cards of up to 250 W from one PCIe 8-pin). A card whose power connectors nobody published is not checked (never judged as slot-only). A limit outside the card's published range is refused when the build loads; a limit beyond the default board power on a side whose bound nobody published is used as set and reported not checked.",
+        why: "Over its class a 12V-2x6 connector overheats and melts; cards read the sense pins and cap themselves, so an RTX 5090 (575 W) on a 450 W cable is starved or unsafe; an RTX 4090 with 3 of its adapter's 4 plugs runs limited to 450 W (NVIDIA, via guru3d; cablester on sense pins; PCIe CEM 5.0). NVIDIA's application note \"Power Guidelines for Workstation Products\" (DA-07261-001, section \"Power Requirements for 250 W Cards with a Single PCIe 8-Pin Connector\"; the RTX A6000's CPU 8-pin option since v08) is the vendor rating used for its workstation cards.",
         fix: "Use a native 600 W 12V-2x6 cable (both sense pins grounded) or connect every adapter plug; else lower the card's power limit to the cable's class.",
     },
-    needs: &[Need::Part(PartKind::Gpu), Need::Part(PartKind::Psu), Need::Figure(Figure::PsuHpwrClass)],
+    needs: &[
+        Need::Part(PartKind::Gpu),
+        Need::Part(PartKind::Psu),
+        Need::Figure(Figure::PsuHpwrClass),
+        Need::Figure(Figure::GpuPowerInputs),
+        Need::Figure(Figure::GpuMaxPowerLimit),
+        Need::Figure(Figure::GpuMinPowerLimit),
+    ],
     figures: None,
     check: |c, out| {
         let b = c.build();
         for (i, (p, g)) in b.gpus.iter().zip(&c.r.gpus).enumerate() {
             let Some(g) = g else { continue };
-            if g.form_factor == crate::catalog::GpuFormFactor::Sxm {
+            // SXM modules take power from the baseboard; unknown inputs are not checked
+            // (coverage says so).
+            if g.form_factor == crate::catalog::GpuFormFactor::Sxm || g.power_inputs.is_none() {
                 continue;
             }
             let psu = c.r.psus.get(p.psu).copied().flatten();
             // A native cable whose class nobody published is not checked (coverage says so).
             if p.cable.is_none()
-                && g.power_inputs.hpwr_16pin > 0
+                && g.inputs().hpwr_16pin > 0
                 && psu.is_some_and(|u| u.connectors.hpwr_16pin.unwrap_or(0) > 0 && u.connectors.hpwr_class_w.is_none())
             {
                 continue;
@@ -493,8 +522,8 @@ pub static GPU_POWER_CABLE: Rule = Rule {
                     vec![PartRef::Gpu(i), PartRef::Psu(p.psu)],
                     format!("Use a cable good for {limit:.0} W or set the power limit to {:.0} W.", cable.allowed_w),
                 ));
-            } else if g.power_inputs.hpwr_16pin > 0
-                && cable.allowed_w < HPWR_MAX_CLASS_W * f64::from(g.power_inputs.hpwr_16pin)
+            } else if g.inputs().hpwr_16pin > 0
+                && cable.allowed_w < HPWR_MAX_CLASS_W * f64::from(g.inputs().hpwr_16pin)
                 && (p.cable.is_some() || cable.allowed_w < g.max_limit_w())
             {
                 out.push(finding(
@@ -531,6 +560,7 @@ pub static PSU_CONNECTORS: Rule = Rule {
         Need::Figure(Figure::PsuHpwr16pin),
         Need::Figure(Figure::PsuPcie8pin),
         Need::Figure(Figure::PsuEps8pin),
+        Need::Figure(Figure::GpuPowerInputs),
     ],
     figures: None,
     check: |c, out| {
@@ -564,7 +594,7 @@ pub static PSU_CONNECTORS: Rule = Rule {
                 .gpus
                 .iter()
                 .zip(&c.r.gpus)
-                .filter(|(p, g)| p.psu == pi && g.is_some_and(|g| g.power_inputs.hpwr_16pin > 0))
+                .filter(|(p, g)| p.psu == pi && g.is_some_and(|g| g.inputs().hpwr_16pin > 0))
                 .filter_map(|(_, g)| g.map(|g| u32::from(adapter_plugs(g))))
                 .max()
                 .unwrap_or(4);

@@ -211,28 +211,61 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
         println!("  - {n} GPUs like GPU 1 ({how})");
         any = true;
     }
+    // "this build has 64 GiB (56 GiB after the 8 GiB reserve for the OS)".
+    let has = |ram: &search::HostRam| {
+        format!(
+            "this build has {:.0} GiB ({:.0} GiB after the {:.0} GiB kept for the OS and the runtime)",
+            ram.installed_gib,
+            ram.available_gib,
+            search::HOST_RAM_RESERVE_GIB
+        )
+    };
     if let Some(o) = &alt.offload {
-        let speed = o.decode_tokens_per_s.map_or_else(
-            || "decode speed unknown (no CPU or memory kit in the build)".to_owned(),
-            |v| format!("about {v:.1} tok/s decode, bounded by system RAM"),
-        );
-        println!(
-            "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM: {speed}",
-            o.gpu_layers,
-            o.gpu_layers + o.cpu_layers,
-            o.gpu_layers,
-            o.host_weights_gib
-        );
-        any = true;
+        if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
+            println!(
+                "  - not llama.cpp CPU offload on this build: {} of {} layers on the GPUs (-ngl {}) needs {:.0} GiB of system RAM; {}",
+                o.gpu_layers,
+                o.gpu_layers + o.cpu_layers,
+                o.gpu_layers,
+                o.host_ram_needed_gib,
+                has(ram)
+            );
+        } else {
+            let speed = o.decode_tokens_per_s.map_or_else(
+                || "decode speed unknown (no CPU or memory kit in the build)".to_owned(),
+                |v| format!("about {v:.1} tok/s decode, bounded by system RAM"),
+            );
+            println!(
+                "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM (needs {:.0} GiB of RAM{}): {speed}",
+                o.gpu_layers,
+                o.gpu_layers + o.cpu_layers,
+                o.gpu_layers,
+                o.host_weights_gib,
+                o.host_ram_needed_gib,
+                alt.host_ram
+                    .as_ref()
+                    .map_or_else(|| "; the build names no memory".to_owned(), |r| format!("; {}", has(r)))
+            );
+            any = true;
+        }
     }
     if let Some(o) = &alt.moe_offload {
-        println!(
-            "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
-            o.cpu_moe_layers,
-            o.host_experts_gib,
-            o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s decode"))
-        );
-        any = true;
+        if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
+            println!(
+                "  - not llama.cpp MoE expert offload on this build: --n-cpu-moe {} needs {:.0} GiB of system RAM for the experts; {}",
+                o.cpu_moe_layers,
+                o.host_experts_gib,
+                has(ram)
+            );
+        } else {
+            println!(
+                "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
+                o.cpu_moe_layers,
+                o.host_experts_gib,
+                o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s decode"))
+            );
+            any = true;
+        }
     }
     if alt.with_gradient_checkpointing == Some(true) {
         println!("  - the same with gradient checkpointing (--gradient-checkpointing)");

@@ -102,6 +102,13 @@ pub fn host_bandwidth_gb_s(r: &Resolved<'_>) -> Option<f64> {
     (channels > 0).then(|| f64::from(channels) * f64::from(kit.speed_mt_s) * 8.0 / 1000.0)
 }
 
+/// Installed system RAM of a build, GiB: kits x modules x module capacity (binary: a "32 GB"
+/// DIMM holds 32 GiB); `None` without a memory kit.
+pub fn host_ram_gib(r: &Resolved<'_>) -> Option<f64> {
+    let (kit, kits) = r.memory?;
+    Some(f64::from(kit.modules) * f64::from(kits) * f64::from(kit.module_gb))
+}
+
 /// The link each GPU of the build uses to talk to the others: NVLink for an SXM module or a
 /// bridged pair (when the group is that pair), else its effective PCIe link from the slot.
 pub fn gpu_slots(build: &Build, catalog: &Catalog) -> Vec<GpuSlot> {
@@ -216,7 +223,8 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let used = &all[..(input.parallelism.degree() as usize).min(all.len())];
     let curve = search::memory_vs_context(&input, used, CONTEXT_CURVE_POINTS);
     if fit.verdict == FitVerdict::DoesNotFit {
-        let alternatives = search::alternatives(&input, &slots, host_bw);
+        let mut alternatives = search::alternatives(&input, &slots, host_bw);
+        search::bound_by_ram(&mut alternatives, host_ram_gib(&r).map(search::HostRam::of));
         return Ok(BuildFit {
             fit,
             cost: None,

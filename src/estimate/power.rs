@@ -49,9 +49,13 @@ pub const GPU_INFERENCE_FRACTION: f64 = 0.65;
 /// recorded in `tests/fixtures/probe-h200-30s.json`, `power_instant_w` 657-710 W at a 700 W limit). 1.0 is used.
 pub const GPU_TRAINING_FRACTION: f64 = 1.0;
 
-/// Idle GPU draw as a fraction of board power when the vendor publishes no idle figure:
-/// measured H200 SXM idle 80.7 W of 700 W (0.115, NVML `power.draw`, 2026-11-29 fixture).
-/// 0.12 is used (judgement: consumer cards idle lower, 15-30 W).
+/// Idle GPU draw as a fraction of board power, for a GPU whose catalog entry has no measured
+/// idle figure (`Gpu::idle_power_w`): a documented derivation, not a measurement, and labelled
+/// so in the estimate ("idle derived"). From the one idle measurement this project holds:
+/// H200 SXM 78.4 W of 700 W (0.112; NVML `power.draw` median over the first 14 s of
+/// `tests/fixtures/h200-1gpu-30s.kwrec.json`, 2026-11-29) and 80.7 W in another recording
+/// (0.115); 0.12 is used. Consumer cards with display engines in deep idle states may draw
+/// less; where a review measured one, its figure goes into `idle_power_w` with its source.
 pub const GPU_IDLE_FRACTION: f64 = 0.12;
 
 /// CPU draw by state as a fraction of its TDP (idle 0.15, inference 0.35), and at full load
@@ -389,13 +393,17 @@ pub struct PowerEstimate {
     pub cost: EnergyCost,
 }
 
-/// Power limit a placement runs at: its `power_limit_w` clamped to the card's range, else the
-/// default board power.
+/// Power limit a placement runs at: its `power_limit_w`, else the default board power.
+///
+/// A limit outside the card's published range is refused when the build is loaded
+/// ([`crate::build::load_str`] with a catalog); a build made in memory (the window, the advice
+/// search) is held to the published bounds here. A bound nobody published is not guessed: the
+/// limit is used as set and `check` reports it as not checked (`gpu-power-cable`).
 pub fn gpu_limit_w(gpu: &Gpu, requested: Option<f64>) -> f64 {
-    let max = gpu.max_limit_w();
-    // A user part may publish a minimum above its maximum; never let that panic `clamp`.
-    let min = gpu.min_power_limit_w.unwrap_or(0.0).min(max);
-    requested.filter(|w| w.is_finite()).map_or(gpu.board_power_w, |w| w.clamp(min, max))
+    let Some(w) = requested.filter(|w| w.is_finite()) else { return gpu.board_power_w };
+    let w = gpu.max_power_limit_w.map_or(w, |hi| w.min(hi));
+    // A user part may publish a minimum above its maximum: the maximum wins.
+    gpu.min_power_limit_w.map_or(w, |lo| w.max(lo.min(gpu.max_power_limit_w.unwrap_or(f64::INFINITY))))
 }
 
 fn inlet_a(inlet: Inlet, mains_v: f64) -> f64 {
@@ -440,6 +448,24 @@ pub fn outlet_continuous_a(build: &Build) -> f64 {
     })
 }
 
+/// Where a GPU's idle figure comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdleBasis {
+    /// The catalog's `idle_power_w`, a measurement with its source in the entry's notes.
+    Measured,
+    /// [`GPU_IDLE_FRACTION`] of the board power: a derivation, not a measurement.
+    Derived,
+}
+
+/// A GPU's idle draw, W, and where the figure comes from: its measured `idle_power_w`, else
+/// [`GPU_IDLE_FRACTION`] of its board power (derived).
+pub fn idle_w(gpu: &Gpu) -> (f64, IdleBasis) {
+    match gpu.idle_power_w {
+        Some(w) => (w, IdleBasis::Measured),
+        None => (gpu.board_power_w * GPU_IDLE_FRACTION, IdleBasis::Derived),
+    }
+}
+
 /// GPU limits on each PSU: `(gpu index, limit W, psu index)`.
 type GpuLimits = Vec<(usize, f64, usize)>;
 
@@ -454,14 +480,23 @@ fn components(r: &Resolved<'_>, state: LoadState, override_limit_w: Option<f64>)
         let Some(g) = g else { continue };
         let limit = gpu_limit_w(g, override_limit_w.or(p.power_limit_w));
         let w = match state {
-            LoadState::Idle => g.idle_power_w.unwrap_or(g.board_power_w * GPU_IDLE_FRACTION),
+            LoadState::Idle => idle_w(g).0,
             LoadState::Inference => limit * GPU_INFERENCE_FRACTION,
             LoadState::Training => limit * GPU_TRAINING_FRACTION,
         };
         gpu_limits.push((i, limit, p.psu));
         components.push(ComponentPower {
             component: Component::Gpu(i),
-            label: format!("GPU {}: {}", i + 1, g.name),
+            label: match (state, idle_w(g).1) {
+                (LoadState::Idle, IdleBasis::Derived) => format!(
+                    "GPU {}: {} (idle derived: {:.0} % of board power, no measurement)",
+                    i + 1,
+                    g.name,
+                    GPU_IDLE_FRACTION * 100.0
+                ),
+                (LoadState::Idle, IdleBasis::Measured) => format!("GPU {}: {} (idle measured)", i + 1, g.name),
+                _ => format!("GPU {}: {}", i + 1, g.name),
+            },
             power_w: w,
             psu: p.psu,
         });

@@ -489,7 +489,16 @@ pub fn goal_depends_on(rule: &str) -> bool {
 pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
     let report = check::run(build, catalog);
     let mut ev = from_report(&report);
-    ev.inference_wall_w = power::estimate(&build.resolve(catalog), LoadState::Inference).total_wall_w;
+    let r = build.resolve(catalog);
+    ev.inference_wall_w = power::estimate(&r, LoadState::Inference).total_wall_w;
+    // The report's power follows the workload's mode (`check::power_state`); the plan shows
+    // full load.
+    if report.power.state != LoadState::Training {
+        let full = power::estimate(&r, LoadState::Training);
+        ev.wall_w = full.total_wall_w;
+        ev.heat_w = full.heat_w;
+        ev.circuits = full.circuits.iter().map(|c| (c.amps, c.continuous_a)).collect();
+    }
     ev
 }
 

@@ -218,15 +218,17 @@ fn short_name(name: &str) -> String {
 /// rounded up to 10 mm, slot width, power sockets, cooler, board power (W) and price (whole
 /// USD). Two cards of one class give the same checks, power and fit to within 10 mm of length.
 pub fn card_class(chip_id: &str, g: &crate::catalog::Gpu) -> String {
-    let p = g.power_inputs;
+    let p = g.inputs();
     format!(
-        "{chip_id}|{:?}|{}|{}-{}-{}-{}|{:?}|{:.0}|{:?}",
+        "{chip_id}|{:?}|{}|{}-{}-{}-{}-{:?}-{}|{:?}|{:.0}|{:?}",
         g.length_mm.map(|l| (l / 10.0).ceil() as i64),
         g.width_slots,
         p.hpwr_16pin,
         p.pcie_8pin,
         p.eps_8pin,
         p.pcie_6pin,
+        p.rated_w,
+        g.power_inputs.is_some(),
         g.cooler,
         g.board_power_w,
         g.price_usd.map(|x| x.round() as i64)

@@ -112,6 +112,7 @@ pub fn report_text(r: &Report) -> String {
     s.push_str(&coverage_text(&r.coverage));
     let _ = writeln!(s);
     s.push_str(&power_text(&r.power));
+    let _ = writeln!(s, "  ({})", r.power_basis);
     if let Some(a) = &r.advice {
         let _ = writeln!(s, "\nPower-limit advice: {}", a.problem);
         match (a.common_limit_w, a.throughput_kept) {
@@ -146,7 +147,7 @@ pub fn power_text(e: &PowerEstimate) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Power ({}): {:.0} W DC, {:.0} W at the wall, heat {:.0} BTU/h",
+        "Power at {} load: {:.0} W DC, {:.0} W at the wall, heat {:.0} BTU/h",
         e.state.name(),
         e.total_dc_w,
         e.total_wall_w,

@@ -469,20 +469,35 @@ fn alternatives(ui: &mut egui::Ui, alt: &Alternatives) {
     if let Some((n, par)) = alt.gpus_needed {
         ui.label(format!("• {n} GPUs like GPU 1 ({par})"));
     }
+    let installed = alt.host_ram.map_or(0.0, |r| r.installed_gib);
     if let Some(o) = &alt.offload {
-        ui.label(format!(
-            "• llama.cpp with {} layers on the GPUs (-ngl {}), {:.1} GiB in system RAM{}",
-            o.gpu_layers,
-            o.gpu_layers,
-            o.host_weights_gib,
-            o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s"))
-        ));
+        if o.fits_in_host_ram == Some(false) {
+            ui.label(format!(
+                "• not CPU offload here: -ngl {} needs {:.0} GiB of system RAM; this build has {installed:.0} GiB",
+                o.gpu_layers, o.host_ram_needed_gib
+            ));
+        } else {
+            ui.label(format!(
+                "• llama.cpp with {} layers on the GPUs (-ngl {}), {:.1} GiB in system RAM{}",
+                o.gpu_layers,
+                o.gpu_layers,
+                o.host_weights_gib,
+                o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s"))
+            ));
+        }
     }
     if let Some(o) = &alt.moe_offload {
-        ui.label(format!(
-            "• llama.cpp --n-cpu-moe {} ({:.1} GiB of experts in system RAM)",
-            o.cpu_moe_layers, o.host_experts_gib
-        ));
+        if o.fits_in_host_ram == Some(false) {
+            ui.label(format!(
+                "• not MoE expert offload here: --n-cpu-moe {} needs {:.0} GiB of system RAM; this build has {installed:.0} GiB",
+                o.cpu_moe_layers, o.host_experts_gib
+            ));
+        } else {
+            ui.label(format!(
+                "• llama.cpp --n-cpu-moe {} ({:.1} GiB of experts in system RAM)",
+                o.cpu_moe_layers, o.host_experts_gib
+            ));
+        }
     }
     if alt.with_gradient_checkpointing == Some(true) {
         ui.label("• the same with gradient checkpointing");

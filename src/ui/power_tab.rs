@@ -41,7 +41,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, _view: &mut ViewState, out: &mu
 }
 
 fn summary(ui: &mut egui::Ui, state: &AppState) {
-    let e = &state.report.power;
+    let e = &state.training;
     let site = &state.build.site;
     let mut cards: Vec<Stat> = Vec::new();
     {
@@ -155,8 +155,8 @@ fn component_color(c: &Component) -> Color32 {
 
 fn components_plot(ui: &mut egui::Ui, state: &AppState) {
     ui.label(RichText::new("Sustained DC power per component").strong());
-    let states: [&PowerEstimate; 3] = [&state.idle, &state.inference, &state.report.power];
-    let full = &state.report.power;
+    let states: [&PowerEstimate; 3] = [&state.idle, &state.inference, &state.training];
+    let full = &state.training;
     let mut charts: Vec<BarChart> = Vec::new();
     for comp in &full.components {
         let bars: Vec<Bar> = states
@@ -234,7 +234,7 @@ fn components_plot(ui: &mut egui::Ui, state: &AppState) {
 
 fn efficiency_plot(ui: &mut egui::Ui, state: &AppState) {
     ui.label(RichText::new("PSU load on its efficiency curve (full load)").strong());
-    let e = &state.report.power;
+    let e = &state.training;
     if e.psus.is_empty() {
         ui.weak("Add a PSU to see its load.");
         return;
@@ -302,7 +302,7 @@ fn duration_label(log10_s: f64) -> String {
 
 fn transient_plot(ui: &mut egui::Ui, state: &AppState) {
     ui.label(RichText::new("Transient peaks vs the PSU's excursion limits").strong());
-    let e = &state.report.power;
+    let e = &state.training;
     if e.psus.is_empty() {
         ui.weak("Add a PSU to compare its excursion limits.");
         return;
@@ -363,7 +363,7 @@ fn transient_plot(ui: &mut egui::Ui, state: &AppState) {
 }
 
 fn wall(ui: &mut egui::Ui, state: &AppState) {
-    let e = &state.report.power;
+    let e = &state.training;
     ui.label(RichText::new("Wall draw vs the circuit").strong());
     let w = ui.available_width().min(520.0);
     for c in &e.circuits {
@@ -417,7 +417,7 @@ fn wall(ui: &mut egui::Ui, state: &AppState) {
 }
 
 fn thermal(ui: &mut egui::Ui, state: &AppState) {
-    let e = &state.report.power;
+    let e = &state.training;
     ui.label(RichText::new("Thermal").strong());
     let r = state.build.resolve(&state.catalog);
     if let Some(case) = r.case {

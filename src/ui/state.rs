@@ -40,10 +40,13 @@ pub struct AppState {
     pub dirty: bool,
     /// `check::run(&build, &catalog)`.
     pub report: Report,
-    /// Power estimates for idle and inference (training is `report.power`).
+    /// Power estimates for idle, inference and training (full load); `report.power` is the
+    /// one the checks used, at the workload's state ([`check::power_state`]).
     pub idle: PowerEstimate,
     /// Inference power estimate.
     pub inference: PowerEstimate,
+    /// Training (full-load) power estimate.
+    pub training: PowerEstimate,
     /// Worst severity of the findings naming each part.
     pub part_severity: BTreeMap<PartRef, Severity>,
     /// Bumped on every change (cache key for derived views).
@@ -54,9 +57,13 @@ impl AppState {
     /// A state for `build`, checked against `catalog`.
     pub fn new(catalog: Catalog, build: Build, path: Option<PathBuf>) -> Self {
         let report = check::run(&build, &catalog);
-        let (idle, inference) = {
+        let (idle, inference, training) = {
             let r = build.resolve(&catalog);
-            (power::estimate(&r, LoadState::Idle), power::estimate(&r, LoadState::Inference))
+            (
+                power::estimate(&r, LoadState::Idle),
+                power::estimate(&r, LoadState::Inference),
+                power::estimate(&r, LoadState::Training),
+            )
         };
         let mut s = AppState {
             catalog,
@@ -67,6 +74,7 @@ impl AppState {
             report,
             idle,
             inference,
+            training,
             part_severity: BTreeMap::new(),
             rev: 0,
         };
@@ -80,6 +88,7 @@ impl AppState {
         let r = self.build.resolve(&self.catalog);
         self.idle = power::estimate(&r, LoadState::Idle);
         self.inference = power::estimate(&r, LoadState::Inference);
+        self.training = power::estimate(&r, LoadState::Training);
         self.part_severity = part_severity(&self.report);
         self.dirty = self.build != self.saved;
         self.rev = self.rev.wrapping_add(1);

@@ -189,8 +189,9 @@ impl KraftwerkApp {
                 ui.label(short).on_hover_text(c);
             }
             ui.separator();
-            ui.label(format!("full load {:.0} W DC · {:.0} W at the wall", r.power.total_dc_w, r.power.total_wall_w));
-            circuit_amps(ui, &r.power.circuits, self.state.build.site.mains_v);
+            let t = &self.state.training;
+            ui.label(format!("full load {:.0} W DC · {:.0} W at the wall", t.total_dc_w, t.total_wall_w));
+            circuit_amps(ui, &t.circuits, self.state.build.site.mains_v);
             ui.separator();
             let file = self.state.path.as_ref().map_or_else(|| "not saved yet".to_owned(), |p| p.display().to_string());
             ui.weak(file);

@@ -90,15 +90,25 @@ impl GpuCard {
         if let Some(w) = self.width_slots {
             g.width_slots = w;
         }
-        if let Some(p) = self.power_inputs {
-            g.power_inputs = p;
+        if let Some(mut p) = self.power_inputs {
+            // The vendor's rating of the reference board's inputs holds for a card with the
+            // same connectors (workstation partner cards are the reference design).
+            if let Some(chip_p) = chip.power_inputs
+                && p.rated_w.is_none()
+                && (p.hpwr_16pin, p.pcie_8pin, p.eps_8pin, p.pcie_6pin)
+                    == (chip_p.hpwr_16pin, chip_p.pcie_8pin, chip_p.eps_8pin, chip_p.pcie_6pin)
+            {
+                p.rated_w = chip_p.rated_w;
+            }
+            g.power_inputs = Some(p);
         }
         if let Some(c) = self.cooler {
             g.cooler = c;
         }
         if let Some(w) = self.board_power_w.filter(|w| board_power_plausible(*w, chip.board_power_w)) {
-            // A factory-overclocked card's default is its own; its max limit is at least that.
-            g.max_power_limit_w = Some(g.max_limit_w().max(w));
+            // A factory-overclocked card's default is its own; its max limit, where the chip's
+            // is published, is at least that (an unknown maximum stays unknown).
+            g.max_power_limit_w = g.max_power_limit_w.map(|m| m.max(w));
             g.board_power_w = w;
         }
         g.price_usd = self.price_usd;

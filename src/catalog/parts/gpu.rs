@@ -30,8 +30,9 @@ pub enum GpuFormFactor {
     Sxm,
 }
 
-/// Power inputs on a GPU board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// Power inputs on a GPU board, by connector type, and the vendor's own rating of them where
+/// it states one.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GpuPowerInputs {
     /// 16-pin 12VHPWR / 12V-2x6 sockets (each up to 600 W, PCIe CEM 5.0).
@@ -42,6 +43,12 @@ pub struct GpuPowerInputs {
     pub eps_8pin: u8,
     /// PCIe 6-pin sockets (75 W each).
     pub pcie_6pin: u8,
+    /// Power the card's vendor rates these inputs for, slot included, W, where it states a
+    /// rating above the connector standards' sum (NVIDIA's "Power Guidelines for Workstation
+    /// Products", DA-07261-001: workstation cards of up to 250 W run from one PCIe 8-pin);
+    /// `None`: the PCIe CEM ratings per connector apply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rated_w: Option<f64>,
 }
 
 /// Peer-to-peer link a GPU supports.
@@ -200,8 +207,10 @@ pub struct Gpu {
     pub length_mm: Option<f64>,
     /// Cooler type.
     pub cooler: GpuCooler,
-    /// Power sockets on the card.
-    pub power_inputs: GpuPowerInputs,
+    /// Power sockets on the card; `None` when nobody published them (the `gpu-power-cable`
+    /// rule then reports the card not checked). `()` is a card powered by its slot alone.
+    #[serde(default)]
+    pub power_inputs: Option<GpuPowerInputs>,
     /// GPU-to-GPU link.
     pub nvlink: NvLink,
     /// Source URL.
@@ -227,6 +236,45 @@ impl Gpu {
     /// Highest settable power limit, W (`max_power_limit_w`, else `board_power_w`).
     pub fn max_limit_w(&self) -> f64 {
         self.max_power_limit_w.unwrap_or(self.board_power_w)
+    }
+
+    /// Why `limit_w` (a power limit set with `nvidia-smi -pl`, W) is outside the card's
+    /// published range, in words naming the range (`"above its published maximum of 350 W
+    /// (published range 200-350 W)"`); `None` when it is inside, or when the bound it would
+    /// cross is unknown (`max_power_limit_w` / `min_power_limit_w` is `None`: the limit cannot
+    /// be checked, see [`Gpu::limit_range_unknown`]).
+    pub fn limit_outside_range(&self, limit_w: f64) -> Option<String> {
+        let range = match (self.min_power_limit_w, self.max_power_limit_w) {
+            (Some(lo), Some(hi)) => format!(" (published range {lo:.0}-{hi:.0} W)"),
+            (None, Some(_)) => " (its minimum is unknown)".to_owned(),
+            (Some(_), None) => " (its maximum is unknown)".to_owned(),
+            (None, None) => String::new(),
+        };
+        if let Some(hi) = self.max_power_limit_w
+            && limit_w > hi + 1e-9
+        {
+            return Some(format!("above its published maximum of {hi:.0} W{range}"));
+        }
+        if let Some(lo) = self.min_power_limit_w
+            && limit_w < lo - 1e-9
+        {
+            return Some(format!("below its published minimum of {lo:.0} W{range}"));
+        }
+        None
+    }
+
+    /// Whether `limit_w` cannot be checked against the card's range: it is above the default
+    /// board power and the highest settable limit is unknown, or below it and the lowest is
+    /// unknown. Such a limit is used as set (never clamped to a guessed bound).
+    pub fn limit_range_unknown(&self, limit_w: f64) -> bool {
+        (limit_w > self.board_power_w + 1e-9 && self.max_power_limit_w.is_none())
+            || (limit_w < self.board_power_w - 1e-9 && self.min_power_limit_w.is_none())
+    }
+
+    /// The card's power inputs, none where unknown (for counting cables and sockets; the
+    /// `gpu-power-cable` rule reads [`Gpu::power_inputs`] itself and does not judge an unknown).
+    pub fn inputs(&self) -> GpuPowerInputs {
+        self.power_inputs.unwrap_or_default()
     }
 
     /// Whether the card is a GeForce consumer card (half-rate FP32-accumulate tensor math, no

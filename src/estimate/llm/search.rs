@@ -109,10 +109,62 @@ pub struct Offload {
     pub cpu_layers: u32,
     /// Weights in system RAM, GiB (CPU layers and the token embedding).
     pub host_weights_gib: f64,
+    /// System RAM the split needs, GiB: the CPU layers' weights, the token embedding and the
+    /// CPU layers' KV cache.
+    pub host_ram_needed_gib: f64,
+    /// Whether that fits the build's RAM after [`HOST_RAM_RESERVE_GIB`] ([`bound_by_ram`]);
+    /// `None` when the build names no memory.
+    pub fits_in_host_ram: Option<bool>,
     /// Decode at batch 1, tokens/s: GPU layers at their bandwidth, CPU layers at
     /// [`HOST_DECODE_BANDWIDTH_EFFICIENCY`] of the host bandwidth; `None` without a host
-    /// bandwidth.
+    /// bandwidth, or when the split does not fit the build's RAM.
     pub decode_tokens_per_s: Option<f64>,
+}
+
+/// System RAM kept for the operating system, the inference process itself and its buffers
+/// before offloaded weights, GiB. A stated planning parameter (judgement), not a measurement:
+/// a desktop Linux session with a browser uses a few GiB, and llama.cpp's own buffers are
+/// small beside the weights.
+pub const HOST_RAM_RESERVE_GIB: f64 = 8.0;
+
+/// The build's system RAM as the offload advice counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct HostRam {
+    /// Installed: kits x modules x module capacity, GiB (DRAM module capacities are binary:
+    /// a "32 GB" DIMM holds 32 GiB).
+    pub installed_gib: f64,
+    /// Left for offloaded weights after [`HOST_RAM_RESERVE_GIB`], GiB (never below 0).
+    pub available_gib: f64,
+}
+
+impl HostRam {
+    /// RAM of `installed_gib` with the reserve taken off.
+    pub fn of(installed_gib: f64) -> HostRam {
+        HostRam { installed_gib, available_gib: (installed_gib - HOST_RAM_RESERVE_GIB).max(0.0) }
+    }
+}
+
+/// Bounds the offload advice of `alt` by the build's RAM: a split that needs more system RAM
+/// than `ram.available_gib` is marked `fits_in_host_ram: Some(false)` and loses its decode
+/// speed (it cannot run on this build); with `ram` `None` (no memory in the build) the
+/// advice is left unbounded with `fits_in_host_ram: None`.
+pub fn bound_by_ram(alt: &mut Alternatives, ram: Option<HostRam>) {
+    let Some(ram) = ram else { return };
+    if let Some(o) = alt.offload.as_mut() {
+        let fits = o.host_ram_needed_gib <= ram.available_gib;
+        o.fits_in_host_ram = Some(fits);
+        if !fits {
+            o.decode_tokens_per_s = None;
+        }
+    }
+    if let Some(o) = alt.moe_offload.as_mut() {
+        let fits = o.host_experts_gib <= ram.available_gib;
+        o.fits_in_host_ram = Some(fits);
+        if !fits {
+            o.decode_tokens_per_s = None;
+        }
+    }
+    alt.host_ram = Some(ram);
 }
 
 /// The llama.cpp layer offload that fits: as many layers on the GPUs as their memory holds
@@ -156,7 +208,14 @@ pub fn llama_cpp_offload(input: &FitInput, gpus: &[GpuSlot], host_bandwidth_gb_s
             / (HOST_DECODE_BANDWIDTH_EFFICIENCY * host_bw * 1e9);
         1.0 / (on_gpu_s + on_host_s + layers * Runtime::LlamaCpp.layer_overhead_s())
     });
-    Some(Offload { gpu_layers, cpu_layers, host_weights_gib: (host_body + embed) / GIB, decode_tokens_per_s: decode })
+    Some(Offload {
+        gpu_layers,
+        cpu_layers,
+        host_weights_gib: (host_body + embed) / GIB,
+        host_ram_needed_gib: (host_body + embed + kv * f64::from(cpu_layers) / layers) / GIB,
+        fits_in_host_ram: None,
+        decode_tokens_per_s: decode,
+    })
 }
 
 /// llama.cpp MoE expert offload (`--n-cpu-moe N`, or `-ot "exps=CPU"`): attention, shared
@@ -205,7 +264,12 @@ pub fn llama_cpp_moe_offload(
         let on_host_s = host * active / (HOST_DECODE_BANDWIDTH_EFFICIENCY * host_bw * 1e9);
         1.0 / (on_gpu_s + on_host_s + layers * Runtime::LlamaCpp.layer_overhead_s())
     });
-    Some(MoeOffload { cpu_moe_layers: cpu_layers, host_experts_gib: host / GIB, decode_tokens_per_s: decode })
+    Some(MoeOffload {
+        cpu_moe_layers: cpu_layers,
+        host_experts_gib: host / GIB,
+        fits_in_host_ram: None,
+        decode_tokens_per_s: decode,
+    })
 }
 
 /// A llama.cpp MoE expert offload ([`llama_cpp_moe_offload`]).
@@ -213,9 +277,13 @@ pub fn llama_cpp_moe_offload(
 pub struct MoeOffload {
     /// Layers whose routed experts stay in system RAM (`--n-cpu-moe`).
     pub cpu_moe_layers: u32,
-    /// Expert weights in system RAM, GiB.
+    /// Expert weights in system RAM, GiB (what the split needs there).
     pub host_experts_gib: f64,
-    /// Decode at batch 1, tokens/s, bounded by the host bandwidth; `None` without one.
+    /// Whether that fits the build's RAM after [`HOST_RAM_RESERVE_GIB`] ([`bound_by_ram`]);
+    /// `None` when the build names no memory.
+    pub fits_in_host_ram: Option<bool>,
+    /// Decode at batch 1, tokens/s, bounded by the host bandwidth; `None` without one, or when
+    /// the experts do not fit the build's RAM.
     pub decode_tokens_per_s: Option<f64>,
 }
 
@@ -238,6 +306,9 @@ pub struct Alternatives {
     pub with_gradient_checkpointing: Option<bool>,
     /// Full fine-tune: whether QLoRA would fit.
     pub qlora_fits: Option<bool>,
+    /// The build's RAM the offload advice was bounded by ([`bound_by_ram`]); `None` when not
+    /// bounded (no memory in the build).
+    pub host_ram: Option<HostRam>,
 }
 
 /// Searches what would fit instead of `input` on `gpus`.
@@ -265,6 +336,7 @@ pub fn alternatives(input: &FitInput, gpus: &[GpuSlot], host_bandwidth_gb_s: Opt
         moe_offload: llama_cpp_moe_offload(input, gpus, host_bandwidth_gb_s),
         with_gradient_checkpointing: with_gc,
         qlora_fits,
+        host_ram: None,
     }
 }
 
