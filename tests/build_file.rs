@@ -181,3 +181,33 @@ proptest! {
         let _ = build::load_str("r.rig.ron", &text, None);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Parts lists in (`kraftwerk import`, Edit > Paste parts list) and out (`export --list`).
+
+use kraftwerk::build::import_list::{ImportedList, ListFormat, import_list};
+
+fn parts_list(name: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/parts-lists").join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn show(name: &str, l: &ImportedList) {
+    println!("{name}: {:?}, date {:?}, total {:?}", l.format, l.date, l.total);
+    for m in &l.matched {
+        println!("  line {} x{} `{}` -> {} ({} %, query `{}`)", m.line.line, m.line.quantity, m.line.name, m.id, m.confidence_pct, m.query);
+    }
+    for u in &l.unmatched {
+        println!("  line {} NOT: `{}` ({})", u.line.line, u.line.text, u.reason);
+    }
+}
+
+#[test]
+fn real_parts_lists_print() {
+    let c = catalog::builtin().expect("catalog");
+    for name in ["jan-2x4090.md", "samsyeung-4x3090.md", "gblake55-4x3090-5090.md", "surfer12-a6000.txt", "surfer12-a6000.md", "samsyeung-4x3090.bbcode"] {
+        let l = import_list(name, &parts_list(name), &c).expect(name);
+        show(name, &l);
+        let _ = ListFormat::Plain;
+    }
+}

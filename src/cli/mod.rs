@@ -10,6 +10,7 @@ mod fit_cmd;
 mod fleet_cmd;
 mod gpus_cmd;
 mod links_cmd;
+mod list_cmd;
 pub mod plan_cmd;
 mod probe_cmd;
 mod validate_cmd;
@@ -128,6 +129,12 @@ pub enum Command {
     /// Plan the builds that meet a goal (model, speed, users, site, budget), cheapest first.
     /// Exit 1 when nothing meets the goal.
     Plan(plan_cmd::PlanArgs),
+    /// Read a parts list (PCPartPicker Markdown, Text or BBCode export, or one part a line) into
+    /// a build file. Exit 0 = every line matched, 1 = some did not (build still written), 2 =
+    /// unreadable input.
+    Import(list_cmd::ImportArgs),
+    /// Write a build as a parts list (`--list markdown`: PCPartPicker's Type | Item | Price).
+    Export(list_cmd::ExportArgs),
 }
 
 /// Load state for `kraftwerk power`.
@@ -170,6 +177,8 @@ pub fn run(cmd: Command) -> ExitCode {
         Command::Links(args) => links_cmd::run(&args),
         Command::Compare(args) => compare_cmd::run(&args),
         Command::Plan(args) => plan_cmd::run(&args),
+        Command::Import(args) => list_cmd::import(&args),
+        Command::Export(args) => list_cmd::export(&args),
     }
 }
 
