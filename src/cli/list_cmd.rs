@@ -81,20 +81,20 @@ fn read_input(input: &str) -> Result<(String, String), BuildError> {
 /// written, the lines named on stderr and in its notes), 2 on unreadable input.
 pub fn import(args: &ImportArgs) -> ExitCode {
     let (shown, text) = match read_input(&args.input) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("kraftwerk: {e}");
+        Ok(read) => read,
+        Err(err) => {
+            eprintln!("kraftwerk: {err}");
             return ExitCode::from(2);
         }
     };
     let catalog = match load_catalog() {
-        Ok(c) => c,
+        Ok(catalog) => catalog,
         Err(code) => return code,
     };
     let list = match import_list::import_list(&shown, &text, &catalog) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("kraftwerk: {e}");
+        Ok(list) => list,
+        Err(err) => {
+            eprintln!("kraftwerk: {err}");
             return ExitCode::from(2);
         }
     };
@@ -117,11 +117,11 @@ pub fn import(args: &ImportArgs) -> ExitCode {
             m.confidence_pct
         );
     }
-    for u in &list.unmatched {
-        eprintln!("  line {}: NOT IMPORTED: {} ({})", u.line.line, u.line.text, u.reason);
+    for un in &list.unmatched {
+        eprintln!("  line {}: NOT IMPORTED: {} ({})", un.line.line, un.line.text, un.reason);
     }
     let priced = list.matched.iter().filter(|m| m.line.price.is_some()).count()
-        + list.unmatched.iter().filter(|u| u.line.price.is_some()).count();
+        + list.unmatched.iter().filter(|un| un.line.price.is_some()).count();
     if priced > 0 {
         eprintln!(
             "kraftwerk: {priced} price{} kept in the build's notes with the list's date (a build file has no price field)",
@@ -129,15 +129,15 @@ pub fn import(args: &ImportArgs) -> ExitCode {
         );
     }
     let ron = match build::to_ron_string(&list.build) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("kraftwerk: cannot encode the build: {e}");
+        Ok(ron) => ron,
+        Err(err) => {
+            eprintln!("kraftwerk: cannot encode the build: {err}");
             return ExitCode::from(2);
         }
     };
     // The file must read back the way `check` reads it.
-    if let Err(e) = crate::check::input::load_str("<imported build>", &ron, &catalog) {
-        eprintln!("kraftwerk: the imported build does not load back: {e}");
+    if let Err(err) = crate::check::input::load_str("<imported build>", &ron, &catalog) {
+        eprintln!("kraftwerk: the imported build does not load back: {err}");
         return ExitCode::from(2);
     }
     match &args.out {
@@ -150,8 +150,8 @@ pub fn import(args: &ImportArgs) -> ExitCode {
                 eprintln!("kraftwerk: {}: is the input list; not overwriting it", out.display());
                 return ExitCode::from(2);
             }
-            if let Err(e) = build::save(out, &list.build) {
-                eprintln!("kraftwerk: {e}");
+            if let Err(err) = build::save(out, &list.build) {
+                eprintln!("kraftwerk: {err}");
                 return ExitCode::from(2);
             }
             eprintln!("kraftwerk: wrote {}", out.display());
