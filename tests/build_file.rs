@@ -195,7 +195,10 @@ fn parts_list(name: &str) -> String {
 fn show(name: &str, l: &ImportedList) {
     println!("{name}: {:?}, date {:?}, total {:?}", l.format, l.date, l.total);
     for m in &l.matched {
-        println!("  line {} x{} `{}` -> {} ({} %, query `{}`)", m.line.line, m.line.quantity, m.line.name, m.id, m.confidence_pct, m.query);
+        println!(
+            "  line {} x{} `{}` -> {} ({} %, query `{}`)",
+            m.line.line, m.line.quantity, m.line.name, m.id, m.confidence_pct, m.query
+        );
     }
     for u in &l.unmatched {
         println!("  line {} NOT: `{}` ({})", u.line.line, u.line.text, u.reason);
@@ -305,7 +308,11 @@ fn real_parts_lists_import_to_builds_that_check_reads() {
         let notes = b.notes.as_deref().unwrap_or("");
         assert_eq!(l.matched.len() + l.unmatched.len(), case.part_lines, "{name}: every part line is matched or named");
         for u in &l.unmatched {
-            assert!(notes.contains(&format!("- line {}: ", u.line.line)), "{name}: line {} not in the notes", u.line.line);
+            assert!(
+                notes.contains(&format!("- line {}: ", u.line.line)),
+                "{name}: line {} not in the notes",
+                u.line.line
+            );
         }
         for n in case.not_imported {
             assert!(l.unmatched.iter().any(|u| u.line.line == *n), "{name}: line {n} should be named as not imported");
@@ -357,7 +364,8 @@ fn a_hit_that_names_no_model_or_the_wrong_memory_is_refused() {
 #[test]
 fn a_plain_list_one_part_a_line() {
     let c = catalog::builtin().expect("catalog");
-    let text = "4x RTX 3090\nEPYC 7302\nSupermicro H12SSL-i\nSuper Flower Leadex Titanium 1600W x 2\nsomething nobody sells\n";
+    let text =
+        "4x RTX 3090\nEPYC 7302\nSupermicro H12SSL-i\nSuper Flower Leadex Titanium 1600W x 2\nsomething nobody sells\n";
     let l = import_list("plain.txt", text, &c).expect("imports");
     show("plain.txt", &l);
     assert_eq!(l.format, ListFormat::Plain);

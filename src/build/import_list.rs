@@ -189,7 +189,8 @@ fn parse(source: &str, text: &str) -> Result<Parsed, BuildError> {
         return Err(BuildError::at(source, 1, 1, "empty list: expected a PCPartPicker list or one part a line"));
     }
     for (i, row_text) in text.lines().enumerate() {
-        if let Some((col, ch)) = row_text.chars().enumerate().find(|(_, ch)| ch.is_control() && *ch != '\t' && *ch != '\r')
+        if let Some((col, ch)) =
+            row_text.chars().enumerate().find(|(_, ch)| ch.is_control() && *ch != '\t' && *ch != '\r')
         {
             return Err(BuildError::at(
                 source,
@@ -347,8 +348,8 @@ fn strip_markup(line: &str) -> String {
         let tail = &after[close + 1..];
         let tag = inner.to_ascii_lowercase();
         let is_tag = [
-            "b", "/b", "i", "/i", "u", "/u", "s", "/s", "/url", "url", "/color", "/size", "table", "/table", "tr", "/tr",
-            "td", "/td", "th", "/th", "quote", "/quote", "code", "/code", "center", "/center", "list", "/list",
+            "b", "/b", "i", "/i", "u", "/u", "s", "/s", "/url", "url", "/color", "/size", "table", "/table", "tr",
+            "/tr", "td", "/td", "th", "/th", "quote", "/quote", "code", "/code", "center", "/center", "list", "/list",
         ]
         .contains(&tag.as_str())
             || tag.starts_with("url=")
@@ -445,14 +446,17 @@ impl Table {
 
     /// A part line from a table row; `None` for a row without an item.
     fn row(&self, line: usize, text: &str, cells: &[String]) -> Option<ListLine> {
-        let cell = |col: Option<usize>| col.and_then(|col| cells.get(col)).map(|text| text.trim()).filter(|text| !text.is_empty());
+        let cell = |col: Option<usize>| {
+            col.and_then(|col| cells.get(col)).map(|text| text.trim()).filter(|text| !text.is_empty())
+        };
         let (mut name, label) = match cell(Some(self.item)) {
             Some(item) => (item.to_owned(), cell(self.label).map(str::to_owned)),
             // A row with its item elsewhere (fewer cells than the header): the first non-empty
             // cell that is not the label.
             None => {
                 let label = cell(self.label);
-                let item = cells.iter().map(|text| text.trim()).find(|text| !text.is_empty() && Some(*text) != label)?;
+                let item =
+                    cells.iter().map(|text| text.trim()).find(|text| !text.is_empty() && Some(*text) != label)?;
                 (item.to_owned(), label.map(str::to_owned))
             }
         };
@@ -463,7 +467,9 @@ impl Table {
             price = found;
         }
         let (name, mut quantity) = split_quantity(&name);
-        if let Some(count) = cell(self.qty).and_then(|text| text.parse::<u32>().ok()).filter(|count| (1..=MAX_QTY).contains(count)) {
+        if let Some(count) =
+            cell(self.qty).and_then(|text| text.parse::<u32>().ok()).filter(|count| (1..=MAX_QTY).contains(count))
+        {
             quantity = count;
         }
         Some(ListLine { line, text: text.to_owned(), label, name, quantity, price })
@@ -519,9 +525,8 @@ fn price_in(s: &str) -> Option<String> {
     let prefix_start = s[..start].rfind(|c: char| !c.is_ascii_uppercase()).map_or(0, |i| i + 1);
     let rest = &s[start..];
     let first = rest.chars().next().map_or(1, char::len_utf8);
-    let end = rest[first..]
-        .find(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.'))
-        .map_or(rest.len(), |e| e + first);
+    let end =
+        rest[first..].find(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.')).map_or(rest.len(), |e| e + first);
     let p = &s[prefix_start..start + end];
     p.chars().any(|c| c.is_ascii_digit()).then(|| p.trim_end_matches(['.', ',']).to_owned())
 }
@@ -814,7 +819,8 @@ fn plausible(catalog: &Catalog, kind: PartKind, id: &str, name: &str, head: &[St
         }
         // "256 GB (8 x 32 GB)": the kit's total.
         let words: Vec<&str> = lower.split_whitespace().collect();
-        if let Some(i) = words.iter().position(|w| w.len() > 1 && w.starts_with('(') && w[1..].chars().all(|c| c.is_ascii_digit()))
+        if let Some(i) =
+            words.iter().position(|w| w.len() > 1 && w.starts_with('(') && w[1..].chars().all(|c| c.is_ascii_digit()))
             && i >= 2
             && words[i - 1] == "gb"
             && let Ok(total) = words[i - 2].parse::<u32>()
@@ -880,7 +886,8 @@ fn role(kind: PartKind) -> &'static str {
 /// Puts the matched parts into a build; a second CPU, board, cooler, case or memory kit of
 /// another model moves to `unmatched` (a build holds one of each).
 fn assemble(source: &str, p: &Parsed, matched: &mut Vec<ListMatch>, unmatched: &mut Vec<Unmatched>) -> Build {
-    let mut build = Build { name: format!("Imported parts list ({source})"), reference: p.list_url.clone(), ..Build::default() };
+    let mut build =
+        Build { name: format!("Imported parts list ({source})"), reference: p.list_url.clone(), ..Build::default() };
     let mut kept = Vec::new();
     for m in matched.drain(..) {
         let n = m.line.quantity;
@@ -984,13 +991,15 @@ fn notes(source: &str, p: &Parsed, matched: &[ListMatch], unmatched: &[Unmatched
         .filter(|line| line.price.is_some())
         .collect();
     if !priced.is_empty() || p.total.is_some() {
-        let _ = writeln!(out,
+        let _ = writeln!(
+            out,
             "\nPrices as the list gives them ({date}; a build file has no price field, so they are kept here and the catalog's prices are not changed):"
         );
         let mut lines: Vec<&ListLine> = priced;
         lines.sort_by_key(|line| line.line);
         for pl in lines {
-            let _ = writeln!(out,
+            let _ = writeln!(
+                out,
                 "- line {}: {}{}: {}",
                 pl.line,
                 if pl.quantity > 1 { format!("{} x ", pl.quantity) } else { String::new() },
@@ -1003,9 +1012,14 @@ fn notes(source: &str, p: &Parsed, matched: &[ListMatch], unmatched: &[Unmatched
         }
     }
     if !matched.is_empty() {
-        let _ = writeln!(out, "\nMatched ({} lines; confidence = share of the line's name words in the part's name):", matched.len());
+        let _ = writeln!(
+            out,
+            "\nMatched ({} lines; confidence = share of the line's name words in the part's name):",
+            matched.len()
+        );
         for m in matched {
-            let _ = writeln!(out,
+            let _ = writeln!(
+                out,
                 "- line {}: {}{} -> {} `{}` ({} %)",
                 m.line.line,
                 if m.line.quantity > 1 { format!("{} x ", m.line.quantity) } else { String::new() },

@@ -6,8 +6,8 @@
 
 pub mod edit;
 pub mod file;
-pub mod links;
 pub mod import_list;
+pub mod links;
 pub mod parts_list;
 
 pub use file::{BuildError, load, load_str, save, to_ron_string};

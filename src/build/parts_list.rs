@@ -330,7 +330,8 @@ impl PartsList {
     /// `kraftwerk import` and other tools read it back. Prices are the catalog's unit prices
     /// with their date, or `unknown`.
     pub fn pcpartpicker_markdown(&self) -> String {
-        let mut s = format!("# {} (Kraftwerk parts list)\n\nType|Item|Price\n:----|:----|:----\n", md_cell(&self.build));
+        let mut s =
+            format!("# {} (Kraftwerk parts list)\n\nType|Item|Price\n:----|:----|:----\n", md_cell(&self.build));
         for r in &self.rows {
             let ty = match r.kind {
                 Some(PartKind::Gpu | PartKind::GpuCard) => "Video Card",

@@ -31,10 +31,7 @@ impl PasteList {
             list.unmatched.len()
         )];
         for m in &list.matched {
-            self.result.push(format!(
-                "line {}: {} -> {} ({} %)",
-                m.line.line, m.line.name, m.id, m.confidence_pct
-            ));
+            self.result.push(format!("line {}: {} -> {} ({} %)", m.line.line, m.line.name, m.id, m.confidence_pct));
         }
         for u in &list.unmatched {
             self.result.push(format!("line {}: NOT IMPORTED: {} ({})", u.line.line, u.line.text, u.reason));
