@@ -44,7 +44,7 @@ pub fn show(ctx: &egui::Context, state: &mut Option<PasteList>, out: &mut Vec<Ac
     let Some(p) = state else { return };
     let mut open = true;
     egui::Window::new("Paste parts list")
-        .id(egui::Id::new("paste-parts-list"))
+        .id(egui::Id::unique("paste-parts-list"))
         .open(&mut open)
         .default_size([640.0, 520.0])
         .collapsible(false)
