@@ -449,17 +449,12 @@ impl Table {
         let cell = |col: Option<usize>| {
             col.and_then(|col| cells.get(col)).map(|text| text.trim()).filter(|text| !text.is_empty())
         };
-        let (mut name, label) = match cell(Some(self.item)) {
-            Some(item) => (item.to_owned(), cell(self.label).map(str::to_owned)),
-            // A row with its item elsewhere (fewer cells than the header): the first non-empty
-            // cell that is not the label.
-            None => {
-                let label = cell(self.label);
-                let item =
-                    cells.iter().map(|text| text.trim()).find(|text| !text.is_empty() && Some(*text) != label)?;
-                (item.to_owned(), label.map(str::to_owned))
-            }
-        };
+        let label = cell(self.label);
+        // A row with its item elsewhere (fewer cells than the header): the first non-empty cell
+        // that is not the label.
+        let item = cell(Some(self.item))
+            .or_else(|| cells.iter().map(|text| text.trim()).find(|text| !text.is_empty() && Some(*text) != label))?;
+        let (mut name, label) = (item.to_owned(), label.map(str::to_owned));
         let mut price = cell(self.price).filter(|text| text.chars().any(|ch| ch.is_ascii_digit())).map(str::to_owned);
         if price.is_none() {
             let (rest, found) = split_price(&name);
@@ -879,7 +874,7 @@ fn role(kind: PartKind) -> &'static str {
         PartKind::Case => "case",
         PartKind::Memory => "memory kit",
         PartKind::Storage => "drive",
-        _ => "part",
+        PartKind::Model => "part",
     }
 }
 
@@ -946,7 +941,7 @@ fn assemble(source: &str, p: &Parsed, matched: &mut Vec<ListMatch>, unmatched: &
                 }
                 Ok(())
             }
-            _ => Err("not a part a build holds".to_owned()),
+            PartKind::Model => Err("not a part a build holds".to_owned()),
         };
         match placed {
             Ok(()) => kept.push(m),
