@@ -441,3 +441,30 @@ fn opening_a_build_with_a_misspelt_precision_shows_the_located_error() {
     assert!(has(&h, &format!("typo.rig.ron:{line}:")), "the error names file and line");
     assert!(has(&h, "workload.precision"), "and the field");
 }
+
+#[test]
+fn edit_paste_parts_list_opens_the_imported_build_unsaved_and_names_what_it_left_out() {
+    let mut h = harness(KraftwerkApp::new_for_test(catalog(), Build::default()));
+    h.run();
+    h.get_by_label("Edit").click();
+    h.run();
+    h.get_by_label("Paste parts list…").click();
+    h.run();
+    assert!(h.state().view.paste_list.is_some(), "the window is open");
+    let list = "Video Card: NVIDIA GeForce RTX 3090\nVideo Card: NVIDIA GeForce RTX 3090\nCPU: EPYC 7302\nMonitor: Dell U2720Q 27.0\" Monitor  ($500.00 @ Amazon)\n";
+    // The user pastes into the text box.
+    if let Some(p) = &mut h.state_mut().view.paste_list {
+        p.text = list.to_owned();
+    }
+    h.run();
+    h.get_by_label("Import").click();
+    h.run();
+    let s = h.state();
+    assert_eq!(s.state.build.gpus.len(), 2, "two GPU rows are two GPUs");
+    assert_eq!(s.state.build.cpu.as_deref(), Some("amd-epyc-7302"));
+    assert!(s.state.dirty, "opened unsaved");
+    assert!(s.state.path.is_none());
+    let notes = s.state.build.notes.clone().unwrap_or_default();
+    assert!(notes.contains("Monitor") && notes.contains("$500.00"), "{notes}");
+    assert!(has(&h, "NOT IMPORTED: Monitor"), "the window names the line it left out");
+}

@@ -6,6 +6,7 @@
 
 pub mod edit;
 pub mod file;
+pub mod import_list;
 pub mod links;
 pub mod parts_list;
 

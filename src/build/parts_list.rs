@@ -324,6 +324,40 @@ impl PartsList {
     }
 }
 
+impl PartsList {
+    /// The list in PCPartPicker's Markdown layout (`Type|Item|Price`, one row per unit, as
+    /// PCPartPicker lists two identical cards on two rows, and a `**Total**` footer), so
+    /// `kraftwerk import` and other tools read it back. Prices are the catalog's unit prices
+    /// with their date, or `unknown`.
+    pub fn pcpartpicker_markdown(&self) -> String {
+        let mut s =
+            format!("# {} (Kraftwerk parts list)\n\nType|Item|Price\n:----|:----|:----\n", md_cell(&self.build));
+        for r in &self.rows {
+            let ty = match r.kind {
+                Some(PartKind::Gpu | PartKind::GpuCard) => "Video Card",
+                Some(PartKind::Cpu) => "CPU",
+                Some(PartKind::Cooler) => "CPU Cooler",
+                Some(PartKind::Motherboard) => "Motherboard",
+                Some(PartKind::Memory) => "Memory",
+                Some(PartKind::Storage) => "Storage",
+                Some(PartKind::Case) => "Case",
+                Some(PartKind::Psu) => "Power Supply",
+                _ => "Custom",
+            };
+            let price = match (r.unit_price_usd, &r.price_date) {
+                (Some(p), Some(d)) => format!("{} (catalog, {d})", usd(p)),
+                (Some(p), None) => format!("{} (catalog)", usd(p)),
+                (None, _) => "unknown".to_owned(),
+            };
+            for _ in 0..r.quantity.max(1) {
+                let _ = writeln!(s, "**{ty}** | {} | {price}", md_cell(&r.name));
+            }
+        }
+        let _ = writeln!(s, " | **Total** | **{}**", md_cell(&self.total_text()));
+        s
+    }
+}
+
 /// An export format of the parts list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum PartsFormat {

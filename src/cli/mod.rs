@@ -12,6 +12,7 @@ mod fleet_cmd;
 mod gpus_cmd;
 mod help;
 mod links_cmd;
+mod list_cmd;
 pub mod plan_cmd;
 mod probe_cmd;
 pub mod progress;
@@ -159,6 +160,12 @@ pub enum Command {
     /// Print the man page (roff) of `kraftwerk` and every subcommand.
     #[command(after_help = help::MAN, alias = "manpage")]
     Man,
+    /// Read a parts list (PCPartPicker Markdown, Text or BBCode export, or one part a line) into
+    /// a build file. Exit 0 = every line matched, 1 = some did not (build still written), 2 =
+    /// unreadable input.
+    Import(list_cmd::ImportArgs),
+    /// Write a build as a parts list (`--list markdown`: PCPartPicker's Type | Item | Price).
+    Export(list_cmd::ExportArgs),
 }
 
 /// Load state for `kraftwerk power`.
@@ -204,6 +211,8 @@ pub fn run(cmd: Command) -> ExitCode {
         Command::Plan(args) => plan_cmd::run(&args),
         Command::Completions { shell } => shell_cmd::completions(shell),
         Command::Man => shell_cmd::man(),
+        Command::Import(args) => list_cmd::import(&args),
+        Command::Export(args) => list_cmd::export(&args),
     }
 }
 

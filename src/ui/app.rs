@@ -339,6 +339,23 @@ impl KraftwerkApp {
             },
             Action::SavePartForm => self.save_part_form(ctx),
             Action::ClosePartForm => self.view.part_form = None,
+            Action::PasteListDialog => {
+                self.view.paste_list.get_or_insert_with(Default::default);
+            }
+            Action::ImportList(text) => {
+                let window = self.view.paste_list.get_or_insert_with(Default::default);
+                match crate::build::import_list::import_list("pasted list", &text, &self.state.catalog) {
+                    Ok(list) => {
+                        window.set_result(&list);
+                        self.guard(ctx, Pending::OpenBuild(Box::new(list.build)));
+                    }
+                    Err(e) => {
+                        window.result.clear();
+                        window.error = Some(e.to_string());
+                    }
+                }
+            }
+            Action::ClosePasteList => self.view.paste_list = None,
             Action::Prompt(c) => self.answer_prompt(ctx, c),
             Action::Live(LiveAction::OpenRecordingDialog) => self.ask_path(ctx, FileRequest::OpenRecording),
             Action::Live(LiveAction::OpenLinksDialog) => self.ask_path(ctx, FileRequest::OpenLinks),

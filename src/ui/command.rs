@@ -188,6 +188,12 @@ pub enum Action {
     SavePartForm,
     /// Close the part form without saving.
     ClosePartForm,
+    /// Show the Paste parts list window.
+    PasteListDialog,
+    /// Read this pasted parts list into a build and open it, unsaved.
+    ImportList(String),
+    /// Close the Paste parts list window.
+    ClosePasteList,
     /// The answer to the unsaved-changes prompt.
     Prompt(PromptChoice),
     /// A command of the Live tab (applied by [`super::live_tab::apply`], never while drawing).
@@ -228,6 +234,9 @@ impl Action {
                 | Action::OpenPartForm(_)
                 | Action::SavePartForm
                 | Action::ClosePartForm
+                | Action::PasteListDialog
+                | Action::ImportList(_)
+                | Action::ClosePasteList
                 | Action::Prompt(_)
                 | Action::Live(_)
         )

@@ -32,6 +32,7 @@ pub mod live_tab;
 pub mod part_form;
 pub mod part_form_view;
 pub mod parts_tab;
+pub mod paste_list;
 pub mod plan_tab;
 pub mod power_tab;
 pub mod state;

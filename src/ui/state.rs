@@ -201,6 +201,8 @@ pub struct ViewState {
     pub part_form: Option<super::part_form::PartForm>,
     /// The in-app path field, when shown.
     pub path_prompt: Option<super::files::PathPrompt>,
+    /// The Paste parts list window, when open.
+    pub paste_list: Option<super::paste_list::PasteList>,
 }
 
 impl ViewState {

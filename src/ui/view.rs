@@ -68,6 +68,7 @@ impl KraftwerkApp {
         self.prompt(ui.ctx(), out);
         self.path_prompt(ui.ctx(), out);
         super::part_form_view::show(ui.ctx(), &mut self.view.part_form, self.user_parts_dir.as_deref(), out);
+        super::paste_list::show(ui.ctx(), &mut self.view.paste_list, out);
         drop_overlay(ui.ctx());
     }
 
@@ -127,6 +128,9 @@ impl KraftwerkApp {
                 ui.separator();
                 if ui.button("Auto-place GPUs").clicked() {
                     out.push(Action::AutoPlaceGpus);
+                }
+                if ui.button("Paste parts list…").clicked() {
+                    out.push(Action::PasteListDialog);
                 }
                 ui.menu_button("New user part", |ui| {
                     for kind in crate::catalog::PartKind::ALL {
