@@ -41,3 +41,8 @@ pub const PLAN: &str = "Exit codes: 0 at least one build meets the goal; 1 nothi
 pub const COMPLETIONS: &str = "Exit codes: 0 printed; 2 bad usage or stdout not writable.\n\nInstall, e.g.: kraftwerk completions bash > ~/.local/share/bash-completion/completions/kraftwerk (scripts/install.sh does this for bash, zsh and fish).";
 /// `kraftwerk man --help`.
 pub const MAN: &str = "Exit codes: 0 printed; 2 bad usage or stdout not writable.\n\nRead it with: kraftwerk man > kraftwerk.1 && man -l kraftwerk.1";
+/// `kraftwerk import --help`.
+pub const IMPORT: &str = "Exit codes: 0 every line matched; 1 some lines not imported (named on stderr and in the build's notes; the build is still written); 2 unreadable input (file:line:column), an --out file that cannot be written or read, or bad usage.";
+/// `kraftwerk export --help`.
+pub const EXPORT: &str =
+    "Exit codes: 0 written; 2 the build file could not be read or parsed (file:line:column), or bad usage.";

@@ -163,8 +163,10 @@ pub enum Command {
     /// Read a parts list (PCPartPicker Markdown, Text or BBCode export, or one part a line) into
     /// a build file. Exit 0 = every line matched, 1 = some did not (build still written), 2 =
     /// unreadable input.
+    #[command(after_help = help::IMPORT)]
     Import(list_cmd::ImportArgs),
     /// Write a build as a parts list (`--list markdown`: PCPartPicker's Type | Item | Price).
+    #[command(after_help = help::EXPORT)]
     Export(list_cmd::ExportArgs),
 }
 
