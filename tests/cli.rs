@@ -3,6 +3,8 @@
 
 use std::process::Output;
 
+use std::path::Path;
+
 mod common;
 use common::{builds, kw};
 
@@ -25,10 +27,20 @@ fn catalog_gpus_lists_sixteen_with_sources() {
 
 #[test]
 fn check_exit_codes() {
-    // Warnings only: exit 0.
-    let o = kw(&["check", &builds("4x-rtx-3090-wrx80-puget.rig.ron")]);
+    // Warnings only, every error-capable rule ran: exit 0. (The reference builds are
+    // UNVERIFIED now: each lacks a published figure an error-capable rule needs, e.g. the
+    // Puget build's cards have no published minimum power limit for its 280 W setting.)
+    let warned = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rules/pcie-link/fail-warning-m2-2-halves-the-slot.rig.ron")
+        .display()
+        .to_string();
+    let o = kw(&["check", &warned]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert!(stdout(&o).contains("PASS WITH WARNINGS"));
+    // Not every error-capable rule ran: UNVERIFIED, exit 3, with what to supply.
+    let o = kw(&["check", &builds("4x-rtx-3090-wrx80-puget.rig.ron")]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    assert!(stdout(&o).contains("UNVERIFIED") && stdout(&o).contains("min_power_limit_w"), "{}", stdout(&o));
     // An error finding: exit 1.
     let dir = std::env::temp_dir().join(format!("kw-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");

@@ -450,7 +450,8 @@ impl Coverage {
         let mut out: Vec<ToSupply> = Vec::new();
         for rc in self.not_checked.iter().filter(|rc| self.unverified.contains(&rc.rule)) {
             for u in &rc.unknown {
-                if let Some(t) = out.iter_mut().find(|t| t.part == u.part && t.figure == u.figure) {
+                // One line per part id and figure: four GPUs of one card need its figure once.
+                if let Some(t) = out.iter_mut().find(|t| t.part_id == u.part_id && t.figure == u.figure) {
                     if !t.rules.contains(&rc.rule) {
                         t.rules.push(rc.rule);
                     }

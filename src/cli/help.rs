@@ -19,8 +19,7 @@ pub const POWER: &str =
 /// `kraftwerk fit --help`.
 pub const FIT: &str = "Exit codes: 0 fits; 1 does not fit; 2 bad input (build or model file, context or batch out of range) or bad usage.";
 /// `kraftwerk validate --help`.
-pub const VALIDATE: &str =
-    "Exit codes: 0 no check failed and every check measured something; 1 any check failed; 3 UNVERIFIED: nothing failed but a check measured nothing (no PCIe sample under load, no probe data, a cancelled probe); 2 bad input (build, recording, nvidia-smi dump or report file) or bad usage.";
+pub const VALIDATE: &str = "Exit codes: 0 no check failed and every check measured something; 1 any check failed; 3 UNVERIFIED: nothing failed but a check measured nothing (no PCIe sample under load, no probe data, a cancelled probe); 2 bad input (build, recording, nvidia-smi dump or report file) or bad usage.";
 /// `kraftwerk fleet --help`.
 pub const FLEET: &str = "Exit codes: 0 every node passed and no outlier; 1 a failed node or an outlier; 3 nothing failed but a node measured nothing (a report without GPUs, a check not measured); 2 a report could not be read or bad usage.";
 /// `kraftwerk gpus --help`.
