@@ -11,6 +11,7 @@ mod fleet_cmd;
 mod gpus_cmd;
 mod links_cmd;
 pub mod plan_cmd;
+mod prices_cmd;
 mod probe_cmd;
 mod validate_cmd;
 
@@ -54,6 +55,15 @@ pub enum Command {
         /// Print counts (parts per kind, parts with the figures rules need) instead of parts.
         #[arg(long)]
         stats: bool,
+    },
+    /// Prices of a build's parts with date, source and age (a price over 12 months old says
+    /// so); without a build, the catalog's priced share per kind and the street-price import.
+    Prices {
+        /// The build file (`*.rig.ron`); omitted: the whole catalog.
+        build: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
     },
     /// Check a build file: verdict, findings, power summary. Exit 0 = no errors, 1 = errors,
     /// 2 = the file could not be read.
@@ -170,6 +180,7 @@ pub fn run(cmd: Command) -> ExitCode {
         Command::Links(args) => links_cmd::run(&args),
         Command::Compare(args) => compare_cmd::run(&args),
         Command::Plan(args) => plan_cmd::run(&args),
+        Command::Prices { build, format } => prices_cmd::run(build.as_deref(), format),
     }
 }
 
