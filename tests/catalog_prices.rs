@@ -185,9 +185,16 @@ fn the_prices_command_lists_every_part_of_a_reference_build() {
             assert_eq!(r["stale"], age > 12, "{}", want.id);
         }
     }
-    // Every part of this build is priced (GPU chips by their cards' median).
-    assert!(rows.iter().all(|r| r["unit_price_usd"].as_f64().is_some_and(|p| p > 0.0)), "{rows:#?}");
-    assert!(rows.iter().all(|r| r["price_source"].is_string()));
+    // Every part of the kinds the import covers is priced, with a source (drives are not in it).
+    let covered: Vec<_> = rows.iter().filter(|r| r["role"] != "Drive").collect();
+    assert!(covered.len() >= 7, "{rows:#?}");
+    assert!(covered.iter().all(|r| r["unit_price_usd"].as_f64().is_some_and(|p| p > 0.0)), "{rows:#?}");
+    assert!(covered.iter().all(|r| r["price_source"].is_string() && r["price_date"].is_string()));
+    // The board's price is the street import's; the curated GPU chip keeps its dated launch MSRP.
+    let board = rows.iter().find(|r| r["role"] == "Motherboard").expect("board");
+    assert!(board["price_source"].as_str().is_some_and(|s| s.starts_with("docyx/pc-part-dataset@c52a04c")));
+    let gpu = rows.iter().find(|r| r["role"] == "GPU").expect("GPU");
+    assert_eq!(gpu["price_date"], "2022-10-12");
 
     // Without a build: the priced share of every kind.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
@@ -206,9 +213,10 @@ fn the_prices_command_lists_every_part_of_a_reference_build() {
 const KNOWN_COMMIT: &str = "c52a04ca9465c83997ed335f7767b09a2005dd26";
 
 /// Parts with their street price in that file (the first must be a CPU): `(kind, id, USD)`.
-/// The chip's is the median of its 21 card listings.
+/// The chip's is the median of its 21 card listings. Parts without a curated price (a curated
+/// one stays: the Ryzen 9 9950X keeps its dated $649).
 const KNOWN: &[(catalog::PartKind, &str, f64)] = &[
-    (catalog::PartKind::Cpu, "amd-ryzen-9-9950x", 533.83),
+    (catalog::PartKind::Cpu, "amd-ryzen-7-9800x3d", 451.5),
     (catalog::PartKind::Motherboard, "asus-proart-x870e-creator-wifi", 517.99),
     (catalog::PartKind::GpuCard, "acer-nitro-oc-radeon-rx-9070-16gb-gddr6-black-silver", 832.67),
     (catalog::PartKind::Gpu, "nvidia-geforce-rtx-4070", 949.97),
@@ -230,13 +238,14 @@ const MATCH_FLOORS: &[(&str, f64)] = &[
 ];
 
 /// Priced parts per kind at least (street, curated and their overlap).
+/// Before the import: 4 chips, 0 cards, 10 CPUs, 0 boards, 7 PSUs, 2 coolers, 5 cases, 0 kits.
 const PRICED_FLOORS: &[(&str, usize)] = &[
     ("gpus", 36),
     ("gpu_cards", 264),
-    ("cpus", 140),
+    ("cpus", 146),
     ("motherboards", 580),
-    ("psus", 278),
+    ("psus", 283),
     ("coolers", 612),
-    ("cases", 624),
+    ("cases", 628),
     ("memory", 4),
 ];

@@ -138,7 +138,14 @@ impl PartsList {
         let r = build.resolve(catalog);
         let mut rows = Vec::new();
         for ((id, g), n) in grouped(build.gpus.iter().zip(&r.gpus).map(|(p, g)| (p.gpu.clone(), *g))) {
-            let mut x = row(PartKind::Gpu, "GPU", g, &id, n, g.map(|g| (g.price_usd, g.price_date.clone(), g.price_source.clone())));
+            let mut x = row(
+                PartKind::Gpu,
+                "GPU",
+                g,
+                &id,
+                n,
+                g.map(|g| (g.price_usd, g.price_date.clone(), g.price_source.clone())),
+            );
             if let Some(g) = g {
                 x.key_figures = vec![
                     KeyFigure { field: "memory_gib", value: Some(format!("{} GiB", g.memory_gib)) },
@@ -151,8 +158,14 @@ impl PartsList {
         }
         let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
         if let Some(id) = &build.cpu {
-            let mut x =
-                row(PartKind::Cpu, "CPU", r.cpu, id, sockets, r.cpu.map(|c| (c.price_usd, c.price_date.clone(), c.price_source.clone())));
+            let mut x = row(
+                PartKind::Cpu,
+                "CPU",
+                r.cpu,
+                id,
+                sockets,
+                r.cpu.map(|c| (c.price_usd, c.price_date.clone(), c.price_source.clone())),
+            );
             if let Some(c) = r.cpu {
                 x.key_figures = vec![fig("tdp_w", Some(c.tdp_w), "W"), fig("package_power_w", c.package_power_w, "W")];
             }
@@ -190,7 +203,14 @@ impl PartsList {
             rows.push(x);
         }
         if let Some(id) = &build.case {
-            let mut x = row(PartKind::Case, "Case", r.case, id, 1, r.case.map(|c| (c.price_usd, c.price_date.clone(), c.price_source.clone())));
+            let mut x = row(
+                PartKind::Case,
+                "Case",
+                r.case,
+                id,
+                1,
+                r.case.map(|c| (c.price_usd, c.price_date.clone(), c.price_source.clone())),
+            );
             if let Some(c) = r.case {
                 x.key_figures = vec![
                     fig("max_gpu_length_mm", c.max_gpu_length_mm, "mm"),
@@ -220,7 +240,14 @@ impl PartsList {
         let drive = |id: &str| r.storage.iter().map(|(d, _)| *d).find(|d| d.id == id);
         for (id, n) in grouped(build.storage.iter().map(|s| s.drive.clone())) {
             let d = drive(&id);
-            let mut x = row(PartKind::Storage, "Drive", d, &id, n, d.map(|d| (d.price_usd, d.price_date.clone(), d.price_source.clone())));
+            let mut x = row(
+                PartKind::Storage,
+                "Drive",
+                d,
+                &id,
+                n,
+                d.map(|d| (d.price_usd, d.price_date.clone(), d.price_source.clone())),
+            );
             if let Some(d) = d {
                 x.key_figures = vec![
                     KeyFigure { field: "capacity_gb", value: Some(format!("{} GB", d.capacity_gb)) },
@@ -230,7 +257,14 @@ impl PartsList {
             rows.push(x);
         }
         for ((id, p), n) in grouped(build.psus.iter().zip(&r.psus).map(|(u, p)| (u.psu.clone(), *p))) {
-            let mut x = row(PartKind::Psu, "PSU", p, &id, n, p.map(|p| (p.price_usd, p.price_date.clone(), p.price_source.clone())));
+            let mut x = row(
+                PartKind::Psu,
+                "PSU",
+                p,
+                &id,
+                n,
+                p.map(|p| (p.price_usd, p.price_date.clone(), p.price_source.clone())),
+            );
             if let Some(p) = p {
                 x.key_figures =
                     vec![fig("rated_w", Some(p.rated_w), "W"), fig("rated_w_low_line", p.rated_w_low_line, "W")];

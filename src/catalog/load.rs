@@ -219,9 +219,9 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
             .collect();
         let street = match street {
             Err(_) => super::street::parse_street_file(street_name, street_text),
-            Ok(h) => h
-                .join()
-                .unwrap_or_else(|_| Err(CatalogError::unlocated(street_name, "its parse thread panicked"))),
+            Ok(h) => {
+                h.join().unwrap_or_else(|_| Err(CatalogError::unlocated(street_name, "its parse thread panicked")))
+            }
         };
         (imported, curated, street)
     });

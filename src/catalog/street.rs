@@ -123,8 +123,8 @@ pub fn parse_street_file(file: &str, text: &str) -> Result<StreetFile, super::Ca
 pub fn problems(file: &StreetFile) -> Vec<String> {
     let mut out = Vec::new();
     let d = &file.import.date;
-    let date_ok = d.len() == 10
-        && d.char_indices().all(|(i, c)| if i == 4 || i == 7 { c == '-' } else { c.is_ascii_digit() });
+    let date_ok =
+        d.len() == 10 && d.char_indices().all(|(i, c)| if i == 4 || i == 7 { c == '-' } else { c.is_ascii_digit() });
     if !date_ok {
         out.push(format!("date `{d}` is not YYYY-MM-DD"));
     }
@@ -155,7 +155,12 @@ pub fn problems(file: &StreetFile) -> Vec<String> {
 /// listings were combined (always for a GPU chip, whose price comes from its cards).
 pub fn source_label(meta: &StreetMeta, price: &StreetPrice, chip: bool) -> String {
     if chip {
-        format!("{}; median of {} card listing{}", meta.source, price.listings, if price.listings == 1 { "" } else { "s" })
+        format!(
+            "{}; median of {} card listing{}",
+            meta.source,
+            price.listings,
+            if price.listings == 1 { "" } else { "s" }
+        )
     } else if price.listings > 1 {
         format!("{}; median of {} listings", meta.source, price.listings)
     } else {

@@ -128,7 +128,8 @@ fn catalog_prices(format: Format) -> ExitCode {
     };
     let today = prices::today_utc();
     let (street_prices, street_parts_priced) = report.street.map_or((None, 0), |(m, n)| (Some(m), n));
-    let out = CatalogPrices { today: today_text(today), priced: catalog.priced_shares(), street_prices, street_parts_priced };
+    let out =
+        CatalogPrices { today: today_text(today), priced: catalog.priced_shares(), street_prices, street_parts_priced };
     if format == Format::Json {
         return print_json(&out);
     }
