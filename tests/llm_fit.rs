@@ -129,6 +129,7 @@ fn gpu(
         source: "NVIDIA datasheet figures".into(),
         price_usd: None,
         price_date: None,
+        price_source: None,
         notes: None,
         provenance: std::sync::Arc::default(),
         origin: catalog::Origin::default(),

@@ -41,6 +41,9 @@ pub struct PartsRow {
     pub unit_price_usd: Option<f64>,
     /// Date of the price (`YYYY-MM` or `YYYY-MM-DD`), when the catalog gives one.
     pub price_date: Option<String>,
+    /// Where the price comes from when not from `source`: the street-price import's label
+    /// (`docyx/pc-part-dataset@…, PCPartPicker-derived, MIT`) or `user price file`.
+    pub price_source: Option<String>,
     /// `quantity × unit_price_usd`, USD.
     pub line_usd: Option<f64>,
     /// URL the part's figures and price come from (the catalog entry's `source`), if any.
@@ -77,9 +80,9 @@ fn row<T: HasId>(
     part: Option<&T>,
     id: &str,
     quantity: u32,
-    price: Option<(Option<f64>, Option<String>)>,
+    price: Option<(Option<f64>, Option<String>, Option<String>)>,
 ) -> PartsRow {
-    let (unit_price_usd, price_date) = price.unwrap_or((None, None));
+    let (unit_price_usd, price_date, price_source) = price.unwrap_or((None, None, None));
     PartsRow {
         role: role.to_owned(),
         kind: Some(kind),
@@ -88,6 +91,7 @@ fn row<T: HasId>(
         quantity,
         unit_price_usd,
         price_date: unit_price_usd.and(price_date),
+        price_source: unit_price_usd.and(price_source),
         line_usd: unit_price_usd.map(|p| p * f64::from(quantity)),
         source: part.map(|p| p.source().to_owned()).filter(|s| !s.is_empty()),
         origin: part.map_or_else(|| "not in the catalog".to_owned(), |p| p.origin().to_string()),
@@ -104,6 +108,7 @@ fn extra(role: &str, name: String, quantity: u32) -> PartsRow {
         quantity,
         unit_price_usd: None,
         price_date: None,
+        price_source: None,
         line_usd: None,
         source: None,
         origin: "the build file (no catalog entry)".to_owned(),
@@ -133,7 +138,14 @@ impl PartsList {
         let r = build.resolve(catalog);
         let mut rows = Vec::new();
         for ((id, g), n) in grouped(build.gpus.iter().zip(&r.gpus).map(|(p, g)| (p.gpu.clone(), *g))) {
-            let mut x = row(PartKind::Gpu, "GPU", g, &id, n, g.map(|g| (g.price_usd, g.price_date.clone())));
+            let mut x = row(
+                PartKind::Gpu,
+                "GPU",
+                g,
+                &id,
+                n,
+                g.map(|g| (g.price_usd, g.price_date.clone(), g.price_source.clone())),
+            );
             if let Some(g) = g {
                 x.key_figures = vec![
                     KeyFigure { field: "memory_gib", value: Some(format!("{} GiB", g.memory_gib)) },
@@ -146,8 +158,14 @@ impl PartsList {
         }
         let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
         if let Some(id) = &build.cpu {
-            let mut x =
-                row(PartKind::Cpu, "CPU", r.cpu, id, sockets, r.cpu.map(|c| (c.price_usd, c.price_date.clone())));
+            let mut x = row(
+                PartKind::Cpu,
+                "CPU",
+                r.cpu,
+                id,
+                sockets,
+                r.cpu.map(|c| (c.price_usd, c.price_date.clone(), c.price_source.clone())),
+            );
             if let Some(c) = r.cpu {
                 x.key_figures = vec![fig("tdp_w", Some(c.tdp_w), "W"), fig("package_power_w", c.package_power_w, "W")];
             }
@@ -160,7 +178,7 @@ impl PartsList {
                 r.board,
                 id,
                 1,
-                r.board.map(|b| (b.price_usd, b.price_date.clone())),
+                r.board.map(|b| (b.price_usd, b.price_date.clone(), b.price_source.clone())),
             );
             if let Some(b) = r.board {
                 x.key_figures = vec![
@@ -177,7 +195,7 @@ impl PartsList {
                 r.cooler,
                 id,
                 sockets,
-                r.cooler.map(|c| (c.price_usd, c.price_date.clone())),
+                r.cooler.map(|c| (c.price_usd, c.price_date.clone(), c.price_source.clone())),
             );
             if let Some(c) = r.cooler {
                 x.key_figures = vec![fig("rated_tdp_w", c.rated_tdp_w, "W"), fig("height_mm", c.height_mm, "mm")];
@@ -185,7 +203,14 @@ impl PartsList {
             rows.push(x);
         }
         if let Some(id) = &build.case {
-            let mut x = row(PartKind::Case, "Case", r.case, id, 1, r.case.map(|c| (c.price_usd, c.price_date.clone())));
+            let mut x = row(
+                PartKind::Case,
+                "Case",
+                r.case,
+                id,
+                1,
+                r.case.map(|c| (c.price_usd, c.price_date.clone(), c.price_source.clone())),
+            );
             if let Some(c) = r.case {
                 x.key_figures = vec![
                     fig("max_gpu_length_mm", c.max_gpu_length_mm, "mm"),
@@ -202,7 +227,7 @@ impl PartsList {
                 kit,
                 &m.kit,
                 u32::from(m.kits),
-                kit.map(|k| (k.price_usd, k.price_date.clone())),
+                kit.map(|k| (k.price_usd, k.price_date.clone(), k.price_source.clone())),
             );
             if let Some(k) = kit {
                 x.key_figures = vec![
@@ -215,7 +240,14 @@ impl PartsList {
         let drive = |id: &str| r.storage.iter().map(|(d, _)| *d).find(|d| d.id == id);
         for (id, n) in grouped(build.storage.iter().map(|s| s.drive.clone())) {
             let d = drive(&id);
-            let mut x = row(PartKind::Storage, "Drive", d, &id, n, d.map(|d| (d.price_usd, d.price_date.clone())));
+            let mut x = row(
+                PartKind::Storage,
+                "Drive",
+                d,
+                &id,
+                n,
+                d.map(|d| (d.price_usd, d.price_date.clone(), d.price_source.clone())),
+            );
             if let Some(d) = d {
                 x.key_figures = vec![
                     KeyFigure { field: "capacity_gb", value: Some(format!("{} GB", d.capacity_gb)) },
@@ -225,7 +257,14 @@ impl PartsList {
             rows.push(x);
         }
         for ((id, p), n) in grouped(build.psus.iter().zip(&r.psus).map(|(u, p)| (u.psu.clone(), *p))) {
-            let mut x = row(PartKind::Psu, "PSU", p, &id, n, p.map(|p| (p.price_usd, p.price_date.clone())));
+            let mut x = row(
+                PartKind::Psu,
+                "PSU",
+                p,
+                &id,
+                n,
+                p.map(|p| (p.price_usd, p.price_date.clone(), p.price_source.clone())),
+            );
             if let Some(p) = p {
                 x.key_figures =
                     vec![fig("rated_w", Some(p.rated_w), "W"), fig("rated_w_low_line", p.rated_w_low_line, "W")];

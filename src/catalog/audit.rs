@@ -37,6 +37,10 @@ pub struct Stats {
     pub chips_with_cards: usize,
     /// OpenDB commits the imports were read from.
     pub import_commits: Vec<String>,
+    /// Parts with a price per kind, and from where (curated, street-price import, user file).
+    pub priced: Vec<super::prices::PricedShare>,
+    /// The street-price import: dataset commit, date of the prices, match rate per kind.
+    pub street_prices: Option<super::street::StreetMeta>,
 }
 
 /// The counts of `c`.
@@ -62,6 +66,8 @@ pub fn stats(c: &Catalog, report: &LoadReport) -> Stats {
         gpu_cards_with_length: c.gpu_cards.iter().filter(|g| g.length_mm.is_some()).count(),
         chips_with_cards: chips.len(),
         import_commits: commits.into_iter().collect(),
+        priced: c.priced_shares(),
+        street_prices: report.street.as_ref().map(|(m, _)| m.clone()),
     }
 }
 

@@ -520,6 +520,9 @@ mod tests {
             let f = serial.overlay_curated(f, &mut conflicts);
             serial.merge(f, &Origin::Builtin((*name).to_owned()));
         }
+        let (name, text) = crate::catalog::street::STREET_FILE;
+        serial.apply_street_prices(&crate::catalog::street::parse_street_file(name, text).expect("street prices"));
+        serial.refresh_derived();
         assert_eq!(threaded.clone().into_parts_file(), serial.clone().into_parts_file());
         assert_eq!(threaded.card_gpus, serial.card_gpus);
         assert_eq!(report.conflicts, conflicts);

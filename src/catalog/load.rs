@@ -74,6 +74,9 @@ pub struct LoadReport {
     /// Figures where a curated part and the imported part of the same id differ (the curated
     /// figure is used).
     pub conflicts: Vec<FigureConflict>,
+    /// The street-price file's header (`catalog/prices/street.json`: commit, date, match
+    /// rates) and how many parts it priced.
+    pub street: Option<(super::street::StreetMeta, usize)>,
 }
 
 /// The built-in catalog files, embedded at compile time: `(file name, RON text)`.
@@ -175,7 +178,8 @@ pub fn builtin() -> Result<Catalog, CatalogError> {
 
 /// The built-in catalog with its [`LoadReport`]: imported parts first, then the curated RON
 /// files, whose parts override imported parts of the same id figure by figure
-/// ([`Catalog::overlay_curated`]).
+/// ([`Catalog::overlay_curated`]), then the dated street prices of `catalog/prices/street.json`
+/// ([`Catalog::apply_street_prices`]).
 ///
 /// The import files (7 MB of JSON) are parsed on one named thread each while this thread parses
 /// the RON files; the merge then runs in file order, so the result does not depend on which
@@ -185,7 +189,7 @@ pub fn builtin() -> Result<Catalog, CatalogError> {
 /// Only if an embedded file is broken, which the test suite rules out. A parse thread that
 /// could not start or panicked is reported as an error of its file, not a panic.
 pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
-    let (imported, curated) = std::thread::scope(|scope| {
+    let (imported, curated, street) = std::thread::scope(|scope| {
         let handles: Vec<_> = IMPORTED_FILES
             .iter()
             .map(|&(name, text)| {
@@ -195,6 +199,10 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
                 (name, text, thread)
             })
             .collect();
+        let (street_name, street_text) = super::street::STREET_FILE;
+        let street = std::thread::Builder::new()
+            .name(format!("catalog-parse {street_name}"))
+            .spawn_scoped(scope, move || super::street::parse_street_file(street_name, street_text));
         let curated: Vec<_> = BUILTIN_FILES.iter().map(|&(name, text)| (name, parse_parts_file(name, text))).collect();
         let imported: Vec<_> = handles
             .into_iter()
@@ -209,7 +217,13 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
                 (name, joined)
             })
             .collect();
-        (imported, curated)
+        let street = match street {
+            Err(_) => super::street::parse_street_file(street_name, street_text),
+            Ok(h) => {
+                h.join().unwrap_or_else(|_| Err(CatalogError::unlocated(street_name, "its parse thread panicked")))
+            }
+        };
+        (imported, curated, street)
     });
     let mut catalog = Catalog::default();
     let mut report = LoadReport::default();
@@ -222,6 +236,10 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
         let file = catalog.overlay_curated(file?, &mut report.conflicts);
         catalog.merge_deferred(file, &Origin::Builtin(name.to_owned()));
     }
+    // Street prices after the curated files: a curated price of the same date or later stays.
+    let street = street?;
+    let priced = catalog.apply_street_prices(&street);
+    report.street = Some((street.import, priced));
     catalog.refresh_derived();
     Ok((catalog, report))
 }

@@ -16,6 +16,7 @@ mod parts;
 pub mod picker;
 pub mod prices;
 pub mod search;
+pub mod street;
 mod validate;
 
 pub use kinds::{Catalog, FigureConflict, HasId, MaybeProvenance, Part, PartKind, PartsFile};

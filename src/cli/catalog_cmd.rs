@@ -133,6 +133,19 @@ fn print_stats(format: Format) -> ExitCode {
     println!("  boards with slot layout        {} of {}", s.motherboards_with_slot_layout, s.motherboards);
     println!("  GPU cards with length          {} of {}", s.gpu_cards_with_length, s.gpu_cards);
     println!("  chips with cards               {}", s.chips_with_cards);
+    println!("priced parts (catalog / street import / user file)");
+    for p in &s.priced {
+        println!(
+            "  {:<14} {:>5} of {:<5} {:>5.1} %  ({} / {} / {})",
+            p.kind.plural(),
+            p.priced,
+            p.parts,
+            p.priced_pct,
+            p.catalog,
+            p.street,
+            p.user
+        );
+    }
     ExitCode::SUCCESS
 }
 

@@ -14,6 +14,7 @@ mod help;
 mod links_cmd;
 mod list_cmd;
 pub mod plan_cmd;
+mod prices_cmd;
 mod probe_cmd;
 pub mod progress;
 pub mod shell_cmd;
@@ -64,6 +65,16 @@ pub enum Command {
         /// `search`.
         #[command(subcommand)]
         command: Option<catalog_cmd::CatalogCommand>,
+    },
+    /// Prices of a build's parts with date, source and age (a price over 12 months old says
+    /// so); without a build, the catalog's priced share per kind and the street-price import.
+    #[command(after_help = help::PRICES)]
+    Prices {
+        /// The build file (`*.rig.ron`); omitted: the whole catalog.
+        build: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
     },
     /// Check a build file: verdict, findings, power summary. Exit 0 = no errors, 1 = errors,
     /// 2 = the file could not be read, 3 = INCOMPLETE or EMPTY.
@@ -215,6 +226,7 @@ pub fn run(cmd: Command) -> ExitCode {
         Command::Man => shell_cmd::man(),
         Command::Import(args) => list_cmd::import(&args),
         Command::Export(args) => list_cmd::export(&args),
+        Command::Prices { build, format } => prices_cmd::run(build.as_deref(), format),
     }
 }
 

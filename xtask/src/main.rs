@@ -18,6 +18,11 @@
 //! Parts outside the scope of an LLM machine are counted per reason in `import.out_of_scope`.
 //! A curated part in `catalog/*.ron` whose notes cite an OpenDB file takes that file's part's
 //! id, so the curated figures override the imported ones figure by figure at load.
+//!
+//! `kraftwerk-import prices --git-dir ... --commit ...` imports dated street prices instead
+//! (docyx/pc-part-dataset, MIT): see [`prices`].
+
+mod prices;
 
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashMap};
@@ -52,6 +57,9 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "prices") {
+        return prices::run(&args[1..]);
+    }
     let arg = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let git_dir = arg("--git-dir").ok_or("--git-dir DIR is required")?;
     let commit = arg("--commit").ok_or("--commit SHA is required (pin the OpenDB commit)")?;

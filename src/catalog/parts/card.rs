@@ -47,6 +47,12 @@ pub struct GpuCard {
     /// Date of `price_usd`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price_date: Option<String>,
+    /// Where the price comes from when it is not the part's own `source`: the street-price
+    /// import (`docyx/pc-part-dataset@<commit>, PCPartPicker-derived, MIT`, with "median of N
+    /// listings" where several were combined) or `user price file`; `None`: the part's `source`
+    /// and `notes` (a curated launch MSRP or dated street price).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_source: Option<String>,
     /// Provenance notes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
@@ -113,6 +119,7 @@ impl GpuCard {
         }
         g.price_usd = self.price_usd;
         g.price_date.clone_from(&self.price_date);
+        g.price_source.clone_from(&self.price_source);
         let refused = self
             .board_power_w
             .filter(|w| !board_power_plausible(*w, chip.board_power_w))

@@ -63,6 +63,12 @@ pub struct Cpu {
     /// Date of `price_usd`.
     #[serde(default)]
     pub price_date: Option<String>,
+    /// Where the price comes from when it is not the part's own `source`: the street-price
+    /// import (`docyx/pc-part-dataset@<commit>, PCPartPicker-derived, MIT`, with "median of N
+    /// listings" where several were combined) or `user price file`; `None`: the part's `source`
+    /// and `notes` (a curated launch MSRP or dated street price).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_source: Option<String>,
     /// Provenance notes.
     #[serde(default)]
     pub notes: Option<String>,

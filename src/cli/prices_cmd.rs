@@ -1,0 +1,171 @@
+//! `kraftwerk prices [BUILD] [--format text|json]`: a build's parts with price, date, source and
+//! age; without a build, the catalog's priced share per kind and the street-price import.
+
+use super::{Format, load_catalog, print_json};
+use crate::build::parts_list::{PartsList, PartsRow, usd};
+use crate::catalog::prices::{self, PricedShare};
+use crate::catalog::street::StreetMeta;
+use serde::Serialize;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// One part line of `prices BUILD`.
+#[derive(Debug, Serialize)]
+struct PriceLine {
+    /// Role in the build (`GPU`, `CPU`, ...).
+    role: String,
+    /// Catalog id (empty for bridges and risers).
+    id: String,
+    /// Vendor and model.
+    name: String,
+    /// How many.
+    quantity: u32,
+    /// Unit price, USD; `null`: unpriced.
+    unit_price_usd: Option<f64>,
+    /// Date of the price.
+    price_date: Option<String>,
+    /// Where the price comes from: the street-price import's label, `user price file`, or
+    /// the part's own source URL (a curated price; see the part's notes).
+    price_source: Option<String>,
+    /// Whole months from the price's date to today; `null` without a dated price.
+    age_months: Option<u32>,
+    /// Older than 12 months.
+    stale: bool,
+}
+
+/// `prices BUILD` as JSON.
+#[derive(Debug, Serialize)]
+struct BuildPrices {
+    build: String,
+    /// Today (UTC), the date ages are counted to.
+    today: String,
+    rows: Vec<PriceLine>,
+    total_usd: f64,
+    priced_lines: usize,
+    unpriced_lines: usize,
+}
+
+/// `prices` without a build, as JSON.
+#[derive(Debug, Serialize)]
+struct CatalogPrices {
+    today: String,
+    priced: Vec<PricedShare>,
+    street_prices: Option<StreetMeta>,
+    street_parts_priced: usize,
+}
+
+fn today_text(t: (i32, u32, u32)) -> String {
+    format!("{:04}-{:02}-{:02}", t.0, t.1, t.2)
+}
+
+fn line(r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
+    let age = r.price_date.as_deref().and_then(|d| prices::age_months(d, today));
+    PriceLine {
+        role: r.role.clone(),
+        id: r.id.clone(),
+        name: r.name.clone(),
+        quantity: r.quantity,
+        unit_price_usd: r.unit_price_usd,
+        price_date: r.price_date.clone(),
+        price_source: r.unit_price_usd.and_then(|_| r.price_source.clone().or_else(|| r.source.clone())),
+        age_months: age,
+        stale: age.is_some_and(|m| m > prices::STALE_AFTER_MONTHS),
+    }
+}
+
+/// `prices BUILD`.
+fn build_prices(path: &Path, format: Format) -> ExitCode {
+    let (catalog, build) = match super::check_cmd::load_build(path) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let list = PartsList::of(&build, &catalog);
+    let today = prices::today_utc();
+    let out = BuildPrices {
+        build: list.build.clone(),
+        today: today_text(today),
+        rows: list.rows.iter().map(|r| line(r, today)).collect(),
+        total_usd: list.total_usd,
+        priced_lines: list.priced_lines,
+        unpriced_lines: list.unpriced_lines,
+    };
+    if format == Format::Json {
+        return print_json(&out);
+    }
+    println!("{} (prices as of {}, ages to today)", out.build, out.today);
+    for r in &out.rows {
+        let what = if r.id.is_empty() { r.name.clone() } else { format!("{} ({})", r.name, r.id) };
+        println!("  {:<13} {:>2} x {what}", r.role, r.quantity);
+        match r.unit_price_usd {
+            None => println!("  {:<13}      unpriced", ""),
+            Some(p) => {
+                let date = r.price_date.as_deref().unwrap_or("undated");
+                let age = match r.age_months {
+                    Some(m) => prices::stale_text(m).unwrap_or_else(|| format!("{m} months")),
+                    None => "age unknown".to_owned(),
+                };
+                println!("  {:<13}      {} each, {date}, {age}", "", usd(p));
+                println!("  {:<13}      source: {}", "", r.price_source.as_deref().unwrap_or("unknown"));
+            }
+        }
+    }
+    println!("total: {}", list.total_text());
+    ExitCode::SUCCESS
+}
+
+/// `prices` without a build.
+fn catalog_prices(format: Format) -> ExitCode {
+    let catalog = match load_catalog() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let report = match crate::catalog::builtin_with_report() {
+        Ok((_, r)) => r,
+        Err(e) => {
+            eprintln!("kraftwerk: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let today = prices::today_utc();
+    let (street_prices, street_parts_priced) = report.street.map_or((None, 0), |(m, n)| (Some(m), n));
+    let out =
+        CatalogPrices { today: today_text(today), priced: catalog.priced_shares(), street_prices, street_parts_priced };
+    if format == Format::Json {
+        return print_json(&out);
+    }
+    println!("priced parts per kind (today {}; catalog / street import / user file)", out.today);
+    for p in &out.priced {
+        println!(
+            "  {:<13} {:>5} of {:<5} {:>5.1} %  ({} / {} / {})",
+            p.kind.plural(),
+            p.priced,
+            p.parts,
+            p.priced_pct,
+            p.catalog,
+            p.street,
+            p.user
+        );
+    }
+    if let Some(m) = &out.street_prices {
+        let age = prices::age_months(&m.date, today)
+            .map(|a| prices::stale_text(a).unwrap_or_else(|| format!("{a} months")))
+            .unwrap_or_default();
+        println!("street prices: {} ({}, {age}), {} parts priced", m.source, m.date, out.street_parts_priced);
+        println!("  {}", m.repository);
+        for (kind, k) in &m.kinds {
+            println!(
+                "  {kind:<13} {:>5} of {:<5} priced listings matched ({:.1} %), {} parts priced; {} listings without a price skipped",
+                k.matched_rows, k.priced_rows, k.match_rate_pct, k.parts_priced, k.unpriced_rows
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Runs the subcommand.
+pub fn run(build: Option<&Path>, format: Format) -> ExitCode {
+    match build {
+        Some(path) => build_prices(path, format),
+        None => catalog_prices(format),
+    }
+}
