@@ -85,12 +85,18 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     assert!(kinds.iter().any(|&(n, m)| n == 2 && (m - 24.0).abs() < 0.1), "{kinds:?}");
     assert!(kinds.iter().all(|&(n, m)| n as f64 * m >= 40.0 && n <= 2), "{kinds:?}");
     let gpus: Vec<&str> = out.results.iter().map(|r| r.gpus.as_str()).collect();
-    assert_eq!(gpus[0], "2x RTX 3090", "cheapest priced GPU set first: {gpus:?}");
+    // Cheapest fully priced set first. With the dated street prices the first answer is two
+    // 24 GB cards (at this writing two RX 7900 XTX, priced from new listings, ahead of the RTX
+    // 3090, whose catalog price is still its launch MSRP until used-market prices land); the
+    // staple two RTX 3090 are among the first answers.
+    assert!(out.results[0].price_complete, "{gpus:?}");
+    assert_eq!(cards(&c, &out.results[0]), (2, 24.0), "{gpus:?}");
+    assert!(gpus.iter().take(3).any(|g| *g == "2x RTX 3090"), "two RTX 3090 near the top: {gpus:?}");
     // Distinct GPU sets at the top.
     let distinct: std::collections::BTreeSet<&str> = gpus.iter().take(3).copied().collect();
     assert_eq!(distinct.len(), 3, "{gpus:?}");
     // With one 96 GB card among the answers when asked for more of them.
-    let more = plan_blocking(&c, &Goal { max_results: 20, ..g.clone() }).expect("plan");
+    let more = plan_blocking(&c, &Goal { max_results: 80, ..g.clone() }).expect("plan");
     assert!(more.results.iter().any(|r| cards(&c, r) == (1, 96.0)), "one 96 GB card");
     // Four RTX 4090s at fp8 draw more than one 15 A circuit carries: named as the reason.
     let fp8 = plan_blocking(&c, &Goal { precision: Some("fp8".into()), ..g }).expect("plan");
@@ -124,7 +130,9 @@ fn qwen3_235b_moe_at_4_bit_in_a_230_v_16_a_room() {
         assert!(m > 24.5 || n >= 6, "{}: {n} x {m} GiB", r.title);
         assert!(r.eval.fits);
     }
-    assert!(out.results.iter().any(|r| cards(&c, r) == (2, 96.0)), "two 96 GB cards");
+    // Priced cheaper builds fill the first results; two 96 GB cards are among the answers.
+    let more = plan_blocking(&c, &Goal { max_results: 40, ..g.clone() }).expect("plan");
+    assert!(more.results.iter().any(|r| cards(&c, r) == (2, 96.0)), "two 96 GB cards");
     // 24 GB cards cannot hold it in four.
     assert!(out.rejected.iter().all(|r| r.what != "4x RTX 4090" || r.constraint == Constraint::Memory));
 }
@@ -173,22 +181,23 @@ fn every_result_passes_check_across_goals() {
     }
 }
 
-/// 70B at 16 bits is 141 GB of weights: no two cards on one 15 A circuit hold it; the binding
-/// constraint is memory and a lower precision is what relaxing it buys. (Before the planner
-/// read the checker's not-checked findings this used 405B, whose answers were four 96 GB
-/// cards of unpublished length.)
+/// A goal that truly has no answer: 405B at 16 bits is about 810 GB of weights, and no two
+/// cards hold it (the largest PCIe card has 141 GB): nothing meets it, no single relaxation
+/// finds anything, and the outcome says so. (70B at 16 bits, used here before, now has answers:
+/// one 141 GB H200 NVL or two 94 GB H100 NVL, since street prices price their platforms; those
+/// answers are "at least" prices, ranked after fully priced builds.)
 #[test]
 fn no_solution_names_the_binding_constraint() {
     let c = catalog();
-    let g = Goal { max_gpus: 2, ..goal("llama-3.1-70b", "bf16") };
+    let g = Goal { max_gpus: 2, ..goal("llama-3.1-405b", "bf16") };
     let out = plan_blocking(&c, &g).expect("plan");
     assert!(out.results.is_empty());
-    assert!(out.binding.contains(&Constraint::Memory), "{:?}", out.binding);
-    let m = out.relaxations.iter().find(|r| r.constraint == Constraint::Memory).expect("memory relaxation");
-    assert!(m.buys.as_deref().is_some_and(|b| b.contains("tok/s")), "{m:?}");
+    assert!(out.binding.is_empty(), "{:?}", out.binding);
+    assert!(out.relaxations.iter().all(|r| r.buys.is_none()), "{:?}", out.relaxations);
 
-    // A budget below two 24 GB cards: the budget binds.
-    let g = Goal { tok_s: 20.0, used: true, budget_usd: Some(3000.0), ..goal("llama-3.1-70b", "int4") };
+    // A budget below two 24 GB cards and a platform (street prices: two RX 7900 XTX alone
+    // are about $1,800): the budget binds.
+    let g = Goal { tok_s: 20.0, used: true, budget_usd: Some(1500.0), ..goal("llama-3.1-70b", "int4") };
     let out = plan_blocking(&c, &g).expect("plan");
     assert!(out.results.is_empty());
     assert_eq!(out.binding, vec![Constraint::Budget]);

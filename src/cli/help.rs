@@ -46,4 +46,5 @@ pub const IMPORT: &str = "Exit codes: 0 every line matched; 1 some lines not imp
 pub const EXPORT: &str =
     "Exit codes: 0 written; 2 the build file could not be read or parsed (file:line:column), or bad usage.";
 /// `kraftwerk prices --help`.
-pub const PRICES: &str = "Exit codes: 0 listed; 2 the build file could not be read or parsed (file:line:column), or bad usage.";
+pub const PRICES: &str =
+    "Exit codes: 0 listed; 2 the build file could not be read or parsed (file:line:column), or bad usage.";
