@@ -176,12 +176,14 @@ fn imported_ddr4_udimm_and_ddr5_rdimm_kits_load_with_their_figures() {
     assert_eq!(lpx.provenance_of("module_gb"), Provenance::Community("BuildCores OpenDB".into()));
     assert!(matches!(lpx.provenance_of("memory_type"), Provenance::Derived(_)));
     assert!(lpx.notes.as_deref().is_some_and(|n| n.contains("c6ddc5ed-8846-4bf5-bc53-606f85216f77")));
-    let rdimm = c.memory_kit("v-color-ecc-registered-dimm-128gb-4x32gb-ddr5-6000-cl32-black").expect("imported RDIMM kit");
+    let rdimm =
+        c.memory_kit("v-color-ecc-registered-dimm-128gb-4x32gb-ddr5-6000-cl32-black").expect("imported RDIMM kit");
     assert_eq!(rdimm.memory_type, MemoryType::Ddr5Rdimm);
     assert_eq!((rdimm.modules, rdimm.module_gb, rdimm.speed_mt_s, rdimm.ecc), (4, 32, 6000, true));
     assert_eq!((rdimm.cas_latency_cycles, rdimm.voltage_v), (Some(32), Some(1.25)));
     // A figure the record leaves empty is unknown, not 0.
-    let no_volts = c.memory.iter().find(|k| k.voltage_v.is_none() && k.id.starts_with("corsair-")).expect("a kit without voltage");
+    let no_volts =
+        c.memory.iter().find(|k| k.voltage_v.is_none() && k.id.starts_with("corsair-")).expect("a kit without voltage");
     assert_eq!(no_volts.provenance_of("voltage_v"), Provenance::Unknown);
     assert!(no_volts.summary().contains("unknown"), "{}", no_volts.summary());
 }
@@ -201,7 +203,11 @@ fn curated_parts_and_their_opendb_twins_are_one_part() {
     assert_eq!(kit.voltage_v, Some(1.4));
     assert_eq!(kit.provenance_of("voltage_v"), Provenance::Community("BuildCores OpenDB".into()));
     assert!(c.memory_kit("g-skill-trident-z5-rgb-black-ddr5-6000-cl30-64gb-2x32gb-250e4a28").is_none());
-    assert!(c.memory.iter().all(|k| !k.notes.as_deref().is_some_and(|n| n == "OpenDB 3076418d-7cc2-4537-8a82-c5c5252cd957")));
+    assert!(
+        c.memory
+            .iter()
+            .all(|k| !k.notes.as_deref().is_some_and(|n| n == "OpenDB 3076418d-7cc2-4537-8a82-c5c5252cd957"))
+    );
     for (curated, twin) in [
         ("corsair-ax1600i", "corsair-ax1600i-atx-1600w-fully-modular-80-titanium-certified"),
         ("msi-meg-ai1300p-pcie5", "msi-meg-ai1300p-pcie5-black-copper-atx-1300w-fully-modular-80-platinum-certified"),
@@ -238,7 +244,8 @@ fn an_am4_build_completes_with_an_imported_ddr4_kit() {
     let memory: Vec<_> = r.findings.iter().filter(|f| f.rule.starts_with("memory-")).collect();
     assert!(memory.iter().all(|f| f.kind != FindingKind::Problem), "{memory:?}");
     // The same build with a DDR5 kit is refused by memory-type: the rule ran.
-    let ddr5 = text.replace("corsair-vengeance-lpx-32gb-2x16gb-ddr4-3200-cl16-black", "corsair-vengeance-ddr5-cmk64gx5m2b5600c40");
+    let ddr5 = text
+        .replace("corsair-vengeance-lpx-32gb-2x16gb-ddr4-3200-cl16-black", "corsair-vengeance-ddr5-cmk64gx5m2b5600c40");
     let b = check::input::load_str("am4-ddr5.rig.ron", &ddr5, &c).expect("loads");
     let r = check::run(&b, &c);
     assert!(r.findings.iter().any(|f| f.rule == "memory-type" && f.kind == FindingKind::Problem), "{:?}", r.findings);

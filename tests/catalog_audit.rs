@@ -73,7 +73,11 @@ fn audit_lists_likely_duplicates_and_sees_a_planted_twin() {
     let file = catalog::PartsFile { psus: vec![twin], ..catalog::PartsFile::default() };
     c.merge(file, &catalog::Origin::User("planted.ron".into()));
     let a = audit::audit(&c, &report);
-    let found = a.likely_duplicates.iter().find(|d| d.ids.contains(&"corsair-ax1600i-again".to_owned())).expect("planted twin listed");
+    let found = a
+        .likely_duplicates
+        .iter()
+        .find(|d| d.ids.contains(&"corsair-ax1600i-again".to_owned()))
+        .expect("planted twin listed");
     assert!(found.curated);
     assert_eq!(found.ids, ["corsair-ax1600i", "corsair-ax1600i-again"]);
 }

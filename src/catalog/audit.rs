@@ -66,10 +66,15 @@ pub fn stats(c: &Catalog, report: &LoadReport) -> Stats {
         gpu_cards: c.gpu_cards.len(),
         gpu_cards_with_length: c.gpu_cards.iter().filter(|g| g.length_mm.is_some()).count(),
         chips_with_cards: chips.len(),
-        memory_kits_by_type: [MemoryType::Ddr4Udimm, MemoryType::Ddr4Rdimm, MemoryType::Ddr5Udimm, MemoryType::Ddr5Rdimm]
-            .into_iter()
-            .map(|t| (t.to_string(), c.memory.iter().filter(|k| k.memory_type == t).count()))
-            .collect(),
+        memory_kits_by_type: [
+            MemoryType::Ddr4Udimm,
+            MemoryType::Ddr4Rdimm,
+            MemoryType::Ddr5Udimm,
+            MemoryType::Ddr5Rdimm,
+        ]
+        .into_iter()
+        .map(|t| (t.to_string(), c.memory.iter().filter(|k| k.memory_type == t).count()))
+        .collect(),
         memory_kits_with_cas_latency: c.memory.iter().filter(|k| k.cas_latency_cycles.is_some()).count(),
         import_commits: commits.into_iter().collect(),
     }
@@ -407,7 +412,10 @@ mod tests {
         );
         assert_eq!(model_key("ASUS", "ProArt X870E-CREATOR WIFI"), "asus: creator proart wifi x870e");
         // Model words that differ keep parts apart: a white kit, another capacity, a Lite board.
-        assert_ne!(model_key("Corsair", "Vengeance DDR5-5600 64GB Black"), model_key("Corsair", "Vengeance DDR5-5600 64GB White"));
+        assert_ne!(
+            model_key("Corsair", "Vengeance DDR5-5600 64GB Black"),
+            model_key("Corsair", "Vengeance DDR5-5600 64GB White")
+        );
         assert_ne!(model_key("ASRock", "X870E Taichi"), model_key("ASRock", "X870E Taichi Lite"));
         assert_ne!(model_key("ASUS", "ProArt X870E-CREATOR WIFI"), model_key("MSI", "ProArt X870E-CREATOR WIFI"));
     }
