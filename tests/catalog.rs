@@ -204,9 +204,7 @@ fn curated_parts_and_their_opendb_twins_are_one_part() {
     assert_eq!(kit.provenance_of("voltage_v"), Provenance::Community("BuildCores OpenDB".into()));
     assert!(c.memory_kit("g-skill-trident-z5-rgb-black-ddr5-6000-cl30-64gb-2x32gb-250e4a28").is_none());
     assert!(
-        c.memory
-            .iter()
-            .all(|k| !k.notes.as_deref().is_some_and(|n| n == "OpenDB 3076418d-7cc2-4537-8a82-c5c5252cd957"))
+        c.memory.iter().all(|k| k.notes.as_deref().is_none_or(|n| n != "OpenDB 3076418d-7cc2-4537-8a82-c5c5252cd957"))
     );
     for (curated, twin) in [
         ("corsair-ax1600i", "corsair-ax1600i-atx-1600w-fully-modular-80-titanium-certified"),

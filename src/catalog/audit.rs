@@ -170,7 +170,7 @@ pub fn likely_duplicates(c: &Catalog) -> Vec<LikelyDuplicate> {
     for kind in PartKind::ALL {
         let mut groups: BTreeMap<String, Vec<(&str, bool)>> = BTreeMap::new();
         for p in c.parts_of(kind) {
-            let curated = matches!(p.origin(), Origin::Builtin(f) if f.ends_with(".ron"));
+            let curated = matches!(p.origin(), Origin::Builtin(f) if std::path::Path::new(f).extension().is_some_and(|e| e == "ron"));
             groups.entry(model_key(p.vendor(), p.model_name())).or_default().push((p.id(), curated));
         }
         for (key, mut parts) in groups {
