@@ -158,3 +158,93 @@ fn cpu_families_and_chips_of_the_issue_are_in_the_catalog() {
     let b200 = c.gpu("nvidia-b200-sxm").expect("B200");
     assert_eq!(b200.peak.fp8, Some(4500.0), "dense: half the sparse 9 PFLOPS per GPU");
 }
+
+/// Memory kits imported from BuildCores OpenDB (issue 25 item 5) load with their figures and
+/// provenance: a DDR4 UDIMM kit (Corsair Vengeance LPX CMK32GX4M2E3200C16,
+/// https://github.com/buildcores/buildcores-open-db/blob/136a77aec16a/open-db/RAM/c6ddc5ed-8846-4bf5-bc53-606f85216f77.json)
+/// and a DDR5 RDIMM kit (v-color ECC Registered DDR5-6000 CL32 4x32GB,
+/// https://github.com/buildcores/buildcores-open-db/blob/136a77aec16a/open-db/RAM/7558dd32-6770-44d7-bf48-565ecd73a987.json).
+#[test]
+fn imported_ddr4_udimm_and_ddr5_rdimm_kits_load_with_their_figures() {
+    use kraftwerk::catalog::{MemoryType, Part, Provenance};
+    let c = catalog::builtin().expect("catalog");
+    let lpx = c.memory_kit("corsair-vengeance-lpx-32gb-2x16gb-ddr4-3200-cl16-black").expect("imported DDR4 kit");
+    assert_eq!(lpx.memory_type, MemoryType::Ddr4Udimm);
+    assert_eq!((lpx.modules, lpx.module_gb, lpx.speed_mt_s), (2, 16, 3200));
+    assert_eq!((lpx.cas_latency_cycles, lpx.voltage_v, lpx.ecc), (Some(16), Some(1.35), false));
+    assert_eq!(lpx.origin(), &Origin::Builtin("catalog/opendb/memory.json".into()));
+    assert_eq!(lpx.provenance_of("module_gb"), Provenance::Community("BuildCores OpenDB".into()));
+    assert!(matches!(lpx.provenance_of("memory_type"), Provenance::Derived(_)));
+    assert!(lpx.notes.as_deref().is_some_and(|n| n.contains("c6ddc5ed-8846-4bf5-bc53-606f85216f77")));
+    let rdimm =
+        c.memory_kit("v-color-ecc-registered-dimm-128gb-4x32gb-ddr5-6000-cl32-black").expect("imported RDIMM kit");
+    assert_eq!(rdimm.memory_type, MemoryType::Ddr5Rdimm);
+    assert_eq!((rdimm.modules, rdimm.module_gb, rdimm.speed_mt_s, rdimm.ecc), (4, 32, 6000, true));
+    assert_eq!((rdimm.cas_latency_cycles, rdimm.voltage_v), (Some(32), Some(1.25)));
+    // A figure the record leaves empty is unknown, not 0.
+    let no_volts =
+        c.memory.iter().find(|k| k.voltage_v.is_none() && k.id.starts_with("corsair-")).expect("a kit without voltage");
+    assert_eq!(no_volts.provenance_of("voltage_v"), Provenance::Unknown);
+    assert!(no_volts.summary().contains("unknown"), "{}", no_volts.summary());
+}
+
+/// A curated kit and its OpenDB twin are one part (issue 25 item 6): the import takes the
+/// curated id, curated figures win, and the figures only OpenDB gives fill in (G.Skill
+/// F5-6000J3040G32GX2-TZ5RK: 1.4 V from
+/// https://github.com/buildcores/buildcores-open-db/blob/136a77aec16a/open-db/RAM/250e4a28-dabf-44aa-92bc-24080bcc3828.json).
+#[test]
+fn curated_parts_and_their_opendb_twins_are_one_part() {
+    use kraftwerk::catalog::{Part, Provenance};
+    let c = catalog::builtin().expect("catalog");
+    let kit = c.memory_kit("gskill-trident-z5-rgb-f5-6000j3040g32gx2-tz5rk").expect("curated kit");
+    assert_eq!(kit.origin(), &Origin::Builtin("catalog/memory.ron".into()));
+    assert_eq!(kit.cas_latency_cycles, Some(30));
+    assert_eq!(kit.provenance_of("cas_latency_cycles"), Provenance::Vendor);
+    assert_eq!(kit.voltage_v, Some(1.4));
+    assert_eq!(kit.provenance_of("voltage_v"), Provenance::Community("BuildCores OpenDB".into()));
+    assert!(c.memory_kit("g-skill-trident-z5-rgb-black-ddr5-6000-cl30-64gb-2x32gb-250e4a28").is_none());
+    assert!(
+        c.memory.iter().all(|k| k.notes.as_deref().is_none_or(|n| n != "OpenDB 3076418d-7cc2-4537-8a82-c5c5252cd957"))
+    );
+    for (curated, twin) in [
+        ("corsair-ax1600i", "corsair-ax1600i-atx-1600w-fully-modular-80-titanium-certified"),
+        ("msi-meg-ai1300p-pcie5", "msi-meg-ai1300p-pcie5-black-copper-atx-1300w-fully-modular-80-platinum-certified"),
+    ] {
+        assert!(c.psu(curated).is_some(), "{curated}");
+        assert!(c.psu(twin).is_none(), "{twin} is still a part of its own");
+    }
+}
+
+/// An AM4 build (Ryzen 9 5950X on an X570 board) can be completed with an imported DDR4 kit,
+/// and `memory-type` runs on it without a finding (issue 25 item 5).
+#[test]
+fn an_am4_build_completes_with_an_imported_ddr4_kit() {
+    use kraftwerk::check::{self, FindingKind, Verdict};
+    let c = catalog::builtin().expect("catalog");
+    let text = r#"#![enable(implicit_some)]
+(
+    format: 1,
+    name: "AM4 5950X, X570, imported DDR4",
+    cpu: "amd-ryzen-9-5950x",
+    motherboard: "asus-x570-rog-crosshair-viii-dark-hero-am4-ddr4-atx",
+    cooler: "noctua-nh-d15-g2",
+    case: "corsair-7000d-airflow",
+    memory: (kit: "corsair-vengeance-lpx-32gb-2x16gb-ddr4-3200-cl16-black", kits: 2),
+    storage: [],
+    gpus: [(gpu: "nvidia-geforce-rtx-3090", slot: 1)],
+    psus: [(psu: "seasonic-prime-tx-1600-atx31")],
+)"#;
+    let b = check::input::load_str("am4.rig.ron", text, &c).expect("the build loads");
+    let r = check::run(&b, &c);
+    assert!(r.coverage.missing_parts.is_empty(), "{:?}", r.coverage.missing_parts);
+    assert!(!matches!(r.verdict, Verdict::Incomplete | Verdict::Empty), "{:?}", r.verdict);
+    assert!(!r.coverage.not_checked.iter().any(|n| n.rule == "memory-type"), "memory-type not checked");
+    let memory: Vec<_> = r.findings.iter().filter(|f| f.rule.starts_with("memory-")).collect();
+    assert!(memory.iter().all(|f| f.kind != FindingKind::Problem), "{memory:?}");
+    // The same build with a DDR5 kit is refused by memory-type: the rule ran.
+    let ddr5 = text
+        .replace("corsair-vengeance-lpx-32gb-2x16gb-ddr4-3200-cl16-black", "corsair-vengeance-ddr5-cmk64gx5m2b5600c40");
+    let b = check::input::load_str("am4-ddr5.rig.ron", &ddr5, &c).expect("loads");
+    let r = check::run(&b, &c);
+    assert!(r.findings.iter().any(|f| f.rule == "memory-type" && f.kind == FindingKind::Problem), "{:?}", r.findings);
+}

@@ -17,6 +17,71 @@ fn stats_meet_the_issue_14_targets() {
     assert_eq!(s.import_commits[0].len(), 40);
 }
 
+/// Memory at market scale (issue 25 item 5): kits per type from the OpenDB import plus the
+/// curated file. The floors are the counts at the pinned commit (README).
+#[test]
+fn stats_count_memory_kits_by_type() {
+    let (c, report) = catalog::builtin_with_report().expect("catalog");
+    let s = audit::stats(&c, &report);
+    let json = serde_json::to_value(&s).expect("json");
+    let by_type = &json["memory_kits_by_type"];
+    println!("{by_type}");
+    for (t, floor) in [("DDR4 UDIMM", 1698), ("DDR5 UDIMM", 2446), ("DDR5 RDIMM", 5), ("DDR4 RDIMM", 1)] {
+        let n = by_type[t].as_u64().unwrap_or(0);
+        assert!(n >= floor, "{t}: {n} < {floor}");
+    }
+    let total: u64 = by_type.as_object().expect("object").values().filter_map(serde_json::Value::as_u64).sum();
+    assert_eq!(total, c.memory.len() as u64, "every kit has one of the four types");
+    assert!(s.memory_kits_with_cas_latency >= 4000, "{}", s.memory_kits_with_cas_latency);
+    let memory = a_import(&report, "catalog/opendb/memory.json");
+    assert!(memory.0 >= 4100, "imported {}", memory.0);
+    // Out of scope, counted per reason: older DDR, SO-DIMMs, and records that do not say
+    // whether the kit is buffered (never guessed).
+    for reason in ["DDR3 or older memory", "SO-DIMM (laptop and small-form memory)"] {
+        assert!(memory.1.get(reason).is_some_and(|n| *n > 100), "{reason}: {:?}", memory.1);
+    }
+    assert!(memory.1.keys().any(|k| k.starts_with("buffering not stated")), "{:?}", memory.1);
+    // Records whose name contradicts their fields are skipped and named.
+    assert!(memory.2.iter().any(|f| f.reason.contains("name says registered")), "{:?}", memory.2.first());
+}
+
+/// `(imported, out of scope per reason, skipped files)` of one import file.
+fn a_import(
+    report: &catalog::LoadReport,
+    file: &str,
+) -> (usize, std::collections::BTreeMap<String, usize>, Vec<catalog::SkippedFile>) {
+    let (_, m, skipped) = report.imports.iter().find(|(f, _, _)| f == file).expect("import file");
+    (m.imported, m.out_of_scope.clone(), skipped.clone())
+}
+
+/// The audit lists likely duplicates (issue 25 item 6). In the built-in catalog no group holds
+/// a curated part (every curated twin is merged into its import); a user part planted as a
+/// copy of a curated PSU under another id is listed as a curated group.
+#[test]
+fn audit_lists_likely_duplicates_and_sees_a_planted_twin() {
+    let (mut c, report) = catalog::builtin_with_report().expect("catalog");
+    let a = audit::audit(&c, &report);
+    println!("{} likely duplicate groups", a.likely_duplicates.len());
+    let curated: Vec<_> = a.likely_duplicates.iter().filter(|d| d.curated).collect();
+    assert!(curated.is_empty(), "curated twins left: {curated:?}");
+    assert!(a.likely_duplicates.len() >= 100, "OpenDB's own repeated listings: {}", a.likely_duplicates.len());
+    assert!(a.likely_duplicates.iter().all(|d| d.ids.len() >= 2 && d.ids.is_sorted()));
+    let mut twin = c.psu("corsair-ax1600i").expect("curated PSU").clone();
+    twin.id = "corsair-ax1600i-again".into();
+    twin.vendor = "CORSAIR".into();
+    twin.name = "ax1600i (cp 9020087)".into();
+    let file = catalog::PartsFile { psus: vec![twin], ..catalog::PartsFile::default() };
+    c.merge(file, &catalog::Origin::User("planted.ron".into()));
+    let a = audit::audit(&c, &report);
+    let found = a
+        .likely_duplicates
+        .iter()
+        .find(|d| d.ids.contains(&"corsair-ax1600i-again".to_owned()))
+        .expect("planted twin listed");
+    assert!(found.curated);
+    assert_eq!(found.ids, ["corsair-ax1600i", "corsair-ax1600i-again"]);
+}
+
 #[test]
 fn audit_lists_failed_files_conflicts_and_unknowns() {
     let (c, report) = catalog::builtin_with_report().expect("catalog");
@@ -31,7 +96,7 @@ fn audit_lists_failed_files_conflicts_and_unknowns() {
     for u in &a.unknown_figures {
         println!("  unknown {} {}: {} [{}]", u.kind.plural(), u.figure, u.count, u.rules);
     }
-    assert_eq!(a.imports.len(), 6);
+    assert_eq!(a.imports.len(), 7);
     for i in &a.imports {
         assert!(i.imported > 0, "{}", i.file);
         for f in &i.failed {

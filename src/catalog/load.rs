@@ -15,6 +15,7 @@ pub const IMPORTED_FILES: &[(&str, &str)] = &[
     ("catalog/opendb/psus.json", include_str!("../../catalog/opendb/psus.json")),
     ("catalog/opendb/motherboards.json", include_str!("../../catalog/opendb/motherboards.json")),
     ("catalog/opendb/gpu_cards.json", include_str!("../../catalog/opendb/gpu_cards.json")),
+    ("catalog/opendb/memory.json", include_str!("../../catalog/opendb/memory.json")),
 ];
 
 /// What an import file says about its import: database, pinned commit, counts.
@@ -181,7 +182,7 @@ pub fn builtin() -> Result<Catalog, CatalogError> {
 /// ([`Catalog::overlay_curated`]), then the dated street prices of `catalog/prices/street.json`
 /// ([`Catalog::apply_street_prices`]).
 ///
-/// The import files (7 MB of JSON) are parsed on one named thread each while this thread parses
+/// The import files (9 MB of JSON) are parsed on one named thread each while this thread parses
 /// the RON files; the merge then runs in file order, so the result does not depend on which
 /// thread finished first. `card_gpus` is resolved once, at the end.
 ///

@@ -71,7 +71,24 @@ pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
     validate_cpus(c, &mut out);
     validate_boards(c, &mut out);
     validate_psus_and_models(c, &mut out);
+    validate_memory(c, &mut out);
     out
+}
+
+/// Memory kits: modules per kit, module size, data rate, CAS latency and voltage in range.
+fn validate_memory(c: &Catalog, out: &mut Vec<ValidationIssue>) {
+    let k = PartKind::Memory;
+    for m in &c.memory {
+        range(out, k, &m.id, "modules", f64::from(m.modules), 1.0, 16.0);
+        range(out, k, &m.id, "module_gb", f64::from(m.module_gb), 1.0, 512.0);
+        range(out, k, &m.id, "speed_mt_s", f64::from(m.speed_mt_s), 1600.0, 12_000.0);
+        if let Some(cl) = m.cas_latency_cycles {
+            range(out, k, &m.id, "cas_latency_cycles", f64::from(cl), 9.0, 80.0);
+        }
+        if let Some(v) = m.voltage_v {
+            range(out, k, &m.id, "voltage_v", v, 1.0, 1.65);
+        }
+    }
 }
 
 /// GPU cards: the chip they name exists, sane length, width and board power; no card id shared with a chip.

@@ -133,6 +133,10 @@ fn print_stats(format: Format) -> ExitCode {
     println!("  boards with slot layout        {} of {}", s.motherboards_with_slot_layout, s.motherboards);
     println!("  GPU cards with length          {} of {}", s.gpu_cards_with_length, s.gpu_cards);
     println!("  chips with cards               {}", s.chips_with_cards);
+    for (t, n) in &s.memory_kits_by_type {
+        println!("  memory kits {t:<18} {n}");
+    }
+    println!("  memory kits with CAS latency   {}", s.memory_kits_with_cas_latency);
     println!("priced parts (catalog / street import / user file)");
     for p in &s.priced {
         println!(
@@ -208,6 +212,14 @@ fn print_audit(format: Format) -> ExitCode {
             d.derivation,
             d.examples.join(", ")
         );
+    }
+    let with_curated = a.likely_duplicates.iter().filter(|d| d.curated).count();
+    println!(
+        "likely duplicates (same vendor and model words): {} groups, {with_curated} with a curated part",
+        a.likely_duplicates.len()
+    );
+    for d in a.likely_duplicates.iter().filter(|d| d.curated).chain(a.likely_duplicates.iter().filter(|d| !d.curated)) {
+        println!("  {} [{}]{}: {}", d.kind.plural(), d.key, if d.curated { " curated" } else { "" }, d.ids.join(", "));
     }
     ExitCode::SUCCESS
 }

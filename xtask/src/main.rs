@@ -6,7 +6,7 @@
 //!     --git-dir /path/to/buildcores-open-db/.git --commit <40-hex commit> [--out catalog/opendb]
 //! ```
 //!
-//! Reads `open-db/{PCCase,CPUCooler,PSU,Motherboard,GPU}/*.json` at that commit through `git`
+//! Reads `open-db/{CPU,PCCase,CPUCooler,PSU,Motherboard,GPU,RAM}/*.json` at that commit through `git`
 //! (no work tree needed), maps each file to Kraftwerk's part schema and writes one compact JSON
 //! file per kind: `{"import": {...commit...}, "skipped": [...], "parts": {"<kind>": [...]}}`.
 //! The same commit in gives byte-identical files out (files sorted by path, ids deterministic,
@@ -69,13 +69,14 @@ fn run() -> Result<(), String> {
     let out = arg("--out").unwrap_or_else(|| "catalog/opendb".into());
     let ctx = Ctx { commit: commit.clone(), links: curated_links()? };
     let mut reader = BlobReader::new(&git_dir)?;
-    let kinds: [(&str, &str, &str, fn(&Value, &Ctx) -> Mapped); 6] = [
+    let kinds: [(&str, &str, &str, fn(&Value, &Ctx) -> Mapped); 7] = [
         ("CPU", "cpus", "cpus.json", cpu),
         ("PCCase", "cases", "cases.json", case),
         ("CPUCooler", "coolers", "coolers.json", cooler),
         ("PSU", "psus", "psus.json", psu),
         ("Motherboard", "motherboards", "motherboards.json", board),
         ("GPU", "gpu_cards", "gpu_cards.json", gpu_card),
+        ("RAM", "memory", "memory.json", memory_kit),
     ];
     std::fs::create_dir_all(&out).map_err(|e| format!("{out}: {e}"))?;
     for (category, key, file, map) in kinds {
@@ -178,7 +179,14 @@ impl BlobReader {
 /// Curated parts whose notes cite exactly one OpenDB file: uuid -> curated id.
 fn curated_links() -> Result<HashMap<String, String>, String> {
     let mut links = HashMap::new();
-    for file in ["catalog/cases.ron", "catalog/coolers.ron", "catalog/psus.ron", "catalog/motherboards.ron", "catalog/cpus.ron"] {
+    for file in [
+        "catalog/cases.ron",
+        "catalog/coolers.ron",
+        "catalog/psus.ron",
+        "catalog/motherboards.ron",
+        "catalog/cpus.ron",
+        "catalog/memory.ron",
+    ] {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e} (run from the repository root)"))?;
         for block in text.split("id: \"").skip(1) {
             let Some(end) = block.find('"') else { continue };
@@ -321,6 +329,10 @@ fn file_provenance(category: &str) -> Map<String, Value> {
             ("memory_type", "DDR generation from OpenDB; RDIMM for server/workstation sockets"),
         ],
         "GPU" => &[("cooler", "from OpenDB's cooling field (fans = open air)")],
+        "RAM" => &[
+            ("memory_type", "OpenDB's ram_type (DDR4/DDR5) and registered field (Unbuffered = UDIMM; Registered or Load Reduced = RDIMM)"),
+            ("speed_mt_s", "OpenDB's speed, the data rate of the DDR4-/DDR5- rating (its schema says MHz)"),
+        ],
         "CPU" => &[
             ("pcie_lanes", "the platform's usable CPU lanes (vendor platform specification; see notes)"),
             ("memory_types", "the platform's memory type"),
@@ -694,5 +706,100 @@ fn gpu_card(v: &Value, ctx: &Ctx) -> Mapped {
     put(&mut m, "cooler", cooler.map(Value::from));
     put(&mut m, "board_power_w", num(v, "tdp")?.map(Value::from));
     put(&mut m, "memory_gib", memory.map(Value::from));
+    Ok(Outcome::Part(m))
+}
+
+/// The memory type a record states: DDR generation from `ram_type`, buffering from
+/// `registered`; never guessed. `Err` for a record that contradicts itself.
+fn ram_kind(v: &Value, name: &str) -> Result<Result<&'static str, String>, String> {
+    let ram = string(v, "ram_type")?.ok_or("`ram_type` missing")?;
+    if !matches!(ram, "DDR4" | "DDR5") {
+        return Ok(Err("DDR3 or older memory".into()));
+    }
+    match string(v, "form_factor")? {
+        Some("288-pin DIMM" | "DIMM" | "UDIMM") => {}
+        Some(f) if f.contains("SO-DIMM") => return Ok(Err("SO-DIMM (laptop and small-form memory)".into())),
+        Some(other) => return Err(format!("form factor `{other}` is not a {ram} module")),
+        None => return Ok(Err("form factor not stated".into())),
+    }
+    let registered = match string(v, "registered")? {
+        Some("Unbuffered") => false,
+        Some("Registered" | "Load Reduced") => true,
+        Some(other) => return Err(format!("unknown `registered` value `{other}`")),
+        None => return Ok(Err("buffering not stated (`registered` empty): unbuffered or registered unknown".into())),
+    };
+    // The name is the listing's own words: a name that says registered (or ECC) against a field
+    // that says otherwise is a record that contradicts itself, not one to pick a side of.
+    let lower = name.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let says_registered = words.iter().any(|w| matches!(*w, "registered" | "rdimm" | "lrdimm"));
+    let says_unbuffered = words.iter().any(|w| matches!(*w, "unbuffered" | "udimm"));
+    if says_registered && !registered {
+        return Err("the name says registered but `registered` is Unbuffered".into());
+    }
+    if says_unbuffered && registered {
+        return Err("the name says unbuffered but `registered` is Registered".into());
+    }
+    if registered && string(v, "form_factor")? == Some("UDIMM") {
+        return Err("form factor UDIMM but `registered` is Registered".into());
+    }
+    Ok(Ok(match (ram, registered) {
+        ("DDR4", false) => "Ddr4Udimm",
+        ("DDR4", true) => "Ddr4Rdimm",
+        ("DDR5", false) => "Ddr5Udimm",
+        _ => "Ddr5Rdimm",
+    }))
+}
+
+/// A memory kit: DDR4/DDR5 DIMMs whose buffering the record states.
+fn memory_kit(v: &Value, ctx: &Ctx) -> Mapped {
+    let name = v.get("metadata").and_then(|m| string(m, "name").ok().flatten()).unwrap_or("");
+    let mem_type = match ram_kind(v, name)? {
+        Ok(t) => t,
+        Err(why) => return Ok(Outcome::OutOfScope(why)),
+    };
+    let ddr5 = mem_type.starts_with("Ddr5");
+    let ecc = match string(v, "ecc")? {
+        Some("ECC") => true,
+        Some("Non-ECC") => false,
+        Some(other) => return Err(format!("unknown `ecc` value `{other}`")),
+        None => return Err("`ecc` missing".into()),
+    };
+    let lower = name.to_ascii_lowercase();
+    if !ecc && lower.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == "ecc") && !lower.contains("non-ecc") && !lower.contains("non ecc") {
+        return Err("the name says ECC but `ecc` is Non-ECC".into());
+    }
+    let modules = v.get("modules").filter(|m| m.is_object()).ok_or("`modules` missing")?;
+    let quantity = count(modules, "quantity")?.filter(|q| *q > 0).ok_or("`modules.quantity` missing")?;
+    let per = num(modules, "capacity_gb")?.ok_or("`modules.capacity_gb` missing")?;
+    if per.fract() != 0.0 || !(1.0..=512.0).contains(&per) {
+        return Err(format!("`modules.capacity_gb` {per} is not a module size"));
+    }
+    if let Some(total) = num(v, "capacity")?
+        && (total - per * quantity as f64).abs() > 0.5
+    {
+        return Err(format!("`capacity` {total} GB is not `modules.quantity` {quantity} x `modules.capacity_gb` {per}"));
+    }
+    let speed = num(v, "speed")?.ok_or("`speed` missing")?;
+    let range = if ddr5 { 3200.0..=12000.0 } else { 1600.0..=6000.0 };
+    if speed.fract() != 0.0 || !range.contains(&speed) {
+        return Err(format!("`speed` {speed} is not a {} data rate", if ddr5 { "DDR5" } else { "DDR4" }));
+    }
+    let cl = num(v, "cas_latency")?;
+    if let Some(c) = cl.filter(|c| c.fract() != 0.0 || !(9.0..=80.0).contains(c)) {
+        return Err(format!("`cas_latency` {c} is not a CAS latency (9-80 cycles)"));
+    }
+    let volts = num(v, "voltage")?;
+    if let Some(x) = volts.filter(|x| !(1.0..=1.65).contains(x)) {
+        return Err(format!("`voltage` {x} V is not a DIMM voltage (1.0-1.65 V)"));
+    }
+    let mut m = base(v, ctx, "RAM")?;
+    m.insert("memory_type".into(), json!(mem_type));
+    m.insert("modules".into(), json!(quantity));
+    m.insert("module_gb".into(), json!(per as u64));
+    m.insert("speed_mt_s".into(), json!(speed as u64));
+    m.insert("ecc".into(), json!(ecc));
+    put(&mut m, "cas_latency_cycles", cl.map(|c| json!(c as u64)));
+    put(&mut m, "voltage_v", volts.map(Value::from));
     Ok(Outcome::Part(m))
 }

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 // ---------------------------------------------------------------- memory, storage
 
-/// A memory kit.
+/// A memory kit: curated (`catalog/memory.ron`) or imported from BuildCores OpenDB
+/// (`catalog/opendb/memory.json`, DDR4/DDR5 DIMMs whose record states the buffering).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MemoryKit {
@@ -22,10 +23,16 @@ pub struct MemoryKit {
     pub modules: u8,
     /// Capacity per module, GB.
     pub module_gb: u32,
-    /// Data rate, MT/s.
+    /// Data rate, MT/s (the `DDR5-6000` rating).
     pub speed_mt_s: u32,
     /// ECC.
     pub ecc: bool,
+    /// CAS latency at `speed_mt_s`, clock cycles (CL30), if published.
+    #[serde(default)]
+    pub cas_latency_cycles: Option<u32>,
+    /// Module voltage at `speed_mt_s`, V (1.35 for most DDR5-6000 XMP/EXPO kits), if published.
+    #[serde(default)]
+    pub voltage_v: Option<f64>,
     /// Power per module under load, W, if published.
     #[serde(default)]
     pub power_w_per_module: Option<f64>,
@@ -46,6 +53,9 @@ pub struct MemoryKit {
     /// Provenance notes.
     #[serde(default)]
     pub notes: Option<String>,
+    /// Per-figure provenance (curated parts: all from `source`).
+    #[serde(default, skip_serializing_if = "Sources::is_default")]
+    pub provenance: std::sync::Arc<Sources>,
     /// Where this part was loaded from (not in files).
     #[serde(skip)]
     pub origin: Origin,

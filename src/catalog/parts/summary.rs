@@ -187,7 +187,25 @@ impl Part for Case {
 
 impl Part for MemoryKit {
     fn summary(&self) -> String {
-        format!("{}, {}x{} GB, {} MT/s", self.memory_type, self.modules, self.module_gb, self.speed_mt_s)
+        format!(
+            "{}, {}x{} GB, {} MT/s, CL {}, {}",
+            self.memory_type,
+            self.modules,
+            self.module_gb,
+            self.speed_mt_s,
+            known(self.cas_latency_cycles, ""),
+            known(self.voltage_v, " V")
+        )
+    }
+    fn provenance_of(&self, figure: &str) -> Provenance {
+        let known = match figure {
+            "cas_latency_cycles" => self.cas_latency_cycles.is_some(),
+            "voltage_v" => self.voltage_v.is_some(),
+            "power_w_per_module" => self.power_w_per_module.is_some(),
+            "price_usd" => self.price_usd.is_some(),
+            _ => true,
+        };
+        self.provenance.of_known(figure, known)
     }
 }
 
@@ -240,6 +258,10 @@ impl MaybeProvenance for Case {
     }
 }
 impl MaybeProvenance for Cpu {}
-impl MaybeProvenance for MemoryKit {}
+impl MaybeProvenance for MemoryKit {
+    fn provenance_mut(&mut self) -> Option<&mut std::sync::Arc<Sources>> {
+        Some(&mut self.provenance)
+    }
+}
 impl MaybeProvenance for Storage {}
 impl MaybeProvenance for LlmModel {}
