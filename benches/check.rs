@@ -5,11 +5,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::Path;
 
-fn largest_build(catalog: &kraftwerk::catalog::Catalog) -> kraftwerk::build::Build {
+fn largest_build(catalog: &kraftwerk::catalog::Catalog) -> kraftwerk::rig::Build {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds");
-    let mut best: Option<kraftwerk::build::Build> = None;
+    let mut best: Option<kraftwerk::rig::Build> = None;
     for e in std::fs::read_dir(dir).expect("builds").flatten() {
-        if let Ok(b) = kraftwerk::build::load(&e.path(), Some(catalog))
+        if let Ok(b) = kraftwerk::rig::load(&e.path(), Some(catalog))
             && best.as_ref().is_none_or(|x| b.gpus.len() > x.gpus.len())
         {
             best = Some(b);

@@ -2,11 +2,11 @@
 //! estimate on the command line.
 
 use super::{Format, load_catalog, print_json};
-use crate::build::Build;
 use crate::catalog::Catalog;
 use crate::check::{self, RULES, Verdict};
 use crate::estimate::power::{self, LoadState, PowerEstimate};
 use crate::report::{power_text, report_text};
+use crate::rig::Build;
 use std::path::Path;
 use std::process::ExitCode;
 

@@ -339,7 +339,7 @@ fn print_speed_and_cost(result: &BuildFit) {
     }
 }
 
-fn print_search(build: &crate::build::Build, catalog: &crate::catalog::Catalog, opts: &FitOptions, result: &BuildFit) {
+fn print_search(build: &crate::rig::Build, catalog: &crate::catalog::Catalog, opts: &FitOptions, result: &BuildFit) {
     let Some(input) = fit::input_for(build, catalog, opts).ok() else { return };
     let slots = fit::gpu_slots(build, catalog);
     let used = &slots[..(result.fit.parallelism.degree() as usize).min(slots.len())];

@@ -1,12 +1,12 @@
 //! `kraftwerk import` (a parts list in, a build file out) and `kraftwerk export --list`
 //! (a build out as a parts list). Glue only: the reading and matching is
-//! [`crate::build::import_list`], the rendering [`crate::build::parts_list`].
+//! [`crate::rig::import_list`], the rendering [`crate::rig::parts_list`].
 
 use super::check_cmd::load_build;
 use super::load_catalog;
-use crate::build::import_list::{self, MAX_LIST_BYTES};
-use crate::build::parts_list::PartsList;
-use crate::build::{self, BuildError};
+use crate::rig::import_list::{self, MAX_LIST_BYTES};
+use crate::rig::parts_list::PartsList;
+use crate::rig::{self, BuildError};
 use clap::{Args, ValueEnum};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -128,7 +128,7 @@ pub fn import(args: &ImportArgs) -> ExitCode {
             if priced == 1 { "" } else { "s" }
         );
     }
-    let ron = match build::to_ron_string(&list.build) {
+    let ron = match rig::to_ron_string(&list.build) {
         Ok(ron) => ron,
         Err(err) => {
             eprintln!("kraftwerk: cannot encode the build: {err}");
@@ -150,7 +150,7 @@ pub fn import(args: &ImportArgs) -> ExitCode {
                 eprintln!("kraftwerk: {}: is the input list; not overwriting it", out.display());
                 return ExitCode::from(2);
             }
-            if let Err(err) = build::save(out, &list.build) {
+            if let Err(err) = rig::save(out, &list.build) {
                 eprintln!("kraftwerk: {err}");
                 return ExitCode::from(2);
             }

@@ -2,9 +2,9 @@
 //! age; without a build, the catalog's priced share per kind and the street-price import.
 
 use super::{Format, load_catalog, print_json};
-use crate::build::parts_list::{PartsList, PartsRow, usd};
 use crate::catalog::prices::{self, PricedShare};
 use crate::catalog::street::StreetMeta;
+use crate::rig::parts_list::{PartsList, PartsRow, usd};
 use serde::Serialize;
 use std::path::Path;
 use std::process::ExitCode;

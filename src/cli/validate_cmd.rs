@@ -98,11 +98,7 @@ pub fn run(a: &ValidateArgs) -> ExitCode {
 
 /// Grades the file `--from` names: `nvidia-smi -q`, `-q -x` or `topo -m` output (found from
 /// the content, [`smi::is_smi_output`]) or else a recording.
-fn from_file(
-    path: &Path,
-    build: &crate::build::Build,
-    catalog: &crate::catalog::Catalog,
-) -> Result<Validation, String> {
+fn from_file(path: &Path, build: &crate::rig::Build, catalog: &crate::catalog::Catalog) -> Result<Validation, String> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
     if smi::is_smi_output(&text) {
@@ -116,7 +112,7 @@ fn from_file(
 /// Observes this machine: NVML, NVML samples while the probe runs, the probe, the links.
 fn observe_live(
     a: &ValidateArgs,
-    build: &crate::build::Build,
+    build: &crate::rig::Build,
     catalog: &crate::catalog::Catalog,
 ) -> Result<Observed, ExitCode> {
     let mut obs = Observed { source: "live".to_owned(), ..Observed::default() };

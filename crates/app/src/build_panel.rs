@@ -1,0 +1,791 @@
+//! The left build panel: the build's name, a searchable picker per part (compatible parts
+//! first), drives, GPU model and count, each GPU's slot, PSU, riser and power limit, `NVLink`
+//! bridges, PSUs, and the site (mains, circuit, electricity price).
+
+use super::app::{Action, AppState, ViewState};
+use super::theme;
+use super::widgets::{PickTarget, Picked, Picker};
+use eframe::egui::{self, RichText};
+use kraftwerk_catalog::{GpuFormFactor, HasId, LaneSource, NvLink};
+use kraftwerk_core::check::{PartRef, Severity};
+use kraftwerk_core::estimate::power::throughput_kept;
+use kraftwerk_core::rig::{Riser, Site};
+
+/// Width of the label column, points.
+const LABEL_W: f32 = 100.0;
+
+/// Draws the panel.
+pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
+    ui.add_space(theme::SMALL_GAP);
+    ui.horizontal(|ui| {
+        let l = ui.label(RichText::new("Build").strong());
+        let mut name = state.build.name.clone();
+        let full = name.clone();
+        let edit = ui.add(egui::TextEdit::singleline(&mut name).desired_width(f32::INFINITY)).labelled_by(l.id);
+        if edit.on_hover_text(full).changed() {
+            out.push(Action::SetName(name));
+        }
+    });
+    if let Some(r) = &state.build.reference {
+        ui.add(egui::Label::new(RichText::new(format!("Reference: {r}")).weak().small()).wrap());
+    }
+    ui.add_space(theme::SMALL_GAP);
+    egui::CollapsingHeader::new(RichText::new("Platform").heading().size(16.0)).default_open(true).show(ui, |ui| {
+        platform(ui, state, view, out);
+    });
+    egui::CollapsingHeader::new(RichText::new(format!("GPUs ({})", state.build.gpus.len())).heading().size(16.0))
+        .id_salt("gpus-section")
+        .default_open(true)
+        .show(ui, |ui| gpus(ui, state, view, out));
+    egui::CollapsingHeader::new(
+        RichText::new(format!("Power supplies ({})", state.build.psus.len())).heading().size(16.0),
+    )
+    .id_salt("psus-section")
+    .default_open(true)
+    .show(ui, |ui| psus(ui, state, view, out));
+    egui::CollapsingHeader::new(RichText::new("Site").heading().size(16.0))
+        .default_open(true)
+        .show(ui, |ui| site(ui, state, view, out));
+}
+
+/// A row label with the worst severity of the part's findings as a coloured dot, outlined when
+/// a clicked finding names the part.
+fn part_label(ui: &mut egui::Ui, text: &str, sev: Option<Severity>, highlighted: bool) -> egui::Response {
+    let (filled, color) = match sev {
+        Some(s) => (true, theme::severity(s)),
+        None => (false, ui.visuals().weak_text_color()),
+    };
+    let resp = ui
+        .allocate_ui_with_layout(egui::vec2(LABEL_W, 20.0), egui::Layout::left_to_right(egui::Align::Center), |ui| {
+            ui.set_min_width(LABEL_W);
+            theme::dot(ui, color, filled);
+            let mut t = RichText::new(text);
+            if highlighted {
+                t = t.color(theme::HIGHLIGHT).strong();
+            }
+            ui.label(t)
+        })
+        .inner;
+    theme::scroll_if_highlighted(ui, resp.rect, highlighted);
+    resp
+}
+
+/// Picker width from the space left after the label column.
+/// One removable part row (a drive, a PSU): its label, its picker, and a "×" button.
+struct PickRow {
+    part: PartRef,
+    label: String,
+    remove_hover: String,
+    target: PickTarget,
+}
+
+/// Draws a [`PickRow`]; returns the part picked, if any, and whether "×" was clicked.
+#[allow(clippy::ptr_arg, reason = "`Picker::current` borrows the build's `String` id")]
+fn removable_pick_row(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut ViewState,
+    row: &PickRow,
+    current: &String,
+    text: &str,
+    pw: f32,
+) -> (Option<String>, bool) {
+    ui.horizontal(|ui| {
+        let hl = view.is_highlighted(row.part);
+        let l = part_label(ui, &row.label, state.severity_of(row.part), hl);
+        let picked = Picker {
+            target: row.target,
+            current: Some(current),
+            current_text: text,
+            allow_none: false,
+            width: (pw - 30.0).max(120.0),
+            label_id: l.id,
+            highlighted: hl,
+        }
+        .show(ui, &mut view.picks, state);
+        let removed = ui.small_button("×").on_hover_text(&row.remove_hover).clicked();
+        let id = match picked {
+            Some(Picked::Part(id)) => Some(id),
+            _ => None,
+        };
+        (id, removed)
+    })
+    .inner
+}
+
+fn picker_width(ui: &egui::Ui) -> f32 {
+    (ui.available_width() - LABEL_W - 16.0).max(150.0)
+}
+
+fn name_of<T: HasId>(part: Option<&T>, id: Option<&String>) -> String {
+    match (part, id) {
+        (Some(p), _) => p.display_name(),
+        (None, Some(id)) => format!("{id} (unknown)"),
+        (None, None) => String::new(),
+    }
+}
+
+// Over 120 lines: the platform pickers (CPU, board, memory, cooler, case, drives) in the
+// panel's reading order, each a few lines over the same state, view and action list.
+fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
+    let b = &state.build;
+    let res = b.resolve(&state.catalog);
+    let pw = picker_width(ui);
+    let rows: [(&str, PartRef, PickTarget, Option<&String>, String); 4] = [
+        ("CPU", PartRef::Cpu, PickTarget::Cpu, b.cpu.as_ref(), name_of(res.cpu, b.cpu.as_ref())),
+        (
+            "Motherboard",
+            PartRef::Motherboard,
+            PickTarget::Motherboard,
+            b.motherboard.as_ref(),
+            name_of(res.board, b.motherboard.as_ref()),
+        ),
+        ("CPU cooler", PartRef::Cooler, PickTarget::Cooler, b.cooler.as_ref(), name_of(res.cooler, b.cooler.as_ref())),
+        ("Case", PartRef::Case, PickTarget::Case, b.case.as_ref(), name_of(res.case, b.case.as_ref())),
+    ];
+    for (label, part, target, current, text) in rows {
+        ui.horizontal(|ui| {
+            let hl = view.is_highlighted(part);
+            let l = part_label(ui, label, state.severity_of(part), hl);
+            let picked = Picker {
+                target,
+                current: current.map(String::as_str),
+                current_text: &text,
+                allow_none: true,
+                width: pw,
+                label_id: l.id,
+                highlighted: hl,
+            }
+            .show(ui, &mut view.picks, state);
+            if let Some(p) = picked {
+                let id = match p {
+                    Picked::Part(id) => Some(id),
+                    Picked::Cleared => None,
+                };
+                out.push(match target {
+                    PickTarget::Cpu => Action::SetCpu(id),
+                    PickTarget::Motherboard => Action::SetMotherboard(id),
+                    PickTarget::Cooler => Action::SetCooler(id),
+                    _ => Action::SetCase(id),
+                });
+            }
+        });
+    }
+    // Memory: kit and count.
+    ui.horizontal(|ui| {
+        let hl = view.is_highlighted(PartRef::Memory);
+        let l = part_label(ui, "Memory", state.severity_of(PartRef::Memory), hl);
+        let kit_id = b.memory.as_ref().map(|m| &m.kit);
+        let text = name_of(res.memory.map(|m| m.0), kit_id);
+        let picked = Picker {
+            target: PickTarget::Memory,
+            current: kit_id.map(String::as_str),
+            current_text: &text,
+            allow_none: true,
+            width: (pw - 70.0).max(120.0),
+            label_id: l.id,
+            highlighted: hl,
+        }
+        .show(ui, &mut view.picks, state);
+        match picked {
+            Some(Picked::Part(id)) => out.push(Action::SetMemoryKit(Some(id))),
+            Some(Picked::Cleared) => out.push(Action::SetMemoryKit(None)),
+            None => {}
+        }
+        if let Some(m) = &b.memory {
+            let mut kits = m.kits;
+            let resp = ui
+                .add(egui::DragValue::new(&mut kits).range(1..=64).clamp_existing_to_range(false).prefix("× "))
+                .on_hover_text("Number of kits");
+            if resp.labelled_by(l.id).changed() {
+                out.push(Action::SetMemoryKits(kits));
+            }
+        }
+    });
+    if let Some((kit, n)) = res.memory {
+        ui.horizontal(|ui| {
+            ui.add_space(LABEL_W + 8.0);
+            ui.weak(format!(
+                "{} modules, {} GB total",
+                u32::from(kit.modules) * u32::from(n),
+                kit.total_gb() * u32::from(n)
+            ));
+        });
+    }
+    // Drives.
+    for (i, s) in b.storage.iter().enumerate() {
+        ui.push_id(("drive", i), |ui| {
+            let drive = state.build.parts.storage.iter().chain(&state.catalog.storage).find(|d| d.id == s.drive);
+            let text = name_of(drive, Some(&s.drive));
+            let row = PickRow {
+                part: PartRef::Storage(i),
+                label: format!("Drive {}", i + 1),
+                remove_hover: format!("Remove drive {}", i + 1),
+                target: PickTarget::Storage(i),
+            };
+            let (picked, removed) = removable_pick_row(ui, state, view, &row, &s.drive, &text, pw);
+            if let Some(id) = picked {
+                out.push(Action::SetStorageDrive(i, id));
+            }
+            if removed {
+                out.push(Action::RemoveStorage(i));
+            }
+            if let Some(board) = res.board {
+                ui.horizontal(|ui| {
+                    ui.add_space(LABEL_W + 8.0);
+                    let l = ui.weak("in");
+                    let current = s.m2_slot.clone().unwrap_or_else(|| "not on the board".into());
+                    egui::ComboBox::from_id_salt(("m2", i))
+                        .selected_text(current)
+                        .show_ui(ui, |ui| {
+                            if ui.selectable_label(s.m2_slot.is_none(), "not on the board").clicked() {
+                                out.push(Action::SetStorageSlot(i, None));
+                            }
+                            for m in &board.m2_slots {
+                                let src = if m.lane_source == LaneSource::Cpu { "CPU" } else { "chipset" };
+                                let t = format!("{} · Gen{} x{} · {src}", m.name, m.pcie_gen, m.lanes);
+                                if ui.selectable_label(s.m2_slot.as_deref() == Some(m.name.as_str()), t).clicked() {
+                                    out.push(Action::SetStorageSlot(i, Some(m.name.clone())));
+                                }
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                });
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        let l = part_label(ui, "Add drive", None, false);
+        let picked = Picker {
+            target: PickTarget::NewStorage,
+            current: None,
+            current_text: "Add an NVMe drive…",
+            allow_none: false,
+            width: pw,
+            label_id: l.id,
+            highlighted: false,
+        }
+        .show(ui, &mut view.picks, state);
+        if let Some(Picked::Part(id)) = picked {
+            out.push(Action::AddStorage(id));
+        }
+    });
+}
+
+fn gpus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
+    let b = &state.build;
+    let res = b.resolve(&state.catalog);
+    let pw = picker_width(ui);
+    if b.gpus.is_empty() {
+        ui.horizontal(|ui| {
+            let l = part_label(ui, "Add GPU", None, false);
+            let picked = Picker {
+                target: PickTarget::NewGpu,
+                current: None,
+                current_text: "Choose a GPU model…",
+                allow_none: false,
+                width: pw,
+                label_id: l.id,
+                highlighted: false,
+            }
+            .show(ui, &mut view.picks, state);
+            if let Some(Picked::Part(id)) = picked {
+                out.push(Action::AddGpu(id));
+            }
+        });
+        return;
+    }
+    let first = &b.gpus[0].gpu;
+    let same = b.gpus.iter().all(|g| &g.gpu == first);
+    let model_text = if same {
+        name_of(res.gpus[0], Some(first))
+    } else {
+        let mut ids: Vec<&str> = b.gpus.iter().map(|g| g.gpu.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        format!("mixed: {} models", ids.len())
+    };
+    ui.horizontal(|ui| {
+        let any_hl = (0..b.gpus.len()).any(|i| view.is_highlighted(PartRef::Gpu(i)));
+        let sev = (0..b.gpus.len()).filter_map(|i| state.severity_of(PartRef::Gpu(i))).max();
+        let l = part_label(ui, "Model", sev, any_hl);
+        let picked = Picker {
+            target: PickTarget::AllGpus,
+            current: if same { Some(first.as_str()) } else { None },
+            current_text: &model_text,
+            allow_none: false,
+            width: pw,
+            label_id: l.id,
+            highlighted: any_hl,
+        }
+        .show(ui, &mut view.picks, state);
+        if let Some(Picked::Part(id)) = picked {
+            out.push(Action::SetGpuModel(None, id));
+        }
+    });
+    let last_model = b.gpus.last().map_or_else(|| first.clone(), |g| g.gpu.clone());
+    ui.horizontal(|ui| {
+        let l = part_label(ui, "Count", None, false);
+        if ui.button("Remove GPU").on_hover_text("Remove the last GPU").clicked() {
+            out.push(Action::RemoveGpu(b.gpus.len() - 1));
+        }
+        let mut n = b.gpus.len();
+        if ui.add(egui::DragValue::new(&mut n).range(0..=64).clamp_existing_to_range(false)).labelled_by(l.id).changed()
+        {
+            out.push(Action::SetGpuCount(n, last_model.clone()));
+        }
+        if ui.button("Add GPU").on_hover_text("Add another GPU of the last model in the next free slot").clicked() {
+            out.push(Action::AddGpu(last_model.clone()));
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.add_space(LABEL_W + 8.0);
+        if ui.button("Auto-place").on_hover_text("Place every GPU again in the first free slots that fit it").clicked()
+        {
+            out.push(Action::AutoPlaceGpus);
+        }
+        ui.checkbox(&mut view.link_limits, "One power limit for all");
+    });
+    ui.add_space(theme::SMALL_GAP);
+    for i in 0..b.gpus.len() {
+        ui.push_id(("gpu", i), |ui| gpu_row(ui, state, view, out, i));
+    }
+    bridges(ui, state, out);
+}
+
+// Over 120 lines: one GPU's row (model picker, slot, riser, power limit, PSU and cable
+// choices) in the order the panel shows them, over the same state, view and action list.
+fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<Action>, i: usize) {
+    let bld = &state.build;
+    let res = bld.resolve(&state.catalog);
+    let place = &bld.gpus[i];
+    let gpu = res.gpus.get(i).copied().flatten();
+    let part = PartRef::Gpu(i);
+    let hl = view.is_highlighted(part);
+    let sev = state.severity_of(part);
+    let stroke = if hl {
+        theme::highlight_stroke(2.0)
+    } else {
+        egui::Stroke::new(1.0, sev.map_or(ui.visuals().widgets.noninteractive.bg_stroke.color, theme::severity))
+    };
+    let frame = egui::Frame::group(ui.style()).stroke(stroke);
+    let framed = theme::full_width(ui, frame, |ui| {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(format!("GPU {}", i + 1)).strong());
+            if let Some(s) = sev {
+                theme::dot(ui, theme::severity(s), true);
+            }
+            ui.label(gpu.map_or_else(|| format!("{} (unknown)", place.gpu), |card| card.name.clone()));
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.small_button("×").on_hover_text(format!("Remove GPU {}", i + 1)).clicked() {
+                    out.push(Action::RemoveGpu(i));
+                }
+                let mut b_model = None;
+                ui.menu_button("…", |ui| {
+                    ui.label("Change this GPU's model:");
+                    for m in super::app::merged(&bld.parts.gpus, &state.catalog.gpus) {
+                        if ui.selectable_label(m.id == place.gpu, m.display_name()).clicked() {
+                            b_model = Some(m.id.clone());
+                        }
+                    }
+                })
+                .response
+                .on_hover_text("Change this GPU's model");
+                if let Some(id) = b_model {
+                    out.push(Action::SetGpuModel(Some(i), id));
+                }
+            });
+        });
+        let Some(gpu) = gpu else { return };
+        if gpu.form_factor == GpuFormFactor::Sxm {
+            ui.weak("SXM module on its baseboard: no slot, no cables.");
+        } else if let Some(board) = res.board {
+            ui.horizontal(|ui| {
+                let l = ui.label("Slot");
+                let current = place.slot.map_or_else(
+                    || "not in a slot".to_owned(),
+                    |pos| {
+                        board.slot_at(pos).map_or_else(
+                            || {
+                                if board.slot_layout_known() {
+                                    format!("position {pos} (none there)")
+                                } else {
+                                    format!("position {pos} (slot layout unknown)")
+                                }
+                            },
+                            |s| format!("{pos} · {}", s.name),
+                        )
+                    },
+                );
+                egui::ComboBox::from_id_salt("slot")
+                    .selected_text(current)
+                    .width(150.0)
+                    .show_ui(ui, |ui| {
+                        if ui.selectable_label(place.slot.is_none(), "not in a slot").clicked() {
+                            out.push(Action::SetGpuSlot(i, None));
+                        }
+                        for s in &board.pcie_slots {
+                            let src = if s.lane_source == LaneSource::Cpu { "CPU" } else { "chipset" };
+                            let taken = bld.gpus.iter().enumerate().any(|(j, o)| j != i && o.slot == Some(s.position));
+                            let t = format!(
+                                "{} · {} · x{} slot, x{} Gen{} {src}{}",
+                                s.position,
+                                s.name,
+                                s.physical_lanes,
+                                s.electrical_lanes,
+                                s.pcie_gen,
+                                if taken { " (taken)" } else { "" }
+                            );
+                            if ui.selectable_label(place.slot == Some(s.position), t).clicked() {
+                                out.push(Action::SetGpuSlot(i, Some(s.position)));
+                            }
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id);
+                let mut on_riser = place.riser.is_some();
+                if ui
+                    .checkbox(&mut on_riser, "riser")
+                    .on_hover_text("Card on a riser cable: covers no slots of the board")
+                    .changed()
+                {
+                    out.push(Action::SetGpuRiser(
+                        i,
+                        if on_riser { Some(Riser { pcie_gen: 4, length_mm: None }) } else { None },
+                    ));
+                }
+                if let Some(riser) = place.riser {
+                    let l = ui.weak("Gen");
+                    egui::ComboBox::from_id_salt("riser-gen")
+                        .selected_text(riser.pcie_gen.to_string())
+                        .width(40.0)
+                        .show_ui(ui, |ui| {
+                            for gen_ in [3u8, 4, 5] {
+                                if ui.selectable_label(riser.pcie_gen == gen_, gen_.to_string()).clicked() {
+                                    out.push(Action::SetGpuRiser(i, Some(Riser { pcie_gen: gen_, ..riser })));
+                                }
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                }
+            });
+        } else {
+            ui.weak("Choose a motherboard to place this card.");
+        }
+        if bld.psus.len() > 1 {
+            ui.horizontal(|ui| {
+                let l = ui.label("Fed by");
+                let psu_name = |k: usize| {
+                    res.psus
+                        .get(k)
+                        .copied()
+                        .flatten()
+                        .map_or_else(|| format!("PSU {} (missing)", k + 1), |ps| format!("PSU {}: {}", k + 1, ps.name))
+                };
+                let w = ui.available_width() - 4.0;
+                super::widgets::sized(ui, w, |ui| {
+                    egui::ComboBox::from_id_salt("psu")
+                        .selected_text(psu_name(place.psu))
+                        .width(w - 8.0)
+                        .truncate()
+                        .show_ui(ui, |ui| {
+                            for k in 0..bld.psus.len() {
+                                if ui.selectable_label(place.psu == k, psu_name(k)).clicked() {
+                                    out.push(Action::SetGpuPsu(i, k));
+                                }
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                });
+            });
+        }
+        // Power limit, bounded by the card's range (half the board power where no minimum is
+        // published, as the checker's advice does).
+        let max = gpu.max_limit_w();
+        let min = gpu.min_power_limit_w.unwrap_or(gpu.board_power_w * 0.5).min(max);
+        if !(min.is_finite() && max.is_finite() && min > 0.0 && min <= max) {
+            ui.colored_label(
+                theme::WARNING,
+                "This card's power figures are not usable numbers; no power-limit slider.",
+            );
+            return;
+        }
+        let current = place.power_limit_w.filter(|w| w.is_finite()).unwrap_or(gpu.board_power_w).clamp(min, max);
+        ui.horizontal(|ui| {
+            let mut v = current;
+            let resp =
+                ui.add(egui::Slider::new(&mut v, min..=max).step_by(5.0).fixed_decimals(0).suffix(" W").text("limit"));
+            let resp = if gpu.min_power_limit_w.is_none() {
+                resp.on_hover_text(format!(
+                    "{} publishes no minimum; the slider stops at half the board power.",
+                    gpu.name
+                ))
+            } else {
+                resp.on_hover_text(format!("nvidia-smi -pl; range {min:.0}–{max:.0} W"))
+            };
+            if resp.changed() {
+                out.push(if view.link_limits {
+                    Action::SetAllPowerLimits(Some(v))
+                } else {
+                    Action::SetGpuPowerLimit(i, Some(v))
+                });
+            }
+            if place.power_limit_w.is_some()
+                && ui
+                    .small_button("default")
+                    .on_hover_text(format!("Back to the default {:.0} W", gpu.board_power_w))
+                    .clicked()
+            {
+                out.push(if view.link_limits {
+                    Action::SetAllPowerLimits(None)
+                } else {
+                    Action::SetGpuPowerLimit(i, None)
+                });
+            }
+        });
+        let kept = throughput_kept(gpu, current.min(gpu.board_power_w));
+        let link = state.report.links.iter().find(|l| l.gpu == i);
+        ui.horizontal_wrapped(|ui| {
+            if kept < 0.999 {
+                ui.weak(format!("≈{:.0} % of full throughput", kept * 100.0));
+            }
+            if link.is_none() && gpu.form_factor != GpuFormFactor::Sxm {
+                ui.weak(format!("link {}", kraftwerk_core::rig::links::LINK_UNKNOWN));
+            }
+            if let Some(l) = link {
+                let degraded = l.pcie_gen < l.gpu_gen || l.lanes < l.gpu_lanes;
+                let t = format!("link Gen{} x{} · {:.1} GB/s", l.pcie_gen, l.lanes, l.bandwidth_gb_s);
+                if degraded {
+                    ui.colored_label(theme::WARNING, t);
+                } else {
+                    ui.weak(t);
+                }
+            }
+        });
+    });
+    theme::scroll_if_highlighted(ui, framed.response.rect, hl);
+}
+
+fn bridges(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
+    let b = &state.build;
+    let res = b.resolve(&state.catalog);
+    let capable: Vec<(usize, &kraftwerk_catalog::Gpu)> = res
+        .gpus
+        .iter()
+        .enumerate()
+        .filter_map(|(i, g)| g.filter(|g| matches!(g.nvlink, NvLink::Bridge { .. })).map(|g| (i, g)))
+        .collect();
+    if capable.len() < 2 && b.nvlink.is_empty() {
+        return;
+    }
+    ui.add_space(theme::SMALL_GAP);
+    ui.label(RichText::new("NVLink bridges").strong());
+    for (k, br) in b.nvlink.iter().enumerate() {
+        ui.horizontal(|ui| {
+            let sev = state.severity_of(PartRef::Bridge(k));
+            let color = sev.map_or(theme::BRIDGE, theme::severity);
+            ui.colored_label(
+                color,
+                format!("GPU {} – GPU {} · {}-slot bridge", br.gpus.0 + 1, br.gpus.1 + 1, br.spacing_slots),
+            );
+            if ui.small_button("×").on_hover_text(format!("Remove bridge {}", k + 1)).clicked() {
+                out.push(Action::RemoveBridge(k));
+            }
+        });
+    }
+    let bridged = |i: usize| b.nvlink.iter().any(|br| br.gpus.0 == i || br.gpus.1 == i);
+    let free: Vec<&(usize, &kraftwerk_catalog::Gpu)> = capable.iter().filter(|(i, _)| !bridged(*i)).collect();
+    if free.len() >= 2 {
+        ui.menu_button("Add NVLink bridge…", |ui| {
+            for (x, (i, gi)) in free.iter().enumerate() {
+                for (j, gj) in free.iter().skip(x + 1) {
+                    if gi.id != gj.id {
+                        continue;
+                    }
+                    let spacing = match (b.gpus[*i].slot, b.gpus[*j].slot) {
+                        (Some(a), Some(c)) => a.abs_diff(c),
+                        _ => match &gi.nvlink {
+                            NvLink::Bridge { bridge_slot_spacings, .. } => {
+                                bridge_slot_spacings.first().copied().unwrap_or(3)
+                            }
+                            _ => 3,
+                        },
+                    };
+                    if ui.button(format!("GPU {} – GPU {} ({spacing}-slot)", i + 1, j + 1)).clicked() {
+                        out.push(Action::AddBridge(*i, *j, spacing));
+                    }
+                }
+            }
+        });
+    }
+}
+
+fn psus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
+    let b = &state.build;
+    let res = b.resolve(&state.catalog);
+    let pw = picker_width(ui);
+    let sys = b.system_psu();
+    for (i, u) in b.psus.iter().enumerate() {
+        ui.push_id(("psu", i), |ui| {
+            let text = name_of(res.psus.get(i).copied().flatten(), Some(&u.psu));
+            let row = PickRow {
+                part: PartRef::Psu(i),
+                label: format!("PSU {}", i + 1),
+                remove_hover: format!("Remove PSU {}", i + 1),
+                target: PickTarget::Psu(i),
+            };
+            let (picked, removed) = removable_pick_row(ui, state, view, &row, &u.psu, &text, pw);
+            if let Some(id) = picked {
+                out.push(Action::SetPsuModel(i, id));
+            }
+            if removed {
+                out.push(Action::RemovePsu(i));
+            }
+            if let Some(load) = state.report.power.psus.iter().find(|pl| pl.index == i) {
+                ui.horizontal(|ui| {
+                    ui.add_space(LABEL_W + 8.0);
+                    let color =
+                        theme::load(load.load_fraction, kraftwerk_core::estimate::power::PSU_SUSTAINED_GUIDELINE);
+                    ui.colored_label(
+                        color,
+                        format!("{:.0} W of {:.0} W ({:.0} %)", load.dc_w, load.rated_w, load.load_fraction * 100.0),
+                    );
+                });
+            }
+            if b.psus.len() > 1 || b.site.circuits > 1 {
+                ui.horizontal(|ui| {
+                    ui.add_space(LABEL_W + 8.0);
+                    if b.psus.len() > 1 && ui.radio(sys == Some(i), "feeds board & CPU").clicked() {
+                        out.push(Action::SetSystemPsu(i));
+                    }
+                    let l = ui.weak("circuit");
+                    let n = b.site.circuits.max(b.psus.len());
+                    egui::ComboBox::from_id_salt("circuit")
+                        .selected_text((u.circuit + 1).to_string())
+                        .width(44.0)
+                        .show_ui(ui, |ui| {
+                            for c in 0..n {
+                                if ui.selectable_label(u.circuit == c, (c + 1).to_string()).clicked() {
+                                    out.push(Action::SetPsuCircuit(i, c));
+                                }
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                });
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        let l = part_label(ui, "Add PSU", None, false);
+        let picked = Picker {
+            target: PickTarget::NewPsu,
+            current: None,
+            current_text: if b.psus.is_empty() { "Choose a PSU…" } else { "Add another PSU…" },
+            allow_none: false,
+            width: pw,
+            label_id: l.id,
+            highlighted: false,
+        }
+        .show(ui, &mut view.picks, state);
+        if let Some(Picked::Part(id)) = picked {
+            out.push(Action::AddPsu(id));
+        }
+    });
+}
+
+fn site(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<Action>) {
+    let s = &state.build.site;
+    let mut new = s.clone();
+    egui::Grid::new("site-grid").num_columns(2).spacing([8.0, 6.0]).show(ui, |ui| {
+        let hl_circuit = (0..s.circuits.max(1)).any(|c| view.is_highlighted(PartRef::Circuit(c)));
+        let l = ui.label("Mains");
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::DragValue::new(&mut new.mains_v)
+                    .range(90.0..=480.0)
+                    .clamp_existing_to_range(false)
+                    .speed(1.0)
+                    .suffix(" V"),
+            )
+            .labelled_by(l.id);
+            if ui.small_button("120 V · 15 A").on_hover_text("US residential circuit").clicked() {
+                new.mains_v = 120.0;
+                new.circuit_a = 15.0;
+            }
+            if ui.small_button("230 V · 16 A").on_hover_text("EU circuit (Schuko outlet)").clicked() {
+                new.mains_v = 230.0;
+                new.circuit_a = 16.0;
+            }
+        });
+        ui.end_row();
+        let sev = (0..s.circuits.max(1)).filter_map(|c| state.severity_of(PartRef::Circuit(c))).max();
+        let l = part_label(ui, "Circuit", sev, hl_circuit);
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::DragValue::new(&mut new.circuit_a)
+                    .range(1.0..=1000.0)
+                    .clamp_existing_to_range(false)
+                    .speed(0.5)
+                    .suffix(" A breaker"),
+            )
+            .labelled_by(l.id);
+            let l2 = ui.weak("×");
+            ui.add(
+                egui::DragValue::new(&mut new.circuits)
+                    .range(1..=64)
+                    .clamp_existing_to_range(false)
+                    .suffix(" circuits"),
+            )
+            .labelled_by(l2.id);
+        });
+        ui.end_row();
+        let l = ui.label("Ambient");
+        ui.add(
+            egui::DragValue::new(&mut new.ambient_c)
+                .range(-20.0..=60.0)
+                .clamp_existing_to_range(false)
+                .speed(0.5)
+                .suffix(" °C"),
+        )
+        .labelled_by(l.id);
+        ui.end_row();
+        let l = ui.label("Electricity");
+        ui.add(
+            egui::DragValue::new(&mut new.price_per_kwh)
+                .range(0.0..=10.0)
+                .clamp_existing_to_range(false)
+                .speed(0.005)
+                .max_decimals(3)
+                .prefix("$")
+                .suffix(" per kWh"),
+        )
+        .labelled_by(l.id);
+        ui.end_row();
+        let l = ui.label("Duty cycle");
+        let mut pct = new.duty_cycle * 100.0;
+        if ui.add(egui::Slider::new(&mut pct, 0.0..=100.0).suffix(" %").text("of the time")).labelled_by(l.id).changed()
+        {
+            new.duty_cycle = pct / 100.0;
+        }
+        ui.end_row();
+    });
+    if new != *s {
+        out.push(Action::SetSite(sanitize_site(new)));
+    }
+}
+
+/// Keeps typed site values finite and in range.
+fn sanitize_site(mut s: Site) -> Site {
+    let fix = |v: f64, lo: f64, hi: f64, default: f64| if v.is_finite() { v.clamp(lo, hi) } else { default };
+    s.mains_v = fix(s.mains_v, 90.0, 480.0, 120.0);
+    s.circuit_a = fix(s.circuit_a, 1.0, 1000.0, 15.0);
+    s.ambient_c = fix(s.ambient_c, -20.0, 60.0, 25.0);
+    s.price_per_kwh = fix(s.price_per_kwh, 0.0, 10.0, 0.17);
+    s.duty_cycle = fix(s.duty_cycle, 0.0, 1.0, 0.5);
+    s.circuits = s.circuits.clamp(1, 64);
+    s
+}

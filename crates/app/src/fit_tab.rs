@@ -1,0 +1,694 @@
+//! The LLM fit tab: model, precision, context, batch and mode (stored in the build's
+//! `workload`), the split over the GPUs, KV-cache precision and the cloud price; per-GPU memory
+//! as stacked bars; decode and prefill speed; $ per million tokens and the cloud break-even
+//! plot. Every number comes from [`kraftwerk_core::estimate::fit::for_build`], the function
+//! `kraftwerk fit` prints, so the tab and the CLI agree.
+
+use super::app::{Action, AppState, ViewState};
+use super::theme;
+use super::widgets::{self, Stat};
+use super::widgets::{PickTarget, Picked, Picker};
+use eframe::egui::{self, Color32, RichText};
+use egui_plot::{Bar, BarChart, GridMark, Line, LineStyle, Plot, PlotPoints, VLine};
+use kraftwerk_catalog::HasId;
+use kraftwerk_core::estimate::cost::{self, CostReport};
+use kraftwerk_core::estimate::fit::{self, BuildFit, FitOptions};
+use kraftwerk_core::estimate::llm::search::{Alternatives, ContextPoint};
+use kraftwerk_core::estimate::llm::{self, FitReport, FitVerdict, Mode, Precision};
+use kraftwerk_core::estimate::model_file::{ModelFile, read_model_file};
+use kraftwerk_core::rig::Workload;
+
+/// The model used when the build names no workload.
+pub const DEFAULT_MODEL: &str = "llama-3.1-70b";
+
+/// How the model is spread (the degree is set apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SplitKind {
+    /// `kraftwerk fit`'s default: every GPU, a layer split for GGUF or an odd count, else
+    /// tensor parallel.
+    #[default]
+    Auto,
+    /// One GPU.
+    Single,
+    /// Tensor parallel.
+    Tensor,
+    /// Layers split over the GPUs.
+    Layers,
+    /// Replicas / data parallel.
+    Data,
+}
+
+/// Fit settings that are not part of the build file (the options of `kraftwerk fit`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitSettings {
+    /// Split kind.
+    pub split: SplitKind,
+    /// GPUs used (0 = all).
+    pub degree: u32,
+    /// KV-cache precision.
+    pub kv: Precision,
+    /// Cloud price to compare with, USD per hour.
+    pub cloud_usd_per_hour: f64,
+    /// A model read from a file dropped on the window or opened ([`FitView::set_model_file`]);
+    /// it replaces the workload's model and precision while set.
+    pub model_file: Option<ModelFile>,
+}
+
+impl Default for FitSettings {
+    fn default() -> Self {
+        FitSettings {
+            split: SplitKind::Auto,
+            degree: 0,
+            kv: Precision::Fp16,
+            cloud_usd_per_hour: cost::DEFAULT_CLOUD_USD_PER_HOUR,
+            model_file: None,
+        }
+    }
+}
+
+/// Tab state: the settings and a cached outcome.
+#[derive(Debug, Default)]
+pub struct FitView {
+    /// Settings.
+    pub settings: FitSettings,
+    cache: Option<(u64, FitSettings, Workload, Result<BuildFit, String>)>,
+}
+
+impl FitView {
+    /// Reads the model file at `path` (a `.gguf` file, a Hugging Face folder, its config.json
+    /// or a `.safetensors` shard; headers only) and fits it from now on. The GUI's
+    /// drag-and-drop and File menu call this. Returns the file's one-line summary, or the
+    /// reader's error for the user (the current model stays).
+    pub fn set_model_file(&mut self, path: &std::path::Path) -> Result<String, String> {
+        let f = read_model_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let summary = f.summary();
+        self.settings.model_file = Some(f);
+        Ok(summary)
+    }
+}
+
+/// The workload the tab works on: the build's, else a default.
+pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
+    if let Some(w) = &state.build.workload {
+        return (w.clone(), true);
+    }
+    let model = if state.catalog.model(DEFAULT_MODEL).is_some() {
+        DEFAULT_MODEL.to_owned()
+    } else {
+        state.catalog.models.first().map_or_else(String::new, |m| m.id.clone())
+    };
+    (
+        Workload {
+            model,
+            precision: "q4_k_m".into(),
+            context: 8192,
+            batch: 1,
+            mode: "inference".into(),
+            gradient_checkpointing: false,
+            parallel: None,
+            nodes: None,
+            interconnect: None,
+        },
+        false,
+    )
+}
+
+/// The mode string written to build files.
+pub fn mode_name(m: Mode) -> &'static str {
+    match m {
+        Mode::Inference => "inference",
+        Mode::FullFineTune => "full-fine-tune",
+        Mode::Lora => "lora",
+        Mode::Qlora => "qlora",
+    }
+}
+
+/// The options `kraftwerk fit` would take for this workload and these settings.
+pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
+    let n = u32::try_from(gpus).unwrap_or(1).max(1);
+    let degree = if s.degree == 0 { n } else { s.degree.min(n) };
+    let parallelism = match s.split {
+        SplitKind::Auto => None,
+        SplitKind::Single => Some("single".to_owned()),
+        SplitKind::Tensor => Some(format!("tp:{degree}")),
+        SplitKind::Layers => Some(format!("split:{degree}")),
+        SplitKind::Data => Some(format!("dp:{degree}")),
+    };
+    let file = s.model_file.clone();
+    FitOptions {
+        model: if file.is_some() { None } else { Some(w.model.clone()) },
+        precision: if file.is_some() { None } else { Some(w.precision.clone()) },
+        kv_precision: Some(s.kv.to_string()),
+        context: Some(w.context),
+        batch: Some(w.batch),
+        mode: Some(w.mode.clone()),
+        parallelism,
+        cloud_usd_per_hour: Some(s.cloud_usd_per_hour),
+        model_file: file,
+        runtime: None,
+        gradient_checkpointing: Some(w.gradient_checkpointing),
+        gpu_memory_utilization: None,
+        nodes: w.nodes,
+        interconnect: w.interconnect.clone(),
+    }
+}
+
+/// Runs the fit and cost estimate as `kraftwerk fit` does.
+pub fn compute(state: &AppState, w: &Workload, s: &FitSettings) -> Result<BuildFit, String> {
+    let gpus = state.build.gpus.len();
+    if gpus == 0 {
+        return Err("Add GPUs in the build panel to estimate the fit.".into());
+    }
+    fit::for_build(&state.build, &state.catalog, &options(w, s, gpus)).map_err(|e| e.to_string())
+}
+
+fn verdict_color(v: FitVerdict) -> Color32 {
+    match v {
+        FitVerdict::Fits => theme::OK,
+        FitVerdict::Tight => theme::WARNING,
+        FitVerdict::DoesNotFit => theme::ERROR,
+    }
+}
+
+/// Draws the tab.
+pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
+    let (w, in_build) = workload_or_default(state);
+    egui::ScrollArea::vertical().id_salt("fit-scroll").auto_shrink([false, false]).show(ui, |ui| {
+        controls(ui, state, view, out, &w, in_build);
+        ui.add_space(theme::SECTION_GAP);
+        let fresh = view
+            .fit
+            .cache
+            .as_ref()
+            .is_some_and(|(rev, s, cw, _)| *rev == state.rev && *s == view.fit.settings && *cw == w);
+        if !fresh {
+            let outcome = compute(state, &w, &view.fit.settings);
+            view.fit.cache = Some((state.rev, view.fit.settings.clone(), w.clone(), outcome));
+        }
+        let Some((_, _, _, outcome)) = &view.fit.cache else { return };
+        match outcome {
+            Err(e) => {
+                ui.colored_label(theme::WARNING, e);
+            }
+            Ok(o) => results(ui, o, &w),
+        }
+    });
+}
+
+fn controls(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut ViewState,
+    out: &mut Vec<Action>,
+    work: &Workload,
+    in_build: bool,
+) {
+    let w = work;
+    let model = state.build.parts.models.iter().chain(&state.catalog.models).find(|m| m.id == w.model);
+    let mut new = w.clone();
+    ui.horizontal_wrapped(|ui| {
+        let l = ui.label("Model");
+        let text = model.map_or_else(|| w.model.clone(), HasId::display_name);
+        let picked = Picker {
+            target: PickTarget::Model,
+            current: Some(&w.model),
+            current_text: &text,
+            allow_none: false,
+            width: 240.0,
+            label_id: l.id,
+            highlighted: false,
+        }
+        .show(ui, &mut view.picks, state);
+        if let Some(Picked::Part(id)) = picked {
+            new.model = id;
+        }
+        let l = ui.label("Precision");
+        egui::ComboBox::from_id_salt("fit-precision")
+            .selected_text(&w.precision)
+            .width(90.0)
+            .show_ui(ui, |ui| {
+                for p in Precision::NAMED {
+                    let name = p.to_string();
+                    if ui
+                        .selectable_label(w.precision == name, format!("{name} ({:.2} bits)", p.bits_per_weight()))
+                        .clicked()
+                    {
+                        new.precision = name;
+                    }
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        let l = ui.label("Mode");
+        let mode: Mode = w.mode.parse().unwrap_or_default();
+        egui::ComboBox::from_id_salt("fit-mode")
+            .selected_text(mode_name(mode))
+            .width(120.0)
+            .show_ui(ui, |ui| {
+                for m in [Mode::Inference, Mode::Lora, Mode::Qlora, Mode::FullFineTune] {
+                    if ui.selectable_label(mode == m, mode_name(m)).clicked() {
+                        new.mode = mode_name(m).into();
+                    }
+                }
+            })
+            .response
+            .labelled_by(l.id);
+    });
+    ui.horizontal_wrapped(|ui| {
+        let max_ctx = model.map_or(1 << 20, |m| m.max_context.max(1));
+        let l = ui.label("Context");
+        let mut ctx = w.context;
+        ui.add(
+            egui::DragValue::new(&mut ctx)
+                .range(1..=max_ctx)
+                .clamp_existing_to_range(false)
+                .speed(64.0)
+                .suffix(" tokens"),
+        )
+        .labelled_by(l.id);
+        for (t, v) in [("4k", 4096), ("8k", 8192), ("32k", 32768), ("128k", 131_072)] {
+            if v <= max_ctx && ui.small_button(t).on_hover_text(format!("{v} tokens")).clicked() {
+                ctx = v;
+            }
+        }
+        new.context = ctx;
+        let l = ui.label("Batch");
+        ui.add(egui::DragValue::new(&mut new.batch).range(1..=512).clamp_existing_to_range(false).suffix(" sequences"))
+            .labelled_by(l.id);
+    });
+    split_row(ui, &mut view.fit.settings, state.build.gpus.len().max(1));
+    model_file_row(ui, &mut view.fit.settings);
+    if !in_build {
+        ui.weak(
+            "This build names no workload: showing a default. Change any control above to store it in the build file.",
+        );
+    }
+    if new != *w {
+        out.push(Action::SetWorkload(Some(new)));
+    }
+}
+
+/// Split kind and degree, KV-cache precision and the cloud price.
+fn split_row(ui: &mut egui::Ui, fs: &mut FitSettings, n: usize) {
+    ui.horizontal_wrapped(|ui| {
+        let l = ui.label("Split");
+        egui::ComboBox::from_id_salt("fit-split")
+            .selected_text(split_name(fs.split))
+            .width(130.0)
+            .show_ui(ui, |ui| {
+                for k in [SplitKind::Auto, SplitKind::Single, SplitKind::Tensor, SplitKind::Layers, SplitKind::Data] {
+                    ui.selectable_value(&mut fs.split, k, split_name(k));
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        if !matches!(fs.split, SplitKind::Single) {
+            let l = ui.label("over");
+            let mut d = if fs.degree == 0 { n as u32 } else { fs.degree.min(n as u32) };
+            if ui
+                .add(egui::DragValue::new(&mut d).range(1..=n as u32).clamp_existing_to_range(false).suffix(" GPUs"))
+                .labelled_by(l.id)
+                .changed()
+            {
+                fs.degree = d;
+            }
+        }
+        let l = ui.label("KV cache");
+        egui::ComboBox::from_id_salt("fit-kv")
+            .selected_text(fs.kv.to_string())
+            .width(70.0)
+            .show_ui(ui, |ui| {
+                for p in [Precision::Fp16, Precision::Fp8, Precision::Q8_0, Precision::Q4_0] {
+                    ui.selectable_value(&mut fs.kv, p, p.to_string());
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        let l = ui.label("Cloud A100 80 GB at");
+        ui.add(
+            egui::DragValue::new(&mut fs.cloud_usd_per_hour)
+                .range(0.0..=100.0)
+                .clamp_existing_to_range(false)
+                .speed(0.01)
+                .prefix("$")
+                .suffix(" per hour"),
+        )
+        .labelled_by(l.id);
+    });
+}
+
+/// The model file in use, if any, with a button to go back to the catalog model.
+fn model_file_row(ui: &mut egui::Ui, fs: &mut FitSettings) {
+    let Some(f) = &fs.model_file else {
+        ui.weak("Drop a .gguf file or a Hugging Face model folder on the window to fit that file exactly.");
+        return;
+    };
+    let summary = f.summary();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new("Model file").strong());
+        ui.add(egui::Label::new(summary).wrap());
+        if ui.small_button("Use the catalog model").clicked() {
+            fs.model_file = None;
+        }
+    });
+}
+
+fn split_name(k: SplitKind) -> &'static str {
+    match k {
+        SplitKind::Auto => "auto",
+        SplitKind::Single => "one GPU",
+        SplitKind::Tensor => "tensor parallel",
+        SplitKind::Layers => "layer split",
+        SplitKind::Data => "replicas / data parallel",
+    }
+}
+
+fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
+    let f = &o.fit;
+    let mut cards: Vec<Stat> = Vec::new();
+    {
+        let max_ctx = f
+            .max_context_tokens
+            .map_or_else(|| "weights do not fit".to_owned(), |c| format!("longest context that fits: {c} tokens"));
+        cards.push(Stat::new("Memory", f.verdict.to_string(), max_ctx, Some(verdict_color(f.verdict))));
+        cards.push(Stat::new(
+            "Weights · KV cache",
+            format!("{:.1} GiB · {:.1} GiB", f.weights_total_gib, f.kv_cache_total_gib),
+            format!("{} on {} · {}", f.weight_precision, f.parallelism, f.runtime),
+            None,
+        ));
+        if let Some(sp) = f.speed.as_ref().filter(|_| f.verdict != FitVerdict::DoesNotFit) {
+            cards.push(Stat::new(
+                "Decode",
+                format!("{:.1} tok/s", sp.decode_batch1_tokens_per_s),
+                format!(
+                    "one sequence; batch {}: {:.0} tok/s total ({:.1} each), {:?}-bound",
+                    w.batch, sp.decode_batch_tokens_per_s, sp.decode_per_sequence_tokens_per_s, sp.decode_bound
+                )
+                .to_lowercase(),
+                None,
+            ));
+            cards.push(Stat::new(
+                "Prefill",
+                sp.prefill_tokens_per_s.map_or_else(|| "—".to_owned(), |p| format!("{p:.0} tok/s")),
+                sp.time_to_first_token_s.map_or_else(
+                    || "no tensor rate published".to_owned(),
+                    |t| format!("first token after {t:.1} s for a {}-token prompt", w.context),
+                ),
+                None,
+            ));
+        }
+        if let Some(c) = &o.cost {
+            cards.push(Stat::new(
+                "Cost",
+                c.usd_per_million_tokens
+                    .map_or_else(|| format!("${:.2}/h", c.usd_per_working_hour), |m| format!("${m:.2} / M tokens")),
+                format!(
+                    "${:.0} hardware{} · ${:.2} per working hour{}",
+                    c.hardware_usd,
+                    if c.hardware_complete { "" } else { " (some parts unpriced)" },
+                    c.usd_per_working_hour,
+                    c.cloud.usd_per_million_tokens.map_or_else(String::new, |m| format!(" · cloud ${m:.2} / M tokens"))
+                ),
+                None,
+            ));
+        }
+    }
+    widgets::stat_cards(ui, &cards);
+    if let Some(alt) = &o.alternatives {
+        alternatives(ui, alt);
+    }
+    ui.add_space(theme::SECTION_GAP);
+    ui.columns(2, |c| {
+        memory_plot(&mut c[0], f);
+        if let Some(cost) = &o.cost {
+            break_even_plot(&mut c[1], cost);
+        } else {
+            context_plot(&mut c[1], &o.memory_vs_context, f.context_tokens);
+        }
+    });
+    if o.cost.is_some() && !o.memory_vs_context.is_empty() {
+        context_plot(ui, &o.memory_vs_context, f.context_tokens);
+    }
+    if !f.notes.is_empty() {
+        ui.add_space(theme::SMALL_GAP);
+        for n in &f.notes {
+            ui.add(egui::Label::new(format!("• {n}")).wrap());
+        }
+    }
+    if let Some(c) = &o.cost
+        && !c.missing_prices.is_empty()
+    {
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!("No catalog price for: {} (not counted).", c.missing_prices.join(", ")))
+                    .color(theme::WARNING),
+            )
+            .wrap(),
+        );
+    }
+    if let Some(e) = &o.cost_error {
+        ui.colored_label(theme::WARNING, format!("Cost: {e}"));
+    }
+    egui::CollapsingHeader::new("Assumptions and sources").id_salt("fit-assumptions").show(ui, |ui| {
+        for a in &f.assumptions {
+            ui.add(egui::Label::new(RichText::new(a).small()).wrap());
+        }
+    });
+}
+
+/// What would fit instead (the same search `kraftwerk fit` prints).
+fn alternatives(ui: &mut egui::Ui, alt: &Alternatives) {
+    ui.label(RichText::new("Does not fit. What would:").strong().color(theme::WARNING));
+    if let Some(p) = alt.precision {
+        ui.label(format!("• precision {p}"));
+    }
+    if let Some(c) = alt.max_context_tokens {
+        ui.label(format!("• context up to {c} tokens at this batch"));
+    }
+    if let Some((n, par)) = alt.gpus_needed {
+        ui.label(format!("• {n} GPUs like GPU 1 ({par})"));
+    }
+    let installed = alt.host_ram.map_or(0.0, |r| r.installed_gib);
+    if let Some(o) = &alt.offload {
+        if o.fits_in_host_ram == Some(false) {
+            ui.label(format!(
+                "• not CPU offload here: -ngl {} needs {:.0} GiB of system RAM; this build has {installed:.0} GiB",
+                o.gpu_layers, o.host_ram_needed_gib
+            ));
+        } else {
+            ui.label(format!(
+                "• llama.cpp with {} layers on the GPUs (-ngl {}), {:.1} GiB in system RAM{}",
+                o.gpu_layers,
+                o.gpu_layers,
+                o.host_weights_gib,
+                o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s"))
+            ));
+        }
+    }
+    if let Some(o) = &alt.moe_offload {
+        if o.fits_in_host_ram == Some(false) {
+            ui.label(format!(
+                "• not MoE expert offload here: --n-cpu-moe {} needs {:.0} GiB of system RAM; this build has {installed:.0} GiB",
+                o.cpu_moe_layers, o.host_experts_gib
+            ));
+        } else {
+            ui.label(format!(
+                "• llama.cpp --n-cpu-moe {} ({:.1} GiB of experts in system RAM)",
+                o.cpu_moe_layers, o.host_experts_gib
+            ));
+        }
+    }
+    if alt.with_gradient_checkpointing == Some(true) {
+        ui.label("• the same with gradient checkpointing");
+    }
+    if alt.qlora_fits == Some(true) {
+        ui.label("• QLoRA with gradient checkpointing");
+    }
+}
+
+/// Memory of the fullest GPU against context, with its capacity and the chosen context.
+fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u32) {
+    if curve.is_empty() {
+        return;
+    }
+    ui.label(RichText::new("Memory vs context (fullest GPU, this batch)").strong());
+    let need: Vec<[f64; 2]> = curve.iter().map(|p| [f64::from(p.context_tokens), p.required_gib]).collect();
+    let total: Vec<[f64; 2]> = curve.iter().map(|p| [f64::from(p.context_tokens), p.total_gib]).collect();
+    let cap = curve[0].capacity_gib;
+    let (x0, x1) = (need[0][0], need[need.len() - 1][0]);
+    Plot::new("fit-context")
+        .height(220.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .include_y(0.0)
+        .x_axis_formatter(|m, _| format!("{:.0}k", m.value / 1024.0))
+        .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
+        .show(ui, |p| {
+            p.line(Line::new("needed with headroom", PlotPoints::new(need)).color(theme::SERIES[0]).width(2.5));
+            p.line(Line::new("needed without headroom", PlotPoints::new(total)).color(theme::SERIES[4]).width(1.5));
+            p.line(Line::new("GPU memory", PlotPoints::new(vec![[x0, cap], [x1, cap]])).color(theme::ERROR).width(2.0));
+            p.vline(VLine::new("this context", f64::from(context)).color(theme::OK).style(LineStyle::dashed_loose()));
+        });
+    // Below the plot, not over it: a legend inside would cover the curves.
+    theme::legend(
+        ui,
+        &[
+            (theme::SERIES[0], "needed with headroom".to_owned()),
+            (theme::SERIES[4], "needed without headroom".to_owned()),
+            (theme::ERROR, "GPU memory".to_owned()),
+            (theme::OK, "this context (dashed)".to_owned()),
+        ],
+    );
+}
+
+/// Reads one component of a memory breakdown.
+type Get = fn(&llm::MemoryBreakdown) -> f64;
+
+fn memory_plot(ui: &mut egui::Ui, f: &FitReport) {
+    ui.label(RichText::new("Memory per GPU").strong());
+    let parts: [(&str, Get, Color32); 7] = [
+        ("weights", |m| m.weights_gib, theme::SERIES[0]),
+        ("KV cache", |m| m.kv_cache_gib, theme::SERIES[4]),
+        ("activations", |m| m.activations_gib, theme::SERIES[2]),
+        ("gradients", |m| m.gradients_gib, theme::SERIES[3]),
+        ("optimizer", |m| m.optimizer_gib, theme::SERIES[5]),
+        ("CUDA context, buffers", |m| m.runtime_gib, theme::SERIES_REST),
+        ("headroom kept free", |m| m.headroom_gib, Color32::from_gray(70)),
+    ];
+    let mut charts: Vec<BarChart> = Vec::new();
+    let mut legend: Vec<(Color32, String)> = Vec::new();
+    for (name, get, color) in parts {
+        if f.gpus.iter().all(|g| get(&g.memory) <= 0.0) {
+            continue;
+        }
+        legend.push((color, name.to_owned()));
+        let bars = f
+            .gpus
+            .iter()
+            .map(|g| {
+                Bar::new(g.index as f64, get(&g.memory)).name(format!(
+                    "GPU {} {name}: {:.1} GiB",
+                    g.index + 1,
+                    get(&g.memory)
+                ))
+            })
+            .collect();
+        let refs: Vec<&BarChart> = charts.iter().collect();
+        charts.push(BarChart::new(name, bars).color(color).width(0.6).stack_on(&refs));
+    }
+    let top = f.gpus.iter().map(|g| g.memory.required_gib.max(g.capacity_gib)).fold(0.0, f64::max) * 1.12;
+    let n = f.gpus.len();
+    Plot::new("fit-memory")
+        .height(280.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .include_y(0.0)
+        .include_y(top)
+        .include_x(-0.6)
+        .include_x(n as f64 - 0.4)
+        .x_grid_spacer(move |_| (0..n).map(|v| GridMark { value: v as f64, step_size: 1.0 }).collect())
+        .x_axis_formatter(|m, _| format!("GPU {}", m.value.round() as i64 + 1))
+        .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
+        .show(ui, |p| {
+            for c in charts {
+                p.bar_chart(c);
+            }
+            for g in &f.gpus {
+                let x = g.index as f64;
+                let color = verdict_color(g.verdict);
+                p.line(
+                    Line::new(
+                        "GPU memory",
+                        PlotPoints::new(vec![[x - 0.38, g.capacity_gib], [x + 0.38, g.capacity_gib]]),
+                    )
+                    .color(color)
+                    .width(3.0),
+                );
+            }
+        });
+    // Below the plot, not over it: a legend inside covered the last GPU's bar and capacity.
+    legend.push((verdict_color(f.verdict), "GPU memory (line; its colour is the fit verdict)".to_owned()));
+    theme::legend(ui, &legend);
+}
+
+fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
+    ui.label(RichText::new(format!("Owning vs renting {} (cumulative)", c.cloud.name)).strong());
+    let cloud_month = c.cloud.usd_per_hour * c.working_hours_per_month;
+    let horizon = c.cloud.break_even_months.map_or(36.0, |m| (m * 1.6).clamp(12.0, 120.0));
+    let steps = 60;
+    let own: Vec<[f64; 2]> = (0..=steps)
+        .map(|k| {
+            let m = horizon * f64::from(k) / f64::from(steps);
+            [m, c.hardware_usd + c.energy_usd_per_month * m]
+        })
+        .collect();
+    let rent: Vec<[f64; 2]> = (0..=steps)
+        .map(|k| {
+            let m = horizon * f64::from(k) / f64::from(steps);
+            [m, cloud_month * m]
+        })
+        .collect();
+    Plot::new("fit-break-even")
+        .height(280.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .include_y(0.0)
+        .x_axis_formatter(|m, _| format!("{:.0} mo", m.value))
+        .y_axis_formatter(|m, _| format!("${:.0}k", m.value / 1000.0))
+        .show(ui, |p| {
+            p.line(Line::new("own: hardware + electricity", PlotPoints::new(own)).color(theme::SERIES[0]).width(2.5));
+            p.line(
+                Line::new(format!("rent at ${:.2}/h", c.cloud.usd_per_hour), PlotPoints::new(rent))
+                    .color(theme::SERIES[2])
+                    .width(2.5),
+            );
+            if let Some(m) = c.cloud.break_even_months {
+                p.vline(
+                    VLine::new(format!("break-even after {m:.1} months"), m)
+                        .color(theme::OK)
+                        .style(LineStyle::dashed_loose()),
+                );
+            }
+        });
+    let mut legend = vec![
+        (theme::SERIES[0], "own: hardware + electricity".to_owned()),
+        (theme::SERIES[2], format!("rent at ${:.2}/h", c.cloud.usd_per_hour)),
+    ];
+    if let Some(m) = c.cloud.break_even_months {
+        let bound = if c.hardware_complete { "" } else { "at least " };
+        legend.push((theme::OK, format!("break-even after {bound}{m:.1} months (dashed)")));
+    }
+    theme::legend(ui, &legend);
+    match c.cloud.break_even_months {
+        // Unpriced parts: the hardware sum and so the payback time are lower bounds (issue 26).
+        Some(m) if !c.hardware_complete => ui.add(
+            egui::Label::new(format!(
+                "At {:.0} working hours a month, owning pays off after at least {m:.1} months: the ${:.0} of hardware leaves out {} unpriced part{} ({}).",
+                c.working_hours_per_month,
+                c.hardware_usd,
+                c.missing_prices.len(),
+                if c.missing_prices.len() == 1 { "" } else { "s" },
+                c.missing_prices.join(", ")
+            ))
+            .wrap(),
+        ),
+        Some(m) => ui.add(
+            egui::Label::new(format!(
+                "At {:.0} working hours a month, owning pays off after {m:.1} months (${:.0} of hardware).",
+                c.working_hours_per_month, c.hardware_usd
+            ))
+            .wrap(),
+        ),
+        None => ui.colored_label(
+            theme::WARNING,
+            "Renting costs no more than this rig's electricity: owning never breaks even.",
+        ),
+    };
+}

@@ -1,0 +1,468 @@
+//! The Plan tab: the goal as a form, the builds that meet it as a table, cheapest first, with
+//! "Open this build", the alternatives that lost and, when nothing meets the goal, what
+//! relaxing each constraint would buy.
+//!
+//! Self-contained: [`PlanTab`] holds the form and the search; [`draw`] takes the `Ui` and the
+//! catalog and returns a [`PlanTabAction`] for the app to carry out (it never touches the app).
+//! The search runs on a named background thread (`kraftwerk-plan`) that reports progress
+//! through a bounded channel and stops when cancelled. Every figure comes from
+//! [`kraftwerk_core::plan::plan`], the function `kraftwerk plan` prints.
+
+use eframe::egui::{self, RichText};
+use kraftwerk_catalog::Catalog;
+use kraftwerk_core::plan::{Control, Form, Goal, ModelRef, PlanOutcome};
+use kraftwerk_core::rig::Build;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+
+/// Messages of the search thread; the channel holds [`CHANNEL_CAP`] at most.
+enum Msg {
+    Progress(usize, usize),
+    Done(Box<Result<PlanOutcome, String>>),
+}
+
+/// Capacity of the progress channel (progress messages are dropped when it is full).
+pub const CHANNEL_CAP: usize = 16;
+
+/// What the app should do after a frame of the tab.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlanTabAction {
+    /// Open this build in the Build tab (replacing the current one, as File > Open does).
+    OpenBuild(Box<Build>),
+}
+
+/// The goal as the form edits it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GoalForm {
+    /// Model preset id.
+    pub model: String,
+    /// Model file path (used instead of the preset when not empty).
+    pub model_file: String,
+    /// `best` or a precision name.
+    pub precision: String,
+    /// Context, tokens (0 = the model's default).
+    pub context: u32,
+    /// Users.
+    pub users: u32,
+    /// Decode target per user, tok/s.
+    pub tok_s: f64,
+    /// Prefill target, tok/s (0 = none).
+    pub prefill_tok_s: f64,
+    /// Mode.
+    pub mode: String,
+    /// Mains, V.
+    pub mains_v: f64,
+    /// Breaker, A.
+    pub breaker_a: f64,
+    /// Circuits.
+    pub circuits: usize,
+    /// Budget, USD (0 = none).
+    pub budget_usd: f64,
+    /// Form (`None` = any).
+    pub form: Option<Form>,
+    /// Used cards allowed.
+    pub used: bool,
+}
+
+impl Default for GoalForm {
+    fn default() -> Self {
+        let g = Goal::default();
+        GoalForm {
+            model: match g.model {
+                ModelRef::Preset(id) => id,
+                ModelRef::File(_) => String::new(),
+            },
+            model_file: String::new(),
+            precision: "best".into(),
+            context: 0,
+            users: g.users,
+            tok_s: 20.0,
+            prefill_tok_s: 0.0,
+            mode: g.mode,
+            mains_v: g.mains_v,
+            breaker_a: g.breaker_a,
+            circuits: g.circuits,
+            budget_usd: 0.0,
+            form: None,
+            used: false,
+        }
+    }
+}
+
+impl GoalForm {
+    /// The goal the form describes.
+    pub fn goal(&self) -> Goal {
+        let model = if self.model_file.trim().is_empty() {
+            ModelRef::Preset(self.model.clone())
+        } else {
+            ModelRef::File(self.model_file.trim().into())
+        };
+        Goal {
+            model,
+            precision: (self.precision != "best").then(|| self.precision.clone()),
+            context: (self.context > 0).then_some(self.context),
+            users: self.users,
+            tok_s: self.tok_s,
+            prefill_tok_s: (self.prefill_tok_s > 0.0).then_some(self.prefill_tok_s),
+            mode: self.mode.clone(),
+            mains_v: self.mains_v,
+            breaker_a: self.breaker_a,
+            circuits: self.circuits,
+            budget_usd: (self.budget_usd > 0.0).then_some(self.budget_usd),
+            form: self.form,
+            used: self.used,
+            max_results: 10,
+            ..Goal::default()
+        }
+    }
+}
+
+struct Job {
+    rx: Receiver<Msg>,
+    cancel: Arc<AtomicBool>,
+    progress: (usize, usize),
+}
+
+/// Tab state: the form, a running search, the last answer.
+#[derive(Default)]
+pub struct PlanTab {
+    /// The goal.
+    pub form: GoalForm,
+    job: Option<Job>,
+    /// The last answer (or why there is none).
+    pub outcome: Option<Result<PlanOutcome, String>>,
+}
+
+fn send(tx: &SyncSender<Msg>, m: Msg) {
+    match tx.try_send(m) {
+        Ok(()) | Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {}
+    }
+}
+
+impl PlanTab {
+    /// Whether a search is running.
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Progress of the running search: (steps done, steps in all).
+    pub fn progress(&self) -> Option<(usize, usize)> {
+        self.job.as_ref().map(|j| j.progress)
+    }
+
+    /// Starts a search for the form's goal on a background thread (cancelling a running one).
+    pub fn start(&mut self, catalog: &Catalog) {
+        self.cancel();
+        let goal = self.form.goal();
+        let catalog = catalog.clone();
+        let (tx, rx) = sync_channel(CHANNEL_CAP);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        let spawned = std::thread::Builder::new().name("kraftwerk-plan".into()).spawn(move || {
+            let progress_tx = tx.clone();
+            let mut progress = move |done: usize, total: usize| send(&progress_tx, Msg::Progress(done, total));
+            let result =
+                kraftwerk_core::plan::plan(&catalog, &goal, &mut Control { cancel: &flag, progress: &mut progress })
+                    .map_err(|e| e.to_string());
+            // The final message must arrive: block until there is room (the tab drains each frame).
+            let _ = tx.send(Msg::Done(Box::new(result)));
+        });
+        match spawned {
+            Ok(_) => self.job = Some(Job { rx, cancel, progress: (0, 1) }),
+            Err(e) => self.outcome = Some(Err(format!("cannot start the search thread: {e}"))),
+        }
+    }
+
+    /// Asks the running search to stop; its partial answer still arrives.
+    pub fn cancel(&mut self) {
+        if let Some(j) = &self.job {
+            j.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Drains the channel; returns true when the search finished in this call.
+    pub fn poll(&mut self) -> bool {
+        let Some(job) = &mut self.job else { return false };
+        loop {
+            match job.rx.try_recv() {
+                Ok(Msg::Progress(d, t)) => job.progress = (d, t.max(1)),
+                Ok(Msg::Done(r)) => {
+                    self.outcome = Some(*r);
+                    self.job = None;
+                    return true;
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => return false,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    self.outcome = Some(Err("the search thread stopped without an answer".into()));
+                    self.job = None;
+                    return true;
+                }
+            }
+        }
+    }
+}
+
+fn goal_form(ui: &mut egui::Ui, f: &mut GoalForm, catalog: &Catalog) {
+    egui::Grid::new("plan-goal").num_columns(4).spacing([12.0, 6.0]).show(ui, |ui| {
+        let l = ui.label("Model").id;
+        egui::ComboBox::from_id_salt("plan-model")
+            .selected_text(f.model.clone())
+            .show_ui(ui, |ui| {
+                for m in &catalog.models {
+                    ui.selectable_value(&mut f.model, m.id.clone(), format!("{} {}", m.vendor, m.name));
+                }
+            })
+            .response
+            .labelled_by(l);
+        ui.label("or model file");
+        ui.text_edit_singleline(&mut f.model_file).on_hover_text("A parts file (RON) holding one model");
+        ui.end_row();
+
+        let l = ui.label("Precision").id;
+        egui::ComboBox::from_id_salt("plan-precision")
+            .selected_text(f.precision.clone())
+            .show_ui(ui, |ui| {
+                for p in ["best", "bf16", "fp8", "int8", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "int4"] {
+                    ui.selectable_value(&mut f.precision, p.to_owned(), p);
+                }
+            })
+            .response
+            .labelled_by(l);
+        let l = ui.label("Mode").id;
+        egui::ComboBox::from_id_salt("plan-mode")
+            .selected_text(f.mode.clone())
+            .show_ui(ui, |ui| {
+                for m in ["inference", "lora", "qlora", "full"] {
+                    ui.selectable_value(&mut f.mode, m.to_owned(), m);
+                }
+            })
+            .response
+            .labelled_by(l);
+        ui.end_row();
+
+        let l = ui.label("Context (0 = default)").id;
+        ui.add(egui::DragValue::new(&mut f.context).range(0..=1_048_576).speed(256)).labelled_by(l);
+        let l = ui.label("Users").id;
+        ui.add(egui::DragValue::new(&mut f.users).range(1..=4096)).labelled_by(l);
+        ui.end_row();
+
+        let l = ui.label("Decode tok/s per user").id;
+        ui.add(egui::DragValue::new(&mut f.tok_s).range(0.0..=10_000.0).speed(0.5)).labelled_by(l);
+        let l = ui.label("Prefill tok/s (0 = any)").id;
+        ui.add(egui::DragValue::new(&mut f.prefill_tok_s).range(0.0..=1_000_000.0).speed(50.0)).labelled_by(l);
+        ui.end_row();
+
+        let l = ui.label("Mains V").id;
+        ui.add(egui::DragValue::new(&mut f.mains_v).range(90.0..=260.0).speed(1.0)).labelled_by(l);
+        let l = ui.label("Breaker A").id;
+        ui.add(egui::DragValue::new(&mut f.breaker_a).range(1.0..=100.0).speed(0.5)).labelled_by(l);
+        ui.end_row();
+
+        let l = ui.label("Circuits").id;
+        ui.add(egui::DragValue::new(&mut f.circuits).range(1..=16)).labelled_by(l);
+        let l = ui.label("Budget USD (0 = none)").id;
+        ui.add(egui::DragValue::new(&mut f.budget_usd).range(0.0..=10_000_000.0).speed(100.0)).labelled_by(l);
+        ui.end_row();
+
+        let l = ui.label("Form").id;
+        let shown = f.form.map_or_else(|| "any".to_owned(), |x| x.to_string());
+        egui::ComboBox::from_id_salt("plan-form")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut f.form, None, "any");
+                for x in [Form::Tower, Form::OpenFrame, Form::Rack] {
+                    ui.selectable_value(&mut f.form, Some(x), x.to_string());
+                }
+            })
+            .response
+            .labelled_by(l);
+        ui.checkbox(&mut f.used, "Used cards allowed");
+        ui.end_row();
+    });
+}
+
+fn num(x: Option<f64>, digits: usize) -> String {
+    x.map_or_else(|| "unknown".into(), |v| format!("{v:.digits$}"))
+}
+
+fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> {
+    let mut action = None;
+    egui::Grid::new("plan-results").striped(true).spacing([10.0, 4.0]).show(ui, |ui| {
+        // "Open this build" first: at 1280 px the last columns need a sideways scroll.
+        for h in [
+            "",
+            "#",
+            "GPUs",
+            "Board, form",
+            "Precision",
+            "Price",
+            "Wall W",
+            "Circuits",
+            "Heat W",
+            "Decode/user",
+            "Prefill",
+            "$/Mtok",
+            "Break-even",
+            "Warnings",
+        ] {
+            ui.label(RichText::new(h).strong());
+        }
+        ui.end_row();
+        for r in &out.results {
+            let e = &r.eval;
+            if ui.button("Open this build").clicked() {
+                action = Some(PlanTabAction::OpenBuild(Box::new(r.build.clone())));
+            }
+            ui.label(r.rank.to_string());
+            ui.label(&r.gpus);
+            ui.label(r.title.split_once(" on ").map_or(r.title.as_str(), |(_, b)| b));
+            ui.label(&r.precision);
+            let price =
+                if r.price_complete { format!("${:.0}", r.price_usd) } else { format!("≥ ${:.0}", r.price_usd) };
+            ui.label(price).on_hover_text(if e.unpriced.is_empty() {
+                "every part priced".to_owned()
+            } else {
+                format!("price unknown: {}", e.unpriced.join(", "))
+            });
+            ui.label(format!("{:.0}", e.wall_w));
+            let circuits: Vec<String> = e.circuits.iter().map(|(a, c)| format!("{a:.1}/{c:.1} A")).collect();
+            ui.label(circuits.join(", "));
+            ui.label(format!("{:.0}", e.heat_w));
+            ui.label(num(e.decode_per_user, 1));
+            ui.label(num(e.prefill, 0));
+            ui.label(num(e.usd_per_mtok, 2));
+            ui.label(e.break_even_months.map_or_else(|| "never".into(), |m| format!("{m:.1} mo")));
+            // Warnings, and the checks that could not run on a figure the goal does not hinge on.
+            let mut text = e.warnings.len().to_string();
+            if !e.not_checked_other.is_empty() {
+                text = format!("{text} · {} not checked", e.not_checked_other.len());
+            }
+            if e.verdict == Some(kraftwerk_core::check::Verdict::Unverified) {
+                text = format!("UNVERIFIED · {text}");
+            }
+            let mut hover: Vec<String> = e.verdict.map(|v| format!("checker: {v}")).into_iter().collect();
+            hover.extend(e.warnings.iter().cloned());
+            hover.extend(e.not_checked_other.iter().map(|n| format!("not checked: {n}")));
+            ui.label(text).on_hover_text(if hover.is_empty() { "none".to_owned() } else { hover.join("\n") });
+            ui.end_row();
+        }
+    });
+    action
+}
+
+/// Draws the tab; returns what the app should do.
+pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<PlanTabAction> {
+    tab.poll();
+    ui.heading("Plan a rig");
+    ui.label(
+        "The builds that meet the goal, cheapest first. Every build is checked by the same rules as the Checks tab.",
+    );
+    goal_form(ui, &mut tab.form, catalog);
+    ui.horizontal(|ui| {
+        if ui.add_enabled(!tab.running(), egui::Button::new("Plan")).clicked() {
+            tab.start(catalog);
+        }
+        if ui.add_enabled(tab.running(), egui::Button::new("Cancel")).clicked() {
+            tab.cancel();
+        }
+        if let Some((d, t)) = tab.progress() {
+            ui.add(egui::ProgressBar::new(d as f32 / t as f32).show_percentage().desired_width(200.0));
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
+        }
+    });
+    ui.separator();
+    let mut action = None;
+    match &tab.outcome {
+        None => {
+            ui.label("Set the goal and press Plan.");
+        }
+        Some(Err(e)) => {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+        Some(Ok(out)) => {
+            ui.label(RichText::new(&out.goal).italics());
+            if out.cancelled {
+                ui.label("Cancelled: the answer is partial.");
+            }
+            egui::ScrollArea::both().id_salt("plan-scroll").show(ui, |ui| {
+                if out.results.is_empty() {
+                    ui.label(RichText::new("Nothing in the catalog meets this goal.").strong());
+                } else {
+                    action = results_table(ui, out);
+                }
+                if !out.relaxations.is_empty() {
+                    let binding: Vec<String> = out.binding.iter().map(ToString::to_string).collect();
+                    ui.label(format!(
+                        "Binding: {}",
+                        if binding.is_empty() { "no single constraint".into() } else { binding.join(", ") }
+                    ));
+                    for r in &out.relaxations {
+                        ui.label(format!("With {}: {}", r.change, r.buys.as_deref().unwrap_or("still nothing")));
+                    }
+                }
+                egui::CollapsingHeader::new(format!("Alternatives that lost ({})", out.rejected.len()))
+                    .id_salt("plan-lost")
+                    .show(ui, |ui| {
+                        for r in &out.rejected {
+                            ui.label(format!("[{}] {}", r.constraint, r.reason));
+                        }
+                    });
+                ui.label(format!(
+                    "{} chips, {} fit estimates, {} machines checked, {} passed.",
+                    out.stats.chips, out.stats.screened, out.stats.checked, out.stats.passing
+                ));
+            });
+        }
+    }
+    action
+}
+
+impl std::fmt::Debug for PlanTab {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlanTab").field("running", &self.job.is_some()).finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wait(tab: &mut PlanTab) {
+        for _ in 0..2000 {
+            if tab.poll() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        panic!("the search did not finish");
+    }
+
+    #[test]
+    fn background_search_answers_and_draws() {
+        let catalog = kraftwerk_catalog::builtin().expect("catalog");
+        let mut tab = PlanTab::default();
+        tab.form.used = true;
+        tab.form.precision = "int4".into();
+        tab.start(&catalog);
+        assert!(tab.running());
+        wait(&mut tab);
+        let out = tab.outcome.as_ref().expect("answer").as_ref().expect("plan");
+        assert!(!out.results.is_empty());
+        let ctx = egui::Context::default();
+        let mut action = None;
+        let mut frame = ctx.run_ui(egui::RawInput::default(), |ui| action = draw(ui, &mut tab, &catalog));
+        frame.textures_delta.clear(); // no renderer here
+        assert!(action.is_none(), "nothing clicked");
+    }
+
+    #[test]
+    fn cancel_gives_a_partial_answer() {
+        let catalog = kraftwerk_catalog::builtin().expect("catalog");
+        let mut tab = PlanTab::default();
+        tab.start(&catalog);
+        tab.cancel();
+        wait(&mut tab);
+        assert!(tab.outcome.is_some());
+    }
+}

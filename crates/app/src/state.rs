@@ -1,0 +1,213 @@
+//! The state: the document ([`AppState`]: catalog, build, file, report and estimates), the
+//! persisted [`Settings`], the widgets' [`ViewState`] and the [`Message`]s above the tabs. No
+//! drawing here and no command handling (see [`super::command`] and [`super::app`]).
+
+use super::command::Tab;
+use super::{catalog_tab, fit_tab, widgets};
+use kraftwerk_catalog::Catalog;
+use kraftwerk_core::check::{self, PartRef, Report, Severity};
+use kraftwerk_core::estimate::power::{self, LoadState, PowerEstimate};
+use kraftwerk_core::rig::Build;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Most entries kept in File → Open recent.
+pub const MAX_RECENT: usize = 10;
+
+/// A message shown above the tabs until dismissed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    /// Error, warning or info.
+    pub severity: Severity,
+    /// Text (load errors carry `file:line:column`).
+    pub text: String,
+}
+
+/// The document: the catalog, the build, where it lives, whether it changed, and the report
+/// the checker made of it (recomputed after every change).
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// Built-in and user parts.
+    pub catalog: Catalog,
+    /// The build being edited.
+    pub build: Build,
+    /// Its file, once opened or saved.
+    pub path: Option<PathBuf>,
+    /// The build as last loaded or saved.
+    saved: Build,
+    /// Whether `build` differs from the file.
+    pub dirty: bool,
+    /// `check::run(&build, &catalog)`.
+    pub report: Report,
+    /// Power estimates for idle, inference and training (full load); `report.power` is the
+    /// one the checks used, at the workload's state ([`check::power_state`]).
+    pub idle: PowerEstimate,
+    /// Inference power estimate.
+    pub inference: PowerEstimate,
+    /// Training (full-load) power estimate.
+    pub training: PowerEstimate,
+    /// Worst severity of the findings naming each part.
+    pub part_severity: BTreeMap<PartRef, Severity>,
+    /// Bumped on every change (cache key for derived views).
+    pub rev: u64,
+}
+
+impl AppState {
+    /// A state for `build`, checked against `catalog`.
+    pub fn new(catalog: Catalog, build: Build, path: Option<PathBuf>) -> Self {
+        let report = check::run(&build, &catalog);
+        let (idle, inference, training) = {
+            let r = build.resolve(&catalog);
+            (
+                power::estimate(&r, LoadState::Idle),
+                power::estimate(&r, LoadState::Inference),
+                power::estimate(&r, LoadState::Training),
+            )
+        };
+        let mut s = AppState {
+            catalog,
+            saved: build.clone(),
+            build,
+            path,
+            dirty: false,
+            report,
+            idle,
+            inference,
+            training,
+            part_severity: BTreeMap::new(),
+            rev: 0,
+        };
+        s.part_severity = part_severity(&s.report);
+        s
+    }
+
+    /// Re-runs the checker and the estimates after a change.
+    pub fn recompute(&mut self) {
+        self.report = check::run(&self.build, &self.catalog);
+        let r = self.build.resolve(&self.catalog);
+        self.idle = power::estimate(&r, LoadState::Idle);
+        self.inference = power::estimate(&r, LoadState::Inference);
+        self.training = power::estimate(&r, LoadState::Training);
+        self.part_severity = part_severity(&self.report);
+        self.dirty = self.build != self.saved;
+        self.rev = self.rev.wrapping_add(1);
+    }
+
+    /// Replaces the document (New, Open).
+    pub fn replace(&mut self, build: Build, path: Option<PathBuf>) {
+        self.saved = build.clone();
+        self.build = build;
+        self.path = path;
+        self.recompute();
+    }
+
+    /// Marks the current build as saved at `path`.
+    pub fn mark_saved(&mut self, path: PathBuf) {
+        self.saved = self.build.clone();
+        self.path = Some(path);
+        self.dirty = false;
+    }
+
+    /// Worst severity of the findings that name `part`.
+    pub fn severity_of(&self, part: PartRef) -> Option<Severity> {
+        self.part_severity.get(&part).copied()
+    }
+
+    /// Applies one edit to the build; returns whether anything changed. Non-edit actions are
+    /// ignored here.
+    pub fn apply_edit(&mut self, action: super::command::Action) -> bool {
+        let before = self.build.clone();
+        super::command::edit_build(&mut self.build, &self.catalog, action);
+        let changed = self.build != before;
+        if changed {
+            self.recompute();
+        }
+        changed
+    }
+}
+
+/// Worst severity per part over the report's findings.
+fn part_severity(report: &Report) -> BTreeMap<PartRef, Severity> {
+    let mut m: BTreeMap<PartRef, Severity> = BTreeMap::new();
+    for f in &report.findings {
+        for p in &f.parts {
+            let e = m.entry(*p).or_insert(f.severity);
+            if f.severity > *e {
+                *e = f.severity;
+            }
+        }
+    }
+    m
+}
+
+/// Settings kept between runs through eframe's persistence (plain values only).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Recently opened or saved build files, newest first.
+    pub recent: Vec<PathBuf>,
+    /// Last tab shown.
+    pub tab: Tab,
+    /// Dark theme.
+    pub dark: bool,
+    /// Left build panel shown.
+    pub show_build_panel: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { recent: Vec::new(), tab: Tab::Build, dark: true, show_build_panel: true }
+    }
+}
+
+impl Settings {
+    /// Puts `path` first in the recent list.
+    pub fn push_recent(&mut self, path: &Path) {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(MAX_RECENT);
+    }
+}
+
+/// View state of the widgets that is not part of the document: tab, highlight, table sort,
+/// editors, caches. Nothing here is saved in the build file.
+#[derive(Debug, Default)]
+pub struct ViewState {
+    /// Shown tab.
+    pub tab: Tab,
+    /// Parts outlined (from a clicked finding).
+    pub highlight: Vec<PartRef>,
+    /// Show the rule docs window.
+    pub show_rule_docs: bool,
+    /// Rule docs window filter.
+    pub rule_filter: String,
+    /// One power limit for all GPUs.
+    pub link_limits: bool,
+    /// Catalog tab state.
+    pub catalog: catalog_tab::CatalogView,
+    /// LLM-fit tab state.
+    pub fit: fit_tab::FitView,
+    /// Cached picker entries, per picker, for one state revision.
+    pub picks: widgets::PickCache,
+    /// Name field being edited.
+    pub name_edit: Option<String>,
+    /// Compare tab: the other builds and the model.
+    pub compare: super::compare_tab::CompareView,
+    /// Plan tab: the goal form, a running search and its answer.
+    pub plan: super::plan_tab::PlanTab,
+    /// The part form, when open.
+    pub part_form: Option<super::part_form::PartForm>,
+    /// The in-app path field, when shown.
+    pub path_prompt: Option<super::files::PathPrompt>,
+    /// The Paste parts list window, when open.
+    pub paste_list: Option<super::paste_list::PasteList>,
+}
+
+impl ViewState {
+    /// Whether `part` is outlined.
+    pub fn is_highlighted(&self, part: PartRef) -> bool {
+        self.highlight.contains(&part)
+    }
+}

@@ -1,0 +1,335 @@
+//! The view: the whole window drawn from the state (menu bar, status bar, messages, tab strip,
+//! the shown tab, the rule docs window, the unsaved-changes prompt). Drawing only pushes
+//! [`Action`]s; nothing here changes the document.
+
+use super::app::KraftwerkApp;
+use super::command::{Action, Pending, PromptChoice, Tab};
+use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, power_tab, theme};
+use eframe::egui;
+
+impl KraftwerkApp {
+    /// Draws the whole window; widgets push actions into `out`.
+    pub(super) fn draw(&mut self, ui: &mut egui::Ui, out: &mut Vec<Action>) {
+        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, out));
+        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        if self.settings.show_build_panel {
+            egui::Panel::left("build-panel")
+                .default_size(theme::BUILD_PANEL_WIDTH)
+                .min_size(300.0)
+                .max_size(560.0)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().id_salt("build-panel-scroll").show(ui, |ui| {
+                        build_panel::show(ui, &self.state, &mut self.view, out);
+                    });
+                });
+            ui.ctx().data_mut(|d| d.remove::<bool>(theme::scroll_flag_id()));
+        }
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.messages_ui(ui, out);
+            ui.horizontal(|ui| {
+                for t in Tab::ALL {
+                    let mut label = egui::RichText::new(t.title());
+                    if t == Tab::Checks {
+                        label = egui::RichText::new(format!("{} ({})", t.title(), self.state.report.findings.len()));
+                    }
+                    if ui.selectable_label(self.view.tab == t, label.size(15.0)).clicked() {
+                        out.push(Action::SelectTab(t));
+                    }
+                }
+            });
+            ui.separator();
+            match self.view.tab {
+                Tab::Build => build_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Checks => checks_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Power => power_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Fit => fit_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Catalog => catalog_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Parts => super::parts_tab::show(ui, &self.state, out),
+                Tab::Compare => super::compare_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Plan => {
+                    if let Some(super::plan_tab::PlanTabAction::OpenBuild(b)) =
+                        super::plan_tab::draw(ui, &mut self.view.plan, &self.state.catalog)
+                    {
+                        out.push(Action::OpenPlannedBuild(b));
+                    }
+                }
+                Tab::Live => super::live_tab::show(ui, &self.state, &self.live, out),
+            }
+        });
+        if self.view.show_rule_docs {
+            let mut open = true;
+            egui::Window::new("Rule docs").open(&mut open).default_size([560.0, 600.0]).show(ui.ctx(), |ui| {
+                checks_tab::rule_docs(ui, &mut self.view.rule_filter);
+            });
+            if !open {
+                out.push(Action::ToggleRuleDocs);
+            }
+        }
+        self.prompt(ui.ctx(), out);
+        self.path_prompt(ui.ctx(), out);
+        super::part_form_view::show(ui.ctx(), &mut self.view.part_form, self.user_parts_dir.as_deref(), out);
+        super::paste_list::show(ui.ctx(), &mut self.view.paste_list, out);
+        drop_overlay(ui.ctx());
+    }
+
+    fn menu_bar(&mut self, ui: &mut egui::Ui, out: &mut Vec<Action>) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.add(egui::Button::new("New").shortcut_text("Ctrl+N")).clicked() {
+                    out.push(Action::New);
+                }
+                if ui.add(egui::Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
+                    out.push(Action::OpenDialog);
+                }
+                ui.menu_button("Open recent", |ui| {
+                    if self.settings.recent.is_empty() {
+                        ui.weak("No recent files");
+                    }
+                    for p in &self.settings.recent {
+                        let name =
+                            p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
+                        if ui.button(name).on_hover_text(p.display().to_string()).clicked() {
+                            out.push(Action::Open(p.clone()));
+                        }
+                    }
+                });
+                ui.separator();
+                if ui.add(egui::Button::new("Save").shortcut_text("Ctrl+S")).clicked() {
+                    out.push(Action::Save);
+                }
+                if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
+                    out.push(Action::SaveAsDialog);
+                }
+                if ui.add(egui::Button::new("Export report as Markdown…").shortcut_text("Ctrl+E")).clicked() {
+                    out.push(Action::ExportDialog);
+                }
+                ui.menu_button("Export parts list", |ui| {
+                    for f in kraftwerk_core::rig::parts_list::PartsFormat::ALL {
+                        if ui.button(format!("{}…", f.name())).clicked() {
+                            out.push(Action::ExportPartsDialog(f));
+                        }
+                    }
+                });
+                ui.separator();
+                if ui.button("Quit").clicked() {
+                    out.push(Action::Quit);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                if ui.add_enabled(!self.undo.is_empty(), egui::Button::new("Undo").shortcut_text("Ctrl+Z")).clicked() {
+                    out.push(Action::Undo);
+                }
+                if ui
+                    .add_enabled(!self.redo.is_empty(), egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z"))
+                    .clicked()
+                {
+                    out.push(Action::Redo);
+                }
+                ui.separator();
+                if ui.button("Auto-place GPUs").clicked() {
+                    out.push(Action::AutoPlaceGpus);
+                }
+                if ui.button("Paste parts list…").clicked() {
+                    out.push(Action::PasteListDialog);
+                }
+                ui.menu_button("New user part", |ui| {
+                    for kind in kraftwerk_catalog::PartKind::ALL {
+                        if ui.button(kind.plural()).clicked() {
+                            out.push(Action::OpenPartForm(super::part_form::FormTarget {
+                                kind,
+                                id: None,
+                                field: None,
+                            }));
+                        }
+                    }
+                });
+            });
+            ui.menu_button("View", |ui| {
+                for (i, t) in Tab::ALL.into_iter().enumerate() {
+                    let b = egui::Button::selectable(self.view.tab == t, t.title())
+                        .shortcut_text(format!("Ctrl+{}", i + 1));
+                    if ui.add(b).clicked() {
+                        out.push(Action::SelectTab(t));
+                    }
+                }
+                ui.separator();
+                if ui.checkbox(&mut self.settings.show_build_panel.clone(), "Build panel (Ctrl+B)").clicked() {
+                    out.push(Action::ToggleBuildPanel);
+                }
+                if ui.checkbox(&mut self.settings.dark.clone(), "Dark theme").clicked() {
+                    out.push(Action::ToggleDark);
+                }
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.add(egui::Button::new("Rule docs").shortcut_text("F1")).clicked() {
+                    out.push(Action::ToggleRuleDocs);
+                }
+                ui.separator();
+                ui.label(format!("Kraftwerk {}", env!("CARGO_PKG_VERSION")));
+                ui.weak("Plan, check and validate multi-GPU LLM machines.");
+                ui.weak("CLI twin: kraftwerk check BUILD.rig.ron");
+            });
+        });
+    }
+
+    fn status_bar(&self, ui: &mut egui::Ui) {
+        let r = &self.state.report;
+        // Wrapped, so nothing leaves a 1280 px window: the bar grows a line instead.
+        ui.horizontal_wrapped(|ui| {
+            theme::badge(ui, &r.verdict.to_string(), theme::verdict(r.verdict))
+                .on_hover_text("Verdict of the same checker `kraftwerk check` runs");
+            ui.label(format!(
+                "{} error{} · {} warning{} · {} note{}",
+                r.errors,
+                plural(r.errors),
+                r.warnings,
+                plural(r.warnings),
+                r.infos,
+                plural(r.infos)
+            ));
+            if let Some(c) = kraftwerk_core::compare::coverage_text(r) {
+                // The count here, the rule list on hover (it can run to a dozen ids).
+                let short = format!("{} of {} checks ran", r.coverage.ran, r.coverage.total);
+                ui.label(short).on_hover_text(c);
+            }
+            ui.separator();
+            let t = &self.state.training;
+            ui.label(format!("full load {:.0} W DC · {:.0} W at the wall", t.total_dc_w, t.total_wall_w));
+            circuit_amps(ui, &t.circuits, self.state.build.site.mains_v);
+            ui.separator();
+            let file = self.state.path.as_ref().map_or_else(|| "not saved yet".to_owned(), |p| p.display().to_string());
+            ui.weak(file);
+            if self.state.dirty {
+                theme::dot(ui, theme::WARNING, true);
+                ui.colored_label(theme::WARNING, "unsaved changes");
+            }
+        });
+    }
+
+    fn messages_ui(&self, ui: &mut egui::Ui, out: &mut Vec<Action>) {
+        for (i, m) in self.messages.iter().enumerate() {
+            let color = theme::severity(m.severity);
+            egui::Frame::new()
+                .stroke(egui::Stroke::new(1.5, color))
+                .corner_radius(theme::radius())
+                .inner_margin(egui::Margin::same(6))
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        theme::dot(ui, color, true);
+                        ui.add(egui::Label::new(egui::RichText::new(&m.text).monospace()).wrap());
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            if ui.small_button("Dismiss").clicked() {
+                                out.push(Action::DismissMessage(i));
+                            }
+                        });
+                    });
+                });
+            ui.add_space(theme::SMALL_GAP);
+        }
+    }
+
+    /// The unsaved-changes prompt.
+    fn prompt(&self, ctx: &egui::Context, out: &mut Vec<Action>) {
+        let Some(p) = &self.pending else { return };
+        let what = match p {
+            Pending::New => "start a new build",
+            Pending::Open(_) | Pending::OpenBuild(_) | Pending::OpenDialog => "open another build",
+            Pending::Quit => "quit",
+        };
+        let mut choice = None;
+        let resp = egui::Modal::new(egui::Id::unique("unsaved-prompt")).show(ctx, |ui| {
+            ui.set_max_width(420.0);
+            ui.heading("Unsaved changes");
+            ui.label(format!(
+                "“{}” has changes that are not saved. Save them before you {what}?",
+                self.state.build.name
+            ));
+            ui.add_space(theme::SECTION_GAP);
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    choice = Some(PromptChoice::Save);
+                }
+                if ui.button("Don't save").clicked() {
+                    choice = Some(PromptChoice::DontSave);
+                }
+                if ui.button("Cancel").clicked() {
+                    choice = Some(PromptChoice::Cancel);
+                }
+            });
+        });
+        if resp.should_close() && choice.is_none() {
+            choice = Some(PromptChoice::Cancel);
+        }
+        if let Some(c) = choice {
+            out.push(Action::Prompt(c));
+        }
+    }
+}
+
+impl KraftwerkApp {
+    /// The in-app path field: shown when no native file dialog can be (with the reason), and in
+    /// tests. Enter or OK uses the path, Escape or Cancel closes it.
+    fn path_prompt(&mut self, ctx: &egui::Context, out: &mut Vec<Action>) {
+        let Some(p) = &mut self.view.path_prompt else { return };
+        let request = p.request;
+        let resp = egui::Modal::new(egui::Id::unique("path-prompt")).show(ctx, |ui| {
+            ui.set_max_width(560.0);
+            ui.heading(request.title());
+            if let Some(r) = &p.reason {
+                ui.colored_label(theme::WARNING, r.as_str());
+            }
+            let label =
+                ui.label(if request.writes() { "Path of the file to write:" } else { "Path of the file to open:" });
+            let edit = ui.add(egui::TextEdit::singleline(&mut p.text).desired_width(520.0)).labelled_by(label.id);
+            if !edit.has_focus() && !edit.lost_focus() {
+                edit.request_focus();
+            }
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.add_space(theme::SMALL_GAP);
+            ui.horizontal(|ui| {
+                let ok = ui.add_enabled(!p.text.trim().is_empty(), egui::Button::new("OK"));
+                if (ok.clicked() || enter) && !p.text.trim().is_empty() {
+                    out.push(Action::PathChosen(request, std::path::PathBuf::from(p.text.trim())));
+                }
+                if ui.button("Cancel").clicked() {
+                    out.push(Action::ClosePathPrompt);
+                }
+            });
+        });
+        if resp.should_close() {
+            out.push(Action::ClosePathPrompt);
+        }
+    }
+}
+
+/// Amps per wall circuit at full load, each coloured by its continuous limit (numbered from 1).
+fn circuit_amps(ui: &mut egui::Ui, circuits: &[kraftwerk_core::estimate::power::CircuitLoad], mains_v: f64) {
+    for c in circuits {
+        let color = theme::load(c.amps / c.continuous_a.max(0.1), 1.0);
+        ui.colored_label(color, format!("circuit {}: {:.1} A", c.index + 1, c.amps)).on_hover_text(format!(
+            "{:.0} W at {mains_v:.0} V; continuous limit {:.1} A, breaker {:.0} A",
+            c.wall_w, c.continuous_a, c.breaker_a
+        ));
+    }
+}
+
+fn drop_overlay(ctx: &egui::Context) {
+    let hovering = ctx.input(|i| !i.raw.hovered_files.is_empty());
+    if !hovering {
+        return;
+    }
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop-overlay")));
+    let rect = ctx.content_rect();
+    painter.rect_filled(rect, 0.0, egui::Color32::from_black_alpha(180));
+    painter.text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        "Drop a *.rig.ron build file to open it",
+        egui::FontId::proportional(24.0),
+        egui::Color32::WHITE,
+    );
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,357 @@
+//! The compatibility checker: rules as lints.
+//!
+//! Each [`Rule`] is one self-documenting unit (stable id, default severity, what it checks, why
+//! it matters with the source of its numbers, how to fix), listed in [`RULES`]. [`run`] applies
+//! every rule to a build and returns a [`Report`] with the findings, the power estimate the
+//! power rules used, and an overall verdict. The GUI and the CLI both call [`run`], so they can
+//! never disagree.
+
+mod cooling;
+pub mod coverage;
+pub mod input;
+mod nvlink;
+mod pcie;
+mod platform;
+pub use platform::cpu_runs_on_board;
+mod power;
+
+pub use crate::rig::links::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
+pub use coverage::{Coverage, Figure, Need, PartKind, RuleCoverage, ToSupply, UnknownFigure};
+pub use input::{load, load_str};
+
+use crate::estimate::llm::Mode;
+use crate::estimate::power::{LoadState, PowerAdvice, PowerEstimate, advise, estimate};
+use crate::rig::{Build, Resolved};
+use kraftwerk_catalog::Catalog;
+use serde::Serialize;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing; nothing to fix.
+    Info,
+    /// Works, but with a cost (speed, noise, margin) or a risk.
+    Warning,
+    /// Will not work, or risks damage (burnt connector, tripped breaker).
+    Error,
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// A rule's documentation, in three parts as for a clippy lint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RuleDoc {
+    /// Stable id (`psu-transient`).
+    pub id: &'static str,
+    /// Family (`power`, `pcie`, ...).
+    pub family: &'static str,
+    /// Highest severity the rule reports.
+    pub severity: Severity,
+    /// One-line title.
+    pub title: &'static str,
+    /// What it checks.
+    pub checks: &'static str,
+    /// Why it matters, with the source of its numbers.
+    pub why: &'static str,
+    /// How to fix.
+    pub fix: &'static str,
+}
+
+/// Something a finding concerns, so the GUI can highlight it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case", tag = "part", content = "index")]
+pub enum PartRef {
+    /// GPU by build index.
+    Gpu(usize),
+    /// The CPU.
+    Cpu,
+    /// The motherboard.
+    Motherboard,
+    /// PSU by build index.
+    Psu(usize),
+    /// The case.
+    Case,
+    /// The CPU cooler.
+    Cooler,
+    /// The memory.
+    Memory,
+    /// Drive by build index.
+    Storage(usize),
+    /// Expansion slot by position.
+    Slot(u8),
+    /// Wall circuit by index.
+    Circuit(usize),
+    /// NVLink bridge by build index.
+    Bridge(usize),
+}
+
+/// What a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// Something the rule found in the build.
+    #[default]
+    Problem,
+    /// The rule could not check a part: a figure it needs is unknown (severity info; see
+    /// [`Coverage`]).
+    NotChecked,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// Rule id.
+    pub rule: &'static str,
+    /// Severity of this finding.
+    pub severity: Severity,
+    /// A problem, or a `not_checked` note.
+    pub kind: FindingKind,
+    /// What is wrong, with the numbers.
+    pub message: String,
+    /// Parts concerned.
+    pub parts: Vec<PartRef>,
+    /// How to fix this instance.
+    pub fix: String,
+}
+
+/// Overall verdict of a report. How much was checked is in [`Report::coverage`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Nothing chosen: nothing to check.
+    Empty,
+    /// No errors, but parts the rules need are not chosen (no PSU, case, memory, ...): those
+    /// rules did not run, so this is not a pass.
+    Incomplete,
+    /// No errors and every required part chosen, but a rule that could report an error for
+    /// this build did not run: a figure it needs is unknown (a board's slot layout, a case's
+    /// GPU length, a PSU's connectors). Not a pass; [`Coverage::to_supply`] says what to enter,
+    /// the figure that decides the most first. `kraftwerk check` exits 3 as for INCOMPLETE.
+    Unverified,
+    /// No errors, no warnings, every required part chosen.
+    Pass,
+    /// Warnings but no errors, every required part chosen.
+    Warnings,
+    /// At least one error.
+    Fail,
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::Empty => "EMPTY",
+            Verdict::Incomplete => "INCOMPLETE",
+            Verdict::Unverified => "UNVERIFIED",
+            Verdict::Pass => "PASS",
+            Verdict::Warnings => "PASS WITH WARNINGS",
+            Verdict::Fail => "FAIL",
+        })
+    }
+}
+
+/// The load state `check` estimates power in: the workload's mode decides (`inference` →
+/// [`LoadState::Inference`]; `full`, `lora`, `qlora` → [`LoadState::Training`]); a build
+/// without a workload (or with a mode the estimator does not know) is checked at full load.
+pub fn power_state(build: &Build) -> LoadState {
+    match build.workload.as_ref().map(|w| w.mode.parse::<Mode>()) {
+        Some(Ok(m)) if !m.is_training() => LoadState::Inference,
+        _ => LoadState::Training,
+    }
+}
+
+/// Why the report's power is in its state, in words (`check`'s text and JSON `power_basis`).
+fn power_basis(build: &Build, state: LoadState) -> String {
+    match (state, build.workload.as_ref()) {
+        (LoadState::Inference, Some(w)) => format!(
+            "the workload's mode is `{}`: GPUs at inference load; `kraftwerk power BUILD --state training` shows full load",
+            w.mode
+        ),
+        (_, Some(w)) => format!("the workload's mode is `{}`: GPUs at full (training) load", w.mode),
+        (_, None) => "no workload given: GPUs at full (training) load".to_owned(),
+    }
+}
+
+/// Everything the rules can look at.
+pub struct Ctx<'a> {
+    /// The build with its parts.
+    pub r: Resolved<'a>,
+    /// Power estimate at the workload's state ([`power_state`]).
+    pub power: PowerEstimate,
+    /// Effective PCIe link of each GPU.
+    pub links: Vec<GpuLink>,
+    /// Part ids the build names that neither its parts nor the catalog define, as
+    /// `(field, id)` ([`Build::unknown_ids`]).
+    pub unknown_ids: Vec<(String, String)>,
+}
+
+impl Ctx<'_> {
+    /// The build.
+    pub fn build(&self) -> &Build {
+        self.r.build
+    }
+}
+
+/// A rule: its documentation, what it needs, and its check.
+pub struct Rule {
+    /// Documentation.
+    pub doc: RuleDoc,
+    /// Parts and figures it needs; missing or unknown ones make it "not checked"
+    /// ([`coverage`]).
+    pub needs: &'static [Need],
+    /// The figures its docs quote, rendered from the constants the check uses (so `check
+    /// --explain` never goes stale); `None` when the docs quote none.
+    pub figures: Option<fn() -> String>,
+    /// Adds findings for the build.
+    pub check: fn(&Ctx<'_>, &mut Vec<Finding>),
+}
+
+/// Every rule, by family.
+pub static RULES: &[&Rule] = &[
+    &platform::MISSING_PARTS,
+    &platform::CPU_SOCKET,
+    &platform::MEMORY_TYPE,
+    &platform::MEMORY_POPULATION,
+    &platform::MEMORY_CAPACITY,
+    &platform::CASE_FORM_FACTOR,
+    &platform::COOLER_SOCKET,
+    &platform::COOLER_CLEARANCE,
+    &platform::COOLER_TDP,
+    &platform::MIXED_GPUS,
+    &platform::SYSTEM_RAM,
+    &pcie::GPU_SLOT,
+    &pcie::GPU_SLOT_BLOCKED,
+    &pcie::CASE_GPU_FIT,
+    &pcie::PCIE_LANE_BUDGET,
+    &pcie::PCIE_LINK,
+    &pcie::PCIE_RISER,
+    &power::PSU_CAPACITY,
+    &power::PSU_TRANSIENT,
+    &power::WALL_CIRCUIT,
+    &power::PSU_INLET,
+    &power::MULTI_PSU,
+    &power::GPU_POWER_CABLE,
+    &power::PSU_CONNECTORS,
+    &nvlink::NVLINK_BRIDGE,
+    &nvlink::NVLINK_SPACING,
+    &cooling::PASSIVE_AIRFLOW,
+    &cooling::OPEN_AIR_GAP,
+    &cooling::CASE_HEAT,
+];
+
+/// The rule with this id.
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES.iter().copied().find(|r| r.doc.id == id)
+}
+
+/// The result of checking a build.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Build name.
+    pub build: String,
+    /// Overall verdict.
+    pub verdict: Verdict,
+    /// Count of findings by severity: errors, warnings, infos.
+    pub errors: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Infos.
+    pub infos: usize,
+    /// Findings, errors first, then by rule id.
+    pub findings: Vec<Finding>,
+    /// Power estimate the power rules used, at the workload's state ([`power_state`]:
+    /// inference for an inference workload, else training).
+    pub power: PowerEstimate,
+    /// Why `power` is in its state, in words.
+    pub power_basis: String,
+    /// Power-limit advice when the build exceeds its PSU or circuit.
+    pub advice: Option<PowerAdvice>,
+    /// Effective PCIe link per GPU.
+    pub links: Vec<GpuLink>,
+    /// How much was checked: rules that ran, rules not checked and why, parts missing.
+    pub coverage: Coverage,
+}
+
+/// Whether the build chooses nothing at all.
+fn is_empty(b: &Build) -> bool {
+    b.cpu.is_none()
+        && b.motherboard.is_none()
+        && b.cooler.is_none()
+        && b.case.is_none()
+        && b.memory.is_none()
+        && b.storage.is_empty()
+        && b.gpus.is_empty()
+        && b.psus.is_empty()
+}
+
+/// Checks a build against the catalog.
+pub fn run(build: &Build, catalog: &Catalog) -> Report {
+    let r = build.resolve(catalog);
+    let state = power_state(build);
+    let power = estimate(&r, state);
+    let links = gpu_links(&r);
+    let unknown_ids = build.unknown_ids(catalog);
+    let ctx = Ctx { r, power, links, unknown_ids };
+    let mut findings = Vec::new();
+    for rule in RULES {
+        (rule.check)(&ctx, &mut findings);
+    }
+    let (coverage, not_checked) = coverage::assess(RULES, &ctx);
+    findings.extend(not_checked);
+    findings.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.kind.cmp(&b.kind)).then(a.rule.cmp(b.rule)));
+    let problems = || findings.iter().filter(|f| f.kind == FindingKind::Problem);
+    let errors = problems().filter(|f| f.severity == Severity::Error).count();
+    let warnings = problems().filter(|f| f.severity == Severity::Warning).count();
+    let infos = problems().count() - errors - warnings;
+    let verdict = if errors > 0 {
+        Verdict::Fail
+    } else if is_empty(build) {
+        Verdict::Empty
+    } else if coverage.incomplete() {
+        Verdict::Incomplete
+    } else if coverage.unverified() {
+        Verdict::Unverified
+    } else if warnings > 0 {
+        Verdict::Warnings
+    } else {
+        Verdict::Pass
+    };
+    let advice = advise(&ctx.r);
+    Report {
+        build: build.name.clone(),
+        verdict,
+        errors,
+        warnings,
+        infos,
+        findings,
+        power: ctx.power,
+        power_basis: power_basis(build, state),
+        advice,
+        links: ctx.links,
+        coverage,
+    }
+}
+
+/// Shorthand for rule files.
+pub(crate) fn finding(
+    rule: &'static Rule,
+    severity: Severity,
+    message: String,
+    parts: Vec<PartRef>,
+    fix: impl Into<String>,
+) -> Finding {
+    Finding { rule: rule.doc.id, severity, kind: FindingKind::Problem, message, parts, fix: fix.into() }
+}
+
+/// `"s"` unless `n` is 1, for plurals in messages (`1 adapter`, `2 adapters`).
+pub(crate) fn plural(n: impl Into<u64>) -> &'static str {
+    if n.into() == 1 { "" } else { "s" }
+}

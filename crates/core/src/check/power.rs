@@ -1,0 +1,649 @@
+//! Power rules: PSU capacity, transients, the wall circuit, the PSU inlet, multi-PSU splits,
+//! GPU power cables and PSU connector counts. The numbers come from
+//! [`crate::estimate::power`], the same functions `kraftwerk power` prints.
+
+use super::coverage::{Figure, Need, PartKind};
+use super::{PartRef, Rule, RuleDoc, Severity, finding, plural};
+use crate::estimate::power::{
+    CONTINUOUS_FRACTION, EXCURSION_DURATIONS_S, EXCURSION_LIMIT_HPWR, EXCURSION_LIMIT_OTHER, GPU_TRANSIENT_FACTOR,
+    PSU_SUSTAINED_GUIDELINE, TRANSIENT_1MS, TRANSIENT_100US, gpu_limit_w,
+};
+use crate::rig::GpuCable;
+use kraftwerk_catalog::HIGH_LINE_MIN_V;
+use kraftwerk_catalog::{AtxVersion, Gpu, Psu};
+use std::fmt::Write as _;
+
+/// Power a PCIe 8-pin cable carries, W (PCIe CEM; ATX 3.0 guide).
+pub const PCIE_8PIN_W: f64 = 150.0;
+/// Power an EPS-12V 8-pin CPU cable carries into a datacenter or workstation card, W (NVIDIA
+/// A100 product brief: the card's CPU 8-pin input; NVIDIA "Power Guidelines for Workstation
+/// Products", DA-07261-001 v08 and later: the RTX A6000's CPU 8-pin connection option).
+pub const EPS_8PIN_W: f64 = 300.0;
+/// Power the x16 slot itself supplies, W (PCIe CEM).
+pub const PCIE_SLOT_W: f64 = 75.0;
+/// Power a 6-pin carries, W.
+pub const PCIE_6PIN_W: f64 = 75.0;
+/// Highest power class of a 12V-2x6 / 12VHPWR cable, W (both sense pins grounded; PCIe CEM 5.0,
+/// ATX 3.0 guide). Taken for a native cable whose class the PSU's maker does not publish.
+pub const HPWR_MAX_CLASS_W: f64 = 600.0;
+
+/// A duration for people (`100 µs`, `10 ms`).
+fn duration(d: f64) -> String {
+    if d < 1e-3 { format!("{:.0} µs", d * 1e6) } else { format!("{:.0} ms", d * 1e3) }
+}
+
+/// The figures `psu-transient` uses, from the constants.
+fn transient_figures() -> String {
+    let row = |name: &str, v: &[f64; 4], pct: bool| {
+        let cells: Vec<String> =
+            v.iter().map(|x| if pct { format!("{:>7.0} %", x * 100.0) } else { format!("{x:>8.2}x") }).collect();
+        format!("  {name:<44}{}\n", cells.join(""))
+    };
+    let head: Vec<String> = EXCURSION_DURATIONS_S.iter().map(|&d| format!("{:>9}", duration(d))).collect();
+    let mut s = format!("  {:<44}{}\n", "duration", head.join(""));
+    s.push_str(&row("GPU peak / power limit", &GPU_TRANSIENT_FACTOR, false));
+    s.push_str(&row("ATX 3.x limit, > 450 W with 12V-2x6", &EXCURSION_LIMIT_HPWR, true));
+    s.push_str(&row("ATX 3.x limit, other units", &EXCURSION_LIMIT_OTHER, true));
+    let _ = writeln!(
+        s,
+        "  no excursion spec (ATX 2.x, server): a peak above 100 % of the rating for {} or longer is a warning",
+        duration(EXCURSION_DURATIONS_S[TRANSIENT_1MS])
+    );
+    let _ = writeln!(
+        s,
+        "  a peak over the limit: warning at {}, error at {} and longer",
+        duration(EXCURSION_DURATIONS_S[TRANSIENT_100US]),
+        duration(EXCURSION_DURATIONS_S[TRANSIENT_1MS])
+    );
+    s
+}
+
+/// Rule: sustained load against PSU rating (id and docs in `doc`).
+pub static PSU_CAPACITY: Rule = Rule {
+    doc: RuleDoc {
+        id: "psu-capacity",
+        family: "power",
+        severity: Severity::Error,
+        title: "Sustained load against PSU rating",
+        checks: "Each PSU's sustained DC load at full load (GPUs at their power limits, the CPU at its sustained package power, AMD PPT or Intel PL1/PL2 in the default performance profile, else its TDP; board, memory, drives, fans) against its rating at the site's voltage: over 100 % is an error, over the sustained guideline (see the figures) a warning.",
+        why: "A PSU over its rating shuts down or fails; sustained load near the rating shortens its life and leaves no room for spikes (the guideline is judgement, widely used). The CPU is planned at its sustained package power because a training job keeps it loading data (AMD: PPT = 1.35 x TDP; Intel default settings: Core i9 PL1 = PL2 = 253 W; docs/sources.md).",
+        fix: "Lower the GPUs' power limits (see the advice), add a second PSU for some GPUs, or choose a larger PSU.",
+    },
+    needs: &[Need::Part(PartKind::Psu)],
+    figures: Some(|| format!("  sustained guideline: {:.0} % of the rating\n", PSU_SUSTAINED_GUIDELINE * 100.0)),
+    check: |c, out| {
+        for p in &c.power.psus {
+            let sev = if p.load_fraction > 1.0 {
+                Severity::Error
+            } else if p.load_fraction > PSU_SUSTAINED_GUIDELINE {
+                Severity::Warning
+            } else {
+                continue;
+            };
+            out.push(finding(
+                &PSU_CAPACITY,
+                sev,
+                format!(
+                    "PSU {} ({}) carries {:.0} W sustained: {:.1} % of its {:.0} W rating (guideline {:.0} %)",
+                    p.index + 1,
+                    p.name,
+                    p.dc_w,
+                    p.load_fraction * 100.0,
+                    p.rated_w,
+                    PSU_SUSTAINED_GUIDELINE * 100.0
+                ),
+                vec![PartRef::Psu(p.index)],
+                format!("Keep it at or under {:.0} W.", p.rated_w * PSU_SUSTAINED_GUIDELINE),
+            ));
+        }
+    },
+};
+
+/// Rule: GPU transient peaks against the PSU's excursion limits (id and docs in `doc`).
+pub static PSU_TRANSIENT: Rule = Rule {
+    doc: RuleDoc {
+        id: "psu-transient",
+        family: "power",
+        severity: Severity::Error,
+        title: "GPU transient peaks against the PSU's excursion limits",
+        checks: "Estimated peaks at 100 µs, 1 ms, 10 ms and 100 ms (each GPU's power limit times the peak factor for that duration, plus the rest of the system at its sustained draw) against the PSU's excursion limits: the ATX 3.x power-excursion table (one row for units over 450 W with a 12V-2x6 connector, one for others). ATX 2.x and server units publish no excursion tolerance: a 1 ms peak above their rating is a warning. The factors and limits are in the figures.",
+        why: "GPUs spike far above their board power for milliseconds (RTX 5090: 901 W under 1 ms on a 575 W card, https://www.slashgear.com/1902896/rtx-5090-how-much-power-can-pull-nvidia-geforce-gpu/ ; RTX A6000: 654 W for 200 µs on 300 W, https://pubs.lenovo.com/sr670/de/gpu_power_braking ); a PSU whose over-current protection trips reboots the machine under training load. ATX 3.x units must ride through the excursion table (Intel ATX 3.0 Multi Rail Desktop Platform Power Supply Design Guide, power excursion section); units without it guarantee only their rating: a 1600 W ATX 2.x unit shut down at 1907 W, 119 % (Corsair AX1600i, https://www.tomshardware.com/uk/reviews/corsair-ax1600i-psu,5406-6.html).",
+        fix: "Choose an ATX 3.x PSU with headroom, lower the GPUs' power limits, or split the GPUs over two PSUs.",
+    },
+    needs: &[Need::Part(PartKind::Psu), Need::Part(PartKind::Gpu)],
+    figures: Some(transient_figures),
+    check: |c, out| {
+        for p in &c.power.psus {
+            let any_limit = p.transients.iter().any(|t| t.limit_w.is_some());
+            if !any_limit {
+                let Some(t) = p.transients.get(TRANSIENT_1MS) else { continue };
+                if t.peak_w > p.rated_w && c.build().gpus.iter().any(|g| g.psu == p.index) {
+                    // Server (CRPS) units are specified by their own datasheet (peak-load and
+                    // hold-up ratings of the CRPS form factor), not by ATX: no ATX advice.
+                    let server =
+                        c.r.psus.get(p.index).copied().flatten().is_some_and(|u| u.atx_version == AtxVersion::Server);
+                    let fix = if server {
+                        format!(
+                            "Compare the {:.0} W peak with the peak-load rating in the unit's own datasheet (CRPS units state their own peak and hold-up figures, not ATX 3.x's table); if it publishes none, lower the GPUs' power limits or give the GPUs more PSU capacity.",
+                            t.peak_w
+                        )
+                    } else {
+                        "Prefer an ATX 3.x unit, or lower the GPUs' power limits.".to_owned()
+                    };
+                    out.push(finding(
+                        &PSU_TRANSIENT,
+                        Severity::Warning,
+                        format!(
+                            "PSU {} ({}) has no ATX 3.x excursion specification; GPU peaks reach about {:.0} W for {} against its {:.0} W rating",
+                            p.index + 1,
+                            p.name,
+                            t.peak_w,
+                            duration(t.duration_s),
+                            p.rated_w
+                        ),
+                        vec![PartRef::Psu(p.index)],
+                        fix,
+                    ));
+                }
+                continue;
+            }
+            for (k, t) in p.transients.iter().enumerate() {
+                let Some(limit) = t.limit_w else { continue };
+                if t.peak_w > limit {
+                    let short = k < TRANSIENT_1MS;
+                    out.push(finding(
+                        &PSU_TRANSIENT,
+                        if short { Severity::Warning } else { Severity::Error },
+                        format!(
+                            "PSU {} ({}): estimated {:.0} W peak for {} exceeds its {:.0} W excursion limit",
+                            p.index + 1,
+                            p.name,
+                            t.peak_w,
+                            duration(t.duration_s),
+                            limit
+                        ),
+                        vec![PartRef::Psu(p.index)],
+                        "Lower the GPUs' power limits or give the GPUs more PSU capacity.",
+                    ));
+                }
+            }
+        }
+    },
+};
+
+/// Rule: wall draw against the circuit (id and docs in `doc`).
+pub static WALL_CIRCUIT: Rule = Rule {
+    doc: RuleDoc {
+        id: "wall-circuit",
+        family: "power",
+        severity: Severity::Error,
+        title: "Wall draw against the circuit",
+        checks: "AC draw of the PSUs on each circuit (DC load through each PSU's efficiency curve) against the breaker (error) and its 80 % continuous limit (warning).",
+        why: "A training run is a continuous load: US NEC 210.19(A)/210.20(A) allow 80 % of the breaker for 3 h+ (15 A at 120 V = 1440 W continuous, 1800 W absolute); over the breaker it trips. Each circuit is summed on its own; the outlets on it are the psu-inlet rule's.",
+        fix: "Lower the GPUs' power limits (see the advice), split the PSUs over two circuits, or use a 240 V / 20 A circuit.",
+    },
+    needs: &[Need::Part(PartKind::Psu)],
+    figures: Some(|| format!("  continuous limit: {:.0} % of the breaker\n", CONTINUOUS_FRACTION * 100.0)),
+    check: |c, out| {
+        let v = c.build().site.mains_v;
+        let circuits = c.build().site.circuits.max(1);
+        for (i, u) in c.build().psus.iter().enumerate() {
+            if u.circuit >= circuits {
+                out.push(finding(
+                    &WALL_CIRCUIT,
+                    Severity::Error,
+                    format!(
+                        "PSU {} is plugged into circuit {}, but the site has {circuits} circuit{}: its load lands on a circuit already in use",
+                        i + 1,
+                        u.circuit + 1,
+                        plural(circuits as u64)
+                    ),
+                    vec![PartRef::Psu(i), PartRef::Circuit(u.circuit)],
+                    "Set the site's `circuits` to the independent circuits you really have, or move the PSU.",
+                ));
+            }
+        }
+        for ci in &c.power.circuits {
+            let sev = if ci.amps > ci.breaker_a {
+                Severity::Error
+            } else if ci.amps > ci.continuous_a {
+                Severity::Warning
+            } else {
+                continue;
+            };
+            out.push(finding(
+                &WALL_CIRCUIT,
+                sev,
+                format!(
+                    "circuit {} draws {:.0} W = {:.1} A at {v:.0} V: {} ({:.0} A breaker = {:.0} W; continuous {:.1} A = {:.0} W)",
+                    ci.index + 1,
+                    ci.wall_w,
+                    ci.amps,
+                    if sev == Severity::Error { "over the breaker" } else { "over the continuous limit" },
+                    ci.breaker_a,
+                    ci.breaker_w,
+                    ci.continuous_a,
+                    ci.continuous_w
+                ),
+                vec![PartRef::Circuit(ci.index)],
+                format!("Stay under {:.0} W per circuit.", ci.continuous_w),
+            ));
+        }
+    },
+};
+
+/// Rule: PSU inlet and wall outlet current (id and docs in `doc`).
+pub static PSU_INLET: Rule = Rule {
+    doc: RuleDoc {
+        id: "psu-inlet",
+        family: "power",
+        severity: Severity::Error,
+        title: "PSU inlet and wall outlet current",
+        checks: "Each PSU's AC current against its inlet's rating (IEC C14: 10 A, 15 A in North America; C20: 16 A, 20 A in North America). Each wall outlet of the site (`site.outlets`: NEMA 5-15 12 A continuous of 15 A, NEMA 5-20 16 of 20 A, Schuko 10 of 16 A, IEC 60309 at its rating) against the sum of the PSUs plugged into it, so two PSUs on one power strip share one outlet: over its rating an error, over its continuous limit a warning. A PSU in no listed outlet has one of its own rated `site.outlet_continuous_a` (Schuko's 10 A at 230 V).",
+        why: "Over its rating the inlet and cord overheat (IEC 60320); a receptacle carries at most 80 % of its rating as a continuous cord-and-plug load (US NEC 210.21(B)(2)); a Schuko socket is not rated for continuous full load (elektrofachkraft.de). The breaker behind the outlet is the wall-circuit rule's. Sources in docs/sources.md.",
+        fix: "Lower the load on that PSU, use a C20 unit and cord, plug the PSUs into separate outlets, or use an outlet rated for the load (IEC 60309 / C19 PDU).",
+    },
+    needs: &[Need::Part(PartKind::Psu)],
+    figures: None,
+    check: |c, out| {
+        for p in &c.power.psus {
+            if p.amps > p.inlet_a {
+                out.push(finding(
+                    &PSU_INLET,
+                    Severity::Error,
+                    format!(
+                        "PSU {} ({}) draws {:.1} A through an inlet rated {:.0} A",
+                        p.index + 1,
+                        p.name,
+                        p.amps,
+                        p.inlet_a
+                    ),
+                    vec![PartRef::Psu(p.index)],
+                    "Use a PSU with a C20 inlet or split its load.",
+                ));
+            } else if p.outlet.is_none()
+                && p.amps > p.outlet_a
+                && (c.build().site.outlet_continuous_a.is_some() || c.build().site.mains_v >= HIGH_LINE_MIN_V)
+            {
+                out.push(finding(
+                    &PSU_INLET,
+                    Severity::Warning,
+                    format!(
+                        "PSU {} ({}) draws {:.1} A from an outlet good for {:.1} A continuous",
+                        p.index + 1,
+                        p.name,
+                        p.amps,
+                        p.outlet_a
+                    ),
+                    vec![PartRef::Psu(p.index)],
+                    "Use an outlet rated for the load (IEC 60309 / C19 PDU) or split the load.",
+                ));
+            }
+        }
+        for o in &c.power.outlets {
+            let sev = if o.amps > o.rated_a {
+                Severity::Error
+            } else if o.amps > o.continuous_a {
+                Severity::Warning
+            } else {
+                continue;
+            };
+            let psus: Vec<String> = o.psus.iter().map(|p| (p + 1).to_string()).collect();
+            out.push(finding(
+                &PSU_INLET,
+                sev,
+                format!(
+                    "outlet {} ({}) carries {:.1} A for PSU {}: {} ({:.0} A rated, {:.1} A continuous)",
+                    o.index + 1,
+                    o.kind,
+                    o.amps,
+                    psus.join(" and "),
+                    if sev == Severity::Error { "over its rating" } else { "over its continuous limit" },
+                    o.rated_a,
+                    o.continuous_a
+                ),
+                o.psus.iter().map(|&p| PartRef::Psu(p)).collect(),
+                "Plug the PSUs into separate outlets (one per PSU), or use an outlet rated for the load.",
+            ));
+        }
+    },
+};
+
+/// Rule: multi-PSU splits (id and docs in `doc`).
+pub static MULTI_PSU: Rule = Rule {
+    doc: RuleDoc {
+        id: "multi-psu",
+        family: "power",
+        severity: Severity::Error,
+        title: "Multi-PSU splits",
+        checks: "That every GPU names an existing PSU and exactly one PSU feeds the system; with several PSUs, where each one's load sits.",
+        why: "A GPU's slot is powered by the board's PSU and its cables by another: both must switch on together and share ground (add2psu / sync boards); a 7x RTX 4090 rig used four 1000 W PSUs (https://www.mov-axbx.com/wopr/wopr_power.html).",
+        fix: "Point each GPU at a PSU (`psu: N`), mark one PSU `feeds_system: true`, and use a sync board.",
+    },
+    needs: &[Need::Part(PartKind::Psu)],
+    figures: None,
+    check: |c, out| {
+        let b = c.build();
+        for (i, g) in b.gpus.iter().enumerate() {
+            if !b.psus.is_empty() && g.psu >= b.psus.len() {
+                out.push(finding(
+                    &MULTI_PSU,
+                    Severity::Error,
+                    format!(
+                        "GPU {} is fed by PSU {} but the build has {} PSU{}",
+                        i + 1,
+                        g.psu + 1,
+                        b.psus.len(),
+                        plural(b.psus.len() as u64)
+                    ),
+                    vec![PartRef::Gpu(i)],
+                    "Point it at an existing PSU.",
+                ));
+            }
+        }
+        let feeders = b.psus.iter().filter(|p| p.feeds_system == Some(true)).count();
+        if feeders > 1 {
+            out.push(finding(
+                &MULTI_PSU,
+                Severity::Error,
+                format!("{feeders} PSUs are marked as feeding the system; exactly one powers the board"),
+                Vec::new(),
+                "Mark one PSU `feeds_system: true`.",
+            ));
+        }
+        if c.power.psus.len() > 1 {
+            let split: Vec<String> =
+                c.power.psus.iter().map(|p| format!("PSU {} {:.0} W", p.index + 1, p.dc_w)).collect();
+            // Server / CRPS supplies sit in the chassis's power distribution board, which
+            // switches them together: no add2psu adapter.
+            let server = c.r.psus.iter().flatten().all(|p| p.atx_version == kraftwerk_catalog::AtxVersion::Server);
+            if server {
+                out.push(finding(
+                    &MULTI_PSU,
+                    Severity::Info,
+                    format!(
+                        "{} server PSUs: {}; the chassis's power distribution switches them together",
+                        c.power.psus.len(),
+                        split.join(", ")
+                    ),
+                    (0..c.power.psus.len()).map(PartRef::Psu).collect(),
+                    "Nothing to add: check the chassis's PSU population rules (redundancy) in its manual.",
+                ));
+                return;
+            }
+            out.push(finding(
+                &MULTI_PSU,
+                Severity::Info,
+                format!(
+                    "{} PSUs: {}; they must switch on together (sync board) and share ground",
+                    c.power.psus.len(),
+                    split.join(", ")
+                ),
+                (0..c.power.psus.len()).map(PartRef::Psu).collect(),
+                "Use an add2psu / sync adapter and the same circuit phase.",
+            ));
+        }
+    },
+};
+
+/// PCIe 8-pin plugs on a 16-pin card's adapter: one per 150 W of its highest power limit, 1..=4
+/// per 16-pin socket (NVIDIA ships 4-plug adapters with 450-600 W cards, 2-plug ones with 300 W
+/// cards; PCIe CEM 8-pin = 150 W).
+pub fn adapter_plugs(gpu: &Gpu) -> u8 {
+    let sockets = gpu.inputs().hpwr_16pin.max(1);
+    let per_socket = (gpu.max_limit_w() / f64::from(sockets) / PCIE_8PIN_W).ceil();
+    let plugs = if per_socket.is_finite() { per_socket.clamp(1.0, 4.0) as u8 } else { 4 };
+    plugs * sockets
+}
+
+/// How a GPU is actually powered: the cable it uses and what that cable allows, W.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CableUse {
+    /// Native 12V-2x6 cables from the PSU.
+    pub hpwr_16pin: u8,
+    /// PCIe 8-pin cables (direct or into an adapter).
+    pub pcie_8pin: u8,
+    /// EPS 8-pin cables.
+    pub eps_8pin: u8,
+    /// PCIe 6-pin cables.
+    pub pcie_6pin: u8,
+    /// Power the cables allow the card, W (connector only; the 75 W slot is added for 8-pin cards).
+    pub allowed_w: f64,
+    /// Words for the message.
+    pub describe: &'static str,
+}
+
+/// The cable a GPU uses: the placement's `cable`, else the PSU's native 12V-2x6 for 16-pin
+/// cards (at the PSU's cable class), else the card's adapter on four 8-pins, else its own 8-pin
+/// / EPS sockets, at the vendor's own rating of them where it states one
+/// ([`GpuPowerInputs::rated_w`](kraftwerk_catalog::GpuPowerInputs::rated_w)), else the connector
+/// standards' ratings plus the slot. Unknown inputs count as none (the rule skips such cards).
+pub fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> CableUse {
+    let inputs = gpu.inputs();
+    if inputs.hpwr_16pin > 0 {
+        let cable = cable.unwrap_or_else(|| match psu {
+            Some(p) if p.connectors.hpwr_16pin.unwrap_or(0) > 0 => GpuCable::Native12V2x6 {
+                // Unknown class: the rule does not grade it (coverage reports it not checked).
+                class_w: p.connectors.hpwr_class_w.unwrap_or(HPWR_MAX_CLASS_W as u16),
+            },
+            _ => GpuCable::Adapter { pcie_8pin_connected: adapter_plugs(gpu) },
+        });
+        return match cable {
+            GpuCable::Native12V2x6 { class_w } => CableUse {
+                hpwr_16pin: inputs.hpwr_16pin,
+                pcie_8pin: 0,
+                eps_8pin: 0,
+                pcie_6pin: 0,
+                allowed_w: f64::from(class_w) * f64::from(inputs.hpwr_16pin),
+                describe: "12V-2x6 cable",
+            },
+            GpuCable::Adapter { pcie_8pin_connected } => CableUse {
+                hpwr_16pin: 0,
+                pcie_8pin: pcie_8pin_connected,
+                eps_8pin: 0,
+                pcie_6pin: 0,
+                allowed_w: f64::from(pcie_8pin_connected) * PCIE_8PIN_W,
+                describe: "16-pin adapter",
+            },
+        };
+    }
+    CableUse {
+        hpwr_16pin: 0,
+        pcie_8pin: inputs.pcie_8pin,
+        eps_8pin: inputs.eps_8pin,
+        pcie_6pin: inputs.pcie_6pin,
+        allowed_w: inputs.rated_w.unwrap_or(
+            f64::from(inputs.pcie_8pin) * PCIE_8PIN_W
+                + f64::from(inputs.eps_8pin) * EPS_8PIN_W
+                + f64::from(inputs.pcie_6pin) * PCIE_6PIN_W
+                + PCIE_SLOT_W,
+        ),
+        describe: match (inputs.eps_8pin, inputs.pcie_8pin + inputs.pcie_6pin, inputs.rated_w.is_some()) {
+            (1, _, false) => "EPS 8-pin cable + slot",
+            (e, _, false) if e > 1 => "EPS 8-pin cables + slot",
+            (0, 0, _) => "slot",
+            (_, 1, false) => "PCIe cable + slot",
+            (_, _, false) => "PCIe cables + slot",
+            (_, _, true) => "power inputs at the vendor's rating",
+        },
+    }
+}
+
+/// Rule: each GPU's power cable carries its power limit (id and docs in `doc`).
+pub static GPU_POWER_CABLE: Rule = Rule {
+    doc: RuleDoc {
+        id: "gpu-power-cable",
+        family: "power",
+        severity: Severity::Error,
+        title: "Each GPU's power cable carries its power limit",
+        checks: "The GPU's power limit against what its cable allows: a 12V-2x6 cable's class from its sense pins (600, 450, 300, 150 W), a 16-pin adapter's 150 W per connected 8-pin, PCIe 8-pin 150 W and EPS (CPU) 8-pin 300 W plus the 75 W slot, or the card vendor's own rating of its inputs where it states one (NVIDIA runs workstation cards of up to 250 W from one PCIe 8-pin). A card whose power connectors nobody published is not checked (never judged as slot-only). A limit outside the card's published range is refused when the build loads; a limit beyond the default board power on a side whose bound nobody published is used as set and reported not checked.",
+        why: "Over its class a 12V-2x6 connector overheats and melts; cards read the sense pins and cap themselves, so an RTX 5090 (575 W) on a 450 W cable is starved or unsafe; an RTX 4090 with 3 of its adapter's 4 plugs runs limited to 450 W (NVIDIA, via guru3d; cablester on sense pins; PCIe CEM 5.0). NVIDIA's application note \"Power Guidelines for Workstation Products\" (DA-07261-001, section \"Power Requirements for 250 W Cards with a Single PCIe 8-Pin Connector\"; the RTX A6000's CPU 8-pin option since v08) is the vendor rating used for its workstation cards.",
+        fix: "Use a native 600 W 12V-2x6 cable (both sense pins grounded) or connect every adapter plug; else lower the card's power limit to the cable's class.",
+    },
+    needs: &[
+        Need::Part(PartKind::Gpu),
+        Need::Part(PartKind::Psu),
+        Need::Figure(Figure::PsuHpwrClass),
+        Need::Figure(Figure::GpuPowerInputs),
+        Need::Figure(Figure::GpuMaxPowerLimit),
+        Need::Figure(Figure::GpuMinPowerLimit),
+    ],
+    figures: None,
+    check: |c, out| {
+        let b = c.build();
+        for (i, (p, g)) in b.gpus.iter().zip(&c.r.gpus).enumerate() {
+            let Some(g) = g else { continue };
+            // SXM modules take power from the baseboard; unknown inputs are not checked
+            // (coverage says so).
+            if g.form_factor == kraftwerk_catalog::GpuFormFactor::Sxm || g.power_inputs.is_none() {
+                continue;
+            }
+            let psu = c.r.psus.get(p.psu).copied().flatten();
+            // A native cable whose class nobody published is not checked (coverage says so).
+            if p.cable.is_none()
+                && g.inputs().hpwr_16pin > 0
+                && psu.is_some_and(|u| u.connectors.hpwr_16pin.unwrap_or(0) > 0 && u.connectors.hpwr_class_w.is_none())
+            {
+                continue;
+            }
+            let cable = cable_use(g, p.cable, psu);
+            let limit = gpu_limit_w(g, p.power_limit_w);
+            if limit > cable.allowed_w + 1e-6 {
+                out.push(finding(
+                    &GPU_POWER_CABLE,
+                    Severity::Error,
+                    format!(
+                        "GPU {} ({}) runs at {limit:.0} W but its {} allows {:.0} W",
+                        i + 1,
+                        g.name,
+                        cable.describe,
+                        cable.allowed_w
+                    ),
+                    vec![PartRef::Gpu(i), PartRef::Psu(p.psu)],
+                    format!("Use a cable good for {limit:.0} W or set the power limit to {:.0} W.", cable.allowed_w),
+                ));
+            } else if g.inputs().hpwr_16pin > 0
+                && cable.allowed_w < HPWR_MAX_CLASS_W * f64::from(g.inputs().hpwr_16pin)
+                && (p.cable.is_some() || cable.allowed_w < g.max_limit_w())
+            {
+                out.push(finding(
+                    &GPU_POWER_CABLE,
+                    Severity::Info,
+                    format!(
+                        "GPU {} ({}) is limited to {:.0} W by its {}",
+                        i + 1,
+                        g.name,
+                        cable.allowed_w,
+                        cable.describe
+                    ),
+                    vec![PartRef::Gpu(i)],
+                    "Fine at this power limit; raising it needs a higher-class cable.",
+                ));
+            }
+        }
+    },
+};
+
+/// Rule: PSU connector counts (id and docs in `doc`).
+pub static PSU_CONNECTORS: Rule = Rule {
+    doc: RuleDoc {
+        id: "psu-connectors",
+        family: "power",
+        severity: Severity::Error,
+        title: "PSU connector counts",
+        checks: "The 12V-2x6, PCIe 8-pin and EPS 8-pin cables each PSU must supply (its GPUs', and the board's EPS inputs on the system PSU) against what it has.",
+        why: "Daisy-chaining one cable to two sockets or using splitters overloads it; datacenter cards (A100, A6000) take an EPS/CPU 8-pin, not a PCIe 8-pin (NVIDIA product briefs).",
+        fix: "Choose a PSU with enough native cables, or move GPUs to a second PSU.",
+    },
+    needs: &[
+        Need::Part(PartKind::Psu),
+        Need::Figure(Figure::PsuHpwr16pin),
+        Need::Figure(Figure::PsuPcie8pin),
+        Need::Figure(Figure::PsuEps8pin),
+        Need::Figure(Figure::GpuPowerInputs),
+    ],
+    figures: None,
+    check: |c, out| {
+        let b = c.build();
+        let sys = b.system_psu();
+        for (pi, psu) in c.r.psus.iter().enumerate() {
+            let Some(psu) = psu else { continue };
+            let (mut hpwr, mut pcie, mut eps) = (0u32, 0u32, 0u32);
+            for (p, g) in b.gpus.iter().zip(&c.r.gpus) {
+                let Some(g) = g else { continue };
+                if p.psu != pi || g.form_factor == kraftwerk_catalog::GpuFormFactor::Sxm {
+                    continue;
+                }
+                let u = cable_use(g, p.cable, Some(psu));
+                hpwr += u32::from(u.hpwr_16pin);
+                pcie += u32::from(u.pcie_8pin) + u32::from(u.pcie_6pin);
+                eps += u32::from(u.eps_8pin);
+            }
+            let gpu_eps = eps;
+            if sys == Some(pi) {
+                // An unknown EPS count counts as 1, the least a board takes.
+                eps += u32::from(c.r.board.map_or(1, |bd| bd.eps_8pin.unwrap_or(1)));
+            }
+            let have = psu.connectors;
+            // Unknown counts (`None`) are not compared: the coverage reports them as not
+            // checked. An unknown native 16-pin count is taken as none (the cards' adapters).
+            let short_hpwr = hpwr.saturating_sub(u32::from(have.hpwr_16pin.unwrap_or(0)));
+            // Native 16-pin sockets the PSU lacks are fed by the cards' adapters (one 8-pin per
+            // 150 W of the card's highest limit).
+            let per_adapter = b
+                .gpus
+                .iter()
+                .zip(&c.r.gpus)
+                .filter(|(p, g)| p.psu == pi && g.is_some_and(|g| g.inputs().hpwr_16pin > 0))
+                .filter_map(|(_, g)| g.map(|g| u32::from(adapter_plugs(g))))
+                .max()
+                .unwrap_or(4);
+            let pcie_need = pcie + short_hpwr * per_adapter;
+            let mut missing = Vec::new();
+            if let Some(have_pcie) = have.pcie_8pin
+                && pcie_need > u32::from(have_pcie)
+            {
+                missing.push(format!(
+                    "{pcie_need} PCIe 8-pin{} (has {have_pcie})",
+                    if short_hpwr > 0 {
+                        format!(" incl. {short_hpwr} 16-pin adapter{}", plural(short_hpwr))
+                    } else {
+                        String::new()
+                    },
+                ));
+            }
+            // Datacenter and workstation cards ship with an adapter from two PCIe 8-pin plugs to
+            // their CPU/EPS 8-pin input (NVIDIA A100 / RTX A6000 product briefs): an EPS
+            // shortfall can be met from spare PCIe 8-pins, two for each.
+            if let Some(have_eps) = have.eps_8pin {
+                let eps_short = eps.saturating_sub(u32::from(have_eps));
+                let pcie_spare = have.pcie_8pin.map_or(0, |h| u32::from(h).saturating_sub(pcie_need));
+                if eps_short > 0 && eps_short * 2 <= pcie_spare && eps_short <= gpu_eps {
+                    out.push(finding(
+                        &PSU_CONNECTORS,
+                        Severity::Info,
+                        format!(
+                            "PSU {} ({}) has {have_eps} EPS 8-pin for {eps}: {eps_short} GPU EPS input{} fed through the card's 2x PCIe 8-pin adapter",
+                            pi + 1,
+                            psu.name,
+                            plural(eps_short)
+                        ),
+                        vec![PartRef::Psu(pi)],
+                        "Use the adapter that ships with the card; never a CPU cable split from one plug.",
+                    ));
+                } else if eps > u32::from(have_eps) {
+                    missing.push(format!("{eps} EPS 8-pin (has {have_eps})"));
+                }
+            }
+            if !missing.is_empty() {
+                out.push(finding(
+                    &PSU_CONNECTORS,
+                    Severity::Error,
+                    format!("PSU {} ({}) must supply {}", pi + 1, psu.name, missing.join(" and ")),
+                    vec![PartRef::Psu(pi)],
+                    "Choose a PSU with more cables or split the GPUs over two PSUs.",
+                ));
+            }
+        }
+    },
+};

@@ -1,0 +1,285 @@
+//! Builds side by side: for each build its checker verdict (and coverage, once the report
+//! carries it), parts cost, wall power and heat at full load, and for one model its fit,
+//! decode rate and $ per million tokens; then one [`MetricRow`] per figure with the values of
+//! every build, whether they differ and which is best. Pure (no egui, no I/O): the GUI's
+//! Compare tab and `kraftwerk compare` render the same [`Comparison`].
+//!
+//! Figures come from the same functions as everywhere else: [`check::run`] (verdict and the
+//! full-load power estimate it carries), [`PartsList::of`] (catalog prices) and
+//! [`fit::for_build`] (LLM fit, speed and cost). A figure that cannot be computed is `None`
+//! and shows as "unknown" (with the reason where there is one), never as 0.
+
+use crate::check::{self, Report};
+use crate::estimate::fit::{self, FitOptions};
+use crate::estimate::power::{self, BTU_PER_H_PER_W, LoadState};
+use crate::rig::Build;
+use crate::rig::parts_list::{PartsList, usd};
+use kraftwerk_catalog::Catalog;
+use serde::Serialize;
+
+/// Most builds one comparison holds.
+pub const MAX_BUILDS: usize = 4;
+
+/// The coverage line of a report ("26 of 29 checks ran; 3 not checked: ..."), from
+/// [`Report::coverage`](crate::check::Report); `None` when no rule was counted. The status bar,
+/// the Checks tab and the comparison all call this.
+pub fn coverage_text(report: &Report) -> Option<String> {
+    (report.coverage.total > 0).then(|| report.coverage.summary())
+}
+
+/// One build's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BuildSummary {
+    /// Build name.
+    pub name: String,
+    /// Its file, if it has one.
+    pub file: Option<String>,
+    /// Checker verdict (`PASS`, `PASS WITH WARNINGS`, `FAIL`).
+    pub verdict: String,
+    /// Error findings.
+    pub errors: usize,
+    /// Warning findings.
+    pub warnings: usize,
+    /// How much the checker checked, when the report says ([`coverage_text`]).
+    pub coverage: Option<String>,
+    /// Sum of the priced parts, USD.
+    pub parts_usd: f64,
+    /// Parts lines without a catalog price (not in `parts_usd`).
+    pub unpriced_parts: usize,
+    /// Wall power at full load (training), W.
+    pub full_load_wall_w: f64,
+    /// Heat into the room at full load, W.
+    pub heat_w: f64,
+    /// Heat at full load, BTU/h.
+    pub heat_btu_h: f64,
+    /// The model the fit figures are for.
+    pub model: Option<String>,
+    /// LLM fit verdict (`fits`, `tight`, `does not fit`), when a model was given or named.
+    pub fit: Option<String>,
+    /// Batched decode rate, tokens/s (only when the model fits).
+    pub tokens_per_s: Option<f64>,
+    /// Owning and running cost per million tokens, USD (only when the model fits).
+    pub usd_per_million_tokens: Option<f64>,
+    /// Why the fit figures are missing, if they are.
+    pub fit_note: Option<String>,
+}
+
+impl BuildSummary {
+    /// The figures of `build` (from `file`), for `model` (else the build's workload model).
+    pub fn of(build: &Build, catalog: &Catalog, model: Option<&str>, file: Option<String>) -> BuildSummary {
+        let report = check::run(build, catalog);
+        BuildSummary::with_report(build, catalog, &report, model, file)
+    }
+
+    /// As [`BuildSummary::of`] with the report already computed (the GUI keeps one).
+    pub fn with_report(
+        build: &Build,
+        catalog: &Catalog,
+        report: &Report,
+        model: Option<&str>,
+        file: Option<String>,
+    ) -> BuildSummary {
+        let parts = PartsList::of(build, catalog);
+        // Full load whatever the workload's mode (the check's own estimate follows the mode).
+        let full = if report.power.state == LoadState::Training {
+            report.power.clone()
+        } else {
+            power::estimate(&build.resolve(catalog), LoadState::Training)
+        };
+        let opts = FitOptions { model: model.map(str::to_owned), ..FitOptions::default() };
+        let (mut fit_verdict, mut tokens_per_s, mut usd_per_million_tokens, mut fit_note) = (None, None, None, None);
+        match fit::for_build(build, catalog, &opts) {
+            Ok(f) => {
+                let v = f.fit.verdict.to_string();
+                // A model that does not fit has no speed or cost to compare.
+                if v != "does not fit" {
+                    tokens_per_s = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
+                    usd_per_million_tokens = f.cost.as_ref().and_then(|c| c.usd_per_million_tokens);
+                    fit_note.clone_from(&f.cost_error);
+                }
+                fit_verdict = Some(v);
+            }
+            Err(e) => fit_note = Some(e.to_string()),
+        }
+        BuildSummary {
+            name: build.name.clone(),
+            file,
+            verdict: report.verdict.to_string(),
+            errors: report.errors,
+            warnings: report.warnings,
+            coverage: coverage_text(report),
+            parts_usd: parts.total_usd,
+            unpriced_parts: parts.unpriced_lines,
+            full_load_wall_w: full.total_wall_w,
+            heat_w: full.heat_w,
+            heat_btu_h: full.heat_btu_h,
+            model: model.map(str::to_owned).or_else(|| build.workload.as_ref().map(|w| w.model.clone())),
+            fit: fit_verdict,
+            tokens_per_s,
+            usd_per_million_tokens,
+            fit_note,
+        }
+    }
+}
+
+/// Which way a figure is better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Better {
+    /// Lower is better (cost, power, heat).
+    Lower,
+    /// Higher is better (tokens/s).
+    Higher,
+    /// Neither (text).
+    Neither,
+}
+
+/// One figure across the builds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricRow {
+    /// Figure name for people.
+    pub name: &'static str,
+    /// Each build's value for people ("unknown" where there is none).
+    pub values: Vec<String>,
+    /// Whether the values differ.
+    pub differs: bool,
+    /// Index of the best build, for figures with a direction and at least two known values
+    /// that differ.
+    pub best: Option<usize>,
+    /// Which way is better.
+    pub better: Better,
+}
+
+fn numeric(name: &'static str, vals: &[Option<f64>], better: Better, fmt: impl Fn(f64) -> String) -> MetricRow {
+    let values: Vec<String> = vals.iter().map(|v| v.map_or_else(|| "unknown".to_owned(), &fmt)).collect();
+    let differs = values.windows(2).any(|w| w[0] != w[1]);
+    let known: Vec<(usize, f64)> = vals.iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).collect();
+    let best = if differs && known.len() >= 2 {
+        let pick = match better {
+            Better::Lower => known.iter().min_by(|a, b| a.1.total_cmp(&b.1)),
+            Better::Higher => known.iter().max_by(|a, b| a.1.total_cmp(&b.1)),
+            Better::Neither => None,
+        };
+        pick.map(|p| p.0)
+    } else {
+        None
+    };
+    MetricRow { name, values, differs, best, better }
+}
+
+fn text(name: &'static str, values: Vec<String>) -> MetricRow {
+    let differs = values.windows(2).any(|w| w[0] != w[1]);
+    MetricRow { name, values, differs, best: None, better: Better::Neither }
+}
+
+/// Builds side by side.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    /// The model asked for (`None`: each build's own workload model).
+    pub model: Option<String>,
+    /// One summary per build, in the order given.
+    pub builds: Vec<BuildSummary>,
+    /// One row per figure.
+    pub rows: Vec<MetricRow>,
+}
+
+impl Comparison {
+    /// Compares `builds` (each with its file name, if any) for `model`.
+    pub fn of(builds: &[(Build, Option<String>)], catalog: &Catalog, model: Option<&str>) -> Comparison {
+        let sums: Vec<BuildSummary> =
+            builds.iter().map(|(b, f)| BuildSummary::of(b, catalog, model, f.clone())).collect();
+        Comparison::from_summaries(sums, model)
+    }
+
+    /// The rows for these summaries.
+    pub fn from_summaries(builds: Vec<BuildSummary>, model: Option<&str>) -> Comparison {
+        let col = |f: &dyn Fn(&BuildSummary) -> Option<f64>| builds.iter().map(f).collect::<Vec<_>>();
+        let cost_better = if builds.iter().all(|b| b.unpriced_parts == 0) { Better::Lower } else { Better::Neither };
+        let rows = vec![
+            text("Verdict", builds.iter().map(|b| b.verdict.clone()).collect()),
+            text(
+                "Coverage",
+                builds.iter().map(|b| b.coverage.clone().unwrap_or_else(|| "not reported".into())).collect(),
+            ),
+            numeric("Errors", &col(&|b| Some(b.errors as f64)), Better::Lower, |v| format!("{v:.0}")),
+            numeric("Warnings", &col(&|b| Some(b.warnings as f64)), Better::Lower, |v| format!("{v:.0}")),
+            // A total that leaves out unpriced parts is not comparable: no "best" then.
+            numeric("Parts cost (priced lines)", &col(&|b| Some(b.parts_usd)), cost_better, usd),
+            numeric("Unpriced parts", &col(&|b| Some(b.unpriced_parts as f64)), Better::Neither, |v| format!("{v:.0}")),
+            numeric("Wall power at full load", &col(&|b| Some(b.full_load_wall_w)), Better::Lower, |v| {
+                format!("{v:.0} W")
+            }),
+            numeric("Heat at full load", &col(&|b| Some(b.heat_w)), Better::Lower, |v| {
+                format!("{v:.0} W ({:.0} BTU/h)", v * BTU_PER_H_PER_W)
+            }),
+            text("Model", builds.iter().map(|b| b.model.clone().unwrap_or_else(|| "none".into())).collect()),
+            text("LLM fit", builds.iter().map(|b| b.fit.clone().unwrap_or_else(|| "unknown".into())).collect()),
+            numeric("Decode, tokens/s", &col(&|b| b.tokens_per_s), Better::Higher, |v| format!("{v:.1}")),
+            // Amortised hardware with unpriced parts is a lower bound: no "best" either (issue 26).
+            numeric("$ per million tokens", &col(&|b| b.usd_per_million_tokens), cost_better, |v| format!("${v:.2}")),
+        ];
+        Comparison { model: model.map(str::to_owned), builds, rows }
+    }
+
+    /// Plain text: one line per figure, `*` before a differing figure, `(best)` after the
+    /// best value; then the reasons for missing fit figures.
+    pub fn text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = String::new();
+        let names: Vec<&str> = self.builds.iter().map(|b| b.name.as_str()).collect();
+        let width = self.rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(6);
+        let _ = writeln!(s, "  {:width$}  {}", "", names.join("  |  "));
+        for r in &self.rows {
+            let vals: Vec<String> = r
+                .values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| if r.best == Some(i) { format!("{v} (best)") } else { v.clone() })
+                .collect();
+            let mark = if r.differs { '*' } else { ' ' };
+            let _ = writeln!(s, "{mark} {:width$}  {}", r.name, vals.join("  |  "));
+        }
+        for b in &self.builds {
+            if let Some(n) = &b.fit_note {
+                let _ = writeln!(s, "{}: {n}", b.name);
+            }
+        }
+        let _ = writeln!(s, "* the builds differ in this figure");
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(name: &str) -> Build {
+        let cat = kraftwerk_catalog::builtin().expect("catalog");
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../catalog/builds").join(name);
+        crate::rig::load(&p, Some(&cat)).expect("reference build")
+    }
+
+    #[test]
+    fn two_reference_builds_differ_and_the_best_is_marked() {
+        let cat = kraftwerk_catalog::builtin().expect("catalog");
+        let a = load("2x-rtx-4090-x870e.rig.ron");
+        let b = load("8x-l40s-4u-server.rig.ron");
+        let c = Comparison::of(&[(a.clone(), None), (b.clone(), None)], &cat, Some("llama-3.1-8b"));
+        let power = c.rows.iter().find(|r| r.name == "Wall power at full load").expect("row");
+        assert!(power.differs);
+        let ra = check::run(&a, &cat);
+        let rb = check::run(&b, &cat);
+        let lower = usize::from(rb.power.total_wall_w < ra.power.total_wall_w);
+        assert_eq!(power.best, Some(lower));
+        assert_eq!(c.builds[0].verdict, ra.verdict.to_string());
+        assert!(c.text().contains("Wall power at full load"));
+        let cost = c.rows.iter().find(|r| r.name == "Parts cost (priced lines)").expect("row");
+        if c.builds.iter().any(|b| b.unpriced_parts > 0) {
+            assert_eq!(cost.best, None, "partial totals are not ranked");
+            let mtok = c.rows.iter().find(|r| r.name == "$ per million tokens").expect("row");
+            assert_eq!(mtok.best, None, "a cost per token over partial prices is not ranked");
+        }
+        let same = Comparison::of(&[(a.clone(), None), (a, None)], &cat, None);
+        assert!(same.rows.iter().all(|r| !r.differs && r.best.is_none()), "a build equals itself");
+    }
+}

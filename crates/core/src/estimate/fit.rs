@@ -1,0 +1,298 @@
+//! LLM fit, speed and cost for a build: turns a [`Build`]'s GPUs, their slots and bridges into
+//! the inputs of [`llm::estimate`] and its parts and power into [`cost::estimate`]. The CLI's
+//! `kraftwerk fit` and the GUI's LLM-fit tab both call [`for_build`].
+
+use super::cost::{self, CloudPrice, CostInput, CostReport, PricedPart};
+use super::llm::search::{self, Alternatives};
+use super::llm::{self, FitInput, FitReport, FitVerdict, GpuSlot, Link, Mode, Parallelism, Precision, Runtime};
+use super::power::{self, LoadState};
+use crate::estimate::model_file::ModelFile;
+use crate::rig::links::gpu_links;
+use crate::rig::{Build, Resolved};
+use kraftwerk_catalog::{Catalog, GpuFormFactor, LlmModel, NvLink};
+use serde::Serialize;
+
+/// What to estimate; each `None` falls back to the build's `workload`, then to a default
+/// (bf16, the model's context up to 8192 tokens, batch 1, inference).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FitOptions {
+    /// Model id (`catalog/models.ron`).
+    pub model: Option<String>,
+    /// Weight precision (`bf16`, `fp8`, `int4`, `q4_k_m`, `4.5bpw`, ...).
+    pub precision: Option<String>,
+    /// KV-cache precision; default fp16.
+    pub kv_precision: Option<String>,
+    /// Context per sequence, tokens.
+    pub context: Option<u32>,
+    /// Concurrent sequences.
+    pub batch: Option<u32>,
+    /// `inference`, `full`, `lora`, `qlora`.
+    pub mode: Option<String>,
+    /// `single`, `tp:N`, `split:N`, `dp:N`, `tp:N,pp:M`; default: the build's workload
+    /// setting, else all GPUs of one node, layer split for GGUF, tensor parallel otherwise
+    /// (when the GPU count is a power of two); over several nodes `tp:<GPUs per node>,pp:<nodes>`.
+    pub parallelism: Option<String>,
+    /// Cloud price to compare with, USD per hour (default an A100 80 GB at $1.60/h).
+    pub cloud_usd_per_hour: Option<f64>,
+    /// A model read from its file ([`crate::estimate::model_file::read_model_file`]): replaces `model`,
+    /// gives the default precision and runtime, and its exact weight bytes.
+    pub model_file: Option<ModelFile>,
+    /// Runtime (`llama.cpp`, `exllamav2`, `vllm`); default: the precision's usual one.
+    pub runtime: Option<String>,
+    /// Training: gradient checkpointing; default the build's workload setting, else off.
+    pub gradient_checkpointing: Option<bool>,
+    /// vLLM `--gpu-memory-utilization` (0-1]; default 0.9.
+    pub gpu_memory_utilization: Option<f64>,
+    /// Identical nodes the plan spans (the build is one); default the build's workload
+    /// setting, else 1.
+    pub nodes: Option<u32>,
+    /// The link between nodes (`ib-ndr`, `ib-hdr`, `roce-400`, `eth-100`, ...; see
+    /// [`llm::Interconnect`]); default the build's workload setting.
+    pub interconnect: Option<String>,
+}
+
+/// Why a fit could not be estimated (bad input, not "does not fit").
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FitBuildError {
+    /// No model given and the build names none.
+    #[error("no model: give --model ID or set the build's `workload`")]
+    NoModel,
+    /// The model id is not in the catalog.
+    #[error("unknown model `{0}` (see `kraftwerk catalog models`)")]
+    UnknownModel(String),
+    /// The build has no known GPU.
+    #[error("the build has no GPU to fit the model on")]
+    NoGpu,
+    /// A precision, mode or parallelism string did not parse.
+    #[error("{0}")]
+    Parse(String),
+    /// The estimator refused the input.
+    #[error("{0}")]
+    Estimate(String),
+}
+
+/// Fit, speed and cost of a workload on a build.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BuildFit {
+    /// Memory per GPU, verdict, speed.
+    pub fit: FitReport,
+    /// Hardware, power and cloud comparison; `None` when it could not be computed.
+    pub cost: Option<CostReport>,
+    /// Why the cost is missing, if it is.
+    pub cost_error: Option<String>,
+    /// What would fit instead, when it does not fit.
+    pub alternatives: Option<Alternatives>,
+    /// Theoretical system-RAM bandwidth of the build (channels in use × MT/s × 8 bytes), GB/s;
+    /// `None` without a CPU or memory kit.
+    pub host_bandwidth_gb_s: Option<f64>,
+    /// Memory of the fullest GPU against context at this batch ([`search::memory_vs_context`]).
+    pub memory_vs_context: Vec<search::ContextPoint>,
+}
+
+/// Points of [`BuildFit::memory_vs_context`].
+pub const CONTEXT_CURVE_POINTS: usize = 24;
+
+/// Theoretical system-RAM bandwidth of a build, GB/s: memory channels in use (the CPU's
+/// channels per socket × sockets, at most one per module) × data rate (MT/s) × 8 bytes.
+pub fn host_bandwidth_gb_s(r: &Resolved<'_>) -> Option<f64> {
+    let cpu = r.cpu?;
+    let (kit, kits) = r.memory?;
+    let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
+    let channels = (u32::from(cpu.memory_channels) * sockets).min(u32::from(kit.modules) * u32::from(kits));
+    (channels > 0).then(|| f64::from(channels) * f64::from(kit.speed_mt_s) * 8.0 / 1000.0)
+}
+
+/// Installed system RAM of a build, GiB: kits x modules x module capacity (binary: a "32 GB"
+/// DIMM holds 32 GiB); `None` without a memory kit.
+pub fn host_ram_gib(r: &Resolved<'_>) -> Option<f64> {
+    let (kit, kits) = r.memory?;
+    Some(f64::from(kit.modules) * f64::from(kits) * f64::from(kit.module_gb))
+}
+
+/// The link each GPU of the build uses to talk to the others: NVLink for an SXM module or a
+/// bridged pair (when the group is that pair), else its effective PCIe link from the slot.
+pub fn gpu_slots(build: &Build, catalog: &Catalog) -> Vec<GpuSlot> {
+    let r = build.resolve(catalog);
+    let links = gpu_links(&r);
+    let n = r.gpus.iter().flatten().count();
+    let mut out = Vec::new();
+    for (i, g) in r.gpus.iter().enumerate() {
+        let Some(g) = g else { continue };
+        let bridged = build.nvlink.iter().any(|b| b.gpus.0 == i || b.gpus.1 == i);
+        let link = match (&g.nvlink, g.form_factor) {
+            (NvLink::Sxm { bandwidth_gb_s }, GpuFormFactor::Sxm) => Link::NvLink { bandwidth_gb_s: *bandwidth_gb_s },
+            (NvLink::Bridge { bandwidth_gb_s, .. }, _) if bridged && n == 2 => {
+                Link::NvLink { bandwidth_gb_s: *bandwidth_gb_s }
+            }
+            _ => links
+                .iter()
+                .find(|l| l.gpu == i)
+                .map_or_else(|| Link::pcie_native(g), |l| Link::Pcie { generation: l.pcie_gen, lanes: l.lanes }),
+        };
+        out.push(GpuSlot::with_link((*g).clone(), link));
+    }
+    out
+}
+
+fn parse<T: std::str::FromStr<Err = llm::ParseError>>(s: &str) -> Result<T, FitBuildError> {
+    s.parse::<T>().map_err(|e| FitBuildError::Parse(e.0))
+}
+
+/// The estimator's input for the workload (from `opts`, else the build's `workload`) on the
+/// build's GPUs, parallelism included.
+///
+/// # Errors
+/// [`FitBuildError`] for a missing or unknown model, no GPU, or unparsable options.
+pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<FitInput, FitBuildError> {
+    let w = build.workload.as_ref();
+    let model: LlmModel = if let Some(f) = &opts.model_file {
+        f.model.clone()
+    } else {
+        let model_id = opts.model.clone().or_else(|| w.map(|w| w.model.clone())).ok_or(FitBuildError::NoModel)?;
+        build
+            .parts
+            .models
+            .iter()
+            .find(|m| m.id == model_id)
+            .or_else(|| catalog.model(&model_id))
+            .ok_or_else(|| FitBuildError::UnknownModel(model_id.clone()))?
+            .clone()
+    };
+    let slots = gpu_slots(build, catalog);
+    if slots.is_empty() {
+        return Err(FitBuildError::NoGpu);
+    }
+    let precision: Precision = match (&opts.precision, &opts.model_file) {
+        (Some(p), _) => parse(p)?,
+        (None, Some(f)) => f.precision,
+        (None, None) => parse(w.map_or("bf16", |w| w.precision.as_str()))?,
+    };
+    let mut input = FitInput::new(model, precision);
+    if let Some(f) = opts.model_file.as_ref().filter(|f| f.precision == precision) {
+        input.file_weights = Some(f.weights);
+        input.runtime = Some(f.runtime);
+    }
+    input.gpu_memory_utilization = opts.gpu_memory_utilization;
+    if let Some(rt) = &opts.runtime {
+        input.runtime = Some(parse::<Runtime>(rt)?);
+    }
+    input.gradient_checkpointing =
+        opts.gradient_checkpointing.unwrap_or_else(|| w.is_some_and(|w| w.gradient_checkpointing));
+    if let Some(kv) = &opts.kv_precision {
+        input.kv_precision = parse(kv)?;
+    }
+    if let Some(m) = opts.mode.as_deref().or_else(|| w.map(|w| w.mode.as_str())) {
+        input.mode = parse::<Mode>(m)?;
+    }
+    if let Some(ctx) = opts.context.or_else(|| w.map(|w| w.context)) {
+        input.context_tokens = ctx;
+    }
+    if let Some(b) = opts.batch.or_else(|| w.map(|w| w.batch)) {
+        input.batch = b;
+    }
+    let n = u32::try_from(slots.len()).unwrap_or(u32::MAX);
+    input.nodes = opts.nodes.or_else(|| w.and_then(|w| w.nodes)).unwrap_or(1);
+    if let Some(ic) = opts.interconnect.as_deref().or_else(|| w.and_then(|w| w.interconnect.as_deref())) {
+        input.interconnect = Some(parse(ic)?);
+    }
+    input.parallelism = match opts.parallelism.as_deref().or_else(|| w.and_then(|w| w.parallel.as_deref())) {
+        Some(p) => parse::<Parallelism>(p)?,
+        None if input.nodes > 1 && !precision.is_gguf() => Parallelism::TensorPipeline { tp: n, pp: input.nodes },
+        None if n == 1 => Parallelism::Single,
+        None if precision.is_gguf() || !n.is_power_of_two() => Parallelism::LayerSplit(n),
+        None => Parallelism::TensorParallel(n),
+    };
+    Ok(input)
+}
+
+/// Estimates fit, speed and cost of the workload (from `opts`, else the build's `workload`) on
+/// the build's GPUs. When it does not fit, no speed or cost is given: `alternatives` says what
+/// would fit instead.
+///
+/// # Errors
+/// [`FitBuildError`] for a missing or unknown model, no GPU, or unparsable options (a context
+/// of 0 tokens, a batch of 0 or above [`search::MAX_BATCH`]). A model that does not fit is not
+/// an error: see `fit.verdict`.
+pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<BuildFit, FitBuildError> {
+    let input = input_for(build, catalog, opts)?;
+    let slots = gpu_slots(build, catalog);
+    let fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
+    let r = build.resolve(catalog);
+    let host_bw = host_bandwidth_gb_s(&r);
+    let all = llm::plan_gpus(&slots, input.nodes);
+    let used = &all[..(input.parallelism.degree() as usize).min(all.len())];
+    let curve = search::memory_vs_context(&input, used, CONTEXT_CURVE_POINTS);
+    if fit.verdict == FitVerdict::DoesNotFit {
+        let mut alternatives = search::alternatives(&input, &slots, host_bw);
+        search::bound_by_ram(&mut alternatives, host_ram_gib(&r).map(search::HostRam::of));
+        return Ok(BuildFit {
+            fit,
+            cost: None,
+            cost_error: Some("not estimated: the workload does not fit".into()),
+            alternatives: Some(alternatives),
+            host_bandwidth_gb_s: host_bw,
+            memory_vs_context: curve,
+        });
+    }
+
+    // Cost: the build's parts at catalog prices, wall power at the workload's load state.
+    let mut parts = Vec::new();
+    let mut gpu_ids: Vec<&str> = r.gpus.iter().flatten().map(|g| g.id.as_str()).collect();
+    gpu_ids.sort_unstable();
+    gpu_ids.dedup();
+    for id in gpu_ids {
+        let count = r.gpus.iter().flatten().filter(|g| g.id == id).count();
+        if let Some(g) = r.gpus.iter().flatten().find(|g| g.id == id) {
+            parts.push(PricedPart::gpu(g, u32::try_from(count).unwrap_or(u32::MAX)));
+        }
+    }
+    let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
+    if let Some(c) = r.cpu {
+        parts.push(PricedPart::of(c, sockets, c.price_usd));
+    }
+    if let Some(b) = r.board {
+        parts.push(PricedPart::of(b, 1, b.price_usd));
+    }
+    if let Some(c) = r.cooler {
+        parts.push(PricedPart::of(c, sockets, c.price_usd));
+    }
+    if let Some(c) = r.case {
+        parts.push(PricedPart::of(c, 1, c.price_usd));
+    }
+    if let Some((k, kits)) = r.memory {
+        parts.push(PricedPart::of(k, u32::from(kits), k.price_usd));
+    }
+    for (d, _) in &r.storage {
+        parts.push(PricedPart::of(*d, 1, d.price_usd));
+    }
+    for p in r.psus.iter().flatten() {
+        parts.push(PricedPart::of(*p, 1, p.price_usd));
+    }
+    let state = if input.mode.is_training() { LoadState::Training } else { LoadState::Inference };
+    let load_w = power::estimate(&r, state).total_wall_w;
+    let idle_w = power::estimate(&r, LoadState::Idle).total_wall_w;
+    let mut ci = CostInput::new(parts, load_w, build.site.price_per_kwh);
+    ci.idle_power_w = idle_w;
+    ci.utilization = build.site.duty_cycle.clamp(0.01, 1.0);
+    ci.tokens_per_s = fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
+    let mut cloud = CloudPrice::default();
+    if let Some(p) = opts.cloud_usd_per_hour {
+        cloud.usd_per_hour = p;
+    }
+    // The cloud GPU's throughput on the same workload, when it fits on one A100 80 GB.
+    if let Some(a100) = catalog.gpu("nvidia-a100-80gb-pcie") {
+        let mut one = input.clone();
+        one.parallelism = Parallelism::Single;
+        if let Ok(f) = llm::estimate(&one, &[GpuSlot::new(a100.clone())])
+            && f.verdict != FitVerdict::DoesNotFit
+        {
+            cloud.tokens_per_s = f.speed.map(|s| s.decode_batch_tokens_per_s);
+        }
+    }
+    ci.cloud = cloud;
+    let (cost, cost_error) = match cost::estimate(&ci) {
+        Ok(c) => (Some(c), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    Ok(BuildFit { fit, cost, cost_error, alternatives: None, host_bandwidth_gb_s: host_bw, memory_vs_context: curve })
+}

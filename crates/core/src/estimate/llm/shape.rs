@@ -1,0 +1,319 @@
+//! Model arithmetic: weight bytes by part, KV bytes per token and layer, attended tokens under
+//! sliding windows, LoRA parameters, tensor peaks, and each GPU's share of the model.
+
+#![allow(
+    clippy::doc_markdown,
+    reason = "hardware and format names (PCIe, NVLink, GeForce, Q4_K_M) read better unquoted"
+)]
+
+use super::calibration::GIB;
+use super::inputs::{FitInput, GpuSlot, Parallelism, Precision, Runtime};
+use kraftwerk_catalog::{Attention, Gpu, LlmModel, TensorRate};
+
+/// Embedding-table parameters (vocab × hidden), one table.
+pub(super) fn table_params(model: &LlmModel) -> f64 {
+    f64::from(model.vocab) * f64::from(model.hidden)
+}
+
+/// Weight bytes split into (token embedding, LM head, transformer layers).
+///
+/// Assumes untied input and output embeddings (true for every preset but Gemma 2). Formats that
+/// keep embeddings 16-bit ([`Precision::keeps_embeddings_16bit`]) store both tables at 2 bytes.
+pub(super) fn weight_parts_bytes(model: &LlmModel, precision: Precision) -> (f64, f64, f64) {
+    let total = model.params_b * 1e9;
+    let table = table_params(model).min(total / 4.0);
+    let body = total - 2.0 * table;
+    let table_bytes = if precision.keeps_embeddings_16bit() { 2.0 } else { precision.bytes_per_element() };
+    (table * table_bytes, table * table_bytes, body * precision.bytes_per_element())
+}
+
+/// Weight bytes of the workload's model split into (token embedding, LM head, layers): the
+/// file's exact bytes when [`FitInput::file_weights`] is given, else [`weight_parts_bytes`].
+///
+/// A tied LM head (no tensor of its own) counts the embedding again where the runtime keeps a
+/// GPU copy for the logits while the embedding stays in host RAM (llama.cpp duplicates
+/// `token_embd` as the output tensor), and once otherwise; `for_reading` gives the bytes a
+/// decode step reads (the tied table is read for the logits either way).
+pub(super) fn input_weight_parts(input: &FitInput, runtime: Runtime, for_reading: bool) -> (f64, f64, f64) {
+    match input.file_weights {
+        Some(w) => {
+            let head = if !w.tied_embeddings {
+                w.head
+            } else if for_reading || (runtime.embedding_on_host() && !input.mode.is_training()) {
+                w.embedding
+            } else {
+                0
+            };
+            (w.embedding as f64, head as f64, w.body() as f64)
+        }
+        None => weight_parts_bytes(&input.model, input.weight_precision),
+    }
+}
+
+/// Bytes of all weights of `model` at `precision` (for GGUF about the file size: Llama-3.1-8B
+/// `Q4_K_M` 4.58 GiB, `Q8_0` 7.95 GiB, F16 14.96 GiB).
+pub fn weight_bytes(model: &LlmModel, precision: Precision) -> f64 {
+    let (embed, head, body) = weight_parts_bytes(model, precision);
+    embed + head + body
+}
+
+/// [`weight_bytes`] in GiB.
+pub fn weight_gib(model: &LlmModel, precision: Precision) -> f64 {
+    weight_bytes(model, precision) / GIB
+}
+
+/// KV heads each tensor-parallel rank holds: `ceil(kv_heads / tp)`, at least 1 (vLLM
+/// replicates KV heads when TP exceeds them).
+pub fn kv_heads_per_rank(model: &LlmModel, tp: u32) -> u32 {
+    model.kv_heads.div_ceil(tp.max(1)).max(1)
+}
+
+/// KV-cache bytes per token and layer on one TP rank: `2 × kv_heads/rank × head_dim × bytes`,
+/// or for MLA one latent of `(kv_lora_rank + rope_head_dim) × bytes` (replicated per rank).
+pub(super) fn kv_bytes_per_token_layer(model: &LlmModel, kv: Precision, tp: u32) -> f64 {
+    let b = kv.bytes_per_element();
+    match model.attention {
+        Attention::Mla { kv_lora_rank, rope_head_dim } => f64::from(kv_lora_rank + rope_head_dim) * b,
+        Attention::Full
+        | Attention::SlidingWindow { .. }
+        | Attention::Alternating { .. }
+        | Attention::Interleaved { .. } => {
+            2.0 * f64::from(kv_heads_per_rank(model, tp)) * f64::from(model.head_dim) * b
+        }
+    }
+}
+
+/// Window of layer `index`, tokens (`None` = attends over the whole context). Gemma 2
+/// alternates: even layers are local (sliding), odd layers global.
+pub(super) fn layer_window(model: &LlmModel, index: u32) -> Option<u32> {
+    match model.attention {
+        Attention::SlidingWindow { window } => Some(window),
+        Attention::Alternating { window } if index.is_multiple_of(2) => Some(window),
+        Attention::Interleaved { window, global_every } if !(index + 1).is_multiple_of(global_every.max(1)) => {
+            Some(window)
+        }
+        Attention::Alternating { .. } | Attention::Interleaved { .. } | Attention::Full | Attention::Mla { .. } => None,
+    }
+}
+
+/// Sums over the layers in `layers` of: tokens kept in the KV cache at context `s`, tokens
+/// attended by the token at position `s` (decode), and tokens attended on average by the tokens
+/// of an `s`-token prompt (prefill, causal).
+pub(super) fn attended(model: &LlmModel, layers: std::ops::Range<u32>, s: f64) -> (f64, f64, f64) {
+    let mut kept = 0.0;
+    let mut decode = 0.0;
+    let mut prefill = 0.0;
+    for i in layers {
+        match layer_window(model, i).map(f64::from) {
+            Some(w) if s > w => {
+                kept += w;
+                decode += w;
+                prefill += w - w * w / (2.0 * s);
+            }
+            _ => {
+                kept += s;
+                decode += s;
+                prefill += s / 2.0;
+            }
+        }
+    }
+    (kept, decode, prefill)
+}
+
+/// KV-cache bytes for `batch` sequences of `tokens` on one GPU holding `layers` at TP degree
+/// `tp` (all layers and `tp = 1` for the whole model). Llama 3.1 8B at 128K tokens, FP16:
+/// 2·32·8·128·131072·2 = 16 GiB.
+pub fn kv_cache_bytes(model: &LlmModel, kv: Precision, tokens: u32, batch: u32, tp: u32) -> f64 {
+    kv_cache_bytes_layers(model, kv, 0..model.layers, tokens, batch, tp)
+}
+
+pub(super) fn kv_cache_bytes_layers(
+    model: &LlmModel,
+    kv: Precision,
+    layers: std::ops::Range<u32>,
+    tokens: u32,
+    batch: u32,
+    tp: u32,
+) -> f64 {
+    let (kept, _, _) = attended(model, layers, f64::from(tokens));
+    kept * f64::from(batch) * kv_bytes_per_token_layer(model, kv, tp)
+}
+
+/// Width of the attention output (heads × head dim).
+pub(super) fn q_dim(model: &LlmModel) -> f64 {
+    f64::from(model.heads) * f64::from(model.head_dim)
+}
+
+/// FFN width: `intermediate`, else 4 × hidden.
+pub(super) fn ffn_dim(model: &LlmModel) -> f64 {
+    model.intermediate.map_or(4.0 * f64::from(model.hidden), f64::from)
+}
+
+/// Trainable `LoRA` parameters: rank × (in + out) for q, k, v, o, gate, up and down of every
+/// layer (`QLoRA` paper's "all linear layers"; MoE models counted with one dense FFN).
+pub fn lora_params(model: &LlmModel, rank: u32) -> f64 {
+    let h = f64::from(model.hidden);
+    let q = q_dim(model);
+    let kvd = f64::from(model.kv_heads) * f64::from(model.head_dim);
+    let ffn = ffn_dim(model);
+    let per_layer = (h + q) + 2.0 * (h + kvd) + (q + h) + 2.0 * (h + ffn) + (ffn + h);
+    f64::from(rank) * per_layer * f64::from(model.layers)
+}
+
+/// Peak dense tensor rate a precision runs at on a GPU, TFLOP/s, and its name.
+///
+/// BF16 → `bf16`; FP16 → `fp16` (FP32 accumulate), or `fp16_acc16` under llama.cpp and
+/// `ExLlamaV2` on GeForce; FP8 → `fp8` where the GPU has FP8 tensor cores, FP16 (weight-only
+/// FP8) where the catalog says it has none ([`kraftwerk_catalog::NoTensor::fp8`]), and `None` where
+/// the FP8 rate is unknown (a chip with FP8 tensor cores would run FP8 at a rate nobody entered,
+/// so no rate is given rather than the FP16 one); INT8 → `int8_tops`, else FP16; INT4, GGUF and
+/// bpw formats → the FP16 rate (dequantized); FP32 → `fp32`. Training always uses the
+/// FP32-accumulate BF16/FP16 rate.
+pub fn compute_peak_tflops(
+    gpu: &Gpu,
+    precision: Precision,
+    runtime: Runtime,
+    training: bool,
+) -> Option<(f64, &'static str)> {
+    let p = &gpu.peak;
+    let fp16 = || -> Option<(f64, &'static str)> {
+        if !training
+            && runtime.fp16_accumulate()
+            && let Some(v) = p.fp16_acc16
+        {
+            return Some((v, "fp16 (fp16 accumulate)"));
+        }
+        p.fp16.map(|v| (v, "fp16")).or_else(|| p.bf16.map(|v| (v, "bf16")))
+    };
+    match precision {
+        Precision::Fp32 => p.fp32.map(|v| (v, "fp32")),
+        Precision::Bf16 => p.bf16.map(|v| (v, "bf16")).or_else(fp16),
+        Precision::Fp8 if !training => match p.fp8_rate() {
+            TensorRate::Known(v) => Some((v, "fp8")),
+            TensorRate::Absent => fp16(),
+            TensorRate::Unknown => None,
+        },
+        Precision::Int8 if !training => p.int8_tops.map(|v| (v, "int8")).or_else(fp16),
+        _ if training => p.bf16.map(|v| (v, "bf16")).or_else(fp16),
+        _ => fp16(),
+    }
+}
+
+/// One GPU's share of the model.
+#[derive(Debug, Clone)]
+pub(super) struct Share {
+    pub(super) layers: std::ops::Range<u32>,
+    /// Fraction of each layer's weights held (1/TP, else 1).
+    pub(super) width: f64,
+    pub(super) has_embedding: bool,
+    pub(super) has_head: bool,
+    /// Sequences this GPU serves (data-parallel replicas split the batch).
+    pub(super) batch: u32,
+}
+
+/// Splits `layers` over GPUs in proportion to their memory (llama.cpp's default `--tensor-split`
+/// is proportional to free memory), largest remainder first.
+pub(super) fn split_layers(layers: u32, capacities: &[f64]) -> Vec<u32> {
+    let sum: f64 = capacities.iter().sum();
+    let n = capacities.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let quotas: Vec<f64> = capacities
+        .iter()
+        .map(|c| if sum > 0.0 { f64::from(layers) * c / sum } else { f64::from(layers) / n as f64 })
+        .collect();
+    let mut counts: Vec<u32> = quotas.iter().map(|q| q.floor() as u32).collect();
+    let mut left = layers.saturating_sub(counts.iter().sum::<u32>());
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        let ra = quotas[a] - quotas[a].floor();
+        let rb = quotas[b] - quotas[b].floor();
+        rb.total_cmp(&ra).then(a.cmp(&b))
+    });
+    for &i in order.iter().cycle() {
+        if left == 0 {
+            break;
+        }
+        counts[i] += 1;
+        left -= 1;
+    }
+    counts
+}
+
+pub(super) fn shares(input: &FitInput, gpus: &[GpuSlot]) -> Vec<Share> {
+    let layers = input.model.layers;
+    let n = gpus.len();
+    match input.parallelism {
+        Parallelism::Single => {
+            vec![Share { layers: 0..layers, width: 1.0, has_embedding: true, has_head: true, batch: input.batch }]
+        }
+        Parallelism::TensorParallel(t) => (0..n)
+            .map(|_| Share {
+                layers: 0..layers,
+                width: 1.0 / f64::from(t),
+                has_embedding: true,
+                has_head: true,
+                batch: input.batch,
+            })
+            .collect(),
+        Parallelism::DataParallel(d) => {
+            let per = input.batch.div_ceil(d).max(1);
+            (0..n)
+                .map(|_| Share {
+                    layers: 0..layers,
+                    width: 1.0,
+                    has_embedding: true,
+                    has_head: true,
+                    batch: if input.mode.is_training() { input.batch } else { per },
+                })
+                .collect()
+        }
+        Parallelism::TensorPipeline { tp, pp } => {
+            // Layers over the stages in proportion to each stage's smallest GPU (vLLM splits
+            // evenly; identical nodes give the same), heads over the stage's ranks.
+            let tp_n = tp.max(1) as usize;
+            let caps: Vec<f64> = (0..pp as usize)
+                .map(|j| gpus.iter().skip(j * tp_n).take(tp_n).map(|g| g.gpu.memory_gib).fold(f64::INFINITY, f64::min))
+                .map(|c| if c.is_finite() { c } else { 0.0 })
+                .collect();
+            let counts = split_layers(layers, &caps);
+            let mut start = 0;
+            let mut out = Vec::with_capacity(n);
+            for (j, &c) in counts.iter().enumerate() {
+                for _ in 0..tp_n {
+                    out.push(Share {
+                        layers: start..start + c,
+                        width: 1.0 / f64::from(tp.max(1)),
+                        has_embedding: j == 0,
+                        has_head: j + 1 == counts.len(),
+                        batch: input.batch,
+                    });
+                }
+                start += c;
+            }
+            out.truncate(n);
+            out
+        }
+        Parallelism::LayerSplit(_) => {
+            let caps: Vec<f64> = gpus.iter().map(|g| g.gpu.memory_gib).collect();
+            let counts = split_layers(layers, &caps);
+            let mut start = 0;
+            counts
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    let s = Share {
+                        layers: start..start + c,
+                        width: 1.0,
+                        has_embedding: i == 0,
+                        has_head: i + 1 == n,
+                        batch: input.batch,
+                    };
+                    start += c;
+                    s
+                })
+                .collect()
+        }
+    }
+}

@@ -1,0 +1,785 @@
+//! Power and thermal estimate of a build: sustained DC load per component and per PSU, PSU
+//! efficiency and wall draw, transient peaks against the ATX 3.x excursion table, amps per
+//! circuit and per outlet, heat, electricity cost, and power-limit advice.
+//!
+//! Every fraction and figure used is a named constant below with its source. "(judgement)"
+//! marks a policy choice rather than a measurement.
+
+use crate::rig::{Build, Resolved};
+use kraftwerk_catalog::{AtxVersion, EightyPlus, Gpu, GpuCooler, HIGH_LINE_MIN_V, Inlet, Psu};
+use serde::Serialize;
+
+mod advice;
+pub use advice::{PowerAdvice, advise, within_limits};
+
+/// What the machine is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadState {
+    /// Powered on, nothing running.
+    Idle,
+    /// LLM inference (decode): memory-bound, GPUs well under their limit.
+    Inference,
+    /// Training or a full GEMM load: GPUs at their power limit, CPU at TDP.
+    #[default]
+    Training,
+}
+
+impl LoadState {
+    /// Every state, idle first.
+    pub const ALL: [LoadState; 3] = [LoadState::Idle, LoadState::Inference, LoadState::Training];
+
+    /// Lower-case name (`idle`, `inference`, `training`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadState::Idle => "idle",
+            LoadState::Inference => "inference",
+            LoadState::Training => "training",
+        }
+    }
+}
+
+/// GPU draw during LLM decode as a fraction of its power limit. Decode is memory-bound:
+/// measured single-stream llama.cpp decode on an RTX 4090 drew about 250-300 W of 450 W.
+/// We use 0.65 (judgement from that range; batch serving draws more).
+pub const GPU_INFERENCE_FRACTION: f64 = 0.65;
+
+/// GPU draw under training / GEMM load as a fraction of its power limit: cards sit at their
+/// limit (measured: H200 SXM, 10 s bf16 GEMM, 692 W median against a 700 W limit, 0.99;
+/// recorded in `tests/fixtures/probe-h200-30s.json`, `power_instant_w` 657-710 W at a 700 W limit). 1.0 is used.
+pub const GPU_TRAINING_FRACTION: f64 = 1.0;
+
+/// Idle GPU draw as a fraction of board power, for a GPU whose catalog entry has no measured
+/// idle figure (`Gpu::idle_power_w`): a documented derivation, not a measurement, and labelled
+/// so in the estimate ("idle derived"). From the one idle measurement this project holds:
+/// H200 SXM 78.4 W of 700 W (0.112; NVML `power.draw` median over the first 14 s of
+/// `tests/fixtures/h200-1gpu-30s.kwrec.json`, 2026-11-29) and 80.7 W in another recording
+/// (0.115); 0.12 is used. Consumer cards with display engines in deep idle states may draw
+/// less; where a review measured one, its figure goes into `idle_power_w` with its source.
+pub const GPU_IDLE_FRACTION: f64 = 0.12;
+
+/// CPU draw by state as a fraction of its TDP (idle 0.15, inference 0.35), and at full load
+/// (training) of its sustained package power: AMD PPT, Intel PL1 = PL2 in Intel's default
+/// performance profile (`Cpu::package_power_w`), else its TDP (judgement: a data-loading CPU
+/// under GPU training is planned at its package limit, the figure the cooler rule uses; AMD:
+/// PPT = 1.35 x TDP on AM5, Intel: 14th-gen default settings PL1 = PL2 = 253 W for the i9
+/// 14900K; sources in `docs/sources.md`).
+pub const CPU_FRACTION: [f64; 3] = [0.15, 0.35, 1.0];
+
+/// Motherboard (chipset, VRM losses, NICs, BMC), W, at full load; half of it at idle
+/// (judgement; makes the "system rest" of board, memory, drives and fans about 100 W).
+pub const BOARD_W: f64 = 45.0;
+/// Per memory module, W, when the kit publishes none (DDR5 RDIMM planning figure, judgement).
+pub const DIMM_W: f64 = 5.0;
+/// Per NVMe drive, W, when the drive publishes none (typical Gen4 active average, judgement).
+pub const NVME_W: f64 = 7.0;
+/// Case and cooler fans, pumps, W (judgement: about ten 120/140 mm fans at 2 W).
+pub const FANS_W: f64 = 20.0;
+/// System rest assumed when the build names no board (board + memory + drives + fans), W.
+/// (judgement: board 45 + memory 20 + drive 7 + fans 20 W, rounded up).
+pub const REST_DEFAULT_W: f64 = 100.0;
+
+/// Transient-peak durations of the ATX 3.x power-excursion table, seconds.
+pub const EXCURSION_DURATIONS_S: [f64; 4] = [100e-6, 1e-3, 10e-3, 100e-3];
+/// Index of the 100 µs point in [`EXCURSION_DURATIONS_S`] (and the tables below).
+pub const TRANSIENT_100US: usize = 0;
+/// Index of the 1 ms point.
+pub const TRANSIENT_1MS: usize = 1;
+/// Index of the 10 ms point.
+pub const TRANSIENT_10MS: usize = 2;
+/// Index of the 100 ms point.
+pub const TRANSIENT_100MS: usize = 3;
+
+/// ATX 3.x excursion limits as a multiple of rated power, for PSUs over 450 W with a
+/// 12VHPWR/12V-2x6 connector, at 100 µs / 1 ms / 10 ms / 100 ms (Intel ATX 3.0 PSU design
+/// guide, power excursion table).
+pub const EXCURSION_LIMIT_HPWR: [f64; 4] = [2.0, 1.8, 1.6, 1.2];
+/// Rating above which an ATX 3.x unit with a 12V-2x6 connector must meet
+/// [`EXCURSION_LIMIT_HPWR`], W (same guide).
+pub const EXCURSION_HPWR_MIN_W: f64 = 450.0;
+/// Efficiency assumed for the wall draw of a build with no PSU chosen (judgement: about an 80
+/// PLUS Gold unit at half load); no PSU rule runs on it.
+pub const NO_PSU_EFFICIENCY: f64 = 0.9;
+/// The same for other ATX 3.x PSUs (150 / 145 / 135 / 110 %).
+pub const EXCURSION_LIMIT_OTHER: [f64; 4] = [1.5, 1.45, 1.35, 1.1];
+
+/// GPU peak over its power limit at 100 µs / 1 ms / 10 ms / 100 ms.
+/// 100 µs: 2.2x (Lenovo measured an RTX A6000 at 654 W for 200 µs on a 300 W limit, 2.18x,
+/// and warns of "a factor of 2 or more": <https://pubs.lenovo.com/sr670/de/gpu_power_braking>);
+/// 1 ms: 1.57x, 10 ms: 1.28x, 100 ms: 1.09x (RTX 5090 at 575 W measured 901 W under 1 ms,
+/// 738 W over 5-10 ms, 627 W over 10-20 ms:
+/// <https://www.slashgear.com/1902896/rtx-5090-how-much-power-can-pull-nvidia-geforce-gpu/>;
+/// the 10-20 ms figure is used for 100 ms, conservatively).
+pub const GPU_TRANSIENT_FACTOR: [f64; 4] = [2.2, 1.57, 1.28, 1.09];
+
+/// Share of a PSU's rating planned for sustained load: 80 % (judgement, widely used; Lambda:
+/// failures rise as a 1600 W unit nears 1500 W).
+pub const PSU_SUSTAINED_GUIDELINE: f64 = 0.8;
+
+/// Share of a breaker's rating usable by a continuous (3 h+) load: 80 % (US NEC 210.19(A)/
+/// 210.20(A); 15 A at 120 V = 1440 W).
+pub const CONTINUOUS_FRACTION: f64 = 0.8;
+
+/// Continuous planning current of one Schuko (CEE 7/4) socket, A: rated 16 A but not for
+/// continuous full load; planners use about 10 A (elektrofachkraft.de, "Der Schukostecker und
+/// seine Besonderheiten").
+pub const SCHUKO_CONTINUOUS_A: f64 = 10.0;
+
+/// US split-phase high-line voltage, V, for the "use a 240 V circuit" advice (NEMA 6-xx).
+pub const US_HIGH_LINE_V: f64 = 240.0;
+
+/// W to BTU/h (1 W = 3.412 BTU/h).
+pub const BTU_PER_H_PER_W: f64 = 3.412_14;
+
+/// Hours in an average month (8760 / 12).
+pub const HOURS_PER_MONTH: f64 = 730.0;
+
+/// Fitted exponent of throughput against power-limit fraction, `kept = (limit / default)^0.183`:
+/// fitted to Puget Systems' quad RTX 3090 measurement (350 W → 280 W kept > 95 % of training
+/// throughput, taken as 96 %):
+/// <https://www.pugetsystems.com/labs/hpc/quad-rtx3090-gpu-wattage-limited-maxq-tensorflow-performance-1974/>.
+/// Below 80 % of default power it is an extrapolation.
+pub const THROUGHPUT_EXPONENT: f64 = 0.183;
+
+/// Fraction of full throughput a GPU keeps at `limit_w` (see [`THROUGHPUT_EXPONENT`]); 1.0 at
+/// or above its default board power.
+pub fn throughput_kept(gpu: &Gpu, limit_w: f64) -> f64 {
+    let p = (limit_w / gpu.board_power_w).clamp(0.0, 1.0);
+    p.powf(THROUGHPUT_EXPONENT)
+}
+
+/// 80 PLUS minimum efficiency curve for a level: `(load %, efficiency %)` at 115 V internal
+/// (`high_line` false) or 230 V EU internal (true). From the 80 PLUS program table
+/// (CLEAResult, <https://www.clearesult.com/80plus/program-details>).
+#[allow(clippy::match_same_arms, reason = "one row per level and line voltage, as in the 80 PLUS table")]
+pub fn eighty_plus_curve(level: EightyPlus, high_line: bool) -> Vec<(f64, f64)> {
+    let (ten, pts): (Option<f64>, [f64; 3]) = match (level, high_line) {
+        (EightyPlus::None, _) => (None, [75.0, 78.0, 75.0]),
+        (EightyPlus::Standard, false) => (None, [80.0, 80.0, 80.0]),
+        (EightyPlus::Standard, true) => (None, [82.0, 85.0, 82.0]),
+        (EightyPlus::Bronze, false) => (None, [82.0, 85.0, 82.0]),
+        (EightyPlus::Bronze, true) => (None, [85.0, 88.0, 85.0]),
+        (EightyPlus::Silver, false) => (None, [85.0, 88.0, 85.0]),
+        (EightyPlus::Silver, true) => (None, [87.0, 90.0, 87.0]),
+        (EightyPlus::Gold, false) => (None, [87.0, 90.0, 87.0]),
+        (EightyPlus::Gold, true) => (None, [90.0, 92.0, 89.0]),
+        (EightyPlus::Platinum, false) => (None, [90.0, 92.0, 89.0]),
+        (EightyPlus::Platinum, true) => (None, [92.0, 94.0, 90.0]),
+        (EightyPlus::Titanium, false) => (Some(90.0), [92.0, 94.0, 90.0]),
+        (EightyPlus::Titanium, true) => (Some(90.0), [94.0, 96.0, 94.0]),
+    };
+    let mut v = Vec::new();
+    if let Some(t) = ten {
+        v.push((10.0, t));
+    }
+    v.extend([(20.0, pts[0]), (50.0, pts[1]), (100.0, pts[2])]);
+    v
+}
+
+/// The PSU's efficiency curve: its published points if any, else its 80 PLUS level's minimums
+/// at the site's line voltage.
+pub fn efficiency_curve(psu: &Psu, mains_v: f64) -> Vec<(f64, f64)> {
+    if psu.efficiency.is_empty() {
+        eighty_plus_curve(psu.eighty_plus, mains_v >= HIGH_LINE_MIN_V)
+    } else {
+        let mut v: Vec<(f64, f64)> = psu.efficiency.iter().map(|p| (p.load_pct, p.efficiency_pct)).collect();
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        v
+    }
+}
+
+/// Efficiency (0..1) at `load_pct` of rating, linearly interpolated; flat beyond the first and
+/// last points (an overloaded PSU is taken at its 100 % efficiency).
+pub fn efficiency_at(curve: &[(f64, f64)], load_pct: f64) -> f64 {
+    let Some(first) = curve.first() else { return 0.85 };
+    if load_pct <= first.0 {
+        return first.1 / 100.0;
+    }
+    for w in curve.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if load_pct <= b.0 {
+            let t = (load_pct - a.0) / (b.0 - a.0);
+            return (a.1 + t * (b.1 - a.1)) / 100.0;
+        }
+    }
+    curve.last().map_or(0.85, |l| l.1 / 100.0)
+}
+
+/// What a component is, for the stacked-bar breakdown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "index")]
+pub enum Component {
+    /// GPU at this build index.
+    Gpu(usize),
+    /// The CPU.
+    Cpu,
+    /// Motherboard.
+    Board,
+    /// Memory modules.
+    Memory,
+    /// NVMe drives.
+    Storage,
+    /// Fans and pumps.
+    Fans,
+    /// Board + memory + drives + fans when the build names no board.
+    SystemRest,
+}
+
+/// One component's sustained DC draw.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ComponentPower {
+    /// What it is.
+    pub component: Component,
+    /// Label (`GPU 1: GeForce RTX 4090`).
+    pub label: String,
+    /// Sustained DC power, W.
+    pub power_w: f64,
+    /// Index of the PSU feeding it.
+    pub psu: usize,
+}
+
+/// Transient peak at one excursion duration for one PSU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TransientPoint {
+    /// Duration, seconds.
+    pub duration_s: f64,
+    /// Estimated peak DC load, W.
+    pub peak_w: f64,
+    /// What the PSU tolerates for that long, W (`None` for ATX 2.x / server units: no spec).
+    pub limit_w: Option<f64>,
+}
+
+/// One PSU's load.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PsuLoad {
+    /// Index in `Build::psus`.
+    pub index: usize,
+    /// PSU id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Rated output at the site's mains voltage, W.
+    pub rated_w: f64,
+    /// Sustained DC load, W.
+    pub dc_w: f64,
+    /// `dc_w / rated_w`.
+    pub load_fraction: f64,
+    /// Efficiency at that load (0..1).
+    pub efficiency: f64,
+    /// AC input, W.
+    pub wall_w: f64,
+    /// Heat lost in the PSU, W.
+    pub loss_w: f64,
+    /// Current drawn from its outlet, A.
+    pub amps: f64,
+    /// The inlet's rating at this site, A (C14 10 A / 15 A in North America, C20 16 / 20 A).
+    pub inlet_a: f64,
+    /// Continuous rating of the outlet it is plugged into, A.
+    pub outlet_a: f64,
+    /// Index into `Site::outlets` of its outlet; `None` = an outlet of its own
+    /// (`Site::outlet_continuous_a`).
+    pub outlet: Option<usize>,
+    /// Circuit index.
+    pub circuit: usize,
+    /// Transient peaks at the ATX 3.x table's durations.
+    pub transients: Vec<TransientPoint>,
+    /// The efficiency curve used, `(load %, efficiency %)`.
+    pub curve: Vec<(f64, f64)>,
+}
+
+/// One wall circuit's load.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CircuitLoad {
+    /// Circuit index.
+    pub index: usize,
+    /// AC power of the PSUs on it, W.
+    pub wall_w: f64,
+    /// Current, A.
+    pub amps: f64,
+    /// Breaker rating, A.
+    pub breaker_a: f64,
+    /// Continuous limit, A (80 % of the breaker; Schuko sites also at most 10 A per socket).
+    pub continuous_a: f64,
+    /// `breaker_a x volts`, W.
+    pub breaker_w: f64,
+    /// `continuous_a x volts`, W.
+    pub continuous_w: f64,
+}
+
+/// One wall outlet's load (the outlets of `Site::outlets`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OutletLoad {
+    /// Index in `Site::outlets` (0-based; people read "outlet 1").
+    pub index: usize,
+    /// Kind (`NEMA 5-15`).
+    pub kind: String,
+    /// PSUs plugged in, by build index.
+    pub psus: Vec<usize>,
+    /// Circuit it is on (its PSUs' circuit).
+    pub circuit: usize,
+    /// AC power through it, W.
+    pub wall_w: f64,
+    /// Current through it, A.
+    pub amps: f64,
+    /// Rated current, A.
+    pub rated_a: f64,
+    /// Continuous limit, A.
+    pub continuous_a: f64,
+}
+
+/// Electricity cost at the site's price and duty cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct EnergyCost {
+    /// USD per hour while running.
+    pub per_hour_usd: f64,
+    /// USD per month at the duty cycle.
+    pub per_month_usd: f64,
+    /// USD per year at the duty cycle.
+    pub per_year_usd: f64,
+    /// kWh per month at the duty cycle.
+    pub kwh_per_month: f64,
+}
+
+/// Thermal risk of one GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThermalRisk {
+    /// Cooled as designed.
+    Low,
+    /// Works, runs hot or loud (a one-slot gap for open-air cards, warm room).
+    Medium,
+    /// Will throttle or overheat (no gap above an open-air card, a passive card outside a
+    /// server chassis).
+    High,
+}
+
+/// Thermal assessment of one GPU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GpuThermal {
+    /// Build index.
+    pub gpu: usize,
+    /// Risk.
+    pub risk: ThermalRisk,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// The whole estimate for one load state.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PowerEstimate {
+    /// Load state estimated.
+    pub state: LoadState,
+    /// Per component.
+    pub components: Vec<ComponentPower>,
+    /// Sum of sustained DC loads, W.
+    pub total_dc_w: f64,
+    /// Per PSU.
+    pub psus: Vec<PsuLoad>,
+    /// Per circuit.
+    pub circuits: Vec<CircuitLoad>,
+    /// Per wall outlet of `Site::outlets` (empty when the site lists none).
+    pub outlets: Vec<OutletLoad>,
+    /// Total AC draw, W (with no PSU: DC at 90 %).
+    pub total_wall_w: f64,
+    /// Heat into the room, W (all of the wall draw).
+    pub heat_w: f64,
+    /// Heat, BTU/h.
+    pub heat_btu_h: f64,
+    /// Heat released inside the case (DC load), W.
+    pub case_heat_w: f64,
+    /// Per-GPU thermal risk.
+    pub gpu_thermal: Vec<GpuThermal>,
+    /// Electricity cost.
+    pub cost: EnergyCost,
+}
+
+/// Power limit a placement runs at: its `power_limit_w`, else the default board power.
+///
+/// A limit outside the card's published range is refused when the build is loaded
+/// ([`crate::rig::load_str`] with a catalog); a build made in memory (the window, the advice
+/// search) is held to the published bounds here. A bound nobody published is not guessed: the
+/// limit is used as set and `check` reports it as not checked (`gpu-power-cable`).
+pub fn gpu_limit_w(gpu: &Gpu, requested: Option<f64>) -> f64 {
+    let Some(w) = requested.filter(|w| w.is_finite()) else { return gpu.board_power_w };
+    let w = gpu.max_power_limit_w.map_or(w, |hi| w.min(hi));
+    // A user part may publish a minimum above its maximum: the maximum wins.
+    gpu.min_power_limit_w.map_or(w, |lo| w.max(lo.min(gpu.max_power_limit_w.unwrap_or(f64::INFINITY))))
+}
+
+fn inlet_a(inlet: Inlet, mains_v: f64) -> f64 {
+    let na = mains_v < HIGH_LINE_MIN_V;
+    match (inlet, na) {
+        (Inlet::C14, true) => 15.0,
+        (Inlet::C14, false) => 10.0,
+        (Inlet::C20, true) => 20.0,
+        (Inlet::C20, false) => 16.0,
+    }
+}
+
+/// The excursion limits for a PSU, as multiples of rating; `None` for units with no ATX 3.x
+/// excursion specification.
+pub fn excursion_limits(psu: &Psu) -> Option<[f64; 4]> {
+    match psu.atx_version {
+        AtxVersion::Atx30 | AtxVersion::Atx31 => {
+            // An unknown 16-pin count takes the lower table (conservative).
+            if psu.rated_w > EXCURSION_HPWR_MIN_W && psu.connectors.hpwr_16pin.unwrap_or(0) > 0 {
+                Some(EXCURSION_LIMIT_HPWR)
+            } else {
+                Some(EXCURSION_LIMIT_OTHER)
+            }
+        }
+        AtxVersion::Atx2 | AtxVersion::Server | AtxVersion::Unknown => None,
+    }
+}
+
+/// Continuous current limit of a circuit at this site, A: 80 % of its breaker.
+pub fn continuous_a(build: &Build) -> f64 {
+    build.site.circuit_a * CONTINUOUS_FRACTION
+}
+
+/// Continuous current one outlet may carry, A: the site's `outlet_continuous_a`, else 80 % of
+/// the circuit below 180 V (a US receptacle on its own breaker) and a Schuko socket's 10 A
+/// planning figure at 230 V.
+pub fn outlet_continuous_a(build: &Build) -> f64 {
+    build.site.outlet_continuous_a.unwrap_or(if build.site.mains_v >= HIGH_LINE_MIN_V {
+        SCHUKO_CONTINUOUS_A.min(continuous_a(build))
+    } else {
+        continuous_a(build)
+    })
+}
+
+/// Where a GPU's idle figure comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdleBasis {
+    /// The catalog's `idle_power_w`, a measurement with its source in the entry's notes.
+    Measured,
+    /// [`GPU_IDLE_FRACTION`] of the board power: a derivation, not a measurement.
+    Derived,
+}
+
+/// A GPU's idle draw, W, and where the figure comes from: its measured `idle_power_w`, else
+/// [`GPU_IDLE_FRACTION`] of its board power (derived).
+pub fn idle_w(gpu: &Gpu) -> (f64, IdleBasis) {
+    match gpu.idle_power_w {
+        Some(w) => (w, IdleBasis::Measured),
+        None => (gpu.board_power_w * GPU_IDLE_FRACTION, IdleBasis::Derived),
+    }
+}
+
+/// GPU limits on each PSU: `(gpu index, limit W, psu index)`.
+type GpuLimits = Vec<(usize, f64, usize)>;
+
+/// Sustained DC draw of every component in `state`, and the GPUs' power limits.
+fn components(r: &Resolved<'_>, state: LoadState, override_limit_w: Option<f64>) -> (Vec<ComponentPower>, GpuLimits) {
+    let b = r.build;
+    let si = state as usize;
+    let sys_psu = b.system_psu().unwrap_or(0);
+    let mut components = Vec::new();
+    let mut gpu_limits = Vec::new();
+    for (i, (p, g)) in b.gpus.iter().zip(&r.gpus).enumerate() {
+        let Some(g) = g else { continue };
+        let limit = gpu_limit_w(g, override_limit_w.or(p.power_limit_w));
+        let w = match state {
+            LoadState::Idle => idle_w(g).0,
+            LoadState::Inference => limit * GPU_INFERENCE_FRACTION,
+            LoadState::Training => limit * GPU_TRAINING_FRACTION,
+        };
+        gpu_limits.push((i, limit, p.psu));
+        components.push(ComponentPower {
+            component: Component::Gpu(i),
+            label: match (state, idle_w(g).1) {
+                (LoadState::Idle, IdleBasis::Derived) => format!(
+                    "GPU {}: {} (idle derived: {:.0} % of board power, no measurement)",
+                    i + 1,
+                    g.name,
+                    GPU_IDLE_FRACTION * 100.0
+                ),
+                (LoadState::Idle, IdleBasis::Measured) => format!("GPU {}: {} (idle measured)", i + 1, g.name),
+                _ => format!("GPU {}: {}", i + 1, g.name),
+            },
+            power_w: w,
+            psu: p.psu,
+        });
+    }
+    if let Some(cpu) = r.cpu {
+        let sockets = r.board.map_or(1, |b| b.cpu_sockets.max(1));
+        let (base, note) = match (state, cpu.package_power_w) {
+            (LoadState::Training, Some(p)) => (p, ""),
+            (LoadState::Training, None) => (cpu.tdp_w, " (TDP; package power unknown)"),
+            _ => (cpu.tdp_w, ""),
+        };
+        components.push(ComponentPower {
+            component: Component::Cpu,
+            label: if sockets > 1 {
+                format!("CPU: {sockets}x {}{note}", cpu.name)
+            } else {
+                format!("CPU: {}{note}", cpu.name)
+            },
+            power_w: base * CPU_FRACTION[si] * f64::from(sockets),
+            psu: sys_psu,
+        });
+    }
+    let busy = if state == LoadState::Idle { 0.5 } else { 1.0 };
+    if r.board.is_some() {
+        components.push(ComponentPower {
+            component: Component::Board,
+            label: "Motherboard".into(),
+            power_w: BOARD_W * busy,
+            psu: sys_psu,
+        });
+        let (modules, per) = r.memory.map_or((4.0, DIMM_W), |(k, n)| {
+            (f64::from(k.modules) * f64::from(n), k.power_w_per_module.unwrap_or(DIMM_W))
+        });
+        components.push(ComponentPower {
+            component: Component::Memory,
+            label: "Memory".into(),
+            power_w: modules * per * busy,
+            psu: sys_psu,
+        });
+        let drives: f64 = if r.storage.is_empty() {
+            NVME_W
+        } else {
+            r.storage.iter().map(|(d, _)| d.power_w.unwrap_or(NVME_W)).sum()
+        };
+        components.push(ComponentPower {
+            component: Component::Storage,
+            label: "Drives".into(),
+            power_w: drives * busy,
+            psu: sys_psu,
+        });
+        let fans = FANS_W + r.cooler.and_then(|c| c.power_w).unwrap_or(0.0);
+        components.push(ComponentPower {
+            component: Component::Fans,
+            label: "Fans and pumps".into(),
+            power_w: fans,
+            psu: sys_psu,
+        });
+    } else {
+        components.push(ComponentPower {
+            component: Component::SystemRest,
+            label: "Board, memory, drives, fans".into(),
+            power_w: REST_DEFAULT_W * busy,
+            psu: sys_psu,
+        });
+    }
+    (components, gpu_limits)
+}
+
+/// Each PSU's load in `state` from the components it feeds.
+fn psu_loads(
+    r: &Resolved<'_>,
+    state: LoadState,
+    components: &[ComponentPower],
+    gpu_limits: &GpuLimits,
+) -> Vec<PsuLoad> {
+    let b = r.build;
+    let mains_v = b.site.mains_v.max(1.0);
+    let mut psus = Vec::new();
+    for (i, (u, p)) in b.psus.iter().zip(&r.psus).enumerate() {
+        let Some(p) = p else { continue };
+        let dc: f64 = components.iter().filter(|c| c.psu == i).map(|c| c.power_w).sum();
+        let rated = p.rated_w_at(mains_v);
+        let curve = efficiency_curve(p, mains_v);
+        let load_fraction = dc / rated;
+        let eff = efficiency_at(&curve, load_fraction * 100.0);
+        let wall = dc / eff;
+        let gpu_limit_here: f64 = gpu_limits.iter().filter(|(_, _, psu)| *psu == i).map(|(_, l, _)| l).sum();
+        let rest_here = dc
+            - components
+                .iter()
+                .filter(|c| c.psu == i && matches!(c.component, Component::Gpu(_)))
+                .map(|c| c.power_w)
+                .sum::<f64>();
+        let limits = excursion_limits(p);
+        // Idle GPUs do not spike to their limit: no transient peaks are estimated at idle.
+        let durations: &[f64] = if state == LoadState::Idle { &[] } else { &EXCURSION_DURATIONS_S };
+        let transients = durations
+            .iter()
+            .enumerate()
+            .map(|(k, &d)| TransientPoint {
+                duration_s: d,
+                // Spikes come from GPUs at full load; the rest is taken at its sustained draw.
+                peak_w: gpu_limit_here * GPU_TRANSIENT_FACTOR[k] + rest_here,
+                limit_w: limits.map(|l| l[k] * rated),
+            })
+            .collect();
+        psus.push(PsuLoad {
+            index: i,
+            id: p.id.clone(),
+            name: format!("{} {}", p.vendor, p.name),
+            rated_w: rated,
+            dc_w: dc,
+            load_fraction,
+            efficiency: eff,
+            wall_w: wall,
+            loss_w: wall - dc,
+            amps: wall / mains_v,
+            inlet_a: inlet_a(p.inlet, mains_v),
+            outlet: b.site.outlets.iter().position(|o| o.psus.contains(&i)),
+            outlet_a: b
+                .site
+                .outlets
+                .iter()
+                .find(|o| o.psus.contains(&i))
+                .map_or_else(|| outlet_continuous_a(b), crate::rig::Outlet::continuous_a),
+            // A PSU on a circuit the site does not have lands on its last real one (the
+            // wall-circuit rule reports the mismatch).
+            circuit: u.circuit.min(b.site.circuits.max(1) - 1),
+            transients,
+            curve,
+        });
+    }
+    psus
+}
+
+/// Estimates the build's power in `state`, with every GPU at its placement's power limit
+/// (or at `override_limit_w` when given, for the advice search).
+pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Option<f64>) -> PowerEstimate {
+    let b = r.build;
+    let (components, gpu_limits) = components(r, state, override_limit_w);
+    let total_dc_w: f64 = components.iter().map(|c| c.power_w).sum();
+
+    let mains_v = b.site.mains_v.max(1.0);
+    let psus = psu_loads(r, state, &components, &gpu_limits);
+    let total_wall_w =
+        if psus.is_empty() { total_dc_w / NO_PSU_EFFICIENCY } else { psus.iter().map(|p| p.wall_w).sum() };
+    let n_circuits = b.site.circuits.max(1);
+    let cont_a = continuous_a(b);
+    let circuits = (0..n_circuits)
+        .map(|c| {
+            let wall: f64 = if psus.is_empty() {
+                if c == 0 { total_wall_w } else { 0.0 }
+            } else {
+                psus.iter().filter(|p| p.circuit == c).map(|p| p.wall_w).sum()
+            };
+            CircuitLoad {
+                index: c,
+                wall_w: wall,
+                amps: wall / mains_v,
+                breaker_a: b.site.circuit_a,
+                continuous_a: cont_a,
+                breaker_w: b.site.circuit_a * mains_v,
+                continuous_w: cont_a * mains_v,
+            }
+        })
+        .collect();
+    let outlets = b
+        .site
+        .outlets
+        .iter()
+        .enumerate()
+        .map(|(oi, o)| {
+            let on: Vec<&PsuLoad> = psus.iter().filter(|p| p.outlet == Some(oi)).collect();
+            let wall: f64 = on.iter().map(|p| p.wall_w).sum();
+            OutletLoad {
+                index: oi,
+                kind: o.kind.name().to_owned(),
+                psus: o.psus.clone(),
+                circuit: on.first().map_or(0, |p| p.circuit),
+                wall_w: wall,
+                amps: wall / mains_v,
+                rated_a: o.rated_a(),
+                continuous_a: o.continuous_a(),
+            }
+        })
+        .collect();
+    let kw = total_wall_w / 1000.0;
+    let duty = b.site.duty_cycle.clamp(0.0, 1.0);
+    let cost = EnergyCost {
+        per_hour_usd: kw * b.site.price_per_kwh,
+        per_month_usd: kw * b.site.price_per_kwh * HOURS_PER_MONTH * duty,
+        per_year_usd: kw * b.site.price_per_kwh * HOURS_PER_MONTH * 12.0 * duty,
+        kwh_per_month: kw * HOURS_PER_MONTH * duty,
+    };
+    PowerEstimate {
+        state,
+        components,
+        total_dc_w,
+        psus,
+        circuits,
+        outlets,
+        total_wall_w,
+        heat_w: total_wall_w,
+        heat_btu_h: total_wall_w * BTU_PER_H_PER_W,
+        case_heat_w: total_dc_w,
+        gpu_thermal: gpu_thermal(r),
+        cost,
+    }
+}
+
+/// Amps drawn from each wall circuit in `state`, in circuit order (index 0 = "circuit 1"):
+/// what the status bar shows, one figure per circuit rather than their sum.
+pub fn circuit_amps(r: &Resolved<'_>, state: LoadState) -> Vec<f64> {
+    estimate(r, state).circuits.iter().map(|c| c.amps).collect()
+}
+
+/// Estimates the build's power in `state` with the build's own power limits.
+pub fn estimate(r: &Resolved<'_>, state: LoadState) -> PowerEstimate {
+    estimate_with(r, state, None)
+}
+
+/// Per-GPU thermal risk from its cooler type, the gap to the next card above it in the slot
+/// order, the case's airflow, and the ambient temperature (> 30 °C raises the risk one step).
+/// Passive cards need ducted server airflow (NVIDIA A100 PCIe product brief); open-air cards
+/// need at least one empty slot between them (Zotac spacing recommendations); blowers stack.
+pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
+    use kraftwerk_catalog::Airflow;
+    let b = r.build;
+    let airflow = r.case.map(|c| c.airflow);
+    let placed: Vec<(usize, u8, u8)> = b
+        .gpus
+        .iter()
+        .zip(&r.gpus)
+        .enumerate()
+        .filter_map(|(i, (p, g))| {
+            let g = (*g)?;
+            if p.riser.is_some() {
+                return None;
+            }
+            Some((i, p.slot?, g.width_slots))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, (p, g)) in b.gpus.iter().zip(&r.gpus).enumerate() {
+        let Some(g) = g else { continue };
+        let (mut risk, mut reason) = match g.cooler {
+            GpuCooler::Passive if airflow != Some(Airflow::Server) => {
+                (ThermalRisk::High, "passive card outside a server chassis with ducted airflow".to_owned())
+            }
+            GpuCooler::Passive => (ThermalRisk::Low, "passive card in server airflow".to_owned()),
+            GpuCooler::System | GpuCooler::Liquid => (ThermalRisk::Low, "cooled by the system / liquid".to_owned()),
+            GpuCooler::Blower => (ThermalRisk::Low, "blower card, exhausts out of the case".to_owned()),
+            GpuCooler::OpenAir if p.riser.is_some() => {
+                (ThermalRisk::Low, "open-air card on a riser, mounted away from the other cards".to_owned())
+            }
+            GpuCooler::OpenAir => {
+                // The card whose intake faces this card's backplate: the next placed card below
+                // (higher position) — open-air fans face away from the CPU side.
+                let gap = p.slot.and_then(|s| {
+                    placed
+                        .iter()
+                        .filter(|(j, pos, _)| *j != i && *pos > s)
+                        .map(|(_, pos, _)| i32::from(*pos) - i32::from(s) - i32::from(g.width_slots))
+                        .min()
+                });
+                match gap {
+                    Some(gap) if gap <= 0 => {
+                        (ThermalRisk::High, "open-air card with no gap to the next card".to_owned())
+                    }
+                    Some(1) => (ThermalRisk::Medium, "open-air card with a one-slot gap to the next card".to_owned()),
+                    _ if airflow == Some(Airflow::Server) => (
+                        ThermalRisk::Medium,
+                        "open-air card in a server chassis: its fans fight the ducted airflow".to_owned(),
+                    ),
+                    _ => (ThermalRisk::Low, "open-air card with room to breathe".to_owned()),
+                }
+            }
+        };
+        if b.site.ambient_c > 30.0 && risk < ThermalRisk::High {
+            risk = if risk == ThermalRisk::Low { ThermalRisk::Medium } else { ThermalRisk::High };
+            reason = format!("{reason}; ambient {:.0} °C", b.site.ambient_c);
+        }
+        out.push(GpuThermal { gpu: i, risk, reason });
+    }
+    out
+}

@@ -1,0 +1,131 @@
+//! Power-limit advice: the highest common GPU power limit that keeps every PSU within its
+//! sustained guideline and every circuit within its continuous limit, and other ways out.
+
+use super::{
+    CONTINUOUS_FRACTION, LoadState, PSU_SUSTAINED_GUIDELINE, PowerEstimate, US_HIGH_LINE_V, continuous_a, estimate,
+    estimate_with, throughput_kept,
+};
+use crate::rig::Resolved;
+use kraftwerk_catalog::{Gpu, HIGH_LINE_MIN_V};
+use serde::Serialize;
+
+/// Power-limit advice for a build that exceeds its PSU's 80 % guideline or its circuit's
+/// continuous limit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PowerAdvice {
+    /// What is exceeded, in words.
+    pub problem: String,
+    /// Highest common GPU power limit that fits, W (rounded down to 5 W), if one exists within
+    /// the cards' range.
+    pub common_limit_w: Option<f64>,
+    /// Throughput kept at that limit, fraction of full (lowest over the GPUs).
+    pub throughput_kept: Option<f64>,
+    /// Estimate at that limit (training state).
+    pub at_limit: Option<PowerEstimate>,
+    /// Other ways out, in words.
+    pub alternatives: Vec<String>,
+}
+
+/// Whether an estimate keeps every PSU at or under the 80 % guideline and every circuit at or
+/// under its continuous limit.
+pub fn within_limits(e: &PowerEstimate) -> bool {
+    e.psus.iter().all(|p| p.load_fraction <= PSU_SUSTAINED_GUIDELINE + 1e-9)
+        && e.circuits.iter().all(|c| c.amps <= c.continuous_a + 1e-9)
+}
+
+/// Advice for the training (full-load) state, `None` when the build is within its PSU and
+/// circuit limits or has no GPUs. Searches the highest common power limit in 5 W steps from
+/// the largest default board power down to the highest of the cards' minimum limits (or 50 %
+/// of board power where no minimum is published, so as never to advise a cap the card may
+/// refuse).
+pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
+    let full = estimate(r, LoadState::Training);
+    if within_limits(&full) {
+        return None;
+    }
+    let gpus: Vec<&Gpu> = r.gpus.iter().flatten().copied().collect();
+    if gpus.is_empty() {
+        return None;
+    }
+    let mut problems = Vec::new();
+    for p in &full.psus {
+        if p.load_fraction > PSU_SUSTAINED_GUIDELINE {
+            problems.push(format!(
+                "PSU {} at {:.0} W is {:.0} % of its {:.0} W rating (guideline {:.0} %)",
+                p.index + 1,
+                p.dc_w,
+                p.load_fraction * 100.0,
+                p.rated_w,
+                PSU_SUSTAINED_GUIDELINE * 100.0
+            ));
+        }
+    }
+    for c in &full.circuits {
+        if c.amps > c.continuous_a {
+            problems.push(format!(
+                "circuit {} draws {:.0} W = {:.1} A, over its {:.0} W / {:.1} A continuous limit",
+                c.index + 1,
+                c.wall_w,
+                c.amps,
+                c.continuous_w,
+                c.continuous_a
+            ));
+        }
+    }
+    let top = gpus.iter().map(|g| g.max_limit_w()).fold(0.0_f64, f64::max);
+    let floor = gpus.iter().map(|g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5)).fold(0.0_f64, f64::max);
+    let mut found = None;
+    let mut limit = (top / 5.0).floor() * 5.0;
+    while limit >= floor {
+        let e = estimate_with(r, LoadState::Training, Some(limit));
+        if within_limits(&e) {
+            found = Some((limit, e));
+            break;
+        }
+        limit -= 5.0;
+    }
+    let b = r.build;
+    let mut alternatives = Vec::new();
+    let wall = full.total_wall_w;
+    let per_circuit_cont = continuous_a(b) * b.site.mains_v;
+    let circuit_over = full.circuits.iter().any(|c| c.amps > c.continuous_a);
+    if circuit_over {
+        let n = (wall / per_circuit_cont).ceil();
+        alternatives.push(format!(
+            "split the PSUs over {n:.0} circuits of {:.0} A (each {:.0} W continuous)",
+            b.site.circuit_a, per_circuit_cont
+        ));
+        if b.site.mains_v < HIGH_LINE_MIN_V {
+            let cont240 = b.site.circuit_a * CONTINUOUS_FRACTION * US_HIGH_LINE_V;
+            alternatives.push(format!(
+                "run the PSUs from a 240 V circuit: {:.0} A at 240 V gives {cont240:.0} W continuous",
+                b.site.circuit_a
+            ));
+        }
+    }
+    for p in &full.psus {
+        if p.load_fraction > PSU_SUSTAINED_GUIDELINE {
+            let need = p.dc_w / PSU_SUSTAINED_GUIDELINE;
+            alternatives.push(format!(
+                "PSU {}: at least {:.0} W of PSU capacity for {:.0} W sustained (e.g. a second PSU for some GPUs)",
+                p.index + 1,
+                (need / 50.0).ceil() * 50.0,
+                p.dc_w
+            ));
+        }
+    }
+    let (common_limit_w, throughput, at_limit) = match found {
+        Some((l, e)) => {
+            let kept = gpus.iter().map(|g| throughput_kept(g, l.min(g.board_power_w))).fold(1.0_f64, f64::min);
+            (Some(l), Some(kept), Some(e))
+        }
+        None => (None, None, None),
+    };
+    Some(PowerAdvice {
+        problem: problems.join("; "),
+        common_limit_w,
+        throughput_kept: throughput,
+        at_limit,
+        alternatives,
+    })
+}

@@ -1,0 +1,615 @@
+//! The planner's only door into `build`, `check` and `estimate` (power, fit, llm, cost): every
+//! call into them is in this file (the catalog's part figures are read in [`super::views`]),
+//! so that when those APIs change only these files change.
+//!
+//! The search ([`super::search`]) works on plain views of the parts ([`Parts`]) and hands
+//! candidate machines back here as a [`Spec`]; [`make_build`] turns a spec into a real
+//! [`Build`], [`judge`] checks it with [`check::run`] and [`estimate`] estimates it with
+//! [`fit::for_build`], exactly as `kraftwerk check` and `kraftwerk fit` would ([`evaluate`]
+//! does both).
+//!
+//! Unknown figures: the checker reports a rule it could not fully run as a finding of kind
+//! [`FindingKind::NotChecked`] (and in [`check::Coverage`]). [`judge`] sorts them by the parts
+//! the rule declares it needs ([`check::Rule::needs`]): a rule that needs the GPUs or the PSUs
+//! guards what the goal rests on (the cards fit their slots and case, get their power, the
+//! machine stays within the site), so its not-checked findings go to `not_checked` and the
+//! search does not propose the machine ([`goal_depends_on`]); the others (CPU cooler, system
+//! memory limits) go to `not_checked_other`, shown with the result. A part the build lacks is
+//! in `not_checked` too. The estimators add the `None` figures the goal itself depends on
+//! (prices when there is a budget, the tensor rate when there is a prefill target).
+
+use super::{Goal, ModelRef};
+use crate::check::{self, FindingKind, Need, PartKind as CheckedPart, Severity};
+use crate::estimate::fit::{self, FitOptions};
+use crate::estimate::llm::{self, FitInput, GpuSlot, Mode, Parallelism};
+use crate::estimate::model_file::{ModelFile, read_model_file};
+use crate::estimate::power::{self, LoadState};
+use crate::rig::{self, Build, GpuPlacement, MemoryUse, PsuUse, Riser, Site, Workload};
+use kraftwerk_catalog::{Catalog, HasId, LlmModel, PartsFile};
+use std::path::Path;
+
+pub use super::views::{
+    BoardView, CardView, CaseView, CoolerView, CpuView, FormFactor, KitView, MemoryType, Parts, PsuView, SlotView,
+    card_class, part_kind, parts, used_market,
+};
+pub use crate::check::PartRef;
+pub use crate::estimate::llm::Precision;
+pub use crate::rig::BuildError;
+
+/// Sustained PSU load guideline the checker sizes PSUs by (fraction of rating).
+pub const PSU_GUIDELINE: f64 = power::PSU_SUSTAINED_GUIDELINE;
+
+// ------------------------------------------------------------------------------ the model
+
+/// The model to plan for: a catalog preset, or one read from a model file (then written
+/// inline into every planned build so that the build file stands alone).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    inner: LlmModel,
+    /// The file it was read from by [`read_model_file`] (GGUF, safetensors folder): its exact
+    /// weight bytes, precision and runtime go to the fit code as `kraftwerk fit --model-file`
+    /// passes them.
+    file: Option<Box<ModelFile>>,
+    /// Read from a Kraftwerk parts file (RON) rather than a catalog preset.
+    from_parts_file: bool,
+}
+
+impl Model {
+    /// Model id.
+    pub fn id(&self) -> &str {
+        &self.inner.id
+    }
+    /// Vendor and name.
+    pub fn name(&self) -> String {
+        self.inner.display_name()
+    }
+    /// Native context, tokens.
+    pub fn max_context(&self) -> u32 {
+        self.inner.max_context
+    }
+    /// The precision of the model file's weights (`Q4_K_M` for such a GGUF), if read from one.
+    pub fn file_precision(&self) -> Option<Precision> {
+        self.file.as_ref().map(|f| f.precision)
+    }
+    /// Whether the model goes inline into planned builds (it is not a catalog preset).
+    fn inline(&self) -> bool {
+        self.file.is_some() || self.from_parts_file
+    }
+}
+
+/// Looks the goal's model up: a preset id in the catalog, or a file.
+///
+/// A model file is read by [`read_model_file`] (a `.gguf` file, a safetensors file or folder,
+/// `config.json`, `model.safetensors.index.json`), the reader `kraftwerk fit --model-file` uses.
+/// A `.ron` file is a Kraftwerk parts file holding exactly one entry under `models` (the schema
+/// of `catalog/models.ron`), for a model typed in by hand.
+///
+/// # Errors
+/// A message naming the id or the file and what is wrong.
+pub fn resolve_model(catalog: &Catalog, model: &ModelRef) -> Result<Model, String> {
+    match model {
+        ModelRef::Preset(id) => catalog
+            .model(id)
+            .cloned()
+            .map(|m| Model { inner: m, file: None, from_parts_file: false })
+            .ok_or_else(|| format!("unknown model `{id}` (see `kraftwerk catalog models`)")),
+        ModelRef::File(path) if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ron")) => {
+            let shown = path.display().to_string();
+            let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+            if meta.len() > rig::file::MAX_FILE_BYTES {
+                return Err(format!("{shown}: larger than {} bytes", rig::file::MAX_FILE_BYTES));
+            }
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+            let file = kraftwerk_catalog::parse_parts_file(&shown, &text).map_err(|e| e.to_string())?;
+            match file.models.len() {
+                1 => Ok(Model {
+                    inner: file.models.into_iter().next().ok_or("no model")?,
+                    file: None,
+                    from_parts_file: true,
+                }),
+                n => Err(format!("{shown}: a model file holds exactly one entry under `models`, found {n}")),
+            }
+        }
+        ModelRef::File(path) => {
+            let f = read_model_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok(Model { inner: f.model.clone(), file: Some(Box::new(f)), from_parts_file: false })
+        }
+    }
+}
+
+/// Parses a precision name (`int4`, `q4_k_m`, `fp8`, `4.5bpw`, ...).
+///
+/// # Errors
+/// The fit code's message listing the accepted names.
+pub fn parse_precision(s: &str) -> Result<Precision, String> {
+    s.parse::<Precision>().map_err(|e| e.0)
+}
+
+/// Parses a mode name (`inference`, `lora`, `qlora`, `full`).
+///
+/// # Errors
+/// The fit code's message listing the accepted names.
+pub fn check_mode(s: &str) -> Result<(), String> {
+    s.parse::<Mode>().map(|_| ()).map_err(|e| e.0)
+}
+
+/// Precisions "best that fits" tries, best quality first (16-bit, 8-bit, then GGUF K-quants
+/// down to 4 bits).
+pub fn best_precisions() -> Vec<Precision> {
+    vec![
+        Precision::Bf16,
+        Precision::Fp8,
+        Precision::Q8_0,
+        Precision::Q6_K,
+        Precision::Q5_K_M,
+        Precision::Q4_K_M,
+        Precision::Int4,
+    ]
+}
+
+/// Weights alone at `precision`, GiB ([`llm::weight_gib`]): a lower bound on the memory any
+/// set of GPUs needs.
+pub fn weights_gib(model: &Model, precision: Precision) -> f64 {
+    match &model.file {
+        Some(f) if f.precision == precision => f.weights.total as f64 / llm::GIB,
+        _ => llm::weight_gib(&model.inner, precision),
+    }
+}
+
+// ------------------------------------------------------------------------------ screening
+
+/// What the fit code says about `n` identical cards at full-width native PCIe links.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Screen {
+    /// The weights, KV cache and buffers fit (possibly tight).
+    pub fits: bool,
+    /// Memory needed on the fullest GPU, GiB, and its capacity.
+    pub required_gib: f64,
+    /// Capacity of one card, GiB.
+    pub capacity_gib: f64,
+    /// Decode rate each user sees, tokens/s (inference only).
+    pub decode_per_user: Option<f64>,
+    /// Prefill rate of one prompt of the context, tokens/s; `None` when unknown.
+    pub prefill: Option<f64>,
+    /// Parallelism the fit code chose.
+    pub parallelism: String,
+}
+
+/// The fit code's default parallelism for `n` GPUs (as [`fit::for_build`] picks it).
+fn default_parallelism(n: u32, precision: Precision) -> Parallelism {
+    if n == 1 {
+        Parallelism::Single
+    } else if precision.is_gguf() || !n.is_power_of_two() {
+        Parallelism::LayerSplit(n)
+    } else {
+        Parallelism::TensorParallel(n)
+    }
+}
+
+fn fit_input(model: &Model, goal: &Goal, precision: Precision, n: u32) -> Result<FitInput, String> {
+    let mut input = FitInput::new(model.inner.clone(), precision);
+    input.mode = goal.mode.parse::<Mode>().map_err(|e| e.0)?;
+    input.context_tokens = goal.context_tokens(model).max(1);
+    input.batch = goal.users.max(1);
+    input.parallelism = default_parallelism(n, precision);
+    if let Some(f) = model.file.as_ref().filter(|f| f.precision == precision) {
+        // As `fit::input_for` does for `kraftwerk fit --model-file`.
+        input.file_weights = Some(f.weights);
+        input.runtime = Some(f.runtime);
+    }
+    Ok(input)
+}
+
+/// Screens `n` copies of the card through [`llm::estimate`] (native links; the real slots are
+/// judged later by [`evaluate`]).
+///
+/// # Errors
+/// The estimator's refusal (e.g. a precision the runtime does not offer on that GPU).
+pub fn screen(
+    catalog: &Catalog,
+    model: &Model,
+    goal: &Goal,
+    card: &CardView,
+    n: u32,
+    precision: Precision,
+) -> Result<Screen, String> {
+    let gpu = catalog.gpu_or_card(&card.id).ok_or_else(|| format!("card `{}` is not in the catalog", card.id))?;
+    let input = fit_input(model, goal, precision, n)?;
+    let slots = vec![GpuSlot::new(gpu.clone()); n as usize];
+    let r = llm::estimate(&input, &slots).map_err(|e| e.to_string())?;
+    let worst = r.gpus.iter().map(|g| g.memory.required_gib).fold(0.0, f64::max);
+    Ok(Screen {
+        fits: r.verdict != llm::FitVerdict::DoesNotFit,
+        required_gib: worst,
+        capacity_gib: gpu.memory_gib,
+        decode_per_user: r.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s),
+        prefill: r.speed.as_ref().and_then(|s| s.prefill_tokens_per_s),
+        parallelism: r.parallelism.to_string(),
+    })
+}
+
+/// Full-load DC power of `n` cards alone, W ([`power::estimate`] on a build holding only
+/// them), and what the site's circuits carry continuously, W. Any build with these cards draws
+/// at least this much at the wall.
+pub fn gpus_alone_w(catalog: &Catalog, goal: &Goal, card: &CardView, n: u32) -> (f64, f64) {
+    let mut b = Build { site: site_of(goal), ..Build::default() };
+    b.gpus = (0..n).map(|_| placement(card, None, None, 0)).collect();
+    let r = b.resolve(catalog);
+    let est = power::estimate(&r, LoadState::Training);
+    let gpu_w: f64 =
+        est.components.iter().filter(|c| matches!(c.component, power::Component::Gpu(_))).map(|c| c.power_w).sum();
+    let circuits = goal.circuits.max(1) as f64;
+    (gpu_w, power::continuous_a(&b) * b.site.mains_v * circuits)
+}
+
+/// Full-load DC power of a build (the PSUs it names, if any, are not counted), W, for sizing
+/// its PSUs.
+pub fn dc_load_w(build: &Build, catalog: &Catalog) -> f64 {
+    power::estimate(&build.resolve(catalog), LoadState::Training).total_dc_w
+}
+
+/// The parts a search has proposed so far, copied from the catalog: a small catalog that
+/// resolves a candidate's ids exactly as the whole one does (same parts, same figures), so the
+/// checker and the estimators look parts up among dozens rather than thousands. It holds
+/// every GPU chip (the fit code compares with a cloud A100) and every model preset.
+#[derive(Debug, Clone)]
+pub struct Working(Catalog);
+
+fn put_sorted<T: HasId + Clone>(list: &mut Vec<T>, from: Option<&T>) {
+    if let Some(p) = from
+        && let Err(i) = list.binary_search_by(|x| x.id().cmp(p.id()))
+    {
+        list.insert(i, p.clone());
+    }
+}
+
+impl Working {
+    /// The chips and models of `catalog`, no other part yet.
+    pub fn new(catalog: &Catalog) -> Self {
+        Working(Catalog { gpus: catalog.gpus.clone(), models: catalog.models.clone(), ..Catalog::default() })
+    }
+
+    /// The small catalog.
+    pub fn catalog(&self) -> &Catalog {
+        &self.0
+    }
+
+    /// Adds the GPU card `id` (a partner card; chips are all there).
+    pub fn add_card(&mut self, catalog: &Catalog, id: &str) {
+        if self.0.gpu(id).is_none() {
+            let i = catalog.card_gpus.binary_search_by(|g| g.id.as_str().cmp(id)).ok();
+            put_sorted(&mut self.0.card_gpus, i.and_then(|i| catalog.card_gpus.get(i)));
+        }
+    }
+
+    /// Adds every part `spec` names (catalog indices).
+    pub fn add_spec(&mut self, catalog: &Catalog, spec: &Spec) {
+        self.add_card(catalog, &spec.gpu);
+        put_sorted(&mut self.0.motherboards, catalog.motherboards.get(spec.board));
+        put_sorted(&mut self.0.cpus, catalog.cpus.get(spec.cpu));
+        put_sorted(&mut self.0.coolers, catalog.coolers.get(spec.cooler));
+        put_sorted(&mut self.0.cases, catalog.cases.get(spec.case));
+        put_sorted(&mut self.0.memory, catalog.memory.get(spec.kit.0));
+        for &(p, _) in &spec.psus {
+            put_sorted(&mut self.0.psus, catalog.psus.get(p));
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------ builds
+
+/// A candidate machine, as indices into [`Parts`] lists (catalog order).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spec {
+    /// The card (`Parts::cards` index).
+    pub card: usize,
+    /// Its id (a chip's reference design or a partner card).
+    pub gpu: String,
+    /// Card placements: slot position, riser generation (open frame), PSU index.
+    pub placements: Vec<(u8, Option<u8>, usize)>,
+    /// Board, CPU, cooler, case, memory kit (catalog indices) and kit count.
+    pub board: usize,
+    /// CPU.
+    pub cpu: usize,
+    /// Cooler.
+    pub cooler: usize,
+    /// Case.
+    pub case: usize,
+    /// Memory kit and count.
+    pub kit: (usize, u8),
+    /// PSUs and the circuit each is plugged into.
+    pub psus: Vec<(usize, usize)>,
+    /// Precision the workload runs at.
+    pub precision: Precision,
+}
+
+fn site_of(goal: &Goal) -> Site {
+    Site {
+        mains_v: goal.mains_v,
+        circuit_a: goal.breaker_a,
+        circuits: goal.circuits.max(1),
+        outlet_continuous_a: goal.outlet_a,
+        ..Site::default()
+    }
+}
+
+fn placement(card: &CardView, slot: Option<u8>, riser: Option<u8>, psu: usize) -> GpuPlacement {
+    GpuPlacement {
+        gpu: card.id.clone(),
+        slot,
+        power_limit_w: None,
+        riser: riser.map(|g| Riser { pcie_gen: g, length_mm: None }),
+        psu,
+        cable: None,
+    }
+}
+
+/// The [`Build`] a spec describes, with the goal's site and workload.
+pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, name: &str) -> Build {
+    let gpus = catalog.gpu_or_card(&spec.gpu).map_or_else(Vec::new, |g| {
+        spec.placements
+            .iter()
+            .map(|&(slot, riser, psu)| GpuPlacement {
+                gpu: g.id.clone(),
+                slot: Some(slot),
+                power_limit_w: None,
+                riser: riser.map(|g| Riser { pcie_gen: g, length_mm: None }),
+                psu,
+                cable: None,
+            })
+            .collect()
+    });
+    let mut parts = PartsFile::default();
+    if model.inline() {
+        parts.models.push(model.inner.clone());
+    }
+    Build {
+        name: name.to_owned(),
+        cpu: catalog.cpus.get(spec.cpu).map(|c| c.id.clone()),
+        motherboard: catalog.motherboards.get(spec.board).map(|b| b.id.clone()),
+        cooler: catalog.coolers.get(spec.cooler).map(|c| c.id.clone()),
+        case: catalog.cases.get(spec.case).map(|c| c.id.clone()),
+        memory: catalog.memory.get(spec.kit.0).map(|k| MemoryUse { kit: k.id.clone(), kits: spec.kit.1 }),
+        gpus,
+        psus: spec
+            .psus
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &(p, circuit))| {
+                catalog.psus.get(p).map(|p| PsuUse {
+                    psu: p.id.clone(),
+                    feeds_system: (i == 0).then_some(true),
+                    circuit,
+                })
+            })
+            .collect(),
+        site: site_of(goal),
+        workload: Some(Workload {
+            model: model.inner.id.clone(),
+            precision: spec.precision.to_string(),
+            context: goal.context_tokens(model),
+            batch: goal.users.max(1),
+            mode: goal.mode.clone(),
+            gradient_checkpointing: false,
+            parallel: None,
+            nodes: None,
+            interconnect: None,
+        }),
+        parts,
+        notes: Some(format!("Planned by `kraftwerk plan` for: {}", goal.describe(model))),
+        ..Build::default()
+    }
+}
+
+/// One priced line of a result.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PartLine {
+    /// Catalog id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// How many.
+    pub quantity: u32,
+    /// Unit price, USD; `None` = unknown.
+    pub unit_price_usd: Option<f64>,
+}
+
+/// What [`evaluate`] found out about a build.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct Evaluation {
+    /// The checker's verdict on the build (`check::run`); `None` before it is judged.
+    pub verdict: Option<check::Verdict>,
+    /// Error findings of `check::run`, one line each (`rule: message`).
+    pub errors: Vec<String>,
+    /// Warning findings.
+    pub warnings: Vec<String>,
+    /// Figures the goal depends on that are unknown, in words ([`goal_depends_on`]).
+    pub not_checked: Vec<String>,
+    /// Other rules the checker could not fully run (a figure unknown), in words.
+    pub not_checked_other: Vec<String>,
+    /// Parts with prices.
+    pub parts: Vec<PartLine>,
+    /// Sum of the known prices, USD.
+    pub known_price_usd: f64,
+    /// Ids of parts without a price (plus risers, which the catalog does not list).
+    pub unpriced: Vec<String>,
+    /// Full-load wall power, W (what the checker sizes PSUs and circuits by).
+    pub wall_w: f64,
+    /// Wall power while serving, W.
+    pub inference_wall_w: f64,
+    /// Heat into the room at full load, W.
+    pub heat_w: f64,
+    /// Per circuit: amps at full load and the continuous limit.
+    pub circuits: Vec<(f64, f64)>,
+    /// Decode rate per user, tokens/s (from the fit on the real slots).
+    pub decode_per_user: Option<f64>,
+    /// Aggregate decode rate, tokens/s.
+    pub decode_total: Option<f64>,
+    /// Prefill rate, tokens/s.
+    pub prefill: Option<f64>,
+    /// The memory fit verdict says it fits.
+    pub fits: bool,
+    /// USD per million tokens (hardware over 3 years and electricity).
+    pub usd_per_mtok: Option<f64>,
+    /// Months after which owning beats renting the cloud reference.
+    pub break_even_months: Option<f64>,
+    /// The cloud reference (`A100 80 GB at $1.60/h`).
+    pub cloud: String,
+    /// The power advice's common GPU limit, W, when the build is over its PSU or circuit.
+    pub advised_limit_w: Option<f64>,
+    /// Parts the error findings concern (the search moves on from the part to blame).
+    #[serde(skip)]
+    pub error_parts: Vec<PartRef>,
+    /// Parts the not-checked findings concern (whose figure is unknown).
+    #[serde(skip)]
+    pub unknown_parts: Vec<PartRef>,
+}
+
+/// Judges a build with [`check::run`] ([`judge`]) and, when it has no error, estimates it with
+/// [`fit::for_build`] ([`estimate`]).
+pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model) -> Evaluation {
+    let mut ev = judge(build, catalog);
+    if ev.errors.is_empty() {
+        estimate(build, catalog, goal, model, &mut ev);
+    }
+    ev
+}
+
+/// Whether a plan's goal depends on what rule `rule` checks: the rule needs the GPUs or the
+/// PSUs ([`check::Rule::needs`]), so it guards the cards' slots, case fit, power delivery or
+/// the site's circuits. An unknown rule id counts as depended on.
+pub fn goal_depends_on(rule: &str) -> bool {
+    check::rule(rule)
+        .is_none_or(|r| r.needs.iter().any(|n| matches!(n, Need::Part(CheckedPart::Gpu | CheckedPart::Psu))))
+}
+
+/// What the checker says of a build: its error and warning findings, its not-checked findings
+/// and missing parts (every one counts, see the module docs), and the power figures of its
+/// report. No fit or cost yet ([`estimate`]).
+pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
+    let report = check::run(build, catalog);
+    let mut ev = from_report(&report);
+    let r = build.resolve(catalog);
+    ev.inference_wall_w = power::estimate(&r, LoadState::Inference).total_wall_w;
+    // The report's power follows the workload's mode (`check::power_state`); the plan shows
+    // full load.
+    if report.power.state != LoadState::Training {
+        let full = power::estimate(&r, LoadState::Training);
+        ev.wall_w = full.total_wall_w;
+        ev.heat_w = full.heat_w;
+        ev.circuits = full.circuits.iter().map(|c| (c.amps, c.continuous_a)).collect();
+    }
+    ev
+}
+
+/// [`judge`]'s reading of a check report (no inference power yet).
+fn from_report(report: &check::Report) -> Evaluation {
+    let mut ev = Evaluation { verdict: Some(report.verdict), ..Evaluation::default() };
+    for f in &report.findings {
+        let line = format!("{}: {}", f.rule, f.message);
+        match (f.kind, f.severity) {
+            (FindingKind::NotChecked, _) if goal_depends_on(f.rule) => {
+                ev.not_checked.push(line);
+                ev.unknown_parts.extend(f.parts.iter().copied());
+            }
+            (FindingKind::NotChecked, _) => ev.not_checked_other.push(line),
+            (FindingKind::Problem, Severity::Error) => {
+                ev.errors.push(line);
+                ev.error_parts.extend(f.parts.iter().copied());
+            }
+            (FindingKind::Problem, Severity::Warning) => ev.warnings.push(line),
+            (FindingKind::Problem, Severity::Info) => {}
+        }
+    }
+    for k in &report.coverage.missing_parts {
+        ev.not_checked.push(format!("missing part: no {} chosen", k.name()));
+    }
+    ev.wall_w = report.power.total_wall_w;
+    ev.heat_w = report.power.heat_w;
+    ev.circuits = report.power.circuits.iter().map(|c| (c.amps, c.continuous_a)).collect();
+    ev.advised_limit_w = report.advice.as_ref().and_then(|a| a.common_limit_w);
+    ev
+}
+
+/// Fit, speed and cost of a judged build ([`fit::for_build`], with the model file's exact
+/// weights when the goal's model came from one), and the figures the goal depends on that are
+/// unknown: a price under a budget, the tensor rate under a prefill target.
+pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev: &mut Evaluation) {
+    let opts = FitOptions {
+        precision: build.workload.as_ref().map(|w| w.precision.clone()),
+        model_file: model.file.as_deref().cloned(),
+        ..FitOptions::default()
+    };
+    match fit::for_build(build, catalog, &opts) {
+        Ok(f) => {
+            ev.fits = f.fit.verdict != llm::FitVerdict::DoesNotFit;
+            ev.decode_per_user = f.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s);
+            ev.decode_total = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
+            ev.prefill = f.fit.speed.as_ref().and_then(|s| s.prefill_tokens_per_s);
+            if let Some(c) = f.cost {
+                ev.parts = c
+                    .parts
+                    .iter()
+                    .map(|p| PartLine {
+                        id: p.id.clone(),
+                        name: p.name.clone(),
+                        quantity: p.quantity,
+                        unit_price_usd: p.unit_price_usd,
+                    })
+                    .collect();
+                ev.known_price_usd = c.hardware_usd;
+                ev.unpriced.clone_from(&c.missing_prices);
+                ev.usd_per_mtok = c.usd_per_million_tokens;
+                ev.break_even_months = c.cloud.break_even_months;
+                ev.cloud = format!("{} at ${:.2}/h", c.cloud.name, c.cloud.usd_per_hour);
+            } else if let Some(e) = f.cost_error {
+                ev.errors.push(format!("cost: {e}"));
+            }
+        }
+        Err(e) => ev.errors.push(format!("fit: {e}")),
+    }
+    let risers = build.gpus.iter().filter(|g| g.riser.is_some()).count();
+    if risers > 0 {
+        ev.parts.push(PartLine {
+            id: "pcie-riser".into(),
+            name: "PCIe riser cable".into(),
+            quantity: u32::try_from(risers).unwrap_or(u32::MAX),
+            unit_price_usd: None,
+        });
+        ev.unpriced.push("pcie-riser".into());
+    }
+    if goal.budget_usd.is_some() && !ev.unpriced.is_empty() {
+        ev.not_checked.push(format!("budget: price unknown for {}", ev.unpriced.join(", ")));
+    }
+    if goal.prefill_tok_s.is_some() && ev.prefill.is_none() && !goal.is_training() {
+        ev.not_checked.push("prefill: the GPU's tensor rate for this precision is unknown (not in the catalog)".into());
+    }
+}
+
+/// The build as `*.rig.ron` text (the format `kraftwerk check` and the window open).
+///
+/// # Errors
+/// Only for a non-finite number in the build.
+pub fn to_ron(build: &Build) -> Result<String, String> {
+    rig::to_ron_string(build).map_err(|e| e.to_string())
+}
+
+/// Saves a build file atomically.
+///
+/// # Errors
+/// The build-file code's error (folder not writable, disk full).
+pub fn save(path: &Path, build: &Build) -> Result<(), BuildError> {
+    rig::save(path, build)
+}
+
+/// Parses build-file text as the window does (ids checked against `catalog`).
+///
+/// # Errors
+/// A located error.
+pub fn load_str(name: &str, text: &str, catalog: &Catalog) -> Result<Build, BuildError> {
+    check::load_str(name, text, catalog)
+}
+
+#[cfg(test)]
+#[path = "adapter_tests.rs"]
+mod tests;

@@ -1,0 +1,294 @@
+//! The planner: from a goal ("this model, this fast, for this many users, on the power my room
+//! has, for this much money") to the builds that meet it, cheapest first.
+//!
+//! The planner has no rules of its own. It proposes machines from the catalog and every one is
+//! judged by [`crate::check::run`] (no error findings, no unknown figure the goal depends on)
+//! and estimated by the same power and fit code as `kraftwerk check` and `kraftwerk fit`. All
+//! of those calls live in [`adapter`]. The search ([`search::plan`]) prunes early: memory
+//! first (a lower bound from the weights, then the fit code per GPU chip and count), then power
+//! (the cards alone against the site's circuits), then slots (a board and case that hold the
+//! cards, or risers in an open frame), and only then assembles and checks whole machines, a
+//! bounded number per chip. Its order is deterministic: the same catalog and goal give the same
+//! answer.
+
+pub mod adapter;
+mod relax;
+pub mod search;
+pub mod views;
+
+pub use search::{Control, plan};
+
+use crate::rig::Build;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Which model the goal names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelRef {
+    /// A preset id of `catalog/models.ron`.
+    Preset(String),
+    /// A model file (see [`adapter::resolve_model`] for what it may be today).
+    File(PathBuf),
+}
+
+/// Machine form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Form {
+    /// A desktop tower case.
+    Tower,
+    /// An open mining-style frame with risers.
+    OpenFrame,
+    /// A rack chassis.
+    Rack,
+}
+
+impl std::fmt::Display for Form {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Form::Tower => "tower",
+            Form::OpenFrame => "open frame",
+            Form::Rack => "rack",
+        })
+    }
+}
+
+/// What the user wants. Figures carry their units; `None` means "no constraint".
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Goal {
+    /// The model.
+    pub model: ModelRef,
+    /// Weight precision (`int4`, `q4_k_m`, `fp8`, ...); `None` = the best that meets the goal
+    /// ([`adapter::best_precisions`], best first).
+    pub precision: Option<String>,
+    /// Context per user, tokens; `None` = the model's native context up to 8192.
+    pub context: Option<u32>,
+    /// Concurrent users (the batch).
+    pub users: u32,
+    /// Decode rate each user must see, tokens/s (0 = no target). Inference only.
+    pub tok_s: f64,
+    /// Prefill rate of one prompt of the context, tokens/s, if there is a target.
+    pub prefill_tok_s: Option<f64>,
+    /// `inference`, `lora`, `qlora` or `full`.
+    pub mode: String,
+    /// Mains voltage, V.
+    pub mains_v: f64,
+    /// Breaker of each circuit, A.
+    pub breaker_a: f64,
+    /// Independent circuits the PSUs may use.
+    pub circuits: usize,
+    /// Continuous limit of one outlet, A; `None` = the power code's default for the mains.
+    pub outlet_a: Option<f64>,
+    /// Most the parts may cost, USD.
+    pub budget_usd: Option<f64>,
+    /// Form; `None` = any.
+    pub form: Option<Form>,
+    /// Whether used-market cards (P40, V100, RTX 3090 class) may be proposed.
+    pub used: bool,
+    /// Part ids the build must use (a board or case the user owns, a card).
+    pub must_have: Vec<String>,
+    /// Most GPUs in one machine.
+    pub max_gpus: u32,
+    /// Most results returned.
+    pub max_results: usize,
+}
+
+impl Default for Goal {
+    /// Llama 3.1 70B, best precision, one user, no speed target, one US 15 A / 120 V circuit.
+    fn default() -> Self {
+        Goal {
+            model: ModelRef::Preset("llama-3.1-70b".into()),
+            precision: None,
+            context: None,
+            users: 1,
+            tok_s: 0.0,
+            prefill_tok_s: None,
+            mode: "inference".into(),
+            mains_v: 120.0,
+            breaker_a: 15.0,
+            circuits: 1,
+            outlet_a: None,
+            budget_usd: None,
+            form: None,
+            used: false,
+            must_have: Vec::new(),
+            max_gpus: 8,
+            max_results: 5,
+        }
+    }
+}
+
+impl Goal {
+    /// Context per user, tokens: the goal's, else the model's native context up to 8192.
+    pub fn context_tokens(&self, model: &adapter::Model) -> u32 {
+        self.context.unwrap_or_else(|| model.max_context().clamp(1, 8192))
+    }
+
+    /// Whether the mode trains (no decode or prefill targets apply).
+    pub fn is_training(&self) -> bool {
+        !matches!(self.mode.to_ascii_lowercase().as_str(), "inference" | "infer" | "serve")
+    }
+
+    /// The goal in one line.
+    pub fn describe(&self, model: &adapter::Model) -> String {
+        let mut s = format!(
+            "{} at {}, {} tokens of context, {} user{}",
+            model.id(),
+            self.precision.as_deref().unwrap_or("the best precision that fits"),
+            self.context_tokens(model),
+            self.users,
+            if self.users == 1 { "" } else { "s" }
+        );
+        if self.is_training() {
+            let _ = write!(s, ", {}", self.mode);
+        } else if self.tok_s > 0.0 {
+            let _ = write!(s, ", at least {} tok/s each", self.tok_s);
+        }
+        if let Some(p) = self.prefill_tok_s {
+            let _ = write!(s, ", prefill at least {p} tok/s");
+        }
+        let _ = write!(
+            s,
+            "; {} circuit{} of {} A at {} V",
+            self.circuits,
+            if self.circuits == 1 { "" } else { "s" },
+            self.breaker_a,
+            self.mains_v
+        );
+        if let Some(b) = self.budget_usd {
+            let _ = write!(s, "; budget ${b:.0}");
+        }
+        if let Some(f) = self.form {
+            let _ = write!(s, "; {f}");
+        }
+        s.push_str(if self.used { "; used cards allowed" } else { "; new cards only" });
+        s
+    }
+}
+
+/// Which constraint rejected an alternative.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Constraint {
+    /// The model does not fit in the GPUs' memory (up to `max_gpus`).
+    Memory,
+    /// Decode or prefill slower than the target.
+    Speed,
+    /// More power than the site's circuits carry.
+    Power,
+    /// No board and case hold the cards in the wanted form.
+    Slots,
+    /// The checker found errors in every machine assembled.
+    Checks,
+    /// A figure the goal depends on is unknown.
+    Unknown,
+    /// Over the budget.
+    Budget,
+    /// A used-market card and used cards are not allowed.
+    Used,
+    /// Not an option the planner can assemble (SXM modules) or excluded by a must-have part.
+    Excluded,
+}
+
+impl std::fmt::Display for Constraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Constraint::Memory => "memory",
+            Constraint::Speed => "speed",
+            Constraint::Power => "power",
+            Constraint::Slots => "slots",
+            Constraint::Checks => "checks",
+            Constraint::Unknown => "unknown figure",
+            Constraint::Budget => "budget",
+            Constraint::Used => "used cards",
+            Constraint::Excluded => "excluded",
+        })
+    }
+}
+
+/// One build that meets the goal.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanResult {
+    /// 1-based rank by price.
+    pub rank: usize,
+    /// Short title (`2x RTX 3090 on ASUS Pro WS WRX80E, open frame`).
+    pub title: String,
+    /// The GPUs (`2x RTX 3090`).
+    pub gpus: String,
+    /// Weight precision it runs at.
+    pub precision: String,
+    /// Form of its case.
+    pub form: Form,
+    /// The build (saves as `*.rig.ron`).
+    pub build: Build,
+    /// Whether every part has a price (else `price_usd` is a lower bound).
+    pub price_complete: bool,
+    /// Sum of the known prices, USD.
+    pub price_usd: f64,
+    /// What the checker and the estimators say.
+    pub eval: adapter::Evaluation,
+}
+
+/// An alternative that lost, with its reason in one line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Rejected {
+    /// What (`4x RTX 4090`).
+    pub what: String,
+    /// The constraint it failed.
+    pub constraint: Constraint,
+    /// Why, with the numbers.
+    pub reason: String,
+}
+
+/// What relaxing one constraint would buy, when nothing meets the goal.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Relaxation {
+    /// The constraint relaxed.
+    pub constraint: Constraint,
+    /// The change (`a second 15 A circuit`).
+    pub change: String,
+    /// The cheapest build it gives, in words; `None` when it gives none.
+    pub buys: Option<String>,
+}
+
+/// Search effort, for the benchmark and the closing line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Stats {
+    /// GPU chips (groups of identical cards) considered.
+    pub chips: usize,
+    /// Fit estimates run while screening (chip × count × precision).
+    pub screened: usize,
+    /// Whole machines assembled and run through `check::run`.
+    pub checked: usize,
+    /// Machines that met the goal (before truncating to `max_results`).
+    pub passing: usize,
+}
+
+/// The planner's answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanOutcome {
+    /// The goal in words.
+    pub goal: String,
+    /// Builds that meet the goal, cheapest first.
+    pub results: Vec<PlanResult>,
+    /// Alternatives that lost, one line each.
+    pub rejected: Vec<Rejected>,
+    /// When nothing meets the goal: what relaxing each constraint would buy.
+    pub relaxations: Vec<Relaxation>,
+    /// The binding constraints (those whose relaxation buys a build).
+    pub binding: Vec<Constraint>,
+    /// Effort.
+    pub stats: Stats,
+    /// The search was cancelled; the answer is partial.
+    pub cancelled: bool,
+}
+
+/// A goal the planner cannot work with.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// A field out of range or unparsable, or an unknown model or part.
+    #[error("{0}")]
+    BadGoal(String),
+}

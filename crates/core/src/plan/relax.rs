@@ -1,0 +1,75 @@
+//! When nothing meets the goal: the search again with each constraint relaxed on its own, and
+//! what each relaxation buys (the binding constraints are those that buy a build).
+
+use super::adapter::Parts;
+use super::search::{Control, search};
+use super::{Constraint, Goal, PlanOutcome, Relaxation};
+use kraftwerk_catalog::Catalog;
+use std::sync::atomic::Ordering;
+
+/// When nothing meets the goal: searches again with each constraint relaxed on its own.
+pub(super) fn relax(catalog: &Catalog, parts: &Parts, goal: &Goal, ctl: &mut Control<'_>, out: &mut PlanOutcome) {
+    let kinds: Vec<Constraint> = out.rejected.iter().map(|r| r.constraint).collect();
+    let mut tries: Vec<(Constraint, String, Goal)> = Vec::new();
+    if let Some(b) = goal.budget_usd {
+        tries.push((
+            Constraint::Budget,
+            format!("no budget (instead of ${b:.0})"),
+            Goal { budget_usd: None, ..goal.clone() },
+        ));
+    }
+    if kinds.contains(&Constraint::Power) || kinds.contains(&Constraint::Checks) {
+        let more = goal.circuits + 1;
+        tries.push((
+            Constraint::Power,
+            format!("{more} circuits of {} A (instead of {})", goal.breaker_a, goal.circuits),
+            Goal { circuits: more, ..goal.clone() },
+        ));
+    }
+    if !goal.used {
+        tries.push((Constraint::Used, "used cards allowed".into(), Goal { used: true, ..goal.clone() }));
+    }
+    if goal.form.is_some() {
+        tries.push((
+            Constraint::Slots,
+            "any form (tower, rack or open frame)".into(),
+            Goal { form: None, ..goal.clone() },
+        ));
+    }
+    if goal.precision.as_deref().is_some_and(|p| p != "best") {
+        tries.push((
+            Constraint::Memory,
+            "the best precision that fits (instead of a fixed one)".into(),
+            Goal { precision: None, ..goal.clone() },
+        ));
+    }
+    if !goal.is_training() && (goal.tok_s > 0.0 || goal.prefill_tok_s.is_some()) {
+        tries.push((
+            Constraint::Speed,
+            "no speed target".into(),
+            Goal { tok_s: 0.0, prefill_tok_s: None, ..goal.clone() },
+        ));
+    }
+    for (constraint, change, g) in tries {
+        if ctl.cancel.load(Ordering::Relaxed) {
+            out.cancelled = true;
+            return;
+        }
+        let Ok(o) = search(catalog, parts, &g, ctl) else { continue };
+        out.stats.screened += o.stats.screened;
+        out.stats.checked += o.stats.checked;
+        let buys = o.results.first().map(|r| {
+            let price = if r.price_complete {
+                format!("${:.0}", r.price_usd)
+            } else {
+                format!("at least ${:.0} (some prices unknown)", r.price_usd)
+            };
+            let speed = r.eval.decode_per_user.map_or_else(String::new, |d| format!(", {d:.1} tok/s per user"));
+            format!("{} at {}: {price}{speed}, {:.2} kW at the wall", r.title, r.precision, r.eval.wall_w / 1000.0)
+        });
+        if buys.is_some() {
+            out.binding.push(constraint);
+        }
+        out.relaxations.push(Relaxation { constraint, change, buys });
+    }
+}

@@ -1,0 +1,484 @@
+//! The search over the catalog. See the module docs of [`super`] for the pruning order.
+//!
+//! Bounds, so the work stays proportional to the number of GPU chips rather than to the product
+//! of every part list: at most [`CARDS_PER_CHIP`] cards per chip, [`BOARDS_PER_CARD`] boards,
+//! [`CASES_PER_BOARD`] cases, [`CPUS_PER_BOARD`] CPUs and [`PSU_OPTIONS`] PSU sets are
+//! assembled, and a card stops after [`RESULTS_PER_CARD`] machines that pass.
+
+use super::adapter::{self, BoardView, CardView, CaseView, Model, Parts, Precision};
+use super::{Constraint, Form, Goal, ModelRef, PlanError, PlanOutcome, PlanResult, Rejected, Stats};
+use kraftwerk_catalog::Catalog;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+mod assemble;
+
+/// Cards tried per GPU chip (cheapest known price first).
+pub const CARDS_PER_CHIP: usize = 3;
+/// Boards tried per card.
+pub const BOARDS_PER_CARD: usize = 4;
+/// Cases tried per board (the cheapest of each form).
+pub const CASES_PER_BOARD: usize = 3;
+/// CPUs tried per board.
+pub const CPUS_PER_BOARD: usize = 2;
+/// PSU sets tried per machine.
+pub const PSU_OPTIONS: usize = 3;
+/// Identical PSUs in one machine at most.
+pub const MAX_PSUS: u8 = 4;
+/// Passing machines kept per card.
+pub const RESULTS_PER_CARD: usize = 2;
+
+/// Progress and cancellation of a search.
+pub struct Control<'a> {
+    /// Set to stop early; the outcome then says `cancelled`.
+    pub cancel: &'a AtomicBool,
+    /// Called with (steps done, steps in all) as the search goes.
+    pub progress: &'a mut dyn FnMut(usize, usize),
+}
+
+/// One chip at the count and precision that meet memory and speed.
+struct ChipConfig {
+    cards: Vec<usize>,
+    n: u32,
+    precision: Precision,
+}
+
+/// How far a machine got before it failed: the reason of the furthest is the one reported.
+fn stage(c: Constraint) -> u8 {
+    match c {
+        Constraint::Slots | Constraint::Excluded | Constraint::Used => 0,
+        Constraint::Checks => 1,
+        Constraint::Power => 2,
+        Constraint::Unknown => 3,
+        Constraint::Memory | Constraint::Speed => 4,
+        Constraint::Budget => 5,
+    }
+}
+
+fn price_key(p: Option<f64>) -> (bool, f64) {
+    (p.is_none(), p.unwrap_or(0.0))
+}
+
+fn cmp_price(a: Option<f64>, b: Option<f64>) -> std::cmp::Ordering {
+    let (ua, pa) = price_key(a);
+    let (ub, pb) = price_key(b);
+    ua.cmp(&ub).then(pa.total_cmp(&pb))
+}
+
+fn validate(goal: &Goal) -> Result<(), PlanError> {
+    let bad = |m: String| Err(PlanError::BadGoal(m));
+    if !(90.0..=260.0).contains(&goal.mains_v) {
+        return bad(format!("mains voltage {} V is outside 90-260 V", goal.mains_v));
+    }
+    if !(goal.breaker_a.is_finite() && goal.breaker_a > 0.0) {
+        return bad(format!("breaker {} A must be positive", goal.breaker_a));
+    }
+    if goal.circuits == 0 || goal.circuits > 16 {
+        return bad(format!("circuits {} must be 1 to 16", goal.circuits));
+    }
+    if goal.users == 0 || goal.users > 4096 {
+        return bad(format!("users {} must be 1 to 4096", goal.users));
+    }
+    if !(goal.tok_s.is_finite() && goal.tok_s >= 0.0) {
+        return bad(format!("tok/s {} must be zero or more", goal.tok_s));
+    }
+    if goal.prefill_tok_s.is_some_and(|p| !(p.is_finite() && p > 0.0)) {
+        return bad("prefill tok/s must be positive".into());
+    }
+    if goal.budget_usd.is_some_and(|b| !(b.is_finite() && b > 0.0)) {
+        return bad("budget must be positive".into());
+    }
+    if goal.context == Some(0) {
+        return bad("context must be at least 1 token".into());
+    }
+    if goal.outlet_a.is_some_and(|a| !(a.is_finite() && a > 0.0)) {
+        return bad("outlet limit must be positive".into());
+    }
+    if goal.max_gpus == 0 || goal.max_gpus > 16 {
+        return bad(format!("max GPUs {} must be 1 to 16", goal.max_gpus));
+    }
+    adapter::check_mode(&goal.mode).map_err(PlanError::BadGoal)
+}
+
+/// Must-have part ids by kind.
+fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<&'static str, String>, PlanError> {
+    let mut out = BTreeMap::new();
+    for id in &goal.must_have {
+        let kind = adapter::part_kind(catalog, id)
+            .ok_or_else(|| PlanError::BadGoal(format!("must-have part `{id}` is not in the catalog")))?;
+        if let Some(old) = out.insert(kind, id.clone()) {
+            return Err(PlanError::BadGoal(format!("two must-have parts of kind {kind}: `{old}` and `{id}`")));
+        }
+    }
+    Ok(out)
+}
+
+/// Plans builds for `goal` over `catalog`.
+///
+/// # Errors
+/// [`PlanError::BadGoal`] for a goal out of range, an unknown model or must-have part.
+pub fn plan(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<PlanOutcome, PlanError> {
+    validate(goal)?;
+    // The part views are built once and shared by the relaxed searches (same mains voltage).
+    let parts = adapter::parts(catalog, goal.mains_v);
+    let mut out = search(catalog, &parts, goal, ctl)?;
+    if out.results.is_empty() && !out.cancelled {
+        super::relax::relax(catalog, &parts, goal, ctl, &mut out);
+    }
+    Ok(out)
+}
+
+/// Order of a part list: parts whose rule figures are all published first (a part with an
+/// unknown figure gives a machine the checker reports "not checked", which the planner does
+/// not propose), then cheapest first, then by id.
+fn part_order(a: (bool, Option<f64>, &str), b: (bool, Option<f64>, &str)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0).then(cmp_price(a.1, b.1)).then(a.2.cmp(b.2))
+}
+
+/// Cases per (form, board form factor), in [`part_order`], without the cases another case of
+/// the list dominates (one listed earlier with the same openings, PSU bays and known figures,
+/// and room for a GPU at least as long): a board looks at a handful of cases however many the
+/// catalog lists.
+fn case_index(cases: Vec<&CaseView>) -> BTreeMap<(Form, adapter::FormFactor), Vec<&CaseView>> {
+    let mut index: BTreeMap<(Form, adapter::FormFactor), Vec<&CaseView>> = BTreeMap::new();
+    let room = |k: &CaseView| k.max_gpu_length_mm.unwrap_or(0.0);
+    for k in cases {
+        for &ff in &k.form_factors {
+            let list = index.entry((k.form, ff)).or_default();
+            if !list.iter().any(|o| {
+                o.expansion_slots == k.expansion_slots
+                    && o.psu_bays == k.psu_bays
+                    && o.figures_known == k.figures_known
+                    && room(o) >= room(k)
+            }) {
+                list.push(k);
+            }
+        }
+    }
+    index
+}
+
+pub(super) fn search(
+    catalog: &Catalog,
+    parts: &Parts,
+    goal: &Goal,
+    ctl: &mut Control<'_>,
+) -> Result<PlanOutcome, PlanError> {
+    validate(goal)?;
+    let model = adapter::resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
+    let precisions = match (&goal.precision, model.file_precision()) {
+        (Some(p), _) if p != "best" => vec![adapter::parse_precision(p).map_err(PlanError::BadGoal)?],
+        // A model file holds its weights at one precision: that is the one it runs at.
+        (_, Some(p)) => vec![p],
+        _ => adapter::best_precisions(),
+    };
+    let musts = must_have(catalog, goal)?;
+    let priced = |p: Option<f64>| goal.budget_usd.is_none() || p.is_some();
+    let mut boards: Vec<&BoardView> = parts
+        .boards
+        .iter()
+        .filter(|b| musts.get("motherboard").is_none_or(|id| &b.id == id) && priced(b.price_usd))
+        .filter(|b| b.wide_slots > 0)
+        .collect();
+    boards.sort_by(|a, b| part_order((a.figures_known, a.price_usd, &a.id), (b.figures_known, b.price_usd, &b.id)));
+    let mut cases: Vec<&CaseView> =
+        parts.cases.iter().filter(|k| musts.get("case").is_none_or(|id| &k.id == id) && priced(k.price_usd)).collect();
+    cases.sort_by(|a, b| part_order((a.figures_known, a.price_usd, &a.id), (b.figures_known, b.price_usd, &b.id)));
+    let mut psus: Vec<&adapter::PsuView> =
+        parts.psus.iter().filter(|p| musts.get("psu").is_none_or(|id| &p.id == id) && priced(p.price_usd)).collect();
+    psus.sort_by(|a, b| part_order((a.figures_known, a.price_usd, &a.id), (b.figures_known, b.price_usd, &b.id)));
+    let mut st = State {
+        catalog,
+        goal,
+        model: &model,
+        parts,
+        musts: &musts,
+        boards,
+        cases: case_index(cases),
+        psus,
+        stats: Stats::default(),
+        rejected: Vec::new(),
+        unknown: BTreeSet::new(),
+        work: adapter::Working::new(catalog),
+        psu_memo: std::collections::HashMap::new(),
+    };
+
+    // Group identical chips, cheapest card first.
+    let mut chips: BTreeMap<&str, Vec<&CardView>> = BTreeMap::new();
+    for c in &parts.cards {
+        chips.entry(c.chip_key.as_str()).or_default().push(c);
+    }
+    let mut groups: Vec<Vec<&CardView>> = chips.into_values().collect();
+    for g in &mut groups {
+        g.sort_by(|a, b| {
+            cmp_price(a.price_usd, b.price_usd)
+                .then(a.length_mm.is_none().cmp(&b.length_mm.is_none()))
+                .then(a.width_slots.cmp(&b.width_slots))
+                .then(a.id.cmp(&b.id))
+        });
+    }
+    groups.sort_by(|a, b| a[0].id.cmp(&b[0].id));
+    st.stats.chips = groups.len();
+    let total = groups.len() * 2;
+    let mut step = 0;
+
+    let mut configs = Vec::new();
+    for g in &groups {
+        if ctl.cancel.load(Ordering::Relaxed) {
+            return Ok(st.finish(Vec::new(), true));
+        }
+        if let Some(c) = st.screen_chip(g, &precisions) {
+            configs.push(c);
+        }
+        step += 1;
+        (ctl.progress)(step, total);
+    }
+    // Cheapest GPU set first (unknown prices last) so that results come in price order.
+    configs.sort_by(|a, b| {
+        let pa = parts.cards[a.cards[0]].price_usd.map(|p| p * f64::from(a.n));
+        let pb = parts.cards[b.cards[0]].price_usd.map(|p| p * f64::from(b.n));
+        cmp_price(pa, pb).then(parts.cards[a.cards[0]].id.cmp(&parts.cards[b.cards[0]].id))
+    });
+    let mut results = Vec::new();
+    for c in &configs {
+        if ctl.cancel.load(Ordering::Relaxed) {
+            return Ok(st.finish(results, true));
+        }
+        st.assemble(c, &mut results);
+        step += 1;
+        (ctl.progress)(step.min(total), total);
+    }
+    (ctl.progress)(total, total);
+    Ok(st.finish(results, false))
+}
+
+struct State<'a> {
+    catalog: &'a Catalog,
+    goal: &'a Goal,
+    model: &'a Model,
+    parts: &'a Parts,
+    musts: &'a BTreeMap<&'static str, String>,
+    /// Boards and cases the goal allows, in [`part_order`] (sorted once per search).
+    boards: Vec<&'a BoardView>,
+    cases: BTreeMap<(Form, adapter::FormFactor), Vec<&'a CaseView>>,
+    psus: Vec<&'a adapter::PsuView>,
+    stats: Stats,
+    rejected: Vec<Rejected>,
+    /// Parts a not-checked finding named (a figure the checker needs is unknown): not tried
+    /// again in this search.
+    unknown: BTreeSet<Unknown>,
+    /// The parts proposed so far, as a small catalog the checker resolves them in.
+    work: adapter::Working,
+    /// PSU sets by (system W, GPU W, cards, bays), as bit patterns.
+    psu_memo: std::collections::HashMap<(u64, u64, u32, u8), assemble::PsuChoice>,
+}
+
+/// A part whose unknown figure made a machine "not checked", by kind and catalog index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Unknown {
+    Card(usize),
+    Board(usize),
+    Cpu(usize),
+    Cooler(usize),
+    Case(usize),
+    Psu(usize),
+}
+
+impl State<'_> {
+    fn reject(&mut self, what: String, constraint: Constraint, reason: String) {
+        self.rejected.push(Rejected { what, constraint, reason });
+    }
+
+    /// Memory first, then speed, then power: the smallest count of this chip that meets the
+    /// goal, at the best precision that does.
+    fn screen_chip(&mut self, cards: &[&CardView], precisions: &[Precision]) -> Option<ChipConfig> {
+        let goal = self.goal;
+        let rep = cards[0];
+        let name = &rep.short;
+        let cards: Vec<usize> = match self.musts.get("gpu") {
+            Some(id) => cards.iter().filter(|c| &c.id == id).map(|c| c.idx).collect(),
+            None => cards.iter().take(CARDS_PER_CHIP).map(|c| c.idx).collect(),
+        };
+        if cards.is_empty() {
+            return None; // another chip is the must-have card
+        }
+        if rep.sxm {
+            self.reject(
+                name.clone(),
+                Constraint::Excluded,
+                format!("{name}: an SXM module needs an HGX baseboard system, which the catalog does not list"),
+            );
+            return None;
+        }
+        if !self.priced(rep.price_usd) {
+            self.reject(
+                name.clone(),
+                Constraint::Unknown,
+                format!("{name}: price unknown, so the budget cannot be checked"),
+            );
+            return None;
+        }
+        if rep.used_market && !goal.used {
+            self.reject(
+                name.clone(),
+                Constraint::Used,
+                format!("{name}: sold used only (allow used cards with --used)"),
+            );
+            return None;
+        }
+        let weights_floor =
+            precisions.iter().map(|&p| adapter::weights_gib(self.model, p)).fold(f64::INFINITY, f64::min);
+        let mut best_speed: Option<(u32, f64, Precision)> = None;
+        let mut need: Option<(f64, f64)> = None;
+        for n in 1..=goal.max_gpus {
+            if f64::from(n) * rep.memory_gib < weights_floor {
+                continue; // the weights alone do not fit: no need to ask the fit code
+            }
+            for &p in precisions {
+                if f64::from(n) * rep.memory_gib < adapter::weights_gib(self.model, p) {
+                    continue;
+                }
+                self.stats.screened += 1;
+                let Ok(s) = adapter::screen(self.catalog, self.model, goal, rep, n, p) else { continue };
+                if !s.fits {
+                    need = Some((s.required_gib, s.capacity_gib));
+                    continue;
+                }
+                if goal.is_training() {
+                    return self.power_gate(cards, n, p);
+                }
+                let decode = s.decode_per_user.unwrap_or(0.0);
+                if best_speed.is_none_or(|(_, d, _)| decode > d) {
+                    best_speed = Some((n, decode, p));
+                }
+                let prefill_ok = match (goal.prefill_tok_s, s.prefill) {
+                    (None, _) => true,
+                    (Some(t), Some(x)) => x >= t,
+                    (Some(_), None) => false,
+                };
+                if decode >= goal.tok_s && prefill_ok {
+                    return self.power_gate(cards, n, p);
+                }
+            }
+        }
+        match (best_speed, need) {
+            (Some((n, d, p)), _) => {
+                let what = format!("{n}x {name}");
+                self.reject(
+                    what.clone(),
+                    Constraint::Speed,
+                    format!(
+                        "{what} at {p}: {d:.1} tok/s per user at best (target {}{})",
+                        goal.tok_s,
+                        self.prefill_text()
+                    ),
+                );
+            }
+            (None, Some((req, cap))) => {
+                let what = format!("{}x {name}", goal.max_gpus);
+                self.reject(
+                    what.clone(),
+                    Constraint::Memory,
+                    format!(
+                        "{name}: even {} cards do not hold it ({req:.1} GiB needed per {cap:.0} GiB card)",
+                        goal.max_gpus
+                    ),
+                );
+            }
+            (None, None) => {
+                let what = format!("{}x {name}", goal.max_gpus);
+                let total = f64::from(goal.max_gpus) * rep.memory_gib;
+                self.reject(
+                    what.clone(),
+                    Constraint::Memory,
+                    format!("{what}: {total:.0} GiB in all, the weights alone are {weights_floor:.0} GiB"),
+                );
+            }
+        }
+        None
+    }
+
+    /// With a budget a part without a price cannot be judged: it is not proposed.
+    fn priced(&self, price: Option<f64>) -> bool {
+        self.goal.budget_usd.is_none() || price.is_some()
+    }
+
+    fn prefill_text(&self) -> String {
+        self.goal.prefill_tok_s.map_or_else(String::new, |p| format!(", prefill {p}"))
+    }
+
+    /// Power: the cards alone against what the circuits carry.
+    fn power_gate(&mut self, cards: Vec<usize>, n: u32, precision: Precision) -> Option<ChipConfig> {
+        let rep = &self.parts.cards[cards[0]];
+        let (gpu_w, site_w) = adapter::gpus_alone_w(self.catalog, self.goal, rep, n);
+        if gpu_w > site_w {
+            let what = format!("{n}x {}", rep.short);
+            let g = self.goal;
+            self.reject(what.clone(), Constraint::Power, format!(
+                "{what} on {} x {} A circuit{} at {} V: the cards alone draw {:.2} kW at full load, the circuits carry {:.2} kW",
+                g.circuits, g.breaker_a, if g.circuits == 1 { "" } else { "s" }, g.mains_v, gpu_w / 1000.0, site_w / 1000.0));
+            return None;
+        }
+        if let (Some(budget), Some(price)) = (self.goal.budget_usd, rep.price_usd)
+            && price * f64::from(n) > budget
+        {
+            let what = format!("{n}x {}", rep.short);
+            self.reject(
+                what.clone(),
+                Constraint::Budget,
+                format!("{what}: the cards alone cost ${:.0}, over the ${budget:.0} budget", price * f64::from(n)),
+            );
+            return None;
+        }
+        Some(ChipConfig { cards, n, precision })
+    }
+
+    fn finish(mut self, mut results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {
+        // Complete prices first; then builds whose GPUs (the bulk of the cost) are priced; each
+        // group by its known total. The first build of each GPU set comes before the others,
+        // so the top of the list shows distinct machines.
+        let gpus_priced = |r: &PlanResult| r.build.gpus.first().is_some_and(|g| !r.eval.unpriced.contains(&g.gpu));
+        results.sort_by(|a, b| {
+            b.price_complete
+                .cmp(&a.price_complete)
+                .then(gpus_priced(b).cmp(&gpus_priced(a)))
+                .then(a.price_usd.total_cmp(&b.price_usd))
+                .then(a.title.cmp(&b.title))
+        });
+        let mut seen = std::collections::BTreeSet::new();
+        let (mut results, rest): (Vec<_>, Vec<_>) = results.into_iter().partition(|r| seen.insert(r.gpus.clone()));
+        results.extend(rest);
+        results.truncate(self.goal.max_results.max(1));
+        for (i, r) in results.iter_mut().enumerate() {
+            r.rank = i + 1;
+            r.build.name = format!("Plan {}: {}", i + 1, r.title);
+        }
+        self.rejected.sort_by(|a, b| a.constraint.cmp(&b.constraint).then(a.what.cmp(&b.what)));
+        self.rejected.dedup_by(|a, b| a.what == b.what && a.constraint == b.constraint);
+        PlanOutcome {
+            goal: self.goal.describe(self.model),
+            results,
+            rejected: self.rejected,
+            relaxations: Vec::new(),
+            binding: Vec::new(),
+            stats: self.stats,
+            cancelled,
+        }
+    }
+}
+
+/// Plans with no progress display and no cancellation (CLI, tests, benchmarks).
+///
+/// # Errors
+/// As [`plan`].
+pub fn plan_blocking(catalog: &Catalog, goal: &Goal) -> Result<PlanOutcome, PlanError> {
+    let cancel = AtomicBool::new(false);
+    let mut progress = |_: usize, _: usize| {};
+    plan(catalog, goal, &mut Control { cancel: &cancel, progress: &mut progress })
+}
+
+/// The model reference a CLI or form string names: a path when it exists or looks like a
+/// file, else a preset id.
+pub fn model_ref(id: Option<&str>, file: Option<&std::path::Path>) -> Option<ModelRef> {
+    file.map(|f| ModelRef::File(f.to_path_buf())).or_else(|| id.map(|i| ModelRef::Preset(i.to_owned())))
+}

@@ -1,0 +1,549 @@
+//! Whole machines for one chip configuration: board and case (slots), CPU, memory, cooler and
+//! PSUs, each machine checked by the checker and estimated by the fit code.
+//!
+//! Cheap filters choose the parts before the checker runs: boards with enough wide slots, the
+//! cheapest case of each form that holds the cards (openings, and the card's length where both
+//! are published), PSU sets that carry the load under the sustained guideline. When a machine
+//! fails, the parts its error findings name say what to change next ([`Retry`]): another PSU
+//! set, another CPU, or another case or board; a part a not-checked finding names is not tried
+//! again in this search.
+
+use super::{
+    BOARDS_PER_CARD, CASES_PER_BOARD, CPUS_PER_BOARD, ChipConfig, MAX_PSUS, PSU_OPTIONS, RESULTS_PER_CARD, State,
+    Unknown, cmp_price, stage,
+};
+use crate::plan::adapter::{self, BoardView, CardView, CaseView, Evaluation, PartRef, Spec};
+use crate::plan::{Constraint, Form, PlanResult};
+use std::collections::BTreeMap;
+
+/// Platforms (board and case, every CPU and PSU set tried) over the goal's circuits after
+/// which a card is given up: the cards draw most of the power, the cheapest platforms were
+/// tried first, and the others differ only in the CPU, board and PSUs.
+pub const POWER_FAILURES_PER_CARD: usize = 2;
+
+/// Card slots: (slot position, riser generation for an open frame).
+type Placement = Vec<(u8, Option<u8>)>;
+
+/// A PSU option: figures known, total price, id, the PSUs, the PSU feeding each card.
+type PsuSet<'a> = (bool, Option<f64>, &'a str, Vec<usize>, Vec<usize>);
+
+/// PSU sets for a machine: the PSUs (catalog indices) and the PSU feeding each card.
+pub(super) type PsuChoice = Vec<(Vec<usize>, Vec<usize>)>;
+
+/// What to change after a machine failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Retry {
+    /// Another PSU set (the findings name a PSU or a circuit).
+    Psu,
+    /// Another CPU (they name the CPU).
+    Cpu,
+    /// Another case (they name the case, a GPU, a slot, the cooler or memory).
+    Case,
+    /// Another board (the slots the board gives are too slow).
+    Board,
+}
+
+/// A failed machine: the constraint, the reason in one line, what to change.
+type Failure = (Constraint, String, Retry);
+
+/// Spreads `n` cards of `gpu_w` over `k` PSUs of `per_w` sustained each, the system load on
+/// the first: each card to the least loaded PSU. `None` when one would be over `per_w`.
+fn pack(system_w: f64, gpu_w: f64, n: u32, k: usize, per_w: f64) -> Option<Vec<usize>> {
+    let mut load = vec![0.0; k];
+    load[0] = system_w;
+    let mut feeds = Vec::new();
+    for _ in 0..n {
+        let (j, _) = load.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1))?;
+        load[j] += gpu_w;
+        feeds.push(j);
+    }
+    load.iter().all(|&l| l <= per_w).then_some(feeds)
+}
+
+/// What to change, from the parts the error findings name.
+fn retry_for(parts: &[PartRef]) -> Retry {
+    if parts.iter().any(|p| matches!(p, PartRef::Psu(_) | PartRef::Circuit(_))) {
+        Retry::Psu
+    } else if parts.contains(&PartRef::Cpu) {
+        Retry::Cpu
+    } else {
+        Retry::Case
+    }
+}
+
+impl<'a> State<'a> {
+    /// Slots: where the cards go on a board in a case of this form; `None` if they do not fit.
+    fn place(board: &BoardView, case: &CaseView, card: &CardView, n: u32) -> Option<Placement> {
+        let mut slots: Vec<_> = board.slots.iter().filter(|s| s.physical_lanes >= 8).collect();
+        slots.sort_by_key(|s| s.position);
+        let n = n as usize;
+        if case.form == Form::OpenFrame {
+            // Risers: any slot, the card covers nothing; rated for the lower generation (Gen4 at most).
+            let mut best: Vec<_> = slots.clone();
+            best.sort_by_key(|s| (std::cmp::Reverse(s.physical_lanes), s.position));
+            let mut chosen: Vec<_> = best.into_iter().take(n).collect();
+            chosen.sort_by_key(|s| s.position);
+            return (chosen.len() == n)
+                .then(|| chosen.iter().map(|s| (s.position, Some(s.pcie_gen.min(card.pcie_gen).min(4)))).collect());
+        }
+        let width = card.width_slots.max(1);
+        let mut next_free = 0u8;
+        let mut out = Vec::new();
+        for s in slots {
+            if out.len() == n {
+                break;
+            }
+            let last = s.position.saturating_add(width - 1);
+            if s.physical_lanes >= 16 && s.position >= next_free && last <= case.expansion_slots {
+                out.push((s.position, None));
+                next_free = s.position.saturating_add(width);
+            }
+        }
+        (out.len() == n).then_some(out)
+    }
+
+    pub(super) fn forms(&self) -> Vec<Form> {
+        self.goal.form.map_or_else(|| vec![Form::Tower, Form::Rack, Form::OpenFrame], |f| vec![f])
+    }
+
+    /// The cheapest case of each form that takes the board and the cards, with the placement;
+    /// placements memoized by (form, openings). A case shorter than a card whose length is
+    /// published is passed over (the case-fit rule would refuse it).
+    fn cases_for(&self, board: &BoardView, card: &CardView, n: u32) -> Vec<(&'a CaseView, Placement)> {
+        // PSU bays the cards alone need with the largest PSU the search may pick.
+        let largest = self.psus.iter().map(|p| p.rated_w).fold(0.0, f64::max) * adapter::PSU_GUIDELINE;
+        let bays = if largest > 0.0 { (card.board_power_w * f64::from(n) / largest).ceil() } else { 1.0 };
+        let mut memo: BTreeMap<(Form, u8), Option<Placement>> = BTreeMap::new();
+        let mut out: Vec<(&'a CaseView, Placement)> = Vec::new();
+        for f in self.forms() {
+            let hit = self
+                .cases
+                .get(&(f, board.form_factor))
+                .into_iter()
+                .flatten()
+                .filter(|k| !self.unknown.contains(&Unknown::Case(k.idx)) && f64::from(k.psu_bays.max(1)) >= bays)
+                .filter(|k| match (k.max_gpu_length_mm, card.length_mm) {
+                    (Some(room), Some(len)) => k.form == Form::OpenFrame || room >= len,
+                    _ => true,
+                })
+                .find_map(|k| {
+                    memo.entry((k.form, k.expansion_slots))
+                        .or_insert_with(|| Self::place(board, k, card, n))
+                        .clone()
+                        .map(|p| (*k, p))
+                });
+            out.extend(hit);
+        }
+        out.sort_by(|a, b| cmp_price(a.0.price_usd, b.0.price_usd).then(a.0.id.cmp(&b.0.id)));
+        out
+    }
+
+    /// Assembles and checks machines for one chip configuration.
+    pub(super) fn assemble(&mut self, c: &ChipConfig, results: &mut Vec<PlanResult>) {
+        let parts = self.parts;
+        let rep = &parts.cards[c.cards[0]];
+        let what = format!("{}x {}", c.n, rep.short);
+        let mut first_failure: Option<(Constraint, String)> = None;
+        let mut found_any = false;
+        let mut placed_any = false;
+        for &ci in &c.cards {
+            // Cards of a chip come cheapest first: once one gives machines, a dearer twin adds
+            // nothing to a cheapest-first answer.
+            if found_any || self.unknown.contains(&Unknown::Card(ci)) {
+                continue;
+            }
+            let card = &parts.cards[ci];
+            let mut kept = 0;
+            let mut boards_tried = 0;
+            let mut over_power = 0;
+            let boards = self.boards.clone();
+            for &board in boards.iter().filter(|b| b.wide_slots >= c.n as usize) {
+                if kept >= RESULTS_PER_CARD || boards_tried >= BOARDS_PER_CARD {
+                    break;
+                }
+                if self.unknown.contains(&Unknown::Board(board.idx)) || self.unknown.contains(&Unknown::Card(ci)) {
+                    continue;
+                }
+                let cases = self.cases_for(board, card, c.n);
+                if cases.is_empty() {
+                    continue;
+                }
+                placed_any = true;
+                boards_tried += 1;
+                if over_power >= POWER_FAILURES_PER_CARD {
+                    break;
+                }
+                for (case, placement) in cases.into_iter().take(CASES_PER_BOARD) {
+                    match self.try_platform(c, ci, board, case, &placement) {
+                        Ok(r) => {
+                            results.push(r);
+                            kept += 1;
+                            found_any = true;
+                            break;
+                        }
+                        Err((constraint, reason, retry)) => {
+                            over_power += usize::from(constraint == Constraint::Power);
+                            if first_failure.as_ref().is_none_or(|old| stage(constraint) > stage(old.0)) {
+                                first_failure = Some((constraint, reason));
+                            }
+                            if retry == Retry::Board
+                                || over_power >= POWER_FAILURES_PER_CARD
+                                || self.unknown.contains(&Unknown::Board(board.idx))
+                                || self.unknown.contains(&Unknown::Card(ci))
+                            {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if found_any {
+            return;
+        }
+        let (constraint, reason) = if placed_any {
+            first_failure.unwrap_or((
+                Constraint::Checks,
+                "no CPU, memory, cooler or PSU set for the boards that hold them".into(),
+            ))
+        } else {
+            let forms: Vec<String> = self.forms().iter().map(ToString::to_string).collect();
+            let priced = if self.goal.budget_usd.is_some() { " with known prices" } else { "" };
+            let constraint = if self.goal.budget_usd.is_some() { Constraint::Unknown } else { Constraint::Slots };
+            (
+                constraint,
+                format!(
+                    "no board and {} case{priced} in the catalog hold {what} ({} slots each)",
+                    forms.join("/"),
+                    rep.width_slots
+                ),
+            )
+        };
+        let reason = if reason.starts_with(&what) { reason } else { format!("{what}: {reason}") };
+        self.reject(what, constraint, reason);
+    }
+
+    /// CPU, memory, cooler and PSUs for a board and case; checks the machine.
+    fn try_platform(
+        &mut self,
+        c: &ChipConfig,
+        ci: usize,
+        board: &BoardView,
+        case: &CaseView,
+        placement: &[(u8, Option<u8>)],
+    ) -> Result<PlanResult, Failure> {
+        let parts = self.parts;
+        let card = &parts.cards[ci];
+        let mut cpus: Vec<_> = parts
+            .cpus
+            .iter()
+            .filter(|p| {
+                crate::check::cpu_runs_on_board(&p.socket, &p.name, &board.socket, &board.chipset)
+                    && p.memory_types.contains(&board.memory_type)
+            })
+            .filter(|p| self.musts.get("cpu").is_none_or(|id| &p.id == id) && self.priced(p.price_usd))
+            .collect();
+        cpus.sort_by(|a, b| {
+            b.figures_known
+                .cmp(&a.figures_known)
+                .then(cmp_price(a.price_usd, b.price_usd))
+                .then(b.lanes.cmp(&a.lanes))
+                .then(a.id.cmp(&b.id))
+        });
+        let cooler = parts
+            .coolers
+            .iter()
+            .filter(|k| {
+                k.sockets.contains(&board.socket)
+                    && self.musts.get("cooler").is_none_or(|id| &k.id == id)
+                    && self.priced(k.price_usd)
+                    && !self.unknown.contains(&Unknown::Cooler(k.idx))
+            })
+            .min_by(|a, b| {
+                b.figures_known.cmp(&a.figures_known).then(cmp_price(a.price_usd, b.price_usd)).then(a.id.cmp(&b.id))
+            })
+            .ok_or((
+                Constraint::Checks,
+                format!("no cooler in the catalog mounts on {}", board.socket),
+                Retry::Board,
+            ))?;
+        let kit = self.memory_for(board, card, c.n)?;
+        let mut last = (
+            Constraint::Slots,
+            format!(
+                "no CPU in the catalog for {} ({} chipset) with {}",
+                board.socket, board.chipset, board.memory_type
+            ),
+            Retry::Board,
+        );
+        let cpus: Vec<_> = cpus.into_iter().filter(|p| !self.unknown.contains(&Unknown::Cpu(p.idx))).collect();
+        for cpu in cpus.into_iter().take(CPUS_PER_BOARD) {
+            let mut cpu_blamed = true;
+            let mut spec = Spec {
+                card: ci,
+                gpu: card.id.clone(),
+                placements: placement.iter().map(|&(s, r)| (s, r, 0)).collect(),
+                board: board.idx,
+                cpu: cpu.idx,
+                cooler: cooler.idx,
+                case: case.idx,
+                kit,
+                psus: Vec::new(),
+                precision: c.precision,
+            };
+            let sizing = adapter::make_build(self.catalog, self.goal, self.model, &spec, "sizing");
+            self.work.add_spec(self.catalog, &spec);
+            let dc = adapter::dc_load_w(&sizing, self.work.catalog());
+            let gpu_w = card.board_power_w;
+            let system_w = (dc - gpu_w * f64::from(c.n)).max(0.0);
+            let sets = self.psu_sets(system_w, gpu_w, c.n, case.psu_bays);
+            if sets.is_empty() && stage(Constraint::Power) >= stage(last.0) {
+                last = (
+                    Constraint::Power,
+                    format!(
+                        "no set of up to {} PSUs in the catalog carries {:.0} W within their sustained rating",
+                        case.psu_bays.clamp(1, MAX_PSUS),
+                        dc
+                    ),
+                    Retry::Case,
+                );
+            }
+            for (psus, feeds) in sets {
+                spec.psus = psus.iter().enumerate().map(|(j, &p)| (p, j % self.goal.circuits.max(1))).collect();
+                for (pl, &f) in spec.placements.iter_mut().zip(&feeds) {
+                    pl.2 = f;
+                }
+                match self.judge(&spec, case.form, c.n) {
+                    Ok(r) => return Ok(r),
+                    Err(e) => {
+                        let retry = e.2;
+                        cpu_blamed = retry != Retry::Psu || e.0 == Constraint::Power;
+                        if stage(e.0) >= stage(last.0) {
+                            last = e;
+                        }
+                        match retry {
+                            Retry::Psu => {}
+                            Retry::Cpu => break,
+                            Retry::Case | Retry::Board => return Err(last),
+                        }
+                    }
+                }
+            }
+            // Every PSU set failed on a finding that names the PSUs and not the CPU (a cable
+            // the card needs): another CPU changes nothing. Over the circuits, a CPU that draws
+            // less may still bring it under.
+            if !cpu_blamed {
+                return Err(last);
+            }
+        }
+        Err(last)
+    }
+
+    /// A memory kit filling the board's channels, raised towards the VRAM total.
+    fn memory_for(&self, board: &BoardView, card: &CardView, n: u32) -> Result<(usize, u8), Failure> {
+        let want_modules = u32::from(board.memory_channels) * u32::from(board.cpu_sockets);
+        let vram_gb = card.memory_gib * f64::from(n) * 1.073_741_824;
+        self.parts
+            .kits
+            .iter()
+            .filter(|k| k.memory_type == board.memory_type && k.modules > 0)
+            .filter(|k| self.musts.get("memory").is_none_or(|id| &k.id == id) && self.priced(k.price_usd))
+            .filter_map(|k| {
+                let per = u32::from(k.modules);
+                let mut kits = want_modules.div_ceil(per).max(1);
+                while f64::from(kits * k.total_gb) < vram_gb && (kits + 1) * per <= u32::from(board.memory_slots) {
+                    kits += 1;
+                }
+                (kits * per <= u32::from(board.memory_slots).max(per))
+                    .then(|| (k, u8::try_from(kits).unwrap_or(u8::MAX)))
+            })
+            .min_by(|a, b| {
+                cmp_price(a.0.price_usd.map(|p| p * f64::from(a.1)), b.0.price_usd.map(|p| p * f64::from(b.1)))
+                    .then(a.0.id.cmp(&b.0.id))
+            })
+            .map(|(k, n)| (k.idx, n))
+            .ok_or((Constraint::Checks, format!("no {} kit in the catalog", board.memory_type), Retry::Board))
+    }
+
+    /// PSU sets: k identical units that carry the system (on the first) and the cards, each
+    /// under the sustained guideline; units with published connector counts first, then
+    /// cheapest first; with the PSU feeding each card.
+    fn psu_sets(&mut self, system_w: f64, gpu_w: f64, n: u32, bays: u8) -> PsuChoice {
+        let key = (system_w.to_bits(), gpu_w.to_bits(), n, bays);
+        if let Some(hit) = self.psu_memo.get(&key) {
+            return hit.clone();
+        }
+        let sets = self.psu_sets_uncached(system_w, gpu_w, n, bays);
+        self.psu_memo.insert(key, sets.clone());
+        sets
+    }
+
+    fn psu_sets_uncached(&self, system_w: f64, gpu_w: f64, n: u32, bays: u8) -> PsuChoice {
+        // PSUs are sorted once per search (known figures, then unit price); a set of k costs at
+        // least one unit, so the scan of a group stops once a unit costs more than the dearest
+        // of the sets kept.
+        let mut sets: Vec<PsuSet<'_>> = Vec::new();
+        for p in &self.psus {
+            if sets.len() >= PSU_OPTIONS {
+                let worst = sets.iter().map(|s| s.1).max_by(|a, b| cmp_price(*a, *b)).flatten();
+                let dearer = p.price_usd.is_none() || p.price_usd.zip(worst).is_some_and(|(u, w)| u > w);
+                if dearer || !p.figures_known {
+                    break;
+                }
+            }
+            if self.unknown.contains(&Unknown::Psu(p.idx)) {
+                continue;
+            }
+            let per = p.rated_w * adapter::PSU_GUIDELINE;
+            let found = (1..=bays.clamp(1, MAX_PSUS)).find_map(|k| {
+                let feeds = pack(system_w, gpu_w, n, usize::from(k), per)?;
+                Some((
+                    p.figures_known,
+                    p.price_usd.map(|x| x * f64::from(k)),
+                    p.id.as_str(),
+                    vec![p.idx; usize::from(k)],
+                    feeds,
+                ))
+            });
+            sets.extend(found);
+        }
+        sets.sort_by(|a, b| b.0.cmp(&a.0).then(cmp_price(a.1, b.1)).then(a.2.cmp(b.2)));
+        sets.into_iter().take(PSU_OPTIONS).map(|s| (s.3, s.4)).collect()
+    }
+
+    /// Remembers the parts a not-checked finding named, so they are not tried again.
+    fn note_unknown(&mut self, spec: &Spec, ev: &Evaluation) {
+        for p in &ev.unknown_parts {
+            let u = match *p {
+                PartRef::Gpu(_) => Unknown::Card(spec.card),
+                PartRef::Motherboard | PartRef::Slot(_) => Unknown::Board(spec.board),
+                PartRef::Cpu => Unknown::Cpu(spec.cpu),
+                PartRef::Cooler => Unknown::Cooler(spec.cooler),
+                PartRef::Case => Unknown::Case(spec.case),
+                PartRef::Psu(i) => match spec.psus.get(i) {
+                    Some(&(psu, _)) => Unknown::Psu(psu),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            if matches!(u, Unknown::Psu(_)) {
+                self.psu_memo.clear(); // the PSU sets change
+            }
+            self.unknown.insert(u);
+        }
+    }
+
+    /// Builds the machine, checks it, then estimates it, and holds it to the goal.
+    fn judge(&mut self, spec: &Spec, form: Form, n: u32) -> Result<PlanResult, Failure> {
+        let card = &self.parts.cards[spec.card];
+        let gpus = format!("{n}x {}", card.short);
+        let board = &self.parts.boards[spec.board];
+        let title = format!("{gpus} on {}, {form}", board.name);
+        let build = adapter::make_build(self.catalog, self.goal, self.model, spec, &title);
+        self.stats.checked += 1;
+        self.work.add_spec(self.catalog, spec);
+        let mut ev = adapter::judge(&build, self.work.catalog());
+        if let Some(e) = ev.errors.first() {
+            let power = e.starts_with("wall-circuit") || e.starts_with("psu-capacity");
+            let constraint = if power { Constraint::Power } else { Constraint::Checks };
+            let hint = match ev.advised_limit_w {
+                Some(w) if power => format!(" (a common power limit of {w:.0} W per card would fit)"),
+                _ => String::new(),
+            };
+            let wall = if power { format!("{:.2} kW at the wall; ", ev.wall_w / 1000.0) } else { String::new() };
+            return Err((constraint, format!("{gpus}, {form}: {wall}{e}{hint}"), retry_for(&ev.error_parts)));
+        }
+        // The goal names the circuits: the power code's draw must stay within their continuous
+        // limit (the checker's wall-circuit rule only warns between it and the breaker).
+        if let Some((i, (amps, limit))) = ev.circuits.iter().enumerate().find(|(_, (a, l))| a > l) {
+            let g = self.goal;
+            return Err((
+                Constraint::Power,
+                format!(
+                    "{gpus} on {} x {} A circuit{} at {} V: {:.2} kW at the wall, circuit {} draws {amps:.1} A, over its {limit:.1} A continuous limit{}",
+                    g.circuits,
+                    g.breaker_a,
+                    if g.circuits == 1 { "" } else { "s" },
+                    g.mains_v,
+                    ev.wall_w / 1000.0,
+                    i + 1,
+                    ev.advised_limit_w
+                        .map_or_else(String::new, |w| format!(" (capped at {w:.0} W per card it would fit)"))
+                ),
+                Retry::Psu,
+            ));
+        }
+        if let Some(u) = ev.not_checked.first() {
+            let reason = format!("{gpus}: not checked: {u}");
+            self.note_unknown(spec, &ev);
+            return Err((Constraint::Unknown, reason, Retry::Case));
+        }
+        adapter::estimate(&build, self.work.catalog(), self.goal, self.model, &mut ev);
+        self.hold_to_goal(ev, build, spec, title, gpus, form)
+    }
+
+    /// The estimated machine against the goal's memory, speed and budget.
+    fn hold_to_goal(
+        &mut self,
+        ev: Evaluation,
+        build: crate::rig::Build,
+        spec: &Spec,
+        title: String,
+        gpus: String,
+        form: Form,
+    ) -> Result<PlanResult, Failure> {
+        let board = &self.parts.boards[spec.board];
+        if let Some(e) = ev.errors.first() {
+            return Err((Constraint::Checks, format!("{gpus}, {form}: {e}"), Retry::Board));
+        }
+        if let Some(u) = ev.not_checked.first() {
+            return Err((Constraint::Unknown, format!("{gpus}: not checked: {u}"), Retry::Case));
+        }
+        if !ev.fits {
+            return Err((Constraint::Memory, format!("{gpus}: does not fit on the real slots"), Retry::Board));
+        }
+        if !self.goal.is_training() {
+            let d = ev.decode_per_user.unwrap_or(0.0);
+            if d < self.goal.tok_s {
+                return Err((
+                    Constraint::Speed,
+                    format!(
+                        "{gpus} on {}: {d:.1} tok/s per user on its slots (target {})",
+                        board.name, self.goal.tok_s
+                    ),
+                    Retry::Board,
+                ));
+            }
+            if let Some(t) = self.goal.prefill_tok_s
+                && ev.prefill.is_none_or(|p| p < t)
+            {
+                return Err((
+                    Constraint::Speed,
+                    format!("{gpus}: prefill {:.0} tok/s (target {t})", ev.prefill.unwrap_or(0.0)),
+                    Retry::Board,
+                ));
+            }
+        }
+        if let Some(b) = self.goal.budget_usd
+            && ev.known_price_usd > b
+        {
+            return Err((
+                Constraint::Budget,
+                format!("{gpus}: ${:.0}, over the ${b:.0} budget", ev.known_price_usd),
+                Retry::Case,
+            ));
+        }
+        self.stats.passing += 1;
+        Ok(PlanResult {
+            rank: 0,
+            title,
+            gpus,
+            precision: spec.precision.to_string(),
+            form,
+            price_complete: ev.unpriced.is_empty(),
+            price_usd: ev.known_price_usd,
+            build,
+            eval: ev,
+        })
+    }
+}

@@ -1,0 +1,261 @@
+//! Domain edits of a [`Build`] that need no window: adding and removing GPUs, PSUs, drives and
+//! bridges with their indices kept consistent, placing cards in free slots, merging inline parts.
+//! The GUI's commands call these; so may any other face (the planner, scripts).
+//!
+//! Every function takes the catalog the build is resolved against (inline parts first, see
+//! [`merged`]) and never fails: an index out of range or an unknown id leaves the build as it
+//! was (or, for slot placement, leaves the card unplaced).
+
+use super::{Build, GpuPlacement, NvlinkBridge, PsuUse, StorageUse};
+use kraftwerk_catalog::{self as catalog, Catalog, GpuFormFactor, HasId, PartsFile};
+
+/// Most GPUs [`Build::set_gpu_count`] adds (a guard against a runaway spinner, not a hardware
+/// limit).
+pub const MAX_GPUS: usize = 64;
+
+/// Parts of one kind as the build sees them: inline parts first, then catalog parts whose id
+/// no inline part overrides.
+pub fn merged<'a, T: HasId>(inline: &'a [T], catalog: &'a [T]) -> Vec<&'a T> {
+    let mut v: Vec<&T> = inline.iter().collect();
+    v.extend(catalog.iter().filter(|c| !inline.iter().any(|i| i.id() == c.id())));
+    v
+}
+
+/// Slot width, edge lanes and whether it is an SXM module, of GPU model `id` as the build sees
+/// it (1 slot, x16, not SXM when the id is unknown).
+pub fn gpu_shape(build: &Build, catalog: &Catalog, id: &str) -> (u8, u8, bool) {
+    build
+        .parts
+        .gpus
+        .iter()
+        .find(|g| g.id == id)
+        .or_else(|| catalog.gpu_or_card(id))
+        .map_or((1, 16, false), |g| (g.width_slots.max(1), g.pcie_lanes, g.form_factor == GpuFormFactor::Sxm))
+}
+
+/// The first slot position where a card `width` slots thick with an x`lanes` edge fits without
+/// touching the cards already placed (ignoring GPU `skip`); CPU-wired slots before chipset ones.
+/// `None` without a known motherboard or when no slot is free. A card on a riser takes one slot.
+pub fn free_slot(build: &Build, catalog: &Catalog, width: u8, lanes: u8, skip: Option<usize>) -> Option<u8> {
+    let r = build.resolve(catalog);
+    let board = r.board?;
+    let taken: Vec<(u8, u8)> = build
+        .gpus
+        .iter()
+        .zip(&r.gpus)
+        .enumerate()
+        .filter(|(j, _)| Some(*j) != skip)
+        .filter_map(|(_, (p, g))| {
+            let pos = p.slot?;
+            let w = if p.riser.is_some() { 1 } else { g.map_or(1, |g| g.width_slots.max(1)) };
+            Some((pos, pos.saturating_add(w - 1)))
+        })
+        .collect();
+    let fits = |pos: u8| {
+        let end = pos.saturating_add(width.max(1) - 1);
+        taken.iter().all(|&(a, b)| end < a || pos > b)
+    };
+    let mut slots: Vec<&catalog::PcieSlot> =
+        board.pcie_slots.iter().filter(|s| s.physical_lanes >= lanes && s.electrical_lanes > 0).collect();
+    slots.sort_by_key(|s| (s.lane_source == catalog::LaneSource::Chipset, s.position));
+    slots.into_iter().map(|s| s.position).find(|&p| fits(p))
+}
+
+impl Build {
+    /// Adds a drive, placed in the first M.2 socket of the board no other drive uses (none when
+    /// all are taken or the board is unknown).
+    pub fn add_storage(&mut self, catalog: &Catalog, drive: String) {
+        let r = self.resolve(catalog);
+        let used: Vec<&str> = self.storage.iter().filter_map(|s| s.m2_slot.as_deref()).collect();
+        let m2_slot = r
+            .board
+            .and_then(|bd| bd.m2_slots.iter().find(|m| !used.contains(&m.name.as_str())).map(|m| m.name.clone()));
+        self.storage.push(StorageUse { drive, m2_slot });
+    }
+
+    /// Adds a GPU of model `id` in the first free slot that fits it (SXM modules take no slot),
+    /// copying the power limit and PSU of the last GPU when it is the same model.
+    pub fn add_gpu(&mut self, catalog: &Catalog, id: String) {
+        let (w, lanes, sxm) = gpu_shape(self, catalog, &id);
+        let last = self.gpus.last().filter(|g| g.gpu == id);
+        let power_limit_w = last.and_then(|g| g.power_limit_w);
+        let psu = last.map_or(0, |g| g.psu);
+        let slot = if sxm { None } else { free_slot(self, catalog, w, lanes, None) };
+        self.gpus.push(GpuPlacement { gpu: id, slot, power_limit_w, riser: None, psu, cable: None });
+    }
+
+    /// Removes GPU `i`: bridges to it go, bridge indices of later GPUs shift down.
+    pub fn remove_gpu(&mut self, i: usize) {
+        if i >= self.gpus.len() {
+            return;
+        }
+        self.gpus.remove(i);
+        self.nvlink.retain(|br| br.gpus.0 != i && br.gpus.1 != i);
+        for br in &mut self.nvlink {
+            if br.gpus.0 > i {
+                br.gpus.0 -= 1;
+            }
+            if br.gpus.1 > i {
+                br.gpus.1 -= 1;
+            }
+        }
+    }
+
+    /// Adds or removes GPUs at the end until there are `n` (at most [`MAX_GPUS`]); new ones are
+    /// of model `id`.
+    pub fn set_gpu_count(&mut self, catalog: &Catalog, n: usize, id: &str) {
+        let n = n.min(MAX_GPUS);
+        while self.gpus.len() > n {
+            self.remove_gpu(self.gpus.len() - 1);
+        }
+        while self.gpus.len() < n {
+            self.add_gpu(catalog, id.to_owned());
+        }
+    }
+
+    /// Changes the model of GPU `which` (`None`: every GPU); its power limit returns to the
+    /// card's default.
+    pub fn set_gpu_model(&mut self, which: Option<usize>, id: &str) {
+        for (i, g) in self.gpus.iter_mut().enumerate() {
+            if which.is_none_or(|w| w == i) {
+                id.clone_into(&mut g.gpu);
+                g.power_limit_w = None;
+            }
+        }
+    }
+
+    /// Places every GPU again, in order, in the first free slots that fit them.
+    pub fn auto_place_gpus(&mut self, catalog: &Catalog) {
+        for g in &mut self.gpus {
+            g.slot = None;
+        }
+        for i in 0..self.gpus.len() {
+            let (w, lanes, sxm) = gpu_shape(self, catalog, &self.gpus[i].gpu);
+            if sxm {
+                continue;
+            }
+            let w = if self.gpus[i].riser.is_some() { 1 } else { w };
+            let slot = free_slot(self, catalog, w, lanes, Some(i));
+            self.gpus[i].slot = slot;
+        }
+    }
+
+    /// Adds a PSU on circuit 1; the first one feeds the system.
+    pub fn add_psu(&mut self, id: String) {
+        let feeds_system = if self.psus.is_empty() { None } else { Some(false) };
+        self.psus.push(PsuUse { psu: id, feeds_system, circuit: 0 });
+    }
+
+    /// Removes PSU `i`: its GPUs move to PSU 1, later indices shift, and when the system PSU
+    /// went the first one feeds the system.
+    pub fn remove_psu(&mut self, i: usize) {
+        if i >= self.psus.len() {
+            return;
+        }
+        self.psus.remove(i);
+        for g in &mut self.gpus {
+            if g.psu == i {
+                g.psu = 0;
+            } else if g.psu > i {
+                g.psu -= 1;
+            }
+        }
+        if !self.psus.is_empty() && !self.psus.iter().any(|p| p.feeds_system == Some(true)) {
+            for (k, p) in self.psus.iter_mut().enumerate() {
+                p.feeds_system = if k == 0 { None } else { Some(false) };
+            }
+        }
+    }
+
+    /// Puts PSU `i` on circuit `c` (0-based), adding circuits to the site when needed.
+    pub fn set_psu_circuit(&mut self, i: usize, c: usize) {
+        if let Some(p) = self.psus.get_mut(i) {
+            p.circuit = c;
+            if c + 1 > self.site.circuits {
+                self.site.circuits = c + 1;
+            }
+        }
+    }
+
+    /// Makes PSU `i` the one that feeds the board and CPU.
+    pub fn set_system_psu(&mut self, i: usize) {
+        if i < self.psus.len() {
+            for (k, p) in self.psus.iter_mut().enumerate() {
+                p.feeds_system = Some(k == i);
+            }
+        }
+    }
+
+    /// Adds an `NVLink` bridge between GPUs `x` and `y` with this slot spacing.
+    pub fn add_bridge(&mut self, x: usize, y: usize, spacing_slots: u8) {
+        self.nvlink.push(NvlinkBridge { gpus: (x, y), spacing_slots });
+    }
+
+    /// Adds parts defined in the build file (custom parts); a part with the id of an earlier
+    /// inline part of its kind replaces it.
+    pub fn add_inline_parts(&mut self, file: PartsFile) {
+        let old = std::mem::take(&mut self.parts);
+        let mut cat = Catalog::from(old);
+        cat.merge(file, &catalog::Origin::Unknown);
+        self.parts = cat.into_parts_file();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cat() -> Catalog {
+        catalog::builtin().expect("built-in catalog")
+    }
+
+    /// A WRX90E board with its CPU and one PSU, no GPUs.
+    fn board_build() -> Build {
+        Build {
+            cpu: Some("amd-threadripper-pro-7985wx".into()),
+            motherboard: Some("asus-pro-ws-wrx90e-sage-se".into()),
+            psus: vec![PsuUse { psu: "seasonic-prime-tx-1600-atx31".into(), feeds_system: None, circuit: 0 }],
+            ..Build::default()
+        }
+    }
+
+    #[test]
+    fn sxm_modules_take_no_slot_and_risers_take_one() {
+        let c = cat();
+        let mut b = board_build();
+        b.add_gpu(&c, "nvidia-geforce-rtx-4090".into());
+        b.gpus[0].riser = Some(super::super::Riser { pcie_gen: 4, length_mm: Some(200.0) });
+        b.auto_place_gpus(&c);
+        b.add_gpu(&c, "nvidia-geforce-rtx-4090".into());
+        assert_eq!(b.gpus[0].slot, Some(1));
+        assert_eq!(b.gpus[1].slot, Some(2), "a card on a riser takes one slot position");
+    }
+
+    #[test]
+    fn free_slot_needs_a_board() {
+        let c = cat();
+        assert_eq!(free_slot(&Build::default(), &c, 2, 16, None), None);
+    }
+
+    #[test]
+    fn set_gpu_count_is_bounded_and_shrinks() {
+        let c = cat();
+        let mut b = board_build();
+        b.set_gpu_count(&c, 1000, "nvidia-geforce-rtx-3090");
+        assert_eq!(b.gpus.len(), MAX_GPUS);
+        b.set_gpu_count(&c, 2, "nvidia-geforce-rtx-3090");
+        assert_eq!(b.gpus.len(), 2);
+    }
+
+    #[test]
+    fn merged_puts_inline_overrides_first() {
+        let c = cat();
+        let mut g = c.gpus[0].clone();
+        g.name = "overridden".into();
+        let inline = vec![g];
+        let m = merged(&inline, &c.gpus);
+        assert_eq!(m.len(), c.gpus.len());
+        assert_eq!(m[0].name, "overridden");
+        assert_eq!(m.iter().filter(|x| x.id == c.gpus[0].id).count(), 1);
+    }
+}

@@ -1,0 +1,264 @@
+//! The user's price file overrides catalog prices by id, reaches cards resolved against their
+//! chip, is saved atomically, and a bad file is a located error while the catalog still loads.
+
+use kraftwerk::catalog::{self, prices};
+
+#[test]
+fn user_prices_override_catalog_prices() {
+    let dir = std::env::temp_dir().join(format!("kraftwerk-prices-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("prices.ron");
+    let mut file = prices::PriceFile::default();
+    file.prices.insert("nvidia-geforce-rtx-3090".into(), prices::UserPrice { usd: 750.0, date: "2026-11-01".into() });
+    file.prices.insert(
+        "asus-turbo-geforce-rtx-3090-24gb-gddr6x-black".into(),
+        prices::UserPrice { usd: 820.0, date: "2026-11-02".into() },
+    );
+    file.prices.insert("no-such-part".into(), prices::UserPrice { usd: 1.0, date: "2026-11-03".into() });
+    prices::save_prices(&path, &file).expect("save");
+    assert_eq!(prices::load_prices(&path).expect("load"), file);
+
+    let mut c = catalog::builtin().expect("catalog");
+    let unknown = c.apply_prices(&file);
+    assert_eq!(unknown, vec!["no-such-part".to_owned()]);
+    assert_eq!(c.gpu("nvidia-geforce-rtx-3090").and_then(|g| g.price_usd), Some(750.0));
+    let card = c.gpu_or_card("asus-turbo-geforce-rtx-3090-24gb-gddr6x-black").expect("card");
+    assert_eq!((card.price_usd, card.price_date.as_deref()), (Some(820.0), Some("2026-11-02")));
+
+    // Through the normal load path, in a child process: `KRAFTWERK_PRICES` names the file. (The
+    // tests share one process, so none of them sets an environment variable of its own.)
+    let gpus = catalog_gpus_with_prices(&path);
+    assert!(gpus.status.success(), "{}", String::from_utf8_lossy(&gpus.stderr));
+    assert!(gpus.stderr.is_empty(), "no load problem: {}", String::from_utf8_lossy(&gpus.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&gpus.stdout).expect("catalog JSON");
+    let rtx_3090 = json["gpus"]
+        .as_array()
+        .and_then(|g| g.iter().find(|g| g["id"] == "nvidia-geforce-rtx-3090"))
+        .expect("the RTX 3090 is listed");
+    assert_eq!(rtx_3090["price_usd"], 750.0, "{rtx_3090}");
+
+    std::fs::write(&path, "(prices: {\"x\": (usd: \"cheap\", date: \"2026\")})").expect("write");
+    let gpus = catalog_gpus_with_prices(&path);
+    assert!(gpus.status.success(), "the catalog still loads: {}", String::from_utf8_lossy(&gpus.stderr));
+    let stderr = String::from_utf8_lossy(&gpus.stderr);
+    assert!(stderr.contains(&format!("{}:1:", path.display())), "a located warning: {stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `kraftwerk catalog gpus --format json` with the user's price file at `path`.
+fn catalog_gpus_with_prices(path: &std::path::Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+        .args(["catalog", "gpus", "--format", "json"])
+        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+        .env("KRAFTWERK_PRICES", path)
+        .output()
+        .expect("run kraftwerk")
+}
+
+// ---------------------------------------------------------------- street prices (issue 26)
+
+use kraftwerk::catalog::prices::{PriceOrigin, Priced};
+use kraftwerk::catalog::street;
+
+/// The embedded street-price file.
+fn street_file() -> street::StreetFile {
+    let (name, text) = street::STREET_FILE;
+    street::parse_street_file(name, text).expect("catalog/prices/street.json")
+}
+
+#[test]
+fn a_known_part_has_its_street_price_with_date_and_source() {
+    let file = street_file();
+    let m = &file.import;
+    assert_eq!(m.dataset, "docyx/pc-part-dataset");
+    assert_eq!(m.commit, KNOWN_COMMIT);
+    assert_eq!(m.date, "2025-07-23");
+    assert_eq!(m.source, "docyx/pc-part-dataset@c52a04c, PCPartPicker-derived, MIT");
+    let c = catalog::builtin().expect("catalog");
+    for (kind, id, usd) in KNOWN {
+        let p = c.part(*kind, id).unwrap_or_else(|| panic!("{id} in the catalog"));
+        let priced: Option<(f64, Option<String>, Option<String>)> = match kind {
+            catalog::PartKind::Cpu => c.cpu(id).and_then(Priced::price),
+            catalog::PartKind::Motherboard => c.motherboard(id).and_then(Priced::price),
+            catalog::PartKind::GpuCard => c.gpu_card(id).and_then(Priced::price),
+            catalog::PartKind::Gpu => c.gpu(id).and_then(Priced::price),
+            catalog::PartKind::Psu => c.psu(id).and_then(Priced::price),
+            catalog::PartKind::Cooler => c.cooler(id).and_then(Priced::price),
+            catalog::PartKind::Case => c.case(id).and_then(Priced::price),
+            _ => None,
+        }
+        .map(|p| (p.usd, p.date.map(str::to_owned), p.source.map(str::to_owned)));
+        let (got, date, source) = priced.unwrap_or_else(|| panic!("{} has no price", p.id()));
+        assert!((got - usd).abs() < 0.005, "{id}: {got} != {usd}");
+        assert_eq!(date.as_deref(), Some("2025-07-23"), "{id}");
+        let source = source.unwrap_or_default();
+        assert!(source.starts_with(&m.source), "{id}: {source}");
+        if *kind == catalog::PartKind::Gpu {
+            assert!(source.contains("median of"), "a chip's price says it is a median: {source}");
+        }
+    }
+    // A card resolved against its chip carries the card's street price and source.
+    let (_, card_id, card_usd) = KNOWN.iter().find(|(k, ..)| *k == catalog::PartKind::GpuCard).expect("a card");
+    let g = c.gpu_or_card(card_id).expect("resolved card");
+    assert_eq!(g.price_usd, Some(*card_usd));
+    assert!(g.price_source.as_deref().is_some_and(|s| s.starts_with(&m.source)));
+}
+
+#[test]
+fn the_users_price_file_overrides_a_street_price() {
+    let mut c = catalog::builtin().expect("catalog");
+    let (_, id, usd) = KNOWN[0];
+    assert_eq!(c.cpu(id).and_then(|p| p.price_usd), Some(usd));
+    let mut file = prices::PriceFile::default();
+    file.prices.insert(id.into(), prices::UserPrice { usd: 123.0, date: "2026-11-20".into() });
+    assert!(c.apply_prices(&file).is_empty());
+    let p = c.cpu(id).and_then(Priced::price).expect("priced");
+    assert_eq!((p.usd, p.date, p.source), (123.0, Some("2026-11-20"), Some(prices::USER_PRICE_SOURCE)));
+    assert_eq!(p.origin(), PriceOrigin::User);
+}
+
+#[test]
+fn no_price_is_zero_or_negative_and_a_planted_zero_is_caught() {
+    let file = street_file();
+    assert_eq!(street::problems(&file), Vec::<String>::new());
+    let c = catalog::builtin().expect("catalog");
+    let mut seen = 0;
+    let mut check = |id: &str, p: Option<prices::PriceInfo<'_>>| {
+        if let Some(p) = p {
+            seen += 1;
+            assert!(p.usd.is_finite() && p.usd > 0.0, "{id}: {}", p.usd);
+        }
+    };
+    c.gpus.iter().for_each(|p| check(&p.id, p.price()));
+    c.gpu_cards.iter().for_each(|p| check(&p.id, p.price()));
+    c.cpus.iter().for_each(|p| check(&p.id, p.price()));
+    c.motherboards.iter().for_each(|p| check(&p.id, p.price()));
+    c.psus.iter().for_each(|p| check(&p.id, p.price()));
+    c.coolers.iter().for_each(|p| check(&p.id, p.price()));
+    c.cases.iter().for_each(|p| check(&p.id, p.price()));
+    c.memory.iter().for_each(|p| check(&p.id, p.price()));
+    c.storage.iter().for_each(|p| check(&p.id, p.price()));
+    assert!(seen > 1000, "only {seen} priced parts");
+    // Planted faults: a 0 price and a negative one are reported, and never reach a part.
+    let mut bad = file.clone();
+    let (id, _) = bad.prices.cpus.iter().next().map(|(k, v)| (k.clone(), *v)).expect("a CPU price");
+    bad.prices.cpus.insert(id.clone(), street::StreetPrice { usd: 0.0, listings: 1 });
+    bad.prices.cases.insert("x".into(), street::StreetPrice { usd: -5.0, listings: 1 });
+    assert_eq!(street::problems(&bad).len(), 2, "{:?}", street::problems(&bad));
+    let mut c = catalog::builtin().expect("catalog");
+    c.cpus.iter_mut().filter(|p| p.id == id).for_each(|p| p.price_usd = None);
+    c.apply_street_prices(&bad);
+    assert_eq!(c.cpu(&id).and_then(|p| p.price_usd), None);
+}
+
+#[test]
+fn match_rate_and_priced_share_per_kind_hold_their_floors() {
+    let file = street_file();
+    let (c, report) = catalog::builtin_with_report().expect("catalog");
+    assert_eq!(report.street.as_ref().map(|(m, _)| m), Some(&file.import));
+    for (kind, floor_pct) in MATCH_FLOORS {
+        let k = file.import.kinds.get(*kind).unwrap_or_else(|| panic!("{kind} in the header"));
+        println!("{kind}: {} of {} priced rows matched ({} %)", k.matched_rows, k.priced_rows, k.match_rate_pct);
+        assert!(k.match_rate_pct >= *floor_pct, "{kind}: {} % < {floor_pct} %", k.match_rate_pct);
+        assert_eq!(k.rows, k.priced_rows + k.unpriced_rows, "{kind}");
+        assert!(k.matched_rows <= k.priced_rows, "{kind}");
+    }
+    let shares = c.priced_shares();
+    for (kind, floor) in PRICED_FLOORS {
+        let s = shares.iter().find(|s| s.kind.plural() == *kind).expect("kind");
+        println!("{kind}: {} of {} priced ({} %; {} street)", s.priced, s.parts, s.priced_pct, s.street);
+        assert!(s.priced >= *floor, "{kind}: {} priced < {floor}", s.priced);
+    }
+}
+
+#[test]
+fn the_prices_command_lists_every_part_of_a_reference_build() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/2x-rtx-4090-x870e.rig.ron");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+        .args(["prices", &path.display().to_string(), "--format", "json"])
+        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+        .env("KRAFTWERK_PRICES", "/nonexistent-kraftwerk-prices.ron")
+        .output()
+        .expect("run kraftwerk");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let c = catalog::builtin().expect("catalog");
+    let build = kraftwerk::check::load(&path, &c).expect("build");
+    let list = kraftwerk::rig::parts_list::PartsList::of(&build, &c);
+    let rows = v["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), list.rows.len());
+    for (r, want) in rows.iter().zip(&list.rows) {
+        assert_eq!(r["id"], want.id.as_str());
+        assert_eq!(r["quantity"], want.quantity);
+        assert_eq!(r["unit_price_usd"].as_f64(), want.unit_price_usd, "{}", want.id);
+        if let Some(age) = r["age_months"].as_u64() {
+            assert_eq!(r["stale"], age > 12, "{}", want.id);
+        }
+    }
+    // Every part of the kinds the import covers is priced, with a source (drives are not in it).
+    let covered: Vec<_> = rows.iter().filter(|r| r["role"] != "Drive").collect();
+    assert!(covered.len() >= 7, "{rows:#?}");
+    assert!(covered.iter().all(|r| r["unit_price_usd"].as_f64().is_some_and(|p| p > 0.0)), "{rows:#?}");
+    assert!(covered.iter().all(|r| r["price_source"].is_string() && r["price_date"].is_string()));
+    // The board's price is the street import's; the curated GPU chip keeps its dated launch MSRP.
+    let board = rows.iter().find(|r| r["role"] == "Motherboard").expect("board");
+    assert!(board["price_source"].as_str().is_some_and(|s| s.starts_with("docyx/pc-part-dataset@c52a04c")));
+    let gpu = rows.iter().find(|r| r["role"] == "GPU").expect("GPU");
+    assert_eq!(gpu["price_date"], "2022-10-12");
+
+    // Without a build: the priced share of every kind.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+        .args(["prices", "--format", "json"])
+        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+        .env("KRAFTWERK_PRICES", "/nonexistent-kraftwerk-prices.ron")
+        .output()
+        .expect("run kraftwerk");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["priced"].as_array().map(Vec::len), Some(9));
+    assert_eq!(v["street_prices"]["commit"], KNOWN_COMMIT);
+}
+
+/// The dataset commit `catalog/prices/street.json` was made from.
+const KNOWN_COMMIT: &str = "c52a04ca9465c83997ed335f7767b09a2005dd26";
+
+/// Parts with their street price in that file (the first must be a CPU): `(kind, id, USD)`.
+/// The chip's is the median of its 21 card listings. Parts without a curated price (a curated
+/// one stays: the Ryzen 9 9950X keeps its dated $649).
+const KNOWN: &[(catalog::PartKind, &str, f64)] = &[
+    (catalog::PartKind::Cpu, "amd-ryzen-7-9800x3d", 451.5),
+    (catalog::PartKind::Motherboard, "asus-proart-x870e-creator-wifi", 517.99),
+    (catalog::PartKind::GpuCard, "acer-nitro-oc-radeon-rx-9070-16gb-gddr6-black-silver", 832.67),
+    (catalog::PartKind::Gpu, "nvidia-geforce-rtx-4070", 949.97),
+    (catalog::PartKind::Psu, "adata-xpg-fusion-1600-atx-1600w-fully-modular-80-titanium-certified", 599.99),
+    (catalog::PartKind::Case, "adata-xpg-battlecruiser-ii-atx-mid-tower-black-tempered-glass-side-panel", 179.99),
+    (catalog::PartKind::Cooler, "aerocool-cylon-4-air-52-5-cfm-155mm-black", 63.58),
+];
+
+/// Match rate floors per kind, percent of the priced listings (as reported by the import).
+const MATCH_FLOORS: &[(&str, f64)] = &[
+    ("cases", 64.5),
+    ("coolers", 70.8),
+    ("cpus", 27.2),
+    ("gpu_cards", 21.9),
+    ("gpus", 32.9),
+    ("memory", 0.5),
+    ("motherboards", 61.7),
+    ("psus", 49.9),
+];
+
+/// Priced parts per kind at least (street, curated and their overlap).
+/// Before the import: 4 chips, 0 cards, 10 CPUs, 0 boards, 7 PSUs, 2 coolers, 5 cases, 0 kits.
+const PRICED_FLOORS: &[(&str, usize)] = &[
+    ("gpus", 36),
+    ("gpu_cards", 264),
+    ("cpus", 146),
+    ("motherboards", 580),
+    // 282: the memory import merged two PSU twins into their curated ids (AX1600i, MEG
+    // Ai1300P), and one street price is keyed by an imported id that is gone until the price
+    // import is run again over the merged catalog.
+    ("psus", 282),
+    ("coolers", 612),
+    ("cases", 628),
+    ("memory", 4),
+];

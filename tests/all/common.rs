@@ -1,0 +1,32 @@
+//! Helpers shared by the test modules (`cli`, `check_cli`, `compare_cli`,
+//! `build_file`, `catalog_boards`). Each module uses a subset of them.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the built `kraftwerk` binary with `args`, with no user parts directory.
+pub fn kw(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+        .args(args)
+        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+        .output()
+        .expect("run kraftwerk")
+}
+
+/// Path of the reference build `name` under `catalog/builds/`.
+pub fn builds(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds").join(name).display().to_string()
+}
+
+/// Every reference build file (`catalog/builds/*.rig.ron`), sorted by path.
+pub fn reference_build_paths() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("catalog/builds")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".rig.ron"))
+        .collect();
+    paths.sort();
+    paths
+}

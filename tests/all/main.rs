@@ -1,0 +1,36 @@
+//! Kraftwerk's integration tests, one binary: each file under `tests/all/` is a module (one
+//! per area, as the separate test binaries were), linked once instead of once per file. The CLI
+//! tests run the `kraftwerk` binary (`CARGO_BIN_EXE_kraftwerk`); the others call the library.
+//! Helpers shared by several modules live in [`common`]. Tests of one module run in parallel
+//! threads with every other module's, so a test never changes process-wide state (environment
+//! variables, the working directory): it passes what it needs to a child process instead.
+
+mod common;
+
+mod bad_input;
+mod build_file;
+mod catalog;
+mod catalog_audit;
+mod catalog_boards;
+mod catalog_cpus;
+mod catalog_fit;
+mod catalog_prices;
+mod catalog_real_builds;
+mod check_cli;
+mod cli;
+mod compare_cli;
+mod fleet;
+mod gui;
+mod gui_flows;
+mod gui_live;
+mod links;
+mod live_nvml;
+mod llm_fit;
+mod model_file;
+mod plan;
+mod probe;
+mod prometheus;
+mod rules;
+mod scenarios;
+mod validate;
+mod validate_faults;

@@ -1,0 +1,294 @@
+//! The planner against goals whose answer a builder knows, and its contract: every result
+//! passes `check`, saves as a build file that loads, is never over the goal's circuits, and the
+//! answer is deterministic.
+
+use kraftwerk::catalog::Catalog;
+use kraftwerk::plan::search::plan_blocking;
+use kraftwerk::plan::{Constraint, Form, Goal, ModelRef, PlanOutcome, PlanResult};
+
+fn catalog() -> Catalog {
+    kraftwerk::catalog::builtin().expect("built-in catalog")
+}
+
+fn goal(model: &str, precision: &str) -> Goal {
+    Goal { model: ModelRef::Preset(model.into()), precision: Some(precision.into()), ..Goal::default() }
+}
+
+/// Cards of a result: (count, memory GiB of one).
+fn cards(c: &Catalog, r: &PlanResult) -> (usize, f64) {
+    let id = &r.build.gpus[0].gpu;
+    assert!(r.build.gpus.iter().all(|g| &g.gpu == id), "one card type per plan");
+    (r.build.gpus.len(), c.gpu_or_card(id).expect("card in catalog").memory_gib)
+}
+
+/// Continuous limit of the goal's circuits, W (80 % of the breaker, NEC 210.20(A) / the
+/// power code's planning figure).
+fn circuit_w(g: &Goal) -> f64 {
+    g.mains_v * g.breaker_a * 0.8 * g.circuits as f64
+}
+
+fn assert_contract(c: &Catalog, g: &Goal, out: &PlanOutcome) {
+    let model = kraftwerk::plan::adapter::resolve_model(c, &g.model).expect("model");
+    for r in &out.results {
+        // `check` on the whole catalog, as `kraftwerk check` runs it: no error, every required
+        // part chosen, and no not-checked finding on a rule that needs the GPUs or PSUs (the
+        // figures the goal depends on: slots, case fit, power delivery, circuits).
+        let report = kraftwerk::check::run(&r.build, c);
+        assert_eq!(report.errors, 0, "{}: {:?}", r.title, report.findings);
+        assert!(report.coverage.missing_parts.is_empty(), "{}: {:?}", r.title, report.coverage);
+        assert_ne!(report.verdict, kraftwerk::check::Verdict::Fail, "{}", r.title);
+        for f in report.findings.iter().filter(|f| f.kind == kraftwerk::check::FindingKind::NotChecked) {
+            let rule = kraftwerk::check::rule(f.rule).expect("rule");
+            let goal_figure = rule.needs.iter().any(|n| {
+                matches!(
+                    n,
+                    kraftwerk::check::Need::Part(kraftwerk::check::PartKind::Gpu | kraftwerk::check::PartKind::Psu)
+                )
+            });
+            assert!(!goal_figure, "{}: not checked on a figure the goal depends on: {}", r.title, f.message);
+        }
+        // The planner's evaluation (made on its small working catalog) is the one the whole
+        // catalog gives.
+        let again = kraftwerk::plan::adapter::evaluate(&r.build, c, g, &model);
+        assert_eq!(again, r.eval, "{}", r.title);
+        for circuit in &report.power.circuits {
+            assert!(circuit.amps <= circuit.continuous_a + 1e-9, "{}: circuit over its continuous limit", r.title);
+        }
+        assert!(report.power.total_wall_w <= circuit_w(g) + 1e-6, "{}: {} W", r.title, report.power.total_wall_w);
+        if g.tok_s > 0.0 {
+            assert!(r.eval.decode_per_user.expect("speed") >= g.tok_s, "{}", r.title);
+        }
+        // Saves as a build file that loads with the build-file code and checks the same.
+        let text = kraftwerk::rig::to_ron_string(&r.build).expect("ron");
+        let loaded = kraftwerk::rig::load_str("plan.rig.ron", &text, Some(c)).expect("loads");
+        assert_eq!(loaded, r.build);
+        assert_eq!(kraftwerk::check::run(&loaded, c).verdict, report.verdict);
+    }
+    let prices: Vec<(bool, f64)> = out.results.iter().map(|r| (r.price_complete, r.price_usd)).collect();
+    for w in prices.windows(2) {
+        assert!(w[0].0 >= w[1].0, "complete prices rank first");
+    }
+}
+
+/// 70B at 4-bit, 20 tok/s for one user, one US 15 A / 120 V circuit, used cards allowed: a
+/// builder answers two used 24 GB RTX 3090s (the r/LocalLLaMA staple, about 1.1 kW at the
+/// wall) or one 96 GB RTX PRO 6000; never four 24 GB cards (they need no more than two) and
+/// never anything over the circuit's 1,440 W continuous.
+#[test]
+fn seventy_b_at_4_bit_on_one_us_circuit() {
+    let c = catalog();
+    let g = Goal { tok_s: 20.0, used: true, ..goal("llama-3.1-70b", "int4") };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(out.results.len() >= 3, "{out:#?}");
+    assert_contract(&c, &g, &out);
+    let kinds: Vec<(usize, f64)> = out.results.iter().map(|r| cards(&c, r)).collect();
+    assert!(kinds.iter().any(|&(n, m)| n == 2 && (m - 24.0).abs() < 0.1), "{kinds:?}");
+    assert!(kinds.iter().all(|&(n, m)| n as f64 * m >= 40.0 && n <= 2), "{kinds:?}");
+    let gpus: Vec<&str> = out.results.iter().map(|r| r.gpus.as_str()).collect();
+    // Cheapest fully priced set first. With the dated street prices the first answer is two
+    // 24 GB cards (at this writing two RX 7900 XTX, priced from new listings, ahead of the RTX
+    // 3090, whose catalog price is still its launch MSRP until used-market prices land); the
+    // staple two RTX 3090 are among the first answers.
+    assert!(out.results[0].price_complete, "{gpus:?}");
+    assert_eq!(cards(&c, &out.results[0]), (2, 24.0), "{gpus:?}");
+    assert!(gpus.iter().take(3).any(|g| *g == "2x RTX 3090"), "two RTX 3090 near the top: {gpus:?}");
+    // Distinct GPU sets at the top.
+    let distinct: std::collections::BTreeSet<&str> = gpus.iter().take(3).copied().collect();
+    assert_eq!(distinct.len(), 3, "{gpus:?}");
+    // With one 96 GB card among the answers when asked for more of them.
+    let more = plan_blocking(&c, &Goal { max_results: 80, ..g.clone() }).expect("plan");
+    assert!(more.results.iter().any(|r| cards(&c, r) == (1, 96.0)), "one 96 GB card");
+    // Four RTX 4090s at fp8 draw more than one 15 A circuit carries: named as the reason.
+    let fp8 = plan_blocking(&c, &Goal { precision: Some("fp8".into()), ..g }).expect("plan");
+    let r = fp8.rejected.iter().find(|r| r.what == "4x RTX 4090").expect("4x 4090 lost");
+    assert_eq!(r.constraint, Constraint::Power);
+    assert!(r.reason.contains("kW"), "{}", r.reason);
+}
+
+/// Qwen3-235B-A22B (a 235B MoE, 22B active) at 4 bits in a European room of 230 V / 16 A:
+/// about 125 GiB of weights. A builder answers two 96 GB RTX PRO 6000s, three or four 48 GB
+/// workstation cards, or six 24 GB cards on risers; never 24 GB cards in fewer than six, and
+/// never more than the circuit's continuous 2.9 kW.
+#[test]
+fn qwen3_235b_moe_at_4_bit_in_a_230_v_16_a_room() {
+    let c = catalog();
+    // Checked at inference power (the goal's mode), six 24 GB workstation cards on risers now
+    // pass too and come first by price: look past the default five results.
+    let g = Goal { mains_v: 230.0, breaker_a: 16.0, used: true, max_results: 12, ..goal("qwen3-235b-a22b", "int4") };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(out.results.len() >= 3, "{out:#?}");
+    assert_contract(&c, &g, &out);
+    let weights = kraftwerk::estimate::llm::weight_gib(
+        c.model("qwen3-235b-a22b").expect("preset"),
+        kraftwerk::estimate::llm::Precision::Int4,
+    );
+    assert!((110.0..140.0).contains(&weights), "{weights} GiB");
+    for r in &out.results {
+        let (n, m) = cards(&c, r);
+        assert!(n as f64 * m >= weights, "{}: {n} x {m} GiB", r.title);
+        assert!(m < 24.5 || n <= 4, "{}: {n} x {m} GiB", r.title);
+        assert!(m > 24.5 || n >= 6, "{}: {n} x {m} GiB", r.title);
+        assert!(r.eval.fits);
+    }
+    // Priced cheaper builds fill the first results; two 96 GB cards are among the answers.
+    let more = plan_blocking(&c, &Goal { max_results: 40, ..g.clone() }).expect("plan");
+    assert!(more.results.iter().any(|r| cards(&c, r) == (2, 96.0)), "two 96 GB cards");
+    // 24 GB cards cannot hold it in four.
+    assert!(out.rejected.iter().all(|r| r.what != "4x RTX 4090" || r.constraint == Constraint::Memory));
+}
+
+/// The largest MoE preset (DeepSeek-V3, 671B, 37B active) at 4 bits in a 230 V / 16 A room:
+/// about 330 GiB of weights, so four 96 GB cards. The catalog publishes no length for the
+/// 300 W Max-Q card, and none for the open frame's GPU clearance, so their case fit cannot be
+/// checked: the planner does not propose them (before it did, unchecked) and says why.
+#[test]
+fn deepseek_v3_at_4_bit_in_a_230_v_16_a_room() {
+    let c = catalog();
+    let g = Goal { mains_v: 230.0, breaker_a: 16.0, used: true, ..goal("deepseek-v3", "int4") };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert_contract(&c, &g, &out);
+    for r in &out.results {
+        let (n, m) = cards(&c, r);
+        assert!(n as f64 * m >= 330.0, "{}: {n} x {m} GiB", r.title);
+    }
+    let max_q = out.rejected.iter().find(|r| r.what == "4x RTX PRO 6000 Blackwell Max-Q Workstation Edition");
+    if c.gpu("nvidia-rtx-pro-6000-blackwell-max-q").is_some_and(|g| g.length_mm.is_none()) {
+        let r = max_q.expect("the Max-Q is named");
+        assert_eq!(r.constraint, Constraint::Unknown, "{}", r.reason);
+        assert!(r.reason.contains("length_mm"), "{}", r.reason);
+    }
+    // 24 GB cards cannot hold it in eight.
+    assert!(out.rejected.iter().any(|r| r.what == "8x RTX 4090" && r.constraint == Constraint::Memory));
+}
+
+#[test]
+fn every_result_passes_check_across_goals() {
+    let c = catalog();
+    let goals = [
+        Goal { tok_s: 30.0, users: 4, ..goal("llama-3.1-8b", "bf16") },
+        Goal { form: Some(Form::OpenFrame), circuits: 2, breaker_a: 20.0, ..goal("llama-3.1-70b", "fp8") },
+        Goal { mode: "qlora".into(), ..goal("qwen3-32b", "bf16") },
+        Goal { mains_v: 230.0, breaker_a: 16.0, used: true, ..goal("qwen3-235b-a22b", "int4") },
+        Goal { precision: None, tok_s: 10.0, ..goal("mixtral-8x7b", "int4") },
+    ];
+    for g in &goals {
+        let out = plan_blocking(&c, g).expect("plan");
+        assert!(!out.results.is_empty(), "{}: {out:#?}", out.goal);
+        assert_contract(&c, g, &out);
+        if let Some(f) = g.form {
+            assert!(out.results.iter().all(|r| r.form == f));
+        }
+    }
+}
+
+/// A goal that truly has no answer: 405B at 16 bits is about 810 GB of weights, and no two
+/// cards hold it (the largest PCIe card has 141 GB): nothing meets it, no single relaxation
+/// finds anything, and the outcome says so. (70B at 16 bits, used here before, now has answers:
+/// one 141 GB H200 NVL or two 94 GB H100 NVL, since street prices price their platforms; those
+/// answers are "at least" prices, ranked after fully priced builds.)
+#[test]
+fn no_solution_names_the_binding_constraint() {
+    let c = catalog();
+    let g = Goal { max_gpus: 2, ..goal("llama-3.1-405b", "bf16") };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(out.results.is_empty());
+    assert!(out.binding.is_empty(), "{:?}", out.binding);
+    assert!(out.relaxations.iter().all(|r| r.buys.is_none()), "{:?}", out.relaxations);
+
+    // A budget below two 24 GB cards and a platform (street prices: two RX 7900 XTX alone
+    // are about $1,800): the budget binds.
+    let g = Goal { tok_s: 20.0, used: true, budget_usd: Some(1500.0), ..goal("llama-3.1-70b", "int4") };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(out.results.is_empty());
+    assert_eq!(out.binding, vec![Constraint::Budget]);
+}
+
+#[test]
+fn deterministic() {
+    let c = catalog();
+    let g = Goal { tok_s: 20.0, used: true, ..goal("llama-3.1-70b", "int4") };
+    let a = serde_json::to_string(&plan_blocking(&c, &g).expect("plan")).expect("json");
+    let b = serde_json::to_string(&plan_blocking(&c, &g).expect("plan")).expect("json");
+    assert_eq!(a, b);
+}
+
+#[test]
+fn must_have_board_is_used() {
+    let c = catalog();
+    let board = "asus-pro-ws-wrx90e-sage-se";
+    let g = Goal { must_have: vec![board.into()], tok_s: 20.0, ..goal("llama-3.1-70b", "fp8") };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(!out.results.is_empty());
+    assert!(out.results.iter().all(|r| r.build.motherboard.as_deref() == Some(board)));
+    assert!(plan_blocking(&c, &Goal { must_have: vec!["no-such-part".into()], ..g }).is_err());
+}
+
+/// `--model-file` reads a GGUF through the model-file reader: the plan runs at the file's
+/// precision with its exact weight bytes, and the model goes inline into every build.
+#[test]
+fn gguf_model_file_plans_at_its_own_precision() {
+    let c = catalog();
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/model-files/tiny-llama-q4_k_m.gguf");
+    let file = kraftwerk::model_file::read_model_file(&path).expect("fixture reads");
+    let g = Goal { model: ModelRef::File(path.clone()), precision: None, ..Goal::default() };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(!out.results.is_empty(), "{out:#?}");
+    assert_contract(&c, &g, &out);
+    for r in &out.results {
+        assert_eq!(r.precision, file.precision.to_string());
+        assert!(r.build.parts.models.iter().any(|m| m.id == file.model.id), "{}", r.title);
+    }
+    let model = kraftwerk::plan::adapter::resolve_model(&c, &g.model).expect("model");
+    let exact = file.weights.total as f64 / kraftwerk::estimate::llm::GIB;
+    assert!((kraftwerk::plan::adapter::weights_gib(&model, file.precision) - exact).abs() < 1e-9);
+    // A file that is not a model is a bad goal naming the file.
+    let bad = Goal { model: ModelRef::File(path.with_file_name("not-a-model.gguf")), ..Goal::default() };
+    let e = plan_blocking(&c, &bad).expect_err("not a model");
+    assert!(e.to_string().contains("not-a-model.gguf"), "{e}");
+}
+
+#[test]
+fn model_file_goes_inline() {
+    let c = catalog();
+    let mut m = c.model("llama-3.1-8b").expect("preset").clone();
+    m.id = "my-finetune-8b".into();
+    let file = kraftwerk::catalog::PartsFile { models: vec![m], ..Default::default() };
+    let text = ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default()).expect("ron");
+    let path = std::env::temp_dir().join(format!("kraftwerk-plan-model-{}.ron", std::process::id()));
+    std::fs::write(&path, text).expect("write");
+    let g = Goal { model: ModelRef::File(path.clone()), precision: Some("bf16".into()), ..Goal::default() };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(!out.results.is_empty());
+    assert_contract(&c, &g, &out);
+    let _ = std::fs::remove_file(&path);
+    assert!(out.results.iter().all(|r| r.build.parts.models.iter().any(|m| m.id == "my-finetune-8b")));
+}
+
+#[test]
+fn bad_goals_are_refused() {
+    let c = catalog();
+    for g in [
+        Goal { mains_v: -120.0, ..Goal::default() },
+        Goal { circuits: 0, ..Goal::default() },
+        Goal { users: 0, ..Goal::default() },
+        Goal { context: Some(0), ..Goal::default() },
+        Goal { mode: "dance".into(), ..Goal::default() },
+        Goal { precision: Some("q4km".into()), ..Goal::default() },
+        Goal { model: ModelRef::Preset("no-such-model".into()), ..Goal::default() },
+    ] {
+        assert!(plan_blocking(&c, &g).is_err(), "{g:?}");
+    }
+}
+
+#[test]
+fn cancel_stops_with_a_partial_answer() {
+    let c = catalog();
+    let cancel = std::sync::atomic::AtomicBool::new(true);
+    let mut seen = 0;
+    let mut progress = |_: usize, _: usize| seen += 1;
+    let mut ctl = kraftwerk::plan::Control { cancel: &cancel, progress: &mut progress };
+    let out = kraftwerk::plan::plan(&c, &Goal::default(), &mut ctl).expect("plan");
+    assert!(out.cancelled);
+    assert!(out.results.is_empty());
+}
