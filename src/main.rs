@@ -11,7 +11,6 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    quiet_broken_pipe();
     let cli = Cli::parse();
     match cli.command {
         Some(cmd) => run(cmd),
@@ -28,22 +27,4 @@ fn open_gui(build: Option<std::path::PathBuf>) -> ExitCode {
 fn open_gui(_build: Option<std::path::PathBuf>) -> ExitCode {
     eprintln!("kraftwerk: built without the `gui` feature; run `kraftwerk --help` for the CLI");
     ExitCode::from(2)
-}
-
-/// `kraftwerk check … | head` closes stdout early; `println!` then panics. Exit quietly instead,
-/// as command-line tools do on SIGPIPE (without touching signal handlers, which needs unsafe).
-fn quiet_broken_pipe() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or("");
-        if msg.starts_with("failed printing to stdout") {
-            std::process::exit(0);
-        }
-        default(info);
-    }));
 }

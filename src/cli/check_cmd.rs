@@ -30,12 +30,12 @@ pub fn explain(id: &str) -> ExitCode {
         return ExitCode::from(2);
     };
     let d = &rule.doc;
-    println!("{} ({}, default severity {})\n{}\n", d.id, d.family, d.severity, d.title);
-    println!("What it checks:\n  {}\n", d.checks);
-    println!("Why it matters:\n  {}\n", d.why);
-    println!("How to fix:\n  {}", d.fix);
+    outln!("{} ({}, default severity {})\n{}\n", d.id, d.family, d.severity, d.title);
+    outln!("What it checks:\n  {}\n", d.checks);
+    outln!("Why it matters:\n  {}\n", d.why);
+    outln!("How to fix:\n  {}", d.fix);
     if let Some(figures) = rule.figures {
-        println!("\nFigures (from the constants the check uses):\n{}", figures());
+        outln!("\nFigures (from the constants the check uses):\n{}", figures());
     }
     if !rule.needs.is_empty() {
         let needs: Vec<String> = rule
@@ -46,7 +46,7 @@ pub fn explain(id: &str) -> ExitCode {
                 check::Need::Figure(f) => format!("`{}`", f.field()),
             })
             .collect();
-        println!("\nNeeds (else \"not checked\"): {}", needs.join(", "));
+        outln!("\nNeeds (else \"not checked\"): {}", needs.join(", "));
     }
     ExitCode::SUCCESS
 }
@@ -69,11 +69,11 @@ pub fn rules(format: Format) -> ExitCode {
     for r in RULES {
         if r.doc.family != family {
             family = r.doc.family;
-            println!("{family}");
+            outln!("{family}");
         }
-        println!("  {:<20} {:<8} {}", r.doc.id, r.doc.severity.to_string(), r.doc.title);
+        outln!("  {:<20} {:<8} {}", r.doc.id, r.doc.severity.to_string(), r.doc.title);
     }
-    println!("\n`kraftwerk check --explain RULE` prints a rule's documentation.");
+    outln!("\n`kraftwerk check --explain RULE` prints a rule's documentation.");
     ExitCode::SUCCESS
 }
 
@@ -97,7 +97,7 @@ pub fn check(path: &Path, format: Format) -> ExitCode {
             return printed;
         }
     } else {
-        print!("{}", report_text(&report));
+        out!("{}", report_text(&report));
     }
     code
 }
@@ -119,14 +119,14 @@ pub fn power(path: &Path, state: LoadState, format: Format) -> ExitCode {
         }
         return print_json(&Out { estimate: &e, advice: &advice });
     }
-    print!("{}", power_text(&e));
+    out!("{}", power_text(&e));
     if let Some(a) = advice {
-        println!("\nAdvice (full load): {}", a.problem);
+        outln!("\nAdvice (full load): {}", a.problem);
         if let (Some(l), Some(k)) = (a.common_limit_w, a.throughput_kept) {
-            println!("  cap every GPU at {l:.0} W: keeps about {:.0} % of throughput", k * 100.0);
+            outln!("  cap every GPU at {l:.0} W: keeps about {:.0} % of throughput", k * 100.0);
         }
         for alt in a.alternatives {
-            println!("  or: {alt}");
+            outln!("  or: {alt}");
         }
     }
     ExitCode::SUCCESS

@@ -54,7 +54,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
     match args.format {
         Format::Json => print_json(&c),
         Format::Text => {
-            print!("{}", c.text());
+            out!("{}", c.text());
             ExitCode::SUCCESS
         }
     }

@@ -114,7 +114,7 @@ pub fn run(a: &FitArgs) -> ExitCode {
         return if printed == ExitCode::SUCCESS { code } else { printed };
     }
     if let Some(f) = &model_file {
-        println!("model file {}", f.summary());
+        outln!("model file {}", f.summary());
     }
     print_memory(&result.fit, &build.name);
     if let Some(alt) = &result.alternatives {
@@ -123,7 +123,7 @@ pub fn run(a: &FitArgs) -> ExitCode {
         print_speed_and_cost(&result);
     }
     for n in &result.fit.notes {
-        println!("  note: {n}");
+        outln!("  note: {n}");
     }
     if a.search {
         print_search(&build, &catalog, &opts, &result);
@@ -132,7 +132,7 @@ pub fn run(a: &FitArgs) -> ExitCode {
 }
 
 fn print_memory(f: &FitReport, build_name: &str) {
-    println!(
+    outln!(
         "{} on {}: {} ({} {}, {}, context {}, batch {}, {})",
         f.model_id,
         build_name,
@@ -144,9 +144,9 @@ fn print_memory(f: &FitReport, build_name: &str) {
         f.batch,
         f.runtime
     );
-    println!("  weights {:.1} GiB in all, KV cache {:.1} GiB in all", f.weights_total_gib, f.kv_cache_total_gib);
+    outln!("  weights {:.1} GiB in all, KV cache {:.1} GiB in all", f.weights_total_gib, f.kv_cache_total_gib);
     if let Some(ic) = f.interconnect {
-        println!(
+        outln!(
             "  {} nodes of {} GPU{}, linked by {ic} ({:.1} GB/s per direction); {} GPUs used",
             f.nodes,
             f.gpus_per_node,
@@ -165,7 +165,7 @@ fn print_memory(f: &FitReport, build_name: &str) {
             ),
             _ => (m.required_gib, String::new()),
         };
-        println!(
+        outln!(
             "  GPU {} {}: {:.1} of {:.1} GiB ({}{extra}): weights {:.1}, KV {:.1}, activations {:.1}, grads {:.1}, optimizer {:.1}, runtime {:.1}, headroom {:.1}",
             g.index + 1,
             g.gpu_id,
@@ -182,23 +182,23 @@ fn print_memory(f: &FitReport, build_name: &str) {
         );
     }
     if let Some(c) = f.max_context_tokens.filter(|_| f.verdict != FitVerdict::DoesNotFit) {
-        println!("  longest context that fits at this batch: {c} tokens");
+        outln!("  longest context that fits at this batch: {c} tokens");
     }
 }
 
 fn print_alternatives(alt: &Alternatives, f: &FitReport) {
-    println!("  does not fit; what would fit instead:");
+    outln!("  does not fit; what would fit instead:");
     let mut any = false;
     if let Some(p) = alt.precision.filter(|p| *p != f.weight_precision) {
-        println!("  - precision {p} (the best of the {} family that fits)", f.runtime);
+        outln!("  - precision {p} (the best of the {} family that fits)", f.runtime);
         any = true;
     }
     if let Some(c) = alt.max_context_tokens {
-        println!("  - context up to {c} tokens at batch {}", f.batch);
+        outln!("  - context up to {c} tokens at batch {}", f.batch);
         any = true;
     }
     if let Some(b) = alt.max_batch.filter(|b| *b < f.batch) {
-        println!("  - batch up to {b} at context {}", f.context_tokens);
+        outln!("  - batch up to {b} at context {}", f.context_tokens);
         any = true;
     }
     if let Some((n, par)) = alt.gpus_needed {
@@ -208,7 +208,7 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
             Parallelism::LayerSplit(_) => "layers split",
             Parallelism::Single | Parallelism::DataParallel(_) => "one GPU",
         };
-        println!("  - {n} GPUs like GPU 1 ({how})");
+        outln!("  - {n} GPUs like GPU 1 ({how})");
         any = true;
     }
     // "this build has 64 GiB (56 GiB after the 8 GiB reserve for the OS)".
@@ -222,7 +222,7 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
     };
     if let Some(o) = &alt.offload {
         if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
-            println!(
+            outln!(
                 "  - not llama.cpp CPU offload on this build: {} of {} layers on the GPUs (-ngl {}) needs {:.0} GiB of system RAM; {}",
                 o.gpu_layers,
                 o.gpu_layers + o.cpu_layers,
@@ -235,7 +235,7 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
                 || "decode speed unknown (no CPU or memory kit in the build)".to_owned(),
                 |v| format!("about {v:.1} tok/s decode, bounded by system RAM"),
             );
-            println!(
+            outln!(
                 "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM (needs {:.0} GiB of RAM{}): {speed}",
                 o.gpu_layers,
                 o.gpu_layers + o.cpu_layers,
@@ -251,14 +251,14 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
     }
     if let Some(o) = &alt.moe_offload {
         if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
-            println!(
+            outln!(
                 "  - not llama.cpp MoE expert offload on this build: --n-cpu-moe {} needs {:.0} GiB of system RAM for the experts; {}",
                 o.cpu_moe_layers,
                 o.host_experts_gib,
                 has(ram)
             );
         } else {
-            println!(
+            outln!(
                 "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
                 o.cpu_moe_layers,
                 o.host_experts_gib,
@@ -268,22 +268,22 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
         }
     }
     if alt.with_gradient_checkpointing == Some(true) {
-        println!("  - the same with gradient checkpointing (--gradient-checkpointing)");
+        outln!("  - the same with gradient checkpointing (--gradient-checkpointing)");
         any = true;
     }
     if alt.qlora_fits == Some(true) {
-        println!("  - QLoRA with gradient checkpointing (--mode qlora --gradient-checkpointing)");
+        outln!("  - QLoRA with gradient checkpointing (--mode qlora --gradient-checkpointing)");
         any = true;
     }
     if !any {
-        println!("  - nothing found within {} GPUs of this kind", search::MAX_GPUS_SEARCHED);
+        outln!("  - nothing found within {} GPUs of this kind", search::MAX_GPUS_SEARCHED);
     }
 }
 
 fn print_speed_and_cost(result: &BuildFit) {
     let f = &result.fit;
     if let Some(s) = &f.speed {
-        println!(
+        outln!(
             "  decode: {:.1} tok/s at batch 1, {:.1} tok/s in all at batch {} ({:?}-bound){}",
             s.decode_batch1_tokens_per_s,
             s.decode_batch_tokens_per_s,
@@ -292,12 +292,12 @@ fn print_speed_and_cost(result: &BuildFit) {
             s.link.as_ref().map_or_else(String::new, |l| format!(", over {l}"))
         );
         if let (Some(p), Some(t)) = (s.prefill_tokens_per_s, s.time_to_first_token_s) {
-            println!("  prefill: {p:.0} tok/s, first token after {t:.2} s");
+            outln!("  prefill: {p:.0} tok/s, first token after {t:.2} s");
         } else {
-            println!("  prefill: unknown (a tensor rate this precision needs is not in the catalog; see notes)");
+            outln!("  prefill: unknown (a tensor rate this precision needs is not in the catalog; see notes)");
         }
         if s.pipeline_stages > 1 {
-            println!(
+            outln!(
                 "  pipeline: {} stages, handoffs {:.2} ms per token at batch 1{}{}",
                 s.pipeline_stages,
                 s.stage_handoff_ms_per_token,
@@ -307,12 +307,12 @@ fn print_speed_and_cost(result: &BuildFit) {
             );
         }
         if let Some(l) = &s.inter_node_link {
-            println!("  between nodes: {l}");
+            outln!("  between nodes: {l}");
         }
     }
     if let Some(c) = &result.cost {
         let hardware = if c.hardware_usd > 0.0 { format!("${:.0}", c.hardware_usd) } else { "unpriced".to_owned() };
-        println!(
+        outln!(
             "  cost: hardware {hardware}{}, ${:.2} per working hour, {}",
             if c.hardware_complete {
                 String::new()
@@ -322,7 +322,7 @@ fn print_speed_and_cost(result: &BuildFit) {
             c.usd_per_working_hour,
             c.usd_per_million_tokens.map_or_else(|| "no $/Mtok".to_owned(), |v| format!("${v:.3} per million tokens"))
         );
-        println!(
+        outln!(
             "  cloud ({} at ${:.2}/h): {}; break-even {}",
             c.cloud.name,
             c.cloud.usd_per_hour,
@@ -335,7 +335,7 @@ fn print_speed_and_cost(result: &BuildFit) {
             }
         );
     } else if let Some(e) = &result.cost_error {
-        println!("  cost: {e}");
+        outln!("  cost: {e}");
     }
 }
 
@@ -343,17 +343,27 @@ fn print_search(build: &crate::rig::Build, catalog: &crate::catalog::Catalog, op
     let Some(input) = fit::input_for(build, catalog, opts).ok() else { return };
     let slots = fit::gpu_slots(build, catalog);
     let used = &slots[..(result.fit.parallelism.degree() as usize).min(slots.len())];
-    println!(
+    outln!(
         "\nwhat fits ({}, {}, context {}, batch {}):",
-        result.fit.runtime, result.fit.parallelism, input.context_tokens, input.batch
+        result.fit.runtime,
+        result.fit.parallelism,
+        input.context_tokens,
+        input.batch
     );
-    println!(
+    outln!(
         "  {:<10} {:<13} {:>9} {:>12} {:>9} {:>10} {:>12} {:>10}",
-        "precision", "verdict", "weights", "max context", "max batch", "decode b1", "decode batch", "prefill"
+        "precision",
+        "verdict",
+        "weights",
+        "max context",
+        "max batch",
+        "decode b1",
+        "decode batch",
+        "prefill"
     );
     let opt = |v: Option<f64>, d: usize| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.d$}"));
     for row in search::what_fits(&input, used) {
-        println!(
+        outln!(
             "  {:<10} {:<13} {:>5.1} GiB {:>12} {:>9} {:>10} {:>12} {:>10}",
             row.precision.to_string(),
             row.verdict.to_string(),

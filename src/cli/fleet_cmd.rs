@@ -85,7 +85,7 @@ pub fn run(a: &FleetArgs) -> ExitCode {
         let printed = print_json(&f);
         return if printed == ExitCode::SUCCESS { code } else { printed };
     }
-    print!("{}", render(&f));
+    out!("{}", render(&f));
     code
 }
 

@@ -50,7 +50,7 @@ fn state_json(state: &NvmlState) -> Value {
 fn print_not_ready(state: &NvmlState, format: Format) -> ExitCode {
     match format {
         Format::Text => {
-            println!("{}", state.message());
+            outln!("{}", state.message());
             ExitCode::SUCCESS
         }
         Format::Json => super::print_json(&state_json(state)),
@@ -66,7 +66,7 @@ pub fn run_gpus(format: Format) -> ExitCode {
     let snapshot = gpus.sample(SampleOptions::full());
     match format {
         Format::Text => {
-            print!("{}", gpus_text(gpus.system(), gpus.gpus(), gpus.topology(), Some(&snapshot)));
+            out!("{}", gpus_text(gpus.system(), gpus.gpus(), gpus.topology(), Some(&snapshot)));
             ExitCode::SUCCESS
         }
         Format::Json => super::print_json(&gpus_json(gpus.system(), gpus.gpus(), gpus.topology(), Some(&snapshot))),
@@ -385,16 +385,25 @@ pub fn run_monitor(
     };
     let forever = prometheus.is_some() && seconds == 0.0;
     if format == Format::Text {
-        print!("{}", monitor_header(gpus.system(), &statics, gpus.topology()));
+        out!("{}", monitor_header(gpus.system(), &statics, gpus.topology()));
         let span = if forever { "until Ctrl-C".to_owned() } else { format!("for {seconds} s") };
-        println!(
+        outln!(
             "\nSampling every {} ms {span}{}",
             interval.as_millis(),
             record.map(|p| format!(", recording to {}", p.display())).unwrap_or_default()
         );
-        println!(
+        outln!(
             "{:>7} {:>3} {:>8} {:>8} {:>5} {:>6} {:>5} {:>8} {:>8} {:>7} clock event reasons",
-            "time s", "gpu", "power W", "inst W", "°C", "SM MHz", "util%", "mem MiB", "PCIe", "read ms"
+            "time s",
+            "gpu",
+            "power W",
+            "inst W",
+            "°C",
+            "SM MHz",
+            "util%",
+            "mem MiB",
+            "PCIe",
+            "read ms"
         );
     }
     let config = SamplerConfig { interval, channel_capacity: 1024 };
@@ -456,11 +465,11 @@ fn monitor_loop(
         match format {
             Format::Text => {
                 for s in &snap.gpus {
-                    println!("{}", monitor_line(s, t0, snap.elapsed_ms));
+                    outln!("{}", monitor_line(s, t0, snap.elapsed_ms));
                 }
             }
             Format::Json => match serde_json::to_string(&snap) {
-                Ok(line) => println!("{line}"),
+                Ok(line) => outln!("{line}"),
                 Err(e) => eprintln!("kraftwerk monitor: cannot encode a snapshot: {e}"),
             },
         }
@@ -494,7 +503,7 @@ fn finish_monitor(
         let _ = write!(summary, "; {dropped} snapshot(s) dropped");
     }
     match format {
-        Format::Text => println!("{summary}"),
+        Format::Text => outln!("{summary}"),
         Format::Json => eprintln!("{summary}"),
     }
     if let Some((r, path)) = recording {
@@ -504,7 +513,7 @@ fn finish_monitor(
         }
         let msg = format!("recorded {} snapshot(s) to {}", r.snapshots.len(), path.display());
         match format {
-            Format::Text => println!("{msg}"),
+            Format::Text => outln!("{msg}"),
             Format::Json => eprintln!("{msg}"),
         }
     }

@@ -78,7 +78,7 @@ pub fn run(args: &LinksArgs) -> ExitCode {
     let code = match args.format {
         Format::Json => print_json(&report),
         Format::Text => {
-            print!("{}", links::text::render(&report));
+            out!("{}", links::text::render(&report));
             ExitCode::SUCCESS
         }
     };

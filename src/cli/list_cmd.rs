@@ -156,7 +156,7 @@ pub fn import(args: &ImportArgs) -> ExitCode {
             }
             eprintln!("kraftwerk: wrote {}", out.display());
         }
-        None => print!("{ron}"),
+        None => out!("{ron}"),
     }
     if list.unmatched.is_empty() {
         ExitCode::SUCCESS
@@ -185,7 +185,7 @@ pub fn export(args: &ExportArgs) -> ExitCode {
     };
     let list = PartsList::of(&build, &catalog);
     match args.list {
-        ListLayout::Markdown => print!("{}", list.pcpartpicker_markdown()),
+        ListLayout::Markdown => out!("{}", list.pcpartpicker_markdown()),
     }
     ExitCode::SUCCESS
 }

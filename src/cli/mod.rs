@@ -4,6 +4,9 @@
 //! 2 = bad input (a file that could not be read, with file:line:column), 3 = `check` of an
 //! INCOMPLETE or EMPTY build; each subcommand's `--help` states its own ([`help`]).
 
+// First: its `outln!`/`out!` are in scope in every module below.
+#[macro_use]
+pub mod out;
 mod catalog_cmd;
 pub mod check_cmd;
 mod compare_cmd;
@@ -234,7 +237,7 @@ pub fn run(cmd: Command) -> ExitCode {
 pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> ExitCode {
     match serde_json::to_string_pretty(value) {
         Ok(s) => {
-            println!("{s}");
+            outln!("{s}");
             ExitCode::SUCCESS
         }
         Err(e) => {

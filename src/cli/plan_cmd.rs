@@ -149,7 +149,7 @@ pub fn run(a: &PlanArgs) -> ExitCode {
     let code = match a.format {
         Format::Json => print_json(&out),
         Format::Text => {
-            print!("{}", render_text(&out, &saved));
+            out!("{}", render_text(&out, &saved));
             ExitCode::SUCCESS
         }
     };

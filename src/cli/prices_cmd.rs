@@ -92,24 +92,24 @@ fn build_prices(path: &Path, format: Format) -> ExitCode {
     if format == Format::Json {
         return print_json(&out);
     }
-    println!("{} (prices as of {}, ages to today)", out.build, out.today);
+    outln!("{} (prices as of {}, ages to today)", out.build, out.today);
     for r in &out.rows {
         let what = if r.id.is_empty() { r.name.clone() } else { format!("{} ({})", r.name, r.id) };
-        println!("  {:<13} {:>2} x {what}", r.role, r.quantity);
+        outln!("  {:<13} {:>2} x {what}", r.role, r.quantity);
         match r.unit_price_usd {
-            None => println!("  {:<13}      unpriced", ""),
+            None => outln!("  {:<13}      unpriced", ""),
             Some(p) => {
                 let date = r.price_date.as_deref().unwrap_or("undated");
                 let age = match r.age_months {
                     Some(m) => prices::stale_text(m).unwrap_or_else(|| format!("{m} months")),
                     None => "age unknown".to_owned(),
                 };
-                println!("  {:<13}      {} each, {date}, {age}", "", usd(p));
-                println!("  {:<13}      source: {}", "", r.price_source.as_deref().unwrap_or("unknown"));
+                outln!("  {:<13}      {} each, {date}, {age}", "", usd(p));
+                outln!("  {:<13}      source: {}", "", r.price_source.as_deref().unwrap_or("unknown"));
             }
         }
     }
-    println!("total: {}", list.total_text());
+    outln!("total: {}", list.total_text());
     ExitCode::SUCCESS
 }
 
@@ -133,9 +133,9 @@ fn catalog_prices(format: Format) -> ExitCode {
     if format == Format::Json {
         return print_json(&out);
     }
-    println!("priced parts per kind (today {}; catalog / street import / user file)", out.today);
+    outln!("priced parts per kind (today {}; catalog / street import / user file)", out.today);
     for p in &out.priced {
-        println!(
+        outln!(
             "  {:<13} {:>5} of {:<5} {:>5.1} %  ({} / {} / {})",
             p.kind.plural(),
             p.priced,
@@ -150,12 +150,16 @@ fn catalog_prices(format: Format) -> ExitCode {
         let age = prices::age_months(&m.date, today)
             .map(|a| prices::stale_text(a).unwrap_or_else(|| format!("{a} months")))
             .unwrap_or_default();
-        println!("street prices: {} ({}, {age}), {} parts priced", m.source, m.date, out.street_parts_priced);
-        println!("  {}", m.repository);
+        outln!("street prices: {} ({}, {age}), {} parts priced", m.source, m.date, out.street_parts_priced);
+        outln!("  {}", m.repository);
         for (kind, k) in &m.kinds {
-            println!(
+            outln!(
                 "  {kind:<13} {:>5} of {:<5} priced listings matched ({:.1} %), {} parts priced; {} listings without a price skipped",
-                k.matched_rows, k.priced_rows, k.match_rate_pct, k.parts_priced, k.unpriced_rows
+                k.matched_rows,
+                k.priced_rows,
+                k.match_rate_pct,
+                k.parts_priced,
+                k.unpriced_rows
             );
         }
     }

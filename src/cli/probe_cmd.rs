@@ -130,7 +130,7 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         }
-        Format::Text => print!("{}", render_text(&report)),
+        Format::Text => out!("{}", render_text(&report)),
     }
     code
 }

@@ -213,17 +213,17 @@ fn observe_live(
 pub fn print_validation(v: &Validation) {
     if v.overall == Grade::NotMeasured {
         let n = v.checks.iter().filter(|c| c.grade == Grade::NotMeasured).count();
-        println!("{}: UNVERIFIED ({n} check{} not measured: not a pass)", v.build, if n == 1 { "" } else { "s" });
+        outln!("{}: UNVERIFIED ({n} check{} not measured: not a pass)", v.build, if n == 1 { "" } else { "s" });
     } else {
-        println!("{}: {}", v.build, v.overall.name().to_ascii_uppercase());
+        outln!("{}: {}", v.build, v.overall.name().to_ascii_uppercase());
     }
-    println!("  validated: {}{}", v.source, v.node.as_deref().map(|n| format!(" on {n}")).unwrap_or_default());
+    outln!("  validated: {}{}", v.source, v.node.as_deref().map(|n| format!(" on {n}")).unwrap_or_default());
     if let Some(why) = &v.nvml {
-        println!("  NVML: {why}: no GPU could be read");
+        outln!("  NVML: {why}: no GPU could be read");
     }
-    println!("  {:<16} {:<4} {:<12} {:<44} {:<44} reason", "check", "gpu", "grade", "expected", "measured");
+    outln!("  {:<16} {:<4} {:<12} {:<44} {:<44} reason", "check", "gpu", "grade", "expected", "measured");
     for c in &v.checks {
-        println!(
+        outln!(
             "  {:<16} {:<4} {:<12} {:<44} {:<44} {}",
             c.check,
             c.gpu.map_or_else(|| "-".to_owned(), |g| (g + 1).to_string()),

@@ -504,3 +504,23 @@ fn export_list_markdown_reads_back_to_the_same_parts() {
     assert!(ron.contains("kits: 8"), "{ron}");
     assert_eq!(back.status.code(), Some(0), "every line matched: {}", stderr(&back));
 }
+
+/// `kraftwerk catalog motherboards | head -1`: the reader closes the pipe after one line; the
+/// writer sees `io::ErrorKind::BrokenPipe` and exits 0 without a panic message (#24 item 6).
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+        .args(["catalog", "motherboards"])
+        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run kraftwerk");
+    let mut first = [0u8; 64];
+    child.stdout.take().expect("stdout").read_exact(&mut first).expect("some output");
+    // The read end is dropped here; about 3,000 boards are still to be written.
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "no panic message: {}", String::from_utf8_lossy(&out.stderr));
+}
