@@ -12,7 +12,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kraftwerk::catalog::Catalog;
-use kraftwerk::plan::search::plan_blocking;
+use kraftwerk::plan::plan_blocking;
 use kraftwerk::plan::{Goal, ModelRef};
 use std::hint::black_box;
 

@@ -5,7 +5,8 @@
 
 use super::{Format, load_catalog, print_json};
 use crate::plan::adapter;
-use crate::plan::search::{model_ref, plan_blocking};
+use crate::plan::plan_blocking;
+use crate::plan::search::model_ref;
 use crate::plan::{Form, Goal, PlanOutcome, PlanResult};
 use std::fmt::Write as _;
 use std::path::PathBuf;

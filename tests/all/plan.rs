@@ -3,7 +3,7 @@
 //! answer is deterministic.
 
 use kraftwerk::catalog::Catalog;
-use kraftwerk::plan::search::plan_blocking;
+use kraftwerk::plan::plan_blocking;
 use kraftwerk::plan::{Constraint, Form, Goal, ModelRef, PlanOutcome, PlanResult};
 
 fn catalog() -> Catalog {

@@ -29,6 +29,11 @@ pub use validate::{ValidationIssue, validate};
 
 use serde::Serialize;
 
+/// RON options used for every Kraftwerk file: `Some(..)` may be written bare.
+pub fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+}
+
 /// Where a part was defined: a built-in catalog file, a user's parts file, or inline in a build
 /// file.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]

@@ -142,10 +142,9 @@ pub enum LoadProblem {
     },
 }
 
-/// RON options used for every Kraftwerk file: `Some(..)` may be written bare.
-pub fn ron_options() -> ron::Options {
-    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-}
+/// RON options used for every Kraftwerk file (defined at the crate root, where the price file's
+/// reader takes them too without importing the loader).
+pub use crate::ron_options;
 
 /// Parses one parts file. `file` names it in errors.
 ///

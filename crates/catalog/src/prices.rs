@@ -12,7 +12,7 @@
 //!
 //! Parts without a price stay unpriced (`price_usd: None`); the cost estimate lists them.
 
-use super::{Catalog, CatalogError, HasId, PartKind, load::ron_options};
+use super::{Catalog, CatalogError, HasId, PartKind, ron_options};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

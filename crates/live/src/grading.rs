@@ -13,7 +13,7 @@
 //! - TF32 and FP32 fractions: our own H200 measurement (`tests/fixtures/probe-h200.json`:
 //!   TF32 0.81, FP32 0.77 of the dense peak).
 
-use super::probe::GemmPrecision;
+use super::probe::precision::GemmPrecision;
 use serde::{Deserialize, Serialize};
 
 /// The grade of one check, in increasing severity.

@@ -11,5 +11,7 @@ pub mod reasons;
 pub mod record;
 pub mod sampler;
 pub mod smi;
-pub mod topology;
+
 pub mod validate;
+/// The PCIe/NVLink topology lives under [`nvml`], which reads it; re-exported at its old path.
+pub use nvml::topology;

@@ -16,9 +16,9 @@
     reason = "PCIe, NVLink and NVSwitch are product names, not code; a clippy.toml doc-valid-idents would be better"
 )]
 
+use super::nvml::topology::Topology;
 use super::nvml::{GpuSample, GpuStatic, NvmlGpus, Snapshot, SystemInfo, unix_ms_now};
 use super::sampler::{History, Replay};
-use super::topology::Topology;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{self, File};

@@ -30,10 +30,10 @@
 )]
 
 use super::grading::Grade;
+use super::nvml::topology::{Connection, GpuPair, P2pStatus, PcieAncestor, Topology, normalize_bus_id};
 use super::nvml::{GpuSample, GpuStatic, Snapshot};
 use super::probe::match_catalog_gpu;
 use super::reasons::{ClockEventReasons, FAULT_MASK};
-use super::topology::{Connection, GpuPair, P2pStatus, PcieAncestor, Topology, normalize_bus_id};
 use super::validate::{Observed, Validation, ValidationCheck, validate_observed};
 use crate::links::checks::expectations_from_build;
 use kraftwerk_catalog::Catalog;

@@ -4,7 +4,7 @@
 //! The planner has no rules of its own. It proposes machines from the catalog and every one is
 //! judged by [`crate::check::run`] (no error findings, no unknown figure the goal depends on)
 //! and estimated by the same power and fit code as `kraftwerk check` and `kraftwerk fit`. All
-//! of those calls live in [`adapter`]. The search ([`search::plan`]) prunes early: memory
+//! of those calls live in [`adapter`]. The search ([`plan`]) prunes early: memory
 //! first (a lower bound from the weights, then the fit code per GPU chip and count), then power
 //! (the cards alone against the site's circuits), then slots (a board and case that hold the
 //! cards, or risers in an open frame), and only then assembles and checks whole machines, a
@@ -16,9 +16,10 @@ mod relax;
 pub mod search;
 pub mod views;
 
-pub use search::{Control, plan};
+pub use search::Control;
 
 use crate::rig::Build;
+use kraftwerk_catalog::Catalog;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -291,4 +292,30 @@ pub enum PlanError {
     /// A field out of range or unparsable, or an unknown model or part.
     #[error("{0}")]
     BadGoal(String),
+}
+
+/// Plans builds for `goal` over `catalog`: the search, then, when it finds nothing, each
+/// constraint relaxed on its own ([`relax`]), so the search never calls back into the planner.
+///
+/// # Errors
+/// [`PlanError::BadGoal`] for a goal out of range, an unknown model or must-have part.
+pub fn plan(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<PlanOutcome, PlanError> {
+    search::validate(goal)?;
+    // The part views are built once and shared by the relaxed searches (same mains voltage).
+    let parts = adapter::parts(catalog, goal.mains_v);
+    let mut out = search::search(catalog, &parts, goal, ctl)?;
+    if out.results.is_empty() && !out.cancelled {
+        relax::relax(catalog, &parts, goal, ctl, &mut out);
+    }
+    Ok(out)
+}
+
+/// Plans with no progress display and no cancellation (CLI, tests, benchmarks).
+///
+/// # Errors
+/// As [`plan`].
+pub fn plan_blocking(catalog: &Catalog, goal: &Goal) -> Result<PlanOutcome, PlanError> {
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let mut progress = |_: usize, _: usize| {};
+    plan(catalog, goal, &mut Control { cancel: &cancel, progress: &mut progress })
 }

@@ -65,7 +65,7 @@ fn cmp_price(a: Option<f64>, b: Option<f64>) -> std::cmp::Ordering {
     ua.cmp(&ub).then(pa.total_cmp(&pb))
 }
 
-fn validate(goal: &Goal) -> Result<(), PlanError> {
+pub(super) fn validate(goal: &Goal) -> Result<(), PlanError> {
     let bad = |m: String| Err(PlanError::BadGoal(m));
     if !(90.0..=260.0).contains(&goal.mains_v) {
         return bad(format!("mains voltage {} V is outside 90-260 V", goal.mains_v));
@@ -109,21 +109,6 @@ fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<&'static str, St
         if let Some(old) = out.insert(kind, id.clone()) {
             return Err(PlanError::BadGoal(format!("two must-have parts of kind {kind}: `{old}` and `{id}`")));
         }
-    }
-    Ok(out)
-}
-
-/// Plans builds for `goal` over `catalog`.
-///
-/// # Errors
-/// [`PlanError::BadGoal`] for a goal out of range, an unknown model or must-have part.
-pub fn plan(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<PlanOutcome, PlanError> {
-    validate(goal)?;
-    // The part views are built once and shared by the relaxed searches (same mains voltage).
-    let parts = adapter::parts(catalog, goal.mains_v);
-    let mut out = search(catalog, &parts, goal, ctl)?;
-    if out.results.is_empty() && !out.cancelled {
-        super::relax::relax(catalog, &parts, goal, ctl, &mut out);
     }
     Ok(out)
 }
@@ -465,16 +450,6 @@ impl State<'_> {
             cancelled,
         }
     }
-}
-
-/// Plans with no progress display and no cancellation (CLI, tests, benchmarks).
-///
-/// # Errors
-/// As [`plan`].
-pub fn plan_blocking(catalog: &Catalog, goal: &Goal) -> Result<PlanOutcome, PlanError> {
-    let cancel = AtomicBool::new(false);
-    let mut progress = |_: usize, _: usize| {};
-    plan(catalog, goal, &mut Control { cancel: &cancel, progress: &mut progress })
 }
 
 /// The model reference a CLI or form string names: a path when it exists or looks like a

@@ -23,8 +23,8 @@
 
 use super::{LinkGpu, LinksReport, Section};
 pub use crate::grading::{BANDWIDTH_WARN_BELOW, Grade, grade_bandwidth};
+use crate::nvml::topology::{Connection, Topology};
 use crate::probe::match_catalog_gpu;
-use crate::topology::{Connection, Topology};
 use kraftwerk_catalog::{Catalog, Gpu, NvLink};
 use kraftwerk_core::rig::Build;
 use kraftwerk_core::rig::links::{gpu_links, lane_gb_s};

@@ -2,7 +2,7 @@
 //! against the build, as nvbandwidth / `p2pBandwidthLatencyTest` and nccl-tests measure them.
 //!
 //! What runs ([`run_links`]):
-//! 1. NVML: each GPU and the connection of each pair (`NV#`, `PIX`, …, [`super::topology`]).
+//! 1. NVML: each GPU and the connection of each pair (`NV#`, `PIX`, …, [`super::nvml::topology`]).
 //! 2. P2P ([`P2pMatrix`], feature `cuda`): for every ordered pair of GPUs, whether the driver
 //!    allows peer access (`cuDeviceCanAccessPeer`), peer access enabled where it does
 //!    (`cuCtxEnablePeerAccess`), then `cuMemcpyPeerAsync` copies issued on the source GPU's
@@ -51,7 +51,7 @@ pub use checks::{Expectations, ExpectedLink, LinkCheck, PairExpectation};
 
 use super::nvml::GpuStatic;
 use super::probe::{Grade, Summary};
-use super::topology::{GpuPair, Topology};
+use crate::nvml::topology::{GpuPair, Topology};
 use serde::{Deserialize, Serialize};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;

@@ -19,8 +19,8 @@
     reason = "PCIe, NVLink and NVSwitch are product names, not code; a clippy.toml doc-valid-idents would be better"
 )]
 
+use self::topology::{P2pStatus, PcieAncestor, Topology};
 use super::reasons::ClockEventReasons;
-use super::topology::{P2pStatus, PcieAncestor, Topology};
 use nvml_wrapper::bitmasks::event::EventTypes;
 use nvml_wrapper::enum_wrappers::device::{
     Clock, EccCounter, MemoryError, P2pCapabilitiesIndex, PcieUtilCounter, RetirementCause, TemperatureSensor,
@@ -39,6 +39,7 @@ use std::sync::OnceLock;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+pub mod topology;
 mod types;
 
 pub use types::{ComputeCapability, GpuSample, GpuStatic, NvLinkInfo, Snapshot, SystemInfo, nvlink_version_name};

@@ -25,6 +25,7 @@ pub mod cpu;
 pub mod cuda;
 mod load_sampler;
 pub mod numeric;
+pub mod precision;
 mod report;
 mod run;
 
@@ -32,10 +33,10 @@ mod run;
 /// LLM's weight `Precision` keeps that name); remove it then.
 pub use self::GemmPrecision as Precision;
 pub use checks::{Grade, ProbeCheck};
+pub use precision::GemmPrecision;
 pub use report::*;
 pub use run::{cuda_unusable_message, run_devices, run_probe};
 
-use numeric::NumberFormat;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -51,118 +52,6 @@ pub const REPORT_SCHEMA_VERSION: u32 = 1;
 
 /// Bytes in a GiB.
 const GIB: f64 = 1_073_741_824.0;
-
-/// A GEMM precision: input type, accumulate type, output type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GemmPrecision {
-    /// FP32 in and out, FP32 (non-tensor) math: cuBLAS `sgemm`.
-    Fp32,
-    /// FP32 in and out, inputs rounded to TF32 on tensor cores, FP32 accumulate.
-    Tf32,
-    /// FP16 in and out, FP32 accumulate.
-    Fp16,
-    /// BF16 in and out, FP32 accumulate.
-    Bf16,
-    /// FP8 E4M3 in, BF16 out, FP32 accumulate (compute capability 8.9+, cuBLASLt, TN layout).
-    Fp8,
-}
-
-impl GemmPrecision {
-    /// Every precision, in report order.
-    pub const ALL: [Self; 5] = [Self::Fp32, Self::Tf32, Self::Fp16, Self::Bf16, Self::Fp8];
-
-    /// Lower-case name (`bf16`), as on the command line and in JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Fp32 => "fp32",
-            Self::Tf32 => "tf32",
-            Self::Fp16 => "fp16",
-            Self::Bf16 => "bf16",
-            Self::Fp8 => "fp8",
-        }
-    }
-
-    /// The format inputs are rounded to before the device sees them.
-    pub fn input_format(self) -> NumberFormat {
-        match self {
-            Self::Fp32 => numeric::F32,
-            Self::Tf32 => numeric::TF32,
-            Self::Fp16 => numeric::F16,
-            Self::Bf16 => numeric::BF16,
-            Self::Fp8 => numeric::E4M3,
-        }
-    }
-
-    /// The format of the output matrix.
-    pub fn output_format(self) -> NumberFormat {
-        match self {
-            Self::Fp32 | Self::Tf32 => numeric::F32,
-            Self::Fp16 => numeric::F16,
-            Self::Bf16 | Self::Fp8 => numeric::BF16,
-        }
-    }
-
-    /// Allowed accumulation error over `Σ|a·b|` (on top of one output ulp).
-    ///
-    /// Measured maxima on an H200 at n = 4096 and 8192 (`tests/fixtures/probe-h200*.json`,
-    /// including output rounding): fp32 1.3e-7, tf32 1.9e-5 (inputs not pre-rounded), fp16
-    /// 1.5e-5, bf16 1.2e-4, fp8 1.2e-4. The tolerances leave 10–100× headroom; FP8 gets more
-    /// because Hopper accumulates FP8 products with fewer than 32 bits.
-    pub fn accumulation_tolerance(self) -> f64 {
-        match self {
-            Self::Fp32 => 1e-5,
-            Self::Tf32 | Self::Fp16 | Self::Bf16 => 1e-4,
-            Self::Fp8 => 1e-3,
-        }
-    }
-
-    /// Lowest CUDA compute capability with tensor-core (or, for fp32, any) support:
-    /// TF32 and BF16 arrived with Ampere (8.0), FP8 with Ada (8.9), FP16 tensor cores with Volta
-    /// (7.0) (CUDA C++ Programming Guide, "Compute Capabilities").
-    pub fn min_compute_capability(self) -> (u32, u32) {
-        match self {
-            Self::Fp32 => (0, 0),
-            Self::Fp16 => (7, 0),
-            Self::Tf32 | Self::Bf16 => (8, 0),
-            Self::Fp8 => (8, 9),
-        }
-    }
-
-    /// Bytes per input element on the device.
-    pub fn input_bytes(self) -> usize {
-        match self {
-            Self::Fp32 | Self::Tf32 => 4,
-            Self::Fp16 | Self::Bf16 => 2,
-            Self::Fp8 => 1,
-        }
-    }
-
-    /// Bytes per output element on the device.
-    pub fn output_bytes(self) -> usize {
-        match self {
-            Self::Fp32 | Self::Tf32 => 4,
-            Self::Fp16 | Self::Bf16 | Self::Fp8 => 2,
-        }
-    }
-}
-
-impl fmt::Display for GemmPrecision {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for GemmPrecision {
-    type Err = ProbeError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| ProbeError::Invalid(format!("unknown precision `{s}` (fp32, tf32, fp16, bf16, fp8)")))
-    }
-}
 
 /// Errors of the probe and its backends.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -193,6 +82,18 @@ impl ProbeError {
     /// A [`ProbeError::Device`] from any displayable error.
     pub fn device(context: impl Into<String>, err: impl fmt::Display) -> Self {
         Self::Device { context: context.into(), message: err.to_string() }
+    }
+}
+
+/// The names of [`GemmPrecision`]'s `Display`, case-insensitive (here, with the probe's error type).
+impl FromStr for GemmPrecision {
+    type Err = ProbeError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| ProbeError::Invalid(format!("unknown precision `{s}` (fp32, tf32, fp16, bf16, fp8)")))
     }
 }
 

@@ -19,31 +19,8 @@
 
 #![allow(clippy::many_single_char_names, reason = "matrix algebra: a, b, c, n, i, j, k, x are the standard names")]
 
-use super::GemmPrecision;
-
-/// A binary floating-point format, described by what rounding needs.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct NumberFormat {
-    /// Explicit mantissa bits (`f32` 23, `bf16` 7, `f16` 10, TF32 10, FP8 E4M3 3).
-    pub mantissa_bits: i32,
-    /// Exponent of the smallest normal number (`f32` −126, `f16` −14, E4M3 −6).
-    pub min_normal_exponent: i32,
-    /// Largest finite value; rounding saturates there.
-    pub max_finite: f64,
-}
-
-/// IEEE 754 binary32.
-pub const F32: NumberFormat =
-    NumberFormat { mantissa_bits: 23, min_normal_exponent: -126, max_finite: f32::MAX as f64 };
-/// NVIDIA TF32: the `f32` exponent with a 10-bit mantissa (stored in 32 bits).
-pub const TF32: NumberFormat =
-    NumberFormat { mantissa_bits: 10, min_normal_exponent: -126, max_finite: 3.401_162_5e38 };
-/// IEEE 754 binary16.
-pub const F16: NumberFormat = NumberFormat { mantissa_bits: 10, min_normal_exponent: -14, max_finite: 65_504.0 };
-/// bfloat16.
-pub const BF16: NumberFormat = NumberFormat { mantissa_bits: 7, min_normal_exponent: -126, max_finite: 3.389_531_4e38 };
-/// OCP FP8 E4M3 ("FN": no infinities, largest finite 448).
-pub const E4M3: NumberFormat = NumberFormat { mantissa_bits: 3, min_normal_exponent: -6, max_finite: 448.0 };
+use super::precision::GemmPrecision;
+pub use super::precision::{BF16, E4M3, F16, F32, NumberFormat, TF32};
 
 /// Rounds `x` to `format` (to nearest, ties to even, saturating at `max_finite`; NaN stays NaN).
 pub fn round_to(x: f32, format: NumberFormat) -> f32 {

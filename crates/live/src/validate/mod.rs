@@ -16,7 +16,7 @@ use super::links::LinksReport;
 use super::nvml::{GpuStatic, Snapshot};
 use super::probe::{DeviceReport, ProbeReport, match_catalog_gpu};
 use super::record::{RecordError, Recording};
-use super::topology::Topology;
+use crate::nvml::topology::Topology;
 use kraftwerk_catalog::{Catalog, Gpu};
 use kraftwerk_core::rig::Build;
 use kraftwerk_core::rig::links::{GpuLink, gpu_links};

@@ -14,7 +14,7 @@
     reason = "PCIe, NVLink and NVSwitch are product names, not code; a clippy.toml doc-valid-idents would be better"
 )]
 
-use super::nvml::GpuStatic;
+use super::GpuStatic;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
