@@ -33,6 +33,12 @@ impl PickerIndex {
         self.keys.is_empty()
     }
 
+    /// Whether some indexed part's vendor, name or id holds `word` (read as [`query_terms`]
+    /// reads it).
+    fn mentions(&self, word: &str) -> bool {
+        query_terms(word).iter().any(|t| self.keys.iter().any(|k| k.contains(t.as_str())))
+    }
+
     /// Positions of the parts that contain every whitespace-separated term of `query`, best
     /// first: a term at the start of a word scores higher than one inside a word, and shorter
     /// keys win ties (the plain model before its colour variants). At most `limit` results; an
@@ -143,8 +149,9 @@ impl super::Catalog {
     /// without each of its words that holds no digit, but only when it has a model code
     /// ([`is_model_code`]) that every retry keeps, and only when all retries that match point to
     /// the same part. A first word that is the maker of a part of this kind is never dropped
-    /// (an ASRock board is not the ASUS board of the same chipset). `None` when nothing
-    /// matches, or when the retries disagree.
+    /// (an ASRock board is not the ASUS board of the same chipset), nor is a word no part of the
+    /// kind holds (a maker the catalog lacks). `None` when nothing matches, or when the retries
+    /// disagree.
     pub fn find_by_name(&self, kind: super::PartKind, name: &str) -> Option<&dyn super::Part> {
         use super::PartKind;
         let kinds: &[PartKind] = match kind {
@@ -182,9 +189,13 @@ impl super::Catalog {
             // hand "ASRock TRX50 WS" the ASUS TRX50 board.
             let opens_with_maker = parts.iter().any(|p| p.vendor().eq_ignore_ascii_case(words[0]));
             let mut found: Option<usize> = None;
+            // A word no part of this kind holds anywhere is no wrong series word but a name the
+            // catalog lacks (a maker, "鑫谷" in "鑫谷 GM650W"): dropping it would find another
+            // maker's part of the same model code.
             for skip in (0..words.len())
                 .filter(|&i| !words[i].chars().any(|c| c.is_ascii_digit()))
                 .filter(|&i| !(i == 0 && opens_with_maker))
+                .filter(|&i| index.mentions(words[i]))
             {
                 let query: Vec<&str> = words.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, w)| *w).collect();
                 if let Some(i) = index.best_match(&query.join(" ")) {
