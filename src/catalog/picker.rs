@@ -33,10 +33,13 @@ impl PickerIndex {
         self.keys.is_empty()
     }
 
-    /// Whether some indexed part's vendor, name or id holds `word` (read as [`query_terms`]
-    /// reads it).
+    /// Whether the indexed parts' vendors, names and ids hold `word` (read as [`query_terms`]
+    /// reads it): each of its `/`-separated alternatives (`Platinum/Titanium`) in some part.
     fn mentions(&self, word: &str) -> bool {
-        query_terms(word).iter().any(|t| self.keys.iter().any(|k| k.contains(t.as_str())))
+        query_terms(word)
+            .iter()
+            .flat_map(|t| t.split('/').filter(|p| !p.is_empty()).map(str::to_owned).collect::<Vec<_>>())
+            .all(|p| self.keys.iter().any(|k| k.contains(p.as_str())))
     }
 
     /// Positions of the parts that contain every whitespace-separated term of `query`, best
