@@ -390,8 +390,8 @@ fn named_parts_of_real_builds_resolve() {
     // found, not chosen for resolving; the parts of theirs the catalog lacks (no-name and Chinese
     // PSUs, cases and boards, mining frames, older desktop CPUs, the X99-E WS/USB 3.1, the ASRock
     // TRX50 WS, a Sliger CX4712 4U case, EPYC 7601, a Gainward RTX 3090 Ti card, the Arctic
-    // Freezer 4U-M Rev. 2) keep the
-    // rate under 95 % until they are curated; the floor below is the rate measured with them.
+    // Freezer 4U-M Rev. 2) keep the rate under 95 % until they are curated; the floor below is
+    // the rate measured with them.
     assert!(BUILDS.len() >= 50, "only {} builds in the test set", BUILDS.len());
     assert!(found * 1000 >= total * FLOOR_PERMILLE, "{found}/{total}: {missing:#?}");
 }
