@@ -33,12 +33,27 @@ impl PickerIndex {
         self.keys.is_empty()
     }
 
+    /// Whether the indexed parts' vendors, names and ids hold `word` (read as [`query_terms`]
+    /// reads it): each of its `/`-separated alternatives (`Platinum/Titanium`) in some part.
+    fn mentions(&self, word: &str) -> bool {
+        query_terms(word)
+            .iter()
+            .flat_map(|t| t.split('/').filter(|p| !p.is_empty()).map(str::to_owned).collect::<Vec<_>>())
+            .all(|p| self.keys.iter().any(|k| k.contains(p.as_str())))
+    }
+
     /// Positions of the parts that contain every whitespace-separated term of `query`, best
     /// first: a term at the start of a word scores higher than one inside a word, and shorter
     /// keys win ties (the plain model before its colour variants). At most `limit` results; an
     /// empty query returns the first `limit` parts in order.
+    ///
+    /// Terms are read as [`query_terms`] gives them (trademark signs and trailing commas
+    /// dropped). A term also matches, scoring as inside a word, a key that holds it without
+    /// its dashes (`E5-2697v4` in `Xeon E5-2697 v4`), or one that holds both halves of a model
+    /// code and its series suffix (`X670E-CREATOR` in `X670E ProArt CREATOR`, see
+    /// [`suffix_split`]).
     pub fn search(&self, query: &str, limit: usize) -> Vec<usize> {
-        let terms: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        let terms = query_terms(query);
         if terms.is_empty() {
             return (0..self.keys.len().min(limit)).collect();
         }
@@ -51,7 +66,12 @@ impl PickerIndex {
                         let word_start = at == 0 || !key.as_bytes()[at - 1].is_ascii_alphanumeric();
                         score += if word_start { 2 } else { 1 };
                     }
-                    None if self.compact[i].contains(t.trim_matches('-')) => score += 1,
+                    None if self.compact[i].contains(&t.replace('-', "")) => score += 1,
+                    None if suffix_split(t)
+                        .is_some_and(|(code, word)| key.contains(code) && starts_a_word(key, word)) =>
+                    {
+                        score += 1;
+                    }
                     None => continue 'parts,
                 }
             }
@@ -64,23 +84,53 @@ impl PickerIndex {
 }
 
 /// Words that make a model number a different part: `3090` and `3090 Ti`, `4090` and `4090 D`,
-/// `7900 XT` and `7900 XTX` are different chips.
-const VARIANT_WORDS: &[&str] = &["ti", "super", "xt", "xtx", "gre", "d"];
+/// `7900 XT` and `7900 XTX` are different chips, and Noctua's `NH-D15 G2` is not the NH-D15.
+const VARIANT_WORDS: &[&str] = &["ti", "super", "xt", "xtx", "gre", "d", "g2"];
 
 impl PickerIndex {
     /// The best [`PickerIndex::search`] hit for a builder's part name that does not add a variant
     /// word ([`VARIANT_WORDS`]) to one of the name's model numbers: "Gigabyte 3090 Gaming OC"
     /// is the RTX 3090 card, never the 3090 Ti one whose listing happens to be shorter.
     fn best_match(&self, name: &str) -> Option<usize> {
-        let terms: Vec<String> = name.split_whitespace().map(str::to_lowercase).collect();
+        let terms = query_terms(name);
         self.search(name, self.keys.len()).into_iter().find(|&i| !adds_variant(&self.keys[i], &terms))
     }
 }
 
-/// Whether every occurrence in `key` of some all-digit term of `terms` is followed by a variant
-/// word that `terms` do not name.
+/// The lower-cased search terms of a query: its whitespace-separated words without trademark
+/// signs (`Ryzen™`, `Radeon®`) and without a trailing comma or semicolon (`SWFT319,` as a
+/// pasted listing writes it); words left empty are dropped.
+fn query_terms(query: &str) -> Vec<String> {
+    query
+        .split_whitespace()
+        .map(|w| w.chars().filter(|c| !matches!(c, '™' | '®' | '©')).collect::<String>())
+        .map(|w| w.trim_end_matches([',', ';']).to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// A term `CODE-WORD` whose `CODE` holds a digit and whose `WORD` is a series or edition word
+/// of three letters or more (`X670E-CREATOR`, `WRX80E-SAGE`), as `(code, word)`; catalogs from
+/// other sources put the two apart (`X670E ProArt CREATOR`), and the word must then start a
+/// word of the key ([`starts_a_word`]). A suffix with a digit is no series word (`ROMED-2T`,
+/// `TR4-SP3`), and a one- or two-letter suffix (`X99-E`, `H12SSL-i`) occurs in too many keys
+/// to mean anything apart: those terms are never split.
+fn suffix_split(term: &str) -> Option<(&str, &str)> {
+    let (code, word) = term.rsplit_once('-')?;
+    (code.chars().any(|c| c.is_ascii_digit()) && word.chars().count() >= 3 && word.chars().all(char::is_alphabetic))
+        .then_some((code, word))
+}
+
+/// Whether `word` occurs in `key` at the start of a word (after a non-alphanumeric character
+/// or at the start).
+fn starts_a_word(key: &str, word: &str) -> bool {
+    key.match_indices(word).any(|(at, _)| at == 0 || !key.as_bytes()[at - 1].is_ascii_alphanumeric())
+}
+
+/// Whether every occurrence in `key` of some model-code term of `terms` ([`is_model_code`]:
+/// `3090`, `NH-D15`) is followed by a variant word that `terms` do not name.
 fn adds_variant(key: &str, terms: &[String]) -> bool {
-    terms.iter().filter(|t| t.len() >= 3 && t.chars().all(|c| c.is_ascii_digit())).any(|num| {
+    terms.iter().filter(|t| is_model_code(t)).any(|num| {
         let mut found = key.match_indices(num.as_str()).peekable();
         found.peek().is_some()
             && found.all(|(at, _)| {
@@ -101,7 +151,10 @@ impl super::Catalog {
     /// build log's "ROG Genesis GR701" for the ROG Hyperion GR701): the name is searched again
     /// without each of its words that holds no digit, but only when it has a model code
     /// ([`is_model_code`]) that every retry keeps, and only when all retries that match point to
-    /// the same part. `None` when nothing matches, or when the retries disagree.
+    /// the same part. A first word that is the maker of a part of this kind is never dropped
+    /// (an ASRock board is not the ASUS board of the same chipset), nor is a word no part of the
+    /// kind holds (a maker the catalog lacks). `None` when nothing matches, or when the retries
+    /// disagree.
     pub fn find_by_name(&self, kind: super::PartKind, name: &str) -> Option<&dyn super::Part> {
         use super::PartKind;
         let kinds: &[PartKind] = match kind {
@@ -135,8 +188,18 @@ impl super::Catalog {
             return None;
         }
         for (parts, index) in &indexed {
+            // A name that opens with a maker of this kind names that maker: dropping it would
+            // hand "ASRock TRX50 WS" the ASUS TRX50 board.
+            let opens_with_maker = parts.iter().any(|p| p.vendor().eq_ignore_ascii_case(words[0]));
             let mut found: Option<usize> = None;
-            for skip in (0..words.len()).filter(|&i| !words[i].chars().any(|c| c.is_ascii_digit())) {
+            // A word no part of this kind holds anywhere is no wrong series word but a name the
+            // catalog lacks (a maker, "鑫谷" in "鑫谷 GM650W"): dropping it would find another
+            // maker's part of the same model code.
+            for skip in (0..words.len())
+                .filter(|&i| !words[i].chars().any(|c| c.is_ascii_digit()))
+                .filter(|&i| !(i == 0 && opens_with_maker))
+                .filter(|&i| index.mentions(words[i]))
+            {
                 let query: Vec<&str> = words.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, w)| *w).collect();
                 if let Some(i) = index.best_match(&query.join(" ")) {
                     match found {
