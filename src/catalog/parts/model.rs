@@ -152,6 +152,10 @@ pub enum TensorFormat {
     /// NVIDIA NVFP4: 4-bit E2M1 values with one FP8 E4M3 scale per 16 plus an FP32 scale per
     /// tensor (TensorRT Model Optimizer checkpoints): 0.5 + 1/16 bytes.
     Nvfp4,
+    /// INT4 with one BF16 scale per 32 weights (compressed-tensors `pack-quantized`,
+    /// `group_size` 32, as Kimi K2 Thinking and K2.5 publish their routed experts): 0.5 + 2/32
+    /// bytes.
+    Int4Group32,
 }
 
 impl TensorFormat {
@@ -163,6 +167,7 @@ impl TensorFormat {
             TensorFormat::Fp8Block => 1.0 + 4.0 / (128.0 * 128.0),
             TensorFormat::Mxfp4 => 0.5 + 1.0 / 32.0,
             TensorFormat::Nvfp4 => 0.5 + 1.0 / 16.0,
+            TensorFormat::Int4Group32 => 0.5 + 2.0 / 32.0,
         }
     }
 }
