@@ -53,6 +53,7 @@ pub mod calibration;
 pub mod cluster;
 mod finetune;
 pub mod inputs;
+pub mod measured;
 mod memory;
 mod pipeline;
 pub mod report;
