@@ -96,7 +96,7 @@ fn gpt_oss_120b_native_is_the_model_cards_60_8_gib() {
 fn block_fp8_and_nvfp4_count_scales_and_keep_embeddings_bf16() {
     let c = cat();
     let ds = preset(&c, "deepseek-v3");
-    assert_eq!(weight_bytes(&ds, Precision::Fp8Block), weight_bytes(&ds, Precision::Native));
+    assert!((weight_bytes(&ds, Precision::Fp8Block) - weight_bytes(&ds, Precision::Native)).abs() < 1.0);
     let g = llm::param_groups(&ds);
     let tables = 2.0 * g.table * 2.0;
     let layers = (g.experts + g.layers) * TensorFormat::Fp8Block.bytes_per_weight();

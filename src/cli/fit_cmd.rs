@@ -201,13 +201,13 @@ fn print_measured(
         });
     }
     println!("measured ({}, llama-bench on {}):", path.display(), rows[0].gpu_info);
-    println!("  {:<16} {:>14} {:>14} {:>10}", "test", "measured tok/s", "estimate tok/s", "measured/estimate");
+    println!("  {:<16} {:>14} {:>14} {:>17}", "test", "measured tok/s", "estimate tok/s", "measured/estimate");
     for c in &comparisons {
         let (e, r) = match (c.estimated_tok_s, c.ratio()) {
             (Some(e), Some(r)) => (format!("{e:.1}"), format!("{r:.2}")),
             _ => ("unknown".into(), "-".into()),
         };
-        println!("  {:<16} {:>14.1} {:>14} {:>10}", c.test, c.measured_tok_s, e, r);
+        println!("  {:<16} {:>14.1} {:>14} {:>17}", c.test, c.measured_tok_s, e, r);
     }
     let (decode, prefill) = correction_factors(&comparisons);
     let speed = result.fit.speed.as_ref();

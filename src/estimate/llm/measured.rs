@@ -64,7 +64,7 @@ impl BenchRow {
 }
 
 /// A measurement file that is not llama-bench output, or is cut short: where and why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MeasuredError {
     /// Line, 1-based (0 = the file as a whole).
     pub line: usize,
@@ -83,6 +83,8 @@ impl fmt::Display for MeasuredError {
         }
     }
 }
+
+impl std::error::Error for MeasuredError {}
 
 fn err(line: usize, column: usize, message: impl Into<String>) -> MeasuredError {
     MeasuredError { line, column, message: message.into() }
@@ -319,7 +321,7 @@ pub fn check_gpus(rows: &[BenchRow], build_gpus: &[String]) -> Result<(), String
     build.dedup();
     Err(format!(
         "measured on {} but the build has {}: a measurement from another machine does not calibrate this one",
-        foreign.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+        foreign.iter().map(|s| s.as_str()).collect::<Vec<&str>>().join(", "),
         build.join(", ")
     ))
 }
@@ -347,8 +349,8 @@ impl Comparison {
 /// The correction factors: geometric mean of measured ÷ estimated over the generation tests
 /// and over the prompt tests (`None` where no test of that kind has a known estimate).
 pub fn correction_factors(c: &[Comparison]) -> (Option<f64>, Option<f64>) {
-    let geo = |gen: bool| {
-        let r: Vec<f64> = c.iter().filter(|x| x.generation == gen).filter_map(Comparison::ratio).collect();
+    let geo = |generation: bool| {
+        let r: Vec<f64> = c.iter().filter(|x| x.generation == generation).filter_map(Comparison::ratio).collect();
         (!r.is_empty()).then(|| (r.iter().map(|x| x.ln()).sum::<f64>() / r.len() as f64).exp())
     };
     (geo(true), geo(false))
