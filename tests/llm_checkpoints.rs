@@ -160,3 +160,24 @@ fn the_fit_carries_native_weight_bytes() {
     let w = r.gpus[0].memory.weights_gib;
     assert!((w / 60.8 - 1.0).abs() < 0.02, "{w:.2} GiB");
 }
+
+/// Decode reads each group at its own format: gpt-oss-120b at `native` reads all of its BF16
+/// attention, router and LM head plus 4 of 128 MXFP4 experts per layer at batch 1, about
+/// 2.0 + 1.2 + 1.9 GB (by the group bytes above), not the whole body scaled by the active
+/// parameter fraction (2.2 GB), which would overstate decode speed.
+#[test]
+fn moe_decode_reads_dense_groups_whole_and_experts_by_routing() {
+    let c = cat();
+    let gpu = c.gpu_or_card("nvidia-h100-sxm5-80gb").expect("H100").clone();
+    let m = preset(&c, "gpt-oss-120b");
+    let g = llm::param_groups(&m);
+    let dense = g.layers * 2.0;
+    let head = g.table * 2.0;
+    let experts = g.experts * TensorFormat::Mxfp4.bytes_per_weight() * 4.0 / 128.0;
+    let want_gb = (dense + head + experts) / 1e9;
+    let mut input = FitInput::new(m, Precision::Native);
+    input.context_tokens = 1;
+    let r = llm::estimate(&input, &[GpuSlot::new(gpu)]).expect("estimate");
+    let got = r.speed.expect("speed").bytes_per_token_gb;
+    assert!((got / want_gb - 1.0).abs() < 0.05, "{got:.2} GB per token, want {want_gb:.2}");
+}
