@@ -68,7 +68,8 @@ fn another_machines_gpus_are_refused_with_the_names() {
 #[test]
 fn the_correction_is_the_geometric_mean_of_measured_over_estimate() {
     let c = |generation, m, e| Comparison { test: String::new(), generation, measured_tok_s: m, estimated_tok_s: e };
-    let (decode, prefill) = correction_factors(&[c(true, 120.0, Some(100.0)), c(true, 90.0, Some(100.0)), c(false, 1.0, None)]);
+    let (decode, prefill) =
+        correction_factors(&[c(true, 120.0, Some(100.0)), c(true, 90.0, Some(100.0)), c(false, 1.0, None)]);
     assert!((decode.expect("decode") - (1.2f64 * 0.9).sqrt()).abs() < 1e-9);
     assert_eq!(prefill, None, "an unknown estimate gives no correction");
 }

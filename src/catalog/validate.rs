@@ -271,7 +271,11 @@ fn validate_psus_and_models(c: &Catalog, out: &mut Vec<ValidationIssue>) {
             });
         };
         if let Some(e) = &m.experts
-            && (e.per_token == 0 || e.per_token > e.routed || e.layers == 0 || e.layers > m.layers || e.intermediate == 0)
+            && (e.per_token == 0
+                || e.per_token > e.routed
+                || e.layers == 0
+                || e.layers > m.layers
+                || e.intermediate == 0)
         {
             bad(format!(
                 "experts: per_token {} must be 1..={} routed, layers {} must be 1..={} and intermediate positive",

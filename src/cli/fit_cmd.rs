@@ -190,9 +190,10 @@ fn print_measured(
             runtime: Some("llama.cpp".into()),
             ..opts.clone()
         };
-        let est = fit::for_build(build, catalog, &o).ok().and_then(|f| f.fit.speed).and_then(|s| {
-            if r.is_generation() { Some(s.decode_batch1_tokens_per_s) } else { s.prefill_tokens_per_s }
-        });
+        let est = fit::for_build(build, catalog, &o)
+            .ok()
+            .and_then(|f| f.fit.speed)
+            .and_then(|s| if r.is_generation() { Some(s.decode_batch1_tokens_per_s) } else { s.prefill_tokens_per_s });
         comparisons.push(Comparison {
             test: r.test_name(),
             generation: r.is_generation(),

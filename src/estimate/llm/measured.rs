@@ -209,9 +209,7 @@ fn parse_jsonl(text: &str) -> Result<Vec<BenchRow>, MeasuredError> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str::<RawRow>(l).map(|r| r.into_row(i + 1)).map_err(|e| json_error(&e, i))
-        })
+        .map(|(i, l)| serde_json::from_str::<RawRow>(l).map(|r| r.into_row(i + 1)).map_err(|e| json_error(&e, i)))
         .collect()
 }
 
@@ -259,7 +257,10 @@ fn parse_csv(text: &str) -> Result<Vec<BenchRow>, MeasuredError> {
         return Err(err(
             h_at + 1,
             0,
-            format!("not llama-bench CSV: the header lacks {} (write it with `llama-bench -o csv`)", missing.join(", ")),
+            format!(
+                "not llama-bench CSV: the header lacks {} (write it with `llama-bench -o csv`)",
+                missing.join(", ")
+            ),
         ));
     }
     let idx = |name: &str| col(name).unwrap_or(usize::MAX);
