@@ -19,20 +19,18 @@ fn llama_bench_json_and_csv_read_as_written() {
     let json = parse_llama_bench(&fixture("rtx4080-qwen2.5-7b-q4_k_m.json")).expect("json");
     assert_eq!(json.len(), 2);
     assert_eq!((json[0].test_name(), json[1].test_name()), ("pp512".to_owned(), "tg128".to_owned()));
-    assert!((json[0].avg_ts - 7100.002165).abs() < 1e-6 && (json[1].avg_ts - 118.881588).abs() < 1e-6);
+    assert!((json[0].avg_ts - 7_100.002_165).abs() < 1e-6 && (json[1].avg_ts - 118.881_588).abs() < 1e-6);
     assert_eq!(json[1].model_n_params, Some(7_615_616_512));
     assert_eq!((json[0].line, json[1].line), (2, 48));
     let csv = parse_llama_bench(&fixture("rtx4080-qwen2.5-7b-q4_k_m.csv")).expect("csv");
     assert_eq!(csv.len(), 2);
-    assert!((csv[0].avg_ts - 7285.676949).abs() < 1e-6 && (csv[1].avg_ts - 119.915244).abs() < 1e-6);
+    assert!((csv[0].avg_ts - 7_285.676_949).abs() < 1e-6 && (csv[1].avg_ts - 119.915_244).abs() < 1e-6);
     assert!(csv[1].is_generation() && !csv[0].is_generation());
     assert_eq!(csv[0].gpus(), vec!["NVIDIA GeForce RTX 4080".to_owned()]);
     // JSONL: the same objects one per line.
-    let jsonl: String = serde_json::from_str::<Vec<serde_json::Value>>(&fixture("rtx4080-qwen2.5-7b-q4_k_m.json"))
-        .expect("value")
-        .iter()
-        .map(|v| format!("{v}\n"))
-        .collect();
+    let values: Vec<serde_json::Value> =
+        serde_json::from_str(&fixture("rtx4080-qwen2.5-7b-q4_k_m.json")).expect("value");
+    let jsonl = values.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
     assert_eq!(parse_llama_bench(&jsonl).expect("jsonl").len(), 2);
 }
 

@@ -166,8 +166,8 @@ impl TensorFormat {
             TensorFormat::Fp8 => 1.0,
             TensorFormat::Fp8Block => 1.0 + 4.0 / (128.0 * 128.0),
             TensorFormat::Mxfp4 => 0.5 + 1.0 / 32.0,
-            TensorFormat::Nvfp4 => 0.5 + 1.0 / 16.0,
-            TensorFormat::Int4Group32 => 0.5 + 2.0 / 32.0,
+            // NVFP4: one 1-byte scale per 16; INT4 group 32: one 2-byte scale per 32.
+            TensorFormat::Nvfp4 | TensorFormat::Int4Group32 => 0.5 + 1.0 / 16.0,
         }
     }
 }

@@ -154,19 +154,17 @@ impl Precision {
     pub fn bits_per_weight(self) -> f64 {
         match self {
             Precision::Fp32 => 32.0,
-            Precision::Bf16 | Precision::Fp16 => 16.0,
+            Precision::Bf16 | Precision::Fp16 | Precision::Native => 16.0,
             Precision::Fp8 | Precision::Int8 => 8.0,
             Precision::Int4 => INT4_BITS,
-            Precision::Q4_0 => 4.5,
+            Precision::Q4_0 | Precision::Nvfp4 => 4.5,
             Precision::Q4_K_M => 4.894,
             Precision::Q5_K_M => 5.704,
             Precision::Q6_K => 6.563,
             Precision::Q8_0 => 8.501,
             Precision::Bpw(bits) => bits,
             Precision::Mxfp4 => 4.25,
-            Precision::Nvfp4 => 4.5,
             Precision::Fp8Block => 8.0 + 32.0 / (128.0 * 128.0),
-            Precision::Native => 16.0,
         }
     }
 

@@ -154,9 +154,13 @@ pub(super) fn speed(
     // (1 - (1 - k/E)^b of them), each group at its own bytes per weight. (expert bytes,
     // dense bytes, k/E)
     let expert_split = match (input.file_weights, group_formats(m, input.weight_precision), m.experts.as_ref()) {
-        (None, Some(f), Some(e)) if e.routed > 0 => {
-            let eb = param_groups(m).experts * f.experts.bytes_per_weight();
-            Some((eb, (body_b - eb).max(0.0), f64::from(e.per_token.min(e.routed)) / f64::from(e.routed)))
+        (None, Some(formats), Some(shape)) if shape.routed > 0 => {
+            let expert_bytes = param_groups(m).experts * formats.experts.bytes_per_weight();
+            Some((
+                expert_bytes,
+                (body_b - expert_bytes).max(0.0),
+                f64::from(shape.per_token.min(shape.routed)) / f64::from(shape.routed),
+            ))
         }
         _ => None,
     };
@@ -190,7 +194,9 @@ pub(super) fn speed(
         // Expected fraction of layer weights touched by b tokens (MoE: experts overlap).
         let read_frac = 1.0 - (1.0 - active_frac).powf(bf);
         let body_read = match expert_split {
-            Some((eb, db, k)) => db * lf + eb * lf * (1.0 - (1.0 - k).powf(bf)),
+            Some((expert_bytes, dense_bytes, picked)) => {
+                dense_bytes * lf + expert_bytes * lf * (1.0 - (1.0 - picked).powf(bf))
+            }
             None => body_b * lf * read_frac,
         };
         let weights = share.width * (body_read + if share.has_head { head_b } else { 0.0 });
