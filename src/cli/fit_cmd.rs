@@ -35,7 +35,8 @@ pub struct FitArgs {
     /// context, largest batch, decode and prefill.
     #[arg(long)]
     pub search: bool,
-    /// Weight precision: fp32, bf16, fp16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, q6_k, q8_0, or NNbpw.
+    /// Weight precision: fp32, bf16, fp16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, q6_k, q8_0,
+    /// mxfp4, nvfp4, fp8-block, native (the checkpoint as published), or NNbpw.
     #[arg(long)]
     pub precision: Option<String>,
     /// KV-cache precision (default fp16).
