@@ -35,7 +35,8 @@ pub struct FitArgs {
     /// context, largest batch, decode and prefill.
     #[arg(long)]
     pub search: bool,
-    /// Weight precision: fp32, bf16, fp16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, q6_k, q8_0, or NNbpw.
+    /// Weight precision: fp32, bf16, fp16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, q6_k, q8_0,
+    /// mxfp4, nvfp4, fp8-block, native (the checkpoint as published), or NNbpw.
     #[arg(long)]
     pub precision: Option<String>,
     /// KV-cache precision (default fp16).
@@ -61,6 +62,11 @@ pub struct FitArgs {
     /// eth-100, eth-25, eth-10.
     #[arg(long)]
     pub interconnect: Option<String>,
+    /// A llama-bench result file (`-o json`, `-o jsonl` or `-o csv`) measured on this build's
+    /// GPUs: prints estimate vs measured per test and this machine's corrected decode and
+    /// prefill; refused when it names other GPUs.
+    #[arg(long)]
+    pub measured: Option<PathBuf>,
     /// Cloud price to compare with, USD per hour (default A100 80 GB at 1.60).
     #[arg(long)]
     pub cloud_usd_per_hour: Option<f64>,
@@ -128,7 +134,101 @@ pub fn run(a: &FitArgs) -> ExitCode {
     if a.search {
         print_search(&build, &catalog, &opts, &result);
     }
+    if let Some(path) = &a.measured
+        && let Err(e) = print_measured(path, &build, &catalog, &opts, &result)
+    {
+        eprintln!("kraftwerk: {}: {e}", path.display());
+        return ExitCode::from(2);
+    }
     code
+}
+
+/// `--measured FILE`: reads llama-bench output, refuses another machine's or another model's,
+/// estimates each of its tests on this build (batch 1, llama.cpp, the test's context) and prints
+/// estimate vs measured and the corrected figures of this fit.
+fn print_measured(
+    path: &std::path::Path,
+    build: &crate::rig::Build,
+    catalog: &crate::catalog::Catalog,
+    opts: &FitOptions,
+    result: &BuildFit,
+) -> Result<(), String> {
+    use crate::estimate::llm::measured::{Comparison, check_gpus, correction_factors, parse_llama_bench};
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let rows = parse_llama_bench(&text).map_err(|e| e.to_string())?;
+    let names: Vec<String> = result
+        .fit
+        .gpus
+        .iter()
+        .filter_map(|g| catalog.gpu_or_card(&g.gpu_id))
+        .map(|g| format!("{} {}", g.vendor, g.name))
+        .collect();
+    check_gpus(&rows, &names)?;
+    let params_b = catalog
+        .model(&result.fit.model_id)
+        .map(|m| m.params_b)
+        .or_else(|| opts.model_file.as_ref().map(|f| f.model.params_b));
+    if let Some(want) = params_b {
+        for r in &rows {
+            if let Some(n) = r.model_n_params
+                && ((n as f64 / 1e9) / want - 1.0).abs() > 0.03
+            {
+                return Err(format!(
+                    "line {}: measured `{}` ({:.2} B parameters), but the fit is for {} ({want:.2} B): give --model for the measured model",
+                    r.line,
+                    r.model_type,
+                    n as f64 / 1e9,
+                    result.fit.model_id
+                ));
+            }
+        }
+    }
+    let mut comparisons = Vec::new();
+    for r in &rows {
+        let o = FitOptions {
+            context: Some(r.context_tokens().max(1)),
+            batch: Some(1),
+            runtime: Some("llama.cpp".into()),
+            ..opts.clone()
+        };
+        let est = fit::for_build(build, catalog, &o)
+            .ok()
+            .and_then(|f| f.fit.speed)
+            .and_then(|s| if r.is_generation() { Some(s.decode_batch1_tokens_per_s) } else { s.prefill_tokens_per_s });
+        comparisons.push(Comparison {
+            test: r.test_name(),
+            generation: r.is_generation(),
+            measured_tok_s: r.avg_ts,
+            estimated_tok_s: est,
+        });
+    }
+    outln!("measured ({}, llama-bench on {}):", path.display(), rows[0].gpu_info);
+    outln!("  {:<16} {:>14} {:>14} {:>17}", "test", "measured tok/s", "estimate tok/s", "measured/estimate");
+    for c in &comparisons {
+        let (e, r) = match (c.estimated_tok_s, c.ratio()) {
+            (Some(e), Some(r)) => (format!("{e:.1}"), format!("{r:.2}")),
+            _ => ("unknown".into(), "-".into()),
+        };
+        outln!("  {:<16} {:>14.1} {:>14} {:>17}", c.test, c.measured_tok_s, e, r);
+    }
+    let (decode, prefill) = correction_factors(&comparisons);
+    let speed = result.fit.speed.as_ref();
+    match (decode, speed) {
+        (Some(k), Some(s)) => outln!(
+            "  corrected decode at context {}: {:.1} tok/s at batch 1 (estimate {:.1} x {k:.2}), {:.1} tok/s in all at batch {}",
+            result.fit.context_tokens,
+            s.decode_batch1_tokens_per_s * k,
+            s.decode_batch1_tokens_per_s,
+            s.decode_batch_tokens_per_s * k,
+            result.fit.batch
+        ),
+        _ => outln!("  corrected decode: not known (no generation test with a known estimate)"),
+    }
+    match (prefill, speed.and_then(|s| s.prefill_tokens_per_s)) {
+        (Some(k), Some(p)) => outln!("  corrected prefill: {:.0} tok/s (estimate {p:.0} x {k:.2})", p * k),
+        _ => outln!("  corrected prefill: not known (no prompt test with a known estimate)"),
+    }
+    Ok(())
 }
 
 fn print_memory(f: &FitReport, build_name: &str) {

@@ -262,5 +262,31 @@ fn validate_psus_and_models(c: &Catalog, out: &mut Vec<ValidationIssue>) {
                 message: format!("kv_heads {} must divide heads {}", m.kv_heads, m.heads),
             });
         }
+        let mut bad = |message: String| {
+            out.push(ValidationIssue {
+                kind: PartKind::Model,
+                id: m.id.clone(),
+                origin: m.origin.to_string(),
+                message,
+            });
+        };
+        if let Some(e) = &m.experts
+            && (e.per_token == 0
+                || e.per_token > e.routed
+                || e.layers == 0
+                || e.layers > m.layers
+                || e.intermediate == 0)
+        {
+            bad(format!(
+                "experts: per_token {} must be 1..={} routed, layers {} must be 1..={} and intermediate positive",
+                e.per_token, e.routed, e.layers, m.layers
+            ));
+        }
+        if let Some(c) = &m.checkpoint
+            && c.total_bytes.is_some()
+            && c.total_source.as_deref().is_none_or(str::is_empty)
+        {
+            bad("checkpoint.total_bytes needs its total_source (the index's URL)".into());
+        }
     }
 }

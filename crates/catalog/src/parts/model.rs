@@ -73,6 +73,16 @@ pub struct LlmModel {
     pub max_context: u32,
     /// Attention layout.
     pub attention: Attention,
+    /// Whether the LM head reuses the token-embedding table (`tie_word_embeddings`; Qwen3 up to
+    /// 4B, Gemma). Default false (untied).
+    #[serde(default)]
+    pub tied_embeddings: bool,
+    /// Routed-expert shape of an MoE model (`None` = dense).
+    #[serde(default)]
+    pub experts: Option<Experts>,
+    /// The checkpoint as published: tensor format per group and the index's total bytes.
+    #[serde(default)]
+    pub checkpoint: Option<Checkpoint>,
     /// Source URL (config.json or paper).
     pub source: String,
     /// Not used for models; kept for a uniform schema.
@@ -94,6 +104,99 @@ impl LlmModel {
     pub fn active_b(&self) -> f64 {
         self.active_params_b.unwrap_or(self.params_b)
     }
+
+    /// Parameters of the routed experts, billions (0 for a dense model).
+    pub fn expert_params_b(&self) -> f64 {
+        self.experts.as_ref().map_or(0.0, |e| e.params_b_with(self.hidden))
+    }
+}
+
+/// Routed-expert shape of an MoE model, from config.json.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Experts {
+    /// Routed experts per MoE layer (`num_local_experts`, `num_experts`, `n_routed_experts`).
+    pub routed: u32,
+    /// Experts each token is routed to (`num_experts_per_tok`, `experts_per_token`).
+    pub per_token: u32,
+    /// FFN width of one routed expert (`moe_intermediate_size`, or `intermediate_size` where
+    /// the experts are the only FFN).
+    pub intermediate: u32,
+    /// Layers that hold routed experts (all layers less `first_k_dense_replace`; Llama 4
+    /// Maverick every other layer).
+    pub layers: u32,
+}
+
+impl Experts {
+    /// Routed-expert parameters, billions, for a model of hidden size `hidden`:
+    /// `routed × layers × 3 × hidden × intermediate` (gate, up and down projections; expert
+    /// biases, as gpt-oss has, are under 0.1 % and left out).
+    pub fn params_b_with(&self, hidden: u32) -> f64 {
+        f64::from(self.routed) * f64::from(self.layers) * 3.0 * f64::from(hidden) * f64::from(self.intermediate) / 1e9
+    }
+}
+
+/// How one group of a checkpoint's tensors is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TensorFormat {
+    /// bfloat16 (or FP16): 2 bytes.
+    Bf16,
+    /// FP8 E4M3 with one FP32 scale per tensor or channel: 1 byte (the scales are under 0.1 %).
+    Fp8,
+    /// FP8 E4M3 with one FP32 `weight_scale_inv` per 128×128 block (DeepSeek-V3
+    /// README_WEIGHTS.md, Qwen3 FP8 `weight_block_size` [128, 128]): 1 + 4/16384 bytes.
+    Fp8Block,
+    /// OCP MXFP4: 4-bit E2M1 values with one E8M0 scale byte per 32 (gpt-oss `*_blocks` and
+    /// `*_scales` tensors): 0.5 + 1/32 bytes.
+    Mxfp4,
+    /// NVIDIA NVFP4: 4-bit E2M1 values with one FP8 E4M3 scale per 16 plus an FP32 scale per
+    /// tensor (TensorRT Model Optimizer checkpoints): 0.5 + 1/16 bytes.
+    Nvfp4,
+    /// INT4 with one BF16 scale per 32 weights (compressed-tensors `pack-quantized`,
+    /// `group_size` 32, as Kimi K2 Thinking and K2.5 publish their routed experts): 0.5 + 2/32
+    /// bytes.
+    Int4Group32,
+}
+
+impl TensorFormat {
+    /// Bytes per weight, scale tensors included.
+    pub fn bytes_per_weight(self) -> f64 {
+        match self {
+            TensorFormat::Bf16 => 2.0,
+            TensorFormat::Fp8 => 1.0,
+            TensorFormat::Fp8Block => 1.0 + 4.0 / (128.0 * 128.0),
+            TensorFormat::Mxfp4 => 0.5 + 1.0 / 32.0,
+            // NVFP4: one 1-byte scale per 16; INT4 group 32: one 2-byte scale per 32.
+            TensorFormat::Nvfp4 | TensorFormat::Int4Group32 => 0.5 + 1.0 / 16.0,
+        }
+    }
+}
+
+/// The published checkpoint of a preset: the format of each tensor group and the bytes its
+/// safetensors index (or GGUF file) reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checkpoint {
+    /// Routed MoE experts (ignored for a dense model).
+    pub experts: TensorFormat,
+    /// The rest of the transformer layers: attention, dense FFN, shared experts, router, norms.
+    pub layers: TensorFormat,
+    /// Token embedding and LM head.
+    pub embeddings: TensorFormat,
+    /// Parameters in the files beyond `params_b`, billions (DeepSeek-V3's multi-token
+    /// prediction module: 685B in the files, 671B in the model), stored as `layers` except for
+    /// the routed experts given in `extra_expert_params_b`.
+    #[serde(default)]
+    pub extra_params_b: f64,
+    /// Of `extra_params_b`, the routed-expert parameters, billions.
+    #[serde(default)]
+    pub extra_expert_params_b: f64,
+    /// `metadata.total_size` of the safetensors index, bytes (`None` = not found published).
+    #[serde(default)]
+    pub total_bytes: Option<u64>,
+    /// Where `total_bytes` was read (the index's URL, and the copy it was verified against).
+    #[serde(default)]
+    pub total_source: Option<String>,
 }
 
 /// The weight bytes of one concrete model file, read from its header (GGUF tensor infos or

@@ -106,11 +106,28 @@ pub enum Precision {
     /// (EXL2 4.5 bpw, HQQ, ...), dequantized to FP16 for matrix multiplies.
     #[serde(rename = "bpw")]
     Bpw(f64),
+    /// OCP MXFP4 as gpt-oss publishes it: the routed MoE experts in MXFP4 (4.25 bits with
+    /// their E8M0 scales), attention, router, embeddings and LM head in BF16. A dense model
+    /// gets MXFP4 for all its layer weights.
+    #[serde(rename = "mxfp4")]
+    Mxfp4,
+    /// NVIDIA NVFP4 (TensorRT Model Optimizer checkpoints): every layer's linear weights at
+    /// 4.5 bits with their FP8 scales, embeddings and LM head in BF16.
+    #[serde(rename = "nvfp4")]
+    Nvfp4,
+    /// Block-scaled FP8 (DeepSeek-V3/R1, Qwen3 FP8): layer weights in FP8 E4M3 with one FP32
+    /// scale per 128×128 block, embeddings and LM head in BF16.
+    #[serde(rename = "fp8-block")]
+    Fp8Block,
+    /// The checkpoint as published: each tensor group in the preset's own format
+    /// ([`kraftwerk_catalog::Checkpoint`]); refused for a model without one.
+    #[serde(rename = "native")]
+    Native,
 }
 
 impl Precision {
     /// Every named precision (not [`Precision::Bpw`]), in menu order.
-    pub const NAMED: [Precision; 11] = [
+    pub const NAMED: [Precision; 14] = [
         Precision::Fp32,
         Precision::Bf16,
         Precision::Fp16,
@@ -122,24 +139,39 @@ impl Precision {
         Precision::Q5_K_M,
         Precision::Q6_K,
         Precision::Q8_0,
+        Precision::Mxfp4,
+        Precision::Nvfp4,
+        Precision::Fp8Block,
     ];
 
     /// Storage bits per weight. GGUF: whole-file averages measured on Llama-3.1-8B (llama.cpp
     /// quantize README, github.com/ggml-org/llama.cpp tools/quantize): `Q4_0` 4.5, `Q4_K_M` 4.894, `Q5_K_M` 5.704, `Q6_K` 6.563,
-    /// `Q8_0` 8.501. Int4: [`INT4_BITS`].
+    /// `Q8_0` 8.501. Int4: [`INT4_BITS`]. MXFP4 4.25 and NVFP4 4.5 (scales included), block
+    /// FP8 8.002: the quantized groups only (embeddings stay BF16). [`Precision::Native`] has
+    /// no single figure: 16 here (the BF16 most checkpoints are published in); its bytes come
+    /// from the preset's checkpoint groups.
     pub fn bits_per_weight(self) -> f64 {
         match self {
             Precision::Fp32 => 32.0,
-            Precision::Bf16 | Precision::Fp16 => 16.0,
+            Precision::Bf16 | Precision::Fp16 | Precision::Native => 16.0,
             Precision::Fp8 | Precision::Int8 => 8.0,
             Precision::Int4 => INT4_BITS,
-            Precision::Q4_0 => 4.5,
+            Precision::Q4_0 | Precision::Nvfp4 => 4.5,
             Precision::Q4_K_M => 4.894,
             Precision::Q5_K_M => 5.704,
             Precision::Q6_K => 6.563,
             Precision::Q8_0 => 8.501,
             Precision::Bpw(bits) => bits,
+            Precision::Mxfp4 => 4.25,
+            Precision::Fp8Block => 8.0 + 32.0 / (128.0 * 128.0),
         }
+    }
+
+    /// Whether the precision stores tensor groups in different formats (the per-tensor
+    /// formats: [`Precision::Mxfp4`], [`Precision::Nvfp4`], [`Precision::Fp8Block`],
+    /// [`Precision::Native`]); their bytes are counted per group, not by one bits-per-weight.
+    pub fn is_per_group(self) -> bool {
+        matches!(self, Precision::Mxfp4 | Precision::Nvfp4 | Precision::Fp8Block | Precision::Native)
     }
 
     /// Bytes per element (bits / 8), as used for KV-cache entries.
@@ -156,13 +188,22 @@ impl Precision {
     /// transformer layers (vLLM FP8, AWQ/GPTQ and INT8 checkpoints do; GGUF bits are whole-file
     /// averages and already include them).
     pub fn keeps_embeddings_16bit(self) -> bool {
-        matches!(self, Precision::Fp8 | Precision::Int8 | Precision::Int4)
+        matches!(
+            self,
+            Precision::Fp8
+                | Precision::Int8
+                | Precision::Int4
+                | Precision::Mxfp4
+                | Precision::Nvfp4
+                | Precision::Fp8Block
+                | Precision::Native
+        )
     }
 
     /// Whether weights are dequantized to FP16 before each matrix multiply (so the FP16 tensor
     /// rate applies).
     pub fn dequantizes_to_fp16(self) -> bool {
-        self.is_gguf() || matches!(self, Precision::Int4 | Precision::Bpw(_))
+        self.is_gguf() || matches!(self, Precision::Int4 | Precision::Bpw(_) | Precision::Mxfp4 | Precision::Nvfp4)
     }
 }
 
@@ -181,6 +222,10 @@ impl fmt::Display for Precision {
             Precision::Q6_K => f.write_str("q6_k"),
             Precision::Q8_0 => f.write_str("q8_0"),
             Precision::Bpw(bits) => write!(f, "{bits}bpw"),
+            Precision::Mxfp4 => f.write_str("mxfp4"),
+            Precision::Nvfp4 => f.write_str("nvfp4"),
+            Precision::Fp8Block => f.write_str("fp8-block"),
+            Precision::Native => f.write_str("native"),
         }
     }
 }
@@ -203,6 +248,10 @@ impl FromStr for Precision {
             "q5_k_m" => Some(Precision::Q5_K_M),
             "q6_k" => Some(Precision::Q6_K),
             "q8_0" => Some(Precision::Q8_0),
+            "mxfp4" => Some(Precision::Mxfp4),
+            "nvfp4" => Some(Precision::Nvfp4),
+            "fp8-block" | "fp8_block" | "fp8block" => Some(Precision::Fp8Block),
+            "native" | "published" => Some(Precision::Native),
             _ => None,
         };
         if let Some(p) = named {
@@ -218,7 +267,7 @@ impl FromStr for Precision {
         }
         Err(ParseError(format!(
             "unknown precision `{s}` (fp32, bf16, fp16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, \
-             q6_k, q8_0, or e.g. 4.5bpw)"
+             q6_k, q8_0, mxfp4, nvfp4, fp8-block, native, or e.g. 4.5bpw)"
         )))
     }
 }

@@ -53,6 +53,7 @@ pub mod calibration;
 pub mod cluster;
 mod finetune;
 pub mod inputs;
+pub mod measured;
 mod memory;
 mod pipeline;
 pub mod report;
@@ -68,7 +69,10 @@ pub use inputs::{
     FitInput, GpuSlot, Interconnect, Link, Mode, Optimizer, Parallelism, ParseError, Precision, Runtime, pcie_lane_gb_s,
 };
 pub use report::{Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, SpeedEstimate};
-pub use shape::{compute_peak_tflops, kv_cache_bytes, kv_heads_per_rank, lora_params, weight_bytes, weight_gib};
+pub use shape::{
+    GroupFormats, ParamGroups, checkpoint_bytes, compute_peak_tflops, group_formats, kv_cache_bytes, kv_heads_per_rank,
+    lora_params, param_groups, weight_bytes, weight_gib,
+};
 
 use kraftwerk_catalog::{Attention, TensorRate};
 use memory::{max_context, memory, verdict};
@@ -88,6 +92,11 @@ fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
     }
     if m.layers == 0 || m.hidden == 0 || m.heads == 0 || m.kv_heads == 0 || m.head_dim == 0 {
         return Err(bad_model("layers, hidden, heads, kv_heads and head_dim must be positive"));
+    }
+    if input.weight_precision == Precision::Native && m.checkpoint.is_none() && input.file_weights.is_none() {
+        return Err(bad_model(
+            "has no published checkpoint format in the catalog: give a precision (bf16, fp8, fp8-block, mxfp4, nvfp4, int4, q4_k_m, ...)",
+        ));
     }
     if gpus.is_empty() {
         return Err(FitError::NoGpus);
@@ -346,10 +355,17 @@ fn cluster_notes(input: &FitInput, per_node: usize, notes: &mut Vec<String>) {
 fn assumptions(input: &FitInput, runtime: Runtime) -> Vec<String> {
     let mut a = vec![
         format!(
-            "weights: {} at {:.3} bits per weight{}",
+            "weights: {} at {}{}",
             input.weight_precision,
-            input.weight_precision.bits_per_weight(),
-            if input.weight_precision.keeps_embeddings_16bit() { " (embeddings and LM head 16-bit)" } else { "" }
+            match group_formats(&input.model, input.weight_precision) {
+                Some(g) => format!("{:?} experts, {:?} layers, {:?} embeddings", g.experts, g.layers, g.embeddings),
+                None => format!("{:.3} bits per weight", input.weight_precision.bits_per_weight()),
+            },
+            if input.weight_precision.keeps_embeddings_16bit() && !input.weight_precision.is_per_group() {
+                " (embeddings and LM head 16-bit)"
+            } else {
+                ""
+            }
         ),
         format!(
             "CUDA context {CUDA_CONTEXT_GIB} GiB per GPU plus runtime buffers (judgement; 0.5-2.5 GB seen in llama.cpp and vLLM start-up logs)"
@@ -391,6 +407,8 @@ mod tests {
             assert_eq!(p.to_string().parse::<Precision>(), Ok(p));
         }
         assert_eq!("4.5bpw".parse::<Precision>(), Ok(Precision::Bpw(4.5)));
+        assert_eq!("native".parse::<Precision>(), Ok(Precision::Native));
+        assert_eq!(Precision::Native.to_string().parse::<Precision>(), Ok(Precision::Native));
         assert!("q3_k_s".parse::<Precision>().is_err());
         assert_eq!("tp:2".parse::<Parallelism>(), Ok(Parallelism::TensorParallel(2)));
         assert_eq!("split:4".parse::<Parallelism>(), Ok(Parallelism::LayerSplit(4)));

@@ -8,7 +8,7 @@
 
 use super::calibration::GIB;
 use super::inputs::{FitInput, GpuSlot, Parallelism, Precision, Runtime};
-use kraftwerk_catalog::{Attention, Gpu, LlmModel, TensorRate};
+use kraftwerk_catalog::{Attention, Gpu, LlmModel, TensorFormat, TensorRate};
 
 /// Embedding-table parameters (vocab × hidden), one table.
 pub(super) fn table_params(model: &LlmModel) -> f64 {
@@ -20,11 +20,82 @@ pub(super) fn table_params(model: &LlmModel) -> f64 {
 /// Assumes untied input and output embeddings (true for every preset but Gemma 2). Formats that
 /// keep embeddings 16-bit ([`Precision::keeps_embeddings_16bit`]) store both tables at 2 bytes.
 pub(super) fn weight_parts_bytes(model: &LlmModel, precision: Precision) -> (f64, f64, f64) {
+    if let Some(formats) = group_formats(model, precision) {
+        let g = param_groups(model);
+        let head = if model.tied_embeddings { 0.0 } else { g.table * formats.embeddings.bytes_per_weight() };
+        let body = g.experts * formats.experts.bytes_per_weight() + g.layers * formats.layers.bytes_per_weight();
+        return (g.table * formats.embeddings.bytes_per_weight(), head, body);
+    }
     let total = model.params_b * 1e9;
     let table = table_params(model).min(total / 4.0);
     let body = total - 2.0 * table;
     let table_bytes = if precision.keeps_embeddings_16bit() { 2.0 } else { precision.bytes_per_element() };
     (table * table_bytes, table * table_bytes, body * precision.bytes_per_element())
+}
+
+/// Formats of the three tensor groups under a per-group precision ([`Precision::is_per_group`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupFormats {
+    /// Routed MoE experts.
+    pub experts: TensorFormat,
+    /// The rest of the transformer layers (attention, dense FFN, shared experts, router).
+    pub layers: TensorFormat,
+    /// Token embedding and LM head.
+    pub embeddings: TensorFormat,
+}
+
+/// The group formats `precision` gives `model`: `None` for a uniform precision, and for
+/// [`Precision::Native`] on a model without a published [`kraftwerk_catalog::Checkpoint`].
+/// `mxfp4` is gpt-oss's layout (experts MXFP4, the rest BF16; all layer weights of a dense
+/// model); `nvfp4` and `fp8-block` quantize every layer weight; embeddings stay BF16.
+pub fn group_formats(model: &LlmModel, precision: Precision) -> Option<GroupFormats> {
+    use TensorFormat::{Bf16, Fp8Block, Mxfp4, Nvfp4};
+    let moe = model.experts.is_some();
+    let uniform = |f| GroupFormats { experts: f, layers: f, embeddings: Bf16 };
+    match precision {
+        Precision::Native => model.checkpoint.as_ref().map(|c| GroupFormats {
+            experts: c.experts,
+            layers: c.layers,
+            embeddings: c.embeddings,
+        }),
+        Precision::Mxfp4 if moe => Some(GroupFormats { experts: Mxfp4, layers: Bf16, embeddings: Bf16 }),
+        Precision::Mxfp4 => Some(uniform(Mxfp4)),
+        Precision::Nvfp4 => Some(uniform(Nvfp4)),
+        Precision::Fp8Block => Some(uniform(Fp8Block)),
+        _ => None,
+    }
+}
+
+/// Parameters of a preset by tensor group.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ParamGroups {
+    /// One embedding table, `vocab × hidden` (the LM head is another unless tied).
+    pub table: f64,
+    /// Routed experts ([`LlmModel::expert_params_b`]).
+    pub experts: f64,
+    /// Everything else: `params_b` less the tables and the routed experts.
+    pub layers: f64,
+}
+
+/// Splits `params_b` into embedding table, routed experts and the rest.
+pub fn param_groups(model: &LlmModel) -> ParamGroups {
+    let total = model.params_b * 1e9;
+    let tables = if model.tied_embeddings { 1.0 } else { 2.0 };
+    let table = table_params(model).min(total / 4.0);
+    let experts = (model.expert_params_b() * 1e9).clamp(0.0, (total - tables * table).max(0.0));
+    ParamGroups { table, experts, layers: (total - tables * table - experts).max(0.0) }
+}
+
+/// Bytes of the checkpoint as published: every group in its [`kraftwerk_catalog::Checkpoint`]
+/// format, plus the tensors the files hold beyond the model (DeepSeek's multi-token
+/// prediction layer). This is what the safetensors index's `metadata.total_size` counts;
+/// `None` for a model without a checkpoint.
+pub fn checkpoint_bytes(model: &LlmModel) -> Option<f64> {
+    let c = model.checkpoint.as_ref()?;
+    let (e, h, b) = weight_parts_bytes(model, Precision::Native);
+    let extra_experts = c.extra_expert_params_b.max(0.0) * 1e9;
+    let extra_rest = (c.extra_params_b * 1e9 - extra_experts).max(0.0);
+    Some(e + h + b + extra_experts * c.experts.bytes_per_weight() + extra_rest * c.layers.bytes_per_weight())
 }
 
 /// Weight bytes of the workload's model split into (token embedding, LM head, layers): the

@@ -15,7 +15,8 @@ use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_
 use super::pipeline::{Stages, round_s};
 use super::report::{Bound, SpeedEstimate};
 use super::shape::{
-    Share, attended, compute_peak_tflops, input_weight_parts, kv_bytes_per_token_layer, q_dim, table_params,
+    Share, attended, compute_peak_tflops, group_formats, input_weight_parts, kv_bytes_per_token_layer, param_groups,
+    q_dim, table_params,
 };
 
 /// Group link: what collective traffic of the GPUs used crosses.
@@ -148,6 +149,21 @@ pub(super) fn speed(
     let body_params = total_params - 2.0 * table;
     let active_body = (m.active_b() * 1e9 - 2.0 * table).clamp(body_params * 0.01, body_params);
     let active_frac = active_body / body_params;
+    // Per-group formats of an MoE preset (gpt-oss MXFP4 experts, BF16 rest): every step reads
+    // all of the dense part and, of the routed experts, the ones the batch's tokens pick
+    // (1 - (1 - k/E)^b of them), each group at its own bytes per weight. (expert bytes,
+    // dense bytes, k/E)
+    let expert_split = match (input.file_weights, group_formats(m, input.weight_precision), m.experts.as_ref()) {
+        (None, Some(formats), Some(shape)) if shape.routed > 0 => {
+            let expert_bytes = param_groups(m).experts * formats.experts.bytes_per_weight();
+            Some((
+                expert_bytes,
+                (body_b - expert_bytes).max(0.0),
+                f64::from(shape.per_token.min(shape.routed)) / f64::from(shape.routed),
+            ))
+        }
+        _ => None,
+    };
     let tp = input.parallelism.tp_degree();
     let e_bw = DECODE_BANDWIDTH_EFFICIENCY;
     let e_c = runtime.prefill_efficiency();
@@ -177,7 +193,13 @@ pub(super) fn speed(
         let bf = f64::from(b);
         // Expected fraction of layer weights touched by b tokens (MoE: experts overlap).
         let read_frac = 1.0 - (1.0 - active_frac).powf(bf);
-        let weights = share.width * (body_b * lf * read_frac + if share.has_head { head_b } else { 0.0 });
+        let body_read = match expert_split {
+            Some((expert_bytes, dense_bytes, picked)) => {
+                dense_bytes * lf + expert_bytes * lf * (1.0 - (1.0 - picked).powf(bf))
+            }
+            None => body_b * lf * read_frac,
+        };
+        let weights = share.width * (body_read + if share.has_head { head_b } else { 0.0 });
         let (_, decode_tokens, _) = attended(m, share.layers.clone(), s);
         let kv = decode_tokens * bf * kv_bytes_per_token_layer(m, input.kv_precision, tp);
         let t_mem = (weights + kv) / (e_bw * g.bandwidth_gb_s * 1e9);
