@@ -142,7 +142,7 @@ fn measured_idle_powers_carry_their_source() {
         close(&format!("{id} idle"), g.idle_power_w, want);
         match g.provenance.of("idle_power_w") {
             Provenance::Derived(from) => {
-                assert!(from.contains("nvidia-smi") && from.contains("github.com"), "{id}: {from}")
+                assert!(from.contains("nvidia-smi") && from.contains("github.com"), "{id}: {from}");
             }
             p => panic!("{id}: idle provenance {p:?}"),
         }
