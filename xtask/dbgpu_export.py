@@ -43,20 +43,14 @@ CHIPS = [
     ("nvidia-geforce-rtx-5070-ti", "GeForce RTX 5070 Ti", "NVIDIA", "GeForce RTX 5070 Ti", "OpenAir", "None"),
     ("nvidia-geforce-rtx-5080", "GeForce RTX 5080", "NVIDIA", "GeForce RTX 5080", "OpenAir", "None"),
     # Workstation. RTX A4500/A5000/A5500 take the RTX A-series 2-way NVLink bridge (112.5 GB/s).
-    ("nvidia-rtx-a4000", "RTX A4000", "NVIDIA", "RTX A4000", "Blower", "None"),
-    ("nvidia-rtx-a4500", "RTX A4500", "NVIDIA", "RTX A4500", "Blower", "Bridge(bandwidth_gb_s: 112.5, bridge_slot_spacings: [2, 3], max_gpus: 2)"),
-    ("nvidia-rtx-a5000", "RTX A5000", "NVIDIA", "RTX A5000", "Blower", "Bridge(bandwidth_gb_s: 112.5, bridge_slot_spacings: [2, 3], max_gpus: 2)"),
-    ("nvidia-rtx-a5500", "RTX A5500", "NVIDIA", "RTX A5500", "Blower", "Bridge(bandwidth_gb_s: 112.5, bridge_slot_spacings: [2, 3], max_gpus: 2)"),
     ("nvidia-rtx-4000-ada", "RTX 4000 Ada Generation", "NVIDIA", "RTX 4000 Ada Generation", "Blower", "None"),
     ("nvidia-rtx-4500-ada", "RTX 4500 Ada Generation", "NVIDIA", "RTX 4500 Ada Generation", "Blower", "None"),
-    ("nvidia-rtx-5000-ada", "RTX 5000 Ada Generation", "NVIDIA", "RTX 5000 Ada Generation", "Blower", "None"),
     ("nvidia-rtx-5880-ada", "RTX 5880 Ada Generation", "NVIDIA", "RTX 5880 Ada Generation", "Blower", "None"),
     ("nvidia-rtx-pro-4000-blackwell", "RTX PRO 4000 Blackwell", "NVIDIA", "RTX PRO 4000 Blackwell", "Blower", "None"),
     ("nvidia-rtx-pro-4500-blackwell", "RTX PRO 4500 Blackwell", "NVIDIA", "RTX PRO 4500 Blackwell", "Blower", "None"),
     ("nvidia-rtx-pro-5000-blackwell", "RTX PRO 5000 Blackwell", "NVIDIA", "RTX PRO 5000 Blackwell", "Blower", "None"),
     ("nvidia-rtx-pro-6000-blackwell-server", "RTX PRO 6000 Blackwell Server", "NVIDIA", "RTX PRO 6000 Blackwell Server Edition", "Passive", "None"),
     # Datacenter and the used market.
-    ("nvidia-a40", "A40 PCIe", "NVIDIA", "A40", "Passive", "Bridge(bandwidth_gb_s: 112.5, bridge_slot_spacings: [2, 3], max_gpus: 2)"),
     ("nvidia-tesla-p40", "Tesla P40", "NVIDIA", "Tesla P40", "Passive", "None"),
     ("nvidia-tesla-p100-pcie-16gb", "Tesla P100 PCIe 16 GB", "NVIDIA", "Tesla P100 PCIe 16 GB", "Passive", "None"),
     ("nvidia-tesla-v100-pcie-16gb", "Tesla V100 PCIe 16 GB", "NVIDIA", "Tesla V100 PCIe 16 GB", "Passive", "None"),
@@ -78,8 +72,6 @@ CHIPS = [
     ("amd-radeon-rx-9070-xt", "Radeon RX 9070 XT", "AMD", "Radeon RX 9070 XT", "OpenAir", "None"),
     ("amd-radeon-ai-pro-r9700", "Radeon AI PRO R9700", "AMD", "Radeon AI PRO R9700", "Blower", "None"),
     ("amd-radeon-vii", "Radeon VII", "AMD", "Radeon VII", "OpenAir", "None"),
-    ("amd-instinct-mi50", "Radeon Instinct MI50", "AMD", "Instinct MI50", "Passive", "InfinityFabric(bandwidth_gb_s: None)"),
-    ("amd-instinct-mi100", "Radeon Instinct MI100", "AMD", "Instinct MI100", "Passive", "InfinityFabric(bandwidth_gb_s: None)"),
     ("intel-arc-a770-16gb", "Arc A770", "Intel", "Arc A770 16 GB", "OpenAir", "None"),
     ("intel-arc-b580", "Arc B580", "Intel", "Arc B580", "OpenAir", "None"),
     ("intel-arc-pro-b60", "Arc Pro B60", "Intel", "Arc Pro B60", "Blower", "None"),
@@ -105,6 +97,15 @@ CURATED = [
     ("nvidia-l40", "L40"),
     ("nvidia-a100-sxm4-80gb", "A100 SXM4 80 GB"),
     ("nvidia-h100-sxm5-80gb", "H100 SXM5 80 GB"),
+    # Moved to gpus.ron with their datasheet tensor rates or a cited FP8 absence (issue 27, round 2).
+    ("nvidia-a40", "A40 PCIe"),
+    ("nvidia-rtx-a4000", "RTX A4000"),
+    ("nvidia-rtx-a5000", "RTX A5000"),
+    ("nvidia-rtx-a4500", "RTX A4500"),
+    ("nvidia-rtx-a5500", "RTX A5500"),
+    ("nvidia-rtx-5000-ada", "RTX 5000 Ada Generation"),
+    ("amd-instinct-mi100", "Radeon Instinct MI100"),
+    ("amd-instinct-mi50", "Radeon Instinct MI50"),
 ]
 
 # The card vendor's own rating of a card's power inputs (slot included), W, where it states

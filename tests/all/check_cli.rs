@@ -154,7 +154,20 @@ fn idle_gpu_power_is_measured_or_labelled_derived() {
     let t = String::from_utf8_lossy(&kw(&["power", &builds("h200-sxm-1gpu.rig.ron"), "--state", "idle"]).stdout)
         .into_owned();
     let line = t.lines().find(|l| l.contains("GPU 1:")).unwrap_or_else(|| panic!("{t}"));
-    assert!(line.contains("(idle measured)") && line.contains(" 78 W"), "{line}");
+    assert!(
+        line.contains("(idle measured: ") && line.contains("h200-1gpu-30s.kwrec.json") && line.contains(" 78 W"),
+        "{line}"
+    );
+    // A card measured idle in a published nvidia-smi output: the estimate names the source.
+    let t = String::from_utf8_lossy(&kw(&["power", &builds("2x-rtx-a6000-nvlink.rig.ron"), "--state", "idle"]).stdout)
+        .into_owned();
+    let line = t.lines().find(|l| l.contains("GPU 1:")).unwrap_or_else(|| panic!("{t}"));
+    assert!(
+        line.contains("(idle measured: nvidia-smi")
+            && line.contains("github.com/thamada/gls")
+            && line.contains(" 25 W"),
+        "{line}"
+    );
     let t = String::from_utf8_lossy(&kw(&["power", &builds("2x-rtx-4090-x870e.rig.ron"), "--state", "idle"]).stdout)
         .into_owned();
     let line = t.lines().find(|l| l.contains("GPU 1:")).unwrap_or_else(|| panic!("{t}"));

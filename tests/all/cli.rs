@@ -380,6 +380,38 @@ fn fit_fp8_prefill_needs_the_chips_fp8_rate_and_says_unknown_without_it() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Issue 27 round 2: the chips filled from their datasheets give a prefill estimate at FP8 (H100
+/// PCIe, RTX 5000 Ada) or at the FP16 rate where FP8 is absent (A40, Ampere); a workstation chip
+/// whose rates no source in reach gives (RTX 4000 Ada) says "prefill: unknown" and why.
+#[test]
+fn fit_gives_prefill_from_the_filled_datasheet_rates_and_unknown_says_why() {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/h100-sxm-1gpu.rig.ron");
+    let text = std::fs::read_to_string(&fixture).expect("fixture");
+    let dir = std::env::temp_dir().join(format!("kraftwerk-rates-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let fit = |id: &str| {
+        let path = dir.join(format!("{id}.rig.ron"));
+        std::fs::write(&path, text.replace("nvidia-h100-sxm5-80gb", id)).expect("write");
+        stdout(&kw(&["fit", &path.display().to_string()]))
+    };
+    for id in ["nvidia-h100-pcie", "nvidia-rtx-5000-ada"] {
+        let out = fit(id);
+        let prefill = out.lines().find(|l| l.trim_start().starts_with("prefill:")).unwrap_or_else(|| panic!("{out}"));
+        assert!(prefill.contains("tok/s"), "{id}: {prefill}");
+        assert!(!out.contains("FP8 tensor rate unknown") && !out.contains("no FP8 tensor cores"), "{id}: {out}");
+    }
+    let out = fit("nvidia-a40");
+    assert!(out.contains("nvidia-a40: no FP8 tensor cores; FP8 weights run weight-only at the FP16 rate"), "{out}");
+    assert!(!out.contains("prefill: unknown"), "{out}");
+    let out = fit("nvidia-rtx-4000-ada");
+    assert!(out.contains("prefill: unknown"), "{out}");
+    assert!(
+        out.contains("nvidia-rtx-4000-ada: FP8 tensor rate unknown; no prefill estimate: the FP8 tensor rate of this chip is not in the catalog"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn catalog_audit_prints_the_derived_figures() {
     let o = kw(&["catalog", "audit"]);

@@ -141,7 +141,7 @@ fn gpu(
 
 /// RTX 3090: 24 GB, 936 GB/s, FP16 71 (FP32 acc) / 142 (FP16 acc), NVLink bridge 112.5 GB/s.
 fn rtx_3090() -> Gpu {
-    let nv = NvLink::Bridge { bandwidth_gb_s: 112.5, bridge_slot_spacings: vec![3, 4], max_gpus: 2 };
+    let nv = NvLink::Bridge { bandwidth_gb_s: 112.5, bridge_slot_spacings: Some(vec![3, 4]), max_gpus: 2 };
     let mut g = gpu("nvidia-geforce-rtx-3090", "GeForce RTX 3090", 24.0, 936.0, 71.0, Some(142.0), None, nv);
     g.price_usd = Some(1499.0);
     g
@@ -154,15 +154,15 @@ fn rtx_4090() -> Gpu {
     g
 }
 fn a100_80() -> Gpu {
-    let nv = NvLink::Bridge { bandwidth_gb_s: 600.0, bridge_slot_spacings: vec![2], max_gpus: 2 };
+    let nv = NvLink::Bridge { bandwidth_gb_s: 600.0, bridge_slot_spacings: Some(vec![2]), max_gpus: 2 };
     gpu("nvidia-a100-80gb-pcie", "A100 80GB PCIe", 80.0, 1935.0, 312.0, None, None, nv)
 }
 fn a100_40() -> Gpu {
-    let nv = NvLink::Bridge { bandwidth_gb_s: 600.0, bridge_slot_spacings: vec![2], max_gpus: 2 };
+    let nv = NvLink::Bridge { bandwidth_gb_s: 600.0, bridge_slot_spacings: Some(vec![2]), max_gpus: 2 };
     gpu("nvidia-a100-40gb-pcie", "A100 40GB PCIe", 40.0, 1555.0, 312.0, None, None, nv)
 }
 fn rtx_a6000() -> Gpu {
-    let nv = NvLink::Bridge { bandwidth_gb_s: 112.5, bridge_slot_spacings: vec![2, 3], max_gpus: 2 };
+    let nv = NvLink::Bridge { bandwidth_gb_s: 112.5, bridge_slot_spacings: Some(vec![2, 3]), max_gpus: 2 };
     gpu("nvidia-rtx-a6000", "RTX A6000", 48.0, 768.0, 154.8, None, None, nv)
 }
 fn rtx_6000_ada() -> Gpu {

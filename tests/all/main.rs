@@ -14,6 +14,7 @@ mod catalog_audit;
 mod catalog_boards;
 mod catalog_cpus;
 mod catalog_fit;
+mod catalog_honesty;
 mod catalog_prices;
 mod catalog_real_builds;
 mod check_cli;

@@ -609,7 +609,7 @@ fn bridges(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
                         (Some(a), Some(c)) => a.abs_diff(c),
                         _ => match &gi.nvlink {
                             NvLink::Bridge { bridge_slot_spacings, .. } => {
-                                bridge_slot_spacings.first().copied().unwrap_or(3)
+                                bridge_slot_spacings.as_ref().and_then(|s| s.first().copied()).unwrap_or(3)
                             }
                             _ => 3,
                         },

@@ -61,8 +61,9 @@ pub enum NvLink {
         /// Total bidirectional bandwidth of the bridged pair, GB/s.
         bandwidth_gb_s: f64,
         /// Bridge sizes sold, as slot spacing from card to card (2 = adjacent slots, 3 = one
-        /// empty slot between, ...).
-        bridge_slot_spacings: Vec<u8>,
+        /// empty slot between, ...); `None` where the vendor names no bridge size (the
+        /// `nvlink-spacing` rule then reports the size check as not checked).
+        bridge_slot_spacings: Option<Vec<u8>>,
         /// Most cards one bridge set joins.
         max_gpus: u8,
     },

@@ -21,7 +21,11 @@ impl Part for Gpu {
             self.pcie_gen,
             self.pcie_lanes,
             self.width_slots,
-            self.peak.bf16.map_or_else(|| "n/p".to_owned(), |t| format!("{t} TFLOP/s"))
+            match (self.peak.bf16, self.peak.absent.bf16) {
+                (Some(t), _) => format!("{t} TFLOP/s"),
+                (None, true) => "none (no BF16 tensor format)".to_owned(),
+                (None, false) => "unknown".to_owned(),
+            }
         )
     }
     fn provenance_of(&self, figure: &str) -> Provenance {

@@ -7,7 +7,7 @@
 //! check, the part, the figure and how to supply it. The rule still runs on what is known.
 
 use super::{Ctx, Finding, FindingKind, PartRef, Rule, Severity};
-use kraftwerk_catalog::{CoolerType, GpuFormFactor};
+use kraftwerk_catalog::{CoolerType, GpuFormFactor, NvLink};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -129,6 +129,9 @@ pub enum Figure {
     /// Motherboard `pcie_slots`, for a build with NVLink bridges (the bridge spacing is checked
     /// against slot positions) on such a board.
     BoardSlotLayoutBridged,
+    /// GPU `nvlink.bridge_slot_spacings` (the bridge sizes sold), for a bridged GPU whose vendor
+    /// names no bridge size.
+    GpuBridgeSizes,
 }
 
 impl Figure {
@@ -152,6 +155,7 @@ impl Figure {
             Figure::GpuMaxPowerLimit => "max_power_limit_w",
             Figure::GpuMinPowerLimit => "min_power_limit_w",
             Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => "pcie_slots",
+            Figure::GpuBridgeSizes => "nvlink.bridge_slot_spacings",
         }
     }
 
@@ -162,7 +166,11 @@ impl Figure {
             Figure::CpuMaxMemory | Figure::CpuPackagePower => "cpus",
             Figure::CoolerHeight | Figure::CoolerRadiator | Figure::CoolerRatedTdp => "coolers",
             Figure::CaseMaxCoolerHeight | Figure::CaseMaxRadiator | Figure::CaseMaxGpuLength => "cases",
-            Figure::GpuLength | Figure::GpuPowerInputs | Figure::GpuMaxPowerLimit | Figure::GpuMinPowerLimit => "gpus",
+            Figure::GpuLength
+            | Figure::GpuPowerInputs
+            | Figure::GpuMaxPowerLimit
+            | Figure::GpuMinPowerLimit
+            | Figure::GpuBridgeSizes => "gpus",
             Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin | Figure::PsuHpwrClass => "psus",
         }
     }
@@ -195,6 +203,7 @@ impl Figure {
             }
             Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin => self.unknown_psu_counts(c),
             Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => self.unknown_slot_layout(c),
+            Figure::GpuBridgeSizes => unknown_bridge_sizes(c),
         }
     }
 
@@ -330,6 +339,22 @@ impl Figure {
         };
         one(relevant && !bd.slot_layout_known(), PartRef::Motherboard, &bd.name, &bd.id)
     }
+}
+
+/// [`Figure::unknown_in`] for the bridge sizes: the first GPU of each bridge whose card has an
+/// NVLink bridge connector but no published bridge sizes, listed once per GPU.
+fn unknown_bridge_sizes(c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
+    let mut out: Vec<(PartRef, String, String)> = Vec::new();
+    for br in &c.build().nvlink {
+        let x = br.gpus.0;
+        let Some(Some(g)) = c.r.gpus.get(x) else { continue };
+        if matches!(g.nvlink, NvLink::Bridge { bridge_slot_spacings: None, .. })
+            && !out.iter().any(|(p, _, _)| *p == PartRef::Gpu(x))
+        {
+            out.push((PartRef::Gpu(x), g.name.clone(), g.id.clone()));
+        }
+    }
+    out
 }
 
 /// `[(part, name, id)]` when `hit`, else empty.

@@ -12,6 +12,12 @@ fn bridge_advice(c: &super::Ctx<'_>, g: &kraftwerk_catalog::Gpu, upper: Option<u
     let NvLink::Bridge { bridge_slot_spacings, .. } = &g.nvlink else {
         return "Remove the bridge.".to_owned();
     };
+    let Some(bridge_slot_spacings) = bridge_slot_spacings else {
+        return format!(
+            "The bridge sizes sold for {} are not in the catalog: use a bridge at least {want} slots wide if the vendor sells one, or run without NVLink.",
+            g.name
+        );
+    };
     let mut sizes: Vec<u8> = bridge_slot_spacings.iter().copied().filter(|&s| s >= want).collect();
     sizes.sort_unstable();
     if sizes.is_empty() {
@@ -144,7 +150,7 @@ pub static NVLINK_SPACING: Rule = Rule {
         why: "Bridges are rigid: a 3-slot bridge only joins cards three slot positions apart. A 3-slot-thick RTX 3090 cannot use a 2-slot bridge; with a 3-slot bridge the cards touch with no air gap; a 4-slot bridge leaves one empty slot (Zotac SLI/NVLink spacing recommendations; Puget NVLink chart).",
         fix: "Use the bridge size that matches the card spacing, leaving one empty slot between open-air cards (4-slot bridge for 3-slot cards).",
     },
-    needs: &[Need::Figure(Figure::BoardSlotLayoutBridged)],
+    needs: &[Need::Figure(Figure::BoardSlotLayoutBridged), Need::Figure(Figure::GpuBridgeSizes)],
     figures: None,
     check: |c, out| {
         let b = c.build();
@@ -156,7 +162,10 @@ pub static NVLINK_SPACING: Rule = Rule {
             let NvLink::Bridge { bridge_slot_spacings, .. } = &gx.nvlink else { continue };
             let parts = vec![PartRef::Gpu(x), PartRef::Gpu(y), PartRef::Bridge(bi)];
             let s = br.spacing_slots;
-            if !bridge_slot_spacings.contains(&s) {
+            // Unknown bridge sizes: this check is reported not checked (see `needs`).
+            if let Some(bridge_slot_spacings) = bridge_slot_spacings
+                && !bridge_slot_spacings.contains(&s)
+            {
                 out.push(finding(
                     &NVLINK_SPACING,
                     Severity::Error,

@@ -6,7 +6,7 @@
 //! marks a policy choice rather than a measurement.
 
 use crate::rig::{Build, Resolved};
-use kraftwerk_catalog::{AtxVersion, EightyPlus, Gpu, GpuCooler, HIGH_LINE_MIN_V, Inlet, Psu};
+use kraftwerk_catalog::{AtxVersion, EightyPlus, Gpu, GpuCooler, HIGH_LINE_MIN_V, Inlet, Provenance, Psu};
 use serde::Serialize;
 
 mod advice;
@@ -54,8 +54,11 @@ pub const GPU_TRAINING_FRACTION: f64 = 1.0;
 /// so in the estimate ("idle derived"). From the one idle measurement this project holds:
 /// H200 SXM 78.4 W of 700 W (0.112; NVML `power.draw` median over the first 14 s of
 /// `tests/fixtures/h200-1gpu-30s.kwrec.json`, 2026-11-29) and 80.7 W in another recording
-/// (0.115); 0.12 is used. Consumer cards with display engines in deep idle states may draw
-/// less; where a review measured one, its figure goes into `idle_power_w` with its source.
+/// (0.115); 0.12 is used. Two published `nvidia-smi -q` outputs of idle cards agree within a few
+/// points: RTX 3090 33.5 W of 350 W (0.096) and RTX A6000 24.7 W of 300 W (0.082), entered as
+/// those cards' `idle_power_w` with their sources. Consumer cards with display engines in deep
+/// idle states may draw less; where a review measured one, its figure goes into `idle_power_w`
+/// with its source.
 pub const GPU_IDLE_FRACTION: f64 = 0.12;
 
 /// CPU draw by state as a fraction of its TDP (idle 0.15, inference 0.35), and at full load
@@ -466,6 +469,17 @@ pub fn idle_w(gpu: &Gpu) -> (f64, IdleBasis) {
     }
 }
 
+/// Where a GPU's measured idle figure was measured, from its provenance: the derivation text of
+/// a `Derived("measured: ...")` figure, else the provenance's own words (a review's URL is in the
+/// entry's notes).
+pub fn idle_source(gpu: &Gpu) -> String {
+    match gpu.provenance.of("idle_power_w") {
+        Provenance::Derived(from) => from.strip_prefix("measured: ").unwrap_or(&from).to_owned(),
+        Provenance::Review => "review measurement, source in the catalog entry's notes".to_owned(),
+        p => p.to_string(),
+    }
+}
+
 /// GPU limits on each PSU: `(gpu index, limit W, psu index)`.
 type GpuLimits = Vec<(usize, f64, usize)>;
 
@@ -494,7 +508,9 @@ fn components(r: &Resolved<'_>, state: LoadState, override_limit_w: Option<f64>)
                     g.name,
                     GPU_IDLE_FRACTION * 100.0
                 ),
-                (LoadState::Idle, IdleBasis::Measured) => format!("GPU {}: {} (idle measured)", i + 1, g.name),
+                (LoadState::Idle, IdleBasis::Measured) => {
+                    format!("GPU {}: {} (idle measured: {})", i + 1, g.name, idle_source(g))
+                }
                 _ => format!("GPU {}: {}", i + 1, g.name),
             },
             power_w: w,
