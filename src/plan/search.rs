@@ -119,6 +119,15 @@ fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<&'static str, St
 /// [`PlanError::BadGoal`] for a goal out of range, an unknown model or must-have part.
 pub fn plan(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<PlanOutcome, PlanError> {
     validate(goal)?;
+    // Used parts allowed: their cited used-market prices replace the new/street ones (never
+    // the user's own prices); without `used`, used prices are never seen.
+    let used_catalog;
+    let catalog = if goal.used {
+        used_catalog = catalog.with_used_prices();
+        &used_catalog
+    } else {
+        catalog
+    };
     // The part views are built once and shared by the relaxed searches (same mains voltage).
     let parts = adapter::parts(catalog, goal.mains_v);
     let mut out = search(catalog, &parts, goal, ctl)?;
