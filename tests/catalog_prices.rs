@@ -389,3 +389,19 @@ fn used_prices_stay_apart_until_used_parts_are_allowed_and_never_beat_the_users_
     assert_eq!(prices::date_note("2020-09-24", (2026, 12, 2)), "2020-09-24, 74 months old");
     assert_eq!(prices::date_note("2026-06-20", (2026, 12, 2)), "2026-06-20");
 }
+
+#[test]
+fn a_chips_used_price_reaches_its_partner_cards_only_with_used_parts() {
+    let c = catalog::builtin().expect("catalog");
+    let used = cited::used_price("nvidia-geforce-rtx-3090").expect("used 3090");
+    let card = c
+        .gpu_cards
+        .iter()
+        .find(|k| k.chip == "nvidia-geforce-rtx-3090" && k.price_usd.is_some())
+        .expect("a priced 3090 card");
+    assert_ne!(card.price().map(|p| p.origin()), Some(PriceOrigin::Used));
+    let u = c.with_used_prices();
+    let p = u.gpu_or_card(&card.id).and_then(Priced::price).expect("priced");
+    assert_eq!((p.usd, p.origin()), (used.usd, PriceOrigin::Used));
+    assert_eq!(u.price_of(&card.id).map(|p| p.date), Some(Some(used.date.as_str())));
+}

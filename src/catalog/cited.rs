@@ -49,6 +49,10 @@ pub struct CitedPrice {
     pub url: String,
     /// The source's words that show the figure.
     pub quote: String,
+    /// Where the cited text is kept in a public repository, when it is
+    /// (`owner/name@commit:path`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
 }
 
 /// A cited-price file.
@@ -180,11 +184,25 @@ impl Catalog {
     }
 
     /// Lays `file`'s used prices on the parts they name, replacing their new/street price but
-    /// never a price from the user's price file. Returns how many parts were priced.
+    /// never a price from the user's price file. A GPU chip's used price is the price of any
+    /// used card of that chip (the surveys count every card of the chip), so it goes to the
+    /// chip's partner cards too, unless the file prices the card itself. Returns how many parts
+    /// were priced.
     pub fn apply_used_prices(&mut self, file: &CitedFile) -> usize {
         let mut set = 0;
         let prefix = USED_PREFIX;
         lay_cited!(self, file, prefix, true, set, gpus, gpu_cards, cpus, motherboards, psus, coolers, cases, memory);
+        for card in &mut self.gpu_cards {
+            let users = card.price_source.as_deref() == Some(super::prices::USER_PRICE_SOURCE);
+            let Some(p) = file.get(&card.chip).filter(|p| p.usd.is_finite() && p.usd > 0.0) else { continue };
+            if users || file.get(&card.id).is_some() {
+                continue;
+            }
+            card.price_usd = Some(p.usd);
+            card.price_date = Some(p.date.clone());
+            card.price_source = Some(source_label(prefix, p));
+            set += 1;
+        }
         self.refresh_derived();
         set
     }

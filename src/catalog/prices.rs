@@ -403,7 +403,9 @@ impl Catalog {
     /// The price of the part with this id, whatever its kind (a GPU card's is its own), or
     /// `None` when it has none or no part has the id.
     pub fn price_of(&self, id: &str) -> Option<PriceInfo<'_>> {
-        self.gpu(id)
+        // `gpu_or_card`: chips and cards resolved against their chips (a planner's working
+        // catalog holds only those).
+        self.gpu_or_card(id)
             .and_then(Priced::price)
             .or_else(|| self.gpu_card(id).and_then(Priced::price))
             .or_else(|| self.cpu(id).and_then(Priced::price))
