@@ -113,21 +113,21 @@ fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<&'static str, St
     Ok(out)
 }
 
-/// Plans builds for `goal` over `catalog`.
+/// The catalog as the planner prices it for `goal`: with used parts allowed (`goal.used`),
+/// the cited used-market prices replace the new/street ones (never the user's own prices,
+/// [`Catalog::with_used_prices`]); otherwise the catalog itself, whose used prices stay apart.
+pub fn pricing_catalog<'a>(catalog: &'a Catalog, goal: &Goal) -> std::borrow::Cow<'a, Catalog> {
+    if goal.used { std::borrow::Cow::Owned(catalog.with_used_prices()) } else { std::borrow::Cow::Borrowed(catalog) }
+}
+
+/// Plans builds for `goal` over `catalog` (priced by [`pricing_catalog`]).
 ///
 /// # Errors
 /// [`PlanError::BadGoal`] for a goal out of range, an unknown model or must-have part.
 pub fn plan(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<PlanOutcome, PlanError> {
     validate(goal)?;
-    // Used parts allowed: their cited used-market prices replace the new/street ones (never
-    // the user's own prices); without `used`, used prices are never seen.
-    let used_catalog;
-    let catalog = if goal.used {
-        used_catalog = catalog.with_used_prices();
-        &used_catalog
-    } else {
-        catalog
-    };
+    let priced = pricing_catalog(catalog, goal);
+    let catalog = priced.as_ref();
     // The part views are built once and shared by the relaxed searches (same mains voltage).
     let parts = adapter::parts(catalog, goal.mains_v);
     let mut out = search(catalog, &parts, goal, ctl)?;
