@@ -346,12 +346,15 @@ fn cited_price_files_are_clean_and_a_planted_zero_is_caught() {
         bad.prices[0].usd = 0.0;
         bad.prices[0].date = "June 2026".into();
         bad.prices[0].url = "http://example.com".into();
+        bad.prices[0].range_usd = None;
         assert_eq!(cited::problems(&bad).len(), 3, "{:?}", cited::problems(&bad));
         let mut c = catalog::builtin().expect("catalog");
         let id = bad.prices[0].id.clone();
         c.gpus.iter_mut().filter(|g| g.id == id).for_each(|g| g.price_usd = None);
+        c.cpus.iter_mut().filter(|g| g.id == id).for_each(|g| g.price_usd = None);
         c.apply_msrps(&bad);
-        assert_eq!(c.gpu(&id).and_then(|g| g.price_usd), None, "a 0 price never reaches a part");
+        c.apply_used_prices(&bad);
+        assert!(c.price_of(&id).is_none(), "a 0 price never reaches a part");
     }
     // A malformed file is a located error.
     let e = cited::parse("used.json", "{\"about\": \"x\",\n \"prices\": [ {\"id\": 1} ]}").expect_err("bad");
