@@ -209,6 +209,7 @@ impl Catalog {
 
     /// A copy of the catalog with the embedded used prices laid on ([`Catalog::apply_used_prices`]):
     /// what the planner plans over when used parts are allowed.
+    #[must_use]
     pub fn with_used_prices(&self) -> Catalog {
         let mut c = self.clone();
         if let Some(f) = used_file() {

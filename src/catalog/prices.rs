@@ -123,12 +123,11 @@ fn split_entries(text: &str) -> Option<Vec<(usize, &str)>> {
                     continue;
                 }
                 b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' => depth -= 1,
                 b'}' if depth == 0 => {
                     out.push((start, &text[start..i]));
                     return Some(out);
                 }
-                b'}' => depth -= 1,
+                b')' | b']' | b'}' => depth -= 1,
                 b',' if depth == 0 => {
                     out.push((start, &text[start..i]));
                     start = i + 1;
