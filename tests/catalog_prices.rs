@@ -408,3 +408,35 @@ fn a_chips_used_price_reaches_its_partner_cards_only_with_used_parts() {
     assert_eq!((p.usd, p.origin()), (used.usd, PriceOrigin::Used));
     assert_eq!(u.price_of(&card.id).map(|p| p.date), Some(Some(used.date.as_str())));
 }
+
+/// Runs the binary with no user parts or prices; returns stdout.
+fn kw_out(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+        .args(args)
+        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+        .env("KRAFTWERK_PRICES", "/nonexistent-kraftwerk-prices.ron")
+        .output()
+        .expect("run kraftwerk");
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn fit_names_old_prices_with_their_age_and_prices_shows_the_used_price_apart() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds");
+    // The RTX 4090's launch MSRP (2022-10-12) is years old on any date this test runs.
+    let fit = kw_out(&["fit", &dir.join("2x-rtx-4090-x870e.rig.ron").display().to_string()]);
+    let line = fit.lines().find(|l| l.contains("prices older than 12 months")).unwrap_or_else(|| panic!("{fit}"));
+    assert!(line.contains("GeForce RTX 4090 (2022-10-12, ") && line.contains("months old"), "{line}");
+    // A part with a cited used price: the new price stays the price, the used one is beside it.
+    let a6000 = dir.join("2x-rtx-a6000-nvlink.rig.ron").display().to_string();
+    let v: serde_json::Value = serde_json::from_str(&kw_out(&["prices", &a6000, "--format", "json"])).expect("JSON");
+    let gpu = v["rows"].as_array().and_then(|r| r.iter().find(|r| r["role"] == "GPU")).expect("GPU row");
+    let used = cited::used_price("nvidia-rtx-a6000").expect("cited used A6000");
+    assert_eq!(gpu["used_price_usd"].as_f64(), Some(used.usd));
+    assert_eq!(gpu["used_price_date"], used.date.as_str());
+    assert!(gpu["used_price_source"].as_str().is_some_and(|s| s.contains(&used.url)));
+    assert_ne!(gpu["unit_price_usd"].as_f64(), Some(used.usd), "the new price is not replaced");
+    let text = kw_out(&["prices", &a6000]);
+    assert!(text.lines().any(|l| l.trim_start().starts_with("used: $4,625 each, 2026-02-17")), "{text}");
+}
