@@ -35,6 +35,27 @@ fn user_prices_override_catalog_prices() {
     std::fs::write(&path, "(prices: {\"x\": (usd: \"cheap\", date: \"2026\")})").expect("write");
     let (_, problems) = catalog::load_with_user_dir(None).expect("the catalog still loads");
     assert!(matches!(problems.as_slice(), [LoadProblem::BadFile(e)] if e.line == 1), "{problems:?}");
+
+    // Through the load path: a malformed line and an absurd price are located problems, and the
+    // good line still applies.
+    std::fs::write(
+        &path,
+        "(prices: {\n  \"nvidia-geforce-rtx-3090\": (usd: 700.0, date: \"2026-11-01\"),\n  \"nvidia-tesla-p40\": (usd: 2.8e9, date: \"2026-11-01\"),\n  \"amd-epyc-7532\": (usd: oops, date: \"2026-11-01\"),\n})\n",
+    )
+    .expect("write");
+    let (c, problems) = catalog::load_with_user_dir(None).expect("the catalog still loads");
+    let lines: Vec<usize> = problems
+        .iter()
+        .map(|p| match p {
+            LoadProblem::BadFile(e) => e.line,
+            LoadProblem::Overrides { .. } => 0,
+        })
+        .collect();
+    assert_eq!(lines.len(), 2, "{problems:?}");
+    assert!(lines.contains(&3) && lines.contains(&4), "{problems:?}");
+    assert!(problems.iter().any(|p| p.to_string().contains("refused")), "{problems:?}");
+    assert_eq!(c.gpu("nvidia-geforce-rtx-3090").and_then(|g| g.price_usd), Some(700.0));
+    assert_ne!(c.gpu("nvidia-tesla-p40").and_then(|g| g.price_usd), Some(2.8e9));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
