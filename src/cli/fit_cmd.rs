@@ -127,6 +127,7 @@ pub fn run(a: &FitArgs) -> ExitCode {
         print_alternatives(alt, &result.fit);
     } else {
         print_speed_and_cost(&result);
+        print_stale_prices(&result, &catalog);
     }
     for n in &result.fit.notes {
         outln!("  note: {n}");
@@ -377,6 +378,26 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
     }
     if !any {
         outln!("  - nothing found within {} GPUs of this kind", search::MAX_GPUS_SEARCHED);
+    }
+}
+
+/// The hardware prices older than 12 months, with their dates and ages (one line; nothing when
+/// every price is recent or undated).
+fn print_stale_prices(result: &BuildFit, catalog: &crate::catalog::Catalog) {
+    let Some(c) = &result.cost else { return };
+    let today = crate::catalog::prices::today_utc();
+    let stale: Vec<String> = c
+        .parts
+        .iter()
+        .filter_map(|p| {
+            let date = catalog.price_of(&p.id)?.date?;
+            let months = crate::catalog::prices::age_months(date, today)?;
+            crate::catalog::prices::stale_text(months)?;
+            Some(format!("{} ({})", p.name, crate::catalog::prices::date_note(date, today)))
+        })
+        .collect();
+    if !stale.is_empty() {
+        outln!("  prices older than 12 months: {}", stale.join("; "));
     }
 }
 

@@ -164,6 +164,26 @@ fn usd(p: Option<f64>) -> String {
     p.map_or_else(|| "unknown".into(), |p| format!("${p:.0}"))
 }
 
+/// A part line's price: `used, $800 (GPUDojo, …, 2025-12)` for a used-market price, else the
+/// price with its date and, past 12 months, its age (`$1499 (2020-09-24, 74 months old)`).
+fn part_price(p: &crate::plan::adapter::PartLine, today: (i32, u32, u32)) -> String {
+    let Some(x) = p.unit_price_usd else { return format!("{:>9}", "unknown") };
+    let date = p.price_date.as_deref().map(|d| crate::catalog::prices::date_note(d, today));
+    if p.used {
+        let source = p.price_source.as_deref().unwrap_or_default();
+        let source = source.strip_prefix(crate::catalog::cited::USED_PREFIX).unwrap_or(source);
+        let source = source.split(" <").next().unwrap_or(source);
+        return match date {
+            Some(d) => format!("used, ${x:.0} ({source}, {d})"),
+            None => format!("used, ${x:.0} ({source})"),
+        };
+    }
+    match date {
+        Some(d) => format!("{:>9} ({d})", usd(Some(x))),
+        None => format!("{:>9}", usd(Some(x))),
+    }
+}
+
 fn result_text(s: &mut String, r: &PlanResult) {
     let e = &r.eval;
     let price = if r.price_complete {
@@ -172,8 +192,9 @@ fn result_text(s: &mut String, r: &PlanResult) {
         format!("at least ${:.0} (prices unknown: {})", r.price_usd, e.unpriced.join(", "))
     };
     let _ = writeln!(s, "\n{}. {} at {}: {price}", r.rank, r.title, r.precision);
+    let today = crate::catalog::prices::today_utc();
     for p in &e.parts {
-        let _ = writeln!(s, "     {:>2} x {:<52} {:>9}", p.quantity, p.name, usd(p.unit_price_usd));
+        let _ = writeln!(s, "     {:>2} x {:<52} {}", p.quantity, p.name, part_price(p, today));
     }
     let circuits: Vec<String> =
         e.circuits.iter().enumerate().map(|(i, (a, c))| format!("circuit {}: {a:.1} of {c:.1} A", i + 1)).collect();

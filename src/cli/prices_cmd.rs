@@ -31,6 +31,13 @@ struct PriceLine {
     age_months: Option<u32>,
     /// Older than 12 months.
     stale: bool,
+    /// The part's cited used-market price, USD (`catalog/prices/used.json`), kept apart from
+    /// `unit_price_usd`; `plan --used` uses it.
+    used_price_usd: Option<f64>,
+    /// Date of the used price.
+    used_price_date: Option<String>,
+    /// Source of the used price: the article and its URL.
+    used_price_source: Option<String>,
 }
 
 /// `prices BUILD` as JSON.
@@ -60,6 +67,7 @@ fn today_text(t: (i32, u32, u32)) -> String {
 
 fn line(r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
     let age = r.price_date.as_deref().and_then(|d| prices::age_months(d, today));
+    let used = crate::catalog::cited::used_price(&r.id);
     PriceLine {
         role: r.role.clone(),
         id: r.id.clone(),
@@ -70,6 +78,9 @@ fn line(r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
         price_source: r.unit_price_usd.and_then(|_| r.price_source.clone().or_else(|| r.source.clone())),
         age_months: age,
         stale: age.is_some_and(|m| m > prices::STALE_AFTER_MONTHS),
+        used_price_usd: used.map(|u| u.usd),
+        used_price_date: used.map(|u| u.date.clone()),
+        used_price_source: used.map(|u| format!("{} <{}>", u.source, u.url)),
     }
 }
 
@@ -108,6 +119,10 @@ fn build_prices(path: &Path, format: Format) -> ExitCode {
                 outln!("  {:<13}      source: {}", "", r.price_source.as_deref().unwrap_or("unknown"));
             }
         }
+        if let (Some(u), Some(d)) = (r.used_price_usd, r.used_price_date.as_deref()) {
+            let source = r.used_price_source.as_deref().unwrap_or_default();
+            outln!("  {:<13}      used: {} each, {} ({source})", "", usd(u), prices::date_note(d, today));
+        }
     }
     outln!("total: {}", list.total_text());
     ExitCode::SUCCESS
@@ -133,17 +148,23 @@ fn catalog_prices(format: Format) -> ExitCode {
     if format == Format::Json {
         return print_json(&out);
     }
-    outln!("priced parts per kind (today {}; catalog / street import / user file)", out.today);
+    outln!(
+        "priced parts per kind (today {}; catalog / street import / launch MSRP / user file; used-market prices apart)",
+        out.today
+    );
     for p in &out.priced {
         outln!(
-            "  {:<13} {:>5} of {:<5} {:>5.1} %  ({} / {} / {})",
+            "  {:<13} {:>5} of {:<5} {:>5.1} %  ({} / {} / {} / {}); used {}, new or used {:.1} %",
             p.kind.plural(),
             p.priced,
             p.parts,
             p.priced_pct,
             p.catalog,
             p.street,
-            p.user
+            p.msrp,
+            p.user,
+            p.used_priced,
+            p.priced_new_or_used_pct
         );
     }
     if let Some(m) = &out.street_prices {

@@ -42,6 +42,27 @@ fn user_prices_override_catalog_prices() {
     assert!(gpus.status.success(), "the catalog still loads: {}", String::from_utf8_lossy(&gpus.stderr));
     let stderr = String::from_utf8_lossy(&gpus.stderr);
     assert!(stderr.contains(&format!("{}:1:", path.display())), "a located warning: {stderr}");
+
+    // Through the load path: a malformed line and an absurd price are located problems, and the
+    // good line still applies.
+    std::fs::write(
+        &path,
+        "(prices: {\n  \"nvidia-geforce-rtx-3090\": (usd: 700.0, date: \"2026-11-01\"),\n  \"nvidia-tesla-p40\": (usd: 2.8e9, date: \"2026-11-01\"),\n  \"amd-epyc-7532\": (usd: oops, date: \"2026-11-01\"),\n})\n",
+    )
+    .expect("write");
+    let gpus = catalog_gpus_with_prices(&path);
+    assert!(gpus.status.success(), "the catalog still loads: {}", String::from_utf8_lossy(&gpus.stderr));
+    let stderr = String::from_utf8_lossy(&gpus.stderr);
+    let shown = path.display().to_string();
+    assert!(stderr.contains(&format!("{shown}:3:")) && stderr.contains(&format!("{shown}:4:")), "{stderr}");
+    assert!(!stderr.contains(&format!("{shown}:2:")), "the good line is no problem: {stderr}");
+    assert!(stderr.contains("refused"), "{stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&gpus.stdout).expect("catalog JSON");
+    let price = |id: &str| {
+        json["gpus"].as_array().and_then(|g| g.iter().find(|g| g["id"] == id)).map(|g| g["price_usd"].clone())
+    };
+    assert_eq!(price("nvidia-geforce-rtx-3090"), Some(serde_json::json!(700.0)));
+    assert_ne!(price("nvidia-tesla-p40"), Some(serde_json::json!(2.8e9)));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -262,3 +283,191 @@ const PRICED_FLOORS: &[(&str, usize)] = &[
     ("cases", 628),
     ("memory", 4),
 ];
+
+// ------------------------------------------- bad input, cited and used prices (issue 26)
+
+use kraftwerk::catalog::cited;
+
+#[test]
+fn a_malformed_price_entry_is_located_and_the_rest_still_applies() {
+    // One entry a line, the second one broken (a text where a number belongs).
+    let text = "(prices: {\n    \"nvidia-geforce-rtx-3090\": (usd: 750.0, date: \"2026-11-01\"),\n    \"amd-epyc-7532\": (usd: \"cheap\", date: \"2026-11-02\"),\n    \"nvidia-tesla-p40\": (usd: 280.0, date: \"2026-11-03\"),\n})\n";
+    let read = prices::read_prices_str("prices.ron", text);
+    assert_eq!(read.errors.len(), 1, "{:?}", read.errors);
+    let e = &read.errors[0];
+    assert_eq!((e.file.as_str(), e.line), ("prices.ron", 3), "{e}");
+    assert!(e.column >= 5, "column of the bad value: {e}");
+    let ids: Vec<&str> = read.file.prices.keys().map(String::as_str).collect();
+    assert_eq!(ids, ["nvidia-geforce-rtx-3090", "nvidia-tesla-p40"]);
+    assert_eq!(read.positions.get("nvidia-tesla-p40"), Some(&(4, 5)));
+
+    // The pretty layout `save_prices` writes (an entry over several lines), an unknown field
+    // in the middle entry: located at its line, the neighbours apply.
+    let pretty = "(\n    prices: {\n        \"a\": (\n            usd: 1.0,\n            date: \"2026-01-01\",\n        ),\n        \"b\": (\n            usd: 2.0,\n            price: 3.0,\n        ),\n        \"c\": (\n            usd: 3.0,\n            date: \"2026-01-03\",\n        ),\n    },\n)\n";
+    let read = prices::read_prices_str("p.ron", pretty);
+    assert_eq!(read.errors.len(), 1, "{:?}", read.errors);
+    assert_eq!(read.errors[0].line, 9, "{}", read.errors[0]);
+    assert_eq!(read.file.prices.keys().map(String::as_str).collect::<Vec<_>>(), ["a", "c"]);
+
+    // An entry with an unbalanced bracket does not swallow the entry after it.
+    let text =
+        "(prices: {\n  \"a\": (usd: 1.0, date: \"2026-01-01\",\n  \"b\": (usd: 2.0, date: \"2026-01-02\"),\n})\n";
+    let read = prices::read_prices_str("p.ron", text);
+    assert_eq!(read.file.prices.keys().map(String::as_str).collect::<Vec<_>>(), ["b"]);
+    assert_eq!(read.errors.first().map(|e| e.line), Some(2), "{:?}", read.errors);
+
+    // A good file reads whole, as before.
+    let mut file = prices::PriceFile::default();
+    file.prices.insert("x".into(), prices::UserPrice { usd: 1.5, date: "2026-11-01".into() });
+    let text = ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default()).expect("ron");
+    let read = prices::read_prices_str("p.ron", &text);
+    assert!(read.errors.is_empty(), "{:?}", read.errors);
+    assert_eq!(read.file, file);
+}
+
+#[test]
+fn a_negative_price_is_refused_with_the_reason_and_the_rest_applies() {
+    let text =
+        "(prices: {\n  \"a\": (usd: -5.0, date: \"2026-01-01\"),\n  \"b\": (usd: 2.0, date: \"2026-01-02\"),\n})\n";
+    let read = prices::read_prices_str("p.ron", text);
+    assert_eq!(read.errors.len(), 1, "{:?}", read.errors);
+    let e = &read.errors[0];
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("refused") && e.message.contains("-5"), "{e}");
+    assert_eq!(read.file.prices.keys().map(String::as_str).collect::<Vec<_>>(), ["b"]);
+}
+
+#[test]
+fn an_absurd_price_is_refused_with_the_reason_and_never_applied() {
+    let mut c = catalog::builtin().expect("catalog");
+    let before = c.gpu("nvidia-geforce-rtx-3090").and_then(|g| g.price_usd);
+    let median = *c.median_prices().get(&catalog::PartKind::Gpu).expect("priced chips");
+    let mut file = prices::PriceFile::default();
+    // Cents typed as dollars: far above 100x the median chip price.
+    file.prices
+        .insert("nvidia-geforce-rtx-3090".into(), prices::UserPrice { usd: 75_000_000.0, date: "2026-11-01".into() });
+    file.prices.insert("nvidia-tesla-p40".into(), prices::UserPrice { usd: 280.0, date: "2026-11-01".into() });
+    let refused = c.refused_prices(&file);
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert_eq!(refused[0].0, "nvidia-geforce-rtx-3090");
+    assert!(refused[0].1.contains("100x the median"), "{}", refused[0].1);
+    assert!(75_000_000.0 > 100.0 * median);
+    c.apply_prices(&file);
+    assert_eq!(c.gpu("nvidia-geforce-rtx-3090").and_then(|g| g.price_usd), before, "the absurd price is not applied");
+    assert_eq!(c.gpu("nvidia-tesla-p40").and_then(|g| g.price_usd), Some(280.0), "the sane one is");
+}
+
+#[test]
+fn cited_price_files_are_clean_and_a_planted_zero_is_caught() {
+    for (name, text) in [cited::MSRP_FILE, cited::USED_FILE] {
+        let f = cited::parse(name, text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(cited::problems(&f), Vec::<String>::new(), "{name}");
+        assert!(!f.prices.is_empty(), "{name}");
+        let c = catalog::builtin().expect("catalog");
+        for p in &f.prices {
+            assert!(
+                c.gpu_or_card(&p.id).is_some() || c.cpu(&p.id).is_some(),
+                "{name}: `{}` is not in the catalog",
+                p.id
+            );
+        }
+        // Planted faults: a 0 price (what an import must never write for a missing one), a
+        // bad date and a plain-http source.
+        let mut bad = f.clone();
+        bad.prices[0].usd = 0.0;
+        bad.prices[0].date = "June 2026".into();
+        bad.prices[0].url = "http://example.com".into();
+        bad.prices[0].range_usd = None;
+        assert_eq!(cited::problems(&bad).len(), 3, "{:?}", cited::problems(&bad));
+        let mut c = catalog::builtin().expect("catalog");
+        let id = bad.prices[0].id.clone();
+        c.gpus.iter_mut().filter(|g| g.id == id).for_each(|g| g.price_usd = None);
+        c.cpus.iter_mut().filter(|g| g.id == id).for_each(|g| g.price_usd = None);
+        c.apply_msrps(&bad);
+        c.apply_used_prices(&bad);
+        assert!(c.price_of(&id).is_none(), "a 0 price never reaches a part");
+    }
+    // A malformed file is a located error.
+    let e = cited::parse("used.json", "{\"about\": \"x\",\n \"prices\": [ {\"id\": 1} ]}").expect_err("bad");
+    assert_eq!(e.line, 2, "{e}");
+}
+
+#[test]
+fn used_prices_stay_apart_until_used_parts_are_allowed_and_never_beat_the_users_price() {
+    let c = catalog::builtin().expect("catalog");
+    let used = cited::used_price("nvidia-geforce-rtx-3090").expect("a cited used 3090 price");
+    // New/street price unchanged by the used file.
+    let new = c.gpu("nvidia-geforce-rtx-3090").and_then(Priced::price).expect("priced");
+    assert_ne!(new.origin(), PriceOrigin::Used);
+    assert!((new.usd - 1499.0).abs() < 1e-9, "the launch MSRP stays the new price: {}", new.usd);
+    // The planner's copy with used parts allowed.
+    let u = c.with_used_prices();
+    let p = u.gpu("nvidia-geforce-rtx-3090").and_then(Priced::price).expect("priced");
+    assert_eq!((p.usd, p.date, p.origin()), (used.usd, Some(used.date.as_str()), PriceOrigin::Used));
+    assert!(p.source.is_some_and(|s| s.contains(&used.url)));
+    // The user's price wins over a used price.
+    let mut mine = c.clone();
+    let mut file = prices::PriceFile::default();
+    file.prices.insert("nvidia-geforce-rtx-3090".into(), prices::UserPrice { usd: 650.0, date: "2026-11-20".into() });
+    mine.apply_prices(&file);
+    let mine = mine.with_used_prices();
+    let p = mine.gpu("nvidia-geforce-rtx-3090").and_then(Priced::price).expect("priced");
+    assert_eq!((p.usd, p.origin()), (650.0, PriceOrigin::User));
+    // A chip with no curated or street price takes its launch MSRP at load.
+    let g = c.gpu("nvidia-geforce-rtx-4060-ti-16gb").and_then(Priced::price).expect("MSRP");
+    assert_eq!((g.usd, g.origin()), (499.0, PriceOrigin::Msrp));
+    // ... and a street price is not replaced by an older MSRP.
+    let street = c.gpu("amd-radeon-rx-7900-xtx").and_then(Priced::price).expect("street");
+    assert_eq!(street.origin(), PriceOrigin::Street);
+    // Ages: a 2020 price is shown with its age.
+    assert_eq!(prices::date_note("2020-09-24", (2026, 12, 2)), "2020-09-24, 74 months old");
+    assert_eq!(prices::date_note("2026-06-20", (2026, 12, 2)), "2026-06-20");
+}
+
+#[test]
+fn a_chips_used_price_reaches_its_partner_cards_only_with_used_parts() {
+    let c = catalog::builtin().expect("catalog");
+    let used = cited::used_price("nvidia-geforce-rtx-3090").expect("used 3090");
+    let card = c
+        .gpu_cards
+        .iter()
+        .find(|k| k.chip == "nvidia-geforce-rtx-3090" && k.price_usd.is_some())
+        .expect("a priced 3090 card");
+    assert_ne!(card.price().map(|p| p.origin()), Some(PriceOrigin::Used));
+    let u = c.with_used_prices();
+    let p = u.gpu_or_card(&card.id).and_then(Priced::price).expect("priced");
+    assert_eq!((p.usd, p.origin()), (used.usd, PriceOrigin::Used));
+    assert_eq!(u.price_of(&card.id).map(|p| p.date), Some(Some(used.date.as_str())));
+}
+
+/// Runs the binary with no user parts or prices; returns stdout.
+fn kw_out(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+        .args(args)
+        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+        .env("KRAFTWERK_PRICES", "/nonexistent-kraftwerk-prices.ron")
+        .output()
+        .expect("run kraftwerk");
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn fit_names_old_prices_with_their_age_and_prices_shows_the_used_price_apart() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds");
+    // The RTX 4090's launch MSRP (2022-10-12) is years old on any date this test runs.
+    let fit = kw_out(&["fit", &dir.join("2x-rtx-4090-x870e.rig.ron").display().to_string()]);
+    let line = fit.lines().find(|l| l.contains("prices older than 12 months")).unwrap_or_else(|| panic!("{fit}"));
+    assert!(line.contains("GeForce RTX 4090 (2022-10-12, ") && line.contains("months old"), "{line}");
+    // A part with a cited used price: the new price stays the price, the used one is beside it.
+    let a6000 = dir.join("2x-rtx-a6000-nvlink.rig.ron").display().to_string();
+    let v: serde_json::Value = serde_json::from_str(&kw_out(&["prices", &a6000, "--format", "json"])).expect("JSON");
+    let gpu = v["rows"].as_array().and_then(|r| r.iter().find(|r| r["role"] == "GPU")).expect("GPU row");
+    let used = cited::used_price("nvidia-rtx-a6000").expect("cited used A6000");
+    assert_eq!(gpu["used_price_usd"].as_f64(), Some(used.usd));
+    assert_eq!(gpu["used_price_date"], used.date.as_str());
+    assert!(gpu["used_price_source"].as_str().is_some_and(|s| s.contains(&used.url)));
+    assert_ne!(gpu["unit_price_usd"].as_f64(), Some(used.usd), "the new price is not replaced");
+    let text = kw_out(&["prices", &a6000]);
+    assert!(text.lines().any(|l| l.trim_start().starts_with("used: $4,625 each, 2026-02-17")), "{text}");
+}

@@ -49,7 +49,9 @@ fn assert_contract(c: &Catalog, g: &Goal, out: &PlanOutcome) {
         }
         // The planner's evaluation (made on its small working catalog) is the one the whole
         // catalog gives.
-        let again = kraftwerk::plan::adapter::evaluate(&r.build, c, g, &model);
+        // Priced as the planner prices the goal (used prices with `used`).
+        let priced = kraftwerk::plan::search::pricing_catalog(c, g);
+        let again = kraftwerk::plan::adapter::evaluate(&r.build, &priced, g, &model);
         assert_eq!(again, r.eval, "{}", r.title);
         for circuit in &report.power.circuits {
             assert!(circuit.amps <= circuit.continuous_a + 1e-9, "{}: circuit over its continuous limit", r.title);
@@ -85,10 +87,10 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     assert!(kinds.iter().any(|&(n, m)| n == 2 && (m - 24.0).abs() < 0.1), "{kinds:?}");
     assert!(kinds.iter().all(|&(n, m)| n as f64 * m >= 40.0 && n <= 2), "{kinds:?}");
     let gpus: Vec<&str> = out.results.iter().map(|r| r.gpus.as_str()).collect();
-    // Cheapest fully priced set first. With the dated street prices the first answer is two
-    // 24 GB cards (at this writing two RX 7900 XTX, priced from new listings, ahead of the RTX
-    // 3090, whose catalog price is still its launch MSRP until used-market prices land); the
-    // staple two RTX 3090 are among the first answers.
+    // Cheapest fully priced set first: two 24 GB cards. Used cards allowed, a GPU with a cited
+    // used-market price (`catalog/prices/used.json`) is priced at it (at this writing two used
+    // RTX 3090 Ti at the May 2026 survey's $850 come first); the staple two RTX 3090 are among
+    // the first answers.
     assert!(out.results[0].price_complete, "{gpus:?}");
     assert_eq!(cards(&c, &out.results[0]), (2, 24.0), "{gpus:?}");
     assert!(gpus.iter().take(3).any(|g| *g == "2x RTX 3090"), "two RTX 3090 near the top: {gpus:?}");
@@ -291,4 +293,45 @@ fn cancel_stops_with_a_partial_answer() {
     let out = kraftwerk::plan::plan(&c, &Goal::default(), &mut ctl).expect("plan");
     assert!(out.cancelled);
     assert!(out.results.is_empty());
+}
+
+/// The chip a plan's part line names (a chip id, or a partner card's chip).
+fn chip_of<'a>(c: &'a Catalog, id: &'a str) -> &'a str {
+    c.gpu_card(id).map_or(id, |k| k.chip.as_str())
+}
+
+/// Used-market prices are seen only when used parts are allowed: then every GPU line whose chip
+/// has a cited used price is priced used, with that price, its date and its source; with new
+/// parts only, no line is.
+#[test]
+fn used_prices_only_with_used_parts_allowed() {
+    let c = catalog();
+    let g = Goal { tok_s: 15.0, used: true, ..goal("llama-3.1-70b", "int4") };
+    let used = plan_blocking(&c, &g).expect("plan");
+    let mut seen = 0;
+    for r in &used.results {
+        for p in &r.eval.parts {
+            if let Some(u) = kraftwerk::catalog::cited::used_price(chip_of(&c, &p.id)) {
+                seen += 1;
+                assert!(p.used, "{}: {} not priced used", r.title, p.id);
+                assert_eq!(
+                    (p.unit_price_usd, p.price_date.as_deref()),
+                    (Some(u.usd), Some(u.date.as_str())),
+                    "{}",
+                    p.id
+                );
+                assert!(p.price_source.as_deref().is_some_and(|s| s.starts_with("used: ") && s.contains(&u.url)));
+            }
+        }
+    }
+    assert!(
+        seen > 0,
+        "some answer has a GPU with a used price: {:?}",
+        used.results.iter().map(|r| &r.title).collect::<Vec<_>>()
+    );
+    let new = plan_blocking(&c, &Goal { used: false, ..g }).expect("plan");
+    assert!(!new.results.is_empty());
+    for r in &new.results {
+        assert!(r.eval.parts.iter().all(|p| !p.used), "{}: a used price with new parts only", r.title);
+    }
 }

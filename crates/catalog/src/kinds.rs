@@ -528,6 +528,7 @@ mod tests {
         }
         let (name, text) = crate::street::STREET_FILE;
         serial.apply_street_prices(&crate::street::parse_street_file(name, text).expect("street prices"));
+        serial.apply_msrps(crate::cited::msrp_file().expect("msrp file"));
         serial.refresh_derived();
         assert_eq!(threaded.clone().into_parts_file(), serial.clone().into_parts_file());
         assert_eq!(threaded.card_gpus, serial.card_gpus);

@@ -10,6 +10,7 @@
 //! published is `None`, never a guess. [`validate()`] checks ids, references, ranges and sources.
 
 pub mod audit;
+pub mod cited;
 mod kinds;
 pub mod load;
 mod parts;

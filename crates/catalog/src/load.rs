@@ -240,6 +240,10 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
     let street = street?;
     let priced = catalog.apply_street_prices(&street);
     report.street = Some((street.import, priced));
+    // Launch MSRPs only where nothing newer priced the part.
+    if let Some(msrps) = super::cited::msrp_file() {
+        catalog.apply_msrps(msrps);
+    }
     catalog.refresh_derived();
     Ok((catalog, report))
 }
@@ -275,12 +279,15 @@ pub fn load_with_user_dir(dir: Option<&Path>) -> Result<(Catalog, Vec<LoadProble
     let (mut catalog, mut problems) = load_user_parts(builtin()?, dir);
     // The user's dated prices override the catalog's (every cost figure then uses them).
     if let Some(path) = super::prices::user_prices_path() {
-        match super::prices::load_prices(&path) {
-            Ok(file) => {
-                catalog.apply_prices(&file);
-            }
-            Err(e) => problems.push(LoadProblem::BadFile(e)),
+        // Entry by entry: a bad entry is a located problem and the others still apply.
+        let read = super::prices::read_prices(&path);
+        problems.extend(read.errors.into_iter().map(LoadProblem::BadFile));
+        let shown = path.display().to_string();
+        for (id, why) in catalog.refused_prices(&read.file) {
+            let (line, column) = read.positions.get(&id).copied().unwrap_or((0, 0));
+            problems.push(LoadProblem::BadFile(CatalogError { file: shown.clone(), line, column, message: why }));
         }
+        catalog.apply_prices(&read.file);
     }
     Ok((catalog, problems))
 }

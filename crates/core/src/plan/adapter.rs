@@ -25,6 +25,7 @@ use crate::estimate::llm::{self, FitInput, GpuSlot, Mode, Parallelism};
 use crate::estimate::model_file::{ModelFile, read_model_file};
 use crate::estimate::power::{self, LoadState};
 use crate::rig::{self, Build, GpuPlacement, MemoryUse, PsuUse, Riser, Site, Workload};
+use kraftwerk_catalog::prices::PriceOrigin;
 use kraftwerk_catalog::{Catalog, HasId, LlmModel, PartsFile};
 use std::path::Path;
 
@@ -412,6 +413,13 @@ pub struct PartLine {
     pub quantity: u32,
     /// Unit price, USD; `None` = unknown.
     pub unit_price_usd: Option<f64>,
+    /// Date of the price (`YYYY-MM[-DD]`), when priced and dated.
+    pub price_date: Option<String>,
+    /// Where the price comes from (`price_source`: the street import's label, `launch MSRP: …`,
+    /// `used: …`, `user price file`); `None` for a curated price (the part's own source).
+    pub price_source: Option<String>,
+    /// The price is a used-market price (`plan --used`).
+    pub used: bool,
 }
 
 /// What [`evaluate`] found out about a build.
@@ -550,11 +558,17 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
                 ev.parts = c
                     .parts
                     .iter()
-                    .map(|p| PartLine {
-                        id: p.id.clone(),
-                        name: p.name.clone(),
-                        quantity: p.quantity,
-                        unit_price_usd: p.unit_price_usd,
+                    .map(|p| {
+                        let info = p.unit_price_usd.and_then(|_| catalog.price_of(&p.id));
+                        PartLine {
+                            id: p.id.clone(),
+                            name: p.name.clone(),
+                            quantity: p.quantity,
+                            unit_price_usd: p.unit_price_usd,
+                            price_date: info.and_then(|i| i.date.map(str::to_owned)),
+                            price_source: info.and_then(|i| i.source.map(str::to_owned)),
+                            used: info.is_some_and(|i| i.origin() == PriceOrigin::Used),
+                        }
                     })
                     .collect();
                 ev.known_price_usd = c.hardware_usd;
@@ -575,6 +589,9 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
             name: "PCIe riser cable".into(),
             quantity: u32::try_from(risers).unwrap_or(u32::MAX),
             unit_price_usd: None,
+            price_date: None,
+            price_source: None,
+            used: false,
         });
         ev.unpriced.push("pcie-riser".into());
     }

@@ -296,11 +296,14 @@ pub enum PlanError {
 
 /// Plans builds for `goal` over `catalog`: the search, then, when it finds nothing, each
 /// constraint relaxed on its own ([`relax`]), so the search never calls back into the planner.
+/// Priced by [`search::pricing_catalog`] (used-market prices only with `goal.used`).
 ///
 /// # Errors
 /// [`PlanError::BadGoal`] for a goal out of range, an unknown model or must-have part.
 pub fn plan(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<PlanOutcome, PlanError> {
     search::validate(goal)?;
+    let priced = search::pricing_catalog(catalog, goal);
+    let catalog = priced.as_ref();
     // The part views are built once and shared by the relaxed searches (same mains voltage).
     let parts = adapter::parts(catalog, goal.mains_v);
     let mut out = search::search(catalog, &parts, goal, ctl)?;

@@ -55,6 +55,13 @@ pub(super) fn relax(catalog: &Catalog, parts: &Parts, goal: &Goal, ctl: &mut Con
             out.cancelled = true;
             return;
         }
+        // Allowing used cards reprices the catalog (used-market prices).
+        let used_views = (g.used && !goal.used).then(|| {
+            let priced = super::search::pricing_catalog(catalog, &g).into_owned();
+            let views = super::adapter::parts(&priced, g.mains_v);
+            (priced, views)
+        });
+        let (catalog, parts) = used_views.as_ref().map_or((catalog, parts), |(c, p)| (c, p));
         let Ok(o) = search(catalog, parts, &g, ctl) else { continue };
         out.stats.screened += o.stats.screened;
         out.stats.checked += o.stats.checked;

@@ -113,6 +113,13 @@ fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<&'static str, St
     Ok(out)
 }
 
+/// The catalog as the planner prices it for `goal`: with used parts allowed (`goal.used`),
+/// the cited used-market prices replace the new/street ones (never the user's own prices,
+/// [`Catalog::with_used_prices`]); otherwise the catalog itself, whose used prices stay apart.
+pub fn pricing_catalog<'a>(catalog: &'a Catalog, goal: &Goal) -> std::borrow::Cow<'a, Catalog> {
+    if goal.used { std::borrow::Cow::Owned(catalog.with_used_prices()) } else { std::borrow::Cow::Borrowed(catalog) }
+}
+
 /// Order of a part list: parts whose rule figures are all published first (a part with an
 /// unknown figure gives a machine the checker reports "not checked", which the planner does
 /// not propose), then cheapest first, then by id.

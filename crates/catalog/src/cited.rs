@@ -1,0 +1,220 @@
+//! Hand-curated, cited prices: GPU chips' launch MSRPs (`catalog/prices/msrp.json`) and
+//! used-market prices (`catalog/prices/used.json`), one price a part id, each with its date, the
+//! article it comes from, its URL and the quoted text that shows the figure.
+//!
+//! - A launch MSRP is laid on a part at load ([`Catalog::apply_msrps`]) only where neither the
+//!   curated catalog nor the street-price import priced it: a newer street price wins over an
+//!   old list price. Its `price_source` starts with [`MSRP_PREFIX`].
+//! - A used price is kept apart from the new/street price: it is never laid on a part at load.
+//!   [`used_price`] looks it up by id (`prices`, `catalog --stats`), and the planner plans over
+//!   [`Catalog::with_used_prices`] when used parts are allowed (`plan --used`), where it replaces
+//!   the part's price unless the user's price file set one. Its `price_source` starts with
+//!   [`USED_PREFIX`].
+//!
+//! A part not listed has no such price (unknown), never 0; [`problems`] holds every entry to a
+//! positive price, a `YYYY-MM[-DD]` date, an `https://` URL and a non-empty quote.
+
+use super::{Catalog, CatalogError};
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// The launch-MSRP file, embedded: `(file name, JSON text)`.
+pub const MSRP_FILE: (&str, &str) = ("catalog/prices/msrp.json", include_str!("../../../catalog/prices/msrp.json"));
+
+/// The used-price file, embedded: `(file name, JSON text)`.
+pub const USED_FILE: (&str, &str) = ("catalog/prices/used.json", include_str!("../../../catalog/prices/used.json"));
+
+/// `price_source` prefix of a launch MSRP from [`MSRP_FILE`].
+pub const MSRP_PREFIX: &str = "launch MSRP: ";
+
+/// `price_source` prefix of a used-market price from [`USED_FILE`].
+pub const USED_PREFIX: &str = "used: ";
+
+/// One cited price.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CitedPrice {
+    /// Catalog part id.
+    pub id: String,
+    /// Price, USD: the quoted figure, or the midpoint of `range_usd`.
+    pub usd: f64,
+    /// The quoted range `[low, high]`, USD, when the source gives a range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range_usd: Option<[f64; 2]>,
+    /// Date of the price (`YYYY-MM` or `YYYY-MM-DD`): the article's or announcement's date.
+    pub date: String,
+    /// Publication and title, short (`GPUDojo, Tesla P40: ... (last updated December 2025)`).
+    pub source: String,
+    /// Where the figure is shown.
+    pub url: String,
+    /// The source's words that show the figure.
+    pub quote: String,
+    /// Where the cited text is kept in a public repository, when it is
+    /// (`owner/name@commit:path`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+}
+
+/// A cited-price file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CitedFile {
+    /// What the file holds and how its prices were chosen.
+    pub about: String,
+    /// The prices, one per id.
+    pub prices: Vec<CitedPrice>,
+}
+
+impl CitedFile {
+    /// The price of `id`, if the file lists it.
+    pub fn get(&self, id: &str) -> Option<&CitedPrice> {
+        self.prices.iter().find(|p| p.id == id)
+    }
+}
+
+/// Parses a cited-price file; `file` names it in errors.
+///
+/// # Errors
+/// A [`CatalogError`] with line and column for malformed JSON or a schema violation.
+pub fn parse(file: &str, text: &str) -> Result<CitedFile, CatalogError> {
+    serde_json::from_str::<CitedFile>(text).map_err(|e| CatalogError {
+        file: file.into(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
+}
+
+/// Whether `d` is `YYYY-MM` or `YYYY-MM-DD` with a month 1-12 and a day 1-31.
+fn date_ok(d: &str) -> bool {
+    super::prices::age_months(d, (9999, 12, 31)).is_some() && matches!(d.len(), 7 | 10)
+}
+
+/// What is wrong with a cited-price file, one line each: a price that is not a positive
+/// number (the file never writes 0 for a missing price: a missing price is a missing entry), a
+/// range that does not hold its price, a bad date, a URL that is not `https://`, an empty
+/// source or quote, an id listed twice. Empty for a good file (the embedded ones are held to
+/// that by `tests/catalog_prices.rs`).
+pub fn problems(file: &CitedFile) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for p in &file.prices {
+        let id = &p.id;
+        if !seen.insert(id.as_str()) {
+            out.push(format!("`{id}` is listed twice"));
+        }
+        if !(p.usd.is_finite() && p.usd > 0.0) {
+            out.push(format!("`{id}`: price {} is not a positive number", p.usd));
+        }
+        if let Some([lo, hi]) = p.range_usd
+            && !(lo > 0.0 && lo <= p.usd && p.usd <= hi)
+        {
+            out.push(format!("`{id}`: price {} is not within its range {lo}-{hi}", p.usd));
+        }
+        if !date_ok(&p.date) {
+            out.push(format!("`{id}`: date `{}` is not YYYY-MM or YYYY-MM-DD", p.date));
+        }
+        if !p.url.starts_with("https://") {
+            out.push(format!("`{id}`: url `{}` is not an https:// address", p.url));
+        }
+        if p.source.trim().is_empty() || p.quote.trim().is_empty() {
+            out.push(format!("`{id}`: a price needs its source and the quoted figure"));
+        }
+    }
+    out
+}
+
+/// The `price_source` text of a cited price: `prefix`, the source and its URL.
+pub fn source_label(prefix: &str, p: &CitedPrice) -> String {
+    format!("{prefix}{} <{}>", p.source, p.url)
+}
+
+fn embedded(cell: &'static OnceLock<Option<CitedFile>>, (name, text): (&str, &str)) -> Option<&'static CitedFile> {
+    // The embedded files are held to parse by the test suite; a broken one prices nothing.
+    cell.get_or_init(|| parse(name, text).ok()).as_ref()
+}
+
+/// The embedded launch-MSRP file (`None` only if it is broken, which the tests rule out).
+pub fn msrp_file() -> Option<&'static CitedFile> {
+    static CELL: OnceLock<Option<CitedFile>> = OnceLock::new();
+    embedded(&CELL, MSRP_FILE)
+}
+
+/// The embedded used-price file (`None` only if it is broken, which the tests rule out).
+pub fn used_file() -> Option<&'static CitedFile> {
+    static CELL: OnceLock<Option<CitedFile>> = OnceLock::new();
+    embedded(&CELL, USED_FILE)
+}
+
+/// The used-market price of part `id`, if [`USED_FILE`] lists one.
+pub fn used_price(id: &str) -> Option<&'static CitedPrice> {
+    used_file().and_then(|f| f.get(id))
+}
+
+macro_rules! lay_cited {
+    ($self:ident, $file:ident, $prefix:ident, $replace:expr, $set:ident, $($field:ident),*) => {
+        $(
+            for part in &mut $self.$field {
+                let Some(p) = $file.get(&part.id) else { continue };
+                if !(p.usd.is_finite() && p.usd > 0.0) {
+                    continue;
+                }
+                let users = part.price_source.as_deref() == Some(super::prices::USER_PRICE_SOURCE);
+                if users || (part.price_usd.is_some() && !$replace) {
+                    continue;
+                }
+                part.price_usd = Some(p.usd);
+                part.price_date = Some(p.date.clone());
+                part.price_source = Some(source_label($prefix, p));
+                $set += 1;
+            }
+        )*
+    };
+}
+
+impl Catalog {
+    /// Lays `file`'s launch MSRPs on the parts they name that have no price yet (curated and
+    /// street prices stay). Returns how many parts were priced. Call
+    /// [`Catalog::refresh_derived`] afterwards.
+    pub fn apply_msrps(&mut self, file: &CitedFile) -> usize {
+        let mut set = 0;
+        let prefix = MSRP_PREFIX;
+        lay_cited!(self, file, prefix, false, set, gpus, gpu_cards, cpus, motherboards, psus, coolers, cases, memory);
+        set
+    }
+
+    /// Lays `file`'s used prices on the parts they name, replacing their new/street price but
+    /// never a price from the user's price file. A GPU chip's used price is the price of any
+    /// used card of that chip (the surveys count every card of the chip), so it goes to the
+    /// chip's partner cards too, unless the file prices the card itself. Returns how many parts
+    /// were priced.
+    pub fn apply_used_prices(&mut self, file: &CitedFile) -> usize {
+        let mut set = 0;
+        let prefix = USED_PREFIX;
+        lay_cited!(self, file, prefix, true, set, gpus, gpu_cards, cpus, motherboards, psus, coolers, cases, memory);
+        for card in &mut self.gpu_cards {
+            let users = card.price_source.as_deref() == Some(super::prices::USER_PRICE_SOURCE);
+            let Some(p) = file.get(&card.chip).filter(|p| p.usd.is_finite() && p.usd > 0.0) else { continue };
+            if users || file.get(&card.id).is_some() {
+                continue;
+            }
+            card.price_usd = Some(p.usd);
+            card.price_date = Some(p.date.clone());
+            card.price_source = Some(source_label(prefix, p));
+            set += 1;
+        }
+        self.refresh_derived();
+        set
+    }
+
+    /// A copy of the catalog with the embedded used prices laid on ([`Catalog::apply_used_prices`]):
+    /// what the planner plans over when used parts are allowed.
+    #[must_use]
+    pub fn with_used_prices(&self) -> Catalog {
+        let mut c = self.clone();
+        if let Some(f) = used_file() {
+            c.apply_used_prices(f);
+        }
+        c
+    }
+}
