@@ -38,6 +38,11 @@ fn every_wiring_file_applies_to_the_catalog() {
     assert_eq!(e3.lanes_with_cpu(Some("AMD Ryzen 5 3400G")), 0, "unavailable with a Picasso APU");
     assert_eq!(e3.lanes_with_cpu(Some("Ryzen 9 5950X")), 8);
     assert!(b.slots_text().contains("positions unknown"), "{}", b.slots_text());
+    // `catalog --stats`: wired boards, boards with positions, boards per wiring file.
+    let s = catalog::audit::stats(&c, &report);
+    assert!(s.motherboards_with_wiring >= s.motherboards_with_positions + 3, "{s:?}");
+    assert_eq!(s.wiring_files.get("catalog/board-wiring/am4.ron"), Some(&3), "{:?}", s.wiring_files);
+    assert!(s.memory_kits_by_type.contains_key("DDR4 UDIMM"), "{:?}", s.memory_kits_by_type);
 }
 
 #[test]

@@ -91,6 +91,11 @@ fn desktop_bound(c: &super::Ctx<'_>, cpu: &crate::catalog::Cpu, out: &mut Vec<Fi
         return;
     }
     let half = p.graphics_lanes / 2;
+    // The board's chipset's uplink where a source gives it, else the platform's in words.
+    let uplink =
+        c.r.board
+            .filter(|b| crate::catalog::uplink::chipset_uplink(&b.chipset).is_some())
+            .map_or_else(|| format!("the chipset's {} uplink", p.uplink), |b| uplink_words(&b.chipset));
     let mut msg = format!(
         "the board's slot wiring is not in the catalog; on {} the CPU gives the graphics slots at most {} lanes, so GPU {} and GPU {} get x{half} each only if the board splits them x{half}/x{half} (otherwise GPU {} is on chipset lanes or a narrower CPU link)",
         p.socket,
@@ -104,9 +109,8 @@ fn desktop_bound(c: &super::Ctx<'_>, cpu: &crate::catalog::Cpu, out: &mut Vec<Fi
         let _ = std::fmt::Write::write_fmt(
             &mut msg,
             format_args!(
-                ", and on most boards GPU {} can only be on chipset lanes: at most x4 each, all sharing the chipset's {} uplink to the CPU",
+                ", and on most boards GPU {} can only be on chipset lanes: at most x4 each, all sharing {uplink} to the CPU",
                 rest.join(", "),
-                p.uplink
             ),
         );
     }
@@ -210,11 +214,10 @@ pub static GPU_SLOT: Rule = Rule {
                     &GPU_SLOT,
                     Severity::Error,
                     format!(
-                        "GPU {} ({}) is placed in slot {} ({}), which already holds another GPU",
+                        "GPU {} ({}) is placed in slot {}, which already holds another GPU",
                         i + 1,
                         g.name,
-                        s.name,
-                        s.position_text()
+                        s.position.map_or_else(|| s.name.clone(), |p| format!("position {p}"))
                     ),
                     vec![PartRef::Gpu(i), slot_ref],
                     "Move it to a free slot.",

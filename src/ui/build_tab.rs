@@ -664,6 +664,16 @@ fn off_board(
             }
             match (p.is_placed(), board) {
                 (false, _) => Some((i, format!("GPU {}: {} not in a slot", i + 1, g.name))),
+                (true, Some(bd)) if !bd.slot_layout_known() => Some((
+                    i,
+                    format!(
+                        "GPU {}: {} in {}: the board's slot layout is unknown, link {}",
+                        i + 1,
+                        g.name,
+                        p.slot_text(),
+                        crate::build::links::LINK_UNKNOWN
+                    ),
+                )),
                 (true, Some(bd)) if p.slot_in(bd).is_none() => {
                     Some((i, format!("GPU {}: {} in {}, where the board has no slot", i + 1, g.name, p.slot_text())))
                 }
