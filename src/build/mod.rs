@@ -182,13 +182,41 @@ pub struct GpuPlacement {
 }
 
 /// A slot as a build file names it: a position or a silkscreen name.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum SlotRef {
     /// Expansion-slot position (`slot: 3`).
     Position(u8),
     /// Silkscreen name (`slot: "PCIEX16_2"`).
     Name(String),
+}
+
+impl<'de> Deserialize<'de> for SlotRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        /// Takes a number as a position and a string as a name; anything else is an error that
+        /// says what a slot is.
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = SlotRef;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a slot position (1, 2, ...) or a slot name (\"PCIEX16_1\")")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<SlotRef, E> {
+                u8::try_from(v)
+                    .map(SlotRef::Position)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<SlotRef, E> {
+                u64::try_from(v)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+                    .and_then(|v| self.visit_u64(v))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<SlotRef, E> {
+                Ok(SlotRef::Name(v.to_owned()))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// [`GpuPlacement`] as written in files (`slot` a position or a name).
