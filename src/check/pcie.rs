@@ -574,7 +574,7 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
         .flat_map(|(pos, w)| pos..pos.saturating_add(w))
         .collect();
     let want_gen = l.gpu_gen.min(placement.riser.map_or(u8::MAX, |r| r.pcie_gen));
-    for (k, s) in board.pcie_slots.iter().enumerate() {
+    for (idx, s) in board.pcie_slots.iter().enumerate() {
         let covered = s.position.is_some_and(|p| taken.contains(&p));
         if slot.is_some_and(|mine| mine.name == s.name)
             || held.contains(&s.name.as_str())
@@ -583,13 +583,15 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
         {
             continue;
         }
-        let lanes = lanes_now.get(k).copied().unwrap_or(s.electrical_lanes);
+        let lanes = lanes_now.get(idx).copied().unwrap_or(s.electrical_lanes);
         if lanes >= l.gpu_lanes && s.pcie_gen >= want_gen {
-            let (g, n) = (s.pcie_gen.min(l.gpu_gen), lanes.min(l.gpu_lanes));
+            let (link_gen, link_lanes) = (s.pcie_gen.min(l.gpu_gen), lanes.min(l.gpu_lanes));
             return match s.position {
-                Some(p) => format!("Move it to the free slot at position {p} ({}: PCIe {g}.0 x{n}).", s.name),
+                Some(p) => {
+                    format!("Move it to the free slot at position {p} ({}: PCIe {link_gen}.0 x{link_lanes}).", s.name)
+                }
                 None => format!(
-                    "Move it to the free slot {} (PCIe {g}.0 x{n}; its position is not in the catalog, so check the card's thickness against its neighbours).",
+                    "Move it to the free slot {} (PCIe {link_gen}.0 x{link_lanes}; its position is not in the catalog, so check the card's thickness against its neighbours).",
                     s.name
                 ),
             };

@@ -326,8 +326,9 @@ fn unplaced_slots(ui: &mut egui::Ui, state: &AppState, view: &ViewState, r: &Res
     }
 }
 
-/// One expansion slot: its connector (electrical lanes as a brighter stripe), its label with
-/// the lanes it has `now` after sharing, and its hover text.
+/// One expansion slot at `position`: its connector (electrical lanes as a brighter stripe), its
+/// label with the lanes it has `now` after sharing, and its hover text.
+#[allow(clippy::too_many_arguments, reason = "drawing helpers take the whole drawing context")]
 fn draw_slot(
     ui: &egui::Ui,
     painter: &egui::Painter,
@@ -386,13 +387,8 @@ fn draw_slot(
         clip.text(pos2(lx + 14.0, sy), Align2::LEFT_TOP, lanes_text.clone(), FontId::proportional(10.0), label_color);
     } else {
         // Rows too close for two lines: the position and the lanes, the name on hover.
-        let r = clip.text(
-            pos2(lx, sy),
-            Align2::LEFT_CENTER,
-            format!("{}", position),
-            FontId::proportional(11.5),
-            name_color,
-        );
+        let r =
+            clip.text(pos2(lx, sy), Align2::LEFT_CENTER, format!("{position}"), FontId::proportional(11.5), name_color);
         clip.text(pos2(lx + 16.0, sy), Align2::LEFT_CENTER, lanes_text, FontId::proportional(10.5), label_color);
         let _ = r;
     }
