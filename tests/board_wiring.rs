@@ -144,3 +144,38 @@ fn a_syntax_error_or_unknown_field_is_located_by_ron() {
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(e[0].starts_with("bad.ron:4:"), "{e:?}");
 }
+
+/// The window's slot-layout editor refuses a layout with overlapping positions, more CPU lanes
+/// than the CPU has, or a slot sharing with a socket the board does not have (issue 25, "Bad
+/// input"), each said in words.
+#[test]
+fn an_entered_layout_with_bad_input_is_refused_with_reasons() {
+    use kraftwerk::catalog::{LaneShare, LaneSource, PcieSlot};
+    let c = boards_only();
+    let b = c.motherboards.iter().find(|b| b.id == "asus-proart-b650-creator").expect("board");
+    let slot = |name: &str, position: Option<u8>, lanes: u8, shares: Vec<LaneShare>| PcieSlot {
+        name: name.into(),
+        position,
+        physical_lanes: 16,
+        electrical_lanes: lanes,
+        pcie_gen: 4,
+        lane_source: LaneSource::Cpu,
+        shares,
+        lanes_by_cpu: Vec::new(),
+        bifurcation: Vec::new(),
+    };
+    let good = vec![
+        slot("PCIEX16_1", Some(1), 16, vec![LaneShare { when_used: "PCIEX16_2".into(), lanes: 8 }]),
+        slot("PCIEX16_2", None, 8, vec![]),
+    ];
+    assert!(wiring::layout_problems(b, &good, Some(24)).is_empty());
+    let bad = vec![
+        slot("A", Some(1), 16, vec![]),
+        slot("B", Some(1), 16, vec![]),
+        slot("C", None, 4, vec![LaneShare { when_used: "U.2_1".into(), lanes: 0 }]),
+    ];
+    let p = wiring::layout_problems(b, &bad, Some(24));
+    assert!(p.iter().any(|m| m.contains("slot B overlaps another slot at position 1")), "{p:?}");
+    assert!(p.iter().any(|m| m.contains("share no lanes need 32 CPU lanes together; the CPU has 24")), "{p:?}");
+    assert!(p.iter().any(|m| m.contains("C shares lanes with `U.2_1`, which this entry does not list")), "{p:?}");
+}

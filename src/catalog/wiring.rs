@@ -279,6 +279,42 @@ fn apply_one(b: &mut super::Motherboard, w: BoardWiring) {
     });
 }
 
+/// Problems of a slot layout entered for `board` (the window's slot-layout editor): the wiring
+/// file's entry checks (duplicate names, overlapping positions, electrical lanes beyond the
+/// connector, generations, sharing rules naming a slot or M.2 socket the board does not have),
+/// and lanes the CPU does not have: a CPU slot wider than `cpu_lanes`, or CPU slots that share
+/// nothing (so run together at full width) needing more than `cpu_lanes`. Empty: it can be saved.
+pub fn layout_problems(board: &super::Motherboard, slots: &[PcieSlot], cpu_lanes: Option<u16>) -> Vec<String> {
+    let w = BoardWiring {
+        board: board.id.clone(),
+        source: String::new(),
+        source_kind: WiringSourceKind::Vendor,
+        pcie_slots: slots.to_vec(),
+        m2_slots: board.m2_slots.clone(),
+        notes: None,
+    };
+    let mut out: Vec<String> = check_entry("", "", (0, 0), &w).into_iter().map(|e| e.message).collect();
+    if slots.is_empty() {
+        out.push("no slots entered".to_owned());
+    }
+    for s in slots.iter().filter(|s| s.name.trim().is_empty()) {
+        out.push(format!("a slot (x{} connector) has no name", s.physical_lanes));
+    }
+    if let Some(have) = cpu_lanes {
+        let cpu: Vec<&PcieSlot> = slots.iter().filter(|s| s.lane_source == super::LaneSource::Cpu).collect();
+        for s in cpu.iter().filter(|s| u16::from(s.electrical_lanes) > have) {
+            out.push(format!("slot {} has x{} CPU lanes; the CPU has {have}", s.name, s.electrical_lanes));
+        }
+        let together: u16 = cpu.iter().filter(|s| s.shares.is_empty()).map(|s| u16::from(s.electrical_lanes)).sum();
+        if together > have {
+            out.push(format!(
+                "the CPU slots that share no lanes need {together} CPU lanes together; the CPU has {have} (enter the sharing rules from the manual)"
+            ));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

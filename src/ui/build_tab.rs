@@ -144,6 +144,19 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         return;
     };
     header(ui, state, &res, board);
+    if !board.slot_positions_known() {
+        ui.horizontal_wrapped(|ui| {
+            let what = if board.slot_layout_known() { "where its slots sit is" } else { "its slot layout is" };
+            ui.weak(format!("This board: {what} not in the catalog."));
+            if ui
+                .button("Enter the slot layout…")
+                .on_hover_text("From the board's manual: slots top to bottom, lanes, CPU or chipset, sharing, positions if given. Saved as your own part; the checks run again.")
+                .clicked()
+            {
+                out.push(Action::OpenSlotEditor);
+            }
+        });
+    }
     let legend_h = 70.0;
     let avail = ui.available_size();
     let (board_w, form_h) = board_mm(board.form_factor);

@@ -191,6 +191,13 @@ pub enum Action {
     SavePartForm,
     /// Close the part form without saving.
     ClosePartForm,
+    /// Open the slot-layout editor for the build's board.
+    OpenSlotEditor,
+    /// Save this board (with the layout entered in the slot-layout editor) as a user part,
+    /// reload the catalog, re-check.
+    SaveSlotLayout(Box<crate::catalog::Motherboard>),
+    /// Close the slot-layout editor without saving.
+    CloseSlotEditor,
     /// Show the Paste parts list window.
     PasteListDialog,
     /// Read this pasted parts list into a build and open it, unsaved.
@@ -237,6 +244,9 @@ impl Action {
                 | Action::OpenPartForm(_)
                 | Action::SavePartForm
                 | Action::ClosePartForm
+                | Action::OpenSlotEditor
+                | Action::SaveSlotLayout(_)
+                | Action::CloseSlotEditor
                 | Action::PasteListDialog
                 | Action::ImportList(_)
                 | Action::ClosePasteList
