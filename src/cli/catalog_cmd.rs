@@ -130,7 +130,11 @@ fn print_stats(format: Format) -> ExitCode {
     outln!("  cases with max cooler height   {}", s.cases_with_max_cooler_height);
     outln!("  air coolers with height        {}", s.coolers_with_height);
     outln!("  PSUs with connector counts     {}", s.psus_with_connector_counts);
-    outln!("  boards with slot layout        {} of {}", s.motherboards_with_slot_layout, s.motherboards);
+    outln!("  boards with slot wiring        {} of {}", s.motherboards_with_wiring, s.motherboards);
+    outln!("  boards with slot positions     {} of {}", s.motherboards_with_positions, s.motherboards);
+    for (f, n) in &s.wiring_files {
+        outln!("    wired by {f:<32} {n}");
+    }
     outln!("  GPU cards with length          {} of {}", s.gpu_cards_with_length, s.gpu_cards);
     outln!("  chips with cards               {}", s.chips_with_cards);
     for (t, n) in &s.memory_kits_by_type {

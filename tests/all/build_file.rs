@@ -53,10 +53,12 @@ fn truncated_file_is_located() {
 
 #[test]
 fn wrong_type_is_located() {
-    let text = GOOD.replace("slot: 4", "slot: \"four\"");
+    // A string is a slot name now (`slot: "PCIEX16_2"`); a boolean is no slot.
+    let text = GOOD.replace("slot: 4", "slot: true");
     let e = err(&text);
     assert_eq!(e.line, 6, "{e}");
     assert!(e.column > 1, "{e}");
+    assert!(e.message.contains("a slot position (1, 2, ...) or a slot name"), "{e}");
 }
 
 #[test]

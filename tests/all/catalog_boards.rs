@@ -18,7 +18,15 @@ fn cat() -> Catalog {
 }
 
 fn gpu(id: &str, slot: u8) -> GpuPlacement {
-    GpuPlacement { gpu: id.into(), slot: Some(slot), power_limit_w: None, riser: None, psu: 0, cable: None }
+    GpuPlacement {
+        gpu: id.into(),
+        slot_name: None,
+        slot: Some(slot),
+        power_limit_w: None,
+        riser: None,
+        psu: 0,
+        cable: None,
+    }
 }
 
 fn errors<'a>(r: &'a Report, rule: &str) -> Vec<&'a str> {
@@ -58,7 +66,8 @@ fn every_curated_layout_is_sourced_and_consistent() {
             "{}: notes must say where each figure comes from",
             b.id
         );
-        let positions: Vec<u8> = b.pcie_slots.iter().map(|s| s.position).collect();
+        let positions: Vec<u8> =
+            b.pcie_slots.iter().map(|s| s.position.expect("curated layouts give every slot a position")).collect();
         assert!(positions[0] >= 1, "{}: positions start at 1", b.id);
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{}: positions {positions:?} not strictly increasing", b.id);
         let names: Vec<&str> =
@@ -131,7 +140,8 @@ fn h12ssl_i_takes_four_dual_slot_cards_at_x16() {
     use kraftwerk::rig::links::gpu_links;
     let c = cat();
     let b = c.motherboard("supermicro-h12ssl-i").expect("board");
-    let positions: Vec<u8> = b.pcie_slots.iter().map(|s| s.position).collect();
+    let positions: Vec<u8> =
+        b.pcie_slots.iter().map(|s| s.position.expect("curated layouts give every slot a position")).collect();
     assert_eq!(positions, (1..=7).collect::<Vec<u8>>());
     let wired: Vec<u8> = b.pcie_slots.iter().map(|s| s.electrical_lanes).collect();
     assert_eq!(wired, vec![16, 8, 16, 8, 16, 16, 16]);
@@ -177,7 +187,12 @@ fn dual_slot_cards_back_to_back_are_an_error() {
     let mut tried = Vec::new();
     for b in with_layout(&c) {
         let x16 = |p: u8| b.slot_at(p).is_some_and(|s| s.physical_lanes == 16);
-        let Some(p) = b.pcie_slots.iter().map(|s| s.position).find(|&p| x16(p) && x16(p + 1) && x16(p + 2)) else {
+        let Some(p) = b
+            .pcie_slots
+            .iter()
+            .map(|s| s.position.expect("curated layouts give every slot a position"))
+            .find(|&p| x16(p) && x16(p + 1) && x16(p + 2))
+        else {
             continue;
         };
         let mut build = Build { motherboard: Some(b.id.clone()), ..Build::default() };
@@ -212,7 +227,12 @@ fn a_three_slot_card_covering_the_next_slot_is_caught() {
     let mut tried = 0;
     for b in with_layout(&c) {
         let x16 = |p: u8| b.slot_at(p).is_some_and(|s| s.physical_lanes == 16);
-        for p in b.pcie_slots.iter().map(|s| s.position).filter(|&p| x16(p)) {
+        for p in b
+            .pcie_slots
+            .iter()
+            .map(|s| s.position.expect("curated layouts give every slot a position"))
+            .filter(|&p| x16(p))
+        {
             let covered: Vec<u8> = [p + 1, p + 2].into_iter().filter(|&q| x16(q)).collect();
             for q in covered {
                 let mut build = Build { motherboard: Some(b.id.clone()), ..Build::default() };
@@ -240,7 +260,8 @@ fn a_three_slot_card_covering_the_next_slot_is_caught() {
 fn m12swa_gap_at_position_4_does_not_hide_a_covered_slot() {
     let c = cat();
     let b = c.motherboard("supermicro-m12swa-tf").expect("board");
-    let positions: Vec<u8> = b.pcie_slots.iter().map(|s| s.position).collect();
+    let positions: Vec<u8> =
+        b.pcie_slots.iter().map(|s| s.position.expect("curated layouts give every slot a position")).collect();
     assert_eq!(positions, vec![1, 2, 3, 5, 6, 7]);
     let mut build = Build { motherboard: Some(b.id.clone()), ..Build::default() };
     build.gpus = vec![gpu(TRIPLE_SLOT, 3), gpu(DUAL_SLOT, 5)];

@@ -10,7 +10,7 @@ fn cat() -> Catalog {
 }
 
 fn gpu(id: &str, slot: Option<u8>) -> GpuPlacement {
-    GpuPlacement { gpu: id.into(), slot, power_limit_w: None, riser: None, psu: 0, cable: None }
+    GpuPlacement { gpu: id.into(), slot_name: None, slot, power_limit_w: None, riser: None, psu: 0, cable: None }
 }
 
 fn errors<'a>(r: &'a Report, rule: &str) -> Vec<&'a str> {
@@ -92,7 +92,8 @@ fn two_dual_slot_cards_on_back_to_back_slots_are_an_error() {
 fn h13ssl_takes_three_dual_slot_cards_not_four() {
     let c = cat();
     let board = c.motherboard("supermicro-h13ssl-n").expect("board");
-    let positions: Vec<u8> = board.pcie_slots.iter().map(|s| s.position).collect();
+    let positions: Vec<u8> =
+        board.pcie_slots.iter().map(|s| s.position.expect("curated layouts give every slot a position")).collect();
     assert_eq!(positions, vec![3, 4, 5, 6, 7]);
     let turbo = "asus-turbo-geforce-rtx-3090-24gb-gddr6x-black";
     let mut b = Build { motherboard: Some(board.id.clone()), ..Build::default() };

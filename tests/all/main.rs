@@ -8,6 +8,7 @@
 mod common;
 
 mod bad_input;
+mod board_wiring;
 mod build_file;
 mod catalog;
 mod catalog_audit;
@@ -18,6 +19,7 @@ mod catalog_honesty;
 mod catalog_prices;
 mod catalog_real_builds;
 mod check_cli;
+mod check_wiring;
 mod cli;
 mod compare_cli;
 mod fleet;

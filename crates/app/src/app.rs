@@ -339,6 +339,25 @@ impl KraftwerkApp {
             },
             Action::SavePartForm => self.save_part_form(ctx),
             Action::ClosePartForm => self.view.part_form = None,
+            Action::OpenSlotEditor => {
+                let board = self.state.build.motherboard.as_deref().and_then(|id| self.state.catalog.motherboard(id));
+                self.view.slot_editor = board.map(super::slot_editor::SlotEditor::open);
+            }
+            Action::CloseSlotEditor => self.view.slot_editor = None,
+            Action::SaveSlotLayout(board) => {
+                let id = board.id.clone();
+                let file = catalog::PartsFile { motherboards: vec![*board], ..catalog::PartsFile::default() };
+                match catalog::load::ron_options().to_string_pretty(&file, ron::ser::PrettyConfig::default()) {
+                    Ok(text) => {
+                        if self.save_user_part(&id, &text) {
+                            self.view.slot_editor = None;
+                        }
+                    }
+                    Err(e) => self
+                        .messages
+                        .push(Message { severity: Severity::Error, text: format!("Could not encode the board: {e}") }),
+                }
+            }
             Action::PasteListDialog => {
                 self.view.paste_list.get_or_insert_with(Default::default);
             }
@@ -555,20 +574,30 @@ impl KraftwerkApp {
             Ok(t) => t,
             Err(e) => return self.messages.push(error(format!("The part is not valid yet: {e}"))),
         };
+        let id = form.id().to_owned();
+        if self.save_user_part(&id, &text) {
+            self.view.part_form = None;
+        }
+    }
+
+    /// Writes `text` (a parts file) as `<id>.ron` in the user parts directory (atomically),
+    /// reloads the catalog and re-runs the checker. Returns whether it saved; errors are shown.
+    fn save_user_part(&mut self, id: &str, text: &str) -> bool {
+        let error = |text: String| Message { severity: Severity::Error, text };
         let Some(dir) = self.user_parts_dir.clone() else {
-            return self
-                .messages
+            self.messages
                 .push(error("No user parts directory is known: set KRAFTWERK_PARTS_DIR to a folder.".to_owned()));
+            return false;
         };
-        let path = dir.join(format!("{}.ron", form.id()));
-        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| files::write_atomic(&path, &text)) {
-            return self.messages.push(error(format!("Could not save {}: {e}", path.display())));
+        let path = dir.join(format!("{id}.ron"));
+        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| files::write_atomic(&path, text)) {
+            self.messages.push(error(format!("Could not save {}: {e}", path.display())));
+            return false;
         }
         match catalog::load_with_user_dir(Some(&dir)) {
             Ok((c, problems)) => {
                 self.state.catalog = c;
                 self.state.recompute();
-                self.view.part_form = None;
                 self.messages.push(Message {
                     severity: Severity::Info,
                     text: format!("Saved {} (the checks ran again).", path.display()),
@@ -576,8 +605,12 @@ impl KraftwerkApp {
                 for p in problems.into_iter().filter(|p| matches!(p, catalog::LoadProblem::BadFile(_))) {
                     self.messages.push(Message { severity: Severity::Warning, text: format!("user parts: {p}") });
                 }
+                true
             }
-            Err(e) => self.messages.push(error(format!("built-in catalog: {e}"))),
+            Err(e) => {
+                self.messages.push(error(format!("built-in catalog: {e}")));
+                false
+            }
         }
     }
 

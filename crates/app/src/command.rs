@@ -99,6 +99,9 @@ pub enum Action {
     SetGpuModel(Option<usize>, String),
     /// Put GPU `index` at an expansion-slot position (`None`: unplaced).
     SetGpuSlot(usize, Option<u8>),
+    /// Place GPU `i` in the slot of that silkscreen name (a board whose slot positions are not
+    /// known).
+    SetGpuSlotNamed(usize, String),
     /// Power limit of GPU `index`, W (`None`: the card's default).
     SetGpuPowerLimit(usize, Option<f64>),
     /// The same power limit on every GPU, W (`None`: defaults).
@@ -188,6 +191,13 @@ pub enum Action {
     SavePartForm,
     /// Close the part form without saving.
     ClosePartForm,
+    /// Open the slot-layout editor for the build's board.
+    OpenSlotEditor,
+    /// Save this board (with the layout entered in the slot-layout editor) as a user part,
+    /// reload the catalog, re-check.
+    SaveSlotLayout(Box<kraftwerk_catalog::Motherboard>),
+    /// Close the slot-layout editor without saving.
+    CloseSlotEditor,
     /// Show the Paste parts list window.
     PasteListDialog,
     /// Read this pasted parts list into a build and open it, unsaved.
@@ -234,6 +244,9 @@ impl Action {
                 | Action::OpenPartForm(_)
                 | Action::SavePartForm
                 | Action::ClosePartForm
+                | Action::OpenSlotEditor
+                | Action::SaveSlotLayout(_)
+                | Action::CloseSlotEditor
                 | Action::PasteListDialog
                 | Action::ImportList(_)
                 | Action::ClosePasteList
@@ -354,6 +367,13 @@ pub(crate) fn edit_build(b: &mut Build, catalog: &Catalog, action: Action) {
         Action::SetGpuSlot(i, slot) => {
             if let Some(g) = b.gpus.get_mut(i) {
                 g.slot = slot;
+                g.slot_name = None;
+            }
+        }
+        Action::SetGpuSlotNamed(i, name) => {
+            if let Some(g) = b.gpus.get_mut(i) {
+                g.slot = None;
+                g.slot_name = Some(name);
             }
         }
         Action::SetGpuPowerLimit(i, w) => {

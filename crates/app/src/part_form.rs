@@ -297,6 +297,9 @@ pub fn figure_to_enter(state: &AppState, f: &Finding) -> Option<FormTarget> {
     let part = *f.parts.first()?;
     let field = unknown_figure_of(state, f)?.figure;
     let (kind, id) = part_of(state, part)?;
+    // A nested figure (`pcie_slots.position`, `connectors.pcie_8pin`) is entered in its
+    // top-level field, the box the form has.
+    let field = field.split('.').next().unwrap_or(field);
     Some(FormTarget { kind, id: Some(id), field: Some(field.to_owned()) })
 }
 

@@ -203,6 +203,8 @@ pub struct ViewState {
     pub path_prompt: Option<super::files::PathPrompt>,
     /// The Paste parts list window, when open.
     pub paste_list: Option<super::paste_list::PasteList>,
+    /// The slot-layout editor, when open.
+    pub slot_editor: Option<super::slot_editor::SlotEditor>,
 }
 
 impl ViewState {

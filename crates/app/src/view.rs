@@ -69,6 +69,7 @@ impl KraftwerkApp {
         self.path_prompt(ui.ctx(), out);
         super::part_form_view::show(ui.ctx(), &mut self.view.part_form, self.user_parts_dir.as_deref(), out);
         super::paste_list::show(ui.ctx(), &mut self.view.paste_list, out);
+        super::slot_editor::show(ui.ctx(), &mut self.view.slot_editor, &self.state, out);
         drop_overlay(ui.ctx());
     }
 

@@ -27,8 +27,15 @@ pub struct Stats {
     pub psus_with_connector_counts: usize,
     /// Motherboards in all.
     pub motherboards: usize,
-    /// Motherboards with a slot-by-slot layout (curated).
+    /// Motherboards with a slot-by-slot layout (curated, or wired by a wiring file).
     pub motherboards_with_slot_layout: usize,
+    /// Motherboards whose slot wiring is known (lanes, CPU or chipset, sharing:
+    /// [`Motherboard::slot_layout_known`](super::Motherboard::slot_layout_known) with at least one slot).
+    pub motherboards_with_wiring: usize,
+    /// Motherboards whose slot positions are known too (every slot has a `position`).
+    pub motherboards_with_positions: usize,
+    /// Boards wired per wiring file (`catalog/board-wiring/*.ron`).
+    pub wiring_files: BTreeMap<String, usize>,
     /// GPU cards in all.
     pub gpu_cards: usize,
     /// GPU cards with a known length.
@@ -67,6 +74,13 @@ pub fn stats(c: &Catalog, report: &LoadReport) -> Stats {
             .count(),
         motherboards: c.motherboards.len(),
         motherboards_with_slot_layout: c.motherboards.iter().filter(|b| !b.pcie_slots.is_empty()).count(),
+        motherboards_with_wiring: c.motherboards.iter().filter(|b| !b.pcie_slots.is_empty()).count(),
+        motherboards_with_positions: c
+            .motherboards
+            .iter()
+            .filter(|b| !b.pcie_slots.is_empty() && b.slot_positions_known())
+            .count(),
+        wiring_files: report.wiring.iter().cloned().collect(),
         gpu_cards: c.gpu_cards.len(),
         gpu_cards_with_length: c.gpu_cards.iter().filter(|g| g.length_mm.is_some()).count(),
         chips_with_cards: chips.len(),
