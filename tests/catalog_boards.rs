@@ -18,7 +18,15 @@ fn cat() -> Catalog {
 }
 
 fn gpu(id: &str, slot: u8) -> GpuPlacement {
-    GpuPlacement { gpu: id.into(), slot: Some(slot), power_limit_w: None, riser: None, psu: 0, cable: None }
+    GpuPlacement {
+        gpu: id.into(),
+        slot_name: None,
+        slot: Some(slot),
+        power_limit_w: None,
+        riser: None,
+        psu: 0,
+        cable: None,
+    }
 }
 
 fn errors<'a>(r: &'a Report, rule: &str) -> Vec<&'a str> {

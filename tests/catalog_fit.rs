@@ -10,7 +10,7 @@ fn cat() -> Catalog {
 }
 
 fn gpu(id: &str, slot: Option<u8>) -> GpuPlacement {
-    GpuPlacement { gpu: id.into(), slot, power_limit_w: None, riser: None, psu: 0, cable: None }
+    GpuPlacement { gpu: id.into(), slot_name: None, slot, power_limit_w: None, riser: None, psu: 0, cable: None }
 }
 
 fn errors<'a>(r: &'a Report, rule: &str) -> Vec<&'a str> {

@@ -42,6 +42,7 @@ fn own_build(gpus: usize) -> Build {
         b.gpus.push(GpuPlacement {
             gpu: "nvidia-geforce-rtx-4090".into(),
             slot: Some(u8::try_from(1 + 2 * i).expect("small")),
+            slot_name: None,
             power_limit_w: Some(300.0),
             riser: None,
             psu: 0,

@@ -142,6 +142,7 @@ fn a_figure_nobody_published_is_entered_in_the_part_form_and_the_check_runs_agai
         gpus: vec![GpuPlacement {
             gpu: gpu.id.clone(),
             slot: Some(1),
+            slot_name: None,
             power_limit_w: None,
             riser: None,
             psu: 0,

@@ -6,7 +6,7 @@
 //! [`merged`]) and never fails: an index out of range or an unknown id leaves the build as it
 //! was (or, for slot placement, leaves the card unplaced).
 
-use super::{Build, GpuPlacement, NvlinkBridge, PsuUse, StorageUse};
+use super::{Build, GpuPlacement, NvlinkBridge, PsuUse, SlotRef, StorageUse};
 use crate::catalog::{self, Catalog, GpuFormFactor, HasId, PartsFile};
 
 /// Most GPUs [`Build::set_gpu_count`] adds (a guard against a runaway spinner, not a hardware
@@ -35,10 +35,28 @@ pub fn gpu_shape(build: &Build, catalog: &Catalog, id: &str) -> (u8, u8, bool) {
 
 /// The first slot position where a card `width` slots thick with an x`lanes` edge fits without
 /// touching the cards already placed (ignoring GPU `skip`); CPU-wired slots before chipset ones.
-/// `None` without a known motherboard or when no slot is free. A card on a riser takes one slot.
+/// `None` without a known motherboard, when no slot is free, or on a board whose slot positions
+/// are unknown (see [`free_slot_ref`]). A card on a riser takes one slot.
 pub fn free_slot(build: &Build, catalog: &Catalog, width: u8, lanes: u8, skip: Option<usize>) -> Option<u8> {
+    match free_slot_ref(build, catalog, width, lanes, skip)? {
+        SlotRef::Position(p) => Some(p),
+        SlotRef::Name(_) => None,
+    }
+}
+
+/// [`free_slot`], also for a board whose wiring is known but not its slot positions: there the
+/// first slot (CPU-wired first, in the board's order) no other GPU is placed in, by name.
+pub fn free_slot_ref(build: &Build, catalog: &Catalog, width: u8, lanes: u8, skip: Option<usize>) -> Option<SlotRef> {
     let r = build.resolve(catalog);
     let board = r.board?;
+    let mut slots: Vec<&catalog::PcieSlot> =
+        board.pcie_slots.iter().filter(|s| s.physical_lanes >= lanes && s.electrical_lanes > 0).collect();
+    slots.sort_by_key(|s| (s.lane_source == catalog::LaneSource::Chipset, s.position));
+    let others = build.gpus.iter().enumerate().filter(|(j, _)| Some(*j) != skip).map(|(_, p)| p);
+    if !board.slot_positions_known() {
+        let used: Vec<&str> = others.filter_map(|p| p.slot_in(board)).map(|s| s.name.as_str()).collect();
+        return slots.into_iter().find(|s| !used.contains(&s.name.as_str())).map(|s| SlotRef::Name(s.name.clone()));
+    }
     let taken: Vec<(u8, u8)> = build
         .gpus
         .iter()
@@ -46,7 +64,7 @@ pub fn free_slot(build: &Build, catalog: &Catalog, width: u8, lanes: u8, skip: O
         .enumerate()
         .filter(|(j, _)| Some(*j) != skip)
         .filter_map(|(_, (p, g))| {
-            let pos = p.slot?;
+            let pos = p.position_on(Some(board))?;
             let w = if p.riser.is_some() { 1 } else { g.map_or(1, |g| g.width_slots.max(1)) };
             Some((pos, pos.saturating_add(w - 1)))
         })
@@ -55,10 +73,16 @@ pub fn free_slot(build: &Build, catalog: &Catalog, width: u8, lanes: u8, skip: O
         let end = pos.saturating_add(width.max(1) - 1);
         taken.iter().all(|&(a, b)| end < a || pos > b)
     };
-    let mut slots: Vec<&catalog::PcieSlot> =
-        board.pcie_slots.iter().filter(|s| s.physical_lanes >= lanes && s.electrical_lanes > 0).collect();
-    slots.sort_by_key(|s| (s.lane_source == catalog::LaneSource::Chipset, s.position));
-    slots.into_iter().map(|s| s.position).find(|&p| fits(p))
+    slots.into_iter().filter_map(|s| s.position).find(|&p| fits(p)).map(SlotRef::Position)
+}
+
+/// `(slot, slot_name)` of a [`GpuPlacement`] for a free slot found by [`free_slot_ref`].
+fn placement_fields(r: Option<SlotRef>) -> (Option<u8>, Option<String>) {
+    match r {
+        Some(SlotRef::Position(p)) => (Some(p), None),
+        Some(SlotRef::Name(n)) => (None, Some(n)),
+        None => (None, None),
+    }
 }
 
 impl Build {
@@ -80,8 +104,9 @@ impl Build {
         let last = self.gpus.last().filter(|g| g.gpu == id);
         let power_limit_w = last.and_then(|g| g.power_limit_w);
         let psu = last.map_or(0, |g| g.psu);
-        let slot = if sxm { None } else { free_slot(self, catalog, w, lanes, None) };
-        self.gpus.push(GpuPlacement { gpu: id, slot, power_limit_w, riser: None, psu, cable: None });
+        let (slot, slot_name) =
+            if sxm { (None, None) } else { placement_fields(free_slot_ref(self, catalog, w, lanes, None)) };
+        self.gpus.push(GpuPlacement { gpu: id, slot_name, slot, power_limit_w, riser: None, psu, cable: None });
     }
 
     /// Removes GPU `i`: bridges to it go, bridge indices of later GPUs shift down.
@@ -128,6 +153,7 @@ impl Build {
     pub fn auto_place_gpus(&mut self, catalog: &Catalog) {
         for g in &mut self.gpus {
             g.slot = None;
+            g.slot_name = None;
         }
         for i in 0..self.gpus.len() {
             let (w, lanes, sxm) = gpu_shape(self, catalog, &self.gpus[i].gpu);
@@ -135,8 +161,9 @@ impl Build {
                 continue;
             }
             let w = if self.gpus[i].riser.is_some() { 1 } else { w };
-            let slot = free_slot(self, catalog, w, lanes, Some(i));
+            let (slot, slot_name) = placement_fields(free_slot_ref(self, catalog, w, lanes, Some(i)));
             self.gpus[i].slot = slot;
+            self.gpus[i].slot_name = slot_name;
         }
     }
 

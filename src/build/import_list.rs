@@ -903,6 +903,7 @@ fn assemble(source: &str, p: &Parsed, matched: &mut Vec<ListMatch>, unmatched: &
                     build.gpus.push(GpuPlacement {
                         gpu: m.id.clone(),
                         slot: None,
+                        slot_name: None,
                         power_limit_w: None,
                         riser: None,
                         psu: 0,

@@ -29,8 +29,10 @@ pub fn lane_gb_s(pcie_gen: u8) -> f64 {
 pub struct GpuLink {
     /// GPU build index.
     pub gpu: usize,
-    /// Slot position, if placed in one.
+    /// Slot position, if placed in a slot whose position is known.
     pub slot: Option<u8>,
+    /// Silkscreen name of the slot, if placed in one of a wired board.
+    pub slot_name: Option<String>,
     /// Negotiated generation: min of slot, card and riser.
     pub pcie_gen: u8,
     /// Negotiated lanes: min of the slot's lanes after sharing and the card's.
@@ -53,6 +55,7 @@ impl GpuLink {
         GpuLink {
             gpu,
             slot: None,
+            slot_name: None,
             pcie_gen: g.pcie_gen,
             lanes: g.pcie_lanes,
             gpu_gen: g.pcie_gen,
@@ -68,34 +71,33 @@ pub const LINK_UNKNOWN: &str = "unknown (board wiring not in the catalog)";
 
 /// Names of the slots and M.2 sockets in use: slots holding a GPU, sockets holding a drive.
 fn used_names(r: &Resolved<'_>, board: &Motherboard) -> Vec<String> {
-    let mut used: Vec<String> = r
-        .build
-        .gpus
-        .iter()
-        .filter_map(|p| p.slot)
-        .filter_map(|pos| board.slot_at(pos).map(|s| s.name.clone()))
-        .collect();
+    let mut used: Vec<String> = r.build.gpus.iter().filter_map(|p| p.slot_in(board).map(|s| s.name.clone())).collect();
     used.extend(r.build.storage.iter().filter_map(|s| s.m2_slot.clone()));
     used
 }
 
-/// Electrical lanes of each slot after the board's sharing rules, given what is in use:
-/// `(position, lanes)`.
-pub fn slot_lanes(r: &Resolved<'_>, board: &Motherboard) -> Vec<(u8, u8)> {
+/// Electrical lanes of each slot of `board` (in the order of `board.pcie_slots`) with the
+/// build's CPU ([`crate::catalog::PcieSlot::lanes_with_cpu`]) after the board's sharing rules,
+/// given what is in use.
+pub fn slot_lanes(r: &Resolved<'_>, board: &Motherboard) -> Vec<u8> {
     let used = used_names(r, board);
+    let cpu = r.cpu.map(|c| c.name.as_str());
     board
         .pcie_slots
         .iter()
         .map(|s| {
-            let lanes = s
-                .shares
+            s.shares
                 .iter()
                 .filter(|rule| used.contains(&rule.when_used))
                 .map(|rule| rule.lanes)
-                .fold(s.electrical_lanes, u8::min);
-            (s.position, lanes)
+                .fold(s.lanes_with_cpu(cpu), u8::min)
         })
         .collect()
+}
+
+/// Lanes of the slot named `name` from [`slot_lanes`]'s answer, if the board has it.
+pub fn lanes_of(board: &Motherboard, lanes: &[u8], name: &str) -> Option<u8> {
+    board.pcie_slots.iter().position(|s| s.name == name).and_then(|i| lanes.get(i).copied())
 }
 
 /// The effective link of every GPU placed in a slot of the board, and of every SXM module (its
@@ -105,7 +107,10 @@ pub fn slot_lanes(r: &Resolved<'_>, board: &Motherboard) -> Vec<(u8, u8)> {
 /// ([`Motherboard::slot_layout_known`]), has no entry: its link is unknown (the board wiring is
 /// not in the catalog), and is never taken as the card's own Gen/width.
 pub fn gpu_links(r: &Resolved<'_>) -> Vec<GpuLink> {
-    let lanes = r.board.map(|b| slot_lanes(r, b)).unwrap_or_default();
+    // Slots only count on a board whose wiring is known: an imported board's slot summary
+    // gives no slot a GPU could be found in.
+    let board = r.board.filter(|b| b.slot_layout_known());
+    let lanes = board.map(|b| slot_lanes(r, b)).unwrap_or_default();
     r.build
         .gpus
         .iter()
@@ -113,10 +118,10 @@ pub fn gpu_links(r: &Resolved<'_>) -> Vec<GpuLink> {
         .enumerate()
         .filter_map(|(i, (p, g))| {
             let g = (*g)?;
-            let slot = p.slot.and_then(|pos| r.board.and_then(|b| b.slot_at(pos)));
+            let slot = board.and_then(|b| p.slot_in(b));
             let (mut link_gen, mut n, chipset) = match slot {
                 Some(s) => {
-                    let l = lanes.iter().find(|(pos, _)| *pos == s.position).map_or(s.electrical_lanes, |x| x.1);
+                    let l = board.and_then(|b| lanes_of(b, &lanes, &s.name)).unwrap_or(s.electrical_lanes);
                     (s.pcie_gen.min(g.pcie_gen), l.min(g.pcie_lanes), s.lane_source == LaneSource::Chipset)
                 }
                 None if g.form_factor == GpuFormFactor::Sxm => (g.pcie_gen, g.pcie_lanes, false),
@@ -133,7 +138,8 @@ pub fn gpu_links(r: &Resolved<'_>) -> Vec<GpuLink> {
             }
             Some(GpuLink {
                 gpu: i,
-                slot: slot.map(|s| s.position),
+                slot: slot.and_then(|s| s.position),
+                slot_name: slot.map(|s| s.name.clone()),
                 pcie_gen: link_gen,
                 lanes: n,
                 gpu_gen: g.pcie_gen,

@@ -156,27 +156,132 @@ pub struct Riser {
 }
 
 /// One GPU and where it sits.
+///
+/// In files `slot` is a position (`slot: 3`) or a slot's silkscreen name (`slot:
+/// "PCIEX16_2"`), the latter for boards whose wiring is known but not the slots' positions; in
+/// memory they are `slot` and `slot_name`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "GpuPlacementFile", into = "GpuPlacementFile")]
 pub struct GpuPlacement {
     /// GPU id.
     pub gpu: String,
     /// Expansion-slot position on the motherboard (`PcieSlot::position`); `None` for SXM
-    /// modules or when not yet placed.
-    #[serde(default)]
+    /// modules, when not yet placed, or when placed by `slot_name`.
     pub slot: Option<u8>,
+    /// The slot by silkscreen name (`PcieSlot::name`); when set it decides the slot, and `slot`
+    /// is ignored. Written `slot: "PCIEX16_2"` in files.
+    pub slot_name: Option<String>,
     /// Power limit set with `nvidia-smi -pl`, W; `None` = the card's default board power.
-    #[serde(default)]
     pub power_limit_w: Option<f64>,
     /// Riser between slot and card; a card on a riser covers no slots of the board.
-    #[serde(default)]
     pub riser: Option<Riser>,
     /// Index into `Build::psus` of the PSU that feeds this card's power cables.
-    #[serde(default)]
     pub psu: usize,
     /// Power cable, when not the default.
+    pub cable: Option<GpuCable>,
+}
+
+/// A slot as a build file names it: a position or a silkscreen name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SlotRef {
+    /// Expansion-slot position (`slot: 3`).
+    Position(u8),
+    /// Silkscreen name (`slot: "PCIEX16_2"`).
+    Name(String),
+}
+
+/// [`GpuPlacement`] as written in files (`slot` a position or a name).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuPlacementFile {
+    /// GPU id.
+    pub gpu: String,
+    /// The slot, by position or name.
+    #[serde(default)]
+    pub slot: Option<SlotRef>,
+    /// Power limit, W.
+    #[serde(default)]
+    pub power_limit_w: Option<f64>,
+    /// Riser.
+    #[serde(default)]
+    pub riser: Option<Riser>,
+    /// PSU index.
+    #[serde(default)]
+    pub psu: usize,
+    /// Power cable.
     #[serde(default)]
     pub cable: Option<GpuCable>,
+}
+
+impl From<GpuPlacementFile> for GpuPlacement {
+    fn from(f: GpuPlacementFile) -> Self {
+        let (slot, slot_name) = match f.slot {
+            None => (None, None),
+            Some(SlotRef::Position(p)) => (Some(p), None),
+            Some(SlotRef::Name(n)) => (None, Some(n)),
+        };
+        GpuPlacement {
+            gpu: f.gpu,
+            slot,
+            slot_name,
+            power_limit_w: f.power_limit_w,
+            riser: f.riser,
+            psu: f.psu,
+            cable: f.cable,
+        }
+    }
+}
+
+impl From<GpuPlacement> for GpuPlacementFile {
+    fn from(p: GpuPlacement) -> Self {
+        let slot = match (p.slot_name, p.slot) {
+            (Some(n), _) => Some(SlotRef::Name(n)),
+            (None, Some(pos)) => Some(SlotRef::Position(pos)),
+            (None, None) => None,
+        };
+        GpuPlacementFile {
+            gpu: p.gpu,
+            slot,
+            power_limit_w: p.power_limit_w,
+            riser: p.riser,
+            psu: p.psu,
+            cable: p.cable,
+        }
+    }
+}
+
+impl GpuPlacement {
+    /// The board slot this GPU sits in: by `slot_name` when set, else by position.
+    pub fn slot_in<'b>(&self, board: &'b crate::catalog::Motherboard) -> Option<&'b crate::catalog::PcieSlot> {
+        match &self.slot_name {
+            Some(n) => board.slot_named(n),
+            None => self.slot.and_then(|p| board.slot_at(p)),
+        }
+    }
+
+    /// The expansion-slot position this GPU sits at, if known: the named slot's position when
+    /// placed by name (`None` if the board does not give it), else `slot`.
+    pub fn position_on(&self, board: Option<&crate::catalog::Motherboard>) -> Option<u8> {
+        match &self.slot_name {
+            Some(n) => board.and_then(|b| b.slot_named(n)).and_then(|s| s.position),
+            None => self.slot,
+        }
+    }
+
+    /// Whether the GPU is placed in a slot (by position or name).
+    pub fn is_placed(&self) -> bool {
+        self.slot.is_some() || self.slot_name.is_some()
+    }
+
+    /// The slot in words: `PCIEX16_2`, `slot position 3`, or `not in a slot`.
+    pub fn slot_text(&self) -> String {
+        match (&self.slot_name, self.slot) {
+            (Some(n), _) => format!("slot {n}"),
+            (None, Some(p)) => format!("slot position {p}"),
+            (None, None) => "not in a slot".to_owned(),
+        }
+    }
 }
 
 /// A PSU in the build.

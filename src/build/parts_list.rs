@@ -478,6 +478,7 @@ mod tests {
         let gpu = |slot| GpuPlacement {
             gpu: "nvidia-geforce-rtx-3090".into(),
             slot: Some(slot),
+            slot_name: None,
             power_limit_w: None,
             riser: None,
             psu: 0,

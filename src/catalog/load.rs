@@ -78,6 +78,8 @@ pub struct LoadReport {
     /// The street-price file's header (`catalog/prices/street.json`: commit, date, match
     /// rates) and how many parts it priced.
     pub street: Option<(super::street::StreetMeta, usize)>,
+    /// Boards wired per wiring file (`catalog/board-wiring/*.ron`, [`super::wiring`]).
+    pub wiring: Vec<(String, usize)>,
 }
 
 /// The built-in catalog files, embedded at compile time: `(file name, RON text)`.
@@ -237,6 +239,17 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
         let file = catalog.overlay_curated(file?, &mut report.conflicts);
         catalog.merge_deferred(file, &Origin::Builtin(name.to_owned()));
     }
+    // Curated slot wiring over the boards (imported ones mostly), after both.
+    report.wiring = super::wiring::apply_wiring(&mut catalog, super::wiring::WIRING_FILES).map_err(|errs| {
+        let mut errs = errs.into_iter();
+        let first = errs.next().unwrap_or_else(|| CatalogError::unlocated("catalog/board-wiring", "wiring failed"));
+        let rest: Vec<String> = errs.map(|e| e.to_string()).collect();
+        if rest.is_empty() {
+            first
+        } else {
+            CatalogError { message: format!("{}\n{}", first.message, rest.join("\n")), ..first }
+        }
+    })?;
     // Street prices after the curated files: a curated price of the same date or later stays.
     let street = street?;
     let priced = catalog.apply_street_prices(&street);

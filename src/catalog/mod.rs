@@ -17,7 +17,9 @@ pub mod picker;
 pub mod prices;
 pub mod search;
 pub mod street;
+pub mod uplink;
 mod validate;
+pub mod wiring;
 
 pub use kinds::{Catalog, FigureConflict, HasId, MaybeProvenance, Part, PartKind, PartsFile};
 pub use load::{

@@ -190,8 +190,10 @@ fn validate_boards(c: &Catalog, out: &mut Vec<ValidationIssue>) {
             if !names.insert(s.name.as_str()) {
                 push(format!("duplicate slot name {}", s.name));
             }
-            if !positions.insert(s.position) {
-                push(format!("two slots at position {}", s.position));
+            if let Some(p) = s.position
+                && !positions.insert(p)
+            {
+                push(format!("two slots at position {p}"));
             }
             if s.electrical_lanes > s.physical_lanes {
                 push(format!(

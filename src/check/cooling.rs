@@ -78,10 +78,14 @@ pub static OPEN_AIR_GAP: Rule = Rule {
         why: "An open-air card breathes through its fan side; stacked against another card it starves and throttles. Blower cards are made to stack (Zotac: https://www.zotac.com/eu/faq/sli-nvlink-spacing-recommendations).",
         fix: "Leave at least one empty slot between open-air cards, use blower cards, or move cards to risers.",
     },
-    needs: &[Need::Part(PartKind::Gpu), Need::Figure(Figure::BoardSlotLayout)],
+    needs: &[
+        Need::Part(PartKind::Gpu),
+        Need::Figure(Figure::BoardSlotLayout),
+        Need::Figure(Figure::BoardSlotPositions),
+    ],
     figures: None,
     check: |c, out| {
-        if super::pcie::slot_layout_unknown(c) {
+        if super::pcie::slot_positions_unknown(c) {
             return;
         }
         for t in &c.power.gpu_thermal {

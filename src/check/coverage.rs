@@ -129,6 +129,13 @@ pub enum Figure {
     /// Motherboard `pcie_slots`, for a build with NVLink bridges (the bridge spacing is checked
     /// against slot positions) on such a board.
     BoardSlotLayoutBridged,
+    /// Motherboard `pcie_slots.position`, for a build with add-in GPUs on a board whose slot
+    /// wiring is known but not where the slots sit (a wiring file without positions:
+    /// [`Motherboard::slot_positions_known`](crate::catalog::Motherboard::slot_positions_known)).
+    /// The geometry rules (thickness, air gap, case openings) need it; wiring rules do not.
+    BoardSlotPositions,
+    /// Motherboard `pcie_slots.position`, for a build with NVLink bridges on such a board.
+    BoardSlotPositionsBridged,
 }
 
 impl Figure {
@@ -152,13 +159,18 @@ impl Figure {
             Figure::GpuMaxPowerLimit => "max_power_limit_w",
             Figure::GpuMinPowerLimit => "min_power_limit_w",
             Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => "pcie_slots",
+            Figure::BoardSlotPositions | Figure::BoardSlotPositionsBridged => "pcie_slots.position",
         }
     }
 
     /// The `parts` list of a build file the part goes in (`gpus`, `psus`).
     fn parts_list(self) -> &'static str {
         match self {
-            Figure::BoardMaxMemory | Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => "motherboards",
+            Figure::BoardMaxMemory
+            | Figure::BoardSlotLayout
+            | Figure::BoardSlotLayoutBridged
+            | Figure::BoardSlotPositions
+            | Figure::BoardSlotPositionsBridged => "motherboards",
             Figure::CpuMaxMemory | Figure::CpuPackagePower => "cpus",
             Figure::CoolerHeight | Figure::CoolerRadiator | Figure::CoolerRatedTdp => "coolers",
             Figure::CaseMaxCoolerHeight | Figure::CaseMaxRadiator | Figure::CaseMaxGpuLength => "cases",
@@ -194,7 +206,10 @@ impl Figure {
                     .collect()
             }
             Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin => self.unknown_psu_counts(c),
-            Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => self.unknown_slot_layout(c),
+            Figure::BoardSlotLayout
+            | Figure::BoardSlotLayoutBridged
+            | Figure::BoardSlotPositions
+            | Figure::BoardSlotPositionsBridged => self.unknown_slot_layout(c),
         }
     }
 
@@ -323,12 +338,20 @@ impl Figure {
     /// build has an add-in GPU (or, for the bridged variant, an NVLink bridge).
     fn unknown_slot_layout(self, c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
         let Some(bd) = c.r.board else { return Vec::new() };
-        let relevant = if self == Figure::BoardSlotLayoutBridged {
+        let relevant = if matches!(self, Figure::BoardSlotLayoutBridged | Figure::BoardSlotPositionsBridged) {
             !c.build().nvlink.is_empty()
         } else {
             c.r.gpus.iter().flatten().any(|g| g.form_factor != GpuFormFactor::Sxm)
         };
-        one(relevant && !bd.slot_layout_known(), PartRef::Motherboard, &bd.name, &bd.id)
+        // Positions count as their own unknown only where the wiring is known: a board with
+        // neither reports the layout once (`pcie_slots`).
+        let unknown = match self {
+            Figure::BoardSlotPositions | Figure::BoardSlotPositionsBridged => {
+                bd.slot_layout_known() && !bd.slot_positions_known()
+            }
+            _ => !bd.slot_layout_known(),
+        };
+        one(relevant && unknown, PartRef::Motherboard, &bd.name, &bd.id)
     }
 }
 
@@ -540,12 +563,16 @@ pub fn blocks_pass(rule: &Rule, rc: &RuleCoverage, c: &Ctx<'_>) -> bool {
         return false;
     }
     let cards: Vec<_> = c.r.gpus.iter().flatten().filter(|g| g.form_factor != GpuFormFactor::Sxm).collect();
-    let x16_listed = c.r.board.is_some_and(|bd| bd.slot_summary.iter().any(|s| s.lanes >= 16 && s.quantity > 0));
+    let x16_listed = c.r.board.is_some_and(|bd| {
+        bd.slot_summary.iter().any(|s| s.lanes >= 16 && s.quantity > 0)
+            || bd.pcie_slots.iter().any(|s| s.physical_lanes >= 16)
+    });
     // The one card sits at position 1 or lower, so it needs at least its own width in case
     // openings: a card wider than the case's openings can fail whatever the layout.
     let fits_openings = cards.iter().all(|g| c.r.case.is_none_or(|case| g.width_slots <= case.expansion_slots));
     let single_card_ok = cards.len() == 1 && x16_listed && fits_openings;
-    let decides = |u: &UnknownFigure| !(u.figure == Figure::BoardSlotLayout.field() && single_card_ok);
+    let slot_figure = |f: &str| f == Figure::BoardSlotLayout.field() || f == Figure::BoardSlotPositions.field();
+    let decides = |u: &UnknownFigure| !(slot_figure(u.figure) && single_card_ok);
     rc.unknown.iter().any(decides)
 }
 
@@ -556,6 +583,20 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
         PartRef::Psu(i) => format!("PSU {} ({name})", i + 1),
         _ => name.to_owned(),
     };
+    if matches!(f, Figure::BoardSlotPositions | Figure::BoardSlotPositionsBridged) {
+        return Finding {
+            rule: rule.doc.id,
+            severity: Severity::Info,
+            kind: FindingKind::NotChecked,
+            message: format!(
+                "not checked for {who}: its slot wiring is known but not where the slots sit (`pcie_slots.position`: no source gives the positions), so card thickness, air gaps and case openings cannot be checked"
+            ),
+            parts: vec![part],
+            fix: format!(
+                "Enter the slot positions from the board manual's layout diagram: copy part `{id}` into the build's `parts: (motherboards: [...])` and give each slot of `pcie_slots` its `position` (1 = nearest the CPU)."
+            ),
+        };
+    }
     if matches!(f, Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged) {
         return Finding {
             rule: rule.doc.id,

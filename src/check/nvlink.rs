@@ -144,7 +144,7 @@ pub static NVLINK_SPACING: Rule = Rule {
         why: "Bridges are rigid: a 3-slot bridge only joins cards three slot positions apart. A 3-slot-thick RTX 3090 cannot use a 2-slot bridge; with a 3-slot bridge the cards touch with no air gap; a 4-slot bridge leaves one empty slot (Zotac SLI/NVLink spacing recommendations; Puget NVLink chart).",
         fix: "Use the bridge size that matches the card spacing, leaving one empty slot between open-air cards (4-slot bridge for 3-slot cards).",
     },
-    needs: &[Need::Figure(Figure::BoardSlotLayoutBridged)],
+    needs: &[Need::Figure(Figure::BoardSlotLayoutBridged), Need::Figure(Figure::BoardSlotPositionsBridged)],
     figures: None,
     check: |c, out| {
         let b = c.build();
@@ -178,12 +178,19 @@ pub static NVLINK_SPACING: Rule = Rule {
                         gx.width_slots, gx.name
                     ),
                     parts.clone(),
-                    bridge_advice(c, gx, px.slot.min(py.slot), gx.width_slots.saturating_add(1)),
+                    bridge_advice(
+                        c,
+                        gx,
+                        px.position_on(c.r.board).min(py.position_on(c.r.board)),
+                        gx.width_slots.saturating_add(1),
+                    ),
                 ));
                 continue;
             }
             // Positions mean nothing without the board's layout (not checked, see `needs`).
-            if let (Some(sx), Some(sy), false) = (px.slot, py.slot, super::pcie::slot_layout_unknown(c)) {
+            if let (Some(sx), Some(sy), false) =
+                (px.position_on(c.r.board), py.position_on(c.r.board), super::pcie::slot_positions_unknown(c))
+            {
                 let d = sx.abs_diff(sy);
                 if d != s {
                     out.push(finding(
@@ -205,7 +212,7 @@ pub static NVLINK_SPACING: Rule = Rule {
                         gx.name
                     ),
                     parts,
-                    bridge_advice(c, gx, px.slot.min(py.slot), s.saturating_add(1)),
+                    bridge_advice(c, gx, px.position_on(c.r.board).min(py.position_on(c.r.board)), s.saturating_add(1)),
                 ));
             }
         }

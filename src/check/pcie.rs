@@ -5,7 +5,7 @@
 use super::coverage::{Figure, Need, PartKind};
 use super::{Ctx, Finding, PartRef, Rule, RuleDoc, Severity, finding};
 use crate::build::links::GpuLink;
-use crate::build::links::{lane_gb_s, slot_lanes};
+use crate::build::links::{lane_gb_s, lanes_of, slot_lanes};
 use crate::catalog::{GpuFormFactor, LaneSource};
 
 /// Whether the build's board is known but its slot-by-slot layout is not (an imported board
@@ -13,6 +13,13 @@ use crate::catalog::{GpuFormFactor, LaneSource};
 /// ([`Figure::BoardSlotLayout`]) instead of assuming a layout.
 pub(super) fn slot_layout_unknown(c: &super::Ctx<'_>) -> bool {
     c.r.board.is_some_and(|b| !b.slot_layout_known())
+}
+
+/// Whether the build's board is known but where its slots sit is not (no layout, or a wiring
+/// file without positions): the geometry rules then report "not checked" through the coverage
+/// ([`Figure::BoardSlotLayout`], [`Figure::BoardSlotPositions`]).
+pub(super) fn slot_positions_unknown(c: &super::Ctx<'_>) -> bool {
+    c.r.board.is_some_and(|b| !b.slot_positions_known())
 }
 
 /// A desktop platform's CPU lanes for the graphics (x16) slots and the chipset's uplink: what
@@ -133,54 +140,90 @@ pub static GPU_SLOT: Rule = Rule {
         if !board.slot_layout_known() {
             return;
         }
-        let mut seen: Vec<u8> = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
         for (i, (p, g)) in c.build().gpus.iter().zip(&c.r.gpus).enumerate() {
             let Some(g) = g else { continue };
             if g.form_factor == GpuFormFactor::Sxm {
                 continue;
             }
-            let Some(pos) = p.slot else {
+            if !p.is_placed() {
                 out.push(finding(
                     &GPU_SLOT,
                     Severity::Warning,
                     format!("GPU {} ({}) is not placed in a slot", i + 1, g.name),
                     vec![PartRef::Gpu(i)],
-                    "Give it a slot position.",
+                    "Give it a slot: a position (`slot: 3`) or a slot name (`slot: \"PCIEX16_2\"`).",
+                ));
+                continue;
+            }
+            let Some(s) = p.slot_in(board) else {
+                let (what, listed) = match (&p.slot_name, p.slot) {
+                    (Some(n), _) => (
+                        format!("in slot {n}, but {} has no slot of that name", board.name),
+                        format!(
+                            "Use one of slots {}.",
+                            board.pcie_slots.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+                        ),
+                    ),
+                    (None, pos) => (
+                        format!(
+                            "at position {}, but {} has no PCIe slot there",
+                            pos.map_or_else(String::new, |p| p.to_string()),
+                            board.name
+                        ),
+                        if board.slot_positions_known() {
+                            format!(
+                                "Use one of positions {}.",
+                                board
+                                    .pcie_slots
+                                    .iter()
+                                    .filter_map(|s| s.position)
+                                    .map(|p| p.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            )
+                        } else {
+                            format!(
+                                "The board's slot positions are not known: place it by slot name, one of {}.",
+                                board
+                                    .pcie_slots
+                                    .iter()
+                                    .map(|s| format!("`slot: \"{}\"`", s.name))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            )
+                        },
+                    ),
+                };
+                out.push(finding(
+                    &GPU_SLOT,
+                    Severity::Error,
+                    format!("GPU {} ({}) is placed {what}", i + 1, g.name),
+                    vec![PartRef::Gpu(i), PartRef::Motherboard],
+                    listed,
                 ));
                 continue;
             };
-            if seen.contains(&pos) {
+            let slot_ref = s.position.map_or(PartRef::Motherboard, PartRef::Slot);
+            if seen.contains(&s.name.as_str()) {
                 out.push(finding(
                     &GPU_SLOT,
                     Severity::Error,
                     format!(
-                        "GPU {} ({}) is placed in slot position {pos}, which already holds another GPU",
+                        "GPU {} ({}) is placed in slot {} ({}), which already holds another GPU",
                         i + 1,
-                        g.name
+                        g.name,
+                        s.name,
+                        s.position_text()
                     ),
-                    vec![PartRef::Gpu(i), PartRef::Slot(pos)],
+                    vec![PartRef::Gpu(i), slot_ref],
                     "Move it to a free slot.",
                 ));
                 continue;
             }
-            seen.push(pos);
-            match board.slot_at(pos) {
-                None => out.push(finding(
-                    &GPU_SLOT,
-                    Severity::Error,
-                    format!(
-                        "GPU {} ({}) is placed at position {pos}, but {} has no PCIe slot there",
-                        i + 1,
-                        g.name,
-                        board.name
-                    ),
-                    vec![PartRef::Gpu(i), PartRef::Motherboard],
-                    format!(
-                        "Use one of positions {}.",
-                        board.pcie_slots.iter().map(|s| s.position.to_string()).collect::<Vec<_>>().join(", ")
-                    ),
-                )),
-                Some(s) if s.physical_lanes < g.pcie_lanes && p.riser.is_none() => out.push(finding(
+            seen.push(s.name.as_str());
+            if s.physical_lanes < g.pcie_lanes && p.riser.is_none() {
+                out.push(finding(
                     &GPU_SLOT,
                     Severity::Error,
                     format!(
@@ -191,10 +234,9 @@ pub static GPU_SLOT: Rule = Rule {
                         s.name,
                         s.physical_lanes
                     ),
-                    vec![PartRef::Gpu(i), PartRef::Slot(pos)],
+                    vec![PartRef::Gpu(i), slot_ref],
                     "Use a physical x16 slot.",
-                )),
-                Some(_) => {}
+                ));
             }
         }
     },
@@ -211,10 +253,14 @@ pub static GPU_SLOT_BLOCKED: Rule = Rule {
         why: "Two cards cannot occupy the same space. Four 3-slot RTX 4090s do not fit a 7-slot board at single-slot spacing (arithmetic: 4 cards x 3 slots = 12 slot positions on a 7-slot board).",
         fix: "Space the cards by their width, use 2-slot (blower or workstation) cards, or move cards to risers.",
     },
-    needs: &[Need::Part(PartKind::Gpu), Need::Figure(Figure::BoardSlotLayout)],
+    needs: &[
+        Need::Part(PartKind::Gpu),
+        Need::Figure(Figure::BoardSlotLayout),
+        Need::Figure(Figure::BoardSlotPositions),
+    ],
     figures: None,
     check: |c, out| {
-        if slot_layout_unknown(c) {
+        if slot_positions_unknown(c) {
             return;
         }
         let placed: Vec<(usize, u8, u8, &str)> = c
@@ -228,7 +274,7 @@ pub static GPU_SLOT_BLOCKED: Rule = Rule {
                 if p.riser.is_some() || g.form_factor == GpuFormFactor::Sxm {
                     return None;
                 }
-                Some((i, p.slot?, g.width_slots.max(1), g.name.as_str()))
+                Some((i, p.position_on(c.r.board)?, g.width_slots.max(1), g.name.as_str()))
             })
             .collect();
         for &(i, pos, width, name) in &placed {
@@ -269,6 +315,7 @@ pub static CASE_GPU_FIT: Rule = Rule {
         Need::Figure(Figure::GpuLength),
         Need::Figure(Figure::CaseMaxGpuLength),
         Need::Figure(Figure::BoardSlotLayout),
+        Need::Figure(Figure::BoardSlotPositions),
     ],
     figures: None,
     check: |c, out| {
@@ -290,10 +337,10 @@ pub static CASE_GPU_FIT: Rule = Rule {
                 ));
             }
             // Positions mean nothing without the board's layout (not checked, see `needs`).
-            if p.riser.is_some() || slot_layout_unknown(c) {
+            if p.riser.is_some() || slot_positions_unknown(c) {
                 continue;
             }
-            if let Some(pos) = p.slot {
+            if let Some(pos) = p.position_on(c.r.board) {
                 let last = u16::from(pos) + u16::from(g.width_slots.max(1)) - 1;
                 if last > u16::from(case.expansion_slots) {
                     out.push(finding(
@@ -344,13 +391,15 @@ pub static PCIE_LANE_BUDGET: Rule = Rule {
         }
         let lanes = slot_lanes(&c.r, board);
         let mut used_cpu: u16 = 0;
-        let mut positions: Vec<u8> = c.build().gpus.iter().filter_map(|p| p.slot).collect();
-        positions.sort_unstable();
-        positions.dedup();
-        for pos in positions {
-            let Some(s) = board.slot_at(pos) else { continue };
+        let mut counted: Vec<&str> = Vec::new();
+        for p in &c.build().gpus {
+            let Some(s) = p.slot_in(board) else { continue };
+            if counted.contains(&s.name.as_str()) {
+                continue;
+            }
+            counted.push(s.name.as_str());
             if s.lane_source == LaneSource::Cpu {
-                used_cpu += u16::from(lanes.iter().find(|(q, _)| *q == pos).map_or(0, |x| x.1));
+                used_cpu += u16::from(lanes_of(board, &lanes, &s.name).unwrap_or(0));
             }
         }
         for s in &c.build().storage {
@@ -370,33 +419,64 @@ pub static PCIE_LANE_BUDGET: Rule = Rule {
                 "Choose a CPU with more lanes or use fewer slots.",
             ));
         }
-        let chipset_gpus: Vec<usize> = c.links.iter().filter(|l| l.via_chipset).map(|l| l.gpu).collect();
-        if !chipset_gpus.is_empty() {
-            out.push(finding(
-                &PCIE_LANE_BUDGET,
-                Severity::Warning,
-                format!(
-                    "GPU {} on chipset lanes: shares the chipset's uplink to the CPU with USB, network and M.2",
-                    chipset_gpus.iter().map(|i| (i + 1).to_string()).collect::<Vec<_>>().join(", ")
-                ),
-                chipset_gpus.iter().map(|&i| PartRef::Gpu(i)).collect(),
-                "Move it to a slot wired to the CPU.",
-            ));
-        }
-        for (pos, l) in &lanes {
-            if *l == 0 && c.build().gpus.iter().any(|p| p.slot == Some(*pos)) {
-                let name = board.slot_at(*pos).map_or_else(String::new, |s| s.name.clone());
+        chipset_gpus(c, board, out);
+        for (i, p) in c.build().gpus.iter().enumerate() {
+            let Some(s) = p.slot_in(board) else { continue };
+            if lanes_of(board, &lanes, &s.name) == Some(0) {
                 out.push(finding(
                     &PCIE_LANE_BUDGET,
                     Severity::Error,
-                    format!("slot {name} is disabled by the board's lane sharing (a shared slot or M.2 is in use)"),
-                    vec![PartRef::Slot(*pos)],
+                    format!(
+                        "slot {} (GPU {}) is disabled by the board's lane sharing (a shared slot or M.2 is in use)",
+                        s.name,
+                        i + 1
+                    ),
+                    vec![s.position.map_or(PartRef::Gpu(i), PartRef::Slot)],
                     "Free the slot or M.2 socket it shares lanes with, or move the GPU.",
                 ));
             }
         }
     },
 };
+
+/// The chipset's uplink in words for findings: `the X870E chipset's PCIe 4.0 x4 uplink (7.9
+/// GB/s per direction)`, or that it is unknown.
+fn uplink_words(chipset: &str) -> String {
+    match crate::catalog::uplink::chipset_uplink(chipset) {
+        Some(u) => format!("the {chipset} chipset's {} uplink ({:.1} GB/s per direction)", u.name, u.bandwidth_gb_s()),
+        None => format!("the {chipset} chipset's uplink (its width is not in the catalog)"),
+    }
+}
+
+/// `pcie-lane-budget` on a wired board: a warning for each GPU on chipset lanes, naming its
+/// slot, the slot's lanes and the uplink every chipset device shares.
+fn chipset_gpus(c: &Ctx<'_>, board: &crate::catalog::Motherboard, out: &mut Vec<Finding>) {
+    let on_chipset: Vec<&GpuLink> = c.links.iter().filter(|l| l.via_chipset).collect();
+    for l in &on_chipset {
+        let others: Vec<String> =
+            on_chipset.iter().filter(|o| o.gpu != l.gpu).map(|o| format!("GPU {}", o.gpu + 1)).collect();
+        let with = if others.is_empty() {
+            "USB, network and M.2".to_owned()
+        } else {
+            format!("{} and USB, network and M.2", others.join(", "))
+        };
+        out.push(finding(
+            &PCIE_LANE_BUDGET,
+            Severity::Warning,
+            format!(
+                "GPU {} on chipset lanes: shares the chipset's uplink to the CPU: it sits in slot {} at PCIe {}.0 x{} ({:.1} GB/s per direction), behind {}, shared with {with}",
+                l.gpu + 1,
+                l.slot_name.as_deref().unwrap_or("?"),
+                l.pcie_gen,
+                l.lanes,
+                l.bandwidth_gb_s,
+                uplink_words(&board.chipset),
+            ),
+            vec![PartRef::Gpu(l.gpu)],
+            "Move it to a slot wired to the CPU (on a board that splits the CPU's x16 into x8/x8, the second x16-size slot), or use fewer GPUs on this platform.",
+        ));
+    }
+}
 
 /// Rule: effective PCIe link of each GPU (id and docs in `doc`).
 pub static PCIE_LINK: Rule = Rule {
@@ -451,7 +531,7 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
     let build = c.build();
     let Some(placement) = build.gpus.get(l.gpu) else { return String::new() };
     let board = c.r.board;
-    let slot = l.slot.and_then(|pos| board.and_then(|bd| bd.slot_at(pos)));
+    let slot = board.and_then(|bd| placement.slot_in(bd));
     let slot_gen = slot.map_or(l.gpu_gen, |s| s.pcie_gen);
     if let Some(r) = placement.riser
         && r.pcie_gen < l.gpu_gen.min(slot_gen)
@@ -479,30 +559,37 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
         );
     }
     let lanes_now = slot_lanes(&c.r, board);
-    // Positions holding a GPU or covered by one (a card `w` slots thick at `p` covers p..p+w-1).
-    let taken: Vec<u8> = build
-        .gpus
-        .iter()
-        .zip(&c.r.gpus)
-        .enumerate()
-        .filter(|(i, (g, _))| *i != l.gpu && g.riser.is_none())
-        .filter_map(|(_, (g, chip))| g.slot.map(|pos| (pos, chip.map_or(1, |x| x.width_slots.max(1)))))
+    let others = build.gpus.iter().zip(&c.r.gpus).enumerate().filter(|(i, _)| *i != l.gpu);
+    // Slots holding another GPU, by name.
+    let held: Vec<&str> = others.clone().filter_map(|(_, (g, _))| g.slot_in(board)).map(|s| s.name.as_str()).collect();
+    // Positions covered by another card (a card `w` slots thick at `p` covers p..p+w-1).
+    let taken: Vec<u8> = others
+        .filter(|(_, (g, _))| g.riser.is_none())
+        .filter_map(|(_, (g, chip))| {
+            g.position_on(Some(board)).map(|pos| (pos, chip.map_or(1, |x| x.width_slots.max(1))))
+        })
         .flat_map(|(pos, w)| pos..pos.saturating_add(w))
         .collect();
     let want_gen = l.gpu_gen.min(placement.riser.map_or(u8::MAX, |r| r.pcie_gen));
-    for s in &board.pcie_slots {
-        if Some(s.position) == l.slot || taken.contains(&s.position) || s.physical_lanes < l.gpu_lanes {
+    for (k, s) in board.pcie_slots.iter().enumerate() {
+        let covered = s.position.is_some_and(|p| taken.contains(&p));
+        if slot.is_some_and(|mine| mine.name == s.name)
+            || held.contains(&s.name.as_str())
+            || covered
+            || s.physical_lanes < l.gpu_lanes
+        {
             continue;
         }
-        let lanes = lanes_now.iter().find(|(pos, _)| *pos == s.position).map_or(s.electrical_lanes, |x| x.1);
+        let lanes = lanes_now.get(k).copied().unwrap_or(s.electrical_lanes);
         if lanes >= l.gpu_lanes && s.pcie_gen >= want_gen {
-            return format!(
-                "Move it to the free slot at position {} ({}: PCIe {}.0 x{}).",
-                s.position,
-                s.name,
-                s.pcie_gen.min(l.gpu_gen),
-                lanes.min(l.gpu_lanes)
-            );
+            let (g, n) = (s.pcie_gen.min(l.gpu_gen), lanes.min(l.gpu_lanes));
+            return match s.position {
+                Some(p) => format!("Move it to the free slot at position {p} ({}: PCIe {g}.0 x{n}).", s.name),
+                None => format!(
+                    "Move it to the free slot {} (PCIe {g}.0 x{n}; its position is not in the catalog, so check the card's thickness against its neighbours).",
+                    s.name
+                ),
+            };
         }
     }
     let gpu_count = build.gpus.len();

@@ -289,7 +289,19 @@ fn print_speed_and_cost(result: &BuildFit) {
             s.decode_batch_tokens_per_s,
             f.batch,
             s.decode_bound,
-            s.link.as_ref().map_or_else(String::new, |l| format!(", over {l}"))
+            s.link.as_ref().map_or_else(String::new, |l| {
+                if result.links_unknown.is_empty() {
+                    format!(", over {l}")
+                } else {
+                    // The cards' own links stand in for links nobody knows: an upper bound.
+                    let who: Vec<String> = result.links_unknown.iter().map(|i| format!("GPU {}", i + 1)).collect();
+                    format!(
+                        ", over at most {l}: the link of {} is {}, so this is an upper bound",
+                        who.join(", "),
+                        crate::build::links::LINK_UNKNOWN
+                    )
+                }
+            })
         );
         if let (Some(p), Some(t)) = (s.prefill_tokens_per_s, s.time_to_first_token_s) {
             println!("  prefill: {p:.0} tok/s, first token after {t:.2} s");

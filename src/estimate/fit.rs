@@ -87,6 +87,24 @@ pub struct BuildFit {
     pub host_bandwidth_gb_s: Option<f64>,
     /// Memory of the fullest GPU against context at this batch ([`search::memory_vs_context`]).
     pub memory_vs_context: Vec<search::ContextPoint>,
+    /// GPUs (build indices) whose PCIe link is unknown (not placed, or the board's wiring is not
+    /// in the catalog: [`crate::build::links::LINK_UNKNOWN`]). The speed estimate then takes each
+    /// such card's own link as an upper bound; faces must say so when this is not empty and the
+    /// GPUs talk over PCIe (more than one GPU).
+    pub links_unknown: Vec<usize>,
+}
+
+/// Build indices of the GPUs whose PCIe link is unknown: add-in cards with no entry in
+/// [`gpu_links`] (SXM modules and bridged pairs have their own links).
+pub fn links_unknown(build: &Build, catalog: &Catalog) -> Vec<usize> {
+    let r = build.resolve(catalog);
+    let links = gpu_links(&r);
+    r.gpus
+        .iter()
+        .enumerate()
+        .filter(|(i, g)| g.is_some_and(|g| g.form_factor != GpuFormFactor::Sxm) && !links.iter().any(|l| l.gpu == *i))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// Points of [`BuildFit::memory_vs_context`].
@@ -110,7 +128,9 @@ pub fn host_ram_gib(r: &Resolved<'_>) -> Option<f64> {
 }
 
 /// The link each GPU of the build uses to talk to the others: NVLink for an SXM module or a
-/// bridged pair (when the group is that pair), else its effective PCIe link from the slot.
+/// bridged pair (when the group is that pair), else its effective PCIe link from the slot. A card
+/// whose link is unknown ([`links_unknown`]) gets its own link as an upper bound, never shown as
+/// the build's link.
 pub fn gpu_slots(build: &Build, catalog: &Catalog) -> Vec<GpuSlot> {
     let r = build.resolve(catalog);
     let links = gpu_links(&r);
@@ -232,6 +252,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             alternatives: Some(alternatives),
             host_bandwidth_gb_s: host_bw,
             memory_vs_context: curve,
+            links_unknown: links_unknown(build, catalog),
         });
     }
 
@@ -294,5 +315,13 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         Ok(c) => (Some(c), None),
         Err(e) => (None, Some(e.to_string())),
     };
-    Ok(BuildFit { fit, cost, cost_error, alternatives: None, host_bandwidth_gb_s: host_bw, memory_vs_context: curve })
+    Ok(BuildFit {
+        fit,
+        cost,
+        cost_error,
+        alternatives: None,
+        host_bandwidth_gb_s: host_bw,
+        memory_vs_context: curve,
+        links_unknown: links_unknown(build, catalog),
+    })
 }

@@ -736,7 +736,7 @@ pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
             if p.riser.is_some() {
                 return None;
             }
-            Some((i, p.slot?, g.width_slots))
+            Some((i, p.position_on(r.board)?, g.width_slots))
         })
         .collect();
     let mut out = Vec::new();
@@ -755,7 +755,7 @@ pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
             GpuCooler::OpenAir => {
                 // The card whose intake faces this card's backplate: the next placed card below
                 // (higher position) — open-air fans face away from the CPU side.
-                let gap = p.slot.and_then(|s| {
+                let gap = p.position_on(r.board).and_then(|s| {
                     placed
                         .iter()
                         .filter(|(j, pos, _)| *j != i && *pos > s)

@@ -337,6 +337,7 @@ fn placement(card: &CardView, slot: Option<u8>, riser: Option<u8>, psu: usize) -
     GpuPlacement {
         gpu: card.id.clone(),
         slot,
+        slot_name: None,
         power_limit_w: None,
         riser: riser.map(|g| Riser { pcie_gen: g, length_mm: None }),
         psu,
@@ -352,6 +353,7 @@ pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, na
             .map(|&(slot, riser, psu)| GpuPlacement {
                 gpu: g.id.clone(),
                 slot: Some(slot),
+                slot_name: None,
                 power_limit_w: None,
                 riser: riser.map(|g| Riser { pcie_gen: g, length_mm: None }),
                 psu,

@@ -79,7 +79,8 @@ pub struct BoardView {
     pub memory_channels: u8,
     /// Form factor.
     pub form_factor: FormFactor,
-    /// Expansion slots, by position (empty when the layout is unknown).
+    /// Expansion slots whose position is known, by position (empty when the layout is unknown;
+    /// slots a source gives no position for are left out: the search places cards by position).
     pub slots: Vec<SlotView>,
     /// Slots with at least 8 physical lanes (where the search places a GPU).
     pub wide_slots: usize,
@@ -298,7 +299,9 @@ fn board_view(idx: usize, b: &crate::catalog::Motherboard) -> BoardView {
     let slots: Vec<SlotView> = b
         .pcie_slots
         .iter()
-        .map(|s| SlotView { position: s.position, physical_lanes: s.physical_lanes, pcie_gen: s.pcie_gen })
+        .filter_map(|s| {
+            Some(SlotView { position: s.position?, physical_lanes: s.physical_lanes, pcie_gen: s.pcie_gen })
+        })
         .collect();
     BoardView {
         idx,

@@ -403,42 +403,40 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
         } else if let Some(board) = res.board {
             ui.horizontal(|ui| {
                 let l = ui.label("Slot");
-                let current = place.slot.map_or_else(
-                    || "not in a slot".to_owned(),
-                    |pos| {
-                        board.slot_at(pos).map_or_else(
-                            || {
-                                if board.slot_layout_known() {
-                                    format!("position {pos} (none there)")
-                                } else {
-                                    format!("position {pos} (slot layout unknown)")
-                                }
-                            },
-                            |s| format!("{pos} · {}", s.name),
-                        )
-                    },
-                );
+                let current = match (place.slot_in(board), place.is_placed()) {
+                    (Some(s), _) => s
+                        .position
+                        .map_or_else(|| format!("{} (position unknown)", s.name), |p| format!("{p} · {}", s.name)),
+                    (None, false) => "not in a slot".to_owned(),
+                    (None, true) if board.slot_layout_known() => format!("{} (none there)", place.slot_text()),
+                    (None, true) => format!("{} (slot layout unknown)", place.slot_text()),
+                };
                 egui::ComboBox::from_id_salt("slot")
                     .selected_text(current)
                     .width(150.0)
                     .show_ui(ui, |ui| {
-                        if ui.selectable_label(place.slot.is_none(), "not in a slot").clicked() {
+                        if ui.selectable_label(!place.is_placed(), "not in a slot").clicked() {
                             out.push(Action::SetGpuSlot(i, None));
                         }
                         for s in &board.pcie_slots {
                             let src = if s.lane_source == LaneSource::Cpu { "CPU" } else { "chipset" };
-                            let taken = bld.gpus.iter().enumerate().any(|(j, o)| j != i && o.slot == Some(s.position));
+                            let here =
+                                |o: &crate::build::GpuPlacement| o.slot_in(board).is_some_and(|x| x.name == s.name);
+                            let taken = bld.gpus.iter().enumerate().any(|(j, o)| j != i && here(o));
                             let t = format!(
                                 "{} · {} · x{} slot, x{} Gen{} {src}{}",
-                                s.position,
+                                s.position.map_or_else(|| "?".to_owned(), |p| p.to_string()),
                                 s.name,
                                 s.physical_lanes,
                                 s.electrical_lanes,
                                 s.pcie_gen,
                                 if taken { " (taken)" } else { "" }
                             );
-                            if ui.selectable_label(place.slot == Some(s.position), t).clicked() {
-                                out.push(Action::SetGpuSlot(i, Some(s.position)));
+                            if ui.selectable_label(here(place), t).clicked() {
+                                out.push(match s.position {
+                                    Some(p) => Action::SetGpuSlot(i, Some(p)),
+                                    None => Action::SetGpuSlotNamed(i, s.name.clone()),
+                                });
                             }
                         }
                     })

@@ -108,7 +108,8 @@ fn layout(geo: &Geo, state: &AppState, res: &Resolved<'_>, board: &Motherboard, 
     let mut v = Vec::new();
     let mut riser_y = 0.0;
     for (i, (p, g)) in state.build.gpus.iter().zip(&res.gpus).enumerate() {
-        let (Some(g), Some(pos)) = (g, p.slot) else { continue };
+        // Only slots whose position is known are drawn on the board; the others are listed.
+        let (Some(g), Some(pos)) = (g, p.position_on(Some(board))) else { continue };
         if g.form_factor == GpuFormFactor::Sxm || board.slot_at(pos).is_none() {
             continue;
         }
@@ -172,6 +173,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         let last_row = last_row.max(probe_last_row(&geo, bottom));
         draw_board(ui, &painter, &geo, state, view, &res, board, board_w, last_row);
         draw_cards(ui, &painter, &geo, state, view, out, &res, board, &cards);
+        unplaced_slots(ui, state, view, &res, board);
         legend(ui);
         off_board(ui, state, view, out, &res, Some(board));
     });
@@ -207,7 +209,7 @@ fn header(ui: &mut egui::Ui, state: &AppState, r: &Resolved<'_>, board: &Motherb
                 .report
                 .links
                 .iter()
-                .filter(|l| !l.via_chipset && l.slot.is_some())
+                .filter(|l| !l.via_chipset && l.slot_name.is_some())
                 .map(|l| u16::from(l.lanes))
                 .sum();
             ui.weak(format!("· GPUs use {used} of {}'s {} CPU lanes", cpu.name, cpu.pcie_lanes.total()));
@@ -280,9 +282,47 @@ fn draw_board(
     }
     // Slots: connector by length; label column with lanes after sharing and the link.
     let lanes = check::slot_lanes(r, board);
-    for s in &board.pcie_slots {
-        let now = lanes.iter().find(|(p, _)| *p == s.position).map_or(s.electrical_lanes, |x| x.1);
-        draw_slot(ui, painter, geo, state, view, s, now);
+    for (k, s) in board.pcie_slots.iter().enumerate() {
+        // A slot whose position no source gives is listed below the board, never drawn at an
+        // invented place.
+        let Some(pos) = s.position else { continue };
+        let now = lanes.get(k).copied().unwrap_or(s.electrical_lanes);
+        draw_slot(ui, painter, geo, state, view, s, pos, now);
+    }
+}
+
+/// The slots whose position is unknown (a board wired from a source that gives no layout), as
+/// a list: name, connector, lanes now, generation, CPU or chipset, and the GPU placed there
+/// with its link.
+fn unplaced_slots(ui: &mut egui::Ui, state: &AppState, view: &ViewState, r: &Resolved<'_>, board: &Motherboard) {
+    if board.pcie_slots.iter().all(|s| s.position.is_some()) {
+        return;
+    }
+    let lanes = check::slot_lanes(r, board);
+    ui.add_space(theme::SMALL_GAP);
+    ui.label(egui::RichText::new("Slots, position unknown").strong()).on_hover_text(
+        "The board's wiring is known from its manual or spec page, but not where each slot sits: card thickness, air gaps and case openings are not checked.",
+    );
+    for (k, s) in board.pcie_slots.iter().enumerate().filter(|(_, s)| s.position.is_none()) {
+        let now = lanes.get(k).copied().unwrap_or(s.electrical_lanes);
+        let gpu = state.build.gpus.iter().position(|p| p.slot_in(board).is_some_and(|x| x.name == s.name));
+        let link = gpu.and_then(|i| state.report.links.iter().find(|l| l.gpu == i));
+        let held = match (gpu, link) {
+            (Some(i), Some(l)) => format!(" — GPU {} here, linked at PCIe {}.0 x{}", i + 1, l.pcie_gen, l.lanes),
+            (Some(i), None) => format!(" — GPU {} here", i + 1),
+            (None, _) => String::new(),
+        };
+        let text = format!(
+            "{} · position unknown · x{} connector · x{now} now (x{} wired) · PCIe {}.0 · {}{held}",
+            s.name,
+            s.physical_lanes,
+            s.electrical_lanes,
+            s.pcie_gen,
+            if s.lane_source == LaneSource::Chipset { "chipset lanes" } else { "CPU lanes" },
+        );
+        let hl = gpu.is_some_and(|i| view.is_highlighted(PartRef::Gpu(i)));
+        let rich = egui::RichText::new(text);
+        ui.label(if hl { rich.strong() } else { rich });
     }
 }
 
@@ -295,10 +335,11 @@ fn draw_slot(
     state: &AppState,
     view: &ViewState,
     s: &crate::catalog::PcieSlot,
+    position: u8,
     now: u8,
 ) {
-    let y = geo.row(s.position);
-    let part = PartRef::Slot(s.position);
+    let y = geo.row(position);
+    let part = PartRef::Slot(position);
     let slot_sev = state.severity_of(part);
     let stroke = if view.is_highlighted(part) {
         theme::highlight_stroke(2.5)
@@ -338,7 +379,7 @@ fn draw_slot(
         clip.text(
             pos2(lx, sy),
             Align2::LEFT_BOTTOM,
-            format!("{}  {}", s.position, s.name),
+            format!("{}  {}", position, s.name),
             FontId::proportional(11.0),
             name_color,
         );
@@ -348,7 +389,7 @@ fn draw_slot(
         let r = clip.text(
             pos2(lx, sy),
             Align2::LEFT_CENTER,
-            format!("{}", s.position),
+            format!("{}", position),
             FontId::proportional(11.5),
             name_color,
         );
@@ -359,7 +400,7 @@ fn draw_slot(
         pos2(lx, sy - SLOT_PITCH_MM * geo.scale * 0.5),
         pos2(geo.origin.x + (CONNECTOR_X_MM + len) * geo.scale, sy + SLOT_PITCH_MM * geo.scale * 0.5),
     );
-    ui.interact(hover, ui.scope_id().with(("slot", s.position)), Sense::hover()).on_hover_text(format!(
+    ui.interact(hover, ui.scope_id().with(("slot", position)), Sense::hover()).on_hover_text(format!(
         "{}: x{} connector, x{} electrical, PCIe Gen{}, {src} lanes{}",
         s.name,
         s.physical_lanes,
@@ -466,7 +507,7 @@ fn draw_cards(
         if resp.clicked() {
             out.push(Action::Highlight(vec![PartRef::Gpu(i)]));
         }
-        if let (None, Some(pos)) = (cp.riser_slot, p.slot) {
+        if let (None, Some(pos)) = (cp.riser_slot, p.position_on(Some(board))) {
             drag_to_slot(ui, geo, out, &resp, board, g, i, pos);
         }
         card_rects.push((i, rect));
@@ -615,16 +656,16 @@ fn off_board(
             if g.form_factor == GpuFormFactor::Sxm {
                 return Some((i, format!("GPU {}: {} (SXM module on its baseboard)", i + 1, g.name)));
             }
-            if let (Some(riser), None) = (p.riser, p.slot) {
+            if let (Some(riser), false) = (p.riser, p.is_placed()) {
                 return Some((
                     i,
                     format!("GPU {}: {} on a Gen{} riser, not plugged into a slot", i + 1, g.name, riser.pcie_gen),
                 ));
             }
-            match (p.slot, board) {
-                (None, _) => Some((i, format!("GPU {}: {} not in a slot", i + 1, g.name))),
-                (Some(pos), Some(bd)) if bd.slot_at(pos).is_none() => {
-                    Some((i, format!("GPU {}: {} at position {pos}, where the board has no slot", i + 1, g.name)))
+            match (p.is_placed(), board) {
+                (false, _) => Some((i, format!("GPU {}: {} not in a slot", i + 1, g.name))),
+                (true, Some(bd)) if p.slot_in(bd).is_none() => {
+                    Some((i, format!("GPU {}: {} in {}, where the board has no slot", i + 1, g.name, p.slot_text())))
                 }
                 _ => None,
             }

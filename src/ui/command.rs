@@ -99,6 +99,9 @@ pub enum Action {
     SetGpuModel(Option<usize>, String),
     /// Put GPU `index` at an expansion-slot position (`None`: unplaced).
     SetGpuSlot(usize, Option<u8>),
+    /// Place GPU `i` in the slot of that silkscreen name (a board whose slot positions are not
+    /// known).
+    SetGpuSlotNamed(usize, String),
     /// Power limit of GPU `index`, W (`None`: the card's default).
     SetGpuPowerLimit(usize, Option<f64>),
     /// The same power limit on every GPU, W (`None`: defaults).
@@ -354,6 +357,13 @@ pub(crate) fn edit_build(b: &mut Build, catalog: &Catalog, action: Action) {
         Action::SetGpuSlot(i, slot) => {
             if let Some(g) = b.gpus.get_mut(i) {
                 g.slot = slot;
+                g.slot_name = None;
+            }
+        }
+        Action::SetGpuSlotNamed(i, name) => {
+            if let Some(g) = b.gpus.get_mut(i) {
+                g.slot = None;
+                g.slot_name = Some(name);
             }
         }
         Action::SetGpuPowerLimit(i, w) => {

@@ -52,7 +52,7 @@ pub fn markdown(build: &Build, catalog: &Catalog, report: &Report) -> String {
     }
     for (i, (p, g)) in build.gpus.iter().zip(&r.gpus).enumerate() {
         let gname = g.map_or_else(|| format!("{} (unknown)", p.gpu), HasId::display_name);
-        let slot = p.slot.map_or_else(|| "not in a slot".to_owned(), |pos| format!("slot position {pos}"));
+        let slot = p.slot_text();
         let limit = p.power_limit_w.map_or_else(|| "default power".to_owned(), |w| format!("limit {w:.0} W"));
         let _ = writeln!(s, "| GPU {} | {} · {slot} · {limit} · PSU {} |", i + 1, cell(&gname), p.psu + 1);
     }

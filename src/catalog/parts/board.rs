@@ -65,9 +65,12 @@ pub struct LaneShare {
 pub struct PcieSlot {
     /// Silkscreen name (`PCIEX16_1`).
     pub name: String,
-    /// Expansion-slot position, 1 = the one nearest the CPU (top in a tower). A card of width
-    /// `w` in position `p` covers positions `p .. p + w - 1`.
-    pub position: u8,
+    /// Expansion-slot position, 1 = the one nearest the CPU (top in a tower), one per slot
+    /// pitch (20.32 mm). A card of width `w` in position `p` covers positions `p .. p + w - 1`.
+    /// `None`: the slot is known electrically but no source gives where it sits (the geometry
+    /// rules then report "not checked"). Files write `position: 3` or `position: Some(3)`.
+    #[serde(default)]
+    pub position: Option<u8>,
     /// Physical connector size in lanes (16, 8, 4, 1).
     pub physical_lanes: u8,
     /// Electrical lanes with nothing shared.
@@ -79,6 +82,43 @@ pub struct PcieSlot {
     /// Sharing rules.
     #[serde(default)]
     pub shares: Vec<LaneShare>,
+    /// Electrical lanes with named CPUs where they differ from `electrical_lanes` (APUs often
+    /// halve them), from the board manual's CPU-support footnotes. The first entry with a
+    /// fragment found in the build's CPU name (case-insensitive) applies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lanes_by_cpu: Vec<CpuLanes>,
+    /// Bifurcation modes the manual or BIOS documents for this slot (`x16`, `x8/x8`,
+    /// `x4/x4/x4/x4`); empty = not documented.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bifurcation: Vec<String>,
+}
+
+/// A slot's electrical lanes with some CPUs: `lanes` when the build's CPU name contains one of
+/// `cpus` (case-insensitive name fragments such as `8700G`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CpuLanes {
+    /// CPU name fragments, matched case-insensitively against the CPU's name.
+    pub cpus: Vec<String>,
+    /// Electrical lanes of the slot with such a CPU (before sharing).
+    pub lanes: u8,
+}
+
+impl PcieSlot {
+    /// Electrical lanes with the CPU named `cpu_name` (before sharing rules): the first
+    /// [`CpuLanes`] entry that names a fragment of it, else `electrical_lanes`.
+    pub fn lanes_with_cpu(&self, cpu_name: Option<&str>) -> u8 {
+        let Some(name) = cpu_name.map(str::to_ascii_lowercase) else { return self.electrical_lanes };
+        self.lanes_by_cpu
+            .iter()
+            .find(|l| l.cpus.iter().any(|f| !f.is_empty() && name.contains(&f.to_ascii_lowercase())))
+            .map_or(self.electrical_lanes, |l| l.lanes)
+    }
+
+    /// The position in words: `position 3`, or `position unknown`.
+    pub fn position_text(&self) -> String {
+        self.position.map_or_else(|| "position unknown".to_owned(), |p| format!("position {p}"))
+    }
 }
 
 /// An M.2 socket.
@@ -186,9 +226,25 @@ pub struct Motherboard {
 }
 
 impl Motherboard {
-    /// The slot at expansion position `position`, if any.
+    /// The slot at expansion position `position`, if any (slots of unknown position are never
+    /// found by position; see [`Self::slot_named`]).
     pub fn slot_at(&self, position: u8) -> Option<&PcieSlot> {
-        self.pcie_slots.iter().find(|s| s.position == position)
+        self.pcie_slots.iter().find(|s| s.position == Some(position))
+    }
+
+    /// The slot whose silkscreen name is `name` (exact, else ASCII case-insensitive), if any.
+    pub fn slot_named(&self, name: &str) -> Option<&PcieSlot> {
+        self.pcie_slots
+            .iter()
+            .find(|s| s.name == name)
+            .or_else(|| self.pcie_slots.iter().find(|s| s.name.eq_ignore_ascii_case(name)))
+    }
+
+    /// Whether every slot's position is known (and the layout is): what the geometry rules
+    /// (card thickness, air gaps, case openings, NVLink spacing) need. A wired board whose
+    /// source gives no positions has its wiring known and its positions not.
+    pub fn slot_positions_known(&self) -> bool {
+        self.slot_layout_known() && self.pcie_slots.iter().all(|s| s.position.is_some())
     }
 
     /// Whether the slot-by-slot layout is known (curated boards); `false` for imported boards
@@ -211,7 +267,9 @@ impl Motherboard {
     /// no face shows "0 PCIe slots" for a board whose slots are merely not in the catalog.
     pub fn slots_text(&self) -> String {
         if self.slot_layout_known() {
-            return format!("{} PCIe slot{}", self.pcie_slots.len(), if self.pcie_slots.len() == 1 { "" } else { "s" });
+            let n = self.pcie_slots.len();
+            let unplaced = if n > 0 && !self.slot_positions_known() { ", positions unknown" } else { "" };
+            return format!("{n} PCIe slot{}{unplaced}", if n == 1 { "" } else { "s" });
         }
         if self.slot_summary.is_empty() {
             return "slot layout unknown".to_owned();
@@ -223,6 +281,6 @@ impl Motherboard {
 
     /// Highest expansion-slot position on the board (0 when there are none).
     pub fn last_position(&self) -> u8 {
-        self.pcie_slots.iter().map(|s| s.position).max().unwrap_or(0)
+        self.pcie_slots.iter().filter_map(|s| s.position).max().unwrap_or(0)
     }
 }

@@ -86,7 +86,10 @@ impl Part for Motherboard {
             let s: Vec<String> = self
                 .pcie_slots
                 .iter()
-                .map(|s| format!("{}:x{}/G{}", s.position, s.electrical_lanes, s.pcie_gen))
+                .map(|s| {
+                    let at = s.position.map_or_else(|| s.name.clone(), |p| p.to_string());
+                    format!("{at}:x{}/G{}", s.electrical_lanes, s.pcie_gen)
+                })
                 .collect();
             format!("slots {}", s.join(" "))
         } else {

@@ -1,0 +1,297 @@
+//! Curated slot wiring laid over boards already in the catalog: `catalog/board-wiring/*.ron`,
+//! one file per platform family (format in `ARCHITECTURE.md`, "Board wiring files").
+//!
+//! Each entry names a board by catalog id and gives its PCIe slots (lanes, generation, CPU or
+//! chipset, sharing, optional positions, per-CPU lanes, bifurcation) and M.2 sockets from a
+//! cited source. [`apply_wiring`] replaces the board's `pcie_slots` and `m2_slots` with them,
+//! marks both figures' provenance `Vendor` (or `Review`), and appends the entry's notes and
+//! source to the board's notes. It runs after the import and the curated files
+//! ([`super::load::builtin_with_report`]).
+//!
+//! Errors are located (`file:line:column`): an id not in the catalog, a board wired twice, a
+//! sharing rule naming a slot or socket the entry does not list, two slots of one position or
+//! name, more electrical than physical lanes, a generation outside 1..=6.
+
+use super::{Catalog, CatalogError, M2Slot, PcieSlot, Provenance};
+use serde::Deserialize;
+use std::collections::HashMap;
+
+/// The wiring files, embedded at compile time: `(file name, RON text)`.
+pub const WIRING_FILES: &[(&str, &str)] = &[
+    ("catalog/board-wiring/am5.ron", include_str!("../../catalog/board-wiring/am5.ron")),
+    ("catalog/board-wiring/am4.ron", include_str!("../../catalog/board-wiring/am4.ron")),
+    ("catalog/board-wiring/lga1700.ron", include_str!("../../catalog/board-wiring/lga1700.ron")),
+    ("catalog/board-wiring/lga1851.ron", include_str!("../../catalog/board-wiring/lga1851.ron")),
+    ("catalog/board-wiring/hedt.ron", include_str!("../../catalog/board-wiring/hedt.ron")),
+    ("catalog/board-wiring/server.ron", include_str!("../../catalog/board-wiring/server.ron")),
+];
+
+/// What kind of source an entry's wiring comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+pub enum WiringSourceKind {
+    /// The vendor's manual or spec page.
+    #[default]
+    Vendor,
+    /// A review or a field report (cited in the notes).
+    Review,
+}
+
+/// One entry of a wiring file.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardWiring {
+    /// Catalog id of the board, exactly.
+    pub board: String,
+    /// The original source of the slot table (manual URL and page, or spec page URL).
+    pub source: String,
+    /// Vendor (default) or Review.
+    #[serde(default)]
+    pub source_kind: WiringSourceKind,
+    /// The PCIe slots, replacing the board's.
+    pub pcie_slots: Vec<PcieSlot>,
+    /// The M.2 sockets, replacing the board's.
+    #[serde(default)]
+    pub m2_slots: Vec<M2Slot>,
+    /// What is from where and what is not known.
+    #[serde(default)]
+    pub notes: Option<String>,
+}
+
+/// 1-based `(line, column)` of byte offset `at` in `text`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rfind('\n').map_or(before.chars().count(), |nl| before[nl + 1..].chars().count()) + 1;
+    (line, col)
+}
+
+/// Byte offsets where each entry's `board:` key starts, in file order (the entries' anchors for
+/// located errors: serde gives no spans once an entry has parsed).
+fn entry_starts(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find("board:") {
+        let at = from + i;
+        // Skip the key inside a `//` comment on the same line.
+        let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+        if !text[line_start..at].contains("//") {
+            out.push(at);
+        }
+        from = at + "board:".len();
+    }
+    out
+}
+
+/// The first offset of `needle` in `text` within `[from, to)`, else `from`.
+fn find_in(text: &str, from: usize, to: usize, needle: &str) -> usize {
+    text.get(from..to.min(text.len())).and_then(|s| s.find(needle)).map_or(from, |i| from + i)
+}
+
+/// Parses one wiring file. `file` names it in errors.
+///
+/// # Errors
+/// A located [`CatalogError`] for RON syntax errors, wrong types and unknown fields.
+pub fn parse_wiring_file(file: &str, text: &str) -> Result<Vec<BoardWiring>, CatalogError> {
+    super::load::ron_options().from_str::<Vec<BoardWiring>>(text).map_err(|e| CatalogError::from_ron(file, &e))
+}
+
+/// Checks of one entry that need no catalog: slot names unique, positions unique, electrical
+/// lanes within the connector, generations 1..=6, every sharing rule naming a slot or socket of
+/// the entry. `locate(needle)` gives the error's line and column.
+fn check_entry(file: &str, text: &str, span: (usize, usize), w: &BoardWiring) -> Vec<CatalogError> {
+    let mut errs = Vec::new();
+    let err = |needle: &str, message: String| {
+        let (line, column) = line_col(text, find_in(text, span.0, span.1, needle));
+        CatalogError { file: file.to_owned(), line, column, message }
+    };
+    let mut names: Vec<&str> = Vec::new();
+    let mut positions: Vec<u8> = Vec::new();
+    for s in &w.pcie_slots {
+        let at = format!("\"{}\"", s.name);
+        if names.contains(&s.name.as_str()) {
+            errs.push(err(&at, format!("board `{}`: slot {} is listed twice", w.board, s.name)));
+        }
+        names.push(&s.name);
+        if let Some(p) = s.position {
+            if positions.contains(&p) {
+                errs.push(err(
+                    &at,
+                    format!("board `{}`: slot {} overlaps another slot at position {p}", w.board, s.name),
+                ));
+            }
+            positions.push(p);
+        }
+        if s.electrical_lanes > s.physical_lanes {
+            errs.push(err(
+                &at,
+                format!(
+                    "board `{}`: slot {} has x{} electrical lanes in an x{} connector",
+                    w.board, s.name, s.electrical_lanes, s.physical_lanes
+                ),
+            ));
+        }
+        if let Some(l) = s.lanes_by_cpu.iter().find(|l| l.lanes > s.physical_lanes) {
+            errs.push(err(
+                &at,
+                format!(
+                    "board `{}`: slot {} has x{} lanes with {} in an x{} connector",
+                    w.board,
+                    s.name,
+                    l.lanes,
+                    l.cpus.join("/"),
+                    s.physical_lanes
+                ),
+            ));
+        }
+        if !(1..=6).contains(&s.pcie_gen) {
+            errs.push(err(&at, format!("board `{}`: slot {}: PCIe generation {}", w.board, s.name, s.pcie_gen)));
+        }
+    }
+    for m in &w.m2_slots {
+        if names.contains(&m.name.as_str()) {
+            errs.push(err(&format!("\"{}\"", m.name), format!("board `{}`: {} is listed twice", w.board, m.name)));
+        }
+        names.push(&m.name);
+        if !(1..=6).contains(&m.pcie_gen) {
+            errs.push(err(
+                &format!("\"{}\"", m.name),
+                format!("board `{}`: {}: PCIe generation {}", w.board, m.name, m.pcie_gen),
+            ));
+        }
+    }
+    let shares = w
+        .pcie_slots
+        .iter()
+        .map(|s| (s.name.as_str(), &s.shares))
+        .chain(w.m2_slots.iter().map(|m| (m.name.as_str(), &m.shares)));
+    for (owner, rules) in shares {
+        for r in rules {
+            if !names.contains(&r.when_used.as_str()) {
+                errs.push(err(
+                    &format!("when_used: \"{}\"", r.when_used),
+                    format!(
+                        "board `{}`: {owner} shares lanes with `{}`, which this entry does not list (slots and M.2 sockets: {})",
+                        w.board,
+                        r.when_used,
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    errs
+}
+
+/// Validates the wiring files against `catalog` without changing it: every located error of
+/// every file (empty when all apply cleanly). `files` are `(name, text)`.
+pub fn check_wiring(catalog: &Catalog, files: &[(&str, &str)]) -> Vec<CatalogError> {
+    let mut c = Catalog { motherboards: catalog.motherboards.clone(), ..Catalog::default() };
+    match apply_wiring(&mut c, files) {
+        Ok(_) => Vec::new(),
+        Err(errs) => errs,
+    }
+}
+
+/// Applies the wiring files `files` (`(name, text)`) to `catalog`'s boards: each entry replaces
+/// its board's `pcie_slots` and `m2_slots`, sets their provenance, and appends its notes and
+/// source to the board's notes. Returns the number of boards wired per file.
+///
+/// # Errors
+/// Every located error found (nothing is applied from a file with an error; other files still
+/// are, so one broken family does not hide the others' errors).
+pub fn apply_wiring(catalog: &mut Catalog, files: &[(&str, &str)]) -> Result<Vec<(String, usize)>, Vec<CatalogError>> {
+    let index: HashMap<String, usize> =
+        catalog.motherboards.iter().enumerate().map(|(i, b)| (b.id.clone(), i)).collect();
+    let mut seen: HashMap<String, String> = HashMap::new();
+    let mut errs = Vec::new();
+    let mut counts = Vec::new();
+    for &(file, text) in files {
+        let entries = match parse_wiring_file(file, text) {
+            Ok(e) => e,
+            Err(e) => {
+                errs.push(e);
+                continue;
+            }
+        };
+        let starts = entry_starts(text);
+        let mut file_errs = Vec::new();
+        let mut todo = Vec::new();
+        for (k, w) in entries.into_iter().enumerate() {
+            let from = starts.get(k).copied().unwrap_or(0);
+            let to = starts.get(k + 1).copied().unwrap_or(text.len());
+            let (line, column) = line_col(text, from);
+            let at = |message: String| CatalogError { file: file.to_owned(), line, column, message };
+            let Some(&bi) = index.get(&w.board) else {
+                file_errs.push(at(format!(
+                    "board `{}` is not in the catalog (use the id exactly as in catalog/opendb/motherboards.json or catalog/motherboards.ron)",
+                    w.board
+                )));
+                continue;
+            };
+            if let Some(first) = seen.get(&w.board) {
+                file_errs.push(at(format!("board `{}` is wired twice (first at {first})", w.board)));
+                continue;
+            }
+            seen.insert(w.board.clone(), format!("{file}:{line}:{column}"));
+            let entry_errs = check_entry(file, text, (from, to), &w);
+            if entry_errs.is_empty() {
+                todo.push((bi, w));
+            }
+            file_errs.extend(entry_errs);
+        }
+        if file_errs.is_empty() {
+            counts.push((file.to_owned(), todo.len()));
+            for (bi, w) in todo {
+                if let Some(b) = catalog.motherboards.get_mut(bi) {
+                    apply_one(b, w);
+                }
+            }
+        }
+        errs.extend(file_errs);
+    }
+    if errs.is_empty() { Ok(counts) } else { Err(errs) }
+}
+
+/// Lays one entry over its board.
+fn apply_one(b: &mut super::Motherboard, w: BoardWiring) {
+    b.pcie_slots = w.pcie_slots;
+    b.m2_slots = w.m2_slots;
+    let kind = match w.source_kind {
+        WiringSourceKind::Vendor => Provenance::Vendor,
+        WiringSourceKind::Review => Provenance::Review,
+    };
+    let sources = std::sync::Arc::make_mut(&mut b.provenance);
+    sources.figures.insert("pcie_slots".to_owned(), kind.clone());
+    sources.figures.insert("m2_slots".to_owned(), kind);
+    let unplaced = if b.pcie_slots.iter().any(|s| s.position.is_none()) { " Slot positions not given." } else { "" };
+    let added = format!(
+        "Slot wiring ({}): {}{unplaced} Source: {}",
+        match w.source_kind {
+            WiringSourceKind::Vendor => "vendor manual/spec",
+            WiringSourceKind::Review => "review/field report",
+        },
+        w.notes.as_deref().unwrap_or("").trim(),
+        w.source
+    );
+    b.notes = Some(match b.notes.take() {
+        Some(n) if !n.trim().is_empty() => format!("{n}\n{added}"),
+        _ => added,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_are_one_based() {
+        assert_eq!(line_col("ab\ncd", 0), (1, 1));
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+    }
+
+    #[test]
+    fn entry_anchors_skip_comments() {
+        let t = "// board: \"x\"\n[(board: \"a\"), (board: \"b\")]";
+        assert_eq!(entry_starts(t).len(), 2);
+    }
+}
