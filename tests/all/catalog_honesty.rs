@@ -146,13 +146,19 @@ fn no_curated_note_calls_a_figure_assumed_conservative_or_guessed() {
 #[test]
 fn measured_idle_powers_carry_their_source() {
     let c = catalog::builtin().expect("catalog");
-    // From published `nvidia-smi -q` dumps of idle cards (tests/fixtures/nvidia-smi/README.md).
+    // From published `nvidia-smi` outputs of idle cards (the two first ones are also fixtures in
+    // tests/fixtures/nvidia-smi/; each entry's notes name the file and commit).
     for (id, want) in [
         ("nvidia-geforce-rtx-3090", 33.5),
         ("nvidia-rtx-a6000", 24.7),
         ("nvidia-geforce-rtx-4090", 24.0),
-        ("nvidia-geforce-rtx-5090", 8.5),
+        ("nvidia-geforce-rtx-5090", 11.6),
         ("nvidia-rtx-6000-ada", 25.8),
+        ("nvidia-a40", 20.4),
+        ("nvidia-l40s", 33.4),
+        ("nvidia-l4", 16.5),
+        ("nvidia-a10", 15.7),
+        ("nvidia-h100-nvl", 61.8),
     ] {
         let g = gpu(&c, id);
         close(&format!("{id} idle"), g.idle_power_w, want);
