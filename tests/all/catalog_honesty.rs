@@ -18,10 +18,9 @@ const KNOWN_UNKNOWN_FP8: &[(&str, &str)] = &[
     ("nvidia-rtx-4500-ada", "datasheet 'Tensor Performance' figure not read in any stored copy"),
     ("nvidia-rtx-5880-ada", "datasheet 'Tensor Performance' figure not read in any stored copy"),
     ("nvidia-rtx-pro-4500-blackwell", "two quotations of NVIDIA's 'AI TOPS' disagree (1,617 and 1,687); datasheet not read"),
-    ("nvidia-rtx-pro-6000-blackwell-server", "only an FP4 'AI TOPS' figure published; not read in any stored copy"),
-    ("amd-radeon-pro-w7900", "AMD's FP16 figure is not stated as a matrix rate; FP8 support not cited"),
-    ("amd-radeon-ai-pro-r9700", "RDNA 4 matrix rates not read from AMD's page"),
-    ("intel-arc-pro-b60", "Intel's XMX rates not read from Intel's page"),
+    ("nvidia-rtx-pro-6000-blackwell-server", "datasheet prints 120 TFLOPS FP32, no tensor rate read; '1 PFLOP FP16' page figure not stated dense"),
+    ("amd-radeon-ai-pro-r9700", "RDNA 4 has FP8 WMMA (gfx12); AMD's rate for this card not read from AMD's page"),
+    ("intel-arc-pro-b60", "only Intel's 197 TOPS INT8 seen (in a press table); no FP8 rate or statement read"),
 ];
 
 /// Whether `g` is a datacenter or workstation chip (not a consumer GeForce/Radeon RX/Arc card).
@@ -75,6 +74,10 @@ fn datacenter_and_workstation_chips_carry_their_tensor_rates_or_a_cited_absence(
     close("MI100 bf16", mi100.peak.bf16, 92.3);
     close("MI100 int8", mi100.peak.int8_tops, 184.6);
     assert_eq!(mi100.peak.fp8_rate(), TensorRate::Absent);
+    // RDNA 3: WMMA takes FP16/BF16/IU8/IU4 only (AMD's compiler); TF32 and FP8 are absent.
+    let w7900 = gpu(&c, "amd-radeon-pro-w7900");
+    assert_eq!(w7900.peak.fp8_rate(), TensorRate::Absent);
+    assert!(w7900.peak.absent.tf32, "W7900: no TF32 matrix format");
     for id in ["nvidia-rtx-a4500", "nvidia-rtx-a5500"] {
         assert_eq!(gpu(&c, id).peak.fp8_rate(), TensorRate::Absent, "{id}: Ampere, no FP8");
     }
