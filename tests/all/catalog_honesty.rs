@@ -17,8 +17,14 @@ const KNOWN_UNKNOWN_FP8: &[(&str, &str)] = &[
     ("nvidia-rtx-4000-ada", "datasheet 'Tensor Performance' figure not read in any stored copy"),
     ("nvidia-rtx-4500-ada", "datasheet 'Tensor Performance' figure not read in any stored copy"),
     ("nvidia-rtx-5880-ada", "datasheet 'Tensor Performance' figure not read in any stored copy"),
-    ("nvidia-rtx-pro-4500-blackwell", "two quotations of NVIDIA's 'AI TOPS' disagree (1,617 and 1,687); datasheet not read"),
-    ("nvidia-rtx-pro-6000-blackwell-server", "datasheet prints 120 TFLOPS FP32, no tensor rate read; '1 PFLOP FP16' page figure not stated dense"),
+    (
+        "nvidia-rtx-pro-4500-blackwell",
+        "two quotations of NVIDIA's 'AI TOPS' disagree (1,617 and 1,687); datasheet not read",
+    ),
+    (
+        "nvidia-rtx-pro-6000-blackwell-server",
+        "datasheet prints 120 TFLOPS FP32, no tensor rate read; '1 PFLOP FP16' page figure not stated dense",
+    ),
     ("amd-radeon-ai-pro-r9700", "RDNA 4 has FP8 WMMA (gfx12); AMD's rate for this card not read from AMD's page"),
     ("intel-arc-pro-b60", "only Intel's 197 TOPS INT8 seen (in a press table); no FP8 rate or statement read"),
 ];

@@ -180,8 +180,9 @@ fn idle_gpu_power_is_measured_or_labelled_derived() {
         "{line}"
     );
     // A card with no measured idle figure: labelled a derivation.
-    let t = String::from_utf8_lossy(&kw(&["power", &builds("4x-rtx-3090-wrx80-puget.rig.ron"), "--state", "idle"]).stdout)
-        .into_owned();
+    let t =
+        String::from_utf8_lossy(&kw(&["power", &builds("4x-rtx-3090-wrx80-puget.rig.ron"), "--state", "idle"]).stdout)
+            .into_owned();
     let line = t.lines().find(|l| l.contains("GPU 1:")).unwrap_or_else(|| panic!("{t}"));
     assert!(line.contains("idle derived: 12 % of board power, no measurement"), "{line}");
 }
