@@ -17,13 +17,16 @@ const KNOWN_UNKNOWN_FP8: &[(&str, &str)] = &[
     ("nvidia-rtx-4000-ada", "datasheet 'Tensor Performance' figure not read in any stored copy"),
     ("nvidia-rtx-4500-ada", "datasheet 'Tensor Performance' figure not read in any stored copy"),
     ("nvidia-rtx-5880-ada", "datasheet 'Tensor Performance' figure not read in any stored copy"),
-    ("nvidia-rtx-pro-4000-blackwell", "only an FP4 'AI TOPS' figure published; not read in any stored copy"),
-    ("nvidia-rtx-pro-4500-blackwell", "only an FP4 'AI TOPS' figure published; not read in any stored copy"),
-    ("nvidia-rtx-pro-5000-blackwell", "only an FP4 'AI TOPS' figure published; not read in any stored copy"),
-    ("nvidia-rtx-pro-6000-blackwell-server", "only an FP4 'AI TOPS' figure published; not read in any stored copy"),
-    ("amd-radeon-pro-w7900", "AMD's FP16 figure is not stated as a matrix rate; FP8 support not cited"),
-    ("amd-radeon-ai-pro-r9700", "RDNA 4 matrix rates not read from AMD's page"),
-    ("intel-arc-pro-b60", "Intel's XMX rates not read from Intel's page"),
+    (
+        "nvidia-rtx-pro-4500-blackwell",
+        "two quotations of NVIDIA's 'AI TOPS' disagree (1,617 and 1,687); datasheet not read",
+    ),
+    (
+        "nvidia-rtx-pro-6000-blackwell-server",
+        "datasheet prints 120 TFLOPS FP32, no tensor rate read; '1 PFLOP FP16' page figure not stated dense",
+    ),
+    ("amd-radeon-ai-pro-r9700", "RDNA 4 has FP8 WMMA (gfx12); AMD's rate for this card not read from AMD's page"),
+    ("intel-arc-pro-b60", "only Intel's 197 TOPS INT8 seen (in a press table); no FP8 rate or statement read"),
 ];
 
 /// Whether `g` is a datacenter or workstation chip (not a consumer GeForce/Radeon RX/Arc card).
@@ -60,11 +63,27 @@ fn datacenter_and_workstation_chips_carry_their_tensor_rates_or_a_cited_absence(
     let ada5000 = gpu(&c, "nvidia-rtx-5000-ada");
     close("RTX 5000 Ada fp8", ada5000.peak.fp8, 522.2);
     close("RTX 5000 Ada fp16", ada5000.peak.fp16, 261.1);
+    // RTX PRO Blackwell: datasheet 'AI TOPS' (FP4 sparse) / 4, / 8, / 16 (RTX PRO 6000 ratios).
+    let pro5000 = gpu(&c, "nvidia-rtx-pro-5000-blackwell");
+    close("RTX PRO 5000 fp8", pro5000.peak.fp8, 516.0);
+    close("RTX PRO 5000 bf16", pro5000.peak.bf16, 258.0);
+    close("RTX PRO 5000 tf32", pro5000.peak.tf32, 129.0);
+    let pro4000 = gpu(&c, "nvidia-rtx-pro-4000-blackwell");
+    close("RTX PRO 4000 fp8", pro4000.peak.fp8, 294.5);
+    close("RTX PRO 4000 fp16", pro4000.peak.fp16, 147.3);
+    for g in [pro5000, pro4000] {
+        assert!(matches!(g.provenance.of("peak"), Provenance::Derived(_)), "{}: peak is a derivation", g.id);
+        assert_eq!(g.peak.int8_tops, None, "{}: INT8 not published", g.id);
+    }
     let mi100 = gpu(&c, "amd-instinct-mi100");
     close("MI100 fp16", mi100.peak.fp16, 184.6);
     close("MI100 bf16", mi100.peak.bf16, 92.3);
     close("MI100 int8", mi100.peak.int8_tops, 184.6);
     assert_eq!(mi100.peak.fp8_rate(), TensorRate::Absent);
+    // RDNA 3: WMMA takes FP16/BF16/IU8/IU4 only (AMD's compiler); TF32 and FP8 are absent.
+    let w7900 = gpu(&c, "amd-radeon-pro-w7900");
+    assert_eq!(w7900.peak.fp8_rate(), TensorRate::Absent);
+    assert!(w7900.peak.absent.tf32, "W7900: no TF32 matrix format");
     for id in ["nvidia-rtx-a4500", "nvidia-rtx-a5500"] {
         assert_eq!(gpu(&c, id).peak.fp8_rate(), TensorRate::Absent, "{id}: Ampere, no FP8");
     }
@@ -136,8 +155,20 @@ fn no_curated_note_calls_a_figure_assumed_conservative_or_guessed() {
 #[test]
 fn measured_idle_powers_carry_their_source() {
     let c = catalog::builtin().expect("catalog");
-    // From published `nvidia-smi -q` dumps of idle cards (tests/fixtures/nvidia-smi/README.md).
-    for (id, want) in [("nvidia-geforce-rtx-3090", 33.5), ("nvidia-rtx-a6000", 24.7)] {
+    // From published `nvidia-smi` outputs of idle cards (the two first ones are also fixtures in
+    // tests/fixtures/nvidia-smi/; each entry's notes name the file and commit).
+    for (id, want) in [
+        ("nvidia-geforce-rtx-3090", 33.5),
+        ("nvidia-rtx-a6000", 24.7),
+        ("nvidia-geforce-rtx-4090", 24.0),
+        ("nvidia-geforce-rtx-5090", 11.6),
+        ("nvidia-rtx-6000-ada", 25.8),
+        ("nvidia-a40", 20.4),
+        ("nvidia-l40s", 33.4),
+        ("nvidia-l4", 16.5),
+        ("nvidia-a10", 15.7),
+        ("nvidia-h100-nvl", 61.8),
+    ] {
         let g = gpu(&c, id);
         close(&format!("{id} idle"), g.idle_power_w, want);
         match g.provenance.of("idle_power_w") {

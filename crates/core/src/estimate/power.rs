@@ -56,9 +56,10 @@ pub const GPU_TRAINING_FRACTION: f64 = 1.0;
 /// `tests/fixtures/h200-1gpu-30s.kwrec.json`, 2026-11-29) and 80.7 W in another recording
 /// (0.115); 0.12 is used. Two published `nvidia-smi -q` outputs of idle cards agree within a few
 /// points: RTX 3090 33.5 W of 350 W (0.096) and RTX A6000 24.7 W of 300 W (0.082), entered as
-/// those cards' `idle_power_w` with their sources. Consumer cards with display engines in deep
-/// idle states may draw less; where a review measured one, its figure goes into `idle_power_w`
-/// with its source.
+/// those cards' `idle_power_w` with their sources. Measured cards spread widely around 0.12
+/// (published nvidia-smi outputs, entered as `idle_power_w`): RTX 4090 24 W of 450 W (0.053),
+/// RTX 5090 11.6 W of 575 W (0.020), L40S 33 W of 350 W (0.095), L4 16.5 W of 72 W (0.23): the
+/// fraction is a planning figure for cards nobody measured, and a card's own measurement wins.
 pub const GPU_IDLE_FRACTION: f64 = 0.12;
 
 /// CPU draw by state as a fraction of its TDP (idle 0.15, inference 0.35), and at full load
