@@ -24,11 +24,9 @@ pub const MSRP_FILE: (&str, &str) = ("catalog/prices/msrp.json", include_str!(".
 /// The used-price file, embedded: `(file name, JSON text)`.
 pub const USED_FILE: (&str, &str) = ("catalog/prices/used.json", include_str!("../../../catalog/prices/used.json"));
 
-/// `price_source` prefix of a launch MSRP from [`MSRP_FILE`].
-pub const MSRP_PREFIX: &str = "launch MSRP: ";
-
-/// `price_source` prefix of a used-market price from [`USED_FILE`].
-pub const USED_PREFIX: &str = "used: ";
+/// The `price_source` prefixes of this module's prices (defined in a leaf module, so the price
+/// file's reader and this one do not import each other).
+pub use crate::price_labels::{MSRP_PREFIX, USED_PREFIX};
 
 /// One cited price.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,7 +85,7 @@ pub fn parse(file: &str, text: &str) -> Result<CitedFile, CatalogError> {
 
 /// Whether `d` is `YYYY-MM` or `YYYY-MM-DD` with a month 1-12 and a day 1-31.
 fn date_ok(d: &str) -> bool {
-    super::prices::age_months(d, (9999, 12, 31)).is_some() && matches!(d.len(), 7 | 10)
+    crate::price_labels::age_months(d, (9999, 12, 31)).is_some() && matches!(d.len(), 7 | 10)
 }
 
 /// What is wrong with a cited-price file, one line each: a price that is not a positive
@@ -159,7 +157,7 @@ macro_rules! lay_cited {
                 if !(p.usd.is_finite() && p.usd > 0.0) {
                     continue;
                 }
-                let users = part.price_source.as_deref() == Some(super::prices::USER_PRICE_SOURCE);
+                let users = part.price_source.as_deref() == Some(crate::price_labels::USER_PRICE_SOURCE);
                 if users || (part.price_usd.is_some() && !$replace) {
                     continue;
                 }
@@ -193,7 +191,7 @@ impl Catalog {
         let prefix = USED_PREFIX;
         lay_cited!(self, file, prefix, true, set, gpus, gpu_cards, cpus, motherboards, psus, coolers, cases, memory);
         for card in &mut self.gpu_cards {
-            let users = card.price_source.as_deref() == Some(super::prices::USER_PRICE_SOURCE);
+            let users = card.price_source.as_deref() == Some(crate::price_labels::USER_PRICE_SOURCE);
             let Some(p) = file.get(&card.chip).filter(|p| p.usd.is_finite() && p.usd > 0.0) else { continue };
             if users || file.get(&card.id).is_some() {
                 continue;

@@ -15,6 +15,7 @@ mod kinds;
 pub mod load;
 mod parts;
 pub mod picker;
+pub mod price_labels;
 pub mod prices;
 pub mod search;
 pub mod street;

@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// `price_source` of a price from the user's price file.
-pub const USER_PRICE_SOURCE: &str = "user price file";
+/// The price-source labels and price dates, in a leaf module that the cited price files also use.
+pub use crate::price_labels::{MSRP_PREFIX, USED_PREFIX, USER_PRICE_SOURCE, age_months};
 
 /// One dated price.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -357,8 +357,8 @@ impl PriceInfo<'_> {
         match self.source {
             None => PriceOrigin::Catalog,
             Some(USER_PRICE_SOURCE) => PriceOrigin::User,
-            Some(s) if s.starts_with(super::cited::MSRP_PREFIX) => PriceOrigin::Msrp,
-            Some(s) if s.starts_with(super::cited::USED_PREFIX) => PriceOrigin::Used,
+            Some(s) if s.starts_with(MSRP_PREFIX) => PriceOrigin::Msrp,
+            Some(s) if s.starts_with(USED_PREFIX) => PriceOrigin::Used,
             Some(_) => PriceOrigin::Street,
         }
     }
@@ -528,24 +528,6 @@ pub fn today_utc() -> (i32, u32, u32) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
     (i32::try_from(y).unwrap_or(i32::MAX), m as u32, d as u32)
-}
-
-/// Whole months from a price `date` (`YYYY-MM` or `YYYY-MM-DD`; a month alone counts from its
-/// first day) to `today`; `None` when the date does not parse. A date after `today` is 0.
-pub fn age_months(date: &str, today: (i32, u32, u32)) -> Option<u32> {
-    let mut it = date.splitn(3, '-');
-    let y: i32 = it.next()?.parse().ok()?;
-    let m: u32 = it.next()?.parse().ok().filter(|m| (1..=12).contains(m))?;
-    let d: u32 = match it.next() {
-        Some(d) => d.parse().ok().filter(|d| (1..=31).contains(d))?,
-        None => 1,
-    };
-    let (ty, tm, td) = today;
-    let mut months = (i64::from(ty) - i64::from(y)) * 12 + i64::from(tm) - i64::from(m);
-    if td < d {
-        months -= 1;
-    }
-    Some(u32::try_from(months.max(0)).unwrap_or(u32::MAX))
 }
 
 /// "14 months old" for a price older than [`STALE_AFTER_MONTHS`], else `None`.

@@ -92,7 +92,7 @@ fn find_in(text: &str, from: usize, to: usize, needle: &str) -> usize {
 /// # Errors
 /// A located [`CatalogError`] for RON syntax errors, wrong types and unknown fields.
 pub fn parse_wiring_file(file: &str, text: &str) -> Result<Vec<BoardWiring>, CatalogError> {
-    super::load::ron_options().from_str::<Vec<BoardWiring>>(text).map_err(|e| CatalogError::from_ron(file, &e))
+    crate::ron_options().from_str::<Vec<BoardWiring>>(text).map_err(|e| CatalogError::from_ron(file, &e))
 }
 
 /// Checks of one entry that need no catalog: slot names unique, positions unique, electrical

@@ -1,0 +1,32 @@
+//! Price-source labels and price dates: the strings a part's `price_source` starts with for each
+//! kind of price, and the age of a dated price. A leaf module: the user's price file
+//! ([`crate::prices`]) and the cited MSRP and used-price files ([`crate::cited`]) both use it
+//! without importing each other.
+
+/// `price_source` of a price from the user's price file.
+pub const USER_PRICE_SOURCE: &str = "user price file";
+
+/// `price_source` prefix of a launch MSRP from the cited MSRP file (`catalog/prices/msrp.json`).
+pub const MSRP_PREFIX: &str = "launch MSRP: ";
+
+/// `price_source` prefix of a used-market price from the cited used-price file
+/// (`catalog/prices/used.json`).
+pub const USED_PREFIX: &str = "used: ";
+
+/// Whole months from a price `date` (`YYYY-MM` or `YYYY-MM-DD`; a month alone counts from its
+/// first day) to `today`; `None` when the date does not parse. A date after `today` is 0.
+pub fn age_months(date: &str, today: (i32, u32, u32)) -> Option<u32> {
+    let mut it = date.splitn(3, '-');
+    let y: i32 = it.next()?.parse().ok()?;
+    let m: u32 = it.next()?.parse().ok().filter(|m| (1..=12).contains(m))?;
+    let d: u32 = match it.next() {
+        Some(d) => d.parse().ok().filter(|d| (1..=31).contains(d))?,
+        None => 1,
+    };
+    let (ty, tm, td) = today;
+    let mut months = (i64::from(ty) - i64::from(y)) * 12 + i64::from(tm) - i64::from(m);
+    if td < d {
+        months -= 1;
+    }
+    Some(u32::try_from(months.max(0)).unwrap_or(u32::MAX))
+}
