@@ -182,3 +182,18 @@ fn an_entered_layout_with_bad_input_is_refused_with_reasons() {
     assert!(p.iter().any(|m| m.contains("share no lanes need 32 CPU lanes together; the CPU has 24")), "{p:?}");
     assert!(p.iter().any(|m| m.contains("C shares lanes with `U.2_1`, which this entry does not list")), "{p:?}");
 }
+
+/// A wiring entry that names no M.2 socket says nothing about the board's sockets: they stay
+/// unknown (the Build tab said "0 M.2" for the MSI PRO B550-P GEN3, which has M.2 sockets, before
+/// this); an entry that names them makes them known.
+#[test]
+fn a_wiring_entry_without_m2_sockets_leaves_them_unknown() {
+    let c = catalog::builtin().expect("catalog");
+    let b550p = c.motherboards.iter().find(|b| b.id == "msi-pro-b550-p-gen3").expect("board");
+    assert!(b550p.slot_layout_known(), "its slots are wired");
+    assert!(!b550p.m2_sockets_known(), "its M.2 sockets are not in its wiring entry: {:?}", b550p.m2_slots);
+    assert!(b550p.m2_text().starts_with("M.2 sockets unknown"), "the Build tab's header: {}", b550p.m2_text());
+    let unify = c.motherboards.iter().find(|b| b.id == "msi-meg-b550-unify").expect("board");
+    assert!(unify.m2_sockets_known() && unify.m2_slots.len() == 4, "{:?}", unify.m2_slots);
+    assert_eq!(unify.m2_text(), "4 M.2");
+}

@@ -210,11 +210,7 @@ fn header(ui: &mut egui::Ui, state: &AppState, r: &Resolved<'_>, board: &Motherb
             board.socket,
             board.chipset,
             board.slots_text(),
-            if board.slot_layout_known() || !board.m2_slots.is_empty() {
-                format!("{} M.2", board.m2_slots.len())
-            } else {
-                "M.2 sockets unknown".to_owned()
-            }
+            board.m2_text()
         ));
         // Lanes in use are only known where the slots' wiring is.
         if let Some(cpu) = r.cpu.filter(|_| board.slot_layout_known()) {

@@ -255,14 +255,19 @@ pub fn apply_wiring(catalog: &mut Catalog, files: &[(&str, &str)]) -> Result<Vec
 /// Lays one entry over its board.
 fn apply_one(b: &mut super::Motherboard, w: BoardWiring) {
     b.pcie_slots = w.pcie_slots;
-    b.m2_slots = w.m2_slots;
     let kind = match w.source_kind {
         WiringSourceKind::Vendor => Provenance::Vendor,
         WiringSourceKind::Review => Provenance::Review,
     };
     let sources = std::sync::Arc::make_mut(&mut b.provenance);
     sources.figures.insert("pcie_slots".to_owned(), kind.clone());
-    sources.figures.insert("m2_slots".to_owned(), kind);
+    // An entry without M.2 sockets says nothing about them (most sources read for slot wiring
+    // do not name the sockets): the board keeps what it had, and its sockets stay unknown
+    // rather than becoming "no M.2 socket".
+    if !w.m2_slots.is_empty() {
+        b.m2_slots = w.m2_slots;
+        sources.figures.insert("m2_slots".to_owned(), kind);
+    }
     let unplaced = if b.pcie_slots.iter().any(|s| s.position.is_none()) { " Slot positions not given." } else { "" };
     let added = format!(
         "Slot wiring ({}): {}{unplaced} Source: {}",

@@ -247,6 +247,21 @@ impl Motherboard {
         self.slot_layout_known() && self.pcie_slots.iter().all(|s| s.position.is_some())
     }
 
+    /// Whether the board's M.2 sockets are known: some are listed by name, or a curated, user or
+    /// inline source says it has none. `false` for imported boards (OpenDB lists socket types in
+    /// `m2_interfaces`, not names or lane sources) and for boards wired from a source that did
+    /// not name the sockets.
+    pub fn m2_sockets_known(&self) -> bool {
+        if !self.m2_slots.is_empty() {
+            return true;
+        }
+        self.m2_interfaces.is_empty()
+            && matches!(
+                self.provenance.of("m2_slots"),
+                Provenance::Vendor | Provenance::Review | Provenance::Derived(_)
+            )
+    }
+
     /// Whether the slot-by-slot layout is known (curated boards); `false` for imported boards
     /// that only list slot counts, and for imported boards whose record lists no slots at all
     /// (the database said nothing, which is not "this board has no slots"). A curated, user or
@@ -277,6 +292,20 @@ impl Motherboard {
         let listed: Vec<String> =
             self.slot_summary.iter().map(|s| format!("{} x x{}-size", s.quantity, s.lanes)).collect();
         format!("slot layout unknown (listed: {})", listed.join(", "))
+    }
+
+    /// The board's M.2 sockets in words for people: `4 M.2` when they are known
+    /// ([`Self::m2_sockets_known`]), else `M.2 sockets unknown`, with what an import lists
+    /// (`M.2 sockets unknown (listed: PCIe 4.0 x4, ...)`), so no face prints "0 M.2" for a board
+    /// whose sockets are merely not in the catalog.
+    pub fn m2_text(&self) -> String {
+        if self.m2_sockets_known() {
+            format!("{} M.2", self.m2_slots.len())
+        } else if self.m2_interfaces.is_empty() {
+            "M.2 sockets unknown".to_owned()
+        } else {
+            format!("M.2 sockets unknown (listed: {})", self.m2_interfaces.join(", "))
+        }
     }
 
     /// Highest expansion-slot position on the board (0 when there are none).
