@@ -6,7 +6,8 @@
 
 pub(crate) use super::command::edit_build;
 pub use super::command::{Action, LiveAction, Pending, PromptChoice, Tab};
-pub use super::state::{AppState, MAX_RECENT, Message, Settings, ViewState};
+pub use super::state::{AppState, MAX_RECENT, Message, Settings};
+pub use super::view_state::ViewState;
 pub use kraftwerk_core::rig::edit::{free_slot, merged};
 
 use super::files::{self, FileRequest, PathPrompt};

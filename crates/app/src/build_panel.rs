@@ -2,7 +2,9 @@
 //! first), drives, GPU model and count, each GPU's slot, PSU, riser and power limit, `NVLink`
 //! bridges, PSUs, and the site (mains, circuit, electricity price).
 
-use super::app::{Action, AppState, ViewState};
+use super::command::Action;
+use super::state::AppState;
+use super::view_state::ViewState;
 use super::theme;
 use super::widgets::{PickTarget, Picked, Picker};
 use eframe::egui::{self, RichText};
@@ -384,7 +386,7 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                 let mut b_model = None;
                 ui.menu_button("…", |ui| {
                     ui.label("Change this GPU's model:");
-                    for m in super::app::merged(&bld.parts.gpus, &state.catalog.gpus) {
+                    for m in kraftwerk_core::rig::edit::merged(&bld.parts.gpus, &state.catalog.gpus) {
                         if ui.selectable_label(m.id == place.gpu, m.display_name()).clicked() {
                             b_model = Some(m.id.clone());
                         }

@@ -5,7 +5,9 @@
 //! positions it covers and as long as the card; `NVLink` bridges; the case's expansion openings.
 //! Colours come from the checker's findings. Drag a card to move it to another slot.
 
-use super::app::{Action, AppState, ViewState};
+use super::command::Action;
+use super::state::AppState;
+use super::view_state::ViewState;
 use super::theme;
 use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, pos2, vec2};
 use eframe::epaint;

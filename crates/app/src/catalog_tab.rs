@@ -2,12 +2,14 @@
 //! link; a button to put the part in the build; and an editor to define a custom part (RON, the
 //! catalog's own schema), stored inline in the build's `parts`.
 
-use super::app::{Action, AppState, ViewState, merged};
+use super::command::Action;
+use super::state::AppState;
 use super::theme;
 use super::widgets::Describe;
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::{self as catalog, Catalog, HasId, PartKind, PartsFile};
 use kraftwerk_core::rig::Workload;
+use kraftwerk_core::rig::edit::merged;
 use std::cmp::Ordering;
 
 /// Sort key of a cell.
@@ -543,8 +545,7 @@ fn sort_arrow(ui: &egui::Ui, rect: egui::Rect, ascending: bool) {
 /// Draws the tab.
 // Over 120 lines: the tab's one layout top to bottom (kind chooser, filters, the sorted table
 // with visible rows only, the detail pane); the pieces share the view's sort and filter state.
-pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
-    let cv = &mut view.catalog;
+pub fn show(ui: &mut egui::Ui, state: &AppState, cv: &mut CatalogView, out: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| {
         for k in PartKind::ALL {
             if ui.selectable_label(cv.kind == k, kind_title(k)).clicked() && cv.kind != k {

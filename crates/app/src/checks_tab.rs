@@ -2,7 +2,9 @@
 //! click on a finding outlines the parts it names (board drawing, build panel). Also the rule
 //! docs window (Help → Rule docs).
 
-use super::app::{Action, AppState, Tab, ViewState};
+use super::command::{Action, Tab};
+use super::state::AppState;
+use super::view_state::ViewState;
 use super::theme;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::check::{self, Finding, RULES, RuleDoc, Severity};

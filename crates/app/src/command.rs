@@ -8,8 +8,7 @@
 //! its command type (as [`Action::Live`] holds [`LiveAction`]) and one arm in `apply`.
 
 use super::files::FileRequest;
-use super::part_form::FormTarget;
-use kraftwerk_catalog::{Catalog, PartsFile};
+use kraftwerk_catalog::{Catalog, PartKind, PartsFile};
 use kraftwerk_core::check::PartRef;
 use kraftwerk_core::rig::parts_list::PartsFormat;
 use kraftwerk_core::rig::{Build, MemoryUse, Riser, Site, Workload};
@@ -301,6 +300,18 @@ pub enum LiveAction {
     ShowDemoLinks,
     /// Hide the error lines.
     DismissErrors,
+}
+
+/// Which part the form edits and which field takes the focus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormTarget {
+    /// Kind of part.
+    pub kind: PartKind,
+    /// Id of the part to edit; `None`: a new part of this kind (a copy of the first one as a
+    /// template, with a new id).
+    pub id: Option<String>,
+    /// Field to focus (a serde field name such as `length_mm`), if any.
+    pub field: Option<String>,
 }
 
 /// An answer to the unsaved-changes prompt.

@@ -40,6 +40,7 @@ pub mod state;
 pub mod stats;
 pub mod theme;
 pub mod view;
+pub mod view_state;
 pub mod widgets;
 
 pub use app::{Action, AppState, KraftwerkApp, Tab};

@@ -2,7 +2,7 @@
 //! plots, drawn from [`LiveView`].
 
 use super::live_state::LiveView;
-use super::live_tab::section_heading;
+use super::widgets::section_heading;
 use super::theme;
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Line, Plot, PlotPoints};

@@ -1,10 +1,10 @@
 //! Live tab: the GEMM probe section (settings, run/cancel, results) and the validation of the
 //! machine against the open build.
 
-use super::app::AppState;
+use super::state::AppState;
 use super::command::LiveAction;
 use super::live_state::LiveView;
-use super::live_tab::{grade_badge, plain, section_heading, wrapped};
+use super::widgets::{grade_badge, plain, section_heading, wrapped};
 use super::theme;
 use eframe::egui::{self, RichText};
 use kraftwerk_live::probe::{ProbeReport, Summary};

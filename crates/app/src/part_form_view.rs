@@ -2,7 +2,7 @@
 //! field, its error beside it, the whole part's problems, Save and Cancel. Typing edits the
 //! form (view state) and re-validates it; saving is an [`Action`].
 
-use super::app::Action;
+use super::command::Action;
 use super::part_form::PartForm;
 use super::theme;
 use eframe::egui::{self, RichText};

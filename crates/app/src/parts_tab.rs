@@ -3,7 +3,8 @@
 //! exports as Markdown, CSV and JSON. Everything shown comes from [`PartsList::of`], the same
 //! list the exports write.
 
-use super::app::{Action, AppState};
+use super::command::Action;
+use super::state::AppState;
 use super::part_form::FormTarget;
 use super::theme;
 use eframe::egui::{self, RichText};

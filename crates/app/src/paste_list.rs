@@ -3,7 +3,7 @@
 //! reading and matching is [`kraftwerk_core::rig::import_list::import_list`], the function
 //! `kraftwerk import` calls; the import itself is an [`Action`].
 
-use super::app::Action;
+use super::command::Action;
 use super::theme;
 use eframe::egui;
 use kraftwerk_core::rig::import_list::ImportedList;

@@ -4,7 +4,9 @@
 //! thermal risk and the power-limit advice. Every number comes from
 //! [`kraftwerk_core::estimate::power`] through the report, as `kraftwerk power` prints it.
 
-use super::app::{Action, AppState, ViewState};
+use super::command::Action;
+use super::state::AppState;
+use super::view_state::ViewState;
 use super::theme;
 use super::widgets::{self, Stat};
 use eframe::egui::{self, Color32, RichText};

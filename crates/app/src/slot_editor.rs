@@ -4,7 +4,7 @@
 //! ([`catalog::wiring::layout_problems`]); saving writes the board with that layout as a user
 //! part (`<id>.ron`, atomically) and the checks run again.
 
-use super::app::AppState;
+use super::state::AppState;
 use super::command::Action;
 use eframe::egui;
 use kraftwerk_catalog::{self as catalog, LaneShare, LaneSource, Motherboard, PcieSlot, Provenance};

@@ -42,10 +42,10 @@ impl KraftwerkApp {
                 Tab::Build => build_tab::show(ui, &self.state, &mut self.view, out),
                 Tab::Checks => checks_tab::show(ui, &self.state, &mut self.view, out),
                 Tab::Power => power_tab::show(ui, &self.state, &mut self.view, out),
-                Tab::Fit => fit_tab::show(ui, &self.state, &mut self.view, out),
-                Tab::Catalog => catalog_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Fit => fit_tab::show(ui, &self.state, &mut self.view.fit, &mut self.view.picks, out),
+                Tab::Catalog => catalog_tab::show(ui, &self.state, &mut self.view.catalog, out),
                 Tab::Parts => super::parts_tab::show(ui, &self.state, out),
-                Tab::Compare => super::compare_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Compare => super::compare_tab::show(ui, &self.state, &mut self.view.compare, out),
                 Tab::Plan => {
                     if let Some(super::plan_tab::PlanTabAction::OpenBuild(b)) =
                         super::plan_tab::draw(ui, &mut self.view.plan, &self.state.catalog)
