@@ -5,7 +5,7 @@
 //! positions it covers and as long as the card; `NVLink` bridges; the case's expansion openings.
 //! Colours come from the checker's findings. Drag a card to move it to another slot.
 
-use super::command::Action;
+use super::command::{Action, EditAction, ViewAction};
 use super::state::AppState;
 use super::view_state::ViewState;
 use super::theme;
@@ -155,7 +155,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
                 .on_hover_text("From the board's manual: slots top to bottom, lanes, CPU or chipset, sharing, positions if given. Saved as your own part; the checks run again.")
                 .clicked()
             {
-                out.push(Action::OpenSlotEditor);
+                out.push(Action::View(ViewAction::OpenSlotEditor));
             }
         });
     }
@@ -516,7 +516,7 @@ fn draw_cards(
         let sense = if cp.riser_slot.is_some() { Sense::click() } else { Sense::click_and_drag() };
         let resp = ui.interact(rect, id, sense).on_hover_ui(|ui| card_tooltip(ui, state, i, g));
         if resp.clicked() {
-            out.push(Action::Highlight(vec![PartRef::Gpu(i)]));
+            out.push(Action::View(ViewAction::Highlight(vec![PartRef::Gpu(i)])));
         }
         if let (None, Some(pos)) = (cp.riser_slot, p.position_on(Some(board))) {
             drag_to_slot(ui, geo, out, &resp, board, g, i, pos);
@@ -579,7 +579,7 @@ fn drag_to_slot(
         && t != pos
         && board.slot_at(t).is_some()
     {
-        out.push(Action::SetGpuSlot(i, Some(t)));
+        out.push(Action::Edit(EditAction::SetGpuSlot(i, Some(t))));
     }
 }
 
@@ -719,7 +719,7 @@ fn off_board(
                 .response
                 .interact(Sense::click());
             if resp.clicked() {
-                out.push(Action::Highlight(vec![PartRef::Gpu(i)]));
+                out.push(Action::View(ViewAction::Highlight(vec![PartRef::Gpu(i)])));
             }
         }
     });

@@ -2,7 +2,7 @@
 //! link; a button to put the part in the build; and an editor to define a custom part (RON, the
 //! catalog's own schema), stored inline in the build's `parts`.
 
-use super::command::Action;
+use super::command::{Action, EditAction};
 use super::state::AppState;
 use super::theme;
 use super::widgets::Describe;
@@ -447,19 +447,19 @@ fn table_model(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
 fn use_action(state: &AppState, kind: PartKind, id: &str) -> (&'static str, Action) {
     let id = id.to_owned();
     match kind {
-        PartKind::Gpu | PartKind::GpuCard => ("Add", Action::AddGpu(id)),
-        PartKind::Cpu => ("Use", Action::SetCpu(Some(id))),
-        PartKind::Motherboard => ("Use", Action::SetMotherboard(Some(id))),
-        PartKind::Psu => ("Add", Action::AddPsu(id)),
-        PartKind::Cooler => ("Use", Action::SetCooler(Some(id))),
-        PartKind::Case => ("Use", Action::SetCase(Some(id))),
-        PartKind::Memory => ("Use", Action::SetMemoryKit(Some(id))),
-        PartKind::Storage => ("Add", Action::AddStorage(id)),
+        PartKind::Gpu | PartKind::GpuCard => ("Add", Action::Edit(EditAction::AddGpu(id))),
+        PartKind::Cpu => ("Use", Action::Edit(EditAction::SetCpu(Some(id)))),
+        PartKind::Motherboard => ("Use", Action::Edit(EditAction::SetMotherboard(Some(id)))),
+        PartKind::Psu => ("Add", Action::Edit(EditAction::AddPsu(id))),
+        PartKind::Cooler => ("Use", Action::Edit(EditAction::SetCooler(Some(id)))),
+        PartKind::Case => ("Use", Action::Edit(EditAction::SetCase(Some(id)))),
+        PartKind::Memory => ("Use", Action::Edit(EditAction::SetMemoryKit(Some(id)))),
+        PartKind::Storage => ("Add", Action::Edit(EditAction::AddStorage(id))),
         PartKind::Model => {
             let (mut w, _) = super::fit_tab::workload_or_default(state);
             w.model = id;
             let w: Workload = w;
-            ("Use", Action::SetWorkload(Some(w)))
+            ("Use", Action::Edit(EditAction::SetWorkload(Some(w))))
         }
     }
 }
@@ -708,7 +708,7 @@ fn editor(ui: &mut egui::Ui, ed: &mut Editor, out: &mut Vec<Action>) {
                         ed.error = Some("custom part: no part in the text".into());
                     }
                     Ok(file) => {
-                        out.push(Action::AddInlineParts(file));
+                        out.push(Action::Edit(EditAction::AddInlineParts(file)));
                         ed.text.clear();
                     }
                     Err(e) => ed.error = Some(e.to_string()),

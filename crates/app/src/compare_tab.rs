@@ -3,7 +3,7 @@
 //! for the chosen model its fit, tokens/s and $ per million tokens. Rows that differ are
 //! marked and the best value of each is outlined. `kraftwerk compare` prints the same rows.
 
-use super::command::Action;
+use super::command::{Action, FileAction, ViewAction};
 use super::state::AppState;
 use super::files::FileRequest;
 use super::theme;
@@ -61,16 +61,16 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, compare: &mut CompareView, out:
             .add_enabled(!full, egui::Button::new("Add a build file…"))
             .on_hover_text(format!("Compare the open build with up to {} others", MAX_BUILDS - 1));
         if add.clicked() {
-            out.push(Action::AskPath(FileRequest::CompareAdd));
+            out.push(Action::File(FileAction::AskPath(FileRequest::CompareAdd)));
         }
         let shown = compare.model.clone().unwrap_or_else(|| "each build's own workload".to_owned());
         egui::ComboBox::new("compare-model", "Model for tokens/s and $/Mtok").selected_text(shown).show_ui(ui, |ui| {
             if ui.selectable_label(compare.model.is_none(), "each build's own workload").clicked() {
-                out.push(Action::CompareSetModel(None));
+                out.push(Action::View(ViewAction::CompareSetModel(None)));
             }
             for m in merged(&state.build.parts.models, &state.catalog.models) {
                 if ui.selectable_label(compare.model.as_deref() == Some(m.id.as_str()), &m.name).clicked() {
-                    out.push(Action::CompareSetModel(Some(m.id.clone())));
+                    out.push(Action::View(ViewAction::CompareSetModel(Some(m.id.clone()))));
                 }
             }
         });
@@ -88,7 +88,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, compare: &mut CompareView, out:
                     if i == 0 {
                         ui.weak("open build");
                     } else if ui.small_button("Remove").on_hover_text(&others[i - 1]).clicked() {
-                        out.push(Action::CompareRemove(i - 1));
+                        out.push(Action::View(ViewAction::CompareRemove(i - 1)));
                     }
                 });
             }

@@ -4,7 +4,7 @@
 //! plot. Every number comes from [`kraftwerk_core::estimate::fit::for_build`], the function
 //! `kraftwerk fit` prints, so the tab and the CLI agree.
 
-use super::command::Action;
+use super::command::{Action, EditAction};
 use super::state::AppState;
 use super::theme;
 use super::widgets::{self, Stat};
@@ -287,7 +287,7 @@ fn controls(
         );
     }
     if new != *w {
-        out.push(Action::SetWorkload(Some(new)));
+        out.push(Action::Edit(EditAction::SetWorkload(Some(new))));
     }
 }
 

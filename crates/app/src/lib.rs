@@ -43,7 +43,7 @@ pub mod view;
 pub mod view_state;
 pub mod widgets;
 
-pub use app::{Action, AppState, KraftwerkApp, Tab};
+pub use app::{Action, AppState, EditAction, FileAction, KraftwerkApp, LiveAction, PlanTabAction, Tab, ViewAction};
 
 use eframe::egui;
 use std::path::PathBuf;

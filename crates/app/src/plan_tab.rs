@@ -3,7 +3,8 @@
 //! relaxing each constraint would buy.
 //!
 //! Self-contained: [`PlanTab`] holds the form and the search; [`draw`] takes the `Ui` and the
-//! catalog and returns a [`PlanTabAction`] for the app to carry out (it never touches the app).
+//! catalog and returns a [`PlanTabAction`] for the app to carry out (it never touches the app),
+//! as the Live tab does: the app starts and cancels the search and polls it once a frame.
 //! The search runs on a named background thread (`kraftwerk-plan`) that reports progress
 //! through a bounded channel and stops when cancelled. Every figure comes from
 //! [`kraftwerk_core::plan::plan`], the function `kraftwerk plan` prints.
@@ -25,9 +26,13 @@ enum Msg {
 /// Capacity of the progress channel (progress messages are dropped when it is full).
 pub const CHANNEL_CAP: usize = 16;
 
-/// What the app should do after a frame of the tab.
+/// What the tab asks the app to do (inside `Action::Plan`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlanTabAction {
+    /// Start a search for the form's goal ([`PlanTab::start`]).
+    Start,
+    /// Ask the running search to stop ([`PlanTab::cancel`]); its partial answer still arrives.
+    Cancel,
     /// Open this build in the Build tab (replacing the current one, as File > Open does).
     OpenBuild(Box<Build>),
 }
@@ -353,18 +358,18 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
 
 /// Draws the tab; returns what the app should do.
 pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<PlanTabAction> {
-    tab.poll();
     ui.heading("Plan a rig");
     ui.label(
         "The builds that meet the goal, cheapest first. Every build is checked by the same rules as the Checks tab.",
     );
     goal_form(ui, &mut tab.form, catalog);
+    let mut action = None;
     ui.horizontal(|ui| {
         if ui.add_enabled(!tab.running(), egui::Button::new("Plan")).clicked() {
-            tab.start(catalog);
+            action = Some(PlanTabAction::Start);
         }
         if ui.add_enabled(tab.running(), egui::Button::new("Cancel")).clicked() {
-            tab.cancel();
+            action = Some(PlanTabAction::Cancel);
         }
         if let Some((d, t)) = tab.progress() {
             ui.add(egui::ProgressBar::new(d as f32 / t as f32).show_percentage().desired_width(200.0));
@@ -372,7 +377,6 @@ pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<P
         }
     });
     ui.separator();
-    let mut action = None;
     match &tab.outcome {
         None => {
             ui.label("Set the goal and press Plan.");
@@ -389,7 +393,7 @@ pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<P
                 if out.results.is_empty() {
                     ui.label(RichText::new("Nothing in the catalog meets this goal.").strong());
                 } else {
-                    action = results_table(ui, out);
+                    action = results_table(ui, out).or(action.take());
                 }
                 if !out.relaxations.is_empty() {
                     let binding: Vec<String> = out.binding.iter().map(ToString::to_string).collect();

@@ -114,9 +114,9 @@ impl AppState {
         self.part_severity.get(&part).copied()
     }
 
-    /// Applies one edit to the build; returns whether anything changed. Non-edit actions are
-    /// ignored here.
-    pub fn apply_edit(&mut self, action: super::command::Action) -> bool {
+    /// Applies one edit to the build; returns whether anything changed. The history steps
+    /// (undo, redo) are the app's and change nothing here.
+    pub fn apply_edit(&mut self, action: super::command::EditAction) -> bool {
         let before = self.build.clone();
         super::command::edit_build(&mut self.build, &self.catalog, action);
         let changed = self.build != before;

@@ -9,7 +9,7 @@
 //! [`CHECKED_TOP`] hits (listed compatible-first) and for rows as they scroll into view
 //! (`ScrollArea::show_rows` draws only visible rows), each once per build revision.
 
-use super::command::{Action, edit_build};
+use super::command::{EditAction, edit_build};
 use super::state::AppState;
 use super::theme;
 use eframe::egui::{self, Color32, RichText};
@@ -147,18 +147,18 @@ fn concerns(target: PickTarget, part: PartRef, build: &Build) -> bool {
 /// The build with candidate `id` in place `target`.
 fn with_candidate(state: &AppState, target: PickTarget, id: &str) -> Build {
     let action = match target {
-        PickTarget::Cpu => Action::SetCpu(Some(id.to_owned())),
-        PickTarget::Motherboard => Action::SetMotherboard(Some(id.to_owned())),
-        PickTarget::Cooler => Action::SetCooler(Some(id.to_owned())),
-        PickTarget::Case => Action::SetCase(Some(id.to_owned())),
-        PickTarget::Memory => Action::SetMemoryKit(Some(id.to_owned())),
-        PickTarget::AllGpus => Action::SetGpuModel(None, id.to_owned()),
-        PickTarget::Gpu(i) => Action::SetGpuModel(Some(i), id.to_owned()),
-        PickTarget::NewGpu => Action::AddGpu(id.to_owned()),
-        PickTarget::Psu(i) => Action::SetPsuModel(i, id.to_owned()),
-        PickTarget::NewPsu => Action::AddPsu(id.to_owned()),
-        PickTarget::Storage(i) => Action::SetStorageDrive(i, id.to_owned()),
-        PickTarget::NewStorage => Action::AddStorage(id.to_owned()),
+        PickTarget::Cpu => EditAction::SetCpu(Some(id.to_owned())),
+        PickTarget::Motherboard => EditAction::SetMotherboard(Some(id.to_owned())),
+        PickTarget::Cooler => EditAction::SetCooler(Some(id.to_owned())),
+        PickTarget::Case => EditAction::SetCase(Some(id.to_owned())),
+        PickTarget::Memory => EditAction::SetMemoryKit(Some(id.to_owned())),
+        PickTarget::AllGpus => EditAction::SetGpuModel(None, id.to_owned()),
+        PickTarget::Gpu(i) => EditAction::SetGpuModel(Some(i), id.to_owned()),
+        PickTarget::NewGpu => EditAction::AddGpu(id.to_owned()),
+        PickTarget::Psu(i) => EditAction::SetPsuModel(i, id.to_owned()),
+        PickTarget::NewPsu => EditAction::AddPsu(id.to_owned()),
+        PickTarget::Storage(i) => EditAction::SetStorageDrive(i, id.to_owned()),
+        PickTarget::NewStorage => EditAction::AddStorage(id.to_owned()),
         PickTarget::Model => return state.build.clone(),
     };
     let mut b = state.build.clone();
