@@ -14,18 +14,14 @@ pub use kraftwerk_core::rig::edit::{free_slot, merged};
 
 use super::files::{self, FileRequest, PathPrompt};
 use super::part_form::PartForm;
-use super::{export, live_state, live_tab, stats, theme};
-use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
+use super::{export, live_state, live_tab, shortcuts, stats, theme};
+use eframe::egui;
 use kraftwerk_catalog::{self as catalog, Catalog};
 use kraftwerk_core::check::Severity;
 use kraftwerk_core::rig::parts_list::{PartsFormat, PartsList};
 use kraftwerk_core::rig::{self, Build};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// Ctrl+1 … Ctrl+9 select the tabs in display order.
-const TAB_KEYS: [Key; 9] =
-    [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7, Key::Num8, Key::Num9];
 
 /// Most undo steps kept.
 pub const MAX_UNDO: usize = 200;
@@ -162,47 +158,10 @@ impl KraftwerkApp {
             theme::apply(ctx, self.settings.dark);
             self.theme_applied = Some(self.settings.dark);
         }
-        let shortcut = |m: Modifiers, k: Key| ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)));
-        if shortcut(Modifiers::COMMAND | Modifiers::SHIFT, Key::S) {
-            self.actions.push(Action::File(FileAction::SaveAsDialog));
-        }
-        if shortcut(Modifiers::COMMAND, Key::S) {
-            self.actions.push(Action::File(FileAction::Save));
-        }
-        if shortcut(Modifiers::COMMAND, Key::O) {
-            self.actions.push(Action::File(FileAction::OpenDialog));
-        }
-        if shortcut(Modifiers::COMMAND, Key::N) {
-            self.actions.push(Action::File(FileAction::New));
-        }
-        if shortcut(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z) || shortcut(Modifiers::COMMAND, Key::Y) {
-            self.actions.push(Action::Edit(EditAction::Redo));
-        }
-        if shortcut(Modifiers::COMMAND, Key::Z) {
-            self.actions.push(Action::Edit(EditAction::Undo));
-        }
-        // Ctrl+1 … Ctrl+9: the tabs in display order.
-        for (t, k) in Tab::ALL.into_iter().zip(TAB_KEYS) {
-            if shortcut(Modifiers::COMMAND, k) {
-                self.actions.push(Action::View(ViewAction::SelectTab(t)));
-            }
-        }
-        if shortcut(Modifiers::COMMAND, Key::B) {
-            self.actions.push(Action::View(ViewAction::ToggleBuildPanel));
-        }
-        if shortcut(Modifiers::COMMAND, Key::E) {
-            self.actions.push(Action::File(FileAction::ExportDialog));
-        }
-        if shortcut(Modifiers::NONE, Key::F1) {
-            self.actions.push(Action::View(ViewAction::ToggleRuleDocs));
-        }
-        // On the Live tab: F5 runs the probe, F6 validates against the open build.
-        if self.view.tab == Tab::Live {
-            if shortcut(Modifiers::NONE, Key::F5) {
-                self.actions.push(Action::Live(LiveAction::RunProbe));
-            }
-            if shortcut(Modifiers::NONE, Key::F6) {
-                self.actions.push(Action::Live(LiveAction::Validate));
+        // The shortcuts, declared once in `shortcuts` (the menus show the same keys).
+        for s in shortcuts::all() {
+            if s.only_on.is_none_or(|t| t == self.view.tab) && ctx.input_mut(|i| i.consume_shortcut(&s.keys)) {
+                self.actions.push(s.action.clone());
             }
         }
         let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());

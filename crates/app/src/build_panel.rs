@@ -4,8 +4,8 @@
 
 use super::command::{Action, EditAction};
 use super::state::AppState;
-use super::view_state::ViewState;
 use super::theme;
+use super::view_state::ViewState;
 use super::widgets::{PickTarget, Picked, Picker};
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::{GpuFormFactor, HasId, LaneSource, NvLink};
@@ -464,7 +464,10 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                         .show_ui(ui, |ui| {
                             for gen_ in [3u8, 4, 5] {
                                 if ui.selectable_label(riser.pcie_gen == gen_, gen_.to_string()).clicked() {
-                                    out.push(Action::Edit(EditAction::SetGpuRiser(i, Some(Riser { pcie_gen: gen_, ..riser }))));
+                                    out.push(Action::Edit(EditAction::SetGpuRiser(
+                                        i,
+                                        Some(Riser { pcie_gen: gen_, ..riser }),
+                                    )));
                                 }
                             }
                         })

@@ -4,8 +4,8 @@
 
 use super::command::{Action, Tab, ViewAction};
 use super::state::AppState;
-use super::view_state::ViewState;
 use super::theme;
+use super::view_state::ViewState;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::check::{self, Finding, RULES, RuleDoc, Severity};
 

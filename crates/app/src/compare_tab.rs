@@ -4,8 +4,8 @@
 //! marked and the best value of each is outlined. `kraftwerk compare` prints the same rows.
 
 use super::command::{Action, FileAction, ViewAction};
-use super::state::AppState;
 use super::files::FileRequest;
+use super::state::AppState;
 use super::theme;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::compare::{BuildSummary, Comparison, MAX_BUILDS};

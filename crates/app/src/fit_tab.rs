@@ -179,10 +179,8 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, fit: &mut FitView, picks: &mut 
     egui::ScrollArea::vertical().id_salt("fit-scroll").auto_shrink([false, false]).show(ui, |ui| {
         controls(ui, state, fit, picks, out, &w, in_build);
         ui.add_space(theme::SECTION_GAP);
-        let fresh = fit
-            .cache
-            .as_ref()
-            .is_some_and(|(rev, s, cw, _)| *rev == state.rev && *s == fit.settings && *cw == w);
+        let fresh =
+            fit.cache.as_ref().is_some_and(|(rev, s, cw, _)| *rev == state.rev && *s == fit.settings && *cw == w);
         if !fresh {
             let outcome = compute(state, &w, &fit.settings);
             fit.cache = Some((state.rev, fit.settings.clone(), w.clone(), outcome));

@@ -35,6 +35,7 @@ pub mod parts_tab;
 pub mod paste_list;
 pub mod plan_tab;
 pub mod power_tab;
+pub mod shortcuts;
 pub mod slot_editor;
 pub mod state;
 pub mod stats;

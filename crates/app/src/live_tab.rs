@@ -6,8 +6,8 @@
 //! carries them out after the frame is drawn. Long work (sampling, probe, links) runs on the threads of
 //! [`super::live_state`].
 
-pub use super::command::LiveAction;
 use super::command::Action;
+pub use super::command::LiveAction;
 use super::live_cards::{gpu_cards, plots};
 use super::live_links::links_section;
 use super::live_probe::probe_section;

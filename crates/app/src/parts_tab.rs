@@ -4,8 +4,8 @@
 //! list the exports write.
 
 use super::command::{Action, FileAction, ViewAction};
-use super::state::AppState;
 use super::part_form::FormTarget;
+use super::state::AppState;
 use super::theme;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::rig::parts_list::{PartsFormat, PartsList, PartsRow, usd};
@@ -76,7 +76,11 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) {
         if let Some(kind) = r.kind {
             let edit = ui.small_button("Edit").on_hover_text(format!("Edit {} as a user part", r.id));
             if edit.clicked() {
-                out.push(Action::View(ViewAction::OpenPartForm(FormTarget { kind, id: Some(r.id.clone()), field: None })));
+                out.push(Action::View(ViewAction::OpenPartForm(FormTarget {
+                    kind,
+                    id: Some(r.id.clone()),
+                    field: None,
+                })));
             }
         }
     });

@@ -6,8 +6,8 @@
 
 use super::command::{Action, EditAction};
 use super::state::AppState;
-use super::view_state::ViewState;
 use super::theme;
+use super::view_state::ViewState;
 use super::widgets::{self, Stat};
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Bar, BarChart, GridMark, HLine, Line, LineStyle, Plot, PlotPoints, Points, VLine};

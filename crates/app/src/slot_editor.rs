@@ -4,8 +4,8 @@
 //! ([`catalog::wiring::layout_problems`]); saving writes the board with that layout as a user
 //! part (`<id>.ron`, atomically) and the checks run again.
 
-use super::state::AppState;
 use super::command::{Action, FileAction, ViewAction};
+use super::state::AppState;
 use eframe::egui;
 use kraftwerk_catalog::{self as catalog, LaneShare, LaneSource, Motherboard, PcieSlot, Provenance};
 

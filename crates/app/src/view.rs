@@ -4,7 +4,7 @@
 
 use super::app::KraftwerkApp;
 use super::command::{Action, EditAction, FileAction, Pending, PromptChoice, Tab, ViewAction};
-use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, power_tab, theme};
+use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, power_tab, shortcuts, theme};
 use eframe::egui;
 
 impl KraftwerkApp {
@@ -74,10 +74,10 @@ impl KraftwerkApp {
     fn menu_bar(&mut self, ui: &mut egui::Ui, out: &mut Vec<Action>) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                if ui.add(egui::Button::new("New").shortcut_text("Ctrl+N")).clicked() {
+                if ui.add(with_keys("New", &Action::File(FileAction::New))).clicked() {
                     out.push(Action::File(FileAction::New));
                 }
-                if ui.add(egui::Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
+                if ui.add(with_keys("Open…", &Action::File(FileAction::OpenDialog))).clicked() {
                     out.push(Action::File(FileAction::OpenDialog));
                 }
                 ui.menu_button("Open recent", |ui| {
@@ -93,13 +93,14 @@ impl KraftwerkApp {
                     }
                 });
                 ui.separator();
-                if ui.add(egui::Button::new("Save").shortcut_text("Ctrl+S")).clicked() {
+                if ui.add(with_keys("Save", &Action::File(FileAction::Save))).clicked() {
                     out.push(Action::File(FileAction::Save));
                 }
-                if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
+                if ui.add(with_keys("Save As…", &Action::File(FileAction::SaveAsDialog))).clicked() {
                     out.push(Action::File(FileAction::SaveAsDialog));
                 }
-                if ui.add(egui::Button::new("Export report as Markdown…").shortcut_text("Ctrl+E")).clicked() {
+                if ui.add(with_keys("Export report as Markdown…", &Action::File(FileAction::ExportDialog))).clicked()
+                {
                     out.push(Action::File(FileAction::ExportDialog));
                 }
                 ui.menu_button("Export parts list", |ui| {
@@ -115,13 +116,10 @@ impl KraftwerkApp {
                 }
             });
             ui.menu_button("Edit", |ui| {
-                if ui.add_enabled(!self.undo.is_empty(), egui::Button::new("Undo").shortcut_text("Ctrl+Z")).clicked() {
+                if ui.add_enabled(!self.undo.is_empty(), with_keys("Undo", &Action::Edit(EditAction::Undo))).clicked() {
                     out.push(Action::Edit(EditAction::Undo));
                 }
-                if ui
-                    .add_enabled(!self.redo.is_empty(), egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z"))
-                    .clicked()
-                {
+                if ui.add_enabled(!self.redo.is_empty(), with_keys("Redo", &Action::Edit(EditAction::Redo))).clicked() {
                     out.push(Action::Edit(EditAction::Redo));
                 }
                 ui.separator();
@@ -144,15 +142,22 @@ impl KraftwerkApp {
                 });
             });
             ui.menu_button("View", |ui| {
-                for (i, t) in Tab::ALL.into_iter().enumerate() {
+                for t in Tab::ALL {
+                    let select = Action::View(ViewAction::SelectTab(t));
                     let b = egui::Button::selectable(self.view.tab == t, t.title())
-                        .shortcut_text(format!("Ctrl+{}", i + 1));
+                        .shortcut_text(shortcuts::text(&select).unwrap_or_default());
                     if ui.add(b).clicked() {
                         out.push(Action::View(ViewAction::SelectTab(t)));
                     }
                 }
                 ui.separator();
-                if ui.checkbox(&mut self.settings.show_build_panel.clone(), "Build panel (Ctrl+B)").clicked() {
+                if ui
+                    .checkbox(
+                        &mut self.settings.show_build_panel.clone(),
+                        label_with_keys("Build panel", &Action::View(ViewAction::ToggleBuildPanel)),
+                    )
+                    .clicked()
+                {
                     out.push(Action::View(ViewAction::ToggleBuildPanel));
                 }
                 if ui.checkbox(&mut self.settings.dark.clone(), "Dark theme").clicked() {
@@ -160,7 +165,7 @@ impl KraftwerkApp {
                 }
             });
             ui.menu_button("Help", |ui| {
-                if ui.add(egui::Button::new("Rule docs").shortcut_text("F1")).clicked() {
+                if ui.add(with_keys("Rule docs", &Action::View(ViewAction::ToggleRuleDocs))).clicked() {
                     out.push(Action::View(ViewAction::ToggleRuleDocs));
                 }
                 ui.separator();
@@ -327,6 +332,16 @@ fn drop_overlay(ctx: &egui::Context) {
         egui::FontId::proportional(24.0),
         egui::Color32::WHITE,
     );
+}
+
+/// A menu button whose shortcut label comes from [`shortcuts`] (none when no key sends it).
+fn with_keys<'a>(label: &'a str, action: &Action) -> egui::Button<'a> {
+    egui::Button::new(label).shortcut_text(shortcuts::text(action).unwrap_or_default())
+}
+
+/// `label (keys)`, the keys from [`shortcuts`] (just `label` when no key sends it).
+fn label_with_keys(label: &str, action: &Action) -> String {
+    shortcuts::text(action).map_or_else(|| label.to_owned(), |k| format!("{label} ({k})"))
 }
 
 fn plural(n: usize) -> &'static str {
