@@ -24,6 +24,7 @@ pub mod compare_tab;
 pub mod export;
 pub mod files;
 pub mod fit_tab;
+pub mod job;
 pub mod live_cards;
 pub mod live_links;
 pub mod live_probe;
