@@ -4,7 +4,6 @@
 //! tab's commands, and the eframe glue. Input that is no widget's (shortcuts, dropped files,
 //! the close button) and the Live jobs' polling happen once per frame in `logic`.
 
-pub(crate) use super::command::edit_build;
 pub use super::command::{
     Action, EditAction, FileAction, LiveAction, Pending, PlanTabAction, PromptChoice, Tab, ViewAction,
 };
@@ -732,6 +731,7 @@ impl eframe::App for KraftwerkApp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::command::edit_build;
     use kraftwerk_catalog::PartsFile;
 
     fn cat() -> Catalog {
