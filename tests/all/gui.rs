@@ -11,7 +11,7 @@ use kraftwerk::catalog::{self, Catalog};
 use kraftwerk::check;
 use kraftwerk::rig::{self, Build, GpuPlacement, MemoryUse, PsuUse};
 use kraftwerk::ui::widgets::{PickCache, PickFilter, PickTarget, pick_items};
-use kraftwerk::ui::{Action, AppState, KraftwerkApp, Tab};
+use kraftwerk::ui::{Action, AppState, FileAction, KraftwerkApp, Tab, ViewAction};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -107,7 +107,7 @@ fn open_reference_add_gpus_until_psu_finding_save_reopen() {
 
     // Open it as File → Open would, read the verdict from the status bar.
     let mut h = harness(KraftwerkApp::new_for_test(cat.clone(), Build::default()));
-    h.state_mut().send(Action::Open(path.clone()));
+    h.state_mut().send(Action::File(FileAction::Open(path.clone())));
     h.run();
     assert_eq!(doc(&h).build, expected, "the window holds the file's build");
     let cli_verdict = check::run(&expected, &cat).verdict.to_string();
@@ -136,7 +136,7 @@ fn open_reference_add_gpus_until_psu_finding_save_reopen() {
 
     // Save As to a temp file, then Ctrl+S to the same file.
     let saved = dir.join("saved.rig.ron");
-    h.state_mut().send(Action::SaveAs(saved.clone()));
+    h.state_mut().send(Action::File(FileAction::SaveAs(saved.clone())));
     h.run();
     assert!(saved.exists(), "saved");
     assert!(!doc(&h).dirty, "saving clears the unsaved mark");
@@ -152,7 +152,7 @@ fn open_reference_add_gpus_until_psu_finding_save_reopen() {
 
     // Reopen in a fresh window and compare.
     let mut h2 = harness(KraftwerkApp::new_for_test(cat.clone(), Build::default()));
-    h2.state_mut().send(Action::Open(saved.clone()));
+    h2.state_mut().send(Action::File(FileAction::Open(saved.clone())));
     h2.run();
     assert_eq!(doc(&h2).build, edited, "the reopened build equals the saved one");
     assert_eq!(doc(&h2).report, report, "and checks the same");
@@ -169,7 +169,7 @@ fn a_broken_file_shows_its_located_error_and_keeps_the_build() {
     let before = doc(&h).build.clone();
     let broken = dir.join("broken.rig.ron");
     std::fs::write(&broken, "(\n    format: 1,\n    name: \"broken\",\n    gpus: [(gpu: 42)],\n)\n").expect("write");
-    h.state_mut().send(Action::Open(broken.clone()));
+    h.state_mut().send(Action::File(FileAction::Open(broken.clone())));
     h.run();
     assert_eq!(doc(&h).build, before, "nothing is lost");
     let shown = format!("{}:4:", broken.display());
@@ -190,7 +190,7 @@ fn unsaved_changes_prompt_before_new() {
     h.get_by_label("Cancel").click();
     h.run();
     assert_eq!(doc(&h).build.gpus.len(), 2, "Cancel keeps the build");
-    h.state_mut().send(Action::New);
+    h.state_mut().send(Action::File(FileAction::New));
     h.run();
     h.get_by_label("Don't save").click();
     h.run();
@@ -218,7 +218,7 @@ fn every_tab_draws_an_8_gpu_build() {
     assert!(b.gpus.len() >= 8 || path.starts_with(&dir), "an 8-GPU build");
     let mut h = harness(KraftwerkApp::new_for_test(cat, b));
     for tab in Tab::ALL {
-        h.state_mut().send(Action::SelectTab(tab));
+        h.state_mut().send(Action::View(ViewAction::SelectTab(tab)));
         h.run();
         assert_eq!(h.state().view.tab, tab);
         // Time frames of this tab (headless: layout, drawing and the accessibility tree).
@@ -237,7 +237,7 @@ fn every_tab_draws_an_8_gpu_build() {
 #[test]
 fn a_custom_part_defined_in_the_catalog_tab_is_stored_inline() {
     let mut h = harness(KraftwerkApp::new_for_test(catalog(), own_build(1)));
-    h.state_mut().send(Action::SelectTab(Tab::Catalog));
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Catalog)));
     h.run();
     h.get_by_label("Define a custom part…").click();
     h.run();
@@ -262,10 +262,10 @@ fn opening_and_viewing_a_build_changes_nothing() {
     for path in paths {
         let Ok(expected) = rig::load(&path, Some(&cat)) else { continue };
         let mut h = harness(KraftwerkApp::new_for_test(cat.clone(), Build::default()));
-        h.state_mut().send(Action::Open(path.clone()));
+        h.state_mut().send(Action::File(FileAction::Open(path.clone())));
         h.run();
         for tab in Tab::ALL {
-            h.state_mut().send(Action::SelectTab(tab));
+            h.state_mut().send(Action::View(ViewAction::SelectTab(tab)));
             h.run();
             assert_eq!(doc(&h).build, expected, "{} changed on the {} tab", path.display(), tab.title());
             assert!(!doc(&h).dirty, "{} marked unsaved on the {} tab", path.display(), tab.title());

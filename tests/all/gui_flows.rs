@@ -10,7 +10,7 @@ use egui_kittest::kittest::Queryable;
 use kraftwerk::catalog::{self, Catalog};
 use kraftwerk::rig::parts_list::PartsList;
 use kraftwerk::rig::{self, Build};
-use kraftwerk::ui::{Action, KraftwerkApp, Tab};
+use kraftwerk::ui::{Action, FileAction, KraftwerkApp, Tab, ViewAction};
 use std::path::{Path, PathBuf};
 
 fn catalog() -> Catalog {
@@ -57,7 +57,7 @@ fn build_then_parts_list_with_total_then_export() {
     let b = rig::load(&path, Some(&cat)).expect("reference build");
     assert!(!b.nvlink.is_empty(), "the reference build has an NVLink bridge");
     let mut h = harness(KraftwerkApp::new_for_test(cat.clone(), Build::default()));
-    h.state_mut().send(Action::Open(path));
+    h.state_mut().send(Action::File(FileAction::Open(path)));
     h.run();
     // One click away: the Parts tab.
     h.get_by_label("Parts").click();
@@ -97,7 +97,7 @@ fn open_two_builds_and_compare() {
     let a = reference("2x-rtx-4090-x870e.rig.ron");
     let b = reference("8x-l40s-4u-server.rig.ron");
     let mut h = harness(KraftwerkApp::new_for_test(cat.clone(), Build::default()));
-    h.state_mut().send(Action::Open(a.clone()));
+    h.state_mut().send(Action::File(FileAction::Open(a.clone())));
     h.run();
     h.get_by_label("Compare").click();
     h.run();
@@ -163,7 +163,7 @@ fn a_figure_nobody_published_is_entered_in_the_part_form_and_the_check_runs_agai
 
     // What "Enter this figure" sends for a not-checked finding: the part and the field.
     let target = FormTarget { kind: PartKind::Gpu, id: Some(gpu.id.clone()), field: Some("length_mm".into()) };
-    h.state_mut().send(Action::OpenPartForm(target));
+    h.state_mut().send(Action::View(ViewAction::OpenPartForm(target)));
     h.run();
     h.run();
     let field = h.get_by_role_and_label(egui::accesskit::Role::TextInput, "length_mm");
@@ -269,7 +269,7 @@ fn enter_figure_from_checks_tab(
     let mut app = KraftwerkApp::new_for_test(catalog(), Build::default());
     app.user_parts_dir = Some(user_dir.to_path_buf());
     let mut h = harness(app);
-    h.state_mut().send(Action::Open(fixture.to_path_buf()));
+    h.state_mut().send(Action::File(FileAction::Open(fixture.to_path_buf())));
     h.run();
     let before = h.state().state().report.clone();
     assert!(not_checked(&before, rule), "{rule} is not checked before: {}", before.coverage.summary());
@@ -436,7 +436,7 @@ fn opening_a_build_with_a_misspelt_precision_shows_the_located_error() {
     std::fs::write(&bad, text.replace("precision: \"q4_k_m\"", "precision: \"q4_k_mm\"")).expect("write");
     let line = text.lines().position(|l| l.contains("precision: \"q4_k_m\"")).expect("line") + 1;
     let mut h = harness(KraftwerkApp::new_for_test(cat, Build::default()));
-    h.state_mut().send(Action::Open(bad));
+    h.state_mut().send(Action::File(FileAction::Open(bad)));
     h.run();
     assert!(h.state().state.path.is_none(), "the misspelt build was not opened");
     assert!(has(&h, &format!("typo.rig.ron:{line}:")), "the error names file and line");

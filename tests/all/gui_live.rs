@@ -12,7 +12,7 @@ use egui_kittest::kittest::Queryable;
 use kraftwerk::catalog::{self, Catalog};
 use kraftwerk::live::nvml::NvmlState;
 use kraftwerk::rig::{self, Build};
-use kraftwerk::ui::{Action, KraftwerkApp, Tab};
+use kraftwerk::ui::{Action, KraftwerkApp, Tab, ViewAction};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -32,7 +32,7 @@ fn live_app() -> Harness<'static, KraftwerkApp> {
     let b = h200_build(&cat);
     let mut app = KraftwerkApp::new_for_test(cat, b);
     app.live.start(NvmlState::NoDriver("libnvidia-ml.so.1: cannot open shared object file (test)".into()), None);
-    app.send(Action::SelectTab(Tab::Live));
+    app.send(Action::View(ViewAction::SelectTab(Tab::Live)));
     let mut h = Harness::builder()
         .with_size([1440.0, 900.0])
         .build_ui_state(|ui, app: &mut KraftwerkApp| app.update_ui(ui), app);

@@ -4,25 +4,23 @@
 //! tab's commands, and the eframe glue. Input that is no widget's (shortcuts, dropped files,
 //! the close button) and the Live jobs' polling happen once per frame in `logic`.
 
-pub(crate) use super::command::edit_build;
-pub use super::command::{Action, LiveAction, Pending, PromptChoice, Tab};
-pub use super::state::{AppState, MAX_RECENT, Message, Settings, ViewState};
+pub use super::command::{
+    Action, EditAction, FileAction, LiveAction, Pending, PlanTabAction, PromptChoice, Tab, ViewAction,
+};
+pub use super::state::{AppState, MAX_RECENT, Message, Settings};
+pub use super::view_state::ViewState;
 pub use kraftwerk_core::rig::edit::{free_slot, merged};
 
 use super::files::{self, FileRequest, PathPrompt};
 use super::part_form::PartForm;
-use super::{export, live_state, live_tab, stats, theme};
-use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
+use super::{export, live_state, live_tab, shortcuts, stats, theme};
+use eframe::egui;
 use kraftwerk_catalog::{self as catalog, Catalog};
 use kraftwerk_core::check::Severity;
 use kraftwerk_core::rig::parts_list::{PartsFormat, PartsList};
 use kraftwerk_core::rig::{self, Build};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// Ctrl+1 … Ctrl+9 select the tabs in display order.
-const TAB_KEYS: [Key; 9] =
-    [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7, Key::Num8, Key::Num9];
 
 /// Most undo steps kept.
 pub const MAX_UNDO: usize = 200;
@@ -154,59 +152,23 @@ impl KraftwerkApp {
             self.live.ensure_started(ctx);
         }
         self.live.poll(ctx);
+        self.view.plan.poll();
         if self.theme_applied != Some(self.settings.dark) {
             theme::apply(ctx, self.settings.dark);
             self.theme_applied = Some(self.settings.dark);
         }
-        let shortcut = |m: Modifiers, k: Key| ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)));
-        if shortcut(Modifiers::COMMAND | Modifiers::SHIFT, Key::S) {
-            self.actions.push(Action::SaveAsDialog);
-        }
-        if shortcut(Modifiers::COMMAND, Key::S) {
-            self.actions.push(Action::Save);
-        }
-        if shortcut(Modifiers::COMMAND, Key::O) {
-            self.actions.push(Action::OpenDialog);
-        }
-        if shortcut(Modifiers::COMMAND, Key::N) {
-            self.actions.push(Action::New);
-        }
-        if shortcut(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z) || shortcut(Modifiers::COMMAND, Key::Y) {
-            self.actions.push(Action::Redo);
-        }
-        if shortcut(Modifiers::COMMAND, Key::Z) {
-            self.actions.push(Action::Undo);
-        }
-        // Ctrl+1 … Ctrl+9: the tabs in display order.
-        for (t, k) in Tab::ALL.into_iter().zip(TAB_KEYS) {
-            if shortcut(Modifiers::COMMAND, k) {
-                self.actions.push(Action::SelectTab(t));
-            }
-        }
-        if shortcut(Modifiers::COMMAND, Key::B) {
-            self.actions.push(Action::ToggleBuildPanel);
-        }
-        if shortcut(Modifiers::COMMAND, Key::E) {
-            self.actions.push(Action::ExportDialog);
-        }
-        if shortcut(Modifiers::NONE, Key::F1) {
-            self.actions.push(Action::ToggleRuleDocs);
-        }
-        // On the Live tab: F5 runs the probe, F6 validates against the open build.
-        if self.view.tab == Tab::Live {
-            if shortcut(Modifiers::NONE, Key::F5) {
-                self.actions.push(Action::Live(LiveAction::RunProbe));
-            }
-            if shortcut(Modifiers::NONE, Key::F6) {
-                self.actions.push(Action::Live(LiveAction::Validate));
+        // The shortcuts, declared once in `shortcuts` (the menus show the same keys).
+        for s in shortcuts::all() {
+            if s.only_on.is_none_or(|t| t == self.view.tab) && ctx.input_mut(|i| i.consume_shortcut(&s.keys)) {
+                self.actions.push(s.action.clone());
             }
         }
         let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
         if !dropped.is_empty() {
             if let Some(p) = dropped.iter().find(|p| is_build_file(p)) {
-                self.actions.push(Action::Open(p.clone()));
+                self.actions.push(Action::File(FileAction::Open(p.clone())));
             } else if let Some(p) = dropped.iter().find(|p| is_model_file(p)) {
-                self.actions.push(Action::OpenModelFile(p.clone()));
+                self.actions.push(Action::File(FileAction::OpenModelFile(p.clone())));
             } else {
                 self.messages.push(Message {
                     severity: Severity::Warning,
@@ -241,30 +203,22 @@ impl KraftwerkApp {
         self.settings.tab = self.view.tab;
     }
 
-    /// Applies one action: the single place where the document and the app change.
+    /// Applies one action: the single place where the document and the app change. Each area's
+    /// sub-enum is matched exhaustively in its own method.
     pub fn apply(&mut self, ctx: &egui::Context, action: Action) {
-        if action.is_edit() {
-            let before = self.state.build.clone();
-            let key = action.merge_key();
-            if self.state.apply_edit(action) {
-                let merge = match (key, self.last_edit) {
-                    (Some(k), Some((last, at))) => k == last && at.elapsed() < UNDO_MERGE,
-                    _ => false,
-                };
-                if !merge {
-                    self.undo.push(before);
-                    if self.undo.len() > MAX_UNDO {
-                        self.undo.remove(0);
-                    }
-                }
-                self.redo.clear();
-                self.last_edit = key.map(|k| (k, Instant::now()));
-                self.view.name_edit = None;
-            }
-            return;
-        }
         match action {
-            Action::Undo => {
+            Action::Edit(a) => self.apply_edit(a),
+            Action::File(a) => self.apply_file(ctx, a),
+            Action::View(a) => self.apply_view(ctx, a),
+            Action::Live(a) => self.apply_live(ctx, a),
+            Action::Plan(a) => self.apply_plan(ctx, a),
+        }
+    }
+
+    /// A build edit (undoable: quick repeats of one kind merge into one step), or an undo/redo.
+    fn apply_edit(&mut self, action: EditAction) {
+        match action {
+            EditAction::Undo => {
                 if let Some(prev) = self.undo.pop() {
                     let cur = std::mem::replace(&mut self.state.build, prev);
                     self.redo.push(cur);
@@ -273,7 +227,7 @@ impl KraftwerkApp {
                     self.view.name_edit = None;
                 }
             }
-            Action::Redo => {
+            EditAction::Redo => {
                 if let Some(next) = self.redo.pop() {
                     let cur = std::mem::replace(&mut self.state.build, next);
                     self.undo.push(cur);
@@ -282,69 +236,61 @@ impl KraftwerkApp {
                     self.view.name_edit = None;
                 }
             }
-            Action::Highlight(parts) => {
-                ctx.data_mut(|d| d.insert_temp(theme::scroll_flag_id(), !parts.is_empty()));
-                self.view.highlight = parts;
+            edit => {
+                // Every other variant is a build edit (`EditAction::is_edit`).
+                let before = self.state.build.clone();
+                let key = edit.merge_key();
+                if self.state.apply_edit(edit) {
+                    let merge = match (key, self.last_edit) {
+                        (Some(k), Some((last, at))) => k == last && at.elapsed() < UNDO_MERGE,
+                        _ => false,
+                    };
+                    if !merge {
+                        self.undo.push(before);
+                        if self.undo.len() > MAX_UNDO {
+                            self.undo.remove(0);
+                        }
+                    }
+                    self.redo.clear();
+                    self.last_edit = key.map(|k| (k, Instant::now()));
+                    self.view.name_edit = None;
+                }
             }
-            Action::SelectTab(t) => self.view.tab = t,
-            Action::New => self.guard(ctx, Pending::New),
-            Action::OpenDialog => self.guard(ctx, Pending::OpenDialog),
-            Action::Open(p) => self.guard(ctx, Pending::Open(p)),
-            Action::OpenPlannedBuild(b) => self.guard(ctx, Pending::OpenBuild(b)),
-            Action::OpenModelFile(p) => match self.view.fit.set_model_file(&p) {
+        }
+    }
+
+    /// Files, exports, user-part files and the unsaved-changes prompt.
+    fn apply_file(&mut self, ctx: &egui::Context, action: FileAction) {
+        match action {
+            FileAction::New => self.guard(ctx, Pending::New),
+            FileAction::OpenDialog => self.guard(ctx, Pending::OpenDialog),
+            FileAction::Open(p) => self.guard(ctx, Pending::Open(p)),
+            FileAction::OpenModelFile(p) => match self.view.fit.set_model_file(&p) {
                 Ok(summary) => {
                     self.view.tab = Tab::Fit;
                     self.messages.push(Message { severity: Severity::Info, text: format!("model file: {summary}") });
                 }
                 Err(e) => self.messages.push(Message { severity: Severity::Error, text: e }),
             },
-            Action::Save => {
+            FileAction::Save => {
                 self.save(ctx);
             }
-            Action::SaveAsDialog => self.ask_path(ctx, FileRequest::SaveAs),
-            Action::SaveAs(p) => {
+            FileAction::SaveAsDialog => self.ask_path(ctx, FileRequest::SaveAs),
+            FileAction::SaveAs(p) => {
                 self.save_to(&p);
             }
-            Action::ExportDialog => self.ask_path(ctx, FileRequest::ExportReport),
-            Action::ExportPartsDialog(f) => self.ask_path(ctx, FileRequest::ExportParts(f)),
-            Action::ExportParts(f, p) => self.export_parts_to(f, &p),
-            Action::AskPath(r) => self.ask_path(ctx, r),
-            Action::PathChosen(r, p) => {
+            FileAction::ExportDialog => self.ask_path(ctx, FileRequest::ExportReport),
+            FileAction::ExportPartsDialog(f) => self.ask_path(ctx, FileRequest::ExportParts(f)),
+            FileAction::ExportParts(f, p) => self.export_parts_to(f, &p),
+            FileAction::AskPath(r) => self.ask_path(ctx, r),
+            FileAction::PathChosen(r, p) => {
                 self.view.path_prompt = None;
                 self.path_chosen(ctx, r, p);
             }
-            Action::ClosePathPrompt => self.view.path_prompt = None,
-            Action::CompareRemove(i) if i < self.view.compare.others.len() => {
-                self.view.compare.others.remove(i);
-                self.view.compare.generation += 1;
-            }
-            Action::CompareSetModel(m) => {
-                self.view.compare.model = m;
-                self.view.compare.generation += 1;
-            }
-            Action::Export(p) => self.export_to(&p),
-            Action::Quit => self.guard(ctx, Pending::Quit),
-            Action::ToggleDark => self.settings.dark = !self.settings.dark,
-            Action::ToggleBuildPanel => self.settings.show_build_panel = !self.settings.show_build_panel,
-            Action::ToggleRuleDocs => self.view.show_rule_docs = !self.view.show_rule_docs,
-            Action::DismissMessage(i) if i < self.messages.len() => {
-                self.messages.remove(i);
-            }
-            Action::OpenPartForm(t) => match PartForm::open(&self.state, &t) {
-                Some(f) => self.view.part_form = Some(f),
-                None => self.messages.push(Message {
-                    severity: Severity::Warning,
-                    text: format!("No {} `{}` to edit.", t.kind.plural(), t.id.as_deref().unwrap_or("?")),
-                }),
-            },
-            Action::SavePartForm => self.save_part_form(ctx),
-            Action::ClosePartForm => self.view.part_form = None,
-            Action::OpenSlotEditor => {
-                let board = self.state.build.motherboard.as_deref().and_then(|id| self.state.catalog.motherboard(id));
-                self.view.slot_editor = board.map(super::slot_editor::SlotEditor::open);
-            }
-            Action::CloseSlotEditor => self.view.slot_editor = None,
-            Action::SaveSlotLayout(board) => {
+            FileAction::Export(p) => self.export_to(&p),
+            FileAction::Quit => self.guard(ctx, Pending::Quit),
+            FileAction::SavePartForm => self.save_part_form(ctx),
+            FileAction::SaveSlotLayout(board) => {
                 let id = board.id.clone();
                 let file = catalog::PartsFile { motherboards: vec![*board], ..catalog::PartsFile::default() };
                 match catalog::load::ron_options().to_string_pretty(&file, ron::ser::PrettyConfig::default()) {
@@ -358,10 +304,7 @@ impl KraftwerkApp {
                         .push(Message { severity: Severity::Error, text: format!("Could not encode the board: {e}") }),
                 }
             }
-            Action::PasteListDialog => {
-                self.view.paste_list.get_or_insert_with(Default::default);
-            }
-            Action::ImportList(text) => {
+            FileAction::ImportList(text) => {
                 let window = self.view.paste_list.get_or_insert_with(Default::default);
                 match kraftwerk_core::rig::import_list::import_list("pasted list", &text, &self.state.catalog) {
                     Ok(list) => {
@@ -374,12 +317,74 @@ impl KraftwerkApp {
                     }
                 }
             }
-            Action::ClosePasteList => self.view.paste_list = None,
-            Action::Prompt(c) => self.answer_prompt(ctx, c),
-            Action::Live(LiveAction::OpenRecordingDialog) => self.ask_path(ctx, FileRequest::OpenRecording),
-            Action::Live(LiveAction::OpenLinksDialog) => self.ask_path(ctx, FileRequest::OpenLinks),
-            Action::Live(a) => live_tab::apply(ctx, &self.state, &mut self.live, &a),
-            _ => {}
+            FileAction::Prompt(c) => self.answer_prompt(ctx, c),
+        }
+    }
+
+    /// What is shown: tabs, highlights, panels, windows, messages, the comparison.
+    fn apply_view(&mut self, ctx: &egui::Context, action: ViewAction) {
+        match action {
+            ViewAction::Highlight(parts) => {
+                ctx.data_mut(|d| d.insert_temp(theme::scroll_flag_id(), !parts.is_empty()));
+                self.view.highlight = parts;
+            }
+            ViewAction::SelectTab(t) => self.view.tab = t,
+            ViewAction::ClosePathPrompt => self.view.path_prompt = None,
+            ViewAction::CompareRemove(i) => {
+                if i < self.view.compare.others.len() {
+                    self.view.compare.others.remove(i);
+                    self.view.compare.generation += 1;
+                }
+            }
+            ViewAction::CompareSetModel(m) => {
+                self.view.compare.model = m;
+                self.view.compare.generation += 1;
+            }
+            ViewAction::ToggleDark => self.settings.dark = !self.settings.dark,
+            ViewAction::ToggleBuildPanel => self.settings.show_build_panel = !self.settings.show_build_panel,
+            ViewAction::ToggleRuleDocs => self.view.show_rule_docs = !self.view.show_rule_docs,
+            ViewAction::DismissMessage(i) => {
+                if i < self.messages.len() {
+                    self.messages.remove(i);
+                }
+            }
+            ViewAction::OpenPartForm(t) => match PartForm::open(&self.state, &t) {
+                Some(f) => self.view.part_form = Some(f),
+                None => self.messages.push(Message {
+                    severity: Severity::Warning,
+                    text: format!("No {} `{}` to edit.", t.kind.plural(), t.id.as_deref().unwrap_or("?")),
+                }),
+            },
+            ViewAction::ClosePartForm => self.view.part_form = None,
+            ViewAction::OpenSlotEditor => {
+                let board = self.state.build.motherboard.as_deref().and_then(|id| self.state.catalog.motherboard(id));
+                self.view.slot_editor = board.map(super::slot_editor::SlotEditor::open);
+            }
+            ViewAction::CloseSlotEditor => self.view.slot_editor = None,
+            ViewAction::PasteListDialog => {
+                self.view.paste_list.get_or_insert_with(Default::default);
+            }
+            ViewAction::ClosePasteList => self.view.paste_list = None,
+        }
+    }
+
+    /// A Live command: the file dialogs here (they need the app's path prompt), the rest in
+    /// [`live_tab::apply`].
+    fn apply_live(&mut self, ctx: &egui::Context, action: LiveAction) {
+        match action {
+            LiveAction::OpenRecordingDialog => self.ask_path(ctx, FileRequest::OpenRecording),
+            LiveAction::OpenLinksDialog => self.ask_path(ctx, FileRequest::OpenLinks),
+            a => live_tab::apply(ctx, &self.state, &mut self.live, &a),
+        }
+    }
+
+    /// A Plan command: start or cancel the search (polled once a frame in `logic`), or open a
+    /// build it found (asking first when there are unsaved changes).
+    fn apply_plan(&mut self, ctx: &egui::Context, action: PlanTabAction) {
+        match action {
+            PlanTabAction::Start => self.view.plan.start(&self.state.catalog),
+            PlanTabAction::Cancel => self.view.plan.cancel(),
+            PlanTabAction::OpenBuild(b) => self.guard(ctx, Pending::OpenBuild(b)),
         }
     }
 
@@ -561,7 +566,7 @@ impl KraftwerkApp {
                 Err(e) => return self.messages.push(error(format!("The part is not valid yet: {e}"))),
             };
             self.view.part_form = None;
-            self.apply(ctx, Action::AddInlineParts(file));
+            self.apply(ctx, Action::Edit(EditAction::AddInlineParts(file)));
             self.messages.push(Message {
                 severity: Severity::Info,
                 text: format!(
@@ -726,6 +731,7 @@ impl eframe::App for KraftwerkApp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::command::edit_build;
     use kraftwerk_catalog::PartsFile;
 
     fn cat() -> Catalog {
@@ -752,7 +758,7 @@ mod tests {
         let c = cat();
         let mut b = board_build();
         for _ in 0..4 {
-            edit_build(&mut b, &c, Action::AddGpu("nvidia-geforce-rtx-4090".into()));
+            edit_build(&mut b, &c, EditAction::AddGpu("nvidia-geforce-rtx-4090".into()));
         }
         let slots: Vec<Option<u8>> = b.gpus.iter().map(|g| g.slot).collect();
         assert_eq!(slots, vec![Some(1), Some(4), Some(7), None], "the fourth 3-slot card has no free slot left");
@@ -762,11 +768,11 @@ mod tests {
     fn removing_a_psu_moves_its_gpus_and_keeps_a_system_psu() {
         let c = cat();
         let mut b = board_build();
-        edit_build(&mut b, &c, Action::AddPsu("seasonic-prime-tx-1600-atx31".into()));
-        edit_build(&mut b, &c, Action::AddGpu("nvidia-geforce-rtx-4090".into()));
-        edit_build(&mut b, &c, Action::SetGpuPsu(0, 1));
-        edit_build(&mut b, &c, Action::SetSystemPsu(1));
-        edit_build(&mut b, &c, Action::RemovePsu(1));
+        edit_build(&mut b, &c, EditAction::AddPsu("seasonic-prime-tx-1600-atx31".into()));
+        edit_build(&mut b, &c, EditAction::AddGpu("nvidia-geforce-rtx-4090".into()));
+        edit_build(&mut b, &c, EditAction::SetGpuPsu(0, 1));
+        edit_build(&mut b, &c, EditAction::SetSystemPsu(1));
+        edit_build(&mut b, &c, EditAction::RemovePsu(1));
         assert_eq!(b.psus.len(), 1);
         assert_eq!(b.gpus[0].psu, 0);
         assert_eq!(b.system_psu(), Some(0));
@@ -777,11 +783,11 @@ mod tests {
         let c = cat();
         let mut b = board_build();
         for _ in 0..3 {
-            edit_build(&mut b, &c, Action::AddGpu("nvidia-geforce-rtx-3090".into()));
+            edit_build(&mut b, &c, EditAction::AddGpu("nvidia-geforce-rtx-3090".into()));
         }
-        edit_build(&mut b, &c, Action::AddBridge(0, 1, 3));
-        edit_build(&mut b, &c, Action::AddBridge(1, 2, 3));
-        edit_build(&mut b, &c, Action::RemoveGpu(0));
+        edit_build(&mut b, &c, EditAction::AddBridge(0, 1, 3));
+        edit_build(&mut b, &c, EditAction::AddBridge(1, 2, 3));
+        edit_build(&mut b, &c, EditAction::RemoveGpu(0));
         assert_eq!(b.nvlink.len(), 1);
         assert_eq!(b.nvlink[0].gpus, (0, 1));
     }
@@ -792,9 +798,9 @@ mod tests {
         let mut b = board_build();
         let mut g = c.gpu("nvidia-geforce-rtx-4090").expect("4090").clone();
         g.id = "custom-4090".into();
-        edit_build(&mut b, &c, Action::AddInlineParts(PartsFile { gpus: vec![g.clone()], ..PartsFile::default() }));
+        edit_build(&mut b, &c, EditAction::AddInlineParts(PartsFile { gpus: vec![g.clone()], ..PartsFile::default() }));
         g.board_power_w = 300.0;
-        edit_build(&mut b, &c, Action::AddInlineParts(PartsFile { gpus: vec![g], ..PartsFile::default() }));
+        edit_build(&mut b, &c, EditAction::AddInlineParts(PartsFile { gpus: vec![g], ..PartsFile::default() }));
         assert_eq!(b.parts.gpus.len(), 1);
         assert!((b.parts.gpus[0].board_power_w - 300.0).abs() < 1e-9);
     }
@@ -803,16 +809,16 @@ mod tests {
     fn slider_drags_merge_into_one_undo_step() {
         let mut app = KraftwerkApp::new_for_test(cat(), board_build());
         let ctx = egui::Context::default();
-        app.apply(&ctx, Action::AddGpu("nvidia-geforce-rtx-4090".into()));
+        app.apply(&ctx, Action::Edit(EditAction::AddGpu("nvidia-geforce-rtx-4090".into())));
         for w in [400.0, 380.0, 360.0] {
-            app.apply(&ctx, Action::SetGpuPowerLimit(0, Some(w)));
+            app.apply(&ctx, Action::Edit(EditAction::SetGpuPowerLimit(0, Some(w))));
         }
         assert_eq!(app.state.build.gpus[0].power_limit_w, Some(360.0));
-        app.apply(&ctx, Action::Undo);
+        app.apply(&ctx, Action::Edit(EditAction::Undo));
         assert_eq!(app.state.build.gpus[0].power_limit_w, None, "one undo step for the whole drag");
-        app.apply(&ctx, Action::Undo);
+        app.apply(&ctx, Action::Edit(EditAction::Undo));
         assert!(app.state.build.gpus.is_empty());
-        app.apply(&ctx, Action::Redo);
+        app.apply(&ctx, Action::Edit(EditAction::Redo));
         assert_eq!(app.state.build.gpus.len(), 1);
     }
 

@@ -2,8 +2,10 @@
 //! first), drives, GPU model and count, each GPU's slot, PSU, riser and power limit, `NVLink`
 //! bridges, PSUs, and the site (mains, circuit, electricity price).
 
-use super::app::{Action, AppState, ViewState};
+use super::command::{Action, EditAction};
+use super::state::AppState;
 use super::theme;
+use super::view_state::ViewState;
 use super::widgets::{PickTarget, Picked, Picker};
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::{GpuFormFactor, HasId, LaneSource, NvLink};
@@ -23,7 +25,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         let full = name.clone();
         let edit = ui.add(egui::TextEdit::singleline(&mut name).desired_width(f32::INFINITY)).labelled_by(l.id);
         if edit.on_hover_text(full).changed() {
-            out.push(Action::SetName(name));
+            out.push(Action::Edit(EditAction::SetName(name)));
         }
     });
     if let Some(r) = &state.build.reference {
@@ -163,10 +165,10 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
                     Picked::Cleared => None,
                 };
                 out.push(match target {
-                    PickTarget::Cpu => Action::SetCpu(id),
-                    PickTarget::Motherboard => Action::SetMotherboard(id),
-                    PickTarget::Cooler => Action::SetCooler(id),
-                    _ => Action::SetCase(id),
+                    PickTarget::Cpu => Action::Edit(EditAction::SetCpu(id)),
+                    PickTarget::Motherboard => Action::Edit(EditAction::SetMotherboard(id)),
+                    PickTarget::Cooler => Action::Edit(EditAction::SetCooler(id)),
+                    _ => Action::Edit(EditAction::SetCase(id)),
                 });
             }
         });
@@ -188,8 +190,8 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         }
         .show(ui, &mut view.picks, state);
         match picked {
-            Some(Picked::Part(id)) => out.push(Action::SetMemoryKit(Some(id))),
-            Some(Picked::Cleared) => out.push(Action::SetMemoryKit(None)),
+            Some(Picked::Part(id)) => out.push(Action::Edit(EditAction::SetMemoryKit(Some(id)))),
+            Some(Picked::Cleared) => out.push(Action::Edit(EditAction::SetMemoryKit(None))),
             None => {}
         }
         if let Some(m) = &b.memory {
@@ -198,7 +200,7 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
                 .add(egui::DragValue::new(&mut kits).range(1..=64).clamp_existing_to_range(false).prefix("× "))
                 .on_hover_text("Number of kits");
             if resp.labelled_by(l.id).changed() {
-                out.push(Action::SetMemoryKits(kits));
+                out.push(Action::Edit(EditAction::SetMemoryKits(kits)));
             }
         }
     });
@@ -225,10 +227,10 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
             };
             let (picked, removed) = removable_pick_row(ui, state, view, &row, &s.drive, &text, pw);
             if let Some(id) = picked {
-                out.push(Action::SetStorageDrive(i, id));
+                out.push(Action::Edit(EditAction::SetStorageDrive(i, id)));
             }
             if removed {
-                out.push(Action::RemoveStorage(i));
+                out.push(Action::Edit(EditAction::RemoveStorage(i)));
             }
             if let Some(board) = res.board {
                 ui.horizontal(|ui| {
@@ -239,13 +241,13 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
                         .selected_text(current)
                         .show_ui(ui, |ui| {
                             if ui.selectable_label(s.m2_slot.is_none(), "not on the board").clicked() {
-                                out.push(Action::SetStorageSlot(i, None));
+                                out.push(Action::Edit(EditAction::SetStorageSlot(i, None)));
                             }
                             for m in &board.m2_slots {
                                 let src = if m.lane_source == LaneSource::Cpu { "CPU" } else { "chipset" };
                                 let t = format!("{} · Gen{} x{} · {src}", m.name, m.pcie_gen, m.lanes);
                                 if ui.selectable_label(s.m2_slot.as_deref() == Some(m.name.as_str()), t).clicked() {
-                                    out.push(Action::SetStorageSlot(i, Some(m.name.clone())));
+                                    out.push(Action::Edit(EditAction::SetStorageSlot(i, Some(m.name.clone()))));
                                 }
                             }
                         })
@@ -268,7 +270,7 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         }
         .show(ui, &mut view.picks, state);
         if let Some(Picked::Part(id)) = picked {
-            out.push(Action::AddStorage(id));
+            out.push(Action::Edit(EditAction::AddStorage(id)));
         }
     });
 }
@@ -291,7 +293,7 @@ fn gpus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
             }
             .show(ui, &mut view.picks, state);
             if let Some(Picked::Part(id)) = picked {
-                out.push(Action::AddGpu(id));
+                out.push(Action::Edit(EditAction::AddGpu(id)));
             }
         });
         return;
@@ -321,29 +323,29 @@ fn gpus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
         }
         .show(ui, &mut view.picks, state);
         if let Some(Picked::Part(id)) = picked {
-            out.push(Action::SetGpuModel(None, id));
+            out.push(Action::Edit(EditAction::SetGpuModel(None, id)));
         }
     });
     let last_model = b.gpus.last().map_or_else(|| first.clone(), |g| g.gpu.clone());
     ui.horizontal(|ui| {
         let l = part_label(ui, "Count", None, false);
         if ui.button("Remove GPU").on_hover_text("Remove the last GPU").clicked() {
-            out.push(Action::RemoveGpu(b.gpus.len() - 1));
+            out.push(Action::Edit(EditAction::RemoveGpu(b.gpus.len() - 1)));
         }
         let mut n = b.gpus.len();
         if ui.add(egui::DragValue::new(&mut n).range(0..=64).clamp_existing_to_range(false)).labelled_by(l.id).changed()
         {
-            out.push(Action::SetGpuCount(n, last_model.clone()));
+            out.push(Action::Edit(EditAction::SetGpuCount(n, last_model.clone())));
         }
         if ui.button("Add GPU").on_hover_text("Add another GPU of the last model in the next free slot").clicked() {
-            out.push(Action::AddGpu(last_model.clone()));
+            out.push(Action::Edit(EditAction::AddGpu(last_model.clone())));
         }
     });
     ui.horizontal(|ui| {
         ui.add_space(LABEL_W + 8.0);
         if ui.button("Auto-place").on_hover_text("Place every GPU again in the first free slots that fit it").clicked()
         {
-            out.push(Action::AutoPlaceGpus);
+            out.push(Action::Edit(EditAction::AutoPlaceGpus));
         }
         ui.checkbox(&mut view.link_limits, "One power limit for all");
     });
@@ -379,12 +381,12 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
             ui.label(gpu.map_or_else(|| format!("{} (unknown)", place.gpu), |card| card.name.clone()));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui.small_button("×").on_hover_text(format!("Remove GPU {}", i + 1)).clicked() {
-                    out.push(Action::RemoveGpu(i));
+                    out.push(Action::Edit(EditAction::RemoveGpu(i)));
                 }
                 let mut b_model = None;
                 ui.menu_button("…", |ui| {
                     ui.label("Change this GPU's model:");
-                    for m in super::app::merged(&bld.parts.gpus, &state.catalog.gpus) {
+                    for m in kraftwerk_core::rig::edit::merged(&bld.parts.gpus, &state.catalog.gpus) {
                         if ui.selectable_label(m.id == place.gpu, m.display_name()).clicked() {
                             b_model = Some(m.id.clone());
                         }
@@ -393,7 +395,7 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                 .response
                 .on_hover_text("Change this GPU's model");
                 if let Some(id) = b_model {
-                    out.push(Action::SetGpuModel(Some(i), id));
+                    out.push(Action::Edit(EditAction::SetGpuModel(Some(i), id)));
                 }
             });
         });
@@ -416,7 +418,7 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                     .width(150.0)
                     .show_ui(ui, |ui| {
                         if ui.selectable_label(!place.is_placed(), "not in a slot").clicked() {
-                            out.push(Action::SetGpuSlot(i, None));
+                            out.push(Action::Edit(EditAction::SetGpuSlot(i, None)));
                         }
                         for s in &board.pcie_slots {
                             let src = if s.lane_source == LaneSource::Cpu { "CPU" } else { "chipset" };
@@ -435,8 +437,8 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                             );
                             if ui.selectable_label(here(place), t).clicked() {
                                 out.push(match s.position {
-                                    Some(p) => Action::SetGpuSlot(i, Some(p)),
-                                    None => Action::SetGpuSlotNamed(i, s.name.clone()),
+                                    Some(p) => Action::Edit(EditAction::SetGpuSlot(i, Some(p))),
+                                    None => Action::Edit(EditAction::SetGpuSlotNamed(i, s.name.clone())),
                                 });
                             }
                         }
@@ -449,10 +451,10 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                     .on_hover_text("Card on a riser cable: covers no slots of the board")
                     .changed()
                 {
-                    out.push(Action::SetGpuRiser(
+                    out.push(Action::Edit(EditAction::SetGpuRiser(
                         i,
                         if on_riser { Some(Riser { pcie_gen: 4, length_mm: None }) } else { None },
-                    ));
+                    )));
                 }
                 if let Some(riser) = place.riser {
                     let l = ui.weak("Gen");
@@ -462,7 +464,10 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                         .show_ui(ui, |ui| {
                             for gen_ in [3u8, 4, 5] {
                                 if ui.selectable_label(riser.pcie_gen == gen_, gen_.to_string()).clicked() {
-                                    out.push(Action::SetGpuRiser(i, Some(Riser { pcie_gen: gen_, ..riser })));
+                                    out.push(Action::Edit(EditAction::SetGpuRiser(
+                                        i,
+                                        Some(Riser { pcie_gen: gen_, ..riser }),
+                                    )));
                                 }
                             }
                         })
@@ -492,7 +497,7 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                         .show_ui(ui, |ui| {
                             for k in 0..bld.psus.len() {
                                 if ui.selectable_label(place.psu == k, psu_name(k)).clicked() {
-                                    out.push(Action::SetGpuPsu(i, k));
+                                    out.push(Action::Edit(EditAction::SetGpuPsu(i, k)));
                                 }
                             }
                         })
@@ -527,9 +532,9 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
             };
             if resp.changed() {
                 out.push(if view.link_limits {
-                    Action::SetAllPowerLimits(Some(v))
+                    Action::Edit(EditAction::SetAllPowerLimits(Some(v)))
                 } else {
-                    Action::SetGpuPowerLimit(i, Some(v))
+                    Action::Edit(EditAction::SetGpuPowerLimit(i, Some(v)))
                 });
             }
             if place.power_limit_w.is_some()
@@ -539,9 +544,9 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                     .clicked()
             {
                 out.push(if view.link_limits {
-                    Action::SetAllPowerLimits(None)
+                    Action::Edit(EditAction::SetAllPowerLimits(None))
                 } else {
-                    Action::SetGpuPowerLimit(i, None)
+                    Action::Edit(EditAction::SetGpuPowerLimit(i, None))
                 });
             }
         });
@@ -591,7 +596,7 @@ fn bridges(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
                 format!("GPU {} – GPU {} · {}-slot bridge", br.gpus.0 + 1, br.gpus.1 + 1, br.spacing_slots),
             );
             if ui.small_button("×").on_hover_text(format!("Remove bridge {}", k + 1)).clicked() {
-                out.push(Action::RemoveBridge(k));
+                out.push(Action::Edit(EditAction::RemoveBridge(k)));
             }
         });
     }
@@ -614,7 +619,7 @@ fn bridges(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
                         },
                     };
                     if ui.button(format!("GPU {} – GPU {} ({spacing}-slot)", i + 1, j + 1)).clicked() {
-                        out.push(Action::AddBridge(*i, *j, spacing));
+                        out.push(Action::Edit(EditAction::AddBridge(*i, *j, spacing)));
                     }
                 }
             }
@@ -638,10 +643,10 @@ fn psus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
             };
             let (picked, removed) = removable_pick_row(ui, state, view, &row, &u.psu, &text, pw);
             if let Some(id) = picked {
-                out.push(Action::SetPsuModel(i, id));
+                out.push(Action::Edit(EditAction::SetPsuModel(i, id)));
             }
             if removed {
-                out.push(Action::RemovePsu(i));
+                out.push(Action::Edit(EditAction::RemovePsu(i)));
             }
             if let Some(load) = state.report.power.psus.iter().find(|pl| pl.index == i) {
                 ui.horizontal(|ui| {
@@ -658,7 +663,7 @@ fn psus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
                 ui.horizontal(|ui| {
                     ui.add_space(LABEL_W + 8.0);
                     if b.psus.len() > 1 && ui.radio(sys == Some(i), "feeds board & CPU").clicked() {
-                        out.push(Action::SetSystemPsu(i));
+                        out.push(Action::Edit(EditAction::SetSystemPsu(i)));
                     }
                     let l = ui.weak("circuit");
                     let n = b.site.circuits.max(b.psus.len());
@@ -668,7 +673,7 @@ fn psus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
                         .show_ui(ui, |ui| {
                             for c in 0..n {
                                 if ui.selectable_label(u.circuit == c, (c + 1).to_string()).clicked() {
-                                    out.push(Action::SetPsuCircuit(i, c));
+                                    out.push(Action::Edit(EditAction::SetPsuCircuit(i, c)));
                                 }
                             }
                         })
@@ -691,7 +696,7 @@ fn psus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
         }
         .show(ui, &mut view.picks, state);
         if let Some(Picked::Part(id)) = picked {
-            out.push(Action::AddPsu(id));
+            out.push(Action::Edit(EditAction::AddPsu(id)));
         }
     });
 }
@@ -773,7 +778,7 @@ fn site(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<Act
         ui.end_row();
     });
     if new != *s {
-        out.push(Action::SetSite(sanitize_site(new)));
+        out.push(Action::Edit(EditAction::SetSite(sanitize_site(new))));
     }
 }
 

@@ -5,8 +5,10 @@
 //! positions it covers and as long as the card; `NVLink` bridges; the case's expansion openings.
 //! Colours come from the checker's findings. Drag a card to move it to another slot.
 
-use super::app::{Action, AppState, ViewState};
+use super::command::{Action, EditAction, FileAction, ViewAction};
+use super::state::AppState;
 use super::theme;
+use super::view_state::ViewState;
 use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, pos2, vec2};
 use eframe::epaint;
 use kraftwerk_catalog::{FormFactor, Gpu, GpuFormFactor, LaneSource, Motherboard};
@@ -139,7 +141,8 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         ui.add_space(theme::SECTION_GAP);
         ui.heading("No motherboard yet");
         ui.label("Plan a rig from the panel on the left: choose a CPU, then a motherboard (boards that fit the CPU are listed first), add GPUs and a PSU, and set your site's mains. Every change is checked at once: see the status bar and the Checks tab.");
-        ui.label("Or open a build with File > Open… (Ctrl+O), or drop a *.rig.ron file on the window.");
+        let keys = super::shortcuts::text(&Action::File(FileAction::OpenDialog)).unwrap_or_default();
+        ui.label(format!("Or open a build with File > Open… ({keys}), or drop a *.rig.ron file on the window."));
         off_board(ui, state, view, out, &res, None);
         return;
     };
@@ -153,7 +156,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
                 .on_hover_text("From the board's manual: slots top to bottom, lanes, CPU or chipset, sharing, positions if given. Saved as your own part; the checks run again.")
                 .clicked()
             {
-                out.push(Action::OpenSlotEditor);
+                out.push(Action::View(ViewAction::OpenSlotEditor));
             }
         });
     }
@@ -510,7 +513,7 @@ fn draw_cards(
         let sense = if cp.riser_slot.is_some() { Sense::click() } else { Sense::click_and_drag() };
         let resp = ui.interact(rect, id, sense).on_hover_ui(|ui| card_tooltip(ui, state, i, g));
         if resp.clicked() {
-            out.push(Action::Highlight(vec![PartRef::Gpu(i)]));
+            out.push(Action::View(ViewAction::Highlight(vec![PartRef::Gpu(i)])));
         }
         if let (None, Some(pos)) = (cp.riser_slot, p.position_on(Some(board))) {
             drag_to_slot(ui, geo, out, &resp, board, g, i, pos);
@@ -573,7 +576,7 @@ fn drag_to_slot(
         && t != pos
         && board.slot_at(t).is_some()
     {
-        out.push(Action::SetGpuSlot(i, Some(t)));
+        out.push(Action::Edit(EditAction::SetGpuSlot(i, Some(t))));
     }
 }
 
@@ -713,7 +716,7 @@ fn off_board(
                 .response
                 .interact(Sense::click());
             if resp.clicked() {
-                out.push(Action::Highlight(vec![PartRef::Gpu(i)]));
+                out.push(Action::View(ViewAction::Highlight(vec![PartRef::Gpu(i)])));
             }
         }
     });

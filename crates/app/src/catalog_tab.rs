@@ -2,12 +2,14 @@
 //! link; a button to put the part in the build; and an editor to define a custom part (RON, the
 //! catalog's own schema), stored inline in the build's `parts`.
 
-use super::app::{Action, AppState, ViewState, merged};
+use super::command::{Action, EditAction};
+use super::state::AppState;
 use super::theme;
 use super::widgets::Describe;
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::{self as catalog, Catalog, HasId, PartKind, PartsFile};
 use kraftwerk_core::rig::Workload;
+use kraftwerk_core::rig::edit::merged;
 use std::cmp::Ordering;
 
 /// Sort key of a cell.
@@ -445,19 +447,19 @@ fn table_model(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
 fn use_action(state: &AppState, kind: PartKind, id: &str) -> (&'static str, Action) {
     let id = id.to_owned();
     match kind {
-        PartKind::Gpu | PartKind::GpuCard => ("Add", Action::AddGpu(id)),
-        PartKind::Cpu => ("Use", Action::SetCpu(Some(id))),
-        PartKind::Motherboard => ("Use", Action::SetMotherboard(Some(id))),
-        PartKind::Psu => ("Add", Action::AddPsu(id)),
-        PartKind::Cooler => ("Use", Action::SetCooler(Some(id))),
-        PartKind::Case => ("Use", Action::SetCase(Some(id))),
-        PartKind::Memory => ("Use", Action::SetMemoryKit(Some(id))),
-        PartKind::Storage => ("Add", Action::AddStorage(id)),
+        PartKind::Gpu | PartKind::GpuCard => ("Add", Action::Edit(EditAction::AddGpu(id))),
+        PartKind::Cpu => ("Use", Action::Edit(EditAction::SetCpu(Some(id)))),
+        PartKind::Motherboard => ("Use", Action::Edit(EditAction::SetMotherboard(Some(id)))),
+        PartKind::Psu => ("Add", Action::Edit(EditAction::AddPsu(id))),
+        PartKind::Cooler => ("Use", Action::Edit(EditAction::SetCooler(Some(id)))),
+        PartKind::Case => ("Use", Action::Edit(EditAction::SetCase(Some(id)))),
+        PartKind::Memory => ("Use", Action::Edit(EditAction::SetMemoryKit(Some(id)))),
+        PartKind::Storage => ("Add", Action::Edit(EditAction::AddStorage(id))),
         PartKind::Model => {
             let (mut w, _) = super::fit_tab::workload_or_default(state);
             w.model = id;
             let w: Workload = w;
-            ("Use", Action::SetWorkload(Some(w)))
+            ("Use", Action::Edit(EditAction::SetWorkload(Some(w))))
         }
     }
 }
@@ -543,8 +545,7 @@ fn sort_arrow(ui: &egui::Ui, rect: egui::Rect, ascending: bool) {
 /// Draws the tab.
 // Over 120 lines: the tab's one layout top to bottom (kind chooser, filters, the sorted table
 // with visible rows only, the detail pane); the pieces share the view's sort and filter state.
-pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
-    let cv = &mut view.catalog;
+pub fn show(ui: &mut egui::Ui, state: &AppState, cv: &mut CatalogView, out: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| {
         for k in PartKind::ALL {
             if ui.selectable_label(cv.kind == k, kind_title(k)).clicked() && cv.kind != k {
@@ -707,7 +708,7 @@ fn editor(ui: &mut egui::Ui, ed: &mut Editor, out: &mut Vec<Action>) {
                         ed.error = Some("custom part: no part in the text".into());
                     }
                     Ok(file) => {
-                        out.push(Action::AddInlineParts(file));
+                        out.push(Action::Edit(EditAction::AddInlineParts(file)));
                         ed.text.clear();
                     }
                     Err(e) => ed.error = Some(e.to_string()),

@@ -2,8 +2,10 @@
 //! click on a finding outlines the parts it names (board drawing, build panel). Also the rule
 //! docs window (Help → Rule docs).
 
-use super::app::{Action, AppState, Tab, ViewState};
+use super::command::{Action, Tab, ViewAction};
+use super::state::AppState;
 use super::theme;
+use super::view_state::ViewState;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::check::{self, Finding, RULES, RuleDoc, Severity};
 
@@ -26,7 +28,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         }
         ui.weak("— the same checker as `kraftwerk check`; click a finding to outline its parts.");
         if !view.highlight.is_empty() && ui.button("Clear outline").clicked() {
-            out.push(Action::Highlight(Vec::new()));
+            out.push(Action::View(ViewAction::Highlight(Vec::new())));
         }
     });
     let supply = kraftwerk_core::report::to_supply_text(r);
@@ -103,20 +105,20 @@ fn finding(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                     doc_body(ui, &rule.doc);
                 }
                 if !f.parts.is_empty() && ui.button("Show on the board").clicked() {
-                    out.push(Action::Highlight(f.parts.clone()));
-                    out.push(Action::SelectTab(Tab::Build));
+                    out.push(Action::View(ViewAction::Highlight(f.parts.clone())));
+                    out.push(Action::View(ViewAction::SelectTab(Tab::Build)));
                 }
             });
             let header_resp = resp.header_response.on_hover_text(check::rule(f.rule).map_or("", |r| r.doc.title));
             if header_resp.clicked() {
-                out.push(Action::Highlight(f.parts.clone()));
+                out.push(Action::View(ViewAction::Highlight(f.parts.clone())));
             }
             if let Some(target) = super::part_form::figure_to_enter(state, f) {
                 let field = target.field.clone().unwrap_or_default();
                 ui.horizontal_wrapped(|ui| {
                     let b = ui.button("Enter this figure…").on_hover_text(format!("Open the part form at `{field}`"));
                     if b.clicked() {
-                        out.push(Action::OpenPartForm(target));
+                        out.push(Action::View(ViewAction::OpenPartForm(target)));
                     }
                     ui.weak(format!("`{field}` of {}: once entered, the check runs with it", part_name(state, f)));
                 });

@@ -1,15 +1,19 @@
-//! The commands: the [`Tab`] list and the one [`Action`] enum every tab, menu and shortcut
+//! The commands: the [`Tab`] list and the [`Action`] enum every tab, menu and shortcut
 //! sends. Drawing only pushes actions; [`super::app::KraftwerkApp::apply`] carries them out
 //! after the frame is drawn, in one place. Build edits go through [`edit_build`], a thin
 //! dispatcher onto the domain edits of [`kraftwerk_core::rig::edit`] (no egui there).
 //!
+//! [`Action`] is split by area ([`EditAction`], [`FileAction`], [`ViewAction`], [`LiveAction`],
+//! the Plan tab's [`PlanTabAction`]); `apply` matches each exhaustively, so a new command does not
+//! compile until it is carried out.
+//!
 //! Adding a tab: one line in the [`tabs!`] list below (variant and title) and one match arm in
-//! [`super::view`]'s `tab_body`. A tab with commands of its own adds one variant here holding
+//! [`super::view`]'s `draw`. A tab with commands of its own adds one variant here holding
 //! its command type (as [`Action::Live`] holds [`LiveAction`]) and one arm in `apply`.
 
 use super::files::FileRequest;
-use super::part_form::FormTarget;
-use kraftwerk_catalog::{Catalog, PartsFile};
+pub use super::plan_tab::PlanTabAction;
+use kraftwerk_catalog::{Catalog, PartKind, PartsFile};
 use kraftwerk_core::check::PartRef;
 use kraftwerk_core::rig::parts_list::PartsFormat;
 use kraftwerk_core::rig::{Build, MemoryUse, Riser, Site, Workload};
@@ -62,10 +66,27 @@ tabs! {
     Live => "Live",
 }
 
-/// What a widget asks the app to do. Sent during drawing, applied after it by
-/// [`KraftwerkApp::apply`]; edits re-run the checker.
+/// What a widget, menu or shortcut asks the app to do, by area. Sent during drawing, applied
+/// after it by [`KraftwerkApp::apply`](super::app::KraftwerkApp::apply), which matches every
+/// sub-enum exhaustively; edits re-run the checker.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
+    /// Edit the build (undoable, re-checked), or step through the edits (undo, redo).
+    Edit(EditAction),
+    /// Files and the document: new, open, save, export, the path prompt, user parts, quit.
+    File(FileAction),
+    /// What is shown: tabs, highlights, panels, windows, messages, the comparison.
+    View(ViewAction),
+    /// A command of the Live tab (applied by [`super::live_tab::apply`], never while drawing).
+    Live(LiveAction),
+    /// A command of the Plan tab: start or cancel the search, open a build it found.
+    Plan(PlanTabAction),
+}
+
+/// The Edit area: edits of the build (each one undoable; quick repeats merge, see
+/// [`EditAction::merge_key`]) and the undo history.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditAction {
     /// Rename the build.
     SetName(String),
     /// Choose the CPU (`None` clears it).
@@ -136,10 +157,33 @@ pub enum Action {
     Undo,
     /// Redo the last undone edit.
     Redo,
-    /// Outline these parts everywhere (a clicked finding).
-    Highlight(Vec<PartRef>),
-    /// Show a tab.
-    SelectTab(Tab),
+}
+
+impl EditAction {
+    /// Whether the action edits the build (and so is undoable and re-runs the checker): every
+    /// one but the history steps.
+    pub fn is_edit(&self) -> bool {
+        !matches!(self, EditAction::Undo | EditAction::Redo)
+    }
+
+    /// Key under which quick repeats of this edit merge into one undo step (slider drags,
+    /// typing), `None` for edits that always get their own step.
+    pub(crate) fn merge_key(&self) -> Option<(u8, usize)> {
+        match self {
+            EditAction::SetName(_) => Some((1, 0)),
+            EditAction::SetGpuPowerLimit(i, _) => Some((2, *i)),
+            EditAction::SetAllPowerLimits(_) => Some((3, 0)),
+            EditAction::SetSite(_) => Some((4, 0)),
+            EditAction::SetMemoryKits(_) => Some((5, 0)),
+            EditAction::SetWorkload(_) => Some((6, 0)),
+            _ => None,
+        }
+    }
+}
+
+/// The File area: the document's files, exports, the path prompt and user-part files.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileAction {
     /// Start a new empty build (asks first when there are unsaved changes).
     New,
     /// Show the open dialog (asks first when there are unsaved changes).
@@ -149,8 +193,6 @@ pub enum Action {
     /// Fit this model file (GGUF, a Hugging Face folder or its `config.json` or a
     /// `.safetensors` shard) in the LLM fit tab, which it shows.
     OpenModelFile(PathBuf),
-    /// Open a build the planner proposed, unsaved (asks first when there are unsaved changes).
-    OpenPlannedBuild(Box<Build>),
     /// Save to the current file (asks for one when there is none).
     Save,
     /// Show the save dialog.
@@ -163,14 +205,6 @@ pub enum Action {
     Export(PathBuf),
     /// Close the window (asks first when there are unsaved changes).
     Quit,
-    /// Switch between dark and light.
-    ToggleDark,
-    /// Show or hide the left build panel.
-    ToggleBuildPanel,
-    /// Show or hide the rule docs window.
-    ToggleRuleDocs,
-    /// Dismiss message by index.
-    DismissMessage(usize),
     /// Ask where to write the parts list in this format.
     ExportPartsDialog(PartsFormat),
     /// Write the parts list in this format to this file.
@@ -179,6 +213,32 @@ pub enum Action {
     AskPath(FileRequest),
     /// A path was chosen for this request (from the dialog or the path field).
     PathChosen(FileRequest, PathBuf),
+    /// Save the part form's part to the user parts directory, reload the catalog, re-check.
+    SavePartForm,
+    /// Save this board (with the layout entered in the slot-layout editor) as a user part,
+    /// reload the catalog, re-check.
+    SaveSlotLayout(Box<kraftwerk_catalog::Motherboard>),
+    /// Read this pasted parts list into a build and open it, unsaved.
+    ImportList(String),
+    /// The answer to the unsaved-changes prompt.
+    Prompt(PromptChoice),
+}
+
+/// The View area: what is shown and the windows that are open (nothing here changes the build).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ViewAction {
+    /// Outline these parts everywhere (a clicked finding).
+    Highlight(Vec<PartRef>),
+    /// Show a tab.
+    SelectTab(Tab),
+    /// Switch between dark and light.
+    ToggleDark,
+    /// Show or hide the left build panel.
+    ToggleBuildPanel,
+    /// Show or hide the rule docs window.
+    ToggleRuleDocs,
+    /// Dismiss message by index.
+    DismissMessage(usize),
     /// Close the in-app path field.
     ClosePathPrompt,
     /// Take this build file out of the comparison (index among the added files).
@@ -187,87 +247,16 @@ pub enum Action {
     CompareSetModel(Option<String>),
     /// Open the part form (a new part of a kind, or an existing part, focused at a field).
     OpenPartForm(FormTarget),
-    /// Save the part form's part to the user parts directory, reload the catalog, re-check.
-    SavePartForm,
     /// Close the part form without saving.
     ClosePartForm,
     /// Open the slot-layout editor for the build's board.
     OpenSlotEditor,
-    /// Save this board (with the layout entered in the slot-layout editor) as a user part,
-    /// reload the catalog, re-check.
-    SaveSlotLayout(Box<kraftwerk_catalog::Motherboard>),
     /// Close the slot-layout editor without saving.
     CloseSlotEditor,
     /// Show the Paste parts list window.
     PasteListDialog,
-    /// Read this pasted parts list into a build and open it, unsaved.
-    ImportList(String),
     /// Close the Paste parts list window.
     ClosePasteList,
-    /// The answer to the unsaved-changes prompt.
-    Prompt(PromptChoice),
-    /// A command of the Live tab (applied by [`super::live_tab::apply`], never while drawing).
-    Live(LiveAction),
-}
-
-impl Action {
-    /// Whether the action edits the build (and so is undoable and re-runs the checker).
-    pub fn is_edit(&self) -> bool {
-        !matches!(
-            self,
-            Action::Undo
-                | Action::Redo
-                | Action::Highlight(_)
-                | Action::SelectTab(_)
-                | Action::New
-                | Action::OpenDialog
-                | Action::Open(_)
-                | Action::OpenModelFile(_)
-                | Action::OpenPlannedBuild(_)
-                | Action::Save
-                | Action::SaveAsDialog
-                | Action::SaveAs(_)
-                | Action::ExportDialog
-                | Action::Export(_)
-                | Action::Quit
-                | Action::ToggleDark
-                | Action::ToggleBuildPanel
-                | Action::ToggleRuleDocs
-                | Action::DismissMessage(_)
-                | Action::ExportPartsDialog(_)
-                | Action::ExportParts(..)
-                | Action::AskPath(_)
-                | Action::PathChosen(..)
-                | Action::ClosePathPrompt
-                | Action::CompareRemove(_)
-                | Action::CompareSetModel(_)
-                | Action::OpenPartForm(_)
-                | Action::SavePartForm
-                | Action::ClosePartForm
-                | Action::OpenSlotEditor
-                | Action::SaveSlotLayout(_)
-                | Action::CloseSlotEditor
-                | Action::PasteListDialog
-                | Action::ImportList(_)
-                | Action::ClosePasteList
-                | Action::Prompt(_)
-                | Action::Live(_)
-        )
-    }
-
-    /// Key under which quick repeats of this edit merge into one undo step (slider drags,
-    /// typing), `None` for edits that always get their own step.
-    pub(crate) fn merge_key(&self) -> Option<(u8, usize)> {
-        match self {
-            Action::SetName(_) => Some((1, 0)),
-            Action::SetGpuPowerLimit(i, _) => Some((2, *i)),
-            Action::SetAllPowerLimits(_) => Some((3, 0)),
-            Action::SetSite(_) => Some((4, 0)),
-            Action::SetMemoryKits(_) => Some((5, 0)),
-            Action::SetWorkload(_) => Some((6, 0)),
-            _ => None,
-        }
-    }
 }
 
 /// What the Live tab's widgets ask for.
@@ -303,6 +292,18 @@ pub enum LiveAction {
     DismissErrors,
 }
 
+/// Which part the form edits and which field takes the focus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormTarget {
+    /// Kind of part.
+    pub kind: PartKind,
+    /// Id of the part to edit; `None`: a new part of this kind (a copy of the first one as a
+    /// template, with a new id).
+    pub id: Option<String>,
+    /// Field to focus (a serde field name such as `length_mm`), if any.
+    pub field: Option<String>,
+}
+
 /// An answer to the unsaved-changes prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PromptChoice {
@@ -329,90 +330,95 @@ pub enum Pending {
     Quit,
 }
 
-/// Applies one edit action to `build` (non-edit actions do nothing): each arm is a field set or
-/// one call of [`kraftwerk_core::rig::edit`].
-pub(crate) fn edit_build(b: &mut Build, catalog: &Catalog, action: Action) {
+/// Applies one edit to `build`: each arm is a field set or one call of
+/// [`kraftwerk_core::rig::edit`]. The history steps (undo, redo) are the app's and do nothing
+/// here.
+pub(crate) fn edit_build(b: &mut Build, catalog: &Catalog, action: EditAction) {
     match action {
-        Action::SetName(n) => b.name = n,
-        Action::SetCpu(id) => b.cpu = id,
-        Action::SetMotherboard(id) => b.motherboard = id,
-        Action::SetCooler(id) => b.cooler = id,
-        Action::SetCase(id) => b.case = id,
-        Action::SetMemoryKit(id) => {
+        EditAction::SetName(n) => b.name = n,
+        EditAction::SetCpu(id) => b.cpu = id,
+        EditAction::SetMotherboard(id) => b.motherboard = id,
+        EditAction::SetCooler(id) => b.cooler = id,
+        EditAction::SetCase(id) => b.case = id,
+        EditAction::SetMemoryKit(id) => {
             b.memory = id.map(|kit| MemoryUse { kit, kits: b.memory.as_ref().map_or(1, |m| m.kits) });
         }
-        Action::SetMemoryKits(n) => {
+        EditAction::SetMemoryKits(n) => {
             if let Some(m) = &mut b.memory {
                 m.kits = n.max(1);
             }
         }
-        Action::AddStorage(drive) => b.add_storage(catalog, drive),
-        Action::RemoveStorage(i) if i < b.storage.len() => {
-            b.storage.remove(i);
+        EditAction::AddStorage(drive) => b.add_storage(catalog, drive),
+        EditAction::RemoveStorage(i) => {
+            if i < b.storage.len() {
+                b.storage.remove(i);
+            }
         }
-        Action::SetStorageDrive(i, drive) => {
+        EditAction::SetStorageDrive(i, drive) => {
             if let Some(s) = b.storage.get_mut(i) {
                 s.drive = drive;
             }
         }
-        Action::SetStorageSlot(i, slot) => {
+        EditAction::SetStorageSlot(i, slot) => {
             if let Some(s) = b.storage.get_mut(i) {
                 s.m2_slot = slot;
             }
         }
-        Action::AddGpu(id) => b.add_gpu(catalog, id),
-        Action::RemoveGpu(i) => b.remove_gpu(i),
-        Action::SetGpuCount(n, id) => b.set_gpu_count(catalog, n, &id),
-        Action::SetGpuModel(which, id) => b.set_gpu_model(which, &id),
-        Action::SetGpuSlot(i, slot) => {
+        EditAction::AddGpu(id) => b.add_gpu(catalog, id),
+        EditAction::RemoveGpu(i) => b.remove_gpu(i),
+        EditAction::SetGpuCount(n, id) => b.set_gpu_count(catalog, n, &id),
+        EditAction::SetGpuModel(which, id) => b.set_gpu_model(which, &id),
+        EditAction::SetGpuSlot(i, slot) => {
             if let Some(g) = b.gpus.get_mut(i) {
                 g.slot = slot;
                 g.slot_name = None;
             }
         }
-        Action::SetGpuSlotNamed(i, name) => {
+        EditAction::SetGpuSlotNamed(i, name) => {
             if let Some(g) = b.gpus.get_mut(i) {
                 g.slot = None;
                 g.slot_name = Some(name);
             }
         }
-        Action::SetGpuPowerLimit(i, w) => {
+        EditAction::SetGpuPowerLimit(i, w) => {
             if let Some(g) = b.gpus.get_mut(i) {
                 g.power_limit_w = w.map(f64::round);
             }
         }
-        Action::SetAllPowerLimits(w) => {
+        EditAction::SetAllPowerLimits(w) => {
             for g in &mut b.gpus {
                 g.power_limit_w = w.map(f64::round);
             }
         }
-        Action::SetGpuPsu(i, psu) => {
+        EditAction::SetGpuPsu(i, psu) => {
             if let Some(g) = b.gpus.get_mut(i) {
                 g.psu = psu;
             }
         }
-        Action::SetGpuRiser(i, riser) => {
+        EditAction::SetGpuRiser(i, riser) => {
             if let Some(g) = b.gpus.get_mut(i) {
                 g.riser = riser;
             }
         }
-        Action::AutoPlaceGpus => b.auto_place_gpus(catalog),
-        Action::AddPsu(id) => b.add_psu(id),
-        Action::RemovePsu(i) => b.remove_psu(i),
-        Action::SetPsuModel(i, id) => {
+        EditAction::AutoPlaceGpus => b.auto_place_gpus(catalog),
+        EditAction::AddPsu(id) => b.add_psu(id),
+        EditAction::RemovePsu(i) => b.remove_psu(i),
+        EditAction::SetPsuModel(i, id) => {
             if let Some(p) = b.psus.get_mut(i) {
                 p.psu = id;
             }
         }
-        Action::SetPsuCircuit(i, c) => b.set_psu_circuit(i, c),
-        Action::SetSystemPsu(i) => b.set_system_psu(i),
-        Action::AddBridge(x, y, spacing_slots) => b.add_bridge(x, y, spacing_slots),
-        Action::RemoveBridge(i) if i < b.nvlink.len() => {
-            b.nvlink.remove(i);
+        EditAction::SetPsuCircuit(i, c) => b.set_psu_circuit(i, c),
+        EditAction::SetSystemPsu(i) => b.set_system_psu(i),
+        EditAction::AddBridge(x, y, spacing_slots) => b.add_bridge(x, y, spacing_slots),
+        EditAction::RemoveBridge(i) => {
+            if i < b.nvlink.len() {
+                b.nvlink.remove(i);
+            }
         }
-        Action::SetSite(site) => b.site = site,
-        Action::SetWorkload(w) => b.workload = w,
-        Action::AddInlineParts(file) => b.add_inline_parts(file),
-        _ => {}
+        EditAction::SetSite(site) => b.site = site,
+        EditAction::SetWorkload(w) => b.workload = w,
+        EditAction::AddInlineParts(file) => b.add_inline_parts(file),
+        EditAction::Undo | EditAction::Redo => {}
     }
 }

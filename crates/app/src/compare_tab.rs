@@ -3,8 +3,9 @@
 //! for the chosen model its fit, tokens/s and $ per million tokens. Rows that differ are
 //! marked and the best value of each is outlined. `kraftwerk compare` prints the same rows.
 
-use super::app::{Action, AppState, ViewState};
+use super::command::{Action, FileAction, ViewAction};
 use super::files::FileRequest;
+use super::state::AppState;
 use super::theme;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::compare::{BuildSummary, Comparison, MAX_BUILDS};
@@ -53,31 +54,31 @@ impl CompareView {
 }
 
 /// Draws the tab.
-pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
+pub fn show(ui: &mut egui::Ui, state: &AppState, compare: &mut CompareView, out: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| {
-        let full = view.compare.others.len() + 1 >= MAX_BUILDS;
+        let full = compare.others.len() + 1 >= MAX_BUILDS;
         let add = ui
             .add_enabled(!full, egui::Button::new("Add a build file…"))
             .on_hover_text(format!("Compare the open build with up to {} others", MAX_BUILDS - 1));
         if add.clicked() {
-            out.push(Action::AskPath(FileRequest::CompareAdd));
+            out.push(Action::File(FileAction::AskPath(FileRequest::CompareAdd)));
         }
-        let shown = view.compare.model.clone().unwrap_or_else(|| "each build's own workload".to_owned());
+        let shown = compare.model.clone().unwrap_or_else(|| "each build's own workload".to_owned());
         egui::ComboBox::new("compare-model", "Model for tokens/s and $/Mtok").selected_text(shown).show_ui(ui, |ui| {
-            if ui.selectable_label(view.compare.model.is_none(), "each build's own workload").clicked() {
-                out.push(Action::CompareSetModel(None));
+            if ui.selectable_label(compare.model.is_none(), "each build's own workload").clicked() {
+                out.push(Action::View(ViewAction::CompareSetModel(None)));
             }
             for m in merged(&state.build.parts.models, &state.catalog.models) {
-                if ui.selectable_label(view.compare.model.as_deref() == Some(m.id.as_str()), &m.name).clicked() {
-                    out.push(Action::CompareSetModel(Some(m.id.clone())));
+                if ui.selectable_label(compare.model.as_deref() == Some(m.id.as_str()), &m.name).clicked() {
+                    out.push(Action::View(ViewAction::CompareSetModel(Some(m.id.clone()))));
                 }
             }
         });
     });
     ui.weak("The open build is the first column; * marks figures that differ, the best value is outlined.");
     ui.add_space(theme::SMALL_GAP);
-    let others: Vec<String> = view.compare.others.iter().map(|(_, f)| f.clone()).collect();
-    let c = view.compare.comparison(state);
+    let others: Vec<String> = compare.others.iter().map(|(_, f)| f.clone()).collect();
+    let c = compare.comparison(state);
     egui::ScrollArea::both().id_salt("compare-scroll").auto_shrink([false, false]).show(ui, |ui| {
         egui::Grid::new("compare-grid").striped(true).spacing([18.0, 6.0]).show(ui, |ui| {
             ui.label("");
@@ -87,7 +88,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
                     if i == 0 {
                         ui.weak("open build");
                     } else if ui.small_button("Remove").on_hover_text(&others[i - 1]).clicked() {
-                        out.push(Action::CompareRemove(i - 1));
+                        out.push(Action::View(ViewAction::CompareRemove(i - 1)));
                     }
                 });
             }

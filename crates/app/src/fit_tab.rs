@@ -4,10 +4,11 @@
 //! plot. Every number comes from [`kraftwerk_core::estimate::fit::for_build`], the function
 //! `kraftwerk fit` prints, so the tab and the CLI agree.
 
-use super::app::{Action, AppState, ViewState};
+use super::command::{Action, EditAction};
+use super::state::AppState;
 use super::theme;
 use super::widgets::{self, Stat};
-use super::widgets::{PickTarget, Picked, Picker};
+use super::widgets::{PickCache, PickTarget, Picked, Picker};
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Bar, BarChart, GridMark, Line, LineStyle, Plot, PlotPoints, VLine};
 use kraftwerk_catalog::HasId;
@@ -171,21 +172,20 @@ fn verdict_color(v: FitVerdict) -> Color32 {
 }
 
 /// Draws the tab.
-pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
+///
+/// `fit` is the tab's own state; `picks` the pickers' cache (the model picker).
+pub fn show(ui: &mut egui::Ui, state: &AppState, fit: &mut FitView, picks: &mut PickCache, out: &mut Vec<Action>) {
     let (w, in_build) = workload_or_default(state);
     egui::ScrollArea::vertical().id_salt("fit-scroll").auto_shrink([false, false]).show(ui, |ui| {
-        controls(ui, state, view, out, &w, in_build);
+        controls(ui, state, fit, picks, out, &w, in_build);
         ui.add_space(theme::SECTION_GAP);
-        let fresh = view
-            .fit
-            .cache
-            .as_ref()
-            .is_some_and(|(rev, s, cw, _)| *rev == state.rev && *s == view.fit.settings && *cw == w);
+        let fresh =
+            fit.cache.as_ref().is_some_and(|(rev, s, cw, _)| *rev == state.rev && *s == fit.settings && *cw == w);
         if !fresh {
-            let outcome = compute(state, &w, &view.fit.settings);
-            view.fit.cache = Some((state.rev, view.fit.settings.clone(), w.clone(), outcome));
+            let outcome = compute(state, &w, &fit.settings);
+            fit.cache = Some((state.rev, fit.settings.clone(), w.clone(), outcome));
         }
-        let Some((_, _, _, outcome)) = &view.fit.cache else { return };
+        let Some((_, _, _, outcome)) = &fit.cache else { return };
         match outcome {
             Err(e) => {
                 ui.colored_label(theme::WARNING, e);
@@ -198,7 +198,8 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
 fn controls(
     ui: &mut egui::Ui,
     state: &AppState,
-    view: &mut ViewState,
+    fit: &mut FitView,
+    picks: &mut PickCache,
     out: &mut Vec<Action>,
     work: &Workload,
     in_build: bool,
@@ -218,7 +219,7 @@ fn controls(
             label_id: l.id,
             highlighted: false,
         }
-        .show(ui, &mut view.picks, state);
+        .show(ui, picks, state);
         if let Some(Picked::Part(id)) = picked {
             new.model = id;
         }
@@ -276,15 +277,15 @@ fn controls(
         ui.add(egui::DragValue::new(&mut new.batch).range(1..=512).clamp_existing_to_range(false).suffix(" sequences"))
             .labelled_by(l.id);
     });
-    split_row(ui, &mut view.fit.settings, state.build.gpus.len().max(1));
-    model_file_row(ui, &mut view.fit.settings);
+    split_row(ui, &mut fit.settings, state.build.gpus.len().max(1));
+    model_file_row(ui, &mut fit.settings);
     if !in_build {
         ui.weak(
             "This build names no workload: showing a default. Change any control above to store it in the build file.",
         );
     }
     if new != *w {
-        out.push(Action::SetWorkload(Some(new)));
+        out.push(Action::Edit(EditAction::SetWorkload(Some(new))));
     }
 }
 

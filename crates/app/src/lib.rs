@@ -4,14 +4,22 @@
 //! re-runs [`kraftwerk_core::check::run`] (the same function `kraftwerk check` calls) after every change,
 //! so the window and the CLI can never disagree. The UI computes no verdicts itself.
 //!
-//! - [`state`]: the document ([`AppState`]), settings, view state, messages.
-//! - [`command`]: the tab list ([`Tab`]) and the one command enum ([`Action`]) every tab sends.
-//! - [`app`]: [`KraftwerkApp`], where actions are applied (edits, undo, files, Live jobs).
-//! - [`view`]: the window drawn from the state (menus, status bar, tab strip, prompt).
-//! - [`build_panel`]: the left panel (part pickers, GPUs, PSUs, site).
-//! - [`build_tab`], [`checks_tab`], [`power_tab`], [`fit_tab`], [`catalog_tab`]: the central tabs.
-//! - [`widgets`]: the searchable part picker and gauges.
+//! Files import each other downwards only (`scripts/import_cycles.py` finds no cycle here):
+//!
+//! - [`command`]: the tab list ([`Tab`]) and [`Action`], split by area: [`EditAction`],
+//!   [`FileAction`], [`ViewAction`], [`LiveAction`], [`PlanTabAction`].
+//! - [`state`]: the document ([`AppState`]), settings, messages; [`view_state`]: the widgets'
+//!   view state ([`view_state::ViewState`]), apart from the document.
+//! - [`shortcuts`]: every keyboard shortcut, declared once; the menus' labels come from it.
+//! - [`job`]: the one background-job type (Live probe and links, the Plan search).
+//! - [`widgets`]: the searchable part picker, gauges, and the Live sections' shared helpers.
 //! - [`theme`]: colour and spacing tokens.
+//! - [`build_panel`]: the left panel (part pickers, GPUs, PSUs, site).
+//! - [`build_tab`], [`parts_tab`], [`checks_tab`], [`power_tab`], [`fit_tab`], [`compare_tab`],
+//!   [`plan_tab`], [`catalog_tab`], [`live_tab`]: the central tabs.
+//! - [`view`]: the window drawn from the state (menus, status bar, tab strip, prompt).
+//! - [`app`]: [`KraftwerkApp`], where actions are applied, one exhaustive match per area (edits
+//!   and undo, files, view, Live and Plan jobs).
 //! - [`stats`]: frame-time, start-up and memory measurement (`KRAFTWERK_FRAME_STATS=1`).
 
 pub mod app;
@@ -24,6 +32,7 @@ pub mod compare_tab;
 pub mod export;
 pub mod files;
 pub mod fit_tab;
+pub mod job;
 pub mod live_cards;
 pub mod live_links;
 pub mod live_probe;
@@ -35,14 +44,16 @@ pub mod parts_tab;
 pub mod paste_list;
 pub mod plan_tab;
 pub mod power_tab;
+pub mod shortcuts;
 pub mod slot_editor;
 pub mod state;
 pub mod stats;
 pub mod theme;
 pub mod view;
+pub mod view_state;
 pub mod widgets;
 
-pub use app::{Action, AppState, KraftwerkApp, Tab};
+pub use app::{Action, AppState, EditAction, FileAction, KraftwerkApp, LiveAction, PlanTabAction, Tab, ViewAction};
 
 use eframe::egui;
 use std::path::PathBuf;

@@ -2,8 +2,8 @@
 //! plots, drawn from [`LiveView`].
 
 use super::live_state::LiveView;
-use super::live_tab::section_heading;
 use super::theme;
+use super::widgets::section_heading;
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Line, Plot, PlotPoints};
 use kraftwerk_live::nvml::{GpuSample, GpuStatic};

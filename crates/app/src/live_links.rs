@@ -3,8 +3,8 @@
 
 use super::command::LiveAction;
 use super::live_state::{LinksOrigin, LiveView, utc_date_time};
-use super::live_tab::{grade_badge, plain, section_heading, wrapped};
 use super::theme;
+use super::widgets::{grade_badge, plain, section_heading, wrapped};
 use eframe::egui::{self, RichText};
 use kraftwerk_live::links::{LinksReport, Section};
 use kraftwerk_live::topology::Topology;

@@ -1,11 +1,11 @@
 //! Live tab: the GEMM probe section (settings, run/cancel, results) and the validation of the
 //! machine against the open build.
 
-use super::app::AppState;
 use super::command::LiveAction;
 use super::live_state::LiveView;
-use super::live_tab::{grade_badge, plain, section_heading, wrapped};
+use super::state::AppState;
 use super::theme;
+use super::widgets::{grade_badge, plain, section_heading, wrapped};
 use eframe::egui::{self, RichText};
 use kraftwerk_live::probe::{ProbeReport, Summary};
 use kraftwerk_live::validate::Validation;

@@ -6,6 +6,8 @@
 //! library polls) and is cancelled and joined when dropped. The UI only reads this state and
 //! calls its methods; nothing here blocks a frame.
 
+pub use super::job::Job;
+use super::job::Polled;
 use eframe::egui;
 use kraftwerk_catalog::Catalog;
 use kraftwerk_core::rig::Build;
@@ -19,10 +21,8 @@ use kraftwerk_live::validate::{self, Validation};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// The bundled demo recording (two H200 SXM, 30 s, a bf16 GEMM load in the middle), shown when
 /// this machine has no NVIDIA driver.
@@ -37,8 +37,6 @@ pub const DEMO_LINKS_NAME: &str = "demo-links-2xh200.json";
 pub const PROBE_THREAD: &str = "kraftwerk-probe";
 /// Name of the links thread.
 pub const LINKS_THREAD: &str = "kraftwerk-links";
-/// Progress messages a job's channel holds before new ones are dropped.
-const PROGRESS_CAPACITY: usize = 64;
 
 /// A recording shown instead of this machine.
 #[derive(Debug, Clone)]
@@ -47,111 +45,6 @@ pub struct RecordingSource {
     pub file: String,
     /// The recording.
     pub recording: Box<Recording>,
-}
-
-/// A background job: a named thread, its cancel flag, progress and result channels.
-pub struct Job<T, P> {
-    handle: Option<JoinHandle<()>>,
-    cancel: Arc<AtomicBool>,
-    progress: Receiver<P>,
-    result: Receiver<T>,
-    /// When it started.
-    pub started: Instant,
-    /// When Cancel was pressed.
-    pub cancelled_at: Option<Instant>,
-}
-
-impl<T, P> std::fmt::Debug for Job<T, P> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Job")
-            .field("started", &self.started)
-            .field("cancelled_at", &self.cancelled_at)
-            .finish_non_exhaustive()
-    }
-}
-
-/// What a job's poll found.
-enum Polled<T> {
-    Running,
-    Done(T),
-    /// The thread ended without a result (it panicked).
-    Lost,
-}
-
-impl<T: Send + 'static, P: Send + 'static> Job<T, P> {
-    /// Starts `work` on a thread named `name`; it gets the cancel flag and a bounded progress
-    /// sender, and its result is sent back followed by a repaint request.
-    fn spawn(
-        name: &str,
-        ctx: Option<egui::Context>,
-        work: impl FnOnce(Arc<AtomicBool>, std::sync::mpsc::SyncSender<P>) -> T + Send + 'static,
-    ) -> std::io::Result<Self> {
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (ptx, prx) = sync_channel(PROGRESS_CAPACITY);
-        let (rtx, rrx) = sync_channel(1);
-        let flag = Arc::clone(&cancel);
-        let handle = std::thread::Builder::new().name(name.to_owned()).spawn(move || {
-            let out = work(flag, ptx);
-            // The receiver is gone only when the tab was dropped; nothing to report to then.
-            let _ = rtx.send(out);
-            if let Some(ctx) = ctx {
-                ctx.request_repaint();
-            }
-        })?;
-        Ok(Job {
-            handle: Some(handle),
-            cancel,
-            progress: prx,
-            result: rrx,
-            started: Instant::now(),
-            cancelled_at: None,
-        })
-    }
-
-    /// Asks the job to stop (the library checks the flag at least once a second).
-    pub fn cancel(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
-        self.cancelled_at.get_or_insert_with(Instant::now);
-    }
-
-    /// Whether Cancel was pressed.
-    pub fn is_cancelling(&self) -> bool {
-        self.cancelled_at.is_some()
-    }
-
-    fn drain_progress(&self) -> Vec<P> {
-        self.progress.try_iter().collect()
-    }
-
-    fn poll(&mut self) -> Polled<T> {
-        match self.result.try_recv() {
-            Ok(t) => {
-                self.join();
-                Polled::Done(t)
-            }
-            Err(TryRecvError::Empty) => Polled::Running,
-            Err(TryRecvError::Disconnected) => {
-                self.join();
-                Polled::Lost
-            }
-        }
-    }
-
-    fn join(&mut self) {
-        if let Some(h) = self.handle.take() {
-            // A panic already printed its message; the lost result is reported by `poll`.
-            let _ = h.join();
-        }
-    }
-}
-
-impl<T, P> Drop for Job<T, P> {
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
-    }
 }
 
 /// Probe settings chosen in the tab.

@@ -6,16 +6,17 @@
 //! carries them out after the frame is drawn. Long work (sampling, probe, links) runs on the threads of
 //! [`super::live_state`].
 
-use super::app::{Action, AppState};
+use super::command::Action;
 pub use super::command::LiveAction;
 use super::live_cards::{gpu_cards, plots};
 use super::live_links::links_section;
 use super::live_probe::probe_section;
 use super::live_state::{self, LiveView, utc_date_time};
+use super::state::AppState;
 use super::theme;
-use eframe::egui::{self, Color32, RichText};
+pub use super::widgets::{grade_color, plain};
+use eframe::egui::{self, RichText};
 use kraftwerk_live::nvml::NO_DRIVER;
-use kraftwerk_live::probe::Grade;
 
 /// Draws the Live tab; its widgets' commands go to `out` as [`Action::Live`], applied by the
 /// app after the frame (the sampler is started and polled once per frame in the app's `logic`).
@@ -64,20 +65,6 @@ pub fn apply(ctx: &egui::Context, state: &AppState, live: &mut LiveView, action:
     }
 }
 
-/// Colour of a probe/validation grade.
-pub fn grade_color(g: Grade) -> Color32 {
-    match g {
-        Grade::Pass => theme::OK,
-        Grade::Info => theme::INFO,
-        Grade::Warn | Grade::NotMeasured => theme::WARNING,
-        Grade::Fail => theme::ERROR,
-    }
-}
-
-pub(super) fn grade_badge(ui: &mut egui::Ui, g: Grade) {
-    theme::badge(ui, g.name(), grade_color(g));
-}
-
 fn draw(ui: &mut egui::Ui, state: &AppState, live: &LiveView, out: &mut Vec<LiveAction>) {
     source_banner(ui, live, out);
     if !live.errors.is_empty() {
@@ -101,10 +88,6 @@ fn draw(ui: &mut egui::Ui, state: &AppState, live: &LiveView, out: &mut Vec<Live
         probe_section(ui, state, live, out);
         ui.add_space(theme::SECTION_GAP);
     });
-}
-
-pub(super) fn section_heading(ui: &mut egui::Ui, text: &str) {
-    ui.label(RichText::new(text).heading().strong());
 }
 
 fn source_banner(ui: &mut egui::Ui, live: &LiveView, out: &mut Vec<LiveAction>) {
@@ -186,35 +169,4 @@ fn source_banner(ui: &mut egui::Ui, live: &LiveView, out: &mut Vec<LiveAction>) 
             }
         });
     }
-}
-
-/// Library text with the few symbols egui's built-in font lacks spelled out (arrows, math
-/// signs), so nothing draws as a box.
-pub fn plain(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '↔' => out.push_str("<->"),
-            '→' => out.push_str("->"),
-            '←' => out.push_str("<-"),
-            '≤' => out.push_str("<="),
-            '≥' => out.push_str(">="),
-            '−' | '–' => out.push('-'),
-            'Σ' => out.push_str("sum "),
-            'ᵀ' => out.push('T'),
-            'ⁿ' => out.push('n'),
-            '⁹' => out.push('9'),
-            '∈' => out.push_str("in"),
-            '≈' => out.push('~'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-pub(super) fn wrapped(ui: &mut egui::Ui, text: &str, width: f32) {
-    ui.scope(|ui| {
-        ui.set_max_width(width);
-        ui.add(egui::Label::new(text).wrap());
-    });
 }

@@ -13,22 +13,11 @@
 //! Opening the form at one field ([`FormTarget::field`]) is how "enter this figure" works: a
 //! not-checked finding names a part and a field, [`figure_to_enter`] turns it into a target.
 
-use super::app::AppState;
+pub use super::command::FormTarget;
+use super::state::AppState;
 use kraftwerk_catalog::{self as catalog, Catalog, Origin, PartKind, PartsFile};
 use kraftwerk_core::check::{Finding, PartRef};
 use serde_json::{Map, Value};
-
-/// Which part the form edits and which field takes the focus.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FormTarget {
-    /// Kind of part.
-    pub kind: PartKind,
-    /// Id of the part to edit; `None`: a new part of this kind (a copy of the first one as a
-    /// template, with a new id).
-    pub id: Option<String>,
-    /// Field to focus (a serde field name such as `length_mm`), if any.
-    pub field: Option<String>,
-}
 
 /// How a field's text maps to its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,12 +2,12 @@
 //! field, its error beside it, the whole part's problems, Save and Cancel. Typing edits the
 //! form (view state) and re-validates it; saving is an [`Action`].
 
-use super::app::Action;
+use super::command::{Action, FileAction, ViewAction};
 use super::part_form::PartForm;
 use super::theme;
 use eframe::egui::{self, RichText};
 
-/// Draws the form if it is open; pushes [`Action::SavePartForm`] or [`Action::ClosePartForm`].
+/// Draws the form if it is open; pushes [`Action::File(FileAction::SavePartForm)`] or [`Action::View(ViewAction::ClosePartForm)`].
 pub fn show(
     ctx: &egui::Context,
     form: &mut Option<PartForm>,
@@ -28,7 +28,7 @@ pub fn show(
         .collapsible(false)
         .show(ctx, |ui| body(ui, f, user_dir, out));
     if !open || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
-        out.push(Action::ClosePartForm);
+        out.push(Action::View(ViewAction::ClosePartForm));
     }
 }
 
@@ -80,10 +80,10 @@ fn body(ui: &mut egui::Ui, f: &mut PartForm, user_dir: Option<&std::path::Path>,
         };
         let save = ui.add_enabled(f.problems.is_empty(), egui::Button::new(label));
         if save.on_hover_text(hover).clicked() {
-            out.push(Action::SavePartForm);
+            out.push(Action::File(FileAction::SavePartForm));
         }
         if ui.button("Cancel").clicked() {
-            out.push(Action::ClosePartForm);
+            out.push(Action::View(ViewAction::ClosePartForm));
         }
     });
 }

@@ -3,8 +3,9 @@
 //! exports as Markdown, CSV and JSON. Everything shown comes from [`PartsList::of`], the same
 //! list the exports write.
 
-use super::app::{Action, AppState};
+use super::command::{Action, FileAction, ViewAction};
 use super::part_form::FormTarget;
+use super::state::AppState;
 use super::theme;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::rig::parts_list::{PartsFormat, PartsList, PartsRow, usd};
@@ -21,7 +22,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
                 .button(format!("Export {}…", f.name()))
                 .on_hover_text(format!("Write the parts list as {}", f.name()));
             if b.clicked() {
-                out.push(Action::ExportPartsDialog(f));
+                out.push(Action::File(FileAction::ExportPartsDialog(f)));
             }
         }
     });
@@ -75,7 +76,11 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) {
         if let Some(kind) = r.kind {
             let edit = ui.small_button("Edit").on_hover_text(format!("Edit {} as a user part", r.id));
             if edit.clicked() {
-                out.push(Action::OpenPartForm(FormTarget { kind, id: Some(r.id.clone()), field: None }));
+                out.push(Action::View(ViewAction::OpenPartForm(FormTarget {
+                    kind,
+                    id: Some(r.id.clone()),
+                    field: None,
+                })));
             }
         }
     });

@@ -3,7 +3,7 @@
 //! reading and matching is [`kraftwerk_core::rig::import_list::import_list`], the function
 //! `kraftwerk import` calls; the import itself is an [`Action`].
 
-use super::app::Action;
+use super::command::{Action, FileAction, ViewAction};
 use super::theme;
 use eframe::egui;
 use kraftwerk_core::rig::import_list::ImportedList;
@@ -39,7 +39,7 @@ impl PasteList {
     }
 }
 
-/// Draws the window if it is open; pushes [`Action::ImportList`] or [`Action::ClosePasteList`].
+/// Draws the window if it is open; pushes [`Action::File(FileAction::ImportList)`] or [`Action::View(ViewAction::ClosePasteList)`].
 pub fn show(ctx: &egui::Context, state: &mut Option<PasteList>, out: &mut Vec<Action>) {
     let Some(p) = state else { return };
     let mut open = true;
@@ -64,10 +64,10 @@ pub fn show(ctx: &egui::Context, state: &mut Option<PasteList>, out: &mut Vec<Ac
             });
             ui.horizontal(|ui| {
                 if ui.add_enabled(!p.text.trim().is_empty(), egui::Button::new("Import")).clicked() {
-                    out.push(Action::ImportList(p.text.clone()));
+                    out.push(Action::File(FileAction::ImportList(p.text.clone())));
                 }
                 if ui.button("Close").clicked() {
-                    out.push(Action::ClosePasteList);
+                    out.push(Action::View(ViewAction::ClosePasteList));
                 }
             });
             if let Some(e) = &p.error {
@@ -89,6 +89,6 @@ pub fn show(ctx: &egui::Context, state: &mut Option<PasteList>, out: &mut Vec<Ac
             }
         });
     if !open {
-        out.push(Action::ClosePasteList);
+        out.push(Action::View(ViewAction::ClosePasteList));
     }
 }

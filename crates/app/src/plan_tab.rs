@@ -3,31 +3,32 @@
 //! relaxing each constraint would buy.
 //!
 //! Self-contained: [`PlanTab`] holds the form and the search; [`draw`] takes the `Ui` and the
-//! catalog and returns a [`PlanTabAction`] for the app to carry out (it never touches the app).
-//! The search runs on a named background thread (`kraftwerk-plan`) that reports progress
-//! through a bounded channel and stops when cancelled. Every figure comes from
+//! catalog and returns a [`PlanTabAction`] for the app to carry out (it never touches the app),
+//! as the Live tab does: the app starts and cancels the search and polls it once a frame.
+//! The search runs as a [`Job`] (the window's one job type, as the Live tab's probe does) on a
+//! named background thread (`kraftwerk-plan`) that reports progress through a bounded channel
+//! and stops when cancelled. Every figure comes from
 //! [`kraftwerk_core::plan::plan`], the function `kraftwerk plan` prints.
 
+use super::job::{Job, Polled};
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::Catalog;
 use kraftwerk_core::plan::{Control, Form, Goal, ModelRef, PlanOutcome};
 use kraftwerk_core::rig::Build;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::SyncSender;
 
-/// Messages of the search thread; the channel holds [`CHANNEL_CAP`] at most.
-enum Msg {
-    Progress(usize, usize),
-    Done(Box<Result<PlanOutcome, String>>),
-}
+/// Name of the search thread.
+pub const PLAN_THREAD: &str = "kraftwerk-plan";
 
-/// Capacity of the progress channel (progress messages are dropped when it is full).
-pub const CHANNEL_CAP: usize = 16;
-
-/// What the app should do after a frame of the tab.
+/// What the tab asks the app to do (inside `Action::Plan`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlanTabAction {
+    /// Start a search for the form's goal ([`PlanTab::start`]).
+    Start,
+    /// Ask the running search to stop ([`PlanTab::cancel`]); its partial answer still arrives.
+    Cancel,
     /// Open this build in the Build tab (replacing the current one, as File > Open does).
     OpenBuild(Box<Build>),
 }
@@ -118,26 +119,17 @@ impl GoalForm {
     }
 }
 
-struct Job {
-    rx: Receiver<Msg>,
-    cancel: Arc<AtomicBool>,
-    progress: (usize, usize),
-}
-
 /// Tab state: the form, a running search, the last answer.
 #[derive(Default)]
 pub struct PlanTab {
     /// The goal.
     pub form: GoalForm,
-    job: Option<Job>,
+    /// The running search: its result, and (steps done, steps in all) as progress.
+    job: Option<Job<Result<PlanOutcome, String>, (usize, usize)>>,
+    /// The running search's last progress.
+    progress: (usize, usize),
     /// The last answer (or why there is none).
     pub outcome: Option<Result<PlanOutcome, String>>,
-}
-
-fn send(tx: &SyncSender<Msg>, m: Msg) {
-    match tx.try_send(m) {
-        Ok(()) | Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {}
-    }
 }
 
 impl PlanTab {
@@ -148,7 +140,7 @@ impl PlanTab {
 
     /// Progress of the running search: (steps done, steps in all).
     pub fn progress(&self) -> Option<(usize, usize)> {
-        self.job.as_ref().map(|j| j.progress)
+        self.job.as_ref().map(|_| self.progress)
     }
 
     /// Starts a search for the form's goal on a background thread (cancelling a running one).
@@ -156,50 +148,44 @@ impl PlanTab {
         self.cancel();
         let goal = self.form.goal();
         let catalog = catalog.clone();
-        let (tx, rx) = sync_channel(CHANNEL_CAP);
-        let cancel = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&cancel);
-        let spawned = std::thread::Builder::new().name("kraftwerk-plan".into()).spawn(move || {
-            let progress_tx = tx.clone();
-            let mut progress = move |done: usize, total: usize| send(&progress_tx, Msg::Progress(done, total));
-            let result =
-                kraftwerk_core::plan::plan(&catalog, &goal, &mut Control { cancel: &flag, progress: &mut progress })
-                    .map_err(|e| e.to_string());
-            // The final message must arrive: block until there is room (the tab drains each frame).
-            let _ = tx.send(Msg::Done(Box::new(result)));
-        });
-        match spawned {
-            Ok(_) => self.job = Some(Job { rx, cancel, progress: (0, 1) }),
+        let work = move |cancel: Arc<AtomicBool>, tx: SyncSender<(usize, usize)>| {
+            // Progress is dropped when the channel is full (the tab drains it each frame).
+            let mut progress = move |done: usize, total: usize| {
+                let _ = tx.try_send((done, total));
+            };
+            kraftwerk_core::plan::plan(&catalog, &goal, &mut Control { cancel: &cancel, progress: &mut progress })
+                .map_err(|e| e.to_string())
+        };
+        match Job::spawn(PLAN_THREAD, None, work) {
+            Ok(job) => {
+                self.job = Some(job);
+                self.progress = (0, 1);
+            }
             Err(e) => self.outcome = Some(Err(format!("cannot start the search thread: {e}"))),
         }
     }
 
     /// Asks the running search to stop; its partial answer still arrives.
     pub fn cancel(&mut self) {
-        if let Some(j) = &self.job {
-            j.cancel.store(true, Ordering::Relaxed);
+        if let Some(j) = &mut self.job {
+            j.cancel();
         }
     }
 
-    /// Drains the channel; returns true when the search finished in this call.
+    /// Drains the job's progress and result; returns true when the search finished in this call.
     pub fn poll(&mut self) -> bool {
         let Some(job) = &mut self.job else { return false };
-        loop {
-            match job.rx.try_recv() {
-                Ok(Msg::Progress(d, t)) => job.progress = (d, t.max(1)),
-                Ok(Msg::Done(r)) => {
-                    self.outcome = Some(*r);
-                    self.job = None;
-                    return true;
-                }
-                Err(std::sync::mpsc::TryRecvError::Empty) => return false,
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                    self.outcome = Some(Err("the search thread stopped without an answer".into()));
-                    self.job = None;
-                    return true;
-                }
-            }
+        if let Some(&(d, t)) = job.drain_progress().last() {
+            self.progress = (d, t.max(1));
         }
+        let outcome = match job.poll() {
+            Polled::Running => return false,
+            Polled::Done(r) => r,
+            Polled::Lost => Err("the search thread stopped without an answer".into()),
+        };
+        self.outcome = Some(outcome);
+        self.job = None;
+        true
     }
 }
 
@@ -353,18 +339,18 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
 
 /// Draws the tab; returns what the app should do.
 pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<PlanTabAction> {
-    tab.poll();
     ui.heading("Plan a rig");
     ui.label(
         "The builds that meet the goal, cheapest first. Every build is checked by the same rules as the Checks tab.",
     );
     goal_form(ui, &mut tab.form, catalog);
+    let mut action = None;
     ui.horizontal(|ui| {
         if ui.add_enabled(!tab.running(), egui::Button::new("Plan")).clicked() {
-            tab.start(catalog);
+            action = Some(PlanTabAction::Start);
         }
         if ui.add_enabled(tab.running(), egui::Button::new("Cancel")).clicked() {
-            tab.cancel();
+            action = Some(PlanTabAction::Cancel);
         }
         if let Some((d, t)) = tab.progress() {
             ui.add(egui::ProgressBar::new(d as f32 / t as f32).show_percentage().desired_width(200.0));
@@ -372,7 +358,6 @@ pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<P
         }
     });
     ui.separator();
-    let mut action = None;
     match &tab.outcome {
         None => {
             ui.label("Set the goal and press Plan.");
@@ -389,7 +374,7 @@ pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<P
                 if out.results.is_empty() {
                     ui.label(RichText::new("Nothing in the catalog meets this goal.").strong());
                 } else {
-                    action = results_table(ui, out);
+                    action = results_table(ui, out).or(action.take());
                 }
                 if !out.relaxations.is_empty() {
                     let binding: Vec<String> = out.binding.iter().map(ToString::to_string).collect();

@@ -4,8 +4,10 @@
 //! thermal risk and the power-limit advice. Every number comes from
 //! [`kraftwerk_core::estimate::power`] through the report, as `kraftwerk power` prints it.
 
-use super::app::{Action, AppState, ViewState};
+use super::command::{Action, EditAction};
+use super::state::AppState;
 use super::theme;
+use super::view_state::ViewState;
 use super::widgets::{self, Stat};
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Bar, BarChart, GridMark, HLine, Line, LineStyle, Plot, PlotPoints, Points, VLine};
@@ -120,7 +122,7 @@ fn advice(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
                             ui.label(format!("— then {:.0} W DC, {:.0} W at the wall.", e.total_dc_w, e.total_wall_w));
                         }
                         if ui.button(format!("Apply {l:.0} W to every GPU")).clicked() {
-                            out.push(Action::SetAllPowerLimits(Some(l)));
+                            out.push(Action::Edit(EditAction::SetAllPowerLimits(Some(l))));
                         }
                     });
                 }

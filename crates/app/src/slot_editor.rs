@@ -4,8 +4,8 @@
 //! ([`catalog::wiring::layout_problems`]); saving writes the board with that layout as a user
 //! part (`<id>.ron`, atomically) and the checks run again.
 
-use super::app::AppState;
-use super::command::Action;
+use super::command::{Action, FileAction, ViewAction};
+use super::state::AppState;
 use eframe::egui;
 use kraftwerk_catalog::{self as catalog, LaneShare, LaneSource, Motherboard, PcieSlot, Provenance};
 
@@ -183,10 +183,10 @@ pub fn show(ctx: &egui::Context, editor: &mut Option<SlotEditor>, state: &AppSta
             if ui.add_enabled(ok.is_some(), egui::Button::new("Save as user part")).clicked()
                 && let Some(b) = ok
             {
-                out.push(Action::SaveSlotLayout(Box::new(b.clone())));
+                out.push(Action::File(FileAction::SaveSlotLayout(Box::new(b.clone()))));
             }
             if ui.button("Cancel").clicked() {
-                out.push(Action::CloseSlotEditor);
+                out.push(Action::View(ViewAction::CloseSlotEditor));
             }
         });
     });

@@ -1,9 +1,9 @@
 //! The state: the document ([`AppState`]: catalog, build, file, report and estimates), the
-//! persisted [`Settings`], the widgets' [`ViewState`] and the [`Message`]s above the tabs. No
-//! drawing here and no command handling (see [`super::command`] and [`super::app`]).
+//! persisted [`Settings`], and the [`Message`]s above the tabs. The widgets'
+//! view state is apart, in [`super::view_state`]. No drawing here and no command handling (see
+//! [`super::command`] and [`super::app`]).
 
 use super::command::Tab;
-use super::{catalog_tab, fit_tab, widgets};
 use kraftwerk_catalog::Catalog;
 use kraftwerk_core::check::{self, PartRef, Report, Severity};
 use kraftwerk_core::estimate::power::{self, LoadState, PowerEstimate};
@@ -114,9 +114,9 @@ impl AppState {
         self.part_severity.get(&part).copied()
     }
 
-    /// Applies one edit to the build; returns whether anything changed. Non-edit actions are
-    /// ignored here.
-    pub fn apply_edit(&mut self, action: super::command::Action) -> bool {
+    /// Applies one edit to the build; returns whether anything changed. The history steps
+    /// (undo, redo) are the app's and change nothing here.
+    pub fn apply_edit(&mut self, action: super::command::EditAction) -> bool {
         let before = self.build.clone();
         super::command::edit_build(&mut self.build, &self.catalog, action);
         let changed = self.build != before;
@@ -168,48 +168,5 @@ impl Settings {
         self.recent.retain(|p| p != &path);
         self.recent.insert(0, path);
         self.recent.truncate(MAX_RECENT);
-    }
-}
-
-/// View state of the widgets that is not part of the document: tab, highlight, table sort,
-/// editors, caches. Nothing here is saved in the build file.
-#[derive(Debug, Default)]
-pub struct ViewState {
-    /// Shown tab.
-    pub tab: Tab,
-    /// Parts outlined (from a clicked finding).
-    pub highlight: Vec<PartRef>,
-    /// Show the rule docs window.
-    pub show_rule_docs: bool,
-    /// Rule docs window filter.
-    pub rule_filter: String,
-    /// One power limit for all GPUs.
-    pub link_limits: bool,
-    /// Catalog tab state.
-    pub catalog: catalog_tab::CatalogView,
-    /// LLM-fit tab state.
-    pub fit: fit_tab::FitView,
-    /// Cached picker entries, per picker, for one state revision.
-    pub picks: widgets::PickCache,
-    /// Name field being edited.
-    pub name_edit: Option<String>,
-    /// Compare tab: the other builds and the model.
-    pub compare: super::compare_tab::CompareView,
-    /// Plan tab: the goal form, a running search and its answer.
-    pub plan: super::plan_tab::PlanTab,
-    /// The part form, when open.
-    pub part_form: Option<super::part_form::PartForm>,
-    /// The in-app path field, when shown.
-    pub path_prompt: Option<super::files::PathPrompt>,
-    /// The Paste parts list window, when open.
-    pub paste_list: Option<super::paste_list::PasteList>,
-    /// The slot-layout editor, when open.
-    pub slot_editor: Option<super::slot_editor::SlotEditor>,
-}
-
-impl ViewState {
-    /// Whether `part` is outlined.
-    pub fn is_highlighted(&self, part: PartRef) -> bool {
-        self.highlight.contains(&part)
     }
 }

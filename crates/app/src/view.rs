@@ -3,8 +3,8 @@
 //! [`Action`]s; nothing here changes the document.
 
 use super::app::KraftwerkApp;
-use super::command::{Action, Pending, PromptChoice, Tab};
-use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, power_tab, theme};
+use super::command::{Action, EditAction, FileAction, Pending, PromptChoice, Tab, ViewAction};
+use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, power_tab, shortcuts, theme};
 use eframe::egui;
 
 impl KraftwerkApp {
@@ -33,7 +33,7 @@ impl KraftwerkApp {
                         label = egui::RichText::new(format!("{} ({})", t.title(), self.state.report.findings.len()));
                     }
                     if ui.selectable_label(self.view.tab == t, label.size(15.0)).clicked() {
-                        out.push(Action::SelectTab(t));
+                        out.push(Action::View(ViewAction::SelectTab(t)));
                     }
                 }
             });
@@ -42,15 +42,13 @@ impl KraftwerkApp {
                 Tab::Build => build_tab::show(ui, &self.state, &mut self.view, out),
                 Tab::Checks => checks_tab::show(ui, &self.state, &mut self.view, out),
                 Tab::Power => power_tab::show(ui, &self.state, &mut self.view, out),
-                Tab::Fit => fit_tab::show(ui, &self.state, &mut self.view, out),
-                Tab::Catalog => catalog_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Fit => fit_tab::show(ui, &self.state, &mut self.view.fit, &mut self.view.picks, out),
+                Tab::Catalog => catalog_tab::show(ui, &self.state, &mut self.view.catalog, out),
                 Tab::Parts => super::parts_tab::show(ui, &self.state, out),
-                Tab::Compare => super::compare_tab::show(ui, &self.state, &mut self.view, out),
+                Tab::Compare => super::compare_tab::show(ui, &self.state, &mut self.view.compare, out),
                 Tab::Plan => {
-                    if let Some(super::plan_tab::PlanTabAction::OpenBuild(b)) =
-                        super::plan_tab::draw(ui, &mut self.view.plan, &self.state.catalog)
-                    {
-                        out.push(Action::OpenPlannedBuild(b));
+                    if let Some(a) = super::plan_tab::draw(ui, &mut self.view.plan, &self.state.catalog) {
+                        out.push(Action::Plan(a));
                     }
                 }
                 Tab::Live => super::live_tab::show(ui, &self.state, &self.live, out),
@@ -62,7 +60,7 @@ impl KraftwerkApp {
                 checks_tab::rule_docs(ui, &mut self.view.rule_filter);
             });
             if !open {
-                out.push(Action::ToggleRuleDocs);
+                out.push(Action::View(ViewAction::ToggleRuleDocs));
             }
         }
         self.prompt(ui.ctx(), out);
@@ -76,11 +74,11 @@ impl KraftwerkApp {
     fn menu_bar(&mut self, ui: &mut egui::Ui, out: &mut Vec<Action>) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                if ui.add(egui::Button::new("New").shortcut_text("Ctrl+N")).clicked() {
-                    out.push(Action::New);
+                if ui.add(with_keys("New", &Action::File(FileAction::New))).clicked() {
+                    out.push(Action::File(FileAction::New));
                 }
-                if ui.add(egui::Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
-                    out.push(Action::OpenDialog);
+                if ui.add(with_keys("Open…", &Action::File(FileAction::OpenDialog))).clicked() {
+                    out.push(Action::File(FileAction::OpenDialog));
                 }
                 ui.menu_button("Open recent", |ui| {
                     if self.settings.recent.is_empty() {
@@ -90,80 +88,85 @@ impl KraftwerkApp {
                         let name =
                             p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
                         if ui.button(name).on_hover_text(p.display().to_string()).clicked() {
-                            out.push(Action::Open(p.clone()));
+                            out.push(Action::File(FileAction::Open(p.clone())));
                         }
                     }
                 });
                 ui.separator();
-                if ui.add(egui::Button::new("Save").shortcut_text("Ctrl+S")).clicked() {
-                    out.push(Action::Save);
+                if ui.add(with_keys("Save", &Action::File(FileAction::Save))).clicked() {
+                    out.push(Action::File(FileAction::Save));
                 }
-                if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
-                    out.push(Action::SaveAsDialog);
+                if ui.add(with_keys("Save As…", &Action::File(FileAction::SaveAsDialog))).clicked() {
+                    out.push(Action::File(FileAction::SaveAsDialog));
                 }
-                if ui.add(egui::Button::new("Export report as Markdown…").shortcut_text("Ctrl+E")).clicked() {
-                    out.push(Action::ExportDialog);
+                if ui.add(with_keys("Export report as Markdown…", &Action::File(FileAction::ExportDialog))).clicked()
+                {
+                    out.push(Action::File(FileAction::ExportDialog));
                 }
                 ui.menu_button("Export parts list", |ui| {
                     for f in kraftwerk_core::rig::parts_list::PartsFormat::ALL {
                         if ui.button(format!("{}…", f.name())).clicked() {
-                            out.push(Action::ExportPartsDialog(f));
+                            out.push(Action::File(FileAction::ExportPartsDialog(f)));
                         }
                     }
                 });
                 ui.separator();
                 if ui.button("Quit").clicked() {
-                    out.push(Action::Quit);
+                    out.push(Action::File(FileAction::Quit));
                 }
             });
             ui.menu_button("Edit", |ui| {
-                if ui.add_enabled(!self.undo.is_empty(), egui::Button::new("Undo").shortcut_text("Ctrl+Z")).clicked() {
-                    out.push(Action::Undo);
+                if ui.add_enabled(!self.undo.is_empty(), with_keys("Undo", &Action::Edit(EditAction::Undo))).clicked() {
+                    out.push(Action::Edit(EditAction::Undo));
                 }
-                if ui
-                    .add_enabled(!self.redo.is_empty(), egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z"))
-                    .clicked()
-                {
-                    out.push(Action::Redo);
+                if ui.add_enabled(!self.redo.is_empty(), with_keys("Redo", &Action::Edit(EditAction::Redo))).clicked() {
+                    out.push(Action::Edit(EditAction::Redo));
                 }
                 ui.separator();
                 if ui.button("Auto-place GPUs").clicked() {
-                    out.push(Action::AutoPlaceGpus);
+                    out.push(Action::Edit(EditAction::AutoPlaceGpus));
                 }
                 if ui.button("Paste parts list…").clicked() {
-                    out.push(Action::PasteListDialog);
+                    out.push(Action::View(ViewAction::PasteListDialog));
                 }
                 ui.menu_button("New user part", |ui| {
                     for kind in kraftwerk_catalog::PartKind::ALL {
                         if ui.button(kind.plural()).clicked() {
-                            out.push(Action::OpenPartForm(super::part_form::FormTarget {
+                            out.push(Action::View(ViewAction::OpenPartForm(super::part_form::FormTarget {
                                 kind,
                                 id: None,
                                 field: None,
-                            }));
+                            })));
                         }
                     }
                 });
             });
             ui.menu_button("View", |ui| {
-                for (i, t) in Tab::ALL.into_iter().enumerate() {
+                for t in Tab::ALL {
+                    let select = Action::View(ViewAction::SelectTab(t));
                     let b = egui::Button::selectable(self.view.tab == t, t.title())
-                        .shortcut_text(format!("Ctrl+{}", i + 1));
+                        .shortcut_text(shortcuts::text(&select).unwrap_or_default());
                     if ui.add(b).clicked() {
-                        out.push(Action::SelectTab(t));
+                        out.push(Action::View(ViewAction::SelectTab(t)));
                     }
                 }
                 ui.separator();
-                if ui.checkbox(&mut self.settings.show_build_panel.clone(), "Build panel (Ctrl+B)").clicked() {
-                    out.push(Action::ToggleBuildPanel);
+                if ui
+                    .checkbox(
+                        &mut self.settings.show_build_panel.clone(),
+                        label_with_keys("Build panel", &Action::View(ViewAction::ToggleBuildPanel)),
+                    )
+                    .clicked()
+                {
+                    out.push(Action::View(ViewAction::ToggleBuildPanel));
                 }
                 if ui.checkbox(&mut self.settings.dark.clone(), "Dark theme").clicked() {
-                    out.push(Action::ToggleDark);
+                    out.push(Action::View(ViewAction::ToggleDark));
                 }
             });
             ui.menu_button("Help", |ui| {
-                if ui.add(egui::Button::new("Rule docs").shortcut_text("F1")).clicked() {
-                    out.push(Action::ToggleRuleDocs);
+                if ui.add(with_keys("Rule docs", &Action::View(ViewAction::ToggleRuleDocs))).clicked() {
+                    out.push(Action::View(ViewAction::ToggleRuleDocs));
                 }
                 ui.separator();
                 ui.label(format!("Kraftwerk {}", env!("CARGO_PKG_VERSION")));
@@ -220,7 +223,7 @@ impl KraftwerkApp {
                         ui.add(egui::Label::new(egui::RichText::new(&m.text).monospace()).wrap());
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                             if ui.small_button("Dismiss").clicked() {
-                                out.push(Action::DismissMessage(i));
+                                out.push(Action::View(ViewAction::DismissMessage(i)));
                             }
                         });
                     });
@@ -262,7 +265,7 @@ impl KraftwerkApp {
             choice = Some(PromptChoice::Cancel);
         }
         if let Some(c) = choice {
-            out.push(Action::Prompt(c));
+            out.push(Action::File(FileAction::Prompt(c)));
         }
     }
 }
@@ -290,15 +293,15 @@ impl KraftwerkApp {
             ui.horizontal(|ui| {
                 let ok = ui.add_enabled(!p.text.trim().is_empty(), egui::Button::new("OK"));
                 if (ok.clicked() || enter) && !p.text.trim().is_empty() {
-                    out.push(Action::PathChosen(request, std::path::PathBuf::from(p.text.trim())));
+                    out.push(Action::File(FileAction::PathChosen(request, std::path::PathBuf::from(p.text.trim()))));
                 }
                 if ui.button("Cancel").clicked() {
-                    out.push(Action::ClosePathPrompt);
+                    out.push(Action::View(ViewAction::ClosePathPrompt));
                 }
             });
         });
         if resp.should_close() {
-            out.push(Action::ClosePathPrompt);
+            out.push(Action::View(ViewAction::ClosePathPrompt));
         }
     }
 }
@@ -329,6 +332,16 @@ fn drop_overlay(ctx: &egui::Context) {
         egui::FontId::proportional(24.0),
         egui::Color32::WHITE,
     );
+}
+
+/// A menu button whose shortcut label comes from [`shortcuts`] (none when no key sends it).
+fn with_keys<'a>(label: &'a str, action: &Action) -> egui::Button<'a> {
+    egui::Button::new(label).shortcut_text(shortcuts::text(action).unwrap_or_default())
+}
+
+/// `label (keys)`, the keys from [`shortcuts`] (just `label` when no key sends it).
+fn label_with_keys(label: &str, action: &Action) -> String {
+    shortcuts::text(action).map_or_else(|| label.to_owned(), |k| format!("{label} ({k})"))
 }
 
 fn plural(n: usize) -> &'static str {

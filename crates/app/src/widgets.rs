@@ -9,13 +9,16 @@
 //! [`CHECKED_TOP`] hits (listed compatible-first) and for rows as they scroll into view
 //! (`ScrollArea::show_rows` draws only visible rows), each once per build revision.
 
-use super::app::{AppState, merged};
+use super::command::{EditAction, edit_build};
+use super::state::AppState;
 use super::theme;
 use eframe::egui::{self, Color32, RichText};
 use kraftwerk_catalog::HasId;
 use kraftwerk_catalog::search::SearchIndex;
 use kraftwerk_core::check::{self, PartRef, Severity};
 use kraftwerk_core::rig::Build;
+use kraftwerk_core::rig::edit::merged;
+use kraftwerk_live::probe::Grade;
 use std::collections::{BTreeMap, HashMap};
 
 /// Which place in the build a picker fills.
@@ -143,24 +146,23 @@ fn concerns(target: PickTarget, part: PartRef, build: &Build) -> bool {
 
 /// The build with candidate `id` in place `target`.
 fn with_candidate(state: &AppState, target: PickTarget, id: &str) -> Build {
-    use super::app::Action;
     let action = match target {
-        PickTarget::Cpu => Action::SetCpu(Some(id.to_owned())),
-        PickTarget::Motherboard => Action::SetMotherboard(Some(id.to_owned())),
-        PickTarget::Cooler => Action::SetCooler(Some(id.to_owned())),
-        PickTarget::Case => Action::SetCase(Some(id.to_owned())),
-        PickTarget::Memory => Action::SetMemoryKit(Some(id.to_owned())),
-        PickTarget::AllGpus => Action::SetGpuModel(None, id.to_owned()),
-        PickTarget::Gpu(i) => Action::SetGpuModel(Some(i), id.to_owned()),
-        PickTarget::NewGpu => Action::AddGpu(id.to_owned()),
-        PickTarget::Psu(i) => Action::SetPsuModel(i, id.to_owned()),
-        PickTarget::NewPsu => Action::AddPsu(id.to_owned()),
-        PickTarget::Storage(i) => Action::SetStorageDrive(i, id.to_owned()),
-        PickTarget::NewStorage => Action::AddStorage(id.to_owned()),
+        PickTarget::Cpu => EditAction::SetCpu(Some(id.to_owned())),
+        PickTarget::Motherboard => EditAction::SetMotherboard(Some(id.to_owned())),
+        PickTarget::Cooler => EditAction::SetCooler(Some(id.to_owned())),
+        PickTarget::Case => EditAction::SetCase(Some(id.to_owned())),
+        PickTarget::Memory => EditAction::SetMemoryKit(Some(id.to_owned())),
+        PickTarget::AllGpus => EditAction::SetGpuModel(None, id.to_owned()),
+        PickTarget::Gpu(i) => EditAction::SetGpuModel(Some(i), id.to_owned()),
+        PickTarget::NewGpu => EditAction::AddGpu(id.to_owned()),
+        PickTarget::Psu(i) => EditAction::SetPsuModel(i, id.to_owned()),
+        PickTarget::NewPsu => EditAction::AddPsu(id.to_owned()),
+        PickTarget::Storage(i) => EditAction::SetStorageDrive(i, id.to_owned()),
+        PickTarget::NewStorage => EditAction::AddStorage(id.to_owned()),
         PickTarget::Model => return state.build.clone(),
     };
     let mut b = state.build.clone();
-    super::app::edit_build(&mut b, &state.catalog, action);
+    edit_build(&mut b, &state.catalog, action);
     b
 }
 
@@ -627,4 +629,58 @@ pub fn gauge(
         if theme::is_light(fill) && value / top > 0.45 { Color32::BLACK } else { ui.visuals().strong_text_color() },
     );
     resp
+}
+
+// Shared by the Live tab and its cards, links and probe sections.
+
+/// Colour of a probe/validation grade.
+pub fn grade_color(g: Grade) -> Color32 {
+    match g {
+        Grade::Pass => theme::OK,
+        Grade::Info => theme::INFO,
+        Grade::Warn | Grade::NotMeasured => theme::WARNING,
+        Grade::Fail => theme::ERROR,
+    }
+}
+
+/// A grade as a coloured badge.
+pub fn grade_badge(ui: &mut egui::Ui, g: Grade) {
+    theme::badge(ui, g.name(), grade_color(g));
+}
+
+/// A section's heading (the Live tab's sections).
+pub fn section_heading(ui: &mut egui::Ui, text: &str) {
+    ui.label(RichText::new(text).heading().strong());
+}
+
+/// Library text with the few symbols egui's built-in font lacks spelled out (arrows, math
+/// signs), so nothing draws as a box.
+pub fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '↔' => out.push_str("<->"),
+            '→' => out.push_str("->"),
+            '←' => out.push_str("<-"),
+            '≤' => out.push_str("<="),
+            '≥' => out.push_str(">="),
+            '−' | '–' => out.push('-'),
+            'Σ' => out.push_str("sum "),
+            'ᵀ' => out.push('T'),
+            'ⁿ' => out.push('n'),
+            '⁹' => out.push('9'),
+            '∈' => out.push_str("in"),
+            '≈' => out.push('~'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` wrapped at `width` points.
+pub fn wrapped(ui: &mut egui::Ui, text: &str, width: f32) {
+    ui.scope(|ui| {
+        ui.set_max_width(width);
+        ui.add(egui::Label::new(text).wrap());
+    });
 }
