@@ -22,7 +22,8 @@ pub struct FitArgs {
     /// headers); only headers are read.
     #[arg(long)]
     pub model_file: Option<PathBuf>,
-    /// Runtime: llama.cpp, exllamav2 or vllm (default: the precision's usual one).
+    /// Runtime: llama.cpp, ik_llama.cpp, exllamav2, vllm, sglang, tensorrt-llm or ktransformers
+    /// (default: the precision's usual one).
     #[arg(long)]
     pub runtime: Option<String>,
     /// vLLM `--gpu-memory-utilization`, 0-1 (default 0.9): the memory vLLM may use per GPU.

@@ -55,6 +55,12 @@ pub const VLLM_PREFILL_EFFICIENCY: f64 = 0.60;
 pub const LLAMA_CPP_CHUNK_TOKENS: u32 = 512;
 /// Prompt chunk of `ExLlamaV2` (`chunk_size` default 2048, tabbyAPI config), tokens.
 pub const EXLLAMA_CHUNK_TOKENS: u32 = 2048;
+/// Prompt chunk of SGLang (`chunked_prefill_size`, 8192 on GPUs of 35-160 GB: sgl-project/sglang
+/// `python/sglang/srt/server_args.py`, `_handle_chunked_prefill_size`), tokens.
+pub const SGLANG_CHUNK_TOKENS: u32 = 8192;
+/// Prompt chunk of TensorRT-LLM (`max_num_tokens` default 8192, `tensorrt_llm/llmapi/llm_args.py`),
+/// tokens.
+pub const TRTLLM_CHUNK_TOKENS: u32 = 8192;
 /// Prompt chunk of vLLM chunked prefill (`max_num_batched_tokens`, 2048 in the V0 scheduler
 /// defaults), tokens.
 pub const VLLM_CHUNK_TOKENS: u32 = 2048;

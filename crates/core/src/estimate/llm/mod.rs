@@ -311,8 +311,8 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
                 }
             }
         }
-        if runtime == Runtime::LlamaCpp && !input.weight_precision.is_gguf() {
-            notes.push(format!("llama.cpp runtime with {} weights", input.weight_precision));
+        if runtime.is_llama_cpp_family() && !input.weight_precision.is_gguf() {
+            notes.push(format!("{runtime} runtime with {} weights", input.weight_precision));
         }
     }
     notes
