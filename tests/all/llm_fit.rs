@@ -710,6 +710,7 @@ fn serving_h100() -> Gpu {
     g.form_factor = GpuFormFactor::Sxm;
     g
 }
+mod current;
 #[path = "llm_fit/parallel.rs"]
 mod parallel;
 

@@ -51,6 +51,14 @@ pub const EXLLAMA_PREFILL_EFFICIENCY: f64 = 0.60;
 /// calibrated here: the middle of the 0.5-0.7 range of compute-bound prefill (judgement).
 pub const VLLM_PREFILL_EFFICIENCY: f64 = 0.60;
 
+/// Fraction of the prefill efficiency that multiplies at the FP8 tensor rate reach (FP8 GEMMs
+/// with per-tensor or block scales, and the BF16 attention and norms around them, fall further
+/// short of the FP8 peak than BF16 work of the BF16 peak). Fitted on the compute-bound rows of
+/// TensorRT-LLM's performance overview (`docs/source/performance/perf-overview.md` at
+/// 00f37686): Llama 3.1 8B FP8 on one H100 SXM, 128/128 tokens, 28,312 output tok/s is about
+/// 45 % of the FP8 peak over prompt and output tokens; 0.75 × 0.60 = 0.45.
+pub const FP8_TENSOR_EFFICIENCY: f64 = 0.75;
+
 /// Prompt chunk of llama.cpp (`n_ubatch` default 512), tokens.
 pub const LLAMA_CPP_CHUNK_TOKENS: u32 = 512;
 /// Prompt chunk of `ExLlamaV2` (`chunk_size` default 2048, tabbyAPI config), tokens.
