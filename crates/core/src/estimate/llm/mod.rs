@@ -52,6 +52,7 @@
 pub mod calibration;
 pub mod cluster;
 mod finetune;
+pub mod host;
 pub mod inputs;
 pub mod measured;
 mod memory;
