@@ -98,9 +98,9 @@ pub fn overview_rows() -> Vec<OverviewRow> {
 /// TensorRT-LLM's `max_batch_size` default of 2048 (`tensorrt_llm/llmapi/llm_args.py`).
 /// Returns (estimate total tok/s, batch).
 pub fn overview_estimate(row: &OverviewRow) -> (f64, u32) {
-    let &(m, g, p, tp, isl, osl, _) = row;
-    let gpu = catalog_gpu(g);
-    let mut i = infer(catalog_model(m), p, isl + osl, Runtime::TensorRtLlm);
+    let &(model_id, gpu_id, precision, tp, isl, osl, _) = row;
+    let gpu = catalog_gpu(gpu_id);
+    let mut i = infer(catalog_model(model_id), precision, isl + osl, Runtime::TensorRtLlm);
     i.kv_precision = Precision::Fp8;
     i.parallelism = if tp > 1 { Parallelism::TensorParallel(tp) } else { Parallelism::Single };
     let group: Vec<GpuSlot> = (0..tp)

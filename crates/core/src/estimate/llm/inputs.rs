@@ -332,10 +332,10 @@ impl Runtime {
     /// Fixed decode cost per layer and step, s ([`LLAMA_CPP_LAYER_OVERHEAD_S`] and siblings).
     pub fn layer_overhead_s(self) -> f64 {
         match self {
-            Runtime::LlamaCpp => LLAMA_CPP_LAYER_OVERHEAD_S,
+            Runtime::LlamaCpp | Runtime::IkLlamaCpp => LLAMA_CPP_LAYER_OVERHEAD_S,
             Runtime::ExLlamaV2 => EXLLAMA_LAYER_OVERHEAD_S,
+            // ktransformers replays its GPU part as CUDA graphs, as vLLM does (judgement).
             Runtime::Vllm | Runtime::Sglang | Runtime::TensorRtLlm | Runtime::KTransformers => VLLM_LAYER_OVERHEAD_S,
-            Runtime::IkLlamaCpp => LLAMA_CPP_LAYER_OVERHEAD_S,
         }
     }
 
@@ -343,22 +343,20 @@ impl Runtime {
     /// and siblings); also used for the compute side of batched decode.
     pub fn prefill_efficiency(self) -> f64 {
         match self {
-            Runtime::LlamaCpp => LLAMA_CPP_PREFILL_EFFICIENCY,
+            Runtime::LlamaCpp | Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_PREFILL_EFFICIENCY,
             Runtime::ExLlamaV2 => EXLLAMA_PREFILL_EFFICIENCY,
             Runtime::Vllm | Runtime::Sglang | Runtime::TensorRtLlm => VLLM_PREFILL_EFFICIENCY,
-            Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_PREFILL_EFFICIENCY,
         }
     }
 
     /// Prompt chunk, tokens ([`LLAMA_CPP_CHUNK_TOKENS`] and siblings).
     pub fn chunk_tokens(self) -> u32 {
         match self {
-            Runtime::LlamaCpp => LLAMA_CPP_CHUNK_TOKENS,
+            Runtime::LlamaCpp | Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_CHUNK_TOKENS,
             Runtime::ExLlamaV2 => EXLLAMA_CHUNK_TOKENS,
             Runtime::Vllm => VLLM_CHUNK_TOKENS,
             Runtime::Sglang => SGLANG_CHUNK_TOKENS,
             Runtime::TensorRtLlm => TRTLLM_CHUNK_TOKENS,
-            Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_CHUNK_TOKENS,
         }
     }
 
@@ -392,10 +390,9 @@ impl Runtime {
     /// Runtime buffers per GPU beyond the CUDA context, GiB.
     pub fn buffers_gib(self) -> f64 {
         match self {
-            Runtime::LlamaCpp => LLAMA_CPP_BUFFERS_GIB,
+            Runtime::LlamaCpp | Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_BUFFERS_GIB,
             Runtime::ExLlamaV2 => EXLLAMA_BUFFERS_GIB,
             Runtime::Vllm | Runtime::Sglang | Runtime::TensorRtLlm => VLLM_CUDA_GRAPHS_GIB,
-            Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_BUFFERS_GIB,
         }
     }
 
