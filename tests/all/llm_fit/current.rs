@@ -199,3 +199,40 @@ fn calibration_trtllm_overview_2025() {
     assert!(listed_but_inside.is_empty(), "rows listed as not held that the estimate holds: {listed_but_inside:#?}");
     assert!(held.len() >= 40, "{} rows held", held.len());
 }
+
+/// Issue 28, item 4: `--runtime` takes SGLang, TensorRT-LLM, ik_llama.cpp and ktransformers (each
+/// name round-trips), an unknown name is refused with every accepted one, and the planner plans
+/// for a runtime: with "best" precision it tries that runtime's own precisions.
+#[test]
+fn new_runtimes_parse_and_the_planner_plans_for_them() {
+    for (name, rt) in [
+        ("sglang", Runtime::Sglang),
+        ("tensorrt-llm", Runtime::TensorRtLlm),
+        ("trtllm", Runtime::TensorRtLlm),
+        ("ik_llama.cpp", Runtime::IkLlamaCpp),
+        ("ktransformers", Runtime::KTransformers),
+    ] {
+        assert_eq!(name.parse::<Runtime>(), Ok(rt), "{name}");
+        assert_eq!(rt.to_string().parse::<Runtime>(), Ok(rt), "{rt}");
+    }
+    let e = "mlc-llm".parse::<Runtime>().expect_err("unknown runtime").0;
+    for rt in Runtime::ALL {
+        assert!(e.contains(&rt.to_string()), "{e} lacks {rt}");
+    }
+
+    use kraftwerk::plan::{Goal, ModelRef, plan_blocking};
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let goal = |rt: &str| Goal {
+        model: ModelRef::Preset("llama-3.1-8b".into()),
+        runtime: Some(rt.into()),
+        max_results: 1,
+        ..Goal::default()
+    };
+    let bad = plan_blocking(&cat, &goal("mlc-llm")).expect_err("unknown runtime").to_string();
+    assert!(bad.contains("tensorrt-llm") && bad.contains("ktransformers"), "{bad}");
+    for (rt, family) in [("sglang", ["bf16", "fp8", "int4"]), ("ik_llama.cpp", ["q8_0", "q6_k", "q5_k_m"])] {
+        let out = plan_blocking(&cat, &goal(rt)).expect("plan");
+        let r = out.results.first().unwrap_or_else(|| panic!("{rt}: no plan"));
+        assert!(family.contains(&r.precision.as_str()), "{rt}: planned at {}", r.precision);
+    }
+}
