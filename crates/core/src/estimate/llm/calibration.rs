@@ -21,6 +21,14 @@ pub const DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.80;
 /// for 32 layers).
 pub const LLAMA_CPP_LAYER_OVERHEAD_S: f64 = 90e-6;
 
+/// ik_llama.cpp fixed cost per layer and decode step, s. Fitted on ik_llama.cpp PR 1106
+/// (https://github.com/ikawrakow/ik_llama.cpp/pull/1106, January 2026): Qwen3-14B Q4_0 on
+/// 2x RTX 3090, split mode "layer", 95.54 tok/s at an empty cache, 10.5 ms per token, about what
+/// streaming the weights alone takes at [`DECODE_BANDWIDTH_EFFICIENCY`]; llama.cpp's 2023 figure
+/// ([`LLAMA_CPP_LAYER_OVERHEAD_S`]) puts it at 70 tok/s. 10 µs is used (one row: fitted, not
+/// checked).
+pub const IK_LLAMA_CPP_LAYER_OVERHEAD_S: f64 = 10e-6;
+
 /// `ExLlamaV2` fixed cost per layer and decode step, s. No published measurement found; the llama.cpp
 /// figure is used (judgement).
 pub const EXLLAMA_LAYER_OVERHEAD_S: f64 = 90e-6;

@@ -8,9 +8,9 @@
 
 use super::calibration::{
     EXLLAMA_BUFFERS_GIB, EXLLAMA_CHUNK_TOKENS, EXLLAMA_LAYER_OVERHEAD_S, EXLLAMA_PREFILL_EFFICIENCY, HEADROOM_FRACTION,
-    INT4_BITS, LLAMA_CPP_BUFFERS_GIB, LLAMA_CPP_CHUNK_TOKENS, LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY,
-    SGLANG_CHUNK_TOKENS, TRTLLM_CHUNK_TOKENS, VLLM_CHUNK_TOKENS, VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S,
-    VLLM_PREFILL_EFFICIENCY, VLLM_RESERVED_FRACTION,
+    IK_LLAMA_CPP_LAYER_OVERHEAD_S, INT4_BITS, LLAMA_CPP_BUFFERS_GIB, LLAMA_CPP_CHUNK_TOKENS,
+    LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY, SGLANG_CHUNK_TOKENS, TRTLLM_CHUNK_TOKENS,
+    VLLM_CHUNK_TOKENS, VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S, VLLM_PREFILL_EFFICIENCY, VLLM_RESERVED_FRACTION,
 };
 use kraftwerk_catalog::{Gpu, LlmModel, NvLink, WeightBytes};
 use serde::{Deserialize, Serialize};
@@ -332,7 +332,8 @@ impl Runtime {
     /// Fixed decode cost per layer and step, s ([`LLAMA_CPP_LAYER_OVERHEAD_S`] and siblings).
     pub fn layer_overhead_s(self) -> f64 {
         match self {
-            Runtime::LlamaCpp | Runtime::IkLlamaCpp => LLAMA_CPP_LAYER_OVERHEAD_S,
+            Runtime::LlamaCpp => LLAMA_CPP_LAYER_OVERHEAD_S,
+            Runtime::IkLlamaCpp => IK_LLAMA_CPP_LAYER_OVERHEAD_S,
             Runtime::ExLlamaV2 => EXLLAMA_LAYER_OVERHEAD_S,
             // ktransformers replays its GPU part as CUDA graphs, as vLLM does (judgement).
             Runtime::Vllm | Runtime::Sglang | Runtime::TensorRtLlm | Runtime::KTransformers => VLLM_LAYER_OVERHEAD_S,
