@@ -130,6 +130,17 @@ pub fn run(a: &FitArgs) -> ExitCode {
         print_speed_and_cost(&result);
         print_stale_prices(&result, &catalog);
     }
+    if let Some(x) = &result.experts_in_ram {
+        outln!(
+            "  experts in system RAM ({}, every routed expert in RAM; llama.cpp: -ot exps=CPU): {:.1} GiB of routed experts in RAM, about {:.1} tok/s decode ({:.1} GB/token from RAM at {:.0} GB/s reached, {:.1} GB/token from the GPU)",
+            result.fit.runtime,
+            x.host_experts_gib,
+            x.decode_tokens_per_s,
+            x.host_gb_per_token,
+            x.host_decode_gb_s,
+            x.gpu_gb_per_token
+        );
+    }
     for n in &result.fit.notes {
         outln!("  note: {n}");
     }
