@@ -5,6 +5,7 @@
 #![allow(clippy::wildcard_imports, reason = "the helpers of the llm_fit test root")]
 
 use super::*;
+use kraftwerk::plan::{Goal, ModelRef, plan_blocking};
 
 /// Where the rows come from: NVIDIA/TensorRT-LLM `docs/source/performance/perf-overview.md`
 /// at commit 00f37686aa854010d68bcbd0f4ab000221541ca6 (the "v1.0" overview: H100 SXM 80GB in a
@@ -220,7 +221,6 @@ fn new_runtimes_parse_and_the_planner_plans_for_them() {
         assert!(e.contains(&rt.to_string()), "{e} lacks {rt}");
     }
 
-    use kraftwerk::plan::{Goal, ModelRef, plan_blocking};
     let cat = kraftwerk::catalog::builtin().expect("catalog");
     let goal = |rt: &str| Goal {
         model: ModelRef::Preset("llama-3.1-8b".into()),
