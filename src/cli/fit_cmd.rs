@@ -22,7 +22,8 @@ pub struct FitArgs {
     /// headers); only headers are read.
     #[arg(long)]
     pub model_file: Option<PathBuf>,
-    /// Runtime: llama.cpp, exllamav2 or vllm (default: the precision's usual one).
+    /// Runtime: llama.cpp, ik_llama.cpp, exllamav2, vllm, sglang, tensorrt-llm or ktransformers
+    /// (default: the precision's usual one).
     #[arg(long)]
     pub runtime: Option<String>,
     /// vLLM `--gpu-memory-utilization`, 0-1 (default 0.9): the memory vLLM may use per GPU.
@@ -128,6 +129,17 @@ pub fn run(a: &FitArgs) -> ExitCode {
     } else {
         print_speed_and_cost(&result);
         print_stale_prices(&result, &catalog);
+    }
+    if let Some(x) = &result.experts_in_ram {
+        outln!(
+            "  experts in system RAM ({}, every routed expert in RAM; llama.cpp: -ot exps=CPU): {:.1} GiB of routed experts in RAM, about {:.1} tok/s decode ({:.1} GB/token from RAM at {:.0} GB/s reached, {:.1} GB/token from the GPU)",
+            result.fit.runtime,
+            x.host_experts_gib,
+            x.decode_tokens_per_s,
+            x.host_gb_per_token,
+            x.host_decode_gb_s,
+            x.gpu_gb_per_token
+        );
     }
     for n in &result.fit.notes {
         outln!("  note: {n}");

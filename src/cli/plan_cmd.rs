@@ -38,6 +38,10 @@ pub struct PlanArgs {
     /// Weight precision (int4, q4_k_m, fp8, bf16, ...) or `best` (the best that meets the goal).
     #[arg(long, default_value = "best")]
     pub precision: String,
+    /// Inference runtime: vllm, sglang, tensorrt-llm, llama.cpp, ik_llama.cpp, ktransformers or
+    /// exllamav2 (default: the precision's usual runtime; with `best`, the runtime's precisions).
+    #[arg(long)]
+    pub runtime: Option<String>,
     /// Context per user, tokens (default: the model's native context up to 8192).
     #[arg(long)]
     pub context: Option<u32>,
@@ -96,6 +100,7 @@ pub fn goal(a: &PlanArgs) -> Goal {
     Goal {
         model: model_ref(a.model.as_deref(), a.model_file.as_deref()).unwrap_or(Goal::default().model),
         precision: (a.precision != "best").then(|| a.precision.clone()),
+        runtime: a.runtime.clone(),
         context: a.context,
         users: a.users,
         tok_s: a.tok_s,

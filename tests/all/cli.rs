@@ -556,3 +556,26 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stderr.is_empty(), "no panic message: {}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// Issue 28, items 4-5: `fit --runtime ktransformers` on an MoE model prints the decode with
+/// every routed expert in the build's RAM (its channels, speed and sockets), also in JSON; a
+/// dense model gets none; an unknown runtime is bad input naming the accepted ones.
+#[test]
+fn fit_experts_in_ram_and_runtime_names() {
+    let b = builds("4x-rtx-3090-wrx80-puget.rig.ron");
+    let args = ["fit", &b, "--model", "qwen3-235b-a22b", "--precision", "q4_k_m", "--runtime", "ktransformers"];
+    let o = kw(&args);
+    let text = stdout(&o);
+    assert!(text.contains("experts in system RAM (ktransformers"), "{text}");
+    let mut json = args.to_vec();
+    json.extend(["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&kw(&json).stdout).expect("json");
+    let rate = v["experts_in_ram"]["decode_tokens_per_s"].as_f64().expect("experts_in_ram decode");
+    assert!(rate > 1.0 && rate < 50.0, "{rate}");
+    let dense = kw(&["fit", &b, "--model", "llama-3.3-70b", "--precision", "q4_k_m", "--runtime", "ik_llama.cpp"]);
+    assert!(!stdout(&dense).contains("experts in system RAM"), "{}", stdout(&dense));
+    let bad = kw(&["fit", &b, "--runtime", "mlc-llm"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("sglang") && err.contains("tensorrt-llm") && err.contains("ktransformers"), "{err}");
+}

@@ -710,8 +710,11 @@ fn serving_h100() -> Gpu {
     g.form_factor = GpuFormFactor::Sxm;
     g
 }
+mod current;
+mod offload;
 #[path = "llm_fit/parallel.rs"]
 mod parallel;
+mod pcie;
 
 /// Issue 27: an FP8 rate the catalog lacks is unknown, not absent. The same chip (FP16 rate
 /// known, no FP8 rate) gets a prefill estimate at its FP16 rate only when it is marked as having

@@ -92,6 +92,11 @@ pub struct BuildFit {
     /// such card's own link as an upper bound; faces must say so when this is not empty and the
     /// GPUs talk over PCIe (more than one GPU).
     pub links_unknown: Vec<usize>,
+    /// Decode of an MoE model with every routed expert in the build's RAM under ktransformers,
+    /// llama.cpp or ik_llama.cpp (`-ot exps=CPU`), on the build's channels, speed and sockets
+    /// ([`llm::host::host_expert_decode`]); `None` for a dense model, another runtime, or a
+    /// build without CPU or memory.
+    pub experts_in_ram: Option<llm::host::HostExpertDecode>,
 }
 
 /// Build indices of the GPUs whose PCIe link is unknown: add-in cards with no entry in
@@ -105,6 +110,30 @@ pub fn links_unknown(build: &Build, catalog: &Catalog) -> Vec<usize> {
         .filter(|(i, g)| g.is_some_and(|g| g.form_factor != GpuFormFactor::Sxm) && !links.iter().any(|l| l.gpu == *i))
         .map(|(i, _)| i)
         .collect()
+}
+
+
+/// The build's system memory as the host-offload decode reads it: channels in use per socket
+/// (the CPU's channels, at most the modules spread over the sockets), data rate and sockets.
+pub fn host_memory(r: &Resolved<'_>) -> Option<llm::host::HostMemory> {
+    let cpu = r.cpu?;
+    let (kit, kits) = r.memory?;
+    let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
+    let modules_per_socket = u32::from(kit.modules) * u32::from(kits) / sockets;
+    let channels = u32::from(cpu.memory_channels).min(modules_per_socket);
+    (channels > 0).then_some(llm::host::HostMemory {
+        channels_per_socket: channels,
+        speed_mt_s: kit.speed_mt_s,
+        sockets,
+    })
+}
+
+fn experts_in_ram(input: &llm::FitInput, slots: &[GpuSlot], r: &Resolved<'_>) -> Option<llm::host::HostExpertDecode> {
+    let rt = input.resolved_runtime();
+    if !(rt == llm::Runtime::KTransformers || rt.is_llama_cpp_family()) || input.mode.is_training() {
+        return None;
+    }
+    llm::host::host_expert_decode(input, slots.first(), host_memory(r)?)
 }
 
 /// Points of [`BuildFit::memory_vs_context`].
@@ -253,6 +282,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             host_bandwidth_gb_s: host_bw,
             memory_vs_context: curve,
             links_unknown: links_unknown(build, catalog),
+            experts_in_ram: experts_in_ram(&input, &slots, &r),
         });
     }
 
@@ -315,6 +345,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         Ok(c) => (Some(c), None),
         Err(e) => (None, Some(e.to_string())),
     };
+    let experts_in_ram = experts_in_ram(&input, &slots, &r);
     Ok(BuildFit {
         fit,
         cost,
@@ -323,5 +354,6 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         host_bandwidth_gb_s: host_bw,
         memory_vs_context: curve,
         links_unknown: links_unknown(build, catalog),
+        experts_in_ram,
     })
 }

@@ -21,7 +21,7 @@
 use super::{Goal, ModelRef};
 use crate::check::{self, FindingKind, Need, PartKind as CheckedPart, Severity};
 use crate::estimate::fit::{self, FitOptions};
-use crate::estimate::llm::{self, FitInput, GpuSlot, Mode, Parallelism};
+use crate::estimate::llm::{self, FitInput, GpuSlot, Mode, Parallelism, Runtime};
 use crate::estimate::model_file::{ModelFile, read_model_file};
 use crate::estimate::power::{self, LoadState};
 use crate::rig::{self, Build, GpuPlacement, MemoryUse, PsuUse, Riser, Site, Workload};
@@ -126,6 +126,14 @@ pub fn parse_precision(s: &str) -> Result<Precision, String> {
     s.parse::<Precision>().map_err(|e| e.0)
 }
 
+/// Parses a runtime name (`vllm`, `sglang`, `tensorrt-llm`, `llama.cpp`, ...).
+///
+/// # Errors
+/// The fit code's message listing the accepted names.
+pub fn parse_runtime(s: &str) -> Result<Runtime, String> {
+    s.parse::<Runtime>().map_err(|e| e.0)
+}
+
 /// Parses a mode name (`inference`, `lora`, `qlora`, `full`).
 ///
 /// # Errors
@@ -177,10 +185,11 @@ pub struct Screen {
 }
 
 /// The fit code's default parallelism for `n` GPUs (as [`fit::for_build`] picks it).
-fn default_parallelism(n: u32, precision: Precision) -> Parallelism {
+fn default_parallelism(n: u32, precision: Precision, runtime: Option<Runtime>) -> Parallelism {
+    let llama_cpp = runtime.map_or_else(|| precision.is_gguf(), Runtime::is_llama_cpp_family);
     if n == 1 {
         Parallelism::Single
-    } else if precision.is_gguf() || !n.is_power_of_two() {
+    } else if llama_cpp || !n.is_power_of_two() {
         Parallelism::LayerSplit(n)
     } else {
         Parallelism::TensorParallel(n)
@@ -192,11 +201,15 @@ fn fit_input(model: &Model, goal: &Goal, precision: Precision, n: u32) -> Result
     input.mode = goal.mode.parse::<Mode>().map_err(|e| e.0)?;
     input.context_tokens = goal.context_tokens(model).max(1);
     input.batch = goal.users.max(1);
-    input.parallelism = default_parallelism(n, precision);
+    let runtime = goal.runtime.as_deref().map(parse_runtime).transpose()?;
+    input.parallelism = default_parallelism(n, precision, runtime);
     if let Some(f) = model.file.as_ref().filter(|f| f.precision == precision) {
         // As `fit::input_for` does for `kraftwerk fit --model-file`.
         input.file_weights = Some(f.weights);
         input.runtime = Some(f.runtime);
+    }
+    if runtime.is_some() {
+        input.runtime = runtime;
     }
     Ok(input)
 }

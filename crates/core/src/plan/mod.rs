@@ -64,6 +64,10 @@ pub struct Goal {
     /// Weight precision (`int4`, `q4_k_m`, `fp8`, ...); `None` = the best that meets the goal
     /// ([`adapter::best_precisions`], best first).
     pub precision: Option<String>,
+    /// Inference runtime (`vllm`, `sglang`, `tensorrt-llm`, `llama.cpp`, `ik_llama.cpp`,
+    /// `ktransformers`, `exllamav2`); `None` = the precision's usual runtime. With "best"
+    /// precision the runtime's own precisions are tried.
+    pub runtime: Option<String>,
     /// Context per user, tokens; `None` = the model's native context up to 8192.
     pub context: Option<u32>,
     /// Concurrent users (the batch).
@@ -102,6 +106,7 @@ impl Default for Goal {
         Goal {
             model: ModelRef::Preset("llama-3.1-70b".into()),
             precision: None,
+            runtime: None,
             context: None,
             users: 1,
             tok_s: 0.0,

@@ -158,10 +158,12 @@ pub(super) fn search(
 ) -> Result<PlanOutcome, PlanError> {
     validate(goal)?;
     let model = adapter::resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
-    let precisions = match (&goal.precision, model.file_precision()) {
-        (Some(p), _) if p != "best" => vec![adapter::parse_precision(p).map_err(PlanError::BadGoal)?],
+    let runtime = goal.runtime.as_deref().map(adapter::parse_runtime).transpose().map_err(PlanError::BadGoal)?;
+    let precisions = match (&goal.precision, model.file_precision(), runtime) {
+        (Some(p), _, _) if p != "best" => vec![adapter::parse_precision(p).map_err(PlanError::BadGoal)?],
         // A model file holds its weights at one precision: that is the one it runs at.
-        (_, Some(p)) => vec![p],
+        (_, Some(p), _) => vec![p],
+        (_, None, Some(rt)) => crate::estimate::llm::search::candidate_precisions(rt),
         _ => adapter::best_precisions(),
     };
     let musts = must_have(catalog, goal)?;

@@ -21,6 +21,14 @@ pub const DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.80;
 /// for 32 layers).
 pub const LLAMA_CPP_LAYER_OVERHEAD_S: f64 = 90e-6;
 
+/// ik_llama.cpp fixed cost per layer and decode step, s. Fitted on ik_llama.cpp PR 1106
+/// (https://github.com/ikawrakow/ik_llama.cpp/pull/1106, January 2026): Qwen3-14B Q4_0 on
+/// 2x RTX 3090, split mode "layer", 95.54 tok/s at an empty cache, 10.5 ms per token, about what
+/// streaming the weights alone takes at [`DECODE_BANDWIDTH_EFFICIENCY`]; llama.cpp's 2023 figure
+/// ([`LLAMA_CPP_LAYER_OVERHEAD_S`]) puts it at 70 tok/s. 10 µs is used (one row: fitted, not
+/// checked).
+pub const IK_LLAMA_CPP_LAYER_OVERHEAD_S: f64 = 10e-6;
+
 /// `ExLlamaV2` fixed cost per layer and decode step, s. No published measurement found; the llama.cpp
 /// figure is used (judgement).
 pub const EXLLAMA_LAYER_OVERHEAD_S: f64 = 90e-6;
@@ -51,10 +59,24 @@ pub const EXLLAMA_PREFILL_EFFICIENCY: f64 = 0.60;
 /// calibrated here: the middle of the 0.5-0.7 range of compute-bound prefill (judgement).
 pub const VLLM_PREFILL_EFFICIENCY: f64 = 0.60;
 
+/// Fraction of the prefill efficiency that multiplies at the FP8 tensor rate reach (FP8 GEMMs
+/// with per-tensor or block scales, and the BF16 attention and norms around them, fall further
+/// short of the FP8 peak than BF16 work of the BF16 peak). Fitted on the compute-bound rows of
+/// TensorRT-LLM's performance overview (`docs/source/performance/perf-overview.md` at
+/// 00f37686): Llama 3.1 8B FP8 on one H100 SXM, 128/128 tokens, 28,312 output tok/s is about
+/// 45 % of the FP8 peak over prompt and output tokens; 0.75 × 0.60 = 0.45.
+pub const FP8_TENSOR_EFFICIENCY: f64 = 0.75;
+
 /// Prompt chunk of llama.cpp (`n_ubatch` default 512), tokens.
 pub const LLAMA_CPP_CHUNK_TOKENS: u32 = 512;
 /// Prompt chunk of `ExLlamaV2` (`chunk_size` default 2048, tabbyAPI config), tokens.
 pub const EXLLAMA_CHUNK_TOKENS: u32 = 2048;
+/// Prompt chunk of SGLang (`chunked_prefill_size`, 8192 on GPUs of 35-160 GB: sgl-project/sglang
+/// `python/sglang/srt/server_args.py`, `_handle_chunked_prefill_size`), tokens.
+pub const SGLANG_CHUNK_TOKENS: u32 = 8192;
+/// Prompt chunk of TensorRT-LLM (`max_num_tokens` default 8192, `tensorrt_llm/llmapi/llm_args.py`),
+/// tokens.
+pub const TRTLLM_CHUNK_TOKENS: u32 = 8192;
 /// Prompt chunk of vLLM chunked prefill (`max_num_batched_tokens`, 2048 in the V0 scheduler
 /// defaults), tokens.
 pub const VLLM_CHUNK_TOKENS: u32 = 2048;

@@ -8,7 +8,8 @@
 
 use super::calibration::{
     EXLLAMA_BUFFERS_GIB, EXLLAMA_CHUNK_TOKENS, EXLLAMA_LAYER_OVERHEAD_S, EXLLAMA_PREFILL_EFFICIENCY, HEADROOM_FRACTION,
-    INT4_BITS, LLAMA_CPP_BUFFERS_GIB, LLAMA_CPP_CHUNK_TOKENS, LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY,
+    IK_LLAMA_CPP_LAYER_OVERHEAD_S, INT4_BITS, LLAMA_CPP_BUFFERS_GIB, LLAMA_CPP_CHUNK_TOKENS,
+    LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY, SGLANG_CHUNK_TOKENS, TRTLLM_CHUNK_TOKENS,
     VLLM_CHUNK_TOKENS, VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S, VLLM_PREFILL_EFFICIENCY, VLLM_RESERVED_FRACTION,
 };
 use kraftwerk_catalog::{Gpu, LlmModel, NvLink, WeightBytes};
@@ -282,9 +283,40 @@ pub enum Runtime {
     ExLlamaV2,
     /// vLLM (and similar `PyTorch` servers): BF16, FP8, AWQ/GPTQ.
     Vllm,
+    /// SGLang: a `PyTorch` server like vLLM (CUDA graphs, paged KV, chunked prefill of 8192
+    /// tokens on 35-160 GB GPUs). Memory: vLLM's model (its `mem_fraction_static` plays the
+    /// part of `gpu_memory_utilization`).
+    Sglang,
+    /// TensorRT-LLM (PyTorch backend since v0.19, `trtllm-bench` / `trtllm-serve`): CUDA
+    /// graphs, in-flight batching, `max_num_tokens` 8192. Memory: vLLM's model (its
+    /// `kv_cache_free_gpu_mem_fraction` 0.90 plays the part of `gpu_memory_utilization`).
+    TensorRtLlm,
+    /// ik_llama.cpp (ikawrakow's llama.cpp fork: GGUF, its own quant types, `-sm graph`
+    /// tensor split, MLA and fused MoE kernels for CPU+GPU hybrid). Memory: llama.cpp's model.
+    IkLlamaCpp,
+    /// ktransformers (kvcache-ai): MoE experts on the CPU (AMX/AVX-512 kernels), attention,
+    /// shared experts and KV on one GPU. Memory: llama.cpp's model for the GPU side (the
+    /// experts live in system RAM, see [`crate::estimate::llm::search::llama_cpp_moe_offload`]).
+    KTransformers,
 }
 
 impl Runtime {
+    /// Every runtime, in the order `--runtime` lists them.
+    pub const ALL: [Runtime; 7] = [
+        Runtime::LlamaCpp,
+        Runtime::IkLlamaCpp,
+        Runtime::ExLlamaV2,
+        Runtime::Vllm,
+        Runtime::Sglang,
+        Runtime::TensorRtLlm,
+        Runtime::KTransformers,
+    ];
+
+    /// Whether the runtime is llama.cpp or a fork of it (GGUF, `-ngl`, `--n-cpu-moe`).
+    pub fn is_llama_cpp_family(self) -> bool {
+        matches!(self, Runtime::LlamaCpp | Runtime::IkLlamaCpp)
+    }
+
     /// The runtime that usually serves a precision: GGUF → llama.cpp, [`Precision::Bpw`] →
     /// `ExLlamaV2`, everything else → vLLM.
     pub fn default_for(precision: Precision) -> Runtime {
@@ -301,8 +333,10 @@ impl Runtime {
     pub fn layer_overhead_s(self) -> f64 {
         match self {
             Runtime::LlamaCpp => LLAMA_CPP_LAYER_OVERHEAD_S,
+            Runtime::IkLlamaCpp => IK_LLAMA_CPP_LAYER_OVERHEAD_S,
             Runtime::ExLlamaV2 => EXLLAMA_LAYER_OVERHEAD_S,
-            Runtime::Vllm => VLLM_LAYER_OVERHEAD_S,
+            // ktransformers replays its GPU part as CUDA graphs, as vLLM does (judgement).
+            Runtime::Vllm | Runtime::Sglang | Runtime::TensorRtLlm | Runtime::KTransformers => VLLM_LAYER_OVERHEAD_S,
         }
     }
 
@@ -310,18 +344,20 @@ impl Runtime {
     /// and siblings); also used for the compute side of batched decode.
     pub fn prefill_efficiency(self) -> f64 {
         match self {
-            Runtime::LlamaCpp => LLAMA_CPP_PREFILL_EFFICIENCY,
+            Runtime::LlamaCpp | Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_PREFILL_EFFICIENCY,
             Runtime::ExLlamaV2 => EXLLAMA_PREFILL_EFFICIENCY,
-            Runtime::Vllm => VLLM_PREFILL_EFFICIENCY,
+            Runtime::Vllm | Runtime::Sglang | Runtime::TensorRtLlm => VLLM_PREFILL_EFFICIENCY,
         }
     }
 
     /// Prompt chunk, tokens ([`LLAMA_CPP_CHUNK_TOKENS`] and siblings).
     pub fn chunk_tokens(self) -> u32 {
         match self {
-            Runtime::LlamaCpp => LLAMA_CPP_CHUNK_TOKENS,
+            Runtime::LlamaCpp | Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_CHUNK_TOKENS,
             Runtime::ExLlamaV2 => EXLLAMA_CHUNK_TOKENS,
             Runtime::Vllm => VLLM_CHUNK_TOKENS,
+            Runtime::Sglang => SGLANG_CHUNK_TOKENS,
+            Runtime::TensorRtLlm => TRTLLM_CHUNK_TOKENS,
         }
     }
 
@@ -330,14 +366,14 @@ impl Runtime {
     /// launches; exllamav2 issue 734's 1046 tok/s needs both GPUs busy); vLLM's pipeline
     /// parallelism overlaps requests, not the chunks of one prompt.
     pub fn pipelines_prompt(self) -> bool {
-        matches!(self, Runtime::LlamaCpp | Runtime::ExLlamaV2)
+        matches!(self, Runtime::LlamaCpp | Runtime::ExLlamaV2 | Runtime::IkLlamaCpp)
     }
 
     /// Whether matrix multiplies on dequantized weights use FP16 accumulation (twice the
     /// FP32-accumulate rate on GeForce): llama.cpp (cuBLAS `CUBLAS_COMPUTE_16F`) and
     /// `ExLlamaV2` (`cublasHgemm`) do; vLLM/`PyTorch` accumulate in FP32.
     pub fn fp16_accumulate(self) -> bool {
-        matches!(self, Runtime::LlamaCpp | Runtime::ExLlamaV2)
+        matches!(self, Runtime::LlamaCpp | Runtime::ExLlamaV2 | Runtime::IkLlamaCpp)
     }
 
     /// Whether tensor-parallel traffic always goes through pinned host memory: `ExLlamaV2`'s
@@ -349,23 +385,23 @@ impl Runtime {
     /// Whether the token-embedding table stays in host RAM: llama.cpp keeps `token_embd` on
     /// the CPU (its load log's `CPU_Mapped` buffer with every layer offloaded).
     pub fn embedding_on_host(self) -> bool {
-        matches!(self, Runtime::LlamaCpp)
+        matches!(self, Runtime::LlamaCpp | Runtime::IkLlamaCpp)
     }
 
     /// Runtime buffers per GPU beyond the CUDA context, GiB.
     pub fn buffers_gib(self) -> f64 {
         match self {
-            Runtime::LlamaCpp => LLAMA_CPP_BUFFERS_GIB,
+            Runtime::LlamaCpp | Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_BUFFERS_GIB,
             Runtime::ExLlamaV2 => EXLLAMA_BUFFERS_GIB,
-            Runtime::Vllm => VLLM_CUDA_GRAPHS_GIB,
+            Runtime::Vllm | Runtime::Sglang | Runtime::TensorRtLlm => VLLM_CUDA_GRAPHS_GIB,
         }
     }
 
     /// Fraction of each GPU's memory kept free.
     pub fn headroom_fraction(self) -> f64 {
         match self {
-            Runtime::LlamaCpp | Runtime::ExLlamaV2 => HEADROOM_FRACTION,
-            Runtime::Vllm => VLLM_RESERVED_FRACTION,
+            Runtime::LlamaCpp | Runtime::ExLlamaV2 | Runtime::IkLlamaCpp | Runtime::KTransformers => HEADROOM_FRACTION,
+            Runtime::Vllm | Runtime::Sglang | Runtime::TensorRtLlm => VLLM_RESERVED_FRACTION,
         }
     }
 }
@@ -376,6 +412,10 @@ impl fmt::Display for Runtime {
             Runtime::LlamaCpp => "llama.cpp",
             Runtime::ExLlamaV2 => "exllamav2",
             Runtime::Vllm => "vllm",
+            Runtime::Sglang => "sglang",
+            Runtime::TensorRtLlm => "tensorrt-llm",
+            Runtime::IkLlamaCpp => "ik_llama.cpp",
+            Runtime::KTransformers => "ktransformers",
         })
     }
 }
@@ -386,8 +426,15 @@ impl FromStr for Runtime {
         match s.to_ascii_lowercase().as_str() {
             "llama.cpp" | "llamacpp" | "llama_cpp" | "ollama" | "gguf" => Ok(Runtime::LlamaCpp),
             "exllamav2" | "exllama" | "exl2" | "tabby" | "tabbyapi" => Ok(Runtime::ExLlamaV2),
-            "vllm" | "sglang" | "pytorch" => Ok(Runtime::Vllm),
-            _ => Err(ParseError(format!("unknown runtime `{s}` (llama.cpp, exllamav2, vllm)"))),
+            "vllm" | "pytorch" => Ok(Runtime::Vllm),
+            "sglang" => Ok(Runtime::Sglang),
+            "tensorrt-llm" | "tensorrt_llm" | "trt-llm" | "trtllm" => Ok(Runtime::TensorRtLlm),
+            "ik_llama.cpp" | "ik-llama.cpp" | "ik_llama" | "ik-llama" | "ikllama" => Ok(Runtime::IkLlamaCpp),
+            "ktransformers" | "kt" => Ok(Runtime::KTransformers),
+            _ => Err(ParseError(format!(
+                "unknown runtime `{s}` (accepted: {})",
+                Runtime::ALL.map(|r| r.to_string()).join(", ")
+            ))),
         }
     }
 }

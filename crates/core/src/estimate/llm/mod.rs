@@ -40,9 +40,15 @@
 //! | NVIDIA blog (TensorRT Model Optimizer), 8x H200 TP8, Llama 3.1 405B FP8 2048/128 | 463.1 tok/s | multi-GPU throughput |
 //! | TensorRT-LLM v0.6.1, H100 FP8 TP4, Falcon 180B 128/128 and 2048/128 | 987 / 112 tok/s/GPU | multi-GPU throughput |
 //! | vLLM issue 6610, pipeline over two GH200 nodes, 2x link bandwidth | unchanged | stage handoff size |
+//! | TensorRT-LLM perf overview (perf-overview.md@00f37686), H100/H200 FP8, 97 rows | 67 held | FP8 tensor efficiency, prompt packing (`tests/llm_fit/current.rs`) |
+//! | ktransformers DeepSeek-V3 tutorial (Xeon 6454S, 1 and 2 sockets; llama.cpp on 2) | 8.73 / 12.21 / 4.51 tok/s | [`host`] efficiencies and second-socket factors |
+//! | ktransformers issue 314, EPYC 9654, 12x DDR5-4800 | 14 tok/s | held, no constant of its own |
+//! | XiongjieDai 4/6/8-GPU layer split (25 rows) | -14 to +3 % | layer-split hop over 4-8 PCIe GPUs |
+//! | vLLM issue 6955, 4x 3090 Ti TP2 / TP4 70B AWQ | 30 / 46 tok/s | PCIe all-reduce cost (TP4 not held) |
 //!
 //! Layout: [`calibration`] (constants and their sources), [`inputs`] (workload and GPUs),
-//! `shape` (model arithmetic), `memory`, `speed`, `finetune`, [`report`] (output types).
+//! `shape` (model arithmetic), `memory`, `speed`, [`host`] (MoE experts in system RAM, NUMA),
+//! `finetune`, [`report`] (output types).
 
 #![allow(
     clippy::doc_markdown,
@@ -52,6 +58,7 @@
 pub mod calibration;
 pub mod cluster;
 mod finetune;
+pub mod host;
 pub mod inputs;
 pub mod measured;
 mod memory;
@@ -311,8 +318,8 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
                 }
             }
         }
-        if runtime == Runtime::LlamaCpp && !input.weight_precision.is_gguf() {
-            notes.push(format!("llama.cpp runtime with {} weights", input.weight_precision));
+        if runtime.is_llama_cpp_family() && !input.weight_precision.is_gguf() {
+            notes.push(format!("{runtime} runtime with {} weights", input.weight_precision));
         }
     }
     notes

@@ -120,6 +120,11 @@ pub struct SpeedEstimate {
     /// prompts at once, bounded by the slowest stage. Equals `prefill_tokens_per_s` without
     /// pipeline stages.
     pub prefill_pipelined_tokens_per_s: Option<f64>,
+    /// Prefill rate of the `batch` prompts served together, packed into the runtime's prompt
+    /// chunk (continuous and in-flight batching put several short prompts in one forward pass,
+    /// which streams the weights once for all of them), tokens/s. Equals the unpacked rate when
+    /// one prompt fills a chunk or the batch is 1.
+    pub prefill_packed_tokens_per_s: Option<f64>,
     /// The link between nodes when the plan spans several (kind, GB/s per direction).
     pub inter_node_link: Option<String>,
 }

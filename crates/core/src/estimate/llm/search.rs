@@ -24,11 +24,12 @@ pub const HOST_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.6;
 /// Weight precisions tried, best first, for a runtime family.
 pub fn candidate_precisions(runtime: Runtime) -> Vec<Precision> {
     match runtime {
-        Runtime::LlamaCpp => {
+        Runtime::LlamaCpp | Runtime::IkLlamaCpp | Runtime::KTransformers => {
             vec![Precision::Q8_0, Precision::Q6_K, Precision::Q5_K_M, Precision::Q4_K_M, Precision::Q4_0]
         }
         Runtime::ExLlamaV2 => [8.0, 6.0, 5.0, 4.5, 4.0, 3.5, 3.0].into_iter().map(Precision::Bpw).collect(),
-        Runtime::Vllm => vec![Precision::Bf16, Precision::Fp8, Precision::Int4],
+        Runtime::Vllm | Runtime::Sglang => vec![Precision::Bf16, Precision::Fp8, Precision::Int4],
+        Runtime::TensorRtLlm => vec![Precision::Bf16, Precision::Fp8, Precision::Nvfp4, Precision::Int4],
     }
 }
 
@@ -89,7 +90,7 @@ pub fn gpus_needed(input: &FitInput, gpus: &[GpuSlot]) -> Option<(u32, Paralleli
         let slots: Vec<GpuSlot> = (0..n).map(|_| first.clone()).collect();
         let par = if n == 1 {
             Parallelism::Single
-        } else if input.mode.is_training() || input.resolved_runtime() == Runtime::LlamaCpp || !n.is_power_of_two() {
+        } else if input.mode.is_training() || input.resolved_runtime().is_llama_cpp_family() || !n.is_power_of_two() {
             Parallelism::LayerSplit(n)
         } else {
             Parallelism::TensorParallel(n)

@@ -7,8 +7,8 @@
 )]
 
 use super::calibration::{
-    ACT_BYTES, DECODE_BANDWIDTH_EFFICIENCY, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, NVLINK_ALL_REDUCE_LATENCY_S,
-    PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S,
+    ACT_BYTES, DECODE_BANDWIDTH_EFFICIENCY, FP8_TENSOR_EFFICIENCY, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY,
+    NVLINK_ALL_REDUCE_LATENCY_S, PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S,
 };
 use super::cluster::{INTER_NODE_ALL_REDUCE_HOPS, Interconnect};
 use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_s};
@@ -128,6 +128,8 @@ impl GroupLink {
 struct GpuSpeed {
     bandwidth_gb_s: f64,
     peak_tflops: Option<f64>,
+    /// [`FP8_TENSOR_EFFICIENCY`] where the multiplies run at the FP8 rate, else 1.
+    fp8_scale: f64,
 }
 
 #[allow(clippy::too_many_lines, reason = "one decode roofline over every parallelism; the parts share its closures")]
@@ -170,9 +172,13 @@ pub(super) fn speed(
 
     let per_gpu: Vec<GpuSpeed> = used
         .iter()
-        .map(|slot| GpuSpeed {
-            bandwidth_gb_s: slot.gpu.memory_bandwidth_gb_s,
-            peak_tflops: compute_peak_tflops(&slot.gpu, input.weight_precision, runtime, false).map(|(v, _)| v),
+        .map(|slot| {
+            let peak = compute_peak_tflops(&slot.gpu, input.weight_precision, runtime, false);
+            GpuSpeed {
+                bandwidth_gb_s: slot.gpu.memory_bandwidth_gb_s,
+                peak_tflops: peak.map(|(v, _)| v),
+                fp8_scale: if peak.is_some_and(|(_, kind)| kind == "fp8") { FP8_TENSOR_EFFICIENCY } else { 1.0 },
+            }
         })
         .collect();
     let peak_kind = used
@@ -208,7 +214,7 @@ pub(super) fn speed(
             * (2.0 * active_body * lf
                 + if share.has_head { 2.0 * table } else { 0.0 }
                 + 4.0 * decode_tokens * q_dim(m));
-        let t_comp = g.peak_tflops.map_or(0.0, |p| flops / (e_c * p * 1e12));
+        let t_comp = g.peak_tflops.map_or(0.0, |p| flops / (e_c * g.fp8_scale * p * 1e12));
         (t_mem, t_comp)
     };
 
@@ -294,7 +300,23 @@ pub(super) fn speed(
 
     // Prefill of one prompt of `s` tokens, and of many at once.
     let prefill =
-        min_peak.map(|_| prefill_rate(input, sh, &per_gpu, runtime, link, stages.as_ref(), active_body, body_b));
+        min_peak.map(|_| prefill_rate(input, sh, &per_gpu, runtime, link, stages.as_ref(), active_body, body_b, 1.0));
+    // The batch's prompts packed into the runtime's chunk; pipeline stages take up to `pp` packs.
+    let packed = min_peak.map(|_| {
+        let (one, many) = prefill_rate(
+            input,
+            sh,
+            &per_gpu,
+            runtime,
+            link,
+            stages.as_ref(),
+            active_body,
+            body_b,
+            f64::from(batch.max(1)),
+        );
+        let pp = input.parallelism.pp_degree();
+        if pp > 1 { (one * f64::from(batch.min(pp).max(1))).min(many) } else { one }
+    });
     let (slowest_stage_ms, handoff_ms) = match (&stages, input.parallelism) {
         (Some(st), Parallelism::TensorPipeline { pp, .. }) => {
             let micro = per_replica.min(pp).max(1);
@@ -329,6 +351,7 @@ pub(super) fn speed(
         slowest_stage_ms,
         stage_handoff_ms_per_token: handoff_ms,
         prefill_pipelined_tokens_per_s: prefill.map(|p| p.1),
+        prefill_packed_tokens_per_s: packed,
         inter_node_link,
     }
 }
@@ -337,7 +360,9 @@ pub(super) fn speed(
 /// the slower of compute and streaming the weights once per chunk; a layer split pipelines
 /// chunks where the runtime does; tensor parallel adds two all-reduces per layer and chunk;
 /// pipeline stages add a handoff per boundary and chunk, and with many prompts work on
-/// different prompts at once (bounded by the slowest stage).
+/// different prompts at once (bounded by the slowest stage). `pack` prompts of `context_tokens`
+/// share each chunk (at most the runtime's chunk): the weights stream once per chunk, attention
+/// stays per prompt.
 #[allow(clippy::too_many_arguments, reason = "the shared figures of one speed estimate")]
 fn prefill_rate(
     input: &FitInput,
@@ -348,6 +373,7 @@ fn prefill_rate(
     stages: Option<&Stages>,
     active_body: f64,
     body_b: f64,
+    pack: f64,
 ) -> (f64, f64) {
     let m = &input.model;
     let s = f64::from(input.context_tokens);
@@ -355,7 +381,7 @@ fn prefill_rate(
     let layers = f64::from(m.layers);
     let e_bw = DECODE_BANDWIDTH_EFFICIENCY;
     let e_c = runtime.prefill_efficiency();
-    let chunk = f64::from(runtime.chunk_tokens()).min(s).max(1.0);
+    let chunk = f64::from(runtime.chunk_tokens()).min(s * pack.max(1.0)).max(1.0);
     let chunks = (s / chunk).ceil().max(1.0);
     // Per-token time on GPU i (compute, or weight streaming per chunk if that is slower).
     let t_gpu: Vec<f64> = sh
@@ -366,7 +392,7 @@ fn prefill_rate(
             let (_, _, avg_attended) = attended(m, share.layers.clone(), s);
             let flops = share.width * (2.0 * active_body * lf + 4.0 * avg_attended * q_dim(m));
             let peak = g.peak_tflops.unwrap_or(0.0);
-            let t_c = if peak > 0.0 { flops / (e_c * peak * 1e12) } else { f64::INFINITY };
+            let t_c = if peak > 0.0 { flops / (e_c * g.fp8_scale * peak * 1e12) } else { f64::INFINITY };
             let weights = share.width * body_b * lf;
             let t_m = weights / (e_bw * g.bandwidth_gb_s * 1e9) / chunk;
             t_c.max(t_m)

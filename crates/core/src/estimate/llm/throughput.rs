@@ -2,8 +2,9 @@
 //! `output_tokens` generated tokens, served together (static batching, as the serving
 //! projects' offline throughput tables run them).
 //!
-//! The prompts are prefilled first (compute-bound: the prefill rate at the prompt length, all
-//! prompts one after another); then every decode step reads the weights once and each
+//! The prompts are prefilled first (the prefill rate at the prompt length, short prompts packed
+//! together into the runtime's prompt chunk as continuous / in-flight batching packs them, so
+//! the weights stream once per chunk, not once per prompt); then every decode step reads the weights once and each
 //! sequence's live KV cache at the average context over the generation (`input + output / 2`,
 //! not the maximum), against the compute of `batch` tokens: the step is the roofline maximum
 //! of the two ([`super::estimate`]'s decode step at that context and batch).
@@ -45,16 +46,17 @@ pub fn batch_throughput(
     }
     let mut prefill = input.clone();
     prefill.context_tokens = input_tokens;
-    prefill.batch = 1;
+    // Data-parallel replicas each pack their share of the prompts.
+    prefill.batch = match input.parallelism {
+        Parallelism::DataParallel(n) => input.batch.div_ceil(n).max(1),
+        _ => input.batch,
+    };
     let p = estimate(&prefill, gpus)?;
-    let one = p.speed.as_ref().and_then(|s| s.prefill_tokens_per_s);
-    let many = p.speed.as_ref().and_then(|s| s.prefill_pipelined_tokens_per_s);
-    let (Some(one), Some(many)) = (one, many) else {
+    // The prompts packed into the runtime's chunk (pipeline stages take up to `pp` packs at
+    // once, bounded by the slowest stage).
+    let Some(rate) = p.speed.as_ref().and_then(|s| s.prefill_packed_tokens_per_s) else {
         return Err(FitError::Unsupported("no tensor rate published for this precision: no prefill".into()));
     };
-    // Pipeline stages prefill up to `pp` prompts at once, bounded by the slowest stage.
-    let pp = input.parallelism.pp_degree();
-    let rate = if pp > 1 { (one * f64::from(input.batch.min(pp))).min(many) } else { one };
     let mut decode = input.clone();
     decode.context_tokens = input_tokens + output_tokens / 2;
     let d = estimate(&decode, gpus)?;

@@ -1,0 +1,119 @@
+//! MoE decode with the routed experts in system RAM (ktransformers, llama.cpp and ik_llama.cpp
+//! with `-ot exps=CPU`): attention, shared experts, dense layers and the KV cache on one GPU,
+//! every routed expert in the host's memory, read there at the bandwidth the runtime reaches on
+//! the build's sockets.
+//!
+//! A second socket is not twice the first: each socket reads its own channels, and a runtime
+//! that does not place experts per NUMA node pays the cross-socket link for half its reads.
+//! The gain of the second socket is a per-runtime constant fitted on published dual-socket
+//! runs ([`KTRANSFORMERS_SECOND_SOCKET_GAIN`], [`LLAMA_CPP_SECOND_SOCKET_FACTOR`]).
+
+#![allow(clippy::doc_markdown, reason = "hardware and format names (EPYC, Xeon, DDR5, Q4_K_M) read better unquoted")]
+
+use super::calibration::{DECODE_BANDWIDTH_EFFICIENCY, GIB};
+use super::inputs::{FitInput, GpuSlot, Runtime};
+use super::search::HOST_DECODE_BANDWIDTH_EFFICIENCY;
+use super::shape::{group_formats, input_weight_parts, kv_cache_bytes, param_groups};
+use serde::Serialize;
+
+/// ktransformers' fraction of one socket's theoretical bandwidth streamed by its CPU expert
+/// kernels. Fitted on ktransformers V0.2 (doc/en/DeepseekR1_V3_tutorial.md at
+/// kvcache-ai/ktransformers@95009ea6856c0799e517e93cb12be5e8494bc7ce, "V0.2" table): DeepSeek
+/// V3 Q4_K_M, one Xeon Gold 6454S with 8 × DDR5-4800, one RTX 4090D, 8 experts, decode
+/// 8.73 tok/s.
+pub const KTRANSFORMERS_HOST_EFFICIENCY: f64 = 0.40;
+
+/// What ktransformers gains from a second socket, fraction of the first socket's rate (it
+/// keeps a copy of the experts per NUMA node, so each socket reads its own channels, but the
+/// two halves of each layer synchronise per token). Fitted on the same table: 12.21 tok/s on
+/// two sockets against 8.73 on one.
+pub const KTRANSFORMERS_SECOND_SOCKET_GAIN: f64 = 0.50;
+
+/// llama.cpp's host bandwidth on two sockets, as a multiple of one socket's
+/// ([`HOST_DECODE_BANDWIDTH_EFFICIENCY`] × one socket): below 1, since without per-node
+/// placement half the reads cross the socket link. Fitted on the llama.cpp column of the same
+/// ktransformers table: DeepSeek V3 Q4_K_M on both sockets (2 × 32 cores, CPU only), 4.51 tok/s.
+pub const LLAMA_CPP_SECOND_SOCKET_FACTOR: f64 = 0.55;
+
+/// The build's system memory, as the host-offload decode needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct HostMemory {
+    /// Memory channels populated per socket.
+    pub channels_per_socket: u32,
+    /// Data rate, MT/s.
+    pub speed_mt_s: u32,
+    /// CPU sockets (1 or 2; more are treated as 2 with a note-free clamp).
+    pub sockets: u32,
+}
+
+impl HostMemory {
+    /// Theoretical bandwidth of one socket, GB/s: channels × MT/s × 8 bytes / 1000.
+    pub fn socket_gb_s(self) -> f64 {
+        f64::from(self.channels_per_socket) * f64::from(self.speed_mt_s) * 8.0 / 1000.0
+    }
+
+    /// Bandwidth `runtime` streams host weights at on this memory, GB/s: one socket's
+    /// theoretical rate × the runtime's efficiency, × its second-socket factor on two sockets.
+    /// ik_llama.cpp is taken as llama.cpp (no published single/dual pair found; judgement).
+    pub fn decode_gb_s(self, runtime: Runtime) -> f64 {
+        let one = self.socket_gb_s();
+        let two = self.sockets >= 2;
+        match runtime {
+            Runtime::KTransformers => {
+                one * KTRANSFORMERS_HOST_EFFICIENCY * if two { 1.0 + KTRANSFORMERS_SECOND_SOCKET_GAIN } else { 1.0 }
+            }
+            _ => one * HOST_DECODE_BANDWIDTH_EFFICIENCY * if two { LLAMA_CPP_SECOND_SOCKET_FACTOR } else { 1.0 },
+        }
+    }
+}
+
+/// Decode of an MoE model with every routed expert in system RAM.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HostExpertDecode {
+    /// Routed-expert weights in system RAM, GiB.
+    pub host_experts_gib: f64,
+    /// Expert bytes read from system RAM per token, GB.
+    pub host_gb_per_token: f64,
+    /// Bytes read from the GPU per token (attention, shared and dense weights, KV), GB.
+    pub gpu_gb_per_token: f64,
+    /// Host bandwidth the runtime reaches on this memory ([`HostMemory::decode_gb_s`]), GB/s.
+    pub host_decode_gb_s: f64,
+    /// Decode at batch 1, tokens/s.
+    pub decode_tokens_per_s: f64,
+}
+
+/// Decode at batch 1 of `input` (an MoE model) with every routed expert in `host` memory and
+/// the rest on `gpu` (`None`: CPU only, everything read from host memory), under
+/// `input`'s runtime. Each token reads `per_token / routed` of the expert bytes from RAM (the
+/// experts it is routed to) and the rest of the layers, the LM head and the KV cache at the
+/// context from the GPU at [`DECODE_BANDWIDTH_EFFICIENCY`]; the two run one after the other
+/// per layer, plus the runtime's per-layer overhead. `None` for a dense model.
+pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMemory) -> Option<HostExpertDecode> {
+    let m = &input.model;
+    let shape = m.experts.as_ref().filter(|e| e.routed > 0)?;
+    let runtime = input.resolved_runtime();
+    let (_, head, body) = input_weight_parts(input, runtime, true);
+    let groups = param_groups(m);
+    let experts = match (input.file_weights, group_formats(m, input.weight_precision)) {
+        (Some(w), _) if w.experts > 0 => w.experts as f64,
+        (None, Some(f)) => groups.experts * f.experts.bytes_per_weight(),
+        _ => body * groups.experts / (groups.experts + groups.layers).max(1.0),
+    };
+    let picked = f64::from(shape.per_token.min(shape.routed)) / f64::from(shape.routed);
+    let host_read = experts * picked;
+    let kv = kv_cache_bytes(m, input.kv_precision, input.context_tokens, 1, 1);
+    let rest = (body - experts).max(0.0) + head + kv;
+    let host_bw = host.decode_gb_s(runtime) * 1e9;
+    let (host_bytes, gpu_s) = match gpu {
+        Some(g) => (host_read, rest / (DECODE_BANDWIDTH_EFFICIENCY * g.gpu.memory_bandwidth_gb_s * 1e9)),
+        None => (host_read + rest, 0.0),
+    };
+    let t = host_bytes / host_bw + gpu_s + f64::from(m.layers) * runtime.layer_overhead_s();
+    Some(HostExpertDecode {
+        host_experts_gib: experts / GIB,
+        host_gb_per_token: host_bytes / 1e9,
+        gpu_gb_per_token: if gpu.is_some() { rest / 1e9 } else { 0.0 },
+        host_decode_gb_s: host_bw / 1e9,
+        decode_tokens_per_s: 1.0 / t,
+    })
+}
