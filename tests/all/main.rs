@@ -29,6 +29,7 @@ mod live_nvml;
 mod llm_checkpoints;
 mod llm_fit;
 mod llm_measured;
+mod llm_vllm_memory;
 mod model_file;
 mod plan;
 mod probe;

@@ -643,6 +643,14 @@ pub struct FitInput {
     /// runtimes ignore it.
     #[serde(default)]
     pub gpu_memory_utilization: Option<f64>,
+    /// vLLM `--max-num-batched-tokens`: the tokens of its profiling forward; `None` = vLLM's
+    /// default for the GPU ([`super::vllm_memory::default_batch_limits`]).
+    #[serde(default)]
+    pub max_num_batched_tokens: Option<u32>,
+    /// vLLM `--max-num-seqs`: the sequences of its profiling sampler step; `None` = vLLM's
+    /// default for the GPU.
+    #[serde(default)]
+    pub max_num_seqs: Option<u32>,
     /// Identical nodes the plan spans (each is the GPU slice given to [`super::estimate`]);
     /// 1 = the build alone.
     #[serde(default = "one_node")]
@@ -678,6 +686,8 @@ impl FitInput {
             flash_attention: true,
             file_weights: None,
             gpu_memory_utilization: None,
+            max_num_batched_tokens: None,
+            max_num_seqs: None,
             nodes: 1,
             interconnect: None,
         }

@@ -162,6 +162,9 @@ pub struct FitReport {
     /// Longest context per sequence that fits at this batch (inference), tokens, capped at the
     /// model's maximum; `None` when not even the weights fit.
     pub max_context_tokens: Option<u32>,
+    /// vLLM's KV pool on the fullest GPU, as vLLM sizes it ([`super::vllm_memory`]); `None`
+    /// for other runtimes and for training.
+    pub vllm: Option<super::vllm_memory::VllmKvPool>,
     /// Speed (inference only).
     pub speed: Option<SpeedEstimate>,
     /// Warnings and explanations for the user.
