@@ -28,6 +28,14 @@ pub struct FitArgs {
     /// vLLM `--gpu-memory-utilization`, 0-1 (default 0.9): the memory vLLM may use per GPU.
     #[arg(long)]
     pub gpu_memory_utilization: Option<f64>,
+    /// vLLM `--max-num-batched-tokens`: the tokens of vLLM's profiling run, which sizes its KV
+    /// pool (default vLLM's: 8192 on GPUs of 70 GiB or more but the A100, else 2048).
+    #[arg(long)]
+    pub max_num_batched_tokens: Option<u32>,
+    /// vLLM `--max-num-seqs`: the sequences of vLLM's profiling sampler step (default vLLM's:
+    /// 1024 or 256).
+    #[arg(long)]
+    pub max_num_seqs: Option<u32>,
     /// Training: gradient checkpointing (recompute activations in backward).
     #[arg(long)]
     pub gradient_checkpointing: bool,
@@ -104,6 +112,8 @@ pub fn run(a: &FitArgs) -> ExitCode {
         runtime: a.runtime.clone(),
         gradient_checkpointing: a.gradient_checkpointing.then_some(true),
         gpu_memory_utilization: a.gpu_memory_utilization,
+        max_num_batched_tokens: a.max_num_batched_tokens,
+        max_num_seqs: a.max_num_seqs,
         nodes: a.nodes,
         interconnect: a.interconnect.clone(),
     };
@@ -284,6 +294,46 @@ fn print_memory(f: &FitReport, build_name: &str) {
     }
     if let Some(c) = f.max_context_tokens.filter(|_| f.verdict != FitVerdict::DoesNotFit) {
         outln!("  longest context that fits at this batch: {c} tokens");
+    }
+    if let Some(p) = &f.vllm {
+        print_vllm_pool(p, f);
+    }
+}
+
+/// vLLM's KV pool as vLLM sizes it, its two start-up lines, and how to measure them.
+fn print_vllm_pool(p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitReport) {
+    let e = &p.engine;
+    outln!(
+        "  vLLM (fullest GPU): {:.2} x {:.1} GiB = {:.1} GiB reserved - weights {:.1} - profile peak {:.2} ({} tokens, {} seqs) - non-torch {:.2} = KV pool {:.2} GiB; CUDA graphs ~{:.1} GiB outside it",
+        e.gpu_memory_utilization,
+        p.total_gib,
+        p.reservation_gib,
+        p.weights_gib,
+        p.profile_activations_gib,
+        e.max_num_batched_tokens,
+        e.max_num_seqs,
+        p.non_torch_gib,
+        p.kv_pool_gib,
+        p.cuda_graphs_gib
+    );
+    for line in &p.log_lines {
+        outln!("    {line}");
+    }
+    if p.holds_one_sequence {
+        match f.max_context_tokens {
+            Some(c) => outln!("  vLLM: longest --max-model-len the pool holds: {c} tokens"),
+            None => outln!("  vLLM: no --max-model-len fits"),
+        }
+    } else {
+        outln!(
+            "  vLLM refuses to start: the pool holds {} tokens, less than one sequence of {} (lower --max-model-len or raise --gpu-memory-utilization)",
+            p.kv_tokens,
+            e.max_model_len
+        );
+        match f.max_context_tokens {
+            Some(c) => outln!("  vLLM: longest --max-model-len the pool holds: {c} tokens"),
+            None => outln!("  vLLM: the pool is empty; no context fits"),
+        }
     }
 }
 

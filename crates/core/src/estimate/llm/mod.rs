@@ -57,6 +57,7 @@ pub mod measured;
 mod memory;
 mod pipeline;
 pub mod report;
+pub mod runtime_memory;
 pub mod search;
 mod shape;
 mod speed;
@@ -273,6 +274,8 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         verdict: overall,
         max_context_tokens,
         vllm,
+        llama_cpp: runtime_memory::llama_cpp_table(input, used),
+        memory_basis: runtime_memory::memory_basis(runtime, input),
         speed,
         notes,
         assumptions: assumptions(input, runtime),
