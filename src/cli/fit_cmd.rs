@@ -114,6 +114,7 @@ pub fn run(a: &FitArgs) -> ExitCode {
         gpu_memory_utilization: a.gpu_memory_utilization,
         max_num_batched_tokens: a.max_num_batched_tokens,
         max_num_seqs: a.max_num_seqs,
+        headroom_verdict_only: false,
         nodes: a.nodes,
         interconnect: a.interconnect.clone(),
     };
@@ -298,6 +299,18 @@ fn print_memory(f: &FitReport, build_name: &str) {
     if let Some(p) = &f.vllm {
         print_vllm_pool(p, f);
     }
+    if let Some(t) = &f.llama_cpp {
+        print_llama_cpp_table(t);
+    }
+    let b = &f.memory_basis;
+    match b.band_pct {
+        Some(band) => outln!("  memory basis: held to {} published figures within ±{band:.0} %", b.calibrated_to.len()),
+        None => outln!("  memory basis: not held to a published table for {} (band unknown)", f.runtime),
+    }
+    for c in &b.calibrated_to {
+        outln!("    - {c}");
+    }
+    outln!("  measure it: {}", b.measure);
 }
 
 /// vLLM's KV pool as vLLM sizes it, its two start-up lines, and how to measure them.
@@ -319,12 +332,7 @@ fn print_vllm_pool(p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitRep
     for line in &p.log_lines {
         outln!("    {line}");
     }
-    if p.holds_one_sequence {
-        match f.max_context_tokens {
-            Some(c) => outln!("  vLLM: longest --max-model-len the pool holds: {c} tokens"),
-            None => outln!("  vLLM: no --max-model-len fits"),
-        }
-    } else {
+    if !p.holds_one_sequence {
         outln!(
             "  vLLM refuses to start: the pool holds {} tokens, less than one sequence of {} (lower --max-model-len or raise --gpu-memory-utilization)",
             p.kv_tokens,
@@ -335,6 +343,28 @@ fn print_vllm_pool(p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitRep
             None => outln!("  vLLM: the pool is empty; no context fits"),
         }
     }
+}
+
+/// llama.cpp's per-device table, as `llama_memory_breakdown_print` prints it, and its args.
+fn print_llama_cpp_table(t: &crate::estimate::llm::runtime_memory::LlamaCppFit) {
+    outln!(
+        "  llama.cpp memory breakdown [MiB] ({}):",
+        if t.fits { "every GPU keeps 1024 MiB free" } else { "does not keep 1024 MiB free even with everything moved" }
+    );
+    outln!("    {:<40} {:>8} {:>8} {:>8} {:>8} {:>8}", "device", "free", "self", "model", "context", "compute");
+    for r in &t.rows {
+        let free = r.free_mib.map_or_else(|| "-".to_owned(), |f| format!("{f:.0}"));
+        outln!(
+            "    {:<40} {:>8} {:>8.0} {:>8.0} {:>8.0} {:>8.0}",
+            r.device,
+            free,
+            r.self_mib(),
+            r.model_mib,
+            r.context_mib,
+            r.compute_mib
+        );
+    }
+    outln!("  llama.cpp arguments: {}", t.args);
 }
 
 fn print_alternatives(alt: &Alternatives, f: &FitReport) {

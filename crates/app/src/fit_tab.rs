@@ -150,6 +150,7 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         gpu_memory_utilization: None,
         max_num_batched_tokens: None,
         max_num_seqs: None,
+        headroom_verdict_only: false,
         nodes: w.nodes,
         interconnect: w.interconnect.clone(),
     }

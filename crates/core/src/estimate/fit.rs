@@ -49,6 +49,9 @@ pub struct FitOptions {
     /// vLLM `--max-num-seqs` (the sequences of its profiling sampler step); default vLLM's for
     /// the GPU (1024 or 256).
     pub max_num_seqs: Option<u32>,
+    /// Judge the fit by the headroom verdict alone, without vLLM's KV-pool refusal (the
+    /// planner, for now); default false.
+    pub headroom_verdict_only: bool,
     /// Identical nodes the plan spans (the build is one); default the build's workload
     /// setting, else 1.
     pub nodes: Option<u32>,
@@ -181,6 +184,7 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     input.gpu_memory_utilization = opts.gpu_memory_utilization;
     input.max_num_batched_tokens = opts.max_num_batched_tokens;
     input.max_num_seqs = opts.max_num_seqs;
+    input.vllm_pool_verdict = !opts.headroom_verdict_only;
     if let Some(rt) = &opts.runtime {
         input.runtime = Some(parse::<Runtime>(rt)?);
     }

@@ -222,19 +222,23 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         None
     };
     if let Some(pool) = &vllm {
-        // The reservation keeps the margin free by construction: a pool that holds `batch`
-        // sequences fits, one that holds fewer (vLLM queues the rest) is tight.
-        overall = if !pool.holds_one_sequence {
+        // vLLM refuses to start when the pool cannot hold one sequence; a pool that holds fewer
+        // than `batch` sequences is tight (vLLM queues the rest). The pool only adds refusals
+        // to the per-GPU verdicts (whose headroom is the same 1 - utilization margin).
+        let pool_verdict = if !pool.holds_one_sequence {
             FitVerdict::DoesNotFit
         } else if pool.max_concurrency < f64::from(input.batch) {
             FitVerdict::Tight
         } else {
             FitVerdict::Fits
         };
-        for g in &mut gpu_fits {
-            g.verdict = overall;
+        if input.vllm_pool_verdict {
+            overall = overall.max(pool_verdict);
+            for g in &mut gpu_fits {
+                g.verdict = g.verdict.max(pool_verdict);
+            }
+            max_context_tokens = vllm_memory::longest_context(input, pool);
         }
-        max_context_tokens = vllm_memory::longest_context(input, pool);
     }
 
     let mut notes = notes(input, gpus, used, runtime);

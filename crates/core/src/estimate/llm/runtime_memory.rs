@@ -203,7 +203,7 @@ impl<'a> Layout<'a> {
         let host_model = self.embed_b
             + f64::from(first_gpu_layer) * self.dense_layer_b
             + (host_moe + f64::from(overflow)) * self.expert_layer_b;
-        let host_context: f64 = (0..first_gpu_layer).map(|l| self.kv_b(l)).sum();
+        let host_context: f64 = (0..first_gpu_layer).map(|l| self.kv_b(l)).sum::<f64>() + 0.0;
         rows.push(DeviceRow {
             device: "Host".into(),
             free_mib: None,
@@ -222,7 +222,12 @@ fn keeps_margin(rows: &[DeviceRow]) -> bool {
 }
 
 fn args_for(input: &FitInput, ngl: u32, overflow: u32, split: &[u32]) -> String {
-    let mut args = format!("-c {} -ngl {ngl}", input.context_tokens);
+    // llama.cpp's `-c` is the context of all `-np` slots together.
+    let mut args = if input.batch > 1 {
+        format!("-c {} -np {} -ngl {ngl}", u64::from(input.context_tokens) * u64::from(input.batch), input.batch)
+    } else {
+        format!("-c {} -ngl {ngl}", input.context_tokens)
+    };
     if overflow > 0 {
         args.push_str(&format!(" --n-cpu-moe {overflow}"));
     }
