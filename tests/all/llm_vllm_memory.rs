@@ -243,3 +243,13 @@ fn memory_figures_say_their_basis_and_the_command_that_measures_them() {
     assert!(l.memory_basis.measure.contains("llama-fit-params"), "{}", l.memory_basis.measure);
     assert!(l.vllm.is_none() && v.llama_cpp.is_none());
 }
+
+/// An unknown `--runtime` is refused with the accepted names (issue 28, bad input).
+#[test]
+fn unknown_runtime_lists_the_names() {
+    let build = crate::common::builds("h200-sxm-1gpu.rig.ron");
+    let o = crate::common::kw(&["fit", &build, "--model", "llama-3.1-8b", "--runtime", "foo"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("unknown runtime `foo`") && err.contains("vllm") && err.contains("llama.cpp"), "{err}");
+}
