@@ -235,7 +235,10 @@ fn measured_report(
             runtime: Some("vllm".into()),
             ..opts.clone()
         };
-        let est = fit::for_build(build, catalog, &o).ok().and_then(|f| f.fit.speed).map(|s| s.decode_per_sequence_tokens_per_s);
+        let est = fit::for_build(build, catalog, &o)
+            .ok()
+            .and_then(|f| f.fit.speed)
+            .map(|s| s.decode_per_sequence_tokens_per_s);
         let comparisons = vec![Comparison {
             test: format!("decode/seq @{concurrency:.0} seqs, ctx {context:.0}"),
             generation: true,

@@ -135,7 +135,8 @@ fn vllm_bench_serve_result_is_read_and_compared() {
 
     let build = common::builds("8x-l40s-4u-server.rig.ron");
     let file = path.display().to_string();
-    let args = ["fit", &build, "--model", "llama-3.2-3b", "--precision", "bf16", "--parallel", "dp:4", "--measured", &file];
+    let args =
+        ["fit", &build, "--model", "llama-3.2-3b", "--precision", "bf16", "--parallel", "dp:4", "--measured", &file];
     let o = common::kw(&args);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("vllm bench serve: meta-llama/Llama-3.2-3B-Instruct"), "{out}");

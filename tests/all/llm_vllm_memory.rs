@@ -48,14 +48,19 @@ fn llama_8b_on_rtx_3090_matches_vllm_issue_10517() {
             sampler_profiled: false,
         };
         let per_seq = llm::kv_cache_bytes(&m, Precision::Fp16, len, 1, 1);
-        let pool = vllm_memory::pool_from_parts(&m, &engine, g.memory_gib, llm::weight_bytes(&m, Precision::Bf16), 1, per_seq);
+        let pool =
+            vllm_memory::pool_from_parts(&m, &engine, g.memory_gib, llm::weight_bytes(&m, Precision::Bf16), 1, per_seq);
         let tokens = pool.kv_tokens as f64;
         assert!(
             within(tokens, published_tokens, 0.10),
             "{len}: estimate {tokens} tokens vs published {published_tokens} ({:?})",
             pool
         );
-        assert!(within(pool.max_concurrency, published_x, 0.10), "{len}: {:.2}x vs {published_x}x", pool.max_concurrency);
+        assert!(
+            within(pool.max_concurrency, published_x, 0.10),
+            "{len}: {:.2}x vs {published_x}x",
+            pool.max_concurrency
+        );
         assert_eq!(pool.holds_one_sequence, published_x >= 1.0, "{len}: same side as vLLM's refusal");
     }
 }
@@ -135,7 +140,8 @@ fn held_table() {
             sampler_profiled: false,
         };
         let per_seq = llm::kv_cache_bytes(&m, Precision::Fp16, len, 1, 1);
-        let pool = vllm_memory::pool_from_parts(&m, &engine, g.memory_gib, llm::weight_bytes(&m, Precision::Bf16), 1, per_seq);
+        let pool =
+            vllm_memory::pool_from_parts(&m, &engine, g.memory_gib, llm::weight_bytes(&m, Precision::Bf16), 1, per_seq);
         rows.push((format!("vLLM #10517 RTX 3090 Llama-3.1-8B {len}: KV tokens"), pool.kv_tokens as f64, published));
     }
     let q = model(&c, "qwen3-14b");
@@ -153,7 +159,11 @@ fn held_table() {
     q30.context_tokens = 4096;
     let slots = [GpuSlot::new(gpu(&c, "nvidia-geforce-rtx-4090"))];
     let t = runtime_memory::llama_cpp_rows(&q30, &slots, 48, 34).expect("table");
-    rows.push(("llama.cpp fit-params README, RTX 4090, Qwen3-30B-A3B F16: CUDA0 model MiB".into(), t.rows[0].model_mib, 17_904.0));
+    rows.push((
+        "llama.cpp fit-params README, RTX 4090, Qwen3-30B-A3B F16: CUDA0 model MiB".into(),
+        t.rows[0].model_mib,
+        17_904.0,
+    ));
     rows.push(("same: CUDA0 context MiB".into(), t.rows[0].context_mib, 384.0));
     let small = llama_cpp("qwen3-1.7b", Precision::Q4_K_M, "nvidia-geforce-rtx-4090", 40_960);
     let st = small.llama_cpp.as_ref().expect("table");

@@ -428,7 +428,11 @@ pub fn is_vllm_bench(text: &str) -> bool {
 /// or no completed request.
 pub fn parse_vllm_bench(text: &str) -> Result<VllmBench, MeasuredError> {
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        let what = if e.is_eof() { "the JSON ends early (truncated file?)".to_owned() } else { format!("not valid JSON: {e}") };
+        let what = if e.is_eof() {
+            "the JSON ends early (truncated file?)".to_owned()
+        } else {
+            format!("not valid JSON: {e}")
+        };
         let what = what.split(" at line ").next().unwrap_or(&what).to_owned();
         err(e.line(), e.column(), what)
     })?;
@@ -445,7 +449,10 @@ pub fn parse_vllm_bench(text: &str) -> Result<VllmBench, MeasuredError> {
         .to_owned();
     let r = VllmBench {
         model_id,
-        max_concurrency: obj.get("max_concurrency").and_then(serde_json::Value::as_u64).and_then(|c| u32::try_from(c).ok()),
+        max_concurrency: obj
+            .get("max_concurrency")
+            .and_then(serde_json::Value::as_u64)
+            .and_then(|c| u32::try_from(c).ok()),
         request_rate: obj.get("request_rate").and_then(serde_json::Value::as_f64),
         completed: int("completed")?,
         total_input_tokens: int("total_input_tokens")?,
