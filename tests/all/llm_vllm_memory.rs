@@ -53,8 +53,7 @@ fn llama_8b_on_rtx_3090_matches_vllm_issue_10517() {
         let tokens = pool.kv_tokens as f64;
         assert!(
             within(tokens, published_tokens, 0.10),
-            "{len}: estimate {tokens} tokens vs published {published_tokens} ({:?})",
-            pool
+            "{len}: estimate {tokens} tokens vs published {published_tokens} ({pool:?})"
         );
         assert!(
             within(pool.max_concurrency, published_x, 0.10),
@@ -126,6 +125,7 @@ fn gpt_oss_120b_at_095_matches_vllm_issue_27508() {
 /// The held table, printed (`cargo test llm_vllm_memory -- --nocapture`): row, estimate,
 /// published, deviation. Asserts every row is inside its band.
 #[test]
+#[allow(clippy::many_single_char_names, reason = "short names for the rows' catalog parts")]
 fn held_table() {
     let c = catalog();
     let m = model(&c, "llama-3.1-8b");
@@ -226,10 +226,11 @@ fn qwen3_30b_a3b_f16_on_rtx_4090_matches_llama_cpp_fit_params_readme() {
 }
 
 /// Qwen3-1.7B Q4_K_M, `llama-cli -ngl 999` on an RTX 4080 Laptop GPU at the default context
-/// (40,960, the model's): `| - CUDA0 (RTX 4080 Laptop GPU) | 12281 = 5181 + (5831 = 1050 + 4480
-/// + 300) + 1269 |` (killergiegie/study-docs, "AI大模型框架/Llama_cpp/Llama.cpp-部署.md",
-/// https://github.com/killergiegie/study-docs). The 12 GiB laptop part is not in the catalog;
-/// the table does not depend on the card while everything fits, so an RTX 4090 stands in.
+/// (40,960, the model's): `| - CUDA0 (RTX 4080 Laptop GPU) | 12281 = 5181 + (5831 = 1050 +
+/// 4480 + 300) + 1269 |` (killergiegie/study-docs, "AI大模型框架/Llama_cpp/Llama.cpp-部署.md",
+/// <https://github.com/killergiegie/study-docs>). The 12 GiB laptop part is not in the
+/// catalog; the table does not depend on the card while everything fits, so an RTX 4090 stands
+/// in.
 #[test]
 fn qwen3_1_7b_q4_k_m_table_matches_a_published_breakdown() {
     let r = llama_cpp("qwen3-1.7b", Precision::Q4_K_M, "nvidia-geforce-rtx-4090", 40_960);

@@ -406,14 +406,11 @@ impl VllmBench {
     /// law over the run (completed requests/s × mean request time, the request time being
     /// TTFT + TPOT × (output tokens - 1)).
     pub fn mean_concurrency(&self) -> f64 {
-        match self.max_concurrency {
-            Some(c) => f64::from(c),
-            None => {
-                let request_s =
-                    (self.mean_ttft_ms + self.mean_tpot_ms * (self.mean_output_tokens() - 1.0).max(0.0)) / 1000.0;
-                self.request_throughput * request_s
-            }
+        if let Some(c) = self.max_concurrency {
+            return f64::from(c);
         }
+        let request_s = (self.mean_ttft_ms + self.mean_tpot_ms * (self.mean_output_tokens() - 1.0).max(0.0)) / 1000.0;
+        self.request_throughput * request_s
     }
 }
 
@@ -462,7 +459,7 @@ pub fn parse_vllm_bench(text: &str) -> Result<VllmBench, MeasuredError> {
         mean_ttft_ms: num("mean_ttft_ms")?,
         mean_tpot_ms: num("mean_tpot_ms")?,
     };
-    if r.completed == 0 || !(r.mean_tpot_ms > 0.0) {
+    if r.completed == 0 || r.mean_tpot_ms.is_nan() || r.mean_tpot_ms <= 0.0 {
         return Err(err(0, 0, "the run completed no request (completed 0 or mean_tpot_ms 0)"));
     }
     Ok(r)

@@ -229,11 +229,13 @@ fn args_for(input: &FitInput, ngl: u32, overflow: u32, split: &[u32]) -> String 
         format!("-c {} -ngl {ngl}", input.context_tokens)
     };
     if overflow > 0 {
-        args.push_str(&format!(" --n-cpu-moe {overflow}"));
+        args.push_str(" --n-cpu-moe ");
+        args.push_str(&overflow.to_string());
     }
     if split.len() > 1 {
         let ts: Vec<String> = split.iter().map(u32::to_string).collect();
-        args.push_str(&format!(" -ts {}", ts.join(",")));
+        args.push_str(" -ts ");
+        args.push_str(&ts.join(","));
     }
     args
 }
@@ -300,8 +302,9 @@ pub struct MemoryBasis {
 pub fn memory_basis(runtime: Runtime, input: &FitInput) -> MemoryBasis {
     let id = &input.model.id;
     let ctx = input.context_tokens;
-    match runtime {
-        Runtime::Vllm => MemoryBasis {
+    // `if`, not `match`: runtimes other than these two share the last arm.
+    if runtime == Runtime::Vllm {
+        MemoryBasis {
             calibrated_to: vec![
                 "vLLM #10517 (RTX 3090, Llama-3.1-8B, 0.90): 31,232 and 23,648 KV tokens at 20,000 / 29,000".into(),
                 "vLLM #23278 (H100, gpt-oss-120b, defaults): weights 65.97 GiB, pool -2.14 GiB".into(),
@@ -314,8 +317,9 @@ pub fn memory_basis(runtime: Runtime, input: &FitInput) -> MemoryBasis {
                  \"Model loading took\", \"Available KV cache memory\", \"GPU KV cache size\", \"Maximum concurrency\"",
                 input.gpu_memory_utilization.unwrap_or(super::vllm_memory::VLLM_DEFAULT_GPU_MEMORY_UTILIZATION)
             ),
-        },
-        Runtime::LlamaCpp => MemoryBasis {
+        }
+    } else if runtime == Runtime::LlamaCpp {
+        MemoryBasis {
             calibrated_to: vec![
                 "llama.cpp tools/fit-params/README.md (RTX 4090, Qwen3-30B-A3B F16, -c 4096): model 17,904, context 384 MiB".into(),
                 "Qwen3-1.7B Q4_K_M on an RTX 4080 Laptop GPU (-c 40960): context 4,480, compute 300 MiB".into(),
@@ -325,13 +329,12 @@ pub fn memory_basis(runtime: Runtime, input: &FitInput) -> MemoryBasis {
                 "llama-fit-params -m <{id}.gguf> -c {ctx} (prints -ngl and the tensors to keep in RAM), then \
                  llama-server -m <{id}.gguf> -c {ctx} and read llama_memory_breakdown_print when it exits"
             ),
-        },
-        _ => MemoryBasis {
+        }
+    } else {
+        MemoryBasis {
             calibrated_to: vec![],
             band_pct: None,
-            measure: format!(
-                "load <{id}> at context {ctx} and read nvidia-smi --query-gpu=memory.used --format=csv"
-            ),
-        },
+            measure: format!("load <{id}> at context {ctx} and read nvidia-smi --query-gpu=memory.used --format=csv"),
+        }
     }
 }
