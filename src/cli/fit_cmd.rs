@@ -29,6 +29,14 @@ pub struct FitArgs {
     /// vLLM `--gpu-memory-utilization`, 0-1 (default 0.9): the memory vLLM may use per GPU.
     #[arg(long)]
     pub gpu_memory_utilization: Option<f64>,
+    /// vLLM `--max-num-batched-tokens`: the tokens of vLLM's profiling run, which sizes its KV
+    /// pool (default vLLM's: 8192 on GPUs of 70 GiB or more but the A100, else 2048).
+    #[arg(long)]
+    pub max_num_batched_tokens: Option<u32>,
+    /// vLLM `--max-num-seqs`: the sequences of vLLM's profiling sampler step (default vLLM's:
+    /// 1024 or 256).
+    #[arg(long)]
+    pub max_num_seqs: Option<u32>,
     /// Training: gradient checkpointing (recompute activations in backward).
     #[arg(long)]
     pub gradient_checkpointing: bool,
@@ -63,9 +71,10 @@ pub struct FitArgs {
     /// eth-100, eth-25, eth-10.
     #[arg(long)]
     pub interconnect: Option<String>,
-    /// A llama-bench result file (`-o json`, `-o jsonl` or `-o csv`) measured on this build's
-    /// GPUs: prints estimate vs measured per test and this machine's corrected decode and
-    /// prefill; refused when it names other GPUs.
+    /// A llama-bench result file (`-o json`, `-o jsonl` or `-o csv`) or a `vllm bench serve
+    /// --save-result` JSON measured on this build's GPUs: prints estimate vs measured and this
+    /// machine's corrected decode and prefill (also with --format json); refused when it names
+    /// other GPUs or another model.
     #[arg(long)]
     pub measured: Option<PathBuf>,
     /// Cloud price to compare with, USD per hour (default A100 80 GB at 1.60).
@@ -105,6 +114,9 @@ pub fn run(a: &FitArgs) -> ExitCode {
         runtime: a.runtime.clone(),
         gradient_checkpointing: a.gradient_checkpointing.then_some(true),
         gpu_memory_utilization: a.gpu_memory_utilization,
+        max_num_batched_tokens: a.max_num_batched_tokens,
+        max_num_seqs: a.max_num_seqs,
+        headroom_verdict_only: false,
         nodes: a.nodes,
         interconnect: a.interconnect.clone(),
     };
@@ -117,7 +129,16 @@ pub fn run(a: &FitArgs) -> ExitCode {
     };
     let code = if result.fit.verdict == FitVerdict::DoesNotFit { ExitCode::from(1) } else { ExitCode::SUCCESS };
     if a.format == Format::Json {
-        let printed = print_json(&result);
+        let printed = match &a.measured {
+            Some(path) => match measured_report(path, &build, &catalog, &opts, &result) {
+                Ok(measured) => print_json(&FitWithMeasured { result: &result, measured }),
+                Err(e) => {
+                    eprintln!("kraftwerk: {}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+            },
+            None => print_json(&result),
+        };
         return if printed == ExitCode::SUCCESS { code } else { printed };
     }
     if let Some(f) = &model_file {
@@ -147,27 +168,97 @@ pub fn run(a: &FitArgs) -> ExitCode {
     if a.search {
         print_search(&build, &catalog, &opts, &result);
     }
-    if let Some(path) = &a.measured
-        && let Err(e) = print_measured(path, &build, &catalog, &opts, &result)
-    {
-        eprintln!("kraftwerk: {}: {e}", path.display());
-        return ExitCode::from(2);
+    if let Some(path) = &a.measured {
+        match measured_report(path, &build, &catalog, &opts, &result) {
+            Ok(m) => print_measured(&m, &result),
+            Err(e) => {
+                eprintln!("kraftwerk: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
     }
     code
 }
 
-/// `--measured FILE`: reads llama-bench output, refuses another machine's or another model's,
-/// estimates each of its tests on this build (batch 1, llama.cpp, the test's context) and prints
-/// estimate vs measured and the corrected figures of this fit.
-fn print_measured(
+/// What `--measured FILE` found: the measured tests beside the estimate, and the corrected
+/// figures of this fit.
+#[derive(Debug, serde::Serialize)]
+struct MeasuredReport {
+    /// The file read.
+    file: String,
+    /// `llama-bench` or `vllm bench serve`.
+    source: &'static str,
+    /// Where it was measured (llama-bench's `gpu_info`), if the file says.
+    gpu_info: Option<String>,
+    /// Estimate vs measured per test.
+    comparisons: Vec<crate::estimate::llm::measured::Comparison>,
+    /// Measured ÷ estimated decode (geometric mean over the generation tests).
+    decode_factor: Option<f64>,
+    /// Measured ÷ estimated prefill.
+    prefill_factor: Option<f64>,
+    /// This fit's decode at batch 1, corrected, tokens/s.
+    corrected_decode_batch1_tok_s: Option<f64>,
+    /// This fit's aggregate decode at its batch, corrected, tokens/s.
+    corrected_decode_batch_tok_s: Option<f64>,
+    /// This fit's prefill, corrected, tokens/s.
+    corrected_prefill_tok_s: Option<f64>,
+    /// The `vllm bench serve` figures read, for such a file.
+    vllm_bench: Option<crate::estimate::llm::measured::VllmBench>,
+}
+
+/// `fit --format json --measured FILE`: the fit and the measured report together.
+#[derive(serde::Serialize)]
+struct FitWithMeasured<'a> {
+    #[serde(flatten)]
+    result: &'a BuildFit,
+    measured: MeasuredReport,
+}
+
+/// `--measured FILE`: reads llama-bench output (JSON, JSONL, CSV) or a `vllm bench serve
+/// --save-result` JSON, refuses another machine's or another model's, estimates each of its
+/// tests on this build and returns estimate vs measured and the corrected figures of this fit.
+fn measured_report(
     path: &std::path::Path,
     build: &crate::rig::Build,
     catalog: &crate::catalog::Catalog,
     opts: &FitOptions,
     result: &BuildFit,
-) -> Result<(), String> {
-    use crate::estimate::llm::measured::{Comparison, check_gpus, correction_factors, parse_llama_bench};
+) -> Result<MeasuredReport, String> {
+    use crate::estimate::llm::measured::{
+        Comparison, check_gpus, is_vllm_bench, names_model, parse_llama_bench, parse_vllm_bench,
+    };
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let file = path.display().to_string();
+    if is_vllm_bench(&text) {
+        let b = parse_vllm_bench(&text).map_err(|e| e.to_string())?;
+        if let Some(m) = catalog.model(&result.fit.model_id)
+            && !names_model(&b.model_id, &m.id, &m.name)
+        {
+            return Err(format!(
+                "line 1: measured `{}`, but the fit is for {} ({}): give --model for the measured model",
+                b.model_id, m.id, m.name
+            ));
+        }
+        let concurrency = b.mean_concurrency().round().max(1.0);
+        let context = (b.mean_input_tokens() + b.mean_output_tokens()).round().max(1.0);
+        let o = FitOptions {
+            context: Some(context as u32),
+            batch: Some(concurrency as u32),
+            runtime: Some("vllm".into()),
+            ..opts.clone()
+        };
+        let est = fit::for_build(build, catalog, &o)
+            .ok()
+            .and_then(|f| f.fit.speed)
+            .map(|s| s.decode_per_sequence_tokens_per_s);
+        let comparisons = vec![Comparison {
+            test: format!("decode/seq @{concurrency:.0} seqs, ctx {context:.0}"),
+            generation: true,
+            measured_tok_s: b.decode_per_sequence_tok_s(),
+            estimated_tok_s: est,
+        }];
+        return Ok(finish(file, "vllm bench serve", None, comparisons, result, Some(b)));
+    }
     let rows = parse_llama_bench(&text).map_err(|e| e.to_string())?;
     let names: Vec<String> = result
         .fit
@@ -215,33 +306,71 @@ fn print_measured(
             estimated_tok_s: est,
         });
     }
-    outln!("measured ({}, llama-bench on {}):", path.display(), rows[0].gpu_info);
-    outln!("  {:<16} {:>14} {:>14} {:>17}", "test", "measured tok/s", "estimate tok/s", "measured/estimate");
-    for c in &comparisons {
+    Ok(finish(file, "llama-bench", Some(rows[0].gpu_info.clone()), comparisons, result, None))
+}
+
+fn finish(
+    file: String,
+    source: &'static str,
+    gpu_info: Option<String>,
+    comparisons: Vec<crate::estimate::llm::measured::Comparison>,
+    result: &BuildFit,
+    vllm_bench: Option<crate::estimate::llm::measured::VllmBench>,
+) -> MeasuredReport {
+    let (decode, prefill) = crate::estimate::llm::measured::correction_factors(&comparisons);
+    let speed = result.fit.speed.as_ref();
+    MeasuredReport {
+        file,
+        source,
+        gpu_info,
+        corrected_decode_batch1_tok_s: decode.zip(speed).map(|(k, s)| s.decode_batch1_tokens_per_s * k),
+        corrected_decode_batch_tok_s: decode.zip(speed).map(|(k, s)| s.decode_batch_tokens_per_s * k),
+        corrected_prefill_tok_s: prefill.zip(speed.and_then(|s| s.prefill_tokens_per_s)).map(|(k, p)| p * k),
+        comparisons,
+        decode_factor: decode,
+        prefill_factor: prefill,
+        vllm_bench,
+    }
+}
+
+/// Prints a [`MeasuredReport`].
+fn print_measured(m: &MeasuredReport, result: &BuildFit) {
+    match (&m.gpu_info, &m.vllm_bench) {
+        (Some(g), _) => outln!("measured ({}, {} on {g}):", m.file, m.source),
+        (None, Some(b)) => outln!(
+            "measured ({}, {}: {}, {} requests, {:.1} req/s, output {:.0} tok/s, TTFT {:.0} ms, TPOT {:.2} ms, {:.1} sequences in flight):",
+            m.file,
+            m.source,
+            b.model_id,
+            b.completed,
+            b.request_throughput,
+            b.output_throughput,
+            b.mean_ttft_ms,
+            b.mean_tpot_ms,
+            b.mean_concurrency()
+        ),
+        (None, None) => outln!("measured ({}, {}):", m.file, m.source),
+    }
+    outln!("  {:<32} {:>14} {:>14} {:>17}", "test", "measured tok/s", "estimate tok/s", "measured/estimate");
+    for c in &m.comparisons {
         let (e, r) = match (c.estimated_tok_s, c.ratio()) {
             (Some(e), Some(r)) => (format!("{e:.1}"), format!("{r:.2}")),
             _ => ("unknown".into(), "-".into()),
         };
-        outln!("  {:<16} {:>14.1} {:>14} {:>17}", c.test, c.measured_tok_s, e, r);
+        outln!("  {:<32} {:>14.1} {:>14} {:>17}", c.test, c.measured_tok_s, e, r);
     }
-    let (decode, prefill) = correction_factors(&comparisons);
-    let speed = result.fit.speed.as_ref();
-    match (decode, speed) {
-        (Some(k), Some(s)) => outln!(
-            "  corrected decode at context {}: {:.1} tok/s at batch 1 (estimate {:.1} x {k:.2}), {:.1} tok/s in all at batch {}",
+    match (m.decode_factor, m.corrected_decode_batch1_tok_s, m.corrected_decode_batch_tok_s) {
+        (Some(k), Some(b1), Some(bn)) => outln!(
+            "  corrected decode at context {}: {b1:.1} tok/s at batch 1 (x {k:.2}), {bn:.1} tok/s in all at batch {}",
             result.fit.context_tokens,
-            s.decode_batch1_tokens_per_s * k,
-            s.decode_batch1_tokens_per_s,
-            s.decode_batch_tokens_per_s * k,
             result.fit.batch
         ),
         _ => outln!("  corrected decode: not known (no generation test with a known estimate)"),
     }
-    match (prefill, speed.and_then(|s| s.prefill_tokens_per_s)) {
-        (Some(k), Some(p)) => outln!("  corrected prefill: {:.0} tok/s (estimate {p:.0} x {k:.2})", p * k),
+    match (m.prefill_factor, m.corrected_prefill_tok_s) {
+        (Some(k), Some(p)) => outln!("  corrected prefill: {p:.0} tok/s (x {k:.2})"),
         _ => outln!("  corrected prefill: not known (no prompt test with a known estimate)"),
     }
-    Ok(())
 }
 
 fn print_memory(f: &FitReport, build_name: &str) {
@@ -297,6 +426,75 @@ fn print_memory(f: &FitReport, build_name: &str) {
     if let Some(c) = f.max_context_tokens.filter(|_| f.verdict != FitVerdict::DoesNotFit) {
         outln!("  longest context that fits at this batch: {c} tokens");
     }
+    if let Some(p) = &f.vllm {
+        print_vllm_pool(p, f);
+    }
+    if let Some(t) = &f.llama_cpp {
+        print_llama_cpp_table(t);
+    }
+    let b = &f.memory_basis;
+    match b.band_pct {
+        Some(band) => outln!("  memory basis: held to {} published figures within ±{band:.0} %", b.calibrated_to.len()),
+        None => outln!("  memory basis: not held to a published table for {} (band unknown)", f.runtime),
+    }
+    for c in &b.calibrated_to {
+        outln!("    - {c}");
+    }
+    outln!("  measure it: {}", b.measure);
+}
+
+/// vLLM's KV pool as vLLM sizes it, its two start-up lines, and how to measure them.
+fn print_vllm_pool(p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitReport) {
+    let e = &p.engine;
+    outln!(
+        "  vLLM (fullest GPU): {:.2} x {:.1} GiB = {:.1} GiB reserved - weights {:.1} - profile peak {:.2} ({} tokens, {} seqs) - non-torch {:.2} = KV pool {:.2} GiB; CUDA graphs ~{:.1} GiB outside it",
+        e.gpu_memory_utilization,
+        p.total_gib,
+        p.reservation_gib,
+        p.weights_gib,
+        p.profile_activations_gib,
+        e.max_num_batched_tokens,
+        e.max_num_seqs,
+        p.non_torch_gib,
+        p.kv_pool_gib,
+        p.cuda_graphs_gib
+    );
+    for line in &p.log_lines {
+        outln!("    {line}");
+    }
+    if !p.holds_one_sequence {
+        outln!(
+            "  vLLM refuses to start: the pool holds {} tokens, less than one sequence of {} (lower --max-model-len or raise --gpu-memory-utilization)",
+            p.kv_tokens,
+            e.max_model_len
+        );
+        match f.max_context_tokens {
+            Some(c) => outln!("  vLLM: longest --max-model-len the pool holds: {c} tokens"),
+            None => outln!("  vLLM: the pool is empty; no context fits"),
+        }
+    }
+}
+
+/// llama.cpp's per-device table, as `llama_memory_breakdown_print` prints it, and its args.
+fn print_llama_cpp_table(t: &crate::estimate::llm::runtime_memory::LlamaCppFit) {
+    outln!(
+        "  llama.cpp memory breakdown [MiB] ({}):",
+        if t.fits { "every GPU keeps 1024 MiB free" } else { "does not keep 1024 MiB free even with everything moved" }
+    );
+    outln!("    {:<40} {:>8} {:>8} {:>8} {:>8} {:>8}", "device", "free", "self", "model", "context", "compute");
+    for r in &t.rows {
+        let free = r.free_mib.map_or_else(|| "-".to_owned(), |f| format!("{f:.0}"));
+        outln!(
+            "    {:<40} {:>8} {:>8.0} {:>8.0} {:>8.0} {:>8.0}",
+            r.device,
+            free,
+            r.self_mib(),
+            r.model_mib,
+            r.context_mib,
+            r.compute_mib
+        );
+    }
+    outln!("  llama.cpp arguments: {}", t.args);
 }
 
 fn print_alternatives(alt: &Alternatives, f: &FitReport) {

@@ -8,6 +8,8 @@ use kraftwerk::estimate::llm::measured::{Comparison, check_gpus, correction_fact
 use std::path::Path;
 use std::process::Command;
 
+use crate::common;
+
 const DIR: &str = "tests/fixtures/llama-bench";
 
 fn fixture(name: &str) -> String {
@@ -109,4 +111,72 @@ fn fit_measured_refuses_another_machine_or_model() {
     let (code, _, err) = kraftwerk(&["fit", &build, "--model", "llama-3.1-8b", "--measured", &measured]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("7.62 B") && err.contains("llama-3.1-8b"), "{err}");
+}
+
+// ------------------------------------------------------------------ vllm bench serve
+
+/// `vllm bench serve --save-result` JSON (tests/fixtures/vllm-bench/README.md gives the source:
+/// nerdalert/vllm-bench-automation's published run, Llama-3.2-3B on four L40S replicas at 10
+/// requests/s): read, compared with the estimate at the run's sequences in flight, in text and
+/// JSON.
+#[test]
+fn vllm_bench_serve_result_is_read_and_compared() {
+    use kraftwerk::estimate::llm::measured::{is_vllm_bench, names_model, parse_vllm_bench};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/vllm-bench/llama-3.2-3b-4xl40s-10qps.json");
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    assert!(is_vllm_bench(&text));
+    let b = parse_vllm_bench(&text).expect("parses");
+    assert_eq!(b.completed, 300);
+    assert!((b.decode_per_sequence_tok_s() - 73.65).abs() < 0.1, "{}", b.decode_per_sequence_tok_s());
+    // Little's law: 8.33 req/s × (54.6 ms + 13.58 ms × 269.2) = 30.9 in flight.
+    assert!((b.mean_concurrency() - 30.9).abs() < 0.2, "{}", b.mean_concurrency());
+    assert!(names_model(&b.model_id, "llama-3.2-3b", "Llama 3.2 3B"));
+    assert!(!names_model(&b.model_id, "llama-3.1-8b", "Llama 3.1 8B"));
+
+    let build = common::builds("8x-l40s-4u-server.rig.ron");
+    let file = path.display().to_string();
+    let args =
+        ["fit", &build, "--model", "llama-3.2-3b", "--precision", "bf16", "--parallel", "dp:4", "--measured", &file];
+    let o = common::kw(&args);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("vllm bench serve: meta-llama/Llama-3.2-3B-Instruct"), "{out}");
+    assert!(out.contains("decode/seq @31 seqs"), "{out}");
+    assert!(out.contains("corrected decode"), "{out}");
+    let mut json_args = args.to_vec();
+    json_args.extend(["--format", "json"]);
+    let o = common::kw(&json_args);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["measured"]["source"], "vllm bench serve");
+    let ratio = v["measured"]["decode_factor"].as_f64().expect("a decode factor");
+    assert!((0.75..=1.25).contains(&ratio), "measured/estimate {ratio} outside ±25 %");
+    assert!(v["fit"]["vllm"]["log_lines"][0].as_str().is_some_and(|l| l.starts_with("GPU KV cache size: ")), "{v}");
+}
+
+/// Bad vLLM result files: truncated (located), foreign JSON (the missing key named), another
+/// model's (both named).
+#[test]
+fn bad_vllm_bench_files_are_refused_with_where_and_why() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/vllm-bench/llama-3.2-3b-4xl40s-10qps.json");
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    let dir = std::env::temp_dir().join(format!("kraftwerk-vllm-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let truncated = dir.join("truncated.json");
+    std::fs::write(&truncated, &text[..300]).expect("write");
+    let foreign = dir.join("foreign.json");
+    std::fs::write(&foreign, r#"{"mean_tpot_ms": 3.0, "output_throughput": 2.0, "model_id": "x"}"#).expect("write");
+    let build = common::builds("8x-l40s-4u-server.rig.ron");
+    let run = |file: &Path, model: &str| {
+        let o = common::kw(&["fit", &build, "--model", model, "--measured", &file.display().to_string()]);
+        (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    let (code, err) = run(&truncated, "llama-3.2-3b");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("line 1, column 300: the JSON ends early"), "{err}");
+    let (code, err) = run(&foreign, "llama-3.2-3b");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("key `completed` missing"), "{err}");
+    let (code, err) = run(&path, "llama-3.1-8b");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("meta-llama/Llama-3.2-3B-Instruct") && err.contains("llama-3.1-8b"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

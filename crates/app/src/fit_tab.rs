@@ -149,6 +149,9 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         runtime: None,
         gradient_checkpointing: Some(w.gradient_checkpointing),
         gpu_memory_utilization: None,
+        max_num_batched_tokens: None,
+        max_num_seqs: None,
+        headroom_verdict_only: false,
         nodes: w.nodes,
         interconnect: w.interconnect.clone(),
     }

@@ -43,6 +43,15 @@ pub struct FitOptions {
     pub gradient_checkpointing: Option<bool>,
     /// vLLM `--gpu-memory-utilization` (0-1]; default 0.9.
     pub gpu_memory_utilization: Option<f64>,
+    /// vLLM `--max-num-batched-tokens` (the tokens of its profiling run); default vLLM's for
+    /// the GPU (8192 on GPUs of 70 GiB or more but the A100, else 2048).
+    pub max_num_batched_tokens: Option<u32>,
+    /// vLLM `--max-num-seqs` (the sequences of its profiling sampler step); default vLLM's for
+    /// the GPU (1024 or 256).
+    pub max_num_seqs: Option<u32>,
+    /// Judge the fit by the headroom verdict alone, without vLLM's KV-pool refusal (the
+    /// planner, for now); default false.
+    pub headroom_verdict_only: bool,
     /// Identical nodes the plan spans (the build is one); default the build's workload
     /// setting, else 1.
     pub nodes: Option<u32>,
@@ -111,7 +120,6 @@ pub fn links_unknown(build: &Build, catalog: &Catalog) -> Vec<usize> {
         .map(|(i, _)| i)
         .collect()
 }
-
 
 /// The build's system memory as the host-offload decode reads it: channels in use per socket
 /// (the CPU's channels, at most the modules spread over the sockets), data rate and sockets.
@@ -222,6 +230,9 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         input.runtime = Some(f.runtime);
     }
     input.gpu_memory_utilization = opts.gpu_memory_utilization;
+    input.max_num_batched_tokens = opts.max_num_batched_tokens;
+    input.max_num_seqs = opts.max_num_seqs;
+    input.vllm_pool_verdict = !opts.headroom_verdict_only;
     if let Some(rt) = &opts.runtime {
         input.runtime = Some(parse::<Runtime>(rt)?);
     }

@@ -203,6 +203,8 @@ fn fit_input(model: &Model, goal: &Goal, precision: Precision, n: u32) -> Result
     input.batch = goal.users.max(1);
     let runtime = goal.runtime.as_deref().map(parse_runtime).transpose()?;
     input.parallelism = default_parallelism(n, precision, runtime);
+    // The planner keeps the headroom verdict for now (vLLM's pool verdict moves its answers).
+    input.vllm_pool_verdict = false;
     if let Some(f) = model.file.as_ref().filter(|f| f.precision == precision) {
         // As `fit::input_for` does for `kraftwerk fit --model-file`.
         input.file_weights = Some(f.weights);
@@ -561,6 +563,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
     let opts = FitOptions {
         precision: build.workload.as_ref().map(|w| w.precision.clone()),
         model_file: model.file.as_deref().cloned(),
+        headroom_verdict_only: true,
         ..FitOptions::default()
     };
     match fit::for_build(build, catalog, &opts) {

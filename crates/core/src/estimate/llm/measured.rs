@@ -9,7 +9,7 @@
 //! `avg_ts` (tokens per second). A prompt-processing test (`pp512`) has `n_gen` 0; a
 //! generation test (`tg128`) has `n_prompt` 0.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// One llama-bench test result.
@@ -328,7 +328,7 @@ pub fn check_gpus(rows: &[BenchRow], build_gpus: &[String]) -> Result<(), String
 }
 
 /// One test: what llama-bench measured and what the estimate gives for the same test.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
     /// llama-bench's test name (`tg128`).
     pub test: String,
@@ -355,4 +355,122 @@ pub fn correction_factors(c: &[Comparison]) -> (Option<f64>, Option<f64>) {
         (!r.is_empty()).then(|| (r.iter().map(|x| x.ln()).sum::<f64>() / r.len() as f64).exp())
     };
     (geo(true), geo(false))
+}
+
+// ------------------------------------------------------------------ vllm bench serve
+
+/// What `kraftwerk fit --measured` reads from a `vllm bench serve --save-result` file (vLLM's
+/// serving benchmark; the same JSON keys since `benchmarks/benchmark_serving.py`). Other keys
+/// are ignored.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VllmBench {
+    /// `model_id` (Hugging Face name or path).
+    pub model_id: String,
+    /// `--max-concurrency` when the run fixed it.
+    pub max_concurrency: Option<u32>,
+    /// `request_rate`: requests/s, `None` for `inf`.
+    pub request_rate: Option<f64>,
+    /// Requests completed.
+    pub completed: u64,
+    /// Prompt tokens of all completed requests.
+    pub total_input_tokens: u64,
+    /// Generated tokens of all completed requests.
+    pub total_output_tokens: u64,
+    /// Completed requests per second.
+    pub request_throughput: f64,
+    /// Generated tokens per second, all requests.
+    pub output_throughput: f64,
+    /// Mean time to first token, ms.
+    pub mean_ttft_ms: f64,
+    /// Mean time per output token after the first, ms.
+    pub mean_tpot_ms: f64,
+}
+
+impl VllmBench {
+    /// Mean prompt tokens per request.
+    pub fn mean_input_tokens(&self) -> f64 {
+        self.total_input_tokens as f64 / self.completed.max(1) as f64
+    }
+
+    /// Mean generated tokens per request.
+    pub fn mean_output_tokens(&self) -> f64 {
+        self.total_output_tokens as f64 / self.completed.max(1) as f64
+    }
+
+    /// Decode rate each sequence saw, tokens/s (`1000 / mean_tpot_ms`).
+    pub fn decode_per_sequence_tok_s(&self) -> f64 {
+        1000.0 / self.mean_tpot_ms
+    }
+
+    /// Sequences in flight on average: `max_concurrency` when the run fixed it, else Little's
+    /// law over the run (completed requests/s × mean request time, the request time being
+    /// TTFT + TPOT × (output tokens - 1)).
+    pub fn mean_concurrency(&self) -> f64 {
+        if let Some(c) = self.max_concurrency {
+            return f64::from(c);
+        }
+        let request_s = (self.mean_ttft_ms + self.mean_tpot_ms * (self.mean_output_tokens() - 1.0).max(0.0)) / 1000.0;
+        self.request_throughput * request_s
+    }
+}
+
+/// Whether `text` looks like a `vllm bench serve` result (a JSON object with its keys) rather
+/// than llama-bench output.
+pub fn is_vllm_bench(text: &str) -> bool {
+    text.trim_start().starts_with('{') && text.contains("\"mean_tpot_ms\"") && text.contains("\"output_throughput\"")
+}
+
+/// Reads one `vllm bench serve --save-result` JSON object. Errors: JSON that does not parse or
+/// ends early (line and column), a key this needs that is missing or of the wrong type (named),
+/// or no completed request.
+pub fn parse_vllm_bench(text: &str) -> Result<VllmBench, MeasuredError> {
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        let what = if e.is_eof() {
+            "the JSON ends early (truncated file?)".to_owned()
+        } else {
+            format!("not valid JSON: {e}")
+        };
+        let what = what.split(" at line ").next().unwrap_or(&what).to_owned();
+        err(e.line(), e.column(), what)
+    })?;
+    let Some(obj) = v.as_object() else {
+        return Err(err(1, 1, "not a vllm bench serve result: the file is not one JSON object"));
+    };
+    let missing = |k: &str| err(1, 1, format!("not a vllm bench serve result: key `{k}` missing or not a number"));
+    let num = |k: &str| obj.get(k).and_then(serde_json::Value::as_f64).ok_or_else(|| missing(k));
+    let int = |k: &str| obj.get(k).and_then(serde_json::Value::as_u64).ok_or_else(|| missing(k));
+    let model_id = obj
+        .get("model_id")
+        .and_then(serde_json::Value::as_str)
+        .ok_or_else(|| err(1, 1, "not a vllm bench serve result: key `model_id` missing"))?
+        .to_owned();
+    let r = VllmBench {
+        model_id,
+        max_concurrency: obj
+            .get("max_concurrency")
+            .and_then(serde_json::Value::as_u64)
+            .and_then(|c| u32::try_from(c).ok()),
+        request_rate: obj.get("request_rate").and_then(serde_json::Value::as_f64),
+        completed: int("completed")?,
+        total_input_tokens: int("total_input_tokens")?,
+        total_output_tokens: int("total_output_tokens")?,
+        request_throughput: num("request_throughput")?,
+        output_throughput: num("output_throughput")?,
+        mean_ttft_ms: num("mean_ttft_ms")?,
+        mean_tpot_ms: num("mean_tpot_ms")?,
+    };
+    if r.completed == 0 || r.mean_tpot_ms.is_nan() || r.mean_tpot_ms <= 0.0 {
+        return Err(err(0, 0, "the run completed no request (completed 0 or mean_tpot_ms 0)"));
+    }
+    Ok(r)
+}
+
+/// Whether the benchmarked `model_id` names the model with catalog id `id` and name `name`
+/// (letters and digits compared, case ignored: `meta-llama/Llama-3.2-3B-Instruct` names
+/// `llama-3.2-3b`).
+pub fn names_model(model_id: &str, id: &str, name: &str) -> bool {
+    let last = model_id.rsplit('/').next().unwrap_or(model_id);
+    let alnum = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_ascii_lowercase();
+    let have = alnum(last);
+    have.contains(&alnum(id)) || have.contains(&alnum(name))
 }

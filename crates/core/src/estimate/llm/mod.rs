@@ -64,10 +64,12 @@ pub mod measured;
 mod memory;
 mod pipeline;
 pub mod report;
+pub mod runtime_memory;
 pub mod search;
 mod shape;
 mod speed;
 pub mod throughput;
+pub mod vllm_memory;
 
 pub use calibration::*;
 pub use cluster::plan_gpus;
@@ -199,7 +201,7 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
     let sh = shares(input, used);
     let mems = memory(input, used, &sh, runtime, input.context_tokens);
 
-    let gpu_fits: Vec<GpuFit> = mems
+    let mut gpu_fits: Vec<GpuFit> = mems
         .iter()
         .zip(used)
         .zip(&sh)
@@ -214,9 +216,37 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
             verdict: verdict(mem, slot.gpu.memory_gib),
         })
         .collect();
-    let overall = gpu_fits.iter().map(|g| g.verdict).max().unwrap_or(FitVerdict::DoesNotFit);
+    let mut overall = gpu_fits.iter().map(|g| g.verdict).max().unwrap_or(FitVerdict::DoesNotFit);
 
-    let max_context_tokens = if input.mode.is_training() { None } else { max_context(input, used, &sh, runtime) };
+    let mut max_context_tokens = if input.mode.is_training() { None } else { max_context(input, used, &sh, runtime) };
+
+    // vLLM sizes its KV pool itself: the verdict fails when the pool cannot hold one sequence
+    // of the requested length (vLLM refuses to start), and the longest context is the pool's.
+    let vllm = if runtime == Runtime::Vllm {
+        let weights: Vec<f64> = mems.iter().map(|m| m.weights_gib * GIB).collect();
+        vllm_memory::kv_pool(input, used, &weights)
+    } else {
+        None
+    };
+    if let Some(pool) = &vllm {
+        // vLLM refuses to start when the pool cannot hold one sequence; a pool that holds fewer
+        // than `batch` sequences is tight (vLLM queues the rest). The pool only adds refusals
+        // to the per-GPU verdicts (whose headroom is the same 1 - utilization margin).
+        let pool_verdict = if !pool.holds_one_sequence {
+            FitVerdict::DoesNotFit
+        } else if pool.max_concurrency < f64::from(input.batch) {
+            FitVerdict::Tight
+        } else {
+            FitVerdict::Fits
+        };
+        if input.vllm_pool_verdict {
+            overall = overall.max(pool_verdict);
+            for g in &mut gpu_fits {
+                g.verdict = g.verdict.max(pool_verdict);
+            }
+            max_context_tokens = vllm_memory::longest_context(input, pool);
+        }
+    }
 
     let mut notes = notes(input, gpus, used, runtime);
     cluster_notes(input, per_node, &mut notes);
@@ -254,6 +284,9 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         gpus: gpu_fits,
         verdict: overall,
         max_context_tokens,
+        vllm,
+        llama_cpp: runtime_memory::llama_cpp_table(input, used),
+        memory_basis: runtime_memory::memory_basis(runtime, input),
         speed,
         notes,
         assumptions: assumptions(input, runtime),

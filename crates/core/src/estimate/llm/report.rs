@@ -167,6 +167,15 @@ pub struct FitReport {
     /// Longest context per sequence that fits at this batch (inference), tokens, capped at the
     /// model's maximum; `None` when not even the weights fit.
     pub max_context_tokens: Option<u32>,
+    /// vLLM's KV pool on the fullest GPU, as vLLM sizes it ([`super::vllm_memory`]); `None`
+    /// for other runtimes and for training.
+    pub vllm: Option<super::vllm_memory::VllmKvPool>,
+    /// llama.cpp's per-device table (`llama_memory_breakdown_print`) and the `-ngl` /
+    /// `--n-cpu-moe` / `-ts` that give it ([`super::runtime_memory`]); `None` for other runtimes.
+    pub llama_cpp: Option<super::runtime_memory::LlamaCppFit>,
+    /// What the memory figures rest on (held measurements, ± band) and the command that
+    /// measures them on the user's machine.
+    pub memory_basis: super::runtime_memory::MemoryBasis,
     /// Speed (inference only).
     pub speed: Option<SpeedEstimate>,
     /// Warnings and explanations for the user.

@@ -1,0 +1,340 @@
+//! Memory as llama.cpp lays it out per device, and the basis of every runtime's memory figure.
+//!
+//! llama.cpp prints, when a server or CLI exits, one row per device (`llama_memory_breakdown_print`,
+//! `src/llama-context.cpp`): `total = free + (self = model + context + compute) + unaccounted`,
+//! MiB, and `llama-fit-params` (`tools/fit-params`, `llama_params_fit` in `src/llama.cpp`,
+//! llama.cpp PR 16653, <https://github.com/ggml-org/llama.cpp/pull/16653>) chooses `-c`, `-ngl`
+//! and which MoE expert tensors go to system RAM so that each device keeps a margin of 1024 MiB
+//! free. [`llama_cpp_table`] reproduces that table: weights of the layers on each device
+//! (`model`), their KV cache (`context`), the compute buffer (`compute`: the FP32 logits of one
+//! micro-batch on the device holding the output layer, plus room to copy one host-held expert
+//! tensor in for a large batch where experts were moved to system RAM), and the arguments to
+//! use. Held to the table in llama.cpp's own `tools/fit-params/README.md` (see
+//! `tests/all/llm_vllm_memory.rs`).
+
+#![allow(
+    clippy::doc_markdown,
+    reason = "hardware and format names (PCIe, NVLink, GeForce, Q4_K_M) read better unquoted"
+)]
+
+use super::inputs::{FitInput, GpuSlot, Runtime};
+use super::shape::{group_formats, kv_cache_bytes_layers, param_groups, weight_parts_bytes};
+use serde::Serialize;
+
+/// Bytes in a MiB.
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// Memory llama.cpp keeps free on every device when it fits parameters, MiB (`--fit-target`,
+/// default 1024: "cannot fulfill margin of 1024 MiB", tools/fit-params/README.md).
+pub const LLAMA_FIT_MARGIN_MIB: f64 = 1024.0;
+/// Free memory CUDA reports at start as a fraction of the nominal: 24,077 MiB on an RTX 4090 of
+/// 24,564 MiB (tools/fit-params/README.md), 0.980.
+pub const LLAMA_FREE_FRACTION: f64 = 0.980;
+/// Micro-batch of llama.cpp (`-ub`, `n_ubatch` default 512), tokens.
+pub const LLAMA_UBATCH: f64 = 512.0;
+
+/// One device's row of llama.cpp's memory breakdown, MiB.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceRow {
+    /// `CUDA0 (gpu id)`, or `Host`.
+    pub device: String,
+    /// Free memory at start (the `total` column less what others use), MiB; `None` for Host.
+    pub free_mib: Option<f64>,
+    /// Weights held there.
+    pub model_mib: f64,
+    /// KV cache of the layers held there.
+    pub context_mib: f64,
+    /// Compute buffer.
+    pub compute_mib: f64,
+    /// Layers whose weights (at least the dense part) are there.
+    pub layers: u32,
+    /// Of those, layers whose MoE experts stay in system RAM.
+    pub experts_on_host: u32,
+}
+
+impl DeviceRow {
+    /// `model + context + compute` (llama.cpp's `self`).
+    pub fn self_mib(&self) -> f64 {
+        self.model_mib + self.context_mib + self.compute_mib
+    }
+}
+
+/// llama.cpp's per-device table and the arguments that give it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LlamaCppFit {
+    /// One row per GPU, then `Host`.
+    pub rows: Vec<DeviceRow>,
+    /// `-ngl`: layers on GPUs.
+    pub n_gpu_layers: u32,
+    /// `--n-cpu-moe`: layers whose experts stay in system RAM (llama-fit-params prints the same
+    /// placement as `-ot` patterns for the last layers; the memory is the same).
+    pub n_cpu_moe: u32,
+    /// `-ts`: layers per GPU.
+    pub tensor_split: Vec<u32>,
+    /// The arguments, as one line.
+    pub args: String,
+    /// Whether every GPU keeps [`LLAMA_FIT_MARGIN_MIB`] free.
+    pub fits: bool,
+}
+
+/// Per-layer byte counts of a model as llama.cpp places it.
+struct Layout<'a> {
+    input: &'a FitInput,
+    gpus: &'a [GpuSlot],
+    layers: u32,
+    moe_layers: u32,
+    embed_b: f64,
+    head_b: f64,
+    dense_layer_b: f64,
+    expert_layer_b: f64,
+    logits_b: f64,
+    free: Vec<f64>,
+}
+
+impl<'a> Layout<'a> {
+    fn new(input: &'a FitInput, gpus: &'a [GpuSlot]) -> Layout<'a> {
+        let m = &input.model;
+        let n = m.layers.max(1);
+        let (embed_b, head_b, body_b) = weight_parts_bytes(m, input.weight_precision);
+        // `weight_parts_bytes` takes two tables off the total; a tied model has one, so the
+        // other belongs to the layers (at the layers' bytes per weight).
+        let total = m.params_b * 1e9;
+        let table = f64::from(m.vocab) * f64::from(m.hidden);
+        let table = table.min(total / 4.0);
+        let body_b = if m.tied_embeddings && group_formats(m, input.weight_precision).is_none() && total > 2.0 * table {
+            body_b * (total - table) / (total - 2.0 * table)
+        } else {
+            body_b
+        };
+        let moe_layers = m.experts.as_ref().map_or(0, |e| e.layers.min(n));
+        let expert_layer_b = if moe_layers > 0 {
+            let g = param_groups(m);
+            let share = if g.experts + g.layers > 0.0 { g.experts / (g.experts + g.layers) } else { 0.0 };
+            body_b * share / f64::from(moe_layers)
+        } else {
+            0.0
+        };
+        let dense_layer_b = (body_b - expert_layer_b * f64::from(moe_layers)) / f64::from(n);
+        // llama.cpp keeps `token_embd` in host memory and puts the output tensor (a copy of
+        // `token_embd` when tied) on the last device.
+        let head_b = if m.tied_embeddings { embed_b } else { head_b };
+        Layout {
+            input,
+            gpus,
+            layers: n,
+            moe_layers,
+            embed_b,
+            head_b,
+            dense_layer_b,
+            expert_layer_b,
+            logits_b: LLAMA_UBATCH * f64::from(m.vocab) * 4.0,
+            free: gpus.iter().map(|s| s.gpu.memory_gib * 1024.0 * LLAMA_FREE_FRACTION).collect(),
+        }
+    }
+
+    fn kv_b(&self, l: u32) -> f64 {
+        let i = self.input;
+        kv_cache_bytes_layers(&i.model, i.kv_precision, l..l + 1, i.context_tokens, i.batch, 1)
+    }
+
+    fn is_moe(&self, l: u32) -> bool {
+        l >= self.layers - self.moe_layers
+    }
+
+    /// Layers per device for `ngl` layers (the last `ngl`), in proportion to free memory.
+    fn spread(&self, ngl: u32) -> Vec<u32> {
+        let total: f64 = self.free.iter().sum();
+        let mut out: Vec<u32> = self.free.iter().map(|f| (f64::from(ngl) * f / total).floor() as u32).collect();
+        let mut left = ngl.saturating_sub(out.iter().sum::<u32>());
+        for o in out.iter_mut().rev() {
+            if left == 0 {
+                break;
+            }
+            *o += 1;
+            left -= 1;
+        }
+        out
+    }
+
+    /// Rows for `ngl` layers on the GPUs with the experts of the last `overflow` of them in
+    /// system RAM.
+    fn rows(&self, ngl: u32, overflow: u32) -> Vec<DeviceRow> {
+        let n = self.layers;
+        let ngl = ngl.min(n);
+        let overflow = overflow.min(ngl).min(self.moe_layers);
+        let split = self.spread(ngl);
+        let first_gpu_layer = n - ngl;
+        let first_overflow = n - overflow;
+        let mut start = first_gpu_layer;
+        let mut rows = Vec::new();
+        for (i, (slot, &count)) in self.gpus.iter().zip(&split).enumerate() {
+            let last = i + 1 == self.gpus.len();
+            let (mut model_b, mut context_b, mut host_experts) = (0.0, 0.0, 0);
+            for l in start..start + count {
+                model_b += self.dense_layer_b;
+                context_b += self.kv_b(l);
+                if self.is_moe(l) {
+                    if l >= first_overflow {
+                        host_experts += 1;
+                    } else {
+                        model_b += self.expert_layer_b;
+                    }
+                }
+            }
+            if last {
+                model_b += self.head_b;
+            }
+            // Op offload: a large batch copies a host-held expert tensor (one of gate, up,
+            // down) into the compute buffer.
+            let copy_b = if host_experts > 0 { self.expert_layer_b / 3.0 } else { 0.0 };
+            let compute_b = if last { self.logits_b } else { 0.0 } + copy_b;
+            rows.push(DeviceRow {
+                device: format!("CUDA{i} ({})", slot.gpu.id),
+                free_mib: Some(self.free[i]),
+                model_mib: model_b / MIB,
+                context_mib: context_b / MIB,
+                compute_mib: compute_b / MIB,
+                layers: count,
+                experts_on_host: host_experts,
+            });
+            start += count;
+        }
+        let host_moe = (0..first_gpu_layer).filter(|&l| self.is_moe(l)).count() as f64;
+        let host_model = self.embed_b
+            + f64::from(first_gpu_layer) * self.dense_layer_b
+            + (host_moe + f64::from(overflow)) * self.expert_layer_b;
+        let host_context: f64 = (0..first_gpu_layer).map(|l| self.kv_b(l)).sum::<f64>() + 0.0;
+        rows.push(DeviceRow {
+            device: "Host".into(),
+            free_mib: None,
+            model_mib: host_model / MIB,
+            context_mib: host_context / MIB,
+            compute_mib: 0.0,
+            layers: first_gpu_layer,
+            experts_on_host: overflow,
+        });
+        rows
+    }
+}
+
+fn keeps_margin(rows: &[DeviceRow]) -> bool {
+    rows.iter().filter_map(|r| r.free_mib.map(|f| r.self_mib() + LLAMA_FIT_MARGIN_MIB <= f)).all(|x| x)
+}
+
+fn args_for(input: &FitInput, ngl: u32, overflow: u32, split: &[u32]) -> String {
+    // llama.cpp's `-c` is the context of all `-np` slots together.
+    let mut args = if input.batch > 1 {
+        format!("-c {} -np {} -ngl {ngl}", u64::from(input.context_tokens) * u64::from(input.batch), input.batch)
+    } else {
+        format!("-c {} -ngl {ngl}", input.context_tokens)
+    };
+    if overflow > 0 {
+        args.push_str(" --n-cpu-moe ");
+        args.push_str(&overflow.to_string());
+    }
+    if split.len() > 1 {
+        let ts: Vec<String> = split.iter().map(u32::to_string).collect();
+        args.push_str(" -ts ");
+        args.push_str(&ts.join(","));
+    }
+    args
+}
+
+/// llama.cpp's table for `input` on `gpus` with the placement given: `ngl` layers on the GPUs
+/// (`-ngl`), the experts of `n_cpu_moe` of them in system RAM. `None` for other runtimes and
+/// for training.
+pub fn llama_cpp_rows(input: &FitInput, gpus: &[GpuSlot], ngl: u32, n_cpu_moe: u32) -> Option<LlamaCppFit> {
+    if input.mode.is_training() || gpus.is_empty() || input.resolved_runtime() != Runtime::LlamaCpp {
+        return None;
+    }
+    let layout = Layout::new(input, gpus);
+    let ngl = ngl.min(layout.layers);
+    let overflow = n_cpu_moe.min(ngl).min(layout.moe_layers);
+    let rows = layout.rows(ngl, overflow);
+    let split = layout.spread(ngl);
+    Some(LlamaCppFit {
+        fits: keeps_margin(&rows),
+        args: args_for(input, ngl, overflow, &split),
+        rows,
+        n_gpu_layers: ngl,
+        n_cpu_moe: overflow,
+        tensor_split: split,
+    })
+}
+
+/// llama.cpp's table for `input` on `gpus` at its context, placed as `llama-fit-params` places
+/// it: layers spread in proportion to free memory, then, where a device would keep less than
+/// the margin, MoE experts moved to system RAM from the last layer down, then whole layers
+/// (`-ngl`) from the first layer up. `None` for other runtimes and for training.
+pub fn llama_cpp_table(input: &FitInput, gpus: &[GpuSlot]) -> Option<LlamaCppFit> {
+    if input.mode.is_training() || gpus.is_empty() || input.resolved_runtime() != Runtime::LlamaCpp {
+        return None;
+    }
+    let layout = Layout::new(input, gpus);
+    let mut ngl = layout.layers;
+    let mut overflow = 0;
+    let mut rows = layout.rows(ngl, overflow);
+    while !keeps_margin(&rows) && overflow < layout.moe_layers {
+        overflow += 1;
+        rows = layout.rows(ngl, overflow);
+    }
+    while !keeps_margin(&rows) && ngl > 0 {
+        ngl -= 1;
+        overflow = overflow.min(ngl);
+        rows = layout.rows(ngl, overflow);
+    }
+    llama_cpp_rows(input, gpus, ngl, overflow)
+}
+
+/// What a memory figure rests on, and how to measure it on the user's machine.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MemoryBasis {
+    /// The published measurements the model is held to (`source: figure`).
+    pub calibrated_to: Vec<String>,
+    /// Largest deviation allowed by the held tests, percent; `None` when no published table
+    /// holds it.
+    pub band_pct: Option<f64>,
+    /// The command that measures it, and what to read.
+    pub measure: String,
+}
+
+/// The basis of the memory figures for `runtime` and model `model_id`.
+pub fn memory_basis(runtime: Runtime, input: &FitInput) -> MemoryBasis {
+    let id = &input.model.id;
+    let ctx = input.context_tokens;
+    // `if`, not `match`: runtimes other than these two share the last arm.
+    if runtime == Runtime::Vllm {
+        MemoryBasis {
+            calibrated_to: vec![
+                "vLLM #10517 (RTX 3090, Llama-3.1-8B, 0.90): 31,232 and 23,648 KV tokens at 20,000 / 29,000".into(),
+                "vLLM #23278 (H100, gpt-oss-120b, defaults): weights 65.97 GiB, pool -2.14 GiB".into(),
+                "vLLM #27508 (H100, gpt-oss-120b, 0.95, 1024 batched tokens): pool 1.71 GiB (fitted)".into(),
+                "LMCache #1739 (Qwen3-14B): 6.51 GiB = 42,656 tokens".into(),
+            ],
+            band_pct: Some(10.0),
+            measure: format!(
+                "vllm serve <{id}> --max-model-len {ctx} --gpu-memory-utilization {} and read its start-up lines \
+                 \"Model loading took\", \"Available KV cache memory\", \"GPU KV cache size\", \"Maximum concurrency\"",
+                input.gpu_memory_utilization.unwrap_or(super::vllm_memory::VLLM_DEFAULT_GPU_MEMORY_UTILIZATION)
+            ),
+        }
+    } else if runtime == Runtime::LlamaCpp {
+        MemoryBasis {
+            calibrated_to: vec![
+                "llama.cpp tools/fit-params/README.md (RTX 4090, Qwen3-30B-A3B F16, -c 4096): model 17,904, context 384 MiB".into(),
+                "Qwen3-1.7B Q4_K_M on an RTX 4080 Laptop GPU (-c 40960): context 4,480, compute 300 MiB".into(),
+            ],
+            band_pct: Some(10.0),
+            measure: format!(
+                "llama-fit-params -m <{id}.gguf> -c {ctx} (prints -ngl and the tensors to keep in RAM), then \
+                 llama-server -m <{id}.gguf> -c {ctx} and read llama_memory_breakdown_print when it exits"
+            ),
+        }
+    } else {
+        MemoryBasis {
+            calibrated_to: vec![],
+            band_pct: None,
+            measure: format!("load <{id}> at context {ctx} and read nvidia-smi --query-gpu=memory.used --format=csv"),
+        }
+    }
+}

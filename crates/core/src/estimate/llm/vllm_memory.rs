@@ -1,0 +1,312 @@
+//! vLLM's memory as vLLM allocates it: the reservation, the weights, the profiling run's peak,
+//! the memory outside PyTorch, and what is left for the KV cache; the two start-up lines vLLM
+//! prints about it ("GPU KV cache size: N tokens", "Maximum concurrency for C tokens per
+//! request: X").
+//!
+//! vLLM V1 (`vllm/v1/worker/gpu_worker.py`, `determine_available_memory`) measures, on each GPU:
+//! `requested = gpu_memory_utilization × total_memory`; loads the weights; runs one forward of
+//! `max_num_batched_tokens` dummy tokens and one dummy sampler step over `max_num_seqs`
+//! sequences (`profile_run`) and takes the peak; adds the memory allocated outside PyTorch
+//! (CUDA context, NCCL); the KV cache gets `requested - weights - peak activations - non-torch`
+//! (log line "Available KV cache memory: X GiB"). `vllm/v1/core/kv_cache_utils.py` then prints
+//! the KV capacity in tokens and `tokens / max_model_len` as the maximum concurrency (vLLM PR
+//! 13596, <https://github.com/vllm-project/vllm/pull/13596>), and refuses to start when one
+//! sequence of `max_model_len` does not fit ("The model's max seq len (N) is larger than the
+//! maximum number of tokens that can be stored in KV cache").
+//!
+//! CUDA graphs: vLLM up to 0.11 captures them after the KV cache is allocated, from the memory
+//! outside the reservation (the 1 - `gpu_memory_utilization` margin); logged as "Graph capturing
+//! finished in N secs, took X GiB" (0.72 GiB for granite-4.0-micro, 1.3 GiB for an 8B model).
+//! Later versions estimate them before sizing the pool ("Actual usage is ... for peak
+//! activation, and 0.09 GiB for CUDAGraph memory", club-3090 issue 1087). Here they are kept
+//! outside the pool, as vLLM 0.10-0.11 did, and checked against the margin.
+//!
+//! Held to published vLLM logs within ±10 % (the table in `tests/all/llm_vllm_memory.rs`).
+
+#![allow(
+    clippy::doc_markdown,
+    reason = "hardware and format names (PCIe, NVLink, GeForce, MXFP4) read better unquoted"
+)]
+
+use super::calibration::{GIB, VLLM_CUDA_GRAPHS_GIB};
+use super::inputs::{FitInput, GpuSlot, Parallelism};
+use super::shape::{GroupFormats, group_formats, kv_cache_bytes, param_groups};
+use kraftwerk_catalog::{Gpu, LlmModel, TensorFormat};
+use serde::Serialize;
+
+/// vLLM's default `--gpu-memory-utilization` (vLLM engine arguments, docs.vllm.ai
+/// `serving/engine_args`).
+pub const VLLM_DEFAULT_GPU_MEMORY_UTILIZATION: f64 = 0.9;
+
+/// Fraction of a GPU's nominal memory that CUDA reports as total (what vLLM multiplies by
+/// `gpu_memory_utilization`): vLLM logs "total_gpu_memory=23.58GiB" on an RTX 3090 (24 GiB;
+/// vLLM issue 10517) and 79.19 GiB on an H100 80GB (vLLM issue 10517, "Memory profiling
+/// results" lines); 0.9825 and 0.9899, mean 0.986.
+pub const CUDA_VISIBLE_FRACTION: f64 = 0.986;
+
+/// Memory outside PyTorch on one GPU without tensor parallel, GiB: "non_torch_memory=0.35GiB"
+/// (vLLM issue 10517, RTX 3090, Llama-3.1-8B).
+pub const VLLM_NON_TORCH_GIB: f64 = 0.35;
+/// Extra memory outside PyTorch per GPU under tensor parallel (NCCL and custom all-reduce
+/// buffers), GiB: judgement, not held to a log.
+pub const VLLM_NON_TORCH_TP_EXTRA_GIB: f64 = 0.5;
+
+/// Bytes per token and FFN unit alive at the peak of the profiling forward (gate/up output,
+/// 2 × ffn, and the activated product, 1 × ffn, 16-bit: 3 × 2 bytes), with
+/// [`VLLM_PROFILE_HIDDEN_BYTES`]. Fitted on vLLM issue 10517 (RTX 3090, Llama-3.1-8B, profile
+/// of 20,000 and 29,000 tokens: peak_torch - weights = 2.07 and 2.99 GiB, 111 KB per token;
+/// 3 × 2 × 14336 + 6 × 4096 = 110.6 KB).
+pub const VLLM_PROFILE_FFN_BYTES: f64 = 6.0;
+/// Bytes per token and hidden unit alive at the profiling peak (residual, normed input and
+/// attention output, 16-bit), see [`VLLM_PROFILE_FFN_BYTES`].
+pub const VLLM_PROFILE_HIDDEN_BYTES: f64 = 6.0;
+
+/// FP32 copies of the `[max_num_seqs, vocab]` logits alive at the peak of V1's dummy sampler
+/// run (logits, softmax, sort values and int64 indices of top-k/top-p, log-probs). Fitted on
+/// vLLM issue 27508 (H100 80GB, gpt-oss-120b, `--gpu-memory-utilization 0.95
+/// --max-num-batched-tokens 1024`, 1024 sequences × 201,088 vocab: "Available KV cache
+/// memory: 1.71 GiB"); one log, so the constant rests on one row and is checked against vLLM
+/// issue 23278 (same model and GPU at the defaults, -2.14 GiB).
+pub const VLLM_SAMPLER_LOGIT_COPIES: f64 = 9.0;
+
+/// Profile tokens (`max_num_batched_tokens`) and sequences (`max_num_seqs`) vLLM uses by
+/// default for `vllm serve` on `gpu`: 8192 and 1024 on GPUs of at least 70 GiB that are not an
+/// A100, else 2048 and 256 (`vllm/engine/arg_utils.py`, `EngineArgs.get_batch_defaults`, "For
+/// GPUs like H100 and MI300x, use larger default values"; vLLM PR 17885 for the A100
+/// exception).
+pub fn default_batch_limits(gpu: &Gpu) -> (u32, u32) {
+    let a100 = gpu.id.to_ascii_lowercase().contains("a100") || gpu.name.to_ascii_lowercase().contains("a100");
+    if gpu.memory_gib * CUDA_VISIBLE_FRACTION >= 70.0 && !a100 { (8192, 1024) } else { (2048, 256) }
+}
+
+/// vLLM engine settings that size the KV pool.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct VllmEngine {
+    /// `--gpu-memory-utilization` (0-1].
+    pub gpu_memory_utilization: f64,
+    /// `--max-num-batched-tokens`: the tokens of the profiling forward.
+    pub max_num_batched_tokens: u32,
+    /// `--max-num-seqs`: the sequences of the profiling sampler step.
+    pub max_num_seqs: u32,
+    /// `--max-model-len`: the context the concurrency is stated for, tokens.
+    pub max_model_len: u32,
+    /// The V1 engine profiles a sampler step over `max_num_seqs` sequences; the V0 engine
+    /// (vLLM up to 0.10) showed no such peak (issue 10517). Always true for current vLLM.
+    pub sampler_profiled: bool,
+}
+
+/// The KV pool of one GPU and the start-up lines vLLM prints about it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VllmKvPool {
+    /// The engine settings used (defaults filled in).
+    pub engine: VllmEngine,
+    /// Memory CUDA reports on the fullest GPU, GiB ([`CUDA_VISIBLE_FRACTION`] of nominal).
+    pub total_gib: f64,
+    /// `gpu_memory_utilization × total_gib`.
+    pub reservation_gib: f64,
+    /// Weights as vLLM loads them on that GPU ("Model loading took X GiB"), GiB.
+    pub weights_gib: f64,
+    /// Peak of the profiling run beyond the weights (forward of `max_num_batched_tokens` and
+    /// the sampler step), GiB.
+    pub profile_activations_gib: f64,
+    /// Memory outside PyTorch (CUDA context, NCCL), GiB.
+    pub non_torch_gib: f64,
+    /// CUDA graphs, captured after the pool from the margin outside the reservation, GiB.
+    pub cuda_graphs_gib: f64,
+    /// What is left for the KV cache ("Available KV cache memory: X GiB"); negative when the
+    /// rest does not even fit.
+    pub kv_pool_gib: f64,
+    /// KV bytes one sequence of `max_model_len` needs on that GPU.
+    pub kv_bytes_per_sequence: f64,
+    /// "GPU KV cache size: N tokens" (0 when the pool is empty).
+    pub kv_tokens: u64,
+    /// "Maximum concurrency for `max_model_len` tokens per request: X".
+    pub max_concurrency: f64,
+    /// Whether one sequence of `max_model_len` fits (vLLM refuses to start otherwise).
+    pub holds_one_sequence: bool,
+    /// The two log lines as vLLM prints them.
+    pub log_lines: Vec<String>,
+}
+
+/// Weight bytes vLLM holds for `model` at the workload's precision on `gpu`: MXFP4 experts on a
+/// GPU without FP4 tensor cores run through vLLM's Marlin MoE, which pads the expert
+/// intermediate size to a multiple of 128 and the hidden size to a multiple of 256
+/// (`vllm/model_executor/layers/quantization/mxfp4.py`, `create_weights`): gpt-oss-120b
+/// loads at 65.97 GiB on an H100 (vLLM issue 23278, "Model loading took 65.9651 GiB") against
+/// 60.8 GiB of checkpoint.
+fn vllm_weight_bytes(input: &FitInput, gpu: &Gpu, per_gpu_bytes: f64) -> f64 {
+    let m = &input.model;
+    let blackwell = gpu.architecture.to_ascii_lowercase().contains("blackwell");
+    match (group_formats(m, input.weight_precision), &m.experts) {
+        (Some(GroupFormats { experts: TensorFormat::Mxfp4, .. }), Some(e)) if !blackwell => {
+            let round = |x: f64, k: f64| (x / k).ceil() * k;
+            let inter = f64::from(e.intermediate);
+            let hidden = f64::from(m.hidden);
+            let pad = round(inter, 128.0) * round(hidden, 256.0) / (inter * hidden);
+            let g = param_groups(m);
+            let experts = g.experts * TensorFormat::Mxfp4.bytes_per_weight();
+            let share = per_gpu_bytes / super::shape::weight_bytes(m, input.weight_precision).max(1.0);
+            per_gpu_bytes + experts * (pad - 1.0) * share
+        }
+        _ => per_gpu_bytes,
+    }
+}
+
+/// Peak bytes of the profiling forward over `tokens` tokens on one of `tp` ranks.
+fn profile_forward_bytes(m: &LlmModel, tokens: u32, tp: u32) -> f64 {
+    let hidden = f64::from(m.hidden);
+    let ffn_units = match &m.experts {
+        // Fused MoE: per token `top_k` experts, each a gate/up (2 × inter) and an activated
+        // product (inter), 3 units × 2 bytes, plus the experts' 16-bit outputs (top_k × hidden
+        // × 2 bytes = 6 bytes × hidden / 3) before the sum.
+        Some(e) => f64::from(e.per_token) * (f64::from(e.intermediate) + hidden / 3.0),
+        None => m.intermediate.map_or(4.0 * hidden, f64::from),
+    };
+    f64::from(tokens) * (VLLM_PROFILE_FFN_BYTES * ffn_units / f64::from(tp.max(1)) + VLLM_PROFILE_HIDDEN_BYTES * hidden)
+}
+
+/// Peak bytes of V1's dummy sampler step over `seqs` sequences.
+fn sampler_bytes(m: &LlmModel, seqs: u32) -> f64 {
+    VLLM_SAMPLER_LOGIT_COPIES * f64::from(seqs) * f64::from(m.vocab) * 4.0
+}
+
+/// The KV pool of the fullest GPU of a vLLM plan: `weights_per_gpu` are the bytes the
+/// estimate places on each GPU (its TP/PP share), `gpus` those GPUs. `None` for training.
+pub fn kv_pool(input: &FitInput, gpus: &[GpuSlot], weights_per_gpu: &[f64]) -> Option<VllmKvPool> {
+    if input.mode.is_training() || gpus.is_empty() {
+        return None;
+    }
+    let m = &input.model;
+    let tp = input.parallelism.tp_degree().max(1);
+    let stages = match input.parallelism {
+        Parallelism::LayerSplit(n) => n.max(1),
+        Parallelism::TensorPipeline { pp, .. } => pp.max(1),
+        _ => 1,
+    };
+    let util = input.gpu_memory_utilization.unwrap_or(VLLM_DEFAULT_GPU_MEMORY_UTILIZATION);
+    // vLLM takes the minimum over workers; the smallest GPU decides the defaults too.
+    let smallest = gpus.iter().min_by(|a, b| a.gpu.memory_gib.total_cmp(&b.gpu.memory_gib))?;
+    let (def_tokens, def_seqs) = default_batch_limits(&smallest.gpu);
+    let engine = VllmEngine {
+        gpu_memory_utilization: util,
+        max_num_batched_tokens: input.max_num_batched_tokens.unwrap_or(def_tokens),
+        max_num_seqs: input.max_num_seqs.unwrap_or(def_seqs),
+        max_model_len: input.context_tokens,
+        sampler_profiled: true,
+    };
+    let per_seq = kv_cache_bytes(m, input.kv_precision, input.context_tokens, 1, tp) / f64::from(stages);
+    gpus.iter()
+        .zip(weights_per_gpu)
+        .map(|(slot, &w)| {
+            let weights = vllm_weight_bytes(input, &slot.gpu, w);
+            pool_from_parts(m, &engine, slot.gpu.memory_gib, weights, tp, per_seq)
+        })
+        .min_by(|a, b| a.kv_pool_gib.total_cmp(&b.kv_pool_gib))
+}
+
+/// The pool of one GPU of `memory_gib` nominal memory holding `weights_bytes`, at TP degree
+/// `tp`, where one sequence of `engine.max_model_len` needs `kv_bytes_per_sequence` on it.
+pub fn pool_from_parts(
+    m: &LlmModel,
+    engine: &VllmEngine,
+    memory_gib: f64,
+    weights_bytes: f64,
+    tp: u32,
+    kv_bytes_per_sequence: f64,
+) -> VllmKvPool {
+    let total_gib = memory_gib * CUDA_VISIBLE_FRACTION;
+    let reservation_gib = engine.gpu_memory_utilization * total_gib;
+    let weights_gib = weights_bytes / GIB;
+    let forward = profile_forward_bytes(m, engine.max_num_batched_tokens, tp);
+    let sampler = if engine.sampler_profiled {
+        sampler_bytes(m, engine.max_num_seqs.min(engine.max_num_batched_tokens))
+    } else {
+        0.0
+    };
+    let profile_activations_gib = forward.max(sampler) / GIB;
+    let non_torch_gib = VLLM_NON_TORCH_GIB + if tp > 1 { VLLM_NON_TORCH_TP_EXTRA_GIB } else { 0.0 };
+    let kv_pool_gib = reservation_gib - weights_gib - profile_activations_gib - non_torch_gib;
+    let per_seq = kv_bytes_per_sequence.max(1.0);
+    let max_concurrency = (kv_pool_gib * GIB / per_seq).max(0.0);
+    let max_model_len = engine.max_model_len.max(1);
+    // vLLM: num_tokens = max_concurrency × max_model_len (kv_cache_utils.py).
+    let kv_tokens = (max_concurrency * f64::from(max_model_len)).floor() as u64;
+    let holds_one_sequence = max_concurrency >= 1.0;
+    let log_lines = vec![
+        format!("GPU KV cache size: {} tokens", thousands(kv_tokens)),
+        format!(
+            "Maximum concurrency for {} tokens per request: {:.2}x",
+            thousands(u64::from(max_model_len)),
+            max_concurrency
+        ),
+    ];
+    VllmKvPool {
+        engine: *engine,
+        total_gib,
+        reservation_gib,
+        weights_gib,
+        profile_activations_gib,
+        non_torch_gib,
+        cuda_graphs_gib: VLLM_CUDA_GRAPHS_GIB,
+        kv_pool_gib,
+        kv_bytes_per_sequence: per_seq,
+        kv_tokens,
+        max_concurrency,
+        holds_one_sequence,
+        log_lines,
+    }
+}
+
+/// Longest `max_model_len` one sequence of which the pool holds, tokens (≤ the model's
+/// maximum); `None` when the pool is empty. The pool does not depend on `max_model_len` in V1.
+pub fn longest_context(input: &FitInput, pool: &VllmKvPool) -> Option<u32> {
+    if pool.kv_pool_gib <= 0.0 {
+        return None;
+    }
+    let tp = input.parallelism.tp_degree().max(1);
+    let stages = match input.parallelism {
+        Parallelism::LayerSplit(n) => n.max(1),
+        Parallelism::TensorPipeline { pp, .. } => pp.max(1),
+        _ => 1,
+    };
+    let bytes = |t: u32| kv_cache_bytes(&input.model, input.kv_precision, t, 1, tp) / f64::from(stages);
+    let budget = pool.kv_pool_gib * GIB;
+    let cap = input.model.max_context.max(1);
+    if bytes(cap) <= budget {
+        return Some(cap);
+    }
+    if bytes(1) > budget {
+        return None;
+    }
+    let (mut lo, mut hi) = (1u32, cap);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if bytes(mid) <= budget { lo = mid } else { hi = mid }
+    }
+    Some(lo)
+}
+
+/// `1234567` → `1,234,567`, as vLLM formats token counts.
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thousands;
+
+    #[test]
+    fn token_counts_print_as_vllm_prints_them() {
+        assert_eq!(thousands(2_042_016), "2,042,016");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(0), "0");
+    }
+}
