@@ -174,3 +174,19 @@ fn placing_by_slot_name_round_trips_through_the_build_file() {
     let again = check::load_str("t.rig.ron", &saved, &c).expect("reloads");
     assert_eq!(again.gpus, b.gpus);
 }
+
+/// Two open-air RTX 3090 on a board wired without slot positions (MSI PRO B550-P GEN3, manual
+/// p. 27, cited above): the gap between them is not known, so their thermal risk is unknown,
+/// never "low: room to breathe" (a new user's finding); one card alone still has room.
+#[test]
+fn open_air_cards_on_unpositioned_slots_have_an_unknown_thermal_risk() {
+    use kraftwerk::estimate::power::ThermalRisk;
+    let c = cat();
+    let two =
+        run(&c, "amd-ryzen-9-5950x", "msi-pro-b550-p-gen3", &[(RTX_3090, "\"PCI_E1\""), (RTX_3090, "\"PCI_E4\"")], "");
+    let risks: Vec<(ThermalRisk, &str)> = two.power.gpu_thermal.iter().map(|t| (t.risk, t.reason.as_str())).collect();
+    assert!(risks.iter().all(|(r, _)| *r == ThermalRisk::Unknown), "{risks:?}");
+    assert!(risks[0].1.contains("not known"), "{risks:?}");
+    let one = run(&c, "amd-ryzen-9-5950x", "msi-pro-b550-p-gen3", &[(RTX_3090, "\"PCI_E1\"")], "");
+    assert_eq!(one.power.gpu_thermal[0].risk, ThermalRisk::Low, "{:?}", one.power.gpu_thermal);
+}

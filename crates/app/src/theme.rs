@@ -84,6 +84,7 @@ pub fn thermal(r: ThermalRisk) -> Color32 {
         ThermalRisk::Low => OK,
         ThermalRisk::Medium => WARNING,
         ThermalRisk::High => ERROR,
+        ThermalRisk::Unknown => WARNING,
     }
 }
 

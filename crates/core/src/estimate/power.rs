@@ -355,6 +355,9 @@ pub enum ThermalRisk {
     /// Will throttle or overheat (no gap above an open-air card, a passive card outside a
     /// server chassis).
     High,
+    /// Not known: an open-air card among several GPUs whose slot positions are not known (a
+    /// board wired without positions, or cards not placed), so the gap to its neighbour is not.
+    Unknown,
 }
 
 /// Thermal assessment of one GPU.
@@ -756,6 +759,15 @@ pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
             Some((i, p.position_on(r.board)?, g.width_slots))
         })
         .collect();
+    // Cards on the board (not on risers) whose position is not known: their neighbours' gaps
+    // are not known either.
+    let unplaced = b
+        .gpus
+        .iter()
+        .zip(&r.gpus)
+        .filter(|(p, g)| g.is_some() && p.riser.is_none() && p.position_on(r.board).is_none())
+        .count();
+    let on_board = b.gpus.iter().zip(&r.gpus).filter(|(p, g)| g.is_some() && p.riser.is_none()).count();
     let mut out = Vec::new();
     for (i, (p, g)) in b.gpus.iter().zip(&r.gpus).enumerate() {
         let Some(g) = g else { continue };
@@ -769,6 +781,14 @@ pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
             GpuCooler::OpenAir if p.riser.is_some() => {
                 (ThermalRisk::Low, "open-air card on a riser, mounted away from the other cards".to_owned())
             }
+            GpuCooler::OpenAir if unplaced > 0 && on_board > 1 => (
+                ThermalRisk::Unknown,
+                format!(
+                    "open-air card beside {} other card{} whose slot positions are not known: the gap to the next card is not known",
+                    on_board - 1,
+                    if on_board == 2 { "" } else { "s" }
+                ),
+            ),
             GpuCooler::OpenAir => {
                 // The card whose intake faces this card's backplate: the next placed card below
                 // (higher position) — open-air fans face away from the CPU side.
@@ -792,7 +812,7 @@ pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
                 }
             }
         };
-        if b.site.ambient_c > 30.0 && risk < ThermalRisk::High {
+        if b.site.ambient_c > 30.0 && risk < ThermalRisk::High && risk != ThermalRisk::Unknown {
             risk = if risk == ThermalRisk::Low { ThermalRisk::Medium } else { ThermalRisk::High };
             reason = format!("{reason}; ambient {:.0} °C", b.site.ambient_c);
         }

@@ -24,6 +24,7 @@ pub fn risk_name(r: ThermalRisk) -> &'static str {
         ThermalRisk::Low => "low",
         ThermalRisk::Medium => "medium",
         ThermalRisk::High => "high",
+        ThermalRisk::Unknown => "unknown",
     }
 }
 
