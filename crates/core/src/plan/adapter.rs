@@ -485,6 +485,18 @@ pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model) ->
     ev
 }
 
+/// Avoidable placement findings among a judged build's warnings: a card on chipset lanes
+/// (`pcie-lane-budget: GPU n on chipset lanes`) or an open-air card with no gap below it
+/// (`open-air-gap`). Each is one count.
+pub fn placement_findings(ev: &Evaluation) -> usize {
+    ev.warnings
+        .iter()
+        .filter(|w| {
+            w.starts_with("open-air-gap:") || (w.starts_with("pcie-lane-budget:") && w.contains("on chipset lanes"))
+        })
+        .count()
+}
+
 /// Whether a plan's goal depends on what rule `rule` checks: the rule needs the GPUs or the
 /// PSUs ([`check::Rule::needs`]), so it guards the cards' slots, case fit, power delivery or
 /// the site's circuits. An unknown rule id counts as depended on.

@@ -426,20 +426,30 @@ impl State<'_> {
     }
 
     fn finish(mut self, mut results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {
-        // Complete prices first; then builds whose GPUs (the bulk of the cost) are priced; each
-        // group by its known total. The first build of each GPU set comes before the others,
-        // so the top of the list shows distinct machines.
+        // Complete prices first (a build with an unpriced part is never ranked by its "at
+        // least" figure above a fully priced one); within each, builds that clear the avoidable
+        // placement findings (cards on chipset lanes, open-air cards with no gap) first; then
+        // builds whose GPUs (the bulk of the cost) are priced; then by the known total.
         let gpus_priced = |r: &PlanResult| r.build.gpus.first().is_some_and(|g| !r.eval.unpriced.contains(&g.gpu));
-        results.sort_by(|a, b| {
+        let key = |a: &PlanResult, b: &PlanResult| {
             b.price_complete
                 .cmp(&a.price_complete)
+                .then(a.placement_findings.cmp(&b.placement_findings))
                 .then(gpus_priced(b).cmp(&gpus_priced(a)))
                 .then(a.price_usd.total_cmp(&b.price_usd))
                 .then(a.title.cmp(&b.title))
-        });
+        };
+        results.sort_by(key);
+        // One machine per GPU set, so the list shows distinct machines; only when there are
+        // fewer distinct sets than results asked for do the others come in, and then the whole
+        // list is in the order above (never a dearer build above a cheaper one of its class).
+        let want = self.goal.max_results.max(1);
         let mut seen = std::collections::BTreeSet::new();
         let (mut results, rest): (Vec<_>, Vec<_>) = results.into_iter().partition(|r| seen.insert(r.gpus.clone()));
-        results.extend(rest);
+        if results.len() < want {
+            results.extend(rest);
+            results.sort_by(key);
+        }
         results.truncate(self.goal.max_results.max(1));
         for (i, r) in results.iter_mut().enumerate() {
             r.rank = i + 1;

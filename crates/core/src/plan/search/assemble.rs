@@ -14,6 +14,7 @@ use super::{
 };
 use crate::plan::adapter::{self, BoardView, CardView, CaseView, Evaluation, PartRef, Spec};
 use crate::plan::{Constraint, Form, PlanResult};
+use crate::rig::edit::{SlotOption, choose_slots};
 use std::collections::BTreeMap;
 
 /// Platforms (board and case, every CPU and PSU set tried) over the goal's circuits after
@@ -80,26 +81,22 @@ impl<'a> State<'a> {
         if case.form == Form::OpenFrame {
             // Risers: any slot, the card covers nothing; rated for the lower generation (Gen4 at most).
             let mut best: Vec<_> = slots.clone();
-            best.sort_by_key(|s| (std::cmp::Reverse(s.physical_lanes), s.position));
+            best.sort_by_key(|s| (!s.cpu_lanes, std::cmp::Reverse(s.physical_lanes), s.position));
             let mut chosen: Vec<_> = best.into_iter().take(n).collect();
             chosen.sort_by_key(|s| s.position);
             return (chosen.len() == n)
                 .then(|| chosen.iter().map(|s| (s.position, Some(s.pcie_gen.min(card.pcie_gen).min(4)))).collect());
         }
-        let width = card.width_slots.max(1);
-        let mut next_free = 0u8;
-        let mut out = Vec::new();
-        for s in slots {
-            if out.len() == n {
-                break;
-            }
-            let last = s.position.saturating_add(width - 1);
-            if s.physical_lanes >= 16 && s.position >= next_free && last <= case.expansion_slots {
-                out.push((s.position, None));
-                next_free = s.position.saturating_add(width);
-            }
-        }
-        (out.len() == n).then_some(out)
+        // In a case: the shared placement (fewest cards on chipset lanes, then gaps for
+        // open-air cards), on x16 connectors, within the case's openings.
+        let options: Vec<SlotOption> = slots
+            .iter()
+            .filter(|s| s.physical_lanes >= 16)
+            .map(|s| SlotOption { position: s.position, physical_lanes: s.physical_lanes, cpu_lanes: s.cpu_lanes })
+            .collect();
+        let cards = vec![(card.width_slots.max(1), 16); n];
+        choose_slots(&options, &cards, Some(case.expansion_slots))
+            .map(|p| p.into_iter().map(|pos| (pos, None)).collect())
     }
 
     pub(super) fn forms(&self) -> Vec<Form> {
@@ -156,7 +153,9 @@ impl<'a> State<'a> {
             let mut kept = 0;
             let mut boards_tried = 0;
             let mut over_power = 0;
-            let boards = self.boards.clone();
+            // Boards that put every card on CPU lanes first (in part order within each group).
+            let mut boards = self.boards.clone();
+            boards.sort_by_key(|b| b.cpu_wide_slots < c.n as usize);
             for &board in boards.iter().filter(|b| b.wide_slots >= c.n as usize) {
                 if kept >= RESULTS_PER_CARD || boards_tried >= BOARDS_PER_CARD {
                     break;
@@ -542,6 +541,7 @@ impl<'a> State<'a> {
             form,
             price_complete: ev.unpriced.is_empty(),
             price_usd: ev.known_price_usd,
+            placement_findings: adapter::placement_findings(&ev),
             build,
             eval: ev,
         })
