@@ -214,6 +214,13 @@ fn result_text(s: &mut String, r: &PlanResult) {
         num(e.decode_total, "tok/s"),
         num(e.prefill, "tok/s")
     );
+    if let Some(h) = &e.hybrid {
+        let _ = writeln!(
+            s,
+            "   hybrid CPU+GPU: the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB installed), read at {:.0} GB/s ({} channels of {} MT/s)",
+            h.cpu_moe_layers, h.host_experts_gib, h.host_ram_gib, h.host_bandwidth_gb_s, h.channels, h.speed_mt_s
+        );
+    }
     let bound = if r.price_complete { "" } else { "at least " };
     let be = e.break_even_months.map_or_else(|| "never".into(), |m| format!("{bound}{m:.1} months"));
     let mtok = e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}${c:.2}"));

@@ -129,6 +129,8 @@ pub struct KitView {
     pub modules: u8,
     /// GB per kit.
     pub total_gb: u32,
+    /// Data rate, MT/s.
+    pub speed_mt_s: u32,
     /// Price, USD, if known.
     pub price_usd: Option<f64>,
 }
@@ -361,6 +363,7 @@ pub fn parts(catalog: &Catalog, mains_v: f64) -> Parts {
             memory_type: k.memory_type,
             modules: k.modules,
             total_gb: k.total_gb(),
+            speed_mt_s: k.speed_mt_s,
             price_usd: k.price_usd,
         })
         .collect();
