@@ -530,16 +530,11 @@ pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model) ->
     ev
 }
 
-/// Avoidable placement findings among a judged build's warnings: a card on chipset lanes
-/// (`pcie-lane-budget: GPU n on chipset lanes`) or an open-air card with no gap below it
-/// (`open-air-gap`). Each is one count.
-pub fn placement_findings(ev: &Evaluation) -> usize {
-    ev.warnings
-        .iter()
-        .filter(|w| {
-            w.starts_with("open-air-gap:") || (w.starts_with("pcie-lane-budget:") && w.contains("on chipset lanes"))
-        })
-        .count()
+/// GPUs the checker finds on chipset lanes (`pcie-lane-budget: GPU n on chipset lanes`):
+/// each shares the chipset's uplink to the CPU, which a board with enough CPU-wired slots
+/// avoids.
+pub fn gpus_on_chipset(ev: &Evaluation) -> usize {
+    ev.warnings.iter().filter(|w| w.starts_with("pcie-lane-budget:") && w.contains("on chipset lanes")).count()
 }
 
 /// Whether a plan's goal depends on what rule `rule` checks: the rule needs the GPUs or the

@@ -583,7 +583,7 @@ impl<'a> State<'a> {
             form,
             price_complete: ev.unpriced.is_empty(),
             price_usd: ev.known_price_usd,
-            placement_findings: adapter::placement_findings(&ev),
+            gpus_on_chipset: adapter::gpus_on_chipset(&ev),
             build,
             eval: ev,
         })
