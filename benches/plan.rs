@@ -90,9 +90,13 @@ fn report(name: &str, c: &Catalog) {
 
 /// The expert goals of issue 26 (see the module docs), by name.
 fn acceptance_goals() -> Vec<(&'static str, Goal)> {
-    let m = |id: &str, p: &str| Goal { model: ModelRef::Preset(id.into()), precision: Some(p.into()), ..Goal::default() };
+    let m =
+        |id: &str, p: &str| Goal { model: ModelRef::Preset(id.into()), precision: Some(p.into()), ..Goal::default() };
     vec![
-        ("70b_q4_used_5000", Goal { tok_s: 15.0, budget_usd: Some(5000.0), used: true, ..m("llama-3.1-70b", "q4_k_m") }),
+        (
+            "70b_q4_used_5000",
+            Goal { tok_s: 15.0, budget_usd: Some(5000.0), used: true, ..m("llama-3.1-70b", "q4_k_m") },
+        ),
         ("70b_q4_new_8000", Goal { tok_s: 15.0, budget_usd: Some(8000.0), ..m("llama-3.1-70b", "q4_k_m") }),
         ("235b_int4_230v", Goal { mains_v: 230.0, breaker_a: 16.0, ..m("qwen3-235b-a22b", "int4") }),
         ("32b_q8_4_users", Goal { users: 4, ..m("qwen3-32b", "q8_0") }),

@@ -359,9 +359,7 @@ fn server_board(c: &Catalog, r: &PlanResult) -> bool {
 /// Every GPU of the result sits in a slot wired to the CPU.
 fn all_on_cpu_lanes(c: &Catalog, r: &PlanResult) -> bool {
     let board = r.build.motherboard.as_deref().and_then(|id| c.motherboard(id)).expect("board");
-    r.build.gpus.iter().all(|g| {
-        g.slot_in(board).is_some_and(|s| s.lane_source == kraftwerk::catalog::LaneSource::Cpu)
-    })
+    r.build.gpus.iter().all(|g| g.slot_in(board).is_some_and(|s| s.lane_source == kraftwerk::catalog::LaneSource::Cpu))
 }
 
 /// Not-checked findings of `check` on a rule that reads the board's slot layout or positions
@@ -420,7 +418,14 @@ fn expert_70b_used_5000_usd() {
     let wide = plan_blocking(&c, &Goal { max_results: 60, ..g }).expect("plan");
     assert!(wide.results.iter().all(|r| !server_board(&c, r) || r.price_complete));
     for r in open.results.iter().chain(&wide.results).filter(|r| server_board(&c, r) && r.price_complete) {
-        assert!(first.price_usd < r.price_usd, "{} ${:.0} vs {} ${:.0}", first.title, first.price_usd, r.title, r.price_usd);
+        assert!(
+            first.price_usd < r.price_usd,
+            "{} ${:.0} vs {} ${:.0}",
+            first.title,
+            first.price_usd,
+            r.title,
+            r.price_usd
+        );
     }
     // Fully priced results come first, and in price order among those that put every card on
     // CPU lanes (never a dearer build above a cheaper one of its class).
@@ -509,7 +514,8 @@ fn expert_deepseek_v3_hybrid_at_5_tok_s() {
 #[test]
 fn expert_no_answer_exits_1_and_names_the_binding_constraint() {
     let run = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk")).arg("plan").args(args).output().expect("runs");
+        let o =
+            std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk")).arg("plan").args(args).output().expect("runs");
         (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned())
     };
     let (code, text) = run(&["--model", "llama-3.1-405b", "--precision", "bf16", "--max-gpus", "2"]);

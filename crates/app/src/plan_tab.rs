@@ -307,7 +307,11 @@ fn goal_form(ui: &mut egui::Ui, f: &mut GoalForm, catalog: &Catalog) {
 
 /// `s` cut to `n` characters with an ellipsis (the whole text goes in the hover).
 fn cut(s: &str, n: usize) -> String {
-    if s.chars().count() <= n { s.to_owned() } else { format!("{}…", s.chars().take(n.saturating_sub(1)).collect::<String>()) }
+    if s.chars().count() <= n {
+        s.to_owned()
+    } else {
+        format!("{}…", s.chars().take(n.saturating_sub(1)).collect::<String>())
+    }
 }
 
 /// Each result's parts with price, date and source; unpriced parts say so.
@@ -358,7 +362,17 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
     egui::Grid::new("plan-results").striped(true).spacing([10.0, 4.0]).show(ui, |ui| {
         // Eleven columns, long names cut (whole in the hover): the table fits a 1280 px window.
         for h in [
-            "", "#", "GPUs", "Board, form", "Precision", "Price", "Unpriced", "Power", "Decode/user", "$/Mtok", "Checker",
+            "",
+            "#",
+            "GPUs",
+            "Board, form",
+            "Precision",
+            "Price",
+            "Unpriced",
+            "Power",
+            "Decode/user",
+            "$/Mtok",
+            "Checker",
         ] {
             ui.label(RichText::new(h).strong());
         }

@@ -675,7 +675,8 @@ fn hybrid(build: &Build, catalog: &Catalog, opts: &FitOptions, f: &mut fit::Buil
     ev.hybrid = Some(Hybrid {
         cpu_moe_layers: o.cpu_moe_layers,
         host_experts_gib: o.host_experts_gib,
-        host_ram_gib: fit::host_ram_gib(&r).unwrap_or(f64::from(kit.module_gb) * f64::from(kit.modules) * f64::from(kits)),
+        host_ram_gib: fit::host_ram_gib(&r)
+            .unwrap_or(f64::from(kit.module_gb) * f64::from(kit.modules) * f64::from(kits)),
         channels,
         speed_mt_s: kit.speed_mt_s,
         host_bandwidth_gb_s: bw,

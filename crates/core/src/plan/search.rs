@@ -240,9 +240,11 @@ pub(super) fn search(
     });
     // Hybrid splits after the GPU-only machines, at most HYBRID_CONFIGS of them.
     let mut hybrids = 0;
-    configs.retain(|c| c.hybrid_gib.is_none() || {
-        hybrids += 1;
-        hybrids <= HYBRID_CONFIGS
+    configs.retain(|c| {
+        c.hybrid_gib.is_none() || {
+            hybrids += 1;
+            hybrids <= HYBRID_CONFIGS
+        }
     });
     let mut results = Vec::new();
     for hybrid in [false, true] {

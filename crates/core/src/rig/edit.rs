@@ -111,11 +111,8 @@ pub fn choose_slots(slots: &[SlotOption], cards: &[(u8, u8)], openings: Option<u
         if i == cards.len() {
             let positions: Vec<u8> = chosen.iter().map(|&j| slots[j].position).collect();
             let chipset = chosen.iter().filter(|&&j| !slots[j].cpu_lanes).count();
-            let no_gap = positions
-                .windows(2)
-                .zip(cards)
-                .filter(|(w, c)| w[1] == w[0].saturating_add(c.0.max(1)))
-                .count();
+            let no_gap =
+                positions.windows(2).zip(cards).filter(|(w, c)| w[1] == w[0].saturating_add(c.0.max(1))).count();
             let sum = positions.iter().map(|&p| u32::from(p)).sum();
             let key = (chipset, no_gap, sum);
             if best.as_ref().is_none_or(|(k, _)| key < *k) {

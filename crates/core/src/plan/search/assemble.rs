@@ -566,10 +566,9 @@ impl<'a> State<'a> {
             ));
         }
         let (title, gpus) = match &ev.hybrid {
-            Some(_) => (
-                format!("{gpus} + experts in RAM on {}, {form}", board.name),
-                format!("{gpus} + experts in RAM"),
-            ),
+            Some(_) => {
+                (format!("{gpus} + experts in RAM on {}, {form}", board.name), format!("{gpus} + experts in RAM"))
+            }
             None => (title, gpus),
         };
         let mut build = build;
