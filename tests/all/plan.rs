@@ -372,9 +372,9 @@ fn placement_not_checked(c: &Catalog, r: &PlanResult) -> Vec<String> {
         .filter(|f| f.kind == kraftwerk::check::FindingKind::NotChecked)
         .filter(|f| {
             kraftwerk::check::rule(f.rule).is_none_or(|rule| {
-                rule.needs.iter().any(|n| {
-                    matches!(n, Need::Figure(Figure::BoardSlotLayout) | Need::Figure(Figure::BoardSlotPositions))
-                })
+                rule.needs
+                    .iter()
+                    .any(|n| matches!(n, Need::Figure(Figure::BoardSlotLayout | Figure::BoardSlotPositions)))
             })
         })
         .map(|f| format!("{}: {}", f.rule, f.message))

@@ -98,6 +98,9 @@ pub struct SlotOption {
 /// ([`Build::auto_place_gpus`]) both place cards with it. Exhaustive over the slots (a board
 /// has at most a dozen), so the choice is the best, not the first.
 pub fn choose_slots(slots: &[SlotOption], cards: &[(u8, u8)], openings: Option<u8>) -> Option<Vec<u8>> {
+    /// The best placement so far: (cards on chipset lanes, cards with no gap, sum of
+    /// positions) and the positions.
+    type Best = Option<((usize, usize, u32), Vec<u8>)>;
     fn walk(
         slots: &[SlotOption],
         cards: &[(u8, u8)],
@@ -105,7 +108,7 @@ pub fn choose_slots(slots: &[SlotOption], cards: &[(u8, u8)], openings: Option<u
         from: usize,
         next_free: u8,
         chosen: &mut Vec<usize>,
-        best: &mut Option<((usize, usize, u32), Vec<u8>)>,
+        best: &mut Best,
     ) {
         let i = chosen.len();
         if i == cards.len() {
