@@ -244,7 +244,7 @@ pub fn render_text(out: &PlanOutcome, saved: &[String]) -> String {
     } else {
         let _ = writeln!(
             s,
-            "{} build{} meet{} the goal, cheapest first (fully priced builds, then builds with priced GPUs, then the rest; \"at least\" leaves out unpriced parts):",
+            "{} build{} meet{} the goal (fully priced builds first, then those with every GPU on CPU lanes, then builds with priced GPUs; cheapest first within each; \"at least\" leaves out unpriced parts):",
             out.results.len(),
             if out.results.len() == 1 { "" } else { "s" },
             if out.results.len() == 1 { "s" } else { "" }
