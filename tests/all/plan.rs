@@ -551,3 +551,18 @@ fn choose_slots_clears_avoidable_findings() {
     assert_eq!(choose_slots(&[s(1, true), s(3, true)], &cards, Some(8)), None);
     assert_eq!(choose_slots(&[s(1, true), s(2, false), s(5, true)], &[(2, 16), (2, 16)], None), Some(vec![1, 5]));
 }
+
+/// Auto-place (the window's button) uses the same placement: two 3-slot RTX 3090s on the
+/// ASRock Rack ROMED8-2T (seven CPU-wired x16 slots at positions 1-7, from its manual via the
+/// curated board file) go in slots 1 and 5, leaving slot 4 free below the first card, where the
+/// first-fit placement put them in 1 and 4 (an open-air-gap warning).
+#[test]
+fn auto_place_leaves_a_gap_below_open_air_cards() {
+    let c = catalog();
+    let mut b = kraftwerk::rig::Build { motherboard: Some("asrock-rack-romed8-2t".into()), ..Default::default() };
+    b.add_gpu(&c, "nvidia-geforce-rtx-3090".into());
+    b.add_gpu(&c, "nvidia-geforce-rtx-3090".into());
+    b.auto_place_gpus(&c);
+    let slots: Vec<Option<u8>> = b.gpus.iter().map(|g| g.slot).collect();
+    assert_eq!(slots, vec![Some(1), Some(5)]);
+}
