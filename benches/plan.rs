@@ -7,6 +7,12 @@
 //!   copies of parts under new ids and prices (40 copies of every chip, the imported boards,
 //!   PSUs, cases and coolers doubled), to show the pruning keeps the work bounded.
 //!
+//! - `acceptance/*`: the expert goals of `tests/all/plan.rs` (issue 26): 70B at Q4_K_M,
+//!   15 tok/s on one US circuit with $5,000 and used cards, the same new-only with $8,000,
+//!   Qwen3-235B at int4 at 230 V / 16 A, Qwen3-32B at Q8_0 for 4 users, DeepSeek V3 at int4
+//!   at 5 tok/s (hybrid CPU+GPU), and a goal with no answer (405B at bf16 on two cards, which
+//!   also runs every relaxation).
+//!
 //! Each prints, once, the candidate counts of its search (chips, fit estimates, machines
 //! checked), and the part options the planner starts from. Run with `cargo bench --bench plan`.
 
@@ -82,6 +88,23 @@ fn report(name: &str, c: &Catalog) {
     );
 }
 
+/// The expert goals of issue 26 (see the module docs), by name.
+fn acceptance_goals() -> Vec<(&'static str, Goal)> {
+    let m =
+        |id: &str, p: &str| Goal { model: ModelRef::Preset(id.into()), precision: Some(p.into()), ..Goal::default() };
+    vec![
+        (
+            "70b_q4_used_5000",
+            Goal { tok_s: 15.0, budget_usd: Some(5000.0), used: true, ..m("llama-3.1-70b", "q4_k_m") },
+        ),
+        ("70b_q4_new_8000", Goal { tok_s: 15.0, budget_usd: Some(8000.0), ..m("llama-3.1-70b", "q4_k_m") }),
+        ("235b_int4_230v", Goal { mains_v: 230.0, breaker_a: 16.0, ..m("qwen3-235b-a22b", "int4") }),
+        ("32b_q8_4_users", Goal { users: 4, ..m("qwen3-32b", "q8_0") }),
+        ("deepseek_v3_hybrid_5_tok_s", Goal { tok_s: 5.0, ..m("deepseek-v3", "int4") }),
+        ("no_answer_405b_bf16_2_gpus", Goal { max_gpus: 2, ..m("llama-3.1-405b", "bf16") }),
+    ]
+}
+
 fn benches(cr: &mut Criterion) {
     let c = kraftwerk::catalog::builtin().expect("catalog");
     report("plan_70b_int4_us_circuit", &c);
@@ -99,6 +122,19 @@ fn benches(cr: &mut Criterion) {
         parts.psus.len()
     );
     cr.bench_function("plan_70b_int4_us_circuit", |b| b.iter(|| black_box(plan_blocking(&c, &goal()).expect("plan"))));
+    let mut group = cr.benchmark_group("acceptance");
+    group.sample_size(10);
+    for (name, goal) in acceptance_goals() {
+        let out = plan_blocking(&c, &goal).expect("plan");
+        eprintln!(
+            "acceptance/{name}: {} results, {} fit estimates, {} machines checked",
+            out.results.len(),
+            out.stats.screened,
+            out.stats.checked
+        );
+        group.bench_function(name, |b| b.iter(|| black_box(plan_blocking(&c, &goal).expect("plan"))));
+    }
+    group.finish();
     let g = grown(&c);
     report("plan_70b_int4_us_circuit_grown_catalog", &g);
     let mut group = cr.benchmark_group("grown");

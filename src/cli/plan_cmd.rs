@@ -219,6 +219,13 @@ fn result_text(s: &mut String, r: &PlanResult) {
         num(e.decode_total, "tok/s"),
         num(e.prefill, "tok/s")
     );
+    if let Some(h) = &e.hybrid {
+        let _ = writeln!(
+            s,
+            "   hybrid CPU+GPU: the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB installed), read at {:.0} GB/s ({} channels of {} MT/s)",
+            h.cpu_moe_layers, h.host_experts_gib, h.host_ram_gib, h.host_bandwidth_gb_s, h.channels, h.speed_mt_s
+        );
+    }
     let bound = if r.price_complete { "" } else { "at least " };
     let be = e.break_even_months.map_or_else(|| "never".into(), |m| format!("{bound}{m:.1} months"));
     let mtok = e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}${c:.2}"));
@@ -242,7 +249,7 @@ pub fn render_text(out: &PlanOutcome, saved: &[String]) -> String {
     } else {
         let _ = writeln!(
             s,
-            "{} build{} meet{} the goal, cheapest first (fully priced builds, then builds with priced GPUs, then the rest; \"at least\" leaves out unpriced parts):",
+            "{} build{} meet{} the goal (fully priced builds first, then those with every GPU on CPU lanes, then builds with priced GPUs; cheapest first within each; \"at least\" leaves out unpriced parts):",
             out.results.len(),
             if out.results.len() == 1 { "" } else { "s" },
             if out.results.len() == 1 { "s" } else { "" }

@@ -1,4 +1,6 @@
-//! The Plan tab: the goal as a form, the builds that meet it as a table, cheapest first, with
+//! The Plan tab: the goal as a form (with the parts you own and the most GPUs, as the CLI
+//! offers), the builds that meet it as a table, fully priced first and cheapest first, with
+//! each result's parts, prices, dates and sources below it, with
 //! "Open this build", the alternatives that lost and, when nothing meets the goal, what
 //! relaxing each constraint would buy.
 //!
@@ -64,6 +66,10 @@ pub struct GoalForm {
     pub form: Option<Form>,
     /// Used cards allowed.
     pub used: bool,
+    /// Parts the build must use (ids of parts you own), separated by commas or spaces.
+    pub must_have: String,
+    /// Most GPUs in one machine.
+    pub max_gpus: u32,
 }
 
 impl Default for GoalForm {
@@ -87,6 +93,8 @@ impl Default for GoalForm {
             budget_usd: 0.0,
             form: None,
             used: false,
+            must_have: String::new(),
+            max_gpus: g.max_gpus,
         }
     }
 }
@@ -113,6 +121,13 @@ impl GoalForm {
             budget_usd: (self.budget_usd > 0.0).then_some(self.budget_usd),
             form: self.form,
             used: self.used,
+            must_have: self
+                .must_have
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|id| !id.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            max_gpus: self.max_gpus.max(1),
             max_results: 10,
             ..Goal::default()
         }
@@ -265,7 +280,63 @@ fn goal_form(ui: &mut egui::Ui, f: &mut GoalForm, catalog: &Catalog) {
             .labelled_by(l);
         ui.checkbox(&mut f.used, "Used cards allowed");
         ui.end_row();
+
+        let l = ui.label("Parts you own (ids)").id;
+        ui.text_edit_singleline(&mut f.must_have)
+            .on_hover_text("Catalog ids of parts the build must use (a board, case, card, CPU, PSU), separated by commas; as `kraftwerk plan --must-have`")
+            .labelled_by(l);
+        let l = ui.label("Most GPUs").id;
+        ui.add(egui::DragValue::new(&mut f.max_gpus).range(1..=64)).labelled_by(l);
+        ui.end_row();
     });
+}
+
+/// `s` cut to `n` characters with an ellipsis (the whole text goes in the hover).
+fn cut(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_owned()
+    } else {
+        format!("{}…", s.chars().take(n.saturating_sub(1)).collect::<String>())
+    }
+}
+
+/// Each result's parts with price, date and source; unpriced parts say so.
+fn parts_lists(ui: &mut egui::Ui, out: &PlanOutcome) {
+    for r in &out.results {
+        egui::CollapsingHeader::new(format!("{}. {}: parts, prices, dates and sources", r.rank, r.title))
+            .id_salt(("plan-parts", r.rank))
+            .show(ui, |ui| {
+                egui::Grid::new(("plan-parts-grid", r.rank)).striped(true).spacing([10.0, 2.0]).show(ui, |ui| {
+                    for h in ["Qty", "Part", "Unit price", "Date", "Source"] {
+                        ui.label(RichText::new(h).strong());
+                    }
+                    ui.end_row();
+                    for p in &r.eval.parts {
+                        ui.label(p.quantity.to_string());
+                        ui.label(cut(&p.name, 60)).on_hover_text(format!("{} ({})", p.name, p.id));
+                        match p.unit_price_usd {
+                            Some(x) if p.used => ui.label(format!("${x:.0} used")),
+                            Some(x) => ui.label(format!("${x:.0}")),
+                            None => ui.colored_label(ui.visuals().warn_fg_color, "unknown"),
+                        };
+                        ui.label(p.price_date.as_deref().unwrap_or("-"));
+                        let source = p.price_source.as_deref().unwrap_or(if p.unit_price_usd.is_some() {
+                            "the part's own source (catalog)"
+                        } else {
+                            "-"
+                        });
+                        ui.label(cut(source, 60)).on_hover_text(source);
+                        ui.end_row();
+                    }
+                });
+                if let Some(h) = &r.eval.hybrid {
+                    ui.label(format!(
+                        "Hybrid CPU+GPU: the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB), read at {:.0} GB/s ({} channels of {} MT/s).",
+                        h.cpu_moe_layers, h.host_experts_gib, h.host_ram_gib, h.host_bandwidth_gb_s, h.channels, h.speed_mt_s
+                    ));
+                }
+            });
+    }
 }
 
 fn num(x: Option<f64>, digits: usize) -> String {
@@ -275,7 +346,7 @@ fn num(x: Option<f64>, digits: usize) -> String {
 fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> {
     let mut action = None;
     egui::Grid::new("plan-results").striped(true).spacing([10.0, 4.0]).show(ui, |ui| {
-        // "Open this build" first: at 1280 px the last columns need a sideways scroll.
+        // Eleven columns, long names cut (whole in the hover): the table fits a 1280 px window.
         for h in [
             "",
             "#",
@@ -283,14 +354,11 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             "Board, form",
             "Precision",
             "Price",
-            "Wall W",
-            "Circuits",
-            "Heat W",
+            "Unpriced",
+            "Power",
             "Decode/user",
-            "Prefill",
             "$/Mtok",
-            "Break-even",
-            "Warnings",
+            "Checker",
         ] {
             ui.label(RichText::new(h).strong());
         }
@@ -301,24 +369,39 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
                 action = Some(PlanTabAction::OpenBuild(Box::new(r.build.clone())));
             }
             ui.label(r.rank.to_string());
-            ui.label(&r.gpus);
-            ui.label(r.title.split_once(" on ").map_or(r.title.as_str(), |(_, b)| b));
+            ui.label(cut(&r.gpus, 22)).on_hover_text(&r.gpus);
+            let board = r.title.split_once(" on ").map_or(r.title.as_str(), |(_, b)| b);
+            ui.label(cut(board, 26)).on_hover_text(board);
             ui.label(&r.precision);
             let price =
                 if r.price_complete { format!("${:.0}", r.price_usd) } else { format!("≥ ${:.0}", r.price_usd) };
-            ui.label(price).on_hover_text(if e.unpriced.is_empty() {
-                "every part priced".to_owned()
+            ui.label(price).on_hover_text(if r.price_complete {
+                "every part priced"
             } else {
-                format!("price unknown: {}", e.unpriced.join(", "))
+                "a lower bound: the parts in the Unpriced column have no price"
             });
-            ui.label(format!("{:.0}", e.wall_w));
+            if e.unpriced.is_empty() {
+                ui.label("none");
+            } else {
+                let all = e.unpriced.join(", ");
+                ui.colored_label(ui.visuals().warn_fg_color, cut(&all, 24)).on_hover_text(all);
+            }
             let circuits: Vec<String> = e.circuits.iter().map(|(a, c)| format!("{a:.1}/{c:.1} A")).collect();
-            ui.label(circuits.join(", "));
-            ui.label(format!("{:.0}", e.heat_w));
-            ui.label(num(e.decode_per_user, 1));
-            ui.label(num(e.prefill, 0));
-            ui.label(num(e.usd_per_mtok, 2));
-            ui.label(e.break_even_months.map_or_else(|| "never".into(), |m| format!("{m:.1} mo")));
+            ui.label(format!("{:.0} W", e.wall_w)).on_hover_text(format!(
+                "{:.0} W at the wall at full load ({:.0} W serving); circuits {}; heat {:.0} W",
+                e.wall_w,
+                e.inference_wall_w,
+                circuits.join(", "),
+                e.heat_w
+            ));
+            ui.label(num(e.decode_per_user, 1)).on_hover_text(format!("prefill {} tok/s", num(e.prefill, 0)));
+            let bound = if r.price_complete { "" } else { "≥ " };
+            ui.label(e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}{c:.2}"))).on_hover_text(
+                e.break_even_months.map_or_else(
+                    || "never breaks even against the cloud".to_owned(),
+                    |m| format!("break-even against {} after {bound}{m:.1} months", e.cloud),
+                ),
+            );
             // Warnings, and the checks that could not run on a figure the goal does not hinge on.
             let mut text = e.warnings.len().to_string();
             if !e.not_checked_other.is_empty() {
@@ -375,6 +458,7 @@ pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<P
                     ui.label(RichText::new("Nothing in the catalog meets this goal.").strong());
                 } else {
                     action = results_table(ui, out).or(action.take());
+                    parts_lists(ui, out);
                 }
                 if !out.relaxations.is_empty() {
                     let binding: Vec<String> = out.binding.iter().map(ToString::to_string).collect();

@@ -297,6 +297,33 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         });
     }
 
+    let (cost, cost_error) =
+        cost_of(build, catalog, &input, fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s), opts);
+    Ok(BuildFit {
+        fit,
+        cost,
+        cost_error,
+        alternatives: None,
+        host_bandwidth_gb_s: host_bw,
+        memory_vs_context: curve,
+        links_unknown: links_unknown(build, catalog),
+        experts_in_ram: experts_in_ram(&input, &slots, &r),
+    })
+}
+
+/// Cost of a build running `input` at `tokens_per_s` (all users together; `None` = unknown):
+/// its parts at catalog prices, wall power at the workload's load state, and the cloud
+/// reference. [`for_build`] calls it for a workload that fits; the planner calls it for a
+/// hybrid CPU+GPU split ([`search::MoeOffload`]), whose speed the fit's alternatives give.
+/// Returns the report, or why there is none.
+pub fn cost_of(
+    build: &Build,
+    catalog: &Catalog,
+    input: &FitInput,
+    tokens_per_s: Option<f64>,
+    opts: &FitOptions,
+) -> (Option<CostReport>, Option<String>) {
+    let r = build.resolve(catalog);
     // Cost: the build's parts at catalog prices, wall power at the workload's load state.
     let mut parts = Vec::new();
     let mut gpu_ids: Vec<&str> = r.gpus.iter().flatten().map(|g| g.id.as_str()).collect();
@@ -336,7 +363,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let mut ci = CostInput::new(parts, load_w, build.site.price_per_kwh);
     ci.idle_power_w = idle_w;
     ci.utilization = build.site.duty_cycle.clamp(0.01, 1.0);
-    ci.tokens_per_s = fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
+    ci.tokens_per_s = tokens_per_s;
     let mut cloud = CloudPrice::default();
     if let Some(p) = opts.cloud_usd_per_hour {
         cloud.usd_per_hour = p;
@@ -352,19 +379,8 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         }
     }
     ci.cloud = cloud;
-    let (cost, cost_error) = match cost::estimate(&ci) {
+    match cost::estimate(&ci) {
         Ok(c) => (Some(c), None),
         Err(e) => (None, Some(e.to_string())),
-    };
-    let experts_in_ram = experts_in_ram(&input, &slots, &r);
-    Ok(BuildFit {
-        fit,
-        cost,
-        cost_error,
-        alternatives: None,
-        host_bandwidth_gb_s: host_bw,
-        memory_vs_context: curve,
-        links_unknown: links_unknown(build, catalog),
-        experts_in_ram,
-    })
+    }
 }

@@ -72,6 +72,10 @@ impl Model {
     pub fn file_precision(&self) -> Option<Precision> {
         self.file.as_ref().map(|f| f.precision)
     }
+    /// Whether it is a mixture of experts (fewer active than total parameters).
+    pub fn is_moe(&self) -> bool {
+        self.inner.active_params_b.is_some_and(|a| a < self.inner.params_b)
+    }
     /// Whether the model goes inline into planned builds (it is not a catalog preset).
     fn inline(&self) -> bool {
         self.file.is_some() || self.from_parts_file
@@ -242,6 +246,23 @@ pub fn screen(
         prefill: r.speed.as_ref().and_then(|s| s.prefill_tokens_per_s),
         parallelism: r.parallelism.to_string(),
     })
+}
+
+/// Expert weights a hybrid CPU+GPU split of the model on `n` copies of the card puts in system
+/// RAM, GiB ([`llm::search::llama_cpp_moe_offload`]); `None` for a dense model, when the GPUs
+/// hold it all, or when not even its non-expert part fits them.
+pub fn hybrid_host_gib(
+    catalog: &Catalog,
+    model: &Model,
+    goal: &Goal,
+    card: &CardView,
+    n: u32,
+    precision: Precision,
+) -> Option<f64> {
+    let gpu = catalog.gpu_or_card(&card.id)?;
+    let input = fit_input(model, goal, precision, n).ok()?;
+    let slots = vec![GpuSlot::new(gpu.clone()); n as usize];
+    llm::search::llama_cpp_moe_offload(&input, &slots, None).map(|o| o.host_experts_gib)
 }
 
 /// Full-load DC power of `n` cards alone, W ([`power::estimate`] on a build holding only
@@ -439,6 +460,25 @@ pub struct PartLine {
     pub used: bool,
 }
 
+/// A hybrid CPU+GPU split of a MoE model ([`Evaluation::hybrid`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Hybrid {
+    /// Layers whose routed experts stay in system RAM (`--n-cpu-moe`).
+    pub cpu_moe_layers: u32,
+    /// Expert weights in system RAM, GiB.
+    pub host_experts_gib: f64,
+    /// System RAM installed, GiB.
+    pub host_ram_gib: f64,
+    /// Memory channels the CPU reads them over, and the kit's data rate, MT/s.
+    pub channels: u32,
+    /// Data rate of the memory, MT/s.
+    pub speed_mt_s: u32,
+    /// Theoretical system-RAM bandwidth, GB/s (channels × MT/s × 8 bytes).
+    pub host_bandwidth_gb_s: f64,
+    /// Decode at batch 1, tokens/s.
+    pub decode_tokens_per_s: f64,
+}
+
 /// What [`evaluate`] found out about a build.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct Evaluation {
@@ -482,6 +522,11 @@ pub struct Evaluation {
     pub cloud: String,
     /// The power advice's common GPU limit, W, when the build is over its PSU or circuit.
     pub advised_limit_w: Option<f64>,
+    /// A MoE model too large for the GPUs, run as a hybrid CPU+GPU split (llama.cpp
+    /// `--n-cpu-moe`): its routed experts in system RAM, as `kraftwerk fit` estimates it
+    /// ([`llm::search::llama_cpp_moe_offload`], bounded by the build's RAM). `fits` stays
+    /// `false` (the GPUs alone do not hold it); speed and cost are those of the split.
+    pub hybrid: Option<Hybrid>,
     /// Parts the error findings concern (the search moves on from the part to blame).
     #[serde(skip)]
     pub error_parts: Vec<PartRef>,
@@ -498,6 +543,13 @@ pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model) ->
         estimate(build, catalog, goal, model, &mut ev);
     }
     ev
+}
+
+/// GPUs the checker finds on chipset lanes (`pcie-lane-budget: GPU n on chipset lanes`):
+/// each shares the chipset's uplink to the CPU, which a board with enough CPU-wired slots
+/// avoids.
+pub fn gpus_on_chipset(ev: &Evaluation) -> usize {
+    ev.warnings.iter().filter(|w| w.starts_with("pcie-lane-budget:") && w.contains("on chipset lanes")).count()
 }
 
 /// Whether a plan's goal depends on what rule `rule` checks: the rule needs the GPUs or the
@@ -567,11 +619,14 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
         ..FitOptions::default()
     };
     match fit::for_build(build, catalog, &opts) {
-        Ok(f) => {
+        Ok(mut f) => {
             ev.fits = f.fit.verdict != llm::FitVerdict::DoesNotFit;
             ev.decode_per_user = f.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s);
             ev.decode_total = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
             ev.prefill = f.fit.speed.as_ref().and_then(|s| s.prefill_tokens_per_s);
+            if !ev.fits && goal.users == 1 && !goal.is_training() {
+                hybrid(build, catalog, &opts, &mut f, ev);
+            }
             if let Some(c) = f.cost {
                 ev.parts = c
                     .parts
@@ -618,6 +673,37 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
     }
     if goal.prefill_tok_s.is_some() && ev.prefill.is_none() && !goal.is_training() {
         ev.not_checked.push("prefill: the GPU's tensor rate for this precision is unknown (not in the catalog)".into());
+    }
+}
+
+/// A MoE model the GPUs alone do not hold: the fit's expert offload, when its experts fit the
+/// build's RAM and it has a speed, becomes the build's [`Hybrid`] split, with the cost of the
+/// build at that speed (batch 1). Leaves `ev` as it was otherwise.
+fn hybrid(build: &Build, catalog: &Catalog, opts: &FitOptions, f: &mut fit::BuildFit, ev: &mut Evaluation) {
+    let Some(o) = f.alternatives.as_ref().and_then(|a| a.moe_offload.as_ref()) else { return };
+    let (Some(true), Some(decode), Some(bw)) = (o.fits_in_host_ram, o.decode_tokens_per_s, f.host_bandwidth_gb_s)
+    else {
+        return;
+    };
+    let r = build.resolve(catalog);
+    let Some((kit, kits)) = r.memory else { return };
+    let channels = (bw * 1000.0 / 8.0 / f64::from(kit.speed_mt_s.max(1))).round() as u32;
+    ev.hybrid = Some(Hybrid {
+        cpu_moe_layers: o.cpu_moe_layers,
+        host_experts_gib: o.host_experts_gib,
+        host_ram_gib: fit::host_ram_gib(&r)
+            .unwrap_or(f64::from(kit.module_gb) * f64::from(kit.modules) * f64::from(kits)),
+        channels,
+        speed_mt_s: kit.speed_mt_s,
+        host_bandwidth_gb_s: bw,
+        decode_tokens_per_s: decode,
+    });
+    ev.decode_per_user = Some(decode);
+    ev.decode_total = Some(decode);
+    if let Ok(input) = fit::input_for(build, catalog, opts) {
+        let (cost, error) = fit::cost_of(build, catalog, &input, Some(decode), opts);
+        f.cost = cost;
+        f.cost_error = error;
     }
 }
 

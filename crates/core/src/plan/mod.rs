@@ -233,6 +233,9 @@ pub struct PlanResult {
     pub price_complete: bool,
     /// Sum of the known prices, USD.
     pub price_usd: f64,
+    /// GPUs the checker finds on chipset lanes ([`adapter::gpus_on_chipset`]): ranks right
+    /// after `price_complete` (a build whose cards all sit on CPU lanes first).
+    pub gpus_on_chipset: usize,
     /// What the checker and the estimators say.
     pub eval: adapter::Evaluation,
 }

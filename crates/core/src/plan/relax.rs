@@ -65,11 +65,20 @@ pub(super) fn relax(catalog: &Catalog, parts: &Parts, goal: &Goal, ctl: &mut Con
         let Ok(o) = search(catalog, parts, &g, ctl) else { continue };
         out.stats.screened += o.stats.screened;
         out.stats.checked += o.stats.checked;
+        // Without a budget, parts with no price come in: a build under the budget with an
+        // unpriced part shows that the unknown prices bind, not the budget.
+        let (constraint, change) = match (constraint, goal.budget_usd, o.results.first()) {
+            (Constraint::Budget, Some(b), Some(r)) if !r.price_complete && r.price_usd <= b => (
+                Constraint::Unknown,
+                format!("parts without a known price allowed (the ${b:.0} budget cannot be checked for them)"),
+            ),
+            _ => (constraint, change),
+        };
         let buys = o.results.first().map(|r| {
             let price = if r.price_complete {
                 format!("${:.0}", r.price_usd)
             } else {
-                format!("at least ${:.0} (some prices unknown)", r.price_usd)
+                format!("at least ${:.0} (prices unknown: {})", r.price_usd, r.eval.unpriced.join(", "))
             };
             let speed = r.eval.decode_per_user.map_or_else(String::new, |d| format!(", {d:.1} tok/s per user"));
             format!("{} at {}: {price}{speed}, {:.2} kW at the wall", r.title, r.precision, r.eval.wall_w / 1000.0)

@@ -41,7 +41,14 @@ struct ChipConfig {
     cards: Vec<usize>,
     n: u32,
     precision: Precision,
+    /// A hybrid CPU+GPU split: the expert weights system RAM must hold, GiB.
+    hybrid_gib: Option<f64>,
 }
+
+/// Hybrid CPU+GPU configurations (a MoE model too large for the GPUs) assembled per search,
+/// cheapest cards first: each needs a many-channel platform, and the cheapest cards that hold
+/// the non-expert part answer the question.
+pub const HYBRID_CONFIGS: usize = 6;
 
 /// How far a machine got before it failed: the reason of the furthest is the one reported.
 fn stage(c: Constraint) -> u8 {
@@ -233,14 +240,28 @@ pub(super) fn search(
         let pb = parts.cards[b.cards[0]].price_usd.map(|p| p * f64::from(b.n));
         cmp_price(pa, pb).then(parts.cards[a.cards[0]].id.cmp(&parts.cards[b.cards[0]].id))
     });
-    let mut results = Vec::new();
-    for c in &configs {
-        if ctl.cancel.load(Ordering::Relaxed) {
-            return Ok(st.finish(results, true));
+    // Hybrid splits after the GPU-only machines, at most HYBRID_CONFIGS of them.
+    let mut hybrids = 0;
+    configs.retain(|c| {
+        c.hybrid_gib.is_none() || {
+            hybrids += 1;
+            hybrids <= HYBRID_CONFIGS
         }
-        st.assemble(c, &mut results);
-        step += 1;
-        (ctl.progress)(step.min(total), total);
+    });
+    let mut results = Vec::new();
+    for hybrid in [false, true] {
+        // Hybrid CPU+GPU splits only when no machine holds the model in its GPUs.
+        if hybrid && !results.is_empty() {
+            break;
+        }
+        for c in configs.iter().filter(|c| c.hybrid_gib.is_some() == hybrid) {
+            if ctl.cancel.load(Ordering::Relaxed) {
+                return Ok(st.finish(results, true));
+            }
+            st.assemble(c, &mut results);
+            step += 1;
+            (ctl.progress)(step.min(total), total);
+        }
     }
     (ctl.progress)(total, total);
     Ok(st.finish(results, false))
@@ -339,7 +360,7 @@ impl State<'_> {
                     continue;
                 }
                 if goal.is_training() {
-                    return self.power_gate(cards, n, p);
+                    return self.power_gate(cards, n, p, None);
                 }
                 let decode = s.decode_per_user.unwrap_or(0.0);
                 if best_speed.is_none_or(|(_, d, _)| decode > d) {
@@ -351,7 +372,7 @@ impl State<'_> {
                     (Some(_), None) => false,
                 };
                 if decode >= goal.tok_s && prefill_ok {
-                    return self.power_gate(cards, n, p);
+                    return self.power_gate(cards, n, p, None);
                 }
             }
         }
@@ -389,6 +410,17 @@ impl State<'_> {
                 );
             }
         }
+        if best_speed.is_none() && self.model.is_moe() && !goal.is_training() && goal.users == 1 {
+            // Too large for the GPUs: the experts may go to system RAM (as `fit` advises).
+            for n in 1..=goal.max_gpus.min(2) {
+                for &p in precisions {
+                    self.stats.screened += 1;
+                    if let Some(gib) = adapter::hybrid_host_gib(self.catalog, self.model, goal, rep, n, p) {
+                        return self.power_gate(cards, n, p, Some(gib));
+                    }
+                }
+            }
+        }
         None
     }
 
@@ -402,7 +434,13 @@ impl State<'_> {
     }
 
     /// Power: the cards alone against what the circuits carry.
-    fn power_gate(&mut self, cards: Vec<usize>, n: u32, precision: Precision) -> Option<ChipConfig> {
+    fn power_gate(
+        &mut self,
+        cards: Vec<usize>,
+        n: u32,
+        precision: Precision,
+        hybrid_gib: Option<f64>,
+    ) -> Option<ChipConfig> {
         let rep = &self.parts.cards[cards[0]];
         let (gpu_w, site_w) = adapter::gpus_alone_w(self.catalog, self.goal, rep, n);
         if gpu_w > site_w {
@@ -424,24 +462,34 @@ impl State<'_> {
             );
             return None;
         }
-        Some(ChipConfig { cards, n, precision })
+        Some(ChipConfig { cards, n, precision, hybrid_gib })
     }
 
     fn finish(mut self, mut results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {
-        // Complete prices first; then builds whose GPUs (the bulk of the cost) are priced; each
-        // group by its known total. The first build of each GPU set comes before the others,
-        // so the top of the list shows distinct machines.
+        // Complete prices first (a build with an unpriced part is never ranked by its "at
+        // least" figure above a fully priced one); within each, builds with every card on CPU
+        // lanes first (fewest on chipset lanes); then
+        // builds whose GPUs (the bulk of the cost) are priced; then by the known total.
         let gpus_priced = |r: &PlanResult| r.build.gpus.first().is_some_and(|g| !r.eval.unpriced.contains(&g.gpu));
-        results.sort_by(|a, b| {
+        let key = |a: &PlanResult, b: &PlanResult| {
             b.price_complete
                 .cmp(&a.price_complete)
+                .then(a.gpus_on_chipset.cmp(&b.gpus_on_chipset))
                 .then(gpus_priced(b).cmp(&gpus_priced(a)))
                 .then(a.price_usd.total_cmp(&b.price_usd))
                 .then(a.title.cmp(&b.title))
-        });
+        };
+        results.sort_by(key);
+        // One machine per GPU set, so the list shows distinct machines; only when there are
+        // fewer distinct sets than results asked for do the others come in, and then the whole
+        // list is in the order above (never a dearer build above a cheaper one of its class).
+        let want = self.goal.max_results.max(1);
         let mut seen = std::collections::BTreeSet::new();
         let (mut results, rest): (Vec<_>, Vec<_>) = results.into_iter().partition(|r| seen.insert(r.gpus.clone()));
-        results.extend(rest);
+        if results.len() < want {
+            results.extend(rest);
+            results.sort_by(key);
+        }
         results.truncate(self.goal.max_results.max(1));
         for (i, r) in results.iter_mut().enumerate() {
             r.rank = i + 1;

@@ -54,6 +54,8 @@ pub struct SlotView {
     pub physical_lanes: u8,
     /// PCIe generation.
     pub pcie_gen: u8,
+    /// Wired to the CPU's lanes (else behind the chipset).
+    pub cpu_lanes: bool,
 }
 
 /// A motherboard as the search sees it.
@@ -84,6 +86,9 @@ pub struct BoardView {
     pub slots: Vec<SlotView>,
     /// Slots with at least 8 physical lanes (where the search places a GPU).
     pub wide_slots: usize,
+    /// Of those, the slots wired to the CPU (the search tries boards that put every card on
+    /// CPU lanes first).
+    pub cpu_wide_slots: usize,
     /// Price, USD, if known.
     pub price_usd: Option<f64>,
     /// The figures the rules read are published (`max_memory_gb`).
@@ -124,6 +129,8 @@ pub struct KitView {
     pub modules: u8,
     /// GB per kit.
     pub total_gb: u32,
+    /// Data rate, MT/s.
+    pub speed_mt_s: u32,
     /// Price, USD, if known.
     pub price_usd: Option<f64>,
 }
@@ -300,7 +307,12 @@ fn board_view(idx: usize, b: &kraftwerk_catalog::Motherboard) -> BoardView {
         .pcie_slots
         .iter()
         .filter_map(|s| {
-            Some(SlotView { position: s.position?, physical_lanes: s.physical_lanes, pcie_gen: s.pcie_gen })
+            Some(SlotView {
+                position: s.position?,
+                physical_lanes: s.physical_lanes,
+                pcie_gen: s.pcie_gen,
+                cpu_lanes: s.lane_source == kraftwerk_catalog::LaneSource::Cpu,
+            })
         })
         .collect();
     BoardView {
@@ -315,6 +327,7 @@ fn board_view(idx: usize, b: &kraftwerk_catalog::Motherboard) -> BoardView {
         memory_channels: b.memory_channels,
         form_factor: b.form_factor,
         wide_slots: slots.iter().filter(|s| s.physical_lanes >= 8).count(),
+        cpu_wide_slots: slots.iter().filter(|s| s.physical_lanes >= 8 && s.cpu_lanes).count(),
         slots,
         price_usd: b.price_usd,
         figures_known: b.max_memory_gb.is_some(),
@@ -350,6 +363,7 @@ pub fn parts(catalog: &Catalog, mains_v: f64) -> Parts {
             memory_type: k.memory_type,
             modules: k.modules,
             total_gb: k.total_gb(),
+            speed_mt_s: k.speed_mt_s,
             price_usd: k.price_usd,
         })
         .collect();

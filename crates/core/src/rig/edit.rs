@@ -76,6 +76,73 @@ pub fn free_slot_ref(build: &Build, catalog: &Catalog, width: u8, lanes: u8, ski
     slots.into_iter().filter_map(|s| s.position).find(|&p| fits(p)).map(SlotRef::Position)
 }
 
+/// A slot [`choose_slots`] may give a card: position (1 = nearest the CPU), physical lanes,
+/// and whether it is wired to the CPU (else to the chipset).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotOption {
+    /// Expansion-slot position.
+    pub position: u8,
+    /// Physical connector size, lanes.
+    pub physical_lanes: u8,
+    /// Wired to the CPU's lanes (not behind the chipset's uplink).
+    pub cpu_lanes: bool,
+}
+
+/// The slot positions for cards of `(width in slots, edge lanes)`, in card order, that clear
+/// every avoidable placement finding: fewest cards on chipset lanes (the `pcie-lane-budget`
+/// rule), then fewest cards with no empty slot below them (the `open-air-gap` rule: a 3-slot
+/// card in slot 1 and the next in slot 5 rather than 4 where the board has slot 5), then the
+/// lowest positions. Cards never overlap, each takes a slot at least as wide as its edge, and
+/// the last covered position stays within `openings` (the case's expansion-slot openings) when
+/// given. `None` when the cards do not fit. The planner ([`crate::plan`]) and Auto-place
+/// ([`Build::auto_place_gpus`]) both place cards with it. Exhaustive over the slots (a board
+/// has at most a dozen), so the choice is the best, not the first.
+pub fn choose_slots(slots: &[SlotOption], cards: &[(u8, u8)], openings: Option<u8>) -> Option<Vec<u8>> {
+    /// The best placement so far: (cards on chipset lanes, cards with no gap, sum of
+    /// positions) and the positions.
+    type Best = Option<((usize, usize, u32), Vec<u8>)>;
+    fn walk(
+        slots: &[SlotOption],
+        cards: &[(u8, u8)],
+        openings: Option<u8>,
+        from: usize,
+        next_free: u8,
+        chosen: &mut Vec<usize>,
+        best: &mut Best,
+    ) {
+        let i = chosen.len();
+        if i == cards.len() {
+            let positions: Vec<u8> = chosen.iter().map(|&j| slots[j].position).collect();
+            let chipset = chosen.iter().filter(|&&j| !slots[j].cpu_lanes).count();
+            let no_gap =
+                positions.windows(2).zip(cards).filter(|(w, c)| w[1] == w[0].saturating_add(c.0.max(1))).count();
+            let sum = positions.iter().map(|&p| u32::from(p)).sum();
+            let key = (chipset, no_gap, sum);
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                *best = Some((key, positions));
+            }
+            return;
+        }
+        let (width, lanes) = cards[i];
+        for j in from..slots.len() {
+            let s = slots[j];
+            let last = s.position.saturating_add(width.max(1) - 1);
+            if s.position < next_free || s.physical_lanes < lanes || openings.is_some_and(|o| last > o) {
+                continue;
+            }
+            chosen.push(j);
+            walk(slots, cards, openings, j + 1, last.saturating_add(1), chosen, best);
+            chosen.pop();
+        }
+    }
+    let mut sorted = slots.to_vec();
+    sorted.sort_by_key(|s| s.position);
+    sorted.dedup_by_key(|s| s.position);
+    let mut best = None;
+    walk(&sorted, cards, openings, 0, 0, &mut Vec::new(), &mut best);
+    best.map(|(_, p)| p)
+}
+
 /// `(slot, slot_name)` of a [`GpuPlacement`] for a free slot found by [`free_slot_ref`].
 fn placement_fields(r: Option<SlotRef>) -> (Option<u8>, Option<String>) {
     match r {
@@ -155,6 +222,9 @@ impl Build {
             g.slot = None;
             g.slot_name = None;
         }
+        if self.place_best(catalog) {
+            return;
+        }
         for i in 0..self.gpus.len() {
             let (w, lanes, sxm) = gpu_shape(self, catalog, &self.gpus[i].gpu);
             if sxm {
@@ -165,6 +235,42 @@ impl Build {
             self.gpus[i].slot = slot;
             self.gpus[i].slot_name = slot_name;
         }
+    }
+
+    /// Places every card at once with [`choose_slots`] on a board whose slot positions are
+    /// known (cards on risers take one slot, SXM modules none); `false`, leaving the build as
+    /// it was, when the board or its positions are unknown or the cards do not fit together.
+    fn place_best(&mut self, catalog: &Catalog) -> bool {
+        let r = self.resolve(catalog);
+        let Some(board) = r.board.filter(|b| b.slot_positions_known()) else { return false };
+        let slots: Vec<SlotOption> = board
+            .pcie_slots
+            .iter()
+            .filter(|s| s.electrical_lanes > 0)
+            .filter_map(|s| {
+                Some(SlotOption {
+                    position: s.position?,
+                    physical_lanes: s.physical_lanes,
+                    cpu_lanes: s.lane_source == catalog::LaneSource::Cpu,
+                })
+            })
+            .collect();
+        let openings = r.case.map(|c| c.expansion_slots).filter(|&o| o > 0);
+        let mut which = Vec::new();
+        let mut cards = Vec::new();
+        for (i, g) in self.gpus.iter().enumerate() {
+            let (w, lanes, sxm) = gpu_shape(self, catalog, &g.gpu);
+            if sxm {
+                continue;
+            }
+            which.push(i);
+            cards.push((if g.riser.is_some() { 1 } else { w }, lanes));
+        }
+        let Some(positions) = choose_slots(&slots, &cards, openings) else { return false };
+        for (i, p) in which.into_iter().zip(positions) {
+            self.gpus[i].slot = Some(p);
+        }
+        true
     }
 
     /// Adds a PSU on circuit 1; the first one feeds the system.

@@ -14,6 +14,7 @@ use super::{
 };
 use crate::plan::adapter::{self, BoardView, CardView, CaseView, Evaluation, PartRef, Spec};
 use crate::plan::{Constraint, Form, PlanResult};
+use crate::rig::edit::{SlotOption, choose_slots};
 use std::collections::BTreeMap;
 
 /// Platforms (board and case, every CPU and PSU set tried) over the goal's circuits after
@@ -80,26 +81,22 @@ impl<'a> State<'a> {
         if case.form == Form::OpenFrame {
             // Risers: any slot, the card covers nothing; rated for the lower generation (Gen4 at most).
             let mut best: Vec<_> = slots.clone();
-            best.sort_by_key(|s| (std::cmp::Reverse(s.physical_lanes), s.position));
+            best.sort_by_key(|s| (!s.cpu_lanes, std::cmp::Reverse(s.physical_lanes), s.position));
             let mut chosen: Vec<_> = best.into_iter().take(n).collect();
             chosen.sort_by_key(|s| s.position);
             return (chosen.len() == n)
                 .then(|| chosen.iter().map(|s| (s.position, Some(s.pcie_gen.min(card.pcie_gen).min(4)))).collect());
         }
-        let width = card.width_slots.max(1);
-        let mut next_free = 0u8;
-        let mut out = Vec::new();
-        for s in slots {
-            if out.len() == n {
-                break;
-            }
-            let last = s.position.saturating_add(width - 1);
-            if s.physical_lanes >= 16 && s.position >= next_free && last <= case.expansion_slots {
-                out.push((s.position, None));
-                next_free = s.position.saturating_add(width);
-            }
-        }
-        (out.len() == n).then_some(out)
+        // In a case: the shared placement (fewest cards on chipset lanes, then gaps for
+        // open-air cards), on x16 connectors, within the case's openings.
+        let options: Vec<SlotOption> = slots
+            .iter()
+            .filter(|s| s.physical_lanes >= 16)
+            .map(|s| SlotOption { position: s.position, physical_lanes: s.physical_lanes, cpu_lanes: s.cpu_lanes })
+            .collect();
+        let cards = vec![(card.width_slots.max(1), 16); n];
+        choose_slots(&options, &cards, Some(case.expansion_slots))
+            .map(|p| p.into_iter().map(|pos| (pos, None)).collect())
     }
 
     pub(super) fn forms(&self) -> Vec<Form> {
@@ -156,7 +153,14 @@ impl<'a> State<'a> {
             let mut kept = 0;
             let mut boards_tried = 0;
             let mut over_power = 0;
-            let boards = self.boards.clone();
+            // Boards that put every card on CPU lanes first (in part order within each group).
+            // A hybrid split reads experts from system RAM: boards with the most memory
+            // channels first.
+            let mut boards = self.boards.clone();
+            boards.sort_by_key(|b| b.cpu_wide_slots < c.n as usize);
+            if c.hybrid_gib.is_some() {
+                boards.sort_by_key(|b| std::cmp::Reverse(u32::from(b.memory_channels) * u32::from(b.cpu_sockets)));
+            }
             for &board in boards.iter().filter(|b| b.wide_slots >= c.n as usize) {
                 if kept >= RESULTS_PER_CARD || boards_tried >= BOARDS_PER_CARD {
                     break;
@@ -267,7 +271,7 @@ impl<'a> State<'a> {
                 format!("no cooler in the catalog mounts on {}", board.socket),
                 Retry::Board,
             ))?;
-        let kit = self.memory_for(board, card, c.n)?;
+        let kit = self.memory_for(board, card, c.n, c.hybrid_gib)?;
         let mut last = (
             Constraint::Slots,
             format!(
@@ -339,10 +343,22 @@ impl<'a> State<'a> {
         Err(last)
     }
 
-    /// A memory kit filling the board's channels, raised towards the VRAM total.
-    fn memory_for(&self, board: &BoardView, card: &CardView, n: u32) -> Result<(usize, u8), Failure> {
+    /// A memory kit filling the board's channels, raised towards the VRAM total; for a hybrid
+    /// split (`hybrid_gib`: experts in RAM) enough RAM for the experts and the fit code's
+    /// reserve, fastest kit first (the experts are read at the RAM's bandwidth).
+    fn memory_for(
+        &self,
+        board: &BoardView,
+        card: &CardView,
+        n: u32,
+        hybrid_gib: Option<f64>,
+    ) -> Result<(usize, u8), Failure> {
         let want_modules = u32::from(board.memory_channels) * u32::from(board.cpu_sockets);
-        let vram_gb = card.memory_gib * f64::from(n) * 1.073_741_824;
+        let vram_gb = match hybrid_gib {
+            // Kit capacities are binary GB (a "32 GB" DIMM holds 32 GiB), as the fit code counts.
+            Some(gib) => gib + crate::estimate::llm::search::HOST_RAM_RESERVE_GIB,
+            None => card.memory_gib * f64::from(n) * 1.073_741_824,
+        };
         self.parts
             .kits
             .iter()
@@ -354,11 +370,18 @@ impl<'a> State<'a> {
                 while f64::from(kits * k.total_gb) < vram_gb && (kits + 1) * per <= u32::from(board.memory_slots) {
                     kits += 1;
                 }
-                (kits * per <= u32::from(board.memory_slots).max(per))
+                let enough = hybrid_gib.is_none() || f64::from(kits * k.total_gb) >= vram_gb;
+                (enough && kits * per <= u32::from(board.memory_slots).max(per))
                     .then(|| (k, u8::try_from(kits).unwrap_or(u8::MAX)))
             })
             .min_by(|a, b| {
-                cmp_price(a.0.price_usd.map(|p| p * f64::from(a.1)), b.0.price_usd.map(|p| p * f64::from(b.1)))
+                let speed = |k: &adapter::KitView| if hybrid_gib.is_some() { k.speed_mt_s } else { 0 };
+                speed(b.0)
+                    .cmp(&speed(a.0))
+                    .then(cmp_price(
+                        a.0.price_usd.map(|p| p * f64::from(a.1)),
+                        b.0.price_usd.map(|p| p * f64::from(b.1)),
+                    ))
                     .then(a.0.id.cmp(&b.0.id))
             })
             .map(|(k, n)| (k.idx, n))
@@ -499,18 +522,27 @@ impl<'a> State<'a> {
         if let Some(u) = ev.not_checked.first() {
             return Err((Constraint::Unknown, format!("{gpus}: not checked: {u}"), Retry::Case));
         }
-        if !ev.fits {
-            return Err((Constraint::Memory, format!("{gpus}: does not fit on the real slots"), Retry::Board));
+        if !ev.fits && ev.hybrid.is_none() {
+            let why = if self.parts.cards[spec.card].memory_gib > 0.0 && self.model.is_moe() {
+                "does not fit on the real slots, and its experts do not fit the RAM for a CPU+GPU split"
+            } else {
+                "does not fit on the real slots"
+            };
+            return Err((Constraint::Memory, format!("{gpus}: {why}"), Retry::Board));
         }
         if !self.goal.is_training() {
             let d = ev.decode_per_user.unwrap_or(0.0);
             if d < self.goal.tok_s {
+                let on = match &ev.hybrid {
+                    Some(h) => format!(
+                        "with {:.0} GiB of experts in RAM read at {:.0} GB/s ({} channels of {} MT/s)",
+                        h.host_experts_gib, h.host_bandwidth_gb_s, h.channels, h.speed_mt_s
+                    ),
+                    None => "on its slots".into(),
+                };
                 return Err((
                     Constraint::Speed,
-                    format!(
-                        "{gpus} on {}: {d:.1} tok/s per user on its slots (target {})",
-                        board.name, self.goal.tok_s
-                    ),
+                    format!("{gpus} on {}: {d:.1} tok/s per user {on} (target {})", board.name, self.goal.tok_s),
                     Retry::Board,
                 ));
             }
@@ -533,6 +565,14 @@ impl<'a> State<'a> {
                 Retry::Case,
             ));
         }
+        let (title, gpus) = match &ev.hybrid {
+            Some(_) => {
+                (format!("{gpus} + experts in RAM on {}, {form}", board.name), format!("{gpus} + experts in RAM"))
+            }
+            None => (title, gpus),
+        };
+        let mut build = build;
+        build.name.clone_from(&title);
         self.stats.passing += 1;
         Ok(PlanResult {
             rank: 0,
@@ -542,6 +582,7 @@ impl<'a> State<'a> {
             form,
             price_complete: ev.unpriced.is_empty(),
             price_usd: ev.known_price_usd,
+            gpus_on_chipset: adapter::gpus_on_chipset(&ev),
             build,
             eval: ev,
         })
