@@ -82,9 +82,8 @@ pub fn verdict(v: Verdict) -> Color32 {
 pub fn thermal(r: ThermalRisk) -> Color32 {
     match r {
         ThermalRisk::Low => OK,
-        ThermalRisk::Medium => WARNING,
+        ThermalRisk::Medium | ThermalRisk::Unknown => WARNING,
         ThermalRisk::High => ERROR,
-        ThermalRisk::Unknown => WARNING,
     }
 }
 
