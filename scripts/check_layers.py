@@ -73,8 +73,6 @@ CORE_MODULES = {
 }
 
 STRING = re.compile(r'r(#+)"(?:.|\n)*?"\1|r"(?:.|\n)*?"|b?"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\\n])\'', re.M)
-LINE_COMMENT = re.compile(r"//[^\n]*")
-BLOCK_COMMENT = re.compile(r"/\*(?:.|\n)*?\*/", re.M)
 
 
 def strip(code: str) -> str:
