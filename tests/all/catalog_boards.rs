@@ -29,6 +29,10 @@ fn gpu(id: &str, slot: u8) -> GpuPlacement {
     }
 }
 
+fn named(id: &str, slot: &str) -> GpuPlacement {
+    GpuPlacement { slot_name: Some(slot.into()), slot: None, ..gpu(id, 1) }
+}
+
 fn errors<'a>(r: &'a Report, rule: &str) -> Vec<&'a str> {
     r.findings.iter().filter(|f| f.rule == rule && f.severity == Severity::Error).map(|f| f.message.as_str()).collect()
 }
@@ -42,6 +46,11 @@ fn curated(c: &Catalog) -> Vec<&Motherboard> {
 /// Curated boards with a slot-by-slot layout.
 fn with_layout(c: &Catalog) -> Vec<&Motherboard> {
     curated(c).into_iter().filter(|b| !b.pcie_slots.is_empty()).collect()
+}
+
+/// Curated boards whose every slot has a sourced position (the geometry rules run on them).
+fn with_positions(c: &Catalog) -> Vec<&Motherboard> {
+    with_layout(c).into_iter().filter(|b| b.pcie_slots.iter().all(|s| s.position.is_some())).collect()
 }
 
 fn width_of(c: &Catalog, id: &str) -> u8 {
@@ -66,10 +75,22 @@ fn every_curated_layout_is_sourced_and_consistent() {
             "{}: notes must say where each figure comes from",
             b.id
         );
-        let positions: Vec<u8> =
-            b.pcie_slots.iter().map(|s| s.position.expect("curated layouts give every slot a position")).collect();
-        assert!(positions[0] >= 1, "{}: positions start at 1", b.id);
+        // Positions only where a source gives them (issue 27): a board has them for every slot
+        // or for none, and given ones count top-down from 1.
+        let positions: Vec<u8> = b.pcie_slots.iter().filter_map(|s| s.position).collect();
+        assert!(
+            positions.is_empty() || positions.len() == b.pcie_slots.len(),
+            "{}: positions for some slots only: {positions:?}",
+            b.id
+        );
+        if let Some(first) = positions.first() {
+            assert!(*first >= 1, "{}: positions start at 1", b.id);
+        }
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{}: positions {positions:?} not strictly increasing", b.id);
+        if positions.is_empty() {
+            let n = b.notes.as_deref().unwrap_or_default();
+            assert!(n.contains("not entered"), "{}: notes must say why the positions are not entered", b.id);
+        }
         let names: Vec<&str> =
             b.pcie_slots.iter().map(|s| s.name.as_str()).chain(b.m2_slots.iter().map(|m| m.name.as_str())).collect();
         let mut unique = names.clone();
@@ -140,19 +161,19 @@ fn h12ssl_i_takes_four_dual_slot_cards_at_x16() {
     use kraftwerk::rig::links::gpu_links;
     let c = cat();
     let b = c.motherboard("supermicro-h12ssl-i").expect("board");
-    let positions: Vec<u8> =
-        b.pcie_slots.iter().map(|s| s.position.expect("curated layouts give every slot a position")).collect();
-    assert_eq!(positions, (1..=7).collect::<Vec<u8>>());
+    // No source gives the numbering direction, so no positions (issue 27): cards go by name.
+    assert!(b.pcie_slots.iter().all(|s| s.position.is_none()), "positions are not published");
     let wired: Vec<u8> = b.pcie_slots.iter().map(|s| s.electrical_lanes).collect();
     assert_eq!(wired, vec![16, 8, 16, 8, 16, 16, 16]);
     let mut build = Build { motherboard: Some(b.id.clone()), ..Build::default() };
-    for slots in [vec![1, 3, 5], vec![1, 3, 5, 7]] {
-        build.gpus = slots.iter().map(|&p| gpu(DUAL_SLOT, p)).collect();
+    for slots in [vec!["SLOT1", "SLOT3", "SLOT5"], vec!["SLOT1", "SLOT3", "SLOT5", "SLOT7"]] {
+        build.gpus = slots.iter().map(|&n| named(DUAL_SLOT, n)).collect();
         let r = check::run(&build, &c);
-        assert!(errors(&r, "gpu-slot-blocked").is_empty() && errors(&r, "gpu-slot").is_empty(), "{:#?}", r.findings);
+        assert!(errors(&r, "gpu-slot").is_empty(), "{:#?}", r.findings);
+        assert!(r.coverage.unverified.contains(&"gpu-slot-blocked"), "spacing unknown, not passed: {:?}", r.coverage);
         assert!(gpu_links(&build.resolve(&c)).iter().all(|l| l.lanes == 16), "{slots:?}");
     }
-    build.gpus = vec![gpu(DUAL_SLOT, 2)];
+    build.gpus = vec![named(DUAL_SLOT, "SLOT2")];
     assert_eq!(gpu_links(&build.resolve(&c)).iter().map(|l| l.lanes).collect::<Vec<_>>(), vec![8]);
 }
 
@@ -185,7 +206,7 @@ fn dual_slot_cards_back_to_back_are_an_error() {
     let c = cat();
     assert_eq!(width_of(&c, DUAL_SLOT), 2);
     let mut tried = Vec::new();
-    for b in with_layout(&c) {
+    for b in with_positions(&c) {
         let x16 = |p: u8| b.slot_at(p).is_some_and(|s| s.physical_lanes == 16);
         let Some(p) = b
             .pcie_slots
@@ -207,13 +228,9 @@ fn dual_slot_cards_back_to_back_are_an_error() {
         assert!(errors(&r, "gpu-slot").is_empty(), "{}: {:#?}", b.id, r.findings);
         tried.push(b.id.as_str());
     }
-    for id in [
-        "asus-pro-ws-wrx90e-sage-se",
-        "asrock-rack-romed8-2t",
-        "gigabyte-mz32-ar0",
-        "supermicro-h13ssl-n",
-        "supermicro-h12ssl-i",
-    ] {
+    // (The ROMED8-2T, H13SSL-N and H12SSL-i lost their positions in issue 27: no source gives
+    // their numbering direction, so they are no longer tried here.)
+    for id in ["asus-pro-ws-wrx90e-sage-se", "gigabyte-mz32-ar0"] {
         assert!(tried.contains(&id), "{id} has back-to-back x16 slots: tried {tried:?}");
     }
 }
@@ -225,7 +242,7 @@ fn a_three_slot_card_covering_the_next_slot_is_caught() {
     let c = cat();
     assert_eq!(width_of(&c, TRIPLE_SLOT), 3);
     let mut tried = 0;
-    for b in with_layout(&c) {
+    for b in with_positions(&c) {
         let x16 = |p: u8| b.slot_at(p).is_some_and(|s| s.physical_lanes == 16);
         for p in b
             .pcie_slots
@@ -312,8 +329,10 @@ fn reference_builds_check_their_slots() {
         let r = check::run(&b, &c);
         let shown = path.display();
         let board = b.resolve(&c).board.cloned();
-        if board.is_some_and(|x| !x.pcie_slots.is_empty()) {
-            for rule in ["gpu-slot", "gpu-slot-blocked"] {
+        let positioned = board.as_ref().is_some_and(|x| x.pcie_slots.iter().all(|s| s.position.is_some()));
+        if board.as_ref().is_some_and(|x| !x.pcie_slots.is_empty()) {
+            let rules: &[&str] = if positioned { &["gpu-slot", "gpu-slot-blocked"] } else { &["gpu-slot"] };
+            for &rule in rules {
                 assert!(!r.coverage.not_checked.iter().any(|nc| nc.rule == rule), "{shown}: {rule} not checked");
                 assert!(errors(&r, rule).is_empty(), "{shown}: {rule}: {:#?}", r.findings);
             }
@@ -339,8 +358,10 @@ fn curated_sharing_rules_set_the_link_width() {
     assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu(DUAL_SLOT, 1), gpu(DUAL_SLOT, 3)]), vec![16, 16]);
     assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu(DUAL_SLOT, 1), on_riser(2)]), vec![8, 8]);
     assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu(DUAL_SLOT, 5)]), vec![8]);
-    assert_eq!(lanes("asus-proart-x870e-creator-wifi", vec![gpu(DUAL_SLOT, 1)]), vec![16]);
-    assert_eq!(lanes("asus-proart-x870e-creator-wifi", vec![gpu(DUAL_SLOT, 1), gpu(DUAL_SLOT, 4)]), vec![8, 8]);
+    // The ProArt X870E has no slot positions (none published): its slots are placed by name.
+    let x870e = "asus-proart-x870e-creator-wifi";
+    assert_eq!(lanes(x870e, vec![named(DUAL_SLOT, "PCIEX16(G5)_1")]), vec![16]);
+    assert_eq!(lanes(x870e, vec![named(DUAL_SLOT, "PCIEX16(G5)_1"), named(DUAL_SLOT, "PCIEX16(G5)_2")]), vec![8, 8]);
 }
 
 /// An imported board whose OpenDB record lists no slots at all (asus-pro-ws-665-ace) has an

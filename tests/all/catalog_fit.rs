@@ -86,24 +86,27 @@ fn two_dual_slot_cards_on_back_to_back_slots_are_an_error() {
     assert!(errors(&check::run(&b, &c), "gpu-slot-blocked").is_empty());
 }
 
-/// The H13SSL-N's five slots sit back to back (positions 3-7): three dual-slot cards fit
-/// (3, 5, 7), a fourth cannot go anywhere without an overlap.
+/// The H13SSL-N's five slots sit back to back in the lower five positions (board photographs),
+/// but no source says which name sits where, so its slots have no positions (issue 27): three
+/// dual-slot cards by name are wired, and their spacing is "not checked" (UNVERIFIED), never
+/// passed or refused.
 #[test]
-fn h13ssl_takes_three_dual_slot_cards_not_four() {
+fn h13ssl_cards_by_name_leave_the_spacing_unverified() {
     let c = cat();
     let board = c.motherboard("supermicro-h13ssl-n").expect("board");
-    let positions: Vec<u8> =
-        board.pcie_slots.iter().map(|s| s.position.expect("curated layouts give every slot a position")).collect();
-    assert_eq!(positions, vec![3, 4, 5, 6, 7]);
+    assert!(board.pcie_slots.iter().all(|s| s.position.is_none()), "positions not published");
     let turbo = "asus-turbo-geforce-rtx-3090-24gb-gddr6x-black";
-    let mut b = Build { motherboard: Some(board.id.clone()), ..Build::default() };
-    b.gpus = vec![gpu(turbo, Some(3)), gpu(turbo, Some(5)), gpu(turbo, Some(7))];
-    assert!(errors(&check::run(&b, &c), "gpu-slot-blocked").is_empty());
-    for fourth in [4, 6] {
-        let mut b4 = b.clone();
-        b4.gpus.push(gpu(turbo, Some(fourth)));
-        assert!(!errors(&check::run(&b4, &c), "gpu-slot-blocked").is_empty(), "fourth card in position {fourth}");
-    }
+    let named = |n: &str| GpuPlacement { slot_name: Some(n.into()), ..gpu(turbo, None) };
+    let b = Build {
+        motherboard: Some(board.id.clone()),
+        gpus: vec![named("SLOT1"), named("SLOT2"), named("SLOT5")],
+        ..Build::default()
+    };
+    let r = check::run(&b, &c);
+    assert!(errors(&r, "gpu-slot").is_empty() && errors(&r, "gpu-slot-blocked").is_empty(), "{:#?}", r.findings);
+    assert!(r.coverage.unverified.contains(&"gpu-slot-blocked"), "{:?}", r.coverage.unverified);
+    assert_ne!(r.verdict, check::Verdict::Pass);
+    assert_ne!(r.verdict, check::Verdict::Warnings);
 }
 
 /// Imported parts carry per-figure provenance: OpenDB by default, derived figures named, and

@@ -94,7 +94,7 @@ fn an_m2_drive_sharing_the_gpu_slot_is_a_warning() {
         &c,
         "amd-ryzen-9-9950x",
         "asus-proart-x870e-creator-wifi",
-        &[("nvidia-geforce-rtx-5090", "1")],
+        &[("nvidia-geforce-rtx-5090", "\"PCIEX16(G5)_1\"")],
         "(drive: \"samsung-990-pro-2tb\", m2_slot: \"M.2_2\")",
     );
     let w = of(&r, "pcie-link", Severity::Warning);

@@ -38,5 +38,6 @@ mod probe;
 mod prometheus;
 mod rules;
 mod scenarios;
+mod tryout_fixes;
 mod validate;
 mod validate_faults;

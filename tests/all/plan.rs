@@ -85,13 +85,23 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     assert_contract(&c, &g, &out);
     let kinds: Vec<(usize, f64)> = out.results.iter().map(|r| cards(&c, r)).collect();
     assert!(kinds.iter().any(|&(n, m)| n == 2 && (m - 24.0).abs() < 0.1), "{kinds:?}");
-    assert!(kinds.iter().all(|&(n, m)| n as f64 * m >= 40.0 && n <= 2), "{kinds:?}");
+    // Enough memory, and never four 24 GB cards (two hold the model). (Four 16 GB cards on a
+    // board with published slot positions appear since the ProArt X870E lost its assumed ones,
+    // issue 27; they are a real, if dearer, answer.)
+    assert!(kinds.iter().all(|&(n, m)| n as f64 * m >= 40.0 && (n <= 2 || m < 24.0)), "{kinds:?}");
     let gpus: Vec<&str> = out.results.iter().map(|r| r.gpus.as_str()).collect();
     // Cheapest fully priced set first: two 24 GB cards. Used cards allowed, a GPU with a cited
     // used-market price (`catalog/prices/used.json`) is priced at it (at this writing two used
     // RTX 3090 Ti at the May 2026 survey's $850 come first); the staple two RTX 3090 are among
     // the first answers.
-    assert!(out.results[0].price_complete, "{gpus:?}");
+    // Fully priced answers rank first. (Since issue 27 took the ProArt X870E's assumed
+    // positions away, the cheapest two-card platforms are AM4 boards whose DDR4 kit may be
+    // unpriced; then no answer is fully priced and the first says so in its title.)
+    if out.results.iter().any(|r| r.price_complete) {
+        assert!(out.results[0].price_complete, "{gpus:?}");
+    } else {
+        assert!(out.results[0].title.contains("at least") || !out.results[0].eval.unpriced.is_empty(), "{gpus:?}");
+    }
     assert_eq!(cards(&c, &out.results[0]), (2, 24.0), "{gpus:?}");
     assert!(gpus.iter().take(3).any(|g| *g == "2x RTX 3090"), "two RTX 3090 near the top: {gpus:?}");
     // Distinct GPU sets at the top.
@@ -397,8 +407,18 @@ fn expert_70b_used_5000_usd() {
     let first = out.results.first().unwrap_or_else(|| panic!("an answer: {out:#?}"));
     assert!(first.price_complete, "{}: unpriced {:?}", first.title, first.eval.unpriced);
     assert_eq!(first.build.gpus.len(), 2, "{}", first.title);
-    assert!(all_on_cpu_lanes(&c, first), "{}: {:?}", first.title, first.eval.warnings);
-    assert_eq!(first.gpus_on_chipset, 0);
+    // The x8/x8 CPU-lane answer needs a consumer board whose slot positions are published;
+    // since the ProArt X870E's were found to be assumed (issue 27) the catalog has none, and
+    // the first answer may put GPU 2 on chipset lanes: then it must say so, never hide it.
+    if !all_on_cpu_lanes(&c, first) {
+        assert!(first.gpus_on_chipset > 0, "{}", first.title);
+        assert!(
+            first.eval.warnings.iter().any(|w| w.contains("chipset")),
+            "{}: {:?}",
+            first.title,
+            first.eval.warnings
+        );
+    }
     assert!(placement_not_checked(&c, first).is_empty(), "{:?}", placement_not_checked(&c, first));
     assert!(!server_board(&c, first), "{}", first.title);
     assert!(first.price_usd <= 5000.0);
@@ -479,8 +499,16 @@ fn expert_32b_8_bit_for_4_users() {
     let out = plan_blocking(&c, &g).expect("plan");
     assert_contract(&c, &g, &out);
     let first = out.results.first().unwrap_or_else(|| panic!("an answer: {out:#?}"));
-    assert!(first.price_complete, "{}", first.title);
-    assert!(all_on_cpu_lanes(&c, first), "{}", first.title);
+    // Fully priced answers first (see seventy_b_at_4_bit_on_one_us_circuit for when none is).
+    assert!(first.price_complete || out.results.iter().all(|r| !r.price_complete), "{}", first.title);
+    // CPU lanes for every card, or a warning naming the chipset (see expert_70b_used_5000_usd:
+    // no consumer x8/x8 board with published positions since issue 27).
+    assert!(
+        all_on_cpu_lanes(&c, first) || first.eval.warnings.iter().any(|w| w.contains("chipset")),
+        "{}: {:?}",
+        first.title,
+        first.eval.warnings
+    );
     let (n, m) = cards(&c, first);
     assert!(n as f64 * m >= 40.0, "{}", first.title);
 }
@@ -528,9 +556,11 @@ fn expert_no_answer_exits_1_and_names_the_binding_constraint() {
     assert!(text.contains("Binding constraint: budget"), "{text}");
     let line = text.lines().find(|l| l.contains("with no budget")).expect("what the budget's removal buys");
     // The build it buys is over the budget (else the budget would not bind) and fully priced.
+    // "...: $2213" or, with a part unpriced, "...: at least $2213 (prices unknown: ...)".
     let price: f64 = line
         .split(": $")
         .nth(1)
+        .or_else(|| line.split(": at least $").nth(1))
         .and_then(|s| s.split(|ch: char| !ch.is_ascii_digit()).next())
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("a price in {line}"));
@@ -553,13 +583,15 @@ fn choose_slots_clears_avoidable_findings() {
 }
 
 /// Auto-place (the window's button) uses the same placement: two 3-slot RTX 3090s on the
-/// ASRock Rack ROMED8-2T (seven CPU-wired x16 slots at positions 1-7, from its manual via the
-/// curated board file) go in slots 1 and 5, leaving slot 4 free below the first card, where the
+/// ASUS Pro WS WRX80E-SAGE SE WIFI (seven CPU-wired x16 slots at positions 1-7, from ASUS's
+/// spec and board photos via the curated board file) go in slots 1 and 5, leaving slot 4 free below the first card, where the
 /// first-fit placement put them in 1 and 4 (an open-air-gap warning).
 #[test]
 fn auto_place_leaves_a_gap_below_open_air_cards() {
     let c = catalog();
-    let mut b = kraftwerk::rig::Build { motherboard: Some("asrock-rack-romed8-2t".into()), ..Default::default() };
+    // (On the WRX80E-SAGE SE since issue 27: the ROMED8-2T's positions were assumed.)
+    let mut b =
+        kraftwerk::rig::Build { motherboard: Some("asus-pro-ws-wrx80e-sage-se-wifi".into()), ..Default::default() };
     b.add_gpu(&c, "nvidia-geforce-rtx-3090".into());
     b.add_gpu(&c, "nvidia-geforce-rtx-3090".into());
     b.auto_place_gpus(&c);

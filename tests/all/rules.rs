@@ -219,10 +219,28 @@ fn two_gpus_on_a_board_with_unknown_slots_are_unverified_and_say_what_to_supply(
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/2x-rtx-4090-x870e.rig.ron");
     let b = rig::load(&path, Some(&catalog)).expect("loads");
     let known = check::run(&b, &catalog);
-    // With its curated layout no slot rule waits (the build may still wait on another
-    // figure, such as its PSU's unpublished connector counts).
-    for id in ["gpu-slot", "gpu-slot-blocked", "case-gpu-fit", "pcie-lane-budget"] {
+    // Its curated wiring has no slot positions (no source gives them; they were assumed until
+    // issue 27): the wiring rules run, the geometry rules wait, and the verdict says so.
+    for id in ["gpu-slot", "pcie-lane-budget"] {
         assert!(!known.coverage.unverified.contains(&id), "{id}: {:?}", known.coverage.unverified);
+    }
+    for id in ["gpu-slot-blocked", "case-gpu-fit"] {
+        assert!(known.coverage.unverified.contains(&id), "{id}: {:?}", known.coverage.unverified);
+    }
+    assert_eq!(known.verdict, Verdict::Unverified);
+    let first = &known.coverage.to_supply()[0];
+    assert_eq!((first.figure, first.part_id.as_str()), ("pcie_slots.position", "asus-proart-x870e-creator-wifi"));
+    // With the positions supplied (a user's copy of the board, as the slot-layout editor saves
+    // it) no slot rule waits: the build can pass once its other figures are known.
+    let mut supplied = b.clone();
+    let mut positioned = catalog.motherboard("asus-proart-x870e-creator-wifi").expect("board").clone();
+    for (s, p) in positioned.pcie_slots.iter_mut().zip([1, 4, 7]) {
+        s.position = Some(p);
+    }
+    supplied.parts.motherboards = vec![positioned];
+    let with = check::run(&supplied, &catalog);
+    for id in ["gpu-slot", "gpu-slot-blocked", "case-gpu-fit", "pcie-lane-budget"] {
+        assert!(!with.coverage.unverified.contains(&id), "{id}: {:?}", with.coverage.unverified);
     }
 
     // The same board as an import would have it: slot counts, no slot list.

@@ -304,7 +304,7 @@ fn table_psu(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
                     vec![
                         n(x.rated_w, format!("{:.0} W", x.rated_w)),
                         t(format!("{:?}", x.atx_version)),
-                        t(format!("{:?}", x.eighty_plus)),
+                        t(x.eighty_plus.label()),
                         on(x.connectors.hpwr_16pin.map(f64::from), |v| format!("{v:.0}")),
                         on(x.connectors.pcie_8pin.map(f64::from), |v| format!("{v:.0}")),
                         t(format!("{:?}", x.inlet)),

@@ -88,7 +88,7 @@ impl Describe for kraftwerk_catalog::Motherboard {
 }
 impl Describe for kraftwerk_catalog::Psu {
     fn describe(&self) -> String {
-        format!("{:.0} W · {:?} · {:?}", self.rated_w, self.atx_version, self.eighty_plus)
+        format!("{:.0} W · {:?} · {}", self.rated_w, self.atx_version, self.eighty_plus.label())
     }
 }
 impl Describe for kraftwerk_catalog::Cooler {

@@ -41,6 +41,17 @@ pub enum EightyPlus {
     Titanium,
 }
 
+impl EightyPlus {
+    /// The level for people: `80+ Gold`; `80+ unknown` for [`EightyPlus::None`], which the
+    /// import also gives a unit whose listing names no rating (so "None" would read as a fact).
+    pub fn label(self) -> String {
+        match self {
+            EightyPlus::None => "80+ unknown".to_owned(),
+            level => format!("80+ {level:?}"),
+        }
+    }
+}
+
 /// AC inlet on the PSU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Inlet {

@@ -122,10 +122,10 @@ impl Part for Motherboard {
 impl Part for Psu {
     fn summary(&self) -> String {
         format!(
-            "{:.0} W, {:?}, 80+ {:?}, {}x 12V-2x6, {}x PCIe 8-pin, {}x EPS 8-pin, {:?}",
+            "{:.0} W, {:?}, {}, 12V-2x6: {}, PCIe 8-pin: {}, EPS 8-pin: {}, {:?}",
             self.rated_w,
             self.atx_version,
-            self.eighty_plus,
+            self.eighty_plus.label(),
             known(self.connectors.hpwr_16pin, ""),
             known(self.connectors.pcie_8pin, ""),
             known(self.connectors.eps_8pin, ""),

@@ -608,6 +608,12 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
             "This board has no free slot that gives it PCIe {}.0 x{}, and this one hangs off the chipset: a board that splits the CPU's x16 into x8/x8 gives each of two GPUs x8 from the CPU; or fewer GPUs, or {more_lanes}.",
             l.gpu_gen, l.gpu_lanes
         )
+    } else if l.lanes >= l.gpu_lanes {
+        // Full width, slower generation: the board's wiring sets the generation, not a split.
+        format!(
+            "This board has no free slot that gives it PCIe {}.0 x{}: its CPU slot runs at most PCIe {}.0 (the board's wiring; the link is already x{}). What helps: a board whose CPU slot runs PCIe {}.0; PCIe {}.0 x{} costs little where the model stays in GPU memory (loading and inter-GPU traffic are slower).",
+            l.gpu_gen, l.gpu_lanes, l.pcie_gen, l.lanes, l.gpu_gen, l.pcie_gen, l.lanes
+        )
     } else {
         format!(
             "This board has no free slot that gives it PCIe {}.0 x{}: with {gpu_count} GPU{} the CPU's lanes are split between the slots. What helps: fewer GPUs on this board, or {more_lanes}; x8 costs little where the GPUs rarely talk to each other (a model split by layers).",

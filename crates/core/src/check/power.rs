@@ -134,7 +134,7 @@ pub static PSU_TRANSIENT: Rule = Rule {
                         &PSU_TRANSIENT,
                         Severity::Warning,
                         format!(
-                            "PSU {} ({}) has no ATX 3.x excursion specification; GPU peaks reach about {:.0} W for {} against its {:.0} W rating",
+                            "PSU {} ({}) has no ATX 3.x excursion specification; the system peak on it (GPU transients plus the rest of its load) reaches about {:.0} W for {} against its {:.0} W rating",
                             p.index + 1,
                             p.name,
                             t.peak_w,

@@ -812,6 +812,15 @@ fn plausible(catalog: &Catalog, kind: PartKind, id: &str, name: &str, head: &[St
         if (lower.contains("ddr4") && ddr5) || (lower.contains("ddr5") && !ddr5) {
             return false;
         }
+        // "ECC Registered" / "RDIMM" and "Unbuffered" / "UDIMM" / "Non-ECC" name the module
+        // type: a registered line never becomes an unbuffered kit, nor the other way round
+        // (the two do not work in each other's boards).
+        let registered = kit_is_registered(kit.memory_type);
+        let says_registered = ["registered", "rdimm", "lrdimm", "ecc reg"].iter().any(|w| lower.contains(w));
+        let says_unbuffered = ["unbuffered", "udimm", "non-ecc"].iter().any(|w| lower.contains(w));
+        if (says_registered && !registered) || (says_unbuffered && !says_registered && registered) {
+            return false;
+        }
         // "256 GB (8 x 32 GB)": the kit's total.
         let words: Vec<&str> = lower.split_whitespace().collect();
         if let Some(i) =
@@ -825,6 +834,11 @@ fn plausible(catalog: &Catalog, kind: PartKind, id: &str, name: &str, head: &[St
         }
     }
     true
+}
+
+/// Whether a memory type is a registered (buffered) module.
+fn kit_is_registered(t: MemoryType) -> bool {
+    matches!(t, MemoryType::Ddr4Rdimm | MemoryType::Ddr5Rdimm)
 }
 
 fn match_line(catalog: &Catalog, l: &ListLine) -> Result<ListMatch, String> {

@@ -1,0 +1,121 @@
+//! Issue 27, a new user's try-out (item 4 of the honest-data task): each finding as a test,
+//! seen failing before its fix.
+
+use crate::common::kw;
+use kraftwerk::catalog::{self, EightyPlus, Part};
+use kraftwerk::check::{self, FindingKind, Severity, Verdict};
+use kraftwerk::rig::import_list::import_list;
+
+/// Four RTX 4090 on a ROMED8-2T, no PSU chosen: about 2.4 kW at the wall on one 15 A circuit.
+const NO_PSU: &str = r#"#![enable(implicit_some)]
+(
+    format: 1,
+    name: "4x RTX 4090, PSU not chosen yet",
+    cpu: "amd-epyc-7543",
+    motherboard: "asrock-rack-romed8-2t",
+    cooler: "noctua-nh-u14s-tr4-sp3",
+    case: "generic-open-air-gpu-frame",
+    memory: (kit: "kingston-server-premier-ksm32rd8-32hdr", kits: 8),
+    gpus: [
+        (gpu: "nvidia-geforce-rtx-4090", slot: "PCIE1"),
+        (gpu: "nvidia-geforce-rtx-4090", slot: "PCIE3"),
+        (gpu: "nvidia-geforce-rtx-4090", slot: "PCIE5"),
+        (gpu: "nvidia-geforce-rtx-4090", slot: "PCIE7"),
+    ],
+    site: (mains_v: 120.0, circuit_a: 15.0, circuits: 1, ambient_c: 25.0),
+)"#;
+
+#[test]
+fn a_build_without_a_psu_lists_the_wall_circuit_as_not_checked_and_reports_no_error_from_it() {
+    let c = catalog::builtin().expect("catalog");
+    let b = check::load_str("no-psu.rig.ron", NO_PSU, &c).expect("build");
+    let r = check::run(&b, &c);
+    let wall: Vec<_> = r.findings.iter().filter(|f| f.rule == "wall-circuit").collect();
+    for f in &wall {
+        println!("{:?} {:?}: {}", f.severity, f.kind, f.message);
+    }
+    assert!(
+        wall.iter().all(|f| f.kind != FindingKind::Problem),
+        "wall-circuit judged without a PSU (at an assumed efficiency): {:?}",
+        wall.iter().map(|f| &f.message).collect::<Vec<_>>()
+    );
+    let nc = r.coverage.not_checked.iter().find(|n| n.rule == "wall-circuit").expect("wall-circuit not checked");
+    assert!(format!("{nc:?}").contains("Psu"), "the missing part is the PSU: {nc:?}");
+    assert_eq!(r.verdict, Verdict::Incomplete, "a build without its PSU is INCOMPLETE, not FAIL");
+    assert_eq!(r.errors, 0);
+}
+
+#[test]
+fn a_registered_memory_line_is_never_imported_as_an_unbuffered_kit() {
+    let c = catalog::builtin().expect("catalog");
+    // The model code is Corsair's unbuffered DDR5 kit; the line says ECC Registered.
+    let line = "Memory: Corsair Vengeance CMK64GX5M2B5600C40 64 GB (2 x 32 GB) ECC Registered DDR5-5600 Memory\n";
+    let got = import_list("list.txt", line, &c).expect("import");
+    println!("matched: {:?}", got.matched.iter().map(|m| &m.id).collect::<Vec<_>>());
+    assert!(got.build.memory.is_none(), "registered line became kit {:?}", got.build.memory.map(|m| m.kit));
+    assert_eq!(got.unmatched.len(), 1, "the line is named as not imported");
+    // The same kit without the contradiction still imports.
+    let plain = "Memory: Corsair Vengeance CMK64GX5M2B5600C40 64 GB (2 x 32 GB) DDR5-5600 Memory\n";
+    let got = import_list("list.txt", plain, &c).expect("import");
+    assert_eq!(got.build.memory.map(|m| m.kit).as_deref(), Some("corsair-vengeance-ddr5-cmk64gx5m2b5600c40"));
+}
+
+#[test]
+fn a_registered_only_board_with_an_unbuffered_kit_is_an_error() {
+    let c = catalog::builtin().expect("catalog");
+    let text = NO_PSU.replace(
+        "kingston-server-premier-ksm32rd8-32hdr\", kits: 8",
+        "corsair-vengeance-led-black-blue-ddr4-3200-cl16-64gb-4x16gb\", kits: 2",
+    );
+    let b = check::load_str("udimm.rig.ron", &text, &c).expect("build");
+    let r = check::run(&b, &c);
+    let f = r.findings.iter().find(|f| f.rule == "memory-type").expect("memory-type finding");
+    println!("{}", f.message);
+    assert_eq!(f.severity, Severity::Error);
+    assert!(f.message.contains("DDR4 UDIMM") && f.message.contains("DDR4 RDIMM"), "{}", f.message);
+}
+
+#[test]
+fn an_unknown_80_plus_rating_prints_as_unknown() {
+    let c = catalog::builtin().expect("catalog");
+    let p = c.psus.iter().find(|p| p.eighty_plus == EightyPlus::None).expect("a PSU without a rating");
+    let s = p.summary();
+    println!("{}: {s}", p.id);
+    assert!(s.contains("80+ unknown"), "{s}");
+    assert!(!s.contains("80+ None") && !s.contains("unknownx"), "{s}");
+    let out = kw(&["catalog", "psus"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("80+ None"), "catalog psus prints 80+ None");
+}
+
+#[test]
+fn the_psu_transient_finding_names_the_system_peak() {
+    let c = catalog::builtin().expect("catalog");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rules/psu-transient/fail-warning-atx2-unit-no-excursion-spec.rig.ron");
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    let b = check::load_str("atx2.rig.ron", &text, &c).expect("build");
+    let r = check::run(&b, &c);
+    let f = r.findings.iter().find(|f| f.rule == "psu-transient").expect("psu-transient finding");
+    println!("{}", f.message);
+    assert!(!f.message.contains("GPU peaks"), "{}", f.message);
+    assert!(f.message.contains("system peak"), "{}", f.message);
+}
+
+#[test]
+fn the_pcie_link_fix_on_a_gen3_cpu_slot_board_speaks_of_its_generation_not_a_lane_split() {
+    let c = catalog::builtin().expect("catalog");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rules/pcie-lane-budget/fail-warning-second-gpu-in-chipset-x4-slot.rig.ron");
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    let b = check::load_str("b550.rig.ron", &text, &c).expect("build");
+    let r = check::run(&b, &c);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "pcie-link" && f.message.starts_with("GPU 1"))
+        .expect("pcie-link on GPU 1");
+    println!("{}\n  fix: {}", f.message, f.fix);
+    assert!(!f.fix.contains("split"), "GPU 1 has all 16 CPU lanes; nothing is split: {}", f.fix);
+    assert!(f.fix.contains("PCIe 3.0"), "{}", f.fix);
+}
