@@ -601,7 +601,13 @@ fn print_llama_cpp_plan(
     if !t.fits || (t.n_gpu_layers == 0 && t.n_cpu_moe == 0) {
         return false;
     }
-    let host_gib = t.rows.iter().filter(|r| r.free_mib.is_none()).map(|r| r.self_mib()).sum::<f64>() / 1024.0;
+    let host_gib = t
+        .rows
+        .iter()
+        .filter(|r| r.free_mib.is_none())
+        .map(crate::estimate::llm::runtime_memory::DeviceRow::self_mib)
+        .sum::<f64>()
+        / 1024.0;
     if let Some(ram) = alt.host_ram.as_ref().filter(|r| host_gib > r.available_gib) {
         outln!(
             "  - not llama.cpp with {} on this build: it needs {host_gib:.0} GiB of system RAM; {}",

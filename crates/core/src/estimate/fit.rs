@@ -258,15 +258,20 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         input.interconnect = Some(parse(ic)?);
     }
     // llama.cpp has no tensor parallel: it splits layers (`-sm layer`, the default) or rows
-    // (`-sm row`) over its GPUs, whatever the weights' format.
-    let llama_cpp = input.runtime.unwrap_or_else(|| Runtime::default_for(precision)) == Runtime::LlamaCpp;
+    // (`-sm row`) over its GPUs, whatever the weights' format. Its forks default to the layer
+    // split too (as the planner's `default_parallelism` does); ik_llama.cpp's `-sm graph` is a
+    // tensor split, so `tp:N` stays allowed there.
+    let runtime = input.runtime.unwrap_or_else(|| Runtime::default_for(precision));
+    let llama_cpp = runtime == Runtime::LlamaCpp;
     input.parallelism = match opts.parallelism.as_deref().or_else(|| w.and_then(|w| w.parallel.as_deref())) {
         Some(p) => parse::<Parallelism>(p)?,
-        None if input.nodes > 1 && !precision.is_gguf() && !llama_cpp => {
+        None if input.nodes > 1 && !precision.is_gguf() && !runtime.is_llama_cpp_family() => {
             Parallelism::TensorPipeline { tp: n, pp: input.nodes }
         }
         None if n == 1 => Parallelism::Single,
-        None if precision.is_gguf() || llama_cpp || !n.is_power_of_two() => Parallelism::LayerSplit(n),
+        None if precision.is_gguf() || runtime.is_llama_cpp_family() || !n.is_power_of_two() => {
+            Parallelism::LayerSplit(n)
+        }
         None => Parallelism::TensorParallel(n),
     };
     if llama_cpp && matches!(input.parallelism, Parallelism::TensorParallel(_) | Parallelism::TensorPipeline { .. }) {
