@@ -151,16 +151,33 @@ pub fn run(a: &FitArgs) -> ExitCode {
         print_speed_and_cost(&result);
         print_stale_prices(&result, &catalog);
     }
-    if let Some(x) = &result.experts_in_ram {
-        outln!(
-            "  experts in system RAM ({}, every routed expert in RAM; llama.cpp: -ot exps=CPU): {:.1} GiB of routed experts in RAM, about {:.1} tok/s decode ({:.1} GB/token from RAM at {:.0} GB/s reached, {:.1} GB/token from the GPU)",
-            result.fit.runtime,
-            x.host_experts_gib,
-            x.decode_tokens_per_s,
-            x.host_gb_per_token,
-            x.host_decode_gb_s,
-            x.gpu_gb_per_token
-        );
+    // Beside llama.cpp's own plan (the table's arguments) the all-experts-in-RAM figure would
+    // be a second plan: it is in the JSON, printed for the other runtimes.
+    if let Some(x) = result.experts_in_ram.as_ref().filter(|_| result.fit.llama_cpp.is_none()) {
+        match (x.decode_tokens_per_s, x.host_ram) {
+            (None, Some(ram)) => outln!(
+                "  experts in system RAM ({}): does not fit: {:.1} GiB of routed experts need more RAM than this build has ({:.0} GiB, {:.0} GiB after the {:.0} GiB kept for the OS and the runtime); no decode speed",
+                result.fit.runtime,
+                x.host_experts_gib,
+                ram.installed_gib,
+                ram.available_gib,
+                crate::estimate::llm::search::HOST_RAM_RESERVE_GIB
+            ),
+            (rate, _) => outln!(
+                "  experts in system RAM ({}, every routed expert in RAM; llama.cpp: -ot exps=CPU): {:.1} GiB of routed experts in RAM{}, about {} tok/s decode ({:.1} GB/token from RAM at {:.0} GB/s reached, {:.1} GB/token from the GPU)",
+                result.fit.runtime,
+                x.host_experts_gib,
+                if x.fits_in_host_ram.is_none() {
+                    " (the build names no memory: whether they fit is unknown)"
+                } else {
+                    ""
+                },
+                rate.map_or_else(|| "unknown".to_owned(), |v| format!("{v:.1}")),
+                x.host_gb_per_token,
+                x.host_decode_gb_s,
+                x.gpu_gb_per_token
+            ),
+        }
     }
     for n in &result.fit.notes {
         outln!("  note: {n}");
@@ -204,6 +221,9 @@ struct MeasuredReport {
     corrected_prefill_tok_s: Option<f64>,
     /// The `vllm bench serve` figures read, for such a file.
     vllm_bench: Option<crate::estimate::llm::measured::VllmBench>,
+    /// Why the file's GPUs could not be matched with the build's (a `vllm bench serve` result
+    /// that names none); `None` when they were checked.
+    gpus_unchecked: Option<String>,
 }
 
 /// `fit --format json --measured FILE`: the fit and the measured report together.
@@ -225,7 +245,7 @@ fn measured_report(
     result: &BuildFit,
 ) -> Result<MeasuredReport, String> {
     use crate::estimate::llm::measured::{
-        Comparison, check_gpus, is_vllm_bench, names_model, parse_llama_bench, parse_vllm_bench,
+        Comparison, check_gpu_names, check_gpus, is_vllm_bench, names_model, parse_llama_bench, parse_vllm_bench,
     };
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let file = path.display().to_string();
@@ -239,6 +259,13 @@ fn measured_report(
                 b.model_id, m.id, m.name
             ));
         }
+        let theirs = b.gpus();
+        check_gpu_names(&theirs, &build_gpu_names(result, catalog))?;
+        let unchecked = theirs.is_empty().then(|| {
+            "the file names no GPU (vllm bench serve writes none unless run with --metadata gpu=...), so whether it \
+             was measured on this build's GPUs could not be checked: the correction holds only if it was"
+                .to_owned()
+        });
         let concurrency = b.mean_concurrency().round().max(1.0);
         let context = (b.mean_input_tokens() + b.mean_output_tokens()).round().max(1.0);
         let o = FitOptions {
@@ -257,17 +284,12 @@ fn measured_report(
             measured_tok_s: b.decode_per_sequence_tok_s(),
             estimated_tok_s: est,
         }];
-        return Ok(finish(file, "vllm bench serve", None, comparisons, result, Some(b)));
+        let mut r = finish(file, "vllm bench serve", b.gpu_info.clone(), comparisons, result, Some(b));
+        r.gpus_unchecked = unchecked;
+        return Ok(r);
     }
     let rows = parse_llama_bench(&text).map_err(|e| e.to_string())?;
-    let names: Vec<String> = result
-        .fit
-        .gpus
-        .iter()
-        .filter_map(|g| catalog.gpu_or_card(&g.gpu_id))
-        .map(|g| format!("{} {}", g.vendor, g.name))
-        .collect();
-    check_gpus(&rows, &names)?;
+    check_gpus(&rows, &build_gpu_names(result, catalog))?;
     let params_b = catalog
         .model(&result.fit.model_id)
         .map(|m| m.params_b)
@@ -309,6 +331,17 @@ fn measured_report(
     Ok(finish(file, "llama-bench", Some(rows[0].gpu_info.clone()), comparisons, result, None))
 }
 
+/// The build's GPUs as `vendor name` (`NVIDIA L40S`), one per GPU of the fit.
+fn build_gpu_names(result: &BuildFit, catalog: &crate::catalog::Catalog) -> Vec<String> {
+    result
+        .fit
+        .gpus
+        .iter()
+        .filter_map(|g| catalog.gpu_or_card(&g.gpu_id))
+        .map(|g| format!("{} {}", g.vendor, g.name))
+        .collect()
+}
+
 fn finish(
     file: String,
     source: &'static str,
@@ -330,17 +363,19 @@ fn finish(
         decode_factor: decode,
         prefill_factor: prefill,
         vllm_bench,
+        gpus_unchecked: None,
     }
 }
 
 /// Prints a [`MeasuredReport`].
 fn print_measured(m: &MeasuredReport, result: &BuildFit) {
     match (&m.gpu_info, &m.vllm_bench) {
-        (Some(g), _) => outln!("measured ({}, {} on {g}):", m.file, m.source),
-        (None, Some(b)) => outln!(
-            "measured ({}, {}: {}, {} requests, {:.1} req/s, output {:.0} tok/s, TTFT {:.0} ms, TPOT {:.2} ms, {:.1} sequences in flight):",
+        (Some(g), None) => outln!("measured ({}, {} on {g}):", m.file, m.source),
+        (g, Some(b)) => outln!(
+            "measured ({}, {}{}: {}, {} requests, {:.1} req/s, output {:.0} tok/s, TTFT {:.0} ms, TPOT {:.2} ms, {:.1} sequences in flight):",
             m.file,
             m.source,
+            g.as_ref().map_or_else(String::new, |g| format!(" on {g}")),
             b.model_id,
             b.completed,
             b.request_throughput,
@@ -350,6 +385,9 @@ fn print_measured(m: &MeasuredReport, result: &BuildFit) {
             b.mean_concurrency()
         ),
         (None, None) => outln!("measured ({}, {}):", m.file, m.source),
+    }
+    if let Some(why) = &m.gpus_unchecked {
+        outln!("  warning: {why}");
     }
     outln!("  {:<32} {:>14} {:>14} {:>17}", "test", "measured tok/s", "estimate tok/s", "measured/estimate");
     for c in &m.comparisons {
@@ -531,6 +569,79 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
             search::HOST_RAM_RESERVE_GIB
         )
     };
+    // llama.cpp: the per-device table above is the one plan (its -ngl / --n-cpu-moe / -ts);
+    // the search's other splits are not printed beside it.
+    if let Some(t) = &f.llama_cpp {
+        any |= print_llama_cpp_plan(t, alt, &has);
+    } else {
+        any |= print_offload_alternatives(alt, &has);
+    }
+    if alt.with_gradient_checkpointing == Some(true) {
+        outln!("  - the same with gradient checkpointing (--gradient-checkpointing)");
+        any = true;
+    }
+    if alt.qlora_fits == Some(true) {
+        outln!("  - QLoRA with gradient checkpointing (--mode qlora --gradient-checkpointing)");
+        any = true;
+    }
+    if !any {
+        outln!("  - nothing found within {} GPUs of this kind", search::MAX_GPUS_SEARCHED);
+    }
+}
+
+/// The llama.cpp placement of the table (`-ngl`, `--n-cpu-moe`, `-ts`) as the one offload
+/// plan: whether the GPUs keep their margin with it, whether its system-RAM part fits the
+/// build, and its decode where the search estimated the same split. Returns whether a line was
+/// printed.
+fn print_llama_cpp_plan(
+    t: &crate::estimate::llm::runtime_memory::LlamaCppFit,
+    alt: &Alternatives,
+    has: &dyn Fn(&search::HostRam) -> String,
+) -> bool {
+    if !t.fits || (t.n_gpu_layers == 0 && t.n_cpu_moe == 0) {
+        return false;
+    }
+    let host_gib = t
+        .rows
+        .iter()
+        .filter(|r| r.free_mib.is_none())
+        .map(crate::estimate::llm::runtime_memory::DeviceRow::self_mib)
+        .sum::<f64>()
+        / 1024.0;
+    if let Some(ram) = alt.host_ram.as_ref().filter(|r| host_gib > r.available_gib) {
+        outln!(
+            "  - not llama.cpp with {} on this build: it needs {host_gib:.0} GiB of system RAM; {}",
+            t.args,
+            has(ram)
+        );
+        return false;
+    }
+    // The search's decode, where it estimated this same split.
+    let decode = alt
+        .moe_offload
+        .as_ref()
+        .filter(|o| t.n_cpu_moe > 0 && o.cpu_moe_layers == t.n_cpu_moe)
+        .and_then(|o| o.decode_tokens_per_s)
+        .or_else(|| {
+            alt.offload
+                .as_ref()
+                .filter(|o| t.n_cpu_moe == 0 && o.gpu_layers == t.n_gpu_layers)
+                .and_then(|o| o.decode_tokens_per_s)
+        });
+    outln!(
+        "  - llama.cpp with the arguments above ({}): {host_gib:.1} GiB in system RAM{}, {}",
+        t.args,
+        alt.host_ram.as_ref().map_or_else(|| " (the build names no memory)".to_owned(), |r| format!("; {}", has(r))),
+        decode
+            .map_or_else(|| "decode not estimated for this split".to_owned(), |v| format!("about {v:.1} tok/s decode"))
+    );
+    true
+}
+
+/// The search's llama.cpp splits (`-ngl`, `--n-cpu-moe`) for a fit without llama.cpp's table
+/// (ik_llama.cpp, ktransformers). Returns whether a line was printed.
+fn print_offload_alternatives(alt: &Alternatives, has: &dyn Fn(&search::HostRam) -> String) -> bool {
+    let mut any = false;
     if let Some(o) = &alt.offload {
         if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
             outln!(
@@ -578,17 +689,7 @@ fn print_alternatives(alt: &Alternatives, f: &FitReport) {
             any = true;
         }
     }
-    if alt.with_gradient_checkpointing == Some(true) {
-        outln!("  - the same with gradient checkpointing (--gradient-checkpointing)");
-        any = true;
-    }
-    if alt.qlora_fits == Some(true) {
-        outln!("  - QLoRA with gradient checkpointing (--mode qlora --gradient-checkpointing)");
-        any = true;
-    }
-    if !any {
-        outln!("  - nothing found within {} GPUs of this kind", search::MAX_GPUS_SEARCHED);
-    }
+    any
 }
 
 /// The hardware prices older than 12 months, with their dates and ages (one line; nothing when
@@ -652,6 +753,19 @@ fn print_speed_and_cost(result: &BuildFit) {
         if let Some(l) = &s.inter_node_link {
             outln!("  between nodes: {l}");
         }
+        let b = &f.speed_basis;
+        match b.band_pct {
+            Some(band) => outln!(
+                "  speed basis ({}): held to {} published measurements within ±{band:.0} %",
+                f.runtime,
+                b.calibrated_to.len()
+            ),
+            None => outln!("  speed basis ({}): not held to a published measurement (band unknown)", f.runtime),
+        }
+        for c in &b.calibrated_to {
+            outln!("    - {c}");
+        }
+        outln!("  measure it: {}", b.measure);
     }
     if let Some(c) = &result.cost {
         let hardware = if c.hardware_usd > 0.0 { format!("${:.0}", c.hardware_usd) } else { "unpriced".to_owned() };

@@ -376,3 +376,24 @@ fn gpu_picker_lists_cards_and_chips_and_filters_by_length() {
         "the filters hold"
     );
 }
+
+/// Issue 28, item 7: the Fit tab says what its memory and speed figures rest on (the held
+/// measurements, the ± band) and the command that measures them, at 1280 px.
+#[test]
+fn the_fit_tab_shows_the_basis_of_its_figures() {
+    let dir = temp_dir("basis");
+    let cat = catalog();
+    let path = reference("h200-sxm-1gpu.rig.ron", &dir, 1);
+    let b = rig::load(&path, Some(&cat)).expect("loads");
+    let mut h = Harness::builder()
+        .with_size([1280.0, 900.0])
+        .build_ui_state(|ui, app: &mut KraftwerkApp| app.update_ui(ui), KraftwerkApp::new_for_test(cat, b));
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Fit)));
+    h.run();
+    assert!(has_label_containing(&h, "Basis: what these figures rest on"));
+    assert!(has_label_containing(&h, "Memory ("));
+    assert!(has_label_containing(&h, "Speed ("));
+    assert!(has_label_containing(&h, "within ±25 %"));
+    assert!(has_label_containing(&h, "Measure it: "));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -139,7 +139,7 @@ fn vllm_bench_serve_result_is_read_and_compared() {
         ["fit", &build, "--model", "llama-3.2-3b", "--precision", "bf16", "--parallel", "dp:4", "--measured", &file];
     let o = common::kw(&args);
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("vllm bench serve: meta-llama/Llama-3.2-3B-Instruct"), "{out}");
+    assert!(out.contains("vllm bench serve on 4xNVIDIA_L40S: meta-llama/Llama-3.2-3B-Instruct"), "{out}");
     assert!(out.contains("decode/seq @31 seqs"), "{out}");
     assert!(out.contains("corrected decode"), "{out}");
     let mut json_args = args.to_vec();
@@ -178,5 +178,57 @@ fn bad_vllm_bench_files_are_refused_with_where_and_why() {
     let (code, err) = run(&path, "llama-3.1-8b");
     assert_eq!(code, Some(2));
     assert!(err.contains("meta-llama/Llama-3.2-3B-Instruct") && err.contains("llama-3.1-8b"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `vllm bench serve` result names no GPU unless the run added one (`--metadata gpu=...`,
+/// as the committed fixture's `"gpu": "4xNVIDIA_L40S"`). A file without one is not trusted
+/// silently: text and JSON say its GPUs could not be matched with the build's. A file that
+/// names other GPUs is refused with both names, as llama-bench files are.
+#[test]
+fn vllm_bench_without_a_gpu_says_so_and_one_naming_other_gpus_is_refused() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/vllm-bench/llama-3.2-3b-4xl40s-10qps.json");
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    assert!(text.contains(r#""gpu": "4xNVIDIA_L40S""#), "the fixture names its GPUs");
+    let dir = std::env::temp_dir().join(format!("kraftwerk-vllm-gpu-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let no_gpu = dir.join("no-gpu.json");
+    std::fs::write(&no_gpu, text.replace(r#""gpu": "4xNVIDIA_L40S", "#, "")).expect("write");
+    let other = dir.join("h100.json");
+    std::fs::write(&other, text.replace("4xNVIDIA_L40S", "8xNVIDIA_H100_80GB_HBM3")).expect("write");
+    let build = common::builds("8x-l40s-4u-server.rig.ron");
+    let run = |file: &Path, json: bool| {
+        let f = file.display().to_string();
+        let mut args = vec!["fit", &build, "--model", "llama-3.2-3b", "--precision", "bf16", "--parallel", "dp:4"];
+        args.extend(["--measured", &f]);
+        if json {
+            args.extend(["--format", "json"]);
+        }
+        let o = common::kw(&args);
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    // Names the build's GPUs: accepted, and the text says where it was measured.
+    let (code, out, err) = run(&path, false);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("4xNVIDIA_L40S"), "{out}");
+    assert!(!out.contains("names no GPU"), "{out}");
+    // Names none: accepted, but said, in text and JSON.
+    let (code, out, err) = run(&no_gpu, false);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("the file names no GPU") && out.contains("could not be checked"), "{out}");
+    let (_, out, _) = run(&no_gpu, true);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(v["measured"]["gpus_unchecked"].as_str().is_some_and(|s| s.contains("names no GPU")), "{v}");
+    let (_, out, _) = run(&path, true);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(v["measured"]["gpus_unchecked"].is_null(), "{v}");
+    // Names other GPUs: refused with both names.
+    let (code, _, err) = run(&other, false);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("NVIDIA H100 80GB HBM3") && err.contains("L40S"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

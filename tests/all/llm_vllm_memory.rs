@@ -264,3 +264,26 @@ fn unknown_runtime_lists_the_names() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("unknown runtime `foo`") && err.contains("vllm") && err.contains("llama.cpp"), "{err}");
 }
+
+/// Item 7 of issue 28: the speed figures say their basis too (the held measurements, the ±25 %
+/// band of the speed tables, the command that measures them), in the report, the JSON and the
+/// text; a runtime no published measurement holds says its band is unknown.
+#[test]
+fn speed_figures_say_their_basis_and_the_command_that_measures_them() {
+    let l = llama_cpp("qwen3-1.7b", Precision::Q4_K_M, "nvidia-geforce-rtx-4090", 4096);
+    assert_eq!(l.speed_basis.band_pct, Some(25.0));
+    assert!(l.speed_basis.measure.starts_with("llama-bench -m <qwen3-1.7b.gguf>"), "{}", l.speed_basis.measure);
+    assert!(l.speed_basis.calibrated_to.iter().any(|s| s.contains("PR 4766")));
+    let v = gpt_oss_on_h100(None, None);
+    assert!(v.speed_basis.measure.contains("vllm bench serve"), "{}", v.speed_basis.measure);
+    let build = crate::common::builds("h200-sxm-1gpu.rig.ron");
+    let o = crate::common::kw(&["fit", &build, "--model", "llama-3.1-8b", "--runtime", "exllamav2"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("speed basis (exllamav2): not held to a published measurement (band unknown)"), "{out}");
+    let o = crate::common::kw(&["fit", &build, "--model", "llama-3.1-8b", "--format", "json"]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(j["fit"]["speed_basis"]["band_pct"].as_f64(), Some(25.0), "{j}");
+    let o = crate::common::kw(&["fit", &build, "--model", "llama-3.1-8b"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("speed basis (") && out.contains("within ±25 %"), "{out}");
+}

@@ -420,7 +420,7 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     }
     widgets::stat_cards(ui, &cards);
     if let Some(alt) = &o.alternatives {
-        alternatives(ui, alt);
+        alternatives(ui, alt, f);
     }
     ui.add_space(theme::SECTION_GAP);
     ui.columns(2, |c| {
@@ -454,6 +454,7 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     if let Some(e) = &o.cost_error {
         ui.colored_label(theme::WARNING, format!("Cost: {e}"));
     }
+    basis(ui, o);
     egui::CollapsingHeader::new("Assumptions and sources").id_salt("fit-assumptions").show(ui, |ui| {
         for a in &f.assumptions {
             ui.add(egui::Label::new(RichText::new(a).small()).wrap());
@@ -461,8 +462,49 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     });
 }
 
-/// What would fit instead (the same search `kraftwerk fit` prints).
-fn alternatives(ui: &mut egui::Ui, alt: &Alternatives) {
+/// What the memory and speed figures rest on (issue 28, item 7), as `kraftwerk fit` prints it:
+/// the published measurements each is held to, the ± band of those tests (or "band unknown"
+/// in the warning colour), and the command that measures it on the user's machine. Open by
+/// default; the lines wrap, so the section reads at 1280 px.
+fn basis(ui: &mut egui::Ui, o: &BuildFit) {
+    let f = &o.fit;
+    ui.add_space(theme::SMALL_GAP);
+    egui::CollapsingHeader::new("Basis: what these figures rest on, and how to measure them")
+        .id_salt("fit-basis")
+        .default_open(true)
+        .show(ui, |ui| {
+            let m = &f.memory_basis;
+            basis_block(ui, "Memory", &f.runtime.to_string(), m.band_pct, &m.calibrated_to, &m.measure);
+            if f.speed.is_some() {
+                ui.add_space(theme::SMALL_GAP);
+                let s = &f.speed_basis;
+                basis_block(ui, "Speed", &f.runtime.to_string(), s.band_pct, &s.calibrated_to, &s.measure);
+            }
+        });
+}
+
+/// One basis: the headline (held within ±N % / band unknown), the measurements, the command.
+fn basis_block(ui: &mut egui::Ui, what: &str, runtime: &str, band: Option<f64>, held: &[String], measure: &str) {
+    let headline = match band {
+        Some(b) => {
+            RichText::new(format!("{what} ({runtime}): held to {} published measurements within ±{b:.0} %", held.len()))
+                .strong()
+        }
+        None => RichText::new(format!("{what} ({runtime}): not held to a published measurement (band unknown)"))
+            .strong()
+            .color(theme::WARNING),
+    };
+    ui.add(egui::Label::new(headline).wrap());
+    for h in held {
+        ui.add(egui::Label::new(RichText::new(format!("• {h}")).weak()).wrap());
+    }
+    ui.add(egui::Label::new(RichText::new(format!("Measure it: {measure}")).monospace()).wrap());
+}
+
+/// What would fit instead (the same search `kraftwerk fit` prints). Under llama.cpp the
+/// per-device placement (`-ngl`, `--n-cpu-moe`, `-ts`) is the one offload plan shown, as in
+/// the CLI.
+fn alternatives(ui: &mut egui::Ui, alt: &Alternatives, f: &FitReport) {
     ui.label(RichText::new("Does not fit. What would:").strong().color(theme::WARNING));
     if let Some(p) = alt.precision {
         ui.label(format!("• precision {p}"));
@@ -474,6 +516,24 @@ fn alternatives(ui: &mut egui::Ui, alt: &Alternatives) {
         ui.label(format!("• {n} GPUs like GPU 1 ({par})"));
     }
     let installed = alt.host_ram.map_or(0.0, |r| r.installed_gib);
+    if let Some(t) = f.llama_cpp.as_ref().filter(|t| t.fits) {
+        let host_gib = t
+            .rows
+            .iter()
+            .filter(|r| r.free_mib.is_none())
+            .map(kraftwerk_core::estimate::llm::runtime_memory::DeviceRow::self_mib)
+            .sum::<f64>()
+            / 1024.0;
+        if alt.host_ram.is_some_and(|r| host_gib > r.available_gib) {
+            ui.label(format!(
+                "• not llama.cpp with {} here: it needs {host_gib:.0} GiB of system RAM; this build has {installed:.0} GiB",
+                t.args
+            ));
+        } else {
+            ui.label(format!("• llama.cpp with {} ({host_gib:.1} GiB in system RAM)", t.args));
+        }
+        return;
+    }
     if let Some(o) = &alt.offload {
         if o.fits_in_host_ram == Some(false) {
             ui.label(format!(

@@ -72,7 +72,7 @@ fn calibration_moe_experts_in_system_ram() {
         let slot = gpu.map(|id| GpuSlot::new(cat.gpus.iter().find(|g| g.id == id).expect("gpu").clone()));
         let host = HostMemory { channels_per_socket: ch, speed_mt_s: mts, sockets };
         let d = host_expert_decode(&i, slot.as_ref(), host).expect("MoE");
-        let est = d.decode_tokens_per_s;
+        let est = d.decode_tokens_per_s.expect("no RAM bound given: a rate");
         let err = est / measured - 1.0;
         println!("| {label} | {est:.2} | {measured} | {:+.0} % | {source} |", err * 100.0);
         held += 1;
@@ -95,4 +95,40 @@ fn a_second_socket_is_not_twice_the_first() {
     assert!(two.decode_gb_s(Runtime::LlamaCpp) < one.decode_gb_s(Runtime::LlamaCpp));
     let dense = infer(llama31_70b(), Precision::Q4_K_M, 4096, Runtime::KTransformers);
     assert!(host_expert_decode(&dense, None, one).is_none());
+}
+
+/// A new user's try-out (issue 28 follow-up): DeepSeek-R1 at Q4_K_M under ktransformers on a
+/// build with 64 GiB of RAM printed "about N tok/s decode" for some 370 GiB of routed experts.
+/// The experts must fit the build's RAM (after the 8 GiB reserve); where they do not, text and
+/// JSON say so and give no decode speed. A build with enough RAM keeps its rate.
+#[test]
+fn experts_that_do_not_fit_the_builds_ram_have_no_decode_speed() {
+    let small = crate::common::builds("2x-rtx-4090-x870e.rig.ron");
+    let args = ["fit", &small, "--model", "deepseek-r1", "--precision", "q4_k_m", "--runtime", "ktransformers"];
+    let o = crate::common::kw(&args);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let line = text.lines().find(|l| l.contains("experts in system RAM")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("does not fit") && line.contains("64 GiB"), "{line}");
+    assert!(!line.contains("tok/s decode"), "{line}");
+    let mut json = args.to_vec();
+    json.extend(["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&crate::common::kw(&json).stdout).expect("json");
+    assert_eq!(v["experts_in_ram"]["fits_in_host_ram"], false, "{v}");
+    assert!(v["experts_in_ram"]["decode_tokens_per_s"].is_null(), "{v}");
+    let big = crate::common::builds("4x-rtx-3090-wrx80-puget.rig.ron");
+    let o = crate::common::kw(&[
+        "fit",
+        &big,
+        "--model",
+        "qwen3-235b-a22b",
+        "--precision",
+        "q4_k_m",
+        "--runtime",
+        "ktransformers",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["experts_in_ram"]["fits_in_host_ram"], true, "{v}");
+    assert!(v["experts_in_ram"]["decode_tokens_per_s"].as_f64().is_some(), "{v}");
 }

@@ -137,3 +137,64 @@ fn sglang_prefill_h100_8k_listed() {
     println!("SGLang H100 Llama 3.1 8B BF16 prefill 8192: estimate {est:.0}, published 27670 ({:+.0} %)", err * 100.0);
     assert!((0.25..0.40).contains(&err), "{err}");
 }
+
+/// A new user's try-out (issue 28 follow-up): gpt-oss-120b under llama.cpp on 2x RTX 3090
+/// printed `tp:2` beside `-ts`. llama.cpp has no tensor parallel (it splits layers, `-sm
+/// layer`, or rows, `-sm row`): its default over several GPUs is the layer split whatever the
+/// format, and an explicit `tp:N` with llama.cpp is refused, naming what to use.
+#[test]
+fn llama_cpp_is_never_tensor_parallel() {
+    let build = "tests/fixtures/2x-rtx-3090-64gib.rig.ron";
+    let o = crate::common::kw(&[
+        "fit",
+        build,
+        "--model",
+        "gpt-oss-120b",
+        "--runtime",
+        "llama.cpp",
+        "--precision",
+        "native",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    println!("{out}");
+    assert!(!out.contains("tp:2"), "{out}");
+    assert!(out.contains("split:2"), "{out}");
+    // One plan: the table's arguments, given once as the advice, no second or third split
+    // beside them, and no all-experts-in-RAM line.
+    let args = out.lines().find_map(|l| l.split("llama.cpp arguments: ").nth(1)).unwrap_or_else(|| panic!("{out}"));
+    let plans: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("- ") && (l.contains("-ngl") || l.contains("--n-cpu-moe")))
+        .collect();
+    assert_eq!(plans.len(), 1, "{plans:#?}");
+    assert!(plans[0].contains(args), "{} vs {args}", plans[0]);
+    assert!(!out.contains("experts in system RAM"), "{out}");
+    // The split uses both cards (the old table left the second at 2.4 of 24 GiB).
+    let busy: Vec<f64> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("CUDA"))
+        .map(|l| {
+            let f: Vec<f64> = l.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+            f[1] / f[0]
+        })
+        .collect();
+    assert_eq!(busy.len(), 2, "{out}");
+    assert!(busy.iter().all(|b| *b > 0.6), "{busy:?}\n{out}");
+    let o =
+        crate::common::kw(&["fit", build, "--model", "gpt-oss-120b", "--runtime", "llama.cpp", "--parallel", "tp:2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("llama.cpp has no tensor parallel") && err.contains("split:2"), "{err}");
+    // ik_llama.cpp's graph split is a tensor split: tp stays allowed there.
+    let o = crate::common::kw(&[
+        "fit",
+        build,
+        "--model",
+        "gpt-oss-120b",
+        "--runtime",
+        "ik_llama.cpp",
+        "--parallel",
+        "tp:2",
+    ]);
+    assert_ne!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+}

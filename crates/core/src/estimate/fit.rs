@@ -141,7 +141,9 @@ fn experts_in_ram(input: &llm::FitInput, slots: &[GpuSlot], r: &Resolved<'_>) ->
     if !(rt == llm::Runtime::KTransformers || rt.is_llama_cpp_family()) || input.mode.is_training() {
         return None;
     }
-    llm::host::host_expert_decode(input, slots.first(), host_memory(r)?)
+    let mut x = llm::host::host_expert_decode(input, slots.first(), host_memory(r)?)?;
+    x.bound_by_ram(host_ram_gib(r).map(search::HostRam::of));
+    Some(x)
 }
 
 /// Points of [`BuildFit::memory_vs_context`].
@@ -255,13 +257,31 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     if let Some(ic) = opts.interconnect.as_deref().or_else(|| w.and_then(|w| w.interconnect.as_deref())) {
         input.interconnect = Some(parse(ic)?);
     }
+    // llama.cpp has no tensor parallel: it splits layers (`-sm layer`, the default) or rows
+    // (`-sm row`) over its GPUs, whatever the weights' format. Its forks default to the layer
+    // split too (as the planner's `default_parallelism` does); ik_llama.cpp's `-sm graph` is a
+    // tensor split, so `tp:N` stays allowed there.
+    let runtime = input.runtime.unwrap_or_else(|| Runtime::default_for(precision));
+    let llama_cpp = runtime == Runtime::LlamaCpp;
     input.parallelism = match opts.parallelism.as_deref().or_else(|| w.and_then(|w| w.parallel.as_deref())) {
         Some(p) => parse::<Parallelism>(p)?,
-        None if input.nodes > 1 && !precision.is_gguf() => Parallelism::TensorPipeline { tp: n, pp: input.nodes },
+        None if input.nodes > 1 && !precision.is_gguf() && !runtime.is_llama_cpp_family() => {
+            Parallelism::TensorPipeline { tp: n, pp: input.nodes }
+        }
         None if n == 1 => Parallelism::Single,
-        None if precision.is_gguf() || !n.is_power_of_two() => Parallelism::LayerSplit(n),
+        None if precision.is_gguf() || runtime.is_llama_cpp_family() || !n.is_power_of_two() => {
+            Parallelism::LayerSplit(n)
+        }
         None => Parallelism::TensorParallel(n),
     };
+    if llama_cpp && matches!(input.parallelism, Parallelism::TensorParallel(_) | Parallelism::TensorPipeline { .. }) {
+        return Err(FitBuildError::Parse(format!(
+            "llama.cpp has no tensor parallel ({}): it splits layers over the GPUs (split:N, -sm layer) or rows \
+             (-sm row); use --parallel split:{n}, or a runtime with tensor parallel (ik_llama.cpp -sm graph, vllm, \
+             sglang, tensorrt-llm)",
+            input.parallelism
+        )));
+    }
     Ok(input)
 }
 

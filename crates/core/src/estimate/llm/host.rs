@@ -78,8 +78,28 @@ pub struct HostExpertDecode {
     pub gpu_gb_per_token: f64,
     /// Host bandwidth the runtime reaches on this memory ([`HostMemory::decode_gb_s`]), GB/s.
     pub host_decode_gb_s: f64,
-    /// Decode at batch 1, tokens/s.
-    pub decode_tokens_per_s: f64,
+    /// Decode at batch 1, tokens/s; `None` when the experts do not fit the build's RAM
+    /// (`fits_in_host_ram` `Some(false)`): it cannot run there.
+    pub decode_tokens_per_s: Option<f64>,
+    /// The build's system RAM ([`super::search::HostRam`]); `None` until
+    /// [`HostExpertDecode::bound_by_ram`] is given one (no memory kit in the build).
+    pub host_ram: Option<super::search::HostRam>,
+    /// Whether `host_experts_gib` fits that RAM after [`super::search::HOST_RAM_RESERVE_GIB`];
+    /// `None` when the RAM is unknown.
+    pub fits_in_host_ram: Option<bool>,
+}
+
+impl HostExpertDecode {
+    /// Bounds the decode by the build's RAM: with routed experts larger than `ram.available_gib`
+    /// it is marked `fits_in_host_ram: Some(false)` and loses its decode speed (it cannot run
+    /// on this build); `ram` `None` leaves the fit unknown.
+    pub fn bound_by_ram(&mut self, ram: Option<super::search::HostRam>) {
+        self.host_ram = ram;
+        self.fits_in_host_ram = ram.map(|r| self.host_experts_gib <= r.available_gib);
+        if self.fits_in_host_ram == Some(false) {
+            self.decode_tokens_per_s = None;
+        }
+    }
 }
 
 /// Decode at batch 1 of `input` (an MoE model) with every routed expert in `host` memory and
@@ -114,6 +134,8 @@ pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMem
         host_gb_per_token: host_bytes / 1e9,
         gpu_gb_per_token: if gpu.is_some() { rest / 1e9 } else { 0.0 },
         host_decode_gb_s: host_bw / 1e9,
-        decode_tokens_per_s: 1.0 / t,
+        decode_tokens_per_s: Some(1.0 / t),
+        host_ram: None,
+        fits_in_host_ram: None,
     })
 }

@@ -307,13 +307,21 @@ fn norm(name: &str) -> String {
 /// `NVIDIA GeForce RTX 4080`): every device llama-bench names must be one of the build's GPUs,
 /// by exact name (an RTX 4080 SUPER is not an RTX 4080). `Err` names both sides.
 pub fn check_gpus(rows: &[BenchRow], build_gpus: &[String]) -> Result<(), String> {
-    let ours: Vec<String> = build_gpus.iter().map(|g| norm(g)).collect();
-    let mut theirs: Vec<String> = rows.iter().flat_map(BenchRow::gpus).collect();
-    theirs.sort();
-    theirs.dedup();
+    let theirs: Vec<String> = rows.iter().flat_map(BenchRow::gpus).collect();
     if theirs.is_empty() {
         return Err("the file names no GPU (gpu_info is empty: a CPU-only run?)".into());
     }
+    check_gpu_names(&theirs, build_gpus)
+}
+
+/// Checks GPU names a measurement file gives (`theirs`) against the build's: every one must be
+/// one of the build's GPUs, by exact name after [`norm`]. `Ok` when `theirs` is empty (the
+/// caller says that nothing could be checked). `Err` names both sides.
+pub fn check_gpu_names(theirs: &[String], build_gpus: &[String]) -> Result<(), String> {
+    let ours: Vec<String> = build_gpus.iter().map(|g| norm(g)).collect();
+    let mut theirs: Vec<String> = theirs.to_vec();
+    theirs.sort();
+    theirs.dedup();
     let foreign: Vec<&String> = theirs.iter().filter(|t| !ours.contains(&norm(t))).collect();
     if foreign.is_empty() {
         return Ok(());
@@ -384,6 +392,10 @@ pub struct VllmBench {
     pub mean_ttft_ms: f64,
     /// Mean time per output token after the first, ms.
     pub mean_tpot_ms: f64,
+    /// The GPUs the run names, if it names any: vLLM writes none, but `vllm bench serve
+    /// --metadata gpu=4xNVIDIA_L40S` (or `gpu_info=...`) stores one in the result, as the
+    /// committed fixture has. `None` = the file names no GPU.
+    pub gpu_info: Option<String>,
 }
 
 impl VllmBench {
@@ -395,6 +407,26 @@ impl VllmBench {
     /// Mean generated tokens per request.
     pub fn mean_output_tokens(&self) -> f64 {
         self.total_output_tokens as f64 / self.completed.max(1) as f64
+    }
+
+    /// The GPU names in [`Self::gpu_info`]: comma-separated, each with a leading `4x` count
+    /// dropped and underscores read as spaces (`4xNVIDIA_L40S` is `NVIDIA L40S`). Empty when
+    /// the file names no GPU.
+    pub fn gpus(&self) -> Vec<String> {
+        let Some(info) = &self.gpu_info else { return Vec::new() };
+        info.split(',')
+            .map(|g| {
+                let g = g.trim().replace('_', " ");
+                let digits = g.chars().take_while(char::is_ascii_digit).count();
+                let rest = &g[digits..];
+                if digits > 0 && (rest.starts_with('x') || rest.starts_with('X')) {
+                    rest[1..].trim().to_owned()
+                } else {
+                    g.trim().to_owned()
+                }
+            })
+            .filter(|g| !g.is_empty())
+            .collect()
     }
 
     /// Decode rate each sequence saw, tokens/s (`1000 / mean_tpot_ms`).
@@ -458,6 +490,12 @@ pub fn parse_vllm_bench(text: &str) -> Result<VllmBench, MeasuredError> {
         output_throughput: num("output_throughput")?,
         mean_ttft_ms: num("mean_ttft_ms")?,
         mean_tpot_ms: num("mean_tpot_ms")?,
+        gpu_info: ["gpu_info", "gpu", "gpu_name"]
+            .iter()
+            .find_map(|k| obj.get(*k).and_then(serde_json::Value::as_str))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned),
     };
     if r.completed == 0 || r.mean_tpot_ms.is_nan() || r.mean_tpot_ms <= 0.0 {
         return Err(err(0, 0, "the run completed no request (completed 0 or mean_tpot_ms 0)"));

@@ -55,6 +55,7 @@
     reason = "hardware and format names (PCIe, NVLink, GeForce, Q4_K_M) read better unquoted"
 )]
 
+pub mod basis;
 pub mod calibration;
 pub mod cluster;
 mod finetune;
@@ -287,6 +288,7 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         vllm,
         llama_cpp: runtime_memory::llama_cpp_table(input, used),
         memory_basis: runtime_memory::memory_basis(runtime, input),
+        speed_basis: basis::speed_basis(runtime, input),
         speed,
         notes,
         assumptions: assumptions(input, runtime),

@@ -176,6 +176,9 @@ pub struct FitReport {
     /// What the memory figures rest on (held measurements, ± band) and the command that
     /// measures them on the user's machine.
     pub memory_basis: super::runtime_memory::MemoryBasis,
+    /// What the speed figures rest on (held measurements, ± band) and the command that measures
+    /// them on the user's machine.
+    pub speed_basis: super::basis::SpeedBasis,
     /// Speed (inference only).
     pub speed: Option<SpeedEstimate>,
     /// Warnings and explanations for the user.

@@ -141,30 +141,64 @@ impl<'a> Layout<'a> {
         l >= self.layers - self.moe_layers
     }
 
-    /// Layers per device for `ngl` layers (the last `ngl`), in proportion to free memory.
-    fn spread(&self, ngl: u32) -> Vec<u32> {
-        let total: f64 = self.free.iter().sum();
-        let mut out: Vec<u32> = self.free.iter().map(|f| (f64::from(ngl) * f / total).floor() as u32).collect();
-        let mut left = ngl.saturating_sub(out.iter().sum::<u32>());
-        for o in out.iter_mut().rev() {
-            if left == 0 {
-                break;
+    /// Bytes layer `l` puts on its device: its dense part, its KV cache and, unless its experts
+    /// stay in system RAM (`host_experts`), its routed experts.
+    fn layer_b(&self, l: u32, host_experts: bool) -> f64 {
+        let experts = if self.is_moe(l) && !host_experts { self.expert_layer_b } else { 0.0 };
+        self.dense_layer_b + self.kv_b(l) + experts
+    }
+
+    /// Whether layer `l`'s routed experts stay in system RAM: llama.cpp's `--n-cpu-moe N`
+    /// keeps the experts of the first `N` layers on the CPU (`common/arg.cpp`: "keep the
+    /// Mixture of Experts (MoE) weights of the first N layers in the CPU"); here the first
+    /// `overflow` MoE layers among those on the GPUs.
+    fn host_experts(&self, l: u32, first_gpu_layer: u32, overflow: u32) -> bool {
+        if !self.is_moe(l) {
+            return false;
+        }
+        let first_moe = first_gpu_layer.max(self.layers - self.moe_layers);
+        l < first_moe + overflow
+    }
+
+    /// Layers per device for `ngl` layers (the last `ngl`) with `overflow` layers' experts in
+    /// system RAM: consecutive layers cut where each device's bytes are in proportion to its
+    /// free memory (what `-ts` gives llama.cpp), the last device also holding the output
+    /// tensor. Every device gets at least one layer while there are enough.
+    fn spread(&self, ngl: u32, overflow: u32) -> Vec<u32> {
+        let d = self.free.len();
+        if d <= 1 {
+            return vec![ngl];
+        }
+        let first = self.layers - ngl;
+        let sizes: Vec<f64> =
+            (first..self.layers).map(|l| self.layer_b(l, self.host_experts(l, first, overflow))).collect();
+        let total: f64 = sizes.iter().sum::<f64>() + self.head_b;
+        let free_total: f64 = self.free.iter().sum();
+        let mut out = vec![0u32; d];
+        let (mut dev, mut acc, mut target) = (0usize, 0.0, total * self.free[0] / free_total);
+        for (i, b) in sizes.iter().enumerate() {
+            let left_layers = sizes.len() - i;
+            let left_devs = d - dev - 1;
+            // Move on when this device has its share (past the middle of the layer), unless
+            // the layers left are needed one per remaining device.
+            if dev + 1 < d && out[dev] > 0 && (acc + b / 2.0 > target || left_layers <= left_devs) {
+                dev += 1;
+                target += total * self.free[dev] / free_total;
             }
-            *o += 1;
-            left -= 1;
+            out[dev] += 1;
+            acc += b;
         }
         out
     }
 
-    /// Rows for `ngl` layers on the GPUs with the experts of the last `overflow` of them in
-    /// system RAM.
+    /// Rows for `ngl` layers on the GPUs with the experts of the first `overflow` of them in
+    /// system RAM (`--n-cpu-moe`).
     fn rows(&self, ngl: u32, overflow: u32) -> Vec<DeviceRow> {
         let n = self.layers;
         let ngl = ngl.min(n);
         let overflow = overflow.min(ngl).min(self.moe_layers);
-        let split = self.spread(ngl);
+        let split = self.spread(ngl, overflow);
         let first_gpu_layer = n - ngl;
-        let first_overflow = n - overflow;
         let mut start = first_gpu_layer;
         let mut rows = Vec::new();
         for (i, (slot, &count)) in self.gpus.iter().zip(&split).enumerate() {
@@ -174,7 +208,7 @@ impl<'a> Layout<'a> {
                 model_b += self.dense_layer_b;
                 context_b += self.kv_b(l);
                 if self.is_moe(l) {
-                    if l >= first_overflow {
+                    if self.host_experts(l, first_gpu_layer, overflow) {
                         host_experts += 1;
                     } else {
                         model_b += self.expert_layer_b;
@@ -251,7 +285,7 @@ pub fn llama_cpp_rows(input: &FitInput, gpus: &[GpuSlot], ngl: u32, n_cpu_moe: u
     let ngl = ngl.min(layout.layers);
     let overflow = n_cpu_moe.min(ngl).min(layout.moe_layers);
     let rows = layout.rows(ngl, overflow);
-    let split = layout.spread(ngl);
+    let split = layout.spread(ngl, overflow);
     Some(LlamaCppFit {
         fits: keeps_margin(&rows),
         args: args_for(input, ngl, overflow, &split),

@@ -1,0 +1,108 @@
+//! What each speed figure of a fit rests on (issue 28, item 7): the published measurements the
+//! runtime's speed model is held to in the test tables (`tests/all/llm_fit*`), the band those
+//! tests allow, and the command that measures the same figure on the user's machine. The
+//! memory counterpart is [`super::runtime_memory::MemoryBasis`].
+
+use serde::Serialize;
+
+use super::inputs::{FitInput, Runtime};
+
+/// The basis of the decode and prefill figures for one runtime.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpeedBasis {
+    /// The published measurements the speed model of this runtime is held to (`source:
+    /// setting, figure`), as the test tables cite them.
+    pub calibrated_to: Vec<String>,
+    /// Largest deviation the held tests allow, percent; `None` when no published measurement
+    /// of this runtime holds it (its constants are judgement or one fitted row).
+    pub band_pct: Option<f64>,
+    /// The command that measures decode and prefill for this fit on the user's machine, and
+    /// what to read from it (its output can be given back with `kraftwerk fit --measured`).
+    pub measure: String,
+}
+
+/// The speed basis for `runtime` and the fit `input` (model id, context and batch go into the
+/// command). Every band is the ±25 % the speed tests hold their rows to.
+pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
+    let id = &input.model.id;
+    let ctx = input.context_tokens;
+    let batch = input.batch.max(1);
+    let llama_bench = format!(
+        "llama-bench -m <{id}.gguf> -p 512 -n 128 -d {ctx} -o json > bench.json (tg128 is decode, pp512 prefill; \
+         kraftwerk fit --measured bench.json compares and corrects)"
+    );
+    let vllm_bench = |server: &str| {
+        format!(
+            "{server}, then vllm bench serve --model <{id}> --random-input-len {ctx} --max-concurrency {batch} \
+             --save-result --metadata gpu=<nvidia-smi GPU name> (mean_tpot_ms is decode per sequence; \
+             kraftwerk fit --measured <result.json> compares and corrects)"
+        )
+    };
+    let (calibrated_to, band_pct, measure): (Vec<&str>, Option<f64>, String) = match runtime {
+        Runtime::LlamaCpp => (
+            vec![
+                "llama.cpp PR 4766 (RTX 3090, LLaMA-7B Q4_0 / F16): tg128 121.8 / 48.5, pp512 3408 tok/s",
+                "XiongjieDai GPU-Benchmarks-on-LLM-Inference (RTX 4090, A100 80GB; Llama 3 8B/70B over 2-8 GPUs, layer split)",
+                "ktransformers DeepseekR1_V3_tutorial (2x Xeon 6454S, DeepSeek V3 Q4_K_M, CPU only): 4.51 tok/s",
+            ],
+            Some(25.0),
+            llama_bench,
+        ),
+        Runtime::IkLlamaCpp => (
+            vec!["ik_llama.cpp PR 1106 (2x RTX 3090, Qwen3-14B Q4_0, -sm layer): 95.54 tok/s (one row, fitted)"],
+            Some(25.0),
+            llama_bench.replace("llama-bench", "ik_llama.cpp's llama-bench"),
+        ),
+        Runtime::ExLlamaV2 => (
+            vec![
+                "exllamav2 issue 734 (2x RTX 3090, Llama-3.3-70B 4.5 bpw, 16K prompt): prefill 1046 tok/s (decode: judgement)",
+            ],
+            None,
+            format!(
+                "python test_inference.py -m <{id}-exl2> -s -l {ctx} (exllamav2's speed test: prompt and \
+                 generation tokens/s)"
+            ),
+        ),
+        Runtime::Vllm => (
+            vec![
+                "johnmusgrave.com vLLM throughput sweep (A100 40GB, Llama-3.1-8B BF16): 75 tok/s at batch 1",
+                "club-3090 issue 698 (vLLM 0.25, 2x RTX 3090 TP2, NVLink vs PCIe)",
+                "vLLM TP2 on 4x RTX 3090 Ti, Llama-3.3-70B AWQ (tests/all/llm_fit/pcie.rs)",
+                "nerdalert/vllm-bench-automation (4x L40S, Llama-3.2-3B, 10 req/s): 73.6 tok/s per sequence",
+            ],
+            Some(25.0),
+            vllm_bench(&format!("vllm serve <{id}> --max-model-len {ctx}")),
+        ),
+        Runtime::Sglang => (
+            vec![
+                "SGLang prefill on H100 at 8K (tests/all/llm_fit/pcie.rs: listed, not held); decode shares vLLM's model",
+            ],
+            None,
+            vllm_bench(&format!("python -m sglang.launch_server --model-path <{id}> --context-length {ctx}"))
+                .replace("vllm bench serve --model", "vllm bench serve --backend sglang --model"),
+        ),
+        Runtime::TensorRtLlm => (
+            vec![
+                "TensorRT-LLM performance overview v1.0 (docs/source/performance/perf-overview.md @00f37686): 67 of 97 H100/H200 rows held",
+                "TensorRT-LLM v0.6.1 performance tables (A100, H100; GPT-J 6B, LLaMA 7B/70B): batch throughput (history)",
+            ],
+            Some(25.0),
+            format!(
+                "trtllm-bench --model <{id}> throughput --dataset <ISL {ctx} requests> (Total Output Throughput), \
+                 or trtllm-serve <{id}> with vllm bench serve --backend openai --max-concurrency {batch} --save-result"
+            ),
+        ),
+        Runtime::KTransformers => (
+            vec![
+                "ktransformers DeepseekR1_V3_tutorial V0.2 (Xeon 6454S, 8x DDR5-4800, RTX 4090D, DeepSeek V3 Q4_K_M): 8.73 tok/s on 1 socket, 12.21 on 2",
+                "ktransformers issue 314 (EPYC 9654, 12x DDR5-4800, RTX 4090): 14 tok/s (a check, not fitted)",
+            ],
+            Some(25.0),
+            format!(
+                "python -m ktransformers.local_chat --model_path <{id}> --gguf_path <{id}-gguf> --max_new_tokens 128 \
+                 and read its \"eval rate\" (decode tokens/s) and \"prompt eval rate\""
+            ),
+        ),
+    };
+    SpeedBasis { calibrated_to: calibrated_to.into_iter().map(str::to_owned).collect(), band_pct, measure }
+}
