@@ -14,7 +14,7 @@ use std::process::ExitCode;
 /// failure.
 pub(crate) fn load_build(path: &Path) -> Result<(Catalog, Build), ExitCode> {
     let catalog = load_catalog()?;
-    match check::load(path, &catalog) {
+    match crate::rig::load(path, Some(&catalog)) {
         Ok(b) => Ok((catalog, b)),
         Err(e) => {
             eprintln!("kraftwerk: {e}");

@@ -33,9 +33,9 @@ pub fn run(args: &CompareArgs) -> ExitCode {
     };
     let mut builds = Vec::new();
     for p in &args.builds {
-        // `check::load`: the same loader as `check`, `fit` and `power` (workload vocabulary
-        // included), so a misspelt precision is refused here too, located.
-        match crate::check::load(p, &catalog) {
+        // The one loader of every face (workload vocabulary included), so a misspelt
+        // precision is refused here too, located.
+        match crate::rig::load(p, Some(&catalog)) {
             Ok(b) => builds.push((b, Some(p.display().to_string()))),
             Err(e) => {
                 eprintln!("kraftwerk: {e}");

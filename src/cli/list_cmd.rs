@@ -136,7 +136,7 @@ pub fn import(args: &ImportArgs) -> ExitCode {
         }
     };
     // The file must read back the way `check` reads it.
-    if let Err(err) = crate::check::input::load_str("<imported build>", &ron, &catalog) {
+    if let Err(err) = rig::load_str("<imported build>", &ron, Some(&catalog)) {
         eprintln!("kraftwerk: the imported build does not load back: {err}");
         return ExitCode::from(2);
     }

@@ -222,7 +222,7 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let precision: Precision = match (&opts.precision, &opts.model_file) {
         (Some(p), _) => parse(p)?,
         (None, Some(f)) => f.precision,
-        (None, None) => parse(w.map_or("bf16", |w| w.precision.as_str()))?,
+        (None, None) => w.map_or(Precision::Bf16, |w| w.precision),
     };
     let mut input = FitInput::new(model, precision);
     if let Some(f) = opts.model_file.as_ref().filter(|f| f.precision == precision) {
@@ -241,8 +241,10 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     if let Some(kv) = &opts.kv_precision {
         input.kv_precision = parse(kv)?;
     }
-    if let Some(m) = opts.mode.as_deref().or_else(|| w.map(|w| w.mode.as_str())) {
-        input.mode = parse::<Mode>(m)?;
+    match (opts.mode.as_deref(), w) {
+        (Some(m), _) => input.mode = parse::<Mode>(m)?,
+        (None, Some(w)) => input.mode = w.mode,
+        (None, None) => {}
     }
     if let Some(ctx) = opts.context.or_else(|| w.map(|w| w.context)) {
         input.context_tokens = ctx;
@@ -252,11 +254,16 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     }
     let n = u32::try_from(slots.len()).unwrap_or(u32::MAX);
     input.nodes = opts.nodes.or_else(|| w.and_then(|w| w.nodes)).unwrap_or(1);
-    if let Some(ic) = opts.interconnect.as_deref().or_else(|| w.and_then(|w| w.interconnect.as_deref())) {
-        input.interconnect = Some(parse(ic)?);
-    }
-    input.parallelism = match opts.parallelism.as_deref().or_else(|| w.and_then(|w| w.parallel.as_deref())) {
-        Some(p) => parse::<Parallelism>(p)?,
+    input.interconnect = match &opts.interconnect {
+        Some(ic) => Some(parse(ic)?),
+        None => w.and_then(|w| w.interconnect),
+    };
+    let parallel = match &opts.parallelism {
+        Some(p) => Some(parse::<Parallelism>(p)?),
+        None => w.and_then(|w| w.parallel),
+    };
+    input.parallelism = match parallel {
+        Some(p) => p,
         None if input.nodes > 1 && !precision.is_gguf() => Parallelism::TensorPipeline { tp: n, pp: input.nodes },
         None if n == 1 => Parallelism::Single,
         None if precision.is_gguf() || !n.is_power_of_two() => Parallelism::LayerSplit(n),
