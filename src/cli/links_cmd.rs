@@ -7,6 +7,7 @@
 //!
 //! Exit codes: 0 = every check passed, informed or warned, 1 = a check failed, 2 = bad input.
 
+use super::error::{CliError, bad};
 use super::{Format, load_catalog, print_json};
 use crate::live::links::nccl_env::{self, CHILD_ENV, ChildPlan};
 use crate::live::links::{self, DEFAULT_MAX_BYTES, DEFAULT_P2P_BYTES, ELEMENT_BYTES, LinksOptions, checks};
@@ -31,10 +32,9 @@ pub struct LinksArgs {
 }
 
 /// Runs `kraftwerk links`.
-pub fn run(args: &LinksArgs) -> ExitCode {
+pub fn run(args: &LinksArgs) -> Result<(), CliError> {
     if args.max_bytes < ELEMENT_BYTES {
-        eprintln!("kraftwerk links: --max-bytes must be at least {ELEMENT_BYTES}");
-        return ExitCode::from(2);
+        return Err(bad(format!("--max-bytes must be at least {ELEMENT_BYTES}")).within("links"));
     }
     let (catalog, expected) = match &args.build {
         Some(path) => match super::check_cmd::load_build(path) {
@@ -42,12 +42,13 @@ pub fn run(args: &LinksArgs) -> ExitCode {
                 let e = checks::expectations_from_build(&build, &catalog);
                 (Some(catalog), Some(e))
             }
-            Err(code) => return code,
+            Err(e) => return Err(e),
         },
         None => (load_catalog().ok(), None),
     };
     if let Some(code) = restart_if_needed() {
-        return code;
+        // The restarted run printed its own report and errors.
+        return CliError::from_code(code);
     }
     let (tx, rx) = mpsc::sync_channel::<String>(64);
     let opts = LinksOptions {
@@ -79,13 +80,13 @@ pub fn run(args: &LinksArgs) -> ExitCode {
         Format::Json => print_json(&report),
         Format::Text => {
             out!("{}", links::text::render(&report));
-            ExitCode::SUCCESS
+            Ok(())
         }
     };
-    if code != ExitCode::SUCCESS {
+    if code.is_err() {
         return code;
     }
-    if report.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if report.failed() { Err(CliError::Failed(None)) } else { Ok(()) }
 }
 
 /// Whether cudarc can run NCCL as things are: no driver (nothing will run) or NCCL found.
