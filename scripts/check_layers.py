@@ -244,6 +244,7 @@ def self_test(root: str) -> int:
         ("crates/app/src/_planted.rs", "use clap::Parser;\n", "uses `clap`"),
         ("crates/core/src/estimate/_planted.rs", "use crate::{\n    rig::Build,\n    plan::Goal,\n};\n", "uses `crate::plan`"),
         ("crates/core/src/rig/_planted.rs", 'const S: &str = r#"\n"#; use crate::check::Report;\n', "uses `crate::check`"),
+        ("crates/core/src/workload.rs", "\nuse crate::rig::Build;\n", "core module `workload` uses `crate::rig`"),
     ]
     # Not violations: names in comments and (multi-line) strings.
     harmless = (
