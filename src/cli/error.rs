@@ -62,9 +62,17 @@ impl CliError {
     /// MESSAGE`), or `None` when the report on standard output already said everything.
     pub fn message(&self) -> Option<String> {
         match self {
+            CliError::In(command, inner) => inner.said().map(|m| format!("kraftwerk {command}: {m}")),
+            e => e.said().map(|m| format!("kraftwerk: {m}")),
+        }
+    }
+
+    /// The message without the `kraftwerk: ` prefix, or `None` when there is nothing to say.
+    fn said(&self) -> Option<String> {
+        match self {
             CliError::Failed(None) | CliError::NotAPass | CliError::Reported(_) => None,
-            CliError::In(command, inner) => inner.message().map(|m| format!("kraftwerk {command}: {m}")),
-            e => Some(format!("kraftwerk: {e}")),
+            CliError::In(_, inner) => inner.said(),
+            e => Some(e.to_string()),
         }
     }
 
