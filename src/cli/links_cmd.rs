@@ -37,13 +37,11 @@ pub fn run(args: &LinksArgs) -> Result<(), CliError> {
         return Err(bad(format!("--max-bytes must be at least {ELEMENT_BYTES}")).within("links"));
     }
     let (catalog, expected) = match &args.build {
-        Some(path) => match super::check_cmd::load_build(path) {
-            Ok((catalog, build)) => {
-                let e = checks::expectations_from_build(&build, &catalog);
-                (Some(catalog), Some(e))
-            }
-            Err(e) => return Err(e),
-        },
+        Some(path) => {
+            let (catalog, build) = super::check_cmd::load_build(path)?;
+            let e = checks::expectations_from_build(&build, &catalog);
+            (Some(catalog), Some(e))
+        }
         None => (load_catalog().ok(), None),
     };
     if let Some(code) = restart_if_needed() {

@@ -80,22 +80,9 @@ fn read_input(input: &str) -> Result<(String, String), BuildError> {
 /// `kraftwerk import`: exit 0 when every line matched, 1 when some did not (the build is still
 /// written, the lines named on stderr and in its notes), 2 on unreadable input.
 pub fn import(args: &ImportArgs) -> Result<(), CliError> {
-    let (shown, text) = match read_input(&args.input) {
-        Ok(read) => read,
-        Err(err) => {
-            return Err(bad(format!("{err}")));
-        }
-    };
-    let catalog = match load_catalog() {
-        Ok(catalog) => catalog,
-        Err(e) => return Err(e),
-    };
-    let list = match import_list::import_list(&shown, &text, &catalog) {
-        Ok(list) => list,
-        Err(err) => {
-            return Err(bad(format!("{err}")));
-        }
-    };
+    let (shown, text) = read_input(&args.input).map_err(|err| bad(format!("{err}")))?;
+    let catalog = load_catalog()?;
+    let list = import_list::import_list(&shown, &text, &catalog).map_err(|err| bad(format!("{err}")))?;
     eprintln!(
         "kraftwerk: {shown}: {}, {} part line{}{}",
         list.format.name(),
@@ -126,12 +113,7 @@ pub fn import(args: &ImportArgs) -> Result<(), CliError> {
             if priced == 1 { "" } else { "s" }
         );
     }
-    let ron = match rig::to_ron_string(&list.build) {
-        Ok(ron) => ron,
-        Err(err) => {
-            return Err(bad(format!("cannot encode the build: {err}")));
-        }
-    };
+    let ron = rig::to_ron_string(&list.build).map_err(|err| bad(format!("cannot encode the build: {err}")))?;
     // The file must read back the way `check` reads it.
     if let Err(err) = rig::load_str("<imported build>", &ron, Some(&catalog)) {
         return Err(bad(format!("the imported build does not load back: {err}")));

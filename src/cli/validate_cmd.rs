@@ -68,10 +68,7 @@ pub fn run(a: &ValidateArgs) -> Result<(), CliError> {
     let v = if let Some(path) = &a.from {
         from_file(path, &build, &catalog).map_err(|e| bad(format!("{e}")).within("validate"))?
     } else {
-        match observe_live(a, &build, &catalog) {
-            Ok(o) => validate_observed(&build, &catalog, &o),
-            Err(e) => return Err(e),
-        }
+        validate_observed(&build, &catalog, &observe_live(a, &build, &catalog)?)
     };
     let code = match v.overall {
         Grade::Fail => Err(CliError::Failed(None)),
