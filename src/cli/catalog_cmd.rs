@@ -109,7 +109,7 @@ fn rows(c: &Catalog, kind: PartKind) -> Vec<(String, String, String, String)> {
 
 /// `catalog --stats`.
 fn print_stats(format: Format) -> Result<(), CliError> {
-    let (c, report) = crate::catalog::builtin_with_report().map_err(|e| bad(format!("{e}")))?;
+    let (c, report) = crate::catalog::builtin_with_report().map_err(|e| bad(e.to_string()))?;
     let s = audit::stats(&c, &report);
     if format == Format::Json {
         return print_json(&s);
@@ -154,7 +154,7 @@ fn print_stats(format: Format) -> Result<(), CliError> {
 
 /// `catalog audit`.
 fn print_audit(format: Format) -> Result<(), CliError> {
-    let (c, report) = crate::catalog::builtin_with_report().map_err(|e| bad(format!("{e}")))?;
+    let (c, report) = crate::catalog::builtin_with_report().map_err(|e| bad(e.to_string()))?;
     let a = audit::audit(&c, &report);
     if format == Format::Json {
         return print_json(&a);

@@ -116,7 +116,7 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         nodes: a.nodes,
         interconnect: a.interconnect.clone(),
     };
-    let result = fit::for_build(&build, &catalog, &opts).map_err(|e| bad(format!("{e}")))?;
+    let result = fit::for_build(&build, &catalog, &opts).map_err(|e| bad(e.to_string()))?;
     let code = if result.fit.verdict == FitVerdict::DoesNotFit { Err(CliError::Failed(None)) } else { Ok(()) };
     if a.format == Format::Json {
         let printed = match &a.measured {

@@ -56,22 +56,14 @@ pub fn run(a: &FleetArgs) -> Result<(), CliError> {
     let paths = match files(&a.reports) {
         Ok(p) if !p.is_empty() => p,
         Ok(_) => {
-            return Err(
-                bad(format!("no report found (give `kraftwerk validate --format json` outputs)")).within("fleet")
-            );
+            return Err(bad("no report found (give `kraftwerk validate --format json` outputs)").within("fleet"));
         }
-        Err(e) => {
-            return Err(bad(format!("{e}")).within("fleet"));
-        }
+        Err(e) => return Err(bad(e).within("fleet")),
     };
     let mut reports = Vec::with_capacity(paths.len());
     for p in &paths {
-        match read(p) {
-            Ok(v) => reports.push((p.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned()), v)),
-            Err(e) => {
-                return Err(bad(format!("{e}")).within("fleet"));
-            }
-        }
+        let v = read(p).map_err(|e| bad(e).within("fleet"))?;
+        reports.push((p.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned()), v));
     }
     let f = merge(&reports);
     let code = match f.overall {

@@ -501,7 +501,7 @@ fn finish_monitor(
     }
     if let Some((r, path)) = recording {
         if let Err(e) = r.save(path) {
-            return Err(bad(format!("{e}")).within("monitor"));
+            return Err(bad(e.to_string()).within("monitor"));
         }
         let msg = format!("recorded {} snapshot(s) to {}", r.snapshots.len(), path.display());
         match format {

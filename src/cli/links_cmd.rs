@@ -74,15 +74,9 @@ pub fn run(args: &LinksArgs) -> Result<(), CliError> {
     if let Ok(h) = printer {
         let _ = h.join();
     }
-    let code = match args.format {
-        Format::Json => print_json(&report),
-        Format::Text => {
-            out!("{}", links::text::render(&report));
-            Ok(())
-        }
-    };
-    if code.is_err() {
-        return code;
+    match args.format {
+        Format::Json => print_json(&report)?,
+        Format::Text => out!("{}", links::text::render(&report)),
     }
     if report.failed() { Err(CliError::Failed(None)) } else { Ok(()) }
 }

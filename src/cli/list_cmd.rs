@@ -80,9 +80,9 @@ fn read_input(input: &str) -> Result<(String, String), BuildError> {
 /// `kraftwerk import`: exit 0 when every line matched, 1 when some did not (the build is still
 /// written, the lines named on stderr and in its notes), 2 on unreadable input.
 pub fn import(args: &ImportArgs) -> Result<(), CliError> {
-    let (shown, text) = read_input(&args.input).map_err(|err| bad(format!("{err}")))?;
+    let (shown, text) = read_input(&args.input).map_err(|err| bad(err.to_string()))?;
     let catalog = load_catalog()?;
-    let list = import_list::import_list(&shown, &text, &catalog).map_err(|err| bad(format!("{err}")))?;
+    let list = import_list::import_list(&shown, &text, &catalog).map_err(|err| bad(err.to_string()))?;
     eprintln!(
         "kraftwerk: {shown}: {}, {} part line{}{}",
         list.format.name(),
@@ -127,7 +127,7 @@ pub fn import(args: &ImportArgs) -> Result<(), CliError> {
                 return Err(bad(format!("{}: is the input list; not overwriting it", out.display())));
             }
             if let Err(err) = rig::save(out, &list.build) {
-                return Err(bad(format!("{err}")));
+                return Err(bad(err.to_string()));
             }
             eprintln!("kraftwerk: wrote {}", out.display());
         }

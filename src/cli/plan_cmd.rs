@@ -127,7 +127,7 @@ pub fn goal(a: &PlanArgs) -> Goal {
 pub fn run(a: &PlanArgs) -> Result<(), CliError> {
     let catalog = load_catalog()?;
     let goal = goal(a);
-    let out = plan_blocking(&catalog, &goal).map_err(|e| bad(format!("{e}")).within("plan"))?;
+    let out = plan_blocking(&catalog, &goal).map_err(|e| bad(e.to_string()).within("plan"))?;
     let mut saved = Vec::new();
     if let Some(dir) = &a.out {
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -136,20 +136,14 @@ pub fn run(a: &PlanArgs) -> Result<(), CliError> {
         for r in &out.results {
             let path = dir.join(format!("plan-{}.rig.ron", r.rank));
             if let Err(e) = adapter::save(&path, &r.build) {
-                return Err(bad(format!("{e}")).within("plan"));
+                return Err(bad(e.to_string()).within("plan"));
             }
             saved.push(path.display().to_string());
         }
     }
-    let code = match a.format {
-        Format::Json => print_json(&out),
-        Format::Text => {
-            out!("{}", render_text(&out, &saved));
-            Ok(())
-        }
-    };
-    if code.is_err() {
-        return code;
+    match a.format {
+        Format::Json => print_json(&out)?,
+        Format::Text => out!("{}", render_text(&out, &saved)),
     }
     if out.results.is_empty() { Err(CliError::Failed(None)) } else { Ok(()) }
 }

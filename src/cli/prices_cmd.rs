@@ -131,7 +131,7 @@ fn catalog_prices(format: Format) -> Result<(), CliError> {
     let report = match crate::catalog::builtin_with_report() {
         Ok((_, r)) => r,
         Err(e) => {
-            return Err(bad(format!("{e}")));
+            return Err(bad(e.to_string()));
         }
     };
     let today = prices::today_utc();

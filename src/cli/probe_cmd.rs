@@ -59,14 +59,12 @@ pub fn run(args: &ProbeArgs) -> Result<(), CliError> {
             Ok(p) if !precisions.contains(&p) => precisions.push(p),
             Ok(_) => {}
             Err(e) => {
-                return Err(bad(format!("{e}")).within("probe"));
+                return Err(bad(e.to_string()).within("probe"));
             }
         }
     }
     if precisions.is_empty() || args.seconds.is_nan() || args.seconds < 0.0 || args.size == 0 || args.iterations == 0 {
-        return Err(
-            bad(format!("need at least one precision, --seconds ≥ 0, --size ≥ 1, --iterations ≥ 1")).within("probe")
-        );
+        return Err(bad("need at least one precision, --seconds ≥ 0, --size ≥ 1, --iterations ≥ 1").within("probe"));
     }
     let catalog = crate::cli::load_catalog().ok();
     let mut expected = None;

@@ -66,7 +66,7 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
 pub fn run(a: &ValidateArgs) -> Result<(), CliError> {
     let (catalog, build) = load_build(&a.build)?;
     let v = if let Some(path) = &a.from {
-        from_file(path, &build, &catalog).map_err(|e| bad(format!("{e}")).within("validate"))?
+        from_file(path, &build, &catalog).map_err(|e| bad(e).within("validate"))?
     } else {
         validate_observed(&build, &catalog, &observe_live(a, &build, &catalog)?)
     };
