@@ -13,7 +13,17 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(cmd) => run(cmd),
+        // The one place a command's outcome becomes an exit code and its error is printed
+        // (`kraftwerk::cli::error` has the table).
+        Some(cmd) => match run(cmd) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                if let Some(line) = e.message() {
+                    eprintln!("{line}");
+                }
+                e.exit_code()
+            }
+        },
         None => open_gui(cli.build),
     }
 }

@@ -1,9 +1,9 @@
 //! `kraftwerk catalog [KIND] [--format text|json]` and `kraftwerk catalog search TEXT`.
 
+use super::error::{CliError, bad};
 use super::{Format, load_catalog, print_json};
 use crate::catalog::search::PartSearch;
 use crate::catalog::{Catalog, PartKind, audit};
-use std::process::ExitCode;
 
 /// Subcommands of `kraftwerk catalog` (a kind name is a plain argument, not one of these).
 #[derive(Debug, clap::Subcommand)]
@@ -47,21 +47,20 @@ struct Hit<'a> {
 
 /// `kraftwerk catalog search TEXT [--kind K] [--limit N]`: exit 0 with results, 1 when nothing
 /// matched, 2 on a bad kind or an unreadable catalog.
-pub fn search(a: &SearchArgs) -> ExitCode {
+pub fn search(a: &SearchArgs) -> Result<(), CliError> {
     let kinds: Vec<PartKind> = match a.kind.as_deref() {
         None => PartKind::ALL.to_vec(),
         Some(s) => {
             let Some(k) = kind_from(s) else {
-                eprintln!("kraftwerk: unknown kind `{s}`; one of: {}", PartKind::ALL.map(PartKind::plural).join(", "));
-                return ExitCode::from(2);
+                return Err(bad(format!(
+                    "unknown kind `{s}`; one of: {}",
+                    PartKind::ALL.map(PartKind::plural).join(", ")
+                )));
             };
             vec![k]
         }
     };
-    let catalog = match load_catalog() {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+    let catalog = load_catalog()?;
     let query = a.text.join(" ");
     let index = PartSearch::new(&catalog, &kinds);
     let found = index.search(&query);
@@ -71,19 +70,18 @@ pub fn search(a: &SearchArgs) -> ExitCode {
         .take(a.limit as usize)
         .map(|(kind, p, name)| Hit { id: p.id(), kind: kind.plural(), name, figures: p.summary(), source: p.source() })
         .collect();
-    let code = if hits.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    let code = if hits.is_empty() { Err(CliError::Failed(None)) } else { Ok(()) };
     if a.format == Format::Json {
-        let printed = print_json(&serde_json::json!({
+        print_json(&serde_json::json!({
             "query": query,
             "kind": a.kind,
             "total": total,
             "results": hits,
-        }));
-        return if printed == ExitCode::SUCCESS { code } else { printed };
+        }))?;
+        return code;
     }
     if hits.is_empty() {
-        eprintln!("kraftwerk: no part matches `{query}` (searched {} parts)", index.len());
-        return code;
+        return Err(CliError::Failed(Some(format!("no part matches `{query}` (searched {} parts)", index.len()))));
     }
     outln!(
         "{total} part{} match `{query}`{}",
@@ -110,14 +108,8 @@ fn rows(c: &Catalog, kind: PartKind) -> Vec<(String, String, String, String)> {
 }
 
 /// `catalog --stats`.
-fn print_stats(format: Format) -> ExitCode {
-    let (c, report) = match crate::catalog::builtin_with_report() {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("kraftwerk: {e}");
-            return ExitCode::from(2);
-        }
-    };
+fn print_stats(format: Format) -> Result<(), CliError> {
+    let (c, report) = crate::catalog::builtin_with_report().map_err(|e| bad(e.to_string()))?;
     let s = audit::stats(&c, &report);
     if format == Format::Json {
         return print_json(&s);
@@ -157,18 +149,12 @@ fn print_stats(format: Format) -> ExitCode {
             p.priced_new_or_used_pct
         );
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 /// `catalog audit`.
-fn print_audit(format: Format) -> ExitCode {
-    let (c, report) = match crate::catalog::builtin_with_report() {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("kraftwerk: {e}");
-            return ExitCode::from(2);
-        }
-    };
+fn print_audit(format: Format) -> Result<(), CliError> {
+    let (c, report) = crate::catalog::builtin_with_report().map_err(|e| bad(e.to_string()))?;
     let a = audit::audit(&c, &report);
     if format == Format::Json {
         return print_json(&a);
@@ -220,29 +206,28 @@ fn print_audit(format: Format) -> ExitCode {
     for d in a.likely_duplicates.iter().filter(|d| d.curated).chain(a.likely_duplicates.iter().filter(|d| !d.curated)) {
         outln!("  {} [{}]{}: {}", d.kind.plural(), d.key, if d.curated { " curated" } else { "" }, d.ids.join(", "));
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 /// Runs the subcommand.
-pub fn run(kind: Option<&str>, format: Format, stats: bool) -> ExitCode {
+pub fn run(kind: Option<&str>, format: Format, stats: bool) -> Result<(), CliError> {
     if stats {
         return print_stats(format);
     }
     if kind == Some("audit") {
         return print_audit(format);
     }
-    let catalog = match load_catalog() {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+    let catalog = load_catalog()?;
     let kinds: Vec<PartKind> = match kind {
         None => PartKind::ALL.to_vec(),
         Some(s) => {
             if let Some(k) = kind_from(s) {
                 vec![k]
             } else {
-                eprintln!("kraftwerk: unknown kind `{s}`; one of: {}", PartKind::ALL.map(PartKind::plural).join(", "));
-                return ExitCode::from(2);
+                return Err(bad(format!(
+                    "unknown kind `{s}`; one of: {}",
+                    PartKind::ALL.map(PartKind::plural).join(", ")
+                )));
             }
         }
     };
@@ -255,8 +240,7 @@ pub fn run(kind: Option<&str>, format: Format, stats: bool) -> ExitCode {
                     out.insert(k.plural().to_owned(), v);
                 }
                 Err(e) => {
-                    eprintln!("kraftwerk: cannot encode JSON: {e}");
-                    return ExitCode::from(2);
+                    return Err(bad(format!("cannot encode JSON: {e}")));
                 }
             }
         }
@@ -272,5 +256,5 @@ pub fn run(kind: Option<&str>, format: Format, stats: bool) -> ExitCode {
         }
         outln!();
     }
-    ExitCode::SUCCESS
+    Ok(())
 }

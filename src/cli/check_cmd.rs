@@ -1,6 +1,7 @@
 //! `kraftwerk check`, `kraftwerk rules`, `kraftwerk power`: the checker and the power
 //! estimate on the command line.
 
+use super::error::{CliError, bad};
 use super::{Format, load_catalog, print_json};
 use crate::catalog::Catalog;
 use crate::check::{self, RULES, Verdict};
@@ -8,26 +9,21 @@ use crate::estimate::power::{self, LoadState, PowerEstimate};
 use crate::report::{power_text, report_text};
 use crate::rig::Build;
 use std::path::Path;
-use std::process::ExitCode;
 
-/// Loads the catalog and a build file; prints the located error and returns exit code 2 on
-/// failure.
-pub(crate) fn load_build(path: &Path) -> Result<(Catalog, Build), ExitCode> {
+/// Loads the catalog and a build file with the one loader ([`crate::rig::load`]).
+///
+/// # Errors
+/// [`CliError::Build`] (located, exit 2) or the catalog's [`CliError::BadInput`].
+pub(crate) fn load_build(path: &Path) -> Result<(Catalog, Build), CliError> {
     let catalog = load_catalog()?;
-    match check::load(path, &catalog) {
-        Ok(b) => Ok((catalog, b)),
-        Err(e) => {
-            eprintln!("kraftwerk: {e}");
-            Err(ExitCode::from(2))
-        }
-    }
+    let build = crate::rig::load(path, Some(&catalog))?;
+    Ok((catalog, build))
 }
 
 /// Prints one rule's documentation.
-pub fn explain(id: &str) -> ExitCode {
+pub fn explain(id: &str) -> Result<(), CliError> {
     let Some(rule) = check::rule(id) else {
-        eprintln!("kraftwerk: no rule `{id}`; `kraftwerk rules` lists them");
-        return ExitCode::from(2);
+        return Err(bad(format!("no rule `{id}`; `kraftwerk rules` lists them")));
     };
     let d = &rule.doc;
     outln!("{} ({}, default severity {})\n{}\n", d.id, d.family, d.severity, d.title);
@@ -48,11 +44,11 @@ pub fn explain(id: &str) -> ExitCode {
             .collect();
         outln!("\nNeeds (else \"not checked\"): {}", needs.join(", "));
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 /// `kraftwerk rules`.
-pub fn rules(format: Format) -> ExitCode {
+pub fn rules(format: Format) -> Result<(), CliError> {
     if format == Format::Json {
         #[derive(serde::Serialize)]
         struct Doc {
@@ -74,28 +70,22 @@ pub fn rules(format: Format) -> ExitCode {
         outln!("  {:<20} {:<8} {}", r.doc.id, r.doc.severity.to_string(), r.doc.title);
     }
     outln!("\n`kraftwerk check --explain RULE` prints a rule's documentation.");
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 /// `kraftwerk check BUILD`.
-pub fn check(path: &Path, format: Format) -> ExitCode {
-    let (catalog, b) = match load_build(path) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+pub fn check(path: &Path, format: Format) -> Result<(), CliError> {
+    let (catalog, b) = load_build(path)?;
     let report = check::run(&b, &catalog);
     let code = match report.verdict {
-        Verdict::Fail => ExitCode::from(1),
+        Verdict::Fail => Err(CliError::Failed(None)),
         // Not a pass: parts the rules need are missing, nothing is chosen, or a rule that could
         // report an error did not run (a figure it needs is unknown).
-        Verdict::Incomplete | Verdict::Empty | Verdict::Unverified => ExitCode::from(3),
-        Verdict::Pass | Verdict::Warnings => ExitCode::SUCCESS,
+        Verdict::Incomplete | Verdict::Empty | Verdict::Unverified => Err(CliError::NotAPass),
+        Verdict::Pass | Verdict::Warnings => Ok(()),
     };
     if format == Format::Json {
-        let printed = print_json(&report);
-        if printed != ExitCode::SUCCESS {
-            return printed;
-        }
+        print_json(&report)?;
     } else {
         out!("{}", report_text(&report));
     }
@@ -103,11 +93,8 @@ pub fn check(path: &Path, format: Format) -> ExitCode {
 }
 
 /// `kraftwerk power BUILD [--state]`.
-pub fn power(path: &Path, state: LoadState, format: Format) -> ExitCode {
-    let (catalog, b) = match load_build(path) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+pub fn power(path: &Path, state: LoadState, format: Format) -> Result<(), CliError> {
+    let (catalog, b) = load_build(path)?;
     let r = b.resolve(&catalog);
     let e = power::estimate(&r, state);
     let advice = power::advise(&r);
@@ -129,5 +116,5 @@ pub fn power(path: &Path, state: LoadState, format: Format) -> ExitCode {
             outln!("  or: {alt}");
         }
     }
-    ExitCode::SUCCESS
+    Ok(())
 }

@@ -5,11 +5,11 @@
 //! Exit codes: 0 = compared, 2 = bad input (a build file that could not be read, with
 //! file:line:column; an unknown model id).
 
+use super::error::{CliError, bad};
 use super::{Format, load_catalog, print_json};
 use crate::compare::{Comparison, MAX_BUILDS};
 use clap::Args;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `kraftwerk compare`.
 #[derive(Debug, Args)]
@@ -26,28 +26,18 @@ pub struct CompareArgs {
 }
 
 /// Runs `kraftwerk compare`.
-pub fn run(args: &CompareArgs) -> ExitCode {
-    let catalog = match load_catalog() {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+pub fn run(args: &CompareArgs) -> Result<(), CliError> {
+    let catalog = load_catalog()?;
     let mut builds = Vec::new();
     for p in &args.builds {
-        // `check::load`: the same loader as `check`, `fit` and `power` (workload vocabulary
-        // included), so a misspelt precision is refused here too, located.
-        match crate::check::load(p, &catalog) {
-            Ok(b) => builds.push((b, Some(p.display().to_string()))),
-            Err(e) => {
-                eprintln!("kraftwerk: {e}");
-                return ExitCode::from(2);
-            }
-        }
+        // The one loader of every face (workload vocabulary included), so a misspelt
+        // precision is refused here too, located.
+        builds.push((crate::rig::load(p, Some(&catalog))?, Some(p.display().to_string())));
     }
     if let Some(m) = &args.model {
         let known = catalog.model(m).is_some() || builds.iter().any(|(b, _)| b.parts.models.iter().any(|x| &x.id == m));
         if !known {
-            eprintln!("kraftwerk: unknown model `{m}` (see `kraftwerk catalog models`)");
-            return ExitCode::from(2);
+            return Err(bad(format!("unknown model `{m}` (see `kraftwerk catalog models`)")));
         }
     }
     let c = Comparison::of(&builds, &catalog, args.model.as_deref());
@@ -55,7 +45,7 @@ pub fn run(args: &CompareArgs) -> ExitCode {
         Format::Json => print_json(&c),
         Format::Text => {
             out!("{}", c.text());
-            ExitCode::SUCCESS
+            Ok(())
         }
     }
 }

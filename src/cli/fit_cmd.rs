@@ -2,13 +2,13 @@
 //! [--mode M] [--search]`.
 
 use super::check_cmd::load_build;
+use super::error::{CliError, bad};
 use super::{Format, print_json};
 use crate::estimate::fit::{self, BuildFit, FitOptions};
 use crate::estimate::llm::search::{self, Alternatives};
 use crate::estimate::llm::{FitReport, FitVerdict, Parallelism};
 use crate::model_file::read_model_file;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `kraftwerk fit`.
 #[derive(Debug, clap::Args)]
@@ -86,17 +86,13 @@ pub struct FitArgs {
 }
 
 /// Runs `kraftwerk fit`: exit 0 when it fits, 1 when it does not, 2 on bad input.
-pub fn run(a: &FitArgs) -> ExitCode {
-    let (catalog, build) = match load_build(&a.build) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+pub fn run(a: &FitArgs) -> Result<(), CliError> {
+    let (catalog, build) = load_build(&a.build)?;
     let model_file = match &a.model_file {
         Some(p) => match read_model_file(p) {
             Ok(f) => Some(f),
             Err(e) => {
-                eprintln!("kraftwerk: {}: {e}", p.display());
-                return ExitCode::from(2);
+                return Err(bad(format!("{}: {e}", p.display())));
             }
         },
         None => None,
@@ -120,26 +116,20 @@ pub fn run(a: &FitArgs) -> ExitCode {
         nodes: a.nodes,
         interconnect: a.interconnect.clone(),
     };
-    let result = match fit::for_build(&build, &catalog, &opts) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("kraftwerk: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let code = if result.fit.verdict == FitVerdict::DoesNotFit { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    let result = fit::for_build(&build, &catalog, &opts).map_err(|e| bad(e.to_string()))?;
+    let code = if result.fit.verdict == FitVerdict::DoesNotFit { Err(CliError::Failed(None)) } else { Ok(()) };
     if a.format == Format::Json {
         let printed = match &a.measured {
             Some(path) => match measured_report(path, &build, &catalog, &opts, &result) {
                 Ok(measured) => print_json(&FitWithMeasured { result: &result, measured }),
                 Err(e) => {
-                    eprintln!("kraftwerk: {}: {e}", path.display());
-                    return ExitCode::from(2);
+                    return Err(bad(format!("{}: {e}", path.display())));
                 }
             },
             None => print_json(&result),
         };
-        return if printed == ExitCode::SUCCESS { code } else { printed };
+        printed?;
+        return code;
     }
     if let Some(f) = &model_file {
         outln!("model file {}", f.summary());
@@ -189,8 +179,7 @@ pub fn run(a: &FitArgs) -> ExitCode {
         match measured_report(path, &build, &catalog, &opts, &result) {
             Ok(m) => print_measured(&m, &result),
             Err(e) => {
-                eprintln!("kraftwerk: {}: {e}", path.display());
-                return ExitCode::from(2);
+                return Err(bad(format!("{}: {e}", path.display())));
             }
         }
     }

@@ -6,12 +6,12 @@
 //! when nothing failed but a node measured nothing (a report with no GPU, a check not measured),
 //! 2 when a report cannot be read or none was given.
 
+use super::error::{CliError, bad};
 use super::{Format, print_json};
 use crate::live::fleet::{FleetReport, merge};
 use crate::live::grading::Grade;
 use crate::live::validate::Validation;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 /// Arguments of `kraftwerk fleet`.
 #[derive(Debug, clap::Args)]
@@ -52,38 +52,29 @@ fn read(path: &Path) -> Result<Validation, String> {
 }
 
 /// Runs `kraftwerk fleet`.
-pub fn run(a: &FleetArgs) -> ExitCode {
+pub fn run(a: &FleetArgs) -> Result<(), CliError> {
     let paths = match files(&a.reports) {
         Ok(p) if !p.is_empty() => p,
         Ok(_) => {
-            eprintln!("kraftwerk fleet: no report found (give `kraftwerk validate --format json` outputs)");
-            return ExitCode::from(2);
+            return Err(bad("no report found (give `kraftwerk validate --format json` outputs)").within("fleet"));
         }
-        Err(e) => {
-            eprintln!("kraftwerk fleet: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return Err(bad(e).within("fleet")),
     };
     let mut reports = Vec::with_capacity(paths.len());
     for p in &paths {
-        match read(p) {
-            Ok(v) => reports.push((p.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned()), v)),
-            Err(e) => {
-                eprintln!("kraftwerk fleet: {e}");
-                return ExitCode::from(2);
-            }
-        }
+        let v = read(p).map_err(|e| bad(e).within("fleet"))?;
+        reports.push((p.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned()), v));
     }
     let f = merge(&reports);
     let code = match f.overall {
-        Grade::Fail => ExitCode::from(1),
+        Grade::Fail => Err(CliError::Failed(None)),
         // Not a pass: a node's report measured nothing (no GPU counted, a check not measured).
-        Grade::NotMeasured => ExitCode::from(3),
-        Grade::Pass | Grade::Info | Grade::Warn => ExitCode::SUCCESS,
+        Grade::NotMeasured => Err(CliError::NotAPass),
+        Grade::Pass | Grade::Info | Grade::Warn => Ok(()),
     };
     if a.format == Format::Json {
-        let printed = print_json(&f);
-        return if printed == ExitCode::SUCCESS { code } else { printed };
+        print_json(&f)?;
+        return code;
     }
     out!("{}", render(&f));
     code

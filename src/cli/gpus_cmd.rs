@@ -10,6 +10,7 @@
 //! JSON of `monitor`: one [`Snapshot`] per line (JSON Lines); the summary goes to stderr.
 
 use super::Format;
+use super::error::{CliError, bad};
 use crate::live::fields::smi_fields;
 use crate::live::nvml::{self, GpuSample, GpuStatic, NvmlState, SampleOptions, Snapshot, SystemInfo};
 use crate::live::record::Recording;
@@ -19,7 +20,6 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Format version of the `gpus --format json` output.
@@ -47,18 +47,18 @@ fn state_json(state: &NvmlState) -> Value {
 }
 
 /// Prints a not-ready state (text or JSON) and returns exit 0.
-fn print_not_ready(state: &NvmlState, format: Format) -> ExitCode {
+fn print_not_ready(state: &NvmlState, format: Format) -> Result<(), CliError> {
     match format {
         Format::Text => {
             outln!("{}", state.message());
-            ExitCode::SUCCESS
+            Ok(())
         }
         Format::Json => super::print_json(&state_json(state)),
     }
 }
 
 /// `kraftwerk gpus`.
-pub fn run_gpus(format: Format) -> ExitCode {
+pub fn run_gpus(format: Format) -> Result<(), CliError> {
     let mut gpus = match nvml::open() {
         NvmlState::Ready(g) => g,
         other => return print_not_ready(&other, format),
@@ -67,7 +67,7 @@ pub fn run_gpus(format: Format) -> ExitCode {
     match format {
         Format::Text => {
             out!("{}", gpus_text(gpus.system(), gpus.gpus(), gpus.topology(), Some(&snapshot)));
-            ExitCode::SUCCESS
+            Ok(())
         }
         Format::Json => super::print_json(&gpus_json(gpus.system(), gpus.gpus(), gpus.topology(), Some(&snapshot))),
     }
@@ -346,10 +346,9 @@ pub fn run_monitor(
     record: Option<&Path>,
     prometheus: Option<std::net::SocketAddr>,
     format: Format,
-) -> ExitCode {
+) -> Result<(), CliError> {
     if !seconds.is_finite() || seconds < 0.0 {
-        eprintln!("kraftwerk monitor: --seconds must be a number of seconds >= 0, not {seconds}");
-        return ExitCode::from(2);
+        return Err(bad(format!("--seconds must be a number of seconds >= 0, not {seconds}")).within("monitor"));
     }
     let gpus = match nvml::open() {
         NvmlState::Ready(g) => g,
@@ -376,8 +375,7 @@ pub fn run_monitor(
                     Some(e)
                 }
                 Err(e) => {
-                    eprintln!("kraftwerk monitor: cannot serve Prometheus metrics on {addr}: {e}");
-                    return ExitCode::from(2);
+                    return Err(bad(format!("cannot serve Prometheus metrics on {addr}: {e}")).within("monitor"));
                 }
             }
         }
@@ -407,13 +405,8 @@ pub fn run_monitor(
         );
     }
     let config = SamplerConfig { interval, channel_capacity: 1024 };
-    let sampler = match Sampler::spawn(Box::new(gpus), config, None) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("kraftwerk monitor: cannot start the sampler thread: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let sampler = Sampler::spawn(Box::new(gpus), config, None)
+        .map_err(|e| bad(format!("cannot start the sampler thread: {e}")).within("monitor"))?;
     stop_on_ctrl_c();
     let deadline = (!forever).then(|| Instant::now() + Duration::from_secs_f64(seconds));
     let mut read_us: Vec<u64> = Vec::new();
@@ -486,7 +479,7 @@ fn finish_monitor(
     dropped: u64,
     recording: Option<(&Recording, &Path)>,
     format: Format,
-) -> ExitCode {
+) -> Result<(), CliError> {
     let mut summary = format!("{snapshots} snapshot(s) of {gpu_count} GPU(s)");
     if let Some((median, p95, max)) = read_time_stats(read_us) {
         let verdict = if median <= SAMPLE_TARGET_US { "within" } else { "over" };
@@ -508,8 +501,7 @@ fn finish_monitor(
     }
     if let Some((r, path)) = recording {
         if let Err(e) = r.save(path) {
-            eprintln!("kraftwerk monitor: {e}");
-            return ExitCode::from(2);
+            return Err(bad(e.to_string()).within("monitor"));
         }
         let msg = format!("recorded {} snapshot(s) to {}", r.snapshots.len(), path.display());
         match format {
@@ -517,7 +509,7 @@ fn finish_monitor(
             Format::Json => eprintln!("{msg}"),
         }
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 #[cfg(test)]

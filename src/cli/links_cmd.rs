@@ -7,6 +7,7 @@
 //!
 //! Exit codes: 0 = every check passed, informed or warned, 1 = a check failed, 2 = bad input.
 
+use super::error::{CliError, bad};
 use super::{Format, load_catalog, print_json};
 use crate::live::links::nccl_env::{self, CHILD_ENV, ChildPlan};
 use crate::live::links::{self, DEFAULT_MAX_BYTES, DEFAULT_P2P_BYTES, ELEMENT_BYTES, LinksOptions, checks};
@@ -31,23 +32,21 @@ pub struct LinksArgs {
 }
 
 /// Runs `kraftwerk links`.
-pub fn run(args: &LinksArgs) -> ExitCode {
+pub fn run(args: &LinksArgs) -> Result<(), CliError> {
     if args.max_bytes < ELEMENT_BYTES {
-        eprintln!("kraftwerk links: --max-bytes must be at least {ELEMENT_BYTES}");
-        return ExitCode::from(2);
+        return Err(bad(format!("--max-bytes must be at least {ELEMENT_BYTES}")).within("links"));
     }
     let (catalog, expected) = match &args.build {
-        Some(path) => match super::check_cmd::load_build(path) {
-            Ok((catalog, build)) => {
-                let e = checks::expectations_from_build(&build, &catalog);
-                (Some(catalog), Some(e))
-            }
-            Err(code) => return code,
-        },
+        Some(path) => {
+            let (catalog, build) = super::check_cmd::load_build(path)?;
+            let e = checks::expectations_from_build(&build, &catalog);
+            (Some(catalog), Some(e))
+        }
         None => (load_catalog().ok(), None),
     };
     if let Some(code) = restart_if_needed() {
-        return code;
+        // The restarted run printed its own report and errors.
+        return CliError::from_code(code);
     }
     let (tx, rx) = mpsc::sync_channel::<String>(64);
     let opts = LinksOptions {
@@ -75,17 +74,11 @@ pub fn run(args: &LinksArgs) -> ExitCode {
     if let Ok(h) = printer {
         let _ = h.join();
     }
-    let code = match args.format {
-        Format::Json => print_json(&report),
-        Format::Text => {
-            out!("{}", links::text::render(&report));
-            ExitCode::SUCCESS
-        }
-    };
-    if code != ExitCode::SUCCESS {
-        return code;
+    match args.format {
+        Format::Json => print_json(&report)?,
+        Format::Text => out!("{}", links::text::render(&report)),
     }
-    if report.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if report.failed() { Err(CliError::Failed(None)) } else { Ok(()) }
 }
 
 /// Whether cudarc can run NCCL as things are: no driver (nothing will run) or NCCL found.

@@ -3,6 +3,7 @@
 //! [`crate::rig::import_list`], the rendering [`crate::rig::parts_list`].
 
 use super::check_cmd::load_build;
+use super::error::{CliError, bad};
 use super::load_catalog;
 use crate::rig::import_list::{self, MAX_LIST_BYTES};
 use crate::rig::parts_list::PartsList;
@@ -10,7 +11,6 @@ use crate::rig::{self, BuildError};
 use clap::{Args, ValueEnum};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 /// `kraftwerk import FILE|- [--out FILE]`.
 #[derive(Debug, Args)]
@@ -79,25 +79,10 @@ fn read_input(input: &str) -> Result<(String, String), BuildError> {
 
 /// `kraftwerk import`: exit 0 when every line matched, 1 when some did not (the build is still
 /// written, the lines named on stderr and in its notes), 2 on unreadable input.
-pub fn import(args: &ImportArgs) -> ExitCode {
-    let (shown, text) = match read_input(&args.input) {
-        Ok(read) => read,
-        Err(err) => {
-            eprintln!("kraftwerk: {err}");
-            return ExitCode::from(2);
-        }
-    };
-    let catalog = match load_catalog() {
-        Ok(catalog) => catalog,
-        Err(code) => return code,
-    };
-    let list = match import_list::import_list(&shown, &text, &catalog) {
-        Ok(list) => list,
-        Err(err) => {
-            eprintln!("kraftwerk: {err}");
-            return ExitCode::from(2);
-        }
-    };
+pub fn import(args: &ImportArgs) -> Result<(), CliError> {
+    let (shown, text) = read_input(&args.input).map_err(|err| bad(err.to_string()))?;
+    let catalog = load_catalog()?;
+    let list = import_list::import_list(&shown, &text, &catalog).map_err(|err| bad(err.to_string()))?;
     eprintln!(
         "kraftwerk: {shown}: {}, {} part line{}{}",
         list.format.name(),
@@ -128,45 +113,34 @@ pub fn import(args: &ImportArgs) -> ExitCode {
             if priced == 1 { "" } else { "s" }
         );
     }
-    let ron = match rig::to_ron_string(&list.build) {
-        Ok(ron) => ron,
-        Err(err) => {
-            eprintln!("kraftwerk: cannot encode the build: {err}");
-            return ExitCode::from(2);
-        }
-    };
+    let ron = rig::to_ron_string(&list.build).map_err(|err| bad(format!("cannot encode the build: {err}")))?;
     // The file must read back the way `check` reads it.
-    if let Err(err) = crate::check::input::load_str("<imported build>", &ron, &catalog) {
-        eprintln!("kraftwerk: the imported build does not load back: {err}");
-        return ExitCode::from(2);
+    if let Err(err) = rig::load_str("<imported build>", &ron, Some(&catalog)) {
+        return Err(bad(format!("the imported build does not load back: {err}")));
     }
     match &args.out {
         Some(out) => {
             if out.exists() && std::fs::read(out).is_err() {
-                eprintln!("kraftwerk: {}: exists and cannot be read; not overwriting it", out.display());
-                return ExitCode::from(2);
+                return Err(bad(format!("{}: exists and cannot be read; not overwriting it", out.display())));
             }
             if args.input != "-" && same_file(Path::new(&args.input), out) {
-                eprintln!("kraftwerk: {}: is the input list; not overwriting it", out.display());
-                return ExitCode::from(2);
+                return Err(bad(format!("{}: is the input list; not overwriting it", out.display())));
             }
             if let Err(err) = rig::save(out, &list.build) {
-                eprintln!("kraftwerk: {err}");
-                return ExitCode::from(2);
+                return Err(bad(err.to_string()));
             }
             eprintln!("kraftwerk: wrote {}", out.display());
         }
         None => out!("{ron}"),
     }
     if list.unmatched.is_empty() {
-        ExitCode::SUCCESS
+        Ok(())
     } else {
-        eprintln!(
-            "kraftwerk: {} line{} not imported (named above and in the build's notes)",
+        Err(CliError::Failed(Some(format!(
+            "{} line{} not imported (named above and in the build's notes)",
             list.unmatched.len(),
             if list.unmatched.len() == 1 { "" } else { "s" }
-        );
-        ExitCode::from(1)
+        ))))
     }
 }
 
@@ -178,14 +152,11 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// `kraftwerk export --list markdown BUILD`.
-pub fn export(args: &ExportArgs) -> ExitCode {
-    let (catalog, build) = match load_build(&args.build) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+pub fn export(args: &ExportArgs) -> Result<(), CliError> {
+    let (catalog, build) = load_build(&args.build)?;
     let list = PartsList::of(&build, &catalog);
     match args.list {
         ListLayout::Markdown => out!("{}", list.pcpartpicker_markdown()),
     }
-    ExitCode::SUCCESS
+    Ok(())
 }

@@ -10,6 +10,7 @@ pub mod out;
 mod catalog_cmd;
 pub mod check_cmd;
 mod compare_cmd;
+pub mod error;
 mod fit_cmd;
 mod fleet_cmd;
 mod gpus_cmd;
@@ -24,8 +25,8 @@ pub mod shell_cmd;
 mod validate_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use error::{CliError, bad};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Output format of every reporting subcommand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -196,14 +197,14 @@ pub enum StateArg {
 }
 
 /// Runs the CLI; `None` command means the caller opens the GUI.
-pub fn run(cmd: Command) -> ExitCode {
+pub fn run(cmd: Command) -> Result<(), CliError> {
     match cmd {
         Command::Catalog { command: Some(catalog_cmd::CatalogCommand::Search(a)), .. } => catalog_cmd::search(&a),
         Command::Catalog { kind, format, stats, command: None } => catalog_cmd::run(kind.as_deref(), format, stats),
         Command::Check { build, explain, format } => match (explain, build) {
             (Some(rule), _) => check_cmd::explain(&rule),
             (None, Some(path)) => check_cmd::check(&path, format),
-            (None, None) => ExitCode::from(2),
+            (None, None) => Err(bad("check: give a BUILD file or --explain RULE")),
         },
         Command::Fit(args) => fit_cmd::run(&args),
         Command::Validate(args) => validate_cmd::run(&args),
@@ -234,21 +235,18 @@ pub fn run(cmd: Command) -> ExitCode {
 }
 
 /// Prints a serializable value as pretty JSON to stdout; returns exit code 2 on failure.
-pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> ExitCode {
+pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
     match serde_json::to_string_pretty(value) {
         Ok(s) => {
             outln!("{s}");
-            ExitCode::SUCCESS
+            Ok(())
         }
-        Err(e) => {
-            eprintln!("kraftwerk: cannot encode JSON: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => Err(CliError::Runtime(format!("cannot encode JSON: {e}"))),
     }
 }
 
 /// Loads the catalog with the user's parts, printing user-file problems to stderr.
-pub(crate) fn load_catalog() -> Result<crate::catalog::Catalog, ExitCode> {
+pub(crate) fn load_catalog() -> Result<crate::catalog::Catalog, CliError> {
     let dir = crate::catalog::user_parts_dir();
     match crate::catalog::load_with_user_dir(dir.as_deref()) {
         Ok((c, problems)) => {
@@ -257,9 +255,6 @@ pub(crate) fn load_catalog() -> Result<crate::catalog::Catalog, ExitCode> {
             }
             Ok(c)
         }
-        Err(e) => {
-            eprintln!("kraftwerk: {e}");
-            Err(ExitCode::from(2))
-        }
+        Err(e) => Err(bad(e.to_string())),
     }
 }

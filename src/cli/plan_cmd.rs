@@ -3,6 +3,7 @@
 //! Exit 0 when at least one build meets the goal, 1 when none does (the binding constraint and
 //! what relaxing it would buy are printed), 2 on bad input.
 
+use super::error::{CliError, bad};
 use super::{Format, load_catalog, print_json};
 use crate::plan::adapter;
 use crate::plan::plan_blocking;
@@ -10,7 +11,6 @@ use crate::plan::search::model_ref;
 use crate::plan::{Form, Goal, PlanOutcome, PlanResult};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Form argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -124,45 +124,28 @@ pub fn goal(a: &PlanArgs) -> Goal {
 }
 
 /// Runs `kraftwerk plan`.
-pub fn run(a: &PlanArgs) -> ExitCode {
-    let catalog = match load_catalog() {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+pub fn run(a: &PlanArgs) -> Result<(), CliError> {
+    let catalog = load_catalog()?;
     let goal = goal(a);
-    let out = match plan_blocking(&catalog, &goal) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("kraftwerk plan: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let out = plan_blocking(&catalog, &goal).map_err(|e| bad(e.to_string()).within("plan"))?;
     let mut saved = Vec::new();
     if let Some(dir) = &a.out {
         if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("kraftwerk plan: cannot create {}: {e}", dir.display());
-            return ExitCode::from(2);
+            return Err(bad(format!("cannot create {}: {e}", dir.display())).within("plan"));
         }
         for r in &out.results {
             let path = dir.join(format!("plan-{}.rig.ron", r.rank));
             if let Err(e) = adapter::save(&path, &r.build) {
-                eprintln!("kraftwerk plan: {e}");
-                return ExitCode::from(2);
+                return Err(bad(e.to_string()).within("plan"));
             }
             saved.push(path.display().to_string());
         }
     }
-    let code = match a.format {
-        Format::Json => print_json(&out),
-        Format::Text => {
-            out!("{}", render_text(&out, &saved));
-            ExitCode::SUCCESS
-        }
-    };
-    if code != ExitCode::SUCCESS {
-        return code;
+    match a.format {
+        Format::Json => print_json(&out)?,
+        Format::Text => out!("{}", render_text(&out, &saved)),
     }
-    if out.results.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if out.results.is_empty() { Err(CliError::Failed(None)) } else { Ok(()) }
 }
 
 fn usd(p: Option<f64>) -> String {

@@ -1,13 +1,13 @@
 //! `kraftwerk prices [BUILD] [--format text|json]`: a build's parts with price, date, source and
 //! age; without a build, the catalog's priced share per kind and the street-price import.
 
+use super::error::{CliError, bad};
 use super::{Format, load_catalog, print_json};
 use crate::catalog::prices::{self, PricedShare};
 use crate::catalog::street::StreetMeta;
 use crate::rig::parts_list::{PartsList, PartsRow, usd};
 use serde::Serialize;
 use std::path::Path;
-use std::process::ExitCode;
 
 /// One part line of `prices BUILD`.
 #[derive(Debug, Serialize)]
@@ -85,11 +85,8 @@ fn line(r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
 }
 
 /// `prices BUILD`.
-fn build_prices(path: &Path, format: Format) -> ExitCode {
-    let (catalog, build) = match super::check_cmd::load_build(path) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+fn build_prices(path: &Path, format: Format) -> Result<(), CliError> {
+    let (catalog, build) = super::check_cmd::load_build(path)?;
     let list = PartsList::of(&build, &catalog);
     let today = prices::today_utc();
     let out = BuildPrices {
@@ -125,20 +122,16 @@ fn build_prices(path: &Path, format: Format) -> ExitCode {
         }
     }
     outln!("total: {}", list.total_text());
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 /// `prices` without a build.
-fn catalog_prices(format: Format) -> ExitCode {
-    let catalog = match load_catalog() {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+fn catalog_prices(format: Format) -> Result<(), CliError> {
+    let catalog = load_catalog()?;
     let report = match crate::catalog::builtin_with_report() {
         Ok((_, r)) => r,
         Err(e) => {
-            eprintln!("kraftwerk: {e}");
-            return ExitCode::from(2);
+            return Err(bad(e.to_string()));
         }
     };
     let today = prices::today_utc();
@@ -184,11 +177,11 @@ fn catalog_prices(format: Format) -> ExitCode {
             );
         }
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 /// Runs the subcommand.
-pub fn run(build: Option<&Path>, format: Format) -> ExitCode {
+pub fn run(build: Option<&Path>, format: Format) -> Result<(), CliError> {
     match build {
         Some(path) => build_prices(path, format),
         None => catalog_prices(format),

@@ -3,12 +3,12 @@
 //! Exit codes: 0 = every check passed or warned, 1 = a check failed, 2 = bad arguments.
 
 use super::Format;
+use super::error::{CliError, bad};
 use crate::live::probe::{
     self, BackendChoice, DeviceReport, ExpectedGpu, GemmPrecision, Grade, ProbeConfig, ProbePhase, ProbeProgress,
     ProbeReport,
 };
 use std::fmt::Write as _;
-use std::process::ExitCode;
 use std::sync::mpsc;
 
 /// Arguments of `kraftwerk probe`.
@@ -52,28 +52,25 @@ pub enum BackendArg {
 }
 
 /// Runs the probe.
-pub fn run(args: &ProbeArgs) -> ExitCode {
+pub fn run(args: &ProbeArgs) -> Result<(), CliError> {
     let mut precisions = Vec::new();
     for p in &args.precision {
         match p.parse::<GemmPrecision>() {
             Ok(p) if !precisions.contains(&p) => precisions.push(p),
             Ok(_) => {}
             Err(e) => {
-                eprintln!("kraftwerk probe: {e}");
-                return ExitCode::from(2);
+                return Err(bad(e.to_string()).within("probe"));
             }
         }
     }
     if precisions.is_empty() || args.seconds.is_nan() || args.seconds < 0.0 || args.size == 0 || args.iterations == 0 {
-        eprintln!("kraftwerk probe: need at least one precision, --seconds ≥ 0, --size ≥ 1, --iterations ≥ 1");
-        return ExitCode::from(2);
+        return Err(bad("need at least one precision, --seconds ≥ 0, --size ≥ 1, --iterations ≥ 1").within("probe"));
     }
     let catalog = crate::cli::load_catalog().ok();
     let mut expected = None;
     if let Some(id) = &args.expect {
         let Some(g) = catalog.as_ref().and_then(|c| c.gpu(id)) else {
-            eprintln!("kraftwerk probe: no GPU `{id}` in the catalog (see `kraftwerk catalog gpus`)");
-            return ExitCode::from(2);
+            return Err(bad(format!("no GPU `{id}` in the catalog (see `kraftwerk catalog gpus`)")).within("probe"));
         };
         expected = Some(ExpectedGpu::from_catalog(g));
     }
@@ -123,12 +120,10 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
             ),
         }
     }
-    let code = if report.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    let code = if report.failed() { Err(CliError::Failed(None)) } else { Ok(()) };
     match args.format {
         Format::Json => {
-            if super::print_json(&report) != ExitCode::SUCCESS {
-                return ExitCode::from(2);
-            }
+            super::print_json(&report)?;
         }
         Format::Text => out!("{}", render_text(&report)),
     }

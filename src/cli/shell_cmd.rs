@@ -2,9 +2,9 @@
 //! roff man page (`clap_mangen`), both generated from the same clap command tree as `--help`.
 
 use super::Cli;
+use super::error::CliError;
 use clap::CommandFactory;
 use std::io::Write;
-use std::process::ExitCode;
 
 /// The completion script for `shell`, for the binary name `kraftwerk`.
 pub fn completions_text(shell: clap_complete::Shell) -> Vec<u8> {
@@ -109,30 +109,24 @@ fn rename_extra(roff: &str, macro_name: &str) -> String {
 
 /// Writes `bytes` to stdout: exit 0, or 2 when stdout cannot be written (a closed pipe is not
 /// an error).
-fn print_bytes(bytes: &[u8]) -> ExitCode {
+fn print_bytes(bytes: &[u8]) -> Result<(), CliError> {
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("kraftwerk: cannot write to stdout: {e}");
-            ExitCode::from(2)
-        }
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError::Runtime(format!("cannot write to stdout: {e}"))),
     }
 }
 
 /// `kraftwerk completions SHELL`.
-pub fn completions(shell: clap_complete::Shell) -> ExitCode {
+pub fn completions(shell: clap_complete::Shell) -> Result<(), CliError> {
     print_bytes(&completions_text(shell))
 }
 
 /// `kraftwerk man`.
-pub fn man() -> ExitCode {
+pub fn man() -> Result<(), CliError> {
     match man_page() {
         Ok(page) => print_bytes(page.as_bytes()),
-        Err(e) => {
-            eprintln!("kraftwerk: cannot render the man page: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => Err(CliError::Runtime(format!("cannot render the man page: {e}"))),
     }
 }

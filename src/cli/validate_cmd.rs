@@ -8,6 +8,7 @@
 //! file or recording cannot be read.
 
 use super::check_cmd::load_build;
+use super::error::{CliError, bad};
 use super::{Format, print_json};
 use crate::live::grading::Grade;
 use crate::live::links::{self, LinksOptions, LinksReport};
@@ -18,7 +19,6 @@ use crate::live::sampler::{PROBE_INTERVAL, Sampler, SamplerConfig};
 use crate::live::smi;
 use crate::live::validate::{Observed, Validation, validate_observed};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 /// Arguments of `kraftwerk validate`.
 #[derive(Debug, clap::Args)]
@@ -63,34 +63,22 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
 }
 
 /// Runs `kraftwerk validate`.
-pub fn run(a: &ValidateArgs) -> ExitCode {
-    let (catalog, build) = match load_build(&a.build) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+pub fn run(a: &ValidateArgs) -> Result<(), CliError> {
+    let (catalog, build) = load_build(&a.build)?;
     let v = if let Some(path) = &a.from {
-        match from_file(path, &build, &catalog) {
-            Ok(v) => v,
-            Err(e) => {
-                eprintln!("kraftwerk validate: {e}");
-                return ExitCode::from(2);
-            }
-        }
+        from_file(path, &build, &catalog).map_err(|e| bad(e).within("validate"))?
     } else {
-        match observe_live(a, &build, &catalog) {
-            Ok(o) => validate_observed(&build, &catalog, &o),
-            Err(code) => return code,
-        }
+        validate_observed(&build, &catalog, &observe_live(a, &build, &catalog)?)
     };
     let code = match v.overall {
-        Grade::Fail => ExitCode::from(1),
+        Grade::Fail => Err(CliError::Failed(None)),
         // Not a pass: a check that could have found a fault measured nothing.
-        Grade::NotMeasured => ExitCode::from(3),
-        Grade::Pass | Grade::Info | Grade::Warn => ExitCode::SUCCESS,
+        Grade::NotMeasured => Err(CliError::NotAPass),
+        Grade::Pass | Grade::Info | Grade::Warn => Ok(()),
     };
     if a.format == Format::Json {
-        let printed = print_json(&v);
-        return if printed == ExitCode::SUCCESS { code } else { printed };
+        print_json(&v)?;
+        return code;
     }
     print_validation(&v);
     code
@@ -114,7 +102,7 @@ fn observe_live(
     a: &ValidateArgs,
     build: &crate::rig::Build,
     catalog: &crate::catalog::Catalog,
-) -> Result<Observed, ExitCode> {
+) -> Result<Observed, CliError> {
     let mut obs = Observed { source: "live".to_owned(), ..Observed::default() };
     obs.node = crate::live::record::MachineInfo::current().hostname;
     let state = nvml::open();
@@ -135,17 +123,11 @@ fn observe_live(
         }
     };
     let mut probe_report: Option<ProbeReport> = match &a.probe_report {
-        Some(path) => Some(read_json(path).map_err(|e| {
-            eprintln!("kraftwerk validate: {e}");
-            ExitCode::from(2)
-        })?),
+        Some(path) => Some(read_json(path).map_err(|e| bad(e).within("validate"))?),
         None => None,
     };
     if let Some(path) = &a.links_report {
-        obs.links = Some(read_json::<LinksReport>(path).map_err(|e| {
-            eprintln!("kraftwerk validate: {e}");
-            ExitCode::from(2)
-        })?);
+        obs.links = Some(read_json::<LinksReport>(path).map_err(|e| bad(e).within("validate"))?);
     }
     // NVML samples during the whole measurement: the PCIe link and clock events under load.
     let sampler = gpus.and_then(|g| {

@@ -190,6 +190,25 @@ fn rows() -> Vec<Row> {
             "workload.mode: unknown mode `pretrain`",
             At(r#"mode: "pretrain""#),
         ),
+        // The rest of the workload vocabulary, typed in the build: refused at load by every
+        // command (before, `check` and `compare` took these and the estimate failed later).
+        row(
+            "check",
+            &[("WORKLOAD", r#"model: "llama-3.1-8b", precision: "bf16", context: 8192, parallel: "tp8""#)],
+            2,
+            "workload.parallel: unknown parallelism `tp8`",
+            At(r#"parallel: "tp8""#),
+        ),
+        row(
+            "power",
+            &[(
+                "WORKLOAD",
+                r#"model: "llama-3.1-8b", precision: "bf16", context: 8192, nodes: 2, interconnect: "ib-xdr""#,
+            )],
+            2,
+            "workload.interconnect: unknown interconnect `ib-xdr` (ib-ndr",
+            At(r#"interconnect: "ib-xdr""#),
+        ),
         row(
             "check",
             &[("WORKLOAD", r#"model: "llama-9-1t", precision: "bf16", context: 8192"#)],

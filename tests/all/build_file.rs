@@ -299,7 +299,7 @@ fn real_parts_lists_import_to_builds_that_check_reads() {
             assert!(ron.contains(&format!("\"{id}\"")), "{name}: {id} missing in\n{ron}");
         }
         // `check` reads it: it loads with every id known, resolves, and the checker runs.
-        let loaded = kraftwerk::check::input::load_str(name, &ron, &c).unwrap_or_else(|e| panic!("{e}\n{ron}"));
+        let loaded = kraftwerk::rig::load_str(name, &ron, Some(&c)).unwrap_or_else(|e| panic!("{e}\n{ron}"));
         assert_eq!(&loaded, b, "{name}: the file reads back to the same build");
         assert!(loaded.unknown_ids(&c).is_empty());
         let r = loaded.resolve(&c);
@@ -382,4 +382,95 @@ fn a_plain_list_one_part_a_line() {
     assert_eq!(l.build.psus.len(), 2, "x 2 is two PSUs");
     assert_eq!(l.unmatched.len(), 1);
     assert_eq!(l.unmatched[0].line.line, 5);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The workload vocabulary, typed in the build (`kraftwerk::rig::Workload`, `crate::workload`).
+
+use kraftwerk::estimate::llm::{Interconnect, Mode, Parallelism, Precision};
+
+/// `GOOD` with a workload whose fields are `fields` (RON, after `model` and `context`).
+fn with_workload(fields: &str) -> String {
+    GOOD.replacen(
+        "\n)",
+        &format!(
+            "\n    workload: (\n        model: \"llama-3.1-8b\",\n        context: 8192,\n        {fields}\n    ),\n)"
+        ),
+        1,
+    )
+}
+
+#[test]
+fn workload_vocabulary_is_stored_typed() {
+    let c = catalog::builtin().expect("catalog");
+    let text = with_workload(
+        r#"precision: "q4_k_m", mode: "full-fine-tune", parallel: "tp:2,pp:2", nodes: 2, interconnect: "ib-ndr","#,
+    );
+    let b = rig::load_str("t.rig.ron", &text, Some(&c)).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let w = b.workload.as_ref().expect("workload");
+    assert_eq!(w.precision, Precision::Q4_K_M);
+    assert_eq!(w.mode, Mode::FullFineTune);
+    assert_eq!(w.parallel, Some(Parallelism::TensorPipeline { tp: 2, pp: 2 }));
+    assert_eq!(w.interconnect, Some(Interconnect::IbNdr));
+    // Saved as the same strings the file spelled, and read back equal.
+    let saved = rig::to_ron_string(&b).expect("ser");
+    for s in
+        [r#"precision: "q4_k_m""#, r#"mode: "full-fine-tune""#, r#"parallel: "tp:2,pp:2""#, r#"interconnect: "ib-ndr""#]
+    {
+        assert!(saved.contains(s), "`{s}` not in:\n{saved}");
+    }
+    assert_eq!(rig::load_str("t.rig.ron", &saved, Some(&c)).expect("reload"), b);
+    // Saving what was loaded from the saved text gives the same bytes.
+    assert_eq!(rig::to_ron_string(&rig::load_str("t", &saved, Some(&c)).expect("reload")).expect("ser"), saved);
+}
+
+#[test]
+fn every_reference_workload_saves_its_own_strings() {
+    let c = catalog::builtin().expect("catalog");
+    let mut seen = 0;
+    for path in common::reference_build_paths() {
+        let text = std::fs::read_to_string(&path).expect("read");
+        let b = rig::load(&path, Some(&c)).unwrap_or_else(|e| panic!("{e}"));
+        let Some(w) = &b.workload else { continue };
+        seen += 1;
+        let saved = rig::to_ron_string(&b).expect("ser");
+        let precision = format!("precision: \"{}\"", w.precision);
+        assert!(text.contains(&precision) && saved.contains(&precision), "{}: {precision}", path.display());
+        let mode = format!("mode: \"{}\"", w.mode.file_name());
+        assert!(saved.contains(&mode), "{}: {mode}", path.display());
+        assert!(!text.contains("mode:") || text.contains(&mode), "{}: {mode}", path.display());
+    }
+    assert!(seen >= 5, "reference builds with a workload: {seen}");
+}
+
+#[test]
+fn a_misspelt_workload_name_is_located_at_its_key_with_the_accepted_names() {
+    for (fields, key, says) in [
+        (r#"precision: "q4km","#, "precision", ["workload.precision: unknown precision `q4km`", "q4_k_m", "4.5bpw"]),
+        (
+            r#"precision: "bf16", mode: "pretrain","#,
+            "mode",
+            ["workload.mode: unknown mode `pretrain`", "inference", "qlora"],
+        ),
+        (
+            r#"precision: "bf16", parallel: "tp8","#,
+            "parallel",
+            ["workload.parallel: unknown parallelism `tp8`", "tp:N", "split:N"],
+        ),
+        (
+            r#"precision: "bf16", nodes: 2, interconnect: "ib-xdr","#,
+            "interconnect",
+            ["workload.interconnect: unknown interconnect `ib-xdr`", "ib-ndr", "eth-100"],
+        ),
+    ] {
+        let text = with_workload(fields);
+        let e = err(&text);
+        for s in says {
+            assert!(e.message.contains(s), "`{s}` not in: {e}");
+        }
+        let at = text.find(&format!("{key}:")).expect("key");
+        let line = text[..at].matches('\n').count() + 1;
+        let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
+        assert_eq!((e.line, e.column), (line, column), "{key}: {e}");
+    }
 }

@@ -234,7 +234,7 @@ fn an_am4_build_completes_with_an_imported_ddr4_kit() {
     gpus: [(gpu: "nvidia-geforce-rtx-3090", slot: 1)],
     psus: [(psu: "seasonic-prime-tx-1600-atx31")],
 )"#;
-    let b = check::input::load_str("am4.rig.ron", text, &c).expect("the build loads");
+    let b = kraftwerk::rig::load_str("am4.rig.ron", text, Some(&c)).expect("the build loads");
     let r = check::run(&b, &c);
     assert!(r.coverage.missing_parts.is_empty(), "{:?}", r.coverage.missing_parts);
     assert!(!matches!(r.verdict, Verdict::Incomplete | Verdict::Empty), "{:?}", r.verdict);
@@ -244,7 +244,7 @@ fn an_am4_build_completes_with_an_imported_ddr4_kit() {
     // The same build with a DDR5 kit is refused by memory-type: the rule ran.
     let ddr5 = text
         .replace("corsair-vengeance-lpx-32gb-2x16gb-ddr4-3200-cl16-black", "corsair-vengeance-ddr5-cmk64gx5m2b5600c40");
-    let b = check::input::load_str("am4-ddr5.rig.ron", &ddr5, &c).expect("loads");
+    let b = kraftwerk::rig::load_str("am4-ddr5.rig.ron", &ddr5, Some(&c)).expect("loads");
     let r = check::run(&b, &c);
     assert!(r.findings.iter().any(|f| f.rule == "memory-type" && f.kind == FindingKind::Problem), "{:?}", r.findings);
 }

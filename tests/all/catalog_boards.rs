@@ -325,7 +325,7 @@ fn reference_builds_check_their_slots() {
     let paths = common::reference_build_paths();
     let n = paths.len();
     for path in paths {
-        let b = check::load(&path, &c).unwrap_or_else(|e| panic!("{e}"));
+        let b = kraftwerk::rig::load(&path, Some(&c)).unwrap_or_else(|e| panic!("{e}"));
         let r = check::run(&b, &c);
         let shown = path.display();
         let board = b.resolve(&c).board.cloned();

@@ -204,7 +204,7 @@ fn the_prices_command_lists_every_part_of_a_reference_build() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let c = catalog::builtin().expect("catalog");
-    let build = kraftwerk::check::load(&path, &c).expect("build");
+    let build = kraftwerk::rig::load(&path, Some(&c)).expect("build");
     let list = kraftwerk::rig::parts_list::PartsList::of(&build, &c);
     let rows = v["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), list.rows.len());

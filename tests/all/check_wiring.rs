@@ -16,7 +16,7 @@ fn run(c: &Catalog, cpu: &str, board: &str, gpus: &[(&str, &str)], storage: &str
         "#![enable(implicit_some)]\n(\n    format: 1,\n    name: \"t\",\n    cpu: \"{cpu}\",\n    motherboard: \"{board}\",\n    storage: [{storage}],\n    gpus: [\n{}\n    ],\n    psus: [(psu: \"seasonic-prime-tx-1600-atx31\")],\n)",
         gpus.join("\n")
     );
-    let b = check::load_str("t.rig.ron", &text, c).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let b = kraftwerk::rig::load_str("t.rig.ron", &text, Some(c)).unwrap_or_else(|e| panic!("{e}\n{text}"));
     check::run(&b, c)
 }
 
@@ -166,12 +166,12 @@ fn an_unknown_slot_name_is_an_error_listing_the_slots() {
 fn placing_by_slot_name_round_trips_through_the_build_file() {
     let c = cat();
     let text = "#![enable(implicit_some)]\n(\n    format: 1,\n    name: \"t\",\n    motherboard: \"msi-x570-meg-unify-ddr4-atx\",\n    gpus: [(gpu: \"nvidia-geforce-rtx-3090\", slot: \"PCI_E3\"), (gpu: \"nvidia-geforce-rtx-3090\", slot: 2), (gpu: \"nvidia-geforce-rtx-3090\", slot: Some(4))],\n)";
-    let b = check::load_str("t.rig.ron", text, &c).expect("loads");
+    let b = kraftwerk::rig::load_str("t.rig.ron", text, Some(&c)).expect("loads");
     assert_eq!(b.gpus[0].slot_name.as_deref(), Some("PCI_E3"));
     assert_eq!((b.gpus[1].slot, b.gpus[2].slot), (Some(2), Some(4)));
     let saved = kraftwerk::rig::file::to_ron_string(&b).expect("saves");
     assert!(saved.contains("slot: \"PCI_E3\""), "{saved}");
-    let again = check::load_str("t.rig.ron", &saved, &c).expect("reloads");
+    let again = kraftwerk::rig::load_str("t.rig.ron", &saved, Some(&c)).expect("reloads");
     assert_eq!(again.gpus, b.gpus);
 }
 

@@ -581,3 +581,30 @@ fn fit_experts_in_ram_and_runtime_names() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("sglang") && err.contains("tensorrt-llm") && err.contains("ktransformers"), "{err}");
 }
+
+/// `CliError` is the one map from a command's outcome to the README's exit codes and the line
+/// `main` prints (`src/cli/error.rs`).
+#[test]
+fn cli_errors_map_to_the_documented_exit_codes_and_one_line() {
+    use kraftwerk::cli::error::{CliError, bad};
+    use kraftwerk::rig::BuildError;
+    use std::process::ExitCode;
+    let located = CliError::from(BuildError::at("b.rig.ron", 3, 7, "workload.precision: unknown precision `q4km`"));
+    let cases: Vec<(CliError, u8, Option<&str>)> = vec![
+        (CliError::Failed(None), 1, None),
+        (CliError::Failed(Some("2 lines not imported".into())), 1, Some("kraftwerk: 2 lines not imported")),
+        (bad("unknown model `x`"), 2, Some("kraftwerk: unknown model `x`")),
+        (located, 2, Some("kraftwerk: b.rig.ron:3:7: workload.precision: unknown precision `q4km`")),
+        (CliError::Runtime("cannot encode JSON: x".into()), 2, Some("kraftwerk: cannot encode JSON: x")),
+        (CliError::NotAPass, 3, None),
+        (bad("cannot create out: denied").within("plan"), 2, Some("kraftwerk plan: cannot create out: denied")),
+        (CliError::Failed(None).within("plan"), 1, None),
+        (CliError::Reported(ExitCode::from(3)), 3, None),
+    ];
+    for (e, code, line) in cases {
+        assert_eq!(e.exit_code(), ExitCode::from(code), "{e:?}");
+        assert_eq!(e.message().as_deref(), line, "{e:?}");
+    }
+    assert!(CliError::from_code(ExitCode::SUCCESS).is_ok());
+    assert_eq!(CliError::from_code(ExitCode::from(1)).expect_err("1").exit_code(), ExitCode::from(1));
+}

@@ -28,7 +28,7 @@ const NO_PSU: &str = r#"#![enable(implicit_some)]
 #[test]
 fn a_build_without_a_psu_lists_the_wall_circuit_as_not_checked_and_reports_no_error_from_it() {
     let c = catalog::builtin().expect("catalog");
-    let b = check::load_str("no-psu.rig.ron", NO_PSU, &c).expect("build");
+    let b = kraftwerk::rig::load_str("no-psu.rig.ron", NO_PSU, Some(&c)).expect("build");
     let r = check::run(&b, &c);
     let wall: Vec<_> = r.findings.iter().filter(|f| f.rule == "wall-circuit").collect();
     for f in &wall {
@@ -67,7 +67,7 @@ fn a_registered_only_board_with_an_unbuffered_kit_is_an_error() {
         "kingston-server-premier-ksm32rd8-32hdr\", kits: 8",
         "corsair-vengeance-led-black-blue-ddr4-3200-cl16-64gb-4x16gb\", kits: 2",
     );
-    let b = check::load_str("udimm.rig.ron", &text, &c).expect("build");
+    let b = kraftwerk::rig::load_str("udimm.rig.ron", &text, Some(&c)).expect("build");
     let r = check::run(&b, &c);
     let f = r.findings.iter().find(|f| f.rule == "memory-type").expect("memory-type finding");
     println!("{}", f.message);
@@ -94,7 +94,7 @@ fn the_psu_transient_finding_names_the_system_peak() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/rules/psu-transient/fail-warning-atx2-unit-no-excursion-spec.rig.ron");
     let text = std::fs::read_to_string(&path).expect("fixture");
-    let b = check::load_str("atx2.rig.ron", &text, &c).expect("build");
+    let b = kraftwerk::rig::load_str("atx2.rig.ron", &text, Some(&c)).expect("build");
     let r = check::run(&b, &c);
     let f = r.findings.iter().find(|f| f.rule == "psu-transient").expect("psu-transient finding");
     println!("{}", f.message);
@@ -108,7 +108,7 @@ fn the_pcie_link_fix_on_a_gen3_cpu_slot_board_speaks_of_its_generation_not_a_lan
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/rules/pcie-lane-budget/fail-warning-second-gpu-in-chipset-x4-slot.rig.ron");
     let text = std::fs::read_to_string(&path).expect("fixture");
-    let b = check::load_str("b550.rig.ron", &text, &c).expect("build");
+    let b = kraftwerk::rig::load_str("b550.rig.ron", &text, Some(&c)).expect("build");
     let r = check::run(&b, &c);
     let f = r
         .findings

@@ -451,7 +451,7 @@ impl KraftwerkApp {
     pub fn open_path(&mut self, path: &Path) {
         // The one loader of every face: the file's own validation and the workload's
         // vocabulary (a misspelt precision is a located error here as in `check`).
-        match kraftwerk_core::check::load(path, &self.state.catalog) {
+        match kraftwerk_core::rig::load(path, Some(&self.state.catalog)) {
             Ok(b) => {
                 self.state.replace(b, Some(path.to_path_buf()));
                 self.reset_history();
@@ -621,7 +621,7 @@ impl KraftwerkApp {
 
     /// Adds the build file at `path` to the comparison (its load error shown if it fails).
     pub fn compare_add(&mut self, path: &Path) {
-        match kraftwerk_core::check::load(path, &self.state.catalog) {
+        match kraftwerk_core::rig::load(path, Some(&self.state.catalog)) {
             Ok(b) => {
                 let c = &mut self.view.compare;
                 if c.others.len() + 1 < kraftwerk_core::compare::MAX_BUILDS {

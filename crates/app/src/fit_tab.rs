@@ -101,10 +101,10 @@ pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
     (
         Workload {
             model,
-            precision: "q4_k_m".into(),
+            precision: Precision::Q4_K_M,
             context: 8192,
             batch: 1,
-            mode: "inference".into(),
+            mode: Mode::Inference,
             gradient_checkpointing: false,
             parallel: None,
             nodes: None,
@@ -112,16 +112,6 @@ pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
         },
         false,
     )
-}
-
-/// The mode string written to build files.
-pub fn mode_name(m: Mode) -> &'static str {
-    match m {
-        Mode::Inference => "inference",
-        Mode::FullFineTune => "full-fine-tune",
-        Mode::Lora => "lora",
-        Mode::Qlora => "qlora",
-    }
 }
 
 /// The options `kraftwerk fit` would take for this workload and these settings.
@@ -138,11 +128,11 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
     let file = s.model_file.clone();
     FitOptions {
         model: if file.is_some() { None } else { Some(w.model.clone()) },
-        precision: if file.is_some() { None } else { Some(w.precision.clone()) },
+        precision: if file.is_some() { None } else { Some(w.precision.to_string()) },
         kv_precision: Some(s.kv.to_string()),
         context: Some(w.context),
         batch: Some(w.batch),
-        mode: Some(w.mode.clone()),
+        mode: Some(w.mode.to_string()),
         parallelism,
         cloud_usd_per_hour: Some(s.cloud_usd_per_hour),
         model_file: file,
@@ -153,7 +143,7 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         max_num_seqs: None,
         headroom_verdict_only: false,
         nodes: w.nodes,
-        interconnect: w.interconnect.clone(),
+        interconnect: w.interconnect.map(|i| i.to_string()),
     }
 }
 
@@ -228,30 +218,27 @@ fn controls(
         }
         let l = ui.label("Precision");
         egui::ComboBox::from_id_salt("fit-precision")
-            .selected_text(&w.precision)
+            .selected_text(w.precision.to_string())
             .width(90.0)
             .show_ui(ui, |ui| {
                 for p in Precision::NAMED {
-                    let name = p.to_string();
-                    if ui
-                        .selectable_label(w.precision == name, format!("{name} ({:.2} bits)", p.bits_per_weight()))
-                        .clicked()
+                    if ui.selectable_label(w.precision == p, format!("{p} ({:.2} bits)", p.bits_per_weight())).clicked()
                     {
-                        new.precision = name;
+                        new.precision = p;
                     }
                 }
             })
             .response
             .labelled_by(l.id);
         let l = ui.label("Mode");
-        let mode: Mode = w.mode.parse().unwrap_or_default();
+        let mode = w.mode;
         egui::ComboBox::from_id_salt("fit-mode")
-            .selected_text(mode_name(mode))
+            .selected_text(mode.file_name())
             .width(120.0)
             .show_ui(ui, |ui| {
                 for m in [Mode::Inference, Mode::Lora, Mode::Qlora, Mode::FullFineTune] {
-                    if ui.selectable_label(mode == m, mode_name(m)).clicked() {
-                        new.mode = mode_name(m).into();
+                    if ui.selectable_label(mode == m, m.file_name()).clicked() {
+                        new.mode = m;
                     }
                 }
             })

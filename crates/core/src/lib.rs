@@ -2,6 +2,8 @@
 //! comparison and every text renderer. Pure functions over [`kraftwerk_catalog`] data: no
 //! window, no NVML, no CUDA, no command-line parsing (the workspace's layer script holds that).
 //!
+//! - [`workload`]: the workload vocabulary (precision, mode, runtime, parallelism,
+//!   interconnect), the bottom of the core: the build stores it, the estimator reads it.
 //! - [`rig`]: the build model and its `*.rig.ron` file format.
 //! - [`estimate`]: power, thermal, LLM fit and cost estimates (and [`estimate::model_file`],
 //!   the GGUF and Hugging Face model-file readers).
@@ -16,3 +18,4 @@ pub mod estimate;
 pub mod plan;
 pub mod report;
 pub mod rig;
+pub mod workload;

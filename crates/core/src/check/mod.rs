@@ -8,7 +8,6 @@
 
 mod cooling;
 pub mod coverage;
-pub mod input;
 mod nvlink;
 mod pcie;
 mod platform;
@@ -17,9 +16,7 @@ mod power;
 
 pub use crate::rig::links::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
 pub use coverage::{Coverage, Figure, Need, PartKind, RuleCoverage, ToSupply, UnknownFigure};
-pub use input::{load, load_str};
 
-use crate::estimate::llm::Mode;
 use crate::estimate::power::{LoadState, PowerAdvice, PowerEstimate, advise, estimate};
 use crate::rig::{Build, Resolved};
 use kraftwerk_catalog::Catalog;
@@ -160,10 +157,10 @@ impl std::fmt::Display for Verdict {
 
 /// The load state `check` estimates power in: the workload's mode decides (`inference` →
 /// [`LoadState::Inference`]; `full`, `lora`, `qlora` → [`LoadState::Training`]); a build
-/// without a workload (or with a mode the estimator does not know) is checked at full load.
+/// without a workload is checked at full load.
 pub fn power_state(build: &Build) -> LoadState {
-    match build.workload.as_ref().map(|w| w.mode.parse::<Mode>()) {
-        Some(Ok(m)) if !m.is_training() => LoadState::Inference,
+    match build.workload.as_ref().map(|w| w.mode) {
+        Some(m) if !m.is_training() => LoadState::Inference,
         _ => LoadState::Training,
     }
 }
@@ -173,9 +170,9 @@ fn power_basis(build: &Build, state: LoadState) -> String {
     match (state, build.workload.as_ref()) {
         (LoadState::Inference, Some(w)) => format!(
             "the workload's mode is `{}`: GPUs at inference load; `kraftwerk power BUILD --state training` shows full load",
-            w.mode
+            w.mode.file_name()
         ),
-        (_, Some(w)) => format!("the workload's mode is `{}`: GPUs at full (training) load", w.mode),
+        (_, Some(w)) => format!("the workload's mode is `{}`: GPUs at full (training) load", w.mode.file_name()),
         (_, None) => "no workload given: GPUs at full (training) load".to_owned(),
     }
 }

@@ -224,7 +224,7 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let precision: Precision = match (&opts.precision, &opts.model_file) {
         (Some(p), _) => parse(p)?,
         (None, Some(f)) => f.precision,
-        (None, None) => parse(w.map_or("bf16", |w| w.precision.as_str()))?,
+        (None, None) => w.map_or(Precision::Bf16, |w| w.precision),
     };
     let mut input = FitInput::new(model, precision);
     if let Some(f) = opts.model_file.as_ref().filter(|f| f.precision == precision) {
@@ -243,8 +243,10 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     if let Some(kv) = &opts.kv_precision {
         input.kv_precision = parse(kv)?;
     }
-    if let Some(m) = opts.mode.as_deref().or_else(|| w.map(|w| w.mode.as_str())) {
-        input.mode = parse::<Mode>(m)?;
+    match (opts.mode.as_deref(), w) {
+        (Some(m), _) => input.mode = parse::<Mode>(m)?,
+        (None, Some(w)) => input.mode = w.mode,
+        (None, None) => {}
     }
     if let Some(ctx) = opts.context.or_else(|| w.map(|w| w.context)) {
         input.context_tokens = ctx;
@@ -254,17 +256,22 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     }
     let n = u32::try_from(slots.len()).unwrap_or(u32::MAX);
     input.nodes = opts.nodes.or_else(|| w.and_then(|w| w.nodes)).unwrap_or(1);
-    if let Some(ic) = opts.interconnect.as_deref().or_else(|| w.and_then(|w| w.interconnect.as_deref())) {
-        input.interconnect = Some(parse(ic)?);
-    }
+    input.interconnect = match &opts.interconnect {
+        Some(ic) => Some(parse(ic)?),
+        None => w.and_then(|w| w.interconnect),
+    };
     // llama.cpp has no tensor parallel: it splits layers (`-sm layer`, the default) or rows
     // (`-sm row`) over its GPUs, whatever the weights' format. Its forks default to the layer
     // split too (as the planner's `default_parallelism` does); ik_llama.cpp's `-sm graph` is a
     // tensor split, so `tp:N` stays allowed there.
     let runtime = input.runtime.unwrap_or_else(|| Runtime::default_for(precision));
     let llama_cpp = runtime == Runtime::LlamaCpp;
-    input.parallelism = match opts.parallelism.as_deref().or_else(|| w.and_then(|w| w.parallel.as_deref())) {
-        Some(p) => parse::<Parallelism>(p)?,
+    let parallel = match &opts.parallelism {
+        Some(p) => Some(parse::<Parallelism>(p)?),
+        None => w.and_then(|w| w.parallel),
+    };
+    input.parallelism = match parallel {
+        Some(p) => p,
         None if input.nodes > 1 && !precision.is_gguf() && !runtime.is_llama_cpp_family() => {
             Parallelism::TensorPipeline { tp: n, pp: input.nodes }
         }

@@ -425,10 +425,11 @@ pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, na
         site: site_of(goal),
         workload: Some(Workload {
             model: model.inner.id.clone(),
-            precision: spec.precision.to_string(),
+            precision: spec.precision,
             context: goal.context_tokens(model),
             batch: goal.users.max(1),
-            mode: goal.mode.clone(),
+            // The search refused a goal whose mode does not parse before any build was made.
+            mode: goal.mode.parse().unwrap_or_default(),
             gradient_checkpointing: false,
             parallel: None,
             nodes: None,
@@ -613,7 +614,7 @@ fn from_report(report: &check::Report) -> Evaluation {
 /// unknown: a price under a budget, the tensor rate under a prefill target.
 pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev: &mut Evaluation) {
     let opts = FitOptions {
-        precision: build.workload.as_ref().map(|w| w.precision.clone()),
+        precision: build.workload.as_ref().map(|w| w.precision.to_string()),
         model_file: model.file.as_deref().cloned(),
         headroom_verdict_only: true,
         ..FitOptions::default()
@@ -728,7 +729,7 @@ pub fn save(path: &Path, build: &Build) -> Result<(), BuildError> {
 /// # Errors
 /// A located error.
 pub fn load_str(name: &str, text: &str, catalog: &Catalog) -> Result<Build, BuildError> {
-    check::load_str(name, text, catalog)
+    rig::load_str(name, text, Some(catalog))
 }
 
 #[cfg(test)]

@@ -432,6 +432,16 @@ fn parse_error(file: &str, text: &str, e: &ron::error::SpannedError) -> BuildErr
         );
     }
     let path = field_path_at(text, start);
+    // A workload name the vocabulary does not know ([`crate::workload::text`]): said as
+    // `workload.precision: unknown precision ...` at the field's key, like the other values
+    // the loader refuses.
+    if let ron::Error::Message(m) = &e.code
+        && let Some(key) = path.strip_prefix("workload.").filter(|k| WORKLOAD_NAMES.contains(k))
+        && let Some(&at) = key_offsets(text, key).iter().rfind(|&&o| o <= start)
+    {
+        let (line, column) = line_col(text, at);
+        return BuildError::at(file, line, column, format!("{path}: {m}"));
+    }
     let message = match (&e.code, path.is_empty()) {
         (ron::Error::IntegerOutOfBounds, false) => {
             format!("`{path}`: Integer is out of bounds (negative, or too large for this field)")
@@ -441,6 +451,9 @@ fn parse_error(file: &str, text: &str, e: &ron::error::SpannedError) -> BuildErr
     };
     BuildError::at(file, e.span.start.line, e.span.start.col, message)
 }
+
+/// The workload's fields stored as vocabulary names ([`crate::workload`]).
+const WORKLOAD_NAMES: [&str; 4] = ["precision", "mode", "parallel", "interconnect"];
 
 /// Position of the `format:` field (not a mention of "format" in a comment).
 fn format_field(text: &str) -> (usize, usize) {
@@ -472,8 +485,10 @@ struct FormatProbe {
 /// outside 0-1, 0 memory kits, a power limit or workload context/batch of 0), unknown part
 /// ids (the message names up to three nearest catalog ids of the field's kind, ranked by the
 /// pickers' search: [`kraftwerk_catalog::search::suggest_ids`]), and (with a catalog) a GPU power
-/// limit outside its card's published range. Workload precision and mode are checked by `check::load`, which knows the
-/// estimator's names.
+/// limit outside its card's published range. A workload precision, mode, parallelism or
+/// interconnect the vocabulary ([`crate::workload`]) does not name is refused at its key with
+/// the accepted names: this is the one loader every face uses (`check`, `fit`, `power`,
+/// `compare`, the planner, the window).
 pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Build, BuildError> {
     if text.trim().is_empty() {
         return Err(BuildError::at(file, 1, 1, "empty file: expected a build `(format: 1, name: \"...\", ...)`"));

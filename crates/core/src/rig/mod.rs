@@ -12,6 +12,7 @@ pub mod parts_list;
 
 pub use file::{BuildError, load, load_str, save, to_ron_string};
 
+use crate::workload::{Interconnect, Mode, Parallelism, Precision};
 use kraftwerk_catalog::{Case, Catalog, Cooler, Cpu, Gpu, LlmModel, MemoryKit, Motherboard, PartsFile, Psu, Storage};
 use serde::{Deserialize, Serialize};
 
@@ -459,42 +460,46 @@ impl Default for Site {
 }
 
 /// What the build will run, for the LLM-fit estimate.
+///
+/// The vocabulary fields are typed ([`crate::workload`]) and stored in the file as their
+/// names (`precision: "q4_k_m"`, `mode: "inference"`, `parallel: "tp:8"`, `interconnect:
+/// "ib-ndr"`): a name the type does not know is refused when the file is read, located at its
+/// key, with the accepted names listed. A file spelling an alias (`"Q4_K_M"`, `"awq"`,
+/// `"pp:2"`) reads as that value and is saved under its canonical name.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Workload {
     /// Model preset id (`catalog/models.ron`).
     pub model: String,
     /// Weight precision (`bf16`, `fp8`, `int4`, `q4_k_m`, ...).
-    pub precision: String,
+    #[serde(with = "crate::workload::text")]
+    pub precision: Precision,
     /// Context length, tokens.
     pub context: u32,
     /// Concurrent sequences.
     #[serde(default = "one_u32")]
     pub batch: u32,
-    /// `inference`, `full-fine-tune`, `lora` or `qlora`.
-    #[serde(default = "inference")]
-    pub mode: String,
+    /// `inference`, `full-fine-tune`, `lora` or `qlora` ([`Mode::file_name`]); default
+    /// inference.
+    #[serde(default, with = "crate::workload::mode_text")]
+    pub mode: Mode,
     /// Training: recompute activations in backward, keeping only each layer's input.
     #[serde(default)]
     pub gradient_checkpointing: bool,
     /// How the model is spread (`tp:8`, `tp:8,pp:2`, `split:4`, ...); `None` = the default
     /// for the GPUs and precision.
-    #[serde(default)]
-    pub parallel: Option<String>,
+    #[serde(default, with = "crate::workload::text_opt")]
+    pub parallel: Option<Parallelism>,
     /// Identical nodes of this build the plan spans; `None` = 1.
     #[serde(default)]
     pub nodes: Option<u32>,
     /// Link between nodes (`ib-ndr`, `ib-hdr`, `roce-400`, `eth-100`, ...).
-    #[serde(default)]
-    pub interconnect: Option<String>,
+    #[serde(default, with = "crate::workload::text_opt")]
+    pub interconnect: Option<Interconnect>,
 }
 
 fn one_u32() -> u32 {
     1
-}
-
-fn inference() -> String {
-    "inference".into()
 }
 
 /// A build with its ids looked up. Missing ids are reported by [`Build::unknown_ids`]; here they
