@@ -527,10 +527,7 @@ fn expert_no_answer_exits_1_and_names_the_binding_constraint() {
     let (code, text) =
         run(&["--model", "llama-3.1-70b", "--precision", "q4_k_m", "--tok-s", "15", "--used", "--budget-usd", "1500"]);
     assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains("Binding constraint: budget") || text.contains("Binding constraints: budget"),
-        "{text}"
-    );
+    assert!(text.contains("Binding constraint: budget") || text.contains("Binding constraints: budget"), "{text}");
     let line = text.lines().find(|l| l.contains("with no budget")).expect("what the budget's removal buys");
     // The build it buys is over the budget (else the budget would not bind) and fully priced.
     let price: f64 = line

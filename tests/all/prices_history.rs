@@ -109,7 +109,10 @@ fn an_old_street_price_shows_its_age_in_prices() {
 fn memory_kits_are_priced_at_scale() {
     let file = street_file();
     let k = file.import.kinds.get("memory").expect("memory in the header");
-    println!("memory: {} of {} distinct priced listings matched ({} %)", k.matched_rows, k.priced_rows, k.match_rate_pct);
+    println!(
+        "memory: {} of {} distinct priced listings matched ({} %)",
+        k.matched_rows, k.priced_rows, k.match_rate_pct
+    );
     // Before this round: 16 of 2,907 listings (0.6 %), 4 kits priced.
     assert!(k.match_rate_pct >= 40.0, "{k:?}");
     assert!(file.prices.memory.len() >= 1000, "{} kits priced", file.prices.memory.len());
