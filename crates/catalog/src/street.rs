@@ -191,18 +191,15 @@ pub fn problems(file: &StreetFile) -> Vec<String> {
 /// listings" where several listings were combined (always for a GPU chip, whose price comes
 /// from its cards).
 pub fn source_label(meta: &StreetMeta, price: &StreetPrice, chip: bool) -> String {
+    use std::fmt::Write as _;
     let mut s = meta.source.clone();
     if price.date != meta.date || meta.data_commits.first().is_some_and(|c| c.commit != price.commit) {
-        s.push_str(&format!("; data of {}, {}", price.date, price.commit.get(..7).unwrap_or(&price.commit)));
+        let _ = write!(s, "; data of {}, {}", price.date, price.commit.get(..7).unwrap_or(&price.commit));
     }
     if chip {
-        s.push_str(&format!(
-            "; median of {} card listing{}",
-            price.listings,
-            if price.listings == 1 { "" } else { "s" }
-        ));
+        let _ = write!(s, "; median of {} card listing{}", price.listings, if price.listings == 1 { "" } else { "s" });
     } else if price.listings > 1 {
-        s.push_str(&format!("; median of {} listings", price.listings));
+        let _ = write!(s, "; median of {} listings", price.listings);
     }
     s
 }
