@@ -766,7 +766,10 @@ fn print_speed_and_cost(result: &BuildFit) {
                 format!(" (no catalog price for: {})", c.missing_prices.join(", "))
             },
             c.usd_per_working_hour,
-            c.usd_per_million_tokens.map_or_else(|| "no $/Mtok".to_owned(), |v| format!("${v:.3} per million tokens"))
+            c.usd_per_million_tokens.map_or_else(
+                || "no $/Mtok".to_owned(),
+                |v| format!("{}${v:.3} per million tokens", if c.hardware_complete { "" } else { "at least " })
+            )
         );
         outln!(
             "  cloud ({} at ${:.2}/h): {}; break-even {}",
@@ -776,7 +779,11 @@ fn print_speed_and_cost(result: &BuildFit) {
             match c.cloud.break_even_months {
                 _ if c.hardware_usd <= 0.0 => "unknown (no hardware prices)".to_owned(),
                 Some(m) if c.hardware_complete => format!("after {m:.1} months"),
-                Some(m) => format!("after {m:.1} months (priced parts only)"),
+                // Unpriced hardware: the payback time is only a lower bound (issue 26).
+                Some(m) => format!(
+                    "after at least {m:.1} months (a lower bound: no price for {})",
+                    c.missing_prices.join(", ")
+                ),
                 None => "never".to_owned(),
             }
         );

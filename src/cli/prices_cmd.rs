@@ -31,8 +31,9 @@ struct PriceLine {
     age_months: Option<u32>,
     /// Older than 12 months.
     stale: bool,
-    /// The part's cited used-market price, USD (`catalog/prices/used.json`), kept apart from
-    /// `unit_price_usd`; `plan --used` uses it.
+    /// The part's cited used-market price, USD (`catalog/prices/used.json`; a GPU card's is
+    /// its chip's where the card has none), kept apart from `unit_price_usd`; `plan --used`
+    /// uses it.
     used_price_usd: Option<f64>,
     /// Date of the used price.
     used_price_date: Option<String>,
@@ -65,9 +66,9 @@ fn today_text(t: (i32, u32, u32)) -> String {
     format!("{:04}-{:02}-{:02}", t.0, t.1, t.2)
 }
 
-fn line(r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
+fn line(catalog: &crate::catalog::Catalog, r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
     let age = r.price_date.as_deref().and_then(|d| prices::age_months(d, today));
-    let used = crate::catalog::cited::used_price(&r.id);
+    let used = crate::catalog::cited::used_price_in(catalog, &r.id);
     PriceLine {
         role: r.role.clone(),
         id: r.id.clone(),
@@ -92,7 +93,7 @@ fn build_prices(path: &Path, format: Format) -> Result<(), CliError> {
     let out = BuildPrices {
         build: list.build.clone(),
         today: today_text(today),
-        rows: list.rows.iter().map(|r| line(r, today)).collect(),
+        rows: list.rows.iter().map(|r| line(&catalog, r, today)).collect(),
         total_usd: list.total_usd,
         priced_lines: list.priced_lines,
         unpriced_lines: list.unpriced_lines,

@@ -209,11 +209,13 @@ fn no_solution_names_the_binding_constraint() {
     assert!(out.relaxations.iter().all(|r| r.buys.is_none()), "{:?}", out.relaxations);
 
     // A budget below two 24 GB cards and a platform (street prices: two RX 7900 XTX alone
-    // are about $1,800): the budget binds.
+    // are about $1,800): the budget binds. (With the dataset's 2023-2024 prices as well, two
+    // used Tesla P40 on a priced B550 board come in at about $1,460, so dropping the speed
+    // target also gives an answer: speed binds too.)
     let g = Goal { tok_s: 20.0, used: true, budget_usd: Some(1500.0), ..goal("llama-3.1-70b", "int4") };
     let out = plan_blocking(&c, &g).expect("plan");
     assert!(out.results.is_empty());
-    assert_eq!(out.binding, vec![Constraint::Budget]);
+    assert!(out.binding.contains(&Constraint::Budget), "{:?}", out.binding);
 }
 
 #[test]
@@ -553,7 +555,7 @@ fn expert_no_answer_exits_1_and_names_the_binding_constraint() {
     let (code, text) =
         run(&["--model", "llama-3.1-70b", "--precision", "q4_k_m", "--tok-s", "15", "--used", "--budget-usd", "1500"]);
     assert_eq!(code, Some(1), "{text}");
-    assert!(text.contains("Binding constraint: budget"), "{text}");
+    assert!(text.contains("Binding constraint: budget") || text.contains("Binding constraints: budget"), "{text}");
     let line = text.lines().find(|l| l.contains("with no budget")).expect("what the budget's removal buys");
     // The build it buys is over the budget (else the budget would not bind) and fully priced.
     // "...: $2213" or, with a part unpriced, "...: at least $2213 (prices unknown: ...)".

@@ -8,23 +8,27 @@
 //! ```
 //!
 //! Reads `data/json/{cpu,motherboard,memory,video-card,power-supply,case,cpu-cooler}.json` at
-//! that commit through `git` and matches each priced row to a catalog id with the catalog's own
-//! name resolution, [`Catalog::find_by_name`] (the one the real-builds test uses), on the
-//! built-in catalog. `find_by_name` proposes; the row's figures confirm:
+//! the pinned commit and at each of its ancestors that changed `data/json` (the dataset's data
+//! updates, 2023-07 to 2025-07 at `c52a04c`), through `git`, and matches each priced row to a
+//! catalog id with the catalog's own name resolution, [`Catalog::find_by_name`] (the one the
+//! real-builds test uses), on the built-in catalog. `find_by_name` proposes; the row's figures
+//! confirm:
 //! - every word of the proposed part's name (colours, memory sizes and GDDR types aside) must
 //!   occur in the row's name, so "Ryzen 9 7950X" never prices the 7950X3D and "RM1000x" never
 //!   the RM1000x SHIFT;
-//! - a GPU card must be of the chip the row's `chipset` and `memory` name, and list that memory;
-//! - a memory kit must have the row's DDR generation, speed, module count and size (and CAS
-//!   latency where its name gives one).
+//! - a GPU card must be of the chip the row's `chipset` and `memory` name, and list that memory.
+//!
+//! Memory kits are matched on their figures instead (the dataset names a kit by vendor and
+//! series only, `Corsair Vengeance RGB 32 GB`): vendor, DDR generation, speed, module count and
+//! size, series words, CAS latency and colour must all agree ([`match_memory`]).
 //!
 //! A row without a price (`null`, not a positive number) is skipped and counted, never written
-//! as a number. Each id's price is the median of the listings matched to it; a GPU chip's is the
-//! median of every priced listing whose `chipset` and `memory` resolve to it. The prices carry
-//! the date of the newest commit that changed `data/json` at or before the pinned commit (the
-//! scrape's date). Same commit in, byte-identical file out (sorted maps, no timestamps).
+//! as a number. Each id's price is the median of its listings in the newest data commit in which
+//! it had a priced listing, with that commit and its date; a GPU chip's is the median of every
+//! priced listing whose `chipset` and memory resolve to it, in its newest such commit. Same
+//! commit in, byte-identical file out (sorted maps, no timestamps; the history is the pin's).
 
-use kraftwerk::catalog::street::{KindMatch, StreetFile, StreetMeta, StreetPrice, StreetPrices};
+use kraftwerk::catalog::street::{DataCommit, KindMatch, StreetFile, StreetMeta, StreetPrice, StreetPrices};
 use kraftwerk::catalog::{self, Catalog, PartKind};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -266,36 +270,111 @@ fn match_card(c: &Catalog, row: &Row, chip: &str) -> Option<String> {
     None
 }
 
-/// The memory kit a row names: same DDR generation, speed, modules and module size (and CAS
-/// latency where the kit's name gives `CLnn`).
-fn match_memory(c: &Catalog, row: &Row) -> Option<String> {
+/// Words of a kit's name that are colour or finish (`Matte Black`, `Metallic Silver`): the
+/// listing has its colour in `color`.
+const FINISH: &[&str] = &["matte", "metallic", "/"];
+
+/// A kit's series words and colour words: its name without the capacity (`32GB`, `(2 x 16
+/// GB)`, `2x16GB`), the DDR generation and speed (`DDR5`, `DDR5-6000`, `6000`), the CAS
+/// latency (`CL30`), a bracketed part number, colours and finishes. `HT200 32GB (2 x 16 GB) DDR5 6000 CL30 Black` is
+/// (`[ht200]`, `[black]`).
+fn kit_series(name: &str) -> (Vec<String>, Vec<String>) {
+    let (mut series, mut colours) = (Vec::new(), Vec::new());
+    // A bracketed part number (`(CMK64GX5M2B5600C40)`) is not a series word: the dataset's
+    // names do not carry it.
+    let bare: Vec<&str> = name.split_whitespace().filter(|w| !(w.len() > 2 && w.starts_with('(') && w.ends_with(')'))).collect();
+    let ws = words(&bare.join(" "));
+    let mut i = 0;
+    while i < ws.len() {
+        let w = ws[i].as_str();
+        // `2 x 16 GB` (brackets already stripped).
+        if ws.get(i + 1).is_some_and(|x| x == "x") && ws.get(i + 3).is_some_and(|g| g == "gb") {
+            i += 4;
+            continue;
+        }
+        let digits = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit());
+        let skip = w == "gb"
+            || w.strip_suffix("gb").is_some_and(|n| digits(n) || n.split_once('x').is_some_and(|(a, b)| digits(a) && digits(b)))
+            || (w.starts_with("ddr") && w.len() >= 4 && w[3..].split('-').all(digits))
+            || (w.len() == 4 && digits(w))
+            || w.strip_prefix("cl").is_some_and(digits);
+        if skip {
+        } else if COLOURS.contains(&w) || w == "clear" {
+            colours.push(w.to_owned());
+        } else if !FINISH.contains(&w) {
+            series.push(w.to_owned());
+        }
+        i += 1;
+    }
+    (series, colours)
+}
+
+/// Memory kits by (vendor lower-cased, DDR generation digit, speed MT/s, modules, module GB),
+/// and the vendors, longest first (a listing's name starts with its vendor).
+struct KitIndex {
+    kits: BTreeMap<(String, char, u64, u64, u64), Vec<(String, Vec<String>, Vec<String>, Option<u64>)>>,
+    vendors: Vec<String>,
+}
+
+fn kit_index(c: &Catalog) -> KitIndex {
+    let mut kits: BTreeMap<_, Vec<_>> = BTreeMap::new();
+    let mut vendors: Vec<String> = Vec::new();
+    for k in &c.memory {
+        let Some(ddr) = format!("{:?}", k.memory_type).chars().nth(3) else { continue };
+        let v = k.vendor.to_lowercase();
+        let (series, colours) = kit_series(&k.name);
+        kits.entry((v.clone(), ddr, u64::from(k.speed_mt_s), u64::from(k.modules), u64::from(k.module_gb)))
+            .or_default()
+            .push((k.id.clone(), series, colours, k.cas_latency_cycles.map(u64::from)));
+        vendors.push(v);
+    }
+    vendors.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    vendors.dedup();
+    KitIndex { kits, vendors }
+}
+
+/// The memory kits a row names: the row's vendor (its name's first words), DDR generation,
+/// speed, module count and module size; the kit's series words (its name without capacity,
+/// speed, CAS latency and colour) the same as the row's name without vendor and capacity
+/// (`Corsair Vengeance RGB 32 GB` is series `vengeance rgb`); the kit's CAS latency, where
+/// known, the row's; and a colour the kit's name gives among the row's `color`. Where several
+/// kits agree on all of that (the catalog lists one product under several part numbers or
+/// colour spellings), each gets the listing, those whose colour words equal the row's first.
+fn match_memory(ix: &KitIndex, row: &Row) -> Vec<String> {
     let pair = |key: &str| -> Option<(u64, u64)> {
         let a = row.raw.get(key)?.as_array()?;
         Some((a.first()?.as_u64()?, a.get(1)?.as_u64()?))
     };
-    let (ddr, speed) = pair("speed")?;
-    let (modules, module_gb) = pair("modules")?;
+    let (Some((ddr, speed)), Some((modules, module_gb))) = (pair("speed"), pair("modules")) else { return Vec::new() };
+    let Some(ddr) = char::from_digit(u32::try_from(ddr).unwrap_or(99), 10) else { return Vec::new() };
     let cas = row.raw.get("cas_latency").and_then(Value::as_u64);
-    // The listing's name ends in the kit's capacity (`... 64 GB`), which catalog names write
-    // as `2x32GB`: searched without it.
-    let w: Vec<&str> = row.name.split_whitespace().collect();
-    let base = match w.as_slice() {
-        [head @ .., n, "GB"] if n.chars().all(|c| c.is_ascii_digit()) => head.join(" "),
-        _ => row.name.clone(),
+    let lower = row.name.to_lowercase();
+    let Some(vendor) = ix.vendors.iter().find(|v| lower.starts_with(&format!("{v} "))) else { return Vec::new() };
+    let mut rest = words(&row.name[vendor.len()..]);
+    // The listing's name ends in the kit's capacity (`... 32 GB`).
+    if rest.len() >= 2 && rest[rest.len() - 1] == "gb" && rest[rest.len() - 2].chars().all(|c| c.is_ascii_digit()) {
+        rest.truncate(rest.len() - 2);
+    }
+    let series: Vec<String> = rest.into_iter().filter(|w| !FINISH.contains(&w.as_str())).collect();
+    let row_colours = words(&row.color.clone().unwrap_or_default().replace('/', " "));
+    let Some(cands) = ix.kits.get(&(vendor.clone(), ddr, speed, modules, module_gb)) else { return Vec::new() };
+    let same = |a: &[String], b: &[String]| {
+        let (mut a, mut b) = (a.to_vec(), b.to_vec());
+        a.sort();
+        b.sort();
+        a == b
     };
-    let p = c.find_by_name(PartKind::Memory, &base)?;
-    let kit = c.memory_kit(p.id())?;
-    let gen_ok = format!("{:?}", kit.memory_type).starts_with(&format!("Ddr{ddr}"));
-    let cl_ok = match kit.name.split_whitespace().find_map(|w| w.strip_prefix("CL").and_then(|n| n.parse::<u64>().ok())) {
-        Some(cl) => cas == Some(cl),
-        None => true,
-    };
-    (gen_ok
-        && u64::from(kit.speed_mt_s) == speed
-        && u64::from(kit.modules) == modules
-        && u64::from(kit.module_gb) == module_gb
-        && cl_ok)
-        .then(|| kit.id.clone())
+    let ok: Vec<&(String, Vec<String>, Vec<String>, Option<u64>)> = cands
+        .iter()
+        .filter(|(_, s, cols, cl)| {
+            same(s, &series)
+                && cl.is_none_or(|cl| cas == Some(cl))
+                && (cols.is_empty() || row_colours.is_empty() || cols.iter().all(|c| row_colours.contains(c)))
+        })
+        .collect();
+    let exact: Vec<String> =
+        ok.iter().filter(|(_, _, cols, _)| !cols.is_empty() && same(cols, &row_colours)).map(|k| k.0.clone()).collect();
+    if exact.is_empty() { ok.iter().map(|k| k.0.clone()).collect() } else { exact }
 }
 
 /// Median, rounded to cents.
@@ -306,15 +385,103 @@ fn median(mut v: Vec<f64>) -> f64 {
     (m * 100.0).round() / 100.0
 }
 
-fn prices_of(listings: BTreeMap<String, Vec<f64>>) -> BTreeMap<String, StreetPrice> {
+/// Listings per part id, from the newest data commit that had a priced listing of it:
+/// `(index of that commit in the newest-first list, prices)`.
+type Listings = BTreeMap<String, (usize, Vec<f64>)>;
+
+/// Adds a listing of `id` seen in commit `at` (commits are read newest first, so a part's
+/// first commit is its newest; an older commit's listings of it are not mixed in).
+fn add(listings: &mut Listings, id: &str, at: usize, price: f64) {
+    let e = listings.entry(id.to_owned()).or_insert((at, Vec::new()));
+    if e.0 == at {
+        e.1.push(price);
+    }
+}
+
+fn prices_of(listings: Listings, commits: &[DataCommit]) -> BTreeMap<String, StreetPrice> {
     listings
         .into_iter()
-        .map(|(id, v)| (id, StreetPrice { listings: u32::try_from(v.len()).unwrap_or(u32::MAX), usd: median(v) }))
+        .map(|(id, (at, v))| {
+            let c = &commits[at];
+            (
+                id,
+                StreetPrice {
+                    listings: u32::try_from(v.len()).unwrap_or(u32::MAX),
+                    usd: median(v),
+                    date: c.date.clone(),
+                    commit: c.commit.clone(),
+                },
+            )
+        })
         .collect()
 }
 
 fn pct(a: usize, b: usize) -> f64 {
     if b == 0 { 0.0 } else { (1000.0 * a as f64 / b as f64).round() / 10.0 }
+}
+
+/// A listing's identity across data commits: its fields without the price (`price`,
+/// `price_per_gb`), as JSON text with sorted keys.
+fn identity(row: &Row) -> String {
+    let mut v = row.raw.clone();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("price");
+        o.remove("price_per_gb");
+        o.sort_keys();
+    }
+    v.to_string()
+}
+
+/// Distinct listings of one dataset file across the data commits read.
+#[derive(Default)]
+struct Seen {
+    /// Every listing seen, and whether it had a price in some commit and matched.
+    rows: BTreeMap<String, (bool, bool)>,
+}
+
+impl Seen {
+    fn note(&mut self, row: &Row, matched: bool) {
+        let e = self.rows.entry(identity(row)).or_insert((false, false));
+        e.0 |= row.price.is_some();
+        e.1 |= row.price.is_some() && matched;
+    }
+
+    fn kind_match(&self, file: &str, parts: usize, catalog_parts: usize) -> KindMatch {
+        let priced = self.rows.values().filter(|r| r.0).count();
+        let matched = self.rows.values().filter(|r| r.1).count();
+        KindMatch {
+            file: file.to_owned(),
+            rows: self.rows.len(),
+            priced_rows: priced,
+            unpriced_rows: self.rows.len() - priced,
+            matched_rows: matched,
+            match_rate_pct: pct(matched, priced),
+            parts_priced: parts,
+            catalog_parts,
+        }
+    }
+}
+
+/// The data commits at `commit`: itself and its ancestors that changed `data/json`, newest
+/// first, each with its committer date (`YYYY-MM-DD`).
+fn data_commits(git_dir: &str, commit: &str) -> Result<Vec<DataCommit>, String> {
+    let log = git(git_dir, &["log", "--format=%H %cI", commit, "--", "data/json"])?;
+    let list: Vec<DataCommit> = String::from_utf8_lossy(&log)
+        .lines()
+        .filter_map(|l| {
+            let (h, d) = l.split_once(' ')?;
+            Some(DataCommit { commit: h.to_owned(), date: d.get(..10)?.to_owned() })
+        })
+        .collect();
+    if list.is_empty() { Err("no commit changed data/json at that commit".into()) } else { Ok(list) }
+}
+
+/// The rows of `file` at `commit`, or none where the commit has no such file.
+fn rows_at(git_dir: &str, commit: &str, file: &str) -> Result<Vec<Row>, String> {
+    if git(git_dir, &["cat-file", "-e", &format!("{commit}:{file}")]).is_err() {
+        return Ok(Vec::new());
+    }
+    rows(git_dir, commit, file)
 }
 
 /// Runs the import. `args` are the arguments after `prices`.
@@ -326,12 +493,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err(format!("--commit must be a full 40-hex commit id, got `{commit}`"));
     }
     let out = arg("--out").unwrap_or_else(|| "catalog/prices".into());
-    let data_date = String::from_utf8_lossy(&git(&git_dir, &["log", "-1", "--format=%cI", &commit, "--", "data/json"])?)
-        .trim()
-        .to_owned();
-    let date = data_date.get(..10).filter(|d| d.len() == 10).ok_or("no commit changed data/json at that commit")?.to_owned();
+    let commits = data_commits(&git_dir, &commit)?;
+    let date = commits[0].date.clone();
     let c = catalog::builtin().map_err(|e| e.to_string())?;
     let source = format!("{DATASET}@{}, PCPartPicker-derived, MIT", &commit[..7]);
+    let count = |kind: PartKind| c.counts().get(&kind).copied().unwrap_or(0);
 
     let mut prices = StreetPrices::default();
     let mut kinds = BTreeMap::new();
@@ -342,36 +508,46 @@ pub fn run(args: &[String]) -> Result<(), String> {
         ("case", PartKind::Case),
         ("cpu-cooler", PartKind::Cooler),
     ];
-    let kind_match = |file: &str, rows: &[Row], matched: usize, parts: usize, kind: PartKind| {
-        let priced = rows.iter().filter(|r| r.price.is_some()).count();
-        KindMatch {
-            file: file.to_owned(),
-            rows: rows.len(),
-            priced_rows: priced,
-            unpriced_rows: rows.len() - priced,
-            matched_rows: matched,
-            match_rate_pct: pct(matched, priced),
-            parts_priced: parts,
-            catalog_parts: c.counts().get(&kind).copied().unwrap_or(0),
-        }
+    // Every distinct priced listing with what it matched and its newest price (for review).
+    let mut log: BTreeMap<(String, String), Value> = BTreeMap::new();
+    let mut note = |kind: &str, r: &Row, date: &str, extra: Value| {
+        let key = (kind.to_owned(), identity(r));
+        log.entry(key).or_insert_with(|| {
+            let mut v = serde_json::json!({"kind": kind, "name": r.name, "color": r.color, "usd": r.price, "date": date});
+            if let (Some(o), Value::Object(e)) = (v.as_object_mut(), extra) {
+                o.extend(e);
+            }
+            v
+        });
     };
-    let mut log: Vec<Value> = Vec::new();
     for (name, kind) in plain {
         let file = format!("data/json/{name}.json");
-        let rows = rows(&git_dir, &commit, &file)?;
-        let mut listings: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-        let mut matched = 0;
-        for r in &rows {
-            let Some(p) = r.price else { continue };
-            let id = match_plain(&c, kind, r);
-            log.push(serde_json::json!([kind.plural(), r.name, r.color, p, id]));
-            if let Some(id) = id {
-                matched += 1;
-                listings.entry(id).or_default().push(p);
+        let mut listings = Listings::new();
+        let mut seen = Seen::default();
+        let mut cache: BTreeMap<String, Option<String>> = BTreeMap::new();
+        for (at, dc) in commits.iter().enumerate() {
+            for r in &rows_at(&git_dir, &dc.commit, &file)? {
+                let key = identity(r);
+                let id = match cache.get(&key) {
+                    Some(id) => id.clone(),
+                    None => {
+                        let id = r.price.and_then(|_| match_plain(&c, kind, r));
+                        if r.price.is_some() {
+                            cache.insert(key, id.clone());
+                        }
+                        id
+                    }
+                };
+                seen.note(r, id.is_some());
+                let Some(p) = r.price else { continue };
+                note(kind.plural(), r, &dc.date, serde_json::json!({"id": id}));
+                if let Some(id) = id {
+                    add(&mut listings, &id, at, p);
+                }
             }
         }
-        let table = prices_of(listings);
-        kinds.insert(kind.plural().to_owned(), kind_match(&file, &rows, matched, table.len(), kind));
+        let table = prices_of(listings, &commits);
+        kinds.insert(kind.plural().to_owned(), seen.kind_match(&file, table.len(), count(kind)));
         match kind {
             PartKind::Cpu => prices.cpus = table,
             PartKind::Motherboard => prices.motherboards = table,
@@ -382,42 +558,57 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
 
     let file = "data/json/memory.json";
-    let rows_m = rows(&git_dir, &commit, file)?;
-    let mut listings: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-    let mut matched = 0;
-    for r in &rows_m {
-        let Some(p) = r.price else { continue };
-        if let Some(id) = match_memory(&c, r) {
-            log.push(serde_json::json!(["memory", r.name, r.color, p, id]));
-            matched += 1;
-            listings.entry(id).or_default().push(p);
+    let ix = kit_index(&c);
+    let mut listings = Listings::new();
+    let mut seen = Seen::default();
+    for (at, dc) in commits.iter().enumerate() {
+        for r in &rows_at(&git_dir, &dc.commit, file)? {
+            let ids = if r.price.is_some() { match_memory(&ix, r) } else { Vec::new() };
+            seen.note(r, !ids.is_empty());
+            let Some(p) = r.price else { continue };
+            note("memory", r, &dc.date, serde_json::json!({"ids": ids}));
+            for id in &ids {
+                add(&mut listings, id, at, p);
+            }
         }
     }
-    prices.memory = prices_of(listings);
-    kinds.insert("memory".into(), kind_match(file, &rows_m, matched, prices.memory.len(), PartKind::Memory));
+    prices.memory = prices_of(listings, &commits);
+    kinds.insert("memory".into(), seen.kind_match(file, prices.memory.len(), count(PartKind::Memory)));
 
     let file = "data/json/video-card.json";
-    let rows_v = rows(&git_dir, &commit, file)?;
-    let (mut cards, mut chips): (BTreeMap<String, Vec<f64>>, BTreeMap<String, Vec<f64>>) = Default::default();
-    let (mut card_rows, mut chip_rows) = (0, 0);
-    for r in &rows_v {
-        let Some(p) = r.price else { continue };
-        let chip = chip_of(&c, r);
-        let card = chip.as_deref().and_then(|chip| match_card(&c, r, chip));
-        log.push(serde_json::json!(["gpu_cards", r.name, r.raw.get("chipset"), p, card, chip]));
-        if let Some(chip) = chip {
-            chip_rows += 1;
-            chips.entry(chip).or_default().push(p);
-        }
-        if let Some(card) = card {
-            card_rows += 1;
-            cards.entry(card).or_default().push(p);
+    let (mut cards, mut chips) = (Listings::new(), Listings::new());
+    let (mut card_seen, mut chip_seen) = (Seen::default(), Seen::default());
+    let mut cache: BTreeMap<String, (Option<String>, Option<String>)> = BTreeMap::new();
+    for (at, dc) in commits.iter().enumerate() {
+        for r in &rows_at(&git_dir, &dc.commit, file)? {
+            let key = identity(r);
+            let (chip, card) = match cache.get(&key) {
+                Some(x) => x.clone(),
+                None => {
+                    let chip = r.price.and_then(|_| chip_of(&c, r));
+                    let card = chip.as_deref().and_then(|chip| match_card(&c, r, chip));
+                    if r.price.is_some() {
+                        cache.insert(key, (chip.clone(), card.clone()));
+                    }
+                    (chip, card)
+                }
+            };
+            chip_seen.note(r, chip.is_some());
+            card_seen.note(r, card.is_some());
+            let Some(p) = r.price else { continue };
+            note("gpu_cards", r, &dc.date, serde_json::json!({"chipset": r.raw.get("chipset"), "id": card, "chip": chip}));
+            if let Some(chip) = chip {
+                add(&mut chips, &chip, at, p);
+            }
+            if let Some(card) = card {
+                add(&mut cards, &card, at, p);
+            }
         }
     }
-    prices.gpu_cards = prices_of(cards);
-    prices.gpus = prices_of(chips);
-    kinds.insert("gpu_cards".into(), kind_match(file, &rows_v, card_rows, prices.gpu_cards.len(), PartKind::GpuCard));
-    kinds.insert("gpus".into(), kind_match(file, &rows_v, chip_rows, prices.gpus.len(), PartKind::Gpu));
+    prices.gpu_cards = prices_of(cards, &commits);
+    prices.gpus = prices_of(chips, &commits);
+    kinds.insert("gpu_cards".into(), card_seen.kind_match(file, prices.gpu_cards.len(), count(PartKind::GpuCard)));
+    kinds.insert("gpus".into(), chip_seen.kind_match(file, prices.gpus.len(), count(PartKind::Gpu)));
 
     let doc = StreetFile {
         import: StreetMeta {
@@ -425,13 +616,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
             repository: REPO.into(),
             commit: commit.clone(),
             date,
+            data_commits: commits.clone(),
             licence: "MIT (Copyright (c) 2021-2025 Doc Oliver; the dataset's LICENSE)".into(),
             source,
-            method: "US PCPartPicker listings scraped into the dataset, matched to catalog ids by name \
-                     (Catalog::find_by_name, confirmed by the part's name words, a card's chip and memory, a kit's \
-                     speed and modules). Each price is the median of the listings matched to the part; a GPU chip's \
-                     is the median of every priced listing whose chipset and memory resolve to it. Listings without \
-                     a price are skipped. Dated by the dataset's last data commit at the pinned commit. New-retail \
+            method: "US PCPartPicker listings scraped into the dataset, read at every commit that changed data/json \
+                     up to the pinned one (data_commits), matched to catalog ids by name (Catalog::find_by_name, \
+                     confirmed by the part's name words, a card's chip and memory; a memory kit by vendor, series \
+                     words, DDR generation, speed, modules, module size, CAS latency and colour). Each part's price is \
+                     the median of its listings in the newest data commit in which it had a priced listing, dated by \
+                     that commit's date; a GPU chip's is the median of every priced listing whose chipset and memory \
+                     resolve to it in its newest such commit. Listings without a price are skipped. The match counts \
+                     are of distinct listings (fields other than the price) across the data commits. New-retail \
                      listings only: no used-market prices."
                 .into(),
             kinds,
@@ -442,16 +637,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
     text.push('\n');
     std::fs::create_dir_all(&out).map_err(|e| format!("{out}: {e}"))?;
     write(&format!("{out}/street.json"), &text)?;
-    // Every priced listing with what it matched (not embedded; for review of the matching).
     let mut audit = String::new();
-    for l in &log {
+    for l in log.values() {
         audit.push_str(&serde_json::to_string(l).map_err(|e| e.to_string())?);
         audit.push('\n');
     }
     write(&format!("{out}/street-matches.jsonl"), &audit)?;
     for (k, m) in &doc.import.kinds {
         eprintln!(
-            "{k:<13} {:>5} of {:>5} priced rows matched ({:>5.1} %), {:>5} rows without a price skipped, {:>4} of {:>5} parts priced",
+            "{k:<13} {:>5} of {:>5} distinct priced listings matched ({:>5.1} %), {:>5} never priced, {:>4} of {:>5} parts priced",
             m.matched_rows, m.priced_rows, m.match_rate_pct, m.unpriced_rows, m.parts_priced, m.catalog_parts
         );
     }

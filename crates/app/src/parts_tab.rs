@@ -103,7 +103,11 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) {
         None => ui.colored_label(theme::WARNING, "unpriced"),
     };
     ui.label(r.line_usd.map_or_else(|| "—".to_owned(), usd));
-    ui.label(r.price_date.as_deref().unwrap_or("—"));
+    // The part's own price date, with its age when older than 12 months.
+    let today = kraftwerk_catalog::prices::today_utc();
+    ui.label(
+        r.price_date.as_deref().map_or_else(|| "—".to_owned(), |d| kraftwerk_catalog::prices::date_note(d, today)),
+    );
     ui.vertical(|ui| {
         ui.set_max_width(SOURCE_W);
         match &r.source {

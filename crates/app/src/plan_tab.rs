@@ -319,7 +319,11 @@ fn parts_lists(ui: &mut egui::Ui, out: &PlanOutcome) {
                             Some(x) => ui.label(format!("${x:.0}")),
                             None => ui.colored_label(ui.visuals().warn_fg_color, "unknown"),
                         };
-                        ui.label(p.price_date.as_deref().unwrap_or("-"));
+                        let today = kraftwerk_catalog::prices::today_utc();
+                        ui.label(p.price_date.as_deref().map_or_else(
+                            || "-".to_owned(),
+                            |d| kraftwerk_catalog::prices::date_note(d, today),
+                        ));
                         let source = p.price_source.as_deref().unwrap_or(if p.unit_price_usd.is_some() {
                             "the part's own source (catalog)"
                         } else {

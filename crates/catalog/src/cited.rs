@@ -149,6 +149,13 @@ pub fn used_price(id: &str) -> Option<&'static CitedPrice> {
     used_file().and_then(|f| f.get(id))
 }
 
+/// The cited used price of part `id` in `catalog`: its own, or for a GPU card without one, its
+/// chip's (the used-price sources quote the chip, whichever partner made the card; as
+/// [`Catalog::with_used_prices`] prices partner cards). `None` when neither is listed.
+pub fn used_price_in(catalog: &Catalog, id: &str) -> Option<&'static CitedPrice> {
+    used_price(id).or_else(|| catalog.gpu_card(id).and_then(|k| used_price(&k.chip)))
+}
+
 macro_rules! lay_cited {
     ($self:ident, $file:ident, $prefix:ident, $replace:expr, $set:ident, $($field:ident),*) => {
         $(

@@ -3,9 +3,11 @@
 //!
 //! `catalog/prices/street.json` is written by `xtask prices` (see `xtask/src/prices.rs`): the
 //! dataset's priced rows matched to catalog ids with [`Catalog::find_by_name`], one price per id
-//! (the median of the listings that matched it), GPU chips the median of the listings of their
-//! matched cards. Its header records the commit, the date of the prices (the dataset commit's
-//! date), the licence and, per kind, how many rows were read, priced, matched.
+//! (the median of its listings in the newest data commit that had a priced listing of it), GPU
+//! chips the median of the listings of their matched cards. Each price carries that data
+//! commit and its date. The header records the pinned commit, the data commits read (the
+//! pin's ancestors that changed `data/json`, each with its date), the licence and, per kind,
+//! how many rows were read, priced, matched.
 //!
 //! At load ([`crate::builtin_with_report`]) each price is laid on its part with its
 //! date and source ([`Catalog::apply_street_prices`]); the user's price file still overrides
@@ -49,28 +51,47 @@ pub struct StreetMeta {
     pub dataset: String,
     /// Repository URL.
     pub repository: String,
-    /// The commit read (40 hex digits).
+    /// The pinned commit (40 hex digits): its history is read.
     pub commit: String,
-    /// Date of every price (`YYYY-MM-DD`): the date of that commit.
+    /// Date of the newest data at the pinned commit (`YYYY-MM-DD`): the newest date any price
+    /// can have. Each price carries its own date ([`StreetPrice::date`]).
     pub date: String,
+    /// The data commits read, newest first: every ancestor of the pin (itself included) that
+    /// changed `data/json`, with its date.
+    pub data_commits: Vec<DataCommit>,
     /// Licence of the data.
     pub licence: String,
     /// Source label every price carries (`docyx/pc-part-dataset@c52a04c, PCPartPicker-derived, MIT`).
     pub source: String,
     /// How prices were made from listings, and what is left out.
     pub method: String,
-    /// Match counts per catalog kind (file key: `cpus`, `gpu_cards`, `gpus`, ...).
+    /// Match counts per catalog kind (file key: `cpus`, `gpu_cards`, `gpus`, ...), over the
+    /// rows of every data commit read.
     pub kinds: BTreeMap<String, KindMatch>,
 }
 
+/// One data commit of the dataset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataCommit {
+    /// Commit id (40 hex digits).
+    pub commit: String,
+    /// Its committer date (`YYYY-MM-DD`): the date of its scrape.
+    pub date: String,
+}
+
 /// One part's street price.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StreetPrice {
-    /// USD: the median of the listings' prices.
+    /// USD: the median of the part's priced listings in [`Self::commit`].
     pub usd: f64,
     /// Listings behind it.
     pub listings: u32,
+    /// Date of the price (`YYYY-MM-DD`): the date of [`Self::commit`].
+    pub date: String,
+    /// The newest data commit in which the part had a priced listing (40 hex digits).
+    pub commit: String,
 }
 
 /// Prices per kind, by part id.
@@ -123,11 +144,17 @@ pub fn parse_street_file(file: &str, text: &str) -> Result<StreetFile, super::Ca
 /// held to that by `tests/catalog_prices.rs`).
 pub fn problems(file: &StreetFile) -> Vec<String> {
     let mut out = Vec::new();
+    let date_ok = |d: &str| {
+        d.len() == 10 && d.char_indices().all(|(i, c)| if i == 4 || i == 7 { c == '-' } else { c.is_ascii_digit() })
+    };
     let d = &file.import.date;
-    let date_ok =
-        d.len() == 10 && d.char_indices().all(|(i, c)| if i == 4 || i == 7 { c == '-' } else { c.is_ascii_digit() });
-    if !date_ok {
+    if !date_ok(d) {
         out.push(format!("date `{d}` is not YYYY-MM-DD"));
+    }
+    for c in &file.import.data_commits {
+        if !date_ok(&c.date) {
+            out.push(format!("data commit {}: date `{}` is not YYYY-MM-DD", c.commit, c.date));
+        }
     }
     let p = &file.prices;
     for (kind, table) in [
@@ -147,26 +174,34 @@ pub fn problems(file: &StreetFile) -> Vec<String> {
             if price.listings == 0 {
                 out.push(format!("{kind} `{id}`: a price of no listings"));
             }
+            match file.import.data_commits.iter().find(|c| c.commit == price.commit) {
+                None => out.push(format!("{kind} `{id}`: commit {} is not a data commit read", price.commit)),
+                Some(c) if c.date != price.date => {
+                    out.push(format!("{kind} `{id}`: date {} is not its commit's ({})", price.date, c.date));
+                }
+                Some(_) => {}
+            }
         }
     }
     out
 }
 
-/// The source label of one price: the file's label, plus "median of N listings" where several
-/// listings were combined (always for a GPU chip, whose price comes from its cards).
+/// The source label of one price: the file's label, the data commit the price comes from
+/// where it is not the pin's newest data (`data of 2024-05-14, f810caf`), plus "median of N
+/// listings" where several listings were combined (always for a GPU chip, whose price comes
+/// from its cards).
 pub fn source_label(meta: &StreetMeta, price: &StreetPrice, chip: bool) -> String {
-    if chip {
-        format!(
-            "{}; median of {} card listing{}",
-            meta.source,
-            price.listings,
-            if price.listings == 1 { "" } else { "s" }
-        )
-    } else if price.listings > 1 {
-        format!("{}; median of {} listings", meta.source, price.listings)
-    } else {
-        meta.source.clone()
+    use std::fmt::Write as _;
+    let mut s = meta.source.clone();
+    if price.date != meta.date || meta.data_commits.first().is_some_and(|c| c.commit != price.commit) {
+        let _ = write!(s, "; data of {}, {}", price.date, price.commit.get(..7).unwrap_or(&price.commit));
     }
+    if chip {
+        let _ = write!(s, "; median of {} card listing{}", price.listings, if price.listings == 1 { "" } else { "s" });
+    } else if price.listings > 1 {
+        let _ = write!(s, "; median of {} listings", price.listings);
+    }
+    s
 }
 
 macro_rules! lay {
@@ -183,7 +218,7 @@ macro_rules! lay {
                     continue;
                 }
                 part.price_usd = Some(p.usd);
-                part.price_date = Some($file.import.date.clone());
+                part.price_date = Some(p.date.clone());
                 part.price_source = Some(source_label(&$file.import, p, stringify!($field) == "gpus"));
                 $set += 1;
             }
@@ -192,7 +227,8 @@ macro_rules! lay {
 }
 
 impl Catalog {
-    /// Lays `file`'s street prices on the parts they name, with the file's date and source.
+    /// Lays `file`'s street prices on the parts they name, each with its own date (its data
+    /// commit's) and source.
     /// A part that already has a price keeps it: curated figures override imported ones, and
     /// the curated prices are a launch MSRP or a listing chosen by hand, dated, which `prices`
     /// shows with their age. A price that is not a positive number and an id the catalog

@@ -186,6 +186,10 @@ pub struct Screen {
     pub prefill: Option<f64>,
     /// Parallelism the fit code chose.
     pub parallelism: String,
+    /// Why vLLM would refuse to start, when the goal's runtime is vLLM and its KV pool cannot
+    /// hold one sequence of the context (`vLLM's KV pool holds 1,234 tokens, less than one
+    /// sequence of 131,072`); `None` otherwise.
+    pub kv_pool_short: Option<String>,
 }
 
 /// The fit code's default parallelism for `n` GPUs (as [`fit::for_build`] picks it).
@@ -207,8 +211,9 @@ fn fit_input(model: &Model, goal: &Goal, precision: Precision, n: u32) -> Result
     input.batch = goal.users.max(1);
     let runtime = goal.runtime.as_deref().map(parse_runtime).transpose()?;
     input.parallelism = default_parallelism(n, precision, runtime);
-    // The planner keeps the headroom verdict for now (vLLM's pool verdict moves its answers).
-    input.vllm_pool_verdict = false;
+    // A goal that names vLLM is judged on vLLM's own KV pool as well (vLLM refuses to start
+    // when the pool cannot hold one sequence of the context); otherwise the headroom verdict.
+    input.vllm_pool_verdict = runtime == Some(Runtime::Vllm);
     if let Some(f) = model.file.as_ref().filter(|f| f.precision == precision) {
         // As `fit::input_for` does for `kraftwerk fit --model-file`.
         input.file_weights = Some(f.weights);
@@ -245,6 +250,15 @@ pub fn screen(
         decode_per_user: r.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s),
         prefill: r.speed.as_ref().and_then(|s| s.prefill_tokens_per_s),
         parallelism: r.parallelism.to_string(),
+        kv_pool_short: r.vllm.as_ref().filter(|p| input.vllm_pool_verdict && !p.holds_one_sequence).map(|p| {
+            format!(
+                "vLLM's KV pool ({:.1} GiB) holds {} tokens, less than one sequence of {} ({:.1} GiB)",
+                p.kv_pool_gib.max(0.0),
+                p.kv_tokens,
+                input.context_tokens,
+                p.kv_bytes_per_sequence / (1u64 << 30) as f64
+            )
+        }),
     })
 }
 

@@ -345,6 +345,8 @@ impl State<'_> {
             precisions.iter().map(|&p| adapter::weights_gib(self.model, p)).fold(f64::INFINITY, f64::min);
         let mut best_speed: Option<(u32, f64, Precision)> = None;
         let mut need: Option<(f64, f64)> = None;
+        // The last count's vLLM refusal (its KV pool cannot hold one sequence), if any.
+        let mut pool_short: Option<(u32, String)> = None;
         for n in 1..=goal.max_gpus {
             if f64::from(n) * rep.memory_gib < weights_floor {
                 continue; // the weights alone do not fit: no need to ask the fit code
@@ -357,6 +359,7 @@ impl State<'_> {
                 let Ok(s) = adapter::screen(self.catalog, self.model, goal, rep, n, p) else { continue };
                 if !s.fits {
                     need = Some((s.required_gib, s.capacity_gib));
+                    pool_short = s.kv_pool_short.map(|r| (n, r));
                     continue;
                 }
                 if goal.is_training() {
@@ -388,6 +391,11 @@ impl State<'_> {
                         self.prefill_text()
                     ),
                 );
+            }
+            (None, Some(_)) if pool_short.is_some() => {
+                let (n, why) = pool_short.unwrap_or_default();
+                let what = format!("{n}x {name}");
+                self.reject(what.clone(), Constraint::Memory, format!("{what}: vLLM would not start: {why}"));
             }
             (None, Some((req, cap))) => {
                 let what = format!("{}x {name}", goal.max_gpus);

@@ -247,9 +247,27 @@ impl<'a> State<'a> {
             })
             .filter(|p| self.musts.get("cpu").is_none_or(|id| &p.id == id) && self.priced(p.price_usd))
             .collect();
+        // Lanes the GPUs get with each CPU: the board wiring's lanes for that CPU in the
+        // placed slots (`lanes_by_cpu`: Phoenix APUs such as the Ryzen 5 8400F give the first
+        // x16 slot only x8 or x4, and none to a second CPU slot), capped by the CPU's own lanes.
+        // A CPU that narrows the GPU links ranks after one that does not, whatever its price.
+        let slots = self.catalog.motherboards.get(board.idx).map(|b| b.pcie_slots.as_slice()).unwrap_or_default();
+        let gpu_lanes = |cpu: &crate::plan::views::CpuView| -> u32 {
+            let placed: u32 = placement
+                .iter()
+                .map(|&(pos, _)| {
+                    slots
+                        .iter()
+                        .find(|s| s.position == Some(pos))
+                        .map_or(0, |s| u32::from(s.lanes_with_cpu(Some(&cpu.name))))
+                })
+                .sum();
+            placed.min(u32::from(cpu.lanes))
+        };
         cpus.sort_by(|a, b| {
-            b.figures_known
-                .cmp(&a.figures_known)
+            gpu_lanes(b)
+                .cmp(&gpu_lanes(a))
+                .then(b.figures_known.cmp(&a.figures_known))
                 .then(cmp_price(a.price_usd, b.price_usd))
                 .then(b.lanes.cmp(&a.lanes))
                 .then(a.id.cmp(&b.id))
