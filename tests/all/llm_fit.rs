@@ -711,6 +711,7 @@ fn serving_h100() -> Gpu {
     g
 }
 mod current;
+mod decode_2025;
 mod offload;
 #[path = "llm_fit/parallel.rs"]
 mod parallel;

@@ -44,6 +44,7 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
                 "llama.cpp PR 4766 (RTX 3090, LLaMA-7B Q4_0 / F16): tg128 121.8 / 48.5, pp512 3408 tok/s",
                 "XiongjieDai GPU-Benchmarks-on-LLM-Inference (RTX 4090, A100 80GB; Llama 3 8B/70B over 2-8 GPUs, layer split)",
                 "ktransformers DeepseekR1_V3_tutorial (2x Xeon 6454S, DeepSeek V3 Q4_K_M, CPU only): 4.51 tok/s",
+                "llama.cpp 2025-26 builds (tests/all/llm_fit/decode_2025.rs): 2 of 7 rows held (PR 15802 RTX 3090, PR 17505 RTX 4090 at 32K, both 24-25 % low); 5 listed, the estimate 29-53 % below them",
             ],
             Some(25.0),
             llama_bench,
@@ -69,6 +70,8 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
                 "club-3090 issue 698 (vLLM 0.25, 2x RTX 3090 TP2, NVLink vs PCIe)",
                 "vLLM TP2 on 4x RTX 3090 Ti, Llama-3.3-70B AWQ (tests/all/llm_fit/pcie.rs)",
                 "nerdalert/vllm-bench-automation (4x L40S, Llama-3.2-3B, 10 req/s): 73.6 tok/s per sequence",
+                "tim-wang-tecg-blog vLLM v0.9.0 V0/V1 (H100, Llama-3.1-8B BF16, 7500/2000 tokens): concurrency 5 held; 50 and 100 listed (tests/all/llm_fit/decode_2025.rs)",
+                "InferenceBench concurrency sweep (H100 SXM, vLLM 0.21.0, Llama-3.1-8B FP16): TPOT at concurrency 1 and 4 held (-2 %); 16 and 64 listed (prefill chunks inside TPOT)",
             ],
             Some(25.0),
             vllm_bench(&format!("vllm serve <{id}> --max-model-len {ctx}")),
@@ -76,6 +79,8 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
         Runtime::Sglang => (
             vec![
                 "SGLang prefill on H100 at 8K (tests/all/llm_fit/pcie.rs: listed, not held); decode shares vLLM's model",
+                "tim-wang-tecg-blog SGLang v0.4.9 (H100, Llama-3.1-8B BF16, 7500/2000 tokens, concurrency 5): 667 tok/s, held at -18 % (one row: no band)",
+                "listed, not held: that blog's concurrency 50/100 rows and Spheron's SGLang v0.5.9 Llama-3.3-70B FP8 rows (tests/all/llm_fit/decode_2025.rs)",
             ],
             None,
             vllm_bench(&format!("python -m sglang.launch_server --model-path <{id}> --context-length {ctx}"))
