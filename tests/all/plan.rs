@@ -660,3 +660,65 @@ fn boards_wired_without_positions_are_candidates() {
         assert!(key(&w[0]) <= key(&w[1]), "{} before {}", w[0].title, w[1].title);
     }
 }
+
+/// CPU lanes that are not known are not x16 (issue 26). The ASUS ProArt B550-CREATOR splits
+/// its CPU x16 into x8/x8 over its two CPU x16 slots (hardwareluxx's review, in the board's
+/// wiring) with Ryzen 3000/5000 desktop CPUs; its wiring states no lanes for APU silicon
+/// (`lanes_by_cpu`), and vendors limit such second slots to "Ryzen 5000/3000 Series processors
+/// only". So with the Ryzen 5 4500 (Renoir silicon, PCIe 3.0: Tom's Hardware's review) GPU 2's
+/// link is unknown and pcie-link says not checked, GPU 1 links at PCIe 3.0, and with a Ryzen 5
+/// 5600X both link at PCIe 4.0 x8. The planner, which picked the 4500 on this board for two
+/// GPUs, now picks a CPU whose lanes are stated.
+#[test]
+fn apu_lanes_on_a_second_cpu_slot_are_unknown() {
+    let c = catalog();
+    let cpu = |id: &str| c.cpus.iter().find(|x| x.id == id).unwrap_or_else(|| panic!("{id}"));
+    // The CPU figures: APU silicon without a G suffix has fewer, older lanes.
+    assert_eq!((cpu("amd-ryzen-5-4500").pcie_lanes.gen3, cpu("amd-ryzen-5-4500").pcie_lanes.gen4), (20, 0));
+    assert_eq!((cpu("amd-ryzen-5-5500").pcie_lanes.gen3, cpu("amd-ryzen-5-5500").pcie_lanes.gen4), (20, 0));
+    for id in ["amd-ryzen-5-8400f", "amd-ryzen-7-8700f"] {
+        assert_eq!((cpu(id).pcie_lanes.gen5, cpu(id).pcie_lanes.gen4), (0, 16), "{id}");
+    }
+    assert!(cpu("amd-ryzen-5-4500").apu_silicon() && cpu("amd-ryzen-5-8400f").apu_silicon());
+    assert!(!cpu("amd-ryzen-5-5600x").apu_silicon() && !cpu("amd-ryzen-9-7950x").apu_silicon());
+
+    let build = |cpu: &str| {
+        let mut b = kraftwerk::rig::Build {
+            motherboard: Some("asus-proart-b550-creator".into()),
+            cpu: Some(cpu.into()),
+            ..Default::default()
+        };
+        b.add_gpu(&c, "nvidia-geforce-rtx-3090".into());
+        b.add_gpu(&c, "nvidia-geforce-rtx-3090".into());
+        for (g, slot) in b.gpus.iter_mut().zip(["PCIe 4.0 x16 slot 1 (CPU)", "PCIe 4.0 x16 slot 2 (CPU)"]) {
+            g.slot = None;
+            g.slot_name = Some(slot.into());
+        }
+        kraftwerk::check::run(&b, &c)
+    };
+    let apu = build("amd-ryzen-5-4500");
+    let nc: Vec<&str> = apu
+        .findings
+        .iter()
+        .filter(|f| f.rule == "pcie-link" && f.kind == kraftwerk::check::FindingKind::NotChecked)
+        .map(|f| f.message.as_str())
+        .collect();
+    assert!(nc.len() == 1 && nc[0].contains("GPU 2") && nc[0].contains("x16 slot 2 (CPU)"), "{nc:?}");
+    assert!(apu.links.iter().all(|l| l.gpu != 1), "GPU 2's link is unknown: {:?}", apu.links);
+    let l1 = apu.links.iter().find(|l| l.gpu == 0).expect("GPU 1 link");
+    assert_eq!(l1.pcie_gen, 3, "a PCIe 3.0 CPU links at 3.0");
+    let full = build("amd-ryzen-5-5600x");
+    assert!(
+        !full.findings.iter().any(|f| f.rule == "pcie-link" && f.kind == kraftwerk::check::FindingKind::NotChecked)
+    );
+    let widths: Vec<(u8, u8)> = full.links.iter().map(|l| (l.pcie_gen, l.lanes)).collect();
+    assert_eq!(widths, vec![(4, 8), (4, 8)]);
+
+    // The planner's first answer for the used $5,000 70B goal: not on APU silicon.
+    let g = seventy_b_goal(5000.0, true);
+    let out = plan_blocking(&c, &g).expect("plan");
+    for r in &out.results {
+        let id = r.build.cpu.as_deref().expect("cpu");
+        assert!(!cpu(id).apu_silicon() || r.build.gpus.len() == 1, "{}: {id}", r.title);
+    }
+}
