@@ -104,14 +104,9 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     // used-market price (`catalog/prices/used.json`) is priced at it (at this writing two used
     // RTX 3090 Ti at the May 2026 survey's $850 come first); the staple two RTX 3090 are among
     // the first answers.
-    // Fully priced answers rank first. (Since issue 27 took the ProArt X870E's assumed
-    // positions away, the cheapest two-card platforms are AM4 boards whose DDR4 kit may be
-    // unpriced; then no answer is fully priced and the first says so in its title.)
-    if out.results.iter().any(|r| r.price_complete) {
-        assert!(out.results[0].price_complete, "{gpus:?}");
-    } else {
-        assert!(out.results[0].title.contains("at least") || !out.results[0].eval.unpriced.is_empty(), "{gpus:?}");
-    }
+    // Fully priced answers rank first, and there is one (restored, issue 26: a priced AM4
+    // board with positions, the ProArt B550-CREATOR, and priced DDR4 kits).
+    assert!(out.results[0].price_complete, "{gpus:?}");
     assert_eq!(cards(&c, &out.results[0]), (2, 24.0), "{gpus:?}");
     assert!(gpus.iter().take(3).any(|g| *g == "2x RTX 3090"), "two RTX 3090 near the top: {gpus:?}");
     // Distinct GPU sets at the top.
@@ -424,19 +419,18 @@ fn expert_70b_used_5000_usd() {
     let first = out.results.first().unwrap_or_else(|| panic!("an answer: {out:#?}"));
     assert!(first.price_complete, "{}: unpriced {:?}", first.title, first.eval.unpriced);
     assert_eq!(first.build.gpus.len(), 2, "{}", first.title);
-    // The x8/x8 CPU-lane answer needs a consumer board whose slot positions are published;
-    // since the ProArt X870E's were found to be assumed (issue 27) the catalog has none, and
-    // the first answer may put GPU 2 on chipset lanes: then it must say so, never hide it.
-    if !all_on_cpu_lanes(&c, first) {
-        assert!(first.gpus_on_chipset > 0, "{}", first.title);
-        assert!(
-            first.eval.warnings.iter().any(|w| w.contains("chipset")),
-            "{}: {:?}",
-            first.title,
-            first.eval.warnings
-        );
-    }
+    // Both cards on CPU lanes (x8/x8), every placement check run: restored (issue 26) now that
+    // a priced consumer board with published slot positions splits its CPU lanes (the ASUS
+    // ProArt B550-CREATOR, positions and x8/x8 from hardwareluxx's review; $240 street price),
+    // with a CPU whose lanes the wiring states (not the Ryzen 5 4500's APU silicon, which the
+    // planner picked before and whose second-slot lanes nobody published).
+    assert!(all_on_cpu_lanes(&c, first), "{}", first.title);
+    assert_eq!(first.gpus_on_chipset, 0, "{}", first.title);
     assert!(placement_not_checked(&c, first).is_empty(), "{:?}", placement_not_checked(&c, first));
+    assert!(first.eval.geometry_unchecked.is_empty() && first.eval.verify_with.is_none(), "{}", first.title);
+    assert_ne!(first.eval.verdict, Some(kraftwerk::check::Verdict::Unverified), "{}", first.title);
+    let cpu_id = first.build.cpu.as_deref().expect("cpu");
+    assert!(!c.cpus.iter().any(|x| x.id == cpu_id && x.apu_silicon()), "{}: {cpu_id}", first.title);
     assert!(!server_board(&c, first), "{}", first.title);
     assert!(first.price_usd <= 5000.0);
     // Every part's price, date and source are in the result (`plan --format json`).
@@ -488,6 +482,10 @@ fn expert_70b_new_8000_usd() {
     assert!(out.results.iter().any(|r| r.price_complete), "{out:#?}");
     assert!(out.results[0].price_complete, "{}", out.results[0].title);
     assert!(out.results.iter().all(|r| r.eval.parts.iter().all(|p| !p.used)));
+    // And, as with used cards, on CPU lanes with every placement check run (issue 26).
+    let first = &out.results[0];
+    assert!(all_on_cpu_lanes(&c, first), "{}", first.title);
+    assert!(placement_not_checked(&c, first).is_empty(), "{:?}", placement_not_checked(&c, first));
 }
 
 /// Qwen3-235B-A22B at 4 bits in a 230 V / 16 A room (about 125 GiB of weights): an expert
@@ -518,16 +516,11 @@ fn expert_32b_8_bit_for_4_users() {
     let out = plan_blocking(&c, &g).expect("plan");
     assert_contract(&c, &g, &out);
     let first = out.results.first().unwrap_or_else(|| panic!("an answer: {out:#?}"));
-    // Fully priced answers first (see seventy_b_at_4_bit_on_one_us_circuit for when none is).
-    assert!(first.price_complete || out.results.iter().all(|r| !r.price_complete), "{}", first.title);
-    // CPU lanes for every card, or a warning naming the chipset (see expert_70b_used_5000_usd:
-    // no consumer x8/x8 board with published positions since issue 27).
-    assert!(
-        all_on_cpu_lanes(&c, first) || first.eval.warnings.iter().any(|w| w.contains("chipset")),
-        "{}: {:?}",
-        first.title,
-        first.eval.warnings
-    );
+    // Fully priced, every card on CPU lanes, every placement check run (restored, issue 26:
+    // see expert_70b_used_5000_usd).
+    assert!(first.price_complete, "{}", first.title);
+    assert!(all_on_cpu_lanes(&c, first), "{}", first.title);
+    assert!(placement_not_checked(&c, first).is_empty(), "{:?}", placement_not_checked(&c, first));
     let (n, m) = cards(&c, first);
     assert!(n as f64 * m >= 40.0, "{}", first.title);
 }
