@@ -413,7 +413,7 @@ pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, na
             .iter()
             .map(|&(slot, riser, psu)| GpuPlacement {
                 gpu: g.id.clone(),
-                slot: board.is_none_or(|b| b.slot_positions_known()).then_some(slot),
+                slot: board.is_none_or(kraftwerk_catalog::Motherboard::slot_positions_known).then_some(slot),
                 slot_name: slot_by_key(board, slot)
                     .filter(|_| board.is_some_and(|b| !b.slot_positions_known()))
                     .map(|s| s.name.clone()),

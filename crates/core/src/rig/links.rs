@@ -154,8 +154,8 @@ pub fn gpu_links(r: &Resolved<'_>) -> Vec<GpuLink> {
                     // CPU lanes run at most at the CPU's own generation (a PCIe 3.0 Ryzen 5 4500
                     // in a PCIe 4.0 slot links at 3.0).
                     let cpu_gen = match s.lane_source {
-                        LaneSource::Cpu => r.cpu.and_then(|c| c.max_pcie_gen()).unwrap_or(u8::MAX),
-                        _ => u8::MAX,
+                        LaneSource::Cpu => r.cpu.and_then(kraftwerk_catalog::Cpu::max_pcie_gen).unwrap_or(u8::MAX),
+                        LaneSource::Chipset => u8::MAX,
                     };
                     (s.pcie_gen.min(g.pcie_gen).min(cpu_gen), l.min(g.pcie_lanes), s.lane_source == LaneSource::Chipset)
                 }
