@@ -222,6 +222,12 @@ fn result_text(s: &mut String, r: &PlanResult) {
     for w in &e.not_checked_other {
         let _ = writeln!(s, "   not checked: {w}");
     }
+    for w in &e.geometry_unchecked {
+        let _ = writeln!(s, "   not checked (geometry): {w}");
+    }
+    if let Some(v) = &e.verify_with {
+        let _ = writeln!(s, "   unverified on geometry; what would verify it: {v}");
+    }
 }
 
 /// The outcome as text.
@@ -232,7 +238,7 @@ pub fn render_text(out: &PlanOutcome, saved: &[String]) -> String {
     } else {
         let _ = writeln!(
             s,
-            "{} build{} meet{} the goal (fully priced builds first, then those with every GPU on CPU lanes, then builds with priced GPUs; cheapest first within each; \"at least\" leaves out unpriced parts):",
+            "{} build{} meet{} the goal (fully priced builds first, then those with every GPU on CPU lanes, then those whose every placement check ran, then builds with priced GPUs; cheapest first within each; \"at least\" leaves out unpriced parts):",
             out.results.len(),
             if out.results.len() == 1 { "" } else { "s" },
             if out.results.len() == 1 { "s" } else { "" }

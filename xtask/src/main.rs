@@ -543,6 +543,14 @@ fn board(v: &Value, ctx: &Ctx) -> Mapped {
 /// (gen5, gen4, gen3; the chipset link excluded), memory type, channels, and where from.
 fn platform(socket: &str, arch: &str, name: &str) -> Option<([u64; 3], &'static str, u64, &'static str)> {
     let pro = name.contains("PRO") || name.split_whitespace().any(|w| w.ends_with("WX"));
+    // APU silicon sold without its iGPU (no G suffix): fewer, older lanes than the socket's table.
+    let model = |m: &[&str]| name.split_whitespace().any(|w| m.contains(&w));
+    if socket == "AM4" && model(&["4100", "4500", "5500"]) {
+        return Some(([0, 0, 20], "Ddr4Udimm", 2, "AM4 APU silicon without an iGPU (Renoir: Ryzen 3 4100/Ryzen 5 4500; Cezanne: Ryzen 5 5500): PCIe 3.0 only (Tom's Hardware, https://www.tomshardware.com/reviews/amd-ryzen-4-4500-ryzen-3-4100-cpu-review; TechSpot's Ryzen 5 5500 review: 'a 5600G with the iGPU removed ... only PCIe 3.0 support'), 20 usable lanes (16 graphics + 4 NVMe) as on desktop Renoir (https://www.svethardware.cz/amd-renoir-fp6-ma-pouze-pcie-3-0-x8-omezeni-pro-grafiky-na-noteboocich/52654); cpu-monkey lists 12 for the 4500 (CONFLICT, https://www.cpu-monkey.com/en/cpu-AMD_Ryzen_5_4500)"));
+    }
+    if socket == "AM5" && model(&["8400F", "8700F"]) {
+        return Some(([0, 16, 0], "Ddr5Udimm", 2, "AM5 Phoenix silicon without an iGPU (Ryzen 5 8400F, Ryzen 7 8700F): 20 PCIe 4.0 lanes of which 16 usable (AMD's specifications as reported by HotHardware, https://hothardware.com/news/rx-9000-gpu-not-full-speed-ryzen-ai-400, and Hardwareluxx, https://www.hardwareluxx.de/index.php/news/hardware/prozessoren/62770-amd-phoenix-und-phonix-2-vorsicht-bei-den-pcie-lanes.html); the 8400F on Phoenix: https://gaming-st.com/cpu/556"));
+    }
     Some(match (socket, arch) {
         ("AM5", "Zen 4" | "Zen 5") => ([24, 0, 0], "Ddr5Udimm", 2, "AM5: 24 usable PCIe 5.0 CPU lanes, as curated for the Ryzen 9 7950X (AMD product page)"),
         ("AM4", "Zen 3" | "Zen 2") => ([0, 20, 0], "Ddr4Udimm", 2, "AM4 Zen 2/3 desktop: 20 usable PCIe 4.0 CPU lanes (16 graphics + 4 NVMe; 4 more link the chipset), AMD Ryzen 5000/3000 product pages"),

@@ -417,6 +417,8 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             let mut hover: Vec<String> = e.verdict.map(|v| format!("checker: {v}")).into_iter().collect();
             hover.extend(e.warnings.iter().cloned());
             hover.extend(e.not_checked_other.iter().map(|n| format!("not checked: {n}")));
+            hover.extend(e.geometry_unchecked.iter().map(|n| format!("not checked (geometry): {n}")));
+            hover.extend(e.verify_with.iter().map(|v| format!("what would verify it: {v}")));
             ui.label(text).on_hover_text(if hover.is_empty() { "none".to_owned() } else { hover.join("\n") });
             ui.end_row();
         }

@@ -76,3 +76,47 @@ pub struct Cpu {
     #[serde(skip)]
     pub origin: Origin,
 }
+
+/// AMD desktop model numbers built on APU (monolithic, iGPU) silicon although their name has no
+/// G suffix: the Renoir-based Ryzen 3 4100 and Ryzen 5 4500 and the Cezanne-based Ryzen 5 5500
+/// (PCIe 3.0 only: Tom's Hardware,
+/// https://www.tomshardware.com/reviews/amd-ryzen-4-4500-ryzen-3-4100-cpu-review; TechSpot's
+/// Ryzen 5 5500 review, "a 5600G with the iGPU removed ... only PCIe 3.0 support"), and the
+/// Phoenix-based Ryzen 5 8400F and Ryzen 7 8700F (PCIe 4.0, 20 lanes of which 16 usable:
+/// HotHardware, https://hothardware.com/news/rx-9000-gpu-not-full-speed-ryzen-ai-400; the 8400F
+/// on Phoenix: https://gaming-st.com/cpu/556).
+pub const APU_SILICON_MODELS: [&str; 5] = ["4100", "4500", "5500", "8400F", "8700F"];
+
+impl Cpu {
+    /// Whether this CPU is APU-class silicon (an AMD desktop part whose model number ends in G,
+    /// GE or GT, or one of [`APU_SILICON_MODELS`]): such CPUs have fewer and often older PCIe
+    /// lanes than their socket's other CPUs, and boards split (or do not split) the CPU's x16
+    /// slot differently with them. A board's wiring states their lanes per slot in
+    /// `lanes_by_cpu`; where it does not, a second CPU-wired slot's lanes with them are unknown.
+    pub fn apu_silicon(&self) -> bool {
+        self.vendor.eq_ignore_ascii_case("AMD")
+            && self.name.split_whitespace().any(|w| {
+                let model = w.chars().next().is_some_and(|c| c.is_ascii_digit());
+                model
+                    && (w.ends_with('G')
+                        || w.ends_with("GE")
+                        || w.ends_with("GT")
+                        || APU_SILICON_MODELS.iter().any(|m| m.eq_ignore_ascii_case(w)))
+            })
+    }
+
+    /// The newest PCIe generation the CPU has lanes of (5, 4 or 3); `None` when no lanes are
+    /// listed.
+    pub fn max_pcie_gen(&self) -> Option<u8> {
+        let l = self.pcie_lanes;
+        if l.gen5 > 0 {
+            Some(5)
+        } else if l.gen4 > 0 {
+            Some(4)
+        } else if l.gen3 > 0 {
+            Some(3)
+        } else {
+            None
+        }
+    }
+}

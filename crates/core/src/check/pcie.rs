@@ -3,7 +3,7 @@
 //! risers.
 
 use super::coverage::{Figure, Need, PartKind};
-use super::{Ctx, Finding, PartRef, Rule, RuleDoc, Severity, finding};
+use super::{Ctx, Finding, FindingKind, PartRef, Rule, RuleDoc, Severity, finding};
 use crate::rig::links::GpuLink;
 use crate::rig::links::{lane_gb_s, lanes_of, slot_lanes};
 use kraftwerk_catalog::{GpuFormFactor, LaneSource};
@@ -502,6 +502,30 @@ pub static PCIE_LINK: Rule = Rule {
         // Without the layout the link model assumes the card's own link: not checked.
         if slot_layout_unknown(c) {
             return;
+        }
+        // A GPU in a second CPU slot with an APU-class CPU whose lanes the wiring does not
+        // state: its link is unknown (`rig::links::lanes_unknown_with_cpu`), not checked.
+        if let Some(board) = c.r.board {
+            for (i, p) in c.build().gpus.iter().enumerate() {
+                let Some(s) = p.slot_in(board) else { continue };
+                if crate::rig::links::lanes_unknown_with_cpu(board, s, c.r.cpu) {
+                    let cpu = c.r.cpu.map_or("the CPU", |x| x.name.as_str());
+                    out.push(Finding {
+                        rule: PCIE_LINK.doc.id,
+                        severity: Severity::Info,
+                        kind: FindingKind::NotChecked,
+                        message: format!(
+                            "not checked for GPU {}: slot {} is a second CPU-wired slot and the board's wiring states no lanes for the {cpu} (APU silicon; `pcie_slots.lanes_by_cpu`): its link is unknown",
+                            i + 1,
+                            s.name
+                        ),
+                        parts: vec![PartRef::Cpu],
+                        fix: format!(
+                            "Enter the slot's lanes with the {cpu} from the board manual (`lanes_by_cpu`), or use a CPU whose lanes the wiring states (a non-APU part of this socket)."
+                        ),
+                    });
+                }
+            }
         }
         for l in &c.links {
             if l.lanes == 0 {

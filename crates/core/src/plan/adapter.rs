@@ -356,7 +356,9 @@ pub struct Spec {
     pub card: usize,
     /// Its id (a chip's reference design or a partner card).
     pub gpu: String,
-    /// Card placements: slot position, riser generation (open frame), PSU index.
+    /// Card placements: slot key ([`crate::plan::views::SlotView::position`]: the position,
+    /// or on a board without positions the slot's place in its list, placed by name), riser
+    /// generation (open frame), PSU index.
     pub placements: Vec<(u8, Option<u8>, usize)>,
     /// Board, CPU, cooler, case, memory kit (catalog indices) and kit count.
     pub board: usize,
@@ -396,15 +398,25 @@ fn placement(card: &CardView, slot: Option<u8>, riser: Option<u8>, psu: usize) -
     }
 }
 
+/// The slot a placement's key names on `board`: by position where the board's positions are
+/// known, else by place in its slot list (from 1).
+pub fn slot_by_key(board: Option<&kraftwerk_catalog::Motherboard>, key: u8) -> Option<&kraftwerk_catalog::PcieSlot> {
+    let b = board?;
+    if b.slot_positions_known() { b.slot_at(key) } else { b.pcie_slots.get(usize::from(key).checked_sub(1)?) }
+}
+
 /// The [`Build`] a spec describes, with the goal's site and workload.
 pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, name: &str) -> Build {
+    let board = catalog.motherboards.get(spec.board);
     let gpus = catalog.gpu_or_card(&spec.gpu).map_or_else(Vec::new, |g| {
         spec.placements
             .iter()
             .map(|&(slot, riser, psu)| GpuPlacement {
                 gpu: g.id.clone(),
-                slot: Some(slot),
-                slot_name: None,
+                slot: board.is_none_or(kraftwerk_catalog::Motherboard::slot_positions_known).then_some(slot),
+                slot_name: slot_by_key(board, slot)
+                    .filter(|_| board.is_some_and(|b| !b.slot_positions_known()))
+                    .map(|s| s.name.clone()),
                 power_limit_w: None,
                 riser: riser.map(|g| Riser { pcie_gen: g, length_mm: None }),
                 psu,
@@ -507,6 +519,15 @@ pub struct Evaluation {
     pub not_checked: Vec<String>,
     /// Other rules the checker could not fully run (a figure unknown), in words.
     pub not_checked_other: Vec<String>,
+    /// On a board wired without slot positions: the geometry rules ([`GEOMETRY_RULES`]) that
+    /// said not checked, in words. Such a build's verdict is UNVERIFIED (issue 27's rule); the
+    /// planner keeps it as an answer, ranked after a build whose placement checks all ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub geometry_unchecked: Vec<String>,
+    /// The figure that would verify a build in `geometry_unchecked`: `slot positions of
+    /// <board>: enter them in the Build tab's slot editor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify_with: Option<String>,
     /// Parts with prices.
     pub parts: Vec<PartLine>,
     /// Sum of the known prices, USD.
@@ -575,13 +596,24 @@ pub fn goal_depends_on(rule: &str) -> bool {
         .is_none_or(|r| r.needs.iter().any(|n| matches!(n, Need::Part(CheckedPart::Gpu | CheckedPart::Psu))))
 }
 
+/// The placement rules that need the slots' positions (card thickness over the next slot, air
+/// gaps between open-air cards, the stack in the case's openings): on a board wired without
+/// positions they say not checked while the electrical rules (`gpu-slot`, `pcie-link`,
+/// `pcie-lane-budget`, the M.2 sharing rules) run.
+pub const GEOMETRY_RULES: [&str; 3] = ["gpu-slot-blocked", "open-air-gap", "case-gpu-fit"];
+
 /// What the checker says of a build: its error and warning findings, its not-checked findings
 /// and missing parts (every one counts, see the module docs), and the power figures of its
 /// report. No fit or cost yet ([`estimate`]).
 pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
     let report = check::run(build, catalog);
-    let mut ev = from_report(&report);
     let r = build.resolve(catalog);
+    let unpositioned = r.board.filter(|b| b.slot_layout_known() && !b.slot_positions_known());
+    let mut ev = from_report(&report, unpositioned.is_some());
+    if let Some(b) = unpositioned.filter(|_| !ev.geometry_unchecked.is_empty()) {
+        ev.verify_with =
+            Some(format!("slot positions of {}: enter them in the Build tab's slot editor", b.display_name()));
+    }
     ev.inference_wall_w = power::estimate(&r, LoadState::Inference).total_wall_w;
     // The report's power follows the workload's mode (`check::power_state`); the plan shows
     // full load.
@@ -595,11 +627,19 @@ pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
 }
 
 /// [`judge`]'s reading of a check report (no inference power yet).
-fn from_report(report: &check::Report) -> Evaluation {
+fn from_report(report: &check::Report, unpositioned: bool) -> Evaluation {
     let mut ev = Evaluation { verdict: Some(report.verdict), ..Evaluation::default() };
     for f in &report.findings {
         let line = format!("{}: {}", f.rule, f.message);
         match (f.kind, f.severity) {
+            // Only the findings that lack the slots' positions (the coverage's wording for
+            // `Figure::BoardSlotPositions`, which names `pcie_slots.position`); a geometry rule
+            // that lacks another figure (a card's length) stays a figure the goal depends on.
+            (FindingKind::NotChecked, _)
+                if unpositioned && GEOMETRY_RULES.contains(&f.rule) && f.message.contains("pcie_slots.position") =>
+            {
+                ev.geometry_unchecked.push(line);
+            }
             (FindingKind::NotChecked, _) if goal_depends_on(f.rule) => {
                 ev.not_checked.push(line);
                 ev.unknown_parts.extend(f.parts.iter().copied());

@@ -50,7 +50,7 @@ fn a_warning_that_says_unknown_is_a_warning() {
         parts: vec![PartRef::Psu(0)],
         fix: String::new(),
     });
-    let ev = from_report(&report);
+    let ev = from_report(&report, false);
     assert!(ev.warnings.iter().any(|w| w.contains("excursion behaviour unknown")), "{:?}", ev.warnings);
     assert!(ev.not_checked.iter().all(|w| !w.contains("excursion behaviour unknown")), "{:?}", ev.not_checked);
 }

@@ -476,13 +476,15 @@ impl State<'_> {
     fn finish(mut self, mut results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {
         // Complete prices first (a build with an unpriced part is never ranked by its "at
         // least" figure above a fully priced one); within each, builds with every card on CPU
-        // lanes first (fewest on chipset lanes); then
+        // lanes first (fewest on chipset lanes); then builds whose every placement check ran
+        // before those UNVERIFIED on geometry (a board wired without slot positions); then
         // builds whose GPUs (the bulk of the cost) are priced; then by the known total.
         let gpus_priced = |r: &PlanResult| r.build.gpus.first().is_some_and(|g| !r.eval.unpriced.contains(&g.gpu));
         let key = |a: &PlanResult, b: &PlanResult| {
             b.price_complete
                 .cmp(&a.price_complete)
                 .then(a.gpus_on_chipset.cmp(&b.gpus_on_chipset))
+                .then(a.eval.geometry_unchecked.is_empty().cmp(&b.eval.geometry_unchecked.is_empty()).reverse())
                 .then(gpus_priced(b).cmp(&gpus_priced(a)))
                 .then(a.price_usd.total_cmp(&b.price_usd))
                 .then(a.title.cmp(&b.title))

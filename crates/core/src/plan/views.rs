@@ -48,7 +48,9 @@ pub struct CardView {
 /// One expansion slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SlotView {
-    /// Position from the CPU (1 = top).
+    /// Position from the CPU (1 = top) on a board whose slot positions are known
+    /// ([`BoardView::positions_known`]); else the slot's place in the board's slot list, from 1
+    /// (a key, not a position: the planner then places cards by the slot's name).
     pub position: u8,
     /// Physical size, lanes.
     pub physical_lanes: u8,
@@ -81,9 +83,12 @@ pub struct BoardView {
     pub memory_channels: u8,
     /// Form factor.
     pub form_factor: FormFactor,
-    /// Expansion slots whose position is known, by position (empty when the layout is unknown;
-    /// slots a source gives no position for are left out: the search places cards by position).
+    /// Expansion slots (empty when the layout is unknown). With positions known, keyed by
+    /// position; on a board wired without positions, by place in the board's slot list (the
+    /// search then places cards by slot name, and the geometry rules say not checked).
     pub slots: Vec<SlotView>,
+    /// Whether every slot's position is known (`Motherboard::slot_positions_known`).
+    pub positions_known: bool,
     /// Slots with at least 8 physical lanes (where the search places a GPU).
     pub wide_slots: usize,
     /// Of those, the slots wired to the CPU (the search tries boards that put every card on
@@ -303,12 +308,15 @@ fn case_view(idx: usize, c: &kraftwerk_catalog::Case) -> CaseView {
 }
 
 fn board_view(idx: usize, b: &kraftwerk_catalog::Motherboard) -> BoardView {
+    let positions_known = b.slot_positions_known();
     let slots: Vec<SlotView> = b
         .pcie_slots
         .iter()
-        .filter_map(|s| {
+        .enumerate()
+        .filter(|_| positions_known || b.slot_layout_known())
+        .filter_map(|(i, s)| {
             Some(SlotView {
-                position: s.position?,
+                position: if positions_known { s.position? } else { u8::try_from(i + 1).ok()? },
                 physical_lanes: s.physical_lanes,
                 pcie_gen: s.pcie_gen,
                 cpu_lanes: s.lane_source == kraftwerk_catalog::LaneSource::Cpu,
@@ -329,6 +337,7 @@ fn board_view(idx: usize, b: &kraftwerk_catalog::Motherboard) -> BoardView {
         wide_slots: slots.iter().filter(|s| s.physical_lanes >= 8).count(),
         cpu_wide_slots: slots.iter().filter(|s| s.physical_lanes >= 8 && s.cpu_lanes).count(),
         slots,
+        positions_known,
         price_usd: b.price_usd,
         figures_known: b.max_memory_gb.is_some(),
     }

@@ -95,6 +95,33 @@ pub fn slot_lanes(r: &Resolved<'_>, board: &Motherboard) -> Vec<u8> {
         .collect()
 }
 
+/// Whether the lanes of `slot` with `cpu` are unknown: an APU-class CPU
+/// ([`kraftwerk_catalog::Cpu::apu_silicon`]) in a CPU-wired slot other than the board's primary
+/// one (the CPU slot with the most lanes, first in the board's order), on a board whose wiring
+/// states no lanes for that CPU (`lanes_by_cpu`). Vendors' spec text often limits the second
+/// CPU slot to "Ryzen 5000/3000 Series processors only" (no x8/x8 split with an APU), so its
+/// lanes with an APU are not the ones the wiring gives for other CPUs.
+pub fn lanes_unknown_with_cpu(
+    board: &Motherboard,
+    slot: &kraftwerk_catalog::PcieSlot,
+    cpu: Option<&kraftwerk_catalog::Cpu>,
+) -> bool {
+    let Some(cpu) = cpu.filter(|c| c.apu_silicon()) else { return false };
+    if slot.lane_source != LaneSource::Cpu {
+        return false;
+    }
+    let primary = board
+        .pcie_slots
+        .iter()
+        .filter(|s| s.lane_source == LaneSource::Cpu)
+        .reduce(|a, b| if b.electrical_lanes > a.electrical_lanes { b } else { a });
+    if primary.is_some_and(|p| p.name == slot.name) {
+        return false;
+    }
+    let name = cpu.name.to_ascii_lowercase();
+    !slot.lanes_by_cpu.iter().any(|l| l.cpus.iter().any(|f| !f.is_empty() && name.contains(&f.to_ascii_lowercase())))
+}
+
 /// Lanes of the slot named `name` from [`slot_lanes`]'s answer, if the board has it.
 pub fn lanes_of(board: &Motherboard, lanes: &[u8], name: &str) -> Option<u8> {
     board.pcie_slots.iter().position(|s| s.name == name).and_then(|i| lanes.get(i).copied())
@@ -120,9 +147,17 @@ pub fn gpu_links(r: &Resolved<'_>) -> Vec<GpuLink> {
             let g = (*g)?;
             let slot = board.and_then(|b| p.slot_in(b));
             let (mut link_gen, mut n, chipset) = match slot {
+                // A second CPU slot with an APU-class CPU the wiring states no lanes for: unknown.
+                Some(s) if board.is_some_and(|b| lanes_unknown_with_cpu(b, s, r.cpu)) => return None,
                 Some(s) => {
                     let l = board.and_then(|b| lanes_of(b, &lanes, &s.name)).unwrap_or(s.electrical_lanes);
-                    (s.pcie_gen.min(g.pcie_gen), l.min(g.pcie_lanes), s.lane_source == LaneSource::Chipset)
+                    // CPU lanes run at most at the CPU's own generation (a PCIe 3.0 Ryzen 5 4500
+                    // in a PCIe 4.0 slot links at 3.0).
+                    let cpu_gen = match s.lane_source {
+                        LaneSource::Cpu => r.cpu.and_then(kraftwerk_catalog::Cpu::max_pcie_gen).unwrap_or(u8::MAX),
+                        LaneSource::Chipset => u8::MAX,
+                    };
+                    (s.pcie_gen.min(g.pcie_gen).min(cpu_gen), l.min(g.pcie_lanes), s.lane_source == LaneSource::Chipset)
                 }
                 None if g.form_factor == GpuFormFactor::Sxm => (g.pcie_gen, g.pcie_lanes, false),
                 // An add-in card in no known slot (not placed, no board, or a board whose slot

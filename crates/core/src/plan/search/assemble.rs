@@ -13,6 +13,7 @@ use super::{
     Unknown, cmp_price, stage,
 };
 use crate::plan::adapter::{self, BoardView, CardView, CaseView, Evaluation, PartRef, Spec};
+use crate::plan::views::SlotView;
 use crate::plan::{Constraint, Form, PlanResult};
 use crate::rig::edit::{SlotOption, choose_slots};
 use std::collections::BTreeMap;
@@ -78,6 +79,17 @@ impl<'a> State<'a> {
         let mut slots: Vec<_> = board.slots.iter().filter(|s| s.physical_lanes >= 8).collect();
         slots.sort_by_key(|s| s.position);
         let n = n as usize;
+        if !board.positions_known {
+            // Wired without positions: by slot name, CPU lanes first, then the widest, in the
+            // board's order; nothing about thickness or openings is known (the geometry rules
+            // then say not checked and the result is unverified on them).
+            let min = if case.form == Form::OpenFrame { 8 } else { 16 };
+            let mut best: Vec<_> = slots.iter().filter(|s| s.physical_lanes >= min).collect();
+            best.sort_by_key(|s| (!s.cpu_lanes, std::cmp::Reverse(s.physical_lanes), s.position));
+            let riser = |s: &SlotView| (case.form == Form::OpenFrame).then(|| s.pcie_gen.min(card.pcie_gen).min(4));
+            let chosen: Vec<_> = best.into_iter().take(n).map(|s| (s.position, riser(s))).collect();
+            return (chosen.len() == n).then_some(chosen);
+        }
         if case.form == Form::OpenFrame {
             // Risers: any slot, the card covers nothing; rated for the lower generation (Gen4 at most).
             let mut best: Vec<_> = slots.clone();
@@ -251,15 +263,12 @@ impl<'a> State<'a> {
         // placed slots (`lanes_by_cpu`: Phoenix APUs such as the Ryzen 5 8400F give the first
         // x16 slot only x8 or x4, and none to a second CPU slot), capped by the CPU's own lanes.
         // A CPU that narrows the GPU links ranks after one that does not, whatever its price.
-        let slots = self.catalog.motherboards.get(board.idx).map(|b| b.pcie_slots.as_slice()).unwrap_or_default();
+        let mb = self.catalog.motherboards.get(board.idx);
         let gpu_lanes = |cpu: &crate::plan::views::CpuView| -> u32 {
             let placed: u32 = placement
                 .iter()
                 .map(|&(pos, _)| {
-                    slots
-                        .iter()
-                        .find(|s| s.position == Some(pos))
-                        .map_or(0, |s| u32::from(s.lanes_with_cpu(Some(&cpu.name))))
+                    adapter::slot_by_key(mb, pos).map_or(0, |s| u32::from(s.lanes_with_cpu(Some(&cpu.name))))
                 })
                 .sum();
             placed.min(u32::from(cpu.lanes))
