@@ -117,7 +117,7 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     let distinct: std::collections::BTreeSet<&str> = gpus.iter().take(3).copied().collect();
     assert_eq!(distinct.len(), 3, "{gpus:?}");
     // With one 96 GB card among the answers when asked for more of them.
-    let more = plan_blocking(&c, &Goal { max_results: 80, ..g.clone() }).expect("plan");
+    let more = plan_blocking(&c, &Goal { max_results: 120, ..g.clone() }).expect("plan");
     assert!(more.results.iter().any(|r| cards(&c, r) == (1, 96.0)), "one 96 GB card");
     // Four RTX 4090s at fp8 draw more than one 15 A circuit carries: named as the reason.
     let fp8 = plan_blocking(&c, &Goal { precision: Some("fp8".into()), ..g }).expect("plan");
@@ -152,7 +152,7 @@ fn qwen3_235b_moe_at_4_bit_in_a_230_v_16_a_room() {
         assert!(r.eval.fits);
     }
     // Priced cheaper builds fill the first results; two 96 GB cards are among the answers.
-    let more = plan_blocking(&c, &Goal { max_results: 40, ..g.clone() }).expect("plan");
+    let more = plan_blocking(&c, &Goal { max_results: 80, ..g.clone() }).expect("plan");
     assert!(more.results.iter().any(|r| cards(&c, r) == (2, 96.0)), "two 96 GB cards");
     // 24 GB cards cannot hold it in four.
     assert!(out.rejected.iter().all(|r| r.what != "4x RTX 4090" || r.constraint == Constraint::Memory));
@@ -434,6 +434,10 @@ fn expert_70b_used_5000_usd() {
     let cpu_id = first.build.cpu.as_deref().expect("cpu");
     assert!(!c.cpus.iter().any(|x| x.id == cpu_id && x.apu_silicon()), "{}: {cpu_id}", first.title);
     assert!(!server_board(&c, first), "{}", first.title);
+    // System RAM at least the VRAM total (weights pass through host memory when loading; the
+    // system-ram rule warns below it): the planner's first answer used to ship 16 GB beside
+    // 48 GB of VRAM.
+    assert!(!first.eval.warnings.iter().any(|w| w.contains("system-ram")), "{:?}", first.eval.warnings);
     assert!(first.price_usd <= 5000.0);
     // Every part's price, date and source are in the result (`plan --format json`).
     let json = serde_json::to_value(first).expect("json");

@@ -81,6 +81,8 @@ pub struct BoardView {
     pub memory_slots: u8,
     /// Memory channels.
     pub memory_channels: u8,
+    /// Most memory the board takes, GB (`Motherboard::max_memory_gb`), if published.
+    pub max_memory_gb: Option<u32>,
     /// Form factor.
     pub form_factor: FormFactor,
     /// Expansion slots (empty when the layout is unknown). With positions known, keyed by
@@ -333,6 +335,7 @@ fn board_view(idx: usize, b: &kraftwerk_catalog::Motherboard) -> BoardView {
         memory_type: b.memory_type,
         memory_slots: b.memory_slots,
         memory_channels: b.memory_channels,
+        max_memory_gb: b.max_memory_gb,
         form_factor: b.form_factor,
         wide_slots: slots.iter().filter(|s| s.physical_lanes >= 8).count(),
         cpu_wide_slots: slots.iter().filter(|s| s.physical_lanes >= 8 && s.cpu_lanes).count(),

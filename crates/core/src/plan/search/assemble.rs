@@ -394,24 +394,33 @@ impl<'a> State<'a> {
             .filter_map(|k| {
                 let per = u32::from(k.modules);
                 let mut kits = want_modules.div_ceil(per).max(1);
-                while f64::from(kits * k.total_gb) < vram_gb && (kits + 1) * per <= u32::from(board.memory_slots) {
+                // Within the board's published maximum (the memory-capacity rule fails above it).
+                let fits_board = |kits: u32| board.max_memory_gb.is_none_or(|max| kits * k.total_gb <= max);
+                while f64::from(kits * k.total_gb) < vram_gb
+                    && (kits + 1) * per <= u32::from(board.memory_slots)
+                    && fits_board(kits + 1)
+                {
                     kits += 1;
                 }
-                let enough = hybrid_gib.is_none() || f64::from(kits * k.total_gb) >= vram_gb;
-                (enough && kits * per <= u32::from(board.memory_slots).max(per))
-                    .then(|| (k, u8::try_from(kits).unwrap_or(u8::MAX)))
+                let reached = f64::from(kits * k.total_gb) >= vram_gb;
+                let enough = hybrid_gib.is_none() || reached;
+                (enough && kits * per <= u32::from(board.memory_slots).max(per) && fits_board(kits))
+                    .then(|| (k, u8::try_from(kits).unwrap_or(u8::MAX), reached))
             })
             .min_by(|a, b| {
                 let speed = |k: &adapter::KitView| if hybrid_gib.is_some() { k.speed_mt_s } else { 0 };
-                speed(b.0)
-                    .cmp(&speed(a.0))
+                // A kit set that reaches the VRAM total first (the system-ram rule warns below
+                // it: weights pass through host memory when loading), then the fastest for a
+                // hybrid split, then the cheapest.
+                b.2.cmp(&a.2)
+                    .then(speed(b.0).cmp(&speed(a.0)))
                     .then(cmp_price(
                         a.0.price_usd.map(|p| p * f64::from(a.1)),
                         b.0.price_usd.map(|p| p * f64::from(b.1)),
                     ))
                     .then(a.0.id.cmp(&b.0.id))
             })
-            .map(|(k, n)| (k.idx, n))
+            .map(|(k, n, _)| (k.idx, n))
             .ok_or((Constraint::Checks, format!("no {} kit in the catalog", board.memory_type), Retry::Board))
     }
 
