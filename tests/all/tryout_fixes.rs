@@ -119,3 +119,28 @@ fn the_pcie_link_fix_on_a_gen3_cpu_slot_board_speaks_of_its_generation_not_a_lan
     assert!(!f.fix.contains("split"), "GPU 1 has all 16 CPU lanes; nothing is split: {}", f.fix);
     assert!(f.fix.contains("PCIe 3.0"), "{}", f.fix);
 }
+
+/// A new user's try-out (round 3, session 3): a 12th-14th gen Core on a DDR4 LGA1700 board was
+/// refused its DDR4 kit ("Core i5 13600K does not support DDR4 UDIMM"), so no DDR4 Z690/Z790/
+/// B760 board could take memory. Intel ARK lists both for every one of them (Core i5-13600K: "Up
+/// to DDR5 5600 MT/s, Up to DDR4 3200 MT/s").
+#[test]
+fn lga1700_cores_take_ddr4_and_ddr5() {
+    let c = catalog::builtin().expect("catalog");
+    let mut n = 0;
+    for cpu in c.cpus.iter().filter(|p| p.socket == "LGA1700") {
+        assert!(cpu.memory_types.contains(&catalog::MemoryType::Ddr4Udimm), "{}", cpu.id);
+        assert!(cpu.memory_types.contains(&catalog::MemoryType::Ddr5Udimm), "{}", cpu.id);
+        n += 1;
+    }
+    assert!(n >= 50, "{n} LGA1700 CPUs");
+    let text = r#"(format: 1, name: "ddr4 z790",
+        cpu: Some("intel-core-i5-13600k"),
+        motherboard: Some("asus-prime-z790-p-d4"),
+        memory: Some((kit: "corsair-vengeance-lpx-ddr4-3200-cl16-32gb-2x16gb", kits: 1)),
+        gpus: [])"#;
+    let b = kraftwerk::rig::load_str("ddr4-z790.rig.ron", text, Some(&c)).expect("build");
+    let report = check::run(&b, &c);
+    let memory_type: Vec<_> = report.findings.iter().filter(|f| f.rule == "memory-type").collect();
+    assert!(memory_type.iter().all(|f| f.severity != Severity::Error), "{memory_type:?}");
+}

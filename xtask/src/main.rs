@@ -554,7 +554,7 @@ fn platform(socket: &str, arch: &str, name: &str) -> Option<([u64; 3], &'static 
     Some(match (socket, arch) {
         ("AM5", "Zen 4" | "Zen 5") => ([24, 0, 0], "Ddr5Udimm", 2, "AM5: 24 usable PCIe 5.0 CPU lanes, as curated for the Ryzen 9 7950X (AMD product page)"),
         ("AM4", "Zen 3" | "Zen 2") => ([0, 20, 0], "Ddr4Udimm", 2, "AM4 Zen 2/3 desktop: 20 usable PCIe 4.0 CPU lanes (16 graphics + 4 NVMe; 4 more link the chipset), AMD Ryzen 5000/3000 product pages"),
-        ("LGA 1700", _) => ([16, 4, 0], "Ddr5Udimm", 2, "LGA1700: 16 PCIe 5.0 + 4 PCIe 4.0 CPU lanes, as curated for the Core i9-14900K (Intel ARK); DDR4 boards exist, DDR5 entered"),
+        ("LGA 1700", _) => ([16, 4, 0], "Ddr4Udimm,Ddr5Udimm", 2, "LGA1700: 16 PCIe 5.0 + 4 PCIe 4.0 CPU lanes, as curated for the Core i9-14900K (Intel ARK); DDR4 and DDR5 unbuffered, as Intel ARK lists for every 12th-14th gen desktop Core (e.g. Core i5-13600K: 'Up to DDR5 5600 MT/s, Up to DDR4 3200 MT/s', https://www.intel.com/content/www/us/en/products/sku/230493/intel-core-i513600k-processor-24m-cache-up-to-5-10-ghz/specifications.html)"),
         ("LGA 1851", _) => ([20, 4, 0], "Ddr5Udimm", 2, "LGA1851: 20 PCIe 5.0 + 4 PCIe 4.0 CPU lanes, as curated for the Core Ultra 9 285K (Intel ARK)"),
         ("LGA 2011-3", _) if name.contains("Xeon E5") && (name.contains("v3") || name.contains("V3") || name.contains("v4") || name.contains("V4")) => (
             [0, 0, 40],
@@ -595,7 +595,8 @@ fn cpu(v: &Value, ctx: &Ctx) -> Mapped {
     m.insert("tdp_w".into(), json!(tdp));
     put(&mut m, "package_power_w", num(spec, "ppt")?.map(Value::from));
     m.insert("pcie_lanes".into(), json!({"gen5": lanes[0], "gen4": lanes[1], "gen3": lanes[2]}));
-    m.insert("memory_types".into(), json!([mem]));
+    // A platform with two memory types names both, comma-separated (LGA1700: DDR4 and DDR5).
+    m.insert("memory_types".into(), json!(mem.split(',').collect::<Vec<_>>()));
     m.insert("memory_channels".into(), json!(channels));
     let max_mem = spec.get("memory").map(|x| num(x, "maxSupport")).transpose()?.flatten();
     put(&mut m, "max_memory_gb", max_mem.filter(|x| *x >= 16.0).map(|x| json!(x.round() as u64)));
