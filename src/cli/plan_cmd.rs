@@ -49,28 +49,28 @@ pub struct PlanArgs {
     #[arg(long, default_value_t = 1)]
     pub users: u32,
     /// Decode rate each user must see, tokens/s.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub tok_s: f64,
     /// Prefill rate of one prompt of the context, tokens/s.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub prefill_tok_s: Option<f64>,
     /// inference, lora, qlora or full.
     #[arg(long, default_value = "inference")]
     pub mode: String,
     /// Most the parts may cost, USD.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub budget_usd: Option<f64>,
     /// Mains voltage, V.
-    #[arg(long, default_value_t = 120.0)]
+    #[arg(long, default_value_t = 120.0, allow_negative_numbers = true)]
     pub mains_v: f64,
     /// Breaker of each circuit, A.
-    #[arg(long, default_value_t = 15.0)]
+    #[arg(long, default_value_t = 15.0, allow_negative_numbers = true)]
     pub breaker_a: f64,
     /// Independent circuits.
     #[arg(long, default_value_t = 1)]
     pub circuits: usize,
     /// Continuous limit of one outlet, A (default: the power code's figure for the mains).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub outlet_a: Option<f64>,
     /// Machine form (default: any).
     #[arg(long, value_enum)]

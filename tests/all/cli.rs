@@ -608,3 +608,17 @@ fn cli_errors_map_to_the_documented_exit_codes_and_one_line() {
     assert!(CliError::from_code(ExitCode::SUCCESS).is_ok());
     assert_eq!(CliError::from_code(ExitCode::from(1)).expect_err("1").exit_code(), ExitCode::from(1));
 }
+
+/// A negative figure on `plan`'s command line reaches the goal's own check (a new user's
+/// try-out: `--budget-usd -100` printed "unexpected argument '-1' found").
+#[test]
+fn plan_refuses_negative_figures_by_name() {
+    for (args, want) in
+        [(["--budget-usd", "-100"], "budget must be positive"), (["--tok-s", "-3"], "tok/s -3 must be zero or more")]
+    {
+        let out = kw(&["plan", "--model", "llama-3.1-70b", args[0], args[1]]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(want), "{err}");
+    }
+}

@@ -648,7 +648,7 @@ fn boards_wired_without_positions_are_candidates() {
         assert_eq!(
             v,
             format!(
-                "slot positions of {}: enter them in the Build tab's slot editor",
+                "slot positions of {}: enter them in the window's Build tab (slot editor), or as `position` of each of its `pcie_slots` in a user board file",
                 kraftwerk::catalog::HasId::display_name(b)
             )
         );

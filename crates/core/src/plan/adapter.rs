@@ -611,8 +611,10 @@ pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
     let unpositioned = r.board.filter(|b| b.slot_layout_known() && !b.slot_positions_known());
     let mut ev = from_report(&report, unpositioned.is_some());
     if let Some(b) = unpositioned.filter(|_| !ev.geometry_unchecked.is_empty()) {
-        ev.verify_with =
-            Some(format!("slot positions of {}: enter them in the Build tab's slot editor", b.display_name()));
+        ev.verify_with = Some(format!(
+            "slot positions of {}: enter them in the window's Build tab (slot editor), or as `position` of each of its `pcie_slots` in a user board file",
+            b.display_name()
+        ));
     }
     ev.inference_wall_w = power::estimate(&r, LoadState::Inference).total_wall_w;
     // The report's power follows the workload's mode (`check::power_state`); the plan shows
