@@ -12,6 +12,7 @@ pub mod check_cmd;
 mod compare_cmd;
 pub mod error;
 mod fit_cmd;
+mod fit_print;
 mod fleet_cmd;
 mod gpus_cmd;
 mod help;

@@ -1,0 +1,441 @@
+//! `kraftwerk fit`'s text sections: memory per GPU, vLLM's KV pool, llama.cpp's per-device
+//! table, the offload alternatives, stale prices, speed and cost, the "what fits" search.
+
+use crate::estimate::fit::{self, BuildFit, FitOptions};
+use crate::estimate::llm::search::{self, Alternatives};
+use crate::estimate::llm::{FitReport, FitVerdict, Parallelism};
+
+pub(super) fn print_memory(f: &FitReport, build_name: &str) {
+    outln!(
+        "{} on {}: {} ({} {}, {}, context {}, batch {}, {})",
+        f.model_id,
+        build_name,
+        f.verdict,
+        f.mode,
+        f.weight_precision,
+        f.parallelism,
+        f.context_tokens,
+        f.batch,
+        f.runtime
+    );
+    outln!("  weights {:.1} GiB in all, KV cache {:.1} GiB in all", f.weights_total_gib, f.kv_cache_total_gib);
+    if let Some(ic) = f.interconnect {
+        outln!(
+            "  {} nodes of {} GPU{}, linked by {ic} ({:.1} GB/s per direction); {} GPUs used",
+            f.nodes,
+            f.gpus_per_node,
+            if f.gpus_per_node == 1 { "" } else { "s" },
+            ic.per_direction_gb_s(),
+            f.gpus.len()
+        );
+    }
+    for g in &f.gpus {
+        let m = &g.memory;
+        // Tight: the total fits, the headroom does not; show the total against capacity.
+        let (shown, extra) = match g.verdict {
+            FitVerdict::Tight => (
+                m.total_gib,
+                format!(", only {:.1} of {:.1} GiB headroom left", g.capacity_gib - m.total_gib, m.headroom_gib),
+            ),
+            _ => (m.required_gib, String::new()),
+        };
+        outln!(
+            "  GPU {} {}: {:.1} of {:.1} GiB ({}{extra}): weights {:.1}, KV {:.1}, activations {:.1}, grads {:.1}, optimizer {:.1}, runtime {:.1}, headroom {:.1}",
+            g.index + 1,
+            g.gpu_id,
+            shown,
+            g.capacity_gib,
+            g.verdict,
+            m.weights_gib,
+            m.kv_cache_gib,
+            m.activations_gib,
+            m.gradients_gib,
+            m.optimizer_gib,
+            m.runtime_gib,
+            m.headroom_gib
+        );
+    }
+    if let Some(c) = f.max_context_tokens.filter(|_| f.verdict != FitVerdict::DoesNotFit) {
+        outln!("  longest context that fits at this batch: {c} tokens");
+    }
+    if let Some(p) = &f.vllm {
+        print_vllm_pool(p, f);
+    }
+    if let Some(t) = &f.llama_cpp {
+        print_llama_cpp_table(t);
+    }
+    let b = &f.memory_basis;
+    match b.band_pct {
+        Some(band) => outln!("  memory basis: held to {} published figures within ±{band:.0} %", b.calibrated_to.len()),
+        None => outln!("  memory basis: not held to a published table for {} (band unknown)", f.runtime),
+    }
+    for c in &b.calibrated_to {
+        outln!("    - {c}");
+    }
+    outln!("  measure it: {}", b.measure);
+}
+
+/// vLLM's KV pool as vLLM sizes it, its two start-up lines, and how to measure them.
+pub(super) fn print_vllm_pool(p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitReport) {
+    let e = &p.engine;
+    outln!(
+        "  vLLM (fullest GPU): {:.2} x {:.1} GiB = {:.1} GiB reserved - weights {:.1} - profile peak {:.2} ({} tokens, {} seqs) - non-torch {:.2} = KV pool {:.2} GiB; CUDA graphs ~{:.1} GiB outside it",
+        e.gpu_memory_utilization,
+        p.total_gib,
+        p.reservation_gib,
+        p.weights_gib,
+        p.profile_activations_gib,
+        e.max_num_batched_tokens,
+        e.max_num_seqs,
+        p.non_torch_gib,
+        p.kv_pool_gib,
+        p.cuda_graphs_gib
+    );
+    for line in &p.log_lines {
+        outln!("    {line}");
+    }
+    if !p.holds_one_sequence {
+        outln!(
+            "  vLLM refuses to start: the pool holds {} tokens, less than one sequence of {} (lower --max-model-len or raise --gpu-memory-utilization)",
+            p.kv_tokens,
+            e.max_model_len
+        );
+        match f.max_context_tokens {
+            Some(c) => outln!("  vLLM: longest --max-model-len the pool holds: {c} tokens"),
+            None => outln!("  vLLM: the pool is empty; no context fits"),
+        }
+    }
+}
+
+/// llama.cpp's per-device table, as `llama_memory_breakdown_print` prints it, and its args.
+pub(super) fn print_llama_cpp_table(t: &crate::estimate::llm::runtime_memory::LlamaCppFit) {
+    outln!(
+        "  llama.cpp memory breakdown [MiB] ({}):",
+        if t.fits { "every GPU keeps 1024 MiB free" } else { "does not keep 1024 MiB free even with everything moved" }
+    );
+    outln!("    {:<40} {:>8} {:>8} {:>8} {:>8} {:>8}", "device", "free", "self", "model", "context", "compute");
+    for r in &t.rows {
+        let free = r.free_mib.map_or_else(|| "-".to_owned(), |f| format!("{f:.0}"));
+        outln!(
+            "    {:<40} {:>8} {:>8.0} {:>8.0} {:>8.0} {:>8.0}",
+            r.device,
+            free,
+            r.self_mib(),
+            r.model_mib,
+            r.context_mib,
+            r.compute_mib
+        );
+    }
+    outln!("  llama.cpp arguments: {}", t.args);
+}
+
+pub(super) fn print_alternatives(alt: &Alternatives, f: &FitReport) {
+    outln!("  does not fit; what would fit instead:");
+    let mut any = false;
+    if let Some(p) = alt.precision.filter(|p| *p != f.weight_precision) {
+        outln!("  - precision {p} (the best of the {} family that fits)", f.runtime);
+        any = true;
+    }
+    if let Some(c) = alt.max_context_tokens {
+        outln!("  - context up to {c} tokens at batch {}", f.batch);
+        any = true;
+    }
+    if let Some(b) = alt.max_batch.filter(|b| *b < f.batch) {
+        outln!("  - batch up to {b} at context {}", f.context_tokens);
+        any = true;
+    }
+    if let Some((n, par)) = alt.gpus_needed {
+        let how = match par {
+            Parallelism::TensorParallel(_) => "tensor parallel",
+            Parallelism::TensorPipeline { .. } => "tensor x pipeline parallel",
+            Parallelism::LayerSplit(_) => "layers split",
+            Parallelism::Single | Parallelism::DataParallel(_) => "one GPU",
+        };
+        outln!("  - {n} GPUs like GPU 1 ({how})");
+        any = true;
+    }
+    // "this build has 64 GiB (56 GiB after the 8 GiB reserve for the OS)".
+    let has = |ram: &search::HostRam| {
+        format!(
+            "this build has {:.0} GiB ({:.0} GiB after the {:.0} GiB kept for the OS and the runtime)",
+            ram.installed_gib,
+            ram.available_gib,
+            search::HOST_RAM_RESERVE_GIB
+        )
+    };
+    // llama.cpp: the per-device table above is the one plan (its -ngl / --n-cpu-moe / -ts);
+    // the search's other splits are not printed beside it.
+    if let Some(t) = &f.llama_cpp {
+        any |= print_llama_cpp_plan(t, alt, &has);
+    } else {
+        any |= print_offload_alternatives(alt, &has);
+    }
+    if alt.with_gradient_checkpointing == Some(true) {
+        outln!("  - the same with gradient checkpointing (--gradient-checkpointing)");
+        any = true;
+    }
+    if alt.qlora_fits == Some(true) {
+        outln!("  - QLoRA with gradient checkpointing (--mode qlora --gradient-checkpointing)");
+        any = true;
+    }
+    if !any {
+        outln!("  - nothing found within {} GPUs of this kind", search::MAX_GPUS_SEARCHED);
+    }
+}
+
+/// The llama.cpp placement of the table (`-ngl`, `--n-cpu-moe`, `-ts`) as the one offload
+/// plan: whether the GPUs keep their margin with it, whether its system-RAM part fits the
+/// build, and its decode where the search estimated the same split. Returns whether a line was
+/// printed.
+pub(super) fn print_llama_cpp_plan(
+    t: &crate::estimate::llm::runtime_memory::LlamaCppFit,
+    alt: &Alternatives,
+    has: &dyn Fn(&search::HostRam) -> String,
+) -> bool {
+    if !t.fits || (t.n_gpu_layers == 0 && t.n_cpu_moe == 0) {
+        return false;
+    }
+    let host_gib = t
+        .rows
+        .iter()
+        .filter(|r| r.free_mib.is_none())
+        .map(crate::estimate::llm::runtime_memory::DeviceRow::self_mib)
+        .sum::<f64>()
+        / 1024.0;
+    if let Some(ram) = alt.host_ram.as_ref().filter(|r| host_gib > r.available_gib) {
+        outln!(
+            "  - not llama.cpp with {} on this build: it needs {host_gib:.0} GiB of system RAM; {}",
+            t.args,
+            has(ram)
+        );
+        return false;
+    }
+    // The search's decode, where it estimated this same split.
+    let decode = alt
+        .moe_offload
+        .as_ref()
+        .filter(|o| t.n_cpu_moe > 0 && o.cpu_moe_layers == t.n_cpu_moe)
+        .and_then(|o| o.decode_tokens_per_s)
+        .or_else(|| {
+            alt.offload
+                .as_ref()
+                .filter(|o| t.n_cpu_moe == 0 && o.gpu_layers == t.n_gpu_layers)
+                .and_then(|o| o.decode_tokens_per_s)
+        });
+    outln!(
+        "  - llama.cpp with the arguments above ({}): {host_gib:.1} GiB in system RAM{}, {}",
+        t.args,
+        alt.host_ram.as_ref().map_or_else(|| " (the build names no memory)".to_owned(), |r| format!("; {}", has(r))),
+        decode
+            .map_or_else(|| "decode not estimated for this split".to_owned(), |v| format!("about {v:.1} tok/s decode"))
+    );
+    true
+}
+
+/// The search's llama.cpp splits (`-ngl`, `--n-cpu-moe`) for a fit without llama.cpp's table
+/// (ik_llama.cpp, ktransformers). Returns whether a line was printed.
+pub(super) fn print_offload_alternatives(alt: &Alternatives, has: &dyn Fn(&search::HostRam) -> String) -> bool {
+    let mut any = false;
+    if let Some(o) = &alt.offload {
+        if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
+            outln!(
+                "  - not llama.cpp CPU offload on this build: {} of {} layers on the GPUs (-ngl {}) needs {:.0} GiB of system RAM; {}",
+                o.gpu_layers,
+                o.gpu_layers + o.cpu_layers,
+                o.gpu_layers,
+                o.host_ram_needed_gib,
+                has(ram)
+            );
+        } else {
+            let speed = o.decode_tokens_per_s.map_or_else(
+                || "decode speed unknown (no CPU or memory kit in the build)".to_owned(),
+                |v| format!("about {v:.1} tok/s decode, bounded by system RAM"),
+            );
+            outln!(
+                "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM (needs {:.0} GiB of RAM{}): {speed}",
+                o.gpu_layers,
+                o.gpu_layers + o.cpu_layers,
+                o.gpu_layers,
+                o.host_weights_gib,
+                o.host_ram_needed_gib,
+                alt.host_ram
+                    .as_ref()
+                    .map_or_else(|| "; the build names no memory".to_owned(), |r| format!("; {}", has(r)))
+            );
+            any = true;
+        }
+    }
+    if let Some(o) = &alt.moe_offload {
+        if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
+            outln!(
+                "  - not llama.cpp MoE expert offload on this build: --n-cpu-moe {} needs {:.0} GiB of system RAM for the experts; {}",
+                o.cpu_moe_layers,
+                o.host_experts_gib,
+                has(ram)
+            );
+        } else {
+            outln!(
+                "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
+                o.cpu_moe_layers,
+                o.host_experts_gib,
+                o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s decode"))
+            );
+            any = true;
+        }
+    }
+    any
+}
+
+/// The hardware prices older than 12 months, with their dates and ages (one line; nothing when
+/// every price is recent or undated).
+pub(super) fn print_stale_prices(result: &BuildFit, catalog: &crate::catalog::Catalog) {
+    let Some(c) = &result.cost else { return };
+    let today = crate::catalog::prices::today_utc();
+    let stale: Vec<String> = c
+        .parts
+        .iter()
+        .filter_map(|p| {
+            let date = catalog.price_of(&p.id)?.date?;
+            let months = crate::catalog::prices::age_months(date, today)?;
+            crate::catalog::prices::stale_text(months)?;
+            Some(format!("{} ({})", p.name, crate::catalog::prices::date_note(date, today)))
+        })
+        .collect();
+    if !stale.is_empty() {
+        outln!("  prices older than 12 months: {}", stale.join("; "));
+    }
+}
+
+pub(super) fn print_speed_and_cost(result: &BuildFit) {
+    let f = &result.fit;
+    if let Some(s) = &f.speed {
+        outln!(
+            "  decode: {:.1} tok/s at batch 1, {:.1} tok/s in all at batch {} ({:?}-bound){}",
+            s.decode_batch1_tokens_per_s,
+            s.decode_batch_tokens_per_s,
+            f.batch,
+            s.decode_bound,
+            s.link.as_ref().map_or_else(String::new, |l| {
+                if result.links_unknown.is_empty() {
+                    format!(", over {l}")
+                } else {
+                    // The cards' own links stand in for links nobody knows: an upper bound.
+                    let who: Vec<String> = result.links_unknown.iter().map(|i| format!("GPU {}", i + 1)).collect();
+                    format!(
+                        ", over at most {l}: the link of {} is {}, so this is an upper bound",
+                        who.join(", "),
+                        crate::rig::links::LINK_UNKNOWN
+                    )
+                }
+            })
+        );
+        if let (Some(p), Some(t)) = (s.prefill_tokens_per_s, s.time_to_first_token_s) {
+            outln!("  prefill: {p:.0} tok/s, first token after {t:.2} s");
+        } else {
+            outln!("  prefill: unknown (a tensor rate this precision needs is not in the catalog; see notes)");
+        }
+        if s.pipeline_stages > 1 {
+            outln!(
+                "  pipeline: {} stages, handoffs {:.2} ms per token at batch 1{}{}",
+                s.pipeline_stages,
+                s.stage_handoff_ms_per_token,
+                s.slowest_stage_ms.map_or_else(String::new, |v| format!(", slowest stage {v:.1} ms per step")),
+                s.prefill_pipelined_tokens_per_s
+                    .map_or_else(String::new, |v| format!(", prefill of many prompts {v:.0} tok/s"))
+            );
+        }
+        if let Some(l) = &s.inter_node_link {
+            outln!("  between nodes: {l}");
+        }
+        let b = &f.speed_basis;
+        match b.band_pct {
+            Some(band) => outln!(
+                "  speed basis ({}): held to {} published measurements within ±{band:.0} %",
+                f.runtime,
+                b.calibrated_to.len()
+            ),
+            None => outln!("  speed basis ({}): not held to a published measurement (band unknown)", f.runtime),
+        }
+        for c in &b.calibrated_to {
+            outln!("    - {c}");
+        }
+        outln!("  measure it: {}", b.measure);
+    }
+    if let Some(c) = &result.cost {
+        let hardware = if c.hardware_usd > 0.0 { format!("${:.0}", c.hardware_usd) } else { "unpriced".to_owned() };
+        outln!(
+            "  cost: hardware {hardware}{}, ${:.2} per working hour, {}",
+            if c.hardware_complete {
+                String::new()
+            } else {
+                format!(" (no catalog price for: {})", c.missing_prices.join(", "))
+            },
+            c.usd_per_working_hour,
+            c.usd_per_million_tokens.map_or_else(
+                || "no $/Mtok".to_owned(),
+                |v| format!("{}${v:.3} per million tokens", if c.hardware_complete { "" } else { "at least " })
+            )
+        );
+        outln!(
+            "  cloud ({} at ${:.2}/h): {}; break-even {}",
+            c.cloud.name,
+            c.cloud.usd_per_hour,
+            c.cloud.usd_per_million_tokens.map_or_else(|| "n/a".to_owned(), |v| format!("${v:.3} per million tokens")),
+            match c.cloud.break_even_months {
+                _ if c.hardware_usd <= 0.0 => "unknown (no hardware prices)".to_owned(),
+                Some(m) if c.hardware_complete => format!("after {m:.1} months"),
+                // Unpriced hardware: the payback time is only a lower bound (issue 26).
+                Some(m) => format!(
+                    "after at least {m:.1} months (a lower bound: no price for {})",
+                    c.missing_prices.join(", ")
+                ),
+                None => "never".to_owned(),
+            }
+        );
+    } else if let Some(e) = &result.cost_error {
+        outln!("  cost: {e}");
+    }
+}
+
+pub(super) fn print_search(
+    build: &crate::rig::Build,
+    catalog: &crate::catalog::Catalog,
+    opts: &FitOptions,
+    result: &BuildFit,
+) {
+    let Some(input) = fit::input_for(build, catalog, opts).ok() else { return };
+    let slots = fit::gpu_slots(build, catalog);
+    let used = &slots[..(result.fit.parallelism.degree() as usize).min(slots.len())];
+    outln!(
+        "\nwhat fits ({}, {}, context {}, batch {}):",
+        result.fit.runtime,
+        result.fit.parallelism,
+        input.context_tokens,
+        input.batch
+    );
+    outln!(
+        "  {:<10} {:<13} {:>9} {:>12} {:>9} {:>10} {:>12} {:>10}",
+        "precision",
+        "verdict",
+        "weights",
+        "max context",
+        "max batch",
+        "decode b1",
+        "decode batch",
+        "prefill"
+    );
+    let opt = |v: Option<f64>, d: usize| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.d$}"));
+    for row in search::what_fits(&input, used) {
+        outln!(
+            "  {:<10} {:<13} {:>5.1} GiB {:>12} {:>9} {:>10} {:>12} {:>10}",
+            row.precision.to_string(),
+            row.verdict.to_string(),
+            row.weights_gib,
+            row.max_context_tokens.map_or_else(|| "-".to_owned(), |c| c.to_string()),
+            row.max_batch.map_or_else(|| "-".to_owned(), |c| c.to_string()),
+            opt(row.decode_batch1_tokens_per_s, 1),
+            opt(row.decode_batch_tokens_per_s, 1),
+            opt(row.prefill_tokens_per_s, 0),
+        );
+    }
+}
