@@ -238,9 +238,7 @@ pub fn screen(
     n: u32,
     precision: Precision,
 ) -> Result<Screen, String> {
-    let gpu = catalog.gpu_or_card(&card.id).ok_or_else(|| format!("card `{}` is not in the catalog", card.id))?;
-    let input = fit_input(model, goal, precision, n)?;
-    let slots = vec![GpuSlot::new(gpu.clone()); n as usize];
+    let (gpu, input, slots) = card_input(catalog, model, goal, card, n, precision)?;
     let r = llm::estimate(&input, &slots).map_err(|e| e.to_string())?;
     let worst = r.gpus.iter().map(|g| g.memory.required_gib).fold(0.0, f64::max);
     Ok(Screen {
@@ -273,10 +271,24 @@ pub fn hybrid_host_gib(
     n: u32,
     precision: Precision,
 ) -> Option<f64> {
-    let gpu = catalog.gpu_or_card(&card.id)?;
-    let input = fit_input(model, goal, precision, n).ok()?;
-    let slots = vec![GpuSlot::new(gpu.clone()); n as usize];
+    let (_, input, slots) = card_input(catalog, model, goal, card, n, precision).ok()?;
     llm::search::llama_cpp_moe_offload(&input, &slots, None).map(|o| o.host_experts_gib)
+}
+
+/// The card's chip, the fit input for the goal and `n` slots holding it: what [`screen`] and
+/// [`hybrid_host_gib`] estimate from.
+fn card_input<'c>(
+    catalog: &'c Catalog,
+    model: &Model,
+    goal: &Goal,
+    card: &CardView,
+    n: u32,
+    precision: Precision,
+) -> Result<(&'c kraftwerk_catalog::Gpu, FitInput, Vec<GpuSlot>), String> {
+    let gpu = catalog.gpu_or_card(&card.id).ok_or_else(|| format!("card `{}` is not in the catalog", card.id))?;
+    let input = fit_input(model, goal, precision, n)?;
+    let slots = vec![GpuSlot::new(gpu.clone()); n as usize];
+    Ok((gpu, input, slots))
 }
 
 /// Full-load DC power of `n` cards alone, W ([`power::estimate`] on a build holding only
