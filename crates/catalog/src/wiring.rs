@@ -330,6 +330,21 @@ mod tests {
         assert_eq!(line_col("ab\ncd", 4), (2, 2));
     }
 
+    /// Every embedded wiring file applies to the built-in catalog (ids exist, no board wired
+    /// twice, sharing rules name real slots), and each file wires at least one board. Cheap to
+    /// run alone: `cargo test -p kraftwerk-catalog wiring`.
+    #[test]
+    fn every_wiring_file_applies_to_the_builtin_catalog() {
+        let (_, report) = match crate::load::builtin_with_report() {
+            Ok(r) => r,
+            Err(e) => panic!("the built-in catalog does not load: {e}"),
+        };
+        assert_eq!(report.wiring.len(), WIRING_FILES.len(), "{:?}", report.wiring);
+        for (file, n) in &report.wiring {
+            assert!(*n > 0, "{file} wires no board");
+        }
+    }
+
     #[test]
     fn entry_anchors_skip_comments() {
         let t = "// board: \"x\"\n[(board: \"a\"), (board: \"b\")]";
