@@ -24,6 +24,8 @@ pub const WIRING_FILES: &[(&str, &str)] = &[
     ("catalog/board-wiring/lga1851.ron", include_str!("../../../catalog/board-wiring/lga1851.ron")),
     ("catalog/board-wiring/hedt.ron", include_str!("../../../catalog/board-wiring/hedt.ron")),
     ("catalog/board-wiring/server.ron", include_str!("../../../catalog/board-wiring/server.ron")),
+    ("catalog/board-wiring/lga1151.ron", include_str!("../../../catalog/board-wiring/lga1151.ron")),
+    ("catalog/board-wiring/lga1200.ron", include_str!("../../../catalog/board-wiring/lga1200.ron")),
 ];
 
 /// What kind of source an entry's wiring comes from.
