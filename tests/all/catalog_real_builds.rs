@@ -393,11 +393,10 @@ fn named_parts_of_real_builds_resolve() {
     // CX4712, Arctic Freezer 4U-M Rev. 2, Gainward RTX 3090 Ti Phantom): 136 of 146 (93.2 %).
     // Left: the seven no source can resolve (a misspelt board, an OEM-only Xeon, a board
     // without a published form factor, a T.F.Skywindl PSU, and a Chinese build's board, PSU
-    // and case),
-    // and three real parts no source in reach gives the required figures of: the ASRock TRX50
-    // WS (no vendor page read; third-party records disagree on its DIMM slots, 4 or 8) and the
-    // two Veddha open frames (no spec sheet found for the board sizes they take). Curating those
-    // three from their vendors' pages would reach 139 of 146 (95.2 %).
+    // and case), and three real parts no source in reach gives the required figures of: the
+    // ASRock TRX50 WS (no vendor page read; third-party records disagree on its DIMM slots, 4
+    // or 8) and the two Veddha open frames (no spec sheet found for the board sizes they take).
+    // Curating those three from their vendors' pages would reach 139 of 146 (95.2 %).
     assert!(BUILDS.len() >= 50, "only {} builds in the test set", BUILDS.len());
     assert!(found * 1000 >= total * FLOOR_PERMILLE, "{found}/{total}: {missing:#?}");
 }
