@@ -17,6 +17,7 @@ mod catalog_cpus;
 mod catalog_fit;
 mod catalog_honesty;
 mod catalog_prices;
+mod chip_prices;
 mod catalog_real_builds;
 mod check_cli;
 mod check_wiring;

@@ -239,6 +239,15 @@ pub fn used_price_in(catalog: &Catalog, id: &str) -> Option<&'static CitedPrice>
     used_price(id).or_else(|| catalog.gpu_card(id).and_then(|k| used_price(&k.chip)))
 }
 
+/// The cited used price to show beside part `id`'s new price in `catalog` (`prices`, `fit`,
+/// `export`): [`used_price_in`] (its own, or for a partner card its chip's), except where the
+/// part's price already is that used price (a catalog from [`Catalog::with_used_prices`], as
+/// `plan --used` plans over), which it would only repeat.
+pub fn used_price_beside(catalog: &Catalog, id: &str) -> Option<&'static CitedPrice> {
+    let already_used = catalog.price_of(id).is_some_and(|p| p.origin() == crate::prices::PriceOrigin::Used);
+    if already_used { None } else { used_price_in(catalog, id) }
+}
+
 macro_rules! lay_cited {
     ($self:ident, $file:ident, $prefix:ident, $replace:expr, $set:ident, $($field:ident),*) => {
         $(
