@@ -405,7 +405,10 @@ fn cited_price_files_are_clean_and_a_planted_zero_is_caught() {
 /// "the bulk of listings" at $1,200–1,600 (a new user's try-out found it).
 #[test]
 fn a_used_price_outside_the_range_its_own_quote_names_is_caught() {
-    assert_eq!(cited::quoted_ranges("the bulk of listings sit in the $1,200\u{2013}1,600 range"), vec![[1200.0, 1600.0]]);
+    assert_eq!(
+        cited::quoted_ranges("the bulk of listings sit in the $1,200\u{2013}1,600 range"),
+        vec![[1200.0, 1600.0]]
+    );
     assert_eq!(cited::quoted_ranges("**~$4,000 \u{2013} $9,000**"), vec![[4000.0, 9000.0]]);
     assert_eq!(cited::quoted_ranges("used-only, $700-1,000; roughly $150-$300"), vec![[700.0, 1000.0], [150.0, 300.0]]);
     // A CSV row's price followed by a negative percentage is no range.

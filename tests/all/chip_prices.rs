@@ -73,7 +73,8 @@ fn fit_and_export_show_a_chips_used_price_beside_its_partner_cards_new_price() {
     let (code, out, err) = kw(&["fit", &path, "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
-    let part = v["cost"]["parts"].as_array().and_then(|p| p.iter().find(|p| p["id"] == id.as_str())).expect("card line");
+    let part =
+        v["cost"]["parts"].as_array().and_then(|p| p.iter().find(|p| p["id"] == id.as_str())).expect("card line");
     assert_eq!(part["unit_price_usd"].as_f64(), Some(new), "{part}");
     assert_eq!(part["used_price"]["usd"].as_f64(), Some(used.usd), "{part}");
     assert_eq!(part["used_price"]["date"], used.date.as_str());
@@ -86,7 +87,10 @@ fn fit_and_export_show_a_chips_used_price_beside_its_partner_cards_new_price() {
     let (code, out, err) = kw(&["prices", &path]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains(&format!("{} each", usd(new))), "{out}");
-    assert!(out.lines().any(|l| l.trim_start().starts_with(&format!("used: {} each, {}", usd(used.usd), used.date))), "{out}");
+    assert!(
+        out.lines().any(|l| l.trim_start().starts_with(&format!("used: {} each, {}", usd(used.usd), used.date))),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -187,7 +187,10 @@ pub fn problems(file: &CitedFile) -> Vec<String> {
             out.push(format!("`{id}`: price {} is not within its range {lo}-{hi}", p.usd));
         }
         let quoted = quoted_ranges(&p.quote);
-        if p.usd.is_finite() && p.usd > 0.0 && !quoted.is_empty() && !quoted.iter().any(|[lo, hi]| *lo <= p.usd && p.usd <= *hi)
+        if p.usd.is_finite()
+            && p.usd > 0.0
+            && !quoted.is_empty()
+            && !quoted.iter().any(|[lo, hi]| *lo <= p.usd && p.usd <= *hi)
         {
             let named: Vec<String> = quoted.iter().map(|[lo, hi]| format!("{lo}-{hi}")).collect();
             out.push(format!("`{id}`: price {} is outside every range its quote names ({})", p.usd, named.join(", ")));
