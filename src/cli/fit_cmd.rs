@@ -3,7 +3,9 @@
 
 use super::check_cmd::load_build;
 use super::error::{CliError, bad};
-use super::fit_print::{print_alternatives, print_memory, print_search, print_speed_and_cost, print_stale_prices};
+use super::fit_print::{
+    print_alternatives, print_memory, print_search, print_speed_and_cost, print_stale_prices, print_used_prices,
+};
 use super::{Format, print_json};
 use crate::estimate::fit::{self, BuildFit, FitOptions};
 use crate::estimate::llm::FitVerdict;
@@ -139,6 +141,7 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         print_alternatives(alt, &result.fit);
     } else {
         print_speed_and_cost(&result);
+        print_used_prices(&result);
         print_stale_prices(&result, &catalog);
     }
     // Beside llama.cpp's own plan (the table's arguments) the all-experts-in-RAM figure would

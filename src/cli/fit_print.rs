@@ -4,6 +4,7 @@
 use crate::estimate::fit::{self, BuildFit, FitOptions};
 use crate::estimate::llm::search::{self, Alternatives};
 use crate::estimate::llm::{FitReport, FitVerdict, Parallelism};
+use crate::rig::parts_list::usd;
 
 pub(super) fn print_memory(f: &FitReport, build_name: &str) {
     outln!(
@@ -303,6 +304,32 @@ pub(super) fn print_stale_prices(result: &BuildFit, catalog: &crate::catalog::Ca
         .collect();
     if !stale.is_empty() {
         outln!("  prices older than 12 months: {}", stale.join("; "));
+    }
+}
+
+/// The cited used prices of the build's parts, beside their new prices (one line; nothing when
+/// no part has one). The cost above counts the new prices; `plan --used` plans with these.
+pub(super) fn print_used_prices(result: &BuildFit) {
+    let Some(c) = &result.cost else { return };
+    let today = crate::catalog::prices::today_utc();
+    let used: Vec<String> = c
+        .parts
+        .iter()
+        .filter_map(|p| {
+            let u = p.used_price.as_ref()?;
+            let new = p.unit_price_usd.map_or_else(|| "no new price".to_owned(), |n| format!("new {}", usd(n)));
+            Some(format!(
+                "{}: used {} each ({}, {} <{}>), {new}",
+                p.name,
+                usd(u.usd),
+                crate::catalog::prices::date_note(&u.date, today),
+                u.source,
+                u.url
+            ))
+        })
+        .collect();
+    if !used.is_empty() {
+        outln!("  used prices (cited, not in the cost above; plan --used plans with them): {}", used.join("; "));
     }
 }
 

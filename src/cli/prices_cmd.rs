@@ -66,9 +66,9 @@ fn today_text(t: (i32, u32, u32)) -> String {
     format!("{:04}-{:02}-{:02}", t.0, t.1, t.2)
 }
 
-fn line(catalog: &crate::catalog::Catalog, r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
+fn line(r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
     let age = r.price_date.as_deref().and_then(|d| prices::age_months(d, today));
-    let used = crate::catalog::cited::used_price_in(catalog, &r.id);
+    let used = r.used_price.as_ref();
     PriceLine {
         role: r.role.clone(),
         id: r.id.clone(),
@@ -93,7 +93,7 @@ fn build_prices(path: &Path, format: Format) -> Result<(), CliError> {
     let out = BuildPrices {
         build: list.build.clone(),
         today: today_text(today),
-        rows: list.rows.iter().map(|r| line(&catalog, r, today)).collect(),
+        rows: list.rows.iter().map(|r| line(r, today)).collect(),
         total_usd: list.total_usd,
         priced_lines: list.priced_lines,
         unpriced_lines: list.unpriced_lines,

@@ -400,6 +400,36 @@ fn cited_price_files_are_clean_and_a_planted_zero_is_caught() {
     assert_eq!(e.line, 2, "{e}");
 }
 
+/// A price must lie in a range its own quote names: the RTX 3090's used price was GPUPoet's
+/// $990 "best deal", whose quote goes on to call the three cheapest listings fleeting and puts
+/// "the bulk of listings" at $1,200–1,600 (a new user's try-out found it).
+#[test]
+fn a_used_price_outside_the_range_its_own_quote_names_is_caught() {
+    assert_eq!(
+        cited::quoted_ranges("the bulk of listings sit in the $1,200\u{2013}1,600 range"),
+        vec![[1200.0, 1600.0]]
+    );
+    assert_eq!(cited::quoted_ranges("**~$4,000 \u{2013} $9,000**"), vec![[4000.0, 9000.0]]);
+    assert_eq!(cited::quoted_ranges("used-only, $700-1,000; roughly $150-$300"), vec![[700.0, 1000.0], [150.0, 300.0]]);
+    // A CSV row's price followed by a negative percentage is no range.
+    assert!(cited::quoted_ranges("GeForce RTX 3080 12GB,$463,47,$950,$502,-7.7%,0.2683").is_empty());
+    assert!(cited::quoted_ranges("Its best deal landed at $990 (34% under its $1,499 MSRP)").is_empty());
+    // The real file holds every price inside its quote's ranges ...
+    let f = cited::parse(cited::USED_FILE.0, cited::USED_FILE.1).expect("used.json");
+    let used = f.get("nvidia-geforce-rtx-3090").expect("used 3090");
+    let ranges = cited::quoted_ranges(&used.quote);
+    assert!(!ranges.is_empty() && ranges.iter().any(|[lo, hi]| *lo <= used.usd && used.usd <= *hi), "{used:?}");
+    // ... and the figure it held before (the fleeting best deal) is caught.
+    let mut bad = f.clone();
+    for p in bad.prices.iter_mut().filter(|p| p.id == "nvidia-geforce-rtx-3090") {
+        p.usd = 990.0;
+        p.range_usd = None;
+    }
+    let found = cited::problems(&bad);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("outside every range its quote names (1200-1600)"), "{found:?}");
+}
+
 #[test]
 fn used_prices_stay_apart_until_used_parts_are_allowed_and_never_beat_the_users_price() {
     let c = catalog::builtin().expect("catalog");

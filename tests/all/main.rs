@@ -20,6 +20,7 @@ mod catalog_prices;
 mod catalog_real_builds;
 mod check_cli;
 mod check_wiring;
+mod chip_prices;
 mod cli;
 mod compare_cli;
 mod fleet;

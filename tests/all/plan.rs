@@ -103,14 +103,16 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     // Cheapest fully priced set first: two 24 GB cards. Used cards allowed, a GPU with a cited
     // used-market price (`catalog/prices/used.json`) is priced at it (at this writing two used
     // RTX 3090 Ti at the May 2026 survey's $850 come first); the staple two RTX 3090 are among
-    // the first answers.
+    // the first five answers (at the $1,400 the bulk of July 2026 listings ask, after two RX
+    // 7900 XTX and two Radeon AI PRO R9700; they were third at the $990 best deal GPUPoet's
+    // own quote calls fleeting).
     // Fully priced answers rank first, and there is one (restored, issue 26: a priced AM4
     // board with positions, the ProArt B550-CREATOR, and priced DDR4 kits).
     assert!(out.results[0].price_complete, "{gpus:?}");
     assert_eq!(cards(&c, &out.results[0]), (2, 24.0), "{gpus:?}");
     // (The blower RTX 3090 TURBO is a catalog chip of its own, an RTX 3090 all the same.)
     assert!(
-        gpus.iter().take(3).any(|g| *g == "2x RTX 3090" || g.starts_with("2x RTX 3090 TURBO")),
+        gpus.iter().take(5).any(|g| *g == "2x RTX 3090" || g.starts_with("2x RTX 3090 TURBO")),
         "two RTX 3090 near the top: {gpus:?}"
     );
     // Distinct GPU sets at the top.
@@ -638,7 +640,16 @@ fn boards_wired_without_positions_are_candidates() {
         assert!(b.slot_layout_known(), "{}", r.title);
         assert!(r.build.gpus.iter().all(|p| p.slot.is_none() && p.slot_name.is_some()), "{}", r.title);
         let report = kraftwerk::check::run(&r.build, &c);
-        assert_eq!(report.verdict, kraftwerk::check::Verdict::Unverified, "{}", r.title);
+        // Two or more cards: their spacing needs the positions, so the verdict is UNVERIFIED. A
+        // single card (the RTX PRO 5000 48 GB alone fits this goal's $5,000 since it has a list
+        // price) has no neighbour to block or gap: coverage finds no unchecked rule that could
+        // fail it, and its verdict is its rules' (WARNINGS: pcie-link, a PCIe 5.0 card in a 4.0
+        // slot).
+        if r.build.gpus.len() > 1 {
+            assert_eq!(report.verdict, kraftwerk::check::Verdict::Unverified, "{}", r.title);
+        } else {
+            assert!(report.findings.iter().all(|f| f.severity != kraftwerk::check::Severity::Error), "{}", r.title);
+        }
         // The electrical rules ran.
         for f in report.findings.iter().filter(|f| f.kind == kraftwerk::check::FindingKind::NotChecked) {
             assert!(!["gpu-slot", "pcie-link", "pcie-lane-budget"].contains(&f.rule), "{}: {}", r.title, f.message);

@@ -88,9 +88,86 @@ fn date_ok(d: &str) -> bool {
     crate::price_labels::age_months(d, (9999, 12, 31)).is_some() && matches!(d.len(), 7 | 10)
 }
 
+/// The dollar ranges a quote names, `[low, high]` in USD: `$1,200–1,600`, `$700-1,000`,
+/// `~$4,000 – $9,000`, `$150-$300` (a hyphen, en dash or em dash between two figures, the first
+/// after a `$`). A pair whose second figure is not above the first is no range (`$502,-7.7%`
+/// in a quoted CSV row is a price and a percentage).
+pub fn quoted_ranges(quote: &str) -> Vec<[f64; 2]> {
+    let chars: Vec<char> = quote.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] != '$' {
+            i += 1;
+            continue;
+        }
+        let Some((lo, after_lo)) = dollar_figure(&chars, i + 1) else {
+            i += 1;
+            continue;
+        };
+        let mut j = skip_spaces(&chars, after_lo);
+        if !matches!(chars.get(j), Some('-' | '\u{2013}' | '\u{2014}')) {
+            i = after_lo;
+            continue;
+        }
+        j = skip_spaces(&chars, j + 1);
+        if chars.get(j) == Some(&'$') {
+            j = skip_spaces(&chars, j + 1);
+        }
+        match dollar_figure(&chars, j) {
+            Some((hi, after_hi)) if hi > lo => {
+                out.push([lo, hi]);
+                i = after_hi;
+            }
+            _ => i = after_lo,
+        }
+    }
+    out
+}
+
+fn skip_spaces(chars: &[char], mut i: usize) -> usize {
+    while chars.get(i).is_some_and(|c| *c == ' ' || *c == '\u{a0}') {
+        i += 1;
+    }
+    i
+}
+
+/// A figure at `chars[start..]`: digits in groups of three after the first comma
+/// (`1,200`), an optional decimal part. Returns the value and the index after it.
+fn dollar_figure(chars: &[char], start: usize) -> Option<(f64, usize)> {
+    let mut i = start;
+    let mut text = String::new();
+    while chars.get(i).is_some_and(char::is_ascii_digit) {
+        text.push(chars[i]);
+        i += 1;
+    }
+    if text.is_empty() {
+        return None;
+    }
+    // Thousands groups: a comma followed by exactly three digits.
+    while chars.get(i) == Some(&',')
+        && (1..=3).all(|k| chars.get(i + k).is_some_and(char::is_ascii_digit))
+        && !chars.get(i + 4).is_some_and(char::is_ascii_digit)
+    {
+        text.extend(&chars[i + 1..i + 4]);
+        i += 4;
+    }
+    if chars.get(i) == Some(&'.') && chars.get(i + 1).is_some_and(char::is_ascii_digit) {
+        text.push('.');
+        i += 1;
+        while chars.get(i).is_some_and(char::is_ascii_digit) {
+            text.push(chars[i]);
+            i += 1;
+        }
+    }
+    text.parse().ok().map(|v| (v, i))
+}
+
 /// What is wrong with a cited-price file, one line each: a price that is not a positive
 /// number (the file never writes 0 for a missing price: a missing price is a missing entry), a
-/// range that does not hold its price, a bad date, a URL that is not `https://`, an empty
+/// range that does not hold its price, a price outside every range its own quote names
+/// ([`quoted_ranges`]: a figure the source itself calls unrepresentative, such as a fleeting
+/// best deal below "the bulk of listings"), a bad date, a URL that is not `https://`, an empty
 /// source or quote, an id listed twice. Empty for a good file (the embedded ones are held to
 /// that by `tests/catalog_prices.rs`).
 pub fn problems(file: &CitedFile) -> Vec<String> {
@@ -108,6 +185,15 @@ pub fn problems(file: &CitedFile) -> Vec<String> {
             && !(lo > 0.0 && lo <= p.usd && p.usd <= hi)
         {
             out.push(format!("`{id}`: price {} is not within its range {lo}-{hi}", p.usd));
+        }
+        let quoted = quoted_ranges(&p.quote);
+        if p.usd.is_finite()
+            && p.usd > 0.0
+            && !quoted.is_empty()
+            && !quoted.iter().any(|[lo, hi]| *lo <= p.usd && p.usd <= *hi)
+        {
+            let named: Vec<String> = quoted.iter().map(|[lo, hi]| format!("{lo}-{hi}")).collect();
+            out.push(format!("`{id}`: price {} is outside every range its quote names ({})", p.usd, named.join(", ")));
         }
         if !date_ok(&p.date) {
             out.push(format!("`{id}`: date `{}` is not YYYY-MM or YYYY-MM-DD", p.date));
@@ -154,6 +240,15 @@ pub fn used_price(id: &str) -> Option<&'static CitedPrice> {
 /// [`Catalog::with_used_prices`] prices partner cards). `None` when neither is listed.
 pub fn used_price_in(catalog: &Catalog, id: &str) -> Option<&'static CitedPrice> {
     used_price(id).or_else(|| catalog.gpu_card(id).and_then(|k| used_price(&k.chip)))
+}
+
+/// The cited used price to show beside part `id`'s new price in `catalog` (`prices`, `fit`,
+/// `export`): [`used_price_in`] (its own, or for a partner card its chip's), except where the
+/// part's price already is that used price (a catalog from [`Catalog::with_used_prices`], as
+/// `plan --used` plans over), which it would only repeat.
+pub fn used_price_beside(catalog: &Catalog, id: &str) -> Option<&'static CitedPrice> {
+    let already_used = catalog.price_of(id).is_some_and(|p| p.origin() == crate::prices::PriceOrigin::Used);
+    if already_used { None } else { used_price_in(catalog, id) }
 }
 
 macro_rules! lay_cited {

@@ -127,6 +127,12 @@ pub struct PartCost {
     pub unit_price_usd: Option<f64>,
     /// Quantity × unit price, USD, if known.
     pub line_usd: Option<f64>,
+    /// The part's cited used-market price, shown beside `unit_price_usd` and never counted in
+    /// the totals (only `plan --used` plans with used prices); `None` (left out of the JSON)
+    /// when no source gives one. [`estimate`] leaves it `None`; the build's fit fills it from
+    /// the catalog ([`kraftwerk_catalog::cited::used_price_beside`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub used_price: Option<kraftwerk_catalog::cited::CitedPrice>,
 }
 
 /// Renting instead.
@@ -229,6 +235,7 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
             quantity: p.quantity,
             unit_price_usd: p.unit_price_usd,
             line_usd: p.unit_price_usd.map(|u| u * f64::from(p.quantity)),
+            used_price: None,
         })
         .collect();
     let hardware_usd: f64 = parts.iter().filter_map(|p| p.line_usd).sum();

@@ -407,7 +407,12 @@ pub fn cost_of(
     }
     ci.cloud = cloud;
     match cost::estimate(&ci) {
-        Ok(c) => (Some(c), None),
+        Ok(mut c) => {
+            for p in &mut c.parts {
+                p.used_price = kraftwerk_catalog::cited::used_price_beside(catalog, &p.id).cloned();
+            }
+            (Some(c), None)
+        }
         Err(e) => (None, Some(e.to_string())),
     }
 }

@@ -10,6 +10,7 @@
 //! the catalog does not know) are listed too, unpriced.
 
 use super::Build;
+use kraftwerk_catalog::cited::{self, CitedPrice};
 use kraftwerk_catalog::{Catalog, HasId, PartKind};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -52,6 +53,11 @@ pub struct PartsRow {
     pub origin: String,
     /// The figures the checker and estimates lean on most for this kind of part.
     pub key_figures: Vec<KeyFigure>,
+    /// The part's cited used-market price (`catalog/prices/used.json`; a partner card's is its
+    /// chip's where the card has none), shown beside `unit_price_usd`, never counted in the
+    /// total: only `plan --used` plans with it. `None` when no source gives one, or when
+    /// `unit_price_usd` already is that used price.
+    pub used_price: Option<CitedPrice>,
 }
 
 /// The parts list of a build with its total.
@@ -96,6 +102,7 @@ fn row<T: HasId>(
         source: part.map(|p| p.source().to_owned()).filter(|s| !s.is_empty()),
         origin: part.map_or_else(|| "not in the catalog".to_owned(), |p| p.origin().to_string()),
         key_figures: Vec::new(),
+        used_price: None,
     }
 }
 
@@ -113,6 +120,7 @@ fn extra(role: &str, name: String, quantity: u32) -> PartsRow {
         source: None,
         origin: "the build file (no catalog entry)".to_owned(),
         key_figures: Vec::new(),
+        used_price: None,
     }
 }
 
@@ -281,6 +289,9 @@ impl PartsList {
             rows.push(extra("Riser", format!("PCIe {g}.0 riser, {len}"), n));
         }
         let total_usd = rows.iter().filter_map(|r| r.line_usd).sum();
+        for r in rows.iter_mut().filter(|r| r.kind.is_some() && !r.id.is_empty()) {
+            r.used_price = cited::used_price_beside(catalog, &r.id).cloned();
+        }
         let priced_lines = rows.iter().filter(|r| r.line_usd.is_some()).count();
         let unpriced_lines = rows.len() - priced_lines;
         PartsList { build: build.name.clone(), rows, total_usd, priced_lines, unpriced_lines }
@@ -367,7 +378,8 @@ impl PartsList {
     /// The list in PCPartPicker's Markdown layout (`Type|Item|Price`, one row per unit, as
     /// PCPartPicker lists two identical cards on two rows, and a `**Total**` footer), so
     /// `kraftwerk import` and other tools read it back. Prices are the catalog's unit prices
-    /// with their date, or `unknown`.
+    /// with their date, or `unknown`; a cited used price follows the new one in the same cell
+    /// (`$2,000 (catalog, 2025-07-23); used $1,400 (2026-07, GPUPoet, … <https://…>)`).
     pub fn pcpartpicker_markdown(&self) -> String {
         let mut s =
             format!("# {} (Kraftwerk parts list)\n\nType|Item|Price\n:----|:----|:----\n", md_cell(&self.build));
@@ -388,8 +400,12 @@ impl PartsList {
                 (Some(p), None) => format!("{} (catalog)", usd(p)),
                 (None, _) => "unknown".to_owned(),
             };
+            let price = match &r.used_price {
+                Some(u) => format!("{price}; used {} ({}, {} <{}>)", usd(u.usd), u.date, u.source, u.url),
+                None => price,
+            };
             for _ in 0..r.quantity.max(1) {
-                let _ = writeln!(s, "**{ty}** | {} | {price}", md_cell(&r.name));
+                let _ = writeln!(s, "**{ty}** | {} | {}", md_cell(&r.name), md_cell(&price));
             }
         }
         let _ = writeln!(s, " | **Total** | **{}**", md_cell(&self.total_text()));
