@@ -103,6 +103,7 @@ fn the_byte_check_fails_on_a_planted_format() {
 /// fixed state per sequence of `linear_num_value_heads` 32 × 128 × 128 (recurrent) + 3 × (2 ×
 /// 16 × 128 + 32 × 128) (convolution, `linear_conv_kernel_dim` 4 - 1) elements each.
 #[test]
+#[allow(clippy::float_cmp, reason = "the byte counts are integers, exact in f64")]
 fn qwen3_next_keeps_kv_in_its_12_full_attention_layers_only() {
     let c = cat();
     let m = preset(&c, "qwen3-next-80b-a3b-instruct");
@@ -128,6 +129,7 @@ fn qwen3_next_keeps_kv_in_its_12_full_attention_layers_only() {
 /// "Never trust a grade you have not seen fail": the same model read as every layer full
 /// attention (the fault the hybrid layout exists to avoid) has four times the KV per token.
 #[test]
+#[allow(clippy::float_cmp, reason = "the byte counts are integers, exact in f64")]
 fn reading_every_layer_as_full_attention_quadruples_the_kv() {
     let c = cat();
     let hybrid = preset(&c, "qwen3-next-80b-a3b-instruct");
@@ -213,11 +215,11 @@ fn a_qwen3_next_folder_reads_as_the_hybrid_layout() {
         "architectures": ["Qwen3NextForCausalLM"], "decoder_sparse_step": 1, "full_attention_interval": 4,
         "head_dim": 256, "hidden_size": 2048, "intermediate_size": 5120, "linear_conv_kernel_dim": 4,
         "linear_key_head_dim": 128, "linear_num_key_heads": 16, "linear_num_value_heads": 32,
-        "linear_value_head_dim": 128, "max_position_embeddings": 262144, "mlp_only_layers": [],
+        "linear_value_head_dim": 128, "max_position_embeddings": 262_144, "mlp_only_layers": [],
         "model_type": "qwen3_next", "moe_intermediate_size": 512, "num_attention_heads": 16, "num_experts": 512,
         "num_experts_per_tok": 10, "num_hidden_layers": 48, "num_key_value_heads": 2,
         "shared_expert_intermediate_size": 512, "tie_word_embeddings": false, "torch_dtype": "bfloat16",
-        "use_sliding_window": false, "vocab_size": 151936
+        "use_sliding_window": false, "vocab_size": 151_936
     });
     let write = |c: &serde_json::Value| {
         std::fs::write(dir.join("config.json"), c.to_string()).expect("config");
@@ -245,12 +247,12 @@ fn a_qwen3_next_folder_reads_as_the_hybrid_layout() {
     let mut typed = config.clone();
     let obj = typed.as_object_mut().expect("object");
     obj.remove("full_attention_interval");
-    let types: Vec<&str> =
+    let layer_types: Vec<&str> =
         (0..48).map(|i| if (i + 1) % 4 == 0 { "full_attention" } else { "linear_attention" }).collect();
-    obj.insert("layer_types".into(), serde_json::json!(types));
+    obj.insert("layer_types".into(), serde_json::json!(layer_types));
     write(&typed);
     assert_eq!(read_model_file(&dir).expect("typed").model.attention, preset.attention);
-    let mut broken = types.clone();
+    let mut broken = layer_types.clone();
     broken[5] = "full_attention";
     typed.as_object_mut().expect("object").insert("layer_types".into(), serde_json::json!(broken));
     write(&typed);
