@@ -34,7 +34,7 @@ const HELD: [(&str, u64); 30] = [
     ("qwen3-235b-a22b-thinking-2507", 470_200_000_000),
     ("mistral-small-3.1-24b", 48_000_000_000),
     ("mistral-small-3.2-24b", 48_000_000_000),
-    ("gemma-3-27b-qat-q4_0", 17_200_000_000),
+    ("gemma-3-27b-qat-q4-0", 17_200_000_000),
     ("kimi-k2-base", 1_029_200_000_000),
     ("kimi-k2-instruct-0905", 1_029_200_000_000),
     ("kimi-k2-thinking", 594_200_000_000),
@@ -88,7 +88,7 @@ fn the_byte_check_fails_on_a_planted_format() {
     let planted = checkpoint_bytes(&k).expect("bytes");
     assert!(planted / published > 1.5, "{planted} vs {published}");
 
-    let mut g = preset(&c, "gemma-3-27b-qat-q4_0");
+    let mut g = preset(&c, "gemma-3-27b-qat-q4-0");
     let published = g.checkpoint.as_ref().and_then(|x| x.total_bytes).expect("total") as f64;
     if let Some(ck) = g.checkpoint.as_mut() {
         ck.embeddings = catalog::TensorFormat::Q4_0;
@@ -259,4 +259,21 @@ fn a_qwen3_next_folder_reads_as_the_hybrid_layout() {
     let e = read_model_file(&dir).expect_err("not periodic");
     assert!(e.to_string().contains("layer_types"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The catalog's validation refuses a hybrid layout it cannot size: an interval of 0 (every
+/// layer linear, no KV at all) or one beyond the layer count; the shipped preset passes.
+#[test]
+fn a_hybrid_layout_without_full_layers_fails_validation() {
+    let mut c = cat();
+    let id = "qwen3-next-80b-a3b-instruct";
+    let issues_for = |c: &Catalog| catalog::validate(c).into_iter().filter(|i| i.id == id).count();
+    assert_eq!(issues_for(&c), 0);
+    for bad in [0, 49] {
+        let m = c.models.iter_mut().find(|m| m.id == id).expect("preset");
+        if let Attention::LinearHybrid { full_every, .. } = &mut m.attention {
+            *full_every = bad;
+        }
+        assert_eq!(issues_for(&c), 1, "full_every {bad}");
+    }
 }
