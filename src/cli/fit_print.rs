@@ -20,6 +20,18 @@ pub(super) fn print_memory(f: &FitReport, build_name: &str) {
         f.runtime
     );
     outln!("  weights {:.1} GiB in all, KV cache {:.1} GiB in all", f.weights_total_gib, f.kv_cache_total_gib);
+    let kv = &f.kv_layout;
+    if kv.state_layers > 0 {
+        outln!(
+            "  KV cache {:.1} KiB per token ({}) in the {} full-attention layers of {}; the {} linear-attention layers keep a fixed {:.1} MiB state per sequence instead",
+            kv.bytes_per_token / 1024.0,
+            f.kv_precision,
+            kv.kv_layers,
+            kv.kv_layers + kv.state_layers,
+            kv.state_layers,
+            kv.state_bytes_per_sequence / (1024.0 * 1024.0)
+        );
+    }
     if let Some(ic) = f.interconnect {
         outln!(
             "  {} nodes of {} GPU{}, linked by {ic} ({:.1} GB/s per direction); {} GPUs used",

@@ -32,6 +32,7 @@ mod live_nvml;
 mod llm_checkpoints;
 mod llm_fit;
 mod llm_measured;
+mod llm_presets_2025;
 mod llm_vllm_memory;
 mod model_file;
 mod plan;

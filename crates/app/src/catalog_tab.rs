@@ -435,6 +435,9 @@ fn table_model(p: &PartsFile, c: &Catalog) -> (Vec<&'static str>, Vec<Row>) {
                                 format!("sliding {window}, 1 global in {global_every}")
                             }
                             catalog::Attention::Mla { .. } => "MLA".to_owned(),
+                            catalog::Attention::LinearHybrid { full_every, .. } => {
+                                format!("linear, 1 full in {full_every}")
+                            }
                         }),
                     ],
                 )

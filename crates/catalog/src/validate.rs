@@ -1,6 +1,6 @@
 //! Catalog validation: unique ids, no dangling references, units in range, every part sourced.
 
-use super::{Catalog, Part, PartKind};
+use super::{Attention, Catalog, Part, PartKind};
 
 /// One problem found in the catalog.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -282,6 +282,20 @@ fn validate_psus_and_models(c: &Catalog, out: &mut Vec<ValidationIssue>) {
             bad(format!(
                 "experts: per_token {} must be 1..={} routed, layers {} must be 1..={} and intermediate positive",
                 e.per_token, e.routed, e.layers, m.layers
+            ));
+        }
+        if let Attention::LinearHybrid { full_every, key_heads, value_heads, key_head_dim, value_head_dim, .. } =
+            m.attention
+            && (full_every == 0
+                || full_every > m.layers
+                || key_heads == 0
+                || value_heads == 0
+                || key_head_dim == 0
+                || value_head_dim == 0)
+        {
+            bad(format!(
+                "attention: full_every {full_every} must be 1..={} layers and the linear heads and head dims positive",
+                m.layers
             ));
         }
         if let Some(c) = &m.checkpoint

@@ -37,6 +37,53 @@ pub enum Attention {
         /// Decoupled rotary key dimension (`qk_rope_head_dim`).
         rope_head_dim: u32,
     },
+    /// Hybrid linear attention (Qwen3-Next): one full-attention layer every `full_every` layers
+    /// (config.json `full_attention_interval`; layer `i` is full when `(i + 1) % full_every ==
+    /// 0`, as its `layer_types` list spells out), the others Gated DeltaNet linear-attention
+    /// layers. Only the full-attention layers keep a KV cache that grows with the context (GQA
+    /// by `kv_heads` × `head_dim`); each linear layer keeps a fixed-size state per sequence: a
+    /// recurrent state of `value_heads × key_head_dim × value_head_dim` and a convolution state
+    /// of `(conv_kernel - 1) × (2 × key_heads × key_head_dim + value_heads × value_head_dim)`
+    /// elements (transformers `Qwen3NextGatedDeltaNet`: `conv_dim = key_dim * 2 + value_dim`).
+    LinearHybrid {
+        /// One full-attention layer in this many (`full_attention_interval`).
+        full_every: u32,
+        /// Key heads of the linear layers (`linear_num_key_heads`).
+        key_heads: u32,
+        /// Value heads of the linear layers (`linear_num_value_heads`).
+        value_heads: u32,
+        /// Key head dimension of the linear layers (`linear_key_head_dim`).
+        key_head_dim: u32,
+        /// Value head dimension of the linear layers (`linear_value_head_dim`).
+        value_head_dim: u32,
+        /// Width of the short causal convolution, tokens (`linear_conv_kernel_dim`).
+        conv_kernel: u32,
+    },
+}
+
+impl Attention {
+    /// Whether layer `index` is a linear-attention layer that keeps a fixed state instead of a
+    /// KV cache (only under [`Attention::LinearHybrid`]).
+    pub fn is_linear_layer(&self, index: u32) -> bool {
+        match *self {
+            Attention::LinearHybrid { full_every, .. } => !(index + 1).is_multiple_of(full_every.max(1)),
+            _ => false,
+        }
+    }
+
+    /// Elements of one linear-attention layer's fixed state for one sequence (recurrent plus
+    /// convolution state); 0 for a layout without linear layers.
+    pub fn linear_state_elements(&self) -> f64 {
+        match *self {
+            Attention::LinearHybrid { key_heads, value_heads, key_head_dim, value_head_dim, conv_kernel, .. } => {
+                let recurrent = f64::from(value_heads) * f64::from(key_head_dim) * f64::from(value_head_dim);
+                let conv_dim = 2.0 * f64::from(key_heads) * f64::from(key_head_dim)
+                    + f64::from(value_heads) * f64::from(value_head_dim);
+                recurrent + f64::from(conv_kernel.saturating_sub(1)) * conv_dim
+            }
+            _ => 0.0,
+        }
+    }
 }
 
 /// An LLM preset: the shape that decides memory and speed.
@@ -156,6 +203,9 @@ pub enum TensorFormat {
     /// `group_size` 32, as Kimi K2 Thinking and K2.5 publish their routed experts): 0.5 + 2/32
     /// bytes.
     Int4Group32,
+    /// GGUF `Q4_0`: blocks of 32 4-bit weights with one FP16 scale, 18 bytes per 32 (ggml
+    /// `block_q4_0`), as Google publishes the Gemma 3 QAT GGUF files: 0.5 + 2/32 bytes.
+    Q4_0,
 }
 
 impl TensorFormat {
@@ -167,7 +217,8 @@ impl TensorFormat {
             TensorFormat::Fp8Block => 1.0 + 4.0 / (128.0 * 128.0),
             TensorFormat::Mxfp4 => 0.5 + 1.0 / 32.0,
             // NVFP4: one 1-byte scale per 16; INT4 group 32: one 2-byte scale per 32.
-            TensorFormat::Nvfp4 | TensorFormat::Int4Group32 => 0.5 + 1.0 / 16.0,
+            // Q4_0: one 2-byte scale per 32.
+            TensorFormat::Nvfp4 | TensorFormat::Int4Group32 | TensorFormat::Q4_0 => 0.5 + 1.0 / 16.0,
         }
     }
 }

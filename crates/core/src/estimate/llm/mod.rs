@@ -80,8 +80,9 @@ pub use inputs::{
 };
 pub use report::{Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, SpeedEstimate};
 pub use shape::{
-    GroupFormats, ParamGroups, checkpoint_bytes, compute_peak_tflops, group_formats, kv_cache_bytes, kv_heads_per_rank,
-    lora_params, param_groups, weight_bytes, weight_gib,
+    GroupFormats, KvLayout, LINEAR_STATE_BYTES_PER_ELEMENT, ParamGroups, checkpoint_bytes, compute_peak_tflops,
+    group_formats, kv_cache_bytes, kv_heads_per_rank, kv_layout, linear_state_bytes, lora_params, param_groups,
+    weight_bytes, weight_gib,
 };
 
 use kraftwerk_catalog::{Attention, TensorRate};
@@ -102,6 +103,12 @@ fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
     }
     if m.layers == 0 || m.hidden == 0 || m.heads == 0 || m.kv_heads == 0 || m.head_dim == 0 {
         return Err(bad_model("layers, hidden, heads, kv_heads and head_dim must be positive"));
+    }
+    if let Attention::LinearHybrid { full_every, key_heads, value_heads, key_head_dim, value_head_dim, .. } =
+        m.attention
+        && (full_every == 0 || key_heads == 0 || value_heads == 0 || key_head_dim == 0 || value_head_dim == 0)
+    {
+        return Err(bad_model("linear-attention full_every, heads and head dims must be positive"));
     }
     if input.weight_precision == Precision::Native && m.checkpoint.is_none() && input.file_weights.is_none() {
         return Err(bad_model(
@@ -281,6 +288,7 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
             .file_weights
             .map_or_else(|| weight_gib(m, input.weight_precision), |w| w.total as f64 / GIB),
         kv_cache_total_gib: kv_total / GIB,
+        kv_layout: shape::kv_layout(m, input.kv_precision),
         host_weights_gib,
         gpus: gpu_fits,
         verdict: overall,

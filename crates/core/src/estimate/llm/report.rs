@@ -158,6 +158,9 @@ pub struct FitReport {
     pub weights_total_gib: f64,
     /// KV cache of all sequences over all GPUs, GiB.
     pub kv_cache_total_gib: f64,
+    /// How the model keeps its context: KV bytes per token and the layers that keep a KV cache,
+    /// and for a hybrid linear-attention model its fixed per-sequence state.
+    pub kv_layout: super::shape::KvLayout,
     /// Weights kept in host RAM (llama.cpp token embedding), GiB.
     pub host_weights_gib: f64,
     /// Per-GPU shares, in slice order (only the GPUs used).

@@ -148,10 +148,31 @@ pub(super) fn kv_bytes_per_token_layer(model: &LlmModel, kv: Precision, tp: u32)
         Attention::Full
         | Attention::SlidingWindow { .. }
         | Attention::Alternating { .. }
-        | Attention::Interleaved { .. } => {
+        | Attention::Interleaved { .. }
+        | Attention::LinearHybrid { .. } => {
             2.0 * f64::from(kv_heads_per_rank(model, tp)) * f64::from(model.head_dim) * b
         }
     }
+}
+
+/// Bytes per element of a linear-attention layer's fixed state: BF16, the model's dtype, which
+/// vLLM keeps both the convolution and the recurrent state in by default
+/// (`mamba_cache_dtype` "auto"; `MambaStateDtypeCalculator.gated_delta_net_state_dtype`,
+/// vllm/model_executor/layers/mamba/mamba_utils.py). llama.cpp keeps its recurrent states in
+/// F32 (twice this); the state is under 1 % of Qwen3-Next's KV cache from 4K tokens on.
+pub const LINEAR_STATE_BYTES_PER_ELEMENT: f64 = 2.0;
+
+/// Fixed-state bytes of the linear-attention layers among `layers` for one sequence on one TP
+/// rank (vLLM shards the linear heads over the ranks): 0 unless [`Attention::LinearHybrid`].
+/// Qwen3-Next-80B-A3B: (32 × 128 × 128 + 3 × 8192) × 2 bytes = 1.05 MiB per layer, 37.7 MiB
+/// over its 36 linear layers.
+pub fn linear_state_bytes(model: &LlmModel, layers: std::ops::Range<u32>, tp: u32) -> f64 {
+    let per_layer = model.attention.linear_state_elements() * LINEAR_STATE_BYTES_PER_ELEMENT / f64::from(tp.max(1));
+    if per_layer == 0.0 {
+        return 0.0;
+    }
+    let linear = layers.filter(|&i| model.attention.is_linear_layer(i)).count();
+    per_layer * linear as f64
 }
 
 /// Window of layer `index`, tokens (`None` = attends over the whole context). Gemma 2
@@ -163,18 +184,26 @@ pub(super) fn layer_window(model: &LlmModel, index: u32) -> Option<u32> {
         Attention::Interleaved { window, global_every } if !(index + 1).is_multiple_of(global_every.max(1)) => {
             Some(window)
         }
-        Attention::Alternating { .. } | Attention::Interleaved { .. } | Attention::Full | Attention::Mla { .. } => None,
+        Attention::Alternating { .. }
+        | Attention::Interleaved { .. }
+        | Attention::Full
+        | Attention::Mla { .. }
+        | Attention::LinearHybrid { .. } => None,
     }
 }
 
 /// Sums over the layers in `layers` of: tokens kept in the KV cache at context `s`, tokens
 /// attended by the token at position `s` (decode), and tokens attended on average by the tokens
-/// of an `s`-token prompt (prefill, causal).
+/// of an `s`-token prompt (prefill, causal). A linear-attention layer keeps and attends no
+/// tokens: its fixed state is [`linear_state_bytes`].
 pub(super) fn attended(model: &LlmModel, layers: std::ops::Range<u32>, s: f64) -> (f64, f64, f64) {
     let mut kept = 0.0;
     let mut decode = 0.0;
     let mut prefill = 0.0;
     for i in layers {
+        if model.attention.is_linear_layer(i) {
+            continue;
+        }
         match layer_window(model, i).map(f64::from) {
             Some(w) if s > w => {
                 kept += w;
@@ -193,9 +222,37 @@ pub(super) fn attended(model: &LlmModel, layers: std::ops::Range<u32>, s: f64) -
 
 /// KV-cache bytes for `batch` sequences of `tokens` on one GPU holding `layers` at TP degree
 /// `tp` (all layers and `tp = 1` for the whole model). Llama 3.1 8B at 128K tokens, FP16:
-/// 2·32·8·128·131072·2 = 16 GiB.
+/// 2·32·8·128·131072·2 = 16 GiB. A hybrid linear-attention model adds each sequence's fixed
+/// state ([`linear_state_bytes`]), which does not grow with `tokens`.
 pub fn kv_cache_bytes(model: &LlmModel, kv: Precision, tokens: u32, batch: u32, tp: u32) -> f64 {
     kv_cache_bytes_layers(model, kv, 0..model.layers, tokens, batch, tp)
+}
+
+/// How a model keeps its context, for the whole model on one GPU (TP 1).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct KvLayout {
+    /// KV-cache bytes one more token of context adds while no window is full (every layer
+    /// that keeps a KV cache), bytes.
+    pub bytes_per_token: f64,
+    /// Layers that keep a KV cache.
+    pub kv_layers: u32,
+    /// Linear-attention layers that keep a fixed state instead.
+    pub state_layers: u32,
+    /// Their fixed state for one sequence, bytes.
+    pub state_bytes_per_sequence: f64,
+}
+
+/// The [`KvLayout`] of `model` at KV precision `kv`. Qwen3-Next-80B-A3B at FP16: 12 full
+/// layers × 2 × 2 KV heads × 256 × 2 bytes = 24 KiB per token; 36 linear layers × 1.05 MiB.
+pub fn kv_layout(model: &LlmModel, kv: Precision) -> KvLayout {
+    let state_layers = (0..model.layers).filter(|&i| model.attention.is_linear_layer(i)).count() as u32;
+    let kv_layers = model.layers - state_layers;
+    KvLayout {
+        bytes_per_token: f64::from(kv_layers) * kv_bytes_per_token_layer(model, kv, 1),
+        kv_layers,
+        state_layers,
+        state_bytes_per_sequence: linear_state_bytes(model, 0..model.layers, 1),
+    }
 }
 
 pub(super) fn kv_cache_bytes_layers(
@@ -206,8 +263,8 @@ pub(super) fn kv_cache_bytes_layers(
     batch: u32,
     tp: u32,
 ) -> f64 {
-    let (kept, _, _) = attended(model, layers, f64::from(tokens));
-    kept * f64::from(batch) * kv_bytes_per_token_layer(model, kv, tp)
+    let (kept, _, _) = attended(model, layers.clone(), f64::from(tokens));
+    f64::from(batch) * (kept * kv_bytes_per_token_layer(model, kv, tp) + linear_state_bytes(model, layers, tp))
 }
 
 /// Width of the attention output (heads × head dim).

@@ -15,8 +15,8 @@ use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_
 use super::pipeline::{Stages, round_s};
 use super::report::{Bound, SpeedEstimate};
 use super::shape::{
-    Share, attended, compute_peak_tflops, group_formats, input_weight_parts, kv_bytes_per_token_layer, param_groups,
-    q_dim, table_params,
+    Share, attended, compute_peak_tflops, group_formats, input_weight_parts, kv_bytes_per_token_layer,
+    linear_state_bytes, param_groups, q_dim, table_params,
 };
 
 /// Group link: what collective traffic of the GPUs used crosses.
@@ -207,7 +207,9 @@ pub(super) fn speed(
         };
         let weights = share.width * (body_read + if share.has_head { head_b } else { 0.0 });
         let (_, decode_tokens, _) = attended(m, share.layers.clone(), s);
-        let kv = decode_tokens * bf * kv_bytes_per_token_layer(m, input.kv_precision, tp);
+        // A linear-attention layer reads and writes its fixed state once per step.
+        let kv = decode_tokens * bf * kv_bytes_per_token_layer(m, input.kv_precision, tp)
+            + 2.0 * bf * linear_state_bytes(m, share.layers.clone(), tp);
         let t_mem = (weights + kv) / (e_bw * g.bandwidth_gb_s * 1e9);
         let flops = bf
             * share.width

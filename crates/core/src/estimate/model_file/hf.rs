@@ -13,7 +13,7 @@
 use super::arch::{attention_for, is_expert_tensor};
 use super::{ModelFile, ModelFileError, ModelFormat, id_from_path};
 use crate::estimate::llm::{Precision, Runtime};
-use kraftwerk_catalog::{LlmModel, Origin, WeightBytes};
+use kraftwerk_catalog::{Attention, LlmModel, Origin, WeightBytes};
 use safetensors::tensor::{Dtype, Metadata};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -21,13 +21,14 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// `model_type` values read, and the architecture each is reported as.
-pub const HF_MODEL_TYPES: [(&str, &str); 12] = [
+pub const HF_MODEL_TYPES: [(&str, &str); 13] = [
     ("llama", "llama"),
     ("mistral", "mistral"),
     ("mixtral", "mixtral"),
     ("qwen2", "qwen2"),
     ("qwen3", "qwen3"),
     ("qwen3_moe", "qwen3moe"),
+    ("qwen3_next", "qwen3next"),
     ("gemma2", "gemma2"),
     ("gemma3", "gemma3"),
     ("gemma3_text", "gemma3"),
@@ -182,6 +183,44 @@ fn architecture(config: &Value) -> Result<(&str, &'static str), ModelFileError> 
         })
 }
 
+/// Qwen3-Next's hybrid layout from its config: `full_attention_interval` (else the period of
+/// `layer_types`, whose `full_attention` entries must fall every that many layers) and the Gated
+/// DeltaNet shape (`linear_num_key_heads`, `linear_num_value_heads`, `linear_key_head_dim`,
+/// `linear_value_head_dim`, `linear_conv_kernel_dim`).
+fn linear_hybrid(
+    c: &Value,
+    layers: u32,
+    need: &dyn Fn(&str) -> Result<u32, ModelFileError>,
+) -> Result<Attention, ModelFileError> {
+    let types: Option<Vec<&str>> =
+        c.get("layer_types").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect());
+    let full_every = match (need("full_attention_interval"), &types) {
+        (Ok(n), _) => n,
+        (Err(e), None) => return Err(e),
+        (Err(e), Some(t)) => t.iter().position(|x| *x == "full_attention").map_or(Err(e), |i| Ok(i as u32 + 1))?,
+    };
+    if full_every == 0 {
+        return Err(ModelFileError::Invalid("qwen3_next: full_attention_interval must be positive".into()));
+    }
+    if let Some(t) = &types {
+        let periodic = t.len() == layers as usize
+            && t.iter().enumerate().all(|(i, x)| (*x == "full_attention") == (i as u32 + 1).is_multiple_of(full_every));
+        if !periodic {
+            return Err(ModelFileError::Invalid(format!(
+                "qwen3_next: layer_types is not one full_attention layer in {full_every} over {layers} layers"
+            )));
+        }
+    }
+    Ok(Attention::LinearHybrid {
+        full_every,
+        key_heads: need("linear_num_key_heads")?,
+        value_heads: need("linear_num_value_heads")?,
+        key_head_dim: need("linear_key_head_dim")?,
+        value_head_dim: need("linear_value_head_dim")?,
+        conv_kernel: need("linear_conv_kernel_dim")?,
+    })
+}
+
 fn from_config(dir: &Path, config: &Value, t: Tensors, shards: usize) -> Result<ModelFile, ModelFileError> {
     let (model_type, arch) = architecture(config)?;
     let c = text_config(config);
@@ -212,6 +251,7 @@ fn from_config(dir: &Path, config: &Value, t: Tensors, shards: usize) -> Result<
     let sliding_on = c.get("use_sliding_window").and_then(Value::as_bool).unwrap_or(true);
     let window = get("sliding_window").filter(|_| sliding_on);
     let global_every = get("sliding_window_pattern");
+    let linear = if arch == "qwen3next" { Some(linear_hybrid(c, layers, &need)?) } else { None };
     let active = match (experts, used) {
         (Some(n), Some(u)) if t.expert_elements > 0.0 => {
             Some(t.elements - t.expert_elements * (1.0 - f64::from(u) / f64::from(n)))
@@ -245,7 +285,7 @@ fn from_config(dir: &Path, config: &Value, t: Tensors, shards: usize) -> Result<
         intermediate,
         vocab: need("vocab_size")?,
         max_context: get("max_position_embeddings").unwrap_or(4096),
-        attention: attention_for(arch, window, mla, global_every),
+        attention: linear.unwrap_or_else(|| attention_for(arch, window, mla, global_every)),
         tied_embeddings: false,
         experts: None,
         checkpoint: None,

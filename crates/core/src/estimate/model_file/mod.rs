@@ -9,7 +9,8 @@
 //!   `model.safetensors.index.json` when the shards are not there.
 //!
 //! Architectures: llama, mistral, mixtral, qwen2, qwen3, qwen3moe, gemma2, gemma3, deepseek2
-//! (MLA; DeepSeek-V2/V3/R1), gpt-oss. Anything else is [`ModelFileError::UnknownArchitecture`];
+//! (MLA; DeepSeek-V2/V3/R1), gpt-oss, and from a Hugging Face folder qwen3_next (Qwen3-Next's
+//! hybrid linear attention, [`kraftwerk_catalog::Attention::LinearHybrid`]). Anything else is [`ModelFileError::UnknownArchitecture`];
 //! a missing key is [`ModelFileError::MissingKey`] naming it; a truncated or non-model file is
 //! an error, never a panic.
 //!
@@ -46,7 +47,7 @@ pub enum ModelFileError {
     Invalid(String),
     /// The architecture is none that Kraftwerk reads.
     #[error(
-        "unknown architecture `{0}` (read: llama, mistral, mixtral, qwen2, qwen3, qwen3moe, gemma2, gemma3, deepseek2, gpt-oss)"
+        "unknown architecture `{0}` (read: llama, mistral, mixtral, qwen2, qwen3, qwen3moe, gemma2, gemma3, deepseek2, gpt-oss; qwen3_next from a Hugging Face folder)"
     )]
     UnknownArchitecture(String),
     /// A key the architecture needs is absent.
