@@ -76,7 +76,8 @@ pub use calibration::*;
 pub use cluster::plan_gpus;
 pub use finetune::fine_tune_time;
 pub use inputs::{
-    FitInput, GpuSlot, Interconnect, Link, Mode, Optimizer, Parallelism, ParseError, Precision, Runtime, pcie_lane_gb_s,
+    FitInput, GpuSlot, Interconnect, Link, LlamaCppEra, Mode, Optimizer, Parallelism, ParseError, Precision, Runtime,
+    pcie_lane_gb_s,
 };
 pub use report::{Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, SpeedEstimate};
 pub use shape::{
@@ -420,10 +421,22 @@ fn assumptions(input: &FitInput, runtime: Runtime) -> Vec<String> {
         ));
     } else {
         a.push(format!(
-            "runtime {runtime}: decode at {DECODE_BANDWIDTH_EFFICIENCY} of memory bandwidth plus \
-             {:.0} µs per layer (fitted on llama.cpp PR 4766, XiongjieDai, vLLM A100); prefill at \
-             {} of the tensor peak; headroom {} of memory",
-            runtime.layer_overhead_s() * 1e6,
+            "runtime {runtime}: decode at {} of memory bandwidth plus {:.1} µs per layer ({}); \
+             prefill at {} of the tensor peak; headroom {} of memory",
+            input.decode_bandwidth_efficiency(runtime),
+            input.layer_overhead_s(runtime) * 1e6,
+            match runtime {
+                Runtime::LlamaCpp => match input.llama_cpp_era {
+                    LlamaCppEra::Builds2025To2026 => {
+                        "calibrated to llama.cpp builds of 2025-26: fitted on five llama-bench rows of 2025-26 \
+                         builds"
+                    }
+                    LlamaCppEra::Builds2023To2024 => {
+                        "calibrated to llama.cpp builds of 2023-24: fitted on llama.cpp PR 4766 and XiongjieDai"
+                    }
+                },
+                _ => "fitted on llama.cpp PR 4766, XiongjieDai, vLLM A100",
+            },
             runtime.prefill_efficiency(),
             runtime.headroom_fraction()
         ));
