@@ -562,3 +562,40 @@ fn calibration_vllm_sglang_serving_2025() {
     assert!(listed_but_inside.is_empty(), "rows listed as not held that the estimate holds: {listed_but_inside:#?}");
     assert_eq!(held, 3, "{held} rows held");
 }
+
+/// `kraftwerk fit` names the era in its speed basis (text and JSON), `--llama-cpp-era 2023-24`
+/// gives the old builds' slower decode, and an unknown era is refused with the accepted ones.
+#[test]
+fn cli_fit_names_the_llama_cpp_era() {
+    let build = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/2x-rtx-4090-x870e.rig.ron");
+    let build = build.to_str().expect("utf-8 path");
+    let fit = |extra: &[&str]| {
+        let mut args = vec!["fit", build, "--model", "llama-3.1-8b", "--precision", "q4_k_m", "--runtime", "llama.cpp"];
+        args.extend_from_slice(extra);
+        std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+            .args(&args)
+            .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+            .output()
+            .expect("run kraftwerk")
+    };
+    let text = String::from_utf8_lossy(&fit(&[]).stdout).into_owned();
+    assert!(text.contains("speed basis (llama.cpp, calibrated to llama.cpp builds of 2025-26)"), "{text}");
+    assert!(text.contains("PR 17891"), "{text}");
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut a = extra.to_vec();
+        a.extend(["--format", "json"]);
+        let o = fit(&a);
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)))
+    };
+    let now = json(&[]);
+    assert_eq!(now["fit"]["speed_basis"]["era"], "llama.cpp builds of 2025-26", "{now}");
+    let old = json(&["--llama-cpp-era", "2023-24"]);
+    assert_eq!(old["fit"]["speed_basis"]["era"], "llama.cpp builds of 2023-24", "{old}");
+    let rate = |v: &serde_json::Value| v["fit"]["speed"]["decode_batch1_tokens_per_s"].as_f64().expect("decode");
+    println!("decode: 2025-26 {:.1} tok/s, 2023-24 {:.1} tok/s", rate(&now), rate(&old));
+    assert!(rate(&now) > 1.25 * rate(&old), "{} vs {}", rate(&now), rate(&old));
+    let bad = fit(&["--llama-cpp-era", "2019"]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("unknown llama.cpp era `2019`") && err.contains("2025-26"), "{err}");
+}
