@@ -335,17 +335,18 @@ fn calibration_llamacpp_decode_2025() {
 pub fn fit_llama_cpp_2025() -> (f64, f64) {
     let (mut a11, mut a12, mut a22, mut b1, mut b2) = (0.0, 0.0, 0.0, 0.0, 0.0);
     for row in decode_rows().iter().filter(|r| r.engine == Runtime::LlamaCpp && r.used == Use::Fit) {
-        let (i, gpu) = row_input(row, LlamaCppEra::Builds2025To2026);
-        let r = llm::estimate(&i, &slots(&gpu, 1)).expect("estimate");
-        let gb = r.speed.expect("speed").bytes_per_token_gb;
-        let t = 1.0 / row.published_tok_s;
-        let x = gb / gpu.memory_bandwidth_gb_s / t;
-        let l = f64::from(i.model.layers) / t;
-        a11 += x * x;
-        a12 += x * l;
-        a22 += l * l;
-        b1 += x;
-        b2 += l;
+        let (input, gpu) = row_input(row, LlamaCppEra::Builds2025To2026);
+        let report = llm::estimate(&input, &slots(&gpu, 1)).expect("estimate");
+        let gb = report.speed.expect("speed").bytes_per_token_gb;
+        let step_s = 1.0 / row.published_tok_s;
+        // The step's two terms per published step time: streaming (× 1/e) and layers (× overhead).
+        let stream = gb / gpu.memory_bandwidth_gb_s / step_s;
+        let fixed = f64::from(input.model.layers) / step_s;
+        a11 += stream * stream;
+        a12 += stream * fixed;
+        a22 += fixed * fixed;
+        b1 += stream;
+        b2 += fixed;
     }
     let det = a11 * a22 - a12 * a12;
     let inv_e = (b1 * a22 - b2 * a12) / det;

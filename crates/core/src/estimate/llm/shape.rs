@@ -109,29 +109,21 @@ pub fn checkpoint_bytes(model: &LlmModel) -> Option<f64> {
 /// `token_embd` as the output tensor), and once otherwise; `for_reading` gives the bytes a
 /// decode step reads (the tied table is read for the logits either way).
 pub(super) fn input_weight_parts(input: &FitInput, runtime: Runtime, for_reading: bool) -> (f64, f64, f64) {
-    match input.file_weights {
-        Some(w) => {
-            let head = if !w.tied_embeddings {
-                w.head
-            } else if for_reading || (runtime.embedding_on_host() && !input.mode.is_training()) {
-                w.embedding
-            } else {
-                0
-            };
-            (w.embedding as f64, head as f64, w.body() as f64)
-        }
-        None => {
-            let (embed, head, body) = weight_parts_bytes(&input.model, input.weight_precision);
-            let head = if !input.model.tied_embeddings {
-                head
-            } else if for_reading || (runtime.embedding_on_host() && !input.mode.is_training()) {
-                embed
-            } else {
-                0.0
-            };
-            (embed, head, body)
-        }
-    }
+    let (embed, head, body, tied) = input.file_weights.map_or_else(
+        || {
+            let (e, h, b) = weight_parts_bytes(&input.model, input.weight_precision);
+            (e, h, b, input.model.tied_embeddings)
+        },
+        |w| (w.embedding as f64, w.head as f64, w.body() as f64, w.tied_embeddings),
+    );
+    let head = if !tied {
+        head
+    } else if for_reading || (runtime.embedding_on_host() && !input.mode.is_training()) {
+        embed
+    } else {
+        0.0
+    };
+    (embed, head, body)
 }
 
 /// Bytes of all weights of `model` at `precision` (for GGUF about the file size: Llama-3.1-8B
