@@ -28,6 +28,10 @@ pub struct FitArgs {
     /// (default: the precision's usual one).
     #[arg(long)]
     pub runtime: Option<String>,
+    /// The llama.cpp builds the decode estimate is calibrated to: 2025-26 (default, current
+    /// builds) or 2023-24 (older builds, e.g. one bundled by an old front end).
+    #[arg(long)]
+    pub llama_cpp_era: Option<String>,
     /// vLLM `--gpu-memory-utilization`, 0-1 (default 0.9): the memory vLLM may use per GPU.
     #[arg(long)]
     pub gpu_memory_utilization: Option<f64>,
@@ -117,6 +121,7 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         headroom_verdict_only: false,
         nodes: a.nodes,
         interconnect: a.interconnect.clone(),
+        llama_cpp_era: a.llama_cpp_era.clone(),
     };
     let result = fit::for_build(&build, &catalog, &opts).map_err(|e| bad(e.to_string()))?;
     let code = if result.fit.verdict == FitVerdict::DoesNotFit { Err(CliError::Failed(None)) } else { Ok(()) };

@@ -387,13 +387,14 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
             outln!("  between nodes: {l}");
         }
         let b = &f.speed_basis;
+        let runtime =
+            b.era.as_ref().map_or_else(|| f.runtime.to_string(), |e| format!("{}, calibrated to {e}", f.runtime));
         match b.band_pct {
             Some(band) => outln!(
-                "  speed basis ({}): held to {} published measurements within ±{band:.0} %",
-                f.runtime,
+                "  speed basis ({runtime}): held to {} published measurements within ±{band:.0} %",
                 b.calibrated_to.len()
             ),
-            None => outln!("  speed basis ({}): not held to a published measurement (band unknown)", f.runtime),
+            None => outln!("  speed basis ({runtime}): not held to a published measurement (band unknown)"),
         }
         for c in &b.calibrated_to {
             outln!("    - {c}");

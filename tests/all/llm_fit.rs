@@ -12,7 +12,9 @@ use kraftwerk::catalog::{
     self, Attention, Gpu, GpuCooler, GpuFormFactor, GpuPowerInputs, LlmModel, NoTensor, NvLink, PeakTflops,
 };
 use kraftwerk::estimate::cost::{self, CloudPrice, CostInput, PricedPart};
-use kraftwerk::estimate::llm::{self, FitInput, FitVerdict, GIB, GpuSlot, Link, Mode, Parallelism, Precision, Runtime};
+use kraftwerk::estimate::llm::{
+    self, FitInput, FitVerdict, GIB, GpuSlot, Link, LlamaCppEra, Mode, Parallelism, Precision, Runtime,
+};
 
 // ------------------------------------------------------------------------------ fixtures
 
@@ -180,6 +182,13 @@ fn infer(m: LlmModel, p: Precision, context: u32, runtime: Runtime) -> FitInput 
     i
 }
 
+/// `i` on llama.cpp builds of 2023-24: the history tables (llama.cpp PR 4766 of January 2024,
+/// XiongjieDai's 2024 tables) measured those builds, and pass their era explicitly.
+fn builds_2023_24(mut i: FitInput) -> FitInput {
+    i.llama_cpp_era = LlamaCppEra::Builds2023To2024;
+    i
+}
+
 /// Asserts `estimate` is within `tol` (fraction) of `measured`, printing both.
 fn assert_within(what: &str, estimate: f64, measured: f64, tol: f64) {
     let err = estimate / measured - 1.0;
@@ -198,21 +207,21 @@ fn decode1(input: &FitInput, gpus: &[GpuSlot]) -> f64 {
 /// tg128 121.8 tok/s.
 #[test]
 fn m1_llamacpp_3090_q4_0_decode() {
-    let i = infer(llama_7b(), Precision::Q4_0, 128, Runtime::LlamaCpp);
+    let i = builds_2023_24(infer(llama_7b(), Precision::Q4_0, 128, Runtime::LlamaCpp));
     assert_within("3090 7B Q4_0 tg128", decode1(&i, &slots(&rtx_3090(), 1)), 121.8, 0.25);
 }
 
 /// llama.cpp PR 4766, RTX 3090, LLaMA-7B F16: tg128 48.5 tok/s.
 #[test]
 fn m1_llamacpp_3090_f16_decode() {
-    let i = infer(llama_7b(), Precision::Fp16, 128, Runtime::LlamaCpp);
+    let i = builds_2023_24(infer(llama_7b(), Precision::Fp16, 128, Runtime::LlamaCpp));
     assert_within("3090 7B F16 tg128", decode1(&i, &slots(&rtx_3090(), 1)), 48.5, 0.25);
 }
 
 /// llama.cpp PR 4766, RTX 3090, LLaMA-7B Q4_0: pp512 3408 tok/s.
 #[test]
 fn m1_llamacpp_3090_q4_0_prefill() {
-    let i = infer(llama_7b(), Precision::Q4_0, 512, Runtime::LlamaCpp);
+    let i = builds_2023_24(infer(llama_7b(), Precision::Q4_0, 512, Runtime::LlamaCpp));
     let r = llm::estimate(&i, &slots(&rtx_3090(), 1)).expect("estimate");
     let s = r.speed.expect("speed");
     assert_eq!(s.compute_peak_kind, "fp16 (fp16 accumulate)");
@@ -224,14 +233,14 @@ fn m1_llamacpp_3090_q4_0_prefill() {
 /// XiongjieDai/GPU-Benchmarks-on-LLM-Inference: RTX 4090, Llama-2-7B Q4_0, 149.4 tok/s.
 #[test]
 fn m2_xiongjiedai_4090_llama2_7b_q4_0() {
-    let i = infer(llama_7b(), Precision::Q4_0, 512, Runtime::LlamaCpp);
+    let i = builds_2023_24(infer(llama_7b(), Precision::Q4_0, 512, Runtime::LlamaCpp));
     assert_within("4090 Llama-2-7B Q4_0", decode1(&i, &slots(&rtx_4090(), 1)), 149.4, 0.25);
 }
 
 /// XiongjieDai/GPU-Benchmarks-on-LLM-Inference: A100 80GB, Llama-3-70B Q4_0, 25.7 tok/s.
 #[test]
 fn m2_xiongjiedai_a100_70b_q4_0() {
-    let i = infer(llama31_70b(), Precision::Q4_0, 512, Runtime::LlamaCpp);
+    let i = builds_2023_24(infer(llama31_70b(), Precision::Q4_0, 512, Runtime::LlamaCpp));
     let r = llm::estimate(&i, &slots(&a100_80(), 1)).expect("estimate");
     assert_eq!(r.verdict, FitVerdict::Fits);
     assert_within("A100 80GB 70B Q4_0", r.speed.expect("speed").decode_batch1_tokens_per_s, 25.7, 0.25);
@@ -242,7 +251,7 @@ fn m2_xiongjiedai_a100_70b_q4_0() {
 /// bandwidth-bound rate, not twice it.
 #[test]
 fn m2_xiongjiedai_2x4090_70b_q4_k_m_layer_split() {
-    let mut i = infer(llama31_70b(), Precision::Q4_K_M, 512, Runtime::LlamaCpp);
+    let mut i = builds_2023_24(infer(llama31_70b(), Precision::Q4_K_M, 512, Runtime::LlamaCpp));
     i.parallelism = Parallelism::LayerSplit(2);
     let two = slots(&rtx_4090(), 2);
     let r = llm::estimate(&i, &two).expect("estimate");
@@ -269,7 +278,7 @@ fn m2_xiongjiedai_2x4090_70b_q4_k_m_layer_split() {
 /// 8x RTX 4090 (layer split) 118.1 tok/s: splitting adds no decode speed.
 #[test]
 fn m2_xiongjiedai_8b_one_vs_eight_4090() {
-    let i = infer(llama31_8b(), Precision::Q4_K_M, 512, Runtime::LlamaCpp);
+    let i = builds_2023_24(infer(llama31_8b(), Precision::Q4_K_M, 512, Runtime::LlamaCpp));
     let one = decode1(&i, &slots(&rtx_4090(), 1));
     assert_within("1x4090 8B Q4_K_M", one, 130.6, 0.25);
     let mut split = i.clone();
@@ -686,7 +695,8 @@ fn catalog_entries_match_fixtures() {
         assert_eq!(llm::estimate(&i, &slots(card, 8)).expect("estimate").verdict, FitVerdict::DoesNotFit);
     }
     if let Some(g) = c.gpu("nvidia-geforce-rtx-4090") {
-        let mut i = infer(m70.clone(), Precision::Q4_K_M, 512, Runtime::LlamaCpp);
+        // XiongjieDai's row: 2024 builds.
+        let mut i = builds_2023_24(infer(m70.clone(), Precision::Q4_K_M, 512, Runtime::LlamaCpp));
         i.parallelism = Parallelism::LayerSplit(2);
         let r = llm::estimate(&i, &slots(g, 2)).expect("estimate");
         assert_within("catalog 2x4090 70B Q4_K_M", r.speed.expect("speed").decode_batch1_tokens_per_s, 19.2, 0.25);

@@ -144,6 +144,8 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         headroom_verdict_only: false,
         nodes: w.nodes,
         interconnect: w.interconnect.map(|i| i.to_string()),
+        // Current llama.cpp builds (the estimate's default era).
+        llama_cpp_era: None,
     }
 }
 
@@ -465,7 +467,11 @@ fn basis(ui: &mut egui::Ui, o: &BuildFit) {
             if f.speed.is_some() {
                 ui.add_space(theme::SMALL_GAP);
                 let s = &f.speed_basis;
-                basis_block(ui, "Speed", &f.runtime.to_string(), s.band_pct, &s.calibrated_to, &s.measure);
+                let runtime = s
+                    .era
+                    .as_ref()
+                    .map_or_else(|| f.runtime.to_string(), |e| format!("{}, calibrated to {e}", f.runtime));
+                basis_block(ui, "Speed", &runtime, s.band_pct, &s.calibrated_to, &s.measure);
             }
         });
 }

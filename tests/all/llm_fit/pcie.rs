@@ -59,7 +59,8 @@ fn calibration_layer_split_over_4_to_8_pcie_gpus() {
     let mut outside = Vec::new();
     for (id, n, big, p, measured) in layer_split_rows() {
         let m = if big { llama31_70b() } else { llama31_8b() };
-        let mut i = infer(m, p, 512, Runtime::LlamaCpp);
+        // XiongjieDai's table measured 2024 builds: the history era.
+        let mut i = builds_2023_24(infer(m, p, 512, Runtime::LlamaCpp));
         i.parallelism = Parallelism::LayerSplit(n);
         let est = decode1(&i, &slots(&cat_gpu(id), n as usize));
         let err = est / measured - 1.0;

@@ -58,6 +58,9 @@ pub struct FitOptions {
     /// The link between nodes (`ib-ndr`, `ib-hdr`, `roce-400`, `eth-100`, ...; see
     /// [`llm::Interconnect`]); default the build's workload setting.
     pub interconnect: Option<String>,
+    /// The llama.cpp builds the decode is calibrated to (`2025-26`, the default, or
+    /// `2023-24`; [`llm::LlamaCppEra`]).
+    pub llama_cpp_era: Option<String>,
 }
 
 /// Why a fit could not be estimated (bad input, not "does not fit").
@@ -260,6 +263,9 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         Some(ic) => Some(parse(ic)?),
         None => w.and_then(|w| w.interconnect),
     };
+    if let Some(era) = &opts.llama_cpp_era {
+        input.llama_cpp_era = parse(era)?;
+    }
     // llama.cpp has no tensor parallel: it splits layers (`-sm layer`, the default) or rows
     // (`-sm row`) over its GPUs, whatever the weights' format. Its forks default to the layer
     // split too (as the planner's `default_parallelism` does); ik_llama.cpp's `-sm graph` is a

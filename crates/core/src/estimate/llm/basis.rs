@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::inputs::{FitInput, Runtime};
+use super::inputs::{FitInput, LlamaCppEra, Runtime};
 
 /// The basis of the decode and prefill figures for one runtime.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -16,6 +16,10 @@ pub struct SpeedBasis {
     /// Largest deviation the held tests allow, percent; `None` when no published measurement
     /// of this runtime holds it (its constants are judgement or one fitted row).
     pub band_pct: Option<f64>,
+    /// The runtime builds the decode constants are calibrated to, where the estimate tells
+    /// builds apart (llama.cpp: [`LlamaCppEra`], e.g. "llama.cpp builds of 2025-26"); `None`
+    /// for the other runtimes.
+    pub era: Option<String>,
     /// The command that measures decode and prefill for this fit on the user's machine, and
     /// what to read from it (its output can be given back with `kraftwerk fit --measured`).
     pub measure: String,
@@ -39,16 +43,27 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
         )
     };
     let (calibrated_to, band_pct, measure): (Vec<&str>, Option<f64>, String) = match runtime {
-        Runtime::LlamaCpp => (
-            vec![
-                "llama.cpp PR 4766 (RTX 3090, LLaMA-7B Q4_0 / F16): tg128 121.8 / 48.5, pp512 3408 tok/s",
-                "XiongjieDai GPU-Benchmarks-on-LLM-Inference (RTX 4090, A100 80GB; Llama 3 8B/70B over 2-8 GPUs, layer split)",
-                "ktransformers DeepseekR1_V3_tutorial (2x Xeon 6454S, DeepSeek V3 Q4_K_M, CPU only): 4.51 tok/s",
-                "llama.cpp 2025-26 builds (tests/all/llm_fit/decode_2025.rs): 2 of 7 rows held (PR 15802 RTX 3090, PR 17505 RTX 4090 at 32K, both 24-25 % low); 5 listed, the estimate 29-53 % below them",
-            ],
-            Some(25.0),
-            llama_bench,
-        ),
+        Runtime::LlamaCpp => match input.llama_cpp_era {
+            LlamaCppEra::Builds2025To2026 => (
+                vec![
+                    "decode fitted on five llama-bench rows of 2025-26 builds (tests/all/llm_fit/decode_2025.rs): llama.cpp PR 15131 (RTX 4090, Llama-3-8B BF16) 65.2, PR 15802 (RTX 3090, Llama-3-8B Q4_0) 155.0, PR 17891 (RTX 5090, Llama-3-8B Q4_0 at 32K) 165.9, PR 24216 (RTX 5090, Llama-3.2-1B BF16) 652.3, b7340 Vulkan (RTX 4090, TinyLlama Q4_K_M) 762.4 tok/s: fit 0.907 of the bandwidth and 27.5 µs per layer, residuals -7 to +16 %",
+                    "held out of the fit: PR 17505 (RTX 4090, Llama-3-8B Q4_0 at 32K) 98.1, PR 17891 (RTX 3090, Llama-2-7B Q4_0 at 32K) 40.1, Docker Model Runner (RTX 5090, Qwen3-8B Q4_K_M) 221.7 tok/s: +3, -2 and +16 %",
+                    "prefill: llama.cpp PR 4766 (RTX 3090, LLaMA-7B Q4_0): pp512 3408 tok/s (a 2024 build); layer-split hop: XiongjieDai (2024 builds)",
+                    "ktransformers DeepseekR1_V3_tutorial (2x Xeon 6454S, DeepSeek V3 Q4_K_M, CPU only): 4.51 tok/s",
+                ],
+                Some(25.0),
+                llama_bench,
+            ),
+            LlamaCppEra::Builds2023To2024 => (
+                vec![
+                    "llama.cpp PR 4766 (RTX 3090, LLaMA-7B Q4_0 / F16): tg128 121.8 / 48.5, pp512 3408 tok/s",
+                    "XiongjieDai GPU-Benchmarks-on-LLM-Inference (RTX 4090, A100 80GB; Llama 3 8B/70B over 2-8 GPUs, layer split)",
+                    "current builds decode 25-50 % faster than these constants say (tests/all/llm_fit/decode_2025.rs): the default era is 2025-26",
+                ],
+                Some(25.0),
+                llama_bench,
+            ),
+        },
         Runtime::IkLlamaCpp => (
             vec!["ik_llama.cpp PR 1106 (2x RTX 3090, Qwen3-14B Q4_0, -sm layer): 95.54 tok/s (one row, fitted)"],
             Some(25.0),
@@ -109,5 +124,6 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
             ),
         ),
     };
-    SpeedBasis { calibrated_to: calibrated_to.into_iter().map(str::to_owned).collect(), band_pct, measure }
+    let era = (runtime == Runtime::LlamaCpp).then(|| input.llama_cpp_era.to_string());
+    SpeedBasis { calibrated_to: calibrated_to.into_iter().map(str::to_owned).collect(), band_pct, era, measure }
 }

@@ -9,17 +9,39 @@
 /// Bytes in a GiB.
 pub const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 
-/// Fraction of peak memory bandwidth that decode reaches while streaming weights and KV cache.
+/// Fraction of peak memory bandwidth that decode reaches while streaming weights and KV cache:
+/// every runtime but llama.cpp on its current builds, and llama.cpp builds of 2023-24
+/// ([`super::LlamaCppEra::Builds2023To2024`]).
 /// Fitted (together with the per-layer overheads) on the eight decode measurements of the table in [`super`]
 /// (llama.cpp PR 4766 on an RTX 3090; XiongjieDai's RTX 4090, A100 80GB, 2x and 8x RTX 4090;
 /// vLLM on an A100 40GB): with 0.80 every one lands within about ±20 %.
 pub const DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.80;
 
-/// llama.cpp fixed cost per layer and decode step (kernel launches, synchronisation), s.
+/// llama.cpp builds of 2023-24 ([`super::LlamaCppEra::Builds2023To2024`]): fixed cost per
+/// layer and decode step (kernel launches, synchronisation), s.
 /// Fitted on llama.cpp PR 4766 (RTX 3090, LLaMA-7B Q4_0 121.8 tok/s and F16 48.5 tok/s: the
 /// two differ by 9.7 GB of weights and 12.4 ms, which leaves about 3 ms per token of fixed cost
 /// for 32 layers).
 pub const LLAMA_CPP_LAYER_OVERHEAD_S: f64 = 90e-6;
+
+/// llama.cpp builds of 2025-26 ([`super::LlamaCppEra::Builds2025To2026`], the default):
+/// fraction of peak memory bandwidth that batch-1 decode reaches. Fitted together with
+/// [`LLAMA_CPP_2025_LAYER_OVERHEAD_S`] by least squares on the relative error of the step time
+/// (`t = bytes / (e × bandwidth) + layers × overhead` is linear in `1/e` and the overhead) over
+/// five published rows of 2025-26 builds (`tests/all/llm_fit/decode_2025.rs`, where the
+/// fit is re-run): llama.cpp PRs 15131 (RTX 4090, Llama-3-8B BF16), 15802 (RTX 3090,
+/// Llama-3-8B Q4_0), 17891 (RTX 5090, Llama-3-8B Q4_0 at 32K), 24216 (RTX 5090, Llama-3.2-1B
+/// BF16) and b7340 on Vulkan (RTX 4090, TinyLlama Q4_K_M). The fit gives 0.9067 and 27.54 µs;
+/// residuals -7 % to +16 %; three rows held out of the fit (PR 17505 RTX 4090 at 32K +3 %, PR
+/// 17891 RTX 3090 Llama-2-7B at 32K -2 %, Qwen3-8B on an RTX 5090 through Docker Model Runner
+/// +16 %) land inside the ±25 % band. Prompt rows at micro-batch 1 read no LM head (no logits).
+/// Current builds capture decode as CUDA graphs and fuse kernels (llama.cpp PR 6766, 2024,
+/// and later), which is why the fixed cost is a third of the 2023 figure.
+pub const LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.907;
+
+/// llama.cpp builds of 2025-26: fixed cost per layer and decode step, s. Fitted with
+/// [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`] (see there).
+pub const LLAMA_CPP_2025_LAYER_OVERHEAD_S: f64 = 27.5e-6;
 
 /// ik_llama.cpp fixed cost per layer and decode step, s. Fitted on ik_llama.cpp PR 1106
 /// (https://github.com/ikawrakow/ik_llama.cpp/pull/1106, January 2026): Qwen3-14B Q4_0 on

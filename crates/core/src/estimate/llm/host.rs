@@ -10,7 +10,7 @@
 
 #![allow(clippy::doc_markdown, reason = "hardware and format names (EPYC, Xeon, DDR5, Q4_K_M) read better unquoted")]
 
-use super::calibration::{DECODE_BANDWIDTH_EFFICIENCY, GIB};
+use super::calibration::GIB;
 use super::inputs::{FitInput, GpuSlot, Runtime};
 use super::search::HOST_DECODE_BANDWIDTH_EFFICIENCY;
 use super::shape::{group_formats, input_weight_parts, kv_cache_bytes, param_groups};
@@ -106,7 +106,8 @@ impl HostExpertDecode {
 /// the rest on `gpu` (`None`: CPU only, everything read from host memory), under
 /// `input`'s runtime. Each token reads `per_token / routed` of the expert bytes from RAM (the
 /// experts it is routed to) and the rest of the layers, the LM head and the KV cache at the
-/// context from the GPU at [`DECODE_BANDWIDTH_EFFICIENCY`]; the two run one after the other
+/// context from the GPU at the runtime's decode efficiency
+/// ([`FitInput::decode_bandwidth_efficiency`]); the two run one after the other
 /// per layer, plus the runtime's per-layer overhead. `None` for a dense model.
 pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMemory) -> Option<HostExpertDecode> {
     let m = &input.model;
@@ -125,10 +126,10 @@ pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMem
     let rest = (body - experts).max(0.0) + head + kv;
     let host_bw = host.decode_gb_s(runtime) * 1e9;
     let (host_bytes, gpu_s) = match gpu {
-        Some(g) => (host_read, rest / (DECODE_BANDWIDTH_EFFICIENCY * g.gpu.memory_bandwidth_gb_s * 1e9)),
+        Some(g) => (host_read, rest / (input.decode_bandwidth_efficiency(runtime) * g.gpu.memory_bandwidth_gb_s * 1e9)),
         None => (host_read + rest, 0.0),
     };
-    let t = host_bytes / host_bw + gpu_s + f64::from(m.layers) * runtime.layer_overhead_s();
+    let t = host_bytes / host_bw + gpu_s + f64::from(m.layers) * input.layer_overhead_s(runtime);
     Some(HostExpertDecode {
         host_experts_gib: experts / GIB,
         host_gb_per_token: host_bytes / 1e9,

@@ -7,10 +7,12 @@
 )]
 
 use super::calibration::{
-    EXLLAMA_BUFFERS_GIB, EXLLAMA_CHUNK_TOKENS, EXLLAMA_LAYER_OVERHEAD_S, EXLLAMA_PREFILL_EFFICIENCY, HEADROOM_FRACTION,
-    IK_LLAMA_CPP_LAYER_OVERHEAD_S, INT4_BITS, LLAMA_CPP_BUFFERS_GIB, LLAMA_CPP_CHUNK_TOKENS,
-    LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY, SGLANG_CHUNK_TOKENS, TRTLLM_CHUNK_TOKENS,
-    VLLM_CHUNK_TOKENS, VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S, VLLM_PREFILL_EFFICIENCY, VLLM_RESERVED_FRACTION,
+    DECODE_BANDWIDTH_EFFICIENCY, EXLLAMA_BUFFERS_GIB, EXLLAMA_CHUNK_TOKENS, EXLLAMA_LAYER_OVERHEAD_S,
+    EXLLAMA_PREFILL_EFFICIENCY, HEADROOM_FRACTION, IK_LLAMA_CPP_LAYER_OVERHEAD_S, INT4_BITS,
+    LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY, LLAMA_CPP_2025_LAYER_OVERHEAD_S, LLAMA_CPP_BUFFERS_GIB,
+    LLAMA_CPP_CHUNK_TOKENS, LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY, SGLANG_CHUNK_TOKENS,
+    TRTLLM_CHUNK_TOKENS, VLLM_CHUNK_TOKENS, VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S, VLLM_PREFILL_EFFICIENCY,
+    VLLM_RESERVED_FRACTION,
 };
 use kraftwerk_catalog::{Gpu, LlmModel, NvLink, WeightBytes};
 use serde::{Deserialize, Serialize};
@@ -52,15 +54,91 @@ impl Precision {
     }
 }
 
-impl Runtime {
-    /// Fixed decode cost per layer and step, s ([`LLAMA_CPP_LAYER_OVERHEAD_S`] and siblings).
+/// The llama.cpp builds a decode figure is calibrated to (issue 28, item 3). llama.cpp's
+/// batch-1 decode got 25-50 % faster between the builds of 2023-24 and those of 2025-26 (CUDA
+/// graphs from PR 6766 of April 2024, fused kernels since), so one set of constants cannot hold
+/// both: each era has its own decode bandwidth efficiency and fixed cost per layer, each fitted
+/// on published rows of its builds. Other runtimes ignore it. Parsed from `2023-24` / `legacy`
+/// and `2025-26` / `current`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LlamaCppEra {
+    /// Builds of 2023 to early 2024 (before CUDA graphs): [`DECODE_BANDWIDTH_EFFICIENCY`] and
+    /// [`LLAMA_CPP_LAYER_OVERHEAD_S`], fitted on llama.cpp PR 4766 (January 2024) and
+    /// XiongjieDai's GPU-Benchmarks-on-LLM-Inference tables. The history tables of the tests
+    /// pass it.
+    Builds2023To2024,
+    /// Builds of 2025-26 (the default: what a user installs now):
+    /// [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`] and [`LLAMA_CPP_2025_LAYER_OVERHEAD_S`],
+    /// fitted on five llama-bench rows of 2025-26 builds (`tests/all/llm_fit/decode_2025.rs`).
+    #[default]
+    Builds2025To2026,
+}
+
+impl LlamaCppEra {
+    /// Both eras, oldest first.
+    pub const ALL: [LlamaCppEra; 2] = [LlamaCppEra::Builds2023To2024, LlamaCppEra::Builds2025To2026];
+
+    /// Fraction of peak memory bandwidth llama.cpp's decode reaches with these builds.
+    pub fn decode_bandwidth_efficiency(self) -> f64 {
+        match self {
+            LlamaCppEra::Builds2023To2024 => DECODE_BANDWIDTH_EFFICIENCY,
+            LlamaCppEra::Builds2025To2026 => LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY,
+        }
+    }
+
+    /// llama.cpp's fixed decode cost per layer and step with these builds, s.
     pub fn layer_overhead_s(self) -> f64 {
         match self {
-            Runtime::LlamaCpp => LLAMA_CPP_LAYER_OVERHEAD_S,
+            LlamaCppEra::Builds2023To2024 => LLAMA_CPP_LAYER_OVERHEAD_S,
+            LlamaCppEra::Builds2025To2026 => LLAMA_CPP_2025_LAYER_OVERHEAD_S,
+        }
+    }
+}
+
+impl fmt::Display for LlamaCppEra {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LlamaCppEra::Builds2023To2024 => "llama.cpp builds of 2023-24",
+            LlamaCppEra::Builds2025To2026 => "llama.cpp builds of 2025-26",
+        })
+    }
+}
+
+impl std::str::FromStr for LlamaCppEra {
+    type Err = ParseError;
+
+    /// `2023-24` (or `legacy`, `2024`) and `2025-26` (or `current`, `2026`), case-insensitive.
+    fn from_str(s: &str) -> Result<LlamaCppEra, ParseError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "2023-24" | "2023-2024" | "2024" | "legacy" => Ok(LlamaCppEra::Builds2023To2024),
+            "2025-26" | "2025-2026" | "2026" | "current" => Ok(LlamaCppEra::Builds2025To2026),
+            other => {
+                Err(ParseError(format!("unknown llama.cpp era `{other}`: give 2023-24 (legacy) or 2025-26 (current)")))
+            }
+        }
+    }
+}
+
+impl Runtime {
+    /// Fixed decode cost per layer and step, s ([`LLAMA_CPP_LAYER_OVERHEAD_S`] and siblings);
+    /// llama.cpp's depends on the builds (`era`), the other runtimes ignore it.
+    pub fn layer_overhead_s(self, era: LlamaCppEra) -> f64 {
+        match self {
+            Runtime::LlamaCpp => era.layer_overhead_s(),
             Runtime::IkLlamaCpp => IK_LLAMA_CPP_LAYER_OVERHEAD_S,
             Runtime::ExLlamaV2 => EXLLAMA_LAYER_OVERHEAD_S,
             // ktransformers replays its GPU part as CUDA graphs, as vLLM does (judgement).
             Runtime::Vllm | Runtime::Sglang | Runtime::TensorRtLlm | Runtime::KTransformers => VLLM_LAYER_OVERHEAD_S,
+        }
+    }
+
+    /// Fraction of peak memory bandwidth decode reaches ([`DECODE_BANDWIDTH_EFFICIENCY`];
+    /// llama.cpp's depends on the builds, `era`).
+    pub fn decode_bandwidth_efficiency(self, era: LlamaCppEra) -> f64 {
+        match self {
+            Runtime::LlamaCpp => era.decode_bandwidth_efficiency(),
+            _ => DECODE_BANDWIDTH_EFFICIENCY,
         }
     }
 
@@ -296,6 +374,10 @@ pub struct FitInput {
     /// The link between nodes; needed when `nodes > 1` (`None` = unknown: refused).
     #[serde(default)]
     pub interconnect: Option<Interconnect>,
+    /// The llama.cpp builds the decode figures are calibrated to (default: current builds,
+    /// [`LlamaCppEra::Builds2025To2026`]); other runtimes ignore it.
+    #[serde(default)]
+    pub llama_cpp_era: LlamaCppEra,
 }
 
 fn yes() -> bool {
@@ -333,11 +415,23 @@ impl FitInput {
             vllm_pool_verdict: true,
             nodes: 1,
             interconnect: None,
+            llama_cpp_era: LlamaCppEra::default(),
         }
     }
 
     /// The runtime in effect.
     pub fn resolved_runtime(&self) -> Runtime {
         self.runtime.unwrap_or_else(|| Runtime::default_for(self.weight_precision))
+    }
+
+    /// Decode bandwidth efficiency of `runtime` for this input (llama.cpp: of its era).
+    pub fn decode_bandwidth_efficiency(&self, runtime: Runtime) -> f64 {
+        runtime.decode_bandwidth_efficiency(self.llama_cpp_era)
+    }
+
+    /// Fixed decode cost per layer and step of `runtime` for this input, s (llama.cpp: of its
+    /// era).
+    pub fn layer_overhead_s(&self, runtime: Runtime) -> f64 {
+        runtime.layer_overhead_s(self.llama_cpp_era)
     }
 }

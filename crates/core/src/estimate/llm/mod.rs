@@ -30,9 +30,10 @@
 //!
 //! | measurement | measured | what it calibrates |
 //! |---|---|---|
-//! | llama.cpp PR 4766, RTX 3090, LLaMA-7B Q4_0 / F16 decode | 121.8 / 48.5 tok/s | decode bandwidth efficiency and per-layer overhead |
+//! | llama.cpp PR 4766, RTX 3090, LLaMA-7B Q4_0 / F16 decode | 121.8 / 48.5 tok/s | decode bandwidth efficiency and per-layer overhead (llama.cpp builds of 2023-24) |
+//! | llama-bench rows of 2025-26 llama.cpp builds (PRs 15131, 15802, 17891, 24216, b7340 Vulkan; 3 more held out) | 65.2-762.4 tok/s | llama.cpp 2025-26 decode efficiency and per-layer overhead ([`LlamaCppEra`], `tests/llm_fit/decode_2025.rs`) |
 //! | same, pp512 | 3408 tok/s | llama.cpp prefill efficiency |
-//! | XiongjieDai GPU-Benchmarks-on-LLM-Inference (4090, A100, 2x and 8x 4090) | 149.4, 25.7, 19.2, 130.6 / 118.1 tok/s | decode efficiency, layer-split hop |
+//! | XiongjieDai GPU-Benchmarks-on-LLM-Inference (4090, A100, 2x and 8x 4090) | 149.4, 25.7, 19.2, 130.6 / 118.1 tok/s | decode efficiency (2023-24 builds), layer-split hop |
 //! | llama.cpp quantize README / ollama PR 6279 file sizes | 4.58 / 7.95 / 14.96 / 37.22 GiB | GGUF bits per weight |
 //! | vLLM, A100 40GB, Llama-3.1-8B BF16 | 75 tok/s, 6.6x at 8 requests | vLLM overhead, batch roofline |
 //! | exllamav2 issue 734, 2x RTX 3090, 70B 4.5 bpw prefill | 1046 tok/s (379 with TP) | `ExLlamaV2` prefill efficiency |
@@ -76,7 +77,8 @@ pub use calibration::*;
 pub use cluster::plan_gpus;
 pub use finetune::fine_tune_time;
 pub use inputs::{
-    FitInput, GpuSlot, Interconnect, Link, Mode, Optimizer, Parallelism, ParseError, Precision, Runtime, pcie_lane_gb_s,
+    FitInput, GpuSlot, Interconnect, Link, LlamaCppEra, Mode, Optimizer, Parallelism, ParseError, Precision, Runtime,
+    pcie_lane_gb_s,
 };
 pub use report::{Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, SpeedEstimate};
 pub use shape::{
@@ -428,10 +430,22 @@ fn assumptions(input: &FitInput, runtime: Runtime) -> Vec<String> {
         ));
     } else {
         a.push(format!(
-            "runtime {runtime}: decode at {DECODE_BANDWIDTH_EFFICIENCY} of memory bandwidth plus \
-             {:.0} µs per layer (fitted on llama.cpp PR 4766, XiongjieDai, vLLM A100); prefill at \
-             {} of the tensor peak; headroom {} of memory",
-            runtime.layer_overhead_s() * 1e6,
+            "runtime {runtime}: decode at {} of memory bandwidth plus {:.1} µs per layer ({}); \
+             prefill at {} of the tensor peak; headroom {} of memory",
+            input.decode_bandwidth_efficiency(runtime),
+            input.layer_overhead_s(runtime) * 1e6,
+            match runtime {
+                Runtime::LlamaCpp => match input.llama_cpp_era {
+                    LlamaCppEra::Builds2025To2026 => {
+                        "calibrated to llama.cpp builds of 2025-26: fitted on five llama-bench rows of 2025-26 \
+                         builds"
+                    }
+                    LlamaCppEra::Builds2023To2024 => {
+                        "calibrated to llama.cpp builds of 2023-24: fitted on llama.cpp PR 4766 and XiongjieDai"
+                    }
+                },
+                _ => "fitted on llama.cpp PR 4766, XiongjieDai, vLLM A100",
+            },
             runtime.prefill_efficiency(),
             runtime.headroom_fraction()
         ));

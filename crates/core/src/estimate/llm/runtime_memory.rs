@@ -18,7 +18,7 @@
 )]
 
 use super::inputs::{FitInput, GpuSlot, Runtime};
-use super::shape::{group_formats, kv_cache_bytes_layers, param_groups, weight_parts_bytes};
+use super::shape::{kv_cache_bytes_layers, param_groups, weight_parts_bytes};
 use serde::Serialize;
 
 /// Bytes in a MiB.
@@ -95,17 +95,8 @@ impl<'a> Layout<'a> {
     fn new(input: &'a FitInput, gpus: &'a [GpuSlot]) -> Layout<'a> {
         let m = &input.model;
         let n = m.layers.max(1);
+        // A tied model's layers are the total less one table (`weight_parts_bytes`).
         let (embed_b, head_b, body_b) = weight_parts_bytes(m, input.weight_precision);
-        // `weight_parts_bytes` takes two tables off the total; a tied model has one, so the
-        // other belongs to the layers (at the layers' bytes per weight).
-        let total = m.params_b * 1e9;
-        let table = f64::from(m.vocab) * f64::from(m.hidden);
-        let table = table.min(total / 4.0);
-        let body_b = if m.tied_embeddings && group_formats(m, input.weight_precision).is_none() && total > 2.0 * table {
-            body_b * (total - table) / (total - 2.0 * table)
-        } else {
-            body_b
-        };
         let moe_layers = m.experts.as_ref().map_or(0, |e| e.layers.min(n));
         let expert_layer_b = if moe_layers > 0 {
             let g = param_groups(m);

@@ -2,7 +2,7 @@
 //! largest batch at a context, how many of these GPUs a workload needs, and the llama.cpp
 //! CPU-offload split, each by running [`estimate`] on variations of the workload.
 
-use super::calibration::{DECODE_BANDWIDTH_EFFICIENCY, GIB};
+use super::calibration::GIB;
 use super::inputs::{FitInput, GpuSlot, Mode, Parallelism, Precision, Runtime};
 use super::report::FitVerdict;
 use super::shape::input_weight_parts;
@@ -204,10 +204,10 @@ pub fn llama_cpp_offload(input: &FitInput, gpus: &[GpuSlot], host_bandwidth_gb_s
     let decode = host_bandwidth_gb_s.filter(|b| *b > 0.0).map(|host_bw| {
         let gpu_bw: f64 = gpus.iter().map(|g| g.gpu.memory_bandwidth_gb_s).fold(f64::INFINITY, f64::min);
         let on_gpu_s = (gpu_body * active + head + kv * f64::from(gpu_layers) / layers)
-            / (DECODE_BANDWIDTH_EFFICIENCY * gpu_bw * 1e9);
+            / (input.decode_bandwidth_efficiency(Runtime::LlamaCpp) * gpu_bw * 1e9);
         let on_host_s = (host_body * active + kv * f64::from(cpu_layers) / layers)
             / (HOST_DECODE_BANDWIDTH_EFFICIENCY * host_bw * 1e9);
-        1.0 / (on_gpu_s + on_host_s + layers * Runtime::LlamaCpp.layer_overhead_s())
+        1.0 / (on_gpu_s + on_host_s + layers * input.layer_overhead_s(Runtime::LlamaCpp))
     });
     Some(Offload {
         gpu_layers,
@@ -260,10 +260,10 @@ pub fn llama_cpp_moe_offload(
     let host = per_layer * f64::from(cpu_layers);
     let decode = host_bandwidth_gb_s.filter(|b| *b > 0.0).map(|host_bw| {
         let gpu_bw: f64 = gpus.iter().map(|g| g.gpu.memory_bandwidth_gb_s).fold(f64::INFINITY, f64::min);
-        let on_gpu_s =
-            ((body - experts) + (experts - host) * active + head + kv) / (DECODE_BANDWIDTH_EFFICIENCY * gpu_bw * 1e9);
+        let on_gpu_s = ((body - experts) + (experts - host) * active + head + kv)
+            / (input.decode_bandwidth_efficiency(Runtime::LlamaCpp) * gpu_bw * 1e9);
         let on_host_s = host * active / (HOST_DECODE_BANDWIDTH_EFFICIENCY * host_bw * 1e9);
-        1.0 / (on_gpu_s + on_host_s + layers * Runtime::LlamaCpp.layer_overhead_s())
+        1.0 / (on_gpu_s + on_host_s + layers * input.layer_overhead_s(Runtime::LlamaCpp))
     });
     Some(MoeOffload {
         cpu_moe_layers: cpu_layers,

@@ -17,7 +17,8 @@ pub(super) fn table_params(model: &LlmModel) -> f64 {
 
 /// Weight bytes split into (token embedding, LM head, transformer layers).
 ///
-/// Assumes untied input and output embeddings (true for every preset but Gemma 2). Formats that
+/// A tied model (`tied_embeddings`) stores one table: its LM head is 0 here and its layers are
+/// the total less one table (untied: less two). Formats that
 /// keep embeddings 16-bit ([`Precision::keeps_embeddings_16bit`]) store both tables at 2 bytes.
 pub(super) fn weight_parts_bytes(model: &LlmModel, precision: Precision) -> (f64, f64, f64) {
     if let Some(formats) = group_formats(model, precision) {
@@ -28,9 +29,11 @@ pub(super) fn weight_parts_bytes(model: &LlmModel, precision: Precision) -> (f64
     }
     let total = model.params_b * 1e9;
     let table = table_params(model).min(total / 4.0);
-    let body = total - 2.0 * table;
+    let tables = if model.tied_embeddings { 1.0 } else { 2.0 };
+    let body = total - tables * table;
     let table_bytes = if precision.keeps_embeddings_16bit() { 2.0 } else { precision.bytes_per_element() };
-    (table * table_bytes, table * table_bytes, body * precision.bytes_per_element())
+    let head = if model.tied_embeddings { 0.0 } else { table * table_bytes };
+    (table * table_bytes, head, body * precision.bytes_per_element())
 }
 
 /// Formats of the three tensor groups under a per-group precision ([`Precision::is_per_group`]).
@@ -106,19 +109,21 @@ pub fn checkpoint_bytes(model: &LlmModel) -> Option<f64> {
 /// `token_embd` as the output tensor), and once otherwise; `for_reading` gives the bytes a
 /// decode step reads (the tied table is read for the logits either way).
 pub(super) fn input_weight_parts(input: &FitInput, runtime: Runtime, for_reading: bool) -> (f64, f64, f64) {
-    match input.file_weights {
-        Some(w) => {
-            let head = if !w.tied_embeddings {
-                w.head
-            } else if for_reading || (runtime.embedding_on_host() && !input.mode.is_training()) {
-                w.embedding
-            } else {
-                0
-            };
-            (w.embedding as f64, head as f64, w.body() as f64)
-        }
-        None => weight_parts_bytes(&input.model, input.weight_precision),
-    }
+    let (embed, head, body, tied) = input.file_weights.map_or_else(
+        || {
+            let (e, h, b) = weight_parts_bytes(&input.model, input.weight_precision);
+            (e, h, b, input.model.tied_embeddings)
+        },
+        |w| (w.embedding as f64, w.head as f64, w.body() as f64, w.tied_embeddings),
+    );
+    let head = if !tied {
+        head
+    } else if for_reading || (runtime.embedding_on_host() && !input.mode.is_training()) {
+        embed
+    } else {
+        0.0
+    };
+    (embed, head, body)
 }
 
 /// Bytes of all weights of `model` at `precision` (for GGUF about the file size: Llama-3.1-8B

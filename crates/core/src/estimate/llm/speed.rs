@@ -7,8 +7,8 @@
 )]
 
 use super::calibration::{
-    ACT_BYTES, DECODE_BANDWIDTH_EFFICIENCY, FP8_TENSOR_EFFICIENCY, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY,
-    NVLINK_ALL_REDUCE_LATENCY_S, PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S,
+    ACT_BYTES, FP8_TENSOR_EFFICIENCY, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, NVLINK_ALL_REDUCE_LATENCY_S,
+    PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S,
 };
 use super::cluster::{INTER_NODE_ALL_REDUCE_HOPS, Interconnect};
 use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_s};
@@ -148,8 +148,10 @@ pub(super) fn speed(
     let (_, head_b, body_b) = input_weight_parts(input, runtime, true);
     let total_params = m.params_b * 1e9;
     let table = table_params(m).min(total_params / 4.0);
-    let body_params = total_params - 2.0 * table;
-    let active_body = (m.active_b() * 1e9 - 2.0 * table).clamp(body_params * 0.01, body_params);
+    // A tied model stores one vocabulary table, an untied one two.
+    let tables = if m.tied_embeddings { 1.0 } else { 2.0 };
+    let body_params = total_params - tables * table;
+    let active_body = (m.active_b() * 1e9 - tables * table).clamp(body_params * 0.01, body_params);
     let active_frac = active_body / body_params;
     // Per-group formats of an MoE preset (gpt-oss MXFP4 experts, BF16 rest): every step reads
     // all of the dense part and, of the routed experts, the ones the batch's tokens pick
@@ -167,7 +169,10 @@ pub(super) fn speed(
         _ => None,
     };
     let tp = input.parallelism.tp_degree();
-    let e_bw = DECODE_BANDWIDTH_EFFICIENCY;
+    // Achieved fraction of the bandwidth and fixed cost per layer: the runtime's (llama.cpp's
+    // of the builds the input names, `llama_cpp_era`).
+    let e_bw = input.decode_bandwidth_efficiency(runtime);
+    let layer_overhead_s = input.layer_overhead_s(runtime);
     let e_c = runtime.prefill_efficiency();
 
     let per_gpu: Vec<GpuSpeed> = used
@@ -243,11 +248,11 @@ pub(super) fn speed(
                 let ranks = (j * st.tp..(j + 1) * st.tp).filter(|&i| i < used.len()).map(|i| step_gpu(i, mb));
                 let (mem, comp) = ranks.fold((0.0, 0.0), |(a, b), (tm, tc)| (f64::max(a, tm), f64::max(b, tc)));
                 let ar = if st.tp > 1 { 2.0 * lj * link.all_reduce_s(msg, tp) } else { 0.0 };
-                (mem.max(comp) + lj * runtime.layer_overhead_s() + ar, ar, mem, comp)
+                (mem.max(comp) + lj * layer_overhead_s + ar, ar, mem, comp)
             })
             .collect()
     };
-    let overhead = layers * runtime.layer_overhead_s();
+    let overhead = layers * layer_overhead_s;
     // Decode step time and bound for `b` sequences (per replica for data parallel).
     let step = |b: u32| -> (f64, Bound, f64, f64) {
         let parts: Vec<(f64, f64)> = (0..used.len()).map(|i| step_gpu(i, b)).collect();
@@ -381,7 +386,7 @@ fn prefill_rate(
     let s = f64::from(input.context_tokens);
     let h = f64::from(m.hidden);
     let layers = f64::from(m.layers);
-    let e_bw = DECODE_BANDWIDTH_EFFICIENCY;
+    let e_bw = input.decode_bandwidth_efficiency(runtime);
     let e_c = runtime.prefill_efficiency();
     let chunk = f64::from(runtime.chunk_tokens()).min(s * pack.max(1.0)).max(1.0);
     let chunks = (s / chunk).ceil().max(1.0);
