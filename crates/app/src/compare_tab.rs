@@ -101,7 +101,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, compare: &mut CompareView, out:
                     RichText::new(name)
                 });
                 for (i, v) in r.values.iter().enumerate() {
-                    if r.best == Some(i) {
+                    if r.best.contains(&i) {
                         theme::badge(ui, v, theme::OK).on_hover_text("best of the compared builds");
                     } else {
                         ui.label(v);
