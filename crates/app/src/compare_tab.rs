@@ -103,6 +103,8 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, compare: &mut CompareView, out:
                 for (i, v) in r.values.iter().enumerate() {
                     if r.best.contains(&i) {
                         theme::badge(ui, v, theme::OK).on_hover_text("best of the compared builds");
+                    } else if let Some((_, why)) = r.not_ranked.iter().find(|(j, _)| *j == i) {
+                        ui.label(v).on_hover_text(format!("not ranked on this figure: {why}"));
                     } else {
                         ui.label(v);
                     }
