@@ -47,30 +47,33 @@ fn x299(cpu: &str, board: &str, kits: u8) -> String {
 
 #[test]
 fn offload_ram_speed_is_capped_by_the_cpus_rated_speed_and_says_its_basis() {
-    let c = catalog::builtin().expect("catalog");
+    let cat = catalog::builtin().expect("catalog");
     let text = x299("intel-core-i9-7920x", "asus-x299-prime-x299-a-lga2066-ddr4-atx", 2);
-    let b = kraftwerk::rig::load_str("x299.rig.ron", &text, Some(&c)).expect("build");
-    let bw = kraftwerk::estimate::fit::host_bandwidth_gb_s(&b.resolve(&c)).expect("bandwidth");
+    let build = kraftwerk::rig::load_str("x299.rig.ron", &text, Some(&cat)).expect("build");
+    let bw = kraftwerk::estimate::fit::host_bandwidth_gb_s(&build.resolve(&cat)).expect("bandwidth");
     // 4 channels x 2666 MT/s x 8 bytes, not the kit's 4800 (153.6 GB/s).
     assert!((bw - 4.0 * 2666.0 * 8.0 / 1000.0).abs() < 0.01, "host bandwidth {bw:.1} GB/s");
 
-    let p = temp_build("x299", &text);
-    let path = p.to_string_lossy();
-    let o = kw(&["fit", &path, "--model", "qwen3-30b-a3b", "--runtime", "ktransformers"]);
-    let out = String::from_utf8_lossy(&o.stdout);
+    let file = temp_build("x299", &text);
+    let path = file.to_string_lossy();
+    let run = kw(&["fit", &path, "--model", "qwen3-30b-a3b", "--runtime", "ktransformers"]);
+    let out = String::from_utf8_lossy(&run.stdout);
     println!("{out}");
     let line = out.lines().find(|l| l.contains("system RAM read at")).expect("the RAM speed line");
     assert!(line.contains("2666 MT/s") && line.contains("4800"), "{line}");
 
     // Four kits: two DIMMs per channel, which ARK does not rate: the one figure is an upper bound.
-    let s = ram_speed_json(&x299("intel-core-i9-7920x", "asus-x299-prime-x299-a-lga2066-ddr4-atx", 4), "x299-2dpc");
-    assert_eq!((s["mt_s"].as_u64(), s["dimms_per_channel"].as_u64()), (Some(2666), Some(2)), "{s}");
-    assert!(s["basis"].as_str().is_some_and(|b| b.contains("upper bound")), "{s}");
+    let speed = ram_speed_json(&x299("intel-core-i9-7920x", "asus-x299-prime-x299-a-lga2066-ddr4-atx", 4), "x299-2dpc");
+    assert_eq!((speed["mt_s"].as_u64(), speed["dimms_per_channel"].as_u64()), (Some(2666), Some(2)), "{speed}");
+    assert!(speed["basis"].as_str().is_some_and(|basis| basis.contains("upper bound")), "{speed}");
 
     // A CPU whose rating the catalog lacks: the kit's speed, said so.
-    let s = ram_speed_json(&x299("amd-ryzen-9-5950x", "asus-proart-b550-creator", 2), "am4");
-    assert_eq!(s["mt_s"].as_u64(), Some(4800), "{s}");
-    assert!(s["basis"].as_str().is_some_and(|b| b.starts_with("kit rating;") && b.contains("unknown")), "{s}");
+    let speed = ram_speed_json(&x299("amd-ryzen-9-5950x", "asus-proart-b550-creator", 2), "am4");
+    assert_eq!(speed["mt_s"].as_u64(), Some(4800), "{speed}");
+    assert!(
+        speed["basis"].as_str().is_some_and(|basis| basis.starts_with("kit rating;") && basis.contains("unknown")),
+        "{speed}"
+    );
 }
 
 /// `fit --format json`'s `host_ram_speed` for a build text.
