@@ -192,6 +192,7 @@ fn a_gpu_on_chipset_lanes_is_told_the_free_cpu_slot_by_name_or_that_there_is_non
         println!("{}: {} / fix: {}", f.rule, f.message, f.fix);
         assert!(f.fix.contains(&cpu_slot_2), "{}: the fix names {cpu_slot_2}: {}", f.rule, f.fix);
         assert!(f.fix.contains("x8"), "{}: the link there after sharing: {}", f.rule, f.fix);
+        assert!(f.fix.contains("GPU 1 goes from x16 to x8"), "{}: what the move costs GPU 1: {}", f.rule, f.fix);
     }
     // Both CPU slots taken: the fix says no CPU slot is free.
     let three = text.replacen(

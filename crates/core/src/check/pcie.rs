@@ -490,13 +490,25 @@ fn free_cpu_slot_fix(c: &Ctx<'_>, l: &GpuLink) -> Option<String> {
             g.slot_name = Some(s.name.clone());
         }
         let r = crate::rig::Resolved { build: &moved, ..c.r.clone() };
-        let there = crate::rig::links::gpu_links(&r).into_iter().find(|x| x.gpu == l.gpu)?;
+        let after = crate::rig::links::gpu_links(&r);
+        let there = after.iter().find(|x| x.gpu == l.gpu)?;
         if there.via_chipset || there.lanes == 0 {
             continue;
         }
+        // What the move costs the other cards (a CPU slot that splits the x16 with theirs).
+        let narrowed: Vec<String> = after
+            .iter()
+            .filter(|a| a.gpu != l.gpu)
+            .filter_map(|a| {
+                let before = c.links.iter().find(|b| b.gpu == a.gpu)?;
+                (a.lanes < before.lanes)
+                    .then(|| format!("GPU {} goes from x{} to x{}", a.gpu + 1, before.lanes, a.lanes))
+            })
+            .collect();
+        let cost = if narrowed.is_empty() { String::new() } else { format!(" ({})", narrowed.join(", ")) };
         let at = s.position.map_or_else(String::new, |p| format!(" at position {p}"));
         return Some(format!(
-            "Move it to the free CPU-wired slot {}{at}: PCIe {}.0 x{} ({:.1} GB/s per direction, after the board's lane sharing) from the CPU, instead of x{} behind the chipset's uplink.",
+            "Move it to the free CPU-wired slot {}{at}: PCIe {}.0 x{} ({:.1} GB/s per direction, after the board's lane sharing) from the CPU, instead of x{} behind the chipset's uplink{cost}.",
             s.name, there.pcie_gen, there.lanes, there.bandwidth_gb_s, l.lanes
         ));
     }
