@@ -237,4 +237,15 @@ fn compare_marks_every_tied_build_best_and_never_an_unverified_one_on_what_its_u
         text.lines().any(|l| l.contains("never (best) on") && l.contains("UNVERIFIED") && l.contains("Warnings")),
         "the output says why: {text}"
     );
+
+    // An INCOMPLETE build (the H200 test machine names no CPU, board or PSU) is never best: it
+    // was on warnings, wall power, heat and decode.
+    let incomplete = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/h200-sxm-1gpu.rig.ron");
+    let cmp = Comparison::of(&[(load(&incomplete), None), (load(&r9700), None)], &c, Some("llama-3.1-70b"));
+    let text = cmp.text();
+    println!("{text}");
+    for row in &cmp.rows {
+        assert!(!row.best.contains(&0), "{}: {:?}", row.name, row.values);
+    }
+    assert!(text.lines().any(|l| l.contains("never (best) on") && l.contains("INCOMPLETE")), "{text}");
 }
