@@ -248,4 +248,6 @@ fn compare_marks_every_tied_build_best_and_never_an_unverified_one_on_what_its_u
         assert!(!row.best.contains(&0), "{}: {:?}", row.name, row.values);
     }
     assert!(text.lines().any(|l| l.contains("never (best) on") && l.contains("INCOMPLETE")), "{text}");
+    // No priced part: $0.00, not the "$-0.00" of an empty f64 sum.
+    assert!(!text.contains("$-0"), "{text}");
 }
