@@ -177,6 +177,17 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
             ),
         }
     }
+    // The RAM speed the offload figures above were read at, and why (kit, CPU rating).
+    let offloads = result.experts_in_ram.is_some()
+        || result.alternatives.as_ref().is_some_and(|a| a.offload.is_some() || a.moe_offload.is_some());
+    if let Some(sp) = result.host_ram_speed.as_ref().filter(|_| offloads) {
+        outln!(
+            "  system RAM read at {} MT/s{}: {}",
+            sp.mt_s,
+            result.host_bandwidth_gb_s.map_or_else(String::new, |b| format!(" ({b:.1} GB/s theoretical)")),
+            sp.basis
+        );
+    }
     for n in &result.fit.notes {
         outln!("  note: {n}");
     }

@@ -1,7 +1,8 @@
 //! `kraftwerk gpus` and `kraftwerk monitor`: the installed NVIDIA GPUs through NVML.
 //!
-//! Without a driver both print "no NVIDIA driver found" and exit 0: a machine without NVIDIA
-//! GPUs is a state, not an error.
+//! Without a driver both print "no NVIDIA driver found". `gpus` then exits 3 (the README's
+//! "could not measure": nothing was listed, so a script cannot take the empty list for a
+//! machine that was looked at); `monitor` exits 0 (nothing to sample, said so).
 //!
 //! JSON of `gpus` (stable): `{ "format": 1, "state": "ready"|"no_driver"|"no_gpu"|"failed",
 //! "message", "driver_version", "nvml_version", "cuda_version", "count", "gpus": [fields…],
@@ -57,11 +58,18 @@ fn print_not_ready(state: &NvmlState, format: Format) -> Result<(), CliError> {
     }
 }
 
+/// Exit code of `gpus` when NVML could not list the GPUs (no driver, no GPU, NVML failed):
+/// 3, "could not measure" (README's exit codes).
+const GPUS_NOT_MEASURED: u8 = 3;
+
 /// `kraftwerk gpus`.
 pub fn run_gpus(format: Format) -> Result<(), CliError> {
     let mut gpus = match nvml::open() {
         NvmlState::Ready(g) => g,
-        other => return print_not_ready(&other, format),
+        other => {
+            print_not_ready(&other, format)?;
+            return Err(CliError::Reported(std::process::ExitCode::from(GPUS_NOT_MEASURED)));
+        }
     };
     let snapshot = gpus.sample(SampleOptions::full());
     match format {

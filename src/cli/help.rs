@@ -23,7 +23,7 @@ pub const VALIDATE: &str = "Exit codes: 0 no check failed and every check measur
 /// `kraftwerk fleet --help`.
 pub const FLEET: &str = "Exit codes: 0 every node passed and no outlier; 1 a failed node or an outlier; 3 nothing failed but a node measured nothing (a report without GPUs, a check not measured); 2 a report could not be read or bad usage.";
 /// `kraftwerk gpus --help`.
-pub const GPUS: &str = "Exit codes: 0 listed, also without an NVIDIA driver or GPU (the output says so); 2 bad usage.";
+pub const GPUS: &str = "Exit codes: 0 listed; 3 could not measure: no NVIDIA driver, no GPU or NVML failed (the output says which); 2 bad usage.";
 /// `kraftwerk monitor --help`.
 pub const MONITOR: &str = "Exit codes: 0 sampled (or nothing to sample: no driver, said so); 2 bad --seconds, the Prometheus address cannot be served, the recording cannot be saved, or bad usage.";
 /// `kraftwerk probe --help`.

@@ -194,6 +194,18 @@ fn result_text(s: &mut String, r: &PlanResult) {
         circuits.join(", "),
         e.heat_w
     );
+    // Each PSU's headroom at full load, against the margin the planner prefers.
+    let margin = crate::estimate::power::PSU_RECOMMENDED_HEADROOM_W;
+    for (i, (dc, rated)) in e.psu_loads.iter().enumerate() {
+        let kept = if rated - dc >= margin { "keeps" } else { "below" };
+        let _ = writeln!(
+            s,
+            "   PSU {}: {dc:.0} W of {rated:.0} W at full load ({:.0} %), {:.0} W headroom: {kept} the {margin:.0} W a PSU vendor recommends (Corsair)",
+            i + 1,
+            dc / rated.max(1.0) * 100.0,
+            rated - dc
+        );
+    }
     let num = |x: Option<f64>, unit: &str| x.map_or_else(|| "unknown".into(), |v| format!("{v:.1} {unit}"));
     let _ = writeln!(
         s,

@@ -145,3 +145,29 @@ fn shared_socket_chipsets_sort_every_catalog_cpu_by_family() {
         assert_eq!(cpu_runs_on_board(socket, name, socket, chipset), runs, "{name} on {chipset}");
     }
 }
+
+#[test]
+fn rated_memory_speeds_are_the_vendors_figures_and_bad_ones_fail_validation() {
+    let c = catalog::builtin().expect("catalog");
+    // Intel ARK "Memory Types DDR4-2666" (Core i9-7920X); amd.com "Up to 2667MHz" (Threadripper
+    // 1950X) and DDR4-3200 (Threadripper PRO 5995WX), as each entry's notes cite them.
+    for (id, ddr, mt_s) in [
+        ("intel-core-i9-7920x", 4, 2666),
+        ("amd-threadripper-1950x", 4, 2667),
+        ("amd-threadripper-pro-5995wx", 4, 3200),
+    ] {
+        let s = cpu(&c, id).memory_speed(ddr).unwrap_or_else(|| panic!("{id}: no DDR{ddr} rating"));
+        assert_eq!((s.rated_mt_s, s.two_dimms_per_channel_mt_s), (mt_s, None), "{id}");
+    }
+    assert!(catalog::validate(&c).iter().all(|i| !i.message.contains("memory_speeds")));
+    // Planted: a DDR5 rating on a DDR4 CPU, and a two-DIMM rating above the one-DIMM rating.
+    let mut bad = c.clone();
+    let x = bad.cpus.iter_mut().find(|x| x.id == "intel-core-i9-7920x").expect("cpu");
+    x.memory_speeds = vec![
+        catalog::RatedMemorySpeed { ddr_gen: 5, rated_mt_s: 4800, two_dimms_per_channel_mt_s: None },
+        catalog::RatedMemorySpeed { ddr_gen: 4, rated_mt_s: 2666, two_dimms_per_channel_mt_s: Some(3200) },
+    ];
+    let issues: Vec<String> =
+        catalog::validate(&bad).into_iter().filter(|i| i.id == "intel-core-i9-7920x").map(|i| i.message).collect();
+    assert_eq!(issues.len(), 2, "{issues:?}");
+}

@@ -27,6 +27,7 @@ mod fleet;
 mod gui;
 mod gui_flows;
 mod gui_live;
+mod honest_answers;
 mod links;
 mod live_nvml;
 mod llm_checkpoints;

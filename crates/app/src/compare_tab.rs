@@ -101,8 +101,10 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, compare: &mut CompareView, out:
                     RichText::new(name)
                 });
                 for (i, v) in r.values.iter().enumerate() {
-                    if r.best == Some(i) {
+                    if r.best.contains(&i) {
                         theme::badge(ui, v, theme::OK).on_hover_text("best of the compared builds");
+                    } else if let Some((_, why)) = r.not_ranked.iter().find(|(j, _)| *j == i) {
+                        ui.label(v).on_hover_text(format!("not ranked on this figure: {why}"));
                     } else {
                         ui.label(v);
                     }

@@ -1,6 +1,6 @@
 //! Catalog validation: unique ids, no dangling references, units in range, every part sourced.
 
-use super::{Attention, Catalog, Part, PartKind};
+use super::{Attention, Catalog, MemoryType, Part, PartKind};
 
 /// One problem found in the catalog.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,11 +157,33 @@ fn validate_gpus(c: &Catalog, out: &mut Vec<ValidationIssue>) {
     }
 }
 
-/// CPUs: TDP, memory channels, at least one memory type.
+/// CPUs: TDP, memory channels, at least one memory type; each rated memory speed for a DDR
+/// generation the CPU takes, within the memory kits' range, and no faster at two DIMMs per
+/// channel than at one.
 fn validate_cpus(c: &Catalog, out: &mut Vec<ValidationIssue>) {
     for cpu in &c.cpus {
         range(out, PartKind::Cpu, &cpu.id, "tdp_w", cpu.tdp_w, 15.0, 600.0);
         range(out, PartKind::Cpu, &cpu.id, "memory_channels", f64::from(cpu.memory_channels), 1.0, 16.0);
+        for s in &cpu.memory_speeds {
+            range(out, PartKind::Cpu, &cpu.id, "memory_speeds.rated_mt_s", f64::from(s.rated_mt_s), 1600.0, 12_000.0);
+            let takes = cpu.memory_types.iter().any(|m| match m {
+                MemoryType::Ddr4Udimm | MemoryType::Ddr4Rdimm => s.ddr_gen == 4,
+                MemoryType::Ddr5Udimm | MemoryType::Ddr5Rdimm => s.ddr_gen == 5,
+            });
+            let slower = s.two_dimms_per_channel_mt_s.is_none_or(|two| two <= s.rated_mt_s);
+            if !takes || !slower {
+                out.push(ValidationIssue {
+                    kind: PartKind::Cpu,
+                    id: cpu.id.clone(),
+                    origin: cpu.origin.to_string(),
+                    message: if takes {
+                        format!("memory_speeds: DDR{} rated faster at two DIMMs per channel than at one", s.ddr_gen)
+                    } else {
+                        format!("memory_speeds: a DDR{} rating, but memory_types takes no DDR{}", s.ddr_gen, s.ddr_gen)
+                    },
+                });
+            }
+        }
         if cpu.memory_types.is_empty() {
             out.push(ValidationIssue {
                 kind: PartKind::Cpu,

@@ -62,6 +62,50 @@ pub struct BuildSummary {
     pub usd_per_million_tokens: Option<f64>,
     /// Why the fit figures are missing, if they are.
     pub fit_note: Option<String>,
+    /// Whether the checker's verdict is INCOMPLETE (a required part is not chosen).
+    pub incomplete: bool,
+    /// Rules that could report an error for this build and did not run (a figure they need is
+    /// unknown: the verdict is UNVERIFIED), from the report's coverage.
+    pub unverified_rules: Vec<String>,
+}
+
+/// Rule families whose unrun checks change a build's speed figures (where the GPUs sit and
+/// how they link decide decode and prefill).
+const SPEED_RULE_PREFIXES: [&str; 3] = ["pcie", "gpu-slot", "nvlink"];
+
+impl BuildSummary {
+    /// Why this build is not ranked on figure `row`, if it is not: an INCOMPLETE build on every
+    /// ranked figure (a part is missing, so its cost, power and speed are not the build's);
+    /// an UNVERIFIED one on the error and warning counts (checks that did not run could add
+    /// to them) and, when an unrun check places or links the GPUs, on decode and $ per million
+    /// tokens.
+    pub fn not_ranked_on(&self, row: &str) -> Option<String> {
+        if self.incomplete {
+            return Some(format!("{} (a part the checks need is not chosen)", self.verdict));
+        }
+        if self.unverified_rules.is_empty() {
+            return None;
+        }
+        let speed_rules: Vec<&str> = self
+            .unverified_rules
+            .iter()
+            .filter(|r| SPEED_RULE_PREFIXES.iter().any(|p| r.starts_with(p)))
+            .map(String::as_str)
+            .collect();
+        let depends = match row {
+            "Errors" | "Warnings" => true,
+            "Decode, tokens/s" | "$ per million tokens" => !speed_rules.is_empty(),
+            _ => false,
+        };
+        depends.then(|| {
+            let rules = if matches!(row, "Errors" | "Warnings") {
+                self.unverified_rules.join(", ")
+            } else {
+                speed_rules.join(", ")
+            };
+            format!("{} ({rules} did not run)", self.verdict)
+        })
+    }
 }
 
 impl BuildSummary {
@@ -118,6 +162,8 @@ impl BuildSummary {
             tokens_per_s,
             usd_per_million_tokens,
             fit_note,
+            incomplete: report.coverage.incomplete(),
+            unverified_rules: report.coverage.unverified.iter().map(|r| (*r).to_owned()).collect(),
         }
     }
 }
@@ -143,33 +189,55 @@ pub struct MetricRow {
     pub values: Vec<String>,
     /// Whether the values differ.
     pub differs: bool,
-    /// Index of the best build, for figures with a direction and at least two known values
-    /// that differ.
-    pub best: Option<usize>,
+    /// Indices of the best builds (every one of a tie), for figures with a direction and at
+    /// least two known values that differ among the builds ranked on it; empty otherwise.
+    pub best: Vec<usize>,
+    /// Builds left out of the ranking of this figure, with why ([`BuildSummary::not_ranked_on`]).
+    pub not_ranked: Vec<(usize, String)>,
     /// Which way is better.
     pub better: Better,
 }
 
-fn numeric(name: &'static str, vals: &[Option<f64>], better: Better, fmt: impl Fn(f64) -> String) -> MetricRow {
+fn numeric(
+    name: &'static str,
+    vals: &[Option<f64>],
+    better: Better,
+    builds: &[BuildSummary],
+    fmt: impl Fn(f64) -> String,
+) -> MetricRow {
     let values: Vec<String> = vals.iter().map(|v| v.map_or_else(|| "unknown".to_owned(), &fmt)).collect();
     let differs = values.windows(2).any(|w| w[0] != w[1]);
-    let known: Vec<(usize, f64)> = vals.iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).collect();
-    let best = if differs && known.len() >= 2 {
-        let pick = match better {
-            Better::Lower => known.iter().min_by(|a, b| a.1.total_cmp(&b.1)),
-            Better::Higher => known.iter().max_by(|a, b| a.1.total_cmp(&b.1)),
-            Better::Neither => None,
-        };
-        pick.map(|p| p.0)
+    let not_ranked: Vec<(usize, String)> = if better == Better::Neither {
+        Vec::new()
     } else {
-        None
+        builds.iter().enumerate().filter_map(|(i, b)| b.not_ranked_on(name).map(|why| (i, why))).collect()
     };
-    MetricRow { name, values, differs, best, better }
+    // Ranked: known values of builds whose figure does not hang on an unrun check, compared as
+    // printed (two builds that print the same value tie).
+    let known: Vec<(usize, f64, &String)> = vals
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !not_ranked.iter().any(|(j, _)| j == i))
+        .filter_map(|(i, v)| v.map(|v| (i, v, &values[i])))
+        .collect();
+    let ranked_differ = known.windows(2).any(|w| w[0].2 != w[1].2);
+    let top = match better {
+        Better::Lower => known.iter().min_by(|a, b| a.1.total_cmp(&b.1)),
+        Better::Higher => known.iter().max_by(|a, b| a.1.total_cmp(&b.1)),
+        Better::Neither => None,
+    };
+    let best = match top {
+        Some(t) if differs && ranked_differ && known.len() >= 2 => {
+            known.iter().filter(|k| k.2 == t.2).map(|k| k.0).collect()
+        }
+        _ => Vec::new(),
+    };
+    MetricRow { name, values, differs, best, not_ranked, better }
 }
 
 fn text(name: &'static str, values: Vec<String>) -> MetricRow {
     let differs = values.windows(2).any(|w| w[0] != w[1]);
-    MetricRow { name, values, differs, best: None, better: Better::Neither }
+    MetricRow { name, values, differs, best: Vec::new(), not_ranked: Vec::new(), better: Better::Neither }
 }
 
 /// Builds side by side.
@@ -201,28 +269,33 @@ impl Comparison {
                 "Coverage",
                 builds.iter().map(|b| b.coverage.clone().unwrap_or_else(|| "not reported".into())).collect(),
             ),
-            numeric("Errors", &col(&|b| Some(b.errors as f64)), Better::Lower, |v| format!("{v:.0}")),
-            numeric("Warnings", &col(&|b| Some(b.warnings as f64)), Better::Lower, |v| format!("{v:.0}")),
+            numeric("Errors", &col(&|b| Some(b.errors as f64)), Better::Lower, &builds, |v| format!("{v:.0}")),
+            numeric("Warnings", &col(&|b| Some(b.warnings as f64)), Better::Lower, &builds, |v| format!("{v:.0}")),
             // A total that leaves out unpriced parts is not comparable: no "best" then.
-            numeric("Parts cost (priced lines)", &col(&|b| Some(b.parts_usd)), cost_better, usd),
-            numeric("Unpriced parts", &col(&|b| Some(b.unpriced_parts as f64)), Better::Neither, |v| format!("{v:.0}")),
-            numeric("Wall power at full load", &col(&|b| Some(b.full_load_wall_w)), Better::Lower, |v| {
+            numeric("Parts cost (priced lines)", &col(&|b| Some(b.parts_usd)), cost_better, &builds, usd),
+            numeric("Unpriced parts", &col(&|b| Some(b.unpriced_parts as f64)), Better::Neither, &builds, |v| {
+                format!("{v:.0}")
+            }),
+            numeric("Wall power at full load", &col(&|b| Some(b.full_load_wall_w)), Better::Lower, &builds, |v| {
                 format!("{v:.0} W")
             }),
-            numeric("Heat at full load", &col(&|b| Some(b.heat_w)), Better::Lower, |v| {
+            numeric("Heat at full load", &col(&|b| Some(b.heat_w)), Better::Lower, &builds, |v| {
                 format!("{v:.0} W ({:.0} BTU/h)", v * BTU_PER_H_PER_W)
             }),
             text("Model", builds.iter().map(|b| b.model.clone().unwrap_or_else(|| "none".into())).collect()),
             text("LLM fit", builds.iter().map(|b| b.fit.clone().unwrap_or_else(|| "unknown".into())).collect()),
-            numeric("Decode, tokens/s", &col(&|b| b.tokens_per_s), Better::Higher, |v| format!("{v:.1}")),
+            numeric("Decode, tokens/s", &col(&|b| b.tokens_per_s), Better::Higher, &builds, |v| format!("{v:.1}")),
             // Amortised hardware with unpriced parts is a lower bound: no "best" either (issue 26).
-            numeric("$ per million tokens", &col(&|b| b.usd_per_million_tokens), cost_better, |v| format!("${v:.2}")),
+            numeric("$ per million tokens", &col(&|b| b.usd_per_million_tokens), cost_better, &builds, |v| {
+                format!("${v:.2}")
+            }),
         ];
         Comparison { model: model.map(str::to_owned), builds, rows }
     }
 
     /// Plain text: one line per figure, `*` before a differing figure, `(best)` after the
-    /// best value; then the reasons for missing fit figures.
+    /// best value (after each of a tie); then why a build is not ranked on some figures, and
+    /// the reasons for missing fit figures.
     pub fn text(&self) -> String {
         use std::fmt::Write as _;
         let mut s = String::new();
@@ -234,10 +307,18 @@ impl Comparison {
                 .values
                 .iter()
                 .enumerate()
-                .map(|(i, v)| if r.best == Some(i) { format!("{v} (best)") } else { v.clone() })
+                .map(|(i, v)| if r.best.contains(&i) { format!("{v} (best)") } else { v.clone() })
                 .collect();
             let mark = if r.differs { '*' } else { ' ' };
             let _ = writeln!(s, "{mark} {:width$}  {}", r.name, vals.join("  |  "));
+        }
+        // Why a build is left out of "(best)": one line per build, naming the figures.
+        for (i, b) in self.builds.iter().enumerate() {
+            let rows: Vec<&str> =
+                self.rows.iter().filter(|r| r.not_ranked.iter().any(|(j, _)| *j == i)).map(|r| r.name).collect();
+            if let Some((_, why)) = self.rows.iter().find_map(|r| r.not_ranked.iter().find(|(j, _)| *j == i)) {
+                let _ = writeln!(s, "{}: never (best) on {}: {why}", b.name, rows.join("; "));
+            }
         }
         for b in &self.builds {
             if let Some(n) = &b.fit_note {
@@ -270,16 +351,16 @@ mod tests {
         let ra = check::run(&a, &cat);
         let rb = check::run(&b, &cat);
         let lower = usize::from(rb.power.total_wall_w < ra.power.total_wall_w);
-        assert_eq!(power.best, Some(lower));
+        assert_eq!(power.best, vec![lower]);
         assert_eq!(c.builds[0].verdict, ra.verdict.to_string());
         assert!(c.text().contains("Wall power at full load"));
         let cost = c.rows.iter().find(|r| r.name == "Parts cost (priced lines)").expect("row");
         if c.builds.iter().any(|b| b.unpriced_parts > 0) {
-            assert_eq!(cost.best, None, "partial totals are not ranked");
+            assert!(cost.best.is_empty(), "partial totals are not ranked");
             let mtok = c.rows.iter().find(|r| r.name == "$ per million tokens").expect("row");
-            assert_eq!(mtok.best, None, "a cost per token over partial prices is not ranked");
+            assert!(mtok.best.is_empty(), "a cost per token over partial prices is not ranked");
         }
         let same = Comparison::of(&[(a.clone(), None), (a, None)], &cat, None);
-        assert!(same.rows.iter().all(|r| !r.differs && r.best.is_none()), "a build equals itself");
+        assert!(same.rows.iter().all(|r| !r.differs && r.best.is_empty()), "a build equals itself");
     }
 }

@@ -25,6 +25,23 @@ impl PcieLanes {
     }
 }
 
+/// A CPU's rated memory speed for one DDR generation, as its vendor publishes it: Intel ARK's
+/// "Memory Types" (`DDR4-2666`: one figure, no DIMMs per channel given) or AMD's "Max. Memory
+/// Speed" (`2x1R DDR5-5200 ... 4x1R DDR5-3600`: two DIMMs on two channels, and four).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatedMemorySpeed {
+    /// DDR generation (4 or 5).
+    pub ddr_gen: u8,
+    /// The top rated data rate, MT/s: at one DIMM per channel where the vendor says, else the
+    /// one figure it gives (Intel ARK), which then bounds two DIMMs per channel from above.
+    pub rated_mt_s: u32,
+    /// The rated data rate with two DIMMs per channel, MT/s, where the vendor publishes it
+    /// (AMD's "4x1R"/"4x2R" figures); `None`: not published.
+    #[serde(default)]
+    pub two_dimms_per_channel_mt_s: Option<u32>,
+}
+
 /// A processor.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -52,6 +69,11 @@ pub struct Cpu {
     pub memory_types: Vec<MemoryType>,
     /// Memory channels.
     pub memory_channels: u8,
+    /// The memory speed the vendor rates the CPU for, per DDR generation ([`RatedMemorySpeed`]);
+    /// empty when the catalog has no published figure (then a build's RAM speed is the kit's
+    /// rating, said to be an upper bound the CPU may not reach).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_speeds: Vec<RatedMemorySpeed>,
     /// Maximum memory, GB, if published.
     #[serde(default)]
     pub max_memory_gb: Option<u32>,
@@ -103,6 +125,11 @@ impl Cpu {
                         || w.ends_with("GT")
                         || APU_SILICON_MODELS.iter().any(|m| m.eq_ignore_ascii_case(w)))
             })
+    }
+
+    /// The rated memory speed for DDR generation `ddr_gen` (4 or 5), if the catalog has it.
+    pub fn memory_speed(&self, ddr_gen: u8) -> Option<RatedMemorySpeed> {
+        self.memory_speeds.iter().copied().find(|s| s.ddr_gen == ddr_gen)
     }
 
     /// The newest PCIe generation the CPU has lanes of (5, 4 or 3); `None` when no lanes are

@@ -183,6 +183,10 @@ pub struct Ctx<'a> {
     pub r: Resolved<'a>,
     /// Power estimate at the workload's state ([`power_state`]).
     pub power: PowerEstimate,
+    /// Power estimate at full load (every GPU at its power limit: the state a prefill burst
+    /// or a second job reaches) when `power` is at a lighter state (inference mode); `None`
+    /// when `power` is already at full load.
+    pub full_power: Option<PowerEstimate>,
     /// Effective PCIe link of each GPU.
     pub links: Vec<GpuLink>,
     /// Part ids the build names that neither its parts nor the catalog define, as
@@ -296,7 +300,8 @@ pub fn run(build: &Build, catalog: &Catalog) -> Report {
     let power = estimate(&r, state);
     let links = gpu_links(&r);
     let unknown_ids = build.unknown_ids(catalog);
-    let ctx = Ctx { r, power, links, unknown_ids };
+    let full_power = (state != LoadState::Training).then(|| estimate(&r, LoadState::Training));
+    let ctx = Ctx { r, power, full_power, links, unknown_ids };
     let mut findings = Vec::new();
     for rule in RULES {
         // A rule whose part is not chosen is "not checked" (coverage says which part is missing);

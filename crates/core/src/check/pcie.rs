@@ -455,6 +455,66 @@ fn uplink_words(chipset: &str) -> String {
     }
 }
 
+/// For a GPU on chipset lanes: the board's free CPU-wired slot that takes the card (not
+/// holding or covered by another card, physically as wide as the card's link), with the link
+/// the card would get there after the board's sharing rules (the build with the card moved,
+/// through [`crate::rig::links::gpu_links`]), as a fix: "Move it to PCIEX16_2 ...". `None`
+/// when the board has no such slot.
+fn free_cpu_slot_fix(c: &Ctx<'_>, l: &GpuLink) -> Option<String> {
+    let board = c.r.board?;
+    let build = c.build();
+    let placement = build.gpus.get(l.gpu)?;
+    let others = build.gpus.iter().zip(&c.r.gpus).enumerate().filter(|(i, _)| *i != l.gpu);
+    let held: Vec<&str> = others.clone().filter_map(|(_, (g, _))| g.slot_in(board)).map(|s| s.name.as_str()).collect();
+    let taken: Vec<u8> = others
+        .filter(|(_, (g, _))| g.riser.is_none())
+        .filter_map(|(_, (g, chip))| {
+            g.position_on(Some(board)).map(|pos| (pos, chip.map_or(1, |x| x.width_slots.max(1))))
+        })
+        .flat_map(|(pos, w)| pos..pos.saturating_add(w))
+        .collect();
+    let mine = placement.slot_in(board).map(|s| s.name.as_str());
+    for s in &board.pcie_slots {
+        let covered = s.position.is_some_and(|p| taken.contains(&p));
+        if s.lane_source != LaneSource::Cpu
+            || mine == Some(s.name.as_str())
+            || held.contains(&s.name.as_str())
+            || covered
+            || s.physical_lanes < l.gpu_lanes.min(16)
+        {
+            continue;
+        }
+        let mut moved = build.clone();
+        if let Some(g) = moved.gpus.get_mut(l.gpu) {
+            g.slot = s.position;
+            g.slot_name = Some(s.name.clone());
+        }
+        let r = crate::rig::Resolved { build: &moved, ..c.r.clone() };
+        let after = crate::rig::links::gpu_links(&r);
+        let there = after.iter().find(|x| x.gpu == l.gpu)?;
+        if there.via_chipset || there.lanes == 0 {
+            continue;
+        }
+        // What the move costs the other cards (a CPU slot that splits the x16 with theirs).
+        let narrowed: Vec<String> = after
+            .iter()
+            .filter(|a| a.gpu != l.gpu)
+            .filter_map(|a| {
+                let before = c.links.iter().find(|b| b.gpu == a.gpu)?;
+                (a.lanes < before.lanes)
+                    .then(|| format!("GPU {} goes from x{} to x{}", a.gpu + 1, before.lanes, a.lanes))
+            })
+            .collect();
+        let cost = if narrowed.is_empty() { String::new() } else { format!(" ({})", narrowed.join(", ")) };
+        let at = s.position.map_or_else(String::new, |p| format!(" at position {p}"));
+        return Some(format!(
+            "Move it to the free CPU-wired slot {}{at}: PCIe {}.0 x{} ({:.1} GB/s per direction, after the board's lane sharing) from the CPU, instead of x{} behind the chipset's uplink{cost}.",
+            s.name, there.pcie_gen, there.lanes, there.bandwidth_gb_s, l.lanes
+        ));
+    }
+    None
+}
+
 /// `pcie-lane-budget` on a wired board: a warning for each GPU on chipset lanes, naming its
 /// slot, the slot's lanes and the uplink every chipset device shares.
 fn chipset_gpus(c: &Ctx<'_>, board: &kraftwerk_catalog::Motherboard, out: &mut Vec<Finding>) {
@@ -480,7 +540,9 @@ fn chipset_gpus(c: &Ctx<'_>, board: &kraftwerk_catalog::Motherboard, out: &mut V
                 uplink_words(&board.chipset),
             ),
             vec![PartRef::Gpu(l.gpu)],
-            "Move it to a slot wired to the CPU (on a board that splits the CPU's x16 into x8/x8, the second x16-size slot), or use fewer GPUs on this platform.",
+            free_cpu_slot_fix(c, l).unwrap_or_else(|| {
+                "This board has no free CPU-wired slot that takes it: use fewer GPUs on this platform, a board that splits the CPU's x16 into x8/x8, or a platform with more CPU lanes.".to_owned()
+            }),
         ));
     }
 }
@@ -628,8 +690,11 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
     let gpu_count = build.gpus.len();
     let more_lanes = "a platform with more CPU lanes (Threadripper PRO, Xeon W or EPYC: 64-128 lanes, x16 per slot)";
     if l.via_chipset {
+        if let Some(fix) = free_cpu_slot_fix(c, l) {
+            return fix;
+        }
         format!(
-            "This board has no free slot that gives it PCIe {}.0 x{}, and this one hangs off the chipset: a board that splits the CPU's x16 into x8/x8 gives each of two GPUs x8 from the CPU; or fewer GPUs, or {more_lanes}.",
+            "This board has no free slot that gives it PCIe {}.0 x{} and no free CPU-wired slot that takes it; this one hangs off the chipset: a board that splits the CPU's x16 into x8/x8 gives each of two GPUs x8 from the CPU; or fewer GPUs, or {more_lanes}.",
             l.gpu_gen, l.gpu_lanes
         )
     } else if l.lanes >= l.gpu_lanes {

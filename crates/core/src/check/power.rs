@@ -65,7 +65,7 @@ pub static PSU_CAPACITY: Rule = Rule {
         family: "power",
         severity: Severity::Error,
         title: "Sustained load against PSU rating",
-        checks: "Each PSU's sustained DC load at full load (GPUs at their power limits, the CPU at its sustained package power, AMD PPT or Intel PL1/PL2 in the default performance profile, else its TDP; board, memory, drives, fans) against its rating at the site's voltage: over 100 % is an error, over the sustained guideline (see the figures) a warning.",
+        checks: "Each PSU's sustained DC load at full load (GPUs at their power limits, the CPU at its sustained package power, AMD PPT or Intel PL1/PL2 in the default performance profile, else its TDP; board, memory, drives, fans) against its rating at the site's voltage: over 100 % is an error, over the sustained guideline (see the figures) a warning. A build checked at inference load (workload mode `inference`) is also estimated at full load, which any prefill burst or second job reaches: a PSU over its rating there is a warning.",
         why: "A PSU over its rating shuts down or fails; sustained load near the rating shortens its life and leaves no room for spikes (the guideline is judgement, widely used). The CPU is planned at its sustained package power because a training job keeps it loading data (AMD: PPT = 1.35 x TDP; Intel default settings: Core i9 PL1 = PL2 = 253 W; docs/sources.md).",
         fix: "Lower the GPUs' power limits (see the advice), add a second PSU for some GPUs, or choose a larger PSU.",
     },
@@ -94,6 +94,34 @@ pub static PSU_CAPACITY: Rule = Rule {
                 ),
                 vec![PartRef::Psu(p.index)],
                 format!("Keep it at or under {:.0} W.", p.rated_w * PSU_SUSTAINED_GUIDELINE),
+            ));
+        }
+        // Checked at inference load, the build still reaches full load (every GPU at its power
+        // limit) in any prefill burst or when a second job runs: over the rating there is a
+        // warning, not only advice.
+        let Some(full) = &c.full_power else { return };
+        for p in &full.psus {
+            let sustained_error = c.power.psus.iter().any(|s| s.index == p.index && s.load_fraction > 1.0);
+            if p.load_fraction <= 1.0 || sustained_error {
+                continue;
+            }
+            out.push(finding(
+                &PSU_CAPACITY,
+                Severity::Warning,
+                format!(
+                    "PSU {} ({}) carries {:.0} W at full load (every GPU at its power limit: a prefill burst or a second job): {:.1} % of its {:.0} W rating; at inference load it carries {:.0} W",
+                    p.index + 1,
+                    p.name,
+                    p.dc_w,
+                    p.load_fraction * 100.0,
+                    p.rated_w,
+                    c.power.psus.iter().find(|s| s.index == p.index).map_or(0.0, |s| s.dc_w)
+                ),
+                vec![PartRef::Psu(p.index)],
+                format!(
+                    "Cap the GPUs' power limits so full load stays under {:.0} W (see the advice), or choose a larger PSU.",
+                    p.rated_w
+                ),
             ));
         }
     },
@@ -178,7 +206,7 @@ pub static WALL_CIRCUIT: Rule = Rule {
         family: "power",
         severity: Severity::Error,
         title: "Wall draw against the circuit",
-        checks: "AC draw of the PSUs on each circuit (DC load through each PSU's efficiency curve) against the breaker (error) and its 80 % continuous limit (warning).",
+        checks: "AC draw of the PSUs on each circuit (DC load through each PSU's efficiency curve) against the breaker (error) and its 80 % continuous limit (warning). A build checked at inference load is also estimated at full load (every GPU at its power limit, as in a prefill burst or a second job): a circuit over its breaker there is a warning.",
         why: "A training run is a continuous load: US NEC 210.19(A)/210.20(A) allow 80 % of the breaker for 3 h+ (15 A at 120 V = 1440 W continuous, 1800 W absolute); over the breaker it trips. Each circuit is summed on its own; the outlets on it are the psu-inlet rule's.",
         fix: "Lower the GPUs' power limits (see the advice), split the PSUs over two circuits, or use a 240 V / 20 A circuit.",
     },
@@ -227,6 +255,33 @@ pub static WALL_CIRCUIT: Rule = Rule {
                 ),
                 vec![PartRef::Circuit(ci.index)],
                 format!("Stay under {:.0} W per circuit.", ci.continuous_w),
+            ));
+        }
+        // At inference load the build still reaches full load in a prefill burst or a second
+        // job: a circuit over its breaker then is a warning (the breaker trips), not only advice.
+        let Some(full) = &c.full_power else { return };
+        for ci in &full.circuits {
+            let sustained_error = c.power.circuits.iter().any(|s| s.index == ci.index && s.amps > s.breaker_a);
+            if ci.amps <= ci.breaker_a || sustained_error {
+                continue;
+            }
+            out.push(finding(
+                &WALL_CIRCUIT,
+                Severity::Warning,
+                format!(
+                    "circuit {} draws {:.0} W = {:.1} A at {v:.0} V at full load (every GPU at its power limit: a prefill burst or a second job): over its {:.0} A breaker ({:.0} W); at inference load it draws {:.1} A",
+                    ci.index + 1,
+                    ci.wall_w,
+                    ci.amps,
+                    ci.breaker_a,
+                    ci.breaker_w,
+                    c.power.circuits.iter().find(|s| s.index == ci.index).map_or(0.0, |s| s.amps)
+                ),
+                vec![PartRef::Circuit(ci.index)],
+                format!(
+                    "Cap the GPUs' power limits so full load stays under {:.0} W on this circuit (see the advice), or split the PSUs over two circuits.",
+                    ci.continuous_w
+                ),
             ));
         }
     },

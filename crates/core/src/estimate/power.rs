@@ -120,6 +120,16 @@ pub const GPU_TRANSIENT_FACTOR: [f64; 4] = [2.2, 1.57, 1.28, 1.09];
 /// failures rise as a 1600 W unit nears 1500 W).
 pub const PSU_SUSTAINED_GUIDELINE: f64 = 0.8;
 
+/// Headroom a PSU vendor recommends above a system's full-load sum, W. Corsair, "Choosing your
+/// PSU" (<https://www.corsair.com/us/en/s/psu-family-choosing-a-psu>): add the GPU's and the
+/// CPU's power and 150 W for the rest, then "PSUs don't operate at their highest efficiency
+/// when at full load, and you may want to add more headroom for future upgrades. We recommend
+/// adding 150W of headroom to what you have so far." The planner ranks PSU sets that keep it
+/// (each unit's full-load DC load at least this far under its rating) before those that do
+/// not. No vendor or ATX design-guide recommendation given as a fraction of the rating was
+/// found, so [`PSU_SUSTAINED_GUIDELINE`] stays judgement.
+pub const PSU_RECOMMENDED_HEADROOM_W: f64 = 150.0;
+
 /// Share of a breaker's rating usable by a continuous (3 h+) load: 80 % (US NEC 210.19(A)/
 /// 210.20(A); 15 A at 120 V = 1440 W).
 pub const CONTINUOUS_FRACTION: f64 = 0.8;

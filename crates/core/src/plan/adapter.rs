@@ -510,7 +510,8 @@ pub struct Hybrid {
     pub host_ram_gib: f64,
     /// Memory channels the CPU reads them over, and the kit's data rate, MT/s.
     pub channels: u32,
-    /// Data rate of the memory, MT/s.
+    /// Data rate the memory runs at, MT/s: the kit's rating capped by the CPU's rated speed
+    /// ([`fit::ram_speed`]).
     pub speed_mt_s: u32,
     /// Theoretical system-RAM bandwidth, GB/s (channels × MT/s × 8 bytes).
     pub host_bandwidth_gb_s: f64,
@@ -554,6 +555,9 @@ pub struct Evaluation {
     pub heat_w: f64,
     /// Per circuit: amps at full load and the continuous limit.
     pub circuits: Vec<(f64, f64)>,
+    /// Per PSU: DC load at full load and its rating, W (the headroom is their difference;
+    /// [`power::PSU_RECOMMENDED_HEADROOM_W`] is the margin the planner prefers).
+    pub psu_loads: Vec<(f64, f64)>,
     /// Decode rate per user, tokens/s (from the fit on the real slots).
     pub decode_per_user: Option<f64>,
     /// Aggregate decode rate, tokens/s.
@@ -636,6 +640,7 @@ pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
         ev.wall_w = full.total_wall_w;
         ev.heat_w = full.heat_w;
         ev.circuits = full.circuits.iter().map(|c| (c.amps, c.continuous_a)).collect();
+        ev.psu_loads = full.psus.iter().map(|p| (p.dc_w, p.rated_w)).collect();
     }
     ev
 }
@@ -673,6 +678,7 @@ fn from_report(report: &check::Report, unpositioned: bool) -> Evaluation {
     ev.wall_w = report.power.total_wall_w;
     ev.heat_w = report.power.heat_w;
     ev.circuits = report.power.circuits.iter().map(|c| (c.amps, c.continuous_a)).collect();
+    ev.psu_loads = report.power.psus.iter().map(|p| (p.dc_w, p.rated_w)).collect();
     ev.advised_limit_w = report.advice.as_ref().and_then(|a| a.common_limit_w);
     ev
 }
@@ -756,14 +762,16 @@ fn hybrid(build: &Build, catalog: &Catalog, opts: &FitOptions, f: &mut fit::Buil
     };
     let r = build.resolve(catalog);
     let Some((kit, kits)) = r.memory else { return };
-    let channels = (bw * 1000.0 / 8.0 / f64::from(kit.speed_mt_s.max(1))).round() as u32;
+    // The speed the RAM runs at (the kit's rating capped by the CPU's), as the fit used it.
+    let speed_mt_s = f.host_ram_speed.as_ref().map_or(kit.speed_mt_s, |s| s.mt_s);
+    let channels = (bw * 1000.0 / 8.0 / f64::from(speed_mt_s.max(1))).round() as u32;
     ev.hybrid = Some(Hybrid {
         cpu_moe_layers: o.cpu_moe_layers,
         host_experts_gib: o.host_experts_gib,
         host_ram_gib: fit::host_ram_gib(&r)
             .unwrap_or(f64::from(kit.module_gb) * f64::from(kit.modules) * f64::from(kits)),
         channels,
-        speed_mt_s: kit.speed_mt_s,
+        speed_mt_s,
         host_bandwidth_gb_s: bw,
         decode_tokens_per_s: decode,
     });

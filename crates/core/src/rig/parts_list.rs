@@ -459,6 +459,8 @@ impl PartsFormat {
 
 /// `$1,234` (whole dollars with thousands separators; cents when below $100).
 pub fn usd(v: f64) -> String {
+    // An empty f64 sum is -0.0, which would print "$-0.00" (the H200 test machine's parts).
+    let v = v + 0.0;
     if v.abs() < 100.0 {
         return format!("${v:.2}");
     }

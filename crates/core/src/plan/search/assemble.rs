@@ -3,7 +3,8 @@
 //!
 //! Cheap filters choose the parts before the checker runs: boards with enough wide slots, the
 //! cheapest case of each form that holds the cards (openings, and the card's length where both
-//! are published), PSU sets that carry the load under the sustained guideline. When a machine
+//! are published), PSU sets that carry the load under the sustained guideline (those that also
+//! keep a PSU vendor's recommended headroom first). When a machine
 //! fails, the parts its error findings name say what to change next ([`Retry`]): another PSU
 //! set, another CPU, or another case or board; a part a not-checked finding names is not tried
 //! again in this search.
@@ -12,6 +13,7 @@ use super::{
     BOARDS_PER_CARD, CASES_PER_BOARD, CPUS_PER_BOARD, ChipConfig, MAX_PSUS, PSU_OPTIONS, RESULTS_PER_CARD, State,
     Unknown, cmp_price, stage,
 };
+use crate::estimate::power;
 use crate::plan::adapter::{self, BoardView, CardView, CaseView, Evaluation, PartRef, Spec};
 use crate::plan::views::SlotView;
 use crate::plan::{Constraint, Form, PlanResult};
@@ -26,8 +28,10 @@ pub const POWER_FAILURES_PER_CARD: usize = 2;
 /// Card slots: (slot position, riser generation for an open frame).
 type Placement = Vec<(u8, Option<u8>)>;
 
-/// A PSU option: figures known, total price, id, the PSUs, the PSU feeding each card.
-type PsuSet<'a> = (bool, Option<f64>, &'a str, Vec<usize>, Vec<usize>);
+/// A PSU option: figures known, whether every unit keeps the recommended headroom at full
+/// load ([`power::PSU_RECOMMENDED_HEADROOM_W`]), total price, id, the PSUs, the PSU feeding
+/// each card.
+type PsuSet<'a> = (bool, bool, Option<f64>, &'a str, Vec<usize>, Vec<usize>);
 
 /// PSU sets for a machine: the PSUs (catalog indices) and the PSU feeding each card.
 pub(super) type PsuChoice = Vec<(Vec<usize>, Vec<usize>)>;
@@ -440,11 +444,13 @@ impl<'a> State<'a> {
     fn psu_sets_uncached(&self, system_w: f64, gpu_w: f64, n: u32, bays: u8) -> PsuChoice {
         // PSUs are sorted once per search (known figures, then unit price); a set of k costs at
         // least one unit, so the scan of a group stops once a unit costs more than the dearest
-        // of the sets kept.
+        // of the sets kept that keep the recommended headroom (a set without it ranks after
+        // every set with it, so a dearer unit may still come first).
         let mut sets: Vec<PsuSet<'_>> = Vec::new();
         for p in &self.psus {
-            if sets.len() >= PSU_OPTIONS {
-                let worst = sets.iter().map(|s| s.1).max_by(|a, b| cmp_price(*a, *b)).flatten();
+            let keeping: Vec<Option<f64>> = sets.iter().filter(|s| s.1).map(|s| s.2).collect();
+            if keeping.len() >= PSU_OPTIONS {
+                let worst = keeping.iter().copied().max_by(|a, b| cmp_price(*a, *b)).flatten();
                 let dearer = p.price_usd.is_none() || p.price_usd.zip(worst).is_some_and(|(u, w)| u > w);
                 if dearer || !p.figures_known {
                     break;
@@ -456,8 +462,15 @@ impl<'a> State<'a> {
             let per = p.rated_w * adapter::PSU_GUIDELINE;
             let found = (1..=bays.clamp(1, MAX_PSUS)).find_map(|k| {
                 let feeds = pack(system_w, gpu_w, n, usize::from(k), per)?;
+                // Each unit's full-load DC: the system on the first, the cards it feeds.
+                let margin = (0..usize::from(k)).all(|j| {
+                    let load =
+                        if j == 0 { system_w } else { 0.0 } + gpu_w * feeds.iter().filter(|&&f| f == j).count() as f64;
+                    load + power::PSU_RECOMMENDED_HEADROOM_W <= p.rated_w
+                });
                 Some((
                     p.figures_known,
+                    margin,
                     p.price_usd.map(|x| x * f64::from(k)),
                     p.id.as_str(),
                     vec![p.idx; usize::from(k)],
@@ -466,8 +479,9 @@ impl<'a> State<'a> {
             });
             sets.extend(found);
         }
-        sets.sort_by(|a, b| b.0.cmp(&a.0).then(cmp_price(a.1, b.1)).then(a.2.cmp(b.2)));
-        sets.into_iter().take(PSU_OPTIONS).map(|s| (s.3, s.4)).collect()
+        // Known figures first, then sets that keep the recommended headroom, then the cheapest.
+        sets.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(cmp_price(a.2, b.2)).then(a.3.cmp(b.3)));
+        sets.into_iter().take(PSU_OPTIONS).map(|s| (s.4, s.5)).collect()
     }
 
     /// Remembers the parts a not-checked finding named, so they are not tried again.
