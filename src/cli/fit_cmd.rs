@@ -226,15 +226,12 @@ fn measured_report(
     result: &BuildFit,
 ) -> Result<MeasuredReport, String> {
     let m = MeasuredFile::read(path, confirmed_gpu.cloned())?;
-    let calibration =
-        calibrate::calibrate(&m, build, catalog, opts).map_err(|e| format!("{}: {e}", path.display()))?;
+    let calibration = calibrate::calibrate(&m, build, catalog, opts).map_err(|e| format!("{}: {e}", path.display()))?;
     let speed = result.fit.speed.as_ref();
     Ok(MeasuredReport {
         corrected_decode_batch1_tok_s: speed.and_then(|s| calibration.scale_decode(s.decode_batch1_tokens_per_s)),
         corrected_decode_batch_tok_s: speed.and_then(|s| calibration.scale_decode(s.decode_batch_tokens_per_s)),
-        corrected_prefill_tok_s: speed
-            .and_then(|s| s.prefill_tokens_per_s)
-            .and_then(|p| calibration.scale_prefill(p)),
+        corrected_prefill_tok_s: speed.and_then(|s| s.prefill_tokens_per_s).and_then(|p| calibration.scale_prefill(p)),
         calibration,
     })
 }

@@ -235,11 +235,27 @@ fn vllm_bench_without_a_gpu_says_so_and_one_naming_other_gpus_is_refused() {
     let confirm = |gpu: &str| {
         let f = no_gpu.display().to_string();
         let args = [
-            "fit", &build, "--model", "llama-3.2-3b", "--precision", "bf16", "--parallel", "dp:4", "--measured", &f,
-            "--measured-gpu", gpu, "--format", "json",
+            "fit",
+            &build,
+            "--model",
+            "llama-3.2-3b",
+            "--precision",
+            "bf16",
+            "--parallel",
+            "dp:4",
+            "--measured",
+            &f,
+            "--measured-gpu",
+            gpu,
+            "--format",
+            "json",
         ];
         let o = common::kw(&args);
-        (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
     };
     let (code, out, err) = confirm("nvidia-l40s");
     assert_eq!(code, Some(0), "{err}");

@@ -21,8 +21,7 @@ fn plan(extra: &[&str]) -> (Option<i32>, String, String) {
 }
 
 fn plan_for(model: &str, extra: &[&str]) -> (Option<i32>, String, String) {
-    let mut args =
-        vec!["plan", "--model", model, "--precision", "q4_k_m", "--runtime", "llama.cpp", "--max-gpus", "1"];
+    let mut args = vec!["plan", "--model", model, "--precision", "q4_k_m", "--runtime", "llama.cpp", "--max-gpus", "1"];
     args.extend(["--context", "8192"]);
     args.extend(extra);
     let o = common::kw(&args);

@@ -116,7 +116,8 @@ fn count_prefix(text: &str) -> Option<(u32, &str)> {
 fn quant_tail(model_type: &str) -> String {
     let words: Vec<&str> = model_type.split_whitespace().collect();
     let is_size = |w: &str| {
-        w.strip_suffix(['B', 'M']).is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit() || c == '.' || c == 'x'))
+        w.strip_suffix(['B', 'M'])
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit() || c == '.' || c == 'x'))
     };
     match words.iter().position(|w| is_size(w)) {
         Some(i) if i + 1 < words.len() => words[i + 1..].join(" "),
@@ -183,9 +184,8 @@ impl MeasuredFile {
         let (count, id) = count_prefix(id).map_or((None, id.as_str()), |(n, rest)| (Some(n), rest));
         let chip = chip_name(catalog, id.trim())
             .ok_or_else(|| format!("--measured-gpu `{id}` is not a GPU or card id of the catalog"))?;
-        check_gpu_names(&theirs, std::slice::from_ref(&chip)).map_err(|e| {
-            format!("{}: {e} (the file disagrees with --measured-gpu `{id}`)", self.file)
-        })?;
+        check_gpu_names(&theirs, std::slice::from_ref(&chip))
+            .map_err(|e| format!("{}: {e} (the file disagrees with --measured-gpu `{id}`)", self.file))?;
         Ok(Some((chip, count.or_else(|| self.measurement.gpu_count()))))
     }
 }

@@ -62,9 +62,8 @@ pub fn check(catalog: &Catalog, goal: &Goal, m: &MeasuredFile) -> Result<(), Pla
     calibrate::check_model(&m.measurement, model.llm()).map_err(|e| bad(format!("{}: {e}", m.file)))?;
     for id in &goal.must_have {
         if let Some(owned) = chip_name(catalog, id) {
-            check_gpu_names(std::slice::from_ref(&chip), std::slice::from_ref(&owned)).map_err(|e| {
-                bad(format!("{}: {e} (the GPU you own: --must-have {id})", m.file))
-            })?;
+            check_gpu_names(std::slice::from_ref(&chip), std::slice::from_ref(&owned))
+                .map_err(|e| bad(format!("{}: {e} (the GPU you own: --must-have {id})", m.file)))?;
         }
     }
     Ok(())
@@ -121,7 +120,8 @@ fn one(
         return Ok(speed);
     }
     let opts = adapter::fit_options(&r.build, model);
-    let cal = calibrate::calibrate(m, &r.build, catalog, &opts).map_err(|e| PlanError::BadGoal(format!("{}: {e}", m.file)))?;
+    let cal = calibrate::calibrate(m, &r.build, catalog, &opts)
+        .map_err(|e| PlanError::BadGoal(format!("{}: {e}", m.file)))?;
     if cal.decode_factor.is_none() && cal.prefill_factor.is_none() {
         speed.basis = not(format!("no test of {} has a known estimate on this build", m.file));
         speed.calibration = Some(cal);
