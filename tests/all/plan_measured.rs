@@ -21,7 +21,18 @@ fn plan(extra: &[&str]) -> (Option<i32>, String, String) {
 }
 
 fn plan_for(model: &str, extra: &[&str]) -> (Option<i32>, String, String) {
-    let mut args = vec!["plan", "--model", model, "--precision", "q4_k_m", "--runtime", "llama.cpp", "--max-gpus", "1"];
+    run(model, "q4_k_m", extra)
+}
+
+/// The measured goal at another precision; stdout (exit 0 asserted).
+fn plan_for_precision(precision: &str, extra: &[&str]) -> String {
+    let (code, out, err) = run("qwen2.5-7b", precision, extra);
+    assert_eq!(code, Some(0), "{err}\n{out}");
+    out
+}
+
+fn run(model: &str, precision: &str, extra: &[&str]) -> (Option<i32>, String, String) {
+    let mut args = vec!["plan", "--model", model, "--precision", precision, "--runtime", "llama.cpp", "--max-gpus", "1"];
     args.extend(["--context", "8192"]);
     args.extend(extra);
     let o = common::kw(&args);
@@ -146,4 +157,42 @@ fn builds_with_other_gpus_are_not_scaled() {
     let (code, _, err) = plan_for("llama-3.1-8b", &["--own", RTX_4080, "--measured", LLAMA_BENCH]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("7.62 B") && err.contains("llama-3.1-8b"), "{err}");
+}
+
+/// What the ratio does not cover is said, not scaled: another quantization on the owned card
+/// (CLI), another GPU count and another runtime (the core's rule, `not_covered`).
+#[test]
+fn other_quantization_count_or_runtime_is_not_scaled() {
+    let q8 = plan_for_precision("q8_0", &["--own", RTX_4080, "--own", PSU, "--measured", LLAMA_BENCH, "--format", "json"]);
+    let v: Value = serde_json::from_str(&q8).expect("json");
+    let m = &v["results"][0]["measured"];
+    assert_eq!(m["calibrated"], false, "{m}");
+    assert_eq!(m["basis"], "estimate (not your measurement): measured at q4_k_m, this build runs q8_0");
+
+    use kraftwerk::estimate::calibrate::{MeasuredFile, Measurement, not_covered};
+    use kraftwerk::estimate::llm::{Precision, Runtime};
+    let catalog = kraftwerk::catalog::builtin().expect("catalog");
+    let build = kraftwerk::rig::load(std::path::Path::new(&common::builds("8x-l40s-4u-server.rig.ron")), Some(&catalog))
+        .expect("build");
+    let vllm = MeasuredFile::read(std::path::Path::new(VLLM_BENCH), None).expect("fixture");
+    let why = not_covered(&vllm, &catalog, &build, Runtime::Vllm, Precision::Bf16).expect("checked");
+    assert_eq!(why.as_deref(), Some("measured on 4 GPUs, this build has 8"));
+    // A count that contradicts the file's is refused.
+    let eight = MeasuredFile { confirmed_gpu: Some("8xnvidia-l40s".into()), ..vllm.clone() };
+    let err = not_covered(&eight, &catalog, &build, Runtime::Vllm, Precision::Bf16).expect_err("4 is not 8");
+    assert!(err.contains("ran on 4 GPUs but --measured-gpu says 8"), "{err}");
+    // A file without GPU metadata, which the user says ran on all eight (--measured-gpu
+    // 8xnvidia-l40s): then the runtime decides.
+    let mut bare = eight.clone();
+    if let Measurement::VllmBench(b) = &mut bare.measurement {
+        b.gpu_info = None;
+    }
+    let eight = bare;
+    let why = not_covered(&eight, &catalog, &build, Runtime::LlamaCpp, Precision::Bf16).expect("checked");
+    assert_eq!(why.as_deref(), Some("measured with vllm, this build runs llama.cpp"));
+    assert_eq!(not_covered(&eight, &catalog, &build, Runtime::Vllm, Precision::Bf16), Ok(None));
+    // A --measured-gpu that contradicts the file is refused with both names.
+    let h100 = MeasuredFile { confirmed_gpu: Some("nvidia-geforce-rtx-4090".into()), ..vllm };
+    let err = not_covered(&h100, &catalog, &build, Runtime::Vllm, Precision::Bf16).expect_err("contradicts the file");
+    assert!(err.contains("NVIDIA L40S") && err.contains("NVIDIA GeForce RTX 4090"), "{err}");
 }

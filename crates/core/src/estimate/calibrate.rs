@@ -168,7 +168,7 @@ impl MeasuredFile {
     ///
     /// # Errors
     /// An unknown `--measured-gpu` id; a file naming several chips; a `--measured-gpu` that
-    /// disagrees with the file (both named).
+    /// disagrees with the file's chip or GPU count (both named).
     pub fn measured_chip(&self, catalog: &Catalog) -> Result<Option<(String, Option<u32>)>, String> {
         let theirs = self.measurement.gpu_names();
         if theirs.len() > 1 {
@@ -186,7 +186,17 @@ impl MeasuredFile {
             .ok_or_else(|| format!("--measured-gpu `{id}` is not a GPU or card id of the catalog"))?;
         check_gpu_names(&theirs, std::slice::from_ref(&chip))
             .map_err(|e| format!("{}: {e} (the file disagrees with --measured-gpu `{id}`)", self.file))?;
-        Ok(Some((chip, count.or_else(|| self.measurement.gpu_count()))))
+        let file_count = self.measurement.gpu_count();
+        if let (Some(c), Some(f)) = (count, file_count)
+            && c != f
+        {
+            return Err(format!(
+                "{}: the file ran on {f} GPU{} but --measured-gpu says {c}",
+                self.file,
+                plural(f)
+            ));
+        }
+        Ok(Some((chip, count.or(file_count))))
     }
 }
 
