@@ -5,6 +5,8 @@
 //! committed `vllm bench serve` result (tests/fixtures/vllm-bench/README.md).
 
 use crate::common;
+use kraftwerk::estimate::calibrate::{MeasuredFile, Measurement, not_covered};
+use kraftwerk::estimate::llm::{Precision, Runtime};
 use serde_json::Value;
 
 const LLAMA_BENCH: &str = "tests/fixtures/llama-bench/rtx4080-qwen2.5-7b-q4_k_m.json";
@@ -32,7 +34,8 @@ fn plan_for_precision(precision: &str, extra: &[&str]) -> String {
 }
 
 fn run(model: &str, precision: &str, extra: &[&str]) -> (Option<i32>, String, String) {
-    let mut args = vec!["plan", "--model", model, "--precision", precision, "--runtime", "llama.cpp", "--max-gpus", "1"];
+    let mut args =
+        vec!["plan", "--model", model, "--precision", precision, "--runtime", "llama.cpp", "--max-gpus", "1"];
     args.extend(["--context", "8192"]);
     args.extend(extra);
     let o = common::kw(&args);
@@ -163,17 +166,17 @@ fn builds_with_other_gpus_are_not_scaled() {
 /// (CLI), another GPU count and another runtime (the core's rule, `not_covered`).
 #[test]
 fn other_quantization_count_or_runtime_is_not_scaled() {
-    let q8 = plan_for_precision("q8_0", &["--own", RTX_4080, "--own", PSU, "--measured", LLAMA_BENCH, "--format", "json"]);
+    let q8 =
+        plan_for_precision("q8_0", &["--own", RTX_4080, "--own", PSU, "--measured", LLAMA_BENCH, "--format", "json"]);
     let v: Value = serde_json::from_str(&q8).expect("json");
     let m = &v["results"][0]["measured"];
     assert_eq!(m["calibrated"], false, "{m}");
     assert_eq!(m["basis"], "estimate (not your measurement): measured at q4_k_m, this build runs q8_0");
 
-    use kraftwerk::estimate::calibrate::{MeasuredFile, Measurement, not_covered};
-    use kraftwerk::estimate::llm::{Precision, Runtime};
     let catalog = kraftwerk::catalog::builtin().expect("catalog");
-    let build = kraftwerk::rig::load(std::path::Path::new(&common::builds("8x-l40s-4u-server.rig.ron")), Some(&catalog))
-        .expect("build");
+    let build =
+        kraftwerk::rig::load(std::path::Path::new(&common::builds("8x-l40s-4u-server.rig.ron")), Some(&catalog))
+            .expect("build");
     let vllm = MeasuredFile::read(std::path::Path::new(VLLM_BENCH), None).expect("fixture");
     let why = not_covered(&vllm, &catalog, &build, Runtime::Vllm, Precision::Bf16).expect("checked");
     assert_eq!(why.as_deref(), Some("measured on 4 GPUs, this build has 8"));

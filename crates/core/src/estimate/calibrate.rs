@@ -190,11 +190,7 @@ impl MeasuredFile {
         if let (Some(c), Some(f)) = (count, file_count)
             && c != f
         {
-            return Err(format!(
-                "{}: the file ran on {f} GPU{} but --measured-gpu says {c}",
-                self.file,
-                plural(f)
-            ));
+            return Err(format!("{}: the file ran on {f} GPU{} but --measured-gpu says {c}", self.file, plural(f)));
         }
         Ok(Some((chip, count.or(file_count))))
     }
