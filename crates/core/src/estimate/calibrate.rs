@@ -281,8 +281,17 @@ pub fn calibrate(m: &MeasuredFile, build: &Build, catalog: &Catalog, opts: &FitO
     let model = &input.model;
     check_model(&m.measurement, model)?;
     let ours = build_chip_names(build, catalog);
-    let chip = m.measured_chip(catalog)?;
-    if let Some((name, _)) = &chip {
+    // Every GPU the file names must be one of the build's (a llama-bench run over two chips
+    // calibrates a build of those two); a confirmed GPU must be one of them too.
+    let theirs = m.measurement.gpu_names();
+    if !theirs.is_empty() {
+        check_gpu_names(&theirs, &ours)?;
+    }
+    let confirmed = match &m.confirmed_gpu {
+        Some(_) => m.measured_chip(catalog)?.map(|(name, _)| name),
+        None => None,
+    };
+    if let Some(name) = &confirmed {
         check_gpu_names(std::slice::from_ref(name), &ours)?;
     }
     let mut cal = Calibration {
@@ -340,7 +349,7 @@ pub fn calibrate(m: &MeasuredFile, build: &Build, catalog: &Catalog, opts: &FitO
             cal.gpu_info = rows.first().map(|r| r.gpu_info.clone());
         }
     }
-    if chip.is_none() {
+    if theirs.is_empty() && confirmed.is_none() {
         cal.gpus_unchecked = Some(format!(
             "the file names no GPU ({} writes none unless run with --metadata gpu=...), so whether it was measured \
              on this build's GPUs could not be checked: nothing is corrected (a file from another machine would \
