@@ -7,6 +7,7 @@ use super::fit_print::{
     print_alternatives, print_memory, print_search, print_speed_and_cost, print_stale_prices, print_used_prices,
 };
 use super::{Format, print_json};
+use crate::estimate::calibrate::{self, Calibration, MeasuredFile};
 use crate::estimate::fit::{self, BuildFit, FitOptions};
 use crate::estimate::llm::FitVerdict;
 use crate::model_file::read_model_file;
@@ -80,9 +81,16 @@ pub struct FitArgs {
     /// A llama-bench result file (`-o json`, `-o jsonl` or `-o csv`) or a `vllm bench serve
     /// --save-result` JSON measured on this build's GPUs: prints estimate vs measured and this
     /// machine's corrected decode and prefill (also with --format json); refused when it names
-    /// other GPUs or another model.
+    /// other GPUs or another model. A file that names no GPU (a `vllm bench serve` run without
+    /// `--metadata gpu=...`) is compared but corrects nothing unless --measured-gpu says
+    /// which GPU it was measured on.
     #[arg(long)]
     pub measured: Option<PathBuf>,
+    /// The GPU the --measured file was measured on (a catalog GPU or card id, e.g.
+    /// `nvidia-l40s`): needed for a file that names none; checked against the build's GPUs and
+    /// the file's own names.
+    #[arg(long, requires = "measured", value_name = "GPU_ID")]
+    pub measured_gpu: Option<String>,
     /// Cloud price to compare with, USD per hour (default A100 80 GB at 1.60).
     #[arg(long)]
     pub cloud_usd_per_hour: Option<f64>,
@@ -127,11 +135,9 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     let code = if result.fit.verdict == FitVerdict::DoesNotFit { Err(CliError::Failed(None)) } else { Ok(()) };
     if a.format == Format::Json {
         let printed = match &a.measured {
-            Some(path) => match measured_report(path, &build, &catalog, &opts, &result) {
+            Some(path) => match measured_report(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result) {
                 Ok(measured) => print_json(&FitWithMeasured { result: &result, measured }),
-                Err(e) => {
-                    return Err(bad(format!("{}: {e}", path.display())));
-                }
+                Err(e) => return Err(bad(e)),
             },
             None => print_json(&result),
         };
@@ -195,43 +201,27 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         print_search(&build, &catalog, &opts, &result);
     }
     if let Some(path) = &a.measured {
-        match measured_report(path, &build, &catalog, &opts, &result) {
+        match measured_report(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result) {
             Ok(m) => print_measured(&m, &result),
-            Err(e) => {
-                return Err(bad(format!("{}: {e}", path.display())));
-            }
+            Err(e) => return Err(bad(e)),
         }
     }
     code
 }
 
-/// What `--measured FILE` found: the measured tests beside the estimate, and the corrected
-/// figures of this fit.
+/// What `--measured FILE` found: the comparison ([`Calibration`], from the core, as `plan
+/// --measured` uses it) and the corrected figures of this fit.
 #[derive(Debug, serde::Serialize)]
 struct MeasuredReport {
-    /// The file read.
-    file: String,
-    /// `llama-bench` or `vllm bench serve`.
-    source: &'static str,
-    /// Where it was measured (llama-bench's `gpu_info`), if the file says.
-    gpu_info: Option<String>,
-    /// Estimate vs measured per test.
-    comparisons: Vec<crate::estimate::llm::measured::Comparison>,
-    /// Measured ÷ estimated decode (geometric mean over the generation tests).
-    decode_factor: Option<f64>,
-    /// Measured ÷ estimated prefill.
-    prefill_factor: Option<f64>,
+    /// The comparison and its factors.
+    #[serde(flatten)]
+    calibration: Calibration,
     /// This fit's decode at batch 1, corrected, tokens/s.
     corrected_decode_batch1_tok_s: Option<f64>,
     /// This fit's aggregate decode at its batch, corrected, tokens/s.
     corrected_decode_batch_tok_s: Option<f64>,
     /// This fit's prefill, corrected, tokens/s.
     corrected_prefill_tok_s: Option<f64>,
-    /// The `vllm bench serve` figures read, for such a file.
-    vllm_bench: Option<crate::estimate::llm::measured::VllmBench>,
-    /// Why the file's GPUs could not be matched with the build's (a `vllm bench serve` result
-    /// that names none); `None` when they were checked.
-    gpus_unchecked: Option<String>,
 }
 
 /// `fit --format json --measured FILE`: the fit and the measured report together.
@@ -243,140 +233,31 @@ struct FitWithMeasured<'a> {
 }
 
 /// `--measured FILE`: reads llama-bench output (JSON, JSONL, CSV) or a `vllm bench serve
-/// --save-result` JSON, refuses another machine's or another model's, estimates each of its
-/// tests on this build and returns estimate vs measured and the corrected figures of this fit.
+/// --save-result` JSON and compares it with this build ([`calibrate::calibrate`], which
+/// refuses another machine's or another model's), then scales this fit's figures with the
+/// core's [`Calibration::scale_decode`] and [`Calibration::scale_prefill`].
 fn measured_report(
     path: &std::path::Path,
+    confirmed_gpu: Option<&String>,
     build: &crate::rig::Build,
     catalog: &crate::catalog::Catalog,
     opts: &FitOptions,
     result: &BuildFit,
 ) -> Result<MeasuredReport, String> {
-    use crate::estimate::llm::measured::{
-        Comparison, check_gpu_names, check_gpus, is_vllm_bench, names_model, parse_llama_bench, parse_vllm_bench,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let file = path.display().to_string();
-    if is_vllm_bench(&text) {
-        let b = parse_vllm_bench(&text).map_err(|e| e.to_string())?;
-        if let Some(m) = catalog.model(&result.fit.model_id)
-            && !names_model(&b.model_id, &m.id, &m.name)
-        {
-            return Err(format!(
-                "line 1: measured `{}`, but the fit is for {} ({}): give --model for the measured model",
-                b.model_id, m.id, m.name
-            ));
-        }
-        let theirs = b.gpus();
-        check_gpu_names(&theirs, &build_gpu_names(result, catalog))?;
-        let unchecked = theirs.is_empty().then(|| {
-            "the file names no GPU (vllm bench serve writes none unless run with --metadata gpu=...), so whether it \
-             was measured on this build's GPUs could not be checked: the correction holds only if it was"
-                .to_owned()
-        });
-        let concurrency = b.mean_concurrency().round().max(1.0);
-        let context = (b.mean_input_tokens() + b.mean_output_tokens()).round().max(1.0);
-        let o = FitOptions {
-            context: Some(context as u32),
-            batch: Some(concurrency as u32),
-            runtime: Some("vllm".into()),
-            ..opts.clone()
-        };
-        let est = fit::for_build(build, catalog, &o)
-            .ok()
-            .and_then(|f| f.fit.speed)
-            .map(|s| s.decode_per_sequence_tokens_per_s);
-        let comparisons = vec![Comparison {
-            test: format!("decode/seq @{concurrency:.0} seqs, ctx {context:.0}"),
-            generation: true,
-            measured_tok_s: b.decode_per_sequence_tok_s(),
-            estimated_tok_s: est,
-        }];
-        let mut r = finish(file, "vllm bench serve", b.gpu_info.clone(), comparisons, result, Some(b));
-        r.gpus_unchecked = unchecked;
-        return Ok(r);
-    }
-    let rows = parse_llama_bench(&text).map_err(|e| e.to_string())?;
-    check_gpus(&rows, &build_gpu_names(result, catalog))?;
-    let params_b = catalog
-        .model(&result.fit.model_id)
-        .map(|m| m.params_b)
-        .or_else(|| opts.model_file.as_ref().map(|f| f.model.params_b));
-    if let Some(want) = params_b {
-        for r in &rows {
-            if let Some(n) = r.model_n_params
-                && ((n as f64 / 1e9) / want - 1.0).abs() > 0.03
-            {
-                return Err(format!(
-                    "line {}: measured `{}` ({:.2} B parameters), but the fit is for {} ({want:.2} B): give --model for the measured model",
-                    r.line,
-                    r.model_type,
-                    n as f64 / 1e9,
-                    result.fit.model_id
-                ));
-            }
-        }
-    }
-    let mut comparisons = Vec::new();
-    for r in &rows {
-        let o = FitOptions {
-            context: Some(r.context_tokens().max(1)),
-            batch: Some(1),
-            runtime: Some("llama.cpp".into()),
-            ..opts.clone()
-        };
-        let est = fit::for_build(build, catalog, &o)
-            .ok()
-            .and_then(|f| f.fit.speed)
-            .and_then(|s| if r.is_generation() { Some(s.decode_batch1_tokens_per_s) } else { s.prefill_tokens_per_s });
-        comparisons.push(Comparison {
-            test: r.test_name(),
-            generation: r.is_generation(),
-            measured_tok_s: r.avg_ts,
-            estimated_tok_s: est,
-        });
-    }
-    Ok(finish(file, "llama-bench", Some(rows[0].gpu_info.clone()), comparisons, result, None))
-}
-
-/// The build's GPUs as `vendor name` (`NVIDIA L40S`), one per GPU of the fit.
-fn build_gpu_names(result: &BuildFit, catalog: &crate::catalog::Catalog) -> Vec<String> {
-    result
-        .fit
-        .gpus
-        .iter()
-        .filter_map(|g| catalog.gpu_or_card(&g.gpu_id))
-        .map(|g| format!("{} {}", g.vendor, g.name))
-        .collect()
-}
-
-fn finish(
-    file: String,
-    source: &'static str,
-    gpu_info: Option<String>,
-    comparisons: Vec<crate::estimate::llm::measured::Comparison>,
-    result: &BuildFit,
-    vllm_bench: Option<crate::estimate::llm::measured::VllmBench>,
-) -> MeasuredReport {
-    let (decode, prefill) = crate::estimate::llm::measured::correction_factors(&comparisons);
+    let m = MeasuredFile::read(path, confirmed_gpu.cloned())?;
+    let calibration = calibrate::calibrate(&m, build, catalog, opts).map_err(|e| format!("{}: {e}", path.display()))?;
     let speed = result.fit.speed.as_ref();
-    MeasuredReport {
-        file,
-        source,
-        gpu_info,
-        corrected_decode_batch1_tok_s: decode.zip(speed).map(|(k, s)| s.decode_batch1_tokens_per_s * k),
-        corrected_decode_batch_tok_s: decode.zip(speed).map(|(k, s)| s.decode_batch_tokens_per_s * k),
-        corrected_prefill_tok_s: prefill.zip(speed.and_then(|s| s.prefill_tokens_per_s)).map(|(k, p)| p * k),
-        comparisons,
-        decode_factor: decode,
-        prefill_factor: prefill,
-        vllm_bench,
-        gpus_unchecked: None,
-    }
+    Ok(MeasuredReport {
+        corrected_decode_batch1_tok_s: speed.and_then(|s| calibration.scale_decode(s.decode_batch1_tokens_per_s)),
+        corrected_decode_batch_tok_s: speed.and_then(|s| calibration.scale_decode(s.decode_batch_tokens_per_s)),
+        corrected_prefill_tok_s: speed.and_then(|s| s.prefill_tokens_per_s).and_then(|p| calibration.scale_prefill(p)),
+        calibration,
+    })
 }
 
 /// Prints a [`MeasuredReport`].
-fn print_measured(m: &MeasuredReport, result: &BuildFit) {
+fn print_measured(r: &MeasuredReport, result: &BuildFit) {
+    let m = &r.calibration;
     match (&m.gpu_info, &m.vllm_bench) {
         (Some(g), None) => outln!("measured ({}, {} on {g}):", m.file, m.source),
         (g, Some(b)) => outln!(
@@ -396,6 +277,8 @@ fn print_measured(m: &MeasuredReport, result: &BuildFit) {
     }
     if let Some(why) = &m.gpus_unchecked {
         outln!("  warning: {why}");
+    } else if let Some(g) = &m.confirmed_gpu {
+        outln!("  measured on {g} (as you confirmed with --measured-gpu)");
     }
     outln!("  {:<32} {:>14} {:>14} {:>17}", "test", "measured tok/s", "estimate tok/s", "measured/estimate");
     for c in &m.comparisons {
@@ -405,7 +288,11 @@ fn print_measured(m: &MeasuredReport, result: &BuildFit) {
         };
         outln!("  {:<32} {:>14.1} {:>14} {:>17}", c.test, c.measured_tok_s, e, r);
     }
-    match (m.decode_factor, m.corrected_decode_batch1_tok_s, m.corrected_decode_batch_tok_s) {
+    if m.gpus_unchecked.is_some() {
+        outln!("  corrected decode and prefill: not corrected (the file names no GPU; see the warning above)");
+        return;
+    }
+    match (m.decode_factor, r.corrected_decode_batch1_tok_s, r.corrected_decode_batch_tok_s) {
         (Some(k), Some(b1), Some(bn)) => outln!(
             "  corrected decode at context {}: {b1:.1} tok/s at batch 1 (x {k:.2}), {bn:.1} tok/s in all at batch {}",
             result.fit.context_tokens,
@@ -413,7 +300,7 @@ fn print_measured(m: &MeasuredReport, result: &BuildFit) {
         ),
         _ => outln!("  corrected decode: not known (no generation test with a known estimate)"),
     }
-    match (m.prefill_factor, m.corrected_prefill_tok_s) {
+    match (m.prefill_factor, r.corrected_prefill_tok_s) {
         (Some(k), Some(p)) => outln!("  corrected prefill: {p:.0} tok/s (x {k:.2})"),
         _ => outln!("  corrected prefill: not known (no prompt test with a known estimate)"),
     }

@@ -17,7 +17,7 @@ pub const RULES: &str = "Exit codes: 0 listed; 2 bad usage.";
 pub const POWER: &str =
     "Exit codes: 0 estimated; 2 the file could not be read or parsed (file:line:column) or bad usage.";
 /// `kraftwerk fit --help`.
-pub const FIT: &str = "Exit codes: 0 fits; 1 does not fit; 2 bad input (build or model file, context or batch out of range) or bad usage.";
+pub const FIT: &str = "Exit codes: 0 fits; 1 does not fit; 2 bad input (build or model file, context or batch out of range, a --measured file that is unreadable or from other GPUs or another model) or bad usage.";
 /// `kraftwerk validate --help`.
 pub const VALIDATE: &str = "Exit codes: 0 no check failed and every check measured something; 1 any check failed; 3 UNVERIFIED: nothing failed but a check measured nothing (no PCIe sample under load, no probe data, a cancelled probe); 2 bad input (build, recording, nvidia-smi dump or report file) or bad usage.";
 /// `kraftwerk fleet --help`.
@@ -35,7 +35,7 @@ pub const LINKS: &str = "Exit codes: 0 passed or nothing measured (no GPU: verdi
 pub const COMPARE: &str =
     "Exit codes: 0 compared; 2 a build file could not be read (file:line:column), an unknown --model or bad usage.";
 /// `kraftwerk plan --help`.
-pub const PLAN: &str = "Exit codes: 0 at least one build meets the goal; 1 nothing meets the goal; 2 bad input (model, model file, part, goal), an --out folder that cannot be written, or bad usage.";
+pub const PLAN: &str = "Exit codes: 0 at least one build meets the goal; 1 nothing meets the goal; 2 bad input (model, model file, part, goal; a --measured file that is unreadable, names no GPU without --measured-gpu, or names another GPU than an owned card or another model), an --out folder that cannot be written, or bad usage.";
 /// `kraftwerk completions --help`.
 pub const COMPLETIONS: &str = "Exit codes: 0 printed; 2 bad usage or stdout not writable.\n\nInstall, e.g.: kraftwerk completions bash > ~/.local/share/bash-completion/completions/kraftwerk (scripts/install.sh does this for bash, zsh and fish).";
 /// `kraftwerk man --help`.

@@ -5,6 +5,7 @@
 
 use super::error::{CliError, bad};
 use super::{Format, load_catalog, print_json};
+use crate::estimate::calibrate::MeasuredFile;
 use crate::plan::adapter;
 use crate::plan::plan_blocking;
 use crate::plan::search::model_ref;
@@ -79,8 +80,20 @@ pub struct PlanArgs {
     #[arg(long)]
     pub used: bool,
     /// A part the build must use (repeatable): a board, case, card, CPU, PSU you own.
-    #[arg(long = "must-have", value_name = "ID")]
+    #[arg(long = "must-have", visible_alias = "own", value_name = "ID")]
     pub must_have: Vec<String>,
+    /// Your own measurement of the GPUs you own, read as `kraftwerk fit --measured` reads it
+    /// (llama-bench `-o json|jsonl|csv`, `vllm bench serve --save-result` JSON): the builds on
+    /// the measured chip, count, runtime and quantization get their decode and prefill scaled
+    /// by measured/estimate; the others say "estimate (not your measurement)". Refused when it
+    /// names another GPU than a --must-have card.
+    #[arg(long, value_name = "FILE")]
+    pub measured: Option<PathBuf>,
+    /// The GPU the --measured file was measured on, `[Nx]<GPU or card id>` (`nvidia-l40s`,
+    /// `4xnvidia-l40s`): required for a file that names no GPU (a `vllm bench serve` run
+    /// without `--metadata gpu=...`).
+    #[arg(long, requires = "measured", value_name = "GPU_ID")]
+    pub measured_gpu: Option<String>,
     /// Most GPUs in one machine.
     #[arg(long, default_value_t = 8)]
     pub max_gpus: u32,
@@ -127,7 +140,18 @@ pub fn goal(a: &PlanArgs) -> Goal {
 pub fn run(a: &PlanArgs) -> Result<(), CliError> {
     let catalog = load_catalog()?;
     let goal = goal(a);
-    let out = plan_blocking(&catalog, &goal).map_err(|e| bad(e.to_string()).within("plan"))?;
+    let measured = match &a.measured {
+        Some(path) => {
+            let m = MeasuredFile::read(path, a.measured_gpu.clone()).map_err(|e| bad(e).within("plan"))?;
+            crate::plan::measured::check(&catalog, &goal, &m).map_err(|e| bad(e.to_string()).within("plan"))?;
+            Some(m)
+        }
+        None => None,
+    };
+    let mut out = plan_blocking(&catalog, &goal).map_err(|e| bad(e.to_string()).within("plan"))?;
+    if let Some(m) = &measured {
+        crate::plan::measured::apply(&mut out, &catalog, &goal, m).map_err(|e| bad(e.to_string()).within("plan"))?;
+    }
     let mut saved = Vec::new();
     if let Some(dir) = &a.out {
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -214,6 +238,12 @@ fn result_text(s: &mut String, r: &PlanResult) {
         num(e.decode_total, "tok/s"),
         num(e.prefill, "tok/s")
     );
+    if let Some(m) = &r.measured {
+        let _ = writeln!(s, "   speed basis: {}", m.basis);
+        if let Some(b) = &m.below_target {
+            let _ = writeln!(s, "   warning: {b}");
+        }
+    }
     if let Some(h) = &e.hybrid {
         let _ = writeln!(
             s,

@@ -183,8 +183,10 @@ fn bad_vllm_bench_files_are_refused_with_where_and_why() {
 
 /// A `vllm bench serve` result names no GPU unless the run added one (`--metadata gpu=...`,
 /// as the committed fixture's `"gpu": "4xNVIDIA_L40S"`). A file without one is not trusted
-/// silently: text and JSON say its GPUs could not be matched with the build's. A file that
-/// names other GPUs is refused with both names, as llama-bench files are.
+/// silently: text and JSON say its GPUs could not be matched with the build's, and nothing is
+/// corrected until `--measured-gpu` names the GPU (a new user's finding: another machine's
+/// file "corrected" this one). A file that names other GPUs is refused with both names, as
+/// llama-bench files are.
 #[test]
 fn vllm_bench_without_a_gpu_says_so_and_one_naming_other_gpus_is_refused() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/vllm-bench/llama-3.2-3b-4xl40s-10qps.json");
@@ -216,13 +218,54 @@ fn vllm_bench_without_a_gpu_says_so_and_one_naming_other_gpus_is_refused() {
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("4xNVIDIA_L40S"), "{out}");
     assert!(!out.contains("names no GPU"), "{out}");
-    // Names none: accepted, but said, in text and JSON.
+    // Names none: compared, but nothing corrected (a file from another machine would correct
+    // this one wrongly), said in text and JSON.
     let (code, out, err) = run(&no_gpu, false);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("the file names no GPU") && out.contains("could not be checked"), "{out}");
+    assert!(out.contains("decode/seq @31 seqs"), "the comparison is still shown: {out}");
+    assert!(out.contains("not corrected") && !out.contains("corrected decode at context"), "{out}");
     let (_, out, _) = run(&no_gpu, true);
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert!(v["measured"]["gpus_unchecked"].as_str().is_some_and(|s| s.contains("names no GPU")), "{v}");
+    assert!(v["measured"]["decode_factor"].is_null(), "{v}");
+    assert!(v["measured"]["corrected_decode_batch1_tok_s"].is_null(), "{v}");
+    // The user confirms the GPU (--measured-gpu): corrected; another GPU than the build's:
+    // refused with both names.
+    let confirm = |gpu: &str| {
+        let f = no_gpu.display().to_string();
+        let args = [
+            "fit",
+            &build,
+            "--model",
+            "llama-3.2-3b",
+            "--precision",
+            "bf16",
+            "--parallel",
+            "dp:4",
+            "--measured",
+            &f,
+            "--measured-gpu",
+            gpu,
+            "--format",
+            "json",
+        ];
+        let o = common::kw(&args);
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = confirm("nvidia-l40s");
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(v["measured"]["decode_factor"].as_f64().is_some(), "{v}");
+    assert!(v["measured"]["gpus_unchecked"].is_null(), "{v}");
+    assert_eq!(v["measured"]["confirmed_gpu"], "nvidia-l40s");
+    let (code, _, err) = confirm("nvidia-geforce-rtx-4090");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("NVIDIA GeForce RTX 4090") && err.contains("L40S"), "{err}");
     let (_, out, _) = run(&path, true);
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert!(v["measured"]["gpus_unchecked"].is_null(), "{v}");

@@ -9,7 +9,11 @@
 //!   exact weight bytes (the only module here that reads files; headers only). Order inside:
 //!   `llm` <- `model_file` <- `fit`.
 //! - [`fit`]: the LLM estimate for a build's GPUs, links, memory and power.
+//! - [`calibrate`]: the user's measurement (llama-bench, `vllm bench serve`) against a build's
+//!   estimate, and the one scaling of its other estimates that `fit` and `plan` share (uses
+//!   `fit`).
 
+pub mod calibrate;
 pub mod cost;
 pub mod fit;
 pub mod llm;

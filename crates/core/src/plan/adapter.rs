@@ -64,6 +64,10 @@ impl Model {
     pub fn name(&self) -> String {
         self.inner.display_name()
     }
+    /// The model's shape as the estimators read it.
+    pub fn llm(&self) -> &LlmModel {
+        &self.inner
+    }
     /// Native context, tokens.
     pub fn max_context(&self) -> u32 {
         self.inner.max_context
@@ -683,16 +687,23 @@ fn from_report(report: &check::Report, unpositioned: bool) -> Evaluation {
     ev
 }
 
-/// Fit, speed and cost of a judged build ([`fit::for_build`], with the model file's exact
-/// weights when the goal's model came from one), and the figures the goal depends on that are
-/// unknown: a price under a budget, the tensor rate under a prefill target.
-pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev: &mut Evaluation) {
-    let opts = FitOptions {
+/// The fit options the planner estimates a planned build with: the build's workload at its
+/// precision, the model file's exact weights when the goal's model came from one, vLLM's
+/// verdict on headroom only (the planner sizes the pool itself).
+pub fn fit_options(build: &Build, model: &Model) -> FitOptions {
+    FitOptions {
         precision: build.workload.as_ref().map(|w| w.precision.to_string()),
         model_file: model.file.as_deref().cloned(),
         headroom_verdict_only: true,
         ..FitOptions::default()
-    };
+    }
+}
+
+/// Fit, speed and cost of a judged build ([`fit::for_build`], with the model file's exact
+/// weights when the goal's model came from one), and the figures the goal depends on that are
+/// unknown: a price under a budget, the tensor rate under a prefill target.
+pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev: &mut Evaluation) {
+    let opts = fit_options(build, model);
     match fit::for_build(build, catalog, &opts) {
         Ok(mut f) => {
             ev.fits = f.fit.verdict != llm::FitVerdict::DoesNotFit;

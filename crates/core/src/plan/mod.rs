@@ -12,6 +12,7 @@
 //! answer.
 
 pub mod adapter;
+pub mod measured;
 mod relax;
 pub mod search;
 pub mod views;
@@ -238,6 +239,10 @@ pub struct PlanResult {
     pub gpus_on_chipset: usize,
     /// What the checker and the estimators say.
     pub eval: adapter::Evaluation,
+    /// With the user's measurement (`plan --measured`, [`measured::apply`]): whether the speed
+    /// figures of `eval` are calibrated to it, and why not; `None` without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured: Option<measured::MeasuredSpeed>,
 }
 
 /// An alternative that lost, with its reason in one line.

@@ -635,6 +635,7 @@ impl<'a> State<'a> {
             gpus_on_chipset: adapter::gpus_on_chipset(&ev),
             build,
             eval: ev,
+            measured: None,
         })
     }
 }
