@@ -468,10 +468,11 @@ fn expert_70b_used_5000_usd() {
     }
     // Fully priced results come first, and in price order among those that put every card on
     // CPU lanes and whose every placement check ran (never a dearer build above a cheaper one
-    // of its class); builds UNVERIFIED on geometry (a board wired without slot positions)
-    // after those.
+    // of its class); builds the checker calls UNVERIFIED (two cards on a board wired without
+    // slot positions) after those.
+    let unverified = |r: &PlanResult| r.eval.verdict == Some(kraftwerk::check::Verdict::Unverified);
     for w in wide.results.windows(2) {
-        let key = |r: &PlanResult| (!r.price_complete, r.gpus_on_chipset, !r.eval.geometry_unchecked.is_empty());
+        let key = |r: &PlanResult| (!r.price_complete, r.gpus_on_chipset, unverified(r));
         assert!(key(&w[0]) <= key(&w[1]), "{} before {}", w[0].title, w[1].title);
         if key(&w[0]) == key(&w[1]) && w[0].price_complete {
             assert!(w[0].price_usd <= w[1].price_usd + 1e-6, "{} before {}", w[0].title, w[1].title);
@@ -664,10 +665,18 @@ fn boards_wired_without_positions_are_candidates() {
             )
         );
     }
-    // Verified before unverified within a class (price completeness, cards on chipset lanes).
+    // Verified before unverified within a class (price completeness, cards on chipset lanes):
+    // unverified is the checker's verdict, so a single card on a board without positions (its
+    // geometry rules say not checked, but nothing could block or gap it) ranks with the verified.
+    let unverified = |r: &PlanResult| r.eval.verdict == Some(kraftwerk::check::Verdict::Unverified);
     for w in out.results.windows(2) {
-        let key = |r: &PlanResult| (!r.price_complete, r.gpus_on_chipset, !r.eval.geometry_unchecked.is_empty());
+        let key = |r: &PlanResult| (!r.price_complete, r.gpus_on_chipset, unverified(r));
         assert!(key(&w[0]) <= key(&w[1]), "{} before {}", w[0].title, w[1].title);
+    }
+    // The ranking key is the verdict, not the unchecked geometry rules alone: a single card on a
+    // board without positions is among them and not UNVERIFIED.
+    for r in out.results.iter().filter(|r| r.build.gpus.len() == 1 && !r.eval.geometry_unchecked.is_empty()) {
+        assert!(!unverified(r), "{}: one card is not held up by slot positions", r.title);
     }
 }
 

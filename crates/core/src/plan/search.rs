@@ -476,15 +476,19 @@ impl State<'_> {
     fn finish(mut self, mut results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {
         // Complete prices first (a build with an unpriced part is never ranked by its "at
         // least" figure above a fully priced one); within each, builds with every card on CPU
-        // lanes first (fewest on chipset lanes); then builds whose every placement check ran
-        // before those UNVERIFIED on geometry (a board wired without slot positions); then
+        // lanes first (fewest on chipset lanes); then builds the checker verified before those
+        // it calls UNVERIFIED (e.g. two or more cards on a board wired without slot positions); then
         // builds whose GPUs (the bulk of the cost) are priced; then by the known total.
         let gpus_priced = |r: &PlanResult| r.build.gpus.first().is_some_and(|g| !r.eval.unpriced.contains(&g.gpu));
+        // Verified is the checker's verdict: not UNVERIFIED (a rule that could have found an
+        // error did not run). One card on a board without positions has no spacing to check, and
+        // the checker does not hold it up; two on such a board are UNVERIFIED on geometry.
+        let verified = |r: &PlanResult| r.eval.verdict != Some(crate::check::Verdict::Unverified);
         let key = |a: &PlanResult, b: &PlanResult| {
             b.price_complete
                 .cmp(&a.price_complete)
                 .then(a.gpus_on_chipset.cmp(&b.gpus_on_chipset))
-                .then(a.eval.geometry_unchecked.is_empty().cmp(&b.eval.geometry_unchecked.is_empty()).reverse())
+                .then(verified(b).cmp(&verified(a)))
                 .then(gpus_priced(b).cmp(&gpus_priced(a)))
                 .then(a.price_usd.total_cmp(&b.price_usd))
                 .then(a.title.cmp(&b.title))
