@@ -34,6 +34,7 @@ mod llm_measured;
 mod llm_vllm_memory;
 mod model_file;
 mod plan;
+mod plan_fit;
 mod prices_history;
 mod probe;
 mod prometheus;

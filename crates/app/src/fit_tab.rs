@@ -109,6 +109,7 @@ pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
             parallel: None,
             nodes: None,
             interconnect: None,
+            runtime: None,
         },
         false,
     )
@@ -136,12 +137,12 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         parallelism,
         cloud_usd_per_hour: Some(s.cloud_usd_per_hour),
         model_file: file,
-        runtime: None,
+        // The runtime the build is planned for (`None`: the precision's usual one).
+        runtime: w.runtime.map(|r| r.to_string()),
         gradient_checkpointing: Some(w.gradient_checkpointing),
         gpu_memory_utilization: None,
         max_num_batched_tokens: None,
         max_num_seqs: None,
-        headroom_verdict_only: false,
         nodes: w.nodes,
         interconnect: w.interconnect.map(|i| i.to_string()),
     }
