@@ -24,7 +24,7 @@ pub(super) fn print_memory(f: &FitReport, build_name: &str) {
     for s in &f.runtime_support {
         match &s.support {
             Support::DoesNotRun(why) => outln!("  does not run: {why}"),
-            Support::NotChecked(why) => outln!("  runtime support not checked: {why}"),
+            Support::NotChecked(why) | Support::Unpublished(why) => outln!("  runtime support not checked: {why}"),
             Support::Runs => {}
         }
     }

@@ -111,3 +111,71 @@ fn the_saved_70b_answer_passes_the_fit_command() {
     assert_eq!(o.status.code(), Some(0), "{}: {text}{}", first.title, String::from_utf8_lossy(&o.stderr));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A build of two Tesla P40s (Pascal, compute capability 6.1) whose workload is planned for
+/// vLLM, written to a temporary file.
+fn p40_build(dir: &std::path::Path, runtime: &str) -> String {
+    let c = catalog();
+    let text = std::fs::read_to_string(crate::common::builds("2x-rtx-4090-x870e.rig.ron")).expect("read");
+    let mut b = kraftwerk::rig::load_str("ref.rig.ron", &text, Some(&c)).expect("reference build loads");
+    for g in &mut b.gpus {
+        g.gpu = "nvidia-tesla-p40".into();
+        g.power_limit_w = None;
+        g.cable = None;
+    }
+    let w = b.workload.as_mut().expect("workload");
+    w.model = "llama-3.1-8b".into();
+    w.precision = "int4".parse().expect("int4");
+    w.runtime = Some(runtime.parse().expect("runtime"));
+    let path = dir.join(format!("p40-{runtime}.rig.ron"));
+    std::fs::write(&path, kraftwerk::rig::to_ron_string(&b).expect("ron")).expect("write");
+    path.display().to_string()
+}
+
+/// vLLM on a Tesla P40 (planted): `fit` fails naming the runtime, the GPU, the requirement
+/// and its source, exit 1; the same build under llama.cpp (`--runtime` overrides the build's)
+/// runs. Seen failing before the support table: exit 0, "fits".
+#[test]
+fn vllm_on_a_p40_does_not_run() {
+    let dir = std::env::temp_dir().join(format!("kw-p40-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = p40_build(&dir, "vllm");
+    let o = kw(&["fit", &path]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("does not run: vLLM does not run on the NVIDIA Tesla P40: compute capability 6.1, vLLM needs 7.0 or higher"),
+        "{text}"
+    );
+    assert!(text.contains("https://docs.vllm.ai/en/v0.14.0/getting_started/installation/gpu/"), "{text}");
+    let o = kw(&["fit", &path, "--runtime", "llama.cpp", "--precision", "q4_k_m"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(!text.contains("does not run"), "{text}");
+    // JSON carries the verdict per GPU model.
+    let o = kw(&["fit", &path, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let s = &v["fit"]["runtime_support"][0];
+    assert_eq!(s["gpu_id"], "nvidia-tesla-p40", "{v}");
+    assert_eq!(s["support"], "does_not_run", "{v}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `plan --runtime vllm` never proposes a Tesla P40 and says why among the rejected
+/// (constraint `runtime`); without a runtime an 8B at q8_0 (llama.cpp) may use them.
+#[test]
+fn the_planner_skips_p40s_for_vllm() {
+    let c = catalog();
+    let g = Goal { runtime: Some("vllm".into()), used: true, ..goal("llama-3.1-8b", "bf16") };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(!out.results.is_empty(), "{out:#?}");
+    assert!(out.results.iter().all(|r| r.build.gpus.iter().all(|p| !p.gpu.contains("p40"))));
+    let r = out.rejected.iter().find(|r| r.what.contains("P40")).expect("the P40 is named");
+    assert_eq!(r.constraint, kraftwerk::plan::Constraint::Runtime, "{}", r.reason);
+    assert!(r.reason.contains("compute capability 6.1"), "{}", r.reason);
+    for r in &out.results {
+        assert_eq!(r.build.workload.as_ref().and_then(|w| w.runtime), Some(kraftwerk::estimate::llm::Runtime::Vllm));
+    }
+    let gguf = plan_blocking(&c, &Goal { runtime: None, used: true, max_results: 40, ..goal("llama-3.1-8b", "q8_0") }).expect("plan");
+    assert!(gguf.rejected.iter().all(|r| r.constraint != kraftwerk::plan::Constraint::Runtime), "{:?}", gguf.rejected);
+}

@@ -18,7 +18,7 @@
 //! in `not_checked` too. The estimators add the `None` figures the goal itself depends on
 //! (prices when there is a budget, the tensor rate when there is a prefill target).
 
-use super::{Goal, ModelRef};
+use super::{Constraint, Goal, ModelRef};
 use crate::check::{self, FindingKind, Need, PartKind as CheckedPart, Severity};
 use crate::estimate::fit::{self, FitOptions};
 use crate::estimate::llm::{self, FitInput, GpuSlot, Mode, Parallelism, Runtime};
@@ -276,25 +276,28 @@ pub fn screen(
     })
 }
 
-/// Why the runtime the planner judges `precision` with ([`runtime_for`]) does not run on the
-/// card, by the runtime's own requirements ([`llm::support`]); `None` when it runs or the
-/// requirement could not be checked (a figure the catalog lacks), and for training (the
-/// inference runtimes do not train).
+/// Why the runtime the planner judges `precision` with ([`runtime_for`]) cannot be proposed on
+/// the card, by the runtime's own requirements ([`llm::support`]): it does not run there
+/// ([`Constraint::Runtime`]), or the catalog lacks the figure the requirement is stated in
+/// ([`Constraint::Unknown`]: an AMD chip without its `gfx` target under vLLM). `None` when it
+/// runs, when the runtime publishes no requirement (said with the result), and for training
+/// (the inference runtimes do not train).
 pub fn runtime_refusal(
     catalog: &Catalog,
     model: &Model,
     goal: &Goal,
     card: &CardView,
     precision: Precision,
-) -> Option<String> {
+) -> Option<(Constraint, String)> {
     if goal.is_training() {
         return None;
     }
     let gpu = catalog.gpu_or_card(&card.id)?;
     let runtime = runtime_for(model, goal, precision).ok()?;
     match llm::support::support(runtime, gpu) {
-        llm::support::Support::DoesNotRun(why) => Some(why),
-        llm::support::Support::Runs | llm::support::Support::NotChecked(_) => None,
+        llm::support::Support::DoesNotRun(why) => Some((Constraint::Runtime, why)),
+        llm::support::Support::NotChecked(why) => Some((Constraint::Unknown, why)),
+        llm::support::Support::Runs | llm::support::Support::Unpublished(_) => None,
     }
 }
 
@@ -729,6 +732,16 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
     };
     match fit::for_build(build, catalog, &opts) {
         Ok(mut f) => {
+            // Whether the runtime runs on the cards, as `fit` says it: a requirement the catalog
+            // cannot check is a figure the goal depends on; one the runtime never published is
+            // said with the result.
+            for s in &f.fit.runtime_support {
+                match &s.support {
+                    llm::support::Support::NotChecked(why) => ev.not_checked.push(format!("runtime: {why}")),
+                    llm::support::Support::Unpublished(why) => ev.not_checked_other.push(format!("runtime: {why}")),
+                    llm::support::Support::Runs | llm::support::Support::DoesNotRun(_) => {}
+                }
+            }
             ev.fits = f.fit.verdict != llm::FitVerdict::DoesNotFit;
             ev.decode_per_user = f.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s);
             ev.decode_total = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);

@@ -349,16 +349,16 @@ impl State<'_> {
             .iter()
             .copied()
             .filter(|&p| match adapter::runtime_refusal(self.catalog, self.model, goal, rep, p) {
-                Some(why) => {
-                    refusal.get_or_insert(why);
+                Some(r) => {
+                    refusal.get_or_insert(r);
                     false
                 }
                 None => true,
             })
             .collect();
         if precisions.is_empty() {
-            let why = refusal.unwrap_or_default();
-            self.reject(name.clone(), Constraint::Runtime, format!("{name}: {why}"));
+            let (constraint, why) = refusal.unwrap_or((Constraint::Runtime, String::new()));
+            self.reject(name.clone(), constraint, format!("{name}: {why}"));
             return None;
         }
         let precisions = &precisions[..];

@@ -4,7 +4,8 @@
 //! AMD, the `gfx` target its `architecture` names, and answers [`Support::Runs`],
 //! [`Support::DoesNotRun`] (with the runtime's requirement and where it is written) or
 //! [`Support::NotChecked`] where the catalog lacks the figure the requirement is stated in (an
-//! AMD chip without its `gfx` target) or the runtime publishes no requirement for the vendor.
+//! AMD chip without its `gfx` target), or [`Support::Unpublished`] where the runtime publishes
+//! no requirement for the vendor.
 //! Nothing is assumed: a runtime whose page names no minimum compute capability is "not
 //! checked" on an NVIDIA chip, not "runs".
 //!
@@ -62,8 +63,13 @@ pub enum Support {
     /// The runtime's page excludes the chip: the sentence says why and where
     /// (`vLLM does not run on the Tesla P40: compute capability 6.1, vLLM needs 7.0 or higher (URL)`).
     DoesNotRun(String),
-    /// The requirement is not published, or the catalog lacks the figure it is stated in.
+    /// The catalog lacks the figure the requirement is stated in (the chip's compute
+    /// capability, an AMD chip's `gfx` target, a vendor the table does not know): not
+    /// checked. The planner does not propose such a pair (the goal depends on it).
     NotChecked(String),
+    /// The runtime publishes no requirement for this vendor (SGLang's minimum compute
+    /// capability): not checked, said with the fit; the planner may propose the pair.
+    Unpublished(String),
 }
 
 /// One GPU model's [`Support`] under the runtime of a fit ([`super::FitReport::runtime_support`]).
@@ -146,7 +152,7 @@ pub fn support(runtime: Runtime, gpu: &Gpu) -> Support {
     let rt = name(runtime);
     let g = gpu.display_name();
     let unpublished = |what: &str, url: &str| {
-        Support::NotChecked(format!("{rt} on the {g}: {rt} publishes no {what} ({url})"))
+        Support::Unpublished(format!("{rt} on the {g}: {rt} publishes no {what} ({url})"))
     };
     match (runtime, maker(gpu)) {
         (_, Maker::Other) => Support::NotChecked(format!(
@@ -196,12 +202,12 @@ pub fn support(runtime: Runtime, gpu: &Gpu) -> Support {
         (Runtime::KTransformers, Maker::Nvidia) => unpublished("minimum compute capability", KTRANSFORMERS_ROCM_URL),
         (Runtime::KTransformers, Maker::Amd) => match gfx_target(gpu) {
             Some(t) if t == "gfx1100" => Support::Runs,
-            _ => Support::NotChecked(format!(
+            _ => Support::Unpublished(format!(
                 "ktransformers on the {g}: its ROCm support (Beta) names only the Radeon 7900 XTX (gfx1100) as tested ({KTRANSFORMERS_ROCM_URL})"
             )),
         },
         (Runtime::KTransformers, Maker::Intel) if gpu.name.to_ascii_lowercase().contains("arc") => Support::Runs,
-        (Runtime::KTransformers, Maker::Intel) => Support::NotChecked(format!(
+        (Runtime::KTransformers, Maker::Intel) => Support::Unpublished(format!(
             "ktransformers on the {g}: its Intel GPU support (Beta) names Arc GPUs as tested ({KTRANSFORMERS_XPU_URL})"
         )),
     }
@@ -222,7 +228,7 @@ pub fn for_gpus<'a>(runtime: Runtime, gpus: impl IntoIterator<Item = &'a Gpu>) -
 pub fn refusal(list: &[GpuSupport]) -> Option<&str> {
     list.iter().find_map(|s| match &s.support {
         Support::DoesNotRun(why) => Some(why.as_str()),
-        Support::Runs | Support::NotChecked(_) => None,
+        Support::Runs | Support::NotChecked(_) | Support::Unpublished(_) => None,
     })
 }
 
@@ -246,6 +252,7 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        assert!(matches!(support(Runtime::Sglang, &p40), Support::Unpublished(_)));
         let arc = chip("intel-arc-a770-16gb");
         assert!(matches!(support(Runtime::ExLlamaV2, &arc), Support::DoesNotRun(_)));
         assert!(matches!(support(Runtime::TensorRtLlm, &arc), Support::DoesNotRun(_)));
