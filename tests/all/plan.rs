@@ -107,8 +107,8 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     // Fully priced answers rank first, and there is one (restored, issue 26: a priced AM4
     // board with positions, the ProArt B550-CREATOR, and priced DDR4 kits): two 32 GB cards.
     assert!(out.results[0].price_complete, "{gpus:?}");
-    let (n, m) = cards(&c, &out.results[0]);
-    assert!(n == 2 && m >= 32.0, "{gpus:?}");
+    let (count, memory_gib) = cards(&c, &out.results[0]);
+    assert!(count == 2 && memory_gib >= 32.0, "{gpus:?}");
     // Every answer is saved for vLLM, the runtime it was judged with.
     for r in &out.results {
         let rt = r.build.workload.as_ref().and_then(|w| w.runtime);

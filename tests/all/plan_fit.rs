@@ -144,7 +144,9 @@ fn vllm_on_a_p40_does_not_run() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("does not run: vLLM does not run on the NVIDIA Tesla P40: compute capability 6.1, vLLM needs 7.0 or higher"),
+        text.contains(
+            "does not run: vLLM does not run on the NVIDIA Tesla P40: compute capability 6.1, vLLM needs 7.0 or higher"
+        ),
         "{text}"
     );
     assert!(text.contains("https://docs.vllm.ai/en/v0.14.0/getting_started/installation/gpu/"), "{text}");
@@ -176,6 +178,7 @@ fn the_planner_skips_p40s_for_vllm() {
     for r in &out.results {
         assert_eq!(r.build.workload.as_ref().and_then(|w| w.runtime), Some(kraftwerk::estimate::llm::Runtime::Vllm));
     }
-    let gguf = plan_blocking(&c, &Goal { runtime: None, used: true, max_results: 40, ..goal("llama-3.1-8b", "q8_0") }).expect("plan");
+    let gguf = plan_blocking(&c, &Goal { runtime: None, used: true, max_results: 40, ..goal("llama-3.1-8b", "q8_0") })
+        .expect("plan");
     assert!(gguf.rejected.iter().all(|r| r.constraint != kraftwerk::plan::Constraint::Runtime), "{:?}", gguf.rejected);
 }

@@ -14,8 +14,8 @@ use egui_plot::{Bar, BarChart, GridMark, Line, LineStyle, Plot, PlotPoints, VLin
 use kraftwerk_catalog::HasId;
 use kraftwerk_core::estimate::cost::{self, CostReport};
 use kraftwerk_core::estimate::fit::{self, BuildFit, FitOptions};
-use kraftwerk_core::estimate::llm::support::Support;
 use kraftwerk_core::estimate::llm::search::{Alternatives, ContextPoint};
+use kraftwerk_core::estimate::llm::support::Support;
 use kraftwerk_core::estimate::llm::{self, FitReport, FitVerdict, Mode, Precision};
 use kraftwerk_core::estimate::model_file::{ModelFile, read_model_file};
 use kraftwerk_core::rig::Workload;
@@ -427,7 +427,13 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     for s in &f.runtime_support {
         match &s.support {
             Support::DoesNotRun(why) => {
-                ui.add(egui::Label::new(egui::RichText::new(format!("Does not run: {why}")).color(verdict_color(FitVerdict::DoesNotFit))).wrap());
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(format!("Does not run: {why}"))
+                            .color(verdict_color(FitVerdict::DoesNotFit)),
+                    )
+                    .wrap(),
+                );
             }
             Support::NotChecked(why) | Support::Unpublished(why) => {
                 ui.add(egui::Label::new(format!("Runtime support not checked: {why}")).wrap());

@@ -249,11 +249,8 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
     }
 
     // The runtime must run on every GPU used ([`support`]): a refusal fails the verdict.
-    let runtime_support = if input.mode.is_training() {
-        Vec::new()
-    } else {
-        support::for_gpus(runtime, used.iter().map(|s| &s.gpu))
-    };
+    let runtime_support =
+        if input.mode.is_training() { Vec::new() } else { support::for_gpus(runtime, used.iter().map(|s| &s.gpu)) };
     if support::refusal(&runtime_support).is_some() {
         overall = FitVerdict::DoesNotFit;
     }

@@ -151,15 +151,16 @@ fn cc_floor(runtime: Runtime, gpu: &Gpu, floor: f64, needs: &str, url: &str) -> 
 pub fn support(runtime: Runtime, gpu: &Gpu) -> Support {
     let rt = name(runtime);
     let g = gpu.display_name();
-    let unpublished = |what: &str, url: &str| {
-        Support::Unpublished(format!("{rt} on the {g}: {rt} publishes no {what} ({url})"))
-    };
+    let unpublished =
+        |what: &str, url: &str| Support::Unpublished(format!("{rt} on the {g}: {rt} publishes no {what} ({url})"));
     match (runtime, maker(gpu)) {
         (_, Maker::Other) => Support::NotChecked(format!(
             "{rt} on the {g}: vendor `{}` is not one the runtimes' requirements name",
             gpu.vendor
         )),
-        (Runtime::LlamaCpp, _) => Support::Runs,
+        // llama.cpp: CUDA, HIP, SYCL and Vulkan back ends; vLLM: "Intel Data Center GPU, Intel
+        // ARC GPU".
+        (Runtime::LlamaCpp, _) | (Runtime::Vllm, Maker::Intel) => Support::Runs,
         (Runtime::Vllm, Maker::Nvidia) => cc_floor(
             runtime,
             gpu,
@@ -178,7 +179,6 @@ pub fn support(runtime: Runtime, gpu: &Gpu) -> Support {
                 VLLM_ROCM_TARGETS.join(", ")
             )),
         },
-        (Runtime::Vllm, Maker::Intel) => Support::Runs,
         (Runtime::Sglang, Maker::Nvidia) => unpublished("minimum compute capability", SGLANG_INSTALL_URL),
         (Runtime::Sglang, Maker::Amd) => unpublished("list of AMD GPUs", SGLANG_AMD_URL),
         (Runtime::Sglang, Maker::Intel) => unpublished("list of Intel GPUs", SGLANG_INSTALL_URL),
@@ -189,13 +189,19 @@ pub fn support(runtime: Runtime, gpu: &Gpu) -> Support {
             "TensorRT-LLM does not run on the {g}: it runs on NVIDIA GPUs only ({TRTLLM_HARDWARE_URL})"
         )),
         (Runtime::ExLlamaV2, Maker::Nvidia) => unpublished("minimum compute capability", EXLLAMAV2_README_URL),
-        (Runtime::ExLlamaV2, Maker::Amd) => unpublished("list of AMD GPUs (it runs on PyTorch's ROCm build)", EXLLAMAV2_ROCM_URL),
+        (Runtime::ExLlamaV2, Maker::Amd) => {
+            unpublished("list of AMD GPUs (it runs on PyTorch's ROCm build)", EXLLAMAV2_ROCM_URL)
+        }
         (Runtime::ExLlamaV2, Maker::Intel) => Support::DoesNotRun(format!(
             "ExLlamaV2 does not run on the {g}: its kernels are a CUDA (and ROCm) Torch extension, built with the CUDA Toolkit; there is no Intel (XPU/SYCL) build ({EXLLAMAV2_README_URL})"
         )),
-        (Runtime::IkLlamaCpp, Maker::Nvidia) => {
-            cc_floor(runtime, gpu, 7.5, "CUDA on Turing or newer (compute capability 7.5 or higher)", IK_LLAMA_CPP_README_URL)
-        }
+        (Runtime::IkLlamaCpp, Maker::Nvidia) => cc_floor(
+            runtime,
+            gpu,
+            7.5,
+            "CUDA on Turing or newer (compute capability 7.5 or higher)",
+            IK_LLAMA_CPP_README_URL,
+        ),
         (Runtime::IkLlamaCpp, _) => Support::DoesNotRun(format!(
             "ik_llama.cpp does not run on the {g}: its only fully functional GPU back end is CUDA on Turing or newer NVIDIA GPUs ({IK_LLAMA_CPP_README_URL})"
         )),
