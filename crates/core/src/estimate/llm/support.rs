@@ -82,8 +82,9 @@ pub struct GpuSupport {
     pub support: Support,
 }
 
-/// The maker as the support table keys it: NVIDIA when the chip has a CUDA compute capability
-/// (partner cards name their board maker as vendor), else the vendor's name.
+/// The maker as the support table keys it: NVIDIA when the chip has a CUDA compute capability,
+/// else the vendor's name, else (a partner card names its board maker, `XFX`, as vendor) the
+/// chip's architecture family: RDNA, CDNA and GCN are AMD's, Xe is Intel's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Maker {
     Nvidia,
@@ -101,7 +102,14 @@ fn maker(gpu: &Gpu) -> Maker {
     } else if v == "intel" {
         Maker::Intel
     } else {
-        Maker::Other
+        let a = gpu.architecture.trim_start().to_ascii_lowercase();
+        if ["rdna", "cdna", "gcn"].iter().any(|f| a.starts_with(f)) {
+            Maker::Amd
+        } else if a.starts_with("xe") {
+            Maker::Intel
+        } else {
+            Maker::Other
+        }
     }
 }
 
@@ -282,6 +290,12 @@ mod tests {
         assert_eq!(support(Runtime::Vllm, &mi), Support::Runs);
         mi.architecture = "CDNA 3".into();
         assert!(matches!(support(Runtime::Vllm, &mi), Support::NotChecked(_)));
+        // A partner card names its board maker: the chip's architecture says AMD.
+        let mut xfx = chip("amd-radeon-pro-w7900");
+        xfx.vendor = "XFX".into();
+        assert_eq!(support(Runtime::Vllm, &xfx), Support::Runs);
+        xfx.architecture = "Unknown".into();
+        assert!(matches!(support(Runtime::Vllm, &xfx), Support::NotChecked(_)));
         // MI50 (gfx906) is not on vLLM's list.
         assert!(matches!(support(Runtime::Vllm, &chip("amd-instinct-mi50-32gb")), Support::DoesNotRun(_)));
     }
