@@ -126,7 +126,6 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         gpu_memory_utilization: a.gpu_memory_utilization,
         max_num_batched_tokens: a.max_num_batched_tokens,
         max_num_seqs: a.max_num_seqs,
-        headroom_verdict_only: false,
         nodes: a.nodes,
         interconnect: a.interconnect.clone(),
         llama_cpp_era: a.llama_cpp_era.clone(),

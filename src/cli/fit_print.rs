@@ -3,6 +3,7 @@
 
 use crate::estimate::fit::{self, BuildFit, FitOptions};
 use crate::estimate::llm::search::{self, Alternatives};
+use crate::estimate::llm::support::Support;
 use crate::estimate::llm::{FitReport, FitVerdict, Parallelism};
 use crate::rig::parts_list::usd;
 
@@ -19,6 +20,15 @@ pub(super) fn print_memory(f: &FitReport, build_name: &str) {
         f.batch,
         f.runtime
     );
+    // Whether the runtime runs on these GPUs, by its own requirements: a refusal is the
+    // verdict's reason; a requirement the catalog cannot check is said, never assumed.
+    for s in &f.runtime_support {
+        match &s.support {
+            Support::DoesNotRun(why) => outln!("  does not run: {why}"),
+            Support::NotChecked(why) | Support::Unpublished(why) => outln!("  runtime support not checked: {why}"),
+            Support::Runs => {}
+        }
+    }
     outln!("  weights {:.1} GiB in all, KV cache {:.1} GiB in all", f.weights_total_gib, f.kv_cache_total_gib);
     let kv = &f.kv_layout;
     if kv.state_layers > 0 {

@@ -462,6 +462,11 @@ fn a_misspelt_workload_name_is_located_at_its_key_with_the_accepted_names() {
             "interconnect",
             ["workload.interconnect: unknown interconnect `ib-xdr`", "ib-ndr", "eth-100"],
         ),
+        (
+            r#"precision: "int4", runtime: "vllmm","#,
+            "runtime",
+            ["workload.runtime: unknown runtime `vllmm`", "vllm", "llama.cpp"],
+        ),
     ] {
         let text = with_workload(fields);
         let e = err(&text);
@@ -473,4 +478,21 @@ fn a_misspelt_workload_name_is_located_at_its_key_with_the_accepted_names() {
         let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
         assert_eq!((e.line, e.column), (line, column), "{key}: {e}");
     }
+}
+
+/// The runtime a build is planned for is part of its workload: read by name (an alias saves as
+/// the canonical name), written only when given, so a file without it saves without it.
+#[test]
+fn the_workload_runtime_round_trips_and_is_optional() {
+    let c = catalog::builtin().expect("catalog");
+    let text = with_workload(r#"precision: "int4", runtime: "VLLM","#);
+    let b = rig::load_str("t.rig.ron", &text, Some(&c)).unwrap_or_else(|e| panic!("{e}"));
+    let w = b.workload.as_ref().expect("workload");
+    assert_eq!(w.runtime, Some(kraftwerk::estimate::llm::Runtime::Vllm));
+    let saved = rig::to_ron_string(&b).expect("ser");
+    assert!(saved.contains(r#"runtime: "vllm""#), "{saved}");
+    assert_eq!(rig::load_str("t.rig.ron", &saved, Some(&c)).expect("reload"), b);
+    let plain = rig::load_str("t.rig.ron", &with_workload(r#"precision: "int4","#), Some(&c)).expect("load");
+    assert_eq!(plain.workload.as_ref().expect("workload").runtime, None);
+    assert!(!rig::to_ron_string(&plain).expect("ser").contains("runtime"));
 }

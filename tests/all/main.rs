@@ -37,6 +37,7 @@ mod llm_presets_2025;
 mod llm_vllm_memory;
 mod model_file;
 mod plan;
+mod plan_fit;
 mod plan_measured;
 mod prices_history;
 mod probe;

@@ -82,10 +82,15 @@ fn assert_contract(c: &Catalog, g: &Goal, out: &PlanOutcome) {
     }
 }
 
-/// 70B at 4-bit, 20 tok/s for one user, one US 15 A / 120 V circuit, used cards allowed: a
-/// builder answers two used 24 GB RTX 3090s (the r/LocalLLaMA staple, about 1.1 kW at the
-/// wall) or one 96 GB RTX PRO 6000; never four 24 GB cards (they need no more than two) and
-/// never anything over the circuit's 1,440 W continuous.
+/// 70B at 4-bit, 20 tok/s for one user, one US 15 A / 120 V circuit, used cards allowed.
+/// `int4` is AWQ-style weights, whose usual runtime is vLLM, and the planner judges (and
+/// saves) that runtime's own verdict, as `kraftwerk fit` does on the saved build (issue 28). A
+/// vLLM user's answer: two 32 GB cards (Radeon AI PRO R9700, RTX 5090) or two 48 GB cards,
+/// or four 16 GB cards; not two 24 GB cards, on which vLLM's KV pool holds only about 5,400
+/// tokens at the default 0.9 utilization, less than the 8,192 asked (vLLM refuses to start;
+/// the r/LocalLLaMA staple of two used RTX 3090 is a llama.cpp answer at `q4_k_m`, see
+/// `expert_70b_used_5000_usd`); never four 24 GB cards (over the circuit) and never anything
+/// over the circuit's 1,440 W continuous.
 #[test]
 fn seventy_b_at_4_bit_on_one_us_circuit() {
     let c = catalog();
@@ -94,27 +99,21 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     assert!(out.results.len() >= 3, "{out:#?}");
     assert_contract(&c, &g, &out);
     let kinds: Vec<(usize, f64)> = out.results.iter().map(|r| cards(&c, r)).collect();
-    assert!(kinds.iter().any(|&(n, m)| n == 2 && (m - 24.0).abs() < 0.1), "{kinds:?}");
-    // Enough memory, and never four 24 GB cards (two hold the model). (Four 16 GB cards on a
-    // board with published slot positions appear since the ProArt X870E lost its assumed ones,
-    // issue 27; they are a real, if dearer, answer.)
+    assert!(kinds.iter().any(|&(n, m)| n == 2 && m >= 32.0), "{kinds:?}");
+    // Enough memory, never two 24 GB cards (vLLM would not start) and never four 24 GB cards.
     assert!(kinds.iter().all(|&(n, m)| n as f64 * m >= 40.0 && (n <= 2 || m < 24.0)), "{kinds:?}");
+    assert!(!kinds.contains(&(2, 24.0)), "{kinds:?}");
     let gpus: Vec<&str> = out.results.iter().map(|r| r.gpus.as_str()).collect();
-    // Cheapest fully priced set first: two 24 GB cards. Used cards allowed, a GPU with a cited
-    // used-market price (`catalog/prices/used.json`) is priced at it (at this writing two used
-    // RTX 3090 Ti at the May 2026 survey's $850 come first); the staple two RTX 3090 are among
-    // the first five answers (at the $1,400 the bulk of July 2026 listings ask, after two RX
-    // 7900 XTX and two Radeon AI PRO R9700; they were third at the $990 best deal GPUPoet's
-    // own quote calls fleeting).
     // Fully priced answers rank first, and there is one (restored, issue 26: a priced AM4
-    // board with positions, the ProArt B550-CREATOR, and priced DDR4 kits).
+    // board with positions, the ProArt B550-CREATOR, and priced DDR4 kits): two 32 GB cards.
     assert!(out.results[0].price_complete, "{gpus:?}");
-    assert_eq!(cards(&c, &out.results[0]), (2, 24.0), "{gpus:?}");
-    // (The blower RTX 3090 TURBO is a catalog chip of its own, an RTX 3090 all the same.)
-    assert!(
-        gpus.iter().take(5).any(|g| *g == "2x RTX 3090" || g.starts_with("2x RTX 3090 TURBO")),
-        "two RTX 3090 near the top: {gpus:?}"
-    );
+    let (count, memory_gib) = cards(&c, &out.results[0]);
+    assert!(count == 2 && memory_gib >= 32.0, "{gpus:?}");
+    // Every answer is saved for vLLM, the runtime it was judged with.
+    for r in &out.results {
+        let rt = r.build.workload.as_ref().and_then(|w| w.runtime);
+        assert_eq!(rt, Some(kraftwerk::estimate::llm::Runtime::Vllm), "{}", r.title);
+    }
     // Distinct GPU sets at the top.
     let distinct: std::collections::BTreeSet<&str> = gpus.iter().take(3).copied().collect();
     assert_eq!(distinct.len(), 3, "{gpus:?}");
@@ -149,7 +148,10 @@ fn qwen3_235b_moe_at_4_bit_in_a_230_v_16_a_room() {
     for r in &out.results {
         let (n, m) = cards(&c, r);
         assert!(n as f64 * m >= weights, "{}: {n} x {m} GiB", r.title);
-        assert!(m < 24.5 || n <= 4, "{}: {n} x {m} GiB", r.title);
+        // Under vLLM (int4's usual runtime, judged as `fit` judges it): four 32 GB cards hold
+        // the weights but leave vLLM's KV pool no room for one 8k sequence, so five 32 GB or
+        // four 48 GB cards are the smallest such answers.
+        assert!(m < 24.5 || n <= 5, "{}: {n} x {m} GiB", r.title);
         assert!(m > 24.5 || n >= 6, "{}: {n} x {m} GiB", r.title);
         assert!(r.eval.fits);
     }
@@ -175,7 +177,11 @@ fn deepseek_v3_at_4_bit_in_a_230_v_16_a_room() {
         let (n, m) = cards(&c, r);
         assert!(n as f64 * m >= 330.0, "{}: {n} x {m} GiB", r.title);
     }
-    let max_q = out.rejected.iter().find(|r| r.what == "4x RTX PRO 6000 Blackwell Max-Q Workstation Edition");
+    // Under vLLM (int4's usual runtime, judged as `fit` judges it) four 96 GB cards leave its
+    // KV pool no room for one 8k sequence beside 330 GiB of weights: five are needed, which at
+    // 600 W each exceed the circuit; five 300 W Max-Q would fit it, but their length is
+    // unknown.
+    let max_q = out.rejected.iter().find(|r| r.what.ends_with("x RTX PRO 6000 Blackwell Max-Q Workstation Edition"));
     if c.gpu("nvidia-rtx-pro-6000-blackwell-max-q").is_some_and(|g| g.length_mm.is_none()) {
         let r = max_q.expect("the Max-Q is named");
         assert_eq!(r.constraint, Constraint::Unknown, "{}", r.reason);

@@ -15,6 +15,7 @@ use kraftwerk_catalog::HasId;
 use kraftwerk_core::estimate::cost::{self, CostReport};
 use kraftwerk_core::estimate::fit::{self, BuildFit, FitOptions};
 use kraftwerk_core::estimate::llm::search::{Alternatives, ContextPoint};
+use kraftwerk_core::estimate::llm::support::Support;
 use kraftwerk_core::estimate::llm::{self, FitReport, FitVerdict, Mode, Precision};
 use kraftwerk_core::estimate::model_file::{ModelFile, read_model_file};
 use kraftwerk_core::rig::Workload;
@@ -109,6 +110,7 @@ pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
             parallel: None,
             nodes: None,
             interconnect: None,
+            runtime: None,
         },
         false,
     )
@@ -136,12 +138,12 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         parallelism,
         cloud_usd_per_hour: Some(s.cloud_usd_per_hour),
         model_file: file,
-        runtime: None,
+        // The runtime the build is planned for (`None`: the precision's usual one).
+        runtime: w.runtime.map(|r| r.to_string()),
         gradient_checkpointing: Some(w.gradient_checkpointing),
         gpu_memory_utilization: None,
         max_num_batched_tokens: None,
         max_num_seqs: None,
-        headroom_verdict_only: false,
         nodes: w.nodes,
         interconnect: w.interconnect.map(|i| i.to_string()),
         // Current llama.cpp builds (the estimate's default era).
@@ -422,6 +424,24 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     });
     if o.cost.is_some() && !o.memory_vs_context.is_empty() {
         context_plot(ui, &o.memory_vs_context, f.context_tokens);
+    }
+    // Whether the runtime runs on the build's GPUs (the same lines `kraftwerk fit` prints).
+    for s in &f.runtime_support {
+        match &s.support {
+            Support::DoesNotRun(why) => {
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(format!("Does not run: {why}"))
+                            .color(verdict_color(FitVerdict::DoesNotFit)),
+                    )
+                    .wrap(),
+                );
+            }
+            Support::NotChecked(why) | Support::Unpublished(why) => {
+                ui.add(egui::Label::new(format!("Runtime support not checked: {why}")).wrap());
+            }
+            Support::Runs => {}
+        }
     }
     if !f.notes.is_empty() {
         ui.add_space(theme::SMALL_GAP);

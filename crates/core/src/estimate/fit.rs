@@ -37,7 +37,8 @@ pub struct FitOptions {
     /// A model read from its file ([`crate::estimate::model_file::read_model_file`]): replaces `model`,
     /// gives the default precision and runtime, and its exact weight bytes.
     pub model_file: Option<ModelFile>,
-    /// Runtime (`llama.cpp`, `exllamav2`, `vllm`); default: the precision's usual one.
+    /// Runtime (`llama.cpp`, `exllamav2`, `vllm`); default: the build's workload runtime, else
+    /// the model file's, else the precision's usual one ([`Runtime::default_for`]).
     pub runtime: Option<String>,
     /// Training: gradient checkpointing; default the build's workload setting, else off.
     pub gradient_checkpointing: Option<bool>,
@@ -49,9 +50,6 @@ pub struct FitOptions {
     /// vLLM `--max-num-seqs` (the sequences of its profiling sampler step); default vLLM's for
     /// the GPU (1024 or 256).
     pub max_num_seqs: Option<u32>,
-    /// Judge the fit by the headroom verdict alone, without vLLM's KV-pool refusal (the
-    /// planner, for now); default false.
-    pub headroom_verdict_only: bool,
     /// Identical nodes the plan spans (the build is one); default the build's workload
     /// setting, else 1.
     pub nodes: Option<u32>,
@@ -298,9 +296,11 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     input.gpu_memory_utilization = opts.gpu_memory_utilization;
     input.max_num_batched_tokens = opts.max_num_batched_tokens;
     input.max_num_seqs = opts.max_num_seqs;
-    input.vllm_pool_verdict = !opts.headroom_verdict_only;
+    // `--runtime`, else the runtime the build is planned for, else the model file's.
     if let Some(rt) = &opts.runtime {
         input.runtime = Some(parse::<Runtime>(rt)?);
+    } else if let Some(rt) = w.and_then(|w| w.runtime) {
+        input.runtime = Some(rt);
     }
     input.gradient_checkpointing =
         opts.gradient_checkpointing.unwrap_or_else(|| w.is_some_and(|w| w.gradient_checkpointing));

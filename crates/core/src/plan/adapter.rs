@@ -18,7 +18,7 @@
 //! in `not_checked` too. The estimators add the `None` figures the goal itself depends on
 //! (prices when there is a budget, the tensor rate when there is a prefill target).
 
-use super::{Goal, ModelRef};
+use super::{Constraint, Goal, ModelRef};
 use crate::check::{self, FindingKind, Need, PartKind as CheckedPart, Severity};
 use crate::estimate::fit::{self, FitOptions};
 use crate::estimate::llm::{self, FitInput, GpuSlot, Mode, Parallelism, Runtime};
@@ -190,22 +190,42 @@ pub struct Screen {
     pub prefill: Option<f64>,
     /// Parallelism the fit code chose.
     pub parallelism: String,
-    /// Why vLLM would refuse to start, when the goal's runtime is vLLM and its KV pool cannot
-    /// hold one sequence of the context (`vLLM's KV pool holds 1,234 tokens, less than one
+    /// Why vLLM would refuse to start, when the runtime judged with ([`runtime_for`]) is vLLM
+    /// and its KV pool cannot hold one sequence of the context (`vLLM's KV pool holds 1,234 tokens, less than one
     /// sequence of 131,072`); `None` otherwise.
     pub kv_pool_short: Option<String>,
 }
 
-/// The fit code's default parallelism for `n` GPUs (as [`fit::for_build`] picks it).
-fn default_parallelism(n: u32, precision: Precision, runtime: Option<Runtime>) -> Parallelism {
-    let llama_cpp = runtime.map_or_else(|| precision.is_gguf(), Runtime::is_llama_cpp_family);
+/// The fit code's default parallelism for `n` GPUs of one node (as [`fit::input_for`] picks
+/// it for a build whose workload names no parallelism).
+fn default_parallelism(n: u32, precision: Precision, runtime: Runtime) -> Parallelism {
     if n == 1 {
         Parallelism::Single
-    } else if llama_cpp || !n.is_power_of_two() {
+    } else if precision.is_gguf() || runtime.is_llama_cpp_family() || !n.is_power_of_two() {
         Parallelism::LayerSplit(n)
     } else {
         Parallelism::TensorParallel(n)
     }
+}
+
+/// The runtime the planner judges a candidate at `precision` with, and writes into its build
+/// ([`make_build`]): the goal's `--runtime`, else the model file's (when the file holds the
+/// weights at this precision, as `kraftwerk fit --model-file` takes it), else the precision's
+/// usual one ([`Runtime::default_for`]: vLLM for int4/AWQ, FP8 and 16-bit weights, llama.cpp
+/// for GGUF, ExLlamaV2 for bits per weight). `kraftwerk fit` on the saved build resolves the
+/// same runtime, so the planner and `fit` give one verdict.
+///
+/// # Errors
+/// The goal's runtime name does not parse.
+pub fn runtime_for(model: &Model, goal: &Goal, precision: Precision) -> Result<Runtime, String> {
+    if let Some(rt) = goal.runtime.as_deref() {
+        return parse_runtime(rt);
+    }
+    Ok(model
+        .file
+        .as_ref()
+        .filter(|f| f.precision == precision)
+        .map_or_else(|| Runtime::default_for(precision), |f| f.runtime))
 }
 
 fn fit_input(model: &Model, goal: &Goal, precision: Precision, n: u32) -> Result<FitInput, String> {
@@ -213,18 +233,14 @@ fn fit_input(model: &Model, goal: &Goal, precision: Precision, n: u32) -> Result
     input.mode = goal.mode.parse::<Mode>().map_err(|e| e.0)?;
     input.context_tokens = goal.context_tokens(model).max(1);
     input.batch = goal.users.max(1);
-    let runtime = goal.runtime.as_deref().map(parse_runtime).transpose()?;
+    // The runtime's own verdict, as `kraftwerk fit` gives it on the saved build (vLLM's: its
+    // KV pool must hold one sequence of the context).
+    let runtime = runtime_for(model, goal, precision)?;
+    input.runtime = Some(runtime);
     input.parallelism = default_parallelism(n, precision, runtime);
-    // A goal that names vLLM is judged on vLLM's own KV pool as well (vLLM refuses to start
-    // when the pool cannot hold one sequence of the context); otherwise the headroom verdict.
-    input.vllm_pool_verdict = runtime == Some(Runtime::Vllm);
     if let Some(f) = model.file.as_ref().filter(|f| f.precision == precision) {
         // As `fit::input_for` does for `kraftwerk fit --model-file`.
         input.file_weights = Some(f.weights);
-        input.runtime = Some(f.runtime);
-    }
-    if runtime.is_some() {
-        input.runtime = runtime;
     }
     Ok(input)
 }
@@ -252,7 +268,7 @@ pub fn screen(
         decode_per_user: r.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s),
         prefill: r.speed.as_ref().and_then(|s| s.prefill_tokens_per_s),
         parallelism: r.parallelism.to_string(),
-        kv_pool_short: r.vllm.as_ref().filter(|p| input.vllm_pool_verdict && !p.holds_one_sequence).map(|p| {
+        kv_pool_short: r.vllm.as_ref().filter(|p| !p.holds_one_sequence).map(|p| {
             format!(
                 "vLLM's KV pool ({:.1} GiB) holds {} tokens, less than one sequence of {} ({:.1} GiB)",
                 p.kv_pool_gib.max(0.0),
@@ -262,6 +278,31 @@ pub fn screen(
             )
         }),
     })
+}
+
+/// Why the runtime the planner judges `precision` with ([`runtime_for`]) cannot be proposed on
+/// the card, by the runtime's own requirements ([`llm::support`]): it does not run there
+/// ([`Constraint::Runtime`]), or the catalog lacks the figure the requirement is stated in
+/// ([`Constraint::Unknown`]: an AMD chip without its `gfx` target under vLLM). `None` when it
+/// runs, when the runtime publishes no requirement (said with the result), and for training
+/// (the inference runtimes do not train).
+pub fn runtime_refusal(
+    catalog: &Catalog,
+    model: &Model,
+    goal: &Goal,
+    card: &CardView,
+    precision: Precision,
+) -> Option<(Constraint, String)> {
+    if goal.is_training() {
+        return None;
+    }
+    let gpu = catalog.gpu_or_card(&card.id)?;
+    let runtime = runtime_for(model, goal, precision).ok()?;
+    match llm::support::support(runtime, gpu) {
+        llm::support::Support::DoesNotRun(why) => Some((Constraint::Runtime, why)),
+        llm::support::Support::NotChecked(why) => Some((Constraint::Unknown, why)),
+        llm::support::Support::Runs | llm::support::Support::Unpublished(_) => None,
+    }
 }
 
 /// Expert weights a hybrid CPU+GPU split of the model on `n` copies of the card puts in system
@@ -476,6 +517,9 @@ pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, na
             parallel: None,
             nodes: None,
             interconnect: None,
+            // The runtime every candidate was judged with, so that `kraftwerk fit` on the saved
+            // build judges it the same way (the search refused an unparsable runtime first).
+            runtime: runtime_for(model, goal, spec.precision).ok(),
         }),
         parts,
         notes: Some(format!("Planned by `kraftwerk plan` for: {}", goal.describe(model))),
@@ -694,7 +738,6 @@ pub fn fit_options(build: &Build, model: &Model) -> FitOptions {
     FitOptions {
         precision: build.workload.as_ref().map(|w| w.precision.to_string()),
         model_file: model.file.as_deref().cloned(),
-        headroom_verdict_only: true,
         ..FitOptions::default()
     }
 }
@@ -706,6 +749,16 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
     let opts = fit_options(build, model);
     match fit::for_build(build, catalog, &opts) {
         Ok(mut f) => {
+            // Whether the runtime runs on the cards, as `fit` says it: a requirement the catalog
+            // cannot check is a figure the goal depends on; one the runtime never published is
+            // said with the result.
+            for s in &f.fit.runtime_support {
+                match &s.support {
+                    llm::support::Support::NotChecked(why) => ev.not_checked.push(format!("runtime: {why}")),
+                    llm::support::Support::Unpublished(why) => ev.not_checked_other.push(format!("runtime: {why}")),
+                    llm::support::Support::Runs | llm::support::Support::DoesNotRun(_) => {}
+                }
+            }
             ev.fits = f.fit.verdict != llm::FitVerdict::DoesNotFit;
             ev.decode_per_user = f.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s);
             ev.decode_total = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);

@@ -197,6 +197,9 @@ pub enum Constraint {
     Used,
     /// Not an option the planner can assemble (SXM modules) or excluded by a must-have part.
     Excluded,
+    /// The runtime does not run on the card, by the runtime's own requirements
+    /// ([`crate::estimate::llm::support`]: vLLM on a compute capability 6.1 Tesla P40).
+    Runtime,
 }
 
 impl std::fmt::Display for Constraint {
@@ -211,6 +214,7 @@ impl std::fmt::Display for Constraint {
             Constraint::Budget => "budget",
             Constraint::Used => "used cards",
             Constraint::Excluded => "excluded",
+            Constraint::Runtime => "runtime",
         })
     }
 }

@@ -53,7 +53,7 @@ pub const HYBRID_CONFIGS: usize = 6;
 /// How far a machine got before it failed: the reason of the furthest is the one reported.
 fn stage(c: Constraint) -> u8 {
     match c {
-        Constraint::Slots | Constraint::Excluded | Constraint::Used => 0,
+        Constraint::Slots | Constraint::Excluded | Constraint::Used | Constraint::Runtime => 0,
         Constraint::Checks => 1,
         Constraint::Power => 2,
         Constraint::Unknown => 3,
@@ -341,6 +341,27 @@ impl State<'_> {
             );
             return None;
         }
+        // The runtime must run on the card (vLLM needs compute capability 7.0, TensorRT-LLM an
+        // NVIDIA GPU, ...): precisions whose runtime does not are not screened, and a card no
+        // precision's runtime runs on is rejected with the runtime's own requirement.
+        let mut refusal = None;
+        let precisions: Vec<Precision> = precisions
+            .iter()
+            .copied()
+            .filter(|&p| match adapter::runtime_refusal(self.catalog, self.model, goal, rep, p) {
+                Some(r) => {
+                    refusal.get_or_insert(r);
+                    false
+                }
+                None => true,
+            })
+            .collect();
+        if precisions.is_empty() {
+            let (constraint, why) = refusal.unwrap_or((Constraint::Runtime, String::new()));
+            self.reject(name.clone(), constraint, format!("{name}: {why}"));
+            return None;
+        }
+        let precisions = &precisions[..];
         let weights_floor =
             precisions.iter().map(|&p| adapter::weights_gib(self.model, p)).fold(f64::INFINITY, f64::min);
         let mut best_speed: Option<(u32, f64, Precision)> = None;

@@ -453,7 +453,7 @@ fn parse_error(file: &str, text: &str, e: &ron::error::SpannedError) -> BuildErr
 }
 
 /// The workload's fields stored as vocabulary names ([`crate::workload`]).
-const WORKLOAD_NAMES: [&str; 4] = ["precision", "mode", "parallel", "interconnect"];
+const WORKLOAD_NAMES: [&str; 5] = ["precision", "mode", "parallel", "interconnect", "runtime"];
 
 /// Position of the `format:` field (not a mention of "format" in a comment).
 fn format_field(text: &str) -> (usize, usize) {
@@ -485,8 +485,8 @@ struct FormatProbe {
 /// outside 0-1, 0 memory kits, a power limit or workload context/batch of 0), unknown part
 /// ids (the message names up to three nearest catalog ids of the field's kind, ranked by the
 /// pickers' search: [`kraftwerk_catalog::search::suggest_ids`]), and (with a catalog) a GPU power
-/// limit outside its card's published range. A workload precision, mode, parallelism or
-/// interconnect the vocabulary ([`crate::workload`]) does not name is refused at its key with
+/// limit outside its card's published range. A workload precision, mode, parallelism,
+/// interconnect or runtime the vocabulary ([`crate::workload`]) does not name is refused at its key with
 /// the accepted names: this is the one loader every face uses (`check`, `fit`, `power`,
 /// `compare`, the planner, the window).
 pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Build, BuildError> {

@@ -12,7 +12,7 @@ pub mod parts_list;
 
 pub use file::{BuildError, load, load_str, save, to_ron_string};
 
-use crate::workload::{Interconnect, Mode, Parallelism, Precision};
+use crate::workload::{Interconnect, Mode, Parallelism, Precision, Runtime};
 use kraftwerk_catalog::{Case, Catalog, Cooler, Cpu, Gpu, LlmModel, MemoryKit, Motherboard, PartsFile, Psu, Storage};
 use serde::{Deserialize, Serialize};
 
@@ -463,7 +463,7 @@ impl Default for Site {
 ///
 /// The vocabulary fields are typed ([`crate::workload`]) and stored in the file as their
 /// names (`precision: "q4_k_m"`, `mode: "inference"`, `parallel: "tp:8"`, `interconnect:
-/// "ib-ndr"`): a name the type does not know is refused when the file is read, located at its
+/// "ib-ndr"`, `runtime: "vllm"`): a name the type does not know is refused when the file is read, located at its
 /// key, with the accepted names listed. A file spelling an alias (`"Q4_K_M"`, `"awq"`,
 /// `"pp:2"`) reads as that value and is saved under its canonical name.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -496,6 +496,14 @@ pub struct Workload {
     /// Link between nodes (`ib-ndr`, `ib-hdr`, `roce-400`, `eth-100`, ...).
     #[serde(default, with = "crate::workload::text_opt")]
     pub interconnect: Option<Interconnect>,
+    /// The runtime the workload is planned for (`vllm`, `llama.cpp`, `exllamav2`, ...; the
+    /// names of [`Runtime`]'s `Display`); `None` = the precision's usual one
+    /// ([`Runtime::default_for`]). `kraftwerk fit`, `compare` and the window's Fit tab estimate
+    /// with it; `fit --runtime` overrides it. `kraftwerk plan` writes the runtime it judged
+    /// every result with, so the saved build fits as the planner said. Files without it
+    /// (every file before it existed) read as `None`; `None` is not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::workload::text_opt")]
+    pub runtime: Option<Runtime>,
 }
 
 fn one_u32() -> u32 {

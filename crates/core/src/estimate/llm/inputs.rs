@@ -362,11 +362,6 @@ pub struct FitInput {
     /// default for the GPU.
     #[serde(default)]
     pub max_num_seqs: Option<u32>,
-    /// Whether the verdict also fails where vLLM's own KV pool
-    /// ([`super::vllm_memory::kv_pool`]) cannot hold one sequence (default true). The planner
-    /// sets it false for now: it still plans with the headroom verdict alone (see the README).
-    #[serde(default = "yes")]
-    pub vllm_pool_verdict: bool,
     /// Identical nodes the plan spans (each is the GPU slice given to [`super::estimate`]);
     /// 1 = the build alone.
     #[serde(default = "one_node")]
@@ -378,10 +373,6 @@ pub struct FitInput {
     /// [`LlamaCppEra::Builds2025To2026`]); other runtimes ignore it.
     #[serde(default)]
     pub llama_cpp_era: LlamaCppEra,
-}
-
-fn yes() -> bool {
-    true
 }
 
 fn one_node() -> u32 {
@@ -412,7 +403,6 @@ impl FitInput {
             gpu_memory_utilization: None,
             max_num_batched_tokens: None,
             max_num_seqs: None,
-            vllm_pool_verdict: true,
             nodes: 1,
             interconnect: None,
             llama_cpp_era: LlamaCppEra::default(),

@@ -70,6 +70,7 @@ pub mod runtime_memory;
 pub mod search;
 mod shape;
 mod speed;
+pub mod support;
 pub mod throughput;
 pub mod vllm_memory;
 
@@ -249,13 +250,18 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         } else {
             FitVerdict::Fits
         };
-        if input.vllm_pool_verdict {
-            overall = overall.max(pool_verdict);
-            for g in &mut gpu_fits {
-                g.verdict = g.verdict.max(pool_verdict);
-            }
-            max_context_tokens = vllm_memory::longest_context(input, pool);
+        overall = overall.max(pool_verdict);
+        for g in &mut gpu_fits {
+            g.verdict = g.verdict.max(pool_verdict);
         }
+        max_context_tokens = vllm_memory::longest_context(input, pool);
+    }
+
+    // The runtime must run on every GPU used ([`support`]): a refusal fails the verdict.
+    let runtime_support =
+        if input.mode.is_training() { Vec::new() } else { support::for_gpus(runtime, used.iter().map(|s| &s.gpu)) };
+    if support::refusal(&runtime_support).is_some() {
+        overall = FitVerdict::DoesNotFit;
     }
 
     let mut notes = notes(input, gpus, used, runtime);
@@ -296,6 +302,7 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         verdict: overall,
         max_context_tokens,
         vllm,
+        runtime_support,
         llama_cpp: runtime_memory::llama_cpp_table(input, used),
         memory_basis: runtime_memory::memory_basis(runtime, input),
         speed_basis: basis::speed_basis(runtime, input),

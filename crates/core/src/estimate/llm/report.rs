@@ -165,7 +165,8 @@ pub struct FitReport {
     pub host_weights_gib: f64,
     /// Per-GPU shares, in slice order (only the GPUs used).
     pub gpus: Vec<GpuFit>,
-    /// The worst verdict of all GPUs used.
+    /// The worst verdict of all GPUs used; does not fit as well when the runtime does not run
+    /// on one of them ([`FitReport::runtime_support`]).
     pub verdict: FitVerdict,
     /// Longest context per sequence that fits at this batch (inference), tokens, capped at the
     /// model's maximum; `None` when not even the weights fit.
@@ -173,6 +174,10 @@ pub struct FitReport {
     /// vLLM's KV pool on the fullest GPU, as vLLM sizes it ([`super::vllm_memory`]); `None`
     /// for other runtimes and for training.
     pub vllm: Option<super::vllm_memory::VllmKvPool>,
+    /// Whether the runtime runs on each GPU model used, by its own requirements
+    /// ([`super::support`]); empty for training. A [`super::support::Support::DoesNotRun`]
+    /// makes the verdict [`FitVerdict::DoesNotFit`] whatever the memory says.
+    pub runtime_support: Vec<super::support::GpuSupport>,
     /// llama.cpp's per-device table (`llama_memory_breakdown_print`) and the `-ngl` /
     /// `--n-cpu-moe` / `-ts` that give it ([`super::runtime_memory`]); `None` for other runtimes.
     pub llama_cpp: Option<super::runtime_memory::LlamaCppFit>,
