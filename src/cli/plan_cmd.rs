@@ -268,7 +268,15 @@ fn result_text(s: &mut String, r: &PlanResult) {
         let _ = writeln!(s, "   not checked (geometry): {w}");
     }
     if let Some(v) = &e.verify_with {
-        let _ = writeln!(s, "   unverified on geometry; what would verify it: {v}");
+        // UNVERIFIED only where the checker says so: one card on a board without positions
+        // has nothing to block or gap, so its verdict stands and the line only says what
+        // would let the geometry rules run too.
+        if e.verdict == Some(crate::check::Verdict::Unverified) {
+            let _ = writeln!(s, "   unverified on geometry; what would verify it: {v}");
+        } else {
+            let _ =
+                writeln!(s, "   geometry rules not run (one card: nothing to block or gap); what would run them: {v}");
+        }
     }
 }
 

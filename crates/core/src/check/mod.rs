@@ -13,6 +13,7 @@ mod pcie;
 mod platform;
 pub use platform::cpu_runs_on_board;
 mod power;
+pub use power::adapter_plugs;
 
 pub use crate::rig::links::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
 pub use coverage::{Coverage, Figure, Need, PartKind, RuleCoverage, ToSupply, UnknownFigure};

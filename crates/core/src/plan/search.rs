@@ -285,7 +285,7 @@ struct State<'a> {
     /// The parts proposed so far, as a small catalog the checker resolves them in.
     work: adapter::Working,
     /// PSU sets by (system W, GPU W, cards, bays), as bit patterns.
-    psu_memo: std::collections::HashMap<(u64, u64, u32, u8), assemble::PsuChoice>,
+    psu_memo: std::collections::HashMap<(u64, u64, super::views::CardPlugs, u32, u8), assemble::PsuChoice>,
 }
 
 /// A part whose unknown figure made a machine "not checked", by kind and catalog index.

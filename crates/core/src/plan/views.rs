@@ -43,6 +43,32 @@ pub struct CardView {
     pub used_market: bool,
     /// An SXM module (needs a baseboard, not a slot).
     pub sxm: bool,
+    /// Its power sockets as `psu-connectors` counts them: native 16-pin (12V-2x6) sockets,
+    /// PCIe 8-pin and 6-pin sockets, and the PCIe 8-pin plugs its 16-pin adapter takes
+    /// ([`crate::check::adapter_plugs`]); all 0 when the card's inputs are unpublished.
+    pub plugs: CardPlugs,
+}
+
+/// A card's power sockets, as the `psu-connectors` rule counts them (see [`CardView::plugs`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct CardPlugs {
+    /// Native 16-pin sockets.
+    pub hpwr_16pin: u8,
+    /// PCIe 8-pin plus 6-pin sockets (each takes one PCIe cable).
+    pub pcie: u8,
+    /// PCIe 8-pin plugs the card's 16-pin adapter takes when the PSU has no native 16-pin.
+    pub adapter_plugs: u8,
+}
+
+impl CardPlugs {
+    /// PCIe 8-pin cables a PSU with `psu_hpwr` native 16-pin cables (unknown: none) must have
+    /// to feed `m` of these cards, as `psu-connectors` counts them: their PCIe sockets, and an
+    /// adapter's plugs for each 16-pin socket the PSU cannot feed natively.
+    pub fn pcie_needed(self, m: u32, psu_hpwr: Option<u8>) -> u32 {
+        let hpwr = m * u32::from(self.hpwr_16pin);
+        let short = hpwr.saturating_sub(u32::from(psu_hpwr.unwrap_or(0)));
+        m * u32::from(self.pcie) + short * u32::from(self.adapter_plugs)
+    }
 }
 
 /// One expansion slot.
@@ -193,6 +219,10 @@ pub struct PsuView {
     pub price_usd: Option<f64>,
     /// Its connector counts are published.
     pub figures_known: bool,
+    /// Native 16-pin (12V-2x6) cables, if published.
+    pub hpwr_16pin: Option<u8>,
+    /// PCIe 8-pin cables, if published.
+    pub pcie_8pin: Option<u8>,
 }
 
 /// Views of every part the search may pick, each list in catalog (id) order.
@@ -268,6 +298,11 @@ fn card_view(idx: usize, g: &kraftwerk_catalog::Gpu, chip: &kraftwerk_catalog::G
         price_usd: g.price_usd,
         used_market: used_market(g),
         sxm: g.form_factor == GpuFormFactor::Sxm,
+        plugs: g.power_inputs.map_or_else(CardPlugs::default, |i| CardPlugs {
+            hpwr_16pin: i.hpwr_16pin,
+            pcie: i.pcie_8pin.saturating_add(i.pcie_6pin),
+            adapter_plugs: if i.hpwr_16pin > 0 { crate::check::adapter_plugs(g) } else { 0 },
+        }),
     }
 }
 
@@ -408,6 +443,8 @@ pub fn parts(catalog: &Catalog, mains_v: f64) -> Parts {
             figures_known: p.connectors.hpwr_16pin.is_some()
                 && p.connectors.pcie_8pin.is_some()
                 && p.connectors.eps_8pin.is_some(),
+            hpwr_16pin: p.connectors.hpwr_16pin,
+            pcie_8pin: p.connectors.pcie_8pin,
         })
         .collect();
     Parts { cards, boards, cpus, kits, coolers, cases, psus, twin_cards }

@@ -15,7 +15,7 @@ use super::{
 };
 use crate::estimate::power;
 use crate::plan::adapter::{self, BoardView, CardView, CaseView, Evaluation, PartRef, Spec};
-use crate::plan::views::SlotView;
+use crate::plan::views::{CardPlugs, SlotView};
 use crate::plan::{Constraint, Form, PlanResult};
 use crate::rig::edit::{SlotOption, choose_slots};
 use std::collections::BTreeMap;
@@ -331,7 +331,7 @@ impl<'a> State<'a> {
             let dc = adapter::dc_load_w(&sizing, self.work.catalog());
             let gpu_w = card.board_power_w;
             let system_w = (dc - gpu_w * f64::from(c.n)).max(0.0);
-            let sets = self.psu_sets(system_w, gpu_w, c.n, case.psu_bays);
+            let sets = self.psu_sets(system_w, gpu_w, card.plugs, c.n, case.psu_bays);
             if sets.is_empty() && stage(Constraint::Power) >= stage(last.0) {
                 last = (
                     Constraint::Power,
@@ -431,17 +431,17 @@ impl<'a> State<'a> {
     /// PSU sets: k identical units that carry the system (on the first) and the cards, each
     /// under the sustained guideline; units with published connector counts first, then
     /// cheapest first; with the PSU feeding each card.
-    fn psu_sets(&mut self, system_w: f64, gpu_w: f64, n: u32, bays: u8) -> PsuChoice {
-        let key = (system_w.to_bits(), gpu_w.to_bits(), n, bays);
+    fn psu_sets(&mut self, system_w: f64, gpu_w: f64, plugs: CardPlugs, n: u32, bays: u8) -> PsuChoice {
+        let key = (system_w.to_bits(), gpu_w.to_bits(), plugs, n, bays);
         if let Some(hit) = self.psu_memo.get(&key) {
             return hit.clone();
         }
-        let sets = self.psu_sets_uncached(system_w, gpu_w, n, bays);
+        let sets = self.psu_sets_uncached(system_w, gpu_w, plugs, n, bays);
         self.psu_memo.insert(key, sets.clone());
         sets
     }
 
-    fn psu_sets_uncached(&self, system_w: f64, gpu_w: f64, n: u32, bays: u8) -> PsuChoice {
+    fn psu_sets_uncached(&self, system_w: f64, gpu_w: f64, plugs: CardPlugs, n: u32, bays: u8) -> PsuChoice {
         // PSUs are sorted once per search (known figures, then unit price); a set of k costs at
         // least one unit, so the scan of a group stops once a unit costs more than the dearest
         // of the sets kept that keep the recommended headroom (a set without it ranks after
@@ -462,6 +462,17 @@ impl<'a> State<'a> {
             let per = p.rated_w * adapter::PSU_GUIDELINE;
             let found = (1..=bays.clamp(1, MAX_PSUS)).find_map(|k| {
                 let feeds = pack(system_w, gpu_w, n, usize::from(k), per)?;
+                // Enough PCIe cables for the cards each unit feeds (where the PSU's count is
+                // published), as `psu-connectors` counts them: a set that rule would fail is
+                // not offered (the search tried only the cheapest few sets, all short of cables
+                // for a card with three 8-pin sockets, and gave up).
+                let cabled = (0..usize::from(k)).all(|j| {
+                    let m = feeds.iter().filter(|&&f| f == j).count() as u32;
+                    p.pcie_8pin.is_none_or(|have| plugs.pcie_needed(m, p.hpwr_16pin) <= u32::from(have))
+                });
+                if !cabled {
+                    return None;
+                }
                 // Each unit's full-load DC: the system on the first, the cards it feeds.
                 let margin = (0..usize::from(k)).all(|j| {
                     let load =
