@@ -280,6 +280,26 @@ impl Catalog {
         let mut set = 0;
         let prefix = MSRP_PREFIX;
         lay_cited!(self, file, prefix, false, set, gpus, gpu_cards, cpus, motherboards, psus, coolers, cases, memory);
+        // The chip vendor's own card (NVIDIA's "RTX PRO 6000 Blackwell Workstation Edition"
+        // card record beside the chip of that name) is the product the launch or list price is
+        // for: an unpriced first-party card takes its chip's entry. Partner cards do not (their
+        // prices are their own).
+        let chip_vendor: std::collections::HashMap<String, String> =
+            self.gpus.iter().map(|g| (g.id.clone(), g.vendor.clone())).collect();
+        for card in &mut self.gpu_cards {
+            let users = card.price_source.as_deref() == Some(crate::price_labels::USER_PRICE_SOURCE);
+            if users || card.price_usd.is_some() {
+                continue;
+            }
+            let Some(p) = file.get(&card.chip).filter(|p| p.usd.is_finite() && p.usd > 0.0) else { continue };
+            if !chip_vendor.get(&card.chip).is_some_and(|v| v.eq_ignore_ascii_case(&card.vendor)) {
+                continue;
+            }
+            card.price_usd = Some(p.usd);
+            card.price_date = Some(p.date.clone());
+            card.price_source = Some(format!("{} (the chip vendor's own card)", source_label(prefix, p)));
+            set += 1;
+        }
         set
     }
 
@@ -316,5 +336,29 @@ impl Catalog {
             c.apply_used_prices(f);
         }
         c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The chip vendor's own card takes its chip's list price; a partner card of a priced chip
+    /// does not. Seen failing before first-party cards were priced: the planner offered "2x RTX
+    /// PRO 6000 Blackwell Workstation Edition ... prices unknown" beside the chip's $8,565.
+    #[test]
+    fn a_first_party_card_takes_its_chips_list_price_and_a_partner_card_does_not() {
+        let c = match crate::load::builtin() {
+            Ok(c) => c,
+            Err(e) => panic!("catalog: {e}"),
+        };
+        let card = |id: &str| c.gpu_cards.iter().find(|g| g.id == id).unwrap_or_else(|| panic!("{id}"));
+        let chip = |id: &str| c.gpus.iter().find(|g| g.id == id).unwrap_or_else(|| panic!("{id}"));
+        let first_party = card("nvidia-rtx-pro-6000-blackwell-workstation-edition-96gb-gddr7");
+        assert_eq!(first_party.price_usd, chip(&first_party.chip).price_usd);
+        assert!(first_party.price_usd.is_some());
+        assert!(first_party.price_source.as_deref().is_some_and(|s| s.contains("the chip vendor's own card")));
+        // Every card priced this way is its chip vendor's own.
+        for g in c.gpu_cards.iter().filter(|g| g.price_source.as_deref().is_some_and(|s| s.contains("own card"))) {
+            assert!(g.vendor.eq_ignore_ascii_case(&chip(&g.chip).vendor), "{}", g.id);
+        }
     }
 }
