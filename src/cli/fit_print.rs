@@ -409,6 +409,9 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
         for c in &b.calibrated_to {
             outln!("    - {c}");
         }
+        for n in &b.not_measured_on {
+            outln!("  not validated: {n}");
+        }
         outln!("  measure it: {}", b.measure);
     }
     if let Some(c) = &result.cost {

@@ -144,3 +144,43 @@ fn lga1700_cores_take_ddr4_and_ddr5() {
     let memory_type: Vec<_> = report.findings.iter().filter(|f| f.rule == "memory-type").collect();
     assert!(memory_type.iter().all(|f| f.severity != Severity::Error), "{memory_type:?}");
 }
+
+/// A speed figure on a GPU of a maker no held row was measured on says so (a new user saw 4x
+/// Arc A770 at 34.6 tok/s with a basis listing only NVIDIA rows): the text names the GPU and
+/// that the NVIDIA-measured efficiencies are applied unvalidated; an NVIDIA build has no such
+/// line.
+#[test]
+fn speed_on_a_gpu_maker_without_held_rows_is_marked_not_validated() {
+    let dir = std::env::temp_dir().join(format!("kw-not-validated-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let nvidia = crate::common::builds("2x-rtx-4090-x870e.rig.ron");
+    let text = std::fs::read_to_string(&nvidia).expect("reference build");
+    let amd = dir.join("2x-7900xtx.rig.ron");
+    std::fs::write(&amd, text.replace("nvidia-geforce-rtx-4090", "amd-radeon-rx-7900-xtx")).expect("write");
+    let args = |b: &str| {
+        vec![
+            "fit".to_owned(),
+            b.to_owned(),
+            "--model".into(),
+            "llama-3.1-8b".into(),
+            "--precision".into(),
+            "q4_k_m".into(),
+        ]
+    };
+    let run = |b: &str| {
+        let a = args(b);
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        let out = crate::common::kw(&refs);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let on_amd = run(amd.to_str().expect("utf-8 path"));
+    assert!(
+        on_amd.contains("not validated: Radeon RX 7900 XTX (AMD): no held speed row was measured on an AMD GPU"),
+        "{on_amd}"
+    );
+    // llama.cpp's breakdown names an AMD device as its HIP build does (ROCm0), not CUDA0.
+    assert!(on_amd.contains("ROCm0 (amd-radeon-rx-7900-xtx)") && !on_amd.contains("CUDA0"), "{on_amd}");
+    let on_nvidia = run(&nvidia);
+    assert!(!on_nvidia.contains("not validated"), "{on_nvidia}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

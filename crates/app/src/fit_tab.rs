@@ -492,6 +492,9 @@ fn basis(ui: &mut egui::Ui, o: &BuildFit) {
                     .as_ref()
                     .map_or_else(|| f.runtime.to_string(), |e| format!("{}, calibrated to {e}", f.runtime));
                 basis_block(ui, "Speed", &runtime, s.band_pct, &s.calibrated_to, &s.measure);
+                for n in &s.not_measured_on {
+                    ui.add(egui::Label::new(RichText::new(format!("Not validated: {n}")).color(theme::WARNING)).wrap());
+                }
             }
         });
 }

@@ -23,6 +23,34 @@ pub struct SpeedBasis {
     /// The command that measures decode and prefill for this fit on the user's machine, and
     /// what to read from it (its output can be given back with `kraftwerk fit --measured`).
     pub measure: String,
+    /// The fit's GPUs of a maker no held row was measured on (every speed row of every runtime
+    /// above is an NVIDIA GPU), one line each: there the efficiencies measured on NVIDIA GPUs
+    /// are applied to the GPU's own bandwidth and rates, unvalidated. Empty for NVIDIA GPUs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_measured_on: Vec<String>,
+}
+
+/// The GPUs in `gpus` whose maker no speed row of the test tables was measured on (all rows are
+/// NVIDIA GPUs): one line each, for [`SpeedBasis::not_measured_on`].
+pub fn not_measured_on(gpus: &[super::inputs::GpuSlot]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for g in gpus.iter().map(|s| &s.gpu) {
+        let maker = super::support::chip_maker(g);
+        if maker == Some("NVIDIA") {
+            continue;
+        }
+        let maker = maker.unwrap_or("unknown maker's");
+        let line = format!(
+            "{} ({}): no held speed row was measured on an {} GPU; the efficiencies measured on NVIDIA GPUs are \
+             applied to its bandwidth and rates, so this figure is unvalidated there (measure it, then give the \
+             result back with --measured)",
+            g.name, maker, maker
+        );
+        if !out.contains(&line) {
+            out.push(line);
+        }
+    }
+    out
 }
 
 /// The speed basis for `runtime` and the fit `input` (model id, context and batch go into the
@@ -125,5 +153,11 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
         ),
     };
     let era = (runtime == Runtime::LlamaCpp).then(|| input.llama_cpp_era.to_string());
-    SpeedBasis { calibrated_to: calibrated_to.into_iter().map(str::to_owned).collect(), band_pct, era, measure }
+    SpeedBasis {
+        calibrated_to: calibrated_to.into_iter().map(str::to_owned).collect(),
+        band_pct,
+        era,
+        measure,
+        not_measured_on: Vec::new(),
+    }
 }

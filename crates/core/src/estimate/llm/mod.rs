@@ -305,7 +305,10 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         runtime_support,
         llama_cpp: runtime_memory::llama_cpp_table(input, used),
         memory_basis: runtime_memory::memory_basis(runtime, input),
-        speed_basis: basis::speed_basis(runtime, input),
+        speed_basis: basis::SpeedBasis {
+            not_measured_on: basis::not_measured_on(used),
+            ..basis::speed_basis(runtime, input)
+        },
         speed,
         notes,
         assumptions: assumptions(input, runtime),

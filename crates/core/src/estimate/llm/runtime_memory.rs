@@ -214,7 +214,7 @@ impl<'a> Layout<'a> {
             let copy_b = if host_experts > 0 { self.expert_layer_b / 3.0 } else { 0.0 };
             let compute_b = if last { self.logits_b } else { 0.0 } + copy_b;
             rows.push(DeviceRow {
-                device: format!("CUDA{i} ({})", slot.gpu.id),
+                device: format!("{}{i} ({})", llama_cpp_backend(super::support::chip_maker(&slot.gpu)), slot.gpu.id),
                 free_mib: Some(self.free[i]),
                 model_mib: model_b / MIB,
                 context_mib: context_b / MIB,
@@ -361,5 +361,18 @@ pub fn memory_basis(runtime: Runtime, input: &FitInput) -> MemoryBasis {
             band_pct: None,
             measure: format!("load <{id}> at context {ctx} and read nvidia-smi --query-gpu=memory.used --format=csv"),
         }
+    }
+}
+
+/// The name llama.cpp gives a device of this maker in its memory breakdown: its CUDA back end
+/// names devices `CUDA0`, the HIP build of it `ROCm0` (ggml-cuda's `GGML_CUDA_NAME` under
+/// `GGML_USE_HIP`), the SYCL back end `SYCL0` (the README's back end for Intel GPUs: "SYCL: Intel
+/// and Nvidia GPU"); another maker's device is `GPU0` here (a Vulkan build names it `Vulkan0`).
+fn llama_cpp_backend(maker: Option<&str>) -> &'static str {
+    match maker {
+        Some("NVIDIA") => "CUDA",
+        Some("AMD") => "ROCm",
+        Some("Intel") => "SYCL",
+        _ => "GPU",
     }
 }

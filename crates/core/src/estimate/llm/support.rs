@@ -113,6 +113,18 @@ fn maker(gpu: &Gpu) -> Maker {
     }
 }
 
+/// The GPU's maker as the support table reads it (see [`Maker`]: a partner card's board maker is
+/// not its chip's): `"NVIDIA"`, `"AMD"`, `"Intel"`, or `None` when neither the chip's figures
+/// nor its architecture say.
+pub fn chip_maker(gpu: &Gpu) -> Option<&'static str> {
+    match maker(gpu) {
+        Maker::Nvidia => Some("NVIDIA"),
+        Maker::Amd => Some("AMD"),
+        Maker::Intel => Some("Intel"),
+        Maker::Other => None,
+    }
+}
+
 /// The chip's CUDA compute capability as a number (`"8.6"` → 8.6); `None` when not given or
 /// not a number.
 fn compute_capability(gpu: &Gpu) -> Option<f64> {
