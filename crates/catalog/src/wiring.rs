@@ -347,6 +347,26 @@ mod tests {
         }
     }
 
+    /// A wired Mini-ITX board with one PCIe slot has it in position 1: the form factor has one
+    /// expansion position and the slot fills it (the derivation the entries' notes cite). Seen
+    /// failing on the ten AM4, LGA1151 and LGA1200 entries that had no position.
+    #[test]
+    fn a_wired_mini_itx_board_with_one_slot_has_it_in_position_1() {
+        let c = match crate::load::builtin() {
+            Ok(c) => c,
+            Err(e) => panic!("the built-in catalog does not load: {e}"),
+        };
+        let one_slot: Vec<&crate::Motherboard> = c
+            .motherboards
+            .iter()
+            .filter(|b| b.form_factor == crate::FormFactor::MiniItx && b.pcie_slots.len() == 1)
+            .collect();
+        assert!(one_slot.len() >= 17, "wired one-slot Mini-ITX boards: {}", one_slot.len());
+        let without: Vec<&str> =
+            one_slot.iter().filter(|b| b.pcie_slots[0].position != Some(1)).map(|b| b.id.as_str()).collect();
+        assert!(without.is_empty(), "Mini-ITX boards whose one slot is not in position 1: {without:?}");
+    }
+
     #[test]
     fn entry_anchors_skip_comments() {
         let t = "// board: \"x\"\n[(board: \"a\"), (board: \"b\")]";
