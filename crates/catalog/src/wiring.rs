@@ -367,6 +367,28 @@ mod tests {
         assert!(without.is_empty(), "Mini-ITX boards whose one slot is not in position 1: {without:?}");
     }
 
+    /// The DDR5 PRIME Z790-P has its PCIe 5.0 CPU x16 slot (OpenDB lists four x16 Gen4 slots;
+    /// its firmware slot table, wired in lga1700.ron, has one Gen5 CPU slot and three chipset
+    /// x4). Seen failing before the board was wired.
+    #[test]
+    fn the_ddr5_prime_z790_p_has_its_pcie_5_cpu_slot() {
+        let c = match crate::load::builtin() {
+            Ok(c) => c,
+            Err(e) => panic!("the built-in catalog does not load: {e}"),
+        };
+        let Some(b) = c.motherboards.iter().find(|b| b.id == "asus-z790-prime-p-ddr5-atx") else {
+            panic!("asus-z790-prime-p-ddr5-atx is not in the catalog")
+        };
+        let gen5: Vec<&str> = b
+            .pcie_slots
+            .iter()
+            .filter(|s| s.pcie_gen == 5 && s.electrical_lanes == 16 && s.lane_source == crate::LaneSource::Cpu)
+            .map(|s| s.name.as_str())
+            .collect();
+        assert_eq!(gen5, ["PCIEx16(G5)"], "{:?}", b.pcie_slots);
+        assert_eq!(b.pcie_slots.len(), 5);
+    }
+
     #[test]
     fn entry_anchors_skip_comments() {
         let t = "// board: \"x\"\n[(board: \"a\"), (board: \"b\")]";
