@@ -15,6 +15,8 @@
 //! Rules: a figure OpenDB does not give is left out (`None` in Kraftwerk), never 0. A file that
 //! is not valid JSON or violates the schema (a figure of the wrong type, a required field
 //! missing) is skipped and listed in `skipped` with its path and reason: no half-filled part.
+//! A file named in [`NOT_IMPORTED`] (a second record of a product, with figures that product
+//! cannot have) is listed in `skipped` the same way, with its reason.
 //! Parts outside the scope of an LLM machine are counted per reason in `import.out_of_scope`.
 //! A curated part in `catalog/*.ron` whose notes cite an OpenDB file takes that file's part's
 //! id, so the curated figures override the imported ones figure by figure at load.
