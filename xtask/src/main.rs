@@ -15,6 +15,8 @@
 //! Rules: a figure OpenDB does not give is left out (`None` in Kraftwerk), never 0. A file that
 //! is not valid JSON or violates the schema (a figure of the wrong type, a required field
 //! missing) is skipped and listed in `skipped` with its path and reason: no half-filled part.
+//! A file named in [`NOT_IMPORTED`] (a second record of a product, with figures that product
+//! cannot have) is listed in `skipped` the same way, with its reason.
 //! Parts outside the scope of an LLM machine are counted per reason in `import.out_of_scope`.
 //! A curated part in `catalog/*.ron` whose notes cite an OpenDB file takes that file's part's
 //! id, so the curated figures override the imported ones figure by figure at load.
@@ -31,6 +33,35 @@ use std::process::{Command, Stdio};
 
 const DB: &str = "BuildCores OpenDB";
 const REPO: &str = "https://github.com/buildcores/buildcores-open-db";
+
+/// AMD's statement on PCIe 4.0 for AM4 boards from before the 500 series, as quoted by PCGamesN.
+const AMD_PRE_X570: &str = "AMD: 'PCIe 4.0 will not be an option ultimately available to pre-X570 motherboards' (https://www.pcgamesn.com/amd/pcie-4-0-x470-b450-support-bios-beta)";
+
+/// OpenDB files the import leaves out by name, with the reason: a second record of a product
+/// another file already lists (both give the same part number) whose figures contradict that
+/// product. Each is written to `skipped` with its reason, so `catalog audit` names it; the
+/// other file stays the one part.
+const NOT_IMPORTED: [(&str, &str); 2] = [
+    (
+        "open-db/Motherboard/a8868ad9-23e8-4a3b-b0af-20ba9a5f6e74.json",
+        "duplicate of open-db/Motherboard/b0dba118-caa7-4a04-b622-c0433fb81586.json (ROG STRIX B450-F GAMING; both give part number 90MB0YS0-M0EAY0), which is imported; this record lists three PCIe 4.0 x16 slots and four M.2 sockets, which a B450 board does not have (AMD: 'PCIe 4.0 will not be an option ultimately available to pre-X570 motherboards', https://www.pcgamesn.com/amd/pcie-4-0-x470-b450-support-bios-beta; e-catalog lists PCI Express 3.0 and two M.2 for this board, https://e-catalog.com/cmp/61047/tuf-b450-pro-gaming-vs-rog-strix-b450-f-gaming)",
+    ),
+    (
+        "open-db/Motherboard/c29641ca-42b7-4085-94dd-972344276817.json",
+        "duplicate of open-db/Motherboard/b3905c0f-8b1b-4e4e-8e76-e7a091523654.json (MSI B450 TOMAHAWK MAX; both give part number 'B450 TOMAHAWK MAX'), which is imported; this record lists PCIe 4.0 slots and two PCIe 4.0 M.2 sockets, which a B450 board does not have (AMD: 'PCIe 4.0 will not be an option ultimately available to pre-X570 motherboards', https://www.pcgamesn.com/amd/pcie-4-0-x470-b450-support-bios-beta; e-catalog lists PCI Express 3.0 and one M.2 for this board, https://e-catalog.com/cmp/61147/b450-tomahawk-max-vs-rog-strix-b450-f-gaming)",
+    ),
+];
+
+/// AM4 chipsets from before the 500 series, whose boards never run PCIe 4.0 ([`AMD_PRE_X570`]).
+const AM4_BEFORE_PCIE4: [&str; 5] = ["A320", "B350", "X370", "B450", "X470"];
+
+/// OpenDB's slot generation for a board on `chipset` (`A320`, `B450`, ...), or `None` (unknown)
+/// where it is one the board cannot run: OpenDB gives PCIe 4.0 for most A320/B350/X370/B450/X470
+/// boards. The figure is not lowered to 3.0 (those boards' chipset slots are PCIe 2.0; which
+/// slot is which the summary does not say), it is unknown.
+fn slot_gen(chipset: &str, listed: Option<u8>) -> Option<u8> {
+    listed.filter(|g| *g <= 3 || !AM4_BEFORE_PCIE4.contains(&chipset))
+}
 
 /// Outcome of mapping one OpenDB file.
 enum Outcome {
@@ -85,6 +116,10 @@ fn run() -> Result<(), String> {
         let mut skipped = Vec::new();
         let mut scope: BTreeMap<String, usize> = BTreeMap::new();
         for path in &paths {
+            if let Some((_, why)) = NOT_IMPORTED.iter().find(|(p, _)| *p == path.as_str()) {
+                skipped.push(json!({"path": path, "reason": why}));
+                continue;
+            }
             let text = reader.read(&commit, path)?;
             let mapped = serde_json::from_slice::<Value>(&text)
                 .map_err(|e| format!("not valid JSON: {e}"))
@@ -504,13 +539,23 @@ fn board(v: &Value, ctx: &Ctx) -> Mapped {
     let chipset = string(v, "chipset")?.unwrap_or("unknown");
     let chipset = chipset.trim_start_matches("Intel ").trim_start_matches("AMD ");
     let mut summary = Vec::new();
+    let mut gen_unknown = false;
     if let Some(Value::Array(list)) = v.get("pcie_slots") {
         for s in list {
             let q = count(s, "quantity")?.ok_or("`pcie_slots[].quantity` missing")?;
             let lanes = count(s, "lanes")?.ok_or("`pcie_slots[].lanes` missing")?;
-            let pcie_gen = string(s, "gen")?.and_then(|g| g.split('.').next()?.parse::<u8>().ok());
+            let listed = string(s, "gen")?.and_then(|g| g.split('.').next()?.parse::<u8>().ok());
+            let pcie_gen = slot_gen(chipset, listed);
+            gen_unknown |= pcie_gen != listed;
             summary.push(json!({"quantity": q, "lanes": lanes, "pcie_gen": pcie_gen}));
         }
+    }
+    if gen_unknown {
+        let notes = format!(
+            "{} Slot PCIe generations unknown: OpenDB gives PCIe 4.0, which AMD does not support on a {chipset} board ({AMD_PRE_X570}).",
+            m["notes"].as_str().unwrap_or_default()
+        );
+        m.insert("notes".into(), json!(notes));
     }
     let m2: Vec<String> = match v.get("m2_slots") {
         Some(Value::Array(list)) => {

@@ -43,7 +43,7 @@ pub struct ImportMeta {
 }
 
 /// A database file the importer skipped: its path and why (malformed, schema violation, a
-/// required figure missing).
+/// required figure missing, or a duplicate record the importer leaves out by name).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SkippedFile {
