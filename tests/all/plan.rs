@@ -88,7 +88,7 @@ fn assert_contract(c: &Catalog, g: &Goal, out: &PlanOutcome) {
         let modules = u32::from(kit.modules) * u32::from(m.kits);
         let channels = u32::from(b.memory_channels) * u32::from(b.cpu_sockets.max(1));
         assert!(
-            modules % channels == 0 || modules == u32::from(b.memory_slots),
+            modules.is_multiple_of(channels) || modules == u32::from(b.memory_slots),
             "{}: {modules} modules on {channels} channels, {} slots",
             r.title,
             b.memory_slots
@@ -847,8 +847,7 @@ fn hybrid_ram_is_ranked_at_the_speed_the_cpu_runs_it() {
     assert!(!hybrids.is_empty(), "a hybrid answer: {:?}", out.results.iter().map(|r| &r.title).collect::<Vec<_>>());
     for r in hybrids {
         let res = r.build.resolve(&priced);
-        let (cpu, board, (kit, kits)) =
-            (res.cpu.expect("cpu"), res.board.expect("board"), res.memory.expect("memory"));
+        let (cpu, board, (kit, kits)) = (res.cpu.expect("cpu"), res.board.expect("board"), res.memory.expect("memory"));
         let speed = kraftwerk::estimate::fit::ram_speed(&res).expect("speed").mt_s;
         let gb = kit.total_gb() * u32::from(kits);
         let cost = kit.price_usd.expect("priced kit") * f64::from(kits);
@@ -858,7 +857,7 @@ fn hybrid_ram_is_ranked_at_the_speed_the_cpu_runs_it() {
             let Some(price) = other.price_usd else { continue };
             for n in 1..=u32::from(board.memory_slots) / u32::from(other.modules) {
                 let modules = n * u32::from(other.modules);
-                let even = modules % channels == 0 || modules == u32::from(board.memory_slots);
+                let even = modules.is_multiple_of(channels) || modules == u32::from(board.memory_slots);
                 let fits = board.max_memory_gb.is_none_or(|max| n * other.total_gb() <= max);
                 if !even || !fits || n * other.total_gb() < gb {
                     continue;

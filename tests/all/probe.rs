@@ -264,7 +264,12 @@ fn cancel_takes_effect_within_a_second() {
         assert!(!report.devices[0].faulty);
         // Incomplete, not failed (the CPU backend's run is not measured on a GPU either).
         assert!(report.verdicts.iter().any(|v| v.check == "cancelled" && v.grade == Grade::Warn));
-        assert_eq!(report.overall, Grade::NotMeasured, "a cancelled run is incomplete, not failed: {:#?}", report.verdicts);
+        assert_eq!(
+            report.overall,
+            Grade::NotMeasured,
+            "a cancelled run is incomplete, not failed: {:#?}",
+            report.verdicts
+        );
     }
 }
 
@@ -586,7 +591,19 @@ fn a_zero_gemm_rate_is_not_measured() {
 #[test]
 fn probe_on_the_cpu_backend_exits_3_and_says_no_gpu_was_measured() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
-        .args(["probe", "--backend", "cpu", "--seconds", "0", "--size", "64", "--precision", "fp32", "--iterations", "3"])
+        .args([
+            "probe",
+            "--backend",
+            "cpu",
+            "--seconds",
+            "0",
+            "--size",
+            "64",
+            "--precision",
+            "fp32",
+            "--iterations",
+            "3",
+        ])
         .output()
         .expect("run kraftwerk");
     let text = String::from_utf8_lossy(&out.stdout);

@@ -241,7 +241,7 @@ pub static MEMORY_POPULATION: Rule = Rule {
                 vec![PartRef::Memory, PartRef::Motherboard],
                 format!("Use {} modules (one per channel).", b.memory_channels),
             ));
-        } else if modules % channels != 0 && modules != u32::from(b.memory_slots) {
+        } else if !modules.is_multiple_of(channels) && modules != u32::from(b.memory_slots) {
             // Each socket's CPU has `memory_channels` channels; the modules spread over all.
             let (lower, upper) = ((modules / channels) * channels, modules.div_ceil(channels) * channels);
             out.push(finding(

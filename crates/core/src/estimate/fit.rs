@@ -155,7 +155,12 @@ pub fn ram_speed(r: &Resolved<'_>) -> Option<RamSpeed> {
 /// The speed `kits` of `kit` run at beside `cpu` on a board with `sockets` CPU sockets
 /// ([`RamSpeed`]): the kit's rating capped by the CPU's rated speed for the DIMMs per channel.
 /// [`ram_speed`] for a build; the planner ranks kits by it before they are in a build.
-pub fn ram_speed_of(cpu: &kraftwerk_catalog::Cpu, kit: &kraftwerk_catalog::MemoryKit, kits: u8, sockets: u32) -> RamSpeed {
+pub fn ram_speed_of(
+    cpu: &kraftwerk_catalog::Cpu,
+    kit: &kraftwerk_catalog::MemoryKit,
+    kits: u8,
+    sockets: u32,
+) -> RamSpeed {
     let sockets = sockets.max(1);
     let modules_per_socket = u32::from(kit.modules) * u32::from(kits) / sockets;
     let dpc = modules_per_socket.div_ceil(u32::from(cpu.memory_channels.max(1))).max(1);

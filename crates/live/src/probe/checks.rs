@@ -392,13 +392,13 @@ pub fn grade_report(report: &ProbeReport) -> Vec<ProbeCheck> {
     if report.backend == super::Backend::Cpu && !report.devices.is_empty() {
         // The CPU backend checks the pipeline, not a GPU: its rates are the CPU's, so the
         // probe measured no GPU and is not a pass.
-        let why = report.backend_note.as_deref().map_or_else(String::new, |n| format!(" ({n})"));
+        let why = report.backend_note.as_deref().unwrap_or("CPU backend");
         out.push(ProbeCheck::new(
             "backend",
             None,
             None,
             Grade::NotMeasured,
-            format!("CPU backend{why}: no GPU was measured; the GEMM rates are the CPU's, not a GPU's"),
+            format!("no GPU was measured ({why}); the GEMM rates are the CPU's, not a GPU's"),
         ));
     }
     if report.cancelled {

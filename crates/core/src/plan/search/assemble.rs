@@ -401,13 +401,15 @@ impl<'a> State<'a> {
         // rating when the CPU is not in the catalog.
         let speed = |k: &adapter::KitView, kits: u32| -> u32 {
             match (catalog_cpu, self.catalog.memory.get(k.idx)) {
-                (Some(c), Some(m)) => crate::estimate::fit::ram_speed_of(
-                    c,
-                    m,
-                    u8::try_from(kits).unwrap_or(u8::MAX),
-                    u32::from(board.cpu_sockets),
-                )
-                .mt_s,
+                (Some(c), Some(m)) => {
+                    crate::estimate::fit::ram_speed_of(
+                        c,
+                        m,
+                        u8::try_from(kits).unwrap_or(u8::MAX),
+                        u32::from(board.cpu_sockets),
+                    )
+                    .mt_s
+                }
                 _ => k.speed_mt_s,
             }
         };
@@ -421,7 +423,7 @@ impl<'a> State<'a> {
                 // Within the board's published maximum (the memory-capacity rule fails above it).
                 let fits_board = |kits: u32| board.max_memory_gb.is_none_or(|max| kits * k.total_gb <= max);
                 // Module counts that fill the channels evenly, or every slot.
-                let even = |kits: u32| (kits * per) % channels == 0 || kits * per == slots;
+                let even = |kits: u32| (kits * per).is_multiple_of(channels) || kits * per == slots;
                 let counts: Vec<u32> = (1..=slots / per).filter(|&kits| even(kits) && fits_board(kits)).collect();
                 let kits = counts
                     .iter()
@@ -430,7 +432,7 @@ impl<'a> State<'a> {
                     .or_else(|| counts.last().copied())?;
                 let reached = f64::from(kits * k.total_gb) >= vram_gb;
                 let enough = hybrid_gib.is_none() || reached;
-                enough.then(|| (k, kits, reached))
+                enough.then_some((k, kits, reached))
             })
             .min_by(|a, b| {
                 let rate = |(k, kits, _): &(&adapter::KitView, u32, bool)| {
