@@ -3,7 +3,7 @@
 //! Exit code 2 also covers a usage error (clap's own code for a bad argument).
 
 /// `kraftwerk --help`.
-pub const TOP: &str = "Exit codes: 0 pass; 1 errors found, a failed fit, validation or plan; 2 bad input (file:line:column) or bad usage; 3 not a pass although nothing failed (check: INCOMPLETE, EMPTY or UNVERIFIED; validate, fleet: a check not measured). Each subcommand's --help lists its own.";
+pub const TOP: &str = "Exit codes: 0 pass; 1 errors found, a failed fit, validation or plan; 2 bad input (file:line:column) or bad usage; 3 not a pass although nothing failed (check: INCOMPLETE, EMPTY or UNVERIFIED; validate, fleet, probe: a check not measured). Each subcommand's --help lists its own.";
 /// `kraftwerk catalog --help`.
 pub const CATALOG: &str = "Exit codes: 0 listed; 2 unknown kind, bad usage or a broken built-in catalog.";
 /// `kraftwerk catalog search --help`.
@@ -27,8 +27,7 @@ pub const GPUS: &str = "Exit codes: 0 listed; 3 could not measure: no NVIDIA dri
 /// `kraftwerk monitor --help`.
 pub const MONITOR: &str = "Exit codes: 0 sampled (or nothing to sample: no driver, said so); 2 bad --seconds, the Prometheus address cannot be served, the recording cannot be saved, or bad usage.";
 /// `kraftwerk probe --help`.
-pub const PROBE: &str =
-    "Exit codes: 0 no check failed; 1 any check failed; 2 bad arguments (precision, backend, GPU id) or bad usage.";
+pub const PROBE: &str = "Exit codes: 0 no check failed and every check measured something; 1 any check failed; 3 NOT MEASURED: nothing failed but a check measured nothing (the CPU backend measured no GPU, a GEMM rate of zero); 2 bad arguments (precision, backend, GPU id) or bad usage.";
 /// `kraftwerk links --help`.
 pub const LINKS: &str = "Exit codes: 0 passed or nothing measured (no GPU: verdict not_run); 1 a link check failed; 2 bad --build file, --max-bytes or bad usage.";
 /// `kraftwerk compare --help`.

@@ -1,6 +1,7 @@
 //! `kraftwerk probe`: the GEMM probe on every GPU (CPU backend without CUDA).
 //!
-//! Exit codes: 0 = every check passed or warned, 1 = a check failed, 2 = bad arguments.
+//! Exit codes: 0 = every check passed or warned, 1 = a check failed, 2 = bad arguments, 3 =
+//! nothing failed but a check measured nothing (the CPU backend measured no GPU).
 
 use super::Format;
 use super::error::{CliError, bad};
@@ -120,7 +121,12 @@ pub fn run(args: &ProbeArgs) -> Result<(), CliError> {
             ),
         }
     }
-    let code = if report.failed() { Err(CliError::Failed(None)) } else { Ok(()) };
+    let code = match report.overall {
+        Grade::Fail => Err(CliError::Failed(None)),
+        // Measured nothing (the CPU backend measured no GPU; a rate of zero): not a pass.
+        Grade::NotMeasured => Err(CliError::NotAPass),
+        Grade::Pass | Grade::Info | Grade::Warn => Ok(()),
+    };
     match args.format {
         Format::Json => {
             super::print_json(&report)?;

@@ -76,6 +76,24 @@ fn assert_contract(c: &Catalog, g: &Goal, out: &PlanOutcome) {
         assert_eq!(loaded, r.build);
         assert_eq!(kraftwerk::check::run(&loaded, c).verdict, report.verdict);
     }
+    // Module counts fill the board's channels evenly (a multiple of its channels over all
+    // sockets) or fill every slot: the memory-population rule warns otherwise.
+    for r in &out.results {
+        let (Some(m), Some(b)) =
+            (r.build.memory.as_ref(), c.motherboards.iter().find(|b| Some(&b.id) == r.build.motherboard.as_ref()))
+        else {
+            continue;
+        };
+        let kit = c.memory.iter().find(|k| k.id == m.kit).expect("kit in catalog");
+        let modules = u32::from(kit.modules) * u32::from(m.kits);
+        let channels = u32::from(b.memory_channels) * u32::from(b.cpu_sockets.max(1));
+        assert!(
+            modules.is_multiple_of(channels) || modules == u32::from(b.memory_slots),
+            "{}: {modules} modules on {channels} channels, {} slots",
+            r.title,
+            b.memory_slots
+        );
+    }
     let prices: Vec<(bool, f64)> = out.results.iter().map(|r| (r.price_complete, r.price_usd)).collect();
     for w in prices.windows(2) {
         assert!(w[0].0 >= w[1].0, "complete prices rank first");
@@ -804,4 +822,60 @@ fn plan_text_says_unverified_only_with_that_verdict() {
         );
     }
     assert!(text.contains("geometry rules not run (one card"), "{text}");
+}
+
+/// Qwen3-235B-A22B with the experts in RAM, $5,000, used cards allowed, one US circuit (a new
+/// user's try-out): the planner bought four G.SKILL DDR4-4800 kits at $418 each for a Core
+/// i9-7920X rated DDR4-2666 (Intel ARK), which runs them at 2666 like any DDR4 kit of 2666 or
+/// more; the kit set is ranked by the speed the build runs it at (`estimate::fit::ram_speed`,
+/// the figure `fit` reads), then by price. So no kit set of the board's memory type with at
+/// least as much memory, an even population and at least that speed beside the same CPU costs
+/// less than the one chosen.
+#[test]
+fn hybrid_ram_is_ranked_at_the_speed_the_cpu_runs_it() {
+    let c = catalog();
+    let g = Goal {
+        model: ModelRef::Preset("qwen3-235b-a22b".into()),
+        budget_usd: Some(5000.0),
+        used: true,
+        ..Goal::default()
+    };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert_contract(&c, &g, &out);
+    let priced = kraftwerk::plan::search::pricing_catalog(&c, &g);
+    let hybrids: Vec<_> = out.results.iter().filter(|r| r.eval.hybrid.is_some()).collect();
+    assert!(!hybrids.is_empty(), "a hybrid answer: {:?}", out.results.iter().map(|r| &r.title).collect::<Vec<_>>());
+    for r in hybrids {
+        let res = r.build.resolve(&priced);
+        let (cpu, board, (kit, kits)) = (res.cpu.expect("cpu"), res.board.expect("board"), res.memory.expect("memory"));
+        let speed = kraftwerk::estimate::fit::ram_speed(&res).expect("speed").mt_s;
+        let gb = kit.total_gb() * u32::from(kits);
+        let cost = kit.price_usd.expect("priced kit") * f64::from(kits);
+        let channels = u32::from(board.memory_channels) * u32::from(board.cpu_sockets.max(1));
+        let sockets = u32::from(board.cpu_sockets.max(1));
+        for other in priced.memory.iter().filter(|k| k.memory_type == board.memory_type && k.modules > 0) {
+            let Some(price) = other.price_usd else { continue };
+            for n in 1..=u32::from(board.memory_slots) / u32::from(other.modules) {
+                let modules = n * u32::from(other.modules);
+                let even = modules.is_multiple_of(channels) || modules == u32::from(board.memory_slots);
+                let fits = board.max_memory_gb.is_none_or(|max| n * other.total_gb() <= max);
+                if !even || !fits || n * other.total_gb() < gb {
+                    continue;
+                }
+                let runs = kraftwerk::estimate::fit::ram_speed_of(cpu, other, n as u8, sockets).mt_s;
+                assert!(
+                    runs < speed || price * f64::from(n) >= cost - 1e-6,
+                    "{}: {n} x {} (${:.0}, {runs} MT/s beside the {}) beats {kits} x {} (${cost:.0}, {speed} MT/s)",
+                    r.title,
+                    other.id,
+                    price * f64::from(n),
+                    cpu.name,
+                    kit.id
+                );
+            }
+        }
+        if cpu.id == "intel-core-i9-7920x" {
+            assert_ne!(kit.id, "g-skill-tridentz-rgb-black-ddr4-4800-cl20-32gb-2x16gb", "{}", r.title);
+        }
+    }
 }

@@ -88,6 +88,16 @@ fn cpu_end_to_end() {
     assert_ne!(report.overall, Grade::Fail, "{:#?}", report.verdicts);
     assert!(!report.failed());
     assert!(report.verdicts.iter().any(|v| v.check == "gemm-correct" && v.grade == Grade::Pass));
+    // The CPU backend measured no GPU: never a pass (a new user's try-out read "overall: PASS"
+    // at 0.0 TFLOP/s on a machine without a GPU).
+    assert_eq!(report.overall, Grade::NotMeasured, "{:#?}", report.verdicts);
+    let backend = report.verdicts.iter().find(|v| v.check == "backend").expect("a backend verdict");
+    assert_eq!(backend.grade, Grade::NotMeasured);
+    assert!(backend.message.contains("no GPU was measured"), "{}", backend.message);
+    // The CPU's rates print with their digits, not as 0.0.
+    for v in report.verdicts.iter().filter(|v| v.check == "gemm-tflops") {
+        assert!(!v.message.contains(" 0.0 TFLOP/s"), "{}", v.message);
+    }
 
     // The JSON report round-trips.
     let json = serde_json::to_string_pretty(&report).expect("encode");
@@ -252,7 +262,14 @@ fn cancel_takes_effect_within_a_second() {
             assert!(s.post_load_check_skipped && s.gemms > 0);
         }
         assert!(!report.devices[0].faulty);
-        assert_eq!(report.overall, Grade::Warn, "a cancelled run is incomplete, not failed: {:#?}", report.verdicts);
+        // Incomplete, not failed (the CPU backend's run is not measured on a GPU either).
+        assert!(report.verdicts.iter().any(|v| v.check == "cancelled" && v.grade == Grade::Warn));
+        assert_eq!(
+            report.overall,
+            Grade::NotMeasured,
+            "a cancelled run is incomplete, not failed: {:#?}",
+            report.verdicts
+        );
     }
 }
 
@@ -544,4 +561,54 @@ fn peer_copy_is_graded_against_nvlink() {
     assert_eq!(grade_peer_bandwidth(&fast, Some(&expected)).expect("graded").grade, Grade::Pass);
     fast.peer_access = false;
     assert_eq!(grade_peer_bandwidth(&fast, Some(&expected)).expect("graded").grade, Grade::Info);
+}
+
+/// A GEMM rate of zero measured nothing: `not measured`, never a pass or an info line, with
+/// or without a datasheet peak (a new user's CPU-backend run printed "0.0 TFLOP/s" as INFO and
+/// "overall: PASS").
+#[test]
+fn a_zero_gemm_rate_is_not_measured() {
+    let exp = h200();
+    for expected in [None, Some(&exp)] {
+        for rate in [0.0, -1.0, f64::NAN] {
+            let v = grade_tflops(0, "x", GemmPrecision::Bf16, rate, expected);
+            assert_eq!(v.grade, Grade::NotMeasured, "{rate}: {}", v.message);
+            assert!(v.message.contains("no GEMM rate was measured"), "{}", v.message);
+            assert_eq!(checks::overall(&[v]), Grade::NotMeasured);
+        }
+    }
+    // A small rate is a measurement, printed with its digits.
+    let v = grade_tflops(0, "CPU", GemmPrecision::Fp32, 0.037, None);
+    assert_eq!(v.grade, Grade::Info);
+    assert!(v.message.contains("0.0370 TFLOP/s"), "{}", v.message);
+    assert_eq!(checks::rate(0.037), "0.0370");
+    assert_eq!(checks::rate(3.21), "3.21");
+    assert_eq!(checks::rate(989.46), "989.5");
+}
+
+/// `kraftwerk probe` on the CPU backend exits 3 (not a pass although nothing failed, README's
+/// exit codes) and says why.
+#[test]
+fn probe_on_the_cpu_backend_exits_3_and_says_no_gpu_was_measured() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+        .args([
+            "probe",
+            "--backend",
+            "cpu",
+            "--seconds",
+            "0",
+            "--size",
+            "64",
+            "--precision",
+            "fp32",
+            "--iterations",
+            "3",
+        ])
+        .output()
+        .expect("run kraftwerk");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("overall: NOT MEASURED"), "{text}");
+    assert!(text.contains("no GPU was measured"), "{text}");
+    assert!(!text.contains("overall: PASS"), "{text}");
 }

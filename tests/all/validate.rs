@@ -77,6 +77,15 @@ fn no_gpu_at_all_fails_the_count_without_panicking() {
     let (b, c, _, _) = h200();
     let v = validate(&b, &c, &[], None);
     assert_eq!(grade_of(&v, "gpu-count"), Some(Grade::Fail));
+    // Each planned GPU's model row says no GPU was found, not "none left" (which reads as if
+    // GPUs were found and used up).
+    let rows: Vec<_> = v.checks.iter().filter(|x| x.check == "gpu-model").collect();
+    assert!(!rows.is_empty());
+    for r in rows {
+        assert_eq!(r.grade, Grade::Fail);
+        assert_eq!(r.measured, "no GPU found (nothing measured)", "{r:?}");
+        assert!(r.reason.contains("no GPU was found"), "{r:?}");
+    }
 }
 
 #[test]

@@ -211,8 +211,8 @@ pub static MEMORY_POPULATION: Rule = Rule {
         family: "platform",
         severity: Severity::Error,
         title: "DIMM count against slots and channels",
-        checks: "Modules against the board's DIMM slots, and against its memory channels.",
-        why: "More modules than slots do not fit. Fewer modules than channels leaves channels empty: memory bandwidth drops by that share, which slows CPU offload and data loading (each DDR5 channel adds its full bandwidth).",
+        checks: "Modules against the board's DIMM slots, and against its memory channels (fewer modules than channels, or a count that is not a multiple of the channels and does not fill every slot).",
+        why: "More modules than slots do not fit. Fewer modules than channels leaves channels empty: memory bandwidth drops by that share, which slows CPU offload and data loading (each DDR5 channel adds its full bandwidth). A count that is not a multiple of the channels leaves channels with unequal memory: the memory controller interleaves evenly only over the part every channel holds.",
         fix: "Use one module per channel (or a multiple of the channel count), no more than the board has slots.",
     },
     needs: &[Need::Part(PartKind::Memory), Need::Part(PartKind::Motherboard)],
@@ -220,6 +220,7 @@ pub static MEMORY_POPULATION: Rule = Rule {
     check: |c, out| {
         let (Some((kit, kits)), Some(b)) = (c.r.memory, c.r.board) else { return };
         let modules = u32::from(kit.modules) * u32::from(kits);
+        let channels = (u32::from(b.memory_channels) * u32::from(b.cpu_sockets.max(1))).max(1);
         if modules > u32::from(b.memory_slots) {
             out.push(finding(
                 &MEMORY_POPULATION,
@@ -239,6 +240,22 @@ pub static MEMORY_POPULATION: Rule = Rule {
                 ),
                 vec![PartRef::Memory, PartRef::Motherboard],
                 format!("Use {} modules (one per channel).", b.memory_channels),
+            ));
+        } else if !modules.is_multiple_of(channels) && modules != u32::from(b.memory_slots) {
+            // Each socket's CPU has `memory_channels` channels; the modules spread over all.
+            let (lower, upper) = ((modules / channels) * channels, modules.div_ceil(channels) * channels);
+            out.push(finding(
+                &MEMORY_POPULATION,
+                Severity::Warning,
+                format!(
+                    "{modules} modules on {channels} memory channels: not a multiple of the channel count, so the channels hold unequal memory and only part of it interleaves over every channel"
+                ),
+                vec![PartRef::Memory, PartRef::Motherboard],
+                if lower > 0 && lower != upper && upper <= u32::from(b.memory_slots) {
+                    format!("Use {lower} or {upper} modules (a multiple of {channels}).")
+                } else {
+                    format!("Use a multiple of {channels} modules.")
+                },
             ));
         }
     },

@@ -149,6 +149,19 @@ pub fn ram_speed(r: &Resolved<'_>) -> Option<RamSpeed> {
     let cpu = r.cpu?;
     let (kit, kits) = r.memory?;
     let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
+    Some(ram_speed_of(cpu, kit, kits, sockets))
+}
+
+/// The speed `kits` of `kit` run at beside `cpu` on a board with `sockets` CPU sockets
+/// ([`RamSpeed`]): the kit's rating capped by the CPU's rated speed for the DIMMs per channel.
+/// [`ram_speed`] for a build; the planner ranks kits by it before they are in a build.
+pub fn ram_speed_of(
+    cpu: &kraftwerk_catalog::Cpu,
+    kit: &kraftwerk_catalog::MemoryKit,
+    kits: u8,
+    sockets: u32,
+) -> RamSpeed {
+    let sockets = sockets.max(1);
     let modules_per_socket = u32::from(kit.modules) * u32::from(kits) / sockets;
     let dpc = modules_per_socket.div_ceil(u32::from(cpu.memory_channels.max(1))).max(1);
     let ddr_gen = match kit.memory_type {
@@ -177,7 +190,7 @@ pub fn ram_speed(r: &Resolved<'_>) -> Option<RamSpeed> {
         ),
         Some(c) => (kit_mt_s, format!("kit rating (the {} is rated DDR{ddr_gen}-{c}, {which})", cpu.name)),
     };
-    Some(RamSpeed { mt_s, kit_mt_s, cpu_rated_mt_s: cpu_rated, dimms_per_channel: dpc, basis })
+    RamSpeed { mt_s, kit_mt_s, cpu_rated_mt_s: cpu_rated, dimms_per_channel: dpc, basis }
 }
 
 /// The build's system memory as the host-offload decode reads it: channels in use per socket

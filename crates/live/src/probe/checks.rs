@@ -136,6 +136,17 @@ pub fn grade_correctness(device: usize, result: &GemmResult) -> ProbeCheck {
     }
 }
 
+/// TFLOP/s in words: one decimal from 10 up, three significant digits below (a CPU's 0.037
+/// does not print as 0.0).
+pub fn rate(tflops: f64) -> String {
+    if tflops.abs() >= 10.0 || tflops == 0.0 {
+        format!("{tflops:.1}")
+    } else {
+        let digits = (2 - tflops.abs().log10().floor() as i32).clamp(1, 12) as usize;
+        format!("{tflops:.digits$}")
+    }
+}
+
 /// Measured TFLOP/s against the dense peak times the achievable fraction: under
 /// [`TFLOPS_WARN_BELOW`] warns, under [`TFLOPS_FAIL_BELOW`] fails (warn at most when the
 /// fraction is assumed). Info when there is no peak to compare with.
@@ -146,6 +157,18 @@ pub fn grade_tflops(
     measured_tflops: f64,
     expected: Option<&ExpectedGpu>,
 ) -> ProbeCheck {
+    if !measured_tflops.is_finite() || measured_tflops <= 0.0 {
+        // A rate of zero measured nothing (no timed GEMM, or a clock that did not move): a
+        // check that measured nothing never passes.
+        return ProbeCheck::new(
+            "gemm-tflops",
+            Some(device),
+            Some(precision),
+            Grade::NotMeasured,
+            format!("{precision}: no GEMM rate was measured ({measured_tflops} TFLOP/s)"),
+        )
+        .numbers(measured_tflops, None);
+    }
     let peak = expected.and_then(|e| e.peak_tflops.get(&precision).copied());
     let name = expected.map_or(device_name, |e| if e.name.is_empty() { device_name } else { e.name.as_str() });
     let Some(g) = grading::grade_tflops(measured_tflops, peak, name, precision) else {
@@ -154,7 +177,7 @@ pub fn grade_tflops(
             Some(device),
             Some(precision),
             Grade::Info,
-            format!("{precision}: {measured_tflops:.1} TFLOP/s (no datasheet peak to compare with)"),
+            format!("{precision}: {} TFLOP/s (no datasheet peak to compare with)", rate(measured_tflops)),
         )
         .numbers(measured_tflops, None);
     };
@@ -166,7 +189,8 @@ pub fn grade_tflops(
         Some(precision),
         grade,
         format!(
-            "{precision}: {measured_tflops:.1} TFLOP/s = {:.1} % of the {peak:.1} dense peak; {:.2}x the achievable {:.1} ({:.1} %, {})",
+            "{precision}: {} TFLOP/s = {:.1} % of the {peak:.1} dense peak; {:.2}x the achievable {:.1} ({:.1} %, {})",
+            rate(measured_tflops),
             fraction * 100.0,
             ratio,
             achievable,
@@ -254,7 +278,7 @@ pub fn grade_sustained(device: usize, s: &SustainedSummary, peak_tflops: Option<
             Some(device),
             Some(s.precision),
             Grade::Info,
-            format!("{:.0} s of {} GEMMs: {:.1} TFLOP/s mean{of_peak}", s.seconds, s.precision, s.tflops_mean),
+            format!("{:.0} s of {} GEMMs: {} TFLOP/s mean{of_peak}", s.seconds, s.precision, rate(s.tflops_mean)),
         )
         .numbers(s.tflops_mean, peak_tflops),
     );
@@ -364,6 +388,18 @@ pub fn grade_report(report: &ProbeReport) -> Vec<ProbeCheck> {
     }
     if report.devices.is_empty() && report.errors.is_empty() {
         out.push(ProbeCheck::new("backend", None, None, Grade::Fail, "no device was probed".to_owned()));
+    }
+    if report.backend == super::Backend::Cpu && !report.devices.is_empty() {
+        // The CPU backend checks the pipeline, not a GPU: its rates are the CPU's, so the
+        // probe measured no GPU and is not a pass.
+        let why = report.backend_note.as_deref().unwrap_or("CPU backend");
+        out.push(ProbeCheck::new(
+            "backend",
+            None,
+            None,
+            Grade::NotMeasured,
+            format!("no GPU was measured ({why}); the GEMM rates are the CPU's, not a GPU's"),
+        ));
     }
     if report.cancelled {
         out.push(ProbeCheck::new(

@@ -386,7 +386,13 @@ fn match_gpus<'c>(
         } else {
             let others: Vec<String> =
                 live.iter().enumerate().filter(|(j, _)| !taken[*j]).map(|(_, l)| l.label()).collect();
-            let measured = if others.is_empty() { "none left".to_owned() } else { others.join(", ") };
+            let measured = if live.is_empty() {
+                "no GPU found (nothing measured)".to_owned()
+            } else if others.is_empty() {
+                "none left".to_owned()
+            } else {
+                others.join(", ")
+            };
             push(
                 out,
                 "gpu-model",
@@ -394,7 +400,11 @@ fn match_gpus<'c>(
                 Grade::Fail,
                 g.name.clone(),
                 measured,
-                format!("no installed GPU of this model ({}) is left to match", g.name),
+                if live.is_empty() {
+                    format!("no GPU was found on this machine, so none matches the planned {}", g.name)
+                } else {
+                    format!("no installed GPU of this model ({}) is left to match", g.name)
+                },
             );
         }
     }

@@ -302,7 +302,6 @@ impl<'a> State<'a> {
                 format!("no cooler in the catalog mounts on {}", board.socket),
                 Retry::Board,
             ))?;
-        let kit = self.memory_for(board, card, c.n, c.hybrid_gib)?;
         let mut last = (
             Constraint::Slots,
             format!(
@@ -314,6 +313,7 @@ impl<'a> State<'a> {
         let cpus: Vec<_> = cpus.into_iter().filter(|p| !self.unknown.contains(&Unknown::Cpu(p.idx))).collect();
         for cpu in cpus.into_iter().take(CPUS_PER_BOARD) {
             let mut cpu_blamed = true;
+            let kit = self.memory_for(board, cpu, card, c.n, c.hybrid_gib)?;
             let mut spec = Spec {
                 card: ci,
                 gpu: card.id.clone(),
@@ -376,19 +376,42 @@ impl<'a> State<'a> {
 
     /// A memory kit filling the board's channels, raised towards the VRAM total; for a hybrid
     /// split (`hybrid_gib`: experts in RAM) enough RAM for the experts and the fit code's
-    /// reserve, fastest kit first (the experts are read at the RAM's bandwidth).
+    /// reserve, fastest first at the speed the kit runs at beside `cpu` (the experts are read
+    /// at the RAM's bandwidth; [`crate::estimate::fit::ram_speed_of`] caps the kit's rating at
+    /// the CPU's, as the fit does), then the cheapest. Kit counts keep the module count a
+    /// multiple of the board's channels (the memory-population rule warns otherwise), or
+    /// fill every slot.
     fn memory_for(
         &self,
         board: &BoardView,
+        cpu: &crate::plan::views::CpuView,
         card: &CardView,
         n: u32,
         hybrid_gib: Option<f64>,
     ) -> Result<(usize, u8), Failure> {
-        let want_modules = u32::from(board.memory_channels) * u32::from(board.cpu_sockets);
+        let channels = (u32::from(board.memory_channels) * u32::from(board.cpu_sockets.max(1))).max(1);
+        let slots = u32::from(board.memory_slots);
         let vram_gb = match hybrid_gib {
             // Kit capacities are binary GB (a "32 GB" DIMM holds 32 GiB), as the fit code counts.
             Some(gib) => gib + crate::estimate::llm::search::HOST_RAM_RESERVE_GIB,
             None => card.memory_gib * f64::from(n) * 1.073_741_824,
+        };
+        let catalog_cpu = self.catalog.cpus.get(cpu.idx);
+        // The data rate a kit set runs at beside the CPU (the fit's capped speed); the kit's
+        // rating when the CPU is not in the catalog.
+        let speed = |k: &adapter::KitView, kits: u32| -> u32 {
+            match (catalog_cpu, self.catalog.memory.get(k.idx)) {
+                (Some(c), Some(m)) => {
+                    crate::estimate::fit::ram_speed_of(
+                        c,
+                        m,
+                        u8::try_from(kits).unwrap_or(u8::MAX),
+                        u32::from(board.cpu_sockets),
+                    )
+                    .mt_s
+                }
+                _ => k.speed_mt_s,
+            }
         };
         self.parts
             .kits
@@ -397,34 +420,36 @@ impl<'a> State<'a> {
             .filter(|k| self.musts.get("memory").is_none_or(|id| &k.id == id) && self.priced(k.price_usd))
             .filter_map(|k| {
                 let per = u32::from(k.modules);
-                let mut kits = want_modules.div_ceil(per).max(1);
                 // Within the board's published maximum (the memory-capacity rule fails above it).
                 let fits_board = |kits: u32| board.max_memory_gb.is_none_or(|max| kits * k.total_gb <= max);
-                while f64::from(kits * k.total_gb) < vram_gb
-                    && (kits + 1) * per <= u32::from(board.memory_slots)
-                    && fits_board(kits + 1)
-                {
-                    kits += 1;
-                }
+                // Module counts that fill the channels evenly, or every slot.
+                let even = |kits: u32| (kits * per).is_multiple_of(channels) || kits * per == slots;
+                let counts: Vec<u32> = (1..=slots / per).filter(|&kits| even(kits) && fits_board(kits)).collect();
+                let kits = counts
+                    .iter()
+                    .copied()
+                    .find(|&kits| kits * per >= channels.min(slots) && f64::from(kits * k.total_gb) >= vram_gb)
+                    .or_else(|| counts.last().copied())?;
                 let reached = f64::from(kits * k.total_gb) >= vram_gb;
                 let enough = hybrid_gib.is_none() || reached;
-                (enough && kits * per <= u32::from(board.memory_slots).max(per) && fits_board(kits))
-                    .then(|| (k, u8::try_from(kits).unwrap_or(u8::MAX), reached))
+                enough.then_some((k, kits, reached))
             })
             .min_by(|a, b| {
-                let speed = |k: &adapter::KitView| if hybrid_gib.is_some() { k.speed_mt_s } else { 0 };
+                let rate = |(k, kits, _): &(&adapter::KitView, u32, bool)| {
+                    if hybrid_gib.is_some() { speed(k, *kits) } else { 0 }
+                };
                 // A kit set that reaches the VRAM total first (the system-ram rule warns below
-                // it: weights pass through host memory when loading), then the fastest for a
-                // hybrid split, then the cheapest.
+                // it: weights pass through host memory when loading), then the fastest at the
+                // speed the build runs it for a hybrid split, then the cheapest.
                 b.2.cmp(&a.2)
-                    .then(speed(b.0).cmp(&speed(a.0)))
+                    .then(rate(b).cmp(&rate(a)))
                     .then(cmp_price(
                         a.0.price_usd.map(|p| p * f64::from(a.1)),
                         b.0.price_usd.map(|p| p * f64::from(b.1)),
                     ))
                     .then(a.0.id.cmp(&b.0.id))
             })
-            .map(|(k, n, _)| (k.idx, n))
+            .map(|(k, kits, _)| (k.idx, u8::try_from(kits).unwrap_or(u8::MAX)))
             .ok_or((Constraint::Checks, format!("no {} kit in the catalog", board.memory_type), Retry::Board))
     }
 
