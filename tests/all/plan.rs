@@ -879,3 +879,28 @@ fn hybrid_ram_is_ranked_at_the_speed_the_cpu_runs_it() {
         }
     }
 }
+
+/// Where no kit set reaches the VRAM total within the board's maximum (two 96 GB cards on a
+/// 128 GB AM4 board), the planner takes the largest set the board holds, not the cheapest: the
+/// 235B answer shipped 16 GB (4x 4 GB) beside 192 GB of VRAM.
+#[test]
+fn memory_short_of_the_vram_total_is_the_most_the_board_holds() {
+    let c = catalog();
+    let g = Goal { mains_v: 230.0, breaker_a: 16.0, max_results: 5, ..goal("qwen3-235b-a22b", "int4") };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert_contract(&c, &g, &out);
+    for r in &out.results {
+        let board = r.build.motherboard.as_deref().and_then(|id| c.motherboard(id)).expect("board");
+        let ram_gb: u32 = r
+            .build
+            .memory
+            .iter()
+            .map(|m| u32::from(m.kits) * c.memory.iter().find(|k| k.id == m.kit).map_or(0, |k| k.total_gb()))
+            .sum();
+        let vram_gb = r.build.gpus.iter().map(|p| c.gpu_or_card(&p.gpu).map_or(0.0, |g| g.memory_gib)).sum::<f64>();
+        if f64::from(ram_gb) < vram_gb {
+            let max = board.max_memory_gb.unwrap_or(u32::MAX);
+            assert!(ram_gb * 2 > max, "{}: {ram_gb} GB of RAM on a board that holds {max} GB", r.title);
+        }
+    }
+}

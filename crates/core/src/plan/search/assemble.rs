@@ -439,9 +439,14 @@ impl<'a> State<'a> {
                     if hybrid_gib.is_some() { speed(k, *kits) } else { 0 }
                 };
                 // A kit set that reaches the VRAM total first (the system-ram rule warns below
-                // it: weights pass through host memory when loading), then the fastest at the
-                // speed the build runs it for a hybrid split, then the cheapest.
+                // it: weights pass through host memory when loading); where none does (192 GB
+                // of VRAM on a 128 GB board), the largest, not the cheapest (it was 16 GB); then
+                // the fastest at the speed the build runs it for a hybrid split, then the
+                // cheapest.
+                let total = |(k, kits, _): &(&adapter::KitView, u32, bool)| kits * k.total_gb;
+                let short = |x: &(&adapter::KitView, u32, bool)| if x.2 { 0 } else { total(x) };
                 b.2.cmp(&a.2)
+                    .then(short(b).cmp(&short(a)))
                     .then(rate(b).cmp(&rate(a)))
                     .then(cmp_price(
                         a.0.price_usd.map(|p| p * f64::from(a.1)),
