@@ -7,12 +7,14 @@ use crate::estimate::llm::support::Support;
 use crate::estimate::llm::{FitReport, FitVerdict, Parallelism};
 use crate::rig::parts_list::usd;
 
-pub(super) fn print_memory(f: &FitReport, build_name: &str) {
+/// The headline and memory per GPU; `experts_in_ram`: the workload fits with its experts in
+/// system RAM ([`BuildFit::fits_with_experts_in_ram`]), said as the verdict.
+pub(super) fn print_memory(f: &FitReport, build_name: &str, experts_in_ram: bool) {
     outln!(
         "{} on {}: {} ({} {}, {}, context {}, batch {}, {})",
         f.model_id,
         build_name,
-        f.verdict,
+        if experts_in_ram { "fits with experts in system RAM".to_owned() } else { f.verdict.to_string() },
         f.mode,
         f.weight_precision,
         f.parallelism,
@@ -150,6 +152,38 @@ pub(super) fn print_llama_cpp_table(t: &crate::estimate::llm::runtime_memory::Ll
         );
     }
     outln!("  llama.cpp arguments: {}", t.args);
+}
+
+/// The expert offload that is the fit ([`BuildFit::fits_with_experts_in_ram`]): its
+/// `--n-cpu-moe`, the RAM it takes, its decode (the planner's figure for the same build) and
+/// the cost at that decode.
+pub(super) fn print_experts_in_ram_fit(o: &search::MoeOffload, result: &BuildFit) {
+    let f = &result.fit;
+    outln!(
+        "  the GPUs alone do not hold it; {} with the routed experts of {} layers in system RAM (--n-cpu-moe {}): {:.1} GiB of experts in RAM{}",
+        f.runtime,
+        o.cpu_moe_layers,
+        o.cpu_moe_layers,
+        o.host_experts_gib,
+        result
+            .alternatives
+            .as_ref()
+            .and_then(|a| a.host_ram.as_ref())
+            .map_or_else(String::new, |r| format!(" of {:.0} GiB installed", r.installed_gib))
+    );
+    if let Some(d) = o.decode_tokens_per_s {
+        outln!(
+            "  decode ({}): about {d:.1} tok/s at batch 1, bounded by system RAM{}",
+            f.runtime,
+            result.host_bandwidth_gb_s.map_or_else(String::new, |b| format!(" ({b:.0} GB/s theoretical)"))
+        );
+    }
+    if let Some(c) = &result.cost {
+        outln!("  hardware: {}", usd(c.hardware_usd));
+        if let Some(m) = c.usd_per_million_tokens {
+            outln!("  cost: ${m:.2} per million tokens at this decode");
+        }
+    }
 }
 
 pub(super) fn print_alternatives(alt: &Alternatives, f: &FitReport) {
