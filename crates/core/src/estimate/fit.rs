@@ -358,6 +358,9 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     // split too (as the planner's `default_parallelism` does); ik_llama.cpp's `-sm graph` is a
     // tensor split, so `tp:N` stays allowed there.
     let runtime = input.runtime.unwrap_or_else(|| Runtime::default_for(precision));
+    // A runtime named (by `--runtime`, the build's workload or the model file) must load the
+    // weights' format: q4_k_m under ExLlamaV2 is refused, not estimated.
+    runtime.loads(precision).map_err(FitBuildError::Parse)?;
     let llama_cpp = runtime == Runtime::LlamaCpp;
     let parallel = match &opts.parallelism {
         Some(p) => Some(parse::<Parallelism>(p)?),

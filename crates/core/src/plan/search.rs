@@ -173,6 +173,11 @@ pub(super) fn search(
         (_, None, Some(rt)) => crate::estimate::llm::search::candidate_precisions(rt),
         _ => adapter::best_precisions(),
     };
+    // A goal naming both a runtime and a precision it cannot load is refused (the planner
+    // never pairs them; the runtime's own precisions are tried otherwise).
+    if let (Some(rt), [p]) = (runtime, &precisions[..]) {
+        rt.loads(*p).map_err(PlanError::BadGoal)?;
+    }
     let musts = must_have(catalog, goal)?;
     let priced = |p: Option<f64>| goal.budget_usd.is_none() || p.is_some();
     let mut boards: Vec<&BoardView> = parts
