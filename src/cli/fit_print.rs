@@ -178,6 +178,18 @@ pub(super) fn print_experts_in_ram_fit(o: &search::MoeOffload, result: &BuildFit
             result.host_bandwidth_gb_s.map_or_else(String::new, |b| format!(" ({b:.0} GB/s theoretical)"))
         );
     }
+    // llama.cpp's own table (its -ngl / --n-cpu-moe for these GPUs), as the one plan to run.
+    if let (Some(t), Some(alt)) = (&f.llama_cpp, &result.alternatives) {
+        let has = |ram: &search::HostRam| {
+            format!(
+                "this build has {:.0} GiB ({:.0} GiB after the {:.0} GiB kept for the OS and the runtime)",
+                ram.installed_gib,
+                ram.available_gib,
+                search::HOST_RAM_RESERVE_GIB
+            )
+        };
+        print_llama_cpp_plan(t, alt, &has);
+    }
     if let Some(c) = &result.cost {
         outln!("  hardware: {}", usd(c.hardware_usd));
         if let Some(m) = c.usd_per_million_tokens {
@@ -283,8 +295,16 @@ pub(super) fn print_llama_cpp_plan(
         "  - llama.cpp with the arguments above ({}): {host_gib:.1} GiB in system RAM{}, {}",
         t.args,
         alt.host_ram.as_ref().map_or_else(|| " (the build names no memory)".to_owned(), |r| format!("; {}", has(r))),
-        decode
-            .map_or_else(|| "decode not estimated for this split".to_owned(), |v| format!("about {v:.1} tok/s decode"))
+        match (decode, &alt.moe_offload) {
+            (Some(v), _) => format!("about {v:.1} tok/s decode"),
+            // The decode is estimated for the search's expert split, which counts memory its
+            // own way; said, not hidden.
+            (None, Some(o)) if t.n_cpu_moe > 0 && o.decode_tokens_per_s.is_some() => format!(
+                "decode estimated for --n-cpu-moe {} (the expert split's own memory count), not for this table's {}",
+                o.cpu_moe_layers, t.n_cpu_moe
+            ),
+            (None, _) => "decode not estimated for this split".to_owned(),
+        }
     );
     true
 }
