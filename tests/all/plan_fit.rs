@@ -56,17 +56,18 @@ fn refused_by_fit(c: &Catalog, g: &Goal) -> (usize, Vec<String>, usize) {
             hybrids += 1;
             // A hybrid split: the GPUs alone do not hold the model; `fit` must call the expert
             // offload the fit, under the runtime saved with the plan, at the plan's decode.
-            let w = loaded.workload.as_ref().expect("workload");
-            let why = format!("{} ({:?}, {}): ", r.title, w.runtime, w.precision);
+            let work = loaded.workload.as_ref().expect("workload");
+            let why = format!("{} ({:?}, {}): ", r.title, work.runtime, work.precision);
             match &f.fits_with_experts_in_ram {
                 None => refused.push(format!("{why}fit does not call the experts-in-RAM split a fit")),
-                Some(o) => {
-                    let d = o.decode_tokens_per_s.unwrap_or(0.0);
+                Some(offload) => {
+                    let d = offload.decode_tokens_per_s.unwrap_or(0.0);
                     if (d - h.decode_tokens_per_s).abs() > 0.01 * h.decode_tokens_per_s {
                         refused
                             .push(format!("{why}fit's decode {d:.2} tok/s, the plan's {:.2}", h.decode_tokens_per_s));
                     }
-                    if !f.runs() || !w.runtime.is_some_and(|rt| rt.is_llama_cpp_family()) || !w.precision.is_gguf() {
+                    let llama_cpp = work.runtime.is_some_and(kraftwerk::estimate::llm::Runtime::is_llama_cpp_family);
+                    if !f.runs() || !llama_cpp || !work.precision.is_gguf() {
                         refused.push(format!("{why}not a llama.cpp GGUF split that runs"));
                     }
                 }
