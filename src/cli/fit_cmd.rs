@@ -4,12 +4,12 @@
 use super::check_cmd::load_build;
 use super::error::{CliError, bad};
 use super::fit_print::{
-    print_alternatives, print_memory, print_search, print_speed_and_cost, print_stale_prices, print_used_prices,
+    print_alternatives, print_experts_in_ram_fit, print_memory, print_search, print_speed_and_cost, print_stale_prices,
+    print_used_prices,
 };
 use super::{Format, print_json};
 use crate::estimate::calibrate::{self, Calibration, MeasuredFile};
 use crate::estimate::fit::{self, BuildFit, FitOptions};
-use crate::estimate::llm::FitVerdict;
 use crate::model_file::read_model_file;
 use std::path::PathBuf;
 
@@ -99,7 +99,8 @@ pub struct FitArgs {
     pub format: Format,
 }
 
-/// Runs `kraftwerk fit`: exit 0 when it fits, 1 when it does not, 2 on bad input.
+/// Runs `kraftwerk fit`: exit 0 when it fits (on the GPUs, or with a MoE model's experts in
+/// system RAM under llama.cpp), 1 when it does not, 2 on bad input.
 pub fn run(a: &FitArgs) -> Result<(), CliError> {
     let (catalog, build) = load_build(&a.build)?;
     let model_file = match &a.model_file {
@@ -131,7 +132,8 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         llama_cpp_era: a.llama_cpp_era.clone(),
     };
     let result = fit::for_build(&build, &catalog, &opts).map_err(|e| bad(e.to_string()))?;
-    let code = if result.fit.verdict == FitVerdict::DoesNotFit { Err(CliError::Failed(None)) } else { Ok(()) };
+    // A MoE model that fits with its experts in system RAM (llama.cpp `--n-cpu-moe`) runs.
+    let code = if result.runs() { Ok(()) } else { Err(CliError::Failed(None)) };
     if a.format == Format::Json {
         let printed = match &a.measured {
             Some(path) => match measured_report(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result) {
@@ -146,8 +148,12 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     if let Some(f) = &model_file {
         outln!("model file {}", f.summary());
     }
-    print_memory(&result.fit, &build.name);
-    if let Some(alt) = &result.alternatives {
+    print_memory(&result.fit, &build.name, result.fits_with_experts_in_ram.is_some());
+    if let Some(o) = &result.fits_with_experts_in_ram {
+        print_experts_in_ram_fit(o, &result);
+        print_used_prices(&result);
+        print_stale_prices(&result, &catalog);
+    } else if let Some(alt) = &result.alternatives {
         print_alternatives(alt, &result.fit);
     } else {
         print_speed_and_cost(&result);

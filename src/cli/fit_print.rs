@@ -7,12 +7,14 @@ use crate::estimate::llm::support::Support;
 use crate::estimate::llm::{FitReport, FitVerdict, Parallelism};
 use crate::rig::parts_list::usd;
 
-pub(super) fn print_memory(f: &FitReport, build_name: &str) {
+/// The headline and memory per GPU; `experts_in_ram`: the workload fits with its experts in
+/// system RAM ([`BuildFit::fits_with_experts_in_ram`]), said as the verdict.
+pub(super) fn print_memory(f: &FitReport, build_name: &str, experts_in_ram: bool) {
     outln!(
         "{} on {}: {} ({} {}, {}, context {}, batch {}, {})",
         f.model_id,
         build_name,
-        f.verdict,
+        if experts_in_ram { "fits with experts in system RAM".to_owned() } else { f.verdict.to_string() },
         f.mode,
         f.weight_precision,
         f.parallelism,
@@ -152,6 +154,50 @@ pub(super) fn print_llama_cpp_table(t: &crate::estimate::llm::runtime_memory::Ll
     outln!("  llama.cpp arguments: {}", t.args);
 }
 
+/// The expert offload that is the fit ([`BuildFit::fits_with_experts_in_ram`]): its
+/// `--n-cpu-moe`, the RAM it takes, its decode (the planner's figure for the same build) and
+/// the cost at that decode.
+pub(super) fn print_experts_in_ram_fit(o: &search::MoeOffload, result: &BuildFit) {
+    let f = &result.fit;
+    outln!(
+        "  the GPUs alone do not hold it; {} with the routed experts of {} layers in system RAM (--n-cpu-moe {}): {:.1} GiB of experts in RAM{}",
+        f.runtime,
+        o.cpu_moe_layers,
+        o.cpu_moe_layers,
+        o.host_experts_gib,
+        result
+            .alternatives
+            .as_ref()
+            .and_then(|a| a.host_ram.as_ref())
+            .map_or_else(String::new, |r| format!(" of {:.0} GiB installed", r.installed_gib))
+    );
+    if let Some(d) = o.decode_tokens_per_s {
+        outln!(
+            "  decode ({}): about {d:.1} tok/s at batch 1, bounded by system RAM{}",
+            f.runtime,
+            result.host_bandwidth_gb_s.map_or_else(String::new, |b| format!(" ({b:.0} GB/s theoretical)"))
+        );
+    }
+    // llama.cpp's own table (its -ngl / --n-cpu-moe for these GPUs), as the one plan to run.
+    if let (Some(t), Some(alt)) = (&f.llama_cpp, &result.alternatives) {
+        let has = |ram: &search::HostRam| {
+            format!(
+                "this build has {:.0} GiB ({:.0} GiB after the {:.0} GiB kept for the OS and the runtime)",
+                ram.installed_gib,
+                ram.available_gib,
+                search::HOST_RAM_RESERVE_GIB
+            )
+        };
+        print_llama_cpp_plan(t, alt, &has);
+    }
+    if let Some(c) = &result.cost {
+        outln!("  hardware: {}", usd(c.hardware_usd));
+        if let Some(m) = c.usd_per_million_tokens {
+            outln!("  cost: ${m:.2} per million tokens at this decode");
+        }
+    }
+}
+
 pub(super) fn print_alternatives(alt: &Alternatives, f: &FitReport) {
     outln!("  does not fit; what would fit instead:");
     let mut any = false;
@@ -249,8 +295,16 @@ pub(super) fn print_llama_cpp_plan(
         "  - llama.cpp with the arguments above ({}): {host_gib:.1} GiB in system RAM{}, {}",
         t.args,
         alt.host_ram.as_ref().map_or_else(|| " (the build names no memory)".to_owned(), |r| format!("; {}", has(r))),
-        decode
-            .map_or_else(|| "decode not estimated for this split".to_owned(), |v| format!("about {v:.1} tok/s decode"))
+        match (decode, &alt.moe_offload) {
+            (Some(v), _) => format!("about {v:.1} tok/s decode"),
+            // The decode is estimated for the search's expert split, which counts memory its
+            // own way; said, not hidden.
+            (None, Some(o)) if t.n_cpu_moe > 0 && o.decode_tokens_per_s.is_some() => format!(
+                "decode estimated for --n-cpu-moe {} (the expert split's own memory count), not for this table's {}",
+                o.cpu_moe_layers, t.n_cpu_moe
+            ),
+            (None, _) => "decode not estimated for this split".to_owned(),
+        }
     );
     true
 }

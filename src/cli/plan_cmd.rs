@@ -231,9 +231,13 @@ fn result_text(s: &mut String, r: &PlanResult) {
         );
     }
     let num = |x: Option<f64>, unit: &str| x.map_or_else(|| "unknown".into(), |v| format!("{v:.1} {unit}"));
+    // The runtime the result was judged with and is saved for (`workload.runtime`).
+    let runtime =
+        r.build.workload.as_ref().and_then(|w| w.runtime).map_or_else(|| "runtime unknown".into(), |rt| rt.to_string());
     let _ = writeln!(
         s,
-        "   speed: decode {} per user ({} in all), prefill {}",
+        "   speed ({runtime}, {}): decode {} per user ({} in all), prefill {}",
+        r.precision,
         num(e.decode_per_user, "tok/s"),
         num(e.decode_total, "tok/s"),
         num(e.prefill, "tok/s")
@@ -247,9 +251,19 @@ fn result_text(s: &mut String, r: &PlanResult) {
     if let Some(h) = &e.hybrid {
         let _ = writeln!(
             s,
-            "   hybrid CPU+GPU: the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB installed), read at {:.0} GB/s ({} channels of {} MT/s)",
-            h.cpu_moe_layers, h.host_experts_gib, h.host_ram_gib, h.host_bandwidth_gb_s, h.channels, h.speed_mt_s
+            "   hybrid CPU+GPU ({} --n-cpu-moe {}): the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB installed), read at {:.0} GB/s ({} channels of {} MT/s)",
+            h.runtime,
+            h.cpu_moe_layers,
+            h.cpu_moe_layers,
+            h.host_experts_gib,
+            h.host_ram_gib,
+            h.host_bandwidth_gb_s,
+            h.channels,
+            h.speed_mt_s
         );
+        if let Some(n) = &h.precision_note {
+            let _ = writeln!(s, "   precision: {n}");
+        }
     }
     let bound = if r.price_complete { "" } else { "at least " };
     let be = e.break_even_months.map_or_else(|| "never".into(), |m| format!("{bound}{m:.1} months"));

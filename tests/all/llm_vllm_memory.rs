@@ -277,7 +277,16 @@ fn speed_figures_say_their_basis_and_the_command_that_measures_them() {
     let v = gpt_oss_on_h100(None, None);
     assert!(v.speed_basis.measure.contains("vllm bench serve"), "{}", v.speed_basis.measure);
     let build = crate::common::builds("h200-sxm-1gpu.rig.ron");
-    let o = crate::common::kw(&["fit", &build, "--model", "llama-3.1-8b", "--runtime", "exllamav2"]);
+    let o = crate::common::kw(&[
+        "fit",
+        &build,
+        "--model",
+        "llama-3.1-8b",
+        "--runtime",
+        "exllamav2",
+        "--precision",
+        "4.5bpw",
+    ]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("speed basis (exllamav2): not held to a published measurement (band unknown)"), "{out}");
     let o = crate::common::kw(&["fit", &build, "--model", "llama-3.1-8b", "--format", "json"]);

@@ -43,6 +43,7 @@ mod prices_history;
 mod probe;
 mod prometheus;
 mod rules;
+mod runtime_formats;
 mod scenarios;
 mod tryout_fixes;
 mod validate;

@@ -169,7 +169,8 @@ fn llama_cpp_is_never_tensor_parallel() {
         .collect();
     assert_eq!(plans.len(), 1, "{plans:#?}");
     assert!(plans[0].contains(args), "{} vs {args}", plans[0]);
-    assert!(!out.contains("experts in system RAM"), "{out}");
+    // (The verdict may say "fits with experts in system RAM": the expert offload is the fit.)
+    assert!(!out.contains("every routed expert in RAM"), "{out}");
     // The split uses both cards (the old table left the second at 2.4 of 24 GiB).
     let busy: Vec<f64> = out
         .lines()

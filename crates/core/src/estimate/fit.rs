@@ -110,6 +110,32 @@ pub struct BuildFit {
     /// ([`llm::host::host_expert_decode`]); `None` for a dense model, another runtime, or a
     /// build without CPU or memory.
     pub experts_in_ram: Option<llm::host::HostExpertDecode>,
+    /// The fit of a MoE model the GPUs alone do not hold, run as llama.cpp's expert offload
+    /// (`--n-cpu-moe`): `Some` when the runtime is llama.cpp or ik_llama.cpp, the workload is
+    /// inference at batch 1, and the offload of `alternatives` ([`search::llama_cpp_moe_offload`],
+    /// bounded by the build's RAM) fits the build's RAM with a decode estimate. The planner's
+    /// hybrid answers are this same offload, so `kraftwerk fit` on a saved hybrid plan gives the
+    /// plan's decode. `fit.verdict` stays [`FitVerdict::DoesNotFit`] (the GPUs alone); the faces
+    /// say "fits with experts in system RAM" and `cost` is the build's at this decode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fits_with_experts_in_ram: Option<search::MoeOffload>,
+}
+
+impl BuildFit {
+    /// Whether the workload runs on the build: it fits the GPUs, or it fits with its experts in
+    /// system RAM ([`BuildFit::fits_with_experts_in_ram`]).
+    pub fn runs(&self) -> bool {
+        self.fit.verdict != FitVerdict::DoesNotFit || self.fits_with_experts_in_ram.is_some()
+    }
+}
+
+/// The expert offload of `alt` when it is the fit ([`BuildFit::fits_with_experts_in_ram`]).
+fn expert_offload_fit(input: &FitInput, alt: &Alternatives) -> Option<search::MoeOffload> {
+    let rt = input.resolved_runtime();
+    if !rt.is_llama_cpp_family() || input.mode.is_training() || input.batch != 1 {
+        return None;
+    }
+    alt.moe_offload.clone().filter(|o| o.fits_in_host_ram == Some(true) && o.decode_tokens_per_s.is_some())
 }
 
 /// Build indices of the GPUs whose PCIe link is unknown: add-in cards with no entry in
@@ -345,6 +371,9 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     // split too (as the planner's `default_parallelism` does); ik_llama.cpp's `-sm graph` is a
     // tensor split, so `tp:N` stays allowed there.
     let runtime = input.runtime.unwrap_or_else(|| Runtime::default_for(precision));
+    // A runtime named (by `--runtime`, the build's workload or the model file) must load the
+    // weights' format: q4_k_m under ExLlamaV2 is refused, not estimated.
+    runtime.loads(precision).map_err(FitBuildError::Parse)?;
     let llama_cpp = runtime == Runtime::LlamaCpp;
     let parallel = match &opts.parallelism {
         Some(p) => Some(parse::<Parallelism>(p)?),
@@ -373,8 +402,9 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
 }
 
 /// Estimates fit, speed and cost of the workload (from `opts`, else the build's `workload`) on
-/// the build's GPUs. When it does not fit, no speed or cost is given: `alternatives` says what
-/// would fit instead.
+/// the build's GPUs. When it does not fit, no speed is given: `alternatives` says what would
+/// fit instead, and the cost is given only for a MoE model that fits with its experts in system
+/// RAM ([`BuildFit::fits_with_experts_in_ram`]), at that split's decode.
 ///
 /// # Errors
 /// [`FitBuildError`] for a missing or unknown model, no GPU, or unparsable options (a context
@@ -392,16 +422,22 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     if fit.verdict == FitVerdict::DoesNotFit {
         let mut alternatives = search::alternatives(&input, &slots, host_bw);
         search::bound_by_ram(&mut alternatives, host_ram_gib(&r).map(search::HostRam::of));
+        let hybrid = expert_offload_fit(&input, &alternatives);
+        let (cost, cost_error) = match hybrid.as_ref().and_then(|o| o.decode_tokens_per_s) {
+            Some(decode) => cost_of(build, catalog, &input, Some(decode), opts),
+            None => (None, Some("not estimated: the workload does not fit".into())),
+        };
         return Ok(BuildFit {
             fit,
-            cost: None,
-            cost_error: Some("not estimated: the workload does not fit".into()),
+            cost,
+            cost_error,
             alternatives: Some(alternatives),
             host_bandwidth_gb_s: host_bw,
             host_ram_speed: ram_speed(&r),
             memory_vs_context: curve,
             links_unknown: links_unknown(build, catalog),
             experts_in_ram: experts_in_ram(&input, &slots, &r),
+            fits_with_experts_in_ram: hybrid,
         });
     }
 
@@ -417,6 +453,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         memory_vs_context: curve,
         links_unknown: links_unknown(build, catalog),
         experts_in_ram: experts_in_ram(&input, &slots, &r),
+        fits_with_experts_in_ram: None,
     })
 }
 

@@ -565,6 +565,12 @@ pub struct Hybrid {
     pub host_bandwidth_gb_s: f64,
     /// Decode at batch 1, tokens/s.
     pub decode_tokens_per_s: f64,
+    /// The runtime that runs the split (llama.cpp or a fork: `--n-cpu-moe`), as saved in the
+    /// build's workload.
+    pub runtime: Runtime,
+    /// Why the split runs at another precision than the goal asked for
+    /// ([`hybrid_precisions`]: a GGUF quant for llama.cpp); `None` when it is the one asked for.
+    pub precision_note: Option<String>,
 }
 
 /// What [`evaluate`] found out about a build.
@@ -624,7 +630,7 @@ pub struct Evaluation {
     pub advised_limit_w: Option<f64>,
     /// A MoE model too large for the GPUs, run as a hybrid CPU+GPU split (llama.cpp
     /// `--n-cpu-moe`): its routed experts in system RAM, as `kraftwerk fit` estimates it
-    /// ([`llm::search::llama_cpp_moe_offload`], bounded by the build's RAM). `fits` stays
+    /// ([`fit::BuildFit::fits_with_experts_in_ram`], bounded by the build's RAM). `fits` stays
     /// `false` (the GPUs alone do not hold it); speed and cost are those of the split.
     pub hybrid: Option<Hybrid>,
     /// Parts the error findings concern (the search moves on from the part to blame).
@@ -748,7 +754,7 @@ pub fn fit_options(build: &Build, model: &Model) -> FitOptions {
 pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev: &mut Evaluation) {
     let opts = fit_options(build, model);
     match fit::for_build(build, catalog, &opts) {
-        Ok(mut f) => {
+        Ok(f) => {
             // Whether the runtime runs on the cards, as `fit` says it: a requirement the catalog
             // cannot check is a figure the goal depends on; one the runtime never published is
             // said with the result.
@@ -764,7 +770,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
             ev.decode_total = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
             ev.prefill = f.fit.speed.as_ref().and_then(|s| s.prefill_tokens_per_s);
             if !ev.fits && goal.users == 1 && !goal.is_training() {
-                hybrid(build, catalog, &opts, &mut f, ev);
+                hybrid(build, catalog, goal, &f, ev);
             }
             if let Some(c) = f.cost {
                 ev.parts = c
@@ -815,20 +821,20 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
     }
 }
 
-/// A MoE model the GPUs alone do not hold: the fit's expert offload, when its experts fit the
-/// build's RAM and it has a speed, becomes the build's [`Hybrid`] split, with the cost of the
-/// build at that speed (batch 1). Leaves `ev` as it was otherwise.
-fn hybrid(build: &Build, catalog: &Catalog, opts: &FitOptions, f: &mut fit::BuildFit, ev: &mut Evaluation) {
-    let Some(o) = f.alternatives.as_ref().and_then(|a| a.moe_offload.as_ref()) else { return };
-    let (Some(true), Some(decode), Some(bw)) = (o.fits_in_host_ram, o.decode_tokens_per_s, f.host_bandwidth_gb_s)
-    else {
-        return;
-    };
+/// A MoE model the GPUs alone do not hold: the fit's own verdict on the expert offload
+/// ([`fit::BuildFit::fits_with_experts_in_ram`], what `kraftwerk fit` says of the saved build)
+/// becomes the build's [`Hybrid`] split, with the cost `fit` gives it at that speed (batch 1).
+/// Leaves `ev` as it was otherwise (a runtime that does not keep experts in RAM, RAM too small).
+fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: &mut Evaluation) {
+    let Some(o) = f.fits_with_experts_in_ram.as_ref() else { return };
+    let (Some(decode), Some(bw)) = (o.decode_tokens_per_s, f.host_bandwidth_gb_s) else { return };
     let r = build.resolve(catalog);
     let Some((kit, kits)) = r.memory else { return };
     // The speed the RAM runs at (the kit's rating capped by the CPU's), as the fit used it.
     let speed_mt_s = f.host_ram_speed.as_ref().map_or(kit.speed_mt_s, |s| s.mt_s);
     let channels = (bw * 1000.0 / 8.0 / f64::from(speed_mt_s.max(1))).round() as u32;
+    let precision = build.workload.as_ref().map_or(f.fit.weight_precision, |w| w.precision);
+    let asked = goal.precision.as_deref().and_then(|p| p.parse::<Precision>().ok());
     ev.hybrid = Some(Hybrid {
         cpu_moe_layers: o.cpu_moe_layers,
         host_experts_gib: o.host_experts_gib,
@@ -838,13 +844,40 @@ fn hybrid(build: &Build, catalog: &Catalog, opts: &FitOptions, f: &mut fit::Buil
         speed_mt_s,
         host_bandwidth_gb_s: bw,
         decode_tokens_per_s: decode,
+        runtime: f.fit.runtime,
+        precision_note: asked.filter(|a| *a != precision).map(|a| hybrid_precision_note(a, precision)),
     });
     ev.decode_per_user = Some(decode);
     ev.decode_total = Some(decode);
-    if let Ok(input) = fit::input_for(build, catalog, opts) {
-        let (cost, error) = fit::cost_of(build, catalog, &input, Some(decode), opts);
-        f.cost = cost;
-        f.cost_error = error;
+}
+
+/// Why a hybrid split runs at `used` where the goal asked for `asked`: llama.cpp, the runtime
+/// that keeps experts in system RAM, loads GGUF files only.
+fn hybrid_precision_note(asked: Precision, used: Precision) -> String {
+    format!(
+        "{used} instead of {asked}: the experts-in-RAM split is llama.cpp's (--n-cpu-moe), which loads GGUF files, \
+         not {asked}; {used} is a GGUF quant of about the same bits"
+    )
+}
+
+/// The precisions, best first, a hybrid CPU+GPU split (experts in system RAM) of `precision`
+/// runs at: llama.cpp's (`--n-cpu-moe`; or the goal's llama.cpp fork), at a GGUF quant, since
+/// llama.cpp loads GGUF files only. A GGUF precision stays; AWQ/GPTQ `int4` becomes the 4-bit
+/// GGUF quants `Q4_K_M` (4.89 bits per weight), then `Q4_0` (4.5, nearer int4's 4.25 and
+/// smaller); `fp8`/`int8` become `Q8_0`; other precisions have no split. Empty also when the
+/// goal names a runtime that does not keep experts in RAM (vLLM, SGLang, TensorRT-LLM,
+/// ExLlamaV2) or ktransformers (its own decode, not planned yet).
+pub fn hybrid_precisions(goal: &Goal, precision: Precision) -> Vec<Precision> {
+    if let Some(rt) = goal.runtime.as_deref()
+        && !parse_runtime(rt).is_ok_and(Runtime::is_llama_cpp_family)
+    {
+        return Vec::new();
+    }
+    match precision {
+        p if p.is_gguf() => vec![p],
+        Precision::Int4 => vec![Precision::Q4_K_M, Precision::Q4_0],
+        Precision::Fp8 | Precision::Int8 => vec![Precision::Q8_0],
+        _ => Vec::new(),
     }
 }
 

@@ -173,6 +173,11 @@ pub(super) fn search(
         (_, None, Some(rt)) => crate::estimate::llm::search::candidate_precisions(rt),
         _ => adapter::best_precisions(),
     };
+    // A goal naming both a runtime and a precision it cannot load is refused (the planner
+    // never pairs them; the runtime's own precisions are tried otherwise).
+    if let (Some(rt), [p]) = (runtime, &precisions[..]) {
+        rt.loads(*p).map_err(PlanError::BadGoal)?;
+    }
     let musts = must_have(catalog, goal)?;
     let priced = |p: Option<f64>| goal.budget_usd.is_none() || p.is_some();
     let mut boards: Vec<&BoardView> = parts
@@ -440,9 +445,16 @@ impl State<'_> {
             }
         }
         if best_speed.is_none() && self.model.is_moe() && !goal.is_training() && goal.users == 1 {
-            // Too large for the GPUs: the experts may go to system RAM (as `fit` advises).
+            // Too large for the GPUs: the experts may go to system RAM (as `fit` advises),
+            // under llama.cpp (`--n-cpu-moe`) at a GGUF quant it loads (`int4` → `Q4_K_M`).
+            let mut hybrid: Vec<Precision> = Vec::new();
+            for p in precisions.iter().flat_map(|&p| adapter::hybrid_precisions(goal, p)) {
+                if !hybrid.contains(&p) && adapter::runtime_refusal(self.catalog, self.model, goal, rep, p).is_none() {
+                    hybrid.push(p);
+                }
+            }
             for n in 1..=goal.max_gpus.min(2) {
-                for &p in precisions {
+                for &p in &hybrid {
                     self.stats.screened += 1;
                     if let Some(gib) = adapter::hybrid_host_gib(self.catalog, self.model, goal, rep, n, p) {
                         return self.power_gate(cards, n, p, Some(gib));
