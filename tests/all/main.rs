@@ -45,5 +45,6 @@ mod prometheus;
 mod rules;
 mod scenarios;
 mod tryout_fixes;
+mod used_owned;
 mod validate;
 mod validate_faults;

@@ -97,7 +97,12 @@ fn row<T: HasId>(
         quantity,
         unit_price_usd,
         price_date: unit_price_usd.and(price_date),
-        price_source: unit_price_usd.and(price_source),
+        // Unpriced lines keep only the reason a used part has no price.
+        price_source: if unit_price_usd.is_some() {
+            price_source
+        } else {
+            price_source.filter(|s| s == cited::USED_UNPRICED_SOURCE)
+        },
         line_usd: unit_price_usd.map(|p| p * f64::from(quantity)),
         source: part.map(|p| p.source().to_owned()).filter(|s| !s.is_empty()),
         origin: part.map_or_else(|| "not in the catalog".to_owned(), |p| p.origin().to_string()),
@@ -142,7 +147,11 @@ impl PartsList {
     /// Quantities: GPUs, drives and PSUs are grouped by id; the CPU and its cooler count once per
     /// CPU socket of the board; memory counts kits; `NVLink` bridges are grouped by slot
     /// spacing and risers by generation and length.
+    ///
+    /// Prices are the build's: used and owned parts as [`Build::pricing_catalog`] prices them.
     pub fn of(build: &Build, catalog: &Catalog) -> PartsList {
+        let priced = build.pricing_catalog(catalog);
+        let catalog: &Catalog = &priced;
         let r = build.resolve(catalog);
         let mut rows = Vec::new();
         for ((id, g), n) in grouped(build.gpus.iter().zip(&r.gpus).map(|(p, g)| (p.gpu.clone(), *g))) {
