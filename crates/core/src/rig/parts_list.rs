@@ -387,7 +387,8 @@ impl PartsList {
     /// The list in PCPartPicker's Markdown layout (`Type|Item|Price`, one row per unit, as
     /// PCPartPicker lists two identical cards on two rows, and a `**Total**` footer), so
     /// `kraftwerk import` and other tools read it back. Prices are the catalog's unit prices
-    /// with their date, or `unknown`; a cited used price follows the new one in the same cell
+    /// with their date (`(used, …)` or `(owned)` for the parts the build marks so), or
+    /// `unknown`; a cited used price follows the new one in the same cell
     /// (`$2,000 (catalog, 2025-07-23); used $1,400 (2026-07, GPUPoet, … <https://…>)`).
     pub fn pcpartpicker_markdown(&self) -> String {
         let mut s =
@@ -404,10 +405,19 @@ impl PartsList {
                 Some(PartKind::Psu) => "Power Supply",
                 _ => "Custom",
             };
+            // Where the price comes from: the catalog, a used price the build asks for, owned.
+            let how = match r.price_source.as_deref() {
+                Some(cited::OWNED_SOURCE) => "owned",
+                Some(s) if s.starts_with(cited::USED_PREFIX) => "used",
+                _ => "catalog",
+            };
             let price = match (r.unit_price_usd, &r.price_date) {
-                (Some(p), Some(d)) => format!("{} (catalog, {d})", usd(p)),
-                (Some(p), None) => format!("{} (catalog)", usd(p)),
-                (None, _) => "unknown".to_owned(),
+                (Some(p), Some(d)) => format!("{} ({how}, {d})", usd(p)),
+                (Some(p), None) => format!("{} ({how})", usd(p)),
+                (None, _) => match r.price_source.as_deref() {
+                    Some(why) => format!("unknown ({why})"),
+                    None => "unknown".to_owned(),
+                },
             };
             let price = match &r.used_price {
                 Some(u) => format!("{price}; used {} ({}, {} <{}>)", usd(u.usd), u.date, u.source, u.url),
