@@ -169,3 +169,24 @@ fn must_have_a_twin_partner_card_plans_with_it() {
     assert_eq!(card["owned"], Value::Bool(false), "a must-have part is bought: {card}");
     assert!(card["unit_price_usd"].as_f64().is_some_and(|u| u > 0.0), "and costs its price: {card}");
 }
+
+/// An owned RTX 3090 is not bought, so it plans without `--used` (before: "sold used only
+/// (allow used cards with --used)").
+#[test]
+fn an_owned_used_market_card_needs_no_used_flag() {
+    let p = json(&[
+        "plan",
+        "--model",
+        "llama-3.1-8b",
+        "--own",
+        "nvidia-geforce-rtx-3090",
+        "--max-results",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let lines = p["results"][0]["eval"]["parts"].as_array().unwrap_or_else(|| panic!("a result: {p}")).clone();
+    let card = lines.iter().find(|l| l["id"] == "nvidia-geforce-rtx-3090").unwrap_or_else(|| panic!("{p}"));
+    assert_eq!(card["owned"], Value::Bool(true), "{card}");
+    assert!(lines.iter().all(|l| l["used"] == Value::Bool(false)), "nothing else is priced used: {lines:?}");
+}

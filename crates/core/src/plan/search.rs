@@ -355,7 +355,9 @@ impl State<'_> {
             );
             return None;
         }
-        if rep.used_market && !goal.used {
+        // A card the user owns is not bought, so it needs no used market.
+        let owned = cards.iter().any(|&i| goal.owned.iter().any(|o| o == &self.parts.cards[i].id));
+        if rep.used_market && !goal.used && !owned {
             self.reject(
                 name.clone(),
                 Constraint::Used,
