@@ -43,8 +43,8 @@ fn plan_to(dir: &Path, extra: &[&str]) -> Value {
 #[test]
 fn saved_used_plan_costs_what_the_plan_said() {
     let dir = tmp("used");
-    let p = plan_to(&dir, &["--model", "qwen2.5-32b", "--budget-usd", "3000", "--used"]);
-    let r = &p["results"][0];
+    let planned = plan_to(&dir, &["--model", "qwen2.5-32b", "--budget-usd", "3000", "--used"]);
+    let r = &planned["results"][0];
     let total = num(&r["price_usd"], "plan total");
     let mtok = num(&r["eval"]["usd_per_mtok"], "plan $/Mtok");
     let used: Vec<&str> = r["eval"]["parts"]
@@ -57,28 +57,28 @@ fn saved_used_plan_costs_what_the_plan_said() {
     assert!(!used.is_empty(), "the plan prices a used part: {r}");
 
     let file = dir.join("plan-1.rig.ron");
-    let c = catalog::builtin().expect("catalog");
-    let b: Build = kraftwerk::rig::load(&file, Some(&c)).expect("saved build");
-    assert_eq!(b.used, used, "plan --out writes the parts it priced used");
+    let cat = catalog::builtin().expect("catalog");
+    let saved: Build = kraftwerk::rig::load(&file, Some(&cat)).expect("saved build");
+    assert_eq!(saved.used, used, "plan --out writes the parts it priced used");
     let text = std::fs::read_to_string(&file).expect("read");
     assert!(text.contains("used: ["), "{text}");
 
-    let f = file.to_string_lossy().to_string();
-    let fit = json(&["fit", &f, "--format", "json"]);
+    let path = file.to_string_lossy().to_string();
+    let fit = json(&["fit", &path, "--format", "json"]);
     close(num(&fit["cost"]["hardware_usd"], "fit hardware"), total, "fit hardware");
     close(num(&fit["cost"]["usd_per_million_tokens"], "fit $/Mtok"), mtok, "fit $/Mtok");
     assert_eq!(fit["cost"]["missing_prices"], serde_json::json!([]), "{}", fit["cost"]);
 
-    let prices = json(&["prices", &f, "--format", "json"]);
+    let prices = json(&["prices", &path, "--format", "json"]);
     close(num(&prices["total_usd"], "prices total"), total, "prices total");
 
     // compare ranks it with its GPUs counted, at the plan's $/Mtok.
-    let cmp = json(&["compare", &f, &f, "--format", "json"]);
+    let cmp = json(&["compare", &path, &path, "--format", "json"]);
     close(num(&cmp["builds"][0]["parts_usd"], "compare parts"), total, "compare parts");
     close(num(&cmp["builds"][0]["usd_per_million_tokens"], "compare $/Mtok"), mtok, "compare $/Mtok");
 
     // export's PCPartPicker list totals the same and says which prices are used ones.
-    let o = common::kw(&["export", "--list", "markdown", &f]);
+    let o = common::kw(&["export", "--list", "markdown", &path]);
     let md = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{md}");
     assert!(md.contains(&format!("**{}**", kraftwerk::rig::parts_list::usd(total))), "export total {total}: {md}");

@@ -332,8 +332,8 @@ macro_rules! set_price_in {
         $(
             for part in $self.$field.iter_mut().filter(|p| p.id == $id) {
                 part.price_usd = $usd;
-                part.price_date.clone_from(&$date);
-                part.price_source.clone_from(&$source);
+                part.price_date = $date.map(str::to_owned);
+                part.price_source = $source.map(str::to_owned);
                 $found = true;
             }
         )*
@@ -345,7 +345,7 @@ impl Catalog {
     /// kind (a chip or a partner card by its own id), and refreshes the derived lists. Returns
     /// whether a part has the id. Used to price a build's used and owned parts
     /// (`used: no cited used price` leaves `usd` `None`).
-    pub fn set_price(&mut self, id: &str, usd: Option<f64>, date: Option<String>, source: Option<String>) -> bool {
+    pub fn set_price(&mut self, id: &str, usd: Option<f64>, date: Option<&str>, source: Option<&str>) -> bool {
         let mut found = false;
         set_price_in!(
             self,

@@ -134,7 +134,7 @@ pub fn pricing_catalog<'a>(catalog: &'a Catalog, goal: &Goal) -> std::borrow::Co
         std::borrow::Cow::Borrowed(catalog)
     };
     for id in &goal.owned {
-        c.to_mut().set_price(id, Some(0.0), None, Some(kraftwerk_catalog::cited::OWNED_SOURCE.to_owned()));
+        c.to_mut().set_price(id, Some(0.0), None, Some(kraftwerk_catalog::cited::OWNED_SOURCE));
     }
     c
 }

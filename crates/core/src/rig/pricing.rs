@@ -32,15 +32,15 @@ impl Build {
             }
             match cited::used_price_in(catalog, id).filter(|p| p.usd.is_finite() && p.usd > 0.0) {
                 Some(p) => {
-                    c.set_price(id, Some(p.usd), Some(p.date.clone()), Some(cited::source_label(USED_PREFIX, p)));
+                    c.set_price(id, Some(p.usd), Some(&p.date), Some(&cited::source_label(USED_PREFIX, p)));
                 }
                 None => {
-                    c.set_price(id, None, None, Some(USED_UNPRICED_SOURCE.to_owned()));
+                    c.set_price(id, None, None, Some(USED_UNPRICED_SOURCE));
                 }
             }
         }
         for id in &self.owned {
-            c.set_price(id, Some(0.0), None, Some(OWNED_SOURCE.to_owned()));
+            c.set_price(id, Some(0.0), None, Some(OWNED_SOURCE));
         }
         Cow::Owned(c)
     }
