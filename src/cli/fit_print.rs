@@ -469,13 +469,23 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
         outln!("  measure it: {}", b.measure);
     }
     if let Some(c) = &result.cost {
-        let hardware = if c.hardware_usd > 0.0 { format!("${:.0}", c.hardware_usd) } else { "unpriced".to_owned() };
+        // An owned part is priced ($0): a build of owned parts costs $0, not "unpriced".
+        let any_priced = c.parts.iter().any(|p| p.line_usd.is_some());
+        let hardware = if any_priced { format!("${:.0}", c.hardware_usd) } else { "unpriced".to_owned() };
+        let missing: Vec<String> = c
+            .missing_prices
+            .iter()
+            .map(|id| match c.parts.iter().find(|p| &p.id == id).and_then(|p| p.bought.as_deref()) {
+                Some(why) => format!("{id} ({why})"),
+                None => id.clone(),
+            })
+            .collect();
         outln!(
             "  cost: hardware {hardware}{}, ${:.2} per working hour, {}",
             if c.hardware_complete {
                 String::new()
             } else {
-                format!(" (no catalog price for: {})", c.missing_prices.join(", "))
+                format!(" (no catalog price for: {})", missing.join(", "))
             },
             c.usd_per_working_hour,
             c.usd_per_million_tokens.map_or_else(

@@ -79,14 +79,20 @@ pub struct PlanArgs {
     /// Allow used-market cards (P40, V100, RTX 3090 class).
     #[arg(long)]
     pub used: bool,
-    /// A part the build must use (repeatable): a board, case, card, CPU, PSU you own.
-    #[arg(long = "must-have", visible_alias = "own", value_name = "ID")]
+    /// A part the build must use (repeatable): a board, case, card, CPU, PSU. It is bought
+    /// (costs its price); for a part you already have, use --own.
+    #[arg(long = "must-have", value_name = "ID")]
     pub must_have: Vec<String>,
+    /// A part you already own (repeatable): a GPU chip or partner card id, board, case, CPU,
+    /// PSU. The build must use it, and it costs $0 toward the budget and the total; results mark
+    /// it "owned" and `--out` writes it into the build's `owned` list.
+    #[arg(long = "own", value_name = "ID")]
+    pub own: Vec<String>,
     /// Your own measurement of the GPUs you own, read as `kraftwerk fit --measured` reads it
     /// (llama-bench `-o json|jsonl|csv`, `vllm bench serve --save-result` JSON): the builds on
     /// the measured chip, count, runtime and quantization get their decode and prefill scaled
     /// by measured/estimate; the others say "estimate (not your measurement)". Refused when it
-    /// names another GPU than a --must-have card.
+    /// names another GPU than a --must-have or --own card.
     #[arg(long, value_name = "FILE")]
     pub measured: Option<PathBuf>,
     /// The GPU the --measured file was measured on, `[Nx]<GPU or card id>` (`nvidia-l40s`,
@@ -131,6 +137,7 @@ pub fn goal(a: &PlanArgs) -> Goal {
         }),
         used: a.used,
         must_have: a.must_have.clone(),
+        owned: a.own.clone(),
         max_gpus: a.max_gpus,
         max_results: a.max_results,
     }
@@ -181,6 +188,9 @@ fn usd(p: Option<f64>) -> String {
 fn part_price(p: &crate::plan::adapter::PartLine, today: (i32, u32, u32)) -> String {
     let Some(x) = p.unit_price_usd else { return format!("{:>9}", "unknown") };
     let date = p.price_date.as_deref().map(|d| crate::catalog::prices::date_note(d, today));
+    if p.owned {
+        return "owned, $0".to_owned();
+    }
     if p.used {
         let source = p.price_source.as_deref().unwrap_or_default();
         let source = source.strip_prefix(crate::catalog::cited::USED_PREFIX).unwrap_or(source);

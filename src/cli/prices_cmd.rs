@@ -76,7 +76,11 @@ fn line(r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
         quantity: r.quantity,
         unit_price_usd: r.unit_price_usd,
         price_date: r.price_date.clone(),
-        price_source: r.unit_price_usd.and_then(|_| r.price_source.clone().or_else(|| r.source.clone())),
+        // An unpriced line keeps the reason a used part has none (`used: no cited used price`).
+        price_source: match r.unit_price_usd {
+            Some(_) => r.price_source.clone().or_else(|| r.source.clone()),
+            None => r.price_source.clone(),
+        },
         age_months: age,
         stale: age.is_some_and(|m| m > prices::STALE_AFTER_MONTHS),
         used_price_usd: used.map(|u| u.usd),
@@ -106,7 +110,13 @@ fn build_prices(path: &Path, format: Format) -> Result<(), CliError> {
         let what = if r.id.is_empty() { r.name.clone() } else { format!("{} ({})", r.name, r.id) };
         outln!("  {:<13} {:>2} x {what}", r.role, r.quantity);
         match r.unit_price_usd {
-            None => outln!("  {:<13}      unpriced", ""),
+            None => match r.price_source.as_deref() {
+                Some(why) => outln!("  {:<13}      unpriced ({why})", ""),
+                None => outln!("  {:<13}      unpriced", ""),
+            },
+            Some(_) if r.price_source.as_deref() == Some(crate::catalog::cited::OWNED_SOURCE) => {
+                outln!("  {:<13}      owned, $0", "");
+            }
             Some(p) => {
                 let date = r.price_date.as_deref().unwrap_or("undated");
                 let age = match r.age_months {

@@ -46,5 +46,6 @@ mod rules;
 mod runtime_formats;
 mod scenarios;
 mod tryout_fixes;
+mod used_owned;
 mod validate;
 mod validate_faults;

@@ -339,6 +339,58 @@ impl Catalog {
     }
 }
 
+/// The `price_source` of a part the build says its owner already has: it costs nothing
+/// toward a budget or a total ([`Catalog::set_price`]).
+pub const OWNED_SOURCE: &str = "owned";
+
+/// The `price_source` of a part a build marks used when no source gives a used price for it
+/// (its new price is not its price, so it stays unpriced).
+pub const USED_UNPRICED_SOURCE: &str = "used: no cited used price";
+
+macro_rules! set_price_in {
+    ($self:ident, $id:ident, $usd:ident, $date:ident, $source:ident, $found:ident, $($field:ident),*) => {
+        $(
+            for part in $self.$field.iter_mut().filter(|p| p.id == $id) {
+                part.price_usd = $usd;
+                part.price_date = $date.map(str::to_owned);
+                part.price_source = $source.map(str::to_owned);
+                $found = true;
+            }
+        )*
+    };
+}
+
+impl Catalog {
+    /// Sets the price (USD), its date and its `price_source` of the part `id`, whatever its
+    /// kind (a chip or a partner card by its own id), and refreshes the derived lists. Returns
+    /// whether a part has the id. Used to price a build's used and owned parts
+    /// (`used: no cited used price` leaves `usd` `None`).
+    pub fn set_price(&mut self, id: &str, usd: Option<f64>, date: Option<&str>, source: Option<&str>) -> bool {
+        let mut found = false;
+        set_price_in!(
+            self,
+            id,
+            usd,
+            date,
+            source,
+            found,
+            gpus,
+            gpu_cards,
+            cpus,
+            motherboards,
+            psus,
+            coolers,
+            cases,
+            memory,
+            storage
+        );
+        if found {
+            self.refresh_derived();
+        }
+        found
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The chip vendor's own card takes its chip's list price; a partner card of a priced chip

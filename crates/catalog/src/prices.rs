@@ -349,6 +349,8 @@ pub enum PriceOrigin {
     /// A used-market price from `catalog/prices/used.json`, laid on for `plan --used`
     /// ([`super::cited`]).
     Used,
+    /// A part the build's owner already has, at $0 ([`super::cited::OWNED_SOURCE`]).
+    Owned,
 }
 
 impl PriceInfo<'_> {
@@ -357,6 +359,7 @@ impl PriceInfo<'_> {
         match self.source {
             None => PriceOrigin::Catalog,
             Some(USER_PRICE_SOURCE) => PriceOrigin::User,
+            Some(super::cited::OWNED_SOURCE) => PriceOrigin::Owned,
             Some(s) if s.starts_with(MSRP_PREFIX) => PriceOrigin::Msrp,
             Some(s) if s.starts_with(USED_PREFIX) => PriceOrigin::Used,
             Some(_) => PriceOrigin::Street,
@@ -484,7 +487,7 @@ fn share<T: Priced>(kind: PartKind, parts: &[T]) -> PricedShare {
             PriceOrigin::User => s.user += 1,
             PriceOrigin::Msrp => s.msrp += 1,
             // A catalog with used prices laid on (the planner's copy) counts them as priced.
-            PriceOrigin::Used => {}
+            PriceOrigin::Used | PriceOrigin::Owned => {}
         }
     }
     let pct = |n: usize| if s.parts > 0 { (1000.0 * n as f64 / s.parts as f64).round() / 10.0 } else { 0.0 };

@@ -133,6 +133,12 @@ pub struct PartCost {
     /// the catalog ([`kraftwerk_catalog::cited::used_price_beside`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub used_price: Option<kraftwerk_catalog::cited::CitedPrice>,
+    /// How the build says the part was bought, when not new: `owned` (priced $0), `used`
+    /// (priced at its cited used price) or `used: no cited used price` (unpriced); `None`
+    /// (left out of the JSON) for a new part. [`estimate`] leaves it `None`; the build's fit
+    /// fills it from the build's `used` and `owned` lists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bought: Option<String>,
 }
 
 /// Renting instead.
@@ -236,6 +242,7 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
             unit_price_usd: p.unit_price_usd,
             line_usd: p.unit_price_usd.map(|u| u * f64::from(p.quantity)),
             used_price: None,
+            bought: None,
         })
         .collect();
     let hardware_usd: f64 = parts.iter().filter_map(|p| p.line_usd).sum();

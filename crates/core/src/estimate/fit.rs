@@ -469,6 +469,9 @@ pub fn cost_of(
     tokens_per_s: Option<f64>,
     opts: &FitOptions,
 ) -> (Option<CostReport>, Option<String>) {
+    // The build's used and owned parts priced as bought.
+    let priced = build.pricing_catalog(catalog);
+    let catalog: &Catalog = &priced;
     let r = build.resolve(catalog);
     // Cost: the build's parts at catalog prices, wall power at the workload's load state.
     let mut parts = Vec::new();
@@ -529,6 +532,17 @@ pub fn cost_of(
         Ok(mut c) => {
             for p in &mut c.parts {
                 p.used_price = kraftwerk_catalog::cited::used_price_beside(catalog, &p.id).cloned();
+                p.bought = if build.is_owned(&p.id) {
+                    Some(kraftwerk_catalog::cited::OWNED_SOURCE.to_owned())
+                } else if build.is_used(&p.id) {
+                    Some(if p.unit_price_usd.is_some() {
+                        "used".to_owned()
+                    } else {
+                        kraftwerk_catalog::cited::USED_UNPRICED_SOURCE.to_owned()
+                    })
+                } else {
+                    None
+                };
             }
             (Some(c), None)
         }

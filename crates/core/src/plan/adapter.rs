@@ -545,6 +545,8 @@ pub struct PartLine {
     pub price_source: Option<String>,
     /// The price is a used-market price (`plan --used`).
     pub used: bool,
+    /// The user owns the part (`plan --own`): it costs $0.
+    pub owned: bool,
 }
 
 /// A hybrid CPU+GPU split of a MoE model ([`Evaluation::hybrid`]).
@@ -786,6 +788,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
                             price_date: info.and_then(|i| i.date.map(str::to_owned)),
                             price_source: info.and_then(|i| i.source.map(str::to_owned)),
                             used: info.is_some_and(|i| i.origin() == PriceOrigin::Used),
+                            owned: info.is_some_and(|i| i.origin() == PriceOrigin::Owned),
                         }
                     })
                     .collect();
@@ -810,6 +813,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
             price_date: None,
             price_source: None,
             used: false,
+            owned: false,
         });
         ev.unpriced.push("pcie-riser".into());
     }

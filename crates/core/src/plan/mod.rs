@@ -95,6 +95,10 @@ pub struct Goal {
     pub used: bool,
     /// Part ids the build must use (a board or case the user owns, a card).
     pub must_have: Vec<String>,
+    /// Part ids the user already owns (`plan --own`): the build must use them (the search adds
+    /// them to `must_have`) and they cost $0 toward the budget and the total; results mark
+    /// them `owned` and their builds list them in `Build::owned`.
+    pub owned: Vec<String>,
     /// Most GPUs in one machine.
     pub max_gpus: u32,
     /// Most results returned.
@@ -121,6 +125,7 @@ impl Default for Goal {
             form: None,
             used: false,
             must_have: Vec::new(),
+            owned: Vec::new(),
             max_gpus: 8,
             max_results: 5,
         }
@@ -327,7 +332,23 @@ pub fn plan(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<Pla
     if out.results.is_empty() && !out.cancelled {
         relax::relax(catalog, &parts, goal, ctl, &mut out);
     }
+    for r in &mut out.results {
+        mark_bought(&mut r.build, &r.eval);
+    }
     Ok(out)
+}
+
+/// Writes into `build` how its parts were priced in `eval`: the ids priced used go to
+/// `Build::used`, the owned ones to `Build::owned`, so the saved build costs in `fit`,
+/// `prices`, `compare` and `export` what the plan said ([`Build::pricing_catalog`]).
+pub fn mark_bought(build: &mut Build, eval: &adapter::Evaluation) {
+    let ids = |f: fn(&adapter::PartLine) -> bool| {
+        let mut v: Vec<String> = eval.parts.iter().filter(|p| f(p)).map(|p| p.id.clone()).collect();
+        v.dedup();
+        v
+    };
+    build.used = ids(|p| p.used);
+    build.owned = ids(|p| p.owned);
 }
 
 /// Plans with no progress display and no cancellation (CLI, tests, benchmarks).

@@ -110,7 +110,9 @@ pub(super) fn validate(goal: &Goal) -> Result<(), PlanError> {
 /// Must-have part ids by kind.
 fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<&'static str, String>, PlanError> {
     let mut out = BTreeMap::new();
-    for id in &goal.must_have {
+    let mut ids: Vec<&String> = goal.must_have.iter().collect();
+    ids.extend(goal.owned.iter().filter(|o| !goal.must_have.contains(o)));
+    for id in ids {
         let kind = adapter::part_kind(catalog, id)
             .ok_or_else(|| PlanError::BadGoal(format!("must-have part `{id}` is not in the catalog")))?;
         if let Some(old) = out.insert(kind, id.clone()) {
@@ -123,8 +125,18 @@ fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<&'static str, St
 /// The catalog as the planner prices it for `goal`: with used parts allowed (`goal.used`),
 /// the cited used-market prices replace the new/street ones (never the user's own prices,
 /// [`Catalog::with_used_prices`]); otherwise the catalog itself, whose used prices stay apart.
+///
+/// The parts the user owns (`goal.owned`) cost $0 ([`kraftwerk_catalog::cited::OWNED_SOURCE`]).
 pub fn pricing_catalog<'a>(catalog: &'a Catalog, goal: &Goal) -> std::borrow::Cow<'a, Catalog> {
-    if goal.used { std::borrow::Cow::Owned(catalog.with_used_prices()) } else { std::borrow::Cow::Borrowed(catalog) }
+    let mut c = if goal.used {
+        std::borrow::Cow::Owned(catalog.with_used_prices())
+    } else {
+        std::borrow::Cow::Borrowed(catalog)
+    };
+    for id in &goal.owned {
+        c.to_mut().set_price(id, Some(0.0), None, Some(kraftwerk_catalog::cited::OWNED_SOURCE));
+    }
+    c
 }
 
 /// Order of a part list: parts whose rule figures are all published first (a part with an
@@ -179,6 +191,16 @@ pub(super) fn search(
         rt.loads(*p).map_err(PlanError::BadGoal)?;
     }
     let musts = must_have(catalog, goal)?;
+    // A must-have partner card the part views fold into a twin of the same class
+    // ([`super::views::card_class`]) gets its own view, so the build uses that very card.
+    let with_card;
+    let parts = match musts.get("gpu") {
+        Some(id) if !parts.cards.iter().any(|c| &c.id == id) => {
+            with_card = parts.with_card(catalog, id);
+            &with_card
+        }
+        _ => parts,
+    };
     let priced = |p: Option<f64>| goal.budget_usd.is_none() || p.is_some();
     let mut boards: Vec<&BoardView> = parts
         .boards
@@ -338,7 +360,9 @@ impl State<'_> {
             );
             return None;
         }
-        if rep.used_market && !goal.used {
+        // A card the user owns is not bought, so it needs no used market.
+        let owned = cards.iter().any(|&i| goal.owned.iter().any(|o| o == &self.parts.cards[i].id));
+        if rep.used_market && !goal.used && !owned {
             self.reject(
                 name.clone(),
                 Constraint::Used,

@@ -247,6 +247,25 @@ pub struct Parts {
     pub twin_cards: usize,
 }
 
+impl Parts {
+    /// A copy with a view of GPU card `id` added when the list lacks it (a partner card folded
+    /// into a twin of its class, which a must-have or owned card must not be); the copy as it
+    /// was when the catalog has no such card.
+    #[must_use]
+    pub fn with_card(&self, catalog: &Catalog, id: &str) -> Parts {
+        let mut p = self.clone();
+        let card = catalog.gpu_or_card(id);
+        let chip = catalog.gpu_card(id).and_then(|c| catalog.gpu(&c.chip)).or(catalog.gpu(id));
+        if let (Some(g), Some(chip)) = (card, chip)
+            && !p.cards.iter().any(|c| c.id == id)
+        {
+            let idx = p.cards.len();
+            p.cards.push(card_view(idx, g, chip));
+        }
+        p
+    }
+}
+
 /// Whether a GPU is bought used today. The catalog records no market status yet, so this is
 /// the architecture: NVIDIA no longer makes Pascal, Volta and Turing parts nor the GeForce
 /// RTX 30 series (Ampere), which are bought used (the "P40, V100, 3090 class").

@@ -9,6 +9,7 @@ pub mod file;
 pub mod import_list;
 pub mod links;
 pub mod parts_list;
+pub mod pricing;
 
 pub use file::{BuildError, load, load_str, save, to_ron_string};
 
@@ -69,6 +70,16 @@ pub struct Build {
     /// of the same id.
     #[serde(default, skip_serializing_if = "is_empty_parts")]
     pub parts: PartsFile,
+    /// Ids of the parts bought used (any kind: GPU chip or partner card, CPU, board, PSU, ...):
+    /// priced at their cited used-market price (`catalog/prices/used.json`; a chip's used price
+    /// also prices its partner cards), never their new price; one no source prices used is
+    /// unpriced ([`Build::pricing_catalog`]). Every part of the build with the id counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub used: Vec<String>,
+    /// Ids of the parts the owner already has: they cost $0 toward totals and budgets
+    /// ([`Build::pricing_catalog`]). Every part of the build with the id counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub owned: Vec<String>,
     /// Free-form notes.
     #[serde(default)]
     pub notes: Option<String>,
@@ -96,6 +107,8 @@ impl Default for Build {
             site: Site::default(),
             workload: None,
             parts: PartsFile::default(),
+            used: Vec::new(),
+            owned: Vec::new(),
             notes: None,
         }
     }

@@ -97,7 +97,12 @@ fn row<T: HasId>(
         quantity,
         unit_price_usd,
         price_date: unit_price_usd.and(price_date),
-        price_source: unit_price_usd.and(price_source),
+        // Unpriced lines keep only the reason a used part has no price.
+        price_source: if unit_price_usd.is_some() {
+            price_source
+        } else {
+            price_source.filter(|s| s == cited::USED_UNPRICED_SOURCE)
+        },
         line_usd: unit_price_usd.map(|p| p * f64::from(quantity)),
         source: part.map(|p| p.source().to_owned()).filter(|s| !s.is_empty()),
         origin: part.map_or_else(|| "not in the catalog".to_owned(), |p| p.origin().to_string()),
@@ -142,7 +147,11 @@ impl PartsList {
     /// Quantities: GPUs, drives and PSUs are grouped by id; the CPU and its cooler count once per
     /// CPU socket of the board; memory counts kits; `NVLink` bridges are grouped by slot
     /// spacing and risers by generation and length.
+    ///
+    /// Prices are the build's: used and owned parts as [`Build::pricing_catalog`] prices them.
     pub fn of(build: &Build, catalog: &Catalog) -> PartsList {
+        let priced = build.pricing_catalog(catalog);
+        let catalog: &Catalog = &priced;
         let r = build.resolve(catalog);
         let mut rows = Vec::new();
         for ((id, g), n) in grouped(build.gpus.iter().zip(&r.gpus).map(|(p, g)| (p.gpu.clone(), *g))) {
@@ -378,7 +387,8 @@ impl PartsList {
     /// The list in PCPartPicker's Markdown layout (`Type|Item|Price`, one row per unit, as
     /// PCPartPicker lists two identical cards on two rows, and a `**Total**` footer), so
     /// `kraftwerk import` and other tools read it back. Prices are the catalog's unit prices
-    /// with their date, or `unknown`; a cited used price follows the new one in the same cell
+    /// with their date (`(used, …)` or `(owned)` for the parts the build marks so), or
+    /// `unknown`; a cited used price follows the new one in the same cell
     /// (`$2,000 (catalog, 2025-07-23); used $1,400 (2026-07, GPUPoet, … <https://…>)`).
     pub fn pcpartpicker_markdown(&self) -> String {
         let mut s =
@@ -395,10 +405,19 @@ impl PartsList {
                 Some(PartKind::Psu) => "Power Supply",
                 _ => "Custom",
             };
+            // Where the price comes from: the catalog, a used price the build asks for, owned.
+            let how = match r.price_source.as_deref() {
+                Some(cited::OWNED_SOURCE) => "owned",
+                Some(s) if s.starts_with(cited::USED_PREFIX) => "used",
+                _ => "catalog",
+            };
             let price = match (r.unit_price_usd, &r.price_date) {
-                (Some(p), Some(d)) => format!("{} (catalog, {d})", usd(p)),
-                (Some(p), None) => format!("{} (catalog)", usd(p)),
-                (None, _) => "unknown".to_owned(),
+                (Some(p), Some(d)) => format!("{} ({how}, {d})", usd(p)),
+                (Some(p), None) => format!("{} ({how})", usd(p)),
+                (None, _) => match r.price_source.as_deref() {
+                    Some(why) => format!("unknown ({why})"),
+                    None => "unknown".to_owned(),
+                },
             };
             let price = match &r.used_price {
                 Some(u) => format!("{price}; used {} ({}, {} <{}>)", usd(u.usd), u.date, u.source, u.url),
