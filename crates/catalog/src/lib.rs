@@ -10,6 +10,8 @@
 //! published is `None`, never a guess. [`validate()`] checks ids, references, ranges and sources.
 
 pub mod audit;
+#[cfg(test)]
+mod builtin_tests;
 pub mod cited;
 mod kinds;
 pub mod load;

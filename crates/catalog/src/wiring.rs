@@ -332,63 +332,6 @@ mod tests {
         assert_eq!(line_col("ab\ncd", 4), (2, 2));
     }
 
-    /// Every embedded wiring file applies to the built-in catalog (ids exist, no board wired
-    /// twice, sharing rules name real slots), and each file wires at least one board. Cheap to
-    /// run alone: `cargo test -p kraftwerk-catalog wiring`.
-    #[test]
-    fn every_wiring_file_applies_to_the_builtin_catalog() {
-        let (_, report) = match crate::load::builtin_with_report() {
-            Ok(r) => r,
-            Err(e) => panic!("the built-in catalog does not load: {e}"),
-        };
-        assert_eq!(report.wiring.len(), WIRING_FILES.len(), "{:?}", report.wiring);
-        for (file, n) in &report.wiring {
-            assert!(*n > 0, "{file} wires no board");
-        }
-    }
-
-    /// A wired Mini-ITX board with one PCIe slot has it in position 1: the form factor has one
-    /// expansion position and the slot fills it (the derivation the entries' notes cite). Seen
-    /// failing on the ten AM4, LGA1151 and LGA1200 entries that had no position.
-    #[test]
-    fn a_wired_mini_itx_board_with_one_slot_has_it_in_position_1() {
-        let c = match crate::load::builtin() {
-            Ok(c) => c,
-            Err(e) => panic!("the built-in catalog does not load: {e}"),
-        };
-        let one_slot: Vec<&crate::Motherboard> = c
-            .motherboards
-            .iter()
-            .filter(|b| b.form_factor == crate::FormFactor::MiniItx && b.pcie_slots.len() == 1)
-            .collect();
-        assert!(one_slot.len() >= 17, "wired one-slot Mini-ITX boards: {}", one_slot.len());
-        let without: Vec<&str> =
-            one_slot.iter().filter(|b| b.pcie_slots[0].position != Some(1)).map(|b| b.id.as_str()).collect();
-        assert!(without.is_empty(), "Mini-ITX boards whose one slot is not in position 1: {without:?}");
-    }
-
-    /// The DDR5 PRIME Z790-P has its PCIe 5.0 CPU x16 slot (OpenDB lists four x16 Gen4 slots;
-    /// its firmware slot table, wired in lga1700.ron, has one Gen5 CPU slot and three chipset
-    /// x4). Seen failing before the board was wired.
-    #[test]
-    fn the_ddr5_prime_z790_p_has_its_pcie_5_cpu_slot() {
-        let c = match crate::load::builtin() {
-            Ok(c) => c,
-            Err(e) => panic!("the built-in catalog does not load: {e}"),
-        };
-        let Some(b) = c.motherboards.iter().find(|b| b.id == "asus-z790-prime-p-ddr5-atx") else {
-            panic!("asus-z790-prime-p-ddr5-atx is not in the catalog")
-        };
-        let gen5: Vec<&str> = b
-            .pcie_slots
-            .iter()
-            .filter(|s| s.pcie_gen == 5 && s.electrical_lanes == 16 && s.lane_source == crate::LaneSource::Cpu)
-            .map(|s| s.name.as_str())
-            .collect();
-        assert_eq!(gen5, ["PCIEx16(G5)"], "{:?}", b.pcie_slots);
-        assert_eq!(b.pcie_slots.len(), 5);
-    }
-
     #[test]
     fn entry_anchors_skip_comments() {
         let t = "// board: \"x\"\n[(board: \"a\"), (board: \"b\")]";
