@@ -895,7 +895,10 @@ fn memory_short_of_the_vram_total_is_the_most_the_board_holds() {
             .build
             .memory
             .iter()
-            .map(|m| u32::from(m.kits) * c.memory.iter().find(|k| k.id == m.kit).map_or(0, |k| k.total_gb()))
+            .map(|m| {
+                u32::from(m.kits)
+                    * c.memory.iter().find(|k| k.id == m.kit).map_or(0, kraftwerk::catalog::MemoryKit::total_gb)
+            })
             .sum();
         let vram_gb = r.build.gpus.iter().map(|p| c.gpu_or_card(&p.gpu).map_or(0.0, |g| g.memory_gib)).sum::<f64>();
         if f64::from(ram_gb) < vram_gb {
