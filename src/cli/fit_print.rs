@@ -180,15 +180,7 @@ pub(super) fn print_experts_in_ram_fit(o: &search::MoeOffload, result: &BuildFit
     }
     // llama.cpp's own table (its -ngl / --n-cpu-moe for these GPUs), as the one plan to run.
     if let (Some(t), Some(alt)) = (&f.llama_cpp, &result.alternatives) {
-        let has = |ram: &search::HostRam| {
-            format!(
-                "this build has {:.0} GiB ({:.0} GiB after the {:.0} GiB kept for the OS and the runtime)",
-                ram.installed_gib,
-                ram.available_gib,
-                search::HOST_RAM_RESERVE_GIB
-            )
-        };
-        print_llama_cpp_plan(t, alt, &has);
+        print_llama_cpp_plan(t, alt, &ram_has);
     }
     if let Some(c) = &result.cost {
         outln!("  hardware: {}", usd(c.hardware_usd));
@@ -196,6 +188,16 @@ pub(super) fn print_experts_in_ram_fit(o: &search::MoeOffload, result: &BuildFit
             outln!("  cost: ${m:.2} per million tokens at this decode");
         }
     }
+}
+
+/// "this build has 64 GiB (56 GiB after the 8 GiB kept for the OS and the runtime)".
+fn ram_has(ram: &search::HostRam) -> String {
+    format!(
+        "this build has {:.0} GiB ({:.0} GiB after the {:.0} GiB kept for the OS and the runtime)",
+        ram.installed_gib,
+        ram.available_gib,
+        search::HOST_RAM_RESERVE_GIB
+    )
 }
 
 pub(super) fn print_alternatives(alt: &Alternatives, f: &FitReport) {
@@ -223,15 +225,7 @@ pub(super) fn print_alternatives(alt: &Alternatives, f: &FitReport) {
         outln!("  - {n} GPUs like GPU 1 ({how})");
         any = true;
     }
-    // "this build has 64 GiB (56 GiB after the 8 GiB reserve for the OS)".
-    let has = |ram: &search::HostRam| {
-        format!(
-            "this build has {:.0} GiB ({:.0} GiB after the {:.0} GiB kept for the OS and the runtime)",
-            ram.installed_gib,
-            ram.available_gib,
-            search::HOST_RAM_RESERVE_GIB
-        )
-    };
+    let has = ram_has;
     // llama.cpp: the per-device table above is the one plan (its -ngl / --n-cpu-moe / -ts);
     // the search's other splits are not printed beside it.
     if let Some(t) = &f.llama_cpp {

@@ -480,14 +480,9 @@ fn a_chips_used_price_reaches_its_partner_cards_only_with_used_parts() {
 
 /// Runs the binary with no user parts or prices; returns stdout.
 fn kw_out(args: &[&str]) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
-        .args(args)
-        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
-        .env("KRAFTWERK_PRICES", "/nonexistent-kraftwerk-prices.ron")
-        .output()
-        .expect("run kraftwerk");
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let (code, out, err) = crate::common::kw_no_user_files(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out
 }
 
 #[test]

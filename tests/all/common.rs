@@ -14,6 +14,22 @@ pub fn kw(args: &[&str]) -> Output {
         .expect("run kraftwerk")
 }
 
+/// Runs the built `kraftwerk` binary with `args`, with no user parts and no user price file:
+/// (exit code, stdout, stderr).
+pub fn kw_no_user_files(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+        .args(args)
+        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+        .env("KRAFTWERK_PRICES", "/nonexistent-kraftwerk-prices.ron")
+        .output()
+        .expect("run kraftwerk");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// Path of the reference build `name` under `catalog/builds/`.
 pub fn builds(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds").join(name).display().to_string()

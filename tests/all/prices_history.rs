@@ -20,17 +20,7 @@ fn street_file() -> street::StreetFile {
 
 /// Runs the binary with no user parts or prices: (exit code, stdout, stderr).
 fn kw(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
-        .args(args)
-        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
-        .env("KRAFTWERK_PRICES", "/nonexistent-kraftwerk-prices.ron")
-        .output()
-        .expect("run kraftwerk");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::common::kw_no_user_files(args)
 }
 
 #[test]

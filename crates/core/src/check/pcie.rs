@@ -464,15 +464,7 @@ fn free_cpu_slot_fix(c: &Ctx<'_>, l: &GpuLink) -> Option<String> {
     let board = c.r.board?;
     let build = c.build();
     let placement = build.gpus.get(l.gpu)?;
-    let others = build.gpus.iter().zip(&c.r.gpus).enumerate().filter(|(i, _)| *i != l.gpu);
-    let held: Vec<&str> = others.clone().filter_map(|(_, (g, _))| g.slot_in(board)).map(|s| s.name.as_str()).collect();
-    let taken: Vec<u8> = others
-        .filter(|(_, (g, _))| g.riser.is_none())
-        .filter_map(|(_, (g, chip))| {
-            g.position_on(Some(board)).map(|pos| (pos, chip.map_or(1, |x| x.width_slots.max(1))))
-        })
-        .flat_map(|(pos, w)| pos..pos.saturating_add(w))
-        .collect();
+    let (held, taken) = occupied_by_others(c, board, l.gpu);
     let mine = placement.slot_in(board).map(|s| s.name.as_str());
     for s in &board.pcie_slots {
         let covered = s.position.is_some_and(|p| taken.contains(&p));
@@ -652,17 +644,7 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
         );
     }
     let lanes_now = slot_lanes(&c.r, board);
-    let others = build.gpus.iter().zip(&c.r.gpus).enumerate().filter(|(i, _)| *i != l.gpu);
-    // Slots holding another GPU, by name.
-    let held: Vec<&str> = others.clone().filter_map(|(_, (g, _))| g.slot_in(board)).map(|s| s.name.as_str()).collect();
-    // Positions covered by another card (a card `w` slots thick at `p` covers p..p+w-1).
-    let taken: Vec<u8> = others
-        .filter(|(_, (g, _))| g.riser.is_none())
-        .filter_map(|(_, (g, chip))| {
-            g.position_on(Some(board)).map(|pos| (pos, chip.map_or(1, |x| x.width_slots.max(1))))
-        })
-        .flat_map(|(pos, w)| pos..pos.saturating_add(w))
-        .collect();
+    let (held, taken) = occupied_by_others(c, board, l.gpu);
     let want_gen = l.gpu_gen.min(placement.riser.map_or(u8::MAX, |r| r.pcie_gen));
     for (idx, s) in board.pcie_slots.iter().enumerate() {
         let covered = s.position.is_some_and(|p| taken.contains(&p));
@@ -747,3 +729,24 @@ pub static PCIE_RISER: Rule = Rule {
         }
     },
 };
+
+/// What the build's other GPUs (all but GPU `gpu`) occupy on `board`: the names of the slots
+/// they hold, and the positions their cards cover (a card `w` slots thick at `p` covers
+/// p..p+w-1; a card on a riser covers none).
+fn occupied_by_others<'a>(
+    c: &Ctx<'a>,
+    board: &'a kraftwerk_catalog::Motherboard,
+    gpu: usize,
+) -> (Vec<&'a str>, Vec<u8>) {
+    let build = c.build();
+    let others = build.gpus.iter().zip(&c.r.gpus).enumerate().filter(|(i, _)| *i != gpu);
+    let held = others.clone().filter_map(|(_, (g, _))| g.slot_in(board)).map(|s| s.name.as_str()).collect();
+    let taken = others
+        .filter(|(_, (g, _))| g.riser.is_none())
+        .filter_map(|(_, (g, chip))| {
+            g.position_on(Some(board)).map(|pos| (pos, chip.map_or(1, |x| x.width_slots.max(1))))
+        })
+        .flat_map(|(pos, w)| pos..pos.saturating_add(w))
+        .collect();
+    (held, taken)
+}
