@@ -361,7 +361,7 @@ pub(super) fn print_offload_alternatives(alt: &Alternatives, has: &dyn Fn(&searc
 /// every price is recent or undated).
 pub(super) fn print_stale_prices(result: &BuildFit, catalog: &crate::catalog::Catalog) {
     let Some(c) = &result.cost else { return };
-    let today = crate::catalog::prices::today_utc();
+    let today = crate::catalog::dates::today_utc();
     let stale: Vec<String> = c
         .parts
         .iter()
@@ -381,7 +381,7 @@ pub(super) fn print_stale_prices(result: &BuildFit, catalog: &crate::catalog::Ca
 /// no part has one). The cost above counts the new prices; `plan --used` plans with these.
 pub(super) fn print_used_prices(result: &BuildFit) {
     let Some(c) = &result.cost else { return };
-    let today = crate::catalog::prices::today_utc();
+    let today = crate::catalog::dates::today_utc();
     let used: Vec<String> = c
         .parts
         .iter()

@@ -214,7 +214,7 @@ fn result_text(s: &mut String, r: &PlanResult) {
         format!("at least ${:.0} (prices unknown: {})", r.price_usd, e.unpriced.join(", "))
     };
     let _ = writeln!(s, "\n{}. {} at {}: {price}", r.rank, r.title, r.precision);
-    let today = crate::catalog::prices::today_utc();
+    let today = crate::catalog::dates::today_utc();
     for p in &e.parts {
         let _ = writeln!(s, "     {:>2} x {:<52} {}", p.quantity, p.name, part_price(p, today));
     }

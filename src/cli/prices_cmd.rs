@@ -62,10 +62,6 @@ struct CatalogPrices {
     street_parts_priced: usize,
 }
 
-fn today_text(t: (i32, u32, u32)) -> String {
-    format!("{:04}-{:02}-{:02}", t.0, t.1, t.2)
-}
-
 fn line(r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
     let age = r.price_date.as_deref().and_then(|d| prices::age_months(d, today));
     let used = r.used_price.as_ref();
@@ -93,10 +89,10 @@ fn line(r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
 fn build_prices(path: &Path, format: Format) -> Result<(), CliError> {
     let (catalog, build) = super::check_cmd::load_build(path)?;
     let list = PartsList::of(&build, &catalog);
-    let today = prices::today_utc();
+    let today = crate::catalog::dates::today_utc();
     let out = BuildPrices {
         build: list.build.clone(),
-        today: today_text(today),
+        today: crate::catalog::dates::ymd_text(today),
         rows: list.rows.iter().map(|r| line(r, today)).collect(),
         total_usd: list.total_usd,
         priced_lines: list.priced_lines,
@@ -145,10 +141,14 @@ fn catalog_prices(format: Format) -> Result<(), CliError> {
             return Err(bad(e.to_string()));
         }
     };
-    let today = prices::today_utc();
+    let today = crate::catalog::dates::today_utc();
     let (street_prices, street_parts_priced) = report.street.map_or((None, 0), |(m, n)| (Some(m), n));
-    let out =
-        CatalogPrices { today: today_text(today), priced: catalog.priced_shares(), street_prices, street_parts_priced };
+    let out = CatalogPrices {
+        today: crate::catalog::dates::ymd_text(today),
+        priced: catalog.priced_shares(),
+        street_prices,
+        street_parts_priced,
+    };
     if format == Format::Json {
         return print_json(&out);
     }

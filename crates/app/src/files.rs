@@ -8,8 +8,7 @@
 //! path in an in-app field with the reason shown (README, "File dialogs", lists the packages).
 
 use kraftwerk_core::rig::parts_list::PartsFormat;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What a chosen path is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,28 +85,14 @@ pub fn dialog_unavailable() -> Option<String> {
     )
 }
 
-/// Writes `text` to `path` atomically: a temporary file in the same folder, synced, then
-/// renamed over `path`, so a failed write never leaves a half-written file.
+/// Writes `text` to `path` through the one atomic writer
+/// ([`kraftwerk_catalog::files::write_atomic`]: unique temporary file, fsync, rename, fsync of the
+/// folder), so a failed write never leaves a half-written file.
 ///
 /// # Errors
 /// The I/O error of creating, writing or renaming (the temporary file is removed).
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    };
-    write().inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    kraftwerk_catalog::files::write_atomic(path, text.as_bytes())
 }
 
 /// The in-app path field shown instead of (or when there is no) native dialog.
@@ -119,22 +104,4 @@ pub struct PathPrompt {
     pub text: String,
     /// Why the native dialog was not shown, if that is why the field is.
     pub reason: Option<String>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn atomic_write_replaces_and_leaves_no_temporary_file() {
-        let dir = std::env::temp_dir().join(format!("kraftwerk-files-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
-        let p = dir.join("a.csv");
-        write_atomic(&p, "one").expect("write");
-        write_atomic(&p, "two").expect("write");
-        assert_eq!(std::fs::read_to_string(&p).expect("read"), "two");
-        assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 1);
-        assert!(write_atomic(&dir.join("no-such-dir/x.csv"), "x").is_err());
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }

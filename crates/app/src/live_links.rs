@@ -2,10 +2,11 @@
 //! matrices, all-reduce table, the report's details).
 
 use super::command::LiveAction;
-use super::live_state::{LinksOrigin, LiveView, utc_date_time};
+use super::live_state::{LinksOrigin, LiveView};
 use super::theme;
 use super::widgets::{grade_badge, plain, section_heading, wrapped};
 use eframe::egui::{self, RichText};
+use kraftwerk_catalog::dates::utc_date_time;
 use kraftwerk_live::links::{LinksReport, Section};
 use kraftwerk_live::topology::Topology;
 

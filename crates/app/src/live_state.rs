@@ -421,34 +421,9 @@ impl LiveView {
     }
 }
 
-/// `2026-11-29 14:21 UTC` for ms since the Unix epoch (proleptic Gregorian, Howard Hinnant's
-/// `civil_from_days`).
-pub fn utc_date_time(unix_ms: u64) -> String {
-    let secs = unix_ms / 1000;
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let rem = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rem / 3600, (rem % 3600) / 60)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(utc_date_time(0), "1970-01-01 00:00 UTC");
-        assert_eq!(utc_date_time(951_782_400_000), "2000-02-29 00:00 UTC");
-        assert_eq!(utc_date_time(1_795_993_267_528), "2026-11-29 23:01 UTC");
-    }
 
     #[test]
     fn demo_assets_parse() {

@@ -11,11 +11,12 @@ pub use super::command::LiveAction;
 use super::live_cards::{gpu_cards, plots};
 use super::live_links::links_section;
 use super::live_probe::probe_section;
-use super::live_state::{self, LiveView, utc_date_time};
+use super::live_state::{self, LiveView};
 use super::state::AppState;
 use super::theme;
 pub use super::widgets::{grade_color, plain};
 use eframe::egui::{self, RichText};
+use kraftwerk_catalog::dates::utc_date_time;
 use kraftwerk_live::nvml::NO_DRIVER;
 
 /// Draws the Live tab; its widgets' commands go to `out` as [`Action::Live`], applied by the

@@ -104,7 +104,7 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) {
     };
     ui.label(r.line_usd.map_or_else(|| "—".to_owned(), usd));
     // The part's own price date, with its age when older than 12 months.
-    let today = kraftwerk_catalog::prices::today_utc();
+    let today = kraftwerk_catalog::dates::today_utc();
     ui.label(
         r.price_date.as_deref().map_or_else(|| "—".to_owned(), |d| kraftwerk_catalog::prices::date_note(d, today)),
     );

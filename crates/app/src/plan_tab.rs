@@ -319,7 +319,7 @@ fn parts_lists(ui: &mut egui::Ui, out: &PlanOutcome) {
                             Some(x) => ui.label(format!("${x:.0}")),
                             None => ui.colored_label(ui.visuals().warn_fg_color, "unknown"),
                         };
-                        let today = kraftwerk_catalog::prices::today_utc();
+                        let today = kraftwerk_catalog::dates::today_utc();
                         ui.label(p.price_date.as_deref().map_or_else(
                             || "-".to_owned(),
                             |d| kraftwerk_catalog::prices::date_note(d, today),

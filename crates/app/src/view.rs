@@ -344,6 +344,4 @@ fn label_with_keys(label: &str, action: &Action) -> String {
     shortcuts::text(action).map_or_else(|| label.to_owned(), |k| format!("{label} ({k})"))
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
+use kraftwerk_core::fmt::plural_len as plural;

@@ -13,6 +13,8 @@ pub mod audit;
 #[cfg(test)]
 mod builtin_tests;
 pub mod cited;
+pub mod dates;
+pub mod files;
 mod kinds;
 pub mod load;
 mod parts;

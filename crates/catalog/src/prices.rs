@@ -215,19 +215,18 @@ pub fn read_prices_str(shown: &str, text: &str) -> PriceRead {
     out
 }
 
-/// Writes a price file atomically (temporary file, then rename), so a failed save never leaves
-/// a half-written file.
+/// Writes a price file atomically and durably ([`crate::files::write_atomic`]: a unique
+/// temporary file, fsync, rename, fsync of the folder), creating its folder first, so a failed
+/// save never leaves a half-written file.
 ///
 /// # Errors
-/// I/O errors.
+/// I/O errors (the old file is then untouched).
 pub fn save_prices(path: &Path, file: &PriceFile) -> std::io::Result<()> {
     let text = ron::ser::to_string_pretty(file, ron::ser::PrettyConfig::default()).map_err(std::io::Error::other)?;
-    if let Some(dir) = path.parent() {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    let tmp = path.with_extension("ron.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    crate::files::write_atomic(path, text.as_bytes())
 }
 
 macro_rules! apply {
@@ -515,23 +514,6 @@ impl Catalog {
 
 /// A price older than this many months is shown with its age ("14 months old").
 pub const STALE_AFTER_MONTHS: u32 = 12;
-
-/// Today's date in UTC, `(year, month, day)`, from the system clock (Howard Hinnant's
-/// `civil_from_days`, proleptic Gregorian).
-pub fn today_utc() -> (i32, u32, u32) {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (i32::try_from(y).unwrap_or(i32::MAX), m as u32, d as u32)
-}
 
 /// "14 months old" for a price older than [`STALE_AFTER_MONTHS`], else `None`.
 pub fn stale_text(months: u32) -> Option<String> {

@@ -2,6 +2,7 @@
 //! comparison and every text renderer. Pure functions over [`kraftwerk_catalog`] data: no
 //! window, no NVML, no CUDA, no command-line parsing (the workspace's layer script holds that).
 //!
+//! - [`fmt`]: plurals and other small text helpers (the bottom of the module order).
 //! - [`workload`]: the workload vocabulary (precision, mode, runtime, parallelism,
 //!   interconnect), the bottom of the core: the build stores it, the estimator reads it.
 //! - [`rig`]: the build model and its `*.rig.ron` file format.
@@ -15,6 +16,7 @@
 pub mod check;
 pub mod compare;
 pub mod estimate;
+pub mod fmt;
 pub mod plan;
 pub mod report;
 pub mod rig;

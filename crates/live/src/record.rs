@@ -21,8 +21,8 @@ use super::nvml::{GpuSample, GpuStatic, NvmlGpus, Snapshot, SystemInfo, unix_ms_
 use super::sampler::{History, Replay};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fs::{self, File};
-use std::io::{self, Write};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// The recording format this version writes. Format 2 adds per-sample retired pages, pending
@@ -294,32 +294,4 @@ impl Recording {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, `fsync`, then
-/// `rename` over `path`, then (on Unix) `fsync` of the directory. The temporary file is removed
-/// on failure.
-///
-/// # Errors
-/// Any I/O error.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name =
-        path.file_name().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path has no file name"))?;
-    let tmp = dir.join(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
-    let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    #[cfg(unix)]
-    if let Ok(d) = File::open(dir) {
-        // Makes the rename itself durable; some file systems refuse, which is harmless.
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
+pub use kraftwerk_catalog::files::write_atomic;

@@ -360,7 +360,4 @@ pub(crate) fn finding(
     Finding { rule: rule.doc.id, severity, kind: FindingKind::Problem, message, parts, fix: fix.into() }
 }
 
-/// `"s"` unless `n` is 1, for plurals in messages (`1 adapter`, `2 adapters`).
-pub(crate) fn plural(n: impl Into<u64>) -> &'static str {
-    if n.into() == 1 { "" } else { "s" }
-}
+pub(crate) use crate::fmt::plural;

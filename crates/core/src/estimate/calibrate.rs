@@ -449,9 +449,7 @@ pub fn not_covered(
     Ok(None)
 }
 
-fn plural(n: u32) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
+use crate::fmt::plural;
 
 #[cfg(test)]
 mod tests {

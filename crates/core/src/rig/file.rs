@@ -11,7 +11,6 @@ use kraftwerk_catalog::Catalog;
 use kraftwerk_catalog::load::ron_options;
 use serde::Deserialize;
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::Path;
 
 /// Largest build file accepted, bytes. Real builds are a few KiB; this keeps a mistaken
@@ -604,8 +603,8 @@ pub fn to_ron_string(build: &Build) -> Result<String, ron::Error> {
     ))
 }
 
-/// Saves atomically: writes `.<name>.tmp-<pid>` in the same folder, fsyncs, renames over
-/// `path`, fsyncs the folder.
+/// Saves atomically through the one writer ([`kraftwerk_catalog::files::write_atomic`]: a unique
+/// temporary file in the same folder, fsync, rename over `path`, fsync of the folder).
 ///
 /// # Errors
 /// [`BuildError`] (line 0) when the folder is not writable or the disk is full; the old file
@@ -614,26 +613,5 @@ pub fn save(path: &Path, build: &Build) -> Result<(), BuildError> {
     let shown = path.display().to_string();
     let err = |m: String| BuildError::at(&shown, 0, 0, m);
     let text = to_ron_string(build).map_err(|e| err(format!("cannot encode: {e}")))?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path.file_name().map_or_else(|| "build.rig.ron".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)?;
-        if let Ok(d) = std::fs::File::open(&dir) {
-            // Persist the rename; not all platforms allow syncing a directory, so ignore errors.
-            let _ = d.sync_all();
-        }
-        Ok(())
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        err(format!("cannot save: {e}"))
-    })
+    kraftwerk_catalog::files::write_atomic(path, text.as_bytes()).map_err(|e| err(format!("cannot save: {e}")))
 }

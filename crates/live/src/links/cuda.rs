@@ -21,13 +21,14 @@
 
 use super::{
     AllReduceRow, AllReduceTable, CudaDevice, ELEMENT_BYTES, LATENCY_BYTES, LinksError, LinksOptions, P2pMatrix,
-    PeerLink, all_reduce_sizes, bus_factor, gb_per_s, iterations_for, nccl_env, panic_text,
+    PeerLink, all_reduce_sizes, bus_factor, gb_per_s, iterations_for, nccl_env,
 };
+use crate::cuda_util::{DevBuf, copy, format_uuid};
+use crate::panics::panic_text;
 use crate::probe::Summary;
 use cudarc::driver::{CudaContext, CudaStream, DriverError, result as dr, sys as ds};
 use cudarc::nccl::{result as nr, sys as ns};
 use std::ffi::{CStr, c_int, c_void};
-use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
@@ -71,18 +72,6 @@ pub fn nccl_present() -> bool {
     unsafe { ns::is_culib_present() }
 }
 
-/// NVML's UUID text (`GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`) of a CUDA UUID.
-fn format_uuid(bytes: &[std::ffi::c_char; 16]) -> String {
-    let b: Vec<u8> = bytes.iter().map(|&c| c.to_ne_bytes()[0]).collect();
-    let hex = |r: std::ops::Range<usize>| {
-        b[r].iter().fold(String::new(), |mut s, x| {
-            let _ = write!(s, "{x:02x}");
-            s
-        })
-    };
-    format!("GPU-{}-{}-{}-{}-{}", hex(0..4), hex(4..6), hex(6..8), hex(8..10), hex(10..16))
-}
-
 /// The CUDA devices (no contexts are made).
 pub fn devices() -> Result<Vec<CudaDevice>, LinksError> {
     if !driver_present() {
@@ -101,84 +90,6 @@ pub fn devices() -> Result<Vec<CudaDevice>, LinksError> {
             })
         })
         .collect()
-}
-
-/// A plain `cuMemAlloc` allocation, freed on drop. Users synchronize the streams that touch it
-/// before it drops.
-pub(crate) struct DevBuf {
-    ctx: Arc<CudaContext>,
-    ptr: ds::CUdeviceptr,
-    bytes: usize,
-}
-
-impl DevBuf {
-    /// Allocates `bytes` on `ctx`'s device (contents undefined).
-    pub(crate) fn new(ctx: &Arc<CudaContext>, bytes: usize) -> Result<Self, LinksError> {
-        ctx.bind_to_thread().map_err(drv("cuCtxSetCurrent"))?;
-        // SAFETY: a cuMemAlloc of `bytes` in the context current on this thread; the pointer is
-        // freed exactly once, in Drop, with the same context current.
-        let ptr = unsafe { dr::malloc_sync(bytes) }.map_err(drv("cuMemAlloc"))?;
-        Ok(Self { ctx: Arc::clone(ctx), ptr, bytes })
-    }
-
-    /// Allocates `bytes` filled with `byte`.
-    fn filled(ctx: &Arc<CudaContext>, bytes: usize, byte: u8) -> Result<Self, LinksError> {
-        let buf = Self::new(ctx, bytes)?;
-        // SAFETY: `buf.ptr` is a live allocation of `bytes` bytes in the current context.
-        unsafe { dr::memset_d8_sync(buf.ptr, byte, bytes) }.map_err(drv("cuMemsetD8"))?;
-        Ok(buf)
-    }
-
-    /// Device address of byte `offset` (at most the size).
-    fn at(&self, offset: usize) -> ds::CUdeviceptr {
-        self.ptr + offset.min(self.bytes) as u64
-    }
-
-    /// Copies `host.len()` elements starting at byte `offset` to the host (synchronous; the
-    /// caller has synchronized the streams writing it).
-    fn read<T: Copy>(&self, offset: usize, host: &mut [T]) -> Result<(), LinksError> {
-        let len = std::mem::size_of_val(host);
-        if offset + len > self.bytes {
-            return Err(LinksError::Failed("read past the end of a device buffer".to_owned()));
-        }
-        self.ctx.bind_to_thread().map_err(drv("cuCtxSetCurrent"))?;
-        // SAFETY: [offset, offset + len) lies inside this live allocation (checked above); `host`
-        // is a writable slice of exactly `len` bytes of plain data.
-        unsafe { dr::memcpy_dtoh_sync(host, self.at(offset)) }.map_err(drv("cuMemcpyDtoH"))
-    }
-
-    /// Copies `host` to byte `offset` (synchronous with respect to the host buffer).
-    fn write<T: Copy>(&self, offset: usize, host: &[T]) -> Result<(), LinksError> {
-        let len = std::mem::size_of_val(host);
-        if offset + len > self.bytes {
-            return Err(LinksError::Failed("write past the end of a device buffer".to_owned()));
-        }
-        self.ctx.bind_to_thread().map_err(drv("cuCtxSetCurrent"))?;
-        // SAFETY: [offset, offset + len) lies inside this live allocation (checked above); `host`
-        // is a readable slice of exactly `len` bytes of plain data.
-        unsafe { dr::memcpy_htod_sync(self.at(offset), host) }.map_err(drv("cuMemcpyHtoD"))
-    }
-}
-
-impl Drop for DevBuf {
-    fn drop(&mut self) {
-        if self.ctx.bind_to_thread().is_ok() {
-            // SAFETY: allocated by cuMemAlloc in this context (now current) and freed once, here;
-            // the streams using it were synchronized by its owner.
-            let _ = unsafe { dr::free_sync(self.ptr) };
-        }
-    }
-}
-
-/// Enqueues a copy of `bytes` from `src` to `dst` (any two devices) on `stream`.
-pub(crate) fn copy(dst: &DevBuf, src: &DevBuf, bytes: usize, stream: &CudaStream) -> Result<(), LinksError> {
-    let bytes = bytes.min(dst.bytes).min(src.bytes);
-    stream.context().bind_to_thread().map_err(drv("cuCtxSetCurrent"))?;
-    // SAFETY: both pointers are live cuMemAlloc allocations of at least `bytes` bytes, each
-    // given with its own context; `stream` is a live stream of the current context; the buffers
-    // outlive the copy (every batch is waited for before the buffers can drop).
-    unsafe { dr::memcpy_peer_async(dst.ctx.cu_ctx(), dst.ptr, src.ctx.cu_ctx(), src.ptr, bytes, stream.cu_stream()) }
-        .map_err(drv("cuMemcpyPeerAsync"))
 }
 
 /// Seconds between two timing events recorded on `stream` around `enqueue` (waits for them).
@@ -345,7 +256,7 @@ fn one_way(
     a.stream.synchronize().map_err(drv("cuStreamSynchronize"))?;
     let mut bw = Vec::new();
     for _ in 0..opts.p2p_trials.max(1) {
-        let s = timed(&a.stream, || (0..copies).try_for_each(|_| copy(&b.dst, &a.src, bytes, &a.stream)))?;
+        let s = timed(&a.stream, || (0..copies).try_for_each(|_| Ok(copy(&b.dst, &a.src, bytes, &a.stream)?)))?;
         bw.push(gb_per_s((bytes * copies) as f64, s));
     }
     let mut head = vec![0u8; CHECK_BYTES];
@@ -367,7 +278,7 @@ fn one_way(
         // batch measures the copies, not how fast this thread enqueues them
         // (p2pBandwidthLatencyTest blocks its stream with a spin kernel for the same reason).
         copy(&b.dst, &a.src, bytes, &a.stream)?;
-        let s = timed(&a.stream, || (0..n).try_for_each(|_| copy(&b.dst, &a.src, LATENCY_BYTES, &a.stream)))?;
+        let s = timed(&a.stream, || (0..n).try_for_each(|_| Ok(copy(&b.dst, &a.src, LATENCY_BYTES, &a.stream)?)))?;
         lat.push(s / n as f64 * 1e6);
     }
     Ok((bw, lat))

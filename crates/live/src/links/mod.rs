@@ -600,6 +600,13 @@ pub enum LinksError {
     Failed(String),
 }
 
+#[cfg(feature = "cuda")]
+impl From<crate::cuda_util::DeviceCallError> for LinksError {
+    fn from(e: crate::cuda_util::DeviceCallError) -> Self {
+        Self::Failed(e.0)
+    }
+}
+
 impl LinksError {
     /// A [`LinksError::Failed`] with what was being done and the library's error.
     pub fn failed(context: &str, err: impl std::fmt::Display) -> Self {
@@ -621,13 +628,7 @@ pub fn on_thread<T: Send + 'static>(
     handle.join().unwrap_or_else(|p| Err(panicked(&*p)))
 }
 
-/// The message of a panic payload.
-pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_owned())
-}
+pub use crate::panics::panic_text;
 
 /// Measures the links of this machine and grades them against `expected` (or, when `None`,
 /// against what the live GPUs are, matched to `catalog`).

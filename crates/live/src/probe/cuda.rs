@@ -23,12 +23,11 @@
 
 use super::numeric::{bf16_bits, bf16_value, e4m3_bits, f16_bits, f16_value};
 use super::{DeviceInfo, GemmDevice, GemmPrecision, HostBandwidth, PeerBandwidth, ProbeConfig, ProbeError, Summary};
-use crate::links::cuda::{DevBuf, copy};
+use crate::cuda_util::{DevBuf, copy, format_uuid};
 use cudarc::cublas::{self, CudaBlas};
 use cudarc::cublaslt;
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DriverError, sys as dsys};
 use std::ffi::c_void;
-use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -98,18 +97,6 @@ pub fn open(ordinal: usize) -> Result<Box<dyn GemmDevice>, ProbeError> {
         loaded: None,
         lt_error: None,
     }))
-}
-
-/// NVML's UUID text (`GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`) of a CUDA UUID.
-fn format_uuid(bytes: &[std::ffi::c_char; 16]) -> String {
-    let b: Vec<u8> = bytes.iter().map(|&c| c.to_ne_bytes()[0]).collect();
-    let hex = |r: std::ops::Range<usize>| {
-        b[r].iter().fold(String::new(), |mut s, x| {
-            let _ = write!(s, "{x:02x}");
-            s
-        })
-    };
-    format!("GPU-{}-{}-{}-{}-{}", hex(0..4), hex(4..6), hex(6..8), hex(8..10), hex(10..16))
 }
 
 /// cuBLAS and cuBLASLt handles and the cuBLASLt workspace.

@@ -156,7 +156,9 @@ pub fn run_devices(
             match outcome {
                 Ok(Ok(out)) => out,
                 Ok(Err(e)) => DeviceOutcome::failed(index, &e.to_string()),
-                Err(panic) => DeviceOutcome::failed(index, &ProbeError::Panic(panic_message(&*panic)).to_string()),
+                Err(panic) => {
+                    DeviceOutcome::failed(index, &ProbeError::Panic(crate::panics::panic_text(&*panic)).to_string())
+                }
             }
         });
         handles.push((index, spawned));
@@ -164,7 +166,7 @@ pub fn run_devices(
     let mut outcomes = Vec::with_capacity(count);
     for (index, h) in handles {
         let out = match h {
-            Ok(h) => h.join().unwrap_or_else(|p| DeviceOutcome::failed(index, &panic_message(&*p))),
+            Ok(h) => h.join().unwrap_or_else(|p| DeviceOutcome::failed(index, &crate::panics::panic_text(&*p))),
             Err(e) => DeviceOutcome::failed(index, &format!("cannot start thread: {e}")),
         };
         outcomes.push(out);
@@ -188,13 +190,6 @@ pub fn run_devices(
     report.wall_seconds = started.elapsed().as_secs_f64();
     report.regrade();
     report
-}
-
-fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_owned())
 }
 
 /// What one device thread hands back.
