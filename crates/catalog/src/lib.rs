@@ -29,8 +29,8 @@ pub mod wiring;
 
 pub use kinds::{Catalog, FigureConflict, HasId, MaybeProvenance, Part, PartKind, PartsFile};
 pub use load::{
-    CatalogError, ImportMeta, ImportedFile, LoadProblem, LoadReport, SkippedFile, builtin, builtin_with_report,
-    load_with_user_dir, parse_imported_file, parse_parts_file, user_parts_dir,
+    CatalogError, ImportMeta, ImportedFile, LoadProblem, LoadReport, LocatedError, SkippedFile, builtin,
+    builtin_with_report, load_with_user_dir, parse_imported_file, parse_parts_file, user_parts_dir,
 };
 pub use parts::*;
 pub use validate::{ValidationIssue, validate};

@@ -98,24 +98,42 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("catalog/models.ron", include_str!("../../../catalog/models.ron")),
 ];
 
-/// A file that could not be read or parsed, located to line and column where RON says.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{column}: {message}")]
-pub struct CatalogError {
-    /// File name or path.
+/// Why a file (a catalog file, a user's parts or price file, a build file) could not be read or
+/// parsed, located to line and column where the parser says. Shown as `file:line:column: message`,
+/// or `file: message` when the error has no position (line 0: an I/O error, a whole-file problem).
+/// The one located error of every loader: [`CatalogError`] in the catalog and `BuildError` in the
+/// core's build-file loader are this type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocatedError {
+    /// File name or path as given (or `<input>`).
     pub file: String,
     /// 1-based line (0 when the error is not in the text, e.g. an I/O error).
     pub line: usize,
     /// 1-based column (0 when unknown).
     pub column: usize,
-    /// What is wrong.
+    /// What is wrong, in words.
     pub message: String,
 }
 
-impl CatalogError {
+impl std::fmt::Display for LocatedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+        }
+    }
+}
+
+impl std::error::Error for LocatedError {}
+
+/// A catalog file that could not be read or parsed (see [`LocatedError`]).
+pub type CatalogError = LocatedError;
+
+impl LocatedError {
     /// Builds a located error from a RON parse error.
     pub fn from_ron(file: impl Into<String>, e: &ron::error::SpannedError) -> Self {
-        CatalogError {
+        LocatedError {
             file: file.into(),
             line: e.span.start.line,
             column: e.span.start.col,
@@ -125,7 +143,12 @@ impl CatalogError {
 
     /// An error not tied to a position in the text.
     pub fn unlocated(file: impl Into<String>, message: impl Into<String>) -> Self {
-        CatalogError { file: file.into(), line: 0, column: 0, message: message.into() }
+        LocatedError { file: file.into(), line: 0, column: 0, message: message.into() }
+    }
+
+    /// An error at a 1-based line and column of `file` (0, 0: no position).
+    pub fn at(file: &str, line: usize, column: usize, message: impl Into<String>) -> Self {
+        LocatedError { file: file.to_owned(), line, column, message: message.into() }
     }
 }
 

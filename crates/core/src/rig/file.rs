@@ -17,38 +17,10 @@ use std::path::Path;
 /// multi-gigabyte file from being read into memory.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Why a build file could not be loaded or saved. Shown as `file:line:column: message`, or
-/// `file: message` when the error has no position (a file that cannot be read).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BuildError {
-    /// File path as given (or `<input>`).
-    pub file: String,
-    /// 1-based line; 0 when the error has no position (I/O).
-    pub line: usize,
-    /// 1-based column; 0 when unknown.
-    pub column: usize,
-    /// What is wrong, in words.
-    pub message: String,
-}
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}: {}", self.file, self.message)
-        } else {
-            write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
-        }
-    }
-}
-
-impl std::error::Error for BuildError {}
-
-impl BuildError {
-    /// An error at a 1-based line and column of `file` (0, 0: no position).
-    pub fn at(file: &str, line: usize, column: usize, message: impl Into<String>) -> Self {
-        BuildError { file: file.to_owned(), line, column, message: message.into() }
-    }
-}
+/// Why a build file could not be loaded or saved: the one located error
+/// ([`kraftwerk_catalog::LocatedError`]), shown as `file:line:column: message`, or `file: message`
+/// when the error has no position (a file that cannot be read).
+pub type BuildError = kraftwerk_catalog::LocatedError;
 
 /// Line and column (1-based, in characters) of byte offset `offset` in `text`.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
