@@ -1,4 +1,4 @@
-//! The built-in catalog loads, validates, and meets the foundation issue's minimums; a broken
+//! The built-in catalog loads, validates, and meets the minimum part counts per kind; a broken
 //! user file gives a located error while the rest loads.
 
 use kraftwerk::catalog::{self, HasId, LoadProblem, Origin, PartKind};

@@ -1,5 +1,5 @@
 //! `catalog audit` and `catalog --stats` over the embedded catalog (run by CI through
-//! `cargo test`): the issue-14 counts, the import's bookkeeping, and bad import files.
+//! `cargo test`): the minimum part counts, the import's bookkeeping, and bad import files.
 
 use kraftwerk::catalog::{self, audit, parse_imported_file};
 

@@ -1,4 +1,4 @@
-//! Curated motherboard slot layouts (`catalog/motherboards.ron`, issue 14 item 5): every layout
+//! Curated motherboard slot layouts (`catalog/motherboards.ron`): every layout
 //! is sourced and physically consistent, the spacing rules catch real cards on real boards, the
 //! curated boards replace their BuildCores OpenDB imports instead of sitting beside them, and
 //! every reference build still loads and checks its slots.

@@ -5,7 +5,7 @@
 //! beside a model code may be dropped, "ROG Genesis GR701" for the ROG Hyperion GR701; a GPU
 //! name's memory size is matched against the chip's memory).
 //!
-//! Names are as published, with only the quantity dropped (and, for the builds of issue 25,
+//! Names are as published, with only the quantity dropped (and, for builds taken from shop listings,
 //! a listing's spec tail such as "3.7 GHz 32-Core Processor"); the part kinds are the ones the
 //! checker's rules read (GPUs, CPUs, boards, PSUs, coolers, cases; RAM and drives are left out).
 //! The test prints every part that does not resolve and holds the resolve rate to a floor, so a

@@ -1,6 +1,6 @@
 //! The multi-GPU checks on boards whose slot wiring is known from a wiring file
 //! (`catalog/board-wiring/*.ron`) but not their slot positions, and on boards whose wiring is
-//! unknown (issue 25 "Done when"). Each test names the board's source.
+//! unknown. Each test names the board's source.
 
 use kraftwerk::catalog::{self, Catalog};
 use kraftwerk::check::{self, FindingKind, Report, Severity};

@@ -1,4 +1,4 @@
-//! Five honest-answer findings from a new user's try-out (issues 26/27 follow-ups), each a test
+//! Five honest-answer findings from a new user's try-out, each a test
 //! seen failing on the behaviour before its fix: the RAM speed of CPU offload, PSU headroom in
 //! the planner, full-load overloads of a build checked at inference load, the chipset-slot fix,
 //! and `compare`'s "(best)".

@@ -1,4 +1,4 @@
-//! The presets' checkpoints as published (issue 28, item 1): weight bytes counted per tensor
+//! The presets' checkpoints as published: weight bytes counted per tensor
 //! group (routed experts, the rest of the layers, embeddings) in each group's own format, scale
 //! tensors included, held within 2 % of the bytes each checkpoint's safetensors index reports
 //! (`metadata.total_size`, cited per preset in `catalog/models.ron` as `total_source`).

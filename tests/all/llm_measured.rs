@@ -1,4 +1,4 @@
-//! `kraftwerk fit BUILD --measured FILE` (issue 28, item 8): llama-bench output as llama-bench
+//! `kraftwerk fit BUILD --measured FILE`: llama-bench output as llama-bench
 //! writes it, held against the estimate for the same tests. The fixtures are the JSON and CSV
 //! examples of llama.cpp's llama-bench README, a real run on one RTX 4080
 //! (https://github.com/ggml-org/llama.cpp/blob/master/tools/llama-bench/README.md ; see

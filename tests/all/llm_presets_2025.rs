@@ -1,4 +1,4 @@
-//! The 2025-26 presets of issue 28 item 9, each held to its published checkpoint bytes, and the
+//! The 2025-26 presets, each held to its published checkpoint bytes, and the
 //! hybrid linear-attention layout of Qwen3-Next: only its full-attention layers keep a KV cache
 //! that grows with the context, the Gated DeltaNet layers a fixed state per sequence.
 //!

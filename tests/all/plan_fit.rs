@@ -1,4 +1,4 @@
-//! The planner and `kraftwerk fit` give one verdict (issue 28): every build the planner proposes,
+//! The planner and `kraftwerk fit` give one verdict: every build the planner proposes,
 //! saved and loaded back, fits when `fit` estimates it with no options, as `kraftwerk fit
 //! BUILD` does. Before, the planner judged a 4-bit goal by the headroom verdict while `fit`
 //! resolved vLLM for `int4` and used vLLM's KV pool: two 24 GB cards for 70B at 8k were

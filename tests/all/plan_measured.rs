@@ -1,4 +1,4 @@
-//! `kraftwerk plan --measured FILE` (issue 28, item 8: "the planner accepts the same file for
+//! `kraftwerk plan --measured FILE` ("the planner accepts the same file for
 //! GPUs the user owns"). The measurement is the committed llama-bench run of Qwen2.5-7B Q4_K_M
 //! on one GeForce RTX 4080 (tests/fixtures/llama-bench/SOURCE.md: the llama-bench README's JSON
 //! and CSV examples, github.com/ggml-org/llama.cpp tools/llama-bench/README.md) and the

@@ -1,4 +1,4 @@
-//! Used and owned parts in build files and plans (issue #26 follow-up): a plan priced with used
+//! Used and owned parts in build files and plans: a plan priced with used
 //! cards saves `used: [...]` and its saved build costs in `fit`, `prices` and `compare` what the
 //! plan said; `plan --own` takes a partner card's id and charges owned parts $0.
 

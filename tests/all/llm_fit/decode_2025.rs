@@ -1,4 +1,4 @@
-//! Decode held to 2025-26 publications (issue 28, item 3): llama-bench rows posted with the
+//! Decode held to 2025-26 publications: llama-bench rows posted with the
 //! build they ran, on GPUs and models of the catalog, and vLLM's TPOT at a fixed concurrency.
 //! The llama.cpp rows are the calibration of the default era
 //! ([`LlamaCppEra::Builds2025To2026`]): five of them fit its two constants (the fit is re-run

@@ -1,5 +1,5 @@
 //! MoE decode with the routed experts in system RAM on one and two sockets, held to published
-//! ktransformers and llama.cpp runs (issue 28, item 5). Part of the `llm_fit` test target.
+//! ktransformers and llama.cpp runs. Part of the `llm_fit` test target.
 
 #![allow(clippy::wildcard_imports, reason = "the helpers of the llm_fit test root")]
 

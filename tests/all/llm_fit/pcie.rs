@@ -1,4 +1,4 @@
-//! Decode split over 4-8 PCIe GPUs (issue 28, item 6): llama.cpp layer split held to
+//! Decode split over 4-8 PCIe GPUs: llama.cpp layer split held to
 //! XiongjieDai's multi-GPU table, vLLM tensor parallel over PCIe on four GeForce cards listed
 //! against vLLM issue 6955. Part of the `llm_fit` test target.
 

@@ -1,4 +1,4 @@
-//! The user's own measurement applied to a build's estimates (issue 28, item 8): one comparison
+//! The user's own measurement applied to a build's estimates: one comparison
 //! of a measurement file with the estimate for the same tests on a build ([`calibrate`]), and
 //! one scaling of that build's other estimates by the measured/estimated ratio
 //! ([`Calibration::scale_decode`], [`Calibration::scale_prefill`]). `kraftwerk fit --measured`

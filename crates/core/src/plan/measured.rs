@@ -1,4 +1,4 @@
-//! `kraftwerk plan --measured FILE` (issue 28, item 8): the planner's builds on the GPUs the
+//! `kraftwerk plan --measured FILE`: the planner's builds on the GPUs the
 //! user owns and measured, calibrated to that measurement.
 //!
 //! The file is read and compared exactly as `kraftwerk fit --measured` reads and compares it

@@ -1,4 +1,4 @@
-//! What each speed figure of a fit rests on (issue 28, item 7): the published measurements the
+//! What each speed figure of a fit rests on: the published measurements the
 //! runtime's speed model is held to in the test tables (`tests/all/llm_fit*`), the band those
 //! tests allow, and the command that measures the same figure on the user's machine. The
 //! memory counterpart is [`super::runtime_memory::MemoryBasis`].

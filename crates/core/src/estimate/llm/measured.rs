@@ -1,4 +1,4 @@
-//! The user's own measurement (issue 28, item 8): llama-bench output read as written, compared
+//! The user's own measurement: llama-bench output read as written, compared
 //! with the estimate for the same test, and the ratio used to correct the machine's other
 //! estimates.
 //!
