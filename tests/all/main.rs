@@ -24,6 +24,7 @@ mod chip_prices;
 mod cli;
 mod compare_cli;
 mod fleet;
+mod golden;
 mod gui;
 mod gui_flows;
 mod gui_live;

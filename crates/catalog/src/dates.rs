@@ -17,10 +17,34 @@ pub fn civil_from_days(days: i64) -> (i32, u32, u32) {
 }
 
 /// Today's date in UTC, `(year, month, day)`, from the system clock (1970-01-01 if the clock is
-/// before the epoch).
+/// before the epoch), or from the environment variable `KRAFTWERK_TODAY` (`YYYY-MM-DD`) when it
+/// is set to a valid date: price ages and "today" in reports then repeat exactly (the golden
+/// outputs in `tests/golden/` are made that way). An invalid `KRAFTWERK_TODAY` is ignored.
 pub fn today_utc() -> (i32, u32, u32) {
+    if let Some(d) = std::env::var("KRAFTWERK_TODAY").ok().as_deref().and_then(parse_ymd) {
+        return d;
+    }
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     civil_from_days(i64::try_from(secs / 86_400).unwrap_or(0))
+}
+
+/// `(year, month, day)` of a `YYYY-MM-DD` text, `None` unless it is a real calendar date.
+pub fn parse_ymd(text: &str) -> Option<(i32, u32, u32)> {
+    let mut it = text.trim().splitn(3, '-');
+    let (y, m, d) = (it.next()?, it.next()?, it.next()?);
+    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    let (y, m, d) = (y.parse::<i32>().ok()?, m.parse::<u32>().ok()?, d.parse::<u32>().ok()?);
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days_in_month = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    (1..=days_in_month).contains(&d).then_some((y, m, d))
 }
 
 /// `YYYY-MM-DD` of a `(year, month, day)`.
@@ -48,5 +72,10 @@ mod tests {
         assert_eq!(utc_date_time(1_795_993_267_528), "2026-11-29 23:01 UTC");
         assert_eq!(ymd_text((2026, 3, 7)), "2026-03-07");
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(parse_ymd("2026-12-05"), Some((2026, 12, 5)));
+        assert_eq!(parse_ymd("2024-02-29"), Some((2024, 2, 29)));
+        assert_eq!(parse_ymd("2026-02-29"), None);
+        assert_eq!(parse_ymd("2026-13-01"), None);
+        assert_eq!(parse_ymd("26-1-1"), None);
     }
 }
