@@ -66,18 +66,18 @@ fn published_power_cuts_are_errors() {
 /// within its 490 W rating.
 #[test]
 fn the_p510_fix_matches_the_reports_own_cap() {
-    let c = catalog::builtin().expect("catalog");
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let cat = catalog::builtin().expect("catalog");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/power-reports/cut-p510-490w-3070ti-3060-ollama.rig.ron");
-    let b = rig::load(&p, Some(&c)).expect("loads");
-    let fit = kraftwerk::estimate::power::power_limit_to_fit(&b.resolve(&c), |e| {
+    let build = rig::load(&path, Some(&cat)).expect("loads");
+    let fit = kraftwerk::estimate::power::power_limit_to_fit(&build.resolve(&cat), |e| {
         kraftwerk::estimate::power::psus_within(e, 1.0)
     })
     .expect("a cap fits");
     assert!((fit.limit_w - 130.0).abs() <= 5.0, "cap {} W", fit.limit_w);
     assert!(fit.estimate.psus[0].dc_w <= 490.0, "{} W", fit.estimate.psus[0].dc_w);
-    let r = check::run(&b, &c);
-    let f = r.findings.iter().find(|f| f.rule == "psu-capacity").expect("finding");
+    let report = check::run(&build, &cat);
+    let f = report.findings.iter().find(|f| f.rule == "psu-capacity").expect("finding");
     assert!(f.fix.contains(&format!("`sudo nvidia-smi -pl {:.0}`", fit.limit_w)), "{}", f.fix);
 }
 

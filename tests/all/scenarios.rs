@@ -58,9 +58,9 @@ fn scenario_1_four_4090s_on_one_1600w_psu_and_15a() {
     assert!(e.total_wall_w > 1800.0);
 }
 
-/// Scenario 2: 4x RTX 3090 at 350 W, one 1600 W PSU, 15 A: error (about 1760 W for GPUs + CPU
-/// + board). The same capped at 280 W: still an error on the wall circuit (over the 1440 W
-/// continuous limit: no workload is checked as a load held for hours, NEC 210.19(A); issue 42).
+/// Scenario 2: 4x RTX 3090 at 350 W, one 1600 W PSU, 15 A: error (about 1760 W for GPUs, CPU
+/// and board). The same capped at 280 W: still an error on the wall circuit, over the 1440 W
+/// continuous limit (no workload is checked as a load held for hours, NEC 210.19(A); issue 42).
 ///
 /// The reference gives "about 1505 W at the wall" for the capped build; with its own 92 %
 /// efficiency that is 1385 W DC, inconsistent with its uncapped 1760 W less 4 x 70 W = 1480 W

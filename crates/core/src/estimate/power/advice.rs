@@ -174,3 +174,30 @@ pub fn psus_within(e: &PowerEstimate, fraction: f64) -> bool {
 pub fn psu_size_for(dc_w: f64, fraction: f64) -> f64 {
     (dc_w / fraction.max(1e-9) / 50.0).ceil() * 50.0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::estimate::power::breaker_tolerance;
+
+    #[test]
+    fn psu_size_rounds_up_to_50_w() {
+        assert!((psu_size_for(695.0, 1.0) - 700.0).abs() < 1e-9);
+        assert!((psu_size_for(700.0, 1.0) - 700.0).abs() < 1e-9);
+        assert!((psu_size_for(1042.0, PSU_SUSTAINED_GUIDELINE) - 1350.0).abs() < 1e-9);
+    }
+
+    /// The breaker's words follow the standards' points and never name a time between them.
+    #[test]
+    fn breaker_tolerance_states_the_standard_points_only() {
+        let us = |f: f64| breaker_tolerance(f, 120.0);
+        assert!(us(0.9).contains("holds its rating"));
+        assert!(us(1.2).contains("UL 489 sets no trip time below 135 %") && us(1.2).contains("unknown"));
+        assert!(us(1.5).contains("must trip within 1 h at 135 % and within 2 min at 200 %"));
+        assert!(us(2.2).contains("within 2 min"));
+        let eu = |f: f64| breaker_tolerance(f, HIGH_LINE_MIN_V + 50.0);
+        assert!(eu(1.1).contains("does not trip within 1 h up to 113 %"));
+        assert!(eu(1.3).contains("unknown"));
+        assert!(eu(1.6).contains("trips within 1 h from 145 %"));
+    }
+}
