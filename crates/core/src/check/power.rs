@@ -68,10 +68,22 @@ fn transient_figures() -> String {
 fn set_limit_command(c: &Ctx<'_>, limit_w: f64) -> String {
     let nvidia =
         c.r.gpus.iter().flatten().all(|g| g.compute_capability.is_some() || g.vendor.eq_ignore_ascii_case("nvidia"));
+    // Cards whose highest settable limit is under the common limit keep theirs (the search
+    // counts them at it; `nvidia-smi -pl` refuses a limit over a card's maximum).
+    let lower: Vec<String> =
+        c.r.gpus
+            .iter()
+            .enumerate()
+            .filter_map(|(i, g)| {
+                g.filter(|g| g.max_limit_w() < limit_w).map(|g| format!("GPU {} at {:.0} W", i + 1, g.max_limit_w()))
+            })
+            .collect();
+    let keep =
+        if lower.is_empty() { String::new() } else { format!(", except {} (its highest limit)", lower.join(", ")) };
     if nvidia {
-        format!("`sudo nvidia-smi -pl {limit_w:.0}`")
+        format!("`sudo nvidia-smi -pl {limit_w:.0}`{keep}")
     } else {
-        format!("each GPU's power limit set to {limit_w:.0} W with its vendor's tool")
+        format!("each GPU's power limit set to {limit_w:.0} W with its vendor's tool{keep}")
     }
 }
 

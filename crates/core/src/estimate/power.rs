@@ -581,7 +581,10 @@ fn components(r: &Resolved<'_>, state: LoadState, override_limit_w: Option<f64>)
     let mut gpu_limits = Vec::new();
     for (i, (p, g)) in b.gpus.iter().zip(&r.gpus).enumerate() {
         let Some(g) = g else { continue };
-        let limit = gpu_limit_w(g, override_limit_w.or(p.power_limit_w));
+        // A common limit searched for the advice never raises a card above its highest
+        // settable limit (its default board power where none is published): `nvidia-smi -pl`
+        // refuses a limit over a card's maximum.
+        let limit = gpu_limit_w(g, override_limit_w.map(|l| l.min(g.max_limit_w())).or(p.power_limit_w));
         let w = match state {
             LoadState::Idle => idle_w(g).0,
             LoadState::Inference => limit * GPU_INFERENCE_FRACTION,
@@ -738,7 +741,8 @@ fn psu_loads(
 }
 
 /// Estimates the build's power in `state`, with every GPU at its placement's power limit
-/// (or at `override_limit_w` when given, for the advice search).
+/// (or at `override_limit_w` when given, for the advice search: each card at the lower of it and
+/// its highest settable limit, [`Gpu::max_limit_w`]).
 pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Option<f64>) -> PowerEstimate {
     let b = r.build;
     let (components, gpu_limits) = components(r, state, override_limit_w);
