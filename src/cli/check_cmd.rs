@@ -92,21 +92,44 @@ pub fn check(path: &Path, format: Format) -> Result<(), CliError> {
     code
 }
 
-/// `kraftwerk power BUILD [--state]`.
+/// `kraftwerk power BUILD [--state]`: the estimate at `--state`, the power rules' findings as
+/// `check` reports them (the same [`check::run`], at the build's workload), and the advice.
 pub fn power(path: &Path, state: LoadState, format: Format) -> Result<(), CliError> {
     let (catalog, b) = load_build(path)?;
     let r = b.resolve(&catalog);
     let e = power::estimate(&r, state);
+    let report = check::run(&b, &catalog);
+    let findings = check::power_findings(&report);
     let advice = power::advise(&r);
     if format == Format::Json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
             estimate: &'a PowerEstimate,
+            /// The power rules' findings as `check` reports them.
+            findings: &'a [&'a check::Finding],
+            /// The worst of them (`null`: none).
+            severity: Option<check::Severity>,
+            /// The load `check` judged the build at, in words.
+            power_basis: &'a str,
             advice: &'a Option<power::PowerAdvice>,
         }
-        return print_json(&Out { estimate: &e, advice: &advice });
+        return print_json(&Out {
+            estimate: &e,
+            findings: &findings,
+            severity: check::power_severity(&report),
+            power_basis: &report.power_basis,
+            advice: &advice,
+        });
     }
     out!("{}", power_text(&e));
+    outln!("\nPower verdict (as `kraftwerk check` reports it; {}):", report.power_basis);
+    if findings.is_empty() {
+        outln!("  no power finding");
+    }
+    for f in &findings {
+        outln!("  {:<7} [{}] {}", f.severity.to_string(), f.rule, f.message);
+        outln!("          fix: {}", f.fix);
+    }
     if let Some(a) = advice {
         outln!("\nAdvice (full load): {}", a.problem);
         if let (Some(l), Some(k)) = (a.common_limit_w, a.throughput_kept) {

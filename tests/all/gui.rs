@@ -397,3 +397,28 @@ fn the_fit_tab_shows_the_basis_of_its_figures() {
     assert!(has_label_containing(&h, "Measure it: "));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 42: a published power cut (a 490 W unit carrying about 695 W at full load, inference
+/// workload) reads FAIL in the status bar and shows the same psu-capacity error on the Power
+/// tab as `kraftwerk check`, with the power limit and its command.
+#[test]
+fn the_power_tab_and_status_bar_show_checks_power_error() {
+    let cat = catalog();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/power-reports/cut-p510-490w-3070ti-3060-ollama.rig.ron");
+    let b = rig::load(&path, Some(&cat)).expect("loads");
+    let report = check::run(&b, &cat);
+    let cli = check::power_findings(&report);
+    assert!(cli.iter().any(|f| f.rule == "psu-capacity" && f.severity == check::Severity::Error));
+    let mut h = harness(KraftwerkApp::new_for_test(cat, b));
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Power)));
+    h.run();
+    assert_eq!(doc(&h).report.verdict, check::Verdict::Fail);
+    assert!(has_label_containing(&h, "FAIL"), "the status bar's verdict");
+    assert!(has_label_containing(&h, "Power verdict"));
+    for f in &cli {
+        assert!(has_label_containing(&h, &f.message), "the Power tab shows `{}`", f.message);
+        assert!(has_label_containing(&h, &format!("fix: {}", f.fix)));
+    }
+    assert!(has_label_containing(&h, "`sudo nvidia-smi -pl 125`"));
+}

@@ -132,8 +132,12 @@ fn the_planner_prefers_psu_sets_that_keep_the_vendor_headroom() {
     assert!(text.contains("W headroom: keeps the 150 W"), "the margin is said: {text}");
 }
 
+/// Issue 42: a PSU's over-power protection acts in milliseconds, so a PSU over its rating at
+/// full load is an error in inference mode too (a model load, a prefill burst or a second job
+/// reaches full load); the breaker's trip curve tolerates a burst, so the circuit over its
+/// breaker at full load stays a warning that says how long the breaker holds it.
 #[test]
-fn inference_mode_build_overloaded_at_full_load_gets_warnings_not_only_advice() {
+fn inference_mode_build_overloaded_at_full_load_psu_error_circuit_warning() {
     let c = catalog::builtin().expect("catalog");
     // Two RX 7900 XTX (355 W each) in inference mode: about 570 W DC serving, 890 W at full load.
     // An 850 W unit and an 8 A breaker hold the serving load but not full load.
@@ -149,25 +153,34 @@ fn inference_mode_build_overloaded_at_full_load_gets_warnings_not_only_advice() 
     for f in &r.findings {
         println!("{:?} {:?} {}: {}", f.severity, f.kind, f.rule, f.message);
     }
-    let warn = |rule: &str| {
+    let find = |rule: &str, sev: Severity| {
         r.findings
             .iter()
-            .find(|f| f.rule == rule && f.kind == FindingKind::Problem && f.severity == Severity::Warning)
-            .unwrap_or_else(|| panic!("no {rule} warning"))
+            .find(|f| f.rule == rule && f.kind == FindingKind::Problem && f.severity == sev)
+            .unwrap_or_else(|| panic!("no {rule} {sev}"))
     };
-    let psu = warn("psu-capacity");
+    let psu = find("psu-capacity", Severity::Error);
     assert!(psu.message.contains("full load") && psu.message.contains("850 W rating"), "{}", psu.message);
-    let wall = warn("wall-circuit");
+    assert!(psu.message.contains("at inference load it carries"), "{}", psu.message);
+    // AMD cards: the fix states the limit in words, never an nvidia-smi command.
+    assert!(psu.fix.contains("Cap every GPU at") && !psu.fix.contains("nvidia-smi"), "{}", psu.fix);
+    let wall = find("wall-circuit", Severity::Warning);
     assert!(wall.message.contains("full load") && wall.message.contains("8 A breaker"), "{}", wall.message);
-    assert_eq!(r.errors, 0, "the serving load is within both: no error");
+    assert!(wall.message.contains("UL 489"), "the breaker's trip points are stated: {}", wall.message);
+    assert!(
+        !r.findings.iter().any(|f| f.rule == "wall-circuit" && f.severity == Severity::Error),
+        "a burst over the breaker is a warning at inference load"
+    );
 
-    // Sustained inference load over the PSU's rating stays an error.
-    let small = text
-        .replace("adata-xpg-core-reactor-850-black-850w-fully-modular-80-gold", "raidmax-rx-530ss-530w-semi-modular");
-    let b = kraftwerk::rig::load_str("xtx.rig.ron", &small, Some(&c)).expect("build");
+    // Within its rating at full load but over the headroom guideline: a warning with the figure.
+    let big = text.replace(
+        "adata-xpg-core-reactor-850-black-850w-fully-modular-80-gold",
+        "rosewill-smg1200-black-atx-1200w-fully-modular-80-gold-certified",
+    );
+    let b = kraftwerk::rig::load_str("xtx.rig.ron", &big, Some(&c)).expect("build");
     let r = check::run(&b, &c);
     assert!(
-        r.findings.iter().any(|f| f.rule == "psu-capacity" && f.severity == Severity::Error),
+        !r.findings.iter().any(|f| f.rule == "psu-capacity" && f.severity == Severity::Error),
         "{:?}",
         r.findings.iter().map(|f| &f.message).collect::<Vec<_>>()
     );

@@ -21,6 +21,8 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, _view: &mut ViewState, out: &mu
     egui::ScrollArea::vertical().id_salt("power-scroll").auto_shrink([false, false]).show(ui, |ui| {
         summary(ui, state);
         ui.add_space(theme::SECTION_GAP);
+        verdict(ui, state);
+        ui.add_space(theme::SECTION_GAP);
         advice(ui, state, out);
         ui.add_space(theme::SECTION_GAP);
         ui.columns(2, |c| {
@@ -36,7 +38,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, _view: &mut ViewState, out: &mu
         thermal(ui, state);
         ui.add_space(theme::SECTION_GAP);
         ui.weak(
-            "Full load = GPUs at their power limits, CPU at TDP (training, GEMM). Inference = GPUs at 65 % of their limit \
+            "Full load = GPUs at their power limits, CPU at its package power (training, GEMM; each PSU is judged at it in every mode). Inference = GPUs at 65 % of their limit \
              (decode is memory-bound). Sources of every factor: `kraftwerk power --help` and src/estimate/power.rs.",
         );
     });
@@ -87,6 +89,33 @@ fn summary(ui: &mut egui::Ui, state: &AppState) {
         ));
     }
     widgets::stat_cards(ui, &cards);
+}
+
+/// The power rules' findings as `check` reports them ([`kraftwerk_core::check::power_findings`]
+/// of the same report the Checks tab and the status bar read), so the tab never disagrees with
+/// them on severity.
+fn verdict(ui: &mut egui::Ui, state: &AppState) {
+    let findings = kraftwerk_core::check::power_findings(&state.report);
+    ui.label(RichText::new("Power verdict").heading());
+    ui.weak(format!("As `kraftwerk check` reports it: {}.", state.report.power_basis));
+    if findings.is_empty() {
+        if !state.build.psus.is_empty() {
+            ui.colored_label(theme::OK, "No power finding.");
+        }
+        return;
+    }
+    for f in findings {
+        ui.horizontal_wrapped(|ui| {
+            theme::dot(ui, theme::severity(f.severity), true);
+            ui.colored_label(theme::severity(f.severity), theme::severity_word(f.severity));
+            ui.label(RichText::new(format!("[{}]", f.rule)).monospace());
+            ui.add(egui::Label::new(&f.message).wrap());
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.add_space(18.0);
+            ui.weak(format!("fix: {}", f.fix));
+        });
+    }
 }
 
 fn advice(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {

@@ -166,11 +166,21 @@ pub fn power_state(build: &Build) -> LoadState {
     }
 }
 
+/// Whether the build's workload holds its estimated load for hours, so that a wall circuit is
+/// judged against its continuous limit as an error (US NEC 210.19(A)/210.20(A): 80 % of the
+/// breaker for a load of 3 h or more): no workload (checked at full load), a training mode, or
+/// batch serving (an inference workload with more than one concurrent sequence, `batch > 1`:
+/// judgement, a server kept busy by several streams). Single-stream inference (`batch: 1`)
+/// loads the circuit in bursts: over the continuous limit is a warning.
+pub fn sustains_load(build: &Build) -> bool {
+    build.workload.as_ref().is_none_or(|w| w.mode.is_training() || w.batch > 1)
+}
+
 /// Why the report's power is in its state, in words (`check`'s text and JSON `power_basis`).
 fn power_basis(build: &Build, state: LoadState) -> String {
     match (state, build.workload.as_ref()) {
         (LoadState::Inference, Some(w)) => format!(
-            "the workload's mode is `{}`: GPUs at inference load; `kraftwerk power BUILD --state training` shows full load",
+            "the workload's mode is `{}`: GPUs at inference load; each PSU is judged at full load in every mode, and `kraftwerk power BUILD --state training` shows it",
             w.mode.file_name()
         ),
         (_, Some(w)) => format!("the workload's mode is `{}`: GPUs at full (training) load", w.mode.file_name()),
@@ -347,6 +357,23 @@ pub fn run(build: &Build, catalog: &Catalog) -> Report {
         links: ctx.links,
         coverage,
     }
+}
+
+/// The power family's problems in a report (`psu-capacity`, `psu-transient`, `wall-circuit`,
+/// `psu-inlet`, `multi-psu`, `gpu-power-cable`, `psu-connectors`; not the "not checked" notes),
+/// in the report's order (errors first). `kraftwerk power`, the window's Power tab and the
+/// status bar show these, so their severity is `check`'s by construction.
+pub fn power_findings(report: &Report) -> Vec<&Finding> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.kind == FindingKind::Problem && rule(f.rule).is_some_and(|r| r.doc.family == "power"))
+        .collect()
+}
+
+/// The worst severity of [`power_findings`], `None` when the power rules found nothing.
+pub fn power_severity(report: &Report) -> Option<Severity> {
+    power_findings(report).iter().map(|f| f.severity).max()
 }
 
 /// Shorthand for rule files.

@@ -2,11 +2,13 @@
 //! GPU power cables and PSU connector counts. The numbers come from
 //! [`crate::estimate::power`], the same functions `kraftwerk power` prints.
 
+use super::Ctx;
 use super::coverage::{Figure, Need, PartKind};
 use super::{PartRef, Rule, RuleDoc, Severity, finding, plural};
 use crate::estimate::power::{
     CONTINUOUS_FRACTION, EXCURSION_DURATIONS_S, EXCURSION_LIMIT_HPWR, EXCURSION_LIMIT_OTHER, GPU_TRANSIENT_FACTOR,
-    PSU_SUSTAINED_GUIDELINE, TRANSIENT_1MS, TRANSIENT_100US, gpu_limit_w,
+    PSU_SUSTAINED_GUIDELINE, TRANSIENT_1MS, TRANSIENT_100US, breaker_tolerance, gpu_limit_w, power_limit_to_fit,
+    psu_size_for, psus_within,
 };
 use crate::rig::GpuCable;
 use kraftwerk_catalog::HIGH_LINE_MIN_V;
@@ -58,70 +60,120 @@ fn transient_figures() -> String {
     s
 }
 
-/// Rule: sustained load against PSU rating (id and docs in `doc`).
+/// The command that sets every GPU's power limit to `limit_w`: `nvidia-smi -pl` where every
+/// GPU of the build is an NVIDIA chip (a CUDA compute capability; board partners' cards name
+/// their own maker as vendor; the limit applies to all GPUs without `-i`: NVIDIA System
+/// Management Interface documentation, `-pl, --power-limit`), else words, never a command
+/// guessed for another vendor's tool.
+fn set_limit_command(c: &Ctx<'_>, limit_w: f64) -> String {
+    let nvidia =
+        c.r.gpus.iter().flatten().all(|g| g.compute_capability.is_some() || g.vendor.eq_ignore_ascii_case("nvidia"));
+    // Cards whose highest settable limit is under the common limit keep theirs (the search
+    // counts them at it; `nvidia-smi -pl` refuses a limit over a card's maximum).
+    let lower: Vec<String> =
+        c.r.gpus
+            .iter()
+            .enumerate()
+            .filter_map(|(i, g)| {
+                g.filter(|g| g.max_limit_w() < limit_w).map(|g| format!("GPU {} at {:.0} W", i + 1, g.max_limit_w()))
+            })
+            .collect();
+    let keep =
+        if lower.is_empty() { String::new() } else { format!(", except {} (its highest limit)", lower.join(", ")) };
+    if nvidia {
+        format!("`sudo nvidia-smi -pl {limit_w:.0}`{keep}")
+    } else {
+        format!("each GPU's power limit set to {limit_w:.0} W with its vendor's tool{keep}")
+    }
+}
+
+/// The fix for a PSU over `fraction` of its rating at full load: the common GPU power limit
+/// that brings every PSU within it ([`power_limit_to_fit`]), its command and throughput cost,
+/// or the PSU size that carries the load.
+fn psu_fix(c: &Ctx<'_>, p: &crate::estimate::power::PsuLoad, fraction: f64) -> String {
+    let size = psu_size_for(p.dc_w, fraction);
+    let cap = power_limit_to_fit(&c.r, |e| psus_within(e, fraction)).map(|f| {
+        let after = f.estimate.psus.iter().find(|q| q.index == p.index).map_or(0.0, |q| q.load_fraction);
+        format!(
+            "Cap every GPU at {:.0} W ({}): keeps about {:.0} % of throughput, and full load is then {:.0} % of this PSU's rating",
+            f.limit_w,
+            set_limit_command(c, f.limit_w),
+            f.throughput_kept * 100.0,
+            after * 100.0
+        )
+    });
+    match cap {
+        Some(cap) => format!("{cap}; or give these {:.0} W a PSU of at least {size:.0} W.", p.dc_w),
+        None => format!(
+            "No common power limit within the cards' ranges brings it under {:.0} %: give these {:.0} W a PSU of at least {size:.0} W, or move GPUs to a second PSU.",
+            fraction * 100.0,
+            p.dc_w
+        ),
+    }
+}
+
+/// Rule: full-load DC draw against each PSU's rating (id and docs in `doc`).
 pub static PSU_CAPACITY: Rule = Rule {
     doc: RuleDoc {
         id: "psu-capacity",
         family: "power",
         severity: Severity::Error,
-        title: "Sustained load against PSU rating",
-        checks: "Each PSU's sustained DC load at full load (GPUs at their power limits, the CPU at its sustained package power, AMD PPT or Intel PL1/PL2 in the default performance profile, else its TDP; board, memory, drives, fans) against its rating at the site's voltage: over 100 % is an error, over the sustained guideline (see the figures) a warning. A build checked at inference load (workload mode `inference`) is also estimated at full load, which any prefill burst or second job reaches: a PSU over its rating there is a warning.",
-        why: "A PSU over its rating shuts down or fails; sustained load near the rating shortens its life and leaves no room for spikes (the guideline is judgement, widely used). The CPU is planned at its sustained package power because a training job keeps it loading data (AMD: PPT = 1.35 x TDP; Intel default settings: Core i9 PL1 = PL2 = 253 W; docs/sources.md).",
-        fix: "Lower the GPUs' power limits (see the advice), add a second PSU for some GPUs, or choose a larger PSU.",
+        title: "Full-load draw against each PSU's rating",
+        checks: "Each PSU's DC load at full load (every GPU at its power limit; the CPU at its sustained package power, AMD PPT or Intel PL1/PL2 in the default performance profile, else its TDP; board, memory, drives, fans) against its rating at the site's voltage, in every workload mode: over 100 % is an error, over the headroom guideline (see the figures) a warning. A build checked at inference load is judged at full load too, because a model load that ramps every GPU at once, a prefill burst or a second job reaches it; the finding also states the inference-load figure. The fix names the common GPU power limit that brings every PSU within the limit (the advice's search over the same efficiency curves), its `nvidia-smi -pl` command and throughput cost, and the PSU size that would carry the load.",
+        why: "A PSU's over-power and over-current protection shuts the machine down within milliseconds, whatever the workload: the ATX 3.x design guides allow a PSU over 100 % of its rating only for power excursions of at most 100 ms (120 % for 100 ms on units over 450 W with a 12V-2x6 connector, 110 % on others; 100 % for an infinite time: Intel ATX12VO Desktop Power Supply Design Guide 613768, section 3.1.2 \"PSU Power Excursion\", table 3-3, the same table as the ATX 3.0 Multi Rail guide 336521), so a full load of seconds over the rating is outside the specification. Where a vendor publishes no over-power figure the rating is the limit; where one was measured the unit shut down not far above it: a 1600 W unit at 1907 W, 119 % (Corsair AX1600i, https://www.tomshardware.com/uk/reviews/corsair-ax1600i-psu,5406-6.html). Inference rigs reach full load: a 490 W workstation with an RTX 3070 Ti, an RTX 3060 and a 135 W Xeon (about 695 W at full load) cut power three times, twice during an ollama model load, until both cards were capped (https://github.com/olafkfreund/nixos_config/pull/1396, 2026-08-20). The headroom guideline is judgement, widely used (see the figures). The CPU is planned at its sustained package power (AMD: PPT = 1.35 x TDP; Intel default settings: Core i9 PL1 = PL2 = 253 W; docs/sources.md).",
+        fix: "Cap every GPU at the limit the finding names (`sudo nvidia-smi -pl W`; the cost in throughput is stated), move GPUs to a second PSU, or choose a PSU at least the size the finding names.",
     },
     needs: &[Need::Part(PartKind::Psu)],
-    figures: Some(|| format!("  sustained guideline: {:.0} % of the rating\n", PSU_SUSTAINED_GUIDELINE * 100.0)),
+    figures: Some(|| {
+        format!(
+            "  error: full-load DC draw over 100 % of the rating (every workload mode)\n  warning: over the headroom guideline, {:.0} % of the rating\n",
+            PSU_SUSTAINED_GUIDELINE * 100.0
+        )
+    }),
     check: |c, out| {
-        for p in &c.power.psus {
-            let sev = if p.load_fraction > 1.0 {
-                Severity::Error
+        // Judged at full load in every mode: `full_power` is present when the workload's own
+        // estimate is lighter (inference), else the workload's estimate is full load.
+        let full = c.full_power.as_ref().unwrap_or(&c.power);
+        for p in &full.psus {
+            let (sev, fraction, what) = if p.load_fraction > 1.0 {
+                (Severity::Error, 1.0, "over its rating: its over-power protection can shut the machine down within milliseconds (ATX 3.x allows more than 100 % only for excursions of at most 100 ms)".to_owned())
             } else if p.load_fraction > PSU_SUSTAINED_GUIDELINE {
-                Severity::Warning
+                (
+                    Severity::Warning,
+                    PSU_SUSTAINED_GUIDELINE,
+                    format!(
+                        "within its rating but over the {:.0} % headroom guideline ({:.0} W)",
+                        PSU_SUSTAINED_GUIDELINE * 100.0,
+                        p.rated_w * PSU_SUSTAINED_GUIDELINE
+                    ),
+                )
             } else {
                 continue;
             };
+            let lighter = c.full_power.as_ref().and_then(|_| c.power.psus.iter().find(|s| s.index == p.index)).map_or(
+                String::new(),
+                |s| {
+                    format!(
+                        "; at {} load it carries {:.0} W ({:.1} %)",
+                        c.power.state.name(),
+                        s.dc_w,
+                        s.load_fraction * 100.0
+                    )
+                },
+            );
             out.push(finding(
                 &PSU_CAPACITY,
                 sev,
                 format!(
-                    "PSU {} ({}) carries {:.0} W sustained: {:.1} % of its {:.0} W rating (guideline {:.0} %)",
+                    "PSU {} ({}) carries {:.0} W at full load (every GPU at its power limit): {:.1} % of its {:.0} W rating, {what}{lighter}",
                     p.index + 1,
                     p.name,
                     p.dc_w,
                     p.load_fraction * 100.0,
                     p.rated_w,
-                    PSU_SUSTAINED_GUIDELINE * 100.0
                 ),
                 vec![PartRef::Psu(p.index)],
-                format!("Keep it at or under {:.0} W.", p.rated_w * PSU_SUSTAINED_GUIDELINE),
-            ));
-        }
-        // Checked at inference load, the build still reaches full load (every GPU at its power
-        // limit) in any prefill burst or when a second job runs: over the rating there is a
-        // warning, not only advice.
-        let Some(full) = &c.full_power else { return };
-        for p in &full.psus {
-            let sustained_error = c.power.psus.iter().any(|s| s.index == p.index && s.load_fraction > 1.0);
-            if p.load_fraction <= 1.0 || sustained_error {
-                continue;
-            }
-            out.push(finding(
-                &PSU_CAPACITY,
-                Severity::Warning,
-                format!(
-                    "PSU {} ({}) carries {:.0} W at full load (every GPU at its power limit: a prefill burst or a second job): {:.1} % of its {:.0} W rating; at inference load it carries {:.0} W",
-                    p.index + 1,
-                    p.name,
-                    p.dc_w,
-                    p.load_fraction * 100.0,
-                    p.rated_w,
-                    c.power.psus.iter().find(|s| s.index == p.index).map_or(0.0, |s| s.dc_w)
-                ),
-                vec![PartRef::Psu(p.index)],
-                format!(
-                    "Cap the GPUs' power limits so full load stays under {:.0} W (see the advice), or choose a larger PSU.",
-                    p.rated_w
-                ),
+                psu_fix(c, p, fraction),
             ));
         }
     },
@@ -199,19 +251,47 @@ pub static PSU_TRANSIENT: Rule = Rule {
     },
 };
 
+/// The circuit fix: the common GPU power limit that keeps every circuit within its continuous
+/// limit at full load ([`power_limit_to_fit`]), with its command and cost, or other ways out.
+fn circuit_fix(c: &Ctx<'_>, ci: &crate::estimate::power::CircuitLoad) -> String {
+    let cap = power_limit_to_fit(&c.r, |e| e.circuits.iter().all(|k| k.amps <= k.continuous_a + 1e-9));
+    let rest = format!(
+        "split the PSUs over more circuits, or use a 240 V / 20 A circuit; stay under {:.0} W per circuit",
+        ci.continuous_w
+    );
+    match cap {
+        Some(f) => format!(
+            "Cap every GPU at {:.0} W ({}): keeps about {:.0} % of throughput and full load within every circuit's continuous limit; or {rest}.",
+            f.limit_w,
+            set_limit_command(c, f.limit_w),
+            f.throughput_kept * 100.0
+        ),
+        None => format!("No common power limit within the cards' ranges fits the circuit: {rest}."),
+    }
+}
+
 /// Rule: wall draw against the circuit (id and docs in `doc`).
 pub static WALL_CIRCUIT: Rule = Rule {
     doc: RuleDoc {
         id: "wall-circuit",
         family: "power",
         severity: Severity::Error,
-        title: "Wall draw against the circuit",
-        checks: "AC draw of the PSUs on each circuit (DC load through each PSU's efficiency curve) against the breaker (error) and its 80 % continuous limit (warning). A build checked at inference load is also estimated at full load (every GPU at its power limit, as in a prefill burst or a second job): a circuit over its breaker there is a warning.",
-        why: "A training run is a continuous load: US NEC 210.19(A)/210.20(A) allow 80 % of the breaker for 3 h+ (15 A at 120 V = 1440 W continuous, 1800 W absolute); over the breaker it trips. Each circuit is summed on its own; the outlets on it are the psu-inlet rule's.",
-        fix: "Lower the GPUs' power limits (see the advice), split the PSUs over two circuits, or use a 240 V / 20 A circuit.",
+        title: "Wall draw against the circuit's breaker",
+        checks: "AC draw of the PSUs on each circuit (DC load through each PSU's efficiency curve) against its breaker. At the workload's own load: over the breaker is an error; over the continuous limit (80 % of the breaker) is an error for a workload that holds its load for hours (no workload, a training mode, or batch serving: `batch` over 1) and a warning for single-stream inference. A build checked at inference load is also estimated at full load (every GPU at its power limit: a model load, a prefill burst or a second job): a circuit over its breaker there is a warning that states how long the breaker tolerates it from its standard's trip points (see the figures), or that the time is unknown. The fix names the common GPU power limit that keeps full load within every circuit's continuous limit, with its command and throughput cost.",
+        why: "US NEC 210.19(A)/210.20(A) allow a continuous load (3 h or more) of 80 % of the breaker (15 A at 120 V = 1440 W continuous, 1800 W absolute): a training run is such a load. A breaker trips on its time-current curve: a UL 489 breaker must hold 100 %, trip within 1 h at 135 % and within 2 min at 200 % (https://optifuse.com/blog/ul-circuit-breakers); an IEC 60898-1 breaker must not trip within 1 h at 1.13 In and must trip within 1 h at 1.45 In (https://www.se.com/in/en/faqs/FA369327/). A burst of seconds over the rating is inside those times, so at inference load it is a warning, not an error; between the standards' points the time is the breaker's own curve, which is not known. Each circuit is summed on its own; the outlets on it are the psu-inlet rule's.",
+        fix: "Cap every GPU at the limit the finding names (`sudo nvidia-smi -pl W`), split the PSUs over more circuits, or use a 240 V / 20 A circuit.",
     },
     needs: &[Need::Part(PartKind::Psu)],
-    figures: Some(|| format!("  continuous limit: {:.0} % of the breaker\n", CONTINUOUS_FRACTION * 100.0)),
+    figures: Some(|| {
+        format!(
+            "  continuous limit: {:.0} % of the breaker\n  UL 489 (sites below 180 V): holds 100 %, trips within 1 h at {:.0} %, within 2 min at {:.0} %\n  IEC 60898-1 (high-line sites): no trip within 1 h at {:.0} %, trips within 1 h at {:.0} %\n",
+            CONTINUOUS_FRACTION * 100.0,
+            crate::estimate::power::UL489_TRIP_1H_FRACTION * 100.0,
+            crate::estimate::power::UL489_TRIP_2MIN_FRACTION * 100.0,
+            crate::estimate::power::IEC60898_NO_TRIP_1H_FRACTION * 100.0,
+            crate::estimate::power::IEC60898_TRIP_1H_FRACTION * 100.0
+        )
+    }),
     check: |c, out| {
         let v = c.build().site.mains_v;
         let circuits = c.build().site.circuits.max(1);
@@ -231,11 +311,17 @@ pub static WALL_CIRCUIT: Rule = Rule {
                 ));
             }
         }
+        let sustained = super::sustains_load(c.build());
         for ci in &c.power.circuits {
-            let sev = if ci.amps > ci.breaker_a {
-                Severity::Error
+            let (sev, what) = if ci.amps > ci.breaker_a {
+                (Severity::Error, format!("over the breaker ({})", breaker_tolerance(ci.amps / ci.breaker_a, v)))
+            } else if ci.amps > ci.continuous_a && sustained {
+                (Severity::Error, "over the continuous limit for a load held for hours".to_owned())
             } else if ci.amps > ci.continuous_a {
-                Severity::Warning
+                (
+                    Severity::Warning,
+                    "over the continuous limit (single-stream inference: not held for hours)".to_owned(),
+                )
             } else {
                 continue;
             };
@@ -243,45 +329,45 @@ pub static WALL_CIRCUIT: Rule = Rule {
                 &WALL_CIRCUIT,
                 sev,
                 format!(
-                    "circuit {} draws {:.0} W = {:.1} A at {v:.0} V: {} ({:.0} A breaker = {:.0} W; continuous {:.1} A = {:.0} W)",
+                    "circuit {} draws {:.0} W = {:.1} A at {v:.0} V at {} load: {what} ({:.0} A breaker = {:.0} W; continuous {:.1} A = {:.0} W)",
                     ci.index + 1,
                     ci.wall_w,
                     ci.amps,
-                    if sev == Severity::Error { "over the breaker" } else { "over the continuous limit" },
+                    c.power.state.name(),
                     ci.breaker_a,
                     ci.breaker_w,
                     ci.continuous_a,
                     ci.continuous_w
                 ),
                 vec![PartRef::Circuit(ci.index)],
-                format!("Stay under {:.0} W per circuit.", ci.continuous_w),
+                circuit_fix(c, ci),
             ));
         }
-        // At inference load the build still reaches full load in a prefill burst or a second
-        // job: a circuit over its breaker then is a warning (the breaker trips), not only advice.
+        // At inference load the build still reaches full load in a model load, a prefill burst
+        // or a second job: a circuit over its breaker then is a warning with the time its
+        // breaker tolerates it.
         let Some(full) = &c.full_power else { return };
         for ci in &full.circuits {
-            let sustained_error = c.power.circuits.iter().any(|s| s.index == ci.index && s.amps > s.breaker_a);
-            if ci.amps <= ci.breaker_a || sustained_error {
+            let already = c.power.circuits.iter().any(|s| s.index == ci.index && s.amps > s.breaker_a);
+            if ci.amps <= ci.breaker_a || already {
                 continue;
             }
             out.push(finding(
                 &WALL_CIRCUIT,
                 Severity::Warning,
                 format!(
-                    "circuit {} draws {:.0} W = {:.1} A at {v:.0} V at full load (every GPU at its power limit: a prefill burst or a second job): over its {:.0} A breaker ({:.0} W); at inference load it draws {:.1} A",
+                    "circuit {} draws {:.0} W = {:.1} A at {v:.0} V at full load (every GPU at its power limit: a model load, a prefill burst or a second job): over its {:.0} A breaker ({:.0} W); {}; at {} load it draws {:.1} A",
                     ci.index + 1,
                     ci.wall_w,
                     ci.amps,
                     ci.breaker_a,
                     ci.breaker_w,
+                    breaker_tolerance(ci.amps / ci.breaker_a, v),
+                    c.power.state.name(),
                     c.power.circuits.iter().find(|s| s.index == ci.index).map_or(0.0, |s| s.amps)
                 ),
                 vec![PartRef::Circuit(ci.index)],
-                format!(
-                    "Cap the GPUs' power limits so full load stays under {:.0} W on this circuit (see the advice), or split the PSUs over two circuits.",
-                    ci.continuous_w
-                ),
+                circuit_fix(c, ci),
             ));
         }
     },

@@ -7,6 +7,11 @@ use super::{
 };
 use crate::rig::Resolved;
 use kraftwerk_catalog::{Gpu, HIGH_LINE_MIN_V};
+
+/// Step of the power-limit search, W: limits are searched (and advised) in 5 W steps, the
+/// granularity `nvidia-smi -pl` users set by hand (judgement; the driver accepts any whole watt
+/// in the card's range).
+pub const LIMIT_STEP_W: f64 = 5.0;
 use serde::Serialize;
 
 /// Power-limit advice for a build that exceeds its PSU's 80 % guideline or its circuit's
@@ -34,10 +39,8 @@ pub fn within_limits(e: &PowerEstimate) -> bool {
 }
 
 /// Advice for the training (full-load) state, `None` when the build is within its PSU and
-/// circuit limits or has no GPUs. Searches the highest common power limit in 5 W steps from
-/// the largest default board power down to the highest of the cards' minimum limits (or 50 %
-/// of board power where no minimum is published, so as never to advise a cap the card may
-/// refuse).
+/// circuit limits or has no GPUs. The common power limit is [`power_limit_to_fit`]'s highest
+/// limit at which [`within_limits`] holds.
 pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
     let full = estimate(r, LoadState::Training);
     if within_limits(&full) {
@@ -72,18 +75,7 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
             ));
         }
     }
-    let top = gpus.iter().map(|g| g.max_limit_w()).fold(0.0_f64, f64::max);
-    let floor = gpus.iter().map(|g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5)).fold(0.0_f64, f64::max);
-    let mut found = None;
-    let mut limit = (top / 5.0).floor() * 5.0;
-    while limit >= floor {
-        let e = estimate_with(r, LoadState::Training, Some(limit));
-        if within_limits(&e) {
-            found = Some((limit, e));
-            break;
-        }
-        limit -= 5.0;
-    }
+    let found = power_limit_to_fit(r, within_limits);
     let b = r.build;
     let mut alternatives = Vec::new();
     let wall = full.total_wall_w;
@@ -105,20 +97,16 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
     }
     for p in &full.psus {
         if p.load_fraction > PSU_SUSTAINED_GUIDELINE {
-            let need = p.dc_w / PSU_SUSTAINED_GUIDELINE;
             alternatives.push(format!(
                 "PSU {}: at least {:.0} W of PSU capacity for {:.0} W sustained (e.g. a second PSU for some GPUs)",
                 p.index + 1,
-                (need / 50.0).ceil() * 50.0,
+                psu_size_for(p.dc_w, PSU_SUSTAINED_GUIDELINE),
                 p.dc_w
             ));
         }
     }
     let (common_limit_w, throughput, at_limit) = match found {
-        Some((l, e)) => {
-            let kept = gpus.iter().map(|g| throughput_kept(g, l.min(g.board_power_w))).fold(1.0_f64, f64::min);
-            (Some(l), Some(kept), Some(e))
-        }
+        Some(f) => (Some(f.limit_w), Some(f.throughput_kept), Some(f.estimate)),
         None => (None, None, None),
     };
     Some(PowerAdvice {
@@ -128,4 +116,88 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
         at_limit,
         alternatives,
     })
+}
+
+/// A common GPU power limit that makes a build fit a power budget, and what it costs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LimitFit {
+    /// The limit to set on every GPU, W (a multiple of [`LIMIT_STEP_W`], within every card's
+    /// published range: at or above the highest published minimum limit, or 50 % of board power
+    /// where a card publishes none).
+    pub limit_w: f64,
+    /// Fraction of full throughput kept at that limit (0..=1), the lowest over the GPUs, from
+    /// [`throughput_kept`] (the fitted curve of [`super::THROUGHPUT_EXPONENT`]).
+    pub throughput_kept: f64,
+    /// The build's full-load (training) estimate with every GPU at `limit_w`.
+    pub estimate: PowerEstimate,
+}
+
+/// The highest common GPU power limit at which `fits` holds for the build's full-load
+/// (training) estimate, every GPU at that limit; `None` when the build has no GPUs or no limit
+/// within the cards' ranges fits.
+///
+/// Searches down from the highest maximum limit of the cards (W, [`Gpu::max_limit_w`]) in
+/// [`LIMIT_STEP_W`] steps to the highest of the cards' minimum limits (or 50 % of board power
+/// where no minimum is published, so as never to advise a cap the card may refuse). Each step
+/// is a full [`estimate_with`] (the same components, PSU efficiency curves and circuits
+/// `kraftwerk power` prints), so any budget over the estimate can be asked for: the PSU rules
+/// ask for every PSU within its rating or guideline ([`psus_within`]), the advice for
+/// [`within_limits`]; the planner can use it as a lever. The throughput cost comes from
+/// [`throughput_kept`] (fitted to Puget Systems' quad RTX 3090 measurement).
+pub fn power_limit_to_fit(r: &Resolved<'_>, fits: impl Fn(&PowerEstimate) -> bool) -> Option<LimitFit> {
+    let gpus: Vec<&Gpu> = r.gpus.iter().flatten().copied().collect();
+    if gpus.is_empty() {
+        return None;
+    }
+    let top = gpus.iter().map(|g| g.max_limit_w()).fold(0.0_f64, f64::max);
+    let floor = gpus.iter().map(|g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5)).fold(0.0_f64, f64::max);
+    let mut limit = (top / LIMIT_STEP_W).floor() * LIMIT_STEP_W;
+    while limit >= floor {
+        let e = estimate_with(r, LoadState::Training, Some(limit));
+        if fits(&e) {
+            let kept = gpus.iter().map(|g| throughput_kept(g, limit.min(g.board_power_w))).fold(1.0_f64, f64::min);
+            return Some(LimitFit { limit_w: limit, throughput_kept: kept, estimate: e });
+        }
+        limit -= LIMIT_STEP_W;
+    }
+    None
+}
+
+/// Whether every PSU of an estimate carries at most `fraction` of its rating (1.0: within the
+/// rating; [`PSU_SUSTAINED_GUIDELINE`]: within the headroom guideline).
+pub fn psus_within(e: &PowerEstimate, fraction: f64) -> bool {
+    e.psus.iter().all(|p| p.load_fraction <= fraction + 1e-9)
+}
+
+/// The smallest PSU rating, W, rounded up to 50 W, that carries `dc_w` at `fraction` of its
+/// rating (1.0: at its rating; [`PSU_SUSTAINED_GUIDELINE`]: with the guideline's headroom).
+pub fn psu_size_for(dc_w: f64, fraction: f64) -> f64 {
+    (dc_w / fraction.max(1e-9) / 50.0).ceil() * 50.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::estimate::power::breaker_tolerance;
+
+    #[test]
+    fn psu_size_rounds_up_to_50_w() {
+        assert!((psu_size_for(695.0, 1.0) - 700.0).abs() < 1e-9);
+        assert!((psu_size_for(700.0, 1.0) - 700.0).abs() < 1e-9);
+        assert!((psu_size_for(1042.0, PSU_SUSTAINED_GUIDELINE) - 1350.0).abs() < 1e-9);
+    }
+
+    /// The breaker's words follow the standards' points and never name a time between them.
+    #[test]
+    fn breaker_tolerance_states_the_standard_points_only() {
+        let us = |f: f64| breaker_tolerance(f, 120.0);
+        assert!(us(0.9).contains("holds its rating"));
+        assert!(us(1.2).contains("UL 489 sets no trip time below 135 %") && us(1.2).contains("unknown"));
+        assert!(us(1.5).contains("must trip within 1 h at 135 % and within 2 min at 200 %"));
+        assert!(us(2.2).contains("within 2 min"));
+        let eu = |f: f64| breaker_tolerance(f, HIGH_LINE_MIN_V + 50.0);
+        assert!(eu(1.1).contains("does not trip within 1 h up to 113 %"));
+        assert!(eu(1.3).contains("unknown"));
+        assert!(eu(1.6).contains("trips within 1 h from 145 %"));
+    }
 }
