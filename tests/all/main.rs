@@ -39,6 +39,7 @@ mod model_file;
 mod plan;
 mod plan_fit;
 mod plan_measured;
+mod platform_prices;
 mod prices_history;
 mod probe;
 mod prometheus;
