@@ -374,7 +374,7 @@ fn cited_price_files_are_clean_and_a_planted_zero_is_caught() {
         let c = catalog::builtin().expect("catalog");
         for p in &f.prices {
             assert!(
-                c.gpu_or_card(&p.id).is_some() || c.cpu(&p.id).is_some(),
+                c.gpu_or_card(&p.id).is_some() || c.cpu(&p.id).is_some() || c.memory_kit(&p.id).is_some(),
                 "{name}: `{}` is not in the catalog",
                 p.id
             );
@@ -391,6 +391,7 @@ fn cited_price_files_are_clean_and_a_planted_zero_is_caught() {
         let id = bad.prices[0].id.clone();
         c.gpus.iter_mut().filter(|g| g.id == id).for_each(|g| g.price_usd = None);
         c.cpus.iter_mut().filter(|g| g.id == id).for_each(|g| g.price_usd = None);
+        c.memory.iter_mut().filter(|g| g.id == id).for_each(|g| g.price_usd = None);
         c.apply_msrps(&bad);
         c.apply_used_prices(&bad);
         assert!(c.price_of(&id).is_none(), "a 0 price never reaches a part");

@@ -87,7 +87,7 @@ fn fit_and_export_show_a_chips_used_price_beside_its_partner_cards_new_price() {
 /// The GPU chips that stay unpriced, new and used: each for the reason `catalog/prices/msrp.json`
 /// gives (no single dated figure found: ranges, estimates, yuan only, or nothing). A chip priced
 /// later leaves this list.
-const UNPRICED_CHIPS: [&str; 13] = [
+const UNPRICED_CHIPS: [&str; 12] = [
     "amd-instinct-mi100",
     "amd-instinct-mi210",
     "amd-instinct-mi300x",
@@ -100,7 +100,6 @@ const UNPRICED_CHIPS: [&str; 13] = [
     "nvidia-h200-sxm",
     "nvidia-rtx-5880-ada",
     "nvidia-tesla-v100-sxm2-16gb",
-    "nvidia-tesla-v100-sxm2-32gb",
 ];
 
 #[test]

@@ -40,6 +40,7 @@ mod model_file;
 mod plan;
 mod plan_fit;
 mod plan_measured;
+mod platform_prices;
 mod power_reports;
 mod prices_history;
 mod probe;
