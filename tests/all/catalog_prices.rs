@@ -9,12 +9,15 @@ fn user_prices_override_catalog_prices() {
     let _ = std::fs::remove_dir_all(&dir);
     let path = dir.join("prices.ron");
     let mut file = prices::PriceFile::default();
-    file.prices.insert("nvidia-geforce-rtx-3090".into(), prices::UserPrice { usd: 750.0, date: "2026-11-01".into() });
+    file.prices.insert(
+        "nvidia-geforce-rtx-3090".into(),
+        prices::UserPrice { usd: 750.0, date: "2026-11-01".into(), source: None },
+    );
     file.prices.insert(
         "asus-turbo-geforce-rtx-3090-24gb-gddr6x-black".into(),
-        prices::UserPrice { usd: 820.0, date: "2026-11-02".into() },
+        prices::UserPrice { usd: 820.0, date: "2026-11-02".into(), source: None },
     );
-    file.prices.insert("no-such-part".into(), prices::UserPrice { usd: 1.0, date: "2026-11-03".into() });
+    file.prices.insert("no-such-part".into(), prices::UserPrice { usd: 1.0, date: "2026-11-03".into(), source: None });
     prices::save_prices(&path, &file).expect("save");
     assert_eq!(prices::load_prices(&path).expect("load"), file);
 
@@ -131,7 +134,7 @@ fn the_users_price_file_overrides_a_street_price() {
     let (_, id, usd) = KNOWN[0];
     assert_eq!(c.cpu(id).and_then(|p| p.price_usd), Some(usd));
     let mut file = prices::PriceFile::default();
-    file.prices.insert(id.into(), prices::UserPrice { usd: 123.0, date: "2026-11-20".into() });
+    file.prices.insert(id.into(), prices::UserPrice { usd: 123.0, date: "2026-11-20".into(), source: None });
     assert!(c.apply_prices(&file).is_empty());
     let p = c.cpu(id).and_then(Priced::price).expect("priced");
     assert_eq!((p.usd, p.date, p.source), (123.0, Some("2026-11-20"), Some(prices::USER_PRICE_SOURCE)));
@@ -326,7 +329,7 @@ fn a_malformed_price_entry_is_located_and_the_rest_still_applies() {
 
     // A good file reads whole, as before.
     let mut file = prices::PriceFile::default();
-    file.prices.insert("x".into(), prices::UserPrice { usd: 1.5, date: "2026-11-01".into() });
+    file.prices.insert("x".into(), prices::UserPrice { usd: 1.5, date: "2026-11-01".into(), source: None });
     let text = ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default()).expect("ron");
     let read = prices::read_prices_str("p.ron", &text);
     assert!(read.errors.is_empty(), "{:?}", read.errors);
@@ -352,9 +355,12 @@ fn an_absurd_price_is_refused_with_the_reason_and_never_applied() {
     let median = *c.median_prices().get(&catalog::PartKind::Gpu).expect("priced chips");
     let mut file = prices::PriceFile::default();
     // Cents typed as dollars: far above 100x the median chip price.
+    file.prices.insert(
+        "nvidia-geforce-rtx-3090".into(),
+        prices::UserPrice { usd: 75_000_000.0, date: "2026-11-01".into(), source: None },
+    );
     file.prices
-        .insert("nvidia-geforce-rtx-3090".into(), prices::UserPrice { usd: 75_000_000.0, date: "2026-11-01".into() });
-    file.prices.insert("nvidia-tesla-p40".into(), prices::UserPrice { usd: 280.0, date: "2026-11-01".into() });
+        .insert("nvidia-tesla-p40".into(), prices::UserPrice { usd: 280.0, date: "2026-11-01".into(), source: None });
     let refused = c.refused_prices(&file);
     assert_eq!(refused.len(), 1, "{refused:?}");
     assert_eq!(refused[0].0, "nvidia-geforce-rtx-3090");
@@ -446,7 +452,10 @@ fn used_prices_stay_apart_until_used_parts_are_allowed_and_never_beat_the_users_
     // The user's price wins over a used price.
     let mut mine = c.clone();
     let mut file = prices::PriceFile::default();
-    file.prices.insert("nvidia-geforce-rtx-3090".into(), prices::UserPrice { usd: 650.0, date: "2026-11-20".into() });
+    file.prices.insert(
+        "nvidia-geforce-rtx-3090".into(),
+        prices::UserPrice { usd: 650.0, date: "2026-11-20".into(), source: None },
+    );
     mine.apply_prices(&file);
     let mine = mine.with_used_prices();
     let p = mine.gpu("nvidia-geforce-rtx-3090").and_then(Priced::price).expect("priced");

@@ -39,6 +39,7 @@ mod model_file;
 mod plan;
 mod plan_fit;
 mod plan_measured;
+mod price_plausibility;
 mod prices_history;
 mod probe;
 mod prometheus;
