@@ -134,27 +134,41 @@ fn used_prices_are_point_quotes_in_market_order() {
     assert!(cited::problems(&planted).iter().any(|p| p.contains("a range")), "a range is refused");
 }
 
-/// `fit` on a build that marks its RTX 3090s used prices them at the used quote and dates them by
-/// it, never "74 months old" at the 2020 launch price.
+/// `fit` on a build that marks its cards used prices them at the used quote and dates them by it,
+/// never by the card's new (street or launch) price and its age ("74 months old" at a launch
+/// price, before).
 #[test]
 fn fit_costs_a_used_card_at_its_used_price() {
+    let c = catalog();
+    let card = c
+        .gpu_cards
+        .iter()
+        .find(|k| k.chip == "nvidia-geforce-rtx-3090-ti" && k.price_usd.is_some())
+        .expect("a street-priced RTX 3090 Ti card");
+    let new_date = card.price_date.clone().expect("dated");
+    let used = cited::used_price("nvidia-geforce-rtx-3090-ti").expect("used 3090 Ti");
+    assert_ne!(new_date, used.date, "the test needs two dates");
     let dir = std::env::temp_dir().join(format!("kraftwerk-used-fit-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     let src = std::fs::read_to_string(crate::common::builds("2x-rtx-4090-x870e.rig.ron")).expect("read");
-    let text = src.replace("nvidia-geforce-rtx-4090", "nvidia-geforce-rtx-3090");
-    let mut b = kraftwerk::rig::load_str("b.rig.ron", &text, None).expect("build");
-    b.used = vec!["nvidia-geforce-rtx-3090".into()];
-    let path = dir.join("used-3090.rig.ron");
+    let mut b = kraftwerk::rig::load_str("b.rig.ron", &src, Some(&c)).expect("build");
+    for g in &mut b.gpus {
+        g.gpu.clone_from(&card.id);
+    }
+    b.used = vec![card.id.clone()];
+    let path = dir.join("used-3090-ti.rig.ron");
     std::fs::write(&path, kraftwerk::rig::to_ron_string(&b).expect("ron")).expect("write");
-    let (_, out, err) = kw_no_user_files(&["fit", path.to_str().expect("utf-8"), "--model", "llama-3.1-8b"]);
-    assert!(!out.contains("2020-09-24"), "a used card is not dated by its launch: {out}{err}");
-    let used = cited::used_price("nvidia-geforce-rtx-3090").expect("used");
-    let (_, json, _) =
-        kw_no_user_files(&["fit", path.to_str().expect("utf-8"), "--model", "llama-3.1-8b", "--format", "json"]);
+    let p = path.to_str().expect("utf-8");
+    let (_, out, err) = kw_no_user_files(&["fit", p]);
+    let line = out.lines().find(|l| l.contains("prices older than 12 months")).unwrap_or_else(|| panic!("{out}{err}"));
+    let seg = line.split("; ").find(|s| s.contains("RTX 3090 Ti")).unwrap_or_else(|| panic!("{line}"));
+    assert!(seg.contains(&format!("({}, ", used.date)), "dated by its used price: {seg}");
+    assert!(!seg.contains(&new_date), "not by its new price ({new_date}): {seg}");
+    let (_, json, _) = kw_no_user_files(&["fit", p, "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json).expect("json");
     let parts = v["cost"]["parts"].as_array().expect("cost parts");
-    let gpu = parts.iter().find(|p| p["id"] == "nvidia-geforce-rtx-3090").expect("the GPU line");
+    let gpu = parts.iter().find(|x| x["id"] == card.id.as_str()).expect("the GPU line");
     assert_eq!(gpu["unit_price_usd"].as_f64(), Some(used.usd), "{gpu}");
     let _ = std::fs::remove_dir_all(&dir);
 }
