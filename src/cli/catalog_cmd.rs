@@ -206,6 +206,38 @@ fn print_audit(format: Format) -> Result<(), CliError> {
     for d in a.likely_duplicates.iter().filter(|d| d.curated).chain(a.likely_duplicates.iter().filter(|d| !d.curated)) {
         outln!("  {} [{}]{}: {}", d.kind.plural(), d.key, if d.curated { " curated" } else { "" }, d.ids.join(", "));
     }
+    outln!("price method (one per source kind; README \"Price method\")");
+    for m in &a.price_method {
+        outln!("  {}", m.source);
+        outln!("    figure taken: {}", m.figure);
+        outln!("    not a price: {}", m.outliers);
+        outln!("    too old: {}", m.too_old);
+    }
+    let mut by_kind: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for w in &a.withheld_prices {
+        *by_kind.entry(w.kind).or_default() += 1;
+    }
+    let counts: Vec<String> = by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    outln!("new prices withheld by the price method: {} ({})", a.withheld_prices.len(), counts.join(", "));
+    for w in &a.withheld_prices {
+        outln!(
+            "  {} {}: ${:.2} ({}; {}): {}",
+            w.kind,
+            w.id,
+            w.usd,
+            w.date.as_deref().unwrap_or("undated"),
+            w.source.as_deref().unwrap_or("curated launch price"),
+            w.reason
+        );
+    }
+    outln!("price plausibility failures: {}", a.price_flags.len());
+    for f in &a.price_flags {
+        outln!("  {} {}: {}", f.rule, f.id, f.detail);
+    }
+    outln!("price plausibility exceptions (standing, with why): {}", a.price_exceptions.len());
+    for (id, rule, why) in &a.price_exceptions {
+        outln!("  {rule} {id}: {why}");
+    }
     Ok(())
 }
 

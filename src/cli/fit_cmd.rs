@@ -152,13 +152,13 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     if let Some(o) = &result.fits_with_experts_in_ram {
         print_experts_in_ram_fit(o, &result);
         print_used_prices(&result);
-        print_stale_prices(&result, &catalog);
+        print_stale_prices(&result, &build.pricing_catalog(&catalog));
     } else if let Some(alt) = &result.alternatives {
         print_alternatives(alt, &result.fit);
     } else {
         print_speed_and_cost(&result);
         print_used_prices(&result);
-        print_stale_prices(&result, &catalog);
+        print_stale_prices(&result, &build.pricing_catalog(&catalog));
     }
     // Beside llama.cpp's own plan (the table's arguments) the all-experts-in-RAM figure would
     // be a second plan: it is in the JSON, printed for the other runtimes.

@@ -42,7 +42,7 @@ pub struct ExportArgs {
 }
 
 /// Reads the list's text: a file (at most [`MAX_LIST_BYTES`], UTF-8) or standard input.
-fn read_input(input: &str) -> Result<(String, String), BuildError> {
+pub(super) fn read_input(input: &str) -> Result<(String, String), BuildError> {
     let (shown, bytes) = if input == "-" {
         let mut bytes = Vec::new();
         let limit = u64::try_from(MAX_LIST_BYTES).unwrap_or(u64::MAX) + 1;

@@ -76,7 +76,14 @@ pub enum Command {
     #[command(after_help = help::PRICES)]
     Prices {
         /// The build file (`*.rig.ron`); omitted: the whole catalog.
+        #[arg(conflicts_with = "learn")]
         build: Option<PathBuf>,
+        /// Add the prices of a parts list (PCPartPicker's export, as `import` reads it) to your
+        /// price file, dated today with the list's store: your market wins over ours. A line for
+        /// one unit in US dollars is learned; the others are named with the reason. The price
+        /// file is saved atomically, and one that could not be read cleanly is never overwritten.
+        #[arg(long, value_name = "FILE")]
+        learn: Option<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
@@ -231,7 +238,10 @@ pub fn run(cmd: Command) -> Result<(), CliError> {
         Command::Man => shell_cmd::man(),
         Command::Import(args) => list_cmd::import(&args),
         Command::Export(args) => list_cmd::export(&args),
-        Command::Prices { build, format } => prices_cmd::run(build.as_deref(), format),
+        Command::Prices { build, learn, format } => match learn {
+            Some(list) => prices_cmd::learn(&list, format),
+            None => prices_cmd::run(build.as_deref(), format),
+        },
     }
 }
 

@@ -39,6 +39,10 @@ struct PriceLine {
     used_price_date: Option<String>,
     /// Source of the used price: the article and its URL.
     used_price_source: Option<String>,
+    /// New prices the price method withheld for this part (a launch price too old to be
+    /// today's, a leftover or outlier listing), each with its figure, date and reason; the
+    /// part is new-unpriced unless a newer price passed.
+    withheld: Vec<crate::catalog::price_labels::WithheldPrice>,
 }
 
 /// `prices BUILD` as JSON.
@@ -62,7 +66,7 @@ struct CatalogPrices {
     street_parts_priced: usize,
 }
 
-fn line(r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
+fn line(r: &PartsRow, today: (i32, u32, u32), catalog: &crate::catalog::Catalog) -> PriceLine {
     let age = r.price_date.as_deref().and_then(|d| prices::age_months(d, today));
     let used = r.used_price.as_ref();
     PriceLine {
@@ -82,6 +86,7 @@ fn line(r: &PartsRow, today: (i32, u32, u32)) -> PriceLine {
         used_price_usd: used.map(|u| u.usd),
         used_price_date: used.map(|u| u.date.clone()),
         used_price_source: used.map(|u| format!("{} <{}>", u.source, u.url)),
+        withheld: catalog.withheld_price(&r.id).into_iter().cloned().collect(),
     }
 }
 
@@ -93,7 +98,7 @@ fn build_prices(path: &Path, format: Format) -> Result<(), CliError> {
     let out = BuildPrices {
         build: list.build.clone(),
         today: crate::catalog::dates::ymd_text(today),
-        rows: list.rows.iter().map(|r| line(r, today)).collect(),
+        rows: list.rows.iter().map(|r| line(r, today, &catalog)).collect(),
         total_usd: list.total_usd,
         priced_lines: list.priced_lines,
         unpriced_lines: list.unpriced_lines,
@@ -126,6 +131,10 @@ fn build_prices(path: &Path, format: Format) -> Result<(), CliError> {
         if let (Some(u), Some(d)) = (r.used_price_usd, r.used_price_date.as_deref()) {
             let source = r.used_price_source.as_deref().unwrap_or_default();
             outln!("  {:<13}      used: {} each, {} ({source})", "", usd(u), prices::date_note(d, today));
+        }
+        for w in &r.withheld {
+            let date = w.date.as_deref().map_or_else(|| "undated".to_owned(), |d| prices::date_note(d, today));
+            outln!("  {:<13}      not today's new price: {} ({date}): {}", "", usd(w.usd), w.reason);
         }
     }
     outln!("total: {}", list.total_text());
@@ -197,4 +206,78 @@ pub fn run(build: Option<&Path>, format: Format) -> Result<(), CliError> {
         Some(path) => build_prices(path, format),
         None => catalog_prices(format),
     }
+}
+
+/// What `prices --learn` did, as JSON.
+#[derive(Debug, Serialize)]
+struct Learned {
+    /// The price file written.
+    price_file: String,
+    /// The date every learned price carries (today, UTC).
+    date: String,
+    /// The prices added or replaced.
+    prices: Vec<crate::rig::import_list::LearnedPrice>,
+    /// Priced lines not learned: (line, reason).
+    skipped: Vec<(usize, String)>,
+}
+
+/// `prices --learn FILE`: the list's prices into the user's price file, dated today, source
+/// `your list: FILE, STORE`. Refuses (exit 2, nothing written) when the price file exists but
+/// could not be read cleanly (an unreadable file or a malformed entry would be lost by a save),
+/// or when no price path is known.
+pub fn learn(list_path: &Path, format: Format) -> Result<(), CliError> {
+    use crate::catalog::prices::{UserPrice, read_prices, save_prices, user_prices_path};
+    let (shown, text) =
+        super::list_cmd::read_input(&list_path.display().to_string()).map_err(|e| bad(e.to_string()))?;
+    let catalog = load_catalog()?;
+    let list = crate::rig::import_list::import_list(&shown, &text, &catalog).map_err(|e| bad(e.to_string()))?;
+    let (learned, skipped) = crate::rig::import_list::learned_prices(&list);
+    let path =
+        user_prices_path().ok_or_else(|| bad("no price file path: no home directory and KRAFTWERK_PRICES unset"))?;
+    let read = read_prices(&path);
+    if !read.errors.is_empty() {
+        let first = read.errors.first().map(ToString::to_string).unwrap_or_default();
+        return Err(bad(format!(
+            "{}: not overwritten: it could not be read cleanly ({} problem{}; first: {first}); fix it and learn again",
+            path.display(),
+            read.errors.len(),
+            if read.errors.len() == 1 { "" } else { "s" }
+        )));
+    }
+    let mut file = read.file;
+    let today = crate::catalog::dates::ymd_text(crate::catalog::dates::today_utc());
+    for l in &learned {
+        let source = match &l.store {
+            Some(store) => format!("your list: {shown}, {store}"),
+            None => format!("your list: {shown}"),
+        };
+        file.prices.insert(l.id.clone(), UserPrice { usd: l.usd, date: today.clone(), source: Some(source) });
+    }
+    if !learned.is_empty() {
+        save_prices(&path, &file).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    }
+    let out = Learned { price_file: path.display().to_string(), date: today, prices: learned, skipped };
+    if format == Format::Json {
+        return print_json(&out);
+    }
+    outln!(
+        "learned {} price{} from {shown} into {} (dated {})",
+        out.prices.len(),
+        if out.prices.len() == 1 { "" } else { "s" },
+        out.price_file,
+        out.date
+    );
+    for l in &out.prices {
+        outln!(
+            "  line {}: {} {}{}",
+            l.line,
+            l.id,
+            usd(l.usd),
+            l.store.as_deref().map_or_else(String::new, |s| format!(" @ {s}"))
+        );
+    }
+    for (line, why) in &out.skipped {
+        outln!("  line {line}: not learned: {why}");
+    }
+    Ok(())
 }

@@ -12,7 +12,7 @@ fn kw(args: &[&str]) -> (i32, String, String) {
     crate::common::kw_no_user_files(args)
 }
 
-/// The 2x RTX 4090 reference build with its GPUs swapped for a street-priced RTX 3090 partner
+/// The 2x RTX 4090 reference build with its GPUs swapped for a street-priced RTX 3090 Ti partner
 /// card (a card with no used price of its own: the used price is the chip's), written to a
 /// temporary directory. Returns (directory, build path, card id, card name, new unit price).
 fn partner_card_build(tag: &str) -> (std::path::PathBuf, String, String, String, f64) {
@@ -20,8 +20,8 @@ fn partner_card_build(tag: &str) -> (std::path::PathBuf, String, String, String,
     let card = c
         .gpu_cards
         .iter()
-        .find(|k| k.chip == "nvidia-geforce-rtx-3090" && k.price_usd.is_some() && cited::used_price(&k.id).is_none())
-        .expect("a street-priced RTX 3090 partner card");
+        .find(|k| k.chip == "nvidia-geforce-rtx-3090-ti" && k.price_usd.is_some() && cited::used_price(&k.id).is_none())
+        .expect("a street-priced RTX 3090 Ti partner card");
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/2x-rtx-4090-x870e.rig.ron");
     let mut b = kraftwerk::rig::load(&src, Some(&c)).expect("reference build");
     for g in &mut b.gpus {
@@ -39,7 +39,7 @@ fn partner_card_build(tag: &str) -> (std::path::PathBuf, String, String, String,
 /// its chip has a cited used price (only `plan --used` used it).
 #[test]
 fn fit_and_export_show_a_chips_used_price_beside_its_partner_cards_new_price() {
-    let used = cited::used_price("nvidia-geforce-rtx-3090").expect("cited used RTX 3090 price");
+    let used = cited::used_price("nvidia-geforce-rtx-3090-ti").expect("cited used RTX 3090 Ti price");
     let (dir, path, id, name, new) = partner_card_build("fit-export");
     assert!((new - used.usd).abs() > 1.0, "the test needs a new price that differs from the used one");
 
@@ -85,20 +85,28 @@ fn fit_and_export_show_a_chips_used_price_beside_its_partner_cards_new_price() {
 }
 
 /// The GPU chips that stay unpriced, new and used: each for the reason `catalog/prices/msrp.json`
-/// gives (no single dated figure found: ranges, estimates, yuan only, or nothing). A chip priced
-/// later leaves this list.
-const UNPRICED_CHIPS: [&str; 12] = [
+/// gives (no single dated figure found: ranges, estimates, yuan only, or nothing), or, since the
+/// price method (issue 38), because the only figures were a range's midpoint (Arc Pro B60, A100
+/// 40 GB PCIe, H100 NVL and SXM5, Tesla P100 SXM2: the used records were removed) or a launch
+/// price older than 36 months (RTX 4060 Ti 16 GB, 2023-05-18). A chip priced later leaves this list.
+const UNPRICED_CHIPS: [&str; 19] = [
     "amd-instinct-mi100",
     "amd-instinct-mi210",
     "amd-instinct-mi300x",
     "amd-instinct-mi50",
     "amd-instinct-mi50-32gb",
+    "intel-arc-pro-b60",
     "nvidia-a10",
+    "nvidia-a100-40gb-pcie",
     "nvidia-a100-sxm4-80gb",
     "nvidia-b200-sxm",
+    "nvidia-geforce-rtx-4060-ti-16gb",
     "nvidia-geforce-rtx-4090d",
+    "nvidia-h100-nvl",
+    "nvidia-h100-sxm5-80gb",
     "nvidia-h200-sxm",
     "nvidia-rtx-5880-ada",
+    "nvidia-tesla-p100-sxm2-16gb",
     "nvidia-tesla-v100-sxm2-16gb",
 ];
 

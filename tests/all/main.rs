@@ -42,6 +42,7 @@ mod plan_fit;
 mod plan_measured;
 mod platform_prices;
 mod power_reports;
+mod price_plausibility;
 mod prices_history;
 mod probe;
 mod prometheus;

@@ -20,7 +20,7 @@ fn goal(model: &str, precision: &str) -> Goal {
 }
 
 /// The goals of the planner's acceptance tests (`tests/all/plan.rs`).
-fn acceptance_goals() -> Vec<Goal> {
+pub(crate) fn acceptance_goals() -> Vec<Goal> {
     vec![
         Goal { tok_s: 20.0, used: true, ..goal("llama-3.1-70b", "int4") },
         Goal { tok_s: 20.0, used: true, precision: Some("fp8".into()), ..goal("llama-3.1-70b", "int4") },

@@ -93,7 +93,17 @@ fn used_without_a_cited_price_is_unpriced_and_owned_is_free() {
     let c = catalog::builtin().expect("catalog");
     let mut b: Build =
         kraftwerk::rig::load(Path::new(&common::builds("2x-rtx-4090-x870e.rig.ron")), Some(&c)).expect("build");
-    let gpu = b.gpus[0].gpu.clone();
+    // A GPU with a new price (the RTX 4090's is withheld by the price method, issue 38): the
+    // first street-priced RTX 5090 partner card.
+    let gpu = c
+        .gpu_cards
+        .iter()
+        .find(|k| k.chip == "nvidia-geforce-rtx-5090" && k.price_usd.is_some())
+        .map(|k| k.id.clone())
+        .expect("a priced RTX 5090 card");
+    for g in &mut b.gpus {
+        g.gpu.clone_from(&gpu);
+    }
     let psu = b.psus[0].psu.clone();
     let list = kraftwerk::rig::parts_list::PartsList::of(&b, &c);
     let new_total = list.total_usd;

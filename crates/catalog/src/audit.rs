@@ -166,6 +166,15 @@ pub struct Audit {
     pub derived_figures: Vec<DerivedFigure>,
     /// Parts that are likely one part listed twice under two ids (see [`likely_duplicates`]).
     pub likely_duplicates: Vec<LikelyDuplicate>,
+    /// The price method, one entry per source kind ([`super::price_method::METHOD`]).
+    pub price_method: Vec<super::price_method::MethodEntry>,
+    /// The new prices the method withheld at load, each with its reason.
+    pub withheld_prices: Vec<super::price_labels::WithheldPrice>,
+    /// Prices that fail a plausibility check ([`super::price_method::plausibility`]; empty when
+    /// every price passes or stands as a listed exception).
+    pub price_flags: Vec<super::price_method::Flag>,
+    /// The plausibility failures that stand, each with why: (part id, rule, why).
+    pub price_exceptions: Vec<(String, String, String)>,
 }
 
 /// Label of a part's derived default provenance in [`DerivedFigure::figure`].
@@ -495,6 +504,13 @@ pub fn audit(c: &Catalog, report: &LoadReport) -> Audit {
         unknown_figures,
         derived_figures: derived_figures(c),
         likely_duplicates: likely_duplicates(c),
+        price_method: super::price_method::METHOD.to_vec(),
+        withheld_prices: c.withheld_prices.clone(),
+        price_flags: super::price_method::plausibility(c),
+        price_exceptions: super::price_method::EXCEPTIONS
+            .iter()
+            .map(|(id, rule, why)| ((*id).to_owned(), (*rule).to_owned(), (*why).to_owned()))
+            .collect(),
     }
 }
 

@@ -34,9 +34,10 @@ pub use crate::price_labels::{MSRP_PREFIX, USED_PREFIX};
 pub struct CitedPrice {
     /// Catalog part id.
     pub id: String,
-    /// Price, USD: the quoted figure, or the midpoint of `range_usd`.
+    /// Price, USD: the point figure the source names (never a range's midpoint).
     pub usd: f64,
-    /// The quoted range `[low, high]`, USD, when the source gives a range.
+    /// A quoted range `[low, high]`, USD: refused by [`problems`] (a range is never a price); kept
+    /// in the schema so that a file carrying one is a located problem, not a parse error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range_usd: Option<[f64; 2]>,
     /// Date of the price (`YYYY-MM` or `YYYY-MM-DD`): the article's or announcement's date.
@@ -165,7 +166,7 @@ fn dollar_figure(chars: &[char], start: usize) -> Option<(f64, usize)> {
 
 /// What is wrong with a cited-price file, one line each: a price that is not a positive
 /// number (the file never writes 0 for a missing price: a missing price is a missing entry), a
-/// range that does not hold its price, a price outside every range its own quote names
+/// record with a range (a range is never a price, [`crate::price_method::METHOD`]), a price outside every range its own quote names
 /// ([`quoted_ranges`]: a figure the source itself calls unrepresentative, such as a fleeting
 /// best deal below "the bulk of listings"), a bad date, a URL that is not `https://`, an empty
 /// source or quote, an id listed twice. Empty for a good file (the embedded ones are held to
@@ -181,10 +182,11 @@ pub fn problems(file: &CitedFile) -> Vec<String> {
         if !(p.usd.is_finite() && p.usd > 0.0) {
             out.push(format!("`{id}`: price {} is not a positive number", p.usd));
         }
-        if let Some([lo, hi]) = p.range_usd
-            && !(lo > 0.0 && lo <= p.usd && p.usd <= hi)
-        {
-            out.push(format!("`{id}`: price {} is not within its range {lo}-{hi}", p.usd));
+        if let Some([lo, hi]) = p.range_usd {
+            // The price method: a range is never a price, and its midpoint is never taken.
+            out.push(format!(
+                "`{id}`: a range ({lo}-{hi}) is not a price: give the dated point figure the source names"
+            ));
         }
         let quoted = quoted_ranges(&p.quote);
         if p.usd.is_finite()

@@ -262,6 +262,10 @@ macro_rules! part_kinds {
             /// GPU cards resolved against their chips (derived; see the type's doc).
             #[serde(skip)]
             pub card_gpus: Vec<Gpu>,
+            /// New prices the price method withheld at load, with the reason
+            /// ([`crate::price_method`]; empty for a catalog not built by the loader).
+            #[serde(skip)]
+            pub withheld_prices: Vec<crate::price_labels::WithheldPrice>,
         }
 
         /// One parts file: any mix of kinds, each list optional.
@@ -395,7 +399,7 @@ macro_rules! part_kinds {
             /// A catalog of exactly these parts, origin unchanged (not sorted or de-duplicated:
             /// use [`Catalog::merge`] for that).
             fn from(f: PartsFile) -> Self {
-                let mut c = Catalog { $($field: f.$field,)* card_gpus: Vec::new() };
+                let mut c = Catalog { $($field: f.$field,)* card_gpus: Vec::new(), withheld_prices: Vec::new() };
                 c.resolve_cards();
                 c
             }
@@ -529,10 +533,13 @@ mod tests {
         crate::wiring::apply_wiring(&mut serial, crate::wiring::WIRING_FILES).expect("board wiring");
         let (name, text) = crate::street::STREET_FILE;
         serial.apply_street_prices(&crate::street::parse_street_file(name, text).expect("street prices"));
+        let street = crate::street::parse_street_file(name, text).expect("street prices");
         serial.apply_msrps(crate::cited::msrp_file().expect("msrp file"));
+        serial.apply_price_method(Some(&street), crate::prices::today_utc());
         serial.refresh_derived();
         assert_eq!(threaded.clone().into_parts_file(), serial.clone().into_parts_file());
         assert_eq!(threaded.card_gpus, serial.card_gpus);
+        assert_eq!(threaded.withheld_prices, serial.withheld_prices);
         assert_eq!(report.conflicts, conflicts);
     }
 }

@@ -20,6 +20,7 @@ pub mod load;
 mod parts;
 pub mod picker;
 pub mod price_labels;
+pub mod price_method;
 pub mod prices;
 pub mod search;
 pub mod street;

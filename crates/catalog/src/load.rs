@@ -276,11 +276,13 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
     // Street prices after the curated files: a curated price of the same date or later stays.
     let street = street?;
     let priced = catalog.apply_street_prices(&street);
-    report.street = Some((street.import, priced));
     // Launch MSRPs only where nothing newer priced the part.
     if let Some(msrps) = super::cited::msrp_file() {
         catalog.apply_msrps(msrps);
     }
+    // The price method: too-old, leftover and outlier new prices are withheld.
+    catalog.apply_price_method(Some(&street), super::prices::today_utc());
+    report.street = Some((street.import, priced));
     catalog.refresh_derived();
     Ok((catalog, report))
 }

@@ -30,3 +30,23 @@ pub fn age_months(date: &str, today: (i32, u32, u32)) -> Option<u32> {
     }
     Some(u32::try_from(months.max(0)).unwrap_or(u32::MAX))
 }
+
+/// A price the price method ([`crate::price_method`]) does not offer as today's new price: the
+/// figure, its date and source as the catalog held them, and why it is withheld. The part then
+/// has no new price (unknown); `prices` and `catalog audit` show this one with its reason.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct WithheldPrice {
+    /// Part id.
+    pub id: String,
+    /// Kind of the part, plural file key (`gpus`, `gpu_cards`, `motherboards`, `psus`, ...).
+    pub kind: &'static str,
+    /// The withheld figure, USD.
+    pub usd: f64,
+    /// Its date (`YYYY-MM[-DD]`), when it had one.
+    pub date: Option<String>,
+    /// Its `price_source` (`None`: the part's own curated source, a launch price).
+    pub source: Option<String>,
+    /// Which rule withheld it and with what figures (`older than 36 months (2022-10-12, 50 months
+    /// old): a launch price, not today's`).
+    pub reason: String,
+}

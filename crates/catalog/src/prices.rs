@@ -7,6 +7,7 @@
 //! ```ron
 //! (prices: {
 //!     "nvidia-geforce-rtx-3090": (usd: 750.0, date: "2026-11-01"),
+//!     "corsair-rm1000x": (usd: 189.99, date: "2026-12-05", source: "your list: build.md, Amazon"),
 //! })
 //! ```
 //!
@@ -28,6 +29,9 @@ pub struct UserPrice {
     pub usd: f64,
     /// When it was paid or seen (`YYYY-MM-DD`).
     pub date: String,
+    /// Where it comes from, when known (`your list: build.md, Amazon`, written by `prices --learn`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// The price file.

@@ -526,6 +526,56 @@ fn price_in(s: &str) -> Option<String> {
     p.chars().any(|c| c.is_ascii_digit()).then(|| p.trim_end_matches(['.', ',']).to_owned())
 }
 
+/// A price a parts list gives for one matched part, as `prices --learn` adds it to the user's
+/// price file: USD for one unit, the store the list names (`$549.00 @ Amazon`), and the line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LearnedPrice {
+    /// Catalog id of the part the line matched.
+    pub id: String,
+    /// USD for one unit, as the list gives it.
+    pub usd: f64,
+    /// The store the list names after `@`, if any.
+    pub store: Option<String>,
+    /// 1-based line in the list.
+    pub line: usize,
+}
+
+/// The prices of `list`'s matched lines that can be learned, and the priced lines that cannot,
+/// each with the reason: a price not in US dollars (`€1511.12`, `CA$899`), a line for several
+/// units (its price may be per unit or for all of them: the list does not say), a price that
+/// does not parse to a positive number. A list names a part once per unit (PCPartPicker writes
+/// one row per unit), so a line of one unit gives that unit's price.
+pub fn learned_prices(list: &ImportedList) -> (Vec<LearnedPrice>, Vec<(usize, String)>) {
+    let (mut learned, mut skipped) = (Vec::new(), Vec::new());
+    for m in &list.matched {
+        let Some(text) = m.line.price.as_deref() else { continue };
+        let line = m.line.line;
+        if m.line.quantity > 1 {
+            skipped.push((
+                line,
+                format!("`{text}` for {} units: the list does not say whether it is per unit", m.line.quantity),
+            ));
+            continue;
+        }
+        let Some(found) = price_in(text) else {
+            skipped.push((line, format!("`{text}`: no price figure")));
+            continue;
+        };
+        if !found.starts_with('$') {
+            skipped.push((line, format!("`{found}`: not in US dollars")));
+            continue;
+        }
+        let usd: Option<f64> = found[1..].replace(',', "").parse().ok().filter(|v: &f64| v.is_finite() && *v > 0.0);
+        let Some(usd) = usd else {
+            skipped.push((line, format!("`{found}`: not a positive number")));
+            continue;
+        };
+        let store = text.split_once('@').map(|(_, s)| s.trim().to_owned()).filter(|s| !s.is_empty());
+        learned.push(LearnedPrice { id: m.id.clone(), usd, store, line });
+    }
+    (learned, skipped)
+}
+
 /// Largest quantity read from a line (a guard against reading a model number as a count).
 const MAX_QTY: u32 = 64;
 
@@ -979,6 +1029,12 @@ fn assemble(source: &str, p: &Parsed, matched: &mut Vec<ListMatch>, unmatched: &
     build
 }
 
+/// Today (UTC) as `YYYY-MM-DD`, the date a list's prices are read on.
+fn today_text() -> String {
+    let (y, m, d) = kraftwerk_catalog::prices::today_utc();
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
 /// The build's notes: where the list came from, its prices with its date, every match with
 /// its confidence, every line not imported with the reason.
 fn notes(source: &str, p: &Parsed, matched: &[ListMatch], unmatched: &[Unmatched], extra: &[String]) -> String {
@@ -1003,7 +1059,8 @@ fn notes(source: &str, p: &Parsed, matched: &[ListMatch], unmatched: &[Unmatched
     if !priced.is_empty() || p.total.is_some() {
         let _ = writeln!(
             out,
-            "\nPrices as the list gives them ({date}; a build file has no price field, so they are kept here and the catalog's prices are not changed):"
+            "\nPrices as the list gives them (your list, read {}; list date {date}; a build file has no price field, so they are kept here and the catalog's prices are not changed; `kraftwerk prices --learn FILE` adds them to your price file):",
+            today_text()
         );
         let mut lines: Vec<&ListLine> = priced;
         lines.sort_by_key(|line| line.line);
