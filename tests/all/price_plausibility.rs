@@ -82,7 +82,7 @@ fn leftover_outlier_and_stale_prices_are_withheld() {
     withheld("asus-proart-oc-geforce-rtx-4080-16gb-gddr6x-black-gold", "above the launch price");
     assert_eq!(c.gpu("nvidia-geforce-rtx-4090").and_then(|g| g.price_usd), None);
     // No new price in the catalog is older than the method allows (the user's are not judged).
-    let today = catalog::prices::today_utc();
+    let today = catalog::dates::today_utc();
     for kind in catalog::PartKind::ALL {
         for p in c.parts_of(kind) {
             if let Some(info) = c.price_of(p.id())
@@ -244,7 +244,7 @@ fn prices_learned_from_a_pcpartpicker_list() {
     let learned = v["prices"].as_array().expect("learned prices");
     assert_eq!(learned.len(), 5, "{v}");
     let file = catalog::prices::load_prices(&prices).expect("the saved file reads back");
-    let today = catalog::prices::today_utc();
+    let today = catalog::dates::today_utc();
     let today = format!("{:04}-{:02}-{:02}", today.0, today.1, today.2);
     let a6000 = file.prices.get("pny-nvidia-rtx-a6000-48gb-gddr6").expect("the A6000 line is learned");
     assert_eq!(a6000.date, today);

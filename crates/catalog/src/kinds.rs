@@ -535,7 +535,7 @@ mod tests {
         serial.apply_street_prices(&crate::street::parse_street_file(name, text).expect("street prices"));
         let street = crate::street::parse_street_file(name, text).expect("street prices");
         serial.apply_msrps(crate::cited::msrp_file().expect("msrp file"));
-        serial.apply_price_method(Some(&street), crate::prices::today_utc());
+        serial.apply_price_method(Some(&street), crate::dates::today_utc());
         serial.refresh_derived();
         assert_eq!(threaded.clone().into_parts_file(), serial.clone().into_parts_file());
         assert_eq!(threaded.card_gpus, serial.card_gpus);

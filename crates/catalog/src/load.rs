@@ -281,7 +281,7 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
         catalog.apply_msrps(msrps);
     }
     // The price method: too-old, leftover and outlier new prices are withheld.
-    catalog.apply_price_method(Some(&street), super::prices::today_utc());
+    catalog.apply_price_method(Some(&street), super::dates::today_utc());
     report.street = Some((street.import, priced));
     catalog.refresh_derived();
     Ok((catalog, report))

@@ -1029,12 +1029,6 @@ fn assemble(source: &str, p: &Parsed, matched: &mut Vec<ListMatch>, unmatched: &
     build
 }
 
-/// Today (UTC) as `YYYY-MM-DD`, the date a list's prices are read on.
-fn today_text() -> String {
-    let (y, m, d) = kraftwerk_catalog::prices::today_utc();
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
 /// The build's notes: where the list came from, its prices with its date, every match with
 /// its confidence, every line not imported with the reason.
 fn notes(source: &str, p: &Parsed, matched: &[ListMatch], unmatched: &[Unmatched], extra: &[String]) -> String {
@@ -1060,7 +1054,7 @@ fn notes(source: &str, p: &Parsed, matched: &[ListMatch], unmatched: &[Unmatched
         let _ = writeln!(
             out,
             "\nPrices as the list gives them (your list, read {}; list date {date}; a build file has no price field, so they are kept here and the catalog's prices are not changed; `kraftwerk prices --learn FILE` adds them to your price file):",
-            today_text()
+            kraftwerk_catalog::dates::ymd_text(kraftwerk_catalog::dates::today_utc())
         );
         let mut lines: Vec<&ListLine> = priced;
         lines.sort_by_key(|line| line.line);
