@@ -83,7 +83,7 @@ impl std::fmt::Display for SlotUsage {
 pub enum SlotKind {
     /// A PCI Express card slot (A5h-C4h).
     PcieCard,
-    /// An M.2 socket (13h-1Ah).
+    /// An M.2 socket (14h-17h).
     M2,
     /// Anything else (U.2, OCuLink, legacy PCI, unknown).
     Other,
@@ -108,7 +108,8 @@ pub struct SmbiosSlot {
     pub data_lanes: Option<u8>,
     /// Current Usage.
     pub usage: SlotUsage,
-    /// Segment/bus/device/function, when the firmware gives one (not FFh, not a segment FFFFh).
+    /// Segment/bus/device/function, when the firmware gives one (not the FFFFh/FFh/FFh "no
+    /// address" value, not a segment FFFFh).
     pub address: Option<PciAddr>,
 }
 
@@ -149,7 +150,8 @@ pub fn width_code_lanes(code: u8) -> Option<u8> {
 
 /// `(kind, generation, connector lanes, words)` of a Slot Type code (DSP0134 7.10.1): A5h PCI
 /// Express, A6h-AAh PCI Express x1/x2/x4/x8/x16, ABh-B0h Gen 2 (base, x1..x16), B1h-B6h Gen 3,
-/// B8h-BDh Gen 4, BEh-C3h Gen 5, C4h Gen 6 and beyond; 13h-1Ah M.2 sockets.
+/// B8h-BDh Gen 4, BEh-C3h Gen 5, C4h Gen 6 and beyond (B7h is unassigned); 14h-17h M.2 Socket
+/// 1-DP, 1-SD, 2 and 3. The same table as dmidecode's `dmi_slot_type` (dmidecode.c, "7.10.1").
 pub fn slot_type_info(code: u8) -> (SlotKind, Option<u8>, Option<u8>, String) {
     const WIDTHS: [Option<u8>; 6] = [None, Some(1), Some(2), Some(4), Some(8), Some(16)];
     let pcie = |gen_: Option<u8>, base: u8| {
@@ -168,11 +170,10 @@ pub fn slot_type_info(code: u8) -> (SlotKind, Option<u8>, Option<u8>, String) {
         0xB8..=0xBD => pcie(Some(4), 0xB8),
         0xBE..=0xC3 => pcie(Some(5), 0xBE),
         0xC4 => (SlotKind::PcieCard, Some(6), None, "PCI Express 6+".to_owned()),
-        0x13 => (SlotKind::M2, None, None, "M.2 Socket 1-DP".to_owned()),
-        0x14 => (SlotKind::M2, None, None, "M.2 Socket 1-SD".to_owned()),
-        0x15 => (SlotKind::M2, None, None, "M.2 Socket 2".to_owned()),
-        0x16 => (SlotKind::M2, None, None, "M.2 Socket 3".to_owned()),
-        0x17..=0x1A => (SlotKind::M2, None, None, format!("M.2 (code {code:02X}h)")),
+        0x14 => (SlotKind::M2, None, None, "M.2 Socket 1-DP".to_owned()),
+        0x15 => (SlotKind::M2, None, None, "M.2 Socket 1-SD".to_owned()),
+        0x16 => (SlotKind::M2, None, None, "M.2 Socket 2".to_owned()),
+        0x17 => (SlotKind::M2, None, None, "M.2 Socket 3".to_owned()),
         _ => (SlotKind::Other, None, None, format!("code {code:02X}h")),
     }
 }
@@ -228,8 +229,11 @@ pub fn parse_smbios_table(table: &[u8]) -> SmbiosInfo {
                 let address = match (byte(0x0D), byte(0x0E), byte(0x0F), byte(0x10)) {
                     (Some(s0), Some(s1), Some(bus), Some(df)) => {
                         let segment = u16::from_le_bytes([s0, s1]);
-                        // DSP0134 7.10.8: FFh bus/devfn (and FFFFh segment) for a slot with no address.
-                        if segment == 0xFFFF || bus == 0xFF || df == 0xFF {
+                        // DSP0134 7.10.8: FFFFh/FFh/FFh for a slot with no address (dmidecode's
+                        // `dmi_slot_segment_bus_func` tests the same); a segment FFFFh is never a
+                        // real one either. Other placeholders (AMI's `1f.7`) are left to the tree
+                        // lookup, which finds nothing there.
+                        if segment == 0xFFFF || (bus == 0xFF && df == 0xFF) {
                             None
                         } else {
                             Some(PciAddr { segment, bus, device: df >> 3, function: df & 7 })
@@ -360,7 +364,7 @@ pub fn parse_dmidecode(text: &str) -> SmbiosInfo {
                     // `Bus Address: 0000:00:01.1`: split_once took the first colon only.
                     "Bus Address" => {
                         let full = line.trim().trim_start_matches("Bus Address:").trim();
-                        s.address = PciAddr::parse(full).filter(|a| a.segment != 0xFFFF && a.bus != 0xFF);
+                        s.address = PciAddr::parse(full).filter(|a| a.segment != 0xFFFF);
                     }
                     _ => {}
                 }
@@ -391,7 +395,9 @@ mod tests {
         assert_eq!(slot_type_info(0xC3).2, Some(16));
         assert_eq!(slot_type_info(0xBB).3, "PCI Express 4 x4");
         assert_eq!(slot_type_info(0xA5).1, None);
-        assert_eq!(slot_type_info(0x16).0, SlotKind::M2);
+        assert_eq!(slot_type_info(0x17).3, "M.2 Socket 3");
+        assert_eq!(slot_type_info(0x13).0, SlotKind::Other, "13h is AGP 8x");
+        assert_eq!(slot_type_info(0xB7).0, SlotKind::Other, "B7h is unassigned");
     }
 
     #[test]
