@@ -47,3 +47,7 @@ pub const EXPORT: &str =
 /// `kraftwerk prices --help`.
 pub const PRICES: &str =
     "Exit codes: 0 listed; 2 the build file could not be read or parsed (file:line:column), or bad usage.";
+/// `kraftwerk board probe --help`.
+pub const BOARD_PROBE: &str = "Exit codes: 0 a complete entry for a catalog board, which loads through the wiring loader; 3 not a pass: a card slot not determined (INCOMPLETE), no slot table (run as root), no slot determined, or no catalog board matched (pass --board ID); 2 an unknown --board, a bad --date, an unwritable --out or bad usage.";
+/// `kraftwerk board --help`.
+pub const BOARD: &str = "Exit codes: 0 done; 3 not a pass (see `board probe --help`); 2 bad usage.";

@@ -7,6 +7,7 @@
 // First: its `outln!`/`out!` are in scope in every module below.
 #[macro_use]
 pub mod out;
+mod board_cmd;
 mod catalog_cmd;
 pub mod check_cmd;
 mod compare_cmd;
@@ -160,6 +161,11 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// The board: `board probe` writes this machine's slot wiring (SMBIOS slot table and PCIe
+    /// tree) as a board-wiring entry with its evidence. Exit 3 when the entry is incomplete or
+    /// no catalog board matched.
+    #[command(subcommand, after_help = help::BOARD)]
+    Board(board_cmd::BoardCommand),
     /// Run the GEMM probe on every GPU (CPU backend when CUDA is absent).
     #[command(after_help = help::PROBE)]
     Probe(probe_cmd::ProbeArgs),
@@ -231,6 +237,7 @@ pub fn run(cmd: Command) -> Result<(), CliError> {
             gpus_cmd::run_monitor(seconds, interval_ms, record.as_deref(), prometheus, format)
         }
         Command::Probe(args) => probe_cmd::run(&args),
+        Command::Board(cmd) => board_cmd::run(&cmd),
         Command::Links(args) => links_cmd::run(&args),
         Command::Compare(args) => compare_cmd::run(&args),
         Command::Plan(args) => plan_cmd::run(&args),

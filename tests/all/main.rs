@@ -8,6 +8,7 @@
 mod common;
 
 mod bad_input;
+mod board_probe_cli;
 mod board_wiring;
 mod build_file;
 mod catalog;

@@ -10,6 +10,7 @@
 //! published is `None`, never a guess. [`validate()`] checks ids, references, ranges and sources.
 
 pub mod audit;
+pub mod board_probe;
 #[cfg(test)]
 mod builtin_tests;
 pub mod cited;

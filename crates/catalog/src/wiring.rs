@@ -36,6 +36,10 @@ pub enum WiringSourceKind {
     Vendor,
     /// A review or a field report (cited in the notes).
     Review,
+    /// Probed on a running machine by `kraftwerk board probe` (SMBIOS slot table and PCIe
+    /// tree; the source names the machine's board and the date). Laid over the board as a field
+    /// report ([`Provenance::Review`]).
+    Probed,
 }
 
 /// One entry of a wiring file.
@@ -46,7 +50,7 @@ pub struct BoardWiring {
     pub board: String,
     /// The original source of the slot table (manual URL and page, or spec page URL).
     pub source: String,
-    /// Vendor (default) or Review.
+    /// Vendor (default), Review or Probed.
     #[serde(default)]
     pub source_kind: WiringSourceKind,
     /// The PCIe slots, replacing the board's.
@@ -259,7 +263,7 @@ fn apply_one(b: &mut super::Motherboard, w: BoardWiring) {
     b.pcie_slots = w.pcie_slots;
     let kind = match w.source_kind {
         WiringSourceKind::Vendor => Provenance::Vendor,
-        WiringSourceKind::Review => Provenance::Review,
+        WiringSourceKind::Review | WiringSourceKind::Probed => Provenance::Review,
     };
     let sources = std::sync::Arc::make_mut(&mut b.provenance);
     sources.figures.insert("pcie_slots".to_owned(), kind.clone());
@@ -276,6 +280,7 @@ fn apply_one(b: &mut super::Motherboard, w: BoardWiring) {
         match w.source_kind {
             WiringSourceKind::Vendor => "vendor manual/spec",
             WiringSourceKind::Review => "review/field report",
+            WiringSourceKind::Probed => "probed on a running machine",
         },
         w.notes.as_deref().unwrap_or("").trim(),
         w.source
