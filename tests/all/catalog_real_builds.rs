@@ -540,7 +540,8 @@ fn decisive(c: &Catalog, kind: PartKind, id: &str) -> Option<Vec<(&'static str, 
 /// the share wired (slot layout known) and placed (positions known). Each distinct part counts
 /// once. The test prints the table and every part that misses a figure, and holds each share to
 /// the value reached (not to a target: the issue asks for 90 % of parts, 90 % of boards wired
-/// and 60 % placed, which this set does not reach; the printout says what is missing).
+/// and 60 % placed, which this set does not reach; the printout says what is missing). Seen
+/// failing with the ROMED8-2T's derived positions removed (placed 2 < 3).
 #[test]
 fn decisive_figure_coverage_of_the_published_builds() {
     let c = catalog::builtin().expect("catalog");
@@ -611,12 +612,16 @@ fn pct(part: usize, whole: usize) -> f64 {
     if whole == 0 { 0.0 } else { 100.0 * part as f64 / whole as f64 }
 }
 
-// Counts reached by `decisive_figure_coverage_of_the_published_builds` (its printout).
-const FLOOR_BOARDS: usize = 0;
-const FLOOR_PSUS: usize = 0;
-const FLOOR_CASES: usize = 0;
+// Counts reached by `decisive_figure_coverage_of_the_published_builds` (its printout, issue 37):
+// boards 3 of 15, PSUs 7 of 12, cases 1 of 7, coolers 0 of 8 (no maker in the set publishes a
+// rated TDP: Noctua by policy), CPUs 23 of 27, GPUs 27 of 31 (26 before the RTX 6000 Ada's
+// length); 61 of 100 parts in all over 50 builds. Boards: 6 of 15 wired, 3 placed (2 before the
+// ROMED8-2T's positions were derived from its form factor).
+const FLOOR_BOARDS: usize = 3;
+const FLOOR_PSUS: usize = 7;
+const FLOOR_CASES: usize = 1;
 const FLOOR_COOLERS: usize = 0;
-const FLOOR_CPUS: usize = 0;
-const FLOOR_GPUS: usize = 0;
-const FLOOR_WIRED: usize = 0;
-const FLOOR_PLACED: usize = 0;
+const FLOOR_CPUS: usize = 23;
+const FLOOR_GPUS: usize = 27;
+const FLOOR_WIRED: usize = 6;
+const FLOOR_PLACED: usize = 3;
