@@ -11,7 +11,7 @@
 //! The test prints every part that does not resolve and holds the resolve rate to a floor, so a
 //! catalog change that loses parts fails.
 
-use kraftwerk::catalog::{self, Catalog, PartKind};
+use kraftwerk::catalog::{self, Catalog, Motherboard, PartKind};
 
 /// `(source URL, [(kind, name as published)])`.
 const BUILDS: &[(&str, &[(PartKind, &str)])] = &[
@@ -584,8 +584,8 @@ fn decisive_figure_coverage_of_the_published_builds() {
     );
     let boards: Vec<&str> =
         seen.iter().filter(|(k, _)| *k == PartKind::Motherboard).map(|(_, id)| id.as_str()).collect();
-    let wired = boards.iter().filter(|id| c.motherboard(id).is_some_and(|b| b.slot_layout_known())).count();
-    let placed = boards.iter().filter(|id| c.motherboard(id).is_some_and(|b| b.slot_positions_known())).count();
+    let wired = boards.iter().filter(|id| c.motherboard(id).is_some_and(Motherboard::slot_layout_known)).count();
+    let placed = boards.iter().filter(|id| c.motherboard(id).is_some_and(Motherboard::slot_positions_known)).count();
     println!(
         "boards named and in the catalog: {}; wired {wired} ({:.0} %), with positions {placed} ({:.0} %)",
         boards.len(),
