@@ -49,15 +49,12 @@ pub fn run(cmd: &BoardCommand) -> Result<(), CliError> {
 
 fn probe(a: &ProbeArgs) -> Result<(), CliError> {
     let date = if let Some(d) = &a.date {
-        let ok = d.len() == 10
-            && d.chars().enumerate().all(|(i, c)| if i == 4 || i == 7 { c == '-' } else { c.is_ascii_digit() });
-        if !ok {
+        if crate::catalog::dates::parse_ymd(d).is_none() {
             return Err(bad(format!("--date {d}: expected YYYY-MM-DD")));
         }
         d.clone()
     } else {
-        let (y, m, d) = crate::catalog::prices::today_utc();
-        format!("{y:04}-{m:02}-{d:02}")
+        crate::catalog::dates::ymd_text(crate::catalog::dates::today_utc())
     };
     let catalog = super::load_catalog()?;
     let p: BoardProbe = board_probe::probe_board(&a.root);

@@ -244,6 +244,33 @@ fn rows() -> Vec<Row> {
         row("check", &[("    name: \"bad input\",\n", "    name: \"bad input\"\n")], 2, "", Line(6)),
         row("check", &[("MISSING", "")], 2, "cannot read", NoPosition),
         row("power", &[("MISSING", "")], 2, "cannot read", NoPosition),
+        // Issue 37: a slot or M.2 socket name the board does not have is an error at the name
+        // (it was silently ignored: the drive took no lanes, the GPU sat nowhere).
+        row(
+            "check",
+            &[("slot: 1LIMIT", "slot: \"PCIEX16_9\"")],
+            2,
+            "gpus[0].slot `PCIEX16_9`: the ProArt X870E-CREATOR WIFI (`asus-proart-x870e-creator-wifi`) has no slot of that name (its slots: PCIEX16(G5)_1",
+            At("\"PCIEX16_9\""),
+        ),
+        row(
+            "check",
+            &[("    psus: [", "    storage: [(drive: \"wd-black-sn850x-2tb\", m2_slot: \"M.2_9\")],\n    psus: [")],
+            2,
+            "storage[0].m2_slot `M.2_9`: the ProArt X870E-CREATOR WIFI (`asus-proart-x870e-creator-wifi`) has no M.2 socket of that name (its sockets: M.2_1, M.2_2, M.2_3, M.2_4)",
+            At("\"M.2_9\""),
+        ),
+        // A name the board has, in another case, is the slot (`slot_named`: case-insensitive).
+        row(
+            "check",
+            &[
+                ("slot: 1LIMIT", "slot: \"pciex16(g5)_2\""),
+                ("    psus: [", "    storage: [(drive: \"wd-black-sn850x-2tb\", m2_slot: \"m.2_1\")],\n    psus: ["),
+            ],
+            -1,
+            "",
+            NoPosition,
+        ),
         // The unchanged template loads and checks (exit 0, 1 or 3, never 2).
         row("check", &[], -1, "", NoPosition),
     ]

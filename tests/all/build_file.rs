@@ -496,3 +496,26 @@ fn the_workload_runtime_round_trips_and_is_optional() {
     assert_eq!(plain.workload.as_ref().expect("workload").runtime, None);
     assert!(!rig::to_ron_string(&plain).expect("ser").contains("runtime"));
 }
+
+/// Issue 37: the README's example build (section "Build files") loads and checks without an
+/// error. It did not: a `/*` inside its block comment (`catalog/*.ron`) opened a nested RON
+/// comment, so the file "ended early", and its GPUs sat at positions 1 and 4 of a board whose
+/// positions no source gives (two `gpu-slot` errors).
+#[test]
+fn the_readme_example_build_checks_without_an_error() {
+    let readme = include_str!("../../README.md");
+    let start =
+        readme.find("A minimal one:\n\n```ron\n").expect("the README's example") + "A minimal one:\n\n```ron\n".len();
+    let end = start + readme[start..].find("```").expect("the end of the example");
+    let c = catalog::builtin().expect("catalog");
+    let b = rig::load_str("README.md", &readme[start..end], Some(&c)).expect("the README's example loads");
+    let r = kraftwerk::check::run(&b, &c);
+    let errors: Vec<String> = r
+        .findings
+        .iter()
+        .filter(|f| f.severity == kraftwerk::check::Severity::Error)
+        .map(|f| format!("[{}] {}", f.rule, f.message))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    println!("README example: {} ({})", r.verdict, r.coverage.summary());
+}

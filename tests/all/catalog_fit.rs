@@ -71,13 +71,17 @@ fn a_three_slot_card_covers_the_next_slot_opening() {
     assert!(errors(&check::run(&b, &c), "gpu-slot-blocked").is_empty());
 }
 
-/// Two dual-slot ASUS Turbo RTX 3090s (imported width 2) on back-to-back slots: error; one
-/// slot apart: no overlap.
+/// Two dual-slot ASUS Turbo RTX 3090s (imported width 2; its blower cooler curated over the
+/// import's "1 Fan", issue 37) on back-to-back slots: error; one slot apart: no overlap.
 #[test]
 fn two_dual_slot_cards_on_back_to_back_slots_are_an_error() {
+    use kraftwerk::catalog::{GpuCooler, Part, Provenance};
     let c = cat();
-    let turbo = imported(c.gpu_card("asus-turbo-geforce-rtx-3090-24gb-gddr6x-black"), "gpu_cards.json");
+    let turbo = c.gpu_card("asus-turbo-geforce-rtx-3090-24gb-gddr6x-black").expect("the ASUS Turbo RTX 3090");
     assert_eq!(turbo.width_slots, Some(2));
+    assert_eq!(turbo.provenance_of("width_slots"), Provenance::Community("BuildCores OpenDB".into()));
+    assert_eq!(turbo.cooler, Some(GpuCooler::Blower), "a blower card, not open air");
+    assert_eq!(turbo.provenance_of("cooler"), Provenance::Review);
     let mut b = Build { motherboard: Some("asus-pro-ws-wrx80e-sage-se-wifi".into()), ..Build::default() };
     b.gpus = vec![gpu(&turbo.id, Some(3)), gpu(&turbo.id, Some(4))];
     let r = check::run(&b, &c);

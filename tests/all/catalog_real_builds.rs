@@ -11,7 +11,7 @@
 //! The test prints every part that does not resolve and holds the resolve rate to a floor, so a
 //! catalog change that loses parts fails.
 
-use kraftwerk::catalog::{self, Catalog, PartKind};
+use kraftwerk::catalog::{self, Catalog, Motherboard, PartKind};
 
 /// `(source URL, [(kind, name as published)])`.
 const BUILDS: &[(&str, &[(PartKind, &str)])] = &[
@@ -472,3 +472,156 @@ fn name_lookup_reads_the_naming_variants_of_pasted_listings() {
     // CORE GM-650.
     assert_eq!(id(PartKind::Psu, "鑫谷 GM650W"), None);
 }
+
+/// The figures of one resolved part that an error-capable rule needs (issue 37's "decisive
+/// figures"), as `(figure, known)`: a board's slot layout (`pcie_slots`: `gpu-slot`,
+/// `pcie-lane-budget`, `pcie-link`), slot positions (`gpu-slot-blocked`, `case-gpu-fit`,
+/// `nvlink-spacing`) and `max_memory_gb` (`memory-capacity`); a PSU's connector counts and the
+/// 16-pin cable class where it has 16-pin cables (`psu-connectors`, `gpu-power-cable`); a case's
+/// GPU length, cooler height and radiator limits (`case-gpu-fit`, `cooler-clearance`); an air
+/// cooler's height or an AIO's radiator (`cooler-clearance`) and the rated TDP the issue lists
+/// (`cooler-tdp`, a warning); a CPU's `max_memory_gb` (`memory-capacity`); an add-in GPU's
+/// length and power inputs (`case-gpu-fit`, `gpu-power-cable`, `psu-connectors`; slot width and
+/// cooling type always have a value, the chip's where a card's own is not published). `None`
+/// for a part the name does not resolve to.
+fn decisive(c: &Catalog, kind: PartKind, id: &str) -> Option<Vec<(&'static str, bool)>> {
+    use kraftwerk::catalog::{CoolerType, GpuFormFactor};
+    Some(match kind {
+        PartKind::Motherboard => {
+            let b = c.motherboard(id)?;
+            vec![
+                ("pcie_slots", b.slot_layout_known()),
+                ("pcie_slots.position", b.slot_positions_known()),
+                ("max_memory_gb", b.max_memory_gb.is_some()),
+            ]
+        }
+        PartKind::Psu => {
+            let p = c.psu(id)?;
+            let k = p.connectors;
+            vec![
+                ("connectors.hpwr_16pin", k.hpwr_16pin.is_some()),
+                ("connectors.pcie_8pin", k.pcie_8pin.is_some()),
+                ("connectors.eps_8pin", k.eps_8pin.is_some()),
+                ("connectors.hpwr_class_w", k.hpwr_16pin == Some(0) || k.hpwr_class_w.is_some()),
+            ]
+        }
+        PartKind::Case => {
+            let k = c.case(id)?;
+            vec![
+                ("max_gpu_length_mm", k.max_gpu_length_mm.is_some()),
+                ("max_cooler_height_mm", k.max_cooler_height_mm.is_some()),
+                ("max_radiator_mm", k.max_radiator_mm.is_some()),
+            ]
+        }
+        PartKind::Cooler => {
+            let k = c.cooler(id)?;
+            let fit = if k.cooler_type == CoolerType::Aio {
+                ("radiator_mm", k.radiator_mm.is_some())
+            } else {
+                ("height_mm", k.height_mm.is_some())
+            };
+            vec![fit, ("rated_tdp_w", k.rated_tdp_w.is_some())]
+        }
+        PartKind::Cpu => vec![("max_memory_gb", c.cpu(id)?.max_memory_gb.is_some())],
+        PartKind::Gpu | PartKind::GpuCard => {
+            let g = c.gpu_or_card(id)?;
+            if g.form_factor == GpuFormFactor::Sxm {
+                Vec::new()
+            } else {
+                vec![("length_mm", g.length_mm.is_some()), ("power_inputs", g.power_inputs.is_some())]
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Issue 37: for the parts of the published builds ([`BUILDS`], each cited) that the catalog
+/// has, the share with every decisive figure ([`decisive`]), per kind, and of the boards named,
+/// the share wired (slot layout known) and placed (positions known). Each distinct part counts
+/// once. The test prints the table and every part that misses a figure, and holds each share to
+/// the value reached (not to a target: the issue asks for 90 % of parts, 90 % of boards wired
+/// and 60 % placed, which this set does not reach; the printout says what is missing). Seen
+/// failing with the ROMED8-2T's derived positions removed (placed 2 < 3).
+#[test]
+fn decisive_figure_coverage_of_the_published_builds() {
+    let c = catalog::builtin().expect("catalog");
+    let mut seen: Vec<(PartKind, String)> = Vec::new();
+    for (_, parts) in BUILDS {
+        for (kind, name) in *parts {
+            let kind = if *kind == PartKind::GpuCard { PartKind::Gpu } else { *kind };
+            if let Some(p) = c.find_by_name(kind, name)
+                && !seen.iter().any(|(k, id)| *k == kind && id == p.id())
+            {
+                seen.push((kind, p.id().to_owned()));
+            }
+        }
+    }
+    let kinds = [PartKind::Motherboard, PartKind::Psu, PartKind::Case, PartKind::Cooler, PartKind::Cpu, PartKind::Gpu];
+    let mut shares = Vec::new();
+    let (mut all_n, mut all_ok) = (0, 0);
+    for kind in kinds {
+        let (mut n, mut ok) = (0, 0);
+        for (_, id) in seen.iter().filter(|(k, _)| *k == kind) {
+            let Some(figs) = decisive(&c, kind, id) else { continue };
+            n += 1;
+            let missing: Vec<&str> = figs.iter().filter(|(_, known)| !known).map(|(f, _)| *f).collect();
+            if missing.is_empty() {
+                ok += 1;
+            } else {
+                println!("  {} {id}: unknown {}", kind.plural(), missing.join(", "));
+            }
+        }
+        println!("{:<12} {ok:>3} of {n:>3} parts with every decisive figure ({:.0} %)", kind.plural(), pct(ok, n));
+        shares.push((kind, ok, n));
+        all_n += n;
+        all_ok += ok;
+    }
+    println!(
+        "{:<12} {all_ok:>3} of {all_n:>3} parts ({:.0} %) over {} builds",
+        "all",
+        pct(all_ok, all_n),
+        BUILDS.len()
+    );
+    let boards: Vec<&str> =
+        seen.iter().filter(|(k, _)| *k == PartKind::Motherboard).map(|(_, id)| id.as_str()).collect();
+    let wired = boards.iter().filter(|id| c.motherboard(id).is_some_and(Motherboard::slot_layout_known)).count();
+    let placed = boards.iter().filter(|id| c.motherboard(id).is_some_and(Motherboard::slot_positions_known)).count();
+    println!(
+        "boards named and in the catalog: {}; wired {wired} ({:.0} %), with positions {placed} ({:.0} %)",
+        boards.len(),
+        pct(wired, boards.len()),
+        pct(placed, boards.len())
+    );
+    // Floors: the counts reached (see the printout), so a catalog change that loses a figure fails.
+    for (kind, ok, n) in shares {
+        let floor = match kind {
+            PartKind::Motherboard => FLOOR_BOARDS,
+            PartKind::Psu => FLOOR_PSUS,
+            PartKind::Case => FLOOR_CASES,
+            PartKind::Cooler => FLOOR_COOLERS,
+            PartKind::Cpu => FLOOR_CPUS,
+            _ => FLOOR_GPUS,
+        };
+        assert!(ok >= floor, "{}: {ok} of {n} parts with every decisive figure, fewer than {floor}", kind.plural());
+    }
+    assert!(wired >= FLOOR_WIRED && placed >= FLOOR_PLACED, "boards wired {wired}, placed {placed}");
+}
+
+/// `part / whole` in percent (0 for an empty whole).
+fn pct(part: usize, whole: usize) -> f64 {
+    if whole == 0 { 0.0 } else { 100.0 * part as f64 / whole as f64 }
+}
+
+// Counts reached by `decisive_figure_coverage_of_the_published_builds` (its printout, issue 37):
+// boards 3 of 15, PSUs 7 of 12, cases 1 of 7, coolers 0 of 8 (no maker in the set publishes a
+// rated TDP: Noctua by policy), CPUs 23 of 27, GPUs 27 of 31 (26 before the RTX 6000 Ada's
+// length); 61 of 100 parts in all over 50 builds. Boards: 6 of 15 wired, 3 placed (2 before the
+// ROMED8-2T's positions were derived from its form factor).
+const FLOOR_BOARDS: usize = 3;
+const FLOOR_PSUS: usize = 7;
+const FLOOR_CASES: usize = 1;
+const FLOOR_COOLERS: usize = 0;
+const FLOOR_CPUS: usize = 23;
+const FLOOR_GPUS: usize = 27;
+const FLOOR_WIRED: usize = 6;
+const FLOOR_PLACED: usize = 3;

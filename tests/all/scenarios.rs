@@ -82,10 +82,21 @@ fn scenario_2_four_3090s_uncapped_and_capped() {
     assert!(within(e.total_dc_w, 1505.0, 0.05), "DC {:.0} W", e.total_dc_w);
     assert!(e.total_wall_w > 1440.0 && e.total_wall_w < 1800.0, "wall {:.0} W", e.total_wall_w);
     let r = check::run(&capped, &c);
-    // The PSU holds it (a headroom warning), the circuit's continuous limit does not.
-    assert_eq!(r.verdict, Verdict::Fail, "{:#?}", r.findings);
+    // No board, case or memory chosen. Two errors: the PRIME TX-1600 ATX 3.1 supplies six PCIe
+    // 8-pin plugs (Seasonic's spec sheet) and four RTX 3090 take two each; and with no workload
+    // (a sustained load) the circuit's continuous limit does not hold 1606 W. The PSU itself
+    // holds it (a headroom warning at most).
+    let mut errors: Vec<&str> = r
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error && f.kind == kraftwerk::check::FindingKind::Problem)
+        .map(|f| f.rule)
+        .collect();
+    errors.sort_unstable();
+    errors.dedup();
+    assert_eq!(errors, ["psu-connectors", "wall-circuit"], "{:#?}", r.findings);
+    assert!(r.findings.iter().any(|f| f.message.contains("must supply 8 PCIe 8-pin (has 6)")), "{:#?}", r.findings);
     assert!(!has(&r, "psu-capacity", Severity::Error), "{:#?}", r.findings);
-    assert!(has(&r, "wall-circuit", Severity::Error));
 }
 
 /// Scenario 3: RTX 5090 on a 12V-2x6 cable whose sense pins say 450 W: error (575 W > 450 W).

@@ -41,7 +41,7 @@ const AMD_PRE_X570: &str = "AMD: 'PCIe 4.0 will not be an option ultimately avai
 /// another file already lists (both give the same part number) whose figures contradict that
 /// product. Each is written to `skipped` with its reason, so `catalog audit` names it; the
 /// other file stays the one part.
-const NOT_IMPORTED: [(&str, &str); 2] = [
+const NOT_IMPORTED: [(&str, &str); 4] = [
     (
         "open-db/Motherboard/a8868ad9-23e8-4a3b-b0af-20ba9a5f6e74.json",
         "duplicate of open-db/Motherboard/b0dba118-caa7-4a04-b622-c0433fb81586.json (ROG STRIX B450-F GAMING; both give part number 90MB0YS0-M0EAY0), which is imported; this record lists three PCIe 4.0 x16 slots and four M.2 sockets, which a B450 board does not have (AMD: 'PCIe 4.0 will not be an option ultimately available to pre-X570 motherboards', https://www.pcgamesn.com/amd/pcie-4-0-x470-b450-support-bios-beta; e-catalog lists PCI Express 3.0 and two M.2 for this board, https://e-catalog.com/cmp/61047/tuf-b450-pro-gaming-vs-rog-strix-b450-f-gaming)",
@@ -49,6 +49,14 @@ const NOT_IMPORTED: [(&str, &str); 2] = [
     (
         "open-db/Motherboard/c29641ca-42b7-4085-94dd-972344276817.json",
         "duplicate of open-db/Motherboard/b3905c0f-8b1b-4e4e-8e76-e7a091523654.json (MSI B450 TOMAHAWK MAX; both give part number 'B450 TOMAHAWK MAX'), which is imported; this record lists PCIe 4.0 slots and two PCIe 4.0 M.2 sockets, which a B450 board does not have (AMD: 'PCIe 4.0 will not be an option ultimately available to pre-X570 motherboards', https://www.pcgamesn.com/amd/pcie-4-0-x470-b450-support-bios-beta; e-catalog lists PCI Express 3.0 and one M.2 for this board, https://e-catalog.com/cmp/61147/b450-tomahawk-max-vs-rog-strix-b450-f-gaming)",
+    ),
+    (
+        "open-db/Motherboard/1c6f589b-3387-444c-b70e-e7b736e431de.json",
+        "duplicate of open-db/Motherboard/8d1566c7-8f5e-4afc-a452-eb70d9e9cd00.json (Gigabyte B550 VISION D; both give part number 'B550 VISION D'), which is imported; this record lists three PCIe 4.0 x16 slots and five PCIe 4.0 M.2 sockets, which a B550 board cannot have: the B550 chipset has no PCIe 4.0 lanes, only PCIe 3.0 (OC3D, https://overclock3d.net/reviews/cpu_mainboard/gigabyte-b550-aorus-pro-review/4/: 'there are no PCI Express 4.0 lanes available on the chipset ... the chipset only has PCIe 3.0 lanes to offer'), so only the CPU's lanes run PCIe 4.0; the imported record's x16 + x8 PCIe 4.0 (CPU) and x4 PCIe 3.0 slots and its one PCIe 4.0 and one PCIe 3.0 M.2 fit that",
+    ),
+    (
+        "open-db/Motherboard/8b3e0d87-243b-43c1-9f19-88a614fe6225.json",
+        "duplicate of open-db/Motherboard/5514d080-3f69-45f0-8e47-ea116f53d555.json (MSI MEG X570 GODLIKE; both give part number 'X570GODLIKE'), which is imported; this record lists 0 PCIe slots (quantity 0 for both its slot lines, no generation) and M.2 sockets without an interface: it says nothing the other record does not, and its 0 slots would read as a board without slots",
     ),
 ];
 
@@ -59,9 +67,19 @@ const AM4_BEFORE_PCIE4: [&str; 5] = ["A320", "B350", "X370", "B450", "X470"];
 /// where it is one the board cannot run: OpenDB gives PCIe 4.0 for most A320/B350/X370/B450/X470
 /// boards. The figure is not lowered to 3.0 (those boards' chipset slots are PCIe 2.0; which
 /// slot is which the summary does not say), it is unknown.
-fn slot_gen(chipset: &str, listed: Option<u8>) -> Option<u8> {
-    listed.filter(|g| *g <= 3 || !AM4_BEFORE_PCIE4.contains(&chipset))
+fn slot_gen(socket: &str, chipset: &str, listed: Option<u8>) -> Option<u8> {
+    listed.filter(|g| *g <= 3 || !(AM4_BEFORE_PCIE4.contains(&chipset) || GEN3_SOCKETS.contains(&socket)))
 }
+
+/// Sockets whose CPUs and chipsets have PCIe 3.0 lanes at most, so a board on them never runs a
+/// slot at PCIe 4.0 (OpenDB gives 4.0 for many of them): LGA1151 (Skylake to Coffee Lake, Intel
+/// 100-300 series chipsets), LGA2011-3 (Haswell-E/Broadwell-E, X99), LGA2066 (Skylake-X to
+/// Cascade Lake-X, X299) and TR4 (Threadripper 1000/2000, X399). [`GEN3_PLATFORMS`] gives the
+/// sources.
+const GEN3_SOCKETS: [&str; 4] = ["LGA1151", "LGA2011-3", "LGA2066", "TR4"];
+
+/// Where [`GEN3_SOCKETS`] comes from.
+const GEN3_PLATFORMS: &str = "PCIe 3.0 is the newest generation on these platforms: Coffee Lake CPUs give 16 Gen3 lanes and the Z370 chipset 24 Gen3 lanes (LGA1151; hardwareluxx, https://hardwareluxx.de/index.php/artikel/hardware/mainboards/45358-asus-rog-maximus-x-formula-im-test-maximale-ausstattung-mit-oled-display.html?start=1); Intel ARK gives 40 PCIe 3.0 lanes for the Core i7-6900K (LGA2011-3) and 48 for the Core i9-10980XE (LGA2066), rows of https://github.com/felixsteinke/cpu-spec-dataset/blob/4c08d8873c33a2d1054a40ae305eec22073463a7/dataset/intel-cpus.csv; every Threadripper on TR4 has 64 PCIe 3.0 lanes (AMD at Computex 2017, https://www.pcper.com/news/Processors/Computex-2017-AMD-Threadripper-will-include-64-lanes-PCI-Express-30)";
 
 /// Outcome of mapping one OpenDB file.
 enum Outcome {
@@ -545,14 +563,19 @@ fn board(v: &Value, ctx: &Ctx) -> Mapped {
             let q = count(s, "quantity")?.ok_or("`pcie_slots[].quantity` missing")?;
             let lanes = count(s, "lanes")?.ok_or("`pcie_slots[].lanes` missing")?;
             let listed = string(s, "gen")?.and_then(|g| g.split('.').next()?.parse::<u8>().ok());
-            let pcie_gen = slot_gen(chipset, listed);
+            let pcie_gen = slot_gen(&sock, chipset, listed);
             gen_unknown |= pcie_gen != listed;
             summary.push(json!({"quantity": q, "lanes": lanes, "pcie_gen": pcie_gen}));
         }
     }
     if gen_unknown {
+        let why = if GEN3_SOCKETS.contains(&sock.as_str()) {
+            format!("which no {sock} board runs: {GEN3_PLATFORMS}")
+        } else {
+            format!("which AMD does not support on a {chipset} board ({AMD_PRE_X570})")
+        };
         let notes = format!(
-            "{} Slot PCIe generations unknown: OpenDB gives PCIe 4.0, which AMD does not support on a {chipset} board ({AMD_PRE_X570}).",
+            "{} Slot PCIe generations unknown: OpenDB gives PCIe 4.0, {why}.",
             m["notes"].as_str().unwrap_or_default()
         );
         m.insert("notes".into(), json!(notes));

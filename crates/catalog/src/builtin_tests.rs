@@ -81,3 +81,34 @@ fn a_first_party_card_takes_its_chips_list_price_and_a_partner_card_does_not() {
         assert!(g.vendor.eq_ignore_ascii_case(&chip(&g.chip).vendor), "{}", g.id);
     }
 }
+
+/// Issue 37 item 2: a board with as many slots as its form factor has expansion positions, all
+/// wired alike, gets positions 1..n marked Derived with the rule; a board whose slots differ
+/// (an x8 slot among x16 ones) does not, since which position the odd slot has depends on the
+/// numbering direction. The ROMED8-2T (seven x16 Gen4 CPU slots, ATX) is the issue's case; seen
+/// failing before the rule existed (its slots had no positions).
+#[test]
+fn positions_are_derived_where_the_form_factor_forces_them() {
+    let (c, report) = match crate::load::builtin_with_report() {
+        Ok(r) => r,
+        Err(e) => panic!("the built-in catalog does not load: {e}"),
+    };
+    println!("positions derived from the form factor: {:?}", report.derived_positions);
+    let romed = c.motherboard("asrock-rack-romed8-2t").expect("ROMED8-2T");
+    let pos: Vec<Option<u8>> = romed.pcie_slots.iter().map(|s| s.position).collect();
+    assert_eq!(pos, (1..=7).map(Some).collect::<Vec<_>>());
+    assert!(romed.slot_positions_known());
+    assert!(
+        matches!(romed.provenance.of("pcie_slots.position"), crate::Provenance::Derived(ref why) if why.contains("form factor")),
+        "{:?}",
+        romed.provenance.of("pcie_slots.position")
+    );
+    // The H12SSL-i has x8 slots among x16 ones: not derived.
+    let h12 = c.motherboard("supermicro-h12ssl-i").expect("H12SSL-i");
+    assert!(h12.pcie_slots.iter().all(|s| s.position.is_none()));
+    for id in &report.derived_positions {
+        let b = c.motherboard(id).expect("derived board");
+        let n = crate::wiring::form_factor_positions(b.form_factor).map(|(n, _)| usize::from(n));
+        assert_eq!(Some(b.pcie_slots.len()), n, "{id}");
+    }
+}

@@ -531,6 +531,8 @@ mod tests {
             serial.merge(f, &Origin::Builtin((*name).to_owned()));
         }
         crate::wiring::apply_wiring(&mut serial, crate::wiring::WIRING_FILES).expect("board wiring");
+        let derived = crate::wiring::derive_positions(&mut serial.motherboards);
+        assert_eq!(report.derived_positions, derived);
         let (name, text) = crate::street::STREET_FILE;
         serial.apply_street_prices(&crate::street::parse_street_file(name, text).expect("street prices"));
         let street = crate::street::parse_street_file(name, text).expect("street prices");

@@ -80,6 +80,9 @@ pub struct LoadReport {
     pub street: Option<(super::street::StreetMeta, usize)>,
     /// Boards wired per wiring file (`catalog/board-wiring/*.ron`, [`super::wiring`]).
     pub wiring: Vec<(String, usize)>,
+    /// Boards whose slot positions were derived from their form factor
+    /// ([`super::wiring::derive_positions`]).
+    pub derived_positions: Vec<String>,
 }
 
 /// The built-in catalog files, embedded at compile time: `(file name, RON text)`.
@@ -273,6 +276,8 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
             CatalogError { message: format!("{}\n{}", first.message, rest.join("\n")), ..first }
         }
     })?;
+    // Positions the form factor forces, on boards wired or curated without them.
+    report.derived_positions = super::wiring::derive_positions(&mut catalog.motherboards);
     // Street prices after the curated files: a curated price of the same date or later stays.
     let street = street?;
     let priced = catalog.apply_street_prices(&street);

@@ -4,7 +4,7 @@
 //! Each entry names a board by catalog id and gives its PCIe slots (lanes, generation, CPU or
 //! chipset, sharing, optional positions, per-CPU lanes, bifurcation) and M.2 sockets from a
 //! cited source. [`apply_wiring`] replaces the board's `pcie_slots` and `m2_slots` with them,
-//! marks both figures' provenance `Vendor` (or `Review`), and appends the entry's notes and
+//! marks both figures' provenance `Vendor`, `Review` or `Firmware`, and appends the entry's notes and
 //! source to the board's notes. It runs after the import and the curated files
 //! ([`super::load::builtin_with_report`]).
 //!
@@ -40,6 +40,10 @@ pub enum WiringSourceKind {
     /// tree; the source names the machine's board and the date). Laid over the board as a field
     /// report ([`Provenance::Review`]).
     Probed,
+    /// The board's firmware slot table (SMBIOS type 9) read from `dmidecode` dumps of real
+    /// machines (linuxhw/DMI), cited in `source` and `notes`: what the firmware declares (names,
+    /// widths, generations, root ports), not a vendor document or a review.
+    Firmware,
 }
 
 /// One entry of a wiring file.
@@ -50,7 +54,7 @@ pub struct BoardWiring {
     pub board: String,
     /// The original source of the slot table (manual URL and page, or spec page URL).
     pub source: String,
-    /// Vendor (default), Review or Probed.
+    /// Vendor (default), Review, Firmware or Probed.
     #[serde(default)]
     pub source_kind: WiringSourceKind,
     /// The PCIe slots, replacing the board's.
@@ -263,7 +267,9 @@ fn apply_one(b: &mut super::Motherboard, w: BoardWiring) {
     b.pcie_slots = w.pcie_slots;
     let kind = match w.source_kind {
         WiringSourceKind::Vendor => Provenance::Vendor,
-        WiringSourceKind::Review | WiringSourceKind::Probed => Provenance::Review,
+        WiringSourceKind::Review => Provenance::Review,
+        WiringSourceKind::Firmware => Provenance::Firmware,
+        WiringSourceKind::Probed => Provenance::Review,
     };
     let sources = std::sync::Arc::make_mut(&mut b.provenance);
     sources.figures.insert("pcie_slots".to_owned(), kind.clone());
@@ -281,6 +287,7 @@ fn apply_one(b: &mut super::Motherboard, w: BoardWiring) {
             WiringSourceKind::Vendor => "vendor manual/spec",
             WiringSourceKind::Review => "review/field report",
             WiringSourceKind::Probed => "probed on a running machine",
+            WiringSourceKind::Firmware => "firmware slot table",
         },
         w.notes.as_deref().unwrap_or("").trim(),
         w.source
@@ -289,6 +296,79 @@ fn apply_one(b: &mut super::Motherboard, w: BoardWiring) {
         Some(n) if !n.trim().is_empty() => format!("{n}\n{added}"),
         _ => added,
     });
+}
+
+/// Expansion-slot positions a board of `form_factor` has room for, and where that comes from:
+/// Mini-ITX 1; Micro-ATX 4 and ATX 7 ("provision for up to four expansion slots as opposed to
+/// the seven that ATX allows", PC Tech Guide,
+/// <https://www.pctechguide.com/motherboards/micro-atx-motherboard-form-factor/amp>; Mini-ITX's one
+/// slot: the Wikipedia Mini-ITX article as mirrored at <http://piglix.com/piglix/Mini_ITX>). E-ATX,
+/// SSI-CEB and SSI-EEB keep ATX's 12 in (305 mm) edge along which the seven positions run (305 x
+/// 277, 305 x 267 and 305 x 330 mm against ATX's 305 x 244 mm: the extra size is depth), so 7
+/// (derived). `None` for proprietary server boards.
+pub fn form_factor_positions(form_factor: super::FormFactor) -> Option<(u8, &'static str)> {
+    use super::FormFactor as F;
+    Some(match form_factor {
+        F::MiniItx => (
+            1,
+            "Mini-ITX has provision for one expansion slot (Wikipedia's Mini-ITX article, http://piglix.com/piglix/Mini_ITX)",
+        ),
+        F::MicroAtx => (
+            4,
+            "Micro-ATX has provision for up to four expansion slots (https://www.pctechguide.com/motherboards/micro-atx-motherboard-form-factor/amp)",
+        ),
+        F::Atx => (
+            7,
+            "ATX allows seven expansion slots (https://www.pctechguide.com/motherboards/micro-atx-motherboard-form-factor/amp)",
+        ),
+        F::EAtx | F::Ceb | F::Eeb => (
+            7,
+            "E-ATX, SSI-CEB and SSI-EEB keep ATX's 305 mm edge with its seven expansion-slot positions (ATX allows seven, https://www.pctechguide.com/motherboards/micro-atx-motherboard-form-factor/amp; the larger boards are deeper, not longer on that edge)",
+        ),
+        F::Proprietary => return None,
+    })
+}
+
+/// The derived-position rule in words ([`derive_positions`]).
+pub const DERIVED_POSITIONS: &str = "positions from the form factor: as many slots as the form factor has expansion positions, so every position holds one slot at single pitch; the slots are wired alike (connector, lanes, generation, CPU or chipset), so which end the numbering starts from changes no slot's link, and they are numbered in the order listed (1 = first listed)";
+
+/// Gives positions to boards whose positions no source gives but their form factor forces: a
+/// board with as many PCIe slots as its form factor has expansion positions
+/// ([`form_factor_positions`]: 7 on ATX, E-ATX, SSI-CEB, SSI-EEB; 4 on Micro-ATX; 1 on
+/// Mini-ITX), none of them placed, and all of them wired alike (same connector, electrical
+/// lanes, generation and lane source: then the direction of the numbering, which the sources
+/// rarely give, changes no link), gets positions `1..=n` in the order its slots are listed. Its
+/// `pcie_slots.position` figure is marked [`Provenance::Derived`] with the rule and the form
+/// factor's source, and its notes say so. Sharing rules stay with the slot names. A board with
+/// some positions given, fewer or more slots than positions, slots wired differently (an x8
+/// slot among x16 ones: which position it has depends on the direction), or a proprietary form
+/// factor is left alone. Returns the ids of the boards given positions.
+pub fn derive_positions(boards: &mut [super::Motherboard]) -> Vec<String> {
+    let mut out = Vec::new();
+    for b in boards.iter_mut() {
+        let Some((n, why)) = form_factor_positions(b.form_factor) else { continue };
+        let Some(first) = b.pcie_slots.first() else { continue };
+        let alike = b.pcie_slots.iter().all(|s| {
+            (s.physical_lanes, s.electrical_lanes, s.pcie_gen, s.lane_source)
+                == (first.physical_lanes, first.electrical_lanes, first.pcie_gen, first.lane_source)
+        });
+        if b.pcie_slots.len() != usize::from(n) || !alike || b.pcie_slots.iter().any(|s| s.position.is_some()) {
+            continue;
+        }
+        for (k, s) in (1u8..).zip(b.pcie_slots.iter_mut()) {
+            s.position = Some(k);
+        }
+        let rule = format!("{DERIVED_POSITIONS}; {why}");
+        let sources = std::sync::Arc::make_mut(&mut b.provenance);
+        sources.figures.insert("pcie_slots.position".to_owned(), Provenance::Derived(rule.clone()));
+        let added = format!("Slot positions DERIVED ({n} slots on a {} board): {rule}.", b.form_factor);
+        b.notes = Some(match b.notes.take() {
+            Some(t) if !t.trim().is_empty() => format!("{t}\n{added}"),
+            _ => added,
+        });
+        out.push(b.id.clone());
+    }
+    out
 }
 
 /// Problems of a slot layout entered for `board` (the window's slot-layout editor): the wiring

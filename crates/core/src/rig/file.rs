@@ -456,7 +456,8 @@ struct FormatProbe {
 /// outside 0-1, 0 memory kits, a power limit or workload context/batch of 0), unknown part
 /// ids (the message names up to three nearest catalog ids of the field's kind, ranked by the
 /// pickers' search: [`kraftwerk_catalog::search::suggest_ids`]), and (with a catalog) a GPU power
-/// limit outside its card's published range. A workload precision, mode, parallelism,
+/// limit outside its card's published range and a GPU slot name or drive `m2_slot` the board does
+/// not have (where its slots or sockets are known: `check_slot_names`). A workload precision, mode, parallelism,
 /// interconnect or runtime the vocabulary ([`crate::workload`]) does not name is refused at its key with
 /// the accepted names: this is the one loader every face uses (`check`, `fit`, `power`,
 /// `compare`, the planner, the window).
@@ -503,8 +504,61 @@ pub fn load_str(file: &str, text: &str, catalog: Option<&Catalog>) -> Result<Bui
     }
     if let Some(catalog) = catalog {
         check_limits(file, text, &build, catalog)?;
+        check_slot_names(file, text, &build, catalog)?;
     }
     Ok(build)
+}
+
+/// Slot and M.2 socket names the build's board does not have: a GPU placed by a slot name
+/// (`slot: "PCIEX16_9"`) on a board whose slot layout is known but has no slot of that name
+/// ([`kraftwerk_catalog::Motherboard::slot_named`]: exact, else ASCII case-insensitive), or a
+/// drive in an `m2_slot` the board's known M.2 sockets do not include (same matching). The
+/// error is at the name in `text` and lists the names the board has. A board whose slots or
+/// sockets are not known (an import that lists only counts) is not checked here: the rules then
+/// say "not checked".
+fn check_slot_names(file: &str, text: &str, build: &Build, catalog: &Catalog) -> Result<(), BuildError> {
+    let r = build.resolve(catalog);
+    let Some(board) = r.board else { return Ok(()) };
+    let at = |name: &str, message: String| {
+        let (line, column) = locate_string(text, name);
+        BuildError::at(file, line, column, message)
+    };
+    if board.slot_layout_known() {
+        for (i, g) in build.gpus.iter().enumerate() {
+            let Some(n) = g.slot_name.as_deref() else { continue };
+            if board.slot_named(n).is_none() {
+                let names: Vec<&str> = board.pcie_slots.iter().map(|s| s.name.as_str()).collect();
+                return Err(at(
+                    n,
+                    format!(
+                        "gpus[{i}].slot `{n}`: the {} (`{}`) has no slot of that name (its slots: {})",
+                        board.name,
+                        board.id,
+                        if names.is_empty() { "none".to_owned() } else { names.join(", ") }
+                    ),
+                ));
+            }
+        }
+    }
+    if board.m2_sockets_known() {
+        for (i, d) in build.storage.iter().enumerate() {
+            let Some(n) = d.m2_slot.as_deref() else { continue };
+            let found = board.m2_slots.iter().any(|m| m.name == n || m.name.eq_ignore_ascii_case(n));
+            if !found {
+                let names: Vec<&str> = board.m2_slots.iter().map(|m| m.name.as_str()).collect();
+                return Err(at(
+                    n,
+                    format!(
+                        "storage[{i}].m2_slot `{n}`: the {} (`{}`) has no M.2 socket of that name (its sockets: {}); leave `m2_slot` out for a drive not in a board socket",
+                        board.name,
+                        board.id,
+                        if names.is_empty() { "none".to_owned() } else { names.join(", ") }
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Each GPU's `power_limit_w` against its card's published range (`min_power_limit_w` ..
