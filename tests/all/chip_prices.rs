@@ -108,6 +108,7 @@ const UNPRICED_CHIPS: [&str; 19] = [
     "nvidia-rtx-5880-ada",
     "nvidia-tesla-p100-sxm2-16gb",
     "nvidia-tesla-v100-sxm2-16gb",
+    "nvidia-tesla-v100-sxm2-32gb",
 ];
 
 #[test]

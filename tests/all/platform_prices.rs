@@ -92,6 +92,11 @@ fn each_family_has_a_board_cpu_and_rdimms_that_fit_with_the_gaps_named() {
                 (true, p, u) => panic!("{family}: {id} is listed as a gap but is priced ({p:?}, used {u:?})"),
                 (false, Some((usd, _)), _) => assert!(usd > 0.0, "{family}: {id}"),
                 (false, None, Some(u)) => assert!(u.usd > 0.0, "{family}: {id}"),
+                // The price method withheld its figure (a list price older than 36 months, a lone
+                // listing): unpriced with its reason, as `prices` and `catalog audit` show it.
+                (false, None, None) if !c.withheld_price(id).is_empty() => {
+                    println!("{family}: {id} withheld: {}", c.withheld_price(id)[0].reason);
+                }
                 (false, None, None) => panic!("{family}: {id} has no price and is not a listed gap"),
             }
         }
@@ -122,10 +127,28 @@ fn the_platform_prices_added_to_msrp_json_reach_their_parts_with_their_quotes() 
         assert!((cited.usd - usd).abs() < 1e-9, "{id}: {} in msrp.json", cited.usd);
         assert!(cited.quote.contains(shown), "{id}: the quote shows {shown}: {}", cited.quote);
         assert!(cited.repository.is_some(), "{id}: the quoted text is pinned to a commit");
-        let p = c.price_of(id).unwrap_or_else(|| panic!("{id} priced"));
-        assert_eq!((p.usd, p.date, p.origin()), (usd, Some(cited.date.as_str()), PriceOrigin::Msrp), "{id}");
+        // Either the part takes the figure, or the price method withheld exactly that figure with
+        // its reason (a launch or list price older than 36 months is not today's new price).
+        match c.price_of(id) {
+            Some(p) => {
+                assert_eq!((p.usd, p.date, p.origin()), (usd, Some(cited.date.as_str()), PriceOrigin::Msrp), "{id}");
+            }
+            None => {
+                let w = c.withheld_price(id);
+                assert!(
+                    w.iter().any(|w| (w.usd - usd).abs() < 1e-9 && !w.reason.is_empty()),
+                    "{id}: neither priced nor withheld: {w:?}"
+                );
+            }
+        }
     }
     // A curated price is not replaced by an MSRP-file entry: the w9-3495X keeps its own.
-    let w9 = c.cpu("intel-xeon-w9-3495x").and_then(Priced::price).expect("w9-3495X priced");
-    assert_eq!((w9.usd, w9.origin()), (5889.0, PriceOrigin::Catalog));
+    // (Or, once that curated figure is older than 36 months, it is the figure withheld.)
+    match c.cpu("intel-xeon-w9-3495x").and_then(Priced::price) {
+        Some(w9) => assert_eq!((w9.usd, w9.origin()), (5889.0, PriceOrigin::Catalog)),
+        None => {
+            let w = c.withheld_price("intel-xeon-w9-3495x");
+            assert!(w.iter().any(|w| (w.usd - 5889.0).abs() < 1e-9 && w.source.is_none()), "{w:?}");
+        }
+    }
 }
