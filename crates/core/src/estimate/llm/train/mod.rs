@@ -1,0 +1,379 @@
+//! Fine-tuning and training: the framework a run uses ([`Trainer`]: Transformers + PEFT,
+//! Unsloth, Axolotl, torchtune, DeepSpeed ZeRO 1-3, FSDP), what it allocates on each GPU
+//! ([`memory`]), how long a step takes ([`speed`]), the advice a trainer would give (largest
+//! micro-batch and sequence, accumulation, sharding and offload, hours for a dataset) and what
+//! the figures rest on ([`basis`]). [`super::estimate`] calls [`report`] for every training
+//! mode; no inference runtime or inference measurement enters a training estimate.
+//!
+//! Held to published fine-tuning runs in `tests/all/llm_train.rs`.
+
+pub mod basis;
+pub mod memory;
+pub mod speed;
+
+use super::calibration::{CUDA_CONTEXT_GIB, GIB};
+use super::inputs::{FitInput, GpuSlot, Mode, Optimizer, Parallelism, Trainer};
+use super::report::{FitError, FitVerdict};
+use super::shape::{Share, shares};
+use serde::Serialize;
+
+/// How the trained states are spread over the data-parallel ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Sharding {
+    /// Every rank holds everything (one GPU, DDP, or a layer split).
+    Replicated,
+    /// DeepSpeed ZeRO stage 1-3.
+    Zero(u8),
+    /// PyTorch FSDP full shard.
+    Fsdp,
+}
+
+/// The framework, its sharding, the data-parallel ranks and the offload of one training run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Setup {
+    /// The framework.
+    pub trainer: Trainer,
+    /// How states are sharded.
+    pub sharding: Sharding,
+    /// Data-parallel ranks (1 for one GPU or a layer split).
+    pub dp: u32,
+    /// Offload to host RAM (ZeRO-Offload, FSDP `cpu_offload`).
+    pub offload: bool,
+}
+
+impl Setup {
+    /// The setup in words: "DDP over 4 GPUs", "DeepSpeed ZeRO-3 over 2 GPUs, CPU offload".
+    pub fn describe(&self) -> String {
+        let over = |what: &str| {
+            if self.dp > 1 { format!("{what} over {} GPUs", self.dp) } else { format!("{what} on one GPU") }
+        };
+        let mut s = match self.sharding {
+            Sharding::Replicated if self.dp > 1 => format!("DDP over {} GPUs", self.dp),
+            Sharding::Replicated => "one GPU (or a layer split)".to_owned(),
+            Sharding::Zero(stage) => over(&format!("DeepSpeed ZeRO-{stage}")),
+            Sharding::Fsdp => over("FSDP full shard"),
+        };
+        if self.offload {
+            s.push_str(", CPU offload");
+        }
+        s
+    }
+}
+
+/// The training framework used when none is named: Transformers + PEFT (the reference the
+/// other frameworks compare against), or FSDP when the input shards over data-parallel ranks
+/// without naming a ZeRO stage and DDP does not fit ([`choose_parallelism`] decides).
+pub fn default_trainer(input: &FitInput) -> Trainer {
+    input.trainer.unwrap_or(Trainer::HfPeft)
+}
+
+/// The setup of `input`: the framework ([`default_trainer`]), the sharding it applies over
+/// `input.parallelism` (DeepSpeed: ZeRO `zero_stage`, 3 when 0; FSDP and torchtune on several
+/// GPUs: FSDP; the others: DDP, or ZeRO when a stage is given), and the offload.
+pub fn setup(input: &FitInput) -> Setup {
+    let trainer = default_trainer(input);
+    let dp = match input.parallelism {
+        Parallelism::DataParallel(n) => n.max(1),
+        _ => 1,
+    };
+    let sharding = match trainer {
+        Trainer::DeepSpeed => Sharding::Zero(if input.zero_stage == 0 { 3 } else { input.zero_stage }),
+        Trainer::Fsdp => Sharding::Fsdp,
+        Trainer::Torchtune if dp > 1 => Sharding::Fsdp,
+        _ if input.zero_stage > 0 && dp > 1 => Sharding::Zero(input.zero_stage),
+        _ => Sharding::Replicated,
+    };
+    let offload = input.cpu_offload && !matches!(sharding, Sharding::Replicated);
+    Setup { trainer, sharding, dp, offload }
+}
+
+/// Refuses what the training model does not cover: tensor parallel and pipeline stages
+/// (Megatron-style training is not modelled), Unsloth on several GPUs with sharding, a GGUF
+/// base.
+///
+/// # Errors
+/// [`FitError::Unsupported`] naming what to use instead.
+pub fn validate(input: &FitInput) -> Result<(), FitError> {
+    if matches!(input.parallelism, Parallelism::TensorParallel(n) if n > 1)
+        || matches!(input.parallelism, Parallelism::TensorPipeline { .. })
+    {
+        return Err(FitError::Unsupported(format!(
+            "{} for training: tensor and pipeline parallel training (Megatron-LM, torchtitan) is not modelled; \
+             use --parallel dp:N (DDP, DeepSpeed ZeRO or FSDP) or split:N (layers over the GPUs, Transformers' \
+             device_map)",
+            input.parallelism
+        )));
+    }
+    if input.mode != Mode::FullFineTune && !memory::lora_base_ok(input.weight_precision) {
+        return Err(FitError::Unsupported(format!("LoRA training over a GGUF {} base", input.weight_precision)));
+    }
+    Ok(())
+}
+
+/// One way to spread a multi-GPU run, judged on the build ([`TrainingReport::options`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShardingOption {
+    /// `--runtime` value that selects it (`hf-peft`, `deepspeed-zero3-offload`, `fsdp`).
+    pub runtime: String,
+    /// The setup in words.
+    pub setup: String,
+    /// The fullest GPU's total, GiB.
+    pub peak_gib: f64,
+    /// Whether every GPU holds it with the training headroom.
+    pub fits: bool,
+    /// Tokens per second over all GPUs; `None` where unknown.
+    pub tokens_per_s: Option<f64>,
+}
+
+/// The training estimate beside the memory per GPU: framework, speed and advice.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrainingReport {
+    /// The framework.
+    pub runtime: Trainer,
+    /// The framework and its sharding in words.
+    pub setup: String,
+    /// The optimizer.
+    pub optimizer: String,
+    /// Trained parameters (adapters for LoRA/QLoRA), millions.
+    pub trained_params_m: f64,
+    /// The fullest GPU's peak as `torch.cuda.max_memory_allocated` reports it (the total less
+    /// the CUDA context, paged optimizer states excluded), GiB.
+    pub peak_allocated_gib: f64,
+    /// Paged optimizer states per GPU (CUDA unified memory, paged to host RAM), GiB.
+    pub paged_optimizer_gib: f64,
+    /// Host RAM the offloaded states take per node, GiB (0 without offload).
+    pub host_offload_gib: f64,
+    /// Step time and tokens/s; `None` when a GPU's class has no calibrated MFU.
+    pub speed: Option<speed::TrainSpeed>,
+    /// Largest micro-batch per GPU that fits at this sequence length.
+    pub max_micro_batch: Option<u32>,
+    /// Longest sequence that fits at this micro-batch, tokens.
+    pub max_seq_tokens: Option<u32>,
+    /// Gradient accumulation steps for the target global batch ([`TrainPlan::global_batch`]).
+    pub accumulation_steps: Option<u32>,
+    /// Hours for [`TrainPlan::dataset_tokens`] × epochs.
+    pub hours: Option<f64>,
+    /// Training tokens the hours are for.
+    pub training_tokens: Option<f64>,
+    /// Multi-GPU alternatives (DDP, ZeRO-2/3, FSDP, with offload) on the same GPUs.
+    pub options: Vec<ShardingOption>,
+    /// What to do, in a line each.
+    pub advice: Vec<String>,
+    /// What the figures rest on.
+    pub basis: basis::TrainingBasis,
+}
+
+/// What the trainer wants beyond one step: the dataset and the global batch.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, serde::Deserialize)]
+pub struct TrainPlan {
+    /// Tokens in the dataset.
+    pub dataset_tokens: Option<f64>,
+    /// Passes over it (`None` = 1).
+    pub epochs: Option<f64>,
+    /// Sequences per optimizer step over all GPUs.
+    pub global_batch: Option<u32>,
+}
+
+fn fits_all(input: &FitInput, setup: &Setup, used: &[GpuSlot], sh: &[Share], batch: u32, seq: u32) -> bool {
+    let mut i = input.clone();
+    i.batch = batch;
+    i.context_tokens = seq;
+    memory::memory(&i, setup, used, sh, seq).iter().zip(used).all(|(m, s)| m.required_gib <= s.gpu.memory_gib)
+}
+
+/// The training report of `input` on `used` (the GPUs of the parallelism), whose memory
+/// `mems` [`memory::memory`] gave.
+pub fn report(input: &FitInput, used: &[GpuSlot], mems: &[super::report::MemoryBreakdown]) -> TrainingReport {
+    let s = setup(input);
+    let sh = shares(input, used);
+    let seq = input.context_tokens;
+    let fullest = mems.iter().map(|m| m.total_gib).fold(0.0, f64::max);
+    let paged: f64 = sh.iter().map(|x| memory::gpu_bytes(input, &s, x, input.batch, seq).paged).fold(0.0, f64::max);
+    let trained = memory::trained_params(input);
+    let w = memory::trained_weight_bytes(input, s.trainer);
+    let host_offload_gib = if s.offload {
+        let o = memory::optimizer_state_bytes(input.optimizer, w, input.model.hidden);
+        trained * (w + w + o + if input.mode == Mode::FullFineTune { 4.0 } else { 0.0 }) / GIB
+    } else {
+        0.0
+    };
+    let sp = speed::speed(input, &s, used);
+    let max_micro_batch = (1..=super::search::MAX_BATCH).take_while(|&b| fits_all(input, &s, used, &sh, b, seq)).last();
+    let cap = input.model.max_context.max(1);
+    let max_seq_tokens = if fits_all(input, &s, used, &sh, input.batch, 1) {
+        let (mut lo, mut hi) = (1u32, cap);
+        if fits_all(input, &s, used, &sh, input.batch, cap) {
+            Some(cap)
+        } else {
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if fits_all(input, &s, used, &sh, input.batch, mid) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            Some(lo)
+        }
+    } else {
+        None
+    };
+    let plan = input.train_plan;
+    let accumulation_steps = accumulation_for(input);
+    let training_tokens = plan.dataset_tokens.map(|t| t * plan.epochs.unwrap_or(1.0));
+    let hours = match (&sp, training_tokens) {
+        (Some(v), Some(t)) if v.tokens_per_s > 0.0 => Some(t / v.tokens_per_s / 3600.0),
+        _ => None,
+    };
+    let options = if used.len() > 1 { options(input, used) } else { Vec::new() };
+    let mut advice = Vec::new();
+    let verdict_fits = mems.iter().zip(used).all(|(m, g)| m.required_gib <= g.gpu.memory_gib);
+    if let Some(b) = max_micro_batch {
+        advice.push(format!("largest micro-batch at {seq} tokens: {b} per GPU"));
+    } else {
+        advice.push(format!("no micro-batch fits at {seq} tokens"));
+    }
+    if let Some(l) = max_seq_tokens {
+        advice.push(format!("longest sequence at micro-batch {}: {l} tokens", input.batch));
+    }
+    if let (Some(a), Some(g)) = (accumulation_steps, plan.global_batch) {
+        advice.push(format!(
+            "global batch {g} sequences = micro-batch {} x {} GPU{} x {a} accumulation steps",
+            input.batch,
+            s.dp,
+            if s.dp == 1 { "" } else { "s" }
+        ));
+    }
+    if !input.gradient_checkpointing && !verdict_fits {
+        let mut ck = input.clone();
+        ck.gradient_checkpointing = true;
+        if fits_all(&ck, &s, used, &sh, input.batch, seq) {
+            advice.push("turn on gradient checkpointing (--gradient-checkpointing): then it fits".into());
+        }
+    }
+    if input.optimizer == Optimizer::AdamW && !verdict_fits {
+        let mut o8 = input.clone();
+        o8.optimizer = Optimizer::AdamW8bit;
+        if fits_all(&o8, &s, used, &sh, input.batch, seq) {
+            advice.push("use 8-bit AdamW (--optimizer adamw-8bit): then it fits".into());
+        }
+    }
+    let current = format!("{}", s.describe());
+    if let Some(best) = options
+        .iter()
+        .filter(|o| o.fits)
+        .max_by(|a, b| a.tokens_per_s.unwrap_or(0.0).total_cmp(&b.tokens_per_s.unwrap_or(0.0)))
+        && best.setup != current
+    {
+        advice.push(format!(
+            "fastest way that fits these GPUs: {} (--runtime {}{}){}",
+            best.setup,
+            best.runtime,
+            if input.parallelism.degree() > 1 { String::new() } else { format!(" --parallel dp:{}", used.len()) },
+            best.tokens_per_s.map_or_else(String::new, |t| format!(", about {t:.0} tokens/s"))
+        ));
+    }
+    TrainingReport {
+        runtime: s.trainer,
+        setup: current,
+        optimizer: input.optimizer.to_string(),
+        trained_params_m: trained / 1e6,
+        peak_allocated_gib: (fullest - CUDA_CONTEXT_GIB).max(0.0),
+        paged_optimizer_gib: paged / GIB,
+        host_offload_gib,
+        speed: sp,
+        max_micro_batch,
+        max_seq_tokens,
+        accumulation_steps,
+        hours,
+        training_tokens,
+        options,
+        advice,
+        basis: basis::training_basis(input, &s),
+    }
+}
+
+/// DDP, ZeRO-2, ZeRO-3, FSDP and their CPU offloads on the same GPUs, for the advice.
+fn options(input: &FitInput, used: &[GpuSlot]) -> Vec<ShardingOption> {
+    let n = u32::try_from(used.len()).unwrap_or(u32::MAX);
+    let candidates: [(&str, Trainer, u8, bool); 6] = [
+        ("hf-peft", Trainer::HfPeft, 0, false),
+        ("deepspeed-zero2", Trainer::DeepSpeed, 2, false),
+        ("deepspeed-zero3", Trainer::DeepSpeed, 3, false),
+        ("fsdp", Trainer::Fsdp, 0, false),
+        ("deepspeed-zero3-offload", Trainer::DeepSpeed, 3, true),
+        ("fsdp-offload", Trainer::Fsdp, 0, true),
+    ];
+    candidates
+        .iter()
+        .map(|&(name, trainer, stage, offload)| {
+            let mut i = input.clone();
+            i.trainer = Some(trainer);
+            i.zero_stage = stage;
+            i.cpu_offload = offload;
+            i.parallelism = Parallelism::DataParallel(n);
+            let s = setup(&i);
+            let sh = shares(&i, used);
+            let mems = memory::memory(&i, &s, used, &sh, i.context_tokens);
+            let fits = mems.iter().zip(used).all(|(m, g)| m.required_gib <= g.gpu.memory_gib);
+            ShardingOption {
+                runtime: name.to_owned(),
+                setup: s.describe(),
+                peak_gib: mems.iter().map(|m| m.total_gib).fold(0.0, f64::max),
+                fits,
+                tokens_per_s: speed::speed(&i, &s, used).map(|v| v.tokens_per_s),
+            }
+        })
+        .collect()
+}
+
+/// The parallelism a training run on `n` GPUs gets when none is named: one GPU, else data
+/// parallel over all of them: DDP where every GPU holds the whole run, else the named
+/// framework's sharding, else FSDP (never tensor parallel). Returns the framework too (FSDP is
+/// chosen when DDP does not fit and no framework was named).
+pub fn choose_parallelism(input: &FitInput, gpus: &[GpuSlot]) -> (Parallelism, Option<Trainer>) {
+    let n = u32::try_from(gpus.len()).unwrap_or(u32::MAX);
+    if n <= 1 {
+        return (Parallelism::Single, input.trainer);
+    }
+    let mut i = input.clone();
+    i.parallelism = Parallelism::DataParallel(n);
+    let fits = |i: &FitInput| {
+        let s = setup(i);
+        let sh = shares(i, gpus);
+        memory::memory(i, &s, gpus, &sh, i.context_tokens)
+            .iter()
+            .zip(gpus)
+            .all(|(m, g)| m.required_gib <= g.gpu.memory_gib)
+    };
+    if input.trainer.is_some() || fits(&i) {
+        return (i.parallelism, input.trainer);
+    }
+    let mut f = i.clone();
+    f.trainer = Some(Trainer::Fsdp);
+    if fits(&f) {
+        return (f.parallelism, Some(Trainer::Fsdp));
+    }
+    // Nothing fits without offload: FSDP still shards the most; the verdict says it does not fit.
+    (f.parallelism, Some(Trainer::Fsdp))
+}
+
+/// Accumulation steps for the input's [`TrainPlan::global_batch`] at its micro-batch and
+/// data-parallel ranks; `None` without a global batch.
+pub fn accumulation_for(input: &FitInput) -> Option<u32> {
+    let dp = setup(input).dp.max(1);
+    input.train_plan.global_batch.map(|g| g.div_ceil(input.batch.max(1).saturating_mul(dp)).max(1))
+}
+
+/// The verdict of one GPU against its training memory (as the inference verdict).
+pub fn verdict(total_gib: f64, required_gib: f64, capacity_gib: f64) -> FitVerdict {
+    if required_gib <= capacity_gib {
+        FitVerdict::Fits
+    } else if total_gib <= capacity_gib {
+        FitVerdict::Tight
+    } else {
+        FitVerdict::DoesNotFit
+    }
+}
+#[cfg(test)]
+mod held;
