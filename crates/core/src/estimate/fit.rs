@@ -336,8 +336,19 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     if slots.is_empty() {
         return Err(FitBuildError::NoGpu);
     }
+    let training = match (opts.mode.as_deref(), w) {
+        (Some(m), _) => parse::<Mode>(m)?.is_training(),
+        (None, Some(w)) => w.mode.is_training(),
+        (None, None) => false,
+    };
     let precision: Precision = match (&opts.precision, &opts.model_file) {
         (Some(p), _) => parse(p)?,
+        // Training without a precision named trains in BF16 (every framework's default), not
+        // at the build's inference quant.
+        (None, _) if training => w
+            .map(|w| w.precision)
+            .filter(|p| matches!(p, Precision::Bf16 | Precision::Fp16 | Precision::Fp32))
+            .unwrap_or(Precision::Bf16),
         (None, Some(f)) => f.precision,
         (None, None) => w.map_or(Precision::Bf16, |w| w.precision),
     };
@@ -438,12 +449,7 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         // never tensor parallel unless asked (and then refused by the estimate).
         match parallel {
             Some(p) => input.parallelism = p,
-            None => {
-                let all = llm::plan_gpus(&slots, input.nodes);
-                let (p, trainer) = llm::train::choose_parallelism(&input, &all[..slots.len()]);
-                input.parallelism = p;
-                input.trainer = trainer;
-            }
+            None => llm::train::choose_parallelism(&mut input, &slots),
         }
         if opts.gradient_accumulation.is_none()
             && let Some(a) = llm::train::accumulation_for(&input)
@@ -514,8 +520,11 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         });
     }
 
-    let (cost, cost_error) =
-        cost_of(build, catalog, &input, fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s), opts);
+    // Training: the cost per million trained tokens.
+    let rate = fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s).or_else(|| {
+        fit.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s)
+    });
+    let (cost, cost_error) = cost_of(build, catalog, &input, rate, opts);
     Ok(BuildFit {
         fit,
         cost,
@@ -597,7 +606,9 @@ pub fn cost_of(
         if let Ok(f) = llm::estimate(&one, &[GpuSlot::new(a100.clone())])
             && f.verdict != FitVerdict::DoesNotFit
         {
-            cloud.tokens_per_s = f.speed.map(|s| s.decode_batch_tokens_per_s);
+            cloud.tokens_per_s = f.speed.map(|s| s.decode_batch_tokens_per_s).or_else(|| {
+                f.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s)
+            });
         }
     }
     ci.cloud = cloud;

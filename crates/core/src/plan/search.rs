@@ -177,8 +177,21 @@ pub(super) fn search(
 ) -> Result<PlanOutcome, PlanError> {
     validate(goal)?;
     let model = adapter::resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
-    let runtime = goal.runtime.as_deref().map(adapter::parse_runtime).transpose().map_err(PlanError::BadGoal)?;
+    // A training goal names a training framework, never an inference runtime.
+    if goal.is_training()
+        && let Some(rt) = goal.runtime.as_deref()
+    {
+        crate::estimate::llm::parse_training_runtime(rt).map_err(|e| PlanError::BadGoal(e.0))?;
+    }
+    let runtime = if goal.is_training() {
+        None
+    } else {
+        goal.runtime.as_deref().map(adapter::parse_runtime).transpose().map_err(PlanError::BadGoal)?
+    };
     let precisions = match (&goal.precision, model.file_precision(), runtime) {
+        // Training runs its base in BF16 (QLoRA re-quantizes it to NF4 itself).
+        (None, _, _) if goal.is_training() => vec![crate::estimate::llm::Precision::Bf16],
+        (Some(p), _, _) if p == "best" && goal.is_training() => vec![crate::estimate::llm::Precision::Bf16],
         (Some(p), _, _) if p != "best" => vec![adapter::parse_precision(p).map_err(PlanError::BadGoal)?],
         // A model file holds its weights at one precision: that is the one it runs at.
         (_, Some(p), _) => vec![p],
@@ -413,6 +426,13 @@ impl State<'_> {
                     continue;
                 }
                 if goal.is_training() {
+                    // A time target: the run's tokens/s on these cards must train the tokens
+                    // in the hours given.
+                    if let (Some(tokens), Some(hours)) = (goal.train_tokens, goal.train_hours)
+                        && s.train_tokens_per_s.is_none_or(|t| t * hours * 3600.0 < tokens)
+                    {
+                        continue;
+                    }
                     return self.power_gate(cards, n, p, None);
                 }
                 let decode = s.decode_per_user.unwrap_or(0.0);

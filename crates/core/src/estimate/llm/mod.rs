@@ -296,9 +296,11 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         interconnect: if input.nodes > 1 { input.interconnect } else { None },
         context_tokens: input.context_tokens,
         batch: input.batch,
-        weights_total_gib: input
-            .file_weights
-            .map_or_else(|| weight_gib(m, input.weight_precision), |w| w.total as f64 / GIB),
+        weights_total_gib: if input.mode.is_training() {
+            train::memory::base_weights_gib(input)
+        } else {
+            input.file_weights.map_or_else(|| weight_gib(m, input.weight_precision), |w| w.total as f64 / GIB)
+        },
         kv_cache_total_gib: kv_total / GIB,
         kv_layout: shape::kv_layout(m, input.kv_precision),
         host_weights_gib,

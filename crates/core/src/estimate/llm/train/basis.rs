@@ -29,8 +29,53 @@ pub struct TrainingBasis {
     pub measure_speed: String,
 }
 
-const TORCHTUNE_ROWS: &str = "torchtune README (Llama 3.1 8B/70B/405B; full, LoRA, QLoRA on 1x RTX 4090, 1x RTX A6000, 8x A100; batch 2, packed 2048): peak memory per GPU and tokens/s";
-const UNSLOTH_ROWS: &str = "Unsloth README (Dec 2024): longest QLoRA context (Llama 3.1 8B and Llama 3.3 70B, rank 32, all linear layers, batch 1) on 8-80 GB, Unsloth and Hugging Face + FA2";
+/// torchtune README @0031bfb (Llama 3.1, batch 2, packed 2048, torch.compile): peak memory per
+/// GPU, as `held.rs` holds them (the A6000 rows fall outside: their configuration is not the
+/// 4090 rows').
+const TORCHTUNE_MEMORY: [&str; 8] = [
+    "torchtune README: Llama 3.1 8B full, 1x RTX 4090: 18.9 GiB (held, +2 %)",
+    "torchtune README: Llama 3.1 8B full, 1x RTX A6000: 37.4 GiB (held, outside: -49 %, configuration not published)",
+    "torchtune README: Llama 3.1 8B LoRA, 1x RTX 4090: 16.2 GiB (held, +14 %)",
+    "torchtune README: Llama 3.1 8B LoRA, 1x RTX A6000: 30.3 GiB (held, outside: -39 %, configuration not published)",
+    "torchtune README: Llama 3.1 8B QLoRA, 1x RTX 4090: 7.4 GiB (held, +19 %)",
+    "torchtune README: Llama 3.1 70B full, 8x A100, FSDP + CPU offload: 13.9 GiB (held, +3 %)",
+    "torchtune README: Llama 3.1 70B LoRA, 8x A100, FSDP: 27.6 GiB (held, +1 %)",
+    "torchtune README: Llama 3.1 405B QLoRA, 8x A100, FSDP: 44.8 GB (held, +16 %)",
+];
+/// The same table's tokens/s.
+const TORCHTUNE_SPEED: [&str; 8] = [
+    "torchtune README: Llama 3.1 8B full, 1x RTX 4090: 1,650 tokens/s (fitted: MFU of GDDR GPUs)",
+    "torchtune README: Llama 3.1 8B full, 1x RTX A6000: 2,579 tokens/s (held, outside: -40 %, configuration not published)",
+    "torchtune README: Llama 3.1 8B LoRA, 1x RTX 4090: 3,083 tokens/s (held, outside: -29 %, checkpointing not published)",
+    "torchtune README: Llama 3.1 8B LoRA, 1x RTX A6000: 4,699 tokens/s (held, outside: -56 %, configuration not published)",
+    "torchtune README: Llama 3.1 8B QLoRA, 1x RTX 4090: 2,413 tokens/s (held, -15 %)",
+    "torchtune README: Llama 3.1 70B full, 8x A100, CPU offload: 1,568 tokens/s (held, outside: +69 %, CPU optimizer step not modelled)",
+    "torchtune README: Llama 3.1 70B LoRA, 8x A100: 3,497 tokens/s (fitted: MFU of HBM GPUs)",
+    "torchtune README: Llama 3.1 405B QLoRA, 8x A100: 653 tokens/s (held, -13 %)",
+];
+/// Unsloth README (Dec 2024): the longest QLoRA context (rank 32, all linear layers, batch 1)
+/// that fills a GPU of the size given, Unsloth column.
+const UNSLOTH_MEMORY: [&str; 9] = [
+    "Unsloth README: Llama 3.1 8B QLoRA fills 8 GB at 2,972 tokens (held, -4 %)",
+    "Unsloth README: Llama 3.1 8B QLoRA fills 12 GB at 21,848 tokens (held, -2 %)",
+    "Unsloth README: Llama 3.1 8B QLoRA fills 16 GB at 40,724 tokens (held, -2 %)",
+    "Unsloth README: Llama 3.1 8B QLoRA fills 24 GB at 78,475 tokens (held, -1 %)",
+    "Unsloth README: Llama 3.1 8B QLoRA fills 40 GB at 153,977 tokens (held, -1 %)",
+    "Unsloth README: Llama 3.1 8B QLoRA fills 48 GB at 191,728 tokens (held, -1 %)",
+    "Unsloth README: Llama 3.1 8B QLoRA fills 80 GB at 342,733 tokens (fitted: Unsloth's per-token working set)",
+    "Unsloth README: Llama 3.3 70B QLoRA fills 48 GB at 12,106 tokens (held, -3 %)",
+    "Unsloth README: Llama 3.3 70B QLoRA fills 80 GB at 89,389 tokens (held, -1 %)",
+];
+/// The same table's "Hugging Face + FA2" column (Transformers + PEFT + bitsandbytes).
+const HF_MEMORY: [&str; 7] = [
+    "Unsloth README, Hugging Face + FA2: Llama 3.1 8B QLoRA fills 12 GB at 932 tokens (held, -7 %)",
+    "Unsloth README, Hugging Face + FA2: Llama 3.1 8B QLoRA fills 16 GB at 2,551 tokens (held, -7 %)",
+    "Unsloth README, Hugging Face + FA2: Llama 3.1 8B QLoRA fills 24 GB at 5,789 tokens (held, -7 %)",
+    "Unsloth README, Hugging Face + FA2: Llama 3.1 8B QLoRA fills 40 GB at 12,264 tokens (held, -7 %)",
+    "Unsloth README, Hugging Face + FA2: Llama 3.1 8B QLoRA fills 48 GB at 15,502 tokens (held, -7 %)",
+    "Unsloth README, Hugging Face + FA2: Llama 3.1 8B QLoRA fills 80 GB at 28,454 tokens (held, -7 %)",
+    "Unsloth README, Hugging Face + FA2: Llama 3.3 70B QLoRA fills 80 GB at 6,916 tokens (held, -14 %)",
+];
 
 /// The basis for `input` under `setup`.
 pub fn training_basis(input: &FitInput, setup: &Setup) -> TrainingBasis {
@@ -39,23 +84,16 @@ pub fn training_basis(input: &FitInput, setup: &Setup) -> TrainingBasis {
     let batch = input.batch;
     let n = setup.dp.max(1);
     let ck = input.gradient_checkpointing;
+    // The MFU behind every framework's speed is calibrated on torchtune's rows.
     let (mem_rows, speed_rows): (Vec<&str>, Vec<&str>) = match setup.trainer {
-        Trainer::HfPeft | Trainer::Axolotl => (
-            vec![
-                UNSLOTH_ROWS,
-                "held: the Hugging Face + FA2 column (Transformers + PEFT + bitsandbytes, gradient checkpointing); Axolotl allocates as Transformers + PEFT (its trainer)",
-            ],
-            vec![],
-        ),
-        Trainer::Unsloth => (vec![UNSLOTH_ROWS, "fitted on the 8B 80 GB row; the others held"], vec![]),
-        Trainer::Torchtune => (vec![TORCHTUNE_ROWS], vec![TORCHTUNE_ROWS]),
-        Trainer::DeepSpeed | Trainer::Fsdp => (
-            vec![
-                TORCHTUNE_ROWS,
-                "held: the FSDP rows (70B full with CPU offload, 70B LoRA, 405B QLoRA on 8x A100); DeepSpeed's model states are its own estimator's formulas",
-            ],
-            vec![TORCHTUNE_ROWS],
-        ),
+        // Axolotl allocates as Transformers + PEFT (its trainer).
+        Trainer::HfPeft | Trainer::Axolotl => (HF_MEMORY.to_vec(), Vec::new()),
+        Trainer::Unsloth => (UNSLOTH_MEMORY.to_vec(), Vec::new()),
+        Trainer::Torchtune => (TORCHTUNE_MEMORY.to_vec(), TORCHTUNE_SPEED.to_vec()),
+        // torchtune's multi-GPU rows are FSDP runs; DeepSpeed's model states are its own
+        // estimator's formulas (no DeepSpeed measurement is held).
+        Trainer::Fsdp => (TORCHTUNE_MEMORY[5..].to_vec(), TORCHTUNE_SPEED[5..].to_vec()),
+        Trainer::DeepSpeed => (Vec::new(), Vec::new()),
     };
     let gc = |hf: &str| if ck { hf.to_owned() } else { String::new() };
     let one_step = "and print torch.cuda.max_memory_allocated() / 2**30 after the second optimizer step";
@@ -131,8 +169,8 @@ pub fn training_basis(input: &FitInput, setup: &Setup) -> TrainingBasis {
         ),
     };
     TrainingBasis {
+        memory_band_pct: (!mem_rows.is_empty()).then_some(MEMORY_BAND_PCT),
         memory_calibrated_to: mem_rows.into_iter().map(str::to_owned).collect(),
-        memory_band_pct: Some(MEMORY_BAND_PCT),
         speed_band_pct: (!speed_rows.is_empty()).then_some(SPEED_BAND_PCT),
         speed_calibrated_to: speed_rows.into_iter().map(str::to_owned).collect(),
         measure_memory,

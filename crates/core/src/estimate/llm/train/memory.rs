@@ -146,6 +146,20 @@ fn frozen_bytes(input: &FitInput, setup: &Setup) -> (f64, f64) {
     }
 }
 
+/// The whole model's weights as the framework stores them for training, GiB: the NF4 body and
+/// 16/32-bit tables of QLoRA, the base at its precision for LoRA and full fine-tunes (adapters
+/// not counted).
+pub fn base_weights_gib(input: &FitInput) -> f64 {
+    let setup = super::setup(input);
+    match input.mode {
+        Mode::FullFineTune => input.model.params_b * 1e9 * input.weight_precision.bytes_per_element() / GIB,
+        _ => {
+            let (body, tables) = frozen_bytes(input, &setup);
+            (body + tables) / GIB
+        }
+    }
+}
+
 /// One GPU's training memory, by component, bytes.
 #[derive(Debug, Clone, Copy, Default)]
 pub(in crate::estimate::llm) struct GpuBytes {
