@@ -112,17 +112,21 @@ pub(super) fn print_training(t: &crate::estimate::llm::train::TrainingReport, f:
         t.optimizer,
         t.trained_params_m
     );
-    let mut extra = String::new();
+    let mut extra = Vec::new();
     if t.paged_optimizer_gib > 0.0 {
-        extra.push_str(&format!(
+        extra.push(format!(
             "; paged optimizer states {:.1} GiB in CUDA unified memory (paged to host RAM when the GPU is full)",
             t.paged_optimizer_gib
         ));
     }
     if t.host_offload_gib > 0.0 {
-        extra.push_str(&format!("; {:.1} GiB of states offloaded to host RAM", t.host_offload_gib));
+        extra.push(format!("; {:.1} GiB of states offloaded to host RAM", t.host_offload_gib));
     }
-    outln!("  peak as torch.cuda.max_memory_allocated reports it (fullest GPU): {:.1} GiB{extra}", t.peak_allocated_gib);
+    let extra = extra.concat();
+    outln!(
+        "  peak as torch.cuda.max_memory_allocated reports it (fullest GPU): {:.1} GiB{extra}",
+        t.peak_allocated_gib
+    );
     match &t.speed {
         Some(s) => {
             outln!(

@@ -521,6 +521,18 @@ pub fn parse_training_runtime(s: &str) -> Result<(Trainer, Option<u8>, bool), Pa
     Ok((base.parse()?, None, offload))
 }
 
+/// What a training run is for beyond one step: the dataset and the global batch (the advice's
+/// hours and accumulation steps).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct TrainPlan {
+    /// Tokens in the dataset.
+    pub dataset_tokens: Option<f64>,
+    /// Passes over it (`None` = 1).
+    pub epochs: Option<f64>,
+    /// Sequences per optimizer step over all GPUs.
+    pub global_batch: Option<u32>,
+}
+
 /// Which linear layers of every transformer layer carry `LoRA` adapters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum LoraTargets {

@@ -521,9 +521,11 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     }
 
     // Training: the cost per million trained tokens.
-    let rate = fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s).or_else(|| {
-        fit.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s)
-    });
+    let rate = fit
+        .speed
+        .as_ref()
+        .map(|s| s.decode_batch_tokens_per_s)
+        .or_else(|| fit.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s));
     let (cost, cost_error) = cost_of(build, catalog, &input, rate, opts);
     Ok(BuildFit {
         fit,
@@ -606,9 +608,10 @@ pub fn cost_of(
         if let Ok(f) = llm::estimate(&one, &[GpuSlot::new(a100.clone())])
             && f.verdict != FitVerdict::DoesNotFit
         {
-            cloud.tokens_per_s = f.speed.map(|s| s.decode_batch_tokens_per_s).or_else(|| {
-                f.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s)
-            });
+            cloud.tokens_per_s = f
+                .speed
+                .map(|s| s.decode_batch_tokens_per_s)
+                .or_else(|| f.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s));
         }
     }
     ci.cloud = cloud;

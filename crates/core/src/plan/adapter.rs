@@ -173,6 +173,16 @@ pub fn weights_gib(model: &Model, precision: Precision) -> f64 {
     }
 }
 
+/// The weights a goal's run holds in all, GiB, for the search's lower bound: [`weights_gib`],
+/// except QLoRA's NF4 base ([`llm::NF4_BITS`] per weight: less than the precision named).
+pub fn goal_weights_gib(model: &Model, goal: &Goal, precision: Precision) -> f64 {
+    if goal.mode.parse::<Mode>().is_ok_and(|m| m == Mode::Qlora) {
+        llm::weight_gib(&model.inner, Precision::Bpw(llm::NF4_BITS))
+    } else {
+        weights_gib(model, precision)
+    }
+}
+
 // ------------------------------------------------------------------------------ screening
 
 /// What the fit code says about `n` identical cards at full-width native PCIe links.
@@ -346,7 +356,9 @@ pub fn runtime_refusal(
     precision: Precision,
 ) -> Option<(Constraint, String)> {
     if goal.is_training() {
-        return None;
+        // Training: the frameworks' own requirement (BF16, FlashAttention-2: NVIDIA Ampere on).
+        let gpu = catalog.gpu_or_card(&card.id)?;
+        return llm::train::supports(gpu).err().map(|why| (Constraint::Runtime, why));
     }
     let gpu = catalog.gpu_or_card(&card.id)?;
     let runtime = runtime_for(model, goal, precision).ok()?;
@@ -809,7 +821,10 @@ pub fn fit_options(build: &Build, model: &Model, goal: &Goal) -> FitOptions {
         // A training goal's framework and optimizer (the build file keeps neither).
         runtime: goal.runtime.clone().filter(|_| training),
         optimizer: goal.optimizer.clone().filter(|_| training),
-        train_plan: llm::train::TrainPlan { dataset_tokens: goal.train_tokens.filter(|_| training), ..Default::default() },
+        train_plan: llm::train::TrainPlan {
+            dataset_tokens: goal.train_tokens.filter(|_| training),
+            ..Default::default()
+        },
         ..FitOptions::default()
     }
 }

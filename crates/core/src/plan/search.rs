@@ -405,7 +405,7 @@ impl State<'_> {
         }
         let precisions = &precisions[..];
         let weights_floor =
-            precisions.iter().map(|&p| adapter::weights_gib(self.model, p)).fold(f64::INFINITY, f64::min);
+            precisions.iter().map(|&p| adapter::goal_weights_gib(self.model, goal, p)).fold(f64::INFINITY, f64::min);
         let mut best_speed: Option<(u32, f64, Precision)> = None;
         let mut need: Option<(f64, f64)> = None;
         // The last count's vLLM refusal (its KV pool cannot hold one sequence), if any.
@@ -415,7 +415,7 @@ impl State<'_> {
                 continue; // the weights alone do not fit: no need to ask the fit code
             }
             for &p in precisions {
-                if f64::from(n) * rep.memory_gib < adapter::weights_gib(self.model, p) {
+                if f64::from(n) * rep.memory_gib < adapter::goal_weights_gib(self.model, goal, p) {
                     continue;
                 }
                 self.stats.screened += 1;

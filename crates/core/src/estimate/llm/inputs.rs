@@ -427,7 +427,7 @@ pub struct FitInput {
     pub lora_targets: LoraTargets,
     /// Training: the dataset and global batch the advice is for.
     #[serde(default)]
-    pub train_plan: super::train::TrainPlan,
+    pub train_plan: crate::workload::TrainPlan,
 }
 
 fn one_node() -> u32 {
@@ -464,7 +464,7 @@ impl FitInput {
             trainer: None,
             cpu_offload: false,
             lora_targets: LoraTargets::default(),
-            train_plan: super::train::TrainPlan::default(),
+            train_plan: crate::workload::TrainPlan::default(),
         }
     }
 

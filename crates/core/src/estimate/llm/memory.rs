@@ -33,7 +33,7 @@ pub(super) fn memory(
     // Training allocates as its framework does ([`super::train::memory`]).
     if input.mode.is_training() {
         let setup = super::train::setup(input);
-        return super::train::memory::memory(input, &setup, gpus, shares, tokens);
+        return super::train::memory::memory(input, setup, gpus, shares, tokens);
     }
     let m = &input.model;
     let layers = f64::from(m.layers);

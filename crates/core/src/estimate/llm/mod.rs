@@ -268,6 +268,15 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
     }
 
     let mut notes = notes(input, gpus, used, runtime);
+    if input.mode.is_training() {
+        for s in used {
+            if let Err(why) = train::supports(&s.gpu)
+                && !notes.contains(&why)
+            {
+                notes.push(why);
+            }
+        }
+    }
     cluster_notes(input, per_node, &mut notes);
     let speed =
         if input.mode.is_training() { None } else { Some(speed(input, used, per_node, &sh, runtime, &mut notes)) };

@@ -197,7 +197,7 @@ pub struct FitReport {
     /// Training: framework, step time, tokens/s and advice ([`super::train`]); `None` for
     /// inference.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub training: Option<super::train::TrainingReport>,
+    pub training: Option<super::train::types::TrainingReport>,
     /// Warnings and explanations for the user.
     pub notes: Vec<String>,
     /// The constants used, with their sources, in one line each.

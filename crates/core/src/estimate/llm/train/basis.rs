@@ -4,30 +4,13 @@
 //! machine. Training rows only: no inference measurement is a training basis.
 
 use super::super::inputs::{FitInput, Mode, Trainer};
+use super::types::TrainingBasis;
 use super::{Setup, Sharding};
-use serde::Serialize;
 
 /// Band the held memory rows are judged in, percent.
 pub const MEMORY_BAND_PCT: f64 = 20.0;
 /// Band the held throughput rows are judged in, percent.
 pub const SPEED_BAND_PCT: f64 = 25.0;
-
-/// The basis of a training estimate.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TrainingBasis {
-    /// Published runs the memory figures of this framework are held to.
-    pub memory_calibrated_to: Vec<String>,
-    /// The band they are held within, percent.
-    pub memory_band_pct: Option<f64>,
-    /// Published runs the speed figures are held to.
-    pub speed_calibrated_to: Vec<String>,
-    /// The band, percent; `None` where no published run of this framework holds the speed.
-    pub speed_band_pct: Option<f64>,
-    /// The commands that measure peak memory for this run on the user's machine.
-    pub measure_memory: String,
-    /// The command that measures tokens/s.
-    pub measure_speed: String,
-}
 
 /// torchtune README @0031bfb (Llama 3.1, batch 2, packed 2048, torch.compile): peak memory per
 /// GPU, as `held.rs` holds them (the A6000 rows fall outside: their configuration is not the
@@ -78,7 +61,7 @@ const HF_MEMORY: [&str; 7] = [
 ];
 
 /// The basis for `input` under `setup`.
-pub fn training_basis(input: &FitInput, setup: &Setup) -> TrainingBasis {
+pub fn training_basis(input: &FitInput, setup: Setup) -> TrainingBasis {
     let id = &input.model.id;
     let seq = input.context_tokens;
     let batch = input.batch;

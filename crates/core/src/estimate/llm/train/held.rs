@@ -60,6 +60,9 @@ const US: &str = "Unsloth README (Dec 2024)";
 
 #[allow(clippy::too_many_lines, reason = "a table")]
 fn rows() -> Vec<Row> {
+    use Measured::{PeakGib, TokensPerS};
+    use Mode::{FullFineTune as Full, Lora, Qlora};
+    use Optimizer::{AdamW, PagedAdamW8bit as Paged};
     let tt = |model, gpu, gpus, mode, rank, optimizer, offload, measured, fitted, caveat| Row {
         source: TT,
         model,
@@ -96,9 +99,6 @@ fn rows() -> Vec<Row> {
         fitted,
         caveat: "optimizer of the benchmark not published (adamw_8bit of Unsloth's notebooks assumed)",
     };
-    use Measured::{PeakGib, TokensPerS};
-    use Mode::{FullFineTune as Full, Lora, Qlora};
-    use Optimizer::{AdamW, PagedAdamW8bit as Paged};
     let g4090 = "nvidia-geforce-rtx-4090";
     let a6000 = "nvidia-rtx-a6000";
     let a100 = "nvidia-a100-sxm4-80gb";
@@ -197,6 +197,7 @@ fn model(c: &Catalog, id: &str) -> LlmModel {
 }
 
 /// The estimate of a row: (estimated figure, measured figure, band %).
+#[allow(clippy::many_single_char_names, reason = "a test's short names")]
 fn judge(c: &Catalog, r: &Row) -> (f64, f64, f64) {
     let mut i = FitInput::new(model(c, r.model), Precision::Bf16);
     i.mode = r.mode;
@@ -226,6 +227,7 @@ fn judge(c: &Catalog, r: &Row) -> (f64, f64, f64) {
 }
 
 #[test]
+#[allow(clippy::many_single_char_names, reason = "a test's short names")]
 fn held_training_table() {
     let c = kraftwerk_catalog::load::builtin().expect("catalog");
     let rows = rows();
@@ -249,20 +251,16 @@ fn held_training_table() {
             Some(m) => format!("{m} GB GPU"),
             None => r.gpu.to_owned(),
         };
-        let role = match r.fitted {
-            Some(k) => format!("fitted {k}"),
-            None => {
-                held += 1;
-                if ok {
-                    within += 1;
-                    "held, within".to_owned()
-                } else {
-                    outside.push(format!(
-                        "{} {} {} {} {unit}: {dev:+.0} % ({})",
-                        r.source, r.model, gpu, r.mode, r.caveat
-                    ));
-                    "held, OUTSIDE".to_owned()
-                }
+        let role = if let Some(k) = r.fitted {
+            format!("fitted {k}")
+        } else {
+            held += 1;
+            if ok {
+                within += 1;
+                "held, within".to_owned()
+            } else {
+                outside.push(format!("{} {} {} {} {unit}: {dev:+.0} % ({})", r.source, r.model, gpu, r.mode, r.caveat));
+                "held, OUTSIDE".to_owned()
             }
         };
         println!(

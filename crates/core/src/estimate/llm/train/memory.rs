@@ -125,7 +125,7 @@ fn groups(input: &FitInput) -> (f64, f64, f64) {
 }
 
 /// Bytes of the frozen base (LoRA, QLoRA) as the framework stores it: (body, tables).
-fn frozen_bytes(input: &FitInput, setup: &Setup) -> (f64, f64) {
+fn frozen_bytes(input: &FitInput, setup: Setup) -> (f64, f64) {
     let (table, body, tables) = groups(input);
     match input.mode {
         Mode::Qlora => {
@@ -151,12 +151,11 @@ fn frozen_bytes(input: &FitInput, setup: &Setup) -> (f64, f64) {
 /// not counted).
 pub fn base_weights_gib(input: &FitInput) -> f64 {
     let setup = super::setup(input);
-    match input.mode {
-        Mode::FullFineTune => input.model.params_b * 1e9 * input.weight_precision.bytes_per_element() / GIB,
-        _ => {
-            let (body, tables) = frozen_bytes(input, &setup);
-            (body + tables) / GIB
-        }
+    if input.mode == Mode::FullFineTune {
+        input.model.params_b * 1e9 * input.weight_precision.bytes_per_element() / GIB
+    } else {
+        let (body, tables) = frozen_bytes(input, setup);
+        (body + tables) / GIB
     }
 }
 
@@ -176,9 +175,10 @@ pub(in crate::estimate::llm) struct GpuBytes {
 }
 
 /// Memory of GPU `i` holding share `sh` at micro-batch `batch` and sequence `seq`.
+#[allow(clippy::many_single_char_names, reason = "the formulas' own symbols: n ranks, t trained, w, o bytes")]
 pub(in crate::estimate::llm) fn gpu_bytes(
     input: &FitInput,
-    setup: &Setup,
+    setup: Setup,
     sh: &Share,
     batch: u32,
     seq: u32,
@@ -271,7 +271,7 @@ pub(in crate::estimate::llm) fn gpu_bytes(
 }
 
 /// Activation bytes of one micro-batch on a GPU holding share `sh`.
-fn activation_bytes(input: &FitInput, setup: &Setup, sh: &Share, batch: u32, seq: u32) -> f64 {
+fn activation_bytes(input: &FitInput, setup: Setup, sh: &Share, batch: u32, seq: u32) -> f64 {
     let m = &input.model;
     let h = f64::from(m.hidden);
     let tokens = f64::from(batch) * f64::from(seq);
@@ -286,10 +286,10 @@ fn activation_bytes(input: &FitInput, setup: &Setup, sh: &Share, batch: u32, seq
         (true, _) => CHECKPOINT_BYTES * h * tokens * here + if here > 0.0 { layer } else { 0.0 },
     };
     let logit_bytes = match setup.trainer {
-        Trainer::HfPeft | Trainer::Axolotl | Trainer::DeepSpeed | Trainer::Fsdp => HF_LOGIT_BYTES,
         Trainer::Torchtune => TORCHTUNE_LOGIT_BYTES,
+        // Unsloth's fused loss: inside its fitted per-token working set.
         Trainer::Unsloth if input.gradient_checkpointing => 0.0,
-        Trainer::Unsloth => HF_LOGIT_BYTES,
+        Trainer::HfPeft | Trainer::Axolotl | Trainer::DeepSpeed | Trainer::Fsdp | Trainer::Unsloth => HF_LOGIT_BYTES,
     };
     let logits = if sh.has_head { tokens * f64::from(m.vocab) * logit_bytes } else { 0.0 };
     body + logits
@@ -299,7 +299,7 @@ fn activation_bytes(input: &FitInput, setup: &Setup, sh: &Share, batch: u32, seq
 /// buffers, and the training headroom.
 pub(in crate::estimate::llm) fn memory(
     input: &FitInput,
-    setup: &Setup,
+    setup: Setup,
     gpus: &[GpuSlot],
     shares: &[Share],
     seq: u32,

@@ -10,6 +10,9 @@
 pub mod basis;
 pub mod memory;
 pub mod speed;
+pub mod types;
+
+pub use types::{ShardingOption, TrainPlan, TrainSpeed, TrainingBasis, TrainingReport};
 
 use super::calibration::{CUDA_CONTEXT_GIB, GIB};
 use super::inputs::{FitInput, GpuSlot, Mode, Optimizer, Parallelism, Trainer};
@@ -110,71 +113,35 @@ pub fn validate(input: &FitInput) -> Result<(), FitError> {
     Ok(())
 }
 
-/// One way to spread a multi-GPU run, judged on the build ([`TrainingReport::options`]).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ShardingOption {
-    /// `--runtime` value that selects it (`hf-peft`, `deepspeed-zero3-offload`, `fsdp`).
-    pub runtime: String,
-    /// The setup in words.
-    pub setup: String,
-    /// The fullest GPU's total, GiB.
-    pub peak_gib: f64,
-    /// Whether every GPU holds it with the training headroom.
-    pub fits: bool,
-    /// Tokens per second over all GPUs; `None` where unknown.
-    pub tokens_per_s: Option<f64>,
+/// Whether the training model applies to `gpu`: the frameworks here train in BF16 mixed
+/// precision with FlashAttention-2, which need an NVIDIA GPU of compute capability 8.0 or later
+/// (FlashAttention-2 README: "Ampere, Ada, or Hopper GPUs"; BF16 tensor cores from Ampere on).
+/// Older or other makers' GPUs train in FP16 or through other back ends (ROCm, XPU), which no
+/// held row measured.
+///
+/// # Errors
+/// Why the GPU is outside the model, in a sentence.
+pub fn supports(gpu: &kraftwerk_catalog::Gpu) -> Result<(), String> {
+    let maker = super::support::chip_maker(gpu);
+    let cc = gpu.compute_capability.as_deref().and_then(|c| c.trim().parse::<f64>().ok());
+    match (maker, cc) {
+        (Some("NVIDIA"), Some(c)) if c >= 7.95 => Ok(()),
+        (Some("NVIDIA"), Some(c)) => Err(format!(
+            "{} (compute capability {c}) has no BF16 tensor cores or FlashAttention-2 (Ampere, sm80, and later):              the training frameworks modelled here train in BF16 with FlashAttention-2; no held run was measured on it",
+            gpu.name
+        )),
+        (Some("NVIDIA"), None) => {
+            Err(format!("{}: compute capability unknown, so BF16 and FlashAttention-2 support is unknown", gpu.name))
+        }
+        (m, _) => Err(format!(
+            "{} ({}): the training frameworks modelled here (bitsandbytes, FlashAttention-2, Unsloth) are CUDA-first;              ROCm/XPU back ends exist but no held run was measured on them",
+            gpu.name,
+            m.unwrap_or("unknown maker")
+        )),
+    }
 }
 
-/// The training estimate beside the memory per GPU: framework, speed and advice.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TrainingReport {
-    /// The framework.
-    pub runtime: Trainer,
-    /// The framework and its sharding in words.
-    pub setup: String,
-    /// The optimizer.
-    pub optimizer: String,
-    /// Trained parameters (adapters for LoRA/QLoRA), millions.
-    pub trained_params_m: f64,
-    /// The fullest GPU's peak as `torch.cuda.max_memory_allocated` reports it (the total less
-    /// the CUDA context, paged optimizer states excluded), GiB.
-    pub peak_allocated_gib: f64,
-    /// Paged optimizer states per GPU (CUDA unified memory, paged to host RAM), GiB.
-    pub paged_optimizer_gib: f64,
-    /// Host RAM the offloaded states take per node, GiB (0 without offload).
-    pub host_offload_gib: f64,
-    /// Step time and tokens/s; `None` when a GPU's class has no calibrated MFU.
-    pub speed: Option<speed::TrainSpeed>,
-    /// Largest micro-batch per GPU that fits at this sequence length.
-    pub max_micro_batch: Option<u32>,
-    /// Longest sequence that fits at this micro-batch, tokens.
-    pub max_seq_tokens: Option<u32>,
-    /// Gradient accumulation steps for the target global batch ([`TrainPlan::global_batch`]).
-    pub accumulation_steps: Option<u32>,
-    /// Hours for [`TrainPlan::dataset_tokens`] × epochs.
-    pub hours: Option<f64>,
-    /// Training tokens the hours are for.
-    pub training_tokens: Option<f64>,
-    /// Multi-GPU alternatives (DDP, ZeRO-2/3, FSDP, with offload) on the same GPUs.
-    pub options: Vec<ShardingOption>,
-    /// What to do, in a line each.
-    pub advice: Vec<String>,
-    /// What the figures rest on.
-    pub basis: basis::TrainingBasis,
-}
-
-/// What the trainer wants beyond one step: the dataset and the global batch.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, serde::Deserialize)]
-pub struct TrainPlan {
-    /// Tokens in the dataset.
-    pub dataset_tokens: Option<f64>,
-    /// Passes over it (`None` = 1).
-    pub epochs: Option<f64>,
-    /// Sequences per optimizer step over all GPUs.
-    pub global_batch: Option<u32>,
-}
-
-fn fits_all(input: &FitInput, setup: &Setup, used: &[GpuSlot], sh: &[Share], batch: u32, seq: u32) -> bool {
+fn fits_all(input: &FitInput, setup: Setup, used: &[GpuSlot], sh: &[Share], batch: u32, seq: u32) -> bool {
     let mut i = input.clone();
     i.batch = batch;
     i.context_tokens = seq;
@@ -188,7 +155,7 @@ pub fn report(input: &FitInput, used: &[GpuSlot], mems: &[super::report::MemoryB
     let sh = shares(input, used);
     let seq = input.context_tokens;
     let fullest = mems.iter().map(|m| m.total_gib).fold(0.0, f64::max);
-    let paged: f64 = sh.iter().map(|x| memory::gpu_bytes(input, &s, x, input.batch, seq).paged).fold(0.0, f64::max);
+    let paged: f64 = sh.iter().map(|x| memory::gpu_bytes(input, s, x, input.batch, seq).paged).fold(0.0, f64::max);
     let trained = memory::trained_params(input);
     let w = memory::trained_weight_bytes(input, s.trainer);
     let host_offload_gib = if s.offload {
@@ -197,17 +164,17 @@ pub fn report(input: &FitInput, used: &[GpuSlot], mems: &[super::report::MemoryB
     } else {
         0.0
     };
-    let sp = speed::speed(input, &s, used);
-    let max_micro_batch = (1..=super::search::MAX_BATCH).take_while(|&b| fits_all(input, &s, used, &sh, b, seq)).last();
+    let sp = speed::speed(input, s, used);
+    let max_micro_batch = (1..=super::search::MAX_BATCH).take_while(|&b| fits_all(input, s, used, &sh, b, seq)).last();
     let cap = input.model.max_context.max(1);
-    let max_seq_tokens = if fits_all(input, &s, used, &sh, input.batch, 1) {
+    let max_seq_tokens = if fits_all(input, s, used, &sh, input.batch, 1) {
         let (mut lo, mut hi) = (1u32, cap);
-        if fits_all(input, &s, used, &sh, input.batch, cap) {
+        if fits_all(input, s, used, &sh, input.batch, cap) {
             Some(cap)
         } else {
             while hi - lo > 1 {
                 let mid = lo + (hi - lo) / 2;
-                if fits_all(input, &s, used, &sh, input.batch, mid) {
+                if fits_all(input, s, used, &sh, input.batch, mid) {
                     lo = mid;
                 } else {
                     hi = mid;
@@ -247,18 +214,18 @@ pub fn report(input: &FitInput, used: &[GpuSlot], mems: &[super::report::MemoryB
     if !input.gradient_checkpointing && !verdict_fits {
         let mut ck = input.clone();
         ck.gradient_checkpointing = true;
-        if fits_all(&ck, &s, used, &sh, input.batch, seq) {
+        if fits_all(&ck, s, used, &sh, input.batch, seq) {
             advice.push("turn on gradient checkpointing (--gradient-checkpointing): then it fits".into());
         }
     }
     if input.optimizer == Optimizer::AdamW && !verdict_fits {
         let mut o8 = input.clone();
         o8.optimizer = Optimizer::AdamW8bit;
-        if fits_all(&o8, &s, used, &sh, input.batch, seq) {
+        if fits_all(&o8, s, used, &sh, input.batch, seq) {
             advice.push("use 8-bit AdamW (--optimizer adamw-8bit): then it fits".into());
         }
     }
-    let current = format!("{}", s.describe());
+    let current = s.describe();
     // The fastest option that fits; on a tie the first (least sharded, no offload).
     let mut best: Option<&ShardingOption> = None;
     for o in options.iter().filter(|o| o.fits) {
@@ -307,7 +274,7 @@ pub fn report(input: &FitInput, used: &[GpuSlot], mems: &[super::report::MemoryB
         training_tokens,
         options,
         advice,
-        basis: basis::training_basis(input, &s),
+        basis: basis::training_basis(input, s),
     }
 }
 
@@ -332,14 +299,14 @@ fn options(input: &FitInput, used: &[GpuSlot]) -> Vec<ShardingOption> {
             i.parallelism = Parallelism::DataParallel(n);
             let s = setup(&i);
             let sh = shares(&i, used);
-            let mems = memory::memory(&i, &s, used, &sh, i.context_tokens);
+            let mems = memory::memory(&i, s, used, &sh, i.context_tokens);
             let fits = mems.iter().zip(used).all(|(m, g)| m.required_gib <= g.gpu.memory_gib);
             ShardingOption {
                 runtime: name.to_owned(),
                 setup: s.describe(),
                 peak_gib: mems.iter().map(|m| m.total_gib).fold(0.0, f64::max),
                 fits,
-                tokens_per_s: speed::speed(&i, &s, used).map(|v| v.tokens_per_s),
+                tokens_per_s: speed::speed(&i, s, used).map(|v| v.tokens_per_s),
             }
         })
         .collect()
@@ -361,7 +328,7 @@ pub fn choose_parallelism(input: &mut FitInput, gpus: &[GpuSlot]) {
     let fits = |i: &FitInput| {
         let s = setup(i);
         let sh = shares(i, gpus);
-        memory::memory(i, &s, gpus, &sh, i.context_tokens)
+        memory::memory(i, s, gpus, &sh, i.context_tokens)
             .iter()
             .zip(gpus)
             .all(|(m, g)| m.required_gib <= g.gpu.memory_gib)
@@ -399,3 +366,173 @@ pub fn verdict(total_gib: f64, required_gib: f64, capacity_gib: f64) -> FitVerdi
 }
 #[cfg(test)]
 mod held;
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+    use super::super::{FitInput, GpuSlot, Link, LoraTargets, Mode, Optimizer, Parallelism, Precision, estimate};
+    use super::*;
+
+    fn catalog() -> kraftwerk_catalog::Catalog {
+        kraftwerk_catalog::load::builtin().expect("catalog")
+    }
+
+    fn input(c: &kraftwerk_catalog::Catalog, model: &str, mode: Mode) -> FitInput {
+        let mut i = FitInput::new(c.model(model).expect("model").clone(), Precision::Bf16);
+        i.mode = mode;
+        i.context_tokens = 2048;
+        i.gradient_checkpointing = true;
+        i
+    }
+
+    fn gpus(c: &kraftwerk_catalog::Catalog, id: &str, n: usize, link: Option<Link>) -> Vec<GpuSlot> {
+        let g = c.gpu(id).expect("gpu").clone();
+        let l = link.unwrap_or_else(|| Link::nvlink_of(&g).unwrap_or_else(|| Link::pcie_native(&g)));
+        (0..n).map(|_| GpuSlot::with_link(g.clone(), l)).collect()
+    }
+
+    #[test]
+    fn names_round_trip_and_parse_stages() {
+        for t in Trainer::ALL {
+            assert_eq!(t.to_string().parse::<Trainer>(), Ok(t));
+        }
+        for l in [LoraTargets::AllLinear, LoraTargets::Attention, LoraTargets::QueryValue] {
+            assert_eq!(l.to_string().parse::<LoraTargets>(), Ok(l));
+        }
+        for o in
+            [Optimizer::AdamW, Optimizer::AdamW8bit, Optimizer::PagedAdamW8bit, Optimizer::Sgd, Optimizer::Adafactor]
+        {
+            assert_eq!(o.to_string().parse::<Optimizer>(), Ok(o));
+        }
+        assert_eq!(
+            super::super::parse_training_runtime("deepspeed-zero3-offload"),
+            Ok((Trainer::DeepSpeed, Some(3), true))
+        );
+        assert_eq!(super::super::parse_training_runtime("zero2"), Ok((Trainer::DeepSpeed, Some(2), false)));
+        assert_eq!(super::super::parse_training_runtime("fsdp-offload"), Ok((Trainer::Fsdp, None, true)));
+        assert!(super::super::parse_training_runtime("zero4").is_err());
+        assert!(super::super::parse_training_runtime("vllm").is_err());
+    }
+
+    /// `--parallel dp:N` with ZeRO-3 or FSDP shards weights, gradients and optimizer states
+    /// over the N ranks (DeepSpeed's estimator: 18 bytes per parameter / N); DDP replicates.
+    #[test]
+    fn zero3_and_fsdp_shard_over_dp_ranks() {
+        let c = catalog();
+        let mut i = input(&c, "llama-3.1-8b", Mode::FullFineTune);
+        let slots = gpus(&c, "nvidia-a100-sxm4-80gb", 8, None);
+        let states = |i: &FitInput| {
+            let r = estimate(i, &slots[..i.parallelism.degree() as usize]).expect("estimate");
+            let m = r.gpus[0].memory;
+            (m.weights_gib + m.gradients_gib + m.optimizer_gib) * GIB
+        };
+        i.trainer = Some(Trainer::DeepSpeed);
+        i.zero_stage = 3;
+        for n in [2u32, 4, 8] {
+            i.parallelism = Parallelism::DataParallel(n);
+            let per_param = states(&i) / 8.03e9;
+            assert!((per_param - 18.0 / f64::from(n)).abs() < 1e-6, "ZeRO-3 over {n}: {per_param}");
+        }
+        i.zero_stage = 2;
+        i.parallelism = Parallelism::DataParallel(4);
+        assert!((states(&i) / 8.03e9 - (4.0 + 16.0 / 4.0)).abs() < 1e-6);
+        i.trainer = Some(Trainer::Fsdp);
+        let fsdp4 = states(&i);
+        i.parallelism = Parallelism::DataParallel(8);
+        assert!((states(&i) * 2.0 - fsdp4).abs() < 1.0, "FSDP halves from 4 to 8 ranks");
+        i.trainer = Some(Trainer::HfPeft);
+        i.zero_stage = 0;
+        let ddp = states(&i);
+        i.parallelism = Parallelism::Single;
+        assert!((states(&i) - ddp).abs() < 1.0, "DDP replicates the states");
+    }
+
+    /// Without `--parallel` a training run on several GPUs gets DDP where it fits, else FSDP,
+    /// else FSDP with CPU offload; never tensor parallel, which the estimate refuses.
+    #[test]
+    fn training_picks_ddp_then_fsdp_never_tp() {
+        let c = catalog();
+        let q8 = input(&c, "llama-3.1-8b", Mode::Qlora);
+        let slots = gpus(&c, "nvidia-geforce-rtx-3090", 2, Some(Link::Pcie { generation: 4, lanes: 16 }));
+        let mut a = q8.clone();
+        choose_parallelism(&mut a, &slots);
+        assert_eq!((a.parallelism, a.trainer), (Parallelism::DataParallel(2), None));
+        let mut b = input(&c, "llama-3.1-70b", Mode::Qlora);
+        choose_parallelism(&mut b, &slots);
+        assert_eq!(b.parallelism, Parallelism::DataParallel(2));
+        assert_eq!(b.trainer, Some(Trainer::Fsdp));
+        let mut tp = q8;
+        tp.parallelism = Parallelism::TensorParallel(2);
+        assert!(matches!(estimate(&tp, &slots), Err(super::super::FitError::Unsupported(_))));
+    }
+
+    /// An 8B full fine-tune on one 24 GB card fits as torchtune's `8B_full_single_device` runs
+    /// it (BF16, paged 8-bit AdamW, optimizer in backward, checkpointing); with plain AdamW in
+    /// BF16 (8 bytes per parameter) it needs ~64 GB of model states, not 126 GiB.
+    #[test]
+    fn full_8b_on_one_24gb_card_as_torchtune_runs_it() {
+        let c = catalog();
+        let mut i = input(&c, "llama-3.1-8b", Mode::FullFineTune);
+        i.batch = 2;
+        i.trainer = Some(Trainer::Torchtune);
+        i.optimizer = Optimizer::PagedAdamW8bit;
+        let card = gpus(&c, "nvidia-geforce-rtx-4090", 1, None);
+        let r = estimate(&i, &card).expect("estimate");
+        assert_ne!(r.verdict, FitVerdict::DoesNotFit, "{:#?}", r.gpus);
+        i.trainer = Some(Trainer::HfPeft);
+        i.optimizer = Optimizer::AdamW;
+        let hf = estimate(&i, &card).expect("estimate");
+        let m = hf.gpus[0].memory;
+        let states = m.weights_gib + m.gradients_gib + m.optimizer_gib;
+        assert!((states * GIB / 8.03e9 - 8.0).abs() < 1e-6, "{states}");
+        assert_eq!(hf.verdict, FitVerdict::DoesNotFit);
+    }
+
+    /// LoRA rank and targets and the optimizer change the memory.
+    #[test]
+    fn rank_targets_and_optimizer_change_memory() {
+        let c = catalog();
+        let card = gpus(&c, "nvidia-a100-sxm4-80gb", 1, None);
+        let total = |i: &FitInput| estimate(i, &card).expect("estimate").gpus[0].memory.total_gib;
+        let mut i = input(&c, "llama-3.1-8b", Mode::Lora);
+        let r16 = total(&i);
+        i.lora_rank = 128;
+        let r128 = total(&i);
+        assert!(r128 > r16 + 1.0, "{r16} {r128}");
+        // Adapter parameters from the shape: rank 16 on all linear layers of Llama 3.1 8B.
+        i.lora_rank = 16;
+        let all = memory::adapter_params(&i);
+        assert!((all - 41.94e6).abs() < 0.01e6, "{all}");
+        i.lora_targets = LoraTargets::QueryValue;
+        assert!((memory::adapter_params(&i) - 6.82e6).abs() < 0.01e6);
+        let mut f = input(&c, "llama-3.1-8b", Mode::FullFineTune);
+        let adam = total(&f);
+        f.optimizer = Optimizer::AdamW8bit;
+        let eight = total(&f);
+        f.optimizer = Optimizer::Sgd;
+        let sgd = total(&f);
+        f.optimizer = Optimizer::Adafactor;
+        let ada = total(&f);
+        // BF16 weights: SGD's one BF16 momentum equals 8-bit AdamW's two 1-byte states.
+        assert!(adam > sgd && (sgd - eight).abs() < 1e-9 && eight > ada, "{adam} {sgd} {eight} {ada}");
+    }
+
+    /// The same DDP full fine-tune on 4x RTX 3090 over PCIe and on 4x A100 over NVLink: the
+    /// gradient all-reduce crosses the build's real links, so the PCIe rig spends far longer
+    /// communicating, and narrower slots (x4 through a chipset) longer still.
+    #[test]
+    fn links_change_training_time() {
+        let c = catalog();
+        let mut i = input(&c, "llama-3.2-1b", Mode::FullFineTune);
+        i.parallelism = Parallelism::DataParallel(4);
+        i.trainer = Some(Trainer::HfPeft);
+        let speed = |slots: &[GpuSlot]| estimate(&i, slots).expect("estimate").training.unwrap().speed.unwrap();
+        let pcie = speed(&gpus(&c, "nvidia-geforce-rtx-3090", 4, Some(Link::Pcie { generation: 4, lanes: 16 })));
+        let x4 = speed(&gpus(&c, "nvidia-geforce-rtx-3090", 4, Some(Link::Pcie { generation: 4, lanes: 4 })));
+        let nvl = speed(&gpus(&c, "nvidia-a100-sxm4-80gb", 4, None));
+        assert!(pcie.comm_s > 5.0 * nvl.comm_s, "{} vs {}", pcie.comm_s, nvl.comm_s);
+        assert!(x4.comm_s > 3.9 * pcie.comm_s);
+        assert!(x4.tokens_per_s < pcie.tokens_per_s);
+        assert!(nvl.tokens_per_s > pcie.tokens_per_s);
+    }
+}

@@ -21,8 +21,8 @@ use super::super::calibration::{LINK_EFFICIENCY, NF4_BITS};
 use super::super::inputs::{FitInput, GpuSlot, Link, Mode, Precision, Runtime};
 use super::super::shape::{compute_peak_tflops, q_dim, table_params};
 use super::memory::{adapter_params, trained_params, trained_weight_bytes};
+use super::types::TrainSpeed;
 use super::{Setup, Sharding};
-use serde::Serialize;
 
 /// Achievable model-FLOPs utilisation of BF16 training on GDDR GPUs (GeForce and RTX
 /// workstation cards, L40S: compute capability 8.6, 8.9, 12.0), counting recomputation as
@@ -75,39 +75,10 @@ pub fn flops_per_token(input: &FitInput, seq: u32) -> f64 {
     forward + backward + adapters + recompute
 }
 
-/// The time of one training step and what it is made of.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TrainSpeed {
-    /// Tokens per second over all GPUs.
-    pub tokens_per_s: f64,
-    /// Seconds per optimizer step (all micro-batches of the accumulation).
-    pub step_s: f64,
-    /// Of which computing (all micro-batches), s.
-    pub compute_s: f64,
-    /// Of which NF4 dequantization (QLoRA), s.
-    pub dequant_s: f64,
-    /// Communication per step, s (all of it, hidden or not).
-    pub comm_s: f64,
-    /// Communication left exposed after overlapping it with compute, s.
-    pub comm_exposed_s: f64,
-    /// Bytes each GPU sends per step, GB.
-    pub comm_gb_per_gpu: f64,
-    /// The link the collectives run over (the slowest of the group), and its rate.
-    pub link: Option<String>,
-    /// FLOPs per token.
-    pub flops_per_token: f64,
-    /// MFU applied and the class it is calibrated for.
-    pub mfu: f64,
-    /// The class of the MFU.
-    pub gpu_class: String,
-    /// Dense BF16 peak of the slowest GPU, TFLOP/s.
-    pub peak_tflops: f64,
-}
-
 /// Speed of `input` (micro-batch `input.batch`, sequence `input.context_tokens`, accumulation
 /// `input.gradient_accumulation`) on `used`; `None` when a GPU's class has no calibrated MFU
 /// or publishes no BF16 rate.
-pub fn speed(input: &FitInput, setup: &Setup, used: &[GpuSlot]) -> Option<TrainSpeed> {
+pub fn speed(input: &FitInput, setup: Setup, used: &[GpuSlot]) -> Option<TrainSpeed> {
     let slowest = used.iter().min_by(|a, b| {
         let pa = compute_peak_tflops(&a.gpu, Precision::Bf16, Runtime::Vllm, true).map_or(0.0, |p| p.0);
         let pb = compute_peak_tflops(&b.gpu, Precision::Bf16, Runtime::Vllm, true).map_or(0.0, |p| p.0);
@@ -180,7 +151,7 @@ pub fn speed(input: &FitInput, setup: &Setup, used: &[GpuSlot]) -> Option<TrainS
 
 /// Bytes each GPU sends to the others per optimizer step, bytes it moves to and from host RAM
 /// (offload), and the compute time they can hide behind, s.
-fn comm(input: &FitInput, setup: &Setup, compute_mb: f64, accum: f64) -> (f64, f64, f64) {
+fn comm(input: &FitInput, setup: Setup, compute_mb: f64, accum: f64) -> (f64, f64, f64) {
     let n = f64::from(setup.dp.max(1));
     let ring = (n - 1.0) / n;
     let t = trained_params(input);
