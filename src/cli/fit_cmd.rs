@@ -201,8 +201,15 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         print_stale_prices(&result, &catalog);
     } else if let Some(alt) = &result.alternatives {
         print_alternatives(alt, &result.fit);
-    } else if let Some(t) = &result.fit.training {
-        print_training(t, &result.fit);
+        // A training run that does not fit: its framework's advice (sharding, offload, 8-bit
+        // optimizer, checkpointing) is what would fit.
+        if let Some(t) = &result.fit.training {
+            print_training(t, &result.fit);
+        }
+    } else {
+        if let Some(t) = &result.fit.training {
+            print_training(t, &result.fit);
+        }
         print_speed_and_cost(&result);
         print_used_prices(&result);
         print_stale_prices(&result, &catalog);

@@ -261,14 +261,23 @@ fn result_text(s: &mut String, r: &PlanResult) {
     // The runtime the result was judged with and is saved for (`workload.runtime`).
     let runtime =
         r.build.workload.as_ref().and_then(|w| w.runtime).map_or_else(|| "runtime unknown".into(), |rt| rt.to_string());
-    let _ = writeln!(
-        s,
-        "   speed ({runtime}, {}): decode {} per user ({} in all), prefill {}",
-        r.precision,
-        num(e.decode_per_user, "tok/s"),
-        num(e.decode_total, "tok/s"),
-        num(e.prefill, "tok/s")
-    );
+    if let Some(setup) = &e.train_setup {
+        let _ = writeln!(
+            s,
+            "   training ({setup}): {}{}",
+            num(e.train_tokens_per_s, "tokens/s"),
+            e.train_hours.map_or_else(String::new, |h| format!(", {h:.1} h for the goal's tokens"))
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "   speed ({runtime}, {}): decode {} per user ({} in all), prefill {}",
+            r.precision,
+            num(e.decode_per_user, "tok/s"),
+            num(e.decode_total, "tok/s"),
+            num(e.prefill, "tok/s")
+        );
+    }
     if let Some(m) = &r.measured {
         let _ = writeln!(s, "   speed basis: {}", m.basis);
         if let Some(b) = &m.below_target {

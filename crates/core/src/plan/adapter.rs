@@ -691,6 +691,13 @@ pub struct Evaluation {
     pub decode_total: Option<f64>,
     /// Prefill rate, tokens/s.
     pub prefill: Option<f64>,
+    /// Training: the framework and its sharding ("fsdp (FSDP full shard over 2 GPUs, CPU
+    /// offload)"); `None` for inference.
+    pub train_setup: Option<String>,
+    /// Training: tokens per second over all GPUs; `None` for inference or where unknown.
+    pub train_tokens_per_s: Option<f64>,
+    /// Training: hours for the goal's tokens; `None` without them.
+    pub train_hours: Option<f64>,
     /// The memory fit verdict says it fits.
     pub fits: bool,
     /// USD per million tokens (hardware over 3 years and electricity).
@@ -850,6 +857,11 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
             ev.decode_per_user = f.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s);
             ev.decode_total = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
             ev.prefill = f.fit.speed.as_ref().and_then(|s| s.prefill_tokens_per_s);
+            if let Some(t) = &f.fit.training {
+                ev.train_setup = Some(format!("{} ({})", t.runtime, t.setup));
+                ev.train_tokens_per_s = t.speed.as_ref().map(|s| s.tokens_per_s);
+                ev.train_hours = t.hours;
+            }
             if !ev.fits && goal.users == 1 && !goal.is_training() {
                 hybrid(build, catalog, goal, &f, ev);
             }
