@@ -224,7 +224,9 @@ pub(in crate::estimate::llm) fn gpu_bytes(
             let full = input.mode == Mode::FullFineTune;
             let largest = table.max(layer_params / 7.0);
             if full {
-                // DeepSpeed's estimators (module docs), split into their parts.
+                // DeepSpeed's estimators (module docs), split into their parts. They assume
+                // mixed-precision Adam (FP32 master, momentum, variance): `--optimizer` does not
+                // change a ZeRO full fine-tune here.
                 match (stage, setup.offload) {
                     (3, false) => {
                         g.weights = 2.0 * t / n;
