@@ -5,7 +5,7 @@ use super::check_cmd::load_build;
 use super::error::{CliError, bad};
 use super::fit_print::{
     print_alternatives, print_experts_in_ram_fit, print_memory, print_search, print_speed_and_cost, print_stale_prices,
-    print_used_prices,
+    print_training, print_used_prices,
 };
 use super::{Format, print_json};
 use crate::estimate::calibrate::{self, Calibration, MeasuredFile};
@@ -26,9 +26,38 @@ pub struct FitArgs {
     #[arg(long)]
     pub model_file: Option<PathBuf>,
     /// Runtime: llama.cpp, ik_llama.cpp, exllamav2, vllm, sglang, tensorrt-llm or ktransformers
-    /// (default: the precision's usual one).
+    /// (default: the precision's usual one). Training modes take a training runtime instead:
+    /// hf-peft (default), unsloth, axolotl, torchtune, deepspeed-zero1/2/3[-offload], fsdp,
+    /// fsdp-offload.
     #[arg(long)]
     pub runtime: Option<String>,
+    /// Training: optimizer (adamw, adamw-8bit, paged-adamw-8bit, sgd, adafactor; default adamw).
+    #[arg(long)]
+    pub optimizer: Option<String>,
+    /// Training: LoRA rank (default 16).
+    #[arg(long)]
+    pub lora_rank: Option<u32>,
+    /// Training: LoRA target modules: all (q, k, v, o, gate, up, down; default), attention, qv.
+    #[arg(long)]
+    pub lora_targets: Option<String>,
+    /// Training: DeepSpeed ZeRO stage 1-3 over the data-parallel ranks (--parallel dp:N).
+    #[arg(long)]
+    pub zero_stage: Option<u8>,
+    /// Training: offload optimizer states (and, at ZeRO-3/FSDP, parameters) to host RAM.
+    #[arg(long)]
+    pub cpu_offload: bool,
+    /// Training: gradient accumulation steps (default 1, or what --global-batch needs).
+    #[arg(long)]
+    pub gradient_accumulation: Option<u32>,
+    /// Training: sequences per optimizer step over all GPUs; prints the accumulation steps.
+    #[arg(long)]
+    pub global_batch: Option<u32>,
+    /// Training: tokens in the dataset; prints the hours the run takes.
+    #[arg(long)]
+    pub dataset_tokens: Option<f64>,
+    /// Training: passes over the dataset (default 1).
+    #[arg(long)]
+    pub epochs: Option<f64>,
     /// The llama.cpp builds the decode estimate is calibrated to: 2025-26 (default, current
     /// builds) or 2023-24 (older builds, e.g. one bundled by an old front end).
     #[arg(long)]
@@ -61,7 +90,7 @@ pub struct FitArgs {
     /// Context per sequence, tokens.
     #[arg(long)]
     pub context: Option<u32>,
-    /// Concurrent sequences.
+    /// Concurrent sequences (inference) or micro-batch per GPU (training).
     #[arg(long)]
     pub batch: Option<u32>,
     /// inference, full, lora or qlora.
@@ -130,7 +159,24 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         nodes: a.nodes,
         interconnect: a.interconnect.clone(),
         llama_cpp_era: a.llama_cpp_era.clone(),
+        optimizer: a.optimizer.clone(),
+        lora_rank: a.lora_rank,
+        lora_targets: a.lora_targets.clone(),
+        zero_stage: a.zero_stage,
+        cpu_offload: a.cpu_offload,
+        gradient_accumulation: a.gradient_accumulation,
+        train_plan: crate::estimate::llm::train::TrainPlan {
+            dataset_tokens: a.dataset_tokens,
+            epochs: a.epochs,
+            global_batch: a.global_batch,
+        },
     };
+    if let Some(t) = a.dataset_tokens.filter(|t| !(t.is_finite() && *t > 0.0)) {
+        return Err(bad(format!("--dataset-tokens {t}: give a positive number of tokens")));
+    }
+    if let Some(e) = a.epochs.filter(|e| !(e.is_finite() && *e > 0.0)) {
+        return Err(bad(format!("--epochs {e}: give a positive number of passes")));
+    }
     let result = fit::for_build(&build, &catalog, &opts).map_err(|e| bad(e.to_string()))?;
     // A MoE model that fits with its experts in system RAM (llama.cpp `--n-cpu-moe`) runs.
     let code = if result.runs() { Ok(()) } else { Err(CliError::Failed(None)) };
@@ -155,7 +201,15 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         print_stale_prices(&result, &build.pricing_catalog(&catalog));
     } else if let Some(alt) = &result.alternatives {
         print_alternatives(alt, &result.fit);
+        // A training run that does not fit: its framework's advice (sharding, offload, 8-bit
+        // optimizer, checkpointing) is what would fit.
+        if let Some(t) = &result.fit.training {
+            print_training(t, &result.fit);
+        }
     } else {
+        if let Some(t) = &result.fit.training {
+            print_training(t, &result.fit);
+        }
         print_speed_and_cost(&result);
         print_used_prices(&result);
         print_stale_prices(&result, &build.pricing_catalog(&catalog));

@@ -16,11 +16,12 @@ pub(super) fn print_memory(f: &FitReport, build_name: &str, experts_in_ram: bool
         build_name,
         if experts_in_ram { "fits with experts in system RAM".to_owned() } else { f.verdict.to_string() },
         f.mode,
-        f.weight_precision,
+        // QLoRA re-quantizes its base to NF4 whatever the precision named.
+        if f.mode == crate::estimate::llm::Mode::Qlora { "nf4".to_owned() } else { f.weight_precision.to_string() },
         f.parallelism,
         f.context_tokens,
         f.batch,
-        f.runtime
+        f.runtime_label
     );
     // Whether the runtime runs on these GPUs, by its own requirements: a refusal is the
     // verdict's reason; a requirement the catalog cannot check is said, never assumed.
@@ -92,10 +93,103 @@ pub(super) fn print_memory(f: &FitReport, build_name: &str, experts_in_ram: bool
     let b = &f.memory_basis;
     match b.band_pct {
         Some(band) => outln!("  memory basis: held to {} published figures within ±{band:.0} %", b.calibrated_to.len()),
-        None => outln!("  memory basis: not held to a published table for {} (band unknown)", f.runtime),
+        None => outln!("  memory basis: not held to a published table for {} (band unknown)", f.runtime_label),
     }
     for c in &b.calibrated_to {
         outln!("    - {c}");
+    }
+    outln!("  measure it: {}", b.measure);
+}
+
+/// A training estimate: the framework and its sharding, the peak as PyTorch reports it, tokens/s
+/// and step time, hours for the dataset, the advice, the multi-GPU options, and the basis of the
+/// speed with the command that measures it.
+pub(super) fn print_training(t: &crate::estimate::llm::train::TrainingReport, f: &FitReport) {
+    outln!(
+        "  training: {} ({}), optimizer {}, {:.1} M trained parameters",
+        t.runtime,
+        t.setup,
+        t.optimizer,
+        t.trained_params_m
+    );
+    let mut extra = Vec::new();
+    if t.paged_optimizer_gib > 0.0 {
+        extra.push(format!(
+            "; paged optimizer states {:.1} GiB in CUDA unified memory (paged to host RAM when the GPU is full)",
+            t.paged_optimizer_gib
+        ));
+    }
+    if t.host_offload_gib > 0.0 {
+        extra.push(format!("; {:.1} GiB of states offloaded to host RAM", t.host_offload_gib));
+    }
+    let extra = extra.concat();
+    outln!(
+        "  peak as torch.cuda.max_memory_allocated reports it (fullest GPU): {:.1} GiB{extra}",
+        t.peak_allocated_gib
+    );
+    match &t.speed {
+        Some(s) => {
+            outln!(
+                "  speed: {:.0} tokens/s over {} GPU{}; step {:.2} s = compute {:.2} + dequantize {:.2} + exposed communication {:.2} (of {:.2} s, {:.2} GB per GPU{})",
+                s.tokens_per_s,
+                f.gpus.len(),
+                if f.gpus.len() == 1 { "" } else { "s" },
+                s.step_s,
+                s.compute_s,
+                s.dequant_s,
+                s.comm_exposed_s,
+                s.comm_s,
+                s.comm_gb_per_gpu,
+                s.link.as_ref().map_or_else(String::new, |l| format!(" over {l}"))
+            );
+            outln!(
+                "    {:.1} GFLOP per token at MFU {:.2} of {:.0} TFLOP/s BF16 ({})",
+                s.flops_per_token / 1e9,
+                s.mfu,
+                s.peak_tflops,
+                s.gpu_class
+            );
+        }
+        None => outln!(
+            "  speed: unknown (no published training run calibrates an MFU for these GPUs' class, or a BF16 rate is missing)"
+        ),
+    }
+    if let (Some(h), Some(tok)) = (t.hours, t.training_tokens) {
+        outln!("  time: {h:.1} h for {:.3} B training tokens ({:.1} days)", tok / 1e9, h / 24.0);
+    }
+    for a in &t.advice {
+        outln!("  advice: {a}");
+    }
+    if !t.options.is_empty() {
+        outln!("  on these {} GPUs:", f.gpus.len());
+        for o in &t.options {
+            outln!(
+                "    {:<24} {:<40} peak {:>6.1} GiB  {:<13} {}",
+                o.runtime,
+                o.setup,
+                o.peak_gib,
+                if o.fits { "fits" } else { "does not fit" },
+                o.tokens_per_s.map_or_else(|| "tokens/s unknown".to_owned(), |v| format!("{v:.0} tokens/s"))
+            );
+        }
+    }
+    let b = &f.speed_basis;
+    match b.band_pct {
+        Some(band) => outln!(
+            "  speed basis ({}): held to {} published training runs within ±{band:.0} %",
+            f.runtime_label,
+            b.calibrated_to.len()
+        ),
+        None => outln!(
+            "  speed basis ({}): no published run of this framework holds the speed (band unknown); the MFU is calibrated on torchtune's runs",
+            f.runtime_label
+        ),
+    }
+    for c in &b.calibrated_to {
+        outln!("    - {c}");
+    }
+    for n in &b.not_measured_on {
+        outln!("  not validated: {n}");
     }
     outln!("  measure it: {}", b.measure);
 }
@@ -161,7 +255,7 @@ pub(super) fn print_experts_in_ram_fit(o: &search::MoeOffload, result: &BuildFit
     let f = &result.fit;
     outln!(
         "  the GPUs alone do not hold it; {} with the routed experts of {} layers in system RAM (--n-cpu-moe {}): {:.1} GiB of experts in RAM{}",
-        f.runtime,
+        f.runtime_label,
         o.cpu_moe_layers,
         o.cpu_moe_layers,
         o.host_experts_gib,
@@ -174,7 +268,7 @@ pub(super) fn print_experts_in_ram_fit(o: &search::MoeOffload, result: &BuildFit
     if let Some(d) = o.decode_tokens_per_s {
         outln!(
             "  decode ({}): about {d:.1} tok/s at batch 1, bounded by system RAM{}",
-            f.runtime,
+            f.runtime_label,
             result.host_bandwidth_gb_s.map_or_else(String::new, |b| format!(" ({b:.0} GB/s theoretical)"))
         );
     }
@@ -204,7 +298,7 @@ pub(super) fn print_alternatives(alt: &Alternatives, f: &FitReport) {
     outln!("  does not fit; what would fit instead:");
     let mut any = false;
     if let Some(p) = alt.precision.filter(|p| *p != f.weight_precision) {
-        outln!("  - precision {p} (the best of the {} family that fits)", f.runtime);
+        outln!("  - precision {p} (the best of the {} family that fits)", f.runtime_label);
         any = true;
     }
     if let Some(c) = alt.max_context_tokens {

@@ -41,6 +41,8 @@ pub struct PlanArgs {
     pub precision: String,
     /// Inference runtime: vllm, sglang, tensorrt-llm, llama.cpp, ik_llama.cpp, ktransformers or
     /// exllamav2 (default: the precision's usual runtime; with `best`, the runtime's precisions).
+    /// Training modes take a training runtime: hf-peft, unsloth, axolotl, torchtune,
+    /// deepspeed-zero1/2/3[-offload], fsdp, fsdp-offload (default: DDP, else FSDP).
     #[arg(long)]
     pub runtime: Option<String>,
     /// Context per user, tokens (default: the model's native context up to 8192).
@@ -58,6 +60,18 @@ pub struct PlanArgs {
     /// inference, lora, qlora or full.
     #[arg(long, default_value = "inference")]
     pub mode: String,
+    /// Training: optimizer (adamw, adamw-8bit, paged-adamw-8bit, sgd, adafactor; default adamw).
+    #[arg(long)]
+    pub optimizer: Option<String>,
+    /// Training: tokens in the dataset (with --hours: the run must finish in time).
+    #[arg(long)]
+    pub dataset_tokens: Option<f64>,
+    /// Training: passes over the dataset (default 1).
+    #[arg(long)]
+    pub epochs: Option<f64>,
+    /// Training: most hours the run may take over --dataset-tokens x --epochs.
+    #[arg(long)]
+    pub hours: Option<f64>,
     /// Most the parts may cost, USD.
     #[arg(long, allow_negative_numbers = true)]
     pub budget_usd: Option<f64>,
@@ -125,6 +139,9 @@ pub fn goal(a: &PlanArgs) -> Goal {
         tok_s: a.tok_s,
         prefill_tok_s: a.prefill_tok_s,
         mode: a.mode.clone(),
+        optimizer: a.optimizer.clone(),
+        train_tokens: a.dataset_tokens.map(|t| t * a.epochs.unwrap_or(1.0)),
+        train_hours: a.hours,
         mains_v: a.mains_v,
         breaker_a: a.breaker_a,
         circuits: a.circuits,
@@ -244,14 +261,23 @@ fn result_text(s: &mut String, r: &PlanResult) {
     // The runtime the result was judged with and is saved for (`workload.runtime`).
     let runtime =
         r.build.workload.as_ref().and_then(|w| w.runtime).map_or_else(|| "runtime unknown".into(), |rt| rt.to_string());
-    let _ = writeln!(
-        s,
-        "   speed ({runtime}, {}): decode {} per user ({} in all), prefill {}",
-        r.precision,
-        num(e.decode_per_user, "tok/s"),
-        num(e.decode_total, "tok/s"),
-        num(e.prefill, "tok/s")
-    );
+    if let Some(setup) = &e.train_setup {
+        let _ = writeln!(
+            s,
+            "   training ({setup}): {}{}",
+            num(e.train_tokens_per_s, "tokens/s"),
+            e.train_hours.map_or_else(String::new, |h| format!(", {h:.1} h for the goal's tokens"))
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "   speed ({runtime}, {}): decode {} per user ({} in all), prefill {}",
+            r.precision,
+            num(e.decode_per_user, "tok/s"),
+            num(e.decode_total, "tok/s"),
+            num(e.prefill, "tok/s")
+        );
+    }
     if let Some(m) = &r.measured {
         let _ = writeln!(s, "   speed basis: {}", m.basis);
         if let Some(b) = &m.below_target {

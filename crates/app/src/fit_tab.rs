@@ -138,8 +138,9 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         parallelism,
         cloud_usd_per_hour: Some(s.cloud_usd_per_hour),
         model_file: file,
-        // The runtime the build is planned for (`None`: the precision's usual one).
-        runtime: w.runtime.map(|r| r.to_string()),
+        // The runtime the build is planned for (`None`: the precision's usual one); a
+        // training mode takes the default training framework, never an inference runtime.
+        runtime: if w.mode.is_training() { None } else { w.runtime.map(|r| r.to_string()) },
         gradient_checkpointing: Some(w.gradient_checkpointing),
         gpu_memory_utilization: None,
         max_num_batched_tokens: None,
@@ -148,6 +149,7 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         interconnect: w.interconnect.map(|i| i.to_string()),
         // Current llama.cpp builds (the estimate's default era).
         llama_cpp_era: None,
+        ..FitOptions::default()
     }
 }
 
@@ -369,9 +371,23 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
         cards.push(Stat::new(
             "Weights · KV cache",
             format!("{:.1} GiB · {:.1} GiB", f.weights_total_gib, f.kv_cache_total_gib),
-            format!("{} on {} · {}", f.weight_precision, f.parallelism, f.runtime),
+            format!("{} on {} · {}", f.weight_precision, f.parallelism, f.runtime_label),
             None,
         ));
+        // Training: the framework, tokens/s and hours (the figures `kraftwerk fit` prints).
+        if let Some(t) = &f.training {
+            let speed = t.speed.as_ref().map_or_else(
+                || "tokens/s unknown".to_owned(),
+                |s| format!("{:.0} tokens/s, step {:.2} s", s.tokens_per_s, s.step_s),
+            );
+            let hours = t.hours.map_or_else(String::new, |h| format!(" · {h:.1} h for the dataset"));
+            cards.push(Stat::new(
+                "Training",
+                format!("{} · {}", t.runtime, t.setup),
+                format!("{speed}{hours} · peak {:.1} GiB allocated", t.peak_allocated_gib),
+                None,
+            ));
+        }
         if let Some(sp) = f.speed.as_ref().filter(|_| f.verdict != FitVerdict::DoesNotFit) {
             cards.push(Stat::new(
                 "Decode",
@@ -483,14 +499,14 @@ fn basis(ui: &mut egui::Ui, o: &BuildFit) {
         .default_open(true)
         .show(ui, |ui| {
             let m = &f.memory_basis;
-            basis_block(ui, "Memory", &f.runtime.to_string(), m.band_pct, &m.calibrated_to, &m.measure);
-            if f.speed.is_some() {
+            basis_block(ui, "Memory", &f.runtime_label.to_string(), m.band_pct, &m.calibrated_to, &m.measure);
+            if f.speed.is_some() || f.training.is_some() {
                 ui.add_space(theme::SMALL_GAP);
                 let s = &f.speed_basis;
                 let runtime = s
                     .era
                     .as_ref()
-                    .map_or_else(|| f.runtime.to_string(), |e| format!("{}, calibrated to {e}", f.runtime));
+                    .map_or_else(|| f.runtime_label.to_string(), |e| format!("{}, calibrated to {e}", f.runtime_label));
                 basis_block(ui, "Speed", &runtime, s.band_pct, &s.calibrated_to, &s.measure);
                 for n in &s.not_measured_on {
                     ui.add(egui::Label::new(RichText::new(format!("Not validated: {n}")).color(theme::WARNING)).wrap());

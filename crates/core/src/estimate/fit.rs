@@ -59,6 +59,20 @@ pub struct FitOptions {
     /// The llama.cpp builds the decode is calibrated to (`2025-26`, the default, or
     /// `2023-24`; [`llm::LlamaCppEra`]).
     pub llama_cpp_era: Option<String>,
+    /// Training: optimizer (`adamw`, `adamw-8bit`, `paged-adamw-8bit`, `sgd`, `adafactor`).
+    pub optimizer: Option<String>,
+    /// Training: LoRA rank (default 16).
+    pub lora_rank: Option<u32>,
+    /// Training: LoRA targets (`all`, `attention`, `qv`).
+    pub lora_targets: Option<String>,
+    /// Training: DeepSpeed ZeRO stage 1-3 (with `--runtime deepspeed` or a DDP framework).
+    pub zero_stage: Option<u8>,
+    /// Training: offload to host RAM (DeepSpeed ZeRO-Offload, FSDP `cpu_offload`).
+    pub cpu_offload: bool,
+    /// Training: gradient accumulation steps (default 1, or what `global_batch` needs).
+    pub gradient_accumulation: Option<u32>,
+    /// Training: what the run is for (dataset tokens, epochs, global batch).
+    pub train_plan: llm::train::TrainPlan,
 }
 
 /// Why a fit could not be estimated (bad input, not "does not fit").
@@ -322,8 +336,19 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     if slots.is_empty() {
         return Err(FitBuildError::NoGpu);
     }
+    let training = match (opts.mode.as_deref(), w) {
+        (Some(m), _) => parse::<Mode>(m)?.is_training(),
+        (None, Some(w)) => w.mode.is_training(),
+        (None, None) => false,
+    };
     let precision: Precision = match (&opts.precision, &opts.model_file) {
         (Some(p), _) => parse(p)?,
+        // Training without a precision named trains in BF16 (every framework's default), not
+        // at the build's inference quant.
+        (None, _) if training => w
+            .map(|w| w.precision)
+            .filter(|p| matches!(p, Precision::Bf16 | Precision::Fp16 | Precision::Fp32))
+            .unwrap_or(Precision::Bf16),
         (None, Some(f)) => f.precision,
         (None, None) => w.map_or(Precision::Bf16, |w| w.precision),
     };
@@ -335,8 +360,48 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     input.gpu_memory_utilization = opts.gpu_memory_utilization;
     input.max_num_batched_tokens = opts.max_num_batched_tokens;
     input.max_num_seqs = opts.max_num_seqs;
-    // `--runtime`, else the runtime the build is planned for, else the model file's.
-    if let Some(rt) = &opts.runtime {
+    match (opts.mode.as_deref(), w) {
+        (Some(m), _) => input.mode = parse::<Mode>(m)?,
+        (None, Some(w)) => input.mode = w.mode,
+        (None, None) => {}
+    }
+    // `--runtime`, else the runtime the build is planned for, else the model file's. A training
+    // mode names a training framework, never an inference runtime.
+    if input.mode.is_training() {
+        input.runtime = None;
+        if let Some(rt) = &opts.runtime {
+            let (trainer, stage, offload) = llm::parse_training_runtime(rt).map_err(|e| {
+                FitBuildError::Parse(if rt.parse::<Runtime>().is_ok() {
+                    format!(
+                        "{rt} is an inference runtime; {} trains under a training runtime: {},                          deepspeed-zero1/2/3[-offload], fsdp-offload",
+                        input.mode,
+                        llm::Trainer::ALL.map(|t| t.to_string()).join(", ")
+                    )
+                } else {
+                    e.0
+                })
+            })?;
+            input.trainer = Some(trainer);
+            if let Some(z) = stage {
+                input.zero_stage = z;
+            }
+            input.cpu_offload = offload;
+        }
+        if let Some(z) = opts.zero_stage {
+            input.zero_stage = z;
+        }
+        input.cpu_offload |= opts.cpu_offload;
+        if let Some(o) = &opts.optimizer {
+            input.optimizer = parse(o)?;
+        }
+        if let Some(r) = opts.lora_rank {
+            input.lora_rank = r;
+        }
+        if let Some(t) = &opts.lora_targets {
+            input.lora_targets = parse(t)?;
+        }
+        input.train_plan = opts.train_plan;
+    } else if let Some(rt) = &opts.runtime {
         input.runtime = Some(parse::<Runtime>(rt)?);
     } else if let Some(rt) = w.and_then(|w| w.runtime) {
         input.runtime = Some(rt);
@@ -345,11 +410,6 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         opts.gradient_checkpointing.unwrap_or_else(|| w.is_some_and(|w| w.gradient_checkpointing));
     if let Some(kv) = &opts.kv_precision {
         input.kv_precision = parse(kv)?;
-    }
-    match (opts.mode.as_deref(), w) {
-        (Some(m), _) => input.mode = parse::<Mode>(m)?,
-        (None, Some(w)) => input.mode = w.mode,
-        (None, None) => {}
     }
     if let Some(ctx) = opts.context.or_else(|| w.map(|w| w.context)) {
         input.context_tokens = ctx;
@@ -373,12 +433,31 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let runtime = input.runtime.unwrap_or_else(|| Runtime::default_for(precision));
     // A runtime named (by `--runtime`, the build's workload or the model file) must load the
     // weights' format: q4_k_m under ExLlamaV2 is refused, not estimated.
-    runtime.loads(precision).map_err(FitBuildError::Parse)?;
+    if !input.mode.is_training() {
+        runtime.loads(precision).map_err(FitBuildError::Parse)?;
+    }
     let llama_cpp = runtime == Runtime::LlamaCpp;
     let parallel = match &opts.parallelism {
         Some(p) => Some(parse::<Parallelism>(p)?),
         None => w.and_then(|w| w.parallel),
     };
+    if let Some(a) = opts.gradient_accumulation {
+        input.gradient_accumulation = a.max(1);
+    }
+    if input.mode.is_training() {
+        // Training: one GPU, else data parallel over all (DDP, or FSDP where DDP does not fit),
+        // never tensor parallel unless asked (and then refused by the estimate).
+        match parallel {
+            Some(p) => input.parallelism = p,
+            None => llm::train::choose_parallelism(&mut input, &slots),
+        }
+        if opts.gradient_accumulation.is_none()
+            && let Some(a) = llm::train::accumulation_for(&input)
+        {
+            input.gradient_accumulation = a;
+        }
+        return Ok(input);
+    }
     input.parallelism = match parallel {
         Some(p) => p,
         None if input.nodes > 1 && !precision.is_gguf() && !runtime.is_llama_cpp_family() => {
@@ -441,8 +520,13 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         });
     }
 
-    let (cost, cost_error) =
-        cost_of(build, catalog, &input, fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s), opts);
+    // Training: the cost per million trained tokens.
+    let rate = fit
+        .speed
+        .as_ref()
+        .map(|s| s.decode_batch_tokens_per_s)
+        .or_else(|| fit.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s));
+    let (cost, cost_error) = cost_of(build, catalog, &input, rate, opts);
     Ok(BuildFit {
         fit,
         cost,
@@ -524,7 +608,10 @@ pub fn cost_of(
         if let Ok(f) = llm::estimate(&one, &[GpuSlot::new(a100.clone())])
             && f.verdict != FitVerdict::DoesNotFit
         {
-            cloud.tokens_per_s = f.speed.map(|s| s.decode_batch_tokens_per_s);
+            cloud.tokens_per_s = f
+                .speed
+                .map(|s| s.decode_batch_tokens_per_s)
+                .or_else(|| f.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s));
         }
     }
     ci.cloud = cloud;

@@ -173,6 +173,16 @@ pub fn weights_gib(model: &Model, precision: Precision) -> f64 {
     }
 }
 
+/// The weights a goal's run holds in all, GiB, for the search's lower bound: [`weights_gib`],
+/// except QLoRA's NF4 base ([`llm::NF4_BITS`] per weight: less than the precision named).
+pub fn goal_weights_gib(model: &Model, goal: &Goal, precision: Precision) -> f64 {
+    if goal.mode.parse::<Mode>().is_ok_and(|m| m == Mode::Qlora) {
+        llm::weight_gib(&model.inner, Precision::Bpw(llm::NF4_BITS))
+    } else {
+        weights_gib(model, precision)
+    }
+}
+
 // ------------------------------------------------------------------------------ screening
 
 /// What the fit code says about `n` identical cards at full-width native PCIe links.
@@ -194,6 +204,9 @@ pub struct Screen {
     /// and its KV pool cannot hold one sequence of the context (`vLLM's KV pool holds 1,234 tokens, less than one
     /// sequence of 131,072`); `None` otherwise.
     pub kv_pool_short: Option<String>,
+    /// Training: tokens per second over the cards ([`llm::train`]); `None` for inference or
+    /// where unknown.
+    pub train_tokens_per_s: Option<f64>,
 }
 
 /// The fit code's default parallelism for `n` GPUs of one node (as [`fit::input_for`] picks
@@ -218,6 +231,11 @@ fn default_parallelism(n: u32, precision: Precision, runtime: Runtime) -> Parall
 /// # Errors
 /// The goal's runtime name does not parse.
 pub fn runtime_for(model: &Model, goal: &Goal, precision: Precision) -> Result<Runtime, String> {
+    // A training goal's runtime is a training framework ([`train_settings`]); no inference
+    // runtime judges it, and none is written into its build.
+    if goal.is_training() {
+        return Ok(Runtime::default_for(precision));
+    }
     if let Some(rt) = goal.runtime.as_deref() {
         return parse_runtime(rt);
     }
@@ -242,7 +260,49 @@ fn fit_input(model: &Model, goal: &Goal, precision: Precision, n: u32) -> Result
         // As `fit::input_for` does for `kraftwerk fit --model-file`.
         input.file_weights = Some(f.weights);
     }
+    if input.mode.is_training() {
+        input.runtime = None;
+        let t = train_settings(goal)?;
+        input.trainer = t.trainer;
+        input.zero_stage = t.zero_stage;
+        input.cpu_offload = t.cpu_offload;
+        input.optimizer = t.optimizer;
+        input.gradient_checkpointing = true;
+        input.train_plan.dataset_tokens = goal.train_tokens;
+    }
     Ok(input)
+}
+
+/// A training goal's framework, ZeRO stage, offload and optimizer, as `kraftwerk fit` takes
+/// them from `--runtime` and `--optimizer`.
+pub struct TrainSettings {
+    /// The framework (`None`: the default, Transformers + PEFT or FSDP where DDP does not fit).
+    pub trainer: Option<llm::Trainer>,
+    /// ZeRO stage.
+    pub zero_stage: u8,
+    /// CPU offload.
+    pub cpu_offload: bool,
+    /// Optimizer.
+    pub optimizer: llm::Optimizer,
+}
+
+/// The training settings of `goal` ([`TrainSettings`]).
+///
+/// # Errors
+/// A runtime or optimizer name that does not parse.
+pub fn train_settings(goal: &Goal) -> Result<TrainSettings, String> {
+    let (trainer, zero_stage, cpu_offload) = match goal.runtime.as_deref() {
+        Some(rt) => {
+            let (t, z, o) = llm::parse_training_runtime(rt).map_err(|e| e.0)?;
+            (Some(t), z.unwrap_or(0), o)
+        }
+        None => (None, 0, false),
+    };
+    let optimizer = match goal.optimizer.as_deref() {
+        Some(o) => o.parse::<llm::Optimizer>().map_err(|e| e.0)?,
+        None => llm::Optimizer::AdamW,
+    };
+    Ok(TrainSettings { trainer, zero_stage, cpu_offload, optimizer })
 }
 
 /// Screens `n` copies of the card through [`llm::estimate`] (native links; the real slots are
@@ -261,6 +321,7 @@ pub fn screen(
     let (gpu, input, slots) = card_input(catalog, model, goal, card, n, precision)?;
     let r = llm::estimate(&input, &slots).map_err(|e| e.to_string())?;
     let worst = r.gpus.iter().map(|g| g.memory.required_gib).fold(0.0, f64::max);
+    let train_tokens_per_s = r.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s);
     Ok(Screen {
         fits: r.verdict != llm::FitVerdict::DoesNotFit,
         required_gib: worst,
@@ -277,6 +338,7 @@ pub fn screen(
                 p.kv_bytes_per_sequence / (1u64 << 30) as f64
             )
         }),
+        train_tokens_per_s,
     })
 }
 
@@ -294,7 +356,9 @@ pub fn runtime_refusal(
     precision: Precision,
 ) -> Option<(Constraint, String)> {
     if goal.is_training() {
-        return None;
+        // Training: the frameworks' own requirement (BF16, FlashAttention-2: NVIDIA Ampere on).
+        let gpu = catalog.gpu_or_card(&card.id)?;
+        return llm::train::supports(gpu).err().map(|why| (Constraint::Runtime, why));
     }
     let gpu = catalog.gpu_or_card(&card.id)?;
     let runtime = runtime_for(model, goal, precision).ok()?;
@@ -331,8 +395,14 @@ fn card_input<'c>(
     precision: Precision,
 ) -> Result<(&'c kraftwerk_catalog::Gpu, FitInput, Vec<GpuSlot>), String> {
     let gpu = catalog.gpu_or_card(&card.id).ok_or_else(|| format!("card `{}` is not in the catalog", card.id))?;
-    let input = fit_input(model, goal, precision, n)?;
+    let mut input = fit_input(model, goal, precision, n)?;
     let slots = vec![GpuSlot::new(gpu.clone()); n as usize];
+    // Training: DDP, else FSDP, else FSDP with offload, as `kraftwerk fit` picks it.
+    if input.mode.is_training() && goal.runtime.is_none() {
+        llm::train::choose_parallelism(&mut input, &slots);
+    } else if input.mode.is_training() {
+        input.parallelism = if n > 1 { llm::Parallelism::DataParallel(n) } else { llm::Parallelism::Single };
+    }
     Ok((gpu, input, slots))
 }
 
@@ -513,13 +583,14 @@ pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, na
             batch: goal.users.max(1),
             // The search refused a goal whose mode does not parse before any build was made.
             mode: goal.mode.parse().unwrap_or_default(),
-            gradient_checkpointing: false,
+            // Training is planned with gradient checkpointing on, as every framework's recipes run.
+            gradient_checkpointing: goal.is_training(),
             parallel: None,
             nodes: None,
             interconnect: None,
             // The runtime every candidate was judged with, so that `kraftwerk fit` on the saved
             // build judges it the same way (the search refused an unparsable runtime first).
-            runtime: runtime_for(model, goal, spec.precision).ok(),
+            runtime: runtime_for(model, goal, spec.precision).ok().filter(|_| !goal.is_training()),
         }),
         parts,
         notes: Some(format!("Planned by `kraftwerk plan` for: {}", goal.describe(model))),
@@ -620,6 +691,13 @@ pub struct Evaluation {
     pub decode_total: Option<f64>,
     /// Prefill rate, tokens/s.
     pub prefill: Option<f64>,
+    /// Training: the framework and its sharding ("fsdp (FSDP full shard over 2 GPUs, CPU
+    /// offload)"); `None` for inference.
+    pub train_setup: Option<String>,
+    /// Training: tokens per second over all GPUs; `None` for inference or where unknown.
+    pub train_tokens_per_s: Option<f64>,
+    /// Training: hours for the goal's tokens; `None` without them.
+    pub train_hours: Option<f64>,
     /// The memory fit verdict says it fits.
     pub fits: bool,
     /// USD per million tokens (hardware over 3 years and electricity).
@@ -742,10 +820,18 @@ fn from_report(report: &check::Report, unpositioned: bool) -> Evaluation {
 /// The fit options the planner estimates a planned build with: the build's workload at its
 /// precision, the model file's exact weights when the goal's model came from one, vLLM's
 /// verdict on headroom only (the planner sizes the pool itself).
-pub fn fit_options(build: &Build, model: &Model) -> FitOptions {
+pub fn fit_options(build: &Build, model: &Model, goal: &Goal) -> FitOptions {
+    let training = goal.is_training();
     FitOptions {
         precision: build.workload.as_ref().map(|w| w.precision.to_string()),
         model_file: model.file.as_deref().cloned(),
+        // A training goal's framework and optimizer (the build file keeps neither).
+        runtime: goal.runtime.clone().filter(|_| training),
+        optimizer: goal.optimizer.clone().filter(|_| training),
+        train_plan: llm::train::TrainPlan {
+            dataset_tokens: goal.train_tokens.filter(|_| training),
+            ..Default::default()
+        },
         ..FitOptions::default()
     }
 }
@@ -754,7 +840,7 @@ pub fn fit_options(build: &Build, model: &Model) -> FitOptions {
 /// weights when the goal's model came from one), and the figures the goal depends on that are
 /// unknown: a price under a budget, the tensor rate under a prefill target.
 pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev: &mut Evaluation) {
-    let opts = fit_options(build, model);
+    let opts = fit_options(build, model, goal);
     match fit::for_build(build, catalog, &opts) {
         Ok(f) => {
             // Whether the runtime runs on the cards, as `fit` says it: a requirement the catalog
@@ -771,6 +857,11 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
             ev.decode_per_user = f.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s);
             ev.decode_total = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
             ev.prefill = f.fit.speed.as_ref().and_then(|s| s.prefill_tokens_per_s);
+            if let Some(t) = &f.fit.training {
+                ev.train_setup = Some(format!("{} ({})", t.runtime, t.setup));
+                ev.train_tokens_per_s = t.speed.as_ref().map(|s| s.tokens_per_s);
+                ev.train_hours = t.hours;
+            }
             if !ev.fits && goal.users == 1 && !goal.is_training() {
                 hybrid(build, catalog, goal, &f, ev);
             }

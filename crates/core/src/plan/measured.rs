@@ -78,7 +78,11 @@ pub fn check(catalog: &Catalog, goal: &Goal, m: &MeasuredFile) -> Result<(), Pla
 /// (another model than the goal's, both named).
 pub fn apply(out: &mut PlanOutcome, catalog: &Catalog, goal: &Goal, m: &MeasuredFile) -> Result<(), PlanError> {
     let model = adapter::resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
-    let runtime = goal.runtime.as_deref().map(adapter::parse_runtime).transpose().map_err(PlanError::BadGoal)?;
+    let runtime = if goal.is_training() {
+        None
+    } else {
+        goal.runtime.as_deref().map(adapter::parse_runtime).transpose().map_err(PlanError::BadGoal)?
+    };
     for r in &mut out.results {
         r.measured = Some(one(r, catalog, goal, &model, runtime, m)?);
     }
@@ -119,7 +123,7 @@ fn one(
         speed.basis = not(why);
         return Ok(speed);
     }
-    let opts = adapter::fit_options(&r.build, model);
+    let opts = adapter::fit_options(&r.build, model, goal);
     let cal = calibrate::calibrate(m, &r.build, catalog, &opts)
         .map_err(|e| PlanError::BadGoal(format!("{}: {e}", m.file)))?;
     if cal.decode_factor.is_none() && cal.prefill_factor.is_none() {

@@ -79,6 +79,14 @@ pub struct Goal {
     pub prefill_tok_s: Option<f64>,
     /// `inference`, `lora`, `qlora` or `full`.
     pub mode: String,
+    /// Training: the optimizer (`adamw`, `adamw-8bit`, `paged-adamw-8bit`, `sgd`,
+    /// `adafactor`); `None` = AdamW. In a training mode `runtime` names the training framework
+    /// (`hf-peft`, `unsloth`, `torchtune`, `deepspeed-zero3`, `fsdp`, ...).
+    pub optimizer: Option<String>,
+    /// Training: tokens to train on (dataset × epochs), for [`Goal::train_hours`].
+    pub train_tokens: Option<f64>,
+    /// Training: most wall-clock hours the run may take over [`Goal::train_tokens`].
+    pub train_hours: Option<f64>,
     /// Mains voltage, V.
     pub mains_v: f64,
     /// Breaker of each circuit, A.
@@ -117,6 +125,9 @@ impl Default for Goal {
             tok_s: 0.0,
             prefill_tok_s: None,
             mode: "inference".into(),
+            optimizer: None,
+            train_tokens: None,
+            train_hours: None,
             mains_v: 120.0,
             breaker_a: 15.0,
             circuits: 1,
@@ -155,6 +166,9 @@ impl Goal {
         );
         if self.is_training() {
             let _ = write!(s, ", {}", self.mode);
+            if let (Some(t), Some(h)) = (self.train_tokens, self.train_hours) {
+                let _ = write!(s, ", {:.3} B tokens in at most {h} h", t / 1e9);
+            }
         } else if self.tok_s > 0.0 {
             let _ = write!(s, ", at least {} tok/s each", self.tok_s);
         }

@@ -177,8 +177,21 @@ pub(super) fn search(
 ) -> Result<PlanOutcome, PlanError> {
     validate(goal)?;
     let model = adapter::resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
-    let runtime = goal.runtime.as_deref().map(adapter::parse_runtime).transpose().map_err(PlanError::BadGoal)?;
+    // A training goal names a training framework, never an inference runtime.
+    if goal.is_training()
+        && let Some(rt) = goal.runtime.as_deref()
+    {
+        crate::estimate::llm::parse_training_runtime(rt).map_err(|e| PlanError::BadGoal(e.0))?;
+    }
+    let runtime = if goal.is_training() {
+        None
+    } else {
+        goal.runtime.as_deref().map(adapter::parse_runtime).transpose().map_err(PlanError::BadGoal)?
+    };
     let precisions = match (&goal.precision, model.file_precision(), runtime) {
+        // Training runs its base in BF16 (QLoRA re-quantizes it to NF4 itself).
+        (None, _, _) if goal.is_training() => vec![crate::estimate::llm::Precision::Bf16],
+        (Some(p), _, _) if p == "best" && goal.is_training() => vec![crate::estimate::llm::Precision::Bf16],
         (Some(p), _, _) if p != "best" => vec![adapter::parse_precision(p).map_err(PlanError::BadGoal)?],
         // A model file holds its weights at one precision: that is the one it runs at.
         (_, Some(p), _) => vec![p],
@@ -392,7 +405,7 @@ impl State<'_> {
         }
         let precisions = &precisions[..];
         let weights_floor =
-            precisions.iter().map(|&p| adapter::weights_gib(self.model, p)).fold(f64::INFINITY, f64::min);
+            precisions.iter().map(|&p| adapter::goal_weights_gib(self.model, goal, p)).fold(f64::INFINITY, f64::min);
         let mut best_speed: Option<(u32, f64, Precision)> = None;
         let mut need: Option<(f64, f64)> = None;
         // The last count's vLLM refusal (its KV pool cannot hold one sequence), if any.
@@ -402,7 +415,7 @@ impl State<'_> {
                 continue; // the weights alone do not fit: no need to ask the fit code
             }
             for &p in precisions {
-                if f64::from(n) * rep.memory_gib < adapter::weights_gib(self.model, p) {
+                if f64::from(n) * rep.memory_gib < adapter::goal_weights_gib(self.model, goal, p) {
                     continue;
                 }
                 self.stats.screened += 1;
@@ -413,6 +426,13 @@ impl State<'_> {
                     continue;
                 }
                 if goal.is_training() {
+                    // A time target: the run's tokens/s on these cards must train the tokens
+                    // in the hours given.
+                    if let (Some(tokens), Some(hours)) = (goal.train_tokens, goal.train_hours)
+                        && s.train_tokens_per_s.is_none_or(|t| t * hours * 3600.0 < tokens)
+                    {
+                        continue;
+                    }
                     return self.power_gate(cards, n, p, None);
                 }
                 let decode = s.decode_per_user.unwrap_or(0.0);

@@ -21,7 +21,8 @@ use std::fmt;
 /// The workload vocabulary lives at the bottom of the core ([`crate::workload`]), where the
 /// build file stores it; the estimator adds its figures to the types here.
 pub use crate::workload::{
-    IB_LATENCY_S, Interconnect, Mode, Parallelism, ParseError, Precision, ROCE_LATENCY_S, Runtime, TCP_LATENCY_S,
+    IB_LATENCY_S, Interconnect, LoraTargets, Mode, Parallelism, ParseError, Precision, ROCE_LATENCY_S, Runtime,
+    TCP_LATENCY_S, Trainer, parse_training_runtime,
 };
 
 impl Precision {
@@ -220,6 +221,46 @@ pub enum Optimizer {
     /// 8-bit `AdamW` (bitsandbytes): FP32 master + 8-bit momentum and variance, 6 bytes per
     /// trained parameter (Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization").
     AdamW8bit,
+    /// bitsandbytes `PagedAdamW8bit`: 8-bit states in CUDA unified memory, which the driver
+    /// pages out to host RAM when the GPU is full (Dettmers et al. 2023, "QLoRA", section 3,
+    /// paged optimizers); `torch.cuda.max_memory_allocated` does not count them.
+    PagedAdamW8bit,
+    /// SGD with momentum: one state (the momentum buffer) per trained parameter.
+    Sgd,
+    /// Adafactor (Shazeer & Stern 2018, "Adafactor: Adaptive Learning Rates with Sublinear
+    /// Memory Cost"), no momentum (the Transformers default `beta1=None`): a row and a column
+    /// second-moment vector per weight matrix instead of one value per parameter.
+    Adafactor,
+}
+
+impl fmt::Display for Optimizer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Optimizer::AdamW => "adamw",
+            Optimizer::AdamW8bit => "adamw-8bit",
+            Optimizer::PagedAdamW8bit => "paged-adamw-8bit",
+            Optimizer::Sgd => "sgd",
+            Optimizer::Adafactor => "adafactor",
+        })
+    }
+}
+
+impl std::str::FromStr for Optimizer {
+    type Err = ParseError;
+    /// `adamw` (`adamw_torch`, `adam`), `adamw-8bit` (`adamw_8bit`, `adamw_bnb_8bit`),
+    /// `paged-adamw-8bit` (`paged_adamw_8bit`), `sgd`, `adafactor`; case-insensitive, `_` for `-`.
+    fn from_str(s: &str) -> Result<Optimizer, ParseError> {
+        match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
+            "adamw" | "adamw-torch" | "adam" | "adamw-torch-fused" => Ok(Optimizer::AdamW),
+            "adamw-8bit" | "adamw8bit" | "adamw-bnb-8bit" | "bnb-adamw-8bit" => Ok(Optimizer::AdamW8bit),
+            "paged-adamw-8bit" | "pagedadamw8bit" | "paged-adamw8bit" => Ok(Optimizer::PagedAdamW8bit),
+            "sgd" => Ok(Optimizer::Sgd),
+            "adafactor" => Ok(Optimizer::Adafactor),
+            other => Err(ParseError(format!(
+                "unknown optimizer `{other}` (adamw, adamw-8bit, paged-adamw-8bit, sgd, adafactor)"
+            ))),
+        }
+    }
 }
 
 /// The link from a GPU to the others of its group.
@@ -373,6 +414,20 @@ pub struct FitInput {
     /// [`LlamaCppEra::Builds2025To2026`]); other runtimes ignore it.
     #[serde(default)]
     pub llama_cpp_era: LlamaCppEra,
+    /// Training: the framework ([`Trainer`]); `None` = [`super::train::default_trainer`]
+    /// (Transformers + PEFT on one GPU or DDP, FSDP where DDP does not fit). Inference ignores it.
+    #[serde(default)]
+    pub trainer: Option<Trainer>,
+    /// Training: offload to host RAM (DeepSpeed `offload_optimizer`/`offload_param`, FSDP
+    /// `cpu_offload`); ignored by frameworks without it.
+    #[serde(default)]
+    pub cpu_offload: bool,
+    /// Training: the linear layers that carry `LoRA` adapters.
+    #[serde(default)]
+    pub lora_targets: LoraTargets,
+    /// Training: the dataset and global batch the advice is for.
+    #[serde(default)]
+    pub train_plan: crate::workload::TrainPlan,
 }
 
 fn one_node() -> u32 {
@@ -406,6 +461,10 @@ impl FitInput {
             nodes: 1,
             interconnect: None,
             llama_cpp_era: LlamaCppEra::default(),
+            trainer: None,
+            cpu_offload: false,
+            lora_targets: LoraTargets::default(),
+            train_plan: crate::workload::TrainPlan::default(),
         }
     }
 

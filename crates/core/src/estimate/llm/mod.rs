@@ -72,16 +72,19 @@ mod shape;
 mod speed;
 pub mod support;
 pub mod throughput;
+pub mod train;
 pub mod vllm_memory;
 
 pub use calibration::*;
 pub use cluster::plan_gpus;
 pub use finetune::fine_tune_time;
 pub use inputs::{
-    FitInput, GpuSlot, Interconnect, Link, LlamaCppEra, Mode, Optimizer, Parallelism, ParseError, Precision, Runtime,
-    pcie_lane_gb_s,
+    FitInput, GpuSlot, Interconnect, Link, LlamaCppEra, LoraTargets, Mode, Optimizer, Parallelism, ParseError,
+    Precision, Runtime, Trainer, parse_training_runtime, pcie_lane_gb_s,
 };
-pub use report::{Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, SpeedEstimate};
+pub use report::{
+    Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, RuntimeLabel, SpeedEstimate,
+};
 pub use shape::{
     GroupFormats, KvLayout, LINEAR_STATE_BYTES_PER_ELEMENT, ParamGroups, checkpoint_bytes, compute_peak_tflops,
     group_formats, kv_cache_bytes, kv_heads_per_rank, kv_layout, linear_state_bytes, lora_params, param_groups,
@@ -185,8 +188,8 @@ fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
             input.weight_precision
         )));
     }
-    if input.mode == Mode::Lora && input.weight_precision.is_gguf() {
-        return Err(FitError::Unsupported(format!("LoRA training over a GGUF {} base", input.weight_precision)));
+    if input.mode.is_training() {
+        train::validate(input)?;
     }
     Ok(())
 }
@@ -265,6 +268,15 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
     }
 
     let mut notes = notes(input, gpus, used, runtime);
+    if input.mode.is_training() {
+        for s in used {
+            if let Err(why) = train::supports(&s.gpu)
+                && !notes.contains(&why)
+            {
+                notes.push(why);
+            }
+        }
+    }
     cluster_notes(input, per_node, &mut notes);
     let speed =
         if input.mode.is_training() { None } else { Some(speed(input, used, per_node, &sh, runtime, &mut notes)) };
@@ -280,6 +292,7 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         kv_cache_bytes(m, input.kv_precision, input.context_tokens, input.batch, tp) * f64::from(tp)
     };
 
+    let training = input.mode.is_training().then(|| train::report(input, used, &mems));
     Ok(FitReport {
         model_id: m.id.clone(),
         mode: input.mode,
@@ -292,9 +305,11 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         interconnect: if input.nodes > 1 { input.interconnect } else { None },
         context_tokens: input.context_tokens,
         batch: input.batch,
-        weights_total_gib: input
-            .file_weights
-            .map_or_else(|| weight_gib(m, input.weight_precision), |w| w.total as f64 / GIB),
+        weights_total_gib: if input.mode.is_training() {
+            train::memory::base_weights_gib(input)
+        } else {
+            input.file_weights.map_or_else(|| weight_gib(m, input.weight_precision), |w| w.total as f64 / GIB)
+        },
         kv_cache_total_gib: kv_total / GIB,
         kv_layout: shape::kv_layout(m, input.kv_precision),
         host_weights_gib,
@@ -304,11 +319,32 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         vllm,
         runtime_support,
         llama_cpp: runtime_memory::llama_cpp_table(input, used),
-        memory_basis: runtime_memory::memory_basis(runtime, input),
-        speed_basis: basis::SpeedBasis {
-            not_measured_on: basis::not_measured_on(used),
-            ..basis::speed_basis(runtime, input)
+        memory_basis: match &training {
+            Some(t) => runtime_memory::MemoryBasis {
+                calibrated_to: t.basis.memory_calibrated_to.clone(),
+                band_pct: t.basis.memory_band_pct,
+                measure: t.basis.measure_memory.clone(),
+            },
+            None => runtime_memory::memory_basis(runtime, input),
         },
+        speed_basis: match &training {
+            Some(t) => basis::SpeedBasis {
+                calibrated_to: t.basis.speed_calibrated_to.clone(),
+                band_pct: t.basis.speed_band_pct,
+                era: None,
+                measure: t.basis.measure_speed.clone(),
+                not_measured_on: basis::not_measured_on(used),
+            },
+            None => basis::SpeedBasis {
+                not_measured_on: basis::not_measured_on(used),
+                ..basis::speed_basis(runtime, input)
+            },
+        },
+        runtime_label: match &training {
+            Some(t) => RuntimeLabel::Training(t.runtime),
+            None => RuntimeLabel::Inference(runtime),
+        },
+        training,
         speed,
         notes,
         assumptions: assumptions(input, runtime),

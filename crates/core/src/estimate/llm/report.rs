@@ -140,8 +140,13 @@ pub struct FitReport {
     pub weight_precision: Precision,
     /// KV-cache precision.
     pub kv_precision: Precision,
-    /// Runtime the constants are for (inference).
+    /// Runtime the inference constants are for; a training estimate reads none of them and
+    /// names its framework in [`FitReport::runtime_label`] (what the JSON's `runtime` is).
+    #[serde(skip)]
     pub runtime: Runtime,
+    /// The runtime as the faces name it: the inference runtime, or the training framework.
+    #[serde(rename = "runtime")]
+    pub runtime_label: RuntimeLabel,
     /// Parallelism.
     pub parallelism: Parallelism,
     /// Identical nodes the plan spans (1 = the build alone).
@@ -189,10 +194,34 @@ pub struct FitReport {
     pub speed_basis: super::basis::SpeedBasis,
     /// Speed (inference only).
     pub speed: Option<SpeedEstimate>,
+    /// Training: framework, step time, tokens/s and advice ([`super::train`]); `None` for
+    /// inference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub training: Option<super::train::types::TrainingReport>,
     /// Warnings and explanations for the user.
     pub notes: Vec<String>,
     /// The constants used, with their sources, in one line each.
     pub assumptions: Vec<String>,
+}
+
+/// The runtime a report names: an inference [`Runtime`] or a training [`Trainer`]. Serialized
+/// as the runtime's own name (`vllm`, `llama_cpp`, `hf-peft`, `deepspeed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum RuntimeLabel {
+    /// Inference.
+    Inference(Runtime),
+    /// Training.
+    Training(super::inputs::Trainer),
+}
+
+impl std::fmt::Display for RuntimeLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RuntimeLabel::Inference(r) => r.fmt(f),
+            RuntimeLabel::Training(t) => t.fmt(f),
+        }
+    }
 }
 
 /// Fine-tune duration.
