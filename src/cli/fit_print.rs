@@ -14,7 +14,12 @@ pub(super) fn print_memory(f: &FitReport, build_name: &str, experts_in_ram: bool
         "{} on {}: {} ({} {}, {}, context {}, batch {}, {})",
         f.model_id,
         build_name,
-        if experts_in_ram { "fits with experts in system RAM".to_owned() } else { f.verdict.to_string() },
+        if experts_in_ram {
+            "fits with experts in system RAM".to_owned()
+        } else {
+            // A tight fit below the context asked says so in the verdict (exit 3).
+            f.short_of_headroom().map_or_else(|| f.verdict.to_string(), |s| s.to_string())
+        },
         f.mode,
         f.weight_precision,
         f.parallelism,

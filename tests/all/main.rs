@@ -23,6 +23,7 @@ mod check_wiring;
 mod chip_prices;
 mod cli;
 mod compare_cli;
+mod daily_round2;
 mod fleet;
 mod gui;
 mod gui_flows;

@@ -81,7 +81,9 @@ pub use inputs::{
     FitInput, GpuSlot, Interconnect, Link, LlamaCppEra, Mode, Optimizer, Parallelism, ParseError, Precision, Runtime,
     pcie_lane_gb_s,
 };
-pub use report::{Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, SpeedEstimate};
+pub use report::{
+    Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, ShortOfHeadroom, SpeedEstimate,
+};
 pub use shape::{
     GroupFormats, KvLayout, LINEAR_STATE_BYTES_PER_ELEMENT, ParamGroups, checkpoint_bytes, compute_peak_tflops,
     group_formats, kv_cache_bytes, kv_heads_per_rank, kv_layout, linear_state_bytes, lora_params, param_groups,
