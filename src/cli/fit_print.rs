@@ -5,7 +5,7 @@ use crate::estimate::fit::{self, BuildFit, FitOptions};
 use crate::estimate::llm::search::{self, Alternatives};
 use crate::estimate::llm::support::Support;
 use crate::estimate::llm::{FitReport, FitVerdict, Parallelism};
-use crate::rig::parts_list::usd;
+use crate::rig::parts_list::{usd, usd_rate};
 
 /// The headline and memory per GPU; `experts_in_ram`: the workload fits with its experts in
 /// system RAM ([`BuildFit::fits_with_experts_in_ram`]), said as the verdict.
@@ -470,7 +470,11 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
     if let Some(c) = &result.cost {
         // An owned part is priced ($0): a build of owned parts costs $0, not "unpriced".
         let any_priced = c.parts.iter().any(|p| p.line_usd.is_some());
-        let hardware = if any_priced { format!("${:.0}", c.hardware_usd) } else { "unpriced".to_owned() };
+        let hardware = match (any_priced, c.hardware_complete) {
+            (false, _) => "unpriced".to_owned(),
+            (true, true) => usd(c.hardware_usd),
+            (true, false) => format!("at least {}", usd(c.hardware_usd)),
+        };
         let missing: Vec<String> = c
             .missing_prices
             .iter()
@@ -489,14 +493,16 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
             c.usd_per_working_hour,
             c.usd_per_million_tokens.map_or_else(
                 || "no $/Mtok".to_owned(),
-                |v| format!("{}${v:.3} per million tokens", if c.hardware_complete { "" } else { "at least " })
+                |v| format!("{}{} per million tokens", if c.hardware_complete { "" } else { "at least " }, usd_rate(v))
             )
         );
         outln!(
             "  cloud ({} at ${:.2}/h): {}; break-even {}",
             c.cloud.name,
             c.cloud.usd_per_hour,
-            c.cloud.usd_per_million_tokens.map_or_else(|| "n/a".to_owned(), |v| format!("${v:.3} per million tokens")),
+            c.cloud
+                .usd_per_million_tokens
+                .map_or_else(|| "n/a".to_owned(), |v| format!("{} per million tokens", usd_rate(v))),
             match c.cloud.break_even_months {
                 _ if c.hardware_usd <= 0.0 => "unknown (no hardware prices)".to_owned(),
                 Some(m) if c.hardware_complete => format!("after {m:.1} months"),

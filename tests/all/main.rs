@@ -43,6 +43,7 @@ mod plan_measured;
 mod prices_history;
 mod probe;
 mod prometheus;
+mod readme_examples;
 mod rules;
 mod runtime_formats;
 mod scenarios;
