@@ -285,7 +285,7 @@ mod tests {
             "ASUS ProArt GeForce RTX 4080 asus-proart-rtx-4080".to_owned(),
             "ASUS X870E Hero asus-x870e-hero".to_owned(),
             "Corsair HX1500i corsair-hx1500i".to_owned(),
-            "ASRock H570M-ITX/ac with 1500 items hx 1 5 0 0 i".to_owned(),
+            "ASRock H570M-ITX/ac 1500 items x 15 ion".to_owned(),
         ]);
         assert_eq!(idx.search("ProArt X870E", |_| true), vec![0]);
         assert_eq!(idx.search("HX1500i", |_| true), vec![3]);
