@@ -43,6 +43,27 @@ struct Hit<'a> {
     /// The key figures `kraftwerk catalog KIND` prints for the part.
     figures: String,
     source: &'a str,
+    /// Other parts of the same kind and the same name (one product listed under several ids):
+    /// folded into this hit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    same_name: Vec<&'a str>,
+}
+
+/// A word of a query that names a kind of part (`psu`, `board`, `case`), so `HX1500i psu` looks
+/// among PSUs only.
+fn kind_word(w: &str) -> Option<PartKind> {
+    Some(match w.to_ascii_lowercase().as_str() {
+        "gpu" | "gpus" => PartKind::Gpu,
+        "card" | "cards" => PartKind::GpuCard,
+        "cpu" | "cpus" | "processor" => PartKind::Cpu,
+        "board" | "boards" | "motherboard" | "motherboards" | "mainboard" => PartKind::Motherboard,
+        "psu" | "psus" => PartKind::Psu,
+        "cooler" | "coolers" => PartKind::Cooler,
+        "case" | "cases" | "chassis" => PartKind::Case,
+        "memory" | "ram" | "dimm" | "dimms" => PartKind::Memory,
+        "ssd" | "nvme" | "storage" => PartKind::Storage,
+        _ => return None,
+    })
 }
 
 /// `kraftwerk catalog search TEXT [--kind K] [--limit N]`: exit 0 with results, 1 when nothing
@@ -62,14 +83,44 @@ pub fn search(a: &SearchArgs) -> Result<(), CliError> {
     };
     let catalog = load_catalog()?;
     let query = a.text.join(" ");
+    // Kind-aware: without --kind, a word naming a kind (`psu`, `board`) picks the kind, where
+    // the other words still find a part of it.
+    let words: Vec<&str> = query.split_whitespace().collect();
+    let named: Vec<PartKind> = words.iter().filter_map(|w| kind_word(w)).collect();
+    let rest: Vec<&str> = words.iter().copied().filter(|w| kind_word(w).is_none()).collect();
+    let (kinds, query) = if a.kind.is_none() && !named.is_empty() && !rest.is_empty() {
+        let named_kinds: Vec<PartKind> = named
+            .iter()
+            .flat_map(|k| if *k == PartKind::Gpu { vec![PartKind::Gpu, PartKind::GpuCard] } else { vec![*k] })
+            .collect();
+        if PartSearch::new(&catalog, &named_kinds).search(&rest.join(" ")).is_empty() {
+            (kinds, query)
+        } else {
+            (named_kinds, rest.join(" "))
+        }
+    } else {
+        (kinds, query)
+    };
     let index = PartSearch::new(&catalog, &kinds);
     let found = index.search(&query);
-    let total = found.len();
-    let hits: Vec<Hit> = found
-        .into_iter()
-        .take(a.limit as usize)
-        .map(|(kind, p, name)| Hit { id: p.id(), kind: kind.plural(), name, figures: p.summary(), source: p.source() })
-        .collect();
+    // Duplicates folded: one product listed under several ids (same kind, same name) is one
+    // hit naming the other ids.
+    let mut folded: Vec<Hit> = Vec::new();
+    for (kind, p, name) in found {
+        match folded.iter_mut().find(|h| h.kind == kind.plural() && h.name.eq_ignore_ascii_case(name)) {
+            Some(h) => h.same_name.push(p.id()),
+            None => folded.push(Hit {
+                id: p.id(),
+                kind: kind.plural(),
+                name,
+                figures: p.summary(),
+                source: p.source(),
+                same_name: Vec::new(),
+            }),
+        }
+    }
+    let total = folded.len();
+    let hits: Vec<Hit> = folded.into_iter().take(a.limit as usize).collect();
     let code = if hits.is_empty() { Err(CliError::Failed(None)) } else { Ok(()) };
     if a.format == Format::Json {
         print_json(&serde_json::json!({
@@ -91,6 +142,9 @@ pub fn search(a: &SearchArgs) -> Result<(), CliError> {
     for h in &hits {
         outln!("  {:<12} {:<34} {}", h.kind, h.id, h.name);
         outln!("  {:<12} {:<34} {}", "", "", h.figures);
+        if !h.same_name.is_empty() {
+            outln!("  {:<12} {:<34} same name, also listed as: {}", "", "", h.same_name.join(", "));
+        }
     }
     code
 }

@@ -23,7 +23,11 @@ pub(crate) fn load_build(path: &Path) -> Result<(Catalog, Build), CliError> {
 /// Prints one rule's documentation.
 pub fn explain(id: &str) -> Result<(), CliError> {
     let Some(rule) = check::rule(id) else {
-        return Err(bad(format!("no rule `{id}`; `kraftwerk rules` lists them")));
+        let ids: Vec<&str> = check::RULES.iter().map(|r| r.doc.id).collect();
+        return Err(bad(format!(
+            "no rule `{id}`{}; `kraftwerk rules` lists them",
+            crate::catalog::search::did_you_mean(&ids, id)
+        )));
     };
     let d = &rule.doc;
     outln!("{} ({}, default severity {})\n{}\n", d.id, d.family, d.severity, d.title);

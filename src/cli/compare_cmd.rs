@@ -37,7 +37,11 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
     if let Some(m) = &args.model {
         let known = catalog.model(m).is_some() || builds.iter().any(|(b, _)| b.parts.models.iter().any(|x| &x.id == m));
         if !known {
-            return Err(bad(format!("unknown model `{m}` (see `kraftwerk catalog models`)")));
+            let ids: Vec<&str> = catalog.models.iter().map(|m| m.id.as_str()).collect();
+            return Err(bad(format!(
+                "unknown model `{m}`{} (see `kraftwerk catalog models`)",
+                crate::catalog::search::did_you_mean(&ids, m)
+            )));
         }
     }
     let c = Comparison::of(&builds, &catalog, args.model.as_deref());

@@ -129,7 +129,8 @@ pub struct FitArgs {
 }
 
 /// Runs `kraftwerk fit`: exit 0 when it fits (on the GPUs, or with a MoE model's experts in
-/// system RAM under llama.cpp), 1 when it does not, 2 on bad input.
+/// system RAM under llama.cpp), 1 when it does not, 3 when it is tight below the context asked
+/// ([`crate::estimate::llm::FitReport::short_of_headroom`]), 2 on bad input.
 pub fn run(a: &FitArgs) -> Result<(), CliError> {
     let (catalog, build) = load_build(&a.build)?;
     let model_file = match &a.model_file {
@@ -179,7 +180,15 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     }
     let result = fit::for_build(&build, &catalog, &opts).map_err(|e| bad(e.to_string()))?;
     // A MoE model that fits with its experts in system RAM (llama.cpp `--n-cpu-moe`) runs.
-    let code = if result.runs() { Ok(()) } else { Err(CliError::Failed(None)) };
+    // A tight fit whose longest context that keeps the headroom is below the one asked is not
+    // a pass (exit 3): the verdict and the exit code agree with the longest context.
+    let code = if !result.runs() {
+        Err(CliError::Failed(None))
+    } else if result.fits_with_experts_in_ram.is_none() && result.fit.short_of_headroom().is_some() {
+        Err(CliError::NotAPass)
+    } else {
+        Ok(())
+    };
     if a.format == Format::Json {
         let printed = match &a.measured {
             Some(path) => match measured_report(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result) {

@@ -5,7 +5,7 @@ use crate::estimate::fit::{self, BuildFit, FitOptions};
 use crate::estimate::llm::search::{self, Alternatives};
 use crate::estimate::llm::support::Support;
 use crate::estimate::llm::{FitReport, FitVerdict, Parallelism};
-use crate::rig::parts_list::usd;
+use crate::rig::parts_list::{usd, usd_rate};
 
 /// The headline and memory per GPU; `experts_in_ram`: the workload fits with its experts in
 /// system RAM ([`BuildFit::fits_with_experts_in_ram`]), said as the verdict.
@@ -14,7 +14,12 @@ pub(super) fn print_memory(f: &FitReport, build_name: &str, experts_in_ram: bool
         "{} on {}: {} ({} {}, {}, context {}, batch {}, {})",
         f.model_id,
         build_name,
-        if experts_in_ram { "fits with experts in system RAM".to_owned() } else { f.verdict.to_string() },
+        if experts_in_ram {
+            "fits with experts in system RAM".to_owned()
+        } else {
+            // A tight fit below the context asked says so in the verdict (exit 3).
+            f.short_of_headroom().map_or_else(|| f.verdict.to_string(), |s| s.to_string())
+        },
         f.mode,
         // QLoRA re-quantizes its base to NF4 whatever the precision named.
         if f.mode == crate::estimate::llm::Mode::Qlora { "nf4".to_owned() } else { f.weight_precision.to_string() },
@@ -559,7 +564,11 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
     if let Some(c) = &result.cost {
         // An owned part is priced ($0): a build of owned parts costs $0, not "unpriced".
         let any_priced = c.parts.iter().any(|p| p.line_usd.is_some());
-        let hardware = if any_priced { format!("${:.0}", c.hardware_usd) } else { "unpriced".to_owned() };
+        let hardware = match (any_priced, c.hardware_complete) {
+            (false, _) => "unpriced".to_owned(),
+            (true, true) => usd(c.hardware_usd),
+            (true, false) => format!("at least {}", usd(c.hardware_usd)),
+        };
         let missing: Vec<String> = c
             .missing_prices
             .iter()
@@ -578,14 +587,16 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
             c.usd_per_working_hour,
             c.usd_per_million_tokens.map_or_else(
                 || "no $/Mtok".to_owned(),
-                |v| format!("{}${v:.3} per million tokens", if c.hardware_complete { "" } else { "at least " })
+                |v| format!("{}{} per million tokens", if c.hardware_complete { "" } else { "at least " }, usd_rate(v))
             )
         );
         outln!(
             "  cloud ({} at ${:.2}/h): {}; break-even {}",
             c.cloud.name,
             c.cloud.usd_per_hour,
-            c.cloud.usd_per_million_tokens.map_or_else(|| "n/a".to_owned(), |v| format!("${v:.3} per million tokens")),
+            c.cloud
+                .usd_per_million_tokens
+                .map_or_else(|| "n/a".to_owned(), |v| format!("{} per million tokens", usd_rate(v))),
             match c.cloud.break_even_months {
                 _ if c.hardware_usd <= 0.0 => "unknown (no hardware prices)".to_owned(),
                 Some(m) if c.hardware_complete => format!("after {m:.1} months"),

@@ -3,7 +3,7 @@
 //! Exit code 2 also covers a usage error (clap's own code for a bad argument).
 
 /// `kraftwerk --help`.
-pub const TOP: &str = "Exit codes: 0 pass; 1 errors found, a failed fit, validation or plan; 2 bad input (file:line:column) or bad usage; 3 not a pass although nothing failed (check: INCOMPLETE, EMPTY or UNVERIFIED; validate, fleet, probe: a check not measured). Each subcommand's --help lists its own.";
+pub const TOP: &str = "Exit codes: 0 pass; 1 errors found (check: FAIL), a model that does not fit, a failed validation, probe, link check, fleet node or plan, import lines not matched, no catalog search match; 2 bad input (file:line:column) or bad usage; 3 not a pass although nothing failed: check INCOMPLETE, EMPTY or UNVERIFIED (a rule that could report an error did not run), fit tight below the context asked, validate, fleet and probe UNVERIFIED / NOT MEASURED (a check measured nothing), gpus could not measure (no driver or GPU). Each subcommand's --help lists its own.";
 /// `kraftwerk catalog --help`.
 pub const CATALOG: &str = "Exit codes: 0 listed; 2 unknown kind, bad usage or a broken built-in catalog.";
 /// `kraftwerk catalog search --help`.
@@ -17,7 +17,7 @@ pub const RULES: &str = "Exit codes: 0 listed; 2 bad usage.";
 pub const POWER: &str =
     "Exit codes: 0 estimated; 2 the file could not be read or parsed (file:line:column) or bad usage.";
 /// `kraftwerk fit --help`.
-pub const FIT: &str = "Exit codes: 0 fits; 1 does not fit; 2 bad input (build or model file, context or batch out of range, a --measured file that is unreadable or from other GPUs or another model) or bad usage.";
+pub const FIT: &str = "Exit codes: 0 fits (or tight at a context that keeps the headroom); 1 does not fit; 3 tight: fits only by eating into the headroom, and the longest context that keeps it is below the one asked (the verdict names it): not a pass; 2 bad input (build or model file, context or batch out of range, a --measured file that is unreadable or from other GPUs or another model) or bad usage.";
 /// `kraftwerk validate --help`.
 pub const VALIDATE: &str = "Exit codes: 0 no check failed and every check measured something; 1 any check failed; 3 UNVERIFIED: nothing failed but a check measured nothing (no PCIe sample under load, no probe data, a cancelled probe); 2 bad input (build, recording, nvidia-smi dump or report file) or bad usage.";
 /// `kraftwerk fleet --help`.

@@ -105,9 +105,18 @@ pub fn import(args: &ImportArgs) -> Result<(), CliError> {
     for un in &list.unmatched {
         eprintln!("  line {}: NOT IMPORTED: {} ({})", un.line.line, un.line.text, un.reason);
     }
+    match &list.build_block {
+        Some(rig::import_list::BuildBlockUse::Applied) => eprintln!(
+            "kraftwerk: build data block read: its parts are the table's; slots, used/owned, site and workload kept"
+        ),
+        Some(rig::import_list::BuildBlockUse::Disagrees(why)) => eprintln!(
+            "kraftwerk: build data block NOT applied ({why}): the build is the table's; slots, used/owned, site and workload of the block are not kept"
+        ),
+        None => {}
+    }
     let priced = list.matched.iter().filter(|m| m.line.price.is_some()).count()
         + list.unmatched.iter().filter(|un| un.line.price.is_some()).count();
-    if priced > 0 {
+    if priced > 0 && list.build_block != Some(rig::import_list::BuildBlockUse::Applied) {
         eprintln!(
             "kraftwerk: {priced} price{} kept in the build's notes with the list's date (a build file has no price field)",
             if priced == 1 { "" } else { "s" }
@@ -155,8 +164,11 @@ fn same_file(a: &Path, b: &Path) -> bool {
 pub fn export(args: &ExportArgs) -> Result<(), CliError> {
     let (catalog, build) = load_build(&args.build)?;
     let list = PartsList::of(&build, &catalog);
+    // The table, then the build data block `import` reads back (slots, used/owned, site,
+    // workload): a fenced code block PCPartPicker ignores.
+    let block = rig::import_list::build_block(&build).map_err(|e| bad(format!("cannot encode the build: {e}")))?;
     match args.list {
-        ListLayout::Markdown => out!("{}", list.pcpartpicker_markdown()),
+        ListLayout::Markdown => out!("{}{block}", list.pcpartpicker_markdown()),
     }
     Ok(())
 }

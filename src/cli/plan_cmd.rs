@@ -197,7 +197,7 @@ pub fn run(a: &PlanArgs) -> Result<(), CliError> {
 }
 
 fn usd(p: Option<f64>) -> String {
-    p.map_or_else(|| "unknown".into(), |p| format!("${p:.0}"))
+    p.map_or_else(|| "unknown".into(), crate::rig::parts_list::usd)
 }
 
 /// A part line's price: `used, $800 (GPUDojo, …, 2025-12)` for a used-market price, else the
@@ -213,8 +213,8 @@ fn part_price(p: &crate::plan::adapter::PartLine, today: (i32, u32, u32)) -> Str
         let source = source.strip_prefix(crate::catalog::cited::USED_PREFIX).unwrap_or(source);
         let source = source.split(" <").next().unwrap_or(source);
         return match date {
-            Some(d) => format!("used, ${x:.0} ({source}, {d})"),
-            None => format!("used, ${x:.0} ({source})"),
+            Some(d) => format!("used, {} ({source}, {d})", usd(Some(x))),
+            None => format!("used, {} ({source})", usd(Some(x))),
         };
     }
     match date {
@@ -226,9 +226,9 @@ fn part_price(p: &crate::plan::adapter::PartLine, today: (i32, u32, u32)) -> Str
 fn result_text(s: &mut String, r: &PlanResult) {
     let e = &r.eval;
     let price = if r.price_complete {
-        format!("${:.0}", r.price_usd)
+        usd(Some(r.price_usd))
     } else {
-        format!("at least ${:.0} (prices unknown: {})", r.price_usd, e.unpriced.join(", "))
+        format!("at least {} (prices unknown: {})", usd(Some(r.price_usd)), e.unpriced.join(", "))
     };
     let _ = writeln!(s, "\n{}. {} at {}: {price}", r.rank, r.title, r.precision);
     let today = crate::catalog::dates::today_utc();

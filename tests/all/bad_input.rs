@@ -117,6 +117,26 @@ fn rows() -> Vec<Row> {
             "the file ends early (truncated?) at line 12",
             Line(12),
         ),
+        // A block comment with a path in it (`catalog/*.ron`): RON nests block comments, so
+        // the comment never closes. Said at its opening (issue 39: was "the file ends early"
+        // at the last line).
+        row(
+            "check",
+            &[(
+                "    site: (SITE),",
+                "    parts: (gpus: [ /* your parts, as in catalog/*.ron */ ]),\n    site: (SITE),",
+            )],
+            2,
+            "the block comment opened here at line 11 column 21 is never closed with `*/`; the `/*` at line 11 column 49",
+            At("/* your parts"),
+        ),
+        row(
+            "fit",
+            &[("    site: (SITE),", "    /* a comment\n       never closed */ /* here\n    site: (SITE),")],
+            2,
+            "is never closed with `*/`",
+            At("/* here"),
+        ),
         row("check", &[("SITE", "ambient_c: 60.0")], 2, "ambient_c 60 °C is outside -10..50 °C", At("ambient_c: 60.0")),
         row("check", &[("SITE", "ambient_c: -20.0")], 2, "outside -10..50 °C", At("ambient_c: -20.0")),
         row("check", &[("SITE", "price_per_kwh: -0.1")], 2, "a price is not negative", At("price_per_kwh: -0.1")),

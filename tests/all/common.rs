@@ -46,3 +46,8 @@ pub fn reference_build_paths() -> Vec<PathBuf> {
     paths.sort();
     paths
 }
+
+/// The repository root (`CARGO_MANIFEST_DIR`).
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}

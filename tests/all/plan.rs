@@ -605,13 +605,13 @@ fn expert_no_answer_exits_1_and_names_the_binding_constraint() {
     assert!(text.contains("Binding constraint: budget") || text.contains("Binding constraints: budget"), "{text}");
     let line = text.lines().find(|l| l.contains("with no budget")).expect("what the budget's removal buys");
     // The build it buys is over the budget (else the budget would not bind) and fully priced.
-    // "...: $2213" or, with a part unpriced, "...: at least $2213 (prices unknown: ...)".
+    // "...: $2,213" or, with a part unpriced, "...: at least $2,213 (prices unknown: ...)".
     let price: f64 = line
         .split(": $")
         .nth(1)
         .or_else(|| line.split(": at least $").nth(1))
-        .and_then(|s| s.split(|ch: char| !ch.is_ascii_digit()).next())
-        .and_then(|s| s.parse().ok())
+        .and_then(|s| s.split(|ch: char| !ch.is_ascii_digit() && ch != ',').next())
+        .and_then(|s| s.replace(',', "").parse().ok())
         .unwrap_or_else(|| panic!("a price in {line}"));
     assert!(price > 1500.0, "{line}");
 }

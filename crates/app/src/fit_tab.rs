@@ -364,9 +364,20 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     let f = &o.fit;
     let mut cards: Vec<Stat> = Vec::new();
     {
-        let max_ctx = f
-            .max_context_tokens
-            .map_or_else(|| "weights do not fit".to_owned(), |c| format!("longest context that fits: {c} tokens"));
+        // One truth with `kraftwerk fit`: a tight fit below the context asked says so in the
+        // verdict, and "no context" is said only where the context was searched and none fits.
+        let max_ctx = match (f.max_context_tokens, f.verdict) {
+            (Some(c), FitVerdict::Tight) if c < f.context_tokens => {
+                format!(
+                    "not a pass: longest context that keeps the headroom: {c} tokens, below the {} asked",
+                    f.context_tokens
+                )
+            }
+            (Some(c), _) => format!("longest context that fits: {c} tokens"),
+            (None, _) if f.mode.is_training() => "context not searched in training".to_owned(),
+            (None, FitVerdict::DoesNotFit) => "no context fits".to_owned(),
+            (None, _) => "no context keeps the headroom".to_owned(),
+        };
         cards.push(Stat::new("Memory", f.verdict.to_string(), max_ctx, Some(verdict_color(f.verdict))));
         cards.push(Stat::new(
             "Weights · KV cache",

@@ -17,6 +17,14 @@ use super::{Catalog, HasId, Origin, Part, PartKind};
 #[derive(Debug, Clone, Default)]
 pub struct SearchIndex {
     keys: Vec<String>,
+    /// Each key's letters and digits only (`seasonicprimetx1600`), so `tx1600` and `TX-1600`
+    /// are one model code.
+    compact: Vec<String>,
+}
+
+/// A term's letters and digits only, lower-cased.
+fn compact(s: &str) -> String {
+    s.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_lowercase()
 }
 
 /// Score of `term` in `key`, higher is better; `None` when it matches neither as a substring
@@ -45,7 +53,9 @@ impl SearchIndex {
     /// Index of `keys` (e.g. `"ASUS ROG STRIX RTX 4090 asus-rog-strix-4090"`); positions
     /// returned by [`SearchIndex::search`] index into `keys`.
     pub fn new<I: IntoIterator<Item = String>>(keys: I) -> Self {
-        SearchIndex { keys: keys.into_iter().map(|k| k.to_lowercase()).collect() }
+        let keys: Vec<String> = keys.into_iter().map(|k| k.to_lowercase()).collect();
+        let compact = keys.iter().map(|k| compact(k)).collect();
+        SearchIndex { keys, compact }
     }
 
     /// Number of indexed keys.
@@ -64,6 +74,35 @@ impl SearchIndex {
         let terms: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
         if terms.is_empty() {
             return (0..self.keys.len()).filter(|&i| keep(i)).collect();
+        }
+        // As a shop ranks: where some keys hold every term as written (or as a model code
+        // without its punctuation: `tx1600` in `TX-1600`), only those are hits, exact codes
+        // first; letters spread out through a key (`hx1500i` in a board's name) count only
+        // where no key holds the terms.
+        let terms_compact: Vec<String> = terms.iter().map(|t| compact(t)).collect();
+        let mut exact: Vec<(u32, usize, usize)> = Vec::new();
+        for (i, key) in self.keys.iter().enumerate() {
+            let mut score = 0u32;
+            let all = terms.iter().zip(&terms_compact).all(|(t, tc)| {
+                match key.find(t.as_str()).and_then(|_| term_score(key, t)) {
+                    Some(s) => {
+                        score += s;
+                        true
+                    }
+                    None if !tc.is_empty() && self.compact[i].contains(tc.as_str()) => {
+                        score += 900 + tc.len() as u32;
+                        true
+                    }
+                    None => false,
+                }
+            });
+            if all && keep(i) {
+                exact.push((score, key.len(), i));
+            }
+        }
+        if !exact.is_empty() {
+            exact.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+            return exact.into_iter().map(|(_, _, i)| i).collect();
         }
         let mut hits: Vec<(u32, usize, usize)> = Vec::new();
         'keys: for (i, key) in self.keys.iter().enumerate() {
@@ -198,6 +237,21 @@ impl<'a> PartSearch<'a> {
 
 /// Up to `n` ids of `kinds` nearest to a misspelt `id` (its words split at `-`, `_` and `.`),
 /// best first ([`PartSearch::nearest`]); empty when nothing is near.
+/// Up to `n` of `ids` nearest to `id` (a misspelt model or rule id: `psu-capacty` finds
+/// `psu-capacity`), by [`SearchIndex::nearest`] over the ids with `-`, `_` and `.` read as
+/// spaces; empty when none is near.
+pub fn nearest_ids<'a>(ids: &[&'a str], id: &str, n: usize) -> Vec<&'a str> {
+    let spaced = |s: &str| s.chars().map(|c| if matches!(c, '-' | '_' | '.') { ' ' } else { c }).collect::<String>();
+    let index = SearchIndex::new(ids.iter().map(|i| spaced(i)));
+    index.nearest(&spaced(id), |_| true, n).into_iter().map(|i| ids[i]).collect()
+}
+
+/// `; did you mean: a, b?` for [`nearest_ids`], or an empty string when none is near.
+pub fn did_you_mean(ids: &[&str], id: &str) -> String {
+    let near = nearest_ids(ids, id, 3);
+    if near.is_empty() { String::new() } else { format!("; did you mean: {}?", near.join(", ")) }
+}
+
 pub fn suggest_ids(catalog: &Catalog, kinds: &[PartKind], id: &str, n: usize) -> Vec<String> {
     let query: String = id.chars().map(|c| if matches!(c, '-' | '_' | '.') { ' ' } else { c }).collect();
     PartSearch::new(catalog, kinds).nearest(&query, n).into_iter().map(|(_, p, _)| p.id().to_owned()).collect()
@@ -220,6 +274,34 @@ mod tests {
         assert!(idx.search("zz", |_| true).is_empty());
         assert_eq!(idx.search("", |i| i != 1), vec![0, 2]);
         assert_eq!(idx.search("seasonic", |i| i == 0), vec![0]);
+    }
+
+    #[test]
+    fn exact_model_codes_rank_alone_when_some_key_holds_them() {
+        // Issue 39: "HX1500i" listed a board and memory (letters spread through their names)
+        // beside the PSU; "ProArt X870E" matched 197 parts.
+        let idx = SearchIndex::new([
+            "ASUS ProArt X870E-CREATOR WIFI asus-proart-x870e-creator-wifi".to_owned(),
+            "ASUS ProArt GeForce RTX 4080 asus-proart-rtx-4080".to_owned(),
+            "ASUS X870E Hero asus-x870e-hero".to_owned(),
+            "Corsair HX1500i corsair-hx1500i".to_owned(),
+            "ASRock H570M-ITX/ac 1500 items x 15 ion".to_owned(),
+        ]);
+        assert_eq!(idx.search("ProArt X870E", |_| true), vec![0]);
+        assert_eq!(idx.search("HX1500i", |_| true), vec![3]);
+        assert_eq!(idx.search("x870e", |_| true), vec![2, 0]);
+        // Without an exact hit, letters spread out still find a part.
+        assert_eq!(idx.search("crsrhx", |_| true), vec![3]);
+    }
+
+    #[test]
+    fn did_you_mean_finds_a_misspelt_rule_or_model_id() {
+        let rules = ["psu-capacity", "psu-connectors", "wall-circuit", "gpu-slot"];
+        assert_eq!(nearest_ids(&rules, "psu-capacty", 1), vec!["psu-capacity"]);
+        assert!(did_you_mean(&rules, "psu-capacty").contains("psu-capacity"));
+        let models = ["llama-3.1-70b", "llama-3.1-8b", "qwen3-30b-a3b"];
+        assert_eq!(nearest_ids(&models, "llama-3-70b", 1), vec!["llama-3.1-70b"]);
+        assert_eq!(did_you_mean(&models, "zzzzzz"), "");
     }
 
     #[test]

@@ -290,6 +290,16 @@ impl Comparison {
                 format!("${v:.2}")
             }),
         ];
+        // A build with an unpriced part costs at least its priced lines: each of its money
+        // figures says so (a 3-card build with an unpriced card is not cheaper than 2 cards).
+        let mut rows = rows;
+        for r in rows.iter_mut().filter(|r| matches!(r.name, "Parts cost (priced lines)" | "$ per million tokens")) {
+            for (v, b) in r.values.iter_mut().zip(&builds) {
+                if b.unpriced_parts > 0 && v.starts_with('$') {
+                    *v = format!("at least {v}");
+                }
+            }
+        }
         Comparison { model: model.map(str::to_owned), builds, rows }
     }
 

@@ -82,8 +82,8 @@ pub enum FitBuildError {
     #[error("no model: give --model ID or set the build's `workload`")]
     NoModel,
     /// The model id is not in the catalog.
-    #[error("unknown model `{0}` (see `kraftwerk catalog models`)")]
-    UnknownModel(String),
+    #[error("unknown model `{0}`{1} (see `kraftwerk catalog models`)")]
+    UnknownModel(String, String),
     /// The build has no known GPU.
     #[error("the build has no GPU to fit the model on")]
     NoGpu,
@@ -329,7 +329,10 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             .iter()
             .find(|m| m.id == model_id)
             .or_else(|| catalog.model(&model_id))
-            .ok_or_else(|| FitBuildError::UnknownModel(model_id.clone()))?
+            .ok_or_else(|| {
+                let ids: Vec<&str> = catalog.models.iter().map(|m| m.id.as_str()).collect();
+                FitBuildError::UnknownModel(model_id.clone(), kraftwerk_catalog::search::did_you_mean(&ids, &model_id))
+            })?
             .clone()
     };
     let slots = gpu_slots(build, catalog);

@@ -323,7 +323,9 @@ pub fn screen(
     let worst = r.gpus.iter().map(|g| g.memory.required_gib).fold(0.0, f64::max);
     let train_tokens_per_s = r.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s);
     Ok(Screen {
-        fits: r.verdict != llm::FitVerdict::DoesNotFit,
+        // A tight fit below the goal's context is no answer: `kraftwerk fit` calls it not a
+        // pass (issue 39), so the planner does too.
+        fits: r.verdict != llm::FitVerdict::DoesNotFit && r.short_of_headroom().is_none(),
         required_gib: worst,
         capacity_gib: gpu.memory_gib,
         decode_per_user: r.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s),
@@ -853,7 +855,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
                     llm::support::Support::Runs | llm::support::Support::DoesNotRun(_) => {}
                 }
             }
-            ev.fits = f.fit.verdict != llm::FitVerdict::DoesNotFit;
+            ev.fits = f.fit.verdict != llm::FitVerdict::DoesNotFit && f.fit.short_of_headroom().is_none();
             ev.decode_per_user = f.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s);
             ev.decode_total = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
             ev.prefill = f.fit.speed.as_ref().and_then(|s| s.prefill_tokens_per_s);

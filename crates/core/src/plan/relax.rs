@@ -14,7 +14,7 @@ pub(super) fn relax(catalog: &Catalog, parts: &Parts, goal: &Goal, ctl: &mut Con
     if let Some(b) = goal.budget_usd {
         tries.push((
             Constraint::Budget,
-            format!("no budget (instead of ${b:.0})"),
+            format!("no budget (instead of {})", crate::rig::parts_list::usd(b)),
             Goal { budget_usd: None, ..goal.clone() },
         ));
     }
@@ -70,15 +70,22 @@ pub(super) fn relax(catalog: &Catalog, parts: &Parts, goal: &Goal, ctl: &mut Con
         let (constraint, change) = match (constraint, goal.budget_usd, o.results.first()) {
             (Constraint::Budget, Some(b), Some(r)) if !r.price_complete && r.price_usd <= b => (
                 Constraint::Unknown,
-                format!("parts without a known price allowed (the ${b:.0} budget cannot be checked for them)"),
+                format!(
+                    "parts without a known price allowed (the {} budget cannot be checked for them)",
+                    crate::rig::parts_list::usd(b)
+                ),
             ),
             _ => (constraint, change),
         };
         let buys = o.results.first().map(|r| {
             let price = if r.price_complete {
-                format!("${:.0}", r.price_usd)
+                crate::rig::parts_list::usd(r.price_usd)
             } else {
-                format!("at least ${:.0} (prices unknown: {})", r.price_usd, r.eval.unpriced.join(", "))
+                format!(
+                    "at least {} (prices unknown: {})",
+                    crate::rig::parts_list::usd(r.price_usd),
+                    r.eval.unpriced.join(", ")
+                )
             };
             let speed = r.eval.decode_per_user.map_or_else(String::new, |d| format!(", {d:.1} tok/s per user"));
             format!("{} at {}: {price}{speed}, {:.2} kW at the wall", r.title, r.precision, r.eval.wall_w / 1000.0)

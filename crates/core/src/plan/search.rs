@@ -543,7 +543,11 @@ impl State<'_> {
             self.reject(
                 what.clone(),
                 Constraint::Budget,
-                format!("{what}: the cards alone cost ${:.0}, over the ${budget:.0} budget", price * f64::from(n)),
+                format!(
+                    "{what}: the cards alone cost {}, over the {} budget",
+                    crate::rig::parts_list::usd(price * f64::from(n)),
+                    crate::rig::parts_list::usd(budget)
+                ),
             );
             return None;
         }

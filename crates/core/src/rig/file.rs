@@ -293,6 +293,63 @@ fn only_trivia_after(text: &str, from: usize) -> bool {
     }
 }
 
+/// Where a RON block comment that is never closed opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct UnclosedComment {
+    /// Byte offset of the outermost `/*` that has no matching `*/`.
+    outer: usize,
+    /// Byte offset of the first `/*` nested inside it, when there is one (the usual cause: a
+    /// path such as `catalog/*.ron` written in a comment).
+    inner: Option<usize>,
+}
+
+/// The block comment of `text` that the end of the text leaves open, read as RON reads
+/// comments (`/* */` nest; `//` runs to the end of the line; strings are skipped). `None` when
+/// every block comment is closed.
+fn unclosed_block_comment(text: &str) -> Option<UnclosedComment> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let outer = i;
+                let mut inner = None;
+                let mut level = 1;
+                i += 2;
+                while level > 0 {
+                    if i + 1 >= bytes.len() {
+                        return Some(UnclosedComment { outer, inner });
+                    }
+                    if bytes[i] == b'/' && bytes[i + 1] == b'*' {
+                        level += 1;
+                        inner.get_or_insert(i);
+                        i += 2;
+                    } else if bytes[i] == b'*' && bytes[i + 1] == b'/' {
+                        level -= 1;
+                        i += 2;
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// The field path (`gpus[0].power_limit_w`, `site.mains_v`) at byte offset `at` of a RON
 /// build: the struct keys and list indices open at that point, read from the text before it
 /// (strings and comments skipped). Empty at the top level.
@@ -382,6 +439,29 @@ pub fn field_path_at(text: &str, at: usize) -> String {
 /// RON's "Unexpected end of RON" or "Unexpected field named `p`"; other errors name the field
 /// path they are in (`gpus[0].power_limit_w: Integer is out of bounds`).
 fn parse_error(file: &str, text: &str, e: &ron::error::SpannedError) -> BuildError {
+    // A block comment never closed: RON nests `/* */`, so a `/*` inside a comment (such as
+    // `catalog/*.ron`) opens a second comment that needs its own `*/`. Said at the comment's
+    // opening, not at the end of the file the comment swallowed.
+    if let Some(open) =
+        unclosed_block_comment(text).filter(|_| matches!(e.code, ron::Error::UnclosedBlockComment | ron::Error::Eof))
+    {
+        let (line, column) = line_col(text, open.outer);
+        let nested = match open.inner {
+            Some(at) => {
+                let (l, c) = line_col(text, at);
+                format!(
+                    "; the `/*` at line {l} column {c} inside it opened a nested comment (RON nests block comments), so the first `*/` closed only that one"
+                )
+            }
+            None => String::new(),
+        };
+        return BuildError::at(
+            file,
+            line,
+            column,
+            format!("the block comment opened here at line {line} column {column} is never closed with `*/`{nested}"),
+        );
+    }
     let end = offset_of(text, e.span.end.line, e.span.end.col);
     let start = offset_of(text, e.span.start.line, e.span.start.col);
     // A string cut short: its opening quote is the last quote of the file.
@@ -640,4 +720,30 @@ pub fn save(path: &Path, build: &Build) -> Result<(), BuildError> {
     let err = |m: String| BuildError::at(&shown, 0, 0, m);
     let text = to_ron_string(build).map_err(|e| err(format!("cannot encode: {e}")))?;
     kraftwerk_catalog::files::write_atomic(path, text.as_bytes()).map_err(|e| err(format!("cannot save: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unclosed_nested_block_comment_is_found_at_its_opening() {
+        // `catalog/*.ron` inside a comment opens a nested one: the outer never closes.
+        let text = "(a: 1, /* see catalog/*.ron */ b: 2)";
+        let open = unclosed_block_comment(text).expect("unclosed");
+        assert_eq!(open.outer, text.find("/* see").expect("outer"));
+        assert_eq!(open.inner, Some(text.find("/*.ron").expect("inner")));
+        // Closed comments, nested or not, a `/*` inside a string and a line comment are fine.
+        assert_eq!(unclosed_block_comment("(a: 1, /* x /* y */ z */ b: \"/*\") // /*"), None);
+    }
+
+    #[test]
+    fn the_loader_points_at_the_unclosed_comment_not_the_end_of_the_file() {
+        let text = "(\n    format: 1,\n    name: \"x\",\n    parts: (gpus: [ /* as catalog/*.ron */ ]),\n)\n";
+        let e = load_str("b.rig.ron", text, None).expect_err("unclosed comment");
+        let s = e.to_string();
+        assert!(s.starts_with("b.rig.ron:4:21: the block comment opened here"), "{s}");
+        assert!(s.contains("the `/*` at line 4 column 34 inside it"), "{s}");
+        assert!(!s.contains("ends early"), "{s}");
+    }
 }

@@ -114,6 +114,36 @@ pub struct Unmatched {
     pub reason: String,
 }
 
+/// The fence that opens the build data block `kraftwerk export --list` writes below its table
+/// ([`build_block`]); the block ends at the next line that is only three backticks.
+pub const BUILD_BLOCK_FENCE: &str = "```ron kraftwerk-build";
+
+/// The build data block `export --list` appends to its PCPartPicker-style table: the whole build
+/// file (slots, used/owned, site, workload, notes) in a fenced code block, which PCPartPicker and
+/// Markdown viewers show as code and ignore, and [`import_list`] reads back losslessly.
+///
+/// # Errors
+/// Only if the build cannot be written as RON ([`super::to_ron_string`]).
+pub fn build_block(build: &Build) -> Result<String, ron::Error> {
+    let ron = super::to_ron_string(build)?;
+    Ok(format!(
+        "\n<!-- Kraftwerk build data: `kraftwerk import` reads this block back (slots, used/owned, site, workload); the table above is the list. -->\n{BUILD_BLOCK_FENCE}\n{}\n```\n",
+        ron.trim_end()
+    ))
+}
+
+/// What [`import_list`] did with a build data block ([`build_block`]) in the list.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BuildBlockUse {
+    /// The block's parts are the table's (the same names, the same counts): the build is the
+    /// block's, with its slots, used/owned marks, site and workload.
+    Applied,
+    /// The table was edited after export (the reason names what differs): the build is the
+    /// table's, and the block's slots, used/owned marks, site and workload are not applied.
+    Disagrees(String),
+}
+
 /// A list read into a build.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ImportedList {
@@ -132,6 +162,71 @@ pub struct ImportedList {
     pub matched: Vec<ListMatch>,
     /// Lines not in the build, in list order.
     pub unmatched: Vec<Unmatched>,
+    /// The build data block, when the list has one ([`build_block`]), and whether it was used.
+    pub build_block: Option<BuildBlockUse>,
+}
+
+/// Splits `text` into the list with the build data block's lines blanked, and the block with
+/// every other line blanked (so the loader's line numbers are the file's), when there is one.
+fn split_build_block(text: &str) -> (String, Option<String>) {
+    let mut list = String::with_capacity(text.len());
+    let mut block = String::new();
+    let mut inside = false;
+    let mut found = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if !found && t == BUILD_BLOCK_FENCE {
+            inside = true;
+            found = true;
+            list.push('\n');
+            block.push('\n');
+            continue;
+        }
+        if inside && t == "```" {
+            inside = false;
+            list.push('\n');
+            block.push('\n');
+            continue;
+        }
+        if inside {
+            list.push('\n');
+            block.push_str(line);
+        } else {
+            list.push_str(line);
+        }
+        list.push('\n');
+        block.push('\n');
+    }
+    (list, found.then_some(block))
+}
+
+/// Whether the table's rows are the block build's parts list, name by name and count by count
+/// (what `export --list` wrote); `Err` names the first difference.
+fn table_agrees(lines: &[ListLine], block: &Build, catalog: &Catalog) -> Result<(), String> {
+    let mut want: Vec<(String, u32)> = super::parts_list::PartsList::of(block, catalog)
+        .rows
+        .into_iter()
+        .map(|r| (r.name, r.quantity.max(1)))
+        .collect();
+    let mut have: Vec<(String, u32)> = Vec::new();
+    for l in lines {
+        match have.iter_mut().find(|(n, _)| *n == l.name) {
+            Some((_, q)) => *q += l.quantity,
+            None => have.push((l.name.clone(), l.quantity)),
+        }
+    }
+    want.sort();
+    have.sort();
+    if want == have {
+        return Ok(());
+    }
+    let missing: Vec<String> = want.iter().filter(|w| !have.contains(w)).map(|(n, q)| format!("{q}x {n}")).collect();
+    let extra: Vec<String> = have.iter().filter(|h| !want.contains(h)).map(|(n, q)| format!("{q}x {n}")).collect();
+    Err(format!(
+        "the table was changed after export: the block has {} that the table lacks, the table has {} that the block lacks",
+        if missing.is_empty() { "nothing".to_owned() } else { missing.join(", ") },
+        if extra.is_empty() { "nothing".to_owned() } else { extra.join(", ") },
+    ))
 }
 
 /// The lines of a list and what its header and footer say.
@@ -152,7 +247,8 @@ struct Parsed {
 /// [`MAX_LIST_BYTES`], binary (a control character, at its line and column), an HTML export
 /// (at its first tag), or holding no part line at all.
 pub fn import_list(source: &str, text: &str, catalog: &Catalog) -> Result<ImportedList, BuildError> {
-    let parsed = parse(source, text)?;
+    let (list_text, block) = split_build_block(text);
+    let parsed = parse(source, &list_text)?;
     let mut matched = Vec::new();
     let mut unmatched = Vec::new();
     for l in &parsed.lines {
@@ -161,7 +257,25 @@ pub fn import_list(source: &str, text: &str, catalog: &Catalog) -> Result<Import
             Err(reason) => unmatched.push(Unmatched { line: l.clone(), reason }),
         }
     }
-    let build = assemble(source, &parsed, &mut matched, &mut unmatched);
+    let mut build = assemble(source, &parsed, &mut matched, &mut unmatched);
+    // The build data block `export --list` wrote: the one loader reads it (errors located in
+    // the list file); used where the table still lists its parts.
+    let build_block = match block {
+        Some(b) => {
+            let from_block = super::load_str(source, &b, Some(catalog))?;
+            Some(match table_agrees(&parsed.lines, &from_block, catalog) {
+                Ok(()) => {
+                    build = from_block;
+                    // Every row is the block's part: rows without a catalog entry (a bridge,
+                    // a riser) are in the build, not lost.
+                    unmatched.clear();
+                    BuildBlockUse::Applied
+                }
+                Err(why) => BuildBlockUse::Disagrees(why),
+            })
+        }
+        None => None,
+    };
     Ok(ImportedList {
         build,
         format: parsed.format,
@@ -170,6 +284,7 @@ pub fn import_list(source: &str, text: &str, catalog: &Catalog) -> Result<Import
         total: parsed.total,
         matched,
         unmatched,
+        build_block,
     })
 }
 
@@ -218,6 +333,9 @@ fn parse(source: &str, text: &str) -> Result<Parsed, BuildError> {
         if line.is_empty() {
             table = Table::default();
             continue;
+        }
+        if line.starts_with("<!--") && line.ends_with("-->") {
+            continue; // an HTML comment (Markdown viewers hide it)
         }
         if parsed.list_url.is_none() {
             parsed.list_url = list_url(line);
@@ -854,6 +972,13 @@ fn plausible(catalog: &Catalog, kind: PartKind, id: &str, name: &str, head: &[St
     if !enough {
         return false;
     }
+    // A drive title's capacity (`4 TB`) is the drive's: the 2 TB model is another product.
+    if kind == PartKind::Storage
+        && let (Some(c), Some(d)) = (stated_capacity_gb(name), catalog.storage.iter().find(|d| d.id == id))
+        && d.capacity_gb.abs_diff(c) * 10 > c
+    {
+        return false;
+    }
     if kind == PartKind::Memory
         && let Some(kit) = catalog.memory.iter().find(|k| k.id == id)
     {
@@ -891,6 +1016,149 @@ fn kit_is_registered(t: MemoryType) -> bool {
     matches!(t, MemoryType::Ddr4Rdimm | MemoryType::Ddr5Rdimm)
 }
 
+/// A memory kit as PCPartPicker titles it: `Corsair Vengeance 64 GB (2 x 32 GB) DDR5-5600
+/// CL40 Memory` is vendor and series words, the total, modules x size, generation and data rate,
+/// CAS latency. `None` when the name is not in that shape.
+struct PcppKit {
+    /// The words before the total (`Corsair Vengeance`), lower-cased.
+    series: Vec<String>,
+    modules: u8,
+    module_gb: u32,
+    ddr5: bool,
+    speed_mt_s: u32,
+    cas: Option<u32>,
+}
+
+fn pcpp_kit(name: &str) -> Option<PcppKit> {
+    let lower = name.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    // "(2" "x" "32" "gb)"
+    let open =
+        words.iter().position(|w| w.len() > 1 && w.starts_with('(') && w[1..].chars().all(|c| c.is_ascii_digit()))?;
+    if open < 2 || words[open - 1] != "gb" || words.get(open + 1) != Some(&"x") {
+        return None;
+    }
+    let modules: u8 = words[open][1..].parse().ok()?;
+    let module_gb: u32 = words.get(open + 2)?.parse().ok()?;
+    let ddr = words.iter().find_map(|w| {
+        w.strip_prefix("ddr4-").map(|r| (false, r)).or_else(|| w.strip_prefix("ddr5-").map(|r| (true, r)))
+    })?;
+    let speed_mt_s: u32 = ddr.1.parse().ok()?;
+    let cas = words.iter().find_map(|w| w.strip_prefix("cl").and_then(|r| r.parse::<u32>().ok()));
+    let series = words[..open - 2].iter().map(|w| (*w).to_owned()).collect();
+    Some(PcppKit { series, modules, module_gb, ddr5: ddr.0, speed_mt_s, cas })
+}
+
+/// The kit a PCPartPicker memory title names ([`pcpp_kit`]): the catalog kits of its maker
+/// with the same generation, modules, module size, data rate and CAS latency whose name holds
+/// every series word; of several (colours, RGB), the one with the fewest other words.
+/// Registered kits are matched only from a title that says registered, and only they.
+fn find_pcpp_kit(catalog: &Catalog, name: &str) -> Option<(PartKind, String, String, String, u8)> {
+    let t = pcpp_kit(name)?;
+    let vendor = t.series.first()?;
+    // A title that says registered names a registered kit, and no other title does.
+    let lower = name.to_ascii_lowercase();
+    let registered = ["registered", "rdimm", "lrdimm", "ecc reg"].iter().any(|w| lower.contains(w));
+    let squash = |s: &str| s.to_ascii_lowercase().replace(['.', '-', ' '], "");
+    let best = catalog
+        .memory
+        .iter()
+        .filter(|k| {
+            let ddr5 = matches!(k.memory_type, MemoryType::Ddr5Udimm | MemoryType::Ddr5Rdimm);
+            ddr5 == t.ddr5
+                && kit_is_registered(k.memory_type) == registered
+                && k.modules == t.modules
+                && k.module_gb == t.module_gb
+                && k.speed_mt_s == t.speed_mt_s
+                && (t.cas.is_none() || k.cas_latency_cycles == t.cas)
+                && squash(&k.vendor).starts_with(&squash(vendor))
+        })
+        .filter(|k| {
+            let key = format!("{} {}", k.name, k.id).to_ascii_lowercase();
+            t.series[1..].iter().all(|w| key.contains(w.as_str()) || squash(&key).contains(&squash(w)))
+        })
+        .min_by_key(|k| k.name.split_whitespace().count())?;
+    Some((PartKind::Memory, best.id.clone(), best.name.clone(), t.series.join(" "), 100))
+}
+
+/// A drive's capacity as a title states it (`4 TB`, `2TB`, `500 GB`), GB; `None` when none.
+fn stated_capacity_gb(name: &str) -> Option<u32> {
+    let words: Vec<String> = name.split_whitespace().map(str::to_ascii_lowercase).collect();
+    for (i, w) in words.iter().enumerate() {
+        let (num, unit) = match w.find(|c: char| !c.is_ascii_digit() && c != '.') {
+            Some(at) if at > 0 => (&w[..at], w[at..].to_owned()),
+            None => (w.as_str(), words.get(i + 1).cloned().unwrap_or_default()),
+            _ => continue,
+        };
+        let Ok(n) = num.parse::<f64>() else { continue };
+        match unit.as_str() {
+            "tb" => return Some((n * 1000.0).round() as u32),
+            "gb" if n >= 100.0 => return Some(n.round() as u32),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Words of a PCPartPicker case title's tail (form factor and `Mid Tower Case`).
+const CASE_TAIL: &[&str] = &[
+    "atx", "eatx", "e-atx", "microatx", "micro", "mini", "itx", "mini-itx", "ssi-eeb", "mid", "full", "tower", "case",
+    "desktop", "htpc", "test", "bench",
+];
+
+/// The tightest part of `kind` for a name: every word of the name before its spec tail (the
+/// form factor and `Mid Tower Case` of a case title are tail too) is in the part's name or id,
+/// and of several such parts the one with the fewest other words (`Corsair 4000D Airflow` is
+/// the 4000D AIRFLOW, not the iCUE 4000D RGB AIRFLOW). `None` when no part holds every word.
+fn find_tightest(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartKind, String, String, String, u8)> {
+    if !matches!(kind, PartKind::Case | PartKind::Motherboard | PartKind::Storage | PartKind::Cooler | PartKind::Psu) {
+        return None;
+    }
+    let (_, mut head) = queries(name);
+    // A case title's tail: `ATX Mid Tower Case`, `EATX Full Tower Case`, `MicroATX Mini Tower Case`.
+    if kind == PartKind::Case {
+        while head.len() > 1 && head.last().is_some_and(|w| CASE_TAIL.contains(&w.to_ascii_lowercase().as_str())) {
+            head.pop();
+        }
+    }
+    // A board title's tail: form factor and socket (`ATX LGA1700 Motherboard`).
+    if kind == PartKind::Motherboard {
+        let cut = head.iter().position(|w| {
+            let l = w.to_ascii_lowercase();
+            ["atx", "eatx", "e-atx", "micro", "microatx", "mini", "ssi"].contains(&l.as_str())
+        });
+        if let Some(c) = cut.filter(|&c| c >= 2) {
+            head.truncate(c);
+        }
+    }
+    // A model code, or for a case three words of maker and model (`Fractal Design Define 7
+    // XL`, `Silverstone ALTA F2`: case models are often words).
+    if head.len() < 2 || !(head.iter().any(|w| is_model_code(w)) || kind == PartKind::Case && head.len() >= 3) {
+        return None;
+    }
+    let words: Vec<String> = head.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let compact = |s: &str| s.to_ascii_lowercase().chars().filter(|c| c.is_alphanumeric()).collect::<String>();
+    let capacity = if kind == PartKind::Storage { stated_capacity_gb(name) } else { None };
+    let parts = catalog.parts_of(kind);
+    let best = parts
+        .iter()
+        .filter(|p| {
+            let key = format!("{} {} {}", p.vendor(), p.display_name(), p.id()).to_ascii_lowercase();
+            let key_compact = compact(&key);
+            words.iter().all(|w| {
+                key.split(|c: char| !c.is_alphanumeric() && c != '.').any(|k| k == w)
+                    || key_compact.contains(&compact(w)) && compact(w).len() >= 4
+            })
+        })
+        .filter(|p| {
+            capacity.is_none_or(|c| {
+                catalog.storage.iter().find(|d| d.id == p.id()).is_none_or(|d| d.capacity_gb.abs_diff(c) * 10 <= c)
+            })
+        })
+        .min_by_key(|p| p.display_name().split_whitespace().count())?;
+    Some((kind, best.id().to_owned(), best.display_name(), head.join(" "), 100))
+}
+
 fn match_line(catalog: &Catalog, l: &ListLine) -> Result<ListMatch, String> {
     if l.name.trim().is_empty() {
         return Err("no part name on the line".to_owned());
@@ -911,6 +1179,16 @@ fn match_line(catalog: &Catalog, l: &ListLine) -> Result<ListMatch, String> {
     };
     let mut best: Option<(PartKind, String, String, String, u8)> = None;
     for k in kinds {
+        // PCPartPicker's own titles first: a memory title by its figures, a case, board, drive,
+        // cooler or PSU title by every word of its model.
+        let pcpp = match k {
+            PartKind::Memory => find_pcpp_kit(catalog, &l.name),
+            _ => find_tightest(catalog, k, &l.name),
+        };
+        if let Some(hit) = pcpp {
+            best = Some(hit);
+            break;
+        }
         if let Some(hit) = find(catalog, k, &l.name)
             && best.as_ref().is_none_or(|b| hit.4 > b.4)
         {

@@ -307,7 +307,7 @@ impl PartsList {
     }
 
     /// The total for people: `$12,345` when every line is priced, else
-    /// `$12,345 for 7 of 9 lines (2 unpriced)`; `no priced parts` when none is.
+    /// `at least $12,345 (2 of 9 lines unpriced)`; `no priced parts` when none is.
     pub fn total_text(&self) -> String {
         if self.priced_lines == 0 {
             return "no priced parts".to_owned();
@@ -316,7 +316,7 @@ impl PartsList {
         if self.unpriced_lines == 0 {
             t
         } else {
-            format!("{t} for {} of {} lines ({} unpriced)", self.priced_lines, self.rows.len(), self.unpriced_lines)
+            format!("at least {t} ({} of {} lines unpriced)", self.unpriced_lines, self.rows.len())
         }
     }
 
@@ -495,6 +495,20 @@ pub fn usd(v: f64) -> String {
         out.push(c);
     }
     format!("{}${out}", if whole < 0 { "-" } else { "" })
+}
+
+/// A rate in dollars in one unambiguous form: `usd` from $100 up, two decimals from $1
+/// (`$6.75`), three below (`$0.412`): never `$6.748`, which reads as thousands where a period
+/// separates them.
+pub fn usd_rate(v: f64) -> String {
+    let v = v + 0.0;
+    if v.abs() >= 100.0 {
+        usd(v)
+    } else if v.abs() >= 1.0 {
+        format!("${v:.2}")
+    } else {
+        format!("${v:.3}")
+    }
 }
 
 fn md_cell(s: &str) -> String {

@@ -83,7 +83,8 @@ pub use inputs::{
     Precision, Runtime, Trainer, parse_training_runtime, pcie_lane_gb_s,
 };
 pub use report::{
-    Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, RuntimeLabel, SpeedEstimate,
+    Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, RuntimeLabel, ShortOfHeadroom,
+    SpeedEstimate,
 };
 pub use shape::{
     GroupFormats, KvLayout, LINEAR_STATE_BYTES_PER_ELEMENT, ParamGroups, checkpoint_bytes, compute_peak_tflops,

@@ -224,6 +224,48 @@ impl std::fmt::Display for RuntimeLabel {
     }
 }
 
+/// Why an inference fit is not a pass although it loads ([`FitReport::short_of_headroom`]):
+/// the verdict is [`FitVerdict::Tight`] and the context asked is longer than the longest one
+/// that keeps every GPU's headroom free, so the verdict agrees with the longest context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ShortOfHeadroom {
+    /// The context asked, tokens.
+    pub asked_tokens: u32,
+    /// The longest context that keeps the headroom at this batch, tokens; `None` when not even
+    /// one token does (the weights and the runtime alone eat into it).
+    pub longest_tokens: Option<u32>,
+}
+
+impl fmt::Display for ShortOfHeadroom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.longest_tokens {
+            Some(c) => write!(
+                f,
+                "tight: the longest context that keeps the headroom is {c} tokens, below the {} asked (--context {c} fits)",
+                self.asked_tokens
+            ),
+            None => f.write_str("tight: no context keeps the headroom (the weights and the runtime alone eat into it)"),
+        }
+    }
+}
+
+impl FitReport {
+    /// `Some` when the fit is tight in inference and the longest context that keeps the
+    /// headroom ([`FitReport::max_context_tokens`]) is shorter than the context asked, or
+    /// unknown because not one token keeps it: not a pass (`kraftwerk fit` exits 3). `None` for
+    /// a fit, a fit that does not fit (exit 1), training (no context search) and a tight vLLM
+    /// fit whose pool holds the context but fewer sequences than the batch (vLLM queues them).
+    pub fn short_of_headroom(&self) -> Option<ShortOfHeadroom> {
+        if self.verdict != FitVerdict::Tight || self.mode.is_training() {
+            return None;
+        }
+        match self.max_context_tokens {
+            Some(c) if c >= self.context_tokens => None,
+            longest => Some(ShortOfHeadroom { asked_tokens: self.context_tokens, longest_tokens: longest }),
+        }
+    }
+}
+
 /// Fine-tune duration.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FineTuneEstimate {

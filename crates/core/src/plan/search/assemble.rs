@@ -652,7 +652,11 @@ impl<'a> State<'a> {
         {
             return Err((
                 Constraint::Budget,
-                format!("{gpus}: ${:.0}, over the ${b:.0} budget", ev.known_price_usd),
+                format!(
+                    "{gpus}: {}, over the {} budget",
+                    crate::rig::parts_list::usd(ev.known_price_usd),
+                    crate::rig::parts_list::usd(b)
+                ),
                 Retry::Case,
             ));
         }
