@@ -263,7 +263,7 @@ fn result_text(s: &mut String, r: &PlanResult) {
             s,
             "   hybrid CPU+GPU ({} --n-cpu-moe {}): the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB installed), read at {:.0} GB/s ({} channels of {} MT/s)",
             h.runtime,
-            h.cpu_moe_layers,
+            h.n_cpu_moe,
             h.cpu_moe_layers,
             h.host_experts_gib,
             h.host_ram_gib,

@@ -336,7 +336,7 @@ fn parts_lists(ui: &mut egui::Ui, out: &PlanOutcome) {
                 if let Some(h) = &r.eval.hybrid {
                     ui.label(format!(
                         "Hybrid CPU+GPU ({} --n-cpu-moe {}): the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB), read at {:.0} GB/s ({} channels of {} MT/s).",
-                        h.runtime, h.cpu_moe_layers, h.cpu_moe_layers, h.host_experts_gib, h.host_ram_gib, h.host_bandwidth_gb_s, h.channels, h.speed_mt_s
+                        h.runtime, h.n_cpu_moe, h.cpu_moe_layers, h.host_experts_gib, h.host_ram_gib, h.host_bandwidth_gb_s, h.channels, h.speed_mt_s
                     ));
                     if let Some(n) = &h.precision_note {
                         ui.label(format!("Precision: {n}."));

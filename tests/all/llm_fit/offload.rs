@@ -132,3 +132,45 @@ fn experts_that_do_not_fit_the_builds_ram_have_no_decode_speed() {
     assert_eq!(v["experts_in_ram"]["fits_in_host_ram"], true, "{v}");
     assert!(v["experts_in_ram"]["decode_tokens_per_s"].as_f64().is_some(), "{v}");
 }
+
+/// Issue 35: on one build and runtime the plan `fit` prints is the placement it estimates:
+/// text and JSON name the same `--n-cpu-moe`, the JSON speed of a hybrid plan is that
+/// placement's (its prefill bounded by the host link, not the all-GPU figure), and the user's
+/// own `--n-cpu-moe` / `-ot` flags are estimated as given. Every expert in RAM is never faster
+/// than the plan that keeps some on the GPUs.
+#[test]
+fn fit_names_the_placement_it_estimates() {
+    // One RTX 3090 of the four (256 GiB of DDR4-3200 in eight channels).
+    let build = crate::common::builds("4x-rtx-3090-wrx80-puget.rig.ron");
+    let base =
+        ["fit", &build, "--model", "gpt-oss-120b", "--precision", "mxfp4", "--runtime", "llama.cpp", "--parallel", "single"];
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        a.extend(["--format", "json"]);
+        serde_json::from_slice(&crate::common::kw(&a).stdout).expect("json")
+    };
+    let v = json(&[]);
+    let n = v["fits_with_experts_in_ram"]["n_cpu_moe"].as_u64().expect("a hybrid plan");
+    assert_eq!(v["placement"]["table"]["n_cpu_moe"].as_u64(), Some(n), "{v}");
+    let text = String::from_utf8_lossy(&crate::common::kw(&base).stdout).into_owned();
+    assert!(text.contains(&format!("--n-cpu-moe {n}")), "{text}");
+    assert!(!text.contains("not for this table"), "{text}");
+    let decode = v["fit"]["speed"]["decode_batch1_tokens_per_s"].as_f64().expect("decode");
+    let prefill = v["fit"]["speed"]["prefill_tokens_per_s"].as_f64().expect("prefill");
+    assert_eq!(v["placement"]["decode_tokens_per_s"].as_f64(), Some(decode));
+    assert_eq!(v["fits_with_experts_in_ram"]["prefill_tokens_per_s"].as_f64(), Some(prefill));
+    assert_eq!(v["placement"]["prefill_bound"], "host_link", "{v}");
+    // All experts in RAM (-ot exps=CPU) is slower than the plan, and the user's --n-cpu-moe
+    // is estimated as given (here one more layer than the plan: a little slower).
+    let all = json(&["-ot", "exps=CPU"]);
+    let all_decode = all["fit"]["speed"]["decode_batch1_tokens_per_s"].as_f64().expect("decode");
+    assert!(all_decode < decode, "all experts in RAM {all_decode} vs plan {decode}");
+    let experts_in_ram = v["experts_in_ram"]["decode_tokens_per_s"].as_f64().expect("experts_in_ram");
+    assert!((experts_in_ram - all_decode).abs() < 1e-6, "{experts_in_ram} vs {all_decode}");
+    let more = (n + 1).to_string();
+    let u = json(&["--n-cpu-moe", &more]);
+    assert_eq!(u["placement"]["table"]["n_cpu_moe"].as_u64(), Some(n + 1), "{u}");
+    let u_decode = u["fit"]["speed"]["decode_batch1_tokens_per_s"].as_f64().expect("decode");
+    assert!(u_decode <= decode && u_decode > all_decode, "{u_decode}");
+}

@@ -59,6 +59,10 @@ pub struct FitOptions {
     /// The llama.cpp builds the decode is calibrated to (`2025-26`, the default, or
     /// `2023-24`; [`llm::LlamaCppEra`]).
     pub llama_cpp_era: Option<String>,
+    /// The user's llama.cpp placement flags (`-ngl`, `--n-cpu-moe`, `-ot REGEX=CPU`,
+    /// `--split-mode`, `--tensor-split`), parsed; empty: the placement `llama-fit-params` would
+    /// pick ([`llm::placement::searched`]).
+    pub llama_cpp: llm::placement::LlamaCppFlags,
 }
 
 /// Why a fit could not be estimated (bad input, not "does not fit").
@@ -119,6 +123,13 @@ pub struct BuildFit {
     /// say "fits with experts in system RAM" and `cost` is the build's at this decode.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fits_with_experts_in_ram: Option<search::MoeOffload>,
+    /// The llama.cpp-family placement estimated (the user's flags, else the one
+    /// `llama-fit-params` picks): memory per device, decode and prefill of exactly that
+    /// placement ([`llm::placement::place`]). Where it puts experts or layers in system RAM,
+    /// `fit.speed`'s decode and prefill are this placement's. `None` for other runtimes
+    /// (ktransformers: see `experts_in_ram`) and for training.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<llm::placement::PlacementEstimate>,
 }
 
 impl BuildFit {
@@ -241,6 +252,7 @@ fn experts_in_ram(input: &llm::FitInput, slots: &[GpuSlot], r: &Resolved<'_>) ->
         return None;
     }
     let mut x = llm::host::host_expert_decode(input, slots.first(), host_memory(r)?)?;
+    // The same placement (every routed expert in RAM) bounded by the build's RAM.
     x.bound_by_ram(host_ram_gib(r).map(search::HostRam::of));
     Some(x)
 }
@@ -413,16 +425,31 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
 pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<BuildFit, FitBuildError> {
     let input = input_for(build, catalog, opts)?;
     let slots = gpu_slots(build, catalog);
-    let fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
+    let mut fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
     let r = build.resolve(catalog);
     let host_bw = host_bandwidth_gb_s(&r);
+    let host = host_memory(&r);
+    let ram = host_ram_gib(&r).map(search::HostRam::of);
     let all = llm::plan_gpus(&slots, input.nodes);
     let used = &all[..(input.parallelism.degree() as usize).min(all.len())];
     let curve = search::memory_vs_context(&input, used, CONTEXT_CURVE_POINTS);
-    if fit.verdict == FitVerdict::DoesNotFit {
-        let mut alternatives = search::alternatives(&input, &slots, host_bw);
-        search::bound_by_ram(&mut alternatives, host_ram_gib(&r).map(search::HostRam::of));
-        let hybrid = expert_offload_fit(&input, &alternatives);
+    let placement = placement_of(&input, used, host, ram, &opts.llama_cpp)?;
+    if let Some(p) = &placement {
+        apply_placement(&mut fit, p, opts.llama_cpp.any());
+    }
+    // The user's own placement decides the verdict: it runs or it does not.
+    let given = opts.llama_cpp.any();
+    let user_hybrid = placement.as_ref().filter(|p| given && p.is_hybrid());
+    if fit.verdict == FitVerdict::DoesNotFit || user_hybrid.is_some() {
+        let mut alternatives = search::alternatives(&input, &slots, host);
+        search::bound_by_ram(&mut alternatives, ram);
+        let hybrid = match user_hybrid {
+            Some(p) => p.runs().then(|| search::MoeOffload::of(p)).filter(|o| o.decode_tokens_per_s.is_some()),
+            None => expert_offload_fit(&input, &alternatives),
+        };
+        if user_hybrid.is_some_and(|p| !p.runs()) {
+            fit.verdict = FitVerdict::DoesNotFit;
+        }
         let (cost, cost_error) = match hybrid.as_ref().and_then(|o| o.decode_tokens_per_s) {
             Some(decode) => cost_of(build, catalog, &input, Some(decode), opts),
             None => (None, Some("not estimated: the workload does not fit".into())),
@@ -438,6 +465,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             links_unknown: links_unknown(build, catalog),
             experts_in_ram: experts_in_ram(&input, &slots, &r),
             fits_with_experts_in_ram: hybrid,
+            placement,
         });
     }
 
@@ -454,7 +482,62 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         links_unknown: links_unknown(build, catalog),
         experts_in_ram: experts_in_ram(&input, &slots, &r),
         fits_with_experts_in_ram: None,
+        placement,
     })
+}
+
+/// The llama.cpp-family placement of `input` on `used`: the user's flags when given (refused
+/// for runtimes outside the llama.cpp family), else the one `llama-fit-params` picks.
+fn placement_of(
+    input: &FitInput,
+    used: &[GpuSlot],
+    host: Option<llm::host::HostMemory>,
+    ram: Option<search::HostRam>,
+    flags: &llm::placement::LlamaCppFlags,
+) -> Result<Option<llm::placement::PlacementEstimate>, FitBuildError> {
+    let rt = input.resolved_runtime();
+    if flags.any() {
+        if !rt.is_llama_cpp_family() {
+            return Err(FitBuildError::Parse(format!(
+                "--n-cpu-moe, -ot, --split-mode, --tensor-split and -ngl are llama.cpp flags; the runtime is {rt} (give --runtime llama.cpp or ik_llama.cpp)"
+            )));
+        }
+        return llm::placement::place(input, used, host, ram, flags)
+            .map(Some)
+            .map_err(|e| FitBuildError::Estimate(e.to_string()));
+    }
+    if !rt.is_llama_cpp_family() || input.mode.is_training() {
+        return Ok(None);
+    }
+    Ok(llm::placement::searched(input, used, host, ram))
+}
+
+/// Makes `fit` say what placement `p` does: its llama.cpp table where the user gave flags (or
+/// the runtime is llama.cpp), and, where `p` keeps experts or layers in system RAM, its decode
+/// and prefill in place of the all-GPU figures (`None` where unknown).
+fn apply_placement(fit: &mut FitReport, p: &llm::placement::PlacementEstimate, given: bool) {
+    if given || fit.llama_cpp.is_some() {
+        fit.llama_cpp = Some(p.table.clone());
+    }
+    if !p.is_hybrid() && !given {
+        return;
+    }
+    // An unknown decode (no memory in the build, RAM too small, row split) leaves no speed.
+    let (Some(d1), Some(db)) = (p.decode_tokens_per_s, p.decode_batch_tokens_per_s) else {
+        fit.speed = None;
+        return;
+    };
+    if let Some(s) = fit.speed.as_mut() {
+        let ctx = f64::from(fit.context_tokens);
+        s.decode_batch1_tokens_per_s = d1;
+        s.decode_batch_tokens_per_s = db;
+        s.decode_per_sequence_tokens_per_s = db / f64::from(fit.batch.max(1));
+        s.bytes_per_token_gb = p.gpu_gb_per_token + p.host_gb_per_token;
+        s.prefill_tokens_per_s = p.prefill_tokens_per_s;
+        s.time_to_first_token_s = p.prefill_tokens_per_s.map(|v| ctx / v);
+        s.prefill_pipelined_tokens_per_s = p.prefill_tokens_per_s;
+        s.prefill_packed_tokens_per_s = p.prefill_tokens_per_s;
+    }
 }
 
 /// Cost of a build running `input` at `tokens_per_s` (all users together; `None` = unknown):

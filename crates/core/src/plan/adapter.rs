@@ -552,8 +552,13 @@ pub struct PartLine {
 /// A hybrid CPU+GPU split of a MoE model ([`Evaluation::hybrid`]).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Hybrid {
-    /// Layers whose routed experts stay in system RAM (`--n-cpu-moe`).
+    /// `--n-cpu-moe N`: the routed experts of layers `0..N` stay in system RAM.
+    pub n_cpu_moe: u32,
+    /// Layers whose routed experts stay in system RAM (`N` less the dense layers below it).
     pub cpu_moe_layers: u32,
+    /// Prefill of the split, tokens/s ([`crate::estimate::llm::search::MoeOffload::prefill_tokens_per_s`]);
+    /// `None` when unknown.
+    pub prefill_tokens_per_s: Option<f64>,
     /// Expert weights in system RAM, GiB.
     pub host_experts_gib: f64,
     /// System RAM installed, GiB.
@@ -840,7 +845,9 @@ fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: 
     let precision = build.workload.as_ref().map_or(f.fit.weight_precision, |w| w.precision);
     let asked = goal.precision.as_deref().and_then(|p| p.parse::<Precision>().ok());
     ev.hybrid = Some(Hybrid {
+        n_cpu_moe: o.n_cpu_moe,
         cpu_moe_layers: o.cpu_moe_layers,
+        prefill_tokens_per_s: o.prefill_tokens_per_s,
         host_experts_gib: o.host_experts_gib,
         host_ram_gib: fit::host_ram_gib(&r)
             .unwrap_or(f64::from(kit.module_gb) * f64::from(kit.modules) * f64::from(kits)),

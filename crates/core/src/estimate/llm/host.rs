@@ -13,7 +13,7 @@
 use super::calibration::GIB;
 use super::inputs::{FitInput, GpuSlot, Runtime};
 use super::search::HOST_DECODE_BANDWIDTH_EFFICIENCY;
-use super::shape::{group_formats, input_weight_parts, kv_cache_bytes, param_groups};
+use super::shape::{input_weight_parts, kv_cache_bytes};
 use serde::Serialize;
 
 /// ktransformers' fraction of one socket's theoretical bandwidth streamed by its CPU expert
@@ -104,36 +104,41 @@ impl HostExpertDecode {
 
 /// Decode at batch 1 of `input` (an MoE model) with every routed expert in `host` memory and
 /// the rest on `gpu` (`None`: CPU only, everything read from host memory), under
-/// `input`'s runtime. Each token reads `per_token / routed` of the expert bytes from RAM (the
-/// experts it is routed to) and the rest of the layers, the LM head and the KV cache at the
-/// context from the GPU at the runtime's decode efficiency
-/// ([`FitInput::decode_bandwidth_efficiency`]); the two run one after the other
-/// per layer, plus the runtime's per-layer overhead. `None` for a dense model.
+/// `input`'s runtime. With a GPU this is the placement `-ot exps=CPU`
+/// ([`super::placement::all_experts_in_ram`]): the same bytes and the same decode as any other
+/// placement, so putting experts back on the GPU is never slower. Each token reads `k/E` of the
+/// expert bytes from RAM (the experts it is routed to) and the rest of the layers, the LM head
+/// and the KV cache at the context from the GPU at the runtime's decode efficiency
+/// ([`FitInput::decode_bandwidth_efficiency`]); the two run one after the other per layer, plus
+/// the runtime's per-layer overhead. `None` for a dense model.
 pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMemory) -> Option<HostExpertDecode> {
     let m = &input.model;
     let shape = m.experts.as_ref().filter(|e| e.routed > 0)?;
+    if let Some(g) = gpu {
+        let p = super::placement::all_experts_in_ram(input, std::slice::from_ref(g), Some(host), None)?;
+        return Some(HostExpertDecode {
+            host_experts_gib: p.host_experts_gib,
+            host_gb_per_token: p.host_gb_per_token,
+            gpu_gb_per_token: p.gpu_gb_per_token,
+            host_decode_gb_s: p.host_decode_gb_s.unwrap_or(0.0),
+            decode_tokens_per_s: p.decode_tokens_per_s,
+            host_ram: None,
+            fits_in_host_ram: None,
+        });
+    }
     let runtime = input.resolved_runtime();
     let (_, head, body) = input_weight_parts(input, runtime, true);
-    let groups = param_groups(m);
-    let experts = match (input.file_weights, group_formats(m, input.weight_precision)) {
-        (Some(w), _) if w.experts > 0 => w.experts as f64,
-        (None, Some(f)) => groups.experts * f.experts.bytes_per_weight(),
-        _ => body * groups.experts / (groups.experts + groups.layers).max(1.0),
-    };
+    let experts = super::runtime_memory::routed_expert_bytes(input);
     let picked = f64::from(shape.per_token.min(shape.routed)) / f64::from(shape.routed);
     let host_read = experts * picked;
     let kv = kv_cache_bytes(m, input.kv_precision, input.context_tokens, 1, 1);
     let rest = (body - experts).max(0.0) + head + kv;
     let host_bw = host.decode_gb_s(runtime) * 1e9;
-    let (host_bytes, gpu_s) = match gpu {
-        Some(g) => (host_read, rest / (input.decode_bandwidth_efficiency(runtime) * g.gpu.memory_bandwidth_gb_s * 1e9)),
-        None => (host_read + rest, 0.0),
-    };
-    let t = host_bytes / host_bw + gpu_s + f64::from(m.layers) * input.layer_overhead_s(runtime);
+    let t = (host_read + rest) / host_bw + f64::from(m.layers) * input.layer_overhead_s(runtime);
     Some(HostExpertDecode {
         host_experts_gib: experts / GIB,
-        host_gb_per_token: host_bytes / 1e9,
-        gpu_gb_per_token: if gpu.is_some() { rest / 1e9 } else { 0.0 },
+        host_gb_per_token: (host_read + rest) / 1e9,
+        gpu_gb_per_token: 0.0,
         host_decode_gb_s: host_bw / 1e9,
         decode_tokens_per_s: Some(1.0 / t),
         host_ram: None,

@@ -65,6 +65,7 @@ pub mod inputs;
 pub mod measured;
 mod memory;
 mod pipeline;
+pub mod placement;
 pub mod report;
 pub mod runtime_memory;
 pub mod search;
