@@ -252,6 +252,9 @@ fn result_text(s: &mut String, r: &PlanResult) {
         num(e.decode_total, "tok/s"),
         num(e.prefill, "tok/s")
     );
+    for c in &e.speed_caveats {
+        let _ = writeln!(s, "   speed caveat: {c}");
+    }
     if let Some(m) = &r.measured {
         let _ = writeln!(s, "   speed basis: {}", m.basis);
         if let Some(b) = &m.below_target {

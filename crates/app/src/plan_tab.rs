@@ -407,10 +407,13 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
                 .as_ref()
                 .and_then(|w| w.runtime)
                 .map_or_else(|| "runtime unknown".into(), |rt| rt.to_string());
-            ui.label(format!("{} ({runtime})", num(e.decode_per_user, 1))).on_hover_text(format!(
-                "{runtime}, {}; prefill {} tok/s",
+            // An unvalidated speed (no held row on this GPU maker) says so beside the figure.
+            let caveat = if e.speed_caveats.is_empty() { "" } else { " (unvalidated)" };
+            ui.label(format!("{} ({runtime}){caveat}", num(e.decode_per_user, 1))).on_hover_text(format!(
+                "{runtime}, {}; prefill {} tok/s{}",
                 r.precision,
-                num(e.prefill, 0)
+                num(e.prefill, 0),
+                e.speed_caveats.iter().fold(String::new(), |acc, c| acc + "\n" + c)
             ));
             let bound = if r.price_complete { "" } else { "≥ " };
             ui.label(e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}{c:.2}"))).on_hover_text(

@@ -4,7 +4,8 @@
 #![allow(clippy::wildcard_imports, reason = "the helpers of the llm_fit test root")]
 
 use super::*;
-use kraftwerk::estimate::llm::host::{HostMemory, host_expert_decode};
+use kraftwerk::estimate::llm::host::HostMemory;
+use kraftwerk::estimate::llm::placement::host_expert_decode;
 
 /// ktransformers' DeepSeek-V3/R1 tutorial, "V0.2" table:
 /// kvcache-ai/ktransformers doc/en/DeepseekR1_V3_tutorial.md@95009ea6856c0799e517e93cb12be5e8494bc7ce
@@ -142,8 +143,18 @@ fn experts_that_do_not_fit_the_builds_ram_have_no_decode_speed() {
 fn fit_names_the_placement_it_estimates() {
     // One RTX 3090 of the four (256 GiB of DDR4-3200 in eight channels).
     let build = crate::common::builds("4x-rtx-3090-wrx80-puget.rig.ron");
-    let base =
-        ["fit", &build, "--model", "gpt-oss-120b", "--precision", "mxfp4", "--runtime", "llama.cpp", "--parallel", "single"];
+    let base = [
+        "fit",
+        &build,
+        "--model",
+        "gpt-oss-120b",
+        "--precision",
+        "mxfp4",
+        "--runtime",
+        "llama.cpp",
+        "--parallel",
+        "single",
+    ];
     let json = |extra: &[&str]| -> serde_json::Value {
         let mut a = base.to_vec();
         a.extend_from_slice(extra);

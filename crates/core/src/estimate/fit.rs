@@ -111,7 +111,7 @@ pub struct BuildFit {
     pub links_unknown: Vec<usize>,
     /// Decode of an MoE model with every routed expert in the build's RAM under ktransformers,
     /// llama.cpp or ik_llama.cpp (`-ot exps=CPU`), on the build's channels, speed and sockets
-    /// ([`llm::host::host_expert_decode`]); `None` for a dense model, another runtime, or a
+    /// ([`llm::placement::host_expert_decode`]); `None` for a dense model, another runtime, or a
     /// build without CPU or memory.
     pub experts_in_ram: Option<llm::host::HostExpertDecode>,
     /// The fit of a MoE model the GPUs alone do not hold, run as llama.cpp's expert offload
@@ -251,7 +251,7 @@ fn experts_in_ram(input: &llm::FitInput, slots: &[GpuSlot], r: &Resolved<'_>) ->
     if !(rt == llm::Runtime::KTransformers || rt.is_llama_cpp_family()) || input.mode.is_training() {
         return None;
     }
-    let mut x = llm::host::host_expert_decode(input, slots.first(), host_memory(r)?)?;
+    let mut x = llm::placement::host_expert_decode(input, slots.first(), host_memory(r)?)?;
     // The same placement (every routed expert in RAM) bounded by the build's RAM.
     x.bound_by_ram(host_ram_gib(r).map(search::HostRam::of));
     Some(x)
@@ -437,14 +437,26 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     if let Some(p) = &placement {
         apply_placement(&mut fit, p, opts.llama_cpp.any());
     }
-    // The user's own placement decides the verdict: it runs or it does not.
+    // The user's own placement decides the verdict: it runs or it does not. So does
+    // ktransformers' (every routed expert in system RAM, the rest on the GPU): its GPU holds
+    // what ktransformers puts there, not every expert.
     let given = opts.llama_cpp.any();
-    let user_hybrid = placement.as_ref().filter(|p| given && p.is_hybrid());
+    let kt = input.resolved_runtime() == Runtime::KTransformers;
+    let user_hybrid = placement.as_ref().filter(|p| (given || kt) && p.is_hybrid());
     if fit.verdict == FitVerdict::DoesNotFit || user_hybrid.is_some() {
         let mut alternatives = search::alternatives(&input, &slots, host);
         search::bound_by_ram(&mut alternatives, ram);
         let hybrid = match user_hybrid {
-            Some(p) => p.runs().then(|| search::MoeOffload::of(p)).filter(|o| o.decode_tokens_per_s.is_some()),
+            Some(p) => p
+                .runs()
+                .then(|| {
+                    let mut o = search::MoeOffload::of(p);
+                    if kt {
+                        "ktransformers: every routed expert in system RAM, the rest on the GPU".clone_into(&mut o.args);
+                    }
+                    o
+                })
+                .filter(|o| o.decode_tokens_per_s.is_some()),
             None => expert_offload_fit(&input, &alternatives),
         };
         if user_hybrid.is_some_and(|p| !p.runs()) {
@@ -496,6 +508,10 @@ fn placement_of(
     flags: &llm::placement::LlamaCppFlags,
 ) -> Result<Option<llm::placement::PlacementEstimate>, FitBuildError> {
     let rt = input.resolved_runtime();
+    if rt == Runtime::KTransformers && !flags.any() && !input.mode.is_training() {
+        // ktransformers' placement: its optimize rules keep every routed expert on the CPU.
+        return Ok(llm::placement::all_experts_in_ram(input, &used[..1.min(used.len())], host, ram));
+    }
     if flags.any() {
         if !rt.is_llama_cpp_family() {
             return Err(FitBuildError::Parse(format!(

@@ -625,6 +625,10 @@ pub struct Evaluation {
     pub decode_total: Option<f64>,
     /// Prefill rate, tokens/s.
     pub prefill: Option<f64>,
+    /// Why the speed figures are unvalidated on this build's GPUs (a maker no held speed row was
+    /// measured on: [`llm::basis::not_measured_on`]); printed wherever the speed is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub speed_caveats: Vec<String>,
     /// The memory fit verdict says it fits.
     pub fits: bool,
     /// USD per million tokens (hardware over 3 years and electricity).
@@ -776,6 +780,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
             ev.decode_per_user = f.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s);
             ev.decode_total = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
             ev.prefill = f.fit.speed.as_ref().and_then(|s| s.prefill_tokens_per_s);
+            ev.speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);
             if !ev.fits && goal.users == 1 && !goal.is_training() {
                 hybrid(build, catalog, goal, &f, ev);
             }
@@ -860,6 +865,7 @@ fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: 
     });
     ev.decode_per_user = Some(decode);
     ev.decode_total = Some(decode);
+    ev.prefill = o.prefill_tokens_per_s;
 }
 
 /// Why a hybrid split runs at `used` where the goal asked for `asked`: llama.cpp, the runtime

@@ -25,19 +25,24 @@
 
 use super::calibration::{GIB, LAYER_SPLIT_HOP_S};
 use super::host::HostMemory;
+use super::host::{HostExpertDecode, HostRam, LLAMA_CPP_HOST_LAYER_OVERHEAD_S};
 use super::inputs::{FitInput, GpuSlot, Link, Runtime, pcie_lane_gb_s};
 use super::report::FitError;
 use super::runtime_memory::{DeviceRow, LLAMA_UBATCH, Layout, LlamaCppFit, keeps_margin, llama_cpp_search};
-use super::search::HostRam;
 use super::shape::kv_cache_bytes_layers;
+use super::shape::{input_weight_parts, kv_cache_bytes};
 use serde::Serialize;
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
-/// Fraction of the host link's per-direction bandwidth that llama.cpp's per-micro-batch copy of
-/// host-held weights reaches. Judgement until fitted: the weights sit in pageable (mmap'd)
-/// memory, which CUDA copies through a staging buffer at about half the pinned rate.
-pub const HOST_TO_GPU_COPY_EFFICIENCY: f64 = 0.5;
+/// The host link's per-direction bandwidth, as a multiple, at which llama.cpp's per-micro-batch
+/// copy of host-held weights moves the bytes of the experts uniform routing would touch.
+/// Fitted on one row (`tests/all/llm_fit/moe_2026.rs`, LC-15: gpt-oss-120b, one RTX 3090,
+/// `--n-cpu-moe 26 -ub 512`, pp4096 380.27 tok/s): 1.11. Above 1 because llama.cpp copies only
+/// the experts the micro-batch uses (PR 15346) and real routing touches fewer than uniform
+/// routing predicts; the weights sit in pinned `CUDA_Host` buffers, so the link runs near its
+/// rate. One row: a fitted figure, not a physical efficiency.
+pub const HOST_TO_GPU_COPY_EFFICIENCY: f64 = 1.11;
 
 /// An `-ot` / `--override-tensor` rule, `REGEX=BUFFER` (llama.cpp `common/arg.cpp`): tensors
 /// whose name the regular expression finds (C++ `std::regex_search`, here the `regex` crate's
@@ -499,6 +504,11 @@ fn estimate_placement(
     let e_bw = input.decode_bandwidth_efficiency(runtime);
     let host_bw = host.map(|h| h.decode_gb_s(runtime) * 1e9);
     let used_gpus = split.iter().filter(|c| **c > 0).count().max(1);
+    // Layers with weights or experts computed on the CPU pay the CPU back end's fixed cost too
+    // (llama.cpp family; ktransformers' constants are fitted with its own kernels).
+    let host_layers = (0..n).filter(|&l| l < first_gpu || (layout.is_moe(l) && host_of(l) > 0.0)).count() as f64;
+    let host_overhead_s =
+        if runtime.is_llama_cpp_family() { host_layers * LLAMA_CPP_HOST_LAYER_OVERHEAD_S } else { 0.0 };
     let step_s = |b: u32| -> Option<f64> {
         let (per_gpu, host_b) = reads(b);
         let on_gpus_s: f64 =
@@ -508,6 +518,7 @@ fn estimate_placement(
             on_gpus_s
                 + host_s
                 + f64::from(n) * input.layer_overhead_s(runtime)
+                + host_overhead_s
                 + (used_gpus - 1) as f64 * LAYER_SPLIT_HOP_S,
         )
     };
@@ -546,13 +557,18 @@ fn estimate_placement(
     } else {
         let all_gpu = super::estimate(input, gpus).ok().and_then(|r| r.speed).and_then(|s| s.prefill_tokens_per_s);
         let host_weights_b = host_experts_b + f64::from(first_gpu) * layout.dense_layer_b;
+        let link = gpus.iter().map(host_link_gb_s).fold(f64::INFINITY, f64::min);
         match all_gpu {
             None => (None, PrefillBound::Gpu),
             Some(p) if host_weights_b <= 0.0 => (Some(p), PrefillBound::Gpu),
             Some(p) => {
-                let link = gpus.iter().map(host_link_gb_s).fold(f64::INFINITY, f64::min);
                 let ub = ubatch.min(f64::from(input.context_tokens)).max(1.0);
-                let copy_s = host_weights_b / (HOST_TO_GPU_COPY_EFFICIENCY * link * 1e9);
+                // Only the experts the micro-batch's tokens are routed to are copied (llama.cpp
+                // PR 15346, "sched : copy only the used experts when offloading prompt
+                // processing"; ik_llama.cpp PR 698): uniform routing touches 1 - (1 - k/E)^ub.
+                let touched = experts_touched_fraction(input, ub as u32);
+                let copied = host_experts_b * touched + f64::from(first_gpu) * layout.dense_layer_b;
+                let copy_s = copied / (HOST_TO_GPU_COPY_EFFICIENCY * link * 1e9);
                 let compute_s = ub / p;
                 let bound = if copy_s > compute_s { PrefillBound::HostLink } else { PrefillBound::GpuWithCopies };
                 (Some(ub / (compute_s + copy_s)), bound)
@@ -605,6 +621,53 @@ pub fn all_experts_in_ram(
     let layers = input.model.layers;
     let flags = LlamaCppFlags { n_cpu_moe: Some(layers), ..LlamaCppFlags::default() };
     place(input, gpus, host, ram, &flags).ok()
+}
+
+/// Decode at batch 1 of `input` (an MoE model) with every routed expert in `host` memory and
+/// the rest on `gpu` (`None`: CPU only, everything read from host memory), under
+/// `input`'s runtime. With a GPU this is the placement `-ot exps=CPU`
+/// ([`super::placement::all_experts_in_ram`]): the same bytes and the same decode as any other
+/// placement, so putting experts back on the GPU is never slower. Each token reads `k/E` of the
+/// expert bytes from RAM (the experts it is routed to) and the rest of the layers, the LM head
+/// and the KV cache at the context from the GPU at the runtime's decode efficiency
+/// ([`FitInput::decode_bandwidth_efficiency`]); the two run one after the other per layer, plus
+/// the runtime's per-layer overhead. `None` for a dense model.
+pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMemory) -> Option<HostExpertDecode> {
+    let m = &input.model;
+    let shape = m.experts.as_ref().filter(|e| e.routed > 0)?;
+    if let Some(g) = gpu {
+        let p = all_experts_in_ram(input, std::slice::from_ref(g), Some(host), None)?;
+        return Some(HostExpertDecode {
+            host_experts_gib: p.host_experts_gib,
+            host_gb_per_token: p.host_gb_per_token,
+            gpu_gb_per_token: p.gpu_gb_per_token,
+            host_decode_gb_s: p.host_decode_gb_s.unwrap_or(0.0),
+            decode_tokens_per_s: p.decode_tokens_per_s,
+            host_ram: None,
+            fits_in_host_ram: None,
+        });
+    }
+    let runtime = input.resolved_runtime();
+    let (_, head, body) = input_weight_parts(input, runtime, true);
+    let experts = super::runtime_memory::routed_expert_bytes(input);
+    let picked = f64::from(shape.per_token.min(shape.routed)) / f64::from(shape.routed);
+    let host_read = experts * picked;
+    let kv = kv_cache_bytes(m, input.kv_precision, input.context_tokens, 1, 1);
+    let rest = (body - experts).max(0.0) + head + kv;
+    let host_bw = host.decode_gb_s(runtime) * 1e9;
+    // On the CPU alone every layer pays the CPU back end's fixed cost (llama.cpp family).
+    let per_layer =
+        if runtime.is_llama_cpp_family() { LLAMA_CPP_HOST_LAYER_OVERHEAD_S } else { input.layer_overhead_s(runtime) };
+    let t = (host_read + rest) / host_bw + f64::from(m.layers) * per_layer;
+    Some(HostExpertDecode {
+        host_experts_gib: experts / GIB,
+        host_gb_per_token: (host_read + rest) / 1e9,
+        gpu_gb_per_token: 0.0,
+        host_decode_gb_s: host_bw / 1e9,
+        decode_tokens_per_s: Some(1.0 / t),
+        host_ram: None,
+        fits_in_host_ram: None,
+    })
 }
 
 #[cfg(test)]

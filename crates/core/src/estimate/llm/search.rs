@@ -3,7 +3,7 @@
 //! CPU-offload split, each by running [`estimate`] on variations of the workload.
 
 use super::calibration::GIB;
-use super::host::HostMemory;
+pub use super::host::{HOST_DECODE_BANDWIDTH_EFFICIENCY, HOST_RAM_RESERVE_GIB, HostMemory, HostRam};
 use super::inputs::{FitInput, GpuSlot, Mode, Parallelism, Precision, Runtime};
 use super::placement;
 use super::report::FitVerdict;
@@ -17,11 +17,6 @@ pub const MAX_BATCH: u32 = 4096;
 
 /// Most GPUs of one kind the "how many GPUs" search tries (eight 8-GPU nodes).
 pub const MAX_GPUS_SEARCHED: u32 = 64;
-
-/// Fraction of the theoretical system-RAM bandwidth (channels × MT/s × 8 bytes) that llama.cpp
-/// CPU decode streams weights at. Judgement: STREAM-like reads on desktop and server platforms
-/// reach 60-80 % of theoretical; 0.6 is used for the matrix-vector kernels.
-pub const HOST_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.6;
 
 /// Weight precisions tried, best first, for a runtime family.
 pub fn candidate_precisions(runtime: Runtime) -> Vec<Precision> {
@@ -122,29 +117,6 @@ pub struct Offload {
     /// [`HOST_DECODE_BANDWIDTH_EFFICIENCY`] of the host bandwidth; `None` without a host
     /// bandwidth, or when the split does not fit the build's RAM.
     pub decode_tokens_per_s: Option<f64>,
-}
-
-/// System RAM kept for the operating system, the inference process itself and its buffers
-/// before offloaded weights, GiB. A stated planning parameter (judgement), not a measurement:
-/// a desktop Linux session with a browser uses a few GiB, and llama.cpp's own buffers are
-/// small beside the weights.
-pub const HOST_RAM_RESERVE_GIB: f64 = 8.0;
-
-/// The build's system RAM as the offload advice counts it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct HostRam {
-    /// Installed: kits x modules x module capacity, GiB (DRAM module capacities are binary:
-    /// a "32 GB" DIMM holds 32 GiB).
-    pub installed_gib: f64,
-    /// Left for offloaded weights after [`HOST_RAM_RESERVE_GIB`], GiB (never below 0).
-    pub available_gib: f64,
-}
-
-impl HostRam {
-    /// RAM of `installed_gib` with the reserve taken off.
-    pub fn of(installed_gib: f64) -> HostRam {
-        HostRam { installed_gib, available_gib: (installed_gib - HOST_RAM_RESERVE_GIB).max(0.0) }
-    }
 }
 
 /// Bounds the offload advice of `alt` by the build's RAM: a split that needs more system RAM
