@@ -443,6 +443,21 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let given = opts.llama_cpp.any();
     let kt = input.resolved_runtime() == Runtime::KTransformers;
     let user_hybrid = placement.as_ref().filter(|p| (given || kt) && p.is_hybrid());
+    // The user's own all-GPU placement (`-ngl 99`): llama.cpp's table decides, per device:
+    // fits, tight below llama-fit-params' 1024 MiB margin, does not fit above the free memory.
+    if let Some(p) = placement.as_ref().filter(|p| given && !p.is_hybrid()) {
+        for (g, r) in fit.gpus.iter_mut().zip(p.table.rows.iter().filter(|r| r.free_mib.is_some())) {
+            let free = r.free_mib.unwrap_or(0.0);
+            g.verdict = if r.self_mib() > free {
+                FitVerdict::DoesNotFit
+            } else if r.self_mib() + llm::runtime_memory::LLAMA_FIT_MARGIN_MIB > free {
+                FitVerdict::Tight
+            } else {
+                FitVerdict::Fits
+            };
+        }
+        fit.verdict = fit.gpus.iter().map(|g| g.verdict).max().unwrap_or(FitVerdict::DoesNotFit);
+    }
     if fit.verdict == FitVerdict::DoesNotFit || user_hybrid.is_some() {
         let mut alternatives = search::alternatives(&input, &slots, host);
         search::bound_by_ram(&mut alternatives, ram);
@@ -518,7 +533,7 @@ fn placement_of(
                 "--n-cpu-moe, -ot, --split-mode, --tensor-split and -ngl are llama.cpp flags; the runtime is {rt} (give --runtime llama.cpp or ik_llama.cpp)"
             )));
         }
-        return llm::placement::place(input, used, host, ram, flags)
+        return llm::placement::place_as_given(input, used, host, ram, flags)
             .map(Some)
             .map_err(|e| FitBuildError::Estimate(e.to_string()));
     }

@@ -424,6 +424,24 @@ pub fn place(
     Ok(estimate_placement(input, gpus, &layout, table, &mask, &split, (flags.split_mode, ubatch), host, ram))
 }
 
+/// [`place`] for flags a user gives llama.cpp by hand: llama.cpp keeps no margin of its own
+/// when it loads what it is told (the 1024 MiB margin is `llama-fit-params`' choice when it
+/// picks a placement), so the placement runs where every device's `self` fits its free memory.
+///
+/// # Errors
+/// As [`place`].
+pub fn place_as_given(
+    input: &FitInput,
+    gpus: &[GpuSlot],
+    host: Option<HostMemory>,
+    ram: Option<HostRam>,
+    flags: &LlamaCppFlags,
+) -> Result<PlacementEstimate, FitError> {
+    let mut p = place(input, gpus, host, ram, flags)?;
+    p.fits_gpus = p.table.rows.iter().filter_map(|r| r.free_mib.map(|f| r.self_mib() <= f)).all(|x| x);
+    Ok(p)
+}
+
 /// Row split: the layers' weights spread over the GPUs by `ts` (or evenly), KV cache and the
 /// output on the main GPU (GPU 0).
 fn row_split_rows(layout: &Layout<'_>, rows: &mut [DeviceRow], ts: Option<&TensorSplit>) {
