@@ -195,11 +195,10 @@ fn fit_names_the_placement_it_estimates() {
 #[test]
 fn user_placements_are_judged_by_llama_cpps_table() {
     let cat = kraftwerk::catalog::builtin().expect("catalog");
-    let m = cat.model("qwen3-32b").expect("qwen3-32b").clone();
-    let i = infer(m, Precision::Q4_K_M, 4096, Runtime::LlamaCpp);
+    let qwen = infer(cat.model("qwen3-32b").expect("qwen3-32b").clone(), Precision::Q4_K_M, 4096, Runtime::LlamaCpp);
     let card = [GpuSlot::new(cat.gpu("amd-radeon-rx-7900-xt").cloned().expect("7900 XT"))];
     let flags = llm::placement::LlamaCppFlags { n_gpu_layers: Some(99), ..Default::default() };
-    let p = llm::placement::place_as_given(&i, &card, None, None, &flags).expect("placement");
+    let p = llm::placement::place_as_given(&qwen, &card, None, None, &flags).expect("placement");
     assert!(p.fits_gpus && !p.is_hybrid(), "{:?}", p.table);
     let oss = infer(cat.model("gpt-oss-120b").expect("gpt-oss").clone(), Precision::Mxfp4, 4096, Runtime::LlamaCpp);
     let one = [GpuSlot::new(cat.gpu("nvidia-geforce-rtx-3090").cloned().expect("3090"))];
