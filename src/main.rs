@@ -1,7 +1,7 @@
 //! `kraftwerk`: with no subcommand opens the desktop app; subcommands are the CLI.
 
 use clap::Parser;
-use kraftwerk::cli::{Cli, run};
+use kraftwerk::cli::{Cli, llama_cpp_spellings, run};
 use std::process::ExitCode;
 
 /// mimalloc instead of the system allocator: the catalog load at start allocates hundreds of
@@ -11,7 +11,8 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // llama.cpp's one-dash flags (`-ngl`, `-ot`, `-sm`, `-ts`) after `fit`, as their long forms.
+    let cli = Cli::parse_from(llama_cpp_spellings(std::env::args_os()));
     match cli.command {
         // The one place a command's outcome becomes an exit code and its error is printed
         // (`kraftwerk::cli::error` has the table).

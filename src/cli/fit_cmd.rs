@@ -120,6 +120,29 @@ pub struct FitArgs {
     /// the file's own names.
     #[arg(long, requires = "measured", value_name = "GPU_ID")]
     pub measured_gpu: Option<String>,
+    /// llama.cpp `-ngl` / `--n-gpu-layers`: layers on the GPUs (default all, or the placement
+    /// llama-fit-params would pick when no placement flag is given).
+    #[arg(long = "n-gpu-layers", visible_alias = "ngl")]
+    pub n_gpu_layers: Option<u32>,
+    /// llama.cpp `--n-cpu-moe N`: keep the routed experts of layers 0..N in system RAM;
+    /// memory per device, decode and prefill are estimated for exactly that placement.
+    #[arg(long = "n-cpu-moe", visible_alias = "ncmoe")]
+    pub n_cpu_moe: Option<u32>,
+    /// llama.cpp `-ot` / `--override-tensor REGEX=CPU` on routed-expert tensors
+    /// (`blk.N.ffn_{gate,up,down}_exps.weight`), e.g. `exps=CPU` or
+    /// `blk\.(2[0-9])\.ffn_.*_exps=CPU`; repeat for several rules.
+    #[arg(long = "override-tensor", visible_alias = "ot")]
+    pub override_tensor: Vec<crate::estimate::llm::placement::TensorOverride>,
+    /// llama.cpp `--split-mode`: layer (default) or row.
+    #[arg(long = "split-mode", visible_alias = "sm")]
+    pub split_mode: Option<crate::estimate::llm::placement::SplitMode>,
+    /// llama.cpp `--tensor-split a,b,...`: the proportion of the model per GPU.
+    #[arg(long = "tensor-split", visible_alias = "ts")]
+    pub tensor_split: Option<crate::estimate::llm::placement::TensorSplit>,
+    /// llama.cpp `-ub` / `--ubatch-size`: tokens per micro-batch (default 512); with experts in
+    /// system RAM each micro-batch copies them to the GPU once, so it sets the prefill.
+    #[arg(long = "ubatch-size", visible_alias = "ub")]
+    pub ubatch_size: Option<u32>,
     /// Cloud price to compare with, USD per hour (default A100 80 GB at 1.60).
     #[arg(long)]
     pub cloud_usd_per_hour: Option<f64>,
@@ -171,6 +194,14 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
             epochs: a.epochs,
             global_batch: a.global_batch,
         },
+        llama_cpp: crate::estimate::llm::placement::LlamaCppFlags {
+            n_gpu_layers: a.n_gpu_layers,
+            n_cpu_moe: a.n_cpu_moe,
+            overrides: a.override_tensor.clone(),
+            split_mode: a.split_mode.unwrap_or_default(),
+            tensor_split: a.tensor_split.clone(),
+            ubatch: a.ubatch_size,
+        },
     };
     if let Some(t) = a.dataset_tokens.filter(|t| !(t.is_finite() && *t > 0.0)) {
         return Err(bad(format!("--dataset-tokens {t}: give a positive number of tokens")));
@@ -209,7 +240,7 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         print_used_prices(&result);
         print_stale_prices(&result, &build.pricing_catalog(&catalog));
     } else if let Some(alt) = &result.alternatives {
-        print_alternatives(alt, &result.fit);
+        print_alternatives(alt, &result.fit, result.placement.as_ref());
         // A training run that does not fit: its framework's advice (sharding, offload, 8-bit
         // optimizer, checkpointing) is what would fit.
         if let Some(t) = &result.fit.training {
@@ -372,4 +403,29 @@ fn print_measured(r: &MeasuredReport, result: &BuildFit) {
         (Some(k), Some(p)) => outln!("  corrected prefill: {p:.0} tok/s (x {k:.2})"),
         _ => outln!("  corrected prefill: not known (no prompt test with a known estimate)"),
     }
+}
+
+/// llama.cpp spells its flags with one dash and several letters (`-ngl`, `-ot`, `-sm`, `-ts`,
+/// `-ncmoe`), which clap reads as bundles of short flags. After `fit` those spellings become the
+/// long flags they stand for, so a llama.cpp command line can be pasted as it is.
+pub fn llama_cpp_spellings(args: impl IntoIterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    let is_fit = args.iter().skip(1).find(|a| !a.to_string_lossy().starts_with('-')).is_some_and(|a| a == "fit");
+    if !is_fit {
+        return args;
+    }
+    args.into_iter()
+        .map(|a| {
+            let long = match a.to_str() {
+                Some("-ngl") => "--n-gpu-layers",
+                Some("-ot") => "--override-tensor",
+                Some("-sm") => "--split-mode",
+                Some("-ts") => "--tensor-split",
+                Some("-ncmoe") => "--n-cpu-moe",
+                Some("-ub") => "--ubatch-size",
+                _ => return a,
+            };
+            std::ffi::OsString::from(long)
+        })
+        .collect()
 }

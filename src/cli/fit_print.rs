@@ -235,7 +235,11 @@ pub(super) fn print_vllm_pool(p: &crate::estimate::llm::vllm_memory::VllmKvPool,
 pub(super) fn print_llama_cpp_table(t: &crate::estimate::llm::runtime_memory::LlamaCppFit) {
     outln!(
         "  llama.cpp memory breakdown [MiB] ({}):",
-        if t.fits { "every GPU keeps 1024 MiB free" } else { "does not keep 1024 MiB free even with everything moved" }
+        if t.fits {
+            "every GPU keeps 1024 MiB free"
+        } else {
+            "a GPU keeps less than the 1024 MiB llama.cpp leaves free"
+        }
     );
     outln!("    {:<40} {:>8} {:>8} {:>8} {:>8} {:>8}", "device", "free", "self", "model", "context", "compute");
     for r in &t.rows {
@@ -259,10 +263,10 @@ pub(super) fn print_llama_cpp_table(t: &crate::estimate::llm::runtime_memory::Ll
 pub(super) fn print_experts_in_ram_fit(o: &search::MoeOffload, result: &BuildFit) {
     let f = &result.fit;
     outln!(
-        "  the GPUs alone do not hold it; {} with the routed experts of {} layers in system RAM (--n-cpu-moe {}): {:.1} GiB of experts in RAM{}",
+        "  the GPUs alone do not hold it; {} with the routed experts of {} layers in system RAM ({}): {:.1} GiB of experts in RAM{}",
         f.runtime_label,
         o.cpu_moe_layers,
-        o.cpu_moe_layers,
+        o.args,
         o.host_experts_gib,
         result
             .alternatives
@@ -277,9 +281,17 @@ pub(super) fn print_experts_in_ram_fit(o: &search::MoeOffload, result: &BuildFit
             result.host_bandwidth_gb_s.map_or_else(String::new, |b| format!(" ({b:.0} GB/s theoretical)"))
         );
     }
+    match o.prefill_tokens_per_s {
+        Some(p) => outln!(
+            "  prefill ({}): about {p:.0} tok/s, bounded by copying the experts in RAM over the host link per {}-token micro-batch",
+            f.runtime,
+            crate::estimate::llm::runtime_memory::LLAMA_UBATCH
+        ),
+        None => outln!("  prefill ({}): unknown", f.runtime),
+    }
     // llama.cpp's own table (its -ngl / --n-cpu-moe for these GPUs), as the one plan to run.
     if let (Some(t), Some(alt)) = (&f.llama_cpp, &result.alternatives) {
-        print_llama_cpp_plan(t, alt, &ram_has);
+        print_llama_cpp_plan(t, alt, &ram_has, result.placement.as_ref());
     }
     if let Some(c) = &result.cost {
         outln!("  hardware: {}", usd(c.hardware_usd));
@@ -299,7 +311,11 @@ fn ram_has(ram: &search::HostRam) -> String {
     )
 }
 
-pub(super) fn print_alternatives(alt: &Alternatives, f: &FitReport) {
+pub(super) fn print_alternatives(
+    alt: &Alternatives,
+    f: &FitReport,
+    placement: Option<&crate::estimate::llm::placement::PlacementEstimate>,
+) {
     outln!("  does not fit; what would fit instead:");
     let mut any = false;
     if let Some(p) = alt.precision.filter(|p| *p != f.weight_precision) {
@@ -328,7 +344,7 @@ pub(super) fn print_alternatives(alt: &Alternatives, f: &FitReport) {
     // llama.cpp: the per-device table above is the one plan (its -ngl / --n-cpu-moe / -ts);
     // the search's other splits are not printed beside it.
     if let Some(t) = &f.llama_cpp {
-        any |= print_llama_cpp_plan(t, alt, &has);
+        any |= print_llama_cpp_plan(t, alt, &has, placement);
     } else {
         any |= print_offload_alternatives(alt, &has);
     }
@@ -353,6 +369,7 @@ pub(super) fn print_llama_cpp_plan(
     t: &crate::estimate::llm::runtime_memory::LlamaCppFit,
     alt: &Alternatives,
     has: &dyn Fn(&search::HostRam) -> String,
+    placement: Option<&crate::estimate::llm::placement::PlacementEstimate>,
 ) -> bool {
     if !t.fits || (t.n_gpu_layers == 0 && t.n_cpu_moe == 0) {
         return false;
@@ -372,31 +389,19 @@ pub(super) fn print_llama_cpp_plan(
         );
         return false;
     }
-    // The search's decode, where it estimated this same split.
-    let decode = alt
-        .moe_offload
-        .as_ref()
-        .filter(|o| t.n_cpu_moe > 0 && o.cpu_moe_layers == t.n_cpu_moe)
-        .and_then(|o| o.decode_tokens_per_s)
-        .or_else(|| {
-            alt.offload
-                .as_ref()
-                .filter(|o| t.n_cpu_moe == 0 && o.gpu_layers == t.n_gpu_layers)
-                .and_then(|o| o.decode_tokens_per_s)
-        });
+    // The decode and prefill of this same placement (one estimate: `BuildFit::placement`).
+    let p = placement.filter(|p| p.table.args == t.args);
     outln!(
         "  - llama.cpp with the arguments above ({}): {host_gib:.1} GiB in system RAM{}, {}",
         t.args,
         alt.host_ram.as_ref().map_or_else(|| " (the build names no memory)".to_owned(), |r| format!("; {}", has(r))),
-        match (decode, &alt.moe_offload) {
-            (Some(v), _) => format!("about {v:.1} tok/s decode"),
-            // The decode is estimated for the search's expert split, which counts memory its
-            // own way; said, not hidden.
-            (None, Some(o)) if t.n_cpu_moe > 0 && o.decode_tokens_per_s.is_some() => format!(
-                "decode estimated for --n-cpu-moe {} (the expert split's own memory count), not for this table's {}",
-                o.cpu_moe_layers, t.n_cpu_moe
+        match p.and_then(|p| p.decode_tokens_per_s.map(|d| (d, p.prefill_tokens_per_s))) {
+            Some((d, Some(pf))) => format!("about {d:.1} tok/s decode, {pf:.0} tok/s prefill"),
+            Some((d, None)) => format!("about {d:.1} tok/s decode, prefill unknown"),
+            None => format!(
+                "decode unknown ({})",
+                p.and_then(|p| p.unknown_because.clone()).unwrap_or_else(|| "not estimated for this split".to_owned())
             ),
-            (None, _) => "decode not estimated for this split".to_owned(),
         }
     );
     true
@@ -439,14 +444,14 @@ pub(super) fn print_offload_alternatives(alt: &Alternatives, has: &dyn Fn(&searc
         if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
             outln!(
                 "  - not llama.cpp MoE expert offload on this build: --n-cpu-moe {} needs {:.0} GiB of system RAM for the experts; {}",
-                o.cpu_moe_layers,
+                o.n_cpu_moe,
                 o.host_experts_gib,
                 has(ram)
             );
         } else {
             outln!(
                 "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
-                o.cpu_moe_layers,
+                o.n_cpu_moe,
                 o.host_experts_gib,
                 o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s decode"))
             );

@@ -277,6 +277,9 @@ fn result_text(s: &mut String, r: &PlanResult) {
             num(e.decode_total, "tok/s"),
             num(e.prefill, "tok/s")
         );
+        for c in &e.speed_caveats {
+            let _ = writeln!(s, "   speed caveat: {c}");
+        }
     }
     if let Some(m) = &r.measured {
         let _ = writeln!(s, "   speed basis: {}", m.basis);
@@ -289,7 +292,7 @@ fn result_text(s: &mut String, r: &PlanResult) {
             s,
             "   hybrid CPU+GPU ({} --n-cpu-moe {}): the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB installed), read at {:.0} GB/s ({} channels of {} MT/s)",
             h.runtime,
-            h.cpu_moe_layers,
+            h.n_cpu_moe,
             h.cpu_moe_layers,
             h.host_experts_gib,
             h.host_ram_gib,

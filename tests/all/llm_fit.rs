@@ -74,7 +74,10 @@ fn mistral_7b() -> LlmModel {
     model("mistral-7b-v0.1", 7.24, None, 32, 4096, 32, 8, 128, 14336, 32000, 8192, a)
 }
 fn mixtral() -> LlmModel {
-    model("mixtral-8x7b", 46.7, Some(12.9), 32, 4096, 32, 8, 128, 14336, 32000, 32768, Attention::Full)
+    let mut m = model("mixtral-8x7b", 46.7, Some(12.9), 32, 4096, 32, 8, 128, 14336, 32000, 32768, Attention::Full);
+    // catalog/models.ron's Mixtral 8x7B expert shape (config.json: 8 local experts, 2 per token).
+    m.experts = Some(kraftwerk::catalog::Experts { routed: 8, per_token: 2, intermediate: 14336, layers: 32 });
+    m
 }
 fn gemma2_27b() -> LlmModel {
     let a = Attention::Alternating { window: 4096 };
@@ -731,6 +734,7 @@ fn serving_h100() -> Gpu {
 }
 mod current;
 mod decode_2025;
+mod moe_2026;
 mod offload;
 #[path = "llm_fit/parallel.rs"]
 mod parallel;

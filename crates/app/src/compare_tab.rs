@@ -116,6 +116,9 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, compare: &mut CompareView, out:
             if let Some(n) = &b.fit_note {
                 ui.weak(format!("{}: {n}", b.name));
             }
+            for c in &b.speed_caveats {
+                ui.weak(format!("{}: speed caveat: {c}", b.name));
+            }
         }
     });
 }

@@ -597,12 +597,18 @@ fn alternatives(ui: &mut egui::Ui, alt: &Alternatives, f: &FitReport) {
         if o.fits_in_host_ram == Some(false) {
             ui.label(format!(
                 "• not MoE expert offload here: --n-cpu-moe {} needs {:.0} GiB of system RAM; this build has {installed:.0} GiB",
-                o.cpu_moe_layers, o.host_experts_gib
+                o.n_cpu_moe, o.host_experts_gib
             ));
         } else {
             ui.label(format!(
-                "• llama.cpp --n-cpu-moe {} ({:.1} GiB of experts in system RAM)",
-                o.cpu_moe_layers, o.host_experts_gib
+                "• llama.cpp --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
+                o.n_cpu_moe,
+                o.host_experts_gib,
+                match (o.decode_tokens_per_s, o.prefill_tokens_per_s) {
+                    (Some(d), Some(p)) => format!(": about {d:.1} tok/s decode, {p:.0} tok/s prefill"),
+                    (Some(d), None) => format!(": about {d:.1} tok/s decode, prefill unknown"),
+                    _ => String::new(),
+                }
             ));
         }
     }

@@ -336,7 +336,7 @@ fn parts_lists(ui: &mut egui::Ui, out: &PlanOutcome) {
                 if let Some(h) = &r.eval.hybrid {
                     ui.label(format!(
                         "Hybrid CPU+GPU ({} --n-cpu-moe {}): the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB), read at {:.0} GB/s ({} channels of {} MT/s).",
-                        h.runtime, h.cpu_moe_layers, h.cpu_moe_layers, h.host_experts_gib, h.host_ram_gib, h.host_bandwidth_gb_s, h.channels, h.speed_mt_s
+                        h.runtime, h.n_cpu_moe, h.cpu_moe_layers, h.host_experts_gib, h.host_ram_gib, h.host_bandwidth_gb_s, h.channels, h.speed_mt_s
                     ));
                     if let Some(n) = &h.precision_note {
                         ui.label(format!("Precision: {n}."));
@@ -407,10 +407,13 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
                 .as_ref()
                 .and_then(|w| w.runtime)
                 .map_or_else(|| "runtime unknown".into(), |rt| rt.to_string());
-            ui.label(format!("{} ({runtime})", num(e.decode_per_user, 1))).on_hover_text(format!(
-                "{runtime}, {}; prefill {} tok/s",
+            // An unvalidated speed (no held row on this GPU maker) says so beside the figure.
+            let caveat = if e.speed_caveats.is_empty() { "" } else { " (unvalidated)" };
+            ui.label(format!("{} ({runtime}){caveat}", num(e.decode_per_user, 1))).on_hover_text(format!(
+                "{runtime}, {}; prefill {} tok/s{}",
                 r.precision,
-                num(e.prefill, 0)
+                num(e.prefill, 0),
+                e.speed_caveats.iter().fold(String::new(), |acc, c| acc + "\n" + c)
             ));
             let bound = if r.price_complete { "" } else { "≥ " };
             ui.label(e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}{c:.2}"))).on_hover_text(

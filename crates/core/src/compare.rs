@@ -62,6 +62,10 @@ pub struct BuildSummary {
     pub usd_per_million_tokens: Option<f64>,
     /// Why the fit figures are missing, if they are.
     pub fit_note: Option<String>,
+    /// Why the decode figure is unvalidated on this build's GPUs (a GPU maker no held speed row
+    /// was measured on, [`crate::estimate::llm::basis::not_measured_on`]); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub speed_caveats: Vec<String>,
     /// Whether the checker's verdict is INCOMPLETE (a required part is not chosen).
     pub incomplete: bool,
     /// Rules that could report an error for this build and did not run (a figure they need is
@@ -132,6 +136,7 @@ impl BuildSummary {
         };
         let opts = FitOptions { model: model.map(str::to_owned), ..FitOptions::default() };
         let (mut fit_verdict, mut tokens_per_s, mut usd_per_million_tokens, mut fit_note) = (None, None, None, None);
+        let mut speed_caveats = Vec::new();
         match fit::for_build(build, catalog, &opts) {
             Ok(f) => {
                 let v = f.fit.verdict.to_string();
@@ -140,6 +145,7 @@ impl BuildSummary {
                     tokens_per_s = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
                     usd_per_million_tokens = f.cost.as_ref().and_then(|c| c.usd_per_million_tokens);
                     fit_note.clone_from(&f.cost_error);
+                    speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);
                 }
                 fit_verdict = Some(v);
             }
@@ -162,6 +168,7 @@ impl BuildSummary {
             tokens_per_s,
             usd_per_million_tokens,
             fit_note,
+            speed_caveats,
             incomplete: report.coverage.incomplete(),
             unverified_rules: report.coverage.unverified.iter().map(|r| (*r).to_owned()).collect(),
         }
@@ -333,6 +340,9 @@ impl Comparison {
         for b in &self.builds {
             if let Some(n) = &b.fit_note {
                 let _ = writeln!(s, "{}: {n}", b.name);
+            }
+            for c in &b.speed_caveats {
+                let _ = writeln!(s, "{}: speed caveat: {c}", b.name);
             }
         }
         let _ = writeln!(s, "* the builds differ in this figure");

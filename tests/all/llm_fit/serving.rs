@@ -39,7 +39,7 @@ fn does_not_fit_says_what_would() {
     let card = slots(&rtx_4090(), 1);
     let r = llm::estimate(&i, &card).expect("estimate");
     assert_eq!(r.verdict, FitVerdict::DoesNotFit);
-    let alt = llm::search::alternatives(&i, &card, Some(89.6));
+    let alt = llm::search::alternatives(&i, &card, Some(ddr5_5600_dual()));
     // No vLLM precision puts 70B on 24 GB; 4 x 24 GB with tensor parallel in BF16 does not
     // either (141 GB of weights), 8 do.
     assert_eq!(alt.precision, None);
@@ -275,7 +275,7 @@ fn moe_expert_offload_and_gpu_memory_utilization() {
     let i = infer(mixtral(), Precision::Q4_K_M, 8192, Runtime::LlamaCpp);
     assert_eq!(llm::estimate(&i, &card).expect("estimate").verdict, FitVerdict::DoesNotFit);
     let host_bw = Some(89.6); // two channels of DDR5-5600: 2 x 5600 x 8 / 1000 GB/s
-    let moe = llm::search::llama_cpp_moe_offload(&i, &card, host_bw).expect("MoE offload");
+    let moe = llm::search::llama_cpp_moe_offload(&i, &card, Some(ddr5_5600_dual())).expect("MoE offload");
     assert!(moe.cpu_moe_layers > 0 && moe.cpu_moe_layers < 32, "{moe:?}");
     let layers = llm::search::llama_cpp_offload(&i, &card, host_bw).expect("layer offload");
     let (a, b) = (moe.decode_tokens_per_s.expect("moe decode"), layers.decode_tokens_per_s.expect("decode"));
@@ -290,7 +290,7 @@ fn moe_expert_offload_and_gpu_memory_utilization() {
         llm::search::llama_cpp_moe_offload(
             &infer(llama31_70b(), Precision::Q4_K_M, 8192, Runtime::LlamaCpp),
             &card,
-            host_bw
+            Some(ddr5_5600_dual())
         )
         .is_none()
     );
@@ -302,4 +302,9 @@ fn moe_expert_offload_and_gpu_memory_utilization() {
     assert!((h90 - 2.4).abs() < 1e-9 && (h95 - 1.2).abs() < 1e-9, "{h90} {h95}");
     v.gpu_memory_utilization = Some(1.5);
     assert!(llm::estimate(&v, &card).is_err());
+}
+
+/// Two channels of DDR5-5600 on one socket (89.6 GB/s theoretical).
+fn ddr5_5600_dual() -> llm::host::HostMemory {
+    llm::host::HostMemory { channels_per_socket: 2, speed_mt_s: 5600, sockets: 1 }
 }

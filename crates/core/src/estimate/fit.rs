@@ -73,6 +73,10 @@ pub struct FitOptions {
     pub gradient_accumulation: Option<u32>,
     /// Training: what the run is for (dataset tokens, epochs, global batch).
     pub train_plan: llm::train::TrainPlan,
+    /// The user's llama.cpp placement flags (`-ngl`, `--n-cpu-moe`, `-ot REGEX=CPU`,
+    /// `--split-mode`, `--tensor-split`), parsed; empty: the placement `llama-fit-params` would
+    /// pick ([`llm::placement::searched`]).
+    pub llama_cpp: llm::placement::LlamaCppFlags,
 }
 
 /// Why a fit could not be estimated (bad input, not "does not fit").
@@ -121,7 +125,7 @@ pub struct BuildFit {
     pub links_unknown: Vec<usize>,
     /// Decode of an MoE model with every routed expert in the build's RAM under ktransformers,
     /// llama.cpp or ik_llama.cpp (`-ot exps=CPU`), on the build's channels, speed and sockets
-    /// ([`llm::host::host_expert_decode`]); `None` for a dense model, another runtime, or a
+    /// ([`llm::placement::host_expert_decode`]); `None` for a dense model, another runtime, or a
     /// build without CPU or memory.
     pub experts_in_ram: Option<llm::host::HostExpertDecode>,
     /// The fit of a MoE model the GPUs alone do not hold, run as llama.cpp's expert offload
@@ -133,6 +137,13 @@ pub struct BuildFit {
     /// say "fits with experts in system RAM" and `cost` is the build's at this decode.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fits_with_experts_in_ram: Option<search::MoeOffload>,
+    /// The llama.cpp-family placement estimated (the user's flags, else the one
+    /// `llama-fit-params` picks): memory per device, decode and prefill of exactly that
+    /// placement ([`llm::placement::place`]). Where it puts experts or layers in system RAM,
+    /// `fit.speed`'s decode and prefill are this placement's. `None` for other runtimes
+    /// (ktransformers: see `experts_in_ram`) and for training.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<llm::placement::PlacementEstimate>,
 }
 
 impl BuildFit {
@@ -254,7 +265,8 @@ fn experts_in_ram(input: &llm::FitInput, slots: &[GpuSlot], r: &Resolved<'_>) ->
     if !(rt == llm::Runtime::KTransformers || rt.is_llama_cpp_family()) || input.mode.is_training() {
         return None;
     }
-    let mut x = llm::host::host_expert_decode(input, slots.first(), host_memory(r)?)?;
+    let mut x = llm::placement::host_expert_decode(input, slots.first(), host_memory(r)?)?;
+    // The same placement (every routed expert in RAM) bounded by the build's RAM.
     x.bound_by_ram(host_ram_gib(r).map(search::HostRam::of));
     Some(x)
 }
@@ -495,16 +507,58 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
 pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<BuildFit, FitBuildError> {
     let input = input_for(build, catalog, opts)?;
     let slots = gpu_slots(build, catalog);
-    let fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
+    let mut fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
     let r = build.resolve(catalog);
     let host_bw = host_bandwidth_gb_s(&r);
+    let host = host_memory(&r);
+    let ram = host_ram_gib(&r).map(search::HostRam::of);
     let all = llm::plan_gpus(&slots, input.nodes);
     let used = &all[..(input.parallelism.degree() as usize).min(all.len())];
     let curve = search::memory_vs_context(&input, used, CONTEXT_CURVE_POINTS);
-    if fit.verdict == FitVerdict::DoesNotFit {
-        let mut alternatives = search::alternatives(&input, &slots, host_bw);
-        search::bound_by_ram(&mut alternatives, host_ram_gib(&r).map(search::HostRam::of));
-        let hybrid = expert_offload_fit(&input, &alternatives);
+    let placement = placement_of(&input, used, host, ram, &opts.llama_cpp)?;
+    if let Some(p) = &placement {
+        apply_placement(&mut fit, p, opts.llama_cpp.any());
+    }
+    // The user's own placement decides the verdict: it runs or it does not. So does
+    // ktransformers' (every routed expert in system RAM, the rest on the GPU): its GPU holds
+    // what ktransformers puts there, not every expert.
+    let given = opts.llama_cpp.any();
+    let kt = input.resolved_runtime() == Runtime::KTransformers;
+    let user_hybrid = placement.as_ref().filter(|p| (given || kt) && p.is_hybrid());
+    // The user's own all-GPU placement (`-ngl 99`): llama.cpp's table decides, per device:
+    // fits, tight below llama-fit-params' 1024 MiB margin, does not fit above the free memory.
+    if let Some(p) = placement.as_ref().filter(|p| given && !p.is_hybrid()) {
+        for (g, r) in fit.gpus.iter_mut().zip(p.table.rows.iter().filter(|r| r.free_mib.is_some())) {
+            let free = r.free_mib.unwrap_or(0.0);
+            g.verdict = if r.self_mib() > free {
+                FitVerdict::DoesNotFit
+            } else if r.self_mib() + llm::runtime_memory::LLAMA_FIT_MARGIN_MIB > free {
+                FitVerdict::Tight
+            } else {
+                FitVerdict::Fits
+            };
+        }
+        fit.verdict = fit.gpus.iter().map(|g| g.verdict).max().unwrap_or(FitVerdict::DoesNotFit);
+    }
+    if fit.verdict == FitVerdict::DoesNotFit || user_hybrid.is_some() {
+        let mut alternatives = search::alternatives(&input, &slots, host);
+        search::bound_by_ram(&mut alternatives, ram);
+        let hybrid = match user_hybrid {
+            Some(p) => p
+                .runs()
+                .then(|| {
+                    let mut o = search::MoeOffload::of(p);
+                    if kt {
+                        "ktransformers: every routed expert in system RAM, the rest on the GPU".clone_into(&mut o.args);
+                    }
+                    o
+                })
+                .filter(|o| o.decode_tokens_per_s.is_some()),
+            None => expert_offload_fit(&input, &alternatives),
+        };
+        if user_hybrid.is_some_and(|p| !p.runs()) {
+            fit.verdict = FitVerdict::DoesNotFit;
+        }
         let (cost, cost_error) = match hybrid.as_ref().and_then(|o| o.decode_tokens_per_s) {
             Some(decode) => cost_of(build, catalog, &input, Some(decode), opts),
             None => (None, Some("not estimated: the workload does not fit".into())),
@@ -520,6 +574,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             links_unknown: links_unknown(build, catalog),
             experts_in_ram: experts_in_ram(&input, &slots, &r),
             fits_with_experts_in_ram: hybrid,
+            placement,
         });
     }
 
@@ -541,7 +596,66 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         links_unknown: links_unknown(build, catalog),
         experts_in_ram: experts_in_ram(&input, &slots, &r),
         fits_with_experts_in_ram: None,
+        placement,
     })
+}
+
+/// The llama.cpp-family placement of `input` on `used`: the user's flags when given (refused
+/// for runtimes outside the llama.cpp family), else the one `llama-fit-params` picks.
+fn placement_of(
+    input: &FitInput,
+    used: &[GpuSlot],
+    host: Option<llm::host::HostMemory>,
+    ram: Option<search::HostRam>,
+    flags: &llm::placement::LlamaCppFlags,
+) -> Result<Option<llm::placement::PlacementEstimate>, FitBuildError> {
+    let rt = input.resolved_runtime();
+    if rt == Runtime::KTransformers && !flags.any() && !input.mode.is_training() {
+        // ktransformers' placement: its optimize rules keep every routed expert on the CPU.
+        return Ok(llm::placement::all_experts_in_ram(input, &used[..1.min(used.len())], host, ram));
+    }
+    if flags.any() {
+        if !rt.is_llama_cpp_family() {
+            return Err(FitBuildError::Parse(format!(
+                "--n-cpu-moe, -ot, --split-mode, --tensor-split and -ngl are llama.cpp flags; the runtime is {rt} (give --runtime llama.cpp or ik_llama.cpp)"
+            )));
+        }
+        return llm::placement::place_as_given(input, used, host, ram, flags)
+            .map(Some)
+            .map_err(|e| FitBuildError::Estimate(e.to_string()));
+    }
+    if !rt.is_llama_cpp_family() || input.mode.is_training() {
+        return Ok(None);
+    }
+    Ok(llm::placement::searched(input, used, host, ram))
+}
+
+/// Makes `fit` say what placement `p` does: its llama.cpp table where the user gave flags (or
+/// the runtime is llama.cpp), and, where `p` keeps experts or layers in system RAM, its decode
+/// and prefill in place of the all-GPU figures (`None` where unknown).
+fn apply_placement(fit: &mut FitReport, p: &llm::placement::PlacementEstimate, given: bool) {
+    if given || fit.llama_cpp.is_some() {
+        fit.llama_cpp = Some(p.table.clone());
+    }
+    if !p.is_hybrid() && !given {
+        return;
+    }
+    // An unknown decode (no memory in the build, RAM too small, row split) leaves no speed.
+    let (Some(d1), Some(db)) = (p.decode_tokens_per_s, p.decode_batch_tokens_per_s) else {
+        fit.speed = None;
+        return;
+    };
+    if let Some(s) = fit.speed.as_mut() {
+        let ctx = f64::from(fit.context_tokens);
+        s.decode_batch1_tokens_per_s = d1;
+        s.decode_batch_tokens_per_s = db;
+        s.decode_per_sequence_tokens_per_s = db / f64::from(fit.batch.max(1));
+        s.bytes_per_token_gb = p.gpu_gb_per_token + p.host_gb_per_token;
+        s.prefill_tokens_per_s = p.prefill_tokens_per_s;
+        s.time_to_first_token_s = p.prefill_tokens_per_s.map(|v| ctx / v);
+        s.prefill_pipelined_tokens_per_s = p.prefill_tokens_per_s;
+        s.prefill_packed_tokens_per_s = p.prefill_tokens_per_s;
+    }
 }
 
 /// Cost of a build running `input` at `tokens_per_s` (all users together; `None` = unknown):

@@ -625,8 +625,13 @@ pub struct PartLine {
 /// A hybrid CPU+GPU split of a MoE model ([`Evaluation::hybrid`]).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Hybrid {
-    /// Layers whose routed experts stay in system RAM (`--n-cpu-moe`).
+    /// `--n-cpu-moe N`: the routed experts of layers `0..N` stay in system RAM.
+    pub n_cpu_moe: u32,
+    /// Layers whose routed experts stay in system RAM (`N` less the dense layers below it).
     pub cpu_moe_layers: u32,
+    /// Prefill of the split, tokens/s ([`crate::estimate::llm::search::MoeOffload::prefill_tokens_per_s`]);
+    /// `None` when unknown.
+    pub prefill_tokens_per_s: Option<f64>,
     /// Expert weights in system RAM, GiB.
     pub host_experts_gib: f64,
     /// System RAM installed, GiB.
@@ -700,6 +705,10 @@ pub struct Evaluation {
     pub train_tokens_per_s: Option<f64>,
     /// Training: hours for the goal's tokens; `None` without them.
     pub train_hours: Option<f64>,
+    /// Why the speed figures are unvalidated on this build's GPUs (a maker no held speed row was
+    /// measured on: [`llm::basis::not_measured_on`]); printed wherever the speed is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub speed_caveats: Vec<String>,
     /// The memory fit verdict says it fits.
     pub fits: bool,
     /// USD per million tokens (hardware over 3 years and electricity).
@@ -864,6 +873,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
                 ev.train_tokens_per_s = t.speed.as_ref().map(|s| s.tokens_per_s);
                 ev.train_hours = t.hours;
             }
+            ev.speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);
             if !ev.fits && goal.users == 1 && !goal.is_training() {
                 hybrid(build, catalog, goal, &f, ev);
             }
@@ -933,7 +943,9 @@ fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: 
     let precision = build.workload.as_ref().map_or(f.fit.weight_precision, |w| w.precision);
     let asked = goal.precision.as_deref().and_then(|p| p.parse::<Precision>().ok());
     ev.hybrid = Some(Hybrid {
+        n_cpu_moe: o.n_cpu_moe,
         cpu_moe_layers: o.cpu_moe_layers,
+        prefill_tokens_per_s: o.prefill_tokens_per_s,
         host_experts_gib: o.host_experts_gib,
         host_ram_gib: fit::host_ram_gib(&r)
             .unwrap_or(f64::from(kit.module_gb) * f64::from(kit.modules) * f64::from(kits)),
@@ -946,6 +958,7 @@ fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: 
     });
     ev.decode_per_user = Some(decode);
     ev.decode_total = Some(decode);
+    ev.prefill = o.prefill_tokens_per_s;
 }
 
 /// Why a hybrid split runs at `used` where the goal asked for `asked`: llama.cpp, the runtime

@@ -497,6 +497,10 @@ impl State<'_> {
                     hybrid.push(p);
                 }
             }
+            // The fewest bits first: a hybrid split's decode is bound by the RAM bandwidth and
+            // its RAM is the experts' size, so the smallest quant runs fastest on the least RAM
+            // (the expert offload counts the non-expert part exactly, so Q8_0 splits exist too).
+            hybrid.sort_by(|a, b| a.bits_per_weight().total_cmp(&b.bits_per_weight()));
             for n in 1..=goal.max_gpus.min(2) {
                 for &p in &hybrid {
                     self.stats.screened += 1;

@@ -10,10 +10,7 @@
 
 #![allow(clippy::doc_markdown, reason = "hardware and format names (EPYC, Xeon, DDR5, Q4_K_M) read better unquoted")]
 
-use super::calibration::GIB;
-use super::inputs::{FitInput, GpuSlot, Runtime};
-use super::search::HOST_DECODE_BANDWIDTH_EFFICIENCY;
-use super::shape::{group_formats, input_weight_parts, kv_cache_bytes, param_groups};
+use super::inputs::Runtime;
 use serde::Serialize;
 
 /// ktransformers' fraction of one socket's theoretical bandwidth streamed by its CPU expert
@@ -34,6 +31,15 @@ pub const KTRANSFORMERS_SECOND_SOCKET_GAIN: f64 = 0.50;
 /// placement half the reads cross the socket link. Fitted on the llama.cpp column of the same
 /// ktransformers table: DeepSeek V3 Q4_K_M on both sockets (2 × 32 cores, CPU only), 4.51 tok/s.
 pub const LLAMA_CPP_SECOND_SOCKET_FACTOR: f64 = 0.55;
+
+/// llama.cpp's fixed cost per layer and token for a layer whose weights (or routed experts) are
+/// computed on the CPU, s: the CPU back end's thread barriers and scheduling per op, beside the
+/// bytes read. Fitted on one held-out-of-the-rest row (`tests/all/llm_fit/moe_2026.rs`, CPU-03):
+/// llama-bench CPU backend, EPYC 9B14 (44 threads), 12 x DDR5-4800, Qwen3-30B-A3B Q4_K_M tg128
+/// 59.78 tok/s (r/LocalLLaMA 1mieqcb, comment n736v47, 2025-08-05): 16.7 ms per token of which
+/// the bytes at [`HOST_DECODE_BANDWIDTH_EFFICIENCY`] take 6.7 ms, leaving 10.0 ms over 48
+/// layers. ktransformers (its own kernels, fitted separately) does not use it.
+pub const LLAMA_CPP_HOST_LAYER_OVERHEAD_S: f64 = 209e-6;
 
 /// The build's system memory, as the host-offload decode needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -81,10 +87,10 @@ pub struct HostExpertDecode {
     /// Decode at batch 1, tokens/s; `None` when the experts do not fit the build's RAM
     /// (`fits_in_host_ram` `Some(false)`): it cannot run there.
     pub decode_tokens_per_s: Option<f64>,
-    /// The build's system RAM ([`super::search::HostRam`]); `None` until
+    /// The build's system RAM ([`HostRam`]); `None` until
     /// [`HostExpertDecode::bound_by_ram`] is given one (no memory kit in the build).
-    pub host_ram: Option<super::search::HostRam>,
-    /// Whether `host_experts_gib` fits that RAM after [`super::search::HOST_RAM_RESERVE_GIB`];
+    pub host_ram: Option<HostRam>,
+    /// Whether `host_experts_gib` fits that RAM after [`HOST_RAM_RESERVE_GIB`];
     /// `None` when the RAM is unknown.
     pub fits_in_host_ram: Option<bool>,
 }
@@ -93,7 +99,7 @@ impl HostExpertDecode {
     /// Bounds the decode by the build's RAM: with routed experts larger than `ram.available_gib`
     /// it is marked `fits_in_host_ram: Some(false)` and loses its decode speed (it cannot run
     /// on this build); `ram` `None` leaves the fit unknown.
-    pub fn bound_by_ram(&mut self, ram: Option<super::search::HostRam>) {
+    pub fn bound_by_ram(&mut self, ram: Option<HostRam>) {
         self.host_ram = ram;
         self.fits_in_host_ram = ram.map(|r| self.host_experts_gib <= r.available_gib);
         if self.fits_in_host_ram == Some(false) {
@@ -102,41 +108,30 @@ impl HostExpertDecode {
     }
 }
 
-/// Decode at batch 1 of `input` (an MoE model) with every routed expert in `host` memory and
-/// the rest on `gpu` (`None`: CPU only, everything read from host memory), under
-/// `input`'s runtime. Each token reads `per_token / routed` of the expert bytes from RAM (the
-/// experts it is routed to) and the rest of the layers, the LM head and the KV cache at the
-/// context from the GPU at the runtime's decode efficiency
-/// ([`FitInput::decode_bandwidth_efficiency`]); the two run one after the other
-/// per layer, plus the runtime's per-layer overhead. `None` for a dense model.
-pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMemory) -> Option<HostExpertDecode> {
-    let m = &input.model;
-    let shape = m.experts.as_ref().filter(|e| e.routed > 0)?;
-    let runtime = input.resolved_runtime();
-    let (_, head, body) = input_weight_parts(input, runtime, true);
-    let groups = param_groups(m);
-    let experts = match (input.file_weights, group_formats(m, input.weight_precision)) {
-        (Some(w), _) if w.experts > 0 => w.experts as f64,
-        (None, Some(f)) => groups.experts * f.experts.bytes_per_weight(),
-        _ => body * groups.experts / (groups.experts + groups.layers).max(1.0),
-    };
-    let picked = f64::from(shape.per_token.min(shape.routed)) / f64::from(shape.routed);
-    let host_read = experts * picked;
-    let kv = kv_cache_bytes(m, input.kv_precision, input.context_tokens, 1, 1);
-    let rest = (body - experts).max(0.0) + head + kv;
-    let host_bw = host.decode_gb_s(runtime) * 1e9;
-    let (host_bytes, gpu_s) = match gpu {
-        Some(g) => (host_read, rest / (input.decode_bandwidth_efficiency(runtime) * g.gpu.memory_bandwidth_gb_s * 1e9)),
-        None => (host_read + rest, 0.0),
-    };
-    let t = host_bytes / host_bw + gpu_s + f64::from(m.layers) * input.layer_overhead_s(runtime);
-    Some(HostExpertDecode {
-        host_experts_gib: experts / GIB,
-        host_gb_per_token: host_bytes / 1e9,
-        gpu_gb_per_token: if gpu.is_some() { rest / 1e9 } else { 0.0 },
-        host_decode_gb_s: host_bw / 1e9,
-        decode_tokens_per_s: Some(1.0 / t),
-        host_ram: None,
-        fits_in_host_ram: None,
-    })
+/// Fraction of the theoretical system-RAM bandwidth (channels × MT/s × 8 bytes) that llama.cpp
+/// CPU decode streams weights at. Judgement: STREAM-like reads on desktop and server platforms
+/// reach 60-80 % of theoretical; 0.6 is used for the matrix-vector kernels.
+pub const HOST_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.6;
+
+/// System RAM kept for the operating system, the inference process itself and its buffers
+/// before offloaded weights, GiB. A stated planning parameter (judgement), not a measurement:
+/// a desktop Linux session with a browser uses a few GiB, and llama.cpp's own buffers are
+/// small beside the weights.
+pub const HOST_RAM_RESERVE_GIB: f64 = 8.0;
+
+/// The build's system RAM as the offload advice counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct HostRam {
+    /// Installed: kits x modules x module capacity, GiB (DRAM module capacities are binary:
+    /// a "32 GB" DIMM holds 32 GiB).
+    pub installed_gib: f64,
+    /// Left for offloaded weights after [`HOST_RAM_RESERVE_GIB`], GiB (never below 0).
+    pub available_gib: f64,
+}
+
+impl HostRam {
+    /// RAM of `installed_gib` with the reserve taken off.
+    pub fn of(installed_gib: f64) -> HostRam {
+        HostRam { installed_gib, available_gib: (installed_gib - HOST_RAM_RESERVE_GIB).max(0.0) }
+    }
 }

@@ -46,6 +46,9 @@
 //! | ktransformers issue 314, EPYC 9654, 12x DDR5-4800 | 14 tok/s | held, no constant of its own |
 //! | XiongjieDai 4/6/8-GPU layer split (25 rows) | -14 to +3 % | layer-split hop over 4-8 PCIe GPUs |
 //! | vLLM issue 6955, 4x 3090 Ti TP2 / TP4 70B AWQ | 30 / 46 tok/s | PCIe all-reduce cost (TP4 not held) |
+//! | r/LocalLLaMA 1mieqcb (EPYC 9B14, 12x DDR5-4800, llama.cpp CPU), Qwen3-30B-A3B Q4_K_M tg128 | 59.78 tok/s | [`host::LLAMA_CPP_HOST_LAYER_OVERHEAD_S`] (CPU back end's cost per layer) |
+//! | gpt-oss-120b, one RTX 3090, `--n-cpu-moe 26 -ub 512`, pp4096 | 380.27 tok/s | [`placement::HOST_TO_GPU_COPY_EFFICIENCY`] (copy of RAM-held experts per micro-batch) |
+//! | 15 decode / 6 prefill rows held out (`tests/all/llm_fit/moe_2026.rs`: experts in RAM, ktransformers, AMD, ik_llama.cpp) | 11 / 1 within ±25 % | nothing (held) |
 //!
 //! Layout: [`calibration`] (constants and their sources), [`inputs`] (workload and GPUs),
 //! `shape` (model arithmetic), `memory`, `speed`, [`host`] (MoE experts in system RAM, NUMA),
@@ -65,6 +68,7 @@ pub mod inputs;
 pub mod measured;
 mod memory;
 mod pipeline;
+pub mod placement;
 pub mod report;
 pub mod runtime_memory;
 pub mod search;

@@ -18,7 +18,7 @@
 )]
 
 use super::inputs::{FitInput, GpuSlot, Runtime};
-use super::shape::{kv_cache_bytes_layers, param_groups, weight_parts_bytes};
+use super::shape::{group_formats, input_weight_parts, kv_cache_bytes_layers, param_groups, weight_parts_bytes};
 use serde::Serialize;
 
 /// Bytes in a MiB.
@@ -77,38 +77,59 @@ pub struct LlamaCppFit {
     pub fits: bool,
 }
 
-/// Per-layer byte counts of a model as llama.cpp places it.
-struct Layout<'a> {
-    input: &'a FitInput,
-    gpus: &'a [GpuSlot],
-    layers: u32,
-    moe_layers: u32,
-    embed_b: f64,
-    head_b: f64,
-    dense_layer_b: f64,
-    expert_layer_b: f64,
-    logits_b: f64,
-    free: Vec<f64>,
+/// Per-layer byte counts of a model as llama.cpp places it. [`super::placement`] reads the
+/// same bytes for the decode and prefill of a placement, so memory and speed agree.
+pub(super) struct Layout<'a> {
+    pub(super) input: &'a FitInput,
+    pub(super) gpus: &'a [GpuSlot],
+    pub(super) layers: u32,
+    pub(super) moe_layers: u32,
+    pub(super) embed_b: f64,
+    pub(super) head_b: f64,
+    pub(super) dense_layer_b: f64,
+    pub(super) expert_layer_b: f64,
+    pub(super) logits_b: f64,
+    pub(super) free: Vec<f64>,
+}
+
+/// Routed-expert bytes of the workload's weights: the file's `*_exps` tensors when read from
+/// a file, else the routed-expert parameters at the expert group's format (per-group formats
+/// such as gpt-oss's MXFP4 experts), else the experts' share of the layer bytes.
+pub(super) fn routed_expert_bytes(input: &FitInput) -> f64 {
+    let m = &input.model;
+    if m.experts.as_ref().is_none_or(|e| e.routed == 0) {
+        return 0.0;
+    }
+    let g = param_groups(m);
+    match (input.file_weights, group_formats(m, input.weight_precision)) {
+        (Some(w), _) if w.experts > 0 => w.experts as f64,
+        (None, Some(f)) => g.experts * f.experts.bytes_per_weight(),
+        _ => {
+            let (_, _, body_b) = input_weight_parts(input, input.resolved_runtime(), false);
+            let share = if g.experts + g.layers > 0.0 { g.experts / (g.experts + g.layers) } else { 0.0 };
+            body_b * share
+        }
+    }
 }
 
 impl<'a> Layout<'a> {
-    fn new(input: &'a FitInput, gpus: &'a [GpuSlot]) -> Layout<'a> {
+    pub(super) fn new(input: &'a FitInput, gpus: &'a [GpuSlot]) -> Layout<'a> {
         let m = &input.model;
         let n = m.layers.max(1);
-        // A tied model's layers are the total less one table (`weight_parts_bytes`).
-        let (embed_b, head_b, body_b) = weight_parts_bytes(m, input.weight_precision);
-        let moe_layers = m.experts.as_ref().map_or(0, |e| e.layers.min(n));
-        let expert_layer_b = if moe_layers > 0 {
-            let g = param_groups(m);
-            let share = if g.experts + g.layers > 0.0 { g.experts / (g.experts + g.layers) } else { 0.0 };
-            body_b * share / f64::from(moe_layers)
-        } else {
-            0.0
+        // A tied model's layers are the total less one table (`weight_parts_bytes`); a model
+        // read from its file has the file's exact bytes.
+        let (embed_b, head_b, body_b) = match input.file_weights {
+            Some(w) => (w.embedding as f64, w.head as f64, w.body() as f64),
+            None => weight_parts_bytes(m, input.weight_precision),
         };
+        let moe_layers = m.experts.as_ref().map_or(0, |e| e.layers.min(n));
+        let expert_layer_b =
+            if moe_layers > 0 { routed_expert_bytes(input).min(body_b) / f64::from(moe_layers) } else { 0.0 };
         let dense_layer_b = (body_b - expert_layer_b * f64::from(moe_layers)) / f64::from(n);
         // llama.cpp keeps `token_embd` in host memory and puts the output tensor (a copy of
         // `token_embd` when tied) on the last device.
-        let head_b = if m.tied_embeddings { embed_b } else { head_b };
+        let tied = input.file_weights.map_or(m.tied_embeddings, |w| w.tied_embeddings);
+        let head_b = if tied { embed_b } else { head_b };
         Layout {
             input,
             gpus,
@@ -123,46 +144,36 @@ impl<'a> Layout<'a> {
         }
     }
 
-    fn kv_b(&self, l: u32) -> f64 {
+    /// KV cache of layer `l` for the workload's context and batch, bytes.
+    pub(super) fn kv_b(&self, l: u32) -> f64 {
         let i = self.input;
         kv_cache_bytes_layers(&i.model, i.kv_precision, l..l + 1, i.context_tokens, i.batch, 1)
     }
 
-    fn is_moe(&self, l: u32) -> bool {
+    /// Whether layer `l` has routed experts (the MoE layers are the last `moe_layers`).
+    pub(super) fn is_moe(&self, l: u32) -> bool {
         l >= self.layers - self.moe_layers
     }
 
-    /// Bytes layer `l` puts on its device: its dense part, its KV cache and, unless its experts
-    /// stay in system RAM (`host_experts`), its routed experts.
-    fn layer_b(&self, l: u32, host_experts: bool) -> f64 {
-        let experts = if self.is_moe(l) && !host_experts { self.expert_layer_b } else { 0.0 };
+    /// Bytes layer `l` puts on its device: its dense part, its KV cache and the part of its
+    /// routed experts not in system RAM (`host` of them there, 0-1).
+    fn layer_b(&self, l: u32, host: f64) -> f64 {
+        let experts = if self.is_moe(l) { self.expert_layer_b * (1.0 - host) } else { 0.0 };
         self.dense_layer_b + self.kv_b(l) + experts
     }
 
-    /// Whether layer `l`'s routed experts stay in system RAM: llama.cpp's `--n-cpu-moe N`
-    /// keeps the experts of the first `N` layers on the CPU (`common/arg.cpp`: "keep the
-    /// Mixture of Experts (MoE) weights of the first N layers in the CPU"); here the first
-    /// `overflow` MoE layers among those on the GPUs.
-    fn host_experts(&self, l: u32, first_gpu_layer: u32, overflow: u32) -> bool {
-        if !self.is_moe(l) {
-            return false;
-        }
-        let first_moe = first_gpu_layer.max(self.layers - self.moe_layers);
-        l < first_moe + overflow
-    }
-
-    /// Layers per device for `ngl` layers (the last `ngl`) with `overflow` layers' experts in
-    /// system RAM: consecutive layers cut where each device's bytes are in proportion to its
+    /// Layers per device for `ngl` layers (the last `ngl`) with `mask[l]` of layer `l`'s experts
+    /// in system RAM: consecutive layers cut where each device's bytes are in proportion to its
     /// free memory (what `-ts` gives llama.cpp), the last device also holding the output
     /// tensor. Every device gets at least one layer while there are enough.
-    fn spread(&self, ngl: u32, overflow: u32) -> Vec<u32> {
+    pub(super) fn spread(&self, ngl: u32, mask: &[f64]) -> Vec<u32> {
         let d = self.free.len();
         if d <= 1 {
             return vec![ngl];
         }
         let first = self.layers - ngl;
         let sizes: Vec<f64> =
-            (first..self.layers).map(|l| self.layer_b(l, self.host_experts(l, first, overflow))).collect();
+            (first..self.layers).map(|l| self.layer_b(l, mask.get(l as usize).copied().unwrap_or(0.0))).collect();
         let total: f64 = sizes.iter().sum::<f64>() + self.head_b;
         let free_total: f64 = self.free.iter().sum();
         let mut out = vec![0u32; d];
@@ -182,30 +193,34 @@ impl<'a> Layout<'a> {
         out
     }
 
-    /// Rows for `ngl` layers on the GPUs with the experts of the first `overflow` of them in
-    /// system RAM (`--n-cpu-moe`).
-    fn rows(&self, ngl: u32, overflow: u32) -> Vec<DeviceRow> {
+    /// Rows for `ngl` layers on the GPUs split `split` (layers per GPU) with `mask[l]` of layer
+    /// `l`'s routed experts in system RAM.
+    pub(super) fn rows(&self, ngl: u32, mask: &[f64], split: &[u32]) -> Vec<DeviceRow> {
         let n = self.layers;
         let ngl = ngl.min(n);
-        let overflow = overflow.min(ngl).min(self.moe_layers);
-        let split = self.spread(ngl, overflow);
         let first_gpu_layer = n - ngl;
+        let host_of = |l: u32| mask.get(l as usize).copied().unwrap_or(0.0).clamp(0.0, 1.0);
         let mut start = first_gpu_layer;
         let mut rows = Vec::new();
-        for (i, (slot, &count)) in self.gpus.iter().zip(&split).enumerate() {
+        let mut host_expert_b = 0.0;
+        let mut host_expert_layers = 0;
+        for (i, (slot, &count)) in self.gpus.iter().zip(split).enumerate() {
             let last = i + 1 == self.gpus.len();
-            let (mut model_b, mut context_b, mut host_experts) = (0.0, 0.0, 0);
-            for l in start..start + count {
+            let (mut model_b, mut context_b, mut host_experts, mut largest_host) = (0.0, 0.0, 0, 0.0f64);
+            for l in start..(start + count).min(n) {
                 model_b += self.dense_layer_b;
                 context_b += self.kv_b(l);
                 if self.is_moe(l) {
-                    if self.host_experts(l, first_gpu_layer, overflow) {
+                    let h = host_of(l);
+                    if h > 0.0 {
                         host_experts += 1;
-                    } else {
-                        model_b += self.expert_layer_b;
+                        largest_host = largest_host.max(h);
                     }
+                    model_b += self.expert_layer_b * (1.0 - h);
+                    host_expert_b += self.expert_layer_b * h;
                 }
             }
+            host_expert_layers += host_experts;
             if last {
                 model_b += self.head_b;
             }
@@ -227,8 +242,9 @@ impl<'a> Layout<'a> {
         let host_moe = (0..first_gpu_layer).filter(|&l| self.is_moe(l)).count() as f64;
         let host_model = self.embed_b
             + f64::from(first_gpu_layer) * self.dense_layer_b
-            + (host_moe + f64::from(overflow)) * self.expert_layer_b;
-        let host_context: f64 = (0..first_gpu_layer).map(|l| self.kv_b(l)).sum::<f64>() + 0.0;
+            + host_moe * self.expert_layer_b
+            + host_expert_b;
+        let host_context: f64 = (0..first_gpu_layer).map(|l| self.kv_b(l)).sum::<f64>();
         rows.push(DeviceRow {
             device: "Host".into(),
             free_mib: None,
@@ -236,13 +252,26 @@ impl<'a> Layout<'a> {
             context_mib: host_context / MIB,
             compute_mib: 0.0,
             layers: first_gpu_layer,
-            experts_on_host: overflow,
+            experts_on_host: host_expert_layers,
         });
         rows
     }
+
+    /// `--n-cpu-moe n`'s mask: the routed experts of layers `0..n` in system RAM (llama.cpp
+    /// pushes one `-ot` pattern `blk\.{i}\.ffn_(up|down|gate|gate_up)_(ch|)exps` per layer index
+    /// `i < n`, ggml-org/llama.cpp common/arg.cpp and common/common.h
+    /// `llm_ffn_exps_block_regex`; a dense layer below `n` has no experts to move).
+    pub(super) fn first_layers_mask(&self, n: u32) -> Vec<f64> {
+        (0..self.layers).map(|l| if l < n && self.is_moe(l) { 1.0 } else { 0.0 }).collect()
+    }
+
+    /// Layers whose experts are (at least partly) in system RAM among those of `mask`.
+    pub(super) fn host_expert_layers(&self, mask: &[f64]) -> u32 {
+        (0..self.layers).filter(|&l| self.is_moe(l) && mask.get(l as usize).is_some_and(|h| *h > 0.0)).count() as u32
+    }
 }
 
-fn keeps_margin(rows: &[DeviceRow]) -> bool {
+pub(super) fn keeps_margin(rows: &[DeviceRow]) -> bool {
     rows.iter().filter_map(|r| r.free_mib.map(|f| r.self_mib() + LLAMA_FIT_MARGIN_MIB <= f)).all(|x| x)
 }
 
@@ -266,49 +295,70 @@ fn args_for(input: &FitInput, ngl: u32, overflow: u32, split: &[u32]) -> String 
 }
 
 /// llama.cpp's table for `input` on `gpus` with the placement given: `ngl` layers on the GPUs
-/// (`-ngl`), the experts of `n_cpu_moe` of them in system RAM. `None` for other runtimes and
-/// for training.
+/// (`-ngl`), the experts of layers `0..n_cpu_moe` in system RAM (`--n-cpu-moe`). `None` for
+/// other runtimes and for training.
 pub fn llama_cpp_rows(input: &FitInput, gpus: &[GpuSlot], ngl: u32, n_cpu_moe: u32) -> Option<LlamaCppFit> {
-    if input.mode.is_training() || gpus.is_empty() || input.resolved_runtime() != Runtime::LlamaCpp {
+    if input.mode.is_training() || gpus.is_empty() || !input.resolved_runtime().is_llama_cpp_family() {
         return None;
     }
     let layout = Layout::new(input, gpus);
     let ngl = ngl.min(layout.layers);
-    let overflow = n_cpu_moe.min(ngl).min(layout.moe_layers);
-    let rows = layout.rows(ngl, overflow);
-    let split = layout.spread(ngl, overflow);
+    let n_cpu_moe = n_cpu_moe.min(layout.layers);
+    let mask = layout.first_layers_mask(n_cpu_moe);
+    let split = layout.spread(ngl, &mask);
+    let rows = layout.rows(ngl, &mask, &split);
     Some(LlamaCppFit {
         fits: keeps_margin(&rows),
-        args: args_for(input, ngl, overflow, &split),
+        args: args_for(input, ngl, n_cpu_moe, &split),
         rows,
         n_gpu_layers: ngl,
-        n_cpu_moe: overflow,
+        n_cpu_moe,
         tensor_split: split,
     })
 }
 
-/// llama.cpp's table for `input` on `gpus` at its context, placed as `llama-fit-params` places
-/// it: layers spread in proportion to free memory, then, where a device would keep less than
-/// the margin, MoE experts moved to system RAM from the last layer down, then whole layers
-/// (`-ngl`) from the first layer up. `None` for other runtimes and for training.
-pub fn llama_cpp_table(input: &FitInput, gpus: &[GpuSlot]) -> Option<LlamaCppFit> {
-    if input.mode.is_training() || gpus.is_empty() || input.resolved_runtime() != Runtime::LlamaCpp {
+/// The placement `llama-fit-params` chooses for `input` on `gpus` at its context, as
+/// (`-ngl`, `--n-cpu-moe`): layers spread in proportion to free memory, then, where a device
+/// would keep less than the margin, the experts of more layers (from layer 0 up, as
+/// `--n-cpu-moe` takes them) moved to system RAM, then whole layers (`-ngl`) from the first
+/// layer up. The fewest experts in RAM that keep the margin (the fastest such placement:
+/// [`super::placement`]). `None` for runtimes outside the llama.cpp family and for training.
+pub fn llama_cpp_search(input: &FitInput, gpus: &[GpuSlot]) -> Option<(u32, u32)> {
+    if input.mode.is_training() || gpus.is_empty() || !input.resolved_runtime().is_llama_cpp_family() {
         return None;
     }
     let layout = Layout::new(input, gpus);
+    let fits = |ngl: u32, n: u32| {
+        let mask = layout.first_layers_mask(n);
+        let split = layout.spread(ngl, &mask);
+        keeps_margin(&layout.rows(ngl, &mask, &split))
+    };
     let mut ngl = layout.layers;
-    let mut overflow = 0;
-    let mut rows = layout.rows(ngl, overflow);
-    while !keeps_margin(&rows) && overflow < layout.moe_layers {
-        overflow += 1;
-        rows = layout.rows(ngl, overflow);
+    let mut n = 0;
+    if layout.moe_layers > 0 {
+        // The first layer index at which every MoE layer's experts are in RAM.
+        while !fits(ngl, n) && n < layout.layers {
+            n += 1;
+            // Skip dense layers: moving `n` past one changes nothing.
+            while n < layout.layers && !layout.is_moe(n - 1) {
+                n += 1;
+            }
+        }
     }
-    while !keeps_margin(&rows) && ngl > 0 {
+    while !fits(ngl, n) && ngl > 0 {
         ngl -= 1;
-        overflow = overflow.min(ngl);
-        rows = layout.rows(ngl, overflow);
     }
-    llama_cpp_rows(input, gpus, ngl, overflow)
+    Some((ngl, n))
+}
+
+/// llama.cpp's table for `input` on `gpus` at its context, placed as `llama-fit-params` places
+/// it ([`llama_cpp_search`]). `None` for other runtimes and for training.
+pub fn llama_cpp_table(input: &FitInput, gpus: &[GpuSlot]) -> Option<LlamaCppFit> {
+    if input.resolved_runtime() != Runtime::LlamaCpp {
+        return None;
+    }
+    let (ngl, n) = llama_cpp_search(input, gpus)?;
+    llama_cpp_rows(input, gpus, ngl, n)
 }
 
 /// What a memory figure rests on, and how to measure it on the user's machine.

@@ -3,7 +3,9 @@
 //! CPU-offload split, each by running [`estimate`] on variations of the workload.
 
 use super::calibration::GIB;
+pub use super::host::{HOST_DECODE_BANDWIDTH_EFFICIENCY, HOST_RAM_RESERVE_GIB, HostMemory, HostRam};
 use super::inputs::{FitInput, GpuSlot, Mode, Parallelism, Precision, Runtime};
+use super::placement;
 use super::report::FitVerdict;
 use super::shape::input_weight_parts;
 use super::{FitReport, estimate, kv_cache_bytes};
@@ -15,11 +17,6 @@ pub const MAX_BATCH: u32 = 4096;
 
 /// Most GPUs of one kind the "how many GPUs" search tries (eight 8-GPU nodes).
 pub const MAX_GPUS_SEARCHED: u32 = 64;
-
-/// Fraction of the theoretical system-RAM bandwidth (channels × MT/s × 8 bytes) that llama.cpp
-/// CPU decode streams weights at. Judgement: STREAM-like reads on desktop and server platforms
-/// reach 60-80 % of theoretical; 0.6 is used for the matrix-vector kernels.
-pub const HOST_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.6;
 
 /// Weight precisions tried, best first, for a runtime family.
 pub fn candidate_precisions(runtime: Runtime) -> Vec<Precision> {
@@ -122,29 +119,6 @@ pub struct Offload {
     pub decode_tokens_per_s: Option<f64>,
 }
 
-/// System RAM kept for the operating system, the inference process itself and its buffers
-/// before offloaded weights, GiB. A stated planning parameter (judgement), not a measurement:
-/// a desktop Linux session with a browser uses a few GiB, and llama.cpp's own buffers are
-/// small beside the weights.
-pub const HOST_RAM_RESERVE_GIB: f64 = 8.0;
-
-/// The build's system RAM as the offload advice counts it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct HostRam {
-    /// Installed: kits x modules x module capacity, GiB (DRAM module capacities are binary:
-    /// a "32 GB" DIMM holds 32 GiB).
-    pub installed_gib: f64,
-    /// Left for offloaded weights after [`HOST_RAM_RESERVE_GIB`], GiB (never below 0).
-    pub available_gib: f64,
-}
-
-impl HostRam {
-    /// RAM of `installed_gib` with the reserve taken off.
-    pub fn of(installed_gib: f64) -> HostRam {
-        HostRam { installed_gib, available_gib: (installed_gib - HOST_RAM_RESERVE_GIB).max(0.0) }
-    }
-}
-
 /// Bounds the offload advice of `alt` by the build's RAM: a split that needs more system RAM
 /// than `ram.available_gib` is marked `fits_in_host_ram: Some(false)` and loses its decode
 /// speed (it cannot run on this build); with `ram` `None` (no memory in the build) the
@@ -163,6 +137,7 @@ pub fn bound_by_ram(alt: &mut Alternatives, ram: Option<HostRam>) {
         o.fits_in_host_ram = Some(fits);
         if !fits {
             o.decode_tokens_per_s = None;
+            o.prefill_tokens_per_s = None;
         }
     }
     alt.host_ram = Some(ram);
@@ -219,73 +194,69 @@ pub fn llama_cpp_offload(input: &FitInput, gpus: &[GpuSlot], host_bandwidth_gb_s
     })
 }
 
-/// llama.cpp MoE expert offload (`--n-cpu-moe N`, or `-ot "exps=CPU"`): attention, shared
-/// weights and the KV cache of every layer stay on the GPUs, the routed experts of `N` layers
-/// go to system RAM, and each token reads its active experts there at the host bandwidth.
-/// Expert bytes are the file's (`*_exps` tensors) when known, else `body × (1 - active/total)`
-/// (judgement: a lower bound that leaves the active experts' share on the GPU side); the
-/// bytes read per token of the experts are their `active/total` share (judgement).
-/// `None` for dense models, when everything fits, or when not even the non-expert part does.
-pub fn llama_cpp_moe_offload(
-    input: &FitInput,
-    gpus: &[GpuSlot],
-    host_bandwidth_gb_s: Option<f64>,
-) -> Option<MoeOffload> {
+/// llama.cpp MoE expert offload (`--n-cpu-moe N`): attention, shared weights and the KV cache
+/// of every layer stay on the GPUs, the routed experts of layers `0..N` go to system RAM. The
+/// placement is [`super::placement::searched`] (what `llama-fit-params` picks: the fewest
+/// experts in RAM that keep llama.cpp's margin), and its decode and prefill are that
+/// placement's ([`super::placement::place`]), so the `N` named, the memory table and the
+/// speeds describe one placement. `host`: the build's memory, `None` when unknown (no decode).
+/// `None` for dense models, training, when everything fits on the GPUs, or when not even the
+/// non-expert part does (whole layers must leave: [`llama_cpp_offload`]).
+pub fn llama_cpp_moe_offload(input: &FitInput, gpus: &[GpuSlot], host: Option<HostMemory>) -> Option<MoeOffload> {
     let m = &input.model;
-    let active = m.active_params_b.filter(|a| *a < m.params_b)? / m.params_b;
+    m.active_params_b.filter(|a| *a < m.params_b)?;
+    m.experts.as_ref().filter(|e| e.routed > 0)?;
     if input.mode.is_training() {
         return None;
     }
     let mut i = input.clone();
-    i.runtime = Some(Runtime::LlamaCpp);
-    let r = estimate(&i, gpus).ok()?;
-    if fits(&r) {
+    if !i.resolved_runtime().is_llama_cpp_family() {
+        i.runtime = Some(Runtime::LlamaCpp);
+    }
+    // The GPUs the workload's parallelism uses (as `estimate` slices them).
+    let used = &gpus[..(i.parallelism.degree() as usize).clamp(1, gpus.len().max(1)).min(gpus.len())];
+    let p = placement::searched(&i, used, host, None)?;
+    if p.cpu_moe_layers == 0 || p.table.n_gpu_layers < m.layers || !p.fits_gpus {
         return None;
     }
-    let (_, head, body) = input_weight_parts(&i, Runtime::LlamaCpp, false);
-    let experts = i.file_weights.map_or(body * (1.0 - active), |w| w.experts as f64);
-    let kv = kv_cache_bytes(m, i.kv_precision, i.context_tokens, i.batch, 1);
-    let avail: f64 = r
-        .gpus
-        .iter()
-        .map(|g| (g.capacity_gib - g.memory.headroom_gib - g.memory.runtime_gib - g.memory.activations_gib) * GIB)
-        .sum::<f64>();
-    let fixed = body - experts + head + kv;
-    if fixed > avail || experts <= 0.0 {
-        return None;
-    }
-    let layers = f64::from(m.layers);
-    let per_layer = experts / layers;
-    let cpu_layers = (((fixed + experts - avail) / per_layer).ceil() as u32).min(m.layers);
-    let host = per_layer * f64::from(cpu_layers);
-    let decode = host_bandwidth_gb_s.filter(|b| *b > 0.0).map(|host_bw| {
-        let gpu_bw: f64 = gpus.iter().map(|g| g.gpu.memory_bandwidth_gb_s).fold(f64::INFINITY, f64::min);
-        let on_gpu_s = ((body - experts) + (experts - host) * active + head + kv)
-            / (input.decode_bandwidth_efficiency(Runtime::LlamaCpp) * gpu_bw * 1e9);
-        let on_host_s = host * active / (HOST_DECODE_BANDWIDTH_EFFICIENCY * host_bw * 1e9);
-        1.0 / (on_gpu_s + on_host_s + layers * input.layer_overhead_s(Runtime::LlamaCpp))
-    });
-    Some(MoeOffload {
-        cpu_moe_layers: cpu_layers,
-        host_experts_gib: host / GIB,
-        fits_in_host_ram: None,
-        decode_tokens_per_s: decode,
-    })
+    Some(MoeOffload::of(&p))
 }
 
 /// A llama.cpp MoE expert offload ([`llama_cpp_moe_offload`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MoeOffload {
-    /// Layers whose routed experts stay in system RAM (`--n-cpu-moe`).
+    /// `--n-cpu-moe N`: the experts of layers `0..N` stay in system RAM.
+    pub n_cpu_moe: u32,
+    /// Layers whose routed experts stay in system RAM (`N` less the dense layers below it).
     pub cpu_moe_layers: u32,
     /// Expert weights in system RAM, GiB (what the split needs there).
     pub host_experts_gib: f64,
     /// Whether that fits the build's RAM after [`HOST_RAM_RESERVE_GIB`] ([`bound_by_ram`]);
     /// `None` when the build names no memory.
     pub fits_in_host_ram: Option<bool>,
-    /// Decode at batch 1, tokens/s, bounded by the host bandwidth; `None` without one, or when
-    /// the experts do not fit the build's RAM.
+    /// Decode at batch 1, tokens/s, of this placement ([`super::placement::place`]); `None`
+    /// without the build's memory, or when the experts do not fit the build's RAM.
     pub decode_tokens_per_s: Option<f64>,
+    /// Prefill of this placement, tokens/s: GPU compute plus the copy of the host-held experts
+    /// over the host link per micro-batch; `None` when unknown.
+    pub prefill_tokens_per_s: Option<f64>,
+    /// The llama.cpp arguments of the placement.
+    pub args: String,
+}
+
+impl MoeOffload {
+    /// The offload figures of a placement.
+    pub fn of(p: &placement::PlacementEstimate) -> MoeOffload {
+        MoeOffload {
+            n_cpu_moe: p.table.n_cpu_moe,
+            cpu_moe_layers: p.cpu_moe_layers,
+            host_experts_gib: p.host_experts_gib,
+            fits_in_host_ram: p.fits_in_host_ram,
+            decode_tokens_per_s: p.decode_tokens_per_s,
+            prefill_tokens_per_s: p.prefill_tokens_per_s,
+            args: p.table.args.clone(),
+        }
+    }
 }
 
 /// What would fit instead of a workload that does not.
@@ -313,7 +284,9 @@ pub struct Alternatives {
 }
 
 /// Searches what would fit instead of `input` on `gpus`.
-pub fn alternatives(input: &FitInput, gpus: &[GpuSlot], host_bandwidth_gb_s: Option<f64>) -> Alternatives {
+/// `host`: the build's memory (channels, speed, sockets), `None` when unknown.
+pub fn alternatives(input: &FitInput, gpus: &[GpuSlot], host: Option<HostMemory>) -> Alternatives {
+    let host_bandwidth_gb_s = host.map(|h| h.socket_gb_s() * f64::from(h.sockets.max(1)));
     let training = input.mode.is_training();
     let max_context_tokens =
         if training { None } else { estimate(input, gpus).ok().and_then(|r| r.max_context_tokens) };
@@ -334,7 +307,7 @@ pub fn alternatives(input: &FitInput, gpus: &[GpuSlot], host_bandwidth_gb_s: Opt
         max_batch: if training { None } else { largest_batch(input, gpus) },
         gpus_needed: gpus_needed(input, gpus),
         offload: llama_cpp_offload(input, gpus, host_bandwidth_gb_s),
-        moe_offload: llama_cpp_moe_offload(input, gpus, host_bandwidth_gb_s),
+        moe_offload: llama_cpp_moe_offload(input, gpus, host),
         with_gradient_checkpointing: with_gc,
         qlora_fits,
         host_ram: None,

@@ -1,0 +1,825 @@
+//! Where a llama.cpp-family runtime puts a model, and what that placement costs: memory per
+//! device, decode and prefill, all from one set of per-layer bytes
+//! ([`super::runtime_memory`]'s layout), so the memory table, the decode and the prefill of a
+//! placement always describe the same thing.
+//!
+//! A placement is the user's llama.cpp flags ([`LlamaCppFlags`]: `-ngl`, `--n-cpu-moe N`,
+//! `-ot REGEX=CPU` on expert tensors, `--split-mode`, `--tensor-split`), or the one
+//! [`searched`] picks: the fewest routed experts in system RAM that keep llama.cpp's margin on
+//! every GPU ([`super::runtime_memory::llama_cpp_search`]).
+//!
+//! Decode, one token: every device reads the bytes it holds that the token touches (dense
+//! weights of its layers, the routed experts the token is sent to, `k/E` of each MoE layer's
+//! experts, and the KV cache at the context) at its own bandwidth, one after another, plus the
+//! runtime's fixed cost per layer ([`FitInput::layer_overhead_s`]) and a hop per GPU boundary.
+//! System RAM is read at [`HostMemory::decode_gb_s`]. With the GPU's achieved bandwidth above the
+//! host's (every build in the catalog), more experts on the GPU is never slower.
+//!
+//! Prefill, with weights in system RAM: llama.cpp computes a micro-batch of 32 tokens or more on
+//! the GPU and copies each host-held weight it needs over the host link for every micro-batch
+//! (`ggml_backend_sched` op offload, ggml-org/llama.cpp PR 13386; the `-ub` micro-batch,
+//! default 512, [`super::runtime_memory::LLAMA_UBATCH`]), so a micro-batch costs its GPU
+//! compute plus the host-held bytes over the link at [`HOST_TO_GPU_COPY_EFFICIENCY`].
+
+#![allow(clippy::doc_markdown, reason = "hardware and format names (PCIe, EPYC, Q4_K_M) read better unquoted")]
+
+use super::calibration::{GIB, LAYER_SPLIT_HOP_S};
+use super::host::HostMemory;
+use super::host::{HostExpertDecode, HostRam, LLAMA_CPP_HOST_LAYER_OVERHEAD_S};
+use super::inputs::{FitInput, GpuSlot, Link, Runtime, pcie_lane_gb_s};
+use super::report::FitError;
+use super::runtime_memory::{DeviceRow, LLAMA_UBATCH, Layout, LlamaCppFit, keeps_margin, llama_cpp_search};
+use super::shape::kv_cache_bytes_layers;
+use super::shape::{input_weight_parts, kv_cache_bytes};
+use serde::Serialize;
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
+
+/// The host link's per-direction bandwidth, as a multiple, at which llama.cpp's per-micro-batch
+/// copy of host-held weights moves the bytes of the experts uniform routing would touch.
+/// Fitted on one row (`tests/all/llm_fit/moe_2026.rs`, LC-15: gpt-oss-120b, one RTX 3090,
+/// `--n-cpu-moe 26 -ub 512`, pp4096 380.27 tok/s): 1.11. Above 1 because llama.cpp copies only
+/// the experts the micro-batch uses (PR 15346) and real routing touches fewer than uniform
+/// routing predicts; the weights sit in pinned `CUDA_Host` buffers, so the link runs near its
+/// rate. One row: a fitted figure, not a physical efficiency.
+pub const HOST_TO_GPU_COPY_EFFICIENCY: f64 = 1.11;
+
+/// An `-ot` / `--override-tensor` rule, `REGEX=BUFFER` (llama.cpp `common/arg.cpp`): tensors
+/// whose name the regular expression finds (C++ `std::regex_search`, here the `regex` crate's
+/// `is_match`, the same for the patterns people write) go to that buffer. Only `CPU` (system
+/// RAM) on routed-expert tensors (`blk.N.ffn_{gate,up,down}_exps.weight`) is modelled.
+#[derive(Debug, Clone)]
+pub struct TensorOverride {
+    source: String,
+    pattern: regex::Regex,
+}
+
+impl PartialEq for TensorOverride {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+impl Serialize for TensorOverride {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl fmt::Display for TensorOverride {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}=CPU", self.source)
+    }
+}
+
+impl FromStr for TensorOverride {
+    type Err = String;
+
+    /// `REGEX=CPU`; errors for a missing `=`, an invalid expression, or a buffer other than
+    /// `CPU` (a GPU buffer such as `CUDA1` is not modelled).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (re, buffer) = s
+            .rsplit_once('=')
+            .ok_or_else(|| format!("-ot `{s}`: give REGEX=CPU (e.g. `blk\\.(1[0-9])\\.ffn_.*_exps=CPU`)"))?;
+        if !buffer.trim().eq_ignore_ascii_case("cpu") {
+            return Err(format!(
+                "-ot `{s}`: buffer `{buffer}` is not modelled; only =CPU (system RAM) on expert tensors is"
+            ));
+        }
+        let pattern = regex::Regex::new(re).map_err(|e| format!("-ot `{s}`: not a regular expression: {e}"))?;
+        Ok(TensorOverride { source: re.to_owned(), pattern })
+    }
+}
+
+/// The names llama.cpp gives one layer's routed-expert tensors (GGUF `LLM_TENSOR_FFN_*_EXPS`).
+fn expert_tensors(l: u32) -> [String; 3] {
+    [
+        format!("blk.{l}.ffn_gate_exps.weight"),
+        format!("blk.{l}.ffn_up_exps.weight"),
+        format!("blk.{l}.ffn_down_exps.weight"),
+    ]
+}
+
+/// Tensors that are not routed experts; an `-ot` rule that moves one of them is refused (its
+/// cost is not modelled).
+fn other_tensors(l: u32) -> Vec<String> {
+    let mut v: Vec<String> = [
+        "attn_q",
+        "attn_k",
+        "attn_v",
+        "attn_output",
+        "attn_norm",
+        "attn_q_a",
+        "attn_kv_a_mqa",
+        "ffn_gate_inp",
+        "ffn_gate_shexp",
+        "ffn_up_shexp",
+        "ffn_down_shexp",
+        "ffn_gate",
+        "ffn_up",
+        "ffn_down",
+        "ffn_norm",
+    ]
+    .iter()
+    .map(|t| format!("blk.{l}.{t}.weight"))
+    .collect();
+    v.extend(["token_embd.weight".to_owned(), "output.weight".to_owned(), "output_norm.weight".to_owned()]);
+    v
+}
+
+/// llama.cpp's `--split-mode` over several GPUs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SplitMode {
+    /// `layer` (default): consecutive layers per GPU, run one after another.
+    #[default]
+    Layer,
+    /// `row`: every weight matrix split by rows over the GPUs; KV cache and intermediate
+    /// results on the main GPU (`-mg`, llama-server README).
+    Row,
+}
+
+impl FromStr for SplitMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "layer" => Ok(SplitMode::Layer),
+            "row" => Ok(SplitMode::Row),
+            other => Err(format!("split mode `{other}`: give layer or row")),
+        }
+    }
+}
+
+impl fmt::Display for SplitMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SplitMode::Layer => "layer",
+            SplitMode::Row => "row",
+        })
+    }
+}
+
+/// llama.cpp's `--tensor-split a,b,...`: the proportion of the model per GPU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TensorSplit(pub Vec<f64>);
+
+impl FromStr for TensorSplit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let parts: Result<Vec<f64>, _> = s
+            .split([',', '/'])
+            .map(|p| p.trim().parse::<f64>().map_err(|_| format!("--tensor-split `{s}`: `{p}` is not a number")))
+            .collect();
+        let parts = parts?;
+        if parts.is_empty() || parts.iter().any(|p| !p.is_finite() || *p < 0.0) || parts.iter().sum::<f64>() <= 0.0 {
+            return Err(format!("--tensor-split `{s}`: give non-negative proportions, at least one above 0"));
+        }
+        Ok(TensorSplit(parts))
+    }
+}
+
+/// The user's llama.cpp placement flags, parsed once.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct LlamaCppFlags {
+    /// `-ngl`: layers on the GPUs; `None` = all.
+    pub n_gpu_layers: Option<u32>,
+    /// `--n-cpu-moe N`: the routed experts of layers `0..N` in system RAM.
+    pub n_cpu_moe: Option<u32>,
+    /// `-ot REGEX=CPU` rules, applied after `--n-cpu-moe`.
+    pub overrides: Vec<TensorOverride>,
+    /// `--split-mode`.
+    pub split_mode: SplitMode,
+    /// `--tensor-split`; `None` = in proportion to free memory.
+    pub tensor_split: Option<TensorSplit>,
+    /// `-ub` / `--ubatch-size`: tokens per micro-batch; `None` = llama.cpp's 512. Each
+    /// micro-batch copies the host-held weights to the GPU once, so a larger one amortises it.
+    pub ubatch: Option<u32>,
+}
+
+impl LlamaCppFlags {
+    /// Whether any placement flag was given.
+    pub fn any(&self) -> bool {
+        self.n_gpu_layers.is_some()
+            || self.n_cpu_moe.is_some()
+            || !self.overrides.is_empty()
+            || self.split_mode != SplitMode::Layer
+            || self.tensor_split.is_some()
+            || self.ubatch.is_some()
+    }
+}
+
+/// What limits a hybrid prefill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrefillBound {
+    /// Everything on the GPUs: the all-GPU figure.
+    Gpu,
+    /// The copy of host-held weights over the host link per micro-batch takes most of the time.
+    HostLink,
+    /// GPU compute takes most of the time, host copies included.
+    GpuWithCopies,
+}
+
+/// Memory, decode and prefill of one placement.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlacementEstimate {
+    /// llama.cpp's table for the placement (rows per device and Host, `-ngl`, `-ts`, args).
+    pub table: LlamaCppFit,
+    /// `--split-mode`.
+    pub split_mode: SplitMode,
+    /// Layers whose routed experts are (at least partly) in system RAM.
+    pub cpu_moe_layers: u32,
+    /// Routed-expert weights in system RAM, GiB.
+    pub host_experts_gib: f64,
+    /// System RAM the placement takes (the Host row: embedding, CPU layers, experts, their KV), GiB.
+    pub host_ram_needed_gib: f64,
+    /// The build's RAM; `None` when unknown.
+    pub host_ram: Option<HostRam>,
+    /// Whether `host_ram_needed_gib` fits it; `None` when unknown.
+    pub fits_in_host_ram: Option<bool>,
+    /// Whether every GPU keeps llama.cpp's margin.
+    pub fits_gpus: bool,
+    /// Bytes read from system RAM per token at batch 1, GB.
+    pub host_gb_per_token: f64,
+    /// Bytes read from the GPUs per token at batch 1, GB.
+    pub gpu_gb_per_token: f64,
+    /// Host bandwidth the runtime reaches on the build's memory, GB/s; `None` without one.
+    pub host_decode_gb_s: Option<f64>,
+    /// Decode at batch 1, tokens/s; `None` when system RAM is read and the build's memory is
+    /// unknown, when it does not fit the RAM, or for a split mode not modelled (row).
+    pub decode_tokens_per_s: Option<f64>,
+    /// Decode of all sequences at the workload's batch, tokens/s (the experts the batch's tokens
+    /// touch, `E(1-(1-k/E)^b)` per layer); `None` as above.
+    pub decode_batch_tokens_per_s: Option<f64>,
+    /// Prefill, tokens/s; `None` when the all-GPU compute rate is unknown or the split mode is
+    /// not modelled.
+    pub prefill_tokens_per_s: Option<f64>,
+    /// What bounds the prefill.
+    pub prefill_bound: PrefillBound,
+    /// Why a figure is `None`, in words.
+    pub unknown_because: Option<String>,
+}
+
+impl PlacementEstimate {
+    /// Whether anything (experts or whole layers) is in system RAM.
+    pub fn is_hybrid(&self) -> bool {
+        self.cpu_moe_layers > 0 || self.table.n_gpu_layers < self.layers()
+    }
+
+    /// The model's layers.
+    pub fn layers(&self) -> u32 {
+        self.table.rows.iter().map(|r| r.layers).sum()
+    }
+
+    /// Whether the placement runs on the build: the GPUs keep their margin and the host part
+    /// fits the RAM (or the RAM is unknown).
+    pub fn runs(&self) -> bool {
+        self.fits_gpus && self.fits_in_host_ram != Some(false)
+    }
+}
+
+/// Fraction of one MoE layer's routed experts that `b` tokens touch: the expected distinct
+/// experts over `E` for top-`k` routing, `1 - (1 - k/E)^b` (uniform routing). 1 for a dense model.
+pub fn experts_touched_fraction(input: &FitInput, b: u32) -> f64 {
+    match input.model.experts.as_ref().filter(|e| e.routed > 0) {
+        Some(e) => {
+            let p = f64::from(e.per_token.min(e.routed)) / f64::from(e.routed);
+            1.0 - (1.0 - p).powf(f64::from(b.max(1)))
+        }
+        None => 1.0,
+    }
+}
+
+/// Host-link bandwidth of a GPU, GB/s per direction: its PCIe link (an NVLink-bridged or SXM
+/// card's own PCIe interface).
+fn host_link_gb_s(slot: &GpuSlot) -> f64 {
+    match slot.link {
+        Link::Pcie { .. } => slot.link.per_direction_gb_s(),
+        Link::NvLink { .. } => pcie_lane_gb_s(slot.gpu.pcie_gen) * f64::from(slot.gpu.pcie_lanes),
+    }
+}
+
+/// Layers per GPU for a user `--tensor-split`: llama.cpp gives layer `i` of the `ngl` offloaded
+/// ones to the first GPU whose cumulative proportion exceeds `i / ngl` (`llama-model.cpp`,
+/// `std::upper_bound` over the normalised cumulative split).
+fn split_by_proportion(ngl: u32, ts: &[f64], gpus: usize) -> Vec<u32> {
+    let mut props: Vec<f64> = ts.iter().copied().take(gpus).collect();
+    props.resize(gpus, 0.0);
+    let sum: f64 = props.iter().sum();
+    let mut cum = Vec::with_capacity(gpus);
+    let mut acc = 0.0;
+    for p in &props {
+        acc += p / sum.max(f64::MIN_POSITIVE);
+        cum.push(acc);
+    }
+    let mut out = vec![0u32; gpus];
+    for i in 0..ngl {
+        let x = f64::from(i) / f64::from(ngl.max(1));
+        let d = cum.iter().position(|c| *c > x).unwrap_or(gpus - 1);
+        out[d] += 1;
+    }
+    out
+}
+
+/// The expert mask of `flags` over the layout: `--n-cpu-moe` first, then each `-ot` rule adds
+/// the third of a layer's experts per matched tensor (gate, up, down).
+fn mask_of(layout: &Layout<'_>, flags: &LlamaCppFlags) -> Result<Vec<f64>, FitError> {
+    let mut mask = layout.first_layers_mask(flags.n_cpu_moe.unwrap_or(0).min(layout.layers));
+    for o in &flags.overrides {
+        for l in 0..layout.layers {
+            if let Some(t) = other_tensors(l).into_iter().find(|t| o.pattern.is_match(t)) {
+                return Err(FitError::Unsupported(format!(
+                    "-ot {o} also moves `{t}`: only routed-expert tensors (blk.N.ffn_*_exps) in system RAM are modelled"
+                )));
+            }
+            if !layout.is_moe(l) {
+                continue;
+            }
+            let hit = expert_tensors(l).iter().filter(|t| o.pattern.is_match(t)).count();
+            let h = &mut mask[l as usize];
+            *h = (*h).max(hit as f64 / 3.0);
+        }
+    }
+    Ok(mask)
+}
+
+fn args_of(input: &FitInput, ngl: u32, flags: &LlamaCppFlags, split: &[u32], n_cpu_moe: u32) -> String {
+    let mut args = if input.batch > 1 {
+        format!("-c {} -np {} -ngl {ngl}", u64::from(input.context_tokens) * u64::from(input.batch), input.batch)
+    } else {
+        format!("-c {} -ngl {ngl}", input.context_tokens)
+    };
+    if n_cpu_moe > 0 {
+        let _ = write!(args, " --n-cpu-moe {n_cpu_moe}");
+    }
+    for o in &flags.overrides {
+        let _ = write!(args, " -ot \"{o}\"");
+    }
+    if flags.split_mode == SplitMode::Row {
+        args.push_str(" -sm row");
+    }
+    if let Some(ub) = flags.ubatch {
+        let _ = write!(args, " -ub {ub}");
+    }
+    if split.len() > 1 {
+        let ts: Vec<String> = match &flags.tensor_split {
+            Some(t) => t.0.iter().map(|v| format!("{v}")).collect(),
+            None => split.iter().map(u32::to_string).collect(),
+        };
+        let _ = write!(args, " -ts {}", ts.join(","));
+    }
+    args
+}
+
+/// Memory per device, decode and prefill of `input` on `gpus` placed as `flags` say, under a
+/// llama.cpp-family runtime (llama.cpp, ik_llama.cpp) or ktransformers (whose GPU holds the
+/// dense part and every routed expert stays in RAM: give `-ot exps=CPU`). `host`: the build's
+/// memory (channels, speed, sockets), `None` when unknown (no decode where RAM is read);
+/// `ram`: its size, `None` when unknown.
+///
+/// # Errors
+/// [`FitError::Unsupported`] for an `-ot` rule that moves tensors other than routed experts,
+/// for training, and for other runtimes; [`FitError::NoGpus`] for no GPU.
+pub fn place(
+    input: &FitInput,
+    gpus: &[GpuSlot],
+    host: Option<HostMemory>,
+    ram: Option<HostRam>,
+    flags: &LlamaCppFlags,
+) -> Result<PlacementEstimate, FitError> {
+    let runtime = input.resolved_runtime();
+    if input.mode.is_training() {
+        return Err(FitError::Unsupported("llama.cpp placement flags are for inference".into()));
+    }
+    if !(runtime.is_llama_cpp_family() || runtime == Runtime::KTransformers) {
+        return Err(FitError::Unsupported(format!(
+            "llama.cpp placement flags (--n-cpu-moe, -ot, -sm, -ts) under {runtime}: give --runtime llama.cpp or ik_llama.cpp"
+        )));
+    }
+    if gpus.is_empty() {
+        return Err(FitError::NoGpus);
+    }
+    let layout = Layout::new(input, gpus);
+    let ngl = flags.n_gpu_layers.unwrap_or(layout.layers).min(layout.layers);
+    let mask = mask_of(&layout, flags)?;
+    let split = match (&flags.tensor_split, gpus.len()) {
+        (_, 1) => vec![ngl],
+        (Some(ts), d) => split_by_proportion(ngl, &ts.0, d),
+        (None, _) => layout.spread(ngl, &mask),
+    };
+    let mut rows = layout.rows(ngl, &mask, &split);
+    if flags.split_mode == SplitMode::Row && gpus.len() > 1 {
+        row_split_rows(&layout, &mut rows, flags.tensor_split.as_ref());
+    }
+    let n_cpu_moe = flags.n_cpu_moe.unwrap_or(0).min(layout.layers);
+    let table = LlamaCppFit {
+        fits: keeps_margin(&rows),
+        args: args_of(input, ngl, flags, &split, n_cpu_moe),
+        rows,
+        n_gpu_layers: ngl,
+        n_cpu_moe,
+        tensor_split: split.clone(),
+    };
+    let ubatch = f64::from(flags.ubatch.unwrap_or(LLAMA_UBATCH as u32).max(1));
+    Ok(estimate_placement(input, gpus, &layout, table, &mask, &split, (flags.split_mode, ubatch), host, ram))
+}
+
+/// [`place`] for flags a user gives llama.cpp by hand: llama.cpp keeps no margin of its own
+/// when it loads what it is told (the 1024 MiB margin is `llama-fit-params`' choice when it
+/// picks a placement), so the placement runs where every device's `self` fits its free memory.
+///
+/// # Errors
+/// As [`place`].
+pub fn place_as_given(
+    input: &FitInput,
+    gpus: &[GpuSlot],
+    host: Option<HostMemory>,
+    ram: Option<HostRam>,
+    flags: &LlamaCppFlags,
+) -> Result<PlacementEstimate, FitError> {
+    let mut p = place(input, gpus, host, ram, flags)?;
+    p.fits_gpus = p.table.rows.iter().filter_map(|r| r.free_mib.map(|f| r.self_mib() <= f)).all(|x| x);
+    Ok(p)
+}
+
+/// Row split: the layers' weights spread over the GPUs by `ts` (or evenly), KV cache and the
+/// output on the main GPU (GPU 0).
+fn row_split_rows(layout: &Layout<'_>, rows: &mut [DeviceRow], ts: Option<&TensorSplit>) {
+    let d = layout.gpus.len();
+    let props: Vec<f64> = match ts {
+        Some(t) => {
+            let mut p: Vec<f64> = t.0.iter().copied().take(d).collect();
+            p.resize(d, 0.0);
+            let s: f64 = p.iter().sum();
+            p.iter().map(|x| x / s.max(f64::MIN_POSITIVE)).collect()
+        }
+        None => vec![1.0 / d as f64; d],
+    };
+    let gpu_rows = &mut rows[..d];
+    let model: f64 = gpu_rows.iter().map(|r| r.model_mib).sum();
+    let context: f64 = gpu_rows.iter().map(|r| r.context_mib).sum();
+    let compute: f64 = gpu_rows.iter().map(|r| r.compute_mib).fold(0.0, f64::max);
+    let head = layout.head_b / (1024.0 * 1024.0);
+    for (i, r) in gpu_rows.iter_mut().enumerate() {
+        r.model_mib = (model - head) * props[i] + if i == 0 { head } else { 0.0 };
+        r.context_mib = if i == 0 { context } else { 0.0 };
+        r.compute_mib = if i == 0 { compute } else { 0.0 };
+    }
+}
+
+#[allow(clippy::too_many_arguments, reason = "one placement's parts")]
+fn estimate_placement(
+    input: &FitInput,
+    gpus: &[GpuSlot],
+    layout: &Layout<'_>,
+    table: LlamaCppFit,
+    mask: &[f64],
+    split: &[u32],
+    (split_mode, ubatch): (SplitMode, f64),
+    host: Option<HostMemory>,
+    ram: Option<HostRam>,
+) -> PlacementEstimate {
+    let runtime = input.resolved_runtime();
+    let n = layout.layers;
+    let ngl = table.n_gpu_layers;
+    let first_gpu = n - ngl;
+    let m = &input.model;
+    let host_of = |l: u32| mask.get(l as usize).copied().unwrap_or(0.0).clamp(0.0, 1.0);
+    let kv_read = |l: u32| kv_cache_bytes_layers(m, input.kv_precision, l..l + 1, input.context_tokens, 1, 1);
+    // Bytes one decode step of `b` sequences reads: (per GPU, from system RAM).
+    let reads = |b: u32| -> (Vec<f64>, f64) {
+        let touched = experts_touched_fraction(input, b);
+        let bf = f64::from(b);
+        let mut per_gpu = vec![0.0; gpus.len()];
+        let mut host_b = 0.0;
+        // Layers below `first_gpu` run on the CPU from system RAM.
+        for l in 0..first_gpu {
+            host_b += layout.dense_layer_b + bf * kv_read(l);
+            if layout.is_moe(l) {
+                host_b += layout.expert_layer_b * touched;
+            }
+        }
+        let mut l = first_gpu;
+        for (d, &count) in split.iter().enumerate() {
+            for _ in 0..count {
+                if l >= n {
+                    break;
+                }
+                per_gpu[d] += layout.dense_layer_b + bf * kv_read(l);
+                if layout.is_moe(l) {
+                    let h = host_of(l);
+                    per_gpu[d] += layout.expert_layer_b * touched * (1.0 - h);
+                    host_b += layout.expert_layer_b * touched * h;
+                }
+                l += 1;
+            }
+        }
+        if let Some(last) = per_gpu.last_mut() {
+            *last += layout.head_b;
+        }
+        (per_gpu, host_b)
+    };
+    let e_bw = input.decode_bandwidth_efficiency(runtime);
+    let host_bw = host.map(|h| h.decode_gb_s(runtime) * 1e9);
+    let used_gpus = split.iter().filter(|c| **c > 0).count().max(1);
+    // Layers with weights or experts computed on the CPU pay the CPU back end's fixed cost too
+    // (llama.cpp family; ktransformers' constants are fitted with its own kernels).
+    let host_layers = (0..n).filter(|&l| l < first_gpu || (layout.is_moe(l) && host_of(l) > 0.0)).count() as f64;
+    let host_overhead_s =
+        if runtime.is_llama_cpp_family() { host_layers * LLAMA_CPP_HOST_LAYER_OVERHEAD_S } else { 0.0 };
+    let step_s = |b: u32| -> Option<f64> {
+        let (per_gpu, host_b) = reads(b);
+        let on_gpus_s: f64 =
+            per_gpu.iter().zip(gpus).map(|(bytes, s)| bytes / (e_bw * s.gpu.memory_bandwidth_gb_s * 1e9)).sum();
+        let host_s = if host_b > 0.0 { host_b / host_bw? } else { 0.0 };
+        Some(
+            on_gpus_s
+                + host_s
+                + f64::from(n) * input.layer_overhead_s(runtime)
+                + host_overhead_s
+                + (used_gpus - 1) as f64 * LAYER_SPLIT_HOP_S,
+        )
+    };
+    let (per_gpu1, host1) = reads(1);
+    let host_row = table.rows.iter().find(|r| r.free_mib.is_none());
+    let host_ram_needed_gib = host_row.map_or(0.0, |r| r.self_mib() / 1024.0);
+    let host_experts_b: f64 = (0..n)
+        .filter(|&l| layout.is_moe(l))
+        .map(|l| if l < first_gpu { layout.expert_layer_b } else { layout.expert_layer_b * host_of(l) })
+        .sum();
+    let fits_in_host_ram = ram.map(|r| host_ram_needed_gib <= r.available_gib);
+    let mut unknown = None;
+    let row_split = split_mode == SplitMode::Row && gpus.len() > 1;
+    let (mut decode, mut decode_batch) =
+        (step_s(1).map(|t| 1.0 / t), step_s(input.batch).map(|t| f64::from(input.batch) / t));
+    if host1 > 0.0 && host.is_none() {
+        unknown = Some("the build names no CPU or memory kit: system-RAM bandwidth unknown".to_owned());
+    }
+    if fits_in_host_ram == Some(false) {
+        decode = None;
+        decode_batch = None;
+        unknown = Some(format!("{host_ram_needed_gib:.0} GiB in system RAM does not fit the build's RAM"));
+    }
+    if row_split {
+        decode = None;
+        decode_batch = None;
+        unknown = Some("split mode row: not held to any published measurement, so no decode or prefill figure".into());
+    }
+    // Prefill: the all-GPU compute rate, plus the copy of host-held weights per micro-batch.
+    let (prefill, bound) = if row_split || runtime == Runtime::KTransformers {
+        if runtime == Runtime::KTransformers && unknown.is_none() {
+            unknown =
+                Some("ktransformers prefill runs the experts on the CPU (AMX/AVX-512 kernels): not modelled".into());
+        }
+        (None, PrefillBound::GpuWithCopies)
+    } else {
+        let all_gpu = super::estimate(input, gpus).ok().and_then(|r| r.speed).and_then(|s| s.prefill_tokens_per_s);
+        let host_weights_b = host_experts_b + f64::from(first_gpu) * layout.dense_layer_b;
+        let link = gpus.iter().map(host_link_gb_s).fold(f64::INFINITY, f64::min);
+        match all_gpu {
+            None => (None, PrefillBound::Gpu),
+            Some(p) if host_weights_b <= 0.0 => (Some(p), PrefillBound::Gpu),
+            Some(p) => {
+                let ub = ubatch.min(f64::from(input.context_tokens)).max(1.0);
+                // Only the experts the micro-batch's tokens are routed to are copied (llama.cpp
+                // PR 15346, "sched : copy only the used experts when offloading prompt
+                // processing"; ik_llama.cpp PR 698): uniform routing touches 1 - (1 - k/E)^ub.
+                let touched = experts_touched_fraction(input, ub as u32);
+                let copied = host_experts_b * touched + f64::from(first_gpu) * layout.dense_layer_b;
+                let copy_s = copied / (HOST_TO_GPU_COPY_EFFICIENCY * link * 1e9);
+                let compute_s = ub / p;
+                let bound = if copy_s > compute_s { PrefillBound::HostLink } else { PrefillBound::GpuWithCopies };
+                (Some(ub / (compute_s + copy_s)), bound)
+            }
+        }
+    };
+    PlacementEstimate {
+        cpu_moe_layers: layout.host_expert_layers(mask),
+        host_experts_gib: host_experts_b / GIB,
+        host_ram_needed_gib,
+        host_ram: ram,
+        fits_in_host_ram,
+        fits_gpus: table.fits,
+        host_gb_per_token: host1 / 1e9,
+        gpu_gb_per_token: per_gpu1.iter().sum::<f64>() / 1e9,
+        host_decode_gb_s: host_bw.map(|b| b / 1e9),
+        decode_tokens_per_s: decode,
+        decode_batch_tokens_per_s: decode_batch,
+        prefill_tokens_per_s: prefill,
+        prefill_bound: bound,
+        unknown_because: unknown,
+        split_mode,
+        table,
+    }
+}
+
+/// The placement llama.cpp's `llama-fit-params` would pick ([`llama_cpp_search`]: the fewest
+/// routed experts in RAM, from layer 0 up, then fewer layers on the GPUs), estimated by
+/// [`place`]. `None` for runtimes outside the llama.cpp family and for training.
+pub fn searched(
+    input: &FitInput,
+    gpus: &[GpuSlot],
+    host: Option<HostMemory>,
+    ram: Option<HostRam>,
+) -> Option<PlacementEstimate> {
+    let (ngl, n) = llama_cpp_search(input, gpus)?;
+    let flags = LlamaCppFlags { n_gpu_layers: Some(ngl), n_cpu_moe: (n > 0).then_some(n), ..LlamaCppFlags::default() };
+    place(input, gpus, host, ram, &flags).ok()
+}
+
+/// Every routed expert in system RAM (`-ot exps=CPU`, ktransformers' placement), the rest on
+/// the GPUs. `None` for a dense model.
+pub fn all_experts_in_ram(
+    input: &FitInput,
+    gpus: &[GpuSlot],
+    host: Option<HostMemory>,
+    ram: Option<HostRam>,
+) -> Option<PlacementEstimate> {
+    input.model.experts.as_ref().filter(|e| e.routed > 0)?;
+    let layers = input.model.layers;
+    let flags = LlamaCppFlags { n_cpu_moe: Some(layers), ..LlamaCppFlags::default() };
+    place(input, gpus, host, ram, &flags).ok()
+}
+
+/// Decode at batch 1 of `input` (an MoE model) with every routed expert in `host` memory and
+/// the rest on `gpu` (`None`: CPU only, everything read from host memory), under
+/// `input`'s runtime. With a GPU this is the placement `-ot exps=CPU`
+/// ([`super::placement::all_experts_in_ram`]): the same bytes and the same decode as any other
+/// placement, so putting experts back on the GPU is never slower. Each token reads `k/E` of the
+/// expert bytes from RAM (the experts it is routed to) and the rest of the layers, the LM head
+/// and the KV cache at the context from the GPU at the runtime's decode efficiency
+/// ([`FitInput::decode_bandwidth_efficiency`]); the two run one after the other per layer, plus
+/// the runtime's per-layer overhead. `None` for a dense model.
+pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMemory) -> Option<HostExpertDecode> {
+    let m = &input.model;
+    let shape = m.experts.as_ref().filter(|e| e.routed > 0)?;
+    if let Some(g) = gpu {
+        let p = all_experts_in_ram(input, std::slice::from_ref(g), Some(host), None)?;
+        return Some(HostExpertDecode {
+            host_experts_gib: p.host_experts_gib,
+            host_gb_per_token: p.host_gb_per_token,
+            gpu_gb_per_token: p.gpu_gb_per_token,
+            host_decode_gb_s: p.host_decode_gb_s.unwrap_or(0.0),
+            decode_tokens_per_s: p.decode_tokens_per_s,
+            host_ram: None,
+            fits_in_host_ram: None,
+        });
+    }
+    let runtime = input.resolved_runtime();
+    let (_, head, body) = input_weight_parts(input, runtime, true);
+    let experts = super::runtime_memory::routed_expert_bytes(input);
+    let picked = f64::from(shape.per_token.min(shape.routed)) / f64::from(shape.routed);
+    let host_read = experts * picked;
+    let kv = kv_cache_bytes(m, input.kv_precision, input.context_tokens, 1, 1);
+    let rest = (body - experts).max(0.0) + head + kv;
+    let host_bw = host.decode_gb_s(runtime) * 1e9;
+    // On the CPU alone every layer pays the CPU back end's fixed cost (llama.cpp family).
+    let per_layer =
+        if runtime.is_llama_cpp_family() { LLAMA_CPP_HOST_LAYER_OVERHEAD_S } else { input.layer_overhead_s(runtime) };
+    let t = (host_read + rest) / host_bw + f64::from(m.layers) * per_layer;
+    Some(HostExpertDecode {
+        host_experts_gib: experts / GIB,
+        host_gb_per_token: (host_read + rest) / 1e9,
+        gpu_gb_per_token: 0.0,
+        host_decode_gb_s: host_bw / 1e9,
+        decode_tokens_per_s: Some(1.0 / t),
+        host_ram: None,
+        fits_in_host_ram: None,
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::many_single_char_names, reason = "input, GPUs and placements a, b, c of one test")]
+mod tests {
+    use super::*;
+    use crate::estimate::llm::{FitInput, GpuSlot, Precision};
+    use proptest::prelude::*;
+
+    fn cat() -> &'static kraftwerk_catalog::Catalog {
+        static CATALOG: std::sync::OnceLock<kraftwerk_catalog::Catalog> = std::sync::OnceLock::new();
+        CATALOG.get_or_init(|| kraftwerk_catalog::builtin().expect("catalog"))
+    }
+
+    fn slot(id: &str) -> GpuSlot {
+        GpuSlot::new(cat().gpu(id).cloned().expect("gpu in catalog"))
+    }
+
+    fn input(model: &str, p: Precision, ctx: u32) -> FitInput {
+        let mut i = FitInput::new(cat().model(model).cloned().expect("model in catalog"), p);
+        i.runtime = Some(Runtime::LlamaCpp);
+        i.context_tokens = ctx;
+        i
+    }
+
+    const QUAD_DDR4: HostMemory = HostMemory { channels_per_socket: 4, speed_mt_s: 3200, sockets: 1 };
+
+    fn ncmoe(n: u32) -> LlamaCppFlags {
+        LlamaCppFlags { n_cpu_moe: Some(n), ..LlamaCppFlags::default() }
+    }
+
+    #[test]
+    fn flags_parse_once_into_types() {
+        let o: TensorOverride = "blk\\.(1[0-9])\\.ffn_.*_exps=CPU".parse().expect("parses");
+        assert_eq!(o.to_string(), "blk\\.(1[0-9])\\.ffn_.*_exps=CPU");
+        assert!("exps=CUDA1".parse::<TensorOverride>().is_err());
+        assert!("exps".parse::<TensorOverride>().is_err());
+        assert!("blk\\.(=CPU".parse::<TensorOverride>().is_err());
+        assert_eq!("row".parse::<SplitMode>(), Ok(SplitMode::Row));
+        assert!("graph".parse::<SplitMode>().is_err());
+        assert_eq!("3,1".parse::<TensorSplit>(), Ok(TensorSplit(vec![3.0, 1.0])));
+        assert!("0,0".parse::<TensorSplit>().is_err());
+        assert!("a,1".parse::<TensorSplit>().is_err());
+    }
+
+    /// `--n-cpu-moe N` and `-ot "blk\.(0|...|N-1)\.ffn_.*_exps=CPU"` are the same placement
+    /// (llama.cpp builds the former from the latter), with the same memory and speeds.
+    #[test]
+    fn n_cpu_moe_is_the_ot_pattern_it_stands_for() {
+        let i = input("qwen3-30b-a3b", Precision::Q4_K_M, 4096);
+        let g = [slot("nvidia-geforce-rtx-3090")];
+        let a = place(&i, &g, Some(QUAD_DDR4), None, &ncmoe(20)).expect("placement");
+        let ot = LlamaCppFlags {
+            overrides: vec!["blk\\.([0-9]|1[0-9])\\.ffn_(up|down|gate)_exps=CPU".parse().expect("regex")],
+            ..LlamaCppFlags::default()
+        };
+        let b = place(&i, &g, Some(QUAD_DDR4), None, &ot).expect("placement");
+        assert_eq!(a.cpu_moe_layers, 20);
+        assert_eq!(b.cpu_moe_layers, 20);
+        assert!((a.host_experts_gib - b.host_experts_gib).abs() < 1e-9);
+        assert_eq!(a.decode_tokens_per_s, b.decode_tokens_per_s);
+        assert!((a.table.rows[0].model_mib - b.table.rows[0].model_mib).abs() < 1e-9);
+        // Only the down projections: a third of each layer's experts.
+        let down =
+            LlamaCppFlags { overrides: vec!["ffn_down_exps=CPU".parse().expect("regex")], ..LlamaCppFlags::default() };
+        let c = place(&i, &g, Some(QUAD_DDR4), None, &down).expect("placement");
+        let all = all_experts_in_ram(&i, &g, Some(QUAD_DDR4), None).expect("moe");
+        assert!(
+            (c.host_experts_gib * 3.0 - all.host_experts_gib).abs() < 1e-6,
+            "{} {}",
+            c.host_experts_gib,
+            all.host_experts_gib
+        );
+        // An -ot rule on attention tensors is refused, not estimated.
+        let attn = LlamaCppFlags { overrides: vec!["attn=CPU".parse().expect("regex")], ..LlamaCppFlags::default() };
+        assert!(place(&i, &g, Some(QUAD_DDR4), None, &attn).is_err());
+    }
+
+    /// DeepSeek's first three layers are dense: `--n-cpu-moe 3` moves nothing, 4 moves one
+    /// layer's experts (llama.cpp's pattern is by layer index).
+    #[test]
+    fn n_cpu_moe_counts_layer_indices() {
+        let i = input("deepseek-v3", Precision::Q4_K_M, 4096);
+        let g = [slot("nvidia-geforce-rtx-3090")];
+        assert_eq!(place(&i, &g, None, None, &ncmoe(3)).expect("p").cpu_moe_layers, 0);
+        assert_eq!(place(&i, &g, None, None, &ncmoe(4)).expect("p").cpu_moe_layers, 1);
+    }
+
+    /// The searched placement names the N it estimates: its table, its `--n-cpu-moe`, its
+    /// decode and prefill are one placement; its prefill is the hybrid one (below the all-GPU
+    /// figure, bounded by the host link).
+    #[test]
+    fn the_searched_placement_is_the_one_estimated() {
+        let i = input("gpt-oss-120b", Precision::Mxfp4, 8192);
+        let g = [slot("nvidia-geforce-rtx-3090")];
+        let p = searched(&i, &g, Some(QUAD_DDR4), None).expect("placement");
+        assert!(p.fits_gpus && p.cpu_moe_layers > 0, "{p:?}");
+        assert!(p.table.args.contains(&format!("--n-cpu-moe {}", p.table.n_cpu_moe)), "{}", p.table.args);
+        let again = place(&i, &g, Some(QUAD_DDR4), None, &ncmoe(p.table.n_cpu_moe)).expect("p");
+        assert_eq!(again.decode_tokens_per_s, p.decode_tokens_per_s);
+        let all_gpu = crate::estimate::llm::estimate(&i, &g).expect("e").speed.and_then(|s| s.prefill_tokens_per_s);
+        let (hybrid, gpu) = (p.prefill_tokens_per_s.expect("prefill"), all_gpu.expect("gpu prefill"));
+        assert!(hybrid < gpu / 2.0, "hybrid prefill {hybrid} vs all-GPU {gpu}");
+        assert_eq!(p.prefill_bound, PrefillBound::HostLink);
+        // One layer fewer in RAM does not keep the margin.
+        let fewer = place(&i, &g, Some(QUAD_DDR4), None, &ncmoe(p.table.n_cpu_moe - 1)).expect("p");
+        assert!(!fewer.fits_gpus);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// More experts on the GPU is never slower: for any MoE preset, precision, context and
+        /// host memory with an achieved bandwidth below the GPU's, decode with the experts of
+        /// `n` layers in RAM is at least that with `n + k`.
+        #[test]
+        fn more_experts_on_the_gpu_is_never_slower(
+            model in prop::sample::select(vec!["qwen3-30b-a3b", "gpt-oss-120b", "deepseek-v3", "glm-4.5-air", "mixtral-8x7b", "qwen3-235b-a22b"]),
+            prec in prop::sample::select(vec![Precision::Q4_K_M, Precision::Q8_0, Precision::Q4_0]),
+            ctx in 512u32..65536,
+            n in 0u32..94,
+            k in 1u32..40,
+            channels in 1u32..13,
+            mts in prop::sample::select(vec![2666u32, 3200, 4800, 5600, 6400]),
+            sockets in 1u32..3,
+            gpu in prop::sample::select(vec!["nvidia-geforce-rtx-3090", "nvidia-geforce-rtx-5090", "nvidia-h100-pcie"]),
+        ) {
+            let i = input(model, prec, ctx);
+            let g = [slot(gpu)];
+            let host = HostMemory { channels_per_socket: channels, speed_mt_s: mts, sockets };
+            let fewer = place(&i, &g, Some(host), None, &ncmoe(n)).expect("placement");
+            let more = place(&i, &g, Some(host), None, &ncmoe(n + k)).expect("placement");
+            let (a, b) = (fewer.decode_tokens_per_s.expect("decode"), more.decode_tokens_per_s.expect("decode"));
+            prop_assert!(a >= b * (1.0 - 1e-12), "{model} {prec}: --n-cpu-moe {n} {a} < --n-cpu-moe {} {b}", n + k);
+            prop_assert!(fewer.host_experts_gib <= more.host_experts_gib + 1e-9);
+        }
+    }
+}

@@ -1,0 +1,503 @@
+//! Issue 35: MoE and hybrid CPU+GPU inference held to 2025-26 measurements. Every row cites
+//! its source (URL, date, hardware, versions, settings) as the research notes of 2026-12-05
+//! copied it; the rows marked `Fit` set a constant (named in the row), the rows marked `Held`
+//! never moved one. The test prints the table (estimate, measured, ratio, in band?) and lists
+//! the rows outside ±25 % with their reasons. Part of the `llm_fit` test target.
+
+#![allow(clippy::wildcard_imports, reason = "the helpers of the llm_fit test root")]
+
+use super::*;
+use kraftwerk::estimate::llm::host::HostMemory;
+use kraftwerk::estimate::llm::placement::host_expert_decode;
+use kraftwerk::estimate::llm::placement::{LlamaCppFlags, place};
+
+/// Whether a row set a constant or is held out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Fitted on: names the constant it set.
+    Fit(&'static str),
+    /// Held out: no constant was tuned on it.
+    Held,
+}
+
+/// What a row measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Metric {
+    Decode,
+    Prefill,
+}
+
+/// Where the model runs.
+#[derive(Debug, Clone, Copy)]
+enum Setup {
+    /// All on `n` GPUs `gpu` (llama.cpp family: layer split), context `ctx`.
+    Gpus { gpu: &'static str, n: usize },
+    /// llama.cpp placement on one GPU: `--n-cpu-moe`, `-ub`, the host's memory.
+    Hybrid { gpu: &'static str, n_cpu_moe: u32, ubatch: Option<u32>, host: Option<HostMemory> },
+    /// Every routed expert in RAM beside one GPU (ktransformers), or CPU only (`gpu` None).
+    Host { gpu: Option<&'static str>, host: HostMemory },
+}
+
+struct Row {
+    id: &'static str,
+    role: Role,
+    metric: Metric,
+    model: &'static str,
+    precision: Precision,
+    runtime: Runtime,
+    setup: Setup,
+    /// Context (decode position) or prompt length (prefill), tokens.
+    ctx: u32,
+    measured: f64,
+    /// URL, date, hardware, versions, settings.
+    source: &'static str,
+    /// Why a row is expected outside the band (a known gap), or "".
+    known_gap: &'static str,
+}
+
+const fn host(channels_per_socket: u32, speed_mt_s: u32, sockets: u32) -> HostMemory {
+    HostMemory { channels_per_socket, speed_mt_s, sockets }
+}
+
+/// GeForce RTX 2080 (not in the catalog): 8 GB GDDR6 at 448 GB/s, FP16 tensor 80.5 TFLOPS
+/// (40.3 with FP32 accumulate), PCIe 3.0 x16 (NVIDIA Turing architecture whitepaper, appendix
+/// table 1, https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf).
+fn rtx_2080() -> Gpu {
+    let mut g = gpu("nvidia-geforce-rtx-2080", "GeForce RTX 2080", 8.0, 448.0, 40.3, Some(80.5), None, NvLink::None);
+    g.pcie_gen = 3;
+    g
+}
+
+fn rows() -> Vec<Row> {
+    use Metric::{Decode, Prefill};
+    use Role::{Fit, Held};
+    const OSS_3090: &str = "https://ai-maestro.online/drastically-improve-prompt-processing-speed-for-n-cpu-moe-partially-offloaded-models-8/ (repost of an r/LocalLLaMA post; llama-bench, gpt-oss-120b F16 GGUF with MXFP4 experts, one RTX 3090, -b 2048; date not stated)";
+    const EPYC_9B14: &str = "r/LocalLLaMA 1mieqcb comment n736v47 by u/eloquentemu, 2025-08-05 (https://reddit.jaspervandalum.nl/r/LocalLLaMA/comments/1mieqcb/openaigptoss120b_hugging_face/n736v47/): llama-bench CPU backend, EPYC 9B14 (44 threads), 12 x DDR5-4800, fa 1";
+    const KT_TUTORIAL: &str = "https://github.com/kvcache-ai/ktransformers/blob/main/doc/en/DeepseekR1_V3_tutorial.md, 2025-02-15, ktransformers V0.2.1, DeepSeek-V3 Q4_K_M, 2 x Xeon Gold 6454S (8 x DDR5-4800 each), RTX 4090, 8 experts";
+    let g = |gpu, n| Setup::Gpus { gpu, n };
+    vec![
+        Row {
+            id: "LC-15",
+            role: Fit("placement::HOST_TO_GPU_COPY_EFFICIENCY"),
+            metric: Prefill,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::LlamaCpp,
+            setup: Setup::Hybrid { gpu: "nvidia-geforce-rtx-3090", n_cpu_moe: 26, ubatch: Some(512), host: None },
+            ctx: 4096,
+            measured: 380.27,
+            source: OSS_3090,
+            known_gap: "",
+        },
+        Row {
+            id: "LC-16",
+            role: Held,
+            metric: Prefill,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::LlamaCpp,
+            setup: Setup::Hybrid { gpu: "nvidia-geforce-rtx-3090", n_cpu_moe: 26, ubatch: Some(4096), host: None },
+            ctx: 4096,
+            measured: 1682.47,
+            source: OSS_3090,
+            known_gap: "",
+        },
+        Row {
+            id: "LC-17",
+            role: Held,
+            metric: Prefill,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::LlamaCpp,
+            setup: Setup::Hybrid { gpu: "nvidia-geforce-rtx-3090", n_cpu_moe: 28, ubatch: Some(8192), host: None },
+            ctx: 8192,
+            measured: 2090.68,
+            source: OSS_3090,
+            known_gap: "",
+        },
+        Row {
+            id: "LC-12",
+            role: Held,
+            metric: Decode,
+            model: "qwen3-30b-a3b-instruct-2507",
+            precision: Precision::Q4_K_M,
+            runtime: Runtime::LlamaCpp,
+            setup: Setup::Hybrid {
+                gpu: "nvidia-geforce-rtx-2080",
+                n_cpu_moe: 36,
+                ubatch: None,
+                host: Some(host(4, 3200, 1)),
+            },
+            ctx: 4096,
+            measured: 36.7,
+            source: "https://github.com/AlexsJones/llmfit/pull/755, 2026-07-16: llama-server -ngl 99 --n-cpu-moe 36, RTX 2080 8 GB, i9-10900X quad-channel DDR4 (~102 GB/s measured, taken as 4 x 3200), single request, server-measured generation",
+            known_gap: "",
+        },
+        Row {
+            id: "CPU-01",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::LlamaCpp,
+            setup: Setup::Host { gpu: None, host: host(12, 4800, 1) },
+            ctx: 128,
+            measured: 49.31,
+            source: EPYC_9B14,
+            known_gap: "",
+        },
+        Row {
+            id: "CPU-02",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::LlamaCpp,
+            setup: Setup::Host { gpu: None, host: host(12, 4800, 1) },
+            ctx: 6000,
+            measured: 36.28,
+            source: EPYC_9B14,
+            known_gap: "",
+        },
+        Row {
+            id: "CPU-03",
+            role: Fit("host::LLAMA_CPP_HOST_LAYER_OVERHEAD_S"),
+            metric: Decode,
+            model: "qwen3-30b-a3b",
+            precision: Precision::Q4_K_M,
+            runtime: Runtime::LlamaCpp,
+            setup: Setup::Host { gpu: None, host: host(12, 4800, 1) },
+            ctx: 128,
+            measured: 59.78,
+            source: EPYC_9B14,
+            known_gap: "",
+        },
+        Row {
+            id: "KT-01",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-v3",
+            precision: Precision::Q4_K_M,
+            runtime: Runtime::KTransformers,
+            setup: Setup::Host { gpu: Some("nvidia-geforce-rtx-4090"), host: host(8, 4800, 2) },
+            ctx: 1269,
+            measured: 13.5,
+            source: KT_TUTORIAL,
+            known_gap: "",
+        },
+        Row {
+            id: "KT-02",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-v3",
+            precision: Precision::Q4_K_M,
+            runtime: Runtime::KTransformers,
+            setup: Setup::Host { gpu: Some("nvidia-geforce-rtx-4090"), host: host(8, 4800, 2) },
+            ctx: 4146,
+            measured: 13.2,
+            source: KT_TUTORIAL,
+            known_gap: "",
+        },
+        Row {
+            id: "KT-03",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-v3",
+            precision: Precision::Q4_K_M,
+            runtime: Runtime::KTransformers,
+            setup: Setup::Host { gpu: Some("nvidia-geforce-rtx-4090"), host: host(8, 4800, 2) },
+            ctx: 7978,
+            measured: 12.4,
+            source: KT_TUTORIAL,
+            known_gap: "",
+        },
+        Row {
+            id: "KT-11",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-r1",
+            precision: Precision::Q4_K_M,
+            runtime: Runtime::KTransformers,
+            setup: Setup::Host { gpu: Some("nvidia-geforce-rtx-4090"), host: host(12, 4800, 1) },
+            ctx: 10000,
+            measured: 10.0,
+            source: "https://github.com/kvcache-ai/ktransformers/issues/314, 2025-02-15: ktransformers, DeepSeek-R1 4-bit, EPYC 9654 (84 cores, NPS=1), 12 x 64 GB DDR5-4800, RTX 4090, 10K context",
+            known_gap: "",
+        },
+        Row {
+            id: "KT-13",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-r1",
+            precision: Precision::Q4_K_M,
+            runtime: Runtime::KTransformers,
+            setup: Setup::Host { gpu: Some("nvidia-geforce-rtx-4090"), host: host(4, 2933, 2) },
+            ctx: 2000,
+            measured: 2.3,
+            source: "https://github.com/kvcache-ai/ktransformers/issues/319 (reply by yydslc), 2025-02-17: ktransformers, DeepSeek-R1 4-bit, 2 x EPYC 7C13 (56 cores set), 8 x 64 GB DDR4-2933 ('not all channels populated'), RTX 4090, 2000 tokens",
+            known_gap: "Zen 3 EPYC with half its channels and DDR4: the 2025 ktransformers CPU kernels are compute-bound there (AVX2, no AMX); the host model reads bandwidth only",
+        },
+        Row {
+            id: "AM-10",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::LlamaCpp,
+            setup: Setup::Hybrid {
+                gpu: "amd-radeon-rx-6900-xt",
+                n_cpu_moe: 28,
+                ubatch: None,
+                host: Some(host(2, 5600, 1)),
+            },
+            ctx: 4096,
+            measured: 19.0,
+            source: "r/LocalLLaMA 1ofxt6s (https://reddit.jaspervandalum.nl/r/LocalLLaMA/comments/1ofxt6s/optimizing_gptoss120b_on_amd_rx_6900_xt_16gb), date not stated: llama.cpp ROCm 6.2.4, RX 6900 XT 16 GB, Ryzen 9 7900, 2 x 32 GB DDR5-5600 dual channel, 28 MoE layers on the CPU",
+            known_gap: "",
+        },
+        Row {
+            id: "LC-06",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-20b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::LlamaCpp,
+            setup: g("nvidia-rtx-pro-6000-blackwell", 1),
+            ctx: 128,
+            measured: 391.20,
+            source: "https://github.com/ggml-org/llama.cpp/pull/16991 (date not in excerpt): llama-bench -ngl 99 -ub 2048 -fa 1, RTX PRO 6000 Blackwell Workstation, tg128",
+            known_gap: "",
+        },
+        Row {
+            id: "LC-06p",
+            role: Held,
+            metric: Prefill,
+            model: "gpt-oss-20b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::LlamaCpp,
+            setup: g("nvidia-rtx-pro-6000-blackwell", 1),
+            ctx: 128,
+            measured: 5127.80,
+            source: "https://github.com/ggml-org/llama.cpp/pull/16991: same run, pp128",
+            known_gap: "",
+        },
+        Row {
+            id: "AM-01",
+            role: Held,
+            metric: Decode,
+            model: "qwen3-30b-a3b",
+            precision: Precision::Q4_K_M,
+            runtime: Runtime::LlamaCpp,
+            setup: g("amd-radeon-rx-7900-xt", 1),
+            ctx: 4096,
+            measured: 151.77,
+            source: "https://github.com/AlexsJones/llmfit/pull/808, 2026-07-28: llama.cpp Vulkan (RADV Mesa 25.0.7), llmfit 1.1.3 bench, RX 7900 XT 20 GB, -ngl 99, ctx 4096",
+            known_gap: "",
+        },
+        Row {
+            id: "AM-03",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-20b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::LlamaCpp,
+            setup: g("amd-radeon-rx-9070-xt", 1),
+            ctx: 4096,
+            measured: 132.75,
+            source: "https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/574, 2025-10-11: LM Studio beta, llama.cpp Vulkan, RX 9070 XT 16 GB, all 24 layers on the GPU, ctx 8096, ~500-word answer",
+            known_gap: "",
+        },
+        Row {
+            id: "AM-04",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-20b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::LlamaCpp,
+            setup: g("amd-radeon-rx-9070-xt", 1),
+            ctx: 4096,
+            measured: 109.27,
+            source: "https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/574, 2025-10-11: same with the llama.cpp ROCm runtime",
+            known_gap: "",
+        },
+        Row {
+            id: "AM-05",
+            role: Held,
+            metric: Decode,
+            model: "llama-3.1-8b",
+            precision: Precision::Q4_K_M,
+            runtime: Runtime::LlamaCpp,
+            setup: g("amd-radeon-rx-7900-xtx", 1),
+            ctx: 64,
+            measured: 105.75,
+            source: "https://github.com/ggml-org/llama.cpp/pull/26284 (master column; date not in excerpt): llama-bench HIP/ROCm, RX 7900 XTX, Llama 8B Q4_K_M, ub 512, tg64 (dense, the issue's AMD check)",
+            known_gap: "",
+        },
+        Row {
+            id: "AM-05p",
+            role: Held,
+            metric: Prefill,
+            model: "llama-3.1-8b",
+            precision: Precision::Q4_K_M,
+            runtime: Runtime::LlamaCpp,
+            setup: g("amd-radeon-rx-7900-xtx", 1),
+            ctx: 2048,
+            measured: 3189.36,
+            source: "https://github.com/ggml-org/llama.cpp/pull/26284: same run, pp2048",
+            known_gap: "",
+        },
+        Row {
+            id: "AM-18",
+            role: Held,
+            metric: Prefill,
+            model: "gpt-oss-20b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::LlamaCpp,
+            setup: g("amd-instinct-mi50-32gb", 1),
+            ctx: 512,
+            measured: 1081.13,
+            source: "https://github.com/ggml-org/llama.cpp/pull/25441, 2026-07-15: llama-bench ROCm/HIP b10032, MI60/MI50 (gfx906, 32 GB), ub 512, pp512",
+            known_gap: "",
+        },
+        Row {
+            id: "IK-01",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-r1",
+            precision: Precision::Q8_0,
+            runtime: Runtime::IkLlamaCpp,
+            setup: g("nvidia-geforce-rtx-3090", 16),
+            ctx: 128,
+            measured: 17.25,
+            source: "https://github.com/ikawrakow/ik_llama.cpp/issues/263 (date not in excerpt): ik_llama.cpp llama-bench, mla 2, fa 1, fmoe 1, DeepSeek-R1 Q8_0 (307.20 GiB), 16 x RTX 3090, -ngl 63, layer split, tg128",
+            known_gap: "",
+        },
+        Row {
+            id: "IK-01p",
+            role: Held,
+            metric: Prefill,
+            model: "deepseek-r1",
+            precision: Precision::Q8_0,
+            runtime: Runtime::IkLlamaCpp,
+            setup: g("nvidia-geforce-rtx-3090", 16),
+            ctx: 2048,
+            measured: 295.09,
+            source: "https://github.com/ikawrakow/ik_llama.cpp/issues/263: same run, pp2048",
+            known_gap: "",
+        },
+    ]
+}
+
+/// The estimate for a row, or why there is none.
+#[allow(clippy::many_single_char_names, reason = "row, model, input, estimate, placement")]
+fn estimate_row(r: &Row, cat: &catalog::Catalog) -> Result<f64, String> {
+    let m = cat.model(r.model).ok_or_else(|| format!("{} not in the catalog", r.model))?.clone();
+    let gpu = |id: &str| -> Result<Gpu, String> {
+        if id == "nvidia-geforce-rtx-2080" {
+            return Ok(rtx_2080());
+        }
+        cat.gpu(id).cloned().ok_or_else(|| format!("{id} not in the catalog"))
+    };
+    let mut i = infer(m, r.precision, r.ctx, r.runtime);
+    let pick = |s: Option<f64>, d: f64, p: Option<f64>| match r.metric {
+        Metric::Decode => s.or(Some(d)),
+        Metric::Prefill => p,
+    };
+    let v = match r.setup {
+        Setup::Gpus { gpu: id, n } => {
+            if n > 1 {
+                i.parallelism = Parallelism::LayerSplit(n as u32);
+            }
+            let e = llm::estimate(&i, &slots(&gpu(id)?, n)).map_err(|e| e.to_string())?;
+            let s = e.speed.ok_or("no speed")?;
+            pick(None, s.decode_batch1_tokens_per_s, s.prefill_tokens_per_s)
+        }
+        Setup::Hybrid { gpu: id, n_cpu_moe, ubatch, host } => {
+            let flags = LlamaCppFlags { n_cpu_moe: Some(n_cpu_moe), ubatch, ..LlamaCppFlags::default() };
+            let p = place(&i, &slots(&gpu(id)?, 1), host, None, &flags).map_err(|e| e.to_string())?;
+            match r.metric {
+                Metric::Decode => p.decode_tokens_per_s,
+                Metric::Prefill => p.prefill_tokens_per_s,
+            }
+        }
+        Setup::Host { gpu: id, host } => {
+            let slot = id.map(|id| gpu(id).map(GpuSlot::new)).transpose()?;
+            let d = host_expert_decode(&i, slot.as_ref(), host).ok_or("dense model")?;
+            match r.metric {
+                Metric::Decode => d.decode_tokens_per_s,
+                Metric::Prefill => None,
+            }
+        }
+    };
+    v.ok_or_else(|| "no estimate (unknown)".to_owned())
+}
+
+/// Prints the table of one metric's rows and returns (held rows, held rows within ±25 %).
+fn table(metric: Metric, cat: &catalog::Catalog) -> (usize, usize, Vec<String>) {
+    println!("\n{metric:?}: | row | role | estimate | measured | est/measured | in ±25 %? | source |");
+    let (mut held, mut within, mut outside) = (0, 0, Vec::new());
+    for r in rows().iter().filter(|r| r.metric == metric) {
+        let est = estimate_row(r, cat);
+        let (shown, ratio, ok) = match &est {
+            Ok(e) => (format!("{e:.2}"), format!("{:.2}", e / r.measured), (e / r.measured - 1.0).abs() <= 0.25),
+            Err(why) => (why.clone(), "-".into(), false),
+        };
+        let role = match r.role {
+            Role::Fit(c) => format!("fit ({c})"),
+            Role::Held => "held".into(),
+        };
+        println!(
+            "| {} | {role} | {shown} | {} | {ratio} | {} | {} |",
+            r.id,
+            r.measured,
+            if ok { "yes" } else { "NO" },
+            r.source
+        );
+        if r.role == Role::Held {
+            held += 1;
+            if ok {
+                within += 1;
+            } else {
+                let why = if r.known_gap.is_empty() { "no reason known yet" } else { r.known_gap };
+                outside.push(format!("{} ({shown} vs {}): {why}", r.id, r.measured));
+            }
+        }
+    }
+    println!("{metric:?}: {within} of {held} held rows within ±25 %");
+    for o in &outside {
+        println!("  outside: {o}");
+    }
+    (held, within, outside)
+}
+
+/// The held table of issue 35 (MoE, experts in RAM, AMD): prints every row (estimate,
+/// measured, ratio, in band?) and the rows outside ±25 % with their reasons. The fitted rows
+/// must land within ±10 % (they set their constants); the held rows must keep at least the
+/// counts of this commit (11 of 15 decode, 1 of 6 prefill): a change that loses a row fails.
+/// The issue's targets are [`issue_35_targets`] (ignored until met).
+#[test]
+fn moe_and_hybrid_rows_of_2025_26() {
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    for r in rows().iter().filter(|r| matches!(r.role, Role::Fit(_))) {
+        let e = estimate_row(r, &cat).expect("fitted row has an estimate");
+        assert!((e / r.measured - 1.0).abs() <= 0.10, "{}: fitted row {e:.1} vs {}", r.id, r.measured);
+    }
+    let (dh, dw, _) = table(Metric::Decode, &cat);
+    let (ph, pw, _) = table(Metric::Prefill, &cat);
+    assert_eq!((dh, ph), (15, 6), "held rows");
+    assert!(dw >= 11, "decode: {dw} of {dh} held rows within ±25 % (11 at this commit)");
+    assert!(pw >= 1, "prefill: {pw} of {ph} held rows within ±25 % (1 at this commit)");
+}
+
+/// Issue 35's targets: 75 % of held decode rows and 60 % of held prefill rows within ±25 %.
+/// Not met yet (decode 11 of 15, prefill 1 of 6: MoE prefill GEMM efficiency and AMD RDNA 3
+/// are not modelled; see the reasons the table prints).
+#[test]
+#[ignore = "issue 35 targets not met yet: decode 11/15 (73 %), prefill 1/6; run with --ignored"]
+fn issue_35_targets() {
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let (dh, dw, _) = table(Metric::Decode, &cat);
+    let (ph, pw, _) = table(Metric::Prefill, &cat);
+    assert!(dw * 4 >= dh * 3, "decode: {dw} of {dh} held rows within ±25 % (75 % asked)");
+    assert!(pw * 5 >= ph * 3, "prefill: {pw} of {ph} held rows within ±25 % (60 % asked)");
+}
