@@ -129,26 +129,22 @@ fn the_platform_prices_added_to_msrp_json_reach_their_parts_with_their_quotes() 
         assert!(cited.repository.is_some(), "{id}: the quoted text is pinned to a commit");
         // Either the part takes the figure, or the price method withheld exactly that figure with
         // its reason (a launch or list price older than 36 months is not today's new price).
-        match c.price_of(id) {
-            Some(p) => {
-                assert_eq!((p.usd, p.date, p.origin()), (usd, Some(cited.date.as_str()), PriceOrigin::Msrp), "{id}");
-            }
-            None => {
-                let w = c.withheld_price(id);
-                assert!(
-                    w.iter().any(|w| (w.usd - usd).abs() < 1e-9 && !w.reason.is_empty()),
-                    "{id}: neither priced nor withheld: {w:?}"
-                );
-            }
+        if let Some(p) = c.price_of(id) {
+            assert_eq!((p.usd, p.date, p.origin()), (usd, Some(cited.date.as_str()), PriceOrigin::Msrp), "{id}");
+        } else {
+            let w = c.withheld_price(id);
+            assert!(
+                w.iter().any(|w| (w.usd - usd).abs() < 1e-9 && !w.reason.is_empty()),
+                "{id}: neither priced nor withheld: {w:?}"
+            );
         }
     }
     // A curated price is not replaced by an MSRP-file entry: the w9-3495X keeps its own.
     // (Or, once that curated figure is older than 36 months, it is the figure withheld.)
-    match c.cpu("intel-xeon-w9-3495x").and_then(Priced::price) {
-        Some(w9) => assert_eq!((w9.usd, w9.origin()), (5889.0, PriceOrigin::Catalog)),
-        None => {
-            let w = c.withheld_price("intel-xeon-w9-3495x");
-            assert!(w.iter().any(|w| (w.usd - 5889.0).abs() < 1e-9 && w.source.is_none()), "{w:?}");
-        }
+    if let Some(w9) = c.cpu("intel-xeon-w9-3495x").and_then(Priced::price) {
+        assert_eq!((w9.usd, w9.origin()), (5889.0, PriceOrigin::Catalog));
+    } else {
+        let w = c.withheld_price("intel-xeon-w9-3495x");
+        assert!(w.iter().any(|w| (w.usd - 5889.0).abs() < 1e-9 && w.source.is_none()), "{w:?}");
     }
 }

@@ -267,9 +267,9 @@ fn apply_one(b: &mut super::Motherboard, w: BoardWiring) {
     b.pcie_slots = w.pcie_slots;
     let kind = match w.source_kind {
         WiringSourceKind::Vendor => Provenance::Vendor,
-        WiringSourceKind::Review => Provenance::Review,
+        // A probed entry is a field report from a running machine.
+        WiringSourceKind::Review | WiringSourceKind::Probed => Provenance::Review,
         WiringSourceKind::Firmware => Provenance::Firmware,
-        WiringSourceKind::Probed => Provenance::Review,
     };
     let sources = std::sync::Arc::make_mut(&mut b.provenance);
     sources.figures.insert("pcie_slots".to_owned(), kind.clone());
