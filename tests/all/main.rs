@@ -38,6 +38,7 @@ mod llm_vllm_memory;
 mod model_file;
 mod plan;
 mod plan_fit;
+mod plan_levers;
 mod plan_measured;
 mod power_reports;
 mod prices_history;
