@@ -722,25 +722,85 @@ pub fn transients_within(e: &power::PowerEstimate) -> bool {
     })
 }
 
-/// The highest common GPU power limit ([`power::power_limit_to_fit`], the search `check`'s
-/// advice uses) at which `build` keeps every PSU within its sustained guideline, every circuit
+/// The highest common GPU power limit, W ([`power::power_limit_to_fit`], the search `check`'s
+/// advice uses), at which `build` keeps every PSU within its sustained guideline, every circuit
 /// within its continuous limit ([`power::within_limits`]) and every PSU through its 1 ms peak
 /// ([`transients_within`]); `None` when the build has no GPUs, none fits within the cards'
 /// ranges, or the cards fit at their default limits already.
-pub fn power_cap(build: &Build, catalog: &Catalog, why: &str) -> Option<PowerCap> {
+pub fn cap_limit_w(build: &Build, catalog: &Catalog) -> Option<f64> {
     let r = build.resolve(catalog);
     let fit = power::power_limit_to_fit(&r, |e| power::within_limits(e) && transients_within(e))?;
-    let gpus: Vec<&kraftwerk_catalog::Gpu> = r.gpus.iter().flatten().copied().collect();
-    if gpus.iter().all(|g| fit.limit_w >= g.board_power_w) {
+    let below = r.gpus.iter().flatten().any(|g| fit.limit_w < g.board_power_w);
+    below.then_some(fit.limit_w)
+}
+
+/// What full load at the cards' default limits is over, in words: a PSU over its sustained
+/// guideline, a PSU's 1 ms (or longer) peak over its excursion limit or, without one, its
+/// rating, or a circuit over its continuous limit; `None` when nothing is.
+fn over_at_default(e: &power::PowerEstimate) -> Option<String> {
+    for p in &e.psus {
+        if p.load_fraction > power::PSU_SUSTAINED_GUIDELINE + 1e-9 {
+            return Some(format!(
+                "PSU {} carries {:.0} W, {:.0} % of its {:.0} W rating (guideline {:.0} %)",
+                p.index + 1,
+                p.dc_w,
+                p.load_fraction * 100.0,
+                p.rated_w,
+                power::PSU_SUSTAINED_GUIDELINE * 100.0
+            ));
+        }
+        let table = p.transients.iter().any(|t| t.limit_w.is_some());
+        for (k, t) in p.transients.iter().enumerate().skip(power::TRANSIENT_1MS) {
+            let (limit, what) = match t.limit_w {
+                Some(l) => (l, "ATX 3.x excursion limit"),
+                None if !table && k == power::TRANSIENT_1MS => {
+                    (p.rated_w, "rating (no ATX 3.x excursion specification)")
+                }
+                None => continue,
+            };
+            if t.peak_w > limit + 1e-9 {
+                return Some(format!(
+                    "PSU {}'s peak of about {:.0} W for {:.0} ms is over its {limit:.0} W {what}",
+                    p.index + 1,
+                    t.peak_w,
+                    t.duration_s * 1e3
+                ));
+            }
+        }
+    }
+    e.circuits.iter().find(|c| c.amps > c.continuous_a + 1e-9).map(|c| {
+        format!("circuit {} draws {:.1} A, over its {:.1} A continuous limit", c.index + 1, c.amps, c.continuous_a)
+    })
+}
+
+/// The power limit a build sets on its GPUs, read as a plan's cap: every GPU at the same
+/// `power_limit_w` below some card's default board power; with its throughput cost
+/// ([`power::throughput_kept`]), its command and what the build at default limits is over.
+/// `None` for a build whose GPUs run at their default limits.
+pub fn planned_cap(build: &Build, catalog: &Catalog) -> Option<PowerCap> {
+    let limit = build.gpus.first()?.power_limit_w?;
+    if build.gpus.iter().any(|g| g.power_limit_w != Some(limit)) {
         return None;
     }
+    let r = build.resolve(catalog);
+    let gpus: Vec<&kraftwerk_catalog::Gpu> = r.gpus.iter().flatten().copied().collect();
+    if gpus.is_empty() || gpus.iter().all(|g| limit >= g.board_power_w) {
+        return None;
+    }
+    let kept = gpus.iter().map(|g| power::throughput_kept(g, limit.min(g.board_power_w))).fold(1.0_f64, f64::min);
     let nvidia = gpus.iter().all(|g| g.compute_capability.is_some() || g.vendor.eq_ignore_ascii_case("nvidia"));
     let command = if nvidia {
-        format!("sudo nvidia-smi -pl {:.0}", fit.limit_w)
+        format!("sudo nvidia-smi -pl {limit:.0}")
     } else {
-        format!("each GPU's power limit set to {:.0} W with its vendor's tool", fit.limit_w)
+        format!("each GPU's power limit set to {limit:.0} W with its vendor's tool")
     };
-    Some(PowerCap { limit_w: fit.limit_w, throughput_kept: fit.throughput_kept, command, why: why.to_owned() })
+    let mut open = build.clone();
+    for g in &mut open.gpus {
+        g.power_limit_w = None;
+    }
+    let full = power::estimate(&open.resolve(catalog), LoadState::Training);
+    let why = over_at_default(&full).unwrap_or_else(|| "nothing (the cap is the build's own)".to_owned());
+    Some(PowerCap { limit_w: limit, throughput_kept: kept, command, why })
 }
 
 /// Judges a build with [`check::run`] ([`judge`]) and, when it has no error, estimates it with
@@ -799,6 +859,7 @@ pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
         ));
     }
     ev.inference_wall_w = power::estimate(&r, LoadState::Inference).total_wall_w;
+    ev.power_cap = planned_cap(build, catalog);
     // The report's power follows the workload's mode (`check::power_state`); the plan shows
     // full load.
     if report.power.state != LoadState::Training {

@@ -285,8 +285,10 @@ pub(super) fn search(
     });
     let mut results = Vec::new();
     for hybrid in [false, true] {
-        // Hybrid CPU+GPU splits only when no machine holds the model in its GPUs.
-        if hybrid && !results.is_empty() {
+        // Hybrid CPU+GPU splits only when no fully priced machine holds the model in its
+        // GPUs (a GPU-only answer at an "at least" price, such as datacenter cards on an
+        // unpriced platform, does not stop a cheaper split from being tried).
+        if hybrid && results.iter().any(|r: &PlanResult| r.price_complete) {
             break;
         }
         for c in configs.iter().filter(|c| c.hybrid_gib.is_some() == hybrid) {

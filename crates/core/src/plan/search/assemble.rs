@@ -622,18 +622,18 @@ impl<'a> State<'a> {
         // A cap the checker cannot verify (a card without a published minimum limit: the
         // `gpu-power-cable` rule says not checked) is not proposed: the machine is judged
         // uncapped, and another PSU set is tried.
-        if let Some(why) = power_problem(&ev, self.goal)
-            && let Some(cap) = adapter::power_cap(&build, self.work.catalog(), &why)
+        if power_problem(&ev, self.goal).is_some()
+            && let Some(limit) = adapter::cap_limit_w(&build, self.work.catalog())
         {
             let mut capped = build.clone();
             for g in &mut capped.gpus {
-                let top = self.work.catalog().gpu_or_card(&g.gpu).map_or(cap.limit_w, |x| x.max_limit_w());
-                g.power_limit_w = Some(cap.limit_w.min(top));
+                let top = self.work.catalog().gpu_or_card(&g.gpu).map_or(limit, |x| x.max_limit_w());
+                g.power_limit_w = Some(limit.min(top));
             }
             self.stats.checked += 1;
+            // `judge` reads the cap back from the build (`Evaluation::power_cap`).
             let mut capped_ev = adapter::judge(&capped, self.work.catalog());
             if capped_ev.not_checked.is_empty() {
-                capped_ev.power_cap = Some(cap);
                 build = capped;
                 ev = capped_ev;
             } else {
