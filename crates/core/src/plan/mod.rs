@@ -127,31 +127,28 @@ pub struct OwnedPart {
 /// [`PlanError::BadGoal`] for a count of 0, a count without an id after it, or a count over
 /// 64 (no machine holds more of one part).
 pub fn owned_parts<S: AsRef<str>>(entries: &[S]) -> Result<Vec<OwnedPart>, PlanError> {
+    fn count_of(w: &str) -> Option<&str> {
+        w.strip_suffix(['x', 'X']).filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    }
     let words: Vec<&str> = entries
         .iter()
         .flat_map(|e| e.as_ref().split(|c: char| c == ',' || c.is_whitespace()))
         .filter(|w| !w.is_empty())
         .collect();
-    fn count_of(w: &str) -> Option<&str> {
-        w.strip_suffix(['x', 'X']).filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    }
     let mut out: Vec<OwnedPart> = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        let (count, id) = match count_of(words[i]) {
-            Some(n) => {
-                let id = words.get(i + 1).copied().filter(|w| count_of(w).is_none()).ok_or_else(|| {
-                    PlanError::BadGoal(format!("owned part count `{}` names no part id after it", words[i]))
-                })?;
-                let n: u32 =
-                    n.parse().map_err(|_| PlanError::BadGoal(format!("owned count `{}` is too large", words[i])))?;
-                i += 2;
-                (n, id)
-            }
-            None => {
-                i += 1;
-                (1, words[i - 1])
-            }
+        let (count, id) = if let Some(n) = count_of(words[i]) {
+            let id = words.get(i + 1).copied().filter(|w| count_of(w).is_none()).ok_or_else(|| {
+                PlanError::BadGoal(format!("owned part count `{}` names no part id after it", words[i]))
+            })?;
+            let n: u32 =
+                n.parse().map_err(|_| PlanError::BadGoal(format!("owned count `{}` is too large", words[i])))?;
+            i += 2;
+            (n, id)
+        } else {
+            i += 1;
+            (1, words[i - 1])
         };
         if count == 0 || count > 64 {
             return Err(PlanError::BadGoal(format!("owned count {count}x of `{id}` must be 1 to 64")));

@@ -627,7 +627,7 @@ impl<'a> State<'a> {
         {
             let mut capped = build.clone();
             for g in &mut capped.gpus {
-                let top = self.work.catalog().gpu_or_card(&g.gpu).map_or(limit, |x| x.max_limit_w());
+                let top = self.work.catalog().gpu_or_card(&g.gpu).map_or(limit, kraftwerk_catalog::Gpu::max_limit_w);
                 g.power_limit_w = Some(limit.min(top));
             }
             self.stats.checked += 1;
