@@ -9,7 +9,7 @@ use crate::estimate::calibrate::MeasuredFile;
 use crate::plan::adapter;
 use crate::plan::plan_blocking;
 use crate::plan::search::model_ref;
-use crate::plan::{Form, Goal, PlanOutcome, PlanResult};
+use crate::plan::{Form, Goal, PlanOutcome, PlanResult, owned_parts};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -97,10 +97,13 @@ pub struct PlanArgs {
     /// (costs its price); for a part you already have, use --own.
     #[arg(long = "must-have", value_name = "ID")]
     pub must_have: Vec<String>,
-    /// A part you already own (repeatable): a GPU chip or partner card id, board, case, CPU,
-    /// PSU. The build must use it, and it costs $0 toward the budget and the total; results mark
-    /// it "owned" and `--out` writes it into the build's `owned` list.
-    #[arg(long = "own", value_name = "ID")]
+    /// A part you already own, with how many (repeatable; counts of one id add up):
+    /// `--own 1x nvidia-geforce-rtx-3090` (a plain `--own ID` is one unit): a GPU chip or
+    /// partner card id, board, case, CPU, PSU. The build must use it (unless you own two
+    /// different parts of one kind: then either), that many units cost $0 toward the budget and
+    /// the total, and more of the same may be bought (new, or used with --used); results mark
+    /// the owned units "owned" and `--out` writes them into the build's `owned` list (`"1x id"`).
+    #[arg(long = "own", value_name = "[Nx] ID", num_args = 1..=2)]
     pub own: Vec<String>,
     /// Your own measurement of the GPUs you own, read as `kraftwerk fit --measured` reads it
     /// (llama-bench `-o json|jsonl|csv`, `vllm bench serve --save-result` JSON): the builds on
@@ -129,8 +132,11 @@ pub struct PlanArgs {
 }
 
 /// The goal the arguments describe.
-pub fn goal(a: &PlanArgs) -> Goal {
-    Goal {
+///
+/// # Errors
+/// An `--own` list [`owned_parts`] refuses (a count of 0, a count without an id).
+pub fn goal(a: &PlanArgs) -> Result<Goal, crate::plan::PlanError> {
+    Ok(Goal {
         model: model_ref(a.model.as_deref(), a.model_file.as_deref()).unwrap_or(Goal::default().model),
         precision: (a.precision != "best").then(|| a.precision.clone()),
         runtime: a.runtime.clone(),
@@ -154,16 +160,16 @@ pub fn goal(a: &PlanArgs) -> Goal {
         }),
         used: a.used,
         must_have: a.must_have.clone(),
-        owned: a.own.clone(),
+        owned: owned_parts(&a.own)?,
         max_gpus: a.max_gpus,
         max_results: a.max_results,
-    }
+    })
 }
 
 /// Runs `kraftwerk plan`.
 pub fn run(a: &PlanArgs) -> Result<(), CliError> {
     let catalog = load_catalog()?;
-    let goal = goal(a);
+    let goal = goal(a).map_err(|e| bad(e.to_string()).within("plan"))?;
     let measured = match &a.measured {
         Some(path) => {
             let m = MeasuredFile::read(path, a.measured_gpu.clone()).map_err(|e| bad(e).within("plan"))?;
@@ -256,6 +262,9 @@ fn result_text(s: &mut String, r: &PlanResult) {
             dc / rated.max(1.0) * 100.0,
             rated - dc
         );
+    }
+    if let Some(cap) = &e.power_cap {
+        let _ = writeln!(s, "   power limit: {}", cap.describe());
     }
     let num = |x: Option<f64>, unit: &str| x.map_or_else(|| "unknown".into(), |v| format!("{v:.1} {unit}"));
     // The runtime the result was judged with and is saved for (`workload.runtime`).

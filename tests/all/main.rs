@@ -42,6 +42,7 @@ mod llm_vllm_memory;
 mod model_file;
 mod plan;
 mod plan_fit;
+mod plan_levers;
 mod plan_measured;
 mod plan_train;
 mod platform_prices;

@@ -150,7 +150,7 @@ fn own_a_partner_card_plans_with_it_at_no_cost() {
     let file = dir.join("plan-1.rig.ron");
     let c = catalog::builtin().expect("catalog");
     let b: Build = kraftwerk::rig::load(&file, Some(&c)).expect("saved build");
-    assert_eq!(b.owned, vec![CARD.to_owned()], "plan --out writes the owned card");
+    assert_eq!(b.owned, vec![format!("1x {CARD}")], "plan --out writes the owned card, by count");
     let fit = json(&["fit", &file.to_string_lossy(), "--format", "json"]);
     close(num(&fit["cost"]["hardware_usd"], "fit hardware"), num(&r["price_usd"], "plan"), "fit hardware");
     let _ = std::fs::remove_dir_all(&dir);

@@ -66,8 +66,13 @@ pub struct GoalForm {
     pub form: Option<Form>,
     /// Used cards allowed.
     pub used: bool,
-    /// Parts the build must use (ids of parts you own), separated by commas or spaces.
+    /// Parts the build must use and buy (ids), separated by commas or spaces
+    /// (`kraftwerk plan --must-have`).
     pub must_have: String,
+    /// Parts you own, with a count per part (`1x nvidia-geforce-rtx-3090, asus-pro-ws-wrx80e`;
+    /// a plain id is one unit), read by [`kraftwerk_core::plan::owned_parts`] as
+    /// `kraftwerk plan --own` reads its values: that many units are free, more may be bought.
+    pub owned: String,
     /// Most GPUs in one machine.
     pub max_gpus: u32,
 }
@@ -94,6 +99,7 @@ impl Default for GoalForm {
             form: None,
             used: false,
             must_have: String::new(),
+            owned: String::new(),
             max_gpus: g.max_gpus,
         }
     }
@@ -101,13 +107,18 @@ impl Default for GoalForm {
 
 impl GoalForm {
     /// The goal the form describes.
-    pub fn goal(&self) -> Goal {
+    ///
+    /// # Errors
+    /// The owned list [`kraftwerk_core::plan::owned_parts`] refuses (a count of 0, a count
+    /// without an id), in its words.
+    pub fn goal(&self) -> Result<Goal, String> {
         let model = if self.model_file.trim().is_empty() {
             ModelRef::Preset(self.model.clone())
         } else {
             ModelRef::File(self.model_file.trim().into())
         };
-        Goal {
+        let owned = kraftwerk_core::plan::owned_parts(&[self.owned.as_str()]).map_err(|e| e.to_string())?;
+        Ok(Goal {
             model,
             precision: (self.precision != "best").then(|| self.precision.clone()),
             context: (self.context > 0).then_some(self.context),
@@ -127,10 +138,11 @@ impl GoalForm {
                 .filter(|id| !id.is_empty())
                 .map(str::to_owned)
                 .collect(),
+            owned,
             max_gpus: self.max_gpus.max(1),
             max_results: 10,
             ..Goal::default()
-        }
+        })
     }
 }
 
@@ -161,7 +173,13 @@ impl PlanTab {
     /// Starts a search for the form's goal on a background thread (cancelling a running one).
     pub fn start(&mut self, catalog: &Catalog) {
         self.cancel();
-        let goal = self.form.goal();
+        let goal = match self.form.goal() {
+            Ok(g) => g,
+            Err(e) => {
+                self.outcome = Some(Err(e));
+                return;
+            }
+        };
         let catalog = catalog.clone();
         let work = move |cancel: Arc<AtomicBool>, tx: SyncSender<(usize, usize)>| {
             // Progress is dropped when the channel is full (the tab drains it each frame).
@@ -281,12 +299,18 @@ fn goal_form(ui: &mut egui::Ui, f: &mut GoalForm, catalog: &Catalog) {
         ui.checkbox(&mut f.used, "Used cards allowed");
         ui.end_row();
 
-        let l = ui.label("Parts you own (ids)").id;
-        ui.text_edit_singleline(&mut f.must_have)
-            .on_hover_text("Catalog ids of parts the build must use (a board, case, card, CPU, PSU), separated by commas; as `kraftwerk plan --must-have`")
+        let l = ui.label("Parts you own (Nx id)").id;
+        ui.text_edit_singleline(&mut f.owned)
+            .on_hover_text("Parts you already have, a count per part, separated by commas: `1x nvidia-geforce-rtx-3090, asus-pro-ws-wrx80e` (a plain id is one). That many are free; more of the same may be bought. As `kraftwerk plan --own`")
             .labelled_by(l);
         let l = ui.label("Most GPUs").id;
         ui.add(egui::DragValue::new(&mut f.max_gpus).range(1..=64)).labelled_by(l);
+        ui.end_row();
+
+        let l = ui.label("Parts to buy (ids)").id;
+        ui.text_edit_singleline(&mut f.must_have)
+            .on_hover_text("Catalog ids of parts the build must use and buy (a board, case, card, CPU, PSU), separated by commas; as `kraftwerk plan --must-have`")
+            .labelled_by(l);
         ui.end_row();
     });
 }
@@ -394,8 +418,15 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
                 ui.colored_label(ui.visuals().warn_fg_color, cut(&all, 24)).on_hover_text(all);
             }
             let circuits: Vec<String> = e.circuits.iter().map(|(a, c)| format!("{a:.1}/{c:.1} A")).collect();
-            ui.label(format!("{:.0} W", e.wall_w)).on_hover_text(format!(
-                "{:.0} W at the wall at full load ({:.0} W serving); circuits {}; heat {:.0} W",
+            // A planned power limit is part of the answer: shown in the cell, its command and
+            // cost in the hover (the same sentence as `kraftwerk plan`).
+            let watts = match &e.power_cap {
+                Some(c) => format!("{:.0} W · cap {:.0} W", e.wall_w, c.limit_w),
+                None => format!("{:.0} W", e.wall_w),
+            };
+            let cap = e.power_cap.as_ref().map_or_else(String::new, |c| format!("\npower limit: {}", c.describe()));
+            ui.label(watts).on_hover_text(format!(
+                "{:.0} W at the wall at full load ({:.0} W serving); circuits {}; heat {:.0} W{cap}",
                 e.wall_w,
                 e.inference_wall_w,
                 circuits.join(", "),

@@ -11,7 +11,7 @@ pub mod coverage;
 mod nvlink;
 mod pcie;
 mod platform;
-pub use platform::cpu_runs_on_board;
+pub use platform::{cpu_runs_on_board, system_ram_wanted_gb};
 mod power;
 pub use power::adapter_plugs;
 

@@ -478,6 +478,14 @@ pub static MIXED_GPUS: Rule = Rule {
     },
 };
 
+/// System RAM the `system-ram` rule asks for beside `vram_gib` of GPU memory, GB (kits count
+/// binary GB, as the rule compares them): twice the VRAM, rounded up to 64 GB (Puget Systems'
+/// recommendation, see the rule's `why`). The planner sizes its memory by it, so that `check`
+/// on a planned build does not ask for more.
+pub fn system_ram_wanted_gb(vram_gib: f64) -> f64 {
+    (vram_gib * 2.0 / 64.0).ceil() * 64.0
+}
+
 /// Rule: system RAM against total VRAM (id and docs in `doc`).
 pub static SYSTEM_RAM: Rule = Rule {
     doc: RuleDoc {
@@ -511,7 +519,7 @@ pub static SYSTEM_RAM: Rule = Rule {
             sev,
             format!("{ram_gb:.0} GB of RAM is {what} the {vram_gib:.0} GB of total VRAM"),
             vec![PartRef::Memory],
-            format!("Install at least {:.0} GB.", (vram_gib * 2.0 / 64.0).ceil() * 64.0),
+            format!("Install at least {:.0} GB.", system_ram_wanted_gb(vram_gib)),
         ));
     },
 };

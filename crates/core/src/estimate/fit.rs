@@ -656,6 +656,39 @@ fn apply_placement(fit: &mut FitReport, p: &llm::placement::PlacementEstimate, g
         s.prefill_pipelined_tokens_per_s = p.prefill_tokens_per_s;
         s.prefill_packed_tokens_per_s = p.prefill_tokens_per_s;
     }
+/// The part lines with the build's owned units split out: a line of `q` units of an id the
+/// build owns `k` of ([`Build::owned_count`]; every unit for a plain id in `owned`) becomes a
+/// line of `min(k, q)` units at $0 and, when `k < q`, one of the other `q - k` units at the
+/// line's price (new or used, as [`Build::pricing_catalog`] priced it). Lines of one id (the
+/// PSUs, one line each) draw on the same count in build order. Returns the lines and, per line,
+/// whether it is owned.
+fn split_owned(build: &Build, parts: Vec<PricedPart>) -> (Vec<PricedPart>, Vec<bool>) {
+    let mut left: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+    let mut out = Vec::with_capacity(parts.len());
+    let mut owned = Vec::with_capacity(parts.len());
+    for p in parts {
+        let Some(total) = build.owned_count(&p.id) else {
+            out.push(p);
+            owned.push(false);
+            continue;
+        };
+        let k = left.entry(p.id.clone()).or_insert(total);
+        let free = (*k).min(p.quantity);
+        *k -= free;
+        if free == 0 {
+            out.push(p);
+            owned.push(false);
+            continue;
+        }
+        let rest = p.quantity - free;
+        out.push(PricedPart { quantity: free, unit_price_usd: Some(0.0), ..p.clone() });
+        owned.push(true);
+        if rest > 0 {
+            out.push(PricedPart { quantity: rest, ..p });
+            owned.push(false);
+        }
+    }
+    (out, owned)
 }
 
 /// Cost of a build running `input` at `tokens_per_s` (all users together; `None` = unknown):
@@ -707,6 +740,7 @@ pub fn cost_of(
     for p in r.psus.iter().flatten() {
         parts.push(PricedPart::of(*p, 1, p.price_usd));
     }
+    let (parts, owned_lines) = split_owned(build, parts);
     let state = if input.mode.is_training() { LoadState::Training } else { LoadState::Inference };
     let load_w = power::estimate(&r, state).total_wall_w;
     let idle_w = power::estimate(&r, LoadState::Idle).total_wall_w;
@@ -734,9 +768,9 @@ pub fn cost_of(
     ci.cloud = cloud;
     match cost::estimate(&ci) {
         Ok(mut c) => {
-            for p in &mut c.parts {
+            for (p, &owned) in c.parts.iter_mut().zip(&owned_lines) {
                 p.used_price = kraftwerk_catalog::cited::used_price_beside(catalog, &p.id).cloned();
-                p.bought = if build.is_owned(&p.id) {
+                p.bought = if owned {
                     Some(kraftwerk_catalog::cited::OWNED_SOURCE.to_owned())
                 } else if build.is_used(&p.id) {
                     Some(if p.unit_price_usd.is_some() {

@@ -557,7 +557,7 @@ pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, na
     if model.inline() {
         parts.models.push(model.inner.clone());
     }
-    Build {
+    let mut build = Build {
         name: name.to_owned(),
         cpu: catalog.cpus.get(spec.cpu).map(|c| c.id.clone()),
         motherboard: catalog.motherboards.get(spec.board).map(|b| b.id.clone()),
@@ -597,7 +597,17 @@ pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, na
         parts,
         notes: Some(format!("Planned by `kraftwerk plan` for: {}", goal.describe(model))),
         ..Build::default()
-    }
+    };
+    // The units the user owns of the parts it uses, by count: the fit's cost prices them at $0
+    // and the others of the same id at their price (`Build::owned_count`).
+    let uses = |id: &str| {
+        build.gpus.iter().any(|g| g.gpu == id)
+            || build.psus.iter().any(|p| p.psu == id)
+            || [&build.cpu, &build.motherboard, &build.cooler, &build.case].iter().any(|x| x.as_deref() == Some(id))
+            || build.memory.as_ref().is_some_and(|m| m.kit == id)
+    };
+    build.owned = goal.owned.iter().filter(|o| uses(&o.id)).map(|o| format!("{}x {}", o.count, o.id)).collect();
+    build
 }
 
 /// One priced line of a result.
@@ -719,6 +729,11 @@ pub struct Evaluation {
     pub cloud: String,
     /// The power advice's common GPU limit, W, when the build is over its PSU or circuit.
     pub advised_limit_w: Option<f64>,
+    /// The power limit the plan sets on every GPU ([`power_cap`]): full load at the cards'
+    /// default limits was over a PSU, a PSU's 1 ms peak or the circuit; `None` when the cards run
+    /// at their default limits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_cap: Option<PowerCap>,
     /// A MoE model too large for the GPUs, run as a hybrid CPU+GPU split (llama.cpp
     /// `--n-cpu-moe`): its routed experts in system RAM, as `kraftwerk fit` estimates it
     /// ([`fit::BuildFit::fits_with_experts_in_ram`], bounded by the build's RAM). `fits` stays
@@ -730,6 +745,151 @@ pub struct Evaluation {
     /// Parts the not-checked findings concern (whose figure is unknown).
     #[serde(skip)]
     pub unknown_parts: Vec<PartRef>,
+}
+
+/// A power limit planned on every GPU ([`Evaluation::power_cap`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PowerCap {
+    /// The limit on each GPU, W (a multiple of [`power::LIMIT_STEP_W`], within every card's
+    /// settable range: [`power::power_limit_to_fit`]).
+    pub limit_w: f64,
+    /// Fraction of throughput kept at it, the lowest over the GPUs ([`power::throughput_kept`],
+    /// fitted to Puget Systems' quad RTX 3090 measurement); the plan's decode and prefill are
+    /// multiplied by it.
+    pub throughput_kept: f64,
+    /// How to set it: `sudo nvidia-smi -pl 280` where every GPU is an NVIDIA chip (NVIDIA System
+    /// Management Interface, `-pl, --power-limit`; without `-i` it applies to every GPU), else
+    /// words naming the vendor's tool.
+    pub command: String,
+    /// What full load at the default limits was over, in words.
+    pub why: String,
+}
+
+impl PowerCap {
+    /// The cap in one line, as the plan text and the Plan tab say it: `cap each GPU at 280 W
+    /// (sudo nvidia-smi -pl 280): -4 % decode and prefill (power-limit curve); at the default
+    /// limits: <why>`.
+    pub fn describe(&self) -> String {
+        format!(
+            "cap each GPU at {:.0} W ({}): -{:.0} % decode and prefill (power-limit curve); at the default limits: {}",
+            self.limit_w,
+            self.command,
+            (1.0 - self.throughput_kept) * 100.0,
+            self.why
+        )
+    }
+}
+
+/// Whether PSU `psu` (catalog index) of `rated_w` rides through the 1 ms and longer peaks of
+/// `cards` GPUs of `gpu_w` power limit each beside `other_w` of sustained load, as the
+/// `psu-transient` rule judges a unit ([`power::GPU_TRANSIENT_FACTOR`] over the limit; the ATX
+/// 3.x excursion table [`power::excursion_limits`] where the unit has one, else its rating at
+/// 1 ms): the planner sizes PSU sets by it so that it proposes none the rule would flag.
+pub fn psu_rides_peaks(catalog: &Catalog, psu: usize, rated_w: f64, other_w: f64, gpu_w: f64, cards: usize) -> bool {
+    let Some(p) = catalog.psus.get(psu) else { return true };
+    if cards == 0 {
+        return true;
+    }
+    let peak = |k: usize| other_w + gpu_w * cards as f64 * power::GPU_TRANSIENT_FACTOR[k];
+    match power::excursion_limits(p) {
+        Some(lim) => (power::TRANSIENT_1MS..lim.len()).all(|k| peak(k) <= lim[k] * rated_w + 1e-9),
+        None => peak(power::TRANSIENT_1MS) <= rated_w + 1e-9,
+    }
+}
+
+/// Whether every PSU rides through its GPUs' peaks as the `psu-transient` rule judges them
+/// (an error or warning there is a machine the planner does not propose): a unit with the ATX
+/// 3.x excursion table within its limit at 1 ms and longer; a unit without one (ATX 2.x,
+/// server) with its 1 ms peak within its rating.
+pub fn transients_within(e: &power::PowerEstimate) -> bool {
+    e.psus.iter().all(|p| {
+        let table = p.transients.iter().any(|t| t.limit_w.is_some());
+        p.transients.iter().enumerate().all(|(k, t)| match t.limit_w {
+            Some(l) => k < power::TRANSIENT_1MS || t.peak_w <= l + 1e-9,
+            None => table || k != power::TRANSIENT_1MS || t.peak_w <= p.rated_w + 1e-9,
+        })
+    })
+}
+
+/// The highest common GPU power limit, W ([`power::power_limit_to_fit`], the search `check`'s
+/// advice uses), at which `build` keeps every PSU within its sustained guideline, every circuit
+/// within its continuous limit ([`power::within_limits`]) and every PSU through its 1 ms peak
+/// ([`transients_within`]); `None` when the build has no GPUs, none fits within the cards'
+/// ranges, or the cards fit at their default limits already.
+pub fn cap_limit_w(build: &Build, catalog: &Catalog) -> Option<f64> {
+    let r = build.resolve(catalog);
+    let fit = power::power_limit_to_fit(&r, |e| power::within_limits(e) && transients_within(e))?;
+    let below = r.gpus.iter().flatten().any(|g| fit.limit_w < g.board_power_w);
+    below.then_some(fit.limit_w)
+}
+
+/// What full load at the cards' default limits is over, in words: a PSU over its sustained
+/// guideline, a PSU's 1 ms (or longer) peak over its excursion limit or, without one, its
+/// rating, or a circuit over its continuous limit; `None` when nothing is.
+fn over_at_default(e: &power::PowerEstimate) -> Option<String> {
+    for p in &e.psus {
+        if p.load_fraction > power::PSU_SUSTAINED_GUIDELINE + 1e-9 {
+            return Some(format!(
+                "PSU {} carries {:.0} W, {:.0} % of its {:.0} W rating (guideline {:.0} %)",
+                p.index + 1,
+                p.dc_w,
+                p.load_fraction * 100.0,
+                p.rated_w,
+                power::PSU_SUSTAINED_GUIDELINE * 100.0
+            ));
+        }
+        let table = p.transients.iter().any(|t| t.limit_w.is_some());
+        for (k, t) in p.transients.iter().enumerate().skip(power::TRANSIENT_1MS) {
+            let (limit, what) = match t.limit_w {
+                Some(l) => (l, "ATX 3.x excursion limit"),
+                None if !table && k == power::TRANSIENT_1MS => {
+                    (p.rated_w, "rating (no ATX 3.x excursion specification)")
+                }
+                None => continue,
+            };
+            if t.peak_w > limit + 1e-9 {
+                return Some(format!(
+                    "PSU {}'s peak of about {:.0} W for {:.0} ms is over its {limit:.0} W {what}",
+                    p.index + 1,
+                    t.peak_w,
+                    t.duration_s * 1e3
+                ));
+            }
+        }
+    }
+    e.circuits.iter().find(|c| c.amps > c.continuous_a + 1e-9).map(|c| {
+        format!("circuit {} draws {:.1} A, over its {:.1} A continuous limit", c.index + 1, c.amps, c.continuous_a)
+    })
+}
+
+/// The power limit a build sets on its GPUs, read as a plan's cap: every GPU at the same
+/// `power_limit_w` below some card's default board power; with its throughput cost
+/// ([`power::throughput_kept`]), its command and what the build at default limits is over.
+/// `None` for a build whose GPUs run at their default limits.
+pub fn planned_cap(build: &Build, catalog: &Catalog) -> Option<PowerCap> {
+    let limit = build.gpus.first()?.power_limit_w?;
+    if build.gpus.iter().any(|g| g.power_limit_w != Some(limit)) {
+        return None;
+    }
+    let r = build.resolve(catalog);
+    let gpus: Vec<&kraftwerk_catalog::Gpu> = r.gpus.iter().flatten().copied().collect();
+    if gpus.is_empty() || gpus.iter().all(|g| limit >= g.board_power_w) {
+        return None;
+    }
+    let kept = gpus.iter().map(|g| power::throughput_kept(g, limit.min(g.board_power_w))).fold(1.0_f64, f64::min);
+    let nvidia = gpus.iter().all(|g| g.compute_capability.is_some() || g.vendor.eq_ignore_ascii_case("nvidia"));
+    let command = if nvidia {
+        format!("sudo nvidia-smi -pl {limit:.0}")
+    } else {
+        format!("each GPU's power limit set to {limit:.0} W with its vendor's tool")
+    };
+    let mut open = build.clone();
+    for g in &mut open.gpus {
+        g.power_limit_w = None;
+    }
+    let full = power::estimate(&open.resolve(catalog), LoadState::Training);
+    let why = over_at_default(&full).unwrap_or_else(|| "nothing (the cap is the build's own)".to_owned());
+    Some(PowerCap { limit_w: limit, throughput_kept: kept, command, why })
 }
 
 /// Judges a build with [`check::run`] ([`judge`]) and, when it has no error, estimates it with
@@ -747,6 +907,16 @@ pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model) ->
 /// avoids.
 pub fn gpus_on_chipset(ev: &Evaluation) -> usize {
     ev.warnings.iter().filter(|w| w.starts_with("pcie-lane-budget:") && w.contains("on chipset lanes")).count()
+}
+
+/// GPUs the checker finds on chipset lanes ([`gpus_on_chipset`]) or on an x1 link
+/// (`pcie-link: GPU n links at PCIe g x1`): what a CPU-lane arrangement of the same cards beats.
+pub fn poor_links(ev: &Evaluation) -> usize {
+    gpus_on_chipset(ev)
+        + ev.warnings
+            .iter()
+            .filter(|w| w.starts_with("pcie-link:") && (w.contains(" x1 ") || w.contains(" x1 (")))
+            .count()
 }
 
 /// Whether a plan's goal depends on what rule `rule` checks: the rule needs the GPUs or the
@@ -778,6 +948,7 @@ pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
         ));
     }
     ev.inference_wall_w = power::estimate(&r, LoadState::Inference).total_wall_w;
+    ev.power_cap = planned_cap(build, catalog);
     // The report's power follows the workload's mode (`check::power_state`); the plan shows
     // full load.
     if report.power.state != LoadState::Training {
@@ -883,15 +1054,22 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
                     .iter()
                     .map(|p| {
                         let info = p.unit_price_usd.and_then(|_| catalog.price_of(&p.id));
+                        // Owned units are the cost's own split (`cost.parts[].bought`).
+                        let owned = p.bought.as_deref() == Some(kraftwerk_catalog::cited::OWNED_SOURCE)
+                            || info.is_some_and(|i| i.origin() == PriceOrigin::Owned);
                         PartLine {
                             id: p.id.clone(),
                             name: p.name.clone(),
                             quantity: p.quantity,
                             unit_price_usd: p.unit_price_usd,
-                            price_date: info.and_then(|i| i.date.map(str::to_owned)),
-                            price_source: info.and_then(|i| i.source.map(str::to_owned)),
-                            used: info.is_some_and(|i| i.origin() == PriceOrigin::Used),
-                            owned: info.is_some_and(|i| i.origin() == PriceOrigin::Owned),
+                            price_date: info.filter(|_| !owned).and_then(|i| i.date.map(str::to_owned)),
+                            price_source: if owned {
+                                Some(kraftwerk_catalog::cited::OWNED_SOURCE.to_owned())
+                            } else {
+                                info.and_then(|i| i.source.map(str::to_owned))
+                            },
+                            used: !owned && info.is_some_and(|i| i.origin() == PriceOrigin::Used),
+                            owned,
                         }
                     })
                     .collect();
@@ -919,6 +1097,15 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
             owned: false,
         });
         ev.unpriced.push("pcie-riser".into());
+    }
+    // A capped plan runs slower: the power-limit curve's throughput cost on its speed.
+    if let Some(k) = ev.power_cap.as_ref().map(|c| c.throughput_kept) {
+        for v in [&mut ev.decode_per_user, &mut ev.decode_total, &mut ev.prefill].into_iter().flatten() {
+            *v *= k;
+        }
+        if let Some(h) = ev.hybrid.as_mut() {
+            h.decode_tokens_per_s *= k;
+        }
     }
     if goal.budget_usd.is_some() && !ev.unpriced.is_empty() {
         ev.not_checked.push(format!("budget: price unknown for {}", ev.unpriced.join(", ")));

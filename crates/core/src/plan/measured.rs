@@ -60,7 +60,7 @@ pub fn check(catalog: &Catalog, goal: &Goal, m: &MeasuredFile) -> Result<(), Pla
     };
     let model = adapter::resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
     calibrate::check_model(&m.measurement, model.llm()).map_err(|e| bad(format!("{}: {e}", m.file)))?;
-    for id in goal.must_have.iter().chain(&goal.owned) {
+    for id in goal.must_have.iter().chain(goal.owned.iter().map(|o| &o.id)) {
         if let Some(owned) = chip_name(catalog, id) {
             check_gpu_names(std::slice::from_ref(&chip), std::slice::from_ref(&owned))
                 .map_err(|e| bad(format!("{}: {e} (the GPU you own: --must-have {id})", m.file)))?;

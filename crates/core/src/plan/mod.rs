@@ -103,14 +103,77 @@ pub struct Goal {
     pub used: bool,
     /// Part ids the build must use (a board or case the user owns, a card).
     pub must_have: Vec<String>,
-    /// Part ids the user already owns (`plan --own`): the build must use them (the search adds
-    /// them to `must_have`) and they cost $0 toward the budget and the total; results mark
-    /// them `owned` and their builds list them in `Build::owned`.
-    pub owned: Vec<String>,
+    /// Parts the user already owns, with how many (`plan --own [Nx]ID`, the Plan tab's owned
+    /// list; both read by [`owned_parts`]): the build must use an owned part (the search adds
+    /// it to `must_have`) unless the user owns two different parts of one kind (then the build
+    /// uses either, and the one it uses is free); that many units cost $0 toward the budget
+    /// and the total, and more of the same may be bought (new, or used with `used`). Results
+    /// mark the owned units `owned` and their builds list them in `Build::owned` as `"Nx id"`.
+    pub owned: Vec<OwnedPart>,
     /// Most GPUs in one machine.
     pub max_gpus: u32,
     /// Most results returned.
     pub max_results: usize,
+}
+
+/// A part the user owns, and how many units of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OwnedPart {
+    /// Catalog id (a GPU chip or partner card, a board, case, CPU, PSU, memory kit).
+    pub id: String,
+    /// Units owned (at least 1).
+    pub count: u32,
+}
+
+/// The owned parts a list of words names, as `plan --own` and the Plan tab's owned list give
+/// them: each entry is `ID` (one unit), `Nx ID` in one word with a space or as two words
+/// (`--own 1x nvidia-geforce-rtx-3090`); words may also be separated by commas. The same id
+/// named again adds to its count (`--own 1x A --own A` owns two). The one function the CLI and
+/// the window read ownership with, so that they plan the same goal.
+///
+/// # Errors
+/// [`PlanError::BadGoal`] for a count of 0, a count without an id after it, or a count over
+/// 64 (no machine holds more of one part).
+pub fn owned_parts<S: AsRef<str>>(entries: &[S]) -> Result<Vec<OwnedPart>, PlanError> {
+    fn count_of(w: &str) -> Option<&str> {
+        w.strip_suffix(['x', 'X']).filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    }
+    let words: Vec<&str> = entries
+        .iter()
+        .flat_map(|e| e.as_ref().split(|c: char| c == ',' || c.is_whitespace()))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out: Vec<OwnedPart> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let (count, id) = if let Some(n) = count_of(words[i]) {
+            let id = words.get(i + 1).copied().filter(|w| count_of(w).is_none()).ok_or_else(|| {
+                PlanError::BadGoal(format!("owned part count `{}` names no part id after it", words[i]))
+            })?;
+            let n: u32 =
+                n.parse().map_err(|_| PlanError::BadGoal(format!("owned count `{}` is too large", words[i])))?;
+            i += 2;
+            (n, id)
+        } else {
+            i += 1;
+            (1, words[i - 1])
+        };
+        if count == 0 || count > 64 {
+            return Err(PlanError::BadGoal(format!("owned count {count}x of `{id}` must be 1 to 64")));
+        }
+        match out.iter_mut().find(|o| o.id == id) {
+            Some(o) => o.count = o.count.saturating_add(count).min(64),
+            None => out.push(OwnedPart { id: id.to_owned(), count }),
+        }
+    }
+    Ok(out)
+}
+
+impl Goal {
+    /// Units of part `id` the user owns (0 when none).
+    pub fn owned_count(&self, id: &str) -> u32 {
+        self.owned.iter().filter(|o| o.id == id).map(|o| o.count).sum()
+    }
 }
 
 impl Default for Goal {
@@ -356,13 +419,19 @@ pub fn plan(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<Pla
 /// `Build::used`, the owned ones to `Build::owned`, so the saved build costs in `fit`,
 /// `prices`, `compare` and `export` what the plan said ([`Build::pricing_catalog`]).
 pub fn mark_bought(build: &mut Build, eval: &adapter::Evaluation) {
-    let ids = |f: fn(&adapter::PartLine) -> bool| {
-        let mut v: Vec<String> = eval.parts.iter().filter(|p| f(p)).map(|p| p.id.clone()).collect();
-        v.dedup();
-        v
-    };
-    build.used = ids(|p| p.used);
-    build.owned = ids(|p| p.owned);
+    let mut used: Vec<String> = eval.parts.iter().filter(|p| p.used).map(|p| p.id.clone()).collect();
+    used.dedup();
+    build.used = used;
+    // Owned units by count (`"1x id"`): a build with one owned and one bought card of an id
+    // costs the bought one in `fit`, `prices` and `compare` too.
+    let mut owned: Vec<(String, u32)> = Vec::new();
+    for p in eval.parts.iter().filter(|p| p.owned) {
+        match owned.iter_mut().find(|(id, _)| id == &p.id) {
+            Some((_, n)) => *n += p.quantity,
+            None => owned.push((p.id.clone(), p.quantity)),
+        }
+    }
+    build.owned = owned.into_iter().map(|(id, n)| format!("{n}x {id}")).collect();
 }
 
 /// Plans with no progress display and no cancellation (CLI, tests, benchmarks).

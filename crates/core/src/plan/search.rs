@@ -110,13 +110,24 @@ pub(super) fn validate(goal: &Goal) -> Result<(), PlanError> {
 /// Must-have part ids by kind.
 fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<&'static str, String>, PlanError> {
     let mut out = BTreeMap::new();
-    let mut ids: Vec<&String> = goal.must_have.iter().collect();
-    ids.extend(goal.owned.iter().filter(|o| !goal.must_have.contains(o)));
-    for id in ids {
+    for id in &goal.must_have {
         let kind = adapter::part_kind(catalog, id)
             .ok_or_else(|| PlanError::BadGoal(format!("must-have part `{id}` is not in the catalog")))?;
         if let Some(old) = out.insert(kind, id.clone()) {
             return Err(PlanError::BadGoal(format!("two must-have parts of kind {kind}: `{old}` and `{id}`")));
+        }
+    }
+    // An owned part is a must-have unless the user owns two different parts of its kind (two
+    // GPU models, two PSUs): then the build may use either, and the one it uses is free.
+    let mut owned: BTreeMap<&'static str, Vec<&str>> = BTreeMap::new();
+    for o in &goal.owned {
+        let kind = adapter::part_kind(catalog, &o.id)
+            .ok_or_else(|| PlanError::BadGoal(format!("owned part `{}` is not in the catalog", o.id)))?;
+        owned.entry(kind).or_default().push(&o.id);
+    }
+    for (kind, ids) in owned {
+        if let [id] = ids[..] {
+            out.entry(kind).or_insert_with(|| id.to_owned());
         }
     }
     Ok(out)
@@ -126,17 +137,11 @@ fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<&'static str, St
 /// the cited used-market prices replace the new/street ones (never the user's own prices,
 /// [`Catalog::with_used_prices`]); otherwise the catalog itself, whose used prices stay apart.
 ///
-/// The parts the user owns (`goal.owned`) cost $0 ([`kraftwerk_catalog::cited::OWNED_SOURCE`]).
+/// The parts the user owns (`goal.owned`) keep their price here: each planned build lists its
+/// owned units (`Build::owned`, `"Nx id"`, [`adapter::make_build`]) and the fit's cost prices
+/// those units at $0 and the others of the same id at this price.
 pub fn pricing_catalog<'a>(catalog: &'a Catalog, goal: &Goal) -> std::borrow::Cow<'a, Catalog> {
-    let mut c = if goal.used {
-        std::borrow::Cow::Owned(catalog.with_used_prices())
-    } else {
-        std::borrow::Cow::Borrowed(catalog)
-    };
-    for id in &goal.owned {
-        c.to_mut().set_price(id, Some(0.0), None, Some(kraftwerk_catalog::cited::OWNED_SOURCE));
-    }
-    c
+    if goal.used { std::borrow::Cow::Owned(catalog.with_used_prices()) } else { std::borrow::Cow::Borrowed(catalog) }
 }
 
 /// Order of a part list: parts whose rule figures are all published first (a part with an
@@ -276,8 +281,11 @@ pub(super) fn search(
     }
     // Cheapest GPU set first (unknown prices last) so that results come in price order.
     configs.sort_by(|a, b| {
-        let pa = parts.cards[a.cards[0]].price_usd.map(|p| p * f64::from(a.n));
-        let pb = parts.cards[b.cards[0]].price_usd.map(|p| p * f64::from(b.n));
+        let bought = |c: &ChipConfig| {
+            let card = &parts.cards[c.cards[0]];
+            card.price_usd.map(|p| p * f64::from(c.n.saturating_sub(goal.owned_count(&card.id))))
+        };
+        let (pa, pb) = (bought(a), bought(b));
         cmp_price(pa, pb).then(parts.cards[a.cards[0]].id.cmp(&parts.cards[b.cards[0]].id))
     });
     // Hybrid splits after the GPU-only machines, at most HYBRID_CONFIGS of them.
@@ -290,8 +298,10 @@ pub(super) fn search(
     });
     let mut results = Vec::new();
     for hybrid in [false, true] {
-        // Hybrid CPU+GPU splits only when no machine holds the model in its GPUs.
-        if hybrid && !results.is_empty() {
+        // Hybrid CPU+GPU splits only when no fully priced machine holds the model in its
+        // GPUs (a GPU-only answer at an "at least" price, such as datacenter cards on an
+        // unpriced platform, does not stop a cheaper split from being tried).
+        if hybrid && results.iter().any(|r: &PlanResult| r.price_complete) {
             break;
         }
         for c in configs.iter().filter(|c| c.hybrid_gib.is_some() == hybrid) {
@@ -374,7 +384,7 @@ impl State<'_> {
             return None;
         }
         // A card the user owns is not bought, so it needs no used market.
-        let owned = cards.iter().any(|&i| goal.owned.iter().any(|o| o == &self.parts.cards[i].id));
+        let owned = cards.iter().any(|&i| goal.owned_count(&self.parts.cards[i].id) > 0);
         if rep.used_market && !goal.used && !owned {
             self.reject(
                 name.clone(),
@@ -532,24 +542,31 @@ impl State<'_> {
     ) -> Option<ChipConfig> {
         let rep = &self.parts.cards[cards[0]];
         let (gpu_w, site_w) = adapter::gpus_alone_w(self.catalog, self.goal, rep, n);
-        if gpu_w > site_w {
+        // A power limit is a lever: the cards at the lowest limit they can be set to must fit.
+        let lowest = self
+            .catalog
+            .gpu_or_card(&rep.id)
+            .map_or(1.0, |g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5) / g.board_power_w.max(1.0));
+        if gpu_w * lowest.clamp(0.0, 1.0) > site_w {
             let what = format!("{n}x {}", rep.short);
             let g = self.goal;
             self.reject(what.clone(), Constraint::Power, format!(
-                "{what} on {} x {} A circuit{} at {} V: the cards alone draw {:.2} kW at full load, the circuits carry {:.2} kW",
-                g.circuits, g.breaker_a, if g.circuits == 1 { "" } else { "s" }, g.mains_v, gpu_w / 1000.0, site_w / 1000.0));
+                "{what} on {} x {} A circuit{} at {} V: the cards alone draw {:.2} kW at full load ({:.2} kW at their lowest power limit), the circuits carry {:.2} kW",
+                g.circuits, g.breaker_a, if g.circuits == 1 { "" } else { "s" }, g.mains_v, gpu_w / 1000.0, gpu_w * lowest / 1000.0, site_w / 1000.0));
             return None;
         }
+        // The cards the user owns are not bought.
+        let bought = n.saturating_sub(self.goal.owned_count(&rep.id));
         if let (Some(budget), Some(price)) = (self.goal.budget_usd, rep.price_usd)
-            && price * f64::from(n) > budget
+            && price * f64::from(bought) > budget
         {
             let what = format!("{n}x {}", rep.short);
             self.reject(
                 what.clone(),
                 Constraint::Budget,
                 format!(
-                    "{what}: the cards alone cost {}, over the {} budget",
-                    crate::rig::parts_list::usd(price * f64::from(n)),
+                    "{what}: the {bought} cards to buy alone cost {}, over the {} budget",
+                    crate::rig::parts_list::usd(price * f64::from(bought)),
                     crate::rig::parts_list::usd(budget)
                 ),
             );
@@ -578,6 +595,11 @@ impl State<'_> {
                 .then(a.price_usd.total_cmp(&b.price_usd))
                 .then(a.title.cmp(&b.title))
         };
+        // Never a card on chipset lanes or an x1 link when an arrangement of the same cards on
+        // CPU lanes met the goal (within the budget, as every result is).
+        let clean: BTreeSet<String> =
+            results.iter().filter(|r| adapter::poor_links(&r.eval) == 0).map(|r| r.gpus.clone()).collect();
+        results.retain(|r| adapter::poor_links(&r.eval) == 0 || !clean.contains(&r.gpus));
         results.sort_by(key);
         // One machine per GPU set, so the list shows distinct machines; only when there are
         // fewer distinct sets than results asked for do the others come in, and then the whole

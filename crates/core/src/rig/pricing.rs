@@ -24,7 +24,9 @@ impl Build {
             return Cow::Borrowed(catalog);
         }
         let mut c = catalog.clone();
-        for id in self.used.iter().filter(|id| !self.owned.contains(id)) {
+        // A part owned in every unit is not priced used; one owned in part keeps its used price
+        // for the units bought.
+        for id in self.used.iter().filter(|id| self.owned_count(id) != Some(u32::MAX)) {
             let current = catalog.price_of(id);
             let keep = current.is_some_and(|p| p.origin() == PriceOrigin::Used || p.source == Some(USER_PRICE_SOURCE));
             if keep {
@@ -39,19 +41,70 @@ impl Build {
                 }
             }
         }
-        for id in &self.owned {
+        // A counted entry (`1x id`) owns only that many units: [`Build::owned_count`] splits
+        // the part's line (the fit's cost), so the id keeps its price here.
+        for id in self.owned.iter().filter(|o| parse_owned(o).1.is_none()) {
             c.set_price(id, Some(0.0), None, Some(OWNED_SOURCE));
         }
         Cow::Owned(c)
     }
 
-    /// Whether the build marks part `id` as owned.
+    /// Whether the build marks part `id` as owned (every unit, or a count of them).
     pub fn is_owned(&self, id: &str) -> bool {
-        self.owned.iter().any(|o| o == id)
+        self.owned.iter().any(|o| parse_owned(o).0 == id)
     }
 
-    /// Whether the build marks part `id` as bought used (and not owned).
+    /// How many units of part `id` the build owns: `None` when none is owned,
+    /// `Some(u32::MAX)` when every unit is (a plain id in `owned`), else the sum of its counted
+    /// entries (`"1x nvidia-geforce-rtx-3090"`: one card owned, the others of that id bought).
+    pub fn owned_count(&self, id: &str) -> Option<u32> {
+        let mut total: Option<u32> = None;
+        for (oid, n) in self.owned.iter().map(|o| parse_owned(o)) {
+            if oid == id {
+                let n = n.unwrap_or(u32::MAX);
+                total = Some(total.unwrap_or(0).saturating_add(n));
+            }
+        }
+        total
+    }
+
+    /// Whether the build marks part `id` as bought used (and not owned in every unit).
     pub fn is_used(&self, id: &str) -> bool {
-        !self.is_owned(id) && self.used.iter().any(|o| o == id)
+        self.owned_count(id) != Some(u32::MAX) && self.used.iter().any(|o| o == id)
+    }
+}
+
+/// One entry of a build's `owned` list: the part id and, for a counted entry `"Nx id"` (N from
+/// 1, `x` or `X`, then white space), the count; a plain id (count `None`) owns every unit of it.
+pub fn parse_owned(entry: &str) -> (&str, Option<u32>) {
+    let t = entry.trim();
+    if let Some((n, id)) = t.split_once(['x', 'X'])
+        && !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && let Ok(n) = n.parse::<u32>()
+        && n > 0
+        && id.starts_with(char::is_whitespace)
+        && !id.trim().is_empty()
+    {
+        return (id.trim(), Some(n));
+    }
+    (t, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owned_entries_parse_counts() {
+        assert_eq!(parse_owned("1x nvidia-geforce-rtx-3090"), ("nvidia-geforce-rtx-3090", Some(1)));
+        assert_eq!(parse_owned("2X psu-a"), ("psu-a", Some(2)));
+        assert_eq!(parse_owned("3x-card"), ("3x-card", None));
+        assert_eq!(parse_owned("xfx-radeon"), ("xfx-radeon", None));
+        assert_eq!(parse_owned("0x a"), ("0x a", None));
+        let b = Build { owned: vec!["1x g".into(), "1x g".into(), "case".into()], ..Build::default() };
+        assert_eq!(b.owned_count("g"), Some(2));
+        assert_eq!(b.owned_count("case"), Some(u32::MAX));
+        assert_eq!(b.owned_count("other"), None);
     }
 }

@@ -66,6 +66,29 @@ fn pack(system_w: f64, gpu_w: f64, n: u32, k: usize, per_w: f64) -> Option<Vec<u
     load.iter().all(|&l| l <= per_w).then_some(feeds)
 }
 
+/// What full load is over, in words, when power is what rejects the machine: a PSU over its
+/// rating (`psu-capacity`), a PSU whose GPUs' peaks exceed its excursion limit or, without
+/// one, its rating at 1 ms (`psu-transient`), a circuit over its breaker (`wall-circuit`) or
+/// over its continuous limit at full load (the goal names the circuits); `None` otherwise.
+fn power_problem(ev: &Evaluation, goal: &crate::plan::Goal) -> Option<String> {
+    let power = |l: &&String| {
+        l.starts_with("psu-capacity:") || l.starts_with("wall-circuit:") || l.starts_with("psu-transient:")
+    };
+    if let Some(l) =
+        ev.errors.iter().find(power).or_else(|| ev.warnings.iter().find(|w| w.starts_with("psu-transient:")))
+    {
+        return Some(l.clone());
+    }
+    ev.circuits.iter().enumerate().find(|(_, (a, l))| a > l).map(|(i, (a, l))| {
+        format!(
+            "circuit {} of {} A at {} V draws {a:.1} A at full load, over its {l:.1} A continuous limit",
+            i + 1,
+            goal.breaker_a,
+            goal.mains_v
+        )
+    })
+}
+
 /// What to change, from the parts the error findings name.
 fn retry_for(parts: &[PartRef]) -> Retry {
     if parts.iter().any(|p| matches!(p, PartRef::Psu(_) | PartRef::Circuit(_))) {
@@ -129,7 +152,7 @@ impl<'a> State<'a> {
         let mut memo: BTreeMap<(Form, u8), Option<Placement>> = BTreeMap::new();
         let mut out: Vec<(&'a CaseView, Placement)> = Vec::new();
         for f in self.forms() {
-            let hit = self
+            let mut hits = self
                 .cases
                 .get(&(f, board.form_factor))
                 .into_iter()
@@ -139,13 +162,20 @@ impl<'a> State<'a> {
                     (Some(room), Some(len)) => k.form == Form::OpenFrame || room >= len,
                     _ => true,
                 })
-                .find_map(|k| {
+                .filter_map(|k| {
                     memo.entry((k.form, k.expansion_slots))
                         .or_insert_with(|| Self::place(board, k, card, n))
                         .clone()
                         .map(|p| (*k, p))
                 });
-            out.extend(hit);
+            // The cheapest case of the form, and the cheapest with more PSU bays (a frame with
+            // two PSUs, when one unit cannot carry the cards' sustained load and 1 ms peaks).
+            if let Some(first) = hits.next() {
+                let bays_first = first.0.psu_bays;
+                let more = hits.find(|(k, _)| k.psu_bays > bays_first);
+                out.push(first);
+                out.extend(more);
+            }
         }
         out.sort_by(|a, b| cmp_price(a.0.price_usd, b.0.price_usd).then(a.0.id.cmp(&b.0.id)));
         out
@@ -193,7 +223,7 @@ impl<'a> State<'a> {
                 if over_power >= POWER_FAILURES_PER_CARD {
                     break;
                 }
-                for (case, placement) in cases.into_iter().take(CASES_PER_BOARD) {
+                for (case, placement) in cases.into_iter().take(CASES_PER_BOARD * 2) {
                     match self.try_platform(c, ci, board, case, &placement) {
                         Ok(r) => {
                             results.push(r);
@@ -331,7 +361,19 @@ impl<'a> State<'a> {
             let dc = adapter::dc_load_w(&sizing, self.work.catalog());
             let gpu_w = card.board_power_w;
             let system_w = (dc - gpu_w * f64::from(c.n)).max(0.0);
-            let sets = self.psu_sets(system_w, gpu_w, card.plugs, c.n, case.psu_bays);
+            let mut sets = self.psu_sets(system_w, gpu_w, card.plugs, c.n, case.psu_bays);
+            // No PSU set carries the cards at their default limit: size for them capped (the
+            // lowest cap, in the power-limit search's steps, that some set carries; `judge`
+            // then sets the highest cap the chosen set allows).
+            let floor = self
+                .catalog
+                .gpu_or_card(&card.id)
+                .map_or(gpu_w * 0.5, |g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5));
+            let mut capped = gpu_w - power::LIMIT_STEP_W;
+            while sets.is_empty() && capped >= floor {
+                sets = self.psu_sets(system_w, capped, card.plugs, c.n, case.psu_bays);
+                capped -= power::LIMIT_STEP_W * 4.0;
+            }
             if sets.is_empty() && stage(Constraint::Power) >= stage(last.0) {
                 last = (
                     Constraint::Power,
@@ -394,7 +436,9 @@ impl<'a> State<'a> {
         let vram_gb = match hybrid_gib {
             // Kit capacities are binary GB (a "32 GB" DIMM holds 32 GiB), as the fit code counts.
             Some(gib) => gib + crate::estimate::llm::search::HOST_RAM_RESERVE_GIB,
-            None => card.memory_gib * f64::from(n) * 1.073_741_824,
+            // As much as `check`'s system-ram rule asks for (twice the VRAM), by its own
+            // function: a plan that `check` then tells to "install at least 128 GB" was short.
+            None => crate::check::system_ram_wanted_gb(card.memory_gib * f64::from(n)),
         };
         let catalog_cpu = self.catalog.cpus.get(cpu.idx);
         // The data rate a kit set runs at beside the CPU (the fit's capped speed); the kit's
@@ -503,6 +547,22 @@ impl<'a> State<'a> {
                 if !cabled {
                     return None;
                 }
+                // Each unit through its GPUs' 1 ms and longer peaks (`psu-transient`): a set the
+                // rule would flag is not offered; more units of it may be.
+                let peaks = (0..usize::from(k)).all(|j| {
+                    let m = feeds.iter().filter(|&&f| f == j).count();
+                    adapter::psu_rides_peaks(
+                        self.catalog,
+                        p.idx,
+                        p.rated_w,
+                        if j == 0 { system_w } else { 0.0 },
+                        gpu_w,
+                        m,
+                    )
+                });
+                if !peaks {
+                    return None;
+                }
                 // Each unit's full-load DC: the system on the first, the cards it feeds.
                 let margin = (0..usize::from(k)).all(|j| {
                     let load =
@@ -553,10 +613,36 @@ impl<'a> State<'a> {
         let gpus = format!("{n}x {}", card.short);
         let board = &self.parts.boards[spec.board];
         let title = format!("{gpus} on {}, {form}", board.name);
-        let build = adapter::make_build(self.catalog, self.goal, self.model, spec, &title);
+        let mut build = adapter::make_build(self.catalog, self.goal, self.model, spec, &title);
         self.stats.checked += 1;
         self.work.add_spec(self.catalog, spec);
         let mut ev = adapter::judge(&build, self.work.catalog());
+        // Full load over a PSU, a PSU's 1 ms peak or the circuit: a power limit on every GPU
+        // is a lever (`check`'s own advice); the capped machine is judged again by the checker.
+        // A cap the checker cannot verify (a card without a published minimum limit: the
+        // `gpu-power-cable` rule says not checked) is not proposed: the machine is judged
+        // uncapped, and another PSU set is tried.
+        if power_problem(&ev, self.goal).is_some()
+            && let Some(limit) = adapter::cap_limit_w(&build, self.work.catalog())
+        {
+            let mut capped = build.clone();
+            for g in &mut capped.gpus {
+                let top = self.work.catalog().gpu_or_card(&g.gpu).map_or(limit, kraftwerk_catalog::Gpu::max_limit_w);
+                g.power_limit_w = Some(limit.min(top));
+            }
+            self.stats.checked += 1;
+            // `judge` reads the cap back from the build (`Evaluation::power_cap`).
+            let mut capped_ev = adapter::judge(&capped, self.work.catalog());
+            if capped_ev.not_checked.is_empty() {
+                build = capped;
+                ev = capped_ev;
+            } else {
+                // A PSU or case figure the capped machine needs is unknown: not tried again
+                // (a card's unknown minimum limit only rules out the cap, not the card).
+                capped_ev.unknown_parts.retain(|p| !matches!(p, PartRef::Gpu(_)));
+                self.note_unknown(spec, &capped_ev);
+            }
+        }
         if let Some(e) = ev.errors.first() {
             let power = e.starts_with("wall-circuit") || e.starts_with("psu-capacity");
             let constraint = if power { Constraint::Power } else { Constraint::Checks };
@@ -586,6 +672,10 @@ impl<'a> State<'a> {
                 ),
                 Retry::Psu,
             ));
+        }
+        if let Some(w) = ev.warnings.iter().find(|w| w.starts_with("psu-transient:")) {
+            // The checker warns; an expert does not sign a PSU its GPUs' peaks can trip.
+            return Err((Constraint::Power, format!("{gpus}, {form}: {w}"), Retry::Psu));
         }
         if let Some(u) = ev.not_checked.first() {
             let reason = format!("{gpus}: not checked: {u}");
