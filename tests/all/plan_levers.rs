@@ -205,7 +205,7 @@ fn four_h100_on_120_v_15_a_is_capped_with_its_command_and_cost() {
     let fit = kraftwerk::estimate::fit::for_build(
         &first.build,
         &c,
-        &kraftwerk::plan::adapter::fit_options(&first.build, &model),
+        &kraftwerk::plan::adapter::fit_options(&first.build, &model, &g),
     )
     .expect("fit");
     let uncapped = fit.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s).expect("a speed");

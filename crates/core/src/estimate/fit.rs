@@ -656,6 +656,8 @@ fn apply_placement(fit: &mut FitReport, p: &llm::placement::PlacementEstimate, g
         s.prefill_pipelined_tokens_per_s = p.prefill_tokens_per_s;
         s.prefill_packed_tokens_per_s = p.prefill_tokens_per_s;
     }
+}
+
 /// The part lines with the build's owned units split out: a line of `q` units of an id the
 /// build owns `k` of ([`Build::owned_count`]; every unit for a plain id in `owned`) becomes a
 /// line of `min(k, q)` units at $0 and, when `k < q`, one of the other `q - k` units at the
