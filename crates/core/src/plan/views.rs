@@ -43,6 +43,8 @@ pub struct CardView {
     pub used_market: bool,
     /// An SXM module (needs a baseboard, not a slot).
     pub sxm: bool,
+    /// A passive (fanless) card: only a case with server airflow cools it (`passive-airflow`).
+    pub passive: bool,
     /// Its power sockets as `psu-connectors` counts them: native 16-pin (12V-2x6) sockets,
     /// PCIe 8-pin and 6-pin sockets, and the PCIe 8-pin plugs its 16-pin adapter takes
     /// ([`crate::check::adapter_plugs`]); all 0 when the card's inputs are unpublished.
@@ -317,6 +319,7 @@ fn card_view(idx: usize, g: &kraftwerk_catalog::Gpu, chip: &kraftwerk_catalog::G
         price_usd: g.price_usd,
         used_market: used_market(g),
         sxm: g.form_factor == GpuFormFactor::Sxm,
+        passive: g.cooler == kraftwerk_catalog::GpuCooler::Passive,
         plugs: g.power_inputs.map_or_else(CardPlugs::default, |i| CardPlugs {
             hpwr_16pin: i.hpwr_16pin,
             pcie: i.pcie_8pin.saturating_add(i.pcie_6pin),

@@ -158,6 +158,10 @@ impl<'a> State<'a> {
                 .into_iter()
                 .flatten()
                 .filter(|k| !self.unknown.contains(&Unknown::Case(k.idx)) && f64::from(k.psu_bays.max(1)) >= bays)
+                // A passive card needs server airflow: a desktop case or an open frame would
+                // fail `passive-airflow`, so it is not offered (the H100 PCIe was put in the
+                // cheapest tower and the whole goal rejected).
+                .filter(|k| !card.passive || k.form == Form::Rack)
                 .filter(|k| match (k.max_gpu_length_mm, card.length_mm) {
                     (Some(room), Some(len)) => k.form == Form::OpenFrame || room >= len,
                     _ => true,
