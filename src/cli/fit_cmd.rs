@@ -9,11 +9,14 @@ use super::fit_print::{
 };
 use super::{Format, print_json};
 use crate::estimate::calibrate::{self, Calibration, MeasuredFile};
-use crate::estimate::fit::{self, BuildFit, FitOptions};
+use crate::estimate::fit::{self, BuildFit, FitOptions, RuntimeChoice};
+use crate::estimate::llm::{Interconnect, LlamaCppEra, LoraTargets, Mode, Optimizer, Parallelism, Precision};
 use crate::model_file::read_model_file;
 use std::path::PathBuf;
 
-/// Arguments of `kraftwerk fit`.
+/// Arguments of `kraftwerk fit`. Every name is parsed here, once, by its type's `FromStr` (clap's
+/// value parser): a bad one is refused before the build is read, with the type's message (the
+/// accepted names) and exit code 2.
 #[derive(Debug, clap::Args)]
 pub struct FitArgs {
     /// The build file.
@@ -30,16 +33,16 @@ pub struct FitArgs {
     /// hf-peft (default), unsloth, axolotl, torchtune, deepspeed-zero1/2/3[-offload], fsdp,
     /// fsdp-offload.
     #[arg(long)]
-    pub runtime: Option<String>,
+    pub runtime: Option<RuntimeChoice>,
     /// Training: optimizer (adamw, adamw-8bit, paged-adamw-8bit, sgd, adafactor; default adamw).
     #[arg(long)]
-    pub optimizer: Option<String>,
+    pub optimizer: Option<Optimizer>,
     /// Training: LoRA rank (default 16).
     #[arg(long)]
     pub lora_rank: Option<u32>,
     /// Training: LoRA target modules: all (q, k, v, o, gate, up, down; default), attention, qv.
     #[arg(long)]
-    pub lora_targets: Option<String>,
+    pub lora_targets: Option<LoraTargets>,
     /// Training: DeepSpeed ZeRO stage 1-3 over the data-parallel ranks (--parallel dp:N).
     #[arg(long)]
     pub zero_stage: Option<u8>,
@@ -61,7 +64,7 @@ pub struct FitArgs {
     /// The llama.cpp builds the decode estimate is calibrated to: 2025-26 (default, current
     /// builds) or 2023-24 (older builds, e.g. one bundled by an old front end).
     #[arg(long)]
-    pub llama_cpp_era: Option<String>,
+    pub llama_cpp_era: Option<LlamaCppEra>,
     /// vLLM `--gpu-memory-utilization`, 0-1 (default 0.9): the memory vLLM may use per GPU.
     #[arg(long)]
     pub gpu_memory_utilization: Option<f64>,
@@ -83,10 +86,10 @@ pub struct FitArgs {
     /// Weight precision: fp32, bf16, fp16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, q6_k, q8_0,
     /// mxfp4, nvfp4, fp8-block, native (the checkpoint as published), or NNbpw.
     #[arg(long)]
-    pub precision: Option<String>,
+    pub precision: Option<Precision>,
     /// KV-cache precision (default fp16).
     #[arg(long)]
-    pub kv_precision: Option<String>,
+    pub kv_precision: Option<Precision>,
     /// Context per sequence, tokens.
     #[arg(long)]
     pub context: Option<u32>,
@@ -95,18 +98,18 @@ pub struct FitArgs {
     pub batch: Option<u32>,
     /// inference, full, lora or qlora.
     #[arg(long)]
-    pub mode: Option<String>,
+    pub mode: Option<Mode>,
     /// single, tp:N, split:N, dp:N or tp:N,pp:M (tensor x pipeline; default: all GPUs; layer
     /// split for GGUF, else tensor parallel; over several nodes tp:<GPUs per node>,pp:<nodes>).
     #[arg(long)]
-    pub parallel: Option<String>,
+    pub parallel: Option<Parallelism>,
     /// Identical nodes of this build the plan spans (default 1, or the build's workload).
     #[arg(long)]
     pub nodes: Option<u32>,
     /// Link between nodes: ib-ndr, ib-hdr, roce-400, roce-200, roce-100, eth-400, eth-200,
     /// eth-100, eth-25, eth-10.
     #[arg(long)]
-    pub interconnect: Option<String>,
+    pub interconnect: Option<Interconnect>,
     /// A llama-bench result file (`-o json`, `-o jsonl` or `-o csv`) or a `vllm bench serve
     /// --save-result` JSON measured on this build's GPUs: prints estimate vs measured and this
     /// machine's corrected decode and prefill (also with --format json); refused when it names
@@ -167,25 +170,25 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     };
     let opts = FitOptions {
         model: a.model.clone(),
-        precision: a.precision.clone(),
-        kv_precision: a.kv_precision.clone(),
+        precision: a.precision,
+        kv_precision: a.kv_precision,
         context: a.context,
         batch: a.batch,
-        mode: a.mode.clone(),
-        parallelism: a.parallel.clone(),
+        mode: a.mode,
+        parallelism: a.parallel,
         cloud_usd_per_hour: a.cloud_usd_per_hour,
         model_file: model_file.clone(),
-        runtime: a.runtime.clone(),
+        runtime: a.runtime,
         gradient_checkpointing: a.gradient_checkpointing.then_some(true),
         gpu_memory_utilization: a.gpu_memory_utilization,
         max_num_batched_tokens: a.max_num_batched_tokens,
         max_num_seqs: a.max_num_seqs,
         nodes: a.nodes,
-        interconnect: a.interconnect.clone(),
-        llama_cpp_era: a.llama_cpp_era.clone(),
-        optimizer: a.optimizer.clone(),
+        interconnect: a.interconnect,
+        llama_cpp_era: a.llama_cpp_era,
+        optimizer: a.optimizer,
         lora_rank: a.lora_rank,
-        lora_targets: a.lora_targets.clone(),
+        lora_targets: a.lora_targets,
         zero_stage: a.zero_stage,
         cpu_offload: a.cpu_offload,
         gradient_accumulation: a.gradient_accumulation,

@@ -624,8 +624,9 @@ pub(super) fn print_search(
     opts: &FitOptions,
     result: &BuildFit,
 ) {
-    let Some(input) = fit::input_for(build, catalog, opts).ok() else { return };
-    let slots = fit::gpu_slots(build, catalog);
+    let r = build.resolve(catalog);
+    let slots = fit::gpu_slots(&r);
+    let Some(input) = fit::input_on(&r, catalog, &slots, opts).ok() else { return };
     let used = &slots[..(result.fit.parallelism.degree() as usize).min(slots.len())];
     outln!(
         "\nwhat fits ({}, {}, context {}, batch {}):",

@@ -13,10 +13,10 @@ use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Bar, BarChart, GridMark, Line, LineStyle, Plot, PlotPoints, VLine};
 use kraftwerk_catalog::HasId;
 use kraftwerk_core::estimate::cost::{self, CostReport};
-use kraftwerk_core::estimate::fit::{self, BuildFit, FitOptions};
+use kraftwerk_core::estimate::fit::{self, BuildFit, FitOptions, RuntimeChoice};
 use kraftwerk_core::estimate::llm::search::{Alternatives, ContextPoint};
 use kraftwerk_core::estimate::llm::support::Support;
-use kraftwerk_core::estimate::llm::{self, FitReport, FitVerdict, Mode, Precision};
+use kraftwerk_core::estimate::llm::{self, FitReport, FitVerdict, Mode, Parallelism, Precision};
 use kraftwerk_core::estimate::model_file::{ModelFile, read_model_file};
 use kraftwerk_core::rig::Workload;
 
@@ -122,31 +122,31 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
     let degree = if s.degree == 0 { n } else { s.degree.min(n) };
     let parallelism = match s.split {
         SplitKind::Auto => None,
-        SplitKind::Single => Some("single".to_owned()),
-        SplitKind::Tensor => Some(format!("tp:{degree}")),
-        SplitKind::Layers => Some(format!("split:{degree}")),
-        SplitKind::Data => Some(format!("dp:{degree}")),
+        SplitKind::Single => Some(Parallelism::Single),
+        SplitKind::Tensor => Some(Parallelism::TensorParallel(degree)),
+        SplitKind::Layers => Some(Parallelism::LayerSplit(degree)),
+        SplitKind::Data => Some(Parallelism::DataParallel(degree)),
     };
     let file = s.model_file.clone();
     FitOptions {
         model: if file.is_some() { None } else { Some(w.model.clone()) },
-        precision: if file.is_some() { None } else { Some(w.precision.to_string()) },
-        kv_precision: Some(s.kv.to_string()),
+        precision: if file.is_some() { None } else { Some(w.precision) },
+        kv_precision: Some(s.kv),
         context: Some(w.context),
         batch: Some(w.batch),
-        mode: Some(w.mode.to_string()),
+        mode: Some(w.mode),
         parallelism,
         cloud_usd_per_hour: Some(s.cloud_usd_per_hour),
         model_file: file,
         // The runtime the build is planned for (`None`: the precision's usual one); a
         // training mode takes the default training framework, never an inference runtime.
-        runtime: if w.mode.is_training() { None } else { w.runtime.map(|r| r.to_string()) },
+        runtime: if w.mode.is_training() { None } else { w.runtime.map(RuntimeChoice::Inference) },
         gradient_checkpointing: Some(w.gradient_checkpointing),
         gpu_memory_utilization: None,
         max_num_batched_tokens: None,
         max_num_seqs: None,
         nodes: w.nodes,
-        interconnect: w.interconnect.map(|i| i.to_string()),
+        interconnect: w.interconnect,
         // Current llama.cpp builds (the estimate's default era).
         llama_cpp_era: None,
         ..FitOptions::default()

@@ -493,32 +493,121 @@ impl FromStr for Trainer {
 
 /// A training runtime as `--runtime` names it: the framework, the ZeRO stage where the name
 /// gives one (`deepspeed-zero2`, `zero3`), and whether it offloads to host RAM (`-offload`).
+/// [`FromStr`] reads the names of [`Trainer`] with `-zero1/2/3` and `-offload`; [`fmt::Display`]
+/// writes the canonical name (`deepspeed-zero3-offload`, `fsdp-offload`), which it reads back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TrainingRuntime {
+    /// The framework.
+    pub trainer: Trainer,
+    /// The DeepSpeed ZeRO stage the name gives (1-3); `None` where it gives none.
+    pub zero_stage: Option<u8>,
+    /// Whether the name asks for offload to host RAM (`-offload`).
+    pub offload: bool,
+}
+
+impl fmt::Display for TrainingRuntime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.trainer)?;
+        if let Some(z) = self.zero_stage {
+            write!(f, "-zero{z}")?;
+        }
+        if self.offload {
+            f.write_str("-offload")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for TrainingRuntime {
+    type Err = ParseError;
+    /// A [`Trainer`] name, `deepspeed-zero1/2/3` (or `ds-zero3`, `zero3`), each optionally
+    /// followed by `-offload`; case-insensitive, `_` for `-`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let lower = s.trim().to_ascii_lowercase().replace('_', "-");
+        let (base, offload) = match lower.strip_suffix("-offload") {
+            Some(b) => (b.to_owned(), true),
+            None => (lower.clone(), false),
+        };
+        let zero = |rest: &str| -> Result<u8, ParseError> {
+            match rest.trim_start_matches('-') {
+                "1" => Ok(1),
+                "2" => Ok(2),
+                "3" => Ok(3),
+                _ => Err(ParseError(format!("unknown ZeRO stage in `{s}` (zero1, zero2, zero3)"))),
+            }
+        };
+        let deepspeed = |rest: &str| -> Result<Self, ParseError> {
+            Ok(TrainingRuntime { trainer: Trainer::DeepSpeed, zero_stage: Some(zero(rest)?), offload })
+        };
+        if let Some(rest) = base.strip_prefix("deepspeed-zero").or_else(|| base.strip_prefix("ds-zero")) {
+            return deepspeed(rest);
+        }
+        if let Some(rest) = base.strip_prefix("zero")
+            && !rest.is_empty()
+        {
+            return deepspeed(rest);
+        }
+        Ok(TrainingRuntime { trainer: base.parse()?, zero_stage: None, offload })
+    }
+}
+
+/// A training runtime as `--runtime` names it ([`TrainingRuntime`]) as a tuple: the framework,
+/// the ZeRO stage where the name gives one, and whether it offloads to host RAM.
 ///
 /// # Errors
 /// A name that is no training runtime, or a ZeRO stage above 3.
 pub fn parse_training_runtime(s: &str) -> Result<(Trainer, Option<u8>, bool), ParseError> {
-    let lower = s.trim().to_ascii_lowercase().replace('_', "-");
-    let (base, offload) = match lower.strip_suffix("-offload") {
-        Some(b) => (b.to_owned(), true),
-        None => (lower.clone(), false),
-    };
-    let zero = |rest: &str| -> Result<u8, ParseError> {
-        match rest.trim_start_matches('-') {
-            "1" => Ok(1),
-            "2" => Ok(2),
-            "3" => Ok(3),
-            _ => Err(ParseError(format!("unknown ZeRO stage in `{s}` (zero1, zero2, zero3)"))),
+    let t: TrainingRuntime = s.parse()?;
+    Ok((t.trainer, t.zero_stage, t.offload))
+}
+
+/// What `--runtime` names, typed once where it is read (the command line, the window, the
+/// planner): an inference [`Runtime`] or a training framework ([`TrainingRuntime`]); the two
+/// vocabularies share no name. Which one a workload takes depends on its [`Mode`], which may
+/// come from the build file, so the estimate (`crate::estimate::fit::input_for`) refuses the
+/// other kind with a message naming the accepted ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuntimeChoice {
+    /// An inference runtime (`vllm`, `llama.cpp`, ...).
+    Inference(Runtime),
+    /// A training framework (`hf-peft`, `deepspeed-zero3-offload`, ...).
+    Training(TrainingRuntime),
+}
+
+impl From<Runtime> for RuntimeChoice {
+    fn from(r: Runtime) -> Self {
+        RuntimeChoice::Inference(r)
+    }
+}
+
+impl fmt::Display for RuntimeChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuntimeChoice::Inference(r) => r.fmt(f),
+            RuntimeChoice::Training(t) => t.fmt(f),
         }
-    };
-    if let Some(rest) = base.strip_prefix("deepspeed-zero").or_else(|| base.strip_prefix("ds-zero")) {
-        return Ok((Trainer::DeepSpeed, Some(zero(rest)?), offload));
     }
-    if let Some(rest) = base.strip_prefix("zero")
-        && !rest.is_empty()
-    {
-        return Ok((Trainer::DeepSpeed, Some(zero(rest)?), offload));
+}
+
+impl FromStr for RuntimeChoice {
+    type Err = ParseError;
+    /// An inference runtime's name ([`Runtime`]'s [`FromStr`]), else a training runtime's
+    /// ([`TrainingRuntime`]). A name that is neither is refused with both lists; a DeepSpeed
+    /// name with a bad ZeRO stage (`zero5`) with the stages.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Ok(r) = s.parse::<Runtime>() {
+            return Ok(RuntimeChoice::Inference(r));
+        }
+        match s.parse::<TrainingRuntime>() {
+            Ok(t) => Ok(RuntimeChoice::Training(t)),
+            Err(e) if s.to_ascii_lowercase().contains("zero") => Err(e),
+            Err(_) => Err(ParseError(format!(
+                "unknown runtime `{s}` (inference: {}; training: {}, deepspeed-zero1/2/3[-offload], fsdp-offload)",
+                Runtime::ALL.map(|r| r.to_string()).join(", "),
+                Trainer::ALL.map(|t| t.to_string()).join(", ")
+            ))),
+        }
     }
-    Ok((base.parse()?, None, offload))
 }
 
 /// What a training run is for beyond one step: the dataset and the global batch (the advice's
@@ -906,5 +995,50 @@ pub mod text_opt {
             Some(name) => name.parse().map(Some).map_err(serde::de::Error::custom),
             None => Ok(None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every runtime name `--runtime` takes reads back from its display, as the kind it is.
+    #[test]
+    fn runtime_choice_reads_back_both_vocabularies() {
+        for r in Runtime::ALL {
+            assert_eq!(r.to_string().parse::<RuntimeChoice>(), Ok(RuntimeChoice::Inference(r)));
+        }
+        for trainer in Trainer::ALL {
+            for zero_stage in [None, Some(1), Some(2), Some(3)] {
+                for offload in [false, true] {
+                    if zero_stage.is_some() && trainer != Trainer::DeepSpeed {
+                        continue;
+                    }
+                    let t = TrainingRuntime { trainer, zero_stage, offload };
+                    assert_eq!(t.to_string().parse::<RuntimeChoice>(), Ok(RuntimeChoice::Training(t)), "{t}");
+                }
+            }
+        }
+        assert_eq!(
+            "DeepSpeed_Zero3_Offload".parse::<RuntimeChoice>(),
+            Ok(RuntimeChoice::Training(TrainingRuntime {
+                trainer: Trainer::DeepSpeed,
+                zero_stage: Some(3),
+                offload: true
+            }))
+        );
+        assert_eq!(parse_training_runtime("fsdp-offload"), Ok((Trainer::Fsdp, None, true)));
+    }
+
+    /// A name of neither vocabulary is refused with both lists; a bad ZeRO stage with the stages.
+    #[test]
+    fn runtime_choice_refuses_with_the_accepted_names() {
+        let e = "mlc-llm".parse::<RuntimeChoice>().expect_err("unknown").0;
+        assert!(e.starts_with("unknown runtime `mlc-llm`"), "{e}");
+        for name in ["vllm", "llama.cpp", "ktransformers", "hf-peft", "unsloth", "deepspeed-zero1/2/3"] {
+            assert!(e.contains(name), "{name}: {e}");
+        }
+        let z = "deepspeed-zero5".parse::<RuntimeChoice>().expect_err("stage").0;
+        assert_eq!(z, "unknown ZeRO stage in `deepspeed-zero5` (zero1, zero2, zero3)");
     }
 }

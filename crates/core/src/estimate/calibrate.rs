@@ -312,7 +312,7 @@ pub fn calibrate(m: &MeasuredFile, build: &Build, catalog: &Catalog, opts: &FitO
             let o = FitOptions {
                 context: Some(context as u32),
                 batch: Some(concurrency as u32),
-                runtime: Some("vllm".into()),
+                runtime: Some(Runtime::Vllm.into()),
                 ..opts.clone()
             };
             let est = fit::for_build(build, catalog, &o)
@@ -333,7 +333,7 @@ pub fn calibrate(m: &MeasuredFile, build: &Build, catalog: &Catalog, opts: &FitO
                 let o = FitOptions {
                     context: Some(r.context_tokens().max(1)),
                     batch: Some(1),
-                    runtime: Some("llama.cpp".into()),
+                    runtime: Some(Runtime::LlamaCpp.into()),
                     ..opts.clone()
                 };
                 let est = fit::for_build(build, catalog, &o).ok().and_then(|f| f.fit.speed).and_then(|s| {

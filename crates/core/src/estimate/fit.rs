@@ -4,7 +4,10 @@
 
 use super::cost::{self, CloudPrice, CostInput, CostReport, PricedPart};
 use super::llm::search::{self, Alternatives};
-use super::llm::{self, FitInput, FitReport, FitVerdict, GpuSlot, Link, Mode, Parallelism, Precision, Runtime};
+use super::llm::{
+    self, FitInput, FitReport, FitVerdict, GpuSlot, Interconnect, Link, LlamaCppEra, LoraTargets, Mode, Optimizer,
+    Parallelism, Precision, Runtime,
+};
 use super::power::{self, LoadState};
 use crate::estimate::model_file::ModelFile;
 use crate::rig::links::gpu_links;
@@ -12,34 +15,44 @@ use crate::rig::{Build, Resolved};
 use kraftwerk_catalog::{Catalog, GpuFormFactor, LlmModel, MemoryType, NvLink};
 use serde::Serialize;
 
+pub use crate::workload::{RuntimeChoice, TrainingRuntime};
+
 /// What to estimate; each `None` falls back to the build's `workload`, then to a default
 /// (bf16, the model's context up to 8192 tokens, batch 1, inference).
+///
+/// Every name is typed where it is read, once: the command line parses it through clap with
+/// the type's [`std::str::FromStr`] (`kraftwerk fit --precision q4_k_m`), the window and the
+/// planner pass their typed values, and the build's `workload` was typed when the file was
+/// loaded ([`crate::rig::Workload`]). Only the model stays an id.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FitOptions {
     /// Model id (`catalog/models.ron`).
     pub model: Option<String>,
     /// Weight precision (`bf16`, `fp8`, `int4`, `q4_k_m`, `4.5bpw`, ...).
-    pub precision: Option<String>,
+    pub precision: Option<Precision>,
     /// KV-cache precision; default fp16.
-    pub kv_precision: Option<String>,
+    pub kv_precision: Option<Precision>,
     /// Context per sequence, tokens.
     pub context: Option<u32>,
     /// Concurrent sequences.
     pub batch: Option<u32>,
     /// `inference`, `full`, `lora`, `qlora`.
-    pub mode: Option<String>,
+    pub mode: Option<Mode>,
     /// `single`, `tp:N`, `split:N`, `dp:N`, `tp:N,pp:M`; default: the build's workload
     /// setting, else all GPUs of one node, layer split for GGUF, tensor parallel otherwise
     /// (when the GPU count is a power of two); over several nodes `tp:<GPUs per node>,pp:<nodes>`.
-    pub parallelism: Option<String>,
+    pub parallelism: Option<Parallelism>,
     /// Cloud price to compare with, USD per hour (default an A100 80 GB at $1.60/h).
     pub cloud_usd_per_hour: Option<f64>,
     /// A model read from its file ([`crate::estimate::model_file::read_model_file`]): replaces `model`,
     /// gives the default precision and runtime, and its exact weight bytes.
     pub model_file: Option<ModelFile>,
-    /// Runtime (`llama.cpp`, `exllamav2`, `vllm`); default: the build's workload runtime, else
-    /// the model file's, else the precision's usual one ([`Runtime::default_for`]).
-    pub runtime: Option<String>,
+    /// Runtime: an inference runtime (`llama.cpp`, `exllamav2`, `vllm`, ...) for inference, a
+    /// training framework (`hf-peft`, `deepspeed-zero3`, ...) for a training mode; the other
+    /// kind is refused ([`FitBuildError::Parse`]). Default: the build's workload runtime, else
+    /// the model file's, else the precision's usual one ([`Runtime::default_for`]); in training
+    /// the default framework (`llm::train::default_trainer`).
+    pub runtime: Option<RuntimeChoice>,
     /// Training: gradient checkpointing; default the build's workload setting, else off.
     pub gradient_checkpointing: Option<bool>,
     /// vLLM `--gpu-memory-utilization` (0-1]; default 0.9.
@@ -55,16 +68,16 @@ pub struct FitOptions {
     pub nodes: Option<u32>,
     /// The link between nodes (`ib-ndr`, `ib-hdr`, `roce-400`, `eth-100`, ...; see
     /// [`llm::Interconnect`]); default the build's workload setting.
-    pub interconnect: Option<String>,
+    pub interconnect: Option<Interconnect>,
     /// The llama.cpp builds the decode is calibrated to (`2025-26`, the default, or
     /// `2023-24`; [`llm::LlamaCppEra`]).
-    pub llama_cpp_era: Option<String>,
+    pub llama_cpp_era: Option<LlamaCppEra>,
     /// Training: optimizer (`adamw`, `adamw-8bit`, `paged-adamw-8bit`, `sgd`, `adafactor`).
-    pub optimizer: Option<String>,
+    pub optimizer: Option<Optimizer>,
     /// Training: LoRA rank (default 16).
     pub lora_rank: Option<u32>,
     /// Training: LoRA targets (`all`, `attention`, `qv`).
-    pub lora_targets: Option<String>,
+    pub lora_targets: Option<LoraTargets>,
     /// Training: DeepSpeed ZeRO stage 1-3 (with `--runtime deepspeed` or a DDP framework).
     pub zero_stage: Option<u8>,
     /// Training: offload to host RAM (DeepSpeed ZeRO-Offload, FSDP `cpu_offload`).
@@ -91,7 +104,9 @@ pub enum FitBuildError {
     /// The build has no known GPU.
     #[error("the build has no GPU to fit the model on")]
     NoGpu,
-    /// A precision, mode or parallelism string did not parse.
+    /// The options do not go together: a runtime of the wrong kind for the mode, a runtime
+    /// that cannot load the precision, llama.cpp flags under another runtime, tensor parallel
+    /// under llama.cpp. (Names are typed before they reach [`FitOptions`].)
     #[error("{0}")]
     Parse(String),
     /// The estimator refused the input.
@@ -163,11 +178,10 @@ fn expert_offload_fit(input: &FitInput, alt: &Alternatives) -> Option<search::Mo
     alt.moe_offload.clone().filter(|o| o.fits_in_host_ram == Some(true) && o.decode_tokens_per_s.is_some())
 }
 
-/// Build indices of the GPUs whose PCIe link is unknown: add-in cards with no entry in
-/// [`gpu_links`] (SXM modules and bridged pairs have their own links).
-pub fn links_unknown(build: &Build, catalog: &Catalog) -> Vec<usize> {
-    let r = build.resolve(catalog);
-    let links = gpu_links(&r);
+/// Build indices of the GPUs whose PCIe link is unknown: add-in cards of the resolved build `r`
+/// with no entry in [`gpu_links`] (SXM modules and bridged pairs have their own links).
+pub fn links_unknown(r: &Resolved<'_>) -> Vec<usize> {
+    let links = gpu_links(r);
     r.gpus
         .iter()
         .enumerate()
@@ -296,10 +310,10 @@ pub fn host_ram_gib(r: &Resolved<'_>) -> Option<f64> {
 /// The link each GPU of the build uses to talk to the others: NVLink for an SXM module or a
 /// bridged pair (when the group is that pair), else its effective PCIe link from the slot. A card
 /// whose link is unknown ([`links_unknown`]) gets its own link as an upper bound, never shown as
-/// the build's link.
-pub fn gpu_slots(build: &Build, catalog: &Catalog) -> Vec<GpuSlot> {
-    let r = build.resolve(catalog);
-    let links = gpu_links(&r);
+/// the build's link. `r` is the build resolved against its catalog.
+pub fn gpu_slots(r: &Resolved<'_>) -> Vec<GpuSlot> {
+    let build = r.build;
+    let links = gpu_links(r);
     let n = r.gpus.iter().flatten().count();
     let mut out = Vec::new();
     for (i, g) in r.gpus.iter().enumerate() {
@@ -320,16 +334,29 @@ pub fn gpu_slots(build: &Build, catalog: &Catalog) -> Vec<GpuSlot> {
     out
 }
 
-fn parse<T: std::str::FromStr<Err = llm::ParseError>>(s: &str) -> Result<T, FitBuildError> {
-    s.parse::<T>().map_err(|e| FitBuildError::Parse(e.0))
-}
-
 /// The estimator's input for the workload (from `opts`, else the build's `workload`) on the
-/// build's GPUs, parallelism included.
+/// build's GPUs, parallelism included ([`input_on`] over one resolution of the build).
 ///
 /// # Errors
-/// [`FitBuildError`] for a missing or unknown model, no GPU, or unparsable options.
+/// [`FitBuildError`] for a missing or unknown model, no GPU, or options that do not go together.
 pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<FitInput, FitBuildError> {
+    let r = build.resolve(catalog);
+    input_on(&r, catalog, &gpu_slots(&r), opts)
+}
+
+/// [`input_for`] over a build resolved once (`r`) and its GPU slots ([`gpu_slots`]); `catalog`
+/// is the one `r` was resolved against (the model is looked up in the build's own models, then
+/// in it).
+///
+/// # Errors
+/// As [`input_for`].
+pub fn input_on(
+    r: &Resolved<'_>,
+    catalog: &Catalog,
+    slots: &[GpuSlot],
+    opts: &FitOptions,
+) -> Result<FitInput, FitBuildError> {
+    let build = r.build;
     let w = build.workload.as_ref();
     let model: LlmModel = if let Some(f) = &opts.model_file {
         f.model.clone()
@@ -347,20 +374,15 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             })?
             .clone()
     };
-    let slots = gpu_slots(build, catalog);
     if slots.is_empty() {
         return Err(FitBuildError::NoGpu);
     }
-    let training = match (opts.mode.as_deref(), w) {
-        (Some(m), _) => parse::<Mode>(m)?.is_training(),
-        (None, Some(w)) => w.mode.is_training(),
-        (None, None) => false,
-    };
-    let precision: Precision = match (&opts.precision, &opts.model_file) {
-        (Some(p), _) => parse(p)?,
+    let mode = opts.mode.or_else(|| w.map(|w| w.mode)).unwrap_or_default();
+    let precision: Precision = match (opts.precision, &opts.model_file) {
+        (Some(p), _) => p,
         // Training without a precision named trains in BF16 (every framework's default), not
         // at the build's inference quant.
-        (None, _) if training => w
+        (None, _) if mode.is_training() => w
             .map(|w| w.precision)
             .filter(|p| matches!(p, Precision::Bf16 | Precision::Fp16 | Precision::Fp32))
             .unwrap_or(Precision::Bf16),
@@ -375,56 +397,64 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     input.gpu_memory_utilization = opts.gpu_memory_utilization;
     input.max_num_batched_tokens = opts.max_num_batched_tokens;
     input.max_num_seqs = opts.max_num_seqs;
-    match (opts.mode.as_deref(), w) {
-        (Some(m), _) => input.mode = parse::<Mode>(m)?,
-        (None, Some(w)) => input.mode = w.mode,
-        (None, None) => {}
-    }
+    input.mode = mode;
     // `--runtime`, else the runtime the build is planned for, else the model file's. A training
-    // mode names a training framework, never an inference runtime.
+    // mode names a training framework, never an inference runtime, and inference the reverse.
     if input.mode.is_training() {
         input.runtime = None;
-        if let Some(rt) = &opts.runtime {
-            let (trainer, stage, offload) = llm::parse_training_runtime(rt).map_err(|e| {
-                FitBuildError::Parse(if rt.parse::<Runtime>().is_ok() {
-                    format!(
-                        "{rt} is an inference runtime; {} trains under a training runtime: {},                          deepspeed-zero1/2/3[-offload], fsdp-offload",
-                        input.mode,
-                        llm::Trainer::ALL.map(|t| t.to_string()).join(", ")
-                    )
-                } else {
-                    e.0
-                })
-            })?;
-            input.trainer = Some(trainer);
-            if let Some(z) = stage {
-                input.zero_stage = z;
+        match opts.runtime {
+            Some(RuntimeChoice::Training(t)) => {
+                input.trainer = Some(t.trainer);
+                if let Some(z) = t.zero_stage {
+                    input.zero_stage = z;
+                }
+                input.cpu_offload = t.offload;
             }
-            input.cpu_offload = offload;
+            Some(RuntimeChoice::Inference(rt)) => {
+                return Err(FitBuildError::Parse(format!(
+                    "{rt} is an inference runtime; {} trains under a training runtime: {}, \
+                     deepspeed-zero1/2/3[-offload], fsdp-offload",
+                    input.mode,
+                    llm::Trainer::ALL.map(|t| t.to_string()).join(", ")
+                )));
+            }
+            None => {}
         }
         if let Some(z) = opts.zero_stage {
             input.zero_stage = z;
         }
         input.cpu_offload |= opts.cpu_offload;
-        if let Some(o) = &opts.optimizer {
-            input.optimizer = parse(o)?;
+        if let Some(o) = opts.optimizer {
+            input.optimizer = o;
         }
         if let Some(r) = opts.lora_rank {
             input.lora_rank = r;
         }
-        if let Some(t) = &opts.lora_targets {
-            input.lora_targets = parse(t)?;
+        if let Some(t) = opts.lora_targets {
+            input.lora_targets = t;
         }
         input.train_plan = opts.train_plan;
-    } else if let Some(rt) = &opts.runtime {
-        input.runtime = Some(parse::<Runtime>(rt)?);
-    } else if let Some(rt) = w.and_then(|w| w.runtime) {
-        input.runtime = Some(rt);
+    } else {
+        match opts.runtime {
+            Some(RuntimeChoice::Inference(rt)) => input.runtime = Some(rt),
+            Some(RuntimeChoice::Training(t)) => {
+                return Err(FitBuildError::Parse(format!(
+                    "{t} is a training runtime; inference runs under an inference runtime: {} \
+                     (or give --mode lora, qlora or full to train)",
+                    Runtime::ALL.map(|r| r.to_string()).join(", ")
+                )));
+            }
+            None => {
+                if let Some(rt) = w.and_then(|w| w.runtime) {
+                    input.runtime = Some(rt);
+                }
+            }
+        }
     }
     input.gradient_checkpointing =
         opts.gradient_checkpointing.unwrap_or_else(|| w.is_some_and(|w| w.gradient_checkpointing));
-    if let Some(kv) = &opts.kv_precision {
-        input.kv_precision = parse(kv)?;
+    if let Some(kv) = opts.kv_precision {
+        input.kv_precision = kv;
     }
     if let Some(ctx) = opts.context.or_else(|| w.map(|w| w.context)) {
         input.context_tokens = ctx;
@@ -434,12 +464,9 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     }
     let n = u32::try_from(slots.len()).unwrap_or(u32::MAX);
     input.nodes = opts.nodes.or_else(|| w.and_then(|w| w.nodes)).unwrap_or(1);
-    input.interconnect = match &opts.interconnect {
-        Some(ic) => Some(parse(ic)?),
-        None => w.and_then(|w| w.interconnect),
-    };
-    if let Some(era) = &opts.llama_cpp_era {
-        input.llama_cpp_era = parse(era)?;
+    input.interconnect = opts.interconnect.or_else(|| w.and_then(|w| w.interconnect));
+    if let Some(era) = opts.llama_cpp_era {
+        input.llama_cpp_era = era;
     }
     // llama.cpp has no tensor parallel: it splits layers (`-sm layer`, the default) or rows
     // (`-sm row`) over its GPUs, whatever the weights' format. Its forks default to the layer
@@ -452,10 +479,7 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         runtime.loads(precision).map_err(FitBuildError::Parse)?;
     }
     let llama_cpp = runtime == Runtime::LlamaCpp;
-    let parallel = match &opts.parallelism {
-        Some(p) => Some(parse::<Parallelism>(p)?),
-        None => w.and_then(|w| w.parallel),
-    };
+    let parallel = opts.parallelism.or_else(|| w.and_then(|w| w.parallel));
     if let Some(a) = opts.gradient_accumulation {
         input.gradient_accumulation = a.max(1);
     }
@@ -464,7 +488,7 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         // never tensor parallel unless asked (and then refused by the estimate).
         match parallel {
             Some(p) => input.parallelism = p,
-            None => llm::train::choose_parallelism(&mut input, &slots),
+            None => llm::train::choose_parallelism(&mut input, slots),
         }
         if opts.gradient_accumulation.is_none()
             && let Some(a) = llm::train::accumulation_for(&input)
@@ -505,10 +529,13 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
 /// of 0 tokens, a batch of 0 or above [`search::MAX_BATCH`]). A model that does not fit is not
 /// an error: see `fit.verdict`.
 pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<BuildFit, FitBuildError> {
-    let input = input_for(build, catalog, opts)?;
-    let slots = gpu_slots(build, catalog);
-    let mut fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
+    // The build resolved once; its slots and unknown links read from it. (The cost resolves it
+    // again against the build's pricing catalog: used and owned parts priced as bought.)
     let r = build.resolve(catalog);
+    let slots = gpu_slots(&r);
+    let input = input_on(&r, catalog, &slots, opts)?;
+    let links_unknown = links_unknown(&r);
+    let mut fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
     let host_bw = host_bandwidth_gb_s(&r);
     let host = host_memory(&r);
     let ram = host_ram_gib(&r).map(search::HostRam::of);
@@ -571,7 +598,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             host_bandwidth_gb_s: host_bw,
             host_ram_speed: ram_speed(&r),
             memory_vs_context: curve,
-            links_unknown: links_unknown(build, catalog),
+            links_unknown,
             experts_in_ram: experts_in_ram(&input, &slots, &r),
             fits_with_experts_in_ram: hybrid,
             placement,
@@ -593,7 +620,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         host_bandwidth_gb_s: host_bw,
         host_ram_speed: ram_speed(&r),
         memory_vs_context: curve,
-        links_unknown: links_unknown(build, catalog),
+        links_unknown,
         experts_in_ram: experts_in_ram(&input, &slots, &r),
         fits_with_experts_in_ram: None,
         placement,

@@ -1005,11 +1005,12 @@ fn from_report(report: &check::Report, unpositioned: bool) -> Evaluation {
 pub fn fit_options(build: &Build, model: &Model, goal: &Goal) -> FitOptions {
     let training = goal.is_training();
     FitOptions {
-        precision: build.workload.as_ref().map(|w| w.precision.to_string()),
+        precision: build.workload.as_ref().map(|w| w.precision),
         model_file: model.file.as_deref().cloned(),
         // A training goal's framework and optimizer (the build file keeps neither).
-        runtime: goal.runtime.clone().filter(|_| training),
-        optimizer: goal.optimizer.clone().filter(|_| training),
+        // (`Goal` names them as text; a bad name fails the goal's check or every screen first.)
+        runtime: goal.runtime.as_deref().filter(|_| training).and_then(|r| r.parse().ok()),
+        optimizer: goal.optimizer.as_deref().filter(|_| training).and_then(|o| o.parse().ok()),
         train_plan: llm::train::TrainPlan {
             dataset_tokens: goal.train_tokens.filter(|_| training),
             ..Default::default()
