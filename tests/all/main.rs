@@ -25,6 +25,7 @@ mod chip_prices;
 mod cli;
 mod compare_cli;
 mod daily_round2;
+mod fit_options;
 mod fleet;
 mod golden;
 mod gui;

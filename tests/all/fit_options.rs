@@ -1,0 +1,137 @@
+//! `FitOptions` carries typed names, parsed once where they are read: `kraftwerk fit` parses
+//! each through clap with the type's `FromStr` (a bad name is refused before the build file is
+//! read, with the type's message and exit 2); `--runtime` takes either vocabulary and the fit
+//! refuses the kind the mode does not run; the window passes its split as a `Parallelism`, and
+//! its fit is the CLI's for the same choice.
+
+use crate::common::{builds, kw};
+use kraftwerk::estimate::fit::{self, FitOptions, RuntimeChoice, TrainingRuntime};
+use kraftwerk::estimate::llm::{Mode, Parallelism, Precision, Runtime, Trainer};
+
+/// Every name flag of `fit` with a bad value is refused by its type's message, exit 2, before
+/// the build is read (the build path here does not exist).
+#[test]
+fn fit_refuses_a_bad_name_before_reading_the_build() {
+    let cases = [
+        ("--precision", "q9", "unknown precision `q9`"),
+        ("--kv-precision", "x", "unknown precision `x`"),
+        ("--mode", "pretrain", "unknown mode `pretrain`"),
+        ("--parallel", "tp8", "unknown parallelism `tp8`"),
+        ("--runtime", "mlc-llm", "unknown runtime `mlc-llm`"),
+        ("--runtime", "deepspeed-zero5", "unknown ZeRO stage in `deepspeed-zero5`"),
+        ("--interconnect", "ib-xdr", "unknown interconnect `ib-xdr`"),
+        ("--llama-cpp-era", "2019", "unknown llama.cpp era `2019`"),
+        ("--optimizer", "adam9", "unknown optimizer `adam9`"),
+        ("--lora-targets", "foo", "unknown LoRA targets `foo`"),
+    ];
+    for (flag, value, want) in cases {
+        let o = kw(&["fit", "no-such-build.rig.ron", flag, value]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}: {err}");
+        assert!(err.contains(want) && err.contains(flag), "{flag} {value}: {err}");
+        assert!(!err.contains("no-such-build"), "the name is refused before the build is read: {err}");
+    }
+}
+
+/// `--runtime` names an inference runtime or a training framework; a mode refuses the other
+/// kind with the names it takes, on the command line and in the core.
+#[test]
+fn a_mode_refuses_the_other_kind_of_runtime() {
+    let b = builds("2x-rtx-4090-x870e.rig.ron");
+    let o = kw(&["fit", &b, "--model", "llama-3.1-8b", "--runtime", "deepspeed-zero2"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("deepspeed-zero2 is a training runtime") && err.contains("vllm"), "{err}");
+    let o = kw(&["fit", &b, "--model", "llama-3.1-8b", "--mode", "lora", "--runtime", "sglang"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("sglang is an inference runtime") && err.contains("hf-peft, unsloth"), "{err}");
+
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let build = kraftwerk::rig::load(std::path::Path::new(&b), Some(&cat)).expect("build");
+    let zero3 = TrainingRuntime { trainer: Trainer::DeepSpeed, zero_stage: Some(3), offload: true };
+    let opts = FitOptions {
+        model: Some("llama-3.1-8b".into()),
+        mode: Some(Mode::Lora),
+        runtime: Some(RuntimeChoice::Training(zero3)),
+        ..FitOptions::default()
+    };
+    let input = fit::input_for(&build, &cat, &opts).expect("a training runtime in a training mode");
+    assert_eq!((input.trainer, input.zero_stage, input.cpu_offload), (Some(Trainer::DeepSpeed), 3, true));
+    let inference = FitOptions { mode: Some(Mode::Inference), ..opts };
+    let e = fit::input_for(&build, &cat, &inference).expect_err("a training runtime for inference").to_string();
+    assert!(e.starts_with("deepspeed-zero3-offload is a training runtime"), "{e}");
+}
+
+/// The typed options reach the estimate as given, and the CLI's parse of a name gives the
+/// same fit as the typed value (`--parallel split:2 --precision q4_k_m --runtime llama.cpp`).
+#[test]
+fn the_cli_and_typed_options_give_one_fit() {
+    let b = builds("2x-rtx-4090-x870e.rig.ron");
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let build = kraftwerk::rig::load(std::path::Path::new(&b), Some(&cat)).expect("build");
+    let opts = FitOptions {
+        model: Some("llama-3.1-8b".into()),
+        precision: Some(Precision::Q4_K_M),
+        parallelism: Some(Parallelism::LayerSplit(2)),
+        runtime: Some(Runtime::LlamaCpp.into()),
+        context: Some(4096),
+        ..FitOptions::default()
+    };
+    let typed = fit::for_build(&build, &cat, &opts).expect("fit");
+    assert_eq!(typed.fit.parallelism, Parallelism::LayerSplit(2));
+    let o = kw(&[
+        "fit",
+        &b,
+        "--model",
+        "llama-3.1-8b",
+        "--precision",
+        "Q4_K_M",
+        "--parallel",
+        "split:2",
+        "--runtime",
+        "llama.cpp",
+        "--context",
+        "4096",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let cli: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    // The estimate itself (the cost reads the user's price file, which the library call does not).
+    assert_eq!(cli["fit"], serde_json::to_value(&typed.fit).expect("json"));
+}
+
+/// The window's split choices are typed `Parallelism` values, not `tp:N` text for the core to
+/// parse again: each is the value `--parallel` parses to.
+#[cfg(feature = "gui")]
+#[test]
+fn the_window_passes_its_split_typed() {
+    use kraftwerk::ui::fit_tab::{FitSettings, SplitKind, options};
+    let w = kraftwerk::rig::Workload {
+        model: "llama-3.1-8b".into(),
+        precision: Precision::Q4_K_M,
+        context: 8192,
+        batch: 1,
+        mode: Mode::Inference,
+        gradient_checkpointing: false,
+        parallel: None,
+        nodes: None,
+        interconnect: None,
+        runtime: Some(Runtime::LlamaCpp),
+    };
+    for (split, cli) in [
+        (SplitKind::Single, Some("single")),
+        (SplitKind::Tensor, Some("tp:4")),
+        (SplitKind::Layers, Some("split:4")),
+        (SplitKind::Data, Some("dp:4")),
+        (SplitKind::Auto, None),
+    ] {
+        let s = FitSettings { split, ..FitSettings::default() };
+        let o = options(&w, &s, 4);
+        let parsed: Option<Parallelism> = cli.map(|c| c.parse().expect("parses"));
+        assert_eq!(o.parallelism, parsed, "{split:?}");
+        assert_eq!(o.precision, Some(Precision::Q4_K_M));
+        assert_eq!(o.runtime, Some(RuntimeChoice::Inference(Runtime::LlamaCpp)));
+    }
+}
