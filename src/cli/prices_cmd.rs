@@ -5,7 +5,8 @@ use super::error::{CliError, bad};
 use super::{Format, load_catalog, print_json};
 use crate::catalog::prices::{self, PricedShare};
 use crate::catalog::street::StreetMeta;
-use crate::rig::parts_list::{PartsList, PartsRow, usd};
+use crate::fmt::usd;
+use crate::rig::parts_list::{PartsList, PartsRow};
 use serde::Serialize;
 use std::path::Path;
 

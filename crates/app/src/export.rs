@@ -126,7 +126,7 @@ mod tests {
         assert!(md.contains("## Parts list and prices") && md.contains("**Total**"));
         let gpu = cat.gpu(&b.gpus[0].gpu).expect("gpu");
         if let Some(p) = gpu.price_usd {
-            assert!(md.contains(&kraftwerk_core::rig::parts_list::usd(p)), "the GPU's price is listed");
+            assert!(md.contains(&kraftwerk_core::fmt::usd(p)), "the GPU's price is listed");
         }
     }
 }

@@ -42,7 +42,6 @@ pub mod checks;
 #[cfg(feature = "cuda")]
 pub mod cuda;
 pub mod nccl_env;
-pub mod text;
 
 /// The former name of [`checks`], kept only until `src/ui` moves to the new name; remove it
 /// then.
