@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Format version of the `gpus --format json` output.
-pub const GPUS_JSON_FORMAT: u32 = 1;
+pub(crate) const GPUS_JSON_FORMAT: u32 = 1;
 
 /// The JSON of `gpus --format json` when NVML is not ready (no driver, no GPU, NVML failed):
 /// the state's code and message, no GPUs.

@@ -14,6 +14,6 @@ pub fn na<T: std::fmt::Display>(v: Option<T>) -> String {
 }
 
 /// A power reading with one decimal (`312.4 W`), or `n/a` when NVML did not report it.
-pub fn watts_or_na(v: Option<f64>) -> String {
+pub(crate) fn watts_or_na(v: Option<f64>) -> String {
     v.map_or_else(|| "n/a".to_owned(), |w| format!("{w:.1} W"))
 }
