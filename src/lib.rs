@@ -20,7 +20,7 @@ pub use kraftwerk_app as ui;
 pub use kraftwerk_catalog as catalog;
 /// Model-file readers live with the estimate that uses them ([`estimate::model_file`]).
 pub use kraftwerk_core::estimate::model_file;
-pub use kraftwerk_core::{check, compare, estimate, plan, report, rig};
+pub use kraftwerk_core::{check, compare, estimate, fmt, plan, report, rig};
 pub use kraftwerk_live as live;
 
 pub mod cli;

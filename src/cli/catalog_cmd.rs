@@ -188,21 +188,7 @@ fn print_stats(format: Format) -> Result<(), CliError> {
     }
     outln!("  memory kits with CAS latency   {}", s.memory_kits_with_cas_latency);
     outln!("priced parts (catalog / street import / launch MSRP / user file; used-market prices apart)");
-    for p in &s.priced {
-        outln!(
-            "  {:<14} {:>5} of {:<5} {:>5.1} %  ({} / {} / {} / {}); used {}, new or used {:.1} %",
-            p.kind.plural(),
-            p.priced,
-            p.parts,
-            p.priced_pct,
-            p.catalog,
-            p.street,
-            p.msrp,
-            p.user,
-            p.used_priced,
-            p.priced_new_or_used_pct
-        );
-    }
+    out!("{}", crate::report::prices::priced_per_kind_text(&s.priced));
     Ok(())
 }
 

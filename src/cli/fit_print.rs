@@ -5,7 +5,7 @@ use crate::estimate::fit::{self, BuildFit, FitOptions};
 use crate::estimate::llm::search::{self, Alternatives};
 use crate::estimate::llm::support::Support;
 use crate::estimate::llm::{FitReport, FitVerdict, Parallelism};
-use crate::rig::parts_list::{usd, usd_rate};
+use crate::fmt::{usd, usd_rate};
 
 /// The headline and memory per GPU; `experts_in_ram`: the workload fits with its experts in
 /// system RAM ([`BuildFit::fits_with_experts_in_ram`]), said as the verdict.

@@ -76,7 +76,7 @@ pub fn run(args: &LinksArgs) -> Result<(), CliError> {
     }
     match args.format {
         Format::Json => print_json(&report)?,
-        Format::Text => out!("{}", links::text::render(&report)),
+        Format::Text => out!("{}", crate::live::report::links::render(&report)),
     }
     if report.failed() { Err(CliError::Failed(None)) } else { Ok(()) }
 }

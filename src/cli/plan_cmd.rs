@@ -203,7 +203,7 @@ pub fn run(a: &PlanArgs) -> Result<(), CliError> {
 }
 
 fn usd(p: Option<f64>) -> String {
-    p.map_or_else(|| "unknown".into(), crate::rig::parts_list::usd)
+    p.map_or_else(|| "unknown".into(), crate::fmt::usd)
 }
 
 /// A part line's price: `used, $800 (GPUDojo, …, 2025-12)` for a used-market price, else the

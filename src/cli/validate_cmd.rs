@@ -80,7 +80,7 @@ pub fn run(a: &ValidateArgs) -> Result<(), CliError> {
         print_json(&v)?;
         return code;
     }
-    print_validation(&v);
+    out!("{}", crate::live::report::validate::render(&v));
     code
 }
 
@@ -189,30 +189,4 @@ fn observe_live(
         }
     }
     Ok(obs)
-}
-
-/// Prints the validation table.
-pub fn print_validation(v: &Validation) {
-    if v.overall == Grade::NotMeasured {
-        let n = v.checks.iter().filter(|c| c.grade == Grade::NotMeasured).count();
-        outln!("{}: UNVERIFIED ({n} check{} not measured: not a pass)", v.build, if n == 1 { "" } else { "s" });
-    } else {
-        outln!("{}: {}", v.build, v.overall.name().to_ascii_uppercase());
-    }
-    outln!("  validated: {}{}", v.source, v.node.as_deref().map(|n| format!(" on {n}")).unwrap_or_default());
-    if let Some(why) = &v.nvml {
-        outln!("  NVML: {why}: no GPU could be read");
-    }
-    outln!("  {:<16} {:<4} {:<12} {:<44} {:<44} reason", "check", "gpu", "grade", "expected", "measured");
-    for c in &v.checks {
-        outln!(
-            "  {:<16} {:<4} {:<12} {:<44} {:<44} {}",
-            c.check,
-            c.gpu.map_or_else(|| "-".to_owned(), |g| (g + 1).to_string()),
-            c.grade.name(),
-            c.expected,
-            c.measured,
-            c.reason
-        );
-    }
 }

@@ -5,7 +5,7 @@
 
 use kraftwerk::catalog::prices::{PriceOrigin, Priced};
 use kraftwerk::catalog::{self, cited};
-use kraftwerk::rig::parts_list::usd;
+use kraftwerk::fmt::usd;
 
 /// Runs the binary with no user parts or prices: (exit code, stdout, stderr).
 fn kw(args: &[&str]) -> (i32, String, String) {

@@ -208,8 +208,8 @@ fn export_then_import_keeps_slots_used_owned_site_and_workload() {
 /// comma thousands separator), never `$8.500`.
 #[test]
 fn totals_with_unpriced_parts_say_at_least_and_money_has_one_form() {
-    assert_eq!(kraftwerk::rig::parts_list::usd(8500.0), "$8,500");
-    assert_eq!(kraftwerk::rig::parts_list::usd(1_234_567.4), "$1,234,567");
+    assert_eq!(kraftwerk::fmt::usd(8500.0), "$8,500");
+    assert_eq!(kraftwerk::fmt::usd(1_234_567.4), "$1,234,567");
     let c = catalog::builtin().expect("catalog");
     let b = kraftwerk::rig::load(std::path::Path::new(&fixture("2x-rtx-3090-64gib.rig.ron")), Some(&c)).expect("loads");
     let list = PartsList::of(&b, &c);

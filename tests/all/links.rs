@@ -421,7 +421,7 @@ fn text_shows_the_matrices_and_the_table() {
     let c = catalog();
     let mut r = measured(380.0, 360.0, 0);
     r.regrade(expectations_from_build(&h200_build(&c), &c));
-    let t = links::text::render(&r);
+    let t = kraftwerk::live::report::links::render(&r);
     for want in [
         "NV18",
         "P2P one-way copy bandwidth",
@@ -437,11 +437,11 @@ fn text_shows_the_matrices_and_the_table() {
     ] {
         assert!(t.contains(want), "missing {want:?} in\n{t}");
     }
-    let un = links::text::render(&nvml_only_report());
+    let un = kraftwerk::live::report::links::render(&nvml_only_report());
     assert!(un.contains("P2P copies: not available"));
-    assert_eq!(links::text::size_text(256 << 20), "256 MiB");
-    assert_eq!(links::text::size_text(1 << 30), "1 GiB");
-    assert_eq!(links::text::size_text(4), "4 B");
+    assert_eq!(kraftwerk::live::report::links::size_text(256 << 20), "256 MiB");
+    assert_eq!(kraftwerk::live::report::links::size_text(1 << 30), "1 GiB");
+    assert_eq!(kraftwerk::live::report::links::size_text(4), "4 B");
 }
 
 // ---- NCCL environment ------------------------------------------------------------------------
@@ -585,7 +585,7 @@ fn recorded_h200_all_reduce_is_correct_and_matches_pytorch() {
 
 #[test]
 fn recorded_h200_text() {
-    let t = links::text::render(&recorded());
+    let t = kraftwerk::live::report::links::render(&recorded());
     assert!(t.contains("NV18") && t.contains("yes/on") && t.contains("Overall: pass"), "{t}");
 }
 
@@ -626,7 +626,7 @@ fn no_gpu_is_not_run_not_pass() {
     assert!(r.not_run() && !r.failed());
     let v = serde_json::to_value(&r).expect("json");
     assert_eq!(v["verdict"], "not_run");
-    let text = links::text::render(&r);
+    let text = kraftwerk::live::report::links::render(&r);
     assert!(text.contains("Overall: not run"), "{text}");
     assert!(!text.contains("Overall: pass"), "{text}");
 }

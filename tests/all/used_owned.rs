@@ -81,7 +81,7 @@ fn saved_used_plan_costs_what_the_plan_said() {
     let o = common::kw(&["export", "--list", "markdown", &path]);
     let md = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{md}");
-    assert!(md.contains(&format!("**{}**", kraftwerk::rig::parts_list::usd(total))), "export total {total}: {md}");
+    assert!(md.contains(&format!("**{}**", kraftwerk::fmt::usd(total))), "export total {total}: {md}");
     assert!(md.contains("(used, "), "{md}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,7 +13,7 @@ pub use kraftwerk_core::rig::edit::{free_slot, merged};
 
 use super::files::{self, FileRequest, PathPrompt};
 use super::part_form::PartForm;
-use super::{export, live_state, live_tab, shortcuts, stats, theme};
+use super::{live_state, live_tab, shortcuts, stats, theme};
 use eframe::egui;
 use kraftwerk_catalog::{self as catalog, Catalog};
 use kraftwerk_core::check::Severity;
@@ -549,7 +549,8 @@ impl KraftwerkApp {
     }
 
     fn export_to(&mut self, path: &Path) {
-        let text = export::markdown(&self.state.build, &self.state.catalog, &self.state.report);
+        let text =
+            kraftwerk_core::report::markdown::markdown(&self.state.build, &self.state.catalog, &self.state.report);
         self.write_export(path, &text, "Report");
     }
 

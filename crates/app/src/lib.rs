@@ -29,7 +29,6 @@ pub mod catalog_tab;
 pub mod checks_tab;
 pub mod command;
 pub mod compare_tab;
-pub mod export;
 pub mod files;
 pub mod fit_tab;
 pub mod job;

@@ -8,7 +8,8 @@ use super::part_form::FormTarget;
 use super::state::AppState;
 use super::theme;
 use eframe::egui::{self, RichText};
-use kraftwerk_core::rig::parts_list::{PartsFormat, PartsList, PartsRow, usd};
+use kraftwerk_core::fmt::usd;
+use kraftwerk_core::rig::parts_list::{PartsFormat, PartsList, PartsRow};
 
 /// Draws the tab.
 pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {

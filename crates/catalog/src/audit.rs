@@ -178,7 +178,7 @@ pub struct Audit {
 }
 
 /// Label of a part's derived default provenance in [`DerivedFigure::figure`].
-pub const EVERY_OTHER_FIGURE: &str = "(every other figure)";
+pub(crate) const EVERY_OTHER_FIGURE: &str = "(every other figure)";
 
 /// Groups of (kind, figure, derivation) → (count, example ids).
 type DerivedGroups = BTreeMap<(PartKind, String, String), (usize, Vec<String>)>;
@@ -264,7 +264,7 @@ fn words(s: &str) -> impl Iterator<Item = String> + '_ {
 /// character, without the vendor's words, de-duplicated and sorted. `("ASUS", "ProArt
 /// X870E-CREATOR WIFI")` and `("Asus", "X870E ProArt CREATOR WiFi")` both give `asus: creator
 /// proart wifi x870e`. Colours, capacities and wattages stay: they are model words.
-pub fn model_key(vendor: &str, name: &str) -> String {
+pub(crate) fn model_key(vendor: &str, name: &str) -> String {
     let vendor_words: Vec<String> = words(vendor).collect();
     let v: String = vendor_words.iter().filter(|w| !VENDOR_FILLER.contains(&w.as_str())).map(String::as_str).collect();
     let model: BTreeSet<String> = words(name).filter(|w| !vendor_words.contains(w)).collect();

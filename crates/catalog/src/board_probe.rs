@@ -40,7 +40,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The message for a machine whose SMBIOS table cannot be read.
-pub const NO_SLOT_TABLE: &str = "slot table not readable: run as root";
+pub(crate) const NO_SLOT_TABLE: &str = "slot table not readable: run as root";
 
 /// AMD chipset bridges, by `(vendor, device)`: a port below one of these is the chipset's.
 /// Ids and names as the PCI ID database (https://pci-ids.ucw.cz, vendor 1022) names them,
@@ -48,7 +48,7 @@ pub const NO_SLOT_TABLE: &str = "slot table not readable: run as root";
 /// Port" (Promontory 21, AM5 600/800-series), 43f5 its downstream ports, 43e9 "500 Series
 /// Chipset Switch Upstream Port" (B550), 57ad "Matisse Switch Upstream" (X570), 43c6 "400
 /// Series Chipset PCIe Bridge" (X470/B450).
-pub const AMD_CHIPSET_BRIDGES: &[(u16, u16, &str)] = &[
+pub(crate) const AMD_CHIPSET_BRIDGES: &[(u16, u16, &str)] = &[
     (0x1022, 0x43f4, "AMD 600/800-series chipset (Promontory 21) switch upstream port"),
     (0x1022, 0x43f5, "AMD 600/800-series chipset (Promontory 21) switch downstream port"),
     (0x1022, 0x43e9, "AMD 500-series chipset switch upstream port"),
@@ -60,7 +60,7 @@ pub const AMD_CHIPSET_BRIDGES: &[(u16, u16, &str)] = &[
 /// Intel's PCH datasheets place the PCH's PCI Express root ports (the CPU's own ports sit at
 /// devices 01h and 06h on client platforms). Not checked against every PCH generation here:
 /// the evidence line names the rule, so a reader can check it.
-pub fn intel_pch_root_port(f: &PciFunction) -> bool {
+pub(crate) fn intel_pch_root_port(f: &PciFunction) -> bool {
     f.vendor == 0x8086 && f.parent.is_none() && (0x1a..=0x1d).contains(&f.addr.device)
 }
 
@@ -85,7 +85,7 @@ fn fn_text(f: &PciFunction) -> String {
 }
 
 /// The origin of the lanes of port `port` (see the module docs for the rule).
-pub fn port_origin(tree: &PciTree, port: PciAddr) -> LaneOrigin {
+pub(crate) fn port_origin(tree: &PciTree, port: PciAddr) -> LaneOrigin {
     let mut chain = tree.ancestors(port);
     chain.push(port);
     let fns: Vec<&PciFunction> = chain.iter().filter_map(|a| tree.functions.get(a)).collect();
@@ -226,7 +226,7 @@ pub fn probe_board(root: &Path) -> BoardProbe {
 }
 
 /// Deduces slots, chipset and devices from parsed inputs (pure; see the module docs).
-pub fn deduce(
+pub(crate) fn deduce(
     smbios: SmbiosInfo,
     smbios_source: Result<String, String>,
     tree: PciTree,
@@ -660,7 +660,7 @@ impl BoardProbe {
     /// Each determined card slot against `board`'s slot of the same name (ASCII
     /// case-insensitive): `PCIE1: agrees (x16, Gen 4, Cpu)`, `PCIE2: differs: ...`, or `not in
     /// the catalog's slot list`; a board whose layout the catalog does not know says so once.
-    pub fn compare_with(&self, board: &Motherboard) -> Vec<String> {
+    pub(crate) fn compare_with(&self, board: &Motherboard) -> Vec<String> {
         if board.pcie_slots.is_empty() {
             return vec![format!("slot layout not in the catalog ({})", board.slots_text())];
         }

@@ -3,7 +3,7 @@
 //! The one home of date arithmetic: price ages, "today" in reports, recording times in the window.
 
 /// `(year, month, day)` of a day count since 1970-01-01.
-pub fn civil_from_days(days: i64) -> (i32, u32, u32) {
+pub(crate) fn civil_from_days(days: i64) -> (i32, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

@@ -1,4 +1,5 @@
-//! File utilities every layer shares: the one atomic writer.
+//! File utilities every layer shares: the one atomic writer and the RON options every
+//! Kraftwerk file is read and written with.
 //!
 //! Lives in the catalog crate because it is the bottom layer: core (build files), live
 //! (recordings), the app (exports, user parts) and the CLI all save through [`write_atomic`], so a
@@ -8,6 +9,11 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// RON options used for every Kraftwerk file: `Some(..)` may be written bare.
+pub fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+}
 
 /// Counts temporary files made by this process, so two saves of one path at once (two threads)
 /// never share a temporary name.

@@ -357,7 +357,7 @@ macro_rules! part_kinds {
             ///
             /// `self` must be sorted by id in every kind, as [`Catalog::merge`] keeps it (a
             /// catalog from `Catalog::from(PartsFile)` is not): parts are found by binary search.
-            pub fn overlay_curated(&self, file: PartsFile, conflicts: &mut Vec<FigureConflict>) -> PartsFile {
+            pub(crate) fn overlay_curated(&self, file: PartsFile, conflicts: &mut Vec<FigureConflict>) -> PartsFile {
                 $(debug_assert!(self.$field.is_sorted_by(|a, b| a.id <= b.id), "overlay_curated needs a sorted catalog");)*
                 PartsFile {
                     $($field: file
@@ -382,7 +382,7 @@ macro_rules! part_kinds {
         impl PartsFile {
             /// Gives every part whose kind carries provenance and whose provenance is the
             /// curated default the file-level `sources` (import files).
-            pub fn set_default_provenance(&mut self, sources: &Sources) {
+            pub(crate) fn set_default_provenance(&mut self, sources: &Sources) {
                 // One shared copy for the whole file (thousands of parts), not one each.
                 let shared = std::sync::Arc::new(sources.clone());
                 $(
@@ -432,7 +432,7 @@ part_kinds! {
 
 impl Catalog {
     /// Rebuilds what is derived from the parts (`card_gpus`) after a change made in place.
-    pub fn refresh_derived(&mut self) {
+    pub(crate) fn refresh_derived(&mut self) {
         self.resolve_cards();
     }
 

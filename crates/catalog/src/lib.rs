@@ -18,6 +18,7 @@ pub mod dates;
 pub mod files;
 mod kinds;
 pub mod load;
+mod origin;
 mod parts;
 pub mod picker;
 pub mod price_labels;
@@ -29,43 +30,12 @@ pub mod uplink;
 mod validate;
 pub mod wiring;
 
+pub use files::ron_options;
 pub use kinds::{Catalog, FigureConflict, HasId, MaybeProvenance, Part, PartKind, PartsFile};
 pub use load::{
     CatalogError, ImportMeta, ImportedFile, LoadProblem, LoadReport, LocatedError, SkippedFile, builtin,
     builtin_with_report, load_with_user_dir, parse_imported_file, parse_parts_file, user_parts_dir,
 };
+pub use origin::Origin;
 pub use parts::*;
 pub use validate::{ValidationIssue, validate};
-
-use serde::Serialize;
-
-/// RON options used for every Kraftwerk file: `Some(..)` may be written bare.
-pub fn ron_options() -> ron::Options {
-    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-}
-
-/// Where a part was defined: a built-in catalog file, a user's parts file, or inline in a build
-/// file.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
-pub enum Origin {
-    /// Embedded catalog file, e.g. `catalog/gpus.ron`.
-    Builtin(String),
-    /// A file in the user's parts directory (absolute path as loaded).
-    User(String),
-    /// Defined inline in a build file (path of the build file).
-    Inline(String),
-    /// Made in code (tests, the GUI's custom-part editor before saving).
-    #[default]
-    Unknown,
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Origin::Builtin(p) => write!(f, "built-in {p}"),
-            Origin::User(p) => write!(f, "user file {p}"),
-            Origin::Inline(p) => write!(f, "inline in {p}"),
-            Origin::Unknown => f.write_str("unknown"),
-        }
-    }
-}

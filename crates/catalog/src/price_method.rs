@@ -30,39 +30,39 @@ pub const STALE_NEW_AFTER_MONTHS: u32 = 36;
 
 /// A GPU chip (or its card) launched more than this many months ago is end-of-life: a new listing
 /// above its launch price is leftover stock, not a price.
-pub const END_OF_LIFE_AFTER_MONTHS: u32 = 36;
+pub(crate) const END_OF_LIFE_AFTER_MONTHS: u32 = 36;
 
 /// A new listing of a current GPU chip (launched within [`END_OF_LIFE_AFTER_MONTHS`]) above this
 /// multiple of its launch price is not a price (2025's RTX 5090 cards sold at up to 1.9x).
-pub const LAUNCH_FACTOR: f64 = 2.0;
+pub(crate) const LAUNCH_FACTOR: f64 = 2.0;
 
 /// A new price above this multiple of the same chip's cited used price is leftover stock, not a
 /// price.
-pub const USED_FACTOR: f64 = 2.0;
+pub(crate) const USED_FACTOR: f64 = 2.0;
 
 /// A GPU card's new price must lie within this band of its chip's new price (or, where the chip
 /// has none, its launch price): outside it, the card's listing is not a price. 2025's partner
 /// cards sold at 0.7-1.9x their chip's median.
-pub const CARD_BAND: (f64, f64) = (0.5, 2.0);
+pub(crate) const CARD_BAND: (f64, f64) = (0.5, 2.0);
 
 /// A motherboard's listing above this multiple of the median price of the boards of its chipset
 /// (at least [`MIN_PEERS`] priced) is not a price.
-pub const BOARD_FACTOR: f64 = 3.0;
+pub(crate) const BOARD_FACTOR: f64 = 3.0;
 
 /// A PSU's listing whose price per rated watt is above this multiple of the median price per
 /// watt of its 80 PLUS level (at least [`MIN_PEERS`] priced) is not a price.
-pub const PSU_FACTOR: f64 = 2.5;
+pub(crate) const PSU_FACTOR: f64 = 2.5;
 
 /// Peers a median needs before a part is judged against it.
-pub const MIN_PEERS: usize = 5;
+pub(crate) const MIN_PEERS: usize = 5;
 
 /// Intel desktop sockets, oldest first: a board for a socket two or more places behind the
 /// newest sells new only from leftover stock.
-pub const INTEL_DESKTOP_SOCKETS: [&str; 5] = ["LGA1150", "LGA1151", "LGA1200", "LGA1700", "LGA1851"];
+pub(crate) const INTEL_DESKTOP_SOCKETS: [&str; 5] = ["LGA1150", "LGA1151", "LGA1200", "LGA1700", "LGA1851"];
 
 /// A newer chip of the same tier priced below its predecessor's used price divided by this
 /// factor is implausible (plausibility check; see [`SUCCESSORS`]).
-pub const SUCCESSOR_FACTOR: f64 = 1.25;
+pub(crate) const SUCCESSOR_FACTOR: f64 = 1.25;
 
 /// One source kind's method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -441,7 +441,7 @@ pub struct Flag {
 /// Pairs of GPU chips of one tier, predecessor first, that the successor rule compares: a
 /// successor's price (new, else used) is not below its predecessor's used price divided by
 /// [`SUCCESSOR_FACTOR`].
-pub const SUCCESSORS: [(&str, &str); 10] = [
+pub(crate) const SUCCESSORS: [(&str, &str); 10] = [
     ("nvidia-geforce-rtx-3090", "nvidia-geforce-rtx-3090-ti"),
     ("nvidia-geforce-rtx-3090", "nvidia-geforce-rtx-4090"),
     ("nvidia-geforce-rtx-3090-ti", "nvidia-geforce-rtx-4090"),

@@ -250,7 +250,7 @@ macro_rules! apply {
 
 /// A user price above this many times the median price of its part's kind is refused as
 /// absurd (a typo such as an extra zero or cents typed as dollars).
-pub const ABSURD_FACTOR: f64 = 100.0;
+pub(crate) const ABSURD_FACTOR: f64 = 100.0;
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
     v.sort_by(f64::total_cmp);

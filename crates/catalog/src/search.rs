@@ -240,7 +240,7 @@ impl<'a> PartSearch<'a> {
 /// Up to `n` of `ids` nearest to `id` (a misspelt model or rule id: `psu-capacty` finds
 /// `psu-capacity`), by [`SearchIndex::nearest`] over the ids with `-`, `_` and `.` read as
 /// spaces; empty when none is near.
-pub fn nearest_ids<'a>(ids: &[&'a str], id: &str, n: usize) -> Vec<&'a str> {
+pub(crate) fn nearest_ids<'a>(ids: &[&'a str], id: &str, n: usize) -> Vec<&'a str> {
     let spaced = |s: &str| s.chars().map(|c| if matches!(c, '-' | '_' | '.') { ' ' } else { c }).collect::<String>();
     let index = SearchIndex::new(ids.iter().map(|i| spaced(i)));
     index.nearest(&spaced(id), |_| true, n).into_iter().map(|i| ids[i]).collect()

@@ -27,7 +27,7 @@ pub struct ChipsetUplink {
 const AM5_SOURCE: &str = "AMD AM5 platform: 28 CPU lanes, 4 of them the chipset link run at PCIe 4.0 x4 (TechPowerUp, AMD Zen 4 and socket AM5 explained, https://www.techpowerup.com/295394/amd-zen-4-socket-am5-explained-pcie-lanes-chipsets-connectivity); X670/X670E daisy-chain two Promontory 21 chips behind that one x4 link (AnandTech X670 overview, via einfoldtech.com/?p=10806); 800-series uses the same Promontory 21 silicon";
 
 /// The table. Only chipsets whose uplink a source read here gives.
-pub const CHIPSET_UPLINKS: &[ChipsetUplink] = &[
+pub(crate) const CHIPSET_UPLINKS: &[ChipsetUplink] = &[
     ChipsetUplink {
         chipsets: &["X670E", "X670", "B650E", "B650", "X870E", "X870", "B850", "B840", "A620"],
         pcie_gen: 4,

@@ -306,7 +306,7 @@ fn apply_one(b: &mut super::Motherboard, w: BoardWiring) {
 /// SSI-CEB and SSI-EEB keep ATX's 12 in (305 mm) edge along which the seven positions run (305 x
 /// 277, 305 x 267 and 305 x 330 mm against ATX's 305 x 244 mm: the extra size is depth), so 7
 /// (derived). `None` for proprietary server boards.
-pub fn form_factor_positions(form_factor: super::FormFactor) -> Option<(u8, &'static str)> {
+pub(crate) fn form_factor_positions(form_factor: super::FormFactor) -> Option<(u8, &'static str)> {
     use super::FormFactor as F;
     Some(match form_factor {
         F::MiniItx => (
@@ -330,7 +330,7 @@ pub fn form_factor_positions(form_factor: super::FormFactor) -> Option<(u8, &'st
 }
 
 /// The derived-position rule in words ([`derive_positions`]).
-pub const DERIVED_POSITIONS: &str = "positions from the form factor: as many slots as the form factor has expansion positions, so every position holds one slot at single pitch; the slots are wired alike (connector, lanes, generation, CPU or chipset), so which end the numbering starts from changes no slot's link, and they are numbered in the order listed (1 = first listed)";
+pub(crate) const DERIVED_POSITIONS: &str = "positions from the form factor: as many slots as the form factor has expansion positions, so every position holds one slot at single pitch; the slots are wired alike (connector, lanes, generation, CPU or chipset), so which end the numbering starts from changes no slot's link, and they are numbered in the order listed (1 = first listed)";
 
 /// Gives positions to boards whose positions no source gives but their form factor forces: a
 /// board with as many PCIe slots as its form factor has expansion positions
@@ -343,7 +343,7 @@ pub const DERIVED_POSITIONS: &str = "positions from the form factor: as many slo
 /// some positions given, fewer or more slots than positions, slots wired differently (an x8
 /// slot among x16 ones: which position it has depends on the direction), or a proprietary form
 /// factor is left alone. Returns the ids of the boards given positions.
-pub fn derive_positions(boards: &mut [super::Motherboard]) -> Vec<String> {
+pub(crate) fn derive_positions(boards: &mut [super::Motherboard]) -> Vec<String> {
     let mut out = Vec::new();
     for b in boards.iter_mut() {
         let Some((n, why)) = form_factor_positions(b.form_factor) else { continue };

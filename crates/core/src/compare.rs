@@ -12,8 +12,9 @@
 use crate::check::{self, Report};
 use crate::estimate::fit::{self, FitOptions};
 use crate::estimate::power::{self, BTU_PER_H_PER_W, LoadState};
+use crate::fmt::usd;
 use crate::rig::Build;
-use crate::rig::parts_list::{PartsList, usd};
+use crate::rig::parts_list::PartsList;
 use kraftwerk_catalog::Catalog;
 use serde::Serialize;
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// A failed CUDA driver call: what was being done and the driver's error text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct DeviceCallError(pub String);
+pub(crate) struct DeviceCallError(pub String);
 
 /// Maps a driver error to a [`DeviceCallError`] naming the call (`context`).
 pub(crate) fn drv(context: &'static str) -> impl Fn(DriverError) -> DeviceCallError {

@@ -67,9 +67,9 @@ pub const MEMORY_SLACK_GIB: f64 = 0.25;
 /// Average power under full load must reach this fraction of the limit (DCGM targeted power).
 pub const POWER_MIN_FRACTION: f64 = 0.75;
 /// An enforced power limit within this fraction of the build's passes.
-pub const POWER_LIMIT_TOLERANCE: f64 = 0.05;
+pub(crate) const POWER_LIMIT_TOLERANCE: f64 = 0.05;
 /// Installed memory at or above this fraction of the catalog's passes (the driver reserves some).
-pub const MEMORY_TOTAL_MIN_FRACTION: f64 = 0.97;
+pub(crate) const MEMORY_TOTAL_MIN_FRACTION: f64 = 0.97;
 
 /// The best fraction of the dense peak a GEMM is known to reach on a GPU.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -113,7 +113,7 @@ pub fn achievable_fraction(gpu_name: &str, precision: GemmPrecision) -> Achievab
 
 /// The catalog GPU's dense datasheet peak for `precision`, TFLOP/s (the one precision → peak
 /// map of `live`); `None` where the catalog has no figure.
-pub fn catalog_peak_tflops(gpu: &kraftwerk_catalog::Gpu, precision: GemmPrecision) -> Option<f64> {
+pub(crate) fn catalog_peak_tflops(gpu: &kraftwerk_catalog::Gpu, precision: GemmPrecision) -> Option<f64> {
     let p = &gpu.peak;
     match precision {
         GemmPrecision::Fp32 => p.fp32,
@@ -178,7 +178,7 @@ pub fn grade_bandwidth(measured: f64, expected: Option<f64>) -> Grade {
 
 /// A device's rate against its identical siblings' median: `(ratio, slow)`; slow when the
 /// ratio is under [`SIBLING_WARN_BELOW`]. A zero median counts as equal.
-pub fn sibling_ratio(value: f64, siblings_median: f64) -> (f64, bool) {
+pub(crate) fn sibling_ratio(value: f64, siblings_median: f64) -> (f64, bool) {
     let ratio = if siblings_median > 0.0 { value / siblings_median } else { 1.0 };
     (ratio, ratio < SIBLING_WARN_BELOW)
 }
@@ -196,6 +196,6 @@ pub fn median(values: &[f64]) -> Option<f64> {
 }
 
 /// Free memory after a run against before it: more than [`MEMORY_SLACK_GIB`] missing warns.
-pub fn grade_memory_released(before_gib: f64, after_gib: f64) -> Grade {
+pub(crate) fn grade_memory_released(before_gib: f64, after_gib: f64) -> Grade {
     if before_gib - after_gib > MEMORY_SLACK_GIB { Grade::Warn } else { Grade::Pass }
 }

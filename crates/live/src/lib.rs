@@ -12,6 +12,7 @@ pub mod probe;
 pub mod prometheus;
 pub mod reasons;
 pub mod record;
+pub mod report;
 pub mod sampler;
 pub mod smi;
 

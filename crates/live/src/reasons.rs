@@ -48,7 +48,7 @@ pub struct ClockEventReason {
 }
 
 /// Every reason NVML defines (nvml.h, driver 580), in bit order.
-pub const KNOWN_REASONS: &[ClockEventReason] = &[
+pub(crate) const KNOWN_REASONS: &[ClockEventReason] = &[
     ClockEventReason {
         bit: 0x1,
         name: "GPU_IDLE",

@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 pub const RECORDING_FORMAT: u32 = 2;
 
 /// The oldest recording format this version reads.
-pub const RECORDING_FORMAT_OLDEST: u32 = 1;
+pub(crate) const RECORDING_FORMAT_OLDEST: u32 = 1;
 
 /// File name ending of recordings.
 pub const RECORDING_EXTENSION: &str = "kwrec.json";

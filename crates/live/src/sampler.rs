@@ -34,7 +34,7 @@ pub const PROBE_INTERVAL: Duration = Duration::from_millis(100);
 /// Shortest interval the sampler accepts, 10 ms (one H200 reading takes well under that).
 pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
 /// Default channel capacity, snapshots (64 × 500 ms = 32 s of slack for a stalled UI).
-pub const DEFAULT_CHANNEL_CAPACITY: usize = 64;
+pub(crate) const DEFAULT_CHANNEL_CAPACITY: usize = 64;
 /// The sampler thread's name (shown by debuggers and `top -H`).
 pub const THREAD_NAME: &str = "kraftwerk-nvml-sampler";
 
@@ -268,7 +268,7 @@ fn run(
 /// Default history window, 15 minutes: long enough to watch a sustained load reach thermal and
 /// clock steady state on the Live tab's plots (a design choice; at 500 ms that is 1,800 samples
 /// per GPU).
-pub const DEFAULT_HISTORY_WINDOW: Duration = Duration::from_mins(15);
+pub(crate) const DEFAULT_HISTORY_WINDOW: Duration = Duration::from_mins(15);
 
 /// Recent samples per GPU: a ring buffer that keeps `window` of time (measured on the samples'
 /// `unix_ms`) and at most `max_samples_per_gpu` samples per GPU.
@@ -312,7 +312,7 @@ impl History {
     }
 
     /// Adds one sample, then trims that GPU's old samples.
-    pub fn push_sample(&mut self, sample: GpuSample) {
+    pub(crate) fn push_sample(&mut self, sample: GpuSample) {
         if self.gpus.len() <= sample.gpu {
             self.gpus.resize_with(sample.gpu + 1, VecDeque::new);
         }

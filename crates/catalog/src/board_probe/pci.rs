@@ -70,15 +70,15 @@ pub struct PciFunction {
 
 impl PciFunction {
     /// A PCI-to-PCI bridge (class 0604h): a root port, a switch port or a chipset bridge.
-    pub fn is_bridge(&self) -> bool {
+    pub(crate) fn is_bridge(&self) -> bool {
         self.class >> 8 == 0x0604
     }
     /// A display controller (class 03h): a GPU.
-    pub fn is_gpu(&self) -> bool {
+    pub(crate) fn is_gpu(&self) -> bool {
         self.class >> 16 == 0x03
     }
     /// An NVMe controller (class 0108h).
-    pub fn is_nvme(&self) -> bool {
+    pub(crate) fn is_nvme(&self) -> bool {
         self.class >> 8 == 0x0108
     }
 }
@@ -119,7 +119,7 @@ impl PciTree {
 
     /// The bridge whose secondary bus is `bus` (the port a device on `bus` hangs from), found as
     /// the parent of any function on that bus.
-    pub fn port_of_bus(&self, segment: u16, bus: u8) -> Option<PciAddr> {
+    pub(crate) fn port_of_bus(&self, segment: u16, bus: u8) -> Option<PciAddr> {
         self.functions.values().find(|f| f.addr.segment == segment && f.addr.bus == bus).and_then(|f| f.parent)
     }
 }
@@ -142,7 +142,7 @@ fn hex_attr(dir: &Path, name: &str) -> Option<u32> {
 /// every directory named like a PCI address below a `pci<segment>:<bus>` directory, at any
 /// depth, symlinks not followed. The parent of a function is the nearest PCI-address directory
 /// above it. Missing attributes are left unknown; an unreadable tree gives an empty one.
-pub fn read_sysfs(root: &Path) -> PciTree {
+pub(crate) fn read_sysfs(root: &Path) -> PciTree {
     let mut tree = PciTree::default();
     let devices = root.join("sys/devices");
     let Ok(top) = std::fs::read_dir(&devices) else { return tree };
@@ -207,7 +207,7 @@ fn lspci_link(rest: &str) -> Link {
 /// the class's last byte; `LnkCap:` and `LnkSta:` the links; a bridge's `Bus: primary=PP,
 /// secondary=SS, subordinate=UU` gives the parent of every function on buses SS..=UU (the
 /// nearest such bridge). Lines it does not know are skipped.
-pub fn parse_lspci_vv(text: &str) -> PciTree {
+pub(crate) fn parse_lspci_vv(text: &str) -> PciTree {
     let mut tree = PciTree::default();
     let mut ranges: Vec<(PciAddr, u8, u8)> = Vec::new();
     let mut cur: Option<PciAddr> = None;

@@ -135,7 +135,7 @@ pub struct SmbiosInfo {
 /// Lanes of a Slot Data Bus Width / Slot Physical Width code (DSP0134 7.10.2): 08h x1, 09h x2,
 /// 0Ah x4, 0Bh x8, 0Ch x12, 0Dh x16, 0Eh x32; `None` for the others (Other, Unknown, bit widths
 /// of parallel PCI).
-pub fn width_code_lanes(code: u8) -> Option<u8> {
+pub(crate) fn width_code_lanes(code: u8) -> Option<u8> {
     match code {
         0x08 => Some(1),
         0x09 => Some(2),
@@ -152,7 +152,7 @@ pub fn width_code_lanes(code: u8) -> Option<u8> {
 /// Express, A6h-AAh PCI Express x1/x2/x4/x8/x16, ABh-B0h Gen 2 (base, x1..x16), B1h-B6h Gen 3,
 /// B8h-BDh Gen 4, BEh-C3h Gen 5, C4h Gen 6 and beyond (B7h is unassigned); 14h-17h M.2 Socket
 /// 1-DP, 1-SD, 2 and 3. The same table as dmidecode's `dmi_slot_type` (dmidecode.c, "7.10.1").
-pub fn slot_type_info(code: u8) -> (SlotKind, Option<u8>, Option<u8>, String) {
+pub(crate) fn slot_type_info(code: u8) -> (SlotKind, Option<u8>, Option<u8>, String) {
     const WIDTHS: [Option<u8>; 6] = [None, Some(1), Some(2), Some(4), Some(8), Some(16)];
     let pcie = |gen_: Option<u8>, base: u8| {
         let w = WIDTHS[usize::from(code - base)];
@@ -187,7 +187,7 @@ fn string_at(strings: &[&[u8]], n: u8) -> Option<String> {
 
 /// Parses the raw SMBIOS structure table (the bytes of `/sys/firmware/dmi/tables/DMI`). Stops at
 /// type 127 (End-of-Table) or at the first truncated structure; never panics.
-pub fn parse_smbios_table(table: &[u8]) -> SmbiosInfo {
+pub(crate) fn parse_smbios_table(table: &[u8]) -> SmbiosInfo {
     let mut info = SmbiosInfo::default();
     let mut at = 0usize;
     while at + 4 <= table.len() {
@@ -297,7 +297,7 @@ fn parse_type_value(v: &str) -> (Option<u8>, SlotKind, Option<u8>, Option<u8>, S
 
 /// Parses `dmidecode` text (any `-t` selection; types other than 1, 2 and 9 are skipped). The
 /// fields are dmidecode's names for the structures above (dmidecode 3.x output).
-pub fn parse_dmidecode(text: &str) -> SmbiosInfo {
+pub(crate) fn parse_dmidecode(text: &str) -> SmbiosInfo {
     let mut info = SmbiosInfo::default();
     let mut kind: Option<u8> = None;
     let mut slot: Option<SmbiosSlot> = None;

@@ -70,7 +70,7 @@ pub struct GpuCard {
 /// figures outside it in OpenDB (an RTX 3090 Ti card at 850 W, the PSU recommendation; an
 /// RTX 4090 at 300 W) are entry errors. Outside the band the chip's figure is used and
 /// `catalog audit` lists the card.
-pub const CARD_BOARD_POWER_BAND: (f64, f64) = (0.8, 1.5);
+pub(crate) const CARD_BOARD_POWER_BAND: (f64, f64) = (0.8, 1.5);
 
 /// Whether a card's board power `card_w` is within [`CARD_BOARD_POWER_BAND`] of its chip's
 /// `chip_w` (both W).

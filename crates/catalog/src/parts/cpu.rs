@@ -107,7 +107,7 @@ pub struct Cpu {
 /// Phoenix-based Ryzen 5 8400F and Ryzen 7 8700F (PCIe 4.0, 20 lanes of which 16 usable:
 /// HotHardware, https://hothardware.com/news/rx-9000-gpu-not-full-speed-ryzen-ai-400; the 8400F
 /// on Phoenix: https://gaming-st.com/cpu/556).
-pub const APU_SILICON_MODELS: [&str; 5] = ["4100", "4500", "5500", "8400F", "8700F"];
+pub(crate) const APU_SILICON_MODELS: [&str; 5] = ["4100", "4500", "5500", "8400F", "8700F"];
 
 impl Cpu {
     /// Whether this CPU is APU-class silicon (an AMD desktop part whose model number ends in G,

@@ -178,7 +178,7 @@ impl Experts {
     /// Routed-expert parameters, billions, for a model of hidden size `hidden`:
     /// `routed × layers × 3 × hidden × intermediate` (gate, up and down projections; expert
     /// biases, as gpt-oss has, are under 0.1 % and left out).
-    pub fn params_b_with(&self, hidden: u32) -> f64 {
+    pub(crate) fn params_b_with(&self, hidden: u32) -> f64 {
         f64::from(self.routed) * f64::from(self.layers) * 3.0 * f64::from(hidden) * f64::from(self.intermediate) / 1e9
     }
 }

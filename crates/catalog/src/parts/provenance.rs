@@ -57,7 +57,7 @@ impl Default for Sources {
 
 impl Sources {
     /// Whether this is the curated default (everything from the vendor source).
-    pub fn is_default(&self) -> bool {
+    pub(crate) fn is_default(&self) -> bool {
         *self == Sources::default()
     }
 
@@ -67,7 +67,7 @@ impl Sources {
     }
 
     /// Provenance of `figure` given whether its value is known: [`Provenance::Unknown`] when not.
-    pub fn of_known(&self, figure: &str, known: bool) -> Provenance {
+    pub(crate) fn of_known(&self, figure: &str, known: bool) -> Provenance {
         if known { self.of(figure) } else { Provenance::Unknown }
     }
 }

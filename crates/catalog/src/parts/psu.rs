@@ -155,7 +155,7 @@ pub struct Psu {
 }
 
 /// Provenance text of an ATX version read from a product name ([`atx_version_from_name`]).
-pub const ATX_FROM_NAME: &str = "from the product name";
+pub(crate) const ATX_FROM_NAME: &str = "from the product name";
 
 /// The ATX version a product name states: `ATX 3.0`, `ATX3.0`, `ATX 3.1`, `ATX3.1` (any case,
 /// an optional `v`, as in `ATX v3.1`), the highest where a name states two. `None` when the
@@ -164,7 +164,7 @@ pub const ATX_FROM_NAME: &str = "from the product name";
 ///
 /// Used at load for imported PSUs whose `atx_version` is unknown (BuildCores OpenDB has no
 /// ATX-version field, but some listings name it: 71 of the 3,082 imported PSUs).
-pub fn atx_version_from_name(name: &str) -> Option<AtxVersion> {
+pub(crate) fn atx_version_from_name(name: &str) -> Option<AtxVersion> {
     let b = name.as_bytes();
     let mut found = None;
     let mut i = 0;
@@ -198,7 +198,7 @@ pub fn atx_version_from_name(name: &str) -> Option<AtxVersion> {
 /// Gives every PSU whose `atx_version` is unknown the version its product name states
 /// ([`atx_version_from_name`]), with provenance `Derived("from the product name")`. The parts
 /// that shared one [`Sources`] share one derived copy. Returns how many PSUs gained a version.
-pub fn derive_atx_versions_from_names(psus: &mut [Psu]) -> usize {
+pub(crate) fn derive_atx_versions_from_names(psus: &mut [Psu]) -> usize {
     let mut derived: Vec<(std::sync::Arc<Sources>, std::sync::Arc<Sources>)> = Vec::new();
     let mut n = 0;
     for p in psus.iter_mut().filter(|p| p.atx_version == AtxVersion::Unknown) {

@@ -10,6 +10,7 @@ use crate::estimate::power::{
     PSU_SUSTAINED_GUIDELINE, TRANSIENT_1MS, TRANSIENT_100US, breaker_tolerance, gpu_limit_w, power_limit_to_fit,
     psu_size_for, psus_within,
 };
+use crate::fmt::duration;
 use crate::rig::GpuCable;
 use kraftwerk_catalog::HIGH_LINE_MIN_V;
 use kraftwerk_catalog::{AtxVersion, Gpu, Psu};
@@ -28,11 +29,6 @@ pub const PCIE_6PIN_W: f64 = 75.0;
 /// Highest power class of a 12V-2x6 / 12VHPWR cable, W (both sense pins grounded; PCIe CEM 5.0,
 /// ATX 3.0 guide). Taken for a native cable whose class the PSU's maker does not publish.
 pub const HPWR_MAX_CLASS_W: f64 = 600.0;
-
-/// A duration for people (`100 µs`, `10 ms`).
-fn duration(d: f64) -> String {
-    if d < 1e-3 { format!("{:.0} µs", d * 1e6) } else { format!("{:.0} ms", d * 1e3) }
-}
 
 /// The figures `psu-transient` uses, from the constants.
 fn transient_figures() -> String {

@@ -247,7 +247,7 @@ impl Goal {
             self.mains_v
         );
         if let Some(b) = self.budget_usd {
-            let _ = write!(s, "; budget {}", crate::rig::parts_list::usd(b));
+            let _ = write!(s, "; budget {}", crate::fmt::usd(b));
         }
         if let Some(f) = self.form {
             let _ = write!(s, "; {f}");

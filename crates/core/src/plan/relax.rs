@@ -14,7 +14,7 @@ pub(super) fn relax(catalog: &Catalog, parts: &Parts, goal: &Goal, ctl: &mut Con
     if let Some(b) = goal.budget_usd {
         tries.push((
             Constraint::Budget,
-            format!("no budget (instead of {})", crate::rig::parts_list::usd(b)),
+            format!("no budget (instead of {})", crate::fmt::usd(b)),
             Goal { budget_usd: None, ..goal.clone() },
         ));
     }
@@ -72,20 +72,16 @@ pub(super) fn relax(catalog: &Catalog, parts: &Parts, goal: &Goal, ctl: &mut Con
                 Constraint::Unknown,
                 format!(
                     "parts without a known price allowed (the {} budget cannot be checked for them)",
-                    crate::rig::parts_list::usd(b)
+                    crate::fmt::usd(b)
                 ),
             ),
             _ => (constraint, change),
         };
         let buys = o.results.first().map(|r| {
             let price = if r.price_complete {
-                crate::rig::parts_list::usd(r.price_usd)
+                crate::fmt::usd(r.price_usd)
             } else {
-                format!(
-                    "at least {} (prices unknown: {})",
-                    crate::rig::parts_list::usd(r.price_usd),
-                    r.eval.unpriced.join(", ")
-                )
+                format!("at least {} (prices unknown: {})", crate::fmt::usd(r.price_usd), r.eval.unpriced.join(", "))
             };
             let speed = r.eval.decode_per_user.map_or_else(String::new, |d| format!(", {d:.1} tok/s per user"));
             format!("{} at {}: {price}{speed}, {:.2} kW at the wall", r.title, r.precision, r.eval.wall_w / 1000.0)

@@ -566,8 +566,8 @@ impl State<'_> {
                 Constraint::Budget,
                 format!(
                     "{what}: the {bought} cards to buy alone cost {}, over the {} budget",
-                    crate::rig::parts_list::usd(price * f64::from(bought)),
-                    crate::rig::parts_list::usd(budget)
+                    crate::fmt::usd(price * f64::from(bought)),
+                    crate::fmt::usd(budget)
                 ),
             );
             return None;

@@ -4,19 +4,13 @@
 //!
 //! People count from 1: GPU 1, PSU 1, circuit 1 (the JSON output keeps 0-based indices).
 
+pub mod markdown;
+pub mod prices;
+
 use crate::check::{Coverage, FindingKind, Report, Severity, Verdict};
 use crate::estimate::power::{LoadState, PowerEstimate, ThermalRisk};
+use crate::fmt::{count, duration, watts};
 use std::fmt::Write as _;
-
-/// `"1 note"`, `"2 notes"`.
-pub fn count(n: usize, word: &str) -> String {
-    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
-}
-
-/// A power figure, W, with no small figure rounded to 0 (`0.4 W`, `12 W`).
-pub fn watts(w: f64) -> String {
-    if w != 0.0 && w.abs() < 10.0 { format!("{w:.1} W") } else { format!("{w:.0} W") }
-}
 
 /// Lower-case name of a thermal risk (`high`).
 pub fn risk_name(r: ThermalRisk) -> &'static str {
@@ -138,11 +132,6 @@ pub fn report_text(r: &Report) -> String {
     s
 }
 
-/// Duration for people (`100 µs`, `10 ms`).
-fn duration(d: f64) -> String {
-    if d < 1e-3 { format!("{:.0} µs", d * 1e6) } else { format!("{:.0} ms", d * 1e3) }
-}
-
 /// Text rendering of a power estimate.
 pub fn power_text(e: &PowerEstimate) -> String {
     let mut s = String::new();
@@ -209,19 +198,4 @@ pub fn power_text(e: &PowerEstimate) -> String {
         let _ = writeln!(s, "  GPU {} thermal risk {}: {}", t.gpu + 1, risk_name(t.risk), t.reason);
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plurals_and_small_figures() {
-        assert_eq!(count(1, "note"), "1 note");
-        assert_eq!(count(0, "note"), "0 notes");
-        assert_eq!(count(2, "error"), "2 errors");
-        assert_eq!(watts(0.4), "0.4 W");
-        assert_eq!(watts(0.0), "0 W");
-        assert_eq!(watts(450.0), "450 W");
-    }
 }

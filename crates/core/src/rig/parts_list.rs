@@ -10,6 +10,7 @@
 //! the catalog does not know) are listed too, unpriced.
 
 use super::Build;
+use crate::fmt::usd;
 use kraftwerk_catalog::cited::{self, CitedPrice};
 use kraftwerk_catalog::{Catalog, HasId, PartKind};
 use serde::Serialize;
@@ -473,41 +474,6 @@ impl PartsFormat {
             PartsFormat::Csv => list.csv(),
             PartsFormat::Json => list.json().unwrap_or_else(|e| format!("{:?}", e.to_string())),
         }
-    }
-}
-
-/// `$1,234` (whole dollars with thousands separators; cents when below $100).
-pub fn usd(v: f64) -> String {
-    // An empty f64 sum is -0.0, which would print "$-0.00" (the H200 test machine's parts).
-    let v = v + 0.0;
-    if v.abs() < 100.0 {
-        return format!("${v:.2}");
-    }
-    // Whole dollars: the cast is exact for any price a part list can hold.
-    #[allow(clippy::cast_possible_truncation)]
-    let whole = v.round() as i64;
-    let digits = whole.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    format!("{}${out}", if whole < 0 { "-" } else { "" })
-}
-
-/// A rate in dollars in one unambiguous form: `usd` from $100 up, two decimals from $1
-/// (`$6.75`), three below (`$0.412`): never `$6.748`, which reads as thousands where a period
-/// separates them.
-pub fn usd_rate(v: f64) -> String {
-    let v = v + 0.0;
-    if v.abs() >= 100.0 {
-        usd(v)
-    } else if v.abs() >= 1.0 {
-        format!("${v:.2}")
-    } else {
-        format!("${v:.3}")
     }
 }
 

@@ -40,7 +40,7 @@ pub const PCIE_P2P_EFFICIENCY: f64 = 24.0 / 31.5;
 
 /// All-reduce sizes from which busbw is graded, bytes (256 MiB): smaller messages are latency
 /// bound and never reach the link's bandwidth.
-pub const BUSBW_GRADED_FROM_BYTES: u64 = 256 << 20;
+pub(crate) const BUSBW_GRADED_FROM_BYTES: u64 = 256 << 20;
 
 /// The link a pair of GPUs should have.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -69,7 +69,7 @@ pub enum ExpectedLink {
 
 impl ExpectedLink {
     /// Whether this is an NVLink.
-    pub fn is_nvlink(self) -> bool {
+    pub(crate) fn is_nvlink(self) -> bool {
         matches!(self, Self::NvlinkSxm { .. } | Self::NvlinkBridge { .. })
     }
 

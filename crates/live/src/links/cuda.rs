@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 
 /// How long [`measure_all_reduce`] waits for its ranks before giving up (a rank stuck in NCCL
 /// never returns; its thread is left behind).
-pub const ALL_REDUCE_DEADLINE: Duration = Duration::from_mins(4);
+pub(crate) const ALL_REDUCE_DEADLINE: Duration = Duration::from_mins(4);
 
 /// Elements per host chunk when filling and checking all-reduce buffers (32 MiB of float32; a
 /// multiple of 8, the pattern's period).
@@ -140,7 +140,7 @@ struct P2pDevice {
 }
 
 /// P2P copies between every ordered pair of the `count` CUDA devices.
-pub fn measure_p2p(opts: &LinksOptions, count: usize) -> Result<P2pMatrix, LinksError> {
+pub(crate) fn measure_p2p(opts: &LinksOptions, count: usize) -> Result<P2pMatrix, LinksError> {
     let ctxs = (0..count)
         .map(|i| CudaContext::new(i).map_err(drv("cuDevicePrimaryCtxRetain")))
         .collect::<Result<Vec<_>, _>>()?;
@@ -307,7 +307,7 @@ fn two_way(opts: &LinksOptions, a: &P2pDevice, b: &P2pDevice, bytes: usize) -> R
 // ---------------------------------------------------------------------------------------------
 
 /// `ncclGetVersion`'s code as text: `2.27.3` (codes ≥ 2.9 are `major·10000 + minor·100 + patch`).
-pub fn nccl_version_text(code: i32) -> String {
+pub(crate) fn nccl_version_text(code: i32) -> String {
     if code >= 20900 {
         format!("{}.{}.{}", code / 10000, code % 10000 / 100, code % 100)
     } else {
@@ -543,7 +543,7 @@ fn fitting_sizes(opts: &LinksOptions, count: usize) -> Result<Vec<usize>, LinksE
 }
 
 /// NCCL all-reduce over the `count` CUDA devices, one thread (rank) per device.
-pub fn measure_all_reduce(opts: &LinksOptions, count: usize) -> Result<AllReduceTable, LinksError> {
+pub(crate) fn measure_all_reduce(opts: &LinksOptions, count: usize) -> Result<AllReduceTable, LinksError> {
     if !nccl_present() {
         let hint = nccl_env::find_libnccl(false).map_or_else(
             || "no libnccl.so.2 found either; install NCCL (libnccl2, or the nvidia-nccl wheel) or set KRAFTWERK_NCCL_LIB".to_owned(),

@@ -42,7 +42,6 @@ pub mod checks;
 #[cfg(feature = "cuda")]
 pub mod cuda;
 pub mod nccl_env;
-pub mod text;
 
 /// The former name of [`checks`], kept only until `src/ui` moves to the new name; remove it
 /// then.
@@ -70,7 +69,7 @@ pub const DEFAULT_P2P_BYTES: usize = 256 << 20;
 pub const LATENCY_BYTES: usize = 4;
 
 /// Smallest all-reduce size, bytes (1 MiB).
-pub const DEFAULT_MIN_BYTES: usize = 1 << 20;
+pub(crate) const DEFAULT_MIN_BYTES: usize = 1 << 20;
 
 /// Largest all-reduce size, bytes (1 GiB).
 pub const DEFAULT_MAX_BYTES: usize = 1 << 30;
@@ -79,7 +78,7 @@ pub const DEFAULT_MAX_BYTES: usize = 1 << 30;
 pub const ELEMENT_BYTES: usize = 4;
 
 /// The environment variable that must be `0` before NCCL runs: NVLink SHARP off.
-pub const NVLS_ENV: &str = "NCCL_NVLS_ENABLE";
+pub(crate) const NVLS_ENV: &str = "NCCL_NVLS_ENABLE";
 
 /// What to measure and how.
 #[derive(Debug, Clone)]

@@ -23,10 +23,10 @@ use std::path::{Path, PathBuf};
 pub const CHILD_ENV: &str = "KRAFTWERK_LINKS_CHILD";
 
 /// An explicit path to the NCCL library (`…/libnccl.so.2`), searched first.
-pub const NCCL_LIB_ENV: &str = "KRAFTWERK_NCCL_LIB";
+pub(crate) const NCCL_LIB_ENV: &str = "KRAFTWERK_NCCL_LIB";
 
 /// NCCL's library file name (its soname).
-pub const NCCL_SONAME: &str = "libnccl.so.2";
+pub(crate) const NCCL_SONAME: &str = "libnccl.so.2";
 
 /// The value of `NCCL_NVLS_ENABLE` in this process's environment.
 pub fn nvls_value() -> Option<String> {
@@ -102,7 +102,7 @@ impl ChildPlan {
 /// `LD_LIBRARY_PATH`, the usual system and CUDA folders, Conda, and the `nvidia/nccl/lib` folder
 /// of every Python 3 `site-packages`/`dist-packages` under the usual prefixes, a virtualenv and
 /// the user's `~/.local`.
-pub fn search_dirs() -> Vec<PathBuf> {
+pub(crate) fn search_dirs() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::var_os("LD_LIBRARY_PATH")
         .map(|v| std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()).collect())
         .unwrap_or_default();

@@ -48,14 +48,14 @@ pub use types::{ComputeCapability, GpuSample, GpuStatic, NvLinkInfo, Snapshot, S
 pub const NO_DRIVER: &str = "no NVIDIA driver found";
 
 /// NVLink links NVML can report per GPU (`NVML_NVLINK_MAX_LINKS`, 18 for Hopper/Blackwell).
-pub const MAX_NVLINKS: u32 = 18;
+pub(crate) const MAX_NVLINKS: u32 = 18;
 
 /// Bytes per MiB (2^20): NVML reports memory in bytes, `nvidia-smi` prints MiB.
 const BYTES_PER_MIB: u64 = 1 << 20;
 
 /// Utilization (percent) at or above which a GPU counts as under load for derived checks
 /// (idle PCIe links downshift, so link width/gen is judged under load only: NVML docs, `nvmlDeviceGetCurrPcieLinkGeneration`).
-pub const LOAD_UTILIZATION_PCT: u32 = 50;
+pub(crate) const LOAD_UTILIZATION_PCT: u32 = 50;
 
 // ---------------------------------------------------------------------------------------------
 // State
@@ -214,7 +214,7 @@ fn read_system(nvml: &Nvml, count: u32) -> SystemInfo {
 
 /// How often the slow metrics are read by default (5 s); between reads their last value is
 /// carried forward.
-pub const SLOW_REFRESH: Duration = Duration::from_secs(5);
+pub(crate) const SLOW_REFRESH: Duration = Duration::from_secs(5);
 
 /// How to sample.
 ///
@@ -334,7 +334,7 @@ impl NvmlGpus {
 }
 
 /// Now, ms since the Unix epoch (0 if the clock is before 1970).
-pub fn unix_ms_now() -> u64 {
+pub(crate) fn unix_ms_now() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 

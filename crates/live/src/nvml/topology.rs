@@ -91,7 +91,7 @@ impl Connection {
     }
 
     /// True for NVLink.
-    pub fn is_nvlink(self) -> bool {
+    pub(crate) fn is_nvlink(self) -> bool {
         matches!(self, Connection::NvLink { .. })
     }
 }

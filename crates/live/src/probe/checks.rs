@@ -106,7 +106,7 @@ pub fn pcie_gb_s_per_direction(generation: u8, lanes: u8) -> Option<f64> {
 }
 
 /// Correctness of one precision's outputs (every kernel variant).
-pub fn grade_correctness(device: usize, result: &GemmResult) -> ProbeCheck {
+pub(crate) fn grade_correctness(device: usize, result: &GemmResult) -> ProbeCheck {
     let p = result.precision;
     let mut faults: Vec<String> = result.check.faults.iter().map(|f| format!("{}: {f}", result.library)).collect();
     for alt in &result.alternatives {
@@ -269,7 +269,7 @@ pub fn grade_clock_events(device: usize, bits: u64) -> Vec<ProbeCheck> {
 }
 
 /// The sustained load's power and throughput, as information.
-pub fn grade_sustained(device: usize, s: &SustainedSummary, peak_tflops: Option<f64>) -> Vec<ProbeCheck> {
+pub(crate) fn grade_sustained(device: usize, s: &SustainedSummary, peak_tflops: Option<f64>) -> Vec<ProbeCheck> {
     let mut out = Vec::new();
     let of_peak = peak_tflops.map_or_else(String::new, |p| format!(" ({:.1} % of peak)", s.tflops_mean / p * 100.0));
     out.push(
@@ -367,7 +367,7 @@ pub fn grade_host_bandwidth(device: usize, bw: &HostBandwidth, link: Option<(u8,
 }
 
 /// Free memory after the run against before it: more than [`MEMORY_SLACK_GIB`] missing warns.
-pub fn grade_memory_released(device: usize, before_gib: f64, after_gib: f64) -> ProbeCheck {
+pub(crate) fn grade_memory_released(device: usize, before_gib: f64, after_gib: f64) -> ProbeCheck {
     let grade = grading::grade_memory_released(before_gib, after_gib);
     ProbeCheck::new(
         "memory-released",
@@ -380,7 +380,7 @@ pub fn grade_memory_released(device: usize, before_gib: f64, after_gib: f64) -> 
 }
 
 /// Every verdict of a report.
-pub fn grade_report(report: &ProbeReport) -> Vec<ProbeCheck> {
+pub(crate) fn grade_report(report: &ProbeReport) -> Vec<ProbeCheck> {
     let mut out = Vec::new();
     let expected = report.expected.as_ref();
     for e in &report.errors {

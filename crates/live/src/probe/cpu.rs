@@ -11,7 +11,7 @@ use std::time::Instant;
 
 /// Largest matrix size the CPU backend uses: a 512³ GEMM takes a few milliseconds to tens of
 /// milliseconds on one core, which keeps cancel prompt and tests quick.
-pub const MAX_SIZE: usize = 512;
+pub(crate) const MAX_SIZE: usize = 512;
 
 /// The CPU as a probe device (one device, index 0).
 #[derive(Debug, Default)]

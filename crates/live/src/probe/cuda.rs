@@ -184,7 +184,7 @@ struct Loaded {
 }
 
 /// One GPU.
-pub struct CudaGemm {
+pub(crate) struct CudaGemm {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     info: DeviceInfo,

@@ -23,7 +23,7 @@ use super::precision::GemmPrecision;
 pub use super::precision::{BF16, E4M3, F16, F32, NumberFormat, TF32};
 
 /// Rounds `x` to `format` (to nearest, ties to even, saturating at `max_finite`; NaN stays NaN).
-pub fn round_to(x: f32, format: NumberFormat) -> f32 {
+pub(crate) fn round_to(x: f32, format: NumberFormat) -> f32 {
     if !x.is_finite() || x == 0.0 {
         return x;
     }
@@ -120,7 +120,7 @@ pub fn e4m3_value(bits: u8) -> f32 {
 /// `SplitMix64` (Steele, Lea, Flood 2014): a small, fast, seedable generator; quality is ample
 /// for test inputs and sample positions.
 #[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
+pub(crate) struct SplitMix64(u64);
 
 impl SplitMix64 {
     /// A generator from `seed`.
@@ -129,7 +129,7 @@ impl SplitMix64 {
     }
 
     /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -138,12 +138,12 @@ impl SplitMix64 {
     }
 
     /// Uniform in `[-1, 1)` with 24 random bits.
-    pub fn next_signed_unit(&mut self) -> f32 {
+    pub(crate) fn next_signed_unit(&mut self) -> f32 {
         ((self.next_u64() >> 40) as f32).mul_add(2f32.powi(-23), -1.0)
     }
 
     /// Uniform index in `0..len` (`len` > 0).
-    pub fn next_index(&mut self, len: usize) -> usize {
+    pub(crate) fn next_index(&mut self, len: usize) -> usize {
         ((u128::from(self.next_u64()) * len as u128) >> 64) as usize
     }
 }
@@ -152,7 +152,7 @@ impl SplitMix64 {
 ///
 /// Uniform values (not small integers) keep every multiplier bit toggling, which loads the GPU's
 /// power like real work; the rounded inputs make the reference exact to `f64` precision.
-pub fn random_matrix(n: usize, seed: u64, format: NumberFormat) -> Vec<f32> {
+pub(crate) fn random_matrix(n: usize, seed: u64, format: NumberFormat) -> Vec<f32> {
     let len = n * n;
     let threads = worker_threads(len);
     let chunk = len.div_ceil(threads);
@@ -178,7 +178,7 @@ fn worker_threads(work: usize) -> usize {
 /// Error allowed for one output, whose exact value is `reference` and whose terms have
 /// `sum_abs = Σ|a·b|`: one unit in the last place of the output format plus the precision's
 /// accumulation tolerance over `Σ|a·b|` ([`GemmPrecision::accumulation_tolerance`]).
-pub fn allowed_error(precision: GemmPrecision, reference: f64, sum_abs: f64) -> f64 {
+pub(crate) fn allowed_error(precision: GemmPrecision, reference: f64, sum_abs: f64) -> f64 {
     let out = precision.output_format();
     let ulp = 2f64.powi(-out.mantissa_bits);
     let smallest = 2f64.powi(out.min_normal_exponent - out.mantissa_bits);
@@ -187,7 +187,7 @@ pub fn allowed_error(precision: GemmPrecision, reference: f64, sum_abs: f64) -> 
 
 /// Result of the sampled known-answer check.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct KnownAnswer {
+pub(crate) struct KnownAnswer {
     /// Outputs compared.
     pub samples: usize,
     /// Largest `|device − reference| / Σ|a·b|` over the samples.
@@ -202,7 +202,7 @@ pub struct KnownAnswer {
 
 /// Compares `samples` pseudo-random outputs of `c = a·b` (all row-major `n`×`n`) with an `f64`
 /// reference on the same inputs.
-pub fn known_answer(
+pub(crate) fn known_answer(
     precision: GemmPrecision,
     n: usize,
     a: &[f32],
@@ -252,7 +252,7 @@ pub fn known_answer(
 /// `bound_i = ulp·(|C|·1)_i + tol·(|A|·(|B|·1))_i` with `x ∈ {±1}ⁿ`, which bounds the sum of
 /// the per-element allowances of [`allowed_error`] along the row: a rigorous, loose bound that
 /// flags any element off by more than roughly `n`× its tolerance.
-pub fn freivalds(precision: GemmPrecision, n: usize, a: &[f32], b: &[f32], c: &[f32], seed: u64) -> f64 {
+pub(crate) fn freivalds(precision: GemmPrecision, n: usize, a: &[f32], b: &[f32], c: &[f32], seed: u64) -> f64 {
     if n == 0 {
         return 0.0;
     }
@@ -326,7 +326,7 @@ fn par_rows(n: usize, first: &mut [f64], second: &mut [f64], f: impl Fn(usize) -
 
 /// Result of comparing two outputs of the same kernel on the same inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct RunToRun {
+pub(crate) struct RunToRun {
     /// Elements compared.
     pub compared: u64,
     /// Elements whose bits differ at all.
@@ -338,7 +338,7 @@ pub struct RunToRun {
 /// Compares `first` and `second` element by element. `typical_sum_abs` estimates `Σ|a·b|` for
 /// one output (`n`·mean|a|·mean|b|); a difference beyond [`allowed_error`] with it, or a NaN in
 /// one and not the other, is a mismatch.
-pub fn run_to_run(precision: GemmPrecision, first: &[f32], second: &[f32], typical_sum_abs: f64) -> RunToRun {
+pub(crate) fn run_to_run(precision: GemmPrecision, first: &[f32], second: &[f32], typical_sum_abs: f64) -> RunToRun {
     let len = first.len().min(second.len());
     let threads = worker_threads(len);
     let chunk = len.div_ceil(threads).max(1);
@@ -380,12 +380,12 @@ pub fn run_to_run(precision: GemmPrecision, first: &[f32], second: &[f32], typic
 }
 
 /// Non-finite values in `c`.
-pub fn count_nonfinite(c: &[f32]) -> u64 {
+pub(crate) fn count_nonfinite(c: &[f32]) -> u64 {
     c.iter().filter(|v| !v.is_finite()).count() as u64
 }
 
 /// Mean of `|v|` (0 for an empty slice).
-pub fn mean_abs(v: &[f32]) -> f64 {
+pub(crate) fn mean_abs(v: &[f32]) -> f64 {
     if v.is_empty() {
         return 0.0;
     }

@@ -62,7 +62,7 @@ impl GemmPrecision {
     }
 
     /// The format inputs are rounded to before the device sees them.
-    pub fn input_format(self) -> NumberFormat {
+    pub(crate) fn input_format(self) -> NumberFormat {
         match self {
             Self::Fp32 => F32,
             Self::Tf32 => TF32,
@@ -73,7 +73,7 @@ impl GemmPrecision {
     }
 
     /// The format of the output matrix.
-    pub fn output_format(self) -> NumberFormat {
+    pub(crate) fn output_format(self) -> NumberFormat {
         match self {
             Self::Fp32 | Self::Tf32 => F32,
             Self::Fp16 => F16,
@@ -87,7 +87,7 @@ impl GemmPrecision {
     /// including output rounding): fp32 1.3e-7, tf32 1.9e-5 (inputs not pre-rounded), fp16
     /// 1.5e-5, bf16 1.2e-4, fp8 1.2e-4. The tolerances leave 10–100× headroom; FP8 gets more
     /// because Hopper accumulates FP8 products with fewer than 32 bits.
-    pub fn accumulation_tolerance(self) -> f64 {
+    pub(crate) fn accumulation_tolerance(self) -> f64 {
         match self {
             Self::Fp32 => 1e-5,
             Self::Tf32 | Self::Fp16 | Self::Bf16 => 1e-4,

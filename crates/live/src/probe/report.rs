@@ -74,7 +74,7 @@ pub struct GemmResult {
 
 impl GemmResult {
     /// Whether every variant computed correctly.
-    pub fn all_passed(&self) -> bool {
+    pub(crate) fn all_passed(&self) -> bool {
         self.check.passed() && self.alternatives.iter().all(|k| k.check.passed())
     }
 }

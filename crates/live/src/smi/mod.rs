@@ -245,7 +245,7 @@ pub struct SmiDump {
 
 impl SmiDump {
     /// The commands whose output the file holds, e.g. `nvidia-smi -q, nvidia-smi topo -m`.
-    pub fn describe_formats(&self) -> String {
+    pub(crate) fn describe_formats(&self) -> String {
         self.formats.iter().map(|f| f.command()).collect::<Vec<_>>().join(", ")
     }
 

@@ -26,14 +26,14 @@ use std::collections::BTreeMap;
 pub use super::grading::{BANDWIDTH_WARN_BELOW, POWER_MIN_FRACTION, TFLOPS_FAIL_BELOW, TFLOPS_WARN_BELOW};
 
 /// Name of the recording section holding the probe report ([`ProbeReport`] JSON).
-pub const EXTRA_PROBE: &str = "probe";
+pub(crate) const EXTRA_PROBE: &str = "probe";
 /// Name of the recording section holding the links report ([`LinksReport`] JSON).
-pub const EXTRA_LINKS: &str = "links";
+pub(crate) const EXTRA_LINKS: &str = "links";
 /// Name of the recording section holding why the probe was skipped on purpose (a JSON string,
 /// `--no-probe`), so a replay grades the skip as the live run did.
-pub const EXTRA_PROBE_SKIPPED: &str = "probe_skipped";
+pub(crate) const EXTRA_PROBE_SKIPPED: &str = "probe_skipped";
 /// Name of the recording section holding why NVML could not be used (a JSON string).
-pub const EXTRA_NVML: &str = "nvml";
+pub(crate) const EXTRA_NVML: &str = "nvml";
 
 /// One graded check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -31,6 +31,7 @@
 use super::calibration::{GIB, VLLM_CUDA_GRAPHS_GIB};
 use super::inputs::{FitInput, GpuSlot, Parallelism};
 use super::shape::{GroupFormats, group_formats, kv_cache_bytes, param_groups};
+use crate::fmt::thousands;
 use kraftwerk_catalog::{Gpu, LlmModel, TensorFormat};
 use serde::Serialize;
 
@@ -284,19 +285,6 @@ pub fn longest_context(input: &FitInput, pool: &VllmKvPool) -> Option<u32> {
         if bytes(mid) <= budget { lo = mid } else { hi = mid }
     }
     Some(lo)
-}
-
-/// `1234567` → `1,234,567`, as vLLM formats token counts.
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -746,11 +746,7 @@ impl<'a> State<'a> {
         {
             return Err((
                 Constraint::Budget,
-                format!(
-                    "{gpus}: {}, over the {} budget",
-                    crate::rig::parts_list::usd(ev.known_price_usd),
-                    crate::rig::parts_list::usd(b)
-                ),
+                format!("{gpus}: {}, over the {} budget", crate::fmt::usd(ev.known_price_usd), crate::fmt::usd(b)),
                 Retry::Case,
             ));
         }

@@ -1,11 +1,11 @@
-//! File → Export report as Markdown: the parts and where they sit, the priced parts list
-//! ([`kraftwerk_core::rig::parts_list`]), the findings, and the same text report `kraftwerk check`
-//! prints ([`report_text`]).
+//! The Markdown report of a build (the window's File → Export report): the parts and where they
+//! sit, the priced parts list ([`crate::rig::parts_list`]), the findings, and the same text
+//! report `kraftwerk check` prints ([`report_text`]).
 
+use super::report_text;
+use crate::check::Report;
+use crate::rig::Build;
 use kraftwerk_catalog::{Catalog, HasId};
-use kraftwerk_core::check::Report;
-use kraftwerk_core::report::report_text;
-use kraftwerk_core::rig::Build;
 use std::fmt::Write as _;
 
 /// Escapes `|` so a value stays in its Markdown table cell.
@@ -13,7 +13,8 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|")
 }
 
-/// The Markdown report of a build.
+/// The Markdown report of `build` checked as `report` (a [`crate::check::run`] of it):
+/// headings `# NAME`, `## Parts`, `## Parts list and prices`, `## Findings`, `## Full report`.
 pub fn markdown(build: &Build, catalog: &Catalog, report: &Report) -> String {
     let r = build.resolve(catalog);
     let mut s = String::new();
@@ -80,7 +81,7 @@ pub fn markdown(build: &Build, catalog: &Catalog, report: &Report) -> String {
         site.price_per_kwh,
         site.duty_cycle * 100.0
     );
-    let list = kraftwerk_core::rig::parts_list::PartsList::of(build, catalog);
+    let list = crate::rig::parts_list::PartsList::of(build, catalog);
     let _ = writeln!(s, "## Parts list and prices\n\n{}", list.markdown());
     let _ = writeln!(s, "## Findings\n");
     if report.findings.is_empty() {
@@ -106,7 +107,7 @@ mod tests {
             motherboard: Some("asus-proart-x870e-creator-wifi".into()),
             ..Build::default()
         };
-        let r = kraftwerk_core::check::run(&b, &cat);
+        let r = crate::check::run(&b, &cat);
         let md = markdown(&b, &cat, &r);
         assert!(md.starts_with("# Test rig\n"));
         assert!(md.contains(&format!("**{}**", r.verdict)));
@@ -120,13 +121,13 @@ mod tests {
         let cat = kraftwerk_catalog::builtin().expect("catalog");
         let p =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../catalog/builds/2x-rtx-a6000-nvlink.rig.ron");
-        let b = kraftwerk_core::rig::load(&p, Some(&cat)).expect("reference build");
-        let md = markdown(&b, &cat, &kraftwerk_core::check::run(&b, &cat));
+        let b = crate::rig::load(&p, Some(&cat)).expect("reference build");
+        let md = markdown(&b, &cat, &crate::check::run(&b, &cat));
         assert!(md.contains("| NVLink bridge | GPU 1 to GPU 2"), "{md}");
         assert!(md.contains("## Parts list and prices") && md.contains("**Total**"));
         let gpu = cat.gpu(&b.gpus[0].gpu).expect("gpu");
         if let Some(p) = gpu.price_usd {
-            assert!(md.contains(&kraftwerk_core::rig::parts_list::usd(p)), "the GPU's price is listed");
+            assert!(md.contains(&crate::fmt::usd(p)), "the GPU's price is listed");
         }
     }
 }

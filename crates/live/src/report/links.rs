@@ -1,7 +1,7 @@
 //! The links report as text for people: GPUs, the topology matrix, the P2P matrices, the
 //! all-reduce table (nccl-tests' columns) and the checks.
 
-use super::{LinksReport, P2pMatrix, PeerLink, Section};
+use crate::links::{LinksReport, P2pMatrix, PeerLink, Section};
 use std::fmt::Write as _;
 
 /// A square matrix with `GPU#` row and column heads; `cell(a, b)` for the off-diagonal cells.
@@ -141,8 +141,8 @@ pub fn render(r: &LinksReport) -> String {
     }
     if r.not_run() {
         let why = match &r.p2p {
-            super::Section::NotAvailable { reason } => reason.clone(),
-            super::Section::Measured(_) => r.nvml.clone(),
+            Section::NotAvailable { reason } => reason.clone(),
+            Section::Measured(_) => r.nvml.clone(),
         };
         let _ = writeln!(s, "\nOverall: not run: nothing was measured ({why})");
     } else {
