@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::check::Finding;
+use crate::rig;
 
 fn catalog() -> Catalog {
     kraftwerk_catalog::builtin().expect("built-in catalog")
