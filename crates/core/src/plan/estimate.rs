@@ -4,46 +4,16 @@
 //! figures the goal depends on that are unknown (a price under a budget, the tensor rate under a
 //! prefill target). [`evaluate`] judges and then estimates.
 
+use super::evaluation::{Evaluation, Hybrid};
 use super::goal::Goal;
-use super::judge::{Evaluation, judge};
+use super::judge::judge;
 use super::model::Model;
 use crate::estimate::fit::{self, FitOptions};
-use crate::estimate::llm::{self, Precision, Runtime};
+use crate::estimate::llm::{self, Precision};
 use crate::rig::Build;
 use crate::rig::parts_list::{Bought, PricedLine};
 use kraftwerk_catalog::Catalog;
 use kraftwerk_catalog::prices::PriceOrigin;
-
-/// A hybrid CPU+GPU split of a MoE model ([`super::judge::Evaluation::hybrid`]).
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Hybrid {
-    /// `--n-cpu-moe N`: the routed experts of layers `0..N` stay in system RAM.
-    pub n_cpu_moe: u32,
-    /// Layers whose routed experts stay in system RAM (`N` less the dense layers below it).
-    pub cpu_moe_layers: u32,
-    /// Prefill of the split, tokens/s ([`crate::estimate::llm::search::MoeOffload::prefill_tokens_per_s`]);
-    /// `None` when unknown.
-    pub prefill_tokens_per_s: Option<f64>,
-    /// Expert weights in system RAM, GiB.
-    pub host_experts_gib: f64,
-    /// System RAM installed, GiB.
-    pub host_ram_gib: f64,
-    /// Memory channels the CPU reads them over, and the kit's data rate, MT/s.
-    pub channels: u32,
-    /// Data rate the memory runs at, MT/s: the kit's rating capped by the CPU's rated speed
-    /// ([`fit::ram_speed`]).
-    pub speed_mt_s: u32,
-    /// Theoretical system-RAM bandwidth, GB/s (channels × MT/s × 8 bytes).
-    pub host_bandwidth_gb_s: f64,
-    /// Decode at batch 1, tokens/s.
-    pub decode_tokens_per_s: f64,
-    /// The runtime that runs the split (llama.cpp or a fork: `--n-cpu-moe`), as saved in the
-    /// build's workload.
-    pub runtime: Runtime,
-    /// Why the split runs at another precision than the goal asked for
-    /// ([`super::screen::hybrid_precisions`]: a GGUF quant for llama.cpp); `None` when it is the one asked for.
-    pub precision_note: Option<String>,
-}
 
 /// The fit options the planner estimates a planned build with: the build's workload at its
 /// precision, the model file's exact weights when the goal's model came from one, vLLM's
@@ -204,7 +174,7 @@ fn hybrid_precision_note(asked: Precision, used: Precision) -> String {
     )
 }
 
-/// Judges a build with [`check::run`] ([`judge`]) and, when it has no error, estimates it with
+/// Judges a build with [`crate::check::run`] ([`judge`]) and, when it has no error, estimates it with
 /// [`fit::for_build`] ([`estimate`]).
 pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model) -> Evaluation {
     let mut ev = judge(build, catalog);

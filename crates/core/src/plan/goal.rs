@@ -9,6 +9,7 @@ use super::PlanError;
 use super::owned::OwnedPart;
 use crate::estimate::llm::{Mode, Optimizer, Precision, Runtime, Trainer, parse_training_runtime};
 use crate::workload::ParseError;
+use kraftwerk_catalog::LlmModel;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -232,8 +233,8 @@ impl Goal {
 
 impl Goal {
     /// Context per user, tokens: the goal's, else the model's native context up to 8192.
-    pub fn context_tokens(&self, model: &super::model::Model) -> u32 {
-        self.context.unwrap_or_else(|| model.max_context().clamp(1, 8192))
+    pub fn context_tokens(&self, model: &LlmModel) -> u32 {
+        self.context.unwrap_or_else(|| model.max_context.clamp(1, 8192))
     }
 
     /// Whether the mode trains (no decode or prefill targets apply).
@@ -242,10 +243,10 @@ impl Goal {
     }
 
     /// The goal in one line.
-    pub fn describe(&self, model: &super::model::Model) -> String {
+    pub fn describe(&self, model: &LlmModel) -> String {
         let mut s = format!(
             "{} at {}, {} tokens of context, {} user{}",
-            model.id(),
+            model.id,
             match self.precision {
                 GoalPrecision::Best => "the best precision that fits".to_owned(),
                 GoalPrecision::Exact(p) => p.to_string(),

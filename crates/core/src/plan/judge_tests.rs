@@ -3,7 +3,7 @@
 //! of a message.
 
 use super::*;
-use crate::check::Finding;
+use crate::check::{Finding, PartRef};
 use crate::rig;
 
 fn catalog() -> Catalog {

@@ -160,7 +160,7 @@ pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, na
         workload: Some(Workload {
             model: model.inner.id.clone(),
             precision: spec.precision,
-            context: goal.context_tokens(model),
+            context: goal.context_tokens(model.llm()),
             batch: goal.users.max(1),
             mode: goal.mode,
             // Training is planned with gradient checkpointing on, as every framework's recipes run.
@@ -173,7 +173,7 @@ pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, na
             runtime: (!goal.is_training()).then(|| runtime_for(model, goal, spec.precision)),
         }),
         parts,
-        notes: Some(format!("Planned by `kraftwerk plan` for: {}", goal.describe(model))),
+        notes: Some(format!("Planned by `kraftwerk plan` for: {}", goal.describe(model.llm()))),
         ..Build::default()
     };
     // The units the user owns of the parts it uses, by count: the fit's cost prices them at $0

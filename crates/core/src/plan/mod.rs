@@ -13,6 +13,7 @@
 //! meets the goal, each constraint is relaxed on its own and what that buys is reported.
 
 pub mod estimate;
+pub mod evaluation;
 pub mod goal;
 pub mod judge;
 pub mod machine;
@@ -29,8 +30,8 @@ pub mod views;
 pub use search::Control;
 
 use crate::rig::Build;
+use evaluation::Evaluation;
 use goal::{Form, Goal};
-use judge::Evaluation;
 use kraftwerk_catalog::Catalog;
 use serde::Serialize;
 

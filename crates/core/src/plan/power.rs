@@ -30,7 +30,7 @@ pub fn dc_load_w(build: &Build, catalog: &Catalog) -> f64 {
     power::estimate(&build.resolve(catalog), LoadState::Training).total_dc_w
 }
 
-/// A power limit planned on every GPU ([`super::judge::Evaluation::power_cap`]).
+/// A power limit planned on every GPU ([`super::evaluation::Evaluation::power_cap`]).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PowerCap {
     /// The limit on each GPU, W (a multiple of [`power::LIMIT_STEP_W`], within every card's

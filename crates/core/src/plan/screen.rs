@@ -54,7 +54,7 @@ fn default_parallelism(n: u32, precision: Precision, runtime: Runtime) -> Parall
 fn fit_input(model: &Model, goal: &Goal, precision: Precision, n: u32) -> FitInput {
     let mut input = FitInput::new(model.inner.clone(), precision);
     input.mode = goal.mode;
-    input.context_tokens = goal.context_tokens(model).max(1);
+    input.context_tokens = goal.context_tokens(model.llm()).max(1);
     input.batch = goal.users.max(1);
     // The runtime's own verdict, as `kraftwerk fit` gives it on the saved build (vLLM's: its
     // KV pool must hold one sequence of the context).

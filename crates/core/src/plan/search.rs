@@ -373,7 +373,7 @@ impl State<'_> {
         self.rejected.sort_by(|a, b| a.constraint.cmp(&b.constraint).then(a.what.cmp(&b.what)));
         self.rejected.dedup_by(|a, b| a.what == b.what && a.constraint == b.constraint);
         PlanOutcome {
-            goal: self.goal.describe(self.model),
+            goal: self.goal.describe(self.model.llm()),
             results,
             rejected: self.rejected,
             relaxations: Vec::new(),

@@ -6,8 +6,9 @@
 use super::assemble::{Failure, Retry};
 use super::{State, Unknown};
 use crate::check::PartRef;
+use crate::plan::evaluation::Evaluation;
 use crate::plan::goal::Form;
-use crate::plan::judge::{Evaluation, gpus_on_chipset, judge};
+use crate::plan::judge::{gpus_on_chipset, judge};
 use crate::plan::machine::{Spec, make_build};
 use crate::plan::{Constraint, PlanResult, estimate, power};
 
