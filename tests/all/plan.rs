@@ -302,7 +302,7 @@ fn gguf_model_file_plans_at_its_own_precision() {
     assert!(!out.results.is_empty(), "{out:#?}");
     assert_contract(&c, &g, &out);
     for r in &out.results {
-        assert_eq!(r.precision, file.precision.to_string());
+        assert_eq!(r.precision, file.precision);
         assert!(r.build.parts.models.iter().any(|m| m.id == file.model.id), "{}", r.title);
     }
     let model = kraftwerk::plan::model::resolve_model(&c, &g.model).expect("model");

@@ -415,7 +415,7 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             ui.label(cut(&r.gpus, 22)).on_hover_text(&r.gpus);
             let board = r.title.split_once(" on ").map_or(r.title.as_str(), |(_, b)| b);
             ui.label(cut(board, 26)).on_hover_text(board);
-            ui.label(&r.precision);
+            ui.label(r.precision.to_string());
             let price =
                 if r.price_complete { format!("${:.0}", r.price_usd) } else { format!("≥ ${:.0}", r.price_usd) };
             ui.label(price).on_hover_text(if r.price_complete {

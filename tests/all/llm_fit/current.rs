@@ -236,6 +236,6 @@ fn new_runtimes_parse_and_the_planner_plans_for_them() {
     {
         let out = plan_blocking(&cat, &goal(rt)).expect("plan");
         let r = out.results.first().unwrap_or_else(|| panic!("{rt}: no plan"));
-        assert!(family.contains(&r.precision.as_str()), "{rt}: planned at {}", r.precision);
+        assert!(family.contains(&r.precision.to_string().as_str()), "{rt}: planned at {}", r.precision);
     }
 }

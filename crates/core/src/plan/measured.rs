@@ -17,7 +17,7 @@ use super::model::{Model, resolve_model};
 use super::{PlanError, PlanOutcome, PlanResult};
 use crate::estimate::calibrate::{self, Calibration, MeasuredFile, chip_name};
 use crate::estimate::llm::measured::check_gpu_names;
-use crate::workload::{Precision, Runtime};
+use crate::workload::Runtime;
 use kraftwerk_catalog::Catalog;
 use serde::Serialize;
 
@@ -106,16 +106,12 @@ fn one(
         below_target: None,
     };
     let not = |why: String| format!("estimate (not your measurement): {why}");
-    let precision: Option<Precision> = r.precision.parse().ok();
-    let why = match precision {
-        _ if e.hybrid.is_some() => {
-            Some("a CPU+GPU split with experts in system RAM; the measurement ran on the GPUs alone".to_owned())
-        }
-        None => Some(format!("precision `{}` unknown", r.precision)),
-        Some(p) => {
-            let rt = runtime.unwrap_or_else(|| Runtime::default_for(p));
-            calibrate::not_covered(m, catalog, &r.build, rt, p).map_err(PlanError::BadGoal)?
-        }
+    let precision = r.precision;
+    let why = if e.hybrid.is_some() {
+        Some("a CPU+GPU split with experts in system RAM; the measurement ran on the GPUs alone".to_owned())
+    } else {
+        let rt = runtime.unwrap_or_else(|| Runtime::default_for(precision));
+        calibrate::not_covered(m, catalog, &r.build, rt, precision).map_err(PlanError::BadGoal)?
     };
     if let Some(why) = why {
         speed.basis = not(why);

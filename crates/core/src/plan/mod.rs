@@ -30,6 +30,7 @@ pub mod views;
 pub use search::Control;
 
 use crate::rig::Build;
+use crate::workload::Precision;
 use evaluation::Evaluation;
 use goal::{Form, Goal};
 use kraftwerk_catalog::Catalog;
@@ -88,8 +89,9 @@ pub struct PlanResult {
     pub title: String,
     /// The GPUs (`2x RTX 3090`).
     pub gpus: String,
-    /// Weight precision it runs at.
-    pub precision: String,
+    /// Weight precision it runs at (written as its name, `int4`).
+    #[serde(with = "crate::workload::text")]
+    pub precision: Precision,
     /// Form of its case.
     pub form: Form,
     /// The build (saves as `*.rig.ron`).

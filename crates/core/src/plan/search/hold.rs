@@ -225,7 +225,7 @@ impl State<'_> {
             rank: 0,
             title,
             gpus,
-            precision: spec.precision.to_string(),
+            precision: spec.precision,
             form,
             price_complete: ev.unpriced.is_empty(),
             price_usd: ev.known_price_usd,
