@@ -18,8 +18,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kraftwerk::catalog::Catalog;
+use kraftwerk::plan::goal::{Goal, GoalPrecision, ModelRef};
 use kraftwerk::plan::plan_blocking;
-use kraftwerk::plan::{Goal, ModelRef};
 use std::hint::black_box;
 
 /// The binary's allocator (see `src/main.rs`), so the figures are the app's.
@@ -29,7 +29,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn goal() -> Goal {
     Goal {
         model: ModelRef::Preset("llama-3.1-70b".into()),
-        precision: Some("int4".into()),
+        precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Int4),
         tok_s: 20.0,
         used: true,
         ..Goal::default()
@@ -90,8 +90,11 @@ fn report(name: &str, c: &Catalog) {
 
 /// The expert goals of issue 26 (see the module docs), by name.
 fn acceptance_goals() -> Vec<(&'static str, Goal)> {
-    let m =
-        |id: &str, p: &str| Goal { model: ModelRef::Preset(id.into()), precision: Some(p.into()), ..Goal::default() };
+    let m = |id: &str, p: &str| Goal {
+        model: ModelRef::Preset(id.into()),
+        precision: p.parse().expect("precision"),
+        ..Goal::default()
+    };
     vec![
         (
             "70b_q4_used_5000",
@@ -108,7 +111,7 @@ fn acceptance_goals() -> Vec<(&'static str, Goal)> {
 fn benches(cr: &mut Criterion) {
     let c = kraftwerk::catalog::builtin().expect("catalog");
     report("plan_70b_int4_us_circuit", &c);
-    let parts = kraftwerk::plan::adapter::parts(&c, 120.0);
+    let parts = kraftwerk::plan::parts::read(&c, 120.0);
     eprintln!(
         "plan candidates over the full catalog: {} GPU options ({} partner cards left out as twins), {} boards ({} with a slot layout), {} CPUs, {} memory kits, {} coolers, {} cases, {} PSUs",
         parts.cards.len(),

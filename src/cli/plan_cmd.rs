@@ -6,10 +6,11 @@
 use super::error::{CliError, bad};
 use super::{Format, load_catalog, print_json};
 use crate::estimate::calibrate::MeasuredFile;
-use crate::plan::adapter;
-use crate::plan::plan_blocking;
-use crate::plan::search::model_ref;
-use crate::plan::{Form, Goal, PlanOutcome, PlanResult, owned_parts};
+use crate::estimate::llm::{Mode, Optimizer};
+use crate::plan::goal::{Form, Goal, GoalPrecision, RuntimeChoice};
+use crate::plan::model::model_ref;
+use crate::plan::owned::owned_parts;
+use crate::plan::{PlanError, PlanOutcome, PlanResult, plan_blocking};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -37,14 +38,14 @@ pub struct PlanArgs {
     #[arg(long)]
     pub model_file: Option<PathBuf>,
     /// Weight precision (int4, q4_k_m, fp8, bf16, ...) or `best` (the best that meets the goal).
-    #[arg(long, default_value = "best")]
-    pub precision: String,
+    #[arg(long, default_value = "best", value_parser = clap::value_parser!(GoalPrecision))]
+    pub precision: GoalPrecision,
     /// Inference runtime: vllm, sglang, tensorrt-llm, llama.cpp, ik_llama.cpp, ktransformers or
     /// exllamav2 (default: the precision's usual runtime; with `best`, the runtime's precisions).
     /// Training modes take a training runtime: hf-peft, unsloth, axolotl, torchtune,
     /// deepspeed-zero1/2/3[-offload], fsdp, fsdp-offload (default: DDP, else FSDP).
-    #[arg(long)]
-    pub runtime: Option<String>,
+    #[arg(long, value_parser = clap::value_parser!(RuntimeChoice))]
+    pub runtime: Option<RuntimeChoice>,
     /// Context per user, tokens (default: the model's native context up to 8192).
     #[arg(long)]
     pub context: Option<u32>,
@@ -58,11 +59,11 @@ pub struct PlanArgs {
     #[arg(long, allow_negative_numbers = true)]
     pub prefill_tok_s: Option<f64>,
     /// inference, lora, qlora or full.
-    #[arg(long, default_value = "inference")]
-    pub mode: String,
+    #[arg(long, default_value = "inference", value_parser = clap::value_parser!(Mode))]
+    pub mode: Mode,
     /// Training: optimizer (adamw, adamw-8bit, paged-adamw-8bit, sgd, adafactor; default adamw).
-    #[arg(long)]
-    pub optimizer: Option<String>,
+    #[arg(long, value_parser = clap::value_parser!(Optimizer))]
+    pub optimizer: Option<Optimizer>,
     /// Training: tokens in the dataset (with --hours: the run must finish in time).
     #[arg(long)]
     pub dataset_tokens: Option<f64>,
@@ -134,18 +135,24 @@ pub struct PlanArgs {
 /// The goal the arguments describe.
 ///
 /// # Errors
-/// An `--own` list [`owned_parts`] refuses (a count of 0, a count without an id).
-pub fn goal(a: &PlanArgs) -> Result<Goal, crate::plan::PlanError> {
+/// An `--own` list [`owned_parts`] refuses (a count of 0, a count without an id); a
+/// `--runtime` of the wrong kind for `--mode` ([`RuntimeChoice::for_mode`]).
+pub fn goal(a: &PlanArgs) -> Result<Goal, PlanError> {
+    let (runtime, trainer) = match a.runtime {
+        Some(choice) => choice.for_mode(a.mode).map_err(|e| PlanError::BadGoal(e.0))?,
+        None => (None, None),
+    };
     Ok(Goal {
         model: model_ref(a.model.as_deref(), a.model_file.as_deref()).unwrap_or(Goal::default().model),
-        precision: (a.precision != "best").then(|| a.precision.clone()),
-        runtime: a.runtime.clone(),
+        precision: a.precision,
+        runtime,
+        trainer,
         context: a.context,
         users: a.users,
         tok_s: a.tok_s,
         prefill_tok_s: a.prefill_tok_s,
-        mode: a.mode.clone(),
-        optimizer: a.optimizer.clone(),
+        mode: a.mode,
+        optimizer: a.optimizer,
         train_tokens: a.dataset_tokens.map(|t| t * a.epochs.unwrap_or(1.0)),
         train_hours: a.hours,
         mains_v: a.mains_v,
@@ -189,7 +196,7 @@ pub fn run(a: &PlanArgs) -> Result<(), CliError> {
         }
         for r in &out.results {
             let path = dir.join(format!("plan-{}.rig.ron", r.rank));
-            if let Err(e) = adapter::save(&path, &r.build) {
+            if let Err(e) = crate::rig::save(&path, &r.build) {
                 return Err(bad(e.to_string()).within("plan"));
             }
             saved.push(path.display().to_string());
@@ -208,13 +215,13 @@ fn usd(p: Option<f64>) -> String {
 
 /// A part line's price: `used, $800 (GPUDojo, …, 2025-12)` for a used-market price, else the
 /// price with its date and, past 12 months, its age (`$1499 (2020-09-24, 74 months old)`).
-fn part_price(p: &crate::plan::adapter::PartLine, today: (i32, u32, u32)) -> String {
+fn part_price(p: &crate::rig::parts_list::PricedLine, today: (i32, u32, u32)) -> String {
     let Some(x) = p.unit_price_usd else { return format!("{:>9}", "unknown") };
     let date = p.price_date.as_deref().map(|d| crate::catalog::prices::date_note(d, today));
-    if p.owned {
+    if p.owned() {
         return "owned, $0".to_owned();
     }
-    if p.used {
+    if p.used() {
         let source = p.price_source.as_deref().unwrap_or_default();
         let source = source.strip_prefix(crate::catalog::cited::USED_PREFIX).unwrap_or(source);
         let source = source.split(" <").next().unwrap_or(source);

@@ -218,11 +218,11 @@ fn the_prices_command_lists_every_part_of_a_reference_build() {
     let rows = v["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), list.rows.len());
     for (r, want) in rows.iter().zip(&list.rows) {
-        assert_eq!(r["id"], want.id.as_str());
-        assert_eq!(r["quantity"], want.quantity);
-        assert_eq!(r["unit_price_usd"].as_f64(), want.unit_price_usd, "{}", want.id);
+        assert_eq!(r["id"], want.line.id.as_str());
+        assert_eq!(r["quantity"], want.line.quantity);
+        assert_eq!(r["unit_price_usd"].as_f64(), want.line.unit_price_usd, "{}", want.line.id);
         if let Some(age) = r["age_months"].as_u64() {
-            assert_eq!(r["stale"], age > 12, "{}", want.id);
+            assert_eq!(r["stale"], age > 12, "{}", want.line.id);
         }
     }
     // Every part of the kinds the import covers is priced, with a source (drives are not in it),

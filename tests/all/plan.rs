@@ -3,15 +3,16 @@
 //! answer is deterministic.
 
 use kraftwerk::catalog::Catalog;
+use kraftwerk::plan::goal::{Form, Goal, GoalPrecision, ModelRef};
 use kraftwerk::plan::plan_blocking;
-use kraftwerk::plan::{Constraint, Form, Goal, ModelRef, PlanOutcome, PlanResult};
+use kraftwerk::plan::{Constraint, PlanOutcome, PlanResult};
 
 fn catalog() -> Catalog {
     kraftwerk::catalog::builtin().expect("built-in catalog")
 }
 
 fn goal(model: &str, precision: &str) -> Goal {
-    Goal { model: ModelRef::Preset(model.into()), precision: Some(precision.into()), ..Goal::default() }
+    Goal { model: ModelRef::Preset(model.into()), precision: precision.parse().expect("precision"), ..Goal::default() }
 }
 
 /// Cards of a result: (count, memory GiB of one).
@@ -28,7 +29,7 @@ fn circuit_w(g: &Goal) -> f64 {
 }
 
 fn assert_contract(c: &Catalog, g: &Goal, out: &PlanOutcome) {
-    let model = kraftwerk::plan::adapter::resolve_model(c, &g.model).expect("model");
+    let model = kraftwerk::plan::model::resolve_model(c, &g.model).expect("model");
     for r in &out.results {
         // `check` on the whole catalog, as `kraftwerk check` runs it: no error, every required
         // part chosen, and no not-checked finding on a rule that needs the GPUs or PSUs (the
@@ -42,12 +43,12 @@ fn assert_contract(c: &Catalog, g: &Goal, out: &PlanOutcome) {
             let goal_figure = rule.needs.iter().any(|n| {
                 matches!(
                     n,
-                    kraftwerk::check::Need::Part(kraftwerk::check::PartKind::Gpu | kraftwerk::check::PartKind::Psu)
+                    kraftwerk::check::Need::Part(kraftwerk::catalog::PartKind::Gpu | kraftwerk::catalog::PartKind::Psu)
                 )
             });
             // On a board wired without slot positions the geometry rules cannot run: allowed
             // only there, and then the result says what would verify it (issue 27's UNVERIFIED).
-            let geometry = kraftwerk::plan::adapter::GEOMETRY_RULES.contains(&f.rule)
+            let geometry = kraftwerk::plan::judge::GEOMETRY_RULES.contains(&f.rule)
                 && r.eval.verify_with.is_some()
                 && r.eval.geometry_unchecked.iter().any(|l| l.starts_with(f.rule));
             assert!(
@@ -61,7 +62,7 @@ fn assert_contract(c: &Catalog, g: &Goal, out: &PlanOutcome) {
         // catalog gives.
         // Priced as the planner prices the goal (used prices with `used`).
         let priced = kraftwerk::plan::search::pricing_catalog(c, g);
-        let again = kraftwerk::plan::adapter::evaluate(&r.build, &priced, g, &model);
+        let again = kraftwerk::plan::estimate::evaluate(&r.build, &priced, g, &model);
         assert_eq!(again, r.eval, "{}", r.title);
         for circuit in &report.power.circuits {
             assert!(circuit.amps <= circuit.continuous_a + 1e-9, "{}: circuit over its continuous limit", r.title);
@@ -143,7 +144,9 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     let more = plan_blocking(&c, &Goal { max_results: 120, ..g.clone() }).expect("plan");
     assert!(more.results.iter().any(|r| cards(&c, r) == (1, 96.0)), "one 96 GB card");
     // Four RTX 4090s at fp8 draw more than one 15 A circuit carries: named as the reason.
-    let fp8 = plan_blocking(&c, &Goal { precision: Some("fp8".into()), ..g }).expect("plan");
+    let fp8 =
+        plan_blocking(&c, &Goal { precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Fp8), ..g })
+            .expect("plan");
     let r = fp8.rejected.iter().find(|r| r.what == "4x RTX 4090").expect("4x 4090 lost");
     assert_eq!(r.constraint, Constraint::Power);
     assert!(r.reason.contains("kW"), "{}", r.reason);
@@ -219,9 +222,9 @@ fn every_result_passes_check_across_goals() {
     let goals = [
         Goal { tok_s: 30.0, users: 4, ..goal("llama-3.1-8b", "bf16") },
         Goal { form: Some(Form::OpenFrame), circuits: 2, breaker_a: 20.0, ..goal("llama-3.1-70b", "fp8") },
-        Goal { mode: "qlora".into(), ..goal("qwen3-32b", "bf16") },
+        Goal { mode: kraftwerk::estimate::llm::Mode::Qlora, ..goal("qwen3-32b", "bf16") },
         Goal { mains_v: 230.0, breaker_a: 16.0, used: true, ..goal("qwen3-235b-a22b", "int4") },
-        Goal { precision: None, tok_s: 10.0, ..goal("mixtral-8x7b", "int4") },
+        Goal { precision: GoalPrecision::Best, tok_s: 10.0, ..goal("mixtral-8x7b", "int4") },
     ];
     for g in &goals {
         let out = plan_blocking(&c, g).expect("plan");
@@ -294,17 +297,17 @@ fn gguf_model_file_plans_at_its_own_precision() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/model-files/tiny-llama-q4_k_m.gguf");
     let file = kraftwerk::model_file::read_model_file(&path).expect("fixture reads");
-    let g = Goal { model: ModelRef::File(path.clone()), precision: None, ..Goal::default() };
+    let g = Goal { model: ModelRef::File(path.clone()), precision: GoalPrecision::Best, ..Goal::default() };
     let out = plan_blocking(&c, &g).expect("plan");
     assert!(!out.results.is_empty(), "{out:#?}");
     assert_contract(&c, &g, &out);
     for r in &out.results {
-        assert_eq!(r.precision, file.precision.to_string());
+        assert_eq!(r.precision, file.precision);
         assert!(r.build.parts.models.iter().any(|m| m.id == file.model.id), "{}", r.title);
     }
-    let model = kraftwerk::plan::adapter::resolve_model(&c, &g.model).expect("model");
+    let model = kraftwerk::plan::model::resolve_model(&c, &g.model).expect("model");
     let exact = file.weights.total as f64 / kraftwerk::estimate::llm::GIB;
-    assert!((kraftwerk::plan::adapter::weights_gib(&model, file.precision) - exact).abs() < 1e-9);
+    assert!((kraftwerk::plan::model::weights_gib(&model, file.precision) - exact).abs() < 1e-9);
     // A file that is not a model is a bad goal naming the file.
     let bad = Goal { model: ModelRef::File(path.with_file_name("not-a-model.gguf")), ..Goal::default() };
     let e = plan_blocking(&c, &bad).expect_err("not a model");
@@ -320,7 +323,11 @@ fn model_file_goes_inline() {
     let text = ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default()).expect("ron");
     let path = std::env::temp_dir().join(format!("kraftwerk-plan-model-{}.ron", std::process::id()));
     std::fs::write(&path, text).expect("write");
-    let g = Goal { model: ModelRef::File(path.clone()), precision: Some("bf16".into()), ..Goal::default() };
+    let g = Goal {
+        model: ModelRef::File(path.clone()),
+        precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Bf16),
+        ..Goal::default()
+    };
     let out = plan_blocking(&c, &g).expect("plan");
     assert!(!out.results.is_empty());
     assert_contract(&c, &g, &out);
@@ -336,12 +343,21 @@ fn bad_goals_are_refused() {
         Goal { circuits: 0, ..Goal::default() },
         Goal { users: 0, ..Goal::default() },
         Goal { context: Some(0), ..Goal::default() },
-        Goal { mode: "dance".into(), ..Goal::default() },
-        Goal { precision: Some("q4km".into()), ..Goal::default() },
         Goal { model: ModelRef::Preset("no-such-model".into()), ..Goal::default() },
     ] {
         assert!(plan_blocking(&c, &g).is_err(), "{g:?}");
     }
+    // A mode or precision that does not parse never becomes a goal: the CLI and the Plan tab
+    // read them through the types' own names.
+    assert!("dance".parse::<kraftwerk::estimate::llm::Mode>().is_err());
+    assert!("q4km".parse::<GoalPrecision>().is_err());
+    assert_eq!("best".parse::<GoalPrecision>(), Ok(GoalPrecision::Best));
+    // A training framework for inference, or an inference runtime for training, is refused.
+    let torchtune: kraftwerk::plan::goal::TrainingRuntime = "torchtune".parse().expect("trainer");
+    let train = Goal { mode: kraftwerk::estimate::llm::Mode::Lora, ..Goal::default() };
+    let vllm = Some(kraftwerk::estimate::llm::Runtime::Vllm);
+    assert!(plan_blocking(&c, &Goal { runtime: vllm, ..train }).is_err());
+    assert!(plan_blocking(&c, &Goal { trainer: Some(torchtune), ..Goal::default() }).is_err());
 }
 
 #[test]
@@ -374,7 +390,7 @@ fn used_prices_only_with_used_parts_allowed() {
         for p in &r.eval.parts {
             if let Some(u) = kraftwerk::catalog::cited::used_price(chip_of(&c, &p.id)) {
                 seen += 1;
-                assert!(p.used, "{}: {} not priced used", r.title, p.id);
+                assert!(p.used(), "{}: {} not priced used", r.title, p.id);
                 assert_eq!(
                     (p.unit_price_usd, p.price_date.as_deref()),
                     (Some(u.usd), Some(u.date.as_str())),
@@ -393,7 +409,7 @@ fn used_prices_only_with_used_parts_allowed() {
     let new = plan_blocking(&c, &Goal { used: false, ..g }).expect("plan");
     assert!(!new.results.is_empty());
     for r in &new.results {
-        assert!(r.eval.parts.iter().all(|p| !p.used), "{}: a used price with new parts only", r.title);
+        assert!(r.eval.parts.iter().all(|p| !p.used()), "{}: a used price with new parts only", r.title);
     }
 }
 
@@ -524,7 +540,7 @@ fn expert_70b_new_8000_usd() {
     assert_contract(&c, &g, &out);
     assert!(out.results.iter().any(|r| r.price_complete), "{out:#?}");
     assert!(out.results[0].price_complete, "{}", out.results[0].title);
-    assert!(out.results.iter().all(|r| r.eval.parts.iter().all(|p| !p.used)));
+    assert!(out.results.iter().all(|r| r.eval.parts.iter().all(|p| !p.used())));
     // And, as with used cards, on CPU lanes with every placement check run (issue 26).
     let first = &out.results[0];
     assert!(all_on_cpu_lanes(&c, first), "{}", first.title);

@@ -8,28 +8,33 @@ use crate::common::kw;
 use kraftwerk::catalog::Catalog;
 use kraftwerk::estimate::fit::{self, FitOptions};
 use kraftwerk::estimate::llm::FitVerdict;
+use kraftwerk::plan::goal::{Form, Goal, GoalPrecision, ModelRef};
 use kraftwerk::plan::plan_blocking;
-use kraftwerk::plan::{Form, Goal, ModelRef};
 
 fn catalog() -> Catalog {
     kraftwerk::catalog::builtin().expect("built-in catalog")
 }
 
 fn goal(model: &str, precision: &str) -> Goal {
-    Goal { model: ModelRef::Preset(model.into()), precision: Some(precision.into()), ..Goal::default() }
+    Goal { model: ModelRef::Preset(model.into()), precision: precision.parse().expect("precision"), ..Goal::default() }
 }
 
 /// The goals of the planner's acceptance tests (`tests/all/plan.rs`).
 pub(crate) fn acceptance_goals() -> Vec<Goal> {
     vec![
         Goal { tok_s: 20.0, used: true, ..goal("llama-3.1-70b", "int4") },
-        Goal { tok_s: 20.0, used: true, precision: Some("fp8".into()), ..goal("llama-3.1-70b", "int4") },
+        Goal {
+            tok_s: 20.0,
+            used: true,
+            precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Fp8),
+            ..goal("llama-3.1-70b", "int4")
+        },
         Goal { mains_v: 230.0, breaker_a: 16.0, used: true, max_results: 12, ..goal("qwen3-235b-a22b", "int4") },
         Goal { mains_v: 230.0, breaker_a: 16.0, used: true, ..goal("deepseek-v3", "int4") },
         Goal { tok_s: 30.0, users: 4, ..goal("llama-3.1-8b", "bf16") },
         Goal { form: Some(Form::OpenFrame), circuits: 2, breaker_a: 20.0, ..goal("llama-3.1-70b", "fp8") },
-        Goal { mode: "qlora".into(), ..goal("qwen3-32b", "bf16") },
-        Goal { precision: None, tok_s: 10.0, ..goal("mixtral-8x7b", "int4") },
+        Goal { mode: kraftwerk::estimate::llm::Mode::Qlora, ..goal("qwen3-32b", "bf16") },
+        Goal { precision: GoalPrecision::Best, tok_s: 10.0, ..goal("mixtral-8x7b", "int4") },
         Goal { tok_s: 15.0, used: true, ..goal("llama-3.1-70b", "int4") },
         Goal { tok_s: 15.0, budget_usd: Some(5000.0), used: true, ..goal("llama-3.1-70b", "q4_k_m") },
         Goal { tok_s: 15.0, budget_usd: Some(8000.0), used: false, ..goal("llama-3.1-70b", "q4_k_m") },
@@ -185,7 +190,7 @@ fn vllm_on_a_p40_does_not_run() {
 #[test]
 fn the_planner_skips_p40s_for_vllm() {
     let c = catalog();
-    let g = Goal { runtime: Some("vllm".into()), used: true, ..goal("llama-3.1-8b", "bf16") };
+    let g = Goal { runtime: Some(kraftwerk::estimate::llm::Runtime::Vllm), used: true, ..goal("llama-3.1-8b", "bf16") };
     let out = plan_blocking(&c, &g).expect("plan");
     assert!(!out.results.is_empty(), "{out:#?}");
     assert!(out.results.iter().all(|r| r.build.gpus.iter().all(|p| !p.gpu.contains("p40"))));

@@ -7,7 +7,9 @@
 use super::common;
 use kraftwerk::catalog::Catalog;
 use kraftwerk::check::FindingKind;
-use kraftwerk::plan::{Goal, ModelRef, OwnedPart, PlanResult, owned_parts, plan_blocking};
+use kraftwerk::plan::goal::{Goal, GoalPrecision, ModelRef};
+use kraftwerk::plan::owned::{OwnedPart, owned_parts};
+use kraftwerk::plan::{PlanResult, plan_blocking};
 use serde_json::Value;
 
 const RTX_3090: &str = "nvidia-geforce-rtx-3090";
@@ -99,7 +101,7 @@ fn one_owned_3090_of_two_costs_one_card_in_cli_and_plan_tab() {
     // The Plan tab: its owned list with a count, the same goal as the CLI's, the same total.
     let mut form = kraftwerk::ui::plan_tab::GoalForm {
         model: "llama-3.1-70b".into(),
-        precision: "q4_k_m".into(),
+        precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Q4_K_M),
         owned: format!("1x {RTX_3090}"),
         used: true,
         budget_usd: 2500.0,
@@ -122,7 +124,7 @@ fn one_owned_3090_of_two_costs_one_card_in_cli_and_plan_tab() {
 fn four_3090(mains_v: f64, breaker_a: f64) -> Goal {
     Goal {
         model: ModelRef::Preset("llama-3.1-70b".into()),
-        precision: Some("q8_0".into()),
+        precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Q8_0),
         mains_v,
         breaker_a,
         used: true,
@@ -151,9 +153,9 @@ fn assert_signed(c: &Catalog, results: &[PlanResult]) {
                 assert_eq!(Some(installed), max, "{}: {} ({:?})", r.title, f.message, f.severity);
             }
         }
-        let poor = kraftwerk::plan::adapter::poor_links(&r.eval);
+        let poor = kraftwerk::plan::judge::poor_links(&r.eval);
         if poor > 0 {
-            let clean = results.iter().any(|o| o.gpus == r.gpus && kraftwerk::plan::adapter::poor_links(&o.eval) == 0);
+            let clean = results.iter().any(|o| o.gpus == r.gpus && kraftwerk::plan::judge::poor_links(&o.eval) == 0);
             assert!(!clean, "{} puts {poor} card(s) on chipset or x1 links beside a CPU-lane answer", r.title);
         }
     }
@@ -190,7 +192,7 @@ fn four_h100_on_120_v_15_a_is_capped_with_its_command_and_cost() {
     let c = catalog();
     let g = Goal {
         model: ModelRef::Preset("llama-3.1-405b".into()),
-        precision: Some("int4".into()),
+        precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Int4),
         must_have: vec!["nvidia-h100-pcie".into()],
         max_results: 2,
         ..Goal::default()
@@ -202,11 +204,11 @@ fn four_h100_on_120_v_15_a_is_capped_with_its_command_and_cost() {
     assert_eq!(cap.command, format!("sudo nvidia-smi -pl {:.0}", cap.limit_w));
     assert!(cap.throughput_kept < 1.0 && cap.throughput_kept > 0.5, "{cap:?}");
     assert!(first.build.gpus.iter().all(|g| g.power_limit_w == Some(cap.limit_w)), "the build carries the limit");
-    let model = kraftwerk::plan::adapter::resolve_model(&c, &g.model).expect("model");
+    let model = kraftwerk::plan::model::resolve_model(&c, &g.model).expect("model");
     let fit = kraftwerk::estimate::fit::for_build(
         &first.build,
         &c,
-        &kraftwerk::plan::adapter::fit_options(&first.build, &model, &g),
+        &kraftwerk::plan::estimate::fit_options(&first.build, &model, &g),
     )
     .expect("fit");
     let uncapped = fit.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s).expect("a speed");
@@ -234,7 +236,7 @@ fn new_cards_70b_answers_keep_the_1_ms_peak_and_the_ram_check_wants() {
     let c = catalog();
     let g = Goal {
         model: ModelRef::Preset("llama-3.1-70b".into()),
-        precision: Some("int4".into()),
+        precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Int4),
         max_results: 5,
         ..Goal::default()
     };

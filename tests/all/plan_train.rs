@@ -3,8 +3,8 @@
 //! (`estimate::llm::train`: framework memory, DDP/FSDP/offload choice, tokens/s).
 
 use kraftwerk::catalog::Catalog;
+use kraftwerk::plan::goal::{Goal, ModelRef};
 use kraftwerk::plan::plan_blocking;
-use kraftwerk::plan::{Goal, ModelRef};
 
 fn catalog() -> Catalog {
     kraftwerk::catalog::builtin().expect("built-in catalog")
@@ -25,7 +25,7 @@ fn qlora_70b_under_4000_usd_is_two_24gb_gaming_cards() {
     let c = catalog();
     let g = Goal {
         model: ModelRef::Preset("llama-3.1-70b".into()),
-        mode: "qlora".into(),
+        mode: kraftwerk::estimate::llm::Mode::Qlora,
         context: Some(2048),
         users: 2,
         budget_usd: Some(4000.0),
@@ -58,9 +58,13 @@ fn full_fine_tune_8b_in_a_day_is_one_rtx_4090() {
     let c = catalog();
     let g = Goal {
         model: ModelRef::Preset("llama-3.1-8b".into()),
-        mode: "full".into(),
-        runtime: Some("torchtune".into()),
-        optimizer: Some("paged-adamw-8bit".into()),
+        mode: kraftwerk::estimate::llm::Mode::FullFineTune,
+        trainer: Some(kraftwerk::plan::goal::TrainingRuntime {
+            trainer: kraftwerk::estimate::llm::Trainer::Torchtune,
+            zero_stage: None,
+            offload: false,
+        }),
+        optimizer: Some(kraftwerk::estimate::llm::Optimizer::PagedAdamW8bit),
         context: Some(2048),
         users: 2,
         train_tokens: Some(100e6),

@@ -154,7 +154,7 @@ fn the_planners_judge_refuses_a_psu_over_its_rating_in_inference_mode() {
     let c = catalog::builtin().expect("catalog");
     for p in reports("cut-") {
         let b = rig::load(&p, Some(&c)).expect("loads");
-        let ev = kraftwerk::plan::adapter::judge(&b, &c);
+        let ev = kraftwerk::plan::judge::judge(&b, &c);
         assert!(ev.errors.iter().any(|e| e.starts_with("psu-capacity")), "{}: {:?}", p.display(), ev.errors);
     }
 }

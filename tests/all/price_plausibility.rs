@@ -181,13 +181,13 @@ fn flagged_lines(c: &Catalog, r: &kraftwerk::plan::PlanResult, flags: &[Flag]) -
     let mut out = Vec::new();
     for p in &r.eval.parts {
         let Some(usd) = p.unit_price_usd else { continue };
-        if p.owned {
+        if p.owned() {
             continue;
         }
         if let Some(f) = flags.iter().find(|f| f.id == p.id) {
             out.push(format!("{}: {} {}", p.id, f.rule, f.detail));
         }
-        if !p.used && c.withheld_price(&p.id).iter().any(|w| (w.usd - usd).abs() < 0.005) {
+        if !p.used() && c.withheld_price(&p.id).iter().any(|w| (w.usd - usd).abs() < 0.005) {
             out.push(format!("{}: priced at a withheld ${usd:.2}", p.id));
         }
     }

@@ -4,8 +4,8 @@
 //! the GPU links wide, and a chip's used price beside its partner cards.
 
 use kraftwerk::catalog::{self, cited, street};
+use kraftwerk::plan::goal::{Goal, ModelRef};
 use kraftwerk::plan::plan_blocking;
-use kraftwerk::plan::{Goal, ModelRef};
 
 /// The 2x RTX 4090 reference build.
 fn reference(c: &catalog::Catalog) -> kraftwerk::rig::Build {
@@ -178,7 +178,7 @@ fn fit_gives_a_payback_time_over_unpriced_hardware_only_as_a_named_lower_bound()
 }
 
 fn goal(model: &str, precision: &str) -> Goal {
-    Goal { model: ModelRef::Preset(model.into()), precision: Some(precision.into()), ..Goal::default() }
+    Goal { model: ModelRef::Preset(model.into()), precision: precision.parse().expect("precision"), ..Goal::default() }
 }
 
 /// gpt-oss-20b at BF16, 8k context, on vLLM: two 24 GB RTX 4090s pass the headroom verdict
@@ -189,7 +189,7 @@ fn goal(model: &str, precision: &str) -> Goal {
 fn a_vllm_goal_is_planned_on_vllms_own_kv_pool() {
     let c = catalog::builtin().expect("catalog");
     let g = Goal {
-        runtime: Some("vllm".into()),
+        runtime: Some(kraftwerk::estimate::llm::Runtime::Vllm),
         context: Some(8192),
         used: true,
         max_gpus: 2,

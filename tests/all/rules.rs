@@ -170,7 +170,7 @@ fn an_empty_build_is_empty_and_a_build_without_psu_is_incomplete() {
     let b = rig::load(&path, Some(&catalog)).expect("loads");
     let r = check::run(&b, &catalog);
     assert_eq!(r.verdict, check::Verdict::Incomplete, "{:?}", r.findings);
-    assert!(r.coverage.missing_parts.contains(&check::PartKind::Psu));
+    assert!(r.coverage.missing_parts.contains(&kraftwerk::catalog::PartKind::Psu));
     assert!(r.coverage.not_checked.iter().any(|c| c.rule == "psu-capacity"));
 }
 

@@ -4,7 +4,8 @@
 
 use crate::common::{builds, kw};
 use kraftwerk::estimate::llm::{Precision, Runtime};
-use kraftwerk::plan::{Goal, ModelRef, plan_blocking};
+use kraftwerk::plan::goal::{Goal, GoalPrecision, ModelRef};
+use kraftwerk::plan::plan_blocking;
 
 fn p(s: &str) -> Precision {
     s.parse().expect("precision")
@@ -57,8 +58,8 @@ fn the_planner_refuses_a_runtime_format_mismatch() {
     let c = kraftwerk::catalog::builtin().expect("catalog");
     let g = Goal {
         model: ModelRef::Preset("llama-3.1-8b".into()),
-        precision: Some("q4_k_m".into()),
-        runtime: Some("exllamav2".into()),
+        precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Q4_K_M),
+        runtime: Some(kraftwerk::estimate::llm::Runtime::ExLlamaV2),
         ..Goal::default()
     };
     let e = plan_blocking(&c, &g).expect_err("refused");

@@ -107,22 +107,22 @@ fn used_without_a_cited_price_is_unpriced_and_owned_is_free() {
     let psu = b.psus[0].psu.clone();
     let list = kraftwerk::rig::parts_list::PartsList::of(&b, &c);
     let new_total = list.total_usd;
-    let psu_line = list.rows.iter().find(|r| r.id == psu).and_then(|r| r.line_usd).expect("PSU priced new");
+    let psu_line = list.rows.iter().find(|r| r.line.id == psu).and_then(|r| r.line_usd).expect("PSU priced new");
     // The PSU has no cited used price (used.json lists GPUs and server CPUs).
     assert!(kraftwerk::catalog::cited::used_price_in(&c, &psu).is_none());
     b.used = vec![psu.clone()];
     b.owned = vec![gpu.clone()];
     let list = kraftwerk::rig::parts_list::PartsList::of(&b, &c);
-    let row = list.rows.iter().find(|r| r.id == psu).expect("PSU row");
-    assert_eq!(row.unit_price_usd, None, "a used part without a used price is not priced new");
-    assert_eq!(row.price_source.as_deref(), Some("used: no cited used price"));
-    let g = list.rows.iter().find(|r| r.id == gpu).expect("GPU row");
+    let row = list.rows.iter().find(|r| r.line.id == psu).expect("PSU row");
+    assert_eq!(row.line.unit_price_usd, None, "a used part without a used price is not priced new");
+    assert_eq!(row.line.price_source.as_deref(), Some("used: no cited used price"));
+    let g = list.rows.iter().find(|r| r.line.id == gpu).expect("GPU row");
     assert_eq!(g.line_usd, Some(0.0), "owned GPUs cost $0");
-    assert_eq!(g.price_source.as_deref(), Some("owned"));
+    assert_eq!(g.line.price_source.as_deref(), Some("owned"));
     let gpu_new = kraftwerk::rig::parts_list::PartsList::of(&Build { used: vec![], owned: vec![], ..b.clone() }, &c)
         .rows
         .iter()
-        .find(|r| r.id == gpu)
+        .find(|r| r.line.id == gpu)
         .and_then(|r| r.line_usd)
         .expect("GPU priced new");
     assert!((list.total_usd - (new_total - psu_line - gpu_new)).abs() < 1e-6, "{} vs {new_total}", list.total_usd);

@@ -75,11 +75,11 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) {
     ui.horizontal(|ui| {
         ui.label(&r.role);
         if let Some(kind) = r.kind {
-            let edit = ui.small_button("Edit").on_hover_text(format!("Edit {} as a user part", r.id));
+            let edit = ui.small_button("Edit").on_hover_text(format!("Edit {} as a user part", r.line.id));
             if edit.clicked() {
                 out.push(Action::View(ViewAction::OpenPartForm(FormTarget {
                     kind,
-                    id: Some(r.id.clone()),
+                    id: Some(r.line.id.clone()),
                     field: None,
                 })));
             }
@@ -89,17 +89,17 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) {
         r.key_figures.iter().map(|f| format!("{} {}", f.field, f.value.as_deref().unwrap_or("unknown"))).collect();
     ui.vertical(|ui| {
         ui.set_max_width(name_w);
-        ui.add(egui::Label::new(&r.name).wrap()).on_hover_text(if r.id.is_empty() {
-            r.name.clone()
+        ui.add(egui::Label::new(&r.line.name).wrap()).on_hover_text(if r.line.id.is_empty() {
+            r.line.name.clone()
         } else {
-            format!("{}\nid: {}", r.name, r.id)
+            format!("{}\nid: {}", r.line.name, r.line.id)
         });
         if !figures.is_empty() {
             ui.add(egui::Label::new(RichText::new(figures.join(" · ")).small().weak()).wrap());
         }
     });
-    ui.label(r.quantity.to_string());
-    match r.unit_price_usd {
+    ui.label(r.line.quantity.to_string());
+    match r.line.unit_price_usd {
         Some(p) => ui.label(usd(p)),
         None => ui.colored_label(theme::WARNING, "unpriced"),
     };
@@ -107,7 +107,7 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) {
     // The part's own price date, with its age when older than 12 months.
     let today = kraftwerk_catalog::dates::today_utc();
     ui.label(
-        r.price_date.as_deref().map_or_else(|| "—".to_owned(), |d| kraftwerk_catalog::prices::date_note(d, today)),
+        r.line.price_date.as_deref().map_or_else(|| "—".to_owned(), |d| kraftwerk_catalog::prices::date_note(d, today)),
     );
     ui.vertical(|ui| {
         ui.set_max_width(SOURCE_W);

@@ -15,7 +15,9 @@
 use super::job::{Job, Polled};
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::Catalog;
-use kraftwerk_core::plan::{Control, Form, Goal, ModelRef, PlanOutcome};
+use kraftwerk_core::estimate::llm::{Mode, Precision};
+use kraftwerk_core::plan::goal::{Form, Goal, GoalPrecision, ModelRef};
+use kraftwerk_core::plan::{Control, PlanOutcome};
 use kraftwerk_core::rig::Build;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -42,8 +44,8 @@ pub struct GoalForm {
     pub model: String,
     /// Model file path (used instead of the preset when not empty).
     pub model_file: String,
-    /// `best` or a precision name.
-    pub precision: String,
+    /// The best precision that fits, or one named.
+    pub precision: GoalPrecision,
     /// Context, tokens (0 = the model's default).
     pub context: u32,
     /// Users.
@@ -53,7 +55,7 @@ pub struct GoalForm {
     /// Prefill target, tok/s (0 = none).
     pub prefill_tok_s: f64,
     /// Mode.
-    pub mode: String,
+    pub mode: Mode,
     /// Mains, V.
     pub mains_v: f64,
     /// Breaker, A.
@@ -70,7 +72,7 @@ pub struct GoalForm {
     /// (`kraftwerk plan --must-have`).
     pub must_have: String,
     /// Parts you own, with a count per part (`1x nvidia-geforce-rtx-3090, asus-pro-ws-wrx80e`;
-    /// a plain id is one unit), read by [`kraftwerk_core::plan::owned_parts`] as
+    /// a plain id is one unit), read by [`kraftwerk_core::plan::owned::owned_parts`] as
     /// `kraftwerk plan --own` reads its values: that many units are free, more may be bought.
     pub owned: String,
     /// Most GPUs in one machine.
@@ -86,7 +88,7 @@ impl Default for GoalForm {
                 ModelRef::File(_) => String::new(),
             },
             model_file: String::new(),
-            precision: "best".into(),
+            precision: GoalPrecision::Best,
             context: 0,
             users: g.users,
             tok_s: 20.0,
@@ -109,7 +111,7 @@ impl GoalForm {
     /// The goal the form describes.
     ///
     /// # Errors
-    /// The owned list [`kraftwerk_core::plan::owned_parts`] refuses (a count of 0, a count
+    /// The owned list [`kraftwerk_core::plan::owned::owned_parts`] refuses (a count of 0, a count
     /// without an id), in its words.
     pub fn goal(&self) -> Result<Goal, String> {
         let model = if self.model_file.trim().is_empty() {
@@ -117,15 +119,15 @@ impl GoalForm {
         } else {
             ModelRef::File(self.model_file.trim().into())
         };
-        let owned = kraftwerk_core::plan::owned_parts(&[self.owned.as_str()]).map_err(|e| e.to_string())?;
+        let owned = kraftwerk_core::plan::owned::owned_parts(&[self.owned.as_str()]).map_err(|e| e.to_string())?;
         Ok(Goal {
             model,
-            precision: (self.precision != "best").then(|| self.precision.clone()),
+            precision: self.precision,
             context: (self.context > 0).then_some(self.context),
             users: self.users,
             tok_s: self.tok_s,
             prefill_tok_s: (self.prefill_tok_s > 0.0).then_some(self.prefill_tok_s),
-            mode: self.mode.clone(),
+            mode: self.mode,
             mains_v: self.mains_v,
             breaker_a: self.breaker_a,
             circuits: self.circuits,
@@ -240,20 +242,30 @@ fn goal_form(ui: &mut egui::Ui, f: &mut GoalForm, catalog: &Catalog) {
 
         let l = ui.label("Precision").id;
         egui::ComboBox::from_id_salt("plan-precision")
-            .selected_text(f.precision.clone())
+            .selected_text(f.precision.to_string())
             .show_ui(ui, |ui| {
-                for p in ["best", "bf16", "fp8", "int8", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "int4"] {
-                    ui.selectable_value(&mut f.precision, p.to_owned(), p);
+                ui.selectable_value(&mut f.precision, GoalPrecision::Best, "best");
+                for p in [
+                    Precision::Bf16,
+                    Precision::Fp8,
+                    Precision::Int8,
+                    Precision::Q8_0,
+                    Precision::Q6_K,
+                    Precision::Q5_K_M,
+                    Precision::Q4_K_M,
+                    Precision::Int4,
+                ] {
+                    ui.selectable_value(&mut f.precision, GoalPrecision::Exact(p), p.to_string());
                 }
             })
             .response
             .labelled_by(l);
         let l = ui.label("Mode").id;
         egui::ComboBox::from_id_salt("plan-mode")
-            .selected_text(f.mode.clone())
+            .selected_text(f.mode.to_string())
             .show_ui(ui, |ui| {
-                for m in ["inference", "lora", "qlora", "full"] {
-                    ui.selectable_value(&mut f.mode, m.to_owned(), m);
+                for m in [Mode::Inference, Mode::Lora, Mode::Qlora, Mode::FullFineTune] {
+                    ui.selectable_value(&mut f.mode, m, m.to_string());
                 }
             })
             .response
@@ -339,7 +351,7 @@ fn parts_lists(ui: &mut egui::Ui, out: &PlanOutcome) {
                         ui.label(p.quantity.to_string());
                         ui.label(cut(&p.name, 60)).on_hover_text(format!("{} ({})", p.name, p.id));
                         match p.unit_price_usd {
-                            Some(x) if p.used => ui.label(format!("${x:.0} used")),
+                            Some(x) if p.used() => ui.label(format!("${x:.0} used")),
                             Some(x) => ui.label(format!("${x:.0}")),
                             None => ui.colored_label(ui.visuals().warn_fg_color, "unknown"),
                         };
@@ -403,7 +415,7 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             ui.label(cut(&r.gpus, 22)).on_hover_text(&r.gpus);
             let board = r.title.split_once(" on ").map_or(r.title.as_str(), |(_, b)| b);
             ui.label(cut(board, 26)).on_hover_text(board);
-            ui.label(&r.precision);
+            ui.label(r.precision.to_string());
             let price =
                 if r.price_complete { format!("${:.0}", r.price_usd) } else { format!("≥ ${:.0}", r.price_usd) };
             ui.label(price).on_hover_text(if r.price_complete {
@@ -565,7 +577,7 @@ mod tests {
         let catalog = kraftwerk_catalog::builtin().expect("catalog");
         let mut tab = PlanTab::default();
         tab.form.used = true;
-        tab.form.precision = "int4".into();
+        tab.form.precision = GoalPrecision::Exact(Precision::Int4);
         tab.start(&catalog);
         assert!(tab.running());
         wait(&mut tab);

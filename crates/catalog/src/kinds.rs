@@ -430,6 +430,25 @@ part_kinds! {
     Model: LlmModel, models, model, "models";
 }
 
+impl PartKind {
+    /// Name for people, singular (`GPU`, `PSU`, `CPU cooler`, `case`): what the checker's
+    /// `missing part: no … chosen` and the planner's messages say.
+    pub fn name(self) -> &'static str {
+        match self {
+            PartKind::Gpu => "GPU",
+            PartKind::GpuCard => "GPU card",
+            PartKind::Cpu => "CPU",
+            PartKind::Motherboard => "motherboard",
+            PartKind::Psu => "PSU",
+            PartKind::Cooler => "CPU cooler",
+            PartKind::Case => "case",
+            PartKind::Memory => "memory",
+            PartKind::Storage => "storage drive",
+            PartKind::Model => "model",
+        }
+    }
+}
+
 impl Catalog {
     /// Rebuilds what is derived from the parts (`card_gpus`) after a change made in place.
     pub(crate) fn refresh_derived(&mut self) {

@@ -610,6 +610,34 @@ impl FromStr for RuntimeChoice {
     }
 }
 
+impl RuntimeChoice {
+    /// The planner goal's `runtime` and `trainer` for `mode`.
+    ///
+    /// # Errors
+    /// A training framework for inference, or an inference runtime for a training mode.
+    pub fn for_mode(self, mode: Mode) -> Result<(Option<Runtime>, Option<TrainingRuntime>), ParseError> {
+        match (self, mode.is_training()) {
+            (RuntimeChoice::Inference(r), false) => Ok((Some(r), None)),
+            (RuntimeChoice::Training(t), true) => Ok((None, Some(t))),
+            (RuntimeChoice::Inference(r), true) => Err(ParseError(format!(
+                "{r} is an inference runtime; {mode} trains under a training runtime: {}, deepspeed-zero1/2/3[-offload], fsdp-offload",
+                Trainer::ALL.map(|t| t.to_string()).join(", ")
+            ))),
+            (RuntimeChoice::Training(t), false) => Err(ParseError(format!(
+                "{t} is a training runtime; inference runs under {}",
+                Runtime::ALL.map(|r| r.to_string()).join(", ")
+            ))),
+        }
+    }
+}
+
+impl Serialize for TrainingRuntime {
+    /// As its canonical name (`deepspeed-zero3-offload`), the one [`FromStr`] reads back.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// What a training run is for beyond one step: the dataset and the global batch (the advice's
 /// hours and accumulation steps).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]

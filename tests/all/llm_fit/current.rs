@@ -5,7 +5,8 @@
 #![allow(clippy::wildcard_imports, reason = "the helpers of the llm_fit test root")]
 
 use super::*;
-use kraftwerk::plan::{Goal, ModelRef, plan_blocking};
+use kraftwerk::plan::goal::{Goal, ModelRef};
+use kraftwerk::plan::plan_blocking;
 
 /// Where the rows come from: NVIDIA/TensorRT-LLM `docs/source/performance/perf-overview.md`
 /// at commit 00f37686aa854010d68bcbd0f4ab000221541ca6 (the "v1.0" overview: H100 SXM 80GB in a
@@ -222,17 +223,19 @@ fn new_runtimes_parse_and_the_planner_plans_for_them() {
     }
 
     let cat = kraftwerk::catalog::builtin().expect("catalog");
-    let goal = |rt: &str| Goal {
+    let goal = |rt: Runtime| Goal {
         model: ModelRef::Preset("llama-3.1-8b".into()),
-        runtime: Some(rt.into()),
+        runtime: Some(rt),
         max_results: 1,
         ..Goal::default()
     };
-    let bad = plan_blocking(&cat, &goal("mlc-llm")).expect_err("unknown runtime").to_string();
+    // `plan --runtime` parses through the same names and says which ones it takes.
+    let bad = "mlc-llm".parse::<kraftwerk::plan::goal::RuntimeChoice>().expect_err("unknown runtime").0;
     assert!(bad.contains("tensorrt-llm") && bad.contains("ktransformers"), "{bad}");
-    for (rt, family) in [("sglang", ["bf16", "fp8", "int4"]), ("ik_llama.cpp", ["q8_0", "q6_k", "q5_k_m"])] {
+    for (rt, family) in [(Runtime::Sglang, ["bf16", "fp8", "int4"]), (Runtime::IkLlamaCpp, ["q8_0", "q6_k", "q5_k_m"])]
+    {
         let out = plan_blocking(&cat, &goal(rt)).expect("plan");
         let r = out.results.first().unwrap_or_else(|| panic!("{rt}: no plan"));
-        assert!(family.contains(&r.precision.as_str()), "{rt}: planned at {}", r.precision);
+        assert!(family.contains(&r.precision.to_string().as_str()), "{rt}: planned at {}", r.precision);
     }
 }

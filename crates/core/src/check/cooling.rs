@@ -1,9 +1,10 @@
 //! Cooling rules: passive cards need server airflow, open-air cards need a gap, the case must
 //! move the heat.
 
-use super::coverage::{Figure, Need, PartKind};
+use super::coverage::{Figure, Need};
 use super::{PartRef, Rule, RuleDoc, Severity, finding};
 use crate::estimate::power::ThermalRisk;
+use kraftwerk_catalog::PartKind;
 use kraftwerk_catalog::{Airflow, GpuCooler};
 
 /// Heat a desktop tower with standard case fans removes at a sane internal temperature, W,

@@ -7,75 +7,43 @@
 //! check, the part, the figure and how to supply it. The rule still runs on what is known.
 
 use super::{Ctx, Finding, FindingKind, PartRef, Rule, Severity};
-use kraftwerk_catalog::{CoolerType, GpuFormFactor, NvLink};
+use kraftwerk_catalog::{CoolerType, GpuFormFactor, NvLink, PartKind};
 use serde::Serialize;
 use std::fmt::Write as _;
 
-/// A kind of part a rule may need.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PartKind {
-    /// The CPU.
-    Cpu,
-    /// The motherboard.
-    Motherboard,
-    /// The memory kit(s).
-    Memory,
-    /// The case.
-    Case,
-    /// At least one PSU.
-    Psu,
-    /// At least one GPU.
-    Gpu,
-    /// The CPU cooler.
-    Cooler,
+/// The parts a build is made of, in the order the report lists them missing: a rule may need
+/// each to be chosen ([`Need::Part`]).
+pub const BUILD_PARTS: [PartKind; 7] = [
+    PartKind::Cpu,
+    PartKind::Motherboard,
+    PartKind::Memory,
+    PartKind::Case,
+    PartKind::Psu,
+    PartKind::Gpu,
+    PartKind::Cooler,
+];
+
+/// Whether a build without a part of this kind is INCOMPLETE. The CPU cooler is not required:
+/// server chassis and cloud machines cool the CPU with the chassis (its rules are then only
+/// "not checked"); storage and the model preset are not parts a machine needs.
+pub fn required(kind: PartKind) -> bool {
+    !matches!(kind, PartKind::Cooler | PartKind::Storage | PartKind::Model)
 }
 
-impl PartKind {
-    /// Every kind, in the order the report lists them.
-    pub const ALL: [PartKind; 7] = [
-        PartKind::Cpu,
-        PartKind::Motherboard,
-        PartKind::Memory,
-        PartKind::Case,
-        PartKind::Psu,
-        PartKind::Gpu,
-        PartKind::Cooler,
-    ];
-
-    /// Name for people (`PSU`, `case`).
-    pub fn name(self) -> &'static str {
-        match self {
-            PartKind::Cpu => "CPU",
-            PartKind::Motherboard => "motherboard",
-            PartKind::Memory => "memory",
-            PartKind::Case => "case",
-            PartKind::Psu => "PSU",
-            PartKind::Gpu => "GPU",
-            PartKind::Cooler => "CPU cooler",
-        }
-    }
-
-    /// Whether a build without this part is INCOMPLETE. The CPU cooler is not required: server
-    /// chassis and cloud machines cool the CPU with the chassis (its rules are then only
-    /// "not checked").
-    pub fn required(self) -> bool {
-        self != PartKind::Cooler
-    }
-
-    /// Whether the build names this part (an unknown id counts as named: `missing-parts`
-    /// reports it as an error).
-    pub fn chosen(self, c: &Ctx<'_>) -> bool {
-        let b = c.build();
-        match self {
-            PartKind::Cpu => b.cpu.is_some(),
-            PartKind::Motherboard => b.motherboard.is_some(),
-            PartKind::Memory => b.memory.is_some(),
-            PartKind::Case => b.case.is_some(),
-            PartKind::Psu => !b.psus.is_empty(),
-            PartKind::Gpu => !b.gpus.is_empty(),
-            PartKind::Cooler => b.cooler.is_some(),
-        }
+/// Whether the build names a part of this kind (an unknown id counts as named:
+/// `missing-parts` reports it as an error); a GPU card is a GPU, the model is the workload's.
+pub fn chosen(kind: PartKind, c: &Ctx<'_>) -> bool {
+    let b = c.build();
+    match kind {
+        PartKind::Cpu => b.cpu.is_some(),
+        PartKind::Motherboard => b.motherboard.is_some(),
+        PartKind::Memory => b.memory.is_some(),
+        PartKind::Case => b.case.is_some(),
+        PartKind::Psu => !b.psus.is_empty(),
+        PartKind::Gpu | PartKind::GpuCard => !b.gpus.is_empty(),
+        PartKind::Cooler => b.cooler.is_some(),
+        PartKind::Storage => !b.storage.is_empty(),
+        PartKind::Model => b.workload.is_some(),
     }
 }
 
@@ -456,7 +424,7 @@ pub struct Coverage {
     /// Rules that did not run, or ran only in part, and why.
     pub not_checked: Vec<RuleCoverage>,
     /// Parts no rule could look at because the build has not chosen them, in
-    /// [`PartKind::ALL`] order.
+    /// [`BUILD_PARTS`] order.
     pub missing_parts: Vec<PartKind>,
     /// Rules that could have reported an error for this build but did not fully run (a figure
     /// they need is unknown): while any is listed, the verdict is
@@ -481,9 +449,9 @@ pub struct ToSupply {
 }
 
 impl Coverage {
-    /// Whether a required part ([`PartKind::required`]) is missing: the build is INCOMPLETE.
+    /// Whether a required part ([`required`]) is missing: the build is INCOMPLETE.
     pub fn incomplete(&self) -> bool {
-        self.missing_parts.iter().any(|k| k.required())
+        self.missing_parts.iter().any(|&k| required(k))
     }
 
     /// Whether an error-capable rule did not run for this build: the verdict cannot be PASS.
@@ -540,7 +508,7 @@ pub fn assess(rules: &[&Rule], c: &Ctx<'_>) -> (Coverage, Vec<Finding>) {
         let mut rc = RuleCoverage { rule: rule.doc.id, missing_parts: Vec::new(), unknown: Vec::new() };
         for need in rule.needs {
             match *need {
-                Need::Part(k) if !k.chosen(c) => {
+                Need::Part(k) if !chosen(k, c) => {
                     if !rc.missing_parts.contains(&k) {
                         rc.missing_parts.push(k);
                     }
@@ -566,7 +534,7 @@ pub fn assess(rules: &[&Rule], c: &Ctx<'_>) -> (Coverage, Vec<Finding>) {
             cov.not_checked.push(rc);
         }
     }
-    cov.missing_parts = PartKind::ALL.into_iter().filter(|k| missing_any.contains(k)).collect();
+    cov.missing_parts = BUILD_PARTS.into_iter().filter(|k| missing_any.contains(k)).collect();
     (cov, findings)
 }
 

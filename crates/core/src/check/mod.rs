@@ -16,7 +16,8 @@ mod power;
 pub use power::adapter_plugs;
 
 pub use crate::rig::links::{GpuLink, gpu_links, lane_gb_s, slot_lanes};
-pub use coverage::{Coverage, Figure, Need, PartKind, RuleCoverage, ToSupply, UnknownFigure};
+use coverage::chosen;
+pub use coverage::{Coverage, Figure, Need, RuleCoverage, ToSupply, UnknownFigure};
 
 use crate::estimate::power::{LoadState, PowerAdvice, PowerEstimate, advise, estimate};
 use crate::rig::{Build, Resolved};
@@ -318,7 +319,7 @@ pub fn run(build: &Build, catalog: &Catalog) -> Report {
         // A rule whose part is not chosen is "not checked" (coverage says which part is missing);
         // it must not also report a problem from defaults (the wall circuit without a PSU was
         // judged at an assumed 90 % efficiency and failed the build).
-        let part_missing = rule.needs.iter().any(|n| matches!(n, Need::Part(k) if !k.chosen(&ctx)));
+        let part_missing = rule.needs.iter().any(|n| matches!(n, Need::Part(k) if !chosen(*k, &ctx)));
         if !part_missing {
             (rule.check)(&ctx, &mut findings);
         }

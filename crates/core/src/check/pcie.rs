@@ -2,10 +2,11 @@
 //! slots and length, the CPU lane budget with the board's sharing rules, the effective link,
 //! risers.
 
-use super::coverage::{Figure, Need, PartKind};
+use super::coverage::{Figure, Need};
 use super::{Ctx, Finding, FindingKind, PartRef, Rule, RuleDoc, Severity, finding};
 use crate::rig::links::GpuLink;
 use crate::rig::links::{lane_gb_s, lanes_of, slot_lanes};
+use kraftwerk_catalog::PartKind;
 use kraftwerk_catalog::{GpuFormFactor, LaneSource};
 
 /// Whether the build's board is known but its slot-by-slot layout is not (an imported board

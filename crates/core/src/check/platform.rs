@@ -1,9 +1,10 @@
 //! Platform rules: what must be chosen, socket, memory, case form factor, CPU cooler, GPU mix,
 //! system RAM.
 
-use super::coverage::{Figure, Need, PartKind};
+use super::coverage::{BUILD_PARTS, Figure, Need, chosen, required};
 use super::{Ctx, Finding, PartRef, Rule, RuleDoc, Severity, finding, plural};
 use kraftwerk_catalog::CoolerType;
+use kraftwerk_catalog::PartKind;
 
 /// Rule: parts the checks need (id and docs in `doc`).
 pub static MISSING_PARTS: Rule = Rule {
@@ -19,8 +20,8 @@ pub static MISSING_PARTS: Rule = Rule {
     needs: &[],
     figures: None,
     check: |c: &Ctx<'_>, out: &mut Vec<Finding>| {
-        let missing: Vec<PartKind> = PartKind::ALL.into_iter().filter(|k| !k.chosen(c)).collect();
-        let nothing = missing.len() == PartKind::ALL.len() && c.build().storage.is_empty();
+        let missing: Vec<PartKind> = BUILD_PARTS.into_iter().filter(|&k| !chosen(k, c)).collect();
+        let nothing = missing.len() == BUILD_PARTS.len() && c.build().storage.is_empty();
         if !missing.is_empty() && !nothing {
             let skipped: Vec<&str> = super::RULES
                 .iter()
@@ -28,7 +29,7 @@ pub static MISSING_PARTS: Rule = Rule {
                 .map(|r| r.doc.id)
                 .collect();
             let names: Vec<&str> = missing.iter().map(|k| k.name()).collect();
-            let incomplete = missing.iter().any(|k| k.required());
+            let incomplete = missing.iter().any(|&k| required(k));
             out.push(finding(
                 &MISSING_PARTS,
                 Severity::Info,

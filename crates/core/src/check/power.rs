@@ -3,7 +3,7 @@
 //! [`crate::estimate::power`], the same functions `kraftwerk power` prints.
 
 use super::Ctx;
-use super::coverage::{Figure, Need, PartKind};
+use super::coverage::{Figure, Need};
 use super::{PartRef, Rule, RuleDoc, Severity, finding, plural};
 use crate::estimate::power::{
     CONTINUOUS_FRACTION, EXCURSION_DURATIONS_S, EXCURSION_LIMIT_HPWR, EXCURSION_LIMIT_OTHER, GPU_TRANSIENT_FACTOR,
@@ -13,6 +13,7 @@ use crate::estimate::power::{
 use crate::fmt::duration;
 use crate::rig::GpuCable;
 use kraftwerk_catalog::HIGH_LINE_MIN_V;
+use kraftwerk_catalog::PartKind;
 use kraftwerk_catalog::{AtxVersion, Gpu, Psu};
 use std::fmt::Write as _;
 

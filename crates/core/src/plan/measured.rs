@@ -11,11 +11,13 @@
 //! is not the user's measurement. The search itself screens on the estimates; a calibrated
 //! build that then falls under the goal's decode target says so ([`MeasuredSpeed::below_target`]).
 
-use super::adapter::{self, Model};
-use super::{Goal, PlanError, PlanOutcome, PlanResult};
+use super::estimate::fit_options;
+use super::goal::Goal;
+use super::model::{Model, resolve_model};
+use super::{PlanError, PlanOutcome, PlanResult};
 use crate::estimate::calibrate::{self, Calibration, MeasuredFile, chip_name};
 use crate::estimate::llm::measured::check_gpu_names;
-use crate::workload::{Precision, Runtime};
+use crate::workload::Runtime;
 use kraftwerk_catalog::Catalog;
 use serde::Serialize;
 
@@ -58,7 +60,7 @@ pub fn check(catalog: &Catalog, goal: &Goal, m: &MeasuredFile) -> Result<(), Pla
             m.measurement.source()
         )));
     };
-    let model = adapter::resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
+    let model = resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
     calibrate::check_model(&m.measurement, model.llm()).map_err(|e| bad(format!("{}: {e}", m.file)))?;
     for id in goal.must_have.iter().chain(goal.owned.iter().map(|o| &o.id)) {
         if let Some(owned) = chip_name(catalog, id) {
@@ -77,12 +79,8 @@ pub fn check(catalog: &Catalog, goal: &Goal, m: &MeasuredFile) -> Result<(), Pla
 /// [`PlanError::BadGoal`] when the measurement is refused for a build of the measured GPUs
 /// (another model than the goal's, both named).
 pub fn apply(out: &mut PlanOutcome, catalog: &Catalog, goal: &Goal, m: &MeasuredFile) -> Result<(), PlanError> {
-    let model = adapter::resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
-    let runtime = if goal.is_training() {
-        None
-    } else {
-        goal.runtime.as_deref().map(adapter::parse_runtime).transpose().map_err(PlanError::BadGoal)?
-    };
+    let model = resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
+    let runtime = goal.runtime.filter(|_| !goal.is_training());
     for r in &mut out.results {
         r.measured = Some(one(r, catalog, goal, &model, runtime, m)?);
     }
@@ -108,22 +106,18 @@ fn one(
         below_target: None,
     };
     let not = |why: String| format!("estimate (not your measurement): {why}");
-    let precision: Option<Precision> = r.precision.parse().ok();
-    let why = match precision {
-        _ if e.hybrid.is_some() => {
-            Some("a CPU+GPU split with experts in system RAM; the measurement ran on the GPUs alone".to_owned())
-        }
-        None => Some(format!("precision `{}` unknown", r.precision)),
-        Some(p) => {
-            let rt = runtime.unwrap_or_else(|| Runtime::default_for(p));
-            calibrate::not_covered(m, catalog, &r.build, rt, p).map_err(PlanError::BadGoal)?
-        }
+    let precision = r.precision;
+    let why = if e.hybrid.is_some() {
+        Some("a CPU+GPU split with experts in system RAM; the measurement ran on the GPUs alone".to_owned())
+    } else {
+        let rt = runtime.unwrap_or_else(|| Runtime::default_for(precision));
+        calibrate::not_covered(m, catalog, &r.build, rt, precision).map_err(PlanError::BadGoal)?
     };
     if let Some(why) = why {
         speed.basis = not(why);
         return Ok(speed);
     }
-    let opts = adapter::fit_options(&r.build, model, goal);
+    let opts = fit_options(&r.build, model, goal);
     let cal = calibrate::calibrate(m, &r.build, catalog, &opts)
         .map_err(|e| PlanError::BadGoal(format!("{}: {e}", m.file)))?;
     if cal.decode_factor.is_none() && cal.prefill_factor.is_none() {

@@ -1,9 +1,10 @@
 //! When nothing meets the goal: the search again with each constraint relaxed on its own, and
 //! what each relaxation buys (the binding constraints are those that buy a build).
 
-use super::adapter::Parts;
+use super::goal::{Goal, GoalPrecision};
 use super::search::{Control, search};
-use super::{Constraint, Goal, PlanOutcome, Relaxation};
+use super::views::Parts;
+use super::{Constraint, PlanOutcome, Relaxation};
 use kraftwerk_catalog::Catalog;
 use std::sync::atomic::Ordering;
 
@@ -36,11 +37,11 @@ pub(super) fn relax(catalog: &Catalog, parts: &Parts, goal: &Goal, ctl: &mut Con
             Goal { form: None, ..goal.clone() },
         ));
     }
-    if goal.precision.as_deref().is_some_and(|p| p != "best") {
+    if matches!(goal.precision, GoalPrecision::Exact(_)) {
         tries.push((
             Constraint::Memory,
             "the best precision that fits (instead of a fixed one)".into(),
-            Goal { precision: None, ..goal.clone() },
+            Goal { precision: GoalPrecision::Best, ..goal.clone() },
         ));
     }
     if !goal.is_training() && (goal.tok_s > 0.0 || goal.prefill_tok_s.is_some()) {
@@ -58,7 +59,7 @@ pub(super) fn relax(catalog: &Catalog, parts: &Parts, goal: &Goal, ctl: &mut Con
         // Allowing used cards reprices the catalog (used-market prices).
         let used_views = (g.used && !goal.used).then(|| {
             let priced = super::search::pricing_catalog(catalog, &g).into_owned();
-            let views = super::adapter::parts(&priced, g.mains_v);
+            let views = super::parts::read(&priced, g.mains_v);
             (priced, views)
         });
         let (catalog, parts) = used_views.as_ref().map_or((catalog, parts), |(c, p)| (c, p));

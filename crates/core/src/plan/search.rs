@@ -5,13 +5,22 @@
 //! [`CASES_PER_BOARD`] cases, [`CPUS_PER_BOARD`] CPUs and [`PSU_OPTIONS`] PSU sets are
 //! assembled, and a card stops after [`RESULTS_PER_CARD`] machines that pass.
 
-use super::adapter::{self, BoardView, CardView, CaseView, Model, Parts, Precision};
-use super::{Constraint, Form, Goal, ModelRef, PlanError, PlanOutcome, PlanResult, Rejected, Stats};
-use kraftwerk_catalog::Catalog;
+use super::goal::{Form, Goal};
+use super::machine::Working;
+use super::model::{Model, best_precisions, resolve_model};
+use super::parts::part_kind;
+use super::views::{BoardView, CardPlugs, CardView, CaseView, Parts, PsuView};
+use super::{Constraint, PlanError, PlanOutcome, PlanResult, Rejected, Stats, judge};
+use crate::estimate::llm::{Precision, search::candidate_precisions};
+use kraftwerk_catalog::{Catalog, FormFactor, PartKind};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod assemble;
+mod chip;
+mod hold;
+mod place;
+mod supply;
 
 /// Cards tried per GPU chip (cheapest known price first).
 pub const CARDS_PER_CHIP: usize = 3;
@@ -72,56 +81,21 @@ fn cmp_price(a: Option<f64>, b: Option<f64>) -> std::cmp::Ordering {
     ua.cmp(&ub).then(pa.total_cmp(&pb))
 }
 
-pub(super) fn validate(goal: &Goal) -> Result<(), PlanError> {
-    let bad = |m: String| Err(PlanError::BadGoal(m));
-    if !(90.0..=260.0).contains(&goal.mains_v) {
-        return bad(format!("mains voltage {} V is outside 90-260 V", goal.mains_v));
-    }
-    if !(goal.breaker_a.is_finite() && goal.breaker_a > 0.0) {
-        return bad(format!("breaker {} A must be positive", goal.breaker_a));
-    }
-    if goal.circuits == 0 || goal.circuits > 16 {
-        return bad(format!("circuits {} must be 1 to 16", goal.circuits));
-    }
-    if goal.users == 0 || goal.users > 4096 {
-        return bad(format!("users {} must be 1 to 4096", goal.users));
-    }
-    if !(goal.tok_s.is_finite() && goal.tok_s >= 0.0) {
-        return bad(format!("tok/s {} must be zero or more", goal.tok_s));
-    }
-    if goal.prefill_tok_s.is_some_and(|p| !(p.is_finite() && p > 0.0)) {
-        return bad("prefill tok/s must be positive".into());
-    }
-    if goal.budget_usd.is_some_and(|b| !(b.is_finite() && b > 0.0)) {
-        return bad("budget must be positive".into());
-    }
-    if goal.context == Some(0) {
-        return bad("context must be at least 1 token".into());
-    }
-    if goal.outlet_a.is_some_and(|a| !(a.is_finite() && a > 0.0)) {
-        return bad("outlet limit must be positive".into());
-    }
-    if goal.max_gpus == 0 || goal.max_gpus > 16 {
-        return bad(format!("max GPUs {} must be 1 to 16", goal.max_gpus));
-    }
-    adapter::check_mode(&goal.mode).map_err(PlanError::BadGoal)
-}
-
 /// Must-have part ids by kind.
-fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<&'static str, String>, PlanError> {
+fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<PartKind, String>, PlanError> {
     let mut out = BTreeMap::new();
     for id in &goal.must_have {
-        let kind = adapter::part_kind(catalog, id)
+        let kind = part_kind(catalog, id)
             .ok_or_else(|| PlanError::BadGoal(format!("must-have part `{id}` is not in the catalog")))?;
         if let Some(old) = out.insert(kind, id.clone()) {
-            return Err(PlanError::BadGoal(format!("two must-have parts of kind {kind}: `{old}` and `{id}`")));
+            return Err(PlanError::BadGoal(format!("two must-have parts of kind {}: `{old}` and `{id}`", kind.name())));
         }
     }
     // An owned part is a must-have unless the user owns two different parts of its kind (two
     // GPU models, two PSUs): then the build may use either, and the one it uses is free.
-    let mut owned: BTreeMap<&'static str, Vec<&str>> = BTreeMap::new();
+    let mut owned: BTreeMap<PartKind, Vec<&str>> = BTreeMap::new();
     for o in &goal.owned {
-        let kind = adapter::part_kind(catalog, &o.id)
+        let kind = part_kind(catalog, &o.id)
             .ok_or_else(|| PlanError::BadGoal(format!("owned part `{}` is not in the catalog", o.id)))?;
         owned.entry(kind).or_default().push(&o.id);
     }
@@ -138,7 +112,7 @@ fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<&'static str, St
 /// [`Catalog::with_used_prices`]); otherwise the catalog itself, whose used prices stay apart.
 ///
 /// The parts the user owns (`goal.owned`) keep their price here: each planned build lists its
-/// owned units (`Build::owned`, `"Nx id"`, [`adapter::make_build`]) and the fit's cost prices
+/// owned units (`Build::owned`, `"Nx id"`, [`super::machine::make_build`]) and the fit's cost prices
 /// those units at $0 and the others of the same id at this price.
 pub fn pricing_catalog<'a>(catalog: &'a Catalog, goal: &Goal) -> std::borrow::Cow<'a, Catalog> {
     if goal.used { std::borrow::Cow::Owned(catalog.with_used_prices()) } else { std::borrow::Cow::Borrowed(catalog) }
@@ -155,8 +129,8 @@ fn part_order(a: (bool, Option<f64>, &str), b: (bool, Option<f64>, &str)) -> std
 /// the list dominates (one listed earlier with the same openings, PSU bays and known figures,
 /// and room for a GPU at least as long): a board looks at a handful of cases however many the
 /// catalog lists.
-fn case_index(cases: Vec<&CaseView>) -> BTreeMap<(Form, adapter::FormFactor), Vec<&CaseView>> {
-    let mut index: BTreeMap<(Form, adapter::FormFactor), Vec<&CaseView>> = BTreeMap::new();
+fn case_index(cases: Vec<&CaseView>) -> BTreeMap<(Form, FormFactor), Vec<&CaseView>> {
+    let mut index: BTreeMap<(Form, FormFactor), Vec<&CaseView>> = BTreeMap::new();
     let room = |k: &CaseView| k.max_gpu_length_mm.unwrap_or(0.0);
     for k in cases {
         for &ff in &k.form_factors {
@@ -180,28 +154,18 @@ pub(super) fn search(
     goal: &Goal,
     ctl: &mut Control<'_>,
 ) -> Result<PlanOutcome, PlanError> {
-    validate(goal)?;
-    let model = adapter::resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
-    // A training goal names a training framework, never an inference runtime.
-    if goal.is_training()
-        && let Some(rt) = goal.runtime.as_deref()
-    {
-        crate::estimate::llm::parse_training_runtime(rt).map_err(|e| PlanError::BadGoal(e.0))?;
-    }
-    let runtime = if goal.is_training() {
-        None
-    } else {
-        goal.runtime.as_deref().map(adapter::parse_runtime).transpose().map_err(PlanError::BadGoal)?
-    };
-    let precisions = match (&goal.precision, model.file_precision(), runtime) {
+    super::goal::validate(goal)?;
+    let model = resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
+    // A training goal names a training framework, never an inference runtime (`validate`).
+    let runtime = goal.runtime.filter(|_| !goal.is_training());
+    // The precision named; else a model file's: it holds its weights at one precision, the one
+    // it runs at (training takes BF16 instead).
+    let fixed = goal.precision.exact().or_else(|| model.file_precision().filter(|_| !goal.is_training()));
+    let precisions = match fixed {
+        Some(p) => vec![p],
         // Training runs its base in BF16 (QLoRA re-quantizes it to NF4 itself).
-        (None, _, _) if goal.is_training() => vec![crate::estimate::llm::Precision::Bf16],
-        (Some(p), _, _) if p == "best" && goal.is_training() => vec![crate::estimate::llm::Precision::Bf16],
-        (Some(p), _, _) if p != "best" => vec![adapter::parse_precision(p).map_err(PlanError::BadGoal)?],
-        // A model file holds its weights at one precision: that is the one it runs at.
-        (_, Some(p), _) => vec![p],
-        (_, None, Some(rt)) => crate::estimate::llm::search::candidate_precisions(rt),
-        _ => adapter::best_precisions(),
+        None if goal.is_training() => vec![Precision::Bf16],
+        None => runtime.map_or_else(best_precisions, candidate_precisions),
     };
     // A goal naming both a runtime and a precision it cannot load is refused (the planner
     // never pairs them; the runtime's own precisions are tried otherwise).
@@ -212,7 +176,7 @@ pub(super) fn search(
     // A must-have partner card the part views fold into a twin of the same class
     // ([`super::views::card_class`]) gets its own view, so the build uses that very card.
     let with_card;
-    let parts = match musts.get("gpu") {
+    let parts = match musts.get(&PartKind::Gpu) {
         Some(id) if !parts.cards.iter().any(|c| &c.id == id) => {
             with_card = parts.with_card(catalog, id);
             &with_card
@@ -223,15 +187,21 @@ pub(super) fn search(
     let mut boards: Vec<&BoardView> = parts
         .boards
         .iter()
-        .filter(|b| musts.get("motherboard").is_none_or(|id| &b.id == id) && priced(b.price_usd))
+        .filter(|b| musts.get(&PartKind::Motherboard).is_none_or(|id| &b.id == id) && priced(b.price_usd))
         .filter(|b| b.wide_slots > 0)
         .collect();
     boards.sort_by(|a, b| part_order((a.figures_known, a.price_usd, &a.id), (b.figures_known, b.price_usd, &b.id)));
-    let mut cases: Vec<&CaseView> =
-        parts.cases.iter().filter(|k| musts.get("case").is_none_or(|id| &k.id == id) && priced(k.price_usd)).collect();
+    let mut cases: Vec<&CaseView> = parts
+        .cases
+        .iter()
+        .filter(|k| musts.get(&PartKind::Case).is_none_or(|id| &k.id == id) && priced(k.price_usd))
+        .collect();
     cases.sort_by(|a, b| part_order((a.figures_known, a.price_usd, &a.id), (b.figures_known, b.price_usd, &b.id)));
-    let mut psus: Vec<&adapter::PsuView> =
-        parts.psus.iter().filter(|p| musts.get("psu").is_none_or(|id| &p.id == id) && priced(p.price_usd)).collect();
+    let mut psus: Vec<&PsuView> = parts
+        .psus
+        .iter()
+        .filter(|p| musts.get(&PartKind::Psu).is_none_or(|id| &p.id == id) && priced(p.price_usd))
+        .collect();
     psus.sort_by(|a, b| part_order((a.figures_known, a.price_usd, &a.id), (b.figures_known, b.price_usd, &b.id)));
     let mut st = State {
         catalog,
@@ -245,7 +215,7 @@ pub(super) fn search(
         stats: Stats::default(),
         rejected: Vec::new(),
         unknown: BTreeSet::new(),
-        work: adapter::Working::new(catalog),
+        work: Working::new(catalog),
         psu_memo: std::collections::HashMap::new(),
     };
 
@@ -322,20 +292,20 @@ struct State<'a> {
     goal: &'a Goal,
     model: &'a Model,
     parts: &'a Parts,
-    musts: &'a BTreeMap<&'static str, String>,
+    musts: &'a BTreeMap<PartKind, String>,
     /// Boards and cases the goal allows, in [`part_order`] (sorted once per search).
     boards: Vec<&'a BoardView>,
-    cases: BTreeMap<(Form, adapter::FormFactor), Vec<&'a CaseView>>,
-    psus: Vec<&'a adapter::PsuView>,
+    cases: BTreeMap<(Form, FormFactor), Vec<&'a CaseView>>,
+    psus: Vec<&'a PsuView>,
     stats: Stats,
     rejected: Vec<Rejected>,
     /// Parts a not-checked finding named (a figure the checker needs is unknown): not tried
     /// again in this search.
     unknown: BTreeSet<Unknown>,
     /// The parts proposed so far, as a small catalog the checker resolves them in.
-    work: adapter::Working,
+    work: Working,
     /// PSU sets by (system W, GPU W, cards, bays), as bit patterns.
-    psu_memo: std::collections::HashMap<(u64, u64, super::views::CardPlugs, u32, u8), assemble::PsuChoice>,
+    psu_memo: std::collections::HashMap<(u64, u64, CardPlugs, u32, u8), supply::PsuChoice>,
 }
 
 /// A part whose unknown figure made a machine "not checked", by kind and catalog index.
@@ -354,225 +324,9 @@ impl State<'_> {
         self.rejected.push(Rejected { what, constraint, reason });
     }
 
-    /// Memory first, then speed, then power: the smallest count of this chip that meets the
-    /// goal, at the best precision that does.
-    fn screen_chip(&mut self, cards: &[&CardView], precisions: &[Precision]) -> Option<ChipConfig> {
-        let goal = self.goal;
-        let rep = cards[0];
-        let name = &rep.short;
-        let cards: Vec<usize> = match self.musts.get("gpu") {
-            Some(id) => cards.iter().filter(|c| &c.id == id).map(|c| c.idx).collect(),
-            None => cards.iter().take(CARDS_PER_CHIP).map(|c| c.idx).collect(),
-        };
-        if cards.is_empty() {
-            return None; // another chip is the must-have card
-        }
-        if rep.sxm {
-            self.reject(
-                name.clone(),
-                Constraint::Excluded,
-                format!("{name}: an SXM module needs an HGX baseboard system, which the catalog does not list"),
-            );
-            return None;
-        }
-        if !self.priced(rep.price_usd) {
-            self.reject(
-                name.clone(),
-                Constraint::Unknown,
-                format!("{name}: price unknown, so the budget cannot be checked"),
-            );
-            return None;
-        }
-        // A card the user owns is not bought, so it needs no used market.
-        let owned = cards.iter().any(|&i| goal.owned_count(&self.parts.cards[i].id) > 0);
-        if rep.used_market && !goal.used && !owned {
-            self.reject(
-                name.clone(),
-                Constraint::Used,
-                format!("{name}: sold used only (allow used cards with --used)"),
-            );
-            return None;
-        }
-        // The runtime must run on the card (vLLM needs compute capability 7.0, TensorRT-LLM an
-        // NVIDIA GPU, ...): precisions whose runtime does not are not screened, and a card no
-        // precision's runtime runs on is rejected with the runtime's own requirement.
-        let mut refusal = None;
-        let precisions: Vec<Precision> = precisions
-            .iter()
-            .copied()
-            .filter(|&p| match adapter::runtime_refusal(self.catalog, self.model, goal, rep, p) {
-                Some(r) => {
-                    refusal.get_or_insert(r);
-                    false
-                }
-                None => true,
-            })
-            .collect();
-        if precisions.is_empty() {
-            let (constraint, why) = refusal.unwrap_or((Constraint::Runtime, String::new()));
-            self.reject(name.clone(), constraint, format!("{name}: {why}"));
-            return None;
-        }
-        let precisions = &precisions[..];
-        let weights_floor =
-            precisions.iter().map(|&p| adapter::goal_weights_gib(self.model, goal, p)).fold(f64::INFINITY, f64::min);
-        let mut best_speed: Option<(u32, f64, Precision)> = None;
-        let mut need: Option<(f64, f64)> = None;
-        // The last count's vLLM refusal (its KV pool cannot hold one sequence), if any.
-        let mut pool_short: Option<(u32, String)> = None;
-        for n in 1..=goal.max_gpus {
-            if f64::from(n) * rep.memory_gib < weights_floor {
-                continue; // the weights alone do not fit: no need to ask the fit code
-            }
-            for &p in precisions {
-                if f64::from(n) * rep.memory_gib < adapter::goal_weights_gib(self.model, goal, p) {
-                    continue;
-                }
-                self.stats.screened += 1;
-                let Ok(s) = adapter::screen(self.catalog, self.model, goal, rep, n, p) else { continue };
-                if !s.fits {
-                    need = Some((s.required_gib, s.capacity_gib));
-                    pool_short = s.kv_pool_short.map(|r| (n, r));
-                    continue;
-                }
-                if goal.is_training() {
-                    // A time target: the run's tokens/s on these cards must train the tokens
-                    // in the hours given.
-                    if let (Some(tokens), Some(hours)) = (goal.train_tokens, goal.train_hours)
-                        && s.train_tokens_per_s.is_none_or(|t| t * hours * 3600.0 < tokens)
-                    {
-                        continue;
-                    }
-                    return self.power_gate(cards, n, p, None);
-                }
-                let decode = s.decode_per_user.unwrap_or(0.0);
-                if best_speed.is_none_or(|(_, d, _)| decode > d) {
-                    best_speed = Some((n, decode, p));
-                }
-                let prefill_ok = match (goal.prefill_tok_s, s.prefill) {
-                    (None, _) => true,
-                    (Some(t), Some(x)) => x >= t,
-                    (Some(_), None) => false,
-                };
-                if decode >= goal.tok_s && prefill_ok {
-                    return self.power_gate(cards, n, p, None);
-                }
-            }
-        }
-        match (best_speed, need) {
-            (Some((n, d, p)), _) => {
-                let what = format!("{n}x {name}");
-                self.reject(
-                    what.clone(),
-                    Constraint::Speed,
-                    format!(
-                        "{what} at {p}: {d:.1} tok/s per user at best (target {}{})",
-                        goal.tok_s,
-                        self.prefill_text()
-                    ),
-                );
-            }
-            (None, Some(_)) if pool_short.is_some() => {
-                let (n, why) = pool_short.unwrap_or_default();
-                let what = format!("{n}x {name}");
-                self.reject(what.clone(), Constraint::Memory, format!("{what}: vLLM would not start: {why}"));
-            }
-            (None, Some((req, cap))) => {
-                let what = format!("{}x {name}", goal.max_gpus);
-                self.reject(
-                    what.clone(),
-                    Constraint::Memory,
-                    format!(
-                        "{name}: even {} cards do not hold it ({req:.1} GiB needed per {cap:.0} GiB card)",
-                        goal.max_gpus
-                    ),
-                );
-            }
-            (None, None) => {
-                let what = format!("{}x {name}", goal.max_gpus);
-                let total = f64::from(goal.max_gpus) * rep.memory_gib;
-                self.reject(
-                    what.clone(),
-                    Constraint::Memory,
-                    format!("{what}: {total:.0} GiB in all, the weights alone are {weights_floor:.0} GiB"),
-                );
-            }
-        }
-        if best_speed.is_none() && self.model.is_moe() && !goal.is_training() && goal.users == 1 {
-            // Too large for the GPUs: the experts may go to system RAM (as `fit` advises),
-            // under llama.cpp (`--n-cpu-moe`) at a GGUF quant it loads (`int4` → `Q4_K_M`).
-            let mut hybrid: Vec<Precision> = Vec::new();
-            for p in precisions.iter().flat_map(|&p| adapter::hybrid_precisions(goal, p)) {
-                if !hybrid.contains(&p) && adapter::runtime_refusal(self.catalog, self.model, goal, rep, p).is_none() {
-                    hybrid.push(p);
-                }
-            }
-            // The fewest bits first: a hybrid split's decode is bound by the RAM bandwidth and
-            // its RAM is the experts' size, so the smallest quant runs fastest on the least RAM
-            // (the expert offload counts the non-expert part exactly, so Q8_0 splits exist too).
-            hybrid.sort_by(|a, b| a.bits_per_weight().total_cmp(&b.bits_per_weight()));
-            for n in 1..=goal.max_gpus.min(2) {
-                for &p in &hybrid {
-                    self.stats.screened += 1;
-                    if let Some(gib) = adapter::hybrid_host_gib(self.catalog, self.model, goal, rep, n, p) {
-                        return self.power_gate(cards, n, p, Some(gib));
-                    }
-                }
-            }
-        }
-        None
-    }
-
     /// With a budget a part without a price cannot be judged: it is not proposed.
     fn priced(&self, price: Option<f64>) -> bool {
         self.goal.budget_usd.is_none() || price.is_some()
-    }
-
-    fn prefill_text(&self) -> String {
-        self.goal.prefill_tok_s.map_or_else(String::new, |p| format!(", prefill {p}"))
-    }
-
-    /// Power: the cards alone against what the circuits carry.
-    fn power_gate(
-        &mut self,
-        cards: Vec<usize>,
-        n: u32,
-        precision: Precision,
-        hybrid_gib: Option<f64>,
-    ) -> Option<ChipConfig> {
-        let rep = &self.parts.cards[cards[0]];
-        let (gpu_w, site_w) = adapter::gpus_alone_w(self.catalog, self.goal, rep, n);
-        // A power limit is a lever: the cards at the lowest limit they can be set to must fit.
-        let lowest = self
-            .catalog
-            .gpu_or_card(&rep.id)
-            .map_or(1.0, |g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5) / g.board_power_w.max(1.0));
-        if gpu_w * lowest.clamp(0.0, 1.0) > site_w {
-            let what = format!("{n}x {}", rep.short);
-            let g = self.goal;
-            self.reject(what.clone(), Constraint::Power, format!(
-                "{what} on {} x {} A circuit{} at {} V: the cards alone draw {:.2} kW at full load ({:.2} kW at their lowest power limit), the circuits carry {:.2} kW",
-                g.circuits, g.breaker_a, if g.circuits == 1 { "" } else { "s" }, g.mains_v, gpu_w / 1000.0, gpu_w * lowest / 1000.0, site_w / 1000.0));
-            return None;
-        }
-        // The cards the user owns are not bought.
-        let bought = n.saturating_sub(self.goal.owned_count(&rep.id));
-        if let (Some(budget), Some(price)) = (self.goal.budget_usd, rep.price_usd)
-            && price * f64::from(bought) > budget
-        {
-            let what = format!("{n}x {}", rep.short);
-            self.reject(
-                what.clone(),
-                Constraint::Budget,
-                format!(
-                    "{what}: the {bought} cards to buy alone cost {}, over the {} budget",
-                    crate::fmt::usd(price * f64::from(bought)),
-                    crate::fmt::usd(budget)
-                ),
-            );
-            return None;
-        }
-        Some(ChipConfig { cards, n, precision, hybrid_gib })
     }
 
     fn finish(mut self, mut results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {
@@ -598,8 +352,8 @@ impl State<'_> {
         // Never a card on chipset lanes or an x1 link when an arrangement of the same cards on
         // CPU lanes met the goal (within the budget, as every result is).
         let clean: BTreeSet<String> =
-            results.iter().filter(|r| adapter::poor_links(&r.eval) == 0).map(|r| r.gpus.clone()).collect();
-        results.retain(|r| adapter::poor_links(&r.eval) == 0 || !clean.contains(&r.gpus));
+            results.iter().filter(|r| judge::poor_links(&r.eval) == 0).map(|r| r.gpus.clone()).collect();
+        results.retain(|r| judge::poor_links(&r.eval) == 0 || !clean.contains(&r.gpus));
         results.sort_by(key);
         // One machine per GPU set, so the list shows distinct machines; only when there are
         // fewer distinct sets than results asked for do the others come in, and then the whole
@@ -619,7 +373,7 @@ impl State<'_> {
         self.rejected.sort_by(|a, b| a.constraint.cmp(&b.constraint).then(a.what.cmp(&b.what)));
         self.rejected.dedup_by(|a, b| a.what == b.what && a.constraint == b.constraint);
         PlanOutcome {
-            goal: self.goal.describe(self.model),
+            goal: self.goal.describe(self.model.llm()),
             results,
             rejected: self.rejected,
             relaxations: Vec::new(),
@@ -628,10 +382,4 @@ impl State<'_> {
             cancelled,
         }
     }
-}
-
-/// The model reference a CLI or form string names: a path when it exists or looks like a
-/// file, else a preset id.
-pub fn model_ref(id: Option<&str>, file: Option<&std::path::Path>) -> Option<ModelRef> {
-    file.map(|f| ModelRef::File(f.to_path_buf())).or_else(|| id.map(|i| ModelRef::Preset(i.to_owned())))
 }

@@ -76,26 +76,26 @@ pub struct CatalogPrices {
 /// One part line of [`BuildPrices`] from a parts-list row, its age counted to `today`
 /// (`(year, month, day)`, UTC) and the price method's withheld prices for the part.
 fn line(r: &PartsRow, today: (i32, u32, u32), catalog: &Catalog) -> PriceLine {
-    let age = r.price_date.as_deref().and_then(|d| prices::age_months(d, today));
+    let age = r.line.price_date.as_deref().and_then(|d| prices::age_months(d, today));
     let used = r.used_price.as_ref();
     PriceLine {
         role: r.role.clone(),
-        id: r.id.clone(),
-        name: r.name.clone(),
-        quantity: r.quantity,
-        unit_price_usd: r.unit_price_usd,
-        price_date: r.price_date.clone(),
+        id: r.line.id.clone(),
+        name: r.line.name.clone(),
+        quantity: r.line.quantity,
+        unit_price_usd: r.line.unit_price_usd,
+        price_date: r.line.price_date.clone(),
         // An unpriced line keeps the reason a used part has none (`used: no cited used price`).
-        price_source: match r.unit_price_usd {
-            Some(_) => r.price_source.clone().or_else(|| r.source.clone()),
-            None => r.price_source.clone(),
+        price_source: match r.line.unit_price_usd {
+            Some(_) => r.line.price_source.clone().or_else(|| r.source.clone()),
+            None => r.line.price_source.clone(),
         },
         age_months: age,
         stale: age.is_some_and(|m| m > prices::STALE_AFTER_MONTHS),
         used_price_usd: used.map(|u| u.usd),
         used_price_date: used.map(|u| u.date.clone()),
         used_price_source: used.map(|u| format!("{} <{}>", u.source, u.url)),
-        withheld: catalog.withheld_price(&r.id).into_iter().cloned().collect(),
+        withheld: catalog.withheld_price(&r.line.id).into_iter().cloned().collect(),
     }
 }
 

@@ -206,7 +206,7 @@ fn table_agrees(lines: &[ListLine], block: &Build, catalog: &Catalog) -> Result<
     let mut want: Vec<(String, u32)> = super::parts_list::PartsList::of(block, catalog)
         .rows
         .into_iter()
-        .map(|r| (r.name, r.quantity.max(1)))
+        .map(|r| (r.line.name, r.line.quantity.max(1)))
         .collect();
     let mut have: Vec<(String, u32)> = Vec::new();
     for l in lines {

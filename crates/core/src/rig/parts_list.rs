@@ -26,6 +26,53 @@ pub struct KeyFigure {
     pub value: Option<String>,
 }
 
+/// One priced line: a part, how many, and its unit price with the price's date and source. A
+/// parts list's row ([`PartsRow::line`]) and a planned build's priced parts (the planner's
+/// `Evaluation::parts`) are this one type; a planned build's lines also say how each part is
+/// bought ([`Bought`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PricedLine {
+    /// Catalog id (empty for parts the catalog has no entry for, such as bridges and risers).
+    pub id: String,
+    /// Display name (vendor and model), or the id with "(not in the catalog)".
+    pub name: String,
+    /// How many.
+    pub quantity: u32,
+    /// Unit price, USD; `None`: unknown (unpriced).
+    pub unit_price_usd: Option<f64>,
+    /// Date of the price (`YYYY-MM` or `YYYY-MM-DD`), when priced and dated.
+    pub price_date: Option<String>,
+    /// Where the price comes from when not from the part's own `source`: the street-price
+    /// import's label (`docyx/pc-part-dataset@…, PCPartPicker-derived, MIT`), `launch MSRP: …`,
+    /// `used: …`, `user price file`, or the owned marker ([`cited::OWNED_SOURCE`]).
+    pub price_source: Option<String>,
+    /// How a planned build buys the part (written flat: `used`, `owned`); `None` in a parts
+    /// list, which prices every part new.
+    #[serde(flatten)]
+    pub bought: Option<Bought>,
+}
+
+impl PricedLine {
+    /// Whether a planned build buys it at a used-market price.
+    pub fn used(&self) -> bool {
+        self.bought.is_some_and(|b| b.used)
+    }
+
+    /// Whether the user owns it (a planned build's owned units cost $0).
+    pub fn owned(&self) -> bool {
+        self.bought.is_some_and(|b| b.owned)
+    }
+}
+
+/// How a planned build buys a part ([`PricedLine::bought`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Bought {
+    /// The price is a used-market price (`plan --used`).
+    pub used: bool,
+    /// The user owns the part (`plan --own`): it costs $0.
+    pub owned: bool,
+}
+
 /// One line of the parts list.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PartsRow {
@@ -33,19 +80,10 @@ pub struct PartsRow {
     pub role: String,
     /// Catalog kind of the part (`None` for bridges and risers, which have no catalog entry).
     pub kind: Option<PartKind>,
-    /// Catalog id (empty for parts the catalog has no entry for, such as bridges and risers).
-    pub id: String,
-    /// Display name (vendor and model), or the id with "(not in the catalog)".
-    pub name: String,
-    /// How many.
-    pub quantity: u32,
-    /// Unit price, USD; `None`: unpriced.
-    pub unit_price_usd: Option<f64>,
-    /// Date of the price (`YYYY-MM` or `YYYY-MM-DD`), when the catalog gives one.
-    pub price_date: Option<String>,
-    /// Where the price comes from when not from `source`: the street-price import's label
-    /// (`docyx/pc-part-dataset@…, PCPartPicker-derived, MIT`) or `user price file`.
-    pub price_source: Option<String>,
+    /// The part, how many, and its price (written flat: `id`, `name`, `quantity`,
+    /// `unit_price_usd`, `price_date`, `price_source`).
+    #[serde(flatten)]
+    pub line: PricedLine,
     /// `quantity × unit_price_usd`, USD.
     pub line_usd: Option<f64>,
     /// URL the part's figures and price come from (the catalog entry's `source`), if any.
@@ -93,16 +131,19 @@ fn row<T: HasId>(
     PartsRow {
         role: role.to_owned(),
         kind: Some(kind),
-        id: id.to_owned(),
-        name: part.map_or_else(|| format!("{id} (not in the catalog)"), HasId::display_name),
-        quantity,
-        unit_price_usd,
-        price_date: unit_price_usd.and(price_date),
-        // Unpriced lines keep only the reason a used part has no price.
-        price_source: if unit_price_usd.is_some() {
-            price_source
-        } else {
-            price_source.filter(|s| s == cited::USED_UNPRICED_SOURCE)
+        line: PricedLine {
+            id: id.to_owned(),
+            name: part.map_or_else(|| format!("{id} (not in the catalog)"), HasId::display_name),
+            quantity,
+            unit_price_usd,
+            price_date: unit_price_usd.and(price_date),
+            // Unpriced lines keep only the reason a used part has no price.
+            price_source: if unit_price_usd.is_some() {
+                price_source
+            } else {
+                price_source.filter(|s| s == cited::USED_UNPRICED_SOURCE)
+            },
+            bought: None,
         },
         line_usd: unit_price_usd.map(|p| p * f64::from(quantity)),
         source: part.map(|p| p.source().to_owned()).filter(|s| !s.is_empty()),
@@ -116,12 +157,15 @@ fn extra(role: &str, name: String, quantity: u32) -> PartsRow {
     PartsRow {
         role: role.to_owned(),
         kind: None,
-        id: String::new(),
-        name,
-        quantity,
-        unit_price_usd: None,
-        price_date: None,
-        price_source: None,
+        line: PricedLine {
+            id: String::new(),
+            name,
+            quantity,
+            unit_price_usd: None,
+            price_date: None,
+            price_source: None,
+            bought: None,
+        },
         line_usd: None,
         source: None,
         origin: "the build file (no catalog entry)".to_owned(),
@@ -299,8 +343,8 @@ impl PartsList {
             rows.push(extra("Riser", format!("PCIe {g}.0 riser, {len}"), n));
         }
         let total_usd = rows.iter().filter_map(|r| r.line_usd).sum();
-        for r in rows.iter_mut().filter(|r| r.kind.is_some() && !r.id.is_empty()) {
-            r.used_price = cited::used_price_beside(catalog, &r.id).cloned();
+        for r in rows.iter_mut().filter(|r| r.kind.is_some() && !r.line.id.is_empty()) {
+            r.used_price = cited::used_price_beside(catalog, &r.line.id).cloned();
         }
         let priced_lines = rows.iter().filter(|r| r.line_usd.is_some()).count();
         let unpriced_lines = rows.len() - priced_lines;
@@ -331,11 +375,11 @@ impl PartsList {
                 s,
                 "| {} | {} | {} | {} | {} | {} | {} | {} |",
                 md_cell(&r.role),
-                md_cell(&r.name),
-                r.quantity,
-                r.unit_price_usd.map_or_else(|| "unpriced".to_owned(), usd),
+                md_cell(&r.line.name),
+                r.line.quantity,
+                r.line.unit_price_usd.map_or_else(|| "unpriced".to_owned(), usd),
                 r.line_usd.map_or_else(|| "—".to_owned(), usd),
-                r.price_date.as_deref().unwrap_or("—"),
+                r.line.price_date.as_deref().unwrap_or("—"),
                 r.source.as_deref().map_or_else(|| "—".to_owned(), md_cell),
                 md_cell(&r.origin),
             );
@@ -357,12 +401,12 @@ impl PartsList {
                 .collect();
             let cells = [
                 r.role.clone(),
-                r.id.clone(),
-                r.name.clone(),
-                r.quantity.to_string(),
-                r.unit_price_usd.map_or_else(String::new, |p| format!("{p:.2}")),
+                r.line.id.clone(),
+                r.line.name.clone(),
+                r.line.quantity.to_string(),
+                r.line.unit_price_usd.map_or_else(String::new, |p| format!("{p:.2}")),
                 r.line_usd.map_or_else(String::new, |p| format!("{p:.2}")),
-                r.price_date.clone().unwrap_or_default(),
+                r.line.price_date.clone().unwrap_or_default(),
                 r.source.clone().unwrap_or_default(),
                 r.origin.clone(),
                 figures.join("; "),
@@ -407,15 +451,15 @@ impl PartsList {
                 _ => "Custom",
             };
             // Where the price comes from: the catalog, a used price the build asks for, owned.
-            let how = match r.price_source.as_deref() {
+            let how = match r.line.price_source.as_deref() {
                 Some(cited::OWNED_SOURCE) => "owned",
                 Some(s) if s.starts_with(cited::USED_PREFIX) => "used",
                 _ => "catalog",
             };
-            let price = match (r.unit_price_usd, &r.price_date) {
+            let price = match (r.line.unit_price_usd, &r.line.price_date) {
                 (Some(p), Some(d)) => format!("{} ({how}, {d})", usd(p)),
                 (Some(p), None) => format!("{} ({how})", usd(p)),
-                (None, _) => match r.price_source.as_deref() {
+                (None, _) => match r.line.price_source.as_deref() {
                     Some(why) => format!("unknown ({why})"),
                     None => "unknown".to_owned(),
                 },
@@ -424,8 +468,8 @@ impl PartsList {
                 Some(u) => format!("{price}; used {} ({}, {} <{}>)", usd(u.usd), u.date, u.source, u.url),
                 None => price,
             };
-            for _ in 0..r.quantity.max(1) {
-                let _ = writeln!(s, "**{ty}** | {} | {}", md_cell(&r.name), md_cell(&price));
+            for _ in 0..r.line.quantity.max(1) {
+                let _ = writeln!(s, "**{ty}** | {} | {}", md_cell(&r.line.name), md_cell(&price));
             }
         }
         let _ = writeln!(s, " | **Total** | **{}**", md_cell(&self.total_text()));
@@ -521,15 +565,16 @@ mod tests {
         let l = PartsList::of(&b, &cat);
         let roles: Vec<&str> = l.rows.iter().map(|r| r.role.as_str()).collect();
         assert_eq!(roles, ["GPU", "CPU", "Motherboard", "Memory", "PSU", "NVLink bridge", "Riser"]);
-        assert_eq!(l.rows[0].quantity, 2, "two identical GPUs are one line");
-        assert_eq!(l.rows[3].quantity, 8);
-        let expected: f64 = l.rows.iter().filter_map(|r| r.unit_price_usd.map(|p| p * f64::from(r.quantity))).sum();
+        assert_eq!(l.rows[0].line.quantity, 2, "two identical GPUs are one line");
+        assert_eq!(l.rows[3].line.quantity, 8);
+        let expected: f64 =
+            l.rows.iter().filter_map(|r| r.line.unit_price_usd.map(|p| p * f64::from(r.line.quantity))).sum();
         assert!((l.total_usd - expected).abs() < 1e-6);
         assert_eq!(l.priced_lines + l.unpriced_lines, l.rows.len());
         let bridge = &l.rows[5];
-        assert!(bridge.unit_price_usd.is_none() && bridge.name.contains("3-slot"));
+        assert!(bridge.line.unit_price_usd.is_none() && bridge.line.name.contains("3-slot"));
         let gpu = &cat.gpu("nvidia-geforce-rtx-3090").expect("3090");
-        assert_eq!(l.rows[0].unit_price_usd, gpu.price_usd);
+        assert_eq!(l.rows[0].line.unit_price_usd, gpu.price_usd);
         assert_eq!(l.rows[0].source.as_deref(), Some(gpu.source.as_str()));
         assert!(l.rows[0].origin.contains("gpus.ron"), "{}", l.rows[0].origin);
     }
@@ -540,7 +585,7 @@ mod tests {
         b.case = Some("no-such-case".into());
         let l = PartsList::of(&b, &cat);
         let case = l.rows.iter().find(|r| r.role == "Case").expect("case row");
-        assert!(case.name.contains("not in the catalog") && case.unit_price_usd.is_none());
+        assert!(case.line.name.contains("not in the catalog") && case.line.unit_price_usd.is_none());
         assert!(l.markdown().contains("unpriced"));
         assert!(l.total_text().contains("unpriced"));
     }

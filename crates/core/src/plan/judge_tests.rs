@@ -3,7 +3,8 @@
 //! of a message.
 
 use super::*;
-use crate::check::Finding;
+use crate::check::{Finding, PartRef};
+use crate::rig;
 
 fn catalog() -> Catalog {
     kraftwerk_catalog::builtin().expect("built-in catalog")

@@ -1,0 +1,186 @@
+//! Estimating a judged machine with the fit code exactly as `kraftwerk fit` estimates the saved
+//! build ([`estimate`]): fit, speed, training time and cost, the hybrid CPU+GPU split of a
+//! mixture-of-experts model the GPUs alone do not hold ([`Hybrid`]), the priced lines, and the
+//! figures the goal depends on that are unknown (a price under a budget, the tensor rate under a
+//! prefill target). [`evaluate`] judges and then estimates.
+
+use super::evaluation::{Evaluation, Hybrid};
+use super::goal::Goal;
+use super::judge::judge;
+use super::model::Model;
+use crate::estimate::fit::{self, FitOptions};
+use crate::estimate::llm::{self, Precision};
+use crate::rig::Build;
+use crate::rig::parts_list::{Bought, PricedLine};
+use crate::workload::RuntimeChoice;
+use kraftwerk_catalog::Catalog;
+use kraftwerk_catalog::prices::PriceOrigin;
+
+/// The fit options the planner estimates a planned build with: the build's workload at its
+/// precision, the model file's exact weights when the goal's model came from one, vLLM's
+/// verdict on headroom only (the planner sizes the pool itself).
+pub fn fit_options(build: &Build, model: &Model, goal: &Goal) -> FitOptions {
+    let training = goal.is_training();
+    FitOptions {
+        precision: build.workload.as_ref().map(|w| w.precision),
+        model_file: model.file.as_deref().cloned(),
+        // A training goal's framework and optimizer (the build file keeps neither).
+        runtime: goal.trainer.filter(|_| training).map(RuntimeChoice::Training),
+        optimizer: goal.optimizer.filter(|_| training),
+        train_plan: llm::train::TrainPlan {
+            dataset_tokens: goal.train_tokens.filter(|_| training),
+            ..Default::default()
+        },
+        ..FitOptions::default()
+    }
+}
+
+/// Fit, speed and cost of a judged build ([`fit::for_build`], with the model file's exact
+/// weights when the goal's model came from one), and the figures the goal depends on that are
+/// unknown: a price under a budget, the tensor rate under a prefill target.
+pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev: &mut Evaluation) {
+    let opts = fit_options(build, model, goal);
+    match fit::for_build(build, catalog, &opts) {
+        Ok(f) => {
+            // Whether the runtime runs on the cards, as `fit` says it: a requirement the catalog
+            // cannot check is a figure the goal depends on; one the runtime never published is
+            // said with the result.
+            for s in &f.fit.runtime_support {
+                match &s.support {
+                    llm::support::Support::NotChecked(why) => ev.not_checked.push(format!("runtime: {why}")),
+                    llm::support::Support::Unpublished(why) => ev.not_checked_other.push(format!("runtime: {why}")),
+                    llm::support::Support::Runs | llm::support::Support::DoesNotRun(_) => {}
+                }
+            }
+            ev.fits = f.fit.verdict != llm::FitVerdict::DoesNotFit && f.fit.short_of_headroom().is_none();
+            ev.decode_per_user = f.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s);
+            ev.decode_total = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
+            ev.prefill = f.fit.speed.as_ref().and_then(|s| s.prefill_tokens_per_s);
+            if let Some(t) = &f.fit.training {
+                ev.train_setup = Some(format!("{} ({})", t.runtime, t.setup));
+                ev.train_tokens_per_s = t.speed.as_ref().map(|s| s.tokens_per_s);
+                ev.train_hours = t.hours;
+            }
+            ev.speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);
+            if !ev.fits && goal.users == 1 && !goal.is_training() {
+                hybrid(build, catalog, goal, &f, ev);
+            }
+            if let Some(c) = f.cost {
+                ev.parts = c
+                    .parts
+                    .iter()
+                    .map(|p| {
+                        let info = p.unit_price_usd.and_then(|_| catalog.price_of(&p.id));
+                        // Owned units are the cost's own split (`cost.parts[].bought`).
+                        let owned = p.bought.as_deref() == Some(kraftwerk_catalog::cited::OWNED_SOURCE)
+                            || info.is_some_and(|i| i.origin() == PriceOrigin::Owned);
+                        PricedLine {
+                            id: p.id.clone(),
+                            name: p.name.clone(),
+                            quantity: p.quantity,
+                            unit_price_usd: p.unit_price_usd,
+                            price_date: info.filter(|_| !owned).and_then(|i| i.date.map(str::to_owned)),
+                            price_source: if owned {
+                                Some(kraftwerk_catalog::cited::OWNED_SOURCE.to_owned())
+                            } else {
+                                info.and_then(|i| i.source.map(str::to_owned))
+                            },
+                            bought: Some(Bought {
+                                used: !owned && info.is_some_and(|i| i.origin() == PriceOrigin::Used),
+                                owned,
+                            }),
+                        }
+                    })
+                    .collect();
+                ev.known_price_usd = c.hardware_usd;
+                ev.unpriced.clone_from(&c.missing_prices);
+                ev.usd_per_mtok = c.usd_per_million_tokens;
+                ev.break_even_months = c.cloud.break_even_months;
+                ev.cloud = format!("{} at ${:.2}/h", c.cloud.name, c.cloud.usd_per_hour);
+            } else if let Some(e) = f.cost_error {
+                ev.errors.push(format!("cost: {e}"));
+            }
+        }
+        Err(e) => ev.errors.push(format!("fit: {e}")),
+    }
+    let risers = build.gpus.iter().filter(|g| g.riser.is_some()).count();
+    if risers > 0 {
+        ev.parts.push(PricedLine {
+            id: "pcie-riser".into(),
+            name: "PCIe riser cable".into(),
+            quantity: u32::try_from(risers).unwrap_or(u32::MAX),
+            unit_price_usd: None,
+            price_date: None,
+            price_source: None,
+            bought: Some(Bought { used: false, owned: false }),
+        });
+        ev.unpriced.push("pcie-riser".into());
+    }
+    // A capped plan runs slower: the power-limit curve's throughput cost on its speed.
+    if let Some(k) = ev.power_cap.as_ref().map(|c| c.throughput_kept) {
+        for v in [&mut ev.decode_per_user, &mut ev.decode_total, &mut ev.prefill].into_iter().flatten() {
+            *v *= k;
+        }
+        if let Some(h) = ev.hybrid.as_mut() {
+            h.decode_tokens_per_s *= k;
+        }
+    }
+    if goal.budget_usd.is_some() && !ev.unpriced.is_empty() {
+        ev.not_checked.push(format!("budget: price unknown for {}", ev.unpriced.join(", ")));
+    }
+    if goal.prefill_tok_s.is_some() && ev.prefill.is_none() && !goal.is_training() {
+        ev.not_checked.push("prefill: the GPU's tensor rate for this precision is unknown (not in the catalog)".into());
+    }
+}
+
+/// A MoE model the GPUs alone do not hold: the fit's own verdict on the expert offload
+/// ([`fit::BuildFit::fits_with_experts_in_ram`], what `kraftwerk fit` says of the saved build)
+/// becomes the build's [`Hybrid`] split, with the cost `fit` gives it at that speed (batch 1).
+/// Leaves `ev` as it was otherwise (a runtime that does not keep experts in RAM, RAM too small).
+fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: &mut Evaluation) {
+    let Some(o) = f.fits_with_experts_in_ram.as_ref() else { return };
+    let (Some(decode), Some(bw)) = (o.decode_tokens_per_s, f.host_bandwidth_gb_s) else { return };
+    let r = build.resolve(catalog);
+    let Some((kit, kits)) = r.memory else { return };
+    // The speed the RAM runs at (the kit's rating capped by the CPU's), as the fit used it.
+    let speed_mt_s = f.host_ram_speed.as_ref().map_or(kit.speed_mt_s, |s| s.mt_s);
+    let channels = (bw * 1000.0 / 8.0 / f64::from(speed_mt_s.max(1))).round() as u32;
+    let precision = build.workload.as_ref().map_or(f.fit.weight_precision, |w| w.precision);
+    let asked = goal.precision.exact();
+    ev.hybrid = Some(Hybrid {
+        n_cpu_moe: o.n_cpu_moe,
+        cpu_moe_layers: o.cpu_moe_layers,
+        prefill_tokens_per_s: o.prefill_tokens_per_s,
+        host_experts_gib: o.host_experts_gib,
+        host_ram_gib: fit::host_ram_gib(&r)
+            .unwrap_or(f64::from(kit.module_gb) * f64::from(kit.modules) * f64::from(kits)),
+        channels,
+        speed_mt_s,
+        host_bandwidth_gb_s: bw,
+        decode_tokens_per_s: decode,
+        runtime: f.fit.runtime,
+        precision_note: asked.filter(|a| *a != precision).map(|a| hybrid_precision_note(a, precision)),
+    });
+    ev.decode_per_user = Some(decode);
+    ev.decode_total = Some(decode);
+    ev.prefill = o.prefill_tokens_per_s;
+}
+
+/// Why a hybrid split runs at `used` where the goal asked for `asked`: llama.cpp, the runtime
+/// that keeps experts in system RAM, loads GGUF files only.
+fn hybrid_precision_note(asked: Precision, used: Precision) -> String {
+    format!(
+        "{used} instead of {asked}: the experts-in-RAM split is llama.cpp's (--n-cpu-moe), which loads GGUF files, \
+         not {asked}; {used} is a GGUF quant of about the same bits"
+    )
+}
+
+/// Judges a build with [`crate::check::run`] ([`judge`]) and, when it has no error, estimates it with
+/// [`fit::for_build`] ([`estimate`]).
+pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model) -> Evaluation {
+    let mut ev = judge(build, catalog);
+    if ev.errors.is_empty() {
+        estimate(build, catalog, goal, model, &mut ev);
+    }
+    ev
+}

@@ -1,0 +1,124 @@
+//! What the planner knows of a machine it assembled ([`Evaluation`]): the checker's findings
+//! sorted by what the goal depends on ([`super::judge`]), the power figures at full load, and
+//! the fit, speed, cost and priced lines the estimators add ([`super::estimate`]), with the
+//! hybrid CPU+GPU split ([`Hybrid`]) of a mixture-of-experts model the GPUs alone do not hold.
+
+use super::power::PowerCap;
+use crate::check::{self, PartRef};
+use crate::estimate::llm::Runtime;
+use crate::rig::parts_list::PricedLine;
+
+/// A hybrid CPU+GPU split of a MoE model ([`Evaluation::hybrid`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Hybrid {
+    /// `--n-cpu-moe N`: the routed experts of layers `0..N` stay in system RAM.
+    pub n_cpu_moe: u32,
+    /// Layers whose routed experts stay in system RAM (`N` less the dense layers below it).
+    pub cpu_moe_layers: u32,
+    /// Prefill of the split, tokens/s ([`crate::estimate::llm::search::MoeOffload::prefill_tokens_per_s`]);
+    /// `None` when unknown.
+    pub prefill_tokens_per_s: Option<f64>,
+    /// Expert weights in system RAM, GiB.
+    pub host_experts_gib: f64,
+    /// System RAM installed, GiB.
+    pub host_ram_gib: f64,
+    /// Memory channels the CPU reads them over, and the kit's data rate, MT/s.
+    pub channels: u32,
+    /// Data rate the memory runs at, MT/s: the kit's rating capped by the CPU's rated speed
+    /// ([`crate::estimate::fit::ram_speed`]).
+    pub speed_mt_s: u32,
+    /// Theoretical system-RAM bandwidth, GB/s (channels × MT/s × 8 bytes).
+    pub host_bandwidth_gb_s: f64,
+    /// Decode at batch 1, tokens/s.
+    pub decode_tokens_per_s: f64,
+    /// The runtime that runs the split (llama.cpp or a fork: `--n-cpu-moe`), as saved in the
+    /// build's workload.
+    pub runtime: Runtime,
+    /// Why the split runs at another precision than the goal asked for
+    /// ([`super::screen::hybrid_precisions`]: a GGUF quant for llama.cpp); `None` when it is the one asked for.
+    pub precision_note: Option<String>,
+}
+
+/// What [`super::judge::judge`] and [`super::estimate::estimate`] found out about a build.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct Evaluation {
+    /// The checker's verdict on the build (`check::run`); `None` before it is judged.
+    pub verdict: Option<check::Verdict>,
+    /// Error findings of `check::run`, one line each (`rule: message`).
+    pub errors: Vec<String>,
+    /// Warning findings.
+    pub warnings: Vec<String>,
+    /// Figures the goal depends on that are unknown, in words ([`super::judge::goal_depends_on`]).
+    pub not_checked: Vec<String>,
+    /// Other rules the checker could not fully run (a figure unknown), in words.
+    pub not_checked_other: Vec<String>,
+    /// On a board wired without slot positions: the geometry rules ([`super::judge::GEOMETRY_RULES`]) that
+    /// said not checked, in words. Such a build's verdict is UNVERIFIED (issue 27's rule); the
+    /// planner keeps it as an answer, ranked after a build whose placement checks all ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub geometry_unchecked: Vec<String>,
+    /// The figure that would verify a build in `geometry_unchecked`: `slot positions of
+    /// <board>: enter them in the Build tab's slot editor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify_with: Option<String>,
+    /// Parts with prices, each with how it is bought ([`crate::rig::parts_list::Bought`]).
+    pub parts: Vec<PricedLine>,
+    /// Sum of the known prices, USD.
+    pub known_price_usd: f64,
+    /// Ids of parts without a price (plus risers, which the catalog does not list).
+    pub unpriced: Vec<String>,
+    /// Full-load wall power, W (what the checker sizes PSUs and circuits by).
+    pub wall_w: f64,
+    /// Wall power while serving, W.
+    pub inference_wall_w: f64,
+    /// Heat into the room at full load, W.
+    pub heat_w: f64,
+    /// Per circuit: amps at full load and the continuous limit.
+    pub circuits: Vec<(f64, f64)>,
+    /// Per PSU: DC load at full load and its rating, W (the headroom is their difference;
+    /// [`crate::estimate::power::PSU_RECOMMENDED_HEADROOM_W`] is the margin the planner prefers).
+    pub psu_loads: Vec<(f64, f64)>,
+    /// Decode rate per user, tokens/s (from the fit on the real slots).
+    pub decode_per_user: Option<f64>,
+    /// Aggregate decode rate, tokens/s.
+    pub decode_total: Option<f64>,
+    /// Prefill rate, tokens/s.
+    pub prefill: Option<f64>,
+    /// Training: the framework and its sharding ("fsdp (FSDP full shard over 2 GPUs, CPU
+    /// offload)"); `None` for inference.
+    pub train_setup: Option<String>,
+    /// Training: tokens per second over all GPUs; `None` for inference or where unknown.
+    pub train_tokens_per_s: Option<f64>,
+    /// Training: hours for the goal's tokens; `None` without them.
+    pub train_hours: Option<f64>,
+    /// Why the speed figures are unvalidated on this build's GPUs (a maker no held speed row was
+    /// measured on: [`crate::estimate::llm::basis::not_measured_on`]); printed wherever the speed is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub speed_caveats: Vec<String>,
+    /// The memory fit verdict says it fits.
+    pub fits: bool,
+    /// USD per million tokens (hardware over 3 years and electricity).
+    pub usd_per_mtok: Option<f64>,
+    /// Months after which owning beats renting the cloud reference.
+    pub break_even_months: Option<f64>,
+    /// The cloud reference (`A100 80 GB at $1.60/h`).
+    pub cloud: String,
+    /// The power advice's common GPU limit, W, when the build is over its PSU or circuit.
+    pub advised_limit_w: Option<f64>,
+    /// The power limit the plan sets on every GPU ([`PowerCap`]): full load at the cards'
+    /// default limits was over a PSU, a PSU's 1 ms peak or the circuit; `None` when the cards run
+    /// at their default limits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_cap: Option<PowerCap>,
+    /// A MoE model too large for the GPUs, run as a hybrid CPU+GPU split (llama.cpp
+    /// `--n-cpu-moe`): its routed experts in system RAM, as `kraftwerk fit` estimates it
+    /// ([`crate::estimate::fit::BuildFit::fits_with_experts_in_ram`], bounded by the build's RAM). `fits` stays
+    /// `false` (the GPUs alone do not hold it); speed and cost are those of the split.
+    pub hybrid: Option<Hybrid>,
+    /// Parts the error findings concern (the search moves on from the part to blame).
+    #[serde(skip)]
+    pub error_parts: Vec<PartRef>,
+    /// Parts the not-checked findings concern (whose figure is unknown).
+    #[serde(skip)]
+    pub unknown_parts: Vec<PartRef>,
+}

@@ -1,0 +1,151 @@
+//! The model a goal names: a catalog preset, a model file (GGUF, safetensors) or a Kraftwerk
+//! parts file holding one model; the precisions "best that fits" tries, the weights' size that
+//! bounds the memory search from below, and the runtime each candidate is judged with.
+
+use super::goal::{Goal, ModelRef};
+use crate::estimate::llm::{self, Mode, Precision, Runtime};
+use crate::estimate::model_file::{ModelFile, read_model_file};
+use crate::rig;
+use kraftwerk_catalog::{Catalog, HasId, LlmModel};
+
+/// The model to plan for: a catalog preset, or one read from a model file (then written
+/// inline into every planned build so that the build file stands alone).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    pub(super) inner: LlmModel,
+    /// The file it was read from by [`read_model_file`] (GGUF, safetensors folder): its exact
+    /// weight bytes, precision and runtime go to the fit code as `kraftwerk fit --model-file`
+    /// passes them.
+    pub(super) file: Option<Box<ModelFile>>,
+    /// Read from a Kraftwerk parts file (RON) rather than a catalog preset.
+    from_parts_file: bool,
+}
+
+impl Model {
+    /// Model id.
+    pub fn id(&self) -> &str {
+        &self.inner.id
+    }
+    /// Vendor and name.
+    pub fn name(&self) -> String {
+        self.inner.display_name()
+    }
+    /// The model's shape as the estimators read it.
+    pub fn llm(&self) -> &LlmModel {
+        &self.inner
+    }
+    /// Native context, tokens.
+    pub fn max_context(&self) -> u32 {
+        self.inner.max_context
+    }
+    /// The precision of the model file's weights (`Q4_K_M` for such a GGUF), if read from one.
+    pub fn file_precision(&self) -> Option<Precision> {
+        self.file.as_ref().map(|f| f.precision)
+    }
+    /// Whether it is a mixture of experts (fewer active than total parameters).
+    pub fn is_moe(&self) -> bool {
+        self.inner.active_params_b.is_some_and(|a| a < self.inner.params_b)
+    }
+    /// Whether the model goes inline into planned builds (it is not a catalog preset).
+    pub(super) fn inline(&self) -> bool {
+        self.file.is_some() || self.from_parts_file
+    }
+}
+
+/// Looks the goal's model up: a preset id in the catalog, or a file.
+///
+/// A model file is read by [`read_model_file`] (a `.gguf` file, a safetensors file or folder,
+/// `config.json`, `model.safetensors.index.json`), the reader `kraftwerk fit --model-file` uses.
+/// A `.ron` file is a Kraftwerk parts file holding exactly one entry under `models` (the schema
+/// of `catalog/models.ron`), for a model typed in by hand.
+///
+/// # Errors
+/// A message naming the id or the file and what is wrong.
+pub fn resolve_model(catalog: &Catalog, model: &ModelRef) -> Result<Model, String> {
+    match model {
+        ModelRef::Preset(id) => catalog
+            .model(id)
+            .cloned()
+            .map(|m| Model { inner: m, file: None, from_parts_file: false })
+            .ok_or_else(|| format!("unknown model `{id}` (see `kraftwerk catalog models`)")),
+        ModelRef::File(path) if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ron")) => {
+            let shown = path.display().to_string();
+            let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+            if meta.len() > rig::file::MAX_FILE_BYTES {
+                return Err(format!("{shown}: larger than {} bytes", rig::file::MAX_FILE_BYTES));
+            }
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+            let file = kraftwerk_catalog::parse_parts_file(&shown, &text).map_err(|e| e.to_string())?;
+            match file.models.len() {
+                1 => Ok(Model {
+                    inner: file.models.into_iter().next().ok_or("no model")?,
+                    file: None,
+                    from_parts_file: true,
+                }),
+                n => Err(format!("{shown}: a model file holds exactly one entry under `models`, found {n}")),
+            }
+        }
+        ModelRef::File(path) => {
+            let f = read_model_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok(Model { inner: f.model.clone(), file: Some(Box::new(f)), from_parts_file: false })
+        }
+    }
+}
+
+/// Precisions "best that fits" tries, best quality first (16-bit, 8-bit, then GGUF K-quants
+/// down to 4 bits).
+pub fn best_precisions() -> Vec<Precision> {
+    vec![
+        Precision::Bf16,
+        Precision::Fp8,
+        Precision::Q8_0,
+        Precision::Q6_K,
+        Precision::Q5_K_M,
+        Precision::Q4_K_M,
+        Precision::Int4,
+    ]
+}
+
+/// Weights alone at `precision`, GiB ([`llm::weight_gib`]): a lower bound on the memory any
+/// set of GPUs needs.
+pub fn weights_gib(model: &Model, precision: Precision) -> f64 {
+    match &model.file {
+        Some(f) if f.precision == precision => f.weights.total as f64 / llm::GIB,
+        _ => llm::weight_gib(&model.inner, precision),
+    }
+}
+
+/// The weights a goal's run holds in all, GiB, for the search's lower bound: [`weights_gib`],
+/// except QLoRA's NF4 base ([`llm::NF4_BITS`] per weight: less than the precision named).
+pub fn goal_weights_gib(model: &Model, goal: &Goal, precision: Precision) -> f64 {
+    if goal.mode == Mode::Qlora {
+        llm::weight_gib(&model.inner, Precision::Bpw(llm::NF4_BITS))
+    } else {
+        weights_gib(model, precision)
+    }
+}
+
+/// The runtime the planner judges a candidate at `precision` with, and writes into its build
+/// ([`super::machine::make_build`]): the goal's runtime, else the model file's (when the file
+/// holds the weights at this precision, as `kraftwerk fit --model-file` takes it), else the
+/// precision's usual one ([`Runtime::default_for`]: vLLM for int4/AWQ, FP8 and 16-bit weights,
+/// llama.cpp for GGUF, ExLlamaV2 for bits per weight). `kraftwerk fit` on the saved build
+/// resolves the same runtime, so the planner and `fit` give one verdict. A training goal's
+/// framework is no inference runtime: it gets the precision's usual one, and its build none.
+pub fn runtime_for(model: &Model, goal: &Goal, precision: Precision) -> Runtime {
+    match goal.runtime.filter(|_| !goal.is_training()) {
+        Some(rt) => rt,
+        None if goal.is_training() => Runtime::default_for(precision),
+        None => model
+            .file
+            .as_ref()
+            .filter(|f| f.precision == precision)
+            .map_or_else(|| Runtime::default_for(precision), |f| f.runtime),
+    }
+}
+
+/// The model reference a CLI or form string names: a path when it exists or looks like a
+/// file, else a preset id.
+pub fn model_ref(id: Option<&str>, file: Option<&std::path::Path>) -> Option<ModelRef> {
+    file.map(|f| ModelRef::File(f.to_path_buf())).or_else(|| id.map(|i| ModelRef::Preset(i.to_owned())))
+}

@@ -1,0 +1,59 @@
+//! The parts the user already owns, as `plan --own` and the Plan tab's owned list name them
+//! (`1x nvidia-geforce-rtx-3090`, `asus-pro-ws-wrx80e`): one reading for both, so that they plan
+//! the same goal. How the search and the cost use them is said at [`super::goal::Goal::owned`].
+
+use super::PlanError;
+use serde::Serialize;
+
+/// A part the user owns, and how many units of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OwnedPart {
+    /// Catalog id (a GPU chip or partner card, a board, case, CPU, PSU, memory kit).
+    pub id: String,
+    /// Units owned (at least 1).
+    pub count: u32,
+}
+
+/// The owned parts a list of words names, as `plan --own` and the Plan tab's owned list give
+/// them: each entry is `ID` (one unit), `Nx ID` in one word with a space or as two words
+/// (`--own 1x nvidia-geforce-rtx-3090`); words may also be separated by commas. The same id
+/// named again adds to its count (`--own 1x A --own A` owns two). The one function the CLI and
+/// the window read ownership with, so that they plan the same goal.
+///
+/// # Errors
+/// [`PlanError::BadGoal`] for a count of 0, a count without an id after it, or a count over
+/// 64 (no machine holds more of one part).
+pub fn owned_parts<S: AsRef<str>>(entries: &[S]) -> Result<Vec<OwnedPart>, PlanError> {
+    fn count_of(w: &str) -> Option<&str> {
+        w.strip_suffix(['x', 'X']).filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    }
+    let words: Vec<&str> = entries
+        .iter()
+        .flat_map(|e| e.as_ref().split(|c: char| c == ',' || c.is_whitespace()))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out: Vec<OwnedPart> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let (count, id) = if let Some(n) = count_of(words[i]) {
+            let id = words.get(i + 1).copied().filter(|w| count_of(w).is_none()).ok_or_else(|| {
+                PlanError::BadGoal(format!("owned part count `{}` names no part id after it", words[i]))
+            })?;
+            let n: u32 =
+                n.parse().map_err(|_| PlanError::BadGoal(format!("owned count `{}` is too large", words[i])))?;
+            i += 2;
+            (n, id)
+        } else {
+            i += 1;
+            (1, words[i - 1])
+        };
+        if count == 0 || count > 64 {
+            return Err(PlanError::BadGoal(format!("owned count {count}x of `{id}` must be 1 to 64")));
+        }
+        match out.iter_mut().find(|o| o.id == id) {
+            Some(o) => o.count = o.count.saturating_add(count).min(64),
+            None => out.push(OwnedPart { id: id.to_owned(), count }),
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,200 @@
+//! Screening: what the fit code says of `n` identical cards at full-width native links, before
+//! any machine is assembled ([`Screen`]), whether the runtime runs on the card at all
+//! ([`runtime_refusal`]), and how much of a mixture-of-experts model a CPU+GPU split would keep
+//! in system RAM ([`hybrid_host_gib`]). The fit input is built as `kraftwerk fit` builds it for
+//! a saved build, so the screen and the final estimate agree.
+
+use super::Constraint;
+use super::goal::Goal;
+use super::model::{Model, runtime_for};
+use super::views::CardView;
+use crate::estimate::llm::{self, FitInput, GpuSlot, Parallelism, Precision, Runtime};
+use kraftwerk_catalog::Catalog;
+
+/// What the fit code says about `n` identical cards at full-width native PCIe links.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Screen {
+    /// The weights, KV cache and buffers fit (possibly tight).
+    pub fits: bool,
+    /// Memory needed on the fullest GPU, GiB, and its capacity.
+    pub required_gib: f64,
+    /// Capacity of one card, GiB.
+    pub capacity_gib: f64,
+    /// Decode rate each user sees, tokens/s (inference only).
+    pub decode_per_user: Option<f64>,
+    /// Prefill rate of one prompt of the context, tokens/s; `None` when unknown.
+    pub prefill: Option<f64>,
+    /// Parallelism the fit code chose.
+    pub parallelism: Parallelism,
+    /// Why vLLM would refuse to start, when the runtime judged with ([`runtime_for`]) is vLLM
+    /// and its KV pool cannot hold one sequence of the context (`vLLM's KV pool holds 1,234 tokens, less than one
+    /// sequence of 131,072`); `None` otherwise.
+    pub kv_pool_short: Option<String>,
+    /// Training: tokens per second over the cards ([`llm::train`]); `None` for inference or
+    /// where unknown.
+    pub train_tokens_per_s: Option<f64>,
+}
+
+/// The fit code's default parallelism for `n` GPUs of one node (as [`fit::input_for`] picks
+/// it for a build whose workload names no parallelism).
+fn default_parallelism(n: u32, precision: Precision, runtime: Runtime) -> Parallelism {
+    if n == 1 {
+        Parallelism::Single
+    } else if precision.is_gguf() || runtime.is_llama_cpp_family() || !n.is_power_of_two() {
+        Parallelism::LayerSplit(n)
+    } else {
+        Parallelism::TensorParallel(n)
+    }
+}
+
+/// The fit input for `n` of the goal's GPUs at `precision`, as `kraftwerk fit` builds it for
+/// the saved build: the goal's mode, context and users, the runtime judged with
+/// ([`runtime_for`]) and its default parallelism; for training the goal's framework (ZeRO stage,
+/// offload) and optimizer, with gradient checkpointing on as every framework's recipes run.
+fn fit_input(model: &Model, goal: &Goal, precision: Precision, n: u32) -> FitInput {
+    let mut input = FitInput::new(model.inner.clone(), precision);
+    input.mode = goal.mode;
+    input.context_tokens = goal.context_tokens(model.llm()).max(1);
+    input.batch = goal.users.max(1);
+    // The runtime's own verdict, as `kraftwerk fit` gives it on the saved build (vLLM's: its
+    // KV pool must hold one sequence of the context).
+    let runtime = runtime_for(model, goal, precision);
+    input.runtime = Some(runtime);
+    input.parallelism = default_parallelism(n, precision, runtime);
+    if let Some(f) = model.file.as_ref().filter(|f| f.precision == precision) {
+        // As `fit::input_for` does for `kraftwerk fit --model-file`.
+        input.file_weights = Some(f.weights);
+    }
+    if input.mode.is_training() {
+        input.runtime = None;
+        input.trainer = goal.trainer.map(|t| t.trainer);
+        input.zero_stage = goal.trainer.and_then(|t| t.zero_stage).unwrap_or(0);
+        input.cpu_offload = goal.trainer.is_some_and(|t| t.offload);
+        input.optimizer = goal.optimizer.unwrap_or_default();
+        input.gradient_checkpointing = true;
+        input.train_plan.dataset_tokens = goal.train_tokens;
+    }
+    input
+}
+
+/// Screens `n` copies of the card through [`llm::estimate`] (native links; the real slots are
+/// judged later by [`super::estimate::evaluate`]).
+///
+/// # Errors
+/// The estimator's refusal (e.g. a precision the runtime does not offer on that GPU).
+pub fn screen(
+    catalog: &Catalog,
+    model: &Model,
+    goal: &Goal,
+    card: &CardView,
+    n: u32,
+    precision: Precision,
+) -> Result<Screen, String> {
+    let (gpu, input, slots) = card_input(catalog, model, goal, card, n, precision)?;
+    let r = llm::estimate(&input, &slots).map_err(|e| e.to_string())?;
+    let worst = r.gpus.iter().map(|g| g.memory.required_gib).fold(0.0, f64::max);
+    let train_tokens_per_s = r.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s);
+    Ok(Screen {
+        // A tight fit below the goal's context is no answer: `kraftwerk fit` calls it not a
+        // pass, so the planner does not propose it either.
+        fits: r.verdict != llm::FitVerdict::DoesNotFit && r.short_of_headroom().is_none(),
+        required_gib: worst,
+        capacity_gib: gpu.memory_gib,
+        decode_per_user: r.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s),
+        prefill: r.speed.as_ref().and_then(|s| s.prefill_tokens_per_s),
+        parallelism: r.parallelism,
+        kv_pool_short: r.vllm.as_ref().filter(|p| !p.holds_one_sequence).map(|p| {
+            format!(
+                "vLLM's KV pool ({:.1} GiB) holds {} tokens, less than one sequence of {} ({:.1} GiB)",
+                p.kv_pool_gib.max(0.0),
+                p.kv_tokens,
+                input.context_tokens,
+                p.kv_bytes_per_sequence / (1u64 << 30) as f64
+            )
+        }),
+        train_tokens_per_s,
+    })
+}
+
+/// Why the runtime the planner judges `precision` with ([`runtime_for`]) cannot be proposed on
+/// the card, by the runtime's own requirements ([`llm::support`]): it does not run there
+/// ([`Constraint::Runtime`]), or the catalog lacks the figure the requirement is stated in
+/// ([`Constraint::Unknown`]: an AMD chip without its `gfx` target under vLLM). `None` when it
+/// runs, when the runtime publishes no requirement (said with the result), and for training
+/// (the inference runtimes do not train).
+pub fn runtime_refusal(
+    catalog: &Catalog,
+    model: &Model,
+    goal: &Goal,
+    card: &CardView,
+    precision: Precision,
+) -> Option<(Constraint, String)> {
+    if goal.is_training() {
+        // Training: the frameworks' own requirement (BF16, FlashAttention-2: NVIDIA Ampere on).
+        let gpu = catalog.gpu_or_card(&card.id)?;
+        return llm::train::supports(gpu).err().map(|why| (Constraint::Runtime, why));
+    }
+    let gpu = catalog.gpu_or_card(&card.id)?;
+    let runtime = runtime_for(model, goal, precision);
+    match llm::support::support(runtime, gpu) {
+        llm::support::Support::DoesNotRun(why) => Some((Constraint::Runtime, why)),
+        llm::support::Support::NotChecked(why) => Some((Constraint::Unknown, why)),
+        llm::support::Support::Runs | llm::support::Support::Unpublished(_) => None,
+    }
+}
+
+/// Expert weights a hybrid CPU+GPU split of the model on `n` copies of the card puts in system
+/// RAM, GiB ([`llm::search::llama_cpp_moe_offload`]); `None` for a dense model, when the GPUs
+/// hold it all, or when not even its non-expert part fits them.
+pub fn hybrid_host_gib(
+    catalog: &Catalog,
+    model: &Model,
+    goal: &Goal,
+    card: &CardView,
+    n: u32,
+    precision: Precision,
+) -> Option<f64> {
+    let (_, input, slots) = card_input(catalog, model, goal, card, n, precision).ok()?;
+    llm::search::llama_cpp_moe_offload(&input, &slots, None).map(|o| o.host_experts_gib)
+}
+
+/// The card's chip, the fit input for the goal and `n` slots holding it: what [`screen`] and
+/// [`hybrid_host_gib`] estimate from.
+fn card_input<'c>(
+    catalog: &'c Catalog,
+    model: &Model,
+    goal: &Goal,
+    card: &CardView,
+    n: u32,
+    precision: Precision,
+) -> Result<(&'c kraftwerk_catalog::Gpu, FitInput, Vec<GpuSlot>), String> {
+    let gpu = catalog.gpu_or_card(&card.id).ok_or_else(|| format!("card `{}` is not in the catalog", card.id))?;
+    let mut input = fit_input(model, goal, precision, n);
+    let slots = vec![GpuSlot::new(gpu.clone()); n as usize];
+    // Training: DDP, else FSDP, else FSDP with offload, as `kraftwerk fit` picks it.
+    if input.mode.is_training() && goal.trainer.is_none() {
+        llm::train::choose_parallelism(&mut input, &slots);
+    } else if input.mode.is_training() {
+        input.parallelism = if n > 1 { Parallelism::DataParallel(n) } else { Parallelism::Single };
+    }
+    Ok((gpu, input, slots))
+}
+
+/// The precisions, best first, a hybrid CPU+GPU split (experts in system RAM) of `precision`
+/// runs at: llama.cpp's (`--n-cpu-moe`; or the goal's llama.cpp fork), at a GGUF quant, since
+/// llama.cpp loads GGUF files only. A GGUF precision stays; AWQ/GPTQ `int4` becomes the 4-bit
+/// GGUF quants `Q4_K_M` (4.89 bits per weight), then `Q4_0` (4.5, nearer int4's 4.25 and
+/// smaller); `fp8`/`int8` become `Q8_0`; other precisions have no split. Empty also when the
+/// goal names a runtime that does not keep experts in RAM (vLLM, SGLang, TensorRT-LLM,
+/// ExLlamaV2) or ktransformers (its own decode, not planned yet).
+pub fn hybrid_precisions(goal: &Goal, precision: Precision) -> Vec<Precision> {
+    if goal.runtime.is_some_and(|rt| !rt.is_llama_cpp_family()) {
+        return Vec::new();
+    }
+    match precision {
+        p if p.is_gguf() => vec![p],
+        Precision::Int4 => vec![Precision::Q4_K_M, Precision::Q4_0],
+        Precision::Fp8 | Precision::Int8 => vec![Precision::Q8_0],
+        _ => Vec::new(),
+    }
+}

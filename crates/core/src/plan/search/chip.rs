@@ -1,0 +1,229 @@
+//! Screening one GPU chip: memory first, then speed, then the cards' power against the site
+//! and the budget, giving the smallest count of the chip that meets the goal at the best
+//! precision that does ([`ChipConfig`]), or a hybrid CPU+GPU split of a mixture-of-experts model
+//! too large for the GPUs; every chip that fails is rejected with its reason.
+
+use super::{CARDS_PER_CHIP, ChipConfig, State};
+use crate::estimate::llm::Precision;
+use crate::plan::model::goal_weights_gib;
+use crate::plan::views::CardView;
+use crate::plan::{Constraint, power, screen};
+use kraftwerk_catalog::PartKind;
+
+impl State<'_> {
+    /// Memory first, then speed, then power: the smallest count of this chip that meets the
+    /// goal, at the best precision that does.
+    pub(super) fn screen_chip(&mut self, cards: &[&CardView], precisions: &[Precision]) -> Option<ChipConfig> {
+        let goal = self.goal;
+        let rep = cards[0];
+        let name = &rep.short;
+        let cards: Vec<usize> = match self.musts.get(&PartKind::Gpu) {
+            Some(id) => cards.iter().filter(|c| &c.id == id).map(|c| c.idx).collect(),
+            None => cards.iter().take(CARDS_PER_CHIP).map(|c| c.idx).collect(),
+        };
+        if cards.is_empty() {
+            return None; // another chip is the must-have card
+        }
+        if rep.sxm {
+            self.reject(
+                name.clone(),
+                Constraint::Excluded,
+                format!("{name}: an SXM module needs an HGX baseboard system, which the catalog does not list"),
+            );
+            return None;
+        }
+        if !self.priced(rep.price_usd) {
+            self.reject(
+                name.clone(),
+                Constraint::Unknown,
+                format!("{name}: price unknown, so the budget cannot be checked"),
+            );
+            return None;
+        }
+        // A card the user owns is not bought, so it needs no used market.
+        let owned = cards.iter().any(|&i| goal.owned_count(&self.parts.cards[i].id) > 0);
+        if rep.used_market && !goal.used && !owned {
+            self.reject(
+                name.clone(),
+                Constraint::Used,
+                format!("{name}: sold used only (allow used cards with --used)"),
+            );
+            return None;
+        }
+        // The runtime must run on the card (vLLM needs compute capability 7.0, TensorRT-LLM an
+        // NVIDIA GPU, ...): precisions whose runtime does not are not screened, and a card no
+        // precision's runtime runs on is rejected with the runtime's own requirement.
+        let mut refusal = None;
+        let precisions: Vec<Precision> = precisions
+            .iter()
+            .copied()
+            .filter(|&p| match screen::runtime_refusal(self.catalog, self.model, goal, rep, p) {
+                Some(r) => {
+                    refusal.get_or_insert(r);
+                    false
+                }
+                None => true,
+            })
+            .collect();
+        if precisions.is_empty() {
+            let (constraint, why) = refusal.unwrap_or((Constraint::Runtime, String::new()));
+            self.reject(name.clone(), constraint, format!("{name}: {why}"));
+            return None;
+        }
+        let precisions = &precisions[..];
+        let weights_floor =
+            precisions.iter().map(|&p| goal_weights_gib(self.model, goal, p)).fold(f64::INFINITY, f64::min);
+        let mut best_speed: Option<(u32, f64, Precision)> = None;
+        let mut need: Option<(f64, f64)> = None;
+        // The last count's vLLM refusal (its KV pool cannot hold one sequence), if any.
+        let mut pool_short: Option<(u32, String)> = None;
+        for n in 1..=goal.max_gpus {
+            if f64::from(n) * rep.memory_gib < weights_floor {
+                continue; // the weights alone do not fit: no need to ask the fit code
+            }
+            for &p in precisions {
+                if f64::from(n) * rep.memory_gib < goal_weights_gib(self.model, goal, p) {
+                    continue;
+                }
+                self.stats.screened += 1;
+                let Ok(s) = screen::screen(self.catalog, self.model, goal, rep, n, p) else { continue };
+                if !s.fits {
+                    need = Some((s.required_gib, s.capacity_gib));
+                    pool_short = s.kv_pool_short.map(|r| (n, r));
+                    continue;
+                }
+                if goal.is_training() {
+                    // A time target: the run's tokens/s on these cards must train the tokens
+                    // in the hours given.
+                    if let (Some(tokens), Some(hours)) = (goal.train_tokens, goal.train_hours)
+                        && s.train_tokens_per_s.is_none_or(|t| t * hours * 3600.0 < tokens)
+                    {
+                        continue;
+                    }
+                    return self.power_gate(cards, n, p, None);
+                }
+                let decode = s.decode_per_user.unwrap_or(0.0);
+                if best_speed.is_none_or(|(_, d, _)| decode > d) {
+                    best_speed = Some((n, decode, p));
+                }
+                let prefill_ok = match (goal.prefill_tok_s, s.prefill) {
+                    (None, _) => true,
+                    (Some(t), Some(x)) => x >= t,
+                    (Some(_), None) => false,
+                };
+                if decode >= goal.tok_s && prefill_ok {
+                    return self.power_gate(cards, n, p, None);
+                }
+            }
+        }
+        match (best_speed, need) {
+            (Some((n, d, p)), _) => {
+                let what = format!("{n}x {name}");
+                self.reject(
+                    what.clone(),
+                    Constraint::Speed,
+                    format!(
+                        "{what} at {p}: {d:.1} tok/s per user at best (target {}{})",
+                        goal.tok_s,
+                        self.prefill_text()
+                    ),
+                );
+            }
+            (None, Some(_)) if pool_short.is_some() => {
+                let (n, why) = pool_short.unwrap_or_default();
+                let what = format!("{n}x {name}");
+                self.reject(what.clone(), Constraint::Memory, format!("{what}: vLLM would not start: {why}"));
+            }
+            (None, Some((req, cap))) => {
+                let what = format!("{}x {name}", goal.max_gpus);
+                self.reject(
+                    what.clone(),
+                    Constraint::Memory,
+                    format!(
+                        "{name}: even {} cards do not hold it ({req:.1} GiB needed per {cap:.0} GiB card)",
+                        goal.max_gpus
+                    ),
+                );
+            }
+            (None, None) => {
+                let what = format!("{}x {name}", goal.max_gpus);
+                let total = f64::from(goal.max_gpus) * rep.memory_gib;
+                self.reject(
+                    what.clone(),
+                    Constraint::Memory,
+                    format!("{what}: {total:.0} GiB in all, the weights alone are {weights_floor:.0} GiB"),
+                );
+            }
+        }
+        if best_speed.is_none() && self.model.is_moe() && !goal.is_training() && goal.users == 1 {
+            // Too large for the GPUs: the experts may go to system RAM (as `fit` advises),
+            // under llama.cpp (`--n-cpu-moe`) at a GGUF quant it loads (`int4` → `Q4_K_M`).
+            let mut hybrid: Vec<Precision> = Vec::new();
+            for p in precisions.iter().flat_map(|&p| screen::hybrid_precisions(goal, p)) {
+                if !hybrid.contains(&p) && screen::runtime_refusal(self.catalog, self.model, goal, rep, p).is_none() {
+                    hybrid.push(p);
+                }
+            }
+            // The fewest bits first: a hybrid split's decode is bound by the RAM bandwidth and
+            // its RAM is the experts' size, so the smallest quant runs fastest on the least RAM
+            // (the expert offload counts the non-expert part exactly, so Q8_0 splits exist too).
+            hybrid.sort_by(|a, b| a.bits_per_weight().total_cmp(&b.bits_per_weight()));
+            for n in 1..=goal.max_gpus.min(2) {
+                for &p in &hybrid {
+                    self.stats.screened += 1;
+                    if let Some(gib) = screen::hybrid_host_gib(self.catalog, self.model, goal, rep, n, p) {
+                        return self.power_gate(cards, n, p, Some(gib));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    pub(super) fn prefill_text(&self) -> String {
+        self.goal.prefill_tok_s.map_or_else(String::new, |p| format!(", prefill {p}"))
+    }
+
+    /// Power: the cards alone against what the circuits carry.
+    pub(super) fn power_gate(
+        &mut self,
+        cards: Vec<usize>,
+        n: u32,
+        precision: Precision,
+        hybrid_gib: Option<f64>,
+    ) -> Option<ChipConfig> {
+        let rep = &self.parts.cards[cards[0]];
+        let (gpu_w, site_w) = power::gpus_alone_w(self.catalog, self.goal, rep, n);
+        // A power limit is a lever: the cards at the lowest limit they can be set to must fit.
+        let lowest = self
+            .catalog
+            .gpu_or_card(&rep.id)
+            .map_or(1.0, |g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5) / g.board_power_w.max(1.0));
+        if gpu_w * lowest.clamp(0.0, 1.0) > site_w {
+            let what = format!("{n}x {}", rep.short);
+            let g = self.goal;
+            self.reject(what.clone(), Constraint::Power, format!(
+                "{what} on {} x {} A circuit{} at {} V: the cards alone draw {:.2} kW at full load ({:.2} kW at their lowest power limit), the circuits carry {:.2} kW",
+                g.circuits, g.breaker_a, if g.circuits == 1 { "" } else { "s" }, g.mains_v, gpu_w / 1000.0, gpu_w * lowest / 1000.0, site_w / 1000.0));
+            return None;
+        }
+        // The cards the user owns are not bought.
+        let bought = n.saturating_sub(self.goal.owned_count(&rep.id));
+        if let (Some(budget), Some(price)) = (self.goal.budget_usd, rep.price_usd)
+            && price * f64::from(bought) > budget
+        {
+            let what = format!("{n}x {}", rep.short);
+            self.reject(
+                what.clone(),
+                Constraint::Budget,
+                format!(
+                    "{what}: the {bought} cards to buy alone cost {}, over the {} budget",
+                    crate::fmt::usd(price * f64::from(bought)),
+                    crate::fmt::usd(budget)
+                ),
+            );
+            return None;
+        }
+        Some(ChipConfig { cards, n, precision, hybrid_gib })
+    }
+}
