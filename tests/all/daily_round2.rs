@@ -3,7 +3,7 @@
 //! codes in `--help`, PCPartPicker titles on import, lossless `export --list` + `import`,
 //! "at least" beside unpriced parts, money in one unambiguous form).
 
-use crate::common::{kw_no_user_files, manifest_dir};
+use crate::support::{kw_no_user_files, manifest_dir};
 
 fn fixture(name: &str) -> String {
     manifest_dir().join("tests/fixtures").join(name).display().to_string()

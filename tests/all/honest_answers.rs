@@ -3,7 +3,7 @@
 //! the planner, full-load overloads of a build checked at inference load, the chipset-slot fix,
 //! and `compare`'s "(best)".
 
-use crate::common::kw;
+use crate::support::kw;
 use kraftwerk::catalog;
 use kraftwerk::check::{self, FindingKind, Severity};
 use kraftwerk::compare::Comparison;
