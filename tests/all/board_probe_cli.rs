@@ -5,7 +5,7 @@
 use crate::support::kw_no_user_files;
 
 fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/board-probe/{name}", env!("CARGO_MANIFEST_DIR"))
+    crate::support::fixture("board-probe").join(name).display().to_string()
 }
 
 #[test]

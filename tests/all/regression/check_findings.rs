@@ -1,5 +1,7 @@
-//! Issue 27, a new user's try-out (item 4 of the honest-data task): each finding as a test,
-//! seen failing before its fix.
+//! What a new user's try-out found in the checker and the importer: the wall circuit of a
+//! build without a PSU, registered memory on import and on a board, unknown 80 PLUS ratings,
+//! the PSU transient finding, the PCIe link fix on a Gen3 board, LGA1700 memory types, and
+//! speed marked not validated where no measured rows are held.
 
 use crate::support::kw;
 use kraftwerk::catalog::{self, EightyPlus, Part};
