@@ -2,10 +2,10 @@
 //! entry is the golden file the catalog tests hold, it loads, and the exit codes say what the
 //! help says.
 
-use crate::common::kw_no_user_files;
+use crate::support::kw_no_user_files;
 
 fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/board-probe/{name}", env!("CARGO_MANIFEST_DIR"))
+    crate::support::fixture("board-probe").join(name).display().to_string()
 }
 
 #[test]

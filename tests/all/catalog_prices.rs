@@ -500,7 +500,7 @@ fn a_chips_used_price_reaches_its_partner_cards_only_with_used_parts() {
 
 /// Runs the binary with no user parts or prices; returns stdout.
 fn kw_out(args: &[&str]) -> String {
-    let (code, out, err) = crate::common::kw_no_user_files(args);
+    let (code, out, err) = crate::support::kw_no_user_files(args);
     assert_eq!(code, 0, "{args:?}: {err}");
     out
 }

@@ -4,8 +4,8 @@
 use kraftwerk::estimate::power::{EXCURSION_LIMIT_HPWR, EXCURSION_LIMIT_OTHER, GPU_TRANSIENT_FACTOR};
 use std::path::Path;
 
-use crate::common;
-use common::{builds, kw};
+use crate::support;
+use support::{builds, kw};
 
 #[test]
 fn json_has_coverage_and_not_checked_findings() {

@@ -9,7 +9,7 @@ use kraftwerk::fmt::usd;
 
 /// Runs the binary with no user parts or prices: (exit code, stdout, stderr).
 fn kw(args: &[&str]) -> (i32, String, String) {
-    crate::common::kw_no_user_files(args)
+    crate::support::kw_no_user_files(args)
 }
 
 /// The 2x RTX 4090 reference build with its GPUs swapped for a street-priced RTX 3090 Ti partner

@@ -5,8 +5,8 @@ use std::process::Output;
 
 use std::path::Path;
 
-use crate::common;
-use common::{builds, kw};
+use crate::support;
+use support::{builds, kw};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -252,7 +252,7 @@ fn desktop_entry_opens_the_mime_type_the_mime_file_declares() {
     assert_eq!(globs, ["*.rig.ron"]);
     // The glob covers the build files Kraftwerk writes and ships.
     let suffix = globs[0].trim_start_matches('*');
-    let shipped = common::reference_build_paths();
+    let shipped = support::reference_build_paths();
     assert!(!shipped.is_empty());
     for p in shipped {
         assert!(p.to_string_lossy().ends_with(suffix), "{}", p.display());

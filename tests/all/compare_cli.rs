@@ -1,8 +1,8 @@
 //! `kraftwerk compare`: two reference builds side by side as text and JSON, with the same
 //! figures `kraftwerk check` reports for each, and bad input refused with exit 2.
 
-use crate::common;
-use common::{builds, kw};
+use crate::support;
+use support::{builds, kw};
 
 #[test]
 #[allow(clippy::many_single_char_names)]

@@ -4,7 +4,7 @@
 //! refuses the kind the mode does not run; the window passes its split as a `Parallelism`, and
 //! its fit is the CLI's for the same choice.
 
-use crate::common::{builds, kw};
+use crate::support::{builds, kw};
 use kraftwerk::estimate::fit::{self, FitOptions, RuntimeChoice, TrainingRuntime};
 use kraftwerk::estimate::llm::{Mode, Parallelism, Precision, Runtime, Trainer};
 

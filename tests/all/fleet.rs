@@ -2,6 +2,7 @@
 //! recording, probe report and links report in tests/fixtures), each with its own host name and
 //! GPU UUIDs, two with planted outliers; the outliers must be named by node and GPU UUID.
 
+use crate::support::fixture;
 use kraftwerk::catalog;
 use kraftwerk::live::fleet::merge;
 use kraftwerk::live::grading::Grade;
@@ -10,11 +11,6 @@ use kraftwerk::live::probe::ProbeReport;
 use kraftwerk::live::record::Recording;
 use kraftwerk::live::validate::{Observed, Validation, validate_observed};
 use kraftwerk::rig;
-use std::path::Path;
-
-fn fixture(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
-}
 
 /// One real node report: the 2-GPU H200 session, probe and links graded against its build.
 fn real_node() -> Validation {

@@ -56,7 +56,7 @@ fn hold(name: &str, args: &[&str]) -> Option<String> {
 #[test]
 fn reference_builds_and_plans_print_their_golden_json() {
     let mut problems = Vec::new();
-    let builds = crate::common::reference_build_paths();
+    let builds = crate::support::reference_build_paths();
     assert!(builds.len() >= 7, "reference builds: {}", builds.len());
     for b in &builds {
         let path = b.display().to_string();

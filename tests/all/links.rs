@@ -11,7 +11,8 @@
 //!   tests/fixtures/links-h200-2gpu.rig.ron --format json` on the two-GPU H200 machine;
 //! - `tests/fixtures/links-h200-2gpu.rig.ron`: that machine as a build.
 
-use kraftwerk::catalog::{self, Catalog};
+use crate::support::{self, fixture};
+use kraftwerk::catalog::Catalog;
 use kraftwerk::live::links::checks::{
     self, BANDWIDTH_WARN_BELOW, ExpectedLink, NVLINK_COPY_EFFICIENCY, PCIE_P2P_EFFICIENCY, expectations_from_build,
     expectations_from_live, grade_bandwidth,
@@ -26,14 +27,6 @@ use kraftwerk::live::record::Recording;
 use kraftwerk::live::topology::{Connection, PcieAncestor};
 use kraftwerk::rig::{self, Build};
 use std::path::{Path, PathBuf};
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
-}
-
-fn catalog() -> Catalog {
-    catalog::builtin().expect("built-in catalog")
-}
 
 fn build_file(path: &Path, c: &Catalog) -> Build {
     rig::load(path, Some(c)).expect("build loads")
@@ -201,7 +194,7 @@ fn cuda_order_is_matched_to_nvml_by_uuid() {
 
 #[test]
 fn h200_sxm_build_expects_nvlink_at_376_gb_s() {
-    let c = catalog();
+    let c = support::catalog();
     let e = expectations_from_build(&h200_build(&c), &c);
     assert_eq!(e.gpu_count, Some(2));
     assert_eq!(e.pairs.len(), 1);
@@ -214,7 +207,7 @@ fn h200_sxm_build_expects_nvlink_at_376_gb_s() {
 
 #[test]
 fn geforce_pair_expects_no_p2p_and_no_figure() {
-    let c = catalog();
+    let c = support::catalog();
     let e = expectations_from_build(&reference_build("2x-rtx-4090-x870e.rig.ron", &c), &c);
     let p = &e.pairs[0];
     assert!(!p.nvlink);
@@ -226,7 +219,7 @@ fn geforce_pair_expects_no_p2p_and_no_figure() {
 
 #[test]
 fn bridged_a6000_pair_expects_the_bridge_figure() {
-    let c = catalog();
+    let c = support::catalog();
     let e = expectations_from_build(&reference_build("2x-rtx-a6000-nvlink.rig.ron", &c), &c);
     let p = &e.pairs[0];
     assert!(p.nvlink && p.p2p);
@@ -245,7 +238,7 @@ fn pcie_figure_is_gen4_midpoint_share() {
 
 #[test]
 fn live_h200s_match_the_catalog_sxm_module() {
-    let c = catalog();
+    let c = support::catalog();
     let r = nvml_only_report();
     let e = expectations_from_live(&r.gpus, &r.topology, Some(&c));
     assert_eq!(e.gpu_count, None);
@@ -269,7 +262,7 @@ fn bandwidth_grades_warn_under_80_percent() {
 
 #[test]
 fn good_h200_numbers_pass() {
-    let c = catalog();
+    let c = support::catalog();
     let mut r = measured(380.0, 360.0, 0);
     r.regrade(expectations_from_build(&h200_build(&c), &c));
     assert_eq!(r.grade, Grade::Pass, "{:#?}", r.checks);
@@ -285,7 +278,7 @@ fn good_h200_numbers_pass() {
 
 #[test]
 fn slow_links_warn_and_wrong_sums_fail() {
-    let c = catalog();
+    let c = support::catalog();
     let e = expectations_from_build(&h200_build(&c), &c);
     let mut slow = measured(150.0, 140.0, 0);
     slow.regrade(e.clone());
@@ -306,7 +299,7 @@ fn slow_links_warn_and_wrong_sums_fail() {
 
 #[test]
 fn inactive_nvlink_fails_and_missing_gpu_fails() {
-    let c = catalog();
+    let c = support::catalog();
     let e = expectations_from_build(&h200_build(&c), &c);
     let mut r = measured(50.0, 45.0, 0);
     r.topology.pairs[0].connection = Connection::Pcie { ancestor: PcieAncestor::HostBridge };
@@ -325,7 +318,7 @@ fn inactive_nvlink_fails_and_missing_gpu_fails() {
 
 #[test]
 fn geforce_without_p2p_is_reported_not_failed() {
-    let c = catalog();
+    let c = support::catalog();
     let e = expectations_from_build(&reference_build("2x-rtx-4090-x870e.rig.ron", &c), &c);
     let mut r = measured(12.0, 10.0, 0);
     for g in &mut r.gpus {
@@ -348,7 +341,7 @@ fn geforce_without_p2p_is_reported_not_failed() {
 
 #[test]
 fn blocked_p2p_on_datacenter_nvlink_fails() {
-    let c = catalog();
+    let c = support::catalog();
     let mut r = measured(40.0, 35.0, 0);
     if let Section::Measured(m) = &mut r.p2p {
         m.links[0].can_access_peer = Some(false);
@@ -362,7 +355,7 @@ fn blocked_p2p_on_datacenter_nvlink_fails() {
 
 #[test]
 fn unmeasured_report_grades_nvlink_and_says_why() {
-    let c = catalog();
+    let c = support::catalog();
     let mut r = nvml_only_report();
     r.regrade(expectations_from_build(&h200_build(&c), &c));
     assert_eq!(checks(&r, "nvlink-active")[0].grade, Grade::Pass);
@@ -389,7 +382,7 @@ fn errors_fail() {
 
 #[test]
 fn report_round_trips_through_json() {
-    let c = catalog();
+    let c = support::catalog();
     let mut r = measured(380.0, 360.0, 0);
     r.regrade(expectations_from_build(&h200_build(&c), &c));
     let text = serde_json::to_string_pretty(&r).expect("encode");
@@ -418,7 +411,7 @@ fn nvml_fixture_matches_the_recording() {
 
 #[test]
 fn text_shows_the_matrices_and_the_table() {
-    let c = catalog();
+    let c = support::catalog();
     let mut r = measured(380.0, 360.0, 0);
     r.regrade(expectations_from_build(&h200_build(&c), &c));
     let t = kraftwerk::live::report::links::render(&r);
@@ -527,7 +520,7 @@ fn recorded_torch() -> Vec<(u64, f64)> {
 
 #[test]
 fn recorded_h200_run_passes_and_regrades_the_same() {
-    let c = catalog();
+    let c = support::catalog();
     let r = recorded();
     assert_eq!(r.schema_version, LINKS_SCHEMA_VERSION);
     assert_eq!(r.grade, Grade::Pass, "{:#?}", r.checks);
@@ -591,24 +584,20 @@ fn recorded_h200_text() {
 
 // ---- CLI -------------------------------------------------------------------------------------
 
-fn kraftwerk(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk")).args(args).output().expect("run kraftwerk")
-}
-
 #[test]
 fn cli_links_reports_json_and_rejects_bad_input() {
     let build = fixture("links-h200-2gpu.rig.ron");
     let build = build.to_str().expect("utf-8 path");
     // Small sizes: on a GPU machine this measures for real, on CI nothing is available.
-    let out = kraftwerk(&["links", "--build", build, "--format", "json", "--max-bytes", "1048576"]);
+    let out = support::kw(&["links", "--build", build, "--format", "json", "--max-bytes", "1048576"]);
     let r: LinksReport = serde_json::from_slice(&out.stdout).expect("JSON report on stdout");
     assert_eq!(r.schema_version, LINKS_SCHEMA_VERSION);
     assert_eq!(r.expected.as_ref().and_then(|e| e.gpu_count), Some(2));
     assert_eq!(out.status.code(), Some(i32::from(r.failed())));
-    let text = kraftwerk(&["links", "--max-bytes", "1048576"]);
+    let text = support::kw(&["links", "--max-bytes", "1048576"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("Overall:"));
-    assert_eq!(kraftwerk(&["links", "--max-bytes", "2"]).status.code(), Some(2));
-    assert_eq!(kraftwerk(&["links", "--build", "/nonexistent.rig.ron"]).status.code(), Some(2));
+    assert_eq!(support::kw(&["links", "--max-bytes", "2"]).status.code(), Some(2));
+    assert_eq!(support::kw(&["links", "--build", "/nonexistent.rig.ron"]).status.code(), Some(2));
 }
 
 /// Nothing measured is never a pass: no GPU gives the verdict `not_run` (exit 0) and the text

@@ -6,6 +6,7 @@
 //! `tests/fixtures/h200-{1,2}gpu-30s.kwrec.json`, recorded by `kraftwerk monitor --seconds 30`
 //! on the H200 test machines (idle, ~12 s of bf16 GEMM load, idle; anonymized).
 
+use crate::support::{fixture, temp_dir};
 use kraftwerk::live::fields::smi_fields;
 use kraftwerk::live::nvml::{self, GpuSample, GpuStatic, NO_DRIVER, NvLinkInfo, NvmlState, Snapshot};
 use kraftwerk::live::reasons::{ClockEventReasons, FAULT_MASK, ReasonClass};
@@ -15,14 +16,10 @@ use kraftwerk::live::topology::{
     Connection, PcieAncestor, Topology, connection_between, normalize_bus_id, nvlinks_between,
 };
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
-}
 
 fn one_gpu() -> Recording {
     Recording::load(&fixture("h200-1gpu-idle.kwrec.json")).expect("1-GPU fixture loads")
@@ -30,13 +27,6 @@ fn one_gpu() -> Recording {
 
 fn two_gpu() -> Recording {
     Recording::load(&fixture("h200-2gpu-idle.kwrec.json")).expect("2-GPU fixture loads")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kraftwerk-live-nvml-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
 }
 
 // ---- parsing ---------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ use kraftwerk::estimate::llm::measured::{Comparison, check_gpus, correction_fact
 use std::path::Path;
 use std::process::Command;
 
-use crate::common;
+use crate::support;
 
 const DIR: &str = "tests/fixtures/llama-bench";
 
@@ -133,18 +133,18 @@ fn vllm_bench_serve_result_is_read_and_compared() {
     assert!(names_model(&b.model_id, "llama-3.2-3b", "Llama 3.2 3B"));
     assert!(!names_model(&b.model_id, "llama-3.1-8b", "Llama 3.1 8B"));
 
-    let build = common::builds("8x-l40s-4u-server.rig.ron");
+    let build = support::builds("8x-l40s-4u-server.rig.ron");
     let file = path.display().to_string();
     let args =
         ["fit", &build, "--model", "llama-3.2-3b", "--precision", "bf16", "--parallel", "dp:4", "--measured", &file];
-    let o = common::kw(&args);
+    let o = support::kw(&args);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("vllm bench serve on 4xNVIDIA_L40S: meta-llama/Llama-3.2-3B-Instruct"), "{out}");
     assert!(out.contains("decode/seq @31 seqs"), "{out}");
     assert!(out.contains("corrected decode"), "{out}");
     let mut json_args = args.to_vec();
     json_args.extend(["--format", "json"]);
-    let o = common::kw(&json_args);
+    let o = support::kw(&json_args);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["measured"]["source"], "vllm bench serve");
     let ratio = v["measured"]["decode_factor"].as_f64().expect("a decode factor");
@@ -164,9 +164,9 @@ fn bad_vllm_bench_files_are_refused_with_where_and_why() {
     std::fs::write(&truncated, &text[..300]).expect("write");
     let foreign = dir.join("foreign.json");
     std::fs::write(&foreign, r#"{"mean_tpot_ms": 3.0, "output_throughput": 2.0, "model_id": "x"}"#).expect("write");
-    let build = common::builds("8x-l40s-4u-server.rig.ron");
+    let build = support::builds("8x-l40s-4u-server.rig.ron");
     let run = |file: &Path, model: &str| {
-        let o = common::kw(&["fit", &build, "--model", model, "--measured", &file.display().to_string()]);
+        let o = support::kw(&["fit", &build, "--model", model, "--measured", &file.display().to_string()]);
         (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
     };
     let (code, err) = run(&truncated, "llama-3.2-3b");
@@ -198,7 +198,7 @@ fn vllm_bench_without_a_gpu_says_so_and_one_naming_other_gpus_is_refused() {
     std::fs::write(&no_gpu, text.replace(r#""gpu": "4xNVIDIA_L40S", "#, "")).expect("write");
     let other = dir.join("h100.json");
     std::fs::write(&other, text.replace("4xNVIDIA_L40S", "8xNVIDIA_H100_80GB_HBM3")).expect("write");
-    let build = common::builds("8x-l40s-4u-server.rig.ron");
+    let build = support::builds("8x-l40s-4u-server.rig.ron");
     let run = |file: &Path, json: bool| {
         let f = file.display().to_string();
         let mut args = vec!["fit", &build, "--model", "llama-3.2-3b", "--precision", "bf16", "--parallel", "dp:4"];
@@ -206,7 +206,7 @@ fn vllm_bench_without_a_gpu_says_so_and_one_naming_other_gpus_is_refused() {
         if json {
             args.extend(["--format", "json"]);
         }
-        let o = common::kw(&args);
+        let o = support::kw(&args);
         (
             o.status.code(),
             String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -250,7 +250,7 @@ fn vllm_bench_without_a_gpu_says_so_and_one_naming_other_gpus_is_refused() {
             "--format",
             "json",
         ];
-        let o = common::kw(&args);
+        let o = support::kw(&args);
         (
             o.status.code(),
             String::from_utf8_lossy(&o.stdout).into_owned(),

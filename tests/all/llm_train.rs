@@ -4,7 +4,7 @@
 //! published fine-tuning runs in the core's `estimate::llm::train::held` test, which prints the
 //! table (`cargo test -p kraftwerk-core --lib held_training_table -- --nocapture`).
 
-use crate::common::{builds, kw};
+use crate::support::{builds, kw};
 
 fn out(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -258,8 +258,8 @@ fn memory_figures_say_their_basis_and_the_command_that_measures_them() {
 /// An unknown `--runtime` is refused with the accepted names (issue 28, bad input).
 #[test]
 fn unknown_runtime_lists_the_names() {
-    let build = crate::common::builds("h200-sxm-1gpu.rig.ron");
-    let o = crate::common::kw(&["fit", &build, "--model", "llama-3.1-8b", "--runtime", "foo"]);
+    let build = crate::support::builds("h200-sxm-1gpu.rig.ron");
+    let o = crate::support::kw(&["fit", &build, "--model", "llama-3.1-8b", "--runtime", "foo"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("unknown runtime `foo`") && err.contains("vllm") && err.contains("llama.cpp"), "{err}");
@@ -276,8 +276,8 @@ fn speed_figures_say_their_basis_and_the_command_that_measures_them() {
     assert!(l.speed_basis.calibrated_to.iter().any(|s| s.contains("PR 4766")));
     let v = gpt_oss_on_h100(None, None);
     assert!(v.speed_basis.measure.contains("vllm bench serve"), "{}", v.speed_basis.measure);
-    let build = crate::common::builds("h200-sxm-1gpu.rig.ron");
-    let o = crate::common::kw(&[
+    let build = crate::support::builds("h200-sxm-1gpu.rig.ron");
+    let o = crate::support::kw(&[
         "fit",
         &build,
         "--model",
@@ -289,10 +289,10 @@ fn speed_figures_say_their_basis_and_the_command_that_measures_them() {
     ]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("speed basis (exllamav2): not held to a published measurement (band unknown)"), "{out}");
-    let o = crate::common::kw(&["fit", &build, "--model", "llama-3.1-8b", "--format", "json"]);
+    let o = crate::support::kw(&["fit", &build, "--model", "llama-3.1-8b", "--format", "json"]);
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(j["fit"]["speed_basis"]["band_pct"].as_f64(), Some(25.0), "{j}");
-    let o = crate::common::kw(&["fit", &build, "--model", "llama-3.1-8b"]);
+    let o = crate::support::kw(&["fit", &build, "--model", "llama-3.1-8b"]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("speed basis (") && out.contains("within ±25 %"), "{out}");
 }

@@ -821,7 +821,7 @@ fn psu_sets_have_the_cables_the_cards_need() {
 /// WARNINGS" and then "unverified on geometry" for this goal's answer).
 #[test]
 fn plan_text_says_unverified_only_with_that_verdict() {
-    let out = crate::common::kw(&[
+    let out = crate::support::kw(&[
         "plan",
         "--model",
         "qwen3-8b",

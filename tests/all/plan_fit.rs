@@ -4,7 +4,7 @@
 //! resolved vLLM for `int4` and used vLLM's KV pool: two 24 GB cards for 70B at 8k were
 //! proposed, and `fit` on the saved build said "does not fit".
 
-use crate::common::kw;
+use crate::support::kw;
 use kraftwerk::catalog::Catalog;
 use kraftwerk::estimate::fit::{self, FitOptions};
 use kraftwerk::estimate::llm::FitVerdict;
@@ -138,7 +138,7 @@ fn the_saved_70b_answer_passes_the_fit_command() {
 /// vLLM, written to a temporary file.
 fn p40_build(dir: &std::path::Path, runtime: &str) -> String {
     let c = catalog();
-    let text = std::fs::read_to_string(crate::common::builds("2x-rtx-4090-x870e.rig.ron")).expect("read");
+    let text = std::fs::read_to_string(crate::support::builds("2x-rtx-4090-x870e.rig.ron")).expect("read");
     let mut b = kraftwerk::rig::load_str("ref.rig.ron", &text, Some(&c)).expect("reference build loads");
     for g in &mut b.gpus {
         g.gpu = "nvidia-tesla-p40".into();

@@ -4,7 +4,7 @@
 //! chipset or x1 links when the same cards fit on CPU lanes, RAM as `check` wants it, and no
 //! PSU whose GPUs' 1 ms peak is over its rating.
 
-use super::common;
+use super::support;
 use kraftwerk::catalog::Catalog;
 use kraftwerk::check::FindingKind;
 use kraftwerk::plan::goal::{Goal, GoalPrecision, ModelRef};
@@ -19,7 +19,7 @@ fn catalog() -> Catalog {
 }
 
 fn json(args: &[&str]) -> Value {
-    let o = common::kw(args);
+    let o = support::kw(args);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{args:?}: {}\n{out}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}\n{out}"))

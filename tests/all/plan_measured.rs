@@ -4,7 +4,7 @@
 //! and CSV examples, github.com/ggml-org/llama.cpp tools/llama-bench/README.md) and the
 //! committed `vllm bench serve` result (tests/fixtures/vllm-bench/README.md).
 
-use crate::common;
+use crate::support;
 use kraftwerk::estimate::calibrate::{MeasuredFile, Measurement, not_covered};
 use kraftwerk::estimate::llm::{Precision, Runtime};
 use serde_json::Value;
@@ -38,7 +38,7 @@ fn run(model: &str, precision: &str, extra: &[&str]) -> (Option<i32>, String, St
         vec!["plan", "--model", model, "--precision", precision, "--runtime", "llama.cpp", "--max-gpus", "1"];
     args.extend(["--context", "8192"]);
     args.extend(extra);
-    let o = common::kw(&args);
+    let o = support::kw(&args);
     (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
@@ -119,7 +119,7 @@ fn a_foreign_file_is_refused_with_the_names() {
     let vllm = |extra: &[&str]| {
         let mut args = vec!["plan", "--model", "llama-3.2-3b", "--precision", "bf16", "--measured", &no_gpu];
         args.extend(extra);
-        let o = common::kw(&args);
+        let o = support::kw(&args);
         (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
     };
     let (code, err) = vllm(&[]);
@@ -175,7 +175,7 @@ fn other_quantization_count_or_runtime_is_not_scaled() {
 
     let catalog = kraftwerk::catalog::builtin().expect("catalog");
     let build =
-        kraftwerk::rig::load(std::path::Path::new(&common::builds("8x-l40s-4u-server.rig.ron")), Some(&catalog))
+        kraftwerk::rig::load(std::path::Path::new(&support::builds("8x-l40s-4u-server.rig.ron")), Some(&catalog))
             .expect("build");
     let vllm = MeasuredFile::read(std::path::Path::new(VLLM_BENCH), None).expect("fixture");
     let why = not_covered(&vllm, &catalog, &build, Runtime::Vllm, Precision::Bf16).expect("checked");

@@ -2,7 +2,7 @@
 //! in each build's `reference` and in the folder's README), and `check`, `kraftwerk power`, the
 //! planner's judge and the window's state agreeing on the severity of the same build.
 
-use crate::common::{kw_no_user_files, reference_build_paths};
+use crate::support::{kw_no_user_files, reference_build_paths};
 use kraftwerk::catalog;
 use kraftwerk::check::{self, FindingKind, Severity};
 use kraftwerk::rig;

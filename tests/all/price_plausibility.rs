@@ -3,7 +3,7 @@
 //! from point quotes in market order, a used part costed at its used price everywhere, the
 //! planner's answers free of flagged prices, and the user's own lists learned into the price file.
 
-use crate::common::kw_no_user_files;
+use crate::support::kw_no_user_files;
 use kraftwerk::catalog::price_method::{self, EXCEPTIONS, Flag, METHOD};
 use kraftwerk::catalog::{self, Catalog, cited};
 
@@ -153,7 +153,7 @@ fn fit_costs_a_used_card_at_its_used_price() {
     let dir = std::env::temp_dir().join(format!("kraftwerk-used-fit-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
-    let src = std::fs::read_to_string(crate::common::builds("2x-rtx-4090-x870e.rig.ron")).expect("read");
+    let src = std::fs::read_to_string(crate::support::builds("2x-rtx-4090-x870e.rig.ron")).expect("read");
     let mut b = kraftwerk::rig::load_str("b.rig.ron", &src, Some(&c)).expect("build");
     for g in &mut b.gpus {
         g.gpu.clone_from(&card.id);

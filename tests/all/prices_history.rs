@@ -20,7 +20,7 @@ fn street_file() -> street::StreetFile {
 
 /// Runs the binary with no user parts or prices: (exit code, stdout, stderr).
 fn kw(args: &[&str]) -> (i32, String, String) {
-    crate::common::kw_no_user_files(args)
+    crate::support::kw_no_user_files(args)
 }
 
 #[test]

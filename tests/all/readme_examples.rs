@@ -17,7 +17,7 @@
 //!
 //! Any other fenced block fails the test: a new example must say what it is.
 
-use crate::common::manifest_dir;
+use crate::support::manifest_dir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

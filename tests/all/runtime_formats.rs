@@ -2,7 +2,7 @@
 //! on a `q4_k_m` build (a GGUF quant) was "fits, 14.8 tok/s" on main; now it is refused, naming
 //! both and the formats ExLlamaV2 documents. The planner refuses such a goal too.
 
-use crate::common::{builds, kw};
+use crate::support::{builds, kw};
 use kraftwerk::estimate::llm::{Precision, Runtime};
 use kraftwerk::plan::goal::{Goal, GoalPrecision, ModelRef};
 use kraftwerk::plan::plan_blocking;

@@ -2,7 +2,7 @@
 //! cards saves `used: [...]` and its saved build costs in `fit`, `prices` and `compare` what the
 //! plan said; `plan --own` takes a partner card's id and charges owned parts $0.
 
-use super::common;
+use super::support;
 use kraftwerk::catalog;
 use kraftwerk::rig::Build;
 use serde_json::Value;
@@ -16,7 +16,7 @@ fn tmp(name: &str) -> PathBuf {
 
 /// Runs kraftwerk and parses its stdout as JSON (exit status asserted 0).
 fn json(args: &[&str]) -> Value {
-    let o = common::kw(args);
+    let o = support::kw(args);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{args:?}: {}\n{out}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}\n{out}"))
@@ -78,7 +78,7 @@ fn saved_used_plan_costs_what_the_plan_said() {
     close(num(&cmp["builds"][0]["usd_per_million_tokens"], "compare $/Mtok"), mtok, "compare $/Mtok");
 
     // export's PCPartPicker list totals the same and says which prices are used ones.
-    let o = common::kw(&["export", "--list", "markdown", &path]);
+    let o = support::kw(&["export", "--list", "markdown", &path]);
     let md = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{md}");
     assert!(md.contains(&format!("**{}**", kraftwerk::fmt::usd(total))), "export total {total}: {md}");
@@ -92,7 +92,7 @@ fn saved_used_plan_costs_what_the_plan_said() {
 fn used_without_a_cited_price_is_unpriced_and_owned_is_free() {
     let c = catalog::builtin().expect("catalog");
     let mut b: Build =
-        kraftwerk::rig::load(Path::new(&common::builds("2x-rtx-4090-x870e.rig.ron")), Some(&c)).expect("build");
+        kraftwerk::rig::load(Path::new(&support::builds("2x-rtx-4090-x870e.rig.ron")), Some(&c)).expect("build");
     // A GPU with a new price (the RTX 4090's is withheld by the price method, issue 38): the
     // first street-priced RTX 5090 partner card.
     let gpu = c

@@ -2,6 +2,7 @@
 //! H200 test machine: the NVML recording of the run and the probe report (tests/fixtures,
 //! `h200-validate-run.kwrec.json`, `probe-h200-validate.json`).
 
+use crate::support::fixture;
 use kraftwerk::catalog;
 use kraftwerk::live::probe::ProbeReport;
 use kraftwerk::live::probe::checks::Grade;
@@ -9,10 +10,6 @@ use kraftwerk::live::record::Recording;
 use kraftwerk::live::validate::validate;
 use kraftwerk::rig;
 use std::path::Path;
-
-fn fixture(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
-}
 
 fn h200() -> (rig::Build, catalog::Catalog, Recording, ProbeReport) {
     let c = catalog::builtin().expect("catalog");

@@ -13,6 +13,7 @@
 //!   taken in separate runs, so the recording's GPU UUIDs are set to the probe's (same
 //!   positions, same machine type).
 
+use crate::support::fixture;
 use kraftwerk::catalog::{self, Catalog};
 use kraftwerk::live::grading::Grade;
 use kraftwerk::live::probe::ProbeReport;
@@ -25,10 +26,6 @@ use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn fixture(name: &str) -> PathBuf {
-    root().join("tests/fixtures").join(name)
 }
 
 fn faults_dir() -> PathBuf {

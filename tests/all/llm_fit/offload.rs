@@ -104,20 +104,20 @@ fn a_second_socket_is_not_twice_the_first() {
 /// JSON say so and give no decode speed. A build with enough RAM keeps its rate.
 #[test]
 fn experts_that_do_not_fit_the_builds_ram_have_no_decode_speed() {
-    let small = crate::common::builds("2x-rtx-4090-x870e.rig.ron");
+    let small = crate::support::builds("2x-rtx-4090-x870e.rig.ron");
     let args = ["fit", &small, "--model", "deepseek-r1", "--precision", "q4_k_m", "--runtime", "ktransformers"];
-    let o = crate::common::kw(&args);
+    let o = crate::support::kw(&args);
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
     let line = text.lines().find(|l| l.contains("experts in system RAM")).unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("does not fit") && line.contains("64 GiB"), "{line}");
     assert!(!line.contains("tok/s decode"), "{line}");
     let mut json = args.to_vec();
     json.extend(["--format", "json"]);
-    let v: serde_json::Value = serde_json::from_slice(&crate::common::kw(&json).stdout).expect("json");
+    let v: serde_json::Value = serde_json::from_slice(&crate::support::kw(&json).stdout).expect("json");
     assert_eq!(v["experts_in_ram"]["fits_in_host_ram"], false, "{v}");
     assert!(v["experts_in_ram"]["decode_tokens_per_s"].is_null(), "{v}");
-    let big = crate::common::builds("4x-rtx-3090-wrx80-puget.rig.ron");
-    let o = crate::common::kw(&[
+    let big = crate::support::builds("4x-rtx-3090-wrx80-puget.rig.ron");
+    let o = crate::support::kw(&[
         "fit",
         &big,
         "--model",
@@ -142,7 +142,7 @@ fn experts_that_do_not_fit_the_builds_ram_have_no_decode_speed() {
 #[test]
 fn fit_names_the_placement_it_estimates() {
     // One RTX 3090 of the four (256 GiB of DDR4-3200 in eight channels).
-    let build = crate::common::builds("4x-rtx-3090-wrx80-puget.rig.ron");
+    let build = crate::support::builds("4x-rtx-3090-wrx80-puget.rig.ron");
     let base = [
         "fit",
         &build,
@@ -159,12 +159,12 @@ fn fit_names_the_placement_it_estimates() {
         let mut a = base.to_vec();
         a.extend_from_slice(extra);
         a.extend(["--format", "json"]);
-        serde_json::from_slice(&crate::common::kw(&a).stdout).expect("json")
+        serde_json::from_slice(&crate::support::kw(&a).stdout).expect("json")
     };
     let v = json(&[]);
     let n = v["fits_with_experts_in_ram"]["n_cpu_moe"].as_u64().expect("a hybrid plan");
     assert_eq!(v["placement"]["table"]["n_cpu_moe"].as_u64(), Some(n), "{v}");
-    let text = String::from_utf8_lossy(&crate::common::kw(&base).stdout).into_owned();
+    let text = String::from_utf8_lossy(&crate::support::kw(&base).stdout).into_owned();
     assert!(text.contains(&format!("--n-cpu-moe {n}")), "{text}");
     assert!(!text.contains("not for this table"), "{text}");
     let decode = v["fit"]["speed"]["decode_batch1_tokens_per_s"].as_f64().expect("decode");

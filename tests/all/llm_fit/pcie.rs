@@ -146,7 +146,7 @@ fn sglang_prefill_h100_8k_listed() {
 #[test]
 fn llama_cpp_is_never_tensor_parallel() {
     let build = "tests/fixtures/2x-rtx-3090-64gib.rig.ron";
-    let o = crate::common::kw(&[
+    let o = crate::support::kw(&[
         "fit",
         build,
         "--model",
@@ -183,12 +183,12 @@ fn llama_cpp_is_never_tensor_parallel() {
     assert_eq!(busy.len(), 2, "{out}");
     assert!(busy.iter().all(|b| *b > 0.6), "{busy:?}\n{out}");
     let o =
-        crate::common::kw(&["fit", build, "--model", "gpt-oss-120b", "--runtime", "llama.cpp", "--parallel", "tp:2"]);
+        crate::support::kw(&["fit", build, "--model", "gpt-oss-120b", "--runtime", "llama.cpp", "--parallel", "tp:2"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("llama.cpp has no tensor parallel") && err.contains("split:2"), "{err}");
     // ik_llama.cpp's graph split is a tensor split: tp stays allowed there.
-    let o = crate::common::kw(&[
+    let o = crate::support::kw(&[
         "fit",
         build,
         "--model",

@@ -2,17 +2,31 @@
 //! efficiency and wall draw, transient peaks against the ATX 3.x excursion table, amps per
 //! circuit and per outlet, heat, electricity cost, and power-limit advice.
 //!
-//! Every fraction and figure used is a named constant below with its source. "(judgement)"
-//! marks a policy choice rather than a measurement.
+//! Every fraction and figure used is a named constant with its source, here or in the part
+//! that uses it (`circuit`: breakers and outlets; `efficiency`: PSU curves; `thermal`: GPU
+//! cooling; `advice`: power limits and PSU sizes). "(judgement)" marks a policy choice rather
+//! than a measurement.
 
-use crate::rig::{Build, Resolved};
-use kraftwerk_catalog::{AtxVersion, EightyPlus, Gpu, GpuCooler, HIGH_LINE_MIN_V, Inlet, Provenance, Psu};
+use crate::rig::Resolved;
+use kraftwerk_catalog::{AtxVersion, Gpu, Provenance, Psu};
 use serde::Serialize;
 
 mod advice;
+mod circuit;
+mod efficiency;
+mod thermal;
+
 pub use advice::{
     LIMIT_STEP_W, LimitFit, PowerAdvice, advise, power_limit_to_fit, psu_size_for, psus_within, within_limits,
 };
+use circuit::inlet_a;
+pub use circuit::{
+    CONTINUOUS_FRACTION, IEC60898_NO_TRIP_1H_FRACTION, IEC60898_TRIP_1H_FRACTION, SCHUKO_CONTINUOUS_A,
+    UL489_TRIP_1H_FRACTION, UL489_TRIP_2MIN_FRACTION, US_HIGH_LINE_V, breaker_tolerance, continuous_a,
+    outlet_continuous_a,
+};
+pub use efficiency::{efficiency_at, efficiency_curve, eighty_plus_curve};
+pub use thermal::{GpuThermal, ThermalRisk, gpu_thermal};
 
 /// What the machine is doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
@@ -132,91 +146,6 @@ pub const PSU_SUSTAINED_GUIDELINE: f64 = 0.8;
 /// found, so [`PSU_SUSTAINED_GUIDELINE`] stays judgement.
 pub const PSU_RECOMMENDED_HEADROOM_W: f64 = 150.0;
 
-/// Share of a breaker's rating usable by a continuous (3 h+) load: 80 % (US NEC 210.19(A)/
-/// 210.20(A); 15 A at 120 V = 1440 W).
-pub const CONTINUOUS_FRACTION: f64 = 0.8;
-
-/// Load, as a multiple of a breaker's rating, that a UL 489 breaker (North American branch
-/// circuits) must trip within one hour (breakers up to 50 A); at 100 % it must hold. UL 489
-/// calibration tests, as summarised by OptiFuse, "UL Circuit Breakers: UL 489 vs. UL 1077"
-/// (<https://optifuse.com/blog/ul-circuit-breakers>): "100% of rating – hold | 135% of rating –
-/// trip in one hour | 200% of rating – trip in 2 min. max." Below 135 % the standard sets no
-/// trip time: between 100 % and 135 % the time is the breaker's own curve, not known here.
-pub const UL489_TRIP_1H_FRACTION: f64 = 1.35;
-/// Load, as a multiple of a UL 489 breaker's rating, that it must trip within two minutes
-/// (breakers up to 30 A; same source as [`UL489_TRIP_1H_FRACTION`]).
-pub const UL489_TRIP_2MIN_FRACTION: f64 = 2.0;
-/// IEC 60898-1 conventional non-tripping current, multiple of the rating: a household
-/// miniature circuit breaker (B, C or D curve) does not trip within the conventional time of one
-/// hour at 1.13 In (Schneider Electric FAQ FA369327, "Characteristics of the inverse time-delay
-/// over-current opening releases ... based on IEC 60898-1": conventional non-tripping current
-/// 1.13 x In, conventional tripping current 1.45 x In, conventional time 1 h,
-/// <https://www.se.com/in/en/faqs/FA369327/>).
-pub const IEC60898_NO_TRIP_1H_FRACTION: f64 = 1.13;
-/// IEC 60898-1 conventional tripping current, multiple of the rating: the breaker trips within
-/// one hour at 1.45 In (same source as [`IEC60898_NO_TRIP_1H_FRACTION`]).
-pub const IEC60898_TRIP_1H_FRACTION: f64 = 1.45;
-
-/// How long a wall circuit's breaker tolerates a load of `load_fraction` times its rating, in
-/// words, from the standard trip-time points its breaker is built to: UL 489 for sites below
-/// [`HIGH_LINE_MIN_V`] (North American branch circuits), IEC 60898-1 miniature circuit
-/// breakers for high-line sites. A US 240 V circuit also has a UL 489 breaker; the site's
-/// voltage is all the build states, so it reads as IEC here. Only the standards' points are
-/// stated: between them the trip time is the breaker's own time-current curve, which the build
-/// does not name, and the words say it is unknown rather than guess it.
-pub fn breaker_tolerance(load_fraction: f64, mains_v: f64) -> String {
-    let pct = load_fraction * 100.0;
-    if mains_v < HIGH_LINE_MIN_V {
-        if load_fraction <= 1.0 {
-            format!("{pct:.0} % of the breaker's rating: a UL 489 breaker holds its rating")
-        } else if load_fraction < UL489_TRIP_1H_FRACTION {
-            format!(
-                "{pct:.0} % of the breaker's rating: UL 489 sets no trip time below {:.0} % (it must trip within 1 h at {:.0} %, within 2 min at {:.0} %); how long this breaker holds {pct:.0} % is its own trip curve, unknown here",
-                UL489_TRIP_1H_FRACTION * 100.0,
-                UL489_TRIP_1H_FRACTION * 100.0,
-                UL489_TRIP_2MIN_FRACTION * 100.0
-            )
-        } else if load_fraction < UL489_TRIP_2MIN_FRACTION {
-            format!(
-                "{pct:.0} % of the breaker's rating: a UL 489 breaker must trip within 1 h at {:.0} % and within 2 min at {:.0} %; the exact time is its own trip curve, unknown here",
-                UL489_TRIP_1H_FRACTION * 100.0,
-                UL489_TRIP_2MIN_FRACTION * 100.0
-            )
-        } else {
-            format!(
-                "{pct:.0} % of the breaker's rating: a UL 489 breaker must trip within 2 min at {:.0} %",
-                UL489_TRIP_2MIN_FRACTION * 100.0
-            )
-        }
-    } else if load_fraction <= 1.0 {
-        format!("{pct:.0} % of the breaker's rating: an IEC 60898-1 breaker carries its rating")
-    } else if load_fraction <= IEC60898_NO_TRIP_1H_FRACTION {
-        format!(
-            "{pct:.0} % of the breaker's rating: an IEC 60898-1 breaker does not trip within 1 h up to {:.0} %",
-            IEC60898_NO_TRIP_1H_FRACTION * 100.0
-        )
-    } else if load_fraction < IEC60898_TRIP_1H_FRACTION {
-        format!(
-            "{pct:.0} % of the breaker's rating: IEC 60898-1 guarantees no trip for 1 h only up to {:.0} % and a trip within 1 h from {:.0} %; how long this breaker holds {pct:.0} % is its own curve, unknown here",
-            IEC60898_NO_TRIP_1H_FRACTION * 100.0,
-            IEC60898_TRIP_1H_FRACTION * 100.0
-        )
-    } else {
-        format!(
-            "{pct:.0} % of the breaker's rating: an IEC 60898-1 breaker trips within 1 h from {:.0} %; the exact time is its own curve, unknown here",
-            IEC60898_TRIP_1H_FRACTION * 100.0
-        )
-    }
-}
-
-/// Continuous planning current of one Schuko (CEE 7/4) socket, A: rated 16 A but not for
-/// continuous full load; planners use about 10 A (elektrofachkraft.de, "Der Schukostecker und
-/// seine Besonderheiten").
-pub const SCHUKO_CONTINUOUS_A: f64 = 10.0;
-
-/// US split-phase high-line voltage, V, for the "use a 240 V circuit" advice (NEMA 6-xx).
-pub const US_HIGH_LINE_V: f64 = 240.0;
-
 /// W to BTU/h (1 W = 3.412 BTU/h).
 pub const BTU_PER_H_PER_W: f64 = 3.412_14;
 
@@ -235,63 +164,6 @@ pub const THROUGHPUT_EXPONENT: f64 = 0.183;
 pub fn throughput_kept(gpu: &Gpu, limit_w: f64) -> f64 {
     let p = (limit_w / gpu.board_power_w).clamp(0.0, 1.0);
     p.powf(THROUGHPUT_EXPONENT)
-}
-
-/// 80 PLUS minimum efficiency curve for a level: `(load %, efficiency %)` at 115 V internal
-/// (`high_line` false) or 230 V EU internal (true). From the 80 PLUS program table
-/// (CLEAResult, <https://www.clearesult.com/80plus/program-details>).
-#[allow(clippy::match_same_arms, reason = "one row per level and line voltage, as in the 80 PLUS table")]
-pub fn eighty_plus_curve(level: EightyPlus, high_line: bool) -> Vec<(f64, f64)> {
-    let (ten, pts): (Option<f64>, [f64; 3]) = match (level, high_line) {
-        (EightyPlus::None, _) => (None, [75.0, 78.0, 75.0]),
-        (EightyPlus::Standard, false) => (None, [80.0, 80.0, 80.0]),
-        (EightyPlus::Standard, true) => (None, [82.0, 85.0, 82.0]),
-        (EightyPlus::Bronze, false) => (None, [82.0, 85.0, 82.0]),
-        (EightyPlus::Bronze, true) => (None, [85.0, 88.0, 85.0]),
-        (EightyPlus::Silver, false) => (None, [85.0, 88.0, 85.0]),
-        (EightyPlus::Silver, true) => (None, [87.0, 90.0, 87.0]),
-        (EightyPlus::Gold, false) => (None, [87.0, 90.0, 87.0]),
-        (EightyPlus::Gold, true) => (None, [90.0, 92.0, 89.0]),
-        (EightyPlus::Platinum, false) => (None, [90.0, 92.0, 89.0]),
-        (EightyPlus::Platinum, true) => (None, [92.0, 94.0, 90.0]),
-        (EightyPlus::Titanium, false) => (Some(90.0), [92.0, 94.0, 90.0]),
-        (EightyPlus::Titanium, true) => (Some(90.0), [94.0, 96.0, 94.0]),
-    };
-    let mut v = Vec::new();
-    if let Some(t) = ten {
-        v.push((10.0, t));
-    }
-    v.extend([(20.0, pts[0]), (50.0, pts[1]), (100.0, pts[2])]);
-    v
-}
-
-/// The PSU's efficiency curve: its published points if any, else its 80 PLUS level's minimums
-/// at the site's line voltage.
-pub fn efficiency_curve(psu: &Psu, mains_v: f64) -> Vec<(f64, f64)> {
-    if psu.efficiency.is_empty() {
-        eighty_plus_curve(psu.eighty_plus, mains_v >= HIGH_LINE_MIN_V)
-    } else {
-        let mut v: Vec<(f64, f64)> = psu.efficiency.iter().map(|p| (p.load_pct, p.efficiency_pct)).collect();
-        v.sort_by(|a, b| a.0.total_cmp(&b.0));
-        v
-    }
-}
-
-/// Efficiency (0..1) at `load_pct` of rating, linearly interpolated; flat beyond the first and
-/// last points (an overloaded PSU is taken at its 100 % efficiency).
-pub fn efficiency_at(curve: &[(f64, f64)], load_pct: f64) -> f64 {
-    let Some(first) = curve.first() else { return 0.85 };
-    if load_pct <= first.0 {
-        return first.1 / 100.0;
-    }
-    for w in curve.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        if load_pct <= b.0 {
-            let t = (load_pct - a.0) / (b.0 - a.0);
-            return (a.1 + t * (b.1 - a.1)) / 100.0;
-        }
-    }
-    curve.last().map_or(0.85, |l| l.1 / 100.0)
 }
 
 /// What a component is, for the stacked-bar breakdown.
@@ -429,33 +301,6 @@ pub struct EnergyCost {
     pub kwh_per_month: f64,
 }
 
-/// Thermal risk of one GPU.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ThermalRisk {
-    /// Cooled as designed.
-    Low,
-    /// Works, runs hot or loud (a one-slot gap for open-air cards, warm room).
-    Medium,
-    /// Will throttle or overheat (no gap above an open-air card, a passive card outside a
-    /// server chassis).
-    High,
-    /// Not known: an open-air card among several GPUs whose slot positions are not known (a
-    /// board wired without positions, or cards not placed), so the gap to its neighbour is not.
-    Unknown,
-}
-
-/// Thermal assessment of one GPU.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GpuThermal {
-    /// Build index.
-    pub gpu: usize,
-    /// Risk.
-    pub risk: ThermalRisk,
-    /// Why, in words.
-    pub reason: String,
-}
-
 /// The whole estimate for one load state.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PowerEstimate {
@@ -498,16 +343,6 @@ pub fn gpu_limit_w(gpu: &Gpu, requested: Option<f64>) -> f64 {
     gpu.min_power_limit_w.map_or(w, |lo| w.max(lo.min(gpu.max_power_limit_w.unwrap_or(f64::INFINITY))))
 }
 
-fn inlet_a(inlet: Inlet, mains_v: f64) -> f64 {
-    let na = mains_v < HIGH_LINE_MIN_V;
-    match (inlet, na) {
-        (Inlet::C14, true) => 15.0,
-        (Inlet::C14, false) => 10.0,
-        (Inlet::C20, true) => 20.0,
-        (Inlet::C20, false) => 16.0,
-    }
-}
-
 /// The excursion limits for a PSU, as multiples of rating; `None` for units with no ATX 3.x
 /// excursion specification.
 pub fn excursion_limits(psu: &Psu) -> Option<[f64; 4]> {
@@ -522,22 +357,6 @@ pub fn excursion_limits(psu: &Psu) -> Option<[f64; 4]> {
         }
         AtxVersion::Atx2 | AtxVersion::Server | AtxVersion::Unknown => None,
     }
-}
-
-/// Continuous current limit of a circuit at this site, A: 80 % of its breaker.
-pub fn continuous_a(build: &Build) -> f64 {
-    build.site.circuit_a * CONTINUOUS_FRACTION
-}
-
-/// Continuous current one outlet may carry, A: the site's `outlet_continuous_a`, else 80 % of
-/// the circuit below 180 V (a US receptacle on its own breaker) and a Schuko socket's 10 A
-/// planning figure at 230 V.
-pub fn outlet_continuous_a(build: &Build) -> f64 {
-    build.site.outlet_continuous_a.unwrap_or(if build.site.mains_v >= HIGH_LINE_MIN_V {
-        SCHUKO_CONTINUOUS_A.min(continuous_a(build))
-    } else {
-        continuous_a(build)
-    })
 }
 
 /// Where a GPU's idle figure comes from.
@@ -825,87 +644,4 @@ pub fn circuit_amps(r: &Resolved<'_>, state: LoadState) -> Vec<f64> {
 /// Estimates the build's power in `state` with the build's own power limits.
 pub fn estimate(r: &Resolved<'_>, state: LoadState) -> PowerEstimate {
     estimate_with(r, state, None)
-}
-
-/// Per-GPU thermal risk from its cooler type, the gap to the next card above it in the slot
-/// order, the case's airflow, and the ambient temperature (> 30 °C raises the risk one step).
-/// Passive cards need ducted server airflow (NVIDIA A100 PCIe product brief); open-air cards
-/// need at least one empty slot between them (Zotac spacing recommendations); blowers stack.
-pub fn gpu_thermal(r: &Resolved<'_>) -> Vec<GpuThermal> {
-    use kraftwerk_catalog::Airflow;
-    let b = r.build;
-    let airflow = r.case.map(|c| c.airflow);
-    let placed: Vec<(usize, u8, u8)> = b
-        .gpus
-        .iter()
-        .zip(&r.gpus)
-        .enumerate()
-        .filter_map(|(i, (p, g))| {
-            let g = (*g)?;
-            if p.riser.is_some() {
-                return None;
-            }
-            Some((i, p.position_on(r.board)?, g.width_slots))
-        })
-        .collect();
-    // Cards on the board (not on risers) whose position is not known: their neighbours' gaps
-    // are not known either.
-    let unplaced = b
-        .gpus
-        .iter()
-        .zip(&r.gpus)
-        .filter(|(p, g)| g.is_some() && p.riser.is_none() && p.position_on(r.board).is_none())
-        .count();
-    let on_board = b.gpus.iter().zip(&r.gpus).filter(|(p, g)| g.is_some() && p.riser.is_none()).count();
-    let mut out = Vec::new();
-    for (i, (p, g)) in b.gpus.iter().zip(&r.gpus).enumerate() {
-        let Some(g) = g else { continue };
-        let (mut risk, mut reason) = match g.cooler {
-            GpuCooler::Passive if airflow != Some(Airflow::Server) => {
-                (ThermalRisk::High, "passive card outside a server chassis with ducted airflow".to_owned())
-            }
-            GpuCooler::Passive => (ThermalRisk::Low, "passive card in server airflow".to_owned()),
-            GpuCooler::System | GpuCooler::Liquid => (ThermalRisk::Low, "cooled by the system / liquid".to_owned()),
-            GpuCooler::Blower => (ThermalRisk::Low, "blower card, exhausts out of the case".to_owned()),
-            GpuCooler::OpenAir if p.riser.is_some() => {
-                (ThermalRisk::Low, "open-air card on a riser, mounted away from the other cards".to_owned())
-            }
-            GpuCooler::OpenAir if unplaced > 0 && on_board > 1 => (
-                ThermalRisk::Unknown,
-                format!(
-                    "open-air card beside {} other card{} whose slot positions are not known: the gap to the next card is not known",
-                    on_board - 1,
-                    if on_board == 2 { "" } else { "s" }
-                ),
-            ),
-            GpuCooler::OpenAir => {
-                // The card whose intake faces this card's backplate: the next placed card below
-                // (higher position) — open-air fans face away from the CPU side.
-                let gap = p.position_on(r.board).and_then(|s| {
-                    placed
-                        .iter()
-                        .filter(|(j, pos, _)| *j != i && *pos > s)
-                        .map(|(_, pos, _)| i32::from(*pos) - i32::from(s) - i32::from(g.width_slots))
-                        .min()
-                });
-                match gap {
-                    Some(gap) if gap <= 0 => {
-                        (ThermalRisk::High, "open-air card with no gap to the next card".to_owned())
-                    }
-                    Some(1) => (ThermalRisk::Medium, "open-air card with a one-slot gap to the next card".to_owned()),
-                    _ if airflow == Some(Airflow::Server) => (
-                        ThermalRisk::Medium,
-                        "open-air card in a server chassis: its fans fight the ducted airflow".to_owned(),
-                    ),
-                    _ => (ThermalRisk::Low, "open-air card with room to breathe".to_owned()),
-                }
-            }
-        };
-        if b.site.ambient_c > 30.0 && risk < ThermalRisk::High && risk != ThermalRisk::Unknown {
-            risk = if risk == ThermalRisk::Low { ThermalRisk::Medium } else { ThermalRisk::High };
-            reason = format!("{reason}; ambient {:.0} °C", b.site.ambient_c);
-        }
-        out.push(GpuThermal { gpu: i, risk, reason });
-    }
-    out
 }

@@ -1,7 +1,7 @@
 //! The built-in catalog loads, validates, and meets the minimum part counts per kind; a broken
 //! user file gives a located error while the rest loads.
 
-use kraftwerk::catalog::{self, HasId, LoadProblem, Origin, PartKind};
+use kraftwerk_catalog::{self as catalog, HasId, LoadProblem, Origin, PartKind};
 
 #[test]
 fn builtin_catalog_loads_and_validates() {
@@ -166,7 +166,7 @@ fn cpu_families_and_chips_of_the_issue_are_in_the_catalog() {
 /// https://github.com/buildcores/buildcores-open-db/blob/136a77aec16a/open-db/RAM/7558dd32-6770-44d7-bf48-565ecd73a987.json).
 #[test]
 fn imported_ddr4_udimm_and_ddr5_rdimm_kits_load_with_their_figures() {
-    use kraftwerk::catalog::{MemoryType, Part, Provenance};
+    use kraftwerk_catalog::{MemoryType, Part, Provenance};
     let c = catalog::builtin().expect("catalog");
     let lpx = c.memory_kit("corsair-vengeance-lpx-32gb-2x16gb-ddr4-3200-cl16-black").expect("imported DDR4 kit");
     assert_eq!(lpx.memory_type, MemoryType::Ddr4Udimm);
@@ -194,7 +194,7 @@ fn imported_ddr4_udimm_and_ddr5_rdimm_kits_load_with_their_figures() {
 /// https://github.com/buildcores/buildcores-open-db/blob/136a77aec16a/open-db/RAM/250e4a28-dabf-44aa-92bc-24080bcc3828.json).
 #[test]
 fn curated_parts_and_their_opendb_twins_are_one_part() {
-    use kraftwerk::catalog::{Part, Provenance};
+    use kraftwerk_catalog::{Part, Provenance};
     let c = catalog::builtin().expect("catalog");
     let kit = c.memory_kit("gskill-trident-z5-rgb-f5-6000j3040g32gx2-tz5rk").expect("curated kit");
     assert_eq!(kit.origin(), &Origin::Builtin("catalog/memory.ron".into()));
@@ -219,7 +219,7 @@ fn curated_parts_and_their_opendb_twins_are_one_part() {
 /// and `memory-type` runs on it without a finding (issue 25 item 5).
 #[test]
 fn an_am4_build_completes_with_an_imported_ddr4_kit() {
-    use kraftwerk::check::{self, FindingKind, Verdict};
+    use kraftwerk_core::check::{self, FindingKind, Verdict};
     let c = catalog::builtin().expect("catalog");
     let text = r#"#![enable(implicit_some)]
 (
@@ -234,7 +234,7 @@ fn an_am4_build_completes_with_an_imported_ddr4_kit() {
     gpus: [(gpu: "nvidia-geforce-rtx-3090", slot: 1)],
     psus: [(psu: "seasonic-prime-tx-1600-atx31")],
 )"#;
-    let b = kraftwerk::rig::load_str("am4.rig.ron", text, Some(&c)).expect("the build loads");
+    let b = kraftwerk_core::rig::load_str("am4.rig.ron", text, Some(&c)).expect("the build loads");
     let r = check::run(&b, &c);
     assert!(r.coverage.missing_parts.is_empty(), "{:?}", r.coverage.missing_parts);
     assert!(!matches!(r.verdict, Verdict::Incomplete | Verdict::Empty), "{:?}", r.verdict);
@@ -244,7 +244,7 @@ fn an_am4_build_completes_with_an_imported_ddr4_kit() {
     // The same build with a DDR5 kit is refused by memory-type: the rule ran.
     let ddr5 = text
         .replace("corsair-vengeance-lpx-32gb-2x16gb-ddr4-3200-cl16-black", "corsair-vengeance-ddr5-cmk64gx5m2b5600c40");
-    let b = kraftwerk::rig::load_str("am4-ddr5.rig.ron", &ddr5, Some(&c)).expect("loads");
+    let b = kraftwerk_core::rig::load_str("am4-ddr5.rig.ron", &ddr5, Some(&c)).expect("loads");
     let r = check::run(&b, &c);
     assert!(r.findings.iter().any(|f| f.rule == "memory-type" && f.kind == FindingKind::Problem), "{:?}", r.findings);
 }

@@ -1,12 +1,11 @@
-//! Issue 39, "a daily tool, round 2": what a new user hit in the CLI, each as a test seen
-//! failing before its fix (fit's verdict and exit code against the longest context, the exit
+//! What a new user hit using the CLI daily (fit's verdict and exit code against the longest context, the exit
 //! codes in `--help`, PCPartPicker titles on import, lossless `export --list` + `import`,
 //! "at least" beside unpriced parts, money in one unambiguous form).
 
-use crate::common::{kw_no_user_files, manifest_dir};
+use crate::support::{kw_no_user_files, manifest_dir};
 
 fn fixture(name: &str) -> String {
-    manifest_dir().join("tests/fixtures").join(name).display().to_string()
+    crate::support::fixture(name).display().to_string()
 }
 
 /// A tight fit whose longest context that keeps the headroom is below the context asked is

@@ -3,14 +3,14 @@
 //! `expected.json` holds what the official readers (`gguf.GGUFReader`, `safetensors.safe_open`)
 //! say about each: the sum of tensor bytes, the tensor count, layers, heads and KV heads.
 
-use kraftwerk::catalog::{Attention, WeightBytes};
-use kraftwerk::estimate::llm::{self, FitInput, GIB, GpuSlot, Precision, Runtime};
-use kraftwerk::model_file::{ModelFileError, ModelFormat, gguf, read_model_file};
+use kraftwerk_catalog::{Attention, WeightBytes};
+use kraftwerk_core::estimate::llm::{self, FitInput, GIB, GpuSlot, Precision, Runtime};
+use kraftwerk_core::estimate::model_file::{ModelFileError, ModelFormat, gguf, read_model_file};
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/model-files").join(name)
+    crate::support::fixture("model-files").join(name)
 }
 
 fn expected() -> serde_json::Value {
@@ -208,7 +208,7 @@ fn whole_fixture_parses_and_the_estimate_uses_its_exact_bytes() {
     let mut input = FitInput::new(f.model.clone(), f.precision);
     input.runtime = Some(f.runtime);
     input.file_weights = Some(f.weights);
-    let gpu = kraftwerk::catalog::builtin().expect("catalog").gpus.into_iter().next().expect("a GPU");
+    let gpu = kraftwerk_catalog::builtin().expect("catalog").gpus.into_iter().next().expect("a GPU");
     let r = llm::estimate(&input, &[GpuSlot::new(gpu)]).expect("estimate");
     assert!((r.weights_total_gib * GIB - f.weights.total as f64).abs() < 1.0, "{}", r.weights_total_gib);
     // llama.cpp keeps token_embd in host RAM: exactly the file's embedding bytes.

@@ -2,14 +2,11 @@
 //! with"), and the power figures of the power issue: DC load, wall draw and amps within 5 % of
 //! the reference's figures, the Puget measurement within 15 %, and the power-limit advice.
 
-use kraftwerk::catalog::{self, Catalog};
-use kraftwerk::check::{self, Report, Severity, Verdict};
-use kraftwerk::estimate::power::{self, LoadState};
-use kraftwerk::rig::{Build, GpuCable, GpuPlacement, NvlinkBridge, PsuUse, Riser};
-
-fn cat() -> Catalog {
-    catalog::builtin().expect("catalog")
-}
+use crate::support;
+use kraftwerk_catalog::{self as catalog};
+use kraftwerk_core::check::{self, Report, Severity, Verdict};
+use kraftwerk_core::estimate::power::{self, LoadState};
+use kraftwerk_core::rig::{Build, GpuCable, GpuPlacement, NvlinkBridge, PsuUse, Riser};
 
 fn gpu(id: &str, slot: Option<u8>) -> GpuPlacement {
     GpuPlacement { gpu: id.into(), slot_name: None, slot, power_limit_w: None, riser: None, psu: 0, cable: None }
@@ -45,7 +42,7 @@ fn scenario(gpu_id: &str, n: usize, cpu: &str, limit: Option<f64>) -> Build {
 /// the 1800 W breaker.
 #[test]
 fn scenario_1_four_4090s_on_one_1600w_psu_and_15a() {
-    let c = cat();
+    let c = support::catalog();
     let b = scenario("nvidia-geforce-rtx-4090", 4, "amd-threadripper-7980x", None);
     let e = power::estimate(&b.resolve(&c), LoadState::Training);
     assert!(within(e.total_dc_w, 2250.0, 0.05), "DC {:.0} W", e.total_dc_w);
@@ -68,7 +65,7 @@ fn scenario_1_four_4090s_on_one_1600w_psu_and_15a() {
 /// continuous, under the 1800 W breaker.
 #[test]
 fn scenario_2_four_3090s_uncapped_and_capped() {
-    let c = cat();
+    let c = support::catalog();
     // A 280 W Threadripper PRO (3975WX) as on the WRX80 boards of 4x 3090 workstations.
     let b = scenario("nvidia-geforce-rtx-3090", 4, "amd-threadripper-pro-3975wx", None);
     let e = power::estimate(&b.resolve(&c), LoadState::Training);
@@ -89,7 +86,7 @@ fn scenario_2_four_3090s_uncapped_and_capped() {
     let mut errors: Vec<&str> = r
         .findings
         .iter()
-        .filter(|f| f.severity == Severity::Error && f.kind == kraftwerk::check::FindingKind::Problem)
+        .filter(|f| f.severity == Severity::Error && f.kind == kraftwerk_core::check::FindingKind::Problem)
         .map(|f| f.rule)
         .collect();
     errors.sort_unstable();
@@ -103,7 +100,7 @@ fn scenario_2_four_3090s_uncapped_and_capped() {
 /// RTX 4090 on its adapter with 3 of 4 8-pins connected: pass, limited to 450 W.
 #[test]
 fn scenario_3_cable_classes() {
-    let c = cat();
+    let c = support::catalog();
     let mut b = scenario("nvidia-geforce-rtx-5090", 1, "amd-ryzen-9-9950x", None);
     b.gpus[0].cable = Some(GpuCable::Native12V2x6 { class_w: 450 });
     let r = check::run(&b, &c);
@@ -126,7 +123,7 @@ fn scenario_3_cable_classes() {
 /// bridge warning (no air gap); 4-slot bridge pass.
 #[test]
 fn scenario_4_nvlink_bridge_spacing() {
-    let c = cat();
+    let c = support::catalog();
     for (spacing, want) in [(2u8, Some(Severity::Error)), (3, Some(Severity::Warning)), (4, None)] {
         let mut b = Build {
             name: format!("{spacing}-slot bridge"),
@@ -146,7 +143,7 @@ fn scenario_4_nvlink_bridge_spacing() {
 /// With PCIe 4.0 risers: warning (link errors likely; may need Gen3).
 #[test]
 fn scenario_5_single_spacing_and_risers() {
-    let c = cat();
+    let c = support::catalog();
     let mut b = Build {
         name: "4x 4090 single spacing".into(),
         motherboard: Some("asus-pro-ws-wrx90e-sage-se".into()),
@@ -169,7 +166,7 @@ fn scenario_5_single_spacing_and_risers() {
 /// ducted server airflow); EPS 8-pin availability is checked too.
 #[test]
 fn scenario_6_passive_cards_in_a_tower() {
-    let c = cat();
+    let c = support::catalog();
     let mut b = scenario("nvidia-a100-80gb-pcie", 2, "amd-threadripper-7960x", None);
     b.case = Some("fractal-design-define-7-xl".into());
     let r = check::run(&b, &c);
@@ -187,9 +184,9 @@ fn scenario_6_passive_cards_in_a_tower() {
 /// (thefpsreview.com, 2020-10-22). Our full-load estimate must land within 15 %.
 #[test]
 fn puget_quad_3090_wall_draw() {
-    let c = cat();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/4x-rtx-3090-wrx80-puget.rig.ron");
-    let mut b = kraftwerk::rig::load(&path, Some(&c)).expect("reference build");
+    let c = support::catalog();
+    let path = crate::support::reference_build("4x-rtx-3090-wrx80-puget.rig.ron");
+    let mut b = kraftwerk_core::rig::load(&path, Some(&c)).expect("reference build");
     for g in &mut b.gpus {
         g.power_limit_w = Some(300.0);
     }
@@ -201,7 +198,7 @@ fn puget_quad_3090_wall_draw() {
 /// with the throughput kept.
 #[test]
 fn advice_for_four_3090s_on_15a() {
-    let c = cat();
+    let c = support::catalog();
     let b = scenario("nvidia-geforce-rtx-3090", 4, "amd-threadripper-pro-3975wx", None);
     let a = power::advise(&b.resolve(&c)).expect("over the limits, so advice");
     let cap = a.common_limit_w.expect("a cap exists");
@@ -220,7 +217,7 @@ fn advice_for_four_3090s_on_15a() {
 /// RTX 3090 at 280 W keeps > 95 % of its throughput (Puget, quad RTX 3090 power-limit study).
 #[test]
 fn throughput_kept_at_280w_matches_puget() {
-    let c = cat();
+    let c = support::catalog();
     let g = c.gpu("nvidia-geforce-rtx-3090").expect("3090");
     let kept = power::throughput_kept(g, 280.0);
     assert!(kept > 0.95 && kept < 0.97, "{kept}");
@@ -230,7 +227,7 @@ fn throughput_kept_at_280w_matches_puget() {
 /// Idle draws much less than training, inference in between.
 #[test]
 fn load_states_are_ordered() {
-    let c = cat();
+    let c = support::catalog();
     let b = scenario("nvidia-geforce-rtx-4090", 2, "amd-ryzen-9-9950x", None);
     let r = b.resolve(&c);
     let [idle, infer, train] = LoadState::ALL.map(|s| power::estimate(&r, s).total_dc_w);
@@ -251,7 +248,7 @@ fn efficiency_curve_interpolates() {
 /// summing to the total wall draw over the mains voltage.
 #[test]
 fn circuit_amps_one_figure_per_circuit() {
-    let c = cat();
+    let c = support::catalog();
     let mut b = scenario("nvidia-geforce-rtx-4090", 4, "amd-threadripper-7980x", None);
     b.psus.push(psu("seasonic-prime-tx-1600-atx31"));
     b.psus[1].circuit = 1;

@@ -4,7 +4,7 @@
 //! github:felixsteinke/cpu-spec-dataset at commit 4c08d88 (each entry's notes name its row),
 //! platform figures marked derived where the row does not give them.
 
-use kraftwerk::catalog::{self, Cpu, PcieLanes};
+use kraftwerk_catalog::{self as catalog, Cpu, PcieLanes};
 
 /// id, socket, cores, threads, TDP / base power W, PL2 W, lanes, channels, max memory GB.
 type Row = (&'static str, &'static str, u16, u16, f64, Option<f64>, PcieLanes, u8, Option<u32>);
@@ -106,7 +106,7 @@ fn intel_rows_cite_their_ark_page_and_derived_figures_are_flagged() {
 /// into the family its name says (the `cpu-socket` rule's chipset check).
 #[test]
 fn shared_socket_chipsets_sort_every_catalog_cpu_by_family() {
-    use kraftwerk::check::cpu_runs_on_board;
+    use kraftwerk_core::check::cpu_runs_on_board;
     let c = catalog::builtin().expect("catalog");
     let mut seen = [0usize; 6];
     for cpu in &c.cpus {

@@ -1,5 +1,6 @@
-//! Helpers shared by the test modules (`cli`, `check_cli`, `compare_cli`,
-//! `build_file`, `catalog_boards`). Each module uses a subset of them.
+//! Helpers shared by the test modules: running the built `kraftwerk` binary without the user's
+//! parts and prices, paths into the repository (reference builds, fixtures), the built-in
+//! catalog and scratch folders. Each module uses a subset of them.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -50,4 +51,23 @@ pub fn reference_build_paths() -> Vec<PathBuf> {
 /// The repository root (`CARGO_MANIFEST_DIR`).
 pub fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Path of `rel` under `tests/fixtures/`.
+pub fn fixture(rel: &str) -> PathBuf {
+    manifest_dir().join("tests/fixtures").join(rel)
+}
+
+/// The built-in catalog (panics if it does not load: every caller needs it).
+pub fn catalog() -> kraftwerk::catalog::Catalog {
+    kraftwerk::catalog::builtin().expect("built-in catalog loads")
+}
+
+/// A fresh, empty folder under the system temp dir, unique to this process, `tag` and the
+/// moment (tests run in parallel threads); the caller removes it.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let dir = std::env::temp_dir().join(format!("kraftwerk-test-{tag}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
 }

@@ -2,12 +2,9 @@
 //! (`catalog/board-wiring/*.ron`) but not their slot positions, and on boards whose wiring is
 //! unknown. Each test names the board's source.
 
-use kraftwerk::catalog::{self, Catalog};
-use kraftwerk::check::{self, FindingKind, Report, Severity};
-
-fn cat() -> Catalog {
-    catalog::builtin().expect("catalog")
-}
+use crate::support;
+use kraftwerk_catalog::Catalog;
+use kraftwerk_core::check::{self, FindingKind, Report, Severity};
 
 /// Checks a build file's text (GPUs given as `(gpu, slot)` lines).
 fn run(c: &Catalog, cpu: &str, board: &str, gpus: &[(&str, &str)], storage: &str) -> Report {
@@ -16,7 +13,7 @@ fn run(c: &Catalog, cpu: &str, board: &str, gpus: &[(&str, &str)], storage: &str
         "#![enable(implicit_some)]\n(\n    format: 1,\n    name: \"t\",\n    cpu: \"{cpu}\",\n    motherboard: \"{board}\",\n    storage: [{storage}],\n    gpus: [\n{}\n    ],\n    psus: [(psu: \"seasonic-prime-tx-1600-atx31\")],\n)",
         gpus.join("\n")
     );
-    let b = kraftwerk::rig::load_str("t.rig.ron", &text, Some(c)).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let b = kraftwerk_core::rig::load_str("t.rig.ron", &text, Some(c)).unwrap_or_else(|e| panic!("{e}\n{text}"));
     check::run(&b, c)
 }
 
@@ -36,7 +33,7 @@ const RTX_3090: &str = "nvidia-geforce-rtx-3090";
 /// uplink is PCIe 3.0 x4 (https://www.thefpsreview.com/2019/09/24/here-is-how-amds-b550-chipset-differs-from-x570/).
 #[test]
 fn a_second_gpu_in_a_chipset_x4_slot_is_a_warning_naming_the_slot_and_its_lanes() {
-    let c = cat();
+    let c = support::catalog();
     let r =
         run(&c, "amd-ryzen-9-5950x", "msi-pro-b550-p-gen3", &[(RTX_3090, "\"PCI_E1\""), (RTX_3090, "\"PCI_E4\"")], "");
     let w = of(&r, "pcie-lane-budget", Severity::Warning);
@@ -55,7 +52,7 @@ fn a_second_gpu_in_a_chipset_x4_slot_is_a_warning_naming_the_slot_and_its_lanes(
 /// rules run and the geometry rules say "not checked".
 #[test]
 fn two_gpus_in_the_x8_x8_cpu_slots_pass_with_x8_links_and_geometry_is_not_checked() {
-    let c = cat();
+    let c = support::catalog();
     let r = run(
         &c,
         "amd-ryzen-9-5950x",
@@ -89,7 +86,7 @@ fn two_gpus_in_the_x8_x8_cpu_slots_pass_with_x8_links_and_geometry_is_not_checke
 /// warning whose fix names the socket.
 #[test]
 fn an_m2_drive_sharing_the_gpu_slot_is_a_warning() {
-    let c = cat();
+    let c = support::catalog();
     let r = run(
         &c,
         "amd-ryzen-9-9950x",
@@ -109,7 +106,7 @@ fn an_m2_drive_sharing_the_gpu_slot_is_a_warning() {
 /// Zen 4 and socket AM5 explained) and what would resolve it.
 #[test]
 fn three_gpus_on_a_desktop_cpu_say_where_the_third_cards_lanes_come_from() {
-    let c = cat();
+    let c = support::catalog();
     let r = run(
         &c,
         "amd-ryzen-9-9950x",
@@ -133,7 +130,7 @@ fn three_gpus_on_a_desktop_cpu_say_where_the_third_cards_lanes_come_from() {
 /// tabled by The FPS Review, see `catalog::uplink`).
 #[test]
 fn three_gpus_on_a_wired_desktop_board_name_the_third_slot_and_the_uplink() {
-    let c = cat();
+    let c = support::catalog();
     let r = run(
         &c,
         "amd-ryzen-9-5950x",
@@ -153,13 +150,14 @@ fn three_gpus_on_a_wired_desktop_board_name_the_third_slot_and_the_uplink() {
 /// in a build made in memory (the window), with the same list in its fix.
 #[test]
 fn an_unknown_slot_name_is_an_error_listing_the_slots() {
-    let c = cat();
+    let c = support::catalog();
     let text = "#![enable(implicit_some)]\n(\n    format: 1,\n    name: \"t\",\n    motherboard: \"msi-pro-b550-p-gen3\",\n    gpus: [(gpu: \"nvidia-geforce-rtx-3090\", slot: \"PCIEX16_9\")],\n)";
-    let e = kraftwerk::rig::load_str("t.rig.ron", text, Some(&c)).expect_err("a slot the board does not have");
+    let e = kraftwerk_core::rig::load_str("t.rig.ron", text, Some(&c)).expect_err("a slot the board does not have");
     let shown = e.to_string();
     assert!(shown.starts_with("t.rig.ron:6:"), "{shown}");
     assert!(shown.contains("no slot of that name") && shown.contains("PCI_E1, PCI_E2"), "{shown}");
-    let mut b = kraftwerk::rig::load_str("t.rig.ron", &text.replace("PCIEX16_9", "PCI_E1"), Some(&c)).expect("loads");
+    let mut b =
+        kraftwerk_core::rig::load_str("t.rig.ron", &text.replace("PCIEX16_9", "PCI_E1"), Some(&c)).expect("loads");
     b.gpus[0].slot_name = Some("PCIEX16_9".into());
     let r = check::run(&b, &c);
     let e = of(&r, "gpu-slot", Severity::Error);
@@ -172,14 +170,14 @@ fn an_unknown_slot_name_is_an_error_listing_the_slots() {
 /// stays a number (old files unchanged).
 #[test]
 fn placing_by_slot_name_round_trips_through_the_build_file() {
-    let c = cat();
+    let c = support::catalog();
     let text = "#![enable(implicit_some)]\n(\n    format: 1,\n    name: \"t\",\n    motherboard: \"msi-x570-meg-unify-ddr4-atx\",\n    gpus: [(gpu: \"nvidia-geforce-rtx-3090\", slot: \"PCI_E3\"), (gpu: \"nvidia-geforce-rtx-3090\", slot: 2), (gpu: \"nvidia-geforce-rtx-3090\", slot: Some(4))],\n)";
-    let b = kraftwerk::rig::load_str("t.rig.ron", text, Some(&c)).expect("loads");
+    let b = kraftwerk_core::rig::load_str("t.rig.ron", text, Some(&c)).expect("loads");
     assert_eq!(b.gpus[0].slot_name.as_deref(), Some("PCI_E3"));
     assert_eq!((b.gpus[1].slot, b.gpus[2].slot), (Some(2), Some(4)));
-    let saved = kraftwerk::rig::file::to_ron_string(&b).expect("saves");
+    let saved = kraftwerk_core::rig::file::to_ron_string(&b).expect("saves");
     assert!(saved.contains("slot: \"PCI_E3\""), "{saved}");
-    let again = kraftwerk::rig::load_str("t.rig.ron", &saved, Some(&c)).expect("reloads");
+    let again = kraftwerk_core::rig::load_str("t.rig.ron", &saved, Some(&c)).expect("reloads");
     assert_eq!(again.gpus, b.gpus);
 }
 
@@ -188,8 +186,8 @@ fn placing_by_slot_name_round_trips_through_the_build_file() {
 /// never "low: room to breathe" (a new user's finding); one card alone still has room.
 #[test]
 fn open_air_cards_on_unpositioned_slots_have_an_unknown_thermal_risk() {
-    use kraftwerk::estimate::power::ThermalRisk;
-    let c = cat();
+    use kraftwerk_core::estimate::power::ThermalRisk;
+    let c = support::catalog();
     let two =
         run(&c, "amd-ryzen-9-5950x", "msi-pro-b550-p-gen3", &[(RTX_3090, "\"PCI_E1\""), (RTX_3090, "\"PCI_E4\"")], "");
     let risks: Vec<(ThermalRisk, &str)> = two.power.gpu_thermal.iter().map(|t| (t.risk, t.reason.as_str())).collect();

@@ -3,19 +3,15 @@
 //! curated boards replace their BuildCores OpenDB imports instead of sitting beside them, and
 //! every reference build still loads and checks its slots.
 
-use crate::common;
-use kraftwerk::catalog::{self, Catalog, Motherboard, Origin};
-use kraftwerk::check::{self, Report, Severity};
-use kraftwerk::rig::{Build, GpuPlacement};
+use crate::support;
+use kraftwerk_catalog::{Catalog, Motherboard, Origin};
+use kraftwerk_core::check::{self, Report, Severity};
+use kraftwerk_core::rig::{Build, GpuPlacement};
 
 /// A dual-slot blower card imported from OpenDB (width 2 there).
 const DUAL_SLOT: &str = "asus-turbo-geforce-rtx-3090-24gb-gddr6x-black";
 /// A 3-slot card imported from OpenDB (width 3 there).
 const TRIPLE_SLOT: &str = "asus-rog-strix-geforce-rtx-3090-24gb-gddr6x";
-
-fn cat() -> Catalog {
-    catalog::builtin().expect("catalog")
-}
 
 fn gpu(id: &str, slot: u8) -> GpuPlacement {
     GpuPlacement {
@@ -54,7 +50,7 @@ fn with_positions(c: &Catalog) -> Vec<&Motherboard> {
 }
 
 fn width_of(c: &Catalog, id: &str) -> u8 {
-    use kraftwerk::catalog::{Part, Provenance};
+    use kraftwerk_catalog::{Part, Provenance};
     let card = c.gpu_card(id).unwrap_or_else(|| panic!("{id} is in the catalog"));
     // The width is the import's (a curated entry may lay other figures over it: the ASUS Turbo
     // RTX 3090's blower cooler, issue 37).
@@ -72,7 +68,7 @@ fn width_of(c: &Catalog, id: &str) -> u8 {
 /// sharing rules that name a slot or M.2 socket of the same board.
 #[test]
 fn every_curated_layout_is_sourced_and_consistent() {
-    let c = cat();
+    let c = support::catalog();
     let boards = with_layout(&c);
     assert!(boards.len() >= 11, "only {} curated boards with a layout", boards.len());
     for b in boards {
@@ -143,7 +139,7 @@ fn every_curated_layout_is_sourced_and_consistent() {
 /// item 5 that a source could be found for).
 #[test]
 fn multi_gpu_boards_have_layouts() {
-    let c = cat();
+    let c = support::catalog();
     for id in [
         "asus-pro-ws-wrx80e-sage-se-wifi",
         "asus-pro-ws-wrx90e-sage-se",
@@ -165,8 +161,8 @@ fn multi_gpu_boards_have_layouts() {
 /// and each gets x16; a fourth fits at 7; a card in SLOT2 links at x8.
 #[test]
 fn h12ssl_i_takes_four_dual_slot_cards_at_x16() {
-    use kraftwerk::rig::links::gpu_links;
-    let c = cat();
+    use kraftwerk_core::rig::links::gpu_links;
+    let c = support::catalog();
     let b = c.motherboard("supermicro-h12ssl-i").expect("board");
     // No source gives the numbering direction, so no positions (issue 27): cards go by name.
     assert!(b.pcie_slots.iter().all(|s| s.position.is_none()), "positions are not published");
@@ -189,7 +185,7 @@ fn h12ssl_i_takes_four_dual_slot_cards_at_x16() {
 /// layout: a GPU on them is "not checked" by the slot rules, never refused or passed.
 #[test]
 fn cabled_server_boards_have_an_unknown_slot_layout() {
-    let c = cat();
+    let c = support::catalog();
     let file = Origin::Builtin("catalog/motherboards.ron".into());
     for id in ["asrock-rack-genoa2d24g-2l-plus", "asrock-rack-turin2d24g-2l-plus", "asus-k15pg-d24"] {
         let b = c.motherboard(id).unwrap_or_else(|| panic!("{id} in the catalog"));
@@ -210,7 +206,7 @@ fn cabled_server_boards_have_an_unknown_slot_layout() {
 /// (WRX80E, WRX90E, W790E, ROMED8-2T, MZ32-AR0, H13SSL-N, H12SSL-i) all have such pairs.
 #[test]
 fn dual_slot_cards_back_to_back_are_an_error() {
-    let c = cat();
+    let c = support::catalog();
     assert_eq!(width_of(&c, DUAL_SLOT), 2);
     let mut tried = Vec::new();
     for b in with_positions(&c) {
@@ -248,7 +244,7 @@ fn dual_slot_cards_back_to_back_are_an_error() {
 /// board that has the slots, and one three positions down is not.
 #[test]
 fn a_three_slot_card_covering_the_next_slot_is_caught() {
-    let c = cat();
+    let c = support::catalog();
     assert_eq!(width_of(&c, TRIPLE_SLOT), 3);
     let mut tried = 0;
     for b in with_positions(&c) {
@@ -284,7 +280,7 @@ fn a_three_slot_card_covering_the_next_slot_is_caught() {
 /// in 2 or 6.
 #[test]
 fn m12swa_gap_at_position_4_does_not_hide_a_covered_slot() {
-    let c = cat();
+    let c = support::catalog();
     let b = c.motherboard("supermicro-m12swa-tf").expect("board");
     let positions: Vec<u8> =
         b.pcie_slots.iter().map(|s| s.position.expect("curated layouts give every slot a position")).collect();
@@ -305,7 +301,7 @@ fn m12swa_gap_at_position_4_does_not_hide_a_covered_slot() {
 /// no imported board with the same OpenDB file is left beside it.
 #[test]
 fn curated_boards_replace_their_imports() {
-    let c = cat();
+    let c = support::catalog();
     let mut linked = 0;
     for b in curated(&c) {
         let notes = b.notes.as_deref().unwrap_or_default();
@@ -330,11 +326,11 @@ fn curated_boards_replace_their_imports() {
 /// (not "not checked") and find no card in a slot it cannot use.
 #[test]
 fn reference_builds_check_their_slots() {
-    let c = cat();
-    let paths = common::reference_build_paths();
+    let c = support::catalog();
+    let paths = support::reference_build_paths();
     let n = paths.len();
     for path in paths {
-        let b = kraftwerk::rig::load(&path, Some(&c)).unwrap_or_else(|e| panic!("{e}"));
+        let b = kraftwerk_core::rig::load(&path, Some(&c)).unwrap_or_else(|e| panic!("{e}"));
         let r = check::run(&b, &c);
         let shown = path.display();
         let board = b.resolve(&c).board.cloned();
@@ -355,9 +351,9 @@ fn reference_builds_check_their_slots() {
 /// X870E the two CPU slots split x8/x8.
 #[test]
 fn curated_sharing_rules_set_the_link_width() {
-    use kraftwerk::rig::Riser;
-    use kraftwerk::rig::links::gpu_links;
-    let c = cat();
+    use kraftwerk_core::rig::Riser;
+    use kraftwerk_core::rig::links::gpu_links;
+    let c = support::catalog();
     let lanes = |board: &str, gpus: Vec<GpuPlacement>| -> Vec<u8> {
         let b = Build { motherboard: Some(board.into()), gpus, ..Build::default() };
         gpu_links(&b.resolve(&c)).iter().map(|l| l.lanes).collect()
@@ -377,7 +373,7 @@ fn curated_sharing_rules_set_the_link_width() {
 /// unknown layout, so a GPU on it is "not checked" by the slot rules instead of an error.
 #[test]
 fn imported_board_without_any_slot_data_has_an_unknown_layout() {
-    let c = cat();
+    let c = support::catalog();
     let board = c.motherboard("asus-pro-ws-665-ace").expect("imported board");
     assert!(board.pcie_slots.is_empty() && board.slot_summary.is_empty());
     assert!(!board.slot_layout_known(), "the database said nothing about its slots");

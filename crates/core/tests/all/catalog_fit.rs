@@ -1,13 +1,10 @@
 //! The four physical fit cases of issue 14, each with parts imported from BuildCores OpenDB
 //! (catalog/opendb/*.json), and the corrected H13SSL-N slot spacing.
 
-use kraftwerk::catalog::{self, Catalog, HasId, Origin};
-use kraftwerk::check::{self, Report, Severity};
-use kraftwerk::rig::{Build, GpuPlacement};
-
-fn cat() -> Catalog {
-    catalog::builtin().expect("catalog")
-}
+use crate::support;
+use kraftwerk_catalog::{self as catalog, HasId, Origin};
+use kraftwerk_core::check::{self, Report, Severity};
+use kraftwerk_core::rig::{Build, GpuPlacement};
 
 fn gpu(id: &str, slot: Option<u8>) -> GpuPlacement {
     GpuPlacement { gpu: id.into(), slot_name: None, slot, power_limit_w: None, riser: None, psu: 0, cable: None }
@@ -26,7 +23,7 @@ fn imported<'a, T: HasId>(part: Option<&'a T>, file: &str) -> &'a T {
 /// Gigabyte AORUS MASTER RTX 4080 (357 mm per OpenDB) in an Antec 1100 Illusion (330 mm).
 #[test]
 fn a_357_mm_card_in_a_330_mm_case_is_an_error() {
-    let c = cat();
+    let c = support::catalog();
     let card = imported(c.gpu_card("gigabyte-aorus-master-geforce-rtx-4080-16gb-gddr6x"), "gpu_cards.json");
     let case = imported(c.case("antec-1100-illusion-atx-full-tower-black-acrylic-side-panel"), "cases.json");
     assert_eq!((card.length_mm, case.max_gpu_length_mm), (Some(357.0), Some(330.0)));
@@ -44,7 +41,7 @@ fn a_357_mm_card_in_a_330_mm_case_is_an_error() {
 /// Thermalright True Spirit 140 Power (170 mm) in an ASUS A21 (165 mm).
 #[test]
 fn a_170_mm_cooler_in_a_165_mm_case_is_an_error() {
-    let c = cat();
+    let c = support::catalog();
     let cooler = imported(c.cooler("thermalright-true-spirit-140-power-air-170mm-73-6-cfm"), "coolers.json");
     let case = imported(c.case("asus-a21-micro-atx-mini-tower-black-tempered-glass-side-panel"), "cases.json");
     assert_eq!((cooler.height_mm, case.max_cooler_height_mm), (Some(170.0), Some(165.0)));
@@ -59,7 +56,7 @@ fn a_170_mm_cooler_in_a_165_mm_case_is_an_error() {
 /// board covers positions 2 and 3: a card in position 2 is caught, one in position 4 is not.
 #[test]
 fn a_three_slot_card_covers_the_next_slot_opening() {
-    let c = cat();
+    let c = support::catalog();
     let strix = imported(c.gpu_card("asus-rog-strix-geforce-rtx-3090-24gb-gddr6x"), "gpu_cards.json");
     assert_eq!(strix.width_slots, Some(3));
     assert_eq!(c.gpu_or_card(&strix.id).map(|g| g.width_slots), Some(3), "the resolved GPU has the card's width");
@@ -75,8 +72,8 @@ fn a_three_slot_card_covers_the_next_slot_opening() {
 /// import's "1 Fan", issue 37) on back-to-back slots: error; one slot apart: no overlap.
 #[test]
 fn two_dual_slot_cards_on_back_to_back_slots_are_an_error() {
-    use kraftwerk::catalog::{GpuCooler, Part, Provenance};
-    let c = cat();
+    use kraftwerk_catalog::{GpuCooler, Part, Provenance};
+    let c = support::catalog();
     let turbo = c.gpu_card("asus-turbo-geforce-rtx-3090-24gb-gddr6x-black").expect("the ASUS Turbo RTX 3090");
     assert_eq!(turbo.width_slots, Some(2));
     assert_eq!(turbo.provenance_of("width_slots"), Provenance::Community("BuildCores OpenDB".into()));
@@ -96,7 +93,7 @@ fn two_dual_slot_cards_on_back_to_back_slots_are_an_error() {
 /// passed or refused.
 #[test]
 fn h13ssl_cards_by_name_leave_the_spacing_unverified() {
-    let c = cat();
+    let c = support::catalog();
     let board = c.motherboard("supermicro-h13ssl-n").expect("board");
     assert!(board.pcie_slots.iter().all(|s| s.position.is_none()), "positions not published");
     let turbo = "asus-turbo-geforce-rtx-3090-24gb-gddr6x-black";
@@ -117,8 +114,8 @@ fn h13ssl_cards_by_name_leave_the_spacing_unverified() {
 /// unknown figures `Unknown` (never 0).
 #[test]
 fn imported_figures_say_where_they_come_from() {
-    use kraftwerk::catalog::{Part, Provenance};
-    let c = cat();
+    use kraftwerk_catalog::{Part, Provenance};
+    let c = support::catalog();
     let case = c.case("antec-1100-illusion-atx-full-tower-black-acrylic-side-panel").expect("case");
     assert_eq!(case.provenance_of("max_gpu_length_mm"), Provenance::Community("BuildCores OpenDB".into()));
     assert!(matches!(case.provenance_of("psu_bays"), Provenance::Derived(_)));

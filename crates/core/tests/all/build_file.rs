@@ -1,8 +1,8 @@
 //! The `*.rig.ron` format: located errors for bad input, atomic saves, round trips.
 
-use crate::common;
-use kraftwerk::catalog;
-use kraftwerk::rig::{self, Build, BuildError, FORMAT_VERSION};
+use crate::support;
+use kraftwerk_catalog as catalog;
+use kraftwerk_core::rig::{self, Build, BuildError, FORMAT_VERSION};
 use proptest::prelude::*;
 use std::path::PathBuf;
 
@@ -140,7 +140,7 @@ fn save_is_atomic_and_round_trips() {
 fn every_reference_build_round_trips() {
     let c = catalog::builtin().expect("catalog");
     let out = tmp_dir("refs");
-    let paths = common::reference_build_paths();
+    let paths = support::reference_build_paths();
     let n = paths.len();
     for path in paths {
         let b = rig::load(&path, Some(&c)).unwrap_or_else(|e| panic!("{e}"));
@@ -187,10 +187,10 @@ proptest! {
 // ---------------------------------------------------------------------------------------------
 // Parts lists in (`kraftwerk import`, Edit > Paste parts list) and out (`export --list`).
 
-use kraftwerk::rig::import_list::{ImportedList, ListFormat, import_list};
+use kraftwerk_core::rig::import_list::{ImportedList, ListFormat, import_list};
 
 fn parts_list(name: &str) -> String {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/parts-lists").join(name);
+    let p = support::fixture("parts-lists").join(name);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -299,13 +299,13 @@ fn real_parts_lists_import_to_builds_that_check_reads() {
             assert!(ron.contains(&format!("\"{id}\"")), "{name}: {id} missing in\n{ron}");
         }
         // `check` reads it: it loads with every id known, resolves, and the checker runs.
-        let loaded = kraftwerk::rig::load_str(name, &ron, Some(&c)).unwrap_or_else(|e| panic!("{e}\n{ron}"));
+        let loaded = kraftwerk_core::rig::load_str(name, &ron, Some(&c)).unwrap_or_else(|e| panic!("{e}\n{ron}"));
         assert_eq!(&loaded, b, "{name}: the file reads back to the same build");
         assert!(loaded.unknown_ids(&c).is_empty());
         let r = loaded.resolve(&c);
         assert!(r.gpus.iter().all(Option::is_some) && r.cpu.is_some() && r.board.is_some(), "{name}");
-        let report = kraftwerk::check::run(&loaded, &c);
-        assert_ne!(report.verdict, kraftwerk::check::Verdict::Empty, "{name}");
+        let report = kraftwerk_core::check::run(&loaded, &c);
+        assert_ne!(report.verdict, kraftwerk_core::check::Verdict::Empty, "{name}");
         // Nothing dropped silently: every line is matched or named, in the notes too.
         let notes = b.notes.as_deref().unwrap_or("");
         assert_eq!(l.matched.len() + l.unmatched.len(), case.part_lines, "{name}: every part line is matched or named");
@@ -385,9 +385,9 @@ fn a_plain_list_one_part_a_line() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The workload vocabulary, typed in the build (`kraftwerk::rig::Workload`, `crate::workload`).
+// The workload vocabulary, typed in the build (`kraftwerk_core::rig::Workload`, `crate::workload`).
 
-use kraftwerk::estimate::llm::{Interconnect, Mode, Parallelism, Precision};
+use kraftwerk_core::estimate::llm::{Interconnect, Mode, Parallelism, Precision};
 
 /// `GOOD` with a workload whose fields are `fields` (RON, after `model` and `context`).
 fn with_workload(fields: &str) -> String {
@@ -428,7 +428,7 @@ fn workload_vocabulary_is_stored_typed() {
 fn every_reference_workload_saves_its_own_strings() {
     let c = catalog::builtin().expect("catalog");
     let mut seen = 0;
-    for path in common::reference_build_paths() {
+    for path in support::reference_build_paths() {
         let text = std::fs::read_to_string(&path).expect("read");
         let b = rig::load(&path, Some(&c)).unwrap_or_else(|e| panic!("{e}"));
         let Some(w) = &b.workload else { continue };
@@ -488,7 +488,7 @@ fn the_workload_runtime_round_trips_and_is_optional() {
     let text = with_workload(r#"precision: "int4", runtime: "VLLM","#);
     let b = rig::load_str("t.rig.ron", &text, Some(&c)).unwrap_or_else(|e| panic!("{e}"));
     let w = b.workload.as_ref().expect("workload");
-    assert_eq!(w.runtime, Some(kraftwerk::estimate::llm::Runtime::Vllm));
+    assert_eq!(w.runtime, Some(kraftwerk_core::estimate::llm::Runtime::Vllm));
     let saved = rig::to_ron_string(&b).expect("ser");
     assert!(saved.contains(r#"runtime: "vllm""#), "{saved}");
     assert_eq!(rig::load_str("t.rig.ron", &saved, Some(&c)).expect("reload"), b);
@@ -503,17 +503,17 @@ fn the_workload_runtime_round_trips_and_is_optional() {
 /// positions no source gives (two `gpu-slot` errors).
 #[test]
 fn the_readme_example_build_checks_without_an_error() {
-    let readme = include_str!("../../docs/build-files.md");
+    let readme = include_str!("../../../../docs/build-files.md");
     let fence = "```ron build file=my.rig.ron\n";
     let start = readme.find(fence).expect("the documented example") + fence.len();
     let end = start + readme[start..].find("```").expect("the end of the example");
     let c = catalog::builtin().expect("catalog");
     let b = rig::load_str("docs/build-files.md", &readme[start..end], Some(&c)).expect("the README's example loads");
-    let r = kraftwerk::check::run(&b, &c);
+    let r = kraftwerk_core::check::run(&b, &c);
     let errors: Vec<String> = r
         .findings
         .iter()
-        .filter(|f| f.severity == kraftwerk::check::Severity::Error)
+        .filter(|f| f.severity == kraftwerk_core::check::Severity::Error)
         .map(|f| format!("[{}] {}", f.rule, f.message))
         .collect();
     assert!(errors.is_empty(), "{errors:#?}");

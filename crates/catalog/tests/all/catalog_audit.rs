@@ -1,7 +1,7 @@
 //! `catalog audit` and `catalog --stats` over the embedded catalog (run by CI through
 //! `cargo test`): the minimum part counts, the import's bookkeeping, and bad import files.
 
-use kraftwerk::catalog::{self, audit, parse_imported_file};
+use kraftwerk_catalog::{self as catalog, audit, parse_imported_file};
 
 #[test]
 fn stats_meet_the_issue_14_targets() {
@@ -128,7 +128,7 @@ fn a_broken_import_file_is_a_located_error() {
 /// PSUs' inlet arithmetic. An unknown figure that a file marks `Derived` is not listed.
 #[test]
 fn audit_lists_derived_figures_with_their_derivation() {
-    use kraftwerk::catalog::{AtxVersion, PartKind, Provenance};
+    use kraftwerk_catalog::{AtxVersion, PartKind, Provenance};
     let (c, report) = catalog::builtin_with_report().expect("catalog");
     let a = audit::audit(&c, &report);
     for d in &a.derived_figures {

@@ -1,7 +1,9 @@
-//! Issue 27, a new user's try-out (item 4 of the honest-data task): each finding as a test,
-//! seen failing before its fix.
+//! What a new user's try-out found in the checker and the importer: the wall circuit of a
+//! build without a PSU, registered memory on import and on a board, unknown 80 PLUS ratings,
+//! the PSU transient finding, the PCIe link fix on a Gen3 board, LGA1700 memory types, and
+//! speed marked not validated where no measured rows are held.
 
-use crate::common::kw;
+use crate::support::kw;
 use kraftwerk::catalog::{self, EightyPlus, Part};
 use kraftwerk::check::{self, FindingKind, Severity, Verdict};
 use kraftwerk::rig::import_list::import_list;
@@ -156,7 +158,7 @@ fn lga1700_cores_take_ddr4_and_ddr5() {
 fn speed_on_a_gpu_maker_without_held_rows_is_marked_not_validated() {
     let dir = std::env::temp_dir().join(format!("kw-not-validated-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let nvidia = crate::common::builds("2x-rtx-4090-x870e.rig.ron");
+    let nvidia = crate::support::builds("2x-rtx-4090-x870e.rig.ron");
     let text = std::fs::read_to_string(&nvidia).expect("reference build");
     let amd = dir.join("2x-7900xtx.rig.ron");
     std::fs::write(&amd, text.replace("nvidia-geforce-rtx-4090", "amd-radeon-rx-7900-xtx")).expect("write");
@@ -173,7 +175,7 @@ fn speed_on_a_gpu_maker_without_held_rows_is_marked_not_validated() {
     let run = |b: &str| {
         let a = args(b);
         let refs: Vec<&str> = a.iter().map(String::as_str).collect();
-        let out = crate::common::kw(&refs);
+        let out = crate::support::kw(&refs);
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let on_amd = run(amd.to_str().expect("utf-8 path"));

@@ -9,7 +9,7 @@
 //! - Idle power: measured figures carry their provenance and the estimate says where they come
 //!   from.
 
-use kraftwerk::catalog::{self, Gpu, Provenance, TensorRate};
+use kraftwerk_catalog::{self as catalog, Gpu, Provenance, TensorRate};
 
 /// Datacenter and workstation chips whose FP8 rate (or its absence) no source in reach gives:
 /// `fit` says "prefill: unknown" for them at FP8, with the reason. Each entry says why.
@@ -128,7 +128,7 @@ const NOTE_ALLOW: &[(&str, &str)] = &[
 
 #[test]
 fn no_curated_note_calls_a_figure_assumed_conservative_or_guessed() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
+    let dir = crate::support::repo_root().join("catalog");
     let words = ["assum", "conservative", "guess", "typical"];
     let mut hits = Vec::new();
     let mut files: Vec<_> = std::fs::read_dir(&dir).expect("catalog dir").flatten().map(|e| e.path()).collect();

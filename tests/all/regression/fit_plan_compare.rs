@@ -1,9 +1,8 @@
-//! Five honest-answer findings from a new user's try-out, each a test
-//! seen failing on the behaviour before its fix: the RAM speed of CPU offload, PSU headroom in
+//! Five findings from a new user's try-out where an answer was not honest: the RAM speed of CPU offload, PSU headroom in
 //! the planner, full-load overloads of a build checked at inference load, the chipset-slot fix,
 //! and `compare`'s "(best)".
 
-use crate::common::kw;
+use crate::support::kw;
 use kraftwerk::catalog;
 use kraftwerk::check::{self, FindingKind, Severity};
 use kraftwerk::compare::Comparison;
@@ -12,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// The fixtures folder of this module.
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/honest").join(name)
+    crate::support::fixture("honest").join(name)
 }
 
 fn read(name: &str) -> String {

@@ -12,13 +12,12 @@
 //! `not-checked*` fixtures).
 //! Every folder under `tests/fixtures/rules/` must be a rule id, and every rule needs a folder.
 
-use kraftwerk::catalog;
-use kraftwerk::check::{self, FindingKind, Need, RULES, Severity};
-use kraftwerk::rig;
-use std::path::Path;
+use kraftwerk_catalog as catalog;
+use kraftwerk_core::check::{self, FindingKind, Need, RULES, Severity};
+use kraftwerk_core::rig;
 
 fn fixtures_dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules")
+    crate::support::fixture("rules")
 }
 
 #[test]
@@ -150,7 +149,7 @@ fn every_fixture_folder_is_a_rule_and_every_rule_has_a_folder() {
 fn coverage_counts_every_rule_once() {
     let catalog = catalog::builtin().expect("catalog");
     for name in ["2x-rtx-4090-x870e.rig.ron", "h200-sxm-1gpu.rig.ron"] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds").join(name);
+        let path = crate::support::reference_build(name);
         let b = rig::load(&path, Some(&catalog)).expect("loads");
         let r = check::run(&b, &catalog);
         let c = &r.coverage;
@@ -170,7 +169,7 @@ fn an_empty_build_is_empty_and_a_build_without_psu_is_incomplete() {
     let b = rig::load(&path, Some(&catalog)).expect("loads");
     let r = check::run(&b, &catalog);
     assert_eq!(r.verdict, check::Verdict::Incomplete, "{:?}", r.findings);
-    assert!(r.coverage.missing_parts.contains(&kraftwerk::catalog::PartKind::Psu));
+    assert!(r.coverage.missing_parts.contains(&kraftwerk_catalog::PartKind::Psu));
     assert!(r.coverage.not_checked.iter().any(|c| c.rule == "psu-capacity"));
 }
 
@@ -213,10 +212,10 @@ fn slot_rules_assume_no_layout_on_imported_boards() {
 /// is not held up by the unknown layout (nothing an error could come from).
 #[test]
 fn two_gpus_on_a_board_with_unknown_slots_are_unverified_and_say_what_to_supply() {
-    use kraftwerk::catalog::{Motherboard, SlotCount};
-    use kraftwerk::check::Verdict;
+    use kraftwerk_catalog::{Motherboard, SlotCount};
+    use kraftwerk_core::check::Verdict;
     let catalog = catalog::builtin().expect("catalog");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/2x-rtx-4090-x870e.rig.ron");
+    let path = crate::support::reference_build("2x-rtx-4090-x870e.rig.ron");
     let b = rig::load(&path, Some(&catalog)).expect("loads");
     let known = check::run(&b, &catalog);
     // Its curated wiring has no slot positions (no source gives them; they were assumed until
@@ -251,7 +250,7 @@ fn two_gpus_on_a_board_with_unknown_slots_are_unverified_and_say_what_to_supply(
     let mut unknown = b.clone();
     unknown.parts.motherboards = vec![board];
     let r = check::run(&unknown, &catalog);
-    let text = kraftwerk::report::report_text(&r);
+    let text = kraftwerk_core::report::report_text(&r);
     assert_eq!(r.verdict, Verdict::Unverified, "{text}");
     assert_eq!(r.errors, 0, "{text}");
     for id in ["gpu-slot", "gpu-slot-blocked"] {
@@ -271,7 +270,7 @@ fn two_gpus_on_a_board_with_unknown_slots_are_unverified_and_say_what_to_supply(
     one.nvlink.clear();
     let r1 = check::run(&one, &catalog);
     for id in ["gpu-slot", "gpu-slot-blocked", "case-gpu-fit", "pcie-lane-budget"] {
-        assert!(!r1.coverage.unverified.contains(&id), "{id}: {}", kraftwerk::report::report_text(&r1));
+        assert!(!r1.coverage.unverified.contains(&id), "{id}: {}", kraftwerk_core::report::report_text(&r1));
     }
     assert!(r1.coverage.not_checked.iter().any(|c| c.rule == "gpu-slot"), "still reported as not checked");
 }
@@ -282,9 +281,9 @@ fn two_gpus_on_a_board_with_unknown_slots_are_unverified_and_say_what_to_supply(
 /// be on chipset lanes behind the PCIe 4.0 x4 uplink. A warning says so, with what resolves it.
 #[test]
 fn unknown_wiring_on_a_desktop_platform_is_bounded_by_its_cpu_lanes() {
-    use kraftwerk::catalog::{Motherboard, SlotCount};
+    use kraftwerk_catalog::{Motherboard, SlotCount};
     let catalog = catalog::builtin().expect("catalog");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/2x-rtx-4090-x870e.rig.ron");
+    let path = crate::support::reference_build("2x-rtx-4090-x870e.rig.ron");
     let mut b = rig::load(&path, Some(&catalog)).expect("loads");
     let known = check::run(&b, &catalog);
     let bound = |r: &check::Report| -> Vec<String> {

@@ -4,7 +4,7 @@
 //! Boards in the fixtures below are real catalog ids; the wiring texts are made up for the error
 //! cases (the real entries and their sources are in `catalog/board-wiring/am4.ron`).
 
-use kraftwerk::catalog::{self, Provenance, wiring};
+use kraftwerk_catalog::{self as catalog, Provenance, wiring};
 
 fn boards_only() -> catalog::Catalog {
     let full = catalog::builtin().expect("catalog");
@@ -153,7 +153,7 @@ fn a_syntax_error_or_unknown_field_is_located_by_ron() {
 /// input"), each said in words.
 #[test]
 fn an_entered_layout_with_bad_input_is_refused_with_reasons() {
-    use kraftwerk::catalog::{LaneShare, LaneSource, PcieSlot};
+    use kraftwerk_catalog::{LaneShare, LaneSource, PcieSlot};
     let c = boards_only();
     let b = c.motherboards.iter().find(|b| b.id == "asus-proart-b650-creator").expect("board");
     let slot = |name: &str, position: Option<u8>, lanes: u8, shares: Vec<LaneShare>| PcieSlot {

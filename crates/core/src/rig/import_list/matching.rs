@@ -1,0 +1,503 @@
+//! Matching a line to a catalog part: the kind its type label (or its name) names, the
+//! queries made from its name (whole, spec tail cut, words dropped while a model code stays),
+//! the confidence of each candidate, and the plausibility checks that refuse a wrong match.
+
+use super::{ListLine, ListMatch, MAX_QUERIES};
+use kraftwerk_catalog::picker::is_model_code;
+use kraftwerk_catalog::{Catalog, MemoryType, PartKind};
+
+/// What a line's type label says about its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LabelKind {
+    Part(PartKind),
+    NotAPart,
+    Unknown,
+}
+
+/// The kind a list's type label names (`Video Card`, `CPU Cooler`, `Power Supply 2`, `RAM`).
+fn kind_of_label(label: &str) -> LabelKind {
+    let l = label.to_ascii_lowercase();
+    let word = |w: &str| l.split(|c: char| !c.is_ascii_alphanumeric()).any(|x| x == w);
+    let not_parts = [
+        "operating system",
+        "monitor",
+        "keyboard",
+        "mouse",
+        "headphone",
+        "speaker",
+        "ups",
+        "thermal",
+        "sound card",
+        "network",
+        "wireless",
+        "wired",
+        "optical",
+        "external",
+        "fan",
+        "riser",
+        "rack",
+        "cable",
+        "webcam",
+        "accessor",
+        "tool",
+        "paste",
+        "software",
+        "os",
+    ];
+    if l.contains("cooler") || l.contains("heatsink") || l.contains("cooling") && l.contains("cpu") {
+        LabelKind::Part(PartKind::Cooler)
+    } else if not_parts.iter().any(|n| if matches!(*n, "ups" | "os") { word(n) } else { l.contains(n) }) {
+        LabelKind::NotAPart
+    } else if word("cpu") || word("processor") || l == "cpus" {
+        LabelKind::Part(PartKind::Cpu)
+    } else if l.contains("motherboard") || word("mobo") || word("mainboard") || word("board") {
+        LabelKind::Part(PartKind::Motherboard)
+    } else if l.contains("memory") || word("ram") || word("dimm") {
+        LabelKind::Part(PartKind::Memory)
+    } else if l.contains("storage") || word("ssd") || word("nvme") || l.contains("drive") {
+        LabelKind::Part(PartKind::Storage)
+    } else if l.contains("video") || word("gpu") || word("gpus") || l.contains("graphics") {
+        LabelKind::Part(PartKind::Gpu)
+    } else if l.contains("power supply") || word("psu") || word("psus") {
+        LabelKind::Part(PartKind::Psu)
+    } else if word("case") || l.contains("chassis") || word("frame") {
+        LabelKind::Part(PartKind::Case)
+    } else {
+        LabelKind::Unknown
+    }
+}
+
+/// The kind a part's name suggests (PCPartPicker names end in their type: `… Video Card`,
+/// `… Processor`, `… CPU Cooler`), `None` when it says nothing.
+fn kind_of_name(name: &str) -> Option<PartKind> {
+    let l = format!(" {} ", name.to_ascii_lowercase());
+    let any = |ws: &[&str]| ws.iter().any(|w| l.contains(w));
+    if any(&["video card", " geforce ", " rtx ", " gtx ", " radeon ", " tesla ", " quadro ", " instinct "]) {
+        Some(PartKind::Gpu)
+    } else if any(&["cpu cooler", " cooler ", " heatsink "]) {
+        Some(PartKind::Cooler)
+    } else if any(&["power supply", " psu "]) {
+        Some(PartKind::Psu)
+    } else if any(&["motherboard"]) {
+        Some(PartKind::Motherboard)
+    } else if any(&[" memory ", " ddr4", " ddr5", " rdimm", " udimm"]) {
+        Some(PartKind::Memory)
+    } else if any(&["solid state drive", " ssd ", " nvme "]) {
+        Some(PartKind::Storage)
+    } else if any(&[" case ", " tower ", " chassis "]) {
+        Some(PartKind::Case)
+    } else if any(&[" processor ", " ryzen ", " threadripper ", " epyc ", " xeon ", " core i"]) {
+        Some(PartKind::Cpu)
+    } else {
+        None
+    }
+}
+
+/// Kinds tried, in order, for a line whose label and name say nothing about its kind.
+const GUESS_ORDER: [PartKind; 8] = [
+    PartKind::Gpu,
+    PartKind::Cpu,
+    PartKind::Motherboard,
+    PartKind::Psu,
+    PartKind::Case,
+    PartKind::Cooler,
+    PartKind::Memory,
+    PartKind::Storage,
+];
+
+/// Units whose number starts PCPartPicker's spec tail (`4.5 GHz`, `24 GB`, `1600 W`).
+const UNITS: &[&str] = &["ghz", "mhz", "gb", "tb", "w", "cfm", "mm", "hz", "gb/s", "rpm", "db"];
+/// Words that start PCPartPicker's type tail.
+const TYPE_WORDS: &[&str] = &["processor", "video", "motherboard", "memory", "power", "solid", "fully", "liquid"];
+
+/// Whether `w` (with its successor `next`) starts a spec tail.
+fn is_spec_word(w: &str, next: Option<&str>) -> bool {
+    let l = w.to_ascii_lowercase();
+    if TYPE_WORDS.contains(&l.as_str()) {
+        return true;
+    }
+    if l == "cpu" && next.is_some_and(|n| n.eq_ignore_ascii_case("cooler")) {
+        return true;
+    }
+    let number = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
+    if number(&l) && next.is_some_and(|n| UNITS.contains(&n.to_ascii_lowercase().as_str())) {
+        return true;
+    }
+    // 24GB, 1600W, 4.5GHz, 16-Core, 82.52CFM
+    let digits = l.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if digits.len() < l.len() {
+        let unit = digits.trim_start_matches('-');
+        if UNITS.contains(&unit) || unit == "core" || unit == "cores" {
+            return true;
+        }
+    }
+    false
+}
+
+/// The words of a name as matched: parenthesised notes without digits (`(Used)`) and
+/// punctuation-only words dropped.
+fn name_words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth_note = false;
+    for w in name.split_whitespace() {
+        if w.starts_with('(') && !w.chars().any(|c| c.is_ascii_digit()) {
+            depth_note = !w.ends_with(')');
+            continue;
+        }
+        if depth_note {
+            depth_note = !w.ends_with(')');
+            continue;
+        }
+        let w = w.trim_matches(|c: char| matches!(c, ',' | ';' | '"' | '\'' | '(' | ')'));
+        if w.chars().any(char::is_alphanumeric) {
+            out.push(w.to_owned());
+        }
+    }
+    out
+}
+
+/// The queries tried for a name, best first: the whole name, the name before its spec tail,
+/// then that with words dropped from the end, then from the start, while it keeps a model code.
+fn queries(name: &str) -> (Vec<String>, Vec<String>) {
+    let words = name_words(name);
+    let cut = (0..words.len())
+        .find(|&i| i > 0 && is_spec_word(&words[i], words.get(i + 1).map(String::as_str)))
+        .unwrap_or(words.len());
+    let head: Vec<String> = words[..cut].to_vec();
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |q: String| {
+        if !q.is_empty() && !out.contains(&q) {
+            out.push(q);
+        }
+    };
+    push(words.join(" "));
+    push(head.join(" "));
+    let has_code = |ws: &[String]| ws.iter().any(|w| is_model_code(w));
+    for n in (1..head.len()).rev() {
+        if has_code(&head[..n]) {
+            push(head[..n].join(" "));
+        }
+    }
+    for s in 1..head.len() {
+        if has_code(&head[s..]) {
+            push(head[s..].join(" "));
+        }
+    }
+    out.truncate(MAX_QUERIES);
+    (out, head)
+}
+
+/// Share of `words` (lower-cased) found in `key`, percent.
+fn coverage_pct(words: &[String], key: &str) -> u8 {
+    if words.is_empty() {
+        return 0;
+    }
+    let key = key.to_lowercase();
+    let compact: String = key.chars().filter(|c| *c != ' ' && *c != '-').collect();
+    let found = words
+        .iter()
+        .filter(|w| {
+            let w = w.to_lowercase();
+            key.contains(&w) || compact.contains(w.trim_matches('-').replace('-', "").as_str())
+        })
+        .count();
+    // found <= words.len(), so the percentage is 0..=100.
+    u8::try_from(found * 100 / words.len()).unwrap_or(100)
+}
+
+/// Finds the part of `kind` a name points to with [`Catalog::find_by_name`].
+fn find(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartKind, String, String, String, u8)> {
+    let (qs, head) = queries(name);
+    for q in qs {
+        if let Some(p) = catalog.find_by_name(kind, &q) {
+            let key = format!("{} {}", p.display_name(), p.id());
+            let conf = coverage_pct(&head, &key);
+            if !plausible(catalog, kind, p.id(), name, &head, &key, conf) {
+                continue;
+            }
+            let found_kind = if kind == PartKind::Gpu && catalog.gpu_cards.iter().any(|c| c.id == p.id()) {
+                PartKind::GpuCard
+            } else {
+                kind
+            };
+            return Some((found_kind, p.id().to_owned(), p.display_name(), q, conf));
+        }
+    }
+    None
+}
+
+/// Whether a hit can be the part the line names: one of the name's model codes (`7443P`,
+/// `RM1000x`; not `80+`) is in the part's vendor, name or id, or, where that fails, at least
+/// 80 % of the name's words are (a name with no model code, `FSP Cannon`, needs all of them);
+/// and a memory kit's DDR generation and total size (`256 GB (8 x 32 GB) DDR4-3200`) are the
+/// kit's. "1600W 80+ Platinum/Titanium" is a PSU class, not a part: it names no model.
+fn plausible(catalog: &Catalog, kind: PartKind, id: &str, name: &str, head: &[String], key: &str, conf: u8) -> bool {
+    let codes: Vec<&String> = head.iter().filter(|w| is_model_code(w) && !w.contains('+')).collect();
+    let key_compact: String = key.to_lowercase().chars().filter(|c| *c != ' ' && *c != '-').collect();
+    let has_code = codes.iter().any(|w| key_compact.contains(&w.to_lowercase().replace('-', "")));
+    let enough = if codes.is_empty() { conf >= 100 } else { has_code || conf >= 80 };
+    if !enough {
+        return false;
+    }
+    // A drive title's capacity (`4 TB`) is the drive's: the 2 TB model is another product.
+    if kind == PartKind::Storage
+        && let (Some(c), Some(d)) = (stated_capacity_gb(name), catalog.storage.iter().find(|d| d.id == id))
+        && d.capacity_gb.abs_diff(c) * 10 > c
+    {
+        return false;
+    }
+    if kind == PartKind::Memory
+        && let Some(kit) = catalog.memory.iter().find(|k| k.id == id)
+    {
+        let lower = name.to_ascii_lowercase();
+        let ddr5 = matches!(kit.memory_type, MemoryType::Ddr5Udimm | MemoryType::Ddr5Rdimm);
+        if (lower.contains("ddr4") && ddr5) || (lower.contains("ddr5") && !ddr5) {
+            return false;
+        }
+        // "ECC Registered" / "RDIMM" and "Unbuffered" / "UDIMM" / "Non-ECC" name the module
+        // type: a registered line never becomes an unbuffered kit, nor the other way round
+        // (the two do not work in each other's boards).
+        let registered = kit_is_registered(kit.memory_type);
+        let says_registered = ["registered", "rdimm", "lrdimm", "ecc reg"].iter().any(|w| lower.contains(w));
+        let says_unbuffered = ["unbuffered", "udimm", "non-ecc"].iter().any(|w| lower.contains(w));
+        if (says_registered && !registered) || (says_unbuffered && !says_registered && registered) {
+            return false;
+        }
+        // "256 GB (8 x 32 GB)": the kit's total.
+        let words: Vec<&str> = lower.split_whitespace().collect();
+        if let Some(i) =
+            words.iter().position(|w| w.len() > 1 && w.starts_with('(') && w[1..].chars().all(|c| c.is_ascii_digit()))
+            && i >= 2
+            && words[i - 1] == "gb"
+            && let Ok(total) = words[i - 2].parse::<u32>()
+            && total != kit.total_gb()
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a memory type is a registered (buffered) module.
+fn kit_is_registered(t: MemoryType) -> bool {
+    matches!(t, MemoryType::Ddr4Rdimm | MemoryType::Ddr5Rdimm)
+}
+
+/// A memory kit as PCPartPicker titles it: `Corsair Vengeance 64 GB (2 x 32 GB) DDR5-5600
+/// CL40 Memory` is vendor and series words, the total, modules x size, generation and data rate,
+/// CAS latency. `None` when the name is not in that shape.
+struct PcppKit {
+    /// The words before the total (`Corsair Vengeance`), lower-cased.
+    series: Vec<String>,
+    modules: u8,
+    module_gb: u32,
+    ddr5: bool,
+    speed_mt_s: u32,
+    cas: Option<u32>,
+}
+
+fn pcpp_kit(name: &str) -> Option<PcppKit> {
+    let lower = name.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    // "(2" "x" "32" "gb)"
+    let open =
+        words.iter().position(|w| w.len() > 1 && w.starts_with('(') && w[1..].chars().all(|c| c.is_ascii_digit()))?;
+    if open < 2 || words[open - 1] != "gb" || words.get(open + 1) != Some(&"x") {
+        return None;
+    }
+    let modules: u8 = words[open][1..].parse().ok()?;
+    let module_gb: u32 = words.get(open + 2)?.parse().ok()?;
+    let ddr = words.iter().find_map(|w| {
+        w.strip_prefix("ddr4-").map(|r| (false, r)).or_else(|| w.strip_prefix("ddr5-").map(|r| (true, r)))
+    })?;
+    let speed_mt_s: u32 = ddr.1.parse().ok()?;
+    let cas = words.iter().find_map(|w| w.strip_prefix("cl").and_then(|r| r.parse::<u32>().ok()));
+    let series = words[..open - 2].iter().map(|w| (*w).to_owned()).collect();
+    Some(PcppKit { series, modules, module_gb, ddr5: ddr.0, speed_mt_s, cas })
+}
+
+/// The kit a PCPartPicker memory title names ([`pcpp_kit`]): the catalog kits of its maker
+/// with the same generation, modules, module size, data rate and CAS latency whose name holds
+/// every series word; of several (colours, RGB), the one with the fewest other words.
+/// Registered kits are matched only from a title that says registered, and only they.
+fn find_pcpp_kit(catalog: &Catalog, name: &str) -> Option<(PartKind, String, String, String, u8)> {
+    let t = pcpp_kit(name)?;
+    let vendor = t.series.first()?;
+    // A title that says registered names a registered kit, and no other title does.
+    let lower = name.to_ascii_lowercase();
+    let registered = ["registered", "rdimm", "lrdimm", "ecc reg"].iter().any(|w| lower.contains(w));
+    let squash = |s: &str| s.to_ascii_lowercase().replace(['.', '-', ' '], "");
+    let best = catalog
+        .memory
+        .iter()
+        .filter(|k| {
+            let ddr5 = matches!(k.memory_type, MemoryType::Ddr5Udimm | MemoryType::Ddr5Rdimm);
+            ddr5 == t.ddr5
+                && kit_is_registered(k.memory_type) == registered
+                && k.modules == t.modules
+                && k.module_gb == t.module_gb
+                && k.speed_mt_s == t.speed_mt_s
+                && (t.cas.is_none() || k.cas_latency_cycles == t.cas)
+                && squash(&k.vendor).starts_with(&squash(vendor))
+        })
+        .filter(|k| {
+            let key = format!("{} {}", k.name, k.id).to_ascii_lowercase();
+            t.series[1..].iter().all(|w| key.contains(w.as_str()) || squash(&key).contains(&squash(w)))
+        })
+        .min_by_key(|k| k.name.split_whitespace().count())?;
+    Some((PartKind::Memory, best.id.clone(), best.name.clone(), t.series.join(" "), 100))
+}
+
+/// A drive's capacity as a title states it (`4 TB`, `2TB`, `500 GB`), GB; `None` when none.
+fn stated_capacity_gb(name: &str) -> Option<u32> {
+    let words: Vec<String> = name.split_whitespace().map(str::to_ascii_lowercase).collect();
+    for (i, w) in words.iter().enumerate() {
+        let (num, unit) = match w.find(|c: char| !c.is_ascii_digit() && c != '.') {
+            Some(at) if at > 0 => (&w[..at], w[at..].to_owned()),
+            None => (w.as_str(), words.get(i + 1).cloned().unwrap_or_default()),
+            _ => continue,
+        };
+        let Ok(n) = num.parse::<f64>() else { continue };
+        match unit.as_str() {
+            "tb" => return Some((n * 1000.0).round() as u32),
+            "gb" if n >= 100.0 => return Some(n.round() as u32),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Words of a PCPartPicker case title's tail (form factor and `Mid Tower Case`).
+const CASE_TAIL: &[&str] = &[
+    "atx", "eatx", "e-atx", "microatx", "micro", "mini", "itx", "mini-itx", "ssi-eeb", "mid", "full", "tower", "case",
+    "desktop", "htpc", "test", "bench",
+];
+
+/// The tightest part of `kind` for a name: every word of the name before its spec tail (the
+/// form factor and `Mid Tower Case` of a case title are tail too) is in the part's name or id,
+/// and of several such parts the one with the fewest other words (`Corsair 4000D Airflow` is
+/// the 4000D AIRFLOW, not the iCUE 4000D RGB AIRFLOW). `None` when no part holds every word.
+fn find_tightest(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartKind, String, String, String, u8)> {
+    if !matches!(kind, PartKind::Case | PartKind::Motherboard | PartKind::Storage | PartKind::Cooler | PartKind::Psu) {
+        return None;
+    }
+    let (_, mut head) = queries(name);
+    // A case title's tail: `ATX Mid Tower Case`, `EATX Full Tower Case`, `MicroATX Mini Tower Case`.
+    if kind == PartKind::Case {
+        while head.len() > 1 && head.last().is_some_and(|w| CASE_TAIL.contains(&w.to_ascii_lowercase().as_str())) {
+            head.pop();
+        }
+    }
+    // A board title's tail: form factor and socket (`ATX LGA1700 Motherboard`).
+    if kind == PartKind::Motherboard {
+        let cut = head.iter().position(|w| {
+            let l = w.to_ascii_lowercase();
+            ["atx", "eatx", "e-atx", "micro", "microatx", "mini", "ssi"].contains(&l.as_str())
+        });
+        if let Some(c) = cut.filter(|&c| c >= 2) {
+            head.truncate(c);
+        }
+    }
+    // A model code, or for a case three words of maker and model (`Fractal Design Define 7
+    // XL`, `Silverstone ALTA F2`: case models are often words).
+    if head.len() < 2 || !(head.iter().any(|w| is_model_code(w)) || kind == PartKind::Case && head.len() >= 3) {
+        return None;
+    }
+    let words: Vec<String> = head.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let compact = |s: &str| s.to_ascii_lowercase().chars().filter(|c| c.is_alphanumeric()).collect::<String>();
+    let capacity = if kind == PartKind::Storage { stated_capacity_gb(name) } else { None };
+    let parts = catalog.parts_of(kind);
+    let best = parts
+        .iter()
+        .filter(|p| {
+            let key = format!("{} {} {}", p.vendor(), p.display_name(), p.id()).to_ascii_lowercase();
+            let key_compact = compact(&key);
+            words.iter().all(|w| {
+                key.split(|c: char| !c.is_alphanumeric() && c != '.').any(|k| k == w)
+                    || key_compact.contains(&compact(w)) && compact(w).len() >= 4
+            })
+        })
+        .filter(|p| {
+            capacity.is_none_or(|c| {
+                catalog.storage.iter().find(|d| d.id == p.id()).is_none_or(|d| d.capacity_gb.abs_diff(c) * 10 <= c)
+            })
+        })
+        .min_by_key(|p| p.display_name().split_whitespace().count())?;
+    Some((kind, best.id().to_owned(), best.display_name(), head.join(" "), 100))
+}
+
+pub(super) fn match_line(catalog: &Catalog, l: &ListLine) -> Result<ListMatch, String> {
+    if l.name.trim().is_empty() {
+        return Err("no part name on the line".to_owned());
+    }
+    let label_kind = l.label.as_deref().map_or(LabelKind::Unknown, kind_of_label);
+    let kinds: Vec<PartKind> = match label_kind {
+        LabelKind::NotAPart => {
+            return Err(format!(
+                "{}: not a part a build holds (builds hold GPUs, CPU, board, cooler, case, memory, drives, PSUs)",
+                l.label.as_deref().unwrap_or("this type")
+            ));
+        }
+        LabelKind::Part(k) => vec![k],
+        LabelKind::Unknown => match kind_of_name(&l.name) {
+            Some(k) => vec![k],
+            None => GUESS_ORDER.to_vec(),
+        },
+    };
+    let mut best: Option<(PartKind, String, String, String, u8)> = None;
+    for k in kinds {
+        // PCPartPicker's own titles first: a memory title by its figures, a case, board, drive,
+        // cooler or PSU title by every word of its model.
+        let pcpp = match k {
+            PartKind::Memory => find_pcpp_kit(catalog, &l.name),
+            _ => find_tightest(catalog, k, &l.name),
+        };
+        if let Some(hit) = pcpp {
+            best = Some(hit);
+            break;
+        }
+        if let Some(hit) = find(catalog, k, &l.name)
+            && best.as_ref().is_none_or(|b| hit.4 > b.4)
+        {
+            best = Some(hit);
+        }
+    }
+    match best {
+        Some((kind, id, part_name, query, confidence_pct)) => {
+            Ok(ListMatch { line: l.clone(), kind, id, part_name, query, confidence_pct })
+        }
+        None => Err("no catalog part matches this name".to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_name_their_kinds() {
+        assert_eq!(kind_of_label("Video Card"), LabelKind::Part(PartKind::Gpu));
+        assert_eq!(kind_of_label("GPU Primary"), LabelKind::Part(PartKind::Gpu));
+        assert_eq!(kind_of_label("CPU Cooler"), LabelKind::Part(PartKind::Cooler));
+        assert_eq!(kind_of_label("Heatsink"), LabelKind::Part(PartKind::Cooler));
+        assert_eq!(kind_of_label("Power Supply 2"), LabelKind::Part(PartKind::Psu));
+        assert_eq!(kind_of_label("Storage PCIe-SSD"), LabelKind::Part(PartKind::Storage));
+        assert_eq!(kind_of_label("RAM"), LabelKind::Part(PartKind::Memory));
+        assert_eq!(kind_of_label("Case Fan"), LabelKind::NotAPart);
+        assert_eq!(kind_of_label("Monitor"), LabelKind::NotAPart);
+        assert_eq!(kind_of_label("PCIe Riser cables"), LabelKind::NotAPart);
+        assert_eq!(kind_of_label("Operating System"), LabelKind::NotAPart);
+        assert_eq!(kind_of_label("Custom"), LabelKind::Unknown);
+    }
+
+    #[test]
+    fn spec_tail_is_cut_before_matching() {
+        let (qs, head) = queries("AMD Ryzen 9 7950X 4.5 GHz 16-Core Processor");
+        assert_eq!(head, ["AMD", "Ryzen", "9", "7950X"]);
+        assert_eq!(qs[1], "AMD Ryzen 9 7950X");
+        let (_, head) = queries("Corsair RM1000x 1000 W 80+ Gold Certified Fully Modular ATX Power Supply");
+        assert_eq!(head, ["Corsair", "RM1000x"]);
+        let (_, head) = queries("PNY XLR8 RGB GeForce RTX 3090 24 GB Video Card (Used)");
+        assert_eq!(head, ["PNY", "XLR8", "RGB", "GeForce", "RTX", "3090"]);
+    }
+}
