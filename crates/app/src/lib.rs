@@ -13,7 +13,8 @@
 //! - [`shortcuts`]: every keyboard shortcut, declared once; the menus' labels come from it.
 //! - [`job`]: the one background-job type (Live probe and links, the Plan search).
 //! - [`widgets`]: the searchable part picker, gauges, and the Live sections' shared helpers.
-//! - [`theme`]: colour and spacing tokens.
+//! - [`theme`]: colour and spacing tokens; [`judged`]: a figure's colour from the findings that
+//!   name it, and the finding counts the status bar, tab strip and Checks tab share.
 //! - [`build_panel`]: the left panel (part pickers, GPUs, PSUs, site).
 //! - [`build_tab`], [`parts_tab`], [`checks_tab`], [`power_tab`], [`fit_tab`], [`compare_tab`],
 //!   [`plan_tab`], [`catalog_tab`], [`live_tab`]: the central tabs.
@@ -33,6 +34,7 @@ pub mod export;
 pub mod files;
 pub mod fit_tab;
 pub mod job;
+pub mod judged;
 pub mod live_cards;
 pub mod live_links;
 pub mod live_probe;

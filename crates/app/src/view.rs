@@ -4,7 +4,7 @@
 
 use super::app::KraftwerkApp;
 use super::command::{Action, EditAction, FileAction, Pending, PromptChoice, Tab, ViewAction};
-use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, power_tab, shortcuts, theme};
+use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, judged, power_tab, shortcuts, theme};
 use eframe::egui;
 
 impl KraftwerkApp {
@@ -30,7 +30,8 @@ impl KraftwerkApp {
                 for t in Tab::ALL {
                     let mut label = egui::RichText::new(t.title());
                     if t == Tab::Checks {
-                        label = egui::RichText::new(format!("{} ({})", t.title(), self.state.report.findings.len()));
+                        // The problems found, as the status bar and the tab's sections count them.
+                        label = egui::RichText::new(judged::Counts::of(&self.state.report).tab_title());
                     }
                     if ui.selectable_label(self.view.tab == t, label.size(15.0)).clicked() {
                         out.push(Action::View(ViewAction::SelectTab(t)));
@@ -182,15 +183,7 @@ impl KraftwerkApp {
         ui.horizontal_wrapped(|ui| {
             theme::badge(ui, &r.verdict.to_string(), theme::verdict(r.verdict))
                 .on_hover_text("Verdict of the same checker `kraftwerk check` runs");
-            ui.label(format!(
-                "{} error{} · {} warning{} · {} note{}",
-                r.errors,
-                plural(r.errors),
-                r.warnings,
-                plural(r.warnings),
-                r.infos,
-                plural(r.infos)
-            ));
+            ui.label(judged::Counts::of(r).problems_text());
             if let Some(c) = kraftwerk_core::compare::coverage_text(r) {
                 // The count here, the rule list on hover (it can run to a dozen ids).
                 let short = format!("{} of {} checks ran", r.coverage.ran, r.coverage.total);
@@ -198,8 +191,10 @@ impl KraftwerkApp {
             }
             ui.separator();
             let t = &self.state.training;
-            ui.label(format!("full load {:.0} W DC · {:.0} W at the wall", t.total_dc_w, t.total_wall_w));
-            circuit_amps(ui, &t.circuits, self.state.build.site.mains_v);
+            if !self.state.build.gpus.is_empty() || !self.state.build.psus.is_empty() {
+                ui.label(format!("full load {:.0} W DC · {:.0} W at the wall", t.total_dc_w, t.total_wall_w));
+                circuit_amps(ui, &self.state);
+            }
             ui.separator();
             let file = self.state.path.as_ref().map_or_else(|| "not saved yet".to_owned(), |p| p.display().to_string());
             ui.weak(file);
@@ -306,14 +301,27 @@ impl KraftwerkApp {
     }
 }
 
-/// Amps per wall circuit at full load, each coloured by its continuous limit (numbered from 1).
-fn circuit_amps(ui: &mut egui::Ui, circuits: &[kraftwerk_core::estimate::power::CircuitLoad], mains_v: f64) {
-    for c in circuits {
-        let color = theme::load(c.amps / c.continuous_a.max(0.1), 1.0);
-        ui.colored_label(color, format!("circuit {}: {:.1} A", c.index + 1, c.amps)).on_hover_text(format!(
-            "{:.0} W at {mains_v:.0} V; continuous limit {:.1} A, breaker {:.0} A",
-            c.wall_w, c.continuous_a, c.breaker_a
-        ));
+/// Amps per wall circuit at the load `kraftwerk check` judged for the build's workload, each
+/// coloured by the wall-circuit findings that name it ([`judged::circuit`]), never by a
+/// threshold of its own; the full-load figure and the findings are on hover.
+fn circuit_amps(ui: &mut egui::Ui, state: &super::state::AppState) {
+    let checked = &state.report.power;
+    let mains_v = state.build.site.mains_v;
+    for c in &checked.circuits {
+        let j = judged::circuit(&state.report, c.index);
+        let full = state.training.circuits.iter().find(|f| f.index == c.index);
+        let full_text = full.map_or_else(String::new, |f| {
+            format!("\nAt full load (every GPU at its power limit): {:.0} W = {:.1} A.", f.wall_w, f.amps)
+        });
+        ui.colored_label(j.color(), format!("circuit {}: {:.1} A {}", c.index + 1, c.amps, checked.state.name()))
+            .on_hover_text(format!(
+                "{:.0} W at {mains_v:.0} V at {} load (the load `kraftwerk check` judges for this build's workload); continuous limit {:.1} A, breaker {:.0} A.{full_text}\n{}",
+                c.wall_w,
+                checked.state.name(),
+                c.continuous_a,
+                c.breaker_a,
+                j.explanation()
+            ));
     }
 }
 
@@ -343,5 +351,3 @@ fn with_keys<'a>(label: &'a str, action: &Action) -> egui::Button<'a> {
 fn label_with_keys(label: &str, action: &Action) -> String {
     shortcuts::text(action).map_or_else(|| label.to_owned(), |k| format!("{label} ({k})"))
 }
-
-use kraftwerk_core::fmt::plural_len as plural;
