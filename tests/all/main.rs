@@ -29,6 +29,7 @@ mod fleet;
 mod golden;
 mod gui;
 mod gui_flows;
+mod gui_layout;
 mod gui_live;
 mod honest_answers;
 mod links;

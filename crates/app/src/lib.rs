@@ -18,6 +18,7 @@
 //! - [`build_panel`]: the left panel (part pickers, GPUs, PSUs, site).
 //! - [`build_tab`], [`parts_tab`], [`checks_tab`], [`power_tab`], [`fit_tab`], [`compare_tab`],
 //!   [`plan_tab`], [`catalog_tab`], [`live_tab`]: the central tabs.
+//! - [`overflow`]: panels whose content exceeded their space, recorded each frame for the tests.
 //! - [`view`]: the window drawn from the state (menus, status bar, tab strip, prompt).
 //! - [`app`]: [`KraftwerkApp`], where actions are applied, one exhaustive match per area (edits
 //!   and undo, files, view, Live and Plan jobs).
@@ -40,6 +41,7 @@ pub mod live_links;
 pub mod live_probe;
 pub mod live_state;
 pub mod live_tab;
+pub mod overflow;
 pub mod part_form;
 pub mod part_form_view;
 pub mod parts_tab;

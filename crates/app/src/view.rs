@@ -4,16 +4,22 @@
 
 use super::app::KraftwerkApp;
 use super::command::{Action, EditAction, FileAction, Pending, PromptChoice, Tab, ViewAction};
-use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, judged, power_tab, shortcuts, theme};
+use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, judged, overflow, power_tab, shortcuts, theme};
 use eframe::egui;
 
 impl KraftwerkApp {
     /// Draws the whole window; widgets push actions into `out`.
     pub(super) fn draw(&mut self, ui: &mut egui::Ui, out: &mut Vec<Action>) {
-        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, out));
-        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        let ctx = ui.ctx().clone();
+        overflow::clear(&ctx);
+        let screen = ui.max_rect();
+        let r = egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, out));
+        overflow::record(&ctx, "menu", screen, r.response.rect);
+        let r = egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        overflow::record(&ctx, "status bar", screen, r.response.rect);
         if self.settings.show_build_panel {
-            egui::Panel::left("build-panel")
+            let allowed = ui.available_rect_before_wrap();
+            let r = egui::Panel::left("build-panel")
                 .default_size(theme::BUILD_PANEL_WIDTH)
                 .min_size(300.0)
                 .max_size(560.0)
@@ -22,9 +28,11 @@ impl KraftwerkApp {
                         build_panel::show(ui, &self.state, &mut self.view, out);
                     });
                 });
+            overflow::record(&ctx, "build panel", allowed, r.response.rect);
             ui.ctx().data_mut(|d| d.remove::<bool>(theme::scroll_flag_id()));
         }
-        egui::CentralPanel::default().show(ui, |ui| {
+        let allowed = ui.available_rect_before_wrap();
+        let central = egui::CentralPanel::default().show(ui, |ui| {
             self.messages_ui(ui, out);
             ui.horizontal(|ui| {
                 for t in Tab::ALL {
@@ -55,6 +63,7 @@ impl KraftwerkApp {
                 Tab::Live => super::live_tab::show(ui, &self.state, &self.live, out),
             }
         });
+        overflow::record(&ctx, "central", allowed, central.response.rect);
         if self.view.show_rule_docs {
             let mut open = true;
             egui::Window::new("Rule docs").open(&mut open).default_size([560.0, 600.0]).show(ui.ctx(), |ui| {
