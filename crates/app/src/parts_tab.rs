@@ -137,8 +137,9 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) -> [
     // "2025-07-23, 16 months old" on two lines, so the column stays narrow.
     let date = match date.split_once(", ") {
         Some((day, age)) => ui.vertical(|ui| {
-            ui.label(day);
-            ui.label(RichText::new(age).small().weak());
+            // Never wrapped: a grid cell's width is last frame's, and a wrapped date keeps it narrow.
+            ui.add(egui::Label::new(day).extend());
+            ui.add(egui::Label::new(RichText::new(age).small().weak()).extend());
         }),
         None => ui.vertical(|ui| {
             ui.label(date);
