@@ -78,24 +78,24 @@ fn count_of(h: &Harness<'_, KraftwerkApp>, title: &str) -> Option<usize> {
 
 #[test]
 fn the_status_bar_the_tab_title_and_the_checks_sections_agree() {
-    let (cat, b) = puget();
-    let report = check::run(&b, &cat);
+    let (cat, build) = puget();
+    let report = check::run(&build, &cat);
     let problems =
         |s: Severity| report.findings.iter().filter(|f| f.kind == FindingKind::Problem && f.severity == s).count();
     let not_checked = report.findings.iter().filter(|f| f.kind == FindingKind::NotChecked).count();
     assert!(not_checked > 0, "the reference build has not-checked notes (the case that disagreed)");
-    let mut h = harness_at(KraftwerkApp::new_for_test(cat, b), 1280.0, 800.0);
+    let mut h = harness_at(KraftwerkApp::new_for_test(cat, build), 1280.0, 800.0);
     h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Checks)));
     h.run();
-    let (e, w, n) = (problems(Severity::Error), problems(Severity::Warning), problems(Severity::Info));
+    let (errors, warnings, notes) = (problems(Severity::Error), problems(Severity::Warning), problems(Severity::Info));
     // The status bar and the Checks tab's header both say it, with the same numbers.
     let shown = counts_in(&h);
     assert_eq!(shown.len(), 2, "the status bar and the Checks tab's header: {shown:?}");
-    assert!(shown.iter().all(|c| *c == (e, w, n)), "{shown:?} vs {:?}", (e, w, n));
+    assert!(shown.iter().all(|c| *c == (errors, warnings, notes)), "{shown:?} vs {:?}", (errors, warnings, notes));
     // The tab's title counts the same problems.
-    assert_eq!(count_of(&h, "Checks"), Some(e + w + n));
+    assert_eq!(count_of(&h, "Checks"), Some(errors + warnings + notes));
     // Each section lists what the counts say; the not-checked notes are a section of their own.
-    for (title, want) in [("Errors", e), ("Warnings", w), ("Notes", n), ("Not checked", not_checked)] {
+    for (title, want) in [("Errors", errors), ("Warnings", warnings), ("Notes", notes), ("Not checked", not_checked)] {
         assert_eq!(count_of(&h, title).unwrap_or(0), want, "the {title} section");
     }
 }
