@@ -224,7 +224,12 @@ impl KraftwerkApp {
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
                         theme::dot(ui, color, true);
-                        ui.add(egui::Label::new(egui::RichText::new(&m.text).monospace()).wrap());
+                        // The text wraps short of the Dismiss button, never under it.
+                        let text_w = (ui.available_width() - DISMISS_W).max(120.0);
+                        ui.scope(|ui| {
+                            ui.set_max_width(text_w);
+                            ui.add(egui::Label::new(egui::RichText::new(&m.text).monospace()).wrap());
+                        });
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                             if ui.small_button("Dismiss").clicked() {
                                 out.push(Action::View(ViewAction::DismissMessage(i)));
@@ -350,6 +355,9 @@ fn drop_overlay(ctx: &egui::Context) {
         egui::Color32::WHITE,
     );
 }
+
+/// Room kept for a message's Dismiss button, points.
+const DISMISS_W: f32 = 80.0;
 
 /// A menu button whose shortcut label comes from [`shortcuts`] (none when no key sends it).
 fn with_keys<'a>(label: &'a str, action: &Action) -> egui::Button<'a> {
