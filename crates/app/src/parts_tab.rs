@@ -8,6 +8,7 @@ use super::part_form::FormTarget;
 use super::state::AppState;
 use super::theme;
 use eframe::egui::{self, RichText};
+use kraftwerk_core::rig::Build;
 use kraftwerk_core::rig::parts_list::{PartsFormat, PartsList, PartsRow, usd};
 
 /// Draws the tab.
@@ -64,7 +65,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
             }
             ui.end_row();
             for r in &list.rows {
-                for (k, w) in row(ui, r, name_w, out).into_iter().enumerate() {
+                for (k, w) in row(ui, r, &state.build, name_w, out).into_iter().enumerate() {
                     widths[k] = widths[k].max(w);
                 }
             }
@@ -94,8 +95,23 @@ const COLUMN_GAP: f32 = 10.0;
 /// Width of the source and origin column's text, points.
 const SOURCE_W: f32 = 160.0;
 
+/// "owned …" / "bought used" for a part the build marks so (its price is then $0
+/// for the owned units, or its cited used price: [`Build::pricing_catalog`]), else `None`.
+fn owned_or_used(build: &Build, id: &str) -> Option<String> {
+    if id.is_empty() {
+        return None;
+    }
+    match build.owned_count(id) {
+        Some(u32::MAX) => return Some("owned (not bought: $0)".to_owned()),
+        Some(n) if build.is_used(id) => return Some(format!("owned: {n}, the rest bought used")),
+        Some(n) => return Some(format!("owned: {n} (not bought)")),
+        None => {}
+    }
+    build.is_used(id).then(|| "bought used".to_owned())
+}
+
 /// One row of the table; returns the widths of its cells other than the name's.
-fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) -> [f32; 6] {
+fn row(ui: &mut egui::Ui, r: &PartsRow, build: &Build, name_w: f32, out: &mut Vec<Action>) -> [f32; 6] {
     let role = ui.horizontal(|ui| {
         ui.label(&r.role);
         if let Some(kind) = r.kind {
@@ -120,6 +136,9 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) -> [
         } else {
             format!("{}\nid: {}", r.name, r.id)
         });
+        if let Some(label) = owned_or_used(build, &r.id) {
+            ui.colored_label(theme::INFO, RichText::new(label).small().strong());
+        }
         if !figures.is_empty() {
             ui.add(egui::Label::new(RichText::new(figures.join(" · ")).small().weak()).wrap());
         }
