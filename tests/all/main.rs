@@ -20,6 +20,7 @@ mod fleet;
 mod golden;
 mod gui;
 mod gui_flows;
+mod gui_layout;
 mod gui_live;
 mod links;
 mod live_nvml;

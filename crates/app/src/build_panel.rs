@@ -651,8 +651,13 @@ fn psus(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec
             if let Some(load) = state.report.power.psus.iter().find(|pl| pl.index == i) {
                 ui.horizontal(|ui| {
                     ui.add_space(LABEL_W + 8.0);
-                    let color =
-                        theme::load(load.load_fraction, kraftwerk_core::estimate::power::PSU_SUSTAINED_GUIDELINE);
+                    // The psu-capacity finding's colour, not a threshold of the window's own.
+                    let color = super::judged::judge(
+                        &state.report,
+                        kraftwerk_core::check::PartRef::Psu(i),
+                        super::judged::PSU_LOAD_RULES,
+                    )
+                    .color();
                     ui.colored_label(
                         color,
                         format!("{:.0} W of {:.0} W ({:.0} %)", load.dc_w, load.rated_w, load.load_fraction * 100.0),

@@ -91,7 +91,7 @@ fn column_figures(kind: PartKind) -> &'static [&'static str] {
     }
 }
 fn price(v: Option<f64>) -> Cell {
-    on(v, |p| format!("${p:.0}"))
+    on(v, kraftwerk_core::fmt::usd)
 }
 
 /// One table row.

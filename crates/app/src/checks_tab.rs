@@ -3,26 +3,20 @@
 //! docs window (Help → Rule docs).
 
 use super::command::{Action, Tab, ViewAction};
+use super::judged::Counts;
 use super::state::AppState;
 use super::theme;
 use super::view_state::ViewState;
 use eframe::egui::{self, RichText};
-use kraftwerk_core::check::{self, Finding, RULES, RuleDoc, Severity};
+use kraftwerk_core::check::{self, Finding, FindingKind, RULES, RuleDoc, Severity};
 
 /// Draws the tab.
 pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut Vec<Action>) {
     let r = &state.report;
+    let counts = Counts::of(r);
     ui.horizontal_wrapped(|ui| {
         theme::badge(ui, &r.verdict.to_string(), theme::verdict(r.verdict));
-        ui.label(format!(
-            "{} error{} · {} warning{} · {} note{}",
-            r.errors,
-            s(r.errors),
-            r.warnings,
-            s(r.warnings),
-            r.infos,
-            s(r.infos)
-        ));
+        ui.label(counts.problems_text());
         if let Some(c) = kraftwerk_core::compare::coverage_text(r) {
             ui.label(c).on_hover_text("How much the checker could check with the figures it has");
         }
@@ -38,18 +32,34 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     }
     ui.add_space(theme::SMALL_GAP);
     egui::ScrollArea::vertical().id_salt("checks-scroll").auto_shrink([false, false]).show(ui, |ui| {
-        for sev in [Severity::Error, Severity::Warning, Severity::Info] {
-            let fs: Vec<(usize, &Finding)> = r.findings.iter().enumerate().filter(|(_, f)| f.severity == sev).collect();
+        // The problems by severity, then the "not checked" notes apart: the sections' counts
+        // are the status bar's and the tab title's ([`Counts`]).
+        let sections = [
+            ("Errors", counts.errors, Some(Severity::Error)),
+            ("Warnings", counts.warnings, Some(Severity::Warning)),
+            ("Notes", counts.notes, Some(Severity::Info)),
+            ("Not checked", counts.not_checked, None),
+        ];
+        for (title, n, sev) in sections {
+            let fs: Vec<(usize, &Finding)> = r
+                .findings
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| match sev {
+                    Some(sev) => f.kind == FindingKind::Problem && f.severity == sev,
+                    None => f.kind == FindingKind::NotChecked,
+                })
+                .collect();
+            debug_assert_eq!(fs.len(), n, "{title}: the section lists what Counts counts");
             if fs.is_empty() {
                 continue;
             }
-            let title = match sev {
-                Severity::Error => "Errors",
-                Severity::Warning => "Warnings",
-                Severity::Info => "Notes",
-            };
             ui.add_space(theme::SMALL_GAP);
-            ui.label(RichText::new(format!("{title} ({})", fs.len())).heading().color(theme::severity(sev)));
+            let color = sev.map_or(theme::UNJUDGED, theme::severity);
+            ui.label(RichText::new(format!("{title} ({n})")).heading().color(color));
+            if sev.is_none() {
+                ui.weak("A rule that could not run for a part, because a figure it needs is unknown: not a problem found, and not a pass.");
+            }
             for (k, f) in fs {
                 finding(ui, state, view, out, k, f);
             }
@@ -77,12 +87,9 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
     });
 }
 
-fn s(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
 fn finding(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<Action>, k: usize, f: &Finding) {
-    let color = theme::severity(f.severity);
+    let not_checked = f.kind == FindingKind::NotChecked;
+    let color = if not_checked { theme::UNJUDGED } else { theme::severity(f.severity) };
     let selected = !f.parts.is_empty() && view.highlight == f.parts;
     let stroke = if selected { theme::highlight_stroke(2.0) } else { egui::Stroke::new(1.0, color) };
     theme::full_width(
@@ -91,7 +98,11 @@ fn finding(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
         |ui| {
             // Laid out here, wrapped to the frame: a collapsing header would draw it on one line
             // running past the panel.
-            let mut job = theme::finding_text(ui, f.severity, f.rule, &f.message);
+            let mut job = if not_checked {
+                theme::tagged_text(ui, "skip", color, f.rule, &f.message)
+            } else {
+                theme::finding_text(ui, f.severity, f.rule, &f.message)
+            };
             let width = ui.available_width() - ui.spacing().indent - 2.0 * ui.spacing().button_padding.x;
             job.wrap = egui::text::TextWrapping::wrap_at_width(width.max(120.0));
             let header = ui.ctx().fonts_mut(|fonts| fonts.layout_job(job));

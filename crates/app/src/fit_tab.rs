@@ -18,6 +18,7 @@ use kraftwerk_core::estimate::llm::search::{Alternatives, ContextPoint};
 use kraftwerk_core::estimate::llm::support::Support;
 use kraftwerk_core::estimate::llm::{self, FitReport, FitVerdict, Mode, Parallelism, Precision};
 use kraftwerk_core::estimate::model_file::{ModelFile, read_model_file};
+use kraftwerk_core::fmt::{usd, usd_rate};
 use kraftwerk_core::rig::Workload;
 
 /// The model used when the build names no workload.
@@ -423,14 +424,24 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
         if let Some(c) = &o.cost {
             cards.push(Stat::new(
                 "Cost",
-                c.usd_per_million_tokens
-                    .map_or_else(|| format!("${:.2}/h", c.usd_per_working_hour), |m| format!("${m:.2} / M tokens")),
+                // Money as the CLI prints it (`usd`, `usd_rate`), "at least" while a part is
+                // unpriced (as `fit` and `compare` say it).
+                {
+                    let least = if c.hardware_complete { "" } else { "at least " };
+                    c.usd_per_million_tokens.map_or_else(
+                        || format!("{least}{}/h", usd_rate(c.usd_per_working_hour)),
+                        |m| format!("{least}{} / M tokens", usd_rate(m)),
+                    )
+                },
                 format!(
-                    "${:.0} hardware{} · ${:.2} per working hour{}",
-                    c.hardware_usd,
+                    "{}{} hardware{} · {} per working hour{}",
+                    if c.hardware_complete { "" } else { "at least " },
+                    usd(c.hardware_usd),
                     if c.hardware_complete { "" } else { " (some parts unpriced)" },
-                    c.usd_per_working_hour,
-                    c.cloud.usd_per_million_tokens.map_or_else(String::new, |m| format!(" · cloud ${m:.2} / M tokens"))
+                    usd_rate(c.usd_per_working_hour),
+                    c.cloud
+                        .usd_per_million_tokens
+                        .map_or_else(String::new, |m| format!(" · cloud {} / M tokens", usd_rate(m)))
                 ),
                 None,
             ));
@@ -758,7 +769,7 @@ fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
         .show(ui, |p| {
             p.line(Line::new("own: hardware + electricity", PlotPoints::new(own)).color(theme::SERIES[0]).width(2.5));
             p.line(
-                Line::new(format!("rent at ${:.2}/h", c.cloud.usd_per_hour), PlotPoints::new(rent))
+                Line::new(format!("rent at {}/h", usd_rate(c.cloud.usd_per_hour)), PlotPoints::new(rent))
                     .color(theme::SERIES[2])
                     .width(2.5),
             );
@@ -772,7 +783,7 @@ fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
         });
     let mut legend = vec![
         (theme::SERIES[0], "own: hardware + electricity".to_owned()),
-        (theme::SERIES[2], format!("rent at ${:.2}/h", c.cloud.usd_per_hour)),
+        (theme::SERIES[2], format!("rent at {}/h", usd_rate(c.cloud.usd_per_hour))),
     ];
     if let Some(m) = c.cloud.break_even_months {
         let bound = if c.hardware_complete { "" } else { "at least " };
@@ -783,9 +794,9 @@ fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
         // Unpriced parts: the hardware sum and so the payback time are lower bounds (issue 26).
         Some(m) if !c.hardware_complete => ui.add(
             egui::Label::new(format!(
-                "At {:.0} working hours a month, owning pays off after at least {m:.1} months: the ${:.0} of hardware leaves out {} unpriced part{} ({}).",
+                "At {:.0} working hours a month, owning pays off after at least {m:.1} months: the {} of hardware leaves out {} unpriced part{} ({}).",
                 c.working_hours_per_month,
-                c.hardware_usd,
+                usd(c.hardware_usd),
                 c.missing_prices.len(),
                 if c.missing_prices.len() == 1 { "" } else { "s" },
                 c.missing_prices.join(", ")
@@ -794,8 +805,9 @@ fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
         ),
         Some(m) => ui.add(
             egui::Label::new(format!(
-                "At {:.0} working hours a month, owning pays off after {m:.1} months (${:.0} of hardware).",
-                c.working_hours_per_month, c.hardware_usd
+                "At {:.0} working hours a month, owning pays off after {m:.1} months ({} of hardware).",
+                c.working_hours_per_month,
+                usd(c.hardware_usd)
             ))
             .wrap(),
         ),

@@ -13,10 +13,12 @@
 //! - [`shortcuts`]: every keyboard shortcut, declared once; the menus' labels come from it.
 //! - [`job`]: the one background-job type (Live probe and links, the Plan search).
 //! - [`widgets`]: the searchable part picker, gauges, and the Live sections' shared helpers.
-//! - [`theme`]: colour and spacing tokens.
+//! - [`theme`]: colour and spacing tokens; [`judged`]: a figure's colour from the findings that
+//!   name it, and the finding counts the status bar, tab strip and Checks tab share.
 //! - [`build_panel`]: the left panel (part pickers, GPUs, PSUs, site).
 //! - [`build_tab`], [`parts_tab`], [`checks_tab`], [`power_tab`], [`fit_tab`], [`compare_tab`],
 //!   [`plan_tab`], [`catalog_tab`], [`live_tab`]: the central tabs.
+//! - [`overflow`]: panels whose content exceeded their space, recorded each frame for the tests.
 //! - [`view`]: the window drawn from the state (menus, status bar, tab strip, prompt).
 //! - [`app`]: [`KraftwerkApp`], where actions are applied, one exhaustive match per area (edits
 //!   and undo, files, view, Live and Plan jobs).
@@ -32,11 +34,13 @@ pub mod compare_tab;
 pub mod files;
 pub mod fit_tab;
 pub mod job;
+pub mod judged;
 pub mod live_cards;
 pub mod live_links;
 pub mod live_probe;
 pub mod live_state;
 pub mod live_tab;
+pub mod overflow;
 pub mod part_form;
 pub mod part_form_view;
 pub mod parts_tab;

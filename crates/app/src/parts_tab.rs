@@ -9,6 +9,7 @@ use super::state::AppState;
 use super::theme;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::fmt::usd;
+use kraftwerk_core::rig::Build;
 use kraftwerk_core::rig::parts_list::{PartsFormat, PartsList, PartsRow};
 
 /// Draws the tab.
@@ -45,14 +46,29 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
     egui::ScrollArea::both().id_salt("parts-scroll").auto_shrink([false, false]).show(ui, |ui| {
         // The name column takes what the fixed columns leave, so the table fits the window; the
         // key figures go under the name rather than in a column of their own past the edge.
-        let name_w = (ui.available_width() - FIXED_COLUMNS_W).clamp(220.0, 640.0);
-        egui::Grid::new("parts-grid").striped(true).num_columns(7).spacing([14.0, 6.0]).show(ui, |ui| {
-            for h in ["Part", "Name · key figures", "Qty", "Unit price", "Line", "Price date", "Source · origin"] {
-                ui.label(RichText::new(h).strong());
+        // The other columns' width is their widest cells' on the last frame (they do not depend
+        // on the name column's), so a font or a long origin cannot push the last column
+        // off-screen.
+        let fixed_id = egui::Id::unique("parts-grid-fixed-w");
+        let fixed = ui.ctx().data(|d| d.get_temp::<f32>(fixed_id)).unwrap_or(FIXED_COLUMNS_W);
+        let name_w = (ui.available_width() - fixed).clamp(200.0, 640.0);
+        let mut widths = [0.0_f32; 6];
+        egui::Grid::new("parts-grid").striped(true).num_columns(7).spacing([COLUMN_GAP, 6.0]).show(ui, |ui| {
+            for (i, h) in ["Part", "Name · key figures", "Qty", "Unit price", "Line", "Price date", "Source · origin"]
+                .into_iter()
+                .enumerate()
+            {
+                let w = ui.label(RichText::new(h).strong()).rect.width();
+                if i != 1 {
+                    let k = if i == 0 { 0 } else { i - 1 };
+                    widths[k] = widths[k].max(w);
+                }
             }
             ui.end_row();
             for r in &list.rows {
-                row(ui, r, name_w, out);
+                for (k, w) in row(ui, r, &state.build, name_w, out).into_iter().enumerate() {
+                    widths[k] = widths[k].max(w);
+                }
             }
             ui.label(RichText::new("Total").strong());
             ui.label("");
@@ -61,18 +77,43 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
             ui.label(RichText::new(if list.priced_lines == 0 { "—".to_owned() } else { usd(list.total_usd) }).strong());
             ui.end_row();
         });
+        // The six other columns' widest cells and the seven gaps between and after columns.
+        let measured = widths.iter().sum::<f32>() + 7.0 * COLUMN_GAP + 4.0;
+        if (measured - fixed).abs() > 1.0 {
+            ui.ctx().data_mut(|d| d.insert_temp(fixed_id, measured));
+            ui.ctx().request_discard("parts table column widths measured");
+        }
     });
 }
 
 /// Width the columns other than the name take, with their spacing, points (measured at the
 /// default font on the widest contents: "Motherboard Edit", "$12,345", "2025-07-23", origin).
-const FIXED_COLUMNS_W: f32 = 560.0;
+const FIXED_COLUMNS_W: f32 = 600.0;
+
+/// Gap between the table's columns, points.
+const COLUMN_GAP: f32 = 10.0;
 
 /// Width of the source and origin column's text, points.
-const SOURCE_W: f32 = 190.0;
+const SOURCE_W: f32 = 160.0;
 
-fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) {
-    ui.horizontal(|ui| {
+/// "owned …" / "bought used" for a part the build marks so (its price is then $0
+/// for the owned units, or its cited used price: [`Build::pricing_catalog`]), else `None`.
+fn owned_or_used(build: &Build, id: &str) -> Option<String> {
+    if id.is_empty() {
+        return None;
+    }
+    match build.owned_count(id) {
+        Some(u32::MAX) => return Some("owned (not bought: $0)".to_owned()),
+        Some(n) if build.is_used(id) => return Some(format!("owned: {n}, the rest bought used")),
+        Some(n) => return Some(format!("owned: {n} (not bought)")),
+        None => {}
+    }
+    build.is_used(id).then(|| "bought used".to_owned())
+}
+
+/// One row of the table; returns the widths of its cells other than the name's.
+fn row(ui: &mut egui::Ui, r: &PartsRow, build: &Build, name_w: f32, out: &mut Vec<Action>) -> [f32; 6] {
+    let role = ui.horizontal(|ui| {
         ui.label(&r.role);
         if let Some(kind) = r.kind {
             let edit = ui.small_button("Edit").on_hover_text(format!("Edit {} as a user part", r.line.id));
@@ -88,28 +129,43 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) {
     let figures: Vec<String> =
         r.key_figures.iter().map(|f| format!("{} {}", f.field, f.value.as_deref().unwrap_or("unknown"))).collect();
     ui.vertical(|ui| {
+        // Exactly `name_w` wide, so the grid's width less it is the other columns' width.
+        ui.set_min_width(name_w);
         ui.set_max_width(name_w);
         ui.add(egui::Label::new(&r.line.name).wrap()).on_hover_text(if r.line.id.is_empty() {
             r.line.name.clone()
         } else {
             format!("{}\nid: {}", r.line.name, r.line.id)
         });
+        if let Some(label) = owned_or_used(build, &r.line.id) {
+            ui.colored_label(theme::INFO, RichText::new(label).small().strong());
+        }
         if !figures.is_empty() {
             ui.add(egui::Label::new(RichText::new(figures.join(" · ")).small().weak()).wrap());
         }
     });
-    ui.label(r.line.quantity.to_string());
-    match r.line.unit_price_usd {
+    let qty = ui.label(r.line.quantity.to_string());
+    let unit = match r.line.unit_price_usd {
         Some(p) => ui.label(usd(p)),
         None => ui.colored_label(theme::WARNING, "unpriced"),
     };
-    ui.label(r.line_usd.map_or_else(|| "—".to_owned(), usd));
+    let line = ui.label(r.line_usd.map_or_else(|| "—".to_owned(), usd));
     // The part's own price date, with its age when older than 12 months.
     let today = kraftwerk_catalog::dates::today_utc();
-    ui.label(
-        r.line.price_date.as_deref().map_or_else(|| "—".to_owned(), |d| kraftwerk_catalog::prices::date_note(d, today)),
-    );
-    ui.vertical(|ui| {
+    let date =
+        r.line.price_date.as_deref().map_or_else(|| "—".to_owned(), |d| kraftwerk_catalog::prices::date_note(d, today));
+    // "2025-07-23, 16 months old" on two lines, so the column stays narrow.
+    let date = match date.split_once(", ") {
+        Some((day, age)) => ui.vertical(|ui| {
+            // Never wrapped: a grid cell's width is last frame's, and a wrapped date keeps it narrow.
+            ui.add(egui::Label::new(day).extend());
+            ui.add(egui::Label::new(RichText::new(age).small().weak()).extend());
+        }),
+        None => ui.vertical(|ui| {
+            ui.label(date);
+        }),
+    };
+    let source = ui.vertical(|ui| {
         ui.set_max_width(SOURCE_W);
         match &r.source {
             Some(url) => {
@@ -122,4 +178,12 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) {
         ui.add(egui::Label::new(RichText::new(&r.origin).small().weak()).truncate());
     });
     ui.end_row();
+    [
+        role.response.rect.width(),
+        qty.rect.width(),
+        unit.rect.width(),
+        line.rect.width(),
+        date.response.rect.width(),
+        source.response.rect.width(),
+    ]
 }

@@ -16,6 +16,7 @@ use super::job::{Job, Polled};
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::Catalog;
 use kraftwerk_core::estimate::llm::{Mode, Precision};
+use kraftwerk_core::fmt::{usd, usd_rate};
 use kraftwerk_core::plan::goal::{Form, Goal, GoalPrecision, ModelRef};
 use kraftwerk_core::plan::{Control, PlanOutcome};
 use kraftwerk_core::rig::Build;
@@ -351,8 +352,8 @@ fn parts_lists(ui: &mut egui::Ui, out: &PlanOutcome) {
                         ui.label(p.quantity.to_string());
                         ui.label(cut(&p.name, 60)).on_hover_text(format!("{} ({})", p.name, p.id));
                         match p.unit_price_usd {
-                            Some(x) if p.used() => ui.label(format!("${x:.0} used")),
-                            Some(x) => ui.label(format!("${x:.0}")),
+                            Some(x) if p.used() => ui.label(format!("{} used", usd(x))),
+                            Some(x) => ui.label(usd(x)),
                             None => ui.colored_label(ui.visuals().warn_fg_color, "unknown"),
                         };
                         let today = kraftwerk_catalog::dates::today_utc();
@@ -416,8 +417,7 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             let board = r.title.split_once(" on ").map_or(r.title.as_str(), |(_, b)| b);
             ui.label(cut(board, 26)).on_hover_text(board);
             ui.label(r.precision.to_string());
-            let price =
-                if r.price_complete { format!("${:.0}", r.price_usd) } else { format!("≥ ${:.0}", r.price_usd) };
+            let price = if r.price_complete { usd(r.price_usd) } else { format!("at least {}", usd(r.price_usd)) };
             ui.label(price).on_hover_text(if r.price_complete {
                 "every part priced"
             } else {
@@ -458,13 +458,12 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
                 num(e.prefill, 0),
                 e.speed_caveats.iter().fold(String::new(), |acc, c| acc + "\n" + c)
             ));
-            let bound = if r.price_complete { "" } else { "≥ " };
-            ui.label(e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}{c:.2}"))).on_hover_text(
-                e.break_even_months.map_or_else(
+            let bound = if r.price_complete { "" } else { "at least " };
+            ui.label(e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}{}", usd_rate(c))))
+                .on_hover_text(e.break_even_months.map_or_else(
                     || "never breaks even against the cloud".to_owned(),
                     |m| format!("break-even against {} after {bound}{m:.1} months", e.cloud),
-                ),
-            );
+                ));
             // Warnings, and the checks that could not run on a figure the goal does not hinge on.
             let mut text = e.warnings.len().to_string();
             if !e.not_checked_other.is_empty() {

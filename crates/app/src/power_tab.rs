@@ -5,13 +5,16 @@
 //! [`kraftwerk_core::estimate::power`] through the report, as `kraftwerk power` prints it.
 
 use super::command::{Action, EditAction};
+use super::judged;
 use super::state::AppState;
 use super::theme;
 use super::view_state::ViewState;
 use super::widgets::{self, Stat};
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Bar, BarChart, GridMark, HLine, Line, LineStyle, Plot, PlotPoints, Points, VLine};
+use kraftwerk_core::check::PartRef;
 use kraftwerk_core::estimate::power::{Component, PSU_SUSTAINED_GUIDELINE, PowerEstimate};
+use kraftwerk_core::fmt::{usd, usd_rate};
 
 /// Height of each plot, points.
 const PLOT_H: f32 = 260.0;
@@ -49,8 +52,14 @@ fn summary(ui: &mut egui::Ui, state: &AppState) {
     let site = &state.build.site;
     let mut cards: Vec<Stat> = Vec::new();
     {
-        let worst_circuit = e.circuits.iter().map(|c| c.amps / c.continuous_a.max(1e-9)).fold(0.0, f64::max);
-        let color = if worst_circuit > 1.0 { Some(theme::WARNING) } else { None };
+        // Coloured only by a finding that names a circuit (`check`'s severity for the build's
+        // workload), never by a threshold of the window's own.
+        let color = e
+            .circuits
+            .iter()
+            .filter_map(|c| judged::circuit(&state.report, c.index).severity)
+            .max()
+            .map(theme::severity);
         cards.push(Stat::new(
             "Full load",
             format!("{:.0} W at the wall", e.total_wall_w),
@@ -76,13 +85,13 @@ fn summary(ui: &mut egui::Ui, state: &AppState) {
         ));
         cards.push(Stat::new(
             "Electricity",
-            format!("${:.0} / month", e.cost.per_month_usd),
+            format!("{} / month", usd(e.cost.per_month_usd)),
             format!(
-                "${:.2}/h running · ${:.0}/year · {:.0} kWh/month at ${:.3}/kWh, {:.0} % duty",
-                e.cost.per_hour_usd,
-                e.cost.per_year_usd,
+                "{}/h running · {}/year · {:.0} kWh/month at {}/kWh, {:.0} % duty",
+                usd_rate(e.cost.per_hour_usd),
+                usd(e.cost.per_year_usd),
                 e.cost.kwh_per_month,
-                site.price_per_kwh,
+                usd_rate(site.price_per_kwh),
                 site.duty_cycle * 100.0
             ),
             None,
@@ -276,7 +285,7 @@ fn efficiency_plot(ui: &mut egui::Ui, state: &AppState) {
     for ps in &e.psus {
         items.push((theme::SERIES[(ps.index + 2) % theme::SERIES.len()], format!("PSU {} curve", ps.index + 1)));
         items.push((
-            theme::load(ps.load_fraction, PSU_SUSTAINED_GUIDELINE),
+            judged::judge(&state.report, PartRef::Psu(ps.index), judged::PSU_LOAD_RULES).color(),
             format!(
                 "PSU {} now: {:.0} % load, {:.1} % efficient, {:.0} W lost",
                 ps.index + 1,
@@ -300,7 +309,7 @@ fn efficiency_plot(ui: &mut egui::Ui, state: &AppState) {
                 let c = theme::SERIES[(ps.index + 2) % theme::SERIES.len()];
                 let pts: Vec<[f64; 2]> = ps.curve.iter().map(|&(x, y)| [x, y]).collect();
                 p.line(Line::new(format!("PSU {} curve", ps.index + 1), PlotPoints::new(pts)).color(c).width(2.0));
-                let load_color = theme::load(ps.load_fraction, PSU_SUSTAINED_GUIDELINE);
+                let load_color = judged::judge(&state.report, PartRef::Psu(ps.index), judged::PSU_LOAD_RULES).color();
                 p.points(
                     Points::new(
                         format!(
@@ -393,56 +402,66 @@ fn transient_plot(ui: &mut egui::Ui, state: &AppState) {
     ui.weak("GPU peaks: 2.2× the power limit for 100 µs, 1.57× for 1 ms, 1.28× for 10 ms, 1.09× for 100 ms, plus the rest of the system.");
 }
 
+/// Wall draw per circuit at the load `check` judged for the workload and at full load, and
+/// each PSU's load and inlet current at full load. Every gauge's colour is the severity of the
+/// findings that name its circuit or PSU ([`judged`]); a figure over a mark that no finding
+/// reports (full load of an inference build) is drawn in [`theme::UNJUDGED`], and says why.
 fn wall(ui: &mut egui::Ui, state: &AppState) {
     let e = &state.training;
+    let checked = &state.report.power;
     ui.label(RichText::new("Wall draw vs the circuit").strong());
     let w = ui.available_width().min(520.0);
     for c in &e.circuits {
-        let color = if c.amps > c.breaker_a {
-            theme::ERROR
-        } else if c.amps > c.continuous_a {
-            theme::WARNING
-        } else {
-            theme::OK
-        };
+        let j = judged::circuit(&state.report, c.index);
         ui.label(format!("Circuit {}: {:.0} A breaker at {:.0} V", c.index + 1, c.breaker_a, state.build.site.mains_v));
-        widgets::gauge(
-            ui,
-            c.wall_w,
-            &[(c.continuous_w, "continuous"), (c.breaker_w, "breaker")],
-            color,
-            &format!("{:.0} W · {:.1} A of {:.1} A continuous", c.wall_w, c.amps, c.continuous_a),
-            w,
-        );
+        let marks = [(c.continuous_w, "continuous"), (c.breaker_w, "breaker")];
+        if checked.state != e.state
+            && let Some(at) = checked.circuits.iter().find(|x| x.index == c.index)
+        {
+            let text = format!("{} load: {:.0} W · {:.1} A (checked)", checked.state.name(), at.wall_w, at.amps);
+            widgets::gauge(ui, at.wall_w, &marks, j.color(), &text, w).on_hover_text(j.explanation());
+        }
+        // Full load: judged by the same findings (a full-load warning names the circuit); over
+        // the continuous limit with none, it is the workload's burst, not a finding.
+        let over = c.amps > c.continuous_a;
+        let color = if j.severity.is_none() && over { theme::UNJUDGED } else { j.color() };
+        let text = format!("full load: {:.0} W · {:.1} A of {:.1} A continuous", c.wall_w, c.amps, c.continuous_a);
+        let hover = if j.severity.is_none() && over && checked.state != e.state {
+            format!(
+                "Over the continuous limit only at full load (every GPU at its power limit). `kraftwerk check` judges this build at {} load, its workload's; a full-load burst under the breaker is no finding.\n{}",
+                checked.state.name(),
+                j.explanation()
+            )
+        } else {
+            j.explanation()
+        };
+        widgets::gauge(ui, c.wall_w, &marks, color, &text, w).on_hover_text(hover);
         ui.add_space(theme::SMALL_GAP);
     }
     ui.add_space(theme::SMALL_GAP);
-    ui.label(RichText::new("PSU load and inlet").strong());
+    ui.label(RichText::new("PSU load and inlet (full load)").strong());
     for ps in &e.psus {
         ui.label(format!("PSU {}: {}", ps.index + 1, ps.name));
+        let load = judged::judge(&state.report, PartRef::Psu(ps.index), judged::PSU_LOAD_RULES);
         widgets::gauge(
             ui,
             ps.dc_w,
             &[(ps.rated_w * PSU_SUSTAINED_GUIDELINE, "80 %"), (ps.rated_w, "rated")],
-            theme::load(ps.load_fraction, PSU_SUSTAINED_GUIDELINE),
+            load.color(),
             &format!("{:.0} W DC ({:.0} %) · {:.0} W from the wall", ps.dc_w, ps.load_fraction * 100.0, ps.wall_w),
             w,
-        );
-        let inlet_color = if ps.amps > ps.inlet_a {
-            theme::ERROR
-        } else if ps.amps > ps.outlet_a {
-            theme::WARNING
-        } else {
-            theme::OK
-        };
+        )
+        .on_hover_text(load.explanation());
+        let inlet = judged::judge(&state.report, PartRef::Psu(ps.index), judged::PSU_INLET_RULES);
         widgets::gauge(
             ui,
             ps.amps,
             &[(ps.outlet_a, "outlet"), (ps.inlet_a, "inlet")],
-            inlet_color,
+            inlet.color(),
             &format!("{:.1} A through the inlet", ps.amps),
             w,
-        );
+        )
+        .on_hover_text(inlet.explanation());
         ui.add_space(theme::SMALL_GAP);
     }
 }
@@ -454,7 +473,7 @@ fn thermal(ui: &mut egui::Ui, state: &AppState) {
     if let Some(case) = r.case {
         match case.max_heat_w {
             Some(max) => {
-                let color = if e.case_heat_w > max { theme::ERROR } else { theme::OK };
+                let color = judged::judge(&state.report, PartRef::Case, judged::CASE_HEAT_RULES).color();
                 ui.colored_label(
                     color,
                     format!(

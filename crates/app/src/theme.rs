@@ -12,6 +12,8 @@ pub const ERROR: Color32 = Color32::from_rgb(0xe5, 0x48, 0x4d);
 pub const WARNING: Color32 = Color32::from_rgb(0xf0, 0xa0, 0x30);
 /// Informational findings.
 pub const INFO: Color32 = Color32::from_rgb(0x4c, 0x9a, 0xe6);
+/// A figure no rule judged (its rule did not run): neither red nor green.
+pub const UNJUDGED: Color32 = Color32::from_rgb(0x9a, 0x9a, 0xa4);
 /// Passing checks, parts with nothing to report.
 pub const OK: Color32 = Color32::from_rgb(0x3f, 0xb9, 0x6a);
 /// Outline of parts a clicked finding concerns.
@@ -160,9 +162,15 @@ pub fn legend(ui: &mut egui::Ui, items: &[(Color32, String)]) {
 
 /// A finding's one-line text: the severity word in its colour, then `[rule] message`.
 pub fn finding_text(ui: &egui::Ui, s: Severity, rule: &str, message: &str) -> egui::text::LayoutJob {
+    tagged_text(ui, severity_word(s), severity(s), rule, message)
+}
+
+/// `word [rule] message` laid out as [`finding_text`] does, the word in `color` (a "not
+/// checked" note: `skip`, as `kraftwerk check` tags it, in [`UNJUDGED`]).
+pub fn tagged_text(ui: &egui::Ui, word: &str, color: Color32, rule: &str, message: &str) -> egui::text::LayoutJob {
     let mut job = egui::text::LayoutJob::default();
     let style = ui.style();
-    egui::RichText::new(severity_word(s)).color(severity(s)).strong().append_to(
+    egui::RichText::new(word).color(color).strong().append_to(
         &mut job,
         style,
         egui::FontSelection::Default,

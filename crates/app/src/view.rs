@@ -4,16 +4,22 @@
 
 use super::app::KraftwerkApp;
 use super::command::{Action, EditAction, FileAction, Pending, PromptChoice, Tab, ViewAction};
-use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, power_tab, shortcuts, theme};
+use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, judged, overflow, power_tab, shortcuts, theme};
 use eframe::egui;
 
 impl KraftwerkApp {
     /// Draws the whole window; widgets push actions into `out`.
     pub(super) fn draw(&mut self, ui: &mut egui::Ui, out: &mut Vec<Action>) {
-        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, out));
-        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        let ctx = ui.ctx().clone();
+        overflow::clear(&ctx);
+        let screen = ui.max_rect();
+        let r = egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, out));
+        overflow::record(&ctx, "menu", screen, r.response.rect);
+        let r = egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        overflow::record(&ctx, "status bar", screen, r.response.rect);
         if self.settings.show_build_panel {
-            egui::Panel::left("build-panel")
+            let allowed = ui.available_rect_before_wrap();
+            let r = egui::Panel::left("build-panel")
                 .default_size(theme::BUILD_PANEL_WIDTH)
                 .min_size(300.0)
                 .max_size(560.0)
@@ -22,15 +28,18 @@ impl KraftwerkApp {
                         build_panel::show(ui, &self.state, &mut self.view, out);
                     });
                 });
+            overflow::record(&ctx, "build panel", allowed, r.response.rect);
             ui.ctx().data_mut(|d| d.remove::<bool>(theme::scroll_flag_id()));
         }
-        egui::CentralPanel::default().show(ui, |ui| {
+        let allowed = ui.available_rect_before_wrap();
+        let central = egui::CentralPanel::default().show(ui, |ui| {
             self.messages_ui(ui, out);
             ui.horizontal(|ui| {
                 for t in Tab::ALL {
                     let mut label = egui::RichText::new(t.title());
                     if t == Tab::Checks {
-                        label = egui::RichText::new(format!("{} ({})", t.title(), self.state.report.findings.len()));
+                        // The problems found, as the status bar and the tab's sections count them.
+                        label = egui::RichText::new(judged::Counts::of(&self.state.report).tab_title());
                     }
                     if ui.selectable_label(self.view.tab == t, label.size(15.0)).clicked() {
                         out.push(Action::View(ViewAction::SelectTab(t)));
@@ -54,6 +63,7 @@ impl KraftwerkApp {
                 Tab::Live => super::live_tab::show(ui, &self.state, &self.live, out),
             }
         });
+        overflow::record(&ctx, "central", allowed, central.response.rect);
         if self.view.show_rule_docs {
             let mut open = true;
             egui::Window::new("Rule docs").open(&mut open).default_size([560.0, 600.0]).show(ui.ctx(), |ui| {
@@ -182,15 +192,7 @@ impl KraftwerkApp {
         ui.horizontal_wrapped(|ui| {
             theme::badge(ui, &r.verdict.to_string(), theme::verdict(r.verdict))
                 .on_hover_text("Verdict of the same checker `kraftwerk check` runs");
-            ui.label(format!(
-                "{} error{} · {} warning{} · {} note{}",
-                r.errors,
-                plural(r.errors),
-                r.warnings,
-                plural(r.warnings),
-                r.infos,
-                plural(r.infos)
-            ));
+            ui.label(judged::Counts::of(r).problems_text());
             if let Some(c) = kraftwerk_core::compare::coverage_text(r) {
                 // The count here, the rule list on hover (it can run to a dozen ids).
                 let short = format!("{} of {} checks ran", r.coverage.ran, r.coverage.total);
@@ -198,8 +200,10 @@ impl KraftwerkApp {
             }
             ui.separator();
             let t = &self.state.training;
-            ui.label(format!("full load {:.0} W DC · {:.0} W at the wall", t.total_dc_w, t.total_wall_w));
-            circuit_amps(ui, &t.circuits, self.state.build.site.mains_v);
+            if !self.state.build.gpus.is_empty() || !self.state.build.psus.is_empty() {
+                ui.label(format!("full load {:.0} W DC · {:.0} W at the wall", t.total_dc_w, t.total_wall_w));
+                circuit_amps(ui, &self.state);
+            }
             ui.separator();
             let file = self.state.path.as_ref().map_or_else(|| "not saved yet".to_owned(), |p| p.display().to_string());
             ui.weak(file);
@@ -220,7 +224,12 @@ impl KraftwerkApp {
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
                         theme::dot(ui, color, true);
-                        ui.add(egui::Label::new(egui::RichText::new(&m.text).monospace()).wrap());
+                        // The text wraps short of the Dismiss button, never under it.
+                        let text_w = (ui.available_width() - DISMISS_W).max(120.0);
+                        ui.scope(|ui| {
+                            ui.set_max_width(text_w);
+                            ui.add(egui::Label::new(egui::RichText::new(&m.text).monospace()).wrap());
+                        });
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                             if ui.small_button("Dismiss").clicked() {
                                 out.push(Action::View(ViewAction::DismissMessage(i)));
@@ -306,14 +315,27 @@ impl KraftwerkApp {
     }
 }
 
-/// Amps per wall circuit at full load, each coloured by its continuous limit (numbered from 1).
-fn circuit_amps(ui: &mut egui::Ui, circuits: &[kraftwerk_core::estimate::power::CircuitLoad], mains_v: f64) {
-    for c in circuits {
-        let color = theme::load(c.amps / c.continuous_a.max(0.1), 1.0);
-        ui.colored_label(color, format!("circuit {}: {:.1} A", c.index + 1, c.amps)).on_hover_text(format!(
-            "{:.0} W at {mains_v:.0} V; continuous limit {:.1} A, breaker {:.0} A",
-            c.wall_w, c.continuous_a, c.breaker_a
-        ));
+/// Amps per wall circuit at the load `kraftwerk check` judged for the build's workload, each
+/// coloured by the wall-circuit findings that name it ([`judged::circuit`]), never by a
+/// threshold of its own; the full-load figure and the findings are on hover.
+fn circuit_amps(ui: &mut egui::Ui, state: &super::state::AppState) {
+    let checked = &state.report.power;
+    let mains_v = state.build.site.mains_v;
+    for c in &checked.circuits {
+        let j = judged::circuit(&state.report, c.index);
+        let full = state.training.circuits.iter().find(|f| f.index == c.index);
+        let full_text = full.map_or_else(String::new, |f| {
+            format!("\nAt full load (every GPU at its power limit): {:.0} W = {:.1} A.", f.wall_w, f.amps)
+        });
+        ui.colored_label(j.color(), format!("circuit {}: {:.1} A {}", c.index + 1, c.amps, checked.state.name()))
+            .on_hover_text(format!(
+                "{:.0} W at {mains_v:.0} V at {} load (the load `kraftwerk check` judges for this build's workload); continuous limit {:.1} A, breaker {:.0} A.{full_text}\n{}",
+                c.wall_w,
+                checked.state.name(),
+                c.continuous_a,
+                c.breaker_a,
+                j.explanation()
+            ));
     }
 }
 
@@ -334,6 +356,9 @@ fn drop_overlay(ctx: &egui::Context) {
     );
 }
 
+/// Room kept for a message's Dismiss button, points.
+const DISMISS_W: f32 = 80.0;
+
 /// A menu button whose shortcut label comes from [`shortcuts`] (none when no key sends it).
 fn with_keys<'a>(label: &'a str, action: &Action) -> egui::Button<'a> {
     egui::Button::new(label).shortcut_text(shortcuts::text(action).unwrap_or_default())
@@ -343,5 +368,3 @@ fn with_keys<'a>(label: &'a str, action: &Action) -> egui::Button<'a> {
 fn label_with_keys(label: &str, action: &Action) -> String {
     shortcuts::text(action).map_or_else(|| label.to_owned(), |k| format!("{label} ({k})"))
 }
-
-use kraftwerk_core::fmt::plural_len as plural;

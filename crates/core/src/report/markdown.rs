@@ -73,12 +73,12 @@ pub fn markdown(build: &Build, catalog: &Catalog, report: &Report) -> String {
     let site = &build.site;
     let _ = writeln!(
         s,
-        "| Site | {:.0} V, {:.0} A × {} circuit(s), {:.0} °C, ${:.3}/kWh, {:.0} % duty |\n",
+        "| Site | {:.0} V, {:.0} A × {} circuit(s), {:.0} °C, {}/kWh, {:.0} % duty |\n",
         site.mains_v,
         site.circuit_a,
         site.circuits,
         site.ambient_c,
-        site.price_per_kwh,
+        crate::fmt::usd_rate(site.price_per_kwh),
         site.duty_cycle * 100.0
     );
     let list = crate::rig::parts_list::PartsList::of(build, catalog);

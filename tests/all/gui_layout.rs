@@ -1,0 +1,115 @@
+//! The window at a 1280x800 screen (issue 39, item 4): every tab's content stays inside the
+//! window (a panel that grows past its space is recorded by `kraftwerk::ui::overflow`), and the
+//! finding counts agree between the status bar, the Checks tab's title and its sections.
+#![cfg(feature = "gui")]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use kraftwerk::catalog;
+use kraftwerk::check::{self, FindingKind, Severity};
+use kraftwerk::rig::{self, Build};
+use kraftwerk::ui::{Action, KraftwerkApp, Tab, ViewAction};
+use std::path::Path;
+
+/// A reference build a user opens: four blower RTX 3090s on a WRX80 board, one 1600 W PSU.
+fn puget() -> (catalog::Catalog, Build) {
+    let cat = catalog::builtin().expect("built-in catalog loads");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/4x-rtx-3090-wrx80-puget.rig.ron");
+    let b = rig::load(&path, Some(&cat)).expect("reference build loads");
+    (cat, b)
+}
+
+fn harness_at(app: KraftwerkApp, w: f32, h: f32) -> Harness<'static, KraftwerkApp> {
+    Harness::builder().with_size([w, h]).build_ui_state(|ui, app: &mut KraftwerkApp| app.update_ui(ui), app)
+}
+
+/// The overflows of every tab, `(tab, overflow)`.
+fn overflows_of_every_tab(h: &mut Harness<'_, KraftwerkApp>) -> Vec<(Tab, kraftwerk::ui::overflow::Overflow)> {
+    let mut found = Vec::new();
+    for tab in Tab::ALL {
+        h.state_mut().send(Action::View(ViewAction::SelectTab(tab)));
+        h.run();
+        // A few more frames: tables measure their columns on the frame before.
+        h.run_steps(3);
+        found.extend(kraftwerk::ui::overflow::found(&h.ctx).into_iter().map(|o| (tab, o)));
+    }
+    found
+}
+
+#[test]
+fn every_tab_fits_a_1280x800_window() {
+    let (cat, b) = puget();
+    for (w, h_) in [(1280.0, 800.0), (1920.0, 1080.0)] {
+        let mut h = harness_at(KraftwerkApp::new_for_test(cat.clone(), b.clone()), w, h_);
+        let found = overflows_of_every_tab(&mut h);
+        assert!(found.is_empty(), "content past the window at {w}x{h_}: {found:#?}");
+    }
+}
+
+/// The numbers in "`N` errors · `N` warnings · `N` notes" in a label of the window.
+fn counts_in(h: &Harness<'_, KraftwerkApp>) -> Vec<(usize, usize, usize)> {
+    let mut v = Vec::new();
+    for node in h.query_all_by_label_contains(" warning") {
+        let Some(text) = text_of(&node) else { continue };
+        let nums: Vec<usize> =
+            text.split(" · ").filter_map(|part| part.split_whitespace().next().and_then(|n| n.parse().ok())).collect();
+        if nums.len() == 3 && text.contains("error") && text.contains("note") {
+            v.push((nums[0], nums[1], nums[2]));
+        }
+    }
+    v
+}
+
+/// A node's text (AccessKit keeps a label's text in its value).
+fn text_of(n: &egui_kittest::Node<'_>) -> Option<String> {
+    let a = n.accesskit_node();
+    a.value().or_else(|| a.label())
+}
+
+/// The number in `Title (N)` of the first label that starts with `Title (`.
+fn count_of(h: &Harness<'_, KraftwerkApp>, title: &str) -> Option<usize> {
+    let prefix = format!("{title} (");
+    h.query_all_by_label_contains(&prefix).find_map(|n| {
+        let t = text_of(&n)?;
+        let rest = t.strip_prefix(&prefix)?;
+        rest.split(')').next()?.parse().ok()
+    })
+}
+
+#[test]
+fn the_status_bar_the_tab_title_and_the_checks_sections_agree() {
+    let (cat, build) = puget();
+    let report = check::run(&build, &cat);
+    let problems =
+        |s: Severity| report.findings.iter().filter(|f| f.kind == FindingKind::Problem && f.severity == s).count();
+    let not_checked = report.findings.iter().filter(|f| f.kind == FindingKind::NotChecked).count();
+    assert!(not_checked > 0, "the reference build has not-checked notes (the case that disagreed)");
+    let mut h = harness_at(KraftwerkApp::new_for_test(cat, build), 1280.0, 800.0);
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Checks)));
+    h.run();
+    let (errors, warnings, notes) = (problems(Severity::Error), problems(Severity::Warning), problems(Severity::Info));
+    // The status bar and the Checks tab's header both say it, with the same numbers.
+    let shown = counts_in(&h);
+    assert_eq!(shown.len(), 2, "the status bar and the Checks tab's header: {shown:?}");
+    assert!(shown.iter().all(|c| *c == (errors, warnings, notes)), "{shown:?} vs {:?}", (errors, warnings, notes));
+    // The tab's title counts the same problems.
+    assert_eq!(count_of(&h, "Checks"), Some(errors + warnings + notes));
+    // Each section lists what the counts say; the not-checked notes are a section of their own.
+    for (title, want) in [("Errors", errors), ("Warnings", warnings), ("Notes", notes), ("Not checked", not_checked)] {
+        assert_eq!(count_of(&h, title).unwrap_or(0), want, "the {title} section");
+    }
+}
+
+/// The status bar's circuit figure is the load `check` judged for the workload (inference), and
+/// is red only when a wall-circuit error names the circuit.
+#[test]
+fn the_status_bar_circuit_is_the_checked_load() {
+    let (cat, b) = puget();
+    let report = check::run(&b, &cat);
+    assert!(!report.findings.iter().any(|f| f.rule == "wall-circuit"), "no wall-circuit finding at inference load");
+    let c = &report.power.circuits[0];
+    let mut h = harness_at(KraftwerkApp::new_for_test(cat, b), 1280.0, 800.0);
+    h.run();
+    let want = format!("circuit 1: {:.1} A inference", c.amps);
+    assert!(h.query_all_by_label(&want).next().is_some(), "the status bar shows `{want}`");
+}
