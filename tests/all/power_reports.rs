@@ -88,7 +88,7 @@ fn the_p510_fix_matches_the_reports_own_cap() {
 fn published_healthy_rigs_get_no_power_error() {
     let c = catalog::builtin().expect("catalog");
     let healthy = reports("healthy-");
-    assert!(healthy.len() >= 3, "{healthy:?}");
+    assert!(healthy.len() >= 4, "{healthy:?}");
     for p in &healthy {
         let b = rig::load(p, Some(&c)).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         assert!(b.reference.as_deref().is_some_and(|s| s.contains("https://")), "{}: cite the report", p.display());
