@@ -88,7 +88,7 @@ fn the_p510_fix_matches_the_reports_own_cap() {
 fn published_healthy_rigs_get_no_power_error() {
     let c = catalog::builtin().expect("catalog");
     let healthy = reports("healthy-");
-    assert!(healthy.len() >= 3, "{healthy:?}");
+    assert!(healthy.len() >= 4, "{healthy:?}");
     for p in &healthy {
         let b = rig::load(p, Some(&c)).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         assert!(b.reference.as_deref().is_some_and(|s| s.contains("https://")), "{}: cite the report", p.display());
@@ -157,4 +157,46 @@ fn the_planners_judge_refuses_a_psu_over_its_rating_in_inference_mode() {
         let ev = kraftwerk::plan::judge::judge(&b, &c);
         assert!(ev.errors.iter().any(|e| e.starts_with("psu-capacity")), "{}: {:?}", p.display(), ev.errors);
     }
+}
+
+/// Why `psu-transient` stays a warning on a unit with no excursion specification (issue 42, item
+/// 1: judging the predicted 1 ms peak against the rating, or against a measured over-power trip
+/// point, as an error was weighed and rejected on this evidence). Every published healthy rig
+/// here runs a unit with no published excursion figure, and their estimated 1 ms system peak is
+/// well over the rating (about 120 %, 134 % and 141 %): over the only measured over-power
+/// trip point of such a unit too (Corsair AX1600i, 1907 W = 119 % of 1600 W, Tom's Hardware, in
+/// `docs/sources.md`). Those rigs ran ('it works'; 'We didn't have the system shut down on us'),
+/// so an over-power protection does not act on a 1 ms excursion of that size, and a threshold
+/// that made the held-out cuts errors (about 118-121 % by their stated parts, README) would make
+/// the healthy rigs errors too. The test pins both halves: the evidence is present in the
+/// fixtures, and the rule reports such a peak as a warning, never an error.
+#[test]
+fn a_1ms_peak_over_a_no_spec_rating_is_a_warning_because_healthy_rigs_ride_it() {
+    use kraftwerk::estimate::power::{LoadState, TRANSIENT_1MS, estimate};
+    /// Corsair AX1600i over-power shutdown, 1907 W of 1600 W (docs/sources.md).
+    const MEASURED_OPP_FRACTION: f64 = 1907.0 / 1600.0;
+    let c = catalog::builtin().expect("catalog");
+    let mut over_opp = Vec::new();
+    for p in reports("healthy-") {
+        let b = rig::load(&p, Some(&c)).expect("loads");
+        let e = estimate(&b.resolve(&c), LoadState::Training);
+        for u in &e.psus {
+            let Some(t) = u.transients.get(TRANSIENT_1MS) else { continue };
+            if t.limit_w.is_none() && t.peak_w > u.rated_w * MEASURED_OPP_FRACTION {
+                over_opp.push(format!("{} PSU {}: {:.0} %", p.display(), u.index + 1, t.peak_w / u.rated_w * 100.0));
+            }
+        }
+        let r = check::run(&b, &c);
+        let transient: Vec<&check::Finding> = r.findings.iter().filter(|f| f.rule == "psu-transient").collect();
+        assert!(
+            transient.iter().all(|f| f.severity == Severity::Warning),
+            "{}: {:?}",
+            p.display(),
+            transient.iter().map(|f| (f.severity, &f.message)).collect::<Vec<_>>()
+        );
+    }
+    assert!(
+        over_opp.len() >= 2,
+        "the healthy fixtures no longer show a no-spec unit riding a 1 ms peak over the measured OPP point: {over_opp:?}"
+    );
 }
