@@ -63,6 +63,7 @@ pub mod basis;
 pub mod calibration;
 pub mod cluster;
 mod finetune;
+pub mod gguf_mix;
 pub mod host;
 pub mod inputs;
 pub mod measured;
@@ -524,7 +525,9 @@ mod tests {
         assert_eq!("4.5bpw".parse::<Precision>(), Ok(Precision::Bpw(4.5)));
         assert_eq!("native".parse::<Precision>(), Ok(Precision::Native));
         assert_eq!(Precision::Native.to_string().parse::<Precision>(), Ok(Precision::Native));
-        assert!("q3_k_s".parse::<Precision>().is_err());
+        assert_eq!("q3_k_s".parse::<Precision>(), Ok(Precision::Q3_K_S));
+        assert!("q3_k_xl".parse::<Precision>().is_err());
+        assert!("ud-q2_k_xl".parse::<Precision>().is_err());
         assert_eq!("tp:2".parse::<Parallelism>(), Ok(Parallelism::TensorParallel(2)));
         assert_eq!("split:4".parse::<Parallelism>(), Ok(Parallelism::LayerSplit(4)));
         assert_eq!("qlora".parse::<Mode>(), Ok(Mode::Qlora));
