@@ -368,7 +368,9 @@ pub fn tensor_type(f: Ftype, cat: Category, i: u32, c: MixContext) -> GgmlType {
 
 /// Bytes of a GGUF file of `model` at the sub-4-bit `precision`, split as
 /// [`super::shape`] splits weights: (token embedding, output, transformer layers); `None` for a
-/// precision that is not a per-tensor GGUF mix ([`Ftype::of`]).
+/// precision that is not a per-tensor GGUF mix ([`Ftype::of`]). `groups` is the model's
+/// parameters as (one embedding table, routed experts, the rest of the layers), as
+/// `shape::param_groups` splits them.
 ///
 /// Shapes: attention `q`/`o` are `hidden × heads × head_dim`, `k`/`v` `hidden × kv_heads ×
 /// head_dim` (MLA: `attn_kv_b` `kv_lora_rank × heads × 2 head_dim`, `attn_output`
@@ -376,7 +378,7 @@ pub fn tensor_type(f: Ftype, cat: Category, i: u32, c: MixContext) -> GgmlType {
 /// `gate`/`up`/`down` a third each of [`LlmModel::expert_params_b`], in the last
 /// `experts.layers` layers; the F32 router `routed × hidden` per expert layer; what remains of
 /// the layers (dense FFN, shared experts) as FFN tensors, a third of them `down`.
-pub fn parts_bytes(model: &LlmModel, precision: Precision) -> Option<(f64, f64, f64)> {
+pub fn parts_bytes(model: &LlmModel, precision: Precision, groups: (f64, f64, f64)) -> Option<(f64, f64, f64)> {
     let f = Ftype::of(precision)?;
     let layers = model.layers.max(1);
     let c = MixContext {
@@ -386,12 +388,12 @@ pub fn parts_bytes(model: &LlmModel, precision: Precision) -> Option<(f64, f64, 
         tied: model.tied_embeddings,
     };
     let ty = |cat, i, ncols: u32| tensor_type(f, cat, i, c).for_row(ncols).bytes_per_weight();
-    let g = super::shape::param_groups(model);
+    let (g_table, g_experts, g_layers) = groups;
     let (hidden, heads, kv, hd) =
         (f64::from(model.hidden), f64::from(model.heads), f64::from(model.kv_heads), f64::from(model.head_dim));
     let q_width = model.heads * model.head_dim;
-    let embed = g.table * ty(Category::TokenEmbd, 0, model.hidden);
-    let head = if model.tied_embeddings { 0.0 } else { g.table * ty(Category::Output, 0, model.hidden) };
+    let embed = g_table * ty(Category::TokenEmbd, 0, model.hidden);
+    let head = if model.tied_embeddings { 0.0 } else { g_table * ty(Category::Output, 0, model.hidden) };
 
     // Attention per layer, as (category, params, row length).
     let attention: Vec<(Category, f64, u32)> = match model.attention {
@@ -409,7 +411,7 @@ pub fn parts_bytes(model: &LlmModel, precision: Precision) -> Option<(f64, f64, 
     let attn_params_per_layer: f64 = attention.iter().map(|a| a.1).sum();
     let linear_layers = (0..layers).filter(|&i| model.attention.is_linear_layer(i)).count() as u32;
     let attn_layers = layers - linear_layers;
-    let attn_total = (attn_params_per_layer * f64::from(attn_layers)).min(g.layers);
+    let attn_total = (attn_params_per_layer * f64::from(attn_layers)).min(g_layers);
     let attn_scale = if attn_params_per_layer > 0.0 {
         attn_total / (attn_params_per_layer * f64::from(attn_layers.max(1)))
     } else {
@@ -417,8 +419,8 @@ pub fn parts_bytes(model: &LlmModel, precision: Precision) -> Option<(f64, f64, 
     };
     let (expert_layers, expert_inter, n_routed) =
         model.experts.as_ref().map_or((0, 0, 0), |e| (e.layers.min(layers), e.intermediate, e.routed));
-    let router = (f64::from(expert_layers) * f64::from(n_routed) * hidden).min((g.layers - attn_total).max(0.0));
-    let ffn_rest = (g.layers - attn_total - router).max(0.0);
+    let router = (f64::from(expert_layers) * f64::from(n_routed) * hidden).min((g_layers - attn_total).max(0.0));
+    let ffn_rest = (g_layers - attn_total - router).max(0.0);
     let dense_inter = model.intermediate.unwrap_or(expert_inter.max(model.hidden));
 
     let mut body = router * GgmlType::F32.bytes_per_weight();
@@ -439,7 +441,7 @@ pub fn parts_bytes(model: &LlmModel, precision: Precision) -> Option<(f64, f64, 
     // Linear-attention projections (Qwen3-Next's, Qwen3.5's) and whatever the attention shapes
     // above do not cover sit in `ffn_rest`, counted as FFN tensors.
     let per_layer_rest = ffn_rest / f64::from(layers);
-    let per_expert_layer = if expert_layers > 0 { g.experts / f64::from(expert_layers) } else { 0.0 };
+    let per_expert_layer = if expert_layers > 0 { g_experts / f64::from(expert_layers) } else { 0.0 };
     // Counter-based `ffn_down` rules (the 1- and 2-bit i-quants) bump the first n/8 ffn_down
     // tensors; an expert layer with shared experts holds two.
     let mut down_counter = 0;
@@ -472,8 +474,7 @@ mod tests {
     }
 
     fn gib(m: &LlmModel, p: Precision) -> f64 {
-        let (embed, head, body) = parts_bytes(m, p).expect("a mix");
-        (embed + head + body) / f64::from(1u32 << 30)
+        crate::estimate::llm::weight_gib(m, p)
     }
 
     /// The block sizes ggml-common.h asserts, as bits per weight.

@@ -27,7 +27,8 @@ pub(super) fn weight_parts_bytes(model: &LlmModel, precision: Precision) -> (f64
         let body = g.experts * formats.experts.bytes_per_weight() + g.layers * formats.layers.bytes_per_weight();
         return (g.table * formats.embeddings.bytes_per_weight(), head, body);
     }
-    if let Some(parts) = super::gguf_mix::parts_bytes(model, precision) {
+    let g = param_groups(model);
+    if let Some(parts) = super::gguf_mix::parts_bytes(model, precision, (g.table, g.experts, g.layers)) {
         return parts;
     }
     let total = model.params_b * 1e9;
