@@ -67,6 +67,7 @@ mod finetune;
 pub mod gguf_mix;
 pub mod host;
 pub mod inputs;
+pub mod llama_flags;
 pub mod measured;
 mod memory;
 mod pipeline;
