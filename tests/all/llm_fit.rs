@@ -736,6 +736,7 @@ mod current;
 mod decode_2025;
 mod gguf_mix;
 mod moe_2026;
+mod moe_boundaries;
 mod offload;
 #[path = "llm_fit/parallel.rs"]
 mod parallel;
