@@ -734,7 +734,9 @@ fn serving_h100() -> Gpu {
 }
 mod current;
 mod decode_2025;
+mod gguf_mix;
 mod moe_2026;
+mod moe_boundaries;
 mod offload;
 #[path = "llm_fit/parallel.rs"]
 mod parallel;

@@ -125,6 +125,70 @@ pub enum Precision {
     /// GGUF `Q8_0`, 8.501 bits per weight.
     #[serde(rename = "q8_0")]
     Q8_0,
+    /// GGUF `Q2_K` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "q2_k")]
+    Q2_K,
+    /// GGUF `Q2_K_S` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "q2_k_s")]
+    Q2_K_S,
+    /// GGUF `Q3_K_S` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "q3_k_s")]
+    Q3_K_S,
+    /// GGUF `Q3_K_M` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "q3_k_m")]
+    Q3_K_M,
+    /// GGUF `Q3_K_L` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "q3_k_l")]
+    Q3_K_L,
+    /// GGUF `IQ1_S` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "iq1_s")]
+    IQ1_S,
+    /// GGUF `IQ1_M` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "iq1_m")]
+    IQ1_M,
+    /// GGUF `IQ2_XXS` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "iq2_xxs")]
+    IQ2_XXS,
+    /// GGUF `IQ2_XS` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "iq2_xs")]
+    IQ2_XS,
+    /// GGUF `IQ2_S` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "iq2_s")]
+    IQ2_S,
+    /// GGUF `IQ2_M` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "iq2_m")]
+    IQ2_M,
+    /// GGUF `IQ3_XXS` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "iq3_xxs")]
+    IQ3_XXS,
+    /// GGUF `IQ3_XS` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "iq3_xs")]
+    IQ3_XS,
+    /// GGUF `IQ3_S` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "iq3_s")]
+    IQ3_S,
+    /// GGUF `IQ3_M` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "iq3_m")]
+    IQ3_M,
+    /// GGUF `IQ4_XS` mix: each tensor at the type llama.cpp's `llama-quantize` gives it
+    /// ([`crate::estimate::llm::gguf_mix`]).
+    #[serde(rename = "iq4_xs")]
+    IQ4_XS,
     /// Any other quantization given by its average bits per weight over the whole model
     /// (EXL2 4.5 bpw, HQQ, ...), dequantized to FP16 for matrix multiplies.
     #[serde(rename = "bpw")]
@@ -150,7 +214,7 @@ pub enum Precision {
 
 impl Precision {
     /// Every named precision (not [`Precision::Bpw`]), in menu order.
-    pub const NAMED: [Precision; 14] = [
+    pub const NAMED: [Precision; 30] = [
         Precision::Fp32,
         Precision::Bf16,
         Precision::Fp16,
@@ -165,6 +229,43 @@ impl Precision {
         Precision::Mxfp4,
         Precision::Nvfp4,
         Precision::Fp8Block,
+        Precision::Q2_K,
+        Precision::Q2_K_S,
+        Precision::Q3_K_S,
+        Precision::Q3_K_M,
+        Precision::Q3_K_L,
+        Precision::IQ1_S,
+        Precision::IQ1_M,
+        Precision::IQ2_XXS,
+        Precision::IQ2_XS,
+        Precision::IQ2_S,
+        Precision::IQ2_M,
+        Precision::IQ3_XXS,
+        Precision::IQ3_XS,
+        Precision::IQ3_S,
+        Precision::IQ3_M,
+        Precision::IQ4_XS,
+    ];
+
+    /// The sub-4-bit GGUF file types, whose bytes are counted per tensor as llama.cpp
+    /// quantizes them ([`crate::estimate::llm::gguf_mix`]).
+    pub const GGUF_MIXES: [Precision; 16] = [
+        Precision::Q2_K,
+        Precision::Q2_K_S,
+        Precision::Q3_K_S,
+        Precision::Q3_K_M,
+        Precision::Q3_K_L,
+        Precision::IQ1_S,
+        Precision::IQ1_M,
+        Precision::IQ2_XXS,
+        Precision::IQ2_XS,
+        Precision::IQ2_S,
+        Precision::IQ2_M,
+        Precision::IQ3_XXS,
+        Precision::IQ3_XS,
+        Precision::IQ3_S,
+        Precision::IQ3_M,
+        Precision::IQ4_XS,
     ];
 
     /// Whether the precision stores tensor groups in different formats (the per-tensor
@@ -177,6 +278,7 @@ impl Precision {
     /// Whether this is a GGUF (llama.cpp) type.
     pub fn is_gguf(self) -> bool {
         matches!(self, Precision::Q4_0 | Precision::Q4_K_M | Precision::Q5_K_M | Precision::Q6_K | Precision::Q8_0)
+            || Precision::GGUF_MIXES.contains(&self)
     }
 
     /// Whether the format keeps the token embedding and LM head in 16 bits while quantizing the
@@ -216,6 +318,22 @@ impl fmt::Display for Precision {
             Precision::Q5_K_M => f.write_str("q5_k_m"),
             Precision::Q6_K => f.write_str("q6_k"),
             Precision::Q8_0 => f.write_str("q8_0"),
+            Precision::Q2_K => f.write_str("q2_k"),
+            Precision::Q2_K_S => f.write_str("q2_k_s"),
+            Precision::Q3_K_S => f.write_str("q3_k_s"),
+            Precision::Q3_K_M => f.write_str("q3_k_m"),
+            Precision::Q3_K_L => f.write_str("q3_k_l"),
+            Precision::IQ1_S => f.write_str("iq1_s"),
+            Precision::IQ1_M => f.write_str("iq1_m"),
+            Precision::IQ2_XXS => f.write_str("iq2_xxs"),
+            Precision::IQ2_XS => f.write_str("iq2_xs"),
+            Precision::IQ2_S => f.write_str("iq2_s"),
+            Precision::IQ2_M => f.write_str("iq2_m"),
+            Precision::IQ3_XXS => f.write_str("iq3_xxs"),
+            Precision::IQ3_XS => f.write_str("iq3_xs"),
+            Precision::IQ3_S => f.write_str("iq3_s"),
+            Precision::IQ3_M => f.write_str("iq3_m"),
+            Precision::IQ4_XS => f.write_str("iq4_xs"),
             Precision::Bpw(bits) => write!(f, "{bits}bpw"),
             Precision::Mxfp4 => f.write_str("mxfp4"),
             Precision::Nvfp4 => f.write_str("nvfp4"),
@@ -243,6 +361,22 @@ impl FromStr for Precision {
             "q5_k_m" => Some(Precision::Q5_K_M),
             "q6_k" => Some(Precision::Q6_K),
             "q8_0" => Some(Precision::Q8_0),
+            "q2_k" => Some(Precision::Q2_K),
+            "q2_k_s" => Some(Precision::Q2_K_S),
+            "q3_k_s" => Some(Precision::Q3_K_S),
+            "q3_k_m" => Some(Precision::Q3_K_M),
+            "q3_k_l" => Some(Precision::Q3_K_L),
+            "iq1_s" => Some(Precision::IQ1_S),
+            "iq1_m" => Some(Precision::IQ1_M),
+            "iq2_xxs" => Some(Precision::IQ2_XXS),
+            "iq2_xs" => Some(Precision::IQ2_XS),
+            "iq2_s" => Some(Precision::IQ2_S),
+            "iq2_m" => Some(Precision::IQ2_M),
+            "iq3_xxs" => Some(Precision::IQ3_XXS),
+            "iq3_xs" => Some(Precision::IQ3_XS),
+            "iq3_s" => Some(Precision::IQ3_S),
+            "iq3_m" => Some(Precision::IQ3_M),
+            "iq4_xs" => Some(Precision::IQ4_XS),
             "mxfp4" => Some(Precision::Mxfp4),
             "nvfp4" => Some(Precision::Nvfp4),
             "fp8-block" | "fp8_block" | "fp8block" => Some(Precision::Fp8Block),
@@ -251,6 +385,13 @@ impl FromStr for Precision {
         };
         if let Some(p) = named {
             return Ok(p);
+        }
+        if lower.starts_with("ud-") || lower.starts_with("ud_") {
+            return Err(ParseError(format!(
+                "`{s}` is one of Unsloth's dynamic quants: Unsloth picks each tensor's type per model, \
+                 so its bytes are not known from the name; give the file (its GGUF header has every \
+                 tensor's type) or its published size as bits per weight (e.g. 2.7bpw)"
+            )));
         }
         let number = lower.strip_suffix("bpw").or_else(|| lower.strip_prefix("bpw:"));
         if let Some(bits) = number.and_then(|n| n.trim().parse::<f64>().ok())
@@ -262,7 +403,9 @@ impl FromStr for Precision {
         }
         Err(ParseError(format!(
             "unknown precision `{s}` (fp32, bf16, fp16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, \
-             q6_k, q8_0, mxfp4, nvfp4, fp8-block, native, or e.g. 4.5bpw)"
+             q6_k, q8_0, mxfp4, nvfp4, fp8-block, native, the GGUF mixes q2_k, q2_k_s, q3_k_s, \
+             q3_k_m, q3_k_l, iq1_s, iq1_m, iq2_xxs, iq2_xs, iq2_s, iq2_m, iq3_xxs, iq3_xs, iq3_s, \
+             iq3_m, iq4_xs, or e.g. 4.5bpw)"
         )))
     }
 }

@@ -48,7 +48,8 @@
 //! | vLLM issue 6955, 4x 3090 Ti TP2 / TP4 70B AWQ | 30 / 46 tok/s | PCIe all-reduce cost (TP4 not held) |
 //! | r/LocalLLaMA 1mieqcb (EPYC 9B14, 12x DDR5-4800, llama.cpp CPU), Qwen3-30B-A3B Q4_K_M tg128 | 59.78 tok/s | [`host::LLAMA_CPP_HOST_LAYER_OVERHEAD_S`] (CPU back end's cost per layer) |
 //! | gpt-oss-120b, one RTX 3090, `--n-cpu-moe 26 -ub 512`, pp4096 | 380.27 tok/s | [`placement::HOST_TO_GPU_COPY_EFFICIENCY`] (copy of RAM-held experts per micro-batch) |
-//! | 15 decode / 6 prefill rows held out (`tests/all/llm_fit/moe_2026.rs`: experts in RAM, ktransformers, AMD, ik_llama.cpp) | 11 / 1 within ±25 % | nothing (held) |
+//! | 33 decode / 7 prefill rows held out (`tests/all/llm_fit/moe_2026.rs`: experts in RAM, ktransformers, AMD, vLLM/SGLang at 4-32 requests, ik_llama.cpp) | 14 / 1 within ±25 % | nothing (held) |
+//! | llama.cpp quantize README (Llama-3.1-8B, 15 sub-4-bit types), llama.cpp PR 15952 (Qwen3-30B-A3B Q3_K_M 13.70 GiB) | 1.87-13.70 GiB | nothing: the sub-4-bit bytes come from ggml block sizes and llama-quant.cpp rules ([`gguf_mix`]) |
 //!
 //! Layout: [`calibration`] (constants and their sources), [`inputs`] (workload and GPUs),
 //! `shape` (model arithmetic), `memory`, `speed`, [`host`] (MoE experts in system RAM, NUMA),
@@ -63,8 +64,10 @@ pub mod basis;
 pub mod calibration;
 pub mod cluster;
 mod finetune;
+pub mod gguf_mix;
 pub mod host;
 pub mod inputs;
+pub mod llama_flags;
 pub mod measured;
 mod memory;
 mod pipeline;
@@ -524,7 +527,9 @@ mod tests {
         assert_eq!("4.5bpw".parse::<Precision>(), Ok(Precision::Bpw(4.5)));
         assert_eq!("native".parse::<Precision>(), Ok(Precision::Native));
         assert_eq!(Precision::Native.to_string().parse::<Precision>(), Ok(Precision::Native));
-        assert!("q3_k_s".parse::<Precision>().is_err());
+        assert_eq!("q3_k_s".parse::<Precision>(), Ok(Precision::Q3_K_S));
+        assert!("q3_k_xl".parse::<Precision>().is_err());
+        assert!("ud-q2_k_xl".parse::<Precision>().is_err());
         assert_eq!("tp:2".parse::<Parallelism>(), Ok(Parallelism::TensorParallel(2)));
         assert_eq!("split:4".parse::<Parallelism>(), Ok(Parallelism::LayerSplit(4)));
         assert_eq!("qlora".parse::<Mode>(), Ok(Mode::Qlora));

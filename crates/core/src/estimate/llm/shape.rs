@@ -27,6 +27,10 @@ pub(super) fn weight_parts_bytes(model: &LlmModel, precision: Precision) -> (f64
         let body = g.experts * formats.experts.bytes_per_weight() + g.layers * formats.layers.bytes_per_weight();
         return (g.table * formats.embeddings.bytes_per_weight(), head, body);
     }
+    let g = param_groups(model);
+    if let Some(parts) = super::gguf_mix::parts_bytes(model, precision, (g.table, g.experts, g.layers)) {
+        return parts;
+    }
     let total = model.params_b * 1e9;
     let table = table_params(model).min(total / 4.0);
     let tables = if model.tied_embeddings { 1.0 } else { 2.0 };

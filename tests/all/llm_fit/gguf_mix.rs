@@ -1,0 +1,74 @@
+//! Issue 35, item 3: the sub-4-bit GGUF quants are precisions the CLI accepts, their bytes
+//! counted per tensor as `llama-quantize` writes them (`estimate::llm::gguf_mix`), held to
+//! published file sizes. Part of the `llm_fit` test target.
+
+use kraftwerk::estimate::llm::{Precision, weight_gib};
+
+/// Published file sizes of sub-4-bit GGUF files of MoE and dense presets, GiB, with their
+/// sources (llama-bench prints the file's tensor bytes in GiB; the quantize README's table
+/// is the same figure).
+const PUBLISHED: [(&str, Precision, f64, &str); 4] = [
+    (
+        "qwen3-30b-a3b",
+        Precision::Q3_K_M,
+        13.70,
+        "https://github.com/ggml-org/llama.cpp/pull/15952, 2025-09-12: llama-bench \"qwen3moe 30B.A3B Q3_K - Medium | 13.70 GiB | 30.53 B\"",
+    ),
+    (
+        "llama-3.1-8b",
+        Precision::IQ2_XXS,
+        2.23,
+        "llama.cpp tools/quantize/README.md, Llama-3.1-8B table: IQ2_XXS 2.3824 bits/weight, 2.23 GiB",
+    ),
+    (
+        "llama-3.1-8b",
+        Precision::IQ1_S,
+        1.87,
+        "llama.cpp tools/quantize/README.md, Llama-3.1-8B table: IQ1_S 2.0042 bits/weight, 1.87 GiB",
+    ),
+    (
+        "llama-3.1-8b",
+        Precision::Q2_K,
+        2.95,
+        "llama.cpp tools/quantize/README.md, Llama-3.1-8B table: Q2_K 3.1593 bits/weight, 2.95 GiB",
+    ),
+];
+
+/// Every published size within 2 % (the core's unit test holds all 15 sub-4-bit rows of the
+/// README's table within 1.5 %).
+#[test]
+fn sub_4_bit_gguf_file_sizes_held_to_published_files() {
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    for (id, p, published, source) in PUBLISHED {
+        let m = cat.model(id).expect("preset");
+        let est = weight_gib(m, p);
+        println!("{id} {p}: {est:.3} GiB vs {published} GiB ({source})");
+        assert!((est / published - 1.0).abs() <= 0.02, "{id} {p}: {est:.3} vs {published} ({source})");
+    }
+}
+
+/// `fit --precision iq2_xxs` (and the other mixes) works end to end: the text names the
+/// precision, the JSON carries it and the weight total the core computes; Unsloth's dynamic
+/// quants are refused with a reason, not guessed.
+#[test]
+fn fit_accepts_the_sub_4_bit_quants_text_and_json() {
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let build = crate::common::builds("2x-rtx-4090-x870e.rig.ron");
+    for name in ["iq2_xxs", "IQ1_S", "q3_k_m", "q2_k", "iq3_xxs"] {
+        let p: Precision = name.parse().expect("parses");
+        let args = ["fit", &build, "--model", "qwen3-30b-a3b", "--precision", name, "--runtime", "llama.cpp"];
+        let o = crate::common::kw(&args);
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains(&p.to_string()), "{name}: {text}");
+        let mut json_args = args.to_vec();
+        json_args.extend(["--format", "json"]);
+        let v: serde_json::Value = serde_json::from_slice(&crate::common::kw(&json_args).stdout).expect("json");
+        assert_eq!(v["fit"]["weight_precision"], p.to_string(), "{name}");
+        let w = v["fit"]["weights_total_gib"].as_f64().expect("weights");
+        let core = weight_gib(cat.model("qwen3-30b-a3b").expect("preset"), p);
+        assert!((w - core).abs() < 1e-6, "{name}: JSON {w} vs core {core}");
+    }
+    let o = crate::common::kw(&["fit", &build, "--model", "qwen3-30b-a3b", "--precision", "UD-Q2_K_XL"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Unsloth"), "{}", String::from_utf8_lossy(&o.stderr));
+}
