@@ -53,22 +53,22 @@ fn sub_4_bit_gguf_file_sizes_held_to_published_files() {
 #[test]
 fn fit_accepts_the_sub_4_bit_quants_text_and_json() {
     let cat = kraftwerk::catalog::builtin().expect("catalog");
-    let build = crate::common::builds("2x-rtx-4090-x870e.rig.ron");
+    let build = crate::support::builds("2x-rtx-4090-x870e.rig.ron");
     for name in ["iq2_xxs", "IQ1_S", "q3_k_m", "q2_k", "iq3_xxs"] {
         let p: Precision = name.parse().expect("parses");
         let args = ["fit", &build, "--model", "qwen3-30b-a3b", "--precision", name, "--runtime", "llama.cpp"];
-        let o = crate::common::kw(&args);
+        let o = crate::support::kw(&args);
         let text = String::from_utf8_lossy(&o.stdout);
         assert!(text.contains(&p.to_string()), "{name}: {text}");
         let mut json_args = args.to_vec();
         json_args.extend(["--format", "json"]);
-        let v: serde_json::Value = serde_json::from_slice(&crate::common::kw(&json_args).stdout).expect("json");
+        let v: serde_json::Value = serde_json::from_slice(&crate::support::kw(&json_args).stdout).expect("json");
         assert_eq!(v["fit"]["weight_precision"], p.to_string(), "{name}");
         let w = v["fit"]["weights_total_gib"].as_f64().expect("weights");
         let core = weight_gib(cat.model("qwen3-30b-a3b").expect("preset"), p);
         assert!((w - core).abs() < 1e-6, "{name}: JSON {w} vs core {core}");
     }
-    let o = crate::common::kw(&["fit", &build, "--model", "qwen3-30b-a3b", "--precision", "UD-Q2_K_XL"]);
+    let o = crate::support::kw(&["fit", &build, "--model", "qwen3-30b-a3b", "--precision", "UD-Q2_K_XL"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("Unsloth"), "{}", String::from_utf8_lossy(&o.stderr));
 }
