@@ -8,8 +8,8 @@
 //! outside the list must be priced or withheld.
 //!
 //! No family has a complete priced set yet ([`COMPLETE`] is empty): every board is a gap, the SP3
-//! CPU is a gap, and the other AMD CPUs' only cited figures (AMD's 1kU price of 2023, curated
-//! 2020-2023 launch prices) are withheld as too old. The RDIMMs are priced (DDR4: the Samsung M393A8G40MB2-CVF, DDR5: the Kingston
+//! CPU is a gap, and the other AMD CPUs' only cited figures (AMD's 1kU price of 2023-07, curated
+//! launch prices of 2021-03 and 2023-10) are withheld as too old. The RDIMMs are priced (DDR4: the Samsung M393A8G40MB2-CVF, DDR5: the Kingston
 //! KSM48R40BD4TMM-64HMR, both PCPartPicker listings of 2025-07-23), and so is the LGA4677 CPU
 //! (Intel's w7-3455 Recommended Customer Price as scraped on 2025-02-18).
 
@@ -133,7 +133,7 @@ fn a_family_is_listed_complete_exactly_when_its_board_cpu_and_rdimm_are_priced()
     for (family, _, board_id, cpu_id, mem_id, _) in FAMILIES {
         let unpriced: Vec<&str> = [board_id, cpu_id, mem_id]
             .into_iter()
-            .filter(|id| price(&c, id).is_none() && cited::used_price(id).filter(|u| u.range_usd.is_none()).is_none())
+            .filter(|id| price(&c, id).is_none() && cited::used_price(id).is_none_or(|u| u.range_usd.is_some()))
             .collect();
         assert_eq!(
             unpriced.is_empty(),
