@@ -7,11 +7,13 @@
 //! pricing one later fails here until it leaves the list, and every part of a family's set
 //! outside the list must be priced or withheld.
 //!
-//! No family has a complete priced set yet ([`COMPLETE`] is empty): every board is a gap, the SP3
-//! CPU is a gap, and the other AMD CPUs' only cited figures (AMD's 1kU price of 2023-07, curated
-//! launch prices of 2021-03 and 2023-10) are withheld as too old. The RDIMMs are priced (DDR4: the Samsung M393A8G40MB2-CVF, DDR5: the Kingston
-//! KSM48R40BD4TMM-64HMR, both PCPartPicker listings of 2025-07-23), and so is the LGA4677 CPU
-//! (Intel's w7-3455 Recommended Customer Price as scraped on 2025-02-18).
+//! No family has a complete priced set yet ([`COMPLETE`] is empty): every board is a gap, and so
+//! is the SP3 CPU. Priced: the RDIMMs (DDR4: the Samsung M393A8G40MB2-CVF, DDR5: the Kingston
+//! KSM48R40BD4TMM-64HMR, both PCPartPicker listings of 2025-07-23), the sTR5 CPU (AMD's announced
+//! price of the Threadripper PRO 9975WX, 2025-07-17) and the LGA4677 CPU (Intel's w7-3455
+//! Recommended Customer Price as scraped on 2025-02-18). Withheld as older than 36 months: the
+//! SP5 CPU (AMD's 1kU price of the EPYC 9354, 2023-07) and the sWRX8 CPU (the 3975WX's curated
+//! launch price, 2021-03).
 
 use kraftwerk::catalog::prices::{PriceOrigin, Priced};
 use kraftwerk::catalog::{self, Catalog, cited};
@@ -26,13 +28,14 @@ const FAMILIES: [(&str, &str, &str, &str, &str, u8); 5] = [
     ("SP5", "SP5", "supermicro-h13ssl-n", "amd-epyc-9354", "kingston-server-premier-ksm48r40bd4tmm-64hmr", 12),
     // Threadripper PRO 3000WX, 8 channels DDR4: the 3975WX's curated launch price (withheld).
     ("sWRX8", "sWRX8", "asus-pro-ws-wrx80e-sage-se-wifi", "amd-threadripper-pro-3975wx", "samsung-m393a8g40mb2-cvf", 8),
-    // Threadripper PRO 7000WX on WRX90, 8 channels DDR5: the 7985WX's curated launch price
-    // (withheld).
+    // Threadripper PRO on WRX90, 8 channels DDR5: AMD's announced price of the PRO 9975WX
+    // (2025-07-17, msrp.json); the 7985WX's curated launch price is withheld as too old. A Zen 5
+    // Threadripper PRO needs a WRX90E-SAGE SE firmware that lists it (not checked here).
     (
         "sTR5",
         "sTR5",
         "asus-pro-ws-wrx90e-sage-se",
-        "amd-threadripper-pro-7985wx",
+        "amd-threadripper-pro-9975wx",
         "kingston-server-premier-ksm48r40bd4tmm-64hmr",
         8,
     ),
@@ -65,6 +68,9 @@ const FAMILIES: [(&str, &str, &str, &str, &str, u8); 5] = [
 ///   has any cited price here, and AMD's 1kU list of 2023 would be withheld as too old).
 /// - SP5, sWRX8, sTR5, LGA4677 boards (H13SSL-N, WRX80E-SAGE SE WIFI, WRX90E-SAGE SE, W790E-SAGE
 ///   SE): no dated single figure in USD.
+/// - Not gaps but withheld, so SP5 and sWRX8 stay incomplete even with a board: no EPYC 9004/9005
+///   and no Threadripper PRO 3000WX/5000WX price newer than 36 months was found (AMD's 2024 EPYC
+///   9005 launch prices were searched for and not found in a readable dated source).
 const GAPS: [(&str, &str); 6] = [
     ("SP3", "asrock-rack-romed8-2t"),
     ("SP3", "amd-epyc-7532"),
@@ -147,7 +153,8 @@ fn a_family_is_listed_complete_exactly_when_its_board_cpu_and_rdimm_are_priced()
 fn the_platform_prices_added_to_msrp_json_reach_their_parts_with_their_quotes() {
     let c = catalog::builtin().expect("catalog");
     let msrp = cited::msrp_file().expect("msrp.json");
-    // (id, USD as the source shows it): AMD 1kU prices, Intel RCPs, new DDR5 and DDR4 RDIMM prices.
+    // (id, USD as the source shows it): AMD 1kU and launch prices, Intel RCPs, new DDR5 and DDR4
+    // RDIMM prices.
     for (id, usd, shown) in [
         ("amd-epyc-9124", 1083.0, "\"1,083 USD\""),
         ("amd-epyc-9354", 3420.0, "\"3,420 USD\""),
@@ -156,6 +163,7 @@ fn the_platform_prices_added_to_msrp_json_reach_their_parts_with_their_quotes() 
         ("intel-xeon-w7-3455", 2489.0, "$2489.00"),
         ("kingston-server-premier-ksm48r40bd4tmm-64hmr", 379.99, "\"price\":379.99"),
         ("samsung-m393a8g40mb2-cvf", 149.99, "\"price\":149.99"),
+        ("amd-threadripper-pro-9975wx", 4099.0, "$4,099"),
         ("nvidia-tesla-v100-pcie-16gb", 10664.0, ",10664.0,"),
         ("nvidia-tesla-v100-sxm2-32gb", 11458.0, ",11458.0,"),
     ] {
