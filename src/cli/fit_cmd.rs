@@ -3,15 +3,11 @@
 
 use super::check_cmd::load_build;
 use super::error::{CliError, bad};
-use super::fit_print::{
-    print_alternatives, print_experts_in_ram_fit, print_memory, print_search, print_speed_and_cost, print_stale_prices,
-    print_training, print_used_prices,
-};
 use super::{Format, print_json};
-use crate::estimate::calibrate::{self, Calibration, MeasuredFile};
 use crate::estimate::fit::{self, BuildFit, FitOptions, RuntimeChoice};
 use crate::estimate::llm::{Interconnect, LlamaCppEra, LoraTargets, Mode, Optimizer, Parallelism, Precision};
 use crate::model_file::read_model_file;
+use crate::report::fit::{self as report, Measured};
 use std::path::PathBuf;
 
 /// Arguments of `kraftwerk fit`. Every name is parsed here, once, by its type's `FromStr` (clap's
@@ -225,7 +221,7 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     };
     if a.format == Format::Json {
         let printed = match &a.measured {
-            Some(path) => match measured_report(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result) {
+            Some(path) => match Measured::of(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result) {
                 Ok(measured) => print_json(&FitWithMeasured { result: &result, measured }),
                 Err(e) => return Err(bad(e)),
             },
@@ -234,96 +230,20 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         printed?;
         return code;
     }
-    if let Some(f) = &model_file {
-        outln!("model file {}", f.summary());
-    }
-    print_memory(&result.fit, &build.name, result.fits_with_experts_in_ram.is_some());
-    if let Some(o) = &result.fits_with_experts_in_ram {
-        print_experts_in_ram_fit(o, &result);
-        print_used_prices(&result);
-        print_stale_prices(&result, &build.pricing_catalog(&catalog));
-    } else if let Some(alt) = &result.alternatives {
-        print_alternatives(alt, &result.fit, result.placement.as_ref());
-        // A training run that does not fit: its framework's advice (sharding, offload, 8-bit
-        // optimizer, checkpointing) is what would fit.
-        if let Some(t) = &result.fit.training {
-            print_training(t, &result.fit);
-        }
-    } else {
-        if let Some(t) = &result.fit.training {
-            print_training(t, &result.fit);
-        }
-        print_speed_and_cost(&result);
-        print_used_prices(&result);
-        print_stale_prices(&result, &build.pricing_catalog(&catalog));
-    }
-    // Beside llama.cpp's own plan (the table's arguments) the all-experts-in-RAM figure would
-    // be a second plan: it is in the JSON, printed for the other runtimes.
-    if let Some(x) = result.experts_in_ram.as_ref().filter(|_| result.fit.llama_cpp.is_none()) {
-        match (x.decode_tokens_per_s, x.host_ram) {
-            (None, Some(ram)) => outln!(
-                "  experts in system RAM ({}): does not fit: {:.1} GiB of routed experts need more RAM than this build has ({:.0} GiB, {:.0} GiB after the {:.0} GiB kept for the OS and the runtime); no decode speed",
-                result.fit.runtime,
-                x.host_experts_gib,
-                ram.installed_gib,
-                ram.available_gib,
-                crate::estimate::llm::search::HOST_RAM_RESERVE_GIB
-            ),
-            (rate, _) => outln!(
-                "  experts in system RAM ({}, every routed expert in RAM; llama.cpp: -ot exps=CPU): {:.1} GiB of routed experts in RAM{}, about {} tok/s decode ({:.1} GB/token from RAM at {:.0} GB/s reached, {:.1} GB/token from the GPU)",
-                result.fit.runtime,
-                x.host_experts_gib,
-                if x.fits_in_host_ram.is_none() {
-                    " (the build names no memory: whether they fit is unknown)"
-                } else {
-                    ""
-                },
-                rate.map_or_else(|| "unknown".to_owned(), |v| format!("{v:.1}")),
-                x.host_gb_per_token,
-                x.host_decode_gb_s,
-                x.gpu_gb_per_token
-            ),
-        }
-    }
-    // The RAM speed the offload figures above were read at, and why (kit, CPU rating).
-    let offloads = result.experts_in_ram.is_some()
-        || result.alternatives.as_ref().is_some_and(|a| a.offload.is_some() || a.moe_offload.is_some());
-    if let Some(sp) = result.host_ram_speed.as_ref().filter(|_| offloads) {
-        outln!(
-            "  system RAM read at {} MT/s{}: {}",
-            sp.mt_s,
-            result.host_bandwidth_gb_s.map_or_else(String::new, |b| format!(" ({b:.1} GB/s theoretical)")),
-            sp.basis
-        );
-    }
-    for n in &result.fit.notes {
-        outln!("  note: {n}");
-    }
+    let summary = model_file.as_ref().map(crate::estimate::model_file::ModelFile::summary);
+    out!("{}", report::text(&result, &build.name, &build.pricing_catalog(&catalog), summary.as_deref()));
     if a.search {
-        print_search(&build, &catalog, &opts, &result);
+        let mut s = String::new();
+        report::what_fits_table(&mut s, &build, &catalog, &opts, &result);
+        out!("{s}");
     }
     if let Some(path) = &a.measured {
-        match measured_report(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result) {
-            Ok(m) => print_measured(&m, &result),
-            Err(e) => return Err(bad(e)),
-        }
+        let m = Measured::of(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result).map_err(bad)?;
+        let mut s = String::new();
+        report::measured(&mut s, &m, &result);
+        out!("{s}");
     }
     code
-}
-
-/// What `--measured FILE` found: the comparison ([`Calibration`], from the core, as `plan
-/// --measured` uses it) and the corrected figures of this fit.
-#[derive(Debug, serde::Serialize)]
-struct MeasuredReport {
-    /// The comparison and its factors.
-    #[serde(flatten)]
-    calibration: Calibration,
-    /// This fit's decode at batch 1, corrected, tokens/s.
-    corrected_decode_batch1_tok_s: Option<f64>,
-    /// This fit's aggregate decode at its batch, corrected, tokens/s.
-    corrected_decode_batch_tok_s: Option<f64>,
-    /// This fit's prefill, corrected, tokens/s.
-    corrected_prefill_tok_s: Option<f64>,
 }
 
 /// `fit --format json --measured FILE`: the fit and the measured report together.
@@ -331,81 +251,7 @@ struct MeasuredReport {
 struct FitWithMeasured<'a> {
     #[serde(flatten)]
     result: &'a BuildFit,
-    measured: MeasuredReport,
-}
-
-/// `--measured FILE`: reads llama-bench output (JSON, JSONL, CSV) or a `vllm bench serve
-/// --save-result` JSON and compares it with this build ([`calibrate::calibrate`], which
-/// refuses another machine's or another model's), then scales this fit's figures with the
-/// core's [`Calibration::scale_decode`] and [`Calibration::scale_prefill`].
-fn measured_report(
-    path: &std::path::Path,
-    confirmed_gpu: Option<&String>,
-    build: &crate::rig::Build,
-    catalog: &crate::catalog::Catalog,
-    opts: &FitOptions,
-    result: &BuildFit,
-) -> Result<MeasuredReport, String> {
-    let m = MeasuredFile::read(path, confirmed_gpu.cloned())?;
-    let calibration = calibrate::calibrate(&m, build, catalog, opts).map_err(|e| format!("{}: {e}", path.display()))?;
-    let speed = result.fit.speed.as_ref();
-    Ok(MeasuredReport {
-        corrected_decode_batch1_tok_s: speed.and_then(|s| calibration.scale_decode(s.decode_batch1_tokens_per_s)),
-        corrected_decode_batch_tok_s: speed.and_then(|s| calibration.scale_decode(s.decode_batch_tokens_per_s)),
-        corrected_prefill_tok_s: speed.and_then(|s| s.prefill_tokens_per_s).and_then(|p| calibration.scale_prefill(p)),
-        calibration,
-    })
-}
-
-/// Prints a [`MeasuredReport`].
-fn print_measured(r: &MeasuredReport, result: &BuildFit) {
-    let m = &r.calibration;
-    match (&m.gpu_info, &m.vllm_bench) {
-        (Some(g), None) => outln!("measured ({}, {} on {g}):", m.file, m.source),
-        (g, Some(b)) => outln!(
-            "measured ({}, {}{}: {}, {} requests, {:.1} req/s, output {:.0} tok/s, TTFT {:.0} ms, TPOT {:.2} ms, {:.1} sequences in flight):",
-            m.file,
-            m.source,
-            g.as_ref().map_or_else(String::new, |g| format!(" on {g}")),
-            b.model_id,
-            b.completed,
-            b.request_throughput,
-            b.output_throughput,
-            b.mean_ttft_ms,
-            b.mean_tpot_ms,
-            b.mean_concurrency()
-        ),
-        (None, None) => outln!("measured ({}, {}):", m.file, m.source),
-    }
-    if let Some(why) = &m.gpus_unchecked {
-        outln!("  warning: {why}");
-    } else if let Some(g) = &m.confirmed_gpu {
-        outln!("  measured on {g} (as you confirmed with --measured-gpu)");
-    }
-    outln!("  {:<32} {:>14} {:>14} {:>17}", "test", "measured tok/s", "estimate tok/s", "measured/estimate");
-    for c in &m.comparisons {
-        let (e, r) = match (c.estimated_tok_s, c.ratio()) {
-            (Some(e), Some(r)) => (format!("{e:.1}"), format!("{r:.2}")),
-            _ => ("unknown".into(), "-".into()),
-        };
-        outln!("  {:<32} {:>14.1} {:>14} {:>17}", c.test, c.measured_tok_s, e, r);
-    }
-    if m.gpus_unchecked.is_some() {
-        outln!("  corrected decode and prefill: not corrected (the file names no GPU; see the warning above)");
-        return;
-    }
-    match (m.decode_factor, r.corrected_decode_batch1_tok_s, r.corrected_decode_batch_tok_s) {
-        (Some(k), Some(b1), Some(bn)) => outln!(
-            "  corrected decode at context {}: {b1:.1} tok/s at batch 1 (x {k:.2}), {bn:.1} tok/s in all at batch {}",
-            result.fit.context_tokens,
-            result.fit.batch
-        ),
-        _ => outln!("  corrected decode: not known (no generation test with a known estimate)"),
-    }
-    match (m.prefill_factor, r.corrected_prefill_tok_s) {
-        (Some(k), Some(p)) => outln!("  corrected prefill: {p:.0} tok/s (x {k:.2})"),
-        _ => outln!("  corrected prefill: not known (no prompt test with a known estimate)"),
-    }
+    measured: Measured,
 }
 
 /// llama.cpp spells its flags with one dash and several letters (`-ngl`, `-ot`, `-sm`, `-ts`,

@@ -14,7 +14,6 @@ mod compare_cmd;
 pub mod error;
 mod fit_cmd;
 pub use fit_cmd::llama_cpp_spellings;
-mod fit_print;
 mod fleet_cmd;
 mod gpus_cmd;
 mod help;

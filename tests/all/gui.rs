@@ -422,3 +422,30 @@ fn the_power_tab_and_status_bar_show_checks_power_error() {
     }
     assert!(has_label_containing(&h, "`sudo nvidia-smi -pl 125`"));
 }
+
+/// The Fit tab's "what would fit" lines are `kraftwerk fit`'s own ([`report::fit::alternatives`]):
+/// Llama 3.1 70B at FP16 on two 24 GB cards does not fit, and every alternative the CLI names
+/// (with its llama.cpp arguments and decode) is on the tab word for word.
+#[test]
+fn the_fit_tab_names_the_same_alternatives_as_the_cli() {
+    let cat = catalog();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/2x-rtx-3090-64gib.rig.ron");
+    let mut b = rig::load(&path, Some(&cat)).expect("loads");
+    if let Some(w) = b.workload.as_mut() {
+        w.precision = "fp16".parse().expect("a precision");
+    }
+    let fit =
+        kraftwerk::estimate::fit::for_build(&b, &cat, &kraftwerk::estimate::fit::FitOptions::default()).expect("a fit");
+    let alt = fit.alternatives.as_ref().expect("70B at FP16 does not fit 48 GB: alternatives");
+    let mut cli = String::new();
+    kraftwerk::report::fit::alternatives(&mut cli, alt, &fit.fit, fit.placement.as_ref());
+    let lines: Vec<&str> = cli.lines().skip(1).map(|l| l.trim_start().trim_start_matches("- ")).collect();
+    assert!(lines.len() >= 2, "the CLI names alternatives: {cli}");
+    let mut h = harness(KraftwerkApp::new_for_test(cat, b));
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Fit)));
+    h.run();
+    assert!(has_label_containing(&h, "Does not fit. What would:"));
+    for l in lines {
+        assert!(has_label_containing(&h, &format!("• {l}")), "the Fit tab shows `{l}`");
+    }
+}

@@ -221,7 +221,7 @@ fn four_h100_on_120_v_15_a_is_capped_with_its_command_and_cost() {
     for r in &out.results {
         assert_eq!(kraftwerk::check::run(&r.build, &c).errors, 0, "{}", r.title);
     }
-    let text = kraftwerk::cli::plan_cmd::render_text(&out, &[]);
+    let text = kraftwerk::report::plan::text(&out, &[]);
     assert!(
         text.contains(&format!("cap each GPU at {:.0} W", cap.limit_w)) && text.contains("nvidia-smi -pl"),
         "{text}"

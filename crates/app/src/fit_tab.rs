@@ -19,6 +19,7 @@ use kraftwerk_core::estimate::llm::support::Support;
 use kraftwerk_core::estimate::llm::{self, FitReport, FitVerdict, Mode, Parallelism, Precision};
 use kraftwerk_core::estimate::model_file::{ModelFile, read_model_file};
 use kraftwerk_core::fmt::{usd, usd_rate};
+use kraftwerk_core::report::fit as report;
 use kraftwerk_core::rig::Workload;
 
 /// The model used when the build names no workload.
@@ -449,7 +450,7 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     }
     widgets::stat_cards(ui, &cards);
     if let Some(alt) = &o.alternatives {
-        alternatives(ui, alt, f);
+        alternatives(ui, alt, o);
     }
     ui.add_space(theme::SECTION_GAP);
     ui.columns(2, |c| {
@@ -558,76 +559,16 @@ fn basis_block(ui: &mut egui::Ui, what: &str, runtime: &str, band: Option<f64>, 
 /// What would fit instead (the same search `kraftwerk fit` prints). Under llama.cpp the
 /// per-device placement (`-ngl`, `--n-cpu-moe`, `-ts`) is the one offload plan shown, as in
 /// the CLI.
-fn alternatives(ui: &mut egui::Ui, alt: &Alternatives, f: &FitReport) {
+/// What would fit instead: the lines `kraftwerk fit` prints ([`report::alternatives`]), so
+/// the tab and the CLI name the same splits, arguments and speeds.
+fn alternatives(ui: &mut egui::Ui, alt: &Alternatives, o: &BuildFit) {
     ui.label(RichText::new("Does not fit. What would:").strong().color(theme::WARNING));
-    if let Some(p) = alt.precision {
-        ui.label(format!("• precision {p}"));
-    }
-    if let Some(c) = alt.max_context_tokens {
-        ui.label(format!("• context up to {c} tokens at this batch"));
-    }
-    if let Some((n, par)) = alt.gpus_needed {
-        ui.label(format!("• {n} GPUs like GPU 1 ({par})"));
-    }
-    let installed = alt.host_ram.map_or(0.0, |r| r.installed_gib);
-    if let Some(t) = f.llama_cpp.as_ref().filter(|t| t.fits) {
-        let host_gib = t
-            .rows
-            .iter()
-            .filter(|r| r.free_mib.is_none())
-            .map(kraftwerk_core::estimate::llm::runtime_memory::DeviceRow::self_mib)
-            .sum::<f64>()
-            / 1024.0;
-        if alt.host_ram.is_some_and(|r| host_gib > r.available_gib) {
-            ui.label(format!(
-                "• not llama.cpp with {} here: it needs {host_gib:.0} GiB of system RAM; this build has {installed:.0} GiB",
-                t.args
-            ));
-        } else {
-            ui.label(format!("• llama.cpp with {} ({host_gib:.1} GiB in system RAM)", t.args));
-        }
-        return;
-    }
-    if let Some(o) = &alt.offload {
-        if o.fits_in_host_ram == Some(false) {
-            ui.label(format!(
-                "• not CPU offload here: -ngl {} needs {:.0} GiB of system RAM; this build has {installed:.0} GiB",
-                o.gpu_layers, o.host_ram_needed_gib
-            ));
-        } else {
-            ui.label(format!(
-                "• llama.cpp with {} layers on the GPUs (-ngl {}), {:.1} GiB in system RAM{}",
-                o.gpu_layers,
-                o.gpu_layers,
-                o.host_weights_gib,
-                o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s"))
-            ));
-        }
-    }
-    if let Some(o) = &alt.moe_offload {
-        if o.fits_in_host_ram == Some(false) {
-            ui.label(format!(
-                "• not MoE expert offload here: --n-cpu-moe {} needs {:.0} GiB of system RAM; this build has {installed:.0} GiB",
-                o.n_cpu_moe, o.host_experts_gib
-            ));
-        } else {
-            ui.label(format!(
-                "• llama.cpp --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
-                o.n_cpu_moe,
-                o.host_experts_gib,
-                match (o.decode_tokens_per_s, o.prefill_tokens_per_s) {
-                    (Some(d), Some(p)) => format!(": about {d:.1} tok/s decode, {p:.0} tok/s prefill"),
-                    (Some(d), None) => format!(": about {d:.1} tok/s decode, prefill unknown"),
-                    _ => String::new(),
-                }
-            ));
-        }
-    }
-    if alt.with_gradient_checkpointing == Some(true) {
-        ui.label("• the same with gradient checkpointing");
-    }
-    if alt.qlora_fits == Some(true) {
-        ui.label("• QLoRA with gradient checkpointing");
+    let mut text = String::new();
+    report::alternatives(&mut text, alt, &o.fit, o.placement.as_ref());
+    // The first line is the heading above; each alternative is a "  - " line.
+    for line in text.lines().skip(1) {
+        let line = line.trim_start();
+        ui.label(line.strip_prefix("- ").map_or_else(|| line.to_owned(), |l| format!("• {l}")));
     }
 }
 

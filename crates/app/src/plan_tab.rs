@@ -19,6 +19,7 @@ use kraftwerk_core::estimate::llm::{Mode, Precision};
 use kraftwerk_core::fmt::{usd, usd_rate};
 use kraftwerk_core::plan::goal::{Form, Goal, GoalPrecision, ModelRef};
 use kraftwerk_core::plan::{Control, PlanOutcome};
+use kraftwerk_core::report::plan as phrase;
 use kraftwerk_core::rig::Build;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -357,10 +358,11 @@ fn parts_lists(ui: &mut egui::Ui, out: &PlanOutcome) {
                             None => ui.colored_label(ui.visuals().warn_fg_color, "unknown"),
                         };
                         let today = kraftwerk_catalog::dates::today_utc();
-                        ui.label(p.price_date.as_deref().map_or_else(
-                            || "-".to_owned(),
-                            |d| kraftwerk_catalog::prices::date_note(d, today),
-                        ));
+                        ui.label(
+                            p.price_date
+                                .as_deref()
+                                .map_or_else(|| "-".to_owned(), |d| kraftwerk_catalog::prices::date_note(d, today)),
+                        );
                         let source = p.price_source.as_deref().unwrap_or(if p.unit_price_usd.is_some() {
                             "the part's own source (catalog)"
                         } else {
@@ -371,10 +373,7 @@ fn parts_lists(ui: &mut egui::Ui, out: &PlanOutcome) {
                     }
                 });
                 if let Some(h) = &r.eval.hybrid {
-                    ui.label(format!(
-                        "Hybrid CPU+GPU ({} --n-cpu-moe {}): the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB), read at {:.0} GB/s ({} channels of {} MT/s).",
-                        h.runtime, h.n_cpu_moe, h.cpu_moe_layers, h.host_experts_gib, h.host_ram_gib, h.host_bandwidth_gb_s, h.channels, h.speed_mt_s
-                    ));
+                    ui.label(phrase::hybrid_line(h));
                     if let Some(n) = &h.precision_note {
                         ui.label(format!("Precision: {n}."));
                     }
@@ -429,7 +428,6 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
                 let all = e.unpriced.join(", ");
                 ui.colored_label(ui.visuals().warn_fg_color, cut(&all, 24)).on_hover_text(all);
             }
-            let circuits: Vec<String> = e.circuits.iter().map(|(a, c)| format!("{a:.1}/{c:.1} A")).collect();
             // A planned power limit is part of the answer: shown in the cell, its command and
             // cost in the hover (the same sentence as `kraftwerk plan`).
             let watts = match &e.power_cap {
@@ -437,19 +435,8 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
                 None => format!("{:.0} W", e.wall_w),
             };
             let cap = e.power_cap.as_ref().map_or_else(String::new, |c| format!("\npower limit: {}", c.describe()));
-            ui.label(watts).on_hover_text(format!(
-                "{:.0} W at the wall at full load ({:.0} W serving); circuits {}; heat {:.0} W{cap}",
-                e.wall_w,
-                e.inference_wall_w,
-                circuits.join(", "),
-                e.heat_w
-            ));
-            let runtime = r
-                .build
-                .workload
-                .as_ref()
-                .and_then(|w| w.runtime)
-                .map_or_else(|| "runtime unknown".into(), |rt| rt.to_string());
+            ui.label(watts).on_hover_text(format!("{}{cap}", phrase::power_line(e)));
+            let runtime = phrase::runtime_name(r);
             // An unvalidated speed (no held row on this GPU maker) says so beside the figure.
             let caveat = if e.speed_caveats.is_empty() { "" } else { " (unvalidated)" };
             ui.label(format!("{} ({runtime}){caveat}", num(e.decode_per_user, 1))).on_hover_text(format!(
@@ -460,10 +447,7 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             ));
             let bound = if r.price_complete { "" } else { "at least " };
             ui.label(e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}{}", usd_rate(c))))
-                .on_hover_text(e.break_even_months.map_or_else(
-                    || "never breaks even against the cloud".to_owned(),
-                    |m| format!("break-even against {} after {bound}{m:.1} months", e.cloud),
-                ));
+                .on_hover_text(phrase::cost_line(r));
             // Warnings, and the checks that could not run on a figure the goal does not hinge on.
             let mut text = e.warnings.len().to_string();
             if !e.not_checked_other.is_empty() {
@@ -472,11 +456,9 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             if e.verdict == Some(kraftwerk_core::check::Verdict::Unverified) {
                 text = format!("UNVERIFIED · {text}");
             }
-            let mut hover: Vec<String> = e.verdict.map(|v| format!("checker: {v}")).into_iter().collect();
-            hover.extend(e.warnings.iter().cloned());
-            hover.extend(e.not_checked_other.iter().map(|n| format!("not checked: {n}")));
-            hover.extend(e.geometry_unchecked.iter().map(|n| format!("not checked (geometry): {n}")));
-            hover.extend(e.verify_with.iter().map(|v| format!("what would verify it: {v}")));
+            // The same lines as `kraftwerk plan` writes under the result.
+            let mut hover = phrase::checker_lines(e);
+            hover.extend(phrase::verify_line(e));
             ui.label(text).on_hover_text(if hover.is_empty() { "none".to_owned() } else { hover.join("\n") });
             ui.end_row();
         }

@@ -4,7 +4,9 @@
 //!
 //! People count from 1: GPU 1, PSU 1, circuit 1 (the JSON output keeps 0-based indices).
 
+pub mod fit;
 pub mod markdown;
+pub mod plan;
 pub mod prices;
 
 use crate::check::{Coverage, FindingKind, Report, Severity, Verdict};

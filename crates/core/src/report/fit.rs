@@ -1,6 +1,22 @@
-//! `kraftwerk fit`'s text sections: memory per GPU, vLLM's KV pool, llama.cpp's per-device
-//! table, the offload alternatives, stale prices, speed and cost, the "what fits" search.
+//! `kraftwerk fit`'s text: memory per GPU, vLLM's KV pool, llama.cpp's per-device table, the
+//! offload alternatives, stale and used prices, speed and cost, the "what fits" table and the
+//! comparison with a measured file. Each section appends lines to `out`; [`text`] writes the
+//! whole report in the order `fit` prints it. Figures come from [`BuildFit`]; nothing here
+//! estimates.
 
+use std::fmt::Write as _;
+
+/// `writeln!` into a `String` (which cannot fail).
+macro_rules! wln {
+    ($o:expr) => {
+        $o.push('\n')
+    };
+    ($o:expr, $($arg:tt)*) => {{
+        let _ = writeln!($o, $($arg)*);
+    }};
+}
+
+use crate::estimate::calibrate::{self, Calibration, MeasuredFile};
 use crate::estimate::fit::{self, BuildFit, FitOptions};
 use crate::estimate::llm::search::{self, Alternatives};
 use crate::estimate::llm::support::Support;
@@ -9,8 +25,9 @@ use crate::fmt::{usd, usd_rate};
 
 /// The headline and memory per GPU; `experts_in_ram`: the workload fits with its experts in
 /// system RAM ([`BuildFit::fits_with_experts_in_ram`]), said as the verdict.
-pub(super) fn print_memory(f: &FitReport, build_name: &str, experts_in_ram: bool) {
-    outln!(
+pub fn memory(out: &mut String, f: &FitReport, build_name: &str, experts_in_ram: bool) {
+    wln!(
+        out,
         "{} on {}: {} ({} {}, {}, context {}, batch {}, {})",
         f.model_id,
         build_name,
@@ -32,15 +49,16 @@ pub(super) fn print_memory(f: &FitReport, build_name: &str, experts_in_ram: bool
     // verdict's reason; a requirement the catalog cannot check is said, never assumed.
     for s in &f.runtime_support {
         match &s.support {
-            Support::DoesNotRun(why) => outln!("  does not run: {why}"),
-            Support::NotChecked(why) | Support::Unpublished(why) => outln!("  runtime support not checked: {why}"),
+            Support::DoesNotRun(why) => wln!(out, "  does not run: {why}"),
+            Support::NotChecked(why) | Support::Unpublished(why) => wln!(out, "  runtime support not checked: {why}"),
             Support::Runs => {}
         }
     }
-    outln!("  weights {:.1} GiB in all, KV cache {:.1} GiB in all", f.weights_total_gib, f.kv_cache_total_gib);
+    wln!(out, "  weights {:.1} GiB in all, KV cache {:.1} GiB in all", f.weights_total_gib, f.kv_cache_total_gib);
     let kv = &f.kv_layout;
     if kv.state_layers > 0 {
-        outln!(
+        wln!(
+            out,
             "  KV cache {:.1} KiB per token ({}) in the {} full-attention layers of {}; the {} linear-attention layers keep a fixed {:.1} MiB state per sequence instead",
             kv.bytes_per_token / 1024.0,
             f.kv_precision,
@@ -51,7 +69,8 @@ pub(super) fn print_memory(f: &FitReport, build_name: &str, experts_in_ram: bool
         );
     }
     if let Some(ic) = f.interconnect {
-        outln!(
+        wln!(
+            out,
             "  {} nodes of {} GPU{}, linked by {ic} ({:.1} GB/s per direction); {} GPUs used",
             f.nodes,
             f.gpus_per_node,
@@ -70,7 +89,8 @@ pub(super) fn print_memory(f: &FitReport, build_name: &str, experts_in_ram: bool
             ),
             _ => (m.required_gib, String::new()),
         };
-        outln!(
+        wln!(
+            out,
             "  GPU {} {}: {:.1} of {:.1} GiB ({}{extra}): weights {:.1}, KV {:.1}, activations {:.1}, grads {:.1}, optimizer {:.1}, runtime {:.1}, headroom {:.1}",
             g.index + 1,
             g.gpu_id,
@@ -87,30 +107,33 @@ pub(super) fn print_memory(f: &FitReport, build_name: &str, experts_in_ram: bool
         );
     }
     if let Some(c) = f.max_context_tokens.filter(|_| f.verdict != FitVerdict::DoesNotFit) {
-        outln!("  longest context that fits at this batch: {c} tokens");
+        wln!(out, "  longest context that fits at this batch: {c} tokens");
     }
     if let Some(p) = &f.vllm {
-        print_vllm_pool(p, f);
+        vllm_pool(out, p, f);
     }
     if let Some(t) = &f.llama_cpp {
-        print_llama_cpp_table(t);
+        llama_cpp_table(out, t);
     }
     let b = &f.memory_basis;
     match b.band_pct {
-        Some(band) => outln!("  memory basis: held to {} published figures within ±{band:.0} %", b.calibrated_to.len()),
-        None => outln!("  memory basis: not held to a published table for {} (band unknown)", f.runtime_label),
+        Some(band) => {
+            wln!(out, "  memory basis: held to {} published figures within ±{band:.0} %", b.calibrated_to.len());
+        }
+        None => wln!(out, "  memory basis: not held to a published table for {} (band unknown)", f.runtime_label),
     }
     for c in &b.calibrated_to {
-        outln!("    - {c}");
+        wln!(out, "    - {c}");
     }
-    outln!("  measure it: {}", b.measure);
+    wln!(out, "  measure it: {}", b.measure);
 }
 
 /// A training estimate: the framework and its sharding, the peak as PyTorch reports it, tokens/s
 /// and step time, hours for the dataset, the advice, the multi-GPU options, and the basis of the
 /// speed with the command that measures it.
-pub(super) fn print_training(t: &crate::estimate::llm::train::TrainingReport, f: &FitReport) {
-    outln!(
+pub fn training(out: &mut String, t: &crate::estimate::llm::train::TrainingReport, f: &FitReport) {
+    wln!(
+        out,
         "  training: {} ({}), optimizer {}, {:.1} M trained parameters",
         t.runtime,
         t.setup,
@@ -128,13 +151,15 @@ pub(super) fn print_training(t: &crate::estimate::llm::train::TrainingReport, f:
         extra.push(format!("; {:.1} GiB of states offloaded to host RAM", t.host_offload_gib));
     }
     let extra = extra.concat();
-    outln!(
+    wln!(
+        out,
         "  peak as torch.cuda.max_memory_allocated reports it (fullest GPU): {:.1} GiB{extra}",
         t.peak_allocated_gib
     );
     match &t.speed {
         Some(s) => {
-            outln!(
+            wln!(
+                out,
                 "  speed: {:.0} tokens/s over {} GPU{}; step {:.2} s = compute {:.2} + dequantize {:.2} + exposed communication {:.2} (of {:.2} s, {:.2} GB per GPU{})",
                 s.tokens_per_s,
                 f.gpus.len(),
@@ -147,7 +172,8 @@ pub(super) fn print_training(t: &crate::estimate::llm::train::TrainingReport, f:
                 s.comm_gb_per_gpu,
                 s.link.as_ref().map_or_else(String::new, |l| format!(" over {l}"))
             );
-            outln!(
+            wln!(
+                out,
                 "    {:.1} GFLOP per token at MFU {:.2} of {:.0} TFLOP/s BF16 ({})",
                 s.flops_per_token / 1e9,
                 s.mfu,
@@ -155,20 +181,22 @@ pub(super) fn print_training(t: &crate::estimate::llm::train::TrainingReport, f:
                 s.gpu_class
             );
         }
-        None => outln!(
+        None => wln!(
+            out,
             "  speed: unknown (no published training run calibrates an MFU for these GPUs' class, or a BF16 rate is missing)"
         ),
     }
     if let (Some(h), Some(tok)) = (t.hours, t.training_tokens) {
-        outln!("  time: {h:.1} h for {:.3} B training tokens ({:.1} days)", tok / 1e9, h / 24.0);
+        wln!(out, "  time: {h:.1} h for {:.3} B training tokens ({:.1} days)", tok / 1e9, h / 24.0);
     }
     for a in &t.advice {
-        outln!("  advice: {a}");
+        wln!(out, "  advice: {a}");
     }
     if !t.options.is_empty() {
-        outln!("  on these {} GPUs:", f.gpus.len());
+        wln!(out, "  on these {} GPUs:", f.gpus.len());
         for o in &t.options {
-            outln!(
+            wln!(
+                out,
                 "    {:<24} {:<40} peak {:>6.1} GiB  {:<13} {}",
                 o.runtime,
                 o.setup,
@@ -180,29 +208,32 @@ pub(super) fn print_training(t: &crate::estimate::llm::train::TrainingReport, f:
     }
     let b = &f.speed_basis;
     match b.band_pct {
-        Some(band) => outln!(
+        Some(band) => wln!(
+            out,
             "  speed basis ({}): held to {} published training runs within ±{band:.0} %",
             f.runtime_label,
             b.calibrated_to.len()
         ),
-        None => outln!(
+        None => wln!(
+            out,
             "  speed basis ({}): no published run of this framework holds the speed (band unknown); the MFU is calibrated on torchtune's runs",
             f.runtime_label
         ),
     }
     for c in &b.calibrated_to {
-        outln!("    - {c}");
+        wln!(out, "    - {c}");
     }
     for n in &b.not_measured_on {
-        outln!("  not validated: {n}");
+        wln!(out, "  not validated: {n}");
     }
-    outln!("  measure it: {}", b.measure);
+    wln!(out, "  measure it: {}", b.measure);
 }
 
 /// vLLM's KV pool as vLLM sizes it, its two start-up lines, and how to measure them.
-pub(super) fn print_vllm_pool(p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitReport) {
+pub fn vllm_pool(out: &mut String, p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitReport) {
     let e = &p.engine;
-    outln!(
+    wln!(
+        out,
         "  vLLM (fullest GPU): {:.2} x {:.1} GiB = {:.1} GiB reserved - weights {:.1} - profile peak {:.2} ({} tokens, {} seqs) - non-torch {:.2} = KV pool {:.2} GiB; CUDA graphs ~{:.1} GiB outside it",
         e.gpu_memory_utilization,
         p.total_gib,
@@ -216,24 +247,26 @@ pub(super) fn print_vllm_pool(p: &crate::estimate::llm::vllm_memory::VllmKvPool,
         p.cuda_graphs_gib
     );
     for line in &p.log_lines {
-        outln!("    {line}");
+        wln!(out, "    {line}");
     }
     if !p.holds_one_sequence {
-        outln!(
+        wln!(
+            out,
             "  vLLM refuses to start: the pool holds {} tokens, less than one sequence of {} (lower --max-model-len or raise --gpu-memory-utilization)",
             p.kv_tokens,
             e.max_model_len
         );
         match f.max_context_tokens {
-            Some(c) => outln!("  vLLM: longest --max-model-len the pool holds: {c} tokens"),
-            None => outln!("  vLLM: the pool is empty; no context fits"),
+            Some(c) => wln!(out, "  vLLM: longest --max-model-len the pool holds: {c} tokens"),
+            None => wln!(out, "  vLLM: the pool is empty; no context fits"),
         }
     }
 }
 
 /// llama.cpp's per-device table, as `llama_memory_breakdown_print` prints it, and its args.
-pub(super) fn print_llama_cpp_table(t: &crate::estimate::llm::runtime_memory::LlamaCppFit) {
-    outln!(
+pub fn llama_cpp_table(out: &mut String, t: &crate::estimate::llm::runtime_memory::LlamaCppFit) {
+    wln!(
+        out,
         "  llama.cpp memory breakdown [MiB] ({}):",
         if t.fits {
             "every GPU keeps 1024 MiB free"
@@ -241,10 +274,11 @@ pub(super) fn print_llama_cpp_table(t: &crate::estimate::llm::runtime_memory::Ll
             "a GPU keeps less than the 1024 MiB llama.cpp leaves free"
         }
     );
-    outln!("    {:<40} {:>8} {:>8} {:>8} {:>8} {:>8}", "device", "free", "self", "model", "context", "compute");
+    wln!(out, "    {:<40} {:>8} {:>8} {:>8} {:>8} {:>8}", "device", "free", "self", "model", "context", "compute");
     for r in &t.rows {
         let free = r.free_mib.map_or_else(|| "-".to_owned(), |f| format!("{f:.0}"));
-        outln!(
+        wln!(
+            out,
             "    {:<40} {:>8} {:>8.0} {:>8.0} {:>8.0} {:>8.0}",
             r.device,
             free,
@@ -254,15 +288,16 @@ pub(super) fn print_llama_cpp_table(t: &crate::estimate::llm::runtime_memory::Ll
             r.compute_mib
         );
     }
-    outln!("  llama.cpp arguments: {}", t.args);
+    wln!(out, "  llama.cpp arguments: {}", t.args);
 }
 
 /// The expert offload that is the fit ([`BuildFit::fits_with_experts_in_ram`]): its
 /// `--n-cpu-moe`, the RAM it takes, its decode (the planner's figure for the same build) and
 /// the cost at that decode.
-pub(super) fn print_experts_in_ram_fit(o: &search::MoeOffload, result: &BuildFit) {
+pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &BuildFit) {
     let f = &result.fit;
-    outln!(
+    wln!(
+        out,
         "  the GPUs alone do not hold it; {} with the routed experts of {} layers in system RAM ({}): {:.1} GiB of experts in RAM{}",
         f.runtime_label,
         o.cpu_moe_layers,
@@ -275,28 +310,30 @@ pub(super) fn print_experts_in_ram_fit(o: &search::MoeOffload, result: &BuildFit
             .map_or_else(String::new, |r| format!(" of {:.0} GiB installed", r.installed_gib))
     );
     if let Some(d) = o.decode_tokens_per_s {
-        outln!(
+        wln!(
+            out,
             "  decode ({}): about {d:.1} tok/s at batch 1, bounded by system RAM{}",
             f.runtime_label,
             result.host_bandwidth_gb_s.map_or_else(String::new, |b| format!(" ({b:.0} GB/s theoretical)"))
         );
     }
     match o.prefill_tokens_per_s {
-        Some(p) => outln!(
+        Some(p) => wln!(
+            out,
             "  prefill ({}): about {p:.0} tok/s, bounded by copying the experts in RAM over the host link per {}-token micro-batch",
             f.runtime,
             crate::estimate::llm::runtime_memory::LLAMA_UBATCH
         ),
-        None => outln!("  prefill ({}): unknown", f.runtime),
+        None => wln!(out, "  prefill ({}): unknown", f.runtime),
     }
     // llama.cpp's own table (its -ngl / --n-cpu-moe for these GPUs), as the one plan to run.
     if let (Some(t), Some(alt)) = (&f.llama_cpp, &result.alternatives) {
-        print_llama_cpp_plan(t, alt, &ram_has, result.placement.as_ref());
+        llama_cpp_plan(out, t, alt, &ram_has, result.placement.as_ref());
     }
     if let Some(c) = &result.cost {
-        outln!("  hardware: {}", usd(c.hardware_usd));
+        wln!(out, "  hardware: {}", usd(c.hardware_usd));
         if let Some(m) = c.usd_per_million_tokens {
-            outln!("  cost: ${m:.2} per million tokens at this decode");
+            wln!(out, "  cost: ${m:.2} per million tokens at this decode");
         }
     }
 }
@@ -311,23 +348,28 @@ fn ram_has(ram: &search::HostRam) -> String {
     )
 }
 
-pub(super) fn print_alternatives(
+/// What would fit instead, for a workload that does not: a precision, a shorter context, a
+/// smaller batch, more GPUs, llama.cpp's own split with its decode (`placement`, the same
+/// estimate as the Fit tab's), the search's offload splits, gradient checkpointing, QLoRA; the
+/// first line says it does not fit.
+pub fn alternatives(
+    out: &mut String,
     alt: &Alternatives,
     f: &FitReport,
     placement: Option<&crate::estimate::llm::placement::PlacementEstimate>,
 ) {
-    outln!("  does not fit; what would fit instead:");
+    wln!(out, "  does not fit; what would fit instead:");
     let mut any = false;
     if let Some(p) = alt.precision.filter(|p| *p != f.weight_precision) {
-        outln!("  - precision {p} (the best of the {} family that fits)", f.runtime_label);
+        wln!(out, "  - precision {p} (the best of the {} family that fits)", f.runtime_label);
         any = true;
     }
     if let Some(c) = alt.max_context_tokens {
-        outln!("  - context up to {c} tokens at batch {}", f.batch);
+        wln!(out, "  - context up to {c} tokens at batch {}", f.batch);
         any = true;
     }
     if let Some(b) = alt.max_batch.filter(|b| *b < f.batch) {
-        outln!("  - batch up to {b} at context {}", f.context_tokens);
+        wln!(out, "  - batch up to {b} at context {}", f.context_tokens);
         any = true;
     }
     if let Some((n, par)) = alt.gpus_needed {
@@ -337,27 +379,27 @@ pub(super) fn print_alternatives(
             Parallelism::LayerSplit(_) => "layers split",
             Parallelism::Single | Parallelism::DataParallel(_) => "one GPU",
         };
-        outln!("  - {n} GPUs like GPU 1 ({how})");
+        wln!(out, "  - {n} GPUs like GPU 1 ({how})");
         any = true;
     }
     let has = ram_has;
     // llama.cpp: the per-device table above is the one plan (its -ngl / --n-cpu-moe / -ts);
     // the search's other splits are not printed beside it.
     if let Some(t) = &f.llama_cpp {
-        any |= print_llama_cpp_plan(t, alt, &has, placement);
+        any |= llama_cpp_plan(out, t, alt, &has, placement);
     } else {
-        any |= print_offload_alternatives(alt, &has);
+        any |= offload_alternatives(out, alt, &has);
     }
     if alt.with_gradient_checkpointing == Some(true) {
-        outln!("  - the same with gradient checkpointing (--gradient-checkpointing)");
+        wln!(out, "  - the same with gradient checkpointing (--gradient-checkpointing)");
         any = true;
     }
     if alt.qlora_fits == Some(true) {
-        outln!("  - QLoRA with gradient checkpointing (--mode qlora --gradient-checkpointing)");
+        wln!(out, "  - QLoRA with gradient checkpointing (--mode qlora --gradient-checkpointing)");
         any = true;
     }
     if !any {
-        outln!("  - nothing found within {} GPUs of this kind", search::MAX_GPUS_SEARCHED);
+        wln!(out, "  - nothing found within {} GPUs of this kind", search::MAX_GPUS_SEARCHED);
     }
 }
 
@@ -365,7 +407,8 @@ pub(super) fn print_alternatives(
 /// plan: whether the GPUs keep their margin with it, whether its system-RAM part fits the
 /// build, and its decode where the search estimated the same split. Returns whether a line was
 /// printed.
-pub(super) fn print_llama_cpp_plan(
+pub fn llama_cpp_plan(
+    out: &mut String,
     t: &crate::estimate::llm::runtime_memory::LlamaCppFit,
     alt: &Alternatives,
     has: &dyn Fn(&search::HostRam) -> String,
@@ -382,7 +425,8 @@ pub(super) fn print_llama_cpp_plan(
         .sum::<f64>()
         / 1024.0;
     if let Some(ram) = alt.host_ram.as_ref().filter(|r| host_gib > r.available_gib) {
-        outln!(
+        wln!(
+            out,
             "  - not llama.cpp with {} on this build: it needs {host_gib:.0} GiB of system RAM; {}",
             t.args,
             has(ram)
@@ -391,7 +435,8 @@ pub(super) fn print_llama_cpp_plan(
     }
     // The decode and prefill of this same placement (one estimate: `BuildFit::placement`).
     let p = placement.filter(|p| p.table.args == t.args);
-    outln!(
+    wln!(
+        out,
         "  - llama.cpp with the arguments above ({}): {host_gib:.1} GiB in system RAM{}, {}",
         t.args,
         alt.host_ram.as_ref().map_or_else(|| " (the build names no memory)".to_owned(), |r| format!("; {}", has(r))),
@@ -409,11 +454,12 @@ pub(super) fn print_llama_cpp_plan(
 
 /// The search's llama.cpp splits (`-ngl`, `--n-cpu-moe`) for a fit without llama.cpp's table
 /// (ik_llama.cpp, ktransformers). Returns whether a line was printed.
-pub(super) fn print_offload_alternatives(alt: &Alternatives, has: &dyn Fn(&search::HostRam) -> String) -> bool {
+pub fn offload_alternatives(out: &mut String, alt: &Alternatives, has: &dyn Fn(&search::HostRam) -> String) -> bool {
     let mut any = false;
     if let Some(o) = &alt.offload {
         if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
-            outln!(
+            wln!(
+                out,
                 "  - not llama.cpp CPU offload on this build: {} of {} layers on the GPUs (-ngl {}) needs {:.0} GiB of system RAM; {}",
                 o.gpu_layers,
                 o.gpu_layers + o.cpu_layers,
@@ -426,7 +472,8 @@ pub(super) fn print_offload_alternatives(alt: &Alternatives, has: &dyn Fn(&searc
                 || "decode speed unknown (no CPU or memory kit in the build)".to_owned(),
                 |v| format!("about {v:.1} tok/s decode, bounded by system RAM"),
             );
-            outln!(
+            wln!(
+                out,
                 "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM (needs {:.0} GiB of RAM{}): {speed}",
                 o.gpu_layers,
                 o.gpu_layers + o.cpu_layers,
@@ -442,14 +489,16 @@ pub(super) fn print_offload_alternatives(alt: &Alternatives, has: &dyn Fn(&searc
     }
     if let Some(o) = &alt.moe_offload {
         if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
-            outln!(
+            wln!(
+                out,
                 "  - not llama.cpp MoE expert offload on this build: --n-cpu-moe {} needs {:.0} GiB of system RAM for the experts; {}",
                 o.n_cpu_moe,
                 o.host_experts_gib,
                 has(ram)
             );
         } else {
-            outln!(
+            wln!(
+                out,
                 "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
                 o.n_cpu_moe,
                 o.host_experts_gib,
@@ -463,29 +512,29 @@ pub(super) fn print_offload_alternatives(alt: &Alternatives, has: &dyn Fn(&searc
 
 /// The hardware prices older than 12 months, with their dates and ages (one line; nothing when
 /// every price is recent or undated).
-pub(super) fn print_stale_prices(result: &BuildFit, catalog: &crate::catalog::Catalog) {
+pub fn stale_prices(out: &mut String, result: &BuildFit, catalog: &kraftwerk_catalog::Catalog) {
     let Some(c) = &result.cost else { return };
-    let today = crate::catalog::dates::today_utc();
+    let today = kraftwerk_catalog::dates::today_utc();
     let stale: Vec<String> = c
         .parts
         .iter()
         .filter_map(|p| {
             let date = catalog.price_of(&p.id)?.date?;
-            let months = crate::catalog::prices::age_months(date, today)?;
-            crate::catalog::prices::stale_text(months)?;
-            Some(format!("{} ({})", p.name, crate::catalog::prices::date_note(date, today)))
+            let months = kraftwerk_catalog::prices::age_months(date, today)?;
+            kraftwerk_catalog::prices::stale_text(months)?;
+            Some(format!("{} ({})", p.name, kraftwerk_catalog::prices::date_note(date, today)))
         })
         .collect();
     if !stale.is_empty() {
-        outln!("  prices older than 12 months: {}", stale.join("; "));
+        wln!(out, "  prices older than 12 months: {}", stale.join("; "));
     }
 }
 
 /// The cited used prices of the build's parts, beside their new prices (one line; nothing when
 /// no part has one). The cost above counts the new prices; `plan --used` plans with these.
-pub(super) fn print_used_prices(result: &BuildFit) {
+pub fn used_prices(out: &mut String, result: &BuildFit) {
     let Some(c) = &result.cost else { return };
-    let today = crate::catalog::dates::today_utc();
+    let today = kraftwerk_catalog::dates::today_utc();
     let used: Vec<String> = c
         .parts
         .iter()
@@ -496,21 +545,24 @@ pub(super) fn print_used_prices(result: &BuildFit) {
                 "{}: used {} each ({}, {} <{}>), {new}",
                 p.name,
                 usd(u.usd),
-                crate::catalog::prices::date_note(&u.date, today),
+                kraftwerk_catalog::prices::date_note(&u.date, today),
                 u.source,
                 u.url
             ))
         })
         .collect();
     if !used.is_empty() {
-        outln!("  used prices (cited, not in the cost above; plan --used plans with them): {}", used.join("; "));
+        wln!(out, "  used prices (cited, not in the cost above; plan --used plans with them): {}", used.join("; "));
     }
 }
 
-pub(super) fn print_speed_and_cost(result: &BuildFit) {
+/// Decode and prefill with their basis and band, and the cost per million tokens with its
+/// break-even against the cloud (or why the cost is unknown).
+pub fn speed_and_cost(out: &mut String, result: &BuildFit) {
     let f = &result.fit;
     if let Some(s) = &f.speed {
-        outln!(
+        wln!(
+            out,
             "  decode: {:.1} tok/s at batch 1, {:.1} tok/s in all at batch {} ({:?}-bound){}",
             s.decode_batch1_tokens_per_s,
             s.decode_batch_tokens_per_s,
@@ -531,12 +583,13 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
             })
         );
         if let (Some(p), Some(t)) = (s.prefill_tokens_per_s, s.time_to_first_token_s) {
-            outln!("  prefill: {p:.0} tok/s, first token after {t:.2} s");
+            wln!(out, "  prefill: {p:.0} tok/s, first token after {t:.2} s");
         } else {
-            outln!("  prefill: unknown (a tensor rate this precision needs is not in the catalog; see notes)");
+            wln!(out, "  prefill: unknown (a tensor rate this precision needs is not in the catalog; see notes)");
         }
         if s.pipeline_stages > 1 {
-            outln!(
+            wln!(
+                out,
                 "  pipeline: {} stages, handoffs {:.2} ms per token at batch 1{}{}",
                 s.pipeline_stages,
                 s.stage_handoff_ms_per_token,
@@ -546,25 +599,26 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
             );
         }
         if let Some(l) = &s.inter_node_link {
-            outln!("  between nodes: {l}");
+            wln!(out, "  between nodes: {l}");
         }
         let b = &f.speed_basis;
         let runtime =
             b.era.as_ref().map_or_else(|| f.runtime.to_string(), |e| format!("{}, calibrated to {e}", f.runtime));
         match b.band_pct {
-            Some(band) => outln!(
+            Some(band) => wln!(
+                out,
                 "  speed basis ({runtime}): held to {} published measurements within ±{band:.0} %",
                 b.calibrated_to.len()
             ),
-            None => outln!("  speed basis ({runtime}): not held to a published measurement (band unknown)"),
+            None => wln!(out, "  speed basis ({runtime}): not held to a published measurement (band unknown)"),
         }
         for c in &b.calibrated_to {
-            outln!("    - {c}");
+            wln!(out, "    - {c}");
         }
         for n in &b.not_measured_on {
-            outln!("  not validated: {n}");
+            wln!(out, "  not validated: {n}");
         }
-        outln!("  measure it: {}", b.measure);
+        wln!(out, "  measure it: {}", b.measure);
     }
     if let Some(c) = &result.cost {
         // An owned part is priced ($0): a build of owned parts costs $0, not "unpriced".
@@ -582,7 +636,8 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
                 None => id.clone(),
             })
             .collect();
-        outln!(
+        wln!(
+            out,
             "  cost: hardware {hardware}{}, ${:.2} per working hour, {}",
             if c.hardware_complete {
                 String::new()
@@ -595,7 +650,8 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
                 |v| format!("{}{} per million tokens", if c.hardware_complete { "" } else { "at least " }, usd_rate(v))
             )
         );
-        outln!(
+        wln!(
+            out,
             "  cloud ({} at ${:.2}/h): {}; break-even {}",
             c.cloud.name,
             c.cloud.usd_per_hour,
@@ -614,13 +670,17 @@ pub(super) fn print_speed_and_cost(result: &BuildFit) {
             }
         );
     } else if let Some(e) = &result.cost_error {
-        outln!("  cost: {e}");
+        wln!(out, "  cost: {e}");
     }
 }
 
-pub(super) fn print_search(
+/// `fit --search`: every precision of the runtime on the GPUs the fit uses, with its verdict,
+/// weights, longest context, largest batch, decode and prefill (nothing when the build cannot
+/// be resolved into an input).
+pub fn what_fits_table(
+    out: &mut String,
     build: &crate::rig::Build,
-    catalog: &crate::catalog::Catalog,
+    catalog: &kraftwerk_catalog::Catalog,
     opts: &FitOptions,
     result: &BuildFit,
 ) {
@@ -628,14 +688,16 @@ pub(super) fn print_search(
     let slots = fit::gpu_slots(&r);
     let Some(input) = fit::input_on(&r, catalog, &slots, opts).ok() else { return };
     let used = &slots[..(result.fit.parallelism.degree() as usize).min(slots.len())];
-    outln!(
+    wln!(
+        out,
         "\nwhat fits ({}, {}, context {}, batch {}):",
         result.fit.runtime,
         result.fit.parallelism,
         input.context_tokens,
         input.batch
     );
-    outln!(
+    wln!(
+        out,
         "  {:<10} {:<13} {:>9} {:>12} {:>9} {:>10} {:>12} {:>10}",
         "precision",
         "verdict",
@@ -648,7 +710,8 @@ pub(super) fn print_search(
     );
     let opt = |v: Option<f64>, d: usize| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.d$}"));
     for row in search::what_fits(&input, used) {
-        outln!(
+        wln!(
+            out,
             "  {:<10} {:<13} {:>5.1} GiB {:>12} {:>9} {:>10} {:>12} {:>10}",
             row.precision.to_string(),
             row.verdict.to_string(),
@@ -660,4 +723,192 @@ pub(super) fn print_search(
             opt(row.prefill_tokens_per_s, 0),
         );
     }
+}
+
+/// What `fit --measured FILE` found: the comparison ([`Calibration`], from the core, as `plan
+/// --measured` uses it) and this fit's figures corrected by it.
+#[derive(Debug, serde::Serialize)]
+pub struct Measured {
+    /// The comparison and its factors.
+    #[serde(flatten)]
+    pub calibration: Calibration,
+    /// This fit's decode at batch 1, corrected, tokens/s.
+    pub corrected_decode_batch1_tok_s: Option<f64>,
+    /// This fit's aggregate decode at its batch, corrected, tokens/s.
+    pub corrected_decode_batch_tok_s: Option<f64>,
+    /// This fit's prefill, corrected, tokens/s.
+    pub corrected_prefill_tok_s: Option<f64>,
+}
+
+impl Measured {
+    /// Compares a measured file (llama-bench JSON/JSONL/CSV or a `vllm bench serve
+    /// --save-result` JSON, read by [`MeasuredFile::read`]) with this build
+    /// ([`calibrate::calibrate`], which refuses another machine's or another model's), and
+    /// scales `result`'s figures with [`Calibration::scale_decode`] and
+    /// [`Calibration::scale_prefill`]. `confirmed_gpu`: the GPU the user says the file was
+    /// measured on, for files that name none.
+    ///
+    /// # Errors
+    /// The file cannot be read or parsed, or is not a measurement of this build and model (the
+    /// message names the file).
+    pub fn of(
+        path: &std::path::Path,
+        confirmed_gpu: Option<&String>,
+        build: &crate::rig::Build,
+        catalog: &kraftwerk_catalog::Catalog,
+        opts: &FitOptions,
+        result: &BuildFit,
+    ) -> Result<Measured, String> {
+        let m = MeasuredFile::read(path, confirmed_gpu.cloned())?;
+        let calibration =
+            calibrate::calibrate(&m, build, catalog, opts).map_err(|e| format!("{}: {e}", path.display()))?;
+        let speed = result.fit.speed.as_ref();
+        Ok(Measured {
+            corrected_decode_batch1_tok_s: speed.and_then(|s| calibration.scale_decode(s.decode_batch1_tokens_per_s)),
+            corrected_decode_batch_tok_s: speed.and_then(|s| calibration.scale_decode(s.decode_batch_tokens_per_s)),
+            corrected_prefill_tok_s: speed
+                .and_then(|s| s.prefill_tokens_per_s)
+                .and_then(|p| calibration.scale_prefill(p)),
+            calibration,
+        })
+    }
+}
+
+/// The comparison with a measured file: each test's measured and estimated tokens/s, and the
+/// corrected decode and prefill of `result` (none when the file names no GPU).
+pub fn measured(out: &mut String, r: &Measured, result: &BuildFit) {
+    let m = &r.calibration;
+    match (&m.gpu_info, &m.vllm_bench) {
+        (Some(g), None) => wln!(out, "measured ({}, {} on {g}):", m.file, m.source),
+        (g, Some(b)) => wln!(
+            out,
+            "measured ({}, {}{}: {}, {} requests, {:.1} req/s, output {:.0} tok/s, TTFT {:.0} ms, TPOT {:.2} ms, {:.1} sequences in flight):",
+            m.file,
+            m.source,
+            g.as_ref().map_or_else(String::new, |g| format!(" on {g}")),
+            b.model_id,
+            b.completed,
+            b.request_throughput,
+            b.output_throughput,
+            b.mean_ttft_ms,
+            b.mean_tpot_ms,
+            b.mean_concurrency()
+        ),
+        (None, None) => wln!(out, "measured ({}, {}):", m.file, m.source),
+    }
+    if let Some(why) = &m.gpus_unchecked {
+        wln!(out, "  warning: {why}");
+    } else if let Some(g) = &m.confirmed_gpu {
+        wln!(out, "  measured on {g} (as you confirmed with --measured-gpu)");
+    }
+    wln!(out, "  {:<32} {:>14} {:>14} {:>17}", "test", "measured tok/s", "estimate tok/s", "measured/estimate");
+    for c in &m.comparisons {
+        let (e, r) = match (c.estimated_tok_s, c.ratio()) {
+            (Some(e), Some(r)) => (format!("{e:.1}"), format!("{r:.2}")),
+            _ => ("unknown".into(), "-".into()),
+        };
+        wln!(out, "  {:<32} {:>14.1} {:>14} {:>17}", c.test, c.measured_tok_s, e, r);
+    }
+    if m.gpus_unchecked.is_some() {
+        wln!(out, "  corrected decode and prefill: not corrected (the file names no GPU; see the warning above)");
+        return;
+    }
+    match (m.decode_factor, r.corrected_decode_batch1_tok_s, r.corrected_decode_batch_tok_s) {
+        (Some(k), Some(b1), Some(bn)) => wln!(
+            out,
+            "  corrected decode at context {}: {b1:.1} tok/s at batch 1 (x {k:.2}), {bn:.1} tok/s in all at batch {}",
+            result.fit.context_tokens,
+            result.fit.batch
+        ),
+        _ => wln!(out, "  corrected decode: not known (no generation test with a known estimate)"),
+    }
+    match (m.prefill_factor, r.corrected_prefill_tok_s) {
+        (Some(k), Some(p)) => wln!(out, "  corrected prefill: {p:.0} tok/s (x {k:.2})"),
+        _ => wln!(out, "  corrected prefill: not known (no prompt test with a known estimate)"),
+    }
+}
+
+/// The whole text of `kraftwerk fit` for `result` (of `build`, priced from `pricing`: the
+/// build's own catalog view with used and owned prices), in the order it prints: the model
+/// file (`model_file`: its one-line summary), memory and verdict, then either the
+/// experts-in-RAM fit, the alternatives (with training advice), or the training advice, speed
+/// and cost; the all-experts-in-RAM figure for runtimes other than llama.cpp; the RAM speed the
+/// offload figures use; the fit's notes.
+pub fn text(
+    result: &BuildFit,
+    build_name: &str,
+    pricing: &kraftwerk_catalog::Catalog,
+    model_file: Option<&str>,
+) -> String {
+    let mut out = String::new();
+    let out = &mut out;
+    if let Some(f) = model_file {
+        wln!(out, "model file {f}");
+    }
+    memory(out, &result.fit, build_name, result.fits_with_experts_in_ram.is_some());
+    if let Some(o) = &result.fits_with_experts_in_ram {
+        experts_in_ram_fit(out, o, result);
+        used_prices(out, result);
+        stale_prices(out, result, pricing);
+    } else if let Some(alt) = &result.alternatives {
+        alternatives(out, alt, &result.fit, result.placement.as_ref());
+        // A training run that does not fit: its framework's advice (sharding, offload, 8-bit
+        // optimizer, checkpointing) is what would fit.
+        if let Some(t) = &result.fit.training {
+            training(out, t, &result.fit);
+        }
+    } else {
+        if let Some(t) = &result.fit.training {
+            training(out, t, &result.fit);
+        }
+        speed_and_cost(out, result);
+        used_prices(out, result);
+        stale_prices(out, result, pricing);
+    }
+    // Beside llama.cpp's own plan (the table's arguments) the all-experts-in-RAM figure would
+    // be a second plan: it is in the JSON, printed for the other runtimes.
+    if let Some(x) = result.experts_in_ram.as_ref().filter(|_| result.fit.llama_cpp.is_none()) {
+        match (x.decode_tokens_per_s, x.host_ram) {
+            (None, Some(ram)) => wln!(
+                out,
+                "  experts in system RAM ({}): does not fit: {:.1} GiB of routed experts need more RAM than this build has ({:.0} GiB, {:.0} GiB after the {:.0} GiB kept for the OS and the runtime); no decode speed",
+                result.fit.runtime,
+                x.host_experts_gib,
+                ram.installed_gib,
+                ram.available_gib,
+                search::HOST_RAM_RESERVE_GIB
+            ),
+            (rate, _) => wln!(
+                out,
+                "  experts in system RAM ({}, every routed expert in RAM; llama.cpp: -ot exps=CPU): {:.1} GiB of routed experts in RAM{}, about {} tok/s decode ({:.1} GB/token from RAM at {:.0} GB/s reached, {:.1} GB/token from the GPU)",
+                result.fit.runtime,
+                x.host_experts_gib,
+                if x.fits_in_host_ram.is_none() {
+                    " (the build names no memory: whether they fit is unknown)"
+                } else {
+                    ""
+                },
+                rate.map_or_else(|| "unknown".to_owned(), |v| format!("{v:.1}")),
+                x.host_gb_per_token,
+                x.host_decode_gb_s,
+                x.gpu_gb_per_token
+            ),
+        }
+    }
+    // The RAM speed the offload figures above were read at, and why (kit, CPU rating).
+    let offloads = result.experts_in_ram.is_some()
+        || result.alternatives.as_ref().is_some_and(|a| a.offload.is_some() || a.moe_offload.is_some());
+    if let Some(sp) = result.host_ram_speed.as_ref().filter(|_| offloads) {
+        wln!(
+            out,
+            "  system RAM read at {} MT/s{}: {}",
+            sp.mt_s,
+            result.host_bandwidth_gb_s.map_or_else(String::new, |b| format!(" ({b:.1} GB/s theoretical)")),
+            sp.basis
+        );
+    }
+    for n in &result.fit.notes {
+        wln!(out, "  note: {n}");
+    }
+    std::mem::take(out)
 }

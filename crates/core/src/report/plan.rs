@@ -1,0 +1,234 @@
+//! `kraftwerk plan`'s text ([`text`]): the ranked builds with their parts, power, speed, cost
+//! and checker verdict, the alternatives that lost and the binding constraints. The Plan tab
+//! shows the same results from the same [`PlanOutcome`].
+
+use crate::plan::evaluation::{Evaluation, Hybrid};
+use crate::plan::{PlanOutcome, PlanResult};
+use std::fmt::Write as _;
+
+/// Money, or "unknown".
+fn usd(p: Option<f64>) -> String {
+    p.map_or_else(|| "unknown".into(), crate::fmt::usd)
+}
+
+/// A part line's price: `used, $800 (GPUDojo, …, 2025-12)` for a used-market price, else the
+/// price with its date and, past 12 months, its age (`$1499 (2020-09-24, 74 months old)`).
+fn part_price(p: &crate::rig::parts_list::PricedLine, today: (i32, u32, u32)) -> String {
+    let Some(x) = p.unit_price_usd else { return format!("{:>9}", "unknown") };
+    let date = p.price_date.as_deref().map(|d| kraftwerk_catalog::prices::date_note(d, today));
+    if p.owned() {
+        return "owned, $0".to_owned();
+    }
+    if p.used() {
+        let source = p.price_source.as_deref().unwrap_or_default();
+        let source = source.strip_prefix(kraftwerk_catalog::cited::USED_PREFIX).unwrap_or(source);
+        let source = source.split(" <").next().unwrap_or(source);
+        return match date {
+            Some(d) => format!("used, {} ({source}, {d})", usd(Some(x))),
+            None => format!("used, {} ({source})", usd(Some(x))),
+        };
+    }
+    match date {
+        Some(d) => format!("{:>9} ({d})", usd(Some(x))),
+        None => format!("{:>9}", usd(Some(x))),
+    }
+}
+
+/// One result of [`text`], appended to `s`.
+fn result_text(s: &mut String, r: &PlanResult) {
+    let e = &r.eval;
+    let price = if r.price_complete {
+        usd(Some(r.price_usd))
+    } else {
+        format!("at least {} (prices unknown: {})", usd(Some(r.price_usd)), e.unpriced.join(", "))
+    };
+    let _ = writeln!(s, "\n{}. {} at {}: {price}", r.rank, r.title, r.precision);
+    let today = kraftwerk_catalog::dates::today_utc();
+    for p in &e.parts {
+        let _ = writeln!(s, "     {:>2} x {:<52} {}", p.quantity, p.name, part_price(p, today));
+    }
+    let _ = writeln!(s, "   power: {}", power_line(e));
+    // Each PSU's headroom at full load, against the margin the planner prefers.
+    let margin = crate::estimate::power::PSU_RECOMMENDED_HEADROOM_W;
+    for (i, (dc, rated)) in e.psu_loads.iter().enumerate() {
+        let kept = if rated - dc >= margin { "keeps" } else { "below" };
+        let _ = writeln!(
+            s,
+            "   PSU {}: {dc:.0} W of {rated:.0} W at full load ({:.0} %), {:.0} W headroom: {kept} the {margin:.0} W a PSU vendor recommends (Corsair)",
+            i + 1,
+            dc / rated.max(1.0) * 100.0,
+            rated - dc
+        );
+    }
+    if let Some(cap) = &e.power_cap {
+        let _ = writeln!(s, "   power limit: {}", cap.describe());
+    }
+    let num = |x: Option<f64>, unit: &str| x.map_or_else(|| "unknown".into(), |v| format!("{v:.1} {unit}"));
+    // The runtime the result was judged with and is saved for (`workload.runtime`).
+    let runtime = runtime_name(r);
+    if let Some(setup) = &e.train_setup {
+        let _ = writeln!(
+            s,
+            "   training ({setup}): {}{}",
+            num(e.train_tokens_per_s, "tokens/s"),
+            e.train_hours.map_or_else(String::new, |h| format!(", {h:.1} h for the goal's tokens"))
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "   speed ({runtime}, {}): decode {} per user ({} in all), prefill {}",
+            r.precision,
+            num(e.decode_per_user, "tok/s"),
+            num(e.decode_total, "tok/s"),
+            num(e.prefill, "tok/s")
+        );
+        for c in &e.speed_caveats {
+            let _ = writeln!(s, "   speed caveat: {c}");
+        }
+    }
+    if let Some(m) = &r.measured {
+        let _ = writeln!(s, "   speed basis: {}", m.basis);
+        if let Some(b) = &m.below_target {
+            let _ = writeln!(s, "   warning: {b}");
+        }
+    }
+    if let Some(h) = &e.hybrid {
+        let _ = writeln!(s, "   {}", hybrid_line(h));
+        if let Some(n) = &h.precision_note {
+            let _ = writeln!(s, "   precision: {n}");
+        }
+    }
+    let _ = writeln!(s, "   cost: {}", cost_line(r));
+    for line in checker_lines(e) {
+        let _ = writeln!(s, "   {line}");
+    }
+    if let Some(v) = verify_line(e) {
+        let _ = writeln!(s, "   {v}");
+    }
+}
+
+/// What would verify a result's geometry, as a sentence: UNVERIFIED only where the checker
+/// says so; one card on a board without positions has nothing to block or gap, so its verdict
+/// stands and the line only says what would let the geometry rules run too. `None` when
+/// nothing is missing.
+pub fn verify_line(e: &Evaluation) -> Option<String> {
+    let v = e.verify_with.as_ref()?;
+    Some(if e.verdict == Some(crate::check::Verdict::Unverified) {
+        format!("unverified on geometry; what would verify it: {v}")
+    } else {
+        format!("geometry rules not run (one card: nothing to block or gap); what would run them: {v}")
+    })
+}
+
+/// Power at the wall as the plan reports it: full load and serving, each circuit's current
+/// against its continuous limit, and the heat (`1450 W at the wall at full load (980 W
+/// serving); circuit 1: 12.1 of 12.0 A; heat 1450 W`).
+pub fn power_line(e: &Evaluation) -> String {
+    let circuits: Vec<String> =
+        e.circuits.iter().enumerate().map(|(i, (a, c))| format!("circuit {}: {a:.1} of {c:.1} A", i + 1)).collect();
+    format!(
+        "{:.0} W at the wall at full load ({:.0} W serving); {}; heat {:.0} W",
+        e.wall_w,
+        e.inference_wall_w,
+        circuits.join(", "),
+        e.heat_w
+    )
+}
+
+/// The runtime a result was judged with and is saved for (`workload.runtime`), or "runtime
+/// unknown".
+pub fn runtime_name(r: &PlanResult) -> String {
+    r.build.workload.as_ref().and_then(|w| w.runtime).map_or_else(|| "runtime unknown".into(), |rt| rt.to_string())
+}
+
+/// The hybrid CPU+GPU split of a result as one sentence: runtime and `--n-cpu-moe`, the
+/// layers whose routed experts sit in system RAM, and the bandwidth they are read at.
+pub fn hybrid_line(h: &Hybrid) -> String {
+    format!(
+        "hybrid CPU+GPU ({} --n-cpu-moe {}): the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB installed), read at {:.0} GB/s ({} channels of {} MT/s)",
+        h.runtime,
+        h.n_cpu_moe,
+        h.cpu_moe_layers,
+        h.host_experts_gib,
+        h.host_ram_gib,
+        h.host_bandwidth_gb_s,
+        h.channels,
+        h.speed_mt_s
+    )
+}
+
+/// Cost per million tokens and break-even against the cloud; "at least" where a part is
+/// unpriced.
+pub fn cost_line(r: &PlanResult) -> String {
+    let e = &r.eval;
+    let bound = if r.price_complete { "" } else { "at least " };
+    let be = e.break_even_months.map_or_else(|| "never".into(), |m| format!("{bound}{m:.1} months"));
+    let mtok = e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}${c:.2}"));
+    format!("{mtok} per million tokens; break-even against {} after {be}", e.cloud)
+}
+
+/// The checker's lines for a result: its verdict, each warning, each check that did not run
+/// (geometry apart).
+pub fn checker_lines(e: &Evaluation) -> Vec<String> {
+    let mut lines: Vec<String> = e.verdict.map(|v| format!("checker: {v}")).into_iter().collect();
+    lines.extend(e.warnings.iter().map(|w| format!("warning: {w}")));
+    lines.extend(e.not_checked_other.iter().map(|w| format!("not checked: {w}")));
+    lines.extend(e.geometry_unchecked.iter().map(|w| format!("not checked (geometry): {w}")));
+    lines
+}
+
+/// The outcome as `kraftwerk plan` prints it: the goal, each result (parts with their prices,
+/// power and PSU headroom, the power cap, speed and its caveats, the hybrid split, cost, the
+/// checker's verdict and what it did not check), the alternatives that lost, the binding
+/// constraints with what relaxing each buys, the `saved` build files, and the search's counts.
+pub fn text(out: &PlanOutcome, saved: &[String]) -> String {
+    let mut s = format!("Goal: {}\n", out.goal);
+    if out.results.is_empty() {
+        s.push_str("\nNothing in the catalog meets this goal.\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "{} build{} meet{} the goal (fully priced builds first, then those with every GPU on CPU lanes, then those whose every placement check ran, then builds with priced GPUs; cheapest first within each; \"at least\" leaves out unpriced parts):",
+            out.results.len(),
+            if out.results.len() == 1 { "" } else { "s" },
+            if out.results.len() == 1 { "s" } else { "" }
+        );
+    }
+    for r in &out.results {
+        result_text(&mut s, r);
+    }
+    if !out.rejected.is_empty() {
+        s.push_str("\nAlternatives that lost:\n");
+        for r in &out.rejected {
+            let _ = writeln!(s, "  [{}] {}", r.constraint, r.reason);
+        }
+    }
+    if !out.relaxations.is_empty() {
+        let binding: Vec<String> = out.binding.iter().map(ToString::to_string).collect();
+        let _ = writeln!(
+            s,
+            "\nBinding constraint{}: {}",
+            if binding.len() == 1 { "" } else { "s" },
+            if binding.is_empty() {
+                "none alone (relaxing any one constraint finds nothing)".into()
+            } else {
+                binding.join(", ")
+            }
+        );
+        for r in &out.relaxations {
+            let _ = writeln!(s, "  with {}: {}", r.change, r.buys.as_deref().unwrap_or("still nothing"));
+        }
+    }
+    for p in saved {
+        let _ = writeln!(s, "saved {p}");
+    }
+    let _ = writeln!(
+        s,
+        "\n{} chips, {} fit estimates, {} machines checked, {} passed.",
+        out.stats.chips, out.stats.screened, out.stats.checked, out.stats.passing
+    );
+    if out.cancelled {
+        s.push_str("(cancelled: partial answer)\n");
+    }
+    s
+}
