@@ -107,7 +107,7 @@ fn the_cli_and_typed_options_give_one_fit() {
 #[cfg(feature = "gui")]
 #[test]
 fn the_window_passes_its_split_typed() {
-    use kraftwerk::ui::fit_tab::{FitSettings, SplitKind, options};
+    use kraftwerk::ui::tabs::fit::{FitSettings, SplitKind, options};
     let w = kraftwerk::rig::Workload {
         model: "llama-3.1-8b".into(),
         precision: Precision::Q4_K_M,

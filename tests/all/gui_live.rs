@@ -149,7 +149,7 @@ fn a_recording_is_validated_against_the_open_build_and_passes() {
     for check in ["gpu-count", "gpu-model", "pcie-link-live", "power-limit"] {
         let c = v.checks.iter().find(|c| c.check == check).unwrap_or_else(|| panic!("no {check}: {:#?}", v.checks));
         assert_eq!(c.grade, Grade::Pass, "{check}: {}", c.reason);
-        assert!(has(&h, &kraftwerk::ui::live_tab::plain(&c.reason)), "{check}'s reason is shown: {}", c.reason);
+        assert!(has(&h, &kraftwerk::ui::tabs::live::plain(&c.reason)), "{check}'s reason is shown: {}", c.reason);
     }
     assert!(v.checks.iter().any(|c| c.check.starts_with("gemm-")), "the recorded probe was graded too");
     let passes = h.query_all_by_label("pass").count();
@@ -167,7 +167,7 @@ fn a_planted_fault_recording_shows_its_fail_with_the_reason() {
     let c = v.checks.iter().find(|c| c.check == "pcie-link-live").expect("the link check");
     assert_eq!(c.grade, Grade::Fail, "{}", c.reason);
     assert!(c.reason.contains("Gen2 x16") || c.measured.contains("Gen2 x16"), "names the link: {c:?}");
-    assert!(has(&h, &kraftwerk::ui::live_tab::plain(&c.reason)), "the reason is shown: {}", c.reason);
+    assert!(has(&h, &kraftwerk::ui::tabs::live::plain(&c.reason)), "the reason is shown: {}", c.reason);
     assert!(h.query_all_by_label("fail").count() >= 2, "the check's fail badge and the overall one");
 }
 

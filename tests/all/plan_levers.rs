@@ -99,7 +99,7 @@ fn one_owned_3090_of_two_costs_one_card_in_cli_and_plan_tab() {
     assert!((fit_usd - plan_total).abs() < 1e-6, "fit on the saved build: {fit_usd} vs the plan's {plan_total}");
 
     // The Plan tab: its owned list with a count, the same goal as the CLI's, the same total.
-    let mut form = kraftwerk::ui::plan_tab::GoalForm {
+    let mut form = kraftwerk::ui::tabs::plan::GoalForm {
         model: "llama-3.1-70b".into(),
         precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Q4_K_M),
         owned: format!("1x {RTX_3090}"),

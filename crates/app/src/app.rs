@@ -13,7 +13,7 @@ pub use kraftwerk_core::rig::edit::{free_slot, merged};
 
 use super::files::FileRequest;
 use super::part_form::PartForm;
-use super::{live_state, live_tab, shortcuts, stats, theme};
+use super::{live_state, shortcuts, stats, tabs, theme};
 use eframe::egui;
 use kraftwerk_catalog::{self as catalog, Catalog};
 use kraftwerk_core::check::Severity;
@@ -372,12 +372,12 @@ impl KraftwerkApp {
     }
 
     /// A Live command: the file dialogs here (they need the app's path prompt), the rest in
-    /// [`live_tab::apply`].
+    /// [`tabs::live::apply`].
     fn apply_live(&mut self, ctx: &egui::Context, action: LiveAction) {
         match action {
             LiveAction::OpenRecordingDialog => self.ask_path(ctx, FileRequest::OpenRecording),
             LiveAction::OpenLinksDialog => self.ask_path(ctx, FileRequest::OpenLinks),
-            a => live_tab::apply(ctx, &self.state, &mut self.live, &a),
+            a => tabs::live::apply(ctx, &self.state, &mut self.live, &a),
         }
     }
 

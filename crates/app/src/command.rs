@@ -12,7 +12,7 @@
 //! its command type (as [`Action::Live`] holds [`LiveAction`]) and one arm in `apply`.
 
 use super::files::FileRequest;
-pub use super::plan_tab::PlanTabAction;
+pub use crate::tabs::plan::PlanTabAction;
 use kraftwerk_catalog::{Catalog, PartKind, PartsFile};
 use kraftwerk_core::check::PartRef;
 use kraftwerk_core::rig::parts_list::PartsFormat;
@@ -77,7 +77,7 @@ pub enum Action {
     File(FileAction),
     /// What is shown: tabs, highlights, panels, windows, messages, the comparison.
     View(ViewAction),
-    /// A command of the Live tab (applied by [`super::live_tab::apply`], never while drawing).
+    /// A command of the Live tab (applied by [`crate::tabs::live::apply`], never while drawing).
     Live(LiveAction),
     /// A command of the Plan tab: start or cancel the search, open a build it found.
     Plan(PlanTabAction),

@@ -4,7 +4,7 @@
 
 use super::app::KraftwerkApp;
 use super::command::{Action, EditAction, FileAction, Pending, PromptChoice, Tab, ViewAction};
-use super::{build_panel, build_tab, catalog_tab, checks_tab, fit_tab, judged, overflow, power_tab, shortcuts, theme};
+use super::{build_panel, judged, overflow, shortcuts, tabs, theme};
 use eframe::egui;
 
 impl KraftwerkApp {
@@ -48,26 +48,26 @@ impl KraftwerkApp {
             });
             ui.separator();
             match self.view.tab {
-                Tab::Build => build_tab::show(ui, &self.state, &mut self.view, out),
-                Tab::Checks => checks_tab::show(ui, &self.state, &mut self.view, out),
-                Tab::Power => power_tab::show(ui, &self.state, &mut self.view, out),
-                Tab::Fit => fit_tab::show(ui, &self.state, &mut self.view.fit, &mut self.view.picks, out),
-                Tab::Catalog => catalog_tab::show(ui, &self.state, &mut self.view.catalog, out),
-                Tab::Parts => super::parts_tab::show(ui, &self.state, out),
-                Tab::Compare => super::compare_tab::show(ui, &self.state, &mut self.view.compare, out),
+                Tab::Build => tabs::build::show(ui, &self.state, &mut self.view, out),
+                Tab::Checks => tabs::checks::show(ui, &self.state, &mut self.view, out),
+                Tab::Power => tabs::power::show(ui, &self.state, &mut self.view, out),
+                Tab::Fit => tabs::fit::show(ui, &self.state, &mut self.view.fit, &mut self.view.picks, out),
+                Tab::Catalog => tabs::catalog::show(ui, &self.state, &mut self.view.catalog, out),
+                Tab::Parts => crate::tabs::parts::show(ui, &self.state, out),
+                Tab::Compare => crate::tabs::compare::show(ui, &self.state, &mut self.view.compare, out),
                 Tab::Plan => {
-                    if let Some(a) = super::plan_tab::draw(ui, &mut self.view.plan, &self.state.catalog) {
+                    if let Some(a) = crate::tabs::plan::draw(ui, &mut self.view.plan, &self.state.catalog) {
                         out.push(Action::Plan(a));
                     }
                 }
-                Tab::Live => super::live_tab::show(ui, &self.state, &self.live, out),
+                Tab::Live => crate::tabs::live::show(ui, &self.state, &self.live, out),
             }
         });
         overflow::record(&ctx, "central", allowed, central.response.rect);
         if self.view.show_rule_docs {
             let mut open = true;
             egui::Window::new("Rule docs").open(&mut open).default_size([560.0, 600.0]).show(ui.ctx(), |ui| {
-                checks_tab::rule_docs(ui, &mut self.view.rule_filter);
+                tabs::checks::rule_docs(ui, &mut self.view.rule_filter);
             });
             if !open {
                 out.push(Action::View(ViewAction::ToggleRuleDocs));

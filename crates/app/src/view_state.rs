@@ -6,16 +6,16 @@
 //! from here, and the tabs whose state is held here take only their part (so no tab imports a
 //! module that imports it back).
 
-use super::catalog_tab::CatalogView;
 use super::command::Tab;
-use super::compare_tab::CompareView;
 use super::files::PathPrompt;
-use super::fit_tab::FitView;
 use super::part_form::PartForm;
 use super::paste_list::PasteList;
-use super::plan_tab::PlanTab;
 use super::slot_editor::SlotEditor;
 use super::widgets::PickCache;
+use crate::tabs::catalog::CatalogView;
+use crate::tabs::compare::CompareView;
+use crate::tabs::fit::FitView;
+use crate::tabs::plan::PlanTab;
 use kraftwerk_core::check::PartRef;
 
 /// View state of the widgets that is not part of the document: tab, highlight, table sort,

@@ -2,11 +2,11 @@
 //! click on a finding outlines the parts it names (board drawing, build panel). Also the rule
 //! docs window (Help → Rule docs).
 
-use super::command::{Action, Tab, ViewAction};
-use super::judged::Counts;
-use super::state::AppState;
-use super::theme;
-use super::view_state::ViewState;
+use crate::command::{Action, Tab, ViewAction};
+use crate::judged::Counts;
+use crate::state::AppState;
+use crate::theme;
+use crate::view_state::ViewState;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::check::{self, Finding, FindingKind, RULES, RuleDoc, Severity};
 
@@ -124,7 +124,7 @@ fn finding(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
             if header_resp.clicked() {
                 out.push(Action::View(ViewAction::Highlight(f.parts.clone())));
             }
-            if let Some(target) = super::part_form::figure_to_enter(state, f) {
+            if let Some(target) = crate::part_form::figure_to_enter(state, f) {
                 let field = target.field.clone().unwrap_or_default();
                 ui.horizontal_wrapped(|ui| {
                     let b = ui.button("Enter this figure…").on_hover_text(format!("Open the part form at `{field}`"));
@@ -141,7 +141,7 @@ fn finding(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
 
 /// Display name of the part a not-checked finding names, from the report's coverage.
 fn part_name(state: &AppState, f: &Finding) -> String {
-    super::part_form::unknown_figure_of(state, f).map_or_else(|| "the part".to_owned(), |u| u.part_name.clone())
+    crate::part_form::unknown_figure_of(state, f).map_or_else(|| "the part".to_owned(), |u| u.part_name.clone())
 }
 
 /// A rule's three-part docs.

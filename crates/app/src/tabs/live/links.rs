@@ -1,10 +1,10 @@
 //! Live tab: the topology matrix and the GPU↔GPU links section (P2P bandwidth and latency
 //! matrices, all-reduce table, the report's details).
 
-use super::command::LiveAction;
-use super::live_state::{LinksOrigin, LiveView};
-use super::theme;
-use super::widgets::{grade_badge, plain, section_heading, wrapped};
+use crate::command::LiveAction;
+use crate::live_state::{LinksOrigin, LiveView};
+use crate::theme;
+use crate::widgets::{grade_badge, plain, section_heading, wrapped};
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::dates::utc_date_time;
 use kraftwerk_live::links::{LinksReport, Section};

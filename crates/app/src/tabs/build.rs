@@ -5,10 +5,10 @@
 //! positions it covers and as long as the card; `NVLink` bridges; the case's expansion openings.
 //! Colours come from the checker's findings. Drag a card to move it to another slot.
 
-use super::command::{Action, EditAction, FileAction, ViewAction};
-use super::state::AppState;
-use super::theme;
-use super::view_state::ViewState;
+use crate::command::{Action, EditAction, FileAction, ViewAction};
+use crate::state::AppState;
+use crate::theme;
+use crate::view_state::ViewState;
 use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, pos2, vec2};
 use eframe::epaint;
 use kraftwerk_catalog::{FormFactor, Gpu, GpuFormFactor, LaneSource, Motherboard};
@@ -141,7 +141,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
         ui.add_space(theme::SECTION_GAP);
         ui.heading("No motherboard yet");
         ui.label("Plan a rig from the panel on the left: choose a CPU, then a motherboard (boards that fit the CPU are listed first), add GPUs and a PSU, and set your site's mains. Every change is checked at once: see the status bar and the Checks tab.");
-        let keys = super::shortcuts::text(&Action::File(FileAction::OpenDialog)).unwrap_or_default();
+        let keys = crate::shortcuts::text(&Action::File(FileAction::OpenDialog)).unwrap_or_default();
         ui.label(format!("Or open a build with File > Open… ({keys}), or drop a *.rig.ron file on the window."));
         off_board(ui, state, view, out, &res, None);
         return;

@@ -1,11 +1,11 @@
 //! Live tab: the GEMM probe section (settings, run/cancel, results) and the validation of the
 //! machine against the open build.
 
-use super::command::LiveAction;
-use super::live_state::LiveView;
-use super::state::AppState;
-use super::theme;
-use super::widgets::{grade_badge, plain, section_heading, wrapped};
+use crate::command::LiveAction;
+use crate::live_state::LiveView;
+use crate::state::AppState;
+use crate::theme;
+use crate::widgets::{grade_badge, plain, section_heading, wrapped};
 use eframe::egui::{self, RichText};
 use kraftwerk_live::probe::{ProbeReport, Summary};
 use kraftwerk_live::validate::Validation;

@@ -4,11 +4,11 @@
 //! plot. Every number comes from [`kraftwerk_core::estimate::fit::for_build`], the function
 //! `kraftwerk fit` prints, so the tab and the CLI agree.
 
-use super::command::{Action, EditAction};
-use super::state::AppState;
-use super::theme;
-use super::widgets::{self, Stat};
-use super::widgets::{PickCache, PickTarget, Picked, Picker};
+use crate::command::{Action, EditAction};
+use crate::state::AppState;
+use crate::theme;
+use crate::widgets::{self, Stat};
+use crate::widgets::{PickCache, PickTarget, Picked, Picker};
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Bar, BarChart, GridMark, Line, LineStyle, Plot, PlotPoints, VLine};
 use kraftwerk_catalog::HasId;

@@ -2,10 +2,10 @@
 //! link; a button to put the part in the build; and an editor to define a custom part (RON, the
 //! catalog's own schema), stored inline in the build's `parts`.
 
-use super::command::{Action, EditAction};
-use super::state::AppState;
-use super::theme;
-use super::widgets::Describe;
+use crate::command::{Action, EditAction};
+use crate::state::AppState;
+use crate::theme;
+use crate::widgets::Describe;
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::{self as catalog, Catalog, HasId, PartKind, PartsFile};
 use kraftwerk_core::rig::Workload;
@@ -157,7 +157,7 @@ pub fn kind_title(k: PartKind) -> &'static str {
 }
 
 fn row<T: HasId>(p: &T, inline: &[T], cells: Vec<Cell>) -> Row {
-    let mut all = vec![t(super::part_form::marked_name(p))];
+    let mut all = vec![t(crate::part_form::marked_name(p))];
     all.extend(cells);
     Row {
         id: p.id().to_owned(),
@@ -459,7 +459,7 @@ fn use_action(state: &AppState, kind: PartKind, id: &str) -> (&'static str, Acti
         PartKind::Memory => ("Use", Action::Edit(EditAction::SetMemoryKit(Some(id)))),
         PartKind::Storage => ("Add", Action::Edit(EditAction::AddStorage(id))),
         PartKind::Model => {
-            let (mut w, _) = super::fit_tab::workload_or_default(state);
+            let (mut w, _) = crate::tabs::fit::workload_or_default(state);
             w.model = id;
             let w: Workload = w;
             ("Use", Action::Edit(EditAction::SetWorkload(Some(w))))

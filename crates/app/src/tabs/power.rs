@@ -4,12 +4,12 @@
 //! thermal risk and the power-limit advice. Every number comes from
 //! [`kraftwerk_core::estimate::power`] through the report, as `kraftwerk power` prints it.
 
-use super::command::{Action, EditAction};
-use super::judged;
-use super::state::AppState;
-use super::theme;
-use super::view_state::ViewState;
-use super::widgets::{self, Stat};
+use crate::command::{Action, EditAction};
+use crate::judged;
+use crate::state::AppState;
+use crate::theme;
+use crate::view_state::ViewState;
+use crate::widgets::{self, Stat};
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Bar, BarChart, GridMark, HLine, Line, LineStyle, Plot, PlotPoints, Points, VLine};
 use kraftwerk_core::check::PartRef;

@@ -4,17 +4,21 @@
 //!
 //! Drawing reads [`LiveView`] and pushes [`LiveAction`]s (inside [`Action::Live`]); [`apply`]
 //! carries them out after the frame is drawn. Long work (sampling, probe, links) runs on the threads of
-//! [`super::live_state`].
+//! [`crate::live_state`].
 
-use super::command::Action;
-pub use super::command::LiveAction;
-use super::live_cards::{gpu_cards, plots};
-use super::live_links::links_section;
-use super::live_probe::probe_section;
-use super::live_state::{self, LiveView};
-use super::state::AppState;
-use super::theme;
-pub use super::widgets::{grade_color, plain};
+pub mod cards;
+pub mod links;
+pub mod probe;
+
+use crate::command::Action;
+pub use crate::command::LiveAction;
+use crate::live_state::{self, LiveView};
+use crate::state::AppState;
+use crate::tabs::live::cards::{gpu_cards, plots};
+use crate::tabs::live::links::links_section;
+use crate::tabs::live::probe::probe_section;
+use crate::theme;
+pub use crate::widgets::{grade_color, plain};
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::dates::utc_date_time;
 use kraftwerk_live::nvml::NO_DRIVER;
@@ -27,7 +31,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, live: &LiveView, out: &mut Vec<
     out.extend(live_out.into_iter().map(Action::Live));
 }
 
-/// Carries out one Live command (called by [`super::app::KraftwerkApp::apply`]).
+/// Carries out one Live command (called by [`crate::app::KraftwerkApp::apply`]).
 pub fn apply(ctx: &egui::Context, state: &AppState, live: &mut LiveView, action: &LiveAction) {
     match action {
         // The app asks for the file (native dialog or its path field) before this is reached.

@@ -12,7 +12,7 @@
 //! and stops when cancelled. Every figure comes from
 //! [`kraftwerk_core::plan::plan`], the function `kraftwerk plan` prints.
 
-use super::job::{Job, Polled};
+use crate::job::{Job, Polled};
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::Catalog;
 use kraftwerk_core::estimate::llm::{Mode, Precision};

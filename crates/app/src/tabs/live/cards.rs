@@ -1,9 +1,9 @@
 //! Live tab: a card per GPU (clocks, power, memory, clock event reasons) and the time series
 //! plots, drawn from [`LiveView`].
 
-use super::live_state::LiveView;
-use super::theme;
-use super::widgets::section_heading;
+use crate::live_state::LiveView;
+use crate::theme;
+use crate::widgets::section_heading;
 use eframe::egui::{self, Color32, RichText};
 use egui_plot::{Line, Plot, PlotPoints};
 use kraftwerk_live::nvml::{GpuSample, GpuStatic};

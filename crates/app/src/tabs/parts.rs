@@ -3,10 +3,10 @@
 //! exports as Markdown, CSV and JSON. Everything shown comes from [`PartsList::of`], the same
 //! list the exports write.
 
-use super::command::{Action, FileAction, ViewAction};
-use super::part_form::FormTarget;
-use super::state::AppState;
-use super::theme;
+use crate::command::{Action, FileAction, ViewAction};
+use crate::part_form::FormTarget;
+use crate::state::AppState;
+use crate::theme;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::fmt::usd;
 use kraftwerk_core::rig::Build;

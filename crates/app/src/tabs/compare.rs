@@ -3,10 +3,10 @@
 //! for the chosen model its fit, tokens/s and $ per million tokens. Rows that differ are
 //! marked and the best value of each is outlined. `kraftwerk compare` prints the same rows.
 
-use super::command::{Action, FileAction, ViewAction};
-use super::files::FileRequest;
-use super::state::AppState;
-use super::theme;
+use crate::command::{Action, FileAction, ViewAction};
+use crate::files::FileRequest;
+use crate::state::AppState;
+use crate::theme;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::compare::{BuildSummary, Comparison, MAX_BUILDS};
 use kraftwerk_core::rig::Build;
