@@ -84,7 +84,7 @@ impl BuildSummary {
     /// an UNVERIFIED one on the error and warning counts (checks that did not run could add
     /// to them) and, when an unrun check places or links the GPUs, on decode and $ per million
     /// tokens.
-    pub fn not_ranked_on(&self, row: &str) -> Option<String> {
+    pub(crate) fn not_ranked_on(&self, row: &str) -> Option<String> {
         if self.incomplete {
             return Some(format!("{} (a part the checks need is not chosen)", self.verdict));
         }

@@ -9,7 +9,7 @@ pub fn plural(n: impl Into<u64>) -> &'static str {
 }
 
 /// [`plural`] for a `usize` count (lengths of lists).
-pub fn plural_len(n: usize) -> &'static str {
+pub(crate) fn plural_len(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 

@@ -249,7 +249,7 @@ impl Precision {
 
     /// The sub-4-bit GGUF file types, whose bytes are counted per tensor as llama.cpp
     /// quantizes them ([`crate::estimate::llm::gguf_mix`]).
-    pub const GGUF_MIXES: [Precision; 16] = [
+    pub(crate) const GGUF_MIXES: [Precision; 16] = [
         Precision::Q2_K,
         Precision::Q2_K_S,
         Precision::Q3_K_S,
@@ -271,7 +271,7 @@ impl Precision {
     /// Whether the precision stores tensor groups in different formats (the per-tensor
     /// formats: [`Precision::Mxfp4`], [`Precision::Nvfp4`], [`Precision::Fp8Block`],
     /// [`Precision::Native`]); their bytes are counted per group, not by one bits-per-weight.
-    pub fn is_per_group(self) -> bool {
+    pub(crate) fn is_per_group(self) -> bool {
         matches!(self, Precision::Mxfp4 | Precision::Nvfp4 | Precision::Fp8Block | Precision::Native)
     }
 
@@ -284,7 +284,7 @@ impl Precision {
     /// Whether the format keeps the token embedding and LM head in 16 bits while quantizing the
     /// transformer layers (vLLM FP8, AWQ/GPTQ and INT8 checkpoints do; GGUF bits are whole-file
     /// averages and already include them).
-    pub fn keeps_embeddings_16bit(self) -> bool {
+    pub(crate) fn keeps_embeddings_16bit(self) -> bool {
         matches!(
             self,
             Precision::Fp8
@@ -428,7 +428,7 @@ pub mod text {
     ///
     /// # Errors
     /// Only the serializer's own.
-    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(value)
     }
 
@@ -458,7 +458,7 @@ pub mod mode_text {
     /// # Errors
     /// Only the serializer's own.
     #[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's `with` passes a reference")]
-    pub fn serialize<S: Serializer>(mode: &Mode, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(mode: &Mode, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(mode.file_name())
     }
 
@@ -482,7 +482,7 @@ pub mod text_opt {
     /// # Errors
     /// Only the serializer's own.
     #[allow(clippy::ref_option, reason = "serde's `with` passes `&Option<T>`")]
-    pub fn serialize<T: Display, S: Serializer>(value: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<T: Display, S: Serializer>(value: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
         match value {
             Some(v) => s.serialize_some(&v.to_string()),
             None => s.serialize_none(),

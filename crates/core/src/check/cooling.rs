@@ -10,7 +10,7 @@ use kraftwerk_catalog::{Airflow, GpuCooler};
 /// Heat a desktop tower with standard case fans removes at a sane internal temperature, W,
 /// when the case publishes no figure (judgement: a typical tower moves 100-150 CFM; at a 15 °C
 /// air temperature rise 1 kW needs about 120 CFM, from W = 1.08·CFM·ΔT(°F)/3.412).
-pub const DESKTOP_CASE_HEAT_W: f64 = 1000.0;
+pub(crate) const DESKTOP_CASE_HEAT_W: f64 = 1000.0;
 
 /// A case's airflow class for people (`desktop`, `open-frame`).
 fn airflow_name(a: Airflow) -> &'static str {
@@ -22,7 +22,7 @@ fn airflow_name(a: Airflow) -> &'static str {
 }
 
 /// Rule: passive datacenter GPUs need server airflow (id and docs in `doc`).
-pub static PASSIVE_AIRFLOW: Rule = Rule {
+pub(crate) static PASSIVE_AIRFLOW: Rule = Rule {
     doc: RuleDoc {
         id: "passive-airflow",
         family: "cooling",
@@ -69,7 +69,7 @@ pub static PASSIVE_AIRFLOW: Rule = Rule {
 };
 
 /// Rule: open-air cards need a gap (id and docs in `doc`).
-pub static OPEN_AIR_GAP: Rule = Rule {
+pub(crate) static OPEN_AIR_GAP: Rule = Rule {
     doc: RuleDoc {
         id: "open-air-gap",
         family: "cooling",
@@ -104,7 +104,7 @@ pub static OPEN_AIR_GAP: Rule = Rule {
 };
 
 /// Rule: heat inside the case against its airflow (id and docs in `doc`).
-pub static CASE_HEAT: Rule = Rule {
+pub(crate) static CASE_HEAT: Rule = Rule {
     doc: RuleDoc {
         id: "case-heat",
         family: "cooling",

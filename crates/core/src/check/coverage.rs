@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 /// The parts a build is made of, in the order the report lists them missing: a rule may need
 /// each to be chosen ([`Need::Part`]).
-pub const BUILD_PARTS: [PartKind; 7] = [
+pub(crate) const BUILD_PARTS: [PartKind; 7] = [
     PartKind::Cpu,
     PartKind::Motherboard,
     PartKind::Memory,
@@ -157,7 +157,7 @@ impl Figure {
 
     /// The parts of the build for which this figure matters and is unknown, as
     /// `(part, display name, id)`.
-    pub fn unknown_in(self, c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
+    pub(crate) fn unknown_in(self, c: &Ctx<'_>) -> Vec<(PartRef, String, String)> {
         match self {
             Figure::BoardMaxMemory
             | Figure::CpuMaxMemory
@@ -500,7 +500,7 @@ impl Coverage {
 
 /// The coverage of `rules` on the build in `c`, and the `not-checked` findings for unknown
 /// figures (one per rule, part and figure).
-pub fn assess(rules: &[&Rule], c: &Ctx<'_>) -> (Coverage, Vec<Finding>) {
+pub(crate) fn assess(rules: &[&Rule], c: &Ctx<'_>) -> (Coverage, Vec<Finding>) {
     let mut cov = Coverage { total: rules.len(), ..Coverage::default() };
     let mut findings = Vec::new();
     let mut missing_any = Vec::new();
@@ -551,7 +551,7 @@ pub fn assess(rules: &[&Rule], c: &Ctx<'_>) -> (Coverage, Vec<Finding>) {
 /// (`pcie-link`). With two add-in GPUs or more, no x16-size slot listed, or a card wider than
 /// the case's openings, the unknown layout blocks PASS: the geometry and slot rules could have
 /// found an error.
-pub fn blocks_pass(rule: &Rule, rc: &RuleCoverage, c: &Ctx<'_>) -> bool {
+pub(crate) fn blocks_pass(rule: &Rule, rc: &RuleCoverage, c: &Ctx<'_>) -> bool {
     if rule.doc.severity != Severity::Error || rc.unknown.is_empty() {
         return false;
     }

@@ -173,7 +173,7 @@ pub fn power_state(build: &Build) -> LoadState {
 /// batch serving (an inference workload with more than one concurrent sequence, `batch > 1`:
 /// judgement, a server kept busy by several streams). Single-stream inference (`batch: 1`)
 /// loads the circuit in bursts: over the continuous limit is a warning.
-pub fn sustains_load(build: &Build) -> bool {
+pub(crate) fn sustains_load(build: &Build) -> bool {
     build.workload.as_ref().is_none_or(|w| w.mode.is_training() || w.batch > 1)
 }
 

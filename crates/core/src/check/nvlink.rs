@@ -49,7 +49,7 @@ fn bridge_advice(c: &super::Ctx<'_>, g: &kraftwerk_catalog::Gpu, upper: Option<u
 }
 
 /// Rule: NVLink bridge between capable, identical cards (id and docs in `doc`).
-pub static NVLINK_BRIDGE: Rule = Rule {
+pub(crate) static NVLINK_BRIDGE: Rule = Rule {
     doc: RuleDoc {
         id: "nvlink-bridge",
         family: "nvlink",
@@ -140,7 +140,7 @@ pub static NVLINK_BRIDGE: Rule = Rule {
 };
 
 /// Rule: NVLink bridge size against card positions (id and docs in `doc`).
-pub static NVLINK_SPACING: Rule = Rule {
+pub(crate) static NVLINK_SPACING: Rule = Rule {
     doc: RuleDoc {
         id: "nvlink-spacing",
         family: "nvlink",

@@ -25,7 +25,7 @@ pub(super) fn slot_positions_unknown(c: &super::Ctx<'_>) -> bool {
 
 /// A desktop platform's CPU lanes for the graphics (x16) slots and the chipset's uplink: what
 /// bounds N GPUs on a board of that socket whose slot wiring is not in the catalog.
-pub struct DesktopPlatform {
+pub(crate) struct DesktopPlatform {
     /// Socket as the catalog writes it.
     pub socket: &'static str,
     /// CPU lanes for the graphics slots at most: 16 on these platforms (x16, or x8/x8 where the
@@ -38,7 +38,7 @@ pub struct DesktopPlatform {
 }
 
 /// Desktop platforms by socket (vendor platform pages and the CPUs' specification pages).
-pub const DESKTOP_PLATFORMS: &[DesktopPlatform] = &[
+pub(crate) const DESKTOP_PLATFORMS: &[DesktopPlatform] = &[
     DesktopPlatform {
         socket: "AM4",
         graphics_lanes: 16,
@@ -72,7 +72,7 @@ pub const DESKTOP_PLATFORMS: &[DesktopPlatform] = &[
 ];
 
 /// The desktop platform of `socket`, if it is one.
-pub fn desktop_platform(socket: &str) -> Option<&'static DesktopPlatform> {
+pub(crate) fn desktop_platform(socket: &str) -> Option<&'static DesktopPlatform> {
     DESKTOP_PLATFORMS.iter().find(|p| p.socket.eq_ignore_ascii_case(socket))
 }
 
@@ -128,7 +128,7 @@ fn desktop_bound(c: &super::Ctx<'_>, cpu: &kraftwerk_catalog::Cpu, out: &mut Vec
 }
 
 /// Rule: each GPU sits in a slot it fits (id and docs in `doc`).
-pub static GPU_SLOT: Rule = Rule {
+pub(crate) static GPU_SLOT: Rule = Rule {
     doc: RuleDoc {
         id: "gpu-slot",
         family: "pcie",
@@ -247,7 +247,7 @@ pub static GPU_SLOT: Rule = Rule {
 };
 
 /// Rule: card thickness against the slots below it (id and docs in `doc`).
-pub static GPU_SLOT_BLOCKED: Rule = Rule {
+pub(crate) static GPU_SLOT_BLOCKED: Rule = Rule {
     doc: RuleDoc {
         id: "gpu-slot-blocked",
         family: "pcie",
@@ -303,7 +303,7 @@ pub static GPU_SLOT_BLOCKED: Rule = Rule {
 };
 
 /// Rule: GPUs fit the case (id and docs in `doc`).
-pub static CASE_GPU_FIT: Rule = Rule {
+pub(crate) static CASE_GPU_FIT: Rule = Rule {
     doc: RuleDoc {
         id: "case-gpu-fit",
         family: "pcie",
@@ -370,7 +370,7 @@ pub static CASE_GPU_FIT: Rule = Rule {
 };
 
 /// Rule: CPU and chipset lane budget (id and docs in `doc`).
-pub static PCIE_LANE_BUDGET: Rule = Rule {
+pub(crate) static PCIE_LANE_BUDGET: Rule = Rule {
     doc: RuleDoc {
         id: "pcie-lane-budget",
         family: "pcie",
@@ -541,7 +541,7 @@ fn chipset_gpus(c: &Ctx<'_>, board: &kraftwerk_catalog::Motherboard, out: &mut V
 }
 
 /// Rule: effective PCIe link of each GPU (id and docs in `doc`).
-pub static PCIE_LINK: Rule = Rule {
+pub(crate) static PCIE_LINK: Rule = Rule {
     doc: RuleDoc {
         id: "pcie-link",
         family: "pcie",
@@ -697,7 +697,7 @@ fn link_fix(c: &Ctx<'_>, l: &GpuLink) -> String {
 }
 
 /// Rule: PCIe risers (id and docs in `doc`).
-pub static PCIE_RISER: Rule = Rule {
+pub(crate) static PCIE_RISER: Rule = Rule {
     doc: RuleDoc {
         id: "pcie-riser",
         family: "pcie",

@@ -7,7 +7,7 @@ use kraftwerk_catalog::CoolerType;
 use kraftwerk_catalog::PartKind;
 
 /// Rule: parts the checks need (id and docs in `doc`).
-pub static MISSING_PARTS: Rule = Rule {
+pub(crate) static MISSING_PARTS: Rule = Rule {
     doc: RuleDoc {
         id: "missing-parts",
         family: "platform",
@@ -58,7 +58,7 @@ pub static MISSING_PARTS: Rule = Rule {
 };
 
 /// Rule: CPU socket matches the motherboard (id and docs in `doc`).
-pub static CPU_SOCKET: Rule = Rule {
+pub(crate) static CPU_SOCKET: Rule = Rule {
     doc: RuleDoc {
         id: "cpu-socket",
         family: "platform",
@@ -166,7 +166,7 @@ const SHARED_SOCKET_CHIPSETS: &[ChipsetFamily] = &[
 ];
 
 /// Rule: memory type matches board and CPU (id and docs in `doc`).
-pub static MEMORY_TYPE: Rule = Rule {
+pub(crate) static MEMORY_TYPE: Rule = Rule {
     doc: RuleDoc {
         id: "memory-type",
         family: "platform",
@@ -206,7 +206,7 @@ pub static MEMORY_TYPE: Rule = Rule {
 };
 
 /// Rule: DIMM count against slots and channels (id and docs in `doc`).
-pub static MEMORY_POPULATION: Rule = Rule {
+pub(crate) static MEMORY_POPULATION: Rule = Rule {
     doc: RuleDoc {
         id: "memory-population",
         family: "platform",
@@ -263,7 +263,7 @@ pub static MEMORY_POPULATION: Rule = Rule {
 };
 
 /// Rule: memory capacity within the board's and CPU's maximum (id and docs in `doc`).
-pub static MEMORY_CAPACITY: Rule = Rule {
+pub(crate) static MEMORY_CAPACITY: Rule = Rule {
     doc: RuleDoc {
         id: "memory-capacity",
         family: "platform",
@@ -307,7 +307,7 @@ pub static MEMORY_CAPACITY: Rule = Rule {
 };
 
 /// Rule: motherboard fits the case (id and docs in `doc`).
-pub static CASE_FORM_FACTOR: Rule = Rule {
+pub(crate) static CASE_FORM_FACTOR: Rule = Rule {
     doc: RuleDoc {
         id: "case-form-factor",
         family: "platform",
@@ -336,7 +336,7 @@ pub static CASE_FORM_FACTOR: Rule = Rule {
 };
 
 /// Rule: CPU cooler mounts on the socket (id and docs in `doc`).
-pub static COOLER_SOCKET: Rule = Rule {
+pub(crate) static COOLER_SOCKET: Rule = Rule {
     doc: RuleDoc {
         id: "cooler-socket",
         family: "platform",
@@ -364,7 +364,7 @@ pub static COOLER_SOCKET: Rule = Rule {
 };
 
 /// Rule: CPU cooler fits the case (id and docs in `doc`).
-pub static COOLER_CLEARANCE: Rule = Rule {
+pub(crate) static COOLER_CLEARANCE: Rule = Rule {
     doc: RuleDoc {
         id: "cooler-clearance",
         family: "platform",
@@ -417,7 +417,7 @@ pub static COOLER_CLEARANCE: Rule = Rule {
 };
 
 /// Rule: CPU cooler rated for the CPU's power (id and docs in `doc`).
-pub static COOLER_TDP: Rule = Rule {
+pub(crate) static COOLER_TDP: Rule = Rule {
     doc: RuleDoc {
         id: "cooler-tdp",
         family: "platform",
@@ -451,7 +451,7 @@ pub static COOLER_TDP: Rule = Rule {
 };
 
 /// Rule: mixed GPU models (id and docs in `doc`).
-pub static MIXED_GPUS: Rule = Rule {
+pub(crate) static MIXED_GPUS: Rule = Rule {
     doc: RuleDoc {
         id: "mixed-gpus",
         family: "platform",
@@ -488,7 +488,7 @@ pub fn system_ram_wanted_gb(vram_gib: f64) -> f64 {
 }
 
 /// Rule: system RAM against total VRAM (id and docs in `doc`).
-pub static SYSTEM_RAM: Rule = Rule {
+pub(crate) static SYSTEM_RAM: Rule = Rule {
     doc: RuleDoc {
         id: "system-ram",
         family: "platform",

@@ -18,18 +18,18 @@ use kraftwerk_catalog::{AtxVersion, Gpu, Psu};
 use std::fmt::Write as _;
 
 /// Power a PCIe 8-pin cable carries, W (PCIe CEM; ATX 3.0 guide).
-pub const PCIE_8PIN_W: f64 = 150.0;
+pub(crate) const PCIE_8PIN_W: f64 = 150.0;
 /// Power an EPS-12V 8-pin CPU cable carries into a datacenter or workstation card, W (NVIDIA
 /// A100 product brief: the card's CPU 8-pin input; NVIDIA "Power Guidelines for Workstation
 /// Products", DA-07261-001 v08 and later: the RTX A6000's CPU 8-pin connection option).
-pub const EPS_8PIN_W: f64 = 300.0;
+pub(crate) const EPS_8PIN_W: f64 = 300.0;
 /// Power the x16 slot itself supplies, W (PCIe CEM).
-pub const PCIE_SLOT_W: f64 = 75.0;
+pub(crate) const PCIE_SLOT_W: f64 = 75.0;
 /// Power a 6-pin carries, W.
-pub const PCIE_6PIN_W: f64 = 75.0;
+pub(crate) const PCIE_6PIN_W: f64 = 75.0;
 /// Highest power class of a 12V-2x6 / 12VHPWR cable, W (both sense pins grounded; PCIe CEM 5.0,
 /// ATX 3.0 guide). Taken for a native cable whose class the PSU's maker does not publish.
-pub const HPWR_MAX_CLASS_W: f64 = 600.0;
+pub(crate) const HPWR_MAX_CLASS_W: f64 = 600.0;
 
 /// The figures `psu-transient` uses, from the constants.
 fn transient_figures() -> String {
@@ -110,7 +110,7 @@ fn psu_fix(c: &Ctx<'_>, p: &crate::estimate::power::PsuLoad, fraction: f64) -> S
 }
 
 /// Rule: full-load DC draw against each PSU's rating (id and docs in `doc`).
-pub static PSU_CAPACITY: Rule = Rule {
+pub(crate) static PSU_CAPACITY: Rule = Rule {
     doc: RuleDoc {
         id: "psu-capacity",
         family: "power",
@@ -177,7 +177,7 @@ pub static PSU_CAPACITY: Rule = Rule {
 };
 
 /// Rule: GPU transient peaks against the PSU's excursion limits (id and docs in `doc`).
-pub static PSU_TRANSIENT: Rule = Rule {
+pub(crate) static PSU_TRANSIENT: Rule = Rule {
     doc: RuleDoc {
         id: "psu-transient",
         family: "power",
@@ -268,7 +268,7 @@ fn circuit_fix(c: &Ctx<'_>, ci: &crate::estimate::power::CircuitLoad) -> String 
 }
 
 /// Rule: wall draw against the circuit (id and docs in `doc`).
-pub static WALL_CIRCUIT: Rule = Rule {
+pub(crate) static WALL_CIRCUIT: Rule = Rule {
     doc: RuleDoc {
         id: "wall-circuit",
         family: "power",
@@ -371,7 +371,7 @@ pub static WALL_CIRCUIT: Rule = Rule {
 };
 
 /// Rule: PSU inlet and wall outlet current (id and docs in `doc`).
-pub static PSU_INLET: Rule = Rule {
+pub(crate) static PSU_INLET: Rule = Rule {
     doc: RuleDoc {
         id: "psu-inlet",
         family: "power",
@@ -448,7 +448,7 @@ pub static PSU_INLET: Rule = Rule {
 };
 
 /// Rule: multi-PSU splits (id and docs in `doc`).
-pub static MULTI_PSU: Rule = Rule {
+pub(crate) static MULTI_PSU: Rule = Rule {
     doc: RuleDoc {
         id: "multi-psu",
         family: "power",
@@ -536,7 +536,7 @@ pub fn adapter_plugs(gpu: &Gpu) -> u8 {
 
 /// How a GPU is actually powered: the cable it uses and what that cable allows, W.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CableUse {
+pub(crate) struct CableUse {
     /// Native 12V-2x6 cables from the PSU.
     pub hpwr_16pin: u8,
     /// PCIe 8-pin cables (direct or into an adapter).
@@ -556,7 +556,7 @@ pub struct CableUse {
 /// / EPS sockets, at the vendor's own rating of them where it states one
 /// ([`GpuPowerInputs::rated_w`](kraftwerk_catalog::GpuPowerInputs::rated_w)), else the connector
 /// standards' ratings plus the slot. Unknown inputs count as none (the rule skips such cards).
-pub fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> CableUse {
+pub(crate) fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> CableUse {
     let inputs = gpu.inputs();
     if inputs.hpwr_16pin > 0 {
         let cable = cable.unwrap_or_else(|| match psu {
@@ -608,7 +608,7 @@ pub fn cable_use(gpu: &Gpu, cable: Option<GpuCable>, psu: Option<&Psu>) -> Cable
 }
 
 /// Rule: each GPU's power cable carries its power limit (id and docs in `doc`).
-pub static GPU_POWER_CABLE: Rule = Rule {
+pub(crate) static GPU_POWER_CABLE: Rule = Rule {
     doc: RuleDoc {
         id: "gpu-power-cable",
         family: "power",
@@ -683,7 +683,7 @@ pub static GPU_POWER_CABLE: Rule = Rule {
 };
 
 /// Rule: PSU connector counts (id and docs in `doc`).
-pub static PSU_CONNECTORS: Rule = Rule {
+pub(crate) static PSU_CONNECTORS: Rule = Rule {
     doc: RuleDoc {
         id: "psu-connectors",
         family: "power",

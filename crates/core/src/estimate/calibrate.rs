@@ -63,7 +63,7 @@ impl Measurement {
 
     /// The GPU names the file gives (llama-bench's `gpu_info`, a vLLM result's `gpu`
     /// metadata), deduplicated; empty when it names none.
-    pub fn gpu_names(&self) -> Vec<String> {
+    pub(crate) fn gpu_names(&self) -> Vec<String> {
         let mut names = match self {
             Measurement::LlamaBench(rows) => rows.iter().flat_map(BenchRow::gpus).collect(),
             Measurement::VllmBench(b) => b.gpus(),
@@ -169,7 +169,7 @@ impl MeasuredFile {
     /// # Errors
     /// An unknown `--measured-gpu` id; a file naming several chips; a `--measured-gpu` that
     /// disagrees with the file's chip or GPU count (both named).
-    pub fn measured_chip(&self, catalog: &Catalog) -> Result<Option<(String, Option<u32>)>, String> {
+    pub(crate) fn measured_chip(&self, catalog: &Catalog) -> Result<Option<(String, Option<u32>)>, String> {
         let theirs = self.measurement.gpu_names();
         if theirs.len() > 1 {
             return Err(format!(
@@ -199,13 +199,13 @@ impl MeasuredFile {
 /// The chip of a catalog GPU or partner card id as `vendor name` (`NVIDIA GeForce RTX 4080`:
 /// a card is named by its chip, as llama-bench and NVML name the device). `None` = not in the
 /// catalog.
-pub fn chip_name(catalog: &Catalog, id: &str) -> Option<String> {
+pub(crate) fn chip_name(catalog: &Catalog, id: &str) -> Option<String> {
     let chip = catalog.gpu(id).or_else(|| catalog.gpu_card(id).and_then(|c| catalog.gpu(&c.chip)))?;
     Some(format!("{} {}", chip.vendor, chip.name))
 }
 
 /// The chips of a build's GPUs ([`chip_name`]), one per GPU (unknown ids left out).
-pub fn build_chip_names(build: &Build, catalog: &Catalog) -> Vec<String> {
+pub(crate) fn build_chip_names(build: &Build, catalog: &Catalog) -> Vec<String> {
     build.gpus.iter().filter_map(|g| chip_name(catalog, &g.gpu)).collect()
 }
 
@@ -239,12 +239,12 @@ pub struct Calibration {
 impl Calibration {
     /// A decode rate of the calibrated build (any context, batch or user count), scaled by
     /// [`Self::decode_factor`]: tokens/s. `None` when there is no factor.
-    pub fn scale_decode(&self, tok_s: f64) -> Option<f64> {
+    pub(crate) fn scale_decode(&self, tok_s: f64) -> Option<f64> {
         self.decode_factor.map(|k| tok_s * k)
     }
 
     /// A prefill rate of the calibrated build scaled by [`Self::prefill_factor`], tokens/s.
-    pub fn scale_prefill(&self, tok_s: f64) -> Option<f64> {
+    pub(crate) fn scale_prefill(&self, tok_s: f64) -> Option<f64> {
         self.prefill_factor.map(|k| tok_s * k)
     }
 
@@ -370,7 +370,7 @@ pub fn calibrate(m: &MeasuredFile, build: &Build, catalog: &Catalog, opts: &FitO
 ///
 /// # Errors
 /// Both models named, with the line of the record.
-pub fn check_model(m: &Measurement, model: &LlmModel) -> Result<(), String> {
+pub(crate) fn check_model(m: &Measurement, model: &LlmModel) -> Result<(), String> {
     match m {
         Measurement::VllmBench(b) => {
             if !names_model(&b.model_id, &model.id, &model.name) {

@@ -14,11 +14,11 @@ use kraftwerk_catalog::HasId;
 use serde::{Deserialize, Serialize};
 
 /// Hours in a year (365.25 days).
-pub const HOURS_PER_YEAR: f64 = 8766.0;
+pub(crate) const HOURS_PER_YEAR: f64 = 8766.0;
 /// Hours in a month (a twelfth of [`HOURS_PER_YEAR`]).
-pub const HOURS_PER_MONTH: f64 = HOURS_PER_YEAR / 12.0;
+pub(crate) const HOURS_PER_MONTH: f64 = HOURS_PER_YEAR / 12.0;
 /// Default amortization period, years (judgement: the usual 3-year depreciation of servers).
-pub const DEFAULT_AMORTIZATION_YEARS: f64 = 3.0;
+pub(crate) const DEFAULT_AMORTIZATION_YEARS: f64 = 3.0;
 /// Reference cloud price, USD per GPU-hour: an A100 80 GB at $1.60/h (the reference).
 pub const DEFAULT_CLOUD_USD_PER_HOUR: f64 = 1.60;
 

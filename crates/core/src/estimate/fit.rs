@@ -180,7 +180,7 @@ fn expert_offload_fit(input: &FitInput, alt: &Alternatives) -> Option<search::Mo
 
 /// Build indices of the GPUs whose PCIe link is unknown: add-in cards of the resolved build `r`
 /// with no entry in [`gpu_links`] (SXM modules and bridged pairs have their own links).
-pub fn links_unknown(r: &Resolved<'_>) -> Vec<usize> {
+pub(crate) fn links_unknown(r: &Resolved<'_>) -> Vec<usize> {
     let links = gpu_links(r);
     r.gpus
         .iter()
@@ -261,7 +261,7 @@ pub fn ram_speed_of(
 /// The build's system memory as the host-offload decode reads it: channels in use per socket
 /// (the CPU's channels, at most the modules spread over the sockets), data rate ([`ram_speed`]:
 /// the kit's rating capped by the CPU's) and sockets.
-pub fn host_memory(r: &Resolved<'_>) -> Option<llm::host::HostMemory> {
+pub(crate) fn host_memory(r: &Resolved<'_>) -> Option<llm::host::HostMemory> {
     let cpu = r.cpu?;
     let (kit, kits) = r.memory?;
     let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
@@ -286,7 +286,7 @@ fn experts_in_ram(input: &llm::FitInput, slots: &[GpuSlot], r: &Resolved<'_>) ->
 }
 
 /// Points of [`BuildFit::memory_vs_context`].
-pub const CONTEXT_CURVE_POINTS: usize = 24;
+pub(crate) const CONTEXT_CURVE_POINTS: usize = 24;
 
 /// Theoretical system-RAM bandwidth of a build, GB/s: memory channels in use (the CPU's
 /// channels per socket × sockets, at most one per module) × data rate (MT/s, [`ram_speed`]: the
@@ -311,7 +311,7 @@ pub fn host_ram_gib(r: &Resolved<'_>) -> Option<f64> {
 /// bridged pair (when the group is that pair), else its effective PCIe link from the slot. A card
 /// whose link is unknown ([`links_unknown`]) gets its own link as an upper bound, never shown as
 /// the build's link. `r` is the build resolved against its catalog.
-pub fn gpu_slots(r: &Resolved<'_>) -> Vec<GpuSlot> {
+pub(crate) fn gpu_slots(r: &Resolved<'_>) -> Vec<GpuSlot> {
     let build = r.build;
     let links = gpu_links(r);
     let n = r.gpus.iter().flatten().count();
@@ -350,7 +350,7 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
 ///
 /// # Errors
 /// As [`input_for`].
-pub fn input_on(
+pub(crate) fn input_on(
     r: &Resolved<'_>,
     catalog: &Catalog,
     slots: &[GpuSlot],
@@ -725,7 +725,7 @@ fn split_owned(build: &Build, parts: Vec<PricedPart>) -> (Vec<PricedPart>, Vec<b
 /// reference. [`for_build`] calls it for a workload that fits; the planner calls it for a
 /// hybrid CPU+GPU split ([`search::MoeOffload`]), whose speed the fit's alternatives give.
 /// Returns the report, or why there is none.
-pub fn cost_of(
+pub(crate) fn cost_of(
     build: &Build,
     catalog: &Catalog,
     input: &FitInput,

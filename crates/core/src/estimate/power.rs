@@ -58,12 +58,12 @@ impl LoadState {
 /// GPU draw during LLM decode as a fraction of its power limit. Decode is memory-bound:
 /// measured single-stream llama.cpp decode on an RTX 4090 drew about 250-300 W of 450 W.
 /// We use 0.65 (judgement from that range; batch serving draws more).
-pub const GPU_INFERENCE_FRACTION: f64 = 0.65;
+pub(crate) const GPU_INFERENCE_FRACTION: f64 = 0.65;
 
 /// GPU draw under training / GEMM load as a fraction of its power limit: cards sit at their
 /// limit (measured: H200 SXM, 10 s bf16 GEMM, 692 W median against a 700 W limit, 0.99;
 /// recorded in `tests/fixtures/probe-h200-30s.json`, `power_instant_w` 657-710 W at a 700 W limit). 1.0 is used.
-pub const GPU_TRAINING_FRACTION: f64 = 1.0;
+pub(crate) const GPU_TRAINING_FRACTION: f64 = 1.0;
 
 /// Idle GPU draw as a fraction of board power, for a GPU whose catalog entry has no measured
 /// idle figure (`Gpu::idle_power_w`): a documented derivation, not a measurement, and labelled
@@ -76,7 +76,7 @@ pub const GPU_TRAINING_FRACTION: f64 = 1.0;
 /// (published nvidia-smi outputs, entered as `idle_power_w`): RTX 4090 24 W of 450 W (0.053),
 /// RTX 5090 11.6 W of 575 W (0.020), L40S 33 W of 350 W (0.095), L4 16.5 W of 72 W (0.23): the
 /// fraction is a planning figure for cards nobody measured, and a card's own measurement wins.
-pub const GPU_IDLE_FRACTION: f64 = 0.12;
+pub(crate) const GPU_IDLE_FRACTION: f64 = 0.12;
 
 /// CPU draw by state as a fraction of its TDP (idle 0.15, inference 0.35), and at full load
 /// (training) of its sustained package power: AMD PPT, Intel PL1 = PL2 in Intel's default
@@ -84,25 +84,25 @@ pub const GPU_IDLE_FRACTION: f64 = 0.12;
 /// under GPU training is planned at its package limit, the figure the cooler rule uses; AMD:
 /// PPT = 1.35 x TDP on AM5, Intel: 14th-gen default settings PL1 = PL2 = 253 W for the i9
 /// 14900K; sources in `docs/sources.md`).
-pub const CPU_FRACTION: [f64; 3] = [0.15, 0.35, 1.0];
+pub(crate) const CPU_FRACTION: [f64; 3] = [0.15, 0.35, 1.0];
 
 /// Motherboard (chipset, VRM losses, NICs, BMC), W, at full load; half of it at idle
 /// (judgement; makes the "system rest" of board, memory, drives and fans about 100 W).
-pub const BOARD_W: f64 = 45.0;
+pub(crate) const BOARD_W: f64 = 45.0;
 /// Per memory module, W, when the kit publishes none (DDR5 RDIMM planning figure, judgement).
-pub const DIMM_W: f64 = 5.0;
+pub(crate) const DIMM_W: f64 = 5.0;
 /// Per NVMe drive, W, when the drive publishes none (typical Gen4 active average, judgement).
-pub const NVME_W: f64 = 7.0;
+pub(crate) const NVME_W: f64 = 7.0;
 /// Case and cooler fans, pumps, W (judgement: about ten 120/140 mm fans at 2 W).
-pub const FANS_W: f64 = 20.0;
+pub(crate) const FANS_W: f64 = 20.0;
 /// System rest assumed when the build names no board (board + memory + drives + fans), W.
 /// (judgement: board 45 + memory 20 + drive 7 + fans 20 W, rounded up).
-pub const REST_DEFAULT_W: f64 = 100.0;
+pub(crate) const REST_DEFAULT_W: f64 = 100.0;
 
 /// Transient-peak durations of the ATX 3.x power-excursion table, seconds.
-pub const EXCURSION_DURATIONS_S: [f64; 4] = [100e-6, 1e-3, 10e-3, 100e-3];
+pub(crate) const EXCURSION_DURATIONS_S: [f64; 4] = [100e-6, 1e-3, 10e-3, 100e-3];
 /// Index of the 100 µs point in [`EXCURSION_DURATIONS_S`] (and the tables below).
-pub const TRANSIENT_100US: usize = 0;
+pub(crate) const TRANSIENT_100US: usize = 0;
 /// Index of the 1 ms point.
 pub const TRANSIENT_1MS: usize = 1;
 /// Index of the 10 ms point.
@@ -116,10 +116,10 @@ pub const TRANSIENT_100MS: usize = 3;
 pub const EXCURSION_LIMIT_HPWR: [f64; 4] = [2.0, 1.8, 1.6, 1.2];
 /// Rating above which an ATX 3.x unit with a 12V-2x6 connector must meet
 /// [`EXCURSION_LIMIT_HPWR`], W (same guide).
-pub const EXCURSION_HPWR_MIN_W: f64 = 450.0;
+pub(crate) const EXCURSION_HPWR_MIN_W: f64 = 450.0;
 /// Efficiency assumed for the wall draw of a build with no PSU chosen (judgement: about an 80
 /// PLUS Gold unit at half load); no PSU rule runs on it.
-pub const NO_PSU_EFFICIENCY: f64 = 0.9;
+pub(crate) const NO_PSU_EFFICIENCY: f64 = 0.9;
 /// The same for other ATX 3.x PSUs (150 / 145 / 135 / 110 %).
 pub const EXCURSION_LIMIT_OTHER: [f64; 4] = [1.5, 1.45, 1.35, 1.1];
 
@@ -147,17 +147,17 @@ pub const PSU_SUSTAINED_GUIDELINE: f64 = 0.8;
 pub const PSU_RECOMMENDED_HEADROOM_W: f64 = 150.0;
 
 /// W to BTU/h (1 W = 3.412 BTU/h).
-pub const BTU_PER_H_PER_W: f64 = 3.412_14;
+pub(crate) const BTU_PER_H_PER_W: f64 = 3.412_14;
 
 /// Hours in an average month (8760 / 12).
-pub const HOURS_PER_MONTH: f64 = 730.0;
+pub(crate) const HOURS_PER_MONTH: f64 = 730.0;
 
 /// Fitted exponent of throughput against power-limit fraction, `kept = (limit / default)^0.183`:
 /// fitted to Puget Systems' quad RTX 3090 measurement (350 W → 280 W kept > 95 % of training
 /// throughput, taken as 96 %):
 /// <https://www.pugetsystems.com/labs/hpc/quad-rtx3090-gpu-wattage-limited-maxq-tensorflow-performance-1974/>.
 /// Below 80 % of default power it is an extrapolation.
-pub const THROUGHPUT_EXPONENT: f64 = 0.183;
+pub(crate) const THROUGHPUT_EXPONENT: f64 = 0.183;
 
 /// Fraction of full throughput a GPU keeps at `limit_w` (see [`THROUGHPUT_EXPONENT`]); 1.0 at
 /// or above its default board power.
@@ -345,7 +345,7 @@ pub fn gpu_limit_w(gpu: &Gpu, requested: Option<f64>) -> f64 {
 
 /// The excursion limits for a PSU, as multiples of rating; `None` for units with no ATX 3.x
 /// excursion specification.
-pub fn excursion_limits(psu: &Psu) -> Option<[f64; 4]> {
+pub(crate) fn excursion_limits(psu: &Psu) -> Option<[f64; 4]> {
     match psu.atx_version {
         AtxVersion::Atx30 | AtxVersion::Atx31 => {
             // An unknown 16-pin count takes the lower table (conservative).
@@ -361,7 +361,7 @@ pub fn excursion_limits(psu: &Psu) -> Option<[f64; 4]> {
 
 /// Where a GPU's idle figure comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IdleBasis {
+pub(crate) enum IdleBasis {
     /// The catalog's `idle_power_w`, a measurement with its source in the entry's notes.
     Measured,
     /// [`GPU_IDLE_FRACTION`] of the board power: a derivation, not a measurement.
@@ -370,7 +370,7 @@ pub enum IdleBasis {
 
 /// A GPU's idle draw, W, and where the figure comes from: its measured `idle_power_w`, else
 /// [`GPU_IDLE_FRACTION`] of its board power (derived).
-pub fn idle_w(gpu: &Gpu) -> (f64, IdleBasis) {
+pub(crate) fn idle_w(gpu: &Gpu) -> (f64, IdleBasis) {
     match gpu.idle_power_w {
         Some(w) => (w, IdleBasis::Measured),
         None => (gpu.board_power_w * GPU_IDLE_FRACTION, IdleBasis::Derived),
@@ -380,7 +380,7 @@ pub fn idle_w(gpu: &Gpu) -> (f64, IdleBasis) {
 /// Where a GPU's measured idle figure was measured, from its provenance: the derivation text of
 /// a `Derived("measured: ...")` figure, else the provenance's own words (a review's URL is in the
 /// entry's notes).
-pub fn idle_source(gpu: &Gpu) -> String {
+pub(crate) fn idle_source(gpu: &Gpu) -> String {
     match gpu.provenance.of("idle_power_w") {
         Provenance::Derived(from) => from.strip_prefix("measured: ").unwrap_or(&from).to_owned(),
         Provenance::Review => "review measurement, source in the catalog entry's notes".to_owned(),

@@ -39,7 +39,7 @@ pub fn poor_links(ev: &Evaluation) -> usize {
 /// Whether a plan's goal depends on what rule `rule` checks: the rule needs the GPUs or the
 /// PSUs ([`check::Rule::needs`]), so it guards the cards' slots, case fit, power delivery or
 /// the site's circuits. An unknown rule id counts as depended on.
-pub fn goal_depends_on(rule: &str) -> bool {
+pub(crate) fn goal_depends_on(rule: &str) -> bool {
     check::rule(rule).is_none_or(|r| r.needs.iter().any(|n| matches!(n, Need::Part(PartKind::Gpu | PartKind::Psu))))
 }
 

@@ -14,7 +14,7 @@ use kraftwerk_catalog::{Catalog, HasId, PartsFile};
 /// checker and the estimators look parts up among dozens rather than thousands. It holds
 /// every GPU chip (the fit code compares with a cloud A100) and every model preset.
 #[derive(Debug, Clone)]
-pub struct Working(Catalog);
+pub(crate) struct Working(Catalog);
 
 fn put_sorted<T: HasId + Clone>(list: &mut Vec<T>, from: Option<&T>) {
     if let Some(p) = from
@@ -36,7 +36,7 @@ impl Working {
     }
 
     /// Adds the GPU card `id` (a partner card; chips are all there).
-    pub fn add_card(&mut self, catalog: &Catalog, id: &str) {
+    pub(crate) fn add_card(&mut self, catalog: &Catalog, id: &str) {
         if self.0.gpu(id).is_none() {
             let i = catalog.card_gpus.binary_search_by(|g| g.id.as_str().cmp(id)).ok();
             put_sorted(&mut self.0.card_gpus, i.and_then(|i| catalog.card_gpus.get(i)));
@@ -44,7 +44,7 @@ impl Working {
     }
 
     /// Adds every part `spec` names (catalog indices).
-    pub fn add_spec(&mut self, catalog: &Catalog, spec: &Spec) {
+    pub(crate) fn add_spec(&mut self, catalog: &Catalog, spec: &Spec) {
         self.add_card(catalog, &spec.gpu);
         put_sorted(&mut self.0.motherboards, catalog.motherboards.get(spec.board));
         put_sorted(&mut self.0.cpus, catalog.cpus.get(spec.cpu));
@@ -108,13 +108,16 @@ pub(super) fn placement(card: &CardView, slot: Option<u8>, riser: Option<u8>, ps
 
 /// The slot a placement's key names on `board`: by position where the board's positions are
 /// known, else by place in its slot list (from 1).
-pub fn slot_by_key(board: Option<&kraftwerk_catalog::Motherboard>, key: u8) -> Option<&kraftwerk_catalog::PcieSlot> {
+pub(crate) fn slot_by_key(
+    board: Option<&kraftwerk_catalog::Motherboard>,
+    key: u8,
+) -> Option<&kraftwerk_catalog::PcieSlot> {
     let b = board?;
     if b.slot_positions_known() { b.slot_at(key) } else { b.pcie_slots.get(usize::from(key).checked_sub(1)?) }
 }
 
 /// The [`Build`] a spec describes, with the goal's site and workload.
-pub fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, name: &str) -> Build {
+pub(crate) fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &Spec, name: &str) -> Build {
     let board = catalog.motherboards.get(spec.board);
     let gpus = catalog.gpu_or_card(&spec.gpu).map_or_else(Vec::new, |g| {
         spec.placements

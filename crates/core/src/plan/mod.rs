@@ -198,7 +198,7 @@ pub fn plan(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<Pla
 /// Writes into `build` how its parts were priced in `eval`: the ids priced used go to
 /// `Build::used`, the owned ones to `Build::owned`, so the saved build costs in `fit`,
 /// `prices`, `compare` and `export` what the plan said ([`Build::pricing_catalog`]).
-pub fn mark_bought(build: &mut Build, eval: &Evaluation) {
+pub(crate) fn mark_bought(build: &mut Build, eval: &Evaluation) {
     let mut used: Vec<String> = eval.parts.iter().filter(|p| p.used()).map(|p| p.id.clone()).collect();
     used.dedup();
     build.used = used;

@@ -39,11 +39,11 @@ impl Model {
         self.inner.max_context
     }
     /// The precision of the model file's weights (`Q4_K_M` for such a GGUF), if read from one.
-    pub fn file_precision(&self) -> Option<Precision> {
+    pub(crate) fn file_precision(&self) -> Option<Precision> {
         self.file.as_ref().map(|f| f.precision)
     }
     /// Whether it is a mixture of experts (fewer active than total parameters).
-    pub fn is_moe(&self) -> bool {
+    pub(crate) fn is_moe(&self) -> bool {
         self.inner.active_params_b.is_some_and(|a| a < self.inner.params_b)
     }
     /// Whether the model goes inline into planned builds (it is not a catalog preset).
@@ -94,7 +94,7 @@ pub fn resolve_model(catalog: &Catalog, model: &ModelRef) -> Result<Model, Strin
 
 /// Precisions "best that fits" tries, best quality first (16-bit, 8-bit, then GGUF K-quants
 /// down to 4 bits).
-pub fn best_precisions() -> Vec<Precision> {
+pub(crate) fn best_precisions() -> Vec<Precision> {
     vec![
         Precision::Bf16,
         Precision::Fp8,
@@ -117,7 +117,7 @@ pub fn weights_gib(model: &Model, precision: Precision) -> f64 {
 
 /// The weights a goal's run holds in all, GiB, for the search's lower bound: [`weights_gib`],
 /// except QLoRA's NF4 base ([`llm::NF4_BITS`] per weight: less than the precision named).
-pub fn goal_weights_gib(model: &Model, goal: &Goal, precision: Precision) -> f64 {
+pub(crate) fn goal_weights_gib(model: &Model, goal: &Goal, precision: Precision) -> f64 {
     if goal.mode == Mode::Qlora {
         llm::weight_gib(&model.inner, Precision::Bpw(llm::NF4_BITS))
     } else {
@@ -132,7 +132,7 @@ pub fn goal_weights_gib(model: &Model, goal: &Goal, precision: Precision) -> f64
 /// llama.cpp for GGUF, ExLlamaV2 for bits per weight). `kraftwerk fit` on the saved build
 /// resolves the same runtime, so the planner and `fit` give one verdict. A training goal's
 /// framework is no inference runtime: it gets the precision's usual one, and its build none.
-pub fn runtime_for(model: &Model, goal: &Goal, precision: Precision) -> Runtime {
+pub(crate) fn runtime_for(model: &Model, goal: &Goal, precision: Precision) -> Runtime {
     match goal.runtime.filter(|_| !goal.is_training()) {
         Some(rt) => rt,
         None if goal.is_training() => Runtime::default_for(precision),

@@ -15,7 +15,7 @@ impl Parts {
     /// into a twin of its class, which a must-have or owned card must not be); the copy as it
     /// was when the catalog has no such card.
     #[must_use]
-    pub fn with_card(&self, catalog: &Catalog, id: &str) -> Parts {
+    pub(crate) fn with_card(&self, catalog: &Catalog, id: &str) -> Parts {
         let mut p = self.clone();
         let card = catalog.gpu_or_card(id);
         let chip = catalog.gpu_card(id).and_then(|c| catalog.gpu(&c.chip)).or(catalog.gpu(id));
@@ -32,7 +32,7 @@ impl Parts {
 /// Whether a GPU is bought used today. The catalog records no market status yet, so this is
 /// the architecture: NVIDIA no longer makes Pascal, Volta and Turing parts nor the GeForce
 /// RTX 30 series (Ampere), which are bought used (the "P40, V100, 3090 class").
-pub fn used_market(gpu: &kraftwerk_catalog::Gpu) -> bool {
+pub(crate) fn used_market(gpu: &kraftwerk_catalog::Gpu) -> bool {
     let arch = gpu.architecture.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
     matches!(arch.as_str(), "pascal" | "volta" | "turing") || (arch == "ampere" && gpu.is_geforce())
 }
@@ -44,7 +44,7 @@ fn short_name(name: &str) -> String {
 /// The equivalence class of a GPU (chip or partner card) for the planner: chip, length
 /// rounded up to 10 mm, slot width, power sockets, cooler, board power (W) and price (whole
 /// USD). Two cards of one class give the same checks, power and fit to within 10 mm of length.
-pub fn card_class(chip_id: &str, g: &kraftwerk_catalog::Gpu) -> String {
+pub(crate) fn card_class(chip_id: &str, g: &kraftwerk_catalog::Gpu) -> String {
     let p = g.inputs();
     format!(
         "{chip_id}|{:?}|{}|{}-{}-{}-{}-{:?}-{}|{:?}|{:.0}|{:?}",
@@ -235,7 +235,7 @@ pub fn read(catalog: &Catalog, mains_v: f64) -> Parts {
 
 /// The kind of the part with this id (a GPU chip or partner card is [`PartKind::Gpu`]), to
 /// resolve a goal's must-have and owned parts; `None` for an id the catalog lacks.
-pub fn part_kind(catalog: &Catalog, id: &str) -> Option<PartKind> {
+pub(crate) fn part_kind(catalog: &Catalog, id: &str) -> Option<PartKind> {
     if catalog.gpu_or_card(id).is_some() {
         Some(PartKind::Gpu)
     } else if catalog.motherboard(id).is_some() {

@@ -13,7 +13,7 @@ use kraftwerk_catalog::Catalog;
 /// Full-load DC power of `n` cards alone, W ([`power::estimate`] on a build holding only
 /// them), and what the site's circuits carry continuously, W. Any build with these cards draws
 /// at least this much at the wall.
-pub fn gpus_alone_w(catalog: &Catalog, goal: &Goal, card: &CardView, n: u32) -> (f64, f64) {
+pub(crate) fn gpus_alone_w(catalog: &Catalog, goal: &Goal, card: &CardView, n: u32) -> (f64, f64) {
     let mut b = Build { site: site_of(goal), ..Build::default() };
     b.gpus = (0..n).map(|_| placement(card, None, None, 0)).collect();
     let r = b.resolve(catalog);
@@ -26,7 +26,7 @@ pub fn gpus_alone_w(catalog: &Catalog, goal: &Goal, card: &CardView, n: u32) -> 
 
 /// Full-load DC power of a build (the PSUs it names, if any, are not counted), W, for sizing
 /// its PSUs.
-pub fn dc_load_w(build: &Build, catalog: &Catalog) -> f64 {
+pub(crate) fn dc_load_w(build: &Build, catalog: &Catalog) -> f64 {
     power::estimate(&build.resolve(catalog), LoadState::Training).total_dc_w
 }
 
@@ -68,7 +68,14 @@ impl PowerCap {
 /// `psu-transient` rule judges a unit ([`power::GPU_TRANSIENT_FACTOR`] over the limit; the ATX
 /// 3.x excursion table [`power::excursion_limits`] where the unit has one, else its rating at
 /// 1 ms): the planner sizes PSU sets by it so that it proposes none the rule would flag.
-pub fn psu_rides_peaks(catalog: &Catalog, psu: usize, rated_w: f64, other_w: f64, gpu_w: f64, cards: usize) -> bool {
+pub(crate) fn psu_rides_peaks(
+    catalog: &Catalog,
+    psu: usize,
+    rated_w: f64,
+    other_w: f64,
+    gpu_w: f64,
+    cards: usize,
+) -> bool {
     let Some(p) = catalog.psus.get(psu) else { return true };
     if cards == 0 {
         return true;
@@ -84,7 +91,7 @@ pub fn psu_rides_peaks(catalog: &Catalog, psu: usize, rated_w: f64, other_w: f64
 /// (an error or warning there is a machine the planner does not propose): a unit with the ATX
 /// 3.x excursion table within its limit at 1 ms and longer; a unit without one (ATX 2.x,
 /// server) with its 1 ms peak within its rating.
-pub fn transients_within(e: &power::PowerEstimate) -> bool {
+pub(crate) fn transients_within(e: &power::PowerEstimate) -> bool {
     e.psus.iter().all(|p| {
         let table = p.transients.iter().any(|t| t.limit_w.is_some());
         p.transients.iter().enumerate().all(|(k, t)| match t.limit_w {
@@ -99,7 +106,7 @@ pub fn transients_within(e: &power::PowerEstimate) -> bool {
 /// within its continuous limit ([`power::within_limits`]) and every PSU through its 1 ms peak
 /// ([`transients_within`]); `None` when the build has no GPUs, none fits within the cards'
 /// ranges, or the cards fit at their default limits already.
-pub fn cap_limit_w(build: &Build, catalog: &Catalog) -> Option<f64> {
+pub(crate) fn cap_limit_w(build: &Build, catalog: &Catalog) -> Option<f64> {
     let r = build.resolve(catalog);
     let fit = power::power_limit_to_fit(&r, |e| power::within_limits(e) && transients_within(e))?;
     let below = r.gpus.iter().flatten().any(|g| fit.limit_w < g.board_power_w);
@@ -149,7 +156,7 @@ fn over_at_default(e: &power::PowerEstimate) -> Option<String> {
 /// `power_limit_w` below some card's default board power; with its throughput cost
 /// ([`power::throughput_kept`]), its command and what the build at default limits is over.
 /// `None` for a build whose GPUs run at their default limits.
-pub fn planned_cap(build: &Build, catalog: &Catalog) -> Option<PowerCap> {
+pub(crate) fn planned_cap(build: &Build, catalog: &Catalog) -> Option<PowerCap> {
     let limit = build.gpus.first()?.power_limit_w?;
     if build.gpus.iter().any(|g| g.power_limit_w != Some(limit)) {
         return None;

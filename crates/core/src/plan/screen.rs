@@ -122,7 +122,7 @@ pub fn screen(
 /// ([`Constraint::Unknown`]: an AMD chip without its `gfx` target under vLLM). `None` when it
 /// runs, when the runtime publishes no requirement (said with the result), and for training
 /// (the inference runtimes do not train).
-pub fn runtime_refusal(
+pub(crate) fn runtime_refusal(
     catalog: &Catalog,
     model: &Model,
     goal: &Goal,
@@ -146,7 +146,7 @@ pub fn runtime_refusal(
 /// Expert weights a hybrid CPU+GPU split of the model on `n` copies of the card puts in system
 /// RAM, GiB ([`llm::search::llama_cpp_moe_offload`]); `None` for a dense model, when the GPUs
 /// hold it all, or when not even its non-expert part fits them.
-pub fn hybrid_host_gib(
+pub(crate) fn hybrid_host_gib(
     catalog: &Catalog,
     model: &Model,
     goal: &Goal,
@@ -187,7 +187,7 @@ fn card_input<'c>(
 /// smaller); `fp8`/`int8` become `Q8_0`; other precisions have no split. Empty also when the
 /// goal names a runtime that does not keep experts in RAM (vLLM, SGLang, TensorRT-LLM,
 /// ExLlamaV2) or ktransformers (its own decode, not planned yet).
-pub fn hybrid_precisions(goal: &Goal, precision: Precision) -> Vec<Precision> {
+pub(crate) fn hybrid_precisions(goal: &Goal, precision: Precision) -> Vec<Precision> {
     if goal.runtime.is_some_and(|rt| !rt.is_llama_cpp_family()) {
         return Vec::new();
     }

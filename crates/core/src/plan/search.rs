@@ -23,19 +23,19 @@ mod place;
 mod supply;
 
 /// Cards tried per GPU chip (cheapest known price first).
-pub const CARDS_PER_CHIP: usize = 3;
+pub(crate) const CARDS_PER_CHIP: usize = 3;
 /// Boards tried per card.
-pub const BOARDS_PER_CARD: usize = 4;
+pub(crate) const BOARDS_PER_CARD: usize = 4;
 /// Cases tried per board (the cheapest of each form).
-pub const CASES_PER_BOARD: usize = 3;
+pub(crate) const CASES_PER_BOARD: usize = 3;
 /// CPUs tried per board.
-pub const CPUS_PER_BOARD: usize = 2;
+pub(crate) const CPUS_PER_BOARD: usize = 2;
 /// PSU sets tried per machine.
-pub const PSU_OPTIONS: usize = 3;
+pub(crate) const PSU_OPTIONS: usize = 3;
 /// Identical PSUs in one machine at most.
-pub const MAX_PSUS: u8 = 4;
+pub(crate) const MAX_PSUS: u8 = 4;
 /// Passing machines kept per card.
-pub const RESULTS_PER_CARD: usize = 2;
+pub(crate) const RESULTS_PER_CARD: usize = 2;
 
 /// Progress and cancellation of a search.
 pub struct Control<'a> {
@@ -57,7 +57,7 @@ struct ChipConfig {
 /// Hybrid CPU+GPU configurations (a MoE model too large for the GPUs) assembled per search,
 /// cheapest cards first: each needs a many-channel platform, and the cheapest cards that hold
 /// the non-expert part answer the question.
-pub const HYBRID_CONFIGS: usize = 6;
+pub(crate) const HYBRID_CONFIGS: usize = 6;
 
 /// How far a machine got before it failed: the reason of the furthest is the one reported.
 fn stage(c: Constraint) -> u8 {

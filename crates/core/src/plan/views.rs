@@ -59,7 +59,7 @@ impl CardPlugs {
     /// PCIe 8-pin cables a PSU with `psu_hpwr` native 16-pin cables (unknown: none) must have
     /// to feed `m` of these cards, as `psu-connectors` counts them: their PCIe sockets, and an
     /// adapter's plugs for each 16-pin socket the PSU cannot feed natively.
-    pub fn pcie_needed(self, m: u32, psu_hpwr: Option<u8>) -> u32 {
+    pub(crate) fn pcie_needed(self, m: u32, psu_hpwr: Option<u8>) -> u32 {
         let hpwr = m * u32::from(self.hpwr_16pin);
         let short = hpwr.saturating_sub(u32::from(psu_hpwr.unwrap_or(0)));
         m * u32::from(self.pcie) + short * u32::from(self.adapter_plugs)

@@ -230,7 +230,7 @@ pub fn training(out: &mut String, t: &crate::estimate::llm::train::TrainingRepor
 }
 
 /// vLLM's KV pool as vLLM sizes it, its two start-up lines, and how to measure them.
-pub fn vllm_pool(out: &mut String, p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitReport) {
+pub(crate) fn vllm_pool(out: &mut String, p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitReport) {
     let e = &p.engine;
     wln!(
         out,
@@ -264,7 +264,7 @@ pub fn vllm_pool(out: &mut String, p: &crate::estimate::llm::vllm_memory::VllmKv
 }
 
 /// llama.cpp's per-device table, as `llama_memory_breakdown_print` prints it, and its args.
-pub fn llama_cpp_table(out: &mut String, t: &crate::estimate::llm::runtime_memory::LlamaCppFit) {
+pub(crate) fn llama_cpp_table(out: &mut String, t: &crate::estimate::llm::runtime_memory::LlamaCppFit) {
     wln!(
         out,
         "  llama.cpp memory breakdown [MiB] ({}):",
@@ -294,7 +294,7 @@ pub fn llama_cpp_table(out: &mut String, t: &crate::estimate::llm::runtime_memor
 /// The expert offload that is the fit ([`BuildFit::fits_with_experts_in_ram`]): its
 /// `--n-cpu-moe`, the RAM it takes, its decode (the planner's figure for the same build) and
 /// the cost at that decode.
-pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &BuildFit) {
+pub(crate) fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &BuildFit) {
     let f = &result.fit;
     wln!(
         out,
@@ -407,7 +407,7 @@ pub fn alternatives(
 /// plan: whether the GPUs keep their margin with it, whether its system-RAM part fits the
 /// build, and its decode where the search estimated the same split. Returns whether a line was
 /// printed.
-pub fn llama_cpp_plan(
+pub(crate) fn llama_cpp_plan(
     out: &mut String,
     t: &crate::estimate::llm::runtime_memory::LlamaCppFit,
     alt: &Alternatives,
@@ -454,7 +454,11 @@ pub fn llama_cpp_plan(
 
 /// The search's llama.cpp splits (`-ngl`, `--n-cpu-moe`) for a fit without llama.cpp's table
 /// (ik_llama.cpp, ktransformers). Returns whether a line was printed.
-pub fn offload_alternatives(out: &mut String, alt: &Alternatives, has: &dyn Fn(&search::HostRam) -> String) -> bool {
+pub(crate) fn offload_alternatives(
+    out: &mut String,
+    alt: &Alternatives,
+    has: &dyn Fn(&search::HostRam) -> String,
+) -> bool {
     let mut any = false;
     if let Some(o) = &alt.offload {
         if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
@@ -512,7 +516,7 @@ pub fn offload_alternatives(out: &mut String, alt: &Alternatives, has: &dyn Fn(&
 
 /// The hardware prices older than 12 months, with their dates and ages (one line; nothing when
 /// every price is recent or undated).
-pub fn stale_prices(out: &mut String, result: &BuildFit, catalog: &kraftwerk_catalog::Catalog) {
+pub(crate) fn stale_prices(out: &mut String, result: &BuildFit, catalog: &kraftwerk_catalog::Catalog) {
     let Some(c) = &result.cost else { return };
     let today = kraftwerk_catalog::dates::today_utc();
     let stale: Vec<String> = c
@@ -532,7 +536,7 @@ pub fn stale_prices(out: &mut String, result: &BuildFit, catalog: &kraftwerk_cat
 
 /// The cited used prices of the build's parts, beside their new prices (one line; nothing when
 /// no part has one). The cost above counts the new prices; `plan --used` plans with these.
-pub fn used_prices(out: &mut String, result: &BuildFit) {
+pub(crate) fn used_prices(out: &mut String, result: &BuildFit) {
     let Some(c) = &result.cost else { return };
     let today = kraftwerk_catalog::dates::today_utc();
     let used: Vec<String> = c
@@ -558,7 +562,7 @@ pub fn used_prices(out: &mut String, result: &BuildFit) {
 
 /// Decode and prefill with their basis and band, and the cost per million tokens with its
 /// break-even against the cloud (or why the cost is unknown).
-pub fn speed_and_cost(out: &mut String, result: &BuildFit) {
+pub(crate) fn speed_and_cost(out: &mut String, result: &BuildFit) {
     let f = &result.fit;
     if let Some(s) = &f.speed {
         wln!(

@@ -15,7 +15,7 @@ use crate::fmt::{count, duration, watts};
 use std::fmt::Write as _;
 
 /// Lower-case name of a thermal risk (`high`).
-pub fn risk_name(r: ThermalRisk) -> &'static str {
+pub(crate) fn risk_name(r: ThermalRisk) -> &'static str {
     match r {
         ThermalRisk::Low => "low",
         ThermalRisk::Medium => "medium",

@@ -11,7 +11,7 @@ use kraftwerk_catalog::{self as catalog, Catalog, GpuFormFactor, HasId, PartsFil
 
 /// Most GPUs [`Build::set_gpu_count`] adds (a guard against a runaway spinner, not a hardware
 /// limit).
-pub const MAX_GPUS: usize = 64;
+pub(crate) const MAX_GPUS: usize = 64;
 
 /// Parts of one kind as the build sees them: inline parts first, then catalog parts whose id
 /// no inline part overrides.
@@ -23,7 +23,7 @@ pub fn merged<'a, T: HasId>(inline: &'a [T], catalog: &'a [T]) -> Vec<&'a T> {
 
 /// Slot width, edge lanes and whether it is an SXM module, of GPU model `id` as the build sees
 /// it (1 slot, x16, not SXM when the id is unknown).
-pub fn gpu_shape(build: &Build, catalog: &Catalog, id: &str) -> (u8, u8, bool) {
+pub(crate) fn gpu_shape(build: &Build, catalog: &Catalog, id: &str) -> (u8, u8, bool) {
     build
         .parts
         .gpus
@@ -46,7 +46,13 @@ pub fn free_slot(build: &Build, catalog: &Catalog, width: u8, lanes: u8, skip: O
 
 /// [`free_slot`], also for a board whose wiring is known but not its slot positions: there the
 /// first slot (CPU-wired first, in the board's order) no other GPU is placed in, by name.
-pub fn free_slot_ref(build: &Build, catalog: &Catalog, width: u8, lanes: u8, skip: Option<usize>) -> Option<SlotRef> {
+pub(crate) fn free_slot_ref(
+    build: &Build,
+    catalog: &Catalog,
+    width: u8,
+    lanes: u8,
+    skip: Option<usize>,
+) -> Option<SlotRef> {
     let r = build.resolve(catalog);
     let board = r.board?;
     let mut slots: Vec<&catalog::PcieSlot> =

@@ -15,7 +15,7 @@ use std::path::Path;
 
 /// Largest build file accepted, bytes. Real builds are a few KiB; this keeps a mistaken
 /// multi-gigabyte file from being read into memory.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Why a build file could not be loaded or saved: the one located error
 /// ([`kraftwerk_catalog::LocatedError`]), shown as `file:line:column: message`, or `file: message`
@@ -78,7 +78,7 @@ fn key_offsets(text: &str, key: &str) -> Vec<usize> {
 /// 1-based line and column of the `n`-th (0-based) `key:` of the build file's code, after the
 /// first `section:` when one is given (`("site", "mains_v")`); the section itself, else 1:1,
 /// where the key is not written (a default).
-pub fn locate_key(text: &str, section: Option<&str>, key: &str, n: usize) -> (usize, usize) {
+pub(crate) fn locate_key(text: &str, section: Option<&str>, key: &str, n: usize) -> (usize, usize) {
     let start = match section {
         Some(sec) => match key_offsets(text, sec).first() {
             Some(&o) => o,
@@ -95,10 +95,10 @@ pub fn locate_key(text: &str, section: Option<&str>, key: &str, n: usize) -> (us
 
 /// Lowest and highest mains voltage accepted, V: the 100-127 V and 200-240 V mains of the
 /// world with a 10 % tolerance (IEC 60038 standard voltages).
-pub const MAINS_V_RANGE: (f64, f64) = (90.0, 260.0);
+pub(crate) const MAINS_V_RANGE: (f64, f64) = (90.0, 260.0);
 /// Ambient temperatures accepted, °C: the range a room with a computer can have (judgement;
 /// ATX PSUs are rated to 40-50 °C).
-pub const AMBIENT_C_RANGE: (f64, f64) = (-10.0, 50.0);
+pub(crate) const AMBIENT_C_RANGE: (f64, f64) = (-10.0, 50.0);
 
 /// Values the types allow but no machine can have: mains voltage, breaker, circuit count,
 /// ambient, price, duty cycle, outlet rating, memory kits, GPU power limits, workload context
@@ -353,7 +353,7 @@ fn unclosed_block_comment(text: &str) -> Option<UnclosedComment> {
 /// The field path (`gpus[0].power_limit_w`, `site.mains_v`) at byte offset `at` of a RON
 /// build: the struct keys and list indices open at that point, read from the text before it
 /// (strings and comments skipped). Empty at the top level.
-pub fn field_path_at(text: &str, at: usize) -> String {
+pub(crate) fn field_path_at(text: &str, at: usize) -> String {
     /// One open bracket: a struct or variant `(` with its current key, or a list `[` with the
     /// index of its current element.
     enum Open {

@@ -122,7 +122,7 @@ pub struct Unmatched {
 
 /// The fence that opens the build data block `kraftwerk export --list` writes below its table
 /// ([`build_block`]); the block ends at the next line that is only three backticks.
-pub const BUILD_BLOCK_FENCE: &str = "```ron kraftwerk-build";
+pub(crate) const BUILD_BLOCK_FENCE: &str = "```ron kraftwerk-build";
 
 /// The build data block `export --list` appends to its PCPartPicker-style table: the whole build
 /// file (slots, used/owned, site, workload, notes) in a fenced code block, which PCPartPicker and

@@ -101,7 +101,7 @@ pub fn slot_lanes(r: &Resolved<'_>, board: &Motherboard) -> Vec<u8> {
 /// states no lanes for that CPU (`lanes_by_cpu`). Vendors' spec text often limits the second
 /// CPU slot to "Ryzen 5000/3000 Series processors only" (no x8/x8 split with an APU), so its
 /// lanes with an APU are not the ones the wiring gives for other CPUs.
-pub fn lanes_unknown_with_cpu(
+pub(crate) fn lanes_unknown_with_cpu(
     board: &Motherboard,
     slot: &kraftwerk_catalog::PcieSlot,
     cpu: Option<&kraftwerk_catalog::Cpu>,
@@ -123,7 +123,7 @@ pub fn lanes_unknown_with_cpu(
 }
 
 /// Lanes of the slot named `name` from [`slot_lanes`]'s answer, if the board has it.
-pub fn lanes_of(board: &Motherboard, lanes: &[u8], name: &str) -> Option<u8> {
+pub(crate) fn lanes_of(board: &Motherboard, lanes: &[u8], name: &str) -> Option<u8> {
     board.pcie_slots.iter().position(|s| s.name == name).and_then(|i| lanes.get(i).copied())
 }
 

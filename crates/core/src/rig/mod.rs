@@ -198,7 +198,7 @@ pub struct GpuPlacement {
 /// A slot as a build file names it: a position or a silkscreen name.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum SlotRef {
+pub(crate) enum SlotRef {
     /// Expansion-slot position (`slot: 3`).
     Position(u8),
     /// Silkscreen name (`slot: "PCIEX16_2"`).
@@ -236,7 +236,7 @@ impl<'de> Deserialize<'de> for SlotRef {
 /// [`GpuPlacement`] as written in files (`slot` a position or a name).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct GpuPlacementFile {
+pub(crate) struct GpuPlacementFile {
     /// GPU id.
     pub gpu: String,
     /// The slot, by position or name.
@@ -417,7 +417,7 @@ impl OutletKind {
     /// 210.19(A)); Schuko: rated 16 A, 10 A for continuous load (elektrofachkraft.de, "Der
     /// Schukostecker und seine Besonderheiten"); IEC 60309 industrial connectors carry their
     /// rated current (IEC 60309-1). Sources collected in `docs/sources.md`.
-    pub fn ratings_a(self) -> (f64, f64) {
+    pub(crate) fn ratings_a(self) -> (f64, f64) {
         match self {
             OutletKind::Nema515 | OutletKind::Nema615 => (15.0, 12.0),
             OutletKind::Nema520 | OutletKind::Nema620 => (20.0, 16.0),
@@ -450,7 +450,7 @@ impl Outlet {
     }
 
     /// Rated (absolute) current, A: the kind's, or the override where that is higher.
-    pub fn rated_a(&self) -> f64 {
+    pub(crate) fn rated_a(&self) -> f64 {
         self.kind.ratings_a().0.max(self.continuous_a.unwrap_or(0.0))
     }
 }
@@ -613,7 +613,7 @@ impl Build {
 
     /// The part kinds a field of [`Build::unknown_ids`] takes ids of (`"gpus[2].gpu"`: GPU
     /// chips and cards); empty for a field it does not name.
-    pub fn field_kinds(field: &str) -> &'static [kraftwerk_catalog::PartKind] {
+    pub(crate) fn field_kinds(field: &str) -> &'static [kraftwerk_catalog::PartKind] {
         use kraftwerk_catalog::PartKind;
         let head = field.split(['[', '.']).next().unwrap_or(field);
         match head {

@@ -76,7 +76,7 @@ impl Build {
 
 /// One entry of a build's `owned` list: the part id and, for a counted entry `"Nx id"` (N from
 /// 1, `x` or `X`, then white space), the count; a plain id (count `None`) owns every unit of it.
-pub fn parse_owned(entry: &str) -> (&str, Option<u32>) {
+pub(crate) fn parse_owned(entry: &str) -> (&str, Option<u32>) {
     let t = entry.trim();
     if let Some((n, id)) = t.split_once(['x', 'X'])
         && !n.is_empty()

@@ -179,7 +179,7 @@ impl Interconnect {
     ];
 
     /// Port rate, Gb/s (see the type's sources).
-    pub fn rate_gbit_s(self) -> f64 {
+    pub(crate) fn rate_gbit_s(self) -> f64 {
         match self {
             Interconnect::IbNdr | Interconnect::Roce400 | Interconnect::Eth400 => 400.0,
             Interconnect::IbHdr | Interconnect::Roce200 | Interconnect::Eth200 => 200.0,
@@ -195,7 +195,7 @@ impl Interconnect {
     }
 
     /// Typical small-message latency, s ([`IB_LATENCY_S`], [`ROCE_LATENCY_S`], [`TCP_LATENCY_S`]).
-    pub fn latency_s(self) -> f64 {
+    pub(crate) fn latency_s(self) -> f64 {
         match self {
             Interconnect::IbNdr | Interconnect::IbHdr => IB_LATENCY_S,
             Interconnect::Roce400 | Interconnect::Roce200 | Interconnect::Roce100 => ROCE_LATENCY_S,

@@ -124,7 +124,7 @@ impl Runtime {
 
     /// The runtime that usually serves a precision: GGUF → llama.cpp, [`Precision::Bpw`] →
     /// `ExLlamaV2`, everything else → vLLM.
-    pub fn default_for(precision: Precision) -> Runtime {
+    pub(crate) fn default_for(precision: Precision) -> Runtime {
         if precision.is_gguf() {
             Runtime::LlamaCpp
         } else if matches!(precision, Precision::Bpw(_)) {

@@ -15,14 +15,14 @@ pub const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 /// Fitted (together with the per-layer overheads) on the eight decode measurements of the table in [`super`]
 /// (llama.cpp PR 4766 on an RTX 3090; XiongjieDai's RTX 4090, A100 80GB, 2x and 8x RTX 4090;
 /// vLLM on an A100 40GB): with 0.80 every one lands within about ±20 %.
-pub const DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.80;
+pub(crate) const DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.80;
 
 /// llama.cpp builds of 2023-24 ([`super::LlamaCppEra::Builds2023To2024`]): fixed cost per
 /// layer and decode step (kernel launches, synchronisation), s.
 /// Fitted on llama.cpp PR 4766 (RTX 3090, LLaMA-7B Q4_0 121.8 tok/s and F16 48.5 tok/s: the
 /// two differ by 9.7 GB of weights and 12.4 ms, which leaves about 3 ms per token of fixed cost
 /// for 32 layers).
-pub const LLAMA_CPP_LAYER_OVERHEAD_S: f64 = 90e-6;
+pub(crate) const LLAMA_CPP_LAYER_OVERHEAD_S: f64 = 90e-6;
 
 /// llama.cpp builds of 2025-26 ([`super::LlamaCppEra::Builds2025To2026`], the default):
 /// fraction of peak memory bandwidth that batch-1 decode reaches. Fitted together with
@@ -53,12 +53,12 @@ pub const IK_LLAMA_CPP_LAYER_OVERHEAD_S: f64 = 10e-6;
 
 /// `ExLlamaV2` fixed cost per layer and decode step, s. No published measurement found; the llama.cpp
 /// figure is used (judgement).
-pub const EXLLAMA_LAYER_OVERHEAD_S: f64 = 90e-6;
+pub(crate) const EXLLAMA_LAYER_OVERHEAD_S: f64 = 90e-6;
 
 /// vLLM fixed cost per layer and decode step, s. vLLM replays decode steps as CUDA graphs, so
 /// launch latency disappears and about 15 kernels of ~2 µs each remain (judgement), which puts
 /// the vLLM A100 40GB measurement (johnmusgrave.com vLLM throughput sweep: 75 tok/s, Llama-3.1-8B BF16) within 5 %.
-pub const VLLM_LAYER_OVERHEAD_S: f64 = 30e-6;
+pub(crate) const VLLM_LAYER_OVERHEAD_S: f64 = 30e-6;
 
 /// Cost of each GPU-to-GPU hop of a layer split per decoded token, s (hand-over of the hidden
 /// state and a synchronisation). From XiongjieDai's benchmark: Llama-3-8B Q4_K_M decodes at
@@ -69,17 +69,17 @@ pub const LAYER_SPLIT_HOP_S: f64 = 100e-6;
 /// llama.cpp prefill efficiency: fraction of the dense FP16 tensor peak (FP16 accumulate on
 /// GeForce, since llama.cpp multiplies dequantized weights with cuBLAS in FP16 compute) reached
 /// over a prompt. Fitted on llama.cpp PR 4766: RTX 3090, LLaMA-7B Q4_0, pp512 3408 tok/s.
-pub const LLAMA_CPP_PREFILL_EFFICIENCY: f64 = 0.33;
+pub(crate) const LLAMA_CPP_PREFILL_EFFICIENCY: f64 = 0.33;
 
 /// `ExLlamaV2` prefill efficiency (fraction of the FP16 peak, FP16 accumulate on GeForce:
 /// `ExLlamaV2` reconstructs FP16 weights and calls `cublasHgemm`). Fitted on exllamav2 issue
 /// 734: 2x RTX 3090, Llama-3.3-70B 4.5 bpw, 16K prompt in 2048-token chunks, 1046 tok/s
 /// without tensor parallel (the two GPUs pipeline successive chunks).
-pub const EXLLAMA_PREFILL_EFFICIENCY: f64 = 0.60;
+pub(crate) const EXLLAMA_PREFILL_EFFICIENCY: f64 = 0.60;
 
 /// vLLM prefill efficiency (fraction of the dense BF16/FP16 FP32-accumulate peak). Not
 /// calibrated here: the middle of the 0.5-0.7 range of compute-bound prefill (judgement).
-pub const VLLM_PREFILL_EFFICIENCY: f64 = 0.60;
+pub(crate) const VLLM_PREFILL_EFFICIENCY: f64 = 0.60;
 
 /// Fraction of the prefill efficiency that multiplies at the FP8 tensor rate reach (FP8 GEMMs
 /// with per-tensor or block scales, and the BF16 attention and norms around them, fall further
@@ -87,33 +87,33 @@ pub const VLLM_PREFILL_EFFICIENCY: f64 = 0.60;
 /// TensorRT-LLM's performance overview (`docs/source/performance/perf-overview.md` at
 /// 00f37686): Llama 3.1 8B FP8 on one H100 SXM, 128/128 tokens, 28,312 output tok/s is about
 /// 45 % of the FP8 peak over prompt and output tokens; 0.75 × 0.60 = 0.45.
-pub const FP8_TENSOR_EFFICIENCY: f64 = 0.75;
+pub(crate) const FP8_TENSOR_EFFICIENCY: f64 = 0.75;
 
 /// Prompt chunk of llama.cpp (`n_ubatch` default 512), tokens.
-pub const LLAMA_CPP_CHUNK_TOKENS: u32 = 512;
+pub(crate) const LLAMA_CPP_CHUNK_TOKENS: u32 = 512;
 /// Prompt chunk of `ExLlamaV2` (`chunk_size` default 2048, tabbyAPI config), tokens.
-pub const EXLLAMA_CHUNK_TOKENS: u32 = 2048;
+pub(crate) const EXLLAMA_CHUNK_TOKENS: u32 = 2048;
 /// Prompt chunk of SGLang (`chunked_prefill_size`, 8192 on GPUs of 35-160 GB: sgl-project/sglang
 /// `python/sglang/srt/server_args.py`, `_handle_chunked_prefill_size`), tokens.
-pub const SGLANG_CHUNK_TOKENS: u32 = 8192;
+pub(crate) const SGLANG_CHUNK_TOKENS: u32 = 8192;
 /// Prompt chunk of TensorRT-LLM (`max_num_tokens` default 8192, `tensorrt_llm/llmapi/llm_args.py`),
 /// tokens.
-pub const TRTLLM_CHUNK_TOKENS: u32 = 8192;
+pub(crate) const TRTLLM_CHUNK_TOKENS: u32 = 8192;
 /// Prompt chunk of vLLM chunked prefill (`max_num_batched_tokens`, 2048 in the V0 scheduler
 /// defaults), tokens.
-pub const VLLM_CHUNK_TOKENS: u32 = 2048;
+pub(crate) const VLLM_CHUNK_TOKENS: u32 = 2048;
 
 /// Achievable fraction of a link's per-direction bandwidth for collective traffic (NCCL bus
 /// bandwidth on PCIe Gen4 x16 is typically 20-25 GB/s of 31.5; judgement 0.8).
-pub const LINK_EFFICIENCY: f64 = 0.8;
+pub(crate) const LINK_EFFICIENCY: f64 = 0.8;
 
 /// Latency of one small all-reduce over NVLink, s (vLLM custom all-reduce / NCCL LL protocol,
 /// 2 GPUs: ~5 µs; judgement). With [`PCIE_HOST_ALL_REDUCE_LATENCY_S`] it reproduces club-3090
 /// issue 698: NVLink adds 2-4 % to TP=2 decode on 2x RTX 3090.
-pub const NVLINK_ALL_REDUCE_LATENCY_S: f64 = 5e-6;
+pub(crate) const NVLINK_ALL_REDUCE_LATENCY_S: f64 = 5e-6;
 /// Latency of one small all-reduce over PCIe with peer-to-peer, s (NCCL P2P transport,
 /// judgement 8 µs).
-pub const PCIE_P2P_ALL_REDUCE_LATENCY_S: f64 = 8e-6;
+pub(crate) const PCIE_P2P_ALL_REDUCE_LATENCY_S: f64 = 8e-6;
 /// Latency of one small all-reduce over PCIe staged through host memory, s (GeForce cards have
 /// no PCIe P2P on stock drivers; NCCL falls back to its shared-memory transport; judgement
 /// 10 µs, see [`NVLINK_ALL_REDUCE_LATENCY_S`]).
@@ -121,37 +121,37 @@ pub const PCIE_HOST_ALL_REDUCE_LATENCY_S: f64 = 10e-6;
 
 /// CUDA context per GPU, GiB: the lower end of the 0.5-2.5 GB that llama.cpp and vLLM start-up logs show for context plus runtime
 /// buffers (CUDA 12 context with cuBLAS workspace, 300-600 MiB).
-pub const CUDA_CONTEXT_GIB: f64 = 0.5;
+pub(crate) const CUDA_CONTEXT_GIB: f64 = 0.5;
 /// llama.cpp / ollama runtime buffers beyond the activation working set, GiB (judgement;
 /// an ollama load log shows a compute buffer of ~2.4 GB in total at long contexts, which the
 /// activation line and the CUDA context make up here).
-pub const LLAMA_CPP_BUFFERS_GIB: f64 = 0.5;
+pub(crate) const LLAMA_CPP_BUFFERS_GIB: f64 = 0.5;
 /// `ExLlamaV2` runtime buffers, GiB (judgement, as llama.cpp).
-pub const EXLLAMA_BUFFERS_GIB: f64 = 0.5;
+pub(crate) const EXLLAMA_BUFFERS_GIB: f64 = 0.5;
 /// vLLM CUDA graphs, GiB (vLLM start-up log, "Graph capturing finished ... took 1.3 GiB" for an 8B model; judgement for others).
-pub const VLLM_CUDA_GRAPHS_GIB: f64 = 1.3;
+pub(crate) const VLLM_CUDA_GRAPHS_GIB: f64 = 1.3;
 /// Training framework buffers (NCCL, cuBLAS workspaces, allocator), GiB (judgement).
-pub const TRAINING_BUFFERS_GIB: f64 = 0.5;
+pub(crate) const TRAINING_BUFFERS_GIB: f64 = 0.5;
 
 /// Headroom kept free under llama.cpp and `ExLlamaV2`, fraction of the GPU's memory (allocator
 /// slack, a desktop on the card; judgement).
-pub const HEADROOM_FRACTION: f64 = 0.05;
+pub(crate) const HEADROOM_FRACTION: f64 = 0.05;
 /// Memory vLLM leaves untouched: 1 - `gpu_memory_utilization` (default 0.9, vLLM engine arguments, docs.vllm.ai).
-pub const VLLM_RESERVED_FRACTION: f64 = 0.10;
+pub(crate) const VLLM_RESERVED_FRACTION: f64 = 0.10;
 /// Headroom for training, fraction of the GPU's memory (`PyTorch` caching-allocator
 /// fragmentation; judgement).
-pub const TRAINING_HEADROOM_FRACTION: f64 = 0.10;
+pub(crate) const TRAINING_HEADROOM_FRACTION: f64 = 0.10;
 
 /// Bits per weight of AWQ/GPTQ 4-bit weights: 4 bits plus an FP16 scale and a 4-bit zero point
 /// per group of 128 (the default group size) = 4 + 20/128.
-pub const INT4_BITS: f64 = 4.156;
+pub(crate) const INT4_BITS: f64 = 4.156;
 /// Bits per weight of QLoRA's NF4 base weights with double quantization (Dettmers et al. 2023,
 /// "QLoRA", section 3: 4 bits + 0.127 bits of constants).
-pub const NF4_BITS: f64 = 4.127;
+pub(crate) const NF4_BITS: f64 = 4.127;
 
 /// Default model FLOPs utilisation for fine-tune time. Meta, "The Llama 3 Herd of Models"
 /// (2024), Table 4: 38-43 % BF16 MFU; 0.40 is used.
-pub const DEFAULT_MFU: f64 = 0.40;
+pub(crate) const DEFAULT_MFU: f64 = 0.40;
 
 /// Bytes per element of activations (16-bit).
 pub(super) const ACT_BYTES: f64 = 2.0;

@@ -15,7 +15,7 @@ pub use super::inputs::Interconnect;
 /// Network latencies one small all-reduce pays when its group spans nodes (judgement: NCCL's
 /// tree for small messages goes up and down through the NIC and switch, two network hops each
 /// way, plus the node-local stages).
-pub const INTER_NODE_ALL_REDUCE_HOPS: f64 = 4.0;
+pub(crate) const INTER_NODE_ALL_REDUCE_HOPS: f64 = 4.0;
 
 /// The GPUs of `nodes` identical nodes, node after node (`nodes` of 0 counts as 1).
 pub fn plan_gpus(node: &[GpuSlot], nodes: u32) -> Vec<GpuSlot> {

@@ -28,7 +28,7 @@ use kraftwerk_catalog::{Attention, LlmModel};
 /// A ggml tensor type, with its block layout from `ggml/src/ggml-common.h`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(non_camel_case_types, reason = "ggml type names as llama.cpp spells them")]
-pub enum GgmlType {
+pub(crate) enum GgmlType {
     /// 32-bit float (norms, router).
     F32,
     /// `block_q8_0`: FP16 scale + 32 int8, 34 bytes per 32.
@@ -121,7 +121,7 @@ impl GgmlType {
 /// The llama.cpp file types (`LLAMA_FTYPE_MOSTLY_*`) whose tensors [`tensor_type`] decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(non_camel_case_types, reason = "llama.cpp file type names")]
-pub enum Ftype {
+pub(crate) enum Ftype {
     /// `Q2_K` (ftype 10).
     Q2_K,
     /// `Q2_K_S` (21).
@@ -181,7 +181,7 @@ impl Ftype {
     }
 
     /// `llama_ftype_get_default_type`.
-    pub fn default_type(self) -> GgmlType {
+    pub(crate) fn default_type(self) -> GgmlType {
         match self {
             Ftype::Q2_K | Ftype::Q2_K_S => GgmlType::Q2_K,
             Ftype::Q3_K_S | Ftype::Q3_K_M | Ftype::Q3_K_L => GgmlType::Q3_K,
@@ -229,7 +229,7 @@ pub enum Category {
 
 /// What the rules read of the model.
 #[derive(Debug, Clone, Copy)]
-pub struct MixContext {
+pub(crate) struct MixContext {
     /// `n_head / n_head_kv`.
     pub n_gqa: u32,
     /// Routed experts (0 dense).
@@ -256,7 +256,7 @@ fn use_more_bits(i: u32, n: u32) -> bool {
     clippy::match_same_arms,
     reason = "the arms mirror llama-quant.cpp's branches one for one, with its short names"
 )]
-pub fn tensor_type(f: Ftype, cat: Category, i: u32, c: MixContext) -> GgmlType {
+pub(crate) fn tensor_type(f: Ftype, cat: Category, i: u32, c: MixContext) -> GgmlType {
     use Category as C;
     use GgmlType as T;
     let d = f.default_type();
@@ -378,7 +378,7 @@ pub fn tensor_type(f: Ftype, cat: Category, i: u32, c: MixContext) -> GgmlType {
 /// `gate`/`up`/`down` a third each of [`LlmModel::expert_params_b`], in the last
 /// `experts.layers` layers; the F32 router `routed × hidden` per expert layer; what remains of
 /// the layers (dense FFN, shared experts) as FFN tensors, a third of them `down`.
-pub fn parts_bytes(model: &LlmModel, precision: Precision, groups: (f64, f64, f64)) -> Option<(f64, f64, f64)> {
+pub(crate) fn parts_bytes(model: &LlmModel, precision: Precision, groups: (f64, f64, f64)) -> Option<(f64, f64, f64)> {
     let f = Ftype::of(precision)?;
     let layers = model.layers.max(1);
     let c = MixContext {

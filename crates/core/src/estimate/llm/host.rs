@@ -18,19 +18,19 @@ use serde::Serialize;
 /// kvcache-ai/ktransformers@95009ea6856c0799e517e93cb12be5e8494bc7ce, "V0.2" table): DeepSeek
 /// V3 Q4_K_M, one Xeon Gold 6454S with 8 × DDR5-4800, one RTX 4090D, 8 experts, decode
 /// 8.73 tok/s.
-pub const KTRANSFORMERS_HOST_EFFICIENCY: f64 = 0.40;
+pub(crate) const KTRANSFORMERS_HOST_EFFICIENCY: f64 = 0.40;
 
 /// What ktransformers gains from a second socket, fraction of the first socket's rate (it
 /// keeps a copy of the experts per NUMA node, so each socket reads its own channels, but the
 /// two halves of each layer synchronise per token). Fitted on the same table: 12.21 tok/s on
 /// two sockets against 8.73 on one.
-pub const KTRANSFORMERS_SECOND_SOCKET_GAIN: f64 = 0.50;
+pub(crate) const KTRANSFORMERS_SECOND_SOCKET_GAIN: f64 = 0.50;
 
 /// llama.cpp's host bandwidth on two sockets, as a multiple of one socket's
 /// ([`HOST_DECODE_BANDWIDTH_EFFICIENCY`] × one socket): below 1, since without per-node
 /// placement half the reads cross the socket link. Fitted on the llama.cpp column of the same
 /// ktransformers table: DeepSeek V3 Q4_K_M on both sockets (2 × 32 cores, CPU only), 4.51 tok/s.
-pub const LLAMA_CPP_SECOND_SOCKET_FACTOR: f64 = 0.55;
+pub(crate) const LLAMA_CPP_SECOND_SOCKET_FACTOR: f64 = 0.55;
 
 /// llama.cpp's fixed cost per layer and token for a layer whose weights (or routed experts) are
 /// computed on the CPU, s: the CPU back end's thread barriers and scheduling per op, beside the
@@ -54,7 +54,7 @@ pub struct HostMemory {
 
 impl HostMemory {
     /// Theoretical bandwidth of one socket, GB/s: channels × MT/s × 8 bytes / 1000.
-    pub fn socket_gb_s(self) -> f64 {
+    pub(crate) fn socket_gb_s(self) -> f64 {
         f64::from(self.channels_per_socket) * f64::from(self.speed_mt_s) * 8.0 / 1000.0
     }
 
@@ -99,7 +99,7 @@ impl HostExpertDecode {
     /// Bounds the decode by the build's RAM: with routed experts larger than `ram.available_gib`
     /// it is marked `fits_in_host_ram: Some(false)` and loses its decode speed (it cannot run
     /// on this build); `ram` `None` leaves the fit unknown.
-    pub fn bound_by_ram(&mut self, ram: Option<HostRam>) {
+    pub(crate) fn bound_by_ram(&mut self, ram: Option<HostRam>) {
         self.host_ram = ram;
         self.fits_in_host_ram = ram.map(|r| self.host_experts_gib <= r.available_gib);
         if self.fits_in_host_ram == Some(false) {

@@ -69,7 +69,7 @@ impl Precision {
     }
 
     /// Bytes per element (bits / 8), as used for KV-cache entries.
-    pub fn bytes_per_element(self) -> f64 {
+    pub(crate) fn bytes_per_element(self) -> f64 {
         self.bits_per_weight() / 8.0
     }
 }
@@ -100,7 +100,7 @@ impl LlamaCppEra {
     pub const ALL: [LlamaCppEra; 2] = [LlamaCppEra::Builds2023To2024, LlamaCppEra::Builds2025To2026];
 
     /// Fraction of peak memory bandwidth llama.cpp's decode reaches with these builds.
-    pub fn decode_bandwidth_efficiency(self) -> f64 {
+    pub(crate) fn decode_bandwidth_efficiency(self) -> f64 {
         match self {
             LlamaCppEra::Builds2023To2024 => DECODE_BANDWIDTH_EFFICIENCY,
             LlamaCppEra::Builds2025To2026 => LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY,
@@ -108,7 +108,7 @@ impl LlamaCppEra {
     }
 
     /// llama.cpp's fixed decode cost per layer and step with these builds, s.
-    pub fn layer_overhead_s(self) -> f64 {
+    pub(crate) fn layer_overhead_s(self) -> f64 {
         match self {
             LlamaCppEra::Builds2023To2024 => LLAMA_CPP_LAYER_OVERHEAD_S,
             LlamaCppEra::Builds2025To2026 => LLAMA_CPP_2025_LAYER_OVERHEAD_S,
@@ -143,7 +143,7 @@ impl std::str::FromStr for LlamaCppEra {
 impl Runtime {
     /// Fixed decode cost per layer and step, s ([`LLAMA_CPP_LAYER_OVERHEAD_S`] and siblings);
     /// llama.cpp's depends on the builds (`era`), the other runtimes ignore it.
-    pub fn layer_overhead_s(self, era: LlamaCppEra) -> f64 {
+    pub(crate) fn layer_overhead_s(self, era: LlamaCppEra) -> f64 {
         match self {
             Runtime::LlamaCpp => era.layer_overhead_s(),
             Runtime::IkLlamaCpp => IK_LLAMA_CPP_LAYER_OVERHEAD_S,
@@ -155,7 +155,7 @@ impl Runtime {
 
     /// Fraction of peak memory bandwidth decode reaches ([`DECODE_BANDWIDTH_EFFICIENCY`];
     /// llama.cpp's depends on the builds, `era`).
-    pub fn decode_bandwidth_efficiency(self, era: LlamaCppEra) -> f64 {
+    pub(crate) fn decode_bandwidth_efficiency(self, era: LlamaCppEra) -> f64 {
         match self {
             Runtime::LlamaCpp => era.decode_bandwidth_efficiency(),
             _ => DECODE_BANDWIDTH_EFFICIENCY,
@@ -164,7 +164,7 @@ impl Runtime {
 
     /// Fraction of the chosen tensor peak reached in prefill ([`LLAMA_CPP_PREFILL_EFFICIENCY`]
     /// and siblings); also used for the compute side of batched decode.
-    pub fn prefill_efficiency(self) -> f64 {
+    pub(crate) fn prefill_efficiency(self) -> f64 {
         match self {
             Runtime::LlamaCpp | Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_PREFILL_EFFICIENCY,
             Runtime::ExLlamaV2 => EXLLAMA_PREFILL_EFFICIENCY,
@@ -173,7 +173,7 @@ impl Runtime {
     }
 
     /// Prompt chunk, tokens ([`LLAMA_CPP_CHUNK_TOKENS`] and siblings).
-    pub fn chunk_tokens(self) -> u32 {
+    pub(crate) fn chunk_tokens(self) -> u32 {
         match self {
             Runtime::LlamaCpp | Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_CHUNK_TOKENS,
             Runtime::ExLlamaV2 => EXLLAMA_CHUNK_TOKENS,
@@ -187,31 +187,31 @@ impl Runtime {
     /// (pipeline parallelism, PR 6017, March 2024); `ExLlamaV2` does in effect (asynchronous
     /// launches; exllamav2 issue 734's 1046 tok/s needs both GPUs busy); vLLM's pipeline
     /// parallelism overlaps requests, not the chunks of one prompt.
-    pub fn pipelines_prompt(self) -> bool {
+    pub(crate) fn pipelines_prompt(self) -> bool {
         matches!(self, Runtime::LlamaCpp | Runtime::ExLlamaV2 | Runtime::IkLlamaCpp)
     }
 
     /// Whether matrix multiplies on dequantized weights use FP16 accumulation (twice the
     /// FP32-accumulate rate on GeForce): llama.cpp (cuBLAS `CUBLAS_COMPUTE_16F`) and
     /// `ExLlamaV2` (`cublasHgemm`) do; vLLM/`PyTorch` accumulate in FP32.
-    pub fn fp16_accumulate(self) -> bool {
+    pub(crate) fn fp16_accumulate(self) -> bool {
         matches!(self, Runtime::LlamaCpp | Runtime::ExLlamaV2 | Runtime::IkLlamaCpp)
     }
 
     /// Whether tensor-parallel traffic always goes through pinned host memory: `ExLlamaV2`'s
     /// TP does (exllamav2 `tensor_p.py`; issue 603: it does not use NVLink).
-    pub fn host_staged_tp(self) -> bool {
+    pub(crate) fn host_staged_tp(self) -> bool {
         matches!(self, Runtime::ExLlamaV2)
     }
 
     /// Whether the token-embedding table stays in host RAM: llama.cpp keeps `token_embd` on
     /// the CPU (its load log's `CPU_Mapped` buffer with every layer offloaded).
-    pub fn embedding_on_host(self) -> bool {
+    pub(crate) fn embedding_on_host(self) -> bool {
         matches!(self, Runtime::LlamaCpp | Runtime::IkLlamaCpp)
     }
 
     /// Runtime buffers per GPU beyond the CUDA context, GiB.
-    pub fn buffers_gib(self) -> f64 {
+    pub(crate) fn buffers_gib(self) -> f64 {
         match self {
             Runtime::LlamaCpp | Runtime::IkLlamaCpp | Runtime::KTransformers => LLAMA_CPP_BUFFERS_GIB,
             Runtime::ExLlamaV2 => EXLLAMA_BUFFERS_GIB,
@@ -220,7 +220,7 @@ impl Runtime {
     }
 
     /// Fraction of each GPU's memory kept free.
-    pub fn headroom_fraction(self) -> f64 {
+    pub(crate) fn headroom_fraction(self) -> f64 {
         match self {
             Runtime::LlamaCpp | Runtime::ExLlamaV2 | Runtime::IkLlamaCpp | Runtime::KTransformers => HEADROOM_FRACTION,
             Runtime::Vllm | Runtime::Sglang | Runtime::TensorRtLlm => VLLM_RESERVED_FRACTION,
@@ -314,7 +314,7 @@ impl Link {
     }
 
     /// The card's own host link at full width (gen and lanes from the catalog).
-    pub fn pcie_native(gpu: &Gpu) -> Link {
+    pub(crate) fn pcie_native(gpu: &Gpu) -> Link {
         Link::Pcie { generation: gpu.pcie_gen, lanes: gpu.pcie_lanes }
     }
 
@@ -488,18 +488,18 @@ impl FitInput {
     }
 
     /// The runtime in effect.
-    pub fn resolved_runtime(&self) -> Runtime {
+    pub(crate) fn resolved_runtime(&self) -> Runtime {
         self.runtime.unwrap_or_else(|| Runtime::default_for(self.weight_precision))
     }
 
     /// Decode bandwidth efficiency of `runtime` for this input (llama.cpp: of its era).
-    pub fn decode_bandwidth_efficiency(&self, runtime: Runtime) -> f64 {
+    pub(crate) fn decode_bandwidth_efficiency(&self, runtime: Runtime) -> f64 {
         runtime.decode_bandwidth_efficiency(self.llama_cpp_era)
     }
 
     /// Fixed decode cost per layer and step of `runtime` for this input, s (llama.cpp: of its
     /// era).
-    pub fn layer_overhead_s(&self, runtime: Runtime) -> f64 {
+    pub(crate) fn layer_overhead_s(&self, runtime: Runtime) -> f64 {
         runtime.layer_overhead_s(self.llama_cpp_era)
     }
 }

@@ -317,7 +317,7 @@ pub fn check_gpus(rows: &[BenchRow], build_gpus: &[String]) -> Result<(), String
 /// Checks GPU names a measurement file gives (`theirs`) against the build's: every one must be
 /// one of the build's GPUs, by exact name after [`norm`]. `Ok` when `theirs` is empty (the
 /// caller says that nothing could be checked). `Err` names both sides.
-pub fn check_gpu_names(theirs: &[String], build_gpus: &[String]) -> Result<(), String> {
+pub(crate) fn check_gpu_names(theirs: &[String], build_gpus: &[String]) -> Result<(), String> {
     let ours: Vec<String> = build_gpus.iter().map(|g| norm(g)).collect();
     let mut theirs: Vec<String> = theirs.to_vec();
     theirs.sort();
@@ -400,12 +400,12 @@ pub struct VllmBench {
 
 impl VllmBench {
     /// Mean prompt tokens per request.
-    pub fn mean_input_tokens(&self) -> f64 {
+    pub(crate) fn mean_input_tokens(&self) -> f64 {
         self.total_input_tokens as f64 / self.completed.max(1) as f64
     }
 
     /// Mean generated tokens per request.
-    pub fn mean_output_tokens(&self) -> f64 {
+    pub(crate) fn mean_output_tokens(&self) -> f64 {
         self.total_output_tokens as f64 / self.completed.max(1) as f64
     }
 

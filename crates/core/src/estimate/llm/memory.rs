@@ -7,7 +7,7 @@ use super::report::{FitVerdict, MemoryBreakdown};
 use super::shape::{Share, ffn_dim, input_weight_parts, kv_cache_bytes_layers};
 
 /// FP32 logits of the last position of each sequence during inference, bytes per entry.
-pub const INFERENCE_LOGIT_BYTES: f64 = 4.0;
+pub(crate) const INFERENCE_LOGIT_BYTES: f64 = 4.0;
 
 /// Inference activation bytes on a GPU holding share `sh` at `tokens` of context.
 fn activation_bytes(input: &FitInput, runtime: Runtime, sh: &Share, tokens: u32) -> f64 {

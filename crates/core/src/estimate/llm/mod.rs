@@ -203,7 +203,7 @@ fn validate(input: &FitInput, gpus: &[GpuSlot]) -> Result<(), FitError> {
 }
 
 /// Most nodes a plan may span.
-pub const MAX_NODES: u32 = 1024;
+pub(crate) const MAX_NODES: u32 = 1024;
 
 /// Estimates memory per GPU, verdicts and (for inference) speed for `input` on the first
 /// `input.parallelism.degree()` GPUs of `input.nodes` copies of `gpus` (one node's GPUs; rank

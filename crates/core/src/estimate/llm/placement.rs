@@ -118,7 +118,7 @@ impl PlacementEstimate {
 
 /// Fraction of one MoE layer's routed experts that `b` tokens touch: the expected distinct
 /// experts over `E` for top-`k` routing, `1 - (1 - k/E)^b` (uniform routing). 1 for a dense model.
-pub fn experts_touched_fraction(input: &FitInput, b: u32) -> f64 {
+pub(crate) fn experts_touched_fraction(input: &FitInput, b: u32) -> f64 {
     match input.model.experts.as_ref().filter(|e| e.routed > 0) {
         Some(e) => {
             let p = f64::from(e.per_token.min(e.routed)) / f64::from(e.routed);

@@ -26,12 +26,12 @@ const MIB: f64 = 1024.0 * 1024.0;
 
 /// Memory llama.cpp keeps free on every device when it fits parameters, MiB (`--fit-target`,
 /// default 1024: "cannot fulfill margin of 1024 MiB", tools/fit-params/README.md).
-pub const LLAMA_FIT_MARGIN_MIB: f64 = 1024.0;
+pub(crate) const LLAMA_FIT_MARGIN_MIB: f64 = 1024.0;
 /// Free memory CUDA reports at start as a fraction of the nominal: 24,077 MiB on an RTX 4090 of
 /// 24,564 MiB (tools/fit-params/README.md), 0.980.
-pub const LLAMA_FREE_FRACTION: f64 = 0.980;
+pub(crate) const LLAMA_FREE_FRACTION: f64 = 0.980;
 /// Micro-batch of llama.cpp (`-ub`, `n_ubatch` default 512), tokens.
-pub const LLAMA_UBATCH: f64 = 512.0;
+pub(crate) const LLAMA_UBATCH: f64 = 512.0;
 
 /// One device's row of llama.cpp's memory breakdown, MiB.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -54,7 +54,7 @@ pub struct DeviceRow {
 
 impl DeviceRow {
     /// `model + context + compute` (llama.cpp's `self`).
-    pub fn self_mib(&self) -> f64 {
+    pub(crate) fn self_mib(&self) -> f64 {
         self.model_mib + self.context_mib + self.compute_mib
     }
 }
@@ -323,7 +323,7 @@ pub fn llama_cpp_rows(input: &FitInput, gpus: &[GpuSlot], ngl: u32, n_cpu_moe: u
 /// `--n-cpu-moe` takes them) moved to system RAM, then whole layers (`-ngl`) from the first
 /// layer up. The fewest experts in RAM that keep the margin (the fastest such placement:
 /// [`super::placement`]). `None` for runtimes outside the llama.cpp family and for training.
-pub fn llama_cpp_search(input: &FitInput, gpus: &[GpuSlot]) -> Option<(u32, u32)> {
+pub(crate) fn llama_cpp_search(input: &FitInput, gpus: &[GpuSlot]) -> Option<(u32, u32)> {
     if input.mode.is_training() || gpus.is_empty() || !input.resolved_runtime().is_llama_cpp_family() {
         return None;
     }
@@ -353,7 +353,7 @@ pub fn llama_cpp_search(input: &FitInput, gpus: &[GpuSlot]) -> Option<(u32, u32)
 
 /// llama.cpp's table for `input` on `gpus` at its context, placed as `llama-fit-params` places
 /// it ([`llama_cpp_search`]). `None` for other runtimes and for training.
-pub fn llama_cpp_table(input: &FitInput, gpus: &[GpuSlot]) -> Option<LlamaCppFit> {
+pub(crate) fn llama_cpp_table(input: &FitInput, gpus: &[GpuSlot]) -> Option<LlamaCppFit> {
     if input.resolved_runtime() != Runtime::LlamaCpp {
         return None;
     }

@@ -16,10 +16,10 @@ use serde::Serialize;
 pub const MAX_BATCH: u32 = 4096;
 
 /// Most GPUs of one kind the "how many GPUs" search tries (eight 8-GPU nodes).
-pub const MAX_GPUS_SEARCHED: u32 = 64;
+pub(crate) const MAX_GPUS_SEARCHED: u32 = 64;
 
 /// Weight precisions tried, best first, for a runtime family.
-pub fn candidate_precisions(runtime: Runtime) -> Vec<Precision> {
+pub(crate) fn candidate_precisions(runtime: Runtime) -> Vec<Precision> {
     match runtime {
         Runtime::LlamaCpp | Runtime::IkLlamaCpp | Runtime::KTransformers => {
             vec![Precision::Q8_0, Precision::Q6_K, Precision::Q5_K_M, Precision::Q4_K_M, Precision::Q4_0]
@@ -43,7 +43,7 @@ fn at_precision(input: &FitInput, p: Precision) -> FitInput {
 }
 
 /// The best (most bits) precision of the workload's runtime family that fits with headroom.
-pub fn best_fitting_precision(input: &FitInput, gpus: &[GpuSlot]) -> Option<Precision> {
+pub(crate) fn best_fitting_precision(input: &FitInput, gpus: &[GpuSlot]) -> Option<Precision> {
     let mut i = input.clone();
     i.runtime = Some(input.resolved_runtime());
     candidate_precisions(input.resolved_runtime())
@@ -123,7 +123,7 @@ pub struct Offload {
 /// than `ram.available_gib` is marked `fits_in_host_ram: Some(false)` and loses its decode
 /// speed (it cannot run on this build); with `ram` `None` (no memory in the build) the
 /// advice is left unbounded with `fits_in_host_ram: None`.
-pub fn bound_by_ram(alt: &mut Alternatives, ram: Option<HostRam>) {
+pub(crate) fn bound_by_ram(alt: &mut Alternatives, ram: Option<HostRam>) {
     let Some(ram) = ram else { return };
     if let Some(o) = alt.offload.as_mut() {
         let fits = o.host_ram_needed_gib <= ram.available_gib;

@@ -26,31 +26,31 @@ use kraftwerk_catalog::{Gpu, HasId};
 use serde::Serialize;
 
 /// vLLM's GPU installation page (v0.14.0), the NVIDIA, AMD and Intel requirements.
-pub const VLLM_GPU_URL: &str = "https://docs.vllm.ai/en/v0.14.0/getting_started/installation/gpu/";
+pub(crate) const VLLM_GPU_URL: &str = "https://docs.vllm.ai/en/v0.14.0/getting_started/installation/gpu/";
 /// vLLM's newer GPU installation page: "GPU: compute capability 7.5 or higher (e.g., T4,
 /// RTX20xx, A100, L4, H100, B200, ...)" (a V100 needs an older vLLM).
-pub const VLLM_GPU_LATEST_URL: &str = "https://docs.vllm.ai/en/v0.31.0/getting_started/installation/gpu/";
+pub(crate) const VLLM_GPU_LATEST_URL: &str = "https://docs.vllm.ai/en/v0.31.0/getting_started/installation/gpu/";
 /// SGLang's installation page ("This page primarily applies to common NVIDIA GPU platforms").
-pub const SGLANG_INSTALL_URL: &str = "https://docs.sglang.io/get_started/install.html";
+pub(crate) const SGLANG_INSTALL_URL: &str = "https://docs.sglang.io/get_started/install.html";
 /// SGLang's AMD GPU page.
-pub const SGLANG_AMD_URL: &str = "https://docs.sglang.io/docs/hardware-platforms/amd_gpu";
+pub(crate) const SGLANG_AMD_URL: &str = "https://docs.sglang.io/docs/hardware-platforms/amd_gpu";
 /// TensorRT-LLM's supported-hardware page.
-pub const TRTLLM_HARDWARE_URL: &str = "https://nvidia.github.io/TensorRT-LLM/supported-hardware.html";
+pub(crate) const TRTLLM_HARDWARE_URL: &str = "https://nvidia.github.io/TensorRT-LLM/supported-hardware.html";
 /// ExLlamaV2's README (installation).
-pub const EXLLAMAV2_README_URL: &str = "https://github.com/turboderp/exllamav2/blob/master/README.md";
+pub(crate) const EXLLAMAV2_README_URL: &str = "https://github.com/turboderp/exllamav2/blob/master/README.md";
 /// ExLlamaV2 on ROCm: its author's answer in issue 319.
-pub const EXLLAMAV2_ROCM_URL: &str = "https://github.com/turboderp-org/exllamav2/issues/319";
+pub(crate) const EXLLAMAV2_ROCM_URL: &str = "https://github.com/turboderp-org/exllamav2/issues/319";
 /// llama.cpp's README, "Supported backends".
 pub const LLAMA_CPP_README_URL: &str = "https://github.com/ggml-org/llama.cpp/blob/master/README.md";
 /// ik_llama.cpp's README.
-pub const IK_LLAMA_CPP_README_URL: &str = "https://github.com/ikawrakow/ik_llama.cpp/blob/main/README.md";
+pub(crate) const IK_LLAMA_CPP_README_URL: &str = "https://github.com/ikawrakow/ik_llama.cpp/blob/main/README.md";
 /// ktransformers' ROCm page.
-pub const KTRANSFORMERS_ROCM_URL: &str = "https://github.com/kvcache-ai/ktransformers/blob/main/doc/en/ROCm.md";
+pub(crate) const KTRANSFORMERS_ROCM_URL: &str = "https://github.com/kvcache-ai/ktransformers/blob/main/doc/en/ROCm.md";
 /// ktransformers' Intel GPU page.
-pub const KTRANSFORMERS_XPU_URL: &str = "https://github.com/kvcache-ai/ktransformers/blob/main/doc/en/xpu.md";
+pub(crate) const KTRANSFORMERS_XPU_URL: &str = "https://github.com/kvcache-ai/ktransformers/blob/main/doc/en/xpu.md";
 
 /// The AMD `gfx` targets vLLM's ROCm requirements list ([`VLLM_GPU_URL`]).
-pub const VLLM_ROCM_TARGETS: [&str; 9] =
+pub(crate) const VLLM_ROCM_TARGETS: [&str; 9] =
     ["gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1101", "gfx1200", "gfx1201", "gfx1151", "gfx1150"];
 
 /// Whether a runtime runs on a GPU, by the runtime's own requirements.
@@ -116,7 +116,7 @@ fn maker(gpu: &Gpu) -> Maker {
 /// The GPU's maker as the support table reads it (see [`Maker`]: a partner card's board maker is
 /// not its chip's): `"NVIDIA"`, `"AMD"`, `"Intel"`, or `None` when neither the chip's figures
 /// nor its architecture say.
-pub fn chip_maker(gpu: &Gpu) -> Option<&'static str> {
+pub(crate) fn chip_maker(gpu: &Gpu) -> Option<&'static str> {
     match maker(gpu) {
         Maker::Nvidia => Some("NVIDIA"),
         Maker::Amd => Some("AMD"),
@@ -133,7 +133,7 @@ fn compute_capability(gpu: &Gpu) -> Option<f64> {
 
 /// The AMD `gfx` target the chip's `architecture` names (`"CDNA 3 (304 CU, gfx942)"` →
 /// `gfx942`), lower case; `None` when it names none.
-pub fn gfx_target(gpu: &Gpu) -> Option<String> {
+pub(crate) fn gfx_target(gpu: &Gpu) -> Option<String> {
     let a = gpu.architecture.to_ascii_lowercase();
     let i = a.find("gfx")?;
     let t: String = a[i..].chars().take_while(char::is_ascii_alphanumeric).collect();
@@ -240,7 +240,7 @@ pub fn support(runtime: Runtime, gpu: &Gpu) -> Support {
 }
 
 /// [`support`] for each distinct chip of `gpus`, in first-seen order.
-pub fn for_gpus<'a>(runtime: Runtime, gpus: impl IntoIterator<Item = &'a Gpu>) -> Vec<GpuSupport> {
+pub(crate) fn for_gpus<'a>(runtime: Runtime, gpus: impl IntoIterator<Item = &'a Gpu>) -> Vec<GpuSupport> {
     let mut out: Vec<GpuSupport> = Vec::new();
     for g in gpus {
         if !out.iter().any(|s| s.gpu_id == g.id) {

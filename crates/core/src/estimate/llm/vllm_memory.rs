@@ -37,30 +37,30 @@ use serde::Serialize;
 
 /// vLLM's default `--gpu-memory-utilization` (vLLM engine arguments, docs.vllm.ai
 /// `serving/engine_args`).
-pub const VLLM_DEFAULT_GPU_MEMORY_UTILIZATION: f64 = 0.9;
+pub(crate) const VLLM_DEFAULT_GPU_MEMORY_UTILIZATION: f64 = 0.9;
 
 /// Fraction of a GPU's nominal memory that CUDA reports as total (what vLLM multiplies by
 /// `gpu_memory_utilization`): vLLM logs "total_gpu_memory=23.58GiB" on an RTX 3090 (24 GiB;
 /// vLLM issue 10517) and 79.19 GiB on an H100 80GB (vLLM issue 10517, "Memory profiling
 /// results" lines); 0.9825 and 0.9899, mean 0.986.
-pub const CUDA_VISIBLE_FRACTION: f64 = 0.986;
+pub(crate) const CUDA_VISIBLE_FRACTION: f64 = 0.986;
 
 /// Memory outside PyTorch on one GPU without tensor parallel, GiB: "non_torch_memory=0.35GiB"
 /// (vLLM issue 10517, RTX 3090, Llama-3.1-8B).
-pub const VLLM_NON_TORCH_GIB: f64 = 0.35;
+pub(crate) const VLLM_NON_TORCH_GIB: f64 = 0.35;
 /// Extra memory outside PyTorch per GPU under tensor parallel (NCCL and custom all-reduce
 /// buffers), GiB: judgement, not held to a log.
-pub const VLLM_NON_TORCH_TP_EXTRA_GIB: f64 = 0.5;
+pub(crate) const VLLM_NON_TORCH_TP_EXTRA_GIB: f64 = 0.5;
 
 /// Bytes per token and FFN unit alive at the peak of the profiling forward (gate/up output,
 /// 2 × ffn, and the activated product, 1 × ffn, 16-bit: 3 × 2 bytes), with
 /// [`VLLM_PROFILE_HIDDEN_BYTES`]. Fitted on vLLM issue 10517 (RTX 3090, Llama-3.1-8B, profile
 /// of 20,000 and 29,000 tokens: peak_torch - weights = 2.07 and 2.99 GiB, 111 KB per token;
 /// 3 × 2 × 14336 + 6 × 4096 = 110.6 KB).
-pub const VLLM_PROFILE_FFN_BYTES: f64 = 6.0;
+pub(crate) const VLLM_PROFILE_FFN_BYTES: f64 = 6.0;
 /// Bytes per token and hidden unit alive at the profiling peak (residual, normed input and
 /// attention output, 16-bit), see [`VLLM_PROFILE_FFN_BYTES`].
-pub const VLLM_PROFILE_HIDDEN_BYTES: f64 = 6.0;
+pub(crate) const VLLM_PROFILE_HIDDEN_BYTES: f64 = 6.0;
 
 /// FP32 copies of the `[max_num_seqs, vocab]` logits alive at the peak of V1's dummy sampler
 /// run (logits, softmax, sort values and int64 indices of top-k/top-p, log-probs). Fitted on
@@ -68,14 +68,14 @@ pub const VLLM_PROFILE_HIDDEN_BYTES: f64 = 6.0;
 /// --max-num-batched-tokens 1024`, 1024 sequences × 201,088 vocab: "Available KV cache
 /// memory: 1.71 GiB"); one log, so the constant rests on one row and is checked against vLLM
 /// issue 23278 (same model and GPU at the defaults, -2.14 GiB).
-pub const VLLM_SAMPLER_LOGIT_COPIES: f64 = 9.0;
+pub(crate) const VLLM_SAMPLER_LOGIT_COPIES: f64 = 9.0;
 
 /// Profile tokens (`max_num_batched_tokens`) and sequences (`max_num_seqs`) vLLM uses by
 /// default for `vllm serve` on `gpu`: 8192 and 1024 on GPUs of at least 70 GiB that are not an
 /// A100, else 2048 and 256 (`vllm/engine/arg_utils.py`, `EngineArgs.get_batch_defaults`, "For
 /// GPUs like H100 and MI300x, use larger default values"; vLLM PR 17885 for the A100
 /// exception).
-pub fn default_batch_limits(gpu: &Gpu) -> (u32, u32) {
+pub(crate) fn default_batch_limits(gpu: &Gpu) -> (u32, u32) {
     let a100 = gpu.id.to_ascii_lowercase().contains("a100") || gpu.name.to_ascii_lowercase().contains("a100");
     if gpu.memory_gib * CUDA_VISIBLE_FRACTION >= 70.0 && !a100 { (8192, 1024) } else { (2048, 256) }
 }
@@ -173,7 +173,7 @@ fn sampler_bytes(m: &LlmModel, seqs: u32) -> f64 {
 
 /// The KV pool of the fullest GPU of a vLLM plan: `weights_per_gpu` are the bytes the
 /// estimate places on each GPU (its TP/PP share), `gpus` those GPUs. `None` for training.
-pub fn kv_pool(input: &FitInput, gpus: &[GpuSlot], weights_per_gpu: &[f64]) -> Option<VllmKvPool> {
+pub(crate) fn kv_pool(input: &FitInput, gpus: &[GpuSlot], weights_per_gpu: &[f64]) -> Option<VllmKvPool> {
     if input.mode.is_training() || gpus.is_empty() {
         return None;
     }
@@ -260,7 +260,7 @@ pub fn pool_from_parts(
 
 /// Longest `max_model_len` one sequence of which the pool holds, tokens (≤ the model's
 /// maximum); `None` when the pool is empty. The pool does not depend on `max_model_len` in V1.
-pub fn longest_context(input: &FitInput, pool: &VllmKvPool) -> Option<u32> {
+pub(crate) fn longest_context(input: &FitInput, pool: &VllmKvPool) -> Option<u32> {
     if pool.kv_pool_gib <= 0.0 {
         return None;
     }

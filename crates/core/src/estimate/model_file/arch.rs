@@ -17,12 +17,12 @@ use std::path::Path;
 
 /// GGUF architectures read, as `general.architecture` spells them. Mistral and Mixtral files
 /// from llama.cpp's converter say `llama` (Mixtral with `llama.expert_count`).
-pub const GGUF_ARCHITECTURES: [&str; 10] =
+pub(crate) const GGUF_ARCHITECTURES: [&str; 10] =
     ["llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3moe", "gemma2", "gemma3", "deepseek2", "gpt-oss"];
 
 /// Gemma 3's local:global layout: one global layer in six (llama.cpp `set_swa_pattern(6)`;
 /// Gemma 3 config.json `sliding_window_pattern` 6).
-pub const GEMMA3_GLOBAL_EVERY: u32 = 6;
+pub(crate) const GEMMA3_GLOBAL_EVERY: u32 = 6;
 
 /// The sliding-window layout of an architecture given its window, if it has one.
 pub(super) fn attention_for(

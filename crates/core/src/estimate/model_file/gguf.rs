@@ -16,9 +16,9 @@ use std::collections::BTreeMap;
 use std::io::Read;
 
 /// `GGUF` in file order.
-pub const MAGIC: [u8; 4] = *b"GGUF";
+pub(crate) const MAGIC: [u8; 4] = *b"GGUF";
 /// Data alignment when `general.alignment` is absent (`GGUF_DEFAULT_ALIGNMENT`, docs/gguf.md).
-pub const DEFAULT_ALIGNMENT: u64 = 32;
+pub(crate) const DEFAULT_ALIGNMENT: u64 = 32;
 /// Arrays longer than this keep only their length (the tokenizer's vocabulary has ~150k
 /// strings; nothing the estimate needs is a long array).
 const KEEP_ARRAY_MAX: u64 = 4096;
@@ -105,7 +105,7 @@ pub struct Header {
 /// Block size (elements) and bytes per block of a ggml type, from ggml's `type_traits` table
 /// (ggml/src/ggml.c; the same figures as the Python `gguf` package's `GGML_QUANT_SIZES`).
 /// `None` for ids ggml does not (or no longer) define.
-pub fn ggml_type_size(ggml_type: u32) -> Option<(u64, u64, &'static str)> {
+pub(crate) fn ggml_type_size(ggml_type: u32) -> Option<(u64, u64, &'static str)> {
     Some(match ggml_type {
         0 => (1, 4, "F32"),
         1 => (1, 2, "F16"),

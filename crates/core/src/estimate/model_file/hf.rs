@@ -21,7 +21,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// `model_type` values read, and the architecture each is reported as.
-pub const HF_MODEL_TYPES: [(&str, &str); 13] = [
+pub(crate) const HF_MODEL_TYPES: [(&str, &str); 13] = [
     ("llama", "llama"),
     ("mistral", "mistral"),
     ("mixtral", "mixtral"),
@@ -52,7 +52,7 @@ struct Tensors {
 }
 
 /// Reads the folder `dir`: `config.json` and every `*.safetensors` file in it.
-pub fn read_folder(dir: &Path) -> Result<ModelFile, ModelFileError> {
+pub(crate) fn read_folder(dir: &Path) -> Result<ModelFile, ModelFileError> {
     let config_path = dir.join("config.json");
     let text = std::fs::read_to_string(&config_path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {

@@ -23,7 +23,7 @@ use kraftwerk_catalog::PartKind;
 /// Platforms (board and case, every CPU and PSU set tried) over the goal's circuits after
 /// which a card is given up: the cards draw most of the power, the cheapest platforms were
 /// tried first, and the others differ only in the CPU, board and PSUs.
-pub const POWER_FAILURES_PER_CARD: usize = 2;
+pub(crate) const POWER_FAILURES_PER_CARD: usize = 2;
 
 /// What to change after a machine failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

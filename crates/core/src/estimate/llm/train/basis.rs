@@ -8,9 +8,9 @@ use super::types::TrainingBasis;
 use super::{Setup, Sharding};
 
 /// Band the held memory rows are judged in, percent.
-pub const MEMORY_BAND_PCT: f64 = 20.0;
+pub(crate) const MEMORY_BAND_PCT: f64 = 20.0;
 /// Band the held throughput rows are judged in, percent.
-pub const SPEED_BAND_PCT: f64 = 25.0;
+pub(crate) const SPEED_BAND_PCT: f64 = 25.0;
 
 /// torchtune README @0031bfb (Llama 3.1, batch 2, packed 2048, torch.compile): peak memory per
 /// GPU, as `held.rs` holds them (the A6000 rows fall outside: their configuration is not the
@@ -61,7 +61,7 @@ const HF_MEMORY: [&str; 7] = [
 ];
 
 /// The basis for `input` under `setup`.
-pub fn training_basis(input: &FitInput, setup: Setup) -> TrainingBasis {
+pub(crate) fn training_basis(input: &FitInput, setup: Setup) -> TrainingBasis {
     let id = &input.model.id;
     let seq = input.context_tokens;
     let batch = input.batch;

@@ -36,32 +36,32 @@ use super::{Setup, Sharding};
 /// from an FP32 LM head), their FP32 upcast (4), the log-softmax `cross_entropy` saves for
 /// backward (4), the FP32 gradient (4) and its cast back (2): 16 (Transformers
 /// `LlamaForCausalLM.forward` upcasts `logits.float()` before the loss).
-pub const HF_LOGIT_BYTES: f64 = 16.0;
+pub(crate) const HF_LOGIT_BYTES: f64 = 16.0;
 /// torchtune's chunked cross-entropy (`CEWithChunkedOutputLoss`, 8 chunks, under
 /// `torch.compile` as its README's table runs): the BF16 logits of every chunk kept for
 /// backward (2) and one chunk's FP32 log-softmax at a time (4 / 8): 2.5 bytes per vocabulary
 /// entry and token. First set to 7 (an FP32 upcast kept for every chunk); the held torchtune
 /// rows (8B on one RTX 4090: 16.2 / 7.4 / 18.9 GiB) came out 27-48 % high with it, so those
 /// rows are not wholly independent of this constant (said in `held.rs`).
-pub const TORCHTUNE_LOGIT_BYTES: f64 = 2.5;
+pub(crate) const TORCHTUNE_LOGIT_BYTES: f64 = 2.5;
 /// Unsloth's GPU working set per token and hidden unit beyond one layer's activations, bytes:
 /// its gradient-checkpoint tensors go to host RAM and its fused cross-entropy never holds the
 /// full logits, leaving the residual stream, norm and loss buffers. Fitted on one row, the
 /// Unsloth README's Llama 3.1 8B QLoRA at 342,733 tokens on 80 GB (`tests/all/llm_train.rs`);
 /// the README's other seven rows are held out.
-pub const UNSLOTH_BYTES_PER_TOKEN_HIDDEN: f64 = 17.5;
+pub(crate) const UNSLOTH_BYTES_PER_TOKEN_HIDDEN: f64 = 17.5;
 /// Bytes of the layer input a checkpointed layer keeps per token and hidden unit (Korthikanti
 /// et al. 2022, section 4).
-pub const CHECKPOINT_BYTES: f64 = 2.0;
+pub(crate) const CHECKPOINT_BYTES: f64 = 2.0;
 /// Layers whose full weights FSDP / ZeRO-3 hold at once on each rank: the one computing and
 /// the one prefetched (FSDP `forward_prefetch`/`backward_prefetch` default `BACKWARD_PRE`).
-pub const LAYERS_IN_FLIGHT: f64 = 2.0;
+pub(crate) const LAYERS_IN_FLIGHT: f64 = 2.0;
 
 /// Activation bytes one layer keeps per token for backward, 16-bit activations: attention
 /// `11h` and two norms `4h` (Korthikanti et al. 2022, eq. 1), the gated MLP's input `2h` and
 /// its three projections' inputs `6f`; plus the attention scores `5·heads·seq` without
 /// FlashAttention.
-pub fn layer_activation_bytes_per_token(input: &FitInput) -> f64 {
+pub(crate) fn layer_activation_bytes_per_token(input: &FitInput) -> f64 {
     let m = &input.model;
     let h = f64::from(m.hidden);
     let scores = if input.flash_attention { 0.0 } else { 5.0 * f64::from(m.heads) * f64::from(input.context_tokens) };
@@ -71,7 +71,7 @@ pub fn layer_activation_bytes_per_token(input: &FitInput) -> f64 {
 /// Adapter parameters of `LoRA` at `rank` on `targets` of every layer: `rank × (in + out)` per
 /// adapted matrix, from the model's shape (q: `h → heads·head_dim`, k and v: `h → kv_heads·
 /// head_dim`, o: back to `h`, gate and up: `h → f`, down: `f → h`).
-pub fn adapter_params(input: &FitInput) -> f64 {
+pub(crate) fn adapter_params(input: &FitInput) -> f64 {
     let m = &input.model;
     let h = f64::from(m.hidden);
     let q = q_dim(m);
@@ -86,7 +86,7 @@ pub fn adapter_params(input: &FitInput) -> f64 {
 }
 
 /// Parameters trained: every weight (full fine-tune) or the adapters.
-pub fn trained_params(input: &FitInput) -> f64 {
+pub(crate) fn trained_params(input: &FitInput) -> f64 {
     match input.mode {
         Mode::FullFineTune => input.model.params_b * 1e9,
         Mode::Lora | Mode::Qlora => adapter_params(input),
@@ -96,7 +96,7 @@ pub fn trained_params(input: &FitInput) -> f64 {
 
 /// Bytes of a trained weight (and of its gradient): full fine-tune at the weight precision;
 /// adapters in FP32 under PEFT, BF16 under torchtune.
-pub fn trained_weight_bytes(input: &FitInput, trainer: Trainer) -> f64 {
+pub(crate) fn trained_weight_bytes(input: &FitInput, trainer: Trainer) -> f64 {
     match input.mode {
         Mode::FullFineTune => input.weight_precision.bytes_per_element(),
         _ if trainer == Trainer::Torchtune => 2.0,
@@ -106,7 +106,7 @@ pub fn trained_weight_bytes(input: &FitInput, trainer: Trainer) -> f64 {
 
 /// Optimizer-state bytes per trained parameter whose weight is `w` bytes (see the module's
 /// sources); Adafactor's two vectors per `h × h`-sized matrix are `2·4/h` per parameter.
-pub fn optimizer_state_bytes(optimizer: Optimizer, w: f64, hidden: u32) -> f64 {
+pub(crate) fn optimizer_state_bytes(optimizer: Optimizer, w: f64, hidden: u32) -> f64 {
     match optimizer {
         Optimizer::AdamW => 2.0 * w,
         Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit => 2.0,
@@ -149,7 +149,7 @@ fn frozen_bytes(input: &FitInput, setup: Setup) -> (f64, f64) {
 /// The whole model's weights as the framework stores them for training, GiB: the NF4 body and
 /// 16/32-bit tables of QLoRA, the base at its precision for LoRA and full fine-tunes (adapters
 /// not counted).
-pub fn base_weights_gib(input: &FitInput) -> f64 {
+pub(crate) fn base_weights_gib(input: &FitInput) -> f64 {
     let setup = super::setup(input);
     if input.mode == Mode::FullFineTune {
         input.model.params_b * 1e9 * input.weight_precision.bytes_per_element() / GIB

@@ -66,7 +66,7 @@ impl Setup {
 /// The training framework used when none is named: Transformers + PEFT (the reference the
 /// other frameworks compare against), or FSDP when the input shards over data-parallel ranks
 /// without naming a ZeRO stage and DDP does not fit ([`choose_parallelism`] decides).
-pub fn default_trainer(input: &FitInput) -> Trainer {
+pub(crate) fn default_trainer(input: &FitInput) -> Trainer {
     input.trainer.unwrap_or(Trainer::HfPeft)
 }
 
@@ -318,7 +318,7 @@ fn options(input: &FitInput, used: &[GpuSlot]) -> Vec<ShardingOption> {
 /// setting for a 70B model on two 24 GB cards); never tensor parallel. A framework named by the
 /// user is kept, with its own sharding. Nothing fitting leaves FSDP with offload, the most
 /// sharded, for the verdict to refuse.
-pub fn choose_parallelism(input: &mut FitInput, gpus: &[GpuSlot]) {
+pub(crate) fn choose_parallelism(input: &mut FitInput, gpus: &[GpuSlot]) {
     let n = u32::try_from(gpus.len()).unwrap_or(u32::MAX);
     if n <= 1 {
         input.parallelism = Parallelism::Single;
@@ -349,7 +349,7 @@ pub fn choose_parallelism(input: &mut FitInput, gpus: &[GpuSlot]) {
 
 /// Accumulation steps for the input's [`TrainPlan::global_batch`] at its micro-batch and
 /// data-parallel ranks; `None` without a global batch.
-pub fn accumulation_for(input: &FitInput) -> Option<u32> {
+pub(crate) fn accumulation_for(input: &FitInput) -> Option<u32> {
     let dp = setup(input).dp.max(1);
     input.train_plan.global_batch.map(|g| g.div_ceil(input.batch.max(1).saturating_mul(dp)).max(1))
 }

@@ -29,23 +29,23 @@ use super::{Setup, Sharding};
 /// work. Fitted on one row: torchtune README, Llama 3.1 8B full fine-tune on one RTX 4090
 /// (`8B_full_single_device`: activation checkpointing, 8 FLOPs per parameter and token),
 /// 1,650 tokens/s (`held.rs`; the other GDDR rows are held out).
-pub const MFU_GDDR: f64 = 0.62;
+pub(crate) const MFU_GDDR: f64 = 0.62;
 /// Achievable MFU of BF16 training on HBM data-centre GPUs (A100, H100, H200, B200: compute
 /// capability 8.0, 9.0, 10.0), counting recomputation. Fitted on one row: torchtune README,
 /// Llama 3.1 70B LoRA on 8x A100, 3,497 tokens/s. For comparison Meta's "The Llama 3 Herd of
 /// Models" (2024), Table 4, reports 38-43 % BF16 MFU (recomputation not counted) on H100 at
 /// 8-16K GPUs.
-pub const MFU_HBM: f64 = 0.60;
+pub(crate) const MFU_HBM: f64 = 0.60;
 /// Bytes moved per NF4 weight each time bitsandbytes dequantizes it for a matrix multiply:
 /// the 4-bit read (`NF4_BITS`/8), the BF16 write (2) and the BF16 read by the multiply (2).
-pub const DEQUANT_BYTES_PER_WEIGHT: f64 = NF4_BITS / 8.0 + 4.0;
+pub(crate) const DEQUANT_BYTES_PER_WEIGHT: f64 = NF4_BITS / 8.0 + 4.0;
 /// Fraction of peak memory bandwidth the dequantization kernels reach (judgement, as the
 /// decode efficiency of the inference model).
-pub const DEQUANT_BANDWIDTH_EFFICIENCY: f64 = 0.7;
+pub(crate) const DEQUANT_BANDWIDTH_EFFICIENCY: f64 = 0.7;
 
 /// The GPU class an MFU is calibrated for; `None` for a GPU whose class no published training
 /// run calibrates (non-NVIDIA, pre-Ampere).
-pub fn mfu_for(gpu: &kraftwerk_catalog::Gpu) -> Option<(f64, &'static str)> {
+pub(crate) fn mfu_for(gpu: &kraftwerk_catalog::Gpu) -> Option<(f64, &'static str)> {
     let cc: f64 = gpu.compute_capability.as_deref()?.trim().parse().ok()?;
     if super::super::support::chip_maker(gpu) != Some("NVIDIA") {
         return None;
