@@ -128,8 +128,10 @@ pub struct FitArgs {
     #[arg(long = "n-cpu-moe", visible_alias = "ncmoe")]
     pub n_cpu_moe: Option<u32>,
     /// llama.cpp `-ot` / `--override-tensor REGEX=CPU` on routed-expert tensors
-    /// (`blk.N.ffn_{gate,up,down}_exps.weight`), e.g. `exps=CPU` or
-    /// `blk\.(2[0-9])\.ffn_.*_exps=CPU`; repeat for several rules.
+    /// (`blk.N.ffn_{gate,up,down}_exps.weight`), e.g. `exps=CPU`,
+    /// `blk\.(2[0-9])\.ffn_.*_exps=CPU` or `blk\.2[0-9]\.ffn.*=CPU` (the router and FFN norm of a
+    /// MoE layer move with its experts; a rule that reaches attention, a dense FFN or a shared
+    /// expert is refused); repeat for several rules.
     #[arg(long = "override-tensor", visible_alias = "ot")]
     pub override_tensor: Vec<crate::estimate::llm::placement::TensorOverride>,
     /// llama.cpp `--split-mode`: layer (default) or row.

@@ -76,7 +76,8 @@ fn mistral_7b() -> LlmModel {
 fn mixtral() -> LlmModel {
     let mut m = model("mixtral-8x7b", 46.7, Some(12.9), 32, 4096, 32, 8, 128, 14336, 32000, 32768, Attention::Full);
     // catalog/models.ron's Mixtral 8x7B expert shape (config.json: 8 local experts, 2 per token).
-    m.experts = Some(kraftwerk::catalog::Experts { routed: 8, per_token: 2, intermediate: 14336, layers: 32 });
+    m.experts =
+        Some(kraftwerk::catalog::Experts { routed: 8, per_token: 2, intermediate: 14336, layers: 32, shared: Some(0) });
     m
 }
 fn gemma2_27b() -> LlmModel {

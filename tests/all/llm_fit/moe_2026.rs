@@ -65,7 +65,7 @@ const fn host(channels_per_socket: u32, speed_mt_s: u32, sockets: u32) -> HostMe
 /// GeForce RTX 2080 (not in the catalog): 8 GB GDDR6 at 448 GB/s, FP16 tensor 80.5 TFLOPS
 /// (40.3 with FP32 accumulate), PCIe 3.0 x16 (NVIDIA Turing architecture whitepaper, appendix
 /// table 1, https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf).
-fn rtx_2080() -> Gpu {
+pub(super) fn rtx_2080() -> Gpu {
     let mut g = gpu("nvidia-geforce-rtx-2080", "GeForce RTX 2080", 8.0, 448.0, 40.3, Some(80.5), None, NvLink::None);
     g.pcie_gen = 3;
     g

@@ -172,6 +172,15 @@ pub struct Experts {
     /// Layers that hold routed experts (all layers less `first_k_dense_replace`; Llama 4
     /// Maverick every other layer).
     pub layers: u32,
+    /// Shared (always-active) experts per MoE layer: config.json `n_shared_experts`
+    /// (DeepSeek-V2/V3, Kimi K2, GLM-4.5: GGUF tensors `blk.N.ffn_*_shexp`); 0 where the MoE
+    /// block has only a router and routed experts (Mixtral, Qwen3-MoE, gpt-oss: no
+    /// shared-expert field in their config.json or their transformers `*SparseMoeBlock` /
+    /// `GptOssMLP`); `None` when not entered. Decides whether a broad `-ot blk\.N\.ffn.*=CPU`
+    /// rule moves a shared expert (a cost the placement does not model) or only the router,
+    /// the norm and the routed experts.
+    #[serde(default)]
+    pub shared: Option<u32>,
 }
 
 impl Experts {

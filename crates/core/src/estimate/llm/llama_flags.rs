@@ -10,7 +10,9 @@ use std::str::FromStr;
 /// An `-ot` / `--override-tensor` rule, `REGEX=BUFFER` (llama.cpp `common/arg.cpp`): tensors
 /// whose name the regular expression finds (C++ `std::regex_search`, here the `regex` crate's
 /// `is_match`, the same for the patterns people write) go to that buffer. Only `CPU` (system
-/// RAM) on routed-expert tensors (`blk.N.ffn_{gate,up,down}_exps.weight`) is modelled.
+/// RAM) on routed-expert tensors (`blk.N.ffn_{gate,up,down}_exps.weight`) is modelled, with the
+/// router and FFN norm of a MoE layer that a broad `ffn.*` rule moves along with them
+/// (`placement`); a rule that reaches other tensors is refused.
 #[derive(Debug, Clone)]
 pub struct TensorOverride {
     pub(super) source: String,

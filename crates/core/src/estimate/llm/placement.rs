@@ -163,9 +163,14 @@ fn split_by_proportion(ngl: u32, ts: &[f64], gpus: usize) -> Vec<u32> {
 /// the third of a layer's experts per matched tensor (gate, up, down).
 fn mask_of(layout: &Layout<'_>, flags: &LlamaCppFlags) -> Result<Vec<f64>, FitError> {
     let mut mask = layout.first_layers_mask(flags.n_cpu_moe.unwrap_or(0).min(layout.layers));
+    let shared = layout.input.model.experts.as_ref().and_then(|e| e.shared);
     for o in &flags.overrides {
         for l in 0..layout.layers {
-            if let Some(t) = other_tensors(l).into_iter().find(|t| o.pattern.is_match(t)) {
+            let moe = layout.is_moe(l);
+            if let Some(t) = other_tensors(l)
+                .into_iter()
+                .find(|t| o.pattern.is_match(t) && !(moe && absent_or_rides_with_experts(t, shared)))
+            {
                 return Err(FitError::Unsupported(format!(
                     "-ot {o} also moves `{t}`: only routed-expert tensors (blk.N.ffn_*_exps) in system RAM are modelled"
                 )));
@@ -179,6 +184,29 @@ fn mask_of(layout: &Layout<'_>, flags: &LlamaCppFlags) -> Result<Vec<f64>, FitEr
         }
     }
     Ok(mask)
+}
+
+/// Whether `tensor`, named by a broad `-ot` rule such as `blk\.2[0-9]\.ffn.*=CPU` on a MoE
+/// layer, is either not in that layer or one of its small FFN tensors that move along with
+/// the routed experts:
+/// - a MoE layer has no dense FFN (`ffn_gate`, `ffn_up`, `ffn_down`: llama.cpp creates them
+///   only for the dense layers, `llama-model.cpp`), and no shared expert (`ffn_*_shexp`) when
+///   the model has none (`shared` = `Some(0)`; `None`, not entered, keeps them refused);
+/// - the router (`ffn_gate_inp`, hidden × experts, kept in F32 by llama.cpp's quantizer) and
+///   the FFN norm (`ffn_norm`, hidden × F32) ride with the experts. Their bytes stay counted on
+///   the GPU (an over-count of hidden × (experts + 1) × 4 bytes per layer: 2 MiB on
+///   Qwen3-235B-A22B, 4096 × 129 × 4, beside 2.6 GB of Q8_0 experts per layer, under 0.1 %);
+///   their compute is one small matrix-vector product per token.
+///
+/// A shared expert the model has, and the dense FFN of a dense layer, are a real cost: rules
+/// that move them stay refused.
+fn absent_or_rides_with_experts(tensor: &str, shared: Option<u32>) -> bool {
+    let dense_ffn = [".ffn_gate.weight", ".ffn_up.weight", ".ffn_down.weight"];
+    let shexp = [".ffn_gate_shexp.weight", ".ffn_up_shexp.weight", ".ffn_down_shexp.weight"];
+    tensor.ends_with(".ffn_gate_inp.weight")
+        || tensor.ends_with(".ffn_norm.weight")
+        || dense_ffn.iter().any(|s| tensor.ends_with(s))
+        || (shared == Some(0) && shexp.iter().any(|s| tensor.ends_with(s)))
 }
 
 fn args_of(input: &FitInput, ngl: u32, flags: &LlamaCppFlags, split: &[u32], n_cpu_moe: u32) -> String {
@@ -600,6 +628,25 @@ mod tests {
         // An -ot rule on attention tensors is refused, not estimated.
         let attn = LlamaCppFlags { overrides: vec!["attn=CPU".parse().expect("regex")], ..LlamaCppFlags::default() };
         assert!(place(&i, &g, Some(QUAD_DDR4), None, &attn).is_err());
+    }
+
+    /// A broad `blk\.N\.ffn.*=CPU` rule (ubergarm's Qwen3-235B runs, ik_llama.cpp PR 370) moves a
+    /// MoE layer's router and FFN norm with its experts: the same placement as the `_exps` rule,
+    /// while a rule that reaches a dense layer's FFN or a shared expert stays refused.
+    #[test]
+    fn ffn_rules_move_router_and_norm_with_the_experts() {
+        let i = input("qwen3-30b-a3b", Precision::Q4_K_M, 4096);
+        let g = [slot("nvidia-geforce-rtx-3090")];
+        let ot = |s: &str| LlamaCppFlags { overrides: vec![s.parse().expect("regex")], ..LlamaCppFlags::default() };
+        let broad = place(&i, &g, Some(QUAD_DDR4), None, &ot("blk\\.1[0-9]\\.ffn.*=CPU")).expect("placement");
+        let exps = place(&i, &g, Some(QUAD_DDR4), None, &ot("blk\\.1[0-9]\\.ffn_.*_exps=CPU")).expect("placement");
+        assert_eq!(broad.cpu_moe_layers, 10);
+        assert!((broad.host_experts_gib - exps.host_experts_gib).abs() < 1e-9);
+        assert!((broad.table.rows[0].model_mib - exps.table.rows[0].model_mib).abs() < 1e-9);
+        // DeepSeek's layers 0-2 are dense (ffn_up, not ffn_up_exps): refused; so is a shared expert.
+        let ds = input("deepseek-v3", Precision::Q4_K_M, 4096);
+        assert!(place(&ds, &g, None, None, &ot("blk\\.[0-9]\\.ffn.*=CPU")).is_err());
+        assert!(place(&ds, &g, None, None, &ot("blk\\.1[0-9]\\.ffn.*=CPU")).is_err(), "shexp moved");
     }
 
     /// DeepSeek's first three layers are dense: `--n-cpu-moe 3` moves nothing, 4 moves one
