@@ -2,7 +2,6 @@
 //! the binary, so a user who has only the binary can check, fit and open one (issue 39: the
 //! README's quick start starts with them).
 
-use super::error::CliError;
 use std::path::Path;
 
 /// The reference builds: file name and the file's text, as in `catalog/builds/` (comments and
@@ -32,8 +31,10 @@ pub fn reference_build_named(path: &Path) -> Option<&'static str> {
 /// said so.
 ///
 /// # Errors
-/// [`CliError::Runtime`] (exit 2) when the folder cannot be created or a file cannot be written.
-pub fn run(out: Option<&Path>) -> Result<(), CliError> {
+/// What could not be done, in words (the caller makes it `CliError::Runtime`, exit 2): the folder
+/// cannot be created or a file cannot be written. (No `CliError` here: `error` reads
+/// [`reference_build_named`], and the modules import no cycle.)
+pub fn run(out: Option<&Path>) -> Result<(), String> {
     let Some(dir) = out else {
         outln!(
             "{} reference builds are built in (the repository's catalog/builds/); `kraftwerk examples --out DIR` writes them into DIR:",
@@ -45,8 +46,7 @@ pub fn run(out: Option<&Path>) -> Result<(), CliError> {
         }
         return Ok(());
     };
-    std::fs::create_dir_all(dir)
-        .map_err(|e| CliError::Runtime(format!("examples: cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("examples: cannot create {}: {e}", dir.display()))?;
     for (file, text) in REFERENCE_BUILDS {
         let path = dir.join(file);
         if path.exists() {
@@ -54,7 +54,7 @@ pub fn run(out: Option<&Path>) -> Result<(), CliError> {
             continue;
         }
         crate::catalog::files::write_atomic(&path, text.as_bytes())
-            .map_err(|e| CliError::Runtime(format!("examples: cannot write {}: {e}", path.display())))?;
+            .map_err(|e| format!("examples: cannot write {}: {e}", path.display()))?;
         outln!("wrote {}", path.display());
     }
     outln!("next: kraftwerk check {}", dir.join("4x-rtx-3090-wrx80-puget.rig.ron").display());

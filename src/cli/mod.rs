@@ -256,7 +256,7 @@ pub fn run(cmd: Command) -> Result<(), CliError> {
         Command::Man => shell_cmd::man(),
         Command::Import(args) => list_cmd::import(&args),
         Command::Export(args) => list_cmd::export(&args),
-        Command::Examples { out } => examples_cmd::run(out.as_deref()),
+        Command::Examples { out } => examples_cmd::run(out.as_deref()).map_err(CliError::Runtime),
         Command::Prices { build, learn, format } => match learn {
             Some(list) => prices_cmd::learn(&list, format),
             None => prices_cmd::run(build.as_deref(), format),
