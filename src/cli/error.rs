@@ -72,6 +72,7 @@ impl CliError {
         match self {
             CliError::Failed(None) | CliError::NotAPass | CliError::Reported(_) => None,
             CliError::In(_, inner) => inner.said(),
+            CliError::Build(e) => Some(format!("{e}{}", reference_build_hint(e).unwrap_or_default())),
             e => Some(e.to_string()),
         }
     }
@@ -87,6 +88,20 @@ impl CliError {
     pub fn from_code(code: ExitCode) -> Result<(), CliError> {
         if code == ExitCode::SUCCESS { Ok(()) } else { Err(CliError::Reported(code)) }
     }
+}
+
+/// For a build file that is not there but is named as a reference build is
+/// (`catalog/builds/4x-rtx-3090-wrx80-puget.rig.ron` without the repository): how to get it from
+/// the binary ([`super::examples_cmd`]).
+fn reference_build_hint(e: &BuildError) -> Option<String> {
+    let path = std::path::Path::new(&e.file);
+    if e.line != 0 || path.exists() {
+        return None;
+    }
+    let name = super::examples_cmd::reference_build_named(path)?;
+    Some(format!(
+        "\n  {name} is a reference build, built into kraftwerk: `kraftwerk examples --out builds` writes it (and the others) into builds/"
+    ))
 }
 
 /// [`CliError::BadInput`] from anything printable: `Err(bad(format!(...)))`.

@@ -11,6 +11,9 @@ pub const CATALOG_SEARCH: &str =
     "Exit codes: 0 at least one part matched; 1 nothing matched; 2 unknown --kind or bad usage.";
 /// `kraftwerk check --help`.
 pub const CHECK: &str = "Exit codes: 0 PASS or PASS WITH WARNINGS; 1 FAIL (findings of error severity); 2 the file could not be read or parsed (file:line:column), an unknown --explain rule or bad usage; 3 INCOMPLETE (a part the rules need is not chosen), EMPTY (nothing chosen) or UNVERIFIED (a rule that could report an error did not run: a figure it needs is unknown; the text lists what to supply): not a pass.";
+/// `kraftwerk examples --help`.
+pub const EXAMPLES: &str =
+    "Exit codes: 0 listed or written; 2 the folder cannot be created or a file cannot be written, or bad usage.";
 /// `kraftwerk rules --help`.
 pub const RULES: &str = "Exit codes: 0 listed; 2 bad usage.";
 /// `kraftwerk power --help`.

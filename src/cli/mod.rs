@@ -2,7 +2,7 @@
 //!
 //! Exit codes: 0 = pass, 1 = findings of error severity (or a failed fit/validation),
 //! 2 = bad input (a file that could not be read, with file:line:column), 3 = `check` of an
-//! INCOMPLETE or EMPTY build; each subcommand's `--help` states its own ([`help`]).
+//! INCOMPLETE, EMPTY or UNVERIFIED build; each subcommand's `--help` states its own ([`help`]).
 
 // First: its `outln!`/`out!` are in scope in every module below.
 #[macro_use]
@@ -12,6 +12,7 @@ mod catalog_cmd;
 pub mod check_cmd;
 mod compare_cmd;
 pub mod error;
+pub mod examples_cmd;
 mod fit_cmd;
 pub use fit_cmd::llama_cpp_spellings;
 mod fleet_cmd;
@@ -90,7 +91,8 @@ pub enum Command {
         format: Format,
     },
     /// Check a build file: verdict, findings, power summary. Exit 0 = no errors, 1 = errors,
-    /// 2 = the file could not be read, 3 = INCOMPLETE or EMPTY.
+    /// 2 = the file could not be read, 3 = INCOMPLETE, EMPTY or UNVERIFIED (a rule that could
+    /// report an error did not run).
     #[command(after_help = help::CHECK)]
     Check {
         /// The build file (`*.rig.ron`); not needed with `--explain`.
@@ -197,6 +199,15 @@ pub enum Command {
     /// Write a build as a parts list (`--list markdown`: PCPartPicker's Type | Item | Price).
     #[command(after_help = help::EXPORT)]
     Export(list_cmd::ExportArgs),
+    /// The reference builds (the repository's `catalog/builds/`), built into the binary: lists
+    /// them, or writes them into a folder with `--out DIR` to check, fit or open.
+    #[command(after_help = help::EXAMPLES)]
+    Examples {
+        /// Write the reference builds into this folder (created if missing; a file already
+        /// there is kept).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// Load state for `kraftwerk power`.
@@ -245,6 +256,7 @@ pub fn run(cmd: Command) -> Result<(), CliError> {
         Command::Man => shell_cmd::man(),
         Command::Import(args) => list_cmd::import(&args),
         Command::Export(args) => list_cmd::export(&args),
+        Command::Examples { out } => examples_cmd::run(out.as_deref()).map_err(CliError::Runtime),
         Command::Prices { build, learn, format } => match learn {
             Some(list) => prices_cmd::learn(&list, format),
             None => prices_cmd::run(build.as_deref(), format),

@@ -623,3 +623,86 @@ fn plan_refuses_negative_figures_by_name() {
         assert!(err.contains(want), "{err}");
     }
 }
+
+/// Runs kraftwerk in `dir` (no user parts): exit code, stdout, stderr.
+fn kw_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_kraftwerk"))
+        .args(args)
+        .current_dir(dir)
+        .env("KRAFTWERK_PARTS_DIR", "/nonexistent-kraftwerk-parts")
+        .output()
+        .expect("run kraftwerk");
+    (o.status.code(), stdout(&o), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+/// The reference builds built into the binary are the repository's `catalog/builds/`, every one
+/// of them: a build added there and not to `kraftwerk examples` fails here.
+#[test]
+fn examples_carry_every_reference_build() {
+    let dir = support::manifest_dir().join("catalog/builds");
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .expect("catalog/builds")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".rig.ron"))
+        .collect();
+    on_disk.sort();
+    let built_in: Vec<String> =
+        kraftwerk::cli::examples_cmd::REFERENCE_BUILDS.iter().map(|(n, _)| (*n).to_owned()).collect();
+    assert_eq!(built_in, on_disk);
+    let (code, text, _) = kw_in(&std::env::temp_dir(), &["examples"]);
+    assert_eq!(code, Some(0), "{text}");
+    for n in &on_disk {
+        assert!(text.contains(n.as_str()), "{n} not listed: {text}");
+    }
+    assert!(text.contains("4x RTX 3090 blower, power-limited"), "the build's name beside its file: {text}");
+}
+
+/// A new user has the binary and the README, not the repository (issue 39): the README's
+/// `check catalog/builds/...` failed with "cannot read: No such file or directory" and nothing
+/// else. The error now says how to get the file, `examples --out` writes the reference builds
+/// (keeping a file already there), and the check runs on them.
+#[test]
+fn a_user_with_only_the_binary_gets_the_reference_builds() {
+    let dir = std::env::temp_dir().join(format!("kraftwerk-examples-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let (code, _, err) = kw_in(&dir, &["check", "catalog/builds/4x-rtx-3090-wrx80-puget.rig.ron"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot read") && err.contains("`kraftwerk examples --out builds`"), "{err}");
+    // A file that is no reference build gets no such hint.
+    let (code, _, err) = kw_in(&dir, &["check", "my-own.rig.ron"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(!err.contains("examples"), "{err}");
+
+    let (code, text, err) = kw_in(&dir, &["examples", "--out", "builds"]);
+    assert_eq!(code, Some(0), "{text}{err}");
+    assert_eq!(text.matches("wrote builds/").count(), kraftwerk::cli::examples_cmd::REFERENCE_BUILDS.len(), "{text}");
+    let puget = dir.join("builds/4x-rtx-3090-wrx80-puget.rig.ron");
+    assert_eq!(
+        std::fs::read_to_string(&puget).expect("written"),
+        std::fs::read_to_string(support::manifest_dir().join("catalog/builds/4x-rtx-3090-wrx80-puget.rig.ron"))
+            .expect("the repository's")
+    );
+    let (code, text, err) = kw_in(&dir, &["check", "builds/4x-rtx-3090-wrx80-puget.rig.ron"]);
+    assert_eq!(code, Some(3), "UNVERIFIED, as the README says: {text}{err}");
+
+    // A second run keeps the user's edits.
+    std::fs::write(&puget, "// mine\n").expect("edit");
+    let (code, text, _) = kw_in(&dir, &["examples", "--out", "builds"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("kept builds/4x-rtx-3090-wrx80-puget.rig.ron"), "{text}");
+    assert_eq!(std::fs::read_to_string(&puget).expect("kept"), "// mine\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The llama.cpp table's Host row of a model held wholly on the GPUs printed its context as "-0"
+/// (an empty f64 sum is -0.0): no cell of the table is a negative zero.
+#[test]
+fn the_llama_cpp_table_prints_no_negative_zero() {
+    let o = kw(&["fit", &builds("2x-rtx-4090-x870e.rig.ron"), "--model", "llama-3.1-70b"]);
+    let text = stdout(&o);
+    let host = text.lines().find(|l| l.trim_start().starts_with("Host ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(!host.split_whitespace().any(|c| c == "-0"), "{host}");
+    let cells: Vec<&str> = host.split_whitespace().collect();
+    assert_eq!(cells[4], "0", "no layer on the host, no context there: {host}");
+}

@@ -3,6 +3,7 @@
 //! finding counts agree between the status bar, the Checks tab's title and its sections.
 #![cfg(feature = "gui")]
 
+use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use kraftwerk::catalog;
@@ -112,4 +113,58 @@ fn the_status_bar_circuit_is_the_checked_load() {
     h.run();
     let want = format!("circuit 1: {:.1} A inference", c.amps);
     assert!(h.query_all_by_label(&want).next().is_some(), "the status bar shows `{want}`");
+}
+
+/// The tick labels of a plot's y axis (`20 GiB`, `1000 W`, `90 %`, `$4k`) in the frame last
+/// drawn: `(text, painted rect, clip rect)`.
+fn axis_labels(h: &Harness<'_, KraftwerkApp>) -> Vec<(String, egui::Rect, egui::Rect)> {
+    fn is_tick(t: &str) -> bool {
+        let num = t
+            .strip_suffix(" GiB")
+            .or_else(|| t.strip_suffix(" W"))
+            .or_else(|| t.strip_suffix(" %"))
+            .or_else(|| t.strip_prefix('$').and_then(|r| r.strip_suffix('k')));
+        num.is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit() || c == '-'))
+    }
+    fn walk(shape: &egui::Shape, clip: egui::Rect, out: &mut Vec<(String, egui::Rect, egui::Rect)>) {
+        match shape {
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, clip, out)),
+            egui::Shape::Text(t) if is_tick(t.galley.text()) => {
+                out.push((t.galley.text().to_owned(), t.galley.rect.translate(t.pos.to_vec2()), clip));
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &h.output().shapes {
+        walk(&c.shape, c.clip_rect, &mut out);
+    }
+    out
+}
+
+/// A chart's y-axis labels are whole on the first frame it is drawn (issue 39: the 1920x1080
+/// Fit screenshot showed "GiB" without its number on both memory charts: egui_plot sized the
+/// axis from the frame before, and nothing repainted the window after the tab opened).
+#[test]
+fn chart_axis_labels_are_whole_on_the_first_frame() {
+    let (cat, b) = puget();
+    for (w, h_) in [(1280.0, 800.0), (1920.0, 1080.0)] {
+        for tab in [Tab::Power, Tab::Fit] {
+            let mut h = harness_at(KraftwerkApp::new_for_test(cat.clone(), b.clone()), w, h_);
+            h.run();
+            h.state_mut().send(Action::View(ViewAction::SelectTab(tab)));
+            // The first frame that draws the tab's charts.
+            let mut labels = Vec::new();
+            for _ in 0..3 {
+                h.step();
+                labels = axis_labels(&h);
+                if !labels.is_empty() {
+                    break;
+                }
+            }
+            assert!(!labels.is_empty(), "{tab:?} at {w}x{h_}: no chart axis drawn");
+            let cut: Vec<_> = labels.iter().filter(|(_, r, clip)| r.min.x < clip.min.x - 0.5).collect();
+            assert!(cut.is_empty(), "{tab:?} at {w}x{h_}: axis labels cut on the left: {cut:?}");
+        }
+    }
 }

@@ -2,8 +2,9 @@
 //!
 //! Fenced blocks are read by their info string:
 //! - ```` ```sh ````: each line (`\`-continued lines joined) is a `kraftwerk` command, run with
-//!   the built binary in a scratch folder holding `catalog/` and `tests/` of the repository and
-//!   the files the page's earlier blocks wrote, without user parts or prices; its exit code must
+//!   the built binary in a scratch folder holding `catalog/` and `tests/` of the repository
+//!   (README.md's: neither, as a user with only the binary has) and the files the page's earlier
+//!   blocks wrote, without user parts or prices; its exit code must
 //!   be the one its trailing comment names (`# exit 3`), else 0.
 //! - ```` ```sh needs=display ```` / ```` needs=gpu ````: only parsed: the subcommand exists and
 //!   takes each `--flag` (its `--help` lists it), or the build file it opens exists.
@@ -118,11 +119,16 @@ fn kraftwerk(dir: &Path, args: &[String]) -> (i32, String) {
     )
 }
 
-/// A scratch folder for one page, with the repository's `catalog/` and `tests/` linked in.
+/// A scratch folder for one page, with the repository's `catalog/` and `tests/` linked in; for
+/// README.md none: its quick start is for a user who has only the binary (issue 39), so its
+/// commands must run without the repository's files.
 fn scratch(page: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("kw-docs-{}-{}", std::process::id(), page.replace(['/', '.'], "-")));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch");
+    if page == "README.md" {
+        return dir;
+    }
     for d in ["catalog", "tests"] {
         #[cfg(unix)]
         std::os::unix::fs::symlink(manifest_dir().join(d), dir.join(d)).expect("link");

@@ -200,3 +200,29 @@ fn an_owned_used_market_card_needs_no_used_flag() {
     assert_eq!(card["owned"], Value::Bool(true), "{card}");
     assert!(lines.iter().all(|l| l["used"] == Value::Bool(false)), "nothing else is priced used: {lines:?}");
 }
+
+/// The README's hobbyist (issue 39): one RTX 3090 owned, Llama 3.1 70B, $5,000. The second card
+/// has to be bought, and an RTX 3090 is sold used only, so without `--used` nothing meets the
+/// goal; the answer names the option that finds the build (before: "with used cards allowed:
+/// ..." and no flag, so the new user did not know what to type). With `--used` it plans.
+#[test]
+fn nothing_met_names_the_option_that_relaxes_it() {
+    let args = ["plan", "--model", "llama-3.1-70b", "--own", "1x nvidia-geforce-rtx-3090", "--budget-usd", "5000"];
+    let o = support::kw(&args);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("with used cards allowed"))
+        .unwrap_or_else(|| panic!("the used-cards relaxation: {text}"));
+    assert!(line.contains("used cards allowed (--used): 2x RTX 3090"), "{line}");
+    let with_budget = text.lines().find(|l| l.contains("budget cannot be checked for them)"));
+    if let Some(l) = with_budget {
+        assert!(l.contains("(without --budget-usd)"), "{l}");
+    }
+    let mut used = args.to_vec();
+    used.extend(["--used", "--format", "json", "--max-results", "1"]);
+    let p = json(&used);
+    let lines = p["results"][0]["eval"]["parts"].as_array().unwrap_or_else(|| panic!("a result: {p}")).clone();
+    assert!(lines.iter().any(|l| l["id"] == "nvidia-geforce-rtx-3090" && l["owned"] == Value::Bool(true)), "{p}");
+}

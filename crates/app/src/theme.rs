@@ -251,3 +251,14 @@ pub fn apply(ctx: &egui::Context, dark: bool) {
         style.spacing.scroll = egui::style::ScrollStyle::solid();
     });
 }
+
+/// The width, points, a plot's y axis needs for its widest tick label (`widest`: `"000 GiB"`),
+/// for `Plot::y_axis_min_width`. egui_plot sizes the axis from the labels it drew the frame
+/// before (`PlotMemory`'s axis thickness), so on the first frame a plot is drawn (a tab opened,
+/// a chart scrolled into view) the axis is 14 points wide and its labels were cut to "GiB" until
+/// something repainted the window (issue 39's 1920x1080 Fit screenshot). The label font is the
+/// body font egui_plot uses, with its 4-point margin on each side.
+pub fn y_axis_width(ui: &egui::Ui, widest: &str) -> f32 {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    ui.painter().layout_no_wrap(widest.to_owned(), font, Color32::WHITE).size().x + 2.0 * 4.0 + 1.0
+}

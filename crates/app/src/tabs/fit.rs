@@ -591,6 +591,7 @@ fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u32) {
         .include_y(0.0)
         .x_axis_formatter(|m, _| format!("{:.0}k", m.value / 1024.0))
         .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
+        .y_axis_min_width(theme::y_axis_width(ui, "000 GiB"))
         .show(ui, |p| {
             p.line(Line::new("needed with headroom", PlotPoints::new(need)).color(theme::SERIES[0]).width(2.5));
             p.line(Line::new("needed without headroom", PlotPoints::new(total)).color(theme::SERIES[4]).width(1.5));
@@ -659,6 +660,7 @@ fn memory_plot(ui: &mut egui::Ui, f: &FitReport) {
         .x_grid_spacer(move |_| (0..n).map(|v| GridMark { value: v as f64, step_size: 1.0 }).collect())
         .x_axis_formatter(|m, _| format!("GPU {}", m.value.round() as i64 + 1))
         .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
+        .y_axis_min_width(theme::y_axis_width(ui, "000 GiB"))
         .show(ui, |p| {
             for c in charts {
                 p.bar_chart(c);
@@ -707,6 +709,7 @@ fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
         .include_y(0.0)
         .x_axis_formatter(|m, _| format!("{:.0} mo", m.value))
         .y_axis_formatter(|m, _| format!("${:.0}k", m.value / 1000.0))
+        .y_axis_min_width(theme::y_axis_width(ui, "$000k"))
         .show(ui, |p| {
             p.line(Line::new("own: hardware + electricity", PlotPoints::new(own)).color(theme::SERIES[0]).width(2.5));
             p.line(

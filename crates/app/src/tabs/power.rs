@@ -42,7 +42,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, _view: &mut ViewState, out: &mu
         ui.add_space(theme::SECTION_GAP);
         ui.weak(
             "Full load = GPUs at their power limits, CPU at its package power (training, GEMM; each PSU is judged at it in every mode). Inference = GPUs at 65 % of their limit \
-             (decode is memory-bound). Sources of every factor: `kraftwerk power --help` and src/estimate/power.rs.",
+             (decode is memory-bound). The peak factors and their sources: `kraftwerk check --explain psu-transient`; the source of every factor: docs/sources.md.",
         );
     });
 }
@@ -227,7 +227,8 @@ fn components_plot(ui: &mut egui::Ui, state: &AppState) {
             2 => "full load".into(),
             _ => String::new(),
         })
-        .y_axis_formatter(|m, _| format!("{:.0} W", m.value));
+        .y_axis_formatter(|m, _| format!("{:.0} W", m.value))
+        .y_axis_min_width(theme::y_axis_width(ui, "00000 W"));
     plot.show(ui, |p| {
         for c in charts {
             p.bar_chart(c);
@@ -304,6 +305,7 @@ fn efficiency_plot(ui: &mut egui::Ui, state: &AppState) {
         .include_y(100.0)
         .x_axis_formatter(|m, _| format!("{:.0} %", m.value))
         .y_axis_formatter(|m, _| format!("{:.0} %", m.value))
+        .y_axis_min_width(theme::y_axis_width(ui, "100 %"))
         .show(ui, |p| {
             for ps in &e.psus {
                 let c = theme::SERIES[(ps.index + 2) % theme::SERIES.len()];
@@ -371,6 +373,7 @@ fn transient_plot(ui: &mut egui::Ui, state: &AppState) {
         .x_grid_spacer(|_| (1..=4).map(|k| GridMark { value: -f64::from(k), step_size: 1.0 }).collect())
         .x_axis_formatter(|m, _| duration_label(m.value))
         .y_axis_formatter(|m, _| format!("{:.0} W", m.value))
+        .y_axis_min_width(theme::y_axis_width(ui, "00000 W"))
         .show(ui, |p| {
             for ps in &e.psus {
                 let c = theme::SERIES[(ps.index + 2) % theme::SERIES.len()];

@@ -177,6 +177,22 @@ pub fn checker_lines(e: &Evaluation) -> Vec<String> {
     lines
 }
 
+/// The `kraftwerk plan` option that makes a relaxation, in words to append to it
+/// (` (--used)`), so the reader of "with used cards allowed: ..." knows what to type; empty for a
+/// constraint no option relaxes.
+fn relaxation_flag(c: crate::plan::Constraint) -> &'static str {
+    use crate::plan::Constraint;
+    match c {
+        Constraint::Budget | Constraint::Unknown => " (without --budget-usd)",
+        Constraint::Power | Constraint::Checks => " (--circuits)",
+        Constraint::Used => " (--used)",
+        Constraint::Slots => " (without --form)",
+        Constraint::Memory => " (--precision best)",
+        Constraint::Speed => " (without --tok-s and --prefill-tok-s)",
+        Constraint::Excluded | Constraint::Runtime => "",
+    }
+}
+
 /// The outcome as `kraftwerk plan` prints it: the goal, each result (parts with their prices,
 /// power and PSU headroom, the power cap, speed and its caveats, the hybrid split, cost, the
 /// checker's verdict and what it did not check), the alternatives that lost, the binding
@@ -216,7 +232,13 @@ pub fn text(out: &PlanOutcome, saved: &[String]) -> String {
             }
         );
         for r in &out.relaxations {
-            let _ = writeln!(s, "  with {}: {}", r.change, r.buys.as_deref().unwrap_or("still nothing"));
+            let _ = writeln!(
+                s,
+                "  with {}{}: {}",
+                r.change,
+                relaxation_flag(r.constraint),
+                r.buys.as_deref().unwrap_or("still nothing")
+            );
         }
     }
     for p in saved {

@@ -221,7 +221,7 @@ pub(super) fn series_plot(
         .allow_boxed_zoom(false)
         .link_axis(link, [true, false])
         .include_y(0.0)
-        .y_axis_min_width(40.0)
+        .y_axis_min_width(theme::y_axis_width(ui, &format!("0000 {unit}")))
         .x_axis_formatter(|m, _| format!("{:.0} s", m.value))
         .y_axis_formatter(move |m, _| format!("{:.0} {unit}", m.value));
     if let Some(t) = top {

@@ -244,7 +244,8 @@ impl<'a> Layout<'a> {
             + f64::from(first_gpu_layer) * self.dense_layer_b
             + host_moe * self.expert_layer_b
             + host_expert_b;
-        let host_context: f64 = (0..first_gpu_layer).map(|l| self.kv_b(l)).sum::<f64>();
+        // A fold from +0.0, not `sum`: an empty f64 sum is -0.0, printed "-0" in the table.
+        let host_context: f64 = (0..first_gpu_layer).map(|l| self.kv_b(l)).fold(0.0, |a, b| a + b);
         rows.push(DeviceRow {
             device: "Host".into(),
             free_mib: None,
