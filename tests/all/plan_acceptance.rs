@@ -7,7 +7,9 @@
 //!
 //! The test prints a score table and holds the score at or above the count measured when it
 //! was written (a ratchet): raise [`SCORE_AT_LEAST`] when the planner gets more right; never
-//! weaken a goal or an expert class to make it pass. Misses are listed with their reason.
+//! weaken a goal or an expert class to make it pass. Misses are listed with their reason. A
+//! first answer of the right class still misses when it is not fully priced, puts a card on
+//! chipset or x1 links, or rests on an unvalidated speed while another result is validated.
 //!
 //! The goals (expert class; source, date):
 //!
@@ -161,7 +163,10 @@ fn goal(model: &str, precision: &str) -> Goal {
 /// The eight goals of the module docs, with their expert classes. The planner's first answer
 /// on main at 7697673 (2026-12-05), for the record:
 /// 1-4 match (2x RTX 3090 on a B550 board $2,119; the owned 3090 plus one $1,420; 1x RTX 3090
-/// $1,103; 1x 24 GB card);
+/// $1,103; 1x Tesla P40 $930 at an estimated 103 tok/s: a 24 GB card, the class; no published
+/// P40 figure for this model was found to hold the estimate to, and for the expert's own card
+/// class the planner estimates 226 tok/s on an RTX 3090 where smeltcore measured 166.9 tok/s on
+/// the faster 3090 Ti);
 /// 5 misses: 3x Tesla P40 at 54.5 tok/s, two of them on chipset x1/x4 links (no MXFP4 hybrid
 /// split is planned);
 /// 6 misses: nothing fully priced (the many-channel SP5 hybrid has an unpriced board, CPU,
@@ -304,8 +309,15 @@ pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
     ]
 }
 
-/// Whether `r` is of the expert's class: `Err` names the first difference.
-fn class_of(c: &Catalog, r: &PlanResult, class: &Class) -> Result<(), String> {
+/// Whether `r` is of the expert's class: `Err` names the first difference. `others` are the
+/// plan's other results: a first answer whose speed rests on no held row (a speed caveat)
+/// while another result's speed is validated is no expert's answer (issue 36, "Done when").
+fn class_of(c: &Catalog, r: &PlanResult, others: &[PlanResult], class: &Class) -> Result<(), String> {
+    if let Some(caveat) = r.eval.speed_caveats.first()
+        && let Some(v) = others.iter().find(|o| o.eval.speed_caveats.is_empty())
+    {
+        return Err(format!("unvalidated speed ({caveat}) while {} is validated", v.title));
+    }
     if !r.price_complete {
         return Err(format!("not fully priced (unpriced: {})", r.eval.unpriced.join(", ")));
     }
@@ -446,7 +458,7 @@ fn the_first_answer_is_the_experts_class() {
     let mut disagree = Vec::new();
     for (g, out) in goals.iter().zip(&outcomes) {
         let verdict = match out.results.first() {
-            Some(r) => class_of(&c, r, &g.class),
+            Some(r) => class_of(&c, r, &out.results[1..], &g.class),
             None => Err(format!("no answer; {}", lost(out, g.lead))),
         };
         let (yes, why) = match &verdict {
