@@ -36,8 +36,8 @@ fn goals() -> Vec<(&'static str, Goal)> {
             Goal { tok_s: 20.0, used: true, budget_usd: Some(2000.0), ..goal("qwen3-32b", "q4_k_m") },
         ),
         (
-            "qwen3-30b-a3b-one-card",
-            Goal { tok_s: 60.0, used: true, budget_usd: Some(1500.0), ..goal("qwen3-30b-a3b", "q4_k_m") },
+            "qwen3-235b-hybrid",
+            Goal { tok_s: 8.0, used: true, budget_usd: Some(5000.0), ..goal("qwen3-235b-a22b", "q3_k_m") },
         ),
         (
             "gpt-oss-120b-hybrid",

@@ -27,10 +27,16 @@
 //!    card on a desktop. "Best GPU for Qwen 3 32B" (SpecPicks, 2026),
 //!    https://specpicks.com/reviews/best-gpu-for-qwen-3-32b: Q4_K_M is 19.2 GB of weights plus
 //!    1.9 GB of KV at 4K, "the cheapest card that fits it natively" is a 24 GB RTX 3090 (Ti).
-//! 4. `qwen3-30b-a3b-one-card`: Qwen3-30B-A3B at Q4_K_M, >= 60 tok/s, used, $1,500. One 24 GB
-//!    card, the whole MoE in VRAM (no offload). "Qwen3-30B-A3B on RTX 3090 Ti: 167 tok/s"
-//!    (smeltcore, 2026-06-27), https://smeltcore.com/recipes/qwen3-30b-a3b-rtx-3090-ti/: Q4_K_M
-//!    is about 18.6 GB, fits the 24 GB card fully, 166.9 tok/s at 4K.
+//! 4. `qwen3-235b-hybrid` (big MoE): Qwen3-235B-A22B at Q3_K_M (about 3.9 bits a weight),
+//!    >= 8 tok/s, used, $5,000. One 24 GB GPU holding attention and the first expert layers,
+//!    the other routed experts in 96 GB of DDR5 on a gaming desktop (ik_llama.cpp `-ot
+//!    ...=CPU`). ubergarm's Qwen3-235B-A22B GGUF model card (2025, after Qwen3's 2025-04-29
+//!    release), https://huggingface.co/ubergarm/Qwen3-235B-A22B-GGUF (read in a GitHub copy,
+//!    JoseAdrianRodriguezGonzalez/Llm-Component `ubergarm__Qwen3-235B-A22B-GGUF/README.md`):
+//!    mix-IQ3_K, 106.8 GiB at 3.903 BPW, "24GB VRAM + 96GB RAM (perfect for AM5 or LGA 1700
+//!    gamer rigs with 2x48GiB DDR5 DIMMs)", "up to 140 tok/sec PP and 10 tok/sec TG on my
+//!    3090TI FE 24GB VRAM + AMD 9950X 2x48GB DDR5-6400". A many-channel server hybrid is an
+//!    expert's answer too (issue 36), so the platform is not fixed; the split is.
 //! 5. `gpt-oss-120b-hybrid` (big MoE): gpt-oss-120b at MXFP4 under llama.cpp, >= 20 tok/s, used,
 //!    $2,500. One GPU (8 GB is enough) for attention and the dense weights, the routed experts
 //!    in 64-96 GB of system RAM on a desktop (`--n-cpu-moe 36`). r/LocalLLaMA post by
@@ -70,9 +76,9 @@ use serde_json::Value;
 use std::fmt::Write as _;
 
 /// First answers of the expert's class, measured when this test was written (2026-12-05, main
-/// at 7697673): goals 1-4 match; 5-8 miss (see [`expert_goals`]). A ratchet: raise it when the
+/// at 7697673): goals 1-3 match; 4-8 miss (see [`expert_goals`]). A ratchet: raise it when the
 /// planner gets more right.
-const SCORE_AT_LEAST: usize = 4;
+const SCORE_AT_LEAST: usize = 3;
 
 const RTX_3090: &str = "nvidia-geforce-rtx-3090";
 
@@ -86,6 +92,8 @@ pub(crate) enum Platform {
     /// A many-channel server platform for a CPU+GPU hybrid (SP3, SP5, sWRX8, sTR5, LGA4677):
     /// 8 or more channels.
     ManyChannel,
+    /// Any platform (experts build the answer on either a desktop or a server).
+    Any,
 }
 
 impl Platform {
@@ -94,6 +102,7 @@ impl Platform {
             Platform::Desktop => channels <= 2,
             Platform::Workstation => channels >= 4,
             Platform::ManyChannel => channels >= 8,
+            Platform::Any => true,
         }
     }
     fn words(self) -> &'static str {
@@ -101,6 +110,7 @@ impl Platform {
             Platform::Desktop => "desktop",
             Platform::Workstation => "workstation/server",
             Platform::ManyChannel => "many-channel server",
+            Platform::Any => "any platform",
         }
     }
 }
@@ -162,11 +172,10 @@ fn goal(model: &str, precision: &str) -> Goal {
 
 /// The eight goals of the module docs, with their expert classes. The planner's first answer
 /// on main at 7697673 (2026-12-05), for the record:
-/// 1-4 match (2x RTX 3090 on a B550 board $2,119; the owned 3090 plus one $1,420; 1x RTX 3090
-/// $1,103; 1x Tesla P40 $930 at an estimated 103 tok/s: a 24 GB card, the class; no published
-/// P40 figure for this model was found to hold the estimate to, and for the expert's own card
-/// class the planner estimates 226 tok/s on an RTX 3090 where smeltcore measured 166.9 tok/s on
-/// the faster 3090 Ti);
+/// 1-3 match (2x RTX 3090 on a B550 board $2,119; the owned 3090 plus one $1,420; 1x RTX 3090
+/// $1,103);
+/// 4 misses: nothing (binding budget and speed; the only hybrids tried are on an X299 board,
+/// 4 channels of DDR4-2666, 6.1-6.5 tok/s; no desktop DDR5 hybrid is assembled);
 /// 5 misses: 3x Tesla P40 at 54.5 tok/s, two of them on chipset x1/x4 links (no MXFP4 hybrid
 /// split is planned);
 /// 6 misses: nothing fully priced (the many-channel SP5 hybrid has an unpriced board, CPU,
@@ -223,18 +232,18 @@ pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
             lead: "1x RTX 3090",
         },
         ExpertGoal {
-            name: "qwen3-30b-a3b-one-card",
-            goal: Goal { tok_s: 60.0, used: true, budget_usd: Some(1500.0), ..goal("qwen3-30b-a3b", "q4_k_m") },
+            name: "qwen3-235b-hybrid",
+            goal: Goal { tok_s: 8.0, used: true, budget_usd: Some(5000.0), ..goal("qwen3-235b-a22b", "q3_k_m") },
             class: Class {
-                gpus: (1, 1),
+                gpus: (1, 2),
                 card_gib_at_least: 24.0,
-                platform: Platform::Desktop,
-                hybrid_ram_gib: None,
+                platform: Platform::Any,
+                hybrid_ram_gib: Some(96.0),
                 capped: false,
                 owned: None,
             },
-            source: "https://smeltcore.com/recipes/qwen3-30b-a3b-rtx-3090-ti/ (2026-06-27)",
-            lead: "1x RTX 3090",
+            source: "https://huggingface.co/ubergarm/Qwen3-235B-A22B-GGUF (2025)",
+            lead: "experts in RAM",
         },
         ExpertGoal {
             name: "gpt-oss-120b-hybrid",
@@ -379,7 +388,7 @@ fn lost(out: &PlanOutcome, lead: &str) -> String {
     let mut why: Vec<String> = out
         .rejected
         .iter()
-        .filter(|r| r.what.contains(lead))
+        .filter(|r| r.what.contains(lead) || r.reason.contains(lead))
         .take(2)
         .map(|r| format!("[{:?}] {}: {}", r.constraint, r.what, r.reason))
         .collect();
