@@ -31,6 +31,7 @@ mod llm_presets_2025;
 mod llm_train;
 mod llm_vllm_memory;
 mod plan;
+mod plan_acceptance;
 mod plan_fit;
 mod plan_levers;
 mod plan_measured;

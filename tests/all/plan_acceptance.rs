@@ -1,0 +1,503 @@
+//! Issue 36's acceptance goals: eight goals builders ask, each with an expert's answer from a
+//! cited 2025-26 guide or build log. Each goal runs the planner; its first answer is compared
+//! with the expert's *class* of answer (how many cards of what memory, the platform class, a
+//! CPU+GPU hybrid split or not, a power cap, the owned card used), never a part id. Every first
+//! answer is saved as a build file and `kraftwerk check` and `kraftwerk fit` on it must agree
+//! with the plan's verdict and decode.
+//!
+//! The test prints a score table and holds the score at or above the count measured when it
+//! was written (a ratchet): raise [`SCORE_AT_LEAST`] when the planner gets more right; never
+//! weaken a goal or an expert class to make it pass. Misses are listed with their reason. A
+//! first answer of the right class still misses when it is not fully priced, puts a card on
+//! chipset or x1 links, or rests on an unvalidated speed while another result is validated.
+//!
+//! The goals (expert class; source, date):
+//!
+//! 1. `70b-q4-used-4000`: Llama 3.1 70B at Q4_K_M, >= 15 tok/s, one user, used cards, $4,000,
+//!    120 V / 15 A. Two used 24 GB cards (RTX 3090) on a desktop board, both on CPU lanes,
+//!    GPU-only. "Two RTX 3090s for Local LLM -- Real Throughput vs $5k Cost",
+//!    https://bestllmfor.com/best/dual-rtx-3090-budget-rig/ (2026-05-16): 2x 3090, X670E,
+//!    Llama 3.3 70B Q4_K_M at 14-18 tok/s, $3,570-3,910 in all.
+//! 2. `70b-q4-own-one-3090`: the same model and speed, one RTX 3090 owned, more bought used,
+//!    $2,500. The owned 3090 plus one more used 24 GB card on a desktop board. "How to Run Two
+//!    RTX 3090s for LLM Inference in 2026" (Thurmon Demich, 2026),
+//!    https://dev.to/thurmon_demich/how-to-run-two-rtx-3090s-for-llm-inference-in-2026-1h1j:
+//!    two used 3090s at about $600 each, 70B Q4 at 18-22 tok/s, both slots at x8 or better.
+//! 3. `qwen3-32b-q4-one-card`: Qwen3-32B at Q4_K_M, >= 20 tok/s, used, $2,000. One used 24 GB
+//!    card on a desktop. "Best GPU for Qwen 3 32B" (SpecPicks, 2026),
+//!    https://specpicks.com/reviews/best-gpu-for-qwen-3-32b: Q4_K_M is 19.2 GB of weights plus
+//!    1.9 GB of KV at 4K, "the cheapest card that fits it natively" is a 24 GB RTX 3090 (Ti).
+//! 4. `qwen3-235b-hybrid` (big MoE): Qwen3-235B-A22B at Q3_K_M (about 3.9 bits a weight),
+//!    >= 8 tok/s, used, $5,000. One 24 GB GPU holding attention and the first expert layers,
+//!    the other routed experts in 96 GB of DDR5 on a gaming desktop (ik_llama.cpp `-ot
+//!    ...=CPU`). ubergarm's Qwen3-235B-A22B GGUF model card (2025, after Qwen3's 2025-04-29
+//!    release), https://huggingface.co/ubergarm/Qwen3-235B-A22B-GGUF (read in a GitHub copy,
+//!    JoseAdrianRodriguezGonzalez/Llm-Component `ubergarm__Qwen3-235B-A22B-GGUF/README.md`):
+//!    mix-IQ3_K, 106.8 GiB at 3.903 BPW, "24GB VRAM + 96GB RAM (perfect for AM5 or LGA 1700
+//!    gamer rigs with 2x48GiB DDR5 DIMMs)", "up to 140 tok/sec PP and 10 tok/sec TG on my
+//!    3090TI FE 24GB VRAM + AMD 9950X 2x48GB DDR5-6400". A many-channel server hybrid is an
+//!    expert's answer too (issue 36), so the platform is not fixed; the split is.
+//! 5. `gpt-oss-120b-hybrid` (big MoE): gpt-oss-120b at MXFP4 under llama.cpp, >= 20 tok/s, used,
+//!    $2,500. One GPU (8 GB is enough) for attention and the dense weights, the routed experts
+//!    in 64-96 GB of system RAM on a desktop (`--n-cpu-moe 36`). r/LocalLLaMA post by
+//!    u/Wrong-Historian (August 2025), as reported by Cybernews, "My mind was blown: running a
+//!    120B parameter AI model on a budget GPU at home",
+//!    https://cybernews.com/editorial/moe-lets-users-run-massive-llms-on-consumer-hardware/:
+//!    i9-14900K, 64 GB RAM "minimum", 96 GB "ideal", 25 tok/s with about 8 GB of VRAM
+//!    (llama.cpp PR https://github.com/ggml-org/llama.cpp/pull/15157).
+//! 6. `deepseek-r1-hybrid` (DeepSeek class): DeepSeek-R1 671B at Q4_K_M, >= 5 tok/s, used,
+//!    $10,000. One 24 GB GPU plus the routed experts in 384 GB or more of RAM on a many-channel
+//!    server platform (8-12 DDR5 channels per socket). KTransformers' DeepSeek-R1/V3 tutorial
+//!    (2025-02-10),
+//!    https://github.com/kvcache-ai/ktransformers/blob/main/doc/en/DeepseekR1_V3_tutorial.md:
+//!    Xeon Gold 6454S (8 channels per socket), 1 TB DDR5-4800, one RTX 4090D, Q4_K_M, decode
+//!    8.73 tok/s on one socket (32 cores), 11.26 on two; llama.cpp 4.51 on 2x32 cores.
+//! 7. `4x3090-capped-120v` (power limits): Llama 3.1 70B at Q8_0 (about 75 GB: four 24 GB
+//!    cards), >= 10 tok/s, used, $8,000, one 120 V / 15 A circuit. Four 24 GB cards on a
+//!    server or workstation board (every card on CPU lanes), each capped with `nvidia-smi -pl`
+//!    so the machine stays on one outlet. Joe Barrow, "Building a 1-Outlet, 4-GPU Workstation"
+//!    (2026-05-18), https://jbarrow.ai/2026-05-18-gpu-workstation/: 4x RTX 3090 Ti on one
+//!    15 A / 120 V outlet, server board, "power-limit the GPUs".
+//! 8. `4x3090-16-users-230v` (230 V): Llama 3.3 70B at int4 (AWQ, vLLM) for 16 users at
+//!    at least 10 tok/s each, used, $8,000, one 230 V / 16 A circuit. Four used 24 GB cards under vLLM
+//!    tensor parallel 4 on a WRX80/W790 workstation board (every card on CPU lanes), a 1600 W
+//!    PSU or two; the circuit's 2.9 kW continuous carries them uncapped. "Quad RTX 3090
+//!    workstation stack" (runlocalai, last reviewed 2026-05-07),
+//!    https://www.runlocalai.co/stacks/quad-3090-workstation: "70B serving at high concurrency
+//!    (16+ users)". (The stack is not written for 230 V; the 230 V / 16 A circuit is the
+//!    goal's, and only lifts the power limit the 120 V goal 7 has.)
+
+use crate::support;
+use kraftwerk::catalog::Catalog;
+use kraftwerk::plan::goal::{Goal, ModelRef};
+use kraftwerk::plan::owned::OwnedPart;
+use kraftwerk::plan::{PlanOutcome, PlanResult, plan_blocking};
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// First answers of the expert's class, measured when this test was written (2026-12-05, main
+/// at 7697673): goals 1-3 match; 4-8 miss (see [`expert_goals`]). A ratchet: raise it when the
+/// planner gets more right.
+const SCORE_AT_LEAST: usize = 3;
+
+const RTX_3090: &str = "nvidia-geforce-rtx-3090";
+
+/// The platform class of an expert's answer, read from the CPU's memory channels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Platform {
+    /// A desktop CPU (AM4, AM5, LGA1700/1851): at most 2 memory channels.
+    Desktop,
+    /// A workstation or server CPU with the lanes for four cards: 4 or more channels.
+    Workstation,
+    /// A many-channel server platform for a CPU+GPU hybrid (SP3, SP5, sWRX8, sTR5, LGA4677):
+    /// 8 or more channels.
+    ManyChannel,
+    /// Any platform (experts build the answer on either a desktop or a server).
+    Any,
+}
+
+impl Platform {
+    fn holds(self, channels: u32) -> bool {
+        match self {
+            Platform::Desktop => channels <= 2,
+            Platform::Workstation => channels >= 4,
+            Platform::ManyChannel => channels >= 8,
+            Platform::Any => true,
+        }
+    }
+    fn words(self) -> &'static str {
+        match self {
+            Platform::Desktop => "desktop",
+            Platform::Workstation => "workstation/server",
+            Platform::ManyChannel => "many-channel server",
+            Platform::Any => "any platform",
+        }
+    }
+}
+
+/// An expert's class of answer.
+#[derive(Debug, Clone)]
+pub(crate) struct Class {
+    /// GPUs in the machine, fewest and most.
+    pub gpus: (usize, usize),
+    /// Memory of each card, GiB, at least.
+    pub card_gib_at_least: f64,
+    pub platform: Platform,
+    /// A CPU+GPU split with the routed experts in system RAM, and the RAM it needs, GiB.
+    pub hybrid_ram_gib: Option<f64>,
+    /// Each GPU capped (`nvidia-smi -pl`).
+    pub capped: bool,
+    /// A part the user owns that the answer uses.
+    pub owned: Option<&'static str>,
+}
+
+impl Class {
+    fn describe(&self) -> String {
+        let n = if self.gpus.0 == self.gpus.1 {
+            format!("{}", self.gpus.0)
+        } else {
+            format!("{}-{}", self.gpus.0, self.gpus.1)
+        };
+        let mut s = format!("{n}x >={:.0} GB, {}", self.card_gib_at_least, self.platform.words());
+        match self.hybrid_ram_gib {
+            Some(r) => {
+                let _ = write!(s, ", hybrid >={r:.0} GB RAM");
+            }
+            None => s.push_str(", GPU-only"),
+        }
+        if self.capped {
+            s.push_str(", capped");
+        }
+        if self.owned.is_some() {
+            s.push_str(", owned card used");
+        }
+        s
+    }
+}
+
+/// One acceptance goal: its name, the goal, the expert's class and where it comes from.
+pub(crate) struct ExpertGoal {
+    pub name: &'static str,
+    pub goal: Goal,
+    pub class: Class,
+    pub source: &'static str,
+    /// Words naming the expert's option in the planner's rejections and relaxations (`4x RTX
+    /// 3090`, `experts in RAM`), to say why it lost when the planner gives no answer.
+    pub lead: &'static str,
+}
+
+fn goal(model: &str, precision: &str) -> Goal {
+    Goal { model: ModelRef::Preset(model.into()), precision: precision.parse().expect("precision"), ..Goal::default() }
+}
+
+/// The eight goals of the module docs, with their expert classes. The planner's first answer
+/// on main at 7697673 (2026-12-05), for the record:
+/// 1-3 match (2x RTX 3090 on a B550 board $2,119; the owned 3090 plus one $1,420; 1x RTX 3090
+/// $1,103);
+/// 4 misses: nothing (binding budget and speed; the only hybrids tried are on an X299 board,
+/// 4 channels of DDR4-2666, 6.1-6.5 tok/s; no desktop DDR5 hybrid is assembled);
+/// 5 misses: 3x Tesla P40 at 54.5 tok/s, two of them on chipset x1/x4 links (no MXFP4 hybrid
+/// split is planned);
+/// 6 misses: nothing fully priced (the many-channel SP5 hybrid has an unpriced board, CPU,
+/// cooler and RDIMMs: prices are another helper's branch);
+/// 7 misses: nothing (4x 3090 over the 15 A circuit; the cap that would fit, 255 W, is not
+/// applied because the catalog has no minimum power limit for the RTX 3090);
+/// 8 misses: nothing (4x 3090 on one PSU fails the 1 ms peak, the 2800 W unit's 8-pin count is
+/// unpublished, and two-PSU frames are not tried).
+pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
+    let owned_3090 = vec![OwnedPart { id: RTX_3090.into(), count: 1 }];
+    let seventy =
+        |budget: f64| Goal { tok_s: 15.0, used: true, budget_usd: Some(budget), ..goal("llama-3.1-70b", "q4_k_m") };
+    vec![
+        ExpertGoal {
+            name: "70b-q4-used-4000",
+            goal: seventy(4000.0),
+            class: Class {
+                gpus: (2, 2),
+                card_gib_at_least: 24.0,
+                platform: Platform::Desktop,
+                hybrid_ram_gib: None,
+                capped: false,
+                owned: None,
+            },
+            source: "https://bestllmfor.com/best/dual-rtx-3090-budget-rig/ (2026-05-16)",
+            lead: "2x RTX 3090",
+        },
+        ExpertGoal {
+            name: "70b-q4-own-one-3090",
+            goal: Goal { owned: owned_3090, ..seventy(2500.0) },
+            class: Class {
+                gpus: (2, 2),
+                card_gib_at_least: 24.0,
+                platform: Platform::Desktop,
+                hybrid_ram_gib: None,
+                capped: false,
+                owned: Some(RTX_3090),
+            },
+            source: "https://dev.to/thurmon_demich/how-to-run-two-rtx-3090s-for-llm-inference-in-2026-1h1j (2026)",
+            lead: "2x RTX 3090",
+        },
+        ExpertGoal {
+            name: "qwen3-32b-q4-one-card",
+            goal: Goal { tok_s: 20.0, used: true, budget_usd: Some(2000.0), ..goal("qwen3-32b", "q4_k_m") },
+            class: Class {
+                gpus: (1, 1),
+                card_gib_at_least: 24.0,
+                platform: Platform::Desktop,
+                hybrid_ram_gib: None,
+                capped: false,
+                owned: None,
+            },
+            source: "https://specpicks.com/reviews/best-gpu-for-qwen-3-32b (2026)",
+            lead: "1x RTX 3090",
+        },
+        ExpertGoal {
+            name: "qwen3-235b-hybrid",
+            goal: Goal { tok_s: 8.0, used: true, budget_usd: Some(5000.0), ..goal("qwen3-235b-a22b", "q3_k_m") },
+            class: Class {
+                gpus: (1, 2),
+                card_gib_at_least: 24.0,
+                platform: Platform::Any,
+                hybrid_ram_gib: Some(96.0),
+                capped: false,
+                owned: None,
+            },
+            source: "https://huggingface.co/ubergarm/Qwen3-235B-A22B-GGUF (2025)",
+            lead: "experts in RAM",
+        },
+        ExpertGoal {
+            name: "gpt-oss-120b-hybrid",
+            goal: Goal {
+                tok_s: 20.0,
+                used: true,
+                budget_usd: Some(2500.0),
+                runtime: Some(kraftwerk::estimate::llm::Runtime::LlamaCpp),
+                ..goal("gpt-oss-120b", "mxfp4")
+            },
+            class: Class {
+                gpus: (1, 1),
+                card_gib_at_least: 8.0,
+                platform: Platform::Desktop,
+                hybrid_ram_gib: Some(64.0),
+                capped: false,
+                owned: None,
+            },
+            source: "https://cybernews.com/editorial/moe-lets-users-run-massive-llms-on-consumer-hardware/ (u/Wrong-Historian, r/LocalLLaMA, 2025-08)",
+            lead: "experts in RAM",
+        },
+        ExpertGoal {
+            name: "deepseek-r1-hybrid",
+            goal: Goal { tok_s: 5.0, used: true, budget_usd: Some(10_000.0), ..goal("deepseek-r1", "q4_k_m") },
+            class: Class {
+                gpus: (1, 2),
+                card_gib_at_least: 16.0,
+                platform: Platform::ManyChannel,
+                hybrid_ram_gib: Some(384.0),
+                capped: false,
+                owned: None,
+            },
+            source: "https://github.com/kvcache-ai/ktransformers/blob/main/doc/en/DeepseekR1_V3_tutorial.md (2025-02-10)",
+            lead: "experts in RAM",
+        },
+        ExpertGoal {
+            name: "4x3090-capped-120v",
+            goal: Goal { tok_s: 10.0, used: true, budget_usd: Some(8000.0), ..goal("llama-3.1-70b", "q8_0") },
+            class: Class {
+                gpus: (4, 4),
+                card_gib_at_least: 24.0,
+                platform: Platform::Workstation,
+                hybrid_ram_gib: None,
+                capped: true,
+                owned: None,
+            },
+            source: "https://jbarrow.ai/2026-05-18-gpu-workstation/ (2026-05-18)",
+            lead: "4x RTX 3090",
+        },
+        ExpertGoal {
+            name: "4x3090-16-users-230v",
+            goal: Goal {
+                users: 16,
+                tok_s: 10.0,
+                used: true,
+                budget_usd: Some(8000.0),
+                mains_v: 230.0,
+                breaker_a: 16.0,
+                ..goal("llama-3.3-70b", "int4")
+            },
+            class: Class {
+                gpus: (4, 4),
+                card_gib_at_least: 24.0,
+                platform: Platform::Workstation,
+                hybrid_ram_gib: None,
+                capped: false,
+                owned: None,
+            },
+            source: "https://www.runlocalai.co/stacks/quad-3090-workstation (reviewed 2026-05-07)",
+            lead: "4x RTX 3090",
+        },
+    ]
+}
+
+/// Whether `r` is of the expert's class: `Err` names the first difference. `others` are the
+/// plan's other results: a first answer whose speed rests on no held row (a speed caveat)
+/// while another result's speed is validated is no expert's answer (issue 36, "Done when").
+fn class_of(c: &Catalog, r: &PlanResult, others: &[PlanResult], class: &Class) -> Result<(), String> {
+    if let Some(caveat) = r.eval.speed_caveats.first()
+        && let Some(v) = others.iter().find(|o| o.eval.speed_caveats.is_empty())
+    {
+        return Err(format!("unvalidated speed ({caveat}) while {} is validated", v.title));
+    }
+    if !r.price_complete {
+        return Err(format!("not fully priced (unpriced: {})", r.eval.unpriced.join(", ")));
+    }
+    let n = r.build.gpus.len();
+    if n < class.gpus.0 || n > class.gpus.1 {
+        return Err(format!("{n} GPUs"));
+    }
+    for g in &r.build.gpus {
+        let m = c.gpu_or_card(&g.gpu).map_or(0.0, |x| x.memory_gib);
+        if m < class.card_gib_at_least {
+            return Err(format!("{} has {m:.0} GB", g.gpu));
+        }
+    }
+    let poor = kraftwerk::plan::judge::poor_links(&r.eval);
+    if poor > 0 {
+        return Err(format!("{poor} card(s) on chipset or x1 links"));
+    }
+    let channels = r.build.cpu.as_deref().and_then(|id| c.cpu(id)).map_or(0, |x| u32::from(x.memory_channels));
+    if !class.platform.holds(channels) {
+        return Err(format!("platform of {channels} memory channels, not {}", class.platform.words()));
+    }
+    match (&r.eval.hybrid, class.hybrid_ram_gib) {
+        (None, Some(_)) => return Err("GPU-only, not a CPU+GPU hybrid".into()),
+        (Some(_), None) => return Err("a hybrid split where the GPUs alone hold it".into()),
+        (Some(h), Some(ram)) if h.host_ram_gib + 1e-6 < ram => {
+            return Err(format!("{:.0} GB of RAM", h.host_ram_gib));
+        }
+        _ => {}
+    }
+    if class.capped != r.eval.power_cap.is_some() {
+        return Err(if class.capped { "no power cap".into() } else { "a power cap".into() });
+    }
+    if let Some(id) = class.owned
+        && !r.build.owned.iter().any(|o| o.ends_with(id))
+    {
+        return Err(format!("does not use the owned {id}"));
+    }
+    Ok(())
+}
+
+/// The first answer in a few words, or why there is none.
+fn first_words(out: &PlanOutcome) -> String {
+    match out.results.first() {
+        Some(r) => {
+            let price = if r.price_complete {
+                kraftwerk::fmt::usd(r.price_usd)
+            } else {
+                format!("at least {}", kraftwerk::fmt::usd(r.eval.known_price_usd))
+            };
+            let decode = r.eval.decode_per_user.map_or_else(|| "unknown".into(), |d| format!("{d:.1} tok/s"));
+            format!("{}: {price}, {decode}", r.title)
+        }
+        None => format!("nothing (binding: {:?})", out.binding),
+    }
+}
+
+/// Why the expert's option lost, from the plan's rejections and relaxations naming `lead`.
+fn lost(out: &PlanOutcome, lead: &str) -> String {
+    let mut why: Vec<String> = out
+        .rejected
+        .iter()
+        .filter(|r| r.what.contains(lead) || r.reason.contains(lead))
+        .take(2)
+        .map(|r| format!("[{:?}] {}: {}", r.constraint, r.what, r.reason))
+        .collect();
+    why.extend(
+        out.relaxations
+            .iter()
+            .filter(|r| r.buys.as_deref().is_some_and(|b| b.contains(lead)))
+            .map(|r| format!("{}: {}", r.change, r.buys.as_deref().unwrap_or_default())),
+    );
+    if why.is_empty() { format!("no rejection names {lead}") } else { why.join("; ") }
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let o = support::kw(args);
+    let text = String::from_utf8_lossy(&o.stdout);
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {text}{}", String::from_utf8_lossy(&o.stderr)))
+}
+
+/// `kraftwerk check` and `kraftwerk fit` on the first answer saved as a build file: the
+/// disagreements with the plan (its verdict; its decode, or its hybrid split's), in words.
+fn disagreements(result: &PlanResult, dir: &std::path::Path, name: &str) -> Vec<String> {
+    let path = dir.join(format!("{name}.rig.ron"));
+    std::fs::write(&path, kraftwerk::rig::to_ron_string(&result.build).expect("ron")).expect("write");
+    let file = path.to_str().expect("utf-8 path");
+    let mut out = Vec::new();
+    let check = json_of(&["check", file, "--format", "json"]);
+    let planned_verdict = serde_json::to_value(result.eval.verdict).expect("verdict");
+    if check["verdict"] != planned_verdict {
+        out.push(format!("check says {} where the plan says {planned_verdict}", check["verdict"]));
+    }
+    let fit = json_of(&["fit", file, "--format", "json"]);
+    let near = |a: f64, b: f64| (a - b).abs() <= 0.01 * b.abs().max(1e-9);
+    if let Some(split) = &result.eval.hybrid {
+        let experts = &fit["experts_in_ram"];
+        let decode = experts["decode_tokens_per_s"].as_f64();
+        if experts["fits_in_host_ram"] != Value::Bool(true) {
+            out.push(format!("fit does not hold the experts in RAM: {experts}"));
+        }
+        if !decode.is_some_and(|d| near(d, split.decode_tokens_per_s)) {
+            out.push(format!("fit's hybrid decode {decode:?}, the plan's {:.2}", split.decode_tokens_per_s));
+        }
+    } else {
+        let verdict = fit["fit"]["verdict"].as_str().unwrap_or("?");
+        if verdict == "does_not_fit" {
+            out.push(format!("fit says {verdict}"));
+        }
+        let decode = fit["fit"]["speed"]["decode_per_sequence_tokens_per_s"].as_f64();
+        // A capped plan's decode is fit's times the power-limit curve's share.
+        let kept = result.eval.power_cap.as_ref().map_or(1.0, |cap| cap.throughput_kept);
+        let planned = result.eval.decode_per_user.unwrap_or(f64::NAN);
+        if !decode.is_some_and(|d| near(d, planned) || near(d * kept, planned)) {
+            out.push(format!("fit's decode {decode:?}, the plan's {planned:.2}"));
+        }
+    }
+    out
+}
+
+/// The eight goals: a score table (goal, expert class, first answer, match, why), the score
+/// held at [`SCORE_AT_LEAST`] or more, and `check`/`fit` on every first answer agreeing with
+/// the plan. Seen failing with SCORE_AT_LEAST = 5 (score 4: the table lists the misses).
+#[test]
+fn the_first_answer_is_the_experts_class() {
+    let c = kraftwerk::catalog::builtin().expect("built-in catalog");
+    let dir = std::env::temp_dir().join(format!("kw-plan-acceptance-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let goals = expert_goals();
+    assert_eq!(goals.len(), 8);
+    let outcomes: Vec<PlanOutcome> = std::thread::scope(|s| {
+        let handles: Vec<_> = goals.iter().map(|g| s.spawn(|| plan_blocking(&c, &g.goal).expect("plan"))).collect();
+        handles.into_iter().map(|h| h.join().expect("goal thread")).collect()
+    });
+    let mut table = String::from("goal | expert class | first answer | match | why\n");
+    let mut score = 0;
+    let mut misses = Vec::new();
+    let mut disagree = Vec::new();
+    for (g, out) in goals.iter().zip(&outcomes) {
+        let verdict = match out.results.first() {
+            Some(r) => class_of(&c, r, &out.results[1..], &g.class),
+            None => Err(format!("no answer; {}", lost(out, g.lead))),
+        };
+        let (yes, why) = match &verdict {
+            Ok(()) => ("yes", String::new()),
+            Err(w) => ("no", w.clone()),
+        };
+        score += usize::from(verdict.is_ok());
+        let _ = writeln!(table, "{} | {} | {} | {yes} | {why}", g.name, g.class.describe(), first_words(out));
+        if let Err(w) = verdict {
+            misses.push(format!("{}: {w} (expert: {}; {})", g.name, g.class.describe(), g.source));
+        }
+        if let Some(r) = out.results.first() {
+            for d in disagreements(r, &dir, g.name) {
+                disagree.push(format!("{}: {}: {d}", g.name, r.title));
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    println!("{table}\nscore: {score} of {}\nmisses:\n  {}", goals.len(), misses.join("\n  "));
+    assert!(disagree.is_empty(), "check/fit on the saved first answers disagree with the plan: {disagree:#?}\n{table}");
+    assert!(score >= SCORE_AT_LEAST, "score {score} < {SCORE_AT_LEAST}:\n{table}\nmisses: {misses:#?}");
+}
+
+/// The bench `benches/plan_acceptance.rs` times the same eight goals (it repeats the list: a
+/// bench cannot import the test binary's modules): every goal's name is there.
+#[test]
+fn the_bench_times_the_same_goals() {
+    let text = std::fs::read_to_string(support::manifest_dir().join("benches/plan_acceptance.rs")).expect("bench");
+    let names: Vec<&str> = expert_goals().iter().map(|g| g.name).collect();
+    for n in &names {
+        assert!(text.contains(&format!("\"{n}\"")), "the bench lacks {n}");
+    }
+}
