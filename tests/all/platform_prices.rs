@@ -1,19 +1,20 @@
 //! Issues 36 and 38: a many-channel platform per family (SP3, SP5, sWRX8, sTR5, LGA4677) for
 //! CPU+GPU hybrid builds of big MoE models: a board, a CPU that fits it, and RDIMMs that fill
 //! every channel, each priced from a cited, dated point figure (`catalog/prices/msrp.json`, a
-//! curated launch price in `catalog/cpus.ron`), or withheld by the price method with its reason
-//! (a list price older than 36 months), or named below as a part no source read so far prices.
-//! The gap list is checked both ways: a listed part must really have no price (new or used), so
-//! pricing one later fails here until it leaves the list, and every part of a family's set
-//! outside the list must be priced or withheld.
+//! curated launch price in `catalog/cpus.ron`, a used-market quote in `catalog/prices/used.json`),
+//! or withheld by the price method with its reason (a list price older than 36 months), or named
+//! below as a part no source read so far prices. The gap list is checked both ways: a listed part
+//! must really have no price (new or used), so pricing one later fails here until it leaves the
+//! list, and every part of a family's set outside the list must be priced or withheld.
 //!
-//! No family has a complete priced set yet ([`COMPLETE`] is empty): every board is a gap, and so
-//! is the SP3 CPU. Priced: the RDIMMs (DDR4: the Samsung M393A8G40MB2-CVF, DDR5: the Kingston
-//! KSM48R40BD4TMM-64HMR, both PCPartPicker listings of 2025-07-23), the sTR5 CPU (AMD's announced
-//! price of the Threadripper PRO 9975WX, 2025-07-17) and the LGA4677 CPU (Intel's w7-3455
-//! Recommended Customer Price as scraped on 2025-02-18). Withheld as older than 36 months: the
-//! SP5 CPU (AMD's 1kU price of the EPYC 9354, 2023-07) and the sWRX8 CPU (the 3975WX's curated
-//! launch price, 2021-03).
+//! Complete ([`COMPLETE`]): sTR5, new (the WRX90E-SAGE SE at Newegg's listed $1,292.99 of
+//! 2026-06-23, AMD's announced price of the Threadripper PRO 9975WX, the Kingston
+//! KSM48R40BD4TMM-64HMR's PCPartPicker price of 2025-07-23), and SP3 with used parts allowed (the
+//! ROMED8-2T at $902.63 and the EPYC 7443P at $739.01 that one builder paid, in a post of
+//! 2026-01-15 that does not say new or used; the Samsung M393A8G40MB2-CVF's PCPartPicker price of
+//! 2025-07-23). Incomplete: SP5, sWRX8 and LGA4677 (their boards; the SP5 and sWRX8 CPUs' list
+//! prices are withheld as older than 36 months). The LGA4677 CPU is priced by Intel's w7-3455
+//! Recommended Customer Price as scraped on 2025-02-18.
 
 use kraftwerk::catalog::prices::{PriceOrigin, Priced};
 use kraftwerk::catalog::{self, Catalog, cited};
@@ -21,16 +22,19 @@ use kraftwerk::catalog::{self, Catalog, cited};
 /// One family's reference set: (family, socket, board id, CPU id, RDIMM id, channels).
 /// RDIMMs are sold singly: the set takes one per channel.
 const FAMILIES: [(&str, &str, &str, &str, &str, u8); 5] = [
-    // EPYC 7002/7003, 8 channels DDR4. The DDR4 RDIMM priced from a cited source is a
-    // DDR4-2933 part (the platform runs DDR4-3200): no DDR4-3200 RDIMM has a dated price here.
-    ("SP3", "SP3", "asrock-rack-romed8-2t", "amd-epyc-7532", "samsung-m393a8g40mb2-cvf", 8),
+    // EPYC 7002/7003, 8 channels DDR4: the board and the EPYC 7443P (24 cores, Milan) one builder
+    // paid for (used.json). The DDR4 RDIMM priced from a cited source is a DDR4-2933 part (the
+    // platform runs DDR4-3200): no DDR4-3200 RDIMM has a dated price here. (The EPYC 7532 this
+    // set named before has no cited price: no EPYC 7002/7003 but the 7443P has one.)
+    ("SP3", "SP3", "asrock-rack-romed8-2t", "amd-epyc-7443p", "samsung-m393a8g40mb2-cvf", 8),
     // EPYC 9004, 12 channels DDR5: AMD's 1kU price of the 9354 (msrp.json, 2023: withheld).
     ("SP5", "SP5", "supermicro-h13ssl-n", "amd-epyc-9354", "kingston-server-premier-ksm48r40bd4tmm-64hmr", 12),
     // Threadripper PRO 3000WX, 8 channels DDR4: the 3975WX's curated launch price (withheld).
     ("sWRX8", "sWRX8", "asus-pro-ws-wrx80e-sage-se-wifi", "amd-threadripper-pro-3975wx", "samsung-m393a8g40mb2-cvf", 8),
-    // Threadripper PRO on WRX90, 8 channels DDR5: AMD's announced price of the PRO 9975WX
-    // (2025-07-17, msrp.json); the 7985WX's curated launch price is withheld as too old. A Zen 5
-    // Threadripper PRO needs a WRX90E-SAGE SE firmware that lists it (not checked here).
+    // Threadripper PRO on WRX90, 8 channels DDR5: the board at Newegg's listed price of
+    // 2026-06-23 and AMD's announced price of the PRO 9975WX (2025-07-17, both msrp.json); the
+    // 7985WX's curated launch price is withheld as too old. A Zen 5 Threadripper PRO needs a
+    // WRX90E-SAGE SE firmware that lists it (not checked here).
     (
         "sTR5",
         "sTR5",
@@ -51,8 +55,9 @@ const FAMILIES: [(&str, &str, &str, &str, &str, u8); 5] = [
 ];
 
 /// The parts of the sets above that no cited point price covers yet, with why. Searched for
-/// each (2026-12-05): the stored web pages, GitHub code and issues for the board or CPU name
-/// with "$", "paid", "eBay", "sold", "used"; docyx/pc-part-dataset at every data commit (it has
+/// each (2026-12-05, twice): the stored web pages, GitHub code and issues for the board or CPU
+/// name with "$", "paid", "bought", "for $", "eBay", "sold", "used", retailer product paths
+/// (Newegg, GamePC) and build-log cost tables; docyx/pc-part-dataset at every data commit (it has
 /// no SP3, SP5, sWRX8, sTR5 or LGA4677 board and no EPYC 7002/7003, Threadripper PRO or Xeon W
 /// CPU with a price); JosuaCarl/cpu-spec-dataset's 2025-02-17 AMD export (no price column);
 /// GPUPoet's 2026 market reports (GPUs only); AncientMystic/HomeLab's 2026-02-17 eBay tables
@@ -60,29 +65,29 @@ const FAMILIES: [(&str, &str, &str, &str, &str, u8); 5] = [
 /// What was found and not taken: seanGSISG/hardware-deal-tracker's eBay research (2026-05,
 /// made by "8 parallel research agents", prices "converted from IDR using approximate exchange
 /// rate") gives the ROMED8-2T a "Median sold: $1,003" over sales that were mostly brand-new
-/// boards from China sellers (not a used price, and a converted figure); build logs give
-/// ranges ("Expected Price: $400 - $700 used") or budget figures, or prices in CHF/GBP/JPY/IDR
-/// (a converted figure is an estimate); AI-written build "research packets" give figures with
-/// no checkable source.
-/// - SP3 board (ROMED8-2T; the H12SSL-i is unpriced too) and CPU (EPYC 7532; no EPYC 7002/7003
-///   has any cited price here, and AMD's 1kU list of 2023 would be withheld as too old).
-/// - SP5, sWRX8, sTR5, LGA4677 boards (H13SSL-N, WRX80E-SAGE SE WIFI, WRX90E-SAGE SE, W790E-SAGE
-///   SE): no dated single figure in USD.
+/// boards from China sellers (not a used price, and a converted figure); build logs and planning
+/// BOMs give ranges ("Expected Price: $400 - $700 used", "H12SSL-i used ~450–650" in euros),
+/// estimates ("Cost Est.", "Approx cost": the H13SSL-N at "$800", the WRX90E-SAGE SE at "$1,100"),
+/// or prices in CHF/GBP/JPY/KRW/IDR/EUR (a converted figure is an estimate); an r/LocalLLaMA build
+/// of an H13SSL-N with an EPYC 9575F names no board price and gives the CPU as "~$3,800" in an
+/// AI-written digest; a JavaScript EPYC configurator with retailer asks of 2026-09-07 (the
+/// ROMED8-2T at GamePC $650, an EPYC 7402P at $82.76) could not be traced to its repository, so
+/// its text cannot be pinned.
+/// - SP5, sWRX8, LGA4677 boards (H13SSL-N, WRX80E-SAGE SE WIFI, W790E-SAGE SE): no dated single
+///   figure in USD.
 /// - Not gaps but withheld, so SP5 and sWRX8 stay incomplete even with a board: no EPYC 9004/9005
 ///   and no Threadripper PRO 3000WX/5000WX price newer than 36 months was found (AMD's 2024 EPYC
 ///   9005 launch prices were searched for and not found in a readable dated source).
-const GAPS: [(&str, &str); 6] = [
-    ("SP3", "asrock-rack-romed8-2t"),
-    ("SP3", "amd-epyc-7532"),
+const GAPS: [(&str, &str); 3] = [
     ("SP5", "supermicro-h13ssl-n"),
     ("sWRX8", "asus-pro-ws-wrx80e-sage-se-wifi"),
-    ("sTR5", "asus-pro-ws-wrx90e-sage-se"),
     ("LGA4677", "asus-pro-ws-w790e-sage-se"),
 ];
 
 /// The families whose board, CPU and RDIMM all carry a price (new, or a cited used point
-/// price). None yet: see [`GAPS`] and the withheld CPUs above.
-const COMPLETE: [&str; 0] = [];
+/// price): sTR5 new, SP3 with used parts allowed. The others: see [`GAPS`] and the withheld CPUs
+/// above.
+const COMPLETE: [&str; 2] = ["SP3", "sTR5"];
 
 fn is_gap(id: &str) -> bool {
     GAPS.iter().any(|(_, g)| *g == id)
@@ -136,16 +141,50 @@ fn each_family_has_a_board_cpu_and_rdimms_that_fit_with_the_gaps_named() {
 #[test]
 fn a_family_is_listed_complete_exactly_when_its_board_cpu_and_rdimm_are_priced() {
     let c = catalog::builtin().expect("catalog");
+    let mut complete = Vec::new();
     for (family, _, board_id, cpu_id, mem_id, _) in FAMILIES {
         let unpriced: Vec<&str> = [board_id, cpu_id, mem_id]
             .into_iter()
             .filter(|id| price(&c, id).is_none() && cited::used_price(id).is_none_or(|u| u.range_usd.is_some()))
             .collect();
+        // Which figure prices each part: new (street, launch or list price), else used.
+        let how: Vec<String> = [board_id, cpu_id, mem_id]
+            .into_iter()
+            .map(|id| match (price(&c, id), cited::used_price(id)) {
+                (Some((usd, _)), _) => format!("{id} new ${usd}"),
+                (None, Some(u)) => format!("{id} used ${}", u.usd),
+                (None, None) => format!("{id} unpriced"),
+            })
+            .collect();
+        println!("{family}: {}", how.join(", "));
+        if unpriced.is_empty() {
+            complete.push(family);
+        }
         assert_eq!(
             unpriced.is_empty(),
             COMPLETE.contains(&family),
             "{family}: unpriced {unpriced:?}; COMPLETE lists {COMPLETE:?}"
         );
+    }
+    println!("complete: {complete:?} of {}", FAMILIES.len());
+    assert_eq!(complete, COMPLETE, "in FAMILIES order");
+}
+
+/// The used-market quotes added for the SP3 set reach their parts with their quotes: only in the
+/// catalog the planner plans over with used parts allowed (`plan --used`), never as a new price.
+#[test]
+fn the_platform_used_prices_reach_their_parts_only_with_used_parts_allowed() {
+    let c = catalog::builtin().expect("catalog");
+    let used = c.with_used_prices();
+    for (id, usd, shown) in [("asrock-rack-romed8-2t", 902.63, "$902.63"), ("amd-epyc-7443p", 739.01, "$739.01")] {
+        let u = cited::used_price(id).unwrap_or_else(|| panic!("{id} in used.json"));
+        assert!((u.usd - usd).abs() < 1e-9 && u.range_usd.is_none(), "{id}: {u:?}");
+        assert!(u.quote.contains(shown), "{id}: the quote shows {shown}: {}", u.quote);
+        assert!(u.repository.as_deref().is_some_and(|r| r.starts_with("0xSero/blog@")), "{id}: pinned");
+        assert!(u.source.contains("does not say whether"), "{id}: the source says the condition is unknown");
+        assert!(price(&c, id).is_none(), "{id}: no new price");
+        let p = used.price_of(id).unwrap_or_else(|| panic!("{id}: priced used"));
+        assert_eq!((p.usd, p.date, p.origin()), (usd, Some(u.date.as_str()), PriceOrigin::Used), "{id}");
     }
 }
 
@@ -166,6 +205,9 @@ fn the_platform_prices_added_to_msrp_json_reach_their_parts_with_their_quotes() 
         ("amd-threadripper-pro-9975wx", 4099.0, "$4,099"),
         ("nvidia-tesla-v100-pcie-16gb", 10664.0, ",10664.0,"),
         ("nvidia-tesla-v100-sxm2-32gb", 11458.0, ",11458.0,"),
+        // Newegg's listings of 2026-06-23 (new), relayed by a dated procurement BOM.
+        ("asus-pro-ws-wrx90e-sage-se", 1292.99, "**$1,292.99**"),
+        ("noctua-nh-u14s-tr5-sp6", 139.69, "**$139.69**"),
     ] {
         let cited = msrp.get(id).unwrap_or_else(|| panic!("{id} in msrp.json"));
         assert!((cited.usd - usd).abs() < 1e-9, "{id}: {} in msrp.json", cited.usd);
