@@ -387,7 +387,11 @@ fn cited_price_files_are_clean_and_a_planted_zero_is_caught() {
         let c = catalog::builtin().expect("catalog");
         for p in &f.prices {
             assert!(
-                c.gpu_or_card(&p.id).is_some() || c.cpu(&p.id).is_some() || c.memory_kit(&p.id).is_some(),
+                c.gpu_or_card(&p.id).is_some()
+                    || c.cpu(&p.id).is_some()
+                    || c.memory_kit(&p.id).is_some()
+                    || c.motherboard(&p.id).is_some()
+                    || c.cooler(&p.id).is_some(),
                 "{name}: `{}` is not in the catalog",
                 p.id
             );

@@ -54,7 +54,7 @@ pub struct DeviceRow {
 
 impl DeviceRow {
     /// `model + context + compute` (llama.cpp's `self`).
-    pub(crate) fn self_mib(&self) -> f64 {
+    pub fn self_mib(&self) -> f64 {
         self.model_mib + self.context_mib + self.compute_mib
     }
 }
