@@ -423,10 +423,15 @@ fn disagreements(result: &PlanResult, dir: &std::path::Path, name: &str) -> Vec<
     let fit = json_of(&["fit", file, "--format", "json"]);
     let near = |a: f64, b: f64| (a - b).abs() <= 0.01 * b.abs().max(1e-9);
     if let Some(split) = &result.eval.hybrid {
-        let experts = &fit["experts_in_ram"];
-        let decode = experts["decode_tokens_per_s"].as_f64();
-        if experts["fits_in_host_ram"] != Value::Bool(true) {
-            out.push(format!("fit does not hold the experts in RAM: {experts}"));
+        // The plan's split is fit's `fits_with_experts_in_ram` (the suggested --n-cpu-moe), not
+        // `experts_in_ram` (every routed expert in RAM, slower by the layers kept on the GPU).
+        let split_fit = &fit["fits_with_experts_in_ram"];
+        let decode = split_fit["decode_tokens_per_s"].as_f64();
+        if fit["experts_in_ram"]["fits_in_host_ram"] != Value::Bool(true) {
+            out.push(format!("fit does not hold the experts in RAM: {}", fit["experts_in_ram"]));
+        }
+        if split_fit["n_cpu_moe"].as_u64() != Some(u64::from(split.n_cpu_moe)) {
+            out.push(format!("fit's --n-cpu-moe {}, the plan's {}", split_fit["n_cpu_moe"], split.n_cpu_moe));
         }
         if !decode.is_some_and(|d| near(d, split.decode_tokens_per_s)) {
             out.push(format!("fit's hybrid decode {decode:?}, the plan's {:.2}", split.decode_tokens_per_s));
