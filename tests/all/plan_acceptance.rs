@@ -28,7 +28,7 @@
 //!    https://specpicks.com/reviews/best-gpu-for-qwen-3-32b: Q4_K_M is 19.2 GB of weights plus
 //!    1.9 GB of KV at 4K, "the cheapest card that fits it natively" is a 24 GB RTX 3090 (Ti).
 //! 4. `qwen3-235b-hybrid` (big MoE): Qwen3-235B-A22B at Q3_K_M (about 3.9 bits a weight),
-//!    >= 8 tok/s, used, $5,000. One 24 GB GPU holding attention and the first expert layers,
+//!    at least 8 tok/s, used, $5,000. One 24 GB GPU holding attention and the first expert layers,
 //!    the other routed experts in 96 GB of DDR5 on a gaming desktop (ik_llama.cpp `-ot
 //!    ...=CPU`). ubergarm's Qwen3-235B-A22B GGUF model card (2025, after Qwen3's 2025-04-29
 //!    release), https://huggingface.co/ubergarm/Qwen3-235B-A22B-GGUF (read in a GitHub copy,

@@ -121,6 +121,8 @@ fn case_view(idx: usize, c: &kraftwerk_catalog::Case) -> CaseView {
         form_factors: c.form_factors.clone(),
         expansion_slots: c.expansion_slots,
         max_gpu_length_mm: c.max_gpu_length_mm,
+        max_cooler_height_mm: c.max_cooler_height_mm,
+        max_radiator_mm: c.max_radiator_mm,
         psu_bays: c.psu_bays,
         price_usd: c.price_usd,
         figures_known: c.max_gpu_length_mm.is_some() && c.max_cooler_height_mm.is_some(),
@@ -211,6 +213,14 @@ pub fn read(catalog: &Catalog, mains_v: f64) -> Parts {
                     CoolerType::Air => c.height_mm.is_some(),
                     CoolerType::Aio => c.radiator_mm.is_some(),
                 },
+            height_mm: match c.cooler_type {
+                CoolerType::Air => c.height_mm,
+                CoolerType::Aio => None,
+            },
+            radiator_mm: match c.cooler_type {
+                CoolerType::Air => None,
+                CoolerType::Aio => c.radiator_mm,
+            },
         })
         .collect();
     let cases = catalog.cases.iter().enumerate().map(|(idx, c)| case_view(idx, c)).collect();

@@ -250,11 +250,11 @@ pub(super) fn search(
         (ctl.progress)(step, total);
     }
     // Cheapest GPU set first (unknown prices last) so that results come in price order.
+    let bought = |c: &ChipConfig| {
+        let card = &parts.cards[c.cards[0]];
+        card.price_usd.map(|p| p * f64::from(c.n.saturating_sub(goal.owned_count(&card.id))))
+    };
     configs.sort_by(|a, b| {
-        let bought = |c: &ChipConfig| {
-            let card = &parts.cards[c.cards[0]];
-            card.price_usd.map(|p| p * f64::from(c.n.saturating_sub(goal.owned_count(&card.id))))
-        };
         let (pa, pb) = (bought(a), bought(b));
         cmp_price(pa, pb).then(parts.cards[a.cards[0]].id.cmp(&parts.cards[b.cards[0]].id))
     });
@@ -268,15 +268,18 @@ pub(super) fn search(
     });
     let mut results = Vec::new();
     for hybrid in [false, true] {
-        // Hybrid CPU+GPU splits only when no fully priced machine holds the model in its
-        // GPUs (a GPU-only answer at an "at least" price, such as datacenter cards on an
-        // unpriced platform, does not stop a cheaper split from being tried).
-        if hybrid && results.iter().any(|r: &PlanResult| r.price_complete) {
-            break;
-        }
+        // A hybrid CPU+GPU split costs at least its GPUs: it is tried unless a fully priced
+        // GPU-only machine already costs no more than those GPUs (a GPU-only answer at an
+        // "at least" price, or three datacenter cards at $100,000, does not stop a cheaper
+        // split from being tried).
+        let cheapest_complete =
+            results.iter().filter(|r: &&PlanResult| r.price_complete).map(|r| r.price_usd).min_by(f64::total_cmp);
         for c in configs.iter().filter(|c| c.hybrid_gib.is_some() == hybrid) {
             if ctl.cancel.load(Ordering::Relaxed) {
                 return Ok(st.finish(results, true));
+            }
+            if hybrid && cheapest_complete.is_some_and(|best| bought(c).is_none_or(|gpus| best <= gpus)) {
+                continue;
             }
             st.assemble(c, &mut results);
             step += 1;

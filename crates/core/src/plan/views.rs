@@ -176,6 +176,22 @@ pub struct CoolerView {
     pub price_usd: Option<f64>,
     /// The figures the rules read are published (rating; height or radiator).
     pub figures_known: bool,
+    /// An air cooler's height, mm, if published (`None` for an AIO).
+    pub height_mm: Option<f64>,
+    /// An AIO's radiator length, mm, if published (`None` for an air cooler).
+    pub radiator_mm: Option<u16>,
+}
+
+impl CoolerView {
+    /// False only where published figures show the cooler does not fit `case` (an air cooler
+    /// taller than its clearance, a radiator longer than its largest mount): the
+    /// `cooler-clearance` rule's error. An unknown figure is not a conflict here; the rule
+    /// reports it "not checked" on the build.
+    pub fn fits(&self, case: &CaseView) -> bool {
+        let tall = matches!((self.height_mm, case.max_cooler_height_mm), (Some(h), Some(max)) if h > max);
+        let long = matches!((self.radiator_mm, case.max_radiator_mm), (Some(r), Some(max)) if r > max);
+        !tall && !long
+    }
 }
 
 /// A case, rack chassis or open frame.
@@ -193,6 +209,10 @@ pub struct CaseView {
     pub expansion_slots: u8,
     /// Longest GPU it takes, mm, if published.
     pub max_gpu_length_mm: Option<f64>,
+    /// Tallest air cooler it takes, mm, if published.
+    pub max_cooler_height_mm: Option<f64>,
+    /// Longest radiator it mounts, mm, if published.
+    pub max_radiator_mm: Option<u16>,
     /// PSU bays.
     pub psu_bays: u8,
     /// Price, USD, if known.

@@ -179,6 +179,7 @@ impl State<'_> {
             .iter()
             .filter(|k| {
                 k.sockets.contains(&board.socket)
+                    && k.fits(case)
                     && self.musts.get(&PartKind::Cooler).is_none_or(|id| &k.id == id)
                     && self.priced(k.price_usd)
                     && !self.unknown.contains(&Unknown::Cooler(k.idx))
@@ -188,7 +189,7 @@ impl State<'_> {
             })
             .ok_or((
                 Constraint::Checks,
-                format!("no cooler in the catalog mounts on {}", board.socket),
+                format!("no cooler in the catalog mounts on {} and fits {}", board.socket, case.id),
                 Retry::Board,
             ))?;
         let mut last = (
