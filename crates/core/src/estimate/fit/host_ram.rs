@@ -1,0 +1,127 @@
+//! System RAM of a build as the LLM estimates read it: the speed it runs at ([`RamSpeed`]: the
+//! kit's rating capped by the CPU's), its theoretical bandwidth, installed capacity, and the
+//! host-offload decode with every routed expert in RAM. Figures come from the catalog's kit and
+//! CPU entries (vendor spec pages cited there); unknown figures stay `None`.
+
+use super::super::llm::{self, GpuSlot, search};
+use crate::rig::Resolved;
+use kraftwerk_catalog::MemoryType;
+use serde::Serialize;
+
+/// The speed a build's system memory runs at, MT/s, and why: the lowest of the kit's rating
+/// and the CPU's rated speed for the build's DIMMs per channel ([`kraftwerk_catalog::RatedMemorySpeed`]).
+/// A board's rated memory speed is not in the catalog, so it does not enter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RamSpeed {
+    /// The data rate used, MT/s.
+    pub mt_s: u32,
+    /// The kit's rated data rate, MT/s.
+    pub kit_mt_s: u32,
+    /// The CPU's rated data rate for this many DIMMs per channel, MT/s (an upper bound where
+    /// the vendor gives one figure and the build has two DIMMs per channel); `None`: unknown.
+    pub cpu_rated_mt_s: Option<u32>,
+    /// DIMMs per populated channel (modules per socket over the CPU's channels, rounded up).
+    pub dimms_per_channel: u32,
+    /// The basis in words ("the CPU's rated speed (DDR4-2666, Intel ARK's one figure) below the
+    /// kit's 4800"; "kit rating; CPU's rated speed unknown").
+    pub basis: String,
+}
+
+/// The speed the build's memory runs at ([`RamSpeed`]); `None` without a CPU or memory kit.
+pub fn ram_speed(r: &Resolved<'_>) -> Option<RamSpeed> {
+    let cpu = r.cpu?;
+    let (kit, kits) = r.memory?;
+    let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
+    Some(ram_speed_of(cpu, kit, kits, sockets))
+}
+
+/// The speed `kits` of `kit` run at beside `cpu` on a board with `sockets` CPU sockets
+/// ([`RamSpeed`]): the kit's rating capped by the CPU's rated speed for the DIMMs per channel.
+/// [`ram_speed`] for a build; the planner ranks kits by it before they are in a build.
+pub fn ram_speed_of(
+    cpu: &kraftwerk_catalog::Cpu,
+    kit: &kraftwerk_catalog::MemoryKit,
+    kits: u8,
+    sockets: u32,
+) -> RamSpeed {
+    let sockets = sockets.max(1);
+    let modules_per_socket = u32::from(kit.modules) * u32::from(kits) / sockets;
+    let dpc = modules_per_socket.div_ceil(u32::from(cpu.memory_channels.max(1))).max(1);
+    let ddr_gen = match kit.memory_type {
+        MemoryType::Ddr4Udimm | MemoryType::Ddr4Rdimm => 4,
+        MemoryType::Ddr5Udimm | MemoryType::Ddr5Rdimm => 5,
+    };
+    let kit_mt_s = kit.speed_mt_s;
+    let rated = cpu.memory_speed(ddr_gen);
+    let (cpu_rated, which) = match rated {
+        None => (None, String::new()),
+        Some(s) => match (dpc >= 2, s.two_dimms_per_channel_mt_s) {
+            (true, Some(v)) => (Some(v), format!("at {dpc} DIMMs per channel")),
+            (true, None) => (
+                Some(s.rated_mt_s),
+                format!("its top rating; the rating at {dpc} DIMMs per channel is not published, so an upper bound"),
+            ),
+            (false, Some(_)) => (Some(s.rated_mt_s), "at 1 DIMM per channel".to_owned()),
+            (false, None) => (Some(s.rated_mt_s), "its one published figure".to_owned()),
+        },
+    };
+    let (mt_s, basis) = match cpu_rated {
+        None => (kit_mt_s, format!("kit rating; {}'s rated memory speed unknown (not in the catalog)", cpu.name)),
+        Some(c) if c < kit_mt_s => (
+            c,
+            format!("the {}'s rated DDR{ddr_gen}-{c} ({which}), below the kit's rating of {kit_mt_s} MT/s", cpu.name),
+        ),
+        Some(c) => (kit_mt_s, format!("kit rating (the {} is rated DDR{ddr_gen}-{c}, {which})", cpu.name)),
+    };
+    RamSpeed { mt_s, kit_mt_s, cpu_rated_mt_s: cpu_rated, dimms_per_channel: dpc, basis }
+}
+
+/// The build's system memory as the host-offload decode reads it: channels in use per socket
+/// (the CPU's channels, at most the modules spread over the sockets), data rate ([`ram_speed`]:
+/// the kit's rating capped by the CPU's) and sockets.
+pub(crate) fn host_memory(r: &Resolved<'_>) -> Option<llm::host::HostMemory> {
+    let cpu = r.cpu?;
+    let (kit, kits) = r.memory?;
+    let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
+    let modules_per_socket = u32::from(kit.modules) * u32::from(kits) / sockets;
+    let channels = u32::from(cpu.memory_channels).min(modules_per_socket);
+    (channels > 0).then_some(llm::host::HostMemory {
+        channels_per_socket: channels,
+        speed_mt_s: ram_speed(r)?.mt_s,
+        sockets,
+    })
+}
+
+pub(crate) fn experts_in_ram(
+    input: &llm::FitInput,
+    slots: &[GpuSlot],
+    r: &Resolved<'_>,
+) -> Option<llm::host::HostExpertDecode> {
+    let rt = input.resolved_runtime();
+    if !(rt == llm::Runtime::KTransformers || rt.is_llama_cpp_family()) || input.mode.is_training() {
+        return None;
+    }
+    let mut x = llm::placement::host_expert_decode(input, slots.first(), host_memory(r)?)?;
+    // The same placement (every routed expert in RAM) bounded by the build's RAM.
+    x.bound_by_ram(host_ram_gib(r).map(search::HostRam::of));
+    Some(x)
+}
+
+/// Theoretical system-RAM bandwidth of a build, GB/s: memory channels in use (the CPU's
+/// channels per socket × sockets, at most one per module) × data rate (MT/s, [`ram_speed`]: the
+/// kit's rating capped by the CPU's) × 8 bytes.
+pub fn host_bandwidth_gb_s(r: &Resolved<'_>) -> Option<f64> {
+    let cpu = r.cpu?;
+    let (kit, kits) = r.memory?;
+    let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
+    let channels = (u32::from(cpu.memory_channels) * sockets).min(u32::from(kit.modules) * u32::from(kits));
+    let speed = ram_speed(r)?.mt_s;
+    (channels > 0).then(|| f64::from(channels) * f64::from(speed) * 8.0 / 1000.0)
+}
+
+/// Installed system RAM of a build, GiB: kits x modules x module capacity (binary: a "32 GB"
+/// DIMM holds 32 GiB); `None` without a memory kit.
+pub fn host_ram_gib(r: &Resolved<'_>) -> Option<f64> {
+    let (kit, kits) = r.memory?;
+    Some(f64::from(kit.modules) * f64::from(kits) * f64::from(kit.module_gb))
+}
