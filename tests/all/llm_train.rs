@@ -52,6 +52,17 @@ fn qlora_fit_names_a_training_runtime_and_its_basis() {
     assert_eq!(fit["runtime"], "fsdp", "{fit:#}");
     assert_eq!(fit["training"]["runtime"], "fsdp");
     assert!(fit["training"]["speed"]["tokens_per_s"].as_f64().is_some_and(|t| t > 0.0));
+    // Typed fields keep the names `--runtime` and `--optimizer` read back.
+    let names: Vec<&str> =
+        fit["training"]["options"].as_array().expect("options").iter().filter_map(|o| o["runtime"].as_str()).collect();
+    assert_eq!(
+        names,
+        ["hf-peft", "deepspeed-zero2", "deepspeed-zero3", "fsdp", "deepspeed-zero3-offload", "fsdp-offload"],
+        "{fit:#}"
+    );
+    assert!(
+        fit["training"]["optimizer"].as_str().is_some_and(|o| o.parse::<kraftwerk::estimate::llm::Optimizer>().is_ok())
+    );
     let basis = fit["memory_basis"]["calibrated_to"].as_array().expect("rows");
     assert!(basis.iter().all(|r| !r.as_str().unwrap_or("").to_lowercase().contains("vllm")));
 }

@@ -73,6 +73,29 @@ pub fn usd_or_unknown(v: Option<f64>) -> String {
     v.map_or_else(|| "unknown".to_owned(), usd)
 }
 
+/// Serializes a value as its [`std::fmt::Display`] text (serde `serialize_with`): typed report
+/// fields (an optimizer, a training runtime) keep the names the CLI prints and reads back.
+///
+/// # Errors
+/// The serializer's own errors only.
+pub fn serialize_display<T: std::fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+/// [`serialize_display`] for an optional value: `None` is `null`.
+///
+/// # Errors
+/// The serializer's own errors only.
+pub fn serialize_display_opt<T: std::fmt::Display, S: serde::Serializer>(
+    v: &Option<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => s.collect_str(v),
+        None => s.serialize_none(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -198,7 +198,7 @@ pub fn training(out: &mut String, t: &crate::estimate::llm::train::TrainingRepor
             wln!(
                 out,
                 "    {:<24} {:<40} peak {:>6.1} GiB  {:<13} {}",
-                o.runtime,
+                o.runtime.to_string(),
                 o.setup,
                 o.peak_gib,
                 if o.fits { "fits" } else { "does not fit" },

@@ -19,7 +19,8 @@ pub struct SpeedBasis {
     /// The runtime builds the decode constants are calibrated to, where the estimate tells
     /// builds apart (llama.cpp: [`LlamaCppEra`], e.g. "llama.cpp builds of 2025-26"); `None`
     /// for the other runtimes.
-    pub era: Option<String>,
+    #[serde(serialize_with = "crate::fmt::serialize_display_opt")]
+    pub era: Option<LlamaCppEra>,
     /// The command that measures decode and prefill for this fit on the user's machine, and
     /// what to read from it (its output can be given back with `kraftwerk fit --measured`).
     pub measure: String,
@@ -152,7 +153,7 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
             ),
         ),
     };
-    let era = (runtime == Runtime::LlamaCpp).then(|| input.llama_cpp_era.to_string());
+    let era = (runtime == Runtime::LlamaCpp).then_some(input.llama_cpp_era);
     SpeedBasis {
         calibrated_to: calibrated_to.into_iter().map(str::to_owned).collect(),
         band_pct,

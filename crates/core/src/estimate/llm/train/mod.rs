@@ -18,6 +18,7 @@ use super::calibration::{CUDA_CONTEXT_GIB, GIB};
 use super::inputs::{FitInput, GpuSlot, Mode, Optimizer, Parallelism, Trainer};
 use super::report::{FitError, FitVerdict};
 use super::shape::{Share, shares};
+use crate::workload::TrainingRuntime;
 use serde::Serialize;
 
 /// How the trained states are spread over the data-parallel ranks.
@@ -261,7 +262,7 @@ pub fn report(input: &FitInput, used: &[GpuSlot], mems: &[super::report::MemoryB
     TrainingReport {
         runtime: s.trainer,
         setup: current,
-        optimizer: input.optimizer.to_string(),
+        optimizer: input.optimizer,
         trained_params_m: trained / 1e6,
         peak_allocated_gib: (fullest - CUDA_CONTEXT_GIB).max(0.0),
         paged_optimizer_gib: paged / GIB,
@@ -281,17 +282,17 @@ pub fn report(input: &FitInput, used: &[GpuSlot], mems: &[super::report::MemoryB
 /// DDP, ZeRO-2, ZeRO-3, FSDP and their CPU offloads on the same GPUs, for the advice.
 fn options(input: &FitInput, used: &[GpuSlot]) -> Vec<ShardingOption> {
     let n = u32::try_from(used.len()).unwrap_or(u32::MAX);
-    let candidates: [(&str, Trainer, u8, bool); 6] = [
-        ("hf-peft", Trainer::HfPeft, 0, false),
-        ("deepspeed-zero2", Trainer::DeepSpeed, 2, false),
-        ("deepspeed-zero3", Trainer::DeepSpeed, 3, false),
-        ("fsdp", Trainer::Fsdp, 0, false),
-        ("deepspeed-zero3-offload", Trainer::DeepSpeed, 3, true),
-        ("fsdp-offload", Trainer::Fsdp, 0, true),
+    let candidates: [(Trainer, u8, bool); 6] = [
+        (Trainer::HfPeft, 0, false),
+        (Trainer::DeepSpeed, 2, false),
+        (Trainer::DeepSpeed, 3, false),
+        (Trainer::Fsdp, 0, false),
+        (Trainer::DeepSpeed, 3, true),
+        (Trainer::Fsdp, 0, true),
     ];
     candidates
         .iter()
-        .map(|&(name, trainer, stage, offload)| {
+        .map(|&(trainer, stage, offload)| {
             let mut i = input.clone();
             i.trainer = Some(trainer);
             i.zero_stage = stage;
@@ -302,7 +303,7 @@ fn options(input: &FitInput, used: &[GpuSlot]) -> Vec<ShardingOption> {
             let mems = memory::memory(&i, s, used, &sh, i.context_tokens);
             let fits = mems.iter().zip(used).all(|(m, g)| m.required_gib <= g.gpu.memory_gib);
             ShardingOption {
-                runtime: name.to_owned(),
+                runtime: TrainingRuntime { trainer, zero_stage: (stage > 0).then_some(stage), offload },
                 setup: s.describe(),
                 peak_gib: mems.iter().map(|m| m.total_gib).fold(0.0, f64::max),
                 fits,

@@ -1,8 +1,9 @@
 //! The output types of a training estimate, apart from the code that computes them so that
 //! the report types ([`super::super::report`]) can hold them without an import cycle.
 
-use super::super::inputs::Trainer;
+use super::super::inputs::{Optimizer, Trainer};
 pub use crate::workload::TrainPlan;
+use crate::workload::TrainingRuntime;
 use serde::Serialize;
 
 /// The time of one training step and what it is made of.
@@ -37,8 +38,9 @@ pub struct TrainSpeed {
 /// One way to spread a multi-GPU run, judged on the build ([`TrainingReport::options`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ShardingOption {
-    /// `--runtime` value that selects it (`hf-peft`, `deepspeed-zero3-offload`, `fsdp`).
-    pub runtime: String,
+    /// The `--runtime` that selects it (serialized as its name: `hf-peft`,
+    /// `deepspeed-zero3-offload`, `fsdp`).
+    pub runtime: TrainingRuntime,
     /// The setup in words.
     pub setup: String,
     /// The fullest GPU's total, GiB.
@@ -56,8 +58,9 @@ pub struct TrainingReport {
     pub runtime: Trainer,
     /// The framework and its sharding in words.
     pub setup: String,
-    /// The optimizer.
-    pub optimizer: String,
+    /// The optimizer (serialized as its `--optimizer` name: `adamw`, `paged-adamw-8bit`).
+    #[serde(serialize_with = "crate::fmt::serialize_display")]
+    pub optimizer: Optimizer,
     /// Trained parameters (adapters for LoRA/QLoRA), millions.
     pub trained_params_m: f64,
     /// The fullest GPU's peak as `torch.cuda.max_memory_allocated` reports it (the total less
