@@ -171,9 +171,8 @@ fn run() -> Result<(), String> {
         let mut text = serde_json::to_string(&doc).map_err(|e| e.to_string())?;
         text.push('\n');
         let dest = format!("{out}/{file}");
-        let tmp = format!("{dest}.tmp");
-        std::fs::write(&tmp, text).map_err(|e| format!("{tmp}: {e}"))?;
-        std::fs::rename(&tmp, &dest).map_err(|e| format!("{dest}: {e}"))?;
+        kraftwerk::catalog::files::write_atomic(std::path::Path::new(&dest), text.as_bytes())
+            .map_err(|e| format!("{dest}: {e}"))?;
         eprintln!("{dest}: {} parts, {} skipped, {} out of scope", parts.len(), skipped.len(), scope.values().sum::<usize>());
     }
     Ok(())

@@ -653,7 +653,5 @@ pub fn run(args: &[String]) -> Result<(), String> {
 }
 
 fn write(dest: &str, text: &str) -> Result<(), String> {
-    let tmp = format!("{dest}.tmp");
-    std::fs::write(&tmp, text).map_err(|e| format!("{tmp}: {e}"))?;
-    std::fs::rename(&tmp, dest).map_err(|e| format!("{dest}: {e}"))
+    kraftwerk::catalog::files::write_atomic(std::path::Path::new(dest), text.as_bytes()).map_err(|e| format!("{dest}: {e}"))
 }
