@@ -80,7 +80,8 @@ const FAMILIES: [(&str, &str, &str, &str, &str, u8); 5] = [
 /// its text cannot be pinned.
 /// Searched again (2026-12-06): exact strings "H13SSL-N | $", "H13SSL-N: $", "H13SSL-N - $",
 /// "H13SSL-NT | $", "GENOAD8X-2T/BCM ($", "W790E-SAGE SE | $", "W790E-SAGE SE ($", "W790E SAGE",
-/// "WRX80E-SAGE SE WIFI | $", "WRX80 for $", "3975WX for $", "5965WX for $", "3955WX ($",
+/// "WRX80E-SAGE SE WIFI | $", "WRX80E-SAGE SE WIFI for $", "H13SSL-N for $", "H13SSL-N ($",
+/// "W790E-SAGE SE for $", "WRX80 for $", "3975WX for $", "5965WX for $", "3955WX ($",
 /// "sWRX8 Motherboard", "SP5 Motherboard", "LGA4677 Motherboard", "MZ33-AR0", "W790-ACE",
 /// "GENOAD8X"; the stored web pages and GitHub code for reviews and build logs of each board with
 /// a price; the Newegg-priced procurement BOM already cited for sTR5 (no SP5, sWRX8 or LGA4677
