@@ -1,5 +1,5 @@
 //! `kraftwerk examples`: the reference builds of the repository's `catalog/builds/`, built into
-//! the binary, so a user who has only the binary can check, fit and open one (issue 39: the
+//! the binary, so a user who has only the binary can check, fit and open one (the
 //! README's quick start starts with them).
 
 use std::path::Path;

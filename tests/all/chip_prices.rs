@@ -1,4 +1,4 @@
-//! Issue 26, item 2: every GPU chip priced new or used where a dated source quotes one figure,
+//! Every GPU chip priced new or used where a dated source quotes one figure,
 //! and a chip's cited used price shown beside its partner cards' new price in `fit` and
 //! `export` (as `prices` shows it), labelled used, with its date and source, never replacing
 //! the new price outside `plan --used`.

@@ -1,4 +1,4 @@
-//! `kraftwerk fit` in a training mode (issue 41): it names a training framework, prints that
+//! `kraftwerk fit` in a training mode: it names a training framework, prints that
 //! framework's basis rows (training measurements only) and the command that measures them,
 //! gives tokens/s, hours and advice, and says the same in JSON. The estimate itself is held to
 //! published fine-tuning runs in the core's `estimate::llm::train::held` test, which prints the

@@ -1,4 +1,4 @@
-//! The planner in training mode (issue 41), held to experts' published answers. The planner
+//! The planner in training mode, held to experts' published answers. The planner
 //! judges a training goal with the same core functions `kraftwerk fit` uses
 //! (`estimate::llm::train`: framework memory, DDP/FSDP/offload choice, tokens/s).
 

@@ -1,4 +1,4 @@
-//! Issue 42: power verdicts held to published reports (`tests/fixtures/power-reports/`, sources
+//! Power verdicts held to published reports (`tests/fixtures/power-reports/`, sources
 //! in each build's `reference` and in the folder's README), and `check`, `kraftwerk power`, the
 //! planner's judge and the window's state agreeing on the severity of the same build.
 

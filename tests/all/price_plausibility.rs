@@ -1,4 +1,4 @@
-//! Issue 38, "Prices you can trust": one price method (README "Price method", `catalog audit`,
+//! Prices a builder can trust: one price method (README "Price method", `catalog audit`,
 //! `crates/catalog/src/price_method.rs`), plausibility checks over the whole catalog, used prices
 //! from point quotes in market order, a used part costed at its used price everywhere, the
 //! planner's answers free of flagged prices, and the user's own lists learned into the price file.

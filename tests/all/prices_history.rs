@@ -1,4 +1,4 @@
-//! Issue 26, third round: street prices from the dataset's whole history (each with its own
+//! Street prices from the dataset's whole history (each with its own
 //! data commit and date), memory kits priced at scale, costs that never compare or amortise
 //! unpriced hardware as if it were priced, the planner on vLLM's own KV pool, CPUs that keep
 //! the GPU links wide, and a chip's used price beside its partner cards.

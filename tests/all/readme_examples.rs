@@ -1,4 +1,4 @@
-//! Every command and build example of README.md and docs/*.md, run (issue 39): none can rot.
+//! Every command and build example of README.md and docs/*.md, run: none can rot.
 //!
 //! Fenced blocks are read by their info string:
 //! - ```` ```sh ````: each line (`\`-continued lines joined) is a `kraftwerk` command, run with

@@ -1,4 +1,4 @@
-//! Issue 35, item 3: the sub-4-bit GGUF quants are precisions the CLI accepts, their bytes
+//! The sub-4-bit GGUF quants are precisions the CLI accepts, their bytes
 //! counted per tensor as `llama-quantize` writes them (`estimate::llm::gguf_mix`), held to
 //! published file sizes. Part of the `llm_fit` test target.
 

@@ -1,4 +1,4 @@
-//! Issue 35: MoE and hybrid CPU+GPU inference held to 2025-26 measurements. Every row cites
+//! MoE and hybrid CPU+GPU inference held to 2025-26 measurements. Every row cites
 //! its source (URL, date, hardware, versions, settings) as the research notes of 2026-12-05
 //! copied it; the rows marked `Fit` set a constant (named in the row), the rows marked `Held`
 //! never moved one. The test prints the table (estimate, measured, ratio, in band?) and lists

@@ -1,4 +1,4 @@
-//! Issue 35: fit / no-fit verdicts held to published boundary cases (runs at X, fails at Y),
+//! Fit / no-fit verdicts held to published boundary cases (runs at X, fails at Y),
 //! each from `docs/research/moe-boundaries.md` with its source. The test prints every case
 //! (expected, Kraftwerk's verdict, right?) and the wrong ones with their reasons, and keeps the
 //! count of right verdicts of this commit. Part of the `llm_fit` test target.

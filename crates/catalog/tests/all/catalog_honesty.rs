@@ -1,4 +1,4 @@
-//! Issue 27, items 2, 4 and 7 (idle power): the curated catalog states where each figure comes
+//! The curated catalog (idle power included) states where each figure comes
 //! from, never reads an unknown tensor rate as absent, and guesses nothing.
 //!
 //! - Tensor rates: the datacenter and workstation chips carry their vendors' dense rates (or a

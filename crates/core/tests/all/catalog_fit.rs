@@ -1,4 +1,4 @@
-//! The four physical fit cases of issue 14, each with parts imported from BuildCores OpenDB
+//! Four physical fit cases (card length, cooler height, radiator, slot spacing), each with parts imported from BuildCores OpenDB
 //! (catalog/opendb/*.json), and the corrected H13SSL-N slot spacing.
 
 use crate::support;

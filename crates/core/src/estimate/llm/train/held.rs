@@ -1,4 +1,4 @@
-//! The training estimate held to published fine-tuning runs (issue 41). Each row is one
+//! The training estimate held to published fine-tuning runs. Each row is one
 //! published measurement with its source; rows marked `fitted` set a constant (named in the
 //! row) and are listed apart; every other row is held out. The test prints the whole table
 //! (`cargo test -p kraftwerk-core --lib held_training_table -- --nocapture`) and requires at
