@@ -178,7 +178,11 @@ fn goal(model: &str, precision: &str) -> Goal {
 /// 4 misses: nothing (binding budget and speed; the only hybrids tried are on an X299 board,
 /// 4 channels of DDR4-2666, 6.1-6.5 tok/s; no desktop DDR5 hybrid is assembled);
 /// 5 misses: 3x Tesla P40 at 54.5 tok/s, two of them on chipset x1/x4 links (no MXFP4 hybrid
-/// split is planned);
+/// split is planned); later nothing (binding budget); with MXFP4 splits under llama.cpp (and
+/// splits tried beside GPU-only counts over the budget) 1x Tesla P40 + experts in RAM on an
+/// X299 board (4 channels of DDR4, 128 GB), $1,271, 22.2 tok/s: still a miss, the platform
+/// (the planner tries the boards with the most memory channels first for a split, so no
+/// desktop DDR5 split is assembled);
 /// 6 misses: nothing fully priced (the many-channel SP5 hybrid has an unpriced board, CPU,
 /// cooler and RDIMMs: prices are another helper's branch); later (main at f9706d9) 1x Arc A770
 /// + experts in RAM on a ROMED8-2T, $3,353, whose speed no held row validates, ranked before the

@@ -265,3 +265,34 @@ fn validated_speeds_rank_before_unvalidated_ones() {
     }
     assert!(out.results[0].eval.speed_caveats.is_empty(), "{titles:#?}");
 }
+
+/// gpt-oss-120b at MXFP4 under llama.cpp, 20 tok/s, used, $2,500 (issue 36's goal): experts
+/// run it as a CPU+GPU split, one GPU for attention and the dense weights and the routed MXFP4
+/// experts in system RAM (`--n-cpu-moe`; u/Wrong-Historian's 25 tok/s with about 8 GB of VRAM
+/// and 64-96 GB of DDR5, as reported in
+/// https://cybernews.com/editorial/moe-lets-users-run-massive-llms-on-consumer-hardware/).
+/// llama.cpp loads gpt-oss at ggml's MXFP4 type (https://github.com/ggml-org/llama.cpp/pull/15091),
+/// so the split is planned at MXFP4 itself, from the same function as `fit`'s
+/// `fits_with_experts_in_ram`; before, MXFP4 had no hybrid precision and no split was tried.
+#[test]
+fn gpt_oss_120b_mxfp4_is_split_under_llama_cpp() {
+    let c = catalog();
+    let g = Goal {
+        tok_s: 20.0,
+        used: true,
+        budget_usd: Some(2500.0),
+        runtime: Some(kraftwerk::estimate::llm::Runtime::LlamaCpp),
+        ..goal("gpt-oss-120b", "mxfp4")
+    };
+    let out = plan_blocking(&c, &g).expect("plan");
+    let hybrids: Vec<&PlanResult> = out.results.iter().filter(|r| r.eval.hybrid.is_some()).collect();
+    assert!(!hybrids.is_empty(), "an MXFP4 split: {:#?}", out.rejected);
+    for r in hybrids {
+        let h = r.eval.hybrid.as_ref().expect("split");
+        assert_eq!(r.precision, kraftwerk::estimate::llm::Precision::Mxfp4, "{}", r.title);
+        assert!(h.precision_note.is_none(), "{}: {:?}", r.title, h.precision_note);
+        assert!(h.n_cpu_moe > 0 && h.host_ram_gib >= h.host_experts_gib, "{}: {h:?}", r.title);
+        assert!(h.decode_tokens_per_s >= 20.0 && r.eval.decode_per_user == Some(h.decode_tokens_per_s), "{h:?}");
+        assert!(r.price_complete && r.price_usd <= 2500.0, "{}: ${:.0}", r.title, r.price_usd);
+    }
+}

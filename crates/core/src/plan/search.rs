@@ -243,9 +243,7 @@ pub(super) fn search(
         if ctl.cancel.load(Ordering::Relaxed) {
             return Ok(st.finish(Vec::new(), true));
         }
-        if let Some(c) = st.screen_chip(g, &precisions) {
-            configs.push(c);
-        }
+        configs.extend(st.screen_chip(g, &precisions));
         step += 1;
         (ctl.progress)(step, total);
     }
