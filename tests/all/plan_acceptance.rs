@@ -184,17 +184,20 @@ fn goal(model: &str, precision: &str) -> Goal {
 /// (the planner tries the boards with the most memory channels first for a split, so no
 /// desktop DDR5 split is assembled);
 /// 6 misses: nothing fully priced (the many-channel SP5 hybrid has an unpriced board, CPU,
-/// cooler and RDIMMs: prices are another helper's branch); later (main at f9706d9) 1x Arc A770
-/// + experts in RAM on a ROMED8-2T, $3,353, whose speed no held row validates, ranked before the
-/// validated 1x Tesla P40 on the same board; since validated speeds rank first within a price
-/// tier it matches (1x Tesla P40 + experts in RAM on ASRock Rack ROMED8-2T, $3,595, 6.4 tok/s);
+/// cooler and RDIMMs: prices are another helper's branch); later (main at f9706d9) a split on
+/// one Arc A770 on a ROMED8-2T, $3,353, whose speed no held row validates, ranked before the
+/// validated split on one Tesla P40 on the same board; since validated speeds rank first within
+/// a price tier it matches (1x Tesla P40 + experts in RAM on ASRock Rack ROMED8-2T, $3,595,
+/// 6.4 tok/s);
 /// 7 misses: nothing (4x 3090 over the 15 A circuit; the cap that would fit, 255 W, is not
 /// applied because the catalog has no minimum power limit for the RTX 3090); with the minimum
 /// (100 W, read from published `nvidia-smi -q` output) it matches: 4x RTX 3090 capped at 255 W
 /// on a Supermicro C9X299-PG300F, $5,255, 10.2 tok/s (the checker calls it UNVERIFIED: the
 /// board's slot positions are unpublished, so four 3-slot cards' spacing is not checked);
 /// 8 misses: nothing (4x 3090 on one PSU fails the 1 ms peak, the 2800 W unit's 8-pin count is
-/// unpublished, and two-PSU frames are not tried).
+/// unpublished, and two-PSU frames are not tried); with the RTX 3090's minimum limit, 4x RTX
+/// 3090 on the same Supermicro board, $5,255, 18.9 tok/s, but capped where the expert runs the
+/// cards uncapped on 230 V: still a miss.
 pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
     let owned_3090 = vec![OwnedPart { id: RTX_3090.into(), count: 1 }];
     let seventy =
