@@ -81,12 +81,14 @@ fn boards_wired_without_positions_are_candidates() {
             )
         );
     }
-    // Verified before unverified within a class (price completeness, cards on chipset lanes):
-    // unverified is the checker's verdict, so a single card on a board without positions (its
-    // geometry rules say not checked, but nothing could block or gap it) ranks with the verified.
+    // Verified before unverified within a class (price completeness, a validated speed, cards
+    // on chipset lanes): unverified is the checker's verdict, so a single card on a board
+    // without positions (its geometry rules say not checked, but nothing could block or gap it)
+    // ranks with the verified.
     let unverified = |r: &PlanResult| r.eval.verdict == Some(kraftwerk::check::Verdict::Unverified);
     for w in out.results.windows(2) {
-        let key = |r: &PlanResult| (!r.price_complete, r.gpus_on_chipset, unverified(r));
+        let key =
+            |r: &PlanResult| (!r.price_complete, !r.eval.speed_caveats.is_empty(), r.gpus_on_chipset, unverified(r));
         assert!(key(&w[0]) <= key(&w[1]), "{} before {}", w[0].title, w[1].title);
     }
     // The ranking key is the verdict, not the unchecked geometry rules alone: a single card on a

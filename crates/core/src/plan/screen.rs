@@ -9,7 +9,7 @@ use super::goal::Goal;
 use super::model::{Model, runtime_for};
 use super::views::CardView;
 use crate::estimate::llm::{self, FitInput, GpuSlot, Parallelism, Precision, Runtime};
-use kraftwerk_catalog::Catalog;
+use kraftwerk_catalog::{Catalog, TensorFormat};
 
 /// What the fit code says about `n` identical cards at full-width native PCIe links.
 #[derive(Debug, Clone, PartialEq)]
@@ -143,9 +143,14 @@ pub(crate) fn runtime_refusal(
     }
 }
 
-/// Expert weights a hybrid CPU+GPU split of the model on `n` copies of the card puts in system
-/// RAM, GiB ([`llm::search::llama_cpp_moe_offload`]); `None` for a dense model, when the GPUs
-/// hold it all, or when not even its non-expert part fits them.
+/// System RAM a hybrid CPU+GPU split of the model on `n` copies of the card needs for its
+/// expert weights, GiB: the split's own ([`llm::search::llama_cpp_moe_offload`], the
+/// `--n-cpu-moe` `fit` suggests), raised to every routed expert's bytes
+/// ([`llm::placement::all_experts_in_ram`], `-ot exps=CPU`), so that the saved build holds the
+/// experts in RAM by `kraftwerk fit`'s `experts_in_ram` too (as the expert recipes run it:
+/// gpt-oss-120b with `--n-cpu-moe 36` of its 36 layers) and never reads "does not fit" there.
+/// `None` for a dense model, when the GPUs hold it all, or when not even its non-expert part
+/// fits them.
 pub(crate) fn hybrid_host_gib(
     catalog: &Catalog,
     model: &Model,
@@ -155,7 +160,9 @@ pub(crate) fn hybrid_host_gib(
     precision: Precision,
 ) -> Option<f64> {
     let (_, input, slots) = card_input(catalog, model, goal, card, n, precision).ok()?;
-    llm::search::llama_cpp_moe_offload(&input, &slots, None).map(|o| o.host_experts_gib)
+    let split = llm::search::llama_cpp_moe_offload(&input, &slots, None)?.host_experts_gib;
+    let all = llm::placement::all_experts_in_ram(&input, &slots, None, None).map_or(0.0, |p| p.host_experts_gib);
+    Some(split.max(all))
 }
 
 /// The card's chip, the fit input for the goal and `n` slots holding it: what [`screen`] and
@@ -184,17 +191,26 @@ fn card_input<'c>(
 /// runs at: llama.cpp's (`--n-cpu-moe`; or the goal's llama.cpp fork), at a GGUF quant, since
 /// llama.cpp loads GGUF files only. A GGUF precision stays; AWQ/GPTQ `int4` becomes the 4-bit
 /// GGUF quants `Q4_K_M` (4.89 bits per weight), then `Q4_0` (4.5, nearer int4's 4.25 and
-/// smaller); `fp8`/`int8` become `Q8_0`; other precisions have no split. Empty also when the
+/// smaller); `fp8`/`int8` become `Q8_0`; `mxfp4` stays `mxfp4` for a model whose checkpoint
+/// stores its routed experts in MXFP4 (gpt-oss) when the goal names llama.cpp: llama.cpp loads
+/// such a GGUF at ggml's own MXFP4 type ("gpt-oss model support in native MXFP4 format ... New
+/// MXFP4 data type in ggml", https://github.com/ggml-org/llama.cpp/pull/15091, 2025-08-05) and
+/// keeps the experts of the first N layers in system RAM with `--n-cpu-moe N`
+/// (https://github.com/ggml-org/llama.cpp/pull/15077, 2025-08-04). Without a named runtime
+/// MXFP4 is judged under vLLM ([`super::model::runtime_for`]), whose saved build `fit` would not
+/// split, so no MXFP4 split is offered then. Other precisions have no split. Empty also when the
 /// goal names a runtime that does not keep experts in RAM (vLLM, SGLang, TensorRT-LLM,
 /// ExLlamaV2) or ktransformers (its own decode, not planned yet).
-pub(crate) fn hybrid_precisions(goal: &Goal, precision: Precision) -> Vec<Precision> {
+pub(crate) fn hybrid_precisions(goal: &Goal, model: &Model, precision: Precision) -> Vec<Precision> {
     if goal.runtime.is_some_and(|rt| !rt.is_llama_cpp_family()) {
         return Vec::new();
     }
+    let mxfp4_experts = model.llm().checkpoint.as_ref().is_some_and(|c| c.experts == TensorFormat::Mxfp4);
     match precision {
         p if p.is_gguf() => vec![p],
         Precision::Int4 => vec![Precision::Q4_K_M, Precision::Q4_0],
         Precision::Fp8 | Precision::Int8 => vec![Precision::Q8_0],
+        Precision::Mxfp4 if mxfp4_experts && goal.runtime == Some(Runtime::LlamaCpp) => vec![Precision::Mxfp4],
         _ => Vec::new(),
     }
 }

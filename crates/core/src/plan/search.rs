@@ -243,9 +243,7 @@ pub(super) fn search(
         if ctl.cancel.load(Ordering::Relaxed) {
             return Ok(st.finish(Vec::new(), true));
         }
-        if let Some(c) = st.screen_chip(g, &precisions) {
-            configs.push(c);
-        }
+        configs.extend(st.screen_chip(g, &precisions));
         step += 1;
         (ctl.progress)(step, total);
     }
@@ -334,8 +332,11 @@ impl State<'_> {
 
     fn finish(mut self, mut results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {
         // Complete prices first (a build with an unpriced part is never ranked by its "at
-        // least" figure above a fully priced one); within each, builds with every card on CPU
-        // lanes first (fewest on chipset lanes); then builds the checker verified before those
+        // least" figure above a fully priced one); within each, builds whose speed rests on held
+        // rows before those whose speed is unvalidated (`eval.speed_caveats`: no held speed row
+        // was measured on a GPU of the build's maker, issue 36: no first answer rests on an
+        // unvalidated speed while a validated one meets the goal); then builds with every card
+        // on CPU lanes first (fewest on chipset lanes); then builds the checker verified before those
         // it calls UNVERIFIED (e.g. two or more cards on a board wired without slot positions); then
         // builds whose GPUs (the bulk of the cost) are priced; then by the known total.
         let gpus_priced = |r: &PlanResult| r.build.gpus.first().is_some_and(|g| !r.eval.unpriced.contains(&g.gpu));
@@ -343,9 +344,11 @@ impl State<'_> {
         // error did not run). One card on a board without positions has no spacing to check, and
         // the checker does not hold it up; two on such a board are UNVERIFIED on geometry.
         let verified = |r: &PlanResult| r.eval.verdict != Some(crate::check::Verdict::Unverified);
+        let validated = |r: &PlanResult| r.eval.speed_caveats.is_empty();
         let key = |a: &PlanResult, b: &PlanResult| {
             b.price_complete
                 .cmp(&a.price_complete)
+                .then(validated(b).cmp(&validated(a)))
                 .then(a.gpus_on_chipset.cmp(&b.gpus_on_chipset))
                 .then(verified(b).cmp(&verified(a)))
                 .then(gpus_priced(b).cmp(&gpus_priced(a)))

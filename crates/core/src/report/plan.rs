@@ -204,7 +204,7 @@ pub fn text(out: &PlanOutcome, saved: &[String]) -> String {
     } else {
         let _ = writeln!(
             s,
-            "{} build{} meet{} the goal (fully priced builds first, then those with every GPU on CPU lanes, then those whose every placement check ran, then builds with priced GPUs; cheapest first within each; \"at least\" leaves out unpriced parts):",
+            "{} build{} meet{} the goal (fully priced builds first, then those whose speed rests on held measurements (no \"unvalidated\" caveat), then those with every GPU on CPU lanes, then those whose every placement check ran, then builds with priced GPUs; cheapest first within each; \"at least\" leaves out unpriced parts):",
             out.results.len(),
             if out.results.len() == 1 { "" } else { "s" },
             if out.results.len() == 1 { "s" } else { "" }

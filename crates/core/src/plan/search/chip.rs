@@ -12,8 +12,14 @@ use kraftwerk_catalog::PartKind;
 
 impl State<'_> {
     /// Memory first, then speed, then power: the smallest count of this chip that meets the
-    /// goal, at the best precision that does.
-    pub(super) fn screen_chip(&mut self, cards: &[&CardView], precisions: &[Precision]) -> Option<ChipConfig> {
+    /// goal, at the best precision that does; and for a mixture-of-experts model served to one
+    /// user, a hybrid CPU+GPU split of one or two cards as well, unless the chip's GPU-only
+    /// machines are too slow (a split, its experts read from system RAM, is slower still). The
+    /// split is offered beside a GPU-only count that meets the goal because that count may cost
+    /// more than the budget or draw more than the circuit, as an expert's answer for a big MoE
+    /// (one card, the experts in RAM) often shows; the search tries splits after the GPU-only
+    /// machines and only where none fully priced costs less ([`super::search`]).
+    pub(super) fn screen_chip(&mut self, cards: &[&CardView], precisions: &[Precision]) -> Vec<ChipConfig> {
         let goal = self.goal;
         let rep = cards[0];
         let name = &rep.short;
@@ -22,7 +28,7 @@ impl State<'_> {
             None => cards.iter().take(CARDS_PER_CHIP).map(|c| c.idx).collect(),
         };
         if cards.is_empty() {
-            return None; // another chip is the must-have card
+            return Vec::new(); // another chip is the must-have card
         }
         if rep.sxm {
             self.reject(
@@ -30,7 +36,7 @@ impl State<'_> {
                 Constraint::Excluded,
                 format!("{name}: an SXM module needs an HGX baseboard system, which the catalog does not list"),
             );
-            return None;
+            return Vec::new();
         }
         if !self.priced(rep.price_usd) {
             self.reject(
@@ -38,7 +44,7 @@ impl State<'_> {
                 Constraint::Unknown,
                 format!("{name}: price unknown, so the budget cannot be checked"),
             );
-            return None;
+            return Vec::new();
         }
         // A card the user owns is not bought, so it needs no used market.
         let owned = cards.iter().any(|&i| goal.owned_count(&self.parts.cards[i].id) > 0);
@@ -48,7 +54,7 @@ impl State<'_> {
                 Constraint::Used,
                 format!("{name}: sold used only (allow used cards with --used)"),
             );
-            return None;
+            return Vec::new();
         }
         // The runtime must run on the card (vLLM needs compute capability 7.0, TensorRT-LLM an
         // NVIDIA GPU, ...): precisions whose runtime does not are not screened, and a card no
@@ -68,7 +74,7 @@ impl State<'_> {
         if precisions.is_empty() {
             let (constraint, why) = refusal.unwrap_or((Constraint::Runtime, String::new()));
             self.reject(name.clone(), constraint, format!("{name}: {why}"));
-            return None;
+            return Vec::new();
         }
         let precisions = &precisions[..];
         let weights_floor =
@@ -77,7 +83,9 @@ impl State<'_> {
         let mut need: Option<(f64, f64)> = None;
         // The last count's vLLM refusal (its KV pool cannot hold one sequence), if any.
         let mut pool_short: Option<(u32, String)> = None;
-        for n in 1..=goal.max_gpus {
+        // The GPU-only count that meets the speed (passed or stopped by the power gate).
+        let mut met: Option<Option<ChipConfig>> = None;
+        'counts: for n in 1..=goal.max_gpus {
             if f64::from(n) * rep.memory_gib < weights_floor {
                 continue; // the weights alone do not fit: no need to ask the fit code
             }
@@ -100,7 +108,7 @@ impl State<'_> {
                     {
                         continue;
                     }
-                    return self.power_gate(cards, n, p, None);
+                    return self.power_gate(cards, n, p, None).into_iter().collect();
                 }
                 let decode = s.decode_per_user.unwrap_or(0.0);
                 if best_speed.is_none_or(|(_, d, _)| decode > d) {
@@ -112,11 +120,13 @@ impl State<'_> {
                     (Some(_), None) => false,
                 };
                 if decode >= goal.tok_s && prefill_ok {
-                    return self.power_gate(cards, n, p, None);
+                    met = Some(self.power_gate(cards.clone(), n, p, None));
+                    break 'counts;
                 }
             }
         }
         match (best_speed, need) {
+            _ if met.is_some() => {}
             (Some((n, d, p)), _) => {
                 let what = format!("{n}x {name}");
                 self.reject(
@@ -155,11 +165,14 @@ impl State<'_> {
                 );
             }
         }
-        if best_speed.is_none() && self.model.is_moe() && !goal.is_training() && goal.users == 1 {
-            // Too large for the GPUs: the experts may go to system RAM (as `fit` advises),
-            // under llama.cpp (`--n-cpu-moe`) at a GGUF quant it loads (`int4` → `Q4_K_M`).
+        let too_slow = met.is_none() && best_speed.is_some();
+        let mut out: Vec<ChipConfig> = met.flatten().into_iter().collect();
+        if !too_slow && self.model.is_moe() && !goal.is_training() && goal.users == 1 {
+            // Too large for the GPUs, or their machine may be over the budget or the circuit:
+            // the experts may go to system RAM (as `fit` advises), under llama.cpp
+            // (`--n-cpu-moe`) at a GGUF quant it loads (`int4` → `Q4_K_M`), or at MXFP4.
             let mut hybrid: Vec<Precision> = Vec::new();
-            for p in precisions.iter().flat_map(|&p| screen::hybrid_precisions(goal, p)) {
+            for p in precisions.iter().flat_map(|&p| screen::hybrid_precisions(goal, self.model, p)) {
                 if !hybrid.contains(&p) && screen::runtime_refusal(self.catalog, self.model, goal, rep, p).is_none() {
                     hybrid.push(p);
                 }
@@ -172,12 +185,13 @@ impl State<'_> {
                 for &p in &hybrid {
                     self.stats.screened += 1;
                     if let Some(gib) = screen::hybrid_host_gib(self.catalog, self.model, goal, rep, n, p) {
-                        return self.power_gate(cards, n, p, Some(gib));
+                        out.extend(self.power_gate(cards, n, p, Some(gib)));
+                        return out;
                     }
                 }
             }
         }
-        None
+        out
     }
 
     pub(super) fn prefill_text(&self) -> String {
