@@ -73,7 +73,13 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
             ui.label("");
             ui.label("");
             ui.label("");
-            ui.label(RichText::new(if list.priced_lines == 0 { "—".to_owned() } else { usd(list.total_usd) }).strong());
+            // "at least" where a line is unpriced, as the heading's total says.
+            let total = match (list.priced_lines, list.unpriced_lines) {
+                (0, _) => "—".to_owned(),
+                (_, 0) => usd(list.total_usd),
+                _ => format!("at least {}", usd(list.total_usd)),
+            };
+            ui.label(RichText::new(total).strong());
             ui.end_row();
         });
         // The six other columns' widest cells and the seven gaps between and after columns.
