@@ -148,7 +148,7 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) -> [
     });
     let qty = ui.label(r.line.quantity.to_string());
     let unit = match r.line.unit_price_usd {
-        Some(p) if p == 0.0 => ui.label("$0"),
+        Some(0.0) => ui.label("$0"),
         Some(p) => ui.label(usd(p)),
         None => ui.colored_label(theme::WARNING, "unpriced"),
     };

@@ -15,8 +15,9 @@ use serde::{Deserialize, Serialize};
 
 /// Hours in a year (365.25 days).
 pub(crate) const HOURS_PER_YEAR: f64 = 8766.0;
-/// Hours in a month (a twelfth of [`HOURS_PER_YEAR`]).
-pub(crate) const HOURS_PER_MONTH: f64 = HOURS_PER_YEAR / 12.0;
+/// Hours in a month (a twelfth of [`HOURS_PER_YEAR`]): the power report's month, so both
+/// count the same hours.
+pub(crate) const HOURS_PER_MONTH: f64 = super::power::HOURS_PER_MONTH;
 /// Default amortization period, years (judgement: the usual 3-year depreciation of servers).
 pub(crate) const DEFAULT_AMORTIZATION_YEARS: f64 = 3.0;
 /// Reference cloud price, USD per GPU-hour: an A100 80 GB at $1.60/h (the reference).

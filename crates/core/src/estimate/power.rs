@@ -149,9 +149,9 @@ pub const PSU_RECOMMENDED_HEADROOM_W: f64 = 150.0;
 /// W to BTU/h (1 W = 3.412 BTU/h).
 pub(crate) const BTU_PER_H_PER_W: f64 = 3.412_14;
 
-/// Hours in an average month: the cost estimate's ([`super::cost`], 8766 / 12), so the power
-/// report and the fit's cost count the same month.
-pub(crate) const HOURS_PER_MONTH: f64 = super::cost::HOURS_PER_MONTH;
+/// Hours in an average month: a twelfth of a 365.25-day year (8766 / 12); the cost estimate
+/// ([`super::cost`]) counts the same month.
+pub(crate) const HOURS_PER_MONTH: f64 = 8766.0 / 12.0;
 
 /// Fitted exponent of throughput against power-limit fraction, `kept = (limit / default)^0.183`:
 /// fitted to Puget Systems' quad RTX 3090 measurement (350 W → 280 W kept > 95 % of training

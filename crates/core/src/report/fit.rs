@@ -664,7 +664,7 @@ pub(crate) fn speed_and_cost(out: &mut String, result: &BuildFit) {
                 let b = p.bought.as_deref()?;
                 let paid = match p.line_usd {
                     None => "unpriced".to_owned(),
-                    Some(v) if v == 0.0 => "$0".to_owned(),
+                    Some(0.0) => "$0".to_owned(),
                     Some(v) => usd(v),
                 };
                 Some(format!("{}x {} {b} ({paid})", p.quantity, p.name))
