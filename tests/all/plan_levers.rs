@@ -97,6 +97,23 @@ fn one_owned_3090_of_two_costs_one_card_in_cli_and_plan_tab() {
     let fit = json(&["fit", &file.to_string_lossy(), "--format", "json"]);
     let fit_usd = fit["cost"]["hardware_usd"].as_f64().expect("fit hardware");
     assert!((fit_usd - plan_total).abs() < 1e-6, "fit on the saved build: {fit_usd} vs the plan's {plan_total}");
+    // `prices`, `compare` and the Parts tab (which draws `PartsList::of`) charge the owned card
+    // $0 too (before: they charged both cards, $2,124 against the plan's $1,420).
+    let path = file.to_string_lossy().to_string();
+    let prices = json(&["prices", &path, "--format", "json"]);
+    let prices_usd = prices["total_usd"].as_f64().expect("prices total");
+    assert!((prices_usd - plan_total).abs() < 1e-6, "prices: {prices_usd} vs the plan's {plan_total}");
+    let cmp = json(&["compare", &path, &path, "--format", "json"]);
+    let cmp_usd = cmp["builds"][0]["parts_usd"].as_f64().expect("compare parts");
+    assert!((cmp_usd - plan_total).abs() < 1e-6, "compare: {cmp_usd} vs the plan's {plan_total}");
+    let list = kraftwerk::rig::parts_list::PartsList::of(&b, &c);
+    assert!((list.total_usd - plan_total).abs() < 1e-6, "Parts tab: {} vs {plan_total}", list.total_usd);
+    let owned_rows: Vec<_> = list.rows.iter().filter(|r| r.line.owned()).collect();
+    assert_eq!(owned_rows.len(), 1, "one owned line: {:?}", list.rows);
+    assert_eq!((owned_rows[0].line.id.as_str(), owned_rows[0].line.quantity), (RTX_3090, 1));
+    let fit_text = String::from_utf8_lossy(&support::kw(&["fit", &path]).stdout).into_owned();
+    let stale = fit_text.lines().find(|l| l.contains("prices older than")).unwrap_or_default();
+    assert_eq!(stale.matches("RTX 3090").count(), 1, "only the bought card's price is stale: {stale}");
 
     // The Plan tab: its owned list with a count, the same goal as the CLI's, the same total.
     let mut form = kraftwerk::ui::tabs::plan::GoalForm {

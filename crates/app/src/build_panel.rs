@@ -399,6 +399,19 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
                 }
             });
         });
+        // Owned or bought used, as every cost of the build counts it (`Build::owned_units`, the
+        // one split: with `1x id` owned, the first card of that id is the owned one).
+        let owned = bld.owned_units(bld.gpus.iter().map(|g| (g.gpu.as_str(), 1))).get(i).copied().unwrap_or(0) > 0;
+        let how = if owned {
+            Some("owned: not bought, $0 in the cost")
+        } else if bld.is_used(&place.gpu) {
+            Some("bought used: priced at its cited used price")
+        } else {
+            None
+        };
+        if let Some(how) = how {
+            ui.colored_label(theme::INFO, RichText::new(how).small().strong());
+        }
         let Some(gpu) = gpu else { return };
         if gpu.form_factor == GpuFormFactor::Sxm {
             ui.weak("SXM module on its baseboard: no slot, no cables.");

@@ -452,6 +452,9 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     if let Some(alt) = &o.alternatives {
         alternatives(ui, alt, o);
     }
+    if let Some(t) = &f.llama_cpp {
+        llama_cpp_table(ui, t);
+    }
     ui.add_space(theme::SECTION_GAP);
     ui.columns(2, |c| {
         memory_plot(&mut c[0], f);
@@ -570,6 +573,43 @@ fn alternatives(ui: &mut egui::Ui, alt: &Alternatives, o: &BuildFit) {
         let line = line.trim_start();
         ui.label(line.strip_prefix("- ").map_or_else(|| line.to_owned(), |l| format!("• {l}")));
     }
+}
+
+/// Width of the llama.cpp table's device column, points: a device name
+/// (`CUDA0 (nvidia-geforce-rtx-3090)`) wraps inside it, so the number columns stay on screen
+/// at 1280x800.
+const DEVICE_COLUMN_W: f32 = 240.0;
+
+/// llama.cpp's per-device memory table and its arguments (`-ngl`, `--n-cpu-moe`, `-ts`), the
+/// lines `kraftwerk fit` prints for llama.cpp (the same figures): one row
+/// per device with its free memory, what llama.cpp takes there and of what.
+fn llama_cpp_table(ui: &mut egui::Ui, t: &kraftwerk_core::estimate::llm::runtime_memory::LlamaCppFit) {
+    ui.add_space(theme::SMALL_GAP);
+    let head = if t.fits {
+        "llama.cpp memory per device, MiB (every GPU keeps 1024 MiB free)"
+    } else {
+        "llama.cpp memory per device, MiB (a GPU keeps less than the 1024 MiB llama.cpp leaves free)"
+    };
+    ui.label(RichText::new(head).strong());
+    egui::Grid::new("fit-llama-cpp").striped(true).num_columns(6).spacing([16.0, 4.0]).show(ui, |ui| {
+        for h in ["device", "free", "self", "model", "context", "compute"] {
+            ui.label(RichText::new(h).strong());
+        }
+        ui.end_row();
+        for r in &t.rows {
+            ui.scope(|ui| {
+                ui.set_max_width(DEVICE_COLUMN_W);
+                ui.add(egui::Label::new(&r.device).wrap());
+            });
+            ui.label(r.free_mib.map_or_else(|| "-".to_owned(), |f| format!("{f:.0}")));
+            ui.label(format!("{:.0}", r.self_mib()));
+            ui.label(format!("{:.0}", r.model_mib));
+            ui.label(format!("{:.0}", r.context_mib));
+            ui.label(format!("{:.0}", r.compute_mib));
+            ui.end_row();
+        }
+    });
+    ui.add(egui::Label::new(RichText::new(format!("llama.cpp arguments: {}", t.args)).monospace()).wrap());
 }
 
 /// Memory of the fullest GPU against context, with its capacity and the chosen context.

@@ -9,7 +9,6 @@ use crate::state::AppState;
 use crate::theme;
 use eframe::egui::{self, RichText};
 use kraftwerk_core::fmt::usd;
-use kraftwerk_core::rig::Build;
 use kraftwerk_core::rig::parts_list::{PartsFormat, PartsList, PartsRow};
 
 /// Draws the tab.
@@ -66,7 +65,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
             }
             ui.end_row();
             for r in &list.rows {
-                for (k, w) in row(ui, r, &state.build, name_w, out).into_iter().enumerate() {
+                for (k, w) in row(ui, r, name_w, out).into_iter().enumerate() {
                     widths[k] = widths[k].max(w);
                 }
             }
@@ -74,7 +73,13 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
             ui.label("");
             ui.label("");
             ui.label("");
-            ui.label(RichText::new(if list.priced_lines == 0 { "—".to_owned() } else { usd(list.total_usd) }).strong());
+            // "at least" where a line is unpriced, as the heading's total says.
+            let total = match (list.priced_lines, list.unpriced_lines) {
+                (0, _) => "—".to_owned(),
+                (_, 0) => usd(list.total_usd),
+                _ => format!("at least {}", usd(list.total_usd)),
+            };
+            ui.label(RichText::new(total).strong());
             ui.end_row();
         });
         // The six other columns' widest cells and the seven gaps between and after columns.
@@ -96,23 +101,20 @@ const COLUMN_GAP: f32 = 10.0;
 /// Width of the source and origin column's text, points.
 const SOURCE_W: f32 = 160.0;
 
-/// "owned …" / "bought used" for a part the build marks so (its price is then $0
-/// for the owned units, or its cited used price: [`Build::pricing_catalog`]), else `None`.
-fn owned_or_used(build: &Build, id: &str) -> Option<String> {
-    if id.is_empty() {
-        return None;
+/// "owned" / "bought used" for a row the build marks so: the parts list cuts a line into its
+/// owned units ($0) and the units bought (`Build::owned_units`), so each row says its own.
+fn owned_or_used(r: &PartsRow) -> Option<&'static str> {
+    if r.line.owned() {
+        Some("owned: not bought, $0")
+    } else if r.line.used() {
+        Some("bought used: its cited used price")
+    } else {
+        None
     }
-    match build.owned_count(id) {
-        Some(u32::MAX) => return Some("owned (not bought: $0)".to_owned()),
-        Some(n) if build.is_used(id) => return Some(format!("owned: {n}, the rest bought used")),
-        Some(n) => return Some(format!("owned: {n} (not bought)")),
-        None => {}
-    }
-    build.is_used(id).then(|| "bought used".to_owned())
 }
 
 /// One row of the table; returns the widths of its cells other than the name's.
-fn row(ui: &mut egui::Ui, r: &PartsRow, build: &Build, name_w: f32, out: &mut Vec<Action>) -> [f32; 6] {
+fn row(ui: &mut egui::Ui, r: &PartsRow, name_w: f32, out: &mut Vec<Action>) -> [f32; 6] {
     let role = ui.horizontal(|ui| {
         ui.label(&r.role);
         if let Some(kind) = r.kind {
@@ -137,7 +139,7 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, build: &Build, name_w: f32, out: &mut Ve
         } else {
             format!("{}\nid: {}", r.line.name, r.line.id)
         });
-        if let Some(label) = owned_or_used(build, &r.line.id) {
+        if let Some(label) = owned_or_used(r) {
             ui.colored_label(theme::INFO, RichText::new(label).small().strong());
         }
         if !figures.is_empty() {
@@ -146,10 +148,11 @@ fn row(ui: &mut egui::Ui, r: &PartsRow, build: &Build, name_w: f32, out: &mut Ve
     });
     let qty = ui.label(r.line.quantity.to_string());
     let unit = match r.line.unit_price_usd {
+        Some(0.0) => ui.label("$0"),
         Some(p) => ui.label(usd(p)),
         None => ui.colored_label(theme::WARNING, "unpriced"),
     };
-    let line = ui.label(r.line_usd.map_or_else(|| "—".to_owned(), usd));
+    let line = ui.label(r.line_usd.map_or_else(|| "—".to_owned(), |v| if v == 0.0 { "$0".to_owned() } else { usd(v) }));
     // The part's own price date, with its age when older than 12 months.
     let today = kraftwerk_catalog::dates::today_utc();
     let date =

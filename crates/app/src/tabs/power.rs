@@ -83,16 +83,20 @@ fn summary(ui: &mut egui::Ui, state: &AppState) {
             format!("{:.0} W; {:.0} W inside the case", e.heat_w, e.case_heat_w),
             None,
         ));
+        // At the workload's load (`check`'s and the fit's cost basis), not full load: the
+        // working hours of the duty cycle at that load, the others idle.
+        let c = &state.report.power.cost;
         cards.push(Stat::new(
             "Electricity",
-            format!("{} / month", usd(e.cost.per_month_usd)),
+            format!("{} / month", usd(c.per_month_usd)),
             format!(
-                "{}/h running · {}/year · {:.0} kWh/month at {}/kWh, {:.0} % duty",
-                usd_rate(e.cost.per_hour_usd),
-                usd(e.cost.per_year_usd),
-                e.cost.kwh_per_month,
+                "{:.0} % of hours at {:.0} W ({}), idle {:.0} W · {:.0} kWh/month at {}/kWh",
+                c.duty * 100.0,
+                c.working_wall_w,
+                state.report.power.state.name(),
+                c.idle_wall_w,
+                c.kwh_per_month,
                 usd_rate(site.price_per_kwh),
-                site.duty_cycle * 100.0
             ),
             None,
         ));

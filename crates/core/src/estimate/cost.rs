@@ -15,8 +15,9 @@ use serde::{Deserialize, Serialize};
 
 /// Hours in a year (365.25 days).
 pub(crate) const HOURS_PER_YEAR: f64 = 8766.0;
-/// Hours in a month (a twelfth of [`HOURS_PER_YEAR`]).
-pub(crate) const HOURS_PER_MONTH: f64 = HOURS_PER_YEAR / 12.0;
+/// Hours in a month (a twelfth of [`HOURS_PER_YEAR`]): the power report's month, so both
+/// count the same hours.
+pub(crate) const HOURS_PER_MONTH: f64 = super::power::HOURS_PER_MONTH;
 /// Default amortization period, years (judgement: the usual 3-year depreciation of servers).
 pub(crate) const DEFAULT_AMORTIZATION_YEARS: f64 = 3.0;
 /// Reference cloud price, USD per GPU-hour: an A100 80 GB at $1.60/h (the reference).
@@ -252,12 +253,16 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
     missing_prices.dedup();
 
     let amortization_usd_per_hour = hardware_usd / (input.amortization_years * HOURS_PER_YEAR);
-    let energy_usd_per_working_hour = input.load_power_w / 1000.0 * input.electricity_usd_per_kwh;
-    let idle_usd_per_hour = input.idle_power_w / 1000.0 * input.electricity_usd_per_kwh;
+    // The power report's formula (working hours at the load, the rest idle): one figure.
+    let energy = super::power::energy_cost(
+        input.load_power_w,
+        input.idle_power_w,
+        input.electricity_usd_per_kwh,
+        input.utilization,
+    );
+    let energy_usd_per_working_hour = energy.per_hour_usd;
     let working_hours_per_month = HOURS_PER_MONTH * input.utilization;
-    let idle_hours_per_month = HOURS_PER_MONTH - working_hours_per_month;
-    let energy_usd_per_month =
-        energy_usd_per_working_hour * working_hours_per_month + idle_usd_per_hour * idle_hours_per_month;
+    let energy_usd_per_month = energy.per_month_usd;
     let hardware_per_month = hardware_usd / (input.amortization_years * 12.0);
     let usd_per_month = hardware_per_month + energy_usd_per_month;
     let usd_per_working_hour = usd_per_month / working_hours_per_month;

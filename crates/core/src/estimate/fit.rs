@@ -575,41 +575,6 @@ fn apply_placement(fit: &mut FitReport, p: &llm::placement::PlacementEstimate, g
     }
 }
 
-/// The part lines with the build's owned units split out: a line of `q` units of an id the
-/// build owns `k` of ([`Build::owned_count`]; every unit for a plain id in `owned`) becomes a
-/// line of `min(k, q)` units at $0 and, when `k < q`, one of the other `q - k` units at the
-/// line's price (new or used, as [`Build::pricing_catalog`] priced it). Lines of one id (the
-/// PSUs, one line each) draw on the same count in build order. Returns the lines and, per line,
-/// whether it is owned.
-fn split_owned(build: &Build, parts: Vec<PricedPart>) -> (Vec<PricedPart>, Vec<bool>) {
-    let mut left: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
-    let mut out = Vec::with_capacity(parts.len());
-    let mut owned = Vec::with_capacity(parts.len());
-    for p in parts {
-        let Some(total) = build.owned_count(&p.id) else {
-            out.push(p);
-            owned.push(false);
-            continue;
-        };
-        let k = left.entry(p.id.clone()).or_insert(total);
-        let free = (*k).min(p.quantity);
-        *k -= free;
-        if free == 0 {
-            out.push(p);
-            owned.push(false);
-            continue;
-        }
-        let rest = p.quantity - free;
-        out.push(PricedPart { quantity: free, unit_price_usd: Some(0.0), ..p.clone() });
-        owned.push(true);
-        if rest > 0 {
-            out.push(PricedPart { quantity: rest, ..p });
-            owned.push(false);
-        }
-    }
-    (out, owned)
-}
-
 /// Cost of a build running `input` at `tokens_per_s` (all users together; `None` = unknown):
 /// its parts at catalog prices, wall power at the workload's load state, and the cloud
 /// reference. [`for_build`] calls it for a workload that fits; the planner calls it for a
@@ -622,44 +587,20 @@ pub(crate) fn cost_of(
     tokens_per_s: Option<f64>,
     opts: &FitOptions,
 ) -> (Option<CostReport>, Option<String>) {
+    // The parts: the build's parts list, the one list `prices`, `compare` and the Parts tab
+    // total (owned units cut out at $0, used ones at their used price). Bridges and risers,
+    // which no catalog entry prices, are left out here as the list's unpriced lines.
+    let list = crate::rig::parts_list::PartsList::of(build, catalog);
     // The build's used and owned parts priced as bought.
     let priced = build.pricing_catalog(catalog);
     let catalog: &Catalog = &priced;
     let r = build.resolve(catalog);
-    // Cost: the build's parts at catalog prices, wall power at the workload's load state.
-    let mut parts = Vec::new();
-    let mut gpu_ids: Vec<&str> = r.gpus.iter().flatten().map(|g| g.id.as_str()).collect();
-    gpu_ids.sort_unstable();
-    gpu_ids.dedup();
-    for id in gpu_ids {
-        let count = r.gpus.iter().flatten().filter(|g| g.id == id).count();
-        if let Some(g) = r.gpus.iter().flatten().find(|g| g.id == id) {
-            parts.push(PricedPart::gpu(g, u32::try_from(count).unwrap_or(u32::MAX)));
-        }
-    }
-    let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
-    if let Some(c) = r.cpu {
-        parts.push(PricedPart::of(c, sockets, c.price_usd));
-    }
-    if let Some(b) = r.board {
-        parts.push(PricedPart::of(b, 1, b.price_usd));
-    }
-    if let Some(c) = r.cooler {
-        parts.push(PricedPart::of(c, sockets, c.price_usd));
-    }
-    if let Some(c) = r.case {
-        parts.push(PricedPart::of(c, 1, c.price_usd));
-    }
-    if let Some((k, kits)) = r.memory {
-        parts.push(PricedPart::of(k, u32::from(kits), k.price_usd));
-    }
-    for (d, _) in &r.storage {
-        parts.push(PricedPart::of(*d, 1, d.price_usd));
-    }
-    for p in r.psus.iter().flatten() {
-        parts.push(PricedPart::of(*p, 1, p.price_usd));
-    }
-    let (parts, owned_lines) = split_owned(build, parts);
+    let rows: Vec<_> = list.rows.into_iter().filter(|r| r.kind.is_some()).collect();
+    let bought: Vec<Option<crate::rig::parts_list::Bought>> = rows.iter().map(|r| r.line.bought).collect();
+    let parts: Vec<PricedPart> = rows
+        .into_iter()
+        .map(|r| PricedPart::new(r.line.id, r.line.name, r.line.quantity, r.line.unit_price_usd))
+        .collect();
     let state = if input.mode.is_training() { LoadState::Training } else { LoadState::Inference };
     let load_w = power::estimate(&r, state).total_wall_w;
     let idle_w = power::estimate(&r, LoadState::Idle).total_wall_w;
@@ -687,11 +628,11 @@ pub(crate) fn cost_of(
     ci.cloud = cloud;
     match cost::estimate(&ci) {
         Ok(mut c) => {
-            for (p, &owned) in c.parts.iter_mut().zip(&owned_lines) {
+            for (p, how) in c.parts.iter_mut().zip(&bought) {
                 p.used_price = kraftwerk_catalog::cited::used_price_beside(catalog, &p.id).cloned();
-                p.bought = if owned {
+                p.bought = if how.is_some_and(|b| b.owned) {
                     Some(kraftwerk_catalog::cited::OWNED_SOURCE.to_owned())
-                } else if build.is_used(&p.id) {
+                } else if how.is_some_and(|b| b.used) {
                     Some(if p.unit_price_usd.is_some() {
                         "used".to_owned()
                     } else {

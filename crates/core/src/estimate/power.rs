@@ -149,8 +149,9 @@ pub const PSU_RECOMMENDED_HEADROOM_W: f64 = 150.0;
 /// W to BTU/h (1 W = 3.412 BTU/h).
 pub(crate) const BTU_PER_H_PER_W: f64 = 3.412_14;
 
-/// Hours in an average month (8760 / 12).
-pub(crate) const HOURS_PER_MONTH: f64 = 730.0;
+/// Hours in an average month: a twelfth of a 365.25-day year (8766 / 12); the cost estimate
+/// ([`super::cost`]) counts the same month.
+pub(crate) const HOURS_PER_MONTH: f64 = 8766.0 / 12.0;
 
 /// Fitted exponent of throughput against power-limit fraction, `kept = (limit / default)^0.183`:
 /// fitted to Puget Systems' quad RTX 3090 measurement (350 W → 280 W kept > 95 % of training
@@ -288,17 +289,43 @@ pub struct OutletLoad {
     pub continuous_a: f64,
 }
 
-/// Electricity cost at the site's price and duty cycle.
+/// Electricity cost at the site's price and duty cycle: the build works `duty` of the hours at
+/// `working_wall_w` and idles the rest at `idle_wall_w` ([`energy_cost`], the one formula the
+/// power report, the Power tab and the fit's cost use).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct EnergyCost {
-    /// USD per hour while running.
+    /// USD per hour while working.
     pub per_hour_usd: f64,
-    /// USD per month at the duty cycle.
+    /// USD per month: working hours at the load, the other hours idle.
     pub per_month_usd: f64,
-    /// USD per year at the duty cycle.
+    /// USD per year (12 months).
     pub per_year_usd: f64,
-    /// kWh per month at the duty cycle.
+    /// kWh per month.
     pub kwh_per_month: f64,
+    /// Wall power while working, W (the estimate's load state).
+    pub working_wall_w: f64,
+    /// Wall power while idle, W (the idle estimate of the same build).
+    pub idle_wall_w: f64,
+    /// Fraction of the hours the build works, 0-1 (the site's `duty_cycle`).
+    pub duty: f64,
+}
+
+/// Electricity of a build that works `duty` (clamped to 0-1) of a month's
+/// [`HOURS_PER_MONTH`] at `working_wall_w` and idles the rest at `idle_wall_w`, at
+/// `price_per_kwh` USD. The one formula: [`estimate`]'s `cost` and the fit's cost
+/// ([`super::cost::estimate`]) both call it.
+pub fn energy_cost(working_wall_w: f64, idle_wall_w: f64, price_per_kwh: f64, duty: f64) -> EnergyCost {
+    let duty = duty.clamp(0.0, 1.0);
+    let kwh_per_month = (working_wall_w * duty + idle_wall_w * (1.0 - duty)) / 1000.0 * HOURS_PER_MONTH;
+    EnergyCost {
+        per_hour_usd: working_wall_w / 1000.0 * price_per_kwh,
+        per_month_usd: kwh_per_month * price_per_kwh,
+        per_year_usd: kwh_per_month * price_per_kwh * 12.0,
+        kwh_per_month,
+        working_wall_w,
+        idle_wall_w,
+        duty,
+    }
 }
 
 /// The whole estimate for one load state.
@@ -611,14 +638,13 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
             }
         })
         .collect();
-    let kw = total_wall_w / 1000.0;
-    let duty = b.site.duty_cycle.clamp(0.0, 1.0);
-    let cost = EnergyCost {
-        per_hour_usd: kw * b.site.price_per_kwh,
-        per_month_usd: kw * b.site.price_per_kwh * HOURS_PER_MONTH * duty,
-        per_year_usd: kw * b.site.price_per_kwh * HOURS_PER_MONTH * 12.0 * duty,
-        kwh_per_month: kw * HOURS_PER_MONTH * duty,
+    // The idle hours of the duty cycle cost the idle draw (as the fit's cost counts them).
+    let idle_wall_w = if state == LoadState::Idle {
+        total_wall_w
+    } else {
+        estimate_with(r, LoadState::Idle, override_limit_w).total_wall_w
     };
+    let cost = energy_cost(total_wall_w, idle_wall_w, b.site.price_per_kwh, b.site.duty_cycle);
     PowerEstimate {
         state,
         components,

@@ -522,6 +522,8 @@ pub(crate) fn stale_prices(out: &mut String, result: &BuildFit, catalog: &kraftw
     let stale: Vec<String> = c
         .parts
         .iter()
+        // An owned unit is not bought: its price's age does not matter.
+        .filter(|p| p.bought.as_deref() != Some(kraftwerk_catalog::cited::OWNED_SOURCE))
         .filter_map(|p| {
             let date = catalog.price_of(&p.id)?.date?;
             let months = kraftwerk_catalog::prices::age_months(date, today)?;
@@ -654,6 +656,23 @@ pub(crate) fn speed_and_cost(out: &mut String, result: &BuildFit) {
                 |v| format!("{}{} per million tokens", if c.hardware_complete { "" } else { "at least " }, usd_rate(v))
             )
         );
+        // The lines the build owns or buys used, so the total reads as what is paid.
+        let how: Vec<String> = c
+            .parts
+            .iter()
+            .filter_map(|p| {
+                let b = p.bought.as_deref()?;
+                let paid = match p.line_usd {
+                    None => "unpriced".to_owned(),
+                    Some(0.0) => "$0".to_owned(),
+                    Some(v) => usd(v),
+                };
+                Some(format!("{}x {} {b} ({paid})", p.quantity, p.name))
+            })
+            .collect();
+        if !how.is_empty() {
+            wln!(out, "  owned and used parts in the cost: {}", how.join("; "));
+        }
         wln!(
             out,
             "  cloud ({} at ${:.2}/h): {}; break-even {}",

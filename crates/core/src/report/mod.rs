@@ -191,13 +191,25 @@ pub fn power_text(e: &PowerEstimate) -> String {
             c.continuous_a
         );
     }
-    let _ = writeln!(
-        s,
-        "  electricity: ${:.2}/h running, ${:.0}/month, ${:.0}/year at the site's duty cycle",
-        e.cost.per_hour_usd, e.cost.per_month_usd, e.cost.per_year_usd
-    );
+    let _ = writeln!(s, "  electricity: {}", electricity_text(&e.cost));
     for t in &e.gpu_thermal {
         let _ = writeln!(s, "  GPU {} thermal risk {}: {}", t.gpu + 1, risk_name(t.risk), t.reason);
     }
     s
+}
+
+/// The electricity figures with their basis, one line for every face (`check`, `power`, the
+/// Power tab's hover): "$0.13/h at 775 W; $54/month, $650/year: 50 % of the hours at 775 W,
+/// the rest idle at 95 W".
+pub fn electricity_text(c: &crate::estimate::power::EnergyCost) -> String {
+    format!(
+        "{}/h at {:.0} W; {}/month, {}/year: {:.0} % of the hours at {:.0} W, the rest idle at {:.0} W (the site's duty_cycle)",
+        crate::fmt::usd_rate(c.per_hour_usd),
+        c.working_wall_w,
+        crate::fmt::usd(c.per_month_usd),
+        crate::fmt::usd(c.per_year_usd),
+        c.duty * 100.0,
+        c.working_wall_w,
+        c.idle_wall_w
+    )
 }

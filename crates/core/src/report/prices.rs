@@ -95,7 +95,12 @@ fn line(r: &PartsRow, today: (i32, u32, u32), catalog: &Catalog) -> PriceLine {
         used_price_usd: used.map(|u| u.usd),
         used_price_date: used.map(|u| u.date.clone()),
         used_price_source: used.map(|u| format!("{} <{}>", u.source, u.url)),
-        withheld: catalog.withheld_price(&r.line.id).into_iter().cloned().collect(),
+        // An owned unit is not bought: no new price is asked of it.
+        withheld: if r.line.owned() {
+            Vec::new()
+        } else {
+            catalog.withheld_price(&r.line.id).into_iter().cloned().collect()
+        },
     }
 }
 

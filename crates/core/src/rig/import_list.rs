@@ -209,11 +209,14 @@ fn split_build_block(text: &str) -> (String, Option<String>) {
 /// Whether the table's rows are the block build's parts list, name by name and count by count
 /// (what `export --list` wrote); `Err` names the first difference.
 fn table_agrees(lines: &[ListLine], block: &Build, catalog: &Catalog) -> Result<(), String> {
-    let mut want: Vec<(String, u32)> = super::parts_list::PartsList::of(block, catalog)
-        .rows
-        .into_iter()
-        .map(|r| (r.line.name, r.line.quantity.max(1)))
-        .collect();
+    // A line cut into owned and bought units is one name in the table.
+    let mut want: Vec<(String, u32)> = Vec::new();
+    for r in super::parts_list::PartsList::of(block, catalog).rows {
+        match want.iter_mut().find(|(n, _)| *n == r.line.name) {
+            Some((_, q)) => *q += r.line.quantity.max(1),
+            None => want.push((r.line.name, r.line.quantity.max(1))),
+        }
+    }
     let mut have: Vec<(String, u32)> = Vec::new();
     for l in lines {
         match have.iter_mut().find(|(n, _)| *n == l.name) {

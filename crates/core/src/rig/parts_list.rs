@@ -46,8 +46,9 @@ pub struct PricedLine {
     /// import's label (`docyx/pc-part-dataset@…, PCPartPicker-derived, MIT`), `launch MSRP: …`,
     /// `used: …`, `user price file`, or the owned marker ([`cited::OWNED_SOURCE`]).
     pub price_source: Option<String>,
-    /// How a planned build buys the part (written flat: `used`, `owned`); `None` in a parts
-    /// list, which prices every part new.
+    /// How the part is bought (written flat: `used`, `owned`): a planned build's lines, and a
+    /// parts list's lines of the parts the build marks used or owned; `None` for a part
+    /// bought new.
     #[serde(flatten)]
     pub bought: Option<Bought>,
 }
@@ -174,6 +175,39 @@ fn extra(role: &str, name: String, quantity: u32) -> PartsRow {
     }
 }
 
+/// The rows with the build's owned units cut out ([`Build::owned_units`], the one split): a
+/// row of `q` units of which the build owns `k` becomes a row of the `k` owned units at $0
+/// (`price_source` [`cited::OWNED_SOURCE`], no date) and, when `k < q`, one of the other
+/// `q - k` at the row's price (new, or used as [`Build::pricing_catalog`] priced it). Each
+/// catalog row says how the build buys it ([`PricedLine::bought`]) when it is owned or used.
+fn split_owned(build: &Build, rows: Vec<PartsRow>) -> Vec<PartsRow> {
+    let owned = build.owned_units(rows.iter().map(|r| (r.line.id.as_str(), r.line.quantity)));
+    let mut out = Vec::with_capacity(rows.len() + 1);
+    for (mut r, k) in rows.into_iter().zip(owned) {
+        let used = !r.line.id.is_empty() && build.is_used(&r.line.id);
+        if k > 0 {
+            let mut o = r.clone();
+            o.line.quantity = k;
+            o.line.unit_price_usd = Some(0.0);
+            o.line.price_date = None;
+            o.line.price_source = Some(cited::OWNED_SOURCE.to_owned());
+            o.line.bought = Some(Bought { used: false, owned: true });
+            o.line_usd = Some(0.0);
+            out.push(o);
+            if k == r.line.quantity {
+                continue;
+            }
+            r.line.quantity -= k;
+            r.line_usd = r.line.unit_price_usd.map(|p| p * f64::from(r.line.quantity));
+        }
+        if used {
+            r.line.bought = Some(Bought { used: true, owned: false });
+        }
+        out.push(r);
+    }
+    out
+}
+
 /// Counts equal keys, keeping first-seen order.
 fn grouped<K: PartialEq + Clone>(items: impl IntoIterator<Item = K>) -> Vec<(K, u32)> {
     let mut out: Vec<(K, u32)> = Vec::new();
@@ -193,7 +227,10 @@ impl PartsList {
     /// CPU socket of the board; memory counts kits; `NVLink` bridges are grouped by slot
     /// spacing and risers by generation and length.
     ///
-    /// Prices are the build's: used and owned parts as [`Build::pricing_catalog`] prices them.
+    /// Prices are the build's: used and owned parts as [`Build::pricing_catalog`] prices them,
+    /// and a line the build owns some units of cut into its owned units at $0 and the rest
+    /// (`owned: ["1x id"]` over two cards: two lines of one card each). Every cost of a build
+    /// sums this list (`fit`'s [`crate::estimate::fit`] cost and the planner's total too).
     pub fn of(build: &Build, catalog: &Catalog) -> PartsList {
         let priced = build.pricing_catalog(catalog);
         let catalog: &Catalog = &priced;
@@ -342,6 +379,7 @@ impl PartsList {
             let len = len.map_or_else(|| "length unknown".to_owned(), |l| format!("{l:.0} mm"));
             rows.push(extra("Riser", format!("PCIe {g}.0 riser, {len}"), n));
         }
+        let mut rows = split_owned(build, rows);
         let total_usd = rows.iter().filter_map(|r| r.line_usd).sum();
         for r in rows.iter_mut().filter(|r| r.kind.is_some() && !r.line.id.is_empty()) {
             r.used_price = cited::used_price_beside(catalog, &r.line.id).cloned();
@@ -577,6 +615,24 @@ mod tests {
         assert_eq!(l.rows[0].line.unit_price_usd, gpu.price_usd);
         assert_eq!(l.rows[0].source.as_deref(), Some(gpu.source.as_str()));
         assert!(l.rows[0].origin.contains("gpus.ron"), "{}", l.rows[0].origin);
+    }
+
+    /// Issue 36: one RTX 3090 owned of two (`owned: ["1x id"]`) costs one card, not two and
+    /// not none, and the list says which unit is owned.
+    #[test]
+    fn a_counted_owned_card_is_free_once() {
+        let (mut b, cat) = two_3090s();
+        // The 3090's new price is withheld (a launch price over 36 months old): bought used.
+        b.used = vec!["nvidia-geforce-rtx-3090".into()];
+        let new = PartsList::of(&b, &cat);
+        let unit = new.rows[0].line.unit_price_usd.expect("the 3090 is priced used");
+        b.owned = vec!["1x nvidia-geforce-rtx-3090".into()];
+        let l = PartsList::of(&b, &cat);
+        assert!((new.total_usd - l.total_usd - unit).abs() < 1e-6, "{} vs {}", new.total_usd, l.total_usd);
+        let cards: Vec<&PartsRow> = l.rows.iter().filter(|r| r.line.id == "nvidia-geforce-rtx-3090").collect();
+        assert_eq!(cards.len(), 2, "an owned line and a bought line: {cards:?}");
+        assert!(cards[0].line.owned() && cards[0].line.quantity == 1 && cards[0].line_usd == Some(0.0));
+        assert!(cards[1].line.used() && cards[1].line.quantity == 1 && cards[1].line_usd == Some(unit));
     }
 
     #[test]

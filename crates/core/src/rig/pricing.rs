@@ -68,6 +68,27 @@ impl Build {
         total
     }
 
+    /// Of `lines` (`(id, quantity)` in build order), how many units of each the build owns:
+    /// a line of `q` units of an id the build owns `k` of ([`Build::owned_count`]) owns
+    /// `min(k, q)`, and lines of one id draw on the same count in order (so `1x id` over two
+    /// lines of that id owns one unit of the first). The one split of owned units: the parts
+    /// list ([`super::parts_list::PartsList::of`]) cuts each line into its owned units at $0
+    /// and the rest at their price, and every cost of a build (`fit`, the planner, `prices`,
+    /// `compare`, the window's tabs) sums that list.
+    pub fn owned_units<'a>(&self, lines: impl IntoIterator<Item = (&'a str, u32)>) -> Vec<u32> {
+        let mut left: std::collections::BTreeMap<&str, u32> = std::collections::BTreeMap::new();
+        lines
+            .into_iter()
+            .map(|(id, q)| {
+                let Some(total) = self.owned_count(id) else { return 0 };
+                let k = left.entry(id).or_insert(total);
+                let free = (*k).min(q);
+                *k -= free;
+                free
+            })
+            .collect()
+    }
+
     /// Whether the build marks part `id` as bought used (and not owned in every unit).
     pub fn is_used(&self, id: &str) -> bool {
         self.owned_count(id) != Some(u32::MAX) && self.used.iter().any(|o| o == id)

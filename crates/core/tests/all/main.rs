@@ -13,5 +13,6 @@ mod catalog_cpus;
 mod catalog_fit;
 mod check_wiring;
 mod model_file;
+mod one_truth;
 mod rules;
 mod scenarios;
