@@ -1,0 +1,198 @@
+//! The Fit tab's charts: memory against context length, memory per GPU by part, and cost over
+//! time against the cloud (break-even). They draw figures of the [`BuildFit`]; nothing here
+//! estimates.
+
+use super::{
+    Bar, BarChart, Color32, ContextPoint, CostReport, FitReport, GridMark, Line, LineStyle, Plot, PlotPoints, RichText,
+    VLine, egui, llm, theme, usd, usd_rate, verdict_color,
+};
+
+/// Memory of the fullest GPU against context, with its capacity and the chosen context.
+pub(super) fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u32) {
+    if curve.is_empty() {
+        return;
+    }
+    ui.label(RichText::new("Memory vs context (fullest GPU, this batch)").strong());
+    let need: Vec<[f64; 2]> = curve.iter().map(|p| [f64::from(p.context_tokens), p.required_gib]).collect();
+    let total: Vec<[f64; 2]> = curve.iter().map(|p| [f64::from(p.context_tokens), p.total_gib]).collect();
+    let cap = curve[0].capacity_gib;
+    let (x0, x1) = (need[0][0], need[need.len() - 1][0]);
+    Plot::new("fit-context")
+        .height(220.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .include_y(0.0)
+        .x_axis_formatter(|m, _| format!("{:.0}k", m.value / 1024.0))
+        .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
+        .y_axis_min_width(theme::y_axis_width(ui, "000 GiB"))
+        .show(ui, |p| {
+            p.line(Line::new("needed with headroom", PlotPoints::new(need)).color(theme::SERIES[0]).width(2.5));
+            p.line(Line::new("needed without headroom", PlotPoints::new(total)).color(theme::SERIES[4]).width(1.5));
+            p.line(Line::new("GPU memory", PlotPoints::new(vec![[x0, cap], [x1, cap]])).color(theme::ERROR).width(2.0));
+            p.vline(VLine::new("this context", f64::from(context)).color(theme::OK).style(LineStyle::dashed_loose()));
+        });
+    // Below the plot, not over it: a legend inside would cover the curves.
+    theme::legend(
+        ui,
+        &[
+            (theme::SERIES[0], "needed with headroom".to_owned()),
+            (theme::SERIES[4], "needed without headroom".to_owned()),
+            (theme::ERROR, "GPU memory".to_owned()),
+            (theme::OK, "this context (dashed)".to_owned()),
+        ],
+    );
+}
+
+/// Reads one component of a memory breakdown.
+type Get = fn(&llm::MemoryBreakdown) -> f64;
+
+pub(super) fn memory_plot(ui: &mut egui::Ui, f: &FitReport) {
+    ui.label(RichText::new("Memory per GPU").strong());
+    let parts: [(&str, Get, Color32); 7] = [
+        ("weights", |m| m.weights_gib, theme::SERIES[0]),
+        ("KV cache", |m| m.kv_cache_gib, theme::SERIES[4]),
+        ("activations", |m| m.activations_gib, theme::SERIES[2]),
+        ("gradients", |m| m.gradients_gib, theme::SERIES[3]),
+        ("optimizer", |m| m.optimizer_gib, theme::SERIES[5]),
+        ("CUDA context, buffers", |m| m.runtime_gib, theme::SERIES_REST),
+        ("headroom kept free", |m| m.headroom_gib, Color32::from_gray(70)),
+    ];
+    let mut charts: Vec<BarChart> = Vec::new();
+    let mut legend: Vec<(Color32, String)> = Vec::new();
+    for (name, get, color) in parts {
+        if f.gpus.iter().all(|g| get(&g.memory) <= 0.0) {
+            continue;
+        }
+        legend.push((color, name.to_owned()));
+        let bars = f
+            .gpus
+            .iter()
+            .map(|g| {
+                Bar::new(g.index as f64, get(&g.memory)).name(format!(
+                    "GPU {} {name}: {:.1} GiB",
+                    g.index + 1,
+                    get(&g.memory)
+                ))
+            })
+            .collect();
+        let refs: Vec<&BarChart> = charts.iter().collect();
+        charts.push(BarChart::new(name, bars).color(color).width(0.6).stack_on(&refs));
+    }
+    let top = f.gpus.iter().map(|g| g.memory.required_gib.max(g.capacity_gib)).fold(0.0, f64::max) * 1.12;
+    let n = f.gpus.len();
+    Plot::new("fit-memory")
+        .height(280.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .include_y(0.0)
+        .include_y(top)
+        .include_x(-0.6)
+        .include_x(n as f64 - 0.4)
+        .x_grid_spacer(move |_| (0..n).map(|v| GridMark { value: v as f64, step_size: 1.0 }).collect())
+        .x_axis_formatter(|m, _| format!("GPU {}", m.value.round() as i64 + 1))
+        .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
+        .y_axis_min_width(theme::y_axis_width(ui, "000 GiB"))
+        .show(ui, |p| {
+            for c in charts {
+                p.bar_chart(c);
+            }
+            for g in &f.gpus {
+                let x = g.index as f64;
+                let color = verdict_color(g.verdict);
+                p.line(
+                    Line::new(
+                        "GPU memory",
+                        PlotPoints::new(vec![[x - 0.38, g.capacity_gib], [x + 0.38, g.capacity_gib]]),
+                    )
+                    .color(color)
+                    .width(3.0),
+                );
+            }
+        });
+    // Below the plot, not over it: a legend inside covered the last GPU's bar and capacity.
+    legend.push((verdict_color(f.verdict), "GPU memory (line; its colour is the fit verdict)".to_owned()));
+    theme::legend(ui, &legend);
+}
+
+pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
+    ui.label(RichText::new(format!("Owning vs renting {} (cumulative)", c.cloud.name)).strong());
+    let cloud_month = c.cloud.usd_per_hour * c.working_hours_per_month;
+    let horizon = c.cloud.break_even_months.map_or(36.0, |m| (m * 1.6).clamp(12.0, 120.0));
+    let steps = 60;
+    let own: Vec<[f64; 2]> = (0..=steps)
+        .map(|k| {
+            let m = horizon * f64::from(k) / f64::from(steps);
+            [m, c.hardware_usd + c.energy_usd_per_month * m]
+        })
+        .collect();
+    let rent: Vec<[f64; 2]> = (0..=steps)
+        .map(|k| {
+            let m = horizon * f64::from(k) / f64::from(steps);
+            [m, cloud_month * m]
+        })
+        .collect();
+    Plot::new("fit-break-even")
+        .height(280.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .include_y(0.0)
+        .x_axis_formatter(|m, _| format!("{:.0} mo", m.value))
+        .y_axis_formatter(|m, _| format!("${:.0}k", m.value / 1000.0))
+        .y_axis_min_width(theme::y_axis_width(ui, "$000k"))
+        .show(ui, |p| {
+            p.line(Line::new("own: hardware + electricity", PlotPoints::new(own)).color(theme::SERIES[0]).width(2.5));
+            p.line(
+                Line::new(format!("rent at {}/h", usd_rate(c.cloud.usd_per_hour)), PlotPoints::new(rent))
+                    .color(theme::SERIES[2])
+                    .width(2.5),
+            );
+            if let Some(m) = c.cloud.break_even_months {
+                p.vline(
+                    VLine::new(format!("break-even after {m:.1} months"), m)
+                        .color(theme::OK)
+                        .style(LineStyle::dashed_loose()),
+                );
+            }
+        });
+    let mut legend = vec![
+        (theme::SERIES[0], "own: hardware + electricity".to_owned()),
+        (theme::SERIES[2], format!("rent at {}/h", usd_rate(c.cloud.usd_per_hour))),
+    ];
+    if let Some(m) = c.cloud.break_even_months {
+        let bound = if c.hardware_complete { "" } else { "at least " };
+        legend.push((theme::OK, format!("break-even after {bound}{m:.1} months (dashed)")));
+    }
+    theme::legend(ui, &legend);
+    match c.cloud.break_even_months {
+        // Unpriced parts: the hardware sum and so the payback time are lower bounds (issue 26).
+        Some(m) if !c.hardware_complete => ui.add(
+            egui::Label::new(format!(
+                "At {:.0} working hours a month, owning pays off after at least {m:.1} months: the {} of hardware leaves out {} unpriced part{} ({}).",
+                c.working_hours_per_month,
+                usd(c.hardware_usd),
+                c.missing_prices.len(),
+                if c.missing_prices.len() == 1 { "" } else { "s" },
+                c.missing_prices.join(", ")
+            ))
+            .wrap(),
+        ),
+        Some(m) => ui.add(
+            egui::Label::new(format!(
+                "At {:.0} working hours a month, owning pays off after {m:.1} months ({} of hardware).",
+                c.working_hours_per_month,
+                usd(c.hardware_usd)
+            ))
+            .wrap(),
+        ),
+        None => ui.colored_label(
+            theme::WARNING,
+            "Renting costs no more than this rig's electricity: owning never breaks even.",
+        ),
+    };
+}

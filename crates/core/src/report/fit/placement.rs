@@ -1,0 +1,291 @@
+//! `kraftwerk fit`'s placement sections: vLLM's KV pool, llama.cpp's per-device table and
+//! arguments, the experts-in-RAM split, and the alternatives (offload, MoE offload, other GPU
+//! counts) with the commands that run them. Figures come from [`BuildFit`]; nothing here
+//! estimates.
+
+use super::*;
+
+/// vLLM's KV pool as vLLM sizes it, its two start-up lines, and how to measure them.
+pub(crate) fn vllm_pool(out: &mut String, p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitReport) {
+    let e = &p.engine;
+    wln!(
+        out,
+        "  vLLM (fullest GPU): {:.2} x {:.1} GiB = {:.1} GiB reserved - weights {:.1} - profile peak {:.2} ({} tokens, {} seqs) - non-torch {:.2} = KV pool {:.2} GiB; CUDA graphs ~{:.1} GiB outside it",
+        e.gpu_memory_utilization,
+        p.total_gib,
+        p.reservation_gib,
+        p.weights_gib,
+        p.profile_activations_gib,
+        e.max_num_batched_tokens,
+        e.max_num_seqs,
+        p.non_torch_gib,
+        p.kv_pool_gib,
+        p.cuda_graphs_gib
+    );
+    for line in &p.log_lines {
+        wln!(out, "    {line}");
+    }
+    if !p.holds_one_sequence {
+        wln!(
+            out,
+            "  vLLM refuses to start: the pool holds {} tokens, less than one sequence of {} (lower --max-model-len or raise --gpu-memory-utilization)",
+            p.kv_tokens,
+            e.max_model_len
+        );
+        match f.max_context_tokens {
+            Some(c) => wln!(out, "  vLLM: longest --max-model-len the pool holds: {c} tokens"),
+            None => wln!(out, "  vLLM: the pool is empty; no context fits"),
+        }
+    }
+}
+
+/// llama.cpp's per-device table, as `llama_memory_breakdown_print` prints it, and its args.
+pub(crate) fn llama_cpp_table(out: &mut String, t: &crate::estimate::llm::runtime_memory::LlamaCppFit) {
+    wln!(
+        out,
+        "  llama.cpp memory breakdown [MiB] ({}):",
+        if t.fits {
+            "every GPU keeps 1024 MiB free"
+        } else {
+            "a GPU keeps less than the 1024 MiB llama.cpp leaves free"
+        }
+    );
+    wln!(out, "    {:<40} {:>8} {:>8} {:>8} {:>8} {:>8}", "device", "free", "self", "model", "context", "compute");
+    for r in &t.rows {
+        let free = r.free_mib.map_or_else(|| "-".to_owned(), |f| format!("{f:.0}"));
+        wln!(
+            out,
+            "    {:<40} {:>8} {:>8.0} {:>8.0} {:>8.0} {:>8.0}",
+            r.device,
+            free,
+            r.self_mib(),
+            r.model_mib,
+            r.context_mib,
+            r.compute_mib
+        );
+    }
+    wln!(out, "  llama.cpp arguments: {}", t.args);
+}
+
+/// The expert offload that is the fit ([`BuildFit::fits_with_experts_in_ram`]): its
+/// `--n-cpu-moe`, the RAM it takes, its decode (the planner's figure for the same build) and
+/// the cost at that decode.
+pub(crate) fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &BuildFit) {
+    let f = &result.fit;
+    wln!(
+        out,
+        "  the GPUs alone do not hold it; {} with the routed experts of {} layers in system RAM ({}): {:.1} GiB of experts in RAM{}",
+        f.runtime_label,
+        o.cpu_moe_layers,
+        o.args,
+        o.host_experts_gib,
+        result
+            .alternatives
+            .as_ref()
+            .and_then(|a| a.host_ram.as_ref())
+            .map_or_else(String::new, |r| format!(" of {:.0} GiB installed", r.installed_gib))
+    );
+    if let Some(d) = o.decode_tokens_per_s {
+        wln!(
+            out,
+            "  decode ({}): about {d:.1} tok/s at batch 1, bounded by system RAM{}",
+            f.runtime_label,
+            result.host_bandwidth_gb_s.map_or_else(String::new, |b| format!(" ({b:.0} GB/s theoretical)"))
+        );
+    }
+    match o.prefill_tokens_per_s {
+        Some(p) => wln!(
+            out,
+            "  prefill ({}): about {p:.0} tok/s, bounded by copying the experts in RAM over the host link per {}-token micro-batch",
+            f.runtime,
+            crate::estimate::llm::runtime_memory::LLAMA_UBATCH
+        ),
+        None => wln!(out, "  prefill ({}): unknown", f.runtime),
+    }
+    // llama.cpp's own table (its -ngl / --n-cpu-moe for these GPUs), as the one plan to run.
+    if let (Some(t), Some(alt)) = (&f.llama_cpp, &result.alternatives) {
+        llama_cpp_plan(out, t, alt, &ram_has, result.placement.as_ref());
+    }
+    if let Some(c) = &result.cost {
+        wln!(out, "  hardware: {}", usd(c.hardware_usd));
+        if let Some(m) = c.usd_per_million_tokens {
+            wln!(out, "  cost: ${m:.2} per million tokens at this decode");
+        }
+    }
+}
+
+/// "this build has 64 GiB (56 GiB after the 8 GiB kept for the OS and the runtime)".
+fn ram_has(ram: &search::HostRam) -> String {
+    format!(
+        "this build has {:.0} GiB ({:.0} GiB after the {:.0} GiB kept for the OS and the runtime)",
+        ram.installed_gib,
+        ram.available_gib,
+        search::HOST_RAM_RESERVE_GIB
+    )
+}
+
+/// What would fit instead, for a workload that does not: a precision, a shorter context, a
+/// smaller batch, more GPUs, llama.cpp's own split with its decode (`placement`, the same
+/// estimate as the Fit tab's), the search's offload splits, gradient checkpointing, QLoRA; the
+/// first line says it does not fit.
+pub fn alternatives(
+    out: &mut String,
+    alt: &Alternatives,
+    f: &FitReport,
+    placement: Option<&crate::estimate::llm::placement::PlacementEstimate>,
+) {
+    wln!(out, "  does not fit; what would fit instead:");
+    let mut any = false;
+    if let Some(p) = alt.precision.filter(|p| *p != f.weight_precision) {
+        wln!(out, "  - precision {p} (the best of the {} family that fits)", f.runtime_label);
+        any = true;
+    }
+    if let Some(c) = alt.max_context_tokens {
+        wln!(out, "  - context up to {c} tokens at batch {}", f.batch);
+        any = true;
+    }
+    if let Some(b) = alt.max_batch.filter(|b| *b < f.batch) {
+        wln!(out, "  - batch up to {b} at context {}", f.context_tokens);
+        any = true;
+    }
+    if let Some((n, par)) = alt.gpus_needed {
+        let how = match par {
+            Parallelism::TensorParallel(_) => "tensor parallel",
+            Parallelism::TensorPipeline { .. } => "tensor x pipeline parallel",
+            Parallelism::LayerSplit(_) => "layers split",
+            Parallelism::Single | Parallelism::DataParallel(_) => "one GPU",
+        };
+        wln!(out, "  - {n} GPUs like GPU 1 ({how})");
+        any = true;
+    }
+    let has = ram_has;
+    // llama.cpp: the per-device table above is the one plan (its -ngl / --n-cpu-moe / -ts);
+    // the search's other splits are not printed beside it.
+    if let Some(t) = &f.llama_cpp {
+        any |= llama_cpp_plan(out, t, alt, &has, placement);
+    } else {
+        any |= offload_alternatives(out, alt, &has);
+    }
+    if alt.with_gradient_checkpointing == Some(true) {
+        wln!(out, "  - the same with gradient checkpointing (--gradient-checkpointing)");
+        any = true;
+    }
+    if alt.qlora_fits == Some(true) {
+        wln!(out, "  - QLoRA with gradient checkpointing (--mode qlora --gradient-checkpointing)");
+        any = true;
+    }
+    if !any {
+        wln!(out, "  - nothing found within {} GPUs of this kind", search::MAX_GPUS_SEARCHED);
+    }
+}
+
+/// The llama.cpp placement of the table (`-ngl`, `--n-cpu-moe`, `-ts`) as the one offload
+/// plan: whether the GPUs keep their margin with it, whether its system-RAM part fits the
+/// build, and its decode where the search estimated the same split. Returns whether a line was
+/// printed.
+pub(crate) fn llama_cpp_plan(
+    out: &mut String,
+    t: &crate::estimate::llm::runtime_memory::LlamaCppFit,
+    alt: &Alternatives,
+    has: &dyn Fn(&search::HostRam) -> String,
+    placement: Option<&crate::estimate::llm::placement::PlacementEstimate>,
+) -> bool {
+    if !t.fits || (t.n_gpu_layers == 0 && t.n_cpu_moe == 0) {
+        return false;
+    }
+    let host_gib = t
+        .rows
+        .iter()
+        .filter(|r| r.free_mib.is_none())
+        .map(crate::estimate::llm::runtime_memory::DeviceRow::self_mib)
+        .sum::<f64>()
+        / 1024.0;
+    if let Some(ram) = alt.host_ram.as_ref().filter(|r| host_gib > r.available_gib) {
+        wln!(
+            out,
+            "  - not llama.cpp with {} on this build: it needs {host_gib:.0} GiB of system RAM; {}",
+            t.args,
+            has(ram)
+        );
+        return false;
+    }
+    // The decode and prefill of this same placement (one estimate: `BuildFit::placement`).
+    let p = placement.filter(|p| p.table.args == t.args);
+    wln!(
+        out,
+        "  - llama.cpp with the arguments above ({}): {host_gib:.1} GiB in system RAM{}, {}",
+        t.args,
+        alt.host_ram.as_ref().map_or_else(|| " (the build names no memory)".to_owned(), |r| format!("; {}", has(r))),
+        match p.and_then(|p| p.decode_tokens_per_s.map(|d| (d, p.prefill_tokens_per_s))) {
+            Some((d, Some(pf))) => format!("about {d:.1} tok/s decode, {pf:.0} tok/s prefill"),
+            Some((d, None)) => format!("about {d:.1} tok/s decode, prefill unknown"),
+            None => format!(
+                "decode unknown ({})",
+                p.and_then(|p| p.unknown_because.clone()).unwrap_or_else(|| "not estimated for this split".to_owned())
+            ),
+        }
+    );
+    true
+}
+
+/// The search's llama.cpp splits (`-ngl`, `--n-cpu-moe`) for a fit without llama.cpp's table
+/// (ik_llama.cpp, ktransformers). Returns whether a line was printed.
+pub(crate) fn offload_alternatives(
+    out: &mut String,
+    alt: &Alternatives,
+    has: &dyn Fn(&search::HostRam) -> String,
+) -> bool {
+    let mut any = false;
+    if let Some(o) = &alt.offload {
+        if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
+            wln!(
+                out,
+                "  - not llama.cpp CPU offload on this build: {} of {} layers on the GPUs (-ngl {}) needs {:.0} GiB of system RAM; {}",
+                o.gpu_layers,
+                o.gpu_layers + o.cpu_layers,
+                o.gpu_layers,
+                o.host_ram_needed_gib,
+                has(ram)
+            );
+        } else {
+            let speed = o.decode_tokens_per_s.map_or_else(
+                || "decode speed unknown (no CPU or memory kit in the build)".to_owned(),
+                |v| format!("about {v:.1} tok/s decode, bounded by system RAM"),
+            );
+            wln!(
+                out,
+                "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM (needs {:.0} GiB of RAM{}): {speed}",
+                o.gpu_layers,
+                o.gpu_layers + o.cpu_layers,
+                o.gpu_layers,
+                o.host_weights_gib,
+                o.host_ram_needed_gib,
+                alt.host_ram
+                    .as_ref()
+                    .map_or_else(|| "; the build names no memory".to_owned(), |r| format!("; {}", has(r)))
+            );
+            any = true;
+        }
+    }
+    if let Some(o) = &alt.moe_offload {
+        if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
+            wln!(
+                out,
+                "  - not llama.cpp MoE expert offload on this build: --n-cpu-moe {} needs {:.0} GiB of system RAM for the experts; {}",
+                o.n_cpu_moe,
+                o.host_experts_gib,
+                has(ram)
+            );
+        } else {
+            wln!(
+                out,
+                "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
+                o.n_cpu_moe,
+                o.host_experts_gib,
+                o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s decode"))
+            );
+            any = true;
+        }
+    }
+    any
+}
