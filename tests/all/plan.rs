@@ -437,10 +437,11 @@ fn board_eps_inputs_get_enough_eps_cables() {
         tok_s: 20.0,
         used: true,
         budget_usd: Some(2500.0),
+        runtime: Some(kraftwerk::estimate::llm::Runtime::LlamaCpp),
         ..goal("gpt-oss-120b", "mxfp4")
     };
     let out = plan_blocking(&c, &g).expect("plan");
-    assert!(!out.results.is_empty());
+    assert!(!out.results.is_empty(), "{:#?}", out.rejected);
     for r in &out.results {
         let psu = r.build.psus.first().expect("a PSU");
         let have = c.psus.iter().find(|p| p.id == psu.psu).and_then(|p| p.connectors.eps_8pin);
