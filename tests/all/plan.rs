@@ -421,3 +421,43 @@ fn placement_not_checked(c: &Catalog, r: &PlanResult) -> Vec<String> {
 
 mod experts;
 mod placement;
+
+/// Issue 36: a board with two EPS 8-pin inputs (ASUS ProArt X870E-CREATOR WIFI) gets a PSU set
+/// whose system unit has at least two EPS 8-pin cables, and `check` reports no psu-connectors
+/// error on it (the search sized PSUs by PCIe cables only, and the rule rejected every such
+/// desktop build).
+#[test]
+fn board_eps_inputs_get_enough_eps_cables() {
+    let c = catalog();
+    let board = "asus-proart-x870e-creator-wifi";
+    let eps = c.motherboards.iter().find(|b| b.id == board).and_then(|b| b.eps_8pin).expect("board eps");
+    assert_eq!(eps, 2);
+    let g = Goal {
+        must_have: vec![board.into()],
+        tok_s: 20.0,
+        used: true,
+        budget_usd: Some(2500.0),
+        runtime: Some(kraftwerk::estimate::llm::Runtime::LlamaCpp),
+        ..goal("gpt-oss-120b", "mxfp4")
+    };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(!out.results.is_empty(), "{:#?}", out.rejected);
+    for r in &out.results {
+        let psu = r.build.psus.first().expect("a PSU");
+        let have = c.psus.iter().find(|p| p.id == psu.psu).and_then(|p| p.connectors.eps_8pin);
+        assert!(have.is_some_and(|h| h >= 2), "{}: {:?}", r.title, have);
+        let report = kraftwerk::check::run(&r.build, &c);
+        assert!(
+            !report
+                .findings
+                .iter()
+                .any(|f| f.rule == "psu-connectors" && f.severity == kraftwerk::check::Severity::Error),
+            "{}: {:?}",
+            r.title,
+            report.findings
+        );
+    }
+    for l in &out.rejected {
+        assert!(!format!("{l:?}").contains("EPS 8-pin (has"), "{l:?}");
+    }
+}

@@ -85,6 +85,7 @@ fn card_view(idx: usize, g: &kraftwerk_catalog::Gpu, chip: &kraftwerk_catalog::G
             hpwr_16pin: i.hpwr_16pin,
             pcie: i.pcie_8pin.saturating_add(i.pcie_6pin),
             adapter_plugs: if i.hpwr_16pin > 0 { crate::check::adapter_plugs(g) } else { 0 },
+            eps: if i.hpwr_16pin > 0 { 0 } else { i.eps_8pin },
         }),
     }
 }
@@ -163,6 +164,7 @@ fn board_view(idx: usize, b: &kraftwerk_catalog::Motherboard) -> BoardView {
         positions_known,
         price_usd: b.price_usd,
         figures_known: b.max_memory_gb.is_some(),
+        eps_8pin: b.eps_8pin,
     }
 }
 
@@ -238,6 +240,7 @@ pub fn read(catalog: &Catalog, mains_v: f64) -> Parts {
                 && p.connectors.eps_8pin.is_some(),
             hpwr_16pin: p.connectors.hpwr_16pin,
             pcie_8pin: p.connectors.pcie_8pin,
+            eps_8pin: p.connectors.eps_8pin,
         })
         .collect();
     Parts { cards, boards, cpus, kits, coolers, cases, psus, twin_cards }

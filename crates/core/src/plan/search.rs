@@ -306,7 +306,7 @@ struct State<'a> {
     /// The parts proposed so far, as a small catalog the checker resolves them in.
     work: Working,
     /// PSU sets by (system W, GPU W, cards, bays), as bit patterns.
-    psu_memo: std::collections::HashMap<(u64, u64, CardPlugs, u32, u8), supply::PsuChoice>,
+    psu_memo: std::collections::HashMap<(u64, u64, CardPlugs, u32, u8, u8), supply::PsuChoice>,
 }
 
 /// A part whose unknown figure made a machine "not checked", by kind and catalog index.

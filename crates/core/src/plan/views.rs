@@ -53,6 +53,9 @@ pub struct CardPlugs {
     pub pcie: u8,
     /// PCIe 8-pin plugs the card's 16-pin adapter takes when the PSU has no native 16-pin.
     pub adapter_plugs: u8,
+    /// EPS (CPU) 8-pin sockets (Tesla P40, V100 PCIe and other datacenter cards take one; NVIDIA
+    /// product briefs); 0 on a card with a 16-pin socket, as `psu-connectors` counts them.
+    pub eps: u8,
 }
 
 impl CardPlugs {
@@ -63,6 +66,27 @@ impl CardPlugs {
         let hpwr = m * u32::from(self.hpwr_16pin);
         let short = hpwr.saturating_sub(u32::from(psu_hpwr.unwrap_or(0)));
         m * u32::from(self.pcie) + short * u32::from(self.adapter_plugs)
+    }
+
+    /// Whether a PSU with `psu_pcie` PCIe 8-pin and `psu_eps` EPS 8-pin cables (each `None` when
+    /// unpublished) and `psu_hpwr` native 16-pin cables feeds the EPS 8-pin inputs of `m` of these
+    /// cards plus `board_eps` of the board's (on the system PSU), as `psu-connectors` counts
+    /// them: an unknown EPS count is not compared (the rule reports it not checked); a shortfall
+    /// in the cards' EPS inputs may be met from spare PCIe 8-pins, two for each (the card's
+    /// 2x PCIe-to-EPS adapter); the board's EPS inputs never are.
+    pub(crate) fn eps_fits(
+        self,
+        m: u32,
+        board_eps: u32,
+        psu_hpwr: Option<u8>,
+        psu_pcie: Option<u8>,
+        psu_eps: Option<u8>,
+    ) -> bool {
+        let Some(have) = psu_eps else { return true };
+        let gpu_eps = m * u32::from(self.eps);
+        let short = (gpu_eps + board_eps).saturating_sub(u32::from(have));
+        let spare = psu_pcie.map_or(0, |h| u32::from(h).saturating_sub(self.pcie_needed(m, psu_hpwr)));
+        short == 0 || (short * 2 <= spare && short <= gpu_eps)
     }
 }
 
@@ -121,6 +145,9 @@ pub struct BoardView {
     pub price_usd: Option<f64>,
     /// The figures the rules read are published (`max_memory_gb`).
     pub figures_known: bool,
+    /// EPS (CPU) 8-pin power inputs (`Motherboard::eps_8pin`, e.g. two on the ASUS ProArt
+    /// X870E-CREATOR WIFI), if published; `psu-connectors` counts an unknown count as one.
+    pub eps_8pin: Option<u8>,
 }
 
 /// A CPU.
@@ -238,6 +265,8 @@ pub struct PsuView {
     pub hpwr_16pin: Option<u8>,
     /// PCIe 8-pin cables, if published.
     pub pcie_8pin: Option<u8>,
+    /// EPS (CPU) 8-pin cables, if published.
+    pub eps_8pin: Option<u8>,
 }
 
 /// Views of every part the search may pick, each list in catalog (id) order.

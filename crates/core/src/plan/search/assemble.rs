@@ -221,7 +221,10 @@ impl State<'_> {
             let dc = dc_load_w(&sizing, self.work.catalog());
             let gpu_w = card.board_power_w;
             let system_w = (dc - gpu_w * f64::from(c.n)).max(0.0);
-            let mut sets = self.psu_sets(system_w, gpu_w, card.plugs, c.n, case.psu_bays);
+            // The board's EPS 8-pin inputs on the system PSU; unknown counts as one, as
+            // `psu-connectors` counts it.
+            let board_eps = board.eps_8pin.unwrap_or(1);
+            let mut sets = self.psu_sets(system_w, gpu_w, card.plugs, c.n, case.psu_bays, board_eps);
             // No PSU set carries the cards at their default limit: size for them capped (the
             // lowest cap, in the power-limit search's steps, that some set carries; `judge`
             // then sets the highest cap the chosen set allows).
@@ -231,7 +234,7 @@ impl State<'_> {
                 .map_or(gpu_w * 0.5, |g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5));
             let mut capped = gpu_w - power::LIMIT_STEP_W;
             while sets.is_empty() && capped >= floor {
-                sets = self.psu_sets(system_w, capped, card.plugs, c.n, case.psu_bays);
+                sets = self.psu_sets(system_w, capped, card.plugs, c.n, case.psu_bays, board_eps);
                 capped -= power::LIMIT_STEP_W * 4.0;
             }
             if sets.is_empty() && stage(Constraint::Power) >= stage(last.0) {

@@ -120,18 +120,35 @@ impl State<'_> {
 
     /// PSU sets: k identical units that carry the system (on the first) and the cards, each
     /// under the sustained guideline; units with published connector counts first, then
-    /// cheapest first; with the PSU feeding each card.
-    pub(super) fn psu_sets(&mut self, system_w: f64, gpu_w: f64, plugs: CardPlugs, n: u32, bays: u8) -> PsuChoice {
-        let key = (system_w.to_bits(), gpu_w.to_bits(), plugs, n, bays);
+    /// cheapest first; with the PSU feeding each card. `board_eps`: the board's EPS 8-pin
+    /// inputs, fed by the first unit (the system PSU).
+    pub(super) fn psu_sets(
+        &mut self,
+        system_w: f64,
+        gpu_w: f64,
+        plugs: CardPlugs,
+        n: u32,
+        bays: u8,
+        board_eps: u8,
+    ) -> PsuChoice {
+        let key = (system_w.to_bits(), gpu_w.to_bits(), plugs, n, bays, board_eps);
         if let Some(hit) = self.psu_memo.get(&key) {
             return hit.clone();
         }
-        let sets = self.psu_sets_uncached(system_w, gpu_w, plugs, n, bays);
+        let sets = self.psu_sets_uncached(system_w, gpu_w, plugs, n, bays, board_eps);
         self.psu_memo.insert(key, sets.clone());
         sets
     }
 
-    fn psu_sets_uncached(&self, system_w: f64, gpu_w: f64, plugs: CardPlugs, n: u32, bays: u8) -> PsuChoice {
+    fn psu_sets_uncached(
+        &self,
+        system_w: f64,
+        gpu_w: f64,
+        plugs: CardPlugs,
+        n: u32,
+        bays: u8,
+        board_eps: u8,
+    ) -> PsuChoice {
         // PSUs are sorted once per search (known figures, then unit price); a set of k costs at
         // least one unit, so the scan of a group stops once a unit costs more than the dearest
         // of the sets kept that keep the recommended headroom (a set without it ranks after
@@ -158,7 +175,9 @@ impl State<'_> {
                 // for a card with three 8-pin sockets, and gave up).
                 let cabled = (0..usize::from(k)).all(|j| {
                     let m = feeds.iter().filter(|&&f| f == j).count() as u32;
+                    let board = if j == 0 { u32::from(board_eps) } else { 0 };
                     p.pcie_8pin.is_none_or(|have| plugs.pcie_needed(m, p.hpwr_16pin) <= u32::from(have))
+                        && plugs.eps_fits(m, board, p.hpwr_16pin, p.pcie_8pin, p.eps_8pin)
                 });
                 if !cabled {
                     return None;
