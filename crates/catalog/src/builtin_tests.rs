@@ -114,9 +114,10 @@ fn positions_are_derived_where_the_form_factor_forces_them() {
 }
 
 /// The ROG Zenith II Extreme Alpha (TRX40), named in a published build, is wired from its
-/// firmware slot table (hedt.ron): four x16-size PCIe 4.0 CPU slots, x16/x8/x16/x8, the 48
-/// lanes the Threadripper 3000 configures as 2 x16 + 2 x8; positions stay unknown (four slots
-/// on a seven-position E-ATX board force none). Seen failing before the entry (no slots).
+/// firmware slot table (hedt.ron): four x16-size PCIe 4.0 CPU slots, x16/x8/x16/x8 (a GPU at x8
+/// behind a processor root port, and no chipset port wider than x4, in the same machine's
+/// linuxhw/LsPCI tree); positions stay unknown (four slots on a seven-position E-ATX board force
+/// none). Seen failing before the entry (no slots).
 #[test]
 fn the_zenith_ii_extreme_alpha_is_wired_from_its_firmware_table() {
     let c = match crate::load::builtin() {
