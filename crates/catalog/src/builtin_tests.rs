@@ -112,3 +112,35 @@ fn positions_are_derived_where_the_form_factor_forces_them() {
         assert_eq!(Some(b.pcie_slots.len()), n, "{id}");
     }
 }
+
+/// The ROG Zenith II Extreme Alpha (TRX40), named in a published build, is wired from its
+/// firmware slot table (hedt.ron): four x16-size PCIe 4.0 CPU slots, x16/x8/x16/x8 (a GPU at x8
+/// behind a processor root port, and no chipset port wider than x4, in the same machine's
+/// linuxhw/LsPCI tree); positions stay unknown (four slots on a seven-position E-ATX board force
+/// none). Seen failing before the entry (no slots).
+#[test]
+fn the_zenith_ii_extreme_alpha_is_wired_from_its_firmware_table() {
+    let c = match crate::load::builtin() {
+        Ok(c) => c,
+        Err(e) => panic!("the built-in catalog does not load: {e}"),
+    };
+    let id = "asus-trx40-rog-zenith-ii-extreme-alpha-ddr4-eatx";
+    let Some(b) = c.motherboard(id) else { panic!("{id} is not in the catalog") };
+    let slots: Vec<(&str, u8, u8, u8, crate::LaneSource)> = b
+        .pcie_slots
+        .iter()
+        .map(|s| (s.name.as_str(), s.physical_lanes, s.electrical_lanes, s.pcie_gen, s.lane_source))
+        .collect();
+    let cpu = crate::LaneSource::Cpu;
+    assert_eq!(
+        slots,
+        [
+            ("PCIEX16_1", 16, 16, 4, cpu),
+            ("PCIEX16_2", 16, 8, 4, cpu),
+            ("PCIEX16_3", 16, 16, 4, cpu),
+            ("PCIEX16_4", 16, 8, 4, cpu)
+        ]
+    );
+    assert!(b.slot_layout_known() && !b.slot_positions_known());
+    assert_eq!(b.provenance.of("pcie_slots"), crate::Provenance::Firmware);
+}
