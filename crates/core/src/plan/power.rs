@@ -239,3 +239,54 @@ pub(crate) fn multi_psu_note(build: &Build, catalog: &Catalog) -> Option<String>
     };
     Some(format!("{} PSUs: {}; {together}; {on}", build.psus.len(), units.join(", ")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog() -> Catalog {
+        kraftwerk_catalog::builtin().expect("built-in catalog")
+    }
+
+    fn shipped(c: &Catalog, name: &str, text: &str) -> Build {
+        crate::rig::load_str(name, text, Some(c)).expect("shipped build loads")
+    }
+
+    /// The shipped open-frame build: two ATX PSUs on two 120 V / 20 A circuits, GPUs 1-2 on the
+    /// first with the board, 3-4 on the second. The note names each unit's cards and load, the
+    /// add2psu / sync board the `multi-psu` rule asks for, and both circuits; one PSU gets none.
+    #[test]
+    fn the_note_names_each_psus_cards_the_sync_board_and_the_circuits() {
+        let c = catalog();
+        let mut b = shipped(
+            &c,
+            "4x-rtx-4090-threadripper-open-frame.rig.ron",
+            include_str!("../../../../catalog/builds/4x-rtx-4090-threadripper-open-frame.rig.ron"),
+        );
+        let note = multi_psu_note(&b, &c).expect("two PSUs");
+        assert!(note.starts_with("2 PSUs: PSU 1 feeds the board, CPU and GPUs 1-2 ("), "{note}");
+        assert!(note.contains(", PSU 2 feeds GPUs 3-4 ("), "{note}");
+        assert!(note.contains("they must switch on together (add2psu / sync board) and share ground"), "{note}");
+        assert!(note.ends_with("on circuits 1 and 2 (20 A at 120 V each)"), "{note}");
+        // The loads are the power estimate's, per PSU.
+        let est = power::estimate(&b.resolve(&c), LoadState::Training);
+        assert!(note.contains(&format!("GPUs 1-2 ({:.0} W at full load)", est.psus[0].dc_w)), "{note}");
+        // Both on one circuit; cards not in a run.
+        for p in &mut b.psus {
+            p.circuit = 0;
+        }
+        b.gpus[1].psu = 1;
+        b.gpus[3].psu = 0;
+        let note = multi_psu_note(&b, &c).expect("two PSUs");
+        assert!(
+            note.contains("feeds the board, CPU and GPUs 1, 4 (") && note.contains("PSU 2 feeds GPUs 2-3 ("),
+            "{note}"
+        );
+        assert!(note.ends_with("all on circuit 1 (20 A at 120 V)"), "{note}");
+        b.psus.truncate(1);
+        for g in &mut b.gpus {
+            g.psu = 0;
+        }
+        assert_eq!(multi_psu_note(&b, &c), None, "one PSU");
+    }
+}
