@@ -65,7 +65,14 @@
 //!    workstation stack" (runlocalai, last reviewed 2026-05-07),
 //!    https://www.runlocalai.co/stacks/quad-3090-workstation: "70B serving at high concurrency
 //!    (16+ users)". (The stack is not written for 230 V; the 230 V / 16 A circuit is the
-//!    goal's, and only lifts the power limit the 120 V goal 7 has.)
+//!    goal's, and only lifts the power limit the 120 V goal 7 has.) The stack's hardware list:
+//!    "1600W Platinum PSU OR dual 1000W PSUs synced via Add2PSU", "Open-frame mining rig OR 4U
+//!    server chassis". Misses today on catalog data, not on the search: at 350 W the machine
+//!    draws about 1,677 W DC at full load, over the 80 % guideline of every single PSU in the
+//!    catalog (and over a 1600 W unit's rating), and no priced case or frame is sourced to hold
+//!    two PSUs (the generic open-air frame holds four but has no price and no GPU length), so
+//!    the answer is capped. Where such a case exists the planner runs the cards uncapped on two
+//!    PSUs before it plans a cap (`plan_levers::a_second_psu_comes_before_a_power_cap_on_230_v`).
 
 use crate::support;
 use kraftwerk::catalog::Catalog;

@@ -214,6 +214,68 @@ fn four_3090_on_120_v_15_a_is_capped() {
     assert_signed(&c, &out.results);
 }
 
+/// Issue 36 item 4, a second PSU as a lever before a power cap: 4x RTX 3090 (Llama 3.1 70B at
+/// Q8_0, used, $8,000) on one 230 V / 16 A circuit. No single PSU of the built-in catalog
+/// carries the cards at their default 350 W within the 80 % guideline and through their 1 ms
+/// peak, and no priced case of known figures is sourced to hold two PSUs, so the built-in answer
+/// is capped with `nvidia-smi -pl` ([`four_3090_on_230_v_16_a_is_answered_with_a_cap_or_enough_psu`]).
+/// Given a case that holds two PSUs (a FIXTURE: the built-in answer's own case with two PSU
+/// mounts and $1,000 dearer, so that the uncapped machine costs more than the capped one; no
+/// catalog figure), the answer runs the cards uncapped on two PSUs on
+/// the one circuit, although the capped machine in the one-PSU case is cheaper: a cap costs the
+/// user speed, so it is planned only where no uncapped arrangement of the same cards meets the
+/// goal within budget and circuit. The answer names what the `multi-psu` rule asks for (add2psu
+/// / sync board, one ground, the circuit), and `check` on its saved build agrees. On 120 V /
+/// 15 A (1440 W continuous) the same catalog still caps: the circuit binds there, not the PSU.
+#[test]
+fn a_second_psu_comes_before_a_power_cap_on_230_v() {
+    let mut c = catalog();
+    let goal = Goal { budget_usd: Some(8000.0), tok_s: 10.0, ..four_3090(230.0, 16.0) };
+    let out = plan_blocking(&c, &goal).expect("plan");
+    let capped = out.results.first().unwrap_or_else(|| panic!("an answer: {:#?}", out.rejected));
+    assert!(capped.eval.power_cap.is_some(), "{}: the built-in answer is no longer capped", capped.title);
+    let case_id = capped.build.case.clone().expect("a case");
+    let mut two = c.case(&case_id).expect("the answer's case").clone();
+    assert_eq!(two.psu_bays, 1, "{case_id}");
+    two.id = format!("fixture-two-psu-{case_id}");
+    two.psu_bays = 2;
+    two.price_usd = two.price_usd.map(|p| p + 1000.0);
+    let fixture = kraftwerk::catalog::PartsFile { cases: vec![two.clone()], ..Default::default() };
+    c.merge(fixture, &kraftwerk::catalog::Origin::Unknown);
+
+    let out = plan_blocking(&c, &goal).expect("plan");
+    let first = out.results.first().unwrap_or_else(|| panic!("an answer: {:#?}", out.rejected));
+    assert_eq!(first.build.gpus.len(), 4, "{}", first.title);
+    assert_eq!(first.build.case.as_deref(), Some(two.id.as_str()), "{}", first.title);
+    assert!(first.eval.power_cap.is_none(), "{}: capped: {:?}", first.title, first.eval.power_cap);
+    assert!(first.build.gpus.iter().all(|g| g.power_limit_w.is_none()), "{}", first.title);
+    assert!(first.price_complete && first.price_usd > capped.price_usd, "{} at {}", first.title, first.price_usd);
+    assert_eq!(first.build.psus.len(), 2, "{}: {:?}", first.title, first.build.psus);
+    assert!(first.build.psus.iter().all(|p| p.circuit == 0), "one circuit: {:?}", first.build.psus);
+    let note = first.eval.multi_psu.as_deref().unwrap_or_else(|| panic!("{}: no multi-PSU note", first.title));
+    assert!(note.starts_with("2 PSUs: PSU 1 feeds the board, CPU and GPU"), "{note}");
+    assert!(note.contains("add2psu / sync board") && note.contains("all on circuit 1 (16 A at 230 V)"), "{note}");
+    let text = kraftwerk::report::plan::text(&out, &[]);
+    assert!(text.contains(&format!("   PSUs: {note}")), "{text}");
+    // `check` on the saved build: the multi-psu rule's own finding asks for the same.
+    let report = kraftwerk::check::run(&first.build, &c);
+    assert!(
+        report.findings.iter().any(|f| f.rule == "multi-psu" && f.message.contains("sync board")),
+        "{:?}",
+        report.findings
+    );
+    for r in out.results.iter().filter(|r| r.gpus == first.gpus) {
+        assert!(r.eval.power_cap.is_none(), "{} is capped beside the uncapped {}", r.title, first.title);
+    }
+    assert_signed(&c, &out.results);
+
+    let goal = Goal { budget_usd: Some(8000.0), tok_s: 10.0, ..four_3090(120.0, 15.0) };
+    let out = plan_blocking(&c, &goal).expect("plan");
+    let first = out.results.first().unwrap_or_else(|| panic!("an answer on 120 V: {:#?}", out.rejected));
+    assert!(first.eval.power_cap.is_some(), "{}: uncapped on 120 V / 15 A", first.title);
+    assert_signed(&c, &out.results);
+}
+
 /// 4x H100 PCIe (a card whose minimum limit is published) for Llama 3.1 405B on one 120 V / 15 A
 /// circuit: full load is over the circuit's continuous limit or the PSU's 1 ms peak, so the
 /// answer caps every card (`nvidia-smi -pl`), the saved build carries the limit, `check` on it

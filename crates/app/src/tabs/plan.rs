@@ -435,7 +435,8 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
                 None => format!("{:.0} W", e.wall_w),
             };
             let cap = e.power_cap.as_ref().map_or_else(String::new, |c| format!("\npower limit: {}", c.describe()));
-            ui.label(watts).on_hover_text(format!("{}{cap}", phrase::power_line(e)));
+            let psus = e.multi_psu.as_ref().map_or_else(String::new, |m| format!("\nPSUs: {m}"));
+            ui.label(watts).on_hover_text(format!("{}{cap}{psus}", phrase::power_line(e)));
             let runtime = phrase::runtime_name(r);
             // An unvalidated speed (no held row on this GPU maker) says so beside the figure.
             let caveat = if e.speed_caveats.is_empty() { "" } else { " (unvalidated)" };

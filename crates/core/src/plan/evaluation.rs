@@ -110,6 +110,11 @@ pub struct Evaluation {
     /// at their default limits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub power_cap: Option<PowerCap>,
+    /// A machine of two or more PSUs: where each unit's load sits, what joins them (an add2psu /
+    /// sync board and one ground, as the `multi-psu` rule says) and the circuits they are on
+    /// ([`super::power::multi_psu_note`]); `None` with one PSU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multi_psu: Option<String>,
     /// A MoE model too large for the GPUs, run as a hybrid CPU+GPU split (llama.cpp
     /// `--n-cpu-moe`): its routed experts in system RAM, as `kraftwerk fit` estimates it
     /// ([`crate::estimate::fit::BuildFit::fits_with_experts_in_ram`], bounded by the build's RAM). `fits` stays

@@ -65,6 +65,7 @@ pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
     }
     ev.inference_wall_w = power::estimate(&r, LoadState::Inference).total_wall_w;
     ev.power_cap = planned_cap(build, catalog);
+    ev.multi_psu = super::power::multi_psu_note(build, catalog);
     // The report's power follows the workload's mode (`check::power_state`); the plan shows
     // full load.
     if report.power.state != LoadState::Training {

@@ -9,6 +9,11 @@
 //! [`screen`]), then power (the cards alone against the site's circuits), then slots (a board
 //! and case that hold the cards, or risers in an open frame), and only then assembles whole
 //! machines ([`machine`]) from the part [`views`] and checks them, a bounded number per chip.
+//! Power is a lever in two ways ([`power`]): where no single PSU carries the cards at their
+//! default limits, a case or frame that holds more PSUs is tried (the answer then says what joins
+//! them: [`evaluation::Evaluation::multi_psu`]); a common GPU power limit
+//! ([`power::PowerCap`], `nvidia-smi -pl`) is planned only where no uncapped arrangement of the
+//! same cards meets the goal, since a cap costs the user speed.
 //! Its order is deterministic: the same catalog and goal give the same answer. When nothing
 //! meets the goal, each constraint is relaxed on its own and what that buys is reported.
 

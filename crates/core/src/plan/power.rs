@@ -181,3 +181,112 @@ pub(crate) fn planned_cap(build: &Build, catalog: &Catalog) -> Option<PowerCap> 
     let why = over_at_default(&full).unwrap_or_else(|| "nothing (the cap is the build's own)".to_owned());
     Some(PowerCap { limit_w: limit, throughput_kept: kept, command, why })
 }
+
+/// What a machine of two or more ATX PSUs needs, as the `multi-psu` rule says it (an add2psu /
+/// sync board so that they switch on together, one ground) and where each unit's load sits, in
+/// one line: `2 PSUs: PSU 1 feeds the board, CPU and GPUs 1-2 (977 W at full load), PSU 2 GPUs
+/// 3-4 (700 W); they must switch on together (add2psu / sync board) and share ground; both on
+/// circuit 1 (16 A at 230 V)`. Server PSUs in one chassis's power distribution board switch
+/// together and need no adapter (the rule's own case): the line then says so. `None` with
+/// fewer than two PSUs.
+pub(crate) fn multi_psu_note(build: &Build, catalog: &Catalog) -> Option<String> {
+    if build.psus.len() < 2 {
+        return None;
+    }
+    let r = build.resolve(catalog);
+    let est = power::estimate(&r, LoadState::Training);
+    let gpus_of = |j: usize| -> Vec<usize> {
+        build.gpus.iter().enumerate().filter(|(_, g)| g.psu == j).map(|(i, _)| i + 1).collect()
+    };
+    let list = |v: &[usize]| -> String {
+        match v {
+            [] => "no GPU".to_owned(),
+            [one] => format!("GPU {one}"),
+            _ if v.windows(2).all(|w| w[1] == w[0] + 1) => format!("GPUs {}-{}", v[0], v[v.len() - 1]),
+            _ => format!("GPUs {}", v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
+        }
+    };
+    let units: Vec<String> = build
+        .psus
+        .iter()
+        .enumerate()
+        .map(|(j, p)| {
+            let load = est
+                .psus
+                .iter()
+                .find(|l| l.index == j)
+                .map_or_else(String::new, |l| format!(" ({:.0} W at full load)", l.dc_w));
+            let system = if p.feeds_system == Some(true) { "the board, CPU and " } else { "" };
+            format!("PSU {} feeds {system}{}{load}", j + 1, list(&gpus_of(j)))
+        })
+        .collect();
+    let mut circuits: Vec<usize> = build.psus.iter().map(|p| p.circuit).collect();
+    circuits.sort_unstable();
+    circuits.dedup();
+    let site = format!("{:.0} A at {:.0} V", build.site.circuit_a, build.site.mains_v);
+    let on = match circuits[..] {
+        [one] => format!("all on circuit {} ({site})", one + 1),
+        _ => format!(
+            "on circuits {} ({site} each)",
+            circuits.iter().map(|c| (c + 1).to_string()).collect::<Vec<_>>().join(" and ")
+        ),
+    };
+    let server = r.psus.iter().flatten().all(|p| p.atx_version == kraftwerk_catalog::AtxVersion::Server);
+    let together = if server {
+        "the chassis's power distribution board switches them together"
+    } else {
+        "they must switch on together (add2psu / sync board) and share ground"
+    };
+    Some(format!("{} PSUs: {}; {together}; {on}", build.psus.len(), units.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog() -> Catalog {
+        kraftwerk_catalog::builtin().expect("built-in catalog")
+    }
+
+    fn shipped(c: &Catalog, name: &str, text: &str) -> Build {
+        crate::rig::load_str(name, text, Some(c)).expect("shipped build loads")
+    }
+
+    /// The shipped open-frame build: two ATX PSUs on two 120 V / 20 A circuits, GPUs 1-2 on the
+    /// first with the board, 3-4 on the second. The note names each unit's cards and load, the
+    /// add2psu / sync board the `multi-psu` rule asks for, and both circuits; one PSU gets none.
+    #[test]
+    fn the_note_names_each_psus_cards_the_sync_board_and_the_circuits() {
+        let c = catalog();
+        let mut b = shipped(
+            &c,
+            "4x-rtx-4090-threadripper-open-frame.rig.ron",
+            include_str!("../../../../catalog/builds/4x-rtx-4090-threadripper-open-frame.rig.ron"),
+        );
+        let note = multi_psu_note(&b, &c).expect("two PSUs");
+        assert!(note.starts_with("2 PSUs: PSU 1 feeds the board, CPU and GPUs 1-2 ("), "{note}");
+        assert!(note.contains(", PSU 2 feeds GPUs 3-4 ("), "{note}");
+        assert!(note.contains("they must switch on together (add2psu / sync board) and share ground"), "{note}");
+        assert!(note.ends_with("on circuits 1 and 2 (20 A at 120 V each)"), "{note}");
+        // The loads are the power estimate's, per PSU.
+        let est = power::estimate(&b.resolve(&c), LoadState::Training);
+        assert!(note.contains(&format!("GPUs 1-2 ({:.0} W at full load)", est.psus[0].dc_w)), "{note}");
+        // Both on one circuit; cards not in a run.
+        for p in &mut b.psus {
+            p.circuit = 0;
+        }
+        b.gpus[1].psu = 1;
+        b.gpus[3].psu = 0;
+        let note = multi_psu_note(&b, &c).expect("two PSUs");
+        assert!(
+            note.contains("feeds the board, CPU and GPUs 1, 4 (") && note.contains("PSU 2 feeds GPUs 2-3 ("),
+            "{note}"
+        );
+        assert!(note.ends_with("all on circuit 1 (20 A at 120 V)"), "{note}");
+        b.psus.truncate(1);
+        for g in &mut b.gpus {
+            g.psu = 0;
+        }
+        assert_eq!(multi_psu_note(&b, &c), None, "one PSU");
+    }
+}

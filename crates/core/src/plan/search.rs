@@ -360,6 +360,19 @@ impl State<'_> {
         let clean: BTreeSet<String> =
             results.iter().filter(|r| judge::poor_links(&r.eval) == 0).map(|r| r.gpus.clone()).collect();
         results.retain(|r| judge::poor_links(&r.eval) == 0 || !clean.contains(&r.gpus));
+        // Never a power cap when an arrangement of the same cards at their default limits met the
+        // goal (within the budget and the circuits, as every result is): a cap costs the user
+        // speed, and builders cap only when the PSUs or the circuit cannot carry the cards
+        // (issue 36: "when full-load power is what rejects a candidate"). An uncapped machine whose price is incomplete (an open frame's risers have no price)
+        // does not show that it is within the budget: it displaces only capped machines whose
+        // price is incomplete too.
+        let mut uncapped: BTreeMap<String, bool> = BTreeMap::new();
+        for r in results.iter().filter(|r| r.eval.power_cap.is_none()) {
+            *uncapped.entry(r.gpus.clone()).or_default() |= r.price_complete;
+        }
+        results.retain(|r| {
+            r.eval.power_cap.is_none() || !uncapped.get(&r.gpus).is_some_and(|&complete| complete || !r.price_complete)
+        });
         results.sort_by(key);
         // One machine per GPU set, so the list shows distinct machines; only when there are
         // fewer distinct sets than results asked for do the others come in, and then the whole

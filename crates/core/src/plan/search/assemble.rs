@@ -84,12 +84,26 @@ impl State<'_> {
                 if over_power >= POWER_FAILURES_PER_CARD {
                     break;
                 }
+                // The PSU bays of the case whose machine needed a power cap: a cap costs the
+                // user speed, so the cases of this board that hold more PSUs are tried for the
+                // same cards at their default limits (an open frame with two PSUs where no
+                // single unit carries them: issue 36); `finish` keeps the capped machine only
+                // where no uncapped one of the same cards met the goal.
+                let mut capped_at: Option<u8> = None;
                 for (case, placement) in cases.into_iter().take(CASES_PER_BOARD * 2) {
+                    if capped_at.is_some_and(|bays| case.psu_bays <= bays) {
+                        continue;
+                    }
                     match self.try_platform(c, ci, board, case, &placement) {
                         Ok(r) => {
+                            let capped = r.eval.power_cap.is_some();
                             results.push(r);
-                            kept += 1;
+                            kept += usize::from(capped_at.is_none());
                             found_any = true;
+                            if capped && capped_at.is_none() {
+                                capped_at = Some(case.psu_bays);
+                                continue;
+                            }
                             break;
                         }
                         Err((constraint, reason, retry)) => {
