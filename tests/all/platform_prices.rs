@@ -113,6 +113,16 @@ const FAMILIES: [(&str, &str, &str, &str, &str, u8); 5] = [
 /// boards from China sellers, and a board not in the catalog); the W790E-SAGE SE and Xeon W-2400
 /// in a Swiss build log priced in CHF, the W790E-SAGE SE in a Scan UK configurator at
 /// "£1,099.99" and in a Vietnamese shop's seed data at 34,690,000 VND (converted figures).
+/// Found and left for a decision: haydenbspence/local_research_llm's README ("Build 1 (240gb
+/// VRAM)", commits of 2024-07-09, b403ee6..6370fcc; removed at 7c0ef72) lists "ASUS Pro WS W790
+/// SAGE SE Intel LGA 4677 CEB ... | $1,255" and the Xeon w5-3435X at "$1599.00" in a
+/// PCPartPicker-style "Type|Item|Price" table marked "In Progress": a dated single USD figure,
+/// but the README does not say whether it was paid or quoted, names no retailer and no
+/// condition, and its next row repeats the board's link for the GPUs; not taken as a new
+/// price (no named retailer) nor as a used one (nothing says used). A 2026-07-12 platform note
+/// puts a used W790 SAGE SE "around $800" from a r/hardwareswap listing and says its figures are
+/// "current examples or realistic bands, not quotes": not taken.
+/// A German WRX80 buying project's verified listings (the WRX80E-SAGE SE WIFI and others) are in EUR.
 /// - SP5, sWRX8, LGA4677 boards (H13SSL-N, WRX80E-SAGE SE WIFI, W790E-SAGE SE): no dated single
 ///   figure in USD.
 const GAPS: [(&str, &str); 3] = [
