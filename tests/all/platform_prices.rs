@@ -93,6 +93,36 @@ const FAMILIES: [(&str, &str, &str, &str, &str, u8); 5] = [
 /// EUR/HUF (converted figures); SQL seed data giving the W790E-SAGE SE "1299.99" beside a
 /// launch date and a wrong description of another board (not a dated listing); planning BOMs with
 /// round estimates (the H13SSL-N at "$800" and "$700", the WRX80E-SAGE SE WIFI at "$600 - $1,000").
+/// Searched a third time (2026-12-06, later): exact strings "M12SWA-TF", "M12SWA-TF | $",
+/// "M12SWA ($", "MC62-G40", "MC62-G40 ($650", "X13SWA-TF", "WRX80 Creator", "MZ33-AR1",
+/// "Pro WS W790", "MBD-H13SSL-N", "H13SSL-N at $", "H13SSL-N for", "H13SSL for", "H13SSL ($",
+/// "H13SSL-NT ($", "H13SSL-N motherboard - $", "paid for the H13SSL", "WRX80E-SAGE ($",
+/// "WRX80E for", "WRX80E-SAGE SE WIFI | $", "W790E-SAGE ($", "sage se for $",
+/// "W790E-SAGE SE\",\"price", "Pro WS W790E-SAGE SE EEB", ASUS part numbers; the stored web pages
+/// for reviews, launch news and price roundups of each board (H13SSL-N, W790E-SAGE SE, WRX80E-SAGE
+/// SE WIFI, GENOAD8X-2T/BCM, MC62-G40, M12SWA-TF, Digital Spaceport build costs); GitHub code for
+/// homelab parts lists with a price column and for W790/WRX80/SP5 build logs; GitHub issues
+/// (BuildCores OpenDB pricing reports, llama.cpp/ik_llama.cpp/ktransformers hardware threads);
+/// uptonking/note4yaoo at a83a331 (whole tree, every SP5/sWRX8/W790 board name and
+/// "motherboard" beside a "$"); ARobicsek/product_search at c2fa159 (an hourly listing tracker:
+/// its H13SSL-NT profile has no report; its reports track the H14SSL-N, not in the catalog).
+/// Found and not taken: the ASRock WRX80 Creator R2.0 at "899 dólares" (PCGuia, 2022-10; not in
+/// the catalog, and a list price older than 36 months is withheld); "Supermicro Motherboard w/
+/// 12 DIMM slots -- $639" (r/LocalLLaMA, 2025-03, in note4yaoo: the model is not named); the
+/// Supermicro H14SSL-N's eBay asks of 2026-05/06 in product_search (single listings, mostly new
+/// boards from China sellers, and a board not in the catalog); the W790E-SAGE SE and Xeon W-2400
+/// in a Swiss build log priced in CHF, the W790E-SAGE SE in a Scan UK configurator at
+/// "£1,099.99" and in a Vietnamese shop's seed data at 34,690,000 VND (converted figures).
+/// Found and left for a decision: haydenbspence/local_research_llm's README ("Build 1 (240gb
+/// VRAM)", commits of 2024-07-09, b403ee6..6370fcc; removed at 7c0ef72) lists "ASUS Pro WS W790
+/// SAGE SE Intel LGA 4677 CEB ... | $1,255" and the Xeon w5-3435X at "$1599.00" in a
+/// PCPartPicker-style "Type|Item|Price" table marked "In Progress": a dated single USD figure,
+/// but the README does not say whether it was paid or quoted, names no retailer and no
+/// condition, and its next row repeats the board's link for the GPUs; not taken as a new
+/// price (no named retailer) nor as a used one (nothing says used). A 2026-07-12 platform note
+/// puts a used W790 SAGE SE "around $800" from a r/hardwareswap listing and says its figures are
+/// "current examples or realistic bands, not quotes": not taken.
+/// A German WRX80 buying project's verified listings (the WRX80E-SAGE SE WIFI and others) are in EUR.
 /// - SP5, sWRX8, LGA4677 boards (H13SSL-N, WRX80E-SAGE SE WIFI, W790E-SAGE SE): no dated single
 ///   figure in USD.
 const GAPS: [(&str, &str); 3] = [

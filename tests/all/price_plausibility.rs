@@ -221,6 +221,41 @@ fn no_plan_answer_carries_a_flagged_price() {
     assert_eq!(flagged_lines(&c, &r, &planted).len(), 1, "the check finds a planted flag");
 }
 
+/// Issue 38, "No planner answer for the acceptance goals contains a price flagged by them", for
+/// issue 36's expert goals too (`tests/all/plan_acceptance.rs` [`expert_goals`]): the first
+/// answer of each goal that has one carries no plausibility-flagged price and no price the
+/// method withheld, and every priced line of it is checked (an answer whose parts are all
+/// unpriced would pass vacuously, so at least one first answer must price its lines).
+///
+/// [`expert_goals`]: crate::plan_acceptance::expert_goals
+#[test]
+fn no_expert_goal_first_answer_carries_a_flagged_price() {
+    let c = catalog();
+    let flags = price_method::plausibility(&c);
+    let goals = crate::plan_acceptance::expert_goals();
+    let outcomes: Vec<kraftwerk::plan::PlanOutcome> = std::thread::scope(|s| {
+        let handles: Vec<_> =
+            goals.iter().map(|g| s.spawn(|| kraftwerk::plan::plan_blocking(&c, &g.goal).expect("plan"))).collect();
+        handles.into_iter().map(|h| h.join().expect("goal thread")).collect()
+    });
+    let mut answered = 0;
+    let mut priced = 0;
+    let mut bad = Vec::new();
+    for (g, out) in goals.iter().zip(&outcomes) {
+        let Some(r) = out.results.first() else {
+            println!("{}: no answer", g.name);
+            continue;
+        };
+        answered += 1;
+        let lines = r.eval.parts.iter().filter(|p| p.unit_price_usd.is_some()).count();
+        priced += lines;
+        println!("{}: {} ({lines} priced lines)", g.name, r.title);
+        bad.extend(flagged_lines(&c, r, &flags).into_iter().map(|l| format!("{}: {}: {l}", g.name, r.title)));
+    }
+    assert!(answered > 0 && priced > 0, "the first answers price their parts: {answered} answers, {priced} lines");
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
 /// `prices --learn` adds a PCPartPicker export's prices to the user's price file (dated today,
 /// source "your list" with the store), which then wins over the catalog's; a price file that
 /// could not be read is never overwritten; `import` keeps the list's prices in the notes as
