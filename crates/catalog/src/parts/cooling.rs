@@ -20,8 +20,11 @@ pub enum CoolerType {
 /// compatibility class saying how much turbo or overclocking headroom to expect
 /// (<https://noctua.at/en/noctua-standardised-performance-rating>: "detailed CPU-specific
 /// compatibility classifications that allow users to determine how much turbo or overclocking
-/// headroom they can expect with a particular model on a specific CPU"). The classes are the
-/// maker's words, never derived from a score (an NSPR value is not turned into watts).
+/// headroom they can expect with a particular model on a specific CPU"). An entry copies the
+/// maker's class for the pair, never one derived from a score (an NSPR value is not turned into
+/// watts). The variants follow that page's headroom scale; the exact labels of Noctua's
+/// compatibility centre were not read when this type was written (2026-12-06), so an entry's
+/// `source` must quote the label it maps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CoolerVerdictClass {
     /// Suitable, with high turbo/overclocking headroom.
