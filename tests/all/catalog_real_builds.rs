@@ -484,7 +484,12 @@ fn name_lookup_reads_the_naming_variants_of_pasted_listings() {
 /// length and power inputs (`case-gpu-fit`, `gpu-power-cable`, `psu-connectors`; slot width and
 /// cooling type always have a value, the chip's where a card's own is not published). `None`
 /// for a part the name does not resolve to.
-fn decisive(c: &Catalog, kind: PartKind, id: &str) -> Option<Vec<(&'static str, bool)>> {
+///
+/// A cooler's `rated_tdp_w` also counts as known where its maker publishes a per-CPU verdict
+/// instead (`cpu_verdicts`, as Noctua does): for every CPU `co_cpus` names (the catalog CPUs
+/// named in the same published builds as the cooler), as the `cooler-tdp` rule reads it; a
+/// cooler named in no build with a CPU needs the TDP figure itself.
+fn decisive(c: &Catalog, kind: PartKind, id: &str, co_cpus: &[String]) -> Option<Vec<(&'static str, bool)>> {
     use kraftwerk::catalog::{CoolerType, GpuFormFactor};
     Some(match kind {
         PartKind::Motherboard => {
@@ -520,7 +525,8 @@ fn decisive(c: &Catalog, kind: PartKind, id: &str) -> Option<Vec<(&'static str, 
             } else {
                 ("height_mm", k.height_mm.is_some())
             };
-            vec![fit, ("rated_tdp_w", k.rated_tdp_w.is_some())]
+            let verdicts = !co_cpus.is_empty() && co_cpus.iter().all(|cpu| k.verdict_for(cpu).is_some());
+            vec![fit, ("rated_tdp_w", k.rated_tdp_w.is_some() || verdicts)]
         }
         PartKind::Cpu => vec![("max_memory_gb", c.cpu(id)?.max_memory_gb.is_some())],
         PartKind::Gpu | PartKind::GpuCard => {
@@ -546,7 +552,27 @@ fn decisive(c: &Catalog, kind: PartKind, id: &str) -> Option<Vec<(&'static str, 
 fn decisive_figure_coverage_of_the_published_builds() {
     let c = catalog::builtin().expect("catalog");
     let mut seen: Vec<(PartKind, String)> = Vec::new();
+    // Catalog CPUs named in the same build as each cooler (for makers' per-CPU verdicts).
+    let mut co_cpus: Vec<(String, Vec<String>)> = Vec::new();
     for (_, parts) in BUILDS {
+        let found = |k: PartKind| -> Vec<String> {
+            parts
+                .iter()
+                .filter(|(pk, _)| *pk == k)
+                .filter_map(|(_, n)| c.find_by_name(k, n))
+                .map(|p| p.id().to_owned())
+                .collect()
+        };
+        let cpus = found(PartKind::Cpu);
+        for cooler in found(PartKind::Cooler) {
+            match co_cpus.iter_mut().find(|(id, _)| *id == cooler) {
+                Some((_, list)) => {
+                    let new: Vec<String> = cpus.iter().filter(|x| !list.contains(x)).cloned().collect();
+                    list.extend(new);
+                }
+                None => co_cpus.push((cooler, cpus.clone())),
+            }
+        }
         for (kind, name) in *parts {
             let kind = if *kind == PartKind::GpuCard { PartKind::Gpu } else { *kind };
             if let Some(p) = c.find_by_name(kind, name)
@@ -562,7 +588,8 @@ fn decisive_figure_coverage_of_the_published_builds() {
     for kind in kinds {
         let (mut n, mut ok) = (0, 0);
         for (_, id) in seen.iter().filter(|(k, _)| *k == kind) {
-            let Some(figs) = decisive(&c, kind, id) else { continue };
+            let cpus = co_cpus.iter().find(|(cool, _)| cool == id).map_or(&[][..], |(_, list)| list.as_slice());
+            let Some(figs) = decisive(&c, kind, id, cpus) else { continue };
             n += 1;
             let missing: Vec<&str> = figs.iter().filter(|(_, known)| !known).map(|(f, _)| *f).collect();
             if missing.is_empty() {
@@ -605,6 +632,36 @@ fn decisive_figure_coverage_of_the_published_builds() {
         assert!(ok >= floor, "{}: {ok} of {n} parts with every decisive figure, fewer than {floor}", kind.plural());
     }
     assert!(wired >= FLOOR_WIRED && placed >= FLOOR_PLACED, "boards wired {wired}, placed {placed}");
+}
+
+/// The coverage definition reads a cooler maker's per-CPU verdict as the decisive figure for
+/// the cooler-CPU pairs of the published builds, and only for those: a verdict for the CPU the
+/// builder paired it with counts, a verdict for another CPU does not. (No verdict is in the
+/// catalog yet; the verdict here is the test's, on a clone of the catalog.) Seen failing with
+/// the verdict ignored in [`decisive`].
+#[test]
+fn a_makers_verdict_counts_for_the_cooler_cpu_pairs_of_the_builds_only() {
+    use kraftwerk::catalog::{CoolerCpuVerdict, CoolerVerdictClass};
+    let c = catalog::builtin().expect("catalog");
+    let cooler = c.find_by_name(PartKind::Cooler, "Noctua NH-U9 TR4-SP3").expect("NH-U9 TR4-SP3").id().to_owned();
+    let cpu = c.find_by_name(PartKind::Cpu, "EPYC 7302").expect("EPYC 7302").id().to_owned();
+    let tdp = |cat: &Catalog| {
+        let figs = decisive(cat, PartKind::Cooler, &cooler, std::slice::from_ref(&cpu)).expect("a cooler");
+        figs.iter().find(|(f, _)| *f == "rated_tdp_w").is_some_and(|(_, known)| *known)
+    };
+    assert!(!tdp(&c), "no TDP figure and no verdict: unknown");
+    let with = |for_cpu: &str| {
+        let mut file = c.clone().into_parts_file();
+        let k = file.coolers.iter_mut().find(|k| k.id == cooler).expect("the cooler");
+        k.cpu_verdicts = vec![CoolerCpuVerdict {
+            cpu: for_cpu.to_owned(),
+            verdict: CoolerVerdictClass::MediumHeadroom,
+            source: "test verdict".into(),
+        }];
+        Catalog::from(file)
+    };
+    assert!(tdp(&with(&cpu)), "a verdict for the paired CPU counts");
+    assert!(!tdp(&with("amd-epyc-7763")), "a verdict for another CPU does not");
 }
 
 /// `part / whole` in percent (0 for an empty whole).

@@ -72,7 +72,32 @@ pub fn validate(c: &Catalog) -> Vec<ValidationIssue> {
     validate_boards(c, &mut out);
     validate_psus_and_models(c, &mut out);
     validate_memory(c, &mut out);
+    validate_cooler_verdicts(c, &mut out);
     out
+}
+
+/// Coolers: every published per-CPU verdict names a catalog CPU (a verdict for a CPU the
+/// catalog lacks could never be read by the `cooler-tdp` rule) and gives its source.
+fn validate_cooler_verdicts(c: &Catalog, out: &mut Vec<ValidationIssue>) {
+    for cool in &c.coolers {
+        for v in &cool.cpu_verdicts {
+            let problem = if c.cpu(&v.cpu).is_none() {
+                Some(format!("cpu_verdicts: CPU `{}` is not in cpus", v.cpu))
+            } else if v.source.trim().is_empty() {
+                Some(format!("cpu_verdicts: the verdict for `{}` names no source", v.cpu))
+            } else {
+                None
+            };
+            if let Some(message) = problem {
+                out.push(ValidationIssue {
+                    kind: PartKind::Cooler,
+                    id: cool.id.clone(),
+                    origin: cool.origin.to_string(),
+                    message,
+                });
+            }
+        }
+    }
 }
 
 /// Memory kits: modules per kit, module size, data rate, CAS latency and voltage in range.

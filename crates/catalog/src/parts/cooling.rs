@@ -15,6 +15,41 @@ pub enum CoolerType {
     Aio,
 }
 
+/// A cooler maker's published verdict on one cooler–CPU pair, for makers that rate pairs
+/// instead of publishing a TDP figure. Noctua publishes no TDP rating; it gives, per CPU, a
+/// compatibility class saying how much turbo or overclocking headroom to expect
+/// (<https://noctua.at/en/noctua-standardised-performance-rating>: "detailed CPU-specific
+/// compatibility classifications that allow users to determine how much turbo or overclocking
+/// headroom they can expect with a particular model on a specific CPU"). An entry copies the
+/// maker's class for the pair, never one derived from a score (an NSPR value is not turned into
+/// watts). The variants follow that page's headroom scale; the exact labels of Noctua's
+/// compatibility centre were not read when this type was written (2026-12-06), so an entry's
+/// `source` must quote the label it maps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CoolerVerdictClass {
+    /// Suitable, with high turbo/overclocking headroom.
+    HighHeadroom,
+    /// Suitable, with medium turbo/overclocking headroom.
+    MediumHeadroom,
+    /// Suitable, with low turbo/overclocking headroom.
+    LowHeadroom,
+    /// The maker does not recommend the cooler for this CPU.
+    NotRecommended,
+}
+
+/// One published verdict: the maker's class for the cooler on one catalog CPU, and where it
+/// is published (URL and the date it was read).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoolerCpuVerdict {
+    /// Catalog id of the CPU the verdict is for.
+    pub cpu: String,
+    /// The maker's class.
+    pub verdict: CoolerVerdictClass,
+    /// Where the maker publishes it (URL, date read).
+    pub source: String,
+}
+
 /// A CPU cooler.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -30,6 +65,10 @@ pub struct Cooler {
     /// Heat the vendor rates it for, W, if published.
     #[serde(default)]
     pub rated_tdp_w: Option<f64>,
+    /// The maker's published per-CPU verdicts (empty: none entered). The `cooler-tdp` rule
+    /// reads the verdict for the build's CPU when `rated_tdp_w` is unknown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpu_verdicts: Vec<CoolerCpuVerdict>,
     /// Sockets it mounts on.
     pub sockets: Vec<String>,
     /// Height above the board (air coolers), mm.
@@ -64,6 +103,13 @@ pub struct Cooler {
     /// Where this part was loaded from (not in files).
     #[serde(skip)]
     pub origin: Origin,
+}
+
+impl Cooler {
+    /// The maker's published verdict for the CPU of id `cpu_id`, if one is entered.
+    pub fn verdict_for(&self, cpu_id: &str) -> Option<&CoolerCpuVerdict> {
+        self.cpu_verdicts.iter().find(|v| v.cpu == cpu_id)
+    }
 }
 
 // ---------------------------------------------------------------- case

@@ -186,3 +186,27 @@ fn measured_idle_powers_carry_their_source() {
         assert!(matches!(g.provenance.of("idle_power_w"), Provenance::Derived(_) | Provenance::Review), "{}", g.id);
     }
 }
+
+/// A cooler maker's per-CPU verdict (the `cooler-tdp` rule's stand-in for a TDP figure Noctua
+/// does not publish) must name a catalog CPU and its source; the built-in catalog's verdicts do.
+#[test]
+fn cooler_verdicts_name_a_catalog_cpu_and_a_source() {
+    use catalog::{CoolerCpuVerdict, CoolerVerdictClass, PartKind};
+    let c = catalog::builtin().expect("catalog");
+    let ours: Vec<_> = catalog::validate(&c).into_iter().filter(|i| i.message.contains("cpu_verdicts")).collect();
+    assert!(ours.is_empty(), "{ours:#?}");
+    let mut file = c.clone().into_parts_file();
+    let cooler = file.coolers.first_mut().expect("a cooler");
+    cooler.cpu_verdicts = vec![
+        CoolerCpuVerdict { cpu: "no-such-cpu".into(), verdict: CoolerVerdictClass::NotRecommended, source: "x".into() },
+        CoolerCpuVerdict { cpu: "amd-epyc-7763".into(), verdict: CoolerVerdictClass::HighHeadroom, source: " ".into() },
+    ];
+    let bad = catalog::validate(&catalog::Catalog::from(file));
+    let msgs: Vec<_> = bad
+        .iter()
+        .filter(|i| i.kind == PartKind::Cooler && i.message.contains("cpu_verdicts"))
+        .map(|i| &i.message)
+        .collect();
+    assert_eq!(msgs.len(), 2, "{msgs:#?}");
+    assert!(msgs[0].contains("`no-such-cpu` is not in cpus") && msgs[1].contains("names no source"), "{msgs:#?}");
+}

@@ -231,8 +231,14 @@ impl Figure {
                 }
                 _ => Vec::new(),
             },
+            // A maker's published verdict for this CPU stands in for the TDP figure.
             Figure::CoolerRatedTdp => match (r.cooler, r.cpu) {
-                (Some(cool), Some(_)) => one(cool.rated_tdp_w.is_none(), PartRef::Cooler, &cool.name, &cool.id),
+                (Some(cool), Some(cpu)) => one(
+                    cool.rated_tdp_w.is_none() && cool.verdict_for(&cpu.id).is_none(),
+                    PartRef::Cooler,
+                    &cool.name,
+                    &cool.id,
+                ),
                 _ => Vec::new(),
             },
             _ => Vec::new(),

@@ -3,8 +3,8 @@
 
 use super::coverage::{BUILD_PARTS, Figure, Need, chosen, required};
 use super::{Ctx, Finding, PartRef, Rule, RuleDoc, Severity, finding, plural};
-use kraftwerk_catalog::CoolerType;
 use kraftwerk_catalog::PartKind;
+use kraftwerk_catalog::{CoolerType, CoolerVerdictClass};
 
 /// Rule: parts the checks need (id and docs in `doc`).
 pub(crate) static MISSING_PARTS: Rule = Rule {
@@ -423,7 +423,7 @@ pub(crate) static COOLER_TDP: Rule = Rule {
         family: "platform",
         severity: Severity::Warning,
         title: "CPU cooler rated for the CPU's power",
-        checks: "The cooler's rated TDP against the CPU's package power limit (AMD PPT / Intel PL2), else its TDP.",
+        checks: "The cooler's rated TDP against the CPU's package power limit (AMD PPT / Intel PL2), else its TDP; for a cooler whose maker rates cooler-CPU pairs instead of publishing a TDP (Noctua), the maker's published verdict for this CPU.",
         why: "A CPU sustains its package power under all-core load; an undersized cooler makes it throttle (vendor TDP ratings; AMD PPT = 1.35 x TDP on AM5).",
         fix: "Choose a cooler rated at least for the CPU's package power.",
     },
@@ -436,7 +436,22 @@ pub(crate) static COOLER_TDP: Rule = Rule {
     figures: None,
     check: |c, out| {
         let (Some(cool), Some(cpu)) = (c.r.cooler, c.r.cpu) else { return };
-        let Some(rated) = cool.rated_tdp_w else { return };
+        let Some(rated) = cool.rated_tdp_w else {
+            // No TDP figure: the maker's own verdict on this pair, where one is entered
+            // (never a watt figure derived from a performance score).
+            if let Some(v) = cool.verdict_for(&cpu.id)
+                && v.verdict == CoolerVerdictClass::NotRecommended
+            {
+                out.push(finding(
+                    &COOLER_TDP,
+                    Severity::Warning,
+                    format!("{} does not recommend the {} for the {} ({})", cool.vendor, cool.name, cpu.name, v.source),
+                    vec![PartRef::Cooler, PartRef::Cpu],
+                    format!("Choose a cooler its maker rates suitable for the {}.", cpu.name),
+                ));
+            }
+            return;
+        };
         let need = cpu.package_power_w.unwrap_or(cpu.tdp_w);
         if rated < need {
             out.push(finding(

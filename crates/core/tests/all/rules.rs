@@ -314,3 +314,34 @@ fn unknown_wiring_on_a_desktop_platform_is_bounded_by_its_cpu_lanes() {
     assert_eq!(f.severity, Severity::Warning);
     assert!(f.fix.contains("pcie_slots"), "{}", f.fix);
 }
+
+/// A cooler without a TDP figure whose maker publishes a verdict for the build's CPU (as
+/// Noctua does instead of a TDP) is checked by `cooler-tdp`: the verdict decides, and the rule
+/// is not listed as not checked. The same cooler without the verdict leaves the rule not
+/// checked. (Issue 37; the fixtures are `tests/fixtures/rules/cooler-tdp/*maker*`.)
+#[test]
+fn a_makers_per_cpu_verdict_stands_in_for_a_missing_cooler_tdp() {
+    let catalog = catalog::builtin().expect("catalog");
+    let dir = fixtures_dir().join("cooler-tdp");
+    let ran = |b: &rig::Build| {
+        let r = check::run(b, &catalog);
+        let skipped = r.coverage.not_checked.iter().any(|n| n.rule == "cooler-tdp");
+        let warned = r
+            .findings
+            .iter()
+            .any(|f| f.rule == "cooler-tdp" && f.kind == FindingKind::Problem && f.severity == Severity::Warning);
+        (skipped, warned)
+    };
+    let bad =
+        rig::load(&dir.join("fail-warning-maker-does-not-recommend-9950x.rig.ron"), Some(&catalog)).expect("loads");
+    assert_eq!(ran(&bad), (false, true), "a 'not recommended' verdict is a warning, and the rule ran");
+    let good = rig::load(&dir.join("pass-maker-rates-9950x-high-headroom.rig.ron"), Some(&catalog)).expect("loads");
+    assert_eq!(ran(&good), (false, false), "a suitable verdict passes, and the rule ran");
+    // Without the verdict the rule has nothing to decide with.
+    let mut bare = good.clone();
+    for c in &mut bare.parts.coolers {
+        c.cpu_verdicts.clear();
+    }
+    let r = check::run(&bare, &catalog);
+    assert!(r.coverage.not_checked.iter().any(|n| n.rule == "cooler-tdp"), "no verdict, no TDP: not checked");
+}
