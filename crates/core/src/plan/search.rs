@@ -279,6 +279,12 @@ pub(super) fn search(
             if hybrid && cheapest_complete.is_some_and(|best| bought(c).is_none_or(|gpus| best <= gpus)) {
                 continue;
             }
+            // A split at another precision than the goal names (int4 run as a GGUF quant, since
+            // llama.cpp loads GGUF only: `screen::hybrid_precisions`) is a substitution: made only
+            // when no fully priced machine at the goal's own precision meets it.
+            if hybrid && cheapest_complete.is_some() && goal.precision.exact().is_some_and(|p| p != c.precision) {
+                continue;
+            }
             st.assemble(c, &mut results);
             step += 1;
             (ctl.progress)(step.min(total), total);

@@ -18,7 +18,8 @@ use crate::plan::machine::{Spec, make_build, slot_by_key};
 use crate::plan::power::dc_load_w;
 use crate::plan::views::{BoardView, CaseView, CpuView};
 use crate::plan::{Constraint, PlanResult};
-use kraftwerk_catalog::PartKind;
+use kraftwerk_catalog::{MemoryType, PartKind};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Platforms (board and case, every CPU and PSU set tried) over the goal's circuits after
 /// which a card is given up: the cards draw most of the power, the cheapest platforms were
@@ -41,6 +42,37 @@ pub(super) enum Retry {
 /// A failed machine: the constraint, the reason in one line, what to change.
 pub(super) type Failure = (Constraint, String, Retry);
 
+/// A board's memory class for a hybrid split: the channels the routed experts in RAM are read
+/// over (channels per socket times sockets) and the DIMM generation (DDR4 or DDR5, which sets
+/// the rate of each channel).
+fn channel_class(b: &BoardView) -> (u32, bool) {
+    let ddr5 = matches!(b.memory_type, MemoryType::Ddr5Udimm | MemoryType::Ddr5Rdimm);
+    (u32::from(b.memory_channels) * u32::from(b.cpu_sockets.max(1)), ddr5)
+}
+
+/// `boards` (in the search's order) taken one of each memory class ([`channel_class`]) in turn,
+/// the most channels first (DDR5 before DDR4 at equal channels): `[12ch DDR5 a, 8ch DDR4 a, 4ch
+/// DDR4 a, 2ch DDR5 a, 2ch DDR4 a, 12ch DDR5 b, ...]`. A CPU+GPU split's decode is bound by the
+/// RAM's bandwidth, but a two-channel desktop of fast DDR5 meets many goals for less than a
+/// server platform (u/Wrong-Historian's gpt-oss-120b on an i9-14900K with 64-96 GB of DDR5,
+/// 25 tok/s, llama.cpp PR 15157; ubergarm's Qwen3-235B-A22B on a Ryzen 9 9950X with 2 x 48 GB
+/// DDR5-6400, 10 tok/s), and the most-channels-first order alone never reached a desktop
+/// within [`BOARDS_PER_CARD`]; the cheapest desktops in part order are DDR4 boards, so DDR5
+/// is a class of its own.
+fn by_channel_class(boards: Vec<&BoardView>) -> Vec<&BoardView> {
+    let mut classes: BTreeMap<std::cmp::Reverse<(u32, bool)>, std::collections::VecDeque<&BoardView>> = BTreeMap::new();
+    for b in boards {
+        classes.entry(std::cmp::Reverse(channel_class(b))).or_default().push_back(b);
+    }
+    let mut out = Vec::new();
+    while classes.values().any(|q| !q.is_empty()) {
+        for q in classes.values_mut() {
+            out.extend(q.pop_front());
+        }
+    }
+    out
+}
+
 impl State<'_> {
     /// Assembles and checks machines for one chip configuration.
     pub(super) fn assemble(&mut self, c: &ChipConfig, results: &mut Vec<PlanResult>) {
@@ -61,18 +93,31 @@ impl State<'_> {
             let mut boards_tried = 0;
             let mut over_power = 0;
             // Boards that put every card on CPU lanes first (in part order within each group).
-            // A hybrid split reads experts from system RAM: boards with the most memory
-            // channels first.
+            // A hybrid split reads experts from system RAM: one board of each memory-channel
+            // class in turn, the most channels first ([`by_channel_class`]), so a two-channel
+            // desktop is assembled beside the server boards (experts split gpt-oss-120b and
+            // Qwen3-235B on 2 x 48 GB DDR5 desktops: issue 36, goals 4 and 5), and each class
+            // keeps at most one machine per card.
             let mut boards = self.boards.clone();
             boards.sort_by_key(|b| b.cpu_wide_slots < c.n as usize);
-            if c.hybrid_gib.is_some() {
-                boards.sort_by_key(|b| std::cmp::Reverse(u32::from(b.memory_channels) * u32::from(b.cpu_sockets)));
-            }
-            for &board in boards.iter().filter(|b| b.wide_slots >= c.n as usize) {
-                if kept >= RESULTS_PER_CARD || boards_tried >= BOARDS_PER_CARD {
+            let hybrid = c.hybrid_gib.is_some();
+            let boards: Vec<&BoardView> = if hybrid {
+                by_channel_class(boards.into_iter().filter(|b| b.wide_slots >= c.n as usize).collect())
+            } else {
+                boards.into_iter().filter(|b| b.wide_slots >= c.n as usize).collect()
+            };
+            let classes =
+                if hybrid { boards.iter().map(|b| channel_class(b)).collect::<BTreeSet<_>>().len() } else { 0 };
+            let (results_cap, boards_cap) = (RESULTS_PER_CARD.max(classes), BOARDS_PER_CARD.max(classes));
+            let mut classes_kept: BTreeSet<(u32, bool)> = BTreeSet::new();
+            for &board in &boards {
+                if kept >= results_cap || boards_tried >= boards_cap {
                     break;
                 }
-                if self.unknown.contains(&Unknown::Board(board.idx)) || self.unknown.contains(&Unknown::Card(ci)) {
+                if self.unknown.contains(&Unknown::Board(board.idx))
+                    || self.unknown.contains(&Unknown::Card(ci))
+                    || (hybrid && classes_kept.contains(&channel_class(board)))
+                {
                     continue;
                 }
                 let cases = self.cases_for(board, card, c.n);
@@ -99,6 +144,7 @@ impl State<'_> {
                             let capped = r.eval.power_cap.is_some();
                             results.push(r);
                             kept += usize::from(capped_at.is_none());
+                            classes_kept.insert(channel_class(board));
                             found_any = true;
                             if capped && capped_at.is_none() {
                                 capped_at = Some(case.psu_bays);
@@ -291,5 +337,33 @@ impl State<'_> {
             }
         }
         Err(last)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A CPU+GPU split tries one board of each memory class before a second of any: the first
+    /// boards cover every class (a two-channel DDR5 desktop among them, so it is reached within
+    /// the search's board cap), the most channels first, and each class keeps the search's order.
+    #[test]
+    fn split_boards_come_one_of_each_memory_class() {
+        let catalog = kraftwerk_catalog::builtin().expect("catalog");
+        let parts = crate::plan::parts::read(&catalog, 120.0);
+        let boards: Vec<&BoardView> = parts.boards.iter().collect();
+        let classes: BTreeSet<(u32, bool)> = boards.iter().map(|b| channel_class(b)).collect();
+        assert!(classes.contains(&(2, true)) && classes.contains(&(8, false)), "{classes:?}");
+        let order = by_channel_class(boards.clone());
+        assert_eq!(order.len(), boards.len());
+        let first: Vec<(u32, bool)> = order.iter().take(classes.len()).map(|b| channel_class(b)).collect();
+        let mut want: Vec<(u32, bool)> = classes.iter().copied().collect();
+        want.reverse();
+        assert_eq!(first, want, "one board of each class, the most channels (then DDR5) first");
+        for class in &classes {
+            let kept: Vec<usize> = order.iter().filter(|b| channel_class(b) == *class).map(|b| b.idx).collect();
+            let given: Vec<usize> = boards.iter().filter(|b| channel_class(b) == *class).map(|b| b.idx).collect();
+            assert_eq!(kept, given, "class {class:?} keeps the search's order");
+        }
     }
 }
