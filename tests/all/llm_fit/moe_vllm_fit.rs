@@ -100,7 +100,7 @@ fn check_row(model: &str, gpu: &str, n: u32, nvlink: bool, batch: u32, ctx: u32,
 /// Benchmark Sweeps for Qwen3-30B-A3B on A100", the vLLM GPU reference): ISL 128 / OSL 128,
 /// concurrency 1, TPOT 9.6 ms (103.92 tok/s per user). The checkpoint (BF16, 61 GB) needs
 /// an 80 GB A100, and the issue does not say SXM4 (2039 GB/s) or PCIe (1935 GB/s): both are
-/// printed, and neither is held to the band (SXM4 +27 %, PCIe about +21 %: listed).
+/// printed, and neither is held to the band (SXM4 +27 %, PCIe +24 %: listed).
 #[test]
 fn qwen3_30b_a3b_vllm_rows_outside_the_held_table() {
     let sxm = check_row("qwen3-30b-a3b", "nvidia-a100-sxm4-80gb", 1, false, 1, 192, Precision::Bf16);
