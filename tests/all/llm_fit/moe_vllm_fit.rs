@@ -76,19 +76,19 @@ fn fused_moe_constants_are_the_fit_of_vllm_pr_19049() {
 
 /// End-to-end vLLM rows from sources outside the held table (checks: no constant was set on
 /// them), with the fused-MoE terms on. Each is (estimate, measured) aggregate output tok/s.
-fn check_row(model: &str, gpu: &str, n: u32, nvlink: bool, batch: u32, ctx: u32, precision: Precision) -> f64 {
+fn check_row(model: &str, gpu: &str, gpus_n: u32, nvlink: bool, batch: u32, ctx: u32, precision: Precision) -> f64 {
     let cat = kraftwerk::catalog::builtin().expect("catalog");
-    let m = cat.model(model).expect("model").clone();
-    let g = cat.gpu(gpu).expect("gpu").clone();
-    let mut i = infer(m, precision, ctx, Runtime::Vllm);
-    i.batch = batch;
-    if n > 1 {
-        i.parallelism = Parallelism::TensorParallel(n);
+    let preset = cat.model(model).expect("model").clone();
+    let card = cat.gpu(gpu).expect("gpu").clone();
+    let mut input = infer(preset, precision, ctx, Runtime::Vllm);
+    input.batch = batch;
+    if gpus_n > 1 {
+        input.parallelism = Parallelism::TensorParallel(gpus_n);
     }
-    let link = if nvlink { Link::nvlink_of(&g).expect("NVLink") } else { GpuSlot::new(g.clone()).link };
-    let gpus: Vec<GpuSlot> = (0..n).map(|_| GpuSlot::with_link(g.clone(), link)).collect();
-    let s = llm::estimate(&i, &gpus).expect("estimate").speed.expect("speed");
-    s.decode_batch_tokens_per_s
+    let link = if nvlink { Link::nvlink_of(&card).expect("NVLink") } else { GpuSlot::new(card.clone()).link };
+    let gpus: Vec<GpuSlot> = (0..gpus_n).map(|_| GpuSlot::with_link(card.clone(), link)).collect();
+    let speed = llm::estimate(&input, &gpus).expect("estimate").speed.expect("speed");
+    speed.decode_batch_tokens_per_s
 }
 
 /// vLLM PR 23151 (https://github.com/vllm-project/vllm/pull/23151, 2025-08-19):
