@@ -473,6 +473,7 @@ mod decode_2025;
 mod gguf_mix;
 mod moe_2026;
 mod moe_boundaries;
+mod moe_vllm_fit;
 mod offload;
 #[path = "llm_fit/parallel.rs"]
 mod parallel;

@@ -60,6 +60,27 @@ pub(crate) const EXLLAMA_LAYER_OVERHEAD_S: f64 = 90e-6;
 /// the vLLM A100 40GB measurement (johnmusgrave.com vLLM throughput sweep: 75 tok/s, Llama-3.1-8B BF16) within 5 %.
 pub(crate) const VLLM_LAYER_OVERHEAD_S: f64 = 30e-6;
 
+/// vLLM / SGLang fused-MoE decode: fixed time of one MoE layer's expert kernel per decode step,
+/// s (router top-k, the token-to-expert sort `moe_align_block_size`, the two grouped GEMMs'
+/// launches and their first tile wave), added to [`VLLM_LAYER_OVERHEAD_S`] for each layer that
+/// holds routed experts. Fitted, together with [`FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY`], by
+/// least squares on the relative error of the ten kernel times of vLLM PR 19049
+/// (https://github.com/vllm-project/vllm/pull/19049, 2025-06-03, `benchmark_moe.py` on an
+/// A100 PCIe 40GB, Qwen3-30B-A3B BF16, E=128, N=768, default Triton config): batch 1, 2, 4,
+/// 8, 16, 24, 32, 48, 64, 96 → 109.21, 159.81, 268.89, 403.13, 611.19, 730.19, 808.53,
+/// 885.97, 917.45, 943.14 µs, against `t = t0 + bytes / (e × 1555 GB/s)` where `bytes` are
+/// the distinct experts the batch touches (`E·(1 − (1 − k/E)^b)` × 9.44 MB). The fit gives
+/// 55.6 µs and 0.890; residuals −5.5 % to +1.7 % (`tests/all/llm_fit/moe_vllm_fit.rs`
+/// re-runs it). The fixed part is latency, not bandwidth, and is taken as the same on other
+/// GPUs (not measured there).
+pub const FUSED_MOE_LAYER_OVERHEAD_S: f64 = 55.6e-6;
+
+/// vLLM / SGLang fused-MoE decode: fraction of peak memory bandwidth at which the grouped
+/// expert GEMMs read the experts a decode step touches. Fitted with
+/// [`FUSED_MOE_LAYER_OVERHEAD_S`] (see there): 0.89, above [`DECODE_BANDWIDTH_EFFICIENCY`]
+/// because the kernel streams whole expert matrices with nothing else in between.
+pub const FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY: f64 = 0.89;
+
 /// Cost of each GPU-to-GPU hop of a layer split per decoded token, s (hand-over of the hidden
 /// state and a synchronisation). From XiongjieDai's benchmark: Llama-3-8B Q4_K_M decodes at
 /// 130.6 tok/s on one RTX 4090 and 118.1 tok/s split over eight, 0.81 ms over 7 hops ≈ 116 µs;

@@ -7,8 +7,9 @@
 )]
 
 use super::calibration::{
-    ACT_BYTES, FP8_TENSOR_EFFICIENCY, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, NVLINK_ALL_REDUCE_LATENCY_S,
-    PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S,
+    ACT_BYTES, FP8_TENSOR_EFFICIENCY, FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY, FUSED_MOE_LAYER_OVERHEAD_S,
+    LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, NVLINK_ALL_REDUCE_LATENCY_S, PCIE_HOST_ALL_REDUCE_LATENCY_S,
+    PCIE_P2P_ALL_REDUCE_LATENCY_S,
 };
 use super::cluster::{INTER_NODE_ALL_REDUCE_HOPS, Interconnect};
 use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_s};
@@ -168,6 +169,28 @@ pub(super) fn speed(
         }
         _ => None,
     };
+    // vLLM and SGLang run the routed experts in one fused grouped-GEMM kernel per MoE layer: the
+    // experts the step touches stream at that kernel's efficiency, and the layer pays the
+    // kernel's fixed cost ([`FUSED_MOE_LAYER_OVERHEAD_S`]). A preset of one precision splits
+    // its body by parameter count (every weight at the same bytes).
+    let fused_moe = fused_moe_runtime(runtime) && m.experts.as_ref().is_some_and(|e| e.routed > 0);
+    let expert_split = if fused_moe {
+        expert_split.or_else(|| {
+            let shape = m.experts.as_ref()?;
+            let groups = param_groups(m);
+            let per_weight = body_b / (groups.experts + groups.layers).max(1.0);
+            let expert_bytes = groups.experts * per_weight;
+            Some((
+                expert_bytes,
+                (body_b - expert_bytes).max(0.0),
+                f64::from(shape.per_token.min(shape.routed)) / f64::from(shape.routed),
+            ))
+        })
+    } else {
+        expert_split
+    };
+    let moe_layers =
+        if fused_moe { m.experts.as_ref().map_or(0.0, |e| f64::from(e.layers.min(m.layers))) } else { 0.0 };
     let tp = input.parallelism.tp_degree();
     // Achieved fraction of the bandwidth and fixed cost per layer: the runtime's (llama.cpp's
     // of the builds the input names, `llama_cpp_era`).
@@ -196,33 +219,38 @@ pub(super) fn speed(
             .push("a GPU's tensor rate for this precision is unknown (not in the catalog): no prefill estimate".into());
     }
 
-    // Time of one decode step with `b` sequences on GPU i: (memory s, compute s).
-    let step_gpu = |i: usize, b: u32| -> (f64, f64) {
+    // Time of one decode step with `b` sequences on GPU i: (memory s, compute s, GB read).
+    let step_gpu = |i: usize, b: u32| -> (f64, f64, f64) {
         let share = &sh[i];
         let g = &per_gpu[i];
         let lf = f64::from(share.layers.end - share.layers.start) / layers;
         let bf = f64::from(b);
         // Expected fraction of layer weights touched by b tokens (MoE: experts overlap).
         let read_frac = 1.0 - (1.0 - active_frac).powf(bf);
-        let body_read = match expert_split {
+        // (bytes at the decode efficiency, routed-expert bytes at the fused-MoE kernel's).
+        let (body_read, fused_read) = match expert_split {
             Some((expert_bytes, dense_bytes, picked)) => {
-                dense_bytes * lf + expert_bytes * lf * (1.0 - (1.0 - picked).powf(bf))
+                let experts = expert_bytes * lf * (1.0 - (1.0 - picked).powf(bf));
+                if fused_moe { (dense_bytes * lf, experts) } else { (dense_bytes * lf + experts, 0.0) }
             }
-            None => body_b * lf * read_frac,
+            None => (body_b * lf * read_frac, 0.0),
         };
         let weights = share.width * (body_read + if share.has_head { head_b } else { 0.0 });
+        let fused = share.width * fused_read;
         let (_, decode_tokens, _) = attended(m, share.layers.clone(), s);
         // A linear-attention layer reads and writes its fixed state once per step.
         let kv = decode_tokens * bf * kv_bytes_per_token_layer(m, input.kv_precision, tp)
             + 2.0 * bf * linear_state_bytes(m, share.layers.clone(), tp);
-        let t_mem = (weights + kv) / (e_bw * g.bandwidth_gb_s * 1e9);
+        let t_dense = (weights + kv) / (e_bw * g.bandwidth_gb_s * 1e9);
+        let t_mem = t_dense + fused / (FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY * g.bandwidth_gb_s * 1e9);
         let flops = bf
             * share.width
             * (2.0 * active_body * lf
                 + if share.has_head { 2.0 * table } else { 0.0 }
                 + 4.0 * decode_tokens * q_dim(m));
         let t_comp = g.peak_tflops.map_or(0.0, |p| flops / (e_c * g.fp8_scale * p * 1e12));
-        (t_mem, t_comp)
+        // GB read: the dense part as t × achieved bandwidth, plus the fused experts.
+        (t_mem, t_comp, t_dense * e_bw * g.bandwidth_gb_s + fused / 1e9)
     };
 
     let tp_n = (tp as usize).min(used.len()).max(1);
@@ -246,18 +274,20 @@ pub(super) fn speed(
             .enumerate()
             .map(|(j, lj)| {
                 let ranks = (j * st.tp..(j + 1) * st.tp).filter(|&i| i < used.len()).map(|i| step_gpu(i, mb));
-                let (mem, comp) = ranks.fold((0.0, 0.0), |(a, b), (tm, tc)| (f64::max(a, tm), f64::max(b, tc)));
+                let (mem, comp) = ranks.fold((0.0, 0.0), |(a, b), (tm, tc, _)| (f64::max(a, tm), f64::max(b, tc)));
                 let ar = if st.tp > 1 { 2.0 * lj * link.all_reduce_s(msg, tp) } else { 0.0 };
-                (mem.max(comp) + lj * layer_overhead_s + ar, ar, mem, comp)
+                let fixed = lj * layer_overhead_s + lj / layers * moe_layers * FUSED_MOE_LAYER_OVERHEAD_S;
+                (mem.max(comp) + fixed + ar, ar, mem, comp)
             })
             .collect()
     };
-    let overhead = layers * layer_overhead_s;
+    // Fixed cost per step: every layer's, and the fused-MoE kernel's per MoE layer.
+    let overhead = layers * layer_overhead_s + moe_layers * FUSED_MOE_LAYER_OVERHEAD_S;
     // Decode step time and bound for `b` sequences (per replica for data parallel).
     let step = |b: u32| -> (f64, Bound, f64, f64) {
-        let parts: Vec<(f64, f64)> = (0..used.len()).map(|i| step_gpu(i, b)).collect();
-        // GB read: t_mem × achieved bandwidth.
-        let gb: f64 = parts.iter().zip(&per_gpu).map(|((tm, _), g)| tm * e_bw * g.bandwidth_gb_s).sum();
+        let reads: Vec<(f64, f64, f64)> = (0..used.len()).map(|i| step_gpu(i, b)).collect();
+        let gb: f64 = reads.iter().map(|r| r.2).sum();
+        let parts: Vec<(f64, f64)> = reads.iter().map(|r| (r.0, r.1)).collect();
         match input.parallelism {
             Parallelism::LayerSplit(n) => {
                 let work: f64 = parts.iter().map(|(tm, tc)| tm.max(*tc)).sum();
@@ -442,4 +472,12 @@ fn prefill_rate(
         }
     };
     (1.0 / per_token, 1.0 / per_token)
+}
+
+/// Whether `runtime` runs routed experts as one fused grouped-GEMM kernel per MoE layer whose
+/// cost is [`FUSED_MOE_LAYER_OVERHEAD_S`] and [`FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY`]: vLLM
+/// and SGLang (the fit's kernel is vLLM's Triton `fused_moe`; SGLang runs the same kernel
+/// family). TensorRT-LLM's MoE kernels are held by its own table and keep the dense model.
+fn fused_moe_runtime(runtime: Runtime) -> bool {
+    matches!(runtime, Runtime::Vllm | Runtime::Sglang)
 }
