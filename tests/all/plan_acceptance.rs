@@ -76,11 +76,12 @@
 
 use crate::support;
 use kraftwerk::catalog::Catalog;
-use kraftwerk::plan::goal::{Goal, ModelRef};
-use kraftwerk::plan::owned::OwnedPart;
+use kraftwerk::plan::goal::Goal;
 use kraftwerk::plan::{PlanOutcome, PlanResult, plan_blocking};
 use serde_json::Value;
 use std::fmt::Write as _;
+
+pub(crate) mod goals;
 
 /// First answers of the expert's class, measured when this test was written (2026-12-05, main
 /// at 7697673): goals 1-3 match; 4-8 miss (see [`expert_goals`]). A ratchet: raise it when the
@@ -176,10 +177,6 @@ pub(crate) struct ExpertGoal {
     pub lead: &'static str,
 }
 
-fn goal(model: &str, precision: &str) -> Goal {
-    Goal { model: ModelRef::Preset(model.into()), precision: precision.parse().expect("precision"), ..Goal::default() }
-}
-
 /// The eight goals of the module docs, with their expert classes. The planner's first answer
 /// on main at 7697673 (2026-12-05), for the record:
 /// 1-3 match (2x RTX 3090 on a B550 board $2,119; the owned 3090 plus one $1,420; 1x RTX 3090
@@ -219,13 +216,15 @@ fn goal(model: &str, precision: &str) -> Goal {
 /// 3090 on the same Supermicro board, $5,255, 18.9 tok/s, but capped where the expert runs the
 /// cards uncapped on 230 V: still a miss.
 pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
-    let owned_3090 = vec![OwnedPart { id: RTX_3090.into(), count: 1 }];
-    let seventy =
-        |budget: f64| Goal { tok_s: 15.0, used: true, budget_usd: Some(budget), ..goal("llama-3.1-70b", "q4_k_m") };
+    // The goals themselves are the shared list the bench runs too (`goals.rs`).
+    let shared = goals::goals();
+    let g = |name: &str| -> Goal {
+        shared.iter().find(|(n, _)| *n == name).map(|(_, goal)| goal.clone()).expect("a shared goal of that name")
+    };
     vec![
         ExpertGoal {
             name: "70b-q4-used-4000",
-            goal: seventy(4000.0),
+            goal: g("70b-q4-used-4000"),
             class: Class {
                 gpus: (2, 2),
                 card_gib_at_least: 24.0,
@@ -239,7 +238,7 @@ pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
         },
         ExpertGoal {
             name: "70b-q4-own-one-3090",
-            goal: Goal { owned: owned_3090, ..seventy(2500.0) },
+            goal: g("70b-q4-own-one-3090"),
             class: Class {
                 gpus: (2, 2),
                 card_gib_at_least: 24.0,
@@ -253,7 +252,7 @@ pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
         },
         ExpertGoal {
             name: "qwen3-32b-q4-one-card",
-            goal: Goal { tok_s: 20.0, used: true, budget_usd: Some(2000.0), ..goal("qwen3-32b", "q4_k_m") },
+            goal: g("qwen3-32b-q4-one-card"),
             class: Class {
                 gpus: (1, 1),
                 card_gib_at_least: 24.0,
@@ -267,7 +266,7 @@ pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
         },
         ExpertGoal {
             name: "qwen3-235b-hybrid",
-            goal: Goal { tok_s: 8.0, used: true, budget_usd: Some(5000.0), ..goal("qwen3-235b-a22b", "q3_k_m") },
+            goal: g("qwen3-235b-hybrid"),
             class: Class {
                 gpus: (1, 2),
                 card_gib_at_least: 24.0,
@@ -281,13 +280,7 @@ pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
         },
         ExpertGoal {
             name: "gpt-oss-120b-hybrid",
-            goal: Goal {
-                tok_s: 20.0,
-                used: true,
-                budget_usd: Some(2500.0),
-                runtime: Some(kraftwerk::estimate::llm::Runtime::LlamaCpp),
-                ..goal("gpt-oss-120b", "mxfp4")
-            },
+            goal: g("gpt-oss-120b-hybrid"),
             class: Class {
                 gpus: (1, 1),
                 card_gib_at_least: 8.0,
@@ -301,7 +294,7 @@ pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
         },
         ExpertGoal {
             name: "deepseek-r1-hybrid",
-            goal: Goal { tok_s: 5.0, used: true, budget_usd: Some(10_000.0), ..goal("deepseek-r1", "q4_k_m") },
+            goal: g("deepseek-r1-hybrid"),
             class: Class {
                 gpus: (1, 2),
                 card_gib_at_least: 16.0,
@@ -315,7 +308,7 @@ pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
         },
         ExpertGoal {
             name: "4x3090-capped-120v",
-            goal: Goal { tok_s: 10.0, used: true, budget_usd: Some(8000.0), ..goal("llama-3.1-70b", "q8_0") },
+            goal: g("4x3090-capped-120v"),
             class: Class {
                 gpus: (4, 4),
                 card_gib_at_least: 24.0,
@@ -329,15 +322,7 @@ pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
         },
         ExpertGoal {
             name: "4x3090-16-users-230v",
-            goal: Goal {
-                users: 16,
-                tok_s: 10.0,
-                used: true,
-                budget_usd: Some(8000.0),
-                mains_v: 230.0,
-                breaker_a: 16.0,
-                ..goal("llama-3.3-70b", "int4")
-            },
+            goal: g("4x3090-16-users-230v"),
             class: Class {
                 gpus: (4, 4),
                 card_gib_at_least: 24.0,
@@ -534,9 +519,13 @@ fn the_first_answer_is_the_experts_class() {
 /// bench cannot import the test binary's modules): every goal's name is there.
 #[test]
 fn the_bench_times_the_same_goals() {
+    // The bench includes the shared goal list (it cannot import the test binary's modules), and
+    // every expert goal is one of that list's goals, field for field, in the same order.
     let text = std::fs::read_to_string(support::manifest_dir().join("benches/plan_acceptance.rs")).expect("bench");
-    let names: Vec<&str> = expert_goals().iter().map(|g| g.name).collect();
-    for n in &names {
-        assert!(text.contains(&format!("\"{n}\"")), "the bench lacks {n}");
-    }
+    assert!(text.contains("#[path = \"../tests/all/plan_acceptance/goals.rs\"]"), "the bench reads the shared goals");
+    let shared: Vec<(&str, String)> =
+        goals::goals().into_iter().map(|(n, g)| (n, serde_json::to_string(&g).expect("goal json"))).collect();
+    let expert: Vec<(&str, String)> =
+        expert_goals().into_iter().map(|e| (e.name, serde_json::to_string(&e.goal).expect("goal json"))).collect();
+    assert_eq!(shared, expert);
 }
