@@ -20,6 +20,15 @@ fn puget() -> (catalog::Catalog, Build) {
     (cat, b)
 }
 
+/// The common dual-4090 desktop: two Founders Edition cards on an X870E board; its checks
+/// give a note (system RAM under twice the VRAM) besides warnings.
+fn x870e() -> (catalog::Catalog, Build) {
+    let cat = catalog::builtin().expect("built-in catalog loads");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/builds/2x-rtx-4090-x870e.rig.ron");
+    let b = rig::load(&path, Some(&cat)).expect("reference build loads");
+    (cat, b)
+}
+
 fn harness_at(app: KraftwerkApp, w: f32, h: f32) -> Harness<'static, KraftwerkApp> {
     Harness::builder().with_size([w, h]).build_ui_state(|ui, app: &mut KraftwerkApp| app.update_ui(ui), app)
 }
@@ -79,7 +88,13 @@ fn count_of(h: &Harness<'_, KraftwerkApp>, title: &str) -> Option<usize> {
 
 #[test]
 fn the_status_bar_the_tab_title_and_the_checks_sections_agree() {
-    let (cat, build) = puget();
+    for (cat, build) in [puget(), x870e()] {
+        status_bar_and_checks_agree(cat, build);
+    }
+}
+
+/// The status bar's counts, the Checks tab's title and its sections' counts are `check`'s.
+fn status_bar_and_checks_agree(cat: catalog::Catalog, build: Build) {
     let report = check::run(&build, &cat);
     let problems =
         |s: Severity| report.findings.iter().filter(|f| f.kind == FindingKind::Problem && f.severity == s).count();
@@ -97,7 +112,36 @@ fn the_status_bar_the_tab_title_and_the_checks_sections_agree() {
     assert_eq!(count_of(&h, "Checks"), Some(errors + warnings + notes));
     // Each section lists what the counts say; the not-checked notes are a section of their own.
     for (title, want) in [("Errors", errors), ("Warnings", warnings), ("Notes", notes), ("Not checked", not_checked)] {
-        assert_eq!(count_of(&h, title).unwrap_or(0), want, "the {title} section");
+        assert_eq!(count_of(&h, title).unwrap_or(0), want, "the {title} section of {}", h.state().state().build.name);
+    }
+}
+
+/// The Parts tab at 1280x800 and 1920x1080 (issue 39): every column, the last (source and
+/// origin) included, ends inside the window, so nothing is behind a horizontal scroll bar; long
+/// names wrap and long origins are cut with the whole text on hover.
+#[test]
+fn the_parts_table_fits_the_window_without_scrolling_sideways() {
+    for (cat, build) in [puget(), x870e()] {
+        for (w, h_) in [(1280.0, 800.0), (1920.0, 1080.0)] {
+            let mut h = harness_at(KraftwerkApp::new_for_test(cat.clone(), build.clone()), w, h_);
+            h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Parts)));
+            h.run();
+            h.run_steps(3);
+            // The central panel's inner margin: the table's right edge, less its scroll bar.
+            let right = w - 8.0;
+            let header = h.get_by_label("Source · origin").rect();
+            assert!(header.max.x <= right, "the last column's header ends at {} of {w}", header.max.x);
+            let cells: Vec<egui::Rect> = h
+                .query_all_by_label("source")
+                .chain(h.query_all_by_label_contains("catalog/"))
+                .chain(h.query_all_by_label_contains("at least $"))
+                .map(|n| n.rect())
+                .collect();
+            assert!(cells.len() >= 8, "source links and origins drawn: {}", cells.len());
+            for r in cells {
+                assert!(r.max.x <= right + 0.5, "a cell ends at {} past {right} at {w}x{h_}", r.max.x);
+            }
+        }
     }
 }
 

@@ -137,6 +137,9 @@ impl Default for CatalogView {
     }
 }
 
+/// Widest the catalog's name column gets, points: a longer name is cut, whole on hover.
+const NAME_MAX_W: f32 = 300.0;
+
 /// Vertical gap between the table's rows, points.
 const GRID_ROW_GAP: f32 = 6.0;
 
@@ -664,11 +667,18 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, cv: &mut CatalogView, out: &mut
                                 if r.inline {
                                     text = text.color(theme::INFO);
                                 }
-                                ui.label(text).on_hover_text(format!(
-                                    "id: {}{}",
-                                    r.id,
-                                    if r.inline { " (custom, inline in this build)" } else { "" }
-                                ));
+                                // Cut at NAME_MAX_W (PSU titles run to 400 px and pushed the
+                                // figures past the edge at 1280x800); the whole name on hover.
+                                ui.scope(|ui| {
+                                    ui.set_max_width(NAME_MAX_W);
+                                    ui.add(egui::Label::new(text).truncate().show_tooltip_when_elided(false))
+                                        .on_hover_text(format!(
+                                            "{}\nid: {}{}",
+                                            c.text,
+                                            r.id,
+                                            if r.inline { " (custom, inline in this build)" } else { "" }
+                                        ));
+                                });
                                 if r.source.is_empty() {
                                     ui.weak("—");
                                 } else {

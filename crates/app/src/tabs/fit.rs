@@ -459,13 +459,18 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
         llama_cpp_table(ui, t);
     }
     ui.add_space(theme::SECTION_GAP);
+    // `columns` lays its columns out justified, which spreads a wrapped paragraph's words to
+    // both edges: each column is laid out left-aligned instead.
     ui.columns(2, |c| {
-        memory_plot(&mut c[0], f);
-        if let Some(cost) = &o.cost {
-            break_even_plot(&mut c[1], cost);
-        } else {
-            context_plot(&mut c[1], &o.memory_vs_context, f.context_tokens);
-        }
+        let [left, right] = c else { return };
+        left.vertical(|ui| memory_plot(ui, f));
+        right.vertical(|ui| {
+            if let Some(cost) = &o.cost {
+                break_even_plot(ui, cost);
+            } else {
+                context_plot(ui, &o.memory_vs_context, f.context_tokens);
+            }
+        });
     });
     if o.cost.is_some() && !o.memory_vs_context.is_empty() {
         context_plot(ui, &o.memory_vs_context, f.context_tokens);

@@ -28,14 +28,17 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, _view: &mut ViewState, out: &mu
         ui.add_space(theme::SECTION_GAP);
         advice(ui, state, out);
         ui.add_space(theme::SECTION_GAP);
+        // Each column left-aligned: `columns` justifies, which spreads a wrapped line's words.
         ui.columns(2, |c| {
-            components_plot(&mut c[0], state);
-            efficiency_plot(&mut c[1], state);
+            let [left, right] = c else { return };
+            left.vertical(|ui| components_plot(ui, state));
+            right.vertical(|ui| efficiency_plot(ui, state));
         });
         ui.add_space(theme::SECTION_GAP);
         ui.columns(2, |c| {
-            transient_plot(&mut c[0], state);
-            wall(&mut c[1], state);
+            let [left, right] = c else { return };
+            left.vertical(|ui| transient_plot(ui, state));
+            right.vertical(|ui| wall(ui, state));
         });
         ui.add_space(theme::SECTION_GAP);
         thermal(ui, state);

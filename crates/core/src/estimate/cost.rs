@@ -164,7 +164,8 @@ pub struct CostReport {
     pub hardware_usd: f64,
     /// Every line.
     pub parts: Vec<PartCost>,
-    /// Ids of the parts without a price (not counted in `hardware_usd`).
+    /// Ids of the parts without a price (not counted in `hardware_usd`); the name of one the
+    /// catalog has no entry for (`NVLink bridge, 3-slot spacing`, `PCIe 4.0 riser, 200 mm`).
     pub missing_prices: Vec<String>,
     /// Whether every part has a price (else every figure below is a lower bound).
     pub hardware_complete: bool,
@@ -247,8 +248,12 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
         })
         .collect();
     let hardware_usd: f64 = parts.iter().filter_map(|p| p.line_usd).sum();
-    let mut missing_prices: Vec<String> =
-        parts.iter().filter(|p| p.line_usd.is_none() && p.quantity > 0).map(|p| p.id.clone()).collect();
+    // A part the catalog has no entry for (an `NVLink` bridge, a riser) has no id: its name.
+    let mut missing_prices: Vec<String> = parts
+        .iter()
+        .filter(|p| p.line_usd.is_none() && p.quantity > 0)
+        .map(|p| if p.id.is_empty() { p.name.clone() } else { p.id.clone() })
+        .collect();
     missing_prices.sort();
     missing_prices.dedup();
 

@@ -588,14 +588,14 @@ pub(crate) fn cost_of(
     opts: &FitOptions,
 ) -> (Option<CostReport>, Option<String>) {
     // The parts: the build's parts list, the one list `prices`, `compare` and the Parts tab
-    // total (owned units cut out at $0, used ones at their used price). Bridges and risers,
-    // which no catalog entry prices, are left out here as the list's unpriced lines.
+    // total (owned units cut out at $0, used ones at their used price), bridges and risers
+    // included: priced when their line is, else named among the missing prices ("at least").
     let list = crate::rig::parts_list::PartsList::of(build, catalog);
     // The build's used and owned parts priced as bought.
     let priced = build.pricing_catalog(catalog);
     let catalog: &Catalog = &priced;
     let r = build.resolve(catalog);
-    let rows: Vec<_> = list.rows.into_iter().filter(|r| r.kind.is_some()).collect();
+    let rows = list.rows;
     let bought: Vec<Option<crate::rig::parts_list::Bought>> = rows.iter().map(|r| r.line.bought).collect();
     let parts: Vec<PricedPart> = rows
         .into_iter()

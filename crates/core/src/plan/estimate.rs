@@ -103,19 +103,8 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
         }
         Err(e) => ev.errors.push(format!("fit: {e}")),
     }
-    let risers = build.gpus.iter().filter(|g| g.riser.is_some()).count();
-    if risers > 0 {
-        ev.parts.push(PricedLine {
-            id: "pcie-riser".into(),
-            name: "PCIe riser cable".into(),
-            quantity: u32::try_from(risers).unwrap_or(u32::MAX),
-            unit_price_usd: None,
-            price_date: None,
-            price_source: None,
-            bought: Some(Bought { used: false, owned: false }),
-        });
-        ev.unpriced.push("pcie-riser".into());
-    }
+    // Risers are in the cost's parts (the build's parts list, unpriced: no catalog entry), so in
+    // `ev.parts` and `ev.unpriced` above.
     // A capped plan runs slower: the power-limit curve's throughput cost on its speed.
     if let Some(k) = ev.power_cap.as_ref().map(|c| c.throughput_kept) {
         for v in [&mut ev.decode_per_user, &mut ev.decode_total, &mut ev.prefill].into_iter().flatten() {

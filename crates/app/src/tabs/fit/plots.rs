@@ -24,7 +24,9 @@ pub(super) fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u
         .allow_scroll(false)
         .allow_boxed_zoom(false)
         .include_y(0.0)
-        .x_axis_formatter(|m, _| format!("{:.0}k", m.value / 1024.0))
+        // The ticks fall on decimal steps of tokens (10,000, 20,000, ...): thousands, not 1024s,
+        // or a tick at 30,000 tokens read "29k".
+        .x_axis_formatter(|m, _| format!("{:.0}k", m.value / 1000.0))
         .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
         .y_axis_min_width(theme::y_axis_width(ui, "000 GiB"))
         .show(ui, |p| {
