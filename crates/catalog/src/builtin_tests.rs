@@ -106,6 +106,9 @@ fn positions_are_derived_where_the_form_factor_forces_them() {
     let rpos: Vec<Option<u8>> = rev.pcie_slots.iter().map(|s| s.position).collect();
     assert_eq!(rpos, (1..=7).rev().map(Some).collect::<Vec<_>>());
     assert_eq!(rev.slot_order, crate::SlotOrder::Stated, "the reversed layout is judged as one fixed layout");
+    // A board whose positions a source states has one direction: nothing to reverse.
+    let stated = c.motherboards.iter().find(|b| b.slot_direction_known()).expect("a board placed by a source");
+    assert!(stated.reversed_positions().is_none(), "{}", stated.id);
     assert!(
         matches!(romed.provenance.of("pcie_slots.position"), crate::Provenance::Derived(ref why) if why.contains("form factor")),
         "{:?}",

@@ -127,8 +127,6 @@ pub(crate) fn reconcile(
         ));
         return false;
     }
-    parts.insert(0, PartRef::Motherboard);
-    parts.dedup();
     out.push(Finding {
         rule: rule.doc.id,
         severity: Severity::Info,
@@ -137,7 +135,10 @@ pub(crate) fn reconcile(
             "not checked: the verdict depends on which end of {}'s slot edge {first} is, and no source says (its positions are forced by its slot count, `slot_order: EitherEnd`): with {first} nearest the CPU, {listed_words}; with {first} farthest from the CPU, {reversed_words}",
             board.name
         ),
-        parts,
+        // The unknown figure is the board's (as for every not-checked finding, the part named
+        // is the one whose figure is missing): the cards and the case are not in doubt, and the
+        // planner takes the parts named here as parts not to try again.
+        parts: vec![PartRef::Motherboard],
         fix: format!(
             "Settle the slot numbering direction: the board manual's layout figure (or a photo of the board) shows whether {first} is the slot nearest the CPU socket. Then copy part `{}` into the build's `parts: (motherboards: [...])`, give each slot its `position` counted from the CPU (1 = nearest) and drop `slot_order: EitherEnd`; or place the cards so that both directions agree.",
             board.id
