@@ -69,8 +69,9 @@ fn key(f: &Finding) -> (Severity, Vec<PartRef>, String) {
 ///   words, with a note that it holds either way.
 /// - Both directions clean: nothing to report (the caller records that the rule held either
 ///   way).
-/// - Both directions find an error, but about different cards: the rule fails either way, so
-///   one error says what each direction finds.
+/// - Both directions find problems of the same worst severity (an error, or a warning) but
+///   about different cards: the rule's verdict holds either way, so one finding of that
+///   severity says what each direction finds.
 /// - Otherwise the verdict depends on the direction: a `not_checked` finding names the unknown
 ///   (which end position 1 is), what each direction finds, and what settles it; returns `true`.
 pub(crate) fn reconcile(
@@ -109,21 +110,34 @@ pub(crate) fn reconcile(
     let listed_words = words(&only_listed);
     let reversed_words = words(&only_reversed);
     let first = board.pcie_slots.iter().find(|s| s.position == Some(1)).map_or("position 1", |s| s.name.as_str());
-    let error_either_way = only_listed.iter().any(|f| f.severity == Severity::Error)
-        && only_reversed.iter().any(|f| f.severity == Severity::Error);
-    let mut parts: Vec<PartRef> = only_listed.iter().chain(&only_reversed).flat_map(|f| key(f).1).collect();
-    parts.sort_unstable();
-    parts.dedup();
-    if error_either_way {
+    // The rule's verdict is its worst finding: the same worst severity both ways (an error, or
+    // a warning, about different cards) is a verdict both directions agree on.
+    let worst = |fs: &[&Finding]| fs.iter().map(|f| f.severity).max();
+    let either_way = worst(&only_listed).filter(|s| *s > Severity::Info && Some(*s) == worst(&only_reversed));
+    if let Some(severity) = either_way {
+        let mut parts: Vec<PartRef> = only_listed.iter().chain(&only_reversed).flat_map(|f| key(f).1).collect();
+        parts.sort_unstable();
+        parts.dedup();
+        let (verb, fix) = if severity == Severity::Error {
+            (
+                "fails",
+                "Space the cards so that neither direction of the slot numbering puts one card over another's slot or past the case's openings (or use risers), or enter the positions from the board manual's layout figure.",
+            )
+        } else {
+            (
+                "warns",
+                "Leave a free slot below each open-air card in both directions of the slot numbering (or use blower cards or risers), or enter the positions from the board manual's layout figure.",
+            )
+        };
         out.push(super::finding(
             rule,
-            Severity::Error,
+            severity,
             format!(
-                "{} numbers its slots from an end no source names, and this fails either way: with {first} nearest the CPU, {listed_words}; with {first} farthest from the CPU (positions reversed), {reversed_words}",
+                "{} numbers its slots from an end no source names, and this {verb} either way: with {first} nearest the CPU, {listed_words}; with {first} farthest from the CPU (positions reversed), {reversed_words}",
                 board.name
             ),
             parts,
-            "Space the cards so that neither direction of the slot numbering puts one card over another's slot (or use risers), or enter the positions from the board manual's layout figure.",
+            fix,
         ));
         return false;
     }
