@@ -98,6 +98,17 @@ fn positions_are_derived_where_the_form_factor_forces_them() {
     let pos: Vec<Option<u8>> = romed.pcie_slots.iter().map(|s| s.position).collect();
     assert_eq!(pos, (1..=7).map(Some).collect::<Vec<_>>());
     assert!(romed.slot_positions_known());
+    // Forced by the count, so up to direction: no source says whether PCIE1 or PCIE7 is nearest
+    // the CPU, and the reversed layout is as likely as the listed one.
+    assert_eq!(romed.slot_order, crate::SlotOrder::EitherEnd);
+    assert!(!romed.slot_direction_known());
+    let rev = romed.reversed_positions().expect("reversible");
+    let rpos: Vec<Option<u8>> = rev.pcie_slots.iter().map(|s| s.position).collect();
+    assert_eq!(rpos, (1..=7).rev().map(Some).collect::<Vec<_>>());
+    assert_eq!(rev.slot_order, crate::SlotOrder::Stated, "the reversed layout is judged as one fixed layout");
+    // A board whose positions a source states has one direction: nothing to reverse.
+    let stated = c.motherboards.iter().find(|b| b.slot_direction_known()).expect("a board placed by a source");
+    assert!(stated.reversed_positions().is_none(), "{}", stated.id);
     assert!(
         matches!(romed.provenance.of("pcie_slots.position"), crate::Provenance::Derived(ref why) if why.contains("form factor")),
         "{:?}",

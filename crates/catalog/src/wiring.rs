@@ -330,16 +330,19 @@ pub(crate) fn form_factor_positions(form_factor: super::FormFactor) -> Option<(u
 }
 
 /// The derived-position rule in words ([`derive_positions`]).
-pub(crate) const DERIVED_POSITIONS: &str = "positions from the form factor: as many slots as the form factor has expansion positions, so every position holds one slot at single pitch; the slots are wired alike (connector, lanes, generation, CPU or chipset), so which end the numbering starts from changes no slot's link, and they are numbered in the order listed (1 = first listed)";
+pub(crate) const DERIVED_POSITIONS: &str = "positions from the form factor: as many slots as the form factor has expansion positions, so every position holds one slot at single pitch; the slots are wired alike (connector, lanes, generation, CPU or chipset), so which end the numbering starts from changes no slot's link, and they are numbered in the order listed (1 = first listed) counted from one end of the slot edge; WHICH end (whether position 1 is nearest the CPU) no source gives, so the geometry rules judge the build both ways and give a verdict only where both agree (slot_order: EitherEnd)";
 
 /// Gives positions to boards whose positions no source gives but their form factor forces: a
 /// board with as many PCIe slots as its form factor has expansion positions
 /// ([`form_factor_positions`]: 7 on ATX, E-ATX, SSI-CEB, SSI-EEB; 4 on Micro-ATX; 1 on
 /// Mini-ITX), none of them placed, and all of them wired alike (same connector, electrical
 /// lanes, generation and lane source: then the direction of the numbering, which the sources
-/// rarely give, changes no link), gets positions `1..=n` in the order its slots are listed. Its
-/// `pcie_slots.position` figure is marked [`Provenance::Derived`] with the rule and the form
-/// factor's source, and its notes say so. Sharing rules stay with the slot names. A board with
+/// rarely give, changes no link), gets positions `1..=n` in the order its slots are listed,
+/// counted from an end the sources do not name: its `slot_order` becomes
+/// [`SlotOrder::EitherEnd`](super::SlotOrder::EitherEnd), so the geometry rules judge both
+/// directions ([`super::Motherboard::reversed_positions`]). Its `pcie_slots.position` figure is
+/// marked [`Provenance::Derived`] with the rule and the form factor's source, and its notes say
+/// so. Sharing rules stay with the slot names. A board with
 /// some positions given, fewer or more slots than positions, slots wired differently (an x8
 /// slot among x16 ones: which position it has depends on the direction), or a proprietary form
 /// factor is left alone. Returns the ids of the boards given positions.
@@ -358,6 +361,7 @@ pub(crate) fn derive_positions(boards: &mut [super::Motherboard]) -> Vec<String>
         for (k, s) in (1u8..).zip(b.pcie_slots.iter_mut()) {
             s.position = Some(k);
         }
+        b.slot_order = super::SlotOrder::EitherEnd;
         let rule = format!("{DERIVED_POSITIONS}; {why}");
         let sources = std::sync::Arc::make_mut(&mut b.provenance);
         sources.figures.insert("pcie_slots.position".to_owned(), Provenance::Derived(rule.clone()));

@@ -152,6 +152,32 @@ pub struct SlotCount {
     pub pcie_gen: Option<u8>,
 }
 
+/// Which way a board's slot positions run: what the geometry rules may take as "position 1".
+///
+/// A source that places the slots (a manual's layout figure) gives both where the slots sit and
+/// which end is nearest the CPU: [`SlotOrder::Stated`]. Positions forced by the slot count alone
+/// (as many slots as the form factor has expansion positions: every position holds one slot,
+/// [`crate::wiring`]'s derivation) fix the spacing but not the direction: slot `k` of the list
+/// is at position `k` counted from one end, and no source says from which. That is
+/// [`SlotOrder::EitherEnd`]: position `p` may be position `n + 1 - p` counted from the CPU
+/// ([`Motherboard::reversed_positions`]), and the checker judges the geometry both ways.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum SlotOrder {
+    /// Positions as a source gives them: 1 = the slot nearest the CPU.
+    #[default]
+    Stated,
+    /// Positions forced by the slot count, direction unknown: position 1 is the first listed
+    /// slot counted from one end of the board's slot edge, which end no source says.
+    EitherEnd,
+}
+
+impl SlotOrder {
+    /// Whether this is the default ([`SlotOrder::Stated`]): files leave it out.
+    pub fn is_stated(&self) -> bool {
+        *self == SlotOrder::Stated
+    }
+}
+
 /// A motherboard with its slot-by-slot PCIe layout.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -187,6 +213,11 @@ pub struct Motherboard {
     /// Slot counts without positions, as a database lists them (imported boards).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slot_summary: Vec<SlotCount>,
+    /// Which way `pcie_slots.position` runs ([`SlotOrder`]): `Stated` (the default, left out of
+    /// files) where a source places the slots, `EitherEnd` where the positions are forced by the
+    /// slot count and the numbering direction is unknown.
+    #[serde(default, skip_serializing_if = "SlotOrder::is_stated")]
+    pub slot_order: SlotOrder,
     /// M.2 sockets.
     #[serde(default)]
     pub m2_slots: Vec<M2Slot>,
@@ -245,6 +276,32 @@ impl Motherboard {
     /// source gives no positions has its wiring known and its positions not.
     pub fn slot_positions_known(&self) -> bool {
         self.slot_layout_known() && self.pcie_slots.iter().all(|s| s.position.is_some())
+    }
+
+    /// Whether the slot positions are known including which end is nearest the CPU: known
+    /// positions ([`Self::slot_positions_known`]) whose order a source states
+    /// ([`SlotOrder::Stated`]). `false` for positions forced by the slot count only.
+    pub fn slot_direction_known(&self) -> bool {
+        self.slot_positions_known() && self.slot_order == SlotOrder::Stated
+    }
+
+    /// The board as it would be if its slot numbering ran from the other end: each slot's
+    /// position `p` becomes `n + 1 - p`, `n` being the highest position (on a board whose
+    /// positions are forced by the count, the form factor's number of expansion positions), and
+    /// the result is marked [`SlotOrder::Stated`] so it is judged as one fixed layout. `None`
+    /// unless the positions are known and their direction is not ([`SlotOrder::EitherEnd`]):
+    /// only then is the reversed layout as likely as the listed one.
+    pub fn reversed_positions(&self) -> Option<Motherboard> {
+        if self.slot_order != SlotOrder::EitherEnd || !self.slot_positions_known() {
+            return None;
+        }
+        let n = self.pcie_slots.iter().filter_map(|s| s.position).max()?;
+        let mut out = self.clone();
+        for s in &mut out.pcie_slots {
+            s.position = s.position.map(|p| n - p + 1);
+        }
+        out.slot_order = SlotOrder::Stated;
+        Some(out)
     }
 
     /// Whether the board's M.2 sockets are known: some are listed by name, or a curated, user or

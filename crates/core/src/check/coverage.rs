@@ -436,6 +436,13 @@ pub struct Coverage {
     /// they need is unknown): while any is listed, the verdict is
     /// [`Verdict::Unverified`](super::Verdict::Unverified), never PASS ([`blocks_pass`]).
     pub unverified: Vec<&'static str>,
+    /// Geometry rules judged on both directions of a board whose slot positions are forced by
+    /// its slot count but whose numbering direction no source gives
+    /// ([`SlotOrder::EitherEnd`](kraftwerk_catalog::SlotOrder::EitherEnd)), whose verdict held
+    /// either way; rules whose verdict differed are in `not_checked` with the figure
+    /// `slot_order`. Empty (and left out of JSON) for other boards.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub either_direction: Vec<&'static str>,
 }
 
 /// One unknown figure that stands between a build and its verdict: supplying it lets the

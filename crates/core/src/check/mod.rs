@@ -8,6 +8,7 @@
 
 mod cooling;
 pub mod coverage;
+mod direction;
 mod nvlink;
 mod pcie;
 mod platform;
@@ -313,19 +314,60 @@ pub fn run(build: &Build, catalog: &Catalog) -> Report {
     let links = gpu_links(&r);
     let unknown_ids = build.unknown_ids(catalog);
     let full_power = (state != LoadState::Training).then(|| estimate(&r, LoadState::Training));
+    // A board whose positions are forced by its slot count but not their direction: the
+    // geometry rules are also judged on the reversed layout ([`direction`]).
+    let reversed = direction::reversed(&r);
     let ctx = Ctx { r, power, full_power, links, unknown_ids };
+    let reversed_ctx = reversed.as_ref().map(|rev| {
+        let r = direction::resolve_reversed(&ctx.r, rev);
+        Ctx {
+            power: estimate(&r, state),
+            full_power: (state != LoadState::Training).then(|| estimate(&r, LoadState::Training)),
+            r,
+            links: ctx.links.clone(),
+            unknown_ids: ctx.unknown_ids.clone(),
+        }
+    });
     let mut findings = Vec::new();
+    let mut undecided: Vec<&'static Rule> = Vec::new();
+    let mut either_way: Vec<&'static str> = Vec::new();
     for rule in RULES {
         // A rule whose part is not chosen is "not checked" (coverage says which part is missing);
         // it must not also report a problem from defaults (the wall circuit without a PSU was
         // judged at an assumed 90 % efficiency and failed the build).
         let part_missing = rule.needs.iter().any(|n| matches!(n, Need::Part(k) if !chosen(*k, &ctx)));
-        if !part_missing {
-            (rule.check)(&ctx, &mut findings);
+        if part_missing {
+            continue;
+        }
+        match (&reversed_ctx, &reversed) {
+            (Some(rc), Some(rev)) if direction::GEOMETRY_RULES.contains(&rule.doc.id) => {
+                let (mut listed, mut other) = (Vec::new(), Vec::new());
+                (rule.check)(&ctx, &mut listed);
+                (rule.check)(rc, &mut other);
+                let board = ctx.r.board.unwrap_or(&rev.board);
+                if direction::reconcile(rule, board, listed, &other, &mut findings) {
+                    undecided.push(rule);
+                } else if rule.doc.id != "nvlink-spacing" || !build.nvlink.is_empty() {
+                    // (A build without bridges gives the spacing rule nothing to judge.)
+                    either_way.push(rule.doc.id);
+                }
+            }
+            _ => (rule.check)(&ctx, &mut findings),
         }
     }
-    let (coverage, not_checked) = coverage::assess(RULES, &ctx);
+    let (mut coverage, not_checked) = coverage::assess(RULES, &ctx);
     findings.extend(not_checked);
+    if let Some(board) = ctx.r.board {
+        for rule in &undecided {
+            direction::mark_undecided(&mut coverage, rule, board);
+        }
+        let order = |id: &str| RULES.iter().position(|r| r.doc.id == id);
+        coverage.not_checked.sort_by_key(|rc| order(rc.rule));
+        coverage.unverified.sort_by_key(|id| order(id));
+    }
+    // Rules judged both ways that held (a rule not checked for another reason did not "hold").
+    either_way.retain(|id| !coverage.not_checked.iter().any(|rc| rc.rule == *id));
+    coverage.either_direction = either_way;
     findings.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.kind.cmp(&b.kind)).then(a.rule.cmp(b.rule)));
     let problems = || findings.iter().filter(|f| f.kind == FindingKind::Problem);
     let errors = problems().filter(|f| f.severity == Severity::Error).count();

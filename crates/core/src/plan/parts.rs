@@ -162,6 +162,7 @@ fn board_view(idx: usize, b: &kraftwerk_catalog::Motherboard) -> BoardView {
         cpu_wide_slots: slots.iter().filter(|s| s.physical_lanes >= 8 && s.cpu_lanes).count(),
         slots,
         positions_known,
+        direction_known: b.slot_direction_known(),
         price_usd: b.price_usd,
         figures_known: b.max_memory_gb.is_some(),
         eps_8pin: b.eps_8pin,

@@ -136,6 +136,11 @@ pub struct BoardView {
     pub slots: Vec<SlotView>,
     /// Whether every slot's position is known (`Motherboard::slot_positions_known`).
     pub positions_known: bool,
+    /// Whether the positions' direction is known too (`Motherboard::slot_direction_known`):
+    /// `false` where the positions are forced by the slot count only (`slot_order: EitherEnd`),
+    /// so the checker judges the geometry both ways and the search places cards where both
+    /// directions fit the case's openings.
+    pub direction_known: bool,
     /// Slots with at least 8 physical lanes (where the search places a GPU).
     pub wide_slots: usize,
     /// Of those, the slots wired to the CPU (the search tries boards that put every card on

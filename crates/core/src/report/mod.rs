@@ -50,6 +50,13 @@ pub fn headline(r: &Report) -> String {
 /// The "Not checked" section: one line per rule that did not run or ran only in part.
 pub fn coverage_text(c: &Coverage) -> String {
     let mut s = String::new();
+    if !c.either_direction.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nThe board's slot positions are forced by its slot count but no source says which end is nearest the CPU: {} judged both ways, same verdict either way.",
+            c.either_direction.join(", ")
+        );
+    }
     if c.not_checked.is_empty() {
         return s;
     }

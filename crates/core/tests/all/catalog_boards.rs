@@ -261,6 +261,22 @@ fn a_three_slot_card_covering_the_next_slot_is_caught() {
                 build.gpus = vec![gpu(TRIPLE_SLOT, p), gpu(DUAL_SLOT, q)];
                 let r = check::run(&build, &c);
                 let e = errors(&r, "gpu-slot-blocked");
+                // Positions known up to direction (ROMED8-2T): counted from the other end the
+                // 2-slot card sits two positions ABOVE the 3-slot one and covers nothing, so
+                // the verdict depends on the direction and is "not checked" (issue 37).
+                if b.slot_order == kraftwerk_catalog::SlotOrder::EitherEnd && q == p + 2 {
+                    assert!(e.is_empty(), "{}: {p} and {q}: {:#?}", b.id, r.findings);
+                    assert!(
+                        r.findings
+                            .iter()
+                            .any(|f| f.rule == "gpu-slot-blocked" && f.kind == check::FindingKind::NotChecked),
+                        "{}: {p} and {q}: {:#?}",
+                        b.id,
+                        r.findings
+                    );
+                    tried += 1;
+                    continue;
+                }
                 assert_eq!(e.len(), 1, "{}: 3-slot card in {p}, card in {q}: {:#?}", b.id, r.findings);
                 assert!(e[0].contains(&format!("covers positions {p}..{}", p + 2)), "{}", e[0]);
                 tried += 1;

@@ -16,3 +16,4 @@ mod model_file;
 mod one_truth;
 mod rules;
 mod scenarios;
+mod slot_direction;

@@ -40,9 +40,19 @@ impl<'a> State<'a> {
         }
         // In a case: the shared placement (fewest cards on chipset lanes, then gaps for
         // open-air cards), on x16 connectors, within the case's openings.
+        // Positions known up to direction (issue 37): the checker also judges the layout with
+        // the numbering reversed (position p at top + 1 - p), where a card in position p needs
+        // openings down to top + w - p. The cards are alike, so spacing and gaps read the same
+        // both ways; only the openings differ: keep the cards at p >= top + w - openings.
+        let top = i32::from(slots.iter().map(|s| s.position).max().unwrap_or(0));
+        let lowest_first = if board.direction_known {
+            i32::MIN
+        } else {
+            top + i32::from(card.width_slots.max(1)) - i32::from(case.expansion_slots)
+        };
         let options: Vec<SlotOption> = slots
             .iter()
-            .filter(|s| s.physical_lanes >= 16)
+            .filter(|s| s.physical_lanes >= 16 && i32::from(s.position) >= lowest_first)
             .map(|s| SlotOption { position: s.position, physical_lanes: s.physical_lanes, cpu_lanes: s.cpu_lanes })
             .collect();
         let cards = vec![(card.width_slots.max(1), 16); n];
