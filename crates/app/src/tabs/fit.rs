@@ -443,9 +443,15 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
                     usd(c.hardware_usd),
                     if c.hardware_complete { "" } else { " (some parts unpriced)" },
                     usd_rate(c.usd_per_working_hour),
-                    c.cloud
-                        .usd_per_million_tokens
-                        .map_or_else(String::new, |m| format!(" · cloud {} / M tokens", usd_rate(m)))
+                    // The cloud offer as `fit` prints it: its name, and "n/a" where its
+                    // throughput on this workload is unknown (never left out).
+                    format!(
+                        " · cloud ({}): {}",
+                        c.cloud.name,
+                        c.cloud
+                            .usd_per_million_tokens
+                            .map_or_else(|| "n/a".to_owned(), |m| format!("{} / M tokens", usd_rate(m)))
+                    )
                 ),
                 None,
             ));
