@@ -88,8 +88,10 @@ pub(crate) mod goals;
 /// planner gets more right. 4 since validated speeds rank before unvalidated ones (goal 6); 5
 /// since the catalog has the RTX 3090's minimum power limit, so the cap is a lever (goal 7); 6
 /// since a CPU+GPU split is tried on one board of each memory class in turn, so a two-channel
-/// DDR5 desktop is assembled beside the server boards (goal 5).
-const SCORE_AT_LEAST: usize = 6;
+/// DDR5 desktop is assembled beside the server boards (goal 5); 7 since a split's RAM is sized
+/// for the experts of the layers it puts in RAM, not every routed expert, so one 24 GB card and
+/// 2 x 48 GB on a desktop qualify (goal 4).
+const SCORE_AT_LEAST: usize = 7;
 
 const RTX_3090: &str = "nvidia-geforce-rtx-3090";
 
@@ -190,6 +192,11 @@ pub(crate) struct ExpertGoal {
 /// Q3_K_M, plus the 8 GiB reserve: more than 96 GB), so a desktop needs four DIMMs, two per
 /// channel, where the Ryzen's rated speed is unknown and a kit's rating is not reached; such a
 /// split carries a speed caveat and ranks after the validated ROMED8-2T one. Still a miss;
+/// since a split's RAM is sized for the split it runs (the routed experts of its `--n-cpu-moe`
+/// layers, what `fit`'s `fits_with_experts_in_ram` holds, plus the 8 GiB reserve), a 24 GB
+/// card keeps 15 expert layers on the GPU and 2 x 48 GB holds the other 79 (84.7 GiB), so it
+/// matches: 1x Tesla P40 + experts in RAM on ASUS TUF GAMING B650-PLUS (Ryzen 5 8400F, 2 x 48 GB
+/// DDR5-7000 at the kit's rating), $1,388, 8.1 tok/s at `--n-cpu-moe 79`;
 /// 5 misses: 3x Tesla P40 at 54.5 tok/s, two of them on chipset x1/x4 links (no MXFP4 hybrid
 /// split is planned); later nothing (binding budget); with MXFP4 splits under llama.cpp (and
 /// splits tried beside GPU-only counts over the budget) 1x Tesla P40 + experts in RAM on an
@@ -446,8 +453,11 @@ fn disagreements(result: &PlanResult, dir: &std::path::Path, name: &str) -> Vec<
         // `experts_in_ram` (every routed expert in RAM, slower by the layers kept on the GPU).
         let split_fit = &fit["fits_with_experts_in_ram"];
         let decode = split_fit["decode_tokens_per_s"].as_f64();
-        if fit["experts_in_ram"]["fits_in_host_ram"] != Value::Bool(true) {
-            out.push(format!("fit does not hold the experts in RAM: {}", fit["experts_in_ram"]));
+        // The RAM is sized for that split (its experts plus the reserve), so fit must hold the
+        // split's experts in RAM; `experts_in_ram` (every expert, `-ot exps=CPU`) may need more
+        // than the split runs with and is not the plan's placement.
+        if split_fit["fits_in_host_ram"] != Value::Bool(true) {
+            out.push(format!("fit does not hold the split's experts in RAM: {split_fit}"));
         }
         if split_fit["n_cpu_moe"].as_u64() != Some(u64::from(split.n_cpu_moe)) {
             out.push(format!("fit's --n-cpu-moe {}, the plan's {}", split_fit["n_cpu_moe"], split.n_cpu_moe));
@@ -473,7 +483,8 @@ fn disagreements(result: &PlanResult, dir: &std::path::Path, name: &str) -> Vec<
 
 /// The eight goals: a score table (goal, expert class, first answer, match, why), the score
 /// held at [`SCORE_AT_LEAST`] or more, and `check`/`fit` on every first answer agreeing with
-/// the plan. Seen failing with SCORE_AT_LEAST = 5 (score 4: the table lists the misses).
+/// the plan. Seen failing with SCORE_AT_LEAST = 5 (score 4: the table lists the misses), and
+/// with 7 when a split's RAM was sized for every routed expert again (score 6).
 #[test]
 fn the_first_answer_is_the_experts_class() {
     let c = kraftwerk::catalog::builtin().expect("built-in catalog");

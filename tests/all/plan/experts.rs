@@ -296,3 +296,41 @@ fn gpt_oss_120b_mxfp4_is_split_under_llama_cpp() {
         assert!(r.price_complete && r.price_usd <= 2500.0, "{}: ${:.0}", r.title, r.price_usd);
     }
 }
+
+/// A CPU+GPU split's system RAM is sized for the split it runs: the routed experts of the
+/// `--n-cpu-moe` layers it puts in RAM (what `fit`'s `fits_with_experts_in_ram` holds) plus the
+/// fit's reserve, not every routed expert. The expert layers kept on the GPU are not in RAM, so
+/// a card with more memory needs less RAM: ubergarm's Qwen3-235B-A22B model card (2025,
+/// https://huggingface.co/ubergarm/Qwen3-235B-A22B-GGUF) runs 106.8 GiB of mix-IQ3_K on "24GB
+/// VRAM + 96GB RAM (perfect for AM5 or LGA 1700 gamer rigs with 2x48GiB DDR5 DIMMs)". Every
+/// routed expert at Q3_K_M is about 100 GiB, more than 96 GB less the reserve, so a planner that
+/// sized for every expert offered no 96 GB split (seen failing that way: no split of one
+/// 24 GB card in 96 GB).
+#[test]
+fn a_split_s_ram_is_sized_for_the_experts_it_puts_there() {
+    use kraftwerk::estimate::llm::search::HOST_RAM_RESERVE_GIB;
+    let c = catalog();
+    let g = Goal { tok_s: 8.0, used: true, budget_usd: Some(5000.0), ..goal("qwen3-235b-a22b", "q3_k_m") };
+    let out = plan_blocking(&c, &g).expect("plan");
+    // (card memory, experts in RAM, RAM installed), GiB, of each one-card split.
+    let mut one_card: Vec<(f64, f64, f64)> = Vec::new();
+    for r in &out.results {
+        let Some(h) = r.eval.hybrid.as_ref() else { continue };
+        assert!(h.host_ram_gib >= h.host_experts_gib + HOST_RAM_RESERVE_GIB, "{}: {h:?}", r.title);
+        if let [gpu] = r.build.gpus.as_slice() {
+            let vram = c.gpu_or_card(&gpu.gpu).map_or(0.0, |x| x.memory_gib);
+            one_card.push((vram, h.host_experts_gib, h.host_ram_gib));
+        }
+    }
+    assert!(
+        one_card.iter().any(|&(vram, _, ram)| vram >= 24.0 && ram <= 96.0),
+        "a split of one 24 GB card in 96 GB: {one_card:?} of {:?}",
+        out.results.iter().map(|r| &r.title).collect::<Vec<_>>()
+    );
+    // More VRAM, fewer experts in RAM.
+    for &(va, ea, _) in &one_card {
+        for &(vb, eb, _) in &one_card {
+            assert!(!(va < vb && eb > ea), "{vb:.0} GB card holds {eb:.1} GiB in RAM, {va:.0} GB card {ea:.1}");
+        }
+    }
+}

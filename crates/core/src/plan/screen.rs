@@ -144,11 +144,13 @@ pub(crate) fn runtime_refusal(
 }
 
 /// System RAM a hybrid CPU+GPU split of the model on `n` copies of the card needs for its
-/// expert weights, GiB: the split's own ([`llm::search::llama_cpp_moe_offload`], the
-/// `--n-cpu-moe` `fit` suggests), raised to every routed expert's bytes
-/// ([`llm::placement::all_experts_in_ram`], `-ot exps=CPU`), so that the saved build holds the
-/// experts in RAM by `kraftwerk fit`'s `experts_in_ram` too (as the expert recipes run it:
-/// gpt-oss-120b with `--n-cpu-moe 36` of its 36 layers) and never reads "does not fit" there.
+/// expert weights, GiB: the routed experts of the `--n-cpu-moe` layers the split puts in RAM
+/// ([`llm::search::llama_cpp_moe_offload`]'s `host_experts_gib`, the same placement
+/// `kraftwerk fit` suggests as `fits_with_experts_in_ram` and checks against the build's RAM
+/// after [`llm::search::HOST_RAM_RESERVE_GIB`]). The expert layers the split keeps on the GPUs
+/// are not in RAM, so a card with more memory needs less RAM (ubergarm's Qwen3-235B-A22B card:
+/// 106.8 GiB of mix-IQ3_K on "24GB VRAM + 96GB RAM",
+/// https://huggingface.co/ubergarm/Qwen3-235B-A22B-GGUF). The caller adds the reserve.
 /// `None` for a dense model, when the GPUs hold it all, or when not even its non-expert part
 /// fits them.
 pub(crate) fn hybrid_host_gib(
@@ -160,9 +162,7 @@ pub(crate) fn hybrid_host_gib(
     precision: Precision,
 ) -> Option<f64> {
     let (_, input, slots) = card_input(catalog, model, goal, card, n, precision).ok()?;
-    let split = llm::search::llama_cpp_moe_offload(&input, &slots, None)?.host_experts_gib;
-    let all = llm::placement::all_experts_in_ram(&input, &slots, None, None).map_or(0.0, |p| p.host_experts_gib);
-    Some(split.max(all))
+    Some(llm::search::llama_cpp_moe_offload(&input, &slots, None)?.host_experts_gib)
 }
 
 /// The card's chip, the fit input for the goal and `n` slots holding it: what [`screen`] and
