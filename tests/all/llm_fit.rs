@@ -468,6 +468,7 @@ fn serving_h100() -> Gpu {
     g.form_factor = GpuFormFactor::Sxm;
     g
 }
+mod architectures;
 mod current;
 mod decode_2025;
 mod gguf_mix;

@@ -196,7 +196,11 @@ pub(crate) struct ExpertGoal {
 /// layers, what `fit`'s `fits_with_experts_in_ram` holds, plus the 8 GiB reserve), a 24 GB
 /// card keeps 15 expert layers on the GPU and 2 x 48 GB holds the other 79 (84.7 GiB), so it
 /// matches: 1x Tesla P40 + experts in RAM on ASUS TUF GAMING B650-PLUS (Ryzen 5 8400F, 2 x 48 GB
-/// DDR5-7000 at the kit's rating), $1,388, 8.1 tok/s at `--n-cpu-moe 79`;
+/// DDR5-7000 at the kit's rating), $1,388, 8.1 tok/s at `--n-cpu-moe 79`; since validation is
+/// by GPU architecture too (the held rows have no Pascal card, so the P40's speed is
+/// unvalidated) and a split tries validated cards first, one of each memory size, it is the
+/// expert's own machine: 1x RTX 3090 + experts in RAM on ASUS TUF GAMING B650-PLUS, $1,542,
+/// 9.0 tok/s;
 /// 5 misses: 3x Tesla P40 at 54.5 tok/s, two of them on chipset x1/x4 links (no MXFP4 hybrid
 /// split is planned); later nothing (binding budget); with MXFP4 splits under llama.cpp (and
 /// splits tried beside GPU-only counts over the budget) 1x Tesla P40 + experts in RAM on an
@@ -212,7 +216,8 @@ pub(crate) struct ExpertGoal {
 /// one Arc A770 on a ROMED8-2T, $3,353, whose speed no held row validates, ranked before the
 /// validated split on one Tesla P40 on the same board; since validated speeds rank first within
 /// a price tier it matches (1x Tesla P40 + experts in RAM on ASRock Rack ROMED8-2T, $3,595,
-/// 6.4 tok/s);
+/// 6.4 tok/s); with validation by architecture (the P40 is Pascal, no held row) 1x RTX 5060 Ti
+/// 16 GB + experts in RAM on the same board, $3,468, 6.6 tok/s;
 /// 7 misses: nothing (4x 3090 over the 15 A circuit; the cap that would fit, 255 W, is not
 /// applied because the catalog has no minimum power limit for the RTX 3090); with the minimum
 /// (100 W, read from published `nvidia-smi -q` output) it matches: 4x RTX 3090 capped at 255 W

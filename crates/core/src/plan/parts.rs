@@ -81,6 +81,8 @@ fn card_view(idx: usize, g: &kraftwerk_catalog::Gpu, chip: &kraftwerk_catalog::G
         used_market: used_market(g),
         sxm: g.form_factor == GpuFormFactor::Sxm,
         passive: g.cooler == kraftwerk_catalog::GpuCooler::Passive,
+        unvalidated: !crate::estimate::llm::basis::not_measured_on(&[crate::estimate::llm::GpuSlot::new(g.clone())])
+            .is_empty(),
         plugs: g.power_inputs.map_or_else(CardPlugs::default, |i| CardPlugs {
             hpwr_16pin: i.hpwr_16pin,
             pcie: i.pcie_8pin.saturating_add(i.pcie_6pin),

@@ -256,13 +256,33 @@ pub(super) fn search(
         let (pa, pb) = (bought(a), bought(b));
         cmp_price(pa, pb).then(parts.cards[a.cards[0]].id.cmp(&parts.cards[b.cards[0]].id))
     });
-    // Hybrid splits after the GPU-only machines, at most HYBRID_CONFIGS of them.
-    let mut hybrids = 0;
-    configs.retain(|c| {
-        c.hybrid_gib.is_none() || {
-            hybrids += 1;
-            hybrids <= HYBRID_CONFIGS
+    // Hybrid splits after the GPU-only machines, at most HYBRID_CONFIGS of them: cards whose
+    // speed rests on held rows (maker and architecture) first, each group cheapest first, as the
+    // ranking puts validated splits before unvalidated ones (issue 36, item 5; otherwise six
+    // cheap cards of unheld architectures, Tesla P40, V100, Arc, leave no validated split
+    // tried); and first one of each card count and memory size, since the card's memory is the
+    // split's lever: a 24 GB card keeps more expert layers on the GPU, so the experts left in
+    // RAM fit a two-DIMM desktop where a 12 GB card's do not (ubergarm's Qwen3-235B card: "24GB
+    // VRAM + 96GB RAM"), so the cheapest six would all be 8-16 GB cards.
+    let mut hybrid_order: Vec<usize> = (0..configs.len()).filter(|&i| configs[i].hybrid_gib.is_some()).collect();
+    hybrid_order.sort_by_key(|&i| parts.cards[configs[i].cards[0]].unvalidated);
+    let mut kept: BTreeSet<usize> = BTreeSet::new();
+    let mut sizes: BTreeSet<(bool, u32, u64)> = BTreeSet::new();
+    for &i in &hybrid_order {
+        let card = &parts.cards[configs[i].cards[0]];
+        if kept.len() < HYBRID_CONFIGS && sizes.insert((card.unvalidated, configs[i].n, card.memory_gib.to_bits())) {
+            kept.insert(i);
         }
+    }
+    for &i in &hybrid_order {
+        if kept.len() < HYBRID_CONFIGS {
+            kept.insert(i);
+        }
+    }
+    let mut i = 0;
+    configs.retain(|c| {
+        i += 1;
+        c.hybrid_gib.is_none() || kept.contains(&(i - 1))
     });
     let mut results = Vec::new();
     for hybrid in [false, true] {

@@ -9,6 +9,7 @@ use kraftwerk_catalog::{FormFactor, MemoryType};
 
 /// A GPU card as the search sees it.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::struct_excessive_bools, reason = "four independent facts about a card, none a state of another")]
 pub struct CardView {
     /// Index in [`Parts::cards`].
     pub idx: usize,
@@ -38,6 +39,9 @@ pub struct CardView {
     pub sxm: bool,
     /// A passive (fanless) card: only a case with server airflow cools it (`passive-airflow`).
     pub passive: bool,
+    /// No held speed row was measured on the card's maker or architecture
+    /// ([`crate::estimate::llm::basis::not_measured_on`]): its speed figures are unvalidated.
+    pub unvalidated: bool,
     /// Its power sockets as `psu-connectors` counts them: native 16-pin (12V-2x6) sockets,
     /// PCIe 8-pin and 6-pin sockets, and the PCIe 8-pin plugs its 16-pin adapter takes
     /// ([`crate::check::adapter_plugs`]); all 0 when the card's inputs are unpublished.

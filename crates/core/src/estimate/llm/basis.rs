@@ -24,29 +24,55 @@ pub struct SpeedBasis {
     /// The command that measures decode and prefill for this fit on the user's machine, and
     /// what to read from it (its output can be given back with `kraftwerk fit --measured`).
     pub measure: String,
-    /// The fit's GPUs of a maker no held row was measured on (every speed row of every runtime
-    /// above is an NVIDIA GPU), one line each: there the efficiencies measured on NVIDIA GPUs
-    /// are applied to the GPU's own bandwidth and rates, unvalidated. Empty for NVIDIA GPUs.
+    /// The fit's GPUs of a maker or architecture no held row was measured on (every speed row
+    /// of every runtime above is an NVIDIA GPU of compute capability
+    /// [`HELD_NVIDIA_COMPUTE_CAPABILITIES`]), one line each: there the efficiencies measured on
+    /// those GPUs are applied to the GPU's own bandwidth and rates, unvalidated. Empty for an
+    /// NVIDIA GPU of a held architecture.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_measured_on: Vec<String>,
 }
 
-/// The GPUs in `gpus` whose maker no speed row of the test tables was measured on (all rows are
-/// NVIDIA GPUs): one line each, for [`SpeedBasis::not_measured_on`].
+/// The CUDA compute capabilities of the GPUs the held speed rows of the test tables
+/// (`tests/all/llm_fit/`) were measured on: Turing 7.5 (GeForce RTX 2080), Ampere 8.0 (A100)
+/// and 8.6 (RTX 3090, RTX A6000), Ada 8.9 (RTX 4090, L40S, RTX 5000/6000 Ada), Hopper 9.0
+/// (H100, H200, GH200) and Blackwell 12.0 (RTX 5090, RTX PRO 6000). No row was measured on
+/// Pascal (6.x: Tesla P40, P100), Volta (7.0: V100) or datacenter Blackwell (10.0: B200).
+/// The test `llm_fit::architectures::held_architectures` holds this list equal to the compute capabilities of
+/// the NVIDIA chips those tables name (issue 36, item 5: validation by runtime and GPU
+/// vendor/architecture).
+pub const HELD_NVIDIA_COMPUTE_CAPABILITIES: [&str; 6] = ["7.5", "8.0", "8.6", "8.9", "9.0", "12.0"];
+
+/// The GPUs in `gpus` whose maker, or (for NVIDIA) whose architecture, no speed row of the
+/// test tables was measured on ([`HELD_NVIDIA_COMPUTE_CAPABILITIES`]): one line each, for
+/// [`SpeedBasis::not_measured_on`]. An NVIDIA chip without a compute capability is unvalidated
+/// too (its architecture is unknown).
 pub fn not_measured_on(gpus: &[super::inputs::GpuSlot]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for g in gpus.iter().map(|s| &s.gpu) {
         let maker = super::support::chip_maker(g);
-        if maker == Some("NVIDIA") {
-            continue;
-        }
-        let maker = maker.unwrap_or("unknown maker's");
-        let line = format!(
-            "{} ({}): no held speed row was measured on an {} GPU; the efficiencies measured on NVIDIA GPUs are \
-             applied to its bandwidth and rates, so this figure is unvalidated there (measure it, then give the \
-             result back with --measured)",
-            g.name, maker, maker
-        );
+        let line = if maker == Some("NVIDIA") {
+            let cc = g.compute_capability.as_deref().map(str::trim);
+            if cc.is_some_and(|cc| HELD_NVIDIA_COMPUTE_CAPABILITIES.contains(&cc)) {
+                continue;
+            }
+            format!(
+                "{} (NVIDIA, compute capability {}): no held speed row was measured on a GPU of this architecture; \
+                 the efficiencies measured on NVIDIA GPUs of compute capability {} are applied to its bandwidth and \
+                 rates, so this figure is unvalidated there (measure it, then give the result back with --measured)",
+                g.name,
+                cc.unwrap_or("unknown"),
+                HELD_NVIDIA_COMPUTE_CAPABILITIES.join(", ")
+            )
+        } else {
+            let maker = maker.unwrap_or("unknown maker's");
+            format!(
+                "{} ({}): no held speed row was measured on an {} GPU; the efficiencies measured on NVIDIA GPUs are \
+                 applied to its bandwidth and rates, so this figure is unvalidated there (measure it, then give the \
+                 result back with --measured)",
+                g.name, maker, maker
+            )
+        };
         if !out.contains(&line) {
             out.push(line);
         }
