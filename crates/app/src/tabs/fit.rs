@@ -438,20 +438,15 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
                     )
                 },
                 format!(
-                    "{}{} hardware{} · {} per working hour{}",
+                    "{}{} hardware{} · {} per working hour · cloud ({}): {}",
                     if c.hardware_complete { "" } else { "at least " },
                     usd(c.hardware_usd),
                     if c.hardware_complete { "" } else { " (some parts unpriced)" },
                     usd_rate(c.usd_per_working_hour),
                     // The cloud offer as `fit` prints it: its name, and "n/a" where its
                     // throughput on this workload is unknown (never left out).
-                    format!(
-                        " · cloud ({}): {}",
-                        c.cloud.name,
-                        c.cloud
-                            .usd_per_million_tokens
-                            .map_or_else(|| "n/a".to_owned(), |m| format!("{} / M tokens", usd_rate(m)))
-                    )
+                    c.cloud.name,
+                    c.cloud.usd_per_million_tokens.map_or_else(|| "n/a".to_owned(), |m| usd_rate(m) + " / M tokens")
                 ),
                 None,
             ));
