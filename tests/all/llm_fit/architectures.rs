@@ -40,11 +40,10 @@ fn held_architectures() {
         for id in text.split('"').filter(|w| w.starts_with("nvidia-") && !w.contains(' ')) {
             let cc = match c.gpu(id) {
                 Some(g) => g.compute_capability.clone().unwrap_or_else(|| panic!("{id} has no compute capability")),
-                None => TABLE_CHIPS
-                    .iter()
-                    .find(|(t, _)| *t == id)
-                    .map(|(_, cc)| (*cc).to_owned())
-                    .unwrap_or_else(|| panic!("{f} names {id}, neither in the catalog nor in TABLE_CHIPS")),
+                None => TABLE_CHIPS.iter().find(|(t, _)| *t == id).map_or_else(
+                    || panic!("{f} names {id}, neither in the catalog nor in TABLE_CHIPS"),
+                    |(_, cc)| (*cc).to_owned(),
+                ),
             };
             held.insert(cc);
         }
