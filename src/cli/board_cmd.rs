@@ -65,7 +65,9 @@ fn probe(a: &ProbeArgs) -> Result<(), CliError> {
     };
     let (board_id, known, matched_note) = if let Some(id) = &a.board {
         let Some(b) = catalog.motherboards.iter().find(|b| &b.id == id) else {
-            return Err(bad(format!("--board {id}: no catalog board has this id")));
+            let near = crate::catalog::search::suggest_ids(&catalog, &[crate::catalog::PartKind::Motherboard], id, 3);
+            let hint = if near.is_empty() { String::new() } else { format!("; did you mean: {}?", near.join(", ")) };
+            return Err(bad(format!("--board {id}: no catalog board has this id{hint}")));
         };
         (b.id.clone(), Some(b), None)
     } else {

@@ -40,7 +40,8 @@ pub struct PlanArgs {
     #[arg(long, default_value = "best", value_parser = clap::value_parser!(GoalPrecision))]
     pub precision: GoalPrecision,
     /// Inference runtime: vllm, sglang, tensorrt-llm, llama.cpp, ik_llama.cpp, ktransformers or
-    /// exllamav2 (default: the precision's usual runtime; with `best`, the runtime's precisions).
+    /// exllamav2 (default: the precision's usual runtime, and llama.cpp too for a model released
+    /// with MXFP4 experts such as gpt-oss; with `best`, the runtime's precisions).
     /// Training modes take a training runtime: hf-peft, unsloth, axolotl, torchtune,
     /// deepspeed-zero1/2/3[-offload], fsdp, fsdp-offload (default: DDP, else FSDP).
     #[arg(long, value_parser = clap::value_parser!(RuntimeChoice))]

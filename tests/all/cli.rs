@@ -711,3 +711,55 @@ fn the_llama_cpp_table_prints_no_negative_zero() {
     let cells: Vec<&str> = host.split_whitespace().collect();
     assert_eq!(cells[4], "0", "no layer on the host, no context there: {host}");
 }
+
+/// Issue 39: a part id the planner takes (`--own`, `--must-have`) that is not in the catalog
+/// names the nearest ids, as a build file's unknown id does (before: "owned part `rtx-3090` is
+/// not in the catalog" and nothing more; seen failing on main).
+#[test]
+fn plan_own_and_must_have_unknown_ids_name_the_nearest_ones() {
+    for (flag, typo, what) in
+        [("--own", "1x rtx-3090", "owned part `rtx-3090`"), ("--must-have", "rtx-3090", "must-have part `rtx-3090`")]
+    {
+        let o = kw(&["plan", "--model", "llama-3.1-8b", flag, typo]);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&format!("{what} is not in the catalog; did you mean: ")), "{flag}: {err}");
+        let near = err.split("did you mean: ").nth(1).unwrap_or_default();
+        assert_eq!(near.split([',', '?']).next(), Some("nvidia-geforce-rtx-3090"), "{flag}: {err}");
+    }
+}
+
+/// Issue 39: gpt-oss-120b at MXFP4 for 20 tok/s, used, $2,500 and no `--runtime` (a new user's
+/// first try) plans under llama.cpp too (its MXFP4 experts in system RAM) and exits 0 with a
+/// llama.cpp answer; before, MXFP4 was judged under vLLM only and the plan exited 1 with
+/// "Nothing in the catalog meets this goal" (seen failing on main).
+#[test]
+fn plan_gpt_oss_mxfp4_without_a_runtime_finds_the_llama_cpp_split() {
+    let args =
+        ["plan", "--model", "gpt-oss-120b", "--precision", "mxfp4", "--tok-s", "20", "--used", "--budget-usd", "2500"];
+    let o = kw(&args);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(!text.contains("Nothing in the catalog meets this goal"), "{text}");
+    assert!(text.contains("speed (llama.cpp, mxfp4)") && text.contains("--n-cpu-moe"), "{text}");
+}
+
+/// Issue 39: `fit` on a build with an owned card says "owned" beside the card's cited used
+/// price, never "new $0.00" (the owned unit's $0 is no new price; seen failing on main).
+#[test]
+fn fit_says_owned_not_new_zero_for_an_owned_card() {
+    let dir = std::env::temp_dir().join(format!("kw-cli-owned-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let d = dir.to_str().expect("utf8");
+    let o =
+        kw(&["plan", "--model", "llama-3.1-8b", "--own", "nvidia-geforce-rtx-3090", "--max-results", "1", "--out", d]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let build = dir.join("plan-1.rig.ron");
+    let o = kw(&["fit", build.to_str().expect("utf8")]);
+    let text = stdout(&o);
+    let line = text.lines().find(|l| l.contains("used prices (cited")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("RTX 3090") && line.ends_with(", owned"), "{line}");
+    assert!(!text.contains("new $0.00"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -235,8 +235,6 @@ impl<'a> PartSearch<'a> {
     }
 }
 
-/// Up to `n` ids of `kinds` nearest to a misspelt `id` (its words split at `-`, `_` and `.`),
-/// best first ([`PartSearch::nearest`]); empty when nothing is near.
 /// Up to `n` of `ids` nearest to `id` (a misspelt model or rule id: `psu-capacty` finds
 /// `psu-capacity`), by [`SearchIndex::nearest`] over the ids with `-`, `_` and `.` read as
 /// spaces; empty when none is near.
@@ -252,6 +250,8 @@ pub fn did_you_mean(ids: &[&str], id: &str) -> String {
     if near.is_empty() { String::new() } else { format!("; did you mean: {}?", near.join(", ")) }
 }
 
+/// Up to `n` ids of `kinds` nearest to a misspelt `id` (its words split at `-`, `_` and `.`),
+/// best first ([`PartSearch::nearest`]); empty when nothing is near.
 pub fn suggest_ids(catalog: &Catalog, kinds: &[PartKind], id: &str, n: usize) -> Vec<String> {
     let query: String = id.chars().map(|c| if matches!(c, '-' | '_' | '.') { ' ' } else { c }).collect();
     PartSearch::new(catalog, kinds).nearest(&query, n).into_iter().map(|(_, p, _)| p.id().to_owned()).collect()

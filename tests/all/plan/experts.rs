@@ -321,6 +321,56 @@ fn gpt_oss_120b_mxfp4_is_split_under_llama_cpp() {
     }
 }
 
+/// Issue 39: the same goal without `--runtime` (a new user's first try) found nothing: MXFP4 was
+/// judged under vLLM only (the precision's usual runtime), which needs the whole model in GPU
+/// memory, and the hint never named llama.cpp. gpt-oss's checkpoint stores its routed experts in
+/// MXFP4 and llama.cpp runs them at ggml's MXFP4 type
+/// (https://github.com/ggml-org/llama.cpp/pull/15091), so with no runtime named the planner also
+/// plans llama.cpp and finds the split; each result's build names the runtime it was judged
+/// with, so `fit` on the saved build agrees. Seen failing on main: no result.
+#[test]
+fn gpt_oss_120b_mxfp4_without_a_runtime_tries_llama_cpp() {
+    let c = catalog();
+    let g = Goal { tok_s: 20.0, used: true, budget_usd: Some(2500.0), ..goal("gpt-oss-120b", "mxfp4") };
+    assert_eq!(g.runtime, None);
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(!out.results.is_empty(), "{:#?}", out.relaxations);
+    for r in &out.results {
+        assert_eq!(r.precision, kraftwerk::estimate::llm::Precision::Mxfp4, "{}", r.title);
+        assert!(r.price_complete && r.price_usd <= 2500.0, "{}: ${:.0}", r.title, r.price_usd);
+        let rt = r.build.workload.as_ref().and_then(|w| w.runtime);
+        if r.eval.hybrid.is_some() {
+            assert_eq!(rt, Some(kraftwerk::estimate::llm::Runtime::LlamaCpp), "{}", r.title);
+        }
+    }
+    assert!(out.results.iter().any(|r| r.eval.hybrid.is_some()), "an MXFP4 split");
+    // Ranked as one list: cheapest first within each class, ranks 1..n.
+    let ranks: Vec<usize> = out.results.iter().map(|r| r.rank).collect();
+    assert_eq!(ranks, (1..=out.results.len()).collect::<Vec<_>>());
+}
+
+/// Issue 39: "best" for gpt-oss-120b labelled its plans `q4_0`, `q4_k_m` and `q5_k_m` and sized
+/// them at those bits per weight, while every GGUF of gpt-oss keeps its experts in MXFP4
+/// (llama-bench: 59.02 GiB for ggml-org's MXFP4 file, 60.87 GiB for unsloth's "F16" one,
+/// https://community.frame.work/t/will-the-ai-max-395-128gb-be-able-to-run-gpt-oss-120b/73280/26).
+/// Now every plan is at MXFP4, the published weights (seen failing on main: `q4_0` first).
+#[test]
+fn gpt_oss_best_is_its_published_mxfp4_not_a_gguf_label() {
+    let c = catalog();
+    let g = Goal {
+        tok_s: 20.0,
+        used: true,
+        budget_usd: Some(2500.0),
+        precision: kraftwerk::plan::goal::GoalPrecision::Best,
+        ..goal("gpt-oss-120b", "mxfp4")
+    };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(!out.results.is_empty(), "{:#?}", out.relaxations);
+    for r in &out.results {
+        assert_eq!(r.precision, kraftwerk::estimate::llm::Precision::Mxfp4, "{}", r.title);
+    }
+}
+
 /// A CPU+GPU split's system RAM is sized for the split it runs: the routed experts of the
 /// `--n-cpu-moe` layers it puts in RAM (what `fit`'s `fits_with_experts_in_ram` holds) plus the
 /// fit's reserve, not every routed expert. The expert layers kept on the GPU are not in RAM, so

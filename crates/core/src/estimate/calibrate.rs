@@ -182,8 +182,16 @@ impl MeasuredFile {
             return Ok(theirs.into_iter().next().map(|n| (n, self.measurement.gpu_count())));
         };
         let (count, id) = count_prefix(id).map_or((None, id.as_str()), |(n, rest)| (Some(n), rest));
-        let chip = chip_name(catalog, id.trim())
-            .ok_or_else(|| format!("--measured-gpu `{id}` is not a GPU or card id of the catalog"))?;
+        let chip = chip_name(catalog, id.trim()).ok_or_else(|| {
+            let near = kraftwerk_catalog::search::suggest_ids(
+                catalog,
+                &[kraftwerk_catalog::PartKind::Gpu, kraftwerk_catalog::PartKind::GpuCard],
+                id.trim(),
+                3,
+            );
+            let hint = if near.is_empty() { String::new() } else { format!("; did you mean: {}?", near.join(", ")) };
+            format!("--measured-gpu `{id}` is not a GPU or card id of the catalog{hint}")
+        })?;
         check_gpu_names(&theirs, std::slice::from_ref(&chip))
             .map_err(|e| format!("{}: {e} (the file disagrees with --measured-gpu `{id}`)", self.file))?;
         let file_count = self.measurement.gpu_count();

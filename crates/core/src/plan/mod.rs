@@ -190,13 +190,53 @@ pub fn plan(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<Pla
     let catalog = priced.as_ref();
     // The part views are built once and shared by the relaxed searches (same mains voltage).
     let parts = parts::read(catalog, goal.mains_v);
-    let mut out = search::search(catalog, &parts, goal, ctl)?;
+    let mut out = search_runtimes(catalog, &parts, goal, ctl)?;
     if out.results.is_empty() && !out.cancelled {
         relax::relax(catalog, &parts, goal, ctl, &mut out);
     }
     for r in &mut out.results {
         mark_bought(&mut r.build, &r.eval);
     }
+    Ok(out)
+}
+
+/// [`search::search`] with the goal's runtime, and, when the goal names none, again with each
+/// other runtime that runs its precision ([`model::other_runtimes`]: llama.cpp for gpt-oss's
+/// MXFP4), the machines of all merged into one ranking ([`search::rank`]) and the alternatives
+/// that lost into one list. Each result's build carries the runtime it was judged with, so
+/// `kraftwerk fit` on it gives the same verdict.
+///
+/// # Errors
+/// As [`search::search`] for the goal itself; a goal the other runtime refuses adds nothing.
+pub(crate) fn search_runtimes(
+    catalog: &Catalog,
+    parts: &views::Parts,
+    goal: &Goal,
+    ctl: &mut Control<'_>,
+) -> Result<PlanOutcome, PlanError> {
+    let mut out = search::search(catalog, parts, goal, ctl)?;
+    let Ok(model) = model::resolve_model(catalog, &goal.model) else { return Ok(out) };
+    let others = model::other_runtimes(&model, goal);
+    if others.is_empty() {
+        return Ok(out);
+    }
+    let mut results = std::mem::take(&mut out.results);
+    for rt in others {
+        if out.cancelled {
+            break;
+        }
+        let g = Goal { runtime: Some(rt), ..goal.clone() };
+        let Ok(o) = search::search(catalog, parts, &g, ctl) else { continue };
+        results.extend(o.results);
+        out.rejected.extend(o.rejected);
+        out.stats.screened += o.stats.screened;
+        out.stats.checked += o.stats.checked;
+        out.stats.passing += o.stats.passing;
+        out.cancelled |= o.cancelled;
+    }
+    out.results = search::rank(results, goal.max_results);
+    out.rejected.sort_by(|a, b| a.constraint.cmp(&b.constraint).then(a.what.cmp(&b.what)));
+    out.rejected.dedup_by(|a, b| a.what == b.what && a.constraint == b.constraint);
     Ok(out)
 }
 

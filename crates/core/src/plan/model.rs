@@ -144,6 +144,48 @@ pub(crate) fn runtime_for(model: &Model, goal: &Goal, precision: Precision) -> R
     }
 }
 
+/// The runtimes besides the usual one ([`runtime_for`]) that a goal naming no runtime is also
+/// planned with, at the one precision it names: llama.cpp for MXFP4 weights of a model whose
+/// checkpoint stores its routed experts in MXFP4 (gpt-oss). llama.cpp loads such a model at
+/// ggml's own MXFP4 type ("gpt-oss model support in native MXFP4 format ... New MXFP4 data type
+/// in ggml", https://github.com/ggml-org/llama.cpp/pull/15091, 2025-08-05) and keeps the experts
+/// of the first N layers in system RAM with `--n-cpu-moe N`
+/// (https://github.com/ggml-org/llama.cpp/pull/15077, 2025-08-04), so a small card plus RAM
+/// runs what vLLM (the usual runtime of `mxfp4`) needs the whole model in GPU memory for.
+/// The best precision of such a model is MXFP4 too ([`mxfp4_experts`]). Empty for a goal that
+/// names a runtime, a training goal, a model file (it runs in its own runtime) and every other
+/// precision.
+pub(crate) fn other_runtimes(model: &Model, goal: &Goal) -> Vec<Runtime> {
+    if goal.runtime.is_some() || goal.is_training() || model.file.is_some() {
+        return Vec::new();
+    }
+    // "best" plans such a model at MXFP4 alone ([`mxfp4_experts`]), so it gets llama.cpp too.
+    let precision = match goal.precision {
+        super::goal::GoalPrecision::Best if mxfp4_experts(model) => Some(Precision::Mxfp4),
+        _ => goal.precision.exact(),
+    };
+    match precision {
+        Some(p @ Precision::Mxfp4) if mxfp4_experts(model) && Runtime::default_for(p) != Runtime::LlamaCpp => {
+            vec![Runtime::LlamaCpp]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Whether the model was released with its routed experts in MXFP4 (its checkpoint's
+/// `experts` format, from its published weights: gpt-oss's
+/// https://huggingface.co/openai/gpt-oss-120b/blob/main/model.safetensors.index.json). No
+/// GGUF of such a model is smaller than its MXFP4 weights: the GGUF files keep the experts in
+/// MXFP4 whatever their label (llama-bench prints 59.02 GiB for ggml-org's MXFP4 gpt-oss-120b
+/// and 60.87 GiB for unsloth's "F16" one, which "both claim to be MXFP4 quants",
+/// https://community.frame.work/t/will-the-ai-max-395-128gb-be-able-to-run-gpt-oss-120b/73280/26,
+/// 2025-08), and llama-quantize refuses to requantize MXFP4 tensors
+/// (https://github.com/ikawrakow/ik_llama.cpp/issues/2359). So the planner's "best" gives such
+/// a model MXFP4, not a `q4_0` or `q5_k_m` sized at bits per weight it does not have.
+pub(crate) fn mxfp4_experts(model: &Model) -> bool {
+    model.llm().checkpoint.as_ref().is_some_and(|c| c.experts == kraftwerk_catalog::TensorFormat::Mxfp4)
+}
+
 /// The model reference a CLI or form string names: a path when it exists or looks like a
 /// file, else a preset id.
 pub fn model_ref(id: Option<&str>, file: Option<&std::path::Path>) -> Option<ModelRef> {

@@ -249,6 +249,25 @@ pub fn read(catalog: &Catalog, mains_v: f64) -> Parts {
     Parts { cards, boards, cpus, kits, coolers, cases, psus, twin_cards }
 }
 
+/// `; did you mean: a, b?` for a part id the goal names (`--own`, `--must-have`) that is not in
+/// the catalog: up to three ids of the kinds the planner builds with, nearest first, as a build
+/// file's unknown id gets them ([`kraftwerk_catalog::search::suggest_ids`]); empty when none is
+/// near (`rtx-3090` finds `nvidia-geforce-rtx-3090`).
+pub(crate) fn did_you_mean(catalog: &Catalog, id: &str) -> String {
+    let kinds = [
+        PartKind::Gpu,
+        PartKind::GpuCard,
+        PartKind::Motherboard,
+        PartKind::Cpu,
+        PartKind::Case,
+        PartKind::Psu,
+        PartKind::Cooler,
+        PartKind::Memory,
+    ];
+    let near = kraftwerk_catalog::search::suggest_ids(catalog, &kinds, id, 3);
+    if near.is_empty() { String::new() } else { format!("; did you mean: {}?", near.join(", ")) }
+}
+
 /// The kind of the part with this id (a GPU chip or partner card is [`PartKind::Gpu`]), to
 /// resolve a goal's must-have and owned parts; `None` for an id the catalog lacks.
 pub(crate) fn part_kind(catalog: &Catalog, id: &str) -> Option<PartKind> {

@@ -2,7 +2,8 @@
 //! what each relaxation buys (the binding constraints are those that buy a build).
 
 use super::goal::{Goal, GoalPrecision};
-use super::search::{Control, search};
+use super::search::Control;
+use super::search_runtimes as search;
 use super::views::Parts;
 use super::{Constraint, PlanOutcome, Relaxation};
 use kraftwerk_catalog::Catalog;

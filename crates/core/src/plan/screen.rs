@@ -198,7 +198,8 @@ fn card_input<'c>(
 /// keeps the experts of the first N layers in system RAM with `--n-cpu-moe N`
 /// (https://github.com/ggml-org/llama.cpp/pull/15077, 2025-08-04). Without a named runtime
 /// MXFP4 is judged under vLLM ([`super::model::runtime_for`]), whose saved build `fit` would not
-/// split, so no MXFP4 split is offered then. Other precisions have no split. Empty also when the
+/// split, so no MXFP4 split is offered in that search; the planner searches again with llama.cpp
+/// named ([`super::search_runtimes`]), where it is. Other precisions have no split. Empty also when the
 /// goal names a runtime that does not keep experts in RAM (vLLM, SGLang, TensorRT-LLM,
 /// ExLlamaV2) or ktransformers (its own decode, not planned yet).
 pub(crate) fn hybrid_precisions(goal: &Goal, model: &Model, precision: Precision) -> Vec<Precision> {

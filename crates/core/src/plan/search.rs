@@ -85,8 +85,12 @@ fn cmp_price(a: Option<f64>, b: Option<f64>) -> std::cmp::Ordering {
 fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<PartKind, String>, PlanError> {
     let mut out = BTreeMap::new();
     for id in &goal.must_have {
-        let kind = part_kind(catalog, id)
-            .ok_or_else(|| PlanError::BadGoal(format!("must-have part `{id}` is not in the catalog")))?;
+        let kind = part_kind(catalog, id).ok_or_else(|| {
+            PlanError::BadGoal(format!(
+                "must-have part `{id}` is not in the catalog{}",
+                super::parts::did_you_mean(catalog, id)
+            ))
+        })?;
         if let Some(old) = out.insert(kind, id.clone()) {
             return Err(PlanError::BadGoal(format!("two must-have parts of kind {}: `{old}` and `{id}`", kind.name())));
         }
@@ -95,8 +99,13 @@ fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<PartKind, String
     // GPU models, two PSUs): then the build may use either, and the one it uses is free.
     let mut owned: BTreeMap<PartKind, Vec<&str>> = BTreeMap::new();
     for o in &goal.owned {
-        let kind = part_kind(catalog, &o.id)
-            .ok_or_else(|| PlanError::BadGoal(format!("owned part `{}` is not in the catalog", o.id)))?;
+        let kind = part_kind(catalog, &o.id).ok_or_else(|| {
+            PlanError::BadGoal(format!(
+                "owned part `{}` is not in the catalog{}",
+                o.id,
+                super::parts::did_you_mean(catalog, &o.id)
+            ))
+        })?;
         owned.entry(kind).or_default().push(&o.id);
     }
     for (kind, ids) in owned {
@@ -165,6 +174,12 @@ pub(super) fn search(
         Some(p) => vec![p],
         // Training runs its base in BF16 (QLoRA re-quantizes it to NF4 itself).
         None if goal.is_training() => vec![Precision::Bf16],
+        None if super::model::mxfp4_experts(&model) && runtime.is_none_or(|rt| rt.loads(Precision::Mxfp4).is_ok()) => {
+            // A model released with MXFP4 experts (gpt-oss) has no smaller real file: every GGUF
+            // of it keeps the experts in MXFP4, whatever its label ([`super::model::mxfp4_experts`]),
+            // so "best" plans the published MXFP4 weights, not a `q4_0` that is not a real size.
+            vec![Precision::Mxfp4]
+        }
         None => runtime.map_or_else(best_precisions, candidate_precisions),
     };
     // A goal naming both a runtime and a precision it cannot load is refused (the planner
@@ -356,65 +371,8 @@ impl State<'_> {
         self.goal.budget_usd.is_none() || price.is_some()
     }
 
-    fn finish(mut self, mut results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {
-        // Complete prices first (a build with an unpriced part is never ranked by its "at
-        // least" figure above a fully priced one); within each, builds whose speed rests on held
-        // rows before those whose speed is unvalidated (`eval.speed_caveats`: no held speed row
-        // was measured on a GPU of the build's maker, issue 36: no first answer rests on an
-        // unvalidated speed while a validated one meets the goal); then builds with every card
-        // on CPU lanes first (fewest on chipset lanes); then builds the checker verified before those
-        // it calls UNVERIFIED (e.g. two or more cards on a board wired without slot positions); then
-        // builds whose GPUs (the bulk of the cost) are priced; then by the known total.
-        let gpus_priced = |r: &PlanResult| r.build.gpus.first().is_some_and(|g| !r.eval.unpriced.contains(&g.gpu));
-        // Verified is the checker's verdict: not UNVERIFIED (a rule that could have found an
-        // error did not run). One card on a board without positions has no spacing to check, and
-        // the checker does not hold it up; two on such a board are UNVERIFIED on geometry.
-        let verified = |r: &PlanResult| r.eval.verdict != Some(crate::check::Verdict::Unverified);
-        let validated = |r: &PlanResult| r.eval.speed_caveats.is_empty();
-        let key = |a: &PlanResult, b: &PlanResult| {
-            b.price_complete
-                .cmp(&a.price_complete)
-                .then(validated(b).cmp(&validated(a)))
-                .then(a.gpus_on_chipset.cmp(&b.gpus_on_chipset))
-                .then(verified(b).cmp(&verified(a)))
-                .then(gpus_priced(b).cmp(&gpus_priced(a)))
-                .then(a.price_usd.total_cmp(&b.price_usd))
-                .then(a.title.cmp(&b.title))
-        };
-        // Never a card on chipset lanes or an x1 link when an arrangement of the same cards on
-        // CPU lanes met the goal (within the budget, as every result is).
-        let clean: BTreeSet<String> =
-            results.iter().filter(|r| judge::poor_links(&r.eval) == 0).map(|r| r.gpus.clone()).collect();
-        results.retain(|r| judge::poor_links(&r.eval) == 0 || !clean.contains(&r.gpus));
-        // Never a power cap when an arrangement of the same cards at their default limits met the
-        // goal (within the budget and the circuits, as every result is): a cap costs the user
-        // speed, and builders cap only when the PSUs or the circuit cannot carry the cards
-        // (issue 36: "when full-load power is what rejects a candidate"). An uncapped machine whose price is incomplete (an open frame's risers have no price)
-        // does not show that it is within the budget: it displaces only capped machines whose
-        // price is incomplete too.
-        let mut uncapped: BTreeMap<String, bool> = BTreeMap::new();
-        for r in results.iter().filter(|r| r.eval.power_cap.is_none()) {
-            *uncapped.entry(r.gpus.clone()).or_default() |= r.price_complete;
-        }
-        results.retain(|r| {
-            r.eval.power_cap.is_none() || !uncapped.get(&r.gpus).is_some_and(|&complete| complete || !r.price_complete)
-        });
-        results.sort_by(key);
-        // One machine per GPU set, so the list shows distinct machines; only when there are
-        // fewer distinct sets than results asked for do the others come in, and then the whole
-        // list is in the order above (never a dearer build above a cheaper one of its class).
-        let want = self.goal.max_results.max(1);
-        let mut seen = std::collections::BTreeSet::new();
-        let (mut results, rest): (Vec<_>, Vec<_>) = results.into_iter().partition(|r| seen.insert(r.gpus.clone()));
-        if results.len() < want {
-            results.extend(rest);
-            results.sort_by(key);
-        }
-        results.truncate(self.goal.max_results.max(1));
-        for (i, r) in results.iter_mut().enumerate() {
-            r.rank = i + 1;
-            r.build.name = format!("Plan {}: {}", i + 1, r.title);
-        }
+    fn finish(mut self, results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {
+        let results = rank(results, self.goal.max_results);
         self.rejected.sort_by(|a, b| a.constraint.cmp(&b.constraint).then(a.what.cmp(&b.what)));
         self.rejected.dedup_by(|a, b| a.what == b.what && a.constraint == b.constraint);
         PlanOutcome {
@@ -427,4 +385,69 @@ impl State<'_> {
             cancelled,
         }
     }
+}
+
+/// Orders the machines that met a goal and keeps `max_results` of them (at least one), ranked
+/// from 1 and named `Plan N: title`: the order and the one-machine-per-GPU-set rule below. Used
+/// by one search and to merge the searches of several runtimes ([`super::search_runtimes`]).
+pub(super) fn rank(mut results: Vec<PlanResult>, max_results: usize) -> Vec<PlanResult> {
+    // Complete prices first (a build with an unpriced part is never ranked by its "at
+    // least" figure above a fully priced one); within each, builds whose speed rests on held
+    // rows before those whose speed is unvalidated (`eval.speed_caveats`: no held speed row
+    // was measured on a GPU of the build's maker, issue 36: no first answer rests on an
+    // unvalidated speed while a validated one meets the goal); then builds with every card
+    // on CPU lanes first (fewest on chipset lanes); then builds the checker verified before those
+    // it calls UNVERIFIED (e.g. two or more cards on a board wired without slot positions); then
+    // builds whose GPUs (the bulk of the cost) are priced; then by the known total.
+    let gpus_priced = |r: &PlanResult| r.build.gpus.first().is_some_and(|g| !r.eval.unpriced.contains(&g.gpu));
+    // Verified is the checker's verdict: not UNVERIFIED (a rule that could have found an
+    // error did not run). One card on a board without positions has no spacing to check, and
+    // the checker does not hold it up; two on such a board are UNVERIFIED on geometry.
+    let verified = |r: &PlanResult| r.eval.verdict != Some(crate::check::Verdict::Unverified);
+    let validated = |r: &PlanResult| r.eval.speed_caveats.is_empty();
+    let key = |a: &PlanResult, b: &PlanResult| {
+        b.price_complete
+            .cmp(&a.price_complete)
+            .then(validated(b).cmp(&validated(a)))
+            .then(a.gpus_on_chipset.cmp(&b.gpus_on_chipset))
+            .then(verified(b).cmp(&verified(a)))
+            .then(gpus_priced(b).cmp(&gpus_priced(a)))
+            .then(a.price_usd.total_cmp(&b.price_usd))
+            .then(a.title.cmp(&b.title))
+    };
+    // Never a card on chipset lanes or an x1 link when an arrangement of the same cards on
+    // CPU lanes met the goal (within the budget, as every result is).
+    let clean: BTreeSet<String> =
+        results.iter().filter(|r| judge::poor_links(&r.eval) == 0).map(|r| r.gpus.clone()).collect();
+    results.retain(|r| judge::poor_links(&r.eval) == 0 || !clean.contains(&r.gpus));
+    // Never a power cap when an arrangement of the same cards at their default limits met the
+    // goal (within the budget and the circuits, as every result is): a cap costs the user
+    // speed, and builders cap only when the PSUs or the circuit cannot carry the cards
+    // (issue 36: "when full-load power is what rejects a candidate"). An uncapped machine whose price is incomplete (an open frame's risers have no price)
+    // does not show that it is within the budget: it displaces only capped machines whose
+    // price is incomplete too.
+    let mut uncapped: BTreeMap<String, bool> = BTreeMap::new();
+    for r in results.iter().filter(|r| r.eval.power_cap.is_none()) {
+        *uncapped.entry(r.gpus.clone()).or_default() |= r.price_complete;
+    }
+    results.retain(|r| {
+        r.eval.power_cap.is_none() || !uncapped.get(&r.gpus).is_some_and(|&complete| complete || !r.price_complete)
+    });
+    results.sort_by(key);
+    // One machine per GPU set, so the list shows distinct machines; only when there are
+    // fewer distinct sets than results asked for do the others come in, and then the whole
+    // list is in the order above (never a dearer build above a cheaper one of its class).
+    let want = max_results.max(1);
+    let mut seen = std::collections::BTreeSet::new();
+    let (mut results, rest): (Vec<_>, Vec<_>) = results.into_iter().partition(|r| seen.insert(r.gpus.clone()));
+    if results.len() < want {
+        results.extend(rest);
+        results.sort_by(key);
+    }
+    results.truncate(max_results.max(1));
+    for (i, r) in results.iter_mut().enumerate() {
+        r.rank = i + 1;
+        r.build.name = format!("Plan {}: {}", i + 1, r.title);
+    }
+    results
 }

@@ -255,8 +255,8 @@ pub(crate) fn stale_prices(out: &mut String, result: &BuildFit, catalog: &kraftw
     }
 }
 
-/// The cited used prices of the build's parts, beside their new prices (one line; nothing when
-/// no part has one). The cost above counts the new prices; `plan --used` plans with these.
+/// The cited used prices of the build's parts, beside their new prices, or `owned` for a unit
+/// the build owns (one line; nothing when no part has one). The cost above counts the new prices; `plan --used` plans with these.
 pub(crate) fn used_prices(out: &mut String, result: &BuildFit) {
     let Some(c) = &result.cost else { return };
     let today = kraftwerk_catalog::dates::today_utc();
@@ -265,7 +265,12 @@ pub(crate) fn used_prices(out: &mut String, result: &BuildFit) {
         .iter()
         .filter_map(|p| {
             let u = p.used_price.as_ref()?;
-            let new = p.unit_price_usd.map_or_else(|| "no new price".to_owned(), |n| format!("new {}", usd(n)));
+            // An owned unit costs $0 in the cost above: it is "owned", not "new $0.00".
+            let new = if p.bought.as_deref() == Some(kraftwerk_catalog::cited::OWNED_SOURCE) {
+                "owned".to_owned()
+            } else {
+                p.unit_price_usd.map_or_else(|| "no new price".to_owned(), |n| format!("new {}", usd(n)))
+            };
             Some(format!(
                 "{}: used {} each ({}, {} <{}>), {new}",
                 p.name,
