@@ -383,7 +383,17 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
             (None, FitVerdict::DoesNotFit) => "no context fits".to_owned(),
             (None, _) => "no context keeps the headroom".to_owned(),
         };
-        cards.push(Stat::new("Memory", f.verdict.to_string(), max_ctx, Some(verdict_color(f.verdict))));
+        // One truth with `kraftwerk fit` and `compare`: a MoE model that runs with its experts
+        // in system RAM says so, not the GPUs' own "does not fit".
+        match &o.fits_with_experts_in_ram {
+            Some(split) => cards.push(Stat::new(
+                "Memory",
+                "fits with experts in system RAM".to_owned(),
+                format!("{:.1} GiB of experts in RAM ({})", split.host_experts_gib, split.args),
+                Some(verdict_color(FitVerdict::Fits)),
+            )),
+            None => cards.push(Stat::new("Memory", f.verdict.to_string(), max_ctx, Some(verdict_color(f.verdict)))),
+        }
         cards.push(Stat::new(
             "Weights · KV cache",
             format!("{:.1} GiB · {:.1} GiB", f.weights_total_gib, f.kv_cache_total_gib),
@@ -458,6 +468,13 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
         }
     }
     widgets::stat_cards(ui, &cards);
+    // Memory per GPU as `kraftwerk fit` prints it: with experts in system RAM, the split's
+    // placement first, then the every-expert-on-the-GPU figure labelled as such.
+    if o.fits_with_experts_in_ram.is_some() {
+        for l in report::gpu_lines(f, o.fits_with_experts_in_ram.as_ref()) {
+            ui.label(l);
+        }
+    }
     if let Some(alt) = &o.alternatives {
         alternatives(ui, alt, o);
     }
@@ -469,7 +486,7 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     // both edges: each column is laid out left-aligned instead.
     ui.columns(2, |c| {
         let [left, right] = c else { return };
-        left.vertical(|ui| memory_plot(ui, f));
+        left.vertical(|ui| memory_plot(ui, f, o.fits_with_experts_in_ram.is_some()));
         right.vertical(|ui| {
             if let Some(cost) = &o.cost {
                 break_even_plot(ui, cost);
