@@ -150,17 +150,14 @@ impl BuildSummary {
                 // with a MoE model's experts in system RAM at that split's decode (the GPUs'
                 // own verdict stays "does not fit" then). A model that does not run has no
                 // speed or cost to compare.
-                let v = match &f.fits_with_experts_in_ram {
-                    Some(o) => {
-                        tokens_per_s = o.decode_tokens_per_s;
-                        EXPERTS_IN_RAM.to_owned()
+                let v = if let Some(o) = &f.fits_with_experts_in_ram {
+                    tokens_per_s = o.decode_tokens_per_s;
+                    EXPERTS_IN_RAM.to_owned()
+                } else {
+                    if f.runs() {
+                        tokens_per_s = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
                     }
-                    None => {
-                        if f.runs() {
-                            tokens_per_s = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
-                        }
-                        f.fit.verdict.to_string()
-                    }
+                    f.fit.verdict.to_string()
                 };
                 if f.runs() {
                     usd_per_million_tokens = f.cost.as_ref().and_then(|c| c.usd_per_million_tokens);

@@ -448,20 +448,17 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
                     )
                 },
                 format!(
-                    "{}{} hardware{} · {} per working hour{}",
+                    "{}{} hardware{} · {} per working hour · cloud ({}): {}",
                     if c.hardware_complete { "" } else { "at least " },
                     usd(c.hardware_usd),
                     if c.hardware_complete { "" } else { " (some parts unpriced)" },
                     usd_rate(c.usd_per_working_hour),
                     // The cloud offer as `fit` prints it: its name, and "n/a" where its
                     // throughput on this workload is unknown (never left out).
-                    format!(
-                        " · cloud ({}): {}",
-                        c.cloud.name,
-                        c.cloud
-                            .usd_per_million_tokens
-                            .map_or_else(|| "n/a".to_owned(), |m| format!("{} / M tokens", usd_rate(m)))
-                    )
+                    c.cloud.name,
+                    c.cloud
+                        .usd_per_million_tokens
+                        .map_or_else(|| "n/a".to_owned(), |m| format!("{} / M tokens", usd_rate(m)))
                 ),
                 None,
             ));
@@ -475,7 +472,9 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
             ui.label(l);
         }
     }
-    if let Some(alt) = &o.alternatives {
+    if let Some(split) = &o.fits_with_experts_in_ram {
+        experts_in_ram(ui, split, o);
+    } else if let Some(alt) = &o.alternatives {
         alternatives(ui, alt, o);
     }
     if let Some(t) = &f.llama_cpp {
@@ -601,6 +600,19 @@ fn alternatives(ui: &mut egui::Ui, alt: &Alternatives, o: &BuildFit) {
     report::alternatives(&mut text, alt, &o.fit, o.placement.as_ref());
     // The first line is the heading above; each alternative is a "  - " line.
     for line in text.lines().skip(1) {
+        let line = line.trim_start();
+        ui.label(line.strip_prefix("- ").map_or_else(|| line.to_owned(), |l| format!("• {l}")));
+    }
+}
+
+/// A MoE model that runs with its experts in system RAM: the lines `kraftwerk fit` prints for
+/// it ([`report::experts_in_ram_fit`]: the split, its RAM, decode, prefill and cost), never
+/// "does not fit" above them.
+fn experts_in_ram(ui: &mut egui::Ui, split: &kraftwerk_core::estimate::llm::search::MoeOffload, o: &BuildFit) {
+    ui.label(RichText::new("Fits with experts in system RAM:").strong());
+    let mut text = String::new();
+    report::experts_in_ram_fit(&mut text, split, o);
+    for line in text.lines() {
         let line = line.trim_start();
         ui.label(line.strip_prefix("- ").map_or_else(|| line.to_owned(), |l| format!("• {l}")));
     }

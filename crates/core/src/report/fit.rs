@@ -25,7 +25,8 @@ use crate::fmt::{usd, usd_rate};
 
 mod placement;
 pub use placement::alternatives;
-pub(crate) use placement::{experts_in_ram_fit, llama_cpp_table, vllm_pool};
+pub use placement::experts_in_ram_fit;
+pub(crate) use placement::{llama_cpp_table, vllm_pool};
 
 /// The memory of each GPU, one line each (without indent), as `kraftwerk fit` prints them and
 /// the Fit tab shows them. Without `split`: the estimate's placement (every weight on the GPUs).
