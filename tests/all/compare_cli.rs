@@ -67,3 +67,36 @@ fn compare_refuses_a_misspelt_precision_with_its_location() {
         assert!(err.contains("workload.precision") && err.contains("q4_k_mm"), "{args:?}: {err}");
     }
 }
+
+/// Issues 35 and 39: a build that runs its MoE model only with the experts in system RAM is
+/// "fits with experts in RAM" in `compare`, with the decode `kraftwerk fit` prints for the
+/// same file (the split's), and `(best)` never sits on a figure a build calls unknown.
+#[test]
+fn compare_says_what_fit_says_of_an_experts_in_ram_build() {
+    let hybrid = support::fixture("hybrid-1x-rtx-3090-gpt-oss-120b.rig.ron").display().to_string();
+    let dense = builds("2x-rtx-4090-x870e.rig.ron");
+    let f = kw(&["fit", &hybrid, "--format", "json"]);
+    assert_eq!(f.status.code(), Some(0), "fit runs it: {}", String::from_utf8_lossy(&f.stdout));
+    let fit: serde_json::Value = serde_json::from_slice(&f.stdout).expect("fit json");
+    let decode = fit["fits_with_experts_in_ram"]["decode_tokens_per_s"].as_f64().expect("the split's decode");
+
+    let o = kw(&["compare", &hybrid, &dense, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["builds"][0]["fit"], "fits with experts in RAM", "{}", v["builds"][0]);
+    let got = v["builds"][0]["tokens_per_s"].as_f64().expect("compare's decode of the hybrid build");
+    assert!((got - decode).abs() < 1e-9, "compare {got} tok/s, fit {decode} tok/s");
+    assert!(v["builds"][0]["usd_per_million_tokens"].as_f64().is_some(), "the cost at the split's decode");
+    for r in v["rows"].as_array().expect("rows") {
+        for b in r["best"].as_array().expect("best") {
+            let i = usize::try_from(b.as_u64().expect("index")).expect("index");
+            assert_ne!(r["values"][i], "unknown", "(best) on an unknown figure: {r}");
+        }
+    }
+    let o = kw(&["compare", &hybrid, &dense]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let fit_row = text.lines().find(|l| l.contains("LLM fit")).expect("fit row");
+    assert!(fit_row.contains("fits with experts in RAM"), "{fit_row}");
+    let decode_row = text.lines().find(|l| l.contains("Decode, tokens/s")).expect("decode row");
+    assert!(decode_row.contains(&format!("{decode:.1}")), "{decode_row}");
+}

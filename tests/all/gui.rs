@@ -449,3 +449,27 @@ fn the_fit_tab_names_the_same_alternatives_as_the_cli() {
         assert!(has_label_containing(&h, &format!("• {l}")), "the Fit tab shows `{l}`");
     }
 }
+
+/// Issues 35 and 39: the Fit tab says of a build that runs its MoE model only with the experts
+/// in system RAM what `kraftwerk fit` says: the verdict, each GPU's memory under the split
+/// ([`kraftwerk::report::fit::gpu_lines`], the all-on-GPU figure labelled as such), and the
+/// split's own lines, never "Does not fit. What would:".
+#[test]
+fn the_fit_tab_says_what_fit_says_of_an_experts_in_ram_build() {
+    let cat = catalog();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hybrid-1x-rtx-3090-gpt-oss-120b.rig.ron");
+    let b = rig::load(&path, Some(&cat)).expect("loads");
+    let fit =
+        kraftwerk::estimate::fit::for_build(&b, &cat, &kraftwerk::estimate::fit::FitOptions::default()).expect("a fit");
+    let split = fit.fits_with_experts_in_ram.as_ref().expect("runs with its experts in RAM");
+    let lines = kraftwerk::report::fit::gpu_lines(&fit.fit, Some(split));
+    assert!(lines.len() >= 2, "{lines:?}");
+    let mut h = harness(KraftwerkApp::new_for_test(cat, b));
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Fit)));
+    h.run();
+    assert!(has_label_containing(&h, "fits with experts in system RAM"));
+    assert!(!has_label_containing(&h, "Does not fit. What would:"));
+    for l in &lines {
+        assert!(has_label_containing(&h, l), "the Fit tab shows `{l}`");
+    }
+}

@@ -471,6 +471,7 @@ fn serving_h100() -> Gpu {
 mod architectures;
 mod current;
 mod decode_2025;
+mod experts_in_ram_gpu_lines;
 mod gguf_mix;
 mod moe_2026;
 mod moe_boundaries;

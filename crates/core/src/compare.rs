@@ -18,6 +18,10 @@ use crate::rig::parts_list::PartsList;
 use kraftwerk_catalog::Catalog;
 use serde::Serialize;
 
+/// The fit outcome of a MoE model that runs with its routed experts in system RAM
+/// ([`fit::BuildFit::fits_with_experts_in_ram`]), as the comparison's "LLM fit" row says it.
+pub const EXPERTS_IN_RAM: &str = "fits with experts in RAM";
+
 /// Most builds one comparison holds.
 pub const MAX_BUILDS: usize = 4;
 
@@ -55,9 +59,11 @@ pub struct BuildSummary {
     pub heat_btu_h: f64,
     /// The model the fit figures are for.
     pub model: Option<String>,
-    /// LLM fit verdict (`fits`, `tight`, `does not fit`), when a model was given or named.
+    /// LLM fit verdict (`fits`, `tight`, `does not fit`, or [`EXPERTS_IN_RAM`] when the model
+    /// runs only with its experts in system RAM), when a model was given or named.
     pub fit: Option<String>,
-    /// Batched decode rate, tokens/s (only when the model fits).
+    /// Batched decode rate, tokens/s (only when the model runs: on the GPUs, or at the
+    /// experts-in-RAM split's batch-1 decode, the figure `kraftwerk fit` and `plan` print).
     pub tokens_per_s: Option<f64>,
     /// Owning and running cost per million tokens, USD (only when the model fits).
     pub usd_per_million_tokens: Option<f64>,
@@ -140,10 +146,20 @@ impl BuildSummary {
         let mut speed_caveats = Vec::new();
         match fit::for_build(build, catalog, &opts) {
             Ok(f) => {
-                let v = f.fit.verdict.to_string();
-                // A model that does not fit has no speed or cost to compare.
-                if v != "does not fit" {
-                    tokens_per_s = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
+                // The outcome `kraftwerk fit` reports ([`fit::BuildFit::runs`]): on the GPUs, or
+                // with a MoE model's experts in system RAM at that split's decode (the GPUs'
+                // own verdict stays "does not fit" then). A model that does not run has no
+                // speed or cost to compare.
+                let v = if let Some(o) = &f.fits_with_experts_in_ram {
+                    tokens_per_s = o.decode_tokens_per_s;
+                    EXPERTS_IN_RAM.to_owned()
+                } else {
+                    if f.runs() {
+                        tokens_per_s = f.fit.speed.as_ref().map(|s| s.decode_batch_tokens_per_s);
+                    }
+                    f.fit.verdict.to_string()
+                };
+                if f.runs() {
                     usd_per_million_tokens = f.cost.as_ref().and_then(|c| c.usd_per_million_tokens);
                     fit_note.clone_from(&f.cost_error);
                     speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);

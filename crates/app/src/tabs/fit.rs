@@ -383,7 +383,17 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
             (None, FitVerdict::DoesNotFit) => "no context fits".to_owned(),
             (None, _) => "no context keeps the headroom".to_owned(),
         };
-        cards.push(Stat::new("Memory", f.verdict.to_string(), max_ctx, Some(verdict_color(f.verdict))));
+        // One truth with `kraftwerk fit` and `compare`: a MoE model that runs with its experts
+        // in system RAM says so, not the GPUs' own "does not fit".
+        match &o.fits_with_experts_in_ram {
+            Some(split) => cards.push(Stat::new(
+                "Memory",
+                "fits with experts in system RAM".to_owned(),
+                format!("{:.1} GiB of experts in RAM ({})", split.host_experts_gib, split.args),
+                Some(verdict_color(FitVerdict::Fits)),
+            )),
+            None => cards.push(Stat::new("Memory", f.verdict.to_string(), max_ctx, Some(verdict_color(f.verdict)))),
+        }
         cards.push(Stat::new(
             "Weights · KV cache",
             format!("{:.1} GiB · {:.1} GiB", f.weights_total_gib, f.kv_cache_total_gib),
@@ -453,7 +463,16 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
         }
     }
     widgets::stat_cards(ui, &cards);
-    if let Some(alt) = &o.alternatives {
+    // Memory per GPU as `kraftwerk fit` prints it: with experts in system RAM, the split's
+    // placement first, then the every-expert-on-the-GPU figure labelled as such.
+    if o.fits_with_experts_in_ram.is_some() {
+        for l in report::gpu_lines(f, o.fits_with_experts_in_ram.as_ref()) {
+            ui.label(l);
+        }
+    }
+    if let Some(split) = &o.fits_with_experts_in_ram {
+        experts_in_ram(ui, split, o);
+    } else if let Some(alt) = &o.alternatives {
         alternatives(ui, alt, o);
     }
     if let Some(t) = &f.llama_cpp {
@@ -464,7 +483,7 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
     // both edges: each column is laid out left-aligned instead.
     ui.columns(2, |c| {
         let [left, right] = c else { return };
-        left.vertical(|ui| memory_plot(ui, f));
+        left.vertical(|ui| memory_plot(ui, f, o.fits_with_experts_in_ram.is_some()));
         right.vertical(|ui| {
             if let Some(cost) = &o.cost {
                 break_even_plot(ui, cost);
@@ -579,6 +598,19 @@ fn alternatives(ui: &mut egui::Ui, alt: &Alternatives, o: &BuildFit) {
     report::alternatives(&mut text, alt, &o.fit, o.placement.as_ref());
     // The first line is the heading above; each alternative is a "  - " line.
     for line in text.lines().skip(1) {
+        let line = line.trim_start();
+        ui.label(line.strip_prefix("- ").map_or_else(|| line.to_owned(), |l| format!("• {l}")));
+    }
+}
+
+/// A MoE model that runs with its experts in system RAM: the lines `kraftwerk fit` prints for
+/// it ([`report::experts_in_ram_fit`]: the split, its RAM, decode, prefill and cost), never
+/// "does not fit" above them.
+fn experts_in_ram(ui: &mut egui::Ui, split: &kraftwerk_core::estimate::llm::search::MoeOffload, o: &BuildFit) {
+    ui.label(RichText::new("Fits with experts in system RAM:").strong());
+    let mut text = String::new();
+    report::experts_in_ram_fit(&mut text, split, o);
+    for line in text.lines() {
         let line = line.trim_start();
         ui.label(line.strip_prefix("- ").map_or_else(|| line.to_owned(), |l| format!("• {l}")));
     }

@@ -445,15 +445,8 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     // The user's own all-GPU placement (`-ngl 99`): llama.cpp's table decides, per device:
     // fits, tight below llama-fit-params' 1024 MiB margin, does not fit above the free memory.
     if let Some(p) = placement.as_ref().filter(|p| given && !p.is_hybrid()) {
-        for (g, r) in fit.gpus.iter_mut().zip(p.table.rows.iter().filter(|r| r.free_mib.is_some())) {
-            let free = r.free_mib.unwrap_or(0.0);
-            g.verdict = if r.self_mib() > free {
-                FitVerdict::DoesNotFit
-            } else if r.self_mib() + llm::runtime_memory::LLAMA_FIT_MARGIN_MIB > free {
-                FitVerdict::Tight
-            } else {
-                FitVerdict::Fits
-            };
+        for (g, v) in fit.gpus.iter_mut().zip(p.table.rows.iter().filter_map(llm::runtime_memory::DeviceRow::verdict)) {
+            g.verdict = v;
         }
         fit.verdict = fit.gpus.iter().map(|g| g.verdict).max().unwrap_or(FitVerdict::DoesNotFit);
     }

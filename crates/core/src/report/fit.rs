@@ -25,11 +25,72 @@ use crate::fmt::{usd, usd_rate};
 
 mod placement;
 pub use placement::alternatives;
-pub(crate) use placement::{experts_in_ram_fit, llama_cpp_table, vllm_pool};
+pub use placement::experts_in_ram_fit;
+pub(crate) use placement::{llama_cpp_table, vllm_pool};
 
-/// The headline and memory per GPU; `experts_in_ram`: the workload fits with its experts in
-/// system RAM ([`BuildFit::fits_with_experts_in_ram`]), said as the verdict.
-pub fn memory(out: &mut String, f: &FitReport, build_name: &str, experts_in_ram: bool) {
+/// The memory of each GPU, one line each (without indent), as `kraftwerk fit` prints them and
+/// the Fit tab shows them. Without `split`: the estimate's placement (every weight on the GPUs).
+/// With `split` ([`BuildFit::fits_with_experts_in_ram`]): what the split's llama.cpp arguments
+/// put on each GPU (llama.cpp's table, [`crate::estimate::llm::runtime_memory::DeviceRow`]),
+/// then the every-expert-on-the-GPU figure labelled as such; where no table of those arguments
+/// is at hand, only that labelled figure.
+pub fn gpu_lines(f: &FitReport, split: Option<&search::MoeOffload>) -> Vec<String> {
+    let mut lines = Vec::new();
+    let table = split.and_then(|o| f.llama_cpp.as_ref().filter(|t| t.args == o.args).map(|t| (o, t)));
+    if let Some((o, t)) = table {
+        const MIB_PER_GIB: f64 = 1024.0;
+        for (g, r) in f.gpus.iter().zip(t.rows.iter().filter(|r| r.free_mib.is_some())) {
+            lines.push(format!(
+                "GPU {} {}: {:.1} of {:.1} GiB free ({}) with the experts of {} layers in system RAM ({}): model {:.1}, context {:.1}, compute {:.1}",
+                g.index + 1,
+                g.gpu_id,
+                r.self_mib() / MIB_PER_GIB,
+                r.free_mib.unwrap_or(0.0) / MIB_PER_GIB,
+                r.verdict().map_or_else(|| "unknown".to_owned(), |v| v.to_string()),
+                o.cpu_moe_layers,
+                o.args,
+                r.model_mib / MIB_PER_GIB,
+                r.context_mib / MIB_PER_GIB,
+                r.compute_mib / MIB_PER_GIB,
+            ));
+        }
+    }
+    let prefix =
+        if split.is_some() { "with every expert on the GPU instead (not the split's placement): " } else { "" };
+    for g in &f.gpus {
+        let m = &g.memory;
+        // Tight: the total fits, the headroom does not; show the total against capacity.
+        let (shown, extra) = match g.verdict {
+            FitVerdict::Tight => (
+                m.total_gib,
+                format!(", only {:.1} of {:.1} GiB headroom left", g.capacity_gib - m.total_gib, m.headroom_gib),
+            ),
+            _ => (m.required_gib, String::new()),
+        };
+        lines.push(format!(
+            "{prefix}GPU {} {}: {:.1} of {:.1} GiB ({}{extra}): weights {:.1}, KV {:.1}, activations {:.1}, grads {:.1}, optimizer {:.1}, runtime {:.1}, headroom {:.1}",
+            g.index + 1,
+            g.gpu_id,
+            shown,
+            g.capacity_gib,
+            g.verdict,
+            m.weights_gib,
+            m.kv_cache_gib,
+            m.activations_gib,
+            m.gradients_gib,
+            m.optimizer_gib,
+            m.runtime_gib,
+            m.headroom_gib
+        ));
+    }
+    lines
+}
+
+/// The headline and memory per GPU ([`gpu_lines`]); `split`: the expert offload the workload
+/// fits with ([`BuildFit::fits_with_experts_in_ram`]), said as the verdict, whose placement the
+/// per-GPU lines show.
+pub fn memory(out: &mut String, f: &FitReport, build_name: &str, split: Option<&search::MoeOffload>) {
+    let experts_in_ram = split.is_some();
     wln!(
         out,
         "{} on {}: {} ({} {}, {}, context {}, batch {}, {})",
@@ -83,32 +144,8 @@ pub fn memory(out: &mut String, f: &FitReport, build_name: &str, experts_in_ram:
             f.gpus.len()
         );
     }
-    for g in &f.gpus {
-        let m = &g.memory;
-        // Tight: the total fits, the headroom does not; show the total against capacity.
-        let (shown, extra) = match g.verdict {
-            FitVerdict::Tight => (
-                m.total_gib,
-                format!(", only {:.1} of {:.1} GiB headroom left", g.capacity_gib - m.total_gib, m.headroom_gib),
-            ),
-            _ => (m.required_gib, String::new()),
-        };
-        wln!(
-            out,
-            "  GPU {} {}: {:.1} of {:.1} GiB ({}{extra}): weights {:.1}, KV {:.1}, activations {:.1}, grads {:.1}, optimizer {:.1}, runtime {:.1}, headroom {:.1}",
-            g.index + 1,
-            g.gpu_id,
-            shown,
-            g.capacity_gib,
-            g.verdict,
-            m.weights_gib,
-            m.kv_cache_gib,
-            m.activations_gib,
-            m.gradients_gib,
-            m.optimizer_gib,
-            m.runtime_gib,
-            m.headroom_gib
-        );
+    for l in gpu_lines(f, split) {
+        wln!(out, "  {l}");
     }
     if let Some(c) = f.max_context_tokens.filter(|_| f.verdict != FitVerdict::DoesNotFit) {
         wln!(out, "  longest context that fits at this batch: {c} tokens");
@@ -592,7 +629,7 @@ pub fn text(
     if let Some(f) = model_file {
         wln!(out, "model file {f}");
     }
-    memory(out, &result.fit, build_name, result.fits_with_experts_in_ram.is_some());
+    memory(out, &result.fit, build_name, result.fits_with_experts_in_ram.as_ref());
     if let Some(o) = &result.fits_with_experts_in_ram {
         experts_in_ram_fit(out, o, result);
         used_prices(out, result);

@@ -50,8 +50,17 @@ pub(super) fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u
 /// Reads one component of a memory breakdown.
 type Get = fn(&llm::MemoryBreakdown) -> f64;
 
-pub(super) fn memory_plot(ui: &mut egui::Ui, f: &FitReport) {
-    ui.label(RichText::new("Memory per GPU").strong());
+/// `all_on_gpu`: the build runs the model only with its experts in system RAM, so these bars
+/// (every weight on the GPUs) are not the split's placement and the title says so.
+pub(super) fn memory_plot(ui: &mut egui::Ui, f: &FitReport, all_on_gpu: bool) {
+    ui.label(
+        RichText::new(if all_on_gpu {
+            "Memory per GPU with every expert on the GPU (not the split's placement)"
+        } else {
+            "Memory per GPU"
+        })
+        .strong(),
+    );
     let parts: [(&str, Get, Color32); 7] = [
         ("weights", |m| m.weights_gib, theme::SERIES[0]),
         ("KV cache", |m| m.kv_cache_gib, theme::SERIES[4]),

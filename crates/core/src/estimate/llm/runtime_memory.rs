@@ -57,6 +57,20 @@ impl DeviceRow {
     pub fn self_mib(&self) -> f64 {
         self.model_mib + self.context_mib + self.compute_mib
     }
+
+    /// This GPU's verdict under the placement, as llama.cpp's own table decides it: does not
+    /// fit above the free memory, tight within llama-fit-params' [`LLAMA_FIT_MARGIN_MIB`] of it,
+    /// fits below; `None` for the `Host` row (no free figure).
+    pub fn verdict(&self) -> Option<super::FitVerdict> {
+        let free = self.free_mib?;
+        Some(if self.self_mib() > free {
+            super::FitVerdict::DoesNotFit
+        } else if self.self_mib() + LLAMA_FIT_MARGIN_MIB > free {
+            super::FitVerdict::Tight
+        } else {
+            super::FitVerdict::Fits
+        })
+    }
 }
 
 /// llama.cpp's per-device table and the arguments that give it.

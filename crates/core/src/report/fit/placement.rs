@@ -70,7 +70,7 @@ pub(crate) fn llama_cpp_table(out: &mut String, t: &crate::estimate::llm::runtim
 /// The expert offload that is the fit ([`BuildFit::fits_with_experts_in_ram`]): its
 /// `--n-cpu-moe`, the RAM it takes, its decode (the planner's figure for the same build) and
 /// the cost at that decode.
-pub(crate) fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &BuildFit) {
+pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &BuildFit) {
     let f = &result.fit;
     wln!(
         out,
