@@ -3,31 +3,10 @@
 //! curated boards replace their BuildCores OpenDB imports instead of sitting beside them, and
 //! every reference build still loads and checks its slots.
 
-use crate::support;
+use crate::support::{self, DUAL_SLOT, TRIPLE_SLOT, gpu_at, gpu_named};
 use kraftwerk_catalog::{Catalog, Motherboard, Origin};
 use kraftwerk_core::check::{self, Report, Severity};
 use kraftwerk_core::rig::{Build, GpuPlacement};
-
-/// A dual-slot blower card imported from OpenDB (width 2 there).
-const DUAL_SLOT: &str = "asus-turbo-geforce-rtx-3090-24gb-gddr6x-black";
-/// A 3-slot card imported from OpenDB (width 3 there).
-const TRIPLE_SLOT: &str = "asus-rog-strix-geforce-rtx-3090-24gb-gddr6x";
-
-fn gpu(id: &str, slot: u8) -> GpuPlacement {
-    GpuPlacement {
-        gpu: id.into(),
-        slot_name: None,
-        slot: Some(slot),
-        power_limit_w: None,
-        riser: None,
-        psu: 0,
-        cable: None,
-    }
-}
-
-fn named(id: &str, slot: &str) -> GpuPlacement {
-    GpuPlacement { slot_name: Some(slot.into()), slot: None, ..gpu(id, 1) }
-}
 
 fn errors<'a>(r: &'a Report, rule: &str) -> Vec<&'a str> {
     r.findings.iter().filter(|f| f.rule == rule && f.severity == Severity::Error).map(|f| f.message.as_str()).collect()
@@ -170,13 +149,13 @@ fn h12ssl_i_takes_four_dual_slot_cards_at_x16() {
     assert_eq!(wired, vec![16, 8, 16, 8, 16, 16, 16]);
     let mut build = Build { motherboard: Some(b.id.clone()), ..Build::default() };
     for slots in [vec!["SLOT1", "SLOT3", "SLOT5"], vec!["SLOT1", "SLOT3", "SLOT5", "SLOT7"]] {
-        build.gpus = slots.iter().map(|&n| named(DUAL_SLOT, n)).collect();
+        build.gpus = slots.iter().map(|&n| gpu_named(DUAL_SLOT, n)).collect();
         let r = check::run(&build, &c);
         assert!(errors(&r, "gpu-slot").is_empty(), "{:#?}", r.findings);
         assert!(r.coverage.unverified.contains(&"gpu-slot-blocked"), "spacing unknown, not passed: {:?}", r.coverage);
         assert!(gpu_links(&build.resolve(&c)).iter().all(|l| l.lanes == 16), "{slots:?}");
     }
-    build.gpus = vec![named(DUAL_SLOT, "SLOT2")];
+    build.gpus = vec![gpu_named(DUAL_SLOT, "SLOT2")];
     assert_eq!(gpu_links(&build.resolve(&c)).iter().map(|l| l.lanes).collect::<Vec<_>>(), vec![8]);
 }
 
@@ -192,7 +171,7 @@ fn cabled_server_boards_have_an_unknown_slot_layout() {
         assert_eq!(b.origin, file, "{id} is curated");
         assert_eq!(b.cpu_sockets, 2, "{id} is a dual-socket board");
         assert!(b.pcie_slots.is_empty() && !b.slot_layout_known(), "{id}: slot layout unknown");
-        let build = Build { motherboard: Some(id.into()), gpus: vec![gpu(DUAL_SLOT, 1)], ..Build::default() };
+        let build = Build { motherboard: Some(id.into()), gpus: vec![gpu_at(DUAL_SLOT, 1)], ..Build::default() };
         let r = check::run(&build, &c);
         for rule in ["gpu-slot", "gpu-slot-blocked"] {
             assert!(errors(&r, rule).is_empty(), "{id}: {rule}: {:#?}", r.findings);
@@ -220,7 +199,7 @@ fn dual_slot_cards_back_to_back_are_an_error() {
             continue;
         };
         let mut build = Build { motherboard: Some(b.id.clone()), ..Build::default() };
-        build.gpus = vec![gpu(DUAL_SLOT, p), gpu(DUAL_SLOT, p + 1)];
+        build.gpus = vec![gpu_at(DUAL_SLOT, p), gpu_at(DUAL_SLOT, p + 1)];
         let r = check::run(&build, &c);
         let e = errors(&r, "gpu-slot-blocked");
         assert_eq!(e.len(), 1, "{}: positions {p} and {}: {:#?}", b.id, p + 1, r.findings);
@@ -258,7 +237,7 @@ fn a_three_slot_card_covering_the_next_slot_is_caught() {
             let covered: Vec<u8> = [p + 1, p + 2].into_iter().filter(|&q| x16(q)).collect();
             for q in covered {
                 let mut build = Build { motherboard: Some(b.id.clone()), ..Build::default() };
-                build.gpus = vec![gpu(TRIPLE_SLOT, p), gpu(DUAL_SLOT, q)];
+                build.gpus = vec![gpu_at(TRIPLE_SLOT, p), gpu_at(DUAL_SLOT, q)];
                 let r = check::run(&build, &c);
                 let e = errors(&r, "gpu-slot-blocked");
                 // Positions known up to direction (ROMED8-2T): counted from the other end the
@@ -283,7 +262,7 @@ fn a_three_slot_card_covering_the_next_slot_is_caught() {
             }
             if x16(p + 3) {
                 let mut build = Build { motherboard: Some(b.id.clone()), ..Build::default() };
-                build.gpus = vec![gpu(TRIPLE_SLOT, p), gpu(DUAL_SLOT, p + 3)];
+                build.gpus = vec![gpu_at(TRIPLE_SLOT, p), gpu_at(DUAL_SLOT, p + 3)];
                 assert!(errors(&check::run(&build, &c), "gpu-slot-blocked").is_empty(), "{}: {p} and {}", b.id, p + 3);
             }
         }
@@ -302,13 +281,13 @@ fn m12swa_gap_at_position_4_does_not_hide_a_covered_slot() {
         b.pcie_slots.iter().map(|s| s.position.expect("curated layouts give every slot a position")).collect();
     assert_eq!(positions, vec![1, 2, 3, 5, 6, 7]);
     let mut build = Build { motherboard: Some(b.id.clone()), ..Build::default() };
-    build.gpus = vec![gpu(TRIPLE_SLOT, 3), gpu(DUAL_SLOT, 5)];
+    build.gpus = vec![gpu_at(TRIPLE_SLOT, 3), gpu_at(DUAL_SLOT, 5)];
     assert_eq!(errors(&check::run(&build, &c), "gpu-slot-blocked").len(), 1);
-    build.gpus = vec![gpu(DUAL_SLOT, 1), gpu(DUAL_SLOT, 3), gpu(DUAL_SLOT, 5), gpu(DUAL_SLOT, 7)];
+    build.gpus = vec![gpu_at(DUAL_SLOT, 1), gpu_at(DUAL_SLOT, 3), gpu_at(DUAL_SLOT, 5), gpu_at(DUAL_SLOT, 7)];
     let r = check::run(&build, &c);
     assert!(errors(&r, "gpu-slot-blocked").is_empty() && errors(&r, "gpu-slot").is_empty(), "{:#?}", r.findings);
     // Position 4 holds no slot: a card there is refused by the slot rule.
-    build.gpus = vec![gpu(DUAL_SLOT, 4)];
+    build.gpus = vec![gpu_at(DUAL_SLOT, 4)];
     assert_eq!(errors(&check::run(&build, &c), "gpu-slot").len(), 1);
 }
 
@@ -374,15 +353,20 @@ fn curated_sharing_rules_set_the_link_width() {
         let b = Build { motherboard: Some(board.into()), gpus, ..Build::default() };
         gpu_links(&b.resolve(&c)).iter().map(|l| l.lanes).collect()
     };
-    let on_riser =
-        |slot: u8| GpuPlacement { riser: Some(Riser { pcie_gen: 4, length_mm: Some(300.0) }), ..gpu(DUAL_SLOT, slot) };
-    assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu(DUAL_SLOT, 1), gpu(DUAL_SLOT, 3)]), vec![16, 16]);
-    assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu(DUAL_SLOT, 1), on_riser(2)]), vec![8, 8]);
-    assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu(DUAL_SLOT, 5)]), vec![8]);
+    let on_riser = |slot: u8| GpuPlacement {
+        riser: Some(Riser { pcie_gen: 4, length_mm: Some(300.0) }),
+        ..gpu_at(DUAL_SLOT, slot)
+    };
+    assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu_at(DUAL_SLOT, 1), gpu_at(DUAL_SLOT, 3)]), vec![16, 16]);
+    assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu_at(DUAL_SLOT, 1), on_riser(2)]), vec![8, 8]);
+    assert_eq!(lanes("gigabyte-mz32-ar0", vec![gpu_at(DUAL_SLOT, 5)]), vec![8]);
     // The ProArt X870E has no slot positions (none published): its slots are placed by name.
     let x870e = "asus-proart-x870e-creator-wifi";
-    assert_eq!(lanes(x870e, vec![named(DUAL_SLOT, "PCIEX16(G5)_1")]), vec![16]);
-    assert_eq!(lanes(x870e, vec![named(DUAL_SLOT, "PCIEX16(G5)_1"), named(DUAL_SLOT, "PCIEX16(G5)_2")]), vec![8, 8]);
+    assert_eq!(lanes(x870e, vec![gpu_named(DUAL_SLOT, "PCIEX16(G5)_1")]), vec![16]);
+    assert_eq!(
+        lanes(x870e, vec![gpu_named(DUAL_SLOT, "PCIEX16(G5)_1"), gpu_named(DUAL_SLOT, "PCIEX16(G5)_2")]),
+        vec![8, 8]
+    );
 }
 
 /// An imported board whose OpenDB record lists no slots at all (asus-pro-ws-665-ace) has an

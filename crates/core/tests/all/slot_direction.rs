@@ -4,31 +4,11 @@
 //! judged with PCIE1 nearest the CPU and with PCIE1 farthest from it; a verdict is given only
 //! where both agree.
 
-use crate::support;
+use crate::support::{self, DUAL_SLOT, TRIPLE_SLOT, gpu_at, gpu_named};
 use kraftwerk_core::check::{self, FindingKind, Report, Severity};
 use kraftwerk_core::rig::{Build, GpuPlacement};
 
 const BOARD: &str = "asrock-rack-romed8-2t";
-/// A dual-slot blower card imported from OpenDB (width 2 there).
-const DUAL_SLOT: &str = "asus-turbo-geforce-rtx-3090-24gb-gddr6x-black";
-/// A 3-slot card imported from OpenDB (width 3 there).
-const TRIPLE_SLOT: &str = "asus-rog-strix-geforce-rtx-3090-24gb-gddr6x";
-
-fn at(id: &str, slot: u8) -> GpuPlacement {
-    GpuPlacement {
-        gpu: id.into(),
-        slot_name: None,
-        slot: Some(slot),
-        power_limit_w: None,
-        riser: None,
-        psu: 0,
-        cable: None,
-    }
-}
-
-fn named(id: &str, slot: &str) -> GpuPlacement {
-    GpuPlacement { slot_name: Some(slot.into()), slot: None, ..at(id, 1) }
-}
 
 fn check(gpus: Vec<GpuPlacement>) -> Report {
     let c = support::catalog();
@@ -67,9 +47,10 @@ fn the_romed8_2t_is_known_up_to_direction() {
 /// positions and found the same error).
 #[test]
 fn a_verdict_that_depends_on_the_direction_is_not_checked() {
-    for gpus in
-        [vec![at(TRIPLE_SLOT, 1), at(DUAL_SLOT, 3)], vec![named(TRIPLE_SLOT, "PCIE1"), named(DUAL_SLOT, "PCIE3")]]
-    {
+    for gpus in [
+        vec![gpu_at(TRIPLE_SLOT, 1), gpu_at(DUAL_SLOT, 3)],
+        vec![gpu_named(TRIPLE_SLOT, "PCIE1"), gpu_named(DUAL_SLOT, "PCIE3")],
+    ] {
         let r = check(gpus);
         assert!(problems(&r, "gpu-slot-blocked", Severity::Error).is_empty(), "{:#?}", r.findings);
         let nc = not_checked(&r, "gpu-slot-blocked");
@@ -94,7 +75,7 @@ fn a_verdict_that_depends_on_the_direction_is_not_checked() {
 /// directions' words differ only in position numbers, so they did not match).
 #[test]
 fn an_error_both_directions_find_stays_an_error() {
-    let r = check(vec![at(TRIPLE_SLOT, 1), at(TRIPLE_SLOT, 2)]);
+    let r = check(vec![gpu_at(TRIPLE_SLOT, 1), gpu_at(TRIPLE_SLOT, 2)]);
     let e = problems(&r, "gpu-slot-blocked", Severity::Error);
     assert_eq!(e.len(), 1, "{:#?}", r.findings);
     assert!(e[0].contains("covers positions 1..3") && e[0].contains("whichever end"), "{}", e[0]);
@@ -108,7 +89,7 @@ fn an_error_both_directions_find_stays_an_error() {
 /// with the reversed run left out and with the placements left unmirrored.
 #[test]
 fn different_errors_in_each_direction_are_still_an_error() {
-    let r = check(vec![at(TRIPLE_SLOT, 1), at(DUAL_SLOT, 2)]);
+    let r = check(vec![gpu_at(TRIPLE_SLOT, 1), gpu_at(DUAL_SLOT, 2)]);
     let e = problems(&r, "gpu-slot-blocked", Severity::Error);
     assert_eq!(e.len(), 1, "{:#?}", r.findings);
     assert!(e[0].contains("fails either way"), "{}", e[0]);
@@ -121,7 +102,7 @@ fn different_errors_in_each_direction_are_still_an_error() {
 /// as judged both ways).
 #[test]
 fn a_pass_both_directions_agree_on_is_a_pass_said_to_hold_either_way() {
-    let r = check(vec![at(DUAL_SLOT, 1), at(DUAL_SLOT, 3), at(DUAL_SLOT, 5)]);
+    let r = check(vec![gpu_at(DUAL_SLOT, 1), gpu_at(DUAL_SLOT, 3), gpu_at(DUAL_SLOT, 5)]);
     assert!(problems(&r, "gpu-slot-blocked", Severity::Error).is_empty(), "{:#?}", r.findings);
     for rule in ["gpu-slot-blocked", "open-air-gap"] {
         assert!(not_checked(&r, rule).is_empty(), "{rule}: {:#?}", r.findings);
@@ -137,7 +118,7 @@ fn a_pass_both_directions_agree_on_is_a_pass_said_to_hold_either_way() {
 /// slots are x16 Gen4 CPU slots), so `pcie-link` and `pcie-lane-budget` run once, as before.
 #[test]
 fn links_are_judged_once() {
-    let r = check(vec![at(TRIPLE_SLOT, 1), at(DUAL_SLOT, 3)]);
+    let r = check(vec![gpu_at(TRIPLE_SLOT, 1), gpu_at(DUAL_SLOT, 3)]);
     for rule in ["pcie-link", "pcie-lane-budget", "gpu-slot"] {
         assert!(not_checked(&r, rule).is_empty(), "{rule}: {:#?}", r.findings);
     }
@@ -157,7 +138,7 @@ fn case_openings_are_judged_both_ways() {
         let build = Build {
             motherboard: Some(BOARD.into()),
             case: Some("silverstone-rm400".into()),
-            gpus: vec![at(TRIPLE_SLOT, slot)],
+            gpus: vec![gpu_at(TRIPLE_SLOT, slot)],
             ..Build::default()
         };
         check::run(&build, &c)
@@ -182,7 +163,7 @@ fn case_openings_are_judged_both_ways() {
 /// `plan::qwen3_235b_moe_at_4_bit_in_a_230_v_16_a_room` caught).
 #[test]
 fn a_warning_both_directions_give_stays_a_warning() {
-    let r = check(vec![at(TRIPLE_SLOT, 1), at(TRIPLE_SLOT, 4), at(TRIPLE_SLOT, 7)]);
+    let r = check(vec![gpu_at(TRIPLE_SLOT, 1), gpu_at(TRIPLE_SLOT, 4), gpu_at(TRIPLE_SLOT, 7)]);
     let w = problems(&r, "open-air-gap", Severity::Warning);
     assert_eq!(w.len(), 2, "{:#?}", r.findings);
     assert!(w.iter().any(|m| m.starts_with("GPU 2") && m.contains("whichever end")), "{w:?}");

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use kraftwerk_catalog::Catalog;
+use kraftwerk_core::rig::GpuPlacement;
 use std::path::{Path, PathBuf};
 
 /// The built-in catalog (panics if it does not load: every test needs it).
@@ -39,4 +40,27 @@ pub fn reference_build_paths() -> Vec<PathBuf> {
         .collect();
     paths.sort();
     paths
+}
+
+/// A dual-slot blower card imported from OpenDB (width 2 there).
+pub const DUAL_SLOT: &str = "asus-turbo-geforce-rtx-3090-24gb-gddr6x-black";
+/// A 3-slot card imported from OpenDB (width 3 there).
+pub const TRIPLE_SLOT: &str = "asus-rog-strix-geforce-rtx-3090-24gb-gddr6x";
+
+/// GPU `id` in slot position `slot` (1 = nearest the CPU), default limit, no riser, PSU 1.
+pub fn gpu_at(id: &str, slot: u8) -> GpuPlacement {
+    GpuPlacement {
+        gpu: id.into(),
+        slot_name: None,
+        slot: Some(slot),
+        power_limit_w: None,
+        riser: None,
+        psu: 0,
+        cable: None,
+    }
+}
+
+/// GPU `id` in the slot the board names `slot`.
+pub fn gpu_named(id: &str, slot: &str) -> GpuPlacement {
+    GpuPlacement { slot_name: Some(slot.into()), slot: None, ..gpu_at(id, 1) }
 }
