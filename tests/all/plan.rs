@@ -432,14 +432,7 @@ fn board_eps_inputs_get_enough_eps_cables() {
     let board = "asus-proart-x870e-creator-wifi";
     let eps = c.motherboards.iter().find(|b| b.id == board).and_then(|b| b.eps_8pin).expect("board eps");
     assert_eq!(eps, 2);
-    let g = Goal {
-        must_have: vec![board.into()],
-        tok_s: 20.0,
-        used: true,
-        budget_usd: Some(2500.0),
-        runtime: Some(kraftwerk::estimate::llm::Runtime::LlamaCpp),
-        ..goal("gpt-oss-120b", "mxfp4")
-    };
+    let g = Goal { must_have: vec![board.into()], ..crate::plan_acceptance::goals::named("gpt-oss-120b-hybrid") };
     let out = plan_blocking(&c, &g).expect("plan");
     assert!(!out.results.is_empty(), "{:#?}", out.rejected);
     for r in &out.results {

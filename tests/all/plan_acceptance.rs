@@ -229,10 +229,7 @@ pub(crate) struct ExpertGoal {
 /// cards uncapped on 230 V: still a miss.
 pub(crate) fn expert_goals() -> Vec<ExpertGoal> {
     // The goals themselves are the shared list the bench runs too (`goals.rs`).
-    let shared = goals::goals();
-    let g = |name: &str| -> Goal {
-        shared.iter().find(|(n, _)| *n == name).map(|(_, goal)| goal.clone()).expect("a shared goal of that name")
-    };
+    let g = goals::named;
     vec![
         ExpertGoal {
             name: "70b-q4-used-4000",

@@ -684,3 +684,15 @@ pub fn wrapped(ui: &mut egui::Ui, text: &str, width: f32) {
         ui.add(egui::Label::new(text).wrap());
     });
 }
+
+/// A plot of `height_pt` points that the user cannot zoom, drag, scroll or reset: the tabs'
+/// charts show one fixed view (Power, LLM fit).
+pub(crate) fn static_plot(id: &str, height_pt: f32) -> egui_plot::Plot<'_> {
+    egui_plot::Plot::new(id)
+        .height(height_pt)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_double_click_reset(false)
+}

@@ -301,13 +301,7 @@ fn a_pascal_card_s_speed_carries_the_unvalidated_caveat() {
 #[test]
 fn gpt_oss_120b_mxfp4_is_split_under_llama_cpp() {
     let c = catalog();
-    let g = Goal {
-        tok_s: 20.0,
-        used: true,
-        budget_usd: Some(2500.0),
-        runtime: Some(kraftwerk::estimate::llm::Runtime::LlamaCpp),
-        ..goal("gpt-oss-120b", "mxfp4")
-    };
+    let g = crate::plan_acceptance::goals::named("gpt-oss-120b-hybrid");
     let out = plan_blocking(&c, &g).expect("plan");
     let hybrids: Vec<&PlanResult> = out.results.iter().filter(|r| r.eval.hybrid.is_some()).collect();
     assert!(!hybrids.is_empty(), "an MXFP4 split: {:#?}", out.rejected);

@@ -61,3 +61,9 @@ pub fn goals() -> Vec<(&'static str, Goal)> {
         ),
     ]
 }
+
+/// The shared goal called `name` (panics on a name not in [`goals`]: a test's typo).
+#[allow(dead_code, reason = "the bench includes this file and runs every goal; only the tests look one up")]
+pub fn named(name: &str) -> Goal {
+    goals().into_iter().find(|(n, _)| *n == name).map_or_else(|| panic!("no shared goal {name}"), |(_, g)| g)
+}

@@ -10,7 +10,7 @@ use crate::theme;
 use crate::widgets::{self, Stat};
 use crate::widgets::{PickCache, PickTarget, Picked, Picker};
 use eframe::egui::{self, Color32, RichText};
-use egui_plot::{Bar, BarChart, GridMark, Line, LineStyle, Plot, PlotPoints, VLine};
+use egui_plot::{Bar, BarChart, GridMark, Line, LineStyle, PlotPoints, VLine};
 use kraftwerk_catalog::HasId;
 use kraftwerk_core::estimate::cost::{self, CostReport};
 use kraftwerk_core::estimate::fit::{self, BuildFit, FitOptions, RuntimeChoice};

@@ -183,13 +183,7 @@ fn advice(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
 }
 
 fn static_plot(id: &str) -> Plot<'_> {
-    Plot::new(id)
-        .height(PLOT_H)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
-        .allow_double_click_reset(false)
+    crate::widgets::static_plot(id, PLOT_H)
 }
 
 fn component_color(c: &Component) -> Color32 {

@@ -3,7 +3,7 @@
 //! estimates.
 
 use super::{
-    Bar, BarChart, Color32, ContextPoint, CostReport, FitReport, GridMark, Line, LineStyle, Plot, PlotPoints, RichText,
+    Bar, BarChart, Color32, ContextPoint, CostReport, FitReport, GridMark, Line, LineStyle, PlotPoints, RichText,
     VLine, egui, llm, theme, usd, usd_rate, verdict_color,
 };
 
@@ -17,12 +17,7 @@ pub(super) fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u
     let total: Vec<[f64; 2]> = curve.iter().map(|p| [f64::from(p.context_tokens), p.total_gib]).collect();
     let cap = curve[0].capacity_gib;
     let (x0, x1) = (need[0][0], need[need.len() - 1][0]);
-    Plot::new("fit-context")
-        .height(220.0)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
+    crate::widgets::static_plot("fit-context", 220.0)
         .include_y(0.0)
         // The ticks fall on decimal steps of tokens (10,000, 20,000, ...): thousands, not 1024s,
         // or a tick at 30,000 tokens read "29k".
@@ -93,12 +88,7 @@ pub(super) fn memory_plot(ui: &mut egui::Ui, f: &FitReport, all_on_gpu: bool) {
     }
     let top = f.gpus.iter().map(|g| g.memory.required_gib.max(g.capacity_gib)).fold(0.0, f64::max) * 1.12;
     let n = f.gpus.len();
-    Plot::new("fit-memory")
-        .height(280.0)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
+    crate::widgets::static_plot("fit-memory", 280.0)
         .include_y(0.0)
         .include_y(top)
         .include_x(-0.6)
@@ -146,12 +136,7 @@ pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
             [m, cloud_month * m]
         })
         .collect();
-    Plot::new("fit-break-even")
-        .height(280.0)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
+    crate::widgets::static_plot("fit-break-even", 280.0)
         .include_y(0.0)
         .x_axis_formatter(|m, _| format!("{:.0} mo", m.value))
         .y_axis_formatter(|m, _| format!("${:.0}k", m.value / 1000.0))
