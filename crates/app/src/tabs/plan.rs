@@ -439,7 +439,7 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             // beside the figure, and the caveats are written out under the table.
             let sp = SpeedSummary::of_plan(e);
             let caveat = if sp.caveats.is_empty() { "" } else { " (unvalidated)" };
-            ui.label(format!("{} ({runtime}){caveat}", sp.decode_text())).on_hover_text(format!(
+            ui.label(format!("{} ({runtime}){caveat}", sp.decode_figure())).on_hover_text(format!(
                 "{runtime}, {}; {}{}",
                 r.precision,
                 sp.line(),

@@ -86,7 +86,12 @@ impl SpeedSummary {
 
     /// Decode as printed: `12.3 tok/s` (one decimal), or `unknown`.
     pub fn decode_text(&self) -> String {
-        self.decode_tokens_per_s.map_or_else(|| "unknown".to_owned(), |d| format!("{d:.1} tok/s"))
+        self.decode_tokens_per_s.map_or_else(|| "unknown".to_owned(), |_| format!("{} tok/s", self.decode_figure()))
+    }
+
+    /// Decode's figure alone, for a column headed in tok/s: `12.3` (one decimal), or `unknown`.
+    pub fn decode_figure(&self) -> String {
+        self.decode_tokens_per_s.map_or_else(|| "unknown".to_owned(), |d| format!("{d:.1}"))
     }
 
     /// Prefill as printed: `456 tok/s` (no decimal), or `unknown`.
