@@ -551,7 +551,8 @@ fn speed_summary(ui: &mut egui::Ui, sp: &SpeedSummary, o: &BuildFit) {
         return;
     }
     ui.add_space(theme::SMALL_GAP);
-    ui.add(egui::Label::new(RichText::new(format!("Speed: {}", sp.line())).strong()).wrap());
+    // Monospace: the proportional font draws llama.cpp's `--n-cpu-moe` as one long dash.
+    ui.add(egui::Label::new(RichText::new(format!("Speed: {}", sp.line())).strong().monospace()).wrap());
     for c in sp.caveat_lines() {
         ui.add(egui::Label::new(RichText::new(c).color(theme::WARNING)).wrap());
     }

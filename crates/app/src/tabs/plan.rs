@@ -472,7 +472,9 @@ fn speed_lines(ui: &mut egui::Ui, out: &PlanOutcome) {
     for r in out.results.iter().filter(|r| r.eval.train_setup.is_none()) {
         let sp = SpeedSummary::of_plan(&r.eval);
         let runtime = phrase::runtime_name(r);
-        ui.add(egui::Label::new(format!("{}. speed ({runtime}, {}): {}", r.rank, r.precision, sp.line())).wrap());
+        // Monospace: the proportional font draws llama.cpp's `--n-cpu-moe` as one long dash.
+        let line = format!("{}. speed ({runtime}, {}): {}", r.rank, r.precision, sp.line());
+        ui.add(egui::Label::new(RichText::new(line).monospace()).wrap());
         for c in sp.caveat_lines() {
             ui.add(egui::Label::new(RichText::new(format!("{}. {c}", r.rank)).color(ui.visuals().warn_fg_color)).wrap());
         }
