@@ -98,17 +98,17 @@ fn same_in_all_four(cat: &Catalog, build: &Build, tag: &str) -> Figures {
     std::fs::create_dir_all(&dir).expect("dir");
     let path = dir.join("build.rig.ron");
     std::fs::write(&path, rig::to_ron_string(build).expect("ron")).expect("write");
-    let p = path.to_str().expect("utf-8 path");
+    let file = path.to_str().expect("utf-8 path");
 
     // `kraftwerk fit --format json`.
-    let o = kw(&["fit", p, "--format", "json"]);
-    let fit: Value = serde_json::from_slice(&o.stdout).expect("fit json");
-    let s = &fit["speed_summary"];
+    let fit_out = kw(&["fit", file, "--format", "json"]);
+    let fit: Value = serde_json::from_slice(&fit_out.stdout).expect("fit json");
+    let summary = &fit["speed_summary"];
     let from_fit = Figures {
-        decode: decimals(&s["decode_tokens_per_s"], 1),
-        prefill: decimals(&s["prefill_tokens_per_s"], 0),
-        n_cpu_moe: s["n_cpu_moe"].as_u64(),
-        caveats: strings(&s["caveats"]),
+        decode: decimals(&summary["decode_tokens_per_s"], 1),
+        prefill: decimals(&summary["prefill_tokens_per_s"], 0),
+        n_cpu_moe: summary["n_cpu_moe"].as_u64(),
+        caveats: strings(&summary["caveats"]),
     };
     // The same split as the fit's own figures (not only its summary).
     let split = &fit["fits_with_experts_in_ram"];
@@ -130,15 +130,15 @@ fn same_in_all_four(cat: &Catalog, build: &Build, tag: &str) -> Figures {
     assert_ne!(from_fit.decode, "unknown", "{tag}");
 
     // The words every view must show.
-    let n = from_fit.n_cpu_moe.unwrap_or_default();
+    let layers = from_fit.n_cpu_moe.unwrap_or_default();
     let mut words = vec![
         format!("decode {} per user", from_fit.decode),
         format!("prefill {}", from_fit.prefill),
-        format!("--n-cpu-moe {n}: the routed experts of"),
+        format!("--n-cpu-moe {layers}: the routed experts of"),
     ];
     words.extend(from_fit.caveats.iter().map(|c| format!("speed caveat: {c}")));
 
-    let fit_text = String::from_utf8_lossy(&kw(&["fit", p]).stdout).into_owned();
+    let fit_text = String::from_utf8_lossy(&kw(&["fit", file]).stdout).into_owned();
     let plan_text = kraftwerk::report::plan::text(&outcome, &[]);
     for w in &words {
         assert!(fit_text.contains(w.as_str()), "{tag}: `fit` prints `{w}`:\n{fit_text}");
@@ -146,9 +146,10 @@ fn same_in_all_four(cat: &Catalog, build: &Build, tag: &str) -> Figures {
     }
 
     // The Fit tab.
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .build_ui_state(|ui, app: &mut KraftwerkApp| app.update_ui(ui), KraftwerkApp::new_for_test(cat.clone(), build.clone()));
+    let mut h = Harness::builder().with_size([1280.0, 800.0]).build_ui_state(
+        |ui, app: &mut KraftwerkApp| app.update_ui(ui),
+        KraftwerkApp::new_for_test(cat.clone(), build.clone()),
+    );
     h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Fit)));
     h.run();
     for w in &words {

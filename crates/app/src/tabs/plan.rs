@@ -476,7 +476,9 @@ fn speed_lines(ui: &mut egui::Ui, out: &PlanOutcome) {
         let line = format!("{}. speed ({runtime}, {}): {}", r.rank, r.precision, sp.line());
         ui.add(egui::Label::new(RichText::new(line).monospace()).wrap());
         for c in sp.caveat_lines() {
-            ui.add(egui::Label::new(RichText::new(format!("{}. {c}", r.rank)).color(ui.visuals().warn_fg_color)).wrap());
+            ui.add(
+                egui::Label::new(RichText::new(format!("{}. {c}", r.rank)).color(ui.visuals().warn_fg_color)).wrap(),
+            );
         }
     }
 }

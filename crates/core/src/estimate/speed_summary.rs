@@ -66,7 +66,11 @@ impl SpeedSummary {
     }
 
     /// [`SpeedSummary::of_fit`] of `result`, the fit of `build`, naming the build's CPU.
-    pub fn of_build(result: &BuildFit, build: &crate::rig::Build, catalog: &kraftwerk_catalog::Catalog) -> SpeedSummary {
+    pub fn of_build(
+        result: &BuildFit,
+        build: &crate::rig::Build,
+        catalog: &kraftwerk_catalog::Catalog,
+    ) -> SpeedSummary {
         let r = build.resolve(catalog);
         SpeedSummary::of_fit(result, r.cpu.map(|c| c.name.as_str()))
     }
