@@ -6,6 +6,7 @@ use super::error::{CliError, bad};
 use super::{Format, print_json};
 use crate::estimate::fit::{self, BuildFit, FitOptions, RuntimeChoice};
 use crate::estimate::llm::{Interconnect, LlamaCppEra, LoraTargets, Mode, Optimizer, Parallelism, Precision};
+use crate::estimate::speed_summary::SpeedSummary;
 use crate::model_file::read_model_file;
 use crate::report::fit::{self as report, Measured};
 use std::path::PathBuf;
@@ -221,19 +222,21 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     } else {
         Ok(())
     };
+    // The speed as `plan` and the GUI's Fit and Plan tabs spell it (text and JSON).
+    let speed = SpeedSummary::of_build(&result, &build, &catalog);
     if a.format == Format::Json {
         let printed = match &a.measured {
             Some(path) => match Measured::of(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result) {
-                Ok(measured) => print_json(&FitWithMeasured { result: &result, measured }),
+                Ok(measured) => print_json(&FitWithMeasured { result: &result, speed_summary: &speed, measured }),
                 Err(e) => return Err(bad(e)),
             },
-            None => print_json(&result),
+            None => print_json(&FitJson { result: &result, speed_summary: &speed }),
         };
         printed?;
         return code;
     }
     let summary = model_file.as_ref().map(crate::estimate::model_file::ModelFile::summary);
-    out!("{}", report::text(&result, &build.name, &build.pricing_catalog(&catalog), summary.as_deref()));
+    out!("{}", report::text(&result, &build.name, &build.pricing_catalog(&catalog), summary.as_deref(), &speed));
     if a.search {
         let mut s = String::new();
         report::what_fits_table(&mut s, &build, &catalog, &opts, &result);
@@ -248,12 +251,23 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     code
 }
 
-/// `fit --format json --measured FILE`: the fit and the measured report together.
+/// `fit --format json --measured FILE`: the fit, its speed summary and the measured report
+/// together.
 #[derive(serde::Serialize)]
 struct FitWithMeasured<'a> {
     #[serde(flatten)]
     result: &'a BuildFit,
+    speed_summary: &'a SpeedSummary,
     measured: Measured,
+}
+
+/// `fit --format json`: the fit and its speed as every view spells it (`speed_summary`:
+/// decode per user, prefill, `--n-cpu-moe`, caveats).
+#[derive(serde::Serialize)]
+struct FitJson<'a> {
+    #[serde(flatten)]
+    result: &'a BuildFit,
+    speed_summary: &'a SpeedSummary,
 }
 
 /// llama.cpp spells its flags with one dash and several letters (`-ngl`, `-ot`, `-sm`, `-ts`,

@@ -22,6 +22,7 @@ mod gui;
 mod gui_flows;
 mod gui_layout;
 mod gui_live;
+mod gui_plan_fit_agree;
 mod links;
 mod live_nvml;
 mod llm_checkpoints;

@@ -18,6 +18,7 @@ use kraftwerk_core::estimate::llm::search::{Alternatives, ContextPoint};
 use kraftwerk_core::estimate::llm::support::Support;
 use kraftwerk_core::estimate::llm::{self, FitReport, FitVerdict, Mode, Parallelism, Precision};
 use kraftwerk_core::estimate::model_file::{ModelFile, read_model_file};
+use kraftwerk_core::estimate::speed_summary::SpeedSummary;
 use kraftwerk_core::fmt::{usd, usd_rate};
 use kraftwerk_core::report::fit as report;
 use kraftwerk_core::rig::Workload;
@@ -194,7 +195,7 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, fit: &mut FitView, picks: &mut 
             Err(e) => {
                 ui.colored_label(theme::WARNING, e);
             }
-            Ok(o) => results(ui, o, &w),
+            Ok(o) => results(ui, o, &w, state),
         }
     });
 }
@@ -365,7 +366,7 @@ fn split_name(k: SplitKind) -> &'static str {
     }
 }
 
-fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
+fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload, state: &AppState) {
     let f = &o.fit;
     let mut cards: Vec<Stat> = Vec::new();
     {
@@ -463,6 +464,7 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
         }
     }
     widgets::stat_cards(ui, &cards);
+    speed_summary(ui, &SpeedSummary::of_build(o, &state.build, &state.catalog), o);
     // Memory per GPU as `kraftwerk fit` prints it: with experts in system RAM, the split's
     // placement first, then the every-expert-on-the-GPU figure labelled as such.
     if o.fits_with_experts_in_ram.is_some() {
@@ -539,6 +541,21 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload) {
             ui.add(egui::Label::new(RichText::new(a).small()).wrap());
         }
     });
+}
+
+/// The speed as `kraftwerk fit`, `kraftwerk plan` and the Plan tab spell it
+/// ([`SpeedSummary::line`]: decode per user, prefill, where the weights sit) and its caveats
+/// in the warning colour, each on its own wrapped line (training has no such line).
+fn speed_summary(ui: &mut egui::Ui, sp: &SpeedSummary, o: &BuildFit) {
+    if o.fit.training.is_some() {
+        return;
+    }
+    ui.add_space(theme::SMALL_GAP);
+    // Monospace: the proportional font draws llama.cpp's `--n-cpu-moe` as one long dash.
+    ui.add(egui::Label::new(RichText::new(format!("Speed: {}", sp.line())).strong().monospace()).wrap());
+    for c in sp.caveat_lines() {
+        ui.add(egui::Label::new(RichText::new(c).color(theme::WARNING)).wrap());
+    }
 }
 
 /// What the memory and speed figures rest on (issue 28, item 7), as `kraftwerk fit` prints it:

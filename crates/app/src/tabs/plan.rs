@@ -16,6 +16,7 @@ use crate::job::{Job, Polled};
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::Catalog;
 use kraftwerk_core::estimate::llm::{Mode, Precision};
+use kraftwerk_core::estimate::speed_summary::SpeedSummary;
 use kraftwerk_core::fmt::{usd, usd_rate};
 use kraftwerk_core::plan::goal::{Form, Goal, GoalPrecision, ModelRef};
 use kraftwerk_core::plan::{Control, PlanOutcome};
@@ -382,10 +383,6 @@ fn parts_lists(ui: &mut egui::Ui, out: &PlanOutcome) {
     }
 }
 
-fn num(x: Option<f64>, digits: usize) -> String {
-    x.map_or_else(|| "unknown".into(), |v| format!("{v:.digits$}"))
-}
-
 fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> {
     let mut action = None;
     egui::Grid::new("plan-results").striped(true).spacing([10.0, 4.0]).show(ui, |ui| {
@@ -438,13 +435,15 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             let psus = e.multi_psu.as_ref().map_or_else(String::new, |m| format!("\nPSUs: {m}"));
             ui.label(watts).on_hover_text(format!("{}{cap}{psus}", phrase::power_line(e)));
             let runtime = phrase::runtime_name(r);
-            // An unvalidated speed (no held row on this GPU maker) says so beside the figure.
-            let caveat = if e.speed_caveats.is_empty() { "" } else { " (unvalidated)" };
-            ui.label(format!("{} ({runtime}){caveat}", num(e.decode_per_user, 1))).on_hover_text(format!(
-                "{runtime}, {}; prefill {} tok/s{}",
+            // The speed as `plan` and `fit` spell it; an unvalidated speed (a caveat) says so
+            // beside the figure, and the caveats are written out under the table.
+            let sp = SpeedSummary::of_plan(e);
+            let caveat = if sp.caveats.is_empty() { "" } else { " (unvalidated)" };
+            ui.label(format!("{} ({runtime}){caveat}", sp.decode_figure())).on_hover_text(format!(
+                "{runtime}, {}; {}{}",
                 r.precision,
-                num(e.prefill, 0),
-                e.speed_caveats.iter().fold(String::new(), |acc, c| acc + "\n" + c)
+                sp.line(),
+                sp.caveat_lines().iter().fold(String::new(), |acc, c| acc + "\n" + c)
             ));
             let bound = if r.price_complete { "" } else { "at least " };
             ui.label(e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}{}", usd_rate(c))))
@@ -465,6 +464,23 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
         }
     });
     action
+}
+
+/// Each result's speed as `kraftwerk plan` writes it under the result ([`SpeedSummary::line`])
+/// and its caveats in the warning colour, wrapped, so they are read without a hover.
+fn speed_lines(ui: &mut egui::Ui, out: &PlanOutcome) {
+    for r in out.results.iter().filter(|r| r.eval.train_setup.is_none()) {
+        let sp = SpeedSummary::of_plan(&r.eval);
+        let runtime = phrase::runtime_name(r);
+        // Monospace: the proportional font draws llama.cpp's `--n-cpu-moe` as one long dash.
+        let line = format!("{}. speed ({runtime}, {}): {}", r.rank, r.precision, sp.line());
+        ui.add(egui::Label::new(RichText::new(line).monospace()).wrap());
+        for c in sp.caveat_lines() {
+            ui.add(
+                egui::Label::new(RichText::new(format!("{}. {c}", r.rank)).color(ui.visuals().warn_fg_color)).wrap(),
+            );
+        }
+    }
 }
 
 /// Draws the tab; returns what the app should do.
@@ -505,6 +521,7 @@ pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<P
                     ui.label(RichText::new("Nothing in the catalog meets this goal.").strong());
                 } else {
                     action = results_table(ui, out).or(action.take());
+                    speed_lines(ui, out);
                     parts_lists(ui, out);
                 }
                 if !out.relaxations.is_empty() {

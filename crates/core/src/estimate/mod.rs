@@ -19,3 +19,4 @@ pub mod fit;
 pub mod llm;
 pub mod model_file;
 pub mod power;
+pub mod speed_summary;

@@ -153,21 +153,9 @@ fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: 
     ev.decode_per_user = Some(decode);
     ev.decode_total = Some(decode);
     ev.prefill = o.prefill_tokens_per_s;
-    // The split's decode is bound by the RAM's speed. With two or more DIMMs per channel and no
-    // rated speed of the CPU for them in the catalog, the speed used is the kit's rating, which
-    // such a population does not reach on desktop memory controllers (AMD rates Ryzen 7000 at
-    // DDR5-5200 with one DIMM per channel and "a drop-off to DDR5-3600 when running two DIMMs
-    // per channel": "AMD Ryzen 7000's memory sweet spot will be DDR5-6000", 2022, read in a
-    // repost, https://airlinkfreights.com/amd-ryzen-7000s-memory-sweet-spot-will-be-ddr5-6000/),
-    // so the decode is an upper bound, unvalidated, and ranks after
-    // splits whose RAM speed holds (issue 36, item 5).
-    if let Some(s) = f.host_ram_speed.as_ref().filter(|s| s.cpu_rated_mt_s.is_none() && s.dimms_per_channel >= 2) {
-        let cpu = r.cpu.map_or("the CPU", |c| c.name.as_str());
-        ev.speed_caveats.push(format!(
-            "system RAM at the kit's rating of {} MT/s with {} DIMMs per channel: {cpu}'s rated memory speed for that population is not in the catalog, so the CPU+GPU split's decode is an upper bound, unvalidated",
-            s.kit_mt_s, s.dimms_per_channel
-        ));
-    }
+    // The split's decode is bound by the RAM's speed: the caveat `fit` gives the same split
+    // (one sentence, [`crate::estimate::speed_summary::ram_caveat`]).
+    ev.speed_caveats.extend(crate::estimate::speed_summary::ram_caveat(f, r.cpu.map(|c| c.name.as_str())));
 }
 
 /// Why a hybrid split runs at `used` where the goal asked for `asked`: llama.cpp, the runtime

@@ -617,12 +617,15 @@ pub fn measured(out: &mut String, r: &Measured, result: &BuildFit) {
 /// file (`model_file`: its one-line summary), memory and verdict, then either the
 /// experts-in-RAM fit, the alternatives (with training advice), or the training advice, speed
 /// and cost; the all-experts-in-RAM figure for runtimes other than llama.cpp; the RAM speed the
-/// offload figures use; the fit's notes.
+/// offload figures use; the speed as every view spells it (`speed`:
+/// [`crate::estimate::speed_summary::SpeedSummary::of_fit`] of `result`) with its caveats; the
+/// fit's notes.
 pub fn text(
     result: &BuildFit,
     build_name: &str,
     pricing: &kraftwerk_catalog::Catalog,
     model_file: Option<&str>,
+    speed: &crate::estimate::speed_summary::SpeedSummary,
 ) -> String {
     let mut out = String::new();
     let out = &mut out;
@@ -690,6 +693,13 @@ pub fn text(
             result.host_bandwidth_gb_s.map_or_else(String::new, |b| format!(" ({b:.1} GB/s theoretical)")),
             sp.basis
         );
+    }
+    // The one spelling of the speed `plan`, the Fit tab and the Plan tab print too.
+    if result.fit.training.is_none() {
+        wln!(out, "  speed: {}", speed.line());
+        for c in speed.caveat_lines() {
+            wln!(out, "  {c}");
+        }
     }
     for n in &result.fit.notes {
         wln!(out, "  note: {n}");

@@ -2,6 +2,7 @@
 //! and checker verdict, the alternatives that lost and the binding constraints. The Plan tab
 //! shows the same results from the same [`PlanOutcome`].
 
+use crate::estimate::speed_summary::SpeedSummary;
 use crate::plan::evaluation::{Evaluation, Hybrid};
 use crate::plan::{PlanOutcome, PlanResult};
 use std::fmt::Write as _;
@@ -77,16 +78,17 @@ fn result_text(s: &mut String, r: &PlanResult) {
             e.train_hours.map_or_else(String::new, |h| format!(", {h:.1} h for the goal's tokens"))
         );
     } else {
+        // The one spelling of the speed `fit`, the Fit tab and the Plan tab print too.
+        let sp = SpeedSummary::of_plan(e);
         let _ = writeln!(
             s,
-            "   speed ({runtime}, {}): decode {} per user ({} in all), prefill {}",
+            "   speed ({runtime}, {}): {} ({} in all)",
             r.precision,
-            num(e.decode_per_user, "tok/s"),
-            num(e.decode_total, "tok/s"),
-            num(e.prefill, "tok/s")
+            sp.line(),
+            num(e.decode_total, "tok/s")
         );
-        for c in &e.speed_caveats {
-            let _ = writeln!(s, "   speed caveat: {c}");
+        for c in sp.caveat_lines() {
+            let _ = writeln!(s, "   {c}");
         }
     }
     if let Some(m) = &r.measured {

@@ -1,0 +1,145 @@
+//! One spelling of a build's LLM speed ([`SpeedSummary`]): decode per user, prefill, where the
+//! weights sit (all on the GPUs, or llama.cpp's `--n-cpu-moe N` with the routed experts of some
+//! layers in system RAM) and the caveats on those figures. `kraftwerk fit` (text and JSON),
+//! `kraftwerk plan` (text), the Fit tab and the Plan tab all print it from here, so the four
+//! views give one build the same figures, rounded the same way, with the same caveats (issue 35:
+//! "`fit`, `plan`, the Fit tab and the Plan tab print the same figures and caveats for one
+//! build"). Nothing here estimates: the figures are [`BuildFit`]'s or the planner's
+//! [`Evaluation`]'s, which is itself [`BuildFit`]'s for the same build.
+
+use crate::estimate::fit::BuildFit;
+use crate::estimate::llm::FitVerdict;
+use crate::plan::evaluation::Evaluation;
+
+/// A build's speed as every view prints it.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct SpeedSummary {
+    /// Decode per user (one sequence), tokens/s; `None` when unknown (the workload does not
+    /// fit, or a figure the estimate needs is not published).
+    pub decode_tokens_per_s: Option<f64>,
+    /// Prefill, tokens/s; `None` when unknown.
+    pub prefill_tokens_per_s: Option<f64>,
+    /// llama.cpp `--n-cpu-moe N` of a hybrid CPU+GPU split (the routed experts of layers
+    /// `0..N` in system RAM); `None` when every weight is on the GPUs.
+    pub n_cpu_moe: Option<u32>,
+    /// Layers whose routed experts are in system RAM (0 when every weight is on the GPUs).
+    pub cpu_moe_layers: u32,
+    /// Routed-expert weights in system RAM, GiB (0 when every weight is on the GPUs).
+    pub host_experts_gib: f64,
+    /// Why the figures are not held to a measurement on this build (a GPU maker no held speed
+    /// row was measured on, RAM run at a rating its CPU is not known to reach), one sentence
+    /// each.
+    pub caveats: Vec<String>,
+}
+
+/// The words before a caveat wherever it is printed.
+pub const CAVEAT_PREFIX: &str = "speed caveat: ";
+
+impl SpeedSummary {
+    /// The summary of `kraftwerk fit`'s result: the experts-in-RAM split's figures when the
+    /// workload runs only that way ([`BuildFit::fits_with_experts_in_ram`]), else the GPUs'
+    /// decode per sequence and prefill (none when it does not fit). `cpu_name`: the build's CPU,
+    /// named in the RAM caveat.
+    pub fn of_fit(result: &BuildFit, cpu_name: Option<&str>) -> SpeedSummary {
+        let f = &result.fit;
+        let mut caveats = f.speed_basis.not_measured_on.clone();
+        if let Some(o) = &result.fits_with_experts_in_ram {
+            caveats.extend(ram_caveat(result, cpu_name));
+            return SpeedSummary {
+                decode_tokens_per_s: o.decode_tokens_per_s,
+                prefill_tokens_per_s: o.prefill_tokens_per_s,
+                n_cpu_moe: Some(o.n_cpu_moe),
+                cpu_moe_layers: o.cpu_moe_layers,
+                host_experts_gib: o.host_experts_gib,
+                caveats,
+            };
+        }
+        let speed = f.speed.as_ref().filter(|_| f.verdict != FitVerdict::DoesNotFit);
+        SpeedSummary {
+            decode_tokens_per_s: speed.map(|s| s.decode_per_sequence_tokens_per_s),
+            prefill_tokens_per_s: speed.and_then(|s| s.prefill_tokens_per_s),
+            n_cpu_moe: None,
+            cpu_moe_layers: 0,
+            host_experts_gib: 0.0,
+            caveats,
+        }
+    }
+
+    /// [`SpeedSummary::of_fit`] of `result`, the fit of `build`, naming the build's CPU.
+    pub fn of_build(
+        result: &BuildFit,
+        build: &crate::rig::Build,
+        catalog: &kraftwerk_catalog::Catalog,
+    ) -> SpeedSummary {
+        let r = build.resolve(catalog);
+        SpeedSummary::of_fit(result, r.cpu.map(|c| c.name.as_str()))
+    }
+
+    /// The summary of one of `kraftwerk plan`'s results: its decode per user and prefill (after
+    /// a power cap or a measurement scaled them), its hybrid split and its speed caveats.
+    pub fn of_plan(e: &Evaluation) -> SpeedSummary {
+        SpeedSummary {
+            decode_tokens_per_s: e.decode_per_user,
+            prefill_tokens_per_s: e.prefill,
+            n_cpu_moe: e.hybrid.as_ref().map(|h| h.n_cpu_moe),
+            cpu_moe_layers: e.hybrid.as_ref().map_or(0, |h| h.cpu_moe_layers),
+            host_experts_gib: e.hybrid.as_ref().map_or(0.0, |h| h.host_experts_gib),
+            caveats: e.speed_caveats.clone(),
+        }
+    }
+
+    /// Decode as printed: `12.3 tok/s` (one decimal), or `unknown`.
+    pub fn decode_text(&self) -> String {
+        self.decode_tokens_per_s.map_or_else(|| "unknown".to_owned(), |_| format!("{} tok/s", self.decode_figure()))
+    }
+
+    /// Decode's figure alone, for a column headed in tok/s: `12.3` (one decimal), or `unknown`.
+    pub fn decode_figure(&self) -> String {
+        self.decode_tokens_per_s.map_or_else(|| "unknown".to_owned(), |d| format!("{d:.1}"))
+    }
+
+    /// Prefill as printed: `456 tok/s` (no decimal), or `unknown`.
+    pub fn prefill_text(&self) -> String {
+        self.prefill_tokens_per_s.map_or_else(|| "unknown".to_owned(), |p| format!("{p:.0} tok/s"))
+    }
+
+    /// Where the weights sit: `every weight on the GPUs`, or `--n-cpu-moe 30: the routed experts
+    /// of 30 layers in system RAM (45.2 GiB)`.
+    pub fn placement_text(&self) -> String {
+        match self.n_cpu_moe {
+            None => "every weight on the GPUs".to_owned(),
+            Some(n) => format!(
+                "--n-cpu-moe {n}: the routed experts of {} layers in system RAM ({:.1} GiB)",
+                self.cpu_moe_layers, self.host_experts_gib
+            ),
+        }
+    }
+
+    /// The one line every view prints: `decode 12.3 tok/s per user, prefill 456 tok/s;
+    /// --n-cpu-moe 30: ...`.
+    pub fn line(&self) -> String {
+        format!("decode {} per user, prefill {}; {}", self.decode_text(), self.prefill_text(), self.placement_text())
+    }
+
+    /// Each caveat as printed: `speed caveat: <sentence>`.
+    pub fn caveat_lines(&self) -> Vec<String> {
+        self.caveats.iter().map(|c| format!("{CAVEAT_PREFIX}{c}")).collect()
+    }
+}
+
+/// The caveat on a split whose decode is bound by system RAM read at the kit's rating with two
+/// or more DIMMs per channel when the catalog has no rated speed of the CPU for that
+/// population: desktop memory controllers do not reach it (AMD rates Ryzen 7000 at DDR5-5200
+/// with one DIMM per channel and "a drop-off to DDR5-3600 when running two DIMMs per channel":
+/// "AMD Ryzen 7000's memory sweet spot will be DDR5-6000", 2022, read in a repost,
+/// <https://airlinkfreights.com/amd-ryzen-7000s-memory-sweet-spot-will-be-ddr5-6000/>), so the
+/// decode is an upper bound, unvalidated (issue 36, item 5). `None` otherwise.
+pub fn ram_caveat(result: &BuildFit, cpu_name: Option<&str>) -> Option<String> {
+    let s = result.host_ram_speed.as_ref().filter(|s| s.cpu_rated_mt_s.is_none() && s.dimms_per_channel >= 2)?;
+    Some(format!(
+        "system RAM at the kit's rating of {} MT/s with {} DIMMs per channel: {}'s rated memory speed for that population is not in the catalog, so the CPU+GPU split's decode is an upper bound, unvalidated",
+        s.kit_mt_s,
+        s.dimms_per_channel,
+        cpu_name.unwrap_or("the CPU")
+    ))
+}
