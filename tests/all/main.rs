@@ -25,6 +25,7 @@ mod gui_live;
 mod links;
 mod live_nvml;
 mod llm_checkpoints;
+mod llama_bench_hosts;
 mod llm_fit;
 mod llm_measured;
 mod llm_presets_2025;
