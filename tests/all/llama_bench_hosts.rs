@@ -49,11 +49,20 @@ fn fit_with_llama_cpp_flags_reproduces_published_llama_bench_decodes() {
         let out = String::from_utf8_lossy(&o.stdout);
         let json: serde_json::Value = serde_json::from_slice(&o.stdout)
             .unwrap_or_else(|e| panic!("{}: {e}: {out} {}", run.host, String::from_utf8_lossy(&o.stderr)));
-        assert_eq!(json["host_ram_speed"]["mt_s"].as_u64(), Some(run.ram_mt_s), "{}: {}", run.host, json["host_ram_speed"]);
+        assert_eq!(
+            json["host_ram_speed"]["mt_s"].as_u64(),
+            Some(run.ram_mt_s),
+            "{}: {}",
+            run.host,
+            json["host_ram_speed"]
+        );
         let p = &json["placement"];
         let decode = p["decode_tokens_per_s"].as_f64().unwrap_or_else(|| panic!("{}: no decode: {p}", run.host));
         let ratio = decode / run.decode_tokens_per_s;
-        println!("{}: estimate {decode:.2} vs measured {} tok/s ({ratio:.2}x); {}", run.host, run.decode_tokens_per_s, run.source);
+        println!(
+            "{}: estimate {decode:.2} vs measured {} tok/s ({ratio:.2}x); {}",
+            run.host, run.decode_tokens_per_s, run.source
+        );
         assert!(
             (ratio - 1.0).abs() <= 0.25,
             "{}: decode {decode:.2} vs published {} ({ratio:.2}x), {}",
@@ -91,16 +100,25 @@ fn a_stated_memory_speed_is_used_and_said_above_the_cpus_rating() {
     };
     let xmp = stated_speed(capped.clone(), 4800, "Xeon w3-2423");
     assert_eq!((xmp.mt_s, xmp.kit_mt_s, xmp.cpu_rated_mt_s), (4800, 4800, Some(4400)));
-    assert!(xmp.basis.contains("above the Xeon w3-2423's rated 4400 MT/s") && xmp.basis.contains("the kit's rating"), "{}", xmp.basis);
+    assert!(
+        xmp.basis.contains("above the Xeon w3-2423's rated 4400 MT/s") && xmp.basis.contains("the kit's rating"),
+        "{}",
+        xmp.basis
+    );
     let auto = stated_speed(capped, 2000, "Xeon w3-2423");
     assert_eq!(auto.mt_s, 2000);
-    assert!(auto.basis.contains("below the kit's rating of 4800 MT/s") && auto.basis.contains("is rated 4400"), "{}", auto.basis);
+    assert!(
+        auto.basis.contains("below the kit's rating of 4800 MT/s") && auto.basis.contains("is rated 4400"),
+        "{}",
+        auto.basis
+    );
 }
 
 /// A stated speed of 0 MT/s is refused where the file says it (no machine runs its memory at 0).
 #[test]
 fn a_memory_speed_of_zero_is_refused() {
-    let text = std::fs::read_to_string(fixture("llama-bench-hosts/rtx4070-i5-12600k-ddr5-2000.rig.ron")).expect("fixture");
+    let text =
+        std::fs::read_to_string(fixture("llama-bench-hosts/rtx4070-i5-12600k-ddr5-2000.rig.ron")).expect("fixture");
     let bad = text.replace("speed_mt_s: 2000", "speed_mt_s: 0");
     let cat = kraftwerk::catalog::builtin().expect("catalog");
     let e = kraftwerk::rig::load_str("zero.rig.ron", &bad, Some(&cat)).expect_err("0 MT/s").to_string();

@@ -51,7 +51,9 @@ pub fn stated_speed(rated: RamSpeed, set_mt_s: u32, cpu_name: &str) -> RamSpeed 
     let kit = rated.kit_mt_s;
     let vs_cpu = match rated.cpu_rated_mt_s {
         Some(c) if set_mt_s > c => {
-            format!("above the {cpu_name}'s rated {c} MT/s (an XMP/EXPO or manual setting; the CPU's rating does not cap it)")
+            format!(
+                "above the {cpu_name}'s rated {c} MT/s (an XMP/EXPO or manual setting; the CPU's rating does not cap it)"
+            )
         }
         Some(c) => format!("the {cpu_name} is rated {c} MT/s"),
         None => format!("the {cpu_name}'s rated memory speed is unknown (not in the catalog)"),
