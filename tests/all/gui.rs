@@ -34,7 +34,11 @@ fn own_build(gpus: usize) -> Build {
         cpu: Some("amd-threadripper-pro-7985wx".into()),
         motherboard: Some("asus-pro-ws-wrx90e-sage-se".into()),
         cooler: Some("noctua-nh-u14s-tr5-sp6".into()),
-        memory: Some(MemoryUse { kit: "kingston-server-premier-ksm48r40bd4tmm-64hmr".into(), kits: 8 }),
+        memory: Some(MemoryUse {
+            kit: "kingston-server-premier-ksm48r40bd4tmm-64hmr".into(),
+            kits: 8,
+            speed_mt_s: None,
+        }),
         psus: vec![PsuUse { psu: "seasonic-prime-tx-1600-atx31".into(), feeds_system: Some(true), circuit: 0 }],
         ..Build::default()
     };

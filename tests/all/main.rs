@@ -25,6 +25,7 @@ mod gui_live;
 mod gui_plan_fit_agree;
 mod links;
 mod live_nvml;
+mod llama_bench_hosts;
 mod llm_checkpoints;
 mod llm_fit;
 mod llm_measured;

@@ -341,7 +341,7 @@ pub(crate) fn edit_build(b: &mut Build, catalog: &Catalog, action: EditAction) {
         EditAction::SetCooler(id) => b.cooler = id,
         EditAction::SetCase(id) => b.case = id,
         EditAction::SetMemoryKit(id) => {
-            b.memory = id.map(|kit| MemoryUse { kit, kits: b.memory.as_ref().map_or(1, |m| m.kits) });
+            b.memory = id.map(|kit| MemoryUse { kit, kits: b.memory.as_ref().map_or(1, |m| m.kits), speed_mt_s: None });
         }
         EditAction::SetMemoryKits(n) => {
             if let Some(m) = &mut b.memory {

@@ -18,7 +18,7 @@ use serde::Serialize;
 pub use crate::workload::{RuntimeChoice, TrainingRuntime};
 
 mod host_ram;
-pub use host_ram::{RamSpeed, host_bandwidth_gb_s, host_ram_gib, ram_speed, ram_speed_of};
+pub use host_ram::{RamSpeed, host_bandwidth_gb_s, host_ram_gib, ram_speed, ram_speed_of, stated_speed};
 pub(crate) use host_ram::{experts_in_ram, host_memory};
 
 /// What to estimate; each `None` falls back to the build's `workload`, then to a default

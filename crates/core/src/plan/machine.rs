@@ -145,7 +145,11 @@ pub(crate) fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &S
         motherboard: catalog.motherboards.get(spec.board).map(|b| b.id.clone()),
         cooler: catalog.coolers.get(spec.cooler).map(|c| c.id.clone()),
         case: catalog.cases.get(spec.case).map(|c| c.id.clone()),
-        memory: catalog.memory.get(spec.kit.0).map(|k| MemoryUse { kit: k.id.clone(), kits: spec.kit.1 }),
+        memory: catalog.memory.get(spec.kit.0).map(|k| MemoryUse {
+            kit: k.id.clone(),
+            kits: spec.kit.1,
+            speed_mt_s: None,
+        }),
         gpus,
         psus: spec
             .psus

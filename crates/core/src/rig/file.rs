@@ -240,6 +240,16 @@ fn check_parts(b: &Build, err: &Located<'_>) -> Result<(), BuildError> {
     {
         return err(Some("memory"), "kits", 0, "memory.kits 0: at least 1 kit (or leave `memory` out)".to_owned());
     }
+    if let Some(m) = &b.memory
+        && m.speed_mt_s == Some(0)
+    {
+        return err(
+            Some("memory"),
+            "speed_mt_s",
+            0,
+            "memory.speed_mt_s 0: the data rate the memory runs at is above 0 MT/s (or leave it out)".to_owned(),
+        );
+    }
     let mut limits = 0;
     for (i, g) in b.gpus.iter().enumerate() {
         if let Some(w) = g.power_limit_w {

@@ -123,6 +123,13 @@ pub struct MemoryUse {
     /// Number of kits.
     #[serde(default = "one_u8")]
     pub kits: u8,
+    /// The data rate the memory is set to run at, MT/s, where the build states it: an XMP or
+    /// EXPO profile, a manual BIOS setting, or the BIOS's "Auto" (Linux `dmidecode -t memory`
+    /// reports it as "Configured Memory Speed"). `None`: the kit's rating capped by the CPU's
+    /// rated memory speed ([`crate::estimate::fit::ram_speed`]). A stated speed is used as it
+    /// is, above the CPU's rating too (then said so in the fit's RAM-speed basis).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_mt_s: Option<u32>,
 }
 
 fn one_u8() -> u8 {

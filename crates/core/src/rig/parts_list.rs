@@ -587,7 +587,11 @@ mod tests {
             name: "Two 3090s".into(),
             cpu: Some("amd-threadripper-pro-7985wx".into()),
             motherboard: Some("asus-pro-ws-wrx90e-sage-se".into()),
-            memory: Some(MemoryUse { kit: "kingston-server-premier-ksm48r40bd4tmm-64hmr".into(), kits: 8 }),
+            memory: Some(MemoryUse {
+                kit: "kingston-server-premier-ksm48r40bd4tmm-64hmr".into(),
+                kits: 8,
+                speed_mt_s: None,
+            }),
             psus: vec![PsuUse { psu: "seasonic-prime-tx-1600-atx31".into(), feeds_system: None, circuit: 0 }],
             gpus: vec![gpu(1), gpu(4)],
             nvlink: vec![NvlinkBridge { gpus: (0, 1), spacing_slots: 3 }],

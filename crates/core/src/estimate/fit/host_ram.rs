@@ -1,5 +1,5 @@
 //! System RAM of a build as the LLM estimates read it: the speed it runs at ([`RamSpeed`]: the
-//! kit's rating capped by the CPU's), its theoretical bandwidth, installed capacity, and the
+//! kit's rating capped by the CPU's, or the speed the build file states it runs at), its theoretical bandwidth, installed capacity, and the
 //! host-offload decode with every routed expert in RAM. Figures come from the catalog's kit and
 //! CPU entries (vendor spec pages cited there); unknown figures stay `None`.
 
@@ -28,11 +28,46 @@ pub struct RamSpeed {
 }
 
 /// The speed the build's memory runs at ([`RamSpeed`]); `None` without a CPU or memory kit.
+/// Where the build states the speed its memory is set to (`memory: (..., speed_mt_s: N)`, an
+/// XMP/EXPO profile or a BIOS setting), that speed is used as stated ([`stated_speed`]), never
+/// capped: the basis says when it is above the CPU's rated speed or the kit's rating.
 pub fn ram_speed(r: &Resolved<'_>) -> Option<RamSpeed> {
     let cpu = r.cpu?;
     let (kit, kits) = r.memory?;
     let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
-    Some(ram_speed_of(cpu, kit, kits, sockets))
+    let rated = ram_speed_of(cpu, kit, kits, sockets);
+    Some(match r.build.memory.as_ref().and_then(|m| m.speed_mt_s) {
+        Some(set) => stated_speed(rated, set, &cpu.name),
+        None => rated,
+    })
+}
+
+/// `rated` (the kit's rating capped by the CPU's, [`ram_speed_of`]) replaced by the speed the
+/// build states its memory runs at, `set_mt_s`: the stated speed is used, and the basis says
+/// how it stands against the CPU's rated speed and the kit's rating (an XMP/EXPO profile above
+/// the CPU's rating is what most desktop DDR5 kits run at; a BIOS left at a low "Auto" speed
+/// runs below the kit's rating).
+pub fn stated_speed(rated: RamSpeed, set_mt_s: u32, cpu_name: &str) -> RamSpeed {
+    let kit = rated.kit_mt_s;
+    let vs_cpu = match rated.cpu_rated_mt_s {
+        Some(c) if set_mt_s > c => {
+            format!(
+                "above the {cpu_name}'s rated {c} MT/s (an XMP/EXPO or manual setting; the CPU's rating does not cap it)"
+            )
+        }
+        Some(c) => format!("the {cpu_name} is rated {c} MT/s"),
+        None => format!("the {cpu_name}'s rated memory speed is unknown (not in the catalog)"),
+    };
+    let vs_kit = match set_mt_s.cmp(&kit) {
+        std::cmp::Ordering::Greater => format!("above the kit's rating of {kit} MT/s"),
+        std::cmp::Ordering::Less => format!("below the kit's rating of {kit} MT/s"),
+        std::cmp::Ordering::Equal => "the kit's rating".to_owned(),
+    };
+    RamSpeed {
+        mt_s: set_mt_s,
+        basis: format!("the speed the build file states the memory runs at ({set_mt_s} MT/s, {vs_kit}); {vs_cpu}"),
+        ..rated
+    }
 }
 
 /// The speed `kits` of `kit` run at beside `cpu` on a board with `sockets` CPU sockets

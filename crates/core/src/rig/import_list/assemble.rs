@@ -74,7 +74,11 @@ pub(super) fn assemble(
                     Ok(())
                 }
                 None => {
-                    build.memory = Some(MemoryUse { kit: m.id.clone(), kits: u8::try_from(n).unwrap_or(u8::MAX) });
+                    build.memory = Some(MemoryUse {
+                        kit: m.id.clone(),
+                        kits: u8::try_from(n).unwrap_or(u8::MAX),
+                        speed_mt_s: None,
+                    });
                     Ok(())
                 }
             },
