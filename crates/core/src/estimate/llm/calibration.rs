@@ -92,6 +92,22 @@ pub const LAYER_SPLIT_HOP_S: f64 = 100e-6;
 /// over a prompt. Fitted on llama.cpp PR 4766: RTX 3090, LLaMA-7B Q4_0, pp512 3408 tok/s.
 pub(crate) const LLAMA_CPP_PREFILL_EFFICIENCY: f64 = 0.33;
 
+/// llama.cpp family, MoE prefill: the routed-expert GEMMs of a prompt chunk cost as if each
+/// expert had this many more tokens than the `chunk × k / E` it is sent on average, tokens.
+/// The expert matmuls (`MUL_MAT_ID`, MMQ with expert-sorted tokens) run one tile grid per
+/// expert whose column tiles are padded to the kernel's width (up to 128 tokens), so an expert
+/// with few tokens computes mostly padding: their cost per token is
+/// `(1 + this / tokens per expert)` times the dense GEMM's at [`LLAMA_CPP_PREFILL_EFFICIENCY`].
+/// Fitted by least squares on the relative error of three rows of one published
+/// micro-batch sweep (ggml-org/llama.cpp PR 20586, "CUDA: limit number of FA stream-k CUDA
+/// blocks", https://github.com/ggml-org/llama.cpp/pull/20586, 2026-03, JohannesGaessler's
+/// llama-bench table, master column: RTX 3090, gpt-oss 20B MXFP4 MoE, pp512 at `-ub` 128, 256,
+/// 512 → 2036.35, 3086.19, 4739.20 tok/s; 32 experts, top 4: 16, 32, 64 tokens per expert):
+/// 63.75; residuals −4 % to +5 %. Below 16 tokens per expert the same sweep runs faster than
+/// the model (`-ub` 64: 1671.74 tok/s against 1089 modelled) because the kernel then picks
+/// narrower tiles: the term is for prompt chunks, not for decode-sized batches.
+pub const LLAMA_CPP_MOE_GEMM_PAD_TOKENS: f64 = 63.75;
+
 /// `ExLlamaV2` prefill efficiency (fraction of the FP16 peak, FP16 accumulate on GeForce:
 /// `ExLlamaV2` reconstructs FP16 weights and calls `cublasHgemm`). Fitted on exllamav2 issue
 /// 734: 2x RTX 3090, Llama-3.3-70B 4.5 bpw, 16K prompt in 2048-token chunks, 1046 tok/s

@@ -447,6 +447,13 @@ pub struct FitInput {
     /// Training: the dataset and global batch the advice is for.
     #[serde(default)]
     pub train_plan: crate::workload::TrainPlan,
+    /// llama.cpp family: the physical micro-batch of a prompt (`-ub`, `n_ubatch`), tokens;
+    /// `None` = the runtime's default chunk ([`Runtime::chunk_tokens`], 512). Prefill runs
+    /// the prompt in chunks of this many tokens: the weights stream once per chunk, each routed
+    /// expert's GEMM sees `chunk × k / E` tokens on average, and host-held weights are copied
+    /// to the GPU once per chunk. Other runtimes ignore it.
+    #[serde(default)]
+    pub prompt_ubatch_tokens: Option<u32>,
 }
 
 fn one_node() -> u32 {
@@ -484,6 +491,16 @@ impl FitInput {
             cpu_offload: false,
             lora_targets: LoraTargets::default(),
             train_plan: crate::workload::TrainPlan::default(),
+            prompt_ubatch_tokens: None,
+        }
+    }
+
+    /// Prompt chunk of `runtime` for this input, tokens: the user's `-ub` under the llama.cpp
+    /// family ([`FitInput::prompt_ubatch_tokens`]), else [`Runtime::chunk_tokens`].
+    pub(crate) fn prompt_chunk_tokens(&self, runtime: Runtime) -> u32 {
+        match self.prompt_ubatch_tokens {
+            Some(ub) if runtime.is_llama_cpp_family() => ub.max(1),
+            _ => runtime.chunk_tokens(),
         }
     }
 

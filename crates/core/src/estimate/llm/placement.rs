@@ -37,11 +37,15 @@ use std::fmt::Write as _;
 /// The host link's per-direction bandwidth, as a multiple, at which llama.cpp's per-micro-batch
 /// copy of host-held weights moves the bytes of the experts uniform routing would touch.
 /// Fitted on one row (`tests/all/llm_fit/moe_2026.rs`, LC-15: gpt-oss-120b, one RTX 3090,
-/// `--n-cpu-moe 26 -ub 512`, pp4096 380.27 tok/s): 1.11. Above 1 because llama.cpp copies only
-/// the experts the micro-batch uses (PR 15346) and real routing touches fewer than uniform
-/// routing predicts; the weights sit in pinned `CUDA_Host` buffers, so the link runs near its
-/// rate. One row: a fitted figure, not a physical efficiency.
-pub const HOST_TO_GPU_COPY_EFFICIENCY: f64 = 1.11;
+/// `--n-cpu-moe 26 -ub 512`, pp4096 380.27 tok/s): 1.485, with the GPU computing each
+/// micro-batch at the all-GPU rate of that micro-batch (its MoE GEMMs at 16 tokens per expert,
+/// [`super::calibration::LLAMA_CPP_MOE_GEMM_PAD_TOKENS`]; 1.11 before that term, when the GPU
+/// part was taken at the dense GEMM cost). Above 1 because llama.cpp copies only the experts
+/// the micro-batch uses (PR 15346) and real routing touches fewer than uniform routing
+/// predicts; the weights sit in pinned `CUDA_Host` buffers, so the link runs near its rate. One
+/// row: a fitted figure, not a physical efficiency. The link is the slot's (PCIe generation and
+/// lanes of [`GpuSlot::link`]).
+pub const HOST_TO_GPU_COPY_EFFICIENCY: f64 = 1.485;
 
 pub use super::llama_flags::{LlamaCppFlags, SplitMode, TensorOverride, TensorSplit};
 use super::llama_flags::{expert_tensors, other_tensors};
@@ -286,7 +290,7 @@ pub fn place(
         n_cpu_moe,
         tensor_split: split.clone(),
     };
-    let ubatch = f64::from(flags.ubatch.unwrap_or(LLAMA_UBATCH as u32).max(1));
+    let ubatch = f64::from(flags.ubatch.or(input.prompt_ubatch_tokens).unwrap_or(LLAMA_UBATCH as u32).max(1));
     Ok(estimate_placement(input, gpus, &layout, table, &mask, &split, (flags.split_mode, ubatch), host, ram))
 }
 
@@ -439,7 +443,11 @@ fn estimate_placement(
         }
         (None, PrefillBound::GpuWithCopies)
     } else {
-        let all_gpu = super::estimate(input, gpus).ok().and_then(|r| r.speed).and_then(|s| s.prefill_tokens_per_s);
+        // The GPU computes each micro-batch of `-ub` tokens (its MoE GEMMs see `ub × k / E`
+        // tokens per expert), so the all-GPU rate is taken at that micro-batch.
+        let mut at_ubatch = input.clone();
+        at_ubatch.prompt_ubatch_tokens = Some(ubatch as u32);
+        let all_gpu = super::estimate(&at_ubatch, gpus).ok().and_then(|r| r.speed).and_then(|s| s.prefill_tokens_per_s);
         let host_weights_b = host_experts_b + f64::from(first_gpu) * layout.dense_layer_b;
         let link = gpus.iter().map(host_link_gb_s).fold(f64::INFINITY, f64::min);
         match all_gpu {
@@ -678,6 +686,58 @@ mod tests {
         // One layer fewer in RAM does not keep the margin.
         let fewer = place(&i, &g, Some(QUAD_DDR4), None, &ncmoe(p.table.n_cpu_moe - 1)).expect("p");
         assert!(!fewer.fits_gpus);
+    }
+
+    /// All-GPU MoE prefill under llama.cpp: the routed-expert GEMMs of a micro-batch of `ub`
+    /// tokens see `ub × k / E` tokens per expert and cost `1 + 63.75 / (ub × k / E)` times the
+    /// dense GEMM per token (`LLAMA_CPP_MOE_GEMM_PAD_TOKENS`). Held to the sweep the constant was
+    /// fitted on (llama.cpp PR 20586: RTX 3090, gpt-oss-20b MXFP4, pp512 at `-ub` 128 / 256 /
+    /// 512 → 2036.35 / 3086.19 / 4739.20 tok/s, each within 6 %); a dense model's prefill does not
+    /// depend on `-ub` where compute bounds it (Llama-3.1-8B Q4_K_M, 512 vs 128).
+    #[test]
+    fn moe_prefill_gemm_cost_falls_with_tokens_per_expert() {
+        let rate = |model: &str, p: Precision, ub: u32| {
+            let mut i = input(model, p, 512);
+            i.prompt_ubatch_tokens = Some(ub);
+            crate::estimate::llm::estimate(&i, &[slot("nvidia-geforce-rtx-3090")])
+                .expect("estimate")
+                .speed
+                .and_then(|s| s.prefill_tokens_per_s)
+                .expect("prefill")
+        };
+        for (ub, measured) in [(128, 2036.35), (256, 3086.19), (512, 4739.20)] {
+            let e = rate("gpt-oss-20b", Precision::Mxfp4, ub);
+            assert!((e / measured - 1.0).abs() < 0.06, "-ub {ub}: {e:.0} vs {measured}");
+        }
+        let (dense_128, dense_512) =
+            (rate("llama-3.1-8b", Precision::Q4_K_M, 128), rate("llama-3.1-8b", Precision::Q4_K_M, 512));
+        assert!((dense_128 / dense_512 - 1.0).abs() < 1e-9, "{dense_128} vs {dense_512}");
+        // vLLM ignores `-ub` (its chunk is its own) and keeps the dense GEMM cost.
+        let mut v = input("gpt-oss-20b", Precision::Mxfp4, 512);
+        v.runtime = Some(Runtime::Vllm);
+        let base = crate::estimate::llm::estimate(&v, &[slot("nvidia-geforce-rtx-3090")]).expect("e").speed;
+        v.prompt_ubatch_tokens = Some(128);
+        let with_ub = crate::estimate::llm::estimate(&v, &[slot("nvidia-geforce-rtx-3090")]).expect("e").speed;
+        assert_eq!(base.and_then(|s| s.prefill_tokens_per_s), with_ub.and_then(|s| s.prefill_tokens_per_s));
+    }
+
+    /// Hybrid prefill with experts in RAM: the GPU computes each `-ub` micro-batch at the
+    /// all-GPU rate of that micro-batch, and the host-held experts cross the link once per
+    /// micro-batch, so a larger `-ub` is faster on both counts (gpt-oss-120b, one RTX 3090,
+    /// `--n-cpu-moe 26`: `-ub 512` vs `-ub 4096`, the shape of the OSS_3090 rows LC-15 / LC-16),
+    /// and a slower host link (the same card in a PCIe 3.0 x8 slot) is slower.
+    #[test]
+    fn hybrid_prefill_takes_the_micro_batch_and_the_slot_link() {
+        let i = input("gpt-oss-120b", Precision::Mxfp4, 4096);
+        let g = [slot("nvidia-geforce-rtx-3090")];
+        let ub = |n: u32| LlamaCppFlags { n_cpu_moe: Some(26), ubatch: Some(n), ..LlamaCppFlags::default() };
+        let small = place(&i, &g, None, None, &ub(512)).expect("p").prefill_tokens_per_s.expect("prefill");
+        let large = place(&i, &g, None, None, &ub(4096)).expect("p").prefill_tokens_per_s.expect("prefill");
+        assert!(large > 3.0 * small, "-ub 4096 {large:.0} vs -ub 512 {small:.0}");
+        let mut narrow = g[0].clone();
+        narrow.link = Link::Pcie { generation: 3, lanes: 8 };
+        let slow = place(&i, &[narrow], None, None, &ub(512)).expect("p").prefill_tokens_per_s.expect("prefill");
+        assert!(slow < small * 0.5, "PCIe 3.0 x8 {slow:.0} vs 4.0 x16 {small:.0}");
     }
 
     proptest! {

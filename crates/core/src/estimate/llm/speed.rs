@@ -8,8 +8,8 @@
 
 use super::calibration::{
     ACT_BYTES, FP8_TENSOR_EFFICIENCY, FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY, FUSED_MOE_LAYER_OVERHEAD_S,
-    LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, NVLINK_ALL_REDUCE_LATENCY_S, PCIE_HOST_ALL_REDUCE_LATENCY_S,
-    PCIE_P2P_ALL_REDUCE_LATENCY_S,
+    LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, LLAMA_CPP_MOE_GEMM_PAD_TOKENS, NVLINK_ALL_REDUCE_LATENCY_S,
+    PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S,
 };
 use super::cluster::{INTER_NODE_ALL_REDUCE_HOPS, Interconnect};
 use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_s};
@@ -418,8 +418,9 @@ fn prefill_rate(
     let layers = f64::from(m.layers);
     let e_bw = input.decode_bandwidth_efficiency(runtime);
     let e_c = runtime.prefill_efficiency();
-    let chunk = f64::from(runtime.chunk_tokens()).min(s * pack.max(1.0)).max(1.0);
+    let chunk = f64::from(input.prompt_chunk_tokens(runtime)).min(s * pack.max(1.0)).max(1.0);
     let chunks = (s / chunk).ceil().max(1.0);
+    let (expert_active, expert_cost) = routed_expert_gemm(input, runtime, chunk, active_body);
     // Per-token time on GPU i (compute, or weight streaming per chunk if that is slower).
     let t_gpu: Vec<f64> = sh
         .iter()
@@ -427,7 +428,8 @@ fn prefill_rate(
         .map(|(share, g)| {
             let lf = f64::from(share.layers.end - share.layers.start) / layers;
             let (_, _, avg_attended) = attended(m, share.layers.clone(), s);
-            let flops = share.width * (2.0 * active_body * lf + 4.0 * avg_attended * q_dim(m));
+            let matmul = 2.0 * (active_body - expert_active) * lf + 2.0 * expert_active * lf * expert_cost;
+            let flops = share.width * (matmul + 4.0 * avg_attended * q_dim(m));
             let peak = g.peak_tflops.unwrap_or(0.0);
             let t_c = if peak > 0.0 { flops / (e_c * g.fp8_scale * peak * 1e12) } else { f64::INFINITY };
             let weights = share.width * body_b * lf;
@@ -472,6 +474,24 @@ fn prefill_rate(
         }
     };
     (1.0 / per_token, 1.0 / per_token)
+}
+
+/// MoE prefill under the llama.cpp family: (routed-expert parameters one token multiplies,
+/// `k/E` of the routed experts, at most `active_body`; the cost factor of their GEMMs at `chunk`
+/// tokens, `1 + LLAMA_CPP_MOE_GEMM_PAD_TOKENS / (chunk × k / E)`). (0, 1) for a dense model
+/// and for other runtimes (their MoE prefill kernels are not held to a measurement here).
+pub(super) fn routed_expert_gemm(input: &FitInput, runtime: Runtime, chunk: f64, active_body: f64) -> (f64, f64) {
+    let m = &input.model;
+    match m.experts.as_ref().filter(|e| e.routed > 0) {
+        Some(e) if runtime.is_llama_cpp_family() => {
+            let k = f64::from(e.per_token.min(e.routed));
+            let routed = f64::from(e.routed);
+            let active = (param_groups(m).experts * k / routed).clamp(0.0, active_body.max(0.0));
+            let per_expert = (chunk * k / routed).max(f64::MIN_POSITIVE);
+            (active, 1.0 + LLAMA_CPP_MOE_GEMM_PAD_TOKENS / per_expert)
+        }
+        _ => (0.0, 1.0),
+    }
 }
 
 /// Whether `runtime` runs routed experts as one fused grouped-GEMM kernel per MoE layer whose
