@@ -66,10 +66,8 @@ CHIPS = [
     ("amd-radeon-rx-7800-xt", "Radeon RX 7800 XT", "AMD", "Radeon RX 7800 XT", "OpenAir", "None"),
     ("amd-radeon-rx-7900-gre", "Radeon RX 7900 GRE", "AMD", "Radeon RX 7900 GRE", "OpenAir", "None"),
     ("amd-radeon-rx-7900-xt", "Radeon RX 7900 XT", "AMD", "Radeon RX 7900 XT", "OpenAir", "None"),
-    ("amd-radeon-rx-7900-xtx", "Radeon RX 7900 XTX", "AMD", "Radeon RX 7900 XTX", "OpenAir", "None"),
     ("amd-radeon-rx-9060-xt-16gb", "Radeon RX 9060 XT 16 GB", "AMD", "Radeon RX 9060 XT 16 GB", "OpenAir", "None"),
     ("amd-radeon-rx-9070", "Radeon RX 9070", "AMD", "Radeon RX 9070", "OpenAir", "None"),
-    ("amd-radeon-rx-9070-xt", "Radeon RX 9070 XT", "AMD", "Radeon RX 9070 XT", "OpenAir", "None"),
     ("amd-radeon-ai-pro-r9700", "Radeon AI PRO R9700", "AMD", "Radeon AI PRO R9700", "Blower", "None"),
     ("amd-radeon-vii", "Radeon VII", "AMD", "Radeon VII", "OpenAir", "None"),
     ("intel-arc-a770-16gb", "Arc A770", "Intel", "Arc A770 16 GB", "OpenAir", "None"),
@@ -106,6 +104,9 @@ CURATED = [
     ("nvidia-rtx-5000-ada", "RTX 5000 Ada Generation"),
     ("amd-instinct-mi100", "Radeon Instinct MI100"),
     ("amd-instinct-mi50", "Radeon Instinct MI50"),
+    # Moved to gpus.ron with their WMMA FP16/BF16 rates (AMD GPUOpen, issue 35).
+    ("amd-radeon-rx-7900-xtx", "Radeon RX 7900 XTX"),
+    ("amd-radeon-rx-9070-xt", "Radeon RX 9070 XT"),
 ]
 
 # The card vendor's own rating of a card's power inputs (slot included), W, where it states

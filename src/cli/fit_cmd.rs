@@ -5,7 +5,9 @@ use super::check_cmd::load_build;
 use super::error::{CliError, bad};
 use super::{Format, print_json};
 use crate::estimate::fit::{self, BuildFit, FitOptions, RuntimeChoice};
-use crate::estimate::llm::{Interconnect, LlamaCppEra, LoraTargets, Mode, Optimizer, Parallelism, Precision};
+use crate::estimate::llm::{
+    Interconnect, LlamaCppBackend, LlamaCppEra, LoraTargets, Mode, Optimizer, Parallelism, Precision,
+};
 use crate::estimate::speed_summary::SpeedSummary;
 use crate::model_file::read_model_file;
 use crate::report::fit::{self as report, Measured};
@@ -62,6 +64,11 @@ pub struct FitArgs {
     /// builds) or 2023-24 (older builds, e.g. one bundled by an old front end).
     #[arg(long)]
     pub llama_cpp_era: Option<LlamaCppEra>,
+    /// llama.cpp's back end: cuda, hip (rocm), vulkan, sycl or cpu (default the build's
+    /// workload `backend`, else the one the first GPU's vendor implies: CUDA on NVIDIA, HIP on
+    /// AMD, SYCL on Intel). HIP on AMD RDNA 3/4 decodes at 0.765 of the CUDA efficiency.
+    #[arg(long)]
+    pub backend: Option<LlamaCppBackend>,
     /// vLLM `--gpu-memory-utilization`, 0-1 (default 0.9): the memory vLLM may use per GPU.
     #[arg(long)]
     pub gpu_memory_utilization: Option<f64>,
@@ -185,6 +192,7 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         nodes: a.nodes,
         interconnect: a.interconnect,
         llama_cpp_era: a.llama_cpp_era,
+        backend: a.backend,
         optimizer: a.optimizer,
         lora_rank: a.lora_rank,
         lora_targets: a.lora_targets,

@@ -119,6 +119,7 @@ fn the_window_passes_its_split_typed() {
         nodes: None,
         interconnect: None,
         runtime: Some(Runtime::LlamaCpp),
+        backend: None,
     };
     for (split, cli) in [
         (SplitKind::Single, Some("single")),

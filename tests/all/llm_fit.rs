@@ -469,6 +469,7 @@ fn serving_h100() -> Gpu {
     g
 }
 mod architectures;
+mod backends;
 mod current;
 mod decode_2025;
 mod experts_in_ram_gpu_lines;

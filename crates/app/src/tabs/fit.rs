@@ -117,6 +117,7 @@ pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
             nodes: None,
             interconnect: None,
             runtime: None,
+            backend: None,
         },
         false,
     )

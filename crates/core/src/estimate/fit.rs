@@ -76,6 +76,9 @@ pub struct FitOptions {
     /// The llama.cpp builds the decode is calibrated to (`2025-26`, the default, or
     /// `2023-24`; [`llm::LlamaCppEra`]).
     pub llama_cpp_era: Option<LlamaCppEra>,
+    /// llama.cpp's back end (`cuda`, `hip`, `vulkan`, `sycl`, `cpu`; [`llm::LlamaCppBackend`]);
+    /// default the build's workload setting, else the one the first GPU's vendor implies.
+    pub backend: Option<llm::LlamaCppBackend>,
     /// Training: optimizer (`adamw`, `adamw-8bit`, `paged-adamw-8bit`, `sgd`, `adafactor`).
     pub optimizer: Option<Optimizer>,
     /// Training: LoRA rank (default 16).
@@ -358,6 +361,7 @@ pub(crate) fn input_on(
     if let Some(era) = opts.llama_cpp_era {
         input.llama_cpp_era = era;
     }
+    input.llama_cpp_backend = opts.backend.or_else(|| w.and_then(|w| w.backend));
     // llama.cpp has no tensor parallel: it splits layers (`-sm layer`, the default) or rows
     // (`-sm row`) over its GPUs, whatever the weights' format. Its forks default to the layer
     // split too (as the planner's `default_parallelism` does); ik_llama.cpp's `-sm graph` is a

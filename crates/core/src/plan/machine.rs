@@ -178,6 +178,8 @@ pub(crate) fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &S
             // The runtime every candidate was judged with, so that `kraftwerk fit` on the saved
             // build judges it the same way; a training build names none.
             runtime: (!goal.is_training()).then(|| runtime_for(model, goal, spec.precision)),
+            // The back end the first GPU's vendor implies, as the planner judged it.
+            backend: None,
         }),
         parts,
         notes: Some(format!("Planned by `kraftwerk plan` for: {}", goal.describe(model.llm()))),

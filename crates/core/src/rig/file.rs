@@ -514,7 +514,7 @@ fn parse_error(file: &str, text: &str, e: &ron::error::SpannedError) -> BuildErr
 }
 
 /// The workload's fields stored as vocabulary names ([`crate::workload`]).
-const WORKLOAD_NAMES: [&str; 5] = ["precision", "mode", "parallel", "interconnect", "runtime"];
+const WORKLOAD_NAMES: [&str; 6] = ["precision", "mode", "parallel", "interconnect", "runtime", "backend"];
 
 /// Position of the `format:` field (not a mention of "format" in a comment).
 fn format_field(text: &str) -> (usize, usize) {

@@ -39,6 +39,20 @@ pub(crate) const LLAMA_CPP_LAYER_OVERHEAD_S: f64 = 90e-6;
 /// and later), which is why the fixed cost is a third of the 2023 figure.
 pub const LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.907;
 
+/// llama.cpp's ROCm/HIP back end on AMD RDNA 3 and RDNA 4 cards
+/// ([`super::LlamaCppBackend::Hip`]): multiplier on [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`]
+/// (fitted on CUDA rows) for batch-1 decode. Fitted on one pair: llama.cpp issue 20934
+/// (https://github.com/ggml-org/llama.cpp/issues/20934, 2026-03-24), the same RX 7900 XTX and
+/// Llama 7B Q4_0 (32 layers), llama-bench tg128, -ngl 999 -fa 1, measured with both back ends:
+/// Vulkan (RADV) ~172.0 tok/s (row AM-07), ROCm/HIP ~136.5 tok/s (row AM-08; the mid-points of
+/// the ranges the issue gives). The Vulkan run lands in band at the CUDA efficiency, so the two
+/// step times differ only in the weight-streaming part: with the fixed cost of 32 layers ×
+/// [`LLAMA_CPP_2025_LAYER_OVERHEAD_S`] = 0.880 ms taken off each,
+/// (1/172.0 − 0.000880) / (1/136.5 − 0.000880) = (5.814 − 0.880) / (7.326 − 0.880) ms
+/// = 4.934 / 6.446 = 0.765. Held rows on other cards and models (AM-04, AM-05, AM-06, AM-22,
+/// AM-10) test it (`tests/all/llm_fit/moe_2026.rs`).
+pub const LLAMA_CPP_HIP_RDNA_DECODE_FACTOR: f64 = 0.765;
+
 /// llama.cpp builds of 2025-26: fixed cost per layer and decode step, s. Fitted with
 /// [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`] (see there).
 pub const LLAMA_CPP_2025_LAYER_OVERHEAD_S: f64 = 27.5e-6;

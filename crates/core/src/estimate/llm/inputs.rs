@@ -10,9 +10,9 @@ use super::calibration::{
     DECODE_BANDWIDTH_EFFICIENCY, EXLLAMA_BUFFERS_GIB, EXLLAMA_CHUNK_TOKENS, EXLLAMA_LAYER_OVERHEAD_S,
     EXLLAMA_PREFILL_EFFICIENCY, HEADROOM_FRACTION, IK_LLAMA_CPP_LAYER_OVERHEAD_S, INT4_BITS,
     LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY, LLAMA_CPP_2025_LAYER_OVERHEAD_S, LLAMA_CPP_BUFFERS_GIB,
-    LLAMA_CPP_CHUNK_TOKENS, LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY, SGLANG_CHUNK_TOKENS,
-    TRTLLM_CHUNK_TOKENS, VLLM_CHUNK_TOKENS, VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S, VLLM_PREFILL_EFFICIENCY,
-    VLLM_RESERVED_FRACTION,
+    LLAMA_CPP_CHUNK_TOKENS, LLAMA_CPP_HIP_RDNA_DECODE_FACTOR, LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY,
+    SGLANG_CHUNK_TOKENS, TRTLLM_CHUNK_TOKENS, VLLM_CHUNK_TOKENS, VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S,
+    VLLM_PREFILL_EFFICIENCY, VLLM_RESERVED_FRACTION,
 };
 use kraftwerk_catalog::{Gpu, LlmModel, NvLink, WeightBytes};
 use serde::{Deserialize, Serialize};
@@ -136,6 +136,101 @@ impl std::str::FromStr for LlamaCppEra {
             other => {
                 Err(ParseError(format!("unknown llama.cpp era `{other}`: give 2023-24 (legacy) or 2025-26 (current)")))
             }
+        }
+    }
+}
+
+/// The llama.cpp back end a run uses (`GGML_CUDA`, `GGML_HIP`, `GGML_VULKAN`, `GGML_SYCL`, or
+/// the CPU build): the same model and card decode at different rates on different back ends
+/// (llama.cpp issue 20934: an RX 7900 XTX decodes Llama 7B Q4_0 at ~172 tok/s on Vulkan and
+/// ~136.5 on ROCm/HIP). `None` on [`FitInput::llama_cpp_backend`] is the one the GPU's vendor
+/// implies ([`LlamaCppBackend::for_vendor`]). Parsed from `cuda`, `hip` (or `rocm`), `vulkan`,
+/// `sycl`, `cpu`. Other runtimes ignore it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LlamaCppBackend {
+    /// NVIDIA CUDA (`GGML_CUDA`): the back end the decode constants were fitted on.
+    Cuda,
+    /// AMD ROCm/HIP (`GGML_HIP`).
+    Hip,
+    /// Vulkan (`GGML_VULKAN`), any vendor.
+    Vulkan,
+    /// Intel oneAPI SYCL (`GGML_SYCL`).
+    Sycl,
+    /// No GPU back end: the CPU build.
+    Cpu,
+}
+
+impl LlamaCppBackend {
+    /// Every back end, in the order above.
+    pub const ALL: [LlamaCppBackend; 5] = [
+        LlamaCppBackend::Cuda,
+        LlamaCppBackend::Hip,
+        LlamaCppBackend::Vulkan,
+        LlamaCppBackend::Sycl,
+        LlamaCppBackend::Cpu,
+    ];
+
+    /// The back end a GPU's vendor implies when none is given: CUDA on NVIDIA; HIP on AMD (the
+    /// GPU back end AMD documents and ships for llama.cpp, through ROCm, and the one
+    /// llama.cpp's own build guide gives for AMD cards; Vulkan must be asked for); SYCL on Intel
+    /// (the back end Intel maintains in llama.cpp, `docs/backend/SYCL.md`); Vulkan on any other
+    /// maker (the only cross-vendor GPU back end). `None` (no GPU) is the CPU build.
+    pub fn for_vendor(vendor: Option<&str>) -> LlamaCppBackend {
+        match vendor.map(str::to_ascii_lowercase).as_deref() {
+            None => LlamaCppBackend::Cpu,
+            Some("nvidia") => LlamaCppBackend::Cuda,
+            Some("amd") => LlamaCppBackend::Hip,
+            Some("intel") => LlamaCppBackend::Sycl,
+            Some(_) => LlamaCppBackend::Vulkan,
+        }
+    }
+
+    /// Multiplier on llama.cpp's decode bandwidth efficiency for this back end on `gpu`: HIP on
+    /// an AMD RDNA 3 or RDNA 4 card is [`LLAMA_CPP_HIP_RDNA_DECODE_FACTOR`]; every other
+    /// pairing is 1 (CUDA is what the constants were fitted on, and the Vulkan rows on RDNA 3/4
+    /// and NVIDIA land in band at 1; others are not validated, the caveat says so).
+    pub(crate) fn decode_factor(self, gpu: Option<&Gpu>) -> f64 {
+        match (self, gpu) {
+            (LlamaCppBackend::Hip, Some(g)) if is_rdna3_or_4(g) => LLAMA_CPP_HIP_RDNA_DECODE_FACTOR,
+            _ => 1.0,
+        }
+    }
+}
+
+/// Whether `gpu` is an AMD RDNA 3 (incl. 3.5) or RDNA 4 chip, as its catalog architecture
+/// names it (`RDNA 3.0 (Navi 31)`, `RDNA 4.0 (Navi 48)`).
+fn is_rdna3_or_4(gpu: &Gpu) -> bool {
+    super::support::chip_maker(gpu) == Some("AMD")
+        && (gpu.architecture.starts_with("RDNA 3") || gpu.architecture.starts_with("RDNA 4"))
+}
+
+impl fmt::Display for LlamaCppBackend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LlamaCppBackend::Cuda => "CUDA",
+            LlamaCppBackend::Hip => "ROCm/HIP",
+            LlamaCppBackend::Vulkan => "Vulkan",
+            LlamaCppBackend::Sycl => "SYCL",
+            LlamaCppBackend::Cpu => "CPU",
+        })
+    }
+}
+
+impl std::str::FromStr for LlamaCppBackend {
+    type Err = ParseError;
+
+    /// `cuda`, `hip` (or `rocm`), `vulkan`, `sycl`, `cpu`, case-insensitive.
+    fn from_str(s: &str) -> Result<LlamaCppBackend, ParseError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "cuda" => Ok(LlamaCppBackend::Cuda),
+            "hip" | "rocm" | "rocm/hip" => Ok(LlamaCppBackend::Hip),
+            "vulkan" => Ok(LlamaCppBackend::Vulkan),
+            "sycl" => Ok(LlamaCppBackend::Sycl),
+            "cpu" => Ok(LlamaCppBackend::Cpu),
+            other => Err(ParseError(format!(
+                "unknown llama.cpp back end `{other}`: give cuda, hip (rocm), vulkan, sycl or cpu"
+            ))),
         }
     }
 }
@@ -433,6 +528,10 @@ pub struct FitInput {
     /// [`LlamaCppEra::Builds2025To2026`]); other runtimes ignore it.
     #[serde(default)]
     pub llama_cpp_era: LlamaCppEra,
+    /// The llama.cpp back end (`None` = the one the first GPU's vendor implies,
+    /// [`LlamaCppBackend::for_vendor`]); other runtimes ignore it.
+    #[serde(default)]
+    pub llama_cpp_backend: Option<LlamaCppBackend>,
     /// Training: the framework ([`Trainer`]); `None` = [`super::train::default_trainer`]
     /// (Transformers + PEFT on one GPU or DDP, FSDP where DDP does not fit). Inference ignores it.
     #[serde(default)]
@@ -487,6 +586,7 @@ impl FitInput {
             nodes: 1,
             interconnect: None,
             llama_cpp_era: LlamaCppEra::default(),
+            llama_cpp_backend: None,
             trainer: None,
             cpu_offload: false,
             lora_targets: LoraTargets::default(),
@@ -509,9 +609,26 @@ impl FitInput {
         self.runtime.unwrap_or_else(|| Runtime::default_for(self.weight_precision))
     }
 
-    /// Decode bandwidth efficiency of `runtime` for this input (llama.cpp: of its era).
-    pub(crate) fn decode_bandwidth_efficiency(&self, runtime: Runtime) -> f64 {
-        runtime.decode_bandwidth_efficiency(self.llama_cpp_era)
+    /// Decode bandwidth efficiency of `runtime` for this input on `gpus` (llama.cpp: of its era,
+    /// times its back end's factor on the first GPU, [`LlamaCppBackend::decode_factor`]).
+    pub(crate) fn decode_bandwidth_efficiency(&self, runtime: Runtime, gpus: &[GpuSlot]) -> f64 {
+        let base = runtime.decode_bandwidth_efficiency(self.llama_cpp_era);
+        if runtime == Runtime::LlamaCpp {
+            let gpu = gpus.first().map(|s| &s.gpu);
+            base * self.llama_cpp_backend_on(gpus).decode_factor(gpu)
+        } else {
+            base
+        }
+    }
+
+    /// The llama.cpp back end in effect on `gpus`: the one given, else the one the first GPU's
+    /// vendor implies (CPU build without a GPU).
+    pub fn llama_cpp_backend_on(&self, gpus: &[GpuSlot]) -> LlamaCppBackend {
+        self.llama_cpp_backend.unwrap_or_else(|| match gpus.first() {
+            None => LlamaCppBackend::Cpu,
+            // The chip's maker (a partner card names its board maker as vendor).
+            Some(s) => LlamaCppBackend::for_vendor(Some(super::support::chip_maker(&s.gpu).unwrap_or("other"))),
+        })
     }
 
     /// Fixed decode cost per layer and step of `runtime` for this input, s (llama.cpp: of its

@@ -86,8 +86,8 @@ pub use calibration::*;
 pub use cluster::plan_gpus;
 pub use finetune::fine_tune_time;
 pub use inputs::{
-    FitInput, GpuSlot, Interconnect, Link, LlamaCppEra, LoraTargets, Mode, Optimizer, Parallelism, ParseError,
-    Precision, Runtime, Trainer, parse_training_runtime, pcie_lane_gb_s,
+    FitInput, GpuSlot, Interconnect, Link, LlamaCppBackend, LlamaCppEra, LoraTargets, Mode, Optimizer, Parallelism,
+    ParseError, Precision, Runtime, Trainer, parse_training_runtime, pcie_lane_gb_s,
 };
 pub use report::{
     Bound, FineTuneEstimate, FitError, FitReport, FitVerdict, GpuFit, MemoryBreakdown, RuntimeLabel, ShortOfHeadroom,
@@ -355,7 +355,7 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
         training,
         speed,
         notes,
-        assumptions: assumptions(input, runtime),
+        assumptions: assumptions(input, gpus, runtime),
     })
 }
 
@@ -458,7 +458,7 @@ fn cluster_notes(input: &FitInput, per_node: usize, notes: &mut Vec<String>) {
     }
 }
 
-fn assumptions(input: &FitInput, runtime: Runtime) -> Vec<String> {
+fn assumptions(input: &FitInput, gpus: &[GpuSlot], runtime: Runtime) -> Vec<String> {
     let mut a = vec![
         format!(
             "weights: {} at {}{}",
@@ -486,7 +486,7 @@ fn assumptions(input: &FitInput, runtime: Runtime) -> Vec<String> {
         a.push(format!(
             "runtime {runtime}: decode at {} of memory bandwidth plus {:.1} µs per layer ({}); \
              prefill at {} of the tensor peak; headroom {} of memory",
-            input.decode_bandwidth_efficiency(runtime),
+            input.decode_bandwidth_efficiency(runtime, gpus),
             input.layer_overhead_s(runtime) * 1e6,
             match runtime {
                 Runtime::LlamaCpp => match input.llama_cpp_era {
@@ -503,6 +503,16 @@ fn assumptions(input: &FitInput, runtime: Runtime) -> Vec<String> {
             runtime.prefill_efficiency(),
             runtime.headroom_fraction()
         ));
+        if runtime == Runtime::LlamaCpp {
+            let backend = input.llama_cpp_backend_on(gpus);
+            let factor = backend.decode_factor(gpus.first().map(|s| &s.gpu));
+            if (factor - 1.0).abs() > 1e-12 {
+                a.push(format!(
+                    "llama.cpp {backend} back end on AMD RDNA 3/4: decode at {factor} of the CUDA-fitted efficiency \
+                     (LLAMA_CPP_HIP_RDNA_DECODE_FACTOR, fitted on llama.cpp issue 20934: RX 7900 XTX, Vulkan vs ROCm)"
+                ));
+            }
+        }
         a.push(format!(
             "tensor parallel: 2 all-reduces per layer; links at {LINK_EFFICIENCY} of per-direction \
              bandwidth; latency {:.0}/{:.0}/{:.0} µs NVLink/PCIe P2P/PCIe via host",

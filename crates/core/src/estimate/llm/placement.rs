@@ -389,7 +389,7 @@ fn estimate_placement(
         }
         (per_gpu, host_b)
     };
-    let e_bw = input.decode_bandwidth_efficiency(runtime);
+    let e_bw = input.decode_bandwidth_efficiency(runtime, gpus);
     let host_bw = host.map(|h| h.decode_gb_s(runtime) * 1e9);
     let used_gpus = split.iter().filter(|c| **c > 0).count().max(1);
     // Layers with weights or experts computed on the CPU pay the CPU back end's fixed cost too

@@ -179,7 +179,7 @@ pub fn llama_cpp_offload(input: &FitInput, gpus: &[GpuSlot], host_bandwidth_gb_s
     let decode = host_bandwidth_gb_s.filter(|b| *b > 0.0).map(|host_bw| {
         let gpu_bw: f64 = gpus.iter().map(|g| g.gpu.memory_bandwidth_gb_s).fold(f64::INFINITY, f64::min);
         let on_gpu_s = (gpu_body * active + head + kv * f64::from(gpu_layers) / layers)
-            / (input.decode_bandwidth_efficiency(Runtime::LlamaCpp) * gpu_bw * 1e9);
+            / (input.decode_bandwidth_efficiency(Runtime::LlamaCpp, gpus) * gpu_bw * 1e9);
         let on_host_s = (host_body * active + kv * f64::from(cpu_layers) / layers)
             / (HOST_DECODE_BANDWIDTH_EFFICIENCY * host_bw * 1e9);
         1.0 / (on_gpu_s + on_host_s + layers * input.layer_overhead_s(Runtime::LlamaCpp))

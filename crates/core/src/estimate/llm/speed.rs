@@ -194,7 +194,7 @@ pub(super) fn speed(
     let tp = input.parallelism.tp_degree();
     // Achieved fraction of the bandwidth and fixed cost per layer: the runtime's (llama.cpp's
     // of the builds the input names, `llama_cpp_era`).
-    let e_bw = input.decode_bandwidth_efficiency(runtime);
+    let e_bw = input.decode_bandwidth_efficiency(runtime, used);
     let layer_overhead_s = input.layer_overhead_s(runtime);
     let e_c = runtime.prefill_efficiency();
 
@@ -336,12 +336,13 @@ pub(super) fn speed(
     let (decode_batch, per_seq) = (f64::from(batch) / tb, 1.0 / tb);
 
     // Prefill of one prompt of `s` tokens, and of many at once.
-    let prefill =
-        min_peak.map(|_| prefill_rate(input, sh, &per_gpu, runtime, link, stages.as_ref(), active_body, body_b, 1.0));
+    let prefill = min_peak
+        .map(|_| prefill_rate(input, used, sh, &per_gpu, runtime, link, stages.as_ref(), active_body, body_b, 1.0));
     // The batch's prompts packed into the runtime's chunk; pipeline stages take up to `pp` packs.
     let packed = min_peak.map(|_| {
         let (one, many) = prefill_rate(
             input,
+            used,
             sh,
             &per_gpu,
             runtime,
@@ -403,6 +404,7 @@ pub(super) fn speed(
 #[allow(clippy::too_many_arguments, reason = "the shared figures of one speed estimate")]
 fn prefill_rate(
     input: &FitInput,
+    used: &[GpuSlot],
     sh: &[Share],
     per_gpu: &[GpuSpeed],
     runtime: Runtime,
@@ -416,7 +418,7 @@ fn prefill_rate(
     let s = f64::from(input.context_tokens);
     let h = f64::from(m.hidden);
     let layers = f64::from(m.layers);
-    let e_bw = input.decode_bandwidth_efficiency(runtime);
+    let e_bw = input.decode_bandwidth_efficiency(runtime, used);
     let e_c = runtime.prefill_efficiency();
     let chunk = f64::from(input.prompt_chunk_tokens(runtime)).min(s * pack.max(1.0)).max(1.0);
     let chunks = (s / chunk).ceil().max(1.0);
