@@ -7,9 +7,9 @@
 )]
 
 use super::calibration::{
-    ACT_BYTES, DECODE_BANDWIDTH_EFFICIENCY, FP8_TENSOR_EFFICIENCY, FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY, FUSED_MOE_LAYER_OVERHEAD_S,
-    LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, NVLINK_ALL_REDUCE_LATENCY_S, PCIE_HOST_ALL_REDUCE_LATENCY_S,
-    PCIE_P2P_ALL_REDUCE_LATENCY_S, VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY,
+    ACT_BYTES, DECODE_BANDWIDTH_EFFICIENCY, FP8_TENSOR_EFFICIENCY, FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY,
+    FUSED_MOE_LAYER_OVERHEAD_S, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, NVLINK_ALL_REDUCE_LATENCY_S,
+    PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S, VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY,
 };
 use super::cluster::{INTER_NODE_ALL_REDUCE_HOPS, Interconnect};
 use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_s};
@@ -520,7 +520,9 @@ mod tests {
         // The issue-340 arithmetic: 8064 tokens x 98,304 B in 1.0 ms on 2,040 GB/s.
         let gb_s = 8064.0 * 98_304.0 / 1.0e-3 / 1e9;
         assert!((gb_s / 2040.0 - VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY).abs() < 0.001, "{gb_s}");
-        for rt in [Runtime::LlamaCpp, Runtime::IkLlamaCpp, Runtime::ExLlamaV2, Runtime::TensorRtLlm, Runtime::KTransformers] {
+        for rt in
+            [Runtime::LlamaCpp, Runtime::IkLlamaCpp, Runtime::ExLlamaV2, Runtime::TensorRtLlm, Runtime::KTransformers]
+        {
             assert_eq!(kv_read_efficiency(rt, 1), None, "{rt:?}");
         }
     }
