@@ -100,6 +100,7 @@ fn rows() -> Vec<Row> {
     const LLLMS_OT: &str = r"blk\.(5|[6-9]|[0-9][0-9]|[0-9][0-9][0-9])\.ffn_(up|down|gate)_(ch|)exps=CPU";
     const PR_15631: &str = "https://github.com/ggml-org/llama.cpp/pull/15631 (\"CUDA: fuse adds, fuse add with rms norm\", comment by JohannesGaessler; 2025, date not in the excerpt read): llama-bench CUDA, RTX 4090, gpt-oss 20B MXFP4 MoE, pp4096 by micro-batch size, column 't/s 5a0e3ef6f' (before the PR): -ub 1024 11078.32, 2048 10649.30, 4096 8950.94";
     const PR_15525: &str = "https://github.com/ggml-org/llama.cpp/pull/15525 (\"CUDA: MoE helper in device code, better tile sizes\", JohannesGaessler; 2025, date not in the excerpt read): llama-bench CUDA, RTX 3090, deepseek2 16B Q4_0 (DeepSeek-V2-Lite), pp512 by micro-batch size, 't/s master' column: -ub 256 3280.19, 512 4260.97";
+    const INFERENCEX_870: &str = "https://github.com/SemiAnalysisAI/InferenceX/issues/870 (concurrency sweep posted 2026-03-05, run 22740679519): DeepSeek-R1-0528 FP8, SGLang v0.5.7, TP 8, EP 1, H200, ISL 1024 / OSL 1024: output throughput per GPU 74.6 tok/s at concurrency 8 (x 8 GPUs = 596.8), 111.9 at 16, 151.1 at 32 (1,208.8), 223.6 at 64; mean TPOT 12.8 / 17.2 / 25.6 / 34.6 ms; the row is the run's aggregate output rate, mean context 1024 + 512";
     let g = |gpu, n| Setup::Gpus { gpu, n };
     vec![
         Row {
@@ -620,7 +621,7 @@ fn rows() -> Vec<Row> {
             ctx: 131_072,
             measured: 105.5,
             source: MS_20B,
-            known_gap: "128K context: vLLM's decode attention reads a long KV cache below the decode efficiency the model applies (tt-inference-server issue 340: Qwen3-30B-A3B on A100 adds 1.0 ms per step from 128 to 8K tokens, about 0.77 GB of KV, 0.38 of peak); not modelled because the dense vLLM/SGLang rows at 7.5K context (decode_2025.rs) hold at the current efficiency",
+            known_gap: "",
         },
         Row {
             id: "MS-03",
@@ -1001,6 +1002,51 @@ fn rows() -> Vec<Row> {
             ctx: 512,
             measured: 3280.19,
             source: PR_15525,
+            known_gap: "",
+        },
+        // ---- Branch r7-vllm (2026-12-06): vLLM/SGLang server rows, held (no constant was set on
+        // them; VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY was fitted on
+        // tt-inference-server issue 340, which is not a row here).
+        Row {
+            id: "SG-10",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-20b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Sglang,
+            backend: None,
+            setup: Setup::Serve { gpu: "nvidia-h100-sxm5-80gb", n: 1, batch: 4 },
+            ctx: 1024,
+            measured: 481.95,
+            source: "https://github.com/ai-bot-pro/achatbot/pull/183 (comment by weedge, 2025-08-10): SGLang (backend sglang-oai) on Modal, H100 80 GB, TP 1, gpt-oss-20b, 20 prompts of 512 in / 1024 out, max concurrency 4 (3.97 in flight): output throughput 481.95 tok/s over the 42.49 s run; mean TTFT 2,731 ms, mean E2E 8,432 ms",
+            known_gap: "as SG-01 (same source): the figure is output tokens over the whole run, queueing and a mean TTFT of 2,731 ms (a third of each request) included; each request decodes 1,023 tokens in about 5.70 s (179 tok/s, 712 tok/s over the 3.97 in flight), which the estimate (steady decode of 4) is 1.27x",
+        },
+        Row {
+            id: "SG-11",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-r1-0528",
+            precision: Precision::Fp8,
+            runtime: Runtime::Sglang,
+            backend: None,
+            setup: Setup::Serve { gpu: "nvidia-h200-sxm", n: 8, batch: 8 },
+            ctx: 1536,
+            measured: 596.8,
+            source: INFERENCEX_870,
+            known_gap: "",
+        },
+        Row {
+            id: "SG-12",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-r1-0528",
+            precision: Precision::Fp8,
+            runtime: Runtime::Sglang,
+            backend: None,
+            setup: Setup::Serve { gpu: "nvidia-h200-sxm", n: 8, batch: 32 },
+            ctx: 1536,
+            measured: 1208.8,
+            source: INFERENCEX_870,
             known_gap: "",
         },
     ]

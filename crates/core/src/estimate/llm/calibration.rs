@@ -95,6 +95,27 @@ pub const FUSED_MOE_LAYER_OVERHEAD_S: f64 = 55.6e-6;
 /// because the kernel streams whole expert matrices with nothing else in between.
 pub const FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY: f64 = 0.89;
 
+/// vLLM / SGLang decode with one sequence: fraction of peak memory bandwidth at which the
+/// decode-attention kernel reads that sequence's KV cache (paged attention at batch 1 runs a
+/// few thread blocks per KV head and leaves most of the GPU's memory system idle; with `b`
+/// sequences it reads `b` times as much at once, `speed::kv_read_efficiency` scales it
+/// by `b` up to the weight-streaming [`DECODE_BANDWIDTH_EFFICIENCY`]).
+///
+/// Fitted on one published vLLM sweep, not on a held row: tenstorrent/tt-inference-server
+/// issue 340 ("Qwen3 Family: GPU Benchmarks",
+/// https://github.com/tenstorrent/tt-inference-server/issues/340, comment by gtobarTT of
+/// 2025-07-18, "Performance Benchmark Sweeps for Qwen3-30B-A3B on A100"; the report's
+/// metadata gives `model_impl: gpu`, the vLLM serving benchmark of tt-inference-server, and
+/// `vllm_commit: n/a`, so the vLLM version is not stated). Qwen3-30B-A3B BF16, concurrency 1,
+/// 128 output tokens: ISL 128 → TPOT 9.6 ms, ISL 8192 → TPOT 10.6 ms. The two runs differ
+/// only in the KV cache each decode step reads: mean position 128 + 64 = 192 against
+/// 8192 + 64 = 8256, 8064 tokens × (48 layers × 2 (K and V) × 4 KV heads × 128 × 2 bytes =
+/// 98,304 B) = 0.7927 GB in 1.0 ms = 792.7 GB/s = 0.389 of the A100 80GB SXM4's 2,040 GB/s.
+/// The card is an 80 GB A100 (the 61.1 GB BF16 checkpoint does not fit 40 GB); its form
+/// factor is not stated: on the 80 GB PCIe card's 1,935 GB/s the same arithmetic gives 0.41.
+/// The TPOTs are printed to 0.1 ms, so the 1.0 ms difference carries about ±10 %.
+pub const VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY: f64 = 0.389;
+
 /// Cost of each GPU-to-GPU hop of a layer split per decoded token, s (hand-over of the hidden
 /// state and a synchronisation). From XiongjieDai's benchmark: Llama-3-8B Q4_K_M decodes at
 /// 130.6 tok/s on one RTX 4090 and 118.1 tok/s split over eight, 0.81 ms over 7 hops ≈ 116 µs;

@@ -7,9 +7,10 @@
 )]
 
 use super::calibration::{
-    ACT_BYTES, FP8_TENSOR_EFFICIENCY, FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY, FUSED_MOE_LAYER_OVERHEAD_S,
-    LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, LLAMA_CPP_MOE_GEMM_PAD_TOKENS, NVLINK_ALL_REDUCE_LATENCY_S,
-    PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S,
+    ACT_BYTES, DECODE_BANDWIDTH_EFFICIENCY, FP8_TENSOR_EFFICIENCY, FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY,
+    FUSED_MOE_LAYER_OVERHEAD_S, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, LLAMA_CPP_MOE_GEMM_PAD_TOKENS,
+    NVLINK_ALL_REDUCE_LATENCY_S, PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S,
+    VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY,
 };
 use super::cluster::{INTER_NODE_ALL_REDUCE_HOPS, Interconnect};
 use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_s};
@@ -241,7 +242,10 @@ pub(super) fn speed(
         // A linear-attention layer reads and writes its fixed state once per step.
         let kv = decode_tokens * bf * kv_bytes_per_token_layer(m, input.kv_precision, tp)
             + 2.0 * bf * linear_state_bytes(m, share.layers.clone(), tp);
-        let t_dense = (weights + kv) / (e_bw * g.bandwidth_gb_s * 1e9);
+        // The KV cache is read by the decode-attention kernel, at its own efficiency under
+        // vLLM and SGLang (`kv_read_efficiency`), at the weights' elsewhere.
+        let e_kv = kv_read_efficiency(runtime, b).unwrap_or(e_bw);
+        let t_dense = weights / (e_bw * g.bandwidth_gb_s * 1e9) + kv / (e_kv * g.bandwidth_gb_s * 1e9);
         let t_mem = t_dense + fused / (FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY * g.bandwidth_gb_s * 1e9);
         let flops = bf
             * share.width
@@ -249,8 +253,8 @@ pub(super) fn speed(
                 + if share.has_head { 2.0 * table } else { 0.0 }
                 + 4.0 * decode_tokens * q_dim(m));
         let t_comp = g.peak_tflops.map_or(0.0, |p| flops / (e_c * g.fp8_scale * p * 1e12));
-        // GB read: the dense part as t × achieved bandwidth, plus the fused experts.
-        (t_mem, t_comp, t_dense * e_bw * g.bandwidth_gb_s + fused / 1e9)
+        // GB read: weights, KV cache and the fused experts.
+        (t_mem, t_comp, (weights + kv + fused) / 1e9)
     };
 
     let tp_n = (tp as usize).min(used.len()).max(1);
@@ -496,10 +500,54 @@ pub(super) fn routed_expert_gemm(input: &FitInput, runtime: Runtime, chunk: f64,
     }
 }
 
+/// Fraction of peak memory bandwidth at which a decode step with `b` sequences on a GPU reads
+/// their KV cache, where the runtime's decode-attention kernel sets it apart from weight
+/// streaming: vLLM and SGLang (paged attention; SGLang's FlashInfer/Triton decode kernels are
+/// the same shape of work), `min(b × VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY,
+/// DECODE_BANDWIDTH_EFFICIENCY)`: one sequence reads at 0.389 (fitted on tt-inference-server
+/// issue 340, see the constant), `b` sequences read `b` times the bytes in one kernel launch,
+/// and the efficiency grows linearly with `b` (a model choice, not fitted: no published run
+/// at 2 to 3 sequences and long context separates the KV reads) up to the efficiency at which the same runtimes stream weights (0.80, the cap: attention
+/// reads no faster than a plain weight stream). `b` of 0 counts as 1. `None` for the other
+/// runtimes: they read the KV cache at their weight-streaming efficiency (unchanged).
+pub(crate) fn kv_read_efficiency(runtime: Runtime, b: u32) -> Option<f64> {
+    matches!(runtime, Runtime::Vllm | Runtime::Sglang).then(|| {
+        (f64::from(b.max(1)) * VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY).min(DECODE_BANDWIDTH_EFFICIENCY)
+    })
+}
+
 /// Whether `runtime` runs routed experts as one fused grouped-GEMM kernel per MoE layer whose
 /// cost is [`FUSED_MOE_LAYER_OVERHEAD_S`] and [`FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY`]: vLLM
 /// and SGLang (the fit's kernel is vLLM's Triton `fused_moe`; SGLang runs the same kernel
 /// family). TensorRT-LLM's MoE kernels are held by its own table and keep the dense model.
 fn fused_moe_runtime(runtime: Runtime) -> bool {
     matches!(runtime, Runtime::Vllm | Runtime::Sglang)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// vLLM/SGLang KV reads: 0.389 with one sequence (tt-inference-server issue 340, Qwen3-30B-A3B
+    /// on an A100 80GB: 0.7927 GB more KV per step in 1.0 ms more), 0.778 with two, capped at
+    /// the weight-streaming 0.80 from three on; other runtimes keep their own efficiency.
+    #[test]
+    fn kv_read_efficiency_grows_with_sequences_up_to_the_weight_efficiency() {
+        for rt in [Runtime::Vllm, Runtime::Sglang] {
+            let at = |b| kv_read_efficiency(rt, b).unwrap_or(f64::NAN);
+            assert!((at(1) - 0.389).abs() < 1e-9, "{rt:?} b=1: {}", at(1));
+            assert!((at(0) - 0.389).abs() < 1e-9, "{rt:?} b=0 counts as 1: {}", at(0));
+            assert!((at(2) - 0.778).abs() < 1e-9, "{rt:?} b=2: {}", at(2));
+            assert!((at(3) - 0.80).abs() < 1e-9, "{rt:?} b=3 capped: {}", at(3));
+            assert!((at(256) - 0.80).abs() < 1e-9, "{rt:?} b=256 capped: {}", at(256));
+        }
+        // The issue-340 arithmetic: 8064 tokens x 98,304 B in 1.0 ms on 2,040 GB/s.
+        let gb_s = 8064.0 * 98_304.0 / 1.0e-3 / 1e9;
+        assert!((gb_s / 2040.0 - VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY).abs() < 0.001, "{gb_s}");
+        for rt in
+            [Runtime::LlamaCpp, Runtime::IkLlamaCpp, Runtime::ExLlamaV2, Runtime::TensorRtLlm, Runtime::KTransformers]
+        {
+            assert_eq!(kv_read_efficiency(rt, 1), None, "{rt:?}");
+        }
+    }
 }
