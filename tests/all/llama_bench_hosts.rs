@@ -98,14 +98,14 @@ fn a_stated_memory_speed_is_used_and_said_above_the_cpus_rating() {
         dimms_per_channel: 1,
         basis: "the Xeon w3-2423's rated DDR5-4400, below the kit's rating of 4800 MT/s".to_owned(),
     };
-    let xmp = stated_speed(capped.clone(), 4800, "Xeon w3-2423");
+    let xmp = stated_speed(&capped, 4800, "Xeon w3-2423");
     assert_eq!((xmp.mt_s, xmp.kit_mt_s, xmp.cpu_rated_mt_s), (4800, 4800, Some(4400)));
     assert!(
         xmp.basis.contains("above the Xeon w3-2423's rated 4400 MT/s") && xmp.basis.contains("the kit's rating"),
         "{}",
         xmp.basis
     );
-    let auto = stated_speed(capped, 2000, "Xeon w3-2423");
+    let auto = stated_speed(&capped, 2000, "Xeon w3-2423");
     assert_eq!(auto.mt_s, 2000);
     assert!(
         auto.basis.contains("below the kit's rating of 4800 MT/s") && auto.basis.contains("is rated 4400"),

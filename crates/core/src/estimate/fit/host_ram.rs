@@ -37,7 +37,7 @@ pub fn ram_speed(r: &Resolved<'_>) -> Option<RamSpeed> {
     let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
     let rated = ram_speed_of(cpu, kit, kits, sockets);
     Some(match r.build.memory.as_ref().and_then(|m| m.speed_mt_s) {
-        Some(set) => stated_speed(rated, set, &cpu.name),
+        Some(set) => stated_speed(&rated, set, &cpu.name),
         None => rated,
     })
 }
@@ -47,7 +47,7 @@ pub fn ram_speed(r: &Resolved<'_>) -> Option<RamSpeed> {
 /// how it stands against the CPU's rated speed and the kit's rating (an XMP/EXPO profile above
 /// the CPU's rating is what most desktop DDR5 kits run at; a BIOS left at a low "Auto" speed
 /// runs below the kit's rating).
-pub fn stated_speed(rated: RamSpeed, set_mt_s: u32, cpu_name: &str) -> RamSpeed {
+pub fn stated_speed(rated: &RamSpeed, set_mt_s: u32, cpu_name: &str) -> RamSpeed {
     let kit = rated.kit_mt_s;
     let vs_cpu = match rated.cpu_rated_mt_s {
         Some(c) if set_mt_s > c => {
@@ -66,7 +66,7 @@ pub fn stated_speed(rated: RamSpeed, set_mt_s: u32, cpu_name: &str) -> RamSpeed 
     RamSpeed {
         mt_s: set_mt_s,
         basis: format!("the speed the build file states the memory runs at ({set_mt_s} MT/s, {vs_kit}); {vs_cpu}"),
-        ..rated
+        ..rated.clone()
     }
 }
 
