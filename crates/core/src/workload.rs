@@ -19,10 +19,12 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+mod backend;
 mod parallel;
 mod runtime;
 mod training;
 
+pub use backend::LlamaCppBackend;
 pub use parallel::{IB_LATENCY_S, Interconnect, Parallelism, ROCE_LATENCY_S, TCP_LATENCY_S};
 pub use runtime::Runtime;
 pub use training::{LoraTargets, RuntimeChoice, TrainPlan, Trainer, TrainingRuntime, parse_training_runtime};

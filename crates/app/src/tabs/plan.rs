@@ -16,7 +16,6 @@ use crate::job::{Job, Polled};
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::Catalog;
 use kraftwerk_core::estimate::llm::{Mode, Precision};
-use kraftwerk_core::estimate::speed_summary::SpeedSummary;
 use kraftwerk_core::fmt::{usd, usd_rate};
 use kraftwerk_core::plan::goal::{Form, Goal, GoalPrecision, ModelRef};
 use kraftwerk_core::plan::{Control, PlanOutcome};
@@ -437,7 +436,7 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             let runtime = phrase::runtime_name(r);
             // The speed as `plan` and `fit` spell it; an unvalidated speed (a caveat) says so
             // beside the figure, and the caveats are written out under the table.
-            let sp = SpeedSummary::of_plan(e);
+            let sp = e.speed_summary();
             let caveat = if sp.caveats.is_empty() { "" } else { " (unvalidated)" };
             ui.label(format!("{} ({runtime}){caveat}", sp.decode_figure())).on_hover_text(format!(
                 "{runtime}, {}; {}{}",
@@ -466,11 +465,11 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
     action
 }
 
-/// Each result's speed as `kraftwerk plan` writes it under the result ([`SpeedSummary::line`])
+/// Each result's speed as `kraftwerk plan` writes it under the result ([`kraftwerk_core::estimate::speed_summary::SpeedSummary::line`])
 /// and its caveats in the warning colour, wrapped, so they are read without a hover.
 fn speed_lines(ui: &mut egui::Ui, out: &PlanOutcome) {
     for r in out.results.iter().filter(|r| r.eval.train_setup.is_none()) {
-        let sp = SpeedSummary::of_plan(&r.eval);
+        let sp = r.eval.speed_summary();
         let runtime = phrase::runtime_name(r);
         // Monospace: the proportional font draws llama.cpp's `--n-cpu-moe` as one long dash.
         let line = format!("{}. speed ({runtime}, {}): {}", r.rank, r.precision, sp.line());

@@ -5,11 +5,10 @@
 //! views give one build the same figures, rounded the same way, with the same caveats (issue 35:
 //! "`fit`, `plan`, the Fit tab and the Plan tab print the same figures and caveats for one
 //! build"). Nothing here estimates: the figures are [`BuildFit`]'s or the planner's
-//! [`Evaluation`]'s, which is itself [`BuildFit`]'s for the same build.
+//! `Evaluation` (`crate::plan::evaluation::Evaluation::speed_summary`)'s, which is itself [`BuildFit`]'s for the same build.
 
 use crate::estimate::fit::BuildFit;
 use crate::estimate::llm::FitVerdict;
-use crate::plan::evaluation::Evaluation;
 
 /// A build's speed as every view prints it.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
@@ -73,19 +72,6 @@ impl SpeedSummary {
     ) -> SpeedSummary {
         let r = build.resolve(catalog);
         SpeedSummary::of_fit(result, r.cpu.map(|c| c.name.as_str()))
-    }
-
-    /// The summary of one of `kraftwerk plan`'s results: its decode per user and prefill (after
-    /// a power cap or a measurement scaled them), its hybrid split and its speed caveats.
-    pub fn of_plan(e: &Evaluation) -> SpeedSummary {
-        SpeedSummary {
-            decode_tokens_per_s: e.decode_per_user,
-            prefill_tokens_per_s: e.prefill,
-            n_cpu_moe: e.hybrid.as_ref().map(|h| h.n_cpu_moe),
-            cpu_moe_layers: e.hybrid.as_ref().map_or(0, |h| h.cpu_moe_layers),
-            host_experts_gib: e.hybrid.as_ref().map_or(0.0, |h| h.host_experts_gib),
-            caveats: e.speed_caveats.clone(),
-        }
     }
 
     /// Decode as printed: `12.3 tok/s` (one decimal), or `unknown`.

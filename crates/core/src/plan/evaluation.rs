@@ -6,6 +6,7 @@
 use super::power::PowerCap;
 use crate::check::{self, PartRef};
 use crate::estimate::llm::Runtime;
+use crate::estimate::speed_summary::SpeedSummary;
 use crate::rig::parts_list::PricedLine;
 
 /// A hybrid CPU+GPU split of a MoE model ([`Evaluation::hybrid`]).
@@ -126,4 +127,21 @@ pub struct Evaluation {
     /// Parts the not-checked findings concern (whose figure is unknown).
     #[serde(skip)]
     pub unknown_parts: Vec<PartRef>,
+}
+
+impl Evaluation {
+    /// This result's speed as every view prints it ([`SpeedSummary`]): its decode per user and
+    /// prefill (after a power cap or a measurement scaled them), its hybrid split and its speed
+    /// caveats. `kraftwerk plan` (text) and the Plan tab print it; `kraftwerk fit` prints the
+    /// same build's [`SpeedSummary::of_fit`].
+    pub fn speed_summary(&self) -> SpeedSummary {
+        SpeedSummary {
+            decode_tokens_per_s: self.decode_per_user,
+            prefill_tokens_per_s: self.prefill,
+            n_cpu_moe: self.hybrid.as_ref().map(|h| h.n_cpu_moe),
+            cpu_moe_layers: self.hybrid.as_ref().map_or(0, |h| h.cpu_moe_layers),
+            host_experts_gib: self.hybrid.as_ref().map_or(0.0, |h| h.host_experts_gib),
+            caveats: self.speed_caveats.clone(),
+        }
+    }
 }

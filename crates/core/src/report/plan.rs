@@ -2,7 +2,6 @@
 //! and checker verdict, the alternatives that lost and the binding constraints. The Plan tab
 //! shows the same results from the same [`PlanOutcome`].
 
-use crate::estimate::speed_summary::SpeedSummary;
 use crate::plan::evaluation::{Evaluation, Hybrid};
 use crate::plan::{PlanOutcome, PlanResult};
 use std::fmt::Write as _;
@@ -79,7 +78,7 @@ fn result_text(s: &mut String, r: &PlanResult) {
         );
     } else {
         // The one spelling of the speed `fit`, the Fit tab and the Plan tab print too.
-        let sp = SpeedSummary::of_plan(e);
+        let sp = e.speed_summary();
         let _ = writeln!(
             s,
             "   speed ({runtime}, {}): {} ({} in all)",

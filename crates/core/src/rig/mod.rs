@@ -525,11 +525,11 @@ pub struct Workload {
     #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::workload::text_opt")]
     pub runtime: Option<Runtime>,
     /// llama.cpp's back end (`cuda`, `hip`, `vulkan`, `sycl`, `cpu`;
-    /// [`crate::estimate::llm::LlamaCppBackend`]); `None` = the one the first GPU's vendor
+    /// [`crate::workload::LlamaCppBackend`]); `None` = the one the first GPU's vendor
     /// implies (CUDA on NVIDIA, HIP on AMD, SYCL on Intel). Other runtimes ignore it; `fit
     /// --backend` overrides it. Files without it read as `None`; `None` is not written.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::workload::text_opt")]
-    pub backend: Option<crate::estimate::llm::LlamaCppBackend>,
+    pub backend: Option<crate::workload::LlamaCppBackend>,
 }
 
 fn one_u32() -> u32 {
