@@ -136,3 +136,28 @@ fn the_window_passes_its_split_typed() {
         assert_eq!(o.runtime, Some(RuntimeChoice::Inference(Runtime::LlamaCpp)));
     }
 }
+
+/// A build's workload precision was chosen for its model. `--model` with another model keeps
+/// it unless it would upcast that model's published checkpoint: the H200 build's FP8 (for
+/// Llama-3.1-70B) is not how anyone serves gpt-oss-120b, published with MXFP4 experts and
+/// BF16 layers (60.8 GiB of weights here, not FP8's 109.9), so the checkpoint as published is
+/// the default; a BF16-published model (Qwen3-32B) keeps the build's FP8, and `--precision`
+/// always wins.
+#[test]
+fn another_model_never_defaults_to_an_upcast_of_its_checkpoint() {
+    let b = builds("h200-sxm-1gpu.rig.ron");
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let build = kraftwerk::rig::load(std::path::Path::new(&b), Some(&cat)).expect("build");
+    let input_for = |model: &str, precision: Option<Precision>| {
+        let opts = FitOptions { model: Some(model.into()), precision, ..FitOptions::default() };
+        fit::input_for(&build, &cat, &opts).expect("input").weight_precision
+    };
+    assert_eq!(input_for("gpt-oss-120b", None), Precision::Native);
+    assert_eq!(input_for("gpt-oss-120b", Some(Precision::Fp8)), Precision::Fp8);
+    assert_eq!(input_for("qwen3-32b", None), Precision::Fp8);
+    assert_eq!(input_for("llama-3.1-70b", None), Precision::Fp8);
+
+    let o = kw(&["fit", &b, "--model", "gpt-oss-120b"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("(inference native,") && out.contains("weights 60.8 GiB in all"), "{out}");
+}

@@ -280,7 +280,15 @@ pub(crate) fn input_on(
             .filter(|p| matches!(p, Precision::Bf16 | Precision::Fp16 | Precision::Fp32))
             .unwrap_or(Precision::Bf16),
         (None, Some(f)) => f.precision,
-        (None, None) => w.map_or(Precision::Bf16, |w| w.precision),
+        // The workload's precision was chosen for the workload's model: for another model
+        // (`--model`) it stays the default unless it would upcast that model's published
+        // checkpoint (the build's FP8 for gpt-oss, published in MXFP4), which nobody serves;
+        // the checkpoint as published is the default then.
+        (None, None) => match w {
+            Some(w) if w.model != model.id && llm::upcasts_checkpoint(&model, w.precision) => Precision::Native,
+            Some(w) => w.precision,
+            None => Precision::Bf16,
+        },
     };
     let mut input = FitInput::new(model, precision);
     if let Some(f) = opts.model_file.as_ref().filter(|f| f.precision == precision) {

@@ -97,7 +97,7 @@ pub use report::{
 pub use shape::{
     GroupFormats, KvLayout, LINEAR_STATE_BYTES_PER_ELEMENT, ParamGroups, checkpoint_bytes, compute_peak_tflops,
     group_formats, kv_cache_bytes, kv_heads_per_rank, kv_layout, linear_state_bytes, lora_params, param_groups,
-    weight_bytes, weight_gib,
+    upcasts_checkpoint, weight_bytes, weight_gib,
 };
 
 use kraftwerk_catalog::{Attention, TensorRate};

@@ -73,6 +73,19 @@ pub fn group_formats(model: &LlmModel, precision: Precision) -> Option<GroupForm
     }
 }
 
+/// Whether `precision` stores `model`'s weights in more bytes than its published checkpoint
+/// (e.g. FP8 for gpt-oss, whose checkpoint is MXFP4 experts with BF16 layers): nobody upcasts a
+/// published quantized checkpoint to serve it, so such a precision is never a default for a
+/// model other than the one it was chosen for. `false` for a model without a checkpoint.
+pub fn upcasts_checkpoint(model: &LlmModel, precision: Precision) -> bool {
+    if model.checkpoint.is_none() || precision == Precision::Native {
+        return false;
+    }
+    let (e, h, b) = weight_parts_bytes(model, precision);
+    let (ne, nh, nb) = weight_parts_bytes(model, Precision::Native);
+    e + h + b > ne + nh + nb
+}
+
 /// Parameters of a preset by tensor group.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ParamGroups {
