@@ -506,11 +506,28 @@ fn assumptions(input: &FitInput, gpus: &[GpuSlot], runtime: Runtime) -> Vec<Stri
         ));
         if runtime == Runtime::LlamaCpp {
             let backend = input.llama_cpp_backend_on(gpus);
-            let factor = backend.decode_factor(gpus.first().map(|s| &s.gpu));
+            let gpu = gpus.first().map(|s| &s.gpu);
+            let factor = backend.decode_factor(gpu);
             if (factor - 1.0).abs() > 1e-12 {
+                let basis = match backend {
+                    LlamaCppBackend::Hip => {
+                        "on AMD RDNA 3/4 (LLAMA_CPP_HIP_RDNA_DECODE_FACTOR, fitted on llama.cpp issue 20934: RX 7900 XTX, \
+                         Vulkan vs ROCm)"
+                    }
+                    _ => {
+                        "on Intel Arc (LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR / _XE2_DECODE_FACTOR, fitted on \
+                         published Windows llama-bench rows of 2025-26 builds, tests/all/llm_fit/vulkan_fit.rs)"
+                    }
+                };
                 a.push(format!(
-                    "llama.cpp {backend} back end on AMD RDNA 3/4: decode at {factor} of the CUDA-fitted efficiency \
-                     (LLAMA_CPP_HIP_RDNA_DECODE_FACTOR, fitted on llama.cpp issue 20934: RX 7900 XTX, Vulkan vs ROCm)"
+                    "llama.cpp {backend} back end {basis}: decode at {factor} of the CUDA-fitted efficiency"
+                ));
+            }
+            let prefill = backend.prefill_factor(gpu);
+            if (prefill - 1.0).abs() > 1e-12 {
+                a.push(format!(
+                    "llama.cpp {backend} back end on AMD RDNA 4: prefill at {prefill} of the CUDA-fitted efficiency \
+                     (LLAMA_CPP_VULKAN_RDNA4_PREFILL_FACTOR, tests/all/llm_fit/vulkan_fit.rs)"
                 ));
             }
         }
