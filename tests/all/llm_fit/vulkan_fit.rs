@@ -181,3 +181,49 @@ fn vulkan_factors_are_the_fits_of_their_published_rows() {
         assert!((fitted - code).abs() <= 0.005, "{name}: fit {fitted:.4} vs code {code}");
     }
 }
+
+/// The factors are typed by back end and GPU family: Vulkan on an Arc A770 decodes at its
+/// factor of the SYCL estimate's streaming time (SYCL, the Intel default, carries none), the
+/// B580 at the B-series factor; NVIDIA and RDNA 3 under Vulkan are unchanged (decode and
+/// prefill), and the RDNA 4 prefill factor touches prefill only (RX 9070 XT decode under
+/// Vulkan equals CUDA's).
+#[test]
+fn vulkan_factors_are_typed_by_gpu_family() {
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let row = |gpu, metric| VkRow {
+        label: "typing",
+        gpu,
+        n: 1,
+        model: "llama-3.1-8b",
+        precision: Precision::Q4_K_M,
+        metric,
+        measured: 1.0,
+        in_fit: false,
+        source: "",
+    };
+    for (gpu, f) in [
+        ("intel-arc-a770-16gb", LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR),
+        ("intel-arc-b580", LLAMA_CPP_VULKAN_INTEL_XE2_DECODE_FACTOR),
+    ] {
+        let r = row(gpu, Metric::Decode);
+        let (s, fixed) = split(&r, f, LlamaCppBackend::Sycl, &cat);
+        assert!(s > 0.0 && fixed > 0.0, "{gpu}: streaming {s} s, fixed {fixed} s");
+        let vulkan = estimate(&r, LlamaCppBackend::Vulkan, &cat);
+        let sycl = estimate(&r, LlamaCppBackend::Sycl, &cat);
+        assert!(vulkan < sycl, "{gpu}: Vulkan {vulkan:.1} below SYCL {sycl:.1}");
+    }
+    for (gpu, metric) in [
+        ("nvidia-geforce-rtx-3090", Metric::Decode),
+        ("nvidia-geforce-rtx-3090", Metric::Prefill),
+        ("amd-radeon-rx-7900-xtx", Metric::Decode),
+        ("amd-radeon-rx-7900-xtx", Metric::Prefill),
+        ("amd-radeon-rx-9070-xt", Metric::Decode),
+    ] {
+        let r = row(gpu, metric);
+        let (vulkan, cuda) = (estimate(&r, LlamaCppBackend::Vulkan, &cat), estimate(&r, LlamaCppBackend::Cuda, &cat));
+        assert!((vulkan / cuda - 1.0).abs() < 1e-12, "{gpu} {metric:?}: Vulkan {vulkan} vs CUDA {cuda}");
+    }
+    let r = row("amd-radeon-rx-9070-xt", Metric::Prefill);
+    let (vulkan, cuda) = (estimate(&r, LlamaCppBackend::Vulkan, &cat), estimate(&r, LlamaCppBackend::Cuda, &cat));
+    assert!(vulkan > cuda, "RX 9070 XT prefill: Vulkan {vulkan:.0} above CUDA-typed {cuda:.0} (factor 1.032)");
+}
