@@ -199,21 +199,21 @@ fn rows() -> Vec<VkRow> {
 
 /// The row's estimate, tokens/s, on back end `backend`.
 fn estimate(r: &VkRow, backend: LlamaCppBackend, cat: &catalog::Catalog) -> f64 {
-    let m = cat.model(r.model).unwrap_or_else(|| panic!("{} in the catalog", r.model)).clone();
-    let g = cat.gpu(r.gpu).unwrap_or_else(|| panic!("{} in the catalog", r.gpu)).clone();
+    let model = cat.model(r.model).unwrap_or_else(|| panic!("{} in the catalog", r.model)).clone();
+    let card = cat.gpu(r.gpu).unwrap_or_else(|| panic!("{} in the catalog", r.gpu)).clone();
     let ctx = match r.metric {
         Metric::Decode => 64,
         Metric::Prefill => 512,
     };
-    let mut i = infer(m, r.precision, ctx, Runtime::LlamaCpp);
+    let mut i = infer(model, r.precision, ctx, Runtime::LlamaCpp);
     i.llama_cpp_backend = Some(backend);
     if r.n > 1 {
         i.parallelism = Parallelism::LayerSplit(r.n as u32);
     }
-    let s = llm::estimate(&i, &slots(&g, r.n)).expect("estimate").speed.expect("speed");
+    let speed = llm::estimate(&i, &slots(&card, r.n)).expect("estimate").speed.expect("speed");
     match r.metric {
-        Metric::Decode => s.decode_batch1_tokens_per_s,
-        Metric::Prefill => s.prefill_tokens_per_s.expect("prefill estimate"),
+        Metric::Decode => speed.decode_batch1_tokens_per_s,
+        Metric::Prefill => speed.prefill_tokens_per_s.expect("prefill estimate"),
     }
 }
 

@@ -517,7 +517,8 @@ fn assumptions(input: &FitInput, gpus: &[GpuSlot], runtime: Runtime) -> Vec<Stri
                     }
                     _ => {
                         "on Intel Arc (LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR / _XE2_DECODE_FACTOR, fitted on \
-                         published Windows llama-bench rows of 2025-26 builds, tests/all/llm_fit/vulkan_fit.rs)"
+                         published llama-bench rows of 2025-26 builds, mostly on Intel's Windows driver; Linux \
+                         with Mesa 24.2 measured 2.5-3x slower; tests/all/llm_fit/vulkan_fit.rs)"
                     }
                 };
                 a.push(format!(
