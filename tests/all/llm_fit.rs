@@ -481,6 +481,7 @@ mod offload;
 #[path = "llm_fit/parallel.rs"]
 mod parallel;
 mod pcie;
+mod vulkan_fit;
 
 /// Issue 27: an FP8 rate the catalog lacks is unknown, not absent. The same chip (FP16 rate
 /// known, no FP8 rate) gets a prefill estimate at its FP16 rate only when it is marked as having

@@ -1,6 +1,7 @@
 //! llama.cpp's back end ([`LlamaCppBackend`]): CUDA, HIP, Vulkan, SYCL or the CPU build. The
 //! type lives with the workload vocabulary so the build file stores it; the estimator adds its
-//! figures (`crate::estimate::llm`'s decode factor).
+//! figures (`crate::estimate::llm`'s decode and prefill factors: HIP on RDNA 3/4, Vulkan on
+//! Intel Arc A- and B-series, Vulkan prefill on RDNA 4).
 
 use super::ParseError;
 use serde::{Deserialize, Serialize};

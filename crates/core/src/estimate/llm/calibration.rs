@@ -53,6 +53,67 @@ pub const LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.907;
 /// AM-10) test it (`tests/all/llm_fit/moe_2026.rs`).
 pub const LLAMA_CPP_HIP_RDNA_DECODE_FACTOR: f64 = 0.765;
 
+/// llama.cpp's Vulkan back end on Intel Arc A-series cards (Alchemist, Xe-HPG, DG2)
+/// ([`super::LlamaCppBackend::Vulkan`]): multiplier on
+/// [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`] (fitted on CUDA rows) for batch-1 decode.
+/// Fitted by least squares on the relative error of the step time (`t = S / f + F`, `S` the
+/// weight and KV streaming, `F` the fixed per-layer cost and layer-split hops;
+/// `tests/all/llm_fit/vulkan_fit.rs` re-runs it) over three published llama-bench rows on
+/// Windows, none of them a held row:
+/// - llama.cpp PR 14001 (https://github.com/ggml-org/llama.cpp/pull/14001, 2025-06-04), build
+///   b5589, i9-12900K + Arc A770, Windows 11 24H2, Intel driver 32.0.101.6795, gemma-2-2b-it
+///   Q4_K_M, tg128 96.83 tok/s (row's own factor 0.36);
+/// - llama.cpp issue 17628 (https://github.com/ggml-org/llama.cpp/issues/17628, 2025-11-30),
+///   build b7189, Arc A770, Windows, driver 8250, Meta-Llama-3.1-8B-Instruct Q4_K_M,
+///   llama-bench token generation 53 tok/s (42 at b7209, the regression the issue reports;
+///   own factor 0.55);
+/// - llama.cpp issue 20893 (https://github.com/ggml-org/llama.cpp/issues/20893, 2026-03-23),
+///   build b7548, 2x Arc A770 (layer split), Windows 11, driver 8626,
+///   Qwen3-30B-A3B-Instruct-2507 Q4_K_M, tg128 65.40 tok/s (own factor 0.29).
+///
+/// The fit gives 0.435; the rows spread from 0.29 to 0.55 (residuals −20 % to +44 %):
+/// the A-series mat-vec shaders are tuned per build and per quantization (PR 15355 retuned
+/// them; issue 17628 is a 20 % regression between two builds a week apart). The same PR 14001
+/// run on Ubuntu 24.04.2 with Mesa 24.2.8 decodes 39.00 tok/s (own factor 0.14, 2.5x below the
+/// Windows driver on the same build): Linux with the Mesa of 2024 is not in the fit and is
+/// slower than this factor says.
+pub const LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR: f64 = 0.435;
+
+/// llama.cpp's Vulkan back end on Intel Arc B-series cards (Battlemage, Xe2-HPG, BMG: Arc B580,
+/// Arc Pro B60) ([`super::LlamaCppBackend::Vulkan`]): multiplier on
+/// [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`] for batch-1 decode. Fitted as
+/// [`LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR`] (`tests/all/llm_fit/vulkan_fit.rs`) on
+/// three published llama-bench rows, none of them a held row:
+/// - llama.cpp PR 14001 (https://github.com/ggml-org/llama.cpp/pull/14001, 2025-06-04),
+///   i5-13400 + Arc B580, Windows 11 24H2, Intel driver 32.0.101.6795, gemma-2-2b-it Q4_K_M,
+///   tg128 126.69 tok/s at b5589 and 129.95 at b5583 (two builds; own factors 0.54, 0.56);
+/// - llama.cpp PR 25051 (https://github.com/ggml-org/llama.cpp/pull/25051, comment of
+///   2026-06-27), 2x Arc Pro B60 (BMG G21, layer split), Linux, Mesa 26.1.3 (ANV,
+///   KHR_coopmat), PR head a448deb85, `llama-bench -fa 1 -p 512 -n 128`, Llama-3.2-1B Q8_0
+///   tg128 187.42 tok/s (own factor 0.67).
+///
+/// The fit gives 0.592 (residuals −10 % to +9 %). PR 14001's Ubuntu 24.04.2 run (Mesa
+/// 24.2.8) of the B580 decodes 41.80 tok/s (own factor 0.17): not in the fit, as for the
+/// A-series; the one Mesa 2026 row (PR 25051) lands with the Windows rows.
+pub const LLAMA_CPP_VULKAN_INTEL_XE2_DECODE_FACTOR: f64 = 0.592;
+
+/// llama.cpp's Vulkan back end on AMD RDNA 4 cards ([`super::LlamaCppBackend::Vulkan`]):
+/// multiplier on [`LLAMA_CPP_PREFILL_EFFICIENCY`] (fitted on CUDA rows, applied to the
+/// catalog's WMMA FP16 rate on RDNA 4) for prefill. Fitted as
+/// [`LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR`] (`tests/all/llm_fit/vulkan_fit.rs`, `S` the
+/// prompt's GEMMs) on three rows of one published table, none of them a held row:
+/// VulkanForge's benchmark page (https://github.com/maeddesg/vulkanforge/wiki/Benchmarks,
+/// edited 2026-06-10), RX 9070 XT, Linux, RADV Mesa 26.1.2, llama.cpp b9174 (0253fb21f)
+/// Vulkan build with KHR_coopmat, `-fa 1 -ngl 99`, ctx 4096, prompt of 512 tokens:
+/// Qwen3-8B Q4_K_M 4472, Llama-3.1-8B-Instruct Q4_K_M 4802, Mistral-7B-v0.3 Q4_K_M 4826 tok/s
+/// (own factors 0.98, 1.05, 1.06). The fit gives 1.032: under RADV the Vulkan back end's
+/// coopmat GEMMs reach the rate the HIP rows reach (AM-22p). It does not explain the held
+/// AM-21p (the same card, Windows 11 with AMD's own driver, b10298: Qwen3-8B pp512 2866
+/// Vulkan against 4199 HIP; the same post's Qwen3-4B gives 5223 against 6671): that gap is the
+/// Windows driver's, which the back end does not type. RDNA 3 under Vulkan is not typed (no
+/// such 2025-26 row on a catalog model was found; factor 1).
+pub const LLAMA_CPP_VULKAN_RDNA4_PREFILL_FACTOR: f64 = 1.032;
+
 /// llama.cpp builds of 2025-26: fixed cost per layer and decode step, s. Fitted with
 /// [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`] (see there).
 pub const LLAMA_CPP_2025_LAYER_OVERHEAD_S: f64 = 27.5e-6;

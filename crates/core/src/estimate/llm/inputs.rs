@@ -11,8 +11,9 @@ use super::calibration::{
     EXLLAMA_PREFILL_EFFICIENCY, HEADROOM_FRACTION, IK_LLAMA_CPP_LAYER_OVERHEAD_S, INT4_BITS,
     LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY, LLAMA_CPP_2025_LAYER_OVERHEAD_S, LLAMA_CPP_BUFFERS_GIB,
     LLAMA_CPP_CHUNK_TOKENS, LLAMA_CPP_HIP_RDNA_DECODE_FACTOR, LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY,
-    SGLANG_CHUNK_TOKENS, TRTLLM_CHUNK_TOKENS, VLLM_CHUNK_TOKENS, VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S,
-    VLLM_PREFILL_EFFICIENCY, VLLM_RESERVED_FRACTION,
+    LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR, LLAMA_CPP_VULKAN_INTEL_XE2_DECODE_FACTOR,
+    LLAMA_CPP_VULKAN_RDNA4_PREFILL_FACTOR, SGLANG_CHUNK_TOKENS, TRTLLM_CHUNK_TOKENS, VLLM_CHUNK_TOKENS,
+    VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S, VLLM_PREFILL_EFFICIENCY, VLLM_RESERVED_FRACTION,
 };
 use kraftwerk_catalog::{Gpu, LlmModel, NvLink, WeightBytes};
 use serde::{Deserialize, Serialize};
@@ -144,15 +145,63 @@ pub use crate::workload::LlamaCppBackend;
 
 impl LlamaCppBackend {
     /// Multiplier on llama.cpp's decode bandwidth efficiency for this back end on `gpu`: HIP on
-    /// an AMD RDNA 3 or RDNA 4 card is [`LLAMA_CPP_HIP_RDNA_DECODE_FACTOR`]; every other
-    /// pairing is 1 (CUDA is what the constants were fitted on, and the Vulkan rows on RDNA 3/4
-    /// and NVIDIA land in band at 1; others are not validated, the caveat says so).
+    /// an AMD RDNA 3 or RDNA 4 card is [`LLAMA_CPP_HIP_RDNA_DECODE_FACTOR`]; Vulkan on an Intel
+    /// Arc A-series (Xe-HPG) card [`LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR`], on an Arc
+    /// B-series (Xe2-HPG) card [`LLAMA_CPP_VULKAN_INTEL_XE2_DECODE_FACTOR`]; every other pairing
+    /// is 1 (CUDA is what the constants were fitted on, and the Vulkan rows on RDNA 3/4 and
+    /// NVIDIA land in band at 1; others are not validated, the caveat says so).
     pub(crate) fn decode_factor(self, gpu: Option<&Gpu>) -> f64 {
         match (self, gpu) {
             (LlamaCppBackend::Hip, Some(g)) if is_rdna3_or_4(g) => LLAMA_CPP_HIP_RDNA_DECODE_FACTOR,
+            (LlamaCppBackend::Vulkan, Some(g)) => match intel_arc_generation(g) {
+                Some(IntelArc::XeHpg) => LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR,
+                Some(IntelArc::Xe2Hpg) => LLAMA_CPP_VULKAN_INTEL_XE2_DECODE_FACTOR,
+                None => 1.0,
+            },
             _ => 1.0,
         }
     }
+
+    /// Multiplier on llama.cpp's prefill efficiency ([`LLAMA_CPP_PREFILL_EFFICIENCY`], fitted
+    /// on CUDA) for this back end on `gpu`: Vulkan on an AMD RDNA 4 card is
+    /// [`LLAMA_CPP_VULKAN_RDNA4_PREFILL_FACTOR`]; every other pairing is 1 (HIP on RDNA 3/4 lands
+    /// in band at the WMMA rate, AM-22p; no published 2025-26 Vulkan prefill row of an RDNA 3
+    /// card of the catalog on a catalog model was found, so RDNA 3 under Vulkan is not typed).
+    pub(crate) fn prefill_factor(self, gpu: Option<&Gpu>) -> f64 {
+        match (self, gpu) {
+            (LlamaCppBackend::Vulkan, Some(g)) if is_rdna4(g) => LLAMA_CPP_VULKAN_RDNA4_PREFILL_FACTOR,
+            _ => 1.0,
+        }
+    }
+}
+
+/// An Intel Arc generation with its own llama.cpp Vulkan decode factor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum IntelArc {
+    /// Alchemist (Arc A-series, DG2): catalog architecture `Xe-HPG (...)`.
+    XeHpg,
+    /// Battlemage (Arc B-series and Arc Pro B, BMG): catalog architecture `Xe2-HPG (...)`.
+    Xe2Hpg,
+}
+
+/// The Intel Arc generation of `gpu`, as its catalog architecture names it (`Xe-HPG (DG2-512)`,
+/// `Xe2-HPG (BMG-G21)`); `None` for any other chip.
+fn intel_arc_generation(gpu: &Gpu) -> Option<IntelArc> {
+    if super::support::chip_maker(gpu) != Some("Intel") {
+        return None;
+    }
+    if gpu.architecture.starts_with("Xe2-HPG") {
+        Some(IntelArc::Xe2Hpg)
+    } else if gpu.architecture.starts_with("Xe-HPG") {
+        Some(IntelArc::XeHpg)
+    } else {
+        None
+    }
+}
+
+/// Whether `gpu` is an AMD RDNA 4 chip, as its catalog architecture names it (`RDNA 4.0 (Navi 48)`).
+fn is_rdna4(gpu: &Gpu) -> bool {
+    super::support::chip_maker(gpu) == Some("AMD") && gpu.architecture.starts_with("RDNA 4")
 }
 
 /// Whether `gpu` is an AMD RDNA 3 (incl. 3.5) or RDNA 4 chip, as its catalog architecture
@@ -543,6 +592,18 @@ impl FitInput {
         if runtime == Runtime::LlamaCpp {
             let gpu = gpus.first().map(|s| &s.gpu);
             base * self.llama_cpp_backend_on(gpus).decode_factor(gpu)
+        } else {
+            base
+        }
+    }
+
+    /// Prefill efficiency of `runtime` for this input on `gpus` ([`Runtime::prefill_efficiency`];
+    /// llama.cpp's times its back end's factor on the first GPU,
+    /// [`LlamaCppBackend::prefill_factor`]). Also the compute side of batched decode.
+    pub(crate) fn prefill_efficiency(&self, runtime: Runtime, gpus: &[GpuSlot]) -> f64 {
+        let base = runtime.prefill_efficiency();
+        if runtime == Runtime::LlamaCpp {
+            base * self.llama_cpp_backend_on(gpus).prefill_factor(gpus.first().map(|s| &s.gpu))
         } else {
             base
         }

@@ -33,6 +33,7 @@
 //! | llama.cpp PR 4766, RTX 3090, LLaMA-7B Q4_0 / F16 decode | 121.8 / 48.5 tok/s | decode bandwidth efficiency and per-layer overhead (llama.cpp builds of 2023-24) |
 //! | llama-bench rows of 2025-26 llama.cpp builds (PRs 15131, 15802, 17891, 24216, b7340 Vulkan; 3 more held out) | 65.2-762.4 tok/s | llama.cpp 2025-26 decode efficiency and per-layer overhead ([`LlamaCppEra`], `tests/llm_fit/decode_2025.rs`) |
 //! | same, pp512 | 3408 tok/s | llama.cpp prefill efficiency |
+//! | llama-bench rows on llama.cpp's Vulkan back end (PR 14001, issues 17628 and 20893: Arc A770 / B580 on Windows; PR 25051: 2x Arc Pro B60; VulkanForge's table: RX 9070 XT under RADV) | 53-187.4 tok/s decode, 4472-4826 tok/s pp512 | Vulkan factors by GPU family: Arc A-series and B-series decode, RDNA 4 prefill (`tests/llm_fit/vulkan_fit.rs`) |
 //! | XiongjieDai GPU-Benchmarks-on-LLM-Inference (4090, A100, 2x and 8x 4090) | 149.4, 25.7, 19.2, 130.6 / 118.1 tok/s | decode efficiency (2023-24 builds), layer-split hop |
 //! | llama.cpp quantize README / ollama PR 6279 file sizes | 4.58 / 7.95 / 14.96 / 37.22 GiB | GGUF bits per weight |
 //! | vLLM, A100 40GB, Llama-3.1-8B BF16 | 75 tok/s, 6.6x at 8 requests | vLLM overhead, batch roofline |
@@ -506,11 +507,29 @@ fn assumptions(input: &FitInput, gpus: &[GpuSlot], runtime: Runtime) -> Vec<Stri
         ));
         if runtime == Runtime::LlamaCpp {
             let backend = input.llama_cpp_backend_on(gpus);
-            let factor = backend.decode_factor(gpus.first().map(|s| &s.gpu));
+            let gpu = gpus.first().map(|s| &s.gpu);
+            let factor = backend.decode_factor(gpu);
             if (factor - 1.0).abs() > 1e-12 {
+                let basis = match backend {
+                    LlamaCppBackend::Hip => {
+                        "on AMD RDNA 3/4 (LLAMA_CPP_HIP_RDNA_DECODE_FACTOR, fitted on llama.cpp issue 20934: RX 7900 XTX, \
+                         Vulkan vs ROCm)"
+                    }
+                    _ => {
+                        "on Intel Arc (LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR / _XE2_DECODE_FACTOR, fitted on \
+                         published llama-bench rows of 2025-26 builds, mostly on Intel's Windows driver; Linux \
+                         with Mesa 24.2 measured 2.5-3x slower; tests/all/llm_fit/vulkan_fit.rs)"
+                    }
+                };
                 a.push(format!(
-                    "llama.cpp {backend} back end on AMD RDNA 3/4: decode at {factor} of the CUDA-fitted efficiency \
-                     (LLAMA_CPP_HIP_RDNA_DECODE_FACTOR, fitted on llama.cpp issue 20934: RX 7900 XTX, Vulkan vs ROCm)"
+                    "llama.cpp {backend} back end {basis}: decode at {factor} of the CUDA-fitted efficiency"
+                ));
+            }
+            let prefill = backend.prefill_factor(gpu);
+            if (prefill - 1.0).abs() > 1e-12 {
+                a.push(format!(
+                    "llama.cpp {backend} back end on AMD RDNA 4: prefill at {prefill} of the CUDA-fitted efficiency \
+                     (LLAMA_CPP_VULKAN_RDNA4_PREFILL_FACTOR, tests/all/llm_fit/vulkan_fit.rs)"
                 ));
             }
         }

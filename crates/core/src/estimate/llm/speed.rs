@@ -197,7 +197,7 @@ pub(super) fn speed(
     // of the builds the input names, `llama_cpp_era`).
     let e_bw = input.decode_bandwidth_efficiency(runtime, used);
     let layer_overhead_s = input.layer_overhead_s(runtime);
-    let e_c = runtime.prefill_efficiency();
+    let e_c = input.prefill_efficiency(runtime, used);
 
     let per_gpu: Vec<GpuSpeed> = used
         .iter()
@@ -423,7 +423,7 @@ fn prefill_rate(
     let h = f64::from(m.hidden);
     let layers = f64::from(m.layers);
     let e_bw = input.decode_bandwidth_efficiency(runtime, used);
-    let e_c = runtime.prefill_efficiency();
+    let e_c = input.prefill_efficiency(runtime, used);
     let chunk = f64::from(input.prompt_chunk_tokens(runtime)).min(s * pack.max(1.0)).max(1.0);
     let chunks = (s / chunk).ceil().max(1.0);
     let (expert_active, expert_cost) = routed_expert_gemm(input, runtime, chunk, active_body);
