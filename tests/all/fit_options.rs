@@ -137,27 +137,33 @@ fn the_window_passes_its_split_typed() {
     }
 }
 
-/// A build's workload precision was chosen for its model. `--model` with another model keeps
-/// it unless it would upcast that model's published checkpoint: the H200 build's FP8 (for
-/// Llama-3.1-70B) is not how anyone serves gpt-oss-120b, published with MXFP4 experts and
-/// BF16 layers (60.8 GiB of weights here, not FP8's 109.9), so the checkpoint as published is
-/// the default; a BF16-published model (Qwen3-32B) keeps the build's FP8, and `--precision`
-/// always wins.
+/// A build's workload precision was chosen for its model. For another model (`--model`): a
+/// GGUF quant carries over unless it would upcast the model's published checkpoint; any other
+/// format exists only where someone published it, so the checkpoint as published is the
+/// default. The H200 build's FP8 (for Llama-3.1-70B) is not how anyone serves gpt-oss-120b,
+/// published with MXFP4 experts and BF16 layers (60.8 GiB of weights here, not FP8's 109.9);
+/// the 2x RTX 4090 build's Q4_K_M carries over to Qwen3-32B but not to gpt-oss-120b, which
+/// llama.cpp loads as its MXFP4 GGUF, under llama.cpp. `--precision` always wins.
 #[test]
-fn another_model_never_defaults_to_an_upcast_of_its_checkpoint() {
-    let b = builds("h200-sxm-1gpu.rig.ron");
+fn another_model_defaults_to_its_checkpoint_unless_a_gguf_quant_carries_over() {
     let cat = kraftwerk::catalog::builtin().expect("catalog");
-    let build = kraftwerk::rig::load(std::path::Path::new(&b), Some(&cat)).expect("build");
-    let input_for = |model: &str, precision: Option<Precision>| {
+    let input = |file: &str, model: &str, precision: Option<Precision>| {
+        let b = builds(file);
+        let build = kraftwerk::rig::load(std::path::Path::new(&b), Some(&cat)).expect("build");
         let opts = FitOptions { model: Some(model.into()), precision, ..FitOptions::default() };
-        fit::input_for(&build, &cat, &opts).expect("input").weight_precision
+        let i = fit::input_for(&build, &cat, &opts).expect("input");
+        (i.weight_precision, i.runtime)
     };
-    assert_eq!(input_for("gpt-oss-120b", None), Precision::Native);
-    assert_eq!(input_for("gpt-oss-120b", Some(Precision::Fp8)), Precision::Fp8);
-    assert_eq!(input_for("qwen3-32b", None), Precision::Fp8);
-    assert_eq!(input_for("llama-3.1-70b", None), Precision::Fp8);
+    let h200 = "h200-sxm-1gpu.rig.ron";
+    assert_eq!(input(h200, "gpt-oss-120b", None).0, Precision::Native);
+    assert_eq!(input(h200, "gpt-oss-120b", Some(Precision::Fp8)).0, Precision::Fp8);
+    assert_eq!(input(h200, "qwen3-32b", None).0, Precision::Native);
+    assert_eq!(input(h200, "llama-3.1-70b", None).0, Precision::Fp8);
+    let x870e = "2x-rtx-4090-x870e.rig.ron";
+    assert_eq!(input(x870e, "qwen3-32b", None).0, Precision::Q4_K_M);
+    assert_eq!(input(x870e, "gpt-oss-120b", None), (Precision::Mxfp4, Some(Runtime::LlamaCpp)));
 
-    let o = kw(&["fit", &b, "--model", "gpt-oss-120b"]);
+    let o = kw(&["fit", &builds(h200), "--model", "gpt-oss-120b"]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("(inference native,") && out.contains("weights 60.8 GiB in all"), "{out}");
 }

@@ -296,3 +296,49 @@ fn speed_figures_say_their_basis_and_the_command_that_measures_them() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("speed basis (") && out.contains("within ±25 %"), "{out}");
 }
+
+/// When vLLM would refuse to start, `fit` names the engine settings that alone make it start,
+/// each checked by the same model: gpt-oss-120b on one H100 at 100,000 tokens and vLLM's
+/// defaults has a pool of -2.16 GiB (vLLM issue 23278 logged -2.14 at 131,072), so a shorter
+/// `--max-model-len` cannot help; the profiling sampler step over 1024 sequences
+/// (`VLLM_SAMPLER_LOGIT_COPIES`, fitted on vLLM issue 27508) is what a smaller `--max-num-seqs`
+/// removes. The lever found is the boundary: at it the fit starts, one above it does not.
+/// `--max-num-batched-tokens` is never offered below `--max-num-seqs` (vLLM refuses that:
+/// vllm/config/scheduler.py, `SchedulerConfig._verify_args`).
+#[test]
+fn a_refused_vllm_start_names_the_settings_that_start_it() {
+    use kraftwerk::estimate::llm::vllm_memory::VllmLever;
+    let c = catalog();
+    let fit = |seqs: Option<u32>| {
+        let mut input = FitInput::new(model(&c, "gpt-oss-120b"), Precision::Native);
+        input.runtime = Some(Runtime::Vllm);
+        input.context_tokens = 100_000;
+        input.max_num_seqs = seqs;
+        llm::estimate(&input, &[GpuSlot::new(gpu(&c, "nvidia-h100-sxm5-80gb"))]).expect("estimate")
+    };
+    let r = fit(None);
+    let pool = r.vllm.as_ref().expect("vLLM pool");
+    assert!(!pool.holds_one_sequence && pool.kv_pool_gib < 0.0);
+    let seqs = pool
+        .start_levers
+        .iter()
+        .find_map(|l| match *l {
+            VllmLever::MaxNumSeqs { value, .. } => Some(value),
+            _ => None,
+        })
+        .expect("a --max-num-seqs lever");
+    assert!((1..1024).contains(&seqs), "{seqs}");
+    for l in &pool.start_levers {
+        if let VllmLever::MaxNumBatchedTokens { value, .. } = *l {
+            assert!(value >= pool.engine.max_num_seqs, "{l}");
+        }
+    }
+    assert_ne!(fit(Some(seqs)).verdict, FitVerdict::DoesNotFit, "--max-num-seqs {seqs} starts");
+    assert_eq!(fit(Some(seqs + 1)).verdict, FitVerdict::DoesNotFit, "--max-num-seqs {} does not", seqs + 1);
+
+    let b = format!("{}/tests/fixtures/h100-sxm-1gpu.rig.ron", env!("CARGO_MANIFEST_DIR"));
+    let o = crate::support::kw(&["fit", &b, "--model", "gpt-oss-120b", "--context", "100000"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let want = format!("vLLM starts, by this estimate, with any one of: --max-num-seqs {seqs} (KV pool");
+    assert!(out.contains(&want) && !out.contains("lower --max-model-len"), "{out}");
+}

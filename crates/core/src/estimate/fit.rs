@@ -237,6 +237,25 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     input_on(&r, catalog, &gpu_slots(&r), opts)
 }
 
+/// The default precision of `model` on a build whose workload names another model at
+/// `workload`: the workload's choice was made for its own model. A GGUF quant carries over
+/// (any model can be quantized to it) unless it would upcast the model's published checkpoint
+/// ([`llm::upcasts_checkpoint`]: Q4_K_M for gpt-oss, published with MXFP4 experts); any other
+/// format (FP8, MXFP4, NVFP4, INT4) exists for a model only where someone published it, so the
+/// model's checkpoint as published ([`Precision::Native`]) is the default, MXFP4-expert
+/// checkpoints as llama.cpp's `mxfp4` under a GGUF workload. A model without a published
+/// checkpoint keeps the workload's precision.
+fn precision_for_another_model(model: &LlmModel, workload: Precision) -> Precision {
+    if model.checkpoint.is_none() || (workload.is_gguf() && !llm::upcasts_checkpoint(model, workload)) {
+        return workload;
+    }
+    let mxfp4_experts = model
+        .checkpoint
+        .as_ref()
+        .is_some_and(|c| c.experts == kraftwerk_catalog::TensorFormat::Mxfp4 && model.experts.is_some());
+    if workload.is_gguf() && mxfp4_experts { Precision::Mxfp4 } else { Precision::Native }
+}
+
 /// [`input_for`] over a build resolved once (`r`) and its GPU slots ([`gpu_slots`]); `catalog`
 /// is the one `r` was resolved against (the model is looked up in the build's own models, then
 /// in it).
@@ -280,12 +299,8 @@ pub(crate) fn input_on(
             .filter(|p| matches!(p, Precision::Bf16 | Precision::Fp16 | Precision::Fp32))
             .unwrap_or(Precision::Bf16),
         (None, Some(f)) => f.precision,
-        // The workload's precision was chosen for the workload's model: for another model
-        // (`--model`) it stays the default unless it would upcast that model's published
-        // checkpoint (the build's FP8 for gpt-oss, published in MXFP4), which nobody serves;
-        // the checkpoint as published is the default then.
         (None, None) => match w {
-            Some(w) if w.model != model.id && llm::upcasts_checkpoint(&model, w.precision) => Precision::Native,
+            Some(w) if w.model != model.id => precision_for_another_model(&model, w.precision),
             Some(w) => w.precision,
             None => Precision::Bf16,
         },
@@ -348,6 +363,15 @@ pub(crate) fn input_on(
             None => {
                 if let Some(rt) = w.and_then(|w| w.runtime) {
                     input.runtime = Some(rt);
+                } else if w.is_some_and(|w| w.precision.is_gguf())
+                    && !precision.is_gguf()
+                    && opts.precision.is_none()
+                    && Runtime::LlamaCpp.loads(precision).is_ok()
+                {
+                    // A llama.cpp build (GGUF workload) asked about another model whose
+                    // checkpoint is the default (gpt-oss's MXFP4, which llama.cpp loads as
+                    // published) stays under llama.cpp.
+                    input.runtime = Some(Runtime::LlamaCpp);
                 }
             }
         }

@@ -99,7 +99,7 @@ impl Runtime {
         };
         let (formats, source, instead) = match self {
             Runtime::LlamaCpp | Runtime::IkLlamaCpp => (
-                "GGUF files only (q4_0, q4_k_m, q5_k_m, q6_k, q8_0, bf16/fp16, mxfp4)",
+                "GGUF files only (q2_k to q8_0, iq1_s to iq4_xs, bf16/fp16, mxfp4)",
                 "https://github.com/ggml-org/llama.cpp/blob/master/README.md",
                 "a GGUF quant such as q4_k_m",
             ),

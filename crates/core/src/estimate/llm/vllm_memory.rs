@@ -127,6 +127,113 @@ pub struct VllmKvPool {
     pub holds_one_sequence: bool,
     /// The two log lines as vLLM prints them.
     pub log_lines: Vec<String>,
+    /// When vLLM refuses to start ([`VllmKvPool::holds_one_sequence`] false): each engine
+    /// setting that alone makes the pool hold one sequence of `max_model_len`, at the value
+    /// closest to the one used, by this same model. Empty when it starts, or when no single
+    /// setting does it.
+    pub start_levers: Vec<VllmLever>,
+}
+
+/// One engine setting that would let vLLM start, and the pool it gives.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "flag")]
+pub enum VllmLever {
+    /// `--max-num-seqs N`: the profiling sampler step's `[N, vocab]` FP32 copies shrink.
+    MaxNumSeqs {
+        /// The largest `--max-num-seqs` that starts.
+        value: u32,
+        /// The pool it gives, GiB.
+        kv_pool_gib: f64,
+    },
+    /// `--max-num-batched-tokens N` (no lower than `--max-num-seqs`, which vLLM requires):
+    /// the profiling forward's activations shrink.
+    MaxNumBatchedTokens {
+        /// The largest `--max-num-batched-tokens` that starts.
+        value: u32,
+        /// The pool it gives, GiB.
+        kv_pool_gib: f64,
+    },
+    /// `--gpu-memory-utilization U`: a larger reservation, while the CUDA graphs
+    /// ([`VllmKvPool::cuda_graphs_gib`]) still fit in what is left outside it.
+    GpuMemoryUtilization {
+        /// The smallest utilization (two decimals) that starts.
+        value: f64,
+        /// The pool it gives, GiB.
+        kv_pool_gib: f64,
+    },
+}
+
+impl std::fmt::Display for VllmLever {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            VllmLever::MaxNumSeqs { value, kv_pool_gib } => {
+                write!(f, "--max-num-seqs {value} (KV pool {kv_pool_gib:.2} GiB)")
+            }
+            VllmLever::MaxNumBatchedTokens { value, kv_pool_gib } => {
+                write!(f, "--max-num-batched-tokens {value} (KV pool {kv_pool_gib:.2} GiB)")
+            }
+            VllmLever::GpuMemoryUtilization { value, kv_pool_gib } => {
+                write!(f, "--gpu-memory-utilization {value:.2} (KV pool {kv_pool_gib:.2} GiB)")
+            }
+        }
+    }
+}
+
+/// The largest `v` in `1..=hi` for which `ok(v)` holds, where `ok` is monotone (true up to
+/// some value, false above it); `None` when `ok(1)` is false.
+fn largest_passing(hi: u32, ok: impl Fn(u32) -> bool) -> Option<u32> {
+    if hi == 0 || !ok(1) {
+        return None;
+    }
+    let (mut lo, mut hi) = (1u32, hi);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if ok(mid) { lo = mid } else { hi = mid - 1 }
+    }
+    Some(lo)
+}
+
+/// The settings that alone would let vLLM start where `engine` does not (see
+/// [`VllmKvPool::start_levers`]).
+fn start_levers(
+    m: &LlmModel,
+    engine: &VllmEngine,
+    memory_gib: f64,
+    weights_bytes: f64,
+    tp: u32,
+    kv_bytes_per_sequence: f64,
+) -> Vec<VllmLever> {
+    let pool = |e: &VllmEngine| pool_parts(m, e, memory_gib, weights_bytes, tp, kv_bytes_per_sequence);
+    let mut levers = Vec::new();
+    let seqs =
+        largest_passing(engine.max_num_seqs.saturating_sub(1), |n| pool(&VllmEngine { max_num_seqs: n, ..*engine }).1);
+    if let Some(n) = seqs {
+        let kv_pool_gib = pool(&VllmEngine { max_num_seqs: n, ..*engine }).0;
+        levers.push(VllmLever::MaxNumSeqs { value: n, kv_pool_gib });
+    }
+    let tokens = largest_passing(engine.max_num_batched_tokens.saturating_sub(1), |t| {
+        pool(&VllmEngine { max_num_batched_tokens: t, ..*engine }).1
+    });
+    // vLLM refuses `max_num_batched_tokens < max_num_seqs` (vllm/config/scheduler.py,
+    // `SchedulerConfig._verify_args`: "must be greater than or equal to max_num_seqs"), so
+    // the tokens go no lower than the sequences.
+    if let Some(t) = tokens.filter(|&t| t >= engine.max_num_seqs) {
+        let kv_pool_gib = pool(&VllmEngine { max_num_batched_tokens: t, ..*engine }).0;
+        levers.push(VllmLever::MaxNumBatchedTokens { value: t, kv_pool_gib });
+    }
+    // Utilization in hundredths, above the one used, leaving room for the CUDA graphs.
+    let total_gib = memory_gib * CUDA_VISIBLE_FRACTION;
+    let used = (engine.gpu_memory_utilization * 100.0).round() as u32;
+    let util = (used + 1..=99).find(|&u| {
+        let v = f64::from(u) / 100.0;
+        (1.0 - v) * total_gib >= VLLM_CUDA_GRAPHS_GIB && pool(&VllmEngine { gpu_memory_utilization: v, ..*engine }).1
+    });
+    if let Some(u) = util {
+        let value = f64::from(u) / 100.0;
+        let kv_pool_gib = pool(&VllmEngine { gpu_memory_utilization: value, ..*engine }).0;
+        levers.push(VllmLever::GpuMemoryUtilization { value, kv_pool_gib });
+    }
+    levers
 }
 
 /// Weight bytes vLLM holds for `model` at the workload's precision on `gpu`: MXFP4 experts on a
@@ -215,6 +322,7 @@ pub fn pool_from_parts(
     tp: u32,
     kv_bytes_per_sequence: f64,
 ) -> VllmKvPool {
+    let (kv_pool_gib, holds_one_sequence) = pool_parts(m, engine, memory_gib, weights_bytes, tp, kv_bytes_per_sequence);
     let total_gib = memory_gib * CUDA_VISIBLE_FRACTION;
     let reservation_gib = engine.gpu_memory_utilization * total_gib;
     let weights_gib = weights_bytes / GIB;
@@ -226,13 +334,16 @@ pub fn pool_from_parts(
     };
     let profile_activations_gib = forward.max(sampler) / GIB;
     let non_torch_gib = VLLM_NON_TORCH_GIB + if tp > 1 { VLLM_NON_TORCH_TP_EXTRA_GIB } else { 0.0 };
-    let kv_pool_gib = reservation_gib - weights_gib - profile_activations_gib - non_torch_gib;
     let per_seq = kv_bytes_per_sequence.max(1.0);
     let max_concurrency = (kv_pool_gib * GIB / per_seq).max(0.0);
     let max_model_len = engine.max_model_len.max(1);
     // vLLM: num_tokens = max_concurrency × max_model_len (kv_cache_utils.py).
     let kv_tokens = (max_concurrency * f64::from(max_model_len)).floor() as u64;
-    let holds_one_sequence = max_concurrency >= 1.0;
+    let start_levers = if holds_one_sequence {
+        Vec::new()
+    } else {
+        start_levers(m, engine, memory_gib, weights_bytes, tp, kv_bytes_per_sequence)
+    };
     let log_lines = vec![
         format!("GPU KV cache size: {} tokens", thousands(kv_tokens)),
         format!(
@@ -255,7 +366,30 @@ pub fn pool_from_parts(
         max_concurrency,
         holds_one_sequence,
         log_lines,
+        start_levers,
     }
+}
+
+/// The pool (GiB) of [`pool_from_parts`] and whether it holds one sequence of
+/// `engine.max_model_len`.
+fn pool_parts(
+    m: &LlmModel,
+    engine: &VllmEngine,
+    memory_gib: f64,
+    weights_bytes: f64,
+    tp: u32,
+    kv_bytes_per_sequence: f64,
+) -> (f64, bool) {
+    let reservation_gib = engine.gpu_memory_utilization * memory_gib * CUDA_VISIBLE_FRACTION;
+    let forward = profile_forward_bytes(m, engine.max_num_batched_tokens, tp);
+    let sampler = if engine.sampler_profiled {
+        sampler_bytes(m, engine.max_num_seqs.min(engine.max_num_batched_tokens))
+    } else {
+        0.0
+    };
+    let non_torch_gib = VLLM_NON_TORCH_GIB + if tp > 1 { VLLM_NON_TORCH_TP_EXTRA_GIB } else { 0.0 };
+    let kv_pool_gib = reservation_gib - weights_bytes / GIB - forward.max(sampler) / GIB - non_torch_gib;
+    (kv_pool_gib, kv_pool_gib * GIB / kv_bytes_per_sequence.max(1.0) >= 1.0)
 }
 
 /// Longest `max_model_len` one sequence of which the pool holds, tokens (≤ the model's

@@ -28,10 +28,19 @@ pub(crate) fn vllm_pool(out: &mut String, p: &crate::estimate::llm::vllm_memory:
     if !p.holds_one_sequence {
         wln!(
             out,
-            "  vLLM refuses to start: the pool holds {} tokens, less than one sequence of {} (lower --max-model-len or raise --gpu-memory-utilization)",
+            "  vLLM refuses to start: the pool holds {} tokens, less than one sequence of {}",
             p.kv_tokens,
             e.max_model_len
         );
+        if p.start_levers.is_empty() {
+            wln!(
+                out,
+                "  vLLM: no single engine setting makes it start (--max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization)"
+            );
+        } else {
+            let levers: Vec<String> = p.start_levers.iter().map(ToString::to_string).collect();
+            wln!(out, "  vLLM starts, by this estimate, with any one of: {}", levers.join("; "));
+        }
         match f.max_context_tokens {
             Some(c) => wln!(out, "  vLLM: longest --max-model-len the pool holds: {c} tokens"),
             None => wln!(out, "  vLLM: the pool is empty; no context fits"),
