@@ -100,7 +100,7 @@ fn rows() -> Vec<Row> {
     const LLLMS: &str = "https://github.com/carteakey/lllms/blob/main/docs/bench-results.md (commit 827b960, 2026): llama-bench, gpt-oss-120b mxfp4, RTX 4070 12 GB / i5-12600K / 64 GB DDR5-5867 (2 channels), 512pp + 128tg, 10 threads, FA=1, no-mmap, 'partial-cpu blk 5+ on CPU' -ngl 37 -ot blk 5-35 ffn_(up|down|gate)_(ch|)exps=CPU: pp 427.92, tg 23.36";
     const LLLMS_OT: &str = r"blk\.(5|[6-9]|[0-9][0-9]|[0-9][0-9][0-9])\.ffn_(up|down|gate)_(ch|)exps=CPU";
     const PR_15631: &str = "https://github.com/ggml-org/llama.cpp/pull/15631 (\"CUDA: fuse adds, fuse add with rms norm\", comment by JohannesGaessler; 2025, date not in the excerpt read): llama-bench CUDA, RTX 4090, gpt-oss 20B MXFP4 MoE, pp4096 by micro-batch size, column 't/s 5a0e3ef6f' (before the PR): -ub 1024 11078.32, 2048 10649.30, 4096 8950.94";
-    const PR_15631_DESC: &str = "https://github.com/ggml-org/llama.cpp/pull/15631 (description by am17an, 2025-08-28, 'Master' table): llama-bench CUDA, RTX 4090, gpt-oss 20B MXFP4 MoE (11.27 GiB), -ngl 99, default -b 2048 -ub 512, no fa column (llama-bench's default at the time, flash_attn false: tools/llama-bench/llama-bench.cpp cmd_params_defaults before the 'auto' default of PR 15434): pp512 8329.03, pp1024 7761.23, pp2048 7213.90, pp4096 6406.37, pp8192 5253.41";
+    const PR_15631_DESC: &str = "https://github.com/ggml-org/llama.cpp/pull/15631 (description by am17an, 2025-08-28, 'Master' table): llama-bench CUDA, RTX 4090, gpt-oss 20B MXFP4 MoE (11.27 GiB), -ngl 99, default -b 2048 -ub 512, no fa column, so llama-bench's default (taken as off: flash_attn false in tools/llama-bench/llama-bench.cpp cmd_params_defaults before the 'auto' default of PR 15434, opened 2025-08-19, merge date not in the excerpt read; with FA the sweep's fall would need the FA kernel at about 13.5 TFLOPS, 4 % of the card's FP16 peak, while the non-FA score traffic gives it): pp512 8329.03, pp1024 7761.23, pp2048 7213.90, pp4096 6406.37, pp8192 5253.41";
     const PR_15525: &str = "https://github.com/ggml-org/llama.cpp/pull/15525 (\"CUDA: MoE helper in device code, better tile sizes\", JohannesGaessler; 2025, date not in the excerpt read): llama-bench CUDA, RTX 3090, deepseek2 16B Q4_0 (DeepSeek-V2-Lite), pp512 by micro-batch size, 't/s master' column: -ub 256 3280.19, 512 4260.97";
     const INFERENCEX_870: &str = "https://github.com/SemiAnalysisAI/InferenceX/issues/870 (concurrency sweep posted 2026-03-05, run 22740679519): DeepSeek-R1-0528 FP8, SGLang v0.5.7, TP 8, EP 1, H200, ISL 1024 / OSL 1024: output throughput per GPU 74.6 tok/s at concurrency 8 (x 8 GPUs = 596.8), 111.9 at 16, 151.1 at 32 (1,208.8), 223.6 at 64; mean TPOT 12.8 / 17.2 / 25.6 / 34.6 ms; the row is the run's aggregate output rate, mean context 1024 + 512";
     let g = |gpu, n| Setup::Gpus { gpu, n };
@@ -1268,7 +1268,10 @@ fn coverage() -> (usize, usize, usize) {
 /// kernel's efficiency, SG-10..12; r7-hosts: LC-30/30p, LC-31/31p; r7-prefill: the MoE GEMM
 /// cost per tokens per expert and the `-ub` micro-batch, PF-01..05) moved them from 22 of 40
 /// decode, 1 of 11 prefill, 51 / 21 / 20 / 6. Before the third round of rows (2026-12-06
-/// morning) the counts were 18 of 33 decode, 1 of 7 prefill, 18 / 14 / 6.
+/// morning) the counts were 18 of 33 decode, 1 of 7 prefill, 18 / 14 / 6. Branch r8-attn
+/// (llama.cpp prefill attention counted cell by cell per micro-batch, FlashAttention or not;
+/// held rows PF-06..09) moved prefill from 6 of 18 to 12 of 22: the four new rows, and PF-01
+/// (1.28 → 1.25) and LC-17 (1.34 → 1.25), both at the band's edge.
 /// The issue's targets are [`issue_35_targets`] (ignored until met).
 #[test]
 fn moe_and_hybrid_rows_of_2025_26() {
