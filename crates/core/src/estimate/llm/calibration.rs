@@ -204,6 +204,32 @@ pub(crate) const LLAMA_CPP_PREFILL_EFFICIENCY: f64 = 0.33;
 /// narrower tiles: the term is for prompt chunks, not for decode-sized batches.
 pub const LLAMA_CPP_MOE_GEMM_PAD_TOKENS: f64 = 63.75;
 
+/// llama.cpp KV-cache padding with FlashAttention, cells: the cache size and the cells a
+/// micro-batch attends to (`n_kv`) are rounded up to this. `llama_kv_cache::get_padding` in
+/// ggml-org/llama.cpp `src/llama-kv-cache.cpp` (2025 builds): `cparams.flash_attn ? 256u : 32u`
+/// ("the FA kernels require padding to avoid extra runtime boundary checks"). A count, not a fit.
+pub const LLAMA_CPP_FA_KV_PAD_CELLS: f64 = 256.0;
+
+/// llama.cpp KV-cache padding without FlashAttention, cells (same source as
+/// [`LLAMA_CPP_FA_KV_PAD_CELLS`]: 32).
+pub const LLAMA_CPP_KV_PAD_CELLS: f64 = 32.0;
+
+/// llama.cpp prefill without FlashAttention: bytes each attention score element (one query
+/// token × one KV cell × one query head) moves through memory, counted from the ggml graph of
+/// `build_attn_mha` (ggml-org/llama.cpp `src/llama-graph.cpp`, 2025 builds) and the CUDA ops it
+/// runs, F32 scores: `kq = mul_mat(k, q)` with `GGML_PREC_F32` writes the scores (4 B);
+/// `soft_max_ext` (scale, mask, attention sinks) reads them and writes the probabilities (4 + 4
+/// B); `kqv = mul_mat(v, kq)` on cuBLAS (`ggml_cuda_mul_mat_batched_cublas`, F16 V) first
+/// converts the F32 probabilities to F16 (read 4 B, write 2 B) and the GEMM reads them (2 B):
+/// 20 B. The KQ mask (F32 without FlashAttention, one per token × KV cell, shared by the heads)
+/// adds [`LLAMA_CPP_KQ_MASK_BYTES`] per token × cell. A count, not a fit. Checked, not fitted,
+/// on the non-FlashAttention depth sweep of llama.cpp PR 15631 (held rows PF-06..PF-09).
+pub const LLAMA_CPP_SCORE_BYTES_PER_HEAD: f64 = 20.0;
+
+/// llama.cpp prefill without FlashAttention: bytes of the F32 KQ mask read per query token ×
+/// KV cell (once: the heads share it). See [`LLAMA_CPP_SCORE_BYTES_PER_HEAD`].
+pub const LLAMA_CPP_KQ_MASK_BYTES: f64 = 4.0;
+
 /// `ExLlamaV2` prefill efficiency (fraction of the FP16 peak, FP16 accumulate on GeForce:
 /// `ExLlamaV2` reconstructs FP16 weights and calls `cublasHgemm`). Fitted on exllamav2 issue
 /// 734: 2x RTX 3090, Llama-3.3-70B 4.5 bpw, 16K prompt in 2048-token chunks, 1046 tok/s

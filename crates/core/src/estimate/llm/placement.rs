@@ -721,6 +721,53 @@ mod tests {
         assert_eq!(base.and_then(|s| s.prefill_tokens_per_s), with_ub.and_then(|s| s.prefill_tokens_per_s));
     }
 
+    /// llama.cpp prefill attention, counted cell by cell (`speed::llama_cpp_attention_scores`),
+    /// gpt-oss-20b (12 full and 12 window-128 layers), pp4096: with FlashAttention the causal
+    /// half of the square for every layer at `-ub 4096` (24 × 4096·4097/2, the window layers'
+    /// cache of 4096 cells still in order), the window layers' ring of 1280 cells per token from
+    /// the second micro-batch on at `-ub 1024`; without it the whole `ub × n_kv` (24 × 4096²).
+    #[test]
+    fn llama_cpp_attention_scores_follow_the_micro_batch() {
+        let m = input("gpt-oss-20b", Precision::Mxfp4, 4096).model;
+        let fa_4096 = crate::estimate::llm::speed::llama_cpp_attention_scores(&m, 0..24, 4096.0, 4096.0, true);
+        assert!((fa_4096 - 24.0 * 4096.0 * 4097.0 / 2.0).abs() < 1.0, "{fa_4096}");
+        let no_fa_4096 = crate::estimate::llm::speed::llama_cpp_attention_scores(&m, 0..24, 4096.0, 4096.0, false);
+        assert!((no_fa_4096 - 24.0 * 4096.0 * 4096.0).abs() < 1.0, "{no_fa_4096}");
+        // -ub 1024 with FA: full layers causal (12 × 4096·4097/2); window layers: cache
+        // pad256(128 + 1024) = 1280 cells, first micro-batch causal, then 3 × 1024 × 1280.
+        let fa_1024 = crate::estimate::llm::speed::llama_cpp_attention_scores(&m, 0..24, 4096.0, 1024.0, true);
+        let want = 12.0 * 4096.0 * 4097.0 / 2.0 + 12.0 * (1024.0 * 1025.0 / 2.0 + 3.0 * 1024.0 * 1280.0);
+        assert!((fa_1024 - want).abs() < 1.0, "{fa_1024} vs {want}");
+        // Without FA at -ub 1024: full layers see 1024, 2048, 3072, 4096 cells; window layers
+        // 1024 then pad32(128 + 1024) = 1152.
+        let no_fa_1024 = crate::estimate::llm::speed::llama_cpp_attention_scores(&m, 0..24, 4096.0, 1024.0, false);
+        let want = 12.0 * 1024.0 * (1024.0 + 2048.0 + 3072.0 + 4096.0) + 12.0 * 1024.0 * (1024.0 + 3.0 * 1152.0);
+        assert!((no_fa_1024 - want).abs() < 1.0, "{no_fa_1024} vs {want}");
+    }
+
+    /// FlashAttention prefill at the GEMMs' efficiency, checked (not fitted) on llama.cpp PR 17505
+    /// (https://github.com/ggml-org/llama.cpp/pull/17505, "CUDA: generalized (mma) FA, add Volta
+    /// support", JohannesGaessler, 2025-11, master column): RTX 3090, llama 8B Q4_0, `-ub 512`,
+    /// pp512 @ d32768 → 1470.93 tok/s. The model: the 512-token prompt's rate from an empty cache
+    /// plus the FA FLOPs of the 32768 cells already there (4 · 128 · 32 heads · 32 layers per
+    /// token and cell) at `LLAMA_CPP_PREFILL_EFFICIENCY` of the card's FP16 peak; within 10 %.
+    #[test]
+    fn fa_prefill_at_depth_matches_pr_17505() {
+        let mut i = input("llama-3.1-8b", Precision::Q4_0, 512);
+        i.prompt_ubatch_tokens = Some(512);
+        let g = [slot("nvidia-geforce-rtx-3090")];
+        let e = crate::estimate::llm::estimate(&i, &g).expect("estimate");
+        let s = e.speed.expect("speed");
+        let d0 = s.prefill_tokens_per_s.expect("prefill");
+        let peak = s.compute_peak_tflops.expect("peak") * 1e12;
+        let m = &i.model;
+        let depth_flops = 4.0 * f64::from(m.head_dim) * f64::from(m.heads) * f64::from(m.layers) * 32768.0;
+        let rate = crate::estimate::llm::calibration::LLAMA_CPP_PREFILL_EFFICIENCY * peak;
+        let at_depth = 1.0 / (1.0 / d0 + depth_flops / rate);
+        println!("PR 17505 check: model {at_depth:.1} tok/s at d32768 (d0 {d0:.1}) vs 1470.93 measured");
+        assert!((at_depth / 1470.93 - 1.0).abs() < 0.10, "{at_depth:.0} vs 1470.93 (d0 {d0:.0})");
+    }
+
     /// Hybrid prefill with experts in RAM: the GPU computes each `-ub` micro-batch at the
     /// all-GPU rate of that micro-batch, and the host-held experts cross the link once per
     /// micro-batch, so a larger `-ub` is faster on both counts (gpt-oss-120b, one RTX 3090,

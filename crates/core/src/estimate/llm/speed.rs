@@ -8,18 +8,19 @@
 
 use super::calibration::{
     ACT_BYTES, DECODE_BANDWIDTH_EFFICIENCY, FP8_TENSOR_EFFICIENCY, FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY,
-    FUSED_MOE_LAYER_OVERHEAD_S, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, LLAMA_CPP_MOE_GEMM_PAD_TOKENS,
-    NVLINK_ALL_REDUCE_LATENCY_S, PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S,
-    VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY,
+    FUSED_MOE_LAYER_OVERHEAD_S, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, LLAMA_CPP_FA_KV_PAD_CELLS, LLAMA_CPP_KQ_MASK_BYTES,
+    LLAMA_CPP_KV_PAD_CELLS, LLAMA_CPP_MOE_GEMM_PAD_TOKENS, LLAMA_CPP_SCORE_BYTES_PER_HEAD, NVLINK_ALL_REDUCE_LATENCY_S,
+    PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S, VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY,
 };
 use super::cluster::{INTER_NODE_ALL_REDUCE_HOPS, Interconnect};
 use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_s};
 use super::pipeline::{Stages, round_s};
 use super::report::{Bound, SpeedEstimate};
 use super::shape::{
-    Share, attended, compute_peak_tflops, group_formats, input_weight_parts, kv_bytes_per_token_layer,
+    Share, attended, compute_peak_tflops, group_formats, input_weight_parts, kv_bytes_per_token_layer, layer_window,
     linear_state_bytes, param_groups, q_dim, table_params,
 };
+use kraftwerk_catalog::LlmModel;
 
 /// Group link: what collective traffic of the GPUs used crosses.
 #[derive(Debug, Clone, Copy)]
@@ -433,11 +434,16 @@ fn prefill_rate(
         .zip(per_gpu)
         .map(|(share, g)| {
             let lf = f64::from(share.layers.end - share.layers.start) / layers;
-            let (_, _, avg_attended) = attended(m, share.layers.clone(), s);
             let matmul = 2.0 * (active_body - expert_active) * lf + 2.0 * expert_active * lf * expert_cost;
-            let flops = share.width * (matmul + 4.0 * avg_attended * q_dim(m));
             let peak = g.peak_tflops.unwrap_or(0.0);
-            let t_c = if peak > 0.0 { flops / (e_c * g.fp8_scale * peak * 1e12) } else { f64::INFINITY };
+            let rate = e_c * g.fp8_scale * peak * 1e12;
+            let t_c = if peak > 0.0 {
+                share.width * matmul / rate
+                    + attention_prefill_s(input, runtime, share.layers.clone(), s, chunk, rate, e_bw * g.bandwidth_gb_s)
+                        * share.width
+            } else {
+                f64::INFINITY
+            };
             let weights = share.width * body_b * lf;
             let t_m = weights / (e_bw * g.bandwidth_gb_s * 1e9) / chunk;
             t_c.max(t_m)
@@ -480,6 +486,109 @@ fn prefill_rate(
         }
     };
     (1.0 / per_token, 1.0 / per_token)
+}
+
+/// Attention time of prefill per prompt token on `layers`, s, at the compute `rate` (FLOP/s, the
+/// GEMMs' achieved rate) and the achieved memory bandwidth `bw_gb_s` (GB/s). The llama.cpp
+/// family counts the cells each micro-batch of `ub` tokens attends to
+/// ([`llama_cpp_attention_scores`]): with FlashAttention (`FitInput::flash_attention`) the
+/// kernel's `4 · head_dim · heads` FLOPs per score at the GEMMs' rate (the FA kernel at the GEMM
+/// efficiency: checked, not fitted, on llama.cpp PR 17505, RTX 3090 Llama-3-8B Q4_0 `-ub 512`
+/// pp512 at depth 32768, see the test `fa_prefill_at_depth_matches_pr_17505`); without it the
+/// scores are materialised in F32 and their memory traffic
+/// ([`LLAMA_CPP_SCORE_BYTES_PER_HEAD`] per head + [`LLAMA_CPP_KQ_MASK_BYTES`]) at `bw_gb_s`, or
+/// their FLOPs at `rate` where slower. Other runtimes: `4 · q_dim` FLOPs per attended token
+/// (causal average, windows capped) at `rate`, as before.
+fn attention_prefill_s(
+    input: &FitInput,
+    runtime: Runtime,
+    layers: std::ops::Range<u32>,
+    s: f64,
+    ub: f64,
+    rate: f64,
+    bw_gb_s: f64,
+) -> f64 {
+    let m = &input.model;
+    let per_score_flops = 4.0 * q_dim(m);
+    if !runtime.is_llama_cpp_family() {
+        let (_, _, avg_attended) = attended(m, layers, s);
+        return avg_attended * per_score_flops / rate;
+    }
+    let flash = input.flash_attention;
+    let scores = llama_cpp_attention_scores(m, layers, s, ub, flash) / s.max(1.0);
+    let t_flops = scores * per_score_flops / rate;
+    if flash {
+        t_flops
+    } else {
+        let bytes = scores * (f64::from(m.heads) * LLAMA_CPP_SCORE_BYTES_PER_HEAD + LLAMA_CPP_KQ_MASK_BYTES);
+        let t_bytes = if bw_gb_s > 0.0 { bytes / (bw_gb_s * 1e9) } else { f64::INFINITY };
+        t_bytes.max(t_flops)
+    }
+}
+
+/// llama.cpp prefill of one prompt of `s` tokens from an empty cache in micro-batches of `ub`
+/// tokens (`-ub`): score elements per query head (query token × KV cell) summed over `layers`
+/// (linear-attention layers have none). Micro-batch `j` holds tokens `j·ub..j·ub + u`; the KV
+/// cache holds `s` cells rounded up to the padding ([`LLAMA_CPP_FA_KV_PAD_CELLS`] with
+/// FlashAttention, [`LLAMA_CPP_KV_PAD_CELLS`] without); a sliding-window layer (window `w`)
+/// keeps its own cache of `w + ub` cells, padded (llama.cpp's iSWA cache:
+/// `GGML_PAD(n_swa + n_ubatch, n_pad)`, `src/llama-kv-cache-iswa.cpp`), reused as a ring.
+///
+/// - Without FlashAttention the graph multiplies every query by all `n_kv` cells in use (the
+///   used cells rounded up to the padding, at most the cache), masked ones included: `u · n_kv`.
+/// - With FlashAttention the CUDA kernels skip the fully masked cells at the end of the cache
+///   (llama.cpp PR 14924, 2025-07-28, "CUDA: skip masked KV slices for all FA kernels"), so a
+///   full-attention layer costs the causal `u · j·ub + u(u + 1)/2`; a window layer the same
+///   while its cells are in order (`j·ub + u` within its cache), then `u ×` its whole cache (the
+///   ring's cells are no longer in position order, so nothing is skipped at the end).
+pub(crate) fn llama_cpp_attention_scores(
+    m: &LlmModel,
+    layers: std::ops::Range<u32>,
+    s: f64,
+    ub: f64,
+    flash: bool,
+) -> f64 {
+    let s = s.max(1.0).round();
+    let ub = ub.clamp(1.0, s).round();
+    let pad = if flash { LLAMA_CPP_FA_KV_PAD_CELLS } else { LLAMA_CPP_KV_PAD_CELLS };
+    let pad_up = |x: f64| (x / pad).ceil() * pad;
+    let cache = pad_up(s);
+    let mut full = 0.0;
+    // (cache cells of a window layer, layers with it)
+    let mut windowed: Vec<(f64, f64)> = Vec::new();
+    for i in layers {
+        if m.attention.is_linear_layer(i) {
+            continue;
+        }
+        match layer_window(m, i) {
+            Some(w) => {
+                let c = cache.min(pad_up(f64::from(w) + ub));
+                match windowed.iter_mut().find(|(cw, _)| (*cw - c).abs() < 0.5) {
+                    Some(entry) => entry.1 += 1.0,
+                    None => windowed.push((c, 1.0)),
+                }
+            }
+            None => full += 1.0,
+        }
+    }
+    let mut total = 0.0;
+    let mut start = 0.0;
+    while start < s {
+        let u = ub.min(s - start);
+        let end = start + u;
+        let causal = u * start + u * (u + 1.0) / 2.0;
+        total += full * if flash { causal } else { u * cache.min(pad_up(end)) };
+        for &(c, n) in &windowed {
+            let per = match (flash, end <= c) {
+                (true, true) => causal,
+                (true, false) => u * c,
+                (false, _) => u * c.min(pad_up(end)),
+            };
+            total += n * per;
+        }
+        start = end;
+    }
+    total
 }
 
 /// MoE prefill under the llama.cpp family: (routed-expert parameters one token multiplies,
