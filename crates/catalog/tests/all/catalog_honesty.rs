@@ -48,6 +48,57 @@ fn close(what: &str, got: Option<f64>, want: f64) {
     assert!((got - want).abs() < 0.051, "{what}: {got} != {want}");
 }
 
+/// The GeForce Ada cards' tensor rates are derived (issue 35): the RTX 4090 column of the Ada
+/// whitepaper v2.1, Appendix A (165.2 TFLOPS FP16 with FP32 accumulate, 330.3 with FP16
+/// accumulate, at 128 SM x 2.52 GHz) gives the per-SM rate per clock, times each card's SMs
+/// and boost clock (NVIDIA's figures, see each entry's notes). The GeForce Blackwell cards take
+/// NVIDIA's "AI TOPS" (FP4 sparse) at the RTX 5090's Appendix A ratios (3,352 AI TOPS: FP16
+/// with FP32 accumulate 209.5 = / 16, with FP16 accumulate 419 = / 8, FP8 838 = / 4).
+#[test]
+fn geforce_ada_and_blackwell_tensor_rates_follow_their_derivations() {
+    let c = catalog::builtin().expect("catalog");
+    let rtx4090 = gpu(&c, "nvidia-geforce-rtx-4090");
+    let per_sm = |tflops: Option<f64>| tflops.map(|t| t * 1e12 / (128.0 * 2.52e9));
+    assert!(per_sm(rtx4090.peak.fp16).is_some_and(|r| (r - 512.0).abs() < 1.0), "4090 FP32-acc per SM");
+    assert!(per_sm(rtx4090.peak.fp16_acc16).is_some_and(|r| (r - 1024.0).abs() < 1.0), "4090 FP16-acc per SM");
+    for (id, sm, boost_ghz) in [
+        ("nvidia-geforce-rtx-4060-ti-16gb", 34.0, 2.535),
+        ("nvidia-geforce-rtx-4070", 46.0, 2.475),
+        ("nvidia-geforce-rtx-4070-super", 56.0, 2.475),
+        ("nvidia-geforce-rtx-4070-ti", 60.0, 2.61),
+        ("nvidia-geforce-rtx-4070-ti-super", 66.0, 2.61),
+        ("nvidia-geforce-rtx-4080", 76.0, 2.505),
+        ("nvidia-geforce-rtx-4080-super", 80.0, 2.55),
+    ] {
+        let g = gpu(&c, id);
+        let clk = sm * boost_ghz / 1000.0;
+        close(&format!("{id} fp16"), g.peak.fp16, 512.0 * clk);
+        close(&format!("{id} bf16"), g.peak.bf16, 512.0 * clk);
+        close(&format!("{id} fp16_acc16"), g.peak.fp16_acc16, 1024.0 * clk);
+        close(&format!("{id} fp8"), g.peak.fp8, 1024.0 * clk);
+        close(&format!("{id} fp8_acc16"), g.peak.fp8_acc16, 2048.0 * clk);
+        close(&format!("{id} tf32"), g.peak.tf32, 256.0 * clk);
+        close(&format!("{id} int8"), g.peak.int8_tops, 2048.0 * clk);
+        assert!(matches!(g.provenance.of("peak"), Provenance::Derived(_)), "{id}: peak is a derivation");
+    }
+    let rtx5090 = gpu(&c, "nvidia-geforce-rtx-5090");
+    close("5090 fp16 = AI TOPS / 16", rtx5090.peak.fp16, 3352.0 / 16.0);
+    for (id, ai_tops) in [
+        ("nvidia-geforce-rtx-5080", 1801.0),
+        ("nvidia-geforce-rtx-5070-ti", 1406.0),
+        ("nvidia-geforce-rtx-5070", 988.0),
+    ] {
+        let g = gpu(&c, id);
+        close(&format!("{id} fp16"), g.peak.fp16, ai_tops / 16.0);
+        close(&format!("{id} fp16_acc16"), g.peak.fp16_acc16, ai_tops / 8.0);
+        close(&format!("{id} fp8"), g.peak.fp8, ai_tops / 8.0);
+        close(&format!("{id} fp8_acc16"), g.peak.fp8_acc16, ai_tops / 4.0);
+        close(&format!("{id} tf32"), g.peak.tf32, ai_tops / 32.0);
+        assert_eq!(g.peak.int8_tops, None, "{id}: INT8 not published");
+        assert!(matches!(g.provenance.of("peak"), Provenance::Derived(_)), "{id}: peak is a derivation");
+    }
+}
+
 #[test]
 fn datacenter_and_workstation_chips_carry_their_tensor_rates_or_a_cited_absence() {
     let c = catalog::builtin().expect("catalog");
