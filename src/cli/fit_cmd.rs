@@ -235,7 +235,9 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     if a.format == Format::Json {
         let printed = match &a.measured {
             Some(path) => match Measured::of(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result) {
-                Ok(measured) => print_json(&FitWithMeasured { verdict, result: &result, speed_summary: &speed, measured }),
+                Ok(measured) => {
+                    print_json(&FitWithMeasured { verdict, result: &result, speed_summary: &speed, measured })
+                }
                 Err(e) => return Err(bad(e)),
             },
             None => print_json(&FitJson { verdict, result: &result, speed_summary: &speed }),

@@ -95,7 +95,13 @@ fn the_json_verdict_is_the_headline_and_the_exit_code() {
             "tight_below_context",
             "tight",
         ),
-        (vec!["fit", &x870e, "--model", "deepseek-v3", "--precision", "fp8"], ": does not fit (", 1, "does_not_fit", "does_not_fit"),
+        (
+            vec!["fit", &x870e, "--model", "deepseek-v3", "--precision", "fp8"],
+            ": does not fit (",
+            1,
+            "does_not_fit",
+            "does_not_fit",
+        ),
     ];
     for (args, headline, exit, verdict, all_on_gpu) in cases {
         let (code, text, err) = kw_no_user_files(&args);
