@@ -4,7 +4,7 @@
 use super::check_cmd::load_build;
 use super::error::{CliError, bad};
 use super::{Format, print_json};
-use crate::estimate::fit::{self, BuildFit, FitOptions, RuntimeChoice};
+use crate::estimate::fit::{self, BuildFit, BuildVerdict, FitOptions, RuntimeChoice};
 use crate::estimate::llm::{
     Interconnect, LlamaCppBackend, LlamaCppEra, LoraTargets, Mode, Optimizer, Parallelism, Precision,
 };
@@ -223,22 +223,24 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     // A MoE model that fits with its experts in system RAM (llama.cpp `--n-cpu-moe`) runs.
     // A tight fit whose longest context that keeps the headroom is below the one asked is not
     // a pass (exit 3): the verdict and the exit code agree with the longest context.
-    let code = if !result.runs() {
-        Err(CliError::Failed(None))
-    } else if result.fits_with_experts_in_ram.is_none() && result.fit.short_of_headroom().is_some() {
-        Err(CliError::NotAPass)
-    } else {
-        Ok(())
+    // One verdict for the headline, the exit code and the JSON's `verdict`.
+    let verdict = result.verdict();
+    let code = match verdict {
+        BuildVerdict::DoesNotFit => Err(CliError::Failed(None)),
+        BuildVerdict::TightBelowContext => Err(CliError::NotAPass),
+        BuildVerdict::Fits | BuildVerdict::Tight | BuildVerdict::FitsWithExpertsInRam => Ok(()),
     };
     // The speed as `plan` and the GUI's Fit and Plan tabs spell it (text and JSON).
     let speed = SpeedSummary::of_build(&result, &build, &catalog);
     if a.format == Format::Json {
         let printed = match &a.measured {
             Some(path) => match Measured::of(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result) {
-                Ok(measured) => print_json(&FitWithMeasured { result: &result, speed_summary: &speed, measured }),
+                Ok(measured) => {
+                    print_json(&FitWithMeasured { verdict, result: &result, speed_summary: &speed, measured })
+                }
                 Err(e) => return Err(bad(e)),
             },
-            None => print_json(&FitJson { result: &result, speed_summary: &speed }),
+            None => print_json(&FitJson { verdict, result: &result, speed_summary: &speed }),
         };
         printed?;
         return code;
@@ -263,16 +265,21 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
 /// together.
 #[derive(serde::Serialize)]
 struct FitWithMeasured<'a> {
+    /// The build's one verdict, as the headline and the exit code say it.
+    verdict: BuildVerdict,
     #[serde(flatten)]
     result: &'a BuildFit,
     speed_summary: &'a SpeedSummary,
     measured: Measured,
 }
 
-/// `fit --format json`: the fit and its speed as every view spells it (`speed_summary`:
+/// `fit --format json`: the build's one verdict (`verdict`: [`BuildVerdict`], the headline's
+/// and the exit code's), the fit and its speed as every view spells it (`speed_summary`:
 /// decode per user, prefill, `--n-cpu-moe`, caveats).
 #[derive(serde::Serialize)]
 struct FitJson<'a> {
+    /// The build's one verdict, as the headline and the exit code say it.
+    verdict: BuildVerdict,
     #[serde(flatten)]
     result: &'a BuildFit,
     speed_summary: &'a SpeedSummary,

@@ -20,7 +20,7 @@ pub const RULES: &str = "Exit codes: 0 listed; 2 bad usage.";
 pub const POWER: &str =
     "Exit codes: 0 estimated; 2 the file could not be read or parsed (file:line:column) or bad usage.";
 /// `kraftwerk fit --help`.
-pub const FIT: &str = "Exit codes: 0 fits (or tight at a context that keeps the headroom); 1 does not fit; 3 tight: fits only by eating into the headroom, and the longest context that keeps it is below the one asked (the verdict names it): not a pass; 2 bad input (build or model file, context or batch out of range, a --measured file that is unreadable or from other GPUs or another model) or bad usage.";
+pub const FIT: &str = "Exit codes: 0 fits (or tight at a context that keeps the headroom, or fits with the experts of a MoE model in system RAM); 1 does not fit; 3 tight: fits only by eating into the headroom, and the longest context that keeps it is below the one asked (the verdict names it): not a pass; 2 bad input (build or model file, context or batch out of range, a --measured file that is unreadable or from other GPUs or another model) or bad usage. The JSON's top-level verdict says the same (fits, tight, fits_with_experts_in_ram: 0; does_not_fit: 1; tight_below_context: 3).";
 /// `kraftwerk validate --help`.
 pub const VALIDATE: &str = "Exit codes: 0 no check failed and every check measured something; 1 any check failed; 3 UNVERIFIED: nothing failed but a check measured nothing (no PCIe sample under load, no probe data, a cancelled probe); 2 bad input (build, recording, nvidia-smi dump or report file) or bad usage.";
 /// `kraftwerk fleet --help`.

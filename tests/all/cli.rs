@@ -105,7 +105,8 @@ fn fit_exit_codes() {
     let o = kw(&["fit", &b, "--model", "deepseek-v3", "--precision", "fp8", "--format", "json"]);
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
-    assert_eq!(v["fit"]["verdict"], "does_not_fit");
+    assert_eq!(v["verdict"], "does_not_fit");
+    assert_eq!(v["fit"]["all_on_gpu_verdict"], "does_not_fit");
     assert_eq!(kw(&["fit", &b, "--model", "no-such-model"]).status.code(), Some(2));
 }
 

@@ -16,6 +16,7 @@ mod chip_prices;
 mod cli;
 mod compare_cli;
 mod fit_options;
+mod fit_verdict_cost;
 mod fleet;
 mod golden;
 mod gui;

@@ -468,7 +468,7 @@ fn disagreements(result: &PlanResult, dir: &std::path::Path, name: &str) -> Vec<
             out.push(format!("fit's hybrid decode {decode:?}, the plan's {:.2}", split.decode_tokens_per_s));
         }
     } else {
-        let verdict = fit["fit"]["verdict"].as_str().unwrap_or("?");
+        let verdict = fit["verdict"].as_str().unwrap_or("?");
         if verdict == "does_not_fit" {
             out.push(format!("fit says {verdict}"));
         }

@@ -450,10 +450,12 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload, state: &AppState) {
                     )
                 },
                 format!(
-                    "{}{} hardware{} · {} per working hour · cloud ({}): {}",
+                    "{}{} hardware{} · {}{} per working hour · cloud ({}): {}",
                     if c.hardware_complete { "" } else { "at least " },
                     usd(c.hardware_usd),
                     if c.hardware_complete { "" } else { " (some parts unpriced)" },
+                    // The working hour carries the hardware's write-off: a lower bound too.
+                    if c.hardware_complete { "" } else { "at least " },
                     usd_rate(c.usd_per_working_hour),
                     // The cloud offer as `fit` prints it: its name, and "n/a" where its
                     // throughput on this workload is unknown (never left out).

@@ -167,8 +167,16 @@ pub struct CostReport {
     /// Ids of the parts without a price (not counted in `hardware_usd`); the name of one the
     /// catalog has no entry for (`NVLink bridge, 3-slot spacing`, `PCIe 4.0 riser, 200 mm`).
     pub missing_prices: Vec<String>,
-    /// Whether every part has a price (else every figure below is a lower bound).
+    /// Whether every part has a price; else `hardware_usd` leaves out the parts of
+    /// `missing_prices` and the figures of `lower_bounds` are lower bounds.
     pub hardware_complete: bool,
+    /// The figures of this report that are lower bounds because a part is unpriced (empty when
+    /// `hardware_complete`), by their JSON names: `hardware_usd`, and those that grow with it
+    /// ([`LOWER_BOUNDS_WHEN_UNPRICED`]) where they are given (not `None`). The electricity figures and the cloud offer's own
+    /// `usd_per_million_tokens` do not depend on the hardware and are never listed; a
+    /// `cloud.break_even_months` of `None` (renting costs no more than the electricity) stays
+    /// "never" whatever the hardware costs.
+    pub lower_bounds: Vec<&'static str>,
     /// Hardware written off per wall-clock hour, USD.
     pub amortization_usd_per_hour: f64,
     /// Electricity per working hour, USD (load kW × price).
@@ -187,6 +195,19 @@ pub struct CostReport {
     /// The cloud comparison.
     pub cloud: CloudComparison,
 }
+
+/// The figures of a [`CostReport`] that grow with the hardware and so are lower bounds while a
+/// part is unpriced: the hardware sum, its write-off per hour, the month, the working hour, the
+/// $ per million tokens (the working hour over a known throughput) and the break-even (the
+/// hardware over a saving that does not depend on it).
+pub const LOWER_BOUNDS_WHEN_UNPRICED: [&str; 6] = [
+    "hardware_usd",
+    "amortization_usd_per_hour",
+    "usd_per_month",
+    "usd_per_working_hour",
+    "usd_per_million_tokens",
+    "cloud.break_even_months",
+];
 
 /// Input the cost estimate cannot use.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -286,9 +307,24 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
         break_even_months,
     };
 
+    let hardware_complete = missing_prices.is_empty();
+    // A figure that is not there (`None`) bounds nothing: only those given are named.
+    let lower_bounds = if hardware_complete {
+        Vec::new()
+    } else {
+        LOWER_BOUNDS_WHEN_UNPRICED
+            .into_iter()
+            .filter(|f| match *f {
+                "usd_per_million_tokens" => usd_per_mtok.is_some(),
+                "cloud.break_even_months" => cloud.break_even_months.is_some(),
+                _ => true,
+            })
+            .collect()
+    };
     Ok(CostReport {
         hardware_usd,
-        hardware_complete: missing_prices.is_empty(),
+        hardware_complete,
+        lower_bounds,
         parts,
         missing_prices,
         amortization_usd_per_hour,
@@ -322,6 +358,7 @@ mod tests {
         assert!((r.hardware_usd - 3198.0).abs() < 1e-9);
         assert_eq!(r.missing_prices, vec!["board".to_owned()]);
         assert!(!r.hardware_complete);
+        assert_eq!(r.lower_bounds, LOWER_BOUNDS_WHEN_UNPRICED.to_vec());
     }
 
     #[test]

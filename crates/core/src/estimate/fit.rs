@@ -168,11 +168,48 @@ pub struct BuildFit {
     pub placement: Option<llm::placement::PlacementEstimate>,
 }
 
+/// The one answer `kraftwerk fit` gives for a build: its headline, its exit code and its JSON's
+/// top-level `verdict` ([`BuildFit::verdict`]). `fit.all_on_gpu_verdict` in the JSON is the
+/// GPUs' own memory verdict with every weight the estimate places on them, which is
+/// `does_not_fit` for a MoE model that runs with its experts in system RAM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BuildVerdict {
+    /// Fits the GPUs with the headroom kept free (exit 0).
+    Fits,
+    /// Fits the GPUs by eating into the headroom at a context that keeps it elsewhere, or in
+    /// training (exit 0).
+    Tight,
+    /// Tight, and the context asked is longer than the longest that keeps the headroom
+    /// ([`FitReport::short_of_headroom`]; exit 3).
+    TightBelowContext,
+    /// The GPUs alone do not hold it; it runs with its routed experts in system RAM
+    /// ([`BuildFit::fits_with_experts_in_ram`]; exit 0).
+    FitsWithExpertsInRam,
+    /// Does not fit (exit 1).
+    DoesNotFit,
+}
+
 impl BuildFit {
     /// Whether the workload runs on the build: it fits the GPUs, or it fits with its experts in
     /// system RAM ([`BuildFit::fits_with_experts_in_ram`]).
     pub fn runs(&self) -> bool {
-        self.fit.verdict != FitVerdict::DoesNotFit || self.fits_with_experts_in_ram.is_some()
+        self.verdict() != BuildVerdict::DoesNotFit
+    }
+
+    /// The build's one verdict, as the headline says it: with experts in system RAM when the
+    /// split is the fit, else the GPUs' verdict, tight below the context asked when the longest
+    /// context that keeps the headroom is shorter.
+    pub fn verdict(&self) -> BuildVerdict {
+        if self.fits_with_experts_in_ram.is_some() {
+            return BuildVerdict::FitsWithExpertsInRam;
+        }
+        match self.fit.verdict {
+            FitVerdict::DoesNotFit => BuildVerdict::DoesNotFit,
+            FitVerdict::Tight if self.fit.short_of_headroom().is_some() => BuildVerdict::TightBelowContext,
+            FitVerdict::Tight => BuildVerdict::Tight,
+            FitVerdict::Fits => BuildVerdict::Fits,
+        }
     }
 }
 

@@ -387,6 +387,17 @@ pub(crate) fn speed_and_cost(out: &mut String, result: &BuildFit) {
         }
         wln!(out, "  measure it: {}", b.measure);
     }
+    cost(out, result);
+}
+
+/// The cost lines `fit` prints for a workload that runs (on the GPUs, or with its experts in
+/// system RAM at the split's decode): hardware, $ per working hour, $ per million tokens, the
+/// owned and used parts, the cloud offer and the break-even; else why there is no cost. While
+/// a part is unpriced ([`crate::estimate::cost::CostReport::lower_bounds`]) the hardware, the
+/// $ per working hour, the $ per million tokens and the break-even read "at least" (each grows
+/// with the hardware left out) and the unpriced parts are named; the cloud offer's own $ per
+/// million tokens does not depend on the build's hardware and is printed as it is.
+pub(crate) fn cost(out: &mut String, result: &BuildFit) {
     if let Some(c) = &result.cost {
         // An owned part is priced ($0): a build of owned parts costs $0, not "unpriced".
         let any_priced = c.parts.iter().any(|p| p.line_usd.is_some());
@@ -403,19 +414,19 @@ pub(crate) fn speed_and_cost(out: &mut String, result: &BuildFit) {
                 None => id.clone(),
             })
             .collect();
+        // Each figure that grows with the hardware is a lower bound while a part is unpriced.
+        let least = if c.hardware_complete { "" } else { "at least " };
         wln!(
             out,
-            "  cost: hardware {hardware}{}, ${:.2} per working hour, {}",
+            "  cost: hardware {hardware}{}, {least}${:.2} per working hour, {}",
             if c.hardware_complete {
                 String::new()
             } else {
                 format!(" (no catalog price for: {})", missing.join(", "))
             },
             c.usd_per_working_hour,
-            c.usd_per_million_tokens.map_or_else(
-                || "no $/Mtok".to_owned(),
-                |v| format!("{}{} per million tokens", if c.hardware_complete { "" } else { "at least " }, usd_rate(v))
-            )
+            c.usd_per_million_tokens
+                .map_or_else(|| "no $/Mtok".to_owned(), |v| format!("{least}{} per million tokens", usd_rate(v)))
         );
         // The lines the build owns or buys used, so the total reads as what is paid.
         let how: Vec<String> = c

@@ -68,7 +68,11 @@ pub struct GpuFit {
     pub memory: MemoryBreakdown,
     /// `capacity_gib` - `required_gib` (negative when short).
     pub free_gib: f64,
-    /// Fits / tight / does not fit.
+    /// Fits / tight / does not fit, with every weight the estimate places on this GPU there
+    /// (JSON `all_on_gpu_verdict`: for a MoE model that runs with its experts in system RAM
+    /// it is the every-expert-on-the-GPU figure, not the build's verdict, which is the fit
+    /// JSON's top-level `verdict`).
+    #[serde(rename = "all_on_gpu_verdict")]
     pub verdict: FitVerdict,
 }
 
@@ -171,7 +175,12 @@ pub struct FitReport {
     /// Per-GPU shares, in slice order (only the GPUs used).
     pub gpus: Vec<GpuFit>,
     /// The worst verdict of all GPUs used; does not fit as well when the runtime does not run
-    /// on one of them ([`FitReport::runtime_support`]).
+    /// on one of them ([`FitReport::runtime_support`]). JSON `all_on_gpu_verdict`: the GPUs'
+    /// own verdict with every weight the estimate places on them; the build's one verdict
+    /// (with experts in system RAM where that split is the fit, as the headline and the exit
+    /// code say it) is `kraftwerk fit`'s top-level `verdict`
+    /// ([`crate::estimate::fit::BuildVerdict`]).
+    #[serde(rename = "all_on_gpu_verdict")]
     pub verdict: FitVerdict,
     /// Longest context per sequence that fits at this batch (inference), tokens, capped at the
     /// model's maximum; `None` when not even the weights fit.

@@ -78,7 +78,7 @@ pub(crate) fn llama_cpp_table(out: &mut String, t: &crate::estimate::llm::runtim
 
 /// The expert offload that is the fit ([`BuildFit::fits_with_experts_in_ram`]): its
 /// `--n-cpu-moe`, the RAM it takes, its decode (the planner's figure for the same build) and
-/// the cost at that decode.
+/// the cost at that decode ([`super::cost`]: the lines a fit on the GPUs prints).
 pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &BuildFit) {
     let f = &result.fit;
     wln!(
@@ -115,12 +115,9 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
     if let (Some(t), Some(alt)) = (&f.llama_cpp, &result.alternatives) {
         llama_cpp_plan(out, t, alt, &ram_has, result.placement.as_ref());
     }
-    if let Some(c) = &result.cost {
-        wln!(out, "  hardware: {}", usd(c.hardware_usd));
-        if let Some(m) = c.usd_per_million_tokens {
-            wln!(out, "  cost: ${m:.2} per million tokens at this decode");
-        }
-    }
+    // The cost at this decode, as a fit on the GPUs prints it: "at least" and the unpriced
+    // parts named while a part has no price.
+    super::cost(out, result);
 }
 
 /// "this build has 64 GiB (56 GiB after the 8 GiB kept for the OS and the runtime)".
