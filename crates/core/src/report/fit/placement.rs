@@ -74,7 +74,12 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
     let f = &result.fit;
     wln!(
         out,
-        "  the GPUs alone do not hold it; {} with the routed experts of {} layers in system RAM ({}): {:.1} GiB of experts in RAM{}",
+        "  {}; {} with the routed experts of {} layers in system RAM ({}): {:.1} GiB of experts in RAM{}",
+        if result.placement.as_ref().is_some_and(|p| p.as_given) {
+            "the placement as given runs"
+        } else {
+            "the GPUs alone do not hold it"
+        },
         f.runtime_label,
         o.cpu_moe_layers,
         o.args,
