@@ -39,11 +39,13 @@ fn an_explicit_placement_that_overflows_the_gpus_does_not_fit() {
         assert_eq!(code, Some(1), "{flags:?}: {text}{err}");
         let head = text.lines().next().expect("headline");
         assert!(head.contains(": does not fit (inference q2_k, split:2, context 16384"), "{flags:?}: {head}");
-        let ub = if flags[0] == "-ub" { " -ub 4096" } else { "" };
+        // `-ub 4096` widens the FP32 logits of CUDA1's compute buffer from 512 to 4096 tokens
+        // (297 to 2374 MiB: 4096 x 151936 x 4 bytes).
+        let (ub, cuda1) = if flags[0] == "-ub" { (" -ub 4096", 44875) } else { ("", 42798) };
         assert_eq!(
             line(&text, "the placement as given"),
             format!(
-                "the placement as given (-c 16384 -ngl 94{ub} -ts 47,47) does not fit: CUDA0 (gigabyte-geforce-rtx-3090-turbo) needs 42014 MiB, 24084 MiB free; CUDA1 (gigabyte-geforce-rtx-3090-turbo) needs 42798 MiB, 24084 MiB free"
+                "the placement as given (-c 16384 -ngl 94{ub} -ts 47,47) does not fit: CUDA0 (gigabyte-geforce-rtx-3090-turbo) needs 42014 MiB, 24084 MiB free; CUDA1 (gigabyte-geforce-rtx-3090-turbo) needs {cuda1} MiB, 24084 MiB free"
             )
         );
         assert_eq!(
@@ -59,6 +61,27 @@ fn an_explicit_placement_that_overflows_the_gpus_does_not_fit() {
         );
         assert!(!text.contains("fits with experts in system RAM") && !text.contains("15.2 tok/s"), "{text}");
     }
+}
+
+/// `-ub N` grows llama.cpp's compute buffer as llama.cpp reserves it (`min(n_ctx, n_ubatch)`
+/// tokens of FP32 logits on the device holding the output layer), so a larger `-ub` needs more
+/// experts in RAM; the prefill line names the micro-batch the placement runs.
+#[test]
+fn the_micro_batch_sizes_the_compute_buffer_and_is_named() {
+    let b = qwen_build();
+    let (code, text, err) = fit(&b, &["-ub", "4096"]);
+    assert_eq!(code, Some(1), "{text}{err}");
+    assert_eq!(
+        line(&text, "- llama.cpp with --n-cpu-moe"),
+        "- llama.cpp with --n-cpu-moe 50, the smallest that fits with the other flags given (-c 16384 -ngl 94 --n-cpu-moe 50 -ub 4096 -ts 71,23): 40.9 GiB of routed experts in system RAM, about 14.7 tok/s decode, 821 tok/s prefill"
+    );
+    let (code, text, err) = fit(&b, &["--n-cpu-moe", "50", "-ub", "2048"]);
+    assert_eq!(code, Some(0), "{text}{err}");
+    assert_eq!(
+        line(&text, "prefill (llama.cpp)"),
+        "prefill (llama.cpp): about 698 tok/s, bounded by copying the experts in RAM over the host link per 2048-token micro-batch"
+    );
+    assert!(line(&text, "CUDA1 ").ends_with(" 1187"), "2048 x 151936 x 4 B of FP32 logits = 1187 MiB (297 at -ub 512):\n{text}");
 }
 
 /// `--n-cpu-moe 20` and `-ot 'blk\.(1[0-9])\.ffn_.*_exps=CPU'` do not fit either: the GPU lines

@@ -109,6 +109,9 @@ pub struct PlacementEstimate {
     /// experts in system RAM (...)`, `-ot: the routed experts of 10 layers ...`, `-ngl 60: ...`.
     #[serde(skip)]
     pub words: String,
+    /// llama.cpp's micro-batch (`-ub`) the placement is estimated at, tokens (default 512).
+    #[serde(skip)]
+    pub ubatch_tokens: u32,
 }
 
 impl PlacementEstimate {
@@ -278,7 +281,15 @@ pub fn place(
     if gpus.is_empty() {
         return Err(FitError::NoGpus);
     }
-    let layout = Layout::new(input, gpus);
+    let mut layout = Layout::new(input, gpus);
+    // `-ub`: llama.cpp reserves its compute graph at `min(n_ctx, n_ubatch)` tokens
+    // (`llama_context::sched_reserve`, src/llama-context.cpp: `n_tokens =
+    // std::min(cparams.n_ctx, cparams.n_ubatch)`, every output kept), so the FP32 logits of the
+    // compute buffer are that many tokens wide; the default 512 is `Layout::new`'s.
+    if let Some(ub) = flags.ubatch {
+        let n_ctx = u64::from(input.context_tokens) * u64::from(input.batch.max(1));
+        layout.logits_b = n_ctx.min(u64::from(ub.max(1))) as f64 * f64::from(input.model.vocab) * 4.0;
+    }
     let ngl = flags.n_gpu_layers.unwrap_or(layout.layers).min(layout.layers);
     let mask = mask_of(&layout, flags)?;
     let split = match (&flags.tensor_split, gpus.len()) {
@@ -300,7 +311,9 @@ pub fn place(
         tensor_split: split.clone(),
     };
     let ubatch = f64::from(flags.ubatch.or(input.prompt_ubatch_tokens).unwrap_or(LLAMA_UBATCH as u32).max(1));
-    Ok(estimate_placement(input, gpus, &layout, table, &mask, &split, (flags.split_mode, ubatch), host, ram))
+    let mut p = estimate_placement(input, gpus, &layout, table, &mask, &split, (flags.split_mode, ubatch), host, ram);
+    p.ubatch_tokens = ubatch as u32;
+    Ok(p)
 }
 
 /// [`place`] for flags a user gives llama.cpp by hand: llama.cpp keeps no margin of its own
@@ -481,6 +494,7 @@ fn estimate_placement(
     PlacementEstimate {
         as_given: false,
         words,
+        ubatch_tokens: ubatch as u32,
         cpu_moe_layers: layout.host_expert_layers(mask),
         host_experts_gib: host_experts_b / GIB,
         host_ram_needed_gib,
