@@ -81,7 +81,10 @@ fn the_micro_batch_sizes_the_compute_buffer_and_is_named() {
         line(&text, "prefill (llama.cpp)"),
         "prefill (llama.cpp): about 698 tok/s, bounded by copying the experts in RAM over the host link per 2048-token micro-batch"
     );
-    assert!(line(&text, "CUDA1 ").ends_with(" 1187"), "2048 x 151936 x 4 B of FP32 logits = 1187 MiB (297 at -ub 512):\n{text}");
+    assert!(
+        line(&text, "CUDA1 ").ends_with(" 1187"),
+        "2048 x 151936 x 4 B of FP32 logits = 1187 MiB (297 at -ub 512):\n{text}"
+    );
 }
 
 /// `--n-cpu-moe 20` and `-ot 'blk\.(1[0-9])\.ffn_.*_exps=CPU'` do not fit either: the GPU lines

@@ -75,7 +75,8 @@ impl SpeedSummary {
             cpu_moe_layers: given.map_or(0, |p| p.cpu_moe_layers),
             host_experts_gib: given.map_or(0.0, |p| p.host_experts_gib),
             placement,
-            placement_does_not_fit: given.is_some_and(|p| !p.runs()) || (given.is_some() && f.verdict == FitVerdict::DoesNotFit),
+            placement_does_not_fit: given.is_some_and(|p| !p.runs())
+                || (given.is_some() && f.verdict == FitVerdict::DoesNotFit),
             caveats,
         }
     }

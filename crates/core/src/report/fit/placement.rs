@@ -104,10 +104,11 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
             "  prefill ({}): about {p:.0} tok/s, bounded by copying the experts in RAM over the host link per {}-token micro-batch",
             f.runtime,
             // The -ub of the placement estimated (the split's own), else llama.cpp's default.
-            result.placement.as_ref().filter(|p| p.table.args == o.args).map_or(
-                crate::estimate::llm::runtime_memory::LLAMA_UBATCH as u32,
-                |p| p.ubatch_tokens
-            )
+            result
+                .placement
+                .as_ref()
+                .filter(|p| p.table.args == o.args)
+                .map_or(crate::estimate::llm::runtime_memory::LLAMA_UBATCH as u32, |p| p.ubatch_tokens)
         ),
         None => wln!(out, "  prefill ({}): unknown", f.runtime),
     }
