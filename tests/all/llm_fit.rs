@@ -473,6 +473,7 @@ mod backends;
 mod current;
 mod decode_2025;
 mod experts_in_ram_gpu_lines;
+mod explicit_placement;
 mod gguf_mix;
 mod moe_2026;
 mod moe_boundaries;

@@ -166,6 +166,13 @@ pub struct BuildFit {
     /// (ktransformers: see `experts_in_ram`) and for training.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placement: Option<llm::placement::PlacementEstimate>,
+    /// Where the user's own placement (`placement`, given by flags) does not run: the smallest
+    /// `--n-cpu-moe` that does, with the user's other flags (`-ngl`, `-ts`, `-sm`, `-ub`) kept
+    /// and their `-ot` rules dropped, judged as the user's placement is (every device's `self`
+    /// within its free memory, the host part within the build's RAM); `None` otherwise, or when
+    /// no `--n-cpu-moe` runs (a dense model, RAM too small).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement_that_fits: Option<search::MoeOffload>,
 }
 
 /// The one answer `kraftwerk fit` gives for a build: its headline, its exit code and its JSON's
@@ -413,6 +420,16 @@ pub(crate) fn input_on(
             }
         }
     }
+    // llama.cpp placement flags without `--runtime` ask for llama.cpp: they override the build's
+    // workload runtime and the precision's usual one ([`implied_llama_cpp`] says so). With
+    // `--runtime` named they stay refused under another runtime (`placement_of`).
+    if !input.mode.is_training()
+        && opts.runtime.is_none()
+        && opts.llama_cpp.any()
+        && !input.resolved_runtime().is_llama_cpp_family()
+    {
+        input.runtime = Some(Runtime::LlamaCpp);
+    }
     input.gradient_checkpointing =
         opts.gradient_checkpointing.unwrap_or_else(|| w.is_some_and(|w| w.gradient_checkpointing));
     if let Some(kv) = opts.kv_precision {
@@ -509,6 +526,11 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     if let Some(p) = &placement {
         apply_placement(&mut fit, p, opts.llama_cpp.any());
     }
+    if let Some(was) = implied_llama_cpp(&r, catalog, &slots, opts) {
+        fit.notes.push(format!(
+            "llama.cpp flags given without --runtime: estimated under llama.cpp, not {was} (the runtime this build would use otherwise); give --runtime to choose another llama.cpp-family runtime"
+        ));
+    }
     // The user's own placement decides the verdict: it runs or it does not. So does
     // ktransformers' (every routed expert in system RAM, the rest on the GPU): its GPU holds
     // what ktransformers puts there, not every expert.
@@ -536,9 +558,18 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
                     }
                     o
                 })
-                .filter(|o| o.decode_tokens_per_s.is_some()),
+                // The user's own placement that runs is the fit, its decode unknown where the
+                // build names no memory; ktransformers' needs its decode to be the fit.
+                .filter(|o| given || o.decode_tokens_per_s.is_some()),
+            // The user's own placement is the one estimated: llama.cpp's automatic offload is
+            // not put in its place (its speed is not the placement's).
+            None if given => None,
             None => expert_offload_fit(&input, &alternatives),
         };
+        let placement_that_fits = placement
+            .as_ref()
+            .filter(|p| given && !p.runs())
+            .and_then(|_| smallest_n_cpu_moe(&input, used, host, ram, &opts.llama_cpp));
         if user_hybrid.is_some_and(|p| !p.runs()) {
             fit.verdict = FitVerdict::DoesNotFit;
         }
@@ -558,6 +589,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             experts_in_ram: experts_in_ram(&input, &slots, &r),
             fits_with_experts_in_ram: hybrid,
             placement,
+            placement_that_fits,
         });
     }
 
@@ -580,7 +612,41 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         experts_in_ram: experts_in_ram(&input, &slots, &r),
         fits_with_experts_in_ram: None,
         placement,
+        placement_that_fits: None,
     })
+}
+
+/// The smallest `--n-cpu-moe` that runs with the user's other llama.cpp flags (`flags` less
+/// their `-ot` rules), judged as [`llm::placement::place_as_given`] judges the user's own
+/// placement; `None` for a model without routed experts or when none runs.
+fn smallest_n_cpu_moe(
+    input: &FitInput,
+    used: &[GpuSlot],
+    host: Option<llm::host::HostMemory>,
+    ram: Option<search::HostRam>,
+    flags: &llm::placement::LlamaCppFlags,
+) -> Option<search::MoeOffload> {
+    input.model.experts.as_ref().filter(|e| e.routed > 0)?;
+    for n in 0..=input.model.layers {
+        let f = llm::placement::LlamaCppFlags { n_cpu_moe: Some(n), overrides: Vec::new(), ..flags.clone() };
+        let p = llm::placement::place_as_given(input, used, host, ram, &f).ok()?;
+        if p.fits_gpus {
+            // More experts in RAM only needs more RAM: the first that fits the GPUs decides.
+            return p.runs().then(|| search::MoeOffload::of(&p));
+        }
+    }
+    None
+}
+
+/// The runtime the workload would have run under, where llama.cpp placement flags given without
+/// `--runtime` made it llama.cpp instead ([`input_on`]); `None` where they did not change it.
+fn implied_llama_cpp(r: &Resolved<'_>, catalog: &Catalog, slots: &[GpuSlot], opts: &FitOptions) -> Option<Runtime> {
+    if opts.runtime.is_some() || !opts.llama_cpp.any() {
+        return None;
+    }
+    let without = FitOptions { llama_cpp: llm::placement::LlamaCppFlags::default(), ..opts.clone() };
+    let was = input_on(r, catalog, slots, &without).ok()?;
+    (!was.mode.is_training() && !was.resolved_runtime().is_llama_cpp_family()).then(|| was.resolved_runtime())
 }
 
 /// The llama.cpp-family placement of `input` on `used`: the user's flags when given (refused

@@ -25,6 +25,15 @@ pub struct SpeedSummary {
     pub cpu_moe_layers: u32,
     /// Routed-expert weights in system RAM, GiB (0 when every weight is on the GPUs).
     pub host_experts_gib: f64,
+    /// Where the weights sit in the user's own llama.cpp placement (flags given), in words
+    /// ([`crate::estimate::llm::placement::PlacementEstimate::words`]); `None` for the placement
+    /// the estimate picks, said by `n_cpu_moe`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<String>,
+    /// Whether the user's own placement does not run on the build (its GPUs or RAM overflow):
+    /// then there is no speed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub placement_does_not_fit: bool,
     /// Why the figures are not held to a measurement on this build (a GPU maker no held speed
     /// row was measured on, RAM run at a rating its CPU is not known to reach), one sentence
     /// each.
@@ -42,6 +51,9 @@ impl SpeedSummary {
     pub fn of_fit(result: &BuildFit, cpu_name: Option<&str>) -> SpeedSummary {
         let f = &result.fit;
         let mut caveats = f.speed_basis.not_measured_on.clone();
+        // The user's own placement (llama.cpp flags given) is said by what it is.
+        let given = result.placement.as_ref().filter(|p| p.as_given);
+        let placement = given.map(|p| p.words.clone());
         if let Some(o) = &result.fits_with_experts_in_ram {
             caveats.extend(ram_caveat(result, cpu_name));
             return SpeedSummary {
@@ -50,6 +62,8 @@ impl SpeedSummary {
                 n_cpu_moe: Some(o.n_cpu_moe),
                 cpu_moe_layers: o.cpu_moe_layers,
                 host_experts_gib: o.host_experts_gib,
+                placement,
+                placement_does_not_fit: false,
                 caveats,
             };
         }
@@ -57,9 +71,12 @@ impl SpeedSummary {
         SpeedSummary {
             decode_tokens_per_s: speed.map(|s| s.decode_per_sequence_tokens_per_s),
             prefill_tokens_per_s: speed.and_then(|s| s.prefill_tokens_per_s),
-            n_cpu_moe: None,
-            cpu_moe_layers: 0,
-            host_experts_gib: 0.0,
+            n_cpu_moe: given.filter(|p| p.cpu_moe_layers > 0).map(|p| p.table.n_cpu_moe),
+            cpu_moe_layers: given.map_or(0, |p| p.cpu_moe_layers),
+            host_experts_gib: given.map_or(0.0, |p| p.host_experts_gib),
+            placement,
+            placement_does_not_fit: given.is_some_and(|p| !p.runs())
+                || (given.is_some() && f.verdict == FitVerdict::DoesNotFit),
             caveats,
         }
     }
@@ -92,6 +109,9 @@ impl SpeedSummary {
     /// Where the weights sit: `every weight on the GPUs`, or `--n-cpu-moe 30: the routed experts
     /// of 30 layers in system RAM (45.2 GiB)`.
     pub fn placement_text(&self) -> String {
+        if let Some(w) = &self.placement {
+            return w.clone();
+        }
         match self.n_cpu_moe {
             None => "every weight on the GPUs".to_owned(),
             Some(n) => format!(
@@ -104,6 +124,9 @@ impl SpeedSummary {
     /// The one line every view prints: `decode 12.3 tok/s per user, prefill 456 tok/s;
     /// --n-cpu-moe 30: ...`.
     pub fn line(&self) -> String {
+        if self.placement_does_not_fit {
+            return format!("none: the placement as given does not fit; {}", self.placement_text());
+        }
         format!("decode {} per user, prefill {}; {}", self.decode_text(), self.prefill_text(), self.placement_text())
     }
 

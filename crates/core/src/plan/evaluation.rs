@@ -141,6 +141,8 @@ impl Evaluation {
             n_cpu_moe: self.hybrid.as_ref().map(|h| h.n_cpu_moe),
             cpu_moe_layers: self.hybrid.as_ref().map_or(0, |h| h.cpu_moe_layers),
             host_experts_gib: self.hybrid.as_ref().map_or(0.0, |h| h.host_experts_gib),
+            placement: None,
+            placement_does_not_fit: false,
             caveats: self.speed_caveats.clone(),
         }
     }

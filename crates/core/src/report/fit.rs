@@ -86,10 +86,47 @@ pub fn gpu_lines(f: &FitReport, split: Option<&search::MoeOffload>) -> Vec<Strin
     lines
 }
 
+/// The memory of each GPU under the user's own llama.cpp placement `p` (flags given), one line
+/// each: what llama.cpp's table for those arguments puts there (`self` against the free memory,
+/// with its model, context and compute), and where the placement puts the weights
+/// ([`crate::estimate::llm::placement::PlacementEstimate::words`]).
+pub fn placement_gpu_lines(f: &FitReport, p: &crate::estimate::llm::placement::PlacementEstimate) -> Vec<String> {
+    const MIB_PER_GIB: f64 = 1024.0;
+    f.gpus
+        .iter()
+        .zip(p.table.rows.iter().filter(|r| r.free_mib.is_some()))
+        .map(|(g, r)| {
+            let free = r.free_mib.unwrap_or(0.0);
+            format!(
+                "GPU {} {}: {:.1} of {:.1} GiB free ({}) with {} ({}): model {:.1}, context {:.1}, compute {:.1}",
+                g.index + 1,
+                g.gpu_id,
+                r.self_mib() / MIB_PER_GIB,
+                free / MIB_PER_GIB,
+                if r.self_mib() <= free { "fits" } else { "does not fit" },
+                p.words,
+                p.table.args,
+                r.model_mib / MIB_PER_GIB,
+                r.context_mib / MIB_PER_GIB,
+                r.compute_mib / MIB_PER_GIB,
+            )
+        })
+        .collect()
+}
+
 /// The headline and memory per GPU ([`gpu_lines`]); `split`: the expert offload the workload
 /// fits with ([`BuildFit::fits_with_experts_in_ram`]), said as the verdict, whose placement the
 /// per-GPU lines show.
-pub fn memory(out: &mut String, f: &FitReport, build_name: &str, split: Option<&search::MoeOffload>) {
+///
+/// `given`: the user's own llama.cpp placement (flags given) where it does not run: the per-GPU
+/// lines are its memory ([`placement_gpu_lines`]), not the every-weight-on-the-GPUs estimate.
+pub fn memory(
+    out: &mut String,
+    f: &FitReport,
+    build_name: &str,
+    split: Option<&search::MoeOffload>,
+    given: Option<&crate::estimate::llm::placement::PlacementEstimate>,
+) {
     let experts_in_ram = split.is_some();
     wln!(
         out,
@@ -144,7 +181,11 @@ pub fn memory(out: &mut String, f: &FitReport, build_name: &str, split: Option<&
             f.gpus.len()
         );
     }
-    for l in gpu_lines(f, split) {
+    let lines = match (split, given) {
+        (None, Some(p)) => placement_gpu_lines(f, p),
+        _ => gpu_lines(f, split),
+    };
+    for l in lines {
         wln!(out, "  {l}");
     }
     if let Some(c) = f.max_context_tokens.filter(|_| f.verdict != FitVerdict::DoesNotFit) {
@@ -643,13 +684,51 @@ pub fn text(
     if let Some(f) = model_file {
         wln!(out, "model file {f}");
     }
-    memory(out, &result.fit, build_name, result.fits_with_experts_in_ram.as_ref());
+    // The user's own placement where it does not run: its memory, and what overflows.
+    let given = result.placement.as_ref().filter(|p| p.as_given && result.fits_with_experts_in_ram.is_none());
+    memory(out, &result.fit, build_name, result.fits_with_experts_in_ram.as_ref(), given);
+    if let Some(p) = given.filter(|_| !result.runs()) {
+        let mut over: Vec<String> = p
+            .table
+            .rows
+            .iter()
+            .filter_map(|r| {
+                let free = r.free_mib?;
+                (r.self_mib() > free).then(|| format!("{} needs {:.0} MiB, {free:.0} MiB free", r.device, r.self_mib()))
+            })
+            .collect();
+        if let (Some(false), Some(ram)) = (p.fits_in_host_ram, p.host_ram) {
+            over.push(format!(
+                "system RAM needs {:.1} GiB, {:.0} GiB after the {:.0} GiB kept for the OS and the runtime",
+                p.host_ram_needed_gib,
+                ram.available_gib,
+                search::HOST_RAM_RESERVE_GIB
+            ));
+        }
+        if !over.is_empty() {
+            wln!(out, "  the placement as given ({}) does not fit: {}", p.table.args, over.join("; "));
+        }
+    }
     if let Some(o) = &result.fits_with_experts_in_ram {
         experts_in_ram_fit(out, o, result);
         used_prices(out, result);
         stale_prices(out, result, pricing);
     } else if let Some(alt) = &result.alternatives {
         alternatives(out, alt, &result.fit, result.placement.as_ref());
+        if let Some(o) = &result.placement_that_fits {
+            wln!(
+                out,
+                "  - llama.cpp with --n-cpu-moe {}, the smallest that fits with the other flags given ({}): {:.1} GiB of routed experts in system RAM, {}",
+                o.n_cpu_moe,
+                o.args,
+                o.host_experts_gib,
+                match (o.decode_tokens_per_s, o.prefill_tokens_per_s) {
+                    (Some(d), Some(p)) => format!("about {d:.1} tok/s decode, {p:.0} tok/s prefill"),
+                    (Some(d), None) => format!("about {d:.1} tok/s decode, prefill unknown"),
+                    _ => "decode unknown".to_owned(),
+                }
+            );
+        }
         // A training run that does not fit: its framework's advice (sharding, offload, 8-bit
         // optimizer, checkpointing) is what would fit.
         if let Some(t) = &result.fit.training {

@@ -100,6 +100,18 @@ pub struct PlacementEstimate {
     pub prefill_bound: PrefillBound,
     /// Why a figure is `None`, in words.
     pub unknown_because: Option<String>,
+    /// Whether this is the user's own placement as given ([`place_as_given`]), not the one
+    /// `llama-fit-params` picks: its verdict is its own (it runs or it does not).
+    #[serde(skip)]
+    pub as_given: bool,
+    /// Where the weights sit, in words ([`placement_words`]): `every weight on the GPUs`,
+    /// `--n-cpu-moe 20: the routed experts of 20 layers in system RAM (16.9 GiB)`, `all routed
+    /// experts in system RAM (...)`, `-ot: the routed experts of 10 layers ...`, `-ngl 60: ...`.
+    #[serde(skip)]
+    pub words: String,
+    /// llama.cpp's micro-batch (`-ub`) the placement is estimated at, tokens (default 512).
+    #[serde(skip)]
+    pub ubatch_tokens: u32,
 }
 
 impl PlacementEstimate {
@@ -269,7 +281,15 @@ pub fn place(
     if gpus.is_empty() {
         return Err(FitError::NoGpus);
     }
-    let layout = Layout::new(input, gpus);
+    let mut layout = Layout::new(input, gpus);
+    // `-ub`: llama.cpp reserves its compute graph at `min(n_ctx, n_ubatch)` tokens
+    // (`llama_context::sched_reserve`, src/llama-context.cpp: `n_tokens =
+    // std::min(cparams.n_ctx, cparams.n_ubatch)`, every output kept), so the FP32 logits of the
+    // compute buffer are that many tokens wide; the default 512 is `Layout::new`'s.
+    if let Some(ub) = flags.ubatch {
+        let n_ctx = u64::from(input.context_tokens) * u64::from(input.batch.max(1));
+        layout.logits_b = n_ctx.min(u64::from(ub.max(1))) as f64 * f64::from(input.model.vocab) * 4.0;
+    }
     let ngl = flags.n_gpu_layers.unwrap_or(layout.layers).min(layout.layers);
     let mask = mask_of(&layout, flags)?;
     let split = match (&flags.tensor_split, gpus.len()) {
@@ -291,7 +311,9 @@ pub fn place(
         tensor_split: split.clone(),
     };
     let ubatch = f64::from(flags.ubatch.or(input.prompt_ubatch_tokens).unwrap_or(LLAMA_UBATCH as u32).max(1));
-    Ok(estimate_placement(input, gpus, &layout, table, &mask, &split, (flags.split_mode, ubatch), host, ram))
+    let mut p = estimate_placement(input, gpus, &layout, table, &mask, &split, (flags.split_mode, ubatch), host, ram);
+    p.ubatch_tokens = ubatch as u32;
+    Ok(p)
 }
 
 /// [`place`] for flags a user gives llama.cpp by hand: llama.cpp keeps no margin of its own
@@ -309,6 +331,7 @@ pub fn place_as_given(
 ) -> Result<PlacementEstimate, FitError> {
     let mut p = place(input, gpus, host, ram, flags)?;
     p.fits_gpus = p.table.rows.iter().filter_map(|r| r.free_mib.map(|f| r.self_mib() <= f)).all(|x| x);
+    p.as_given = true;
     Ok(p)
 }
 
@@ -467,7 +490,11 @@ fn estimate_placement(
             }
         }
     };
+    let words = placement_words(layout, mask, &table, host_experts_b / GIB);
     PlacementEstimate {
+        as_given: false,
+        words,
+        ubatch_tokens: ubatch as u32,
         cpu_moe_layers: layout.host_expert_layers(mask),
         host_experts_gib: host_experts_b / GIB,
         host_ram_needed_gib,
@@ -485,6 +512,39 @@ fn estimate_placement(
         split_mode,
         table,
     }
+}
+
+/// Where a placement puts the weights, by what it is (issue 35): nothing in system RAM (`every
+/// weight on the GPUs`); the routed experts of every MoE layer (`all routed experts in system
+/// RAM`, llama.cpp's `--cpu-moe`, the same as `--n-cpu-moe <layers>`, whatever flag put them
+/// there); those of layers `0..N` as `--n-cpu-moe N` gives them; other expert tensors an `-ot`
+/// rule moves; and whole layers `-ngl` leaves on the CPU. `host_experts_gib`: the routed-expert
+/// weights in system RAM.
+fn placement_words(layout: &Layout<'_>, mask: &[f64], table: &LlamaCppFit, host_experts_gib: f64) -> String {
+    let n = layout.layers;
+    let ngl = table.n_gpu_layers.min(n);
+    let first_gpu = n - ngl;
+    // Experts in RAM: those `-ot` / `--n-cpu-moe` move, and those of the layers below `-ngl`.
+    let host_of = |l: u32| if l < first_gpu { 1.0 } else { mask.get(l as usize).copied().unwrap_or(0.0) };
+    let moe: Vec<u32> = (0..n).filter(|&l| layout.is_moe(l)).collect();
+    let in_ram = moe.iter().filter(|&&l| host_of(l) > 0.0).count();
+    let mut parts = Vec::new();
+    let moved = moe.iter().any(|&l| l >= first_gpu && host_of(l) > 0.0);
+    if !moe.is_empty() && moe.iter().all(|&l| host_of(l) >= 1.0) {
+        parts.push(format!(
+            "all routed experts in system RAM ({host_experts_gib:.1} GiB; llama.cpp's --cpu-moe, the same as --n-cpu-moe {n})"
+        ));
+    } else if moved {
+        let whole = moe.iter().all(|&l| host_of(l) <= 0.0 || host_of(l) >= 1.0);
+        let by_ncmoe = *mask == layout.first_layers_mask(table.n_cpu_moe);
+        let what = if whole { "the routed experts" } else { "part of the routed experts" };
+        let flag = if by_ncmoe { format!("--n-cpu-moe {}", table.n_cpu_moe) } else { "-ot".to_owned() };
+        parts.push(format!("{flag}: {what} of {in_ram} layers in system RAM ({host_experts_gib:.1} GiB)"));
+    }
+    if first_gpu > 0 {
+        parts.push(format!("-ngl {ngl}: {first_gpu} of {n} layers on the CPU, in system RAM"));
+    }
+    if parts.is_empty() { "every weight on the GPUs".to_owned() } else { parts.join("; ") }
 }
 
 /// The placement llama.cpp's `llama-fit-params` would pick ([`llama_cpp_search`]: the fewest

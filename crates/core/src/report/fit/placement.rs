@@ -83,7 +83,12 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
     let f = &result.fit;
     wln!(
         out,
-        "  the GPUs alone do not hold it; {} with the routed experts of {} layers in system RAM ({}): {:.1} GiB of experts in RAM{}",
+        "  {}; {} with the routed experts of {} layers in system RAM ({}): {:.1} GiB of experts in RAM{}",
+        if result.placement.as_ref().is_some_and(|p| p.as_given) {
+            "the placement as given runs"
+        } else {
+            "the GPUs alone do not hold it"
+        },
         f.runtime_label,
         o.cpu_moe_layers,
         o.args,
@@ -107,7 +112,12 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
             out,
             "  prefill ({}): about {p:.0} tok/s, bounded by copying the experts in RAM over the host link per {}-token micro-batch",
             f.runtime,
-            crate::estimate::llm::runtime_memory::LLAMA_UBATCH
+            // The -ub of the placement estimated (the split's own), else llama.cpp's default.
+            result
+                .placement
+                .as_ref()
+                .filter(|p| p.table.args == o.args)
+                .map_or(crate::estimate::llm::runtime_memory::LLAMA_UBATCH as u32, |p| p.ubatch_tokens)
         ),
         None => wln!(out, "  prefill ({}): unknown", f.runtime),
     }

@@ -1,0 +1,158 @@
+//! Issue 35: `kraftwerk fit` with llama.cpp placement flags (`--n-cpu-moe`, `-ot`, `-ub`, ...)
+//! reports exactly that placement. A new user's trial (two RTX 3090, 128 GB of DDR4-3200,
+//! Qwen3-235B-A22B-Instruct-2507 in Q2_K under llama.cpp: the fixture
+//! `2x-rtx-3090-128gib-qwen3-235b.rig.ron`) found the verdict, the per-GPU lines and the speed
+//! taken from llama.cpp's automatic placement instead: `--n-cpu-moe 0` printed "fits with
+//! experts in system RAM" (exit 0) beside a breakdown of 42014 MiB on CUDA0 of 24084 free and
+//! the automatic `--n-cpu-moe 48`'s 15.2 tok/s. The figures asserted here are the estimate's own
+//! llama.cpp table (`runtime_memory`), one placement throughout.
+
+use crate::support::{builds, fixture, kw};
+
+fn qwen_build() -> String {
+    fixture("2x-rtx-3090-128gib-qwen3-235b.rig.ron").display().to_string()
+}
+
+/// `(exit code, stdout, stderr)` of `kraftwerk fit BUILD ARGS...`.
+fn fit(build: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let mut all = vec!["fit", build];
+    all.extend_from_slice(args);
+    let o = kw(&all);
+    (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+fn line<'a>(text: &'a str, start: &str) -> &'a str {
+    text.lines()
+        .map(str::trim_start)
+        .find(|l| l.starts_with(start))
+        .unwrap_or_else(|| panic!("no line `{start}`:\n{text}"))
+}
+
+/// An explicit all-GPU placement that overflows the GPUs does not fit (exit 1), names the
+/// devices that overflow, and gives no speed: neither the automatic offload's nor any other.
+/// `-ub 4096` alone is such a placement too (every layer on the GPUs, as given).
+#[test]
+fn an_explicit_placement_that_overflows_the_gpus_does_not_fit() {
+    let b = qwen_build();
+    for flags in [&["--n-cpu-moe", "0"][..], &["-ub", "4096"][..]] {
+        let (code, text, err) = fit(&b, flags);
+        assert_eq!(code, Some(1), "{flags:?}: {text}{err}");
+        let head = text.lines().next().expect("headline");
+        assert!(head.contains(": does not fit (inference q2_k, split:2, context 16384"), "{flags:?}: {head}");
+        // `-ub 4096` widens the FP32 logits of CUDA1's compute buffer from 512 to 4096 tokens
+        // (297 to 2374 MiB: 4096 x 151936 x 4 bytes).
+        let (ub, cuda1) = if flags[0] == "-ub" { (" -ub 4096", 44875) } else { ("", 42798) };
+        assert_eq!(
+            line(&text, "the placement as given"),
+            format!(
+                "the placement as given (-c 16384 -ngl 94{ub} -ts 47,47) does not fit: CUDA0 (gigabyte-geforce-rtx-3090-turbo) needs 42014 MiB, 24084 MiB free; CUDA1 (gigabyte-geforce-rtx-3090-turbo) needs {cuda1} MiB, 24084 MiB free"
+            )
+        );
+        assert_eq!(
+            line(&text, "GPU 1 "),
+            format!(
+                "GPU 1 gigabyte-geforce-rtx-3090-turbo: 41.0 of 23.5 GiB free (does not fit) with every weight on the GPUs (-c 16384 -ngl 94{ub} -ts 47,47): model 39.6, context 1.5, compute 0.0"
+            )
+        );
+        assert_eq!(
+            line(&text, "speed:"),
+            "speed: none: the placement as given does not fit; every weight on the GPUs",
+            "{flags:?}"
+        );
+        assert!(!text.contains("fits with experts in system RAM") && !text.contains("15.2 tok/s"), "{text}");
+    }
+}
+
+/// `-ub N` grows llama.cpp's compute buffer as llama.cpp reserves it (`min(n_ctx, n_ubatch)`
+/// tokens of FP32 logits on the device holding the output layer), so a larger `-ub` needs more
+/// experts in RAM; the prefill line names the micro-batch the placement runs.
+#[test]
+fn the_micro_batch_sizes_the_compute_buffer_and_is_named() {
+    let b = qwen_build();
+    let (code, text, err) = fit(&b, &["-ub", "4096"]);
+    assert_eq!(code, Some(1), "{text}{err}");
+    assert_eq!(
+        line(&text, "- llama.cpp with --n-cpu-moe"),
+        "- llama.cpp with --n-cpu-moe 50, the smallest that fits with the other flags given (-c 16384 -ngl 94 --n-cpu-moe 50 -ub 4096 -ts 71,23): 40.9 GiB of routed experts in system RAM, about 14.7 tok/s decode, 821 tok/s prefill"
+    );
+    let (code, text, err) = fit(&b, &["--n-cpu-moe", "50", "-ub", "2048"]);
+    assert_eq!(code, Some(0), "{text}{err}");
+    assert_eq!(
+        line(&text, "prefill (llama.cpp)"),
+        "prefill (llama.cpp): about 698 tok/s, bounded by copying the experts in RAM over the host link per 2048-token micro-batch"
+    );
+    assert!(
+        line(&text, "CUDA1 ").ends_with(" 1187"),
+        "2048 x 151936 x 4 B of FP32 logits = 1187 MiB (297 at -ub 512):\n{text}"
+    );
+}
+
+/// `--n-cpu-moe 20` and `-ot 'blk\.(1[0-9])\.ffn_.*_exps=CPU'` do not fit either: the GPU lines
+/// are the placement's memory (33.7 GiB on GPU 1, llama.cpp's 34491 MiB; not the
+/// every-weight-on-the-GPUs 43.2), the speed line names the experts in RAM, and "what would fit
+/// instead" offers the smallest `--n-cpu-moe` that fits with the other flags: 45.
+#[test]
+fn an_explicit_expert_placement_shows_its_own_memory_and_the_smallest_that_fits() {
+    let b = qwen_build();
+    let smallest = "- llama.cpp with --n-cpu-moe 45, the smallest that fits with the other flags given (-c 16384 -ngl 94 --n-cpu-moe 45 -ts 68,26): 36.8 GiB of routed experts in system RAM, about 16.0 tok/s decode, 332 tok/s prefill";
+    let (code, text, err) = fit(&b, &["--n-cpu-moe", "20"]);
+    assert_eq!(code, Some(1), "{text}{err}");
+    assert_eq!(
+        line(&text, "GPU 1 "),
+        "GPU 1 gigabyte-geforce-rtx-3090-turbo: 33.7 of 23.5 GiB free (does not fit) with --n-cpu-moe 20: the routed experts of 20 layers in system RAM (16.3 GiB) (-c 16384 -ngl 94 --n-cpu-moe 20 -ts 57,37): model 31.6, context 1.8, compute 0.3"
+    );
+    assert!(line(&text, "CUDA0 ").split_whitespace().nth(3) == Some("34491"), "{text}");
+    assert_eq!(
+        line(&text, "speed:"),
+        "speed: none: the placement as given does not fit; --n-cpu-moe 20: the routed experts of 20 layers in system RAM (16.3 GiB)"
+    );
+    assert_eq!(line(&text, "- llama.cpp with --n-cpu-moe"), smallest);
+    assert!(!text.contains("43.2 of 24.0") && !text.contains("every weight on the GPUs"), "{text}");
+
+    let (code, text, err) = fit(&b, &["-ot", "blk\\.(1[0-9])\\.ffn_.*_exps=CPU"]);
+    assert_eq!(code, Some(1), "{text}{err}");
+    assert_eq!(
+        line(&text, "GPU 1 "),
+        "GPU 1 gigabyte-geforce-rtx-3090-turbo: 37.5 of 23.5 GiB free (does not fit) with -ot: the routed experts of 10 layers in system RAM (8.2 GiB) (-c 16384 -ngl 94 -ot \"blk\\.(1[0-9])\\.ffn_.*_exps=CPU\" -ts 52,42): model 35.6, context 1.6, compute 0.3"
+    );
+    assert_eq!(
+        line(&text, "speed:"),
+        "speed: none: the placement as given does not fit; -ot: the routed experts of 10 layers in system RAM (8.2 GiB)"
+    );
+    assert_eq!(line(&text, "- llama.cpp with --n-cpu-moe"), smallest);
+}
+
+/// `-ot exps=CPU` puts every routed expert in RAM, and is labelled so (llama.cpp's `--cpu-moe`,
+/// the same as `--n-cpu-moe` at the layer count), not "--n-cpu-moe 0".
+#[test]
+fn every_expert_in_ram_is_labelled_by_what_it_is() {
+    let (code, text, err) = fit(&qwen_build(), &["--model", "gpt-oss-120b", "--precision", "mxfp4", "-ot", "exps=CPU"]);
+    assert_eq!(code, Some(0), "{text}{err}");
+    assert!(text.lines().next().is_some_and(|h| h.contains("fits with experts in system RAM")), "{text}");
+    assert_eq!(
+        line(&text, "speed:"),
+        "speed: decode 22.7 tok/s per user, prefill 337 tok/s; all routed experts in system RAM (56.7 GiB; llama.cpp's --cpu-moe, the same as --n-cpu-moe 36)"
+    );
+    assert!(!text.contains("--n-cpu-moe 0"), "{text}");
+}
+
+/// llama.cpp flags without `--runtime` on a build whose runtime would be vLLM (gpt-oss-120b
+/// MXFP4 on an H200) estimate llama.cpp and say so; with `--runtime vllm` they stay refused.
+#[test]
+fn llama_cpp_flags_imply_llama_cpp_unless_another_runtime_is_named() {
+    let b = builds("h200-sxm-1gpu.rig.ron");
+    let (code, text, err) = fit(&b, &["--model", "gpt-oss-120b", "--n-cpu-moe", "10"]);
+    assert_eq!(code, Some(0), "{text}{err}");
+    assert!(text.lines().next().is_some_and(|h| h.ends_with("batch 4, llama.cpp)")), "{text}");
+    assert_eq!(
+        line(&text, "note: llama.cpp flags"),
+        "note: llama.cpp flags given without --runtime: estimated under llama.cpp, not vllm (the runtime this build would use otherwise); give --runtime to choose another llama.cpp-family runtime"
+    );
+    assert_eq!(line(&text, "llama.cpp arguments:"), "llama.cpp arguments: -c 65536 -np 4 -ngl 36 --n-cpu-moe 10");
+    let (code, text, err) = fit(&b, &["--model", "gpt-oss-120b", "--runtime", "vllm", "--n-cpu-moe", "10"]);
+    assert_eq!(code, Some(2), "{text}{err}");
+    assert!(err.contains("the runtime is vllm"), "{err}");
+    // Without flags the build's runtime is vLLM, as before.
+    let (_, text, _) = fit(&b, &["--model", "gpt-oss-120b"]);
+    assert!(!text.contains("llama.cpp flags given"), "{text}");
+}
