@@ -141,6 +141,7 @@ fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: 
         cpu_moe_layers: o.cpu_moe_layers,
         prefill_tokens_per_s: o.prefill_tokens_per_s,
         host_experts_gib: o.host_experts_gib,
+        host_ram_needed_gib: o.host_ram_needed_gib,
         host_ram_gib: fit::host_ram_gib(&r)
             .unwrap_or(f64::from(kit.module_gb) * f64::from(kit.modules) * f64::from(kits)),
         channels,

@@ -21,6 +21,10 @@ pub struct Hybrid {
     pub prefill_tokens_per_s: Option<f64>,
     /// Expert weights in system RAM, GiB.
     pub host_experts_gib: f64,
+    /// System RAM the split takes in all, GiB (llama.cpp's Host row: the experts and the rest
+    /// it keeps there); the installed RAM holds it after the reserve
+    /// ([`crate::estimate::llm::search::HostRam::holds`]).
+    pub host_ram_needed_gib: f64,
     /// System RAM installed, GiB.
     pub host_ram_gib: f64,
     /// Memory channels the CPU reads them over, and the kit's data rate, MT/s.
