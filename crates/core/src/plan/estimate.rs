@@ -146,6 +146,11 @@ fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: 
             .unwrap_or(f64::from(kit.module_gb) * f64::from(kit.modules) * f64::from(kits)),
         channels,
         speed_mt_s,
+        speed_basis: f
+            .host_ram_speed
+            .as_ref()
+            .map_or("the kit's rating, unverified: the build names no CPU", |s| s.which())
+            .to_owned(),
         host_bandwidth_gb_s: bw,
         decode_tokens_per_s: decode,
         runtime: f.fit.runtime,

@@ -32,6 +32,9 @@ pub struct Hybrid {
     /// Data rate the memory runs at, MT/s: the kit's rating capped by the CPU's rated speed
     /// ([`crate::estimate::fit::ram_speed`]).
     pub speed_mt_s: u32,
+    /// Which speed `speed_mt_s` is ([`crate::estimate::fit::RamSpeed::which`]): the CPU's
+    /// rating, the kit's within it, the kit's unverified, or the speed the build states.
+    pub speed_basis: String,
     /// Theoretical system-RAM bandwidth, GB/s (channels × MT/s × 8 bytes).
     pub host_bandwidth_gb_s: f64,
     /// Decode at batch 1, tokens/s.
