@@ -61,12 +61,11 @@ impl State<'_> {
         let catalog_cpu = self.catalog.cpus.get(cpu.idx);
         // The data rate a kit set runs at beside the CPU (the fit's capped speed); the kit's
         // rating when the CPU is not in the catalog.
-        // No rating of the CPU for the set (the catalog lacks the CPU's rated memory speed, or
-        // its rating at two or more DIMMs per channel): the speed is unknown (the kit's rating
-        // is not checked against the CPU's, and with two DIMMs per channel not reached: AMD
-        // rates Ryzen 7000 at DDR5-3600 with two, see `plan::estimate`'s hybrid caveat), so such
-        // a set ranks as the slowest (0) for a hybrid split: no kit is bought for a speed
-        // nothing says the CPU runs it at (a DDR5-8000 kit beside a Ryzen 5 8400F).
+        // Two or more DIMMs per channel with no rating of the CPU for them: the speed is
+        // unknown (the kit's rating is not reached there: AMD rates Ryzen 7000 at DDR5-3600 with
+        // two, see `plan::estimate`'s hybrid caveat), so such a set ranks as the slowest (0) for a
+        // hybrid split. (With one DIMM per channel and no CPU rating the kit's rating is used,
+        // said unverified in the plan's hybrid line: `RamSpeed::which`.)
         let speed = |k: &KitView, kits: u32| -> u32 {
             match (catalog_cpu, self.catalog.memory.get(k.idx)) {
                 (Some(c), Some(m)) => {
@@ -76,7 +75,7 @@ impl State<'_> {
                         u8::try_from(kits).unwrap_or(u8::MAX),
                         u32::from(board.cpu_sockets),
                     );
-                    if s.unverified() { 0 } else { s.mt_s }
+                    if s.cpu_rated_mt_s.is_none() && s.dimms_per_channel >= 2 { 0 } else { s.mt_s }
                 }
                 _ => k.speed_mt_s,
             }
