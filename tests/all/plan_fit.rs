@@ -230,8 +230,8 @@ fn host_row_mib(text: &str) -> Option<f64> {
 fn plan_and_fit_agree_on_the_ram_of_an_experts_in_ram_split() {
     let dir = std::env::temp_dir().join(format!("kw-plan-fit-ram-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
-    let d = dir.to_str().expect("utf-8 path");
-    let o = kw(&["plan", "--model", "gpt-oss-120b", "--tok-s", "30", "--budget-usd", "3000", "--out", d]);
+    let out_dir = dir.to_str().expect("utf-8 path");
+    let o = kw(&["plan", "--model", "gpt-oss-120b", "--tok-s", "30", "--budget-usd", "3000", "--out", out_dir]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let mut splits = 0;
     let mut pro_4000 = None;
@@ -251,10 +251,10 @@ fn plan_and_fit_agree_on_the_ram_of_an_experts_in_ram_split() {
         assert!(!text.contains("  - not llama.cpp"), "{p}: a fit and a refusal of its RAM: {text}");
         let host_mib = host_row_mib(&text).unwrap_or_else(|| panic!("{p}: a Host row: {text}"));
         let build = std::fs::read_to_string(&path).expect("read");
-        let c = catalog();
-        let b = kraftwerk::rig::load_str("plan.rig.ron", &build, Some(&c)).expect("loads");
-        let r = b.resolve(&c);
-        let ram = kraftwerk::estimate::llm::search::HostRam::of(fit::host_ram_gib(&r).expect("a memory kit"));
+        let cat = catalog();
+        let b = kraftwerk::rig::load_str("plan.rig.ron", &build, Some(&cat)).expect("loads");
+        let installed = fit::host_ram_gib(&b.resolve(&cat)).expect("a memory kit");
+        let ram = kraftwerk::estimate::llm::search::HostRam::of(installed);
         assert!(ram.holds(host_mib / 1024.0), "{p}: Host {host_mib} MiB in {ram:?}");
         if b.gpus.iter().all(|g| g.gpu == "nvidia-rtx-pro-4000-blackwell") && b.gpus.len() == 1 {
             pro_4000 = Some(b);

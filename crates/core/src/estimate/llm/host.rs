@@ -158,8 +158,7 @@ impl HostRam {
     /// one decimal would print a shortfall as equal ("40.0 of 40.0"): "40.5 GiB of system RAM;
     /// this build has 48 GiB (40.0 GiB after the 8 GiB kept for the OS and the runtime)".
     pub fn need_vs_has(&self, host_gib: f64) -> String {
-        let (need, avail) = if format!("{host_gib:.1}") == format!("{:.1}", self.available_gib)
-            && !self.holds(host_gib)
+        let (need, avail) = if format!("{host_gib:.1}") == format!("{:.1}", self.available_gib) && !self.holds(host_gib)
         {
             // A shortfall (need > available): need rounded up, available down, never equal.
             (

@@ -428,7 +428,8 @@ fn estimate_placement(
     if fits_in_host_ram == Some(false) {
         decode = None;
         decode_batch = None;
-        unknown = ram.map(|r| format!("the build's RAM does not hold it: it needs {}", r.need_vs_has(host_ram_needed_gib)));
+        unknown =
+            ram.map(|r| format!("the build's RAM does not hold it: it needs {}", r.need_vs_has(host_ram_needed_gib)));
     }
     if row_split {
         decode = None;
