@@ -204,3 +204,82 @@ fn the_planner_skips_p40s_for_vllm() {
         .expect("plan");
     assert!(gguf.rejected.iter().all(|r| r.constraint != kraftwerk::plan::Constraint::Runtime), "{:?}", gguf.rejected);
 }
+
+/// The Host row (MiB) of llama.cpp's memory breakdown in `kraftwerk fit`'s text.
+fn host_row_mib(text: &str) -> Option<f64> {
+    text.lines()
+        .find(|l| l.trim_start().starts_with("Host "))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .and_then(|v| v.parse().ok())
+}
+
+/// One verdict on system RAM, from the planner to `kraftwerk fit` (a new user's trial,
+/// 2026-12-06): `plan --model gpt-oss-120b --tok-s 30 --budget-usd 3000` ranked first a
+/// 1x RTX PRO 4000 split on 48 GB of RAM, and `fit` of that plan printed "fits with experts in
+/// system RAM" (exit 0) and "not llama.cpp with -c 8192 -ngl 36 --n-cpu-moe 25 on this build: it
+/// needs 40 GiB of system RAM; this build has 48 GiB (40 GiB after the 8 GiB kept ...)": the
+/// planner and fit's verdict counted the routed experts only (39.4 GiB), the alternatives line
+/// llama.cpp's whole Host row (41446 MiB, the experts plus the token embedding it keeps in RAM).
+/// Now all read `HostRam::holds` of the Host row: every planned split's saved build fits under
+/// `kraftwerk fit` with its Host row within the RAM after the reserve, and prints no "not
+/// llama.cpp" line; the same build on 48 GB (40.0 GiB after the reserve, below 41446 MiB =
+/// 40.5 GiB) does not fit, says so at one decimal, and exits 1. Seen failing with fit's verdict
+/// on the experts alone (`search::bound_by_ram` on `host_experts_gib`): the 48 GB build said
+/// "fits with experts in system RAM" beside "not llama.cpp ...".
+#[test]
+fn plan_and_fit_agree_on_the_ram_of_an_experts_in_ram_split() {
+    let dir = std::env::temp_dir().join(format!("kw-plan-fit-ram-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let out_dir = dir.to_str().expect("utf-8 path");
+    let o = kw(&["plan", "--model", "gpt-oss-120b", "--tok-s", "30", "--budget-usd", "3000", "--out", out_dir]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut splits = 0;
+    let mut pro_4000 = None;
+    for i in 1..=12 {
+        let path = dir.join(format!("plan-{i}.rig.ron"));
+        if !path.exists() {
+            break;
+        }
+        let p = path.to_str().expect("utf-8 path");
+        let o = kw(&["fit", p]);
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert_eq!(o.status.code(), Some(0), "{p}: {text}");
+        if !text.contains("fits with experts in system RAM") {
+            continue;
+        }
+        splits += 1;
+        assert!(!text.contains("  - not llama.cpp"), "{p}: a fit and a refusal of its RAM: {text}");
+        let host_mib = host_row_mib(&text).unwrap_or_else(|| panic!("{p}: a Host row: {text}"));
+        let build = std::fs::read_to_string(&path).expect("read");
+        let cat = catalog();
+        let b = kraftwerk::rig::load_str("plan.rig.ron", &build, Some(&cat)).expect("loads");
+        let installed = fit::host_ram_gib(&b.resolve(&cat)).expect("a memory kit");
+        let ram = kraftwerk::estimate::llm::search::HostRam::of(installed);
+        assert!(ram.holds(host_mib / 1024.0), "{p}: Host {host_mib} MiB in {ram:?}");
+        if b.gpus.iter().all(|g| g.gpu == "nvidia-rtx-pro-4000-blackwell") && b.gpus.len() == 1 {
+            pro_4000 = Some(b);
+        }
+    }
+    assert!(splits > 0, "the plan has an experts-in-RAM split");
+    // The trial's build: one RTX PRO 4000 (24 GB), on a 48 GB kit (2 x 24 GB DDR5-6000).
+    let mut b = pro_4000.expect("a 1x RTX PRO 4000 split among the plans");
+    b.memory = Some(kraftwerk::rig::MemoryUse {
+        kit: "corsair-vengeance-black-gray-ddr5-6000-cl30-48gb-2x24gb".into(),
+        kits: 1,
+        speed_mt_s: None,
+    });
+    let path = dir.join("48gb.rig.ron");
+    std::fs::write(&path, kraftwerk::rig::to_ron_string(&b).expect("ron")).expect("write");
+    let o = kw(&["fit", path.to_str().expect("utf-8 path")]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "48 GB: {text}");
+    assert!(!text.contains("fits with experts in system RAM"), "48 GB: {text}");
+    assert_eq!(host_row_mib(&text), Some(41446.0), "48 GB: {text}");
+    assert!(
+        text.contains(
+            "it needs 40.5 GiB of system RAM; this build has 48 GiB (40.0 GiB after the 8 GiB kept for the OS and the runtime"
+        ),
+        "48 GB: {text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -365,9 +365,9 @@ fn gpt_oss_best_is_its_published_mxfp4_not_a_gguf_label() {
     }
 }
 
-/// A CPU+GPU split's system RAM is sized for the split it runs: the routed experts of the
-/// `--n-cpu-moe` layers it puts in RAM (what `fit`'s `fits_with_experts_in_ram` holds) plus the
-/// fit's reserve, not every routed expert. The expert layers kept on the GPU are not in RAM, so
+/// A CPU+GPU split's system RAM is sized for the split it runs: llama.cpp's Host row of it (the
+/// routed experts of the `--n-cpu-moe` layers it puts in RAM and the rest it keeps there, what
+/// `fit`'s `fits_with_experts_in_ram` holds) plus the fit's reserve, not every routed expert. The expert layers kept on the GPU are not in RAM, so
 /// a card with more memory needs less RAM: ubergarm's Qwen3-235B-A22B model card (2025,
 /// https://huggingface.co/ubergarm/Qwen3-235B-A22B-GGUF) runs 106.8 GiB of mix-IQ3_K on "24GB
 /// VRAM + 96GB RAM (perfect for AM5 or LGA 1700 gamer rigs with 2x48GiB DDR5 DIMMs)". Every
@@ -384,7 +384,8 @@ fn a_split_s_ram_is_sized_for_the_experts_it_puts_there() {
     let mut one_card: Vec<(f64, f64, f64)> = Vec::new();
     for r in &out.results {
         let Some(h) = r.eval.hybrid.as_ref() else { continue };
-        assert!(h.host_ram_gib >= h.host_experts_gib + HOST_RAM_RESERVE_GIB, "{}: {h:?}", r.title);
+        assert!(h.host_ram_gib >= h.host_ram_needed_gib + HOST_RAM_RESERVE_GIB, "{}: {h:?}", r.title);
+        assert!(h.host_ram_needed_gib >= h.host_experts_gib, "{}: {h:?}", r.title);
         if let [gpu] = r.build.gpus.as_slice() {
             let vram = c.gpu_or_card(&gpu.gpu).map_or(0.0, |x| x.memory_gib);
             one_card.push((vram, h.host_experts_gib, h.host_ram_gib));

@@ -142,9 +142,12 @@ impl SpeedSummary {
 /// with one DIMM per channel and "a drop-off to DDR5-3600 when running two DIMMs per channel":
 /// "AMD Ryzen 7000's memory sweet spot will be DDR5-6000", 2022, read in a repost,
 /// <https://airlinkfreights.com/amd-ryzen-7000s-memory-sweet-spot-will-be-ddr5-6000/>), so the
-/// decode is an upper bound, unvalidated (issue 36, item 5). `None` otherwise.
+/// decode is an upper bound, unvalidated (issue 36, item 5). `None` otherwise, and where the
+/// build states the speed its memory runs at. (One DIMM per channel at an unverified kit rating
+/// is said in the RAM-speed basis and the plan's hybrid line, not here: a caveat here moves the
+/// planner's ranking, which is left for the lead.)
 pub fn ram_caveat(result: &BuildFit, cpu_name: Option<&str>) -> Option<String> {
-    let s = result.host_ram_speed.as_ref().filter(|s| s.cpu_rated_mt_s.is_none() && s.dimms_per_channel >= 2)?;
+    let s = result.host_ram_speed.as_ref().filter(|s| s.unverified() && s.dimms_per_channel >= 2)?;
     Some(format!(
         "system RAM at the kit's rating of {} MT/s with {} DIMMs per channel: {}'s rated memory speed for that population is not in the catalog, so the CPU+GPU split's decode is an upper bound, unvalidated",
         s.kit_mt_s,

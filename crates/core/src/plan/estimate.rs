@@ -141,10 +141,16 @@ fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: 
         cpu_moe_layers: o.cpu_moe_layers,
         prefill_tokens_per_s: o.prefill_tokens_per_s,
         host_experts_gib: o.host_experts_gib,
+        host_ram_needed_gib: o.host_ram_needed_gib,
         host_ram_gib: fit::host_ram_gib(&r)
             .unwrap_or(f64::from(kit.module_gb) * f64::from(kit.modules) * f64::from(kits)),
         channels,
         speed_mt_s,
+        speed_basis: f
+            .host_ram_speed
+            .as_ref()
+            .map_or("the kit's rating, unverified: the build names no CPU", |s| s.which())
+            .to_owned(),
         host_bandwidth_gb_s: bw,
         decode_tokens_per_s: decode,
         runtime: f.fit.runtime,

@@ -21,6 +21,10 @@ pub struct Hybrid {
     pub prefill_tokens_per_s: Option<f64>,
     /// Expert weights in system RAM, GiB.
     pub host_experts_gib: f64,
+    /// System RAM the split takes in all, GiB (llama.cpp's Host row: the experts and the rest
+    /// it keeps there); the installed RAM holds it after the reserve
+    /// ([`crate::estimate::llm::search::HostRam::holds`]).
+    pub host_ram_needed_gib: f64,
     /// System RAM installed, GiB.
     pub host_ram_gib: f64,
     /// Memory channels the CPU reads them over, and the kit's data rate, MT/s.
@@ -28,6 +32,9 @@ pub struct Hybrid {
     /// Data rate the memory runs at, MT/s: the kit's rating capped by the CPU's rated speed
     /// ([`crate::estimate::fit::ram_speed`]).
     pub speed_mt_s: u32,
+    /// Which speed `speed_mt_s` is ([`crate::estimate::fit::RamSpeed::which`]): the CPU's
+    /// rating, the kit's within it, the kit's unverified, or the speed the build states.
+    pub speed_basis: String,
     /// Theoretical system-RAM bandwidth, GB/s (channels × MT/s × 8 bytes).
     pub host_bandwidth_gb_s: f64,
     /// Decode at batch 1, tokens/s.

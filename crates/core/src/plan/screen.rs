@@ -143,11 +143,12 @@ pub(crate) fn runtime_refusal(
     }
 }
 
-/// System RAM a hybrid CPU+GPU split of the model on `n` copies of the card needs for its
-/// expert weights, GiB: the routed experts of the `--n-cpu-moe` layers the split puts in RAM
-/// ([`llm::search::llama_cpp_moe_offload`]'s `host_experts_gib`, the same placement
-/// `kraftwerk fit` suggests as `fits_with_experts_in_ram` and checks against the build's RAM
-/// after [`llm::search::HOST_RAM_RESERVE_GIB`]). The expert layers the split keeps on the GPUs
+/// System RAM a hybrid CPU+GPU split of the model on `n` copies of the card takes, GiB: the
+/// whole of llama.cpp's Host row, the routed experts of the `--n-cpu-moe` layers the split puts
+/// in RAM and the rest it keeps there ([`llm::search::llama_cpp_moe_offload`]'s
+/// `host_ram_needed_gib`, the same placement `kraftwerk fit` suggests as
+/// `fits_with_experts_in_ram` and asks [`llm::search::HostRam::holds`] of, after
+/// [`llm::search::HOST_RAM_RESERVE_GIB`]). The expert layers the split keeps on the GPUs
 /// are not in RAM, so a card with more memory needs less RAM (ubergarm's Qwen3-235B-A22B card:
 /// 106.8 GiB of mix-IQ3_K on "24GB VRAM + 96GB RAM",
 /// https://huggingface.co/ubergarm/Qwen3-235B-A22B-GGUF). The caller adds the reserve.
@@ -162,7 +163,7 @@ pub(crate) fn hybrid_host_gib(
     precision: Precision,
 ) -> Option<f64> {
     let (_, input, slots) = card_input(catalog, model, goal, card, n, precision).ok()?;
-    Some(llm::search::llama_cpp_moe_offload(&input, &slots, None)?.host_experts_gib)
+    Some(llm::search::llama_cpp_moe_offload(&input, &slots, None)?.host_ram_needed_gib)
 }
 
 /// The card's chip, the fit input for the goal and `n` slots holding it: what [`screen`] and

@@ -50,7 +50,8 @@ struct ChipConfig {
     cards: Vec<usize>,
     n: u32,
     precision: Precision,
-    /// A hybrid CPU+GPU split: the expert weights system RAM must hold, GiB.
+    /// A hybrid CPU+GPU split: what system RAM must hold (llama.cpp's Host row: experts and
+    /// the rest it keeps there), GiB.
     hybrid_gib: Option<f64>,
 }
 

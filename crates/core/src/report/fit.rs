@@ -748,12 +748,10 @@ pub fn text(
         match (x.decode_tokens_per_s, x.host_ram) {
             (None, Some(ram)) => wln!(
                 out,
-                "  experts in system RAM ({}): does not fit: {:.1} GiB of routed experts need more RAM than this build has ({:.0} GiB, {:.0} GiB after the {:.0} GiB kept for the OS and the runtime); no decode speed",
+                "  experts in system RAM ({}): does not fit: {:.1} GiB of routed experts, in all {}; no decode speed",
                 result.fit.runtime,
                 x.host_experts_gib,
-                ram.installed_gib,
-                ram.available_gib,
-                search::HOST_RAM_RESERVE_GIB
+                ram.need_vs_has(x.host_ram_needed_gib)
             ),
             (rate, _) => wln!(
                 out,

@@ -149,15 +149,17 @@ pub fn runtime_name(r: &PlanResult) -> String {
 /// layers whose routed experts sit in system RAM, and the bandwidth they are read at.
 pub fn hybrid_line(h: &Hybrid) -> String {
     format!(
-        "hybrid CPU+GPU ({} --n-cpu-moe {}): the routed experts of {} layers in system RAM ({:.0} GiB of {:.0} GiB installed), read at {:.0} GB/s ({} channels of {} MT/s)",
+        "hybrid CPU+GPU ({} --n-cpu-moe {}): the routed experts of {} layers in system RAM ({:.1} GiB of experts, {:.1} GiB of RAM in all, of {:.0} GiB installed), read at {:.0} GB/s ({} channels of {} MT/s: {})",
         h.runtime,
         h.n_cpu_moe,
         h.cpu_moe_layers,
         h.host_experts_gib,
+        h.host_ram_needed_gib,
         h.host_ram_gib,
         h.host_bandwidth_gb_s,
         h.channels,
-        h.speed_mt_s
+        h.speed_mt_s,
+        h.speed_basis
     )
 }
 

@@ -23,8 +23,33 @@ pub struct RamSpeed {
     /// DIMMs per populated channel (modules per socket over the CPU's channels, rounded up).
     pub dimms_per_channel: u32,
     /// The basis in words ("the CPU's rated speed (DDR4-2666, Intel ARK's one figure) below the
-    /// kit's 4800"; "kit rating; CPU's rated speed unknown").
+    /// kit's 4800"; "the kit's rating, unverified: the CPU's rated speed is not in the catalog").
     pub basis: String,
+    /// Whether `mt_s` is the speed the build file states (`memory.speed_mt_s`, [`stated_speed`])
+    /// rather than the kit's rating capped by the CPU's.
+    #[serde(default)]
+    pub stated: bool,
+}
+
+impl RamSpeed {
+    /// Whether `mt_s` is the kit's rating with no CPU rating to check it against (the CPU's
+    /// rated memory speed is not in the catalog) and no speed stated by the build: a speed the
+    /// CPU may not run the kit at, so the bandwidth read from it is an upper bound.
+    pub fn unverified(&self) -> bool {
+        !self.stated && self.cpu_rated_mt_s.is_none()
+    }
+
+    /// Which speed `mt_s` is, in a few words: "the speed the build states", "the CPU's rating
+    /// (below the kit's)", "the kit's rating (within the CPU's)", or "the kit's rating,
+    /// unverified".
+    pub fn which(&self) -> &'static str {
+        match self.cpu_rated_mt_s {
+            _ if self.stated => "the speed the build states",
+            None => "the kit's rating, unverified: the CPU's rated memory speed is not in the catalog",
+            Some(c) if c < self.kit_mt_s => "the CPU's rated speed, below the kit's rating",
+            Some(_) => "the kit's rating, within the CPU's rated speed",
+        }
+    }
 }
 
 /// The speed the build's memory runs at ([`RamSpeed`]); `None` without a CPU or memory kit.
@@ -66,6 +91,7 @@ pub fn stated_speed(rated: &RamSpeed, set_mt_s: u32, cpu_name: &str) -> RamSpeed
     RamSpeed {
         mt_s: set_mt_s,
         basis: format!("the speed the build file states the memory runs at ({set_mt_s} MT/s, {vs_kit}); {vs_cpu}"),
+        stated: true,
         ..rated.clone()
     }
 }
@@ -101,14 +127,20 @@ pub fn ram_speed_of(
         },
     };
     let (mt_s, basis) = match cpu_rated {
-        None => (kit_mt_s, format!("kit rating; {}'s rated memory speed unknown (not in the catalog)", cpu.name)),
+        None => (
+            kit_mt_s,
+            format!(
+                "the kit's rating, unverified: the {}'s rated memory speed is not in the catalog, so whether it runs the kit at {kit_mt_s} MT/s is unknown (state the speed it runs at as `memory: (..., speed_mt_s: N)`)",
+                cpu.name
+            ),
+        ),
         Some(c) if c < kit_mt_s => (
             c,
             format!("the {}'s rated DDR{ddr_gen}-{c} ({which}), below the kit's rating of {kit_mt_s} MT/s", cpu.name),
         ),
         Some(c) => (kit_mt_s, format!("kit rating (the {} is rated DDR{ddr_gen}-{c}, {which})", cpu.name)),
     };
-    RamSpeed { mt_s, kit_mt_s, cpu_rated_mt_s: cpu_rated, dimms_per_channel: dpc, basis }
+    RamSpeed { mt_s, kit_mt_s, cpu_rated_mt_s: cpu_rated, dimms_per_channel: dpc, basis, stated: false }
 }
 
 /// The build's system memory as the host-offload decode reads it: channels in use per socket

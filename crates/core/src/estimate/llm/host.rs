@@ -78,6 +78,10 @@ impl HostMemory {
 pub struct HostExpertDecode {
     /// Routed-expert weights in system RAM, GiB.
     pub host_experts_gib: f64,
+    /// System RAM the placement takes, GiB: the routed experts and the rest the runtime keeps
+    /// there (llama.cpp's Host row with a GPU; every weight and the KV cache on the CPU alone);
+    /// what [`HostRam::holds`] is asked.
+    pub host_ram_needed_gib: f64,
     /// Expert bytes read from system RAM per token, GB.
     pub host_gb_per_token: f64,
     /// Bytes read from the GPU per token (attention, shared and dense weights, KV), GB.
@@ -90,18 +94,18 @@ pub struct HostExpertDecode {
     /// The build's system RAM ([`HostRam`]); `None` until
     /// [`HostExpertDecode::bound_by_ram`] is given one (no memory kit in the build).
     pub host_ram: Option<HostRam>,
-    /// Whether `host_experts_gib` fits that RAM after [`HOST_RAM_RESERVE_GIB`];
+    /// Whether `host_ram_needed_gib` fits that RAM after [`HOST_RAM_RESERVE_GIB`] ([`HostRam::holds`]);
     /// `None` when the RAM is unknown.
     pub fits_in_host_ram: Option<bool>,
 }
 
 impl HostExpertDecode {
-    /// Bounds the decode by the build's RAM: with routed experts larger than `ram.available_gib`
-    /// it is marked `fits_in_host_ram: Some(false)` and loses its decode speed (it cannot run
-    /// on this build); `ram` `None` leaves the fit unknown.
+    /// Bounds the decode by the build's RAM: when the RAM does not hold `host_ram_needed_gib`
+    /// ([`HostRam::holds`]) it is marked `fits_in_host_ram: Some(false)` and loses its decode
+    /// speed (it cannot run on this build); `ram` `None` leaves the fit unknown.
     pub(crate) fn bound_by_ram(&mut self, ram: Option<HostRam>) {
         self.host_ram = ram;
-        self.fits_in_host_ram = ram.map(|r| self.host_experts_gib <= r.available_gib);
+        self.fits_in_host_ram = ram.map(|r| r.holds(self.host_ram_needed_gib));
         if self.fits_in_host_ram == Some(false) {
             self.decode_tokens_per_s = None;
         }
@@ -133,5 +137,40 @@ impl HostRam {
     /// RAM of `installed_gib` with the reserve taken off.
     pub fn of(installed_gib: f64) -> HostRam {
         HostRam { installed_gib, available_gib: (installed_gib - HOST_RAM_RESERVE_GIB).max(0.0) }
+    }
+
+    /// Whether this RAM holds `host_gib`, the whole of what a placement keeps in system RAM
+    /// (llama.cpp's Host row of `llama_memory_breakdown_print`: routed experts, CPU layers,
+    /// token embedding, their KV and compute buffers), after [`HOST_RAM_RESERVE_GIB`]. The one
+    /// test of host RAM: the planner's screen ([`HostRam::installed_to_hold_gib`]), `fit`'s
+    /// verdict with experts in RAM and its alternatives all read it. Compared unrounded.
+    pub fn holds(&self, host_gib: f64) -> bool {
+        host_gib <= self.available_gib
+    }
+
+    /// Installed RAM, GiB, that [`HostRam::holds`] `host_gib`: `host_gib` plus
+    /// [`HOST_RAM_RESERVE_GIB`] (what the planner asks of a memory kit).
+    pub fn installed_to_hold_gib(host_gib: f64) -> f64 {
+        host_gib + HOST_RAM_RESERVE_GIB
+    }
+
+    /// `host_gib` against [`HostRam::available_gib`] in words, at one decimal, or in MiB where
+    /// one decimal would print a shortfall as equal ("40.0 of 40.0"): "40.5 GiB of system RAM;
+    /// this build has 48 GiB (40.0 GiB after the 8 GiB kept for the OS and the runtime)".
+    pub fn need_vs_has(&self, host_gib: f64) -> String {
+        let (need, avail) = if format!("{host_gib:.1}") == format!("{:.1}", self.available_gib) && !self.holds(host_gib)
+        {
+            // A shortfall (need > available): need rounded up, available down, never equal.
+            (
+                format!("{:.0} MiB", (host_gib * 1024.0).ceil()),
+                format!("{:.0} MiB", (self.available_gib * 1024.0).floor()),
+            )
+        } else {
+            (format!("{host_gib:.1} GiB"), format!("{:.1} GiB", self.available_gib))
+        };
+        format!(
+            "{need} of system RAM; this build has {:.0} GiB ({avail} after the {:.0} GiB kept for the OS and the runtime, a planning allowance)",
+            self.installed_gib, HOST_RAM_RESERVE_GIB
+        )
     }
 }

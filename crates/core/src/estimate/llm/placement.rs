@@ -440,7 +440,7 @@ fn estimate_placement(
         .filter(|&l| layout.is_moe(l))
         .map(|l| if l < first_gpu { layout.expert_layer_b } else { layout.expert_layer_b * host_of(l) })
         .sum();
-    let fits_in_host_ram = ram.map(|r| host_ram_needed_gib <= r.available_gib);
+    let fits_in_host_ram = ram.map(|r| r.holds(host_ram_needed_gib));
     let mut unknown = None;
     let row_split = split_mode == SplitMode::Row && gpus.len() > 1;
     let (mut decode, mut decode_batch) =
@@ -451,7 +451,8 @@ fn estimate_placement(
     if fits_in_host_ram == Some(false) {
         decode = None;
         decode_batch = None;
-        unknown = Some(format!("{host_ram_needed_gib:.0} GiB in system RAM does not fit the build's RAM"));
+        unknown =
+            ram.map(|r| format!("the build's RAM does not hold it: it needs {}", r.need_vs_has(host_ram_needed_gib)));
     }
     if row_split {
         decode = None;
@@ -591,6 +592,7 @@ pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMem
         let p = all_experts_in_ram(input, std::slice::from_ref(g), Some(host), None)?;
         return Some(HostExpertDecode {
             host_experts_gib: p.host_experts_gib,
+            host_ram_needed_gib: p.host_ram_needed_gib,
             host_gb_per_token: p.host_gb_per_token,
             gpu_gb_per_token: p.gpu_gb_per_token,
             host_decode_gb_s: p.host_decode_gb_s.unwrap_or(0.0),
@@ -613,6 +615,8 @@ pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMem
     let t = (host_read + rest) / host_bw + f64::from(m.layers) * per_layer;
     Some(HostExpertDecode {
         host_experts_gib: experts / GIB,
+        // On the CPU alone every weight and the KV cache are in RAM.
+        host_ram_needed_gib: (body + head + kv) / GIB,
         host_gb_per_token: (host_read + rest) / 1e9,
         gpu_gb_per_token: 0.0,
         host_decode_gb_s: host_bw / 1e9,

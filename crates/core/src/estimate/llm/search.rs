@@ -119,21 +119,21 @@ pub struct Offload {
     pub decode_tokens_per_s: Option<f64>,
 }
 
-/// Bounds the offload advice of `alt` by the build's RAM: a split that needs more system RAM
-/// than `ram.available_gib` is marked `fits_in_host_ram: Some(false)` and loses its decode
+/// Bounds the offload advice of `alt` by the build's RAM: a split whose whole system-RAM part
+/// the RAM does not hold ([`HostRam::holds`]) is marked `fits_in_host_ram: Some(false)` and loses its decode
 /// speed (it cannot run on this build); with `ram` `None` (no memory in the build) the
 /// advice is left unbounded with `fits_in_host_ram: None`.
 pub(crate) fn bound_by_ram(alt: &mut Alternatives, ram: Option<HostRam>) {
     let Some(ram) = ram else { return };
     if let Some(o) = alt.offload.as_mut() {
-        let fits = o.host_ram_needed_gib <= ram.available_gib;
+        let fits = ram.holds(o.host_ram_needed_gib);
         o.fits_in_host_ram = Some(fits);
         if !fits {
             o.decode_tokens_per_s = None;
         }
     }
     if let Some(o) = alt.moe_offload.as_mut() {
-        let fits = o.host_experts_gib <= ram.available_gib;
+        let fits = ram.holds(o.host_ram_needed_gib);
         o.fits_in_host_ram = Some(fits);
         if !fits {
             o.decode_tokens_per_s = None;
@@ -229,9 +229,13 @@ pub struct MoeOffload {
     pub n_cpu_moe: u32,
     /// Layers whose routed experts stay in system RAM (`N` less the dense layers below it).
     pub cpu_moe_layers: u32,
-    /// Expert weights in system RAM, GiB (what the split needs there).
+    /// Expert weights in system RAM, GiB.
     pub host_experts_gib: f64,
-    /// Whether that fits the build's RAM after [`HOST_RAM_RESERVE_GIB`] ([`bound_by_ram`]);
+    /// System RAM the split takes, GiB: the experts and the rest llama.cpp keeps there (its
+    /// Host row: token embedding, buffers), [`super::placement::PlacementEstimate::host_ram_needed_gib`].
+    pub host_ram_needed_gib: f64,
+    /// Whether the build's RAM holds `host_ram_needed_gib` after [`HOST_RAM_RESERVE_GIB`]
+    /// ([`HostRam::holds`], [`bound_by_ram`]);
     /// `None` when the build names no memory.
     pub fits_in_host_ram: Option<bool>,
     /// Decode at batch 1, tokens/s, of this placement ([`super::placement::place`]); `None`
@@ -251,6 +255,7 @@ impl MoeOffload {
             n_cpu_moe: p.table.n_cpu_moe,
             cpu_moe_layers: p.cpu_moe_layers,
             host_experts_gib: p.host_experts_gib,
+            host_ram_needed_gib: p.host_ram_needed_gib,
             fits_in_host_ram: p.fits_in_host_ram,
             decode_tokens_per_s: p.decode_tokens_per_s,
             prefill_tokens_per_s: p.prefill_tokens_per_s,

@@ -33,8 +33,8 @@ fn pack(system_w: f64, gpu_w: f64, n: u32, k: usize, per_w: f64) -> Option<Vec<u
 
 impl State<'_> {
     /// A memory kit filling the board's channels, raised towards the VRAM total; for a hybrid
-    /// split (`hybrid_gib`: experts in RAM) enough RAM for the experts and the fit code's
-    /// reserve, fastest first at the speed the kit runs at beside `cpu` (the experts are read
+    /// split (`hybrid_gib`: the split's whole system-RAM part, experts and the rest) enough RAM
+    /// for it and the fit code's reserve ([`crate::estimate::llm::search::HostRam::holds`]), fastest first at the speed the kit runs at beside `cpu` (the experts are read
     /// at the RAM's bandwidth; [`crate::estimate::fit::ram_speed_of`] caps the kit's rating at
     /// the CPU's, as the fit does), then the cheapest. Kit counts keep the module count a
     /// multiple of the board's channels (the memory-population rule warns otherwise), or
@@ -51,7 +51,9 @@ impl State<'_> {
         let slots = u32::from(board.memory_slots);
         let vram_gb = match hybrid_gib {
             // Kit capacities are binary GB (a "32 GB" DIMM holds 32 GiB), as the fit code counts.
-            Some(gib) => gib + crate::estimate::llm::search::HOST_RAM_RESERVE_GIB,
+            // What `HostRam::holds` asks of the build (`fit`'s own test): the split's whole
+            // system-RAM part plus the reserve.
+            Some(gib) => crate::estimate::llm::search::HostRam::installed_to_hold_gib(gib),
             // As much as `check`'s system-ram rule asks for (twice the VRAM), by its own
             // function: a plan that `check` then tells to "install at least 128 GB" was short.
             None => crate::check::system_ram_wanted_gb(card.memory_gib * f64::from(n)),
@@ -62,7 +64,8 @@ impl State<'_> {
         // Two or more DIMMs per channel with no rating of the CPU for them: the speed is
         // unknown (the kit's rating is not reached there: AMD rates Ryzen 7000 at DDR5-3600 with
         // two, see `plan::estimate`'s hybrid caveat), so such a set ranks as the slowest (0) for a
-        // hybrid split.
+        // hybrid split. (With one DIMM per channel and no CPU rating the kit's rating is used,
+        // said unverified in the plan's hybrid line: `RamSpeed::which`.)
         let speed = |k: &KitView, kits: u32| -> u32 {
             match (catalog_cpu, self.catalog.memory.get(k.idx)) {
                 (Some(c), Some(m)) => {

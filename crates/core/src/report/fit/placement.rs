@@ -83,7 +83,7 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
     let f = &result.fit;
     wln!(
         out,
-        "  {}; {} with the routed experts of {} layers in system RAM ({}): {:.1} GiB of experts in RAM{}",
+        "  {}; {} with the routed experts of {} layers in system RAM ({}): {:.1} GiB of experts, {}",
         if result.placement.as_ref().is_some_and(|p| p.as_given) {
             "the placement as given runs"
         } else {
@@ -93,11 +93,10 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
         o.cpu_moe_layers,
         o.args,
         o.host_experts_gib,
-        result
-            .alternatives
-            .as_ref()
-            .and_then(|a| a.host_ram.as_ref())
-            .map_or_else(String::new, |r| format!(" of {:.0} GiB installed", r.installed_gib))
+        result.alternatives.as_ref().and_then(|a| a.host_ram.as_ref()).map_or_else(
+            || format!("{:.1} GiB of system RAM in all (the build names no memory)", o.host_ram_needed_gib),
+            |r| format!("in all {}", r.need_vs_has(o.host_ram_needed_gib))
+        )
     );
     if let Some(d) = o.decode_tokens_per_s {
         wln!(
@@ -130,10 +129,11 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
     super::cost(out, result);
 }
 
-/// "this build has 64 GiB (56 GiB after the 8 GiB kept for the OS and the runtime)".
+/// "this build has 64 GiB (56.0 GiB after the 8 GiB kept for the OS and the runtime, a
+/// planning allowance)".
 fn ram_has(ram: &search::HostRam) -> String {
     format!(
-        "this build has {:.0} GiB ({:.0} GiB after the {:.0} GiB kept for the OS and the runtime)",
+        "this build has {:.0} GiB ({:.1} GiB after the {:.0} GiB kept for the OS and the runtime, a planning allowance)",
         ram.installed_gib,
         ram.available_gib,
         search::HOST_RAM_RESERVE_GIB
@@ -216,13 +216,8 @@ pub(crate) fn llama_cpp_plan(
         .map(crate::estimate::llm::runtime_memory::DeviceRow::self_mib)
         .sum::<f64>()
         / 1024.0;
-    if let Some(ram) = alt.host_ram.as_ref().filter(|r| host_gib > r.available_gib) {
-        wln!(
-            out,
-            "  - not llama.cpp with {} on this build: it needs {host_gib:.0} GiB of system RAM; {}",
-            t.args,
-            has(ram)
-        );
+    if let Some(ram) = alt.host_ram.as_ref().filter(|r| !r.holds(host_gib)) {
+        wln!(out, "  - not llama.cpp with {} on this build: it needs {}", t.args, ram.need_vs_has(host_gib));
         return false;
     }
     // The decode and prefill of this same placement (one estimate: `BuildFit::placement`).
@@ -256,12 +251,11 @@ pub(crate) fn offload_alternatives(
         if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
             wln!(
                 out,
-                "  - not llama.cpp CPU offload on this build: {} of {} layers on the GPUs (-ngl {}) needs {:.0} GiB of system RAM; {}",
+                "  - not llama.cpp CPU offload on this build: {} of {} layers on the GPUs (-ngl {}) needs {}",
                 o.gpu_layers,
                 o.gpu_layers + o.cpu_layers,
                 o.gpu_layers,
-                o.host_ram_needed_gib,
-                has(ram)
+                ram.need_vs_has(o.host_ram_needed_gib)
             );
         } else {
             let speed = o.decode_tokens_per_s.map_or_else(
@@ -270,7 +264,7 @@ pub(crate) fn offload_alternatives(
             );
             wln!(
                 out,
-                "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM (needs {:.0} GiB of RAM{}): {speed}",
+                "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM (needs {:.1} GiB of RAM{}): {speed}",
                 o.gpu_layers,
                 o.gpu_layers + o.cpu_layers,
                 o.gpu_layers,
@@ -287,17 +281,18 @@ pub(crate) fn offload_alternatives(
         if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
             wln!(
                 out,
-                "  - not llama.cpp MoE expert offload on this build: --n-cpu-moe {} needs {:.0} GiB of system RAM for the experts; {}",
+                "  - not llama.cpp MoE expert offload on this build: --n-cpu-moe {} ({:.1} GiB of experts) needs {}",
                 o.n_cpu_moe,
                 o.host_experts_gib,
-                has(ram)
+                ram.need_vs_has(o.host_ram_needed_gib)
             );
         } else {
             wln!(
                 out,
-                "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts in system RAM){}",
+                "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts, {:.1} GiB of system RAM in all){}",
                 o.n_cpu_moe,
                 o.host_experts_gib,
+                o.host_ram_needed_gib,
                 o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s decode"))
             );
             any = true;
