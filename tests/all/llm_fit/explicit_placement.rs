@@ -156,3 +156,36 @@ fn llama_cpp_flags_imply_llama_cpp_unless_another_runtime_is_named() {
     let (_, text, _) = fit(&b, &["--model", "gpt-oss-120b"]);
     assert!(!text.contains("llama.cpp flags given"), "{text}");
 }
+
+/// `fit --search` lists the sub-4-bit GGUF quants large MoE models run at, and a precision the
+/// GPUs alone do not hold but `fit --precision P` runs with experts in system RAM reads
+/// "experts in RAM" with that split's decode, prefill and arguments (the trial found q4_k_m
+/// "does not fit" in the table while `fit --precision q4_k_m` said it runs): one answer.
+#[test]
+fn the_search_table_agrees_with_fit_at_each_precision() {
+    let b = qwen_build();
+    let (code, text, err) = fit(&b, &["--search"]);
+    assert_eq!(code, Some(0), "{text}{err}");
+    for p in ["q4_k_m", "iq4_xs", "q3_k_m", "q2_k", "iq2_xxs"] {
+        let row = text
+            .lines()
+            .map(str::trim_start)
+            .find(|l| l.split_whitespace().next() == Some(p))
+            .unwrap_or_else(|| panic!("no {p} row:\n{text}"));
+        let (code, json, err) = fit(&b, &["--precision", p, "--format", "json"]);
+        assert_eq!(code, Some(0), "{p}: {json}{err}");
+        let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+        let split = &v["fits_with_experts_in_ram"];
+        let decode = split["decode_tokens_per_s"].as_f64().expect("decode");
+        let prefill = split["prefill_tokens_per_s"].as_f64().expect("prefill");
+        assert!(row.contains("experts in RAM"), "{p}: {row}");
+        assert!(
+            row.contains(&format!(" {decode:.1} ")) && row.ends_with(&format!(" {prefill:.0}")),
+            "{p}: {row} vs {decode} / {prefill}"
+        );
+        let args = split["args"].as_str().expect("args");
+        assert!(text.contains(&format!("experts in RAM, {p}: {args}")), "{p}: {args}\n{text}");
+    }
+    let q8 = line(&text, "q8_0 ");
+    assert!(q8.contains("does not fit"), "{q8}");
+}

@@ -30,6 +30,25 @@ pub(crate) fn candidate_precisions(runtime: Runtime) -> Vec<Precision> {
     }
 }
 
+/// The precisions `fit --search` lists for `runtime`: [`candidate_precisions`], and under the
+/// llama.cpp family the sub-4-bit GGUF mixes large MoE models are run at (`Q3_K_M`, `IQ4_XS`,
+/// `Q2_K`, `IQ3_XXS`, `IQ2_XXS`, `IQ1_S`), most bits first.
+pub fn table_precisions(runtime: Runtime) -> Vec<Precision> {
+    let mut v = candidate_precisions(runtime);
+    if runtime.is_llama_cpp_family() {
+        v.extend([
+            Precision::IQ4_XS,
+            Precision::Q3_K_M,
+            Precision::IQ3_XXS,
+            Precision::Q2_K,
+            Precision::IQ2_XXS,
+            Precision::IQ1_S,
+        ]);
+    }
+    v.sort_by(|a, b| b.bits_per_weight().total_cmp(&a.bits_per_weight()));
+    v
+}
+
 fn fits(r: &FitReport) -> bool {
     r.verdict == FitVerdict::Fits
 }
@@ -343,10 +362,16 @@ pub struct SearchRow {
 /// The "what fits" table: every candidate precision of the runtime family, with its verdict,
 /// longest context, largest batch and speeds. Speeds are `None` where it does not fit.
 pub fn what_fits(input: &FitInput, gpus: &[GpuSlot]) -> Vec<SearchRow> {
+    what_fits_with(input, gpus, &candidate_precisions(input.resolved_runtime()))
+}
+
+/// [`what_fits`] over the given precisions.
+pub fn what_fits_with(input: &FitInput, gpus: &[GpuSlot], precisions: &[Precision]) -> Vec<SearchRow> {
     let mut base = input.clone();
     base.runtime = Some(input.resolved_runtime());
-    candidate_precisions(input.resolved_runtime())
-        .into_iter()
+    precisions
+        .iter()
+        .copied()
         .filter_map(|p| {
             let i = if p == input.weight_precision { base.clone() } else { at_precision(&base, p) };
             let r = estimate(&i, gpus).ok()?;

@@ -184,9 +184,10 @@ impl State<'_> {
             (
                 constraint,
                 format!(
-                    "no board and {} case{priced} in the catalog hold {what} ({} slots each)",
+                    "no board and {} case{priced} in the catalog hold {what} ({} slot{} each)",
                     forms.join("/"),
-                    rep.width_slots
+                    rep.width_slots,
+                    if rep.width_slots == 1 { "" } else { "s" }
                 ),
             )
         };

@@ -231,7 +231,9 @@ impl State<'_> {
                 what.clone(),
                 Constraint::Budget,
                 format!(
-                    "{what}: the {bought} cards to buy alone cost {}, over the {} budget",
+                    "{what}: {} to buy alone cost{} {}, over the {} budget",
+                    if bought == 1 { "the card".to_owned() } else { format!("the {bought} cards") },
+                    if bought == 1 { "s" } else { "" },
                     crate::fmt::usd(price * f64::from(bought)),
                     crate::fmt::usd(budget)
                 ),
