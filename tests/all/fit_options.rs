@@ -137,15 +137,16 @@ fn the_window_passes_its_split_typed() {
     }
 }
 
-/// A build's workload precision was chosen for its model. For another model (`--model`): a
-/// GGUF quant carries over unless it would upcast the model's published checkpoint; any other
-/// format exists only where someone published it, so the checkpoint as published is the
-/// default. The H200 build's FP8 (for Llama-3.1-70B) is not how anyone serves gpt-oss-120b,
-/// published with MXFP4 experts and BF16 layers (60.8 GiB of weights here, not FP8's 109.9);
-/// the 2x RTX 4090 build's Q4_K_M carries over to Qwen3-32B but not to gpt-oss-120b, which
-/// llama.cpp loads as its MXFP4 GGUF, under llama.cpp. `--precision` always wins.
+/// A build's workload precision was chosen for its model. For another model (`--model`) it
+/// carries over unless it would upcast that model's published checkpoint: the H200 build's FP8
+/// (for Llama-3.1-70B) is not how anyone serves gpt-oss-120b, published with MXFP4 experts and
+/// BF16 layers (60.8 GiB of weights here, not FP8's 109.9), so the checkpoint as published is
+/// the default; Qwen3-32B (BF16 checkpoint) keeps the build's FP8. The 2x RTX 4090 build's
+/// Q4_K_M carries over to Qwen3-32B and to DeepSeek-V3 (below its FP8 checkpoint) but not to
+/// gpt-oss-120b, which llama.cpp loads as its MXFP4 GGUF, under llama.cpp. `--precision`
+/// always wins.
 #[test]
-fn another_model_defaults_to_its_checkpoint_unless_a_gguf_quant_carries_over() {
+fn another_model_keeps_the_workload_precision_unless_it_upcasts_the_checkpoint() {
     let cat = kraftwerk::catalog::builtin().expect("catalog");
     let input = |file: &str, model: &str, precision: Option<Precision>| {
         let b = builds(file);
@@ -157,10 +158,11 @@ fn another_model_defaults_to_its_checkpoint_unless_a_gguf_quant_carries_over() {
     let h200 = "h200-sxm-1gpu.rig.ron";
     assert_eq!(input(h200, "gpt-oss-120b", None).0, Precision::Native);
     assert_eq!(input(h200, "gpt-oss-120b", Some(Precision::Fp8)).0, Precision::Fp8);
-    assert_eq!(input(h200, "qwen3-32b", None).0, Precision::Native);
+    assert_eq!(input(h200, "qwen3-32b", None).0, Precision::Fp8);
     assert_eq!(input(h200, "llama-3.1-70b", None).0, Precision::Fp8);
     let x870e = "2x-rtx-4090-x870e.rig.ron";
     assert_eq!(input(x870e, "qwen3-32b", None).0, Precision::Q4_K_M);
+    assert_eq!(input(x870e, "deepseek-v3", None).0, Precision::Q4_K_M);
     assert_eq!(input(x870e, "gpt-oss-120b", None), (Precision::Mxfp4, Some(Runtime::LlamaCpp)));
 
     let o = kw(&["fit", &builds(h200), "--model", "gpt-oss-120b"]);

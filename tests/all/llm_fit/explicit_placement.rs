@@ -189,3 +189,19 @@ fn the_search_table_agrees_with_fit_at_each_precision() {
     let q8 = line(&text, "q8_0 ");
     assert!(q8.contains("does not fit"), "{q8}");
 }
+
+/// A dense model with `-ngl` below its layer count runs with layers, not experts, in system
+/// RAM, and says so (the review found "fits with experts in system RAM" and "the experts of 0
+/// layers in system RAM" for Llama-3.1-70B at `-ngl 40`).
+#[test]
+fn a_dense_model_split_by_ngl_names_layers_not_experts() {
+    let (code, text, err) = fit(&qwen_build(), &["--model", "llama-3.1-70b", "--precision", "q4_k_m", "-ngl", "40"]);
+    assert_eq!(code, Some(0), "{text}{err}");
+    let head = text.lines().next().expect("headline");
+    assert!(head.contains("fits with layers in system RAM"), "{head}");
+    assert!(
+        line(&text, "GPU 1 ").contains("with the layers -ngl leaves off the GPUs in system RAM (-c 16384 -ngl 40"),
+        "{text}"
+    );
+    assert!(!text.contains("experts of 0 layers") && !text.contains("every expert on the GPU"), "{text}");
+}

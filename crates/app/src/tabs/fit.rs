@@ -390,7 +390,7 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload, state: &AppState) {
         match &o.fits_with_experts_in_ram {
             Some(split) => cards.push(Stat::new(
                 "Memory",
-                "fits with experts in system RAM".to_owned(),
+                split.headline().to_owned(),
                 format!("{:.1} GiB of experts in RAM ({})", split.host_experts_gib, split.args),
                 Some(verdict_color(FitVerdict::Fits)),
             )),

@@ -12,7 +12,7 @@ use super::power::{self, LoadState};
 use crate::estimate::model_file::ModelFile;
 use crate::rig::links::gpu_links;
 use crate::rig::{Build, Resolved};
-use kraftwerk_catalog::{Catalog, GpuFormFactor, LlmModel, NvLink};
+use kraftwerk_catalog::{Catalog, GpuFormFactor, LlmModel, NvLink, TensorFormat};
 use serde::Serialize;
 
 pub use crate::workload::{RuntimeChoice, TrainingRuntime};
@@ -282,22 +282,26 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
 }
 
 /// The default precision of `model` on a build whose workload names another model at
-/// `workload`: the workload's choice was made for its own model. A GGUF quant carries over
-/// (any model can be quantized to it) unless it would upcast the model's published checkpoint
-/// ([`llm::upcasts_checkpoint`]: Q4_K_M for gpt-oss, published with MXFP4 experts); any other
-/// format (FP8, MXFP4, NVFP4, INT4) exists for a model only where someone published it, so the
-/// model's checkpoint as published ([`Precision::Native`]) is the default, MXFP4-expert
-/// checkpoints as llama.cpp's `mxfp4` under a GGUF workload. A model without a published
-/// checkpoint keeps the workload's precision.
+/// `workload`: the workload's choice was made for its own model, and it carries over unless it
+/// would upcast the model's published checkpoint ([`llm::upcasts_checkpoint`]: the H200 build's
+/// FP8, or a GGUF Q4_K_M, for gpt-oss, published with MXFP4 experts), which nobody serves. Then
+/// the checkpoint as published ([`Precision::Native`]) is the default, and under a GGUF
+/// workload (a llama.cpp build) the GGUF form llama.cpp loads: `mxfp4` for an MXFP4-expert
+/// checkpoint; a checkpoint llama.cpp does not load as published (DeepSeek's block FP8) keeps
+/// the workload's GGUF quant, the form such models are published in for llama.cpp.
 fn precision_for_another_model(model: &LlmModel, workload: Precision) -> Precision {
-    if model.checkpoint.is_none() || (workload.is_gguf() && !llm::upcasts_checkpoint(model, workload)) {
+    if !llm::upcasts_checkpoint(model, workload) {
         return workload;
     }
-    let mxfp4_experts = model
-        .checkpoint
-        .as_ref()
-        .is_some_and(|c| c.experts == kraftwerk_catalog::TensorFormat::Mxfp4 && model.experts.is_some());
-    if workload.is_gguf() && mxfp4_experts { Precision::Mxfp4 } else { Precision::Native }
+    let Some(c) = model.checkpoint.as_ref() else { return workload };
+    if !workload.is_gguf() {
+        return Precision::Native;
+    }
+    match (c.experts, c.layers) {
+        (TensorFormat::Mxfp4, _) if model.experts.is_some() => Precision::Mxfp4,
+        (TensorFormat::Bf16, TensorFormat::Bf16) => Precision::Native,
+        _ => workload,
+    }
 }
 
 /// [`input_for`] over a build resolved once (`r`) and its GPU slots ([`gpu_slots`]); `catalog`
@@ -573,9 +577,12 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         if user_hybrid.is_some_and(|p| !p.runs()) {
             fit.verdict = FitVerdict::DoesNotFit;
         }
-        let (cost, cost_error) = match hybrid.as_ref().and_then(|o| o.decode_tokens_per_s) {
-            Some(decode) => cost_of(build, catalog, &input, Some(decode), opts),
-            None => (None, Some("not estimated: the workload does not fit".into())),
+        let (cost, cost_error) = match (hybrid.as_ref(), hybrid.as_ref().and_then(|o| o.decode_tokens_per_s)) {
+            (_, Some(decode)) => cost_of(build, catalog, &input, Some(decode), opts),
+            // A placement that runs (the verdict says so) with its decode unknown: the cost per
+            // token is unknown, not "does not fit".
+            (Some(_), None) => (None, Some("not estimated: the placement's decode is unknown (the build names no CPU or memory kit, or the split mode's speed is not modelled)".into())),
+            (None, None) => (None, Some("not estimated: the workload does not fit".into())),
         };
         return Ok(BuildFit {
             fit,

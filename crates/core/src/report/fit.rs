@@ -41,13 +41,13 @@ pub fn gpu_lines(f: &FitReport, split: Option<&search::MoeOffload>) -> Vec<Strin
         const MIB_PER_GIB: f64 = 1024.0;
         for (g, r) in f.gpus.iter().zip(t.rows.iter().filter(|r| r.free_mib.is_some())) {
             lines.push(format!(
-                "GPU {} {}: {:.1} of {:.1} GiB free ({}) with the experts of {} layers in system RAM ({}): model {:.1}, context {:.1}, compute {:.1}",
+                "GPU {} {}: {:.1} of {:.1} GiB free ({}) with {} in system RAM ({}): model {:.1}, context {:.1}, compute {:.1}",
                 g.index + 1,
                 g.gpu_id,
                 r.self_mib() / MIB_PER_GIB,
                 r.free_mib.unwrap_or(0.0) / MIB_PER_GIB,
                 r.verdict().map_or_else(|| "unknown".to_owned(), |v| v.to_string()),
-                o.cpu_moe_layers,
+                o.in_ram_phrase(),
                 o.args,
                 r.model_mib / MIB_PER_GIB,
                 r.context_mib / MIB_PER_GIB,
@@ -55,8 +55,11 @@ pub fn gpu_lines(f: &FitReport, split: Option<&search::MoeOffload>) -> Vec<Strin
             ));
         }
     }
-    let prefix =
-        if split.is_some() { "with every expert on the GPU instead (not the split's placement): " } else { "" };
+    let prefix = match split {
+        Some(o) if o.cpu_moe_layers > 0 => "with every expert on the GPU instead (not the split's placement): ",
+        Some(_) => "with every layer on the GPU instead (not the split's placement): ",
+        None => "",
+    };
     for g in &f.gpus {
         let m = &g.memory;
         // Tight: the total fits, the headroom does not; show the total against capacity.
@@ -127,14 +130,13 @@ pub fn memory(
     split: Option<&search::MoeOffload>,
     given: Option<&crate::estimate::llm::placement::PlacementEstimate>,
 ) {
-    let experts_in_ram = split.is_some();
     wln!(
         out,
         "{} on {}: {} ({} {}, {}, context {}, batch {}, {})",
         f.model_id,
         build_name,
-        if experts_in_ram {
-            "fits with experts in system RAM".to_owned()
+        if let Some(o) = split {
+            o.headline().to_owned()
         } else {
             // A tight fit below the context asked says so in the verdict (exit 3).
             f.short_of_headroom().map_or_else(|| f.verdict.to_string(), |s| s.to_string())
@@ -552,7 +554,13 @@ pub fn what_fits_table(
         && input.model.experts.as_ref().is_some_and(|e| e.routed > 0)
         && !input.mode.is_training();
     let mut split_notes = Vec::new();
-    for row in search::what_fits_with(&input, used, &search::table_precisions(input.resolved_runtime())) {
+    // The precision the fit itself uses is a row too (gpt-oss's `mxfp4` under llama.cpp).
+    let mut precisions = search::table_precisions(input.resolved_runtime());
+    if !precisions.contains(&input.weight_precision) {
+        precisions.push(input.weight_precision);
+        precisions.sort_by(|a, b| b.bits_per_weight().total_cmp(&a.bits_per_weight()));
+    }
+    for row in search::what_fits_with(&input, used, &precisions) {
         let split = if llama_moe && row.verdict == crate::estimate::llm::FitVerdict::DoesNotFit {
             let o = FitOptions { precision: Some(row.precision), ..opts.clone() };
             fit::for_build(build, catalog, &o).ok().and_then(|b| b.fits_with_experts_in_ram)
@@ -721,12 +729,9 @@ pub fn text(
             })
             .collect();
         if let (Some(false), Some(ram)) = (p.fits_in_host_ram, p.host_ram) {
-            over.push(format!(
-                "system RAM needs {:.1} GiB, {:.0} GiB after the {:.0} GiB kept for the OS and the runtime",
-                p.host_ram_needed_gib,
-                ram.available_gib,
-                search::HOST_RAM_RESERVE_GIB
-            ));
+            // One wording and rounding for a RAM shortfall (`HostRam::need_vs_has`): never
+            // "needs 40 of 40".
+            over.push(format!("it needs {}", ram.need_vs_has(p.host_ram_needed_gib)));
         }
         if !over.is_empty() {
             wln!(out, "  the placement as given ({}) does not fit: {}", p.table.args, over.join("; "));

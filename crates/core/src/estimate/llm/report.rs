@@ -179,7 +179,10 @@ pub struct FitReport {
     /// own verdict with every weight the estimate places on them; the build's one verdict
     /// (with experts in system RAM where that split is the fit, as the headline and the exit
     /// code say it) is `kraftwerk fit`'s top-level `verdict`
-    /// ([`crate::estimate::fit::BuildVerdict`]).
+    /// ([`crate::estimate::fit::BuildVerdict`]). Exception: with llama.cpp placement flags
+    /// (`kraftwerk fit --n-cpu-moe`, `-ot`, `-ngl`, ...) it is the placement's as given (llama.cpp's
+    /// own margin; does not fit when that placement does not run), since the flags are what is
+    /// estimated.
     #[serde(rename = "all_on_gpu_verdict")]
     pub verdict: FitVerdict,
     /// Longest context per sequence that fits at this batch (inference), tokens, capped at the

@@ -268,6 +268,23 @@ pub struct MoeOffload {
 }
 
 impl MoeOffload {
+    /// The headline of a build that runs with this split: "fits with experts in system RAM",
+    /// or, where no routed expert is in RAM (a dense model's `-ngl` below its layer count),
+    /// "fits with layers in system RAM".
+    pub fn headline(&self) -> &'static str {
+        if self.cpu_moe_layers > 0 { "fits with experts in system RAM" } else { "fits with layers in system RAM" }
+    }
+
+    /// What the split puts in system RAM, for a GPU line: "the experts of 48 layers", or "the
+    /// layers -ngl leaves off the GPUs" where no routed expert is in RAM.
+    pub fn in_ram_phrase(&self) -> String {
+        if self.cpu_moe_layers > 0 {
+            format!("the experts of {} layers", self.cpu_moe_layers)
+        } else {
+            "the layers -ngl leaves off the GPUs".to_owned()
+        }
+    }
+
     /// The offload figures of a placement.
     pub fn of(p: &placement::PlacementEstimate) -> MoeOffload {
         MoeOffload {

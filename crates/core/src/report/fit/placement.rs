@@ -83,16 +83,20 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
     let f = &result.fit;
     wln!(
         out,
-        "  {}; {} with the routed experts of {} layers in system RAM ({}): {:.1} GiB of experts, {}",
+        "  {}; {} with {} in system RAM ({}): {}{}",
         if result.placement.as_ref().is_some_and(|p| p.as_given) {
             "the placement as given runs"
         } else {
             "the GPUs alone do not hold it"
         },
         f.runtime_label,
-        o.cpu_moe_layers,
+        if o.cpu_moe_layers > 0 {
+            format!("the routed experts of {} layers", o.cpu_moe_layers)
+        } else {
+            o.in_ram_phrase()
+        },
         o.args,
-        o.host_experts_gib,
+        if o.cpu_moe_layers > 0 { format!("{:.1} GiB of experts, ", o.host_experts_gib) } else { String::new() },
         result.alternatives.as_ref().and_then(|a| a.host_ram.as_ref()).map_or_else(
             || format!("{:.1} GiB of system RAM in all (the build names no memory)", o.host_ram_needed_gib),
             |r| format!("in all {}", r.need_vs_has(o.host_ram_needed_gib))
@@ -109,8 +113,9 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
     match o.prefill_tokens_per_s {
         Some(p) => wln!(
             out,
-            "  prefill ({}): about {p:.0} tok/s, bounded by copying the experts in RAM over the host link per {}-token micro-batch",
+            "  prefill ({}): about {p:.0} tok/s, bounded by copying the {} in RAM over the host link per {}-token micro-batch",
             f.runtime,
+            if o.cpu_moe_layers > 0 { "experts" } else { "weights" },
             // The -ub of the placement estimated (the split's own), else llama.cpp's default.
             result
                 .placement
