@@ -203,7 +203,10 @@ fn start_levers(
     tp: u32,
     kv_bytes_per_sequence: f64,
 ) -> Vec<VllmLever> {
-    let pool = |e: &VllmEngine| pool_parts(m, e, memory_gib, weights_bytes, tp, kv_bytes_per_sequence);
+    let pool = |e: &VllmEngine| {
+        let p = pool_parts(m, e, memory_gib, weights_bytes, tp, kv_bytes_per_sequence);
+        (p.kv_pool_gib, p.holds_one_sequence)
+    };
     let mut levers = Vec::new();
     let seqs =
         largest_passing(engine.max_num_seqs.saturating_sub(1), |n| pool(&VllmEngine { max_num_seqs: n, ..*engine }).1);
@@ -322,18 +325,10 @@ pub fn pool_from_parts(
     tp: u32,
     kv_bytes_per_sequence: f64,
 ) -> VllmKvPool {
-    let (kv_pool_gib, holds_one_sequence) = pool_parts(m, engine, memory_gib, weights_bytes, tp, kv_bytes_per_sequence);
+    let PoolParts { reservation_gib, profile_activations_gib, non_torch_gib, kv_pool_gib, holds_one_sequence } =
+        pool_parts(m, engine, memory_gib, weights_bytes, tp, kv_bytes_per_sequence);
     let total_gib = memory_gib * CUDA_VISIBLE_FRACTION;
-    let reservation_gib = engine.gpu_memory_utilization * total_gib;
     let weights_gib = weights_bytes / GIB;
-    let forward = profile_forward_bytes(m, engine.max_num_batched_tokens, tp);
-    let sampler = if engine.sampler_profiled {
-        sampler_bytes(m, engine.max_num_seqs.min(engine.max_num_batched_tokens))
-    } else {
-        0.0
-    };
-    let profile_activations_gib = forward.max(sampler) / GIB;
-    let non_torch_gib = VLLM_NON_TORCH_GIB + if tp > 1 { VLLM_NON_TORCH_TP_EXTRA_GIB } else { 0.0 };
     let per_seq = kv_bytes_per_sequence.max(1.0);
     let max_concurrency = (kv_pool_gib * GIB / per_seq).max(0.0);
     let max_model_len = engine.max_model_len.max(1);
@@ -370,8 +365,17 @@ pub fn pool_from_parts(
     }
 }
 
-/// The pool (GiB) of [`pool_from_parts`] and whether it holds one sequence of
-/// `engine.max_model_len`.
+/// The parts of [`pool_from_parts`]' pool, GiB, and whether it holds one sequence of
+/// `engine.max_model_len` (the one computation the pool and its start levers share).
+struct PoolParts {
+    reservation_gib: f64,
+    profile_activations_gib: f64,
+    non_torch_gib: f64,
+    kv_pool_gib: f64,
+    holds_one_sequence: bool,
+}
+
+/// See [`PoolParts`].
 fn pool_parts(
     m: &LlmModel,
     engine: &VllmEngine,
@@ -379,7 +383,7 @@ fn pool_parts(
     weights_bytes: f64,
     tp: u32,
     kv_bytes_per_sequence: f64,
-) -> (f64, bool) {
+) -> PoolParts {
     let reservation_gib = engine.gpu_memory_utilization * memory_gib * CUDA_VISIBLE_FRACTION;
     let forward = profile_forward_bytes(m, engine.max_num_batched_tokens, tp);
     let sampler = if engine.sampler_profiled {
@@ -387,9 +391,16 @@ fn pool_parts(
     } else {
         0.0
     };
+    let profile_activations_gib = forward.max(sampler) / GIB;
     let non_torch_gib = VLLM_NON_TORCH_GIB + if tp > 1 { VLLM_NON_TORCH_TP_EXTRA_GIB } else { 0.0 };
-    let kv_pool_gib = reservation_gib - weights_bytes / GIB - forward.max(sampler) / GIB - non_torch_gib;
-    (kv_pool_gib, kv_pool_gib * GIB / kv_bytes_per_sequence.max(1.0) >= 1.0)
+    let kv_pool_gib = reservation_gib - weights_bytes / GIB - profile_activations_gib - non_torch_gib;
+    PoolParts {
+        reservation_gib,
+        profile_activations_gib,
+        non_torch_gib,
+        kv_pool_gib,
+        holds_one_sequence: kv_pool_gib * GIB / kv_bytes_per_sequence.max(1.0) >= 1.0,
+    }
 }
 
 /// Longest `max_model_len` one sequence of which the pool holds, tokens (≤ the model's

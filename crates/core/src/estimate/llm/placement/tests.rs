@@ -1,0 +1,250 @@
+//! Tests of [`super`]: llama.cpp placements, flags and the host-RAM split.
+use super::*;
+use crate::estimate::llm::{FitInput, GpuSlot, Precision};
+use proptest::prelude::*;
+
+fn cat() -> &'static kraftwerk_catalog::Catalog {
+    static CATALOG: std::sync::OnceLock<kraftwerk_catalog::Catalog> = std::sync::OnceLock::new();
+    CATALOG.get_or_init(|| kraftwerk_catalog::builtin().expect("catalog"))
+}
+
+fn slot(id: &str) -> GpuSlot {
+    GpuSlot::new(cat().gpu(id).cloned().expect("gpu in catalog"))
+}
+
+fn input(model: &str, p: Precision, ctx: u32) -> FitInput {
+    let mut i = FitInput::new(cat().model(model).cloned().expect("model in catalog"), p);
+    i.runtime = Some(Runtime::LlamaCpp);
+    i.context_tokens = ctx;
+    i
+}
+
+const QUAD_DDR4: HostMemory = HostMemory { channels_per_socket: 4, speed_mt_s: 3200, sockets: 1 };
+
+fn ncmoe(n: u32) -> LlamaCppFlags {
+    LlamaCppFlags { n_cpu_moe: Some(n), ..LlamaCppFlags::default() }
+}
+
+#[test]
+fn flags_parse_once_into_types() {
+    let o: TensorOverride = "blk\\.(1[0-9])\\.ffn_.*_exps=CPU".parse().expect("parses");
+    assert_eq!(o.to_string(), "blk\\.(1[0-9])\\.ffn_.*_exps=CPU");
+    assert!("exps=CUDA1".parse::<TensorOverride>().is_err());
+    assert!("exps".parse::<TensorOverride>().is_err());
+    assert!("blk\\.(=CPU".parse::<TensorOverride>().is_err());
+    assert_eq!("row".parse::<SplitMode>(), Ok(SplitMode::Row));
+    assert!("graph".parse::<SplitMode>().is_err());
+    assert_eq!("3,1".parse::<TensorSplit>(), Ok(TensorSplit(vec![3.0, 1.0])));
+    assert!("0,0".parse::<TensorSplit>().is_err());
+    assert!("a,1".parse::<TensorSplit>().is_err());
+}
+
+/// `--n-cpu-moe N` and `-ot "blk\.(0|...|N-1)\.ffn_.*_exps=CPU"` are the same placement
+/// (llama.cpp builds the former from the latter), with the same memory and speeds.
+#[test]
+fn n_cpu_moe_is_the_ot_pattern_it_stands_for() {
+    let i = input("qwen3-30b-a3b", Precision::Q4_K_M, 4096);
+    let g = [slot("nvidia-geforce-rtx-3090")];
+    let a = place(&i, &g, Some(QUAD_DDR4), None, &ncmoe(20)).expect("placement");
+    let ot = LlamaCppFlags {
+        overrides: vec!["blk\\.([0-9]|1[0-9])\\.ffn_(up|down|gate)_exps=CPU".parse().expect("regex")],
+        ..LlamaCppFlags::default()
+    };
+    let b = place(&i, &g, Some(QUAD_DDR4), None, &ot).expect("placement");
+    assert_eq!(a.cpu_moe_layers, 20);
+    assert_eq!(b.cpu_moe_layers, 20);
+    assert!((a.host_experts_gib - b.host_experts_gib).abs() < 1e-9);
+    assert_eq!(a.decode_tokens_per_s, b.decode_tokens_per_s);
+    assert!((a.table.rows[0].model_mib - b.table.rows[0].model_mib).abs() < 1e-9);
+    // Only the down projections: a third of each layer's experts.
+    let down =
+        LlamaCppFlags { overrides: vec!["ffn_down_exps=CPU".parse().expect("regex")], ..LlamaCppFlags::default() };
+    let c = place(&i, &g, Some(QUAD_DDR4), None, &down).expect("placement");
+    let all = all_experts_in_ram(&i, &g, Some(QUAD_DDR4), None).expect("moe");
+    assert!(
+        (c.host_experts_gib * 3.0 - all.host_experts_gib).abs() < 1e-6,
+        "{} {}",
+        c.host_experts_gib,
+        all.host_experts_gib
+    );
+    // An -ot rule on attention tensors is refused, not estimated.
+    let attn = LlamaCppFlags { overrides: vec!["attn=CPU".parse().expect("regex")], ..LlamaCppFlags::default() };
+    assert!(place(&i, &g, Some(QUAD_DDR4), None, &attn).is_err());
+}
+
+/// A broad `blk\.N\.ffn.*=CPU` rule (ubergarm's Qwen3-235B runs, ik_llama.cpp PR 370) moves a
+/// MoE layer's router and FFN norm with its experts: the same placement as the `_exps` rule,
+/// while a rule that reaches a dense layer's FFN or a shared expert stays refused.
+#[test]
+fn ffn_rules_move_router_and_norm_with_the_experts() {
+    let i = input("qwen3-30b-a3b", Precision::Q4_K_M, 4096);
+    let g = [slot("nvidia-geforce-rtx-3090")];
+    let ot = |s: &str| LlamaCppFlags { overrides: vec![s.parse().expect("regex")], ..LlamaCppFlags::default() };
+    let broad = place(&i, &g, Some(QUAD_DDR4), None, &ot("blk\\.1[0-9]\\.ffn.*=CPU")).expect("placement");
+    let exps = place(&i, &g, Some(QUAD_DDR4), None, &ot("blk\\.1[0-9]\\.ffn_.*_exps=CPU")).expect("placement");
+    assert_eq!(broad.cpu_moe_layers, 10);
+    assert!((broad.host_experts_gib - exps.host_experts_gib).abs() < 1e-9);
+    assert!((broad.table.rows[0].model_mib - exps.table.rows[0].model_mib).abs() < 1e-9);
+    // DeepSeek's layers 0-2 are dense (ffn_up, not ffn_up_exps): refused; so is a shared expert.
+    let ds = input("deepseek-v3", Precision::Q4_K_M, 4096);
+    assert!(place(&ds, &g, None, None, &ot("blk\\.[0-9]\\.ffn.*=CPU")).is_err());
+    assert!(place(&ds, &g, None, None, &ot("blk\\.1[0-9]\\.ffn.*=CPU")).is_err(), "shexp moved");
+}
+
+/// DeepSeek's first three layers are dense: `--n-cpu-moe 3` moves nothing, 4 moves one
+/// layer's experts (llama.cpp's pattern is by layer index).
+#[test]
+fn n_cpu_moe_counts_layer_indices() {
+    let i = input("deepseek-v3", Precision::Q4_K_M, 4096);
+    let g = [slot("nvidia-geforce-rtx-3090")];
+    assert_eq!(place(&i, &g, None, None, &ncmoe(3)).expect("p").cpu_moe_layers, 0);
+    assert_eq!(place(&i, &g, None, None, &ncmoe(4)).expect("p").cpu_moe_layers, 1);
+}
+
+/// The searched placement names the N it estimates: its table, its `--n-cpu-moe`, its
+/// decode and prefill are one placement; its prefill is the hybrid one (below the all-GPU
+/// figure, bounded by the host link).
+#[test]
+fn the_searched_placement_is_the_one_estimated() {
+    let i = input("gpt-oss-120b", Precision::Mxfp4, 8192);
+    let g = [slot("nvidia-geforce-rtx-3090")];
+    let p = searched(&i, &g, Some(QUAD_DDR4), None).expect("placement");
+    assert!(p.fits_gpus && p.cpu_moe_layers > 0, "{p:?}");
+    assert!(p.table.args.contains(&format!("--n-cpu-moe {}", p.table.n_cpu_moe)), "{}", p.table.args);
+    let again = place(&i, &g, Some(QUAD_DDR4), None, &ncmoe(p.table.n_cpu_moe)).expect("p");
+    assert_eq!(again.decode_tokens_per_s, p.decode_tokens_per_s);
+    let all_gpu = crate::estimate::llm::estimate(&i, &g).expect("e").speed.and_then(|s| s.prefill_tokens_per_s);
+    let (hybrid, gpu) = (p.prefill_tokens_per_s.expect("prefill"), all_gpu.expect("gpu prefill"));
+    assert!(hybrid < gpu / 2.0, "hybrid prefill {hybrid} vs all-GPU {gpu}");
+    assert_eq!(p.prefill_bound, PrefillBound::HostLink);
+    // One layer fewer in RAM does not keep the margin.
+    let fewer = place(&i, &g, Some(QUAD_DDR4), None, &ncmoe(p.table.n_cpu_moe - 1)).expect("p");
+    assert!(!fewer.fits_gpus);
+}
+
+/// All-GPU MoE prefill under llama.cpp: the routed-expert GEMMs of a micro-batch of `ub`
+/// tokens see `ub × k / E` tokens per expert and cost `1 + 63.75 / (ub × k / E)` times the
+/// dense GEMM per token (`LLAMA_CPP_MOE_GEMM_PAD_TOKENS`). Held to the sweep the constant was
+/// fitted on (llama.cpp PR 20586: RTX 3090, gpt-oss-20b MXFP4, pp512 at `-ub` 128 / 256 /
+/// 512 → 2036.35 / 3086.19 / 4739.20 tok/s, each within 6 %); a dense model's prefill does not
+/// depend on `-ub` where compute bounds it (Llama-3.1-8B Q4_K_M, 512 vs 128).
+#[test]
+fn moe_prefill_gemm_cost_falls_with_tokens_per_expert() {
+    let rate = |model: &str, p: Precision, ub: u32| {
+        let mut i = input(model, p, 512);
+        i.prompt_ubatch_tokens = Some(ub);
+        crate::estimate::llm::estimate(&i, &[slot("nvidia-geforce-rtx-3090")])
+            .expect("estimate")
+            .speed
+            .and_then(|s| s.prefill_tokens_per_s)
+            .expect("prefill")
+    };
+    for (ub, measured) in [(128, 2036.35), (256, 3086.19), (512, 4739.20)] {
+        let e = rate("gpt-oss-20b", Precision::Mxfp4, ub);
+        assert!((e / measured - 1.0).abs() < 0.06, "-ub {ub}: {e:.0} vs {measured}");
+    }
+    let (dense_128, dense_512) =
+        (rate("llama-3.1-8b", Precision::Q4_K_M, 128), rate("llama-3.1-8b", Precision::Q4_K_M, 512));
+    assert!((dense_128 / dense_512 - 1.0).abs() < 1e-9, "{dense_128} vs {dense_512}");
+    // vLLM ignores `-ub` (its chunk is its own) and keeps the dense GEMM cost.
+    let mut v = input("gpt-oss-20b", Precision::Mxfp4, 512);
+    v.runtime = Some(Runtime::Vllm);
+    let base = crate::estimate::llm::estimate(&v, &[slot("nvidia-geforce-rtx-3090")]).expect("e").speed;
+    v.prompt_ubatch_tokens = Some(128);
+    let with_ub = crate::estimate::llm::estimate(&v, &[slot("nvidia-geforce-rtx-3090")]).expect("e").speed;
+    assert_eq!(base.and_then(|s| s.prefill_tokens_per_s), with_ub.and_then(|s| s.prefill_tokens_per_s));
+}
+
+/// llama.cpp prefill attention, counted cell by cell (`speed::llama_cpp_attention_scores`),
+/// gpt-oss-20b (12 full and 12 window-128 layers), pp4096: with FlashAttention the causal
+/// half of the square for every layer at `-ub 4096` (24 × 4096·4097/2, the window layers'
+/// cache of 4096 cells still in order), the window layers' ring of 1280 cells per token from
+/// the second micro-batch on at `-ub 1024`; without it the whole `ub × n_kv` (24 × 4096²).
+#[test]
+fn llama_cpp_attention_scores_follow_the_micro_batch() {
+    let m = input("gpt-oss-20b", Precision::Mxfp4, 4096).model;
+    let fa_4096 = crate::estimate::llm::speed::llama_cpp_attention_scores(&m, 0..24, 4096.0, 4096.0, true);
+    assert!((fa_4096 - 24.0 * 4096.0 * 4097.0 / 2.0).abs() < 1.0, "{fa_4096}");
+    let no_fa_4096 = crate::estimate::llm::speed::llama_cpp_attention_scores(&m, 0..24, 4096.0, 4096.0, false);
+    assert!((no_fa_4096 - 24.0 * 4096.0 * 4096.0).abs() < 1.0, "{no_fa_4096}");
+    // -ub 1024 with FA: full layers causal (12 × 4096·4097/2); window layers: cache
+    // pad256(128 + 1024) = 1280 cells, first micro-batch causal, then 3 × 1024 × 1280.
+    let fa_1024 = crate::estimate::llm::speed::llama_cpp_attention_scores(&m, 0..24, 4096.0, 1024.0, true);
+    let want = 12.0 * 4096.0 * 4097.0 / 2.0 + 12.0 * (1024.0 * 1025.0 / 2.0 + 3.0 * 1024.0 * 1280.0);
+    assert!((fa_1024 - want).abs() < 1.0, "{fa_1024} vs {want}");
+    // Without FA at -ub 1024: full layers see 1024, 2048, 3072, 4096 cells; window layers
+    // 1024 then pad32(128 + 1024) = 1152.
+    let no_fa_1024 = crate::estimate::llm::speed::llama_cpp_attention_scores(&m, 0..24, 4096.0, 1024.0, false);
+    let want = 12.0 * 1024.0 * (1024.0 + 2048.0 + 3072.0 + 4096.0) + 12.0 * 1024.0 * (1024.0 + 3.0 * 1152.0);
+    assert!((no_fa_1024 - want).abs() < 1.0, "{no_fa_1024} vs {want}");
+}
+
+/// FlashAttention prefill at the GEMMs' efficiency, checked (not fitted) on llama.cpp PR 17505
+/// (https://github.com/ggml-org/llama.cpp/pull/17505, "CUDA: generalized (mma) FA, add Volta
+/// support", JohannesGaessler, 2025-11, master column): RTX 3090, llama 8B Q4_0, `-ub 512`,
+/// pp512 @ d32768 → 1470.93 tok/s. The model: the 512-token prompt's rate from an empty cache
+/// plus the FA FLOPs of the 32768 cells already there (4 · 128 · 32 heads · 32 layers per
+/// token and cell) at `LLAMA_CPP_PREFILL_EFFICIENCY` of the card's FP16 peak; within 10 %.
+#[test]
+fn fa_prefill_at_depth_matches_pr_17505() {
+    let mut i = input("llama-3.1-8b", Precision::Q4_0, 512);
+    i.prompt_ubatch_tokens = Some(512);
+    let g = [slot("nvidia-geforce-rtx-3090")];
+    let e = crate::estimate::llm::estimate(&i, &g).expect("estimate");
+    let s = e.speed.expect("speed");
+    let d0 = s.prefill_tokens_per_s.expect("prefill");
+    let peak = s.compute_peak_tflops.expect("peak") * 1e12;
+    let m = &i.model;
+    let depth_flops = 4.0 * f64::from(m.head_dim) * f64::from(m.heads) * f64::from(m.layers) * 32768.0;
+    let rate = crate::estimate::llm::calibration::LLAMA_CPP_PREFILL_EFFICIENCY * peak;
+    let at_depth = 1.0 / (1.0 / d0 + depth_flops / rate);
+    println!("PR 17505 check: model {at_depth:.1} tok/s at d32768 (d0 {d0:.1}) vs 1470.93 measured");
+    assert!((at_depth / 1470.93 - 1.0).abs() < 0.10, "{at_depth:.0} vs 1470.93 (d0 {d0:.0})");
+}
+
+/// Hybrid prefill with experts in RAM: the GPU computes each `-ub` micro-batch at the
+/// all-GPU rate of that micro-batch, and the host-held experts cross the link once per
+/// micro-batch, so a larger `-ub` is faster on both counts (gpt-oss-120b, one RTX 3090,
+/// `--n-cpu-moe 26`: `-ub 512` vs `-ub 4096`, the shape of the OSS_3090 rows LC-15 / LC-16),
+/// and a slower host link (the same card in a PCIe 3.0 x8 slot) is slower.
+#[test]
+fn hybrid_prefill_takes_the_micro_batch_and_the_slot_link() {
+    let i = input("gpt-oss-120b", Precision::Mxfp4, 4096);
+    let g = [slot("nvidia-geforce-rtx-3090")];
+    let ub = |n: u32| LlamaCppFlags { n_cpu_moe: Some(26), ubatch: Some(n), ..LlamaCppFlags::default() };
+    let small = place(&i, &g, None, None, &ub(512)).expect("p").prefill_tokens_per_s.expect("prefill");
+    let large = place(&i, &g, None, None, &ub(4096)).expect("p").prefill_tokens_per_s.expect("prefill");
+    assert!(large > 3.0 * small, "-ub 4096 {large:.0} vs -ub 512 {small:.0}");
+    let mut narrow = g[0].clone();
+    narrow.link = Link::Pcie { generation: 3, lanes: 8 };
+    let slow = place(&i, &[narrow], None, None, &ub(512)).expect("p").prefill_tokens_per_s.expect("prefill");
+    assert!(slow < small * 0.5, "PCIe 3.0 x8 {slow:.0} vs 4.0 x16 {small:.0}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// More experts on the GPU is never slower: for any MoE preset, precision, context and
+    /// host memory with an achieved bandwidth below the GPU's, decode with the experts of
+    /// `n` layers in RAM is at least that with `n + k`.
+    #[test]
+    fn more_experts_on_the_gpu_is_never_slower(
+        model in prop::sample::select(vec!["qwen3-30b-a3b", "gpt-oss-120b", "deepseek-v3", "glm-4.5-air", "mixtral-8x7b", "qwen3-235b-a22b"]),
+        prec in prop::sample::select(vec![Precision::Q4_K_M, Precision::Q8_0, Precision::Q4_0]),
+        ctx in 512u32..65536,
+        n in 0u32..94,
+        k in 1u32..40,
+        channels in 1u32..13,
+        mts in prop::sample::select(vec![2666u32, 3200, 4800, 5600, 6400]),
+        sockets in 1u32..3,
+        gpu in prop::sample::select(vec!["nvidia-geforce-rtx-3090", "nvidia-geforce-rtx-5090", "nvidia-h100-pcie"]),
+    ) {
+        let i = input(model, prec, ctx);
+        let g = [slot(gpu)];
+        let host = HostMemory { channels_per_socket: channels, speed_mt_s: mts, sockets };
+        let fewer = place(&i, &g, Some(host), None, &ncmoe(n)).expect("placement");
+        let more = place(&i, &g, Some(host), None, &ncmoe(n + k)).expect("placement");
+        let (a, b) = (fewer.decode_tokens_per_s.expect("decode"), more.decode_tokens_per_s.expect("decode"));
+        prop_assert!(a >= b * (1.0 - 1e-12), "{model} {prec}: --n-cpu-moe {n} {a} < --n-cpu-moe {} {b}", n + k);
+        prop_assert!(fewer.host_experts_gib <= more.host_experts_gib + 1e-9);
+    }
+}
