@@ -20,6 +20,7 @@ mod fit_verdict_cost;
 mod fleet;
 mod golden;
 mod gui;
+mod gui_fit_flags;
 mod gui_flows;
 mod gui_layout;
 mod gui_live;

@@ -14,6 +14,7 @@ use egui_plot::{Bar, BarChart, GridMark, Line, LineStyle, PlotPoints, VLine};
 use kraftwerk_catalog::HasId;
 use kraftwerk_core::estimate::cost::{self, CostReport};
 use kraftwerk_core::estimate::fit::{self, BuildFit, FitOptions, RuntimeChoice};
+use kraftwerk_core::estimate::llm::placement::PastedFlags;
 use kraftwerk_core::estimate::llm::search::{Alternatives, ContextPoint};
 use kraftwerk_core::estimate::llm::support::Support;
 use kraftwerk_core::estimate::llm::{self, FitReport, FitVerdict, Mode, Parallelism, Precision};
@@ -60,6 +61,10 @@ pub struct FitSettings {
     /// A model read from a file dropped on the window or opened ([`FitView::set_model_file`]);
     /// it replaces the workload's model and precision while set.
     pub model_file: Option<ModelFile>,
+    /// llama.cpp placement flags, as typed or pasted (a whole `llama-server ...` line reads
+    /// too: [`PastedFlags`]); empty for llama.cpp's own placement. The flags `kraftwerk fit`
+    /// takes one by one (`-ngl`, `--n-cpu-moe`, `-ot`, `-sm`, `-ts`, `-ub`).
+    pub llama_flags: String,
 }
 
 impl Default for FitSettings {
@@ -70,6 +75,7 @@ impl Default for FitSettings {
             kv: Precision::Fp16,
             cloud_usd_per_hour: cost::DEFAULT_CLOUD_USD_PER_HOUR,
             model_file: None,
+            llama_flags: String::new(),
         }
     }
 }
@@ -156,6 +162,9 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         interconnect: w.interconnect,
         // Current llama.cpp builds (the estimate's default era).
         llama_cpp_era: None,
+        // The placement flags typed in the tab; flags that do not parse are refused by
+        // [`compute`], never dropped silently.
+        llama_cpp: s.llama_flags.parse::<PastedFlags>().map(|p| p.flags).unwrap_or_default(),
         ..FitOptions::default()
     }
 }
@@ -166,6 +175,7 @@ pub fn compute(state: &AppState, w: &Workload, s: &FitSettings) -> Result<BuildF
     if gpus == 0 {
         return Err("Add GPUs in the build panel to estimate the fit.".into());
     }
+    s.llama_flags.parse::<PastedFlags>().map_err(|e| format!("llama.cpp flags: {e}"))?;
     fit::for_build(&state.build, &state.catalog, &options(w, s, gpus)).map_err(|e| e.to_string())
 }
 
@@ -281,6 +291,7 @@ fn controls(
             .labelled_by(l.id);
     });
     split_row(ui, &mut fit.settings, state.build.gpus.len().max(1));
+    llama_flags_row(ui, &mut fit.settings);
     model_file_row(ui, &mut fit.settings);
     if !in_build {
         ui.weak(
@@ -339,6 +350,40 @@ fn split_row(ui: &mut egui::Ui, fs: &mut FitSettings, n: usize) {
         )
         .labelled_by(l.id);
     });
+}
+
+/// llama.cpp's placement flags (`-ngl`, `--n-cpu-moe`, `-ot`, `-sm`, `-ts`, `-ub`; a whole
+/// `llama-server` line may be pasted): the fit judges exactly that placement, as `kraftwerk fit`
+/// does with the same flags. Flags that do not set the placement are named as not modelled.
+fn llama_flags_row(ui: &mut egui::Ui, fs: &mut FitSettings) {
+    ui.horizontal_wrapped(|ui| {
+        let l = ui.label("llama.cpp flags");
+        ui.add(
+            egui::TextEdit::singleline(&mut fs.llama_flags)
+                .id_salt("fit-llama-flags")
+                .hint_text("e.g. -ngl 99 --n-cpu-moe 20 -ub 2048 (or paste a llama-server line)")
+                .desired_width(420.0),
+        )
+        .labelled_by(l.id);
+        if !fs.llama_flags.is_empty() && ui.small_button("Clear").clicked() {
+            fs.llama_flags.clear();
+        }
+    });
+    match fs.llama_flags.parse::<PastedFlags>() {
+        Ok(p) if !p.ignored.is_empty() => {
+            ui.add(
+                egui::Label::new(RichText::new(format!("Not modelled, left out: {}", p.ignored.join(", "))).weak())
+                    .wrap(),
+            );
+        }
+        Ok(p) if p.flags.any() => {
+            ui.weak("The fit below is for exactly this placement.");
+        }
+        Ok(_) => {}
+        Err(e) => {
+            ui.colored_label(theme::WARNING, format!("llama.cpp flags: {e}"));
+        }
+    }
 }
 
 /// The model file in use, if any, with a button to go back to the catalog model.
@@ -474,6 +519,17 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload, state: &AppState) {
         for l in report::gpu_lines(f, o.fits_with_experts_in_ram.as_ref()) {
             ui.label(l);
         }
+    } else if let Some(p) = o.placement.as_ref().filter(|p| p.as_given) {
+        // The user's own placement (flags given): its memory per GPU, as `kraftwerk fit` prints it.
+        for l in report::placement_gpu_lines(f, p) {
+            ui.add(egui::Label::new(l).wrap());
+        }
+    }
+    if let Some(l) = report::placement_as_given_overflow(o) {
+        ui.add(egui::Label::new(RichText::new(l).color(theme::WARNING)).wrap());
+    }
+    if let Some(p) = &f.vllm {
+        vllm_pool(ui, p, f);
     }
     if let Some(split) = &o.fits_with_experts_in_ram {
         experts_in_ram(ui, split, o);
@@ -620,6 +676,24 @@ fn alternatives(ui: &mut egui::Ui, alt: &Alternatives, o: &BuildFit) {
     for line in text.lines().skip(1) {
         let line = line.trim_start();
         ui.label(line.strip_prefix("- ").map_or_else(|| line.to_owned(), |l| format!("• {l}")));
+    }
+    if let Some(l) = report::placement_that_fits_line(o) {
+        ui.add(egui::Label::new(format!("• {l}")).wrap());
+    }
+}
+
+/// vLLM's KV pool as vLLM sizes it, and where it would refuse to start, the engine settings
+/// that start it: the lines `kraftwerk fit` prints ([`report::vllm_pool`]), the refusal and
+/// its levers in the warning colour.
+fn vllm_pool(ui: &mut egui::Ui, p: &kraftwerk_core::estimate::llm::vllm_memory::VllmKvPool, f: &FitReport) {
+    ui.add_space(theme::SMALL_GAP);
+    let mut text = String::new();
+    report::vllm_pool(&mut text, p, f);
+    for line in text.lines() {
+        let line = line.trim_start();
+        let warn = line.starts_with("vLLM refuses") || line.starts_with("vLLM starts") || line.starts_with("vLLM: ");
+        let rich = RichText::new(line);
+        ui.add(egui::Label::new(if warn { rich.color(theme::WARNING) } else { rich }).wrap());
     }
 }
 

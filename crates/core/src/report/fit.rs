@@ -27,7 +27,8 @@ mod placement;
 mod search_table;
 pub use placement::alternatives;
 pub use placement::experts_in_ram_fit;
-pub(crate) use placement::{llama_cpp_table, vllm_pool};
+pub(crate) use placement::llama_cpp_table;
+pub use placement::vllm_pool;
 pub use search_table::what_fits_table;
 
 /// The memory of each GPU, one line each (without indent), as `kraftwerk fit` prints them and
@@ -617,6 +618,51 @@ pub fn measured(out: &mut String, r: &Measured, result: &BuildFit) {
     }
 }
 
+/// The user's own llama.cpp placement (flags given) where it does not run: what overflows, each
+/// device with the MiB it needs against its free MiB, and the system RAM where that falls short
+/// (`the placement as given (ARGS) does not fit: ...`). `None` when no placement was given, it
+/// runs, or it fits with experts in RAM. `kraftwerk fit` and the Fit tab print this line.
+pub fn placement_as_given_overflow(result: &BuildFit) -> Option<String> {
+    let p = result.placement.as_ref().filter(|p| p.as_given && result.fits_with_experts_in_ram.is_none())?;
+    if result.runs() {
+        return None;
+    }
+    let mut over: Vec<String> = p
+        .table
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let free = r.free_mib?;
+            (r.self_mib() > free).then(|| format!("{} needs {:.0} MiB, {free:.0} MiB free", r.device, r.self_mib()))
+        })
+        .collect();
+    if let (Some(false), Some(ram)) = (p.fits_in_host_ram, p.host_ram) {
+        // One wording and rounding for a RAM shortfall (`HostRam::need_vs_has`): never
+        // "needs 40 of 40".
+        over.push(format!("it needs {}", ram.need_vs_has(p.host_ram_needed_gib)));
+    }
+    (!over.is_empty()).then(|| format!("the placement as given ({}) does not fit: {}", p.table.args, over.join("; ")))
+}
+
+/// Where the user's placement does not fit: the smallest `--n-cpu-moe` that fits together with
+/// the other flags given ([`BuildFit::placement_that_fits`]), its RAM-held experts (GiB) and its
+/// decode and prefill (tok/s, "unknown" where the estimate has none). `kraftwerk fit` and the
+/// Fit tab print this line.
+pub fn placement_that_fits_line(result: &BuildFit) -> Option<String> {
+    let o = result.placement_that_fits.as_ref()?;
+    Some(format!(
+        "llama.cpp with --n-cpu-moe {}, the smallest that fits with the other flags given ({}): {:.1} GiB of routed experts in system RAM, {}",
+        o.n_cpu_moe,
+        o.args,
+        o.host_experts_gib,
+        match (o.decode_tokens_per_s, o.prefill_tokens_per_s) {
+            (Some(d), Some(p)) => format!("about {d:.1} tok/s decode, {p:.0} tok/s prefill"),
+            (Some(d), None) => format!("about {d:.1} tok/s decode, prefill unknown"),
+            _ => "decode unknown".to_owned(),
+        }
+    ))
+}
+
 /// The whole text of `kraftwerk fit` for `result` (of `build`, priced from `pricing`: the
 /// build's own catalog view with used and owned prices), in the order it prints: the model
 /// file (`model_file`: its one-line summary), memory and verdict, then either the
@@ -640,24 +686,8 @@ pub fn text(
     // The user's own placement where it does not run: its memory, and what overflows.
     let given = result.placement.as_ref().filter(|p| p.as_given && result.fits_with_experts_in_ram.is_none());
     memory(out, &result.fit, build_name, result.fits_with_experts_in_ram.as_ref(), given);
-    if let Some(p) = given.filter(|_| !result.runs()) {
-        let mut over: Vec<String> = p
-            .table
-            .rows
-            .iter()
-            .filter_map(|r| {
-                let free = r.free_mib?;
-                (r.self_mib() > free).then(|| format!("{} needs {:.0} MiB, {free:.0} MiB free", r.device, r.self_mib()))
-            })
-            .collect();
-        if let (Some(false), Some(ram)) = (p.fits_in_host_ram, p.host_ram) {
-            // One wording and rounding for a RAM shortfall (`HostRam::need_vs_has`): never
-            // "needs 40 of 40".
-            over.push(format!("it needs {}", ram.need_vs_has(p.host_ram_needed_gib)));
-        }
-        if !over.is_empty() {
-            wln!(out, "  the placement as given ({}) does not fit: {}", p.table.args, over.join("; "));
-        }
+    if let Some(l) = placement_as_given_overflow(result) {
+        wln!(out, "  {l}");
     }
     if let Some(o) = &result.fits_with_experts_in_ram {
         experts_in_ram_fit(out, o, result);
@@ -665,19 +695,8 @@ pub fn text(
         stale_prices(out, result, pricing);
     } else if let Some(alt) = &result.alternatives {
         alternatives(out, alt, &result.fit, result.placement.as_ref());
-        if let Some(o) = &result.placement_that_fits {
-            wln!(
-                out,
-                "  - llama.cpp with --n-cpu-moe {}, the smallest that fits with the other flags given ({}): {:.1} GiB of routed experts in system RAM, {}",
-                o.n_cpu_moe,
-                o.args,
-                o.host_experts_gib,
-                match (o.decode_tokens_per_s, o.prefill_tokens_per_s) {
-                    (Some(d), Some(p)) => format!("about {d:.1} tok/s decode, {p:.0} tok/s prefill"),
-                    (Some(d), None) => format!("about {d:.1} tok/s decode, prefill unknown"),
-                    _ => "decode unknown".to_owned(),
-                }
-            );
+        if let Some(l) = placement_that_fits_line(result) {
+            wln!(out, "  - {l}");
         }
         // A training run that does not fit: its framework's advice (sharding, offload, 8-bit
         // optimizer, checkpointing) is what would fit.

@@ -172,3 +172,200 @@ impl LlamaCppFlags {
             || self.ubatch.is_some()
     }
 }
+
+/// A llama.cpp command line pasted whole (`llama-server -m x.gguf -ngl 99 --n-cpu-moe 20 -c
+/// 32768 ...`), read for the flags that set the placement: what the GUI's Fit tab takes in one
+/// text field, the same flags `kraftwerk fit` takes one by one.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PastedFlags {
+    /// The placement flags read.
+    pub flags: LlamaCppFlags,
+    /// Flags that do not set the placement (`-m`, `-c`, `-fa`, `--port` ...), in order, each
+    /// with its value where it has one: not modelled, and said so.
+    pub ignored: Vec<String>,
+}
+
+/// Splits a command line into words as a POSIX shell would for the quoting people paste:
+/// single quotes keep everything, double quotes keep everything but `\"` and `\\`, a backslash
+/// outside quotes keeps the next character. Errors for an unclosed quote.
+fn shell_words(s: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(ch) => cur.push(ch),
+                        None => return Err("an unclosed ' quote".to_owned()),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(ch @ ('"' | '\\')) => cur.push(ch),
+                            Some(ch) => {
+                                cur.push('\\');
+                                cur.push(ch);
+                            }
+                            None => return Err("an unclosed \" quote".to_owned()),
+                        },
+                        Some(ch) => cur.push(ch),
+                        None => return Err("an unclosed \" quote".to_owned()),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    // A line continuation (`\` then a newline) joins the lines.
+                    Some('\n') | None => {}
+                    Some(ch) => cur.push(ch),
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    Ok(words)
+}
+
+impl FromStr for PastedFlags {
+    type Err = String;
+
+    /// Reads `-ngl`/`--n-gpu-layers`/`--gpu-layers`, `--n-cpu-moe`/`-ncmoe`, `--cpu-moe` (all
+    /// routed experts in system RAM, the rule llama.cpp's `common/arg.cpp` adds for it:
+    /// `\.ffn_(up|down|gate)_exps=CPU`), `-ot`/`--override-tensor` (several rules may be
+    /// comma-separated, as llama.cpp allows), `-sm`/`--split-mode`, `-ts`/`--tensor-split` and
+    /// `-ub`/`--ubatch-size`, in `-flag value` or `--flag=value` form. A word before the first
+    /// flag (the program's name) and every other flag with its value are kept in
+    /// [`PastedFlags::ignored`]. Errors name the flag: a missing or malformed value, or a
+    /// quote left open.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let words = shell_words(s)?;
+        let mut out = PastedFlags::default();
+        let mut i = 0;
+        while i < words.len() {
+            let w = &words[i];
+            i += 1;
+            if !w.starts_with('-') || w == "-" {
+                // The program name, or the value of a flag that is not modelled.
+                if out.ignored.is_empty() && !out.flags.any() && i == 1 {
+                    continue;
+                }
+                if let Some(last) = out.ignored.last_mut() {
+                    last.push(' ');
+                    last.push_str(w);
+                } else {
+                    out.ignored.push(w.clone());
+                }
+                continue;
+            }
+            let (name, inline) = match w.split_once('=') {
+                Some((n, v)) if n.starts_with("--") => (n.to_owned(), Some(v.to_owned())),
+                _ => (w.clone(), None),
+            };
+            let takes_value = matches!(
+                name.as_str(),
+                "-ngl"
+                    | "--n-gpu-layers"
+                    | "--gpu-layers"
+                    | "--n-cpu-moe"
+                    | "-ncmoe"
+                    | "-ot"
+                    | "--override-tensor"
+                    | "-sm"
+                    | "--split-mode"
+                    | "-ts"
+                    | "--tensor-split"
+                    | "-ub"
+                    | "--ubatch-size"
+            );
+            if !takes_value {
+                if name == "--cpu-moe" || name == "-cmoe" {
+                    out.flags.overrides.push(r"\.ffn_(up|down|gate)_exps=CPU".parse()?);
+                } else {
+                    out.ignored.push(w.clone());
+                }
+                continue;
+            }
+            let value = match inline {
+                Some(v) => v,
+                None => {
+                    let v = words.get(i).filter(|v| !v.starts_with("--")).cloned();
+                    i += 1;
+                    v.ok_or_else(|| format!("{name}: give a value"))?
+                }
+            };
+            let number = |v: &str| -> Result<u32, String> {
+                v.trim().parse::<u32>().map_err(|_| format!("{name} `{v}`: give a whole number"))
+            };
+            match name.as_str() {
+                "-ngl" | "--n-gpu-layers" | "--gpu-layers" => out.flags.n_gpu_layers = Some(number(&value)?),
+                "--n-cpu-moe" | "-ncmoe" => out.flags.n_cpu_moe = Some(number(&value)?),
+                "-ot" | "--override-tensor" => {
+                    for rule in value.split(',').filter(|r| !r.trim().is_empty()) {
+                        out.flags.overrides.push(rule.trim().parse()?);
+                    }
+                }
+                "-sm" | "--split-mode" => out.flags.split_mode = value.parse()?,
+                "-ts" | "--tensor-split" => out.flags.tensor_split = Some(value.parse()?),
+                _ => out.flags.ubatch = Some(number(&value)?),
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod pasted_tests {
+    use super::*;
+
+    #[test]
+    fn a_pasted_server_command_reads_its_placement_and_names_the_rest() {
+        let p: PastedFlags = "llama-server -m gpt-oss-120b.gguf -ngl 99 --n-cpu-moe 28 -c 32768 -fa on \
+                              -ot \"blk\\.(3[0-5])\\.ffn_.*_exps=CPU\" -ub 2048 --jinja --port=8080"
+            .parse()
+            .unwrap();
+        assert_eq!(p.flags.n_gpu_layers, Some(99));
+        assert_eq!(p.flags.n_cpu_moe, Some(28));
+        assert_eq!(p.flags.ubatch, Some(2048));
+        assert_eq!(p.flags.overrides.len(), 1);
+        assert_eq!(p.flags.overrides[0].to_string(), r"blk\.(3[0-5])\.ffn_.*_exps=CPU");
+        assert_eq!(p.ignored, ["-m gpt-oss-120b.gguf", "-c 32768", "-fa on", "--jinja", "--port=8080"]);
+    }
+
+    #[test]
+    fn cpu_moe_comma_rules_and_errors() {
+        let p: PastedFlags = "--cpu-moe -sm row -ts 3,1".parse().unwrap();
+        assert_eq!(p.flags.overrides[0].to_string(), r"\.ffn_(up|down|gate)_exps=CPU");
+        assert_eq!(p.flags.split_mode, SplitMode::Row);
+        assert_eq!(p.flags.tensor_split, Some(TensorSplit(vec![3.0, 1.0])));
+        let p: PastedFlags = "-ot exps=CPU,blk\\.1\\.ffn_.*=CPU".parse().unwrap();
+        assert_eq!(p.flags.overrides.len(), 2);
+        assert!("".parse::<PastedFlags>().unwrap().flags == LlamaCppFlags::default());
+        assert_eq!("-ngl".parse::<PastedFlags>().unwrap_err(), "-ngl: give a value");
+        assert_eq!("-ngl x".parse::<PastedFlags>().unwrap_err(), "-ngl `x`: give a whole number");
+        assert!("-ot 'exps=CPU".parse::<PastedFlags>().unwrap_err().contains("unclosed"));
+        assert!("-ot exps=CUDA1".parse::<PastedFlags>().unwrap_err().contains("not modelled"));
+    }
+}

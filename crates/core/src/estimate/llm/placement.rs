@@ -47,7 +47,7 @@ use std::fmt::Write as _;
 /// lanes of [`GpuSlot::link`]).
 pub const HOST_TO_GPU_COPY_EFFICIENCY: f64 = 1.485;
 
-pub use super::llama_flags::{LlamaCppFlags, SplitMode, TensorOverride, TensorSplit};
+pub use super::llama_flags::{LlamaCppFlags, PastedFlags, SplitMode, TensorOverride, TensorSplit};
 use super::llama_flags::{expert_tensors, other_tensors};
 
 /// What limits a hybrid prefill.

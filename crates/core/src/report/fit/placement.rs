@@ -6,7 +6,7 @@
 use super::*;
 
 /// vLLM's KV pool as vLLM sizes it, its two start-up lines, and how to measure them.
-pub(crate) fn vllm_pool(out: &mut String, p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitReport) {
+pub fn vllm_pool(out: &mut String, p: &crate::estimate::llm::vllm_memory::VllmKvPool, f: &FitReport) {
     let e = &p.engine;
     wln!(
         out,

@@ -1,0 +1,102 @@
+//! Issue 35, last criterion, for what the Fit tab did not show: the user's own llama.cpp
+//! placement (flags typed, or a `llama-server` line pasted, into the tab) and vLLM's refusal
+//! with the settings that start it. The tab must show the lines `kraftwerk fit` prints for the
+//! same build and flags, word for word.
+#![cfg(feature = "gui")]
+
+use crate::support::kw;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kraftwerk::rig::{self, Build};
+use kraftwerk::ui::{Action, KraftwerkApp, Tab, ViewAction};
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+/// `kraftwerk fit BUILD ARGS...`'s lines, trimmed, without the list dash.
+fn fit_lines(build: &Path, args: &[&str]) -> Vec<String> {
+    let b = build.display().to_string();
+    let mut all = vec!["fit", b.as_str()];
+    all.extend_from_slice(args);
+    let o = kw(&all);
+    String::from_utf8_lossy(&o.stdout).lines().map(|l| l.trim_start().trim_start_matches("- ").to_owned()).collect()
+}
+
+fn line(lines: &[String], start: &str) -> String {
+    lines.iter().find(|l| l.starts_with(start)).cloned().unwrap_or_else(|| panic!("no `{start}` in {lines:#?}"))
+}
+
+/// The Fit tab of `build` with `flags` typed into its llama.cpp field.
+fn fit_tab(build: Build, flags: &str) -> Harness<'static, KraftwerkApp> {
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(|ui, app: &mut KraftwerkApp| app.update_ui(ui), KraftwerkApp::new_for_test(cat, build));
+    h.state_mut().view.fit.settings.llama_flags = flags.to_owned();
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Fit)));
+    h.run();
+    h
+}
+
+/// Qwen3-235B on two RTX 3090s with 128 GiB: `--n-cpu-moe 20` does not fit the GPUs. The tab,
+/// given the same flag inside a pasted server line, shows the placement's GPU line, what
+/// overflows, the smallest `--n-cpu-moe` that fits with the other flags and the speed line, as
+/// `fit --n-cpu-moe 20` prints them, and names the pasted flags it leaves out.
+#[test]
+fn the_fit_tab_judges_a_pasted_llama_cpp_placement_as_fit_does() {
+    let path = fixture("2x-rtx-3090-128gib-qwen3-235b.rig.ron");
+    let cli = fit_lines(&path, &["--n-cpu-moe", "20"]);
+    let want = [
+        line(&cli, "GPU 1 "),
+        line(&cli, "the placement as given"),
+        line(&cli, "llama.cpp with --n-cpu-moe 45, the smallest that fits"),
+        line(&cli, "speed: none: the placement as given does not fit"),
+    ];
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let build = rig::load(&path, Some(&cat)).expect("fixture loads");
+    let h = fit_tab(build, "llama-server -m Qwen3-235B-A22B-Q4_K_M.gguf --n-cpu-moe 20 -fa on --port 8080");
+    for w in &want {
+        let w = w.trim_start_matches("speed: ");
+        assert!(h.query_all_by_label_contains(w).next().is_some(), "the Fit tab shows `{w}`");
+    }
+    assert!(
+        h.query_all_by_label_contains("Not modelled, left out: -m Qwen3-235B-A22B-Q4_K_M.gguf, -fa on, --port 8080")
+            .next()
+            .is_some(),
+        "the tab names the flags it leaves out"
+    );
+}
+
+/// A flag the tab cannot read is refused with its reason, not dropped: no fit is shown.
+#[test]
+fn the_fit_tab_refuses_a_malformed_flag() {
+    let path = fixture("2x-rtx-3090-128gib-qwen3-235b.rig.ron");
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let build = rig::load(&path, Some(&cat)).expect("fixture loads");
+    let h = fit_tab(build, "--n-cpu-moe twenty");
+    assert!(
+        h.query_all_by_label_contains("llama.cpp flags: --n-cpu-moe `twenty`: give a whole number").next().is_some()
+    );
+    assert!(h.query_all_by_label_contains("the routed experts of").next().is_none(), "no placement shown");
+}
+
+/// gpt-oss-120b on one H100 at 100,000 tokens under vLLM's defaults: vLLM refuses to start.
+/// The tab shows the refusal and the settings that start it, as `fit` prints them.
+#[test]
+fn the_fit_tab_names_the_vllm_settings_that_start_it() {
+    let path = fixture("h100-sxm-1gpu.rig.ron");
+    let cli = fit_lines(&path, &["--model", "gpt-oss-120b", "--context", "100000", "--precision", "native"]);
+    let want = [line(&cli, "vLLM refuses to start"), line(&cli, "vLLM starts, by this estimate, with any one of: ")];
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let mut build = rig::load(&path, Some(&cat)).expect("fixture loads");
+    let w = build.workload.as_mut().expect("the fixture names a workload");
+    w.model = "gpt-oss-120b".into();
+    w.context = 100_000;
+    w.precision = kraftwerk::estimate::llm::Precision::Native;
+    let h = fit_tab(build, "");
+    for w in &want {
+        assert!(h.query_all_by_label_contains(w).next().is_some(), "the Fit tab shows `{w}`");
+    }
+}
