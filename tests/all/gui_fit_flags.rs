@@ -100,3 +100,25 @@ fn the_fit_tab_names_the_vllm_settings_that_start_it() {
         assert!(h.query_all_by_label_contains(w).next().is_some(), "the Fit tab shows `{w}`");
     }
 }
+
+/// The Plan tab starts from what the open build is for: its workload's model, context and
+/// mode, not the default model (a new-user trial planned Llama-3.1-70B on a Qwen3-235B build).
+/// A form the user edited is left as it is.
+#[test]
+fn the_plan_tab_starts_from_the_builds_workload() {
+    let path = fixture("2x-rtx-3090-128gib-qwen3-235b.rig.ron");
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let build = rig::load(&path, Some(&cat)).expect("fixture loads");
+    let w = build.workload.clone().expect("the fixture names a workload");
+    let mut h = fit_tab(build.clone(), "");
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Plan)));
+    h.run();
+    let form = &h.state().view.plan.form;
+    assert_eq!((form.model.as_str(), form.context, form.mode), (w.model.as_str(), w.context, w.mode));
+
+    let mut h = fit_tab(build, "");
+    h.state_mut().view.plan.form.users = 4;
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Plan)));
+    h.run();
+    assert_ne!(h.state().view.plan.form.model, w.model, "an edited form is not reseeded");
+}

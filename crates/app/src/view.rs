@@ -56,6 +56,7 @@ impl KraftwerkApp {
                 Tab::Parts => crate::tabs::parts::show(ui, &self.state, out),
                 Tab::Compare => crate::tabs::compare::show(ui, &self.state, &mut self.view.compare, out),
                 Tab::Plan => {
+                    self.view.plan.seed_from(&self.state.build);
                     if let Some(a) = crate::tabs::plan::draw(ui, &mut self.view.plan, &self.state.catalog) {
                         out.push(Action::Plan(a));
                     }

@@ -161,9 +161,25 @@ pub struct PlanTab {
     progress: (usize, usize),
     /// The last answer (or why there is none).
     pub outcome: Option<Result<PlanOutcome, String>>,
+    /// Whether the form was seeded from the open build's workload ([`PlanTab::seed_from`]).
+    seeded: bool,
 }
 
 impl PlanTab {
+    /// Seeds an untouched form with the open build's workload, once: its model and context,
+    /// so the tab plans for what the build is for, not the default model. A form the user has
+    /// edited is left as it is.
+    pub fn seed_from(&mut self, build: &Build) {
+        if std::mem::replace(&mut self.seeded, true) || self.form != GoalForm::default() {
+            return;
+        }
+        if let Some(w) = build.workload.as_ref().filter(|w| !w.model.is_empty()) {
+            self.form.model = w.model.clone();
+            self.form.context = w.context;
+            self.form.mode = w.mode;
+        }
+    }
+
     /// Whether a search is running.
     pub fn running(&self) -> bool {
         self.job.is_some()
