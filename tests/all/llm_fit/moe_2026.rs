@@ -11,6 +11,7 @@ use kraftwerk::estimate::llm::LlamaCppBackend;
 use kraftwerk::estimate::llm::host::HostMemory;
 use kraftwerk::estimate::llm::placement::host_expert_decode;
 use kraftwerk::estimate::llm::placement::{LlamaCppFlags, place};
+use kraftwerk::estimate::llm::throughput::{ClosedLoopRun, TokenSpan, closed_loop_throughput};
 
 /// Whether a row set a constant or is held out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +46,11 @@ enum Setup {
     /// A server (vLLM, SGLang) on `n` GPUs `gpu` (tensor parallel when `n` > 1) with `batch`
     /// requests at once: the row is the aggregate output rate.
     Serve { gpu: &'static str, n: usize, batch: u32 },
+    /// A closed-loop serving benchmark on `n` GPUs `gpu` (tensor parallel when `n` > 1) as its
+    /// source ran it (requests, concurrency, prompt and output lengths): the row is the
+    /// benchmark's output throughput, total generated tokens over the run's duration
+    /// ([`closed_loop_throughput`]: every prefill and the run's tail included).
+    ServeRun { gpu: &'static str, n: usize, run: ClosedLoopRun },
 }
 
 struct Row {
@@ -78,6 +84,30 @@ pub(super) fn rtx_2080() -> Gpu {
     let mut g = gpu("nvidia-geforce-rtx-2080", "GeForce RTX 2080", 8.0, 448.0, 40.3, Some(80.5), None, NvLink::None);
     g.pcie_gen = 3;
     g
+}
+
+/// achatbot PR 183's SGLang runs (https://github.com/ai-bot-pro/achatbot/pull/183, 2025-08-10;
+/// `deploy/modal/src/llm/sglang/openai_gpt_oss.py` at commit 3d65c299 of that PR): `python3 -m
+/// sglang.bench_serving --backend sglang-oai --dataset-name random --random-input-len 512
+/// --random-output-len 1024 --random-range-ratio 1 --num-prompts N --max-concurrency C`
+/// (request rate inf, one warm-up request outside the timed run, SGLang v0.5.0rc0). Range ratio
+/// 1 gives every request 512 in / 1024 out, as the logs' totals confirm (160 prompts: 81,920 in,
+/// 163,840 out; 20 prompts: 10,240 / 20,480).
+const ACHATBOT_RUN_160_32: ClosedLoopRun =
+    ClosedLoopRun { requests: 160, concurrency: 32, input: TokenSpan::fixed(512), output: TokenSpan::fixed(1024) };
+/// As [`ACHATBOT_RUN_160_32`], the 20-prompt run at concurrency 4.
+const ACHATBOT_RUN_20_4: ClosedLoopRun =
+    ClosedLoopRun { requests: 20, concurrency: 4, input: TokenSpan::fixed(512), output: TokenSpan::fixed(1024) };
+
+/// InferenceX's 1k/1k single-node run at concurrency `conc` (SemiAnalysisAI/InferenceX at
+/// 962bd4c3, the last commit before the sweep of 2026-03-05: `benchmarks/single_node/
+/// dsr1_fp8_h200.sh` runs `utils/bench_serving/benchmark_serving.py --num-prompts $((CONC *
+/// 10)) --max-concurrency $CONC --random-range-ratio $RANDOM_RANGE_RATIO`, 0.8 in
+/// `.github/workflows/benchmark-tmpl.yml`; its `sample_uniform` draws `randint(int(L · 0.8), L
+/// + 1)`, so 819..=1024 tokens in and out).
+const fn inferencex_1k1k(conc: u32) -> ClosedLoopRun {
+    let span = TokenSpan { min: 819, max: 1024 };
+    ClosedLoopRun { requests: conc * 10, concurrency: conc, input: span, output: span }
 }
 
 /// The constant rows AM-07 / AM-08 fit ([`kraftwerk::estimate::llm::LLAMA_CPP_HIP_RDNA_DECODE_FACTOR`]).
@@ -703,7 +733,7 @@ fn rows() -> Vec<Row> {
             precision: Precision::Mxfp4,
             runtime: Runtime::Sglang,
             backend: None,
-            setup: Setup::Serve { gpu: "nvidia-h100-sxm5-80gb", n: 1, batch: 32 },
+            setup: Setup::ServeRun { gpu: "nvidia-h100-sxm5-80gb", n: 1, run: ACHATBOT_RUN_160_32 },
             ctx: 1024,
             measured: 2765.40,
             source: "https://github.com/ai-bot-pro/achatbot/pull/183, 2025-08-10: SGLang on Modal, H100 80 GB, TP 1, 160 prompts of 512 in / 1024 out, max concurrency 32: output throughput 2765.40 tok/s (aggregate)",
@@ -1076,7 +1106,7 @@ fn rows() -> Vec<Row> {
             precision: Precision::Mxfp4,
             runtime: Runtime::Sglang,
             backend: None,
-            setup: Setup::Serve { gpu: "nvidia-h100-sxm5-80gb", n: 1, batch: 4 },
+            setup: Setup::ServeRun { gpu: "nvidia-h100-sxm5-80gb", n: 1, run: ACHATBOT_RUN_20_4 },
             ctx: 1024,
             measured: 481.95,
             source: "https://github.com/ai-bot-pro/achatbot/pull/183 (comment by weedge, 2025-08-10): SGLang (backend sglang-oai) on Modal, H100 80 GB, TP 1, gpt-oss-20b, 20 prompts of 512 in / 1024 out, max concurrency 4 (3.97 in flight): output throughput 481.95 tok/s over the 42.49 s run; mean TTFT 2,731 ms, mean E2E 8,432 ms",
@@ -1090,8 +1120,8 @@ fn rows() -> Vec<Row> {
             precision: Precision::Fp8,
             runtime: Runtime::Sglang,
             backend: None,
-            setup: Setup::Serve { gpu: "nvidia-h200-sxm", n: 8, batch: 8 },
-            ctx: 1536,
+            setup: Setup::ServeRun { gpu: "nvidia-h200-sxm", n: 8, run: inferencex_1k1k(8) },
+            ctx: 1382,
             measured: 596.8,
             source: INFERENCEX_870,
             known_gap: "",
@@ -1104,8 +1134,8 @@ fn rows() -> Vec<Row> {
             precision: Precision::Fp8,
             runtime: Runtime::Sglang,
             backend: None,
-            setup: Setup::Serve { gpu: "nvidia-h200-sxm", n: 8, batch: 32 },
-            ctx: 1536,
+            setup: Setup::ServeRun { gpu: "nvidia-h200-sxm", n: 8, run: inferencex_1k1k(32) },
+            ctx: 1382,
             measured: 1208.8,
             source: INFERENCEX_870,
             known_gap: "",
@@ -1170,6 +1200,17 @@ fn estimate_row(r: &Row, cat: &catalog::Catalog) -> Result<f64, String> {
             let e = llm::estimate(&i, &slots(&gpu(id)?, n)).map_err(|e| e.to_string())?;
             let s = e.speed.ok_or("no speed")?;
             pick(Some(s.decode_batch_tokens_per_s), s.decode_batch1_tokens_per_s, s.prefill_tokens_per_s)
+        }
+        Setup::ServeRun { gpu: id, n, run } => {
+            if n > 1 {
+                i.parallelism = Parallelism::TensorParallel(n as u32);
+            }
+            i.batch = run.concurrency;
+            let t = closed_loop_throughput(&i, &slots(&gpu(id)?, n), &run).map_err(|e| e.to_string())?;
+            match r.metric {
+                Metric::Decode => Some(t.output_tokens_per_s),
+                Metric::Prefill => None,
+            }
         }
         Setup::Host { gpu: id, host } => {
             let slot = id.map(|id| gpu(id).map(GpuSlot::new)).transpose()?;
@@ -1241,14 +1282,16 @@ fn coverage() -> (usize, usize, usize) {
             | Setup::Hybrid { gpu, .. }
             | Setup::HybridOt { gpu, .. }
             | Setup::Bench { gpu, .. }
-            | Setup::Serve { gpu, .. } => vendor(gpu),
+            | Setup::Serve { gpu, .. }
+            | Setup::ServeRun { gpu, .. } => vendor(gpu),
             Setup::Host { gpu, .. } => gpu.is_some_and(vendor),
         })
         .count();
     let concurrent = held
         .iter()
         .filter(|r| {
-            matches!(r.setup, Setup::Serve { batch, .. } if batch > 1)
+            (matches!(r.setup, Setup::Serve { batch, .. } if batch > 1)
+                || matches!(r.setup, Setup::ServeRun { run, .. } if run.concurrency > 1))
                 && matches!(r.runtime, Runtime::Vllm | Runtime::Sglang)
         })
         .count();
