@@ -18,16 +18,21 @@ fn oss20b_h100() -> (FitInput, Vec<GpuSlot>) {
 
 /// Decode step s at `b` sequences and context `ctx`, and packed prefill tok/s of `b` prompts of
 /// `prompt` tokens, from [`llm::estimate`] directly.
-fn parts(i: &FitInput, g: &[GpuSlot], b: u32, ctx: u32, prompt: u32) -> (f64, f64) {
-    let mut d = i.clone();
-    d.batch = b;
-    d.context_tokens = ctx;
-    let step = f64::from(b) / llm::estimate(&d, g).expect("decode").speed.expect("speed").decode_batch_tokens_per_s;
-    let mut p = i.clone();
-    p.batch = b;
-    p.context_tokens = prompt;
-    let rate =
-        llm::estimate(&p, g).expect("prefill").speed.expect("speed").prefill_packed_tokens_per_s.expect("prefill rate");
+fn parts(input: &FitInput, gpus: &[GpuSlot], batch: u32, ctx: u32, prompt: u32) -> (f64, f64) {
+    let mut decode = input.clone();
+    decode.batch = batch;
+    decode.context_tokens = ctx;
+    let speed = llm::estimate(&decode, gpus).expect("decode").speed.expect("speed");
+    let step = f64::from(batch) / speed.decode_batch_tokens_per_s;
+    let mut prefill = input.clone();
+    prefill.batch = batch;
+    prefill.context_tokens = prompt;
+    let rate = llm::estimate(&prefill, gpus)
+        .expect("prefill")
+        .speed
+        .expect("speed")
+        .prefill_packed_tokens_per_s
+        .expect("prefill rate");
     (step, rate)
 }
 

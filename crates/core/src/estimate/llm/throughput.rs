@@ -109,7 +109,7 @@ impl TokenSpan {
     /// Mean length, tokens.
     #[must_use]
     pub fn mean(self) -> f64 {
-        (f64::from(self.min) + f64::from(self.max)) / 2.0
+        f64::midpoint(f64::from(self.min), f64::from(self.max))
     }
 
     /// The length of request `i` of `n`: the uniform span's quantile at the `i`-th point of the
