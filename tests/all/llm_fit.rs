@@ -470,6 +470,7 @@ fn serving_h100() -> Gpu {
 }
 mod architectures;
 mod backends;
+mod closed_loop;
 mod current;
 mod decode_2025;
 mod experts_in_ram_gpu_lines;
