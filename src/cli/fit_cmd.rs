@@ -17,6 +17,10 @@ use std::path::PathBuf;
 /// value parser): a bad one is refused before the build is read, with the type's message (the
 /// accepted names) and exit code 2.
 #[derive(Debug, clap::Args)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent command-line switches, each its own flag as llama.cpp or the trainer spells it"
+)]
 pub struct FitArgs {
     /// The build file.
     pub build: PathBuf,

@@ -178,9 +178,8 @@ impl HostWeightMemory {
     /// unless `--no-host` keeps them in plain memory; `None` when no load flag was given.
     pub fn of_flags(no_mmap: Option<bool>, no_host: bool) -> Option<HostWeightMemory> {
         match (no_mmap, no_host) {
-            (_, true) => Some(HostWeightMemory::Pageable),
             (Some(true), false) => Some(HostWeightMemory::Pinned),
-            (Some(false), false) => Some(HostWeightMemory::Pageable),
+            (_, true) | (Some(false), false) => Some(HostWeightMemory::Pageable),
             (None, false) => None,
         }
     }

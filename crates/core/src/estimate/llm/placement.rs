@@ -143,7 +143,8 @@ pub struct PlacementEstimate {
     pub words: String,
     /// llama.cpp's micro-batch (`-ub`) the placement is estimated at, tokens (default 512).
     #[serde(skip)]
-    pub ubatch_tokens: u32,    /// The host memory the weights in system RAM sit in (pageable with mmap on, llama.cpp's
+    pub ubatch_tokens: u32,
+    /// The host memory the weights in system RAM sit in (pageable with mmap on, llama.cpp's
     /// default; pinned with `--no-mmap`), which sets the prefill's copy rate.
     pub host_weights: HostWeightMemory,
 }
