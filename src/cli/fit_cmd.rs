@@ -17,6 +17,10 @@ use std::path::PathBuf;
 /// value parser): a bad one is refused before the build is read, with the type's message (the
 /// accepted names) and exit code 2.
 #[derive(Debug, clap::Args)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent command-line switches, each its own flag as llama.cpp or the trainer spells it"
+)]
 pub struct FitArgs {
     /// The build file.
     pub build: PathBuf,
@@ -152,6 +156,25 @@ pub struct FitArgs {
     /// system RAM each micro-batch copies them to the GPU once, so it sets the prefill.
     #[arg(long = "ubatch-size", visible_alias = "ub")]
     pub ubatch_size: Option<u32>,
+    /// llama.cpp `--no-mmap`: load the weights into memory instead of mapping the file, so those
+    /// left in system RAM sit in pinned (CUDA_Host) buffers and their copy to the GPU per prompt
+    /// micro-batch runs at the pinned rate; by default (mmap on) they stay pageable and copy
+    /// slower. Sets the prefill only.
+    #[arg(long = "no-mmap", conflicts_with_all = ["mmap", "load_mode"])]
+    pub no_mmap: bool,
+    /// llama-bench `-mmp` / `--mmap <0|1>` (1, llama.cpp's default: weights mapped, pageable;
+    /// 0: as --no-mmap). A bare `--mmap` (llama-server's spelling) means 1.
+    #[arg(long = "mmap", value_name = "0|1", num_args = 0..=1, default_missing_value = "1",
+          value_parser = clap::value_parser!(u8).range(0..=1), conflicts_with = "load_mode")]
+    pub mmap: Option<u8>,
+    /// llama.cpp `--load-mode`: none, mlock or dio load without a mapping (as --no-mmap); mmap,
+    /// mmap+mlock or auto map the file (the default).
+    #[arg(long = "load-mode", value_name = "MODE")]
+    pub load_mode: Option<String>,
+    /// llama.cpp `--no-host`: no host buffer type, so the weights in system RAM stay in plain
+    /// pageable memory even with --no-mmap.
+    #[arg(long = "no-host")]
+    pub no_host: bool,
     /// Cloud price to compare with, USD per hour (default A100 80 GB at 1.60).
     #[arg(long)]
     pub cloud_usd_per_hour: Option<f64>,
@@ -165,6 +188,14 @@ pub struct FitArgs {
 /// ([`crate::estimate::llm::FitReport::short_of_headroom`]), 2 on bad input.
 pub fn run(a: &FitArgs) -> Result<(), CliError> {
     let (catalog, build) = load_build(&a.build)?;
+    // --no-mmap / -mmp / --load-mode / --no-host: where the RAM-held weights sit.
+    let unmapped = match (a.no_mmap, a.mmap, &a.load_mode) {
+        (true, _, _) => Some(true),
+        (false, Some(v), _) => Some(v == 0),
+        (false, None, Some(m)) => Some(crate::estimate::llm::llama_flags::load_mode_is_unmapped(m).map_err(bad)?),
+        (false, None, None) => None,
+    };
+    let host_weights = crate::estimate::llm::llama_flags::HostWeightMemory::of_flags(unmapped, a.no_host);
     let model_file = match &a.model_file {
         Some(p) => match read_model_file(p) {
             Ok(f) => Some(f),
@@ -211,6 +242,7 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
             split_mode: a.split_mode.unwrap_or_default(),
             tensor_split: a.tensor_split.clone(),
             ubatch: a.ubatch_size,
+            host_weights,
         },
     };
     if let Some(t) = a.dataset_tokens.filter(|t| !(t.is_finite() && *t > 0.0)) {
@@ -286,7 +318,7 @@ struct FitJson<'a> {
 }
 
 /// llama.cpp spells its flags with one dash and several letters (`-ngl`, `-ot`, `-sm`, `-ts`,
-/// `-ncmoe`), which clap reads as bundles of short flags. After `fit` those spellings become the
+/// `-ncmoe`, `-mmp`), which clap reads as bundles of short flags. After `fit` those spellings become the
 /// long flags they stand for, so a llama.cpp command line can be pasted as it is.
 pub fn llama_cpp_spellings(args: impl IntoIterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     let args: Vec<std::ffi::OsString> = args.into_iter().collect();
@@ -303,6 +335,7 @@ pub fn llama_cpp_spellings(args: impl IntoIterator<Item = std::ffi::OsString>) -
                 Some("-ts") => "--tensor-split",
                 Some("-ncmoe") => "--n-cpu-moe",
                 Some("-ub") => "--ubatch-size",
+                Some("-mmp") => "--mmap",
                 _ => return a,
             };
             std::ffi::OsString::from(long)

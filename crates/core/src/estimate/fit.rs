@@ -434,6 +434,11 @@ pub(crate) fn input_on(
     {
         input.runtime = Some(Runtime::LlamaCpp);
     }
+    // `--no-mmap` / `--load-mode` / `--no-host`: the memory the RAM-held weights sit in, for
+    // every placement estimated (given, searched or the experts-in-RAM split).
+    if let Some(m) = opts.llama_cpp.host_weights {
+        input.llama_cpp_host_weights = m;
+    }
     input.gradient_checkpointing =
         opts.gradient_checkpointing.unwrap_or_else(|| w.is_some_and(|w| w.gradient_checkpointing));
     if let Some(kv) = opts.kv_precision {

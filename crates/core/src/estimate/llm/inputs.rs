@@ -529,6 +529,12 @@ pub struct FitInput {
     /// to the GPU once per chunk. Other runtimes ignore it.
     #[serde(default)]
     pub prompt_ubatch_tokens: Option<u32>,
+    /// llama.cpp family: the host memory that holds the weights left in system RAM
+    /// (`--no-mmap` pins them; llama.cpp's default, mmap on, leaves them pageable), which sets
+    /// the rate of their copy to the GPU per prompt micro-batch
+    /// ([`super::placement::HOST_TO_GPU_COPY_EFFICIENCY`]). Other runtimes ignore it.
+    #[serde(default)]
+    pub llama_cpp_host_weights: super::llama_flags::HostWeightMemory,
 }
 
 fn one_node() -> u32 {
@@ -568,6 +574,7 @@ impl FitInput {
             lora_targets: LoraTargets::default(),
             train_plan: crate::workload::TrainPlan::default(),
             prompt_ubatch_tokens: None,
+            llama_cpp_host_weights: super::llama_flags::HostWeightMemory::Pageable,
         }
     }
 

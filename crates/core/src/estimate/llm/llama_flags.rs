@@ -1,9 +1,10 @@
 //! The user's llama.cpp placement flags (`-ngl`, `--n-cpu-moe`, `-ot`, `--split-mode`,
-//! `--tensor-split`, `-ub`), parsed once into [`LlamaCppFlags`] for [`super::placement`].
+//! `--tensor-split`, `-ub`, and how the weights are loaded: `--no-mmap`, `--load-mode`,
+//! `--no-host`), parsed once into [`LlamaCppFlags`] for [`super::placement`].
 
 #![allow(clippy::doc_markdown, reason = "hardware and format names (PCIe, EPYC, Q4_K_M) read better unquoted")]
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
@@ -143,6 +144,72 @@ impl FromStr for TensorSplit {
     }
 }
 
+/// Which host memory holds the weights llama.cpp leaves in system RAM, and so how its
+/// per-micro-batch copy of them to the GPU runs (prompt processing with `--n-cpu-moe` /
+/// `-ot exps=CPU`, [`super::placement`]).
+///
+/// From llama.cpp's loader (`src/llama-model-loader.cpp`, `create_tensor`, ggml-org/llama.cpp
+/// commit 00347649deb8; the same rule in `src/llama-model.cpp` `load_tensors` of earlier builds):
+/// a weight placed on the CPU prefers the first GPU's host buffer type
+/// (`make_cpu_buft_list`: "storing the tensors in a host buffer is useful when the processing of
+/// large batches is offloaded to a GPU device"), which for CUDA is `CUDA_Host`, allocated with
+/// `cudaMallocHost` (`ggml_cuda_host_malloc`, `ggml/src/ggml-cuda/ggml-cuda.cu`): pinned. But
+/// "avoid using a host buffer when using mmap": with mmap on, the loader demotes it to the plain
+/// CPU buffer type and the weights stay in the file mapping (`CPU_Mapped`,
+/// `ggml/src/ggml-backend.cpp`): pageable. A copy from pageable memory is staged by the CUDA
+/// driver through its own pinned buffer (CUDA Runtime API, "API synchronization behavior": "the
+/// function will return once the pageable buffer has been copied to the staging memory for DMA
+/// transfer"), so it runs below the pinned rate. `--no-host` drops the host buffer type from the
+/// list, so the weights are pageable with or without mmap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HostWeightMemory {
+    /// The file mapping (`CPU_Mapped`): llama.cpp's default (mmap on; llama-bench `-mmp 1`,
+    /// `--load-mode mmap`, `mmap+mlock`, `auto` on a discrete GPU), or any load with `--no-host`.
+    #[default]
+    Pageable,
+    /// A pinned host buffer (`CUDA_Host`): `--no-mmap`, llama-bench `-mmp 0`, `--load-mode
+    /// none`, `mlock` or `dio`.
+    Pinned,
+}
+
+impl HostWeightMemory {
+    /// What the flags say: `--no-mmap` (or a load mode without a mapping) pins the weights
+    /// unless `--no-host` keeps them in plain memory; `None` when no load flag was given.
+    pub fn of_flags(no_mmap: Option<bool>, no_host: bool) -> Option<HostWeightMemory> {
+        match (no_mmap, no_host) {
+            (Some(true), false) => Some(HostWeightMemory::Pinned),
+            (_, true) | (Some(false), false) => Some(HostWeightMemory::Pageable),
+            (None, false) => None,
+        }
+    }
+
+    /// In words, for the prefill line: where the copy reads from and the flag that sets it.
+    pub fn copy_words(self) -> &'static str {
+        match self {
+            HostWeightMemory::Pageable => {
+                "from pageable memory (mmap on, llama.cpp's default; --no-mmap would pin them)"
+            }
+            HostWeightMemory::Pinned => "from pinned memory (--no-mmap)",
+        }
+    }
+}
+
+/// llama.cpp's `--load-mode` (`llama_load_mode_from_str`, `src/llama.cpp`: `none`, `mmap`,
+/// `mlock`, `mmap+mlock`, `dio`; `auto` in builds after ggml-org/llama.cpp PR 26081), reduced
+/// to whether the weights are mapped: `Ok(true)` for a load without a mapping (`none`, `mlock`,
+/// `dio`), `Ok(false)` for a mapped one.
+///
+/// # Errors
+/// A mode llama.cpp does not name.
+pub fn load_mode_is_unmapped(s: &str) -> Result<bool, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "none" | "mlock" | "dio" => Ok(true),
+        "mmap" | "mmap+mlock" | "auto" => Ok(false),
+        other => Err(format!("--load-mode `{other}`: give none, mmap, mlock, mmap+mlock, dio or auto")),
+    }
+}
+
 /// The user's llama.cpp placement flags, parsed once.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct LlamaCppFlags {
@@ -159,10 +226,15 @@ pub struct LlamaCppFlags {
     /// `-ub` / `--ubatch-size`: tokens per micro-batch; `None` = llama.cpp's 512. Each
     /// micro-batch copies the host-held weights to the GPU once, so a larger one amortises it.
     pub ubatch: Option<u32>,
+    /// Where the weights left in system RAM live ([`HostWeightMemory::of_flags`] of
+    /// `--no-mmap` / `--load-mode` / `--no-host`); `None` = not given, the input's
+    /// [`super::inputs::FitInput::llama_cpp_host_weights`] (llama.cpp's default: pageable).
+    pub host_weights: Option<HostWeightMemory>,
 }
 
 impl LlamaCppFlags {
-    /// Whether any placement flag was given.
+    /// Whether any placement flag was given (a load flag, [`LlamaCppFlags::host_weights`],
+    /// alone is not one: it changes the copy rate of whatever placement is estimated).
     pub fn any(&self) -> bool {
         self.n_gpu_layers.is_some()
             || self.n_cpu_moe.is_some()

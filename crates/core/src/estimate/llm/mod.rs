@@ -48,7 +48,8 @@
 //! | XiongjieDai 4/6/8-GPU layer split (25 rows) | -14 to +3 % | layer-split hop over 4-8 PCIe GPUs |
 //! | vLLM issue 6955, 4x 3090 Ti TP2 / TP4 70B AWQ | 30 / 46 tok/s | PCIe all-reduce cost (TP4 not held) |
 //! | r/LocalLLaMA 1mieqcb (EPYC 9B14, 12x DDR5-4800, llama.cpp CPU), Qwen3-30B-A3B Q4_K_M tg128 | 59.78 tok/s | [`host::LLAMA_CPP_HOST_LAYER_OVERHEAD_S`] (CPU back end's cost per layer) |
-//! | gpt-oss-120b, one RTX 3090, `--n-cpu-moe 26 -ub 512`, pp4096 | 380.27 tok/s | [`placement::HOST_TO_GPU_COPY_EFFICIENCY`] (copy of RAM-held experts per micro-batch) |
+//! | gpt-oss-120b, one RTX 3090, `--n-cpu-moe 26 -ub 512`, pp4096 (llama-bench defaults: mmap on) | 380.27 tok/s | [`placement::HOST_TO_GPU_COPY_EFFICIENCY`] (copy of RAM-held experts per micro-batch, from pageable memory) |
+//! | NVIDIA cuda-oxide `pinned_overlap` (RTX 4090, PCIe 4.0 x16, 256 MiB host-to-device) | 23.62 / 12.36 GB/s | [`placement::PINNED_OVER_PAGEABLE_COPY`] (the copy from pinned memory, `--no-mmap`; taken, not fitted) |
 //! | tenstorrent/tt-inference-server issue 340, vLLM, A100 80GB, Qwen3-30B-A3B BF16, concurrency 1, TPOT at 128 / 8192 prompt tokens | 9.6 / 10.6 ms | [`VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY`] (vLLM/SGLang KV reads of one sequence) |
 //! | 33 decode / 7 prefill rows held out (`tests/all/llm_fit/moe_2026.rs`: experts in RAM, ktransformers, AMD, vLLM/SGLang at 4-32 requests, ik_llama.cpp) | 14 / 1 within ±25 % | nothing (held) |
 //! | llama.cpp quantize README (Llama-3.1-8B, 15 sub-4-bit types), llama.cpp PR 15952 (Qwen3-30B-A3B Q3_K_M 13.70 GiB) | 1.87-13.70 GiB | nothing: the sub-4-bit bytes come from ggml block sizes and llama-quant.cpp rules ([`gguf_mix`]) |

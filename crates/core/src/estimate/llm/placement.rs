@@ -19,7 +19,8 @@
 //! the GPU and copies each host-held weight it needs over the host link for every micro-batch
 //! (`ggml_backend_sched` op offload, ggml-org/llama.cpp PR 13386; the `-ub` micro-batch,
 //! default 512, [`super::runtime_memory::LLAMA_UBATCH`]), so a micro-batch costs its GPU
-//! compute plus the host-held bytes over the link at [`HOST_TO_GPU_COPY_EFFICIENCY`].
+//! compute plus the host-held bytes over the link at [`HOST_TO_GPU_COPY_EFFICIENCY`], faster by
+//! [`PINNED_OVER_PAGEABLE_COPY`] where `--no-mmap` pins them ([`HostWeightMemory`]).
 
 #![allow(clippy::doc_markdown, reason = "hardware and format names (PCIe, EPYC, Q4_K_M) read better unquoted")]
 
@@ -35,19 +36,50 @@ use serde::Serialize;
 use std::fmt::Write as _;
 
 /// The host link's per-direction bandwidth, as a multiple, at which llama.cpp's per-micro-batch
-/// copy of host-held weights moves the bytes of the experts uniform routing would touch.
-/// Fitted on one row (`tests/all/llm_fit/moe_2026.rs`, LC-15: gpt-oss-120b, one RTX 3090,
-/// `--n-cpu-moe 26 -ub 512`, pp4096 380.27 tok/s): 1.485, with the GPU computing each
+/// copy of host-held weights moves the bytes of the experts uniform routing would touch, where
+/// the weights are pageable ([`HostWeightMemory::Pageable`]: the file mapping, llama.cpp's
+/// default). Fitted on one row (`tests/all/llm_fit/moe_2026.rs`, LC-15: gpt-oss-120b, one RTX
+/// 3090, `--n-cpu-moe 26 -ub 512`, pp4096 380.27 tok/s): 1.485, with the GPU computing each
 /// micro-batch at the all-GPU rate of that micro-batch (its MoE GEMMs at 16 tokens per expert,
 /// [`super::calibration::LLAMA_CPP_MOE_GEMM_PAD_TOKENS`]; 1.11 before that term, when the GPU
-/// part was taken at the dense GEMM cost). Above 1 because llama.cpp copies only the experts
-/// the micro-batch uses (PR 15346) and real routing touches fewer than uniform routing
-/// predicts; the weights sit in pinned `CUDA_Host` buffers, so the link runs near its rate. One
-/// row: a fitted figure, not a physical efficiency. The link is the slot's (PCIe generation and
-/// lanes of [`GpuSlot::link`]).
+/// part was taken at the dense GEMM cost). LC-15 is an informal llama-bench run whose post
+/// names no `-mmp 0` / `--no-mmap`, so it ran llama-bench's default: mmap on (`-mmp 1`, the default but for a window after
+/// ggml-org/llama.cpp PR 18841 of 2026-01-14 set it to 0; PR 20461 of 2026-03-12 describes it
+/// as on by default again, and `load_mode` defaults to `LLAMA_LOAD_MODE_MMAP` at commit
+/// 0104b151c56d; the post is of May 2026): the experts sat in
+/// the pageable `CPU_Mapped` buffer, not in pinned `CUDA_Host` buffers (earlier versions of this
+/// docstring said pinned). Above 1 because llama.cpp copies only the experts the micro-batch
+/// uses (PR 15346) and real routing touches fewer than uniform routing predicts. One row: a
+/// fitted figure, not a physical efficiency. The link is the slot's (PCIe generation and lanes
+/// of [`GpuSlot::link`]).
 pub const HOST_TO_GPU_COPY_EFFICIENCY: f64 = 1.485;
 
-pub use super::llama_flags::{LlamaCppFlags, PastedFlags, SplitMode, TensorOverride, TensorSplit};
+/// Pinned over pageable host-to-device copy bandwidth: 23.62 / 12.36 GB/s = 1.911, NVIDIA's
+/// cuda-oxide `pinned_overlap` example (https://github.com/NVlabs/cuda-oxide, file
+/// `crates/rustc-codegen-cuda/examples/pinned_overlap/README.md` at commit dbe26351e062, the
+/// example of PR 976, 2026-08-17): one RTX 4090 on PCIe 4.0 x16, median of 10 CUDA-event-timed
+/// copies of 256 MiB, "Pinned HtoD" 23.62 against "Pageable HtoD" 12.36 GB/s (1.44-1.95 over its
+/// 1-256 MiB rows; 256 MiB is the row nearest llama.cpp's copies, one contiguous run of used
+/// experts per tensor, about 0.5 GB per gpt-oss-120b expert tensor at `-ub 512`). With
+/// `--no-mmap` the experts sit in pinned `CUDA_Host` buffers and the copy skips the driver's
+/// staging, so its rate is [`HOST_TO_GPU_COPY_EFFICIENCY`] (fitted where they were pageable)
+/// times this. Taken from that source, not fitted on any row; held against LC-31p (`-ot`
+/// experts in RAM, no-mmap, RTX 4070). The pageable rate also depends on the host (the staging
+/// memcpy, 11-18 GB/s on the machine of turboderp-org/exllamav3 PR 341; 7-8 GB/s against 55
+/// pinned on the H200 host of `shared/reference/gpu-machine.md`), which no term here models:
+/// the ratio is this one PCIe 4.0 desktop's.
+pub const PINNED_OVER_PAGEABLE_COPY: f64 = 23.62 / 12.36;
+
+/// [`HOST_TO_GPU_COPY_EFFICIENCY`] for the host memory the weights sit in: times
+/// [`PINNED_OVER_PAGEABLE_COPY`] where they are pinned.
+pub fn host_to_gpu_copy_efficiency(memory: HostWeightMemory) -> f64 {
+    match memory {
+        HostWeightMemory::Pageable => HOST_TO_GPU_COPY_EFFICIENCY,
+        HostWeightMemory::Pinned => HOST_TO_GPU_COPY_EFFICIENCY * PINNED_OVER_PAGEABLE_COPY,
+    }
+}
+
+pub use super::llama_flags::{HostWeightMemory, LlamaCppFlags, PastedFlags, SplitMode, TensorOverride, TensorSplit};
 use super::llama_flags::{expert_tensors, other_tensors};
 
 /// What limits a hybrid prefill.
@@ -112,6 +144,9 @@ pub struct PlacementEstimate {
     /// llama.cpp's micro-batch (`-ub`) the placement is estimated at, tokens (default 512).
     #[serde(skip)]
     pub ubatch_tokens: u32,
+    /// The host memory the weights in system RAM sit in (pageable with mmap on, llama.cpp's
+    /// default; pinned with `--no-mmap`), which sets the prefill's copy rate.
+    pub host_weights: HostWeightMemory,
 }
 
 impl PlacementEstimate {
@@ -243,6 +278,9 @@ fn args_of(input: &FitInput, ngl: u32, flags: &LlamaCppFlags, split: &[u32], n_c
     if let Some(ub) = flags.ubatch {
         let _ = write!(args, " -ub {ub}");
     }
+    if input.llama_cpp_host_weights == HostWeightMemory::Pinned {
+        args.push_str(" --no-mmap");
+    }
     if split.len() > 1 {
         let ts: Vec<String> = match &flags.tensor_split {
             Some(t) => t.0.iter().map(|v| format!("{v}")).collect(),
@@ -281,6 +319,15 @@ pub fn place(
     if gpus.is_empty() {
         return Err(FitError::NoGpus);
     }
+    // A load flag given with the placement (`--no-mmap`) overrides the input's memory kind.
+    let given;
+    let input = match flags.host_weights {
+        Some(m) if m != input.llama_cpp_host_weights => {
+            given = FitInput { llama_cpp_host_weights: m, ..input.clone() };
+            &given
+        }
+        _ => input,
+    };
     let mut layout = Layout::new(input, gpus);
     // `-ub`: llama.cpp reserves its compute graph at `min(n_ctx, n_ubatch)` tokens
     // (`llama_context::sched_reserve`, src/llama-context.cpp: `n_tokens =
@@ -484,7 +531,7 @@ fn estimate_placement(
                 // processing"; ik_llama.cpp PR 698): uniform routing touches 1 - (1 - k/E)^ub.
                 let touched = experts_touched_fraction(input, ub as u32);
                 let copied = host_experts_b * touched + f64::from(first_gpu) * layout.dense_layer_b;
-                let copy_s = copied / (HOST_TO_GPU_COPY_EFFICIENCY * link * 1e9);
+                let copy_s = copied / (host_to_gpu_copy_efficiency(input.llama_cpp_host_weights) * link * 1e9);
                 let compute_s = ub / p;
                 let bound = if copy_s > compute_s { PrefillBound::HostLink } else { PrefillBound::GpuWithCopies };
                 (Some(ub / (compute_s + copy_s)), bound)
@@ -496,6 +543,7 @@ fn estimate_placement(
         as_given: false,
         words,
         ubatch_tokens: ubatch as u32,
+        host_weights: input.llama_cpp_host_weights,
         cpu_moe_layers: layout.host_expert_layers(mask),
         host_experts_gib: host_experts_b / GIB,
         host_ram_needed_gib,

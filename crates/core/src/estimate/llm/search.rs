@@ -265,6 +265,10 @@ pub struct MoeOffload {
     pub prefill_tokens_per_s: Option<f64>,
     /// The llama.cpp arguments of the placement.
     pub args: String,
+    /// The host memory the prefill's copy reads the RAM-held weights from
+    /// ([`placement::PlacementEstimate::host_weights`]); in the JSON of the placement itself.
+    #[serde(skip)]
+    pub host_weights: placement::HostWeightMemory,
 }
 
 impl MoeOffload {
@@ -296,6 +300,7 @@ impl MoeOffload {
             decode_tokens_per_s: p.decode_tokens_per_s,
             prefill_tokens_per_s: p.prefill_tokens_per_s,
             args: p.table.args.clone(),
+            host_weights: p.host_weights,
         }
     }
 }

@@ -113,7 +113,7 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
     match o.prefill_tokens_per_s {
         Some(p) => wln!(
             out,
-            "  prefill ({}): about {p:.0} tok/s, bounded by copying the {} in RAM over the host link per {}-token micro-batch",
+            "  prefill ({}): about {p:.0} tok/s, bounded by copying the {} in RAM over the host link per {}-token micro-batch, {}",
             f.runtime,
             if o.cpu_moe_layers > 0 { "experts" } else { "weights" },
             // The -ub of the placement estimated (the split's own), else llama.cpp's default.
@@ -121,7 +121,9 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
                 .placement
                 .as_ref()
                 .filter(|p| p.table.args == o.args)
-                .map_or(crate::estimate::llm::runtime_memory::LLAMA_UBATCH as u32, |p| p.ubatch_tokens)
+                .map_or(crate::estimate::llm::runtime_memory::LLAMA_UBATCH as u32, |p| p.ubatch_tokens),
+            // Pageable (mmap, the default) or pinned (--no-mmap): the copy path assumed.
+            o.host_weights.copy_words()
         ),
         None => wln!(out, "  prefill ({}): unknown", f.runtime),
     }

@@ -248,3 +248,68 @@ proptest! {
         prop_assert!(fewer.host_experts_gib <= more.host_experts_gib + 1e-9);
     }
 }
+
+/// llama.cpp's load flags reduce to the host memory of the RAM-held weights: `--no-mmap` (or a
+/// load mode without a mapping) pins them unless `--no-host`; nothing given leaves the input's.
+#[test]
+fn load_flags_say_where_the_ram_held_weights_sit() {
+    use crate::estimate::llm::llama_flags::load_mode_is_unmapped;
+    assert_eq!(HostWeightMemory::of_flags(None, false), None);
+    assert_eq!(HostWeightMemory::of_flags(Some(true), false), Some(HostWeightMemory::Pinned));
+    assert_eq!(HostWeightMemory::of_flags(Some(false), false), Some(HostWeightMemory::Pageable));
+    assert_eq!(HostWeightMemory::of_flags(Some(true), true), Some(HostWeightMemory::Pageable));
+    for m in ["none", "mlock", "dio", "DIO"] {
+        assert_eq!(load_mode_is_unmapped(m), Ok(true), "{m}");
+    }
+    for m in ["mmap", "mmap+mlock", "auto"] {
+        assert_eq!(load_mode_is_unmapped(m), Ok(false), "{m}");
+    }
+    assert!(load_mode_is_unmapped("direct").is_err());
+    assert_eq!(HostWeightMemory::default(), HostWeightMemory::Pageable);
+}
+
+/// The per-micro-batch copy of RAM-held experts runs at the pageable rate fitted on LC-15
+/// (mmap on, llama.cpp's default) and `PINNED_OVER_PAGEABLE_COPY` = 23.62 / 12.36 faster from
+/// pinned memory (`--no-mmap`; NVIDIA cuda-oxide's RTX 4090 PCIe 4.0 measurement at 256 MiB).
+/// gpt-oss-120b with `-ot` experts of layers 5.. in RAM beside one RTX 4070 (carteakey's
+/// LC-31p placement): the copy takes 1.12 s of the pageable micro-batch and 1.12 / 1.911 s of
+/// the pinned one; the GPU part (0.49 s) is the same. The flag given with the placement
+/// overrides the input, and the arguments say `--no-mmap`; decode does not change.
+#[test]
+fn pinned_weights_copy_faster_by_the_measured_ratio() {
+    assert!((PINNED_OVER_PAGEABLE_COPY - 1.911).abs() < 1e-3);
+    assert!(
+        (host_to_gpu_copy_efficiency(HostWeightMemory::Pinned)
+            / host_to_gpu_copy_efficiency(HostWeightMemory::Pageable)
+            - 23.62 / 12.36)
+            .abs()
+            < 1e-12
+    );
+    let i = input("gpt-oss-120b", Precision::Mxfp4, 512);
+    let g = [slot("nvidia-geforce-rtx-4070")];
+    let host = Some(HostMemory { channels_per_socket: 2, speed_mt_s: 5867, sockets: 1 });
+    let ot = r"blk\.(5|[6-9]|[0-9][0-9]|[0-9][0-9][0-9])\.ffn_(up|down|gate)_(ch|)exps=CPU";
+    let flags = |m: Option<HostWeightMemory>| LlamaCppFlags {
+        n_gpu_layers: Some(37),
+        overrides: vec![ot.parse().expect("regex")],
+        host_weights: m,
+        ..LlamaCppFlags::default()
+    };
+    let pageable = place(&i, &g, host, None, &flags(None)).expect("placement");
+    let pinned = place(&i, &g, host, None, &flags(Some(HostWeightMemory::Pinned))).expect("placement");
+    assert_eq!(pageable.host_weights, HostWeightMemory::Pageable);
+    assert_eq!(pinned.host_weights, HostWeightMemory::Pinned);
+    assert!(pinned.table.args.ends_with(" --no-mmap") && !pageable.table.args.contains("mmap"));
+    assert_eq!(pinned.decode_tokens_per_s, pageable.decode_tokens_per_s);
+    let (a, b) = (pageable.prefill_tokens_per_s.expect("prefill"), pinned.prefill_tokens_per_s.expect("prefill"));
+    // Per micro-batch: compute + copy, the copy divided by the ratio.
+    let (ta, tb) = (512.0 / a, 512.0 / b);
+    let copy = (ta - tb) / (1.0 - 1.0 / PINNED_OVER_PAGEABLE_COPY);
+    assert!((copy - 1.12).abs() < 0.01, "copy {copy:.3} s of {ta:.3}");
+    assert!((a - 318.24).abs() < 0.01 && (b - 476.56).abs() < 0.01, "{a:.2} / {b:.2}");
+    // The same memory kind set on the input instead of the flags gives the same figure.
+    let mut pinned_input = i.clone();
+    pinned_input.llama_cpp_host_weights = HostWeightMemory::Pinned;
+    let via_input = place(&pinned_input, &g, host, None, &flags(None)).expect("placement");
+    assert_eq!(via_input.prefill_tokens_per_s, pinned.prefill_tokens_per_s);
+}
