@@ -5,6 +5,7 @@
 #![cfg(feature = "gui")]
 
 use crate::support::kw;
+use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kraftwerk::rig::{self, Build};
@@ -62,10 +63,11 @@ fn the_fit_tab_judges_a_pasted_llama_cpp_placement_as_fit_does() {
         assert!(h.query_all_by_label_contains(w).next().is_some(), "the Fit tab shows `{w}`");
     }
     assert!(
-        h.query_all_by_label_contains("Not modelled, left out: -m Qwen3-235B-A22B-Q4_K_M.gguf, -fa on, --port 8080")
-            .next()
-            .is_some(),
-        "the tab names the flags it leaves out"
+        h.query_all_by_label_contains("Not modelled, left out: -fa on, --port 8080").next().is_some()
+            && h.query_all_by_label_contains("Set by the form above instead: -m Qwen3-235B-A22B-Q4_K_M.gguf")
+                .next()
+                .is_some(),
+        "the tab names the flags it leaves out, and those the form sets"
     );
 }
 
@@ -121,4 +123,43 @@ fn the_plan_tab_starts_from_the_builds_workload() {
     h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Plan)));
     h.run();
     assert_ne!(h.state().view.plan.form.model, w.model, "an edited form is not reseeded");
+}
+
+/// A script pasted into the field as written, its lines joined by `\` continuations (the form
+/// carteakey's run scripts publish): the field keeps the line breaks, so the placement flag on
+/// the second line is read and judged, not filed under "not modelled" (a single-line field
+/// turned the breaks into spaces and `\ ` escaped them, review of 2026-12-07).
+#[test]
+fn a_pasted_multi_line_script_keeps_its_placement() {
+    let path = fixture("2x-rtx-3090-128gib-qwen3-235b.rig.ron");
+    let cli = fit_lines(&path, &["--n-cpu-moe", "20"]);
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let build = rig::load(&path, Some(&cat)).expect("fixture loads");
+    let mut h = fit_tab(build, "");
+    h.get_by_role_and_label(egui::accesskit::Role::MultilineTextInput, "llama.cpp flags").focus();
+    h.run();
+    h.event(egui::Event::Paste("llama-server -m Qwen3-235B.gguf \\\n--n-cpu-moe 20 \\\n-fa on".into()));
+    h.run();
+    assert!(h.state().view.fit.settings.llama_flags.contains('\n'), "{:?}", h.state().view.fit.settings.llama_flags);
+    let overflow = line(&cli, "the placement as given");
+    assert!(h.query_all_by_label_contains(&overflow).next().is_some(), "the Fit tab shows `{overflow}`");
+    assert!(h.query_all_by_label_contains("Set by the form above instead: -m Qwen3-235B.gguf").next().is_some());
+    assert!(h.query_all_by_label_contains("Not modelled, left out: -fa on").next().is_some());
+}
+
+/// The Plan tab opened before a build file: opening the build later seeds the untouched form
+/// with its workload (review of 2026-12-07: the form kept the default model).
+#[test]
+fn the_plan_tab_follows_a_build_opened_after_it() {
+    let path = fixture("2x-rtx-3090-128gib-qwen3-235b.rig.ron");
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let w = rig::load(&path, Some(&cat)).expect("fixture loads").workload.expect("workload");
+    let mut h = fit_tab(Build::default(), "");
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Plan)));
+    h.run();
+    h.state_mut().send(Action::File(kraftwerk::ui::FileAction::Open(path)));
+    h.run();
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Plan)));
+    h.run();
+    assert_eq!(h.state().view.plan.form.model, w.model);
 }

@@ -1315,7 +1315,7 @@ fn rows() -> Vec<Row> {
             ctx: 310,
             measured: 99.46,
             source: PR_829_IK,
-            known_gap: "not explained: as LC-37p, under ik_llama.cpp 3928, whose hybrid prompt path (-ooae, offloading only the activated experts, ik_llama.cpp PR 698; whether build 3928 has it on is not stated) is not modelled",
+            known_gap: "not explained: as LC-37p, under ik_llama.cpp 3928, whose hybrid prompt path (-ooae, offloading only the activated experts, ik_llama.cpp PR 698; on by default since ik_llama.cpp PR 863, as ikawrakow replied in the same thread (2025-10-27 14:49) when -ooae was refused as an unknown argument; which build ran this measurement is not restated, the 3928 of the earlier comment ran another command) is not modelled",
         },
         // ---- Rows added by branch r7-prefill (2026-12-06; MoE prefill on NVIDIA under
         // llama.cpp CUDA, llama-bench micro-batch sweeps; held: no constant was set on them. The

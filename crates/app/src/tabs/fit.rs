@@ -358,10 +358,13 @@ fn split_row(ui: &mut egui::Ui, fs: &mut FitSettings, n: usize) {
 fn llama_flags_row(ui: &mut egui::Ui, fs: &mut FitSettings) {
     ui.horizontal_wrapped(|ui| {
         let l = ui.label("llama.cpp flags");
+        // Multi-line, so a pasted script keeps its line breaks and `\` continuations (a
+        // single-line field turns them into spaces, and `\ ` then escapes the space).
         ui.add(
-            egui::TextEdit::singleline(&mut fs.llama_flags)
+            egui::TextEdit::multiline(&mut fs.llama_flags)
                 .id_salt("fit-llama-flags")
                 .hint_text("e.g. -ngl 99 --n-cpu-moe 20 -ub 2048 (or paste a llama-server line)")
+                .desired_rows(1)
                 .desired_width(420.0),
         )
         .labelled_by(l.id);
@@ -370,16 +373,25 @@ fn llama_flags_row(ui: &mut egui::Ui, fs: &mut FitSettings) {
         }
     });
     match fs.llama_flags.parse::<PastedFlags>() {
-        Ok(p) if !p.ignored.is_empty() => {
-            ui.add(
-                egui::Label::new(RichText::new(format!("Not modelled, left out: {}", p.ignored.join(", "))).weak())
+        Ok(p) => {
+            if !p.set_by_form.is_empty() {
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(format!("Set by the form above instead: {}", p.set_by_form.join(", "))).weak(),
+                    )
                     .wrap(),
-            );
+                );
+            }
+            if !p.ignored.is_empty() {
+                ui.add(
+                    egui::Label::new(RichText::new(format!("Not modelled, left out: {}", p.ignored.join(", "))).weak())
+                        .wrap(),
+                );
+            }
+            if p.flags.any() {
+                ui.weak("The fit below is for exactly this placement.");
+            }
         }
-        Ok(p) if p.flags.any() => {
-            ui.weak("The fit below is for exactly this placement.");
-        }
-        Ok(_) => {}
         Err(e) => {
             ui.colored_label(theme::WARNING, format!("llama.cpp flags: {e}"));
         }

@@ -161,22 +161,35 @@ pub struct PlanTab {
     progress: (usize, usize),
     /// The last answer (or why there is none).
     pub outcome: Option<Result<PlanOutcome, String>>,
-    /// Whether the form was seeded from the open build's workload ([`PlanTab::seed_from`]).
-    seeded: bool,
+    /// The form as last seeded from a build's workload ([`PlanTab::seed_from`]), and that
+    /// workload's (model, context, mode).
+    seeded: Option<(GoalForm, (String, u32, Mode))>,
 }
 
 impl PlanTab {
-    /// Seeds an untouched form with the open build's workload, once: its model and context,
-    /// so the tab plans for what the build is for, not the default model. A form the user has
-    /// edited is left as it is.
+    /// Seeds an untouched form with the open build's workload: its model, context and mode, so
+    /// the tab plans for what the build is for, not the default model. A build opened later
+    /// seeds it again while the form is as it was seeded; a form the user has edited is left
+    /// as it is.
     pub fn seed_from(&mut self, build: &Build) {
-        if std::mem::replace(&mut self.seeded, true) || self.form != GoalForm::default() {
-            return;
-        }
-        if let Some(w) = build.workload.as_ref().filter(|w| !w.model.is_empty()) {
+        let Some(w) = build.workload.as_ref().filter(|w| !w.model.is_empty()) else { return };
+        let key = (w.model.clone(), w.context, w.mode);
+        // Untouched: the default form, or the form as this tab last seeded it (a build opened
+        // later reseeds it). Edited: left alone.
+        let untouched = match &self.seeded {
+            None => self.form == GoalForm::default(),
+            Some((form, seeded_key)) => {
+                if *seeded_key == key {
+                    return;
+                }
+                self.form == *form
+            }
+        };
+        if untouched {
             self.form.model = w.model.clone();
             self.form.context = w.context;
             self.form.mode = w.mode;
+            self.seeded = Some((self.form.clone(), key));
         }
     }
 

@@ -252,9 +252,14 @@ impl LlamaCppFlags {
 pub struct PastedFlags {
     /// The placement flags read.
     pub flags: LlamaCppFlags,
-    /// Flags that do not set the placement (`-m`, `-c`, `-fa`, `--port` ...), in order, each
-    /// with its value where it has one: not modelled, and said so.
+    /// Flags that are not modelled (`-fa`, `--port`, `-dev`, `-nkvo` ...), in order, each with
+    /// its value where it has one, said so.
     pub ignored: Vec<String>,
+    /// Flags the form sets instead (`-m`, `-c`, `-ctk`, `-ctv`, `-np`; [`SET_BY_THE_FORM`]),
+    /// each with its value: left out, and said so.
+    pub set_by_form: Vec<String>,
+    /// Whether the last flag read went to `set_by_form` (its value follows it there).
+    last_set_by_form: bool,
 }
 
 /// Splits a command line into words as a POSIX shell would for the quoting people paste:
@@ -295,14 +300,19 @@ fn shell_words(s: &str) -> Result<Vec<String>, String> {
                     }
                 }
             }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    // A line continuation (`\` then a newline) joins the lines.
-                    Some('\n') | None => {}
-                    Some(ch) => cur.push(ch),
+            '\\' => match chars.next() {
+                // A line continuation (`\` then a line break, LF or CRLF) joins the lines.
+                Some('\n') | None => {}
+                Some('\r') => {
+                    if chars.clone().next() == Some('\n') {
+                        chars.next();
+                    }
                 }
-            }
+                Some(ch) => {
+                    in_word = true;
+                    cur.push(ch);
+                }
+            },
             c if c.is_whitespace() => {
                 if in_word {
                     words.push(std::mem::take(&mut cur));
@@ -321,41 +331,73 @@ fn shell_words(s: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// Flags of a pasted command line that the Fit tab's form sets instead (model, context, KV
+/// cache precision, parallel sequences): left out of the placement, and said so apart from the
+/// flags that are not modelled at all.
+const SET_BY_THE_FORM: &[&str] = &[
+    "-m",
+    "--model",
+    "-c",
+    "--ctx-size",
+    "-ctk",
+    "--cache-type-k",
+    "-ctv",
+    "--cache-type-v",
+    "-np",
+    "--parallel",
+    "-hf",
+    "-hfr",
+    "--hf-repo",
+];
+
 impl FromStr for PastedFlags {
     type Err = String;
 
-    /// Reads `-ngl`/`--n-gpu-layers`/`--gpu-layers`, `--n-cpu-moe`/`-ncmoe`, `--cpu-moe` (all
-    /// routed experts in system RAM, the rule llama.cpp's `common/arg.cpp` adds for it:
-    /// `\.ffn_(up|down|gate)_exps=CPU`), `-ot`/`--override-tensor` (several rules may be
-    /// comma-separated, as llama.cpp allows), `-sm`/`--split-mode`, `-ts`/`--tensor-split` and
-    /// `-ub`/`--ubatch-size`, in `-flag value` or `--flag=value` form. A word before the first
-    /// flag (the program's name) and every other flag with its value are kept in
-    /// [`PastedFlags::ignored`]. Errors name the flag: a missing or malformed value, or a
-    /// quote left open.
+    /// Reads `-ngl`/`--n-gpu-layers`/`--gpu-layers` (a number; `all` and `auto` read as not
+    /// given: every layer, or llama.cpp's own fit), `--n-cpu-moe`/`-ncmoe`, `--cpu-moe`/`-cmoe`
+    /// (all routed experts in system RAM: the rule llama.cpp's `common/arg.cpp` adds for it,
+    /// `LLM_FFN_EXPS_REGEX`, `\.ffn_(up|down|gate|gate_up)_(ch|)exps=CPU`), `-ot`/
+    /// `--override-tensor` (several rules may be comma-separated, as llama.cpp allows),
+    /// `-sm`/`--split-mode`, `-ts`/`--tensor-split`, `-ub`/`--ubatch-size`, and where the
+    /// RAM-held weights sit: `--no-mmap`, `--mmap`, `-mmp 0|1`, `--load-mode`, `--no-host`.
+    /// As llama.cpp does (`common_params_parse_ex`), `_` in a `--` flag reads as `-`
+    /// (`--n_cpu_moe`); `--flag=value` is read too. A word before the first flag (the program's
+    /// name), an environment assignment before it, and every other flag with its value are kept
+    /// in [`PastedFlags::ignored`] (those the form sets in [`PastedFlags::set_by_form`]). A `\`
+    /// before a line break joins the lines, as a shell does. Errors name the flag: a missing or
+    /// malformed value, or a quote left open.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let words = shell_words(s)?;
         let mut out = PastedFlags::default();
+        let mut unmapped: Option<bool> = None;
+        let mut no_host = false;
+        let mut seen_flag = false;
         let mut i = 0;
         while i < words.len() {
             let w = &words[i];
             i += 1;
             if !w.starts_with('-') || w == "-" {
-                // The program name, or the value of a flag that is not modelled.
-                if out.ignored.is_empty() && !out.flags.any() && i == 1 {
+                // The program name (and `VAR=value` before it), or the value of a flag that is
+                // not modelled.
+                if !seen_flag {
                     continue;
                 }
-                if let Some(last) = out.ignored.last_mut() {
-                    last.push(' ');
-                    last.push_str(w);
-                } else {
-                    out.ignored.push(w.clone());
+                let last = if out.last_set_by_form { out.set_by_form.last_mut() } else { out.ignored.last_mut() };
+                match last {
+                    Some(l) => {
+                        l.push(' ');
+                        l.push_str(w);
+                    }
+                    None => out.ignored.push(w.clone()),
                 }
                 continue;
             }
-            let (name, inline) = match w.split_once('=') {
+            seen_flag = true;
+            let (raw, inline) = match w.split_once('=') {
                 Some((n, v)) if n.starts_with("--") => (n.to_owned(), Some(v.to_owned())),
                 _ => (w.clone(), None),
             };
+            let name = if raw.starts_with("--") { raw.replace('_', "-") } else { raw };
             let takes_value = matches!(
                 name.as_str(),
                 "-ngl"
@@ -371,15 +413,27 @@ impl FromStr for PastedFlags {
                     | "--tensor-split"
                     | "-ub"
                     | "--ubatch-size"
+                    | "-mmp"
+                    | "--load-mode"
             );
             if !takes_value {
-                if name == "--cpu-moe" || name == "-cmoe" {
-                    out.flags.overrides.push(r"\.ffn_(up|down|gate)_exps=CPU".parse()?);
-                } else {
-                    out.ignored.push(w.clone());
+                out.last_set_by_form = false;
+                match name.as_str() {
+                    "--cpu-moe" | "-cmoe" => {
+                        out.flags.overrides.push(r"\.ffn_(up|down|gate|gate_up)_(ch|)exps=CPU".parse()?);
+                    }
+                    "--no-mmap" => unmapped = Some(true),
+                    "--mmap" => unmapped = Some(inline.as_deref().is_some_and(|v| v.trim() == "0")),
+                    "--no-host" => no_host = true,
+                    _ if SET_BY_THE_FORM.contains(&name.as_str()) => {
+                        out.set_by_form.push(w.clone());
+                        out.last_set_by_form = true;
+                    }
+                    _ => out.ignored.push(w.clone()),
                 }
                 continue;
             }
+            out.last_set_by_form = false;
             let value = match inline {
                 Some(v) => v,
                 None => {
@@ -392,7 +446,12 @@ impl FromStr for PastedFlags {
                 v.trim().parse::<u32>().map_err(|_| format!("{name} `{v}`: give a whole number"))
             };
             match name.as_str() {
-                "-ngl" | "--n-gpu-layers" | "--gpu-layers" => out.flags.n_gpu_layers = Some(number(&value)?),
+                "-ngl" | "--n-gpu-layers" | "--gpu-layers" => {
+                    out.flags.n_gpu_layers = match value.trim() {
+                        "all" | "auto" => None,
+                        v => Some(number(v)?),
+                    };
+                }
                 "--n-cpu-moe" | "-ncmoe" => out.flags.n_cpu_moe = Some(number(&value)?),
                 "-ot" | "--override-tensor" => {
                     for rule in value.split(',').filter(|r| !r.trim().is_empty()) {
@@ -401,9 +460,18 @@ impl FromStr for PastedFlags {
                 }
                 "-sm" | "--split-mode" => out.flags.split_mode = value.parse()?,
                 "-ts" | "--tensor-split" => out.flags.tensor_split = Some(value.parse()?),
+                "-mmp" => {
+                    unmapped = Some(match value.trim() {
+                        "0" => true,
+                        "1" => false,
+                        v => return Err(format!("-mmp `{v}`: give 0 or 1")),
+                    });
+                }
+                "--load-mode" => unmapped = Some(load_mode_is_unmapped(&value)?),
                 _ => out.flags.ubatch = Some(number(&value)?),
             }
         }
+        out.flags.host_weights = HostWeightMemory::of_flags(unmapped, no_host);
         Ok(out)
     }
 }
@@ -423,13 +491,14 @@ mod pasted_tests {
         assert_eq!(p.flags.ubatch, Some(2048));
         assert_eq!(p.flags.overrides.len(), 1);
         assert_eq!(p.flags.overrides[0].to_string(), r"blk\.(3[0-5])\.ffn_.*_exps=CPU");
-        assert_eq!(p.ignored, ["-m gpt-oss-120b.gguf", "-c 32768", "-fa on", "--jinja", "--port=8080"]);
+        assert_eq!(p.ignored, ["-fa on", "--jinja", "--port=8080"]);
+        assert_eq!(p.set_by_form, ["-m gpt-oss-120b.gguf", "-c 32768"]);
     }
 
     #[test]
     fn cpu_moe_comma_rules_and_errors() {
         let p: PastedFlags = "--cpu-moe -sm row -ts 3,1".parse().unwrap();
-        assert_eq!(p.flags.overrides[0].to_string(), r"\.ffn_(up|down|gate)_exps=CPU");
+        assert_eq!(p.flags.overrides[0].to_string(), r"\.ffn_(up|down|gate|gate_up)_(ch|)exps=CPU");
         assert_eq!(p.flags.split_mode, SplitMode::Row);
         assert_eq!(p.flags.tensor_split, Some(TensorSplit(vec![3.0, 1.0])));
         let p: PastedFlags = "-ot exps=CPU,blk\\.1\\.ffn_.*=CPU".parse().unwrap();
@@ -439,5 +508,27 @@ mod pasted_tests {
         assert_eq!("-ngl x".parse::<PastedFlags>().unwrap_err(), "-ngl `x`: give a whole number");
         assert!("-ot 'exps=CPU".parse::<PastedFlags>().unwrap_err().contains("unclosed"));
         assert!("-ot exps=CUDA1".parse::<PastedFlags>().unwrap_err().contains("not modelled"));
+    }
+
+    /// A script pasted as written: `\` line continuations, llama.cpp's `_` spellings, `-ngl
+    /// all`, an environment assignment before the program, and the load flags.
+    #[test]
+    fn a_multi_line_script_with_underscores_and_load_flags() {
+        let p: PastedFlags =
+            "GGML_CUDA_GRAPH_OPT=1 ./llama-server -m x.gguf \\\n--n_cpu_moe 20 \\\n-ngl all --no-mmap\n-fa on"
+                .parse()
+                .unwrap();
+        assert_eq!(p.flags.n_cpu_moe, Some(20));
+        assert_eq!(p.flags.n_gpu_layers, None);
+        assert_eq!(p.flags.host_weights, Some(HostWeightMemory::Pinned));
+        assert_eq!(p.set_by_form, ["-m x.gguf"]);
+        assert_eq!(p.ignored, ["-fa on"]);
+        let p: PastedFlags = "-mmp 1 --no-host".parse().unwrap();
+        assert_eq!(p.flags.host_weights, Some(HostWeightMemory::Pageable));
+        let p: PastedFlags = "--load-mode=dio".parse().unwrap();
+        assert_eq!(p.flags.host_weights, Some(HostWeightMemory::Pinned));
+        assert_eq!("-ngl -3".parse::<PastedFlags>().unwrap_err(), "-ngl `-3`: give a whole number");
+        let p: PastedFlags = "llama-server \\\r\n  --n-cpu-moe 3".parse().unwrap();
+        assert_eq!((p.flags.n_cpu_moe, p.ignored.len()), (Some(3), 0));
     }
 }

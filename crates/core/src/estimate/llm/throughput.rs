@@ -115,6 +115,9 @@ impl TokenSpan {
     /// The length of request `i` of `n`: the uniform span's quantile at the `i`-th point of the
     /// golden-ratio sequence (evenly spread over the span, in no sorted order, the same on every
     /// call: the benchmarks' own random draws are not reproducible here, their distribution is).
+    /// Input and output lengths of request `i` come from the same point, so with equal spans
+    /// they are correlated where the benchmarks draw them independently: the marginals match,
+    /// the pairing does not.
     fn nth(self, i: u32) -> u32 {
         if self.max <= self.min {
             return self.min;
@@ -130,7 +133,7 @@ impl TokenSpan {
 /// A closed-loop serving benchmark (vLLM's `benchmark_serving.py`, SGLang's `bench_serving.py`,
 /// both with `--request-rate inf --max-concurrency C`): `requests` requests, of which the client
 /// keeps `concurrency` in flight, sending the next one as soon as one completes; each prompt of
-/// `input` tokens generates exactly `output` tokens (`ignore_eos`, the benchmarks' default).
+/// `input` tokens generates exactly `output` tokens (`--ignore-eos`: SGLang's `bench_serving` default, passed explicitly by InferenceX; vLLM's `benchmark_serving.py` leaves it off, so a vLLM run's outputs may stop early).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ClosedLoopRun {
     /// Requests in the run (`--num-prompts`).
@@ -203,11 +206,8 @@ pub fn closed_loop_throughput(
     }
     let concurrency = run.concurrency.min(run.requests);
     let cap = concurrency as usize;
-    // Data-parallel replicas prefill their shares of the waiting prompts at the same time.
-    let replicas = match input.parallelism {
-        Parallelism::DataParallel(n) => f64::from(n.max(1)),
-        _ => 1.0,
-    };
+    // Data-parallel replicas prefill their shares of the waiting prompts at the same time
+    // (`prefill_of`).
     let mean_in = run.input.mean();
     let decode_ctx = (mean_in + run.output.mean() / 2.0).round().max(1.0);
     // Per batch size (index b - 1): decode step s, and packed prefill tok/s of b prompts.
@@ -240,7 +240,14 @@ pub fn closed_loop_throughput(
         let Some(rate) = e.speed.as_ref().and_then(|s| s.prefill_packed_tokens_per_s) else {
             return Err(FitError::Unsupported("no tensor rate published for this precision: no prefill".into()));
         };
-        let r = rate * replicas;
+        // The replicas each prefill `ceil(b / n)` of the prompts at once: the b prompts take
+        // as long as the fullest replica's share (one prompt on two replicas is one replica's
+        // time, not half of it).
+        let per_replica = match input.parallelism {
+            Parallelism::DataParallel(n) => (b as f64 / f64::from(n.max(1))).ceil().max(1.0),
+            _ => b as f64,
+        };
+        let r = rate * b as f64 / per_replica;
         prefill_rates[b - 1] = Some(r);
         Ok(r)
     };
