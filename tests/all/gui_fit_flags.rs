@@ -35,7 +35,7 @@ fn fit_tab(build: Build, flags: &str) -> Harness<'static, KraftwerkApp> {
     let mut h = Harness::builder()
         .with_size([1280.0, 800.0])
         .build_ui_state(|ui, app: &mut KraftwerkApp| app.update_ui(ui), KraftwerkApp::new_for_test(cat, build));
-    h.state_mut().view.fit.settings.llama_flags = flags.to_owned();
+    flags.clone_into(&mut h.state_mut().view.fit.settings.llama_flags);
     h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Fit)));
     h.run();
     h

@@ -444,21 +444,19 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload, state: &AppState) {
         };
         // One truth with `kraftwerk fit` and `compare`: a MoE model that runs with its experts
         // in system RAM says so, not the GPUs' own "does not fit".
-        match &o.fits_with_experts_in_ram {
-            Some(split) => cards.push(Stat::new(
+        if let Some(split) = &o.fits_with_experts_in_ram {
+            cards.push(Stat::new(
                 "Memory",
                 split.headline().to_owned(),
                 format!("{:.1} GiB of experts in RAM ({})", split.host_experts_gib, split.args),
                 Some(verdict_color(FitVerdict::Fits)),
-            )),
-            None => {
-                // The user's own placement (flags given) that does not run: that is the reason,
-                // not the context (which was not searched for it).
-                let given_fails = o.placement.as_ref().is_some_and(|p| p.as_given) && !o.runs();
-                let sub =
-                    if given_fails { "the placement as given (llama.cpp flags above)".to_owned() } else { max_ctx };
-                cards.push(Stat::new("Memory", f.verdict.to_string(), sub, Some(verdict_color(f.verdict))));
-            }
+            ));
+        } else {
+            // The user's own placement (flags given) that does not run: that is the reason,
+            // not the context (which was not searched for it).
+            let given_fails = o.placement.as_ref().is_some_and(|p| p.as_given) && !o.runs();
+            let sub = if given_fails { "the placement as given (llama.cpp flags above)".to_owned() } else { max_ctx };
+            cards.push(Stat::new("Memory", f.verdict.to_string(), sub, Some(verdict_color(f.verdict))));
         }
         cards.push(Stat::new(
             "Weights · KV cache",

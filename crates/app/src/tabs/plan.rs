@@ -186,7 +186,7 @@ impl PlanTab {
             }
         };
         if untouched {
-            self.form.model = w.model.clone();
+            self.form.model.clone_from(&w.model);
             self.form.context = w.context;
             self.form.mode = w.mode;
             self.seeded = Some((self.form.clone(), key));

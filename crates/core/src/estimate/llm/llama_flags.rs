@@ -366,17 +366,17 @@ impl FromStr for PastedFlags {
     /// in [`PastedFlags::ignored`] (those the form sets in [`PastedFlags::set_by_form`]). A `\`
     /// before a line break joins the lines, as a shell does. Errors name the flag: a missing or
     /// malformed value, or a quote left open.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let words = shell_words(s)?;
+    fn from_str(line: &str) -> Result<Self, Self::Err> {
+        let words = shell_words(line)?;
         let mut out = PastedFlags::default();
         let mut unmapped: Option<bool> = None;
         let mut no_host = false;
         let mut seen_flag = false;
-        let mut i = 0;
-        while i < words.len() {
-            let w = &words[i];
-            i += 1;
-            if !w.starts_with('-') || w == "-" {
+        let mut next = 0;
+        while next < words.len() {
+            let word = &words[next];
+            next += 1;
+            if !word.starts_with('-') || word == "-" {
                 // The program name (and `VAR=value` before it), or the value of a flag that is
                 // not modelled.
                 if !seen_flag {
@@ -386,16 +386,16 @@ impl FromStr for PastedFlags {
                 match last {
                     Some(l) => {
                         l.push(' ');
-                        l.push_str(w);
+                        l.push_str(word);
                     }
-                    None => out.ignored.push(w.clone()),
+                    None => out.ignored.push(word.clone()),
                 }
                 continue;
             }
             seen_flag = true;
-            let (raw, inline) = match w.split_once('=') {
+            let (raw, inline) = match word.split_once('=') {
                 Some((n, v)) if n.starts_with("--") => (n.to_owned(), Some(v.to_owned())),
-                _ => (w.clone(), None),
+                _ => (word.clone(), None),
             };
             let name = if raw.starts_with("--") { raw.replace('_', "-") } else { raw };
             let takes_value = matches!(
@@ -426,21 +426,20 @@ impl FromStr for PastedFlags {
                     "--mmap" => unmapped = Some(inline.as_deref().is_some_and(|v| v.trim() == "0")),
                     "--no-host" => no_host = true,
                     _ if SET_BY_THE_FORM.contains(&name.as_str()) => {
-                        out.set_by_form.push(w.clone());
+                        out.set_by_form.push(word.clone());
                         out.last_set_by_form = true;
                     }
-                    _ => out.ignored.push(w.clone()),
+                    _ => out.ignored.push(word.clone()),
                 }
                 continue;
             }
             out.last_set_by_form = false;
-            let value = match inline {
-                Some(v) => v,
-                None => {
-                    let v = words.get(i).filter(|v| !v.starts_with("--")).cloned();
-                    i += 1;
-                    v.ok_or_else(|| format!("{name}: give a value"))?
-                }
+            let value = if let Some(v) = inline {
+                v
+            } else {
+                let v = words.get(next).filter(|v| !v.starts_with("--")).cloned();
+                next += 1;
+                v.ok_or_else(|| format!("{name}: give a value"))?
             };
             let number = |v: &str| -> Result<u32, String> {
                 v.trim().parse::<u32>().map_err(|_| format!("{name} `{v}`: give a whole number"))
@@ -478,6 +477,7 @@ impl FromStr for PastedFlags {
 
 #[cfg(test)]
 mod pasted_tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
     use super::*;
 
     #[test]
