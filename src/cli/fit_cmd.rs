@@ -146,6 +146,11 @@ pub struct FitArgs {
     /// expert is refused); repeat for several rules.
     #[arg(long = "override-tensor", visible_alias = "ot")]
     pub override_tensor: Vec<crate::estimate::llm::placement::TensorOverride>,
+    /// llama.cpp `--cpu-moe` / `-cmoe`: every routed expert in system RAM, the rule llama.cpp
+    /// adds for it (`LLM_FFN_EXPS_REGEX`, `\.ffn_(up|down|gate|gate_up)_(ch|)exps=CPU`), the
+    /// same as `--n-cpu-moe` at the layer count.
+    #[arg(long = "cpu-moe", visible_alias = "cmoe")]
+    pub cpu_moe: bool,
     /// llama.cpp `--split-mode`: layer (default) or row.
     #[arg(long = "split-mode", visible_alias = "sm")]
     pub split_mode: Option<crate::estimate::llm::placement::SplitMode>,
@@ -238,7 +243,13 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         llama_cpp: crate::estimate::llm::placement::LlamaCppFlags {
             n_gpu_layers: a.n_gpu_layers,
             n_cpu_moe: a.n_cpu_moe,
-            overrides: a.override_tensor.clone(),
+            overrides: {
+                let mut o = a.override_tensor.clone();
+                if a.cpu_moe {
+                    o.push(cpu_moe_rule()?);
+                }
+                o
+            },
             split_mode: a.split_mode.unwrap_or_default(),
             tensor_split: a.tensor_split.clone(),
             ubatch: a.ubatch_size,
@@ -293,6 +304,12 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     code
 }
 
+/// llama.cpp's `--cpu-moe` rule ([`crate::estimate::llm::llama_flags::CPU_MOE_RULE`]), as the
+/// Fit tab's pasted flags read it.
+fn cpu_moe_rule() -> Result<crate::estimate::llm::placement::TensorOverride, CliError> {
+    crate::estimate::llm::llama_flags::CPU_MOE_RULE.parse().map_err(bad)
+}
+
 /// `fit --format json --measured FILE`: the fit, its speed summary and the measured report
 /// together.
 #[derive(serde::Serialize)]
@@ -335,6 +352,7 @@ pub fn llama_cpp_spellings(args: impl IntoIterator<Item = std::ffi::OsString>) -
                 Some("-ts") => "--tensor-split",
                 Some("-ncmoe") => "--n-cpu-moe",
                 Some("-ub") => "--ubatch-size",
+                Some("-cmoe") => "--cpu-moe",
                 Some("-mmp") => "--mmap",
                 _ => return a,
             };

@@ -52,7 +52,7 @@ fn the_fit_tab_judges_a_pasted_llama_cpp_placement_as_fit_does() {
     let want = [
         line(&cli, "GPU 1 "),
         line(&cli, "the placement as given"),
-        line(&cli, "llama.cpp with --n-cpu-moe 45, the smallest that fits"),
+        line(&cli, "llama.cpp with --n-cpu-moe 48, the smallest that keeps"),
         line(&cli, "speed: none: the placement as given does not fit"),
     ];
     let cat = kraftwerk::catalog::builtin().expect("catalog");

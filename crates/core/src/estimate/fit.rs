@@ -629,8 +629,9 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
 }
 
 /// The smallest `--n-cpu-moe` that runs with the user's other llama.cpp flags (`flags` less
-/// their `-ot` rules), judged as [`llm::placement::place_as_given`] judges the user's own
-/// placement; `None` for a model without routed experts or when none runs.
+/// their `-ot` rules) and keeps llama.cpp's 1024 MiB free on every GPU (the margin of its own
+/// placement search), placed as [`llm::placement::place_as_given`] places the user's own;
+/// `None` for a model without routed experts or when none runs.
 fn smallest_n_cpu_moe(
     input: &FitInput,
     used: &[GpuSlot],
@@ -642,7 +643,11 @@ fn smallest_n_cpu_moe(
     for n in 0..=input.model.layers {
         let f = llm::placement::LlamaCppFlags { n_cpu_moe: Some(n), overrides: Vec::new(), ..flags.clone() };
         let p = llm::placement::place_as_given(input, used, host, ram, &f).ok()?;
-        if p.fits_gpus {
+        // The advice keeps llama.cpp's own margin (`llama-fit-params` leaves 1024 MiB free on
+        // every GPU): a placement that only just fits its free memory runs out of it on a real
+        // card (a trial was told 45 on a build whose automatic placement is 48, with 59 MiB
+        // left on one GPU).
+        if p.table.fits {
             // More experts in RAM only needs more RAM: the first that fits the GPUs decides.
             return p.runs().then(|| search::MoeOffload::of(&p));
         }

@@ -644,14 +644,14 @@ pub fn placement_as_given_overflow(result: &BuildFit) -> Option<String> {
     (!over.is_empty()).then(|| format!("the placement as given ({}) does not fit: {}", p.table.args, over.join("; ")))
 }
 
-/// Where the user's placement does not fit: the smallest `--n-cpu-moe` that fits together with
-/// the other flags given ([`BuildFit::placement_that_fits`]), its RAM-held experts (GiB) and its
+/// Where the user's placement does not fit: the smallest `--n-cpu-moe` that keeps llama.cpp's
+/// 1024 MiB margin on every GPU together with the other flags given ([`BuildFit::placement_that_fits`]), its RAM-held experts (GiB) and its
 /// decode and prefill (tok/s, "unknown" where the estimate has none). `kraftwerk fit` and the
 /// Fit tab print this line.
 pub fn placement_that_fits_line(result: &BuildFit) -> Option<String> {
     let o = result.placement_that_fits.as_ref()?;
     Some(format!(
-        "llama.cpp with --n-cpu-moe {}, the smallest that fits with the other flags given ({}): {:.1} GiB of routed experts in system RAM, {}",
+        "llama.cpp with --n-cpu-moe {}, the smallest that keeps llama.cpp's 1024 MiB free on every GPU with the other flags given ({}): {:.1} GiB of routed experts in system RAM, {}",
         o.n_cpu_moe,
         o.args,
         o.host_experts_gib,

@@ -171,6 +171,12 @@ pub enum HostWeightMemory {
     /// A pinned host buffer (`CUDA_Host`): `--no-mmap`, llama-bench `-mmp 0`, `--load-mode
     /// none`, `mlock` or `dio`.
     Pinned,
+    /// The file mapping with `--no-host` given: pageable, copied at the pageable rate; said
+    /// apart so the line and the arguments keep the flag the user gave.
+    PageableNoHost,
+    /// Loaded without a mapping (`--no-mmap` or a load mode without one) but with `--no-host`:
+    /// plain, unpinned memory, copied at the pageable rate.
+    UnmappedNoHost,
 }
 
 impl HostWeightMemory {
@@ -179,7 +185,9 @@ impl HostWeightMemory {
     pub fn of_flags(no_mmap: Option<bool>, no_host: bool) -> Option<HostWeightMemory> {
         match (no_mmap, no_host) {
             (Some(true), false) => Some(HostWeightMemory::Pinned),
-            (_, true) | (Some(false), false) => Some(HostWeightMemory::Pageable),
+            (Some(true), true) => Some(HostWeightMemory::UnmappedNoHost),
+            (_, true) => Some(HostWeightMemory::PageableNoHost),
+            (Some(false), false) => Some(HostWeightMemory::Pageable),
             (None, false) => None,
         }
     }
@@ -191,6 +199,21 @@ impl HostWeightMemory {
                 "from pageable memory (mmap on, llama.cpp's default; --no-mmap would pin them)"
             }
             HostWeightMemory::Pinned => "from pinned memory (--no-mmap)",
+            HostWeightMemory::PageableNoHost => "from pageable memory (--no-host: no pinned host buffer)",
+            HostWeightMemory::UnmappedNoHost => {
+                "from pageable memory (--no-mmap with --no-host: loaded into plain, unpinned memory)"
+            }
+        }
+    }
+
+    /// The load flags that give this, for the placement's arguments (empty for llama.cpp's
+    /// default, pageable with mmap on).
+    pub fn args(self) -> &'static str {
+        match self {
+            HostWeightMemory::Pageable => "",
+            HostWeightMemory::Pinned => " --no-mmap",
+            HostWeightMemory::PageableNoHost => " --no-host",
+            HostWeightMemory::UnmappedNoHost => " --no-mmap --no-host",
         }
     }
 }
@@ -328,8 +351,15 @@ fn shell_words(s: &str) -> Result<Vec<String>, String> {
     if in_word {
         words.push(cur);
     }
+    // A `\` followed by trailing spaces before the line break (a common paste artifact) makes
+    // a word of blanks, which a script does not mean: dropped.
+    words.retain(|w| !w.trim().is_empty());
     Ok(words)
 }
+
+/// llama.cpp's `--cpu-moe` rule (`common/arg.cpp` adds it as an `-ot` rule;
+/// `LLM_FFN_EXPS_REGEX` in `common/common.h`): every routed expert in system RAM.
+pub const CPU_MOE_RULE: &str = r"\.ffn_(up|down|gate|gate_up)_(ch|)exps=CPU";
 
 /// Flags of a pasted command line that the Fit tab's form sets instead (model, context, KV
 /// cache precision, parallel sequences): left out of the placement, and said so apart from the
@@ -420,7 +450,7 @@ impl FromStr for PastedFlags {
                 out.last_set_by_form = false;
                 match name.as_str() {
                     "--cpu-moe" | "-cmoe" => {
-                        out.flags.overrides.push(r"\.ffn_(up|down|gate|gate_up)_(ch|)exps=CPU".parse()?);
+                        out.flags.overrides.push(CPU_MOE_RULE.parse()?);
                     }
                     "--no-mmap" => unmapped = Some(true),
                     "--mmap" => unmapped = Some(inline.as_deref().is_some_and(|v| v.trim() == "0")),
@@ -524,11 +554,12 @@ mod pasted_tests {
         assert_eq!(p.set_by_form, ["-m x.gguf"]);
         assert_eq!(p.ignored, ["-fa on"]);
         let p: PastedFlags = "-mmp 1 --no-host".parse().unwrap();
-        assert_eq!(p.flags.host_weights, Some(HostWeightMemory::Pageable));
+        assert_eq!(p.flags.host_weights, Some(HostWeightMemory::PageableNoHost));
         let p: PastedFlags = "--load-mode=dio".parse().unwrap();
         assert_eq!(p.flags.host_weights, Some(HostWeightMemory::Pinned));
         assert_eq!("-ngl -3".parse::<PastedFlags>().unwrap_err(), "-ngl `-3`: give a whole number");
-        let p: PastedFlags = "llama-server \\\r\n  --n-cpu-moe 3".parse().unwrap();
-        assert_eq!((p.flags.n_cpu_moe, p.ignored.len()), (Some(3), 0));
+        let p: PastedFlags = "llama-server -fa on \\ \n  --n-cpu-moe 3 \\\r\n --threads 32".parse().unwrap();
+        assert_eq!(p.ignored, ["-fa on", "--threads 32"], "no blank item from a trailing `\\ `");
+        assert_eq!(p.flags.n_cpu_moe, Some(3));
     }
 }

@@ -74,7 +74,9 @@ pub const PINNED_OVER_PAGEABLE_COPY: f64 = 23.62 / 12.36;
 /// [`PINNED_OVER_PAGEABLE_COPY`] where they are pinned.
 pub fn host_to_gpu_copy_efficiency(memory: HostWeightMemory) -> f64 {
     match memory {
-        HostWeightMemory::Pageable => HOST_TO_GPU_COPY_EFFICIENCY,
+        HostWeightMemory::Pageable | HostWeightMemory::PageableNoHost | HostWeightMemory::UnmappedNoHost => {
+            HOST_TO_GPU_COPY_EFFICIENCY
+        }
         HostWeightMemory::Pinned => HOST_TO_GPU_COPY_EFFICIENCY * PINNED_OVER_PAGEABLE_COPY,
     }
 }
@@ -278,9 +280,7 @@ fn args_of(input: &FitInput, ngl: u32, flags: &LlamaCppFlags, split: &[u32], n_c
     if let Some(ub) = flags.ubatch {
         let _ = write!(args, " -ub {ub}");
     }
-    if input.llama_cpp_host_weights == HostWeightMemory::Pinned {
-        args.push_str(" --no-mmap");
-    }
+    args.push_str(input.llama_cpp_host_weights.args());
     if split.len() > 1 {
         let ts: Vec<String> = match &flags.tensor_split {
             Some(t) => t.0.iter().map(|v| format!("{v}")).collect(),

@@ -257,7 +257,10 @@ fn load_flags_say_where_the_ram_held_weights_sit() {
     assert_eq!(HostWeightMemory::of_flags(None, false), None);
     assert_eq!(HostWeightMemory::of_flags(Some(true), false), Some(HostWeightMemory::Pinned));
     assert_eq!(HostWeightMemory::of_flags(Some(false), false), Some(HostWeightMemory::Pageable));
-    assert_eq!(HostWeightMemory::of_flags(Some(true), true), Some(HostWeightMemory::Pageable));
+    assert_eq!(HostWeightMemory::of_flags(Some(true), true), Some(HostWeightMemory::UnmappedNoHost));
+    assert_eq!(HostWeightMemory::of_flags(None, true), Some(HostWeightMemory::PageableNoHost));
+    assert_eq!(HostWeightMemory::UnmappedNoHost.args(), " --no-mmap --no-host");
+    assert!(HostWeightMemory::UnmappedNoHost.copy_words().contains("--no-host"));
     for m in ["none", "mlock", "dio", "DIO"] {
         assert_eq!(load_mode_is_unmapped(m), Ok(true), "{m}");
     }
