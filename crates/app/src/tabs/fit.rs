@@ -86,6 +86,9 @@ pub struct FitView {
     /// Settings.
     pub settings: FitSettings,
     cache: Option<(u64, FitSettings, Workload, Result<BuildFit, String>)>,
+    /// The llama.cpp flags field as last read (its text and what it parsed to), so the row
+    /// drawn every frame re-parses (and recompiles `-ot` patterns) only when the text changes.
+    flags_read: Option<(String, Result<PastedFlags, String>)>,
 }
 
 impl FitView {
@@ -291,7 +294,7 @@ fn controls(
             .labelled_by(l.id);
     });
     split_row(ui, &mut fit.settings, state.build.gpus.len().max(1));
-    llama_flags_row(ui, &mut fit.settings);
+    llama_flags_row(ui, &mut fit.settings, &mut fit.flags_read);
     model_file_row(ui, &mut fit.settings);
     if !in_build {
         ui.weak(
@@ -355,7 +358,7 @@ fn split_row(ui: &mut egui::Ui, fs: &mut FitSettings, n: usize) {
 /// llama.cpp's placement flags (`-ngl`, `--n-cpu-moe`, `-ot`, `-sm`, `-ts`, `-ub`; a whole
 /// `llama-server` line may be pasted): the fit judges exactly that placement, as `kraftwerk fit`
 /// does with the same flags. Flags that do not set the placement are named as not modelled.
-fn llama_flags_row(ui: &mut egui::Ui, fs: &mut FitSettings) {
+fn llama_flags_row(ui: &mut egui::Ui, fs: &mut FitSettings, read: &mut Option<(String, Result<PastedFlags, String>)>) {
     ui.horizontal_wrapped(|ui| {
         let l = ui.label("llama.cpp flags");
         // Multi-line, so a pasted script keeps its line breaks and `\` continuations (a
@@ -372,7 +375,11 @@ fn llama_flags_row(ui: &mut egui::Ui, fs: &mut FitSettings) {
             fs.llama_flags.clear();
         }
     });
-    match fs.llama_flags.parse::<PastedFlags>() {
+    if read.as_ref().is_none_or(|(text, _)| *text != fs.llama_flags) {
+        *read = Some((fs.llama_flags.clone(), fs.llama_flags.parse::<PastedFlags>()));
+    }
+    let Some((_, parsed)) = read.as_ref() else { return };
+    match parsed {
         Ok(p) => {
             if !p.set_by_form.is_empty() {
                 ui.add(

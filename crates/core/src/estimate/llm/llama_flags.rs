@@ -281,8 +281,6 @@ pub struct PastedFlags {
     /// Flags the form sets instead (`-m`, `-c`, `-ctk`, `-ctv`, `-np`; [`SET_BY_THE_FORM`]),
     /// each with its value: left out, and said so.
     pub set_by_form: Vec<String>,
-    /// Whether the last flag read went to `set_by_form` (its value follows it there).
-    last_set_by_form: bool,
 }
 
 /// Splits a command line into words as a POSIX shell would for the quoting people paste:
@@ -402,6 +400,8 @@ impl FromStr for PastedFlags {
         let mut unmapped: Option<bool> = None;
         let mut no_host = false;
         let mut seen_flag = false;
+        // Whether the last flag read went to `set_by_form` (its value follows it there).
+        let mut last_set_by_form = false;
         let mut next = 0;
         while next < words.len() {
             let word = &words[next];
@@ -412,7 +412,7 @@ impl FromStr for PastedFlags {
                 if !seen_flag {
                     continue;
                 }
-                let last = if out.last_set_by_form { out.set_by_form.last_mut() } else { out.ignored.last_mut() };
+                let last = if last_set_by_form { out.set_by_form.last_mut() } else { out.ignored.last_mut() };
                 match last {
                     Some(l) => {
                         l.push(' ');
@@ -447,7 +447,7 @@ impl FromStr for PastedFlags {
                     | "--load-mode"
             );
             if !takes_value {
-                out.last_set_by_form = false;
+                last_set_by_form = false;
                 match name.as_str() {
                     "--cpu-moe" | "-cmoe" => {
                         out.flags.overrides.push(CPU_MOE_RULE.parse()?);
@@ -457,13 +457,13 @@ impl FromStr for PastedFlags {
                     "--no-host" => no_host = true,
                     _ if SET_BY_THE_FORM.contains(&name.as_str()) => {
                         out.set_by_form.push(word.clone());
-                        out.last_set_by_form = true;
+                        last_set_by_form = true;
                     }
                     _ => out.ignored.push(word.clone()),
                 }
                 continue;
             }
-            out.last_set_by_form = false;
+            last_set_by_form = false;
             let value = if let Some(v) = inline {
                 v
             } else {
