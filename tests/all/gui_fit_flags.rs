@@ -163,3 +163,33 @@ fn the_plan_tab_follows_a_build_opened_after_it() {
     h.run();
     assert_eq!(h.state().view.plan.form.model, w.model);
 }
+
+/// The user's own placement (`--n-cpu-moe 60 -ub 1024 --no-mmap`) on two RTX 3090s: the tab's
+/// memory chart is that placement's memory per GPU (titled with its words and arguments, each
+/// bar llama.cpp's model / context / compute), not every weight on the GPUs; and "Measure it"
+/// is llama-bench with the placement's own flags, the command `fit` prints for it.
+#[test]
+fn the_fit_tab_charts_and_measures_the_placement_given() {
+    let path = fixture("2x-rtx-3090-128gib-qwen3-235b.rig.ron");
+    let cli = fit_lines(&path, &["--n-cpu-moe", "60", "-ub", "1024", "--no-mmap"]);
+    let measure = line(&cli, "measure the speed: ");
+    let measure = measure.trim_start_matches("measure the speed: ");
+    assert!(measure.starts_with("llama-bench ") && measure.contains(" -ncmoe 60 -ub 1024 -mmp 0 "), "{measure}");
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let build = rig::load(&path, Some(&cat)).expect("fixture loads");
+    let h = fit_tab(build, "--n-cpu-moe 60 -ub 1024 --no-mmap");
+    assert!(
+        h.query_all_by_label_contains("Memory per GPU with -c 16384 -ngl 94 --n-cpu-moe 60 -ub 1024 --no-mmap")
+            .next()
+            .is_some(),
+        "the chart is the placement's"
+    );
+    assert!(
+        h.query_all_by_label_contains("Memory per GPU with every expert on the GPU").next().is_none(),
+        "not every weight on the GPUs"
+    );
+    assert!(
+        h.query_all_by_label_contains(&format!("Measure it: {measure}")).next().is_some(),
+        "the tab measures `{measure}`"
+    );
+}

@@ -568,7 +568,12 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload, state: &AppState) {
     // both edges: each column is laid out left-aligned instead.
     ui.columns(2, |c| {
         let [left, right] = c else { return };
-        left.vertical(|ui| memory_plot(ui, f, o.fits_with_experts_in_ram.is_some()));
+        // With the user's own placement, or experts in system RAM, the chart is that placement's
+        // memory per GPU (as the lines above), not every weight on the GPUs.
+        left.vertical(|ui| match o.placement.as_ref().filter(|p| p.as_given || p.cpu_moe_layers > 0) {
+            Some(p) => plots::placement_memory_plot(ui, p),
+            None => memory_plot(ui, f, o.fits_with_experts_in_ram.is_some()),
+        });
         right.vertical(|ui| {
             if let Some(cost) = &o.cost {
                 break_even_plot(ui, cost);

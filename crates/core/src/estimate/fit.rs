@@ -706,6 +706,20 @@ fn apply_placement(fit: &mut FitReport, p: &llm::placement::PlacementEstimate, g
     if !p.is_hybrid() && !given {
         return;
     }
+    // "Measure it" measures this placement: llama-bench with its flags, not every layer on the
+    // GPUs (which a build that needs experts in RAM cannot load).
+    if fit.runtime.is_llama_cpp_family() {
+        let bench = llm::basis::llama_bench_command(
+            &fit.model_id,
+            fit.context_tokens,
+            &llm::placement::llama_bench_args(&p.table.args),
+        );
+        fit.speed_basis.measure = if fit.runtime == llm::Runtime::IkLlamaCpp {
+            bench.replace("llama-bench", "ik_llama.cpp's llama-bench")
+        } else {
+            bench
+        };
+    }
     // An unknown decode (no memory in the build, RAM too small, row split) leaves no speed.
     let (Some(d1), Some(db)) = (p.decode_tokens_per_s, p.decode_batch_tokens_per_s) else {
         fit.speed = None;

@@ -2,6 +2,8 @@
 //! time against the cloud (break-even). They draw figures of the [`BuildFit`]; nothing here
 //! estimates.
 
+use kraftwerk_core::estimate::llm::placement::PlacementEstimate;
+
 use super::{
     Bar, BarChart, Color32, ContextPoint, CostReport, FitReport, GridMark, Line, LineStyle, PlotPoints, RichText,
     VLine, egui, llm, theme, usd, usd_rate, verdict_color,
@@ -116,6 +118,75 @@ pub(super) fn memory_plot(ui: &mut egui::Ui, f: &FitReport, all_on_gpu: bool) {
         });
     // Below the plot, not over it: a legend inside covered the last GPU's bar and capacity.
     legend.push((verdict_color(f.verdict), "GPU memory (line; its colour is the fit verdict)".to_owned()));
+    theme::legend(ui, &legend);
+}
+
+/// Memory per GPU of a llama.cpp-family placement ([`PlacementEstimate`]: the user's own
+/// flags, or the experts-in-RAM split the verdict names): each device's weights, KV cache and
+/// compute buffer as llama.cpp's `llama_memory_breakdown` lists them (MiB there, GiB here), against
+/// its free memory, the line coloured by that device's own verdict
+/// ([`llm::runtime_memory::DeviceRow::verdict`]). The same figures as the per-GPU lines above the
+/// chart ([`kraftwerk_core::report::placement_gpu_lines`]) and `kraftwerk fit`'s.
+pub(super) fn placement_memory_plot(ui: &mut egui::Ui, p: &PlacementEstimate) {
+    const MIB_PER_GIB: f64 = 1024.0;
+    // The arguments say the placement whole (`-ngl`, `--n-cpu-moe`, `-ot`, `-ub`, `-ts`).
+    ui.add(egui::Label::new(RichText::new(format!("Memory per GPU with {}", p.table.args)).strong()).wrap());
+    let rows: Vec<&llm::runtime_memory::DeviceRow> = p.table.rows.iter().filter(|r| r.free_mib.is_some()).collect();
+    let parts: [(&str, fn(&llm::runtime_memory::DeviceRow) -> f64, Color32); 3] = [
+        ("weights", |r| r.model_mib, theme::SERIES[0]),
+        ("KV cache", |r| r.context_mib, theme::SERIES[4]),
+        ("compute buffer", |r| r.compute_mib, theme::SERIES_REST),
+    ];
+    let mut charts: Vec<BarChart> = Vec::new();
+    let mut legend: Vec<(Color32, String)> = Vec::new();
+    for (name, get, color) in parts {
+        if rows.iter().all(|r| get(r) <= 0.0) {
+            continue;
+        }
+        legend.push((color, name.to_owned()));
+        let bars = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let gib = get(r) / MIB_PER_GIB;
+                Bar::new(i as f64, gib).name(format!("GPU {} {name}: {gib:.1} GiB", i + 1))
+            })
+            .collect();
+        let refs: Vec<&BarChart> = charts.iter().collect();
+        charts.push(BarChart::new(name, bars).color(color).width(0.6).stack_on(&refs));
+    }
+    let top = rows.iter().map(|r| r.self_mib().max(r.free_mib.unwrap_or(0.0))).fold(0.0, f64::max) / MIB_PER_GIB * 1.12;
+    let n = rows.len();
+    let lines: Vec<(f64, f64, Color32)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let color = r.verdict().map_or(theme::WARNING, verdict_color);
+            (i as f64, r.free_mib.unwrap_or(0.0) / MIB_PER_GIB, color)
+        })
+        .collect();
+    crate::widgets::static_plot("fit-memory-placement", 280.0)
+        .include_y(0.0)
+        .include_y(top)
+        .include_x(-0.6)
+        .include_x(n as f64 - 0.4)
+        .x_grid_spacer(move |_| (0..n).map(|v| GridMark { value: v as f64, step_size: 1.0 }).collect())
+        .x_axis_formatter(|m, _| format!("GPU {}", m.value.round() as i64 + 1))
+        .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
+        .y_axis_min_width(theme::y_axis_width(ui, "000 GiB"))
+        .show(ui, |plot| {
+            for c in charts {
+                plot.bar_chart(c);
+            }
+            for (x, free, color) in lines {
+                plot.line(
+                    Line::new("free memory", PlotPoints::new(vec![[x - 0.38, free], [x + 0.38, free]]))
+                        .color(color)
+                        .width(3.0),
+                );
+            }
+        });
+    legend.push((theme::OK, "free memory at start (line; its colour is that GPU's verdict)".to_owned()));
     theme::legend(ui, &legend);
 }
 

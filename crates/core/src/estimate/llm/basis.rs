@@ -80,16 +80,25 @@ pub fn not_measured_on(gpus: &[super::inputs::GpuSlot]) -> Vec<String> {
     out
 }
 
+/// The `llama-bench` command that measures decode (tg128) and prefill (pp512) of model `id`
+/// at depth `ctx` (tokens), with `placement`: llama-bench's own spelling of the placement's
+/// flags ([`super::placement::llama_bench_args`], e.g. `-ngl 99 -ncmoe 48 -mmp 0`), empty for
+/// llama-bench's defaults (every layer on the GPUs).
+pub fn llama_bench_command(id: &str, ctx: u32, placement: &str) -> String {
+    let placement = if placement.is_empty() { String::new() } else { format!(" {placement}") };
+    format!(
+        "llama-bench -m <{id}.gguf>{placement} -p 512 -n 128 -d {ctx} -o json > bench.json (tg128 is decode, pp512 \
+         prefill; kraftwerk fit --measured bench.json compares and corrects)"
+    )
+}
+
 /// The speed basis for `runtime` and the fit `input` (model id, context and batch go into the
 /// command). Every band is the ±25 % the speed tests hold their rows to.
 pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
     let id = &input.model.id;
     let ctx = input.context_tokens;
     let batch = input.batch.max(1);
-    let llama_bench = format!(
-        "llama-bench -m <{id}.gguf> -p 512 -n 128 -d {ctx} -o json > bench.json (tg128 is decode, pp512 prefill; \
-         kraftwerk fit --measured bench.json compares and corrects)"
-    );
+    let llama_bench = llama_bench_command(id, ctx, "");
     let vllm_bench = |server: &str| {
         format!(
             "{server}, then vllm bench serve --model <{id}> --random-input-len {ctx} --max-concurrency {batch} \

@@ -316,3 +316,15 @@ fn pinned_weights_copy_faster_by_the_measured_ratio() {
     let via_input = place(&pinned_input, &g, host, None, &flags(None)).expect("placement");
     assert_eq!(via_input.prefill_tokens_per_s, pinned.prefill_tokens_per_s);
 }
+
+/// llama-bench spells a placement its own way: `-ncmoe`, one `-ot` joined with `;`, `-ts` with
+/// `/`, `-mmp 0` for `--no-mmap`, `--no-host 1`; the server's `-c` / `-np` are dropped.
+#[test]
+fn llama_bench_spells_the_placement_its_own_way() {
+    let server = r#"-c 32768 -np 2 -ngl 37 --n-cpu-moe 5 -ot "blk\.(5|6)\.ffn_up_exps=CPU" -ot "blk\.7\.ffn_down_exps=CPU" -sm row -ub 2048 --no-mmap --no-host -ts 20,17"#;
+    assert_eq!(
+        llama_bench_args(server),
+        r#"-ngl 37 -ncmoe 5 -sm row -ub 2048 -mmp 0 --no-host 1 -ts 20/17 -ot "blk\.(5|6)\.ffn_up_exps=CPU;blk\.7\.ffn_down_exps=CPU""#
+    );
+    assert_eq!(llama_bench_args("-c 4096 -ngl 99"), "-ngl 99");
+}
