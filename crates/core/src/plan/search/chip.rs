@@ -181,7 +181,18 @@ impl State<'_> {
             // its RAM is the experts' size, so the smallest quant runs fastest on the least RAM
             // (the expert offload counts the non-expert part exactly, so Q8_0 splits exist too).
             hybrid.sort_by(|a, b| a.bits_per_weight().total_cmp(&b.bits_per_weight()));
-            for n in 1..=goal.max_gpus.min(2) {
+            // The cards of this chip the user owns cost nothing, and each keeps more expert
+            // layers on a GPU (faster decode, less RAM): a split on the owned cards is tried
+            // first (a trial owning two RTX 3090s was planned one card with the experts of
+            // the other's share in RAM), then the other counts, fewest first.
+            let most = goal.max_gpus.min(2);
+            let mut ids: Vec<&str> = cards.iter().map(|&i| self.parts.cards[i].id.as_str()).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let owned: u32 = ids.iter().map(|id| goal.owned_count(id)).sum();
+            let first = owned.clamp(1, most.max(1));
+            let counts = std::iter::once(first).chain((1..=most).filter(|&n| n != first));
+            for n in counts {
                 for &p in &hybrid {
                     self.stats.screened += 1;
                     if let Some(gib) = screen::hybrid_host_gib(self.catalog, self.model, goal, rep, n, p) {
