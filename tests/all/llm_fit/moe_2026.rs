@@ -1494,6 +1494,225 @@ fn rows() -> Vec<Row> {
             source: INFERENCEX_870,
             known_gap: "",
         },
+        // ---- Branch r10c (2026-12-07): vLLM/SGLang serving sweeps, held (no constant was set on
+        // them). Every level of each source's table that the setups carry; the levels not added
+        // are listed in docs/research/moe-rows.md (section r10c).
+        //
+        // InferenceX issue 870, the two levels of SG-11 / SG-12's sweep not held before.
+        Row {
+            id: "IX-01",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-r1-0528",
+            precision: Precision::Fp8,
+            runtime: Runtime::Sglang,
+            backend: None,
+            setup: Setup::ServeRun { gpu: "nvidia-h200-sxm", n: 8, run: inferencex_1k1k(16) },
+            ctx: 1382,
+            measured: 895.2,
+            source: INFERENCEX_870,
+            known_gap: "",
+        },
+        Row {
+            id: "IX-02",
+            role: Held,
+            metric: Decode,
+            model: "deepseek-r1-0528",
+            precision: Precision::Fp8,
+            runtime: Runtime::Sglang,
+            backend: None,
+            setup: Setup::ServeRun { gpu: "nvidia-h200-sxm", n: 8, run: inferencex_1k1k(64) },
+            ctx: 1382,
+            measured: 1788.8,
+            source: INFERENCEX_870,
+            known_gap: "",
+        },
+        // InferenceX issue 828: gpt-oss-120b under vLLM v0.15.1 on H100, TP 8 / 4 / 2.
+        Row {
+            id: "IX-03",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::ServeRun { gpu: "nvidia-h100-sxm5-80gb", n: 8, run: inferencex_1k1k(4) },
+            ctx: 1382,
+            measured: 1037.0,
+            source: INFERENCEX_828,
+            known_gap: "",
+        },
+        Row {
+            id: "IX-04",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::ServeRun { gpu: "nvidia-h100-sxm5-80gb", n: 8, run: inferencex_1k1k(8) },
+            ctx: 1382,
+            measured: 1907.0,
+            source: INFERENCEX_828,
+            known_gap: "",
+        },
+        Row {
+            id: "IX-05",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::ServeRun { gpu: "nvidia-h100-sxm5-80gb", n: 8, run: inferencex_1k1k(16) },
+            ctx: 1382,
+            measured: 3242.0,
+            source: INFERENCEX_828,
+            known_gap: "",
+        },
+        Row {
+            id: "IX-06",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::ServeRun { gpu: "nvidia-h100-sxm5-80gb", n: 8, run: inferencex_1k1k(32) },
+            ctx: 1382,
+            measured: 5313.0,
+            source: INFERENCEX_828,
+            known_gap: "",
+        },
+        Row {
+            id: "IX-07",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::ServeRun { gpu: "nvidia-h100-sxm5-80gb", n: 8, run: inferencex_1k1k(64) },
+            ctx: 1382,
+            measured: 8426.0,
+            source: INFERENCEX_828,
+            known_gap: "",
+        },
+        Row {
+            id: "IX-08",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::ServeRun { gpu: "nvidia-h100-sxm5-80gb", n: 4, run: inferencex_1k1k(64) },
+            ctx: 1382,
+            measured: 6287.0,
+            source: INFERENCEX_828,
+            known_gap: "",
+        },
+        Row {
+            id: "IX-09",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::ServeRun { gpu: "nvidia-h100-sxm5-80gb", n: 2, run: inferencex_1k1k(64) },
+            ctx: 1382,
+            measured: 4123.0,
+            source: INFERENCEX_828,
+            known_gap: "",
+        },
+        Row {
+            id: "IX-10",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::ServeRun { gpu: "nvidia-h100-sxm5-80gb", n: 8, run: inferencex_1k8k(4) },
+            ctx: 4608,
+            measured: 1069.0,
+            source: INFERENCEX_828,
+            known_gap: "",
+        },
+        Row {
+            id: "IX-11",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::ServeRun { gpu: "nvidia-h100-sxm5-80gb", n: 8, run: inferencex_1k8k(8) },
+            ctx: 4608,
+            measured: 1944.0,
+            source: INFERENCEX_828,
+            known_gap: "",
+        },
+        // InferenceX PR 1053 / 1061: gpt-oss-120b under vLLM v0.17.0 on one MI300X. The PR does
+        // not state its request count or length spread, so the rows are the steady decode at
+        // their concurrency (as MS-03..07), at ISL 1,024 + OSL / 2.
+        Row {
+            id: "IX-12",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::Serve { gpu: "amd-instinct-mi300x", n: 1, batch: 64 },
+            ctx: 1536,
+            measured: 2008.0,
+            source: INFERENCEX_PR_1053,
+            known_gap: IX_MI300X_GAP,
+        },
+        Row {
+            id: "IX-13",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::Serve { gpu: "amd-instinct-mi300x", n: 1, batch: 96 },
+            ctx: 1536,
+            measured: 2561.0,
+            source: INFERENCEX_PR_1053,
+            known_gap: IX_MI300X_GAP,
+        },
+        Row {
+            id: "IX-14",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::Serve { gpu: "amd-instinct-mi300x", n: 1, batch: 128 },
+            ctx: 1536,
+            measured: 2990.0,
+            source: INFERENCEX_PR_1053,
+            known_gap: IX_MI300X_GAP,
+        },
+        Row {
+            id: "IX-15",
+            role: Held,
+            metric: Decode,
+            model: "gpt-oss-120b",
+            precision: Precision::Mxfp4,
+            runtime: Runtime::Vllm,
+            backend: None,
+            setup: Setup::Serve { gpu: "amd-instinct-mi300x", n: 1, batch: 256 },
+            ctx: 1536,
+            measured: 4271.0,
+            source: INFERENCEX_PR_1053,
+            known_gap: IX_MI300X_GAP,
+        },
     ]
 }
 
@@ -1661,8 +1880,8 @@ fn coverage() -> (usize, usize, usize) {
 /// measured, ratio, in band?) and the rows outside ±25 % with their reasons. The fitted rows
 /// must land within ±10 % (they set their constants; the pair AM-07 / AM-08 fits the ratio of
 /// its two back ends, so it is held to that ratio within 2 % and each row to ±25 %); the held
-/// rows must keep at least the counts of this commit (36 of 51 decode, 15 of 30 prefill; 81 held
-/// rows: 41 with experts or weights in system RAM, 18 on AMD or Intel, 9 at concurrency > 1
+/// rows must keep at least the counts of this commit (47 of 66 decode, 16 of 30 prefill; 96 held
+/// rows: 41 with experts or weights in system RAM, 22 on AMD or Intel, 24 at concurrency > 1
 /// under vLLM or SGLang, as [`coverage`] counts them): a change that loses a row fails. The
 /// round of 2026-12-06 evening (branches r7-backends: llama.cpp's back end typed, HIP on RDNA
 /// 3/4 at `LLAMA_CPP_HIP_RDNA_DECODE_FACTOR` fitted on AM-07 / AM-08, which left the held rows,
@@ -1695,6 +1914,13 @@ fn coverage() -> (usize, usize, usize) {
 /// (318.24 → 476.56 against 427.92); LC-30p (mmap on) stays at 318.24. Merged after h9-rows,
 /// whose no-mmap rows it moves too: LC-33p (0.74 → 1.11) comes in, LC-35p (0.83 → 1.24) stays in,
 /// LC-36p (0.84 → 1.26, a FORCE_CUBLAS build) leaves: prefill 15 → 16 of 30.
+/// Branch r10c (evidence only, no model change) added 15 held vLLM/SGLang serving rows from three
+/// InferenceX sources, every level of their tables the setups carry: IX-01 / IX-02 (issue 870,
+/// the concurrency 16 and 64 levels of SG-11 / SG-12's sweep), IX-03..IX-11 (issue 828,
+/// gpt-oss-120b on H100 under vLLM v0.15.1, TP 8 / 4 / 2), IX-12..IX-15 (PR 1053, gpt-oss-120b
+/// on one MI300X under vLLM v0.17.0); decode moved from 36 of 51 to 47 of 66 (the 11 NVIDIA rows
+/// in band, the 4 MI300X rows out, 1.99-2.93), concurrent rows from 9 to 24, AMD/Intel from 18
+/// to 22.
 /// The issue's targets are [`issue_35_targets`] (ignored until met).
 #[test]
 fn moe_and_hybrid_rows_of_2025_26() {
@@ -1728,14 +1954,14 @@ fn moe_and_hybrid_rows_of_2025_26() {
         "\nheld rows: {} ({dh} decode, {ph} prefill); experts or weights in system RAM: {in_ram}; AMD or Intel GPU: {amd_intel}; concurrency > 1 under vLLM or SGLang: {concurrent}",
         dh + ph
     );
-    assert_eq!((dh, ph), (51, 30), "held rows");
+    assert_eq!((dh, ph), (66, 30), "held rows");
     assert!(
-        in_ram >= 41 && amd_intel >= 18 && concurrent >= 9,
+        in_ram >= 41 && amd_intel >= 22 && concurrent >= 24,
         "coverage: {in_ram} in RAM, {amd_intel} AMD/Intel, {concurrent} concurrent"
     );
     assert!(
-        dw >= 36,
-        "decode: {dw} of {dh} held rows within ±25 % (36 of 51 at this commit; 30 of 43 before branch h9-rows added LC-32..37, IK-02, IK-03; 29 of 43 before llama.cpp's Vulkan back end was typed by GPU family; 22 of 40 before the back end was typed, the vLLM KV read efficiency and the evening's rows; 18 of 33 before the third round of rows; 14 before the fused-MoE terms)"
+        dw >= 47,
+        "decode: {dw} of {dh} held rows within ±25 % (47 of 66 at this commit; 36 of 51 before branch r10c added IX-01..IX-15; 30 of 43 before branch h9-rows added LC-32..37, IK-02, IK-03; 29 of 43 before llama.cpp's Vulkan back end was typed by GPU family; 22 of 40 before the back end was typed, the vLLM KV read efficiency and the evening's rows; 18 of 33 before the third round of rows; 14 before the fused-MoE terms)"
     );
     assert!(
         pw >= 16,
@@ -1766,10 +1992,12 @@ fn hybrid_decode_rows_without_a_stated_host_stay_unknown() {
 }
 
 /// Issue 35's targets: 75 % of held decode rows and 60 % of held prefill rows within ±25 %.
-/// Not met yet (decode 36 of 51, prefill 16 of 30: SGLang runs whose time to first token, 27x
+/// Not met yet (decode 47 of 66, prefill 16 of 30: SGLang runs whose time to first token, 27x
 /// and 160x the modelled prefill, was timed at a client behind Modal's web endpoint (SG-01,
 /// SG-10: estimated as the same whole-run figure, the split is not published), the H200 at 10
-/// requests (MS-06: the step 1.49x fast where the same model is 1.1x at 4 requests), the fall of
+/// requests (MS-06: the step 1.49x fast where the same model is 1.1x at 4 requests), gpt-oss-120b
+/// on one MI300X under vLLM (IX-12..IX-15: 2-2.9x fast, the MXFP4 MoE kernel on gfx942 not
+/// stated), the fall of
 /// the prefill rate at large micro-batches (PF-02, PF-03; neither the attention's work nor the
 /// MoE GEMM, which rises with `-ub` in every other published CUDA sweep found: see their
 /// reasons) and Vulkan
@@ -1781,7 +2009,7 @@ fn hybrid_decode_rows_without_a_stated_host_stay_unknown() {
 /// IK-03, IK-03p) is not explained; seven decode rows state no RAM bandwidth (unknown, not
 /// guessed); see the reasons the table prints).
 #[test]
-#[ignore = "issue 35 targets not met yet: decode 36/51 (71 %), prefill 16/30 (53 %); run with --ignored"]
+#[ignore = "issue 35 targets not met yet: decode 47/66 (71 %), prefill 16/30 (53 %); run with --ignored"]
 fn issue_35_targets() {
     let cat = kraftwerk::catalog::builtin().expect("catalog");
     let (dh, dw, _) = table(Metric::Decode, &cat);
@@ -1789,3 +2017,26 @@ fn issue_35_targets() {
     assert!(dw * 4 >= dh * 3, "decode: {dw} of {dh} held rows within ±25 % (75 % asked)");
     assert!(pw * 5 >= ph * 3, "prefill: {pw} of {ph} held rows within ±25 % (60 % asked)");
 }
+
+// ---- Branch r10c (2026-12-07): the sources of rows IX-03..IX-15 and the 1k/8k run.
+
+/// InferenceX's 1k/8k single-node run at concurrency `conc`, as [`inferencex_1k1k`] with the
+/// output drawn from `randint(int(8192 · 0.8), 8193)`: 819..=1024 tokens in, 6553..=8192 out
+/// (`utils/bench_serving/benchmark_serving.py`'s `sample_uniform` at commit 6913cc829).
+const fn inferencex_1k8k(conc: u32) -> ClosedLoopRun {
+    ClosedLoopRun {
+        requests: conc * 10,
+        concurrency: conc,
+        input: TokenSpan { min: 819, max: 1024 },
+        output: TokenSpan { min: 6553, max: 8192 },
+    }
+}
+
+/// InferenceX issue 828's H100 sweep (rows IX-03..IX-11).
+const INFERENCEX_828: &str = "https://github.com/SemiAnalysisAI/InferenceX/issues/828 ('[experimental] gptoss h100 nvidia-smi power'; sweep posted by Klaud-Cold 2026-03-01, run 22537293745): gpt-oss-120b (openai/gpt-oss-120b, MXFP4), vLLM v0.15.1 (image vllm/vllm-openai:v0.15.1), H100, TP 8 / 4 / 2 (the result files name 'tp{TP}-ep0-dpafalse': no expert parallel, no data-parallel attention); the run is the branch's script (claude/issue-828-20260301-0603 at commit 6913cc829: benchmarks/single_node/gptoss-power_fp4_h100.sh and .github/workflows/experimental-gptoss-power-sweep.yml): VLLM_MXFP4_USE_MARLIN=1, --gpu-memory-utilization 0.9, --max-num-seqs CONC, --max-num-batched-tokens 8192, --max-model-len 10240, no prefix caching, and benchmark_serving.py --dataset-name random --random-range-ratio 0.8 --num-prompts CONC x 10 --max-concurrency CONC --request-rate inf --ignore-eos --num-warmups 2 x CONC. The issue's table sorted by TPOT (its TPOT column is the H100 sweep's, 3.72 ... 7.36 ms) gives 'Total Out tok/s', 1K/1K: 1,037 (TP 8, conc 4), 1,907 (8), 3,242 (16), 5,313 (32), 8,426 (64), 6,287 (TP 4, conc 64), 4,123 (TP 2, conc 64); 1K/8K: 1,069 (TP 8, conc 4), 1,944 (TP 8, conc 8). The card is the SXM H100: the same table's TP 2 run peaks at 1,303 W for its two GPUs (651 W each), above the PCIe card's 350 W and the NVL card's 400 W limits";
+
+/// InferenceX PR 1053 (rows IX-12..IX-15).
+const INFERENCEX_PR_1053: &str = "https://github.com/SemiAnalysisAI/InferenceX/pull/1053 (ramineroane, 2026-04-17; reverted and reopened unchanged as PR 1061, merged as commit 509c9b6bc): 'Results (single MI300X, vllm v0.17.0, ISL/OSL=1024)': gpt-oss-120b (openai/gpt-oss-120b, MXFP4), TP 1, Output TPS 2,008 at concurrency 64, 2,561 at 96, 2,990 at 128, 4,271 at 256 (Total TPS 4,016 / 5,105 / 5,981 / 8,552; median TPOT 31.4 / 36.6 / 41.3 / 58.3 ms). The config it extends (gptoss-fp4-mi300x-vllm, .github/configs/amd-master.yaml at 509c9b6bc) runs image vllm/vllm-openai-rocm:v0.17.0 with benchmarks/single_node/gptoss_fp4_mi300x.sh (VLLM_ROCM_USE_AITER=1, --attention-backend ROCM_AITER_UNIFIED_ATTN, --gpu-memory-utilization 0.95, --block-size 64, --no-enable-prefix-caching; 10 x CONC prompts, range ratio 0.8, --ignore-eos), but the PR does not say its table came from that script (the same author's PR 1092 of 2026-04-19, which names the script, lists '--num-prompts 64 --max-concurrency 1', not the script's 10), so the request count and length spread are not stated: the rows are the steady decode at the concurrency, at the stated 1,024 in / 1,024 out";
+
+/// Why IX-12..IX-15 (one MI300X, gpt-oss-120b, vLLM v0.17.0) land outside the band.
+const IX_MI300X_GAP: &str = "not explained: the model's decode step at 64 / 96 / 128 / 256 sequences is 16.0 / 17.5 / 18.4 / 20.4 ms (the experts at 5.3 TB/s, the sequences' KV, the compute at the catalog's 1,307 BF16 TFLOPS) against the PR's median TPOT of 31.4 / 36.6 / 41.3 / 58.3 ms (concurrency over Output TPS: 31.9 / 37.5 / 42.8 / 59.9 ms). Both the base (about 2x at 64) and the growth per added sequence (0.140 ms measured from 64 to 256, the model's 0.023) are off; 0.14 ms per sequence is about 10 GFLOP of one gpt-oss-120b token at 70 TFLOPS, 5 % of the card's BF16 rate. gfx942 has no FP4 tensor instructions, so the MXFP4 experts are converted in the MoE kernel (vLLM's ROCm path with VLLM_ROCM_USE_AITER=1), whose kernel and conversion cost the source does not state, and no other MI300X gpt-oss sweep is held; the H100 rows of issue 828 (IX-03..IX-11, Marlin MXFP4 kernel) land at 0.86-0.98, so nothing is fitted";
