@@ -149,6 +149,11 @@ pub struct PlacementEstimate {
     /// The host memory the weights in system RAM sit in (pageable with mmap on, llama.cpp's
     /// default; pinned with `--no-mmap`), which sets the prefill's copy rate.
     pub host_weights: HostWeightMemory,
+    /// The host link the prefill copies the RAM-held weights over: the slowest GPU's (its PCIe
+    /// link as negotiated, or an NVLink-bridged or SXM card's own PCIe interface), in words
+    /// (`PCIe 4.0 x16, 31.5 GB/s per direction`); `None` with nothing in system RAM.
+    #[serde(skip)]
+    pub host_link: Option<String>,
 }
 
 impl PlacementEstimate {
@@ -188,6 +193,17 @@ fn host_link_gb_s(slot: &GpuSlot) -> f64 {
         Link::Pcie { .. } => slot.link.per_direction_gb_s(),
         Link::NvLink { .. } => pcie_lane_gb_s(slot.gpu.pcie_gen) * f64::from(slot.gpu.pcie_lanes),
     }
+}
+
+/// The slowest GPU's host link in words, with its rate per direction (the link
+/// [`host_link_gb_s`] reads); `None` without GPUs.
+fn slowest_host_link(gpus: &[GpuSlot]) -> Option<String> {
+    let slot = gpus.iter().min_by(|a, b| host_link_gb_s(a).total_cmp(&host_link_gb_s(b)))?;
+    let words = match slot.link {
+        Link::Pcie { .. } => slot.link.to_string(),
+        Link::NvLink { .. } => format!("PCIe {}.0 x{}", slot.gpu.pcie_gen, slot.gpu.pcie_lanes),
+    };
+    Some(format!("{words}, {:.1} GB/s per direction", host_link_gb_s(slot)))
 }
 
 /// Layers per GPU for a user `--tensor-split`: llama.cpp gives layer `i` of the `ngl` offloaded
@@ -601,6 +617,7 @@ fn estimate_placement(
         words,
         ubatch_tokens: ubatch as u32,
         host_weights: input.llama_cpp_host_weights,
+        host_link: (host_experts_b > 0.0 || first_gpu > 0).then(|| slowest_host_link(gpus)).flatten(),
         cpu_moe_layers: layout.host_expert_layers(mask),
         host_experts_gib: host_experts_b / GIB,
         host_ram_needed_gib,

@@ -113,9 +113,23 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
     match o.prefill_tokens_per_s {
         Some(p) => wln!(
             out,
-            "  prefill ({}): about {p:.0} tok/s, bounded by copying the {} in RAM over the host link per {}-token micro-batch, {}",
+            "  prefill ({}): about {p:.0} tok/s, bounded by copying the {} in RAM over the host link{} per {}-token micro-batch, {}",
             f.runtime,
             if o.cpu_moe_layers > 0 { "experts" } else { "weights" },
+            // The link itself (the slowest GPU's), where the placement estimated is this split.
+            result
+                .placement
+                .as_ref()
+                .filter(|p| p.table.args == o.args)
+                .and_then(|p| p.host_link.as_ref())
+                .map_or_else(String::new, |l| format!(
+                    " ({l}{})",
+                    if result.links_unknown.is_empty() {
+                        ""
+                    } else {
+                        ": the card's own link, the slot's is unknown, so at most"
+                    }
+                )),
             // The -ub of the placement estimated (the split's own), else llama.cpp's default.
             result
                 .placement
