@@ -130,7 +130,10 @@ pub(super) fn memory_plot(ui: &mut egui::Ui, f: &FitReport, all_on_gpu: bool) {
 pub(super) fn placement_memory_plot(ui: &mut egui::Ui, p: &PlacementEstimate) {
     const MIB_PER_GIB: f64 = 1024.0;
     // The arguments say the placement whole (`-ngl`, `--n-cpu-moe`, `-ot`, `-ub`, `-ts`).
-    ui.add(egui::Label::new(RichText::new(format!("Memory per GPU with {}", p.table.args)).strong()).wrap());
+    // Monospace: the proportional font draws `--n-cpu-moe` as one long dash.
+    ui.add(
+        egui::Label::new(RichText::new(format!("Memory per GPU with {}", p.table.args)).strong().monospace()).wrap(),
+    );
     let rows: Vec<&llm::runtime_memory::DeviceRow> = p.table.rows.iter().filter(|r| r.free_mib.is_some()).collect();
     let parts: [(&str, fn(&llm::runtime_memory::DeviceRow) -> f64, Color32); 3] = [
         ("weights", |r| r.model_mib, theme::SERIES[0]),
