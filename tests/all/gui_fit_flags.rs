@@ -189,6 +189,11 @@ fn the_fit_tab_charts_and_measures_the_placement_given() {
         "not every weight on the GPUs"
     );
     assert!(
+        h.query_all_by_label_contains("Memory vs context with every weight on the GPUs").next().is_some()
+            && h.query_all_by_label_contains("Memory vs context (fullest GPU").next().is_none(),
+        "the context curve says it is not the placement's"
+    );
+    assert!(
         h.query_all_by_label_contains(&format!("Measure it: {measure}")).next().is_some(),
         "the tab measures `{measure}`"
     );

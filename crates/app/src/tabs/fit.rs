@@ -566,6 +566,10 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload, state: &AppState) {
     ui.add_space(theme::SECTION_GAP);
     // `columns` lays its columns out justified, which spreads a wrapped paragraph's words to
     // both edges: each column is laid out left-aligned instead.
+    // Weights in system RAM (the user's placement or the experts-in-RAM split): the context
+    // curve, every weight on the GPUs, is not this placement's.
+    let off_gpu =
+        o.fits_with_experts_in_ram.is_some() || o.placement.as_ref().is_some_and(|p| p.as_given && p.is_hybrid());
     ui.columns(2, |c| {
         let [left, right] = c else { return };
         // With the user's own placement, or experts in system RAM, the chart is that placement's
@@ -578,12 +582,12 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload, state: &AppState) {
             if let Some(cost) = &o.cost {
                 break_even_plot(ui, cost);
             } else {
-                context_plot(ui, &o.memory_vs_context, f.context_tokens);
+                context_plot(ui, &o.memory_vs_context, f.context_tokens, off_gpu);
             }
         });
     });
     if o.cost.is_some() && !o.memory_vs_context.is_empty() {
-        context_plot(ui, &o.memory_vs_context, f.context_tokens);
+        context_plot(ui, &o.memory_vs_context, f.context_tokens, off_gpu);
     }
     // Whether the runtime runs on the build's GPUs (the same lines `kraftwerk fit` prints).
     for s in &f.runtime_support {

@@ -10,11 +10,24 @@ use super::{
 };
 
 /// Memory of the fullest GPU against context, with its capacity and the chosen context.
-pub(super) fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u32) {
+/// `every_weight_on_gpus`: the fit's placement keeps weights in system RAM (the user's flags or
+/// the experts-in-RAM split), so this curve (every weight on the GPUs) is not that placement's
+/// and the title says so (a trial read a curve far above the card as the verdict's).
+pub(super) fn context_plot(ui: &mut egui::Ui, curve: &[ContextPoint], context: u32, every_weight_on_gpus: bool) {
     if curve.is_empty() {
         return;
     }
-    ui.label(RichText::new("Memory vs context (fullest GPU, this batch)").strong());
+    ui.add(
+        egui::Label::new(
+            RichText::new(if every_weight_on_gpus {
+                "Memory vs context with every weight on the GPUs (fullest GPU, this batch; not this placement)"
+            } else {
+                "Memory vs context (fullest GPU, this batch)"
+            })
+            .strong(),
+        )
+        .wrap(),
+    );
     let need: Vec<[f64; 2]> = curve.iter().map(|p| [f64::from(p.context_tokens), p.required_gib]).collect();
     let total: Vec<[f64; 2]> = curve.iter().map(|p| [f64::from(p.context_tokens), p.total_gib]).collect();
     let cap = curve[0].capacity_gib;
