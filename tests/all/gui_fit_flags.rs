@@ -193,6 +193,11 @@ fn the_fit_tab_charts_and_measures_the_placement_given() {
             && h.query_all_by_label_contains("Memory vs context (fullest GPU").next().is_none(),
         "the context curve says it is not the placement's"
     );
+    let prefill_terms = line(&cli, "experts in RAM, prefill: ");
+    assert!(
+        h.query_all_by_label_contains(&format!("• {prefill_terms}")).next().is_some(),
+        "the basis names the host terms as fit does"
+    );
     assert!(
         h.query_all_by_label_contains(&format!("Measure it: {measure}")).next().is_some(),
         "the tab measures `{measure}`"

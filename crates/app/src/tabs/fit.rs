@@ -674,6 +674,10 @@ fn basis(ui: &mut egui::Ui, o: &BuildFit) {
                 for n in &s.not_measured_on {
                     ui.add(egui::Label::new(RichText::new(format!("Not validated: {n}")).color(theme::WARNING)).wrap());
                 }
+                // With weights in system RAM: the host terms and their rows, as `fit` prints them.
+                for t in &s.placement_terms {
+                    ui.add(egui::Label::new(RichText::new(format!("• {t}")).weak()).wrap());
+                }
             }
         });
 }

@@ -719,6 +719,12 @@ fn apply_placement(fit: &mut FitReport, p: &llm::placement::PlacementEstimate, g
         } else {
             bench
         };
+        // With weights in system RAM the decode and prefill rest on the host terms, not only on
+        // the all-GPU rows above: name them and their rows (a trial found the basis citing
+        // dense all-GPU rows only for a hybrid fit).
+        if p.is_hybrid() {
+            fit.speed_basis.placement_terms = hybrid_basis_lines().into();
+        }
     }
     // An unknown decode (no memory in the build, RAM too small, row split) leaves no speed.
     let (Some(d1), Some(db)) = (p.decode_tokens_per_s, p.decode_batch_tokens_per_s) else {
@@ -736,6 +742,24 @@ fn apply_placement(fit: &mut FitReport, p: &llm::placement::PlacementEstimate, g
         s.prefill_pipelined_tokens_per_s = p.prefill_tokens_per_s;
         s.prefill_packed_tokens_per_s = p.prefill_tokens_per_s;
     }
+}
+
+/// What a llama.cpp-family placement with weights in system RAM rests on, beside the all-GPU
+/// rows of [`llm::basis::speed_basis`]: the host decode terms and the prefill's copy rate, with
+/// the rows they were fitted on (cited in their docstrings) and the table that holds them.
+fn hybrid_basis_lines() -> [String; 3] {
+    use llm::host::{HOST_DECODE_BANDWIDTH_EFFICIENCY, LLAMA_CPP_HOST_LAYER_OVERHEAD_S};
+    use llm::placement::{HOST_TO_GPU_COPY_EFFICIENCY, PINNED_OVER_PAGEABLE_COPY};
+    [
+        format!(
+            "experts in RAM, decode: system RAM read at {HOST_DECODE_BANDWIDTH_EFFICIENCY} of its theoretical rate (a judgement from STREAM-like reads) plus {:.0} µs per layer computed on the CPU (fitted on r/LocalLLaMA 1mieqcb n736v47: EPYC 9B14, 12 x DDR5-4800, Qwen3-30B-A3B Q4_K_M tg128 59.78 tok/s)",
+            LLAMA_CPP_HOST_LAYER_OVERHEAD_S * 1e6
+        ),
+        format!(
+            "experts in RAM, prefill: the RAM-held experts a micro-batch uses copied over the host link at {HOST_TO_GPU_COPY_EFFICIENCY} x its rate (pageable, mmap on; fitted on one row, r/LocalLLaMA 1tany5t: gpt-oss-120b, RTX 3090, --n-cpu-moe 26 -ub 512, pp4096 380.27 tok/s; above 1 because llama.cpp copies only the experts a micro-batch uses, PR 15346, and real routing touches fewer than uniform routing), x {PINNED_OVER_PAGEABLE_COPY:.3} pinned (--no-mmap; NVIDIA cuda-oxide pinned vs pageable copies, RTX 4090, PCIe 4.0 x16); not validated on PCIe 3.0 or 5.0 links"
+        ),
+        "experts in RAM: held against the published hybrid runs of tests/all/llm_fit/moe_2026.rs (e.g. carteakey/lllms: RTX 4070 + i5-12600K, 2 x DDR5-5867, gpt-oss-120b with blk 5+ experts on the CPU, tg 23.36 tok/s, pp512 427.92); the rows outside ±25 % are listed there with their reasons".to_owned(),
+    ]
 }
 
 /// Cost of a build running `input` at `tokens_per_s` (all users together; `None` = unknown):

@@ -431,9 +431,19 @@ pub(crate) fn speed_and_cost(out: &mut String, result: &BuildFit) {
         for n in &b.not_measured_on {
             wln!(out, "  not validated: {n}");
         }
+        placement_terms(out, b);
         wln!(out, "  measure it: {}", b.measure);
     }
     cost(out, result);
+}
+
+/// The host terms a placement with weights in system RAM rests on
+/// ([`crate::estimate::llm::basis::SpeedBasis::placement_terms`]), one line each; nothing for
+/// a placement all on the GPUs.
+pub fn placement_terms(out: &mut String, b: &crate::estimate::llm::basis::SpeedBasis) {
+    for t in &b.placement_terms {
+        wln!(out, "  {t}");
+    }
 }
 
 /// The cost lines `fit` prints for a workload that runs (on the GPUs, or with its experts in

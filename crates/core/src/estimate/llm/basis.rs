@@ -31,6 +31,12 @@ pub struct SpeedBasis {
     /// NVIDIA GPU of a held architecture.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_measured_on: Vec<String>,
+    /// With weights in system RAM (a llama.cpp-family hybrid placement): the host terms the
+    /// decode and prefill rest on beside the all-GPU rows of `calibrated_to`, each with the
+    /// row it was fitted on, and where the hybrid runs that hold them are listed (not a band:
+    /// those rows are not all within ±25 %). Empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placement_terms: Vec<String>,
 }
 
 /// The CUDA compute capabilities of the GPUs the held speed rows of the test tables
@@ -197,5 +203,6 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
         era,
         measure,
         not_measured_on: Vec::new(),
+        placement_terms: Vec::new(),
     }
 }

@@ -345,6 +345,7 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
                 era: None,
                 measure: t.basis.measure_speed.clone(),
                 not_measured_on: basis::not_measured_on(used),
+                placement_terms: Vec::new(),
             },
             None => basis::SpeedBasis {
                 not_measured_on: basis::not_measured_on(used),

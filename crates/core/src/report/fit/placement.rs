@@ -143,6 +143,7 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
     }
     // The command that measures this placement's decode and prefill (the Fit tab's basis says
     // the same): llama-bench with the placement's own flags.
+    super::placement_terms(out, &f.speed_basis);
     wln!(out, "  measure the speed: {}", f.speed_basis.measure);
     // llama.cpp's own table (its -ngl / --n-cpu-moe for these GPUs), as the one plan to run.
     if let (Some(t), Some(alt)) = (&f.llama_cpp, &result.alternatives) {
