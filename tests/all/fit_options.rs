@@ -188,3 +188,19 @@ fn a_hybrid_fit_names_the_host_link_and_measures_its_placement() {
         "{measure}"
     );
 }
+
+/// A hybrid split's decode read at a RAM kit's rating the catalog cannot check against the CPU
+/// (a Ryzen 5 4500 with DDR4-4400, one DIMM per channel: no rated memory speed of the CPU in
+/// the catalog) carries the caveat in `fit`'s speed line and in `compare`, not only in the
+/// RAM-speed basis line (a trial's first plan met its goal only at the kit's rating).
+#[test]
+fn an_unverified_ram_kit_rating_is_a_speed_caveat_wherever_the_speed_is() {
+    let build =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hybrid-1x-rtx-3090-gpt-oss-120b.rig.ron");
+    let b = build.display().to_string();
+    let want = "system RAM at the kit's rating of 4400 MT/s: Ryzen 5 4500's rated memory speed is not in the catalog";
+    let fit = String::from_utf8_lossy(&kw(&["fit", &b]).stdout).into_owned();
+    assert!(fit.lines().any(|l| l.trim_start().starts_with("speed caveat: ") && l.contains(want)), "{fit}");
+    let compare = String::from_utf8_lossy(&kw(&["compare", &b, &b]).stdout).into_owned();
+    assert!(compare.contains(want), "{compare}");
+}

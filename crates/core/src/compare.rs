@@ -163,6 +163,12 @@ impl BuildSummary {
                     usd_per_million_tokens = f.cost.as_ref().and_then(|c| c.usd_per_million_tokens);
                     fit_note.clone_from(&f.cost_error);
                     speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);
+                    // The RAM-speed caveats of an experts-in-RAM split, as `fit` says them.
+                    if f.fits_with_experts_in_ram.is_some() {
+                        let cpu = build.resolve(catalog).cpu.map(|c| c.name.clone());
+                        speed_caveats.extend(crate::estimate::speed_summary::ram_caveat(&f, cpu.as_deref()));
+                        speed_caveats.extend(crate::estimate::speed_summary::ram_rating_caveat(&f, cpu.as_deref()));
+                    }
                 }
                 fit_verdict = Some(v);
             }

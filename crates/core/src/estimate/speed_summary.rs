@@ -56,6 +56,7 @@ impl SpeedSummary {
         let placement = given.map(|p| p.words.clone());
         if let Some(o) = &result.fits_with_experts_in_ram {
             caveats.extend(ram_caveat(result, cpu_name));
+            caveats.extend(ram_rating_caveat(result, cpu_name));
             return SpeedSummary {
                 decode_tokens_per_s: o.decode_tokens_per_s,
                 prefill_tokens_per_s: o.prefill_tokens_per_s,
@@ -142,16 +143,33 @@ impl SpeedSummary {
 /// with one DIMM per channel and "a drop-off to DDR5-3600 when running two DIMMs per channel":
 /// "AMD Ryzen 7000's memory sweet spot will be DDR5-6000", 2022, read in a repost,
 /// <https://airlinkfreights.com/amd-ryzen-7000s-memory-sweet-spot-will-be-ddr5-6000/>), so the
-/// decode is an upper bound, unvalidated (issue 36, item 5). `None` otherwise, and where the
-/// build states the speed its memory runs at. (One DIMM per channel at an unverified kit rating
-/// is said in the RAM-speed basis and the plan's hybrid line, not here: a caveat here moves the
-/// planner's ranking, which is left for the lead.)
+/// decode is an upper bound, unvalidated (issue 36, item 5); the planner ranks such builds after
+/// validated ones. `None` otherwise, and where the build states the speed its memory runs at.
+/// One DIMM per channel at an unverified kit rating is [`ram_rating_caveat`].
 pub fn ram_caveat(result: &BuildFit, cpu_name: Option<&str>) -> Option<String> {
     let s = result.host_ram_speed.as_ref().filter(|s| s.unverified() && s.dimms_per_channel >= 2)?;
     Some(format!(
         "system RAM at the kit's rating of {} MT/s with {} DIMMs per channel: {}'s rated memory speed for that population is not in the catalog, so the CPU+GPU split's decode is an upper bound, unvalidated",
         s.kit_mt_s,
         s.dimms_per_channel,
+        cpu_name.unwrap_or("the CPU")
+    ))
+}
+
+/// The caveat on a split whose decode is bound by system RAM read at the kit's rating, one
+/// DIMM per channel, when the catalog has no rated memory speed of the CPU: the kit's XMP/EXPO
+/// rating is what the DIMMs are sold for, not what the CPU's memory controller is rated to run
+/// (a trial's first plan met its speed goal only at DDR4-4400 on a Ryzen 5 4500, whose listings
+/// give DDR4-3200), so the decode may be high. Said wherever the speed is (`fit`, `plan`,
+/// `compare`, the Fit and Plan tabs); unlike [`ram_caveat`] it does not move the planner's
+/// ranking (most CPUs' rated speeds are not in the catalog yet, so it would rank nearly every
+/// split alike). `None` where the build states the speed its memory runs at, the CPU's rated
+/// speed is known, or [`ram_caveat`] applies.
+pub fn ram_rating_caveat(result: &BuildFit, cpu_name: Option<&str>) -> Option<String> {
+    let s = result.host_ram_speed.as_ref().filter(|s| s.unverified() && s.dimms_per_channel < 2)?;
+    Some(format!(
+        "system RAM at the kit's rating of {} MT/s: {}'s rated memory speed is not in the catalog, so the CPU+GPU split's decode assumes the CPU runs the kit at its rating, unverified (state the speed the memory runs at in the build to fix it)",
+        s.kit_mt_s,
         cpu_name.unwrap_or("the CPU")
     ))
 }

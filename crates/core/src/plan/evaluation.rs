@@ -103,6 +103,10 @@ pub struct Evaluation {
     /// measured on: [`crate::estimate::llm::basis::not_measured_on`]); printed wherever the speed is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub speed_caveats: Vec<String>,
+    /// Caveats on the speed printed wherever it is, beside `speed_caveats`, that do not move
+    /// the ranking ([`crate::estimate::speed_summary::ram_rating_caveat`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub speed_notes: Vec<String>,
     /// The memory fit verdict says it fits.
     pub fits: bool,
     /// USD per million tokens (hardware over 3 years and electricity).
@@ -150,7 +154,7 @@ impl Evaluation {
             host_experts_gib: self.hybrid.as_ref().map_or(0.0, |h| h.host_experts_gib),
             placement: None,
             placement_does_not_fit: false,
-            caveats: self.speed_caveats.clone(),
+            caveats: self.speed_caveats.iter().chain(&self.speed_notes).cloned().collect(),
         }
     }
 }

@@ -134,6 +134,9 @@ pub(super) fn memory_plot(ui: &mut egui::Ui, f: &FitReport, all_on_gpu: bool) {
     theme::legend(ui, &legend);
 }
 
+/// Reads one column of llama.cpp's memory table (MiB).
+type RowGet = fn(&llm::runtime_memory::DeviceRow) -> f64;
+
 /// Memory per GPU of a llama.cpp-family placement ([`PlacementEstimate`]: the user's own
 /// flags, or the experts-in-RAM split the verdict names): each device's weights, KV cache and
 /// compute buffer as llama.cpp's `llama_memory_breakdown` lists them (MiB there, GiB here), against
@@ -148,7 +151,7 @@ pub(super) fn placement_memory_plot(ui: &mut egui::Ui, p: &PlacementEstimate) {
         egui::Label::new(RichText::new(format!("Memory per GPU with {}", p.table.args)).strong().monospace()).wrap(),
     );
     let rows: Vec<&llm::runtime_memory::DeviceRow> = p.table.rows.iter().filter(|r| r.free_mib.is_some()).collect();
-    let parts: [(&str, fn(&llm::runtime_memory::DeviceRow) -> f64, Color32); 3] = [
+    let parts: [(&str, RowGet, Color32); 3] = [
         ("weights", |r| r.model_mib, theme::SERIES[0]),
         ("KV cache", |r| r.context_mib, theme::SERIES[4]),
         ("compute buffer", |r| r.compute_mib, theme::SERIES_REST),
