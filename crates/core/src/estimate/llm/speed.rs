@@ -728,16 +728,16 @@ pub(crate) fn routed_expert_gemm(
             let k = f64::from(e.per_token.min(e.routed));
             let routed = f64::from(e.routed);
             let active = (param_groups(m).experts * k / routed).clamp(0.0, active_body.max(0.0));
-            let u = chunk.max(1.0);
-            let touched = 1.0 - (1.0 - k / routed).powf(u);
-            if u <= LLAMA_CPP_MMVQ_MAX_BATCH_TOKENS {
+            let tokens = chunk.max(1.0);
+            let touched = 1.0 - (1.0 - k / routed).powf(tokens);
+            if tokens <= LLAMA_CPP_MMVQ_MAX_BATCH_TOKENS {
                 return MoeGemm { active, cost: 1.0, touched, vector: true };
             }
-            let per_expert = (u * k / routed).max(f64::MIN_POSITIVE);
+            let per_expert = (tokens * k / routed).max(f64::MIN_POSITIVE);
             // `chunk` is a whole token count (a micro-batch or a prompt's remainder).
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a token count, at least 1")]
-            let x = tiles.map_or(128.0, |t| f64::from(t.mmq_x(u.round().min(f64::from(u32::MAX)) as u32)));
-            let pad = LLAMA_CPP_MOE_TILE_FIXED_TOKENS + LLAMA_CPP_MOE_TILE_PAD_FRACTION * x;
+            let tile = tiles.map_or(128.0, |t| f64::from(t.mmq_x(tokens.round().min(f64::from(u32::MAX)) as u32)));
+            let pad = LLAMA_CPP_MOE_TILE_FIXED_TOKENS + LLAMA_CPP_MOE_TILE_PAD_FRACTION * tile;
             MoeGemm { active, cost: 1.0 + pad * touched / per_expert, touched, vector: false }
         }
         _ => MoeGemm { active: 0.0, cost: 1.0, touched: 1.0, vector: false },
@@ -748,7 +748,7 @@ pub(crate) fn routed_expert_gemm(
 /// where the preset has one (gpt-oss: MXFP4 experts), else the body split by parameter count.
 fn routed_expert_bytes(input: &FitInput, body_b: f64) -> f64 {
     let m = &input.model;
-    if !m.experts.as_ref().is_some_and(|e| e.routed > 0) {
+    if m.experts.as_ref().is_none_or(|e| e.routed == 0) {
         return 0.0;
     }
     let groups = param_groups(m);
