@@ -615,7 +615,10 @@ pub(crate) enum MmqTiles {
     /// below 48 and of 16 from 48.
     NvidiaMma,
     /// AMD CDNA (MFMA) and RDNA 3/4 (WMMA) matrix cores: up to 128, in steps of 16 below 128
-    /// and of 32 at 128.
+    /// and of 32 at 128. (Versions differ above 64 tokens: the 00cd208554e3 copy's
+    /// `get_mmq_x_max_host` lists only Turing MMA and WMMA for 128, leaving CDNA at 64, and
+    /// gives RDNA 3.5 48, where other stored versions list `amd_mfma_available` too; the build
+    /// is not typed, 128 is used. No held row runs CDNA above 32 tokens.)
     AmdMatrix,
     /// dp4a without matrix cores (NVIDIA Volta and Pascal: `MMQ_DP4A_MAX_BATCH_SIZE`; AMD GCN
     /// such as gfx906 and RDNA 1/2: 64): up to 64, in steps of 8.
