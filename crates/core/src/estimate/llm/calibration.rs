@@ -188,21 +188,38 @@ pub const LAYER_SPLIT_HOP_S: f64 = 100e-6;
 /// over a prompt. Fitted on llama.cpp PR 4766: RTX 3090, LLaMA-7B Q4_0, pp512 3408 tok/s.
 pub(crate) const LLAMA_CPP_PREFILL_EFFICIENCY: f64 = 0.33;
 
-/// llama.cpp family, MoE prefill: the routed-expert GEMMs of a prompt chunk cost as if each
-/// expert had this many more tokens than the `chunk × k / E` it is sent on average, tokens.
-/// The expert matmuls (`MUL_MAT_ID`, MMQ with expert-sorted tokens) run one tile grid per
-/// expert whose column tiles are padded to the kernel's width (up to 128 tokens), so an expert
-/// with few tokens computes mostly padding: their cost per token is
-/// `(1 + this / tokens per expert)` times the dense GEMM's at [`LLAMA_CPP_PREFILL_EFFICIENCY`].
-/// Fitted by least squares on the relative error of three rows of one published
-/// micro-batch sweep (ggml-org/llama.cpp PR 20586, "CUDA: limit number of FA stream-k CUDA
-/// blocks", https://github.com/ggml-org/llama.cpp/pull/20586, 2026-03, JohannesGaessler's
-/// llama-bench table, master column: RTX 3090, gpt-oss 20B MXFP4 MoE, pp512 at `-ub` 128, 256,
-/// 512 → 2036.35, 3086.19, 4739.20 tok/s; 32 experts, top 4: 16, 32, 64 tokens per expert):
-/// 63.75; residuals −4 % to +5 %. Below 16 tokens per expert the same sweep runs faster than
-/// the model (`-ub` 64: 1671.74 tok/s against 1089 modelled) because the kernel then picks
-/// narrower tiles: the term is for prompt chunks, not for decode-sized batches.
-pub const LLAMA_CPP_MOE_GEMM_PAD_TOKENS: f64 = 63.75;
+/// llama.cpp family, MoE prefill in MMQ (micro-batches above
+/// `speed::LLAMA_CPP_MMVQ_MAX_BATCH_TOKENS`): each routed expert that gets tokens costs as if it
+/// had `LLAMA_CPP_MOE_TILE_FIXED_TOKENS + LLAMA_CPP_MOE_TILE_PAD_FRACTION × mmq_x` more tokens
+/// than it has, tokens, where `mmq_x` is the column tile llama.cpp picks for the micro-batch's
+/// token count (`speed::MmqTiles::mmq_x`: `mul_mat_q_case` in ggml-org/llama.cpp
+/// `ggml/src/ggml-cuda/mmq.cuh` at 00cd208554e3, fed `ncols_max = ne12`, the micro-batch's
+/// tokens, by `ggml_cuda_mul_mat_q`'s `MUL_MAT_ID` path in `mmq.cu` at 027ef8769913). The
+/// expert matmuls run one tile grid per expert over its expert-sorted tokens; a tile costs a
+/// part that does not depend on its width (loading and unpacking the expert's weight tile:
+/// this constant) and a part that grows with its width (the padded columns: the fraction,
+/// [`LLAMA_CPP_MOE_TILE_PAD_FRACTION`]). Their cost per token is
+/// `1 + (this + fraction × mmq_x) × touched / (tokens per expert)` times the dense GEMM's at
+/// [`LLAMA_CPP_PREFILL_EFFICIENCY`] (`touched`: the fraction of experts that get a token).
+///
+/// Fitted with the fraction by least squares on the relative error of six rows of one
+/// published micro-batch sweep that is not a held row (ggml-org/llama.cpp PR 20586, "CUDA:
+/// limit number of FA stream-k CUDA blocks", https://github.com/ggml-org/llama.cpp/pull/20586,
+/// 2026-03, JohannesGaessler's llama-bench table, master column: RTX 3090 (Ampere: tiles up to
+/// 128), gpt-oss 20B MXFP4 MoE, pp512 at `-ub` 16, 32, 64, 128, 256, 512 → 808.75, 1228.01,
+/// 1671.74, 2036.35, 3086.19, 4739.20 tok/s; 32 experts, top 4; tiles 16, 32, 64, 128, 128,
+/// 128): 18.7 and 0.34, residuals −4.2 % (`-ub` 32) to +6.2 % (`-ub` 256). Row by row the
+/// sweep asks for 25, 28, 39, 60, 68 and 65 tokens of padding per expert at those tiles, so
+/// the padding follows the tile: 18.7 + 0.34 × mmq_x. It replaces the single
+/// `LLAMA_CPP_MOE_GEMM_PAD_TOKENS = 63.75` fitted on `-ub` 128-512 alone (the 128-wide tile
+/// here: 18.7 + 0.34 × 128 = 62.2), which put `-ub` 64 at 0.65x. The same sweep's `-ub` 1 to
+/// 8 rows run the vector kernel (see `speed::routed_expert_gemm`) and are not fitted.
+pub const LLAMA_CPP_MOE_TILE_FIXED_TOKENS: f64 = 18.7;
+
+/// llama.cpp family, MoE prefill in MMQ: the fraction of the column tile's width `mmq_x` each
+/// routed expert with tokens pays on top of its tokens, dimensionless. Fitted with
+/// [`LLAMA_CPP_MOE_TILE_FIXED_TOKENS`] (see there, same rows of PR 20586): 0.34.
+pub const LLAMA_CPP_MOE_TILE_PAD_FRACTION: f64 = 0.34;
 
 /// llama.cpp KV-cache padding with FlashAttention, cells: the cache size and the cells a
 /// micro-batch attends to (`n_kv`) are rounded up to this. `llama_kv_cache::get_padding` in

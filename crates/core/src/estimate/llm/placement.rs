@@ -41,7 +41,7 @@ use std::fmt::Write as _;
 /// default). Fitted on one row (`tests/all/llm_fit/moe_2026.rs`, LC-15: gpt-oss-120b, one RTX
 /// 3090, `--n-cpu-moe 26 -ub 512`, pp4096 380.27 tok/s): 1.485, with the GPU computing each
 /// micro-batch at the all-GPU rate of that micro-batch (its MoE GEMMs at 16 tokens per expert,
-/// [`super::calibration::LLAMA_CPP_MOE_GEMM_PAD_TOKENS`]; 1.11 before that term, when the GPU
+/// then `LLAMA_CPP_MOE_GEMM_PAD_TOKENS`, now [`super::calibration::LLAMA_CPP_MOE_TILE_FIXED_TOKENS`]; 1.11 before that term, when the GPU
 /// part was taken at the dense GEMM cost). LC-15 is an informal llama-bench run whose post
 /// names no `-mmp 0` / `--no-mmap`, so it ran llama-bench's default: mmap on (`-mmp 1`, the default but for a window after
 /// ggml-org/llama.cpp PR 18841 of 2026-01-14 set it to 0; PR 20461 of 2026-03-12 describes it

@@ -9,18 +9,19 @@
 use super::calibration::{
     ACT_BYTES, DECODE_BANDWIDTH_EFFICIENCY, FP8_TENSOR_EFFICIENCY, FUSED_MOE_EXPERT_BANDWIDTH_EFFICIENCY,
     FUSED_MOE_LAYER_OVERHEAD_S, LAYER_SPLIT_HOP_S, LINK_EFFICIENCY, LLAMA_CPP_FA_KV_PAD_CELLS, LLAMA_CPP_KQ_MASK_BYTES,
-    LLAMA_CPP_KV_PAD_CELLS, LLAMA_CPP_MOE_GEMM_PAD_TOKENS, LLAMA_CPP_SCORE_BYTES_PER_HEAD, NVLINK_ALL_REDUCE_LATENCY_S,
-    PCIE_HOST_ALL_REDUCE_LATENCY_S, PCIE_P2P_ALL_REDUCE_LATENCY_S, VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY,
+    LLAMA_CPP_KV_PAD_CELLS, LLAMA_CPP_MOE_TILE_FIXED_TOKENS, LLAMA_CPP_MOE_TILE_PAD_FRACTION,
+    LLAMA_CPP_SCORE_BYTES_PER_HEAD, NVLINK_ALL_REDUCE_LATENCY_S, PCIE_HOST_ALL_REDUCE_LATENCY_S,
+    PCIE_P2P_ALL_REDUCE_LATENCY_S, VLLM_SINGLE_SEQUENCE_ATTENTION_BANDWIDTH_EFFICIENCY,
 };
 use super::cluster::{INTER_NODE_ALL_REDUCE_HOPS, Interconnect};
-use super::inputs::{FitInput, GpuSlot, Link, Parallelism, Runtime, pcie_lane_gb_s};
+use super::inputs::{FitInput, GpuSlot, Link, LlamaCppBackend, Parallelism, Runtime, pcie_lane_gb_s};
 use super::pipeline::{Stages, round_s};
 use super::report::{Bound, SpeedEstimate};
 use super::shape::{
     Share, attended, compute_peak_tflops, group_formats, input_weight_parts, kv_bytes_per_token_layer, layer_window,
     linear_state_bytes, param_groups, q_dim, table_params,
 };
-use kraftwerk_catalog::LlmModel;
+use kraftwerk_catalog::{Gpu, LlmModel};
 
 /// Group link: what collective traffic of the GPUs used crosses.
 #[derive(Debug, Clone, Copy)]
@@ -427,14 +428,16 @@ fn prefill_rate(
     let e_c = input.prefill_efficiency(runtime, used);
     let chunk = f64::from(input.prompt_chunk_tokens(runtime)).min(s * pack.max(1.0)).max(1.0);
     let chunks = (s / chunk).ceil().max(1.0);
-    let (expert_active, expert_cost) = routed_expert_gemm(input, runtime, chunk, active_body);
+    let backend = input.llama_cpp_backend_on(used);
     // Per-token time on GPU i (compute, or weight streaming per chunk if that is slower).
     let t_gpu: Vec<f64> = sh
         .iter()
         .zip(per_gpu)
-        .map(|(share, g)| {
+        .zip(used)
+        .map(|((share, g), slot)| {
             let lf = f64::from(share.layers.end - share.layers.start) / layers;
-            let matmul = 2.0 * (active_body - expert_active) * lf + 2.0 * expert_active * lf * expert_cost;
+            let moe = routed_expert_gemm(input, runtime, chunk, active_body, llama_cpp_mmq_tiles(backend, &slot.gpu));
+            let matmul = 2.0 * (active_body - moe.active) * lf + 2.0 * moe.active * lf * moe.cost;
             let peak = g.peak_tflops.unwrap_or(0.0);
             let rate = e_c * g.fp8_scale * peak * 1e12;
             let t_c = if peak > 0.0 {
@@ -444,8 +447,12 @@ fn prefill_rate(
             } else {
                 f64::INFINITY
             };
-            let weights = share.width * body_b * lf;
-            let t_m = weights / (e_bw * g.bandwidth_gb_s * 1e9) / chunk;
+            // A chunk reads the dense weights and the routed experts its tokens touch.
+            let unread = routed_expert_bytes(input, body_b) * (1.0 - moe.touched);
+            let weights = share.width * (body_b - unread).max(0.0) * lf;
+            // The vector kernel's micro-batch is a batched decode step: its fixed cost per layer too.
+            let fixed = if moe.vector { lf * layers * input.layer_overhead_s(runtime) } else { 0.0 };
+            let t_m = (weights / (e_bw * g.bandwidth_gb_s * 1e9) + fixed) / chunk;
             t_c.max(t_m)
         })
         .collect();
@@ -591,21 +598,166 @@ pub(crate) fn llama_cpp_attention_scores(
     total
 }
 
-/// MoE prefill under the llama.cpp family: (routed-expert parameters one token multiplies,
-/// `k/E` of the routed experts, at most `active_body`; the cost factor of their GEMMs at `chunk`
-/// tokens, `1 + LLAMA_CPP_MOE_GEMM_PAD_TOKENS / (chunk × k / E)`). (0, 1) for a dense model
-/// and for other runtimes (their MoE prefill kernels are not held to a measurement here).
-pub(super) fn routed_expert_gemm(input: &FitInput, runtime: Runtime, chunk: f64, active_body: f64) -> (f64, f64) {
+/// llama.cpp's largest micro-batch whose `MUL_MAT_ID` (routed-expert matmul) runs the vector
+/// kernel MMVQ rather than MMQ, tokens: `MMVQ_MAX_BATCH_SIZE` (8) in ggml-org/llama.cpp
+/// `ggml/src/ggml-cuda/mmvq.cuh`; `ggml_cuda_mul_mat_id` (`ggml-cuda.cu`) takes
+/// `ggml_cuda_mul_mat_vec_q` for `ne2 <= MMVQ_MAX_BATCH_SIZE` (and at most
+/// `get_mmvq_mmid_max_batch(type, cc)`, a per-architecture and per-type limit of 4 to 8 in 2026
+/// builds, not typed here: 8 is used for every card and format). A count from the code, not a fit.
+pub(crate) const LLAMA_CPP_MMVQ_MAX_BATCH_TOKENS: f64 = 8.0;
+
+/// The MMQ kernel family llama.cpp's CUDA/HIP back end runs on a card, as far as it sets the
+/// column tile width `mmq_x` (ggml-org/llama.cpp `ggml/src/ggml-cuda/mmq.cuh` at commit
+/// 00cd208554e3, `get_mmq_x_max_host` and `mmq_get_granularity_host`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MmqTiles {
+    /// NVIDIA Turing and newer (`turing_mma_available`): `mmq_x` up to 128, in steps of 8
+    /// below 48 and of 16 from 48.
+    NvidiaMma,
+    /// AMD CDNA (MFMA) and RDNA 3/4 (WMMA) matrix cores: up to 128, in steps of 16 below 128
+    /// and of 32 at 128. (Versions differ above 64 tokens: the 00cd208554e3 copy's
+    /// `get_mmq_x_max_host` lists only Turing MMA and WMMA for 128, leaving CDNA at 64, and
+    /// gives RDNA 3.5 48, where other stored versions list `amd_mfma_available` too; the build
+    /// is not typed, 128 is used. No held row runs CDNA above 32 tokens.)
+    AmdMatrix,
+    /// dp4a without matrix cores (NVIDIA Volta and Pascal: `MMQ_DP4A_MAX_BATCH_SIZE`; AMD GCN
+    /// such as gfx906 and RDNA 1/2: 64): up to 64, in steps of 8.
+    Dp4a,
+}
+
+impl MmqTiles {
+    /// The column tile `mmq_x` that `mul_mat_q_case` (mmq.cuh at 00cd208554e3) picks for
+    /// `ncols_max` columns: the narrowest width, among the multiples of 8 up to the family's
+    /// maximum that its granularity allows, with the fewest column tiles. For `MUL_MAT_ID`,
+    /// `ggml_cuda_mul_mat_q` (`mmq.cu` at 027ef8769913) passes the micro-batch's token count
+    /// `ne12` as `ncols_max`, and every expert with tokens runs `ceil(tokens / mmq_x)` tiles of
+    /// that width. (The shared-memory limit of the loop is not modelled: the tiles up to 128 fit
+    /// on the cards of the catalog.)
+    pub(crate) fn mmq_x(self, ncols_max: u32) -> u32 {
+        let max = match self {
+            MmqTiles::NvidiaMma | MmqTiles::AmdMatrix => 128,
+            MmqTiles::Dp4a => 64,
+        };
+        let (mut best, mut best_tiles) = (max, u32::MAX);
+        let mut x = 8;
+        while x <= max && best_tiles > 1 {
+            let granularity = match self {
+                MmqTiles::AmdMatrix if x >= 128 => 32,
+                MmqTiles::AmdMatrix => 16,
+                MmqTiles::NvidiaMma if x >= 48 => 16,
+                MmqTiles::NvidiaMma | MmqTiles::Dp4a => 8,
+            };
+            let tiles = ncols_max.max(1).div_ceil(x);
+            if x % granularity == 0 && tiles < best_tiles {
+                (best, best_tiles) = (x, tiles);
+            }
+            x += 8;
+        }
+        best
+    }
+}
+
+/// The MMQ tile family of `gpu` under llama.cpp's `backend`, from the catalog's architecture
+/// name: CUDA on NVIDIA Turing and newer [`MmqTiles::NvidiaMma`], on Volta and older
+/// [`MmqTiles::Dp4a`]; HIP on AMD CDNA and RDNA 3/4 [`MmqTiles::AmdMatrix`], on GCN and RDNA
+/// 1/2 [`MmqTiles::Dp4a`]. `None` for the other back ends (Vulkan, SYCL, CPU: their MoE
+/// kernels are not this code) and for chips the name does not place; those keep the 128-wide
+/// tile the term was first fitted with.
+pub(crate) fn llama_cpp_mmq_tiles(backend: LlamaCppBackend, gpu: &Gpu) -> Option<MmqTiles> {
+    let a = gpu.architecture.trim();
+    match (backend, super::support::chip_maker(gpu)) {
+        (LlamaCppBackend::Cuda, Some("NVIDIA")) => {
+            if ["Turing", "Ampere", "Ada", "Hopper", "Blackwell"].iter().any(|f| a.starts_with(f)) {
+                Some(MmqTiles::NvidiaMma)
+            } else if ["Volta", "Pascal", "Maxwell", "Kepler"].iter().any(|f| a.starts_with(f)) {
+                Some(MmqTiles::Dp4a)
+            } else {
+                None
+            }
+        }
+        (LlamaCppBackend::Hip, Some("AMD")) => {
+            if ["CDNA", "RDNA 3", "RDNA 4"].iter().any(|f| a.starts_with(f)) {
+                Some(MmqTiles::AmdMatrix)
+            } else if ["GCN", "RDNA 1", "RDNA 2"].iter().any(|f| a.starts_with(f)) {
+                Some(MmqTiles::Dp4a)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The routed-expert matmuls (`MUL_MAT_ID`) of one llama.cpp micro-batch, per token.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct MoeGemm {
+    /// Routed-expert parameters one token multiplies (`k/E` of the routed experts, at most the
+    /// active body); 0 for a dense model and for other runtimes.
+    pub active: f64,
+    /// Cost of those matmuls per token as a multiple of the dense GEMM's at the prefill
+    /// efficiency: 1 in the vector kernel (`chunk` ≤ [`LLAMA_CPP_MMVQ_MAX_BATCH_TOKENS`]: it
+    /// reads the experts and is bound by the bandwidth term), else
+    /// `1 + (LLAMA_CPP_MOE_TILE_FIXED_TOKENS + LLAMA_CPP_MOE_TILE_PAD_FRACTION × mmq_x) ×
+    /// touched / (chunk × k / E)`.
+    pub cost: f64,
+    /// Fraction of the routed experts the chunk's tokens touch, `1 - (1 - k/E)^chunk` (uniform
+    /// routing, as the decode step counts them); 1 for a dense model and other runtimes.
+    pub touched: f64,
+    /// Whether the micro-batch runs the vector kernel (MMVQ): it then costs like a batched
+    /// decode step, the touched weights at the decode efficiency plus the runtime's fixed cost
+    /// per layer and step.
+    pub vector: bool,
+}
+
+/// MoE prefill under the llama.cpp family, one micro-batch of `chunk` tokens on a card of MMQ
+/// family `tiles` ([`llama_cpp_mmq_tiles`]; `None`: a 128-wide tile). Up to
+/// [`LLAMA_CPP_MMVQ_MAX_BATCH_TOKENS`] tokens the vector kernel multiplies each token by its
+/// experts with no padding (cost 1) and the chunk reads the experts its tokens touch (the
+/// prefill's bandwidth term, at the decode efficiency). Above it MMQ runs, per expert with
+/// tokens, column tiles of the width the code picks for `chunk` columns
+/// ([`MmqTiles::mmq_x`]), and pays [`LLAMA_CPP_MOE_TILE_FIXED_TOKENS`] plus
+/// [`LLAMA_CPP_MOE_TILE_PAD_FRACTION`] of the tile's width on top of its tokens. (active 0, cost 1, touched 1) for a dense model and for other runtimes
+/// (their MoE prefill kernels are not held to a measurement here).
+pub(crate) fn routed_expert_gemm(
+    input: &FitInput,
+    runtime: Runtime,
+    chunk: f64,
+    active_body: f64,
+    tiles: Option<MmqTiles>,
+) -> MoeGemm {
     let m = &input.model;
     match m.experts.as_ref().filter(|e| e.routed > 0) {
         Some(e) if runtime.is_llama_cpp_family() => {
             let k = f64::from(e.per_token.min(e.routed));
             let routed = f64::from(e.routed);
             let active = (param_groups(m).experts * k / routed).clamp(0.0, active_body.max(0.0));
-            let per_expert = (chunk * k / routed).max(f64::MIN_POSITIVE);
-            (active, 1.0 + LLAMA_CPP_MOE_GEMM_PAD_TOKENS / per_expert)
+            let tokens = chunk.max(1.0);
+            let touched = 1.0 - (1.0 - k / routed).powf(tokens);
+            if tokens <= LLAMA_CPP_MMVQ_MAX_BATCH_TOKENS {
+                return MoeGemm { active, cost: 1.0, touched, vector: true };
+            }
+            let per_expert = (tokens * k / routed).max(f64::MIN_POSITIVE);
+            // `chunk` is a whole token count (a micro-batch or a prompt's remainder).
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a token count, at least 1")]
+            let tile = tiles.map_or(128.0, |t| f64::from(t.mmq_x(tokens.round().min(f64::from(u32::MAX)) as u32)));
+            let pad = LLAMA_CPP_MOE_TILE_FIXED_TOKENS + LLAMA_CPP_MOE_TILE_PAD_FRACTION * tile;
+            MoeGemm { active, cost: 1.0 + pad * touched / per_expert, touched, vector: false }
         }
-        _ => (0.0, 1.0),
+        _ => MoeGemm { active: 0.0, cost: 1.0, touched: 1.0, vector: false },
+    }
+}
+
+/// Bytes of the routed experts in the body `body_b` (bytes): at the expert group's own format
+/// where the preset has one (gpt-oss: MXFP4 experts), else the body split by parameter count.
+fn routed_expert_bytes(input: &FitInput, body_b: f64) -> f64 {
+    let m = &input.model;
+    if m.experts.as_ref().is_none_or(|e| e.routed == 0) {
+        return 0.0;
+    }
+    let groups = param_groups(m);
+    match (input.file_weights, group_formats(m, input.weight_precision)) {
+        (None, Some(formats)) => (groups.experts * formats.experts.bytes_per_weight()).min(body_b),
+        _ => body_b * groups.experts / (groups.experts + groups.layers).max(1.0),
     }
 }
 
@@ -636,6 +788,30 @@ fn fused_moe_runtime(runtime: Runtime) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `mul_mat_q_case`'s tile choice (mmq.cuh at 00cd208554e3): the narrowest allowed
+    /// multiple of 8 with the fewest column tiles for the micro-batch's token count. NVIDIA
+    /// matrix cores: steps of 8 below 48 and of 16 from 48 (100 tokens → 112), at most 128;
+    /// AMD matrix cores: steps of 16 (8 tokens → 16), 32 at 128; dp4a (gfx906): at most 64.
+    #[test]
+    fn mmq_tile_follows_the_column_count() {
+        let cases = [
+            (
+                MmqTiles::NvidiaMma,
+                [(8, 8), (16, 16), (40, 40), (64, 64), (100, 112), (128, 128), (256, 128), (512, 128)],
+            ),
+            (
+                MmqTiles::AmdMatrix,
+                [(8, 16), (16, 16), (40, 48), (64, 64), (100, 112), (128, 128), (256, 128), (512, 128)],
+            ),
+            (MmqTiles::Dp4a, [(8, 8), (16, 16), (40, 40), (64, 64), (100, 56), (128, 64), (256, 64), (512, 64)]),
+        ];
+        for (family, pairs) in cases {
+            for (cols, want) in pairs {
+                assert_eq!(family.mmq_x(cols), want, "{family:?} at {cols} columns");
+            }
+        }
+    }
 
     /// vLLM/SGLang KV reads: 0.389 with one sequence (tt-inference-server issue 340, Qwen3-30B-A3B
     /// on an A100 80GB: 0.7927 GB more KV per step in 1.0 ms more), 0.778 with two, capped at
