@@ -475,6 +475,7 @@ mod current;
 mod decode_2025;
 mod experts_in_ram_gpu_lines;
 mod explicit_placement;
+mod fixed_cost_evidence;
 mod gguf_mix;
 mod moe_2026;
 mod moe_boundaries;

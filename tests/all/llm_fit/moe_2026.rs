@@ -2020,7 +2020,7 @@ fn rows() -> Vec<Row> {
             ctx: 128,
             measured: 161.55,
             source: PR_16834,
-            known_gap: "not explained: the model puts this Q4_0 decode at 1.95x the measured rate, while gpt-oss-20b on the same card, build and table lands at 1.14-1.15 (MG-04..06); the same over-estimate shows on AM-01 (Qwen3-30B-A3B Q4_K_M, RX 7900 XT, Vulkan). Qwen3-30B-A3B routes each token to 8 of 128 experts of FFN width 768 in 48 layers (gpt-oss-20b: 4 of 32 of width 2880 in 24 layers), so its decode runs many more, smaller expert products per token; llama.cpp reads its weights at about half the bytes per second the model assumes. Not modelled",
+            known_gap: "the machine's fixed cost per step, not modelled (tests/all/llm_fit/fixed_cost_evidence.rs): the same author's dense Qwen3-0.6B on this RTX 4090 (llama.cpp PR 16630, 2025-10-17, master: F16 tg128 303.35, Q4_0 tg64 407.95 tok/s) leaves about 2.0 ms a step beyond its bytes, 71-74 µs per layer against the 27.5 µs fitted on dense rows of other machines; with that machine's figure (72.9 µs, fitted on the dense pair) this row comes out at 1.15-1.16 and gpt-oss-20b (MG-04..06) at 0.92-0.93. Qwen3-30B-A3B reads 1.69 GB a token in 48 layers, so the fixed cost is about 65 % of its step there (gpt-oss-20b: 3.71 GB in 24 layers, 30 %). The inputs name no host or build, so the figure is not the model's; a per-MoE-layer term was tried and not kept (fitted on PR 15631 it is 40 µs, but it puts LC-06 at 0.65)",
         },
         Row {
             id: "MG-08",
@@ -2034,7 +2034,7 @@ fn rows() -> Vec<Row> {
             ctx: 256,
             measured: 162.39,
             source: PR_16834,
-            known_gap: "not explained: the model puts this Q4_0 decode at 1.95x the measured rate, while gpt-oss-20b on the same card, build and table lands at 1.14-1.15 (MG-04..06); the same over-estimate shows on AM-01 (Qwen3-30B-A3B Q4_K_M, RX 7900 XT, Vulkan). Qwen3-30B-A3B routes each token to 8 of 128 experts of FFN width 768 in 48 layers (gpt-oss-20b: 4 of 32 of width 2880 in 24 layers), so its decode runs many more, smaller expert products per token; llama.cpp reads its weights at about half the bytes per second the model assumes. Not modelled",
+            known_gap: "the machine's fixed cost per step, not modelled (tests/all/llm_fit/fixed_cost_evidence.rs): the same author's dense Qwen3-0.6B on this RTX 4090 (llama.cpp PR 16630, 2025-10-17, master: F16 tg128 303.35, Q4_0 tg64 407.95 tok/s) leaves about 2.0 ms a step beyond its bytes, 71-74 µs per layer against the 27.5 µs fitted on dense rows of other machines; with that machine's figure (72.9 µs, fitted on the dense pair) this row comes out at 1.15-1.16 and gpt-oss-20b (MG-04..06) at 0.92-0.93. Qwen3-30B-A3B reads 1.69 GB a token in 48 layers, so the fixed cost is about 65 % of its step there (gpt-oss-20b: 3.71 GB in 24 layers, 30 %). The inputs name no host or build, so the figure is not the model's; a per-MoE-layer term was tried and not kept (fitted on PR 15631 it is 40 µs, but it puts LC-06 at 0.65)",
         },
         Row {
             id: "MG-09",
@@ -2048,7 +2048,7 @@ fn rows() -> Vec<Row> {
             ctx: 512,
             measured: 159.14,
             source: PR_16834,
-            known_gap: "not explained: the model puts this Q4_0 decode at 1.95x the measured rate, while gpt-oss-20b on the same card, build and table lands at 1.14-1.15 (MG-04..06); the same over-estimate shows on AM-01 (Qwen3-30B-A3B Q4_K_M, RX 7900 XT, Vulkan). Qwen3-30B-A3B routes each token to 8 of 128 experts of FFN width 768 in 48 layers (gpt-oss-20b: 4 of 32 of width 2880 in 24 layers), so its decode runs many more, smaller expert products per token; llama.cpp reads its weights at about half the bytes per second the model assumes. Not modelled",
+            known_gap: "the machine's fixed cost per step, not modelled (tests/all/llm_fit/fixed_cost_evidence.rs): the same author's dense Qwen3-0.6B on this RTX 4090 (llama.cpp PR 16630, 2025-10-17, master: F16 tg128 303.35, Q4_0 tg64 407.95 tok/s) leaves about 2.0 ms a step beyond its bytes, 71-74 µs per layer against the 27.5 µs fitted on dense rows of other machines; with that machine's figure (72.9 µs, fitted on the dense pair) this row comes out at 1.15-1.16 and gpt-oss-20b (MG-04..06) at 0.92-0.93. Qwen3-30B-A3B reads 1.69 GB a token in 48 layers, so the fixed cost is about 65 % of its step there (gpt-oss-20b: 3.71 GB in 24 layers, 30 %). The inputs name no host or build, so the figure is not the model's; a per-MoE-layer term was tried and not kept (fitted on PR 15631 it is 40 µs, but it puts LC-06 at 0.65)",
         },
         Row {
             id: "MG-10",
@@ -2730,8 +2730,10 @@ fn hybrid_decode_rows_without_a_stated_host_stay_unknown() {
 /// IK-03p) is not explained; nor are LC-38p (a PCIe-rate copy 1.7x below the model's) and the
 /// depth fall of ik_llama.cpp's decode (IK-05d, before its GQA FlashAttention decode of PR 370;
 /// IK-09d, IK-10d, DeepSeek MLA at 29.7K); Qwen3-30B-A3B decode on one GPU runs at about half
-/// the modelled rate (MG-07..09, AM-01); MoE prefill in narrow MMQ tiles on gfx906 at `-ub`
-/// 16 and 32 (MG-13, MG-14) and on the MI100 (MG-18, MG-19) is not explained; one CUDA build of October 2025 decodes
+/// the modelled rate (MG-07..09: that RTX 4090's fixed cost per layer, 2.6x the dense fit as
+/// the same author's dense Qwen3-0.6B shows, which the inputs do not name; AM-01); MoE prefill
+/// in narrow MMQ tiles on gfx906 at `-ub` 16 and 32 (MG-13, MG-14) and on the MI100 (MG-18,
+/// MG-19) is not explained; one CUDA build of October 2025 decodes
 /// gpt-oss-20b 11 % below the next (MG-02, MG-03); seven decode rows state no RAM bandwidth
 /// (unknown, not guessed); see the reasons the table prints).
 #[test]
