@@ -18,7 +18,9 @@
 )]
 
 use super::inputs::{FitInput, GpuSlot, Runtime};
-use super::shape::{group_formats, input_weight_parts, kv_cache_bytes_layers, param_groups, weight_parts_bytes};
+use super::shape::{
+    gguf_mxfp4_expert_bytes, group_formats, input_weight_parts, kv_cache_bytes_layers, param_groups, weight_parts_bytes,
+};
 use serde::Serialize;
 
 /// Bytes in a MiB.
@@ -117,6 +119,7 @@ pub(super) fn routed_expert_bytes(input: &FitInput) -> f64 {
     let g = param_groups(m);
     match (input.file_weights, group_formats(m, input.weight_precision)) {
         (Some(w), _) if w.experts > 0 => w.experts as f64,
+        (None, None) if let Some(b) = gguf_mxfp4_expert_bytes(m, input.weight_precision) => b,
         (None, Some(f)) => g.experts * f.experts.bytes_per_weight(),
         _ => {
             let (_, _, body_b) = input_weight_parts(input, input.resolved_runtime(), false);
