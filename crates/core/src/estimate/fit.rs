@@ -765,7 +765,13 @@ pub(crate) fn cost_of(
     if let Some(a100) = catalog.gpu("nvidia-a100-80gb-pcie") {
         let mut one = input.clone();
         one.parallelism = Parallelism::Single;
-        if let Ok(f) = llm::estimate(&one, &[GpuSlot::new(a100.clone())])
+        let on_a100 = llm::estimate(&one, &[GpuSlot::new(a100.clone())]).ok();
+        // The default offer (one A100) that cannot hold the workload replaces nothing: no
+        // break-even against it. A price the user gives is taken as an offer that runs it.
+        if opts.cloud_usd_per_hour.is_none() {
+            cloud.runs_workload = on_a100.as_ref().map(|f| f.verdict != FitVerdict::DoesNotFit);
+        }
+        if let Some(f) = on_a100
             && f.verdict != FitVerdict::DoesNotFit
         {
             cloud.tokens_per_s = f
