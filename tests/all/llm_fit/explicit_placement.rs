@@ -30,18 +30,20 @@ fn line<'a>(text: &'a str, start: &str) -> &'a str {
 
 /// An explicit all-GPU placement that overflows the GPUs does not fit (exit 1), names the
 /// devices that overflow, and gives no speed: neither the automatic offload's nor any other.
-/// `-ub 4096` alone is such a placement too (every layer on the GPUs, as given).
+/// `--n-cpu-moe 0 -ub 4096` is such a placement too (every layer on the GPUs, as given, at
+/// that micro-batch); `-ub 4096` alone is not a placement (see
+/// `a_micro_batch_alone_is_not_a_placement`).
 #[test]
 fn an_explicit_placement_that_overflows_the_gpus_does_not_fit() {
     let b = qwen_build();
-    for flags in [&["--n-cpu-moe", "0"][..], &["-ub", "4096"][..]] {
+    for flags in [&["--n-cpu-moe", "0"][..], &["--n-cpu-moe", "0", "-ub", "4096"][..]] {
         let (code, text, err) = fit(&b, flags);
         assert_eq!(code, Some(1), "{flags:?}: {text}{err}");
         let head = text.lines().next().expect("headline");
         assert!(head.contains(": does not fit (inference q2_k, split:2, context 16384"), "{flags:?}: {head}");
         // `-ub 4096` widens the FP32 logits of CUDA1's compute buffer from 512 to 4096 tokens
         // (297 to 2374 MiB: 4096 x 151936 x 4 bytes).
-        let (ub, cuda1) = if flags[0] == "-ub" { (" -ub 4096", 44875) } else { ("", 42798) };
+        let (ub, cuda1) = if flags.len() > 2 { (" -ub 4096", 44875) } else { ("", 42798) };
         assert_eq!(
             line(&text, "the placement as given"),
             format!(
@@ -75,7 +77,7 @@ fn an_explicit_placement_that_overflows_the_gpus_does_not_fit() {
 #[test]
 fn the_micro_batch_sizes_the_compute_buffer_and_is_named() {
     let b = qwen_build();
-    let (code, text, err) = fit(&b, &["-ub", "4096"]);
+    let (code, text, err) = fit(&b, &["--n-cpu-moe", "0", "-ub", "4096"]);
     assert_eq!(code, Some(1), "{text}{err}");
     assert_eq!(
         line(&text, "- llama.cpp with --n-cpu-moe"),
@@ -91,6 +93,43 @@ fn the_micro_batch_sizes_the_compute_buffer_and_is_named() {
         line(&text, "CUDA1 ").ends_with(" 1187"),
         "2048 x 151936 x 4 B of FP32 logits = 1187 MiB (297 at -ub 512):\n{text}"
     );
+}
+
+/// `-ub 4096` alone is not a placement: llama.cpp's own placement search still runs (its
+/// `common/fit.cpp` gives up only where `-ngl`, `-ts`, `-ot` or `-sm row` were set) with its
+/// compute buffers reserved at that micro-batch, and so does `fit`: the experts of 52 layers in
+/// system RAM (48 at the default 512: the logits of CUDA1's compute buffer are 2374 MiB, not
+/// 297), exit 0, the arguments carry `-ub 4096` and the prefill is that micro-batch's. A trial
+/// found it judged as every layer on the GPUs ("does not fit", exit 1). Seen failing with
+/// `LlamaCppFlags::places` counting `-ub`.
+#[test]
+fn a_micro_batch_alone_is_not_a_placement() {
+    let b = qwen_build();
+    let (code, text, err) = fit(&b, &["-ub", "4096"]);
+    assert_eq!(code, Some(0), "{text}{err}");
+    let head = text.lines().next().expect("headline");
+    assert!(head.contains(": fits with experts in system RAM (inference q2_k, split:2, context 16384"), "{head}");
+    assert_eq!(
+        line(&text, "llama.cpp arguments:"),
+        "llama.cpp arguments: -c 16384 -ngl 94 --n-cpu-moe 52 -ub 4096 -ts 72,22"
+    );
+    assert!(line(&text, "CUDA1 ").ends_with(" 2374"), "{text}");
+    assert!(
+        line(&text, "prefill (llama.cpp)").contains("per 4096-token micro-batch"),
+        "{}",
+        line(&text, "prefill (llama.cpp)")
+    );
+    assert!(!text.contains("the placement as given"), "{text}");
+    // The same split as the smallest --n-cpu-moe an explicit all-GPU placement at -ub 4096 is
+    // offered (the test above): one answer.
+    let (_, explicit, _) = fit(&b, &["--n-cpu-moe", "0", "-ub", "4096"]);
+    assert!(explicit.contains("(-c 16384 -ngl 94 --n-cpu-moe 52 -ub 4096 -ts 72,22)"), "{explicit}");
+    // JSON: the same placement.
+    let (code, json, _) = fit(&b, &["-ub", "4096", "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["verdict"], "fits_with_experts_in_ram");
+    assert_eq!(v["placement"]["table"]["n_cpu_moe"], 52, "{}", v["placement"]["table"]);
 }
 
 /// `--n-cpu-moe 20` and `-ot 'blk\.(1[0-9])\.ffn_.*_exps=CPU'` do not fit either: the GPU lines

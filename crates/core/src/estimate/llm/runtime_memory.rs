@@ -156,7 +156,13 @@ impl<'a> Layout<'a> {
             head_b,
             dense_layer_b,
             expert_layer_b,
-            logits_b: LLAMA_UBATCH * f64::from(m.vocab) * 4.0,
+            // llama.cpp reserves its compute graph at `min(n_ctx, n_ubatch)` tokens
+            // (`llama_context::sched_reserve`, src/llama-context.cpp): the user's `-ub`, else 512.
+            logits_b: input.prompt_ubatch_tokens.map_or(LLAMA_UBATCH, |ub| {
+                let n_ctx = u64::from(input.context_tokens) * u64::from(input.batch.max(1));
+                n_ctx.min(u64::from(ub.max(1))) as f64
+            }) * f64::from(m.vocab)
+                * 4.0,
             free: gpus.iter().map(|s| s.gpu.memory_gib * 1024.0 * LLAMA_FREE_FRACTION).collect(),
         }
     }
@@ -303,6 +309,10 @@ fn args_for(input: &FitInput, ngl: u32, overflow: u32, split: &[u32]) -> String 
     if overflow > 0 {
         args.push_str(" --n-cpu-moe ");
         args.push_str(&overflow.to_string());
+    }
+    if let Some(ub) = input.prompt_ubatch_tokens {
+        args.push_str(" -ub ");
+        args.push_str(&ub.to_string());
     }
     if split.len() > 1 {
         let ts: Vec<String> = split.iter().map(u32::to_string).collect();
