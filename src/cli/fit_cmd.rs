@@ -180,7 +180,11 @@ pub struct FitArgs {
     /// pageable memory even with --no-mmap.
     #[arg(long = "no-host")]
     pub no_host: bool,
-    /// Cloud price to compare with, USD per hour (default A100 80 GB at 1.60).
+    /// Cloud price to compare with, USD per hour (default A100 80 GB at 1.60). The break-even
+    /// is printed only where owning pays back within the 3-year write-off; else the text says
+    /// the cloud is cheaper (at this many hours a day, or at any), or why there is none (the
+    /// default A100 that does not hold the workload). A price given is taken as an offer that
+    /// runs it.
     #[arg(long)]
     pub cloud_usd_per_hour: Option<f64>,
     /// Output format.

@@ -30,28 +30,37 @@ fn line<'a>(text: &'a str, start: &str) -> &'a str {
 
 /// An explicit all-GPU placement that overflows the GPUs does not fit (exit 1), names the
 /// devices that overflow, and gives no speed: neither the automatic offload's nor any other.
-/// `-ub 4096` alone is such a placement too (every layer on the GPUs, as given).
+/// `--n-cpu-moe 0 -ub 4096` is such a placement too (every layer on the GPUs, as given, at
+/// that micro-batch); `-ub 4096` alone is not a placement (see
+/// `a_micro_batch_alone_is_not_a_placement`).
 #[test]
 fn an_explicit_placement_that_overflows_the_gpus_does_not_fit() {
     let b = qwen_build();
-    for flags in [&["--n-cpu-moe", "0"][..], &["-ub", "4096"][..]] {
+    for flags in [&["--n-cpu-moe", "0"][..], &["--n-cpu-moe", "0", "-ub", "4096"][..]] {
         let (code, text, err) = fit(&b, flags);
         assert_eq!(code, Some(1), "{flags:?}: {text}{err}");
         let head = text.lines().next().expect("headline");
         assert!(head.contains(": does not fit (inference q2_k, split:2, context 16384"), "{flags:?}: {head}");
         // `-ub 4096` widens the FP32 logits of CUDA1's compute buffer from 512 to 4096 tokens
         // (297 to 2374 MiB: 4096 x 151936 x 4 bytes).
-        let (ub, cuda1) = if flags[0] == "-ub" { (" -ub 4096", 44875) } else { ("", 42798) };
+        // CUDA0's compute holds its graph inputs (the KQ mask and the hidden state, 24 MiB per
+        // 512 tokens), four copies of them with pipeline parallelism: 96 MiB, 768 at 4096.
+        let (ub, cuda0, cuda1, gpu1) = if flags.len() > 2 {
+            (" -ub 4096", 42782, 44875, ("41.8", "0.8"))
+        } else {
+            ("", 42110, 42798, ("41.1", "0.1"))
+        };
         assert_eq!(
             line(&text, "the placement as given"),
             format!(
-                "the placement as given (-c 16384 -ngl 94{ub} -ts 47,47) does not fit: CUDA0 (gigabyte-geforce-rtx-3090-turbo) needs 42014 MiB, 24084 MiB free; CUDA1 (gigabyte-geforce-rtx-3090-turbo) needs {cuda1} MiB, 24084 MiB free"
+                "the placement as given (-c 16384 -ngl 94{ub} -ts 47,47) does not fit: CUDA0 (gigabyte-geforce-rtx-3090-turbo) needs {cuda0} MiB, 24084 MiB free; CUDA1 (gigabyte-geforce-rtx-3090-turbo) needs {cuda1} MiB, 24084 MiB free"
             )
         );
         assert_eq!(
             line(&text, "GPU 1 "),
             format!(
-                "GPU 1 gigabyte-geforce-rtx-3090-turbo: 41.0 of 23.5 GiB free (does not fit) with every weight on the GPUs (-c 16384 -ngl 94{ub} -ts 47,47): model 39.6, context 1.5, compute 0.0"
+                "GPU 1 gigabyte-geforce-rtx-3090-turbo: {} of 23.5 GiB free (does not fit) with every weight on the GPUs (-c 16384 -ngl 94{ub} -ts 47,47): model 39.6, context 1.5, compute {}",
+                gpu1.0, gpu1.1
             )
         );
         assert_eq!(
@@ -75,7 +84,7 @@ fn an_explicit_placement_that_overflows_the_gpus_does_not_fit() {
 #[test]
 fn the_micro_batch_sizes_the_compute_buffer_and_is_named() {
     let b = qwen_build();
-    let (code, text, err) = fit(&b, &["-ub", "4096"]);
+    let (code, text, err) = fit(&b, &["--n-cpu-moe", "0", "-ub", "4096"]);
     assert_eq!(code, Some(1), "{text}{err}");
     assert_eq!(
         line(&text, "- llama.cpp with --n-cpu-moe"),
@@ -93,8 +102,45 @@ fn the_micro_batch_sizes_the_compute_buffer_and_is_named() {
     );
 }
 
+/// `-ub 4096` alone is not a placement: llama.cpp's own placement search still runs (its
+/// `common/fit.cpp` gives up only where `-ngl`, `-ts`, `-ot` or `-sm row` were set) with its
+/// compute buffers reserved at that micro-batch, and so does `fit`: the experts of 52 layers in
+/// system RAM (48 at the default 512: the logits of CUDA1's compute buffer are 2374 MiB, not
+/// 297), exit 0, the arguments carry `-ub 4096` and the prefill is that micro-batch's. A trial
+/// found it judged as every layer on the GPUs ("does not fit", exit 1). Seen failing with
+/// `LlamaCppFlags::places` counting `-ub`.
+#[test]
+fn a_micro_batch_alone_is_not_a_placement() {
+    let b = qwen_build();
+    let (code, text, err) = fit(&b, &["-ub", "4096"]);
+    assert_eq!(code, Some(0), "{text}{err}");
+    let head = text.lines().next().expect("headline");
+    assert!(head.contains(": fits with experts in system RAM (inference q2_k, split:2, context 16384"), "{head}");
+    assert_eq!(
+        line(&text, "llama.cpp arguments:"),
+        "llama.cpp arguments: -c 16384 -ngl 94 --n-cpu-moe 52 -ub 4096 -ts 72,22"
+    );
+    assert!(line(&text, "CUDA1 ").ends_with(" 2374"), "{text}");
+    assert!(
+        line(&text, "prefill (llama.cpp)").contains("per 4096-token micro-batch"),
+        "{}",
+        line(&text, "prefill (llama.cpp)")
+    );
+    assert!(!text.contains("the placement as given"), "{text}");
+    // The same split as the smallest --n-cpu-moe an explicit all-GPU placement at -ub 4096 is
+    // offered (the test above): one answer.
+    let (_, explicit, _) = fit(&b, &["--n-cpu-moe", "0", "-ub", "4096"]);
+    assert!(explicit.contains("(-c 16384 -ngl 94 --n-cpu-moe 52 -ub 4096 -ts 72,22)"), "{explicit}");
+    // JSON: the same placement.
+    let (code, json, _) = fit(&b, &["-ub", "4096", "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["verdict"], "fits_with_experts_in_ram");
+    assert_eq!(v["placement"]["table"]["n_cpu_moe"], 52, "{}", v["placement"]["table"]);
+}
+
 /// `--n-cpu-moe 20` and `-ot 'blk\.(1[0-9])\.ffn_.*_exps=CPU'` do not fit either: the GPU lines
-/// are the placement's memory (33.7 GiB on GPU 1, llama.cpp's 34491 MiB; not the
+/// are the placement's memory (33.7 GiB on GPU 1, llama.cpp's 34515 MiB; not the
 /// every-weight-on-the-GPUs 43.2), the speed line names the experts in RAM, and "what would fit
 /// instead" offers the smallest `--n-cpu-moe` that fits with the other flags: 45.
 #[test]
@@ -109,7 +155,7 @@ fn an_explicit_expert_placement_shows_its_own_memory_and_the_smallest_that_fits(
         line(&text, "GPU 1 "),
         "GPU 1 gigabyte-geforce-rtx-3090-turbo: 33.7 of 23.5 GiB free (does not fit) with --n-cpu-moe 20: the routed experts of 20 layers in system RAM (16.3 GiB) (-c 16384 -ngl 94 --n-cpu-moe 20 -ts 57,37): model 31.6, context 1.8, compute 0.3"
     );
-    assert!(line(&text, "CUDA0 ").split_whitespace().nth(3) == Some("34491"), "{text}");
+    assert!(line(&text, "CUDA0 ").split_whitespace().nth(3) == Some("34515"), "{text}");
     assert_eq!(
         line(&text, "speed:"),
         "speed: none: the placement as given does not fit; --n-cpu-moe 20: the routed experts of 20 layers in system RAM (16.3 GiB)"
@@ -268,4 +314,26 @@ fn no_host_is_said_and_kept_and_cpu_moe_is_read() {
     assert_eq!((code, ot_code), (Some(1), Some(1)), "{text}{err}");
     assert_eq!(line(&text, "speed:"), line(&ot, "speed:"));
     assert!(line(&text, "speed:").contains("all routed experts in system RAM"), "{text}");
+}
+
+/// Every device's compute buffer grows with `-ub`, not only the last one's logits: llama.cpp
+/// reserves each device's graph at `min(n_ctx, n_ubatch)` tokens (`llama_context::sched_reserve`;
+/// `ggml_backend_sched` sizes a buffer per backend for the nodes it runs), and each device
+/// holding layers keeps its graph inputs there: the F16 flash-attention KQ mask (`n_kv x
+/// n_ubatch`) and the F32 hidden state its first layer reads (`n_embd x n_ubatch`). With the
+/// experts of 60 layers in RAM (no pipeline copies), CUDA0's compute goes from 303 to 471 MiB
+/// between `-ub 512` and `-ub 4096`: 3584 more tokens x (16384 x 2 + 4096 x 4) bytes = 168 MiB
+/// (279 MiB of it is the copied expert tensor). It stayed 279 at both before.
+#[test]
+fn every_device_compute_buffer_grows_with_the_micro_batch() {
+    let b = qwen_build();
+    let cuda0 = |ub: &str| -> f64 {
+        let (_, text, err) = fit(&b, &["--n-cpu-moe", "60", "-ub", ub]);
+        let row = line(&text, "CUDA0 ");
+        row.split_whitespace().last().and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{row}{err}"))
+    };
+    let (small, large) = (cuda0("512"), cuda0("4096"));
+    assert_eq!((small, large), (303.0, 471.0));
+    let grew_mib = 3584.0 * (16384.0 * 2.0 + 4096.0 * 4.0) / 1024.0 / 1024.0;
+    assert!((large - small - grew_mib).abs() <= 1.0, "{small} -> {large}, {grew_mib}");
 }

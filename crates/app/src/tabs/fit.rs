@@ -395,7 +395,7 @@ fn llama_flags_row(ui: &mut egui::Ui, fs: &mut FitSettings, read: &mut Option<(S
                         .wrap(),
                 );
             }
-            if p.flags.any() {
+            if p.flags.places() {
                 ui.weak("The fit below is for exactly this placement.");
             }
         }

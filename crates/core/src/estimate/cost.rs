@@ -4,7 +4,9 @@
 //! Formulas (the usual total-cost-of-ownership arithmetic; judgement):
 //! - on-prem $/hour = hardware / amortization hours + wall kW × electricity $/kWh;
 //! - $ per 1M tokens = 1e6 × $/hour / (3600 × tokens/s);
-//! - break-even months = hardware / ((cloud $/h − power $/h) × hours used per month).
+//! - break-even months = hardware / ((cloud $/h − power $/h) × hours used per month), a
+//!   break-even only within the write-off: past it, or where the cloud offer does not run the
+//!   workload, there is none ([`BreakEven`]).
 //!
 //! Utilization spreads the hardware over the hours the rig actually works, and idle hours cost
 //! their idle power. Parts without a catalog price are listed, never guessed: the totals then
@@ -68,12 +70,21 @@ pub struct CloudPrice {
     /// Its throughput on the same workload, tokens/s, if known (e.g. from
     /// [`crate::estimate::llm::estimate`] on that GPU).
     pub tokens_per_s: Option<f64>,
+    /// Whether the offer runs the workload at all: `Some(false)` when it does not fit there
+    /// (its rent then replaces nothing, and there is no break-even); `None` when not known.
+    #[serde(default)]
+    pub runs_workload: Option<bool>,
 }
 
 impl Default for CloudPrice {
     /// One A100 80 GB at [`DEFAULT_CLOUD_USD_PER_HOUR`].
     fn default() -> Self {
-        CloudPrice { name: "A100 80 GB".to_owned(), usd_per_hour: DEFAULT_CLOUD_USD_PER_HOUR, tokens_per_s: None }
+        CloudPrice {
+            name: "A100 80 GB".to_owned(),
+            usd_per_hour: DEFAULT_CLOUD_USD_PER_HOUR,
+            tokens_per_s: None,
+            runs_workload: None,
+        }
     }
 }
 
@@ -152,9 +163,98 @@ pub struct CloudComparison {
     /// USD per million tokens on the cloud offer, when its throughput is known.
     pub usd_per_million_tokens: Option<f64>,
     /// Months of use at the given utilization after which owning is cheaper than renting:
-    /// hardware / (cloud cost − own energy cost per month). `None` when renting costs no more
-    /// than the rig's electricity (never breaks even).
+    /// hardware / (cloud cost − own energy cost per month), within the write-off
+    /// ([`BreakEven::After`]). `None` where there is no break-even: the cloud is cheaper at
+    /// this use or at any (a payback past the write-off is none), or no break-even can be
+    /// computed; [`CloudComparison::break_even`] says which.
     pub break_even_months: Option<f64>,
+    /// Whether owning pays back within the write-off, and when ([`BreakEven`]).
+    pub break_even: BreakEven,
+}
+
+/// Whether owning the rig costs less than renting the cloud offer for the rig's working hours
+/// within the write-off ([`CostInput::amortization_years`]). Owning pays back within it exactly
+/// when the rig's cost per working hour (its hardware over the write-off and its electricity,
+/// idle hours included: [`CostReport::usd_per_working_hour`]) is at most the cloud's $ per
+/// hour, so the verdict and the $ per working hour `fit` prints agree. The rig's cost per
+/// working hour falls as the hours per day rise: `(hardware per month / hours per month +
+/// idle $/h) / u + (load $/h − idle $/h)` at utilization `u`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BreakEven {
+    /// Owning costs less after `months` of use at the site's hours per day, within the
+    /// write-off (0 for hardware that costs nothing, all owned).
+    After {
+        /// Months, at most the write-off's.
+        months: f64,
+    },
+    /// At the site's hours per day the rig costs more per working hour than the cloud, so it
+    /// does not pay back within the write-off; it would from `from_hours_per_day`.
+    CloudCheaperAtThisUse {
+        /// The site's hours of use per day (duty cycle × 24).
+        hours_per_day: f64,
+        /// The fewest hours per day at which owning pays back within the write-off.
+        from_hours_per_day: f64,
+    },
+    /// Even at 24 hours a day the rig costs more per working hour than the cloud (or its
+    /// electricity alone does): the cloud is cheaper at any hours per day.
+    CloudCheaperAtAnyUse,
+    /// No break-even to compute: `why` (the cloud offer does not run the workload).
+    NotApplicable {
+        /// Why, in words.
+        why: String,
+    },
+    /// Not known: `why` (no part of the hardware has a price).
+    Unknown {
+        /// Why, in words.
+        why: String,
+    },
+}
+
+impl BreakEven {
+    /// The short form `plan` prints after "break-even against <cloud>": `after 4.5 months`
+    /// (`at least` where `lower_bound`), `none at 12.0 h/day (owning pays back from 18.3
+    /// h/day)`, `none: the cloud is cheaper at any hours per day`, `none: <why>`, `unknown
+    /// (<why>)`.
+    pub fn short(&self, lower_bound: bool) -> String {
+        let least = if lower_bound { "at least " } else { "" };
+        match self {
+            BreakEven::After { months } => format!("after {least}{months:.1} months"),
+            BreakEven::CloudCheaperAtThisUse { hours_per_day, from_hours_per_day } => format!(
+                "none at {hours_per_day:.1} h/day: the cloud is cheaper (owning pays back from {least}{from_hours_per_day:.1} h/day)"
+            ),
+            BreakEven::CloudCheaperAtAnyUse => "none: the cloud is cheaper at any hours per day".to_owned(),
+            BreakEven::NotApplicable { why } => format!("none: {why}"),
+            BreakEven::Unknown { why } => format!("unknown ({why})"),
+        }
+    }
+
+    /// The words `fit` and `plan` print after "break-even" / "no break-even": `after 4.5
+    /// months`, `no break-even at 12 h/day: ...`, `no break-even: the cloud is cheaper at any
+    /// hours per day ...`. `least` is "at least " where the hardware is a lower bound (a part
+    /// unpriced): the months and the rig's cost per hour are then lower bounds, and the hours
+    /// per day from which it pays back too.
+    pub fn words(&self, c: &CostReport) -> String {
+        let least = if c.hardware_complete { "" } else { "at least " };
+        let years = c.amortization_months / 12.0;
+        match self {
+            BreakEven::After { months } if *months <= 0.0 => {
+                "break-even at once: the hardware costs $0 (owned) and the cloud costs more than its electricity"
+                    .to_owned()
+            }
+            BreakEven::After { months } => format!("break-even after {least}{months:.1} months"),
+            BreakEven::CloudCheaperAtThisUse { hours_per_day, from_hours_per_day } => format!(
+                "no break-even at {hours_per_day:.1} h/day: the rig costs {least}${:.2} per working hour (hardware over {years:.0} years and electricity) against the cloud's ${:.2}/h; owning pays back within the {years:.0} years from {least}{from_hours_per_day:.1} h/day",
+                c.usd_per_working_hour, c.cloud.usd_per_hour
+            ),
+            BreakEven::CloudCheaperAtAnyUse => format!(
+                "no break-even: the cloud is cheaper at any hours per day (even at 24 h/day the rig costs {least}${:.2} per working hour, hardware over {years:.0} years and electricity, against ${:.2}/h)",
+                c.usd_per_working_hour_at_full_use, c.cloud.usd_per_hour
+            ),
+            BreakEven::NotApplicable { why } => format!("no break-even: {why}"),
+            BreakEven::Unknown { why } => format!("break-even unknown ({why})"),
+        }
+    }
 }
 
 /// The cost estimate.
@@ -174,8 +274,8 @@ pub struct CostReport {
     /// `hardware_complete`), by their JSON names: `hardware_usd`, and those that grow with it
     /// ([`LOWER_BOUNDS_WHEN_UNPRICED`]) where they are given (not `None`). The electricity figures and the cloud offer's own
     /// `usd_per_million_tokens` do not depend on the hardware and are never listed; a
-    /// `cloud.break_even_months` of `None` (renting costs no more than the electricity) stays
-    /// "never" whatever the hardware costs.
+    /// `cloud.break_even_months` of `None` (the cloud cheaper, [`CloudComparison::break_even`])
+    /// stays so whatever the hardware left out costs (more hardware only costs more).
     pub lower_bounds: Vec<&'static str>,
     /// Hardware written off per wall-clock hour, USD.
     pub amortization_usd_per_hour: f64,
@@ -192,6 +292,11 @@ pub struct CostReport {
     pub usd_per_working_hour: f64,
     /// USD per million tokens generated, when the throughput is known.
     pub usd_per_million_tokens: Option<f64>,
+    /// The write-off, months (the hardware's share of each month is hardware / this).
+    pub amortization_months: f64,
+    /// Total cost per working hour were the rig used 24 hours a day, USD (the hardware's month
+    /// and the load's electricity over every hour of it): the least it can cost per hour.
+    pub usd_per_working_hour_at_full_use: f64,
     /// The cloud comparison.
     pub cloud: CloudComparison,
 }
@@ -200,13 +305,15 @@ pub struct CostReport {
 /// part is unpriced: the hardware sum, its write-off per hour, the month, the working hour, the
 /// $ per million tokens (the working hour over a known throughput) and the break-even (the
 /// hardware over a saving that does not depend on it).
-pub const LOWER_BOUNDS_WHEN_UNPRICED: [&str; 6] = [
+pub const LOWER_BOUNDS_WHEN_UNPRICED: [&str; 8] = [
     "hardware_usd",
     "amortization_usd_per_hour",
     "usd_per_month",
     "usd_per_working_hour",
+    "usd_per_working_hour_at_full_use",
     "usd_per_million_tokens",
     "cloud.break_even_months",
+    "cloud.break_even.from_hours_per_day",
 ];
 
 /// Input the cost estimate cannot use.
@@ -296,7 +403,20 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
 
     let cloud_month = input.cloud.usd_per_hour * working_hours_per_month;
     let saving = cloud_month - energy_usd_per_month;
-    let break_even_months = (saving > 0.0).then(|| hardware_usd / saving);
+    let hardware_complete = missing_prices.is_empty();
+    let amortization_months = input.amortization_years * 12.0;
+    let usd_per_working_hour_at_full_use = hardware_per_month / HOURS_PER_MONTH + energy_usd_per_working_hour;
+    let any_priced = parts.iter().any(|p| p.line_usd.is_some());
+    let break_even = break_even(
+        input,
+        (hardware_per_month, any_priced),
+        (usd_per_working_hour, usd_per_working_hour_at_full_use),
+        (hardware_usd, saving, amortization_months),
+    );
+    let break_even_months = match break_even {
+        BreakEven::After { months } => Some(months),
+        _ => None,
+    };
     let cloud = CloudComparison {
         name: input.cloud.name.clone(),
         usd_per_hour: input.cloud.usd_per_hour,
@@ -305,9 +425,9 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
             .tokens_per_s
             .and_then(|t| usd_per_million_tokens(input.cloud.usd_per_hour, t)),
         break_even_months,
+        break_even,
     };
 
-    let hardware_complete = missing_prices.is_empty();
     // A figure that is not there (`None`) bounds nothing: only those given are named.
     let lower_bounds = if hardware_complete {
         Vec::new()
@@ -317,6 +437,9 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
             .filter(|f| match *f {
                 "usd_per_million_tokens" => usd_per_mtok.is_some(),
                 "cloud.break_even_months" => cloud.break_even_months.is_some(),
+                "cloud.break_even.from_hours_per_day" => {
+                    matches!(cloud.break_even, BreakEven::CloudCheaperAtThisUse { .. })
+                }
                 _ => true,
             })
             .collect()
@@ -334,8 +457,57 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
         working_hours_per_month,
         usd_per_working_hour,
         usd_per_million_tokens: usd_per_mtok,
+        amortization_months,
+        usd_per_working_hour_at_full_use,
         cloud,
     })
+}
+
+/// The [`BreakEven`] of `input`: not applicable where the cloud offer does not run the
+/// workload; the cloud cheaper at any use where the rig costs more per working hour than the
+/// cloud even at 24 h/day (or its load electricity alone does); cheaper at this use where it
+/// does at the site's duty cycle (with the hours per day from which owning pays back); else
+/// after `hardware / saving` months. Unknown where no part has a price and the electricity
+/// alone does not decide.
+fn break_even(
+    input: &CostInput,
+    (hardware_per_month, any_priced): (f64, bool),
+    (per_working_hour, per_working_hour_at_full_use): (f64, f64),
+    (hardware_usd, saving, amortization_months): (f64, f64, f64),
+) -> BreakEven {
+    let cloud = input.cloud.usd_per_hour;
+    if input.cloud.runs_workload == Some(false) {
+        return BreakEven::NotApplicable {
+            why: format!(
+                "the workload does not fit one {} (the cloud offer), so renting it replaces nothing",
+                input.cloud.name
+            ),
+        };
+    }
+    // Unpriced parts make the hardware, and so each $ per hour, a lower bound: a lower bound
+    // above the cloud's rate is above it.
+    if per_working_hour_at_full_use > cloud {
+        return BreakEven::CloudCheaperAtAnyUse;
+    }
+    if per_working_hour > cloud || saving <= 0.0 {
+        // The rig's $ per working hour at utilization u is a/u + b (a: the hardware's month over
+        // its hours plus the idle electricity per hour; b: load less idle electricity per hour),
+        // at most the cloud's from u = a / (cloud - b).
+        let kw_usd = |w: f64| w / 1000.0 * input.electricity_usd_per_kwh;
+        let a = hardware_per_month / HOURS_PER_MONTH + kw_usd(input.idle_power_w);
+        let b = kw_usd(input.load_power_w) - kw_usd(input.idle_power_w);
+        let from = if cloud - b > 0.0 { a / (cloud - b) } else { 1.0 };
+        return BreakEven::CloudCheaperAtThisUse {
+            hours_per_day: input.utilization * 24.0,
+            from_hours_per_day: (from * 24.0).min(24.0),
+        };
+    }
+    if !any_priced {
+        return BreakEven::Unknown { why: "no hardware prices".to_owned() };
+    }
+    // At most the write-off: the rig's $ per working hour is at most the cloud's.
+    debug_assert!(hardware_usd / saving <= amortization_months * (1.0 + 1e-9));
+    BreakEven::After { months: hardware_usd / saving }
 }
 
 #[cfg(test)]
@@ -358,7 +530,10 @@ mod tests {
         assert!((r.hardware_usd - 3198.0).abs() < 1e-9);
         assert_eq!(r.missing_prices, vec!["board".to_owned()]);
         assert!(!r.hardware_complete);
-        assert_eq!(r.lower_bounds, LOWER_BOUNDS_WHEN_UNPRICED.to_vec());
+        // All but the hours per day from which owning pays back: it does at this use.
+        let want: Vec<&str> =
+            LOWER_BOUNDS_WHEN_UNPRICED.into_iter().filter(|f| *f != "cloud.break_even.from_hours_per_day").collect();
+        assert_eq!(r.lower_bounds, want);
     }
 
     #[test]
@@ -389,6 +564,66 @@ mod tests {
         let mut i = input();
         i.electricity_usd_per_kwh = 2.0;
         assert_eq!(estimate(&i).expect("valid").cloud.break_even_months, None);
+    }
+
+    /// A payback past the write-off is no break-even: with the cloud at $0.40/h the rig costs
+    /// $0.42 per working hour even at 24 h/day ($3,198 over 3 years and 1 kW at $0.30), and
+    /// `hardware / saving` (43.8 months, what was printed as the break-even before) is past
+    /// the 36 months.
+    #[test]
+    fn the_cloud_is_cheaper_at_any_use_when_the_rig_costs_more_per_hour_at_24_h() {
+        let mut i = input();
+        i.parts.truncate(1);
+        i.cloud.usd_per_hour = 0.40;
+        let r = estimate(&i).expect("valid");
+        assert!((r.usd_per_working_hour_at_full_use - (3198.0 / (3.0 * 8766.0) + 0.30)).abs() < 1e-9);
+        assert_eq!(r.cloud.break_even, BreakEven::CloudCheaperAtAnyUse);
+        assert_eq!(r.cloud.break_even_months, None);
+        assert!(r.cloud.break_even.words(&r).starts_with("no break-even: the cloud is cheaper at any hours per day"));
+    }
+
+    /// At 6 h/day (utilization 0.25, 100 W idle) the rig costs $0.88 per working hour against a
+    /// cloud at $0.70/h: no break-even at this use; owning pays back within the write-off from
+    /// `24 a / (0.70 - b)` h/day with a = $88.83/730.5 h + $0.03 idle, b = $0.30 - $0.03:
+    /// 8.46 h/day, where the rig's $ per working hour is the cloud's.
+    #[test]
+    fn the_cloud_is_cheaper_at_this_use_and_owning_pays_back_from_more_hours_a_day() {
+        let mut i = input();
+        i.parts.truncate(1);
+        i.utilization = 0.25;
+        i.idle_power_w = 100.0;
+        i.cloud.usd_per_hour = 0.70;
+        let r = estimate(&i).expect("valid");
+        assert!(r.usd_per_working_hour > 0.70, "{}", r.usd_per_working_hour);
+        let BreakEven::CloudCheaperAtThisUse { hours_per_day, from_hours_per_day } = r.cloud.break_even else {
+            panic!("{:?}", r.cloud.break_even)
+        };
+        assert!((hours_per_day - 6.0).abs() < 1e-9);
+        let a = 3198.0 / 36.0 / HOURS_PER_MONTH + 0.03;
+        assert!((from_hours_per_day - 24.0 * a / (0.70 - 0.27)).abs() < 1e-9, "{from_hours_per_day}");
+        assert!((from_hours_per_day - 8.46).abs() < 0.01, "{from_hours_per_day}");
+        // At that many hours the rig costs the cloud's $/h, and owning pays back in 36 months.
+        i.utilization = from_hours_per_day / 24.0;
+        let at = estimate(&i).expect("valid");
+        assert!((at.usd_per_working_hour - 0.70).abs() < 1e-9, "{}", at.usd_per_working_hour);
+        assert_eq!(r.cloud.break_even_months, None);
+    }
+
+    /// An offer that does not run the workload has no break-even; hardware all owned ($0)
+    /// breaks even at once.
+    #[test]
+    fn no_break_even_against_an_offer_that_does_not_run_it_and_at_once_when_owned() {
+        let mut i = input();
+        i.cloud.runs_workload = Some(false);
+        let r = estimate(&i).expect("valid");
+        assert!(matches!(r.cloud.break_even, BreakEven::NotApplicable { .. }), "{:?}", r.cloud.break_even);
+        assert_eq!(r.cloud.break_even_months, None);
+        assert!(!r.lower_bounds.contains(&"cloud.break_even_months"));
+        let mut owned = input();
+        owned.parts = vec![PricedPart::new("gpu", "GPU", 2, Some(0.0))];
+        let r = estimate(&owned).expect("valid");
+        assert_eq!(r.cloud.break_even, BreakEven::After { months: 0.0 });
+        assert!(r.cloud.break_even.words(&r).starts_with("break-even at once"), "{}", r.cloud.break_even.words(&r));
     }
 
     #[test]

@@ -439,6 +439,11 @@ pub(crate) fn input_on(
     if let Some(m) = opts.llama_cpp.host_weights {
         input.llama_cpp_host_weights = m;
     }
+    // `-ub`: the micro-batch of every placement estimated, given or searched (llama.cpp's own
+    // search reserves its compute buffers at it), and of the prefill.
+    if let Some(ub) = opts.llama_cpp.ubatch {
+        input.prompt_ubatch_tokens = Some(ub);
+    }
     input.gradient_checkpointing =
         opts.gradient_checkpointing.unwrap_or_else(|| w.is_some_and(|w| w.gradient_checkpointing));
     if let Some(kv) = opts.kv_precision {
@@ -533,7 +538,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let curve = search::memory_vs_context(&input, used, CONTEXT_CURVE_POINTS);
     let placement = placement_of(&input, used, host, ram, &opts.llama_cpp)?;
     if let Some(p) = &placement {
-        apply_placement(&mut fit, p, opts.llama_cpp.any());
+        apply_placement(&mut fit, p, opts.llama_cpp.places());
     }
     if let Some(was) = implied_llama_cpp(&r, catalog, &slots, opts) {
         fit.notes.push(format!(
@@ -543,7 +548,8 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     // The user's own placement decides the verdict: it runs or it does not. So does
     // ktransformers' (every routed expert in system RAM, the rest on the GPU): its GPU holds
     // what ktransformers puts there, not every expert.
-    let given = opts.llama_cpp.any();
+    // A placement given (not `-ub` alone, which llama.cpp's own search honours too).
+    let given = opts.llama_cpp.places();
     let kt = input.resolved_runtime() == Runtime::KTransformers;
     let user_hybrid = placement.as_ref().filter(|p| (given || kt) && p.is_hybrid());
     // The user's own all-GPU placement (`-ngl 99`): llama.cpp's table decides, per device:
@@ -676,16 +682,16 @@ fn placement_of(
     flags: &llm::placement::LlamaCppFlags,
 ) -> Result<Option<llm::placement::PlacementEstimate>, FitBuildError> {
     let rt = input.resolved_runtime();
-    if rt == Runtime::KTransformers && !flags.any() && !input.mode.is_training() {
+    if rt == Runtime::KTransformers && !flags.places() && !input.mode.is_training() {
         // ktransformers' placement: its optimize rules keep every routed expert on the CPU.
         return Ok(llm::placement::all_experts_in_ram(input, &used[..1.min(used.len())], host, ram));
     }
-    if flags.any() {
-        if !rt.is_llama_cpp_family() {
-            return Err(FitBuildError::Parse(format!(
-                "--n-cpu-moe, -ot, --split-mode, --tensor-split and -ngl are llama.cpp flags; the runtime is {rt} (give --runtime llama.cpp or ik_llama.cpp)"
-            )));
-        }
+    if flags.any() && !rt.is_llama_cpp_family() {
+        return Err(FitBuildError::Parse(format!(
+            "--n-cpu-moe, -ot, --split-mode, --tensor-split, -ngl and -ub are llama.cpp flags; the runtime is {rt} (give --runtime llama.cpp or ik_llama.cpp)"
+        )));
+    }
+    if flags.places() {
         return llm::placement::place_as_given(input, used, host, ram, flags)
             .map(Some)
             .map_err(|e| FitBuildError::Estimate(e.to_string()));
@@ -803,7 +809,13 @@ pub(crate) fn cost_of(
     if let Some(a100) = catalog.gpu("nvidia-a100-80gb-pcie") {
         let mut one = input.clone();
         one.parallelism = Parallelism::Single;
-        if let Ok(f) = llm::estimate(&one, &[GpuSlot::new(a100.clone())])
+        let on_a100 = llm::estimate(&one, &[GpuSlot::new(a100.clone())]).ok();
+        // The default offer (one A100) that cannot hold the workload replaces nothing: no
+        // break-even against it. A price the user gives is taken as an offer that runs it.
+        if opts.cloud_usd_per_hour.is_none() {
+            cloud.runs_workload = on_a100.as_ref().map(|f| f.verdict != FitVerdict::DoesNotFit);
+        }
+        if let Some(f) = on_a100
             && f.verdict != FitVerdict::DoesNotFit
         {
             cloud.tokens_per_s = f

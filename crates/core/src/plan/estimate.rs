@@ -96,6 +96,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
                 ev.unpriced.clone_from(&c.missing_prices);
                 ev.usd_per_mtok = c.usd_per_million_tokens;
                 ev.break_even_months = c.cloud.break_even_months;
+                ev.break_even = Some(c.cloud.break_even.clone());
                 ev.cloud = format!("{} at ${:.2}/h", c.cloud.name, c.cloud.usd_per_hour);
             } else if let Some(e) = f.cost_error {
                 ev.errors.push(format!("cost: {e}"));

@@ -113,6 +113,9 @@ pub struct Evaluation {
     pub usd_per_mtok: Option<f64>,
     /// Months after which owning beats renting the cloud reference.
     pub break_even_months: Option<f64>,
+    /// Whether owning pays back within the write-off, and when, or why there is no break-even
+    /// (the cost's [`crate::estimate::cost::BreakEven`]); `None` without a cost.
+    pub break_even: Option<crate::estimate::cost::BreakEven>,
     /// The cloud reference (`A100 80 GB at $1.60/h`).
     pub cloud: String,
     /// The power advice's common GPU limit, W, when the build is over its PSU or circuit.

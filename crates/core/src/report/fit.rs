@@ -501,24 +501,23 @@ pub(crate) fn cost(out: &mut String, result: &BuildFit) {
         if !how.is_empty() {
             wln!(out, "  owned and used parts in the cost: {}", how.join("; "));
         }
+        // The break-even, or why there is none ([`crate::estimate::cost::BreakEven`]); with
+        // unpriced hardware the months are only a lower bound (issue 26).
+        let lower = match c.cloud.break_even {
+            crate::estimate::cost::BreakEven::After { months } if months > 0.0 && !c.hardware_complete => {
+                format!(" (a lower bound: no price for {})", c.missing_prices.join(", "))
+            }
+            _ => String::new(),
+        };
         wln!(
             out,
-            "  cloud ({} at ${:.2}/h): {}; break-even {}",
+            "  cloud ({} at ${:.2}/h): {}; {}{lower}",
             c.cloud.name,
             c.cloud.usd_per_hour,
             c.cloud
                 .usd_per_million_tokens
                 .map_or_else(|| "n/a".to_owned(), |v| format!("{} per million tokens", usd_rate(v))),
-            match c.cloud.break_even_months {
-                _ if c.hardware_usd <= 0.0 => "unknown (no hardware prices)".to_owned(),
-                Some(m) if c.hardware_complete => format!("after {m:.1} months"),
-                // Unpriced hardware: the payback time is only a lower bound (issue 26).
-                Some(m) => format!(
-                    "after at least {m:.1} months (a lower bound: no price for {})",
-                    c.missing_prices.join(", ")
-                ),
-                None => "never".to_owned(),
-            }
+            c.cloud.break_even.words(c),
         );
     } else if let Some(e) = &result.cost_error {
         wln!(out, "  cost: {e}");

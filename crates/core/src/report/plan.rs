@@ -168,9 +168,12 @@ pub fn hybrid_line(h: &Hybrid) -> String {
 pub fn cost_line(r: &PlanResult) -> String {
     let e = &r.eval;
     let bound = if r.price_complete { "" } else { "at least " };
-    let be = e.break_even_months.map_or_else(|| "never".into(), |m| format!("{bound}{m:.1} months"));
+    let be = match &e.break_even {
+        Some(b) => b.short(!r.price_complete),
+        None => e.break_even_months.map_or_else(|| "never".into(), |m| format!("after {bound}{m:.1} months")),
+    };
     let mtok = e.usd_per_mtok.map_or_else(|| "unknown".into(), |c| format!("{bound}${c:.2}"));
-    format!("{mtok} per million tokens; break-even against {} after {be}", e.cloud)
+    format!("{mtok} per million tokens; break-even against {} {be}", e.cloud)
 }
 
 /// The checker's lines for a result: its verdict, each warning, each check that did not run

@@ -212,7 +212,13 @@ pub(super) fn placement_memory_plot(ui: &mut egui::Ui, p: &PlacementEstimate) {
 pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
     ui.label(RichText::new(format!("Owning vs renting {} (cumulative)", c.cloud.name)).strong());
     let cloud_month = c.cloud.usd_per_hour * c.working_hours_per_month;
-    let horizon = c.cloud.break_even_months.map_or(36.0, |m| (m * 1.6).clamp(12.0, 120.0));
+    // A payback past the write-off, or against an offer that does not run the workload, is no
+    // break-even: the core's words say why (the same as `fit`'s).
+    let paid_back = match c.cloud.break_even {
+        kraftwerk_core::estimate::cost::BreakEven::After { months } => Some(months),
+        _ => None,
+    };
+    let horizon = paid_back.map_or(36.0, |m| (m * 1.6).clamp(12.0, 120.0));
     let steps = 60;
     let own: Vec<[f64; 2]> = (0..=steps)
         .map(|k| {
@@ -238,7 +244,7 @@ pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
                     .color(theme::SERIES[2])
                     .width(2.5),
             );
-            if let Some(m) = c.cloud.break_even_months {
+            if let Some(m) = paid_back {
                 p.vline(
                     VLine::new(format!("break-even after {m:.1} months"), m)
                         .color(theme::OK)
@@ -250,12 +256,12 @@ pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
         (theme::SERIES[0], "own: hardware + electricity".to_owned()),
         (theme::SERIES[2], format!("rent at {}/h", usd_rate(c.cloud.usd_per_hour))),
     ];
-    if let Some(m) = c.cloud.break_even_months {
+    if let Some(m) = paid_back {
         let bound = if c.hardware_complete { "" } else { "at least " };
         legend.push((theme::OK, format!("break-even after {bound}{m:.1} months (dashed)")));
     }
     theme::legend(ui, &legend);
-    match c.cloud.break_even_months {
+    match paid_back {
         // Unpriced parts: the hardware sum and so the payback time are lower bounds (issue 26).
         Some(m) if !c.hardware_complete => ui.add(
             egui::Label::new(format!(
@@ -276,9 +282,6 @@ pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
             ))
             .wrap(),
         ),
-        None => ui.colored_label(
-            theme::WARNING,
-            "Renting costs no more than this rig's electricity: owning never breaks even.",
-        ),
+        None => ui.colored_label(theme::WARNING, c.cloud.break_even.words(c)),
     };
 }

@@ -256,15 +256,27 @@ pub struct LlamaCppFlags {
 }
 
 impl LlamaCppFlags {
-    /// Whether any placement flag was given (a load flag, [`LlamaCppFlags::host_weights`],
-    /// alone is not one: it changes the copy rate of whatever placement is estimated).
+    /// Whether any llama.cpp flag was given that asks for llama.cpp (a placement flag, or `-ub`);
+    /// a load flag, [`LlamaCppFlags::host_weights`], alone is not one: it changes the copy rate
+    /// of whatever placement is estimated.
     pub fn any(&self) -> bool {
+        self.places() || self.ubatch.is_some()
+    }
+
+    /// Whether a placement was given: `-ngl`, `--n-cpu-moe`, `-ot`, `-sm row` or `-ts`, the
+    /// flags that make llama.cpp's own placement search give up ("n_gpu_layers already set by
+    /// user", "tensor_split already set by user", "tensor_buft_overrides already set by user",
+    /// "changing weight allocation for LLAMA_SPLIT_MODE_ROW not implemented": `common/fit.cpp`,
+    /// ggml-org/llama.cpp at 6d0892ba065b). `-ub` alone is not one: llama.cpp still searches
+    /// a placement, with its compute buffers reserved at that micro-batch
+    /// (`llama_context::sched_reserve`, `n_tokens = min(n_ctx, n_ubatch)`), and so does `fit`
+    /// ([`super::inputs::FitInput::prompt_ubatch_tokens`]).
+    pub fn places(&self) -> bool {
         self.n_gpu_layers.is_some()
             || self.n_cpu_moe.is_some()
             || !self.overrides.is_empty()
             || self.split_mode != SplitMode::Layer
             || self.tensor_split.is_some()
-            || self.ubatch.is_some()
     }
 }
 

@@ -350,7 +350,7 @@ fn args_of(input: &FitInput, ngl: u32, flags: &LlamaCppFlags, split: &[u32], n_c
     if flags.split_mode == SplitMode::Row {
         args.push_str(" -sm row");
     }
-    if let Some(ub) = flags.ubatch {
+    if let Some(ub) = flags.ubatch.or(input.prompt_ubatch_tokens) {
         let _ = write!(args, " -ub {ub}");
     }
     args.push_str(input.llama_cpp_host_weights.args());

@@ -18,7 +18,9 @@
 )]
 
 use super::inputs::{FitInput, GpuSlot, Runtime};
-use super::shape::{group_formats, input_weight_parts, kv_cache_bytes_layers, param_groups, weight_parts_bytes};
+use super::shape::{
+    gguf_mxfp4_expert_bytes, group_formats, input_weight_parts, kv_cache_bytes_layers, param_groups, weight_parts_bytes,
+};
 use serde::Serialize;
 
 /// Bytes in a MiB.
@@ -103,6 +105,8 @@ pub(super) struct Layout<'a> {
     pub(super) dense_layer_b: f64,
     pub(super) expert_layer_b: f64,
     pub(super) logits_b: f64,
+    /// The micro-batch the compute graph is reserved at, tokens: `min(n_ctx, n_ubatch)`.
+    pub(super) ubatch_tokens: f64,
     pub(super) free: Vec<f64>,
 }
 
@@ -117,6 +121,7 @@ pub(super) fn routed_expert_bytes(input: &FitInput) -> f64 {
     let g = param_groups(m);
     match (input.file_weights, group_formats(m, input.weight_precision)) {
         (Some(w), _) if w.experts > 0 => w.experts as f64,
+        (None, None) if let Some(b) = gguf_mxfp4_expert_bytes(m, input.weight_precision) => b,
         (None, Some(f)) => g.experts * f.experts.bytes_per_weight(),
         _ => {
             let (_, _, body_b) = input_weight_parts(input, input.resolved_runtime(), false);
@@ -126,7 +131,42 @@ pub(super) fn routed_expert_bytes(input: &FitInput) -> f64 {
     }
 }
 
+/// The tokens llama.cpp reserves its compute graph at: `min(n_ctx, n_ubatch)`
+/// (`llama_context::sched_reserve`, src/llama-context.cpp), the user's `-ub`
+/// ([`FitInput::prompt_ubatch_tokens`]), else [`LLAMA_UBATCH`] (512).
+fn ubatch_tokens(input: &FitInput) -> f64 {
+    input.prompt_ubatch_tokens.map_or(LLAMA_UBATCH, |ub| {
+        let n_ctx = u64::from(input.context_tokens) * u64::from(input.batch.max(1));
+        n_ctx.min(u64::from(ub.max(1))) as f64
+    })
+}
+
+/// Copies of each graph input llama.cpp's scheduler keeps per device with pipeline
+/// parallelism (`GGML_SCHED_MAX_COPIES`, ggml/src/ggml-backend.cpp: `sched->n_copies = parallel ?
+/// GGML_SCHED_MAX_COPIES : 1`), which `llama_context` turns on for a layer split over several
+/// devices with every layer offloaded and no tensor override (src/llama-context.cpp:
+/// `pipeline_parallel = n_devices > 1 && n_gpu_layers > n_layer && split_mode == LAYER &&
+/// offload_kqv && !has_tensor_overrides()`).
+const SCHED_MAX_COPIES: f64 = 4.0;
+
 impl<'a> Layout<'a> {
+    /// Bytes of the graph inputs a device holding layers keeps in its compute buffer, per copy:
+    /// the flash-attention KQ mask, `n_kv × n_ubatch` in F16 (`n_kv` the context of all
+    /// sequences padded to 256 as `cparams.n_ctx` is), and the hidden state the device's first
+    /// layer reads, `n_embd × n_ubatch` in F32 (from the previous device, or from the CPU's
+    /// token embedding). Both grow with `-ub`. Unsloth measured the mask's share on a 4-GPU
+    /// layer split: 2 bytes per context token per micro-batch token, times the scheduler's 4
+    /// copies, "4.0 GiB per device" for Kimi-K3 at 1M context and `-ub 512`
+    /// (https://github.com/unslothai/unsloth/pull/7637, 2026-07-30). The layer's own
+    /// intermediate tensors are not counted (a lower bound): on one device they are below the
+    /// logits, which the allocator reuses their memory for (Qwen3-1.7B's 300 MiB compute buffer
+    /// is its 297 MiB of logits).
+    fn split_inputs_b(&self) -> f64 {
+        let i = self.input;
+        let n_kv = (f64::from(i.context_tokens) * f64::from(i.batch.max(1)) / 256.0).ceil() * 256.0;
+        self.ubatch_tokens * (n_kv * 2.0 + f64::from(i.model.hidden) * 4.0)
+    }
+
     pub(super) fn new(input: &'a FitInput, gpus: &'a [GpuSlot]) -> Layout<'a> {
         let m = &input.model;
         let n = m.layers.max(1);
@@ -153,7 +193,10 @@ impl<'a> Layout<'a> {
             head_b,
             dense_layer_b,
             expert_layer_b,
-            logits_b: LLAMA_UBATCH * f64::from(m.vocab) * 4.0,
+            // llama.cpp reserves its compute graph at `min(n_ctx, n_ubatch)` tokens
+            // (`llama_context::sched_reserve`, src/llama-context.cpp): the user's `-ub`, else 512.
+            logits_b: ubatch_tokens(input) * f64::from(m.vocab) * 4.0,
+            ubatch_tokens: ubatch_tokens(input),
             free: gpus.iter().map(|s| s.gpu.memory_gib * 1024.0 * LLAMA_FREE_FRACTION).collect(),
         }
     }
@@ -218,6 +261,11 @@ impl<'a> Layout<'a> {
         let mut rows = Vec::new();
         let mut host_expert_b = 0.0;
         let mut host_expert_layers = 0;
+        // Pipeline parallelism (several devices, every layer on them, no expert in system RAM):
+        // the scheduler keeps [`SCHED_MAX_COPIES`] copies of each input per device.
+        let any_host = (0..n).any(|l| self.is_moe(l) && host_of(l) > 0.0);
+        let devices = split.iter().filter(|&&c| c > 0).count();
+        let copies = if devices > 1 && ngl == n && !any_host { SCHED_MAX_COPIES } else { 1.0 };
         for (i, (slot, &count)) in self.gpus.iter().zip(split).enumerate() {
             let last = i + 1 == self.gpus.len();
             let (mut model_b, mut context_b, mut host_experts, mut largest_host) = (0.0, 0.0, 0, 0.0f64);
@@ -241,7 +289,12 @@ impl<'a> Layout<'a> {
             // Op offload: a large batch copies a host-held expert tensor (one of gate, up,
             // down) into the compute buffer.
             let copy_b = if host_experts > 0 { self.expert_layer_b / 3.0 } else { 0.0 };
-            let compute_b = if last { self.logits_b } else { 0.0 } + copy_b;
+            // Every device reserves the graph of its layers at the micro-batch
+            // (`ggml_backend_sched_reserve` sizes one compute buffer per backend for the nodes
+            // it runs): its inputs (`split_inputs_b`, once per scheduler copy), and on the last
+            // the logits, which reuse the inputs' memory once the layers are done.
+            let inputs_b = if count > 0 { self.split_inputs_b() * copies } else { 0.0 };
+            let compute_b = if last { self.logits_b.max(inputs_b) } else { inputs_b } + copy_b;
             rows.push(DeviceRow {
                 device: format!("{}{i} ({})", llama_cpp_backend(super::support::chip_maker(&slot.gpu)), slot.gpu.id),
                 free_mib: Some(self.free[i]),
@@ -300,6 +353,10 @@ fn args_for(input: &FitInput, ngl: u32, overflow: u32, split: &[u32]) -> String 
     if overflow > 0 {
         args.push_str(" --n-cpu-moe ");
         args.push_str(&overflow.to_string());
+    }
+    if let Some(ub) = input.prompt_ubatch_tokens {
+        args.push_str(" -ub ");
+        args.push_str(&ub.to_string());
     }
     if split.len() > 1 {
         let ts: Vec<String> = split.iter().map(u32::to_string).collect();

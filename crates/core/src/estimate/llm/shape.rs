@@ -28,6 +28,16 @@ pub(super) fn weight_parts_bytes(model: &LlmModel, precision: Precision) -> (f64
         return (g.table * formats.embeddings.bytes_per_weight(), head, body);
     }
     let g = param_groups(model);
+    // A GGUF label on a model released with MXFP4 experts (gpt-oss): the label's types for
+    // everything but the routed experts, which stay MXFP4 ([`gguf_mxfp4_expert_bytes`]).
+    if let Some(experts) = gguf_mxfp4_expert_bytes(model, precision) {
+        let (embed, head, rest) = super::gguf_mix::parts_bytes(model, precision, (g.table, 0.0, g.layers))
+            .unwrap_or_else(|| {
+                let b = precision.bytes_per_element();
+                (g.table * b, if model.tied_embeddings { 0.0 } else { g.table * b }, g.layers * b)
+            });
+        return (embed, head, rest + experts);
+    }
     if let Some(parts) = super::gguf_mix::parts_bytes(model, precision, (g.table, g.experts, g.layers)) {
         return parts;
     }
@@ -38,6 +48,26 @@ pub(super) fn weight_parts_bytes(model: &LlmModel, precision: Precision) -> (f64
     let table_bytes = if precision.keeps_embeddings_16bit() { 2.0 } else { precision.bytes_per_element() };
     let head = if model.tied_embeddings { 0.0 } else { table * table_bytes };
     (table * table_bytes, head, body * precision.bytes_per_element())
+}
+
+/// Bytes of `model`'s routed experts in a GGUF file of label `precision` ([`Precision::is_gguf`])
+/// when the model was released with its routed experts in MXFP4 (its checkpoint's `experts`
+/// format: gpt-oss), `None` otherwise: such GGUF files keep the experts in MXFP4 (4.25 bits)
+/// whatever their label, and only the other tensors take the label's types. The GGUF
+/// converter writes gpt-oss's `*_blocks`/`*_scales` expert tensors as ggml's MXFP4 type
+/// (https://github.com/ggml-org/llama.cpp/pull/15091, 2025-08-05) and the quantizers keep them:
+/// unsloth's gpt-oss-120b `Q4_K_M` is 62.8 GB (49.6 + 13.1 GB,
+/// https://huggingface.co/unsloth/gpt-oss-120b-GGUF/tree/main/Q4_K_M) beside 65.25 GB for the
+/// MXFP4 + BF16 checkpoint, and its gpt-oss-20b files are 11.5 GB (`Q2_K`, `Q3_K_M`, `Q4_0`),
+/// 11.6 GB (`Q4_K_M`) and 11.7 GB (`Q5_K_M`)
+/// (https://huggingface.co/unsloth/gpt-oss-20b-GGUF/tree/main); bartowski's gpt-oss-20b quants
+/// "keep the feed forward networks at mxfp4", Q6_K 12.04 GB beside MXFP4's 12.1 GB
+/// (https://huggingface.co/bartowski/openai_gpt-oss-20b-GGUF).
+pub(crate) fn gguf_mxfp4_expert_bytes(model: &LlmModel, precision: Precision) -> Option<f64> {
+    let mxfp4 = model.checkpoint.as_ref().is_some_and(|c| c.experts == TensorFormat::Mxfp4);
+    let routed = model.experts.as_ref().is_some_and(|e| e.routed > 0);
+    (precision.is_gguf() && mxfp4 && routed)
+        .then(|| param_groups(model).experts * TensorFormat::Mxfp4.bytes_per_weight())
 }
 
 /// Formats of the three tensor groups under a per-group precision ([`Precision::is_per_group`]).

@@ -18,8 +18,8 @@ use super::inputs::{FitInput, GpuSlot, Link, LlamaCppBackend, Parallelism, Runti
 use super::pipeline::{Stages, round_s};
 use super::report::{Bound, SpeedEstimate};
 use super::shape::{
-    Share, attended, compute_peak_tflops, group_formats, input_weight_parts, kv_bytes_per_token_layer, layer_window,
-    linear_state_bytes, param_groups, q_dim, table_params,
+    Share, attended, compute_peak_tflops, gguf_mxfp4_expert_bytes, group_formats, input_weight_parts,
+    kv_bytes_per_token_layer, layer_window, linear_state_bytes, param_groups, q_dim, table_params,
 };
 use kraftwerk_catalog::{Gpu, LlmModel};
 
@@ -169,6 +169,16 @@ pub(super) fn speed(
                 (body_b - expert_bytes).max(0.0),
                 f64::from(shape.per_token.min(shape.routed)) / f64::from(shape.routed),
             ))
+        }
+        // A GGUF label on gpt-oss: its experts stay MXFP4 (`gguf_mxfp4_expert_bytes`).
+        (None, None, Some(shape)) if shape.routed > 0 => {
+            gguf_mxfp4_expert_bytes(m, input.weight_precision).map(|expert_bytes| {
+                (
+                    expert_bytes,
+                    (body_b - expert_bytes).max(0.0),
+                    f64::from(shape.per_token.min(shape.routed)) / f64::from(shape.routed),
+                )
+            })
         }
         _ => None,
     };

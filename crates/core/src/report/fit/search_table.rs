@@ -45,15 +45,26 @@ pub fn what_fits_table(
         && input.model.experts.as_ref().is_some_and(|e| e.routed > 0)
         && !input.mode.is_training();
     let mut split_notes = Vec::new();
-    // The precision the fit itself uses is a row too (gpt-oss's `mxfp4` under llama.cpp).
+    // The precision the fit itself uses is a row too, and so is `mxfp4` for a model released
+    // with MXFP4 experts (gpt-oss) under llama.cpp: its GGUF labels keep those experts in MXFP4
+    // (`weights` of each row), and the MXFP4 file is the one its makers publish.
     let mut precisions = search::table_precisions(input.resolved_runtime());
-    if !precisions.contains(&input.weight_precision) {
-        precisions.push(input.weight_precision);
-        precisions.sort_by(|a, b| b.bits_per_weight().total_cmp(&a.bits_per_weight()));
+    let mxfp4_experts = input.resolved_runtime().is_llama_cpp_family()
+        && input.model.checkpoint.as_ref().is_some_and(|c| c.experts == kraftwerk_catalog::TensorFormat::Mxfp4);
+    for p in [Some(input.weight_precision), mxfp4_experts.then_some(crate::estimate::llm::Precision::Mxfp4)]
+        .into_iter()
+        .flatten()
+    {
+        if !precisions.contains(&p) {
+            precisions.push(p);
+        }
     }
+    precisions.sort_by(|a, b| b.bits_per_weight().total_cmp(&a.bits_per_weight()));
     for row in search::what_fits_with(&input, used, &precisions) {
         let split = if llama_moe && row.verdict == crate::estimate::llm::FitVerdict::DoesNotFit {
-            let o = FitOptions { precision: Some(row.precision), ..opts.clone() };
+            // Under the table's runtime: `mxfp4` alone would be judged under vLLM, its usual one.
+            let runtime = opts.runtime.or(Some(fit::RuntimeChoice::Inference(input.resolved_runtime())));
+            let o = FitOptions { precision: Some(row.precision), runtime, ..opts.clone() };
             fit::for_build(build, catalog, &o).ok().and_then(|b| b.fits_with_experts_in_ram)
         } else {
             None
