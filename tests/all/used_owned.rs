@@ -320,9 +320,10 @@ fn no_budget_finds_the_cheapest_fully_priced_build_and_counts_what_it_lists() {
     assert_eq!(first["title"].as_str(), Some(b_title.as_str()));
     for p in [&budget, &free] {
         let s = &p["stats"];
-        let listed = p["results"].as_array().map_or(0, Vec::len) as f64;
-        let accounted = listed + num(&s["set_aside"], "set aside") + num(&s["beyond_max"], "beyond");
-        assert_eq!(num(&s["passing"], "passing"), accounted, "passed = listed + set aside + beyond: {s}");
+        let count = |k: &str| s[k].as_u64().unwrap_or_else(|| panic!("stats.{k}: {s}"));
+        let listed = p["results"].as_array().map_or(0, Vec::len) as u64;
+        let accounted = listed + count("set_aside") + count("beyond_max");
+        assert_eq!(count("passing"), accounted, "passed = listed + set aside + beyond: {s}");
     }
     let o = support::kw(&goal);
     let text = String::from_utf8_lossy(&o.stdout).into_owned();

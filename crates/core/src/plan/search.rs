@@ -333,6 +333,11 @@ pub(super) fn search(
     Ok(st.finish(results, false))
 }
 
+/// The key of [`State::psu_memo`]: the system's and one GPU's watts as bit patterns, the cards'
+/// plugs, the card count, the case's PSU bays, the board's EPS 8-pin inputs, and whether only
+/// priced PSUs are offered ([`State::priced_only`]).
+type PsuKey = (u64, u64, CardPlugs, u32, u8, u8, bool);
+
 struct State<'a> {
     catalog: &'a Catalog,
     goal: &'a Goal,
@@ -351,7 +356,7 @@ struct State<'a> {
     /// The parts proposed so far, as a small catalog the checker resolves them in.
     work: Working,
     /// PSU sets by (system W, GPU W, cards, bays, priced only), as bit patterns.
-    psu_memo: std::collections::HashMap<(u64, u64, CardPlugs, u32, u8, u8, bool), supply::PsuChoice>,
+    psu_memo: std::collections::HashMap<PsuKey, supply::PsuChoice>,
     /// Parts without a price are not proposed even without a budget: set while a platform whose
     /// machine met the goal with an unpriced CPU, cooler, memory kit or PSU is tried again with
     /// priced ones ([`State::assemble`]), so a fully priced machine on that platform is found
