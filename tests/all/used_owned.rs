@@ -226,3 +226,109 @@ fn nothing_met_names_the_option_that_relaxes_it() {
     let lines = p["results"][0]["eval"]["parts"].as_array().unwrap_or_else(|| panic!("a result: {p}")).clone();
     assert!(lines.iter().any(|l| l["id"] == "nvidia-geforce-rtx-3090" && l["owned"] == Value::Bool(true)), "{p}");
 }
+
+/// An owned card with no new price does not block a budget (new-user trial, 2026-12): the
+/// catalog withholds the RTX 4090's 2022 launch price ($1,599, `catalog/gpus.ron`) as too old
+/// to be today's new price (`price_method::STALE_NEW_AFTER_MONTHS`), so the chip is new-unpriced;
+/// `--own 1x nvidia-geforce-rtx-4090 --budget-usd 1500` for GLM-4.5-Air at 10 tok/s printed
+/// "Nothing in the catalog meets this goal" ("RTX 4090: price unknown, so the budget cannot be
+/// checked") while its own "no budget" relaxation bought a $679 machine. An owned unit costs $0:
+/// the plan is the $564.96 machine `--used` found (the card owned, $0; every other part priced).
+/// A second card to buy still needs a price: Llama 3.1 70B on two RTX 4090s, one owned, is
+/// refused on the unknown price of the one to buy.
+#[test]
+fn an_owned_card_without_a_price_does_not_block_the_budget() {
+    const CARD: &str = "nvidia-geforce-rtx-4090";
+    let c = catalog::builtin().expect("catalog");
+    assert_eq!(c.gpu(CARD).map(|g| g.price_usd), Some(None), "the RTX 4090 is new-unpriced");
+    let args = ["plan", "--model", "glm-4.5-air", "--own", "1x nvidia-geforce-rtx-4090", "--tok-s", "10"];
+    let mut budget = args.to_vec();
+    budget.extend(["--budget-usd", "1500", "--max-results", "1", "--format", "json"]);
+    let p = json(&budget);
+    let r = &p["results"][0];
+    assert_eq!(r["price_complete"], Value::Bool(true), "{r}");
+    close(num(&r["price_usd"], "plan total"), 564.96, "the B550M machine --used found");
+    let lines = r["eval"]["parts"].as_array().unwrap_or_else(|| panic!("a result: {p}"));
+    let card = lines.iter().find(|l| l["id"] == CARD).unwrap_or_else(|| panic!("the owned card: {r}"));
+    assert_eq!(card["owned"], Value::Bool(true), "{card}");
+    assert_eq!(card["unit_price_usd"].as_f64(), Some(0.0), "{card}");
+
+    let o = support::kw(&[
+        "plan",
+        "--model",
+        "llama-3.1-70b",
+        "--own",
+        "1x nvidia-geforce-rtx-4090",
+        "--budget-usd",
+        "5000",
+        "--tok-s",
+        "5",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(
+            "[unknown figure] 2x RTX 4090: 1 to buy beyond the 1 owned, price unknown, so the budget cannot be checked"
+        ),
+        "{text}"
+    );
+}
+
+/// With no budget the cheapest fully priced machine is found, and "N passed" is what is listed
+/// plus what the closing line says is not (new-user trial, 2026-12). Goal: gpt-oss-120b at 20
+/// tok/s, one RTX 3090 owned, used cards allowed, 30 results. With `--budget-usd 100000` the
+/// first plan is the $530.98 split on the ASUS PRIME B550M-A WIFI II; with no budget the unpriced
+/// parts come in, that board's split took the faster DDR4-4600 kit of unknown price ("at least
+/// $292") and the first plan was the $673 X299 machine, while the line said "9 passed" over 8
+/// plans (one 3x RTX 3090 machine, power-capped, set aside for the same cards uncapped).
+#[test]
+fn no_budget_finds_the_cheapest_fully_priced_build_and_counts_what_it_lists() {
+    let goal = [
+        "plan",
+        "--model",
+        "gpt-oss-120b",
+        "--own",
+        "1x nvidia-geforce-rtx-3090",
+        "--used",
+        "--tok-s",
+        "20",
+        "--max-results",
+        "30",
+    ];
+    let run = |extra: &[&str]| {
+        let mut a = goal.to_vec();
+        a.extend(extra);
+        a.extend(["--format", "json"]);
+        json(&a)
+    };
+    let cheapest_complete = |p: &Value| -> (f64, String) {
+        let rs = p["results"].as_array().unwrap_or_else(|| panic!("results: {p}"));
+        rs.iter()
+            .filter(|r| r["price_complete"] == Value::Bool(true))
+            .map(|r| (num(&r["price_usd"], "price"), r["title"].as_str().unwrap_or_default().to_owned()))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .unwrap_or_else(|| panic!("a fully priced result: {p}"))
+    };
+    let budget = run(&["--budget-usd", "100000"]);
+    let free = run(&[]);
+    let (b, b_title) = cheapest_complete(&budget);
+    close(b, 530.98, "the budget run's cheapest");
+    assert!(b_title.contains("ASUS PRIME B550M-A WIFI II"), "{b_title}");
+    let first = &free["results"][0];
+    assert_eq!(first["price_complete"], Value::Bool(true), "{first}");
+    close(num(&first["price_usd"], "no budget, first"), b, "no budget finds the budget run's cheapest");
+    assert_eq!(first["title"].as_str(), Some(b_title.as_str()));
+    for p in [&budget, &free] {
+        let s = &p["stats"];
+        let count = |k: &str| s[k].as_u64().unwrap_or_else(|| panic!("stats.{k}: {s}"));
+        let listed = p["results"].as_array().map_or(0, Vec::len) as u64;
+        let accounted = listed + count("set_aside") + count("beyond_max");
+        assert_eq!(count("passing"), accounted, "passed = listed + set aside + beyond: {s}");
+    }
+    let o = support::kw(&goal);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        text.contains("9 passed (8 listed: 1 set aside: the same GPUs met the goal on CPU lanes or at their default power limits)."),
+        "{text}"
+    );
+}

@@ -569,10 +569,7 @@ pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<P
                             ui.label(format!("[{}] {}", r.constraint, r.reason));
                         }
                     });
-                ui.label(format!(
-                    "{} chips, {} fit estimates, {} machines checked, {} passed.",
-                    out.stats.chips, out.stats.screened, out.stats.checked, out.stats.passing
-                ));
+                ui.label(out.stats.summary());
             });
         }
     }

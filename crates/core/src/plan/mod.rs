@@ -147,8 +147,42 @@ pub struct Stats {
     pub screened: usize,
     /// Whole machines assembled and run through `check::run`.
     pub checked: usize,
-    /// Machines that met the goal (before truncating to `max_results`).
+    /// Machines that met the goal (before truncating to `max_results`): each is listed, set
+    /// aside ([`Stats::set_aside`]) or past `max_results` ([`Stats::beyond_max`]).
     pub passing: usize,
+    /// Machines that met the goal and are not listed because an arrangement of the same cards
+    /// met it too with every card on CPU lanes, or at the cards' default power limits
+    /// ([`search::rank`]).
+    pub set_aside: usize,
+    /// Machines that met the goal and are not listed because `max_results` were listed.
+    pub beyond_max: usize,
+}
+
+impl Stats {
+    /// The closing line of `kraftwerk plan` and the Plan tab: chips, fit estimates, machines
+    /// checked and passed, and, when fewer are listed than passed, how many are listed and why
+    /// the others are not (`9 passed (8 listed: 1 set aside, ...)`).
+    pub fn summary(&self) -> String {
+        let mut why = Vec::new();
+        if self.set_aside > 0 {
+            why.push(format!(
+                "{} set aside: the same GPUs met the goal on CPU lanes or at their default power limits",
+                self.set_aside
+            ));
+        }
+        if self.beyond_max > 0 {
+            why.push(format!("{} past the number of results asked for (--max-results)", self.beyond_max));
+        }
+        let listed = if why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} listed: {})", self.passing.saturating_sub(self.set_aside + self.beyond_max), why.join("; "))
+        };
+        format!(
+            "{} chips, {} fit estimates, {} machines checked, {} passed{listed}.",
+            self.chips, self.screened, self.checked, self.passing
+        )
+    }
 }
 
 /// The planner's answer.
@@ -232,9 +266,11 @@ pub(crate) fn search_runtimes(
         out.stats.screened += o.stats.screened;
         out.stats.checked += o.stats.checked;
         out.stats.passing += o.stats.passing;
+        out.stats.set_aside += o.stats.set_aside;
+        out.stats.beyond_max += o.stats.beyond_max;
         out.cancelled |= o.cancelled;
     }
-    out.results = search::rank(results, goal.max_results);
+    out.results = search::rank(results, goal.max_results, &mut out.stats);
     out.rejected.sort_by(|a, b| a.constraint.cmp(&b.constraint).then(a.what.cmp(&b.what)));
     out.rejected.dedup_by(|a, b| a.what == b.what && a.constraint == b.constraint);
     Ok(out)

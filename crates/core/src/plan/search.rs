@@ -233,6 +233,7 @@ pub(super) fn search(
         unknown: BTreeSet::new(),
         work: Working::new(catalog),
         psu_memo: std::collections::HashMap::new(),
+        priced_only: false,
     };
 
     // Group identical chips, cheapest card first.
@@ -263,10 +264,12 @@ pub(super) fn search(
         step += 1;
         (ctl.progress)(step, total);
     }
-    // Cheapest GPU set first (unknown prices last) so that results come in price order.
+    // Cheapest GPU set first (unknown prices last) so that results come in price order. The
+    // owned units cost $0 whatever the card's price: a set owned in every unit costs $0.
     let bought = |c: &ChipConfig| {
         let card = &parts.cards[c.cards[0]];
-        card.price_usd.map(|p| p * f64::from(c.n.saturating_sub(goal.owned_count(&card.id))))
+        let units = c.n.saturating_sub(goal.owned_count(&card.id));
+        if units == 0 { Some(0.0) } else { card.price_usd.map(|p| p * f64::from(units)) }
     };
     configs.sort_by(|a, b| {
         let (pa, pb) = (bought(a), bought(b));
@@ -330,6 +333,11 @@ pub(super) fn search(
     Ok(st.finish(results, false))
 }
 
+/// The key of [`State::psu_memo`]: the system's and one GPU's watts as bit patterns, the cards'
+/// plugs, the card count, the case's PSU bays, the board's EPS 8-pin inputs, and whether only
+/// priced PSUs are offered ([`State::priced_only`]).
+type PsuKey = (u64, u64, CardPlugs, u32, u8, u8, bool);
+
 struct State<'a> {
     catalog: &'a Catalog,
     goal: &'a Goal,
@@ -347,8 +355,14 @@ struct State<'a> {
     unknown: BTreeSet<Unknown>,
     /// The parts proposed so far, as a small catalog the checker resolves them in.
     work: Working,
-    /// PSU sets by (system W, GPU W, cards, bays), as bit patterns.
-    psu_memo: std::collections::HashMap<(u64, u64, CardPlugs, u32, u8, u8), supply::PsuChoice>,
+    /// PSU sets by (system W, GPU W, cards, bays, priced only), as bit patterns.
+    psu_memo: std::collections::HashMap<PsuKey, supply::PsuChoice>,
+    /// Parts without a price are not proposed even without a budget: set while a platform whose
+    /// machine met the goal with an unpriced CPU, cooler, memory kit or PSU is tried again with
+    /// priced ones ([`State::assemble`]), so a fully priced machine on that platform is found
+    /// (without a budget the unpriced parts come in, and a faster unpriced kit hid the priced
+    /// machine a budget run found on the same board).
+    priced_only: bool,
 }
 
 /// A part whose unknown figure made a machine "not checked", by kind and catalog index.
@@ -367,13 +381,14 @@ impl State<'_> {
         self.rejected.push(Rejected { what, constraint, reason });
     }
 
-    /// With a budget a part without a price cannot be judged: it is not proposed.
+    /// With a budget a part without a price cannot be judged: it is not proposed. Nor is it
+    /// while [`State::priced_only`] is set (the priced retry of a platform, [`State::assemble`]).
     fn priced(&self, price: Option<f64>) -> bool {
-        self.goal.budget_usd.is_none() || price.is_some()
+        (self.goal.budget_usd.is_none() && !self.priced_only) || price.is_some()
     }
 
     fn finish(mut self, results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {
-        let results = rank(results, self.goal.max_results);
+        let results = rank(results, self.goal.max_results, &mut self.stats);
         self.rejected.sort_by(|a, b| a.constraint.cmp(&b.constraint).then(a.what.cmp(&b.what)));
         self.rejected.dedup_by(|a, b| a.what == b.what && a.constraint == b.constraint);
         PlanOutcome {
@@ -391,7 +406,11 @@ impl State<'_> {
 /// Orders the machines that met a goal and keeps `max_results` of them (at least one), ranked
 /// from 1 and named `Plan N: title`: the order and the one-machine-per-GPU-set rule below. Used
 /// by one search and to merge the searches of several runtimes ([`super::search_runtimes`]).
-pub(super) fn rank(mut results: Vec<PlanResult>, max_results: usize) -> Vec<PlanResult> {
+/// Adds to `stats` the machines it leaves out: those set aside for an arrangement of the same
+/// cards on CPU lanes or at default power limits ([`Stats::set_aside`]), and those past
+/// `max_results` ([`Stats::beyond_max`]), so that what passed is what is listed plus these.
+pub(super) fn rank(mut results: Vec<PlanResult>, max_results: usize, stats: &mut Stats) -> Vec<PlanResult> {
+    let given = results.len();
     // Complete prices first (a build with an unpriced part is never ranked by its "at
     // least" figure above a fully priced one); within each, builds whose speed rests on held
     // rows before those whose speed is unvalidated (`eval.speed_caveats`: no held speed row
@@ -435,6 +454,7 @@ pub(super) fn rank(mut results: Vec<PlanResult>, max_results: usize) -> Vec<Plan
         r.eval.power_cap.is_none() || !uncapped.get(&r.gpus).is_some_and(|&complete| complete || !r.price_complete)
     });
     results.sort_by(key);
+    stats.set_aside += given - results.len();
     // One machine per GPU set, so the list shows distinct machines; only when there are
     // fewer distinct sets than results asked for do the others come in, and then the whole
     // list is in the order above (never a dearer build above a cheaper one of its class).
@@ -445,6 +465,7 @@ pub(super) fn rank(mut results: Vec<PlanResult>, max_results: usize) -> Vec<Plan
         results.extend(rest);
         results.sort_by(key);
     }
+    stats.beyond_max += results.len().saturating_sub(max_results.max(1));
     results.truncate(max_results.max(1));
     for (i, r) in results.iter_mut().enumerate() {
         r.rank = i + 1;

@@ -253,11 +253,7 @@ pub fn text(out: &PlanOutcome, saved: &[String]) -> String {
     for p in saved {
         let _ = writeln!(s, "saved {p}");
     }
-    let _ = writeln!(
-        s,
-        "\n{} chips, {} fit estimates, {} machines checked, {} passed.",
-        out.stats.chips, out.stats.screened, out.stats.checked, out.stats.passing
-    );
+    let _ = writeln!(s, "\n{}", out.stats.summary());
     if out.cancelled {
         s.push_str("(cancelled: partial answer)\n");
     }

@@ -141,6 +141,7 @@ impl State<'_> {
                     }
                     match self.try_platform(c, ci, board, case, &placement) {
                         Ok(r) => {
+                            let r = self.priced_twin(r, c, ci, board, case, &placement);
                             let capped = r.eval.power_cap.is_some();
                             results.push(r);
                             kept += usize::from(capped_at.is_none());
@@ -193,6 +194,45 @@ impl State<'_> {
         };
         let reason = if reason.starts_with(&what) { reason } else { format!("{what}: {reason}") };
         self.reject(what, constraint, reason);
+    }
+
+    /// A machine that met the goal with a part of unknown price (possible only without a
+    /// budget: [`State::priced`]) is tried again on the same board and case with priced CPUs,
+    /// coolers, memory kits and PSUs only; the fully priced machine, when it meets the goal too,
+    /// replaces it (and the first no longer counts as passed), so the cheapest fully priced
+    /// machine on each platform is found with no budget as with one. Without it a hybrid
+    /// split on a desktop board chose the faster unpriced DDR4-4600 kit, "at least $292",
+    /// and the $531 machine a `--budget-usd 100000` run listed first on the same board was never
+    /// assembled. The machine as it was when the board, the case or a GPU bought is unpriced
+    /// (no priced retry can complete it) or when the priced retry fails.
+    fn priced_twin(
+        &mut self,
+        r: PlanResult,
+        c: &ChipConfig,
+        ci: usize,
+        board: &BoardView,
+        case: &CaseView,
+        placement: &[(u8, Option<u8>)],
+    ) -> PlanResult {
+        let card = &self.parts.cards[ci];
+        let gpus_priced = card.price_usd.is_some() || c.n <= self.goal.owned_count(&card.id);
+        if r.price_complete || board.price_usd.is_none() || case.price_usd.is_none() || !gpus_priced {
+            return r;
+        }
+        self.priced_only = true;
+        let twin = self.try_platform(c, ci, board, case, placement);
+        self.priced_only = false;
+        match twin {
+            Ok(t) if t.price_complete => {
+                self.stats.passing -= 1;
+                t
+            }
+            Ok(_) => {
+                self.stats.passing -= 1;
+                r
+            }
+            Err(_) => r,
+        }
     }
 
     /// CPU, memory, cooler and PSUs for a board and case; checks the machine.

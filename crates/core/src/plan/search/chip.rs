@@ -38,7 +38,11 @@ impl State<'_> {
             );
             return Vec::new();
         }
-        if !self.priced(rep.price_usd) {
+        // A card the user owns is not bought, so it needs no used market, and its owned units
+        // cost $0 whatever its catalog price: a card without a price is screened when the user
+        // owns some of it, and [`Self::power_gate`] asks a price only of the units bought.
+        let owned = cards.iter().any(|&i| goal.owned_count(&self.parts.cards[i].id) > 0);
+        if !owned && !self.priced(self.parts.cards[cards[0]].price_usd) {
             self.reject(
                 name.clone(),
                 Constraint::Unknown,
@@ -46,8 +50,6 @@ impl State<'_> {
             );
             return Vec::new();
         }
-        // A card the user owns is not bought, so it needs no used market.
-        let owned = cards.iter().any(|&i| goal.owned_count(&self.parts.cards[i].id) > 0);
         if rep.used_market && !goal.used && !owned {
             self.reject(
                 name.clone(),
@@ -232,8 +234,20 @@ impl State<'_> {
                 g.circuits, g.breaker_a, if g.circuits == 1 { "" } else { "s" }, g.mains_v, gpu_w / 1000.0, gpu_w * lowest / 1000.0, site_w / 1000.0));
             return None;
         }
-        // The cards the user owns are not bought.
+        // The cards the user owns are not bought; those bought need a price under a budget.
         let bought = n.saturating_sub(self.goal.owned_count(&rep.id));
+        if bought > 0 && !self.priced(rep.price_usd) {
+            let what = format!("{n}x {}", rep.short);
+            self.reject(
+                what.clone(),
+                Constraint::Unknown,
+                format!(
+                    "{what}: {bought} to buy beyond the {} owned, price unknown, so the budget cannot be checked",
+                    n - bought
+                ),
+            );
+            return None;
+        }
         if let (Some(budget), Some(price)) = (self.goal.budget_usd, rep.price_usd)
             && price * f64::from(bought) > budget
         {

@@ -138,7 +138,7 @@ impl State<'_> {
         bays: u8,
         board_eps: u8,
     ) -> PsuChoice {
-        let key = (system_w.to_bits(), gpu_w.to_bits(), plugs, n, bays, board_eps);
+        let key = (system_w.to_bits(), gpu_w.to_bits(), plugs, n, bays, board_eps, self.priced_only);
         if let Some(hit) = self.psu_memo.get(&key) {
             return hit.clone();
         }
@@ -170,7 +170,7 @@ impl State<'_> {
                     break;
                 }
             }
-            if self.unknown.contains(&Unknown::Psu(p.idx)) {
+            if self.unknown.contains(&Unknown::Psu(p.idx)) || !self.priced(p.price_usd) {
                 continue;
             }
             let per = p.rated_w * power::PSU_SUSTAINED_GUIDELINE;
