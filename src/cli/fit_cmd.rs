@@ -143,8 +143,9 @@ pub struct FitArgs {
     /// (`blk.N.ffn_{gate,up,down}_exps.weight`), e.g. `exps=CPU`,
     /// `blk\.(2[0-9])\.ffn_.*_exps=CPU` or `blk\.2[0-9]\.ffn.*=CPU` (the router and FFN norm of a
     /// MoE layer move with its experts; a rule that reaches attention, a dense FFN or a shared
-    /// expert is refused); repeat for several rules.
-    #[arg(long = "override-tensor", visible_alias = "ot")]
+    /// expert is refused); repeat for several rules, or separate them with commas as llama.cpp
+    /// does (`common/arg.cpp` splits the value on ',').
+    #[arg(long = "override-tensor", visible_alias = "ot", value_delimiter = ',')]
     pub override_tensor: Vec<crate::estimate::llm::placement::TensorOverride>,
     /// llama.cpp `--cpu-moe` / `-cmoe`: every routed expert in system RAM, the rule llama.cpp
     /// adds for it (`LLM_FFN_EXPS_REGEX`, `\.ffn_(up|down|gate|gate_up)_(ch|)exps=CPU`), the

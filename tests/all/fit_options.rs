@@ -205,3 +205,25 @@ fn an_unverified_ram_kit_rating_is_a_speed_caveat_wherever_the_speed_is() {
     let compare = String::from_utf8_lossy(&kw(&["compare", &b, &b]).stdout).into_owned();
     assert!(compare.contains(want), "{compare}");
 }
+
+/// llama.cpp splits an `-ot` value on commas (`common/arg.cpp`): two rules in one value are the
+/// same placement as two `-ot` flags (a review found the comma form read as one pattern that
+/// matched nothing, so every expert stayed on the GPUs).
+#[test]
+fn comma_separated_override_rules_are_two_rules() {
+    let build =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/2x-rtx-3090-128gib-qwen3-235b.rig.ron");
+    let b = build.display().to_string();
+    let args = |rules: &[&str]| {
+        let mut a = vec!["fit", b.as_str()];
+        for r in rules {
+            a.extend(["--override-tensor", r]);
+        }
+        let out = String::from_utf8_lossy(&kw(&a).stdout).into_owned();
+        out.lines().find(|l| l.trim_start().starts_with("llama.cpp arguments:")).map(str::to_owned).expect("arguments")
+    };
+    let one = args(&[r"blk\.(1[0-9])\.ffn_.*_exps=CPU,blk\.(2[0-9])\.ffn_.*_exps=CPU"]);
+    let two = args(&[r"blk\.(1[0-9])\.ffn_.*_exps=CPU", r"blk\.(2[0-9])\.ffn_.*_exps=CPU"]);
+    assert_eq!(one, two);
+    assert!(one.contains("-ts 57,37"), "{one}");
+}

@@ -332,3 +332,47 @@ fn no_budget_finds_the_cheapest_fully_priced_build_and_counts_what_it_lists() {
         "{text}"
     );
 }
+
+/// Review findings on the planner: owning two RTX 3090s must not lose the one-card split a
+/// one-card owner gets (gpt-oss-120b at 15 tok/s on a $600 budget: "nothing" before, as only the
+/// two-card split was tried), and "N passed" adds up when fewer results are asked for than
+/// distinct GPU sets (`--max-results 2`: it said "8 listed" over 2 plans).
+#[test]
+fn owning_more_cards_never_loses_a_plan_and_the_count_adds_up_at_few_results() {
+    let two = json(&[
+        "plan",
+        "--model",
+        "gpt-oss-120b",
+        "--tok-s",
+        "15",
+        "--budget-usd",
+        "600",
+        "--max-results",
+        "1",
+        "--own",
+        "2x nvidia-geforce-rtx-3090",
+        "--format",
+        "json",
+    ]);
+    let first = &two["results"][0];
+    assert!(first["title"].as_str().is_some_and(|t| t.starts_with("1x RTX 3090 + experts in RAM")), "{two}");
+    assert!(num(&first["price_usd"], "price") <= 600.0, "{first}");
+    let few = json(&[
+        "plan",
+        "--model",
+        "gpt-oss-120b",
+        "--own",
+        "1x nvidia-geforce-rtx-3090",
+        "--used",
+        "--tok-s",
+        "20",
+        "--max-results",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let s = &few["stats"];
+    let count = |k: &str| s[k].as_u64().unwrap_or_else(|| panic!("stats.{k}: {s}"));
+    assert_eq!(few["results"].as_array().map_or(0, Vec::len), 2);
+    assert_eq!(count("passing"), 2 + count("set_aside") + count("beyond_max"), "{s}");
+}

@@ -466,7 +466,9 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             // The speed as `plan` and `fit` spell it; an unvalidated speed (a caveat) says so
             // beside the figure, and the caveats are written out under the table.
             let sp = e.speed_summary();
-            let caveat = if sp.caveats.is_empty() { "" } else { " (unvalidated)" };
+            // Only the ranked caveats mark a speed unvalidated (as the ranking and the header
+            // do); a note such as an unverified RAM kit rating is written out under the table.
+            let caveat = if e.speed_caveats.is_empty() { "" } else { " (unvalidated)" };
             ui.label(format!("{} ({runtime}){caveat}", sp.decode_figure())).on_hover_text(format!(
                 "{runtime}, {}; {}{}",
                 r.precision,

@@ -238,6 +238,11 @@ impl BreakEven {
         let least = if c.hardware_complete { "" } else { "at least " };
         let years = c.amortization_months / 12.0;
         match self {
+            // Owned parts at $0 beside unpriced ones: the hardware is a lower bound, so "at once"
+            // would rest on parts nobody priced.
+            BreakEven::After { months } if *months <= 0.0 && !c.hardware_complete => {
+                "break-even unknown: the priced parts are owned ($0) and the others have no price".to_owned()
+            }
             BreakEven::After { months } if *months <= 0.0 => {
                 "break-even at once: the hardware costs $0 (owned) and the cloud costs more than its electricity"
                     .to_owned()
@@ -624,6 +629,13 @@ mod tests {
         let r = estimate(&owned).expect("valid");
         assert_eq!(r.cloud.break_even, BreakEven::After { months: 0.0 });
         assert!(r.cloud.break_even.words(&r).starts_with("break-even at once"), "{}", r.cloud.break_even.words(&r));
+        // Owned GPUs at $0 beside an unpriced board: not "at once", which would rest on a part
+        // nobody priced.
+        let mut partly = input();
+        partly.parts = vec![PricedPart::new("gpu", "GPU", 2, Some(0.0)), PricedPart::new("board", "Board", 1, None)];
+        let r = estimate(&partly).expect("valid");
+        assert!(!r.hardware_complete);
+        assert!(r.cloud.break_even.words(&r).starts_with("break-even unknown"), "{}", r.cloud.break_even.words(&r));
     }
 
     #[test]

@@ -464,6 +464,9 @@ pub(super) fn rank(mut results: Vec<PlanResult>, max_results: usize, stats: &mut
     if results.len() < want {
         results.extend(rest);
         results.sort_by(key);
+    } else {
+        // Machines on a GPU set already listed, left out: counted, so "N passed" adds up.
+        stats.beyond_max += rest.len();
     }
     stats.beyond_max += results.len().saturating_sub(max_results.max(1));
     results.truncate(max_results.max(1));

@@ -299,7 +299,8 @@ pub fn llama_bench_args(server_args: &str) -> String {
                 it.next();
             }
             "--n-cpu-moe" => out.push(format!("-ncmoe {}", it.next().unwrap_or_default())),
-            "-ot" => overrides.extend(it.next()),
+            // One value may hold several comma-separated rules (llama.cpp's `-ot`).
+            "-ot" => overrides.extend(it.next().iter().flat_map(|v| v.split(',')).map(str::to_owned)),
             "-ts" => out.push(format!("-ts {}", it.next().unwrap_or_default().replace(',', "/"))),
             "--no-mmap" => out.push("-mmp 0".to_owned()),
             "--no-host" => out.push("--no-host 1".to_owned()),

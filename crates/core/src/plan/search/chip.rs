@@ -194,10 +194,17 @@ impl State<'_> {
             let owned: u32 = ids.iter().map(|id| goal.owned_count(id)).sum();
             let first = owned.clamp(1, most.max(1));
             let counts = std::iter::once(first).chain((1..=most).filter(|&n| n != first));
+            // Owning two cards must not lose the one-card split a one-card owner gets (cheaper
+            // hosts, a lower budget): after a split on the owned cards, the fewest cards that
+            // split are tried too.
             for n in counts {
                 for &p in &hybrid {
                     self.stats.screened += 1;
                     if let Some(gib) = screen::hybrid_host_gib(self.catalog, self.model, goal, rep, n, p) {
+                        if n == first && first > 1 {
+                            out.extend(self.power_gate(cards.clone(), n, p, Some(gib)));
+                            break;
+                        }
                         out.extend(self.power_gate(cards, n, p, Some(gib)));
                         return out;
                     }

@@ -341,4 +341,6 @@ fn llama_bench_spells_the_placement_its_own_way() {
         r#"-ngl 37 -ncmoe 5 -sm row -ub 2048 -mmp 0 --no-host 1 -ts 20/17 -ot "blk\.(5|6)\.ffn_up_exps=CPU;blk\.7\.ffn_down_exps=CPU""#
     );
     assert_eq!(llama_bench_args("-c 4096 -ngl 99"), "-ngl 99");
+    // A comma-separated `-ot` value is several rules: joined with ';' (a comma starts a test).
+    assert_eq!(llama_bench_args(r#"-ngl 99 -ot "a=CPU,b=CPU""#), r#"-ngl 99 -ot "a=CPU;b=CPU""#);
 }
