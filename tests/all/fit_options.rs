@@ -227,3 +227,14 @@ fn comma_separated_override_rules_are_two_rules() {
     assert_eq!(one, two);
     assert!(one.contains("-ts 57,37"), "{one}");
 }
+
+/// A llama.cpp micro-batch (`-ub`) under ktransformers is refused like the other llama.cpp
+/// flags (a review found it silently ignored once `-ub` alone stopped meaning a placement).
+#[test]
+fn a_micro_batch_under_ktransformers_is_refused() {
+    let build =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hybrid-1x-rtx-3090-gpt-oss-120b.rig.ron");
+    let o = kw(&["fit", &build.display().to_string(), "--runtime", "ktransformers", "--ubatch-size", "2048"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("are llama.cpp flags; the runtime is ktransformers"), "{o:?}");
+}

@@ -682,14 +682,16 @@ fn placement_of(
     flags: &llm::placement::LlamaCppFlags,
 ) -> Result<Option<llm::placement::PlacementEstimate>, FitBuildError> {
     let rt = input.resolved_runtime();
-    if rt == Runtime::KTransformers && !flags.places() && !input.mode.is_training() {
-        // ktransformers' placement: its optimize rules keep every routed expert on the CPU.
-        return Ok(llm::placement::all_experts_in_ram(input, &used[..1.min(used.len())], host, ram));
-    }
+    // llama.cpp's flags (a micro-batch `-ub` among them) under another runtime are refused
+    // first: ktransformers' own placement would otherwise run without the flag saying so.
     if flags.any() && !rt.is_llama_cpp_family() {
         return Err(FitBuildError::Parse(format!(
             "--n-cpu-moe, -ot, --split-mode, --tensor-split, -ngl and -ub are llama.cpp flags; the runtime is {rt} (give --runtime llama.cpp or ik_llama.cpp)"
         )));
+    }
+    if rt == Runtime::KTransformers && !input.mode.is_training() {
+        // ktransformers' placement: its optimize rules keep every routed expert on the CPU.
+        return Ok(llm::placement::all_experts_in_ram(input, &used[..1.min(used.len())], host, ram));
     }
     if flags.places() {
         return llm::placement::place_as_given(input, used, host, ram, flags)
