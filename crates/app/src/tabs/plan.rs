@@ -498,7 +498,15 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
 
 /// Each result's speed as `kraftwerk plan` writes it under the result ([`kraftwerk_core::estimate::speed_summary::SpeedSummary::line`])
 /// and its caveats in the warning colour, wrapped, so they are read without a hover.
-fn speed_lines(ui: &mut egui::Ui, out: &PlanOutcome) {
+/// `width`: the visible width the lines wrap at, points.
+fn speed_lines(ui: &mut egui::Ui, out: &PlanOutcome, width: f32) {
+    ui.scope(|ui| {
+        ui.set_max_width(width);
+        speed_lines_within(ui, out);
+    });
+}
+
+fn speed_lines_within(ui: &mut egui::Ui, out: &PlanOutcome) {
     for r in out.results.iter().filter(|r| r.eval.train_setup.is_none()) {
         let sp = r.eval.speed_summary();
         let runtime = phrase::runtime_name(r);
@@ -546,12 +554,16 @@ pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<P
             if out.cancelled {
                 ui.label("Cancelled: the answer is partial.");
             }
+            // The visible width: the results table may be wider (the area scrolls sideways), but
+            // the speed lines wrap at what is on screen (a trial found them cut at 1400 px).
+            // Less the vertical scroll bar's width, which the lines would run under.
+            let visible_w = ui.available_width() - ui.spacing().scroll.allocated_width();
             egui::ScrollArea::both().id_salt("plan-scroll").show(ui, |ui| {
                 if out.results.is_empty() {
                     ui.label(RichText::new("Nothing in the catalog meets this goal.").strong());
                 } else {
                     action = results_table(ui, out).or(action.take());
-                    speed_lines(ui, out);
+                    speed_lines(ui, out, visible_w);
                     parts_lists(ui, out);
                 }
                 if !out.relaxations.is_empty() {
