@@ -760,7 +760,7 @@ fn hybrid_basis_lines() -> [String; 3] {
     use llm::placement::{HOST_TO_GPU_COPY_EFFICIENCY, PINNED_OVER_PAGEABLE_COPY};
     [
         format!(
-            "experts in RAM, decode: system RAM read at {HOST_DECODE_BANDWIDTH_EFFICIENCY} of its theoretical rate (a judgement from STREAM-like reads) plus {:.0} µs per layer computed on the CPU (fitted on r/LocalLLaMA 1mieqcb n736v47: EPYC 9B14, 12 x DDR5-4800, Qwen3-30B-A3B Q4_K_M tg128 59.78 tok/s)",
+            "experts in RAM, decode: the system RAM bandwidth taken at {HOST_DECODE_BANDWIDTH_EFFICIENCY} of its theoretical rate (a judgement from STREAM-like reads) plus {:.0} µs per layer computed on the CPU (fitted on r/LocalLLaMA 1mieqcb n736v47: EPYC 9B14, 12 x DDR5-4800, Qwen3-30B-A3B Q4_K_M tg128 59.78 tok/s)",
             LLAMA_CPP_HOST_LAYER_OVERHEAD_S * 1e6
         ),
         format!(
