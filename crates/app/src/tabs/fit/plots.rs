@@ -103,7 +103,29 @@ pub(super) fn memory_plot(ui: &mut egui::Ui, f: &FitReport, all_on_gpu: bool) {
     }
     let top = f.gpus.iter().map(|g| g.memory.required_gib.max(g.capacity_gib)).fold(0.0, f64::max) * 1.12;
     let n = f.gpus.len();
-    crate::widgets::static_plot("fit-memory", 280.0)
+    per_gpu_plot(ui, "fit-memory", n, top).show(ui, |p| {
+        for c in charts {
+            p.bar_chart(c);
+        }
+        for g in &f.gpus {
+            let x = g.index as f64;
+            let color = verdict_color(g.verdict);
+            p.line(
+                Line::new("GPU memory", PlotPoints::new(vec![[x - 0.38, g.capacity_gib], [x + 0.38, g.capacity_gib]]))
+                    .color(color)
+                    .width(3.0),
+            );
+        }
+    });
+    // Below the plot, not over it: a legend inside covered the last GPU's bar and capacity.
+    legend.push((verdict_color(f.verdict), "GPU memory (line; its colour is the fit verdict)".to_owned()));
+    theme::legend(ui, &legend);
+}
+
+/// The axes both memory-per-GPU charts share: `n` GPUs on x ("GPU 1", ...), GiB on y from 0 to
+/// `top`.
+fn per_gpu_plot<'a>(ui: &egui::Ui, id: &'a str, n: usize, top: f64) -> egui_plot::Plot<'a> {
+    crate::widgets::static_plot(id, 280.0)
         .include_y(0.0)
         .include_y(top)
         .include_x(-0.6)
@@ -112,26 +134,6 @@ pub(super) fn memory_plot(ui: &mut egui::Ui, f: &FitReport, all_on_gpu: bool) {
         .x_axis_formatter(|m, _| format!("GPU {}", m.value.round() as i64 + 1))
         .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
         .y_axis_min_width(theme::y_axis_width(ui, "000 GiB"))
-        .show(ui, |p| {
-            for c in charts {
-                p.bar_chart(c);
-            }
-            for g in &f.gpus {
-                let x = g.index as f64;
-                let color = verdict_color(g.verdict);
-                p.line(
-                    Line::new(
-                        "GPU memory",
-                        PlotPoints::new(vec![[x - 0.38, g.capacity_gib], [x + 0.38, g.capacity_gib]]),
-                    )
-                    .color(color)
-                    .width(3.0),
-                );
-            }
-        });
-    // Below the plot, not over it: a legend inside covered the last GPU's bar and capacity.
-    legend.push((verdict_color(f.verdict), "GPU memory (line; its colour is the fit verdict)".to_owned()));
-    theme::legend(ui, &legend);
 }
 
 /// Reads one column of llama.cpp's memory table (MiB).
@@ -184,27 +186,18 @@ pub(super) fn placement_memory_plot(ui: &mut egui::Ui, p: &PlacementEstimate) {
             (i as f64, r.free_mib.unwrap_or(0.0) / MIB_PER_GIB, color)
         })
         .collect();
-    crate::widgets::static_plot("fit-memory-placement", 280.0)
-        .include_y(0.0)
-        .include_y(top)
-        .include_x(-0.6)
-        .include_x(n as f64 - 0.4)
-        .x_grid_spacer(move |_| (0..n).map(|v| GridMark { value: v as f64, step_size: 1.0 }).collect())
-        .x_axis_formatter(|m, _| format!("GPU {}", m.value.round() as i64 + 1))
-        .y_axis_formatter(|m, _| format!("{:.0} GiB", m.value))
-        .y_axis_min_width(theme::y_axis_width(ui, "000 GiB"))
-        .show(ui, |plot| {
-            for c in charts {
-                plot.bar_chart(c);
-            }
-            for (x, free, color) in lines {
-                plot.line(
-                    Line::new("free memory", PlotPoints::new(vec![[x - 0.38, free], [x + 0.38, free]]))
-                        .color(color)
-                        .width(3.0),
-                );
-            }
-        });
+    per_gpu_plot(ui, "fit-memory-placement", n, top).show(ui, |plot| {
+        for c in charts {
+            plot.bar_chart(c);
+        }
+        for (x, free, color) in lines {
+            plot.line(
+                Line::new("free memory", PlotPoints::new(vec![[x - 0.38, free], [x + 0.38, free]]))
+                    .color(color)
+                    .width(3.0),
+            );
+        }
+    });
     legend.push((theme::OK, "free memory at start (line; its colour is that GPU's verdict)".to_owned()));
     theme::legend(ui, &legend);
 }
