@@ -149,8 +149,8 @@ pub struct PlacementEstimate {
     /// The host memory the weights in system RAM sit in (pageable with mmap on, llama.cpp's
     /// default; pinned with `--no-mmap`), which sets the prefill's copy rate.
     pub host_weights: HostWeightMemory,
-    /// The host link the prefill copies the RAM-held weights over: the slowest GPU's (its PCIe
-    /// link as negotiated, or an NVLink-bridged or SXM card's own PCIe interface), in words
+    /// The host link the prefill copies the RAM-held weights over: the first GPU's, to which
+    /// ggml's scheduler offloads them ([`offload_host_link`]; its PCIe link as negotiated, or an NVLink-bridged or SXM card's own PCIe interface), in words
     /// (`PCIe 4.0 x16, 31.5 GB/s per direction`); `None` with nothing in system RAM.
     #[serde(skip)]
     pub host_link: Option<String>,
@@ -195,15 +195,21 @@ fn host_link_gb_s(slot: &GpuSlot) -> f64 {
     }
 }
 
-/// The slowest GPU's host link in words, with its rate per direction (the link
-/// [`host_link_gb_s`] reads); `None` without GPUs.
-fn slowest_host_link(gpus: &[GpuSlot]) -> Option<String> {
-    let slot = gpus.iter().min_by(|a, b| host_link_gb_s(a).total_cmp(&host_link_gb_s(b)))?;
+/// The host link the prompt's RAM-held weights cross, in words, with its rate per direction
+/// (the link [`host_link_gb_s`] reads); `None` without GPUs. ggml's scheduler gives an op whose
+/// weights sit in a host buffer to the first back end that wants to offload it
+/// (`ggml_backend_sched_backend_id_from_cur`, ggml/src/ggml-backend.cpp: `for (int b = 0; b <
+/// src_backend_id; b++) ... return b;`), and the first GPU always wants it at a prompt's
+/// micro-batch, so every copied expert crosses the first GPU's link, whatever the other GPUs'
+/// links are.
+fn offload_host_link(gpus: &[GpuSlot]) -> Option<String> {
+    let slot = gpus.first()?;
     let words = match slot.link {
         Link::Pcie { .. } => slot.link.to_string(),
         Link::NvLink { .. } => format!("PCIe {}.0 x{}", slot.gpu.pcie_gen, slot.gpu.pcie_lanes),
     };
-    Some(format!("{words}, {:.1} GB/s per direction", host_link_gb_s(slot)))
+    let gpu = if gpus.len() > 1 { format!("the first GPU's {words}") } else { words };
+    Some(format!("{gpu}, {:.1} GB/s per direction", host_link_gb_s(slot)))
 }
 
 /// Layers per GPU for a user `--tensor-split`: llama.cpp gives layer `i` of the `ngl` offloaded
@@ -594,7 +600,8 @@ fn estimate_placement(
         at_ubatch.prompt_ubatch_tokens = Some(ubatch as u32);
         let all_gpu = super::estimate(&at_ubatch, gpus).ok().and_then(|r| r.speed).and_then(|s| s.prefill_tokens_per_s);
         let host_weights_b = host_experts_b + f64::from(first_gpu) * layout.dense_layer_b;
-        let link = gpus.iter().map(host_link_gb_s).fold(f64::INFINITY, f64::min);
+        // The first GPU's link carries every copied expert ([`offload_host_link`]).
+        let link = gpus.first().map_or(f64::INFINITY, host_link_gb_s);
         match all_gpu {
             None => (None, PrefillBound::Gpu),
             Some(p) if host_weights_b <= 0.0 => (Some(p), PrefillBound::Gpu),
@@ -618,7 +625,7 @@ fn estimate_placement(
         words,
         ubatch_tokens: ubatch as u32,
         host_weights: input.llama_cpp_host_weights,
-        host_link: (host_experts_b > 0.0 || first_gpu > 0).then(|| slowest_host_link(gpus)).flatten(),
+        host_link: (host_experts_b > 0.0 || first_gpu > 0).then(|| offload_host_link(gpus)).flatten(),
         cpu_moe_layers: layout.host_expert_layers(mask),
         host_experts_gib: host_experts_b / GIB,
         host_ram_needed_gib,

@@ -116,7 +116,7 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
             "  prefill ({}): about {p:.0} tok/s, bounded by copying the {} in RAM over the host link{} per {}-token micro-batch, {}",
             f.runtime,
             if o.cpu_moe_layers > 0 { "experts" } else { "weights" },
-            // The link itself (the slowest GPU's), where the placement estimated is this split.
+            // The link itself (the first GPU's, which the scheduler offloads to), where the placement estimated is this split.
             result
                 .placement
                 .as_ref()

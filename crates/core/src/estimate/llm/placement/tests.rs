@@ -233,6 +233,28 @@ fn hybrid_prefill_takes_the_micro_batch_and_the_slot_link() {
     assert!(slow < small * 0.5, "PCIe 3.0 x8 {slow:.0} vs 4.0 x16 {small:.0}");
 }
 
+/// With two GPUs the RAM-held experts cross the first GPU's link only (ggml's scheduler offloads
+/// a host-weight op to the first back end that wants it): a second card in a PCIe 3.0 x4 slot
+/// leaves the copy, and so the hybrid prefill, where it is, and the printed link is the first's;
+/// the first card in that slot slows it.
+#[test]
+fn hybrid_prefill_copies_over_the_first_gpus_link() {
+    let i = input("qwen3-235b-a22b-instruct-2507", Precision::Q4_K_M, 4096);
+    let flags = LlamaCppFlags { n_cpu_moe: Some(70), ubatch: Some(512), ..LlamaCppFlags::default() };
+    let wide = slot("nvidia-geforce-rtx-3090");
+    let mut narrow = wide.clone();
+    narrow.link = Link::Pcie { generation: 3, lanes: 4 };
+    let run = |g: &[GpuSlot]| place(&i, g, None, None, &flags).expect("placement");
+    let both_wide = run(&[wide.clone(), wide.clone()]);
+    let second_narrow = run(&[wide.clone(), narrow.clone()]);
+    let first_narrow = run(&[narrow, wide]);
+    let p = |e: &PlacementEstimate| e.prefill_tokens_per_s.expect("prefill");
+    assert!((p(&second_narrow) / p(&both_wide) - 1.0).abs() < 0.05, "{} vs {}", p(&second_narrow), p(&both_wide));
+    assert!(p(&first_narrow) < 0.5 * p(&both_wide), "{} vs {}", p(&first_narrow), p(&both_wide));
+    let link = second_narrow.host_link.expect("a host link");
+    assert!(link.starts_with("the first GPU's PCIe 4.0 x16, 31.5 GB/s"), "{link}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     /// More experts on the GPU is never slower: for any MoE preset, precision, context and
