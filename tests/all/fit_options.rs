@@ -194,6 +194,21 @@ fn a_hybrid_fit_names_the_host_link_and_measures_its_placement() {
     );
 }
 
+/// The memory "measure it" of a hybrid fit loads the placement fit printed, the given `-ub`
+/// included (a trial found llama-server's defaults there: another compute buffer, another split).
+#[test]
+fn the_memory_measure_command_loads_the_placement_with_its_micro_batch() {
+    let build =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/2x-rtx-3090-128gib-qwen3-235b.rig.ron");
+    let o = kw(&["fit", &build.display().to_string(), "-ub", "2048"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let args = out.lines().find_map(|l| l.trim_start().strip_prefix("llama.cpp arguments: ")).expect("an args line");
+    assert!(args.contains("-ub 2048"), "{args}");
+    let measure =
+        out.lines().find(|l| l.trim_start().starts_with("measure it: llama-server")).expect("a memory measure line");
+    assert!(measure.contains(&format!("-m <qwen3-235b-a22b-instruct-2507.gguf> {args} and read")), "{measure}");
+}
+
 /// A hybrid split's decode read at a RAM kit's rating the catalog cannot check against the CPU
 /// (a Ryzen 5 4500 with DDR4-4400, one DIMM per channel: no rated memory speed of the CPU in
 /// the catalog) carries the caveat in `fit`'s speed line and in `compare`, not only in the

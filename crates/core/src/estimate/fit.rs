@@ -704,12 +704,35 @@ fn placement_of(
     Ok(llm::placement::searched(input, used, host, ram))
 }
 
+/// The command that measures the memory of a llama.cpp placement whose llama-server arguments
+/// are `args` (`-c 16384 -ngl 94 --n-cpu-moe 50 -ub 2048 -ts 71,23`): llama-server loads it
+/// and prints its per-device breakdown on exit; mainline's llama-fit-params prints the
+/// placement llama.cpp would choose itself, for comparison.
+fn placement_memory_command(fit: &FitReport, args: &str) -> String {
+    let id = &fit.model_id;
+    if fit.runtime == llm::Runtime::IkLlamaCpp {
+        format!("ik_llama.cpp's llama-server -m <{id}.gguf> {args} and read the buffer sizes it prints while loading")
+    } else {
+        format!(
+            "llama-server -m <{id}.gguf> {args} and read llama_memory_breakdown_print when it exits \
+             (llama-fit-params -m <{id}.gguf> -c {} prints the placement llama.cpp would choose itself)",
+            fit.context_tokens
+        )
+    }
+}
+
 /// Makes `fit` say what placement `p` does: its llama.cpp table where the user gave flags (or
 /// the runtime is llama.cpp), and, where `p` keeps experts or layers in system RAM, its decode
 /// and prefill in place of the all-GPU figures (`None` where unknown).
 fn apply_placement(fit: &mut FitReport, p: &llm::placement::PlacementEstimate, given: bool) {
     if given || fit.llama_cpp.is_some() {
         fit.llama_cpp = Some(p.table.clone());
+    }
+    // The memory "measure it" loads this placement (its -ngl, expert overrides, -ub and split),
+    // not llama-server's defaults, whose compute buffer and split differ (a trial found the
+    // command without the given -ub).
+    if fit.runtime.is_llama_cpp_family() && (given || fit.llama_cpp.is_some() || p.is_hybrid()) {
+        fit.memory_basis.measure = placement_memory_command(fit, &p.table.args);
     }
     if !p.is_hybrid() && !given {
         return;
