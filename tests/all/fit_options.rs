@@ -209,6 +209,20 @@ fn the_memory_measure_command_loads_the_placement_with_its_micro_batch() {
     assert!(measure.contains(&format!("-m <qwen3-235b-a22b-instruct-2507.gguf> {args} and read")), "{measure}");
 }
 
+/// A ktransformers fit says its placement in ktransformers' terms: every routed expert in RAM
+/// by the runtime's own rule, with no llama.cpp flag in its speed line (a trial found
+/// `--n-cpu-moe 94` there, a flag ktransformers does not take).
+#[test]
+fn a_ktransformers_fit_says_its_placement_without_llama_cpp_flags() {
+    let build =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/2x-rtx-3090-128gib-qwen3-235b.rig.ron");
+    let o = kw(&["fit", &build.display().to_string(), "--runtime", "ktransformers"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let speed = out.lines().find(|l| l.trim_start().starts_with("speed: ")).expect("a speed line");
+    assert!(speed.contains("; ktransformers: every routed expert in system RAM (76.8 GiB)"), "{speed}");
+    assert!(!speed.contains("--n-cpu-moe"), "{speed}");
+}
+
 /// A hybrid split's decode read at a RAM kit's rating the catalog cannot check against the CPU
 /// (a Ryzen 5 4500 with DDR4-4400, one DIMM per channel: no rated memory speed of the CPU in
 /// the catalog) carries the caveat in `fit`'s speed line and in `compare`, not only in the

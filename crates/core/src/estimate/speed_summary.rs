@@ -55,6 +55,16 @@ impl SpeedSummary {
         let given = result.placement.as_ref().filter(|p| p.as_given);
         let placement = given.map(|p| p.words.clone());
         if let Some(o) = &result.fits_with_experts_in_ram {
+            // ktransformers keeps every routed expert in RAM by its own rule: no llama.cpp flag
+            // says its placement (a trial found `--n-cpu-moe 94` printed for it).
+            let placement = placement.or_else(|| {
+                (f.runtime == crate::estimate::llm::Runtime::KTransformers).then(|| {
+                    format!(
+                        "ktransformers: every routed expert in system RAM ({:.1} GiB), the rest on the GPU",
+                        o.host_experts_gib
+                    )
+                })
+            });
             caveats.extend(ram_caveat(result, cpu_name));
             caveats.extend(ram_rating_caveat(result, cpu_name));
             return SpeedSummary {

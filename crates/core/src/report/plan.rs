@@ -148,10 +148,14 @@ pub fn runtime_name(r: &PlanResult) -> String {
 /// The hybrid CPU+GPU split of a result as one sentence: runtime and `--n-cpu-moe`, the
 /// layers whose routed experts sit in system RAM, and the bandwidth they are read at.
 pub fn hybrid_line(h: &Hybrid) -> String {
+    // ktransformers places every routed expert in RAM by its own rule, not by a llama.cpp flag.
+    let split = if h.runtime == crate::estimate::llm::Runtime::KTransformers {
+        "ktransformers: every routed expert in system RAM".to_owned()
+    } else {
+        format!("{} --n-cpu-moe {}", h.runtime, h.n_cpu_moe)
+    };
     format!(
-        "hybrid CPU+GPU ({} --n-cpu-moe {}): the routed experts of {} layers in system RAM ({:.1} GiB of experts, {:.1} GiB of RAM in all, of {:.0} GiB installed), read at {:.0} GB/s ({} channels of {} MT/s: {})",
-        h.runtime,
-        h.n_cpu_moe,
+        "hybrid CPU+GPU ({split}): the routed experts of {} layers in system RAM ({:.1} GiB of experts, {:.1} GiB of RAM in all, of {:.0} GiB installed), read at {:.0} GB/s ({} channels of {} MT/s: {})",
         h.cpu_moe_layers,
         h.host_experts_gib,
         h.host_ram_needed_gib,
