@@ -58,7 +58,6 @@ CHIPS = [
     ("amd-radeon-rx-7900-xt", "Radeon RX 7900 XT", "AMD", "Radeon RX 7900 XT", "OpenAir", "None"),
     ("amd-radeon-rx-9060-xt-16gb", "Radeon RX 9060 XT 16 GB", "AMD", "Radeon RX 9060 XT 16 GB", "OpenAir", "None"),
     ("amd-radeon-rx-9070", "Radeon RX 9070", "AMD", "Radeon RX 9070", "OpenAir", "None"),
-    ("amd-radeon-ai-pro-r9700", "Radeon AI PRO R9700", "AMD", "Radeon AI PRO R9700", "Blower", "None"),
     ("amd-radeon-vii", "Radeon VII", "AMD", "Radeon VII", "OpenAir", "None"),
     ("intel-arc-a770-16gb", "Arc A770", "Intel", "Arc A770 16 GB", "OpenAir", "None"),
     ("intel-arc-b580", "Arc B580", "Intel", "Arc B580", "OpenAir", "None"),
@@ -97,6 +96,7 @@ CURATED = [
     # Moved to gpus.ron with their WMMA FP16/BF16 rates (AMD GPUOpen, issue 35).
     ("amd-radeon-rx-7900-xtx", "Radeon RX 7900 XTX"),
     ("amd-radeon-rx-9070-xt", "Radeon RX 9070 XT"),
+    ("amd-radeon-ai-pro-r9700", "Radeon AI PRO R9700"),
     # Moved to gpus.ron with tensor rates derived from the Ada whitepaper's per-SM rates (issue 35).
     ("nvidia-geforce-rtx-4070", "GeForce RTX 4070"),
     ("nvidia-geforce-rtx-4070-super", "GeForce RTX 4070 SUPER"),

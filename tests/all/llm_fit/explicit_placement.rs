@@ -94,7 +94,7 @@ fn the_micro_batch_sizes_the_compute_buffer_and_is_named() {
     assert_eq!(code, Some(0), "{text}{err}");
     assert_eq!(
         line(&text, "prefill (llama.cpp)"),
-        "prefill (llama.cpp): about 700 tok/s, bounded by copying the experts in RAM over the host link (PCIe 4.0 x16, 31.5 GB/s per direction) per 2048-token micro-batch, from pageable memory (mmap on, llama.cpp's default; --no-mmap would pin them)"
+        "prefill (llama.cpp): about 700 tok/s, bounded by copying the experts in RAM over the host link (the first GPU's PCIe 4.0 x16, 31.5 GB/s per direction) per 2048-token micro-batch, from pageable memory (mmap on, llama.cpp's default; --no-mmap would pin them)"
     );
     assert!(
         line(&text, "CUDA1 ").ends_with(" 1187"),
@@ -274,7 +274,7 @@ fn no_mmap_pins_the_experts_and_the_prefill_line_says_so() {
     let pinned = line(&text, "prefill (llama.cpp)");
     assert_eq!(
         pinned,
-        "prefill (llama.cpp): about 826 tok/s, bounded by copying the experts in RAM over the host link (PCIe 4.0 x16, 31.5 GB/s per direction) per 2048-token micro-batch, from pinned memory (--no-mmap)"
+        "prefill (llama.cpp): about 826 tok/s, bounded by copying the experts in RAM over the host link (the first GPU's PCIe 4.0 x16, 31.5 GB/s per direction) per 2048-token micro-batch, from pinned memory (--no-mmap)"
     );
     assert!(text.contains("-ub 2048 --no-mmap"), "{text}");
     for spelling in [&["-mmp", "0"][..], &["--load-mode", "none"][..], &["--load-mode", "dio"][..]] {
