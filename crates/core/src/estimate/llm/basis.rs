@@ -291,29 +291,38 @@ pub fn runtime_family(runtime: Runtime, backend: super::LlamaCppBackend) -> Stri
     }
 }
 
-/// One metric's words for a line of [`not_measured_on`]; `None` when every held row of it is
+/// One metric's words for a line of [`not_measured_on`], and whether every held row of it is
 /// within ±25 %.
-fn metric_words(metric: &str, cells: &[&HeldCoverage]) -> Option<String> {
-    let c = cells.iter().find(|c| c.metric == metric)?;
+fn metric_words(metric: &str, c: &HeldCoverage) -> (String, bool) {
     let [lo, hi] = c.outside_measured_over_estimate;
     let range = if format!("{lo:.2}") == format!("{hi:.2}") { format!("{lo:.2}") } else { format!("{lo:.2}-{hi:.2}") };
     let way = if hi < 1.0 {
-        "this figure is high there"
+        "high"
     } else if lo > 1.0 {
-        "this figure is low there"
+        "low"
     } else {
-        "this figure is off both ways there"
+        "off both ways"
     };
-    let rows = |n: u32| if n == 1 { "row" } else { "rows" };
+    let (row, measure) = if c.rows == 1 { ("row", "measures") } else { ("rows", "measure") };
     if c.in_band == c.rows {
-        None
+        let is = if c.rows == 1 { "is" } else { "are all" };
+        (format!("the {} held {metric} {row} {is} within ±25 %", c.rows), true)
     } else if c.in_band == 0 {
-        Some(format!("the held {metric} {} ({}) measure {range} of this estimate: {way}", rows(c.rows), c.outside))
+        (
+            format!(
+                "the held {metric} {row} ({}) {measure} {range} of this estimate: the {metric} figure is {way} there",
+                c.outside
+            ),
+            false,
+        )
     } else {
-        Some(format!(
-            "{} of the {} held {metric} rows are within ±25 %, the others ({}) measure {range} of this estimate",
-            c.in_band, c.rows, c.outside
-        ))
+        (
+            format!(
+                "{} of the {} held {metric} rows are within ±25 %, the others ({}) measure {range} of this estimate",
+                c.in_band, c.rows, c.outside
+            ),
+            false,
+        )
     }
 }
 
@@ -366,14 +375,21 @@ pub fn not_measured_on(gpus: &[super::inputs::GpuSlot], family: &str) -> Vec<Str
             )
         } else {
             let mut parts: Vec<String> = Vec::new();
+            let mut validated = true;
             for metric in ["decode", "prefill"] {
-                if cells.iter().any(|c| c.metric == metric) {
-                    parts.extend(metric_words(metric, &cells));
-                } else {
-                    parts.push(format!("no held {metric} row: that figure is unvalidated there"));
+                match cells.iter().find(|c| c.metric == metric) {
+                    Some(c) => {
+                        let (words, in_band) = metric_words(metric, c);
+                        validated &= in_band;
+                        parts.push(words);
+                    }
+                    None => {
+                        validated = false;
+                        parts.push(format!("no held {metric} row: the {metric} figure is unvalidated there"));
+                    }
                 }
             }
-            if parts.is_empty() {
+            if validated {
                 continue;
             }
             format!("{} ({what}), {family}: {}", g.name, parts.join("; "))
