@@ -69,8 +69,9 @@ pub struct BuildSummary {
     pub usd_per_million_tokens: Option<f64>,
     /// Why the fit figures are missing, if they are.
     pub fit_note: Option<String>,
-    /// Why the decode figure is unvalidated on this build's GPUs (a GPU maker no held speed row
-    /// was measured on, [`crate::estimate::llm::basis::not_measured_on`]); empty otherwise.
+    /// Why the held rows do not validate the speed on this build's GPUs under its runtime (none
+    /// on the architecture, or some outside ±25 %: [`crate::estimate::llm::basis::not_measured_on`]);
+    /// empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub speed_caveats: Vec<String>,
     /// Whether the checker's verdict is INCOMPLETE (a required part is not chosen).

@@ -52,8 +52,10 @@ fn hip_on_rdna3_decodes_below_vulkan_as_measured() {
 
 /// A build file of one RX 7900 XTX (the 2x RTX 4090 reference build with its GPUs swapped):
 /// `fit --backend vulkan` decodes faster than the default (HIP), the file's `workload.backend`
-/// is read, an unknown back end is refused (exit 2), and `fit`, `compare` and `plan` each print
-/// the AMD speed's "not validated" caveat.
+/// is read, an unknown back end is refused (exit 2); under HIP the card is validated (its held
+/// gfx1100 HIP rows land in band: no caveat), under Vulkan `fit` and `compare` print the caveat
+/// of its held Vulkan rows (AM-01 outside the band, no Vulkan prefill row), and `plan` prints
+/// the caveat of a Radeon AI PRO R9700 under HIP (gfx1201: 14 of 17 held decode rows in band).
 #[test]
 fn the_cli_and_build_file_take_the_back_end_and_every_face_prints_the_caveat() {
     let text = std::fs::read_to_string(crate::support::builds("2x-rtx-4090-x870e.rig.ron")).expect("reference build");
@@ -88,11 +90,21 @@ fn the_cli_and_build_file_take_the_back_end_and_every_face_prints_the_caveat() {
 
     let o = kw(&["fit", &p]);
     let fit = String::from_utf8_lossy(&o.stdout);
-    assert!(fit.contains("not validated") && fit.contains("(AMD)"), "fit: {fit}");
-    let o = kw(&["compare", &p, &crate::support::builds("2x-rtx-4090-x870e.rig.ron"), "--model", "llama-3.1-8b"]);
+    assert!(!fit.contains("not validated"), "fit under HIP: {fit}");
+    let vk = in_file.display().to_string();
+    let o = kw(&["fit", &vk]);
+    let fit = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        fit.contains("not validated: Radeon RX 7900 XTX (AMD, gfx1100), llama.cpp Vulkan: 1 of the 2 held decode rows"),
+        "fit: {fit}"
+    );
+    let o = kw(&["compare", &vk, &crate::support::builds("2x-rtx-4090-x870e.rig.ron"), "--model", "llama-3.1-8b"]);
     let cmp = String::from_utf8_lossy(&o.stdout);
-    assert!(cmp.contains("speed caveat") && cmp.contains("(AMD)"), "compare: {cmp}");
-    let o = kw(&["plan", "--model", "llama-3.1-8b", "--must-have", "amd-radeon-rx-7900-xtx", "--max-results", "1"]);
+    assert!(cmp.contains("speed caveat") && cmp.contains("(AMD, gfx1100), llama.cpp Vulkan"), "compare: {cmp}");
+    let o = kw(&["plan", "--model", "llama-3.1-8b", "--must-have", "amd-radeon-ai-pro-r9700", "--max-results", "1"]);
     let plan = String::from_utf8_lossy(&o.stdout);
-    assert!(plan.contains("speed caveat") && plan.contains("(AMD)"), "plan: {plan}");
+    assert!(
+        plan.contains("speed caveat: Radeon AI PRO R9700 (AMD, gfx1201), llama.cpp HIP: 14 of the 17 held decode rows"),
+        "plan: {plan}"
+    );
 }

@@ -3469,3 +3469,128 @@ const KV_V100: &str = "https://github.com/kyuz0/nvidia-v100-ai-toolboxes benchma
 
 /// Why KV-01p (gpt-oss-20b pp512 on one V100) lands outside the band.
 const KV_V100_PREFILL_GAP: &str = "not explained: compute capability 7.0 (Volta) has FP16 tensor cores but not the int8 MMA instructions llama.cpp's MMQ tiles use from Turing (7.5) on, so its quantized MoE GEMMs run another path, whose rate the model does not type (it costs them at the card's matrix rate); the same log's decode (KV-01, KV-01d32k) is in band, and no other Volta prefill row is held";
+
+/// The GPU of a row's setup (`None`: a CPU-only host run).
+fn row_gpu(r: &Row) -> Option<&'static str> {
+    match r.setup {
+        Setup::Gpus { gpu, .. }
+        | Setup::Bench { gpu, .. }
+        | Setup::Hybrid { gpu, .. }
+        | Setup::HybridOt { gpu, .. }
+        | Setup::Serve { gpu, .. }
+        | Setup::ServeRun { gpu, .. } => Some(gpu),
+        Setup::Host { gpu, .. } => gpu,
+    }
+}
+
+/// A row's source in a few words: the repository (GitHub: owner/name, with `pull/N`,
+/// `issues/N` or `discussions/N` when the address names one) or the site of its first address.
+fn source_words(source: &str) -> String {
+    let Some(i) = source.find("https://") else { return "source without an address".to_owned() };
+    let url: String = source[i + 8..].chars().take_while(|c| !c.is_whitespace() && !"',;:)".contains(*c)).collect();
+    let parts: Vec<&str> = url.split('/').filter(|p| !p.is_empty()).collect();
+    match parts.as_slice() {
+        ["github.com", owner, repo, kind, n, ..] if ["pull", "issues", "discussions"].contains(kind) => {
+            format!("{owner}/{repo}/{kind}/{n}")
+        }
+        ["github.com", owner, repo, ..] => format!("{owner}/{repo}"),
+        [host, ..] => host.trim_start_matches("www.").to_owned(),
+        [] => url,
+    }
+}
+
+/// The coverage of `basis::HELD_SPEED_COVERAGE`, computed from the held rows with every weight
+/// on the GPUs: per (architecture, runtime family, metric) the rows with an estimate, those
+/// within ±25 %, the measured-over-estimate range of the others, and their ids by source.
+/// Returns every architecture's cells (the caller keeps those outside the held NVIDIA list).
+fn derived_coverage(cat: &catalog::Catalog) -> Vec<(String, String, &'static str, u32, u32, [f64; 2], String)> {
+    use std::collections::BTreeMap;
+    type Cell = (u32, u32, Vec<f64>, Vec<(String, &'static str)>);
+    let mut cells: BTreeMap<(String, String, &'static str), Cell> = BTreeMap::new();
+    for r in rows().iter().filter(|r| r.role == Role::Held) {
+        if !matches!(r.setup, Setup::Gpus { .. } | Setup::Bench { .. } | Setup::Serve { .. } | Setup::ServeRun { .. }) {
+            continue;
+        }
+        let Ok(est) = estimate_row(r, cat) else { continue };
+        let id = row_gpu(r).expect("an all-GPU row names its GPU");
+        let g = if id == "nvidia-geforce-rtx-2080" { rtx_2080() } else { cat.gpu(id).expect("gpu").clone() };
+        let arch = llm::basis::architecture_key(&g).unwrap_or_else(|| panic!("{id}: no architecture key"));
+        let mut i = infer(cat.model(r.model).expect("model").clone(), r.precision, r.ctx, r.runtime);
+        i.llama_cpp_backend = r.backend;
+        let family = llm::basis::runtime_family(r.runtime, i.llama_cpp_backend_on(&slots(&g, 1)));
+        let metric = match r.metric {
+            Metric::Decode => "decode",
+            Metric::Prefill => "prefill",
+        };
+        let c = cells.entry((arch, family, metric)).or_default();
+        c.0 += 1;
+        let ratio = r.measured / est;
+        if (est / r.measured - 1.0).abs() <= 0.25 {
+            c.1 += 1;
+        } else {
+            c.2.push(ratio);
+            c.3.push((source_words(r.source), r.id));
+        }
+    }
+    cells
+        .into_iter()
+        .map(|((arch, family, metric), (n, inb, ratios, ids))| {
+            let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let range = if ratios.is_empty() {
+                [0.0, 0.0]
+            } else {
+                [(lo * 100.0).round() / 100.0, (hi * 100.0).round() / 100.0]
+            };
+            let mut by_source: Vec<(String, Vec<&str>)> = Vec::new();
+            for (s, id) in ids {
+                match by_source.iter_mut().find(|(t, _)| *t == s) {
+                    Some((_, v)) => v.push(id),
+                    None => by_source.push((s, vec![id])),
+                }
+            }
+            let words: Vec<String> = by_source.iter().map(|(s, v)| format!("{}: {s}", v.join(", "))).collect();
+            (arch, family, metric, n, inb, range, words.join("; "))
+        })
+        .collect()
+}
+
+/// `basis::HELD_SPEED_COVERAGE` is what the held rows say: the cells outside the held NVIDIA
+/// architectures, computed from the rows and their estimates, equal the const the fit's
+/// "not validated" lines read (the test prints every cell, the held NVIDIA ones too, and the
+/// Rust text of the const when they differ).
+#[test]
+fn held_speed_coverage_by_architecture() {
+    let cat = kraftwerk::catalog::builtin().expect("catalog");
+    let held_nvidia: Vec<String> =
+        llm::basis::HELD_NVIDIA_COMPUTE_CAPABILITIES.iter().map(|cc| format!("compute capability {cc}")).collect();
+    let all = derived_coverage(&cat);
+    for c in &all {
+        println!("{} | {} | {} | {} of {} in ±25 % | outside {:?} {}", c.0, c.1, c.2, c.4, c.3, c.5, c.6);
+    }
+    let derived: Vec<_> = all.into_iter().filter(|c| !held_nvidia.contains(&c.0)).collect();
+    let text: String = derived
+        .iter()
+        .map(|(a, f, m, n, inb, r, w)| {
+            format!(
+                "    HeldCoverage {{ architecture: {a:?}, family: {f:?}, metric: {m:?}, rows: {n}, in_band: {inb}, outside_measured_over_estimate: [{:?}, {:?}], outside: {w:?} }},\n",
+                r[0], r[1]
+            )
+        })
+        .collect();
+    let stated: Vec<_> = llm::basis::HELD_SPEED_COVERAGE
+        .iter()
+        .map(|c| {
+            (
+                c.architecture.to_owned(),
+                c.family.to_owned(),
+                c.metric,
+                c.rows,
+                c.in_band,
+                c.outside_measured_over_estimate,
+                c.outside.to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(stated, derived, "basis::HELD_SPEED_COVERAGE must be the held rows' coverage:\n{text}");
+}

@@ -99,8 +99,9 @@ pub struct Evaluation {
     pub train_tokens_per_s: Option<f64>,
     /// Training: hours for the goal's tokens; `None` without them.
     pub train_hours: Option<f64>,
-    /// Why the speed figures are unvalidated on this build's GPUs (a maker no held speed row was
-    /// measured on: [`crate::estimate::llm::basis::not_measured_on`]); printed wherever the speed is.
+    /// Why the held rows do not validate the speed figures on this build's GPUs under the
+    /// result's runtime (none on the architecture, or some outside ±25 %:
+    /// [`crate::estimate::llm::basis::not_measured_on`]); printed wherever the speed is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub speed_caveats: Vec<String>,
     /// Caveats on the speed printed wherever it is, beside `speed_caveats`, that do not move

@@ -81,8 +81,15 @@ fn card_view(idx: usize, g: &kraftwerk_catalog::Gpu, chip: &kraftwerk_catalog::G
         used_market: used_market(g),
         sxm: g.form_factor == GpuFormFactor::Sxm,
         passive: g.cooler == kraftwerk_catalog::GpuCooler::Passive,
-        unvalidated: !crate::estimate::llm::basis::not_measured_on(&[crate::estimate::llm::GpuSlot::new(g.clone())])
-            .is_empty(),
+        unvalidated: {
+            // The hybrid splits this flag orders are llama.cpp placements on the card's
+            // default back end (CUDA, HIP, SYCL by maker).
+            let slot = [crate::estimate::llm::GpuSlot::new(g.clone())];
+            let maker = crate::estimate::llm::support::chip_maker(g).unwrap_or("other");
+            let backend = crate::estimate::llm::LlamaCppBackend::for_vendor(Some(maker));
+            let family = crate::estimate::llm::basis::runtime_family(crate::estimate::llm::Runtime::LlamaCpp, backend);
+            !crate::estimate::llm::basis::not_measured_on(&slot, &family).is_empty()
+        },
         plugs: g.power_inputs.map_or_else(CardPlugs::default, |i| CardPlugs {
             hpwr_16pin: i.hpwr_16pin,
             pcie: i.pcie_8pin.saturating_add(i.pcie_6pin),

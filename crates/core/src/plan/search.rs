@@ -276,7 +276,7 @@ pub(super) fn search(
         cmp_price(pa, pb).then(parts.cards[a.cards[0]].id.cmp(&parts.cards[b.cards[0]].id))
     });
     // Hybrid splits after the GPU-only machines, at most HYBRID_CONFIGS of them: cards whose
-    // speed rests on held rows (maker and architecture) first, each group cheapest first, as the
+    // llama.cpp speed the held rows validate (architecture and back end) first, each group cheapest first, as the
     // ranking puts validated splits before unvalidated ones (issue 36, item 5; otherwise six
     // cheap cards of unheld architectures, Tesla P40, V100, Arc, leave no validated split
     // tried); and first one of each card count and memory size, since the card's memory is the
@@ -413,9 +413,9 @@ pub(super) fn rank(mut results: Vec<PlanResult>, max_results: usize, stats: &mut
     let given = results.len();
     // Complete prices first (a build with an unpriced part is never ranked by its "at
     // least" figure above a fully priced one); within each, builds whose speed rests on held
-    // rows before those whose speed is unvalidated (`eval.speed_caveats`: no held speed row
-    // was measured on a GPU of the build's maker, issue 36: no first answer rests on an
-    // unvalidated speed while a validated one meets the goal); then builds with every card
+    // rows before those whose speed is unvalidated (`eval.speed_caveats`: no held speed row of
+    // the runtime on the GPUs' architecture, or held rows there outside ±25 %, issue 36: no
+    // first answer rests on an unvalidated speed while a validated one meets the goal); then builds with every card
     // on CPU lanes first (fewest on chipset lanes); then builds the checker verified before those
     // it calls UNVERIFIED (e.g. two or more cards on a board wired without slot positions); then
     // builds whose GPUs (the bulk of the cost) are priced; then by the known total.

@@ -39,8 +39,9 @@ pub struct CardView {
     pub sxm: bool,
     /// A passive (fanless) card: only a case with server airflow cools it (`passive-airflow`).
     pub passive: bool,
-    /// No held speed row was measured on the card's maker or architecture
-    /// ([`crate::estimate::llm::basis::not_measured_on`]): its speed figures are unvalidated.
+    /// The held speed rows do not validate llama.cpp (the card's default back end) on the
+    /// card's architecture ([`crate::estimate::llm::basis::not_measured_on`]: none there, or
+    /// some outside ±25 %): its hybrid splits are tried after the validated cards'.
     pub unvalidated: bool,
     /// Its power sockets as `psu-connectors` counts them: native 16-pin (12V-2x6) sockets,
     /// PCIe 8-pin and 6-pin sockets, and the PCIe 8-pin plugs its 16-pin adapter takes

@@ -24,11 +24,12 @@ pub struct SpeedBasis {
     /// The command that measures decode and prefill for this fit on the user's machine, and
     /// what to read from it (its output can be given back with `kraftwerk fit --measured`).
     pub measure: String,
-    /// The fit's GPUs of a maker or architecture no held row was measured on (every speed row
-    /// of every runtime above is an NVIDIA GPU of compute capability
-    /// [`HELD_NVIDIA_COMPUTE_CAPABILITIES`]), one line each: there the efficiencies measured on
-    /// those GPUs are applied to the GPU's own bandwidth and rates, unvalidated. Empty for an
-    /// NVIDIA GPU of a held architecture.
+    /// The fit's GPUs whose speed the held rows do not validate for this runtime family
+    /// ([`not_measured_on`]), one line each: no held row of the family on the GPU's
+    /// architecture (the efficiencies measured on other GPUs applied to its bandwidth and rates,
+    /// unvalidated), or held rows there that land outside ±25 % (their measured-over-estimate
+    /// range and rows). Empty for an NVIDIA GPU of [`HELD_NVIDIA_COMPUTE_CAPABILITIES`] and for
+    /// an architecture whose held rows of the family all land in band.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_measured_on: Vec<String>,
     /// With weights in system RAM (a llama.cpp-family hybrid placement): the host terms the
@@ -39,45 +40,359 @@ pub struct SpeedBasis {
     pub placement_terms: Vec<String>,
 }
 
-/// The CUDA compute capabilities of the GPUs the held speed rows of the test tables
-/// (`tests/all/llm_fit/`) were measured on: Turing 7.5 (GeForce RTX 2080), Ampere 8.0 (A100)
-/// and 8.6 (RTX 3090, RTX A6000), Ada 8.9 (RTX 4090, L40S, RTX 5000/6000 Ada), Hopper 9.0
-/// (H100, H200, GH200) and Blackwell 12.0 (RTX 5090, RTX PRO 6000). No row was measured on
-/// Pascal (6.x: Tesla P40, P100), Volta (7.0: V100) or datacenter Blackwell (10.0: B200).
-/// The test `llm_fit::architectures::held_architectures` holds this list equal to the compute capabilities of
-/// the NVIDIA chips those tables name (issue 36, item 5: validation by runtime and GPU
-/// vendor/architecture).
+/// The CUDA compute capabilities of the NVIDIA GPUs the speed models were built and held on
+/// across runtimes (the dense tables `decode_2025.rs`, `pcie.rs`, `parallel.rs`, `serving.rs`,
+/// `current.rs` and the NVIDIA rows of `moe_2026.rs`): Turing 7.5 (GeForce RTX 2080), Ampere 8.0
+/// (A100) and 8.6 (RTX 3090, RTX A6000), Ada 8.9 (RTX 4090, RTX 4070, L40S, RTX 5000/6000 Ada),
+/// Hopper 9.0 (H100, H200, GH200) and Blackwell 12.0 (RTX 5090, RTX PRO 6000). A fit on one of
+/// these gets no line from [`not_measured_on`]. The other NVIDIA architectures with held rows
+/// (Pascal 6.0: Tesla P100; Volta 7.0: V100) are in [`HELD_SPEED_COVERAGE`] with how those rows
+/// land, and the rest (6.1: Tesla P40; 10.0: B200; ...) have none. The test
+/// `llm_fit::architectures::held_architectures` holds this list and the NVIDIA cells of
+/// [`HELD_SPEED_COVERAGE`] equal to the compute capabilities of the NVIDIA chips those tables
+/// name (issue 36, item 5: validation by runtime and GPU vendor/architecture).
 pub const HELD_NVIDIA_COMPUTE_CAPABILITIES: [&str; 6] = ["7.5", "8.0", "8.6", "8.9", "9.0", "12.0"];
 
-/// The GPUs in `gpus` whose maker, or (for NVIDIA) whose architecture, no speed row of the
-/// test tables was measured on ([`HELD_NVIDIA_COMPUTE_CAPABILITIES`]): one line each, for
-/// [`SpeedBasis::not_measured_on`]. An NVIDIA chip without a compute capability is unvalidated
-/// too (its architecture is unknown).
-pub fn not_measured_on(gpus: &[super::inputs::GpuSlot]) -> Vec<String> {
+/// What the held rows of one GPU architecture, runtime family and metric say of the estimate:
+/// one cell of [`HELD_SPEED_COVERAGE`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeldCoverage {
+    /// The architecture as [`architecture_key`] spells it (`"compute capability 6.0"`,
+    /// `"gfx1201"`, `"Xe-HPG"`).
+    pub architecture: &'static str,
+    /// The runtime family as [`runtime_family`] spells it (`"llama.cpp HIP"`, `"vLLM/SGLang"`).
+    pub family: &'static str,
+    /// `"decode"` or `"prefill"`.
+    pub metric: &'static str,
+    /// Held rows with an estimate (every weight on the GPUs).
+    pub rows: u32,
+    /// Of those, the rows whose estimate is within ±25 % of the measurement.
+    pub in_band: u32,
+    /// Measured over estimate, lowest and highest, over the rows outside ±25 % (`[0.0, 0.0]`
+    /// when none is outside), rounded to two decimals.
+    pub outside_measured_over_estimate: [f64; 2],
+    /// The rows outside ±25 % and their sources in a few words (`"KP-01, KP-01d32k:
+    /// kyuz0/nvidia-p100-ai-toolboxes"`); empty when none is outside.
+    pub outside: &'static str,
+}
+
+/// The held speed rows of `tests/all/llm_fit/moe_2026.rs` on the GPU architectures outside
+/// [`HELD_NVIDIA_COMPUTE_CAPABILITIES`] (AMD, Intel, and NVIDIA Pascal / Volta), by
+/// architecture, runtime family and metric: the held rows with every weight on the GPUs (the
+/// rows with experts in system RAM rest on the host terms, which
+/// [`SpeedBasis::placement_terms`] states). The test
+/// `llm_fit::moe_2026::held_speed_coverage_by_architecture` computes this table from the rows
+/// and their estimates and holds it equal to this one: when a row or an estimate moves, this
+/// table and the lines of [`not_measured_on`] move with it.
+pub const HELD_SPEED_COVERAGE: &[HeldCoverage] = &[
+    HeldCoverage {
+        architecture: "Xe-HPG",
+        family: "llama.cpp Vulkan",
+        metric: "decode",
+        rows: 1,
+        in_band: 1,
+        outside_measured_over_estimate: [0.0, 0.0],
+        outside: "",
+    },
+    HeldCoverage {
+        architecture: "compute capability 6.0",
+        family: "llama.cpp CUDA",
+        metric: "decode",
+        rows: 2,
+        in_band: 0,
+        outside_measured_over_estimate: [0.43, 0.45],
+        outside: "KP-01, KP-01d32k: kyuz0/nvidia-p100-ai-toolboxes",
+    },
+    HeldCoverage {
+        architecture: "compute capability 6.0",
+        family: "llama.cpp CUDA",
+        metric: "prefill",
+        rows: 1,
+        in_band: 1,
+        outside_measured_over_estimate: [0.0, 0.0],
+        outside: "",
+    },
+    HeldCoverage {
+        architecture: "compute capability 7.0",
+        family: "llama.cpp CUDA",
+        metric: "decode",
+        rows: 2,
+        in_band: 2,
+        outside_measured_over_estimate: [0.0, 0.0],
+        outside: "",
+    },
+    HeldCoverage {
+        architecture: "compute capability 7.0",
+        family: "llama.cpp CUDA",
+        metric: "prefill",
+        rows: 1,
+        in_band: 0,
+        outside_measured_over_estimate: [0.55, 0.55],
+        outside: "KV-01p: kyuz0/nvidia-v100-ai-toolboxes",
+    },
+    HeldCoverage {
+        architecture: "gfx1100",
+        family: "llama.cpp HIP",
+        metric: "decode",
+        rows: 2,
+        in_band: 2,
+        outside_measured_over_estimate: [0.0, 0.0],
+        outside: "",
+    },
+    HeldCoverage {
+        architecture: "gfx1100",
+        family: "llama.cpp HIP",
+        metric: "prefill",
+        rows: 4,
+        in_band: 4,
+        outside_measured_over_estimate: [0.0, 0.0],
+        outside: "",
+    },
+    HeldCoverage {
+        architecture: "gfx1100",
+        family: "llama.cpp Vulkan",
+        metric: "decode",
+        rows: 2,
+        in_band: 1,
+        outside_measured_over_estimate: [0.67, 0.67],
+        outside: "AM-01: AlexsJones/llmfit/pull/808",
+    },
+    HeldCoverage {
+        architecture: "gfx1201",
+        family: "llama.cpp HIP",
+        metric: "decode",
+        rows: 17,
+        in_band: 14,
+        outside_measured_over_estimate: [0.55, 0.78],
+        outside: "KZ-03, KZ-03d16k, KZ-03d32k: kyuz0/amd-r9700-ai-toolboxes",
+    },
+    HeldCoverage {
+        architecture: "gfx1201",
+        family: "llama.cpp HIP",
+        metric: "prefill",
+        rows: 7,
+        in_band: 3,
+        outside_measured_over_estimate: [0.42, 0.8],
+        outside: "KZ-01p, KZ-03p, KZ-04p: kyuz0/amd-r9700-ai-toolboxes; KM-03p: kyuz0/mi50-gfx906-toolboxes",
+    },
+    HeldCoverage {
+        architecture: "gfx1201",
+        family: "llama.cpp Vulkan",
+        metric: "decode",
+        rows: 3,
+        in_band: 3,
+        outside_measured_over_estimate: [0.0, 0.0],
+        outside: "",
+    },
+    HeldCoverage {
+        architecture: "gfx1201",
+        family: "llama.cpp Vulkan",
+        metric: "prefill",
+        rows: 1,
+        in_band: 0,
+        outside_measured_over_estimate: [0.61, 0.61],
+        outside: "AM-21p: ggml-org/llama.cpp/issues/26663",
+    },
+    HeldCoverage {
+        architecture: "gfx906",
+        family: "llama.cpp HIP",
+        metric: "decode",
+        rows: 4,
+        in_band: 0,
+        outside_measured_over_estimate: [0.56, 0.58],
+        outside: "KM-01, KM-01d32k, KM-02, KM-02d32k: kyuz0/mi50-gfx906-toolboxes",
+    },
+    HeldCoverage {
+        architecture: "gfx906",
+        family: "llama.cpp HIP",
+        metric: "prefill",
+        rows: 8,
+        in_band: 6,
+        outside_measured_over_estimate: [0.75, 1.55],
+        outside: "MG-13, MG-14: ggml-org/llama.cpp/pull/25441",
+    },
+    HeldCoverage {
+        architecture: "gfx908",
+        family: "llama.cpp HIP",
+        metric: "prefill",
+        rows: 2,
+        in_band: 0,
+        outside_measured_over_estimate: [0.52, 0.54],
+        outside: "MG-18, MG-19: ggml-org/llama.cpp/pull/25441",
+    },
+    HeldCoverage {
+        architecture: "gfx942",
+        family: "vLLM/SGLang",
+        metric: "decode",
+        rows: 4,
+        in_band: 0,
+        outside_measured_over_estimate: [0.34, 0.5],
+        outside: "IX-12, IX-13, IX-14, IX-15: SemiAnalysisAI/InferenceX/pull/1053",
+    },
+];
+
+/// The GPU's architecture as the held-row coverage types it: NVIDIA by CUDA compute capability
+/// (`"compute capability 6.0"`), AMD by LLVM `gfx` target (the catalog's `architecture` names
+/// it, or names the die, mapped by [`AMD_DIE_GFX_TARGETS`]), Intel by the architecture the
+/// catalog names (`"Xe-HPG"`, the text before its parenthesis). `None` when the catalog entry
+/// names none of these.
+pub fn architecture_key(gpu: &kraftwerk_catalog::Gpu) -> Option<String> {
+    match super::support::chip_maker(gpu) {
+        Some("NVIDIA") => gpu.compute_capability.as_deref().map(|cc| format!("compute capability {}", cc.trim())),
+        Some("AMD") => super::support::gfx_target(gpu).or_else(|| {
+            let a = gpu.architecture.to_ascii_lowercase();
+            AMD_DIE_GFX_TARGETS.iter().find(|(die, _)| a.contains(die)).map(|(_, t)| (*t).to_owned())
+        }),
+        Some("Intel") => {
+            let a = gpu.architecture.split('(').next().unwrap_or("").trim();
+            (!a.is_empty()).then(|| a.to_owned())
+        }
+        _ => None,
+    }
+}
+
+/// AMD dies (as the catalog's `architecture` names them, lower case) and their LLVM `gfx`
+/// targets, from AMD's ROCm "GPU hardware specifications" table
+/// (https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html, column "LLVM target
+/// name": Radeon RX 7900 XTX / XT gfx1100, RX 7800 XT gfx1101, RX 7600 gfx1102, RX 9070 XT and
+/// Radeon AI PRO R9700 gfx1201, RX 9060 XT gfx1200, RX 6900 XT gfx1030, Instinct MI50 gfx906,
+/// MI100 gfx908, MI210/MI250 gfx90a), the die each of those products is built on.
+pub const AMD_DIE_GFX_TARGETS: [(&str, &str); 9] = [
+    ("navi 31", "gfx1100"),
+    ("navi 32", "gfx1101"),
+    ("navi 33", "gfx1102"),
+    ("navi 48", "gfx1201"),
+    ("navi 44", "gfx1200"),
+    ("navi 21", "gfx1030"),
+    ("vega 20", "gfx906"),
+    ("arcturus", "gfx908"),
+    ("aldebaran", "gfx90a"),
+];
+
+/// The runtime family the held-row coverage types a fit by: llama.cpp by its back end
+/// (`"llama.cpp CUDA"`, `"llama.cpp HIP"`, `"llama.cpp Vulkan"`, `"llama.cpp SYCL"`,
+/// `"llama.cpp CPU"`), vLLM and SGLang together (`"vLLM/SGLang"`: SGLang's decode shares vLLM's
+/// model), each other runtime by its name.
+pub fn runtime_family(runtime: Runtime, backend: super::LlamaCppBackend) -> String {
+    match runtime {
+        Runtime::LlamaCpp => match backend {
+            super::LlamaCppBackend::Cuda => "llama.cpp CUDA",
+            super::LlamaCppBackend::Hip => "llama.cpp HIP",
+            super::LlamaCppBackend::Vulkan => "llama.cpp Vulkan",
+            super::LlamaCppBackend::Sycl => "llama.cpp SYCL",
+            super::LlamaCppBackend::Cpu => "llama.cpp CPU",
+        }
+        .to_owned(),
+        Runtime::Vllm | Runtime::Sglang => "vLLM/SGLang".to_owned(),
+        Runtime::IkLlamaCpp => "ik_llama.cpp".to_owned(),
+        Runtime::ExLlamaV2 => "ExLlamaV2".to_owned(),
+        Runtime::TensorRtLlm => "TensorRT-LLM".to_owned(),
+        Runtime::KTransformers => "ktransformers".to_owned(),
+    }
+}
+
+/// One metric's words for a line of [`not_measured_on`], and whether every held row of it is
+/// within ±25 %.
+fn metric_words(metric: &str, c: &HeldCoverage) -> (String, bool) {
+    let [lo, hi] = c.outside_measured_over_estimate;
+    let range = if format!("{lo:.2}") == format!("{hi:.2}") { format!("{lo:.2}") } else { format!("{lo:.2}-{hi:.2}") };
+    let way = if hi < 1.0 {
+        "high"
+    } else if lo > 1.0 {
+        "low"
+    } else {
+        "off both ways"
+    };
+    let (row, measure) = if c.rows == 1 { ("row", "measures") } else { ("rows", "measure") };
+    if c.in_band == c.rows {
+        let is = if c.rows == 1 { "is" } else { "are all" };
+        (format!("the {} held {metric} {row} {is} within ±25 %", c.rows), true)
+    } else if c.in_band == 0 {
+        (
+            format!(
+                "the held {metric} {row} ({}) {measure} {range} of this estimate: the {metric} figure is {way} there",
+                c.outside
+            ),
+            false,
+        )
+    } else {
+        (
+            format!(
+                "{} of the {} held {metric} rows are within ±25 %, the others ({}) measure {range} of this estimate",
+                c.in_band, c.rows, c.outside
+            ),
+            false,
+        )
+    }
+}
+
+/// The GPUs in `gpus` whose speed under `family` ([`runtime_family`]) is not validated by the
+/// held rows, one line each, for [`SpeedBasis::not_measured_on`]:
+/// - an NVIDIA GPU of [`HELD_NVIDIA_COMPUTE_CAPABILITIES`]: no line;
+/// - an architecture with held rows of this family ([`HELD_SPEED_COVERAGE`]): no line when they
+///   all land within ±25 % (decode and prefill); otherwise the metrics whose rows land outside,
+///   with their measured-over-estimate range and their rows and sources, and a metric with no
+///   held row named as unvalidated;
+/// - no held row of this family on the architecture (or the architecture unknown): the
+///   efficiencies measured on other GPUs are applied to its bandwidth and rates, unvalidated
+///   (the families that do hold rows there named).
+pub fn not_measured_on(gpus: &[super::inputs::GpuSlot], family: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for g in gpus.iter().map(|s| &s.gpu) {
         let maker = super::support::chip_maker(g);
-        let line = if maker == Some("NVIDIA") {
-            let cc = g.compute_capability.as_deref().map(str::trim);
-            if cc.is_some_and(|cc| HELD_NVIDIA_COMPUTE_CAPABILITIES.contains(&cc)) {
-                continue;
-            }
+        let cc = g.compute_capability.as_deref().map(str::trim);
+        if maker == Some("NVIDIA") && cc.is_some_and(|cc| HELD_NVIDIA_COMPUTE_CAPABILITIES.contains(&cc)) {
+            continue;
+        }
+        let key = architecture_key(g);
+        let what = match (maker, &key) {
+            (Some(m), Some(k)) => format!("{m}, {k}"),
+            (Some("NVIDIA"), None) => "NVIDIA, compute capability unknown".to_owned(),
+            (Some(m), None) => format!("{m}, architecture unknown"),
+            (None, _) => "unknown maker".to_owned(),
+        };
+        let cells: Vec<&HeldCoverage> = HELD_SPEED_COVERAGE
+            .iter()
+            .filter(|c| key.as_deref() == Some(c.architecture) && c.family == family)
+            .collect();
+        let line = if cells.is_empty() {
+            let mut others: Vec<&str> = HELD_SPEED_COVERAGE
+                .iter()
+                .filter(|c| key.as_deref() == Some(c.architecture))
+                .map(|c| c.family)
+                .collect();
+            others.dedup();
+            let held_there = if others.is_empty() {
+                String::new()
+            } else {
+                format!(" (held rows there are of {})", others.join(", "))
+            };
             format!(
-                "{} (NVIDIA, compute capability {}): no held speed row was measured on a GPU of this architecture; \
-                 the efficiencies measured on NVIDIA GPUs of compute capability {} are applied to its bandwidth and \
-                 rates, so this figure is unvalidated there (measure it, then give the result back with --measured)",
-                g.name,
-                cc.unwrap_or("unknown"),
-                HELD_NVIDIA_COMPUTE_CAPABILITIES.join(", ")
+                "{} ({what}): no held {family} speed row was measured on a GPU of this architecture{held_there}; \
+                 the efficiencies measured on other GPUs are applied to its bandwidth and rates, so this figure is \
+                 unvalidated there (measure it, then give the result back with --measured)",
+                g.name
             )
         } else {
-            let maker = maker.unwrap_or("unknown maker's");
-            format!(
-                "{} ({}): no held speed row was measured on an {} GPU; the efficiencies measured on NVIDIA GPUs are \
-                 applied to its bandwidth and rates, so this figure is unvalidated there (measure it, then give the \
-                 result back with --measured)",
-                g.name, maker, maker
-            )
+            let mut parts: Vec<String> = Vec::new();
+            let mut validated = true;
+            for metric in ["decode", "prefill"] {
+                match cells.iter().find(|c| c.metric == metric) {
+                    Some(c) => {
+                        let (words, in_band) = metric_words(metric, c);
+                        validated &= in_band;
+                        parts.push(words);
+                    }
+                    None => {
+                        validated = false;
+                        parts.push(format!("no held {metric} row: the {metric} figure is unvalidated there"));
+                    }
+                }
+            }
+            if validated {
+                continue;
+            }
+            format!("{} ({what}), {family}: {}", g.name, parts.join("; "))
         };
         if !out.contains(&line) {
             out.push(line);

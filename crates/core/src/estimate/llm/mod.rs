@@ -344,11 +344,16 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
                 band_pct: t.basis.speed_band_pct,
                 era: None,
                 measure: t.basis.measure_speed.clone(),
-                not_measured_on: basis::not_measured_on(used),
+                // No held row times training: every GPU outside the held NVIDIA architectures
+                // gets the unvalidated line, with the training runtime named.
+                not_measured_on: basis::not_measured_on(used, &t.runtime.to_string()),
                 placement_terms: Vec::new(),
             },
             None => basis::SpeedBasis {
-                not_measured_on: basis::not_measured_on(used),
+                not_measured_on: basis::not_measured_on(
+                    used,
+                    &basis::runtime_family(runtime, input.llama_cpp_backend_on(used)),
+                ),
                 ..basis::speed_basis(runtime, input)
             },
         },
