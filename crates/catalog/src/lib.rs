@@ -14,6 +14,7 @@ pub mod board_probe;
 #[cfg(test)]
 mod builtin_tests;
 pub mod cited;
+pub mod cpu_memory;
 pub mod dates;
 pub mod files;
 mod kinds;

@@ -265,6 +265,18 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
         let file = catalog.overlay_curated(file?, &mut report.conflicts);
         catalog.merge_deferred(file, &Origin::Builtin(name.to_owned()));
     }
+    // The vendor's rated memory speed over CPUs (imported ones mostly), after both.
+    let (speeds_name, speeds_text) = super::cpu_memory::CPU_MEMORY_SPEEDS_FILE;
+    super::cpu_memory::apply_cpu_memory_speeds(&mut catalog, speeds_name, speeds_text).map_err(|errs| {
+        let mut errs = errs.into_iter();
+        let first = errs.next().unwrap_or_else(|| CatalogError::unlocated(speeds_name, "rated speeds failed"));
+        let rest: Vec<String> = errs.map(|e| e.to_string()).collect();
+        if rest.is_empty() {
+            first
+        } else {
+            CatalogError { message: format!("{}\n{}", first.message, rest.join("\n")), ..first }
+        }
+    })?;
     // Curated slot wiring over the boards (imported ones mostly), after both.
     report.wiring = super::wiring::apply_wiring(&mut catalog, super::wiring::WIRING_FILES).map_err(|errs| {
         let mut errs = errs.into_iter();

@@ -73,8 +73,14 @@ fn new_workstation_cpus_carry_their_cited_figures() {
 #[test]
 fn intel_rows_cite_their_ark_page_and_derived_figures_are_flagged() {
     let c = catalog::builtin().expect("catalog");
-    let new_intel: Vec<&Cpu> =
-        c.cpus.iter().filter(|p| p.notes.as_deref().is_some_and(|n| n.contains("dataset/intel-cpus.csv"))).collect();
+    // Curated entries only: imported desktop CPUs cite the dataset for their rated memory speed
+    // alone (catalog/cpu-memory-speeds.ron), their `source` stays the import's.
+    let new_intel: Vec<&Cpu> = c
+        .cpus
+        .iter()
+        .filter(|p| !p.origin.to_string().contains("catalog/opendb/"))
+        .filter(|p| p.notes.as_deref().is_some_and(|n| n.contains("dataset/intel-cpus.csv")))
+        .collect();
     // 19 Core X + 8 W-2100 + 8 W-2200 + 1 W-3175X + 9 W-3200 + 5 W-3300 + 10 W-2400/W-3400
     // added, 5 existing W790 entries cross-checked.
     assert!(new_intel.len() >= 65, "{} Intel entries cite the ARK dataset", new_intel.len());
@@ -170,4 +176,79 @@ fn rated_memory_speeds_are_the_vendors_figures_and_bad_ones_fail_validation() {
     let issues: Vec<String> =
         catalog::validate(&bad).into_iter().filter(|i| i.id == "intel-core-i9-7920x").map(|i| i.message).collect();
     assert_eq!(issues.len(), 2, "{issues:?}");
+}
+
+/// Desktop CPUs of the OpenDB import get the vendor's rated memory speed from
+/// `catalog/cpu-memory-speeds.ron` (amd.com "System Memory Specification: Up to 3200MHz" for the
+/// Ryzen 5 4500; Intel ARK "Up to DDR5 4800 MT/s Up to DDR4 3200 MT/s" for the Core i5-12400F and
+/// "Up to DDR5 5600 MT/s ..." for the Core i9-13900K, as scraped into
+/// github:felixsteinke/cpu-spec-dataset at commit 4c08d88), and a faster kit is read at it: the
+/// `kraftwerk plan --model glm-4.5-air --tok-s 15 --context 32768 --budget-usd 4000` trial
+/// ranked first a Ryzen 5 4500 with G.SKILL's DDR4-4400 kit, at the kit's unverified 4400 MT/s.
+#[test]
+fn desktop_cpu_rated_memory_speed_caps_a_faster_kit() {
+    let c = catalog::builtin().expect("catalog");
+    let r5 = cpu(&c, "amd-ryzen-5-4500");
+    let s = r5.memory_speed(4).expect("Ryzen 5 4500: a DDR4 rating");
+    assert_eq!((s.rated_mt_s, s.two_dimms_per_channel_mt_s), (3200, None));
+    assert!(r5.notes.as_deref().is_some_and(|n| n.contains("Up to 3200MHz")), "{:?}", r5.notes);
+    let kit = c.memory.iter().find(|k| k.id == "g-skill-trident-z-rgb-ddr4-4400-cl19-64gb-2x32gb").expect("kit");
+    assert_eq!(kit.speed_mt_s, 4400);
+    let speed = kraftwerk_core::estimate::fit::ram_speed_of(r5, kit, 1, 1);
+    assert_eq!((speed.mt_s, speed.kit_mt_s, speed.cpu_rated_mt_s, speed.dimms_per_channel), (3200, 4400, Some(3200), 1));
+    assert!(!speed.unverified(), "{}", speed.basis);
+    for (id, ddr5, ddr4) in [("intel-core-i5-12400f", 4800, 3200), ("intel-core-i9-13900k", 5600, 3200)] {
+        let x = cpu(&c, id);
+        assert_eq!(x.memory_speed(5).map(|s| s.rated_mt_s), Some(ddr5), "{id}");
+        assert_eq!(x.memory_speed(4).map(|s| s.rated_mt_s), Some(ddr4), "{id}");
+    }
+    // Every id of one model gets it (the import lists the Ryzen 5 3600 four times).
+    for id in
+        ["amd-ryzen-5-3600-40bb090d", "amd-ryzen-5-3600-f34f9bc1", "amd-ryzen-5-3600-oem-tray-8bff3723", "amd-ryzen-5-3600-oem-tray-fc64ff23"]
+    {
+        assert_eq!(cpu(&c, id).memory_speed(4).map(|s| s.rated_mt_s), Some(3200), "{id}");
+    }
+    // No vendor figure read: unknown, not a guess (AM5's Ryzen 5 8400F, the 5800X3D, Core Ultra).
+    for id in ["amd-ryzen-5-8400f", "amd-ryzen-7-5800x3d-3-4-ghz-8-core-am4", "intel-core-ultra-7-265k"] {
+        assert!(cpu(&c, id).memory_speeds.is_empty(), "{id}");
+    }
+    assert!(catalog::validate(&c).iter().all(|i| !i.message.contains("memory_speeds")));
+}
+
+/// A rated-speed entry for an id the catalog lacks, an id rated twice, or a CPU that already has
+/// a rating (a curated `cpus.ron` entry) is a located error, and nothing is applied.
+#[test]
+fn cpu_memory_speed_overlay_refuses_unknown_twice_and_already_rated_ids() {
+    let base = catalog::builtin().expect("catalog");
+    let entry = |id: &str| {
+        format!(
+            "        (\n            cpus: [\"{id}\"],\n            memory_speeds: [(ddr_gen: 4, rated_mt_s: 3200)],\n            source: \"s\",\n            notes: \"n\",\n        ),\n"
+        )
+    };
+    let file = |body: String| format!("(\n    entries: [\n{body}    ],\n)\n");
+    // One good entry applies (an AM4 CPU with no rating: the 5800X3D).
+    let mut c = base.clone();
+    let ok = file(entry("amd-ryzen-7-5800x3d-3-4-ghz-8-core-am4"));
+    assert_eq!(catalog::cpu_memory::apply_cpu_memory_speeds(&mut c, "t.ron", &ok), Ok(1));
+    let mut c = base.clone();
+    let bad = file(
+        entry("amd-ryzen-7-5800x3d-3-4-ghz-8-core-am4")
+            + &entry("no-such-cpu")
+            + &entry("amd-ryzen-7-5800x3d-3-4-ghz-8-core-am4")
+            + &entry("intel-core-i9-7920x"),
+    );
+    let errs = catalog::cpu_memory::apply_cpu_memory_speeds(&mut c, "t.ron", &bad).expect_err("errors");
+    let got: Vec<(usize, bool)> = errs
+        .iter()
+        .map(|e| {
+            (
+                e.line,
+                e.message.contains("not in the catalog")
+                    || e.message.contains("rated twice")
+                    || e.message.contains("already has a rated memory speed"),
+            )
+        })
+        .collect();
+    assert_eq!(got, vec![(10, true), (16, true), (22, true)], "{errs:?}");
+    assert!(cpu(&c, "amd-ryzen-7-5800x3d-3-4-ghz-8-core-am4").memory_speeds.is_empty(), "nothing applied");
 }
