@@ -103,7 +103,11 @@ fn plan_owning(id: &str, name: &str) {
     assert_eq!(code, Some(0), "owning {id} (no catalog price) under a budget:\n{plan}");
     let first = plan.lines().find(|l| l.starts_with("1. ")).expect("a result");
     assert!(!first.contains("at least"), "fully priced: {first}");
-    let owned = plan.lines().find(|l| l.contains(name)).unwrap_or_else(|| panic!("{name} in\n{plan}"));
+    // The part's line in the result's parts list (`     1 x NAME   owned, $0`).
+    let owned = plan
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 x ") && l.contains(name))
+        .unwrap_or_else(|| panic!("{name} in\n{plan}"));
     assert!(owned.trim_end().ends_with("owned, $0"), "{owned}");
 }
 
