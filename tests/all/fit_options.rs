@@ -120,6 +120,7 @@ fn the_window_passes_its_split_typed() {
         interconnect: None,
         runtime: Some(Runtime::LlamaCpp),
         backend: None,
+        max_num_seqs: None,
     };
     for (split, cli) in [
         (SplitKind::Single, Some("single")),

@@ -4,3 +4,4 @@
 mod check_findings;
 mod cli_lists_money;
 mod fit_plan_compare;
+mod plan_fit_setting;

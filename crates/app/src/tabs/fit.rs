@@ -127,6 +127,7 @@ pub fn workload_or_default(state: &AppState) -> (Workload, bool) {
             interconnect: None,
             runtime: None,
             backend: None,
+            max_num_seqs: None,
         },
         false,
     )
@@ -160,7 +161,8 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         gradient_checkpointing: Some(w.gradient_checkpointing),
         gpu_memory_utilization: None,
         max_num_batched_tokens: None,
-        max_num_seqs: None,
+        // The vLLM setting the build runs with (a plan's `--max-num-seqs`), as `fit` reads it.
+        max_num_seqs: w.max_num_seqs,
         nodes: w.nodes,
         interconnect: w.interconnect,
         // Current llama.cpp builds (the estimate's default era).

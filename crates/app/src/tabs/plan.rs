@@ -513,6 +513,11 @@ fn speed_lines_within(ui: &mut egui::Ui, out: &PlanOutcome) {
         // Monospace: the proportional font draws llama.cpp's `--n-cpu-moe` as one long dash.
         let line = format!("{}. speed ({runtime}, {}): {}", r.rank, r.precision, sp.line());
         ui.add(egui::Label::new(RichText::new(line).monospace()).wrap());
+        // The vLLM setting the result relies on to start, as `kraftwerk plan` prints it.
+        if let Some(v) = &r.eval.vllm_setting {
+            let line = format!("{}. {}", r.rank, phrase::vllm_setting_line(v));
+            ui.add(egui::Label::new(RichText::new(line).monospace()).wrap());
+        }
         for c in sp.caveat_lines() {
             ui.add(
                 egui::Label::new(RichText::new(format!("{}. {c}", r.rank)).color(ui.visuals().warn_fg_color)).wrap(),

@@ -360,7 +360,8 @@ pub(crate) fn input_on(
     }
     input.gpu_memory_utilization = opts.gpu_memory_utilization;
     input.max_num_batched_tokens = opts.max_num_batched_tokens;
-    input.max_num_seqs = opts.max_num_seqs;
+    // `--max-num-seqs`, else the one the build runs with (a plan's saved vLLM setting).
+    input.max_num_seqs = opts.max_num_seqs.or_else(|| w.and_then(|w| w.max_num_seqs));
     input.mode = mode;
     // `--runtime`, else the runtime the build is planned for, else the model file's. A training
     // mode names a training framework, never an inference runtime, and inference the reverse.

@@ -62,6 +62,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
                 ev.train_hours = t.hours;
             }
             ev.speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);
+            ev.vllm_setting = vllm_setting(build, catalog, &f);
             if !ev.fits && goal.users == 1 && !goal.is_training() {
                 hybrid(build, catalog, goal, &f, ev);
             }
@@ -164,6 +165,23 @@ fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: 
     // (one sentence, [`crate::estimate::speed_summary::ram_caveat`]).
     ev.speed_caveats.extend(crate::estimate::speed_summary::ram_caveat(f, r.cpu.map(|c| c.name.as_str())));
     ev.speed_notes.extend(crate::estimate::speed_summary::ram_rating_caveat(f, r.cpu.map(|c| c.name.as_str())));
+}
+
+/// The vLLM `--max-num-seqs` the build runs with (`workload.max_num_seqs`, written by the
+/// search where vLLM's default would not start) and the pool the fit sized at it; `None` when
+/// the build runs at vLLM's default or under another runtime.
+fn vllm_setting(build: &Build, catalog: &Catalog, f: &fit::BuildFit) -> Option<super::evaluation::VllmSetting> {
+    let seqs = build.workload.as_ref().and_then(|w| w.max_num_seqs)?;
+    let pool = f.fit.vllm.as_ref()?;
+    let r = build.resolve(catalog);
+    let smallest = r.gpus.iter().flatten().min_by(|a, b| a.memory_gib.total_cmp(&b.memory_gib))?;
+    let (_, default_max_num_seqs) = llm::vllm_memory::default_batch_limits(smallest);
+    Some(super::evaluation::VllmSetting {
+        max_num_seqs: seqs,
+        default_max_num_seqs,
+        kv_pool_gib: pool.kv_pool_gib,
+        kv_tokens: pool.kv_tokens,
+    })
 }
 
 /// Why a hybrid split runs at `used` where the goal asked for `asked`: llama.cpp, the runtime

@@ -47,6 +47,22 @@ pub struct Hybrid {
     pub precision_note: Option<String>,
 }
 
+/// A vLLM engine setting a result runs with where vLLM's default would not start
+/// ([`Evaluation::vllm_setting`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct VllmSetting {
+    /// `--max-num-seqs` the build runs with (`workload.max_num_seqs`, saved in the build):
+    /// the value `kraftwerk fit` names at vLLM's default ("vLLM starts, by this estimate, with
+    /// any one of: --max-num-seqs N").
+    pub max_num_seqs: u32,
+    /// vLLM's default `--max-num-seqs` on these GPUs, at which it would not start.
+    pub default_max_num_seqs: u32,
+    /// The KV pool at `max_num_seqs`, GiB, and the tokens it holds ("GPU KV cache size").
+    pub kv_pool_gib: f64,
+    /// Tokens the pool holds at `max_num_seqs`.
+    pub kv_tokens: u64,
+}
+
 /// What [`super::judge::judge`] and [`super::estimate::estimate`] found out about a build.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct Evaluation {
@@ -136,6 +152,10 @@ pub struct Evaluation {
     /// ([`crate::estimate::fit::BuildFit::fits_with_experts_in_ram`], bounded by the build's RAM). `fits` stays
     /// `false` (the GPUs alone do not hold it); speed and cost are those of the split.
     pub hybrid: Option<Hybrid>,
+    /// The vLLM setting the result relies on to start (its `--max-num-seqs` below vLLM's
+    /// default); its speed and fit are estimated at it. `None` at vLLM's defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vllm_setting: Option<VllmSetting>,
     /// Parts the error findings concern (the search moves on from the part to blame).
     #[serde(skip)]
     pub error_parts: Vec<PartRef>,

@@ -82,6 +82,9 @@ pub struct Spec {
     pub psus: Vec<(usize, usize)>,
     /// Precision the workload runs at.
     pub precision: Precision,
+    /// vLLM `--max-num-seqs` the workload runs with ([`Workload::max_num_seqs`]); `None` at
+    /// vLLM's default.
+    pub max_num_seqs: Option<u32>,
 }
 
 pub(super) fn site_of(goal: &Goal) -> Site {
@@ -180,6 +183,9 @@ pub(crate) fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &S
             runtime: (!goal.is_training()).then(|| runtime_for(model, goal, spec.precision)),
             // The back end the first GPU's vendor implies, as the planner judged it.
             backend: None,
+            // The vLLM setting the cards were judged fitting at (the one `fit` names), so
+            // that `kraftwerk fit` on the saved build gives the same verdict and figures.
+            max_num_seqs: spec.max_num_seqs,
         }),
         parts,
         notes: Some(format!("Planned by `kraftwerk plan` for: {}", goal.describe(model.llm()))),

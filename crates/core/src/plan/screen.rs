@@ -33,6 +33,12 @@ pub struct Screen {
     /// Training: tokens per second over the cards ([`llm::train`]); `None` for inference or
     /// where unknown.
     pub train_tokens_per_s: Option<f64>,
+    /// vLLM `--max-num-seqs` the cards fit with: where vLLM would refuse to start at its
+    /// default, the value `kraftwerk fit` names for it ([`llm::vllm_memory::VllmLever::MaxNumSeqs`],
+    /// "vLLM starts, by this estimate, with any one of: --max-num-seqs N"), when it still runs
+    /// the goal's users at once; the screen's figures are then the estimate at that value, by
+    /// the same verdict. `None` at vLLM's default (or another runtime).
+    pub max_num_seqs: Option<u32>,
 }
 
 /// The fit code's default parallelism for `n` GPUs of one node (as [`fit::input_for`] picks
@@ -90,8 +96,25 @@ pub fn screen(
     n: u32,
     precision: Precision,
 ) -> Result<Screen, String> {
-    let (gpu, input, slots) = card_input(catalog, model, goal, card, n, precision)?;
-    let r = llm::estimate(&input, &slots).map_err(|e| e.to_string())?;
+    let (gpu, mut input, slots) = card_input(catalog, model, goal, card, n, precision)?;
+    let mut r = llm::estimate(&input, &slots).map_err(|e| e.to_string())?;
+    // vLLM refuses to start at its default `--max-num-seqs` (the profiling sampler step's
+    // `[max_num_seqs, vocab]` logits leave too small a KV pool: gpt-oss-120b on one H100 at
+    // 100K tokens): `fit` names the largest value that starts; the cards are judged at it, by
+    // the same verdict, where it still admits the goal's users at once (a lower one would queue
+    // them, and the speed would not be this estimate's).
+    let mut max_num_seqs = None;
+    if let Some(seqs) = r.vllm.as_ref().filter(|p| !p.holds_one_sequence).and_then(|p| {
+        p.start_levers.iter().find_map(|l| match *l {
+            llm::vllm_memory::VllmLever::MaxNumSeqs { value, .. } => Some(value),
+            _ => None,
+        })
+    }) && seqs >= input.batch
+    {
+        input.max_num_seqs = Some(seqs);
+        r = llm::estimate(&input, &slots).map_err(|e| e.to_string())?;
+        max_num_seqs = Some(seqs);
+    }
     let worst = r.gpus.iter().map(|g| g.memory.required_gib).fold(0.0, f64::max);
     let train_tokens_per_s = r.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s);
     Ok(Screen {
@@ -113,6 +136,7 @@ pub fn screen(
             )
         }),
         train_tokens_per_s,
+        max_num_seqs,
     })
 }
 

@@ -53,6 +53,9 @@ struct ChipConfig {
     /// A hybrid CPU+GPU split: what system RAM must hold (llama.cpp's Host row: experts and
     /// the rest it keeps there), GiB.
     hybrid_gib: Option<f64>,
+    /// vLLM `--max-num-seqs` the cards fit with ([`super::screen::Screen::max_num_seqs`]);
+    /// `None` at vLLM's default.
+    max_num_seqs: Option<u32>,
 }
 
 /// Hybrid CPU+GPU configurations (a MoE model too large for the GPUs) assembled per search,
@@ -199,24 +202,27 @@ pub(super) fn search(
         }
         _ => parts,
     };
-    let priced = |p: Option<f64>| goal.budget_usd.is_none() || p.is_some();
+    // A part the user owns costs $0 whatever its catalog price (the fit's cost prices its owned
+    // units at $0, `parts_list::split_owned`), so an unknown price does not block a budget: as
+    // for an owned GPU ([`State::screen_chip`]), an owned board, case or PSU is kept.
+    let priced = |id: &str, p: Option<f64>| goal.budget_usd.is_none() || p.is_some() || goal.owned_count(id) > 0;
     let mut boards: Vec<&BoardView> = parts
         .boards
         .iter()
-        .filter(|b| musts.get(&PartKind::Motherboard).is_none_or(|id| &b.id == id) && priced(b.price_usd))
+        .filter(|b| musts.get(&PartKind::Motherboard).is_none_or(|id| &b.id == id) && priced(&b.id, b.price_usd))
         .filter(|b| b.wide_slots > 0)
         .collect();
     boards.sort_by(|a, b| part_order((a.figures_known, a.price_usd, &a.id), (b.figures_known, b.price_usd, &b.id)));
     let mut cases: Vec<&CaseView> = parts
         .cases
         .iter()
-        .filter(|k| musts.get(&PartKind::Case).is_none_or(|id| &k.id == id) && priced(k.price_usd))
+        .filter(|k| musts.get(&PartKind::Case).is_none_or(|id| &k.id == id) && priced(&k.id, k.price_usd))
         .collect();
     cases.sort_by(|a, b| part_order((a.figures_known, a.price_usd, &a.id), (b.figures_known, b.price_usd, &b.id)));
     let mut psus: Vec<&PsuView> = parts
         .psus
         .iter()
-        .filter(|p| musts.get(&PartKind::Psu).is_none_or(|id| &p.id == id) && priced(p.price_usd))
+        .filter(|p| musts.get(&PartKind::Psu).is_none_or(|id| &p.id == id) && priced(&p.id, p.price_usd))
         .collect();
     psus.sort_by(|a, b| part_order((a.figures_known, a.price_usd, &a.id), (b.figures_known, b.price_usd, &b.id)));
     let mut st = State {
@@ -385,6 +391,15 @@ impl State<'_> {
     /// while [`State::priced_only`] is set (the priced retry of a platform, [`State::assemble`]).
     fn priced(&self, price: Option<f64>) -> bool {
         (self.goal.budget_usd.is_none() && !self.priced_only) || price.is_some()
+    }
+
+    /// [`Self::priced`] for `units` of part `id`, or all of them owned: the user's own units
+    /// cost $0 whatever the catalog price (the fit's cost prices them so,
+    /// `parts_list::split_owned`), so an owned board, case, CPU, cooler, memory kit or PSU
+    /// without a price does not block a budget, as an owned GPU does not
+    /// ([`Self::screen_chip`]); units bought beyond those owned need a price.
+    fn priced_or_owned(&self, id: &str, price: Option<f64>, units: u32) -> bool {
+        self.priced(price) || self.goal.owned_count(id) >= units.max(1)
     }
 
     fn finish(mut self, results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {

@@ -90,6 +90,9 @@ fn result_text(s: &mut String, r: &PlanResult) {
             let _ = writeln!(s, "   {c}");
         }
     }
+    if let Some(v) = &e.vllm_setting {
+        let _ = writeln!(s, "   {}", vllm_setting_line(v));
+    }
     if let Some(m) = &r.measured {
         let _ = writeln!(s, "   speed basis: {}", m.basis);
         if let Some(b) = &m.below_target {
@@ -109,6 +112,20 @@ fn result_text(s: &mut String, r: &PlanResult) {
     if let Some(v) = verify_line(e) {
         let _ = writeln!(s, "   {v}");
     }
+}
+
+/// The vLLM setting a result relies on, as one sentence (`kraftwerk plan` and the Plan tab):
+/// `vLLM setting: --max-num-seqs 194 (vLLM's default 1024 does not start on these GPUs: ...);
+/// KV pool 3.44 GiB, 100,011 tokens at it; ... run vllm serve ... --max-num-seqs 194`.
+pub fn vllm_setting_line(v: &crate::plan::evaluation::VllmSetting) -> String {
+    format!(
+        "vLLM setting: --max-num-seqs {} (vLLM's default {} does not start on these GPUs: its profiling sampler step leaves the KV pool short of one sequence, as `kraftwerk fit` says); KV pool {:.2} GiB, {} tokens at it; speed and fit are estimated at it, and it is saved in the build (workload.max_num_seqs): run vllm serve ... --max-num-seqs {}",
+        v.max_num_seqs,
+        v.default_max_num_seqs,
+        v.kv_pool_gib,
+        crate::fmt::thousands(v.kv_tokens),
+        v.max_num_seqs
+    )
 }
 
 /// What would verify a result's geometry, as a sentence: UNVERIFIED only where the checker

@@ -530,6 +530,16 @@ pub struct Workload {
     /// --backend` overrides it. Files without it read as `None`; `None` is not written.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::workload::text_opt")]
     pub backend: Option<crate::workload::LlamaCppBackend>,
+    /// vLLM `--max-num-seqs` the build runs with; `None` = vLLM's default for the GPU (1024 on
+    /// GPUs of 70 GiB or more but the A100, else 256). The sequences of vLLM's profiling
+    /// sampler step, so a lower value leaves a larger KV pool: `kraftwerk plan` writes the
+    /// value `fit` names ("vLLM starts, by this estimate, with any one of: --max-num-seqs N")
+    /// when the build fits only with it (gpt-oss-120b on one H100 at 100K tokens), so the
+    /// saved build fits as the planner said. `kraftwerk fit`, `compare` and the window's Fit tab
+    /// estimate with it; `fit --max-num-seqs` overrides it. Other runtimes ignore it. Files
+    /// without it read as `None`; `None` is not written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_num_seqs: Option<u32>,
 }
 
 fn one_u32() -> u32 {

@@ -475,7 +475,7 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
                 "MoE decode: fused-MoE kernel fitted on vLLM PR 19049 (A100 PCIe 40GB, Qwen3-30B-A3B BF16, batch 1-96): 55.6 µs per MoE layer plus the distinct experts touched at 0.89 of the bandwidth (tests/all/llm_fit/moe_vllm_fit.rs); vLLM PR 23151 (H100, Qwen3-30B-A3B, 10 concurrent) held; millstoneai gpt-oss rows at 1-6 requests on H100 and RTX PRO 6000 within ±25 % (moe_2026.rs); 128K context, H200 at 10 requests and 2x A100 TP 2 (vLLM issue 22331: slower than one GPU) outside",
             ],
             Some(25.0),
-            vllm_bench(&format!("vllm serve <{id}> --max-model-len {ctx}")),
+            vllm_bench(&format!("vllm serve <{id}> --max-model-len {ctx}{}", super::vllm_memory::engine_flags(input))),
         ),
         Runtime::Sglang => (
             vec![

@@ -460,9 +460,10 @@ pub fn memory_basis(runtime: Runtime, input: &FitInput) -> MemoryBasis {
             ],
             band_pct: Some(10.0),
             measure: format!(
-                "vllm serve <{id}> --max-model-len {ctx} --gpu-memory-utilization {} and read its start-up lines \
+                "vllm serve <{id}> --max-model-len {ctx} --gpu-memory-utilization {}{} and read its start-up lines \
                  \"Model loading took\", \"Available KV cache memory\", \"GPU KV cache size\", \"Maximum concurrency\"",
-                input.gpu_memory_utilization.unwrap_or(super::vllm_memory::VLLM_DEFAULT_GPU_MEMORY_UTILIZATION)
+                input.gpu_memory_utilization.unwrap_or(super::vllm_memory::VLLM_DEFAULT_GPU_MEMORY_UTILIZATION),
+                super::vllm_memory::engine_flags(input)
             ),
         }
     } else if runtime == Runtime::LlamaCpp {

@@ -179,6 +179,22 @@ impl std::fmt::Display for VllmLever {
     }
 }
 
+/// The vLLM engine flags `input` sets beyond the defaults, as `vllm serve` takes them
+/// (` --max-num-batched-tokens N --max-num-seqs N`, each only where set; empty at vLLM's
+/// defaults), for the commands that measure a fit: a build planned at a lower `--max-num-seqs`
+/// ([`crate::rig::Workload::max_num_seqs`]) is measured at it.
+pub(crate) fn engine_flags(input: &FitInput) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    if let Some(t) = input.max_num_batched_tokens {
+        let _ = write!(out, " --max-num-batched-tokens {t}");
+    }
+    if let Some(n) = input.max_num_seqs {
+        let _ = write!(out, " --max-num-seqs {n}");
+    }
+    out
+}
+
 /// The largest `v` in `1..=hi` for which `ok(v)` holds, where `ok` is monotone (true up to
 /// some value, false above it); `None` when `ok(1)` is false.
 fn largest_passing(hi: u32, ok: impl Fn(u32) -> bool) -> Option<u32> {

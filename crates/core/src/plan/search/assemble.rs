@@ -216,7 +216,11 @@ impl State<'_> {
     ) -> PlanResult {
         let card = &self.parts.cards[ci];
         let gpus_priced = card.price_usd.is_some() || c.n <= self.goal.owned_count(&card.id);
-        if r.price_complete || board.price_usd.is_none() || case.price_usd.is_none() || !gpus_priced {
+        // An owned board or case costs $0: its unknown price does not leave the machine unpriced.
+        let owned = |id: &str| self.goal.owned_count(id) > 0;
+        let board_priced = board.price_usd.is_some() || owned(&board.id);
+        let case_priced = case.price_usd.is_some() || owned(&case.id);
+        if r.price_complete || !board_priced || !case_priced || !gpus_priced {
             return r;
         }
         self.priced_only = true;
@@ -253,7 +257,10 @@ impl State<'_> {
                 crate::check::cpu_runs_on_board(&p.socket, &p.name, &board.socket, &board.chipset)
                     && p.memory_types.contains(&board.memory_type)
             })
-            .filter(|p| self.musts.get(&PartKind::Cpu).is_none_or(|id| &p.id == id) && self.priced(p.price_usd))
+            .filter(|p| {
+                self.musts.get(&PartKind::Cpu).is_none_or(|id| &p.id == id)
+                    && self.priced_or_owned(&p.id, p.price_usd, u32::from(board.cpu_sockets.max(1)))
+            })
             .collect();
         // Lanes the GPUs get with each CPU: the board wiring's lanes for that CPU in the
         // placed slots (`lanes_by_cpu`: Phoenix APUs such as the Ryzen 5 8400F give the first
@@ -282,7 +289,7 @@ impl State<'_> {
                 k.sockets.contains(&board.socket)
                     && k.fits(case)
                     && self.musts.get(&PartKind::Cooler).is_none_or(|id| &k.id == id)
-                    && self.priced(k.price_usd)
+                    && self.priced_or_owned(&k.id, k.price_usd, u32::from(board.cpu_sockets.max(1)))
                     && !self.unknown.contains(&Unknown::Cooler(k.idx))
             })
             .min_by(|a, b| {
@@ -316,6 +323,7 @@ impl State<'_> {
                 kit,
                 psus: Vec::new(),
                 precision: c.precision,
+                max_num_seqs: c.max_num_seqs,
             };
             let sizing = make_build(self.catalog, self.goal, self.model, &spec, "sizing");
             self.work.add_spec(self.catalog, &spec);

@@ -122,7 +122,9 @@ impl State<'_> {
                     (Some(_), None) => false,
                 };
                 if decode >= goal.tok_s && prefill_ok {
-                    met = Some(self.power_gate(cards.clone(), n, p, None));
+                    // At the vLLM `--max-num-seqs` the screen judged it at, if not the default.
+                    let seqs = s.max_num_seqs;
+                    met = Some(self.power_gate(cards.clone(), n, p, None).map(|c| ChipConfig { max_num_seqs: seqs, ..c }));
                     break 'counts;
                 }
             }
@@ -272,6 +274,6 @@ impl State<'_> {
             );
             return None;
         }
-        Some(ChipConfig { cards, n, precision, hybrid_gib })
+        Some(ChipConfig { cards, n, precision, hybrid_gib, max_num_seqs: None })
     }
 }

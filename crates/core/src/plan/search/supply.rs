@@ -84,14 +84,21 @@ impl State<'_> {
             .kits
             .iter()
             .filter(|k| k.memory_type == board.memory_type && k.modules > 0)
-            .filter(|k| self.musts.get(&PartKind::Memory).is_none_or(|id| &k.id == id) && self.priced(k.price_usd))
+            .filter(|k| {
+                self.musts.get(&PartKind::Memory).is_none_or(|id| &k.id == id)
+                    && self.priced_or_owned(&k.id, k.price_usd, 1)
+            })
             .filter_map(|k| {
                 let per = u32::from(k.modules);
                 // Within the board's published maximum (the memory-capacity rule fails above it).
                 let fits_board = |kits: u32| board.max_memory_gb.is_none_or(|max| kits * k.total_gb <= max);
                 // Module counts that fill the channels evenly, or every slot.
                 let even = |kits: u32| (kits * per).is_multiple_of(channels) || kits * per == slots;
-                let counts: Vec<u32> = (1..=slots / per).filter(|&kits| even(kits) && fits_board(kits)).collect();
+                // Kits bought beyond those owned need a price (owned ones cost $0): an owned kit
+                // without a price is used in the counts the user owns.
+                let counts: Vec<u32> = (1..=slots / per)
+                    .filter(|&kits| even(kits) && fits_board(kits) && self.priced_or_owned(&k.id, k.price_usd, kits))
+                    .collect();
                 let kits = counts
                     .iter()
                     .copied()
@@ -170,11 +177,15 @@ impl State<'_> {
                     break;
                 }
             }
-            if self.unknown.contains(&Unknown::Psu(p.idx)) || !self.priced(p.price_usd) {
+            if self.unknown.contains(&Unknown::Psu(p.idx)) || !self.priced_or_owned(&p.id, p.price_usd, 1) {
                 continue;
             }
             let per = p.rated_w * power::PSU_SUSTAINED_GUIDELINE;
             let found = (1..=bays.clamp(1, MAX_PSUS)).find_map(|k| {
+                // Units bought beyond those owned need a price (owned ones cost $0).
+                if !self.priced_or_owned(&p.id, p.price_usd, u32::from(k)) {
+                    return None;
+                }
                 let feeds = pack(system_w, gpu_w, n, usize::from(k), per)?;
                 // Enough PCIe cables for the cards each unit feeds (where the PSU's count is
                 // published), as `psu-connectors` counts them: a set that rule would fail is
