@@ -253,6 +253,11 @@ pub struct LlamaCppFlags {
     /// `--no-mmap` / `--load-mode` / `--no-host`); `None` = not given, the input's
     /// [`super::inputs::FitInput::llama_cpp_host_weights`] (llama.cpp's default: pageable).
     pub host_weights: Option<HostWeightMemory>,
+    /// ik_llama.cpp `-rtr` / `--run-time-repack`: the tensors in system RAM are repacked to
+    /// CPU-only types, so the prompt's RAM-held experts are computed on the CPU
+    /// ([`super::cpu_prefill::ram_experts_path`]); a load flag like `host_weights`, not a
+    /// placement.
+    pub run_time_repack: bool,
 }
 
 impl LlamaCppFlags {
