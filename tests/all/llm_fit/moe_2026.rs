@@ -8,6 +8,7 @@
 
 use super::*;
 use kraftwerk::estimate::llm::LlamaCppBackend;
+use kraftwerk::estimate::llm::cpu_prefill::HostCpu;
 use kraftwerk::estimate::llm::host::HostMemory;
 use kraftwerk::estimate::llm::placement::host_expert_decode;
 use kraftwerk::estimate::llm::placement::{HostWeightMemory, LlamaCppFlags, place};
@@ -2424,6 +2425,9 @@ fn estimate_row(r: &Row, cat: &catalog::Catalog) -> Result<f64, String> {
     };
     let mut i = infer(m, r.precision, r.ctx, r.runtime);
     i.llama_cpp_backend = r.backend;
+    let facts = run_facts(r.id);
+    i.host_cpu = facts.cpu.and_then(|id| cat.cpus.iter().find(|c| c.id == id)).and_then(|c| HostCpu::of_catalog(c, 1));
+    i.llama_cpp_build = facts.build;
     let pick = |s: Option<f64>, d: f64, p: Option<f64>| match r.metric {
         Metric::Decode => s.or(Some(d)),
         Metric::Prefill => p,
@@ -2445,7 +2449,12 @@ fn estimate_row(r: &Row, cat: &catalog::Catalog) -> Result<f64, String> {
             pick(None, s.decode_batch1_tokens_per_s, s.prefill_tokens_per_s)
         }
         Setup::Hybrid { gpu: id, n_cpu_moe, ubatch, host } => {
-            let flags = LlamaCppFlags { n_cpu_moe: Some(n_cpu_moe), ubatch, ..LlamaCppFlags::default() };
+            let flags = LlamaCppFlags {
+                n_cpu_moe: Some(n_cpu_moe),
+                ubatch,
+                run_time_repack: facts.rtr,
+                ..LlamaCppFlags::default()
+            };
             let p = place(&i, &slots(&gpu(id)?, 1), host, None, &flags).map_err(|e| e.to_string())?;
             match r.metric {
                 Metric::Decode => p.decode_tokens_per_s,
@@ -2458,6 +2467,7 @@ fn estimate_row(r: &Row, cat: &catalog::Catalog) -> Result<f64, String> {
                 n_gpu_layers: Some(ngl),
                 overrides: vec![rule],
                 host_weights: no_mmap.then_some(HostWeightMemory::Pinned),
+                run_time_repack: facts.rtr,
                 ..LlamaCppFlags::default()
             };
             let p = place(&i, &slots(&gpu(id)?, 1), Some(host), None, &flags).map_err(|e| e.to_string())?;
@@ -2825,3 +2835,37 @@ const INFERENCEX_PR_1053: &str = "https://github.com/SemiAnalysisAI/InferenceX/p
 
 /// Why IX-12..IX-15 (one MI300X, gpt-oss-120b, vLLM v0.17.0) land outside the band.
 const IX_MI300X_GAP: &str = "not explained: the model's decode step at 64 / 96 / 128 / 256 sequences is 16.0 / 17.5 / 18.4 / 20.4 ms (the experts at 5.3 TB/s, the sequences' KV, the compute at the catalog's 1,307 BF16 TFLOPS) against the PR's median TPOT of 31.4 / 36.6 / 41.3 / 58.3 ms (concurrency over Output TPS: 31.9 / 37.5 / 42.8 / 59.9 ms). Both the base (about 2x at 64) and the growth per added sequence (0.140 ms measured from 64 to 256, the model's 0.023) are off; 0.14 ms per sequence is about 10 GFLOP of one gpt-oss-120b token at 70 TFLOPS, 5 % of the card's BF16 rate. gfx942 has no FP4 tensor instructions, so the MXFP4 experts are converted in the MoE kernel (vLLM's ROCm path with VLLM_ROCM_USE_AITER=1), whose kernel and conversion cost the source does not state, and no other MI300X gpt-oss sweep is held; the H100 rows of issue 828 (IX-03..IX-11, Marlin MXFP4 kernel) land at 0.86-0.98, so nothing is fitted";
+
+// ---- Branch r13a (2026-12-07): what the hybrid rows' sources state that their `Setup` does not
+// carry, for the prompt path of the RAM-held experts (`cpu_prefill::ram_experts_path`): the CPU
+// (a catalog id: its cores, base clock and AVX-512), the runtime's build number and `-rtr`.
+
+/// A hybrid run's CPU (catalog id), build number and `-rtr`, as its source states them.
+#[derive(Debug, Clone, Copy, Default)]
+struct RunFacts {
+    cpu: Option<&'static str>,
+    build: Option<u32>,
+    rtr: bool,
+}
+
+/// The [`RunFacts`] of row `id` (its decode, depth and prefill rows alike): ubergarm's
+/// Threadripper PRO 7965WX (Discussion 258's 'Test Rig') under ik_llama.cpp build 3596 with
+/// `-rtr 1` (IK-04, R10_UG_R1), an unprinted build of 2025-04-30 with `-rtr` (IK-05,
+/// R10_UG_Q3_IK) and mainline build 5192 (LC-38, R10_UG_Q3_LCPP); sousekd's EPYC 9355 under
+/// builds 3762 (IK-06, IK-07) and 3772 (IK-08) and unprinted builds of 2025-07-09 (IK-09, IK-10),
+/// every run with `-rtr`. The other hybrid rows state no build (IK-02, IK-03: their CPUs, the
+/// i5-12600K and i9-13900K, have no base clock or AVX-512 entered) or run mainline, whose rule
+/// takes no build.
+fn run_facts(id: &str) -> RunFacts {
+    const TR_7965WX: Option<&str> = Some("amd-threadripper-pro-7965wx");
+    const EPYC_9355: Option<&str> = Some("amd-epyc-9355");
+    match id.trim_end_matches(['p', 'd']) {
+        "IK-04" => RunFacts { cpu: TR_7965WX, build: Some(3596), rtr: true },
+        "IK-05" => RunFacts { cpu: TR_7965WX, build: None, rtr: true },
+        "LC-38" => RunFacts { cpu: TR_7965WX, build: Some(5192), rtr: false },
+        "IK-06" | "IK-07" => RunFacts { cpu: EPYC_9355, build: Some(3762), rtr: true },
+        "IK-08" => RunFacts { cpu: EPYC_9355, build: Some(3772), rtr: true },
+        "IK-09" | "IK-10" => RunFacts { cpu: EPYC_9355, build: None, rtr: true },
+        _ => RunFacts::default(),
+    }
+}

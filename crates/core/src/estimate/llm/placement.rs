@@ -30,6 +30,7 @@
 
 use super::calibration::{GIB, LAYER_SPLIT_HOP_S};
 use super::cpu_prefill::{IK_LLAMA_ACTIVE_EXPERT_OFFLOAD_BUILD, RamExpertsPath, ram_experts_path};
+use super::speed::llama_cpp_expert_gemm_s_per_token;
 use super::host::HostMemory;
 use super::host::{HostExpertDecode, HostRam, LLAMA_CPP_HOST_LAYER_OVERHEAD_S};
 use super::inputs::{FitInput, GpuSlot, Link, Runtime, pcie_lane_gb_s};
@@ -625,12 +626,39 @@ fn estimate_placement(
                 };
                 match (path, experts) {
                     (Some(RamExpertsPath::ComputedOnCpu), Some(e)) => {
-                        // The GPU runs its part of the micro-batch (taken at the all-GPU time,
-                        // which also counts the RAM-held experts at the GPU's rate: an
-                        // over-count that keeps more experts on the GPU never slower), the
-                        // dense weights of CPU layers cross the link as before, and the CPU
-                        // computes the RAM-held experts: 2 × k × 3 × hidden × intermediate
-                        // FLOPs per token per layer, times the layer's share in RAM.
+                        // The GPU runs its part of the micro-batch: the all-GPU time less the
+                        // RAM-held experts' matmuls on the GPU that holds their layer (each MoE
+                        // layer's share of that GPU's expert GEMM time, times the layer's share
+                        // in RAM; CPU layers at the first GPU's). The dense weights of CPU layers
+                        // cross the link as before, and the CPU computes the RAM-held experts:
+                        // 2 × k × 3 × hidden × intermediate FLOPs per token per layer, times the
+                        // layer's share in RAM, at its rate. Moving experts to the GPU takes
+                        // their CPU time off and puts their (shorter) GPU time back.
+                        let moe_layers = (0..n).filter(|&l| layout.is_moe(l)).count().max(1) as f64;
+                        let gemm_s = |d: usize| {
+                            gpus.get(d)
+                                .and_then(|g| llama_cpp_expert_gemm_s_per_token(&at_ubatch, g, ub))
+                                .unwrap_or(0.0)
+                                / moe_layers
+                        };
+                        let mut device = vec![0usize; n as usize];
+                        let mut l = first_gpu;
+                        for (d, &count) in split.iter().enumerate() {
+                            for _ in 0..count {
+                                if let Some(x) = device.get_mut(l as usize) {
+                                    *x = d;
+                                }
+                                l += 1;
+                            }
+                        }
+                        let off_gpu_s: f64 = (0..n)
+                            .filter(|&l| layout.is_moe(l))
+                            .map(|l| {
+                                let h = if l < first_gpu { 1.0 } else { host_of(l) };
+                                ub * h * gemm_s(device.get(l as usize).copied().unwrap_or(0))
+                            })
+                            .sum();
+                        let compute_s = (compute_s - off_gpu_s).max(0.0);
                         let per_layer = 2.0
                             * f64::from(e.per_token.min(e.routed))
                             * 3.0
