@@ -181,6 +181,12 @@ pub struct FitArgs {
     /// pageable memory even with --no-mmap.
     #[arg(long = "no-host")]
     pub no_host: bool,
+    /// ik_llama.cpp `-rtr` / `--run-time-repack`: the tensors in system RAM are repacked to
+    /// CPU-only types, so a prompt's RAM-held experts are computed on the CPU at every
+    /// micro-batch (at the build CPU's rate: its cores, base clock and AVX-512, where the catalog
+    /// has them; else the prefill is unknown). Sets the prefill only.
+    #[arg(long = "run-time-repack", visible_alias = "rtr")]
+    pub run_time_repack: bool,
     /// Cloud price to compare with, USD per hour (default A100 80 GB at 1.60). The break-even
     /// is printed only where owning pays back within the 3-year write-off; else the text says
     /// the cloud is cheaper (at this many hours a day, or at any), or why there is none (the
@@ -259,6 +265,7 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
             tensor_split: a.tensor_split.clone(),
             ubatch: a.ubatch_size,
             host_weights,
+            run_time_repack: a.run_time_repack,
         },
     };
     if let Some(t) = a.dataset_tokens.filter(|t| !(t.is_finite() && *t > 0.0)) {

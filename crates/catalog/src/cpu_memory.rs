@@ -60,10 +60,7 @@ fn entry_positions(text: &str) -> Vec<(usize, usize)> {
 /// # Errors
 /// A located [`CatalogError`] for RON syntax errors, wrong types and unknown fields.
 pub fn parse_cpu_memory_speeds(file: &str, text: &str) -> Result<Vec<CpuMemorySpeeds>, CatalogError> {
-    super::ron_options()
-        .from_str::<SpeedsFile>(text)
-        .map(|f| f.entries)
-        .map_err(|e| CatalogError::from_ron(file, &e))
+    super::ron_options().from_str::<SpeedsFile>(text).map(|f| f.entries).map_err(|e| CatalogError::from_ron(file, &e))
 }
 
 /// Lays the rated speeds of `text` (file `file`) over `catalog`'s CPUs; returns how many CPUs

@@ -98,8 +98,19 @@ fn plan_takes_the_one_h100_build_fit_names_for_gpt_oss_120b_at_100k() {
 /// Plans llama-3.1-8b at Q4_K_M under a $3,000 budget owning one part without a catalog price:
 /// the plan uses the owned part at $0 and is fully priced ($NNN, not "at least").
 fn plan_owning(id: &str, name: &str) {
-    let (code, plan) =
-        run(&["plan", "--model", "llama-3.1-8b", "--precision", "q4_k_m", "--own", id, "--budget-usd", "3000", "--max-results", "1"]);
+    let (code, plan) = run(&[
+        "plan",
+        "--model",
+        "llama-3.1-8b",
+        "--precision",
+        "q4_k_m",
+        "--own",
+        id,
+        "--budget-usd",
+        "3000",
+        "--max-results",
+        "1",
+    ]);
     assert_eq!(code, Some(0), "owning {id} (no catalog price) under a budget:\n{plan}");
     let first = plan.lines().find(|l| l.starts_with("1. ")).expect("a result");
     assert!(!first.contains("at least"), "fully priced: {first}");
@@ -156,8 +167,8 @@ fn an_owned_psu_without_a_price_does_not_block_a_budget() {
     let first = kraftwerk::plan::plan_blocking(&c, &goal).expect("plan");
     let psu = first.results[0].build.psus[0].psu.clone();
     c.psus.iter_mut().filter(|p| p.id == psu).for_each(|p| p.price_usd = None);
-    let unowned = kraftwerk::plan::plan_blocking(&c, &Goal { must_have: vec![psu.clone()], ..goal.clone() })
-        .expect("plan");
+    let unowned =
+        kraftwerk::plan::plan_blocking(&c, &Goal { must_have: vec![psu.clone()], ..goal.clone() }).expect("plan");
     assert!(unowned.results.is_empty(), "{psu} bought without a price: the budget cannot be checked");
     let owned = Goal { owned: owned_parts(&[psu.as_str()]).expect("owned"), ..goal };
     let out = kraftwerk::plan::plan_blocking(&c, &owned).expect("plan");

@@ -77,6 +77,19 @@ pub struct Cpu {
     /// Maximum memory, GB, if published.
     #[serde(default)]
     pub max_memory_gb: Option<u32>,
+    /// Base clock, GHz, as the vendor's product page states it ("Base Clock"): the clock every
+    /// core holds under load within the TDP. Used (with [`Cpu::cores`] and [`Cpu::avx512`]) for
+    /// the rate at which llama.cpp-family runtimes compute the routed experts held in system
+    /// RAM during a prompt (`kraftwerk_core::estimate::llm::cpu_prefill`); `None`: not entered
+    /// (then that rate is unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_clock_ghz: Option<f64>,
+    /// Whether the cores execute AVX-512 (AVX512F, with VNNI on the parts entered), the
+    /// instruction set llama.cpp's and ik_llama.cpp's CPU matrix kernels are fastest with; from
+    /// the vendor's product page ("AVX-512" under supported technologies / instruction set
+    /// extensions). `None`: not entered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avx512: Option<bool>,
     /// Source URL.
     pub source: String,
     /// Launch or dated price, USD.

@@ -440,6 +440,11 @@ pub(crate) fn input_on(
     if let Some(m) = opts.llama_cpp.host_weights {
         input.llama_cpp_host_weights = m;
     }
+    // ik_llama.cpp `-rtr`: the RAM-held experts stay on the CPU for the prompt; the build's CPU
+    // (its cores, base clock and AVX-512, where entered) sets their rate there.
+    input.run_time_repack |= opts.llama_cpp.run_time_repack;
+    let sockets = u32::from(r.board.map_or(1, |b| b.cpu_sockets.max(1)));
+    input.host_cpu = r.cpu.and_then(|c| llm::cpu_prefill::HostCpu::of_catalog(c, sockets));
     // `-ub`: the micro-batch of every placement estimated, given or searched (llama.cpp's own
     // search reserves its compute buffers at it), and of the prefill.
     if let Some(ub) = opts.llama_cpp.ubatch {

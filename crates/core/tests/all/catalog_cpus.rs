@@ -195,7 +195,10 @@ fn desktop_cpu_rated_memory_speed_caps_a_faster_kit() {
     let kit = c.memory.iter().find(|k| k.id == "g-skill-trident-z-rgb-ddr4-4400-cl19-64gb-2x32gb").expect("kit");
     assert_eq!(kit.speed_mt_s, 4400);
     let speed = kraftwerk_core::estimate::fit::ram_speed_of(r5, kit, 1, 1);
-    assert_eq!((speed.mt_s, speed.kit_mt_s, speed.cpu_rated_mt_s, speed.dimms_per_channel), (3200, 4400, Some(3200), 1));
+    assert_eq!(
+        (speed.mt_s, speed.kit_mt_s, speed.cpu_rated_mt_s, speed.dimms_per_channel),
+        (3200, 4400, Some(3200), 1)
+    );
     assert!(!speed.unverified(), "{}", speed.basis);
     for (id, ddr5, ddr4) in [("intel-core-i5-12400f", 4800, 3200), ("intel-core-i9-13900k", 5600, 3200)] {
         let x = cpu(&c, id);
@@ -203,9 +206,12 @@ fn desktop_cpu_rated_memory_speed_caps_a_faster_kit() {
         assert_eq!(x.memory_speed(4).map(|s| s.rated_mt_s), Some(ddr4), "{id}");
     }
     // Every id of one model gets it (the import lists the Ryzen 5 3600 four times).
-    for id in
-        ["amd-ryzen-5-3600-40bb090d", "amd-ryzen-5-3600-f34f9bc1", "amd-ryzen-5-3600-oem-tray-8bff3723", "amd-ryzen-5-3600-oem-tray-fc64ff23"]
-    {
+    for id in [
+        "amd-ryzen-5-3600-40bb090d",
+        "amd-ryzen-5-3600-f34f9bc1",
+        "amd-ryzen-5-3600-oem-tray-8bff3723",
+        "amd-ryzen-5-3600-oem-tray-fc64ff23",
+    ] {
         assert_eq!(cpu(&c, id).memory_speed(4).map(|s| s.rated_mt_s), Some(3200), "{id}");
     }
     // No vendor figure read: unknown, not a guess (AM5's Ryzen 5 8400F, the 5800X3D, Core Ultra).

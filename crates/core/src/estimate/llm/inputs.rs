@@ -535,6 +535,22 @@ pub struct FitInput {
     /// ([`super::placement::HOST_TO_GPU_COPY_EFFICIENCY`]). Other runtimes ignore it.
     #[serde(default)]
     pub llama_cpp_host_weights: super::llama_flags::HostWeightMemory,
+    /// The CPU beside the GPUs ([`super::cpu_prefill::HostCpu`]): the rate at which it computes
+    /// the routed experts held in system RAM where the runtime keeps them on the CPU during a
+    /// prompt ([`super::cpu_prefill::ram_experts_path`]); `None`: not known (then such a prefill
+    /// is unknown). Other paths ignore it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_cpu: Option<super::cpu_prefill::HostCpu>,
+    /// llama.cpp family: the runtime's build number (`version: N` / `build: N`, the commit
+    /// count), which sets ik_llama.cpp's rule for offloading RAM-held experts
+    /// ([`super::cpu_prefill::IK_LLAMA_ACTIVE_EXPERT_OFFLOAD_BUILD`]); `None`: not stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llama_cpp_build: Option<u32>,
+    /// ik_llama.cpp `-rtr` (`--run-time-repack`): the tensors in system RAM are repacked to
+    /// CPU-only row-interleaved types, so their prompt work stays on the CPU. Other runtimes
+    /// ignore it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub run_time_repack: bool,
 }
 
 fn one_node() -> u32 {
@@ -575,6 +591,9 @@ impl FitInput {
             train_plan: crate::workload::TrainPlan::default(),
             prompt_ubatch_tokens: None,
             llama_cpp_host_weights: super::llama_flags::HostWeightMemory::Pageable,
+            host_cpu: None,
+            llama_cpp_build: None,
+            run_time_repack: false,
         }
     }
 

@@ -253,6 +253,11 @@ pub struct LlamaCppFlags {
     /// `--no-mmap` / `--load-mode` / `--no-host`); `None` = not given, the input's
     /// [`super::inputs::FitInput::llama_cpp_host_weights`] (llama.cpp's default: pageable).
     pub host_weights: Option<HostWeightMemory>,
+    /// ik_llama.cpp `-rtr` / `--run-time-repack`: the tensors in system RAM are repacked to
+    /// CPU-only types, so the prompt's RAM-held experts are computed on the CPU
+    /// ([`super::cpu_prefill::ram_experts_path`]); a load flag like `host_weights`, not a
+    /// placement.
+    pub run_time_repack: bool,
 }
 
 impl LlamaCppFlags {
@@ -467,6 +472,7 @@ impl FromStr for PastedFlags {
                     "--no-mmap" => unmapped = Some(true),
                     "--mmap" => unmapped = Some(inline.as_deref().is_some_and(|v| v.trim() == "0")),
                     "--no-host" => no_host = true,
+                    "-rtr" | "--run-time-repack" => out.flags.run_time_repack = true,
                     _ if SET_BY_THE_FORM.contains(&name.as_str()) => {
                         out.set_by_form.push(word.clone());
                         last_set_by_form = true;
@@ -573,5 +579,20 @@ mod pasted_tests {
         let p: PastedFlags = "llama-server -fa on \\ \n  --n-cpu-moe 3 \\\r\n --threads 32".parse().unwrap();
         assert_eq!(p.ignored, ["-fa on", "--threads 32"], "no blank item from a trailing `\\ `");
         assert_eq!(p.flags.n_cpu_moe, Some(3));
+    }
+
+    /// ik_llama.cpp's `-rtr` (sousekd's command of IK-06, ik_llama.cpp Discussion 258) is read as
+    /// a load flag: no placement, the RAM-held experts computed on the CPU.
+    #[test]
+    fn run_time_repack_is_read() {
+        let p: PastedFlags =
+            "llama-sweep-bench --no-mmap -mla 3 -fa -fmoe -rtr --n-gpu-layers 63 --override-tensor exps=CPU"
+                .parse()
+                .unwrap();
+        assert!(p.flags.run_time_repack);
+        assert_eq!(p.flags.n_gpu_layers, Some(63));
+        let p: PastedFlags = "--run-time-repack".parse().unwrap();
+        assert!(p.flags.run_time_repack && !p.flags.places());
+        assert!(!"-ngl 99".parse::<PastedFlags>().unwrap().flags.run_time_repack);
     }
 }

@@ -66,6 +66,7 @@
 pub mod basis;
 pub mod calibration;
 pub mod cluster;
+pub mod cpu_prefill;
 mod finetune;
 pub mod gguf_mix;
 pub mod host;

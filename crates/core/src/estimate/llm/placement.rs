@@ -20,11 +20,16 @@
 //! (`ggml_backend_sched` op offload, ggml-org/llama.cpp PR 13386; the `-ub` micro-batch,
 //! default 512, [`super::runtime_memory::LLAMA_UBATCH`]), so a micro-batch costs its GPU
 //! compute plus the host-held bytes over the link at [`HOST_TO_GPU_COPY_EFFICIENCY`], faster by
-//! [`PINNED_OVER_PAGEABLE_COPY`] where `--no-mmap` pins them ([`HostWeightMemory`]).
+//! [`PINNED_OVER_PAGEABLE_COPY`] where `--no-mmap` pins them ([`HostWeightMemory`]). Where the
+//! runtime keeps the RAM-held routed experts on the CPU instead (ik_llama.cpp since its PR 520
+//! below `32 × E / k` tokens, or with `-rtr`; any llama.cpp build below 32 tokens:
+//! [`super::cpu_prefill::ram_experts_path`]), a micro-batch costs the GPU's part plus their
+//! FLOPs at the CPU's rate ([`super::cpu_prefill::HostCpu::expert_gemm_flop_s`]), in sequence.
 
 #![allow(clippy::doc_markdown, reason = "hardware and format names (PCIe, EPYC, Q4_K_M) read better unquoted")]
 
 use super::calibration::{GIB, LAYER_SPLIT_HOP_S};
+use super::cpu_prefill::{IK_LLAMA_ACTIVE_EXPERT_OFFLOAD_BUILD, RamExpertsPath, ram_experts_path};
 use super::host::HostMemory;
 use super::host::{HostExpertDecode, HostRam, LLAMA_CPP_HOST_LAYER_OVERHEAD_S};
 use super::inputs::{FitInput, GpuSlot, Link, Runtime, pcie_lane_gb_s};
@@ -32,6 +37,7 @@ use super::report::FitError;
 use super::runtime_memory::{DeviceRow, LLAMA_UBATCH, Layout, LlamaCppFit, keeps_margin, llama_cpp_search};
 use super::shape::kv_cache_bytes_layers;
 use super::shape::{input_weight_parts, kv_cache_bytes};
+use super::speed::llama_cpp_expert_gemm_s_per_token;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -94,6 +100,9 @@ pub enum PrefillBound {
     HostLink,
     /// GPU compute takes most of the time, host copies included.
     GpuWithCopies,
+    /// The CPU computing the routed experts held in system RAM takes most of the time (the
+    /// runtime keeps them on the CPU for the micro-batch: [`super::cpu_prefill::ram_experts_path`]).
+    CpuExperts,
 }
 
 /// Memory, decode and prefill of one placement.
@@ -399,14 +408,15 @@ pub fn place(
     if gpus.is_empty() {
         return Err(FitError::NoGpus);
     }
-    // A load flag given with the placement (`--no-mmap`) overrides the input's memory kind.
+    // A load flag given with the placement (`--no-mmap`, `-rtr`) overrides the input's.
     let given;
-    let input = match flags.host_weights {
-        Some(m) if m != input.llama_cpp_host_weights => {
-            given = FitInput { llama_cpp_host_weights: m, ..input.clone() };
-            &given
-        }
-        _ => input,
+    let weights = flags.host_weights.unwrap_or(input.llama_cpp_host_weights);
+    let rtr = flags.run_time_repack || input.run_time_repack;
+    let input = if weights != input.llama_cpp_host_weights || rtr != input.run_time_repack {
+        given = FitInput { llama_cpp_host_weights: weights, run_time_repack: rtr, ..input.clone() };
+        &given
+    } else {
+        input
     };
     let mut layout = Layout::new(input, gpus);
     // `-ub`: llama.cpp reserves its compute graph at `min(n_ctx, n_ubatch)` tokens
@@ -607,15 +617,107 @@ fn estimate_placement(
             Some(p) if host_weights_b <= 0.0 => (Some(p), PrefillBound::Gpu),
             Some(p) => {
                 let ub = ubatch.min(f64::from(input.context_tokens)).max(1.0);
-                // Only the experts the micro-batch's tokens are routed to are copied (llama.cpp
-                // PR 15346, "sched : copy only the used experts when offloading prompt
-                // processing"; ik_llama.cpp PR 698): uniform routing touches 1 - (1 - k/E)^ub.
-                let touched = experts_touched_fraction(input, ub as u32);
-                let copied = host_experts_b * touched + f64::from(first_gpu) * layout.dense_layer_b;
-                let copy_s = copied / (host_to_gpu_copy_efficiency(input.llama_cpp_host_weights) * link * 1e9);
+                let copy_rate = host_to_gpu_copy_efficiency(input.llama_cpp_host_weights) * link * 1e9;
                 let compute_s = ub / p;
-                let bound = if copy_s > compute_s { PrefillBound::HostLink } else { PrefillBound::GpuWithCopies };
-                (Some(ub / (compute_s + copy_s)), bound)
+                let experts = m.experts.as_ref().filter(|e| e.routed > 0 && host_experts_b > 0.0);
+                let path = match experts {
+                    Some(e) => ram_experts_path(
+                        runtime,
+                        input.llama_cpp_build,
+                        input.run_time_repack,
+                        ub as u32,
+                        e.per_token,
+                        e.routed,
+                    ),
+                    None => Some(RamExpertsPath::CopiedToGpu),
+                };
+                match (path, experts) {
+                    (Some(RamExpertsPath::ComputedOnCpu), Some(e)) => {
+                        // The GPU runs its part of the micro-batch: the all-GPU time less the
+                        // RAM-held experts' matmuls on the GPU that holds their layer (each MoE
+                        // layer's share of that GPU's expert GEMM time, times the layer's share
+                        // in RAM; CPU layers at the first GPU's). The dense weights of CPU layers
+                        // cross the link as before, and the CPU computes the RAM-held experts:
+                        // 2 × k × 3 × hidden × intermediate FLOPs per token per layer, times the
+                        // layer's share in RAM, at its rate. Moving experts to the GPU takes
+                        // their CPU time off and puts their (shorter) GPU time back.
+                        let moe_layers = (0..n).filter(|&l| layout.is_moe(l)).count().max(1) as f64;
+                        let gemm_s = |d: usize| {
+                            gpus.get(d)
+                                .and_then(|g| llama_cpp_expert_gemm_s_per_token(&at_ubatch, g, ub))
+                                .unwrap_or(0.0)
+                                / moe_layers
+                        };
+                        let mut device = vec![0usize; n as usize];
+                        let mut l = first_gpu;
+                        for (d, &count) in split.iter().enumerate() {
+                            for _ in 0..count {
+                                if let Some(x) = device.get_mut(l as usize) {
+                                    *x = d;
+                                }
+                                l += 1;
+                            }
+                        }
+                        let off_gpu_s: f64 = (0..n)
+                            .filter(|&l| layout.is_moe(l))
+                            .map(|l| {
+                                let h = if l < first_gpu { 1.0 } else { host_of(l) };
+                                ub * h * gemm_s(device.get(l as usize).copied().unwrap_or(0))
+                            })
+                            .sum();
+                        let compute_s = (compute_s - off_gpu_s).max(0.0);
+                        let per_layer = 2.0
+                            * f64::from(e.per_token.min(e.routed))
+                            * 3.0
+                            * f64::from(m.hidden)
+                            * f64::from(e.intermediate);
+                        let share: f64 = (0..n)
+                            .filter(|&l| layout.is_moe(l))
+                            .map(|l| if l < first_gpu { 1.0 } else { host_of(l) })
+                            .sum();
+                        let flops = ub * per_layer * share;
+                        let dense_s = f64::from(first_gpu) * layout.dense_layer_b / copy_rate;
+                        match input.host_cpu.and_then(|c| c.expert_gemm_flop_s()) {
+                            Some(rate) => {
+                                let cpu_s = flops / rate;
+                                let bound = if cpu_s > compute_s + dense_s {
+                                    PrefillBound::CpuExperts
+                                } else {
+                                    PrefillBound::GpuWithCopies
+                                };
+                                (Some(ub / (compute_s + dense_s + cpu_s)), bound)
+                            }
+                            None => {
+                                if unknown.is_none() {
+                                    unknown = Some(format!(
+                                        "{runtime} computes the routed experts in system RAM on the CPU for a {ub:.0}-token micro-batch: the CPU's base clock or AVX-512 is not known, so the prefill is unknown"
+                                    ));
+                                }
+                                (None, PrefillBound::CpuExperts)
+                            }
+                        }
+                    }
+                    (None, _) => {
+                        if unknown.is_none() {
+                            unknown = Some(format!(
+                                "{runtime}'s build is not stated: before build {IK_LLAMA_ACTIVE_EXPERT_OFFLOAD_BUILD} it copies the RAM-held experts to the GPU for a {ub:.0}-token micro-batch, from it computes them on the CPU, so the prefill is unknown"
+                            ));
+                        }
+                        (None, PrefillBound::GpuWithCopies)
+                    }
+                    _ => {
+                        // Only the experts the micro-batch's tokens are routed to are copied
+                        // (llama.cpp PR 15346, "sched : copy only the used experts when
+                        // offloading prompt processing"; ik_llama.cpp PR 698): uniform routing
+                        // touches 1 - (1 - k/E)^ub.
+                        let touched = experts_touched_fraction(input, ub as u32);
+                        let copied = host_experts_b * touched + f64::from(first_gpu) * layout.dense_layer_b;
+                        let copy_s = copied / copy_rate;
+                        let bound =
+                            if copy_s > compute_s { PrefillBound::HostLink } else { PrefillBound::GpuWithCopies };
+                        (Some(ub / (compute_s + copy_s)), bound)
+                    }
+                }
             }
         }
     };

@@ -710,6 +710,28 @@ pub(crate) fn llama_cpp_mmq_tiles(backend: LlamaCppBackend, gpu: &Gpu) -> Option
     }
 }
 
+/// Seconds per prompt token that the GPU of `slot` spends on the routed-expert matmuls of
+/// every MoE layer in a llama.cpp-family micro-batch of `chunk` tokens: the all-GPU prefill's
+/// MoE term `2 · active · cost` ([`routed_expert_gemm`]) at the prefill GEMM rate (the
+/// runtime's prefill efficiency × the card's peak for the weights' format). The part of an
+/// all-GPU prefill that the routed experts take, which a runtime computing them on the CPU does
+/// not spend on the GPU ([`super::placement`]). `None` for a dense model, another runtime, the
+/// vector kernel's micro-batches (up to [`LLAMA_CPP_MMVQ_MAX_BATCH_TOKENS`] tokens: bound by
+/// reading the weights, not by the matmuls), or a card whose compute peak is unknown.
+pub(crate) fn llama_cpp_expert_gemm_s_per_token(input: &FitInput, slot: &GpuSlot, chunk: f64) -> Option<f64> {
+    let runtime = input.resolved_runtime();
+    if !runtime.is_llama_cpp_family() {
+        return None;
+    }
+    let used = std::slice::from_ref(slot);
+    let (peak, kind) = compute_peak_tflops(&slot.gpu, input.weight_precision, runtime, false)?;
+    let fp8 = if kind == "fp8" { FP8_TENSOR_EFFICIENCY } else { 1.0 };
+    let rate = input.prefill_efficiency(runtime, used) * fp8 * peak * 1e12;
+    let tiles = llama_cpp_mmq_tiles(input.llama_cpp_backend_on(used), &slot.gpu);
+    let moe = routed_expert_gemm(input, runtime, chunk, f64::INFINITY, tiles);
+    (moe.active > 0.0 && !moe.vector && rate > 0.0).then(|| 2.0 * moe.active * moe.cost / rate)
+}
+
 /// The routed-expert matmuls (`MUL_MAT_ID`) of one llama.cpp micro-batch, per token.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct MoeGemm {

@@ -124,7 +124,9 @@ impl State<'_> {
                 if decode >= goal.tok_s && prefill_ok {
                     // At the vLLM `--max-num-seqs` the screen judged it at, if not the default.
                     let seqs = s.max_num_seqs;
-                    met = Some(self.power_gate(cards.clone(), n, p, None).map(|c| ChipConfig { max_num_seqs: seqs, ..c }));
+                    met = Some(
+                        self.power_gate(cards.clone(), n, p, None).map(|c| ChipConfig { max_num_seqs: seqs, ..c }),
+                    );
                     break 'counts;
                 }
             }

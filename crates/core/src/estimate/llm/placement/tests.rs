@@ -366,3 +366,54 @@ fn llama_bench_spells_the_placement_its_own_way() {
     // A comma-separated `-ot` value is several rules: joined with ';' (a comma starts a test).
     assert_eq!(llama_bench_args(r#"-ngl 99 -ot "a=CPU,b=CPU""#), r#"-ngl 99 -ot "a=CPU;b=CPU""#);
 }
+
+/// DeepSeek-V3 (256 experts, top 8) at 4.578 bits per weight beside one RTX 4090 on an EPYC 9355
+/// (32 cores, 3.55 GHz, AVX-512; sousekd's server of IK-06p), 12 x DDR5-6400, a 4096-token
+/// prompt: ik_llama.cpp build 3762 at `-ub 512` computes the RAM-held experts on the CPU
+/// (512 x 8 < 32 x 256), mainline copies them; `-rtr` keeps them on the CPU at `-ub 4096` too,
+/// where build 3762 without it copies them (4096 x 8 >= 32 x 256). Without a known CPU the CPU
+/// path is unknown, not a guess; and more experts on the GPU are never slower.
+#[test]
+fn ram_held_experts_on_the_cpu_by_runtime_build_and_rtr() {
+    let epyc = super::super::cpu_prefill::HostCpu { cores: 32, base_clock_ghz: 3.55, avx512: true };
+    let host = Some(HostMemory { channels_per_socket: 12, speed_mt_s: 6400, sockets: 1 });
+    let gpus = [slot("nvidia-geforce-rtx-4090")];
+    let mut ik = input("deepseek-v3", Precision::Bpw(4.578), 4096);
+    ik.runtime = Some(Runtime::IkLlamaCpp);
+    ik.llama_cpp_build = Some(3762);
+    ik.host_cpu = Some(epyc);
+    let ub = |u: u32, n: u32, rtr: bool| LlamaCppFlags { ubatch: Some(u), run_time_repack: rtr, ..ncmoe(n) };
+    let p = place(&ik, &gpus, host, None, &ub(512, 61, false)).expect("places");
+    assert_eq!(p.prefill_bound, PrefillBound::CpuExperts);
+    let cpu_512 = p.prefill_tokens_per_s.expect("CPU path estimated");
+    // The CPU's share alone: 512 tokens x 40.87 GFLOP at 32 x 3.55 GHz x the fitted rate.
+    let flops = 2.0 * 8.0 * 3.0 * 7168.0 * 2048.0 * 58.0;
+    let cpu_only = epyc.expert_gemm_flop_s().expect("AVX-512") / flops;
+    assert!(cpu_512 < cpu_only && cpu_512 > 0.85 * cpu_only, "{cpu_512} vs the CPU alone {cpu_only}");
+    let mut main = ik.clone();
+    main.runtime = Some(Runtime::LlamaCpp);
+    let copied = place(&main, &gpus, host, None, &ub(512, 61, false)).expect("places");
+    assert_eq!(copied.prefill_bound, PrefillBound::HostLink);
+    // -ub 4096: build 3762 copies, -rtr computes on the CPU.
+    let big = place(&ik, &gpus, host, None, &ub(4096, 61, false)).expect("places");
+    assert_eq!(big.prefill_bound, PrefillBound::HostLink);
+    let rtr = place(&ik, &gpus, host, None, &ub(4096, 61, true)).expect("places");
+    assert_eq!(rtr.prefill_bound, PrefillBound::CpuExperts);
+    // No CPU figures: unknown, said why.
+    let mut blind = ik.clone();
+    blind.host_cpu = None;
+    let b = place(&blind, &gpus, host, None, &ub(512, 61, false)).expect("places");
+    assert_eq!(b.prefill_tokens_per_s, None);
+    assert!(b.unknown_because.as_deref().is_some_and(|w| w.contains("base clock")), "{:?}", b.unknown_because);
+    // Build unknown: the two rules differ at -ub 512, so unknown.
+    let mut undated = ik.clone();
+    undated.llama_cpp_build = None;
+    assert_eq!(place(&undated, &gpus, host, None, &ub(512, 61, false)).expect("places").prefill_tokens_per_s, None);
+    // Monotone: fewer layers' experts in RAM is never slower on the CPU path.
+    let mut last = 0.0;
+    for n in (40..=61).rev() {
+        let r = place(&ik, &gpus, host, None, &ub(512, n, true)).expect("places").prefill_tokens_per_s.expect("est");
+        assert!(r >= last, "--n-cpu-moe {n}: {r} below {last}");
+        last = r;
+    }
+}
