@@ -112,7 +112,10 @@ fn open_two_builds_and_compare() {
     // Full load: the training estimate (the checker's own estimate follows the workload's mode,
     // inference for this build).
     let full = kraftwerk::estimate::power::estimate(&ba.resolve(&cat), kraftwerk::estimate::power::LoadState::Training);
-    assert!(has(&h, &format!("{:.0} W", full.total_wall_w)), "the open build's figure is its full-load estimate");
+    assert!(
+        has(&h, &format!("{:.0} W", full.total_wall_w.expect("known"))),
+        "the open build's figure is its full-load estimate"
+    );
     h.get_by_label("Remove").click();
     h.run();
     assert!(h.state().view.compare.others.is_empty());

@@ -155,7 +155,7 @@ fn the_status_bar_circuit_is_the_checked_load() {
     let c = &report.power.circuits[0];
     let mut h = harness_at(KraftwerkApp::new_for_test(cat, b), 1280.0, 800.0);
     h.run();
-    let want = format!("circuit 1: {:.1} A inference", c.amps);
+    let want = format!("circuit 1: {:.1} A inference", c.amps.expect("known"));
     assert!(h.query_all_by_label(&want).next().is_some(), "the status bar shows `{want}`");
 }
 

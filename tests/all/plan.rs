@@ -65,9 +65,11 @@ fn assert_contract(c: &Catalog, g: &Goal, out: &PlanOutcome) {
         let again = kraftwerk::plan::estimate::evaluate(&r.build, &priced, g, &model);
         assert_eq!(again, r.eval, "{}", r.title);
         for circuit in &report.power.circuits {
-            assert!(circuit.amps <= circuit.continuous_a + 1e-9, "{}: circuit over its continuous limit", r.title);
+            let amps = circuit.amps.expect("a planned machine's draw is known");
+            assert!(amps <= circuit.continuous_a + 1e-9, "{}: circuit over its continuous limit", r.title);
         }
-        assert!(report.power.total_wall_w <= circuit_w(g) + 1e-6, "{}: {} W", r.title, report.power.total_wall_w);
+        let wall = report.power.total_wall_w.expect("a planned machine's draw is known");
+        assert!(wall <= circuit_w(g) + 1e-6, "{}: {wall} W", r.title);
         if g.tok_s > 0.0 {
             assert!(r.eval.decode_per_user.expect("speed") >= g.tok_s, "{}", r.title);
         }

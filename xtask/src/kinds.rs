@@ -65,7 +65,7 @@ pub(crate) fn psu(v: &Value, ctx: &Ctx) -> Mapped {
         Some(other) => return Err(format!("unknown efficiency rating `{other}`")),
         None => {
             let mut figures = file_provenance("PSU");
-            figures.insert("eighty_plus".into(), json!({"Derived": "no 80 PLUS rating in OpenDB: treated as uncertified"}));
+            figures.insert("eighty_plus".into(), json!({"Derived": "no 80 PLUS rating in OpenDB: rating unknown, so efficiency and wall draw unknown"}));
             m.insert("provenance".into(), json!({"default": {"Community": DB}, "figures": figures}));
             "None"
         }

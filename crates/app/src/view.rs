@@ -202,7 +202,11 @@ impl KraftwerkApp {
             ui.separator();
             let t = &self.state.training;
             if !self.state.build.gpus.is_empty() || !self.state.build.psus.is_empty() {
-                ui.label(format!("full load {:.0} W DC · {:.0} W at the wall", t.total_dc_w, t.total_wall_w));
+                ui.label(format!(
+                    "full load {:.0} W DC · {} at the wall",
+                    t.total_dc_w,
+                    kraftwerk_core::report::watts_or_unknown(t.total_wall_w)
+                ));
                 circuit_amps(ui, &self.state);
             }
             ui.separator();
@@ -325,13 +329,19 @@ fn circuit_amps(ui: &mut egui::Ui, state: &super::state::AppState) {
     for c in &checked.circuits {
         let j = judged::circuit(&state.report, c.index);
         let full = state.training.circuits.iter().find(|f| f.index == c.index);
+        // A circuit through a PSU of unknown efficiency has no known draw: "unknown", not a figure.
+        let draw = |w: Option<f64>, a: Option<f64>| match (w, a) {
+            (Some(w), Some(a)) => format!("{w:.0} W = {a:.1} A"),
+            _ => "unknown (a PSU's efficiency is unknown: no 80 PLUS rating, no published curve)".to_owned(),
+        };
         let full_text = full.map_or_else(String::new, |f| {
-            format!("\nAt full load (every GPU at its power limit): {:.0} W = {:.1} A.", f.wall_w, f.amps)
+            format!("\nAt full load (every GPU at its power limit): {}.", draw(f.wall_w, f.amps))
         });
-        ui.colored_label(j.color(), format!("circuit {}: {:.1} A {}", c.index + 1, c.amps, checked.state.name()))
+        let amps = c.amps.map_or_else(|| "unknown".to_owned(), |a| format!("{a:.1} A"));
+        ui.colored_label(j.color(), format!("circuit {}: {amps} {}", c.index + 1, checked.state.name()))
             .on_hover_text(format!(
-                "{:.0} W at {mains_v:.0} V at {} load (the load `kraftwerk check` judges for this build's workload); continuous limit {:.1} A, breaker {:.0} A.{full_text}\n{}",
-                c.wall_w,
+                "{} at {mains_v:.0} V at {} load (the load `kraftwerk check` judges for this build's workload); continuous limit {:.1} A, breaker {:.0} A.{full_text}\n{}",
+                draw(c.wall_w, c.amps),
                 checked.state.name(),
                 c.continuous_a,
                 c.breaker_a,

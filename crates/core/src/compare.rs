@@ -51,12 +51,13 @@ pub struct BuildSummary {
     pub parts_usd: f64,
     /// Parts lines without a catalog price (not in `parts_usd`).
     pub unpriced_parts: usize,
-    /// Wall power at full load (training), W.
-    pub full_load_wall_w: f64,
-    /// Heat into the room at full load, W.
-    pub heat_w: f64,
-    /// Heat at full load, BTU/h.
-    pub heat_btu_h: f64,
+    /// Wall power at full load (training), W; `None` when a PSU's efficiency is unknown (no 80
+    /// PLUS rating, no published curve) or no PSU is chosen.
+    pub full_load_wall_w: Option<f64>,
+    /// Heat into the room at full load, W; `None` as for `full_load_wall_w`.
+    pub heat_w: Option<f64>,
+    /// Heat at full load, BTU/h; `None` as for `full_load_wall_w`.
+    pub heat_btu_h: Option<f64>,
     /// The model the fit figures are for.
     pub model: Option<String>,
     /// LLM fit verdict (`fits`, `tight`, `does not fit`, or [`EXPERTS_IN_RAM`] when the model
@@ -307,10 +308,10 @@ impl Comparison {
             numeric("Unpriced parts", &col(&|b| Some(b.unpriced_parts as f64)), Better::Neither, &builds, |v| {
                 format!("{v:.0}")
             }),
-            numeric("Wall power at full load", &col(&|b| Some(b.full_load_wall_w)), Better::Lower, &builds, |v| {
+            numeric("Wall power at full load", &col(&|b| b.full_load_wall_w), Better::Lower, &builds, |v| {
                 format!("{v:.0} W")
             }),
-            numeric("Heat at full load", &col(&|b| Some(b.heat_w)), Better::Lower, &builds, |v| {
+            numeric("Heat at full load", &col(&|b| b.heat_w), Better::Lower, &builds, |v| {
                 format!("{v:.0} W ({:.0} BTU/h)", v * BTU_PER_H_PER_W)
             }),
             text("Model", builds.iter().map(|b| b.model.clone().unwrap_or_else(|| "none".into())).collect()),

@@ -23,6 +23,12 @@ pub fn watts(w: f64) -> String {
     if w != 0.0 && w.abs() < 10.0 { format!("{w:.1} W") } else { format!("{w:.0} W") }
 }
 
+/// `1.23 kW` (two decimals) for a wall draw, or `unknown` when nobody can know it (a PSU
+/// without a published efficiency).
+pub fn kilowatts_or_unknown(w: Option<f64>) -> String {
+    w.map_or_else(|| "unknown".to_owned(), |w| format!("{:.2} kW", w / 1000.0))
+}
+
 /// A short duration for people, from seconds: `100 µs` below a millisecond, else `10 ms`.
 pub fn duration(seconds: f64) -> String {
     if seconds < 1e-3 { format!("{:.0} µs", seconds * 1e6) } else { format!("{:.0} ms", seconds * 1e3) }
@@ -123,6 +129,8 @@ mod tests {
         assert_eq!(usd_or_unknown(None), "unknown");
         assert_eq!(watts(0.4), "0.4 W");
         assert_eq!(watts(1200.4), "1200 W");
+        assert_eq!(kilowatts_or_unknown(Some(1234.0)), "1.23 kW");
+        assert_eq!(kilowatts_or_unknown(None), "unknown");
         assert_eq!(duration(1e-4), "100 µs");
         assert_eq!(duration(0.01), "10 ms");
         assert_eq!(thousands(131_072), "131,072");

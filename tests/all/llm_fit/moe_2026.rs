@@ -3517,11 +3517,15 @@ fn source_words(source: &str) -> String {
     }
 }
 
+/// One derived coverage cell: (architecture, runtime family, metric, rows, rows within ±25 %,
+/// measured-over-estimate range of the others, their ids by source).
+type CoverageCell = (String, String, &'static str, u32, u32, [f64; 2], String);
+
 /// The coverage of `basis::HELD_SPEED_COVERAGE`, computed from the held rows with every weight
 /// on the GPUs: per (architecture, runtime family, metric) the rows with an estimate, those
 /// within ±25 %, the measured-over-estimate range of the others, and their ids by source.
 /// Returns every architecture's cells (the caller keeps those outside the held NVIDIA list).
-fn derived_coverage(cat: &catalog::Catalog) -> Vec<(String, String, &'static str, u32, u32, [f64; 2], String)> {
+fn derived_coverage(cat: &catalog::Catalog) -> Vec<CoverageCell> {
     use std::collections::BTreeMap;
     type Cell = (u32, u32, Vec<f64>, Vec<(String, &'static str)>);
     let mut cells: BTreeMap<(String, String, &'static str), Cell> = BTreeMap::new();
@@ -3587,15 +3591,15 @@ fn held_speed_coverage_by_architecture() {
         println!("{} | {} | {} | {} of {} in ±25 % | outside {:?} {}", c.0, c.1, c.2, c.4, c.3, c.5, c.6);
     }
     let derived: Vec<_> = all.into_iter().filter(|c| !held_nvidia.contains(&c.0)).collect();
-    let text: String = derived
-        .iter()
-        .map(|(a, f, m, n, inb, r, w)| {
-            format!(
-                "    HeldCoverage {{ architecture: {a:?}, family: {f:?}, metric: {m:?}, rows: {n}, in_band: {inb}, outside_measured_over_estimate: [{:?}, {:?}], outside: {w:?} }},\n",
-                r[0], r[1]
-            )
-        })
-        .collect();
+    let text: String = derived.iter().fold(String::new(), |mut acc, (a, f, m, n, inb, r, w)| {
+        use std::fmt::Write as _;
+        let _ = writeln!(
+            acc,
+            "    HeldCoverage {{ architecture: {a:?}, family: {f:?}, metric: {m:?}, rows: {n}, in_band: {inb}, outside_measured_over_estimate: [{:?}, {:?}], outside: {w:?} }},",
+            r[0], r[1]
+        );
+        acc
+    });
     let stated: Vec<_> = llm::basis::HELD_SPEED_COVERAGE
         .iter()
         .map(|c| {

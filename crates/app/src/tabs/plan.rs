@@ -455,9 +455,10 @@ fn results_table(ui: &mut egui::Ui, out: &PlanOutcome) -> Option<PlanTabAction> 
             }
             // A planned power limit is part of the answer: shown in the cell, its command and
             // cost in the hover (the same sentence as `kraftwerk plan`).
+            let wall = kraftwerk_core::report::watts_or_unknown(e.wall_w);
             let watts = match &e.power_cap {
-                Some(c) => format!("{:.0} W · cap {:.0} W", e.wall_w, c.limit_w),
-                None => format!("{:.0} W", e.wall_w),
+                Some(c) => format!("{wall} · cap {:.0} W", c.limit_w),
+                None => wall,
             };
             let cap = e.power_cap.as_ref().map_or_else(String::new, |c| format!("\npower limit: {}", c.describe()));
             let psus = e.multi_psu.as_ref().map_or_else(String::new, |m| format!("\nPSUs: {m}"));

@@ -63,46 +63,52 @@ fn summary(ui: &mut egui::Ui, state: &AppState) {
             .filter_map(|c| judged::circuit(&state.report, c.index).severity)
             .max()
             .map(theme::severity);
+        // A wall draw through a PSU of unknown efficiency (or with no PSU) is unknown: the cards
+        // say so rather than show a figure.
+        let unknown = "unknown (a PSU's efficiency is unknown, or no PSU is chosen)";
+        let w = kraftwerk_core::report::watts_or_unknown;
         cards.push(Stat::new(
             "Full load",
-            format!("{:.0} W at the wall", e.total_wall_w),
-            format!(
-                "{:.0} W DC · {:.1} A at {:.0} V",
-                e.total_dc_w,
-                e.total_wall_w / site.mains_v.max(1.0),
-                site.mains_v
+            format!("{} at the wall", w(e.total_wall_w)),
+            e.total_wall_w.map_or_else(
+                || format!("{:.0} W DC · wall draw {unknown}", e.total_dc_w),
+                |wall| {
+                    format!("{:.0} W DC · {:.1} A at {:.0} V", e.total_dc_w, wall / site.mains_v.max(1.0), site.mains_v)
+                },
             ),
             color,
         ));
         cards.push(Stat::new(
             "Inference · idle",
-            format!("{:.0} W · {:.0} W", state.inference.total_wall_w, state.idle.total_wall_w),
+            format!("{} · {}", w(state.inference.total_wall_w), w(state.idle.total_wall_w)),
             "at the wall".into(),
             None,
         ));
         cards.push(Stat::new(
             "Heat into the room",
-            format!("{:.0} BTU/h", e.heat_btu_h),
-            format!("{:.0} W; {:.0} W inside the case", e.heat_w, e.case_heat_w),
+            e.heat_btu_h.map_or_else(|| "unknown".to_owned(), |h| format!("{h:.0} BTU/h")),
+            format!("{}; {:.0} W inside the case", w(e.heat_w), e.case_heat_w),
             None,
         ));
         // At the workload's load (`check`'s and the fit's cost basis), not full load: the
         // working hours of the duty cycle at that load, the others idle.
-        let c = &state.report.power.cost;
-        cards.push(Stat::new(
-            "Electricity",
-            format!("{} / month", usd(c.per_month_usd)),
-            format!(
-                "{:.0} % of hours at {:.0} W ({}), idle {:.0} W · {:.0} kWh/month at {}/kWh",
-                c.duty * 100.0,
-                c.working_wall_w,
-                state.report.power.state.name(),
-                c.idle_wall_w,
-                c.kwh_per_month,
-                usd_rate(site.price_per_kwh),
-            ),
-            None,
-        ));
+        match &state.report.power.cost {
+            Some(c) => cards.push(Stat::new(
+                "Electricity",
+                format!("{} / month", usd(c.per_month_usd)),
+                format!(
+                    "{:.0} % of hours at {:.0} W ({}), idle {:.0} W · {:.0} kWh/month at {}/kWh",
+                    c.duty * 100.0,
+                    c.working_wall_w,
+                    state.report.power.state.name(),
+                    c.idle_wall_w,
+                    c.kwh_per_month,
+                    usd_rate(site.price_per_kwh),
+                ),
+                None,
+            )),
+            None => cards.push(Stat::new("Electricity", "unknown".into(), format!("the wall draw is {unknown}"), None)),
+        }
     }
     widgets::stat_cards(ui, &cards);
 }
@@ -164,7 +170,11 @@ fn advice(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
                             k * 100.0
                         ));
                         if let Some(e) = &a.at_limit {
-                            ui.label(format!("— then {:.0} W DC, {:.0} W at the wall.", e.total_dc_w, e.total_wall_w));
+                            ui.label(format!(
+                                "— then {:.0} W DC, {} at the wall.",
+                                e.total_dc_w,
+                                kraftwerk_core::report::watts_or_unknown(e.total_wall_w)
+                            ));
                         }
                         if ui.button(format!("Apply {l:.0} W to every GPU")).clicked() {
                             out.push(Action::Edit(EditAction::SetAllPowerLimits(Some(l))));
@@ -286,16 +296,8 @@ fn efficiency_plot(ui: &mut egui::Ui, state: &AppState) {
     let mut items: Vec<(Color32, String)> = Vec::new();
     for ps in &e.psus {
         items.push((theme::SERIES[(ps.index + 2) % theme::SERIES.len()], format!("PSU {} curve", ps.index + 1)));
-        items.push((
-            judged::judge(&state.report, PartRef::Psu(ps.index), judged::PSU_LOAD_RULES).color(),
-            format!(
-                "PSU {} now: {:.0} % load, {:.1} % efficient, {:.0} W lost",
-                ps.index + 1,
-                ps.load_fraction * 100.0,
-                ps.efficiency * 100.0,
-                ps.loss_w
-            ),
-        ));
+        items
+            .push((judged::judge(&state.report, PartRef::Psu(ps.index), judged::PSU_LOAD_RULES).color(), now_text(ps)));
     }
     items.push((theme::WARNING, "80 % guideline (dashed)".to_owned()));
     items.push((theme::ERROR, "rated (dashed)".to_owned()));
@@ -312,20 +314,13 @@ fn efficiency_plot(ui: &mut egui::Ui, state: &AppState) {
                 let c = theme::SERIES[(ps.index + 2) % theme::SERIES.len()];
                 let pts: Vec<[f64; 2]> = ps.curve.iter().map(|&(x, y)| [x, y]).collect();
                 p.line(Line::new(format!("PSU {} curve", ps.index + 1), PlotPoints::new(pts)).color(c).width(2.0));
+                // A PSU of unknown efficiency has no curve and no point: nothing is drawn for it.
+                let Some(eff) = ps.efficiency else { continue };
                 let load_color = judged::judge(&state.report, PartRef::Psu(ps.index), judged::PSU_LOAD_RULES).color();
                 p.points(
-                    Points::new(
-                        format!(
-                            "PSU {} now: {:.0} % load, {:.1} % efficient, {:.0} W lost",
-                            ps.index + 1,
-                            ps.load_fraction * 100.0,
-                            ps.efficiency * 100.0,
-                            ps.loss_w
-                        ),
-                        vec![[ps.load_fraction * 100.0, ps.efficiency * 100.0]],
-                    )
-                    .radius(7.0)
-                    .color(load_color),
+                    Points::new(now_text(ps), vec![[ps.load_fraction * 100.0, eff * 100.0]])
+                        .radius(7.0)
+                        .color(load_color),
                 );
             }
             p.vline(
@@ -406,6 +401,29 @@ fn transient_plot(ui: &mut egui::Ui, state: &AppState) {
     ui.weak("GPU peaks: 2.2× the power limit for 100 µs, 1.57× for 1 ms, 1.28× for 10 ms, 1.09× for 100 ms, plus the rest of the system.");
 }
 
+/// `PSU 1 now: 45 % load, 90.2 % efficient (80 PLUS certification minimum), 88 W lost`, or
+/// `efficiency unknown` for a PSU with no 80 PLUS rating and no published curve.
+fn now_text(ps: &kraftwerk_core::estimate::power::PsuLoad) -> String {
+    match (ps.efficiency, ps.loss_w) {
+        (Some(eff), Some(loss)) => format!(
+            "PSU {} now: {:.0} % load, {:.1} % efficient{}, {loss:.0} W lost",
+            ps.index + 1,
+            ps.load_fraction * 100.0,
+            eff * 100.0,
+            if ps.efficiency_basis == kraftwerk_core::estimate::power::EfficiencyBasis::CertificationMinimum {
+                " (80 PLUS certification minimum)"
+            } else {
+                ""
+            }
+        ),
+        _ => format!(
+            "PSU {} now: {:.0} % load, efficiency unknown (no 80 PLUS rating, no published curve)",
+            ps.index + 1,
+            ps.load_fraction * 100.0
+        ),
+    }
+}
+
 /// Wall draw per circuit at the load `check` judged for the workload and at full load, and
 /// each PSU's load and inlet current at full load. Every gauge's colour is the severity of the
 /// findings that name its circuit or PSU ([`judged`]); a figure over a mark that no finding
@@ -422,14 +440,32 @@ fn wall(ui: &mut egui::Ui, state: &AppState) {
         if checked.state != e.state
             && let Some(at) = checked.circuits.iter().find(|x| x.index == c.index)
         {
-            let text = format!("{} load: {:.0} W · {:.1} A (checked)", checked.state.name(), at.wall_w, at.amps);
-            widgets::gauge(ui, at.wall_w, &marks, j.color(), &text, w).on_hover_text(j.explanation());
+            if let (Some(wall), Some(amps)) = (at.wall_w, at.amps) {
+                let text = format!("{} load: {wall:.0} W · {amps:.1} A (checked)", checked.state.name());
+                widgets::gauge(ui, wall, &marks, j.color(), &text, w).on_hover_text(j.explanation());
+            } else {
+                ui.colored_label(j.color(), format!("{} load: wall draw unknown", checked.state.name()))
+                    .on_hover_text(j.explanation());
+            }
         }
+        // A circuit through a PSU of unknown efficiency: no gauge, the draw is unknown.
+        let (Some(wall), Some(amps)) = (c.wall_w, c.amps) else {
+            ui.colored_label(
+                j.color(),
+                format!(
+                    "full load: wall draw unknown (a PSU's efficiency is unknown); at least the {:.0} W DC load of its PSUs, of {:.1} A continuous",
+                    c.dc_w, c.continuous_a
+                ),
+            )
+            .on_hover_text(j.explanation());
+            ui.add_space(theme::SMALL_GAP);
+            continue;
+        };
         // Full load: judged by the same findings (a full-load warning names the circuit); over
         // the continuous limit with none, it is the workload's burst, not a finding.
-        let over = c.amps > c.continuous_a;
+        let over = amps > c.continuous_a;
         let color = if j.severity.is_none() && over { theme::UNJUDGED } else { j.color() };
-        let text = format!("full load: {:.0} W · {:.1} A of {:.1} A continuous", c.wall_w, c.amps, c.continuous_a);
+        let text = format!("full load: {wall:.0} W · {amps:.1} A of {:.1} A continuous", c.continuous_a);
         let hover = if j.severity.is_none() && over && checked.state != e.state {
             format!(
                 "Over the continuous limit only at full load (every GPU at its power limit). `kraftwerk check` judges this build at {} load, its workload's; a full-load burst under the breaker is no finding.\n{}",
@@ -439,7 +475,7 @@ fn wall(ui: &mut egui::Ui, state: &AppState) {
         } else {
             j.explanation()
         };
-        widgets::gauge(ui, c.wall_w, &marks, color, &text, w).on_hover_text(hover);
+        widgets::gauge(ui, wall, &marks, color, &text, w).on_hover_text(hover);
         ui.add_space(theme::SMALL_GAP);
     }
     ui.add_space(theme::SMALL_GAP);
@@ -452,20 +488,33 @@ fn wall(ui: &mut egui::Ui, state: &AppState) {
             ps.dc_w,
             &[(ps.rated_w * PSU_SUSTAINED_GUIDELINE, "80 %"), (ps.rated_w, "rated")],
             load.color(),
-            &format!("{:.0} W DC ({:.0} %) · {:.0} W from the wall", ps.dc_w, ps.load_fraction * 100.0, ps.wall_w),
+            &format!(
+                "{:.0} W DC ({:.0} %) · {} from the wall",
+                ps.dc_w,
+                ps.load_fraction * 100.0,
+                kraftwerk_core::report::watts_or_unknown(ps.wall_w)
+            ),
             w,
         )
         .on_hover_text(load.explanation());
         let inlet = judged::judge(&state.report, PartRef::Psu(ps.index), judged::PSU_INLET_RULES);
-        widgets::gauge(
-            ui,
-            ps.amps,
-            &[(ps.outlet_a, "outlet"), (ps.inlet_a, "inlet")],
-            inlet.color(),
-            &format!("{:.1} A through the inlet", ps.amps),
-            w,
-        )
-        .on_hover_text(inlet.explanation());
+        if let Some(amps) = ps.amps {
+            widgets::gauge(
+                ui,
+                amps,
+                &[(ps.outlet_a, "outlet"), (ps.inlet_a, "inlet")],
+                inlet.color(),
+                &format!("{amps:.1} A through the inlet"),
+                w,
+            )
+            .on_hover_text(inlet.explanation());
+        } else {
+            ui.colored_label(
+                inlet.color(),
+                format!("current through the inlet unknown (efficiency unknown; inlet {:.0} A)", ps.inlet_a),
+            )
+            .on_hover_text(inlet.explanation());
+        }
         ui.add_space(theme::SMALL_GAP);
     }
 }

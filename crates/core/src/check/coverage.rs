@@ -107,6 +107,10 @@ pub enum Figure {
     BoardSlotPositions,
     /// Motherboard `pcie_slots.position`, for a build with NVLink bridges on such a board.
     BoardSlotPositionsBridged,
+    /// PSU `efficiency` (its published curve), for a PSU with no 80 PLUS level known
+    /// (`eighty_plus: None`, which the import gives a listing that names none): its wall draw,
+    /// and the current of its circuit and outlet, are unknown.
+    PsuEfficiency,
 }
 
 impl Figure {
@@ -132,6 +136,7 @@ impl Figure {
             Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged => "pcie_slots",
             Figure::GpuBridgeSizes => "nvlink.bridge_slot_spacings",
             Figure::BoardSlotPositions | Figure::BoardSlotPositionsBridged => "pcie_slots.position",
+            Figure::PsuEfficiency => "efficiency",
         }
     }
 
@@ -151,7 +156,11 @@ impl Figure {
             | Figure::GpuMaxPowerLimit
             | Figure::GpuMinPowerLimit
             | Figure::GpuBridgeSizes => "gpus",
-            Figure::PsuHpwr16pin | Figure::PsuPcie8pin | Figure::PsuEps8pin | Figure::PsuHpwrClass => "psus",
+            Figure::PsuHpwr16pin
+            | Figure::PsuPcie8pin
+            | Figure::PsuEps8pin
+            | Figure::PsuHpwrClass
+            | Figure::PsuEfficiency => "psus",
         }
     }
 
@@ -187,6 +196,19 @@ impl Figure {
             | Figure::BoardSlotPositions
             | Figure::BoardSlotPositionsBridged => self.unknown_slot_layout(c),
             Figure::GpuBridgeSizes => unknown_bridge_sizes(c),
+            Figure::PsuEfficiency => {
+                let v = c.build().site.mains_v.max(1.0);
+                c.r.psus
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, p)| {
+                        let p = (*p)?;
+                        crate::estimate::power::efficiency_curve(p, v)
+                            .is_none()
+                            .then(|| (PartRef::Psu(i), format!("{} {}", p.vendor, p.name), p.id.clone()))
+                    })
+                    .collect()
+            }
         }
     }
 
@@ -614,6 +636,20 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
             parts: vec![part],
             fix: format!(
                 "Enter the board's slot layout as a user part: copy part `{id}` into the build's `parts: (motherboards: [...])` with `pcie_slots` (position, physical and electrical lanes, generation, CPU or chipset lanes, sharing) from the board's manual."
+            ),
+        };
+    }
+    if f == Figure::PsuEfficiency {
+        return Finding {
+            rule: rule.doc.id,
+            severity: Severity::Info,
+            kind: FindingKind::NotChecked,
+            message: format!(
+                "not checked for {who}: its efficiency is unknown (no 80 PLUS rating and no published efficiency points), so its wall draw, and the current through its inlet, outlet and circuit, are unknown"
+            ),
+            parts: vec![part],
+            fix: format!(
+                "Supply the efficiency: copy part `{id}` into the build's `parts: (psus: [...])` with `eighty_plus` set to its certified level (the 80 PLUS listing at CLEAResult) or `efficiency` points (load %, efficiency %) from its datasheet or a review."
             ),
         };
     }

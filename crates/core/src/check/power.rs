@@ -251,7 +251,9 @@ pub(crate) static PSU_TRANSIENT: Rule = Rule {
 /// The circuit fix: the common GPU power limit that keeps every circuit within its continuous
 /// limit at full load ([`power_limit_to_fit`]), with its command and cost, or other ways out.
 fn circuit_fix(c: &Ctx<'_>, ci: &crate::estimate::power::CircuitLoad) -> String {
-    let cap = power_limit_to_fit(&c.r, |e| e.circuits.iter().all(|k| k.amps <= k.continuous_a + 1e-9));
+    // A circuit whose draw is unknown is not shown to fit at any limit.
+    let cap =
+        power_limit_to_fit(&c.r, |e| e.circuits.iter().all(|k| k.amps.is_some_and(|a| a <= k.continuous_a + 1e-9)));
     let rest = format!(
         "split the PSUs over more circuits, or use a 240 V / 20 A circuit; stay under {:.0} W per circuit",
         ci.continuous_w
@@ -274,11 +276,11 @@ pub(crate) static WALL_CIRCUIT: Rule = Rule {
         family: "power",
         severity: Severity::Error,
         title: "Wall draw against the circuit's breaker",
-        checks: "AC draw of the PSUs on each circuit (DC load through each PSU's efficiency curve) against its breaker. At the workload's own load: over the breaker is an error; over the continuous limit (80 % of the breaker) is an error for a workload that holds its load for hours (no workload, a training mode, or batch serving: `batch` over 1) and a warning for single-stream inference. A build checked at inference load is also estimated at full load (every GPU at its power limit: a model load, a prefill burst or a second job): a circuit over its breaker there is a warning that states how long the breaker tolerates it from its standard's trip points (see the figures), or that the time is unknown. The fix names the common GPU power limit that keeps full load within every circuit's continuous limit, with its command and throughput cost.",
+        checks: "AC draw of the PSUs on each circuit (DC load through each PSU's efficiency curve: its published points, else its 80 PLUS level's certification minimums) against its breaker. A PSU with neither (no 80 PLUS rating known) leaves its circuit's wall draw unknown: the circuit is not checked, unless its PSUs' DC load alone, the least the wall draw can be, is already over. At the workload's own load: over the breaker is an error; over the continuous limit (80 % of the breaker) is an error for a workload that holds its load for hours (no workload, a training mode, or batch serving: `batch` over 1) and a warning for single-stream inference. A build checked at inference load is also estimated at full load (every GPU at its power limit: a model load, a prefill burst or a second job): a circuit over its breaker there is a warning that states how long the breaker tolerates it from its standard's trip points (see the figures), or that the time is unknown. The fix names the common GPU power limit that keeps full load within every circuit's continuous limit, with its command and throughput cost.",
         why: "US NEC 210.19(A)/210.20(A) allow a continuous load (3 h or more) of 80 % of the breaker (15 A at 120 V = 1440 W continuous, 1800 W absolute): a training run is such a load. A breaker trips on its time-current curve: a UL 489 breaker must hold 100 %, trip within 1 h at 135 % and within 2 min at 200 % (https://optifuse.com/blog/ul-circuit-breakers); an IEC 60898-1 breaker must not trip within 1 h at 1.13 In and must trip within 1 h at 1.45 In (https://www.se.com/in/en/faqs/FA369327/). A burst of seconds over the rating is inside those times, so at inference load it is a warning, not an error; between the standards' points the time is the breaker's own curve, which is not known. Each circuit is summed on its own; the outlets on it are the psu-inlet rule's.",
         fix: "Cap every GPU at the limit the finding names (`sudo nvidia-smi -pl W`), split the PSUs over more circuits, or use a 240 V / 20 A circuit.",
     },
-    needs: &[Need::Part(PartKind::Psu)],
+    needs: &[Need::Part(PartKind::Psu), Need::Figure(Figure::PsuEfficiency)],
     figures: Some(|| {
         format!(
             "  continuous limit: {:.0} % of the breaker\n  UL 489 (sites below 180 V): holds 100 %, trips within 1 h at {:.0} %, within 2 min at {:.0} %\n  IEC 60898-1 (high-line sites): no trip within 1 h at {:.0} %, trips within 1 h at {:.0} %\n",
@@ -310,11 +312,14 @@ pub(crate) static WALL_CIRCUIT: Rule = Rule {
         }
         let sustained = super::sustains_load(c.build());
         for ci in &c.power.circuits {
-            let (sev, what) = if ci.amps > ci.breaker_a {
-                (Severity::Error, format!("over the breaker ({})", breaker_tolerance(ci.amps / ci.breaker_a, v)))
-            } else if ci.amps > ci.continuous_a && sustained {
+            // A circuit through a PSU of unknown efficiency is not checked (coverage says so),
+            // unless its PSUs' DC load alone, which the wall draw is at least, is already over.
+            let (amps, draws) = circuit_draw(ci, v);
+            let (sev, what) = if amps > ci.breaker_a {
+                (Severity::Error, format!("over the breaker ({})", breaker_tolerance(amps / ci.breaker_a, v)))
+            } else if amps > ci.continuous_a && sustained {
                 (Severity::Error, "over the continuous limit for a load held for hours".to_owned())
-            } else if ci.amps > ci.continuous_a {
+            } else if amps > ci.continuous_a {
                 (
                     Severity::Warning,
                     "over the continuous limit (single-stream inference: not held for hours)".to_owned(),
@@ -326,10 +331,8 @@ pub(crate) static WALL_CIRCUIT: Rule = Rule {
                 &WALL_CIRCUIT,
                 sev,
                 format!(
-                    "circuit {} draws {:.0} W = {:.1} A at {v:.0} V at {} load: {what} ({:.0} A breaker = {:.0} W; continuous {:.1} A = {:.0} W)",
+                    "circuit {} draws {draws} at {v:.0} V at {} load: {what} ({:.0} A breaker = {:.0} W; continuous {:.1} A = {:.0} W)",
                     ci.index + 1,
-                    ci.wall_w,
-                    ci.amps,
                     c.power.state.name(),
                     ci.breaker_a,
                     ci.breaker_w,
@@ -345,23 +348,27 @@ pub(crate) static WALL_CIRCUIT: Rule = Rule {
         // breaker tolerates it.
         let Some(full) = &c.full_power else { return };
         for ci in &full.circuits {
-            let already = c.power.circuits.iter().any(|s| s.index == ci.index && s.amps > s.breaker_a);
-            if ci.amps <= ci.breaker_a || already {
+            let (amps, draws) = circuit_draw(ci, v);
+            let already = c.power.circuits.iter().any(|s| s.index == ci.index && circuit_draw(s, v).0 > s.breaker_a);
+            if amps <= ci.breaker_a || already {
                 continue;
             }
+            let lighter = c
+                .power
+                .circuits
+                .iter()
+                .find(|s| s.index == ci.index)
+                .map_or(String::new(), |s| s.amps.map_or_else(|| "unknown".to_owned(), |a| format!("{a:.1} A")));
             out.push(finding(
                 &WALL_CIRCUIT,
                 Severity::Warning,
                 format!(
-                    "circuit {} draws {:.0} W = {:.1} A at {v:.0} V at full load (every GPU at its power limit: a model load, a prefill burst or a second job): over its {:.0} A breaker ({:.0} W); {}; at {} load it draws {:.1} A",
+                    "circuit {} draws {draws} at {v:.0} V at full load (every GPU at its power limit: a model load, a prefill burst or a second job): over its {:.0} A breaker ({:.0} W); {}; at {} load it draws {lighter}",
                     ci.index + 1,
-                    ci.wall_w,
-                    ci.amps,
                     ci.breaker_a,
                     ci.breaker_w,
-                    breaker_tolerance(ci.amps / ci.breaker_a, v),
+                    breaker_tolerance(amps / ci.breaker_a, v),
                     c.power.state.name(),
-                    c.power.circuits.iter().find(|s| s.index == ci.index).map_or(0.0, |s| s.amps)
                 ),
                 vec![PartRef::Circuit(ci.index)],
                 circuit_fix(c, ci),
@@ -370,6 +377,23 @@ pub(crate) static WALL_CIRCUIT: Rule = Rule {
     },
 };
 
+/// A circuit's current, A, and its draw in words: its wall draw where known (`1900 W = 15.8 A`),
+/// else its PSUs' DC load, which the wall draw is at least (`at least 1700 W = 14.2 A (the DC
+/// load of its PSUs; a PSU's efficiency is unknown)`).
+fn circuit_draw(ci: &crate::estimate::power::CircuitLoad, v: f64) -> (f64, String) {
+    if let (Some(w), Some(a)) = (ci.wall_w, ci.amps) {
+        return (a, format!("{w:.0} W = {a:.1} A"));
+    }
+    let a = ci.dc_w / v.max(1.0);
+    (
+        a,
+        format!(
+            "at least {:.0} W = {a:.1} A (the DC load of its PSUs; a PSU's efficiency is unknown, so its wall draw is not)",
+            ci.dc_w
+        ),
+    )
+}
+
 /// Rule: PSU inlet and wall outlet current (id and docs in `doc`).
 pub(crate) static PSU_INLET: Rule = Rule {
     doc: RuleDoc {
@@ -377,40 +401,46 @@ pub(crate) static PSU_INLET: Rule = Rule {
         family: "power",
         severity: Severity::Error,
         title: "PSU inlet and wall outlet current",
-        checks: "Each PSU's AC current against its inlet's rating (IEC C14: 10 A, 15 A in North America; C20: 16 A, 20 A in North America). Each wall outlet of the site (`site.outlets`: NEMA 5-15 12 A continuous of 15 A, NEMA 5-20 16 of 20 A, Schuko 10 of 16 A, IEC 60309 at its rating) against the sum of the PSUs plugged into it, so two PSUs on one power strip share one outlet: over its rating an error, over its continuous limit a warning. A PSU in no listed outlet has one of its own rated `site.outlet_continuous_a` (Schuko's 10 A at 230 V).",
+        checks: "Each PSU's AC current (through its published efficiency curve or its 80 PLUS level's certification minimums; a PSU with neither is not checked unless its DC load alone is already over) against its inlet's rating (IEC C14: 10 A, 15 A in North America; C20: 16 A, 20 A in North America). Each wall outlet of the site (`site.outlets`: NEMA 5-15 12 A continuous of 15 A, NEMA 5-20 16 of 20 A, Schuko 10 of 16 A, IEC 60309 at its rating) against the sum of the PSUs plugged into it, so two PSUs on one power strip share one outlet: over its rating an error, over its continuous limit a warning. A PSU in no listed outlet has one of its own rated `site.outlet_continuous_a` (Schuko's 10 A at 230 V).",
         why: "Over its rating the inlet and cord overheat (IEC 60320); a receptacle carries at most 80 % of its rating as a continuous cord-and-plug load (US NEC 210.21(B)(2)); a Schuko socket is not rated for continuous full load (elektrofachkraft.de). The breaker behind the outlet is the wall-circuit rule's. Sources in docs/sources.md.",
         fix: "Lower the load on that PSU, use a C20 unit and cord, plug the PSUs into separate outlets, or use an outlet rated for the load (IEC 60309 / C19 PDU).",
     },
-    needs: &[Need::Part(PartKind::Psu)],
+    needs: &[Need::Part(PartKind::Psu), Need::Figure(Figure::PsuEfficiency)],
     figures: None,
     check: |c, out| {
+        let v = c.build().site.mains_v.max(1.0);
+        // A PSU of unknown efficiency draws at least its DC load (coverage says the rest is
+        // not checked).
+        let at_least = |known: bool| if known { "" } else { "at least " };
         for p in &c.power.psus {
-            if p.amps > p.inlet_a {
+            let amps = p.amps.unwrap_or(p.dc_w / v);
+            let how = at_least(p.amps.is_some());
+            if amps > p.inlet_a {
                 out.push(finding(
                     &PSU_INLET,
                     Severity::Error,
                     format!(
-                        "PSU {} ({}) draws {:.1} A through an inlet rated {:.0} A",
+                        "PSU {} ({}) draws {how}{:.1} A through an inlet rated {:.0} A",
                         p.index + 1,
                         p.name,
-                        p.amps,
+                        amps,
                         p.inlet_a
                     ),
                     vec![PartRef::Psu(p.index)],
                     "Use a PSU with a C20 inlet or split its load.",
                 ));
             } else if p.outlet.is_none()
-                && p.amps > p.outlet_a
+                && amps > p.outlet_a
                 && (c.build().site.outlet_continuous_a.is_some() || c.build().site.mains_v >= HIGH_LINE_MIN_V)
             {
                 out.push(finding(
                     &PSU_INLET,
                     Severity::Warning,
                     format!(
-                        "PSU {} ({}) draws {:.1} A from an outlet good for {:.1} A continuous",
+                        "PSU {} ({}) draws {how}{:.1} A from an outlet good for {:.1} A continuous",
                         p.index + 1,
                         p.name,
-                        p.amps,
+                        amps,
                         p.outlet_a
                     ),
                     vec![PartRef::Psu(p.index)],
@@ -419,9 +449,12 @@ pub(crate) static PSU_INLET: Rule = Rule {
             }
         }
         for o in &c.power.outlets {
-            let sev = if o.amps > o.rated_a {
+            let dc: f64 = c.power.psus.iter().filter(|p| p.outlet == Some(o.index)).map(|p| p.dc_w).sum();
+            let amps = o.amps.unwrap_or(dc / v);
+            let how = at_least(o.amps.is_some());
+            let sev = if amps > o.rated_a {
                 Severity::Error
-            } else if o.amps > o.continuous_a {
+            } else if amps > o.continuous_a {
                 Severity::Warning
             } else {
                 continue;
@@ -431,10 +464,10 @@ pub(crate) static PSU_INLET: Rule = Rule {
                 &PSU_INLET,
                 sev,
                 format!(
-                    "outlet {} ({}) carries {:.1} A for PSU {}: {} ({:.0} A rated, {:.1} A continuous)",
+                    "outlet {} ({}) carries {how}{:.1} A for PSU {}: {} ({:.0} A rated, {:.1} A continuous)",
                     o.index + 1,
                     o.kind,
-                    o.amps,
+                    amps,
                     psus.join(" and "),
                     if sev == Severity::Error { "over its rating" } else { "over its continuous limit" },
                     o.rated_a,

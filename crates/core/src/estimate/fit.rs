@@ -826,8 +826,20 @@ pub(crate) fn cost_of(
         .map(|r| PricedPart::new(r.line.id, r.line.name, r.line.quantity, r.line.unit_price_usd))
         .collect();
     let state = if input.mode.is_training() { LoadState::Training } else { LoadState::Inference };
-    let load_w = power::estimate(&r, state).total_wall_w;
-    let idle_w = power::estimate(&r, LoadState::Idle).total_wall_w;
+    // The electricity needs the wall draw: through a PSU of unknown efficiency (no 80 PLUS
+    // rating, no published curve), or with no PSU chosen, it is unknown, and so is the cost.
+    let (Some(load_w), Some(idle_w)) =
+        (power::estimate(&r, state).total_wall_w, power::estimate(&r, LoadState::Idle).total_wall_w)
+    else {
+        return (
+            None,
+            Some(if build.psus.is_empty() {
+                "no cost: no PSU chosen, so the wall draw and the electricity cost are unknown".to_owned()
+            } else {
+                "no cost: a PSU's efficiency is unknown (no 80 PLUS rating, no published curve), so the wall draw and the electricity cost are unknown".to_owned()
+            }),
+        );
+    };
     let mut ci = CostInput::new(parts, load_w, build.site.price_per_kwh);
     ci.idle_power_w = idle_w;
     ci.utilization = build.site.duty_cycle.clamp(0.01, 1.0);

@@ -2,6 +2,11 @@
 //! efficiency and wall draw, transient peaks against the ATX 3.x excursion table, amps per
 //! circuit and per outlet, heat, electricity cost, and power-limit advice.
 //!
+//! The wall draw (AC input) is known only through a PSU whose efficiency is published: its
+//! own curve, or its 80 PLUS level's certification minimums. Through a PSU with neither, or
+//! with no PSU chosen, the wall draw and everything computed from it (amps per circuit and
+//! outlet, heat into the room, electricity cost) are `None`: unknown, never a guessed figure.
+//!
 //! Every fraction and figure used is a named constant with its source, here or in the part
 //! that uses it (`circuit`: breakers and outlets; `efficiency`: PSU curves; `thermal`: GPU
 //! cooling; `advice`: power limits and PSU sizes). "(judgement)" marks a policy choice rather
@@ -25,7 +30,7 @@ pub use circuit::{
     UL489_TRIP_1H_FRACTION, UL489_TRIP_2MIN_FRACTION, US_HIGH_LINE_V, breaker_tolerance, continuous_a,
     outlet_continuous_a,
 };
-pub use efficiency::{efficiency_at, efficiency_curve, eighty_plus_curve};
+pub use efficiency::{EfficiencyBasis, efficiency_at, efficiency_curve, eighty_plus_curve};
 pub use thermal::{GpuThermal, ThermalRisk, gpu_thermal};
 
 /// What the machine is doing.
@@ -117,9 +122,6 @@ pub const EXCURSION_LIMIT_HPWR: [f64; 4] = [2.0, 1.8, 1.6, 1.2];
 /// Rating above which an ATX 3.x unit with a 12V-2x6 connector must meet
 /// [`EXCURSION_LIMIT_HPWR`], W (same guide).
 pub(crate) const EXCURSION_HPWR_MIN_W: f64 = 450.0;
-/// Efficiency assumed for the wall draw of a build with no PSU chosen (judgement: about an 80
-/// PLUS Gold unit at half load); no PSU rule runs on it.
-pub(crate) const NO_PSU_EFFICIENCY: f64 = 0.9;
 /// The same for other ATX 3.x PSUs (150 / 145 / 135 / 110 %).
 pub const EXCURSION_LIMIT_OTHER: [f64; 4] = [1.5, 1.45, 1.35, 1.1];
 
@@ -226,14 +228,18 @@ pub struct PsuLoad {
     pub dc_w: f64,
     /// `dc_w / rated_w`.
     pub load_fraction: f64,
-    /// Efficiency at that load (0..1).
-    pub efficiency: f64,
-    /// AC input, W.
-    pub wall_w: f64,
-    /// Heat lost in the PSU, W.
-    pub loss_w: f64,
-    /// Current drawn from its outlet, A.
-    pub amps: f64,
+    /// Efficiency at that load (0..1); `None` when the unit publishes no curve and no 80 PLUS
+    /// level is known ([`EfficiencyBasis::Unknown`]).
+    pub efficiency: Option<f64>,
+    /// Where `efficiency` comes from: the unit's published curve, or its 80 PLUS level's
+    /// certification minimum (the unit is at least this efficient), or unknown.
+    pub efficiency_basis: EfficiencyBasis,
+    /// AC input, W; `None` when the efficiency is unknown.
+    pub wall_w: Option<f64>,
+    /// Heat lost in the PSU, W; `None` when the efficiency is unknown.
+    pub loss_w: Option<f64>,
+    /// Current drawn from its outlet, A; `None` when the efficiency is unknown.
+    pub amps: Option<f64>,
     /// The inlet's rating at this site, A (C14 10 A / 15 A in North America, C20 16 / 20 A).
     pub inlet_a: f64,
     /// Continuous rating of the outlet it is plugged into, A.
@@ -245,7 +251,7 @@ pub struct PsuLoad {
     pub circuit: usize,
     /// Transient peaks at the ATX 3.x table's durations.
     pub transients: Vec<TransientPoint>,
-    /// The efficiency curve used, `(load %, efficiency %)`.
+    /// The efficiency curve used, `(load %, efficiency %)`; empty when unknown.
     pub curve: Vec<(f64, f64)>,
 }
 
@@ -254,10 +260,14 @@ pub struct PsuLoad {
 pub struct CircuitLoad {
     /// Circuit index.
     pub index: usize,
-    /// AC power of the PSUs on it, W.
-    pub wall_w: f64,
-    /// Current, A.
-    pub amps: f64,
+    /// DC load of the PSUs on it, W: the wall draw is at least this much (no PSU delivers more
+    /// than it takes in), whatever their efficiency.
+    pub dc_w: f64,
+    /// AC power of the PSUs on it, W; `None` when a PSU on it has no known efficiency (or the
+    /// build names no PSU).
+    pub wall_w: Option<f64>,
+    /// Current, A; `None` with `wall_w`.
+    pub amps: Option<f64>,
     /// Breaker rating, A.
     pub breaker_a: f64,
     /// Continuous limit, A (80 % of the breaker; Schuko sites also at most 10 A per socket).
@@ -279,10 +289,10 @@ pub struct OutletLoad {
     pub psus: Vec<usize>,
     /// Circuit it is on (its PSUs' circuit).
     pub circuit: usize,
-    /// AC power through it, W.
-    pub wall_w: f64,
-    /// Current through it, A.
-    pub amps: f64,
+    /// AC power through it, W; `None` when a PSU plugged into it has no known efficiency.
+    pub wall_w: Option<f64>,
+    /// Current through it, A; `None` with `wall_w`.
+    pub amps: Option<f64>,
     /// Rated current, A.
     pub rated_a: f64,
     /// Continuous limit, A.
@@ -343,18 +353,18 @@ pub struct PowerEstimate {
     pub circuits: Vec<CircuitLoad>,
     /// Per wall outlet of `Site::outlets` (empty when the site lists none).
     pub outlets: Vec<OutletLoad>,
-    /// Total AC draw, W (with no PSU: DC at 90 %).
-    pub total_wall_w: f64,
-    /// Heat into the room, W (all of the wall draw).
-    pub heat_w: f64,
-    /// Heat, BTU/h.
-    pub heat_btu_h: f64,
+    /// Total AC draw, W; `None` when a PSU has no known efficiency or the build names no PSU.
+    pub total_wall_w: Option<f64>,
+    /// Heat into the room, W (all of the wall draw); `None` with `total_wall_w`.
+    pub heat_w: Option<f64>,
+    /// Heat, BTU/h; `None` with `total_wall_w`.
+    pub heat_btu_h: Option<f64>,
     /// Heat released inside the case (DC load), W.
     pub case_heat_w: f64,
     /// Per-GPU thermal risk.
     pub gpu_thermal: Vec<GpuThermal>,
-    /// Electricity cost.
-    pub cost: EnergyCost,
+    /// Electricity cost; `None` when the wall draw (working or idle) is unknown.
+    pub cost: Option<EnergyCost>,
 }
 
 /// Power limit a placement runs at: its `power_limit_w`, else the default board power.
@@ -533,10 +543,10 @@ fn psu_loads(
         let Some(p) = p else { continue };
         let dc: f64 = components.iter().filter(|c| c.psu == i).map(|c| c.power_w).sum();
         let rated = p.rated_w_at(mains_v);
-        let curve = efficiency_curve(p, mains_v);
+        let (curve, basis) = efficiency_curve(p, mains_v).unwrap_or((Vec::new(), EfficiencyBasis::Unknown));
         let load_fraction = dc / rated;
         let eff = efficiency_at(&curve, load_fraction * 100.0);
-        let wall = dc / eff;
+        let wall = eff.map(|e| dc / e);
         let gpu_limit_here: f64 = gpu_limits.iter().filter(|(_, _, psu)| *psu == i).map(|(_, l, _)| l).sum();
         let rest_here = dc
             - components
@@ -565,9 +575,10 @@ fn psu_loads(
             dc_w: dc,
             load_fraction,
             efficiency: eff,
+            efficiency_basis: basis,
             wall_w: wall,
-            loss_w: wall - dc,
-            amps: wall / mains_v,
+            loss_w: wall.map(|w| w - dc),
+            amps: wall.map(|w| w / mains_v),
             inlet_a: inlet_a(p.inlet, mains_v),
             outlet: b.site.outlets.iter().position(|o| o.psus.contains(&i)),
             outlet_a: b
@@ -596,21 +607,23 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
 
     let mains_v = b.site.mains_v.max(1.0);
     let psus = psu_loads(r, state, &components, &gpu_limits);
-    let total_wall_w =
-        if psus.is_empty() { total_dc_w / NO_PSU_EFFICIENCY } else { psus.iter().map(|p| p.wall_w).sum() };
+    // With no PSU chosen nothing says how efficient the conversion is: the wall draw is unknown.
+    let total_wall_w = if psus.is_empty() { None } else { sum_known(psus.iter().map(|p| p.wall_w)) };
     let n_circuits = b.site.circuits.max(1);
     let cont_a = continuous_a(b);
     let circuits = (0..n_circuits)
         .map(|c| {
-            let wall: f64 = if psus.is_empty() {
-                if c == 0 { total_wall_w } else { 0.0 }
+            let (dc, wall) = if psus.is_empty() {
+                (if c == 0 { total_dc_w } else { 0.0 }, if c == 0 { None } else { Some(0.0) })
             } else {
-                psus.iter().filter(|p| p.circuit == c).map(|p| p.wall_w).sum()
+                let on = || psus.iter().filter(|p| p.circuit == c);
+                (on().map(|p| p.dc_w).sum(), sum_known(on().map(|p| p.wall_w)))
             };
             CircuitLoad {
                 index: c,
+                dc_w: dc,
                 wall_w: wall,
-                amps: wall / mains_v,
+                amps: wall.map(|w| w / mains_v),
                 breaker_a: b.site.circuit_a,
                 continuous_a: cont_a,
                 breaker_w: b.site.circuit_a * mains_v,
@@ -625,14 +638,14 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
         .enumerate()
         .map(|(oi, o)| {
             let on: Vec<&PsuLoad> = psus.iter().filter(|p| p.outlet == Some(oi)).collect();
-            let wall: f64 = on.iter().map(|p| p.wall_w).sum();
+            let wall = sum_known(on.iter().map(|p| p.wall_w));
             OutletLoad {
                 index: oi,
                 kind: o.kind.name().to_owned(),
                 psus: o.psus.clone(),
                 circuit: on.first().map_or(0, |p| p.circuit),
                 wall_w: wall,
-                amps: wall / mains_v,
+                amps: wall.map(|w| w / mains_v),
                 rated_a: o.rated_a(),
                 continuous_a: o.continuous_a(),
             }
@@ -644,7 +657,9 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
     } else {
         estimate_with(r, LoadState::Idle, override_limit_w).total_wall_w
     };
-    let cost = energy_cost(total_wall_w, idle_wall_w, b.site.price_per_kwh, b.site.duty_cycle);
+    let cost = total_wall_w
+        .zip(idle_wall_w)
+        .map(|(work, idle)| energy_cost(work, idle, b.site.price_per_kwh, b.site.duty_cycle));
     PowerEstimate {
         state,
         components,
@@ -654,16 +669,23 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
         outlets,
         total_wall_w,
         heat_w: total_wall_w,
-        heat_btu_h: total_wall_w * BTU_PER_H_PER_W,
+        heat_btu_h: total_wall_w.map(|w| w * BTU_PER_H_PER_W),
         case_heat_w: total_dc_w,
         gpu_thermal: gpu_thermal(r),
         cost,
     }
 }
 
+/// The sum of `figures`, or `None` when any of them is unknown (a sum over an unknown part is
+/// unknown, not the sum of the known ones).
+fn sum_known(figures: impl Iterator<Item = Option<f64>>) -> Option<f64> {
+    figures.sum()
+}
+
 /// Amps drawn from each wall circuit in `state`, in circuit order (index 0 = "circuit 1"):
-/// what the status bar shows, one figure per circuit rather than their sum.
-pub fn circuit_amps(r: &Resolved<'_>, state: LoadState) -> Vec<f64> {
+/// what the status bar shows, one figure per circuit rather than their sum; `None` for a
+/// circuit whose wall draw is unknown.
+pub fn circuit_amps(r: &Resolved<'_>, state: LoadState) -> Vec<Option<f64>> {
     estimate(r, state).circuits.iter().map(|c| c.amps).collect()
 }
 

@@ -91,14 +91,16 @@ pub struct Evaluation {
     pub known_price_usd: f64,
     /// Ids of parts without a price (plus risers, which the catalog does not list).
     pub unpriced: Vec<String>,
-    /// Full-load wall power, W (what the checker sizes PSUs and circuits by).
-    pub wall_w: f64,
-    /// Wall power while serving, W.
-    pub inference_wall_w: f64,
-    /// Heat into the room at full load, W.
-    pub heat_w: f64,
-    /// Per circuit: amps at full load and the continuous limit.
-    pub circuits: Vec<(f64, f64)>,
+    /// Full-load wall power, W (what the checker sizes PSUs and circuits by); `None` when a PSU's
+    /// efficiency is unknown (no 80 PLUS rating, no published curve) or no PSU is chosen.
+    pub wall_w: Option<f64>,
+    /// Wall power while serving, W; `None` as for `wall_w`.
+    pub inference_wall_w: Option<f64>,
+    /// Heat into the room at full load, W; `None` as for `wall_w`.
+    pub heat_w: Option<f64>,
+    /// Per circuit: amps at full load (`None`: unknown, as for `wall_w`) and the continuous
+    /// limit.
+    pub circuits: Vec<(Option<f64>, f64)>,
     /// Per PSU: DC load at full load and its rating, W (the headroom is their difference;
     /// [`crate::estimate::power::PSU_RECOMMENDED_HEADROOM_W`] is the margin the planner prefers).
     pub psu_loads: Vec<(f64, f64)>,

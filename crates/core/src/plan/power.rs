@@ -147,8 +147,8 @@ fn over_at_default(e: &power::PowerEstimate) -> Option<String> {
             }
         }
     }
-    e.circuits.iter().find(|c| c.amps > c.continuous_a + 1e-9).map(|c| {
-        format!("circuit {} draws {:.1} A, over its {:.1} A continuous limit", c.index + 1, c.amps, c.continuous_a)
+    e.circuits.iter().find_map(|c| c.amps.filter(|a| *a > c.continuous_a + 1e-9).map(|a| (c, a))).map(|(c, a)| {
+        format!("circuit {} draws {a:.1} A, over its {:.1} A continuous limit", c.index + 1, c.continuous_a)
     })
 }
 

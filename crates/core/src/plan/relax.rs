@@ -86,7 +86,12 @@ pub(super) fn relax(catalog: &Catalog, parts: &Parts, goal: &Goal, ctl: &mut Con
                 format!("at least {} (prices unknown: {})", crate::fmt::usd(r.price_usd), r.eval.unpriced.join(", "))
             };
             let speed = r.eval.decode_per_user.map_or_else(String::new, |d| format!(", {d:.1} tok/s per user"));
-            format!("{} at {}: {price}{speed}, {:.2} kW at the wall", r.title, r.precision, r.eval.wall_w / 1000.0)
+            format!(
+                "{} at {}: {price}{speed}, {} at the wall",
+                r.title,
+                r.precision,
+                crate::fmt::kilowatts_or_unknown(r.eval.wall_w)
+            )
         });
         if buys.is_some() {
             out.binding.push(constraint);

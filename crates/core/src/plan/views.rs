@@ -269,7 +269,8 @@ pub struct PsuView {
     pub rated_w: f64,
     /// Price, USD, if known.
     pub price_usd: Option<f64>,
-    /// Its connector counts are published.
+    /// Its connector counts and its efficiency (a published curve or an 80 PLUS level) are
+    /// published.
     pub figures_known: bool,
     /// Native 16-pin (12V-2x6) cables, if published.
     pub hpwr_16pin: Option<u8>,

@@ -10,7 +10,7 @@ pub mod plan;
 pub mod prices;
 
 use crate::check::{Coverage, FindingKind, Report, Severity, Verdict};
-use crate::estimate::power::{LoadState, PowerEstimate, ThermalRisk};
+use crate::estimate::power::{EfficiencyBasis, LoadState, PowerEstimate, ThermalRisk};
 use crate::fmt::{count, duration, watts};
 use std::fmt::Write as _;
 
@@ -127,7 +127,12 @@ pub fn report_text(r: &Report) -> String {
                     k * 100.0
                 );
                 if let Some(e) = &a.at_limit {
-                    let _ = writeln!(s, "  then: {:.0} W DC, {:.0} W at the wall", e.total_dc_w, e.total_wall_w);
+                    let _ = writeln!(
+                        s,
+                        "  then: {:.0} W DC, {} at the wall",
+                        e.total_dc_w,
+                        watts_or_unknown(e.total_wall_w)
+                    );
                 }
             }
             _ => {
@@ -146,11 +151,11 @@ pub fn power_text(e: &PowerEstimate) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Power at {} load: {:.0} W DC, {:.0} W at the wall, heat {:.0} BTU/h",
+        "Power at {} load: {:.0} W DC, {} at the wall, heat {}",
         e.state.name(),
         e.total_dc_w,
-        e.total_wall_w,
-        e.heat_btu_h
+        watts_or_unknown(e.total_wall_w),
+        e.heat_btu_h.map_or_else(|| "unknown".to_owned(), |h| format!("{h:.0} BTU/h"))
     );
     for c in &e.components {
         // "(PSU n)" only where the build has PSUs to name.
@@ -158,21 +163,33 @@ pub fn power_text(e: &PowerEstimate) -> String {
         let _ = writeln!(s, "  {:<44} {:>9}{psu}", c.label, watts(c.power_w));
     }
     if e.psus.is_empty() {
-        let _ = writeln!(s, "  no PSU chosen: wall draw taken at 90 % efficiency; no PSU check ran");
+        let _ = writeln!(s, "  no PSU chosen: wall draw unknown (no PSU efficiency); no PSU check ran");
     }
     for p in &e.psus {
+        let wall = match (p.efficiency, p.wall_w, p.amps) {
+            (Some(eff), Some(w), Some(a)) => format!(
+                "efficiency {:.1} %{}, {w:.0} W from the wall ({a:.1} A; inlet {:.0} A)",
+                eff * 100.0,
+                if p.efficiency_basis == EfficiencyBasis::CertificationMinimum {
+                    " (80 PLUS certification minimum)"
+                } else {
+                    ""
+                },
+                p.inlet_a
+            ),
+            _ => format!(
+                "efficiency unknown (no 80 PLUS rating, no published curve), wall draw unknown (inlet {:.0} A)",
+                p.inlet_a
+            ),
+        };
         let _ = writeln!(
             s,
-            "  PSU {} {}: {:.0} W of {:.0} W ({:.0} %), efficiency {:.1} %, {:.0} W from the wall ({:.1} A; inlet {:.0} A)",
+            "  PSU {} {}: {:.0} W of {:.0} W ({:.0} %), {wall}",
             p.index + 1,
             p.name,
             p.dc_w,
             p.rated_w,
             p.load_fraction * 100.0,
-            p.efficiency * 100.0,
-            p.wall_w,
-            p.amps,
-            p.inlet_a
         );
         for t in &p.transients {
             let _ = writeln!(
@@ -188,21 +205,32 @@ pub fn power_text(e: &PowerEstimate) -> String {
         let _ = writeln!(s, "  transient peaks: GPUs spike under load; see `--state training`");
     }
     for c in &e.circuits {
+        let draw = match (c.wall_w, c.amps) {
+            (Some(w), Some(a)) => format!("{w:.0} W, {a:.1} A"),
+            _ => format!("unknown (at least the {:.0} W DC load its PSUs carry)", c.dc_w),
+        };
         let _ = writeln!(
             s,
-            "  circuit {}: {:.0} W, {:.1} A of {:.0} A breaker ({:.1} A continuous)",
+            "  circuit {}: {draw} of {:.0} A breaker ({:.1} A continuous)",
             c.index + 1,
-            c.wall_w,
-            c.amps,
             c.breaker_a,
             c.continuous_a
         );
     }
-    let _ = writeln!(s, "  electricity: {}", electricity_text(&e.cost));
+    let _ = writeln!(
+        s,
+        "  electricity: {}",
+        e.cost.as_ref().map_or_else(|| "unknown (the wall draw is unknown)".to_owned(), electricity_text)
+    );
     for t in &e.gpu_thermal {
         let _ = writeln!(s, "  GPU {} thermal risk {}: {}", t.gpu + 1, risk_name(t.risk), t.reason);
     }
     s
+}
+
+/// `1234 W`, or `unknown` for a wall draw nobody can know.
+pub fn watts_or_unknown(w: Option<f64>) -> String {
+    w.map_or_else(|| "unknown".to_owned(), |w| format!("{w:.0} W"))
 }
 
 /// The electricity figures with their basis, one line for every face (`check`, `power`, the

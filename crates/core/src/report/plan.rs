@@ -145,15 +145,28 @@ pub fn verify_line(e: &Evaluation) -> Option<String> {
 /// against its continuous limit, and the heat (`1450 W at the wall at full load (980 W
 /// serving); circuit 1: 12.1 of 12.0 A; heat 1450 W`).
 pub fn power_line(e: &Evaluation) -> String {
-    let circuits: Vec<String> =
-        e.circuits.iter().enumerate().map(|(i, (a, c))| format!("circuit {}: {a:.1} of {c:.1} A", i + 1)).collect();
+    let circuits: Vec<String> = e
+        .circuits
+        .iter()
+        .enumerate()
+        .map(|(i, (a, c))| match a {
+            Some(a) => format!("circuit {}: {a:.1} of {c:.1} A", i + 1),
+            None => format!("circuit {}: unknown of {c:.1} A", i + 1),
+        })
+        .collect();
+    let w = super::watts_or_unknown;
     format!(
-        "{:.0} W at the wall at full load ({:.0} W serving); {}; heat {:.0} W",
-        e.wall_w,
-        e.inference_wall_w,
+        "{} at the wall at full load ({} serving); {}; heat {}",
+        w(e.wall_w),
+        w(e.inference_wall_w),
         circuits.join(", "),
-        e.heat_w
+        w(e.heat_w)
     )
+}
+
+/// A wall draw in kW (`1.45 kW`), or `unknown` (a PSU of unknown efficiency).
+pub fn kw(w: Option<f64>) -> String {
+    crate::fmt::kilowatts_or_unknown(w)
 }
 
 /// The runtime a result was judged with and is saved for (`workload.runtime`), or "runtime

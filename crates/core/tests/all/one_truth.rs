@@ -18,7 +18,7 @@ fn electricity_and_hardware_are_one_figure_in_check_fit_and_prices() {
         let Ok(f) = fit::for_build(&b, &c, &FitOptions::default()) else { continue };
         let Some(cost) = f.cost else { continue };
         let report = check::run(&b, &c);
-        let month = report.power.cost.per_month_usd;
+        let month = report.power.cost.as_ref().expect("a fit cost has a known wall draw").per_month_usd;
         assert!(
             (month - cost.energy_usd_per_month).abs() < 0.01,
             "{}: check/power say ${month:.2}/month, the fit's cost ${:.2}",

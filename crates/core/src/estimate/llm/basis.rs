@@ -377,16 +377,13 @@ pub fn not_measured_on(gpus: &[super::inputs::GpuSlot], family: &str) -> Vec<Str
             let mut parts: Vec<String> = Vec::new();
             let mut validated = true;
             for metric in ["decode", "prefill"] {
-                match cells.iter().find(|c| c.metric == metric) {
-                    Some(c) => {
-                        let (words, in_band) = metric_words(metric, c);
-                        validated &= in_band;
-                        parts.push(words);
-                    }
-                    None => {
-                        validated = false;
-                        parts.push(format!("no held {metric} row: the {metric} figure is unvalidated there"));
-                    }
+                if let Some(c) = cells.iter().find(|c| c.metric == metric) {
+                    let (words, in_band) = metric_words(metric, c);
+                    validated &= in_band;
+                    parts.push(words);
+                } else {
+                    validated = false;
+                    parts.push(format!("no held {metric} row: the {metric} figure is unvalidated there"));
                 }
             }
             if validated {

@@ -443,6 +443,10 @@ impl GpuSlot {
 
 /// The workload whose fit and speed are estimated.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent runtime flags (checkpointing, flash attention, CPU offload, run-time repack), each a command-line switch"
+)]
 pub struct FitInput {
     /// The model shape.
     pub model: LlmModel,

@@ -513,9 +513,9 @@ fn estimate_placement(
     let n = layout.layers;
     let ngl = table.n_gpu_layers;
     let first_gpu = n - ngl;
-    let m = &input.model;
+    let model = &input.model;
     let host_of = |l: u32| mask.get(l as usize).copied().unwrap_or(0.0).clamp(0.0, 1.0);
-    let kv_read = |l: u32| kv_cache_bytes_layers(m, input.kv_precision, l..l + 1, input.context_tokens, 1, 1);
+    let kv_read = |l: u32| kv_cache_bytes_layers(model, input.kv_precision, l..l + 1, input.context_tokens, 1, 1);
     // Bytes one decode step of `b` sequences reads: (per GPU, from system RAM).
     let reads = |b: u32| -> (Vec<f64>, f64) {
         let touched = experts_touched_fraction(input, b);
@@ -537,9 +537,9 @@ fn estimate_placement(
                 }
                 per_gpu[d] += layout.dense_layer_b + bf * kv_read(l);
                 if layout.is_moe(l) {
-                    let h = host_of(l);
-                    per_gpu[d] += layout.expert_layer_b * touched * (1.0 - h);
-                    host_b += layout.expert_layer_b * touched * h;
+                    let host_share = host_of(l);
+                    per_gpu[d] += layout.expert_layer_b * touched * (1.0 - host_share);
+                    host_b += layout.expert_layer_b * touched * host_share;
                 }
                 l += 1;
             }
@@ -619,7 +619,7 @@ fn estimate_placement(
                 let ub = ubatch.min(f64::from(input.context_tokens)).max(1.0);
                 let copy_rate = host_to_gpu_copy_efficiency(input.llama_cpp_host_weights) * link * 1e9;
                 let compute_s = ub / p;
-                let experts = m.experts.as_ref().filter(|e| e.routed > 0 && host_experts_b > 0.0);
+                let experts = model.experts.as_ref().filter(|e| e.routed > 0 && host_experts_b > 0.0);
                 let path = match experts {
                     Some(e) => ram_experts_path(
                         runtime,
@@ -661,15 +661,15 @@ fn estimate_placement(
                         let off_gpu_s: f64 = (0..n)
                             .filter(|&l| layout.is_moe(l))
                             .map(|l| {
-                                let h = if l < first_gpu { 1.0 } else { host_of(l) };
-                                ub * h * gemm_s(device.get(l as usize).copied().unwrap_or(0))
+                                let host_share = if l < first_gpu { 1.0 } else { host_of(l) };
+                                ub * host_share * gemm_s(device.get(l as usize).copied().unwrap_or(0))
                             })
                             .sum();
                         let compute_s = (compute_s - off_gpu_s).max(0.0);
                         let per_layer = 2.0
                             * f64::from(e.per_token.min(e.routed))
                             * 3.0
-                            * f64::from(m.hidden)
+                            * f64::from(model.hidden)
                             * f64::from(e.intermediate);
                         let share: f64 = (0..n)
                             .filter(|&l| layout.is_moe(l))
@@ -677,24 +677,21 @@ fn estimate_placement(
                             .sum();
                         let flops = ub * per_layer * share;
                         let dense_s = f64::from(first_gpu) * layout.dense_layer_b / copy_rate;
-                        match input.host_cpu.and_then(|c| c.expert_gemm_flop_s()) {
-                            Some(rate) => {
-                                let cpu_s = flops / rate;
-                                let bound = if cpu_s > compute_s + dense_s {
-                                    PrefillBound::CpuExperts
-                                } else {
-                                    PrefillBound::GpuWithCopies
-                                };
-                                (Some(ub / (compute_s + dense_s + cpu_s)), bound)
+                        if let Some(rate) = input.host_cpu.and_then(|c| c.expert_gemm_flop_s()) {
+                            let cpu_s = flops / rate;
+                            let bound = if cpu_s > compute_s + dense_s {
+                                PrefillBound::CpuExperts
+                            } else {
+                                PrefillBound::GpuWithCopies
+                            };
+                            (Some(ub / (compute_s + dense_s + cpu_s)), bound)
+                        } else {
+                            if unknown.is_none() {
+                                unknown = Some(format!(
+                                    "{runtime} computes the routed experts in system RAM on the CPU for a {ub:.0}-token micro-batch: the CPU's base clock or AVX-512 is not known, so the prefill is unknown"
+                                ));
                             }
-                            None => {
-                                if unknown.is_none() {
-                                    unknown = Some(format!(
-                                        "{runtime} computes the routed experts in system RAM on the CPU for a {ub:.0}-token micro-batch: the CPU's base clock or AVX-512 is not known, so the prefill is unknown"
-                                    ));
-                                }
-                                (None, PrefillBound::CpuExperts)
-                            }
+                            (None, PrefillBound::CpuExperts)
                         }
                     }
                     (None, _) => {

@@ -32,18 +32,28 @@ pub struct PowerAdvice {
 }
 
 /// Whether an estimate keeps every PSU at or under the 80 % guideline and every circuit at or
-/// under its continuous limit.
+/// under its continuous limit. A circuit whose draw is unknown (a PSU of unknown efficiency) is
+/// not shown to be within: false.
 pub fn within_limits(e: &PowerEstimate) -> bool {
     e.psus.iter().all(|p| p.load_fraction <= PSU_SUSTAINED_GUIDELINE + 1e-9)
-        && e.circuits.iter().all(|c| c.amps <= c.continuous_a + 1e-9)
+        && e.circuits.iter().all(|c| c.amps.is_some_and(|a| a <= c.continuous_a + 1e-9))
 }
 
-/// Advice for the training (full-load) state, `None` when the build is within its PSU and
-/// circuit limits or has no GPUs. The common power limit is [`power_limit_to_fit`]'s highest
-/// limit at which [`within_limits`] holds.
+/// Whether a circuit's known draw is over its continuous limit (unknown: not known to be).
+fn circuit_over(c: &super::CircuitLoad) -> bool {
+    c.amps.is_some_and(|a| a > c.continuous_a)
+}
+
+/// Advice for the training (full-load) state, `None` when the build is not known to exceed its
+/// PSU and circuit limits or has no GPUs. The common power limit is [`power_limit_to_fit`]'s
+/// highest limit at which every PSU is within its guideline and every circuit whose draw is
+/// known within its continuous limit; a circuit whose draw is unknown is named in the problem
+/// (the limit is not checked against it).
 pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
     let full = estimate(r, LoadState::Training);
-    if within_limits(&full) {
+    if full.psus.iter().all(|p| p.load_fraction <= PSU_SUSTAINED_GUIDELINE + 1e-9)
+        && !full.circuits.iter().any(circuit_over)
+    {
         return None;
     }
     let gpus: Vec<&Gpu> = r.gpus.iter().flatten().copied().collect();
@@ -64,27 +74,33 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
         }
     }
     for c in &full.circuits {
-        if c.amps > c.continuous_a {
-            problems.push(format!(
-                "circuit {} draws {:.0} W = {:.1} A, over its {:.0} W / {:.1} A continuous limit",
+        match (c.wall_w, c.amps) {
+            (Some(w), Some(a)) if a > c.continuous_a => problems.push(format!(
+                "circuit {} draws {w:.0} W = {a:.1} A, over its {:.0} W / {:.1} A continuous limit",
                 c.index + 1,
-                c.wall_w,
-                c.amps,
                 c.continuous_w,
                 c.continuous_a
-            ));
+            )),
+            (None, _) | (_, None) => problems.push(format!(
+                "circuit {}'s wall draw is unknown (a PSU on it has no known efficiency): no limit is checked against it",
+                c.index + 1
+            )),
+            _ => {}
         }
     }
-    let found = power_limit_to_fit(r, within_limits);
+    let found = power_limit_to_fit(r, |e| {
+        e.psus.iter().all(|p| p.load_fraction <= PSU_SUSTAINED_GUIDELINE + 1e-9) && !e.circuits.iter().any(circuit_over)
+    });
     let b = r.build;
     let mut alternatives = Vec::new();
-    let wall = full.total_wall_w;
     let per_circuit_cont = continuous_a(b) * b.site.mains_v;
-    let circuit_over = full.circuits.iter().any(|c| c.amps > c.continuous_a);
-    if circuit_over {
+    if full.circuits.iter().any(circuit_over) {
+        // The whole wall draw, or where a PSU's efficiency is unknown the DC load (the least it
+        // can be): "at least" that many circuits.
+        let (wall, least) = full.total_wall_w.map_or((full.total_dc_w, "at least "), |w| (w, ""));
         let n = (wall / per_circuit_cont).ceil();
         alternatives.push(format!(
-            "split the PSUs over {n:.0} circuits of {:.0} A (each {:.0} W continuous)",
+            "split the PSUs over {least}{n:.0} circuits of {:.0} A (each {:.0} W continuous)",
             b.site.circuit_a, per_circuit_cont
         ));
         if b.site.mains_v < HIGH_LINE_MIN_V {

@@ -25,7 +25,7 @@ fn power_problem(ev: &Evaluation, goal: &crate::plan::Goal) -> Option<String> {
     {
         return Some(l.clone());
     }
-    ev.circuits.iter().enumerate().find(|(_, (a, l))| a > l).map(|(i, (a, l))| {
+    ev.circuits.iter().enumerate().find_map(|(i, (a, l))| a.filter(|a| a > l).map(|a| (i, a, l))).map(|(i, a, l)| {
         format!(
             "circuit {} of {} A at {} V draws {a:.1} A at full load, over its {l:.1} A continuous limit",
             i + 1,
@@ -112,22 +112,28 @@ impl State<'_> {
                 Some(w) if power => format!(" (a common power limit of {w:.0} W per card would fit)"),
                 _ => String::new(),
             };
-            let wall = if power { format!("{:.2} kW at the wall; ", ev.wall_w / 1000.0) } else { String::new() };
+            let wall = if power {
+                format!("{} at the wall; ", crate::fmt::kilowatts_or_unknown(ev.wall_w))
+            } else {
+                String::new()
+            };
             return Err((constraint, format!("{gpus}, {form}: {wall}{e}{hint}"), retry_for(&ev.error_parts)));
         }
         // The goal names the circuits: the power code's draw must stay within their continuous
         // limit (the checker's wall-circuit rule only warns between it and the breaker).
-        if let Some((i, (amps, limit))) = ev.circuits.iter().enumerate().find(|(_, (a, l))| a > l) {
+        if let Some((i, amps, limit)) =
+            ev.circuits.iter().enumerate().find_map(|(i, (a, l))| a.filter(|a| a > l).map(|a| (i, a, l)))
+        {
             let g = self.goal;
             return Err((
                 Constraint::Power,
                 format!(
-                    "{gpus} on {} x {} A circuit{} at {} V: {:.2} kW at the wall, circuit {} draws {amps:.1} A, over its {limit:.1} A continuous limit{}",
+                    "{gpus} on {} x {} A circuit{} at {} V: {} at the wall, circuit {} draws {amps:.1} A, over its {limit:.1} A continuous limit{}",
                     g.circuits,
                     g.breaker_a,
                     if g.circuits == 1 { "" } else { "s" },
                     g.mains_v,
-                    ev.wall_w / 1000.0,
+                    crate::fmt::kilowatts_or_unknown(ev.wall_w),
                     i + 1,
                     ev.advised_limit_w
                         .map_or_else(String::new, |w| format!(" (capped at {w:.0} W per card it would fit)"))
