@@ -13,7 +13,7 @@
 
 #![allow(clippy::doc_markdown, reason = "hardware and format names (EPYC, AVX-512, Q4_K) read better unquoted")]
 
-use super::inputs::Runtime;
+use crate::workload::Runtime;
 use kraftwerk_catalog::Cpu;
 use serde::{Deserialize, Serialize};
 
