@@ -225,19 +225,37 @@ fn a_ktransformers_fit_says_its_placement_without_llama_cpp_flags() {
 }
 
 /// A hybrid split's decode read at a RAM kit's rating the catalog cannot check against the CPU
-/// (a Ryzen 5 4500 with DDR4-4400, one DIMM per channel: no rated memory speed of the CPU in
-/// the catalog) carries the caveat in `fit`'s speed line and in `compare`, not only in the
-/// RAM-speed basis line (a trial's first plan met its goal only at the kit's rating).
+/// (a Ryzen 7 5700X3D with DDR4-4400, one DIMM per channel: the 5700X3D's rated memory speed is
+/// not in the catalog) carries the caveat in `fit`'s speed line and in `compare`, not only in the
+/// RAM-speed basis line (a trial's first plan met its goal only at the kit's rating). The same
+/// build with the Ryzen 5 4500 the planner chose, whose rated DDR4-3200 is in the catalog
+/// (catalog/cpu-memory-speeds.ron, amd.com), reads the RAM at 3200 MT/s and carries no such caveat.
 #[test]
 fn an_unverified_ram_kit_rating_is_a_speed_caveat_wherever_the_speed_is() {
-    let build =
+    let fixture =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hybrid-1x-rtx-3090-gpt-oss-120b.rig.ron");
-    let b = build.display().to_string();
-    let want = "system RAM at the kit's rating of 4400 MT/s: Ryzen 5 4500's rated memory speed is not in the catalog";
+    let text = std::fs::read_to_string(&fixture).expect("fixture");
+    assert!(text.contains("cpu: \"amd-ryzen-5-4500\","), "the fixture's CPU");
+    let rated = fixture.display().to_string();
+    let fit = String::from_utf8_lossy(&kw(&["fit", &rated]).stdout).into_owned();
+    assert!(
+        fit.contains("system RAM read at 3200 MT/s") && fit.contains("below the kit's rating of 4400 MT/s"),
+        "{fit}"
+    );
+    assert!(!fit.contains("at the kit's rating of 4400 MT/s:"), "{fit}");
+
+    let dir = crate::support::temp_dir("unverified-ram-kit");
+    let unrated = dir.join("hybrid-5700x3d.rig.ron");
+    std::fs::write(&unrated, text.replace("cpu: \"amd-ryzen-5-4500\",", "cpu: \"amd-ryzen-7-5700x3d\","))
+        .expect("write the build");
+    let b = unrated.display().to_string();
+    let want =
+        "system RAM at the kit's rating of 4400 MT/s: Ryzen 7 5700X3D's rated memory speed is not in the catalog";
     let fit = String::from_utf8_lossy(&kw(&["fit", &b]).stdout).into_owned();
     assert!(fit.lines().any(|l| l.trim_start().starts_with("speed caveat: ") && l.contains(want)), "{fit}");
     let compare = String::from_utf8_lossy(&kw(&["compare", &b, &b]).stdout).into_owned();
     assert!(compare.contains(want), "{compare}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// llama.cpp splits an `-ot` value on commas (`common/arg.cpp`): two rules in one value are the

@@ -106,12 +106,13 @@ fn assert_contract(c: &Catalog, g: &Goal, out: &PlanOutcome) {
 /// 70B at 4-bit, 20 tok/s for one user, one US 15 A / 120 V circuit, used cards allowed.
 /// `int4` is AWQ-style weights, whose usual runtime is vLLM, and the planner judges (and
 /// saves) that runtime's own verdict, as `kraftwerk fit` does on the saved build (issue 28). A
-/// vLLM user's answer: two 32 GB cards (Radeon AI PRO R9700, RTX 5090) or two 48 GB cards,
-/// or four 16 GB cards; not two 24 GB cards, on which vLLM's KV pool holds only about 5,400
-/// tokens at the default 0.9 utilization, less than the 8,192 asked (vLLM refuses to start;
-/// the r/LocalLLaMA staple of two used RTX 3090 is a llama.cpp answer at `q4_k_m`, see
-/// `expert_70b_used_5000_usd`); never four 24 GB cards (over the circuit) and never anything
-/// over the circuit's 1,440 W continuous.
+/// vLLM user's answer: two used 24 GB cards (RTX 3090) with `--max-num-seqs` lowered, which is
+/// how r/LocalLLaMA runs 70B AWQ on two 3090s: at vLLM's default 256 sequences the profiling
+/// sampler step leaves the KV pool short of the 8,192 tokens asked (vLLM refuses to start), and
+/// the planner judges such a build at the `--max-num-seqs` `kraftwerk fit` names as the remedy
+/// and saves it in the build (`workload.max_num_seqs`); also two 32 GB cards (Radeon AI PRO
+/// R9700, RTX 5090) or one 48 GB card; never four 24 GB cards (over the circuit) and never
+/// anything over the circuit's 1,440 W continuous.
 #[test]
 fn seventy_b_at_4_bit_on_one_us_circuit() {
     let c = catalog();
@@ -120,20 +121,17 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     assert!(out.results.len() >= 3, "{out:#?}");
     assert_contract(&c, &g, &out);
     let kinds: Vec<(usize, f64)> = out.results.iter().map(|r| cards(&c, r)).collect();
-    assert!(kinds.iter().any(|&(n, m)| n == 2 && m >= 32.0), "{kinds:?}");
-    // Enough memory, never two 24 GB cards (vLLM would not start) and never four 24 GB cards.
+    // Enough memory, and never four 24 GB cards.
     assert!(kinds.iter().all(|&(n, m)| n as f64 * m >= 40.0 && (n <= 2 || m < 24.0)), "{kinds:?}");
-    assert!(!kinds.contains(&(2, 24.0)), "{kinds:?}");
     let gpus: Vec<&str> = out.results.iter().map(|r| r.gpus.as_str()).collect();
-    // Fully priced answers rank first, and there is one (restored, issue 26: a priced AM4
-    // board with positions, the ProArt B550-CREATOR, and priced DDR4 kits): one 48 GB card or
-    // two 32 GB cards. Since the RTX PRO 5000 Blackwell (48 GB, 1.34 TB/s) has a list price
-    // ($4,199.99, 2026-06) a single one comes first: AWQ weights of about 37 GiB leave vLLM a
-    // pool for the 8k context on one card, at about half the price of two RTX 5000 Ada, which
-    // is the answer an expert would give for vLLM on one circuit.
+    // Fully priced answers rank first: two used 24 GB cards, each such answer at a lowered
+    // `--max-num-seqs` saved in the build (the default 256 does not start there).
     assert!(out.results[0].price_complete, "{gpus:?}");
-    let (count, memory_gib) = cards(&c, &out.results[0]);
-    assert!((count == 1 && memory_gib >= 48.0) || (count == 2 && memory_gib >= 32.0), "{gpus:?}");
+    assert_eq!(cards(&c, &out.results[0]), (2, 24.0), "{gpus:?}");
+    for r in out.results.iter().filter(|r| cards(&c, r) == (2, 24.0)) {
+        let seqs = r.build.workload.as_ref().and_then(|w| w.max_num_seqs);
+        assert!(seqs.is_some_and(|s| s < 256), "{}: saved --max-num-seqs {seqs:?}", r.title);
+    }
     // Every answer is saved for vLLM, the runtime it was judged with.
     for r in &out.results {
         let rt = r.build.workload.as_ref().and_then(|w| w.runtime);
@@ -142,16 +140,27 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     // Distinct GPU sets at the top.
     let distinct: std::collections::BTreeSet<&str> = gpus.iter().take(3).copied().collect();
     assert_eq!(distinct.len(), 3, "{gpus:?}");
-    // With one 96 GB card among the answers when asked for more of them.
+    // With two 32 GB cards and one 96 GB card among the answers when asked for more of them.
     let more = plan_blocking(&c, &Goal { max_results: 120, ..g.clone() }).expect("plan");
+    assert!(
+        more.results.iter().any(|r| {
+            let (n, m) = cards(&c, r);
+            n == 2 && m >= 32.0
+        }),
+        "two 32 GB cards"
+    );
     assert!(more.results.iter().any(|r| cards(&c, r) == (1, 96.0)), "one 96 GB card");
-    // Four RTX 4090s at fp8 draw more than one 15 A circuit carries: named as the reason.
+    // Four RTX 4090s at fp8 draw more than one 15 A circuit carries; capped to fit it (a
+    // common power limit), their transients still exceed the largest PSU's rating: one of the
+    // two is named as the reason, with its figure.
     let fp8 =
         plan_blocking(&c, &Goal { precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Fp8), ..g })
             .expect("plan");
     let r = fp8.rejected.iter().find(|r| r.what == "4x RTX 4090").expect("4x 4090 lost");
-    assert_eq!(r.constraint, Constraint::Power);
-    assert!(r.reason.contains("kW"), "{}", r.reason);
+    assert_eq!(r.constraint, Constraint::Power, "{}", r.reason);
+    let over_circuit = r.reason.contains("kW");
+    let transient = r.reason.contains("psu-transient") && r.reason.contains(" W ");
+    assert!(over_circuit || transient, "{}", r.reason);
 }
 
 /// Qwen3-235B-A22B (a 235B MoE, 22B active) at 4 bits in a European room of 230 V / 16 A:

@@ -181,10 +181,12 @@ fn goal(model: &str, precision: &str) -> Goal {
     Goal { model: ModelRef::Preset(model.into()), precision: precision.parse().expect("precision"), ..Goal::default() }
 }
 
-/// gpt-oss-20b at BF16, 8k context, on vLLM: two 24 GB RTX 4090s pass the headroom verdict
-/// (23.8 of 24 GiB per card at tensor parallel 2) but vLLM's KV pool on them holds 0 tokens
-/// (its profiling run and CUDA graphs take the rest; `kraftwerk fit ... --runtime vllm` says
-/// so), so vLLM would refuse to start: the planner must not propose them, and says why.
+/// gpt-oss-20b at BF16, 8k context, on vLLM: two 24 GB cards pass the headroom verdict
+/// (23.8 of 24 GiB per card at tensor parallel 2) but at vLLM's default `--max-num-seqs` its KV
+/// pool on them holds no sequence (its profiling sampler step and CUDA graphs take the rest;
+/// `kraftwerk fit ... --runtime vllm` says so), so vLLM would refuse to start. The planner
+/// proposes such a build only at the lower `--max-num-seqs` `fit` names as the remedy, saved in
+/// the build, with a pool that holds the context at it; never at the default.
 #[test]
 fn a_vllm_goal_is_planned_on_vllms_own_kv_pool() {
     let c = catalog::builtin().expect("catalog");
@@ -197,13 +199,20 @@ fn a_vllm_goal_is_planned_on_vllms_own_kv_pool() {
         ..goal("gpt-oss-20b", "bf16")
     };
     let out = plan_blocking(&c, &g).expect("plan");
+    let mut small = 0;
     for r in &out.results {
         let id = &r.build.gpus[0].gpu;
         let mem = c.gpu_or_card(id).expect("card").memory_gib;
-        assert!(!(r.build.gpus.len() == 2 && mem <= 24.0), "{}: vLLM's pool cannot hold one sequence", r.title);
+        if r.build.gpus.len() == 2 && mem <= 24.0 {
+            small += 1;
+            let s = r.eval.vllm_setting.as_ref().unwrap_or_else(|| panic!("{}: at vLLM's default", r.title));
+            assert!(s.max_num_seqs < s.default_max_num_seqs, "{}: {s:?}", r.title);
+            assert!(s.kv_tokens >= 8192, "{}: the pool holds the context: {s:?}", r.title);
+            let saved = r.build.workload.as_ref().and_then(|w| w.max_num_seqs);
+            assert_eq!(saved, Some(s.max_num_seqs), "{}: the setting is saved", r.title);
+        }
     }
-    let why = out.rejected.iter().find(|r| r.reason.contains("KV pool"));
-    assert!(why.is_some_and(|w| w.reason.contains("vLLM")), "{:#?}", out.rejected);
+    assert!(small > 0, "two 24 GB cards at a lowered --max-num-seqs are among the answers");
 }
 
 /// The 70B goal on the MSI MPG X870E Carbon: its two CPU-wired x16 slots have 16 and 4

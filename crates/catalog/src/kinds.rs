@@ -549,6 +549,8 @@ mod tests {
             let f = serial.overlay_curated(f, &mut conflicts);
             serial.merge(f, &Origin::Builtin((*name).to_owned()));
         }
+        let (speeds_name, speeds_text) = crate::cpu_memory::CPU_MEMORY_SPEEDS_FILE;
+        crate::cpu_memory::apply_cpu_memory_speeds(&mut serial, speeds_name, speeds_text).expect("rated memory speeds");
         crate::wiring::apply_wiring(&mut serial, crate::wiring::WIRING_FILES).expect("board wiring");
         let derived = crate::wiring::derive_positions(&mut serial.motherboards);
         assert_eq!(report.derived_positions, derived);

@@ -66,13 +66,18 @@ fn offload_ram_speed_is_capped_by_the_cpus_rated_speed_and_says_its_basis() {
     assert_eq!((speed["mt_s"].as_u64(), speed["dimms_per_channel"].as_u64()), (Some(2666), Some(2)), "{speed}");
     assert!(speed["basis"].as_str().is_some_and(|basis| basis.contains("upper bound")), "{speed}");
 
-    // A CPU whose rating the catalog lacks: the kit's speed, said to be the kit's rating and
-    // unverified.
+    // An AM4 CPU rated by amd.com (catalog/cpu-memory-speeds.ron): its DDR4-3200, an upper
+    // bound at two DIMMs per channel.
     let speed = ram_speed_json(&x299("amd-ryzen-9-5950x", "asus-proart-b550-creator", 2), "am4");
+    assert_eq!((speed["mt_s"].as_u64(), speed["cpu_rated_mt_s"].as_u64()), (Some(3200), Some(3200)), "{speed}");
+
+    // A CPU whose rating the catalog lacks (the 5700X3D is not in the scrape the ratings come
+    // from): the kit's speed, said to be the kit's rating and unverified.
+    let speed = ram_speed_json(&x299("amd-ryzen-7-5700x3d", "asus-proart-b550-creator", 2), "am4-x3d");
     assert_eq!(speed["mt_s"].as_u64(), Some(4800), "{speed}");
     assert!(
         speed["basis"].as_str().is_some_and(|basis| basis.starts_with("the kit's rating, unverified:")
-            && basis.contains("Ryzen 9 5950X's rated memory speed is not in the catalog")),
+            && basis.contains("Ryzen 7 5700X3D's rated memory speed is not in the catalog")),
         "{speed}"
     );
 }

@@ -105,8 +105,12 @@ impl State<'_> {
                 self.note_unknown(spec, &capped_ev);
             }
         }
-        if let Some(e) = ev.errors.first() {
-            let power = e.starts_with("wall-circuit") || e.starts_with("psu-capacity");
+        // A circuit or PSU-capacity error is named before any other: no other part of the
+        // machine fixes a draw over the circuit (a PSU transient error beside it would send the
+        // search to other PSUs for a machine no PSU can power).
+        let is_power = |e: &&String| e.starts_with("wall-circuit") || e.starts_with("psu-capacity");
+        if let Some(e) = ev.errors.iter().find(is_power).or_else(|| ev.errors.first()) {
+            let power = is_power(&e);
             let constraint = if power { Constraint::Power } else { Constraint::Checks };
             let hint = match ev.advised_limit_w {
                 Some(w) if power => format!(" (a common power limit of {w:.0} W per card would fit)"),
