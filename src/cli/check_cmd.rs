@@ -127,12 +127,28 @@ pub fn power(path: &Path, state: LoadState, format: Format) -> Result<(), CliErr
     }
     out!("{}", power_text(&e));
     outln!("\nPower verdict (as `kraftwerk check` reports it; {}):", report.power_basis);
+    // The power rules that could not check a part (a PSU of unknown efficiency): "no power
+    // finding" alone would read as a pass.
+    let not_checked: Vec<&check::Finding> = report
+        .findings
+        .iter()
+        .filter(|f| {
+            f.kind == check::FindingKind::NotChecked && check::rule(f.rule).is_some_and(|r| r.doc.family == "power")
+        })
+        .collect();
     if findings.is_empty() {
-        outln!("  no power finding");
+        if not_checked.is_empty() {
+            outln!("  no power finding");
+        } else {
+            outln!("  no power finding in what was checked; not checked:");
+        }
     }
     for f in &findings {
         outln!("  {:<7} [{}] {}", f.severity.to_string(), f.rule, f.message);
         outln!("          fix: {}", f.fix);
+    }
+    for f in &not_checked {
+        outln!("  not checked [{}] {}", f.rule, f.message);
     }
     if let Some(a) = advice {
         outln!("\nAdvice (full load): {}", a.problem);

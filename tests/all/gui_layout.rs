@@ -212,3 +212,19 @@ fn chart_axis_labels_are_whole_on_the_first_frame() {
         }
     }
 }
+
+/// The owning-vs-renting chart of a build with unpriced parts (the two RTX 4090s of the X870E
+/// desktop have no current new price): its owning line, marker and legend are lower bounds and
+/// say "at least" (a new user read the line as the full cost).
+#[test]
+fn the_break_even_chart_says_at_least_over_unpriced_parts() {
+    let (cat, b) = x870e();
+    let mut h = harness_at(KraftwerkApp::new_for_test(cat, b), 1280.0, 800.0);
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Fit)));
+    h.run();
+    assert!(
+        h.query_all_by_label_contains("own: hardware + electricity, at least (without").next().is_some(),
+        "the owning line's legend says it is a lower bound"
+    );
+    assert!(h.query_all_by_label_contains("break-even after at least").next().is_some(), "the break-even");
+}

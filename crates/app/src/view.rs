@@ -332,7 +332,7 @@ fn circuit_amps(ui: &mut egui::Ui, state: &super::state::AppState) {
         // A circuit through a PSU of unknown efficiency has no known draw: "unknown", not a figure.
         let draw = |w: Option<f64>, a: Option<f64>| match (w, a) {
             (Some(w), Some(a)) => format!("{w:.0} W = {a:.1} A"),
-            _ => "unknown (a PSU's efficiency is unknown: no 80 PLUS rating, no published curve)".to_owned(),
+            _ => "unknown (a PSU's efficiency is unknown: no 80 PLUS rating known, no published curve)".to_owned(),
         };
         let full_text = full.map_or_else(String::new, |f| {
             format!("\nAt full load (every GPU at its power limit): {}.", draw(f.wall_w, f.amps))

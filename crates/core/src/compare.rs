@@ -258,8 +258,11 @@ fn numeric(
         Better::Higher => known.iter().max_by(|a, b| a.1.total_cmp(&b.1)),
         Better::Neither => None,
     };
+    // An unknown value could be the best (a PSU of unknown efficiency may draw less than the
+    // known builds): no best while any build's value is unknown.
+    let any_unknown = vals.iter().any(Option::is_none);
     let best = match top {
-        Some(t) if differs && ranked_differ && known.len() >= 2 => {
+        Some(t) if differs && ranked_differ && known.len() >= 2 && !any_unknown => {
             known.iter().filter(|k| k.2 == t.2).map(|k| k.0).collect()
         }
         _ => Vec::new(),

@@ -402,7 +402,7 @@ fn transient_plot(ui: &mut egui::Ui, state: &AppState) {
 }
 
 /// `PSU 1 now: 45 % load, 90.2 % efficient (80 PLUS certification minimum), 88 W lost`, or
-/// `efficiency unknown` for a PSU with no 80 PLUS rating and no published curve.
+/// `efficiency unknown` for a PSU with no 80 PLUS rating known and no published curve.
 fn now_text(ps: &kraftwerk_core::estimate::power::PsuLoad) -> String {
     match (ps.efficiency, ps.loss_w) {
         (Some(eff), Some(loss)) => format!(
@@ -417,7 +417,7 @@ fn now_text(ps: &kraftwerk_core::estimate::power::PsuLoad) -> String {
             }
         ),
         _ => format!(
-            "PSU {} now: {:.0} % load, efficiency unknown (no 80 PLUS rating, no published curve)",
+            "PSU {} now: {:.0} % load, efficiency unknown (no 80 PLUS rating known, no published curve)",
             ps.index + 1,
             ps.load_fraction * 100.0
         ),

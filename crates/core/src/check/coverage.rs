@@ -645,7 +645,7 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
             severity: Severity::Info,
             kind: FindingKind::NotChecked,
             message: format!(
-                "not checked for {who}: its efficiency is unknown (no 80 PLUS rating and no published efficiency points), so its wall draw, and the current through its inlet, outlet and circuit, are unknown"
+                "not checked for {who}: its efficiency is unknown (no 80 PLUS rating known and no published efficiency points), so its wall draw, and the current through its inlet, outlet and circuit, are unknown"
             ),
             parts: vec![part],
             fix: format!(

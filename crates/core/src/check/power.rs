@@ -7,8 +7,8 @@ use super::coverage::{Figure, Need};
 use super::{PartRef, Rule, RuleDoc, Severity, finding, plural};
 use crate::estimate::power::{
     CONTINUOUS_FRACTION, EXCURSION_DURATIONS_S, EXCURSION_LIMIT_HPWR, EXCURSION_LIMIT_OTHER, GPU_TRANSIENT_FACTOR,
-    PSU_SUSTAINED_GUIDELINE, TRANSIENT_1MS, TRANSIENT_100US, breaker_tolerance, gpu_limit_w, power_limit_to_fit,
-    psu_size_for, psus_within,
+    PSU_SUSTAINED_GUIDELINE, TRANSIENT_1MS, TRANSIENT_100US, breaker_tolerance, breaker_tolerance_at_least,
+    gpu_limit_w, power_limit_to_fit, psu_size_for, psus_within,
 };
 use crate::fmt::duration;
 use crate::rig::GpuCable;
@@ -251,21 +251,33 @@ pub(crate) static PSU_TRANSIENT: Rule = Rule {
 /// The circuit fix: the common GPU power limit that keeps every circuit within its continuous
 /// limit at full load ([`power_limit_to_fit`]), with its command and cost, or other ways out.
 fn circuit_fix(c: &Ctx<'_>, ci: &crate::estimate::power::CircuitLoad) -> String {
-    // A circuit whose draw is unknown is not shown to fit at any limit.
+    // A circuit whose draw is unknown (a PSU of unknown efficiency) is judged by the least its
+    // draw can be: a limit that brings that within is needed, not shown to be enough.
     let cap =
-        power_limit_to_fit(&c.r, |e| e.circuits.iter().all(|k| k.amps.is_some_and(|a| a <= k.continuous_a + 1e-9)));
+        power_limit_to_fit(&c.r, |e| e.circuits.iter().all(|k| k.amps.unwrap_or(k.min_amps) <= k.continuous_a + 1e-9));
+    let unknown = c.power.circuits.iter().any(|k| k.amps.is_none());
     let rest = format!(
         "split the PSUs over more circuits, or use a 240 V / 20 A circuit; stay under {:.0} W per circuit",
         ci.continuous_w
     );
-    match cap {
-        Some(f) => format!(
+    match (cap, unknown) {
+        (Some(f), false) => format!(
             "Cap every GPU at {:.0} W ({}): keeps about {:.0} % of throughput and full load within every circuit's continuous limit; or {rest}.",
             f.limit_w,
             set_limit_command(c, f.limit_w),
             f.throughput_kept * 100.0
         ),
-        None => format!("No common power limit within the cards' ranges fits the circuit: {rest}."),
+        (Some(f), true) => format!(
+            "Cap every GPU at {:.0} W or lower ({}; keeps at most about {:.0} % of throughput): at {:.0} W the least draw of every circuit is within its continuous limit, which is needed but not shown to be enough, as a PSU's efficiency is unknown (enter its 80 PLUS rating or efficiency points); or {rest}.",
+            f.limit_w,
+            set_limit_command(c, f.limit_w),
+            f.throughput_kept * 100.0,
+            f.limit_w
+        ),
+        (None, false) => format!("No common power limit within the cards' ranges fits the circuit: {rest}."),
+        (None, true) => format!(
+            "No common power limit within the cards' ranges brings even the least draw (the DC load of the PSUs of unknown efficiency) within the continuous limit: {rest}."
+        ),
     }
 }
 
@@ -316,7 +328,7 @@ pub(crate) static WALL_CIRCUIT: Rule = Rule {
             // unless its PSUs' DC load alone, which the wall draw is at least, is already over.
             let (amps, draws) = circuit_draw(ci, v);
             let (sev, what) = if amps > ci.breaker_a {
-                (Severity::Error, format!("over the breaker ({})", breaker_tolerance(amps / ci.breaker_a, v)))
+                (Severity::Error, format!("over the breaker ({})", tolerance(ci, amps, v)))
             } else if amps > ci.continuous_a && sustained {
                 (Severity::Error, "over the continuous limit for a load held for hours".to_owned())
             } else if amps > ci.continuous_a {
@@ -367,7 +379,7 @@ pub(crate) static WALL_CIRCUIT: Rule = Rule {
                     ci.index + 1,
                     ci.breaker_a,
                     ci.breaker_w,
-                    breaker_tolerance(amps / ci.breaker_a, v),
+                    tolerance(ci, amps, v),
                     c.power.state.name(),
                 ),
                 vec![PartRef::Circuit(ci.index)],
@@ -378,20 +390,30 @@ pub(crate) static WALL_CIRCUIT: Rule = Rule {
 };
 
 /// A circuit's current, A, and its draw in words: its wall draw where known (`1900 W = 15.8 A`),
-/// else its PSUs' DC load, which the wall draw is at least (`at least 1700 W = 14.2 A (the DC
-/// load of its PSUs; a PSU's efficiency is unknown)`).
+/// else the least it can be, the wall draw of its PSUs of known efficiency plus the DC load of
+/// the others (`at least 1700 W = 14.2 A (...)`).
 fn circuit_draw(ci: &crate::estimate::power::CircuitLoad, v: f64) -> (f64, String) {
     if let (Some(w), Some(a)) = (ci.wall_w, ci.amps) {
         return (a, format!("{w:.0} W = {a:.1} A"));
     }
-    let a = ci.dc_w / v.max(1.0);
+    let a = ci.min_wall_w / v.max(1.0);
     (
         a,
         format!(
-            "at least {:.0} W = {a:.1} A (the DC load of its PSUs; a PSU's efficiency is unknown, so its wall draw is not)",
-            ci.dc_w
+            "at least {:.0} W = {a:.1} A (the DC load of its PSUs of unknown efficiency plus the wall draw of the others; its wall draw is more)",
+            ci.min_wall_w
         ),
     )
+}
+
+/// How long the circuit's breaker tolerates `amps`: the standard's points for a known draw,
+/// only those the draw is certainly past for a lower bound.
+fn tolerance(ci: &crate::estimate::power::CircuitLoad, amps: f64, v: f64) -> String {
+    if ci.amps.is_some() {
+        breaker_tolerance(amps / ci.breaker_a, v)
+    } else {
+        breaker_tolerance_at_least(amps / ci.breaker_a, v)
+    }
 }
 
 /// Rule: PSU inlet and wall outlet current (id and docs in `doc`).
@@ -449,8 +471,11 @@ pub(crate) static PSU_INLET: Rule = Rule {
             }
         }
         for o in &c.power.outlets {
-            let dc: f64 = c.power.psus.iter().filter(|p| p.outlet == Some(o.index)).map(|p| p.dc_w).sum();
-            let amps = o.amps.unwrap_or(dc / v);
+            // Unknown: the least it can be, the wall draw of its PSUs of known efficiency plus
+            // the DC load of the others.
+            let least: f64 =
+                c.power.psus.iter().filter(|p| p.outlet == Some(o.index)).map(|p| p.wall_w.unwrap_or(p.dc_w)).sum();
+            let amps = o.amps.unwrap_or(least / v);
             let how = at_least(o.amps.is_some());
             let sev = if amps > o.rated_a {
                 Severity::Error

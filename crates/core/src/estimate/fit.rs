@@ -836,7 +836,7 @@ pub(crate) fn cost_of(
             Some(if build.psus.is_empty() {
                 "no cost: no PSU chosen, so the wall draw and the electricity cost are unknown".to_owned()
             } else {
-                "no cost: a PSU's efficiency is unknown (no 80 PLUS rating, no published curve), so the wall draw and the electricity cost are unknown".to_owned()
+                "no cost: a PSU's efficiency is unknown (no 80 PLUS rating known, no published curve), so the wall draw and the electricity cost are unknown".to_owned()
             }),
         );
     };

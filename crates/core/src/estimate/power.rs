@@ -27,8 +27,8 @@ pub use advice::{
 use circuit::inlet_a;
 pub use circuit::{
     CONTINUOUS_FRACTION, IEC60898_NO_TRIP_1H_FRACTION, IEC60898_TRIP_1H_FRACTION, SCHUKO_CONTINUOUS_A,
-    UL489_TRIP_1H_FRACTION, UL489_TRIP_2MIN_FRACTION, US_HIGH_LINE_V, breaker_tolerance, continuous_a,
-    outlet_continuous_a,
+    UL489_TRIP_1H_FRACTION, UL489_TRIP_2MIN_FRACTION, US_HIGH_LINE_V, breaker_tolerance, breaker_tolerance_at_least,
+    continuous_a, outlet_continuous_a,
 };
 pub use efficiency::{EfficiencyBasis, efficiency_at, efficiency_curve, eighty_plus_curve};
 pub use thermal::{GpuThermal, ThermalRisk, gpu_thermal};
@@ -268,6 +268,11 @@ pub struct CircuitLoad {
     pub wall_w: Option<f64>,
     /// Current, A; `None` with `wall_w`.
     pub amps: Option<f64>,
+    /// The least its wall draw can be, W: the wall draw of its PSUs of known efficiency plus the
+    /// DC load of the others (no PSU delivers more than it takes in); `wall_w` when known.
+    pub min_wall_w: f64,
+    /// `min_wall_w` at the site's voltage, A: the least current the circuit carries.
+    pub min_amps: f64,
     /// Breaker rating, A.
     pub breaker_a: f64,
     /// Continuous limit, A (80 % of the breaker; Schuko sites also at most 10 A per socket).
@@ -613,17 +618,24 @@ pub fn estimate_with(r: &Resolved<'_>, state: LoadState, override_limit_w: Optio
     let cont_a = continuous_a(b);
     let circuits = (0..n_circuits)
         .map(|c| {
-            let (dc, wall) = if psus.is_empty() {
-                (if c == 0 { total_dc_w } else { 0.0 }, if c == 0 { None } else { Some(0.0) })
+            let (dc, wall, min_wall) = if psus.is_empty() {
+                let dc = if c == 0 { total_dc_w } else { 0.0 };
+                (dc, if c == 0 { None } else { Some(0.0) }, dc)
             } else {
                 let on = || psus.iter().filter(|p| p.circuit == c);
-                (on().map(|p| p.dc_w).sum(), sum_known(on().map(|p| p.wall_w)))
+                (
+                    on().map(|p| p.dc_w).sum(),
+                    sum_known(on().map(|p| p.wall_w)),
+                    on().map(|p| p.wall_w.unwrap_or(p.dc_w)).sum(),
+                )
             };
             CircuitLoad {
                 index: c,
                 dc_w: dc,
                 wall_w: wall,
                 amps: wall.map(|w| w / mains_v),
+                min_wall_w: min_wall,
+                min_amps: min_wall / mains_v,
                 breaker_a: b.site.circuit_a,
                 continuous_a: cont_a,
                 breaker_w: b.site.circuit_a * mains_v,

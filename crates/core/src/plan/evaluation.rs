@@ -92,7 +92,7 @@ pub struct Evaluation {
     /// Ids of parts without a price (plus risers, which the catalog does not list).
     pub unpriced: Vec<String>,
     /// Full-load wall power, W (what the checker sizes PSUs and circuits by); `None` when a PSU's
-    /// efficiency is unknown (no 80 PLUS rating, no published curve) or no PSU is chosen.
+    /// efficiency is unknown (no 80 PLUS rating known, no published curve) or no PSU is chosen.
     pub wall_w: Option<f64>,
     /// Wall power while serving, W; `None` as for `wall_w`.
     pub inference_wall_w: Option<f64>,

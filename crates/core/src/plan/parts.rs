@@ -245,7 +245,7 @@ pub fn read(catalog: &Catalog, mains_v: f64) -> Parts {
             id: p.id.clone(),
             rated_w: p.rated_w_at(mains_v),
             price_usd: p.price_usd,
-            // A unit of unknown efficiency (no 80 PLUS rating, no published curve) leaves the
+            // A unit of unknown efficiency (no 80 PLUS rating known, no published curve) leaves the
             // wall draw unknown and the circuit not checked: it comes after the known ones.
             figures_known: p.connectors.hpwr_16pin.is_some()
                 && p.connectors.pcie_8pin.is_some()

@@ -178,7 +178,7 @@ pub fn power_text(e: &PowerEstimate) -> String {
                 p.inlet_a
             ),
             _ => format!(
-                "efficiency unknown (no 80 PLUS rating, no published curve), wall draw unknown (inlet {:.0} A)",
+                "efficiency unknown (no 80 PLUS rating known, no published curve), wall draw unknown (inlet {:.0} A)",
                 p.inlet_a
             ),
         };

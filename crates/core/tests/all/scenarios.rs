@@ -289,7 +289,7 @@ fn an_80_plus_gold_psu_keeps_its_certification_minimum() {
     assert!(text.contains("(80 PLUS certification minimum)"), "{text}");
 }
 
-/// A PSU with no 80 PLUS rating and no published curve (the import's `eighty_plus: None`):
+/// A PSU with no 80 PLUS rating known and no published curve (the import's `eighty_plus: None`):
 /// its efficiency, wall draw and amps are unknown, and so are the circuit's, the heat into the
 /// room and the electricity; the wall-circuit and psu-inlet rules are not checked and the
 /// verdict is never PASS.
@@ -354,6 +354,72 @@ fn an_unrated_psu_whose_dc_load_alone_is_over_the_breaker_fails() {
     assert_eq!(f.severity, Severity::Error);
     assert!(f.message.contains("at least"), "{}", f.message);
     assert_eq!(r.verdict, Verdict::Fail);
+}
+
+/// A rated and an unrated PSU on one circuit (a review's case): the circuit's wall draw is
+/// unknown, and the least it can be is the rated PSU's wall draw plus the unrated one's DC load
+/// (not the DC load of both); a circuit whose least draw is over its continuous limit fails, and
+/// the advice's cap is judged by that least draw and said to be needed, not enough.
+#[test]
+fn a_rated_and_an_unrated_psu_on_one_circuit_bound_the_draw_from_below() {
+    let cat = support::catalog();
+    let unit = cat
+        .psus
+        .iter()
+        .filter(|p| p.eighty_plus == catalog::EightyPlus::None && p.efficiency.is_empty() && p.rated_w >= 1000.0)
+        .max_by(|x, y| x.rated_w.total_cmp(&y.rated_w))
+        .expect("an unrated PSU");
+    let mut build = scenario("nvidia-geforce-rtx-4090", 4, "amd-threadripper-7980x", None);
+    build.psus.push(psu(&unit.id));
+    build.psus[1].circuit = 0;
+    build.gpus[2].psu = 1;
+    build.gpus[3].psu = 1;
+    build.site.circuit_a = 20.0;
+    let est = power::estimate(&build.resolve(&cat), LoadState::Training);
+    let (rated, unrated) = (&est.psus[0], &est.psus[1]);
+    let rated_wall = rated.wall_w.expect("the rated PSU's wall draw");
+    assert!(unrated.wall_w.is_none());
+    let circuit = &est.circuits[0];
+    assert_eq!((circuit.wall_w, circuit.amps), (None, None));
+    assert!((circuit.min_wall_w - (rated_wall + unrated.dc_w)).abs() < 1e-9, "{circuit:?}");
+    assert!(circuit.min_wall_w > circuit.dc_w, "tighter than the DC load of both: {circuit:?}");
+    assert!((circuit.min_amps - circuit.min_wall_w / build.site.mains_v).abs() < 1e-9);
+    assert!(circuit.min_amps > circuit.continuous_a, "{:.1} A against {:.1} A", circuit.min_amps, circuit.continuous_a);
+    let report = check::run(&build, &cat);
+    let finding = report
+        .findings
+        .iter()
+        .find(|f| f.rule == "wall-circuit" && f.kind == check::FindingKind::Problem)
+        .expect("the least draw over the continuous limit");
+    assert!(finding.message.contains(&format!("at least {:.0} W", circuit.min_wall_w)), "{}", finding.message);
+    assert!(
+        finding.fix.contains("needed but not shown to be enough") || finding.fix.contains("brings even the least draw"),
+        "{}",
+        finding.fix
+    );
+    let advice = power::advise(&build.resolve(&cat)).expect("advice");
+    assert!(advice.problem.contains("draws at least"), "{}", advice.problem);
+    assert!(advice.alternatives.iter().any(|a| a.contains("at least")), "{:?}", advice.alternatives);
+}
+
+/// A breaker's words for a lower bound: "at least", and only the trip points the load is
+/// certainly past, never "holds" or "does not trip" (the real draw is higher).
+#[test]
+fn a_lower_bound_on_the_breaker_load_promises_no_hold() {
+    for (fraction, volts) in
+        [(0.9, 120.0), (1.2, 120.0), (1.5, 120.0), (2.2, 120.0), (1.1, 230.0), (1.3, 230.0), (1.6, 230.0)]
+    {
+        let words = power::breaker_tolerance_at_least(fraction, volts);
+        assert!(words.starts_with(&format!("at least {:.0} %", fraction * 100.0)), "{words}");
+        assert!(
+            !words.contains("holds its rating")
+                && !words.contains("does not trip")
+                && !words.contains("carries its rating"),
+            "{words}"
+        );
+    }
+    assert!(power::breaker_tolerance_at_least(1.5, 120.0).contains("must trip within 1 h"));
+    assert!(power::breaker_tolerance_at_least(1.6, 230.0).contains("trips within 1 h from 145 %"));
 }
 
 /// Two PSUs on two circuits: amps per circuit, one figure each (what the status bar shows),

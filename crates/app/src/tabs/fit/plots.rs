@@ -225,13 +225,21 @@ pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
             [m, cloud_month * m]
         })
         .collect();
+    // Unpriced parts make the owning line a lower bound, and so the break-even (issue 26): the
+    // line's name and the marker say "at least" as the legend and the sentence below do.
+    let bound = if c.hardware_complete { "" } else { "at least " };
+    let own_name = if c.hardware_complete {
+        "own: hardware + electricity".to_owned()
+    } else {
+        format!("own: hardware + electricity, at least (without {} unpriced)", c.missing_prices.len())
+    };
     crate::widgets::static_plot("fit-break-even", 280.0)
         .include_y(0.0)
         .x_axis_formatter(|m, _| format!("{:.0} mo", m.value))
         .y_axis_formatter(|m, _| format!("${:.0}k", m.value / 1000.0))
         .y_axis_min_width(theme::y_axis_width(ui, "$000k"))
         .show(ui, |p| {
-            p.line(Line::new("own: hardware + electricity", PlotPoints::new(own)).color(theme::SERIES[0]).width(2.5));
+            p.line(Line::new(own_name.clone(), PlotPoints::new(own)).color(theme::SERIES[0]).width(2.5));
             p.line(
                 Line::new(format!("rent at {}/h", usd_rate(c.cloud.usd_per_hour)), PlotPoints::new(rent))
                     .color(theme::SERIES[2])
@@ -239,18 +247,15 @@ pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
             );
             if let Some(m) = paid_back {
                 p.vline(
-                    VLine::new(format!("break-even after {m:.1} months"), m)
+                    VLine::new(format!("break-even after {bound}{m:.1} months"), m)
                         .color(theme::OK)
                         .style(LineStyle::dashed_loose()),
                 );
             }
         });
-    let mut legend = vec![
-        (theme::SERIES[0], "own: hardware + electricity".to_owned()),
-        (theme::SERIES[2], format!("rent at {}/h", usd_rate(c.cloud.usd_per_hour))),
-    ];
+    let mut legend =
+        vec![(theme::SERIES[0], own_name), (theme::SERIES[2], format!("rent at {}/h", usd_rate(c.cloud.usd_per_hour)))];
     if let Some(m) = paid_back {
-        let bound = if c.hardware_complete { "" } else { "at least " };
         legend.push((theme::OK, format!("break-even after {bound}{m:.1} months (dashed)")));
     }
     theme::legend(ui, &legend);

@@ -39,16 +39,18 @@ pub fn within_limits(e: &PowerEstimate) -> bool {
         && e.circuits.iter().all(|c| c.amps.is_some_and(|a| a <= c.continuous_a + 1e-9))
 }
 
-/// Whether a circuit's known draw is over its continuous limit (unknown: not known to be).
+/// Whether a circuit's draw is over its continuous limit: its known draw, or where a PSU's
+/// efficiency is unknown the least it can be ([`super::CircuitLoad::min_amps`]).
 fn circuit_over(c: &super::CircuitLoad) -> bool {
-    c.amps.is_some_and(|a| a > c.continuous_a)
+    c.amps.unwrap_or(c.min_amps) > c.continuous_a
 }
 
 /// Advice for the training (full-load) state, `None` when the build is not known to exceed its
 /// PSU and circuit limits or has no GPUs. The common power limit is [`power_limit_to_fit`]'s
-/// highest limit at which every PSU is within its guideline and every circuit whose draw is
-/// known within its continuous limit; a circuit whose draw is unknown is named in the problem
-/// (the limit is not checked against it).
+/// highest limit at which every PSU is within its guideline and every circuit within its
+/// continuous limit; a circuit whose draw is unknown (a PSU of unknown efficiency) is judged by
+/// the least it can draw and named in the problem (the limit is needed there, not shown to be
+/// enough).
 pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
     let full = estimate(r, LoadState::Training);
     if full.psus.iter().all(|p| p.load_fraction <= PSU_SUSTAINED_GUIDELINE + 1e-9)
@@ -81,8 +83,16 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
                 c.continuous_w,
                 c.continuous_a
             )),
+            (None, _) | (_, None) if c.min_amps > c.continuous_a => problems.push(format!(
+                "circuit {} draws at least {:.0} W = {:.1} A (a PSU on it has no known efficiency: its DC load is the least it can draw), over its {:.0} W / {:.1} A continuous limit; a limit that brings that within is needed, not shown to be enough",
+                c.index + 1,
+                c.min_wall_w,
+                c.min_amps,
+                c.continuous_w,
+                c.continuous_a
+            )),
             (None, _) | (_, None) => problems.push(format!(
-                "circuit {}'s wall draw is unknown (a PSU on it has no known efficiency): no limit is checked against it",
+                "circuit {}'s wall draw is unknown (a PSU on it has no known efficiency): the limit is checked only against the least it can draw",
                 c.index + 1
             )),
             _ => {}
@@ -95,9 +105,10 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
     let mut alternatives = Vec::new();
     let per_circuit_cont = continuous_a(b) * b.site.mains_v;
     if full.circuits.iter().any(circuit_over) {
-        // The whole wall draw, or where a PSU's efficiency is unknown the DC load (the least it
-        // can be): "at least" that many circuits.
-        let (wall, least) = full.total_wall_w.map_or((full.total_dc_w, "at least "), |w| (w, ""));
+        // The whole wall draw, or where a PSU's efficiency is unknown the least it can be: "at
+        // least" that many circuits.
+        let least_w: f64 = full.circuits.iter().map(|c| c.min_wall_w).sum();
+        let (wall, least) = full.total_wall_w.map_or((least_w, "at least "), |w| (w, ""));
         let n = (wall / per_circuit_cont).ceil();
         alternatives.push(format!(
             "split the PSUs over {least}{n:.0} circuits of {:.0} A (each {:.0} W continuous)",

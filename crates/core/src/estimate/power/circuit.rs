@@ -82,6 +82,41 @@ pub fn breaker_tolerance(load_fraction: f64, mains_v: f64) -> String {
     }
 }
 
+/// [`breaker_tolerance`] for a load known only from below (`load_fraction` is the least it can
+/// be: a PSU's efficiency is unknown): "at least N %", and only the standard's trip points the
+/// load is certainly past; no "holds" or "does not trip", which the real load may exceed.
+pub fn breaker_tolerance_at_least(load_fraction: f64, mains_v: f64) -> String {
+    let pct = load_fraction * 100.0;
+    let trips = if mains_v < HIGH_LINE_MIN_V {
+        if load_fraction >= UL489_TRIP_2MIN_FRACTION {
+            format!("a UL 489 breaker must trip within 2 min at {:.0} %", UL489_TRIP_2MIN_FRACTION * 100.0)
+        } else if load_fraction >= UL489_TRIP_1H_FRACTION {
+            format!(
+                "a UL 489 breaker must trip within 1 h at {:.0} % and within 2 min at {:.0} %",
+                UL489_TRIP_1H_FRACTION * 100.0,
+                UL489_TRIP_2MIN_FRACTION * 100.0
+            )
+        } else {
+            format!(
+                "UL 489 sets trip times only from {:.0} % (within 1 h) and {:.0} % (within 2 min)",
+                UL489_TRIP_1H_FRACTION * 100.0,
+                UL489_TRIP_2MIN_FRACTION * 100.0
+            )
+        }
+    } else if load_fraction >= IEC60898_TRIP_1H_FRACTION {
+        format!("an IEC 60898-1 breaker trips within 1 h from {:.0} %", IEC60898_TRIP_1H_FRACTION * 100.0)
+    } else {
+        format!(
+            "IEC 60898-1 guarantees no trip for 1 h only up to {:.0} % and a trip within 1 h from {:.0} %",
+            IEC60898_NO_TRIP_1H_FRACTION * 100.0,
+            IEC60898_TRIP_1H_FRACTION * 100.0
+        )
+    };
+    format!(
+        "at least {pct:.0} % of the breaker's rating (a PSU's efficiency is unknown, so the real draw is higher): {trips}; how long this breaker holds it is its own trip curve, unknown here"
+    )
+}
+
 /// Continuous planning current of one Schuko (CEE 7/4) socket, A: rated 16 A but not for
 /// continuous full load; planners use about 10 A (elektrofachkraft.de, "Der Schukostecker und
 /// seine Besonderheiten").

@@ -24,7 +24,7 @@ pub enum EfficiencyBasis {
 
 impl EfficiencyBasis {
     /// Where the figure comes from, for people: `published curve`, `80 PLUS Gold minimum
-    /// (115 V internal)`, `unknown (no 80 PLUS rating or published curve)`.
+    /// (115 V internal)`, `unknown (no 80 PLUS rating known or published curve)`.
     pub fn describe(self, psu: &Psu, mains_v: f64) -> String {
         match self {
             EfficiencyBasis::Published => "the unit's published curve".to_owned(),
@@ -33,7 +33,7 @@ impl EfficiencyBasis {
                 psu.eighty_plus,
                 if mains_v >= HIGH_LINE_MIN_V { "230 V EU internal" } else { "115 V internal" }
             ),
-            EfficiencyBasis::Unknown => "unknown: no 80 PLUS rating and no published curve".to_owned(),
+            EfficiencyBasis::Unknown => "unknown: no 80 PLUS rating known and no published curve".to_owned(),
         }
     }
 }
