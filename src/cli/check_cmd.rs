@@ -129,13 +129,7 @@ pub fn power(path: &Path, state: LoadState, format: Format) -> Result<(), CliErr
     outln!("\nPower verdict (as `kraftwerk check` reports it; {}):", report.power_basis);
     // The power rules that could not check a part (a PSU of unknown efficiency): "no power
     // finding" alone would read as a pass.
-    let not_checked: Vec<&check::Finding> = report
-        .findings
-        .iter()
-        .filter(|f| {
-            f.kind == check::FindingKind::NotChecked && check::rule(f.rule).is_some_and(|r| r.doc.family == "power")
-        })
-        .collect();
+    let not_checked = check::power_not_checked(&report);
     if findings.is_empty() {
         if not_checked.is_empty() {
             outln!("  no power finding");

@@ -228,3 +228,21 @@ fn the_break_even_chart_says_at_least_over_unpriced_parts() {
     );
     assert!(h.query_all_by_label_contains("break-even after at least").next().is_some(), "the break-even");
 }
+
+/// The Power tab of a build whose PSU has no known 80 PLUS rating (the hybrid RTX 3090 plan's
+/// Raidmax RX-730SS): the verdict lists the power rules that did not run instead of a bare "No
+/// power finding", and no "Within limits" is claimed for a circuit whose draw is unknown (the
+/// tab said both, in green, over an unknown wall draw).
+#[test]
+fn the_power_tab_never_says_within_limits_over_an_unknown_wall_draw() {
+    let cat = catalog::builtin().expect("built-in catalog loads");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hybrid-1x-rtx-3090-gpt-oss-120b.rig.ron");
+    let b = rig::load(&path, Some(&cat)).expect("fixture loads");
+    let mut h = harness_at(KraftwerkApp::new_for_test(cat, b), 1280.0, 800.0);
+    h.state_mut().send(Action::View(ViewAction::SelectTab(Tab::Power)));
+    h.run();
+    assert!(h.query_all_by_label_contains("No power finding in what was checked").next().is_some());
+    assert!(h.query_all_by_label_contains("not checked for PSU 1").next().is_some());
+    assert!(h.query_all_by_label_contains("Within limits").next().is_none());
+    assert!(h.query_all_by_label_contains("no circuit is shown to be within").next().is_some());
+}

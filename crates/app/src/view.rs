@@ -337,7 +337,8 @@ fn circuit_amps(ui: &mut egui::Ui, state: &super::state::AppState) {
         let full_text = full.map_or_else(String::new, |f| {
             format!("\nAt full load (every GPU at its power limit): {}.", draw(f.wall_w, f.amps))
         });
-        let amps = c.amps.map_or_else(|| "unknown".to_owned(), |a| format!("{a:.1} A"));
+        // Unknown: the least it can draw (rated PSUs' wall draw plus the others' DC load).
+        let amps = c.amps.map_or_else(|| format!("at least {:.1} A", c.min_amps), |a| format!("{a:.1} A"));
         ui.colored_label(j.color(), format!("circuit {}: {amps} {}", c.index + 1, checked.state.name()))
             .on_hover_text(format!(
                 "{} at {mains_v:.0} V at {} load (the load `kraftwerk check` judges for this build's workload); continuous limit {:.1} A, breaker {:.0} A.{full_text}\n{}",

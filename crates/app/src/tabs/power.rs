@@ -120,11 +120,22 @@ fn verdict(ui: &mut egui::Ui, state: &AppState) {
     let findings = kraftwerk_core::check::power_findings(&state.report);
     ui.label(RichText::new("Power verdict").heading());
     ui.weak(format!("As `kraftwerk check` reports it: {}.", state.report.power_basis));
-    if findings.is_empty() {
-        if !state.build.psus.is_empty() {
+    // The power rules that could not check a part: "no power finding" alone would read as a
+    // pass over them (as `kraftwerk power` lists them).
+    let not_checked = kraftwerk_core::check::power_not_checked(&state.report);
+    if findings.is_empty() && !state.build.psus.is_empty() {
+        if not_checked.is_empty() {
             ui.colored_label(theme::OK, "No power finding.");
+        } else {
+            ui.colored_label(theme::WARNING, "No power finding in what was checked; not checked:");
         }
-        return;
+    }
+    for f in &not_checked {
+        ui.horizontal_wrapped(|ui| {
+            ui.colored_label(theme::WARNING, "not checked");
+            ui.label(RichText::new(format!("[{}]", f.rule)).monospace());
+            ui.add(egui::Label::new(&f.message).wrap());
+        });
     }
     for f in findings {
         ui.horizontal_wrapped(|ui| {
@@ -143,13 +154,23 @@ fn verdict(ui: &mut egui::Ui, state: &AppState) {
 fn advice(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
     let Some(a) = &state.report.advice else {
         if !state.build.gpus.is_empty() && !state.build.psus.is_empty() {
-            ui.colored_label(
-                theme::OK,
-                format!(
-                    "Within limits: at full load every PSU stays within its {:.0} % guideline and every circuit within its continuous limit.",
-                    PSU_SUSTAINED_GUIDELINE * 100.0
-                ),
-            );
+            if state.report.power.circuits.iter().any(|c| c.amps.is_none()) {
+                ui.colored_label(
+                    theme::WARNING,
+                    format!(
+                        "At full load every PSU stays within its {:.0} % guideline; a circuit's wall draw is unknown (a PSU's efficiency is unknown), so no circuit is shown to be within its continuous limit (only the least it can draw is).",
+                        PSU_SUSTAINED_GUIDELINE * 100.0
+                    ),
+                );
+            } else {
+                ui.colored_label(
+                    theme::OK,
+                    format!(
+                        "Within limits: at full load every PSU stays within its {:.0} % guideline and every circuit within its continuous limit.",
+                        PSU_SUSTAINED_GUIDELINE * 100.0
+                    ),
+                );
+            }
         }
         return;
     };

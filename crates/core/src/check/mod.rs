@@ -414,6 +414,17 @@ pub fn power_findings(report: &Report) -> Vec<&Finding> {
         .collect()
 }
 
+/// The "not checked" findings of the power rules (a PSU of unknown efficiency leaves its wall
+/// draw, inlet and circuit unchecked): what a view prints beside [`power_findings`] so that "no
+/// power finding" never reads as a pass over a rule that did not run.
+pub fn power_not_checked(report: &Report) -> Vec<&Finding> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.kind == FindingKind::NotChecked && rule(f.rule).is_some_and(|r| r.doc.family == "power"))
+        .collect()
+}
+
 /// The worst severity of [`power_findings`], `None` when the power rules found nothing.
 pub fn power_severity(report: &Report) -> Option<Severity> {
     power_findings(report).iter().map(|f| f.severity).max()
