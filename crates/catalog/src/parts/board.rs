@@ -109,10 +109,19 @@ impl PcieSlot {
     /// [`CpuLanes`] entry that names a fragment of it, else `electrical_lanes`.
     pub fn lanes_with_cpu(&self, cpu_name: Option<&str>) -> u8 {
         let Some(name) = cpu_name.map(str::to_ascii_lowercase) else { return self.electrical_lanes };
-        self.lanes_by_cpu
+        if let Some(l) = self
+            .lanes_by_cpu
             .iter()
             .find(|l| l.cpus.iter().any(|f| !f.is_empty() && name.contains(&f.to_ascii_lowercase())))
-            .map_or(self.electrical_lanes, |l| l.lanes)
+        {
+            return l.lanes;
+        }
+        // A CPU slot with an AM5 Phoenix APU gives the graphics slot fewer lanes than the board's
+        // wiring for Raphael and Granite Ridge, whatever the board ([`super::cpu::apu_graphics_lanes`]).
+        match (self.lane_source, super::cpu::apu_graphics_lanes(&name)) {
+            (LaneSource::Cpu, Some(cap)) => self.electrical_lanes.min(cap),
+            _ => self.electrical_lanes,
+        }
     }
 
     /// The position in words: `position 3`, or `position unknown`.
@@ -368,5 +377,42 @@ impl Motherboard {
     /// Highest expansion-slot position on the board (0 when there are none).
     pub fn last_position(&self) -> u8 {
         self.pcie_slots.iter().filter_map(|s| s.position).max().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slot(source: LaneSource, by_cpu: Vec<CpuLanes>) -> PcieSlot {
+        PcieSlot {
+            name: "PCIEX16_1".into(),
+            position: None,
+            physical_lanes: 16,
+            electrical_lanes: 16,
+            pcie_gen: 4,
+            lane_source: source,
+            shares: Vec::new(),
+            lanes_by_cpu: by_cpu,
+            bifurcation: Vec::new(),
+        }
+    }
+
+    /// An AM5 Phoenix APU gives the CPU's graphics slot x8 (Phoenix) or x4 (Phoenix 2) where
+    /// the board's wiring states nothing for it; the board's own entry wins; chipset slots and
+    /// other CPUs keep the wiring's lanes.
+    #[test]
+    fn phoenix_apus_narrow_the_graphics_slot_unless_the_board_says_otherwise() {
+        let cpu_slot = slot(LaneSource::Cpu, Vec::new());
+        assert_eq!(cpu_slot.lanes_with_cpu(Some("Ryzen 5 8400F")), 8);
+        assert_eq!(cpu_slot.lanes_with_cpu(Some("Ryzen 7 8700G")), 8);
+        assert_eq!(cpu_slot.lanes_with_cpu(Some("Ryzen 5 8500G")), 4);
+        assert_eq!(cpu_slot.lanes_with_cpu(Some("Ryzen 7 7700X")), 16);
+        assert_eq!(cpu_slot.lanes_with_cpu(Some("Ryzen 5 4500")), 16, "Renoir: x16 at PCIe 3.0");
+        assert_eq!(cpu_slot.lanes_with_cpu(None), 16);
+        let stated = slot(LaneSource::Cpu, vec![CpuLanes { cpus: vec!["8400F".into()], lanes: 4 }]);
+        assert_eq!(stated.lanes_with_cpu(Some("Ryzen 5 8400F")), 4);
+        let chipset = slot(LaneSource::Chipset, Vec::new());
+        assert_eq!(chipset.lanes_with_cpu(Some("Ryzen 5 8400F")), 16);
     }
 }

@@ -122,6 +122,27 @@ pub struct Cpu {
 /// on Phoenix: https://gaming-st.com/cpu/556).
 pub(crate) const APU_SILICON_MODELS: [&str; 5] = ["4100", "4500", "5500", "8400F", "8700F"];
 
+/// Lanes an AM5 Phoenix APU gives the board's graphics (CPU-wired x16) slot: Phoenix
+/// (Ryzen 7 8700G, Ryzen 5 8600G, and the iGPU-less Ryzen 7 8700F and Ryzen 5 8400F) x8,
+/// Phoenix 2 (Ryzen 5 8500G, Ryzen 3 8300G) x4. Board vendors' specifications state it for the
+/// platform: ASUS's AM5 boards, "AMD Ryzen 8000 Series Desktop Processors: 1 x PCIe 4.0 x16
+/// slot (supports x8/x4 mode)" (e.g. TUF GAMING B650M-E and PRIME B650M-K specification pages,
+/// https://www.asus.com/motherboards-components/motherboards/tuf-gaming/tuf-gaming-b650m-e/techspec/),
+/// and Gigabyte's B650E AORUS ELITE X AX ICE specification, Phoenix 1 PCIe 4.0 x8 and Phoenix 2
+/// x4 for a discrete card (as reported by TechSpot and Hardwareluxx,
+/// https://www.hardwareluxx.de/index.php/news/hardware/prozessoren/62770-amd-phoenix-und-phonix-2-vorsicht-bei-den-pcie-lanes.html).
+/// The 8400F is Phoenix silicon (https://gaming-st.com/cpu/556). A board's own `lanes_by_cpu`
+/// overrides it.
+pub const APU_GRAPHICS_LANES: [(&str, u8); 6] =
+    [("8700g", 8), ("8600g", 8), ("8700f", 8), ("8400f", 8), ("8500g", 4), ("8300g", 4)];
+
+/// The graphics-slot lanes of [`APU_GRAPHICS_LANES`] for a CPU name (any case), `None` for a
+/// CPU not in it.
+pub fn apu_graphics_lanes(cpu_name: &str) -> Option<u8> {
+    let name = cpu_name.to_ascii_lowercase();
+    APU_GRAPHICS_LANES.iter().find(|(m, _)| name.split_whitespace().any(|w| w == *m)).map(|(_, l)| *l)
+}
+
 impl Cpu {
     /// Whether this CPU is APU-class silicon (an AMD desktop part whose model number ends in G,
     /// GE or GT, or one of [`APU_SILICON_MODELS`]): such CPUs have fewer and often older PCIe
