@@ -126,10 +126,13 @@ pub(crate) const APU_SILICON_MODELS: [&str; 5] = ["4100", "4500", "5500", "8400F
 /// (Ryzen 7 8700G, Ryzen 5 8600G, and the iGPU-less Ryzen 7 8700F and Ryzen 5 8400F) x8,
 /// Phoenix 2 (Ryzen 5 8500G, Ryzen 3 8300G) x4. Board vendors' specifications state it for the
 /// platform: ASUS's AM5 boards, "AMD Ryzen 8000 Series Desktop Processors: 1 x PCIe 4.0 x16
-/// slot (supports x8/x4 mode)" (e.g. TUF GAMING B650M-E and PRIME B650M-K specification pages,
-/// https://www.asus.com/motherboards-components/motherboards/tuf-gaming/tuf-gaming-b650m-e/techspec/),
-/// and Gigabyte's B650E AORUS ELITE X AX ICE specification, Phoenix 1 PCIe 4.0 x8 and Phoenix 2
-/// x4 for a discrete card (as reported by TechSpot and Hardwareluxx,
+/// slot (supports x8/x4 mode)" (the PRIME B650M-K and TUF GAMING B650M-E specifications, read
+/// as reproduced by retailers, e.g.
+/// https://computexsl.lk/shop/motherboards/asus-prime-b650m-k-ddr5-motherboard-3-years-warranty;
+/// ASUS's own pages were not read), and Gigabyte's B650E AORUS ELITE X AX ICE specification,
+/// Phoenix 1 PCIe 4.0 x8 and Phoenix 2 x4 for a discrete card (as reported in January 2024,
+/// https://manchestermag.com/some-ryzen-8000g-apus-could-drastically-reduce-ssd-and-gpu-performance;
+/// Hardwareluxx on the same specification,
 /// https://www.hardwareluxx.de/index.php/news/hardware/prozessoren/62770-amd-phoenix-und-phonix-2-vorsicht-bei-den-pcie-lanes.html).
 /// The 8400F is Phoenix silicon (https://gaming-st.com/cpu/556). A board's own `lanes_by_cpu`
 /// overrides it.
