@@ -80,6 +80,9 @@ fn compare_says_what_fit_says_of_an_experts_in_ram_build() {
     assert_eq!(f.status.code(), Some(0), "fit runs it: {}", String::from_utf8_lossy(&f.stdout));
     let fit: serde_json::Value = serde_json::from_slice(&f.stdout).expect("fit json");
     let decode = fit["fits_with_experts_in_ram"]["decode_tokens_per_s"].as_f64().expect("the split's decode");
+    // No cost per token (the PSU's efficiency is unknown), but the hardware sum is still said.
+    let why = fit["cost_error"].as_str().unwrap_or_default();
+    assert!(why.contains("efficiency is unknown") && why.contains("the hardware is $531"), "{why}");
 
     let o = kw(&["compare", &hybrid, &dense, "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));

@@ -116,7 +116,7 @@ impl BuildSummary {
             } else {
                 speed_rules.join(", ")
             };
-            format!("{} ({rules} did not run)", self.verdict)
+            format!("{rules} did not run (the build's verdict: {})", self.verdict)
         })
     }
 }

@@ -831,12 +831,30 @@ pub(crate) fn cost_of(
     let (Some(load_w), Some(idle_w)) =
         (power::estimate(&r, state).total_wall_w, power::estimate(&r, LoadState::Idle).total_wall_w)
     else {
+        // The hardware sum is still known (a lower bound over unpriced lines): say it.
+        let priced: f64 = parts.iter().filter_map(|p| p.unit_price_usd.map(|u| u * f64::from(p.quantity))).sum();
+        let unpriced = parts.iter().filter(|p| p.unit_price_usd.is_none()).count();
+        let hardware = if unpriced == 0 {
+            format!("the hardware is {}", crate::fmt::usd(priced))
+        } else if unpriced == parts.len() {
+            "no hardware line has a price".to_owned()
+        } else {
+            format!(
+                "the hardware is at least {} ({} without a price)",
+                crate::fmt::usd(priced),
+                crate::fmt::count(unpriced, "line")
+            )
+        };
         return (
             None,
             Some(if build.psus.is_empty() {
-                "no cost: no PSU chosen, so the wall draw and the electricity cost are unknown".to_owned()
+                format!(
+                    "no cost per token: no PSU chosen, so the wall draw and the electricity cost are unknown; {hardware}"
+                )
             } else {
-                "no cost: a PSU's efficiency is unknown (no 80 PLUS rating known, no published curve), so the wall draw and the electricity cost are unknown".to_owned()
+                format!(
+                    "no cost per token: a PSU's efficiency is unknown (no 80 PLUS rating known, no published curve), so the wall draw and the electricity cost are unknown; {hardware}"
+                )
             }),
         );
     };
