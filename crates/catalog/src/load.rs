@@ -267,27 +267,11 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
     }
     // The vendor's rated memory speed over CPUs (imported ones mostly), after both.
     let (speeds_name, speeds_text) = super::cpu_memory::CPU_MEMORY_SPEEDS_FILE;
-    super::cpu_memory::apply_cpu_memory_speeds(&mut catalog, speeds_name, speeds_text).map_err(|errs| {
-        let mut errs = errs.into_iter();
-        let first = errs.next().unwrap_or_else(|| CatalogError::unlocated(speeds_name, "rated speeds failed"));
-        let rest: Vec<String> = errs.map(|e| e.to_string()).collect();
-        if rest.is_empty() {
-            first
-        } else {
-            CatalogError { message: format!("{}\n{}", first.message, rest.join("\n")), ..first }
-        }
-    })?;
+    super::cpu_memory::apply_cpu_memory_speeds(&mut catalog, speeds_name, speeds_text)
+        .map_err(|errs| one_error(errs, speeds_name, "rated speeds failed"))?;
     // Curated slot wiring over the boards (imported ones mostly), after both.
-    report.wiring = super::wiring::apply_wiring(&mut catalog, super::wiring::WIRING_FILES).map_err(|errs| {
-        let mut errs = errs.into_iter();
-        let first = errs.next().unwrap_or_else(|| CatalogError::unlocated("catalog/board-wiring", "wiring failed"));
-        let rest: Vec<String> = errs.map(|e| e.to_string()).collect();
-        if rest.is_empty() {
-            first
-        } else {
-            CatalogError { message: format!("{}\n{}", first.message, rest.join("\n")), ..first }
-        }
-    })?;
+    report.wiring = super::wiring::apply_wiring(&mut catalog, super::wiring::WIRING_FILES)
+        .map_err(|errs| one_error(errs, "catalog/board-wiring", "wiring failed"))?;
     // Positions the form factor forces, on boards wired or curated without them.
     report.derived_positions = super::wiring::derive_positions(&mut catalog.motherboards);
     // Street prices after the curated files: a curated price of the same date or later stays.
@@ -374,4 +358,17 @@ fn load_user_parts(mut catalog: Catalog, dir: Option<&Path>) -> (Catalog, Vec<Lo
         }
     }
     (catalog, problems)
+}
+
+/// Several overlay errors as one: the first, located, with the others' texts appended (an
+/// empty list gives `what` for `file`).
+fn one_error(errs: Vec<CatalogError>, file: &str, what: &str) -> CatalogError {
+    let mut errs = errs.into_iter();
+    let first = errs.next().unwrap_or_else(|| CatalogError::unlocated(file, what));
+    let rest: Vec<String> = errs.map(|e| e.to_string()).collect();
+    if rest.is_empty() {
+        first
+    } else {
+        CatalogError { message: format!("{}\n{}", first.message, rest.join("\n")), ..first }
+    }
 }
