@@ -115,6 +115,7 @@ const fn inferencex_1k1k(conc: u32) -> ClosedLoopRun {
 
 /// The constant rows AM-07 / AM-08 fit ([`kraftwerk::estimate::llm::LLAMA_CPP_HIP_RDNA_DECODE_FACTOR`]).
 const HIP_FACTOR: &str = "calibration::LLAMA_CPP_HIP_RDNA_DECODE_FACTOR";
+const GCN5_FACTOR: &str = "calibration::LLAMA_CPP_HIP_GCN5_DECODE_FACTOR";
 
 fn rows() -> Vec<Row> {
     use Metric::{Decode, Prefill};
@@ -2599,6 +2600,22 @@ fn rows() -> Vec<Row> {
             )
         },
         // MI50 vs R9700 (kyuz0/mi50-gfx906-toolboxes): ROCm 6.4.4 (KM-01, KM-03) and 7.2.1 (KM-02, KM-04).
+        // KM-00: the table's dense llama-2-7b Q4_0 row on the MI50 (ROCm 6.4.4), the one row the
+        // GCN 5 HIP decode factor is fitted on (not held; the MoE rows below test it).
+        Row {
+            role: Fit(GCN5_FACTOR),
+            ..r13b_row(
+                "KM-00",
+                Decode,
+                "llama-2-7b",
+                Precision::Q4_0,
+                LlamaCppBackend::Hip,
+                g("amd-instinct-mi50-32gb", 1),
+                128,
+                96.78,
+                KM_MI50_R9700,
+            )
+        },
         Row {
             known_gap: KM_MI50_GAP,
             ..r13b_row(

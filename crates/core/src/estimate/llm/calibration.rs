@@ -53,6 +53,11 @@ pub const LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.907;
 /// AM-10) test it (`tests/all/llm_fit/moe_2026.rs`).
 pub const LLAMA_CPP_HIP_RDNA_DECODE_FACTOR: f64 = 0.765;
 
+/// llama.cpp's ROCm/HIP back end on AMD GCN 5 cards (Vega 20, gfx906: Instinct MI50/MI60,
+/// Radeon VII) ([`super::LlamaCppBackend::Hip`]): multiplier on
+/// [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`] for batch-1 decode. PLACEHOLDER
+pub const LLAMA_CPP_HIP_GCN5_DECODE_FACTOR: f64 = 0.431;
+
 /// llama.cpp's Vulkan back end on Intel Arc A-series cards (Alchemist, Xe-HPG, DG2)
 /// ([`super::LlamaCppBackend::Vulkan`]): multiplier on
 /// [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`] (fitted on CUDA rows) for batch-1 decode.

@@ -519,6 +519,10 @@ fn assumptions(input: &FitInput, gpus: &[GpuSlot], runtime: Runtime) -> Vec<Stri
             let factor = backend.decode_factor(gpu);
             if (factor - 1.0).abs() > 1e-12 {
                 let basis = match backend {
+                    LlamaCppBackend::Hip if gpu.is_some_and(inputs::is_gcn5) => {
+                        "on AMD GCN 5 (LLAMA_CPP_HIP_GCN5_DECODE_FACTOR, fitted on kyuz0/mi50-gfx906-toolboxes: one MI50, \
+                         llama-2-7b Q4_0 tg128)"
+                    }
                     LlamaCppBackend::Hip => {
                         "on AMD RDNA 3/4 (LLAMA_CPP_HIP_RDNA_DECODE_FACTOR, fitted on llama.cpp issue 20934: RX 7900 XTX, \
                          Vulkan vs ROCm)"
