@@ -198,9 +198,9 @@ pub const HELD_SPEED_COVERAGE: &[HeldCoverage] = &[
         family: "llama.cpp HIP",
         metric: "decode",
         rows: 4,
-        in_band: 0,
-        outside_measured_over_estimate: [0.56, 0.58],
-        outside: "KM-01, KM-01d32k, KM-02, KM-02d32k: kyuz0/mi50-gfx906-toolboxes",
+        in_band: 4,
+        outside_measured_over_estimate: [0.0, 0.0],
+        outside: "",
     },
     HeldCoverage {
         architecture: "gfx906",

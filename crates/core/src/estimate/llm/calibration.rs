@@ -55,7 +55,18 @@ pub const LLAMA_CPP_HIP_RDNA_DECODE_FACTOR: f64 = 0.765;
 
 /// llama.cpp's ROCm/HIP back end on AMD GCN 5 cards (Vega 20, gfx906: Instinct MI50/MI60,
 /// Radeon VII) ([`super::LlamaCppBackend::Hip`]): multiplier on
-/// [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`] for batch-1 decode. PLACEHOLDER
+/// [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`] for batch-1 decode. Fitted on one dense row:
+/// kyuz0/mi50-gfx906-toolboxes, README.md 'Llama.cpp (MI50 vs R9700)' (table committed
+/// 2026-05-02, commit e709eac; https://github.com/kyuz0/mi50-gfx906-toolboxes), one Instinct
+/// MI50 32 GB (1,024 GB/s HBM2), llama.cpp built for ROCm 6.4.4, `-ngl 99 -fa 1`, llama-2-7b
+/// Q4_0 (3.56 GiB, 32 layers) tg128 96.78 tok/s (row KM-00; the ROCm 7.2.1 column gives 95.62).
+/// With the fixed cost of 32 layers × [`LLAMA_CPP_2025_LAYER_OVERHEAD_S`] = 0.881 ms taken off,
+/// the weight-streaming part of the step is 10.33 − 0.88 = 9.45 ms where the CUDA-fitted
+/// efficiency gives 4.07 ms: 4.07 / 9.45 = 0.431 (the card reaches about 39 % of its peak
+/// bandwidth in llama.cpp's quantized vector kernels). Held rows test it: gpt-oss-20b MXFP4 on
+/// the same card and table at tg128 and at depth 32,768 (KM-01, KM-02 and their d32k rows:
+/// 0.81-0.83, where they were 1.74-1.79 before the factor; `tests/all/llm_fit/moe_2026.rs`).
+/// Vulkan on gfx906 and CDNA cards (MI100, MI210, MI300X) are not typed (no row).
 pub const LLAMA_CPP_HIP_GCN5_DECODE_FACTOR: f64 = 0.431;
 
 /// llama.cpp's Vulkan back end on Intel Arc A-series cards (Alchemist, Xe-HPG, DG2)
