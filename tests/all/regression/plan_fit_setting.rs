@@ -177,3 +177,57 @@ fn an_owned_psu_without_a_price_does_not_block_a_budget() {
     assert!(r.price_complete, "{:?}", r.eval.unpriced);
     assert!(r.eval.parts.iter().any(|p| p.id == psu && p.owned() && p.unit_price_usd == Some(0.0)));
 }
+
+/// A new user's finding: the vLLM answer "2x RTX PRO 4000 Blackwell at `--max-num-seqs 158`"
+/// for Llama-3.1-70B int4 at 15 tok/s holds 8,209 tokens for the 8,192 asked, and `fit` on the
+/// saved build says "tight" (21.7 of 24.0 GiB, only 2.3 of 2.4 GiB headroom left), while the
+/// plan line showed the pool but not the word. The plan now says it, with fit's figures, and a
+/// result that keeps its headroom says nothing of the kind.
+#[test]
+fn a_tight_plan_says_tight_as_fit_does() {
+    let dir = tmp("tight");
+    let out = dir.to_string_lossy().to_string();
+    let (code, plan) = run(&[
+        "plan",
+        "--model",
+        "llama-3.1-70b",
+        "--precision",
+        "int4",
+        "--tok-s",
+        "15",
+        "--must-have",
+        "nvidia-rtx-pro-4000-blackwell",
+        "--max-results",
+        "1",
+        "--out",
+        &out,
+    ]);
+    assert_eq!(code, Some(0), "{plan}");
+    let line = plan.lines().find(|l| l.trim_start().starts_with("memory: tight")).unwrap_or_else(|| {
+        panic!("the tight result says so:\n{plan}");
+    });
+    assert!(line.contains("only 2.3 of 2.4 GiB headroom left"), "{line}");
+    assert!(line.contains("the longest context that fits at this batch is 8,209 tokens (8,192 asked)"), "{line}");
+    let path = dir.join("plan-1.rig.ron").to_string_lossy().to_string();
+    let (_, fit) = run(&["fit", &path]);
+    assert!(fit.contains("(tight, only 2.3 of 2.4 GiB headroom left)"), "fit agrees:\n{fit}");
+    assert!(fit.contains("longest context that fits at this batch: 8209 tokens"), "{fit}");
+
+    // One RTX PRO 5000 (48 GB) keeps its headroom: no such line.
+    let (code, roomy) = run(&[
+        "plan",
+        "--model",
+        "llama-3.1-70b",
+        "--precision",
+        "int4",
+        "--tok-s",
+        "15",
+        "--must-have",
+        "nvidia-rtx-pro-5000-blackwell",
+        "--max-results",
+        "1",
+    ]);
+    assert_eq!(code, Some(0), "{roomy}");
+    assert!(!roomy.contains("memory: tight"), "{roomy}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

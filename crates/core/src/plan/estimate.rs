@@ -63,6 +63,32 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
             }
             ev.speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);
             ev.vllm_setting = vllm_setting(build, catalog, &f);
+            ev.memory_tight = f
+                .fit
+                .gpus
+                .iter()
+                .filter(|g| g.verdict == llm::FitVerdict::Tight)
+                .map(|g| {
+                    format!(
+                        "GPU {} {}: {:.1} of {:.1} GiB, only {:.1} of {:.1} GiB headroom left",
+                        g.index + 1,
+                        g.gpu_id,
+                        g.memory.total_gib,
+                        g.capacity_gib,
+                        g.capacity_gib - g.memory.total_gib,
+                        g.memory.headroom_gib
+                    )
+                })
+                .collect();
+            if !ev.memory_tight.is_empty()
+                && let Some(c) = f.fit.max_context_tokens
+            {
+                ev.memory_tight.push(format!(
+                    "the longest context that fits at this batch is {} tokens ({} asked)",
+                    crate::fmt::thousands(u64::from(c)),
+                    crate::fmt::thousands(u64::from(f.fit.context_tokens))
+                ));
+            }
             if !ev.fits && goal.users == 1 && !goal.is_training() {
                 hybrid(build, catalog, goal, &f, ev);
             }

@@ -158,6 +158,14 @@ pub struct Evaluation {
     /// default); its speed and fit are estimated at it. `None` at vLLM's defaults.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vllm_setting: Option<VllmSetting>,
+    /// Where the fit is tight (`kraftwerk fit`'s verdict "tight": the total fits, the headroom
+    /// the runtime keeps free does not), one phrase per such GPU, as `fit` words it: `GPU 1
+    /// nvidia-geforce-rtx-3090: 21.7 of 24.0 GiB, only 2.3 of 2.4 GiB headroom left`, then
+    /// the longest context that fits at the goal's batch where `fit` found one (`the longest
+    /// context that fits at this batch is 8,209 tokens (8,192 asked)`). Empty where every GPU
+    /// fits with its headroom.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_tight: Vec<String>,
     /// Parts the error findings concern (the search moves on from the part to blame).
     #[serde(skip)]
     pub error_parts: Vec<PartRef>,

@@ -93,6 +93,9 @@ fn result_text(s: &mut String, r: &PlanResult) {
     if let Some(v) = &e.vllm_setting {
         let _ = writeln!(s, "   {}", vllm_setting_line(v));
     }
+    if let Some(t) = memory_tight_line(e) {
+        let _ = writeln!(s, "   {t}");
+    }
     if let Some(m) = &r.measured {
         let _ = writeln!(s, "   speed basis: {}", m.basis);
         if let Some(b) = &m.below_target {
@@ -126,6 +129,20 @@ pub fn vllm_setting_line(v: &crate::plan::evaluation::VllmSetting) -> String {
         crate::fmt::thousands(v.kv_tokens),
         v.max_num_seqs
     )
+}
+
+/// A result whose memory fit is tight, as one sentence (`kraftwerk plan` and the Plan tab):
+/// `memory: tight, as kraftwerk fit says (the headroom the runtime keeps free is not all
+/// left): GPU 1 ...: 21.7 of 24.0 GiB, only 2.3 of 2.4 GiB headroom left; the longest context
+/// that fits at this batch is 8,209 tokens (8,192 asked)`; `None` where every GPU keeps its
+/// headroom ([`Evaluation::memory_tight`]).
+pub fn memory_tight_line(e: &Evaluation) -> Option<String> {
+    (!e.memory_tight.is_empty()).then(|| {
+        format!(
+            "memory: tight, as `kraftwerk fit` says (the headroom the runtime keeps free is not all left): {}",
+            e.memory_tight.join("; ")
+        )
+    })
 }
 
 /// What would verify a result's geometry, as a sentence: UNVERIFIED only where the checker
