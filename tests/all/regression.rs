@@ -4,4 +4,5 @@
 mod check_findings;
 mod cli_lists_money;
 mod fit_plan_compare;
+mod owned_chip;
 mod plan_fit_setting;

@@ -83,6 +83,7 @@ pub(crate) static OPEN_AIR_GAP: Rule = Rule {
         Need::Part(PartKind::Gpu),
         Need::Figure(Figure::BoardSlotLayout),
         Need::Figure(Figure::BoardSlotPositions),
+        Need::Figure(Figure::GpuCardUnnamed),
     ],
     figures: None,
     check: |c, out| {
@@ -90,6 +91,11 @@ pub(crate) static OPEN_AIR_GAP: Rule = Rule {
             return;
         }
         for t in &c.power.gpu_thermal {
+            // An owned card named by its chip: its cooler and thickness are its card's (not
+            // checked, see `needs`).
+            if c.r.card_unnamed(t.gpu) {
+                continue;
+            }
             if t.risk == ThermalRisk::High && t.reason.starts_with("open-air card with no gap") {
                 out.push(finding(
                     &OPEN_AIR_GAP,

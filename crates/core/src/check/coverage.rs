@@ -111,6 +111,10 @@ pub enum Figure {
     /// (`eighty_plus: None`, which the import gives a listing that names none): its wall draw,
     /// and the current of its circuit and outlet, are unknown.
     PsuEfficiency,
+    /// Which card an owned GPU is, for a GPU the build names by its chip only while the catalog
+    /// lists partner cards of that chip ([`crate::rig::Resolved::unnamed_cards`]): its length,
+    /// thickness and power sockets are the card's, not the chip entry's reference board's.
+    GpuCardUnnamed,
 }
 
 impl Figure {
@@ -137,6 +141,7 @@ impl Figure {
             Figure::GpuBridgeSizes => "nvlink.bridge_slot_spacings",
             Figure::BoardSlotPositions | Figure::BoardSlotPositionsBridged => "pcie_slots.position",
             Figure::PsuEfficiency => "efficiency",
+            Figure::GpuCardUnnamed => "card id",
         }
     }
 
@@ -155,7 +160,8 @@ impl Figure {
             | Figure::GpuPowerInputs
             | Figure::GpuMaxPowerLimit
             | Figure::GpuMinPowerLimit
-            | Figure::GpuBridgeSizes => "gpus",
+            | Figure::GpuBridgeSizes
+            | Figure::GpuCardUnnamed => "gpus",
             Figure::PsuHpwr16pin
             | Figure::PsuPcie8pin
             | Figure::PsuEps8pin
@@ -196,6 +202,17 @@ impl Figure {
             | Figure::BoardSlotPositions
             | Figure::BoardSlotPositionsBridged => self.unknown_slot_layout(c),
             Figure::GpuBridgeSizes => unknown_bridge_sizes(c),
+            Figure::GpuCardUnnamed => {
+                c.r.gpus
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, g)| {
+                        let g = (*g)?;
+                        (g.form_factor != GpuFormFactor::Sxm && c.r.card_unnamed(i))
+                            .then(|| (PartRef::Gpu(i), g.name.clone(), g.id.clone()))
+                    })
+                    .collect()
+            }
             Figure::PsuEfficiency => {
                 let v = c.build().site.mains_v.max(1.0);
                 c.r.psus
@@ -650,6 +667,20 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
             parts: vec![part],
             fix: format!(
                 "Supply the efficiency: copy part `{id}` into the build's `parts: (psus: [...])` with `eighty_plus` set to its certified level (the 80 PLUS listing at CLEAResult) or `efficiency` points (load %, efficiency %) from its datasheet or a review."
+            ),
+        };
+    }
+    if f == Figure::GpuCardUnnamed {
+        return Finding {
+            rule: rule.doc.id,
+            severity: Severity::Info,
+            kind: FindingKind::NotChecked,
+            message: format!(
+                "not checked for {who}: it is owned and named by its chip (`{id}`), so which card it is is not known, nor its length, thickness and power sockets (the chip entry's figures are its reference board's; partner cards of this chip differ)"
+            ),
+            parts: vec![part],
+            fix: format!(
+                "Name the card you own: its partner card id in the build's `gpus` and `owned` (`kraftwerk catalog gpu_cards` lists the partner cards; in the planner, `--own 1x CARD_ID`), or copy `{id}` into the build's `parts: (gpus: [...])` with your card's `length_mm`, `width_slots` and `power_inputs`."
             ),
         };
     }

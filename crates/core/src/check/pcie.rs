@@ -261,13 +261,16 @@ pub(crate) static GPU_SLOT_BLOCKED: Rule = Rule {
         Need::Part(PartKind::Gpu),
         Need::Figure(Figure::BoardSlotLayout),
         Need::Figure(Figure::BoardSlotPositions),
+        Need::Figure(Figure::GpuCardUnnamed),
     ],
     figures: None,
     check: |c, out| {
         if slot_positions_unknown(c) {
             return;
         }
-        let placed: Vec<(usize, u8, u8, &str)> = c
+        // An owned card named by its chip sits in its slot, but how many it covers is its
+        // card's (unknown) width: it is checked as covered, never as covering.
+        let placed: Vec<(usize, u8, Option<u8>, &str)> = c
             .build()
             .gpus
             .iter()
@@ -278,10 +281,12 @@ pub(crate) static GPU_SLOT_BLOCKED: Rule = Rule {
                 if p.riser.is_some() || g.form_factor == GpuFormFactor::Sxm {
                     return None;
                 }
-                Some((i, p.position_on(c.r.board)?, g.width_slots.max(1), g.name.as_str()))
+                let width = (!c.r.card_unnamed(i)).then(|| g.width_slots.max(1));
+                Some((i, p.position_on(c.r.board)?, width, g.name.as_str()))
             })
             .collect();
         for &(i, pos, width, name) in &placed {
+            let Some(width) = width else { continue };
             for &(j, other, _, other_name) in &placed {
                 if i != j && other > pos && u16::from(other) < u16::from(pos) + u16::from(width) {
                     out.push(finding(
@@ -320,13 +325,16 @@ pub(crate) static CASE_GPU_FIT: Rule = Rule {
         Need::Figure(Figure::CaseMaxGpuLength),
         Need::Figure(Figure::BoardSlotLayout),
         Need::Figure(Figure::BoardSlotPositions),
+        Need::Figure(Figure::GpuCardUnnamed),
     ],
     figures: None,
     check: |c, out| {
         let Some(case) = c.r.case else { return };
         for (i, (p, g)) in c.build().gpus.iter().zip(&c.r.gpus).enumerate() {
             let Some(g) = g else { continue };
-            if g.form_factor == GpuFormFactor::Sxm {
+            // An owned card named by its chip: its length and thickness are its card's, not
+            // the reference board's (not checked, see `needs`).
+            if g.form_factor == GpuFormFactor::Sxm || c.r.card_unnamed(i) {
                 continue;
             }
             if let (Some(len), Some(max)) = (g.length_mm, case.max_gpu_length_mm)

@@ -427,15 +427,17 @@ pub(crate) static GPU_POWER_CABLE: Rule = Rule {
         Need::Figure(Figure::GpuPowerInputs),
         Need::Figure(Figure::GpuMaxPowerLimit),
         Need::Figure(Figure::GpuMinPowerLimit),
+        Need::Figure(Figure::GpuCardUnnamed),
     ],
     figures: None,
     check: |c, out| {
         let b = c.build();
         for (i, (p, g)) in b.gpus.iter().zip(&c.r.gpus).enumerate() {
             let Some(g) = g else { continue };
-            // SXM modules take power from the baseboard; unknown inputs are not checked
-            // (coverage says so).
-            if g.form_factor == kraftwerk_catalog::GpuFormFactor::Sxm || g.power_inputs.is_none() {
+            // SXM modules take power from the baseboard; unknown inputs, and an owned card
+            // named by its chip (its sockets are its card's), are not checked (coverage says so).
+            if g.form_factor == kraftwerk_catalog::GpuFormFactor::Sxm || g.power_inputs.is_none() || c.r.card_unnamed(i)
+            {
                 continue;
             }
             let psu = c.r.psus.get(p.psu).copied().flatten();
@@ -501,6 +503,7 @@ pub(crate) static PSU_CONNECTORS: Rule = Rule {
         Need::Figure(Figure::PsuPcie8pin),
         Need::Figure(Figure::PsuEps8pin),
         Need::Figure(Figure::GpuPowerInputs),
+        Need::Figure(Figure::GpuCardUnnamed),
     ],
     figures: None,
     check: |c, out| {
@@ -509,9 +512,10 @@ pub(crate) static PSU_CONNECTORS: Rule = Rule {
         for (pi, psu) in c.r.psus.iter().enumerate() {
             let Some(psu) = psu else { continue };
             let (mut hpwr, mut pcie, mut eps) = (0u32, 0u32, 0u32);
-            for (p, g) in b.gpus.iter().zip(&c.r.gpus) {
+            for (i, (p, g)) in b.gpus.iter().zip(&c.r.gpus).enumerate() {
                 let Some(g) = g else { continue };
-                if p.psu != pi || g.form_factor == kraftwerk_catalog::GpuFormFactor::Sxm {
+                // An owned card named by its chip: its sockets are its card's (not checked).
+                if p.psu != pi || g.form_factor == kraftwerk_catalog::GpuFormFactor::Sxm || c.r.card_unnamed(i) {
                     continue;
                 }
                 let u = cable_use(g, p.cable, Some(psu));

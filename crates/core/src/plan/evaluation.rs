@@ -81,8 +81,16 @@ pub struct Evaluation {
     /// planner keeps it as an answer, ranked after a build whose placement checks all ran.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub geometry_unchecked: Vec<String>,
-    /// The figure that would verify a build in `geometry_unchecked`: `slot positions of
-    /// <board>: enter them in the Build tab's slot editor`.
+    /// The checks that did not run because an owned GPU is named by its chip only
+    /// ([`crate::rig::Resolved::unnamed_cards`]: which partner card it is, its length,
+    /// thickness and power sockets are not known), in words. Such a build's verdict is
+    /// UNVERIFIED; the planner keeps it as an answer (only its owner can name the card) and
+    /// says what would verify it (`verify_with`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub owned_card_unchecked: Vec<String>,
+    /// The figure that would verify a build in `geometry_unchecked` or `owned_card_unchecked`:
+    /// `slot positions of <board>: enter them in the Build tab's slot editor`, `the card you
+    /// own: ...`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify_with: Option<String>,
     /// Parts with prices, each with how it is bought ([`crate::rig::parts_list::Bought`]).

@@ -43,6 +43,10 @@ pub(crate) fn goal_depends_on(rule: &str) -> bool {
     check::rule(rule).is_none_or(|r| r.needs.iter().any(|n| matches!(n, Need::Part(PartKind::Gpu | PartKind::Psu))))
 }
 
+/// The words of the coverage's not-checked finding for an owned GPU named by its chip
+/// (`check::coverage`, `Figure::GpuCardUnnamed`).
+const OWNED_BY_CHIP: &str = "it is owned and named by its chip";
+
 /// The placement rules that need the slots' positions (card thickness over the next slot, air
 /// gaps between open-air cards, the stack in the case's openings): on a board wired without
 /// positions they say not checked while the electrical rules (`gpu-slot`, `pcie-link`,
@@ -57,12 +61,22 @@ pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
     let r = build.resolve(catalog);
     let unpositioned = r.board.filter(|b| b.slot_layout_known() && !b.slot_positions_known());
     let mut ev = from_report(&report, unpositioned.is_some());
+    let mut verify: Vec<String> = Vec::new();
     if let Some(b) = unpositioned.filter(|_| !ev.geometry_unchecked.is_empty()) {
-        ev.verify_with = Some(format!(
+        verify.push(format!(
             "slot positions of {}: enter them in the window's Build tab (slot editor), or as `position` of each of its `pcie_slots` in a user board file",
             b.display_name()
         ));
     }
+    let mut chips: Vec<&str> =
+        build.gpus.iter().enumerate().filter(|&(i, _)| r.card_unnamed(i)).map(|(_, g)| g.gpu.as_str()).collect();
+    chips.dedup();
+    for chip in chips {
+        verify.push(format!(
+            "the card you own of `{chip}`: plan with `--own 1x CARD_ID` (its partner card id; `kraftwerk catalog gpu_cards` lists them), or enter its length, width and power sockets as a user part"
+        ));
+    }
+    ev.verify_with = (!verify.is_empty()).then(|| verify.join("; and "));
     ev.inference_wall_w = power::estimate(&r, LoadState::Inference).total_wall_w;
     ev.power_cap = planned_cap(build, catalog);
     ev.multi_psu = super::power::multi_psu_note(build, catalog);
@@ -92,6 +106,9 @@ fn from_report(report: &check::Report, unpositioned: bool) -> Evaluation {
             {
                 ev.geometry_unchecked.push(line);
             }
+            // An owned GPU named by its chip (the coverage's wording for
+            // `Figure::GpuCardUnnamed`): no other part of the search names the card.
+            (FindingKind::NotChecked, _) if f.message.contains(OWNED_BY_CHIP) => ev.owned_card_unchecked.push(line),
             (FindingKind::NotChecked, _) if goal_depends_on(f.rule) => {
                 ev.not_checked.push(line);
                 ev.unknown_parts.extend(f.parts.iter().copied());

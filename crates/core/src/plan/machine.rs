@@ -25,9 +25,17 @@ fn put_sorted<T: HasId + Clone>(list: &mut Vec<T>, from: Option<&T>) {
 }
 
 impl Working {
-    /// The chips and models of `catalog`, no other part yet.
+    /// The chips and models of `catalog`, and one partner card of each chip that has any (the
+    /// checker asks whether a chip has partner cards: an owned GPU named by such a chip is not
+    /// a known card, [`crate::rig::Resolved::unnamed_cards`]); no other part yet.
     pub fn new(catalog: &Catalog) -> Self {
-        Working(Catalog { gpus: catalog.gpus.clone(), models: catalog.models.clone(), ..Catalog::default() })
+        let mut gpu_cards: Vec<kraftwerk_catalog::GpuCard> = Vec::new();
+        for card in &catalog.gpu_cards {
+            if !gpu_cards.iter().any(|c| c.chip == card.chip) {
+                gpu_cards.push(card.clone());
+            }
+        }
+        Working(Catalog { gpus: catalog.gpus.clone(), models: catalog.models.clone(), gpu_cards, ..Catalog::default() })
     }
 
     /// The small catalog.

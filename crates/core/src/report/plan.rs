@@ -152,7 +152,8 @@ pub fn memory_tight_line(e: &Evaluation) -> Option<String> {
 pub fn verify_line(e: &Evaluation) -> Option<String> {
     let v = e.verify_with.as_ref()?;
     Some(if e.verdict == Some(crate::check::Verdict::Unverified) {
-        format!("unverified on geometry; what would verify it: {v}")
+        let on = if e.owned_card_unchecked.is_empty() { " on geometry" } else { "" };
+        format!("unverified{on}; what would verify it: {v}")
     } else {
         format!("geometry rules not run (one card: nothing to block or gap); what would run them: {v}")
     })
@@ -234,6 +235,17 @@ pub fn checker_lines(e: &Evaluation) -> Vec<String> {
     lines.extend(e.warnings.iter().map(|w| format!("warning: {w}")));
     lines.extend(e.not_checked_other.iter().map(|w| format!("not checked: {w}")));
     lines.extend(e.geometry_unchecked.iter().map(|w| format!("not checked (geometry): {w}")));
+    // One line per message: the checks an owned card named by its chip keeps from running
+    // share one reason.
+    let mut grouped: Vec<(Vec<&str>, &str)> = Vec::new();
+    for w in &e.owned_card_unchecked {
+        let (rule, why) = w.split_once(": ").unwrap_or(("", w.as_str()));
+        match grouped.iter_mut().find(|(_, m)| *m == why) {
+            Some((rules, _)) => rules.push(rule),
+            None => grouped.push((vec![rule], why)),
+        }
+    }
+    lines.extend(grouped.iter().map(|(rules, why)| format!("not checked (your card): {}: {why}", rules.join(", "))));
     lines
 }
 

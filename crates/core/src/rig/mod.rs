@@ -570,6 +570,21 @@ pub struct Resolved<'a> {
     pub psus: Vec<Option<&'a Psu>>,
     /// Workload model.
     pub model: Option<&'a LlmModel>,
+    /// Per GPU, in build order: `true` where the GPU is an owned unit named by its chip only
+    /// (`owned: ["1x nvidia-geforce-rtx-3090"]` on a `gpu: "nvidia-geforce-rtx-3090"`
+    /// placement) while the catalog lists partner cards of that chip, so which card the owner
+    /// has, and its length, thickness and power sockets, are not known: the chip entry's are
+    /// its reference board's (the RTX 3090 Founders Edition's 313 mm), not every card's. The
+    /// first `owned_count` such placements of a chip are the owned ones (a GPU named by a
+    /// partner card id, defined inline, or bought is named).
+    pub unnamed_cards: Vec<bool>,
+}
+
+impl Resolved<'_> {
+    /// Whether GPU `i` is an owned unit named only by its chip ([`Resolved::unnamed_cards`]).
+    pub fn card_unnamed(&self, i: usize) -> bool {
+        self.unnamed_cards.get(i).copied().unwrap_or(false)
+    }
 }
 
 /// Looks an id up in the build's inline parts first, then in the catalog.
@@ -600,7 +615,32 @@ impl Build {
                 .collect(),
             psus: self.psus.iter().map(|u| find(&p.psus, &catalog.psus, &u.psu)).collect(),
             model: self.workload.as_ref().and_then(|w| find(&p.models, &catalog.models, &w.model)),
+            unnamed_cards: self.unnamed_cards(catalog),
         }
+    }
+
+    /// [`Resolved::unnamed_cards`]: per GPU, whether it is an owned unit named by a chip that
+    /// has partner cards in `catalog`.
+    fn unnamed_cards(&self, catalog: &Catalog) -> Vec<bool> {
+        let mut left: std::collections::BTreeMap<&str, u32> = std::collections::BTreeMap::new();
+        self.gpus
+            .iter()
+            .map(|g| {
+                let id = g.gpu.as_str();
+                let n = left.entry(id).or_insert_with(|| self.owned_count(id).unwrap_or(0));
+                if *n == 0 {
+                    return false;
+                }
+                let ambiguous = !self.parts.gpus.iter().any(|x| x.id == id)
+                    && catalog.gpu(id).is_some()
+                    && catalog.gpu_cards.iter().any(|c| c.chip == id);
+                if !ambiguous {
+                    return false;
+                }
+                *n -= 1;
+                true
+            })
+            .collect()
     }
 
     /// Every part id the build names that neither its inline parts nor `catalog` define, as
