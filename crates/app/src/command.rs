@@ -367,7 +367,7 @@ pub(crate) fn edit_build(b: &mut Build, catalog: &Catalog, action: EditAction) {
         EditAction::AddGpu(id) => b.add_gpu(catalog, id),
         EditAction::RemoveGpu(i) => b.remove_gpu(i),
         EditAction::SetGpuCount(n, id) => b.set_gpu_count(catalog, n, &id),
-        EditAction::SetGpuModel(which, id) => b.set_gpu_model(which, &id),
+        EditAction::SetGpuModel(which, id) => b.set_gpu_model(catalog, which, &id),
         EditAction::SetGpuSlot(i, slot) => {
             if let Some(g) = b.gpus.get_mut(i) {
                 g.slot = slot;

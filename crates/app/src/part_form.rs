@@ -285,6 +285,12 @@ pub fn figure_to_enter(state: &AppState, f: &Finding) -> Option<FormTarget> {
     }
     let part = *f.parts.first()?;
     let field = unknown_figure_of(state, f)?.figure;
+    // Which card an owned GPU named by its chip is: not a figure of the chip's part (a user
+    // part of the chip's id would change the chip for every build); the finding's fix says how
+    // to name the card.
+    if field == kraftwerk_core::check::Figure::GpuCardUnnamed.field() {
+        return None;
+    }
     let (kind, id) = part_of(state, part)?;
     // A nested figure (`pcie_slots.position`, `connectors.pcie_8pin`) is entered in its
     // top-level field, the box the form has.

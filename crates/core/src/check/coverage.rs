@@ -680,7 +680,7 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
             ),
             parts: vec![part],
             fix: format!(
-                "Name the card you own: its partner card id in the build's `gpus` and `owned` (`kraftwerk catalog gpu_cards` lists the partner cards; in the planner, `--own 1x CARD_ID`), or copy `{id}` into the build's `parts: (gpus: [...])` with your card's `length_mm`, `width_slots` and `power_inputs`."
+                "Name the card you own: its partner card id in the build's `gpus` and `owned` (`kraftwerk catalog gpu_cards` lists the partner cards; in the window, pick it in the GPU's Model list; in the planner, `--own 1x CARD_ID`), or copy `{id}` into the build's `parts: (gpus: [...])` with your card's `length_mm`, `width_slots` and `power_inputs`."
             ),
         };
     }

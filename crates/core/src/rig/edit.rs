@@ -212,13 +212,54 @@ impl Build {
     }
 
     /// Changes the model of GPU `which` (`None`: every GPU); its power limit returns to the
-    /// card's default.
-    pub fn set_gpu_model(&mut self, which: Option<usize>, id: &str) {
+    /// card's default. An owned unit named by its chip that becomes one of that chip's partner
+    /// cards in `catalog` stays owned, now as that card: the owner has named the card they have
+    /// (`owned: ["1x nvidia-geforce-rtx-3090"]` becomes `["1x asus-rog-strix-..."]`), so the
+    /// rules that need its length, thickness and sockets run ([`super::Resolved::unnamed_cards`]).
+    pub fn set_gpu_model(&mut self, catalog: &Catalog, which: Option<usize>, id: &str) {
+        let owned = self.owned_units(self.gpus.iter().map(|g| (g.gpu.as_str(), 1)));
+        let mut named: Vec<String> = Vec::new();
         for (i, g) in self.gpus.iter_mut().enumerate() {
             if which.is_none_or(|w| w == i) {
-                id.clone_into(&mut g.gpu);
+                let names_the_card = owned.get(i).copied().unwrap_or(0) > 0
+                    && catalog.gpu_cards.iter().any(|c| c.id == id && c.chip == g.gpu);
+                if names_the_card {
+                    named.push(std::mem::replace(&mut g.gpu, id.to_owned()));
+                } else {
+                    id.clone_into(&mut g.gpu);
+                }
                 g.power_limit_w = None;
             }
+        }
+        for chip in named {
+            self.move_owned_unit(&chip, id);
+        }
+    }
+
+    /// Moves one owned unit of `from` to `to` in `owned`: `"2x from"` becomes `"1x from"` and
+    /// `"1x to"` (added to a counted `to` entry if there is one); a plain `from` (every unit
+    /// owned) stays and gains a plain `to`.
+    fn move_owned_unit(&mut self, from: &str, to: &str) {
+        use super::pricing::parse_owned;
+        let Some(k) = self.owned.iter().position(|o| parse_owned(o).0 == from) else { return };
+        let Some(n) = parse_owned(&self.owned[k]).1 else {
+            if !self.owned.iter().any(|o| o == to) {
+                self.owned.push(to.to_owned());
+            }
+            return;
+        };
+        if n > 1 {
+            self.owned[k] = format!("{}x {from}", n - 1);
+        } else {
+            self.owned.remove(k);
+        }
+        match self.owned.iter().position(|o| matches!(parse_owned(o), (id, Some(_)) if id == to)) {
+            Some(j) => {
+                let m = parse_owned(&self.owned[j]).1.unwrap_or(0);
+                self.owned[j] = format!("{}x {to}", m.saturating_add(1));
+            }
+            None if self.owned.iter().any(|o| o == to) => {}
+            None => self.owned.push(format!("1x {to}")),
         }
     }
 
@@ -374,6 +415,31 @@ mod tests {
     fn free_slot_needs_a_board() {
         let c = cat();
         assert_eq!(free_slot(&Build::default(), &c, 2, 16, None), None);
+    }
+
+    /// Picking a partner card of an owned chip names the owned unit (it stays owned, as the
+    /// card, and is no longer an unnamed card); picking another GPU does not carry ownership.
+    #[test]
+    fn naming_an_owned_chip_by_its_card_keeps_it_owned() {
+        let c = cat();
+        let strix = "asus-rog-strix-geforce-rtx-3090-24gb-gddr6x";
+        let mut b = board_build();
+        b.set_gpu_count(&c, 2, "nvidia-geforce-rtx-3090");
+        b.owned = vec!["1x nvidia-geforce-rtx-3090".into()];
+        assert_eq!(b.resolve(&c).unnamed_cards, [true, false], "the first unit is the owned one");
+        b.set_gpu_model(&c, Some(0), strix);
+        assert_eq!(b.owned, [format!("1x {strix}")]);
+        assert_eq!(b.resolve(&c).unnamed_cards, [false, false]);
+        // The bought 3090 becoming a 4090 leaves the owned list alone.
+        b.set_gpu_model(&c, Some(1), "nvidia-geforce-rtx-4090");
+        assert_eq!(b.owned, [format!("1x {strix}")]);
+        // Every unit owned (a plain id): the card is owned too.
+        let mut b = board_build();
+        b.set_gpu_count(&c, 1, "nvidia-geforce-rtx-3090");
+        b.owned = vec!["nvidia-geforce-rtx-3090".into()];
+        b.set_gpu_model(&c, None, strix);
+        assert_eq!(b.owned, ["nvidia-geforce-rtx-3090".to_owned(), strix.to_owned()]);
+        assert_eq!(b.resolve(&c).unnamed_cards, [false]);
     }
 
     #[test]
