@@ -208,7 +208,7 @@ pub(crate) const LLAMA_CPP_PREFILL_EFFICIENCY: f64 = 0.33;
 /// `speed::LLAMA_CPP_MMVQ_MAX_BATCH_TOKENS`): each routed expert that gets tokens costs as if it
 /// had `LLAMA_CPP_MOE_TILE_FIXED_TOKENS + LLAMA_CPP_MOE_TILE_PAD_FRACTION × mmq_x` more tokens
 /// than it has, tokens, where `mmq_x` is the column tile llama.cpp picks for the micro-batch's
-/// token count (`speed::MmqTiles::mmq_x`: `mul_mat_q_case` in ggml-org/llama.cpp
+/// token count (`speed::moe_gemm::MmqTiles::mmq_x`: `mul_mat_q_case` in ggml-org/llama.cpp
 /// `ggml/src/ggml-cuda/mmq.cuh` at 00cd208554e3, fed `ncols_max = ne12`, the micro-batch's
 /// tokens, by `ggml_cuda_mul_mat_q`'s `MUL_MAT_ID` path in `mmq.cu` at 027ef8769913). The
 /// expert matmuls run one tile grid per expert over its expert-sorted tokens; a tile costs a
