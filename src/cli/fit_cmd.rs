@@ -70,7 +70,8 @@ pub struct FitArgs {
     pub llama_cpp_era: Option<LlamaCppEra>,
     /// llama.cpp's back end: cuda, hip (rocm), vulkan, sycl or cpu (default the build's
     /// workload `backend`, else the one the first GPU's vendor implies: CUDA on NVIDIA, HIP on
-    /// AMD, SYCL on Intel). HIP on AMD RDNA 3/4 decodes at 0.765 of the CUDA efficiency.
+    /// AMD, SYCL on Intel). HIP on AMD RDNA 3/4 decodes at 0.765 of the CUDA efficiency, on
+    /// GCN 5.1 (gfx906: MI50, MI60, Radeon VII) at 0.431.
     #[arg(long)]
     pub backend: Option<LlamaCppBackend>,
     /// vLLM `--gpu-memory-utilization`, 0-1 (default 0.9): the memory vLLM may use per GPU.

@@ -115,7 +115,7 @@ const fn inferencex_1k1k(conc: u32) -> ClosedLoopRun {
 
 /// The constant rows AM-07 / AM-08 fit ([`kraftwerk::estimate::llm::LLAMA_CPP_HIP_RDNA_DECODE_FACTOR`]).
 const HIP_FACTOR: &str = "calibration::LLAMA_CPP_HIP_RDNA_DECODE_FACTOR";
-const GCN5_FACTOR: &str = "calibration::LLAMA_CPP_HIP_GCN5_DECODE_FACTOR";
+const GFX906_FACTOR: &str = "calibration::LLAMA_CPP_HIP_GFX906_DECODE_FACTOR";
 
 fn rows() -> Vec<Row> {
     use Metric::{Decode, Prefill};
@@ -2603,7 +2603,7 @@ fn rows() -> Vec<Row> {
         // KM-00: the table's dense llama-2-7b Q4_0 row on the MI50 (ROCm 6.4.4), the one row the
         // GCN 5 HIP decode factor is fitted on (not held; the MoE rows below test it).
         Row {
-            role: Fit(GCN5_FACTOR),
+            role: Fit(GFX906_FACTOR),
             ..r13b_row(
                 "KM-00",
                 Decode,
@@ -3265,7 +3265,7 @@ fn moe_and_hybrid_rows_of_2025_26() {
     );
     assert!(
         dw >= 84,
-        "decode: {dw} of {dh} held rows within ±25 % (84 of 119 at this commit; 80 of 119 before the GCN 5 HIP decode factor (LLAMA_CPP_HIP_GCN5_DECODE_FACTOR, fitted on KM-00) brought KM-01, KM-01d32k, KM-02, KM-02d32k in; 63 of 90 before branch r13b added KZ-, KM-, KP-, KV-, VK- and GX- rows (17 of 29 new decode rows in band); 36 of 51 before branches r10a (IK-04..IK-10, LC-38: 12 of 15 new decode rows in band), r10b (MG-01..09: 4 of 9) and r10c (IX-01..15: 11 of 15) added rows; 30 of 43 before branch h9-rows added LC-32..37, IK-02, IK-03; 29 of 43 before llama.cpp's Vulkan back end was typed by GPU family; 22 of 40 before the back end was typed, the vLLM KV read efficiency and the evening's rows; 18 of 33 before the third round of rows; 14 before the fused-MoE terms)"
+        "decode: {dw} of {dh} held rows within ±25 % (84 of 119 at this commit; 80 of 119 before the GCN 5 HIP decode factor (LLAMA_CPP_HIP_GFX906_DECODE_FACTOR, fitted on KM-00) brought KM-01, KM-01d32k, KM-02, KM-02d32k in; 63 of 90 before branch r13b added KZ-, KM-, KP-, KV-, VK- and GX- rows (17 of 29 new decode rows in band); 36 of 51 before branches r10a (IK-04..IK-10, LC-38: 12 of 15 new decode rows in band), r10b (MG-01..09: 4 of 9) and r10c (IX-01..15: 11 of 15) added rows; 30 of 43 before branch h9-rows added LC-32..37, IK-02, IK-03; 29 of 43 before llama.cpp's Vulkan back end was typed by GPU family; 22 of 40 before the back end was typed, the vLLM KV read efficiency and the evening's rows; 18 of 33 before the third round of rows; 14 before the fused-MoE terms)"
     );
     assert!(
         pw >= 27,

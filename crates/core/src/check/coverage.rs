@@ -115,6 +115,9 @@ pub enum Figure {
     /// lists partner cards of that chip ([`crate::rig::Resolved::unnamed_cards`]): its length,
     /// thickness and power sockets are the card's, not the chip entry's reference board's.
     GpuCardUnnamed,
+    /// [`Figure::GpuCardUnnamed`] for a GPU an NVLink bridge joins (the bridge's spacing is
+    /// checked against the card's thickness).
+    GpuCardUnnamedBridged,
 }
 
 impl Figure {
@@ -141,7 +144,7 @@ impl Figure {
             Figure::GpuBridgeSizes => "nvlink.bridge_slot_spacings",
             Figure::BoardSlotPositions | Figure::BoardSlotPositionsBridged => "pcie_slots.position",
             Figure::PsuEfficiency => "efficiency",
-            Figure::GpuCardUnnamed => "card id",
+            Figure::GpuCardUnnamed | Figure::GpuCardUnnamedBridged => "card id",
         }
     }
 
@@ -161,7 +164,8 @@ impl Figure {
             | Figure::GpuMaxPowerLimit
             | Figure::GpuMinPowerLimit
             | Figure::GpuBridgeSizes
-            | Figure::GpuCardUnnamed => "gpus",
+            | Figure::GpuCardUnnamed
+            | Figure::GpuCardUnnamedBridged => "gpus",
             Figure::PsuHpwr16pin
             | Figure::PsuPcie8pin
             | Figure::PsuEps8pin
@@ -202,13 +206,15 @@ impl Figure {
             | Figure::BoardSlotPositions
             | Figure::BoardSlotPositionsBridged => self.unknown_slot_layout(c),
             Figure::GpuBridgeSizes => unknown_bridge_sizes(c),
-            Figure::GpuCardUnnamed => {
+            Figure::GpuCardUnnamed | Figure::GpuCardUnnamedBridged => {
+                let bridged = |i: usize| c.build().nvlink.iter().any(|b| b.gpus.0 == i || b.gpus.1 == i);
                 c.r.gpus
                     .iter()
                     .enumerate()
                     .filter_map(|(i, g)| {
                         let g = (*g)?;
-                        (g.form_factor != GpuFormFactor::Sxm && c.r.card_unnamed(i))
+                        let here = self == Figure::GpuCardUnnamed || bridged(i);
+                        (here && g.form_factor != GpuFormFactor::Sxm && c.r.card_unnamed(i))
                             .then(|| (PartRef::Gpu(i), g.name.clone(), g.id.clone()))
                     })
                     .collect()
@@ -621,6 +627,10 @@ pub(crate) fn blocks_pass(rule: &Rule, rc: &RuleCoverage, c: &Ctx<'_>) -> bool {
     rc.unknown.iter().any(decides)
 }
 
+/// The words of the not-checked finding for an owned GPU named by its chip
+/// ([`Figure::GpuCardUnnamed`]), which the planner reads to keep such a build as an answer.
+pub(crate) const OWNED_BY_CHIP: &str = "it is owned and named by its chip";
+
 /// The `not-checked` finding for one unknown figure of one part.
 fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &str) -> Finding {
     let who = match part {
@@ -670,13 +680,13 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
             ),
         };
     }
-    if f == Figure::GpuCardUnnamed {
+    if matches!(f, Figure::GpuCardUnnamed | Figure::GpuCardUnnamedBridged) {
         return Finding {
             rule: rule.doc.id,
             severity: Severity::Info,
             kind: FindingKind::NotChecked,
             message: format!(
-                "not checked for {who}: it is owned and named by its chip (`{id}`), so which card it is is not known, nor its length, thickness and power sockets (the chip entry's figures are its reference board's; partner cards of this chip differ)"
+                "not checked for {who}: {OWNED_BY_CHIP} (`{id}`), so which card it is is not known, nor its length, thickness and power sockets (the chip entry's figures are its reference board's; partner cards of this chip differ)"
             ),
             parts: vec![part],
             fix: format!(

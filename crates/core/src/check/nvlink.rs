@@ -154,12 +154,17 @@ pub(crate) static NVLINK_SPACING: Rule = Rule {
         Need::Figure(Figure::BoardSlotLayoutBridged),
         Need::Figure(Figure::BoardSlotPositionsBridged),
         Need::Figure(Figure::GpuBridgeSizes),
+        Need::Figure(Figure::GpuCardUnnamedBridged),
     ],
     figures: None,
     check: |c, out| {
         let b = c.build();
         for (bi, br) in b.nvlink.iter().enumerate() {
             let (x, y) = br.gpus;
+            // An owned card named by its chip: its thickness is its card's (not checked).
+            if c.r.card_unnamed(x) || c.r.card_unnamed(y) {
+                continue;
+            }
             let (Some(Some(gx)), Some(px), Some(py)) = (c.r.gpus.get(x), b.gpus.get(x), b.gpus.get(y)) else {
                 continue;
             };

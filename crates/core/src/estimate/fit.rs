@@ -19,9 +19,9 @@ pub use crate::workload::{RuntimeChoice, TrainingRuntime};
 
 mod host_ram;
 mod placement;
-use placement::{apply_placement, placement_of, smallest_n_cpu_moe};
 pub use host_ram::{RamSpeed, host_bandwidth_gb_s, host_ram_gib, ram_speed, ram_speed_of, stated_speed};
 pub(crate) use host_ram::{experts_in_ram, host_memory};
+use placement::{apply_placement, placement_of, smallest_n_cpu_moe};
 
 /// What to estimate; each `None` falls back to the build's `workload`, then to a default
 /// (bf16, the model's context up to 8192 tokens, batch 1, inference).

@@ -63,31 +63,9 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
             }
             ev.speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);
             ev.vllm_setting = vllm_setting(build, catalog, &f);
-            ev.memory_tight = f
-                .fit
-                .gpus
-                .iter()
-                .filter(|g| g.verdict == llm::FitVerdict::Tight)
-                .map(|g| {
-                    format!(
-                        "GPU {} {}: {:.1} of {:.1} GiB, only {:.1} of {:.1} GiB headroom left",
-                        g.index + 1,
-                        g.gpu_id,
-                        g.memory.total_gib,
-                        g.capacity_gib,
-                        g.capacity_gib - g.memory.total_gib,
-                        g.memory.headroom_gib
-                    )
-                })
-                .collect();
-            if !ev.memory_tight.is_empty()
-                && let Some(c) = f.fit.max_context_tokens
-            {
-                ev.memory_tight.push(format!(
-                    "the longest context that fits at this batch is {} tokens ({} asked)",
-                    crate::fmt::thousands(u64::from(c)),
-                    crate::fmt::thousands(u64::from(f.fit.context_tokens))
-                ));
+            // A hybrid split (the all-GPU fit does not fit) is judged by its own placement.
+            if ev.fits {
+                ev.memory_tight = memory_tight(&f.fit);
             }
             if !ev.fits && goal.users == 1 && !goal.is_training() {
                 hybrid(build, catalog, goal, &f, ev);
@@ -191,6 +169,53 @@ fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: 
     // (one sentence, [`crate::estimate::speed_summary::ram_caveat`]).
     ev.speed_caveats.extend(crate::estimate::speed_summary::ram_caveat(f, r.cpu.map(|c| c.name.as_str())));
     ev.speed_notes.extend(crate::estimate::speed_summary::ram_rating_caveat(f, r.cpu.map(|c| c.name.as_str())));
+}
+
+/// [`super::evaluation::Evaluation::memory_tight`] of a fit that fits: each tight GPU as `fit`
+/// words it, then why the context or the batch is the limit: the longest context that keeps
+/// the headroom where that is the limit, or, under vLLM, how many sequences of the
+/// context its KV pool holds at once (it queues the rest). Empty where no GPU is tight.
+fn memory_tight(fit: &llm::FitReport) -> Vec<String> {
+    let mut out: Vec<String> = fit
+        .gpus
+        .iter()
+        .filter(|g| g.verdict == llm::FitVerdict::Tight)
+        .map(|g| {
+            format!(
+                "GPU {} {}: {:.1} of {:.1} GiB, only {:.1} of {:.1} GiB headroom left",
+                g.index + 1,
+                g.gpu_id,
+                g.memory.total_gib,
+                g.capacity_gib,
+                g.capacity_gib - g.memory.total_gib,
+                g.memory.headroom_gib
+            )
+        })
+        .collect();
+    if out.is_empty() {
+        return out;
+    }
+    let asked = fit.context_tokens;
+    #[allow(clippy::cast_precision_loss, reason = "token counts, exact below 2^53")]
+    let at_once = fit.vllm.as_ref().map(|pool| (pool.kv_tokens, pool.kv_tokens as f64 / f64::from(asked.max(1))));
+    match (fit.max_context_tokens, at_once) {
+        // vLLM's pool holds the context, but not every sequence of the batch at once.
+        (Some(c), Some((kv_tokens, at_once))) if c >= asked && at_once < f64::from(fit.batch) => {
+            out.push(format!(
+                "vLLM's KV pool holds {} tokens: {at_once:.1} sequences of {} tokens at once, of the {} asked (it queues the rest)",
+                crate::fmt::thousands(kv_tokens),
+                crate::fmt::thousands(u64::from(asked)),
+                fit.batch
+            ));
+        }
+        (Some(c), _) => out.push(format!(
+            "the longest context that fits at this batch is {} tokens ({} asked)",
+            crate::fmt::thousands(u64::from(c)),
+            crate::fmt::thousands(u64::from(asked))
+        )),
+        (None, _) => {}
+    }
+    out
 }
 
 /// The vLLM `--max-num-seqs` the build runs with (`workload.max_num_seqs`, written by the

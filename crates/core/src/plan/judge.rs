@@ -43,10 +43,6 @@ pub(crate) fn goal_depends_on(rule: &str) -> bool {
     check::rule(rule).is_none_or(|r| r.needs.iter().any(|n| matches!(n, Need::Part(PartKind::Gpu | PartKind::Psu))))
 }
 
-/// The words of the coverage's not-checked finding for an owned GPU named by its chip
-/// (`check::coverage`, `Figure::GpuCardUnnamed`).
-const OWNED_BY_CHIP: &str = "it is owned and named by its chip";
-
 /// The placement rules that need the slots' positions (card thickness over the next slot, air
 /// gaps between open-air cards, the stack in the case's openings): on a board wired without
 /// positions they say not checked while the electrical rules (`gpu-slot`, `pcie-link`,
@@ -61,19 +57,27 @@ pub fn judge(build: &Build, catalog: &Catalog) -> Evaluation {
     let r = build.resolve(catalog);
     let unpositioned = r.board.filter(|b| b.slot_layout_known() && !b.slot_positions_known());
     let mut ev = from_report(&report, unpositioned.is_some());
+    let mut chips: Vec<&str> = Vec::new();
+    for (i, g) in build.gpus.iter().enumerate() {
+        if r.card_unnamed(i) && !chips.contains(&g.gpu.as_str()) {
+            chips.push(g.gpu.as_str());
+        }
+    }
     let mut verify: Vec<String> = Vec::new();
-    if let Some(b) = unpositioned.filter(|_| !ev.geometry_unchecked.is_empty()) {
+    // One card has nothing to block or gap: the slot positions would not verify it.
+    let one_card = build.gpus.len() == 1;
+    if let Some(b) = unpositioned.filter(|_| !ev.geometry_unchecked.is_empty() && (!one_card || chips.is_empty())) {
         verify.push(format!(
             "slot positions of {}: enter them in the window's Build tab (slot editor), or as `position` of each of its `pcie_slots` in a user board file",
             b.display_name()
         ));
     }
-    let mut chips: Vec<&str> =
-        build.gpus.iter().enumerate().filter(|&(i, _)| r.card_unnamed(i)).map(|(_, g)| g.gpu.as_str()).collect();
-    chips.dedup();
     for chip in chips {
+        let n = build.gpus.iter().enumerate().filter(|&(i, g)| g.gpu == chip && r.card_unnamed(i)).count();
         verify.push(format!(
-            "the card you own of `{chip}`: plan with `--own 1x CARD_ID` (its partner card id; `kraftwerk catalog gpu_cards` lists them), or enter its length, width and power sockets as a user part"
+            "the card{} you own of `{chip}`: plan with `--own {n}x CARD_ID` (its partner card id; `kraftwerk catalog gpu_cards` lists them), or give {} length, width and power sockets in the build file's own `parts: (gpus: [...])`",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "its" } else { "their" }
         ));
     }
     ev.verify_with = (!verify.is_empty()).then(|| verify.join("; and "));
@@ -108,7 +112,9 @@ fn from_report(report: &check::Report, unpositioned: bool) -> Evaluation {
             }
             // An owned GPU named by its chip (the coverage's wording for
             // `Figure::GpuCardUnnamed`): no other part of the search names the card.
-            (FindingKind::NotChecked, _) if f.message.contains(OWNED_BY_CHIP) => ev.owned_card_unchecked.push(line),
+            (FindingKind::NotChecked, _) if f.message.contains(check::coverage::OWNED_BY_CHIP) => {
+                ev.owned_card_unchecked.push(line);
+            }
             (FindingKind::NotChecked, _) if goal_depends_on(f.rule) => {
                 ev.not_checked.push(line);
                 ev.unknown_parts.extend(f.parts.iter().copied());

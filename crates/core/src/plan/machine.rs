@@ -25,13 +25,16 @@ fn put_sorted<T: HasId + Clone>(list: &mut Vec<T>, from: Option<&T>) {
 }
 
 impl Working {
-    /// The chips and models of `catalog`, and one partner card of each chip that has any (the
-    /// checker asks whether a chip has partner cards: an owned GPU named by such a chip is not
-    /// a known card, [`crate::rig::Resolved::unnamed_cards`]); no other part yet.
+    /// The chips and models of `catalog`, and one partner card of each chip that has one
+    /// differing from it (the checker asks: an owned GPU named by such a chip is not a known
+    /// card, [`crate::rig::Resolved::unnamed_cards`]); no other part yet.
     pub fn new(catalog: &Catalog) -> Self {
+        // One partner card per chip that differs from it (`rig::card_differs`), the fact the
+        // checker reads.
         let mut gpu_cards: Vec<kraftwerk_catalog::GpuCard> = Vec::new();
         for card in &catalog.gpu_cards {
-            if !gpu_cards.iter().any(|c| c.chip == card.chip) {
+            let differs = catalog.gpu(&card.chip).is_some_and(|chip| crate::rig::card_differs(card, chip));
+            if differs && !gpu_cards.iter().any(|c| c.chip == card.chip) {
                 gpu_cards.push(card.clone());
             }
         }

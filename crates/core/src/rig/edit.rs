@@ -442,6 +442,34 @@ mod tests {
         assert_eq!(b.resolve(&c).unnamed_cards, [false]);
     }
 
+    /// A chip whose every partner card matches it in length, width, cooler and sockets names
+    /// its card; one partner card that differs (or does not publish a figure) makes an owned
+    /// unit named by the chip an unknown card. SXM modules have no partner boards.
+    #[test]
+    fn an_owned_chip_is_unnamed_only_where_a_partner_card_differs() {
+        let mut c = cat();
+        let chip = c.gpu("nvidia-geforce-rtx-3090").cloned().expect("3090");
+        let mut b = board_build();
+        b.set_gpu_count(&c, 1, "nvidia-geforce-rtx-3090");
+        b.owned = vec!["1x nvidia-geforce-rtx-3090".into()];
+        assert_eq!(b.resolve(&c).unnamed_cards, [true]);
+        let mut same = c.gpu_cards.iter().find(|k| k.chip == chip.id).cloned().expect("a 3090 card");
+        same.length_mm = chip.length_mm;
+        same.width_slots = Some(chip.width_slots);
+        same.cooler = Some(chip.cooler);
+        same.power_inputs = chip.power_inputs;
+        c.gpu_cards.retain(|k| k.chip != chip.id);
+        c.gpu_cards.push(same.clone());
+        assert_eq!(b.resolve(&c).unnamed_cards, [false], "the one partner card matches the chip");
+        same.length_mm = Some(chip.length_mm.unwrap_or(0.0) + 20.0);
+        c.gpu_cards.retain(|k| k.chip != chip.id);
+        c.gpu_cards.push(same);
+        assert_eq!(b.resolve(&c).unnamed_cards, [true], "a longer partner card");
+        // An inline part of the chip's id names the card (the build says what it is).
+        b.parts.gpus.push(chip);
+        assert_eq!(b.resolve(&c).unnamed_cards, [false]);
+    }
+
     #[test]
     fn set_gpu_count_is_bounded_and_shrinks() {
         let c = cat();

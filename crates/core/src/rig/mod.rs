@@ -574,10 +574,23 @@ pub struct Resolved<'a> {
     /// (`owned: ["1x nvidia-geforce-rtx-3090"]` on a `gpu: "nvidia-geforce-rtx-3090"`
     /// placement) while the catalog lists partner cards of that chip, so which card the owner
     /// has, and its length, thickness and power sockets, are not known: the chip entry's are
-    /// its reference board's (the RTX 3090 Founders Edition's 313 mm), not every card's. The
+    /// its reference board's (the RTX 3090 Founders Edition's 313 mm), not every card's (a chip
+    /// whose partner cards all match it, [`card_differs`], names its card; SXM modules have no
+    /// partner boards). The
     /// first `owned_count` such placements of a chip are the owned ones (a GPU named by a
     /// partner card id, defined inline, or bought is named).
     pub unnamed_cards: Vec<bool>,
+}
+
+/// Whether partner card `card` may differ from its chip entry `chip` in what the placement
+/// rules read: length, width, cooler or power sockets (a figure the card does not publish may
+/// differ). A chip whose every partner card matches it (NVIDIA's RTX 6000 Ada and PNY's board
+/// of it) names its card.
+pub(crate) fn card_differs(card: &kraftwerk_catalog::GpuCard, chip: &Gpu) -> bool {
+    card.length_mm.is_none_or(|l| chip.length_mm.is_none_or(|c| (l - c).abs() > 0.5))
+        || card.width_slots.is_none_or(|w| w != chip.width_slots)
+        || card.cooler.is_none_or(|k| k != chip.cooler)
+        || card.power_inputs.is_none_or(|p| chip.power_inputs != Some(p))
 }
 
 impl Resolved<'_> {
@@ -632,8 +645,10 @@ impl Build {
                     return false;
                 }
                 let ambiguous = !self.parts.gpus.iter().any(|x| x.id == id)
-                    && catalog.gpu(id).is_some()
-                    && catalog.gpu_cards.iter().any(|c| c.chip == id);
+                    && catalog.gpu(id).is_some_and(|chip| {
+                        chip.form_factor != kraftwerk_catalog::GpuFormFactor::Sxm
+                            && catalog.gpu_cards.iter().any(|c| c.chip == id && card_differs(c, chip))
+                    });
                 if !ambiguous {
                     return false;
                 }

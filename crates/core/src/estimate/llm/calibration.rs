@@ -53,7 +53,7 @@ pub const LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.907;
 /// AM-10) test it (`tests/all/llm_fit/moe_2026.rs`).
 pub const LLAMA_CPP_HIP_RDNA_DECODE_FACTOR: f64 = 0.765;
 
-/// llama.cpp's ROCm/HIP back end on AMD GCN 5 cards (Vega 20, gfx906: Instinct MI50/MI60,
+/// llama.cpp's ROCm/HIP back end on AMD GCN 5.1 cards (Vega 20, gfx906: Instinct MI50/MI60,
 /// Radeon VII) ([`super::LlamaCppBackend::Hip`]): multiplier on
 /// [`LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY`] for batch-1 decode. Fitted on one dense row:
 /// kyuz0/mi50-gfx906-toolboxes, README.md 'Llama.cpp (MI50 vs R9700)' (table committed
@@ -65,9 +65,13 @@ pub const LLAMA_CPP_HIP_RDNA_DECODE_FACTOR: f64 = 0.765;
 /// efficiency gives 4.07 ms: 4.07 / 9.45 = 0.431 (the card reaches about 39 % of its peak
 /// bandwidth in llama.cpp's quantized vector kernels). Held rows test it: gpt-oss-20b MXFP4 on
 /// the same card and table at tg128 and at depth 32,768 (KM-01, KM-02 and their d32k rows:
-/// 0.81-0.83, where they were 1.74-1.79 before the factor; `tests/all/llm_fit/moe_2026.rs`).
-/// Vulkan on gfx906 and CDNA cards (MI100, MI210, MI300X) are not typed (no row).
-pub const LLAMA_CPP_HIP_GCN5_DECODE_FACTOR: f64 = 0.431;
+/// estimate/measured 0.81-0.83, where they were 1.74-1.79 before the factor;
+/// `tests/all/llm_fit/moe_2026.rs`). One row cannot tell this form from a fixed cost per layer:
+/// 168 µs more per layer (the same 5.38 ms over 32 layers) would put those rows at 0.93-1.03;
+/// the bandwidth form is kept as [`LLAMA_CPP_HIP_RDNA_DECODE_FACTOR`]'s, whose R9700 columns in
+/// the same table land at the same 0.77-0.85. GCN 5.1 (Vega 20) only; Vega 10 (gfx900), Vulkan
+/// on gfx906 and CDNA cards (MI100, MI210, MI300X) are not typed (no row).
+pub const LLAMA_CPP_HIP_GFX906_DECODE_FACTOR: f64 = 0.431;
 
 /// llama.cpp's Vulkan back end on Intel Arc A-series cards (Alchemist, Xe-HPG, DG2)
 /// ([`super::LlamaCppBackend::Vulkan`]): multiplier on

@@ -10,7 +10,7 @@ use super::calibration::{
     DECODE_BANDWIDTH_EFFICIENCY, EXLLAMA_BUFFERS_GIB, EXLLAMA_CHUNK_TOKENS, EXLLAMA_LAYER_OVERHEAD_S,
     EXLLAMA_PREFILL_EFFICIENCY, HEADROOM_FRACTION, IK_LLAMA_CPP_LAYER_OVERHEAD_S, INT4_BITS,
     LLAMA_CPP_2025_DECODE_BANDWIDTH_EFFICIENCY, LLAMA_CPP_2025_LAYER_OVERHEAD_S, LLAMA_CPP_BUFFERS_GIB,
-    LLAMA_CPP_CHUNK_TOKENS, LLAMA_CPP_HIP_GCN5_DECODE_FACTOR, LLAMA_CPP_HIP_RDNA_DECODE_FACTOR,
+    LLAMA_CPP_CHUNK_TOKENS, LLAMA_CPP_HIP_GFX906_DECODE_FACTOR, LLAMA_CPP_HIP_RDNA_DECODE_FACTOR,
     LLAMA_CPP_LAYER_OVERHEAD_S, LLAMA_CPP_PREFILL_EFFICIENCY, LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR,
     LLAMA_CPP_VULKAN_INTEL_XE2_DECODE_FACTOR, LLAMA_CPP_VULKAN_RDNA4_PREFILL_FACTOR, SGLANG_CHUNK_TOKENS,
     TRTLLM_CHUNK_TOKENS, VLLM_CHUNK_TOKENS, VLLM_CUDA_GRAPHS_GIB, VLLM_LAYER_OVERHEAD_S, VLLM_PREFILL_EFFICIENCY,
@@ -146,8 +146,8 @@ pub use crate::workload::LlamaCppBackend;
 
 impl LlamaCppBackend {
     /// Multiplier on llama.cpp's decode bandwidth efficiency for this back end on `gpu`: HIP on
-    /// an AMD RDNA 3 or RDNA 4 card is [`LLAMA_CPP_HIP_RDNA_DECODE_FACTOR`], on a GCN 5 card
-    /// (Vega 10/20: MI25, MI50, MI60, Radeon VII) [`LLAMA_CPP_HIP_GCN5_DECODE_FACTOR`]; Vulkan on an Intel
+    /// an AMD RDNA 3 or RDNA 4 card is [`LLAMA_CPP_HIP_RDNA_DECODE_FACTOR`], on a GCN 5.1 card
+    /// (Vega 20, gfx906: MI50, MI60, Radeon VII) [`LLAMA_CPP_HIP_GFX906_DECODE_FACTOR`]; Vulkan on an Intel
     /// Arc A-series (Xe-HPG) card [`LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR`], on an Arc
     /// B-series (Xe2-HPG) card [`LLAMA_CPP_VULKAN_INTEL_XE2_DECODE_FACTOR`]; every other pairing
     /// is 1 (CUDA is what the constants were fitted on, and the Vulkan rows on RDNA 3/4 and
@@ -155,7 +155,7 @@ impl LlamaCppBackend {
     pub(crate) fn decode_factor(self, gpu: Option<&Gpu>) -> f64 {
         match (self, gpu) {
             (LlamaCppBackend::Hip, Some(g)) if is_rdna3_or_4(g) => LLAMA_CPP_HIP_RDNA_DECODE_FACTOR,
-            (LlamaCppBackend::Hip, Some(g)) if is_gcn5(g) => LLAMA_CPP_HIP_GCN5_DECODE_FACTOR,
+            (LlamaCppBackend::Hip, Some(g)) if is_gfx906(g) => LLAMA_CPP_HIP_GFX906_DECODE_FACTOR,
             (LlamaCppBackend::Vulkan, Some(g)) => match intel_arc_generation(g) {
                 Some(IntelArc::XeHpg) => LLAMA_CPP_VULKAN_INTEL_XE_HPG_DECODE_FACTOR,
                 Some(IntelArc::Xe2Hpg) => LLAMA_CPP_VULKAN_INTEL_XE2_DECODE_FACTOR,
@@ -207,14 +207,15 @@ fn is_rdna4(gpu: &Gpu) -> bool {
     super::support::chip_maker(gpu) == Some("AMD") && gpu.architecture.starts_with("RDNA 4")
 }
 
-/// Whether `gpu` is an AMD RDNA 3 (incl. 3.5) or RDNA 4 chip, as its catalog architecture
-/// names it (`RDNA 3.0 (Navi 31)`, `RDNA 4.0 (Navi 48)`).
-/// A GCN 5 chip (Vega 10 / Vega 20: gfx900, gfx906), as the catalog architecture names it
-/// (`GCN 5.1 (Vega 20, 60 CU, gfx906)`).
-pub(super) fn is_gcn5(gpu: &Gpu) -> bool {
-    super::support::chip_maker(gpu) == Some("AMD") && gpu.architecture.starts_with("GCN 5")
+/// Whether `gpu` is an AMD GCN 5.1 chip (Vega 20, gfx906: Instinct MI50/MI60, Radeon VII), as
+/// its catalog architecture names it (`GCN 5.1 (Vega 20, 60 CU, gfx906)`); GCN 5.0 (Vega 10,
+/// gfx900) is not measured and not included.
+pub(super) fn is_gfx906(gpu: &Gpu) -> bool {
+    super::support::chip_maker(gpu) == Some("AMD") && gpu.architecture.starts_with("GCN 5.1")
 }
 
+/// Whether `gpu` is an AMD RDNA 3 (incl. 3.5) or RDNA 4 chip, as its catalog architecture
+/// names it (`RDNA 3.0 (Navi 31)`, `RDNA 4.0 (Navi 48)`).
 fn is_rdna3_or_4(gpu: &Gpu) -> bool {
     super::support::chip_maker(gpu) == Some("AMD")
         && (gpu.architecture.starts_with("RDNA 3") || gpu.architecture.starts_with("RDNA 4"))

@@ -519,8 +519,8 @@ fn assumptions(input: &FitInput, gpus: &[GpuSlot], runtime: Runtime) -> Vec<Stri
             let factor = backend.decode_factor(gpu);
             if (factor - 1.0).abs() > 1e-12 {
                 let basis = match backend {
-                    LlamaCppBackend::Hip if gpu.is_some_and(inputs::is_gcn5) => {
-                        "on AMD GCN 5 (LLAMA_CPP_HIP_GCN5_DECODE_FACTOR, fitted on kyuz0/mi50-gfx906-toolboxes: one MI50, \
+                    LlamaCppBackend::Hip if gpu.is_some_and(inputs::is_gfx906) => {
+                        "on AMD GCN 5.1, gfx906 (LLAMA_CPP_HIP_GFX906_DECODE_FACTOR, fitted on kyuz0/mi50-gfx906-toolboxes: one MI50, \
                          llama-2-7b Q4_0 tg128)"
                     }
                     LlamaCppBackend::Hip => {
