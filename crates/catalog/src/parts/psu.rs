@@ -111,9 +111,15 @@ pub struct Psu {
     pub name: String,
     /// Rated continuous DC output at high-line (230 V) input, W.
     pub rated_w: f64,
-    /// Rated output at 100-120 V input where the unit is derated there, W.
+    /// Rated output at 100-120 V input where the unit is derated there, W (`None`: not
+    /// derated, or, with `low_line_rating_unknown`, not published).
     #[serde(default)]
     pub rated_w_low_line: Option<f64>,
+    /// The unit's rating at 100-120 V input is not published while it may be derated there (a
+    /// unit sold for 230 V whose vendor page was not found): on a low-line site its capacity
+    /// is unknown, and the rules that compare a load with its rating are not checked for it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub low_line_rating_unknown: bool,
     /// ATX generation.
     pub atx_version: AtxVersion,
     /// 80 PLUS level.
@@ -223,6 +229,12 @@ pub(crate) fn derive_atx_versions_from_names(psus: &mut [Psu]) -> usize {
 pub const HIGH_LINE_MIN_V: f64 = 180.0;
 
 impl Psu {
+    /// Whether the rating at `mains_v` is unknown: a low-line site and
+    /// [`Psu::low_line_rating_unknown`] without a published `rated_w_low_line`.
+    pub fn rating_unknown_at(&self, mains_v: f64) -> bool {
+        mains_v < HIGH_LINE_MIN_V && self.low_line_rating_unknown && self.rated_w_low_line.is_none()
+    }
+
     /// Rated output at `mains_v`: the low-line rating below [`HIGH_LINE_MIN_V`] where one is
     /// published.
     pub fn rated_w_at(&self, mains_v: f64) -> f64 {

@@ -118,6 +118,9 @@ pub enum Figure {
     /// [`Figure::GpuCardUnnamed`] for a GPU an NVLink bridge joins (the bridge's spacing is
     /// checked against the card's thickness).
     GpuCardUnnamedBridged,
+    /// PSU `rated_w_low_line`, for a unit whose 100-120 V rating is not published
+    /// (`low_line_rating_unknown`) on a low-line site: its capacity there is unknown.
+    PsuLowLineRating,
 }
 
 impl Figure {
@@ -145,6 +148,7 @@ impl Figure {
             Figure::BoardSlotPositions | Figure::BoardSlotPositionsBridged => "pcie_slots.position",
             Figure::PsuEfficiency => "efficiency",
             Figure::GpuCardUnnamed | Figure::GpuCardUnnamedBridged => "card id",
+            Figure::PsuLowLineRating => "rated_w_low_line",
         }
     }
 
@@ -170,7 +174,8 @@ impl Figure {
             | Figure::PsuPcie8pin
             | Figure::PsuEps8pin
             | Figure::PsuHpwrClass
-            | Figure::PsuEfficiency => "psus",
+            | Figure::PsuEfficiency
+            | Figure::PsuLowLineRating => "psus",
         }
     }
 
@@ -228,6 +233,18 @@ impl Figure {
                         let p = (*p)?;
                         crate::estimate::power::efficiency_curve(p, v)
                             .is_none()
+                            .then(|| (PartRef::Psu(i), format!("{} {}", p.vendor, p.name), p.id.clone()))
+                    })
+                    .collect()
+            }
+            Figure::PsuLowLineRating => {
+                let v = c.build().site.mains_v;
+                c.r.psus
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, p)| {
+                        let p = (*p)?;
+                        p.rating_unknown_at(v)
                             .then(|| (PartRef::Psu(i), format!("{} {}", p.vendor, p.name), p.id.clone()))
                     })
                     .collect()
@@ -663,6 +680,20 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
             parts: vec![part],
             fix: format!(
                 "Enter the board's slot layout as a user part: copy part `{id}` into the build's `parts: (motherboards: [...])` with `pcie_slots` (position, physical and electrical lanes, generation, CPU or chipset lanes, sharing) from the board's manual."
+            ),
+        };
+    }
+    if f == Figure::PsuLowLineRating {
+        return Finding {
+            rule: rule.doc.id,
+            severity: Severity::Info,
+            kind: FindingKind::NotChecked,
+            message: format!(
+                "not checked for {who}: its rating at 100-120 V is not published (a unit sold for 230 V may be derated there), so its capacity on this low-line site is unknown"
+            ),
+            parts: vec![part],
+            fix: format!(
+                "Supply the figure: copy part `{id}` into the build's `parts: (psus: [...])` with `rated_w_low_line` from the unit's label or datasheet, or run it from a 200-240 V circuit."
             ),
         };
     }

@@ -121,7 +121,7 @@ pub(crate) static PSU_CAPACITY: Rule = Rule {
         why: "A PSU's over-power and over-current protection shuts the machine down within milliseconds, whatever the workload: the ATX 3.x design guides allow a PSU over 100 % of its rating only for power excursions of at most 100 ms (120 % for 100 ms on units over 450 W with a 12V-2x6 connector, 110 % on others; 100 % for an infinite time: Intel ATX12VO Desktop Power Supply Design Guide 613768, section 3.1.2 \"PSU Power Excursion\", table 3-3, the same table as the ATX 3.0 Multi Rail guide 336521), so a full load of seconds over the rating is outside the specification. Where a vendor publishes no over-power figure the rating is the limit; where one was measured the unit shut down not far above it: a 1600 W unit at 1907 W, 119 % (Corsair AX1600i, https://www.tomshardware.com/uk/reviews/corsair-ax1600i-psu,5406-6.html). Inference rigs reach full load: a 490 W workstation with an RTX 3070 Ti, an RTX 3060 and a 135 W Xeon (about 695 W at full load) cut power three times, twice during an ollama model load, until both cards were capped (https://github.com/olafkfreund/nixos_config/pull/1396, 2026-08-20). The headroom guideline is judgement, widely used (see the figures). The CPU is planned at its sustained package power (AMD: PPT = 1.35 x TDP; Intel default settings: Core i9 PL1 = PL2 = 253 W; docs/sources.md).",
         fix: "Cap every GPU at the limit the finding names (`sudo nvidia-smi -pl W`; the cost in throughput is stated), move GPUs to a second PSU, or choose a PSU at least the size the finding names.",
     },
-    needs: &[Need::Part(PartKind::Psu)],
+    needs: &[Need::Part(PartKind::Psu), Need::Figure(Figure::PsuLowLineRating)],
     figures: Some(|| {
         format!(
             "  error: full-load DC draw over 100 % of the rating (every workload mode)\n  warning: over the headroom guideline, {:.0} % of the rating\n",
@@ -133,6 +133,13 @@ pub(crate) static PSU_CAPACITY: Rule = Rule {
         // estimate is lighter (inference), else the workload's estimate is full load.
         let full = c.full_power.as_ref().unwrap_or(&c.power);
         for p in &full.psus {
+            // A unit whose low-line rating is unknown on a low-line site (coverage says "not
+            // checked"): only a load over even its 230 V rating is a finding.
+            let rating_unknown =
+                c.r.psus.get(p.index).copied().flatten().is_some_and(|u| u.rating_unknown_at(c.build().site.mains_v));
+            if rating_unknown && p.load_fraction <= 1.0 {
+                continue;
+            }
             let (sev, fraction, what) = if p.load_fraction > 1.0 {
                 (Severity::Error, 1.0, "over its rating: its over-power protection can shut the machine down within milliseconds (ATX 3.x allows more than 100 % only for excursions of at most 100 ms)".to_owned())
             } else if p.load_fraction > PSU_SUSTAINED_GUIDELINE {
@@ -188,7 +195,7 @@ pub(crate) static PSU_TRANSIENT: Rule = Rule {
         why: "GPUs spike far above their board power for milliseconds (RTX 5090: 901 W under 1 ms on a 575 W card, https://www.slashgear.com/1902896/rtx-5090-how-much-power-can-pull-nvidia-geforce-gpu/ ; RTX A6000: 654 W for 200 µs on 300 W, https://pubs.lenovo.com/sr670/de/gpu_power_braking ); a PSU whose over-current protection trips reboots the machine under training load. ATX 3.x units must ride through the excursion table (Intel ATX 3.0 Multi Rail Desktop Platform Power Supply Design Guide, power excursion section); units without it guarantee only their rating: a 1600 W ATX 2.x unit shut down at 1907 W, 119 % (Corsair AX1600i, https://www.tomshardware.com/uk/reviews/corsair-ax1600i-psu,5406-6.html). On such a unit a 1 ms peak over the rating is a warning, not an error: that shutdown point was found with sustained load, and published rigs on units without an excursion specification ran with an estimated 1 ms system peak of 120-141 % of their rating (2x RTX 3090 on 1000 W, https://github.com/letsRTFM/AI-Workstation/issues/1 ; 4x RTX 3090 at 300 W on 1600 W, https://www.thefpsreview.com/2020/10/22/puget-systems-tests-four-blower-style-geforce-rtx-3090-cards-in-a-single-workstation-1717-watt-peak-power-draw/ ; two RTX 4090 per Corsair RM1000x, https://www.mov-axbx.com/wopr/wopr_power.html), while published cuts at about 118-121 % by their stated parts (tests/fixtures/power-reports/README.md) cannot be told apart from them; how much such a unit tolerates depends on its design (Intel's Stephen Eastman, via https://www.tweaktown.com/news/85717/pcie-5-0-gpus-can-have-power-excursions-use-up-to-1800w-of/index.html , 2022-04-22). Over the rating at full load the psu-capacity rule gives the error.",
         fix: "Choose an ATX 3.x PSU with headroom, lower the GPUs' power limits, or split the GPUs over two PSUs.",
     },
-    needs: &[Need::Part(PartKind::Psu), Need::Part(PartKind::Gpu)],
+    needs: &[Need::Part(PartKind::Psu), Need::Part(PartKind::Gpu), Need::Figure(Figure::PsuLowLineRating)],
     figures: Some(transient_figures),
     check: |c, out| {
         for p in &c.power.psus {

@@ -246,11 +246,14 @@ pub fn read(catalog: &Catalog, mains_v: f64) -> Parts {
             rated_w: p.rated_w_at(mains_v),
             price_usd: p.price_usd,
             // A unit of unknown efficiency (no 80 PLUS rating known, no published curve) leaves the
-            // wall draw unknown and the circuit not checked: it comes after the known ones.
+            // wall draw unknown and the circuit not checked, and a 230 V unit whose low-line
+            // rating is not published leaves its capacity on a low-line site unknown: they come
+            // after the known ones.
             figures_known: p.connectors.hpwr_16pin.is_some()
                 && p.connectors.pcie_8pin.is_some()
                 && p.connectors.eps_8pin.is_some()
-                && crate::estimate::power::efficiency_curve(p, mains_v).is_some(),
+                && crate::estimate::power::efficiency_curve(p, mains_v).is_some()
+                && !p.rating_unknown_at(mains_v),
             hpwr_16pin: p.connectors.hpwr_16pin,
             pcie_8pin: p.connectors.pcie_8pin,
             eps_8pin: p.connectors.eps_8pin,
