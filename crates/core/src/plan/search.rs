@@ -339,6 +339,22 @@ pub(super) fn search(
     Ok(st.finish(results, false))
 }
 
+/// One PSU set for a machine ([`State::psu_sets`]).
+#[derive(Debug, Clone)]
+struct PsuOption {
+    /// The PSUs, catalog indices.
+    psus: Vec<usize>,
+    /// The PSU (index into `psus`) feeding each card.
+    feeds: Vec<usize>,
+    /// Whether the figures the checker needs of the unit are known
+    /// ([`super::views::PsuView::figures_known`]): a set without them is judged "not checked"
+    /// and is never an answer.
+    checkable: bool,
+}
+
+/// PSU sets for a machine, checkable ones first ([`State::psu_sets`]).
+type PsuChoice = Vec<PsuOption>;
+
 /// The key of [`State::psu_memo`]: the system's and one GPU's watts as bit patterns, the cards'
 /// plugs, the card count, the case's PSU bays, the board's EPS 8-pin inputs, and whether only
 /// priced PSUs are offered ([`State::priced_only`]).
@@ -362,7 +378,7 @@ struct State<'a> {
     /// The parts proposed so far, as a small catalog the checker resolves them in.
     work: Working,
     /// PSU sets by (system W, GPU W, cards, bays, priced only), as bit patterns.
-    psu_memo: std::collections::HashMap<PsuKey, supply::PsuChoice>,
+    psu_memo: std::collections::HashMap<PsuKey, PsuChoice>,
     /// Parts without a price are not proposed even without a budget: set while a platform whose
     /// machine met the goal with an unpriced CPU, cooler, memory kit or PSU is tried again with
     /// priced ones ([`State::assemble`]), so a fully priced machine on that platform is found

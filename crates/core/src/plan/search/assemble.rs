@@ -10,8 +10,8 @@
 //! again in this search.
 
 use super::{
-    BOARDS_PER_CARD, CASES_PER_BOARD, CPUS_PER_BOARD, ChipConfig, MAX_PSUS, RESULTS_PER_CARD, State, Unknown,
-    cmp_price, stage,
+    BOARDS_PER_CARD, CASES_PER_BOARD, CPUS_PER_BOARD, ChipConfig, MAX_PSUS, PsuChoice, PsuOption, RESULTS_PER_CARD,
+    State, Unknown, cmp_price, stage,
 };
 use crate::estimate::power;
 use crate::plan::machine::{Spec, make_build, slot_by_key};
@@ -334,16 +334,25 @@ impl State<'_> {
             // `psu-connectors` counts it.
             let board_eps = board.eps_8pin.unwrap_or(1);
             let mut sets = self.psu_sets(system_w, gpu_w, card.plugs, c.n, case.psu_bays, board_eps);
-            // No PSU set carries the cards at their default limit: size for them capped (the
-            // lowest cap, in the power-limit search's steps, that some set carries; `judge`
-            // then sets the highest cap the chosen set allows).
+            // No PSU set the checker can verify carries the cards at their default limit (none
+            // at all, or only units with an unknown figure: a 230 V unit whose 100-127 V rating
+            // is not published, on a low-line site, carried 4x RTX 3090 uncapped and was judged
+            // "not checked"): size for them capped, the highest cap, in steps of four of the
+            // power-limit search's, that a checkable set carries; `judge` then sets the highest
+            // cap the chosen set allows and the checker judges the capped machine. Where no
+            // checkable set carries even the cards' minimum limit, the first sets found are
+            // kept (their not-checked finding is the reason given).
             let floor = self
                 .catalog
                 .gpu_or_card(&card.id)
                 .map_or(gpu_w * 0.5, |g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5));
+            let checkable = |sets: &PsuChoice| sets.iter().any(|s| s.checkable);
             let mut capped = gpu_w - power::LIMIT_STEP_W;
-            while sets.is_empty() && capped >= floor {
-                sets = self.psu_sets(system_w, capped, card.plugs, c.n, case.psu_bays, board_eps);
+            while !checkable(&sets) && capped >= floor {
+                let at = self.psu_sets(system_w, capped, card.plugs, c.n, case.psu_bays, board_eps);
+                if sets.is_empty() || checkable(&at) {
+                    sets = at;
+                }
                 capped -= power::LIMIT_STEP_W * 4.0;
             }
             if sets.is_empty() && stage(Constraint::Power) >= stage(last.0) {
@@ -357,7 +366,7 @@ impl State<'_> {
                     Retry::Case,
                 );
             }
-            for (psus, feeds) in sets {
+            for PsuOption { psus, feeds, .. } in sets {
                 spec.psus = psus.iter().enumerate().map(|(j, &p)| (p, j % self.goal.circuits.max(1))).collect();
                 for (pl, &f) in spec.placements.iter_mut().zip(&feeds) {
                     pl.2 = f;

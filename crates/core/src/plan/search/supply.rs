@@ -3,7 +3,7 @@
 //! the sustained guideline, with enough cables and through the GPUs' 1 ms peaks.
 
 use super::assemble::{Failure, Retry};
-use super::{MAX_PSUS, PSU_OPTIONS, State, Unknown, cmp_price};
+use super::{MAX_PSUS, PSU_OPTIONS, PsuChoice, PsuOption, State, Unknown, cmp_price};
 use crate::estimate::power;
 use crate::plan::Constraint;
 use crate::plan::views::{BoardView, CardPlugs, CardView, CpuView, KitView};
@@ -13,9 +13,6 @@ use kraftwerk_catalog::PartKind;
 /// load ([`power::PSU_RECOMMENDED_HEADROOM_W`]), total price, id, the PSUs, the PSU feeding
 /// each card.
 type PsuSet<'a> = (bool, bool, Option<f64>, &'a str, Vec<usize>, Vec<usize>);
-
-/// PSU sets for a machine: the PSUs (catalog indices) and the PSU feeding each card.
-pub(super) type PsuChoice = Vec<(Vec<usize>, Vec<usize>)>;
 
 /// Spreads `n` cards of `gpu_w` over `k` PSUs of `per_w` sustained each, the system load on
 /// the first: each card to the least loaded PSU. `None` when one would be over `per_w`.
@@ -133,8 +130,9 @@ impl State<'_> {
     }
 
     /// PSU sets: k identical units that carry the system (on the first) and the cards, each
-    /// under the sustained guideline; units with published connector counts first, then
-    /// cheapest first; with the PSU feeding each card. `board_eps`: the board's EPS 8-pin
+    /// under the sustained guideline; units whose figures the checker needs are known first
+    /// (connector counts, efficiency, the rating at the site's mains: `PsuOption::checkable`),
+    /// then cheapest first; with the PSU feeding each card. `board_eps`: the board's EPS 8-pin
     /// inputs, fed by the first unit (the system PSU).
     pub(super) fn psu_sets(
         &mut self,
@@ -235,6 +233,6 @@ impl State<'_> {
         }
         // Known figures first, then sets that keep the recommended headroom, then the cheapest.
         sets.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(cmp_price(a.2, b.2)).then(a.3.cmp(b.3)));
-        sets.into_iter().take(PSU_OPTIONS).map(|s| (s.4, s.5)).collect()
+        sets.into_iter().take(PSU_OPTIONS).map(|s| PsuOption { psus: s.4, feeds: s.5, checkable: s.0 }).collect()
     }
 }
