@@ -226,7 +226,9 @@ fn four_3090_on_120_v_15_a_is_capped() {
 /// user speed, so it is planned only where no uncapped arrangement of the same cards meets the
 /// goal within budget and circuit. The answer names what the `multi-psu` rule asks for (add2psu
 /// / sync board, one ground, the circuit), and `check` on its saved build agrees. On 120 V /
-/// 15 A (1440 W continuous) the same catalog still caps: the circuit binds there, not the PSU.
+/// 15 A (1440 W continuous) the same catalog still caps: the circuit binds there, not the PSU,
+/// so the answer is capped on two PSUs (one 1600 W unit, the largest checkable at 120 V, holds
+/// the cards at 210-225 W by its 1 ms peak: too slow for the goal's 10 tok/s).
 #[test]
 fn a_second_psu_comes_before_a_power_cap_on_230_v() {
     let mut c = catalog();
@@ -273,6 +275,8 @@ fn a_second_psu_comes_before_a_power_cap_on_230_v() {
     let out = plan_blocking(&c, &goal).expect("plan");
     let first = out.results.first().unwrap_or_else(|| panic!("an answer on 120 V: {:#?}", out.rejected));
     assert!(first.eval.power_cap.is_some(), "{}: uncapped on 120 V / 15 A", first.title);
+    assert_eq!(first.build.case.as_deref(), Some(two.id.as_str()), "{}", first.title);
+    assert_eq!(first.build.psus.len(), 2, "{}: {:?}", first.title, first.build.psus);
     assert_signed(&c, &out.results);
 }
 

@@ -37,6 +37,9 @@ pub(super) enum Retry {
     Case,
     /// Another board (the slots the board gives are too slow).
     Board,
+    /// A case of this board that holds more PSUs (the machine met the goal but for the speed
+    /// its power cap costs: more PSUs may carry the cards at a higher limit, or none).
+    MorePsus,
 }
 
 /// A failed machine: the constraint, the reason in one line, what to change.
@@ -133,7 +136,10 @@ impl State<'_> {
                 // user speed, so the cases of this board that hold more PSUs are tried for the
                 // same cards at their default limits (an open frame with two PSUs where no
                 // single unit carries them: issue 36); `finish` keeps the capped machine only
-                // where no uncapped one of the same cards met the goal.
+                // where no uncapped one of the same cards met the goal. A capped machine too
+                // slow for the goal only for its cap ([`Retry::MorePsus`]: 4x RTX 3090 on one
+                // 1600 W unit at 120 V, capped at 210 W by the unit's 1 ms peak) sends the
+                // search the same way: two PSUs may carry the cards at the circuit's limit.
                 let mut capped_at: Option<u8> = None;
                 for (case, placement) in cases.into_iter().take(CASES_PER_BOARD * 2) {
                     if capped_at.is_some_and(|bays| case.psu_bays <= bays) {
@@ -157,6 +163,9 @@ impl State<'_> {
                             over_power += usize::from(constraint == Constraint::Power);
                             if first_failure.as_ref().is_none_or(|old| stage(constraint) > stage(old.0)) {
                                 first_failure = Some((constraint, reason));
+                            }
+                            if retry == Retry::MorePsus {
+                                capped_at = capped_at.max(Some(case.psu_bays));
                             }
                             if retry == Retry::Board
                                 || over_power >= POWER_FAILURES_PER_CARD
@@ -382,7 +391,7 @@ impl State<'_> {
                         match retry {
                             Retry::Psu => {}
                             Retry::Cpu => break,
-                            Retry::Case | Retry::Board => return Err(last),
+                            Retry::Case | Retry::Board | Retry::MorePsus => return Err(last),
                         }
                     }
                 }

@@ -184,6 +184,13 @@ impl State<'_> {
             return Err((Constraint::Memory, format!("{gpus}: {why}"), Retry::Board));
         }
         if !self.goal.is_training() {
+            // A machine too slow only for its power cap (at the cards' default limits it would
+            // meet the target): a case of this board that holds more PSUs may carry the cards at
+            // a higher limit, or none; else the board's slots are too slow.
+            let too_slow = |at_cap: f64, target: f64| match &ev.power_cap {
+                Some(cap) if cap.throughput_kept > 0.0 && at_cap / cap.throughput_kept >= target => Retry::MorePsus,
+                _ => Retry::Board,
+            };
             let d = ev.decode_per_user.unwrap_or(0.0);
             if d < self.goal.tok_s {
                 let on = match &ev.hybrid {
@@ -196,7 +203,7 @@ impl State<'_> {
                 return Err((
                     Constraint::Speed,
                     format!("{gpus} on {}: {d:.1} tok/s per user {on} (target {})", board.name, self.goal.tok_s),
-                    Retry::Board,
+                    too_slow(d, self.goal.tok_s),
                 ));
             }
             if let Some(t) = self.goal.prefill_tok_s
@@ -205,7 +212,7 @@ impl State<'_> {
                 return Err((
                     Constraint::Speed,
                     format!("{gpus}: prefill {:.0} tok/s (target {t})", ev.prefill.unwrap_or(0.0)),
-                    Retry::Board,
+                    too_slow(ev.prefill.unwrap_or(0.0), t),
                 ));
             }
         }
