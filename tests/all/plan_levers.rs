@@ -197,20 +197,40 @@ fn four_3090_on_230_v_16_a_is_answered_with_a_cap_or_enough_psu() {
 /// 350 W limits the machine is over the circuit's 12 A continuous limit, so the answer caps every
 /// card with `nvidia-smi -pl` at a limit the card can be set to (the RTX 3090's 100 W minimum,
 /// read from published `nvidia-smi -q` output: catalog/gpus.ron), and `check` finds no error in
-/// it. The goal carries issue 36's $8,000 and 10 tok/s (without a budget the search still ends
-/// on the circuit: a known gap). Before the catalog had the minimum, the cap was never applied
-/// and the goal had no answer.
+/// it. The goal carries issue 36's $8,000 (without a budget the search still ends on the circuit:
+/// a known gap). Before the catalog had the minimum, the cap was never applied and the goal had
+/// no answer.
+///
+/// The answer's PSU is one `check` can verify at 120 V: its `psu-capacity` and `psu-transient`
+/// rules run on it (before, the answer rested on the SilverStone HELA 2050, a 230 V unit whose
+/// 100-120 V rating is not published, so those rules are not checked for it at 120 V). No speed
+/// target: issue 36's 10 tok/s is not met by any machine of the built-in catalog whose PSU is
+/// verified at 120 V (the cases of known figures hold one PSU, and every checkable unit that
+/// carries four capped cards is a 1600 W unit without an ATX 3.x excursion table, whose 1 ms
+/// peak holds the cap at 210-225 W: 9.8-9.95 tok/s); `plan_acceptance` goal 7 keeps that goal
+/// and records the miss.
 #[test]
 fn four_3090_on_120_v_15_a_is_capped() {
     let c = catalog();
     let min_w = c.gpu_or_card(RTX_3090).and_then(|g| g.min_power_limit_w).expect("the RTX 3090's minimum limit");
-    let goal = Goal { budget_usd: Some(8000.0), tok_s: 10.0, ..four_3090(120.0, 15.0) };
+    let goal = Goal { budget_usd: Some(8000.0), ..four_3090(120.0, 15.0) };
     let out = plan_blocking(&c, &goal).expect("plan");
     let first = out.results.first().unwrap_or_else(|| panic!("an answer: {:#?}", out.rejected));
     assert_eq!(first.build.gpus.len(), 4, "{}", first.title);
     let cap = first.eval.power_cap.as_ref().unwrap_or_else(|| panic!("{}: a power cap", first.title));
     assert!(cap.limit_w >= min_w && cap.limit_w < 350.0, "{}: {cap:?}", first.title);
     assert!(cap.command.contains(&format!("nvidia-smi -pl {:.0}", cap.limit_w)), "{cap:?}");
+    assert!(cap.throughput_kept < 1.0 && cap.throughput_kept > 0.5, "{}: {cap:?}", first.title);
+    for r in &out.results {
+        let report = kraftwerk::check::run(&r.build, &c);
+        let unchecked: Vec<&str> = report
+            .findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::NotChecked && f.rule.starts_with("psu-"))
+            .map(|f| f.message.as_str())
+            .collect();
+        assert!(unchecked.is_empty(), "{}: its PSU is not checked at 120 V: {unchecked:?}", r.title);
+    }
     assert_signed(&c, &out.results);
 }
 
