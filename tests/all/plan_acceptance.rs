@@ -90,8 +90,16 @@ pub(crate) mod goals;
 /// since a CPU+GPU split is tried on one board of each memory class in turn, so a two-channel
 /// DDR5 desktop is assembled beside the server boards (goal 5); 7 since a split's RAM is sized
 /// for the experts of the layers it puts in RAM, not every routed expert, so one 24 GB card and
-/// 2 x 48 GB on a desktop qualify (goal 4).
-const SCORE_AT_LEAST: usize = 7;
+/// 2 x 48 GB on a desktop qualify (goal 4). 6 again since goal 7's answer was found to rest on
+/// a figure nobody published (2026-12-07): its PSU, the SilverStone HELA 2050 Platinum, is a
+/// 230 V unit whose rating on 100-127 V mains is not published, and psu-capacity had compared
+/// its 120 V load with 2050 W. Not checked at 120 V now (`low_line_rating_unknown`), it leaves
+/// no PSU the checker can verify that carries four RTX 3090s at a cap keeping 10 tok/s: the
+/// best checkable answer is an ASRock PG-1600G at 210 W per card, 9.8 tok/s (every 1600 W unit
+/// without an ATX 3.x excursion table holds the cap at 210-225 W by its 1 ms peak; the one ATX
+/// 3.1 unit of 1600 W has 6 PCIe 8-pin cables where four 3090s need 8). The goal and its class
+/// are unchanged; the miss is listed with its reason.
+const SCORE_AT_LEAST: usize = 6;
 
 const RTX_3090: &str = "nvidia-geforce-rtx-3090";
 
