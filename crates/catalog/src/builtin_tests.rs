@@ -155,3 +155,28 @@ fn the_zenith_ii_extreme_alpha_is_wired_from_its_firmware_table() {
     assert!(b.slot_layout_known() && !b.slot_positions_known());
     assert_eq!(b.provenance.of("pcie_slots"), crate::Provenance::Firmware);
 }
+
+/// Imported PSUs whose rating at 100-127 V is not known are marked so: a listing naming its
+/// 230 V model (FSP's CANNON PRO (230V) 2000 W, Cooler Master's X Mighty 2000 230V) and a unit
+/// rated above what one 120 V / 15 A outlet feeds at 94 % (1,692 W: Seasonic's PRIME PX-2200,
+/// SilverStone's imported HELA 2050R); a 1,600 W unit and a 650 W one are not.
+#[test]
+fn imported_230_v_models_and_units_over_a_120_v_outlet_have_no_low_line_rating() {
+    let c = match crate::load::builtin() {
+        Ok(c) => c,
+        Err(e) => panic!("the built-in catalog does not load: {e}"),
+    };
+    let unknown = |id: &str| c.psu(id).unwrap_or_else(|| panic!("{id} is not in the catalog")).rating_unknown_at(120.0);
+    for id in [
+        "fsp-group-cannon-pro-230v-atx-2000w-fully-modular-80-gold-certified",
+        "cooler-master-x-mighty-2000-230v-atx-2000w-fully-modular-80-platinum-certified",
+        "seasonic-prime-px-2200-atx-3-2024-atx-2200w-fully-modular-80-platinum-certified",
+        "silverstone-hela-2050r-2050w-fully-modular-80-platinum",
+        "deepcool-pf650-black-230v-atx-650w-non-modular-80-certified",
+    ] {
+        assert!(unknown(id), "{id}: its 120 V rating is not published");
+        assert!(!c.psu(id).is_some_and(|p| p.rating_unknown_at(230.0)), "{id} at 230 V is rated");
+    }
+    assert!(!unknown("seasonic-prime-tx-1600-atx31"), "a 1,600 W unit is rated at 120 V");
+    assert!(!unknown("evga-650bp-black-atx-650w-non-modular-80-bronze-certified"), "a 650 W unit");
+}

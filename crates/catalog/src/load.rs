@@ -288,14 +288,19 @@ pub fn builtin_with_report() -> Result<(Catalog, LoadReport), CatalogError> {
     Ok((catalog, report))
 }
 
-/// One import file parsed, its parts given the file's provenance where they carry none, and
-/// its PSUs of unknown ATX version the version their product name states (provenance
-/// `Derived("from the product name")`, [`super::derive_atx_versions_from_names`]).
+/// One import file parsed, its parts given the file's provenance where they carry none, its
+/// PSUs of unknown ATX version the version their product name states (provenance
+/// `Derived("from the product name")`, [`super::derive_atx_versions_from_names`]), and its 230 V
+/// models and units over what a 120 V outlet feeds marked as of unknown low-line rating
+/// ([`super::derive_low_line_unknown_for_imports`]).
 pub(crate) fn parse_import_with_provenance(name: &str, text: &str) -> Result<ImportedFile, CatalogError> {
     let mut file = parse_imported_file(name, text)?;
     file.parts.set_default_provenance(&file.import.provenance);
     // A listing that names its ATX version states it; OpenDB has no field for it.
     super::derive_atx_versions_from_names(&mut file.parts.psus);
+    // A 230 V model or a unit over what a 120 V / 15 A outlet feeds: its 120 V rating is not
+    // in the import.
+    super::derive_low_line_unknown_for_imports(&mut file.parts.psus);
     Ok(file)
 }
 

@@ -224,6 +224,29 @@ pub(crate) fn derive_atx_versions_from_names(psus: &mut [Psu]) -> usize {
     n
 }
 
+/// The most DC power a unit can deliver from one 120 V / 15 A outlet (NEMA 5-15, 1,800 W of
+/// input) at the best efficiency 80 PLUS certifies at 115 V (Titanium, 94 % at 50 % load;
+/// CLEAResult's 80 PLUS program requirements), W: 1,800 × 0.94. A unit rated above it cannot
+/// give its rating from such an outlet, so its makers derate it at 100-127 V.
+pub const LOW_LINE_OUTLET_DC_MAX_W: f64 = 1800.0 * 0.94;
+
+/// Imported units whose rating at 100-127 V mains is not known, marked
+/// [`Psu::low_line_rating_unknown`] unless a low-line rating is given: a listing whose name
+/// says `230V` (the maker's 230 V-input model) and a unit rated above
+/// [`LOW_LINE_OUTLET_DC_MAX_W`]. OpenDB has no field for the low-line rating. Returns how many
+/// were marked.
+pub(crate) fn derive_low_line_unknown_for_imports(psus: &mut [Psu]) -> usize {
+    let mut n = 0;
+    for p in psus.iter_mut().filter(|p| p.rated_w_low_line.is_none() && !p.low_line_rating_unknown) {
+        let named_230v = p.name.to_ascii_lowercase().replace(' ', "").contains("230v");
+        if named_230v || p.rated_w > LOW_LINE_OUTLET_DC_MAX_W {
+            p.low_line_rating_unknown = true;
+            n += 1;
+        }
+    }
+    n
+}
+
 /// Lowest mains voltage taken as high line (200-240 V mains), V; below it the site is low line
 /// (100-127 V), where PSUs may be derated and 80 PLUS uses its 115 V table.
 pub const HIGH_LINE_MIN_V: f64 = 180.0;
