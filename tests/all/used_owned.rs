@@ -291,7 +291,11 @@ fn an_owned_card_without_a_price_does_not_block_the_budget() {
 /// The owned card is named by its partner card (ASUS ROG Strix RTX 3090, three PCIe 8-pin
 /// sockets): named by its chip it is not a known card, and every plan is UNVERIFIED on it
 /// (`tests/all/regression/owned_chip.rs`); the Strix's sockets take a PSU $5 dearer
-/// ($678.21 where the chip's reference board gave $673.19).
+/// ($678.21 where the chip's reference board gave $673.19). The line said "8 passed (7 listed:
+/// 1 set aside ...)" until the 230 V units' unpublished 120 V ratings were no longer taken as
+/// their 230 V ones (branch lowline): the 3x RTX 3090 machine at its default limits rested on
+/// such a unit and its capped arrangement was set aside for it; now the capped machine (290 W)
+/// is listed and nothing is set aside, so 8 pass and 8 are listed.
 #[test]
 fn no_budget_finds_the_cheapest_fully_priced_build_and_counts_what_it_lists() {
     let goal = [
@@ -339,7 +343,7 @@ fn no_budget_finds_the_cheapest_fully_priced_build_and_counts_what_it_lists() {
     let o = support::kw(&goal);
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
-        text.contains("8 passed (7 listed: 1 set aside: the same GPUs met the goal on CPU lanes or at their default power limits)."),
+        text.contains("66 machines checked, 8 passed."),
         "{text}"
     );
 }
