@@ -342,10 +342,7 @@ fn no_budget_finds_the_cheapest_fully_priced_build_and_counts_what_it_lists() {
     }
     let o = support::kw(&goal);
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(
-        text.contains("66 machines checked, 8 passed."),
-        "{text}"
-    );
+    assert!(text.contains("66 machines checked, 8 passed."), "{text}");
 }
 
 /// Review findings on the planner: owning two RTX 3090s must not lose the one-card split a
