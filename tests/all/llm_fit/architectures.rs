@@ -94,7 +94,7 @@ fn held_rows_outside_the_band_are_said_with_their_range() {
         p100[0].contains("compute capability 6.0")
             && p100[0].contains("decode rows (KP-01, KP-01d32k: kyuz0/nvidia-p100-ai-toolboxes) measure 0.43-0.45")
             && p100[0].contains("the decode figure is high there")
-            && p100[0].contains("the 1 held prefill row is within ±25 %"),
+            && p100[0].ends_with("(the 1 held prefill row is within ±25 %: held)"),
         "{}",
         p100[0]
     );
