@@ -168,7 +168,8 @@ pub fn power_line(e: &Evaluation) -> String {
         .iter()
         .enumerate()
         .map(|(i, (a, c))| match a {
-            Some(a) => format!("circuit {}: {a:.1} of {c:.1} A", i + 1),
+            // `+ 0.0` prints an empty circuit's -0.0 A (a sum of no loads) as 0.0.
+            Some(a) => format!("circuit {}: {:.1} of {c:.1} A", i + 1, a + 0.0),
             None => format!("circuit {}: unknown of {c:.1} A", i + 1),
         })
         .collect();
