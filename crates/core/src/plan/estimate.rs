@@ -179,17 +179,15 @@ fn memory_tight(fit: &llm::FitReport) -> Vec<String> {
     let mut out: Vec<String> = fit
         .gpus
         .iter()
-        .filter(|g| g.verdict == llm::FitVerdict::Tight)
-        .map(|g| {
-            format!(
-                "GPU {} {}: {:.1} of {:.1} GiB, only {:.1} of {:.1} GiB headroom left",
+        .filter_map(|g| {
+            let left = g.headroom_left_phrase()?;
+            Some(format!(
+                "GPU {} {}: {:.1} of {:.1} GiB, {left}",
                 g.index + 1,
                 g.gpu_id,
                 g.memory.total_gib,
-                g.capacity_gib,
-                g.capacity_gib - g.memory.total_gib,
-                g.memory.headroom_gib
-            )
+                g.capacity_gib
+            ))
         })
         .collect();
     if out.is_empty() {

@@ -66,12 +66,9 @@ pub fn gpu_lines(f: &FitReport, split: Option<&search::MoeOffload>) -> Vec<Strin
     for g in &f.gpus {
         let m = &g.memory;
         // Tight: the total fits, the headroom does not; show the total against capacity.
-        let (shown, extra) = match g.verdict {
-            FitVerdict::Tight => (
-                m.total_gib,
-                format!(", only {:.1} of {:.1} GiB headroom left", g.capacity_gib - m.total_gib, m.headroom_gib),
-            ),
-            _ => (m.required_gib, String::new()),
+        let (shown, extra) = match g.headroom_left_phrase() {
+            Some(left) => (m.total_gib, format!(", {left}")),
+            None => (m.required_gib, String::new()),
         };
         lines.push(format!(
             "{prefix}GPU {} {}: {:.1} of {:.1} GiB ({}{extra}): weights {:.1}, KV {:.1}, activations {:.1}, grads {:.1}, optimizer {:.1}, runtime {:.1}, headroom {:.1}",

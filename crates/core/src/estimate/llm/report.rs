@@ -76,6 +76,21 @@ pub struct GpuFit {
     pub verdict: FitVerdict,
 }
 
+impl GpuFit {
+    /// How much of the headroom a tight GPU leaves (`only 2.3 of 2.4 GiB headroom left`), the
+    /// one wording of `kraftwerk fit` and the planner's tight line; `None` unless the verdict
+    /// is [`FitVerdict::Tight`].
+    pub fn headroom_left_phrase(&self) -> Option<String> {
+        (self.verdict == FitVerdict::Tight).then(|| {
+            format!(
+                "only {:.1} of {:.1} GiB headroom left",
+                self.capacity_gib - self.memory.total_gib,
+                self.memory.headroom_gib
+            )
+        })
+    }
+}
+
 /// Which resource limits a decode step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
