@@ -240,7 +240,7 @@ fn four_3090_on_120_v_15_a_is_capped() {
 /// peak, and no priced case of known figures is sourced to hold two PSUs, so the built-in answer
 /// is capped with `nvidia-smi -pl` ([`four_3090_on_230_v_16_a_is_answered_with_a_cap_or_enough_psu`]).
 /// Given a case that holds two PSUs (a FIXTURE: the built-in answer's own case with two PSU
-/// mounts and $1,000 dearer, so that the uncapped machine costs more than the capped one; no
+/// mounts and $2,000 dearer, so that the uncapped machine costs more than the capped one; no
 /// catalog figure), the answer runs the cards uncapped on two PSUs on
 /// the one circuit, although the capped machine in the one-PSU case is cheaper: a cap costs the
 /// user speed, so it is planned only where no uncapped arrangement of the same cards meets the
@@ -261,7 +261,7 @@ fn a_second_psu_comes_before_a_power_cap_on_230_v() {
     assert_eq!(two.psu_bays, 1, "{case_id}");
     two.id = format!("fixture-two-psu-{case_id}");
     two.psu_bays = 2;
-    two.price_usd = two.price_usd.map(|p| p + 1000.0);
+    two.price_usd = two.price_usd.map(|p| p + 2000.0);
     let fixture = kraftwerk::catalog::PartsFile { cases: vec![two.clone()], ..Default::default() };
     c.merge(fixture, &kraftwerk::catalog::Origin::Unknown);
 
@@ -304,9 +304,15 @@ fn a_second_psu_comes_before_a_power_cap_on_230_v() {
 /// circuit: full load is over the circuit's continuous limit or the PSU's 1 ms peak, so the
 /// answer caps every card (`nvidia-smi -pl`), the saved build carries the limit, `check` on it
 /// passes, the decode is the fit's times the curve's share, and the text says so.
+///
+/// The passive cards need server airflow, and the built-in catalog's one such chassis (the
+/// SilverStone RM42-502) has 7 expansion-slot openings: four dual-slot cards take at least 8
+/// wherever they sit, so the built-in catalog has no answer, and says it is the slots (before,
+/// the answer was that impossible machine, on a board whose slot positions are unknown). The
+/// lever is tried on a FIXTURE: that chassis with 8 openings (no catalog figure).
 #[test]
 fn four_h100_on_120_v_15_a_is_capped_with_its_command_and_cost() {
-    let c = catalog();
+    let mut c = catalog();
     let g = Goal {
         model: ModelRef::Preset("llama-3.1-405b".into()),
         precision: GoalPrecision::Exact(kraftwerk::estimate::llm::Precision::Int4),
@@ -314,6 +320,22 @@ fn four_h100_on_120_v_15_a_is_capped_with_its_command_and_cost() {
         max_results: 2,
         ..Goal::default()
     };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(out.results.is_empty(), "{}", out.results[0].title);
+    assert!(
+        out.rejected
+            .iter()
+            .any(|r| r.constraint == kraftwerk::plan::Constraint::Slots && r.reason.contains("2 slots each")),
+        "{:?}",
+        out.rejected
+    );
+    let mut eight = c.case("silverstone-rm42-502").expect("the RM42-502").clone();
+    eight.id = "fixture-rack-chassis-8-openings".into();
+    eight.expansion_slots = 8;
+    c.merge(
+        kraftwerk::catalog::PartsFile { cases: vec![eight], ..Default::default() },
+        &kraftwerk::catalog::Origin::Unknown,
+    );
     let out = plan_blocking(&c, &g).expect("plan");
     let first = out.results.first().unwrap_or_else(|| panic!("an answer with a power limit: {:?}", out.rejected));
     let cap = first.eval.power_cap.as_ref().unwrap_or_else(|| panic!("a capped answer: {}", first.title));

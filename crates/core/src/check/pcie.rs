@@ -330,6 +330,7 @@ pub(crate) static CASE_GPU_FIT: Rule = Rule {
     figures: None,
     check: |c, out| {
         let Some(case) = c.r.case else { return };
+        let mut past_openings = false;
         for (i, (p, g)) in c.build().gpus.iter().zip(&c.r.gpus).enumerate() {
             let Some(g) = g else { continue };
             // An owned card named by its chip: its length and thickness are its card's, not
@@ -371,11 +372,53 @@ pub(crate) static CASE_GPU_FIT: Rule = Rule {
                             (i64::from(case.expansion_slots) - i64::from(g.width_slots.max(1)) + 1).max(1)
                         ),
                     ));
+                    past_openings = true;
                 }
             }
         }
+        if !past_openings {
+            stack_over_openings(c, case, out);
+        }
     },
 };
+
+/// The cards that sit in the case's expansion-slot openings (neither on a riser nor SXM
+/// modules, and named as cards) take at least the sum of their thicknesses in openings,
+/// wherever their slots are: more than the case has is an error even where the board's slot
+/// positions are unknown (a lower bound: gaps between cards only add openings). Shapes:
+/// thickness in slots (`Gpu::width_slots`, from the card's spec page), openings from the
+/// case's spec page (`Case::expansion_slots`).
+fn stack_over_openings(c: &Ctx<'_>, case: &kraftwerk_catalog::Case, out: &mut Vec<Finding>) {
+    let mut openings: u16 = 0;
+    let mut cards: Vec<usize> = Vec::new();
+    for (i, (p, g)) in c.build().gpus.iter().zip(&c.r.gpus).enumerate() {
+        let Some(g) = g else { continue };
+        if p.riser.is_some() || g.form_factor == GpuFormFactor::Sxm || c.r.card_unnamed(i) {
+            continue;
+        }
+        openings += u16::from(g.width_slots.max(1));
+        cards.push(i);
+    }
+    if cards.len() < 2 || openings <= u16::from(case.expansion_slots) {
+        return;
+    }
+    let mut refs: Vec<PartRef> = cards.iter().map(|&i| PartRef::Gpu(i)).collect();
+    refs.push(PartRef::Case);
+    out.push(finding(
+        &CASE_GPU_FIT,
+        Severity::Error,
+        format!(
+            "the {} cards in the case are {openings} slots thick together; {} has {} expansion slots",
+            cards.len(),
+            case.name,
+            case.expansion_slots
+        ),
+        refs,
+        format!(
+            "Choose a case with at least {openings} expansion slots, thinner (blower) cards, or risers in an open frame."
+        ),
+    ));
+}
 
 /// Rule: CPU and chipset lane budget (id and docs in `doc`).
 pub(crate) static PCIE_LANE_BUDGET: Rule = Rule {

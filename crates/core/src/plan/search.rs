@@ -403,6 +403,13 @@ impl State<'_> {
         self.rejected.push(Rejected { what, constraint, reason });
     }
 
+    /// Whether must-have GPU `id` is a chip (a `gpus.ron` entry, not a partner card) that the
+    /// goal names in `must_have` and the user does not own: any card of the chip then meets
+    /// it. An owned chip stays that very entry (the user's own cards, `--own`).
+    fn chip_bought(&self, id: &str) -> bool {
+        self.catalog.gpu(id).is_some() && self.goal.must_have.iter().any(|m| m == id) && self.goal.owned_count(id) == 0
+    }
+
     /// With a budget a part without a price cannot be judged: it is not proposed. Nor is it
     /// while [`State::priced_only`] is set (the priced retry of a platform, [`State::assemble`]).
     fn priced(&self, price: Option<f64>) -> bool {

@@ -24,6 +24,13 @@ impl State<'_> {
         let rep = cards[0];
         let name = &rep.short;
         let cards: Vec<usize> = match self.musts.get(&PartKind::Gpu) {
+            // A GPU chip the user asks for and buys (`--must-have nvidia-geforce-rtx-3090`,
+            // not an owned unit): any card of that chip is that GPU, as for a chip not asked
+            // for, so a thinner partner card (a two-slot blower) may hold four where the
+            // reference design's three slots cannot.
+            Some(id) if self.chip_bought(id) && cards.iter().any(|c| &c.id == id) => {
+                cards.iter().take(CARDS_PER_CHIP).map(|c| c.idx).collect()
+            }
             Some(id) => cards.iter().filter(|c| &c.id == id).map(|c| c.idx).collect(),
             None => cards.iter().take(CARDS_PER_CHIP).map(|c| c.idx).collect(),
         };

@@ -20,8 +20,15 @@ impl<'a> State<'a> {
         let n = n as usize;
         if !board.positions_known {
             // Wired without positions: by slot name, CPU lanes first, then the widest, in the
-            // board's order; nothing about thickness or openings is known (the geometry rules
-            // then say not checked and the result is unverified on them).
+            // board's order; where each card sits is not known (the geometry rules then say not
+            // checked and the result is unverified on them), but in a case the cards take at
+            // least their thicknesses together in openings wherever they sit (the
+            // `case-gpu-fit` rule's error).
+            if case.form != Form::OpenFrame
+                && n * usize::from(card.width_slots.max(1)) > usize::from(case.expansion_slots)
+            {
+                return None;
+            }
             let min = if case.form == Form::OpenFrame { 8 } else { 16 };
             let mut best: Vec<_> = slots.iter().filter(|s| s.physical_lanes >= min).collect();
             best.sort_by_key(|s| (!s.cpu_lanes, std::cmp::Reverse(s.physical_lanes), s.position));
