@@ -90,6 +90,13 @@ pub struct Cpu {
     /// extensions). `None`: not entered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub avx512: Option<bool>,
+    /// The most CPU sockets of one board this CPU runs in (1: single-socket boards only; 2: a
+    /// dual-socket board's two CPUs may be this part), from the vendor's specification page
+    /// (Intel's "Scalability", AMD's "1P/2P"). `None`: not entered; then
+    /// [`Cpu::max_sockets_known`] reads it from the model number where the vendor's numbering
+    /// states it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_sockets: Option<u8>,
     /// Source URL.
     pub source: String,
     /// Launch or dated price, USD.
@@ -147,6 +154,69 @@ pub fn apu_graphics_lanes(cpu_name: &str) -> Option<u8> {
 }
 
 impl Cpu {
+    /// The most CPU sockets of one board this CPU runs in: [`Cpu::max_sockets`] where entered,
+    /// else what the vendor's model numbering states; `None` where neither says.
+    ///
+    /// - Intel Xeon E3/E5/E7 (`E5-2697A v4`): the first digit of the number is the "wayness",
+    ///   the most processors in a node: E5-1xxx one, E5-2xxx two, E5-4xxx four; E3 parts one
+    ///   (Intel, "Intel Xeon Processor E7 Family Performance Brief: Model Number Characteristics
+    ///   and Impact to Performance", 2012, figures 1-2: "the Intel Xeon processor E3 or E5
+    ///   families, which support only one or two/four processors"; Supermicro NZ, "Intel Xeon
+    ///   E5-series Processors Explained", 2012-10-31: "'1' means the CPU can only be used in
+    ///   Single Socket motherboards", http://www.supermicro.co.nz/content/view/262/39/).
+    /// - AMD EPYC 7001-7003 and 9004-9005 (`EPYC 7443P`, `EPYC 9654`): a `P` suffix is a
+    ///   single-socket part, the others run in one or two sockets (AMD's EPYC naming as
+    ///   reported from its launch slides: "The letter P still stands for 1-socket versions",
+    ///   ComputerBase 2022-09-01, https://allinfo.space/2022/09/01/amd-epyc-80049004-new-designations-for-cpus-with-up-to-128-cores/ ;
+    ///   "The processors designed for single-socket use will have a P suffix",
+    ///   https://codeyarns.com/tech/2021-03-06-amd-epyc-7002-processors.html). EPYC 4004 and
+    ///   8004 are not read (no source read here).
+    /// - Intel Core (i7/i9, Core X) parts: one. They share LGA2011-3 with the Xeon E5 but have
+    ///   no processor-to-processor (QPI) link ("the Core i7 processors have only a single QPI
+    ///   link – the same goes for the UP version of Intel's Xeon processors", SemiAccurate,
+    ///   2010-01-27, http://semiaccurate.com/2010/01/27/core-i7-can-work-dual-cpu-mode/, and
+    ///   the dual-socket LGA2011-3 boards list the Xeon E5-2600 v3/v4 only).
+    ///
+    /// Xeon Scalable, Xeon W, Ryzen and Threadripper parts are not read: no dual-socket board of
+    /// their sockets is in the catalog, and a user's would make the `cpu-socket` rule say
+    /// "not checked" until `max_sockets` is entered.
+    pub fn max_sockets_known(&self) -> Option<u8> {
+        if self.max_sockets.is_some() {
+            return self.max_sockets;
+        }
+        let words: Vec<&str> = self.name.split_whitespace().collect();
+        let is = |w: &str| words.iter().any(|x| x.eq_ignore_ascii_case(w));
+        if is("Xeon") {
+            // `E5-2697A v4`, or as imported names write it, `E5 1620 V3`.
+            for (i, w) in words.iter().enumerate() {
+                let up = w.to_ascii_uppercase();
+                let (line, rest) = match up.split_once('-') {
+                    Some((l, r)) => (l.to_owned(), r.to_owned()),
+                    None => (up.clone(), words.get(i + 1).map(|n| n.to_ascii_uppercase()).unwrap_or_default()),
+                };
+                let digit = rest.chars().next().and_then(|c| c.to_digit(10)).and_then(|d| u8::try_from(d).ok());
+                match (line.as_str(), digit) {
+                    ("E3", Some(_)) => return Some(1),
+                    ("E5" | "E7", Some(d)) => return Some(d),
+                    _ => {}
+                }
+            }
+            return None;
+        }
+        if is("EPYC") {
+            let model = words.iter().find(|w| w.len() >= 4 && w.starts_with(|c: char| c.is_ascii_digit()))?;
+            let series = model.chars().next()?;
+            if !matches!(series, '7' | '9') {
+                return None;
+            }
+            return Some(if model.to_ascii_uppercase().ends_with('P') { 1 } else { 2 });
+        }
+        if self.vendor.eq_ignore_ascii_case("Intel") && is("Core") {
+            return Some(1);
+        }
+        None
+    }
+
     /// Whether this CPU is APU-class silicon (an AMD desktop part whose model number ends in G,
     /// GE or GT, or one of [`APU_SILICON_MODELS`]): such CPUs have fewer and often older PCIe
     /// lanes than their socket's other CPUs, and boards split (or do not split) the CPU's x16

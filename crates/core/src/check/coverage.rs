@@ -55,6 +55,9 @@ pub enum Figure {
     BoardMaxMemory,
     /// CPU `max_memory_gb`.
     CpuMaxMemory,
+    /// CPU `max_sockets` (or its model number's), needed on a board with more than one CPU
+    /// socket ([`kraftwerk_catalog::Cpu::max_sockets_known`]).
+    CpuMaxSockets,
     /// CPU `package_power_w` (AMD PPT / Intel PL2), needed where a cooler's rating is at or
     /// above the TDP.
     CpuPackagePower,
@@ -129,6 +132,7 @@ impl Figure {
         match self {
             Figure::BoardMaxMemory | Figure::CpuMaxMemory => "max_memory_gb",
             Figure::CpuPackagePower => "package_power_w",
+            Figure::CpuMaxSockets => "max_sockets",
             Figure::CoolerHeight => "height_mm",
             Figure::CaseMaxCoolerHeight => "max_cooler_height_mm",
             Figure::CoolerRadiator => "radiator_mm",
@@ -160,7 +164,7 @@ impl Figure {
             | Figure::BoardSlotLayoutBridged
             | Figure::BoardSlotPositions
             | Figure::BoardSlotPositionsBridged => "motherboards",
-            Figure::CpuMaxMemory | Figure::CpuPackagePower => "cpus",
+            Figure::CpuMaxMemory | Figure::CpuPackagePower | Figure::CpuMaxSockets => "cpus",
             Figure::CoolerHeight | Figure::CoolerRadiator | Figure::CoolerRatedTdp => "coolers",
             Figure::CaseMaxCoolerHeight | Figure::CaseMaxRadiator | Figure::CaseMaxGpuLength => "cases",
             Figure::GpuLength
@@ -186,6 +190,7 @@ impl Figure {
             Figure::BoardMaxMemory
             | Figure::CpuMaxMemory
             | Figure::CpuPackagePower
+            | Figure::CpuMaxSockets
             | Figure::CoolerHeight
             | Figure::CaseMaxCoolerHeight
             | Figure::CoolerRadiator
@@ -262,6 +267,12 @@ impl Figure {
             },
             Figure::CpuMaxMemory => match (r.cpu, r.memory) {
                 (Some(cpu), Some(_)) => one(cpu.max_memory_gb.is_none(), PartRef::Cpu, &cpu.name, &cpu.id),
+                _ => Vec::new(),
+            },
+            Figure::CpuMaxSockets => match (r.cpu, r.board) {
+                (Some(cpu), Some(bd)) if bd.cpu_sockets > 1 && cpu.socket == bd.socket => {
+                    one(cpu.max_sockets_known().is_none(), PartRef::Cpu, &cpu.name, &cpu.id)
+                }
                 _ => Vec::new(),
             },
             Figure::CpuPackagePower => match (r.cpu, r.cooler) {

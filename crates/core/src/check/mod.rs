@@ -12,7 +12,7 @@ mod direction;
 mod nvlink;
 mod pcie;
 mod platform;
-pub use platform::{cpu_runs_on_board, system_ram_wanted_gb};
+pub use platform::{cpu_fills_sockets, cpu_runs_on_board, system_ram_wanted_gb};
 mod power;
 pub use power::adapter_plugs;
 

@@ -64,13 +64,42 @@ pub(crate) static CPU_SOCKET: Rule = Rule {
         family: "platform",
         severity: Severity::Error,
         title: "CPU socket and chipset match the motherboard",
-        checks: "The CPU's socket against the motherboard's socket, and on sockets that two CPU families share, the CPU's family against the board's chipset (LGA2066: X299 takes Core X only; sTR5: WRX90 takes Threadripper PRO only; LGA4677: W790 takes Xeon W only).",
-        why: "A CPU only fits a board of its socket (sTR5, SP5, AM5, LGA1700, ...; vendor spec pages), and a shared socket does not make the families interchangeable: X299 supports Skylake-X/Kaby Lake-X/Cascade Lake-X Core processors (Puget Systems, https://www.pugetsystems.com/labs/articles/X299-vs-X99-What-is-the-Difference-979/), the Xeon W-2100/W-2200 need C422; Threadripper 7000 (non-PRO) works only on TRX50 (OCWorks, https://blog.ocworks.com/archives/52175237); W790 is the platform of the Xeon W-2400/W-3400 (Hardware & Co, https://www.hwcooling.net/en/return-of-intels-hedt-w790-xeon-w-2400-and-w-3400-processors/), 4th/5th gen Xeon Scalable use C741.",
+        checks: "The CPU's socket against the motherboard's socket; on sockets that two CPU families share, the CPU's family against the board's chipset (LGA2066: X299 takes Core X only; sTR5: WRX90 takes Threadripper PRO only; LGA4677: W790 takes Xeon W only); and on a board with two CPU sockets, that the CPU runs in a two-socket board (a build lists one CPU model for every socket).",
+        why: "A CPU only fits a board of its socket (sTR5, SP5, AM5, LGA1700, ...; vendor spec pages), and a shared socket does not make the families interchangeable: X299 supports Skylake-X/Kaby Lake-X/Cascade Lake-X Core processors (Puget Systems, https://www.pugetsystems.com/labs/articles/X299-vs-X99-What-is-the-Difference-979/), the Xeon W-2100/W-2200 need C422; Threadripper 7000 (non-PRO) works only on TRX50 (OCWorks, https://blog.ocworks.com/archives/52175237); W790 is the platform of the Xeon W-2400/W-3400 (Hardware & Co, https://www.hwcooling.net/en/return-of-intels-hedt-w790-xeon-w-2400-and-w-3400-processors/), 4th/5th gen Xeon Scalable use C741. A single-socket part (Core i7, Xeon E5-1600, EPYC ...P) has no link to a second CPU, so a dual-socket board needs two-socket parts such as the Xeon E5-2600 or an EPYC without the P suffix (the vendors' model numbering, see `Cpu::max_sockets_known`).",
         fix: "Choose a CPU and board of the same socket, and on a shared socket a board whose chipset takes the CPU's family.",
     },
-    needs: &[Need::Part(PartKind::Cpu), Need::Part(PartKind::Motherboard)],
+    needs: &[Need::Part(PartKind::Cpu), Need::Part(PartKind::Motherboard), Need::Figure(Figure::CpuMaxSockets)],
     figures: None,
     check: |c, out| {
+        if let (Some(cpu), Some(b)) = (c.r.cpu, c.r.board)
+            && cpu.socket == b.socket
+            && b.cpu_sockets > 1
+            && let Some(n) = cpu.max_sockets_known()
+            && n < b.cpu_sockets
+        {
+            out.push(finding(
+                &CPU_SOCKET,
+                Severity::Error,
+                format!(
+                    "{} runs in {}, but {} {} has {} CPU sockets (the build takes one {} per socket)",
+                    cpu.name,
+                    if n <= 1 {
+                        "single-socket boards only".to_owned()
+                    } else {
+                        format!("boards of up to {n} sockets")
+                    },
+                    b.vendor,
+                    b.name,
+                    b.cpu_sockets,
+                    cpu.name
+                ),
+                vec![PartRef::Cpu, PartRef::Motherboard],
+                format!(
+                    "Choose a two-socket {} CPU (Xeon E5-2600, EPYC without the P suffix) or a single-socket board.",
+                    b.socket
+                ),
+            ));
+        }
         if let (Some(cpu), Some(b)) = (c.r.cpu, c.r.board)
             && cpu.socket != b.socket
         {
@@ -105,6 +134,15 @@ fn chipset_refusing(socket: &str, chipset: &str, cpu_name: &str) -> Option<&'sta
     SHARED_SOCKET_CHIPSETS
         .iter()
         .find(|r| r.socket == socket && r.chipset.eq_ignore_ascii_case(chipset.trim()) && !(r.takes)(cpu_name))
+}
+
+/// Whether a CPU that runs in at most `cpu_max_sockets` sockets of one board
+/// (`Cpu::max_sockets_known`; `None`: not known) may be each CPU of a board with
+/// `board_sockets` sockets: any CPU on a single-socket board; on a multi-socket board only one
+/// known to run in that many (the `cpu-socket` rule's third check; unknown there is "not
+/// checked", which a search does not propose).
+pub fn cpu_fills_sockets(cpu_max_sockets: Option<u8>, board_sockets: u8) -> bool {
+    board_sockets <= 1 || cpu_max_sockets.is_some_and(|n| n >= board_sockets)
 }
 
 /// Whether a CPU named `cpu_name` of socket `cpu_socket` runs on a board of `socket` and

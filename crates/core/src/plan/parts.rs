@@ -191,6 +191,7 @@ pub fn read(catalog: &Catalog, mains_v: f64) -> Parts {
             id: c.id.clone(),
             name: c.name.clone(),
             socket: c.socket.clone(),
+            max_sockets: c.max_sockets_known(),
             memory_types: c.memory_types.clone(),
             lanes: c.pcie_lanes.total(),
             price_usd: c.price_usd,

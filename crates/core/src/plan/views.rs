@@ -171,6 +171,8 @@ pub struct CpuView {
     pub name: String,
     /// Socket.
     pub socket: String,
+    /// The most sockets of one board it runs in (`Cpu::max_sockets_known`), if known.
+    pub max_sockets: Option<u8>,
     /// Memory types it drives.
     pub memory_types: Vec<MemoryType>,
     /// PCIe lanes for slots and M.2.

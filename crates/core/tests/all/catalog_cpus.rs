@@ -152,6 +152,39 @@ fn shared_socket_chipsets_sort_every_catalog_cpu_by_family() {
     }
 }
 
+/// Every catalog CPU of a socket that has two-socket boards in the catalog (LGA2011-3, SP3,
+/// SP5) has a known socket count, read from its model number (`Cpu::max_sockets_known`), and
+/// the planner's filter pairs a dual-socket board only with two-socket parts.
+#[test]
+fn cpus_of_dual_socket_platforms_have_known_socket_counts() {
+    use kraftwerk_core::check::cpu_fills_sockets;
+    let c = catalog::builtin().expect("catalog");
+    let dual: std::collections::BTreeSet<&str> =
+        c.motherboards.iter().filter(|b| b.cpu_sockets > 1).map(|b| b.socket.as_str()).collect();
+    assert!(dual.contains("LGA2011-3") && dual.contains("SP5"), "{dual:?}");
+    let unknown: Vec<&str> = c
+        .cpus
+        .iter()
+        .filter(|p| dual.contains(p.socket.as_str()) && p.max_sockets_known().is_none())
+        .map(|p| p.name.as_str())
+        .collect();
+    assert!(unknown.is_empty(), "socket count unknown: {unknown:?}");
+    for (id, sockets) in
+        [("intel-core-i7-6900k", 1), ("intel-xeon-e5-2697a-v4", 2), ("amd-epyc-7763", 2), ("amd-epyc-9654", 2)]
+    {
+        let n = cpu(&c, id).max_sockets_known();
+        assert_eq!(n, Some(sockets), "{id}");
+        assert_eq!(cpu_fills_sockets(n, 2), sockets >= 2, "{id} on a two-socket board");
+        assert!(cpu_fills_sockets(n, 1), "{id} on a one-socket board");
+    }
+    for name in ["Xeon E5-1660 v4", "Xeon E5 1620 V3 OEM/Tray 3.5 GHz 4-Core LGA2011-3", "EPYC 7443P", "EPYC 9654P"] {
+        let mut p = cpu(&c, "amd-epyc-7763").clone();
+        p.name = name.into();
+        assert_eq!(p.max_sockets_known(), Some(1), "{name}");
+    }
+    assert!(!cpu_fills_sockets(None, 2), "unknown is not proposed on a two-socket board");
+}
+
 #[test]
 fn rated_memory_speeds_are_the_vendors_figures_and_bad_ones_fail_validation() {
     let c = catalog::builtin().expect("catalog");

@@ -264,6 +264,7 @@ impl State<'_> {
             .iter()
             .filter(|p| {
                 crate::check::cpu_runs_on_board(&p.socket, &p.name, &board.socket, &board.chipset)
+                    && crate::check::cpu_fills_sockets(p.max_sockets, board.cpu_sockets)
                     && p.memory_types.contains(&board.memory_type)
             })
             .filter(|p| {
