@@ -117,7 +117,14 @@ pub(crate) fn board(v: &Value, ctx: &Ctx) -> Mapped {
     };
     let memory = v.get("memory").ok_or("`memory` missing")?;
     let ram = string(memory, "ram_type")?.ok_or("`memory.ram_type` missing")?;
-    let rdimm = matches!(sock.as_str(), "sTR5" | "sWRX8" | "SP3" | "SP5" | "LGA4677");
+    // Registered DIMMs: the sockets whose CPUs take only registered memory, and two-socket
+    // LGA2011-3 boards, whose CPUs are Xeon E5-2600 v3/v4 (the Core i7 and E5-1600 parts of the
+    // socket are single-socket only), DDR4 RDIMM/LRDIMM parts as catalog/cpus.ron lists the
+    // E5-2697A v4; OpenDB gives the memory type only ('DDR4'), and a dual-socket C612 board
+    // runs registered modules (the ASUS Z10PE-D16 WS's SMBIOS dump in linuxhw/DMI lists Micron
+    // 36ASF4G72PZ-2G3B1 32 GB DDR4-2400 RDIMMs, board-wiring/server.ron's source).
+    let rdimm = matches!(sock.as_str(), "sTR5" | "sWRX8" | "SP3" | "SP5" | "LGA4677")
+        || (sock == "LGA2011-3" && sockets == 2);
     let mem_type = match (ram, rdimm) {
         ("DDR4", false) => "Ddr4Udimm",
         ("DDR4", true) => "Ddr4Rdimm",
