@@ -323,9 +323,9 @@ fn four_h100_on_120_v_15_a_is_capped_with_its_command_and_cost() {
     let out = plan_blocking(&c, &g).expect("plan");
     assert!(out.results.is_empty(), "{}", out.results[0].title);
     assert!(
-        out.rejected
-            .iter()
-            .any(|r| r.constraint == kraftwerk::plan::Constraint::Slots && r.reason.contains("2 slots each")),
+        out.rejected.iter().any(|r| r.constraint == kraftwerk::plan::Constraint::Slots
+            && r.reason.contains("2 slots each")
+            && r.reason.contains("the cards are passive")),
         "{:?}",
         out.rejected
     );

@@ -51,10 +51,12 @@ pub struct PowerCap {
 impl PowerCap {
     /// The cap in one line, as the plan text and the Plan tab say it: `cap each GPU at 280 W
     /// (sudo nvidia-smi -pl 280): -4 % decode and prefill (power-limit curve); at the default
-    /// limits: <why>`.
+    /// limits: <why>; the limit is lost at every reboot: ...`. A limit set with `nvidia-smi -pl`
+    /// is a driver setting that a reboot resets to the default, and until it is set again the
+    /// machine runs over what it was capped for, so the line says so.
     pub fn describe(&self) -> String {
         format!(
-            "cap each GPU at {:.0} W ({}): -{:.0} % decode and prefill (power-limit curve); at the default limits: {}",
+            "cap each GPU at {:.0} W ({}): -{:.0} % decode and prefill (power-limit curve); at the default limits: {}; the limit is lost at every reboot: set it at boot (a systemd unit running the command) before any load",
             self.limit_w,
             self.command,
             (1.0 - self.throughput_kept) * 100.0,

@@ -188,7 +188,12 @@ impl State<'_> {
                 "no CPU, memory, cooler or PSU set for the boards that hold them".into(),
             ))
         } else {
-            let forms: Vec<String> = self.forms().iter().map(ToString::to_string).collect();
+            // A passive card is offered rack chassis with server airflow only (`cases_for`).
+            let forms: Vec<String> = if rep.passive {
+                vec!["rack (server airflow: the cards are passive)".into()]
+            } else {
+                self.forms().iter().map(ToString::to_string).collect()
+            };
             let priced = if self.goal.budget_usd.is_some() { " with known prices" } else { "" };
             let constraint = if self.goal.budget_usd.is_some() { Constraint::Unknown } else { Constraint::Slots };
             (
