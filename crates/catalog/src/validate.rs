@@ -189,6 +189,9 @@ fn validate_cpus(c: &Catalog, out: &mut Vec<ValidationIssue>) {
     for cpu in &c.cpus {
         range(out, PartKind::Cpu, &cpu.id, "tdp_w", cpu.tdp_w, 15.0, 600.0);
         range(out, PartKind::Cpu, &cpu.id, "memory_channels", f64::from(cpu.memory_channels), 1.0, 16.0);
+        if let Some(n) = cpu.max_sockets {
+            range(out, PartKind::Cpu, &cpu.id, "max_sockets", f64::from(n), 1.0, 8.0);
+        }
         for s in &cpu.memory_speeds {
             range(out, PartKind::Cpu, &cpu.id, "memory_speeds.rated_mt_s", f64::from(s.rated_mt_s), 1600.0, 12_000.0);
             let takes = cpu.memory_types.iter().any(|m| match m {

@@ -313,7 +313,7 @@ fn unplaced_slots(ui: &mut egui::Ui, state: &AppState, view: &ViewState, r: &Res
     let lanes = check::slot_lanes(r, board);
     ui.add_space(theme::SMALL_GAP);
     ui.label(egui::RichText::new("Slots, position unknown").strong()).on_hover_text(
-        "The board's wiring is known from its manual or spec page, but not where each slot sits: card thickness over the next slot, air gaps and where each card meets the case's openings are not checked (the cards' thickness together against the openings is).",
+        "The board's wiring is known from its manual or spec page, but not where each slot sits: card thickness over the next slot, air gaps and where each card meets the case's openings are not checked.",
     );
     for (k, s) in board.pcie_slots.iter().enumerate().filter(|(_, s)| s.position.is_none()) {
         let now = lanes.get(k).copied().unwrap_or(s.electrical_lanes);

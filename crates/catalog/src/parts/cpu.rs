@@ -171,7 +171,8 @@ impl Cpu {
     ///   "The processors designed for single-socket use will have a P suffix",
     ///   https://codeyarns.com/tech/2021-03-06-amd-epyc-7002-processors.html). EPYC 4004 and
     ///   8004 are not read (no source read here).
-    /// - Intel Core (i7/i9, Core X) parts: one. They share LGA2011-3 with the Xeon E5 but have
+    /// - Intel Core i3/i5/i7/i9, Core X and Core Ultra parts: one (not every "Core": two Core 2
+    ///   Extreme QX9775 ran on Intel's dual-socket D5400XS, so those names are not read). They share LGA2011-3 with the Xeon E5 but have
     ///   no processor-to-processor (QPI) link ("the Core i7 processors have only a single QPI
     ///   link – the same goes for the UP version of Intel's Xeon processors", SemiAccurate,
     ///   2010-01-27, http://semiaccurate.com/2010/01/27/core-i7-can-work-dual-cpu-mode/, and
@@ -211,7 +212,16 @@ impl Cpu {
             }
             return Some(if model.to_ascii_uppercase().ends_with('P') { 1 } else { 2 });
         }
-        if self.vendor.eq_ignore_ascii_case("Intel") && is("Core") {
+        // Core i3/i5/i7/i9 (`Core i7-6900K`), Core X and Core Ultra: desktop and HEDT parts. Not
+        // every "Core" (two Core 2 Extreme QX9775 ran on Intel's dual-socket D5400XS).
+        let core_family = words.windows(2).any(|w| {
+            w[0].eq_ignore_ascii_case("Core") && {
+                let n = w[1].to_ascii_lowercase();
+                let i_series = n.len() >= 2 && n.starts_with('i') && n[1..].starts_with(|c: char| c.is_ascii_digit());
+                i_series || n == "ultra" || n == "x" || n.starts_with("x-")
+            }
+        });
+        if self.vendor.eq_ignore_ascii_case("Intel") && core_family {
             return Some(1);
         }
         None

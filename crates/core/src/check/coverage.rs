@@ -672,7 +672,7 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
             severity: Severity::Info,
             kind: FindingKind::NotChecked,
             message: format!(
-                "not checked for {who}: its slot wiring is known but not where the slots sit (`pcie_slots.position`: no source gives the positions), so card thickness over the next slot, air gaps and where each card meets the case's openings cannot be checked (the cards' thickness together against the openings is checked)"
+                "not checked for {who}: its slot wiring is known but not where the slots sit (`pcie_slots.position`: no source gives the positions), so card thickness over the next slot, air gaps and where each card meets the case's openings cannot be checked"
             ),
             parts: vec![part],
             fix: format!(

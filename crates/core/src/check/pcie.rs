@@ -314,9 +314,9 @@ pub(crate) static CASE_GPU_FIT: Rule = Rule {
         family: "pcie",
         severity: Severity::Error,
         title: "GPUs fit the case",
-        checks: "That each card's length is within the case's maximum GPU length, and that the lowest card's thickness stays within the case's expansion-slot openings.",
-        why: "A card longer than the case hits the drive cage or front fans; a 3-slot card in the board's last slot needs case openings below the board (case spec pages).",
-        fix: "Choose a larger case, a shorter card, or move the lowest card up.",
+        checks: "That each card's length is within the case's maximum GPU length; that the lowest card's thickness stays within the case's expansion-slot openings; and, wherever the cards sit (also on a board whose slot positions are unknown), that the cards in the case (not on risers, not in an open frame) are not thicker together than the case's openings.",
+        why: "A card longer than the case hits the drive cage or front fans; a 3-slot card in the board's last slot needs case openings below the board, and four 3-slot cards need at least 12 openings however they are placed (case spec pages).",
+        fix: "Choose a larger case, a shorter or thinner card, move the lowest card up, or put the cards on risers in an open frame.",
     },
     needs: &[
         Need::Part(PartKind::Case),
@@ -383,17 +383,23 @@ pub(crate) static CASE_GPU_FIT: Rule = Rule {
 };
 
 /// The cards that sit in the case's expansion-slot openings (neither on a riser nor SXM
-/// modules, and named as cards) take at least the sum of their thicknesses in openings,
-/// wherever their slots are: more than the case has is an error even where the board's slot
-/// positions are unknown (a lower bound: gaps between cards only add openings). Shapes:
-/// thickness in slots (`Gpu::width_slots`, from the card's spec page), openings from the
-/// case's spec page (`Case::expansion_slots`).
+/// modules, named as cards, and of a published thickness) take at least the sum of their
+/// thicknesses in openings, wherever their slots are: more than the case has is an error even
+/// where the board's slot positions are unknown (a lower bound: gaps between cards only add
+/// openings, and a card of unknown thickness left out only lowers the sum). Shapes: thickness
+/// in slots (`Gpu::width_slots`, from the card's spec page), openings from the case's spec
+/// page (`Case::expansion_slots`). Not for an open frame, whose `expansion_slots` counts the
+/// frame's card positions on risers, not openings below the board.
 fn stack_over_openings(c: &Ctx<'_>, case: &kraftwerk_catalog::Case, out: &mut Vec<Finding>) {
+    if case.airflow == kraftwerk_catalog::Airflow::OpenFrame {
+        return;
+    }
     let mut openings: u16 = 0;
     let mut cards: Vec<usize> = Vec::new();
     for (i, (p, g)) in c.build().gpus.iter().zip(&c.r.gpus).enumerate() {
         let Some(g) = g else { continue };
-        if p.riser.is_some() || g.form_factor == GpuFormFactor::Sxm || c.r.card_unnamed(i) {
+        let width_unknown = c.r.width_unknown.get(i).copied().unwrap_or(false);
+        if p.riser.is_some() || g.form_factor == GpuFormFactor::Sxm || c.r.card_unnamed(i) || width_unknown {
             continue;
         }
         openings += u16::from(g.width_slots.max(1));

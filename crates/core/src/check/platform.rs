@@ -95,8 +95,14 @@ pub(crate) static CPU_SOCKET: Rule = Rule {
                 ),
                 vec![PartRef::Cpu, PartRef::Motherboard],
                 format!(
-                    "Choose a two-socket {} CPU (Xeon E5-2600, EPYC without the P suffix) or a single-socket board.",
-                    b.socket
+                    "Choose a CPU that runs in {} sockets{} or a single-socket board.",
+                    b.cpu_sockets,
+                    match (b.socket.as_str(), b.cpu_sockets) {
+                        ("LGA2011-3", 2) => " (a Xeon E5-2600 v3/v4)",
+                        ("LGA2011-3", _) => " (a Xeon E5-4600 v3/v4)",
+                        ("SP3" | "SP5", 2) => " (an EPYC without the P suffix)",
+                        _ => "",
+                    }
                 ),
             ));
         }

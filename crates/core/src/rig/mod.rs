@@ -580,6 +580,11 @@ pub struct Resolved<'a> {
     /// first `owned_count` such placements of a chip are the owned ones (a GPU named by a
     /// partner card id, defined inline, or bought is named).
     pub unnamed_cards: Vec<bool>,
+    /// Per GPU, whether it is a partner card whose entry publishes no slot width
+    /// (`GpuCard::width_slots` is `None`): its resolved `width_slots` is then the chip's
+    /// reference board's (`GpuCard::resolve`), not a figure of this card (a water-blocked card
+    /// is far thinner), so a rule that must not err on it leaves it out.
+    pub width_unknown: Vec<bool>,
 }
 
 /// Whether partner card `card` may differ from its chip entry `chip` in what the placement
@@ -629,6 +634,14 @@ impl Build {
             psus: self.psus.iter().map(|u| find(&p.psus, &catalog.psus, &u.psu)).collect(),
             model: self.workload.as_ref().and_then(|w| find(&p.models, &catalog.models, &w.model)),
             unnamed_cards: self.unnamed_cards(catalog),
+            width_unknown: self
+                .gpus
+                .iter()
+                .map(|g| {
+                    let inline = self.parts.gpus.iter().any(|p| p.id == g.gpu);
+                    !inline && catalog.gpu_card(&g.gpu).is_some_and(|c| c.width_slots.is_none())
+                })
+                .collect(),
         }
     }
 

@@ -177,10 +177,33 @@ fn cpus_of_dual_socket_platforms_have_known_socket_counts() {
         assert_eq!(cpu_fills_sockets(n, 2), sockets >= 2, "{id} on a two-socket board");
         assert!(cpu_fills_sockets(n, 1), "{id} on a one-socket board");
     }
-    for name in ["Xeon E5-1660 v4", "Xeon E5 1620 V3 OEM/Tray 3.5 GHz 4-Core LGA2011-3", "EPYC 7443P", "EPYC 9654P"] {
+    let named = |name: &str, vendor: &str| {
         let mut p = cpu(&c, "amd-epyc-7763").clone();
         p.name = name.into();
-        assert_eq!(p.max_sockets_known(), Some(1), "{name}");
+        p.vendor = vendor.into();
+        p.max_sockets_known()
+    };
+    for (name, vendor, sockets) in [
+        ("Xeon E5-1660 v4", "Intel", Some(1)),
+        ("Xeon E5 1620 V3 OEM/Tray 3.5 GHz 4-Core LGA2011-3", "Intel", Some(1)),
+        ("Xeon E5-2680V4", "Intel", Some(2)),
+        ("Xeon E5-4650 v4", "Intel", Some(4)),
+        ("Xeon E7-8890 v4", "Intel", Some(8)),
+        ("Xeon E3-1230 v5", "Intel", Some(1)),
+        ("EPYC 7443P", "AMD", Some(1)),
+        ("EPYC 9654P", "AMD", Some(1)),
+        ("EPYC 7F72", "AMD", Some(2)),
+        ("Core i7-6900K", "Intel", Some(1)),
+        ("Core Ultra 9 285K", "Intel", Some(1)),
+        // Not read: no source here, or a name the numbering does not cover.
+        ("Core 2 Extreme QX9775", "Intel", None),
+        ("Xeon W-2295", "Intel", None),
+        ("Xeon Gold 6248", "Intel", None),
+        ("EPYC 4564P", "AMD", None),
+        ("EPYC 8534P", "AMD", None),
+        ("Ryzen Threadripper PRO 7965WX", "AMD", None),
+    ] {
+        assert_eq!(named(name, vendor), sockets, "{name}");
     }
     assert!(!cpu_fills_sockets(None, 2), "unknown is not proposed on a two-socket board");
 }
