@@ -666,103 +666,83 @@ fn not_checked_finding(rule: &Rule, f: Figure, part: PartRef, name: &str, id: &s
         PartRef::Psu(i) => format!("PSU {} ({name})", i + 1),
         _ => name.to_owned(),
     };
-    if matches!(f, Figure::BoardSlotPositions | Figure::BoardSlotPositionsBridged) {
-        return Finding {
-            rule: rule.doc.id,
-            severity: Severity::Info,
-            kind: FindingKind::NotChecked,
-            message: format!(
-                "not checked for {who}: its slot wiring is known but not where the slots sit (`pcie_slots.position`: no source gives the positions), so card thickness over the next slot, air gaps and where each card meets the case's openings cannot be checked"
-            ),
-            parts: vec![part],
-            fix: format!(
-                "Enter the slot positions from the board manual's layout diagram: copy part `{id}` into the build's `parts: (motherboards: [...])` and give each slot of `pcie_slots` its `position` (1 = nearest the CPU)."
-            ),
-        };
-    }
-    if matches!(f, Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged) {
-        return Finding {
-            rule: rule.doc.id,
-            severity: Severity::Info,
-            kind: FindingKind::NotChecked,
-            message: format!(
-                "not checked for {who}: its slot layout (`pcie_slots`) is unknown (the imported board lists slot counts, not positions)"
-            ),
-            parts: vec![part],
-            fix: format!(
-                "Enter the board's slot layout as a user part: copy part `{id}` into the build's `parts: (motherboards: [...])` with `pcie_slots` (position, physical and electrical lanes, generation, CPU or chipset lanes, sharing) from the board's manual."
-            ),
-        };
-    }
-    if f == Figure::PsuLowLineRating {
-        return Finding {
-            rule: rule.doc.id,
-            severity: Severity::Info,
-            kind: FindingKind::NotChecked,
-            message: format!(
-                "not checked for {who}: its rating at 100-120 V is not published (a unit sold for 230 V may be derated there), so its capacity on this low-line site is unknown"
-            ),
-            parts: vec![part],
-            fix: format!(
-                "Supply the figure: copy part `{id}` into the build's `parts: (psus: [...])` with `rated_w_low_line` from the unit's label or datasheet, or run it from a 200-240 V circuit."
-            ),
-        };
-    }
-    if f == Figure::PsuEfficiency {
-        return Finding {
-            rule: rule.doc.id,
-            severity: Severity::Info,
-            kind: FindingKind::NotChecked,
-            message: format!(
-                "not checked for {who}: its efficiency is unknown (no 80 PLUS rating known and no published efficiency points), so its wall draw, and the current through its inlet, outlet and circuit, are unknown"
-            ),
-            parts: vec![part],
-            fix: format!(
-                "Supply the efficiency: copy part `{id}` into the build's `parts: (psus: [...])` with `eighty_plus` set to its certified level (the 80 PLUS listing at CLEAResult) or `efficiency` points (load %, efficiency %) from its datasheet or a review."
-            ),
-        };
-    }
-    if matches!(f, Figure::GpuCardUnnamed | Figure::GpuCardUnnamedBridged) {
-        return Finding {
-            rule: rule.doc.id,
-            severity: Severity::Info,
-            kind: FindingKind::NotChecked,
-            message: format!(
-                "not checked for {who}: {OWNED_BY_CHIP} (`{id}`), so which card it is is not known, nor its length, thickness and power sockets (the chip entry's figures are its reference board's; partner cards of this chip differ)"
-            ),
-            parts: vec![part],
-            fix: format!(
-                "Name the card you own: its partner card id in the build's `gpus` and `owned` (`kraftwerk catalog gpu_cards` lists the partner cards; in the window, pick it in the GPU's Model list; in the planner, `--own 1x CARD_ID`), or copy `{id}` into the build's `parts: (gpus: [...])` with your card's `length_mm`, `width_slots` and `power_inputs`."
-            ),
-        };
-    }
-    if matches!(f, Figure::GpuMaxPowerLimit | Figure::GpuMinPowerLimit) {
-        let side = if f == Figure::GpuMaxPowerLimit { "above" } else { "below" };
-        return Finding {
-            rule: rule.doc.id,
-            severity: Severity::Info,
-            kind: FindingKind::NotChecked,
-            message: format!(
-                "not checked for {who}: its power limit is set {side} its default board power and its `{}` is unknown, so the limit cannot be checked against the card's range; the estimates use it as set",
-                f.field()
-            ),
-            parts: vec![part],
-            fix: format!(
-                "Read the range with `nvidia-smi -q -d POWER` (Min/Max Power Limit) and enter it: copy part `{id}` into the build's `parts: (gpus: [...])` with `{}` set.",
-                f.field()
-            ),
-        };
-    }
-    Finding {
+    let not_checked = |message: String, fix: String| Finding {
         rule: rule.doc.id,
         severity: Severity::Info,
         kind: FindingKind::NotChecked,
-        message: format!("not checked for {who}: its `{}` is unknown (no published figure in the catalog)", f.field()),
+        message,
         parts: vec![part],
-        fix: format!(
+        fix,
+    };
+    if matches!(f, Figure::BoardSlotPositions | Figure::BoardSlotPositionsBridged) {
+        return not_checked(
+            format!(
+                "not checked for {who}: its slot wiring is known but not where the slots sit (`pcie_slots.position`: no source gives the positions), so card thickness over the next slot, air gaps and where each card meets the case's openings cannot be checked"
+            ),
+            format!(
+                "Enter the slot positions from the board manual's layout diagram: copy part `{id}` into the build's `parts: (motherboards: [...])` and give each slot of `pcie_slots` its `position` (1 = nearest the CPU)."
+            ),
+        );
+    }
+    if matches!(f, Figure::BoardSlotLayout | Figure::BoardSlotLayoutBridged) {
+        return not_checked(
+            format!(
+                "not checked for {who}: its slot layout (`pcie_slots`) is unknown (the imported board lists slot counts, not positions)"
+            ),
+            format!(
+                "Enter the board's slot layout as a user part: copy part `{id}` into the build's `parts: (motherboards: [...])` with `pcie_slots` (position, physical and electrical lanes, generation, CPU or chipset lanes, sharing) from the board's manual."
+            ),
+        );
+    }
+    if f == Figure::PsuLowLineRating {
+        return not_checked(
+            format!(
+                "not checked for {who}: its rating at 100-120 V is not published (a unit sold for 230 V may be derated there), so its capacity on this low-line site is unknown"
+            ),
+            format!(
+                "Supply the figure: copy part `{id}` into the build's `parts: (psus: [...])` with `rated_w_low_line` from the unit's label or datasheet, or run it from a 200-240 V circuit."
+            ),
+        );
+    }
+    if f == Figure::PsuEfficiency {
+        return not_checked(
+            format!(
+                "not checked for {who}: its efficiency is unknown (no 80 PLUS rating known and no published efficiency points), so its wall draw, and the current through its inlet, outlet and circuit, are unknown"
+            ),
+            format!(
+                "Supply the efficiency: copy part `{id}` into the build's `parts: (psus: [...])` with `eighty_plus` set to its certified level (the 80 PLUS listing at CLEAResult) or `efficiency` points (load %, efficiency %) from its datasheet or a review."
+            ),
+        );
+    }
+    if matches!(f, Figure::GpuCardUnnamed | Figure::GpuCardUnnamedBridged) {
+        return not_checked(
+            format!(
+                "not checked for {who}: {OWNED_BY_CHIP} (`{id}`), so which card it is is not known, nor its length, thickness and power sockets (the chip entry's figures are its reference board's; partner cards of this chip differ)"
+            ),
+            format!(
+                "Name the card you own: its partner card id in the build's `gpus` and `owned` (`kraftwerk catalog gpu_cards` lists the partner cards; in the window, pick it in the GPU's Model list; in the planner, `--own 1x CARD_ID`), or copy `{id}` into the build's `parts: (gpus: [...])` with your card's `length_mm`, `width_slots` and `power_inputs`."
+            ),
+        );
+    }
+    if matches!(f, Figure::GpuMaxPowerLimit | Figure::GpuMinPowerLimit) {
+        let side = if f == Figure::GpuMaxPowerLimit { "above" } else { "below" };
+        return not_checked(
+            format!(
+                "not checked for {who}: its power limit is set {side} its default board power and its `{}` is unknown, so the limit cannot be checked against the card's range; the estimates use it as set",
+                f.field()
+            ),
+            format!(
+                "Read the range with `nvidia-smi -q -d POWER` (Min/Max Power Limit) and enter it: copy part `{id}` into the build's `parts: (gpus: [...])` with `{}` set.",
+                f.field()
+            ),
+        );
+    }
+    not_checked(
+        format!("not checked for {who}: its `{}` is unknown (no published figure in the catalog)", f.field()),
+        format!(
             "Supply the figure: copy part `{id}` into the build's `parts: ({}: [...])` (a part there overrides the catalog's of the same id) with `{}` set from its datasheet.",
             f.parts_list(),
             f.field()
         ),
-    }
+    )
 }
