@@ -246,9 +246,9 @@ fn four_3090_on_120_v_15_a_is_capped() {
 /// user speed, so it is planned only where no uncapped arrangement of the same cards meets the
 /// goal within budget and circuit. The answer names what the `multi-psu` rule asks for (add2psu
 /// / sync board, one ground, the circuit), and `check` on its saved build agrees. On 120 V /
-/// 15 A (1440 W continuous) the same catalog still caps: the circuit binds there, not the PSU,
-/// so the answer is capped on two PSUs (one 1600 W unit, the largest checkable at 120 V, holds
-/// the cards at 210-225 W by its 1 ms peak: too slow for the goal's 10 tok/s).
+/// 15 A (1440 W continuous) the same catalog still caps: the circuit binds there, not the PSU
+/// (at the cap, about 210 W a card, memory-bound decode keeps about 95 % of its speed, so the
+/// capped machine meets the goal's 10 tok/s).
 #[test]
 fn a_second_psu_comes_before_a_power_cap_on_230_v() {
     let mut c = catalog();
@@ -295,8 +295,7 @@ fn a_second_psu_comes_before_a_power_cap_on_230_v() {
     let out = plan_blocking(&c, &goal).expect("plan");
     let first = out.results.first().unwrap_or_else(|| panic!("an answer on 120 V: {:#?}", out.rejected));
     assert!(first.eval.power_cap.is_some(), "{}: uncapped on 120 V / 15 A", first.title);
-    assert_eq!(first.build.case.as_deref(), Some(two.id.as_str()), "{}", first.title);
-    assert_eq!(first.build.psus.len(), 2, "{}: {:?}", first.title, first.build.psus);
+    assert!(first.eval.decode_per_user.is_some_and(|d| d >= 10.0), "{}: {:?}", first.title, first.eval.decode_per_user);
     assert_signed(&c, &out.results);
 }
 
@@ -350,13 +349,35 @@ fn four_h100_on_120_v_15_a_is_capped_with_its_command_and_cost() {
         &kraftwerk::plan::estimate::fit_options(&first.build, &model, &g),
     )
     .expect("fit");
-    let uncapped = fit.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s).expect("a speed");
+    // `fit` on the saved (capped) build prints the plan's decode and says it is at the limits;
+    // the same build at the default limits is faster, by no more than the compute curve says.
+    let at_cap = fit.fit.speed.as_ref().map(|s| s.decode_per_sequence_tokens_per_s).expect("a speed");
     let d = first.eval.decode_per_user.expect("decode");
+    assert!((d - at_cap).abs() < 1e-9 * at_cap.max(1.0), "plan {d} vs fit {at_cap}");
     assert!(
-        (d - uncapped * cap.throughput_kept).abs() < 1e-6 * uncapped.max(1.0),
-        "{d} vs {uncapped} x {}",
-        cap.throughput_kept
+        fit.fit
+            .notes
+            .iter()
+            .any(|n| n.contains("speeds at the build's power limits") && n.contains(&format!("{:.0} W", cap.limit_w))),
+        "{:?}",
+        fit.fit.notes
     );
+    let mut open = first.build.clone();
+    for g in &mut open.gpus {
+        g.power_limit_w = None;
+    }
+    let uncapped =
+        kraftwerk::estimate::fit::for_build(&open, &c, &kraftwerk::plan::estimate::fit_options(&open, &model, &g))
+            .expect("fit")
+            .fit
+            .speed
+            .map(|s| s.decode_per_sequence_tokens_per_s)
+            .expect("a speed");
+    assert!(
+        d < uncapped && d >= uncapped * cap.throughput_kept.min(cap.decode_kept) - 1e-9,
+        "capped {d} vs default limits {uncapped}: {cap:?}"
+    );
+    assert!(cap.decode_kept > cap.throughput_kept, "{cap:?}");
     for r in &out.results {
         assert_eq!(kraftwerk::check::run(&r.build, &c).errors, 0, "{}", r.title);
     }

@@ -10,7 +10,7 @@ use super::widgets::{PickTarget, Picked, Picker};
 use eframe::egui::{self, RichText};
 use kraftwerk_catalog::{GpuFormFactor, HasId, LaneSource, NvLink};
 use kraftwerk_core::check::{PartRef, Severity};
-use kraftwerk_core::estimate::power::throughput_kept;
+use kraftwerk_core::estimate::power::{decode_kept, throughput_kept};
 use kraftwerk_core::rig::{Riser, Site};
 
 mod power;
@@ -567,10 +567,12 @@ fn gpu_row(ui: &mut egui::Ui, state: &AppState, view: &ViewState, out: &mut Vec<
             }
         });
         let kept = throughput_kept(gpu, current.min(gpu.board_power_w));
+        let decode = decode_kept(gpu, current.min(gpu.board_power_w));
         let link = state.report.links.iter().find(|l| l.gpu == i);
         ui.horizontal_wrapped(|ui| {
             if kept < 0.999 {
-                ui.weak(format!("≈{:.0} % of full throughput", kept * 100.0));
+                ui.weak(format!("≈{:.0} % compute, {:.0} % decode speed", kept * 100.0, decode * 100.0))
+                    .on_hover_text("The power-limit curves the speed estimates use at this limit: compute-bound work (prefill, training) and memory-bound decode");
             }
             if link.is_none() && gpu.form_factor != GpuFormFactor::Sxm {
                 ui.weak(format!("link {}", kraftwerk_core::rig::links::LINK_UNKNOWN));

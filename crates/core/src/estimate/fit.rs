@@ -268,9 +268,87 @@ pub(crate) fn gpu_slots(r: &Resolved<'_>) -> Vec<GpuSlot> {
                 .find(|l| l.gpu == i)
                 .map_or_else(|| Link::pcie_native(g), |l| Link::Pcie { generation: l.pcie_gen, lanes: l.lanes }),
         };
-        out.push(GpuSlot::with_link((*g).clone(), link));
+        let mut gpu = (*g).clone();
+        if let Some(limit_w) = build.gpus.get(i).and_then(|p| p.power_limit_w) {
+            at_power_limit(&mut gpu, power::gpu_limit_w(g, Some(limit_w)));
+        }
+        out.push(GpuSlot::with_link(gpu, link));
     }
     out
+}
+
+/// A GPU as it runs at `limit_w`, its power limit (the build's `power_limit_w`, held to the
+/// card's range by [`power::gpu_limit_w`]): below its default board power every tensor and
+/// FP32 peak is scaled by [`power::throughput_kept`] (compute-bound work: prefill, training,
+/// batched decode) and its memory bandwidth by [`power::decode_kept`] (memory-bound decode
+/// loses less: the limit lowers the core clock, not the memory's). Unchanged at or above the
+/// default. Every speed of a capped build is then the capped machine's, in `fit`, `compare`,
+/// the planner and the window alike.
+fn at_power_limit(gpu: &mut kraftwerk_catalog::Gpu, limit_w: f64) {
+    if limit_w >= gpu.board_power_w {
+        return;
+    }
+    let compute = power::throughput_kept(gpu, limit_w);
+    let decode = power::decode_kept(gpu, limit_w);
+    let p = &mut gpu.peak;
+    for v in [
+        &mut p.fp32,
+        &mut p.tf32,
+        &mut p.fp16,
+        &mut p.bf16,
+        &mut p.fp8,
+        &mut p.int8_tops,
+        &mut p.fp16_acc16,
+        &mut p.fp8_acc16,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        *v *= compute;
+    }
+    gpu.memory_bandwidth_gb_s *= decode;
+}
+
+/// The line `fit` adds for a build whose GPUs run below their default limit: which GPUs, at
+/// what limit, and the share of compute and memory-bound decode speed the curves keep
+/// ([`at_power_limit`]). `None` where every GPU runs at its default limit.
+fn power_limit_note(r: &Resolved<'_>) -> Option<String> {
+    // (GPU numbers, limit W, default W): GPUs at the same limit of the same default in one group.
+    let mut groups: Vec<(Vec<usize>, f64, f64)> = Vec::new();
+    for (i, g) in r.gpus.iter().enumerate() {
+        let Some(g) = *g else { continue };
+        let Some(asked) = r.build.gpus.get(i).and_then(|p| p.power_limit_w) else { continue };
+        let limit = power::gpu_limit_w(g, Some(asked));
+        if limit >= g.board_power_w {
+            continue;
+        }
+        match groups.iter_mut().find(|(_, l, d)| (*l - limit).abs() < 1e-9 && (*d - g.board_power_w).abs() < 1e-9) {
+            Some((n, _, _)) => n.push(i + 1),
+            None => groups.push((vec![i + 1], limit, g.board_power_w)),
+        }
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(n, limit, default)| {
+            let who = match n.as_slice() {
+                [one] => format!("GPU {one}"),
+                [first, .., last] if last - first + 1 == n.len() => format!("GPUs {first}-{last}"),
+                _ => format!("GPUs {}", n.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
+            };
+            let p = (limit / default).clamp(0.0, 1.0);
+            format!(
+                "{who} at {limit:.0} W of {default:.0} W: compute {:.0} %, decode bandwidth {:.0} %",
+                p.powf(power::THROUGHPUT_EXPONENT) * 100.0,
+                p.powf(power::DECODE_KEPT_EXPONENT) * 100.0
+            )
+        })
+        .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "speeds at the build's power limits ({}): prefill and other compute-bound work from the power-limit curve fitted to Puget Systems' quad RTX 3090 training run, memory-bound decode from published llama.cpp power sweeps",
+            parts.join("; ")
+        )
+    })
 }
 
 /// The estimator's input for the workload (from `opts`, else the build's `workload`) on the
@@ -538,6 +616,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let input = input_on(&r, catalog, &slots, opts)?;
     let links_unknown = links_unknown(&r);
     let mut fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
+    fit.notes.extend(power_limit_note(&r));
     let host_bw = host_bandwidth_gb_s(&r);
     let host = host_memory(&r);
     let ram = host_ram_gib(&r).map(search::HostRam::of);

@@ -169,6 +169,34 @@ pub fn throughput_kept(gpu: &Gpu, limit_w: f64) -> f64 {
     p.powf(THROUGHPUT_EXPONENT)
 }
 
+/// Fitted exponent of memory-bound (batch-1) decode speed against power-limit fraction,
+/// `kept = (limit / default)^0.092`: a power limit lowers the core clock, not the memory's, so
+/// decode, which streams the weights, loses much less than compute-bound work
+/// ([`THROUGHPUT_EXPONENT`]). Least-squares fit of `ln kept = e · ln fraction` to five published
+/// llama.cpp decode sweeps at 57-90 % of the default limit:
+/// - llmgarage.ai, "Power limit vs tokens per second" (6 x RTX 3090, 350 W default, llama.cpp
+///   server, MiniMax M2.5 UD-IQ2_M, decode at 4K context): 350 W 72.6, 300 W 72.1, 250 W 70.7,
+///   200 W 68.3 tok/s (<https://llmgarage.ai/power-limit-tokens-per-second-benchmark>);
+/// - InventiveHQ, "I capped my GPU to 150 W and barely lost any speed" (RTX 5060 Ti, 180 W
+///   default, llama.cpp, Qwen2.5-Coder-7B): 180 W 81.2, 162 W 81.4, 150 W 80.4 tok/s
+///   (<https://inventivehq.com/blog/gpu-power-limit-tokens-per-watt>).
+///
+/// The same sweep's 150 W row (43 % of default) kept 86 % where the curve says 92 %: below
+/// about half the default limit decode falls off (100 W kept 17 %), so there the curve is
+/// optimistic. The prefill rows of the same sweep fall faster than [`THROUGHPUT_EXPONENT`]
+/// says (300 W 94 %, 250 W 85 %, 200 W 60 % at 198K context); they are not fitted and are listed
+/// beside the decode rows in the curve's test.
+pub(crate) const DECODE_KEPT_EXPONENT: f64 = 0.092;
+
+/// Fraction of its batch-1 decode speed a GPU keeps at `limit_w`, for decode that reads the
+/// weights from GPU memory (see [`DECODE_KEPT_EXPONENT`]); 1.0 at or above its default board
+/// power. The GPU's memory-bound terms run at this share of its bandwidth and its compute-bound
+/// terms at [`throughput_kept`] ([`crate::estimate::fit`]'s slots of a capped build).
+pub fn decode_kept(gpu: &Gpu, limit_w: f64) -> f64 {
+    let p = (limit_w / gpu.board_power_w).clamp(0.0, 1.0);
+    p.powf(DECODE_KEPT_EXPONENT)
+}
+
 /// What a component is, for the stacked-bar breakdown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "index")]

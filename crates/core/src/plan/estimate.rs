@@ -111,15 +111,8 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
     }
     // Risers are in the cost's parts (the build's parts list, unpriced: no catalog entry), so in
     // `ev.parts` and `ev.unpriced` above.
-    // A capped plan runs slower: the power-limit curve's throughput cost on its speed.
-    if let Some(k) = ev.power_cap.as_ref().map(|c| c.throughput_kept) {
-        for v in [&mut ev.decode_per_user, &mut ev.decode_total, &mut ev.prefill].into_iter().flatten() {
-            *v *= k;
-        }
-        if let Some(h) = ev.hybrid.as_mut() {
-            h.decode_tokens_per_s *= k;
-        }
-    }
+    // A capped plan's speeds are the capped machine's: `fit::for_build` runs the GPUs at the
+    // build's power limits, as `kraftwerk fit` does on the saved build.
     if goal.budget_usd.is_some() && !ev.unpriced.is_empty() {
         ev.not_checked.push(format!("budget: price unknown for {}", ev.unpriced.join(", ")));
     }

@@ -36,10 +36,14 @@ pub struct PowerCap {
     /// The limit on each GPU, W (a multiple of [`power::LIMIT_STEP_W`], within every card's
     /// settable range: [`power::power_limit_to_fit`]).
     pub limit_w: f64,
-    /// Fraction of throughput kept at it, the lowest over the GPUs ([`power::throughput_kept`],
-    /// fitted to Puget Systems' quad RTX 3090 measurement); the plan's decode and prefill are
-    /// multiplied by it.
+    /// Fraction of compute-bound throughput (prefill, training) kept at it, the lowest over the
+    /// GPUs ([`power::throughput_kept`], fitted to Puget Systems' quad RTX 3090 measurement).
     pub throughput_kept: f64,
+    /// Fraction of memory-bound decode speed kept at it, the lowest over the GPUs
+    /// ([`power::decode_kept`], fitted to published llama.cpp power sweeps). The plan's speeds
+    /// are estimated on the capped GPUs (`fit` runs them at the build's limits), so neither
+    /// fraction is applied to them again.
+    pub decode_kept: f64,
     /// How to set it: `sudo nvidia-smi -pl 280` where every GPU is an NVIDIA chip (NVIDIA System
     /// Management Interface, `-pl, --power-limit`; without `-i` it applies to every GPU), else
     /// words naming the vendor's tool.
@@ -50,16 +54,18 @@ pub struct PowerCap {
 
 impl PowerCap {
     /// The cap in one line, as the plan text and the Plan tab say it: `cap each GPU at 280 W
-    /// (sudo nvidia-smi -pl 280): -4 % decode and prefill (power-limit curve); at the default
+    /// (sudo nvidia-smi -pl 280): about -4 % prefill, -2 % memory-bound decode (power-limit
+    /// curves; the speeds above are at the cap); at the default
     /// limits: <why>; the limit is lost at every reboot: ...`. A limit set with `nvidia-smi -pl`
     /// is a driver setting that a reboot resets to the default, and until it is set again the
     /// machine runs over what it was capped for, so the line says so.
     pub fn describe(&self) -> String {
         format!(
-            "cap each GPU at {:.0} W ({}): -{:.0} % decode and prefill (power-limit curve); at the default limits: {}; the limit is lost at every reboot: set it at boot (a systemd unit running the command) before any load",
+            "cap each GPU at {:.0} W ({}): about -{:.0} % prefill, -{:.0} % memory-bound decode (power-limit curves; the speeds above are at the cap); at the default limits: {}; the limit is lost at every reboot: set it at boot (a systemd unit running the command) before any load",
             self.limit_w,
             self.command,
             (1.0 - self.throughput_kept) * 100.0,
+            (1.0 - self.decode_kept) * 100.0,
             self.why
         )
     }
@@ -169,6 +175,7 @@ pub(crate) fn planned_cap(build: &Build, catalog: &Catalog) -> Option<PowerCap> 
         return None;
     }
     let kept = gpus.iter().map(|g| power::throughput_kept(g, limit.min(g.board_power_w))).fold(1.0_f64, f64::min);
+    let decode_kept = gpus.iter().map(|g| power::decode_kept(g, limit.min(g.board_power_w))).fold(1.0_f64, f64::min);
     let nvidia = gpus.iter().all(|g| g.compute_capability.is_some() || g.vendor.eq_ignore_ascii_case("nvidia"));
     let command = if nvidia {
         format!("sudo nvidia-smi -pl {limit:.0}")
@@ -181,7 +188,7 @@ pub(crate) fn planned_cap(build: &Build, catalog: &Catalog) -> Option<PowerCap> 
     }
     let full = power::estimate(&open.resolve(catalog), LoadState::Training);
     let why = over_at_default(&full).unwrap_or_else(|| "nothing (the cap is the build's own)".to_owned());
-    Some(PowerCap { limit_w: limit, throughput_kept: kept, command, why })
+    Some(PowerCap { limit_w: limit, throughput_kept: kept, decode_kept, command, why })
 }
 
 /// What a machine of two or more ATX PSUs needs, as the `multi-psu` rule says it (an add2psu /

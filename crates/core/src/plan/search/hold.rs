@@ -187,8 +187,10 @@ impl State<'_> {
             // A machine too slow only for its power cap (at the cards' default limits it would
             // meet the target): a case of this board that holds more PSUs may carry the cards at
             // a higher limit, or none; else the board's slots are too slow.
-            let too_slow = |at_cap: f64, target: f64| match &ev.power_cap {
-                Some(cap) if cap.throughput_kept > 0.0 && at_cap / cap.throughput_kept >= target => Retry::MorePsus,
+            // The speed at the default limits is at most the capped one over the curve's share
+            // (memory-bound decode keeps `decode_kept`, compute-bound prefill `throughput_kept`).
+            let too_slow = |at_cap: f64, target: f64, kept: fn(&power::PowerCap) -> f64| match &ev.power_cap {
+                Some(cap) if kept(cap) > 0.0 && at_cap / kept(cap) >= target => Retry::MorePsus,
                 _ => Retry::Board,
             };
             let d = ev.decode_per_user.unwrap_or(0.0);
@@ -203,7 +205,7 @@ impl State<'_> {
                 return Err((
                     Constraint::Speed,
                     format!("{gpus} on {}: {d:.1} tok/s per user {on} (target {})", board.name, self.goal.tok_s),
-                    too_slow(d, self.goal.tok_s),
+                    too_slow(d, self.goal.tok_s, |c| c.decode_kept),
                 ));
             }
             if let Some(t) = self.goal.prefill_tok_s
@@ -212,7 +214,7 @@ impl State<'_> {
                 return Err((
                     Constraint::Speed,
                     format!("{gpus}: prefill {:.0} tok/s (target {t})", ev.prefill.unwrap_or(0.0)),
-                    too_slow(ev.prefill.unwrap_or(0.0), t),
+                    too_slow(ev.prefill.unwrap_or(0.0), t, |c| c.throughput_kept),
                 ));
             }
         }
