@@ -290,3 +290,38 @@ fn a_micro_batch_under_ktransformers_is_refused() {
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("are llama.cpp flags; the runtime is ktransformers"), "{o:?}");
 }
+
+/// The commands that measure a multi-GPU vLLM or SGLang fit name the parallelism it was
+/// estimated for: three GPUs in pipeline (`tp:1,pp:3`, how vLLM runs 3x RTX 3090 where 3 does
+/// not divide the heads) measured with one GPU would measure another machine. vLLM:
+/// `--pipeline-parallel-size 3` in both the memory and the speed command; SGLang: `--tp-size 2
+/// --pp-size 2`. One GPU adds nothing. Seen failing before the flags were written (the
+/// commands named no parallelism).
+#[test]
+fn the_measure_commands_name_the_parallelism() {
+    let b = builds("4x-rtx-3090-wrx80-puget.rig.ron");
+    let run = |args: &[&str]| {
+        let model = if args.contains(&"single") { "llama-3.1-8b" } else { "llama-3.1-70b" };
+        let mut all = vec!["fit", b.as_str(), "--model", model, "--precision", "awq", "--format", "json"];
+        all.extend_from_slice(args);
+        let o = kw(&all);
+        // Exit 1 (does not fit on one GPU) still prints the fit.
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        let speed = v["fit"]["speed_basis"]["measure"].as_str().unwrap_or_default().to_owned();
+        let memory = v["fit"]["memory_basis"]["measure"].as_str().unwrap_or_default().to_owned();
+        (speed, memory)
+    };
+    let (speed, memory) = run(&["--runtime", "vllm", "--parallel", "tp:1,pp:3"]);
+    assert!(
+        speed.starts_with("vllm serve <llama-3.1-70b> --max-model-len 8192 --pipeline-parallel-size 3,"),
+        "{speed}"
+    );
+    assert!(memory.contains("--pipeline-parallel-size 3 and read its start-up lines"), "{memory}");
+    let (speed, _) = run(&["--runtime", "vllm", "--parallel", "tp:4"]);
+    assert!(speed.contains("--max-model-len 8192 --tensor-parallel-size 4,"), "{speed}");
+    let (speed, _) = run(&["--runtime", "sglang", "--parallel", "tp:2,pp:2"]);
+    assert!(speed.contains("--context-length 8192 --tp-size 2 --pp-size 2,"), "{speed}");
+    let (speed, _) = run(&["--runtime", "vllm", "--parallel", "single"]);
+    assert!(speed.starts_with("vllm serve <llama-3.1-8b> --max-model-len 8192, then"), "{speed}");
+}

@@ -484,8 +484,11 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
                 "MoE decode: vLLM's fused-MoE kernel terms (vLLM PR 19049 fit); achatbot PR 183 (H100, gpt-oss-20b, 32 requests): 1.74x the run's output rate, 1.19x its decode rate once queueing (mean TTFT 3.7 s of 11.8 s) is taken out",
             ],
             None,
-            vllm_bench(&format!("python -m sglang.launch_server --model-path <{id}> --context-length {ctx}"))
-                .replace("vllm bench serve --model", "vllm bench serve --backend sglang --model"),
+            vllm_bench(&format!(
+                "python -m sglang.launch_server --model-path <{id}> --context-length {ctx}{}",
+                sglang_parallel_flags(input.parallelism)
+            ))
+            .replace("vllm bench serve --model", "vllm bench serve --backend sglang --model"),
         ),
         Runtime::TensorRtLlm => (
             vec![
@@ -518,5 +521,20 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
         measure,
         not_measured_on: Vec::new(),
         placement_terms: Vec::new(),
+    }
+}
+
+/// SGLang's server flags for `parallelism` (`--tp-size`, `--pp-size`, `--dp-size`, SGLang's
+/// server arguments, <https://docs.sglang.io/advanced_features/server_arguments.html>); empty
+/// for one GPU. A layer split is SGLang's pipeline parallel.
+fn sglang_parallel_flags(parallelism: crate::workload::Parallelism) -> String {
+    use crate::workload::Parallelism;
+    match parallelism {
+        Parallelism::Single => String::new(),
+        Parallelism::TensorParallel(n) => format!(" --tp-size {n}"),
+        Parallelism::LayerSplit(n) => format!(" --pp-size {n}"),
+        Parallelism::DataParallel(n) => format!(" --dp-size {n}"),
+        Parallelism::TensorPipeline { tp, pp } if tp > 1 => format!(" --tp-size {tp} --pp-size {pp}"),
+        Parallelism::TensorPipeline { pp, .. } => format!(" --pp-size {pp}"),
     }
 }

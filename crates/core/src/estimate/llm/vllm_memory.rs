@@ -179,13 +179,37 @@ impl std::fmt::Display for VllmLever {
     }
 }
 
-/// The vLLM engine flags `input` sets beyond the defaults, as `vllm serve` takes them
-/// (` --max-num-batched-tokens N --max-num-seqs N`, each only where set; empty at vLLM's
-/// defaults), for the commands that measure a fit: a build planned at a lower `--max-num-seqs`
-/// ([`crate::rig::Workload::max_num_seqs`]) is measured at it.
+/// The vLLM engine flags `input` sets beyond the defaults, as `vllm serve` takes them: the
+/// parallelism the estimate is for (` --tensor-parallel-size N`, ` --pipeline-parallel-size N`
+/// for tensor × pipeline plans and for a layer split, vLLM's pipeline parallel, and
+/// ` --data-parallel-size N` for replicas; vLLM's engine arguments,
+/// <https://docs.vllm.ai/en/latest/configuration/engine_args.html>), then
+/// ` --max-num-batched-tokens N --max-num-seqs N`, each only where set; empty for one GPU at
+/// vLLM's defaults. For the commands that measure a fit: a build planned at a lower
+/// `--max-num-seqs` ([`crate::rig::Workload::max_num_seqs`]) or over three GPUs in pipeline is
+/// measured as it was estimated.
 pub(crate) fn engine_flags(input: &FitInput) -> String {
+    use crate::workload::Parallelism;
     use std::fmt::Write as _;
     let mut out = String::new();
+    match input.parallelism {
+        Parallelism::Single => {}
+        Parallelism::TensorParallel(n) => {
+            let _ = write!(out, " --tensor-parallel-size {n}");
+        }
+        Parallelism::LayerSplit(n) => {
+            let _ = write!(out, " --pipeline-parallel-size {n}");
+        }
+        Parallelism::DataParallel(n) => {
+            let _ = write!(out, " --data-parallel-size {n}");
+        }
+        Parallelism::TensorPipeline { tp, pp } => {
+            if tp > 1 {
+                let _ = write!(out, " --tensor-parallel-size {tp}");
+            }
+            let _ = write!(out, " --pipeline-parallel-size {pp}");
+        }
+    }
     if let Some(t) = input.max_num_batched_tokens {
         let _ = write!(out, " --max-num-batched-tokens {t}");
     }
