@@ -107,7 +107,7 @@ impl BuildSummary {
             .collect();
         let depends = match row {
             "Errors" | "Warnings" => true,
-            "Decode, tokens/s" | "$ per million tokens" => !speed_rules.is_empty(),
+            "Decode, tokens/s (all sequences)" | "$ per million tokens" => !speed_rules.is_empty(),
             _ => false,
         };
         depends.then(|| {
@@ -319,7 +319,9 @@ impl Comparison {
             }),
             text("Model", builds.iter().map(|b| b.model.clone().unwrap_or_else(|| "none".into())).collect()),
             text("LLM fit", builds.iter().map(|b| b.fit.clone().unwrap_or_else(|| "unknown".into())).collect()),
-            numeric("Decode, tokens/s", &col(&|b| b.tokens_per_s), Better::Higher, &builds, |v| format!("{v:.1}")),
+            numeric("Decode, tokens/s (all sequences)", &col(&|b| b.tokens_per_s), Better::Higher, &builds, |v| {
+                format!("{v:.1}")
+            }),
             // Amortised hardware with unpriced parts is a lower bound: no "best" either (issue 26).
             numeric("$ per million tokens", &col(&|b| b.usd_per_million_tokens), cost_better, &builds, |v| {
                 format!("${v:.2}")

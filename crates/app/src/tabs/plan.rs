@@ -519,6 +519,9 @@ fn speed_lines_within(ui: &mut egui::Ui, out: &PlanOutcome) {
             let line = format!("{}. {}", r.rank, phrase::vllm_setting_line(v));
             ui.add(egui::Label::new(RichText::new(line).monospace()).wrap());
         }
+        for o in &r.eval.owned_unused {
+            ui.add(egui::Label::new(format!("{}. owned GPUs: {o}", r.rank)).wrap());
+        }
         if let Some(t) = phrase::memory_tight_line(&r.eval) {
             ui.add(
                 egui::Label::new(RichText::new(format!("{}. {t}", r.rank)).color(ui.visuals().warn_fg_color)).wrap(),

@@ -113,6 +113,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
     // `ev.parts` and `ev.unpriced` above.
     // A capped plan's speeds are the capped machine's: `fit::for_build` runs the GPUs at the
     // build's power limits, as `kraftwerk fit` does on the saved build.
+    ev.owned_unused = owned_unused(build, catalog, goal);
     if goal.budget_usd.is_some() && !ev.unpriced.is_empty() {
         ev.not_checked.push(format!("budget: price unknown for {}", ev.unpriced.join(", ")));
     }
@@ -243,4 +244,32 @@ pub fn evaluate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model) ->
         estimate(build, catalog, goal, model, &mut ev);
     }
     ev
+}
+
+/// The GPUs the user owns ([`Goal::owned`]) that `build` leaves out, one phrase per owned GPU
+/// id ([`Evaluation::owned_unused`]): a machine that meets the goal with fewer cards than the
+/// user owns says so, rather than dropping the others silently.
+fn owned_unused(build: &Build, catalog: &Catalog, goal: &Goal) -> Vec<String> {
+    goal.owned
+        .iter()
+        .filter_map(|o| {
+            let gpu = catalog.gpu_or_card(&o.id)?;
+            // A partner card by its maker and model (`ASUS Turbo GeForce RTX 3090 ...`); a chip's
+            // name already starts with its maker (`NVIDIA GeForce RTX 3090`).
+            let name = if gpu.name.starts_with(&gpu.vendor) {
+                gpu.name.clone()
+            } else {
+                format!("{} {}", gpu.vendor, gpu.name)
+            };
+            let used = u32::try_from(build.gpus.iter().filter(|g| g.gpu == o.id).count()).unwrap_or(u32::MAX);
+            (used < o.count).then(|| {
+                format!(
+                    "uses {used} of the {} {} you own (the goal is met without the other {})",
+                    o.count,
+                    name,
+                    o.count - used
+                )
+            })
+        })
+        .collect()
 }

@@ -174,6 +174,11 @@ pub struct Evaluation {
     /// fits with its headroom.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub memory_tight: Vec<String>,
+    /// The GPUs the user owns that this machine leaves out, one phrase per owned id: `uses 2 of
+    /// the 4 GeForce RTX 3090 you own (the goal is met without the other 2)`. Empty where every
+    /// owned GPU is in the build.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub owned_unused: Vec<String>,
     /// Parts the error findings concern (the search moves on from the part to blame).
     #[serde(skip)]
     pub error_parts: Vec<PartRef>,
@@ -184,7 +189,8 @@ pub struct Evaluation {
 
 impl Evaluation {
     /// This result's speed as every view prints it ([`SpeedSummary`]): its decode per user and
-    /// prefill (after a power cap or a measurement scaled them), its hybrid split and its speed
+    /// prefill (at the build's power limits, as `fit` estimates them; scaled by a measurement
+    /// where one was given), its hybrid split and its speed
     /// caveats. `kraftwerk plan` (text) and the Plan tab print it; `kraftwerk fit` prints the
     /// same build's [`SpeedSummary::of_fit`].
     pub fn speed_summary(&self) -> SpeedSummary {

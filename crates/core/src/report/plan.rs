@@ -66,6 +66,9 @@ fn result_text(s: &mut String, r: &PlanResult) {
     if let Some(m) = &e.multi_psu {
         let _ = writeln!(s, "   PSUs: {m}");
     }
+    for o in &e.owned_unused {
+        let _ = writeln!(s, "   owned GPUs: {o}");
+    }
     let num = |x: Option<f64>, unit: &str| x.map_or_else(|| "unknown".into(), |v| format!("{v:.1} {unit}"));
     // The runtime the result was judged with and is saved for (`workload.runtime`).
     let runtime = runtime_name(r);

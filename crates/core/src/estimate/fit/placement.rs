@@ -76,8 +76,8 @@ fn placement_memory_command(fit: &FitReport, args: &str) -> String {
     } else {
         format!(
             "llama-server -m <{id}.gguf> {args} and read llama_memory_breakdown_print when it exits \
-             (llama-fit-params -m <{id}.gguf> -c {} prints the placement llama.cpp would choose itself)",
-            fit.context_tokens
+             (llama-fit-params -m <{id}.gguf> {} prints the placement llama.cpp would choose itself)",
+            llm::runtime_memory::context_args(fit.context_tokens, fit.batch)
         )
     }
 }

@@ -412,6 +412,11 @@ pub fn llama_bench_command(id: &str, ctx: u32, placement: &str) -> String {
     )
 }
 
+/// Output tokens per request of the `vllm bench serve` command a fit names (vLLM's default
+/// `--random-output-len`, <https://docs.vllm.ai/en/latest/cli/bench/serve/>): the prompt is
+/// the context less these, so that prompt and answer fit the server's `--max-model-len`.
+const BENCH_OUTPUT_TOKENS: u32 = 128;
+
 /// The speed basis for `runtime` and the fit `input` (model id, context and batch go into the
 /// command). Every band is the ±25 % the speed tests hold their rows to.
 pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
@@ -419,9 +424,13 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
     let ctx = input.context_tokens;
     let batch = input.batch.max(1);
     let llama_bench = llama_bench_command(id, ctx, "");
+    // The prompt leaves room for the answer inside the server's context (`--max-model-len` /
+    // `--context-length` is the fit's context): a prompt of the whole context plus vllm bench's
+    // default 128 output tokens would be refused by the server.
+    let prompt = ctx.saturating_sub(BENCH_OUTPUT_TOKENS).max(1);
     let vllm_bench = |server: &str| {
         format!(
-            "{server}, then vllm bench serve --model <{id}> --random-input-len {ctx} --max-concurrency {batch} \
+            "{server}, then vllm bench serve --model <{id}> --random-input-len {prompt} --random-output-len {BENCH_OUTPUT_TOKENS} --max-concurrency {batch} \
              --save-result --metadata gpu=<nvidia-smi GPU name> (mean_tpot_ms is decode per sequence; \
              kraftwerk fit --measured <result.json> compares and corrects)"
         )

@@ -345,11 +345,7 @@ pub(super) fn keeps_margin(rows: &[DeviceRow]) -> bool {
 
 fn args_for(input: &FitInput, ngl: u32, overflow: u32, split: &[u32]) -> String {
     // llama.cpp's `-c` is the context of all `-np` slots together.
-    let mut args = if input.batch > 1 {
-        format!("-c {} -np {} -ngl {ngl}", u64::from(input.context_tokens) * u64::from(input.batch), input.batch)
-    } else {
-        format!("-c {} -ngl {ngl}", input.context_tokens)
-    };
+    let mut args = format!("{} -ngl {ngl}", context_args(input.context_tokens, input.batch));
     if overflow > 0 {
         args.push_str(" --n-cpu-moe ");
         args.push_str(&overflow.to_string());
@@ -474,8 +470,9 @@ pub fn memory_basis(runtime: Runtime, input: &FitInput) -> MemoryBasis {
             ],
             band_pct: Some(10.0),
             measure: format!(
-                "llama-fit-params -m <{id}.gguf> -c {ctx} (prints -ngl and the tensors to keep in RAM), then \
-                 llama-server -m <{id}.gguf> -c {ctx} and read llama_memory_breakdown_print when it exits"
+                "llama-fit-params -m <{id}.gguf> {c} (prints -ngl and the tensors to keep in RAM), then \
+                 llama-server -m <{id}.gguf> {c} and read llama_memory_breakdown_print when it exits",
+                c = context_args(ctx, input.batch)
             ),
         }
     } else {
@@ -497,5 +494,17 @@ fn llama_cpp_backend(maker: Option<&str>) -> &'static str {
         Some("AMD") => "ROCm",
         Some("Intel") => "SYCL",
         _ => "GPU",
+    }
+}
+
+/// llama.cpp's context arguments for `batch` sequences of `context_tokens` each, as the
+/// placement's llama-server line gives them: `-c 8192` for one, `-c 32768 -np 4` for four
+/// (llama-server splits `-c` over its `-np` slots, so every command that sizes the same
+/// placement, llama-fit-params included, takes both).
+pub(crate) fn context_args(context_tokens: u32, batch: u32) -> String {
+    if batch > 1 {
+        format!("-c {} -np {batch}", u64::from(context_tokens) * u64::from(batch))
+    } else {
+        format!("-c {context_tokens}")
     }
 }

@@ -66,11 +66,8 @@ fn split_quoted(s: &str) -> Vec<String> {
 /// The `llama-server` arguments of a placement: context and parallel slots, `-ngl`,
 /// `--n-cpu-moe`, the `-ot` rules, the split mode, `-ub`, the host-weights flags and `-ts`.
 pub(super) fn args_of(input: &FitInput, ngl: u32, flags: &LlamaCppFlags, split: &[u32], n_cpu_moe: u32) -> String {
-    let mut args = if input.batch > 1 {
-        format!("-c {} -np {} -ngl {ngl}", u64::from(input.context_tokens) * u64::from(input.batch), input.batch)
-    } else {
-        format!("-c {} -ngl {ngl}", input.context_tokens)
-    };
+    let mut args =
+        format!("{} -ngl {ngl}", crate::estimate::llm::runtime_memory::context_args(input.context_tokens, input.batch));
     if n_cpu_moe > 0 {
         let _ = write!(args, " --n-cpu-moe {n_cpu_moe}");
     }
