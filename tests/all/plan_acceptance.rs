@@ -98,8 +98,11 @@ pub(crate) mod goals;
 /// best checkable answer is an ASRock PG-1600G at 210 W per card, 9.8 tok/s (every 1600 W unit
 /// without an ATX 3.x excursion table holds the cap at 210-225 W by its 1 ms peak; the one ATX
 /// 3.1 unit of 1600 W has 6 PCIe 8-pin cables where four 3090s need 8). The goal and its class
-/// are unchanged; the miss is listed with its reason.
-const SCORE_AT_LEAST: usize = 6;
+/// are unchanged; the miss is listed with its reason. 7 again since a capped build's speeds
+/// are estimated on the capped GPUs with a memory-bound decode curve fitted to published
+/// llama.cpp power sweeps (2026-12-07): four RTX 3090s at about 210 W keep about 95 % of their
+/// decode, not the 91 % the compute curve gave, so the ASRock PG-1600G answer meets 10 tok/s.
+const SCORE_AT_LEAST: usize = 7;
 
 const RTX_3090: &str = "nvidia-geforce-rtx-3090";
 

@@ -313,8 +313,9 @@ fn at_power_limit(gpu: &mut kraftwerk_catalog::Gpu, limit_w: f64) {
 /// what limit, and the share of compute and memory-bound decode speed the curves keep
 /// ([`at_power_limit`]). `None` where every GPU runs at its default limit.
 fn power_limit_note(r: &Resolved<'_>) -> Option<String> {
-    // (GPU numbers, limit W, default W): GPUs at the same limit of the same default in one group.
-    let mut groups: Vec<(Vec<usize>, f64, f64)> = Vec::new();
+    // (GPU numbers, limit W, the first GPU of the group): GPUs at the same limit of the same
+    // default in one group.
+    let mut groups: Vec<(Vec<usize>, f64, &kraftwerk_catalog::Gpu)> = Vec::new();
     for (i, g) in r.gpus.iter().enumerate() {
         let Some(g) = *g else { continue };
         let Some(asked) = r.build.gpus.get(i).and_then(|p| p.power_limit_w) else { continue };
@@ -322,30 +323,51 @@ fn power_limit_note(r: &Resolved<'_>) -> Option<String> {
         if limit >= g.board_power_w {
             continue;
         }
-        match groups.iter_mut().find(|(_, l, d)| (*l - limit).abs() < 1e-9 && (*d - g.board_power_w).abs() < 1e-9) {
+        match groups
+            .iter_mut()
+            .find(|(_, l, first)| (*l - limit).abs() < 1e-9 && (first.board_power_w - g.board_power_w).abs() < 1e-9)
+        {
             Some((n, _, _)) => n.push(i + 1),
-            None => groups.push((vec![i + 1], limit, g.board_power_w)),
+            None => groups.push((vec![i + 1], limit, g)),
         }
     }
+    let mut below_prefill = false;
+    let mut below_floor = false;
     let parts: Vec<String> = groups
         .iter()
-        .map(|(n, limit, default)| {
+        .map(|(n, limit, g)| {
             let who = match n.as_slice() {
                 [one] => format!("GPU {one}"),
                 [first, .., last] if last - first + 1 == n.len() => format!("GPUs {first}-{last}"),
                 _ => format!("GPUs {}", n.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
             };
-            let p = (limit / default).clamp(0.0, 1.0);
+            let fraction = limit / g.board_power_w.max(1.0);
+            below_prefill |= fraction < power::PREFILL_CURVE_HOLDS_FRACTION - 1e-9;
+            below_floor |= fraction < power::CURVE_FLOOR_FRACTION - 1e-9;
             format!(
-                "{who} at {limit:.0} W of {default:.0} W: compute {:.0} %, decode bandwidth {:.0} %",
-                p.powf(power::THROUGHPUT_EXPONENT) * 100.0,
-                p.powf(power::DECODE_KEPT_EXPONENT) * 100.0
+                "{who} at {limit:.0} W of {:.0} W: compute {:.0} %, decode bandwidth {:.0} %",
+                g.board_power_w,
+                power::throughput_kept(g, *limit) * 100.0,
+                power::decode_kept(g, *limit) * 100.0
             )
         })
         .collect();
     (!parts.is_empty()).then(|| {
+        let caveat = if below_floor {
+            format!(
+                "; below {:.0} % of the default limit no published sweep holds the curves: measured decode falls off there (86 % kept at 43 % of the default, 17 % at 29 %) and prefill collapses (26 % at 43 %), so these speeds are upper bounds",
+                power::CURVE_FLOOR_FRACTION * 100.0
+            )
+        } else if below_prefill {
+            format!(
+                "; below {:.0} % of the default limit measured prefill falls faster than the compute curve (85 % kept at 71 % of the default, 60 % at 57 %), so the prefill is an upper bound",
+                power::PREFILL_CURVE_HOLDS_FRACTION * 100.0
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "speeds at the build's power limits ({}): prefill and other compute-bound work from the power-limit curve fitted to Puget Systems' quad RTX 3090 training run, memory-bound decode from published llama.cpp power sweeps",
+            "speeds at the build's power limits ({}): prefill and other compute-bound work from the power-limit curve fitted to Puget Systems' quad RTX 3090 training run, memory-bound decode from published llama.cpp power sweeps{caveat}",
             parts.join("; ")
         )
     })

@@ -22,7 +22,8 @@ mod efficiency;
 mod thermal;
 
 pub use advice::{
-    LIMIT_STEP_W, LimitFit, PowerAdvice, advise, power_limit_to_fit, psu_size_for, psus_within, within_limits,
+    LIMIT_STEP_W, LimitFit, PowerAdvice, advise, power_limit_to_fit, power_limit_to_fit_planned, psu_size_for,
+    psus_within, within_limits,
 };
 use circuit::inlet_a;
 pub use circuit::{
@@ -183,10 +184,36 @@ pub fn throughput_kept(gpu: &Gpu, limit_w: f64) -> f64 {
 ///
 /// The same sweep's 150 W row (43 % of default) kept 86 % where the curve says 92 %: below
 /// about half the default limit decode falls off (100 W kept 17 %), so there the curve is
-/// optimistic. The prefill rows of the same sweep fall faster than [`THROUGHPUT_EXPONENT`]
+/// optimistic ([`CURVE_FLOOR_FRACTION`]). The curve is fitted to end-to-end decode speed and
+/// applied to the memory bandwidth alone (`fit` scales a capped GPU's bandwidth by it), so an
+/// estimate whose decode has fixed costs beside the weight reads (per-layer overhead, host
+/// links, experts in RAM) loses somewhat less than the curve. The prefill rows of the same sweep fall faster than [`THROUGHPUT_EXPONENT`]
 /// says (300 W 94 %, 250 W 85 %, 200 W 60 % at 198K context); they are not fitted and are listed
 /// beside the decode rows in the curve's test.
 pub(crate) const DECODE_KEPT_EXPONENT: f64 = 0.092;
+
+/// The lowest power limit the speed curves hold a published row at, as a fraction of the
+/// default board power: llmgarage.ai's 200 W of 350 W row (the lowest decode row fitted to
+/// [`DECODE_KEPT_EXPONENT`]). Below it the same sweep's decode falls off (150 W: 86 % kept where
+/// the curve says 92 %; 100 W: 17 %) and its prefill collapses (150 W: 26 % kept), so the
+/// planner and the power advice never set a limit below it ([`lowest_planned_limit_w`]), and
+/// `fit` says when a build's limit is below it.
+pub const CURVE_FLOOR_FRACTION: f64 = 200.0 / 350.0;
+
+/// The fraction of the default board power below which measured prefill falls faster than the
+/// compute curve ([`THROUGHPUT_EXPONENT`]) says by more than a tenth: llmgarage.ai's 250 W of
+/// 350 W row kept 85 % of its prefill where the curve says 94 %. `fit` says so for a build
+/// capped below it.
+pub const PREFILL_CURVE_HOLDS_FRACTION: f64 = 250.0 / 350.0;
+
+/// The lowest power limit, W, the planner and the power advice set on `gpu`: its published
+/// minimum (`min_power_limit_w`, the lowest `nvidia-smi -pl` accepts) and never below
+/// [`CURVE_FLOOR_FRACTION`] of its default board power, where the speed curves no longer hold
+/// a measurement. A card whose minimum is unpublished is searched down to the curve floor; the
+/// checker then reports the limit's settability as not checked (`min_power_limit_w`).
+pub fn lowest_planned_limit_w(gpu: &Gpu) -> f64 {
+    (gpu.board_power_w * CURVE_FLOOR_FRACTION).max(gpu.min_power_limit_w.unwrap_or(0.0))
+}
 
 /// Fraction of its batch-1 decode speed a GPU keeps at `limit_w`, for decode that reads the
 /// weights from GPU memory (see [`DECODE_KEPT_EXPONENT`]); 1.0 at or above its default board

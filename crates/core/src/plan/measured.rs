@@ -118,7 +118,15 @@ fn one(
         return Ok(speed);
     }
     let opts = fit_options(&r.build, model, goal);
-    let cal = calibrate::calibrate(m, &r.build, catalog, &opts)
+    // The measurement ran on the user's machine at its cards' default limits (a llama-bench or
+    // `vllm bench serve` file records no power limit), not at a cap this plan chose: the ratio
+    // is taken against the build at its default limits and then applied to the plan's figures,
+    // which stay at the cap.
+    let mut at_default = r.build.clone();
+    for g in &mut at_default.gpus {
+        g.power_limit_w = None;
+    }
+    let cal = calibrate::calibrate(m, &at_default, catalog, &opts)
         .map_err(|e| PlanError::BadGoal(format!("{}: {e}", m.file)))?;
     if cal.decode_factor.is_none() && cal.prefill_factor.is_none() {
         speed.basis = not(format!("no test of {} has a known estimate on this build", m.file));

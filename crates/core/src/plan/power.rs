@@ -55,13 +55,13 @@ pub struct PowerCap {
 impl PowerCap {
     /// The cap in one line, as the plan text and the Plan tab say it: `cap each GPU at 280 W
     /// (sudo nvidia-smi -pl 280): about -4 % prefill, -2 % memory-bound decode (power-limit
-    /// curves; the speeds above are at the cap); at the default
+    /// curves; the plan's speeds are at the cap); at the default
     /// limits: <why>; the limit is lost at every reboot: ...`. A limit set with `nvidia-smi -pl`
     /// is a driver setting that a reboot resets to the default, and until it is set again the
     /// machine runs over what it was capped for, so the line says so.
     pub fn describe(&self) -> String {
         format!(
-            "cap each GPU at {:.0} W ({}): about -{:.0} % prefill, -{:.0} % memory-bound decode (power-limit curves; the speeds above are at the cap); at the default limits: {}; the limit is lost at every reboot: set it at boot (a systemd unit running the command) before any load",
+            "cap each GPU at {:.0} W ({}): about -{:.0} % prefill, -{:.0} % memory-bound decode (power-limit curves; the plan's speeds are at the cap); at the default limits: {}; the limit is lost at every reboot: set it at boot (a systemd unit running the command) before any load",
             self.limit_w,
             self.command,
             (1.0 - self.throughput_kept) * 100.0,
@@ -116,7 +116,7 @@ pub(crate) fn transients_within(e: &power::PowerEstimate) -> bool {
 /// ranges, or the cards fit at their default limits already.
 pub(crate) fn cap_limit_w(build: &Build, catalog: &Catalog) -> Option<f64> {
     let r = build.resolve(catalog);
-    let fit = power::power_limit_to_fit(&r, |e| power::within_limits(e) && transients_within(e))?;
+    let fit = power::power_limit_to_fit_planned(&r, |e| power::within_limits(e) && transients_within(e))?;
     let below = r.gpus.iter().flatten().any(|g| fit.limit_w < g.board_power_w);
     below.then_some(fit.limit_w)
 }

@@ -121,7 +121,8 @@ pub struct SpeedEstimate {
     pub prefill_tokens_per_s: Option<f64>,
     /// Time to process that prompt, s.
     pub time_to_first_token_s: Option<f64>,
-    /// Dense tensor peak used for compute, per GPU, TFLOP/s (the slowest GPU of the group).
+    /// Dense tensor peak used for compute, per GPU, TFLOP/s (the slowest GPU of the group; for
+    /// a build whose GPUs have a power limit below their default, the peak at that limit).
     pub compute_peak_tflops: Option<f64>,
     /// Which peak that is (`bf16`, `fp16 (fp16 accumulate)`, `int8`, ...).
     pub compute_peak_kind: String,

@@ -165,19 +165,38 @@ pub struct LimitFit {
 ///
 /// Searches down from the highest maximum limit of the cards (W, [`Gpu::max_limit_w`]) in
 /// [`LIMIT_STEP_W`] steps to the highest of the cards' minimum limits (or 50 % of board power
-/// where no minimum is published, so as never to advise a cap the card may refuse). Each step
-/// is a full [`estimate_with`] (the same components, PSU efficiency curves and circuits
-/// `kraftwerk power` prints), so any budget over the estimate can be asked for: the PSU rules
-/// ask for every PSU within its rating or guideline ([`psus_within`]), the advice for
-/// [`within_limits`]; the planner can use it as a lever. The throughput cost comes from
-/// [`throughput_kept`] (fitted to Puget Systems' quad RTX 3090 measurement).
+/// where no minimum is published: a search bound, and the checker reports the limit's
+/// settability as not checked). Each step is a full [`estimate_with`] (the same components,
+/// PSU efficiency curves and circuits `kraftwerk power` prints), so any budget over the
+/// estimate can be asked for: the PSU rules ask for every PSU within its rating or guideline
+/// ([`psus_within`]), the advice for [`within_limits`]. This is the power fix `check` and
+/// `kraftwerk power` advise, whatever it costs in speed; the planner, which must also say the
+/// speed, searches only down to the speed curves' floor ([`power_limit_to_fit_planned`]). The
+/// throughput cost comes from [`throughput_kept`] (fitted to Puget Systems' quad RTX 3090
+/// measurement).
 pub fn power_limit_to_fit(r: &Resolved<'_>, fits: impl Fn(&PowerEstimate) -> bool) -> Option<LimitFit> {
+    limit_to_fit(r, |g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5), fits)
+}
+
+/// [`power_limit_to_fit`] searched only down to each card's lowest planned limit
+/// ([`super::lowest_planned_limit_w`]: its published minimum, never below the speed curves'
+/// floor [`super::CURVE_FLOOR_FRACTION`] of its default board power, below which no published
+/// sweep holds the speed a cap keeps). The planner's cap.
+pub fn power_limit_to_fit_planned(r: &Resolved<'_>, fits: impl Fn(&PowerEstimate) -> bool) -> Option<LimitFit> {
+    limit_to_fit(r, super::lowest_planned_limit_w, fits)
+}
+
+fn limit_to_fit(
+    r: &Resolved<'_>,
+    floor_of: impl Fn(&Gpu) -> f64,
+    fits: impl Fn(&PowerEstimate) -> bool,
+) -> Option<LimitFit> {
     let gpus: Vec<&Gpu> = r.gpus.iter().flatten().copied().collect();
     if gpus.is_empty() {
         return None;
     }
     let top = gpus.iter().map(|g| g.max_limit_w()).fold(0.0_f64, f64::max);
-    let floor = gpus.iter().map(|g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5)).fold(0.0_f64, f64::max);
+    let floor = gpus.iter().map(|g| floor_of(g)).fold(0.0_f64, f64::max);
     let mut limit = (top / LIMIT_STEP_W).floor() * LIMIT_STEP_W;
     while limit >= floor {
         let e = estimate_with(r, LoadState::Training, Some(limit));

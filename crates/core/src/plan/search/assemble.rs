@@ -360,7 +360,7 @@ impl State<'_> {
             let floor = self
                 .catalog
                 .gpu_or_card(&card.id)
-                .map_or(gpu_w * 0.5, |g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5));
+                .map_or(gpu_w * power::CURVE_FLOOR_FRACTION, power::lowest_planned_limit_w);
             let checkable = |sets: &PsuChoice| sets.iter().any(|s| s.checkable);
             let mut capped = gpu_w - power::LIMIT_STEP_W;
             while !checkable(&sets) && capped >= floor {

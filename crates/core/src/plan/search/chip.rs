@@ -243,7 +243,7 @@ impl State<'_> {
         let lowest = self
             .catalog
             .gpu_or_card(&rep.id)
-            .map_or(1.0, |g| g.min_power_limit_w.unwrap_or(g.board_power_w * 0.5) / g.board_power_w.max(1.0));
+            .map_or(1.0, |g| crate::estimate::power::lowest_planned_limit_w(g) / g.board_power_w.max(1.0));
         if gpu_w * lowest.clamp(0.0, 1.0) > site_w {
             let what = format!("{n}x {}", rep.short);
             let g = self.goal;
