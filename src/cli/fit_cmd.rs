@@ -109,7 +109,8 @@ pub struct FitArgs {
     #[arg(long)]
     pub mode: Option<Mode>,
     /// single, tp:N, split:N, dp:N or tp:N,pp:M (tensor x pipeline; default: all GPUs; layer
-    /// split for GGUF, else tensor parallel; over several nodes tp:<GPUs per node>,pp:<nodes>).
+    /// split for GGUF, else tensor parallel; over several nodes tp:<GPUs per node>,pp:<nodes>;
+    /// under vLLM, SGLang and TensorRT-LLM a layer split is their pipeline parallel, tp:1,pp:N).
     #[arg(long)]
     pub parallel: Option<Parallelism>,
     /// Identical nodes of this build the plan spans (default 1, or the build's workload).

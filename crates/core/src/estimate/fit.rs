@@ -47,6 +47,8 @@ pub struct FitOptions {
     /// `single`, `tp:N`, `split:N`, `dp:N`, `tp:N,pp:M`; default: the build's workload
     /// setting, else all GPUs of one node, layer split for GGUF, tensor parallel otherwise
     /// (when the GPU count is a power of two); over several nodes `tp:<GPUs per node>,pp:<nodes>`.
+    /// Under a serving runtime ([`Runtime::pipelines_layer_split`]) a layer split, given or
+    /// chosen, is estimated as its pipeline parallel, `tp:1,pp:N`.
     pub parallelism: Option<Parallelism>,
     /// Cloud price to compare with, USD per hour (default an A100 80 GB at $1.60/h).
     pub cloud_usd_per_hour: Option<f64>,
@@ -610,6 +612,14 @@ pub(crate) fn input_on(
         }
         None => Parallelism::TensorParallel(n),
     };
+    // A serving runtime's layer split is its pipeline parallel (`--pipeline-parallel-size`):
+    // the stages work on different sequences at once.
+    if let Parallelism::LayerSplit(n) = input.parallelism
+        && runtime.pipelines_layer_split()
+        && !precision.is_gguf()
+    {
+        input.parallelism = Parallelism::TensorPipeline { tp: 1, pp: n };
+    }
     if llama_cpp && matches!(input.parallelism, Parallelism::TensorParallel(_) | Parallelism::TensorPipeline { .. }) {
         return Err(FitBuildError::Parse(format!(
             "llama.cpp has no tensor parallel ({}): it splits layers over the GPUs (split:N, -sm layer) or rows \

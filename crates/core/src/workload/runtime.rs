@@ -50,6 +50,14 @@ impl Runtime {
         matches!(self, Runtime::LlamaCpp | Runtime::IkLlamaCpp)
     }
 
+    /// Whether the runtime's split of the layers over GPUs is pipeline parallel with several
+    /// sequences in flight (vLLM `--pipeline-parallel-size`, SGLang `--pp-size`, TensorRT-LLM's
+    /// pipeline parallel), not the one-after-another split of llama.cpp or ExLlamaV2: a layer
+    /// split is estimated for these as tensor × pipeline with one rank per stage.
+    pub fn pipelines_layer_split(self) -> bool {
+        matches!(self, Runtime::Vllm | Runtime::Sglang | Runtime::TensorRtLlm)
+    }
+
     /// Whether the runtime loads weights stored at `precision`, by its documentation:
     ///
     /// - llama.cpp, ik_llama.cpp: GGUF files only ("llama.cpp requires the model to be stored in
