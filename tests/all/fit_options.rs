@@ -302,7 +302,10 @@ fn the_measure_commands_name_the_parallelism() {
     let b = builds("4x-rtx-3090-wrx80-puget.rig.ron");
     let run = |args: &[&str]| {
         let model = if args.contains(&"single") { "llama-3.1-8b" } else { "llama-3.1-70b" };
-        let mut all = vec!["fit", b.as_str(), "--model", model, "--precision", "awq", "--format", "json"];
+        let mut all = vec!["fit", b.as_str(), "--model", model, "--format", "json"];
+        if !args.contains(&"--precision") {
+            all.extend(["--precision", "awq"]);
+        }
         all.extend_from_slice(args);
         let o = kw(&all);
         // Exit 1 (does not fit on one GPU) still prints the fit.
@@ -322,6 +325,17 @@ fn the_measure_commands_name_the_parallelism() {
     assert!(speed.contains("--max-model-len 8192 --tensor-parallel-size 4,"), "{speed}");
     let (speed, _) = run(&["--runtime", "sglang", "--parallel", "tp:2,pp:2"]);
     assert!(speed.contains("--context-length 8192 --tp-size 2 --pp-size 2,"), "{speed}");
+    // vLLM's layer split is its pipeline parallel; data parallel replicas; TensorRT-LLM's own
+    // spellings for trtllm-bench and trtllm-serve.
+    let (speed, _) = run(&["--runtime", "vllm", "--parallel", "split:3"]);
+    assert!(speed.contains("--max-model-len 8192 --pipeline-parallel-size 3,"), "{speed}");
+    let (speed, _) = run(&["--runtime", "vllm", "--parallel", "dp:2"]);
+    assert!(speed.contains("--data-parallel-size 2,"), "{speed}");
+    let (speed, _) = run(&["--runtime", "tensorrt-llm", "--parallel", "tp:2,pp:2", "--precision", "fp8"]);
+    assert!(
+        speed.contains("throughput --tp 2 --pp 2 --dataset") && speed.contains("--tp_size 2 --pp_size 2 with"),
+        "{speed}"
+    );
     let (speed, _) = run(&["--runtime", "vllm", "--parallel", "single"]);
     assert!(speed.starts_with("vllm serve <llama-3.1-8b> --max-model-len 8192, then"), "{speed}");
 }

@@ -505,10 +505,13 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
                 "TensorRT-LLM v0.6.1 performance tables (A100, H100; GPT-J 6B, LLaMA 7B/70B): batch throughput (history)",
             ],
             Some(25.0),
-            format!(
-                "trtllm-bench --model <{id}> throughput --dataset <ISL {ctx} requests> (Total Output Throughput), \
-                 or trtllm-serve <{id}> with vllm bench serve --backend openai --max-concurrency {batch} --save-result"
-            ),
+            {
+                let (bench, serve) = trtllm_parallel_flags(input.parallelism);
+                format!(
+                    "trtllm-bench --model <{id}> throughput{bench} --dataset <ISL {ctx} requests> (Total Output Throughput), \
+                     or trtllm-serve <{id}>{serve} with vllm bench serve --backend openai --max-concurrency {batch} --save-result"
+                )
+            },
         ),
         Runtime::KTransformers => (
             vec![
@@ -546,4 +549,28 @@ fn sglang_parallel_flags(parallelism: crate::workload::Parallelism) -> String {
         Parallelism::TensorPipeline { tp, pp } if tp > 1 => format!(" --tp-size {tp} --pp-size {pp}"),
         Parallelism::TensorPipeline { pp, .. } => format!(" --pp-size {pp}"),
     }
+}
+
+/// TensorRT-LLM's flags for `parallelism`: `trtllm-bench throughput --tp N --pp M` and
+/// `trtllm-serve --tp_size N --pp_size M` (<https://nvidia.github.io/TensorRT-LLM/commands/trtllm-serve.html>;
+/// trtllm-bench's `--tp`/`--pp` options, tensorrt_llm/bench/benchmark/throughput.py); a layer
+/// split is its pipeline parallel. Data parallel has no flag on either: empty, as for one GPU.
+fn trtllm_parallel_flags(parallelism: crate::workload::Parallelism) -> (String, String) {
+    use crate::workload::Parallelism;
+    let (tp, pp) = match parallelism {
+        Parallelism::TensorParallel(n) => (n, 1),
+        Parallelism::LayerSplit(n) => (1, n),
+        Parallelism::TensorPipeline { tp, pp } => (tp, pp),
+        Parallelism::Single | Parallelism::DataParallel(_) => (1, 1),
+    };
+    let bench = [(tp, "--tp"), (pp, "--pp")];
+    let serve = [(tp, "--tp_size"), (pp, "--pp_size")];
+    let flags = |named: [(u32, &str); 2]| -> String {
+        named.iter().filter(|(n, _)| *n > 1).fold(String::new(), |mut out, (n, flag)| {
+            use std::fmt::Write as _;
+            let _ = write!(out, " {flag} {n}");
+            out
+        })
+    };
+    (flags(bench), flags(serve))
 }
