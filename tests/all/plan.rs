@@ -160,7 +160,10 @@ fn seventy_b_at_4_bit_on_one_us_circuit() {
     assert_eq!(r.constraint, Constraint::Power, "{}", r.reason);
     let over_circuit = r.reason.contains("kW");
     let transient = r.reason.contains("psu-transient") && r.reason.contains(" W ");
-    assert!(over_circuit || transient, "{}", r.reason);
+    // Or no PSU carries the cards at the lowest limit the planner sets (57 % of default, the
+    // speed curves' floor): named with the watts.
+    let no_psu = r.reason.contains("no set of up to") && r.reason.contains(" W within");
+    assert!(over_circuit || transient || no_psu, "{}", r.reason);
 }
 
 /// Qwen3-235B-A22B (a 235B MoE, 22B active) at 4 bits in a European room of 230 V / 16 A:

@@ -101,7 +101,19 @@ fn the_cli_and_build_file_take_the_back_end_and_every_face_prints_the_caveat() {
     let o = kw(&["compare", &vk, &crate::support::builds("2x-rtx-4090-x870e.rig.ron"), "--model", "llama-3.1-8b"]);
     let cmp = String::from_utf8_lossy(&o.stdout);
     assert!(cmp.contains("speed caveat") && cmp.contains("(AMD, gfx1100), llama.cpp Vulkan"), "compare: {cmp}");
-    let o = kw(&["plan", "--model", "llama-3.1-8b", "--must-have", "amd-radeon-ai-pro-r9700", "--max-results", "1"]);
+    // llama.cpp named: with the R9700's gfx1201 target in the catalog, vLLM (which supports it)
+    // is the planner's own choice at bf16.
+    let o = kw(&[
+        "plan",
+        "--model",
+        "llama-3.1-8b",
+        "--must-have",
+        "amd-radeon-ai-pro-r9700",
+        "--runtime",
+        "llama.cpp",
+        "--max-results",
+        "1",
+    ]);
     let plan = String::from_utf8_lossy(&o.stdout);
     assert!(
         plan.contains("speed caveat: Radeon AI PRO R9700 (AMD, gfx1201), llama.cpp HIP: 14 of the 17 held decode rows"),
