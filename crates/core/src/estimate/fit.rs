@@ -311,6 +311,46 @@ fn at_power_limit(gpu: &mut kraftwerk_catalog::Gpu, limit_w: f64) {
     gpu.memory_bandwidth_gb_s *= decode;
 }
 
+/// The commands that set a build's power limits below the default before measuring it:
+/// `sudo nvidia-smi -pl 230` where every GPU is an NVIDIA chip at one limit (NVIDIA System
+/// Management Interface, `-pl`; without `-i` it applies to every GPU), `sudo nvidia-smi -i 0
+/// -pl 230` per GPU otherwise, and words naming the vendor's tool for other makers. `None`
+/// where every GPU runs at its default limit.
+fn power_limit_commands(r: &Resolved<'_>) -> Option<String> {
+    let capped: Vec<(usize, f64, bool)> = r
+        .gpus
+        .iter()
+        .enumerate()
+        .filter_map(|(i, g)| {
+            let g = (*g)?;
+            let limit = power::gpu_limit_w(g, Some(r.build.gpus.get(i)?.power_limit_w?));
+            let nvidia = g.compute_capability.is_some() || g.vendor.eq_ignore_ascii_case("nvidia");
+            (limit < g.board_power_w).then_some((i, limit, nvidia))
+        })
+        .collect();
+    let (_, first, _) = *capped.first()?;
+    let every = capped.len() == r.gpus.iter().flatten().count();
+    if every && capped.iter().all(|&(_, l, nv)| nv && (l - first).abs() < 1e-9) {
+        return Some(format!("sudo nvidia-smi -pl {first:.0}"));
+    }
+    let each: Vec<String> = capped
+        .iter()
+        .map(|&(i, l, nv)| {
+            if nv {
+                format!("sudo nvidia-smi -i {i} -pl {l:.0}")
+            } else {
+                format!("GPU {}'s power limit set to {l:.0} W with its vendor's tool", i + 1)
+            }
+        })
+        .collect();
+    let indices = if capped.iter().any(|&(_, _, nv)| nv) {
+        " (-i is nvidia-smi's index, in its own order: match each card with nvidia-smi -L)"
+    } else {
+        ""
+    };
+    Some(format!("{}{indices}", each.join("; ")))
+}
+
 /// The line `fit` adds for a build whose GPUs run below their default limit: which GPUs, at
 /// what limit, and the share of compute and memory-bound decode speed the curves keep
 /// ([`at_power_limit`]). `None` where every GPU runs at its default limit.
@@ -649,6 +689,11 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let links_unknown = links_unknown(&r);
     let mut fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
     fit.notes.extend(power_limit_note(&r));
+    // The speeds are at the build's limits: a measurement to compare with them is taken there.
+    if let Some(set) = power_limit_commands(&r) {
+        fit.speed_basis.measure =
+            format!("{set} (the build's power limits, which the speeds are at), then {}", fit.speed_basis.measure);
+    }
     let host_bw = host_bandwidth_gb_s(&r);
     let host = host_memory(&r);
     let ram = host_ram_gib(&r).map(search::HostRam::of);
