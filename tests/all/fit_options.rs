@@ -317,7 +317,7 @@ fn the_measure_commands_name_the_parallelism() {
     };
     let (speed, memory) = run(&["--runtime", "vllm", "--parallel", "tp:1,pp:3"]);
     // The build runs its cards at 280 W: the limits are set first.
-    assert!(speed.starts_with("sudo nvidia-smi -pl 280 ("), "{speed}");
+    assert!(speed.starts_with("sudo nvidia-smi -pm 1 && sudo nvidia-smi -pl 280 ("), "{speed}");
     assert!(
         speed.contains(", then vllm serve <llama-3.1-70b> --max-model-len 8192 --pipeline-parallel-size 3,"),
         "{speed}"
@@ -340,4 +340,40 @@ fn the_measure_commands_name_the_parallelism() {
     );
     let (speed, _) = run(&["--runtime", "vllm", "--parallel", "single"]);
     assert!(speed.contains("then vllm serve <llama-3.1-8b> --max-model-len 8192, then"), "{speed}");
+}
+
+/// Under vLLM (and SGLang, TensorRT-LLM) a layer split is their pipeline parallel: `split:3`,
+/// for AWQ and for a GGUF alike, is estimated as `tp:1,pp:3` (JSON `parallelism`), with the
+/// pipeline's note and not llama.cpp's "layer split adds memory, not decode speed"; under
+/// llama.cpp `split:3` stays the one-after-another split. Seen failing before the mapping
+/// (JSON `layer_split: 3` under vLLM, with llama.cpp's note).
+#[test]
+fn a_serving_runtimes_layer_split_is_its_pipeline_parallel() {
+    let b = builds("4x-rtx-3090-wrx80-puget.rig.ron");
+    let run = |runtime: &str, precision: &str| -> serde_json::Value {
+        let o = kw(&[
+            "fit",
+            &b,
+            "--model",
+            "llama-3.1-70b",
+            "--precision",
+            precision,
+            "--runtime",
+            runtime,
+            "--parallel",
+            "split:3",
+            "--format",
+            "json",
+        ]);
+        assert!(matches!(o.status.code(), Some(0 | 1 | 3)), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).expect("json")
+    };
+    for precision in ["awq", "q8_0"] {
+        let v = run("vllm", precision);
+        assert_eq!(v["fit"]["parallelism"], serde_json::json!({"tensor_pipeline": {"tp": 1, "pp": 3}}), "{precision}");
+        let notes = v["fit"]["notes"].to_string();
+        assert!(notes.contains("pipeline of 3 stages") && !notes.contains("layer split:"), "{precision}: {notes}");
+    }
+    let v = run("llama.cpp", "q8_0");
+    assert_eq!(v["fit"]["parallelism"], serde_json::json!({"layer_split": 3}));
 }

@@ -429,3 +429,43 @@ fn owned_gpus_left_out_are_named() {
     let unused = &v["results"][0]["eval"]["owned_unused"];
     assert!(unused[0].as_str().is_some_and(|s| s.starts_with("uses 2 of the 4")), "{unused}");
 }
+
+/// A machine that uses none of an owned GPU says so in those words ("uses none of the 2 ...
+/// you own"), not "uses 0 of the 2": with two owned GPU models the build may use either, and
+/// a result that uses neither names both.
+#[test]
+fn owned_gpus_a_machine_does_not_use_are_named() {
+    let args = [
+        "plan",
+        "--model",
+        "llama-3.1-8b",
+        "--precision",
+        "q4_k_m",
+        "--own",
+        "2x",
+        "nvidia-geforce-rtx-3090",
+        "--own",
+        "1x",
+        "nvidia-geforce-rtx-4090",
+        "--max-results",
+        "3",
+        "--format",
+        "json",
+    ];
+    let v = json(&args);
+    let results = v["results"].as_array().expect("results");
+    assert!(!results.is_empty(), "{v}");
+    for r in results {
+        let gpus = r["build"]["gpus"].to_string();
+        let unused = r["eval"]["owned_unused"].to_string();
+        for (id, name, n) in [
+            ("nvidia-geforce-rtx-3090", "NVIDIA GeForce RTX 3090", 2),
+            ("nvidia-geforce-rtx-4090", "NVIDIA GeForce RTX 4090", 1),
+        ] {
+            if !gpus.contains(&format!("\"{id}\"")) {
+                assert!(unused.contains(&format!("uses none of the {n} {name} you own")), "{}: {unused}", r["title"]);
+            }
+        }
+        assert!(!unused.contains("uses 0 of"), "{unused}");
+    }
+}

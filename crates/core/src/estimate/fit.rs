@@ -23,6 +23,7 @@ mod power_limits;
 pub use host_ram::{RamSpeed, host_bandwidth_gb_s, host_ram_gib, ram_speed, ram_speed_of, stated_speed};
 pub(crate) use host_ram::{experts_in_ram, host_memory};
 use placement::{apply_placement, placement_of, smallest_n_cpu_moe};
+pub use power_limits::power_limit_caveat;
 use power_limits::{at_power_limit, power_limit_commands, power_limit_note};
 
 /// What to estimate; each `None` falls back to the build's `workload`, then to a default
@@ -522,7 +523,6 @@ pub(crate) fn input_on(
     // the stages work on different sequences at once.
     if let Parallelism::LayerSplit(n) = input.parallelism
         && runtime.pipelines_layer_split()
-        && !precision.is_gguf()
     {
         input.parallelism = Parallelism::TensorPipeline { tp: 1, pp: n };
     }

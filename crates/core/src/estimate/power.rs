@@ -196,8 +196,8 @@ pub(crate) const DECODE_KEPT_EXPONENT: f64 = 0.092;
 /// default board power: llmgarage.ai's 200 W of 350 W row (the lowest decode row fitted to
 /// [`DECODE_KEPT_EXPONENT`]). Below it the same sweep's decode falls off (150 W: 86 % kept where
 /// the curve says 92 %; 100 W: 17 %) and its prefill collapses (150 W: 26 % kept), so the
-/// planner and the power advice never set a limit below it ([`lowest_planned_limit_w`]), and
-/// `fit` says when a build's limit is below it.
+/// planner never sets a limit below it ([`lowest_planned_limit_w`]; `check`'s and `kraftwerk
+/// power`'s power fix may, to the card's minimum), and `fit` says when a build's limit is below it.
 pub const CURVE_FLOOR_FRACTION: f64 = 200.0 / 350.0;
 
 /// The fraction of the default board power below which measured prefill falls faster than the
@@ -206,7 +206,7 @@ pub const CURVE_FLOOR_FRACTION: f64 = 200.0 / 350.0;
 /// capped below it.
 pub const PREFILL_CURVE_HOLDS_FRACTION: f64 = 250.0 / 350.0;
 
-/// The lowest power limit, W, the planner and the power advice set on `gpu`: its published
+/// The lowest power limit, W, the planner sets on `gpu`: its published
 /// minimum (`min_power_limit_w`, the lowest `nvidia-smi -pl` accepts) and never below
 /// [`CURVE_FLOOR_FRACTION`] of its default board power, where the speed curves no longer hold
 /// a measurement. A card whose minimum is unpublished is searched down to the curve floor; the

@@ -112,7 +112,11 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
     // Risers are in the cost's parts (the build's parts list, unpriced: no catalog entry), so in
     // `ev.parts` and `ev.unpriced` above.
     // A capped plan's speeds are the capped machine's: `fit::for_build` runs the GPUs at the
-    // build's power limits, as `kraftwerk fit` does on the saved build.
+    // build's power limits, as `kraftwerk fit` does on the saved build, and what the cap leaves
+    // as an upper bound is said as `fit` says it.
+    if ev.power_cap.is_some() {
+        ev.speed_notes.extend(fit::power_limit_caveat(&build.resolve(catalog)).map(|c| format!("power limit: {c}")));
+    }
     ev.owned_unused = owned_unused(build, catalog, goal);
     if goal.budget_usd.is_some() && !ev.unpriced.is_empty() {
         ev.not_checked.push(format!("budget: price unknown for {}", ev.unpriced.join(", ")));
@@ -263,12 +267,18 @@ fn owned_unused(build: &Build, catalog: &Catalog, goal: &Goal) -> Vec<String> {
             };
             let used = u32::try_from(build.gpus.iter().filter(|g| g.gpu == o.id).count()).unwrap_or(u32::MAX);
             (used < o.count).then(|| {
-                format!(
-                    "uses {used} of the {} {} you own (the goal is met without the other {})",
-                    o.count,
-                    name,
-                    o.count - used
-                )
+                if used == 0 {
+                    format!(
+                        "uses none of the {} {name} you own (this machine meets the goal with other cards)",
+                        o.count
+                    )
+                } else {
+                    format!(
+                        "uses {used} of the {} {name} you own (the goal is met without the other {})",
+                        o.count,
+                        o.count - used
+                    )
+                }
             })
         })
         .collect()

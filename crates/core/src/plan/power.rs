@@ -34,7 +34,8 @@ pub(crate) fn dc_load_w(build: &Build, catalog: &Catalog) -> f64 {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PowerCap {
     /// The limit on each GPU, W (a multiple of [`power::LIMIT_STEP_W`], within every card's
-    /// settable range: [`power::power_limit_to_fit`]).
+    /// settable range and never below the speed curves' floor:
+    /// [`power::power_limit_to_fit_planned`]).
     pub limit_w: f64,
     /// Fraction of compute-bound throughput (prefill, training) kept at it, the lowest over the
     /// GPUs ([`power::throughput_kept`], fitted to Puget Systems' quad RTX 3090 measurement).
@@ -109,8 +110,8 @@ pub(crate) fn transients_within(e: &power::PowerEstimate) -> bool {
     })
 }
 
-/// The highest common GPU power limit, W ([`power::power_limit_to_fit`], the search `check`'s
-/// advice uses), at which `build` keeps every PSU within its sustained guideline, every circuit
+/// The highest common GPU power limit, W ([`power::power_limit_to_fit_planned`]: the search
+/// `check`'s advice uses, stopped at the speed curves' floor), at which `build` keeps every PSU within its sustained guideline, every circuit
 /// within its continuous limit ([`power::within_limits`]) and every PSU through its 1 ms peak
 /// ([`transients_within`]); `None` when the build has no GPUs, none fits within the cards'
 /// ranges, or the cards fit at their default limits already.

@@ -46,9 +46,7 @@ pub struct Screen {
 fn default_parallelism(n: u32, precision: Precision, runtime: Runtime) -> Parallelism {
     if n == 1 {
         Parallelism::Single
-    } else if precision.is_gguf() || runtime.is_llama_cpp_family() {
-        Parallelism::LayerSplit(n)
-    } else if !n.is_power_of_two() {
+    } else if precision.is_gguf() || runtime.is_llama_cpp_family() || !n.is_power_of_two() {
         // A serving runtime's layer split is its pipeline parallel (as `fit` takes it).
         if runtime.pipelines_layer_split() {
             Parallelism::TensorPipeline { tp: 1, pp: n }

@@ -276,13 +276,14 @@ fn desktop_cpu_rated_memory_speed_caps_a_faster_kit() {
         assert!(cpu(&c, id).memory_speeds.is_empty(), "{id}");
     }
     // Core 14th gen and Core Ultra 200S from Intel ARK (two scrapes that agree): the i9-14900K
-    // at DDR5-5600 / DDR4-3200; the Core Ultra 7 265K at DDR5-6400, 4400 at two DIMMs per
-    // channel (Intel's datasheet as Hardwareluxx tabulates it).
+    // at DDR5-5600 / DDR4-3200; the Core Ultra 7 265K at DDR5-5600 with UDIMMs (ARK's 6400 is
+    // the CUDIMM rating), 4400 at two DIMMs per channel (Intel's datasheet as Hardwareluxx
+    // tabulates it).
     let i9 = cpu(&c, "intel-core-i9-14900k");
     assert_eq!(i9.memory_speed(5).map(|s| s.rated_mt_s), Some(5600));
     assert_eq!(i9.memory_speed(4).map(|s| s.rated_mt_s), Some(3200));
     let ultra = cpu(&c, "intel-core-ultra-7-265k").memory_speed(5).expect("rated");
-    assert_eq!((ultra.rated_mt_s, ultra.two_dimms_per_channel_mt_s), (6400, Some(4400)));
+    assert_eq!((ultra.rated_mt_s, ultra.two_dimms_per_channel_mt_s), (5600, Some(4400)));
     assert!(catalog::validate(&c).iter().all(|i| !i.message.contains("memory_speeds")));
 }
 

@@ -39,7 +39,8 @@ pub(super) fn at_power_limit(gpu: &mut kraftwerk_catalog::Gpu, limit_w: f64) {
 }
 
 /// The commands that set a build's power limits below the default before measuring it:
-/// `sudo nvidia-smi -pl 230` where every GPU is an NVIDIA chip at one limit (NVIDIA System
+/// `sudo nvidia-smi -pm 1 && sudo nvidia-smi -pl 230` (persistence mode first, so that the
+/// driver keeps the limit on a headless machine) where every GPU is an NVIDIA chip at one limit (NVIDIA System
 /// Management Interface, `-pl`; without `-i` it applies to every GPU), `sudo nvidia-smi -i 0
 /// -pl 230` per GPU otherwise, and words naming the vendor's tool for other makers. `None`
 /// where every GPU runs at its default limit.
@@ -58,7 +59,7 @@ pub(super) fn power_limit_commands(r: &Resolved<'_>) -> Option<String> {
     let (_, first, _) = *capped.first()?;
     let every = capped.len() == r.gpus.iter().flatten().count();
     if every && capped.iter().all(|&(_, l, nv)| nv && (l - first).abs() < 1e-9) {
-        return Some(format!("sudo nvidia-smi -pl {first:.0}"));
+        return Some(format!("sudo nvidia-smi -pm 1 && sudo nvidia-smi -pl {first:.0}"));
     }
     let each: Vec<String> = capped
         .iter()
@@ -75,7 +76,9 @@ pub(super) fn power_limit_commands(r: &Resolved<'_>) -> Option<String> {
     } else {
         ""
     };
-    Some(format!("{}{indices}", each.join("; ")))
+    // Persistence mode keeps a limit set on a headless machine until the benchmark runs.
+    let persist = if capped.iter().any(|&(_, _, nv)| nv) { "sudo nvidia-smi -pm 1 && " } else { "" };
+    Some(format!("{persist}{}{indices}", each.join("; ")))
 }
 
 /// The line `fit` adds for a build whose GPUs run below their default limit: which GPUs, at
@@ -122,22 +125,46 @@ pub(super) fn power_limit_note(r: &Resolved<'_>) -> Option<String> {
         })
         .collect();
     (!parts.is_empty()).then(|| {
-        let caveat = if below_floor {
-            format!(
-                "; below {:.0} % of the default limit no published sweep holds the curves: measured decode falls off there (86 % kept at 43 % of the default, 17 % at 29 %) and prefill collapses (26 % at 43 %), so these speeds are upper bounds",
-                power::CURVE_FLOOR_FRACTION * 100.0
-            )
-        } else if below_prefill {
-            format!(
-                "; below {:.0} % of the default limit measured prefill falls faster than the compute curve (85 % kept at 71 % of the default, 60 % at 57 %), so the prefill is an upper bound",
-                power::PREFILL_CURVE_HOLDS_FRACTION * 100.0
-            )
-        } else {
-            String::new()
-        };
+        let caveat = limit_caveat(below_floor, below_prefill).map_or_else(String::new, |c| format!("; {c}"));
         format!(
             "speeds at the build's power limits ({}): prefill and other compute-bound work from the power-limit curve fitted to Puget Systems' quad RTX 3090 training run, memory-bound decode from published llama.cpp power sweeps{caveat}",
             parts.join("; ")
         )
     })
+}
+
+/// What a build's power limits leave as an upper bound, as a phrase: every speed where a GPU
+/// runs below [`power::CURVE_FLOOR_FRACTION`] of its default limit, the prefill below
+/// [`power::PREFILL_CURVE_HOLDS_FRACTION`]; `None` otherwise. `fit`'s power-limit note and the
+/// planner's speed notes say the same words.
+fn limit_caveat(below_floor: bool, below_prefill: bool) -> Option<String> {
+    if below_floor {
+        Some(format!(
+            "below {:.0} % of the default limit no published sweep holds the curves: measured decode falls off there (86 % kept at 43 % of the default, 17 % at 29 %) and prefill collapses (26 % at 43 %), so these speeds are upper bounds",
+            power::CURVE_FLOOR_FRACTION * 100.0
+        ))
+    } else if below_prefill {
+        Some(format!(
+            "below {:.0} % of the default limit measured prefill falls faster than the compute curve (85 % kept at 71 % of the default, 60 % at 57 %), so the prefill is an upper bound",
+            power::PREFILL_CURVE_HOLDS_FRACTION * 100.0
+        ))
+    } else {
+        None
+    }
+}
+
+/// [`limit_caveat`] for the build `r`: the lowest fraction of its default limit any GPU runs
+/// at decides it. The planner adds it to a capped plan's speed notes.
+pub fn power_limit_caveat(r: &Resolved<'_>) -> Option<String> {
+    let lowest = r
+        .gpus
+        .iter()
+        .enumerate()
+        .filter_map(|(i, g)| {
+            let g = (*g)?;
+            let limit = power::gpu_limit_w(g, Some(r.build.gpus.get(i)?.power_limit_w?));
+            Some(limit / g.board_power_w.max(1.0))
+        })
+        .fold(f64::INFINITY, f64::min);
+    limit_caveat(lowest < power::CURVE_FLOOR_FRACTION - 1e-9, lowest < power::PREFILL_CURVE_HOLDS_FRACTION - 1e-9)
 }

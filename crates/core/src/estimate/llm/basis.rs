@@ -427,10 +427,12 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
     // The prompt leaves room for the answer inside the server's context (`--max-model-len` /
     // `--context-length` is the fit's context): a prompt of the whole context plus vllm bench's
     // default 128 output tokens would be refused by the server.
-    let prompt = ctx.saturating_sub(BENCH_OUTPUT_TOKENS).max(1);
+    // A context of 256 tokens or less: half of it for the answer.
+    let output = if ctx > 2 * BENCH_OUTPUT_TOKENS { BENCH_OUTPUT_TOKENS } else { (ctx / 2).max(1) };
+    let prompt = ctx.saturating_sub(output).max(1);
     let vllm_bench = |server: &str| {
         format!(
-            "{server}, then vllm bench serve --model <{id}> --random-input-len {prompt} --random-output-len {BENCH_OUTPUT_TOKENS} --max-concurrency {batch} \
+            "{server}, then vllm bench serve --model <{id}> --random-input-len {prompt} --random-output-len {output} --max-concurrency {batch} \
              --save-result --metadata gpu=<nvidia-smi GPU name> (mean_tpot_ms is decode per sequence; \
              kraftwerk fit --measured <result.json> compares and corrects)"
         )

@@ -106,6 +106,10 @@ pub fn gpus_needed(input: &FitInput, gpus: &[GpuSlot]) -> Option<(u32, Paralleli
         let slots: Vec<GpuSlot> = (0..n).map(|_| first.clone()).collect();
         let par = if n == 1 {
             Parallelism::Single
+        } else if !input.mode.is_training() && !n.is_power_of_two() && input.resolved_runtime().pipelines_layer_split()
+        {
+            // A serving runtime's layer split is its pipeline parallel (as `fit` takes it).
+            Parallelism::TensorPipeline { tp: 1, pp: n }
         } else if input.mode.is_training() || input.resolved_runtime().is_llama_cpp_family() || !n.is_power_of_two() {
             Parallelism::LayerSplit(n)
         } else {

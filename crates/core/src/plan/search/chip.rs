@@ -248,7 +248,7 @@ impl State<'_> {
             let what = format!("{n}x {}", rep.short);
             let g = self.goal;
             self.reject(what.clone(), Constraint::Power, format!(
-                "{what} on {} x {} A circuit{} at {} V: the cards alone draw {:.2} kW at full load ({:.2} kW at their lowest power limit), the circuits carry {:.2} kW",
+                "{what} on {} x {} A circuit{} at {} V: the cards alone draw {:.2} kW at full load ({:.2} kW at the lowest limit the planner sets: the card's published minimum, never below 57 % of its default), the circuits carry {:.2} kW",
                 g.circuits, g.breaker_a, if g.circuits == 1 { "" } else { "s" }, g.mains_v, gpu_w / 1000.0, gpu_w * lowest / 1000.0, site_w / 1000.0));
             return None;
         }
