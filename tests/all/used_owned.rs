@@ -432,7 +432,7 @@ fn owned_gpus_left_out_are_named() {
 
 /// A machine that uses none of an owned GPU says so in those words ("uses none of the 2 ...
 /// you own"), not "uses 0 of the 2": with two owned GPU models the build may use either, and
-/// a result that uses neither names both.
+/// a result that uses neither names both; machines on each owned chip are among the answers.
 #[test]
 fn owned_gpus_a_machine_does_not_use_are_named() {
     let args = [
@@ -448,7 +448,7 @@ fn owned_gpus_a_machine_does_not_use_are_named() {
         "1x",
         "nvidia-geforce-rtx-4090",
         "--max-results",
-        "3",
+        "200",
         "--format",
         "json",
     ];
@@ -467,5 +467,15 @@ fn owned_gpus_a_machine_does_not_use_are_named() {
             }
         }
         assert!(!unused.contains("uses 0 of"), "{unused}");
+    }
+    // The owned chips are candidates (tried before bought cards of the same chip): machines on
+    // each of them are among the answers, their units owned (an owned chip-named card is
+    // UNVERIFIED, so they rank after verified machines). Seen failing before the owned cards
+    // were tried first (no answer used either owned chip).
+    for id in ["nvidia-geforce-rtx-3090", "nvidia-geforce-rtx-4090"] {
+        assert!(
+            results.iter().any(|r| r["build"]["owned"].to_string().contains(&format!("1x {id}"))),
+            "no machine on the owned {id}"
+        );
     }
 }

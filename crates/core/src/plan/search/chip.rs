@@ -32,7 +32,17 @@ impl State<'_> {
                 cards.iter().take(CARDS_PER_CHIP).map(|c| c.idx).collect()
             }
             Some(id) => cards.iter().filter(|c| &c.id == id).map(|c| c.idx).collect(),
-            None => cards.iter().take(CARDS_PER_CHIP).map(|c| c.idx).collect(),
+            // No GPU must-have (nothing asked, or two different GPUs owned: either may be
+            // used): the cards of this chip the user owns are tried first, then the others up
+            // to the per-chip count, so that an owned chip or card is never left out for a
+            // bought one of the same chip.
+            None => {
+                let owned = |c: &&&CardView| goal.owned_count(&c.id) > 0;
+                let mut v: Vec<usize> = cards.iter().filter(owned).map(|c| c.idx).collect();
+                let room = CARDS_PER_CHIP.saturating_sub(v.len());
+                v.extend(cards.iter().filter(|c| !owned(c)).take(room).map(|c| c.idx));
+                v
+            }
         };
         if cards.is_empty() {
             return Vec::new(); // another chip is the must-have card
