@@ -51,6 +51,19 @@ impl Parallelism {
         }
     }
 
+    /// The degrees a serving runtime's launch flags name, `(tensor, pipeline, data)` parallel:
+    /// a layer split is its pipeline parallel (vLLM `--pipeline-parallel-size`, SGLang
+    /// `--pp-size`, TensorRT-LLM `--pp_size`); 1 where the plan does not split that way.
+    pub fn serving_degrees(self) -> (u32, u32, u32) {
+        match self {
+            Parallelism::Single => (1, 1, 1),
+            Parallelism::TensorParallel(n) => (n, 1, 1),
+            Parallelism::LayerSplit(n) => (1, n, 1),
+            Parallelism::DataParallel(n) => (1, 1, n),
+            Parallelism::TensorPipeline { tp, pp } => (tp, pp, 1),
+        }
+    }
+
     /// Pipeline stages of [`Parallelism::TensorPipeline`] (1 otherwise; a
     /// [`Parallelism::LayerSplit`] is llama.cpp's sequential split, not counted here).
     pub fn pp_degree(self) -> u32 {

@@ -6,6 +6,22 @@
 use super::power;
 use crate::rig::Resolved;
 
+/// The build's GPUs that set a power limit, in build order: `(index, GPU, limit W)`, the limit
+/// held to the card's range ([`power::gpu_limit_w`]); at, above or below the default board
+/// power alike. The one walk the note, the commands and the caveat below read.
+fn limited_gpus<'a>(r: &'a Resolved<'_>) -> impl Iterator<Item = (usize, &'a kraftwerk_catalog::Gpu, f64)> + 'a {
+    r.gpus.iter().enumerate().filter_map(|(i, g)| {
+        let g = (*g)?;
+        let asked = r.build.gpus.get(i)?.power_limit_w?;
+        Some((i, g, power::gpu_limit_w(g, Some(asked))))
+    })
+}
+
+/// [`limited_gpus`] that run below their default board power (the capped ones).
+fn capped_gpus<'a>(r: &'a Resolved<'_>) -> impl Iterator<Item = (usize, &'a kraftwerk_catalog::Gpu, f64)> + 'a {
+    limited_gpus(r).filter(|(_, g, limit)| *limit < g.board_power_w)
+}
+
 /// A GPU as it runs at `limit_w`, its power limit (the build's `power_limit_w`, held to the
 /// card's range by [`power::gpu_limit_w`]): below its default board power every tensor and
 /// FP32 peak is scaled by [`power::throughput_kept`] (compute-bound work: prefill, training,
@@ -45,16 +61,8 @@ pub(super) fn at_power_limit(gpu: &mut kraftwerk_catalog::Gpu, limit_w: f64) {
 /// -pl 230` per GPU otherwise, and words naming the vendor's tool for other makers. `None`
 /// where every GPU runs at its default limit.
 pub(super) fn power_limit_commands(r: &Resolved<'_>) -> Option<String> {
-    let capped: Vec<(usize, f64, bool)> = r
-        .gpus
-        .iter()
-        .enumerate()
-        .filter_map(|(i, g)| {
-            let g = (*g)?;
-            let limit = power::gpu_limit_w(g, Some(r.build.gpus.get(i)?.power_limit_w?));
-            let nvidia = g.compute_capability.is_some() || g.vendor.eq_ignore_ascii_case("nvidia");
-            (limit < g.board_power_w).then_some((i, limit, nvidia))
-        })
+    let capped: Vec<(usize, f64, bool)> = capped_gpus(r)
+        .map(|(i, g, limit)| (i, limit, g.compute_capability.is_some() || g.vendor.eq_ignore_ascii_case("nvidia")))
         .collect();
     let (_, first, _) = *capped.first()?;
     let every = capped.len() == r.gpus.iter().flatten().count();
@@ -88,13 +96,7 @@ pub(super) fn power_limit_note(r: &Resolved<'_>) -> Option<String> {
     // (GPU numbers, limit W, the first GPU of the group): GPUs at the same limit of the same
     // default in one group.
     let mut groups: Vec<(Vec<usize>, f64, &kraftwerk_catalog::Gpu)> = Vec::new();
-    for (i, g) in r.gpus.iter().enumerate() {
-        let Some(g) = *g else { continue };
-        let Some(asked) = r.build.gpus.get(i).and_then(|p| p.power_limit_w) else { continue };
-        let limit = power::gpu_limit_w(g, Some(asked));
-        if limit >= g.board_power_w {
-            continue;
-        }
+    for (i, g, limit) in capped_gpus(r) {
         match groups
             .iter_mut()
             .find(|(_, l, first)| (*l - limit).abs() < 1e-9 && (first.board_power_w - g.board_power_w).abs() < 1e-9)
@@ -156,15 +158,6 @@ fn limit_caveat(below_floor: bool, below_prefill: bool) -> Option<String> {
 /// [`limit_caveat`] for the build `r`: the lowest fraction of its default limit any GPU runs
 /// at decides it. The planner adds it to a capped plan's speed notes.
 pub fn power_limit_caveat(r: &Resolved<'_>) -> Option<String> {
-    let lowest = r
-        .gpus
-        .iter()
-        .enumerate()
-        .filter_map(|(i, g)| {
-            let g = (*g)?;
-            let limit = power::gpu_limit_w(g, Some(r.build.gpus.get(i)?.power_limit_w?));
-            Some(limit / g.board_power_w.max(1.0))
-        })
-        .fold(f64::INFINITY, f64::min);
+    let lowest = limited_gpus(r).map(|(_, g, limit)| limit / g.board_power_w.max(1.0)).fold(f64::INFINITY, f64::min);
     limit_caveat(lowest < power::CURVE_FLOOR_FRACTION - 1e-9, lowest < power::PREFILL_CURVE_HOLDS_FRACTION - 1e-9)
 }

@@ -497,7 +497,7 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
             None,
             vllm_bench(&format!(
                 "python -m sglang.launch_server --model-path <{id}> --context-length {ctx}{}",
-                sglang_parallel_flags(input.parallelism)
+                serving_flags(input.parallelism, SGLANG_PARALLEL_FLAGS)
             ))
             .replace("vllm bench serve --model", "vllm bench serve --backend sglang --model"),
         ),
@@ -508,7 +508,8 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
             ],
             Some(25.0),
             {
-                let (bench, serve) = trtllm_parallel_flags(input.parallelism);
+                let bench = serving_flags(input.parallelism, TRTLLM_BENCH_FLAGS);
+                let serve = serving_flags(input.parallelism, TRTLLM_SERVE_FLAGS);
                 format!(
                     "trtllm-bench --model <{id}> throughput{bench} --dataset <ISL {ctx} requests> (Total Output Throughput), \
                      or trtllm-serve <{id}>{serve} with vllm bench serve --backend openai --max-concurrency {batch} --save-result"
@@ -538,41 +539,32 @@ pub fn speed_basis(runtime: Runtime, input: &FitInput) -> SpeedBasis {
     }
 }
 
-/// SGLang's server flags for `parallelism` (`--tp-size`, `--pp-size`, `--dp-size`, SGLang's
-/// server arguments, <https://docs.sglang.io/advanced_features/server_arguments.html>); empty
-/// for one GPU. A layer split is SGLang's pipeline parallel.
-fn sglang_parallel_flags(parallelism: crate::workload::Parallelism) -> String {
-    use crate::workload::Parallelism;
-    match parallelism {
-        Parallelism::Single => String::new(),
-        Parallelism::TensorParallel(n) => format!(" --tp-size {n}"),
-        Parallelism::LayerSplit(n) => format!(" --pp-size {n}"),
-        Parallelism::DataParallel(n) => format!(" --dp-size {n}"),
-        Parallelism::TensorPipeline { tp, pp } if tp > 1 => format!(" --tp-size {tp} --pp-size {pp}"),
-        Parallelism::TensorPipeline { pp, .. } => format!(" --pp-size {pp}"),
-    }
+/// A serving runtime's launch flags for `parallelism`: each degree above 1 of
+/// [`crate::workload::Parallelism::serving_degrees`] (tensor, pipeline, data) under its flag
+/// name in `names` (`None`: the runtime has no flag for it); empty for one GPU. vLLM's engine
+/// arguments (`--tensor-parallel-size`, `--pipeline-parallel-size`, `--data-parallel-size`,
+/// <https://docs.vllm.ai/en/latest/configuration/engine_args.html>), SGLang's server arguments
+/// (`--tp-size`, `--pp-size`, `--dp-size`, <https://docs.sglang.io/advanced_features/server_arguments.html>),
+/// TensorRT-LLM's `trtllm-bench throughput --tp/--pp` (tensorrt_llm/bench/benchmark/throughput.py)
+/// and `trtllm-serve --tp_size/--pp_size` (<https://nvidia.github.io/TensorRT-LLM/commands/trtllm-serve.html>;
+/// neither has a data-parallel flag).
+pub(crate) fn serving_flags(parallelism: crate::workload::Parallelism, names: [Option<&str>; 3]) -> String {
+    use std::fmt::Write as _;
+    let (tp, pp, dp) = parallelism.serving_degrees();
+    [tp, pp, dp].into_iter().zip(names).filter(|(n, _)| *n > 1).fold(String::new(), |mut out, (n, flag)| {
+        if let Some(flag) = flag {
+            let _ = write!(out, " {flag} {n}");
+        }
+        out
+    })
 }
 
-/// TensorRT-LLM's flags for `parallelism`: `trtllm-bench throughput --tp N --pp M` and
-/// `trtllm-serve --tp_size N --pp_size M` (<https://nvidia.github.io/TensorRT-LLM/commands/trtllm-serve.html>;
-/// trtllm-bench's `--tp`/`--pp` options, tensorrt_llm/bench/benchmark/throughput.py); a layer
-/// split is its pipeline parallel. Data parallel has no flag on either: empty, as for one GPU.
-fn trtllm_parallel_flags(parallelism: crate::workload::Parallelism) -> (String, String) {
-    use crate::workload::Parallelism;
-    let (tp, pp) = match parallelism {
-        Parallelism::TensorParallel(n) => (n, 1),
-        Parallelism::LayerSplit(n) => (1, n),
-        Parallelism::TensorPipeline { tp, pp } => (tp, pp),
-        Parallelism::Single | Parallelism::DataParallel(_) => (1, 1),
-    };
-    let bench = [(tp, "--tp"), (pp, "--pp")];
-    let serve = [(tp, "--tp_size"), (pp, "--pp_size")];
-    let flags = |named: [(u32, &str); 2]| -> String {
-        named.iter().filter(|(n, _)| *n > 1).fold(String::new(), |mut out, (n, flag)| {
-            use std::fmt::Write as _;
-            let _ = write!(out, " {flag} {n}");
-            out
-        })
-    };
-    (flags(bench), flags(serve))
-}
+/// SGLang's server flags ([`serving_flags`]).
+pub(crate) const SGLANG_PARALLEL_FLAGS: [Option<&str>; 3] = [Some("--tp-size"), Some("--pp-size"), Some("--dp-size")];
+/// vLLM's engine flags ([`serving_flags`]).
+pub(crate) const VLLM_PARALLEL_FLAGS: [Option<&str>; 3] =
+    [Some("--tensor-parallel-size"), Some("--pipeline-parallel-size"), Some("--data-parallel-size")];
+/// `trtllm-bench throughput`'s flags ([`serving_flags`]).
+const TRTLLM_BENCH_FLAGS: [Option<&str>; 3] = [Some("--tp"), Some("--pp"), None];
+/// `trtllm-serve`'s flags ([`serving_flags`]).
+const TRTLLM_SERVE_FLAGS: [Option<&str>; 3] = [Some("--tp_size"), Some("--pp_size"), None];

@@ -189,27 +189,8 @@ impl std::fmt::Display for VllmLever {
 /// `--max-num-seqs` ([`crate::rig::Workload::max_num_seqs`]) or over three GPUs in pipeline is
 /// measured as it was estimated.
 pub(crate) fn engine_flags(input: &FitInput) -> String {
-    use crate::workload::Parallelism;
     use std::fmt::Write as _;
-    let mut out = String::new();
-    match input.parallelism {
-        Parallelism::Single => {}
-        Parallelism::TensorParallel(n) => {
-            let _ = write!(out, " --tensor-parallel-size {n}");
-        }
-        Parallelism::LayerSplit(n) => {
-            let _ = write!(out, " --pipeline-parallel-size {n}");
-        }
-        Parallelism::DataParallel(n) => {
-            let _ = write!(out, " --data-parallel-size {n}");
-        }
-        Parallelism::TensorPipeline { tp, pp } => {
-            if tp > 1 {
-                let _ = write!(out, " --tensor-parallel-size {tp}");
-            }
-            let _ = write!(out, " --pipeline-parallel-size {pp}");
-        }
-    }
+    let mut out = super::basis::serving_flags(input.parallelism, super::basis::VLLM_PARALLEL_FLAGS);
     if let Some(t) = input.max_num_batched_tokens {
         let _ = write!(out, " --max-num-batched-tokens {t}");
     }
