@@ -233,16 +233,13 @@ pub const HELD_SPEED_COVERAGE: &[HeldCoverage] = &[
 
 /// The GPU's architecture as the held-row coverage types it: NVIDIA by CUDA compute capability
 /// (`"compute capability 6.0"`), AMD by LLVM `gfx` target (the catalog's `architecture` names
-/// it, or names the die, mapped by [`AMD_DIE_GFX_TARGETS`]), Intel by the architecture the
+/// it, or names the die, mapped by [`super::support::AMD_DIE_GFX_TARGETS`]), Intel by the architecture the
 /// catalog names (`"Xe-HPG"`, the text before its parenthesis). `None` when the catalog entry
 /// names none of these.
 pub fn architecture_key(gpu: &kraftwerk_catalog::Gpu) -> Option<String> {
     match super::support::chip_maker(gpu) {
         Some("NVIDIA") => gpu.compute_capability.as_deref().map(|cc| format!("compute capability {}", cc.trim())),
-        Some("AMD") => super::support::gfx_target(gpu).or_else(|| {
-            let a = gpu.architecture.to_ascii_lowercase();
-            AMD_DIE_GFX_TARGETS.iter().find(|(die, _)| a.contains(die)).map(|(_, t)| (*t).to_owned())
-        }),
+        Some("AMD") => super::support::gfx_target(gpu),
         Some("Intel") => {
             let a = gpu.architecture.split('(').next().unwrap_or("").trim();
             (!a.is_empty()).then(|| a.to_owned())
@@ -250,24 +247,6 @@ pub fn architecture_key(gpu: &kraftwerk_catalog::Gpu) -> Option<String> {
         _ => None,
     }
 }
-
-/// AMD dies (as the catalog's `architecture` names them, lower case) and their LLVM `gfx`
-/// targets, from AMD's ROCm "GPU hardware specifications" table
-/// (https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html, column "LLVM target
-/// name": Radeon RX 7900 XTX / XT gfx1100, RX 7800 XT gfx1101, RX 7600 gfx1102, RX 9070 XT and
-/// Radeon AI PRO R9700 gfx1201, RX 9060 XT gfx1200, RX 6900 XT gfx1030, Instinct MI50 gfx906,
-/// MI100 gfx908, MI210/MI250 gfx90a), the die each of those products is built on.
-pub const AMD_DIE_GFX_TARGETS: [(&str, &str); 9] = [
-    ("navi 31", "gfx1100"),
-    ("navi 32", "gfx1101"),
-    ("navi 33", "gfx1102"),
-    ("navi 48", "gfx1201"),
-    ("navi 44", "gfx1200"),
-    ("navi 21", "gfx1030"),
-    ("vega 20", "gfx906"),
-    ("arcturus", "gfx908"),
-    ("aldebaran", "gfx90a"),
-];
 
 /// The runtime family the held-row coverage types a fit by: llama.cpp by its back end
 /// (`"llama.cpp CUDA"`, `"llama.cpp HIP"`, `"llama.cpp Vulkan"`, `"llama.cpp SYCL"`,

