@@ -9,7 +9,7 @@ use crate::estimate::calibrate::MeasuredFile;
 use crate::estimate::llm::{Mode, Optimizer};
 use crate::plan::goal::{Form, Goal, GoalPrecision, RuntimeChoice};
 use crate::plan::model::model_ref;
-use crate::plan::owned::owned_parts;
+use crate::plan::owned::{must_have_parts, owned_parts};
 use crate::plan::{PlanError, plan_blocking};
 use std::path::PathBuf;
 
@@ -95,8 +95,10 @@ pub struct PlanArgs {
     #[arg(long)]
     pub used: bool,
     /// A part the build must use (repeatable): a board, case, card, CPU, PSU. It is bought
-    /// (costs its price); for a part you already have, use --own.
-    #[arg(long = "must-have", value_name = "ID")]
+    /// (costs its price); for a part you already have, use --own. A GPU may carry a count,
+    /// `--must-have 2x amd-radeon-rx-7900-xtx` (or `2xID`): the machine holds exactly that many
+    /// (without one, the fewest that meet the goal, up to --max-gpus).
+    #[arg(long = "must-have", value_name = "[Nx] ID", num_args = 1..=2)]
     pub must_have: Vec<String>,
     /// A part you already own, with how many (repeatable; counts of one id add up):
     /// `--own 1x nvidia-geforce-rtx-3090` (a plain `--own ID` is one unit): a GPU chip or
@@ -135,13 +137,14 @@ pub struct PlanArgs {
 /// The goal the arguments describe.
 ///
 /// # Errors
-/// An `--own` list [`owned_parts`] refuses (a count of 0, a count without an id); a
-/// `--runtime` of the wrong kind for `--mode` ([`RuntimeChoice::for_mode`]).
+/// An `--own` list [`owned_parts`] or a `--must-have` list [`must_have_parts`] refuses (a
+/// count of 0, a count without an id, counts on two parts); a `--runtime` of the wrong kind for `--mode` ([`RuntimeChoice::for_mode`]).
 pub fn goal(a: &PlanArgs) -> Result<Goal, PlanError> {
     let (runtime, trainer) = match a.runtime {
         Some(choice) => choice.for_mode(a.mode).map_err(|e| PlanError::BadGoal(e.0))?,
         None => (None, None),
     };
+    let (must_have, must_have_count) = must_have_parts(&a.must_have)?;
     Ok(Goal {
         model: model_ref(a.model.as_deref(), a.model_file.as_deref()).unwrap_or(Goal::default().model),
         precision: a.precision,
@@ -166,7 +169,8 @@ pub fn goal(a: &PlanArgs) -> Result<Goal, PlanError> {
             FormArg::Rack => Form::Rack,
         }),
         used: a.used,
-        must_have: a.must_have.clone(),
+        must_have,
+        must_have_count,
         owned: owned_parts(&a.own)?,
         max_gpus: a.max_gpus,
         max_results: a.max_results,

@@ -468,3 +468,43 @@ fn board_eps_inputs_get_enough_eps_cables() {
         assert!(!format!("{l:?}").contains("EPS 8-pin (has"), "{l:?}");
     }
 }
+
+/// `--must-have 2x amd-radeon-rx-7900-xtx` (the new user's trial, which the single id answered
+/// with three cards): every machine holds exactly two of that chip, the one-word `2xID` reads
+/// the same, and a count on a board, on two parts, or of 0 is refused in words.
+#[test]
+fn must_have_count_is_the_machines_gpu_count() {
+    use kraftwerk::plan::owned::must_have_parts;
+    let c = catalog();
+    let chip = "amd-radeon-rx-7900-xtx";
+    let (ids, count) = must_have_parts(&["2x", chip]).expect("two words");
+    assert_eq!((ids.clone(), count.clone()), must_have_parts(&[format!("2x{chip}")]).expect("one word"));
+    let count = count.expect("a count");
+    assert_eq!((count.id.as_str(), count.count), (chip, 2));
+    let g = Goal { must_have: ids, must_have_count: Some(count), ..goal("gpt-oss-120b", "mxfp4") };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(!out.results.is_empty(), "two 24 GB cards run gpt-oss-120b (experts in RAM at worst)");
+    for r in &out.results {
+        assert_eq!(r.build.gpus.len(), 2, "{}: {} GPUs", r.title, r.build.gpus.len());
+        for slot in &r.build.gpus {
+            let g = c.gpu_or_card(&slot.gpu).expect("card");
+            assert!(g.name.contains("7900 XTX"), "{}: {}", r.title, g.name);
+        }
+    }
+    // Without the count, the fewest that meet the goal (a GPU count the search chose).
+    let (ids, none) = must_have_parts(&[chip]).expect("plain id");
+    assert!(none.is_none());
+    assert_eq!(ids, vec![chip.to_owned()]);
+    // Refusals, in words.
+    let board = c.motherboards[0].id.clone();
+    let (ids, count) = must_have_parts(&["2x", board.as_str()]).expect("parses");
+    let e = plan_blocking(&c, &Goal { must_have: ids, must_have_count: count, ..goal("gpt-oss-120b", "mxfp4") })
+        .expect_err("a count on a board");
+    assert!(e.to_string().contains("not a GPU"), "{e}");
+    let e = must_have_parts(&["2x", chip, "3x", "nvidia-geforce-rtx-3090"]).expect_err("two counts");
+    assert!(e.to_string().contains("one GPU only"), "{e}");
+    let (ids, count) = must_have_parts(&["0x", chip]).expect("parses");
+    let e = plan_blocking(&c, &Goal { must_have: ids, must_have_count: count, ..goal("gpt-oss-120b", "mxfp4") })
+        .expect_err("a count of 0");
+    assert!(e.to_string().contains("1 to 16"), "{e}");
+}

@@ -113,8 +113,9 @@ impl GoalForm {
     /// The goal the form describes.
     ///
     /// # Errors
-    /// The owned list [`kraftwerk_core::plan::owned::owned_parts`] refuses (a count of 0, a count
-    /// without an id), in its words.
+    /// The owned list [`kraftwerk_core::plan::owned::owned_parts`] or the must-have list
+    /// [`kraftwerk_core::plan::owned::must_have_parts`] refuses (a count of 0, a count without
+    /// an id, counts on two parts), in its words.
     pub fn goal(&self) -> Result<Goal, String> {
         let model = if self.model_file.trim().is_empty() {
             ModelRef::Preset(self.model.clone())
@@ -122,6 +123,8 @@ impl GoalForm {
             ModelRef::File(self.model_file.trim().into())
         };
         let owned = kraftwerk_core::plan::owned::owned_parts(&[self.owned.as_str()]).map_err(|e| e.to_string())?;
+        let (must_have, must_have_count) =
+            kraftwerk_core::plan::owned::must_have_parts(&[self.must_have.as_str()]).map_err(|e| e.to_string())?;
         Ok(Goal {
             model,
             precision: self.precision,
@@ -136,12 +139,8 @@ impl GoalForm {
             budget_usd: (self.budget_usd > 0.0).then_some(self.budget_usd),
             form: self.form,
             used: self.used,
-            must_have: self
-                .must_have
-                .split(|c: char| c == ',' || c.is_whitespace())
-                .filter(|id| !id.is_empty())
-                .map(str::to_owned)
-                .collect(),
+            must_have,
+            must_have_count,
             owned,
             max_gpus: self.max_gpus.max(1),
             max_results: 10,
@@ -352,7 +351,7 @@ fn goal_form(ui: &mut egui::Ui, f: &mut GoalForm, catalog: &Catalog) {
 
         let l = ui.label("Parts to buy (ids)").id;
         ui.text_edit_singleline(&mut f.must_have)
-            .on_hover_text("Catalog ids of parts the build must use and buy (a board, case, card, CPU, PSU), separated by commas; as `kraftwerk plan --must-have`")
+            .on_hover_text("Catalog ids of parts the build must use and buy (a board, case, card, CPU, PSU), separated by commas; a GPU may carry a count (`2x amd-radeon-rx-7900-xtx`: exactly two); as `kraftwerk plan --must-have`")
             .labelled_by(l);
         ui.end_row();
     });

@@ -137,6 +137,11 @@ pub struct Goal {
     pub used: bool,
     /// Part ids the build must use (a board or case the user owns, a card).
     pub must_have: Vec<String>,
+    /// A must-have GPU named with a count (`plan --must-have 2x amd-radeon-rx-7900-xtx`, read
+    /// by [`super::owned::must_have_parts`]): the machine holds exactly that many GPUs (all of
+    /// them that chip or card, bought unless owned). `None`: 1 to `max_gpus`, the fewest that
+    /// meet the goal. The search refuses it when the id is not a GPU or not among `must_have`.
+    pub must_have_count: Option<super::owned::OwnedPart>,
     /// Parts the user already owns, with how many (`plan --own [Nx]ID`, the Plan tab's owned
     /// list; both read by [`super::owned::owned_parts`]): the build must use an owned part (the search adds
     /// it to `must_have`) unless the user owns two different parts of one kind (then the build
@@ -151,6 +156,15 @@ pub struct Goal {
 }
 
 impl Goal {
+    /// The GPU counts the search tries: exactly the must-have count when one is given
+    /// ([`Goal::must_have_count`]), else 1 to `max_gpus`.
+    pub fn gpu_counts(&self) -> std::ops::RangeInclusive<u32> {
+        match &self.must_have_count {
+            Some(c) => c.count..=c.count,
+            None => 1..=self.max_gpus,
+        }
+    }
+
     /// Units of part `id` the user owns (0 when none).
     pub fn owned_count(&self, id: &str) -> u32 {
         self.owned.iter().filter(|o| o.id == id).map(|o| o.count).sum()
@@ -235,6 +249,7 @@ impl Default for Goal {
             form: None,
             used: false,
             must_have: Vec::new(),
+            must_have_count: None,
             owned: Vec::new(),
             max_gpus: 8,
             max_results: 5,
@@ -278,6 +293,14 @@ pub fn validate(goal: &Goal) -> Result<(), PlanError> {
     }
     if goal.max_gpus == 0 || goal.max_gpus > 16 {
         return bad(format!("max GPUs {} must be 1 to 16", goal.max_gpus));
+    }
+    if let Some(c) = &goal.must_have_count {
+        if c.count == 0 || c.count > 16 {
+            return bad(format!("must-have count {}x of `{}` must be 1 to 16 GPUs", c.count, c.id));
+        }
+        if !goal.must_have.iter().any(|m| m == &c.id) {
+            return bad(format!("must-have count names `{}`, which is not a must-have part", c.id));
+        }
     }
     match (goal.runtime, goal.trainer) {
         (Some(r), _) if goal.is_training() => RuntimeChoice::Inference(r).for_mode(goal.mode).map(|_| ()),

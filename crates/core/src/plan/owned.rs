@@ -24,9 +24,7 @@ pub struct OwnedPart {
 /// [`PlanError::BadGoal`] for a count of 0, a count without an id after it, or a count over
 /// 64 (no machine holds more of one part).
 pub fn owned_parts<S: AsRef<str>>(entries: &[S]) -> Result<Vec<OwnedPart>, PlanError> {
-    fn count_of(w: &str) -> Option<&str> {
-        w.strip_suffix(['x', 'X']).filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    }
+    let count_of = count_word;
     let words: Vec<&str> = entries
         .iter()
         .flat_map(|e| e.as_ref().split(|c: char| c == ',' || c.is_whitespace()))
@@ -56,4 +54,70 @@ pub fn owned_parts<S: AsRef<str>>(entries: &[S]) -> Result<Vec<OwnedPart>, PlanE
         }
     }
     Ok(out)
+}
+
+/// The must-have parts a list of words names, as `plan --must-have` and the Plan tab's
+/// must-have list give them, in the grammar of [`owned_parts`] (`ID`, `Nx ID`, `Nx` and `ID` as
+/// two words): the ids in order, and the one entry named with a count, if any (`2x
+/// amd-radeon-rx-7900-xtx`: the machine holds exactly two; see
+/// [`super::goal::Goal::must_have_count`]). A one-word `2xID` is read as `2x ID` too.
+///
+/// # Errors
+/// [`PlanError::BadGoal`] for what [`owned_parts`] refuses, and for counts on two different
+/// parts (one machine has one GPU count).
+pub fn must_have_parts<S: AsRef<str>>(entries: &[S]) -> Result<(Vec<String>, Option<OwnedPart>), PlanError> {
+    // `2xamd-radeon-rx-7900-xtx` as `2x amd-radeon-rx-7900-xtx` (no catalog id starts with
+    // digits, an `x` and a letter).
+    let split: Vec<String> = entries
+        .iter()
+        .flat_map(|e| e.as_ref().split(|c: char| c == ',' || c.is_whitespace()).map(str::to_owned).collect::<Vec<_>>())
+        .flat_map(|w| {
+            let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+            let rest = &w[digits..];
+            match rest.strip_prefix(['x', 'X']) {
+                Some(id) if digits > 0 && id.starts_with(|c: char| c.is_ascii_alphabetic()) => {
+                    vec![w[..=digits].to_owned(), id.to_owned()]
+                }
+                _ => vec![w],
+            }
+        })
+        .collect();
+    // The ids in order, and the explicit counts (`2x ID`) with the id they name.
+    let mut ids: Vec<String> = Vec::new();
+    let mut counted: Vec<OwnedPart> = Vec::new();
+    let mut words = split.iter();
+    while let Some(w) = words.next() {
+        let (id, count) = match count_word(w) {
+            Some(n) => {
+                let id = words.next().filter(|id| count_word(id).is_none()).ok_or_else(|| {
+                    PlanError::BadGoal(format!("must-have part count `{w}` names no part id after it"))
+                })?;
+                let n: u32 =
+                    n.parse().map_err(|_| PlanError::BadGoal(format!("must-have count `{w}` is too large")))?;
+                (id, Some(n))
+            }
+            None => (w, None),
+        };
+        if !ids.contains(id) {
+            ids.push(id.clone());
+        }
+        if let Some(n) = count {
+            match counted.iter_mut().find(|c| &c.id == id) {
+                Some(c) => c.count = c.count.saturating_add(n),
+                None => counted.push(OwnedPart { id: id.clone(), count: n }),
+            }
+        }
+    }
+    if counted.len() > 1 {
+        return Err(PlanError::BadGoal(format!(
+            "must-have counts name {} parts; give a count to one GPU only (one machine has one GPU count)",
+            counted.len()
+        )));
+    }
+    Ok((ids, counted.pop()))
+}
+
+/// `2x` → `2`: a count word of the `Nx` grammar.
+fn count_word(w: &str) -> Option<&str> {
+    w.strip_suffix(['x', 'X']).filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }

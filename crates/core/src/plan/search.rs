@@ -99,6 +99,14 @@ fn must_have(catalog: &Catalog, goal: &Goal) -> Result<BTreeMap<PartKind, String
             return Err(PlanError::BadGoal(format!("two must-have parts of kind {}: `{old}` and `{id}`", kind.name())));
         }
     }
+    if let Some(c) = &goal.must_have_count
+        && part_kind(catalog, &c.id) != Some(PartKind::Gpu)
+    {
+        return Err(PlanError::BadGoal(format!(
+            "must-have count {}x names `{}`, which is not a GPU: a count applies to a GPU only (a machine has one board, case and CPU)",
+            c.count, c.id
+        )));
+    }
     // An owned part is a must-have unless the user owns two different parts of its kind (two
     // GPU models, two PSUs): then the build may use either, and the one it uses is free.
     let mut owned: BTreeMap<PartKind, Vec<&str>> = BTreeMap::new();

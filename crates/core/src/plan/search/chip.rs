@@ -104,7 +104,9 @@ impl State<'_> {
         let mut pool_short: Option<(u32, String)> = None;
         // The GPU-only count that meets the speed (passed or stopped by the power gate).
         let mut met: Option<Option<ChipConfig>> = None;
-        'counts: for n in 1..=goal.max_gpus {
+        let counts = goal.gpu_counts();
+        let most_gpus = *counts.end();
+        'counts: for n in counts {
             if f64::from(n) * rep.memory_gib < weights_floor {
                 continue; // the weights alone do not fit: no need to ask the fit code
             }
@@ -168,19 +170,19 @@ impl State<'_> {
                 self.reject(what.clone(), Constraint::Memory, format!("{what}: vLLM would not start: {why}"));
             }
             (None, Some((req, cap))) => {
-                let what = format!("{}x {name}", goal.max_gpus);
+                let what = format!("{most_gpus}x {name}");
                 self.reject(
                     what.clone(),
                     Constraint::Memory,
                     format!(
-                        "{name}: even {} cards do not hold it ({req:.1} GiB needed per {cap:.0} GiB card)",
-                        goal.max_gpus
+                        "{name}: {} {most_gpus} cards do not hold it ({req:.1} GiB needed per {cap:.0} GiB card)",
+                        if goal.must_have_count.is_some() { "the" } else { "even" }
                     ),
                 );
             }
             (None, None) => {
-                let what = format!("{}x {name}", goal.max_gpus);
-                let total = f64::from(goal.max_gpus) * rep.memory_gib;
+                let what = format!("{most_gpus}x {name}");
+                let total = f64::from(most_gpus) * rep.memory_gib;
                 self.reject(
                     what.clone(),
                     Constraint::Memory,
@@ -208,13 +210,15 @@ impl State<'_> {
             // layers on a GPU (faster decode, less RAM): a split on the owned cards is tried
             // first (a trial owning two RTX 3090s was planned one card with the experts of
             // the other's share in RAM), then the other counts, fewest first.
-            let most = goal.max_gpus.min(2);
+            let most = most_gpus.min(2);
             let mut ids: Vec<&str> = cards.iter().map(|&i| self.parts.cards[i].id.as_str()).collect();
             ids.sort_unstable();
             ids.dedup();
             let owned: u32 = ids.iter().map(|id| goal.owned_count(id)).sum();
             let first = owned.clamp(1, most.max(1));
-            let counts = std::iter::once(first).chain((1..=most).filter(|&n| n != first));
+            let allowed = goal.gpu_counts();
+            let counts =
+                std::iter::once(first).chain((1..=most).filter(|&n| n != first)).filter(|n| allowed.contains(n));
             // Owning two cards must not lose the one-card split a one-card owner gets (cheaper
             // hosts, a lower budget): after a split on the owned cards, the fewest cards that
             // split are tried too.
