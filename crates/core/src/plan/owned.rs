@@ -70,7 +70,13 @@ pub fn must_have_parts<S: AsRef<str>>(entries: &[S]) -> Result<(Vec<String>, Opt
     // digits, an `x` and a letter).
     let split: Vec<String> = entries
         .iter()
-        .flat_map(|e| e.as_ref().split(|c: char| c == ',' || c.is_whitespace()).map(str::to_owned).collect::<Vec<_>>())
+        .flat_map(|e| {
+            e.as_ref()
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
         .flat_map(|w| {
             let digits = w.bytes().take_while(u8::is_ascii_digit).count();
             let rest = &w[digits..];
