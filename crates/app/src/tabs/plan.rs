@@ -349,7 +349,7 @@ fn goal_form(ui: &mut egui::Ui, f: &mut GoalForm, catalog: &Catalog) {
         ui.add(egui::DragValue::new(&mut f.max_gpus).range(1..=64)).labelled_by(l);
         ui.end_row();
 
-        let l = ui.label("Parts to buy (ids)").id;
+        let l = ui.label("Parts to buy ([Nx] id)").id;
         ui.text_edit_singleline(&mut f.must_have)
             .on_hover_text("Catalog ids of parts the build must use and buy (a board, case, card, CPU, PSU), separated by commas; a GPU may carry a count (`2x amd-radeon-rx-7900-xtx`: exactly two); as `kraftwerk plan --must-have`")
             .labelled_by(l);
