@@ -26,7 +26,7 @@ use kraftwerk::catalog::{self, Catalog, cited};
 const FAMILIES: [(&str, &str, &str, &str, &str, u8); 5] = [
     // EPYC 7002/7003, 8 channels DDR4: the board and the EPYC 7443P (24 cores, Milan) one builder
     // paid for (used.json). The DDR4 RDIMM priced from a cited source is a DDR4-2933 part (the
-    // platform runs DDR4-3200): no DDR4-3200 RDIMM has a dated price here. (The EPYC 7532 this
+    // platform runs DDR4-3200; the Crucial CT32G4RFD432A DDR4-3200 RDIMM has one since, not used here). (The EPYC 7532 this
     // set named before has no cited price: no EPYC 7002/7003 but the 7443P has one.)
     ("SP3", "SP3", "asrock-rack-romed8-2t", "amd-epyc-7443p", "samsung-m393a8g40mb2-cvf", 8),
     // EPYC 9005, 12 channels DDR5: the EPYC 9355P one builder bought on eBay (used.json). AMD's

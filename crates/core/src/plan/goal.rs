@@ -140,7 +140,9 @@ pub struct Goal {
     /// A must-have GPU named with a count (`plan --must-have 2x amd-radeon-rx-7900-xtx`, read
     /// by [`super::owned::must_have_parts`]): the machine holds exactly that many GPUs (all of
     /// them that chip or card, bought unless owned). `None`: 1 to `max_gpus`, the fewest that
-    /// meet the goal. The search refuses it when the id is not a GPU or not among `must_have`.
+    /// meet the goal. The count replaces `max_gpus` (a CPU+GPU split of a MoE model uses 1 or 2
+    /// cards, so a count of 3 or more plans GPU-only machines). The search refuses it when the
+    /// id is not a GPU or not among `must_have`.
     pub must_have_count: Option<super::owned::OwnedPart>,
     /// Parts the user already owns, with how many (`plan --own [Nx]ID`, the Plan tab's owned
     /// list; both read by [`super::owned::owned_parts`]): the build must use an owned part (the search adds

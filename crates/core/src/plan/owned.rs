@@ -1,6 +1,8 @@
 //! The parts the user already owns, as `plan --own` and the Plan tab's owned list name them
 //! (`1x nvidia-geforce-rtx-3090`, `asus-pro-ws-wrx80e`): one reading for both, so that they plan
 //! the same goal. How the search and the cost use them is said at [`super::goal::Goal::owned`].
+//! The must-have parts (`plan --must-have`, the Plan tab's must-have list) are read in the same
+//! grammar by [`must_have_parts`], a GPU's count giving [`super::goal::Goal::must_have_count`].
 
 use super::PlanError;
 use serde::Serialize;
@@ -62,9 +64,12 @@ pub fn owned_parts<S: AsRef<str>>(entries: &[S]) -> Result<Vec<OwnedPart>, PlanE
 /// amd-radeon-rx-7900-xtx`: the machine holds exactly two; see
 /// [`super::goal::Goal::must_have_count`]). A one-word `2xID` is read as `2x ID` too.
 ///
+/// The same id counted twice adds up (`2x A 2x A` is four). A count of 0 or over 16, a count on
+/// a part that is not a GPU, are refused by the search ([`super::goal::validate`]).
+///
 /// # Errors
-/// [`PlanError::BadGoal`] for what [`owned_parts`] refuses, and for counts on two different
-/// parts (one machine has one GPU count).
+/// [`PlanError::BadGoal`] for a count without an id after it, a count too large for a number,
+/// and counts on two different parts (one machine has one GPU count).
 pub fn must_have_parts<S: AsRef<str>>(entries: &[S]) -> Result<(Vec<String>, Option<OwnedPart>), PlanError> {
     // `2xamd-radeon-rx-7900-xtx` as `2x amd-radeon-rx-7900-xtx` (no catalog id starts with
     // digits, an `x` and a letter).

@@ -143,7 +143,10 @@ pub(crate) fn gfx_target(gpu: &Gpu) -> Option<String> {
             return Some(t);
         }
     }
-    AMD_DIE_GFX_TARGETS.iter().find(|(die, _)| a.contains(die)).map(|(_, t)| (*t).to_owned())
+    // The die's name whole: "navi 31" but not a "navi 310".
+    let names =
+        |die: &str| a.match_indices(die).any(|(i, _)| !a[i + die.len()..].starts_with(|c: char| c.is_ascii_digit()));
+    AMD_DIE_GFX_TARGETS.iter().find(|(die, _)| names(die)).map(|(_, t)| (*t).to_owned())
 }
 
 /// AMD dies (as the catalog's `architecture` names them, lower case) and their LLVM `gfx`
@@ -153,9 +156,10 @@ pub(crate) fn gfx_target(gpu: &Gpu) -> Option<String> {
 /// Radeon AI PRO R9700 gfx1201, RX 9060 XT gfx1200, RX 6900 XT gfx1030, Instinct MI50 gfx906,
 /// MI100 gfx908, MI210/MI250 gfx90a), the die each of those products is built on; the die's
 /// other products share its target, as the processor table of LLVM's AMDGPUUsage lists them
-/// (https://llvm.org/docs/AMDGPUUsage.html#processors; product names added in llvm-project PR
-/// 170469, 2025-12-03: Radeon RX 7900 GRE gfx1100, RX 7800 XT / 7700 XT / 7700 gfx1101,
-/// RX 7600 XT / 7600 gfx1102). Dies not listed (Navi 22, 23, 24, ...) give no target.
+/// (https://llvm.org/docs/AMDGPUUsage.html#processors; product names added in llvm-project PRs
+/// 155577 and 170469, the latter 2025-12-03: RX 7800 XT / 7700 XT / 7700 gfx1101, RX 7600 XT /
+/// 7600 gfx1102; the RX 7900 GRE is listed under gfx1100). Under ktransformers, whose ROCm
+/// support names gfx1100, the die-named RX 7900 GRE now runs as the RX 7900 XT does. Dies not listed (Navi 22, 23, 24, ...) give no target.
 pub const AMD_DIE_GFX_TARGETS: [(&str, &str); 9] = [
     ("navi 31", "gfx1100"),
     ("navi 32", "gfx1101"),

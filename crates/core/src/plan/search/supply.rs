@@ -46,16 +46,16 @@ impl State<'_> {
     ) -> Result<(usize, u8), Failure> {
         let channels = (u32::from(board.memory_channels) * u32::from(board.cpu_sockets.max(1))).max(1);
         let slots = u32::from(board.memory_slots);
-        let vram_gib = card.memory_gib * f64::from(n);
+        let gpu_memory_gib = card.memory_gib * f64::from(n);
         let vram_gb = match hybrid_gib {
             // Kit capacities are binary GB (a "32 GB" DIMM holds 32 GiB), as the fit code counts.
             // What `HostRam::holds` asks of the build (`fit`'s own test): the split's whole
             // system-RAM part plus the reserve; and no less than the VRAM, below which `check`'s
             // system-ram rule warns (a split of 18 GiB on two 24 GB cards bought 32 GB).
-            Some(gib) => crate::estimate::llm::search::HostRam::installed_to_hold_gib(gib).max(vram_gib),
+            Some(gib) => crate::estimate::llm::search::HostRam::installed_to_hold_gib(gib).max(gpu_memory_gib),
             // As much as `check`'s system-ram rule asks for (twice the VRAM), by its own
             // function: a plan that `check` then tells to "install at least 128 GB" was short.
-            None => crate::check::system_ram_wanted_gb(vram_gib),
+            None => crate::check::system_ram_wanted_gb(gpu_memory_gib),
         };
         let catalog_cpu = self.catalog.cpus.get(cpu.idx);
         // The data rate a kit set runs at beside the CPU (the fit's capped speed); the kit's
