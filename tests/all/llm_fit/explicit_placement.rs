@@ -337,3 +337,35 @@ fn every_device_compute_buffer_grows_with_the_micro_batch() {
     let grew_mib = 3584.0 * (16384.0 * 2.0 + 4096.0 * 4.0) / 1024.0 / 1024.0;
     assert!((large - small - grew_mib).abs() <= 1.0, "{small} -> {large}, {grew_mib}");
 }
+
+/// A placement that runs with more experts in RAM than the GPUs need says so, with the smallest
+/// `--n-cpu-moe` that keeps llama.cpp's margin and its speed (a new user's trial: GLM-4.5-Air,
+/// `--n-cpu-moe 30` on two RTX 4090s left 20 GiB of VRAM idle, and `fit` gave only its 16.5
+/// tok/s); at that smallest count the line is gone, and the JSON carries the same figures.
+#[test]
+fn a_placement_with_idle_vram_names_the_smallest_n_cpu_moe_that_fits() {
+    let b = builds("2x-rtx-4090-x870e.rig.ron");
+    let args = ["--model", "glm-4.5-air", "--runtime", "llama.cpp", "--n-cpu-moe", "30", "--format", "json"];
+    let (code, out, err) = fit(&b, &args);
+    assert_eq!(code, Some(0), "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let fewer = &j["placement_with_fewer_in_ram"];
+    let n = fewer["n_cpu_moe"].as_u64().expect("a smaller --n-cpu-moe");
+    assert!(n < 30, "{fewer}");
+    let mine = j["fits_with_experts_in_ram"]["decode_tokens_per_s"].as_f64().expect("the placement's decode");
+    let faster = fewer["decode_tokens_per_s"].as_f64().expect("its decode");
+    assert!(faster > mine, "fewer experts in RAM decode faster: {faster} against {mine}");
+    assert!(
+        fewer["host_experts_gib"].as_f64().expect("gib")
+            < j["fits_with_experts_in_ram"]["host_experts_gib"].as_f64().expect("gib")
+    );
+    let (_, text, _) = fit(&b, &args[..6]);
+    let l = line(&text, "fewer experts in system RAM fit:");
+    assert!(l.contains(&format!("--n-cpu-moe {n} ")), "{l}");
+    assert!(l.contains(&format!("(this placement: {mine:.1} tok/s decode)")), "{l}");
+    // At the smallest count itself nothing fewer fits.
+    let n = n.to_string();
+    let (code, text, err) = fit(&b, &["--model", "glm-4.5-air", "--runtime", "llama.cpp", "--n-cpu-moe", &n]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!text.contains("fewer experts in system RAM fit"), "{text}");
+}

@@ -567,6 +567,9 @@ fn results(ui: &mut egui::Ui, o: &BuildFit, w: &Workload, state: &AppState) {
     }
     if let Some(split) = &o.fits_with_experts_in_ram {
         experts_in_ram(ui, split, o);
+        if let Some(l) = report::fewer_in_ram_line(o) {
+            ui.add(egui::Label::new(l).wrap());
+        }
     } else if let Some(alt) = &o.alternatives {
         alternatives(ui, alt, o);
     }

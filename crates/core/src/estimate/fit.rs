@@ -180,6 +180,11 @@ pub struct BuildFit {
     /// no `--n-cpu-moe` runs (a dense model, RAM too small).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placement_that_fits: Option<search::MoeOffload>,
+    /// Where the user's own placement runs with more routed experts in system RAM than the GPUs
+    /// need: the smallest `--n-cpu-moe` that keeps llama.cpp's margin, with its figures
+    /// (`placement::fewer_in_ram`); `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement_with_fewer_in_ram: Option<search::MoeOffload>,
 }
 
 /// The one answer `kraftwerk fit` gives for a build: its headline, its exit code and its JSON's
@@ -615,6 +620,10 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             .as_ref()
             .filter(|p| given && !p.runs())
             .and_then(|_| smallest_n_cpu_moe(&input, used, host, ram, &opts.llama_cpp));
+        let placement_with_fewer_in_ram = placement
+            .as_ref()
+            .filter(|_| given)
+            .and_then(|p| placement::fewer_in_ram(&input, used, host, ram, &opts.llama_cpp, p));
         if user_hybrid.is_some_and(|p| !p.runs()) {
             fit.verdict = FitVerdict::DoesNotFit;
         }
@@ -638,6 +647,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             fits_with_experts_in_ram: hybrid,
             placement,
             placement_that_fits,
+            placement_with_fewer_in_ram,
         });
     }
 
@@ -661,6 +671,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
         fits_with_experts_in_ram: None,
         placement,
         placement_that_fits: None,
+        placement_with_fewer_in_ram: None,
     })
 }
 

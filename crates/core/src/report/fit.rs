@@ -669,6 +669,27 @@ pub fn placement_that_fits_line(result: &BuildFit) -> Option<String> {
     ))
 }
 
+/// Where the user's placement runs with more routed experts in system RAM than the GPUs need
+/// ([`BuildFit::placement_with_fewer_in_ram`]): the smallest `--n-cpu-moe` that keeps llama.cpp's
+/// 1024 MiB free on every GPU, its experts in RAM (GiB), decode and prefill (tok/s), beside the
+/// placement's own decode. `kraftwerk fit` and the Fit tab print this line.
+pub fn fewer_in_ram_line(result: &BuildFit) -> Option<String> {
+    let o = result.placement_with_fewer_in_ram.as_ref()?;
+    let mine = result.fits_with_experts_in_ram.as_ref().and_then(|p| p.decode_tokens_per_s);
+    Some(format!(
+        "fewer experts in system RAM fit: --n-cpu-moe {} ({}) keeps llama.cpp's 1024 MiB free on every GPU with {:.1} GiB of routed experts in RAM: {}{}",
+        o.n_cpu_moe,
+        o.args,
+        o.host_experts_gib,
+        match (o.decode_tokens_per_s, o.prefill_tokens_per_s) {
+            (Some(d), Some(p)) => format!("about {d:.1} tok/s decode, {p:.0} tok/s prefill"),
+            (Some(d), None) => format!("about {d:.1} tok/s decode, prefill unknown"),
+            _ => "decode unknown".to_owned(),
+        },
+        mine.map_or_else(String::new, |d| format!(" (this placement: {d:.1} tok/s decode)"))
+    ))
+}
+
 /// The whole text of `kraftwerk fit` for `result` (of `build`, priced from `pricing`: the
 /// build's own catalog view with used and owned prices), in the order it prints: the model
 /// file (`model_file`: its one-line summary), memory and verdict, then either the
@@ -697,6 +718,9 @@ pub fn text(
     }
     if let Some(o) = &result.fits_with_experts_in_ram {
         experts_in_ram_fit(out, o, result);
+        if let Some(l) = fewer_in_ram_line(result) {
+            wln!(out, "  {l}");
+        }
         used_prices(out, result);
         stale_prices(out, result, pricing);
     } else if let Some(alt) = &result.alternatives {

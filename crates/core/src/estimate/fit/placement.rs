@@ -33,6 +33,26 @@ pub(super) fn smallest_n_cpu_moe(
     None
 }
 
+/// Where the user's own placement runs with more routed experts in system RAM than the GPUs
+/// need: the smallest `--n-cpu-moe` that keeps llama.cpp's margin with their other flags
+/// ([`smallest_n_cpu_moe`]), when it keeps at least 0.5 GiB fewer experts in RAM than `given`
+/// (a trial's `--n-cpu-moe 30` on two 24 GB cards left 20 GiB of VRAM idle, bounded by system
+/// RAM, and `fit` did not say that fewer would fit). `None` otherwise.
+pub(super) fn fewer_in_ram(
+    input: &FitInput,
+    used: &[GpuSlot],
+    host: Option<llm::host::HostMemory>,
+    ram: Option<search::HostRam>,
+    flags: &llm::placement::LlamaCppFlags,
+    given: &llm::placement::PlacementEstimate,
+) -> Option<search::MoeOffload> {
+    if !given.runs() {
+        return None;
+    }
+    let mine = search::MoeOffload::of(given).host_experts_gib;
+    smallest_n_cpu_moe(input, used, host, ram, flags).filter(|o| o.host_experts_gib + 0.5 < mine)
+}
+
 /// The llama.cpp-family placement of `input` on `used`: the user's flags when given (refused
 /// for runtimes outside the llama.cpp family), else the one `llama-fit-params` picks.
 pub(super) fn placement_of(
