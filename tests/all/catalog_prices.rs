@@ -391,7 +391,8 @@ fn cited_price_files_are_clean_and_a_planted_zero_is_caught() {
                     || c.cpu(&p.id).is_some()
                     || c.memory_kit(&p.id).is_some()
                     || c.motherboard(&p.id).is_some()
-                    || c.cooler(&p.id).is_some(),
+                    || c.cooler(&p.id).is_some()
+                    || c.storage.iter().any(|d| d.id == p.id),
                 "{name}: `{}` is not in the catalog",
                 p.id
             );

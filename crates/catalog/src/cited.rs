@@ -283,7 +283,22 @@ impl Catalog {
     pub fn apply_msrps(&mut self, file: &CitedFile) -> usize {
         let mut set = 0;
         let prefix = MSRP_PREFIX;
-        lay_cited!(self, file, prefix, false, set, gpus, gpu_cards, cpus, motherboards, psus, coolers, cases, memory);
+        lay_cited!(
+            self,
+            file,
+            prefix,
+            false,
+            set,
+            gpus,
+            gpu_cards,
+            cpus,
+            motherboards,
+            psus,
+            coolers,
+            cases,
+            memory,
+            storage
+        );
         // The chip vendor's own card (NVIDIA's "RTX PRO 6000 Blackwell Workstation Edition"
         // card record beside the chip of that name) is the product the launch or list price is
         // for: an unpriced first-party card takes its chip's entry. Partner cards do not (their

@@ -27,7 +27,8 @@ fn put_sorted<T: HasId + Clone>(list: &mut Vec<T>, from: Option<&T>) {
 impl Working {
     /// The chips and models of `catalog`, and one partner card of each chip that has one
     /// differing from it (the checker asks: an owned GPU named by such a chip is not a known
-    /// card, [`crate::rig::Resolved::unnamed_cards`]); no other part yet.
+    /// card, [`crate::rig::Resolved::unnamed_cards`]), and the drives (a machine buys one,
+    /// [`super::drive::drive_for`]: they are few); no other part yet.
     pub fn new(catalog: &Catalog) -> Self {
         // One partner card per chip that differs from it (`rig::card_differs`), the fact the
         // checker reads.
@@ -38,7 +39,13 @@ impl Working {
                 gpu_cards.push(card.clone());
             }
         }
-        Working(Catalog { gpus: catalog.gpus.clone(), models: catalog.models.clone(), gpu_cards, ..Catalog::default() })
+        Working(Catalog {
+            gpus: catalog.gpus.clone(),
+            models: catalog.models.clone(),
+            gpu_cards,
+            storage: catalog.storage.clone(),
+            ..Catalog::default()
+        })
     }
 
     /// The small catalog.
@@ -202,6 +209,9 @@ pub(crate) fn make_build(catalog: &Catalog, goal: &Goal, model: &Model, spec: &S
         notes: Some(format!("Planned by `kraftwerk plan` for: {}", goal.describe(model.llm()))),
         ..Build::default()
     };
+    // A drive for the model files, so that the total is the machine's (none was bought before).
+    let weights = super::model::weights_gib(model, spec.precision);
+    build.storage = super::drive::drive_for(catalog, weights, board, &build.gpus).into_iter().collect();
     // The units the user owns of the parts it uses, by count: the fit's cost prices them at $0
     // and the others of the same id at their price (`Build::owned_count`).
     let uses = |id: &str| {

@@ -17,6 +17,7 @@
 //! Its order is deterministic: the same catalog and goal give the same answer. When nothing
 //! meets the goal, each constraint is relaxed on its own and what that buys is reported.
 
+pub mod drive;
 pub mod estimate;
 pub mod evaluation;
 pub mod goal;
