@@ -290,3 +290,38 @@ fn plan_and_fit_agree_on_the_ram_of_an_experts_in_ram_split() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A CPU with more RAM bandwidth per core than any held experts-in-RAM row (an 8-core EPYC
+/// 9015 on 12 channels of DDR5-6000: 72 GB/s per core, against the held rows' 19.2 at most)
+/// makes the split's decode an upper bound: the plan says so and ranks it as unvalidated, and
+/// `fit` on the saved build says the same sentence (a new user's trial was offered that machine
+/// at 21 tok/s for Qwen3-235B). A split on a CPU within the held range says nothing of it.
+#[test]
+fn a_cpu_with_more_bandwidth_per_core_than_the_held_rows_is_an_upper_bound() {
+    use kraftwerk::plan::owned::OwnedPart;
+    let c = catalog();
+    let g = Goal {
+        tok_s: 8.0,
+        max_results: 12,
+        owned: vec![OwnedPart { id: "nvidia-geforce-rtx-3090".into(), count: 2 }],
+        ..goal("qwen3-235b-a22b", "q4_0")
+    };
+    let out = plan_blocking(&c, &g).expect("plan");
+    let per_core = |r: &kraftwerk::plan::PlanResult| r.eval.speed_caveats.iter().any(|s| s.contains("GB/s per core"));
+    let epyc = out
+        .results
+        .iter()
+        .find(|r| r.build.cpu.as_deref() == Some("amd-epyc-9015"))
+        .expect("a split on the EPYC 9015 (the trial's)");
+    assert!(per_core(epyc), "{:?}", epyc.eval.speed_caveats);
+    let within = out
+        .results
+        .iter()
+        .find(|r| r.build.cpu.as_deref().is_some_and(|id| id.contains("ryzen")))
+        .expect("a split on a Ryzen");
+    assert!(!per_core(within), "{:?}", within.eval.speed_caveats);
+    // `fit` on the saved build: the same sentence in its speed caveats.
+    let f = fit::for_build(&epyc.build, &c, &FitOptions::default()).expect("fit");
+    let s = kraftwerk::estimate::speed_summary::SpeedSummary::of_fit(&f, Some("EPYC 9015"));
+    assert!(s.caveats.iter().any(|x| x.starts_with("EPYC 9015 reads 576 GB/s") && x.contains("(72.0 GB/s per core)")), "{:?}", s.caveats);
+}

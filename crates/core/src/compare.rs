@@ -169,6 +169,7 @@ impl BuildSummary {
                     if f.fits_with_experts_in_ram.is_some() {
                         let cpu = build.resolve(catalog).cpu.map(|c| c.name.clone());
                         speed_caveats.extend(crate::estimate::speed_summary::ram_caveat(&f, cpu.as_deref()));
+                        speed_caveats.extend(crate::estimate::speed_summary::cores_caveat(&f, cpu.as_deref()));
                         speed_caveats.extend(crate::estimate::speed_summary::ram_rating_caveat(&f, cpu.as_deref()));
                     }
                 }

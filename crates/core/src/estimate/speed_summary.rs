@@ -66,6 +66,7 @@ impl SpeedSummary {
                 })
             });
             caveats.extend(ram_caveat(result, cpu_name));
+            caveats.extend(cores_caveat(result, cpu_name));
             caveats.extend(ram_rating_caveat(result, cpu_name));
             return SpeedSummary {
                 decode_tokens_per_s: o.decode_tokens_per_s,
@@ -164,6 +165,27 @@ pub fn ram_caveat(result: &BuildFit, cpu_name: Option<&str>) -> Option<String> {
         s.dimms_per_channel,
         cpu_name.unwrap_or("the CPU")
     ))
+}
+
+/// The caveat on a split whose CPU has more theoretical RAM bandwidth per core than any held
+/// experts-in-RAM row ([`crate::estimate::llm::host::HOST_BANDWIDTH_PER_CORE_HELD_MAX_GB_S`]):
+/// an EPYC 9015 (8 cores) on 12 channels of DDR5-6000 reads 72 GB/s per core, where the held
+/// rows read at most 19.2, and a new user's trial was offered it at 21 tok/s for Qwen3-235B. The
+/// decode is then an upper bound, unvalidated; the planner ranks such builds after validated
+/// ones. Said wherever the speed is (`fit`, `plan`, `compare`, the Fit and Plan tabs). `None`
+/// without a CPU, a memory kit or a split.
+pub fn cores_caveat(result: &BuildFit, cpu_name: Option<&str>) -> Option<String> {
+    result.fits_with_experts_in_ram.as_ref()?;
+    let cores = result.host_ram_speed.as_ref().map(|s| s.cpu_cores).filter(|&c| c > 0)?;
+    let bw = result.host_bandwidth_gb_s.filter(|b| b.is_finite() && *b > 0.0)?;
+    let per_core = bw / f64::from(cores);
+    let held = crate::estimate::llm::host::HOST_BANDWIDTH_PER_CORE_HELD_MAX_GB_S;
+    (per_core > held).then(|| {
+        format!(
+            "{} reads {bw:.0} GB/s of theoretical RAM bandwidth with {cores} cores ({per_core:.1} GB/s per core), more per core than any held experts-in-RAM measurement (at most {held:.1}: an EPYC 9355, 32 cores, 12 x DDR5-6400): few cores, and on AMD's chiplet CPUs few CCDs, may not stream the channels at the efficiency the estimate uses, so the CPU+GPU split's decode is an upper bound, unvalidated",
+            cpu_name.unwrap_or("the CPU")
+        )
+    })
 }
 
 /// The caveat on a split whose decode is bound by system RAM read at the kit's rating, one

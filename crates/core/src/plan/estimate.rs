@@ -166,6 +166,7 @@ fn hybrid(build: &Build, catalog: &Catalog, goal: &Goal, f: &fit::BuildFit, ev: 
     // The split's decode is bound by the RAM's speed: the caveat `fit` gives the same split
     // (one sentence, [`crate::estimate::speed_summary::ram_caveat`]).
     ev.speed_caveats.extend(crate::estimate::speed_summary::ram_caveat(f, r.cpu.map(|c| c.name.as_str())));
+    ev.speed_caveats.extend(crate::estimate::speed_summary::cores_caveat(f, r.cpu.map(|c| c.name.as_str())));
     ev.speed_notes.extend(crate::estimate::speed_summary::ram_rating_caveat(f, r.cpu.map(|c| c.name.as_str())));
 }
 

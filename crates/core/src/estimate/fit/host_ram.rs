@@ -29,6 +29,9 @@ pub struct RamSpeed {
     /// rather than the kit's rating capped by the CPU's.
     #[serde(default)]
     pub stated: bool,
+    /// Physical cores of the build's CPUs (the CPU's cores × the board's sockets): the cores
+    /// that read the weights kept in RAM ([`crate::estimate::speed_summary::cores_caveat`]).
+    pub cpu_cores: u32,
 }
 
 impl RamSpeed {
@@ -140,7 +143,15 @@ pub fn ram_speed_of(
         ),
         Some(c) => (kit_mt_s, format!("kit rating (the {} is rated DDR{ddr_gen}-{c}, {which})", cpu.name)),
     };
-    RamSpeed { mt_s, kit_mt_s, cpu_rated_mt_s: cpu_rated, dimms_per_channel: dpc, basis, stated: false }
+    RamSpeed {
+        mt_s,
+        kit_mt_s,
+        cpu_rated_mt_s: cpu_rated,
+        dimms_per_channel: dpc,
+        basis,
+        stated: false,
+        cpu_cores: u32::from(cpu.cores) * sockets,
+    }
 }
 
 /// The build's system memory as the host-offload decode reads it: channels in use per socket

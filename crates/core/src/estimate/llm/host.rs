@@ -117,6 +117,20 @@ impl HostExpertDecode {
 /// reach 60-80 % of theoretical; 0.6 is used for the matrix-vector kernels.
 pub const HOST_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.6;
 
+/// The most theoretical system-RAM bandwidth per physical CPU core among the held rows with
+/// experts in RAM, GB/s per core: sousekd's EPYC 9355 (32 cores, 12 x DDR5-6400 = 614.4 GB/s,
+/// 19.2 per core; ik_llama.cpp discussion 258, rows IK-06..IK-10 of
+/// `tests/all/llm_fit/moe_2026.rs`, in band at depth 0). The other held hosts read less per
+/// core (the EPYC 9B14's 460.8 GB/s over 96 cores, an i5-12600K's 96 GB/s over 10). A build
+/// that gives each core more is outside what the host efficiency
+/// ([`HOST_DECODE_BANDWIDTH_EFFICIENCY`]) and the CPU's per-layer cost
+/// ([`LLAMA_CPP_HOST_LAYER_OVERHEAD_S`], fitted on 44 threads) were held on: few cores, and on
+/// AMD's chiplet CPUs few CCDs (each reads over its own link to the I/O die: 64 bytes per
+/// fabric clock on Zen 5 with two links, Chips and Cheese, "AMD's EPYC 9355P: Inside a 32 Core
+/// Zen 5 Server Chip", https://chipsandcheese.com/p/amds-epyc-9355p-inside-a-32-core), may not
+/// stream the channels at that efficiency. Not a bound on the speed: the edge of the evidence.
+pub const HOST_BANDWIDTH_PER_CORE_HELD_MAX_GB_S: f64 = 19.2;
+
 /// System RAM kept for the operating system, the inference process itself and its buffers
 /// before offloaded weights, GiB. A stated planning parameter (judgement), not a measurement:
 /// a desktop Linux session with a browser uses a few GiB, and llama.cpp's own buffers are
