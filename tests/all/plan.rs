@@ -508,3 +508,29 @@ fn must_have_count_is_the_machines_gpu_count() {
         .expect_err("a count of 0");
     assert!(e.to_string().contains("1 to 16"), "{e}");
 }
+
+/// Owning one partner card and asking for two of its chip (`--own 1x
+/// asus-rog-strix-geforce-rtx-3090-24gb-gddr6x --must-have 2x nvidia-geforce-rtx-3090`): the
+/// owned card is one of the two in every machine (the review found the chip's first cards
+/// taken without the owned one first, so a plan could buy two and leave the owned card out).
+#[test]
+fn a_counted_chip_must_have_uses_the_owned_card_of_that_chip() {
+    use kraftwerk::plan::owned::OwnedPart;
+    let c = catalog();
+    let card = "asus-rog-strix-geforce-rtx-3090-24gb-gddr6x";
+    let chip = "nvidia-geforce-rtx-3090";
+    let g = Goal {
+        must_have: vec![chip.into()],
+        must_have_count: Some(OwnedPart { id: chip.into(), count: 2 }),
+        owned: vec![OwnedPart { id: card.into(), count: 1 }],
+        used: true,
+        ..goal("gpt-oss-120b", "mxfp4")
+    };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(!out.results.is_empty());
+    for r in &out.results {
+        assert_eq!(r.build.gpus.len(), 2, "{}", r.title);
+        assert!(r.build.gpus.iter().any(|g| g.gpu == card), "{}: {:?}", r.title, r.build.gpus);
+        assert!(r.build.owned.iter().any(|o| o.ends_with(card)), "{}: {:?}", r.title, r.build.owned);
+    }
+}

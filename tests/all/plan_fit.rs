@@ -323,5 +323,9 @@ fn a_cpu_with_more_bandwidth_per_core_than_the_held_rows_is_an_upper_bound() {
     // `fit` on the saved build: the same sentence in its speed caveats.
     let f = fit::for_build(&epyc.build, &c, &FitOptions::default()).expect("fit");
     let s = kraftwerk::estimate::speed_summary::SpeedSummary::of_fit(&f, Some("EPYC 9015"));
-    assert!(s.caveats.iter().any(|x| x.starts_with("EPYC 9015 reads 576 GB/s") && x.contains("(72.0 GB/s per core)")), "{:?}", s.caveats);
+    assert!(
+        s.caveats.iter().any(|x| x.starts_with("EPYC 9015 reads 576 GB/s") && x.contains("(72.0 GB/s per core)")),
+        "{:?}",
+        s.caveats
+    );
 }

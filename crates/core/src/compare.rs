@@ -365,7 +365,15 @@ impl Comparison {
             let rows: Vec<&str> =
                 self.rows.iter().filter(|r| r.not_ranked.iter().any(|(j, _)| *j == i)).map(|r| r.name).collect();
             if let Some((_, why)) = self.rows.iter().find_map(|r| r.not_ranked.iter().find(|(j, _)| *j == i)) {
-                let _ = writeln!(s, "{}: never (best) on {}: {why}", b.name, rows.join("; "));
+                let rows = match rows.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                    _ => rows.join(""),
+                };
+                let _ = writeln!(
+                    s,
+                    "{}: not marked (best) on {rows}, because {why}: a check that did not run could have found an error",
+                    b.name
+                );
             }
         }
         for b in &self.builds {

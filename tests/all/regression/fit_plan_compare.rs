@@ -253,7 +253,7 @@ fn compare_marks_every_tied_build_best_and_never_an_unverified_one_on_what_its_u
     let warnings = text.lines().find(|l| l.trim_start_matches(['*', ' ']).starts_with("Warnings")).expect("row");
     assert!(!warnings.contains("(best)"), "{warnings}");
     assert!(
-        text.lines().any(|l| l.contains("never (best) on") && l.contains("UNVERIFIED") && l.contains("Warnings")),
+        text.lines().any(|l| l.contains("not marked (best) on") && l.contains("UNVERIFIED") && l.contains("Warnings")),
         "the output says why: {text}"
     );
 
@@ -266,7 +266,7 @@ fn compare_marks_every_tied_build_best_and_never_an_unverified_one_on_what_its_u
     for row in &cmp.rows {
         assert!(!row.best.contains(&0), "{}: {:?}", row.name, row.values);
     }
-    assert!(text.lines().any(|l| l.contains("never (best) on") && l.contains("INCOMPLETE")), "{text}");
+    assert!(text.lines().any(|l| l.contains("not marked (best) on") && l.contains("INCOMPLETE")), "{text}");
     // No priced part: $0.00, not the "$-0.00" of an empty f64 sum.
     assert!(!text.contains("$-0"), "{text}");
 }

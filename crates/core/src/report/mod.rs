@@ -110,7 +110,12 @@ pub fn report_text(r: &Report) -> String {
             (_, Severity::Warning) => "warn ",
             (_, Severity::Info) => "info ",
         };
-        let _ = writeln!(s, "  {tag} [{}] {}", f.rule, f.message);
+        // A rule that reported and also left a part unchecked (the length of a card checked, its
+        // place in the case not): the skip line says "also", so the two lines do not read as a
+        // contradiction.
+        let also = f.kind == FindingKind::NotChecked
+            && r.findings.iter().any(|o| o.rule == f.rule && o.kind != FindingKind::NotChecked);
+        let _ = writeln!(s, "  {tag} [{}] {}{}", f.rule, if also { "also " } else { "" }, f.message);
         let _ = writeln!(s, "        fix: {}", f.fix);
     }
     s.push_str(&coverage_text(&r.coverage));

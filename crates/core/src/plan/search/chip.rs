@@ -28,8 +28,14 @@ impl State<'_> {
             // not an owned unit): any card of that chip is that GPU, as for a chip not asked
             // for, so a thinner partner card (a two-slot blower) may hold four where the
             // reference design's three slots cannot.
+            // The cards of it the user owns first (`--own 1x <partner card> --must-have 2x
+            // <chip>`: the owned card is one of the two).
             Some(id) if self.chip_bought(id) && cards.iter().any(|c| &c.id == id) => {
-                cards.iter().take(CARDS_PER_CHIP).map(|c| c.idx).collect()
+                let owned = |c: &&&CardView| goal.owned_count(&c.id) > 0;
+                let mut v: Vec<usize> = cards.iter().filter(owned).map(|c| c.idx).collect();
+                let room = CARDS_PER_CHIP.saturating_sub(v.len());
+                v.extend(cards.iter().filter(|c| !owned(c)).take(room).map(|c| c.idx));
+                v
             }
             Some(id) => cards.iter().filter(|c| &c.id == id).map(|c| c.idx).collect(),
             // No GPU must-have (nothing asked, or two different GPUs owned: either may be

@@ -10,7 +10,7 @@ pub fn vllm_pool(out: &mut String, p: &crate::estimate::llm::vllm_memory::VllmKv
     let e = &p.engine;
     wln!(
         out,
-        "  vLLM (fullest GPU): {:.2} x {:.1} GiB = {:.1} GiB reserved - weights {:.1} - profile peak {:.2} ({} tokens, {} seqs) - non-torch {:.2} = KV pool {:.2} GiB; CUDA graphs ~{:.1} GiB outside it",
+        "  vLLM (fullest GPU): {:.2} x {:.1} GiB = {:.1} GiB reserved - weights as vLLM loads them {:.1} - profile peak {:.2} ({} tokens, {} seqs) - non-torch {:.2} = KV pool {:.2} GiB; CUDA graphs ~{:.1} GiB outside it",
         e.gpu_memory_utilization,
         p.total_gib,
         p.reservation_gib,
