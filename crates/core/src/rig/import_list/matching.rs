@@ -171,6 +171,11 @@ fn queries(name: &str) -> (Vec<String>, Vec<String>) {
         }
     };
     push(words.join(" "));
+    // A PSU title's wattage is its model (`Leadex Platinum SE 1000 W`): the head with it joined
+    // as catalogs write it (`1000w`) before the head alone.
+    if let Some(w) = stated_watts(name).filter(|_| cut < words.len()) {
+        push(format!("{} {w}w", head.join(" ")));
+    }
     push(head.join(" "));
     let has_code = |ws: &[String]| ws.iter().any(|w| is_model_code(w));
     for n in (1..head.len()).rev() {
@@ -205,11 +210,54 @@ fn coverage_pct(words: &[String], key: &str) -> u8 {
     u8::try_from(found * 100 / words.len()).unwrap_or(100)
 }
 
+/// Colour words a catalog name may carry that make another listing of the same model.
+const COLOUR_WORDS: &[&str] = &["white", "black", "pink", "red", "blue", "silver", "gold", "grey", "gray", "snow"];
+
+/// Colour words of `key` that `name` does not say.
+fn unsaid_colours(key: &str, name: &str) -> usize {
+    let name = name.to_ascii_lowercase();
+    let said: Vec<&str> = name.split(|c: char| !c.is_alphanumeric()).collect();
+    key.to_ascii_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| COLOUR_WORDS.contains(w) && !said.contains(w))
+        .count()
+}
+
+/// Where the hit `p` carries a colour the line does not say (`SE White 1000W` for a line of
+/// `SE 1000 W`), the part of `kind` that holds every term of query `q`, agrees with the line's
+/// wattage and carries fewer unsaid colours, if one does: the same model in the colour the line
+/// names (or none).
+fn said_colour<'a>(
+    catalog: &'a Catalog,
+    kind: PartKind,
+    q: &str,
+    name: &str,
+    p: &'a dyn kraftwerk_catalog::Part,
+) -> &'a dyn kraftwerk_catalog::Part {
+    let hit = unsaid_colours(&format!("{} {}", p.display_name(), p.id()), name);
+    if hit == 0 {
+        return p;
+    }
+    let terms: Vec<String> = q.split_whitespace().map(str::to_ascii_lowercase).collect();
+    let parts = catalog.parts_of(kind);
+    parts
+        .into_iter()
+        .filter(|o| {
+            let key = format!("{} {} {}", o.vendor(), o.display_name(), o.id()).to_ascii_lowercase();
+            terms.iter().all(|t| key.contains(t.as_str())) && watts_agree(catalog, kind, o.id(), name)
+        })
+        .map(|o| (unsaid_colours(&format!("{} {}", o.display_name(), o.id()), name), o))
+        .filter(|(n, _)| *n < hit)
+        .min_by_key(|(n, o)| (*n, o.display_name().split_whitespace().count()))
+        .map_or(p, |(_, o)| o)
+}
+
 /// Finds the part of `kind` a name points to with [`Catalog::find_by_name`].
 fn find(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartKind, String, String, String, u8)> {
     let (qs, head) = queries(name);
     for q in qs {
         if let Some(p) = catalog.find_by_name(kind, &q) {
+            let p = said_colour(catalog, kind, &q, name, p);
             let key = format!("{} {}", p.display_name(), p.id());
             let conf = coverage_pct(&head, &key);
             if !plausible(catalog, kind, p.id(), name, &head, &key, conf) {
@@ -237,6 +285,9 @@ fn plausible(catalog: &Catalog, kind: PartKind, id: &str, name: &str, head: &[St
     let has_code = codes.iter().any(|w| key_compact.contains(&w.to_lowercase().replace('-', "")));
     let enough = if codes.is_empty() { conf >= 100 } else { has_code || conf >= 80 };
     if !enough {
+        return false;
+    }
+    if !watts_agree(catalog, kind, id, name) {
         return false;
     }
     // A drive title's capacity (`4 TB`) is the drive's: the 2 TB model is another product.
@@ -367,6 +418,32 @@ fn stated_capacity_gb(name: &str) -> Option<u32> {
     None
 }
 
+/// The continuous wattage a PSU title states (`1000 W`, `1000W`, `850w`), W: the first number
+/// from 200 to 3,000 followed by a `W` unit. `None` when the title states none.
+fn stated_watts(name: &str) -> Option<u32> {
+    let words: Vec<String> = name.split_whitespace().map(str::to_ascii_lowercase).collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        let (num, unit) = match w.find(|c: char| !c.is_ascii_digit()) {
+            Some(at) if at > 0 => (&w[..at], w[at..].to_owned()),
+            None => (w.as_str(), words.get(i + 1).cloned().unwrap_or_default()),
+            _ => return None,
+        };
+        let n: u32 = num.parse().ok()?;
+        (unit == "w" && (200..=3000).contains(&n)).then_some(n)
+    })
+}
+
+/// Whether part `id` of `kind` agrees with the wattage the line states: a PSU title's `1000 W`
+/// is that unit, never the 1200 W model of the same series (a trial's "Leadex Platinum SE 1000
+/// W" became the 1200 W unit at 100 % confidence, every power check then on 200 W the user did
+/// not have). True for other kinds and titles that state none.
+fn watts_agree(catalog: &Catalog, kind: PartKind, id: &str, name: &str) -> bool {
+    kind != PartKind::Psu
+        || stated_watts(name).is_none_or(|w| {
+            catalog.psus.iter().find(|p| p.id == id).is_none_or(|p| (p.rated_w - f64::from(w)).abs() < 0.5)
+        })
+}
+
 /// Words of a PCPartPicker case title's tail (form factor and `Mid Tower Case`).
 const CASE_TAIL: &[&str] = &[
     "atx", "eatx", "e-atx", "microatx", "micro", "mini", "itx", "mini-itx", "ssi-eeb", "mid", "full", "tower", "case",
@@ -417,6 +494,7 @@ fn find_tightest(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartK
                     || key_compact.contains(&compact(w)) && compact(w).len() >= 4
             })
         })
+        .filter(|p| watts_agree(catalog, kind, p.id(), name))
         .filter(|p| {
             capacity.is_none_or(|c| {
                 catalog.storage.iter().find(|d| d.id == p.id()).is_none_or(|d| d.capacity_gb.abs_diff(c) * 10 <= c)
@@ -499,5 +577,36 @@ mod tests {
         assert_eq!(head, ["Corsair", "RM1000x"]);
         let (_, head) = queries("PNY XLR8 RGB GeForce RTX 3090 24 GB Video Card (Used)");
         assert_eq!(head, ["PNY", "XLR8", "RGB", "GeForce", "RTX", "3090"]);
+    }
+
+    /// A PSU title's wattage names the unit: "Leadex Platinum SE 1000 W" is the 1000 W unit in
+    /// the colour the line names (none: not the White one), never the 1200 W model a trial
+    /// imported at 100 % confidence; a title of 1200 W is the 1200 W unit.
+    #[test]
+    fn a_psu_titles_wattage_picks_the_unit() {
+        let c = kraftwerk_catalog::builtin().expect("catalog");
+        let line = |name: &str| ListLine {
+            line: 1,
+            text: name.into(),
+            label: Some("Power Supply".into()),
+            name: name.into(),
+            quantity: 1,
+            price: None,
+        };
+        let m = match_line(
+            &c,
+            &line("Super Flower Leadex Platinum SE 1000 W 80+ Platinum Certified Fully Modular ATX Power Supply"),
+        )
+        .expect("a match");
+        assert_eq!(m.id, "super-flower-leadex-platinum-se-1000w-fully-modular-80-platinum-certified-atx");
+        let m = match_line(
+            &c,
+            &line("Super Flower Leadex Platinum SE 1200 W 80+ Platinum Certified Fully Modular ATX Power Supply"),
+        )
+        .expect("a match");
+        assert_eq!(m.id, "super-flower-leadex-platinum-se-1200w-fully-modular-80-platinum");
+        assert_eq!(stated_watts("Corsair RM1000x 1000 W 80+ Gold"), Some(1000));
+        assert_eq!(stated_watts("EVGA 650BP 650W"), Some(650));
+        assert_eq!(stated_watts("Noctua NH-D15 82.52 CFM"), None);
     }
 }
