@@ -369,3 +369,34 @@ fn a_placement_with_idle_vram_names_the_smallest_n_cpu_moe_that_fits() {
     assert_eq!(code, Some(0), "{err}");
     assert!(!text.contains("fewer experts in system RAM fit"), "{text}");
 }
+
+/// A workload that does not fit under vLLM names the GGUF quant that fits every layer on the
+/// GPUs under llama.cpp, with the decode `fit` gives that run (a new user's 2x RTX 3090 for
+/// Llama-3.1-70B at bf16 was offered eight GPUs and a `-ngl 25` offload at 0.3 tok/s, while
+/// Q4_K_M under llama.cpp fits both cards at 18 tok/s); under llama.cpp itself it is not offered.
+#[test]
+fn a_vllm_misfit_names_the_llama_cpp_quant_that_fits() {
+    let b = qwen_build();
+    let (code, out, err) =
+        fit(&b, &["--model", "llama-3.1-70b", "--precision", "bf16", "--runtime", "vllm", "--format", "json"]);
+    assert_eq!(code, Some(1), "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let q = &j["alternatives"]["llama_cpp_quant"];
+    let p = q["precision"].as_str().expect("a quant").to_owned();
+    let decode = q["decode_tokens_per_s"].as_f64().expect("its decode");
+    let (code, out, err) =
+        fit(&b, &["--model", "llama-3.1-70b", "--precision", &p, "--runtime", "llama.cpp", "--format", "json"]);
+    assert_eq!(code, Some(0), "{p} fits under llama.cpp: {err}");
+    let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let direct = j["fit"]["speed"]["decode_batch1_tokens_per_s"].as_f64().expect("decode");
+    assert!((direct - decode).abs() < 1e-9, "{decode} offered, {direct} when run");
+    let (_, text, _) = fit(&b, &["--model", "llama-3.1-70b", "--precision", "bf16", "--runtime", "vllm"]);
+    assert!(
+        text.contains(&format!("- llama.cpp at {p} with every layer on the GPUs: about {decode:.1} tok/s decode")),
+        "{text}"
+    );
+    let (_, out, _) =
+        fit(&b, &["--model", "llama-3.1-70b", "--precision", "q8_0", "--runtime", "llama.cpp", "--format", "json"]);
+    let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(j["alternatives"].get("llama_cpp_quant").is_none(), "not under llama.cpp itself");
+}

@@ -331,6 +331,46 @@ pub struct Alternatives {
     /// The build's RAM the offload advice was bounded by ([`bound_by_ram`]); `None` when not
     /// bounded (no memory in the build).
     pub host_ram: Option<HostRam>,
+    /// Under a runtime outside the llama.cpp family, the best GGUF quant that fits every layer
+    /// on the GPUs under llama.cpp ([`llama_cpp_quant`]); `None` otherwise or when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llama_cpp_quant: Option<QuantFit>,
+}
+
+/// A precision that fits every weight on the GPUs under another runtime, with its decode.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct QuantFit {
+    /// The runtime it runs under.
+    pub runtime: Runtime,
+    /// The precision (the most bits of the runtime's candidates that fit).
+    pub precision: Precision,
+    /// Decode at batch 1, tokens/s; `None` when not estimated.
+    pub decode_tokens_per_s: Option<f64>,
+}
+
+/// Where `input`'s runtime is not of the llama.cpp family (vLLM, SGLang, TensorRT-LLM,
+/// ExLlamaV2) and the workload does not fit: the best llama.cpp GGUF quant
+/// ([`candidate_precisions`], Q8_0 to Q4_0) that fits every layer on `gpus`, with its decode.
+/// A trial's 2x RTX 3090 for Llama-3.1-70B at bf16 under vLLM was offered eight GPUs and a
+/// `-ngl 25` offload at 0.3 tok/s, while Q4_K_M under llama.cpp fits both cards at 18 tok/s.
+/// Inference only.
+pub fn llama_cpp_quant(input: &FitInput, gpus: &[GpuSlot]) -> Option<QuantFit> {
+    if input.mode.is_training() || input.resolved_runtime().is_llama_cpp_family() {
+        return None;
+    }
+    let mut i = input.clone();
+    i.runtime = Some(Runtime::LlamaCpp);
+    i.parallelism = Parallelism::LayerSplit(u32::try_from(gpus.len()).unwrap_or(1).max(1));
+    if gpus.len() <= 1 {
+        i.parallelism = Parallelism::Single;
+    }
+    let precision = best_fitting_precision(&i, gpus)?;
+    let r = estimate(&at_precision(&i, precision), gpus).ok()?;
+    Some(QuantFit {
+        runtime: Runtime::LlamaCpp,
+        precision,
+        decode_tokens_per_s: r.speed.as_ref().map(|s| s.decode_batch1_tokens_per_s),
+    })
 }
 
 /// Searches what would fit instead of `input` on `gpus`.
@@ -361,6 +401,7 @@ pub fn alternatives(input: &FitInput, gpus: &[GpuSlot], host: Option<HostMemory>
         with_gradient_checkpointing: with_gc,
         qlora_fits,
         host_ram: None,
+        llama_cpp_quant: llama_cpp_quant(input, gpus),
     }
 }
 

@@ -181,6 +181,18 @@ pub fn alternatives(
         wln!(out, "  - precision {p} (the best of the {} family that fits)", f.runtime_label);
         any = true;
     }
+    if let Some(q) = &alt.llama_cpp_quant {
+        wln!(
+            out,
+            "  - {} at {} with every layer on the GPUs: {} (--runtime {} --precision {})",
+            q.runtime,
+            q.precision,
+            q.decode_tokens_per_s.map_or_else(|| "decode unknown".to_owned(), |d| format!("about {d:.1} tok/s decode")),
+            q.runtime,
+            q.precision
+        );
+        any = true;
+    }
     if let Some(c) = alt.max_context_tokens {
         wln!(out, "  - context up to {c} tokens at batch {}", f.batch);
         any = true;
