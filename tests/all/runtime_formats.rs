@@ -65,3 +65,23 @@ fn the_planner_refuses_a_runtime_format_mismatch() {
     let e = plan_blocking(&c, &g).expect_err("refused");
     assert!(e.to_string().contains("exllamav2 cannot load q4_k_m"), "{e}");
 }
+
+/// Another model named under a runtime outside the llama.cpp family takes its published
+/// checkpoint, not the build's GGUF quant made for the build's own model: a trial's `fit
+/// BUILD --runtime vllm --model gpt-oss-120b` on the Q4_K_M Llama build estimated gpt-oss as a
+/// Q4_K_M GGUF split by pipeline; it is gpt-oss's MXFP4 checkpoint (60.8 GiB) at tensor
+/// parallel 2. Under llama.cpp the build's GGUF quant carries over as before (unsloth's
+/// gpt-oss-120b Q4_K_M keeps its experts in MXFP4, so it is a published form).
+#[test]
+fn another_model_under_vllm_takes_its_checkpoint_not_the_builds_gguf() {
+    let b = builds("2x-rtx-4090-x870e.rig.ron");
+    let o = kw(&["fit", &b, "--runtime", "vllm", "--model", "gpt-oss-120b", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["fit"]["weight_precision"], "native", "{}", v["fit"]["weight_precision"]);
+    assert_eq!(v["fit"]["parallelism"], serde_json::json!({"tensor_parallel": 2}), "{}", v["fit"]["parallelism"]);
+    let w = v["fit"]["weights_total_gib"].as_f64().expect("weights");
+    assert!((w - 60.8).abs() < 0.1, "{w}");
+    let o = kw(&["fit", &b, "--runtime", "llama.cpp", "--model", "gpt-oss-120b", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["fit"]["weight_precision"], "q4_k_m");
+}

@@ -12,7 +12,7 @@ use super::power::{self, LoadState};
 use crate::estimate::model_file::ModelFile;
 use crate::rig::links::gpu_links;
 use crate::rig::{Build, Resolved};
-use kraftwerk_catalog::{Catalog, GpuFormFactor, LlmModel, NvLink, TensorFormat};
+use kraftwerk_catalog::{Catalog, GpuFormFactor, LlmModel, NvLink};
 use serde::Serialize;
 
 pub use crate::workload::{RuntimeChoice, TrainingRuntime};
@@ -20,6 +20,7 @@ pub use crate::workload::{RuntimeChoice, TrainingRuntime};
 mod host_ram;
 mod placement;
 mod power_limits;
+mod precision;
 pub use host_ram::{RamSpeed, host_bandwidth_gb_s, host_ram_gib, ram_speed, ram_speed_of, stated_speed};
 pub(crate) use host_ram::{experts_in_ram, host_memory};
 use placement::{apply_placement, placement_of, smallest_n_cpu_moe};
@@ -297,29 +298,6 @@ pub fn input_for(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     input_on(&r, catalog, &gpu_slots(&r), opts)
 }
 
-/// The default precision of `model` on a build whose workload names another model at
-/// `workload`: the workload's choice was made for its own model, and it carries over unless it
-/// would upcast the model's published checkpoint ([`llm::upcasts_checkpoint`]: the H200 build's
-/// FP8, or a GGUF Q4_K_M, for gpt-oss, published with MXFP4 experts), which nobody serves. Then
-/// the checkpoint as published ([`Precision::Native`]) is the default, and under a GGUF
-/// workload (a llama.cpp build) the GGUF form llama.cpp loads: `mxfp4` for an MXFP4-expert
-/// checkpoint; a checkpoint llama.cpp does not load as published (DeepSeek's block FP8) keeps
-/// the workload's GGUF quant, the form such models are published in for llama.cpp.
-fn precision_for_another_model(model: &LlmModel, workload: Precision) -> Precision {
-    if !llm::upcasts_checkpoint(model, workload) {
-        return workload;
-    }
-    let Some(c) = model.checkpoint.as_ref() else { return workload };
-    if !workload.is_gguf() {
-        return Precision::Native;
-    }
-    match (c.experts, c.layers) {
-        (TensorFormat::Mxfp4, _) if model.experts.is_some() => Precision::Mxfp4,
-        (TensorFormat::Bf16, TensorFormat::Bf16) => Precision::Native,
-        _ => workload,
-    }
-}
-
 /// [`input_for`] over a build resolved once (`r`) and its GPU slots ([`gpu_slots`]); `catalog`
 /// is the one `r` was resolved against (the model is looked up in the build's own models, then
 /// in it).
@@ -354,21 +332,7 @@ pub(crate) fn input_on(
         return Err(FitBuildError::NoGpu);
     }
     let mode = opts.mode.or_else(|| w.map(|w| w.mode)).unwrap_or_default();
-    let precision: Precision = match (opts.precision, &opts.model_file) {
-        (Some(p), _) => p,
-        // Training without a precision named trains in BF16 (every framework's default), not
-        // at the build's inference quant.
-        (None, _) if mode.is_training() => w
-            .map(|w| w.precision)
-            .filter(|p| matches!(p, Precision::Bf16 | Precision::Fp16 | Precision::Fp32))
-            .unwrap_or(Precision::Bf16),
-        (None, Some(f)) => f.precision,
-        (None, None) => match w {
-            Some(w) if w.model != model.id => precision_for_another_model(&model, w.precision),
-            Some(w) => w.precision,
-            None => Precision::Bf16,
-        },
-    };
+    let precision = precision::workload_precision(opts, w, &model, mode);
     let mut input = FitInput::new(model, precision);
     if let Some(f) = opts.model_file.as_ref().filter(|f| f.precision == precision) {
         input.file_weights = Some(f.weights);
