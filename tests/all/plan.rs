@@ -534,3 +534,33 @@ fn a_counted_chip_must_have_uses_the_owned_card_of_that_chip() {
         assert!(r.build.owned.iter().any(|o| o.ends_with(card)), "{}: {:?}", r.title, r.build.owned);
     }
 }
+
+/// A trial's DeepSeek-R1 plans: under ktransformers (whose CPU+GPU split the planner does not
+/// plan) the answer says so instead of a bare "nothing fits"; under llama.cpp a card that
+/// passes as a split is not listed as a memory loser without saying the loss is GPU-only.
+#[test]
+fn moe_losers_say_what_was_judged() {
+    use kraftwerk::estimate::llm::Runtime;
+    let c = catalog();
+    let base = Goal {
+        budget_usd: Some(6000.0),
+        max_gpus: 1,
+        used: true,
+        precision: kraftwerk::plan::goal::GoalPrecision::Best,
+        ..goal("deepseek-r1", "int4")
+    };
+    let kt = plan_blocking(&c, &Goal { runtime: Some(Runtime::KTransformers), ..base.clone() }).expect("plan");
+    assert!(
+        kt.rejected.iter().any(|r| r.constraint == Constraint::Runtime && r.reason.contains("under llama.cpp only")),
+        "{:?}",
+        kt.rejected.iter().map(|r| &r.reason).collect::<Vec<_>>()
+    );
+    let lc = plan_blocking(&c, &Goal { runtime: Some(Runtime::LlamaCpp), ..base }).expect("plan");
+    let split = lc.results.iter().find(|r| r.eval.hybrid.is_some()).expect("a split passes");
+    let card = split.title.split(" + ").next().expect("title").to_owned();
+    let losers: Vec<_> = lc.rejected.iter().filter(|r| r.what == card && r.constraint == Constraint::Memory).collect();
+    assert!(!losers.is_empty(), "{card}: its GPU-only memory loss is listed");
+    for r in losers {
+        assert!(r.reason.contains("every weight on the GPUs"), "{}", r.reason);
+    }
+}

@@ -249,6 +249,16 @@ pub(super) fn search(
         psu_memo: std::collections::HashMap::new(),
         priced_only: false,
     };
+    // ktransformers keeps every routed expert in system RAM by its own rule, which the planner
+    // does not plan yet (`screen::hybrid_precisions`): said once, so that a goal naming it is
+    // not answered "nothing fits" without the reason (a trial's DeepSeek-R1 under ktransformers).
+    if goal.runtime == Some(crate::estimate::llm::Runtime::KTransformers) && model.is_moe() {
+        st.reject(
+            "ktransformers CPU+GPU split".into(),
+            Constraint::Runtime,
+            "the planner plans CPU+GPU splits (routed experts in system RAM) under llama.cpp only: plan with --runtime llama.cpp, or estimate a ktransformers split on a build with `kraftwerk fit BUILD --runtime ktransformers`; only GPU-only machines are judged here".into(),
+        );
+    }
 
     // Group identical chips, cheapest card first.
     let mut chips: BTreeMap<&str, Vec<&CardView>> = BTreeMap::new();

@@ -156,6 +156,14 @@ impl State<'_> {
                 }
             }
         }
+        // A MoE model served to one user is tried as a CPU+GPU split below: the GPU-only
+        // rejections say they are GPU-only (a trial's plan listed "1x RTX 3090: 24 GiB in all,
+        // the weights alone are 352 GiB" among the losers beside a passing split on that card).
+        let gpu_only = if self.model.is_moe() && !goal.is_training() && goal.users == 1 {
+            " (every weight on the GPUs; a split with the experts in system RAM is judged apart)"
+        } else {
+            ""
+        };
         match (best_speed, need) {
             _ if met.is_some() => {}
             (Some((n, d, p)), _) => {
@@ -181,7 +189,7 @@ impl State<'_> {
                     what.clone(),
                     Constraint::Memory,
                     format!(
-                        "{name}: {} {most_gpus} cards do not hold it ({req:.1} GiB needed per {cap:.0} GiB card)",
+                        "{name}: {} {most_gpus} cards do not hold it ({req:.1} GiB needed per {cap:.0} GiB card){gpu_only}",
                         if goal.must_have_count.is_some() { "the" } else { "even" }
                     ),
                 );
@@ -192,7 +200,7 @@ impl State<'_> {
                 self.reject(
                     what.clone(),
                     Constraint::Memory,
-                    format!("{what}: {total:.0} GiB in all, the weights alone are {weights_floor:.0} GiB"),
+                    format!("{what}: {total:.0} GiB in all, the weights alone are {weights_floor:.0} GiB{gpu_only}"),
                 );
             }
         }
