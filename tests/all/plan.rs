@@ -564,3 +564,20 @@ fn moe_losers_say_what_was_judged() {
         assert!(r.reason.contains("every weight on the GPUs"), "{}", r.reason);
     }
 }
+
+/// A context above the model's maximum is refused by the planner in words (a trial's
+/// `--context 500000` for Llama-3.1-8B, 131,072 tokens, was planned under llama.cpp), and
+/// `fit` under vLLM says vLLM does not start there (exit 1) instead of "fits".
+#[test]
+fn a_context_above_the_models_maximum_is_refused() {
+    let c = catalog();
+    let e = plan_blocking(&c, &Goal { context: Some(500_000), ..goal("llama-3.1-8b", "bf16") }).expect_err("refused");
+    assert!(e.to_string().contains("above llama-3.1-8b's maximum of 131072 tokens"), "{e}");
+    let b = crate::support::builds("h200-sxm-1gpu.rig.ron");
+    let o = crate::support::kw(&["fit", &b, "--model", "llama-3.1-8b", "--context", "500000", "--runtime", "vllm"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("vllm refuses a context above the model's own and does not start"), "{text}");
+    let o = crate::support::kw(&["fit", &b, "--model", "llama-3.1-8b", "--context", "131072", "--runtime", "vllm"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+}

@@ -177,6 +177,16 @@ pub(super) fn search(
 ) -> Result<PlanOutcome, PlanError> {
     super::goal::validate(goal)?;
     let model = resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
+    // A context above the model's own maximum is no goal to buy for: vLLM and SGLang refuse to
+    // start at it, and llama.cpp runs it beyond what the model was trained for (a trial's
+    // `--context 500000` for Llama-3.1-8B was planned under llama.cpp).
+    let max_context = model.llm().max_context;
+    if let Some(ctx) = goal.context.filter(|&c| c > max_context) {
+        return Err(PlanError::BadGoal(format!(
+            "context {ctx} is above {}'s maximum of {max_context} tokens (the model's own maximum context); plan at {max_context} or less",
+            model.llm().id
+        )));
+    }
     // A training goal names a training framework, never an inference runtime (`validate`).
     let runtime = goal.runtime.filter(|_| !goal.is_training());
     // The precision named; else a model file's: it holds its weights at one precision, the one

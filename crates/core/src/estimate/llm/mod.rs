@@ -275,7 +275,7 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
     // The runtime must run on every GPU used ([`support`]): a refusal fails the verdict.
     let runtime_support =
         if input.mode.is_training() { Vec::new() } else { support::for_gpus(runtime, used.iter().map(|s| &s.gpu)) };
-    if support::refusal(&runtime_support).is_some() {
+    if support::refusal(&runtime_support).is_some() || refuses_context(input, runtime) {
         overall = FitVerdict::DoesNotFit;
     }
 
@@ -369,13 +369,31 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
     })
 }
 
+/// Whether `runtime` refuses to start at the workload's context: vLLM and SGLang check the
+/// context asked (`--max-model-len`, `--context-length`) against the model's own maximum and
+/// raise unless an override is set in the environment (vLLM's `_get_and_verify_max_len`,
+/// `vllm/config`, env `VLLM_ALLOW_LONG_MAX_MODEL_LEN`; SGLang's `ModelConfig`, env
+/// `SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN`). A trial's `--context 500000` for Llama-3.1-8B
+/// (131,072) was "fits", exit 0, beside a `vllm serve --max-model-len 500000` that does not
+/// start. Inference only; llama.cpp runs such a context (with a warning).
+fn refuses_context(input: &FitInput, runtime: Runtime) -> bool {
+    !input.mode.is_training()
+        && matches!(runtime, Runtime::Vllm | Runtime::Sglang)
+        && input.context_tokens > input.model.max_context
+}
+
 fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) -> Vec<String> {
     let m = &input.model;
     let mut notes = Vec::new();
     if all.len() > used.len() {
         notes.push(format!("{} of {} GPUs used ({}); the others stay idle", used.len(), all.len(), input.parallelism));
     }
-    if input.context_tokens > m.max_context {
+    if refuses_context(input, runtime) {
+        notes.push(format!(
+            "context {} exceeds the model's maximum of {} tokens: {runtime} refuses a context above the model's own and does not start (vLLM: 'User-specified max_model_len ... is greater than the derived max_model_len' unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; SGLang: unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1; the model's quality beyond it is not what it was trained for)",
+            input.context_tokens, m.max_context
+        ));
+    } else if input.context_tokens > m.max_context {
         notes.push(format!("context {} exceeds the model's maximum of {} tokens", input.context_tokens, m.max_context));
     }
     if let Some(active) = m.active_params_b
