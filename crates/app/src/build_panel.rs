@@ -239,11 +239,15 @@ fn platform(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, out: &mut
                 ui.horizontal(|ui| {
                     ui.add_space(LABEL_W + 8.0);
                     let l = ui.weak("in");
-                    let current = s.m2_slot.clone().unwrap_or_else(|| "not on the board".into());
+                    // A board whose M.2 sockets the catalog lists by interface only (an import):
+                    // the drive sits in one of them, unnamed, not off the board.
+                    let unnamed = board.m2_slots.is_empty() && !board.m2_interfaces.is_empty();
+                    let none = if unnamed { "an unnamed M.2 socket" } else { "not on the board" };
+                    let current = s.m2_slot.clone().unwrap_or_else(|| none.into());
                     egui::ComboBox::from_id_salt(("m2", i))
                         .selected_text(current)
                         .show_ui(ui, |ui| {
-                            if ui.selectable_label(s.m2_slot.is_none(), "not on the board").clicked() {
+                            if ui.selectable_label(s.m2_slot.is_none(), none).clicked() {
                                 out.push(Action::Edit(EditAction::SetStorageSlot(i, None)));
                             }
                             for m in &board.m2_slots {
