@@ -650,6 +650,16 @@ pub fn placement_as_given_overflow(result: &BuildFit) -> Option<String> {
     (!over.is_empty()).then(|| format!("the placement as given ({}) does not fit: {}", p.table.args, over.join("; ")))
 }
 
+/// An offload's decode and prefill in words: `about 28.3 tok/s decode, 536 tok/s prefill`,
+/// "prefill unknown" or "decode unknown" where the estimate has none.
+fn offload_speed(o: &search::MoeOffload) -> String {
+    match (o.decode_tokens_per_s, o.prefill_tokens_per_s) {
+        (Some(d), Some(p)) => format!("about {d:.1} tok/s decode, {p:.0} tok/s prefill"),
+        (Some(d), None) => format!("about {d:.1} tok/s decode, prefill unknown"),
+        _ => "decode unknown".to_owned(),
+    }
+}
+
 /// Where the user's placement does not fit: the smallest `--n-cpu-moe` that keeps llama.cpp's
 /// 1024 MiB margin on every GPU together with the other flags given ([`BuildFit::placement_that_fits`]), its RAM-held experts (GiB) and its
 /// decode and prefill (tok/s, "unknown" where the estimate has none). `kraftwerk fit` and the
@@ -661,11 +671,7 @@ pub fn placement_that_fits_line(result: &BuildFit) -> Option<String> {
         o.n_cpu_moe,
         o.args,
         o.host_experts_gib,
-        match (o.decode_tokens_per_s, o.prefill_tokens_per_s) {
-            (Some(d), Some(p)) => format!("about {d:.1} tok/s decode, {p:.0} tok/s prefill"),
-            (Some(d), None) => format!("about {d:.1} tok/s decode, prefill unknown"),
-            _ => "decode unknown".to_owned(),
-        }
+        offload_speed(o)
     ))
 }
 
@@ -681,11 +687,7 @@ pub fn fewer_in_ram_line(result: &BuildFit) -> Option<String> {
         o.n_cpu_moe,
         o.args,
         o.host_experts_gib,
-        match (o.decode_tokens_per_s, o.prefill_tokens_per_s) {
-            (Some(d), Some(p)) => format!("about {d:.1} tok/s decode, {p:.0} tok/s prefill"),
-            (Some(d), None) => format!("about {d:.1} tok/s decode, prefill unknown"),
-            _ => "decode unknown".to_owned(),
-        },
+        offload_speed(o),
         mine.map_or_else(String::new, |d| format!(" (this placement: {d:.1} tok/s decode)"))
     ))
 }

@@ -30,25 +30,13 @@ impl State<'_> {
             // reference design's three slots cannot.
             // The cards of it the user owns first (`--own 1x <partner card> --must-have 2x
             // <chip>`: the owned card is one of the two).
-            Some(id) if self.chip_bought(id) && cards.iter().any(|c| &c.id == id) => {
-                let owned = |c: &&&CardView| goal.owned_count(&c.id) > 0;
-                let mut v: Vec<usize> = cards.iter().filter(owned).map(|c| c.idx).collect();
-                let room = CARDS_PER_CHIP.saturating_sub(v.len());
-                v.extend(cards.iter().filter(|c| !owned(c)).take(room).map(|c| c.idx));
-                v
-            }
+            Some(id) if self.chip_bought(id) && cards.iter().any(|c| &c.id == id) => owned_first(goal, cards),
             Some(id) => cards.iter().filter(|c| &c.id == id).map(|c| c.idx).collect(),
             // No GPU must-have (nothing asked, or two different GPUs owned: either may be
             // used): the cards of this chip the user owns are tried first, then the others up
             // to the per-chip count, so that an owned chip or card is never left out for a
             // bought one of the same chip.
-            None => {
-                let owned = |c: &&&CardView| goal.owned_count(&c.id) > 0;
-                let mut v: Vec<usize> = cards.iter().filter(owned).map(|c| c.idx).collect();
-                let room = CARDS_PER_CHIP.saturating_sub(v.len());
-                v.extend(cards.iter().filter(|c| !owned(c)).take(room).map(|c| c.idx));
-                v
-            }
+            None => owned_first(goal, cards),
         };
         if cards.is_empty() {
             return Vec::new(); // another chip is the must-have card
@@ -313,4 +301,15 @@ impl State<'_> {
         }
         Some(ChipConfig { cards, n, precision, hybrid_gib, max_num_seqs: None })
     }
+}
+
+/// The cards of one chip to try, as [`crate::plan::views::Parts::cards`] indices: those the
+/// user owns first, then the others up to [`CARDS_PER_CHIP`] in all, so that an owned card is
+/// never left out for a bought one of the same chip.
+fn owned_first(goal: &crate::plan::goal::Goal, cards: &[&CardView]) -> Vec<usize> {
+    let owned = |c: &&&CardView| goal.owned_count(&c.id) > 0;
+    let mut v: Vec<usize> = cards.iter().filter(owned).map(|c| c.idx).collect();
+    let room = CARDS_PER_CHIP.saturating_sub(v.len());
+    v.extend(cards.iter().filter(|c| !owned(c)).take(room).map(|c| c.idx));
+    v
 }
