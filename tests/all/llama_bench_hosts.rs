@@ -98,7 +98,7 @@ fn a_stated_memory_speed_is_used_and_said_above_the_cpus_rating() {
         dimms_per_channel: 1,
         basis: "the Xeon w3-2423's rated DDR5-4400, below the kit's rating of 4800 MT/s".to_owned(),
         stated: false,
-        cpu_cores: 8,
+        cpu_cores: 6,
     };
     let xmp = stated_speed(&capped, 4800, "Xeon w3-2423");
     assert_eq!((xmp.mt_s, xmp.kit_mt_s, xmp.cpu_rated_mt_s), (4800, 4800, Some(4400)));

@@ -371,8 +371,13 @@ impl Comparison {
                 };
                 let _ = writeln!(
                     s,
-                    "{}: not marked (best) on {rows}, because {why}: a check that did not run could have found an error",
-                    b.name
+                    "{}: not marked (best) on {rows}, because {why}{}",
+                    b.name,
+                    if why.contains("UNVERIFIED") {
+                        ": a check that did not run could have found an error"
+                    } else {
+                        ""
+                    }
                 );
             }
         }

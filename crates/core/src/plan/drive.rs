@@ -13,9 +13,14 @@ use crate::rig::{GpuPlacement, StorageUse};
 /// second quantization are the user's to add.
 pub const OS_DISK_GB: f64 = 25.0;
 
+/// Share of a filesystem's blocks ext4 keeps for root by default, which the user's files do not
+/// get: mke2fs's `-m reserved-blocks-percentage`, "The default percentage is 5%" (mke2fs(8),
+/// e2fsprogs). The drive holds the weights and the OS within the rest.
+pub const FS_RESERVED_FRACTION: f64 = 0.05;
+
 /// The drive for a machine whose model weights take `weights_gib` (GiB) on disk: the cheapest
-/// priced drive of `catalog` in an M.2 form factor whose capacity (decimal GB) holds them and
-/// [`OS_DISK_GB`] (ties: the smaller, then by id), placed by [`socket_for`] on `board`. `None`
+/// priced drive of `catalog` in an M.2 form factor whose capacity (decimal GB), less
+/// [`FS_RESERVED_FRACTION`], holds them and [`OS_DISK_GB`] (ties: the smaller, then by id), placed by [`socket_for`] on `board`. `None`
 /// when no priced drive is large enough (the plan's cost then names no drive).
 pub fn drive_for(
     catalog: &Catalog,
@@ -23,7 +28,7 @@ pub fn drive_for(
     board: Option<&Motherboard>,
     gpus: &[GpuPlacement],
 ) -> Option<StorageUse> {
-    let need_gb = weights_gib * crate::estimate::llm::GIB / 1e9 + OS_DISK_GB;
+    let need_gb = (weights_gib * crate::estimate::llm::GIB / 1e9 + OS_DISK_GB) / (1.0 - FS_RESERVED_FRACTION);
     let d = catalog
         .storage
         .iter()
@@ -85,10 +90,11 @@ mod tests {
             |gib: f64| drive_for(&c, gib, None, &[]).and_then(|u| c.storage.iter().find(|d| d.id == u.drive).cloned());
         let small = pick(61.0).expect("a drive for 61 GiB");
         let big = pick(1250.0).expect("a drive for 1,250 GiB");
-        assert!(f64::from(small.capacity_gb) >= 61.0 * crate::estimate::llm::GIB / 1e9 + OS_DISK_GB);
-        assert!(f64::from(big.capacity_gb) >= 1250.0 * crate::estimate::llm::GIB / 1e9 + OS_DISK_GB, "{}", big.id);
+        let need = |gib: f64| (gib * crate::estimate::llm::GIB / 1e9 + OS_DISK_GB) / (1.0 - FS_RESERVED_FRACTION);
+        assert!(f64::from(small.capacity_gb) >= need(61.0));
+        assert!(f64::from(big.capacity_gb) >= need(1250.0), "{}", big.id);
         for d in &c.storage {
-            let holds = f64::from(d.capacity_gb) >= 61.0 * crate::estimate::llm::GIB / 1e9 + OS_DISK_GB;
+            let holds = f64::from(d.capacity_gb) >= need(61.0);
             if let (true, Some(p), Some(mine)) =
                 (holds && d.form_factor.starts_with("M.2"), d.price_usd, small.price_usd)
             {

@@ -177,14 +177,20 @@ pub(super) fn search(
 ) -> Result<PlanOutcome, PlanError> {
     super::goal::validate(goal)?;
     let model = resolve_model(catalog, &goal.model).map_err(PlanError::BadGoal)?;
-    // A context above the model's own maximum is no goal to buy for: vLLM and SGLang refuse to
-    // start at it, and llama.cpp runs it beyond what the model was trained for (a trial's
-    // `--context 500000` for Llama-3.1-8B was planned under llama.cpp).
+    // A context above the model's own maximum under vLLM or SGLang, which refuse to start at it
+    // (`llm::refuses_context`, as `fit` judges it; a trial's `--context 500000` for
+    // Llama-3.1-8B). Other runtimes run it (llama.cpp with a warning, or with rope scaling), and
+    // a model file's maximum may be a default, so those are planned.
     let max_context = model.llm().max_context;
-    if let Some(ctx) = goal.context.filter(|&c| c > max_context) {
+    let refusing_runtime =
+        matches!(goal.runtime, Some(crate::estimate::llm::Runtime::Vllm | crate::estimate::llm::Runtime::Sglang));
+    if let Some(ctx) =
+        goal.context.filter(|&c| c > max_context && refusing_runtime && !goal.is_training() && model.file.is_none())
+    {
         return Err(PlanError::BadGoal(format!(
-            "context {ctx} is above {}'s maximum of {max_context} tokens (the model's own maximum context); plan at {max_context} or less",
-            model.llm().id
+            "context {ctx} is above {}'s maximum of {max_context} tokens, where {} refuses to start (unless an override is set in the environment); plan at {max_context} or less",
+            model.llm().id,
+            goal.runtime.map_or_else(String::new, |r| r.to_string())
         )));
     }
     // A training goal names a training framework, never an inference runtime (`validate`).

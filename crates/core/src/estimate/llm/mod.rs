@@ -375,9 +375,13 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
 /// `vllm/config`, env `VLLM_ALLOW_LONG_MAX_MODEL_LEN`; SGLang's `ModelConfig`, env
 /// `SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN`). A trial's `--context 500000` for Llama-3.1-8B
 /// (131,072) was "fits", exit 0, beside a `vllm serve --max-model-len 500000` that does not
-/// start. Inference only; llama.cpp runs such a context (with a warning).
+/// start. Inference only; llama.cpp runs such a context (with a warning). Not for a model read
+/// from a file (`file_weights` given): a file that states no maximum is read as 4,096, not a
+/// figure to refuse on. A model that documents rope-scaling extension (YaRN) runs past its
+/// maximum under vLLM with `--hf-overrides` / `--rope-scaling`: the note names it.
 fn refuses_context(input: &FitInput, runtime: Runtime) -> bool {
     !input.mode.is_training()
+        && input.file_weights.is_none()
         && matches!(runtime, Runtime::Vllm | Runtime::Sglang)
         && input.context_tokens > input.model.max_context
 }
@@ -390,7 +394,7 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
     }
     if refuses_context(input, runtime) {
         notes.push(format!(
-            "context {} exceeds the model's maximum of {} tokens: {runtime} refuses a context above the model's own and does not start (vLLM: 'User-specified max_model_len ... is greater than the derived max_model_len' unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; SGLang: unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1; the model's quality beyond it is not what it was trained for)",
+            "context {} exceeds the model's maximum of {} tokens: {runtime} refuses a context above the model's own and does not start (vLLM: 'User-specified max_model_len ... is greater than the derived max_model_len' unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; SGLang: unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1; a model that documents rope-scaling (YaRN) extension runs past it with vLLM's --hf-overrides / --rope-scaling, not estimated here)",
             input.context_tokens, m.max_context
         ));
     } else if input.context_tokens > m.max_context {

@@ -348,14 +348,15 @@ pub struct QuantFit {
     pub decode_tokens_per_s: Option<f64>,
 }
 
-/// Where `input`'s runtime is not of the llama.cpp family (vLLM, SGLang, TensorRT-LLM,
-/// ExLlamaV2) and the workload does not fit: the best llama.cpp GGUF quant
+/// Where `input`'s runtime is not of the llama.cpp family nor ktransformers (vLLM, SGLang,
+/// TensorRT-LLM, ExLlamaV2), on one node, and the workload does not fit: the best llama.cpp GGUF quant
 /// ([`candidate_precisions`], Q8_0 to Q4_0) that fits every layer on `gpus`, with its decode.
 /// A trial's 2x RTX 3090 for Llama-3.1-70B at bf16 under vLLM was offered eight GPUs and a
 /// `-ngl 25` offload at 0.3 tok/s, while Q4_K_M under llama.cpp fits both cards at 18 tok/s.
 /// Inference only.
 pub fn llama_cpp_quant(input: &FitInput, gpus: &[GpuSlot]) -> Option<QuantFit> {
-    if input.mode.is_training() || input.resolved_runtime().is_llama_cpp_family() {
+    let rt = input.resolved_runtime();
+    if input.mode.is_training() || rt.is_llama_cpp_family() || rt == Runtime::KTransformers || input.nodes > 1 {
         return None;
     }
     let mut i = input.clone();

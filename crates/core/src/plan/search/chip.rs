@@ -147,7 +147,12 @@ impl State<'_> {
         // A MoE model served to one user is tried as a CPU+GPU split below: the GPU-only
         // rejections say they are GPU-only (a trial's plan listed "1x RTX 3090: 24 GiB in all,
         // the weights alone are 352 GiB" among the losers beside a passing split on that card).
-        let gpu_only = if self.model.is_moe() && !goal.is_training() && goal.users == 1 {
+        let splits_judged = !(met.is_none() && best_speed.is_some())
+            && self.model.is_moe()
+            && !goal.is_training()
+            && goal.users == 1
+            && precisions.iter().any(|&p| !screen::hybrid_precisions(goal, self.model, p).is_empty());
+        let gpu_only = if splits_judged {
             " (every weight on the GPUs; a split with the experts in system RAM is judged apart)"
         } else {
             ""

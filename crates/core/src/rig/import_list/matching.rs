@@ -171,11 +171,6 @@ fn queries(name: &str) -> (Vec<String>, Vec<String>) {
         }
     };
     push(words.join(" "));
-    // A PSU title's wattage is its model (`Leadex Platinum SE 1000 W`): the head with it joined
-    // as catalogs write it (`1000w`) before the head alone.
-    if let Some(w) = stated_watts(name).filter(|_| cut < words.len()) {
-        push(format!("{} {w}w", head.join(" ")));
-    }
     push(head.join(" "));
     let has_code = |ws: &[String]| ws.iter().any(|w| is_model_code(w));
     for n in (1..head.len()).rev() {
@@ -211,7 +206,17 @@ fn coverage_pct(words: &[String], key: &str) -> u8 {
 }
 
 /// Colour words a catalog name may carry that make another listing of the same model.
-const COLOUR_WORDS: &[&str] = &["white", "black", "pink", "red", "blue", "silver", "gold", "grey", "gray", "snow"];
+/// (Not "gold" or "silver", which are 80 PLUS tiers in PSU names.)
+const COLOUR_WORDS: &[&str] = &["white", "black", "pink", "red", "blue", "grey", "gray", "snow"];
+
+/// `name` without its colour words, lower case: the model a listing is of, whatever its colour.
+fn without_colours(name: &str) -> String {
+    name.to_ascii_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !COLOUR_WORDS.contains(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// Colour words of `key` that `name` does not say.
 fn unsaid_colours(key: &str, name: &str) -> usize {
@@ -223,10 +228,11 @@ fn unsaid_colours(key: &str, name: &str) -> usize {
         .count()
 }
 
-/// Where the hit `p` carries a colour the line does not say (`SE White 1000W` for a line of
-/// `SE 1000 W`), the part of `kind` that holds every term of query `q`, agrees with the line's
-/// wattage and carries fewer unsaid colours, if one does: the same model in the colour the line
-/// names (or none).
+/// Where the hit `p` (a PSU, case or cooler) carries a colour the line does not say (`SE White
+/// 1000W` for a line of `SE 1000 W`), the part of `kind` whose name holds every word of the
+/// hit's but its colour words (the same model, not another tier: "Gold" stays), every term of
+/// query `q`, agreeing with the line's wattage and carrying
+/// fewer unsaid colours, if one does: the same model in the colour the line names (or none).
 fn said_colour<'a>(
     catalog: &'a Catalog,
     kind: PartKind,
@@ -235,16 +241,21 @@ fn said_colour<'a>(
     p: &'a dyn kraftwerk_catalog::Part,
 ) -> &'a dyn kraftwerk_catalog::Part {
     let hit = unsaid_colours(&format!("{} {}", p.display_name(), p.id()), name);
-    if hit == 0 {
+    if hit == 0 || !matches!(kind, PartKind::Psu | PartKind::Case | PartKind::Cooler) {
         return p;
     }
+    let model = without_colours(&p.display_name());
     let terms: Vec<String> = q.split_whitespace().map(str::to_ascii_lowercase).collect();
     let parts = catalog.parts_of(kind);
     parts
         .into_iter()
         .filter(|o| {
             let key = format!("{} {} {}", o.vendor(), o.display_name(), o.id()).to_ascii_lowercase();
-            terms.iter().all(|t| key.contains(t.as_str())) && watts_agree(catalog, kind, o.id(), name)
+            terms.iter().all(|t| key.contains(t.as_str())) && watts_agree(catalog, kind, o.id(), name) && {
+                let theirs = without_colours(&o.display_name());
+                let theirs: Vec<&str> = theirs.split(' ').collect();
+                model.split(' ').all(|w| theirs.contains(&w))
+            }
         })
         .map(|o| (unsaid_colours(&format!("{} {}", o.display_name(), o.id()), name), o))
         .filter(|(n, _)| *n < hit)
@@ -254,7 +265,17 @@ fn said_colour<'a>(
 
 /// Finds the part of `kind` a name points to with [`Catalog::find_by_name`].
 fn find(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartKind, String, String, String, u8)> {
-    let (qs, head) = queries(name);
+    let (mut qs, head) = queries(name);
+    // A PSU title's wattage is its model (`Leadex Platinum SE 1000 W`): the head with it joined
+    // as catalogs write it (`1000w`) before the head alone.
+    if kind == PartKind::Psu
+        && let Some(w) = stated_watts(name)
+    {
+        let q = format!("{} {w}w", head.join(" "));
+        if !qs.contains(&q) {
+            qs.insert(1.min(qs.len()), q);
+        }
+    }
     for q in qs {
         if let Some(p) = catalog.find_by_name(kind, &q) {
             let p = said_colour(catalog, kind, &q, name, p);
