@@ -88,3 +88,51 @@ fn full_fine_tune_8b_in_a_day_is_one_rtx_4090() {
         chip.name.contains("3090")
     }));
 }
+
+/// A trial's QLoRA plan read "tower at bf16" and met its 24 h at 21.3 h on HF-PEFT's MFU, which
+/// no published run holds, without saying so: the title says the run is QLoRA on an NF4 base,
+/// and a framework whose speed no published run holds carries a speed caveat (ranked as
+/// unvalidated), in the text as well.
+#[test]
+fn a_qlora_plan_says_nf4_and_an_unheld_training_speed() {
+    let c = catalog();
+    let g = Goal {
+        model: ModelRef::Preset("llama-3.1-70b".into()),
+        mode: kraftwerk::estimate::llm::Mode::Qlora,
+        train_tokens: Some(50_000_000.0),
+        train_hours: Some(24.0),
+        trainer: Some(kraftwerk::plan::goal::TrainingRuntime {
+            trainer: kraftwerk::estimate::llm::Trainer::HfPeft,
+            zero_stage: None,
+            offload: false,
+        }),
+        ..Goal::default()
+    };
+    let out = plan_blocking(&c, &g).expect("plan");
+    assert!(!out.results.is_empty());
+    for r in &out.results {
+        assert!(
+            r.eval.speed_caveats.iter().any(|s| s.contains("no published run of hf-peft")),
+            "{:?}",
+            r.eval.speed_caveats
+        );
+    }
+    let o = crate::support::kw(&[
+        "plan",
+        "--mode",
+        "qlora",
+        "--model",
+        "llama-3.1-70b",
+        "--dataset-tokens",
+        "50000000",
+        "--hours",
+        "24",
+        "--runtime",
+        "hf-peft",
+        "--max-results",
+        "1",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("at QLoRA (NF4 base, bf16 compute):"), "{text}");
+    assert!(text.contains("speed caveat: no published run of hf-peft holds its training speed"), "{text}");
+}

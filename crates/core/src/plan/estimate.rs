@@ -62,6 +62,15 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
                 ev.train_hours = t.hours;
             }
             ev.speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);
+            // A training run whose framework no published run holds (`fit`'s "band unknown"):
+            // its hours are unvalidated, and the plan ranks it after held ones (a trial's QLoRA
+            // plan met 24 h at 21.3 h on HF-PEFT's unheld MFU and said nothing of it).
+            if let Some(t) = f.fit.training.as_ref().filter(|_| f.fit.speed_basis.band_pct.is_none()) {
+                ev.speed_caveats.push(format!(
+                    "no published run of {} holds its training speed (band unknown; the MFU is calibrated on torchtune's runs): the hours are unvalidated",
+                    t.runtime
+                ));
+            }
             ev.vllm_setting = vllm_setting(build, catalog, &f);
             // A hybrid split (the all-GPU fit does not fit) is judged by its own placement.
             if ev.fits {

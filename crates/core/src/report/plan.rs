@@ -42,7 +42,11 @@ fn result_text(s: &mut String, r: &PlanResult) {
     } else {
         format!("at least {} (prices unknown: {})", usd(Some(r.price_usd)), e.unpriced.join(", "))
     };
-    let _ = writeln!(s, "\n{}. {} at {}: {price}", r.rank, r.title, r.precision);
+    // A QLoRA run loads its base in 4-bit NF4 and computes in the precision named: said so,
+    // as `fit` says "qlora nf4" (a trial read "at bf16" and took it for a BF16 fine-tune).
+    let qlora = r.build.workload.as_ref().is_some_and(|w| w.mode == crate::estimate::llm::Mode::Qlora);
+    let at = if qlora { format!("QLoRA (NF4 base, {} compute)", r.precision) } else { r.precision.to_string() };
+    let _ = writeln!(s, "\n{}. {} at {at}: {price}", r.rank, r.title);
     let today = kraftwerk_catalog::dates::today_utc();
     for p in &e.parts {
         let _ = writeln!(s, "     {:>2} x {:<52} {}", p.quantity, p.name, part_price(p, today));
@@ -79,6 +83,9 @@ fn result_text(s: &mut String, r: &PlanResult) {
             num(e.train_tokens_per_s, "tokens/s"),
             e.train_hours.map_or_else(String::new, |h| format!(", {h:.1} h for the goal's tokens"))
         );
+        for c in e.speed_summary().caveat_lines() {
+            let _ = writeln!(s, "   {c}");
+        }
     } else {
         // The one spelling of the speed `fit`, the Fit tab and the Plan tab print too.
         let sp = e.speed_summary();
