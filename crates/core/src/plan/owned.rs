@@ -26,33 +26,15 @@ pub struct OwnedPart {
 /// [`PlanError::BadGoal`] for a count of 0, a count without an id after it, or a count over
 /// 64 (no machine holds more of one part).
 pub fn owned_parts<S: AsRef<str>>(entries: &[S]) -> Result<Vec<OwnedPart>, PlanError> {
-    let count_of = count_word;
-    let words: Vec<&str> = entries
-        .iter()
-        .flat_map(|e| e.as_ref().split(|c: char| c == ',' || c.is_whitespace()))
-        .filter(|w| !w.is_empty())
-        .collect();
     let mut out: Vec<OwnedPart> = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let (count, id) = if let Some(n) = count_of(words[i]) {
-            let id = words.get(i + 1).copied().filter(|w| count_of(w).is_none()).ok_or_else(|| {
-                PlanError::BadGoal(format!("owned part count `{}` names no part id after it", words[i]))
-            })?;
-            let n: u32 =
-                n.parse().map_err(|_| PlanError::BadGoal(format!("owned count `{}` is too large", words[i])))?;
-            i += 2;
-            (n, id)
-        } else {
-            i += 1;
-            (1, words[i - 1])
-        };
+    for (id, count) in counted_entries(entries, "owned", false)? {
+        let count = count.unwrap_or(1);
         if count == 0 || count > 64 {
             return Err(PlanError::BadGoal(format!("owned count {count}x of `{id}` must be 1 to 64")));
         }
         match out.iter_mut().find(|o| o.id == id) {
             Some(o) => o.count = o.count.saturating_add(count).min(64),
-            None => out.push(OwnedPart { id: id.to_owned(), count }),
+            None => out.push(OwnedPart { id, count }),
         }
     }
     Ok(out)
@@ -71,52 +53,18 @@ pub fn owned_parts<S: AsRef<str>>(entries: &[S]) -> Result<Vec<OwnedPart>, PlanE
 /// [`PlanError::BadGoal`] for a count without an id after it, a count too large for a number,
 /// and counts on two different parts (one machine has one GPU count).
 pub fn must_have_parts<S: AsRef<str>>(entries: &[S]) -> Result<(Vec<String>, Option<OwnedPart>), PlanError> {
-    // `2xamd-radeon-rx-7900-xtx` as `2x amd-radeon-rx-7900-xtx` (no catalog id starts with
-    // digits, an `x` and a letter).
-    let split: Vec<String> = entries
-        .iter()
-        .flat_map(|e| {
-            e.as_ref()
-                .split(|c: char| c == ',' || c.is_whitespace())
-                .filter(|w| !w.is_empty())
-                .map(str::to_owned)
-                .collect::<Vec<_>>()
-        })
-        .flat_map(|w| {
-            let digits = w.bytes().take_while(u8::is_ascii_digit).count();
-            let rest = &w[digits..];
-            match rest.strip_prefix(['x', 'X']) {
-                Some(id) if digits > 0 && id.starts_with(|c: char| c.is_ascii_alphabetic()) => {
-                    vec![w[..=digits].to_owned(), id.to_owned()]
-                }
-                _ => vec![w],
-            }
-        })
-        .collect();
     // The ids in order, and the explicit counts (`2x ID`) with the id they name.
     let mut ids: Vec<String> = Vec::new();
     let mut counted: Vec<OwnedPart> = Vec::new();
-    let mut words = split.iter();
-    while let Some(w) = words.next() {
-        let (id, count) = match count_word(w) {
-            Some(n) => {
-                let id = words.next().filter(|id| count_word(id).is_none()).ok_or_else(|| {
-                    PlanError::BadGoal(format!("must-have part count `{w}` names no part id after it"))
-                })?;
-                let n: u32 =
-                    n.parse().map_err(|_| PlanError::BadGoal(format!("must-have count `{w}` is too large")))?;
-                (id, Some(n))
-            }
-            None => (w, None),
-        };
-        if !ids.contains(id) {
-            ids.push(id.clone());
-        }
+    for (id, count) in counted_entries(entries, "must-have", true)? {
         if let Some(n) = count {
-            match counted.iter_mut().find(|c| &c.id == id) {
+            match counted.iter_mut().find(|c| c.id == id) {
                 Some(c) => c.count = c.count.saturating_add(n),
                 None => counted.push(OwnedPart { id: id.clone(), count: n }),
             }
+        }
+        if !ids.contains(&id) {
+            ids.push(id);
         }
     }
     if counted.len() > 1 {
@@ -126,6 +74,49 @@ pub fn must_have_parts<S: AsRef<str>>(entries: &[S]) -> Result<(Vec<String>, Opt
         )));
     }
     Ok((ids, counted.pop()))
+}
+
+/// The entries of a `[Nx] ID` list (words separated by spaces or commas) as `(id, count)`, the
+/// count `None` where the entry names none; with `one_word`, `2xID` is read as `2x ID` (no
+/// catalog id starts with digits, an `x` and a letter). `what` names the list in errors.
+///
+/// # Errors
+/// [`PlanError::BadGoal`] for a count without an id after it, or one too large for a number.
+fn counted_entries<S: AsRef<str>>(
+    entries: &[S],
+    what: &str,
+    one_word: bool,
+) -> Result<Vec<(String, Option<u32>)>, PlanError> {
+    let words: Vec<&str> = entries
+        .iter()
+        .flat_map(|e| e.as_ref().split(|c: char| c == ',' || c.is_whitespace()))
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| {
+            let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+            match w[digits..].strip_prefix(['x', 'X']) {
+                Some(id) if one_word && digits > 0 && id.starts_with(|c: char| c.is_ascii_alphabetic()) => {
+                    vec![&w[..=digits], id]
+                }
+                _ => vec![w],
+            }
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut words = words.into_iter();
+    while let Some(w) = words.next() {
+        out.push(match count_word(w) {
+            Some(n) => {
+                let id = words
+                    .next()
+                    .filter(|id| count_word(id).is_none())
+                    .ok_or_else(|| PlanError::BadGoal(format!("{what} part count `{w}` names no part id after it")))?;
+                let n: u32 = n.parse().map_err(|_| PlanError::BadGoal(format!("{what} count `{w}` is too large")))?;
+                (id.to_owned(), Some(n))
+            }
+            None => (w.to_owned(), None),
+        });
+    }
+    Ok(out)
 }
 
 /// `2x` → `2`: a count word of the `Nx` grammar.

@@ -182,11 +182,12 @@ pub(super) fn search(
     // Llama-3.1-8B). Other runtimes run it (llama.cpp with a warning, or with rope scaling), and
     // a model file's maximum may be a default, so those are planned.
     let max_context = model.llm().max_context;
-    let refusing_runtime =
-        matches!(goal.runtime, Some(crate::estimate::llm::Runtime::Vllm | crate::estimate::llm::Runtime::Sglang));
-    if let Some(ctx) =
-        goal.context.filter(|&c| c > max_context && refusing_runtime && !goal.is_training() && model.file.is_none())
-    {
+    let refuses = |c: u32| {
+        goal.runtime.is_some_and(|rt| crate::estimate::llm::runtime_refuses_context(rt, c, max_context))
+            && !goal.is_training()
+            && model.file.is_none()
+    };
+    if let Some(ctx) = goal.context.filter(|&c| refuses(c)) {
         return Err(PlanError::BadGoal(format!(
             "context {ctx} is above {}'s maximum of {max_context} tokens, where {} refuses to start (unless an override is set in the environment); plan at {max_context} or less",
             model.llm().id,

@@ -382,8 +382,13 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
 fn refuses_context(input: &FitInput, runtime: Runtime) -> bool {
     !input.mode.is_training()
         && input.file_weights.is_none()
-        && matches!(runtime, Runtime::Vllm | Runtime::Sglang)
-        && input.context_tokens > input.model.max_context
+        && runtime_refuses_context(runtime, input.context_tokens, input.model.max_context)
+}
+
+/// Whether `runtime` refuses a context of `context` tokens for a model whose maximum is
+/// `max_context` (vLLM and SGLang, see [`refuses_context`]); the planner's goal check too.
+pub(crate) fn runtime_refuses_context(runtime: Runtime, context: u32, max_context: u32) -> bool {
+    matches!(runtime, Runtime::Vllm | Runtime::Sglang) && context > max_context
 }
 
 fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) -> Vec<String> {

@@ -147,15 +147,26 @@ impl State<'_> {
         // A MoE model served to one user is tried as a CPU+GPU split below: the GPU-only
         // rejections say they are GPU-only (a trial's plan listed "1x RTX 3090: 24 GiB in all,
         // the weights alone are 352 GiB" among the losers beside a passing split on that card).
-        let splits_judged = !(met.is_none() && best_speed.is_some())
-            && self.model.is_moe()
-            && !goal.is_training()
-            && goal.users == 1
-            && precisions.iter().any(|&p| !screen::hybrid_precisions(goal, self.model, p).is_empty());
-        let gpu_only = if splits_judged {
-            " (every weight on the GPUs; a split with the experts in system RAM is judged apart)"
-        } else {
+        let too_slow = met.is_none() && best_speed.is_some();
+        // Too large for the GPUs, or their machine may be over the budget or the circuit: the
+        // experts may go to system RAM (as `fit` advises), under llama.cpp (`--n-cpu-moe`) at a
+        // GGUF quant it loads (`int4` → `Q4_K_M`), or at MXFP4; the fewest bits first: a hybrid
+        // split's decode is bound by the RAM bandwidth and its RAM is the experts' size, so the
+        // smallest quant runs fastest on the least RAM (the expert offload counts the
+        // non-expert part exactly, so Q8_0 splits exist too).
+        let mut hybrid: Vec<Precision> = Vec::new();
+        if !too_slow && self.model.is_moe() && !goal.is_training() && goal.users == 1 {
+            for p in precisions.iter().flat_map(|&p| screen::hybrid_precisions(goal, self.model, p)) {
+                if !hybrid.contains(&p) && screen::runtime_refusal(self.catalog, self.model, goal, rep, p).is_none() {
+                    hybrid.push(p);
+                }
+            }
+            hybrid.sort_by(|a, b| a.bits_per_weight().total_cmp(&b.bits_per_weight()));
+        }
+        let gpu_only = if hybrid.is_empty() {
             ""
+        } else {
+            " (every weight on the GPUs; a split with the experts in system RAM is judged apart)"
         };
         match (best_speed, need) {
             _ if met.is_some() => {}
@@ -197,22 +208,8 @@ impl State<'_> {
                 );
             }
         }
-        let too_slow = met.is_none() && best_speed.is_some();
         let mut out: Vec<ChipConfig> = met.flatten().into_iter().collect();
-        if !too_slow && self.model.is_moe() && !goal.is_training() && goal.users == 1 {
-            // Too large for the GPUs, or their machine may be over the budget or the circuit:
-            // the experts may go to system RAM (as `fit` advises), under llama.cpp
-            // (`--n-cpu-moe`) at a GGUF quant it loads (`int4` → `Q4_K_M`), or at MXFP4.
-            let mut hybrid: Vec<Precision> = Vec::new();
-            for p in precisions.iter().flat_map(|&p| screen::hybrid_precisions(goal, self.model, p)) {
-                if !hybrid.contains(&p) && screen::runtime_refusal(self.catalog, self.model, goal, rep, p).is_none() {
-                    hybrid.push(p);
-                }
-            }
-            // The fewest bits first: a hybrid split's decode is bound by the RAM bandwidth and
-            // its RAM is the experts' size, so the smallest quant runs fastest on the least RAM
-            // (the expert offload counts the non-expert part exactly, so Q8_0 splits exist too).
-            hybrid.sort_by(|a, b| a.bits_per_weight().total_cmp(&b.bits_per_weight()));
+        if !hybrid.is_empty() {
             // The cards of this chip the user owns cost nothing, and each keeps more expert
             // layers on a GPU (faster decode, less RAM): a split on the owned cards is tried
             // first (a trial owning two RTX 3090s was planned one card with the experts of
