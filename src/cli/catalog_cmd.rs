@@ -187,7 +187,9 @@ fn print_stats(format: Format) -> Result<(), CliError> {
         outln!("  memory kits {t:<18} {n}");
     }
     outln!("  memory kits with CAS latency   {}", s.memory_kits_with_cas_latency);
-    outln!("priced parts (catalog / street import / launch MSRP / user file; used-market prices apart)");
+    outln!(
+        "priced parts (catalog / street import / cited MSRP, list price or listing / user file; used-market prices apart)"
+    );
     out!("{}", crate::report::prices::priced_per_kind_text(&s.priced));
     Ok(())
 }

@@ -26,7 +26,35 @@ pub const USED_FILE: (&str, &str) = ("catalog/prices/used.json", include_str!(".
 
 /// The `price_source` prefixes of this module's prices (defined in a leaf module, so the price
 /// file's reader and this one do not import each other).
-pub use crate::price_labels::{MSRP_PREFIX, USED_PREFIX};
+pub use crate::price_labels::{LIST_PRICE_PREFIX, LISTING_PREFIX, MSRP_PREFIX, USED_PREFIX};
+
+/// What kind of new price an entry of the new-price file (`catalog/prices/msrp.json`) is; its
+/// `price_source` label starts with the matching prefix ([`NewPriceBasis::prefix`]), so
+/// `prices`, `fit` and the planner never print a store's listing as a launch MSRP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NewPriceBasis {
+    /// The vendor's announced launch price ([`MSRP_PREFIX`]).
+    #[default]
+    LaunchMsrp,
+    /// A vendor's or OEM's published list price that is not a retail MSRP: AMD's 1kU tray
+    /// price, Intel's Recommended Customer Price, an OEM's list price ([`LIST_PRICE_PREFIX`]).
+    ListPrice,
+    /// One named store's (or PCPartPicker's) listed new price on the entry's date
+    /// ([`LISTING_PREFIX`]).
+    RetailListing,
+}
+
+impl NewPriceBasis {
+    /// The `price_source` prefix of a price of this basis.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            NewPriceBasis::LaunchMsrp => MSRP_PREFIX,
+            NewPriceBasis::ListPrice => LIST_PRICE_PREFIX,
+            NewPriceBasis::RetailListing => LISTING_PREFIX,
+        }
+    }
+}
 
 /// One cited price.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,6 +80,14 @@ pub struct CitedPrice {
     /// (`owner/name@commit:path`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repository: Option<String>,
+    /// New-price file only: what kind of new price this is (absent: a launch MSRP). The
+    /// used-price file does not set it.
+    #[serde(default, skip_serializing_if = "is_launch_msrp")]
+    pub basis: NewPriceBasis,
+}
+
+fn is_launch_msrp(b: &NewPriceBasis) -> bool {
+    *b == NewPriceBasis::LaunchMsrp
 }
 
 /// A cited-price file.
@@ -256,7 +292,7 @@ pub fn used_price_beside(catalog: &Catalog, id: &str) -> Option<&'static CitedPr
 }
 
 macro_rules! lay_cited {
-    ($self:ident, $file:ident, $prefix:ident, $replace:expr, $set:ident, $($field:ident),*) => {
+    ($self:ident, $file:ident, $label:ident, $replace:expr, $set:ident, $($field:ident),*) => {
         $(
             for part in &mut $self.$field {
                 let Some(p) = $file.get(&part.id) else { continue };
@@ -269,7 +305,7 @@ macro_rules! lay_cited {
                 }
                 part.price_usd = Some(p.usd);
                 part.price_date = Some(p.date.clone());
-                part.price_source = Some(source_label($prefix, p));
+                part.price_source = Some($label(p));
                 $set += 1;
             }
         )*
@@ -277,16 +313,17 @@ macro_rules! lay_cited {
 }
 
 impl Catalog {
-    /// Lays `file`'s launch MSRPs on the parts they name that have no price yet (curated and
-    /// street prices stay). Returns how many parts were priced. Call
-    /// [`Catalog::refresh_derived`] afterwards.
+    /// Lays `file`'s new prices (launch MSRPs, list prices, retail listings: each labelled by
+    /// its [`NewPriceBasis`]) on the parts they name that have no price yet (curated and street
+    /// prices stay). Returns how many parts were priced. Call [`Catalog::refresh_derived`]
+    /// afterwards.
     pub fn apply_msrps(&mut self, file: &CitedFile) -> usize {
         let mut set = 0;
-        let prefix = MSRP_PREFIX;
+        let label = |p: &CitedPrice| source_label(p.basis.prefix(), p);
         lay_cited!(
             self,
             file,
-            prefix,
+            label,
             false,
             set,
             gpus,
@@ -316,7 +353,7 @@ impl Catalog {
             }
             card.price_usd = Some(p.usd);
             card.price_date = Some(p.date.clone());
-            card.price_source = Some(format!("{} (the chip vendor's own card)", source_label(prefix, p)));
+            card.price_source = Some(format!("{} (the chip vendor's own card)", label(p)));
             set += 1;
         }
         set
@@ -330,7 +367,8 @@ impl Catalog {
     pub fn apply_used_prices(&mut self, file: &CitedFile) -> usize {
         let mut set = 0;
         let prefix = USED_PREFIX;
-        lay_cited!(self, file, prefix, true, set, gpus, gpu_cards, cpus, motherboards, psus, coolers, cases, memory);
+        let label = |p: &CitedPrice| source_label(prefix, p);
+        lay_cited!(self, file, label, true, set, gpus, gpu_cards, cpus, motherboards, psus, coolers, cases, memory);
         for card in &mut self.gpu_cards {
             let users = card.price_source.as_deref() == Some(crate::price_labels::USER_PRICE_SOURCE);
             let Some(p) = file.get(&card.chip).filter(|p| p.usd.is_finite() && p.usd > 0.0) else { continue };

@@ -6,8 +6,24 @@
 /// `price_source` of a price from the user's price file.
 pub const USER_PRICE_SOURCE: &str = "user price file";
 
-/// `price_source` prefix of a launch MSRP from the cited MSRP file (`catalog/prices/msrp.json`).
+/// `price_source` prefix of a launch MSRP from the cited new-price file
+/// (`catalog/prices/msrp.json`): the vendor's announced launch price.
 pub const MSRP_PREFIX: &str = "launch MSRP: ";
+
+/// `price_source` prefix of a list price from the cited new-price file: a vendor's published
+/// list price that is not a retail MSRP (AMD's 1kU tray price, Intel's Recommended Customer
+/// Price, an OEM's list price).
+pub const LIST_PRICE_PREFIX: &str = "list price: ";
+
+/// `price_source` prefix of a retail listing from the cited new-price file: one named store's
+/// (or PCPartPicker's) listed new price on a date, where the vendor publishes no price.
+pub const LISTING_PREFIX: &str = "retail listing: ";
+
+/// Whether `source` is a price from the cited new-price file (`catalog/prices/msrp.json`):
+/// a launch MSRP, a list price or a retail listing, by its prefix.
+pub fn is_cited_new_price(source: &str) -> bool {
+    [MSRP_PREFIX, LIST_PRICE_PREFIX, LISTING_PREFIX].iter().any(|p| source.starts_with(p))
+}
 
 /// `price_source` prefix of a used-market price from the cited used-price file
 /// (`catalog/prices/used.json`).

@@ -18,7 +18,7 @@
 
 use crate::cited::{self, CitedFile, CitedPrice};
 use crate::kinds::Catalog;
-use crate::price_labels::{MSRP_PREFIX, USED_PREFIX, USER_PRICE_SOURCE, WithheldPrice, age_months};
+use crate::price_labels::{USED_PREFIX, USER_PRICE_SOURCE, WithheldPrice, age_months, is_cited_new_price};
 use crate::street::StreetFile;
 use std::collections::BTreeMap;
 
@@ -156,9 +156,9 @@ fn judged(source: Option<&str>) -> bool {
     }
 }
 
-/// Whether a price came from the street import (not curated, not a launch MSRP).
+/// Whether a price came from the street import (not curated, not from the cited new-price file).
 fn street_source(source: Option<&str>) -> bool {
-    source.is_some_and(|s| judged(Some(s)) && !s.starts_with(MSRP_PREFIX))
+    source.is_some_and(|s| judged(Some(s)) && !is_cited_new_price(s))
 }
 
 /// Why a GPU chip's or card's new price `usd` (from a street listing when `street`) is not a

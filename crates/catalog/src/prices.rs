@@ -19,7 +19,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The price-source labels and price dates, in a leaf module that the cited price files also use.
-pub use crate::price_labels::{MSRP_PREFIX, USED_PREFIX, USER_PRICE_SOURCE, age_months};
+pub use crate::price_labels::{
+    LIST_PRICE_PREFIX, LISTING_PREFIX, MSRP_PREFIX, USED_PREFIX, USER_PRICE_SOURCE, age_months, is_cited_new_price,
+};
 
 /// One dated price.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -347,7 +349,8 @@ pub enum PriceOrigin {
     Street,
     /// The user's price file.
     User,
-    /// A launch MSRP from `catalog/prices/msrp.json` ([`super::cited`]).
+    /// A cited new price from `catalog/prices/msrp.json` ([`super::cited`]): a launch MSRP, a
+    /// list price or a retail listing (its `price_source` prefix says which).
     Msrp,
     /// A used-market price from `catalog/prices/used.json`, laid on for `plan --used`
     /// ([`super::cited`]).
@@ -363,7 +366,7 @@ impl PriceInfo<'_> {
             None => PriceOrigin::Catalog,
             Some(USER_PRICE_SOURCE) => PriceOrigin::User,
             Some(super::cited::OWNED_SOURCE) => PriceOrigin::Owned,
-            Some(s) if s.starts_with(MSRP_PREFIX) => PriceOrigin::Msrp,
+            Some(s) if is_cited_new_price(s) => PriceOrigin::Msrp,
             Some(s) if s.starts_with(USED_PREFIX) => PriceOrigin::Used,
             Some(_) => PriceOrigin::Street,
         }

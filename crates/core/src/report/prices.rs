@@ -163,7 +163,7 @@ pub fn build_prices_text(out: &BuildPrices, today: (i32, u32, u32)) -> String {
 }
 
 /// The priced share of each part kind, one line per kind: priced of all, the share, the count
-/// by source (catalog / street import / launch MSRP / user file), then used-priced parts and
+/// by source (catalog / street import / cited MSRP, list price or listing / user file), then used-priced parts and
 /// the share priced new or used. Printed by `prices` and `catalog --stats`.
 pub fn priced_per_kind_text(priced: &[PricedShare]) -> String {
     let mut s = String::new();
@@ -192,7 +192,7 @@ pub fn catalog_prices_text(out: &CatalogPrices, today: (i32, u32, u32)) -> Strin
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "priced parts per kind (today {}; catalog / street import / launch MSRP / user file; used-market prices apart)",
+        "priced parts per kind (today {}; catalog / street import / cited MSRP, list price or listing / user file; used-market prices apart)",
         out.today
     );
     s.push_str(&priced_per_kind_text(&out.priced));
