@@ -86,6 +86,7 @@ pub struct CitedPrice {
     pub basis: NewPriceBasis,
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
 fn is_launch_msrp(b: &NewPriceBasis) -> bool {
     *b == NewPriceBasis::LaunchMsrp
 }
