@@ -377,3 +377,59 @@ fn a_serving_runtimes_layer_split_is_its_pipeline_parallel() {
     let v = run("llama.cpp", "q8_0");
     assert_eq!(v["fit"]["parallelism"], serde_json::json!({"layer_split": 3}));
 }
+
+/// Options that do not apply to the fit asked are refused (exit 2) with what applies instead,
+/// never accepted as silent no-ops (a trial: `--n-cpu-moe 10` on a dense 70B echoed into the
+/// llama.cpp arguments, `--lora-rank 64` with inference, `--no-mmap` and `--kv-precision q4_0`
+/// under vLLM, `--precision 0.1bpw` "fits" at 0.1 GiB of weights).
+#[test]
+fn options_that_do_not_apply_are_refused_with_what_applies() {
+    let b = builds("2x-rtx-4090-x870e.rig.ron");
+    let cases: &[(&[&str], &str)] = &[
+        (&["--model", "llama-3.1-70b", "--runtime", "llama.cpp", "--n-cpu-moe", "10"], "is a dense model with none"),
+        (&["--model", "llama-3.1-70b", "--runtime", "llama.cpp", "--cpu-moe"], "is a dense model with none"),
+        (
+            &["--model", "llama-3.1-8b", "--lora-rank", "64", "--zero-stage", "3"],
+            "--lora-rank, --zero-stage are training options; the mode is inference",
+        ),
+        (&["--model", "llama-3.1-8b", "--mode", "full", "--lora-rank", "8"], "the mode is a full fine-tune"),
+        (
+            &["--model", "llama-3.1-8b", "--precision", "fp8", "--no-mmap"],
+            "are llama.cpp load flags; the runtime is vllm",
+        ),
+        (
+            &["--model", "llama-3.1-8b", "--precision", "fp8", "--kv-precision", "q4_0"],
+            "vllm cannot keep its KV cache at q4_0",
+        ),
+        (
+            &["--model", "llama-3.1-8b", "--precision", "q4_k_m", "--kv-precision", "fp8"],
+            "llama.cpp cannot keep its KV cache at fp8",
+        ),
+        (&["--model", "llama-3.1-8b", "--precision", "0.1bpw"], "exllamav2 cannot load 0.1 bits per weight: 2 to 8"),
+        (
+            &["--model", "llama-3.1-8b", "--precision", "1.2bpw", "--runtime", "llama.cpp"],
+            "llama.cpp cannot load 1.2 bits per weight",
+        ),
+    ];
+    for (args, want) in cases {
+        let mut a = vec!["fit", b.as_str()];
+        a.extend_from_slice(args);
+        let o = kw(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    // What does apply still runs: a q8_0 cache under llama.cpp, the experts of a MoE model in
+    // RAM, and an Unsloth dynamic quant given by its published size under llama.cpp (the
+    // precision parser asks for it so; it was refused as EXL2 bits).
+    for args in [
+        &["--model", "llama-3.1-8b", "--precision", "q4_k_m", "--kv-precision", "q8_0"][..],
+        &["--model", "qwen3-30b-a3b", "--precision", "q4_k_m", "--cpu-moe"][..],
+        &["--model", "qwen3-30b-a3b", "--precision", "3.5bpw", "--runtime", "llama.cpp"][..],
+    ] {
+        let mut a = vec!["fit", b.as_str()];
+        a.extend_from_slice(args);
+        let o = kw(&a);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+}

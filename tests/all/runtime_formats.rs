@@ -12,7 +12,8 @@ fn p(s: &str) -> Precision {
 }
 
 /// The table of [`Runtime::loads`]: GGUF only on the llama.cpp family (and vLLM's GGUF
-/// loader), EXL2 only on ExLlamaV2, AWQ/GPTQ int4 not on llama.cpp.
+/// loader), EXL2 only on ExLlamaV2, AWQ/GPTQ int4 not on llama.cpp; bits per weight within
+/// the format's range.
 #[test]
 fn runtimes_load_only_their_formats() {
     for (rt, prec, ok) in [
@@ -22,7 +23,13 @@ fn runtimes_load_only_their_formats() {
         (Runtime::ExLlamaV2, "fp8", false),
         (Runtime::LlamaCpp, "q4_k_m", true),
         (Runtime::LlamaCpp, "int4", false),
-        (Runtime::LlamaCpp, "4.5bpw", false),
+        // A GGUF mix given by its average bits (an Unsloth dynamic quant's published size),
+        // from IQ1_S's 1.5625 to F16's 16; EXL2 from 2 to 8 (its README).
+        (Runtime::LlamaCpp, "2.7bpw", true),
+        (Runtime::LlamaCpp, "1.2bpw", false),
+        (Runtime::IkLlamaCpp, "1.58bpw", true),
+        (Runtime::ExLlamaV2, "1.5bpw", false),
+        (Runtime::ExLlamaV2, "8.5bpw", false),
         (Runtime::IkLlamaCpp, "fp8", false),
         (Runtime::Vllm, "int4", true),
         (Runtime::Vllm, "4.5bpw", false),

@@ -392,7 +392,7 @@ impl FromStr for Precision {
             return Err(ParseError(format!(
                 "`{s}` is one of Unsloth's dynamic quants: Unsloth picks each tensor's type per model, \
                  so its bytes are not known from the name; give the file (its GGUF header has every \
-                 tensor's type) or its published size as bits per weight (e.g. 2.7bpw)"
+                 tensor's type) or its published size as bits per weight with the runtime (e.g. --precision 2.7bpw --runtime llama.cpp)"
             )));
         }
         let number = lower.strip_suffix("bpw").or_else(|| lower.strip_prefix("bpw:"));

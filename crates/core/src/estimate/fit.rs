@@ -17,6 +17,7 @@ use serde::Serialize;
 
 pub use crate::workload::{RuntimeChoice, TrainingRuntime};
 
+mod applicable;
 mod host_ram;
 mod placement;
 mod power_limits;
@@ -521,6 +522,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
     let r = build.resolve(catalog);
     let slots = gpu_slots(&r);
     let input = input_on(&r, catalog, &slots, opts)?;
+    applicable::refuse_inapplicable(opts, &input)?;
     let links_unknown = links_unknown(&r);
     let mut fit = llm::estimate(&input, &slots).map_err(|e| FitBuildError::Estimate(e.to_string()))?;
     fit.notes.extend(power_limit_note(&r));
