@@ -289,15 +289,18 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
     };
     // The speed as `plan` and the GUI's Fit and Plan tabs spell it (text and JSON).
     let speed = SpeedSummary::of_build(&result, &build, &catalog);
+    // No speed for a workload that does not run, as the text's "unknown" says
+    // (`BuildFit::as_printed`): the JSON's `fit.speed` and the corrected figures of --measured.
+    let shown = result.as_printed();
     if a.format == Format::Json {
         let printed = match &a.measured {
-            Some(path) => match Measured::of(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result) {
+            Some(path) => match Measured::of(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &shown) {
                 Ok(measured) => {
-                    print_json(&FitWithMeasured { verdict, result: &result, speed_summary: &speed, measured })
+                    print_json(&FitWithMeasured { verdict, result: &shown, speed_summary: &speed, measured })
                 }
                 Err(e) => return Err(bad(e)),
             },
-            None => print_json(&FitJson { verdict, result: &result, speed_summary: &speed }),
+            None => print_json(&FitJson { verdict, result: &shown, speed_summary: &speed }),
         };
         printed?;
         return code;
@@ -310,7 +313,7 @@ pub fn run(a: &FitArgs) -> Result<(), CliError> {
         out!("{s}");
     }
     if let Some(path) = &a.measured {
-        let m = Measured::of(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &result).map_err(bad)?;
+        let m = Measured::of(path, a.measured_gpu.as_ref(), &build, &catalog, &opts, &shown).map_err(bad)?;
         let mut s = String::new();
         report::measured(&mut s, &m, &result);
         out!("{s}");

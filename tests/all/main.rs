@@ -15,6 +15,7 @@ mod check_cli;
 mod chip_prices;
 mod cli;
 mod compare_cli;
+mod fit_json_text_agree;
 mod fit_options;
 mod fit_verdict_cost;
 mod fleet;

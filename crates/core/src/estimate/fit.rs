@@ -218,6 +218,21 @@ impl BuildFit {
         self.verdict() != BuildVerdict::DoesNotFit
     }
 
+    /// The fit as `kraftwerk fit --format json` prints it: where the workload does not run
+    /// ([`BuildFit::runs`]), `fit.speed` is `None`, as the text's "speed: decode unknown" and
+    /// `speed_summary` say. The estimate keeps the decode of a placement that does not load
+    /// (every weight on GPUs too small for them, or the user's own placement that overflows)
+    /// for the calibration's comparisons, but it is no speed of this build (a trial's vLLM
+    /// fit that does not fit printed `decode_batch1_tokens_per_s: 137.2` in its JSON).
+    #[must_use]
+    pub fn as_printed(&self) -> BuildFit {
+        let mut shown = self.clone();
+        if !self.runs() {
+            shown.fit.speed = None;
+        }
+        shown
+    }
+
     /// The build's one verdict, as the headline says it: with experts in system RAM when the
     /// split is the fit, else the GPUs' verdict, tight below the context asked when the longest
     /// context that keeps the headroom is shorter.
@@ -232,6 +247,20 @@ impl BuildFit {
             FitVerdict::Fits => BuildVerdict::Fits,
         }
     }
+}
+
+/// `x` (every routed expert in RAM) marked as the fit where the fit `hybrid` puts the same
+/// experts in RAM ([`llm::host::HostExpertDecode::is_the_fit`]): ktransformers' placement, or a
+/// llama.cpp split of every routed expert (their GiB agree to rounding; one more or fewer
+/// layer's experts differs by hundreds of MiB).
+fn the_fit_or_not(
+    mut x: llm::host::HostExpertDecode,
+    hybrid: Option<&search::MoeOffload>,
+) -> llm::host::HostExpertDecode {
+    /// GiB within which two placements hold the same experts in RAM.
+    const SAME_EXPERTS_GIB: f64 = 0.01;
+    x.is_the_fit = hybrid.is_some_and(|o| (o.host_experts_gib - x.host_experts_gib).abs() < SAME_EXPERTS_GIB);
+    x
 }
 
 /// The expert offload of `alt` when it is the fit ([`BuildFit::fits_with_experts_in_ram`]).
@@ -609,7 +638,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             host_ram_speed: ram_speed(&r),
             memory_vs_context: curve,
             links_unknown,
-            experts_in_ram: experts_in_ram(&input, &slots, &r),
+            experts_in_ram: experts_in_ram(&input, &slots, &r).map(|x| the_fit_or_not(x, hybrid.as_ref())),
             fits_with_experts_in_ram: hybrid,
             placement,
             placement_that_fits,

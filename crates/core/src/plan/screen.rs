@@ -39,6 +39,11 @@ pub struct Screen {
     /// the goal's users at once; the screen's figures are then the estimate at that value, by
     /// the same verdict. `None` at vLLM's default (or another runtime).
     pub max_num_seqs: Option<u32>,
+    /// Why the runtime judged with refuses the goal's context whatever the memory
+    /// (`llm::refuses_context`, as `kraftwerk fit` judges it: vLLM and SGLang do not start
+    /// above the model's own maximum), in words (`vllm refuses a context of 500000 tokens,
+    /// above gpt-oss-120b's maximum of 131072`); `None` when it does not.
+    pub context_refused: Option<String>,
 }
 
 /// The fit code's default parallelism for `n` GPUs of one node (as [`fit::input_for`] picks
@@ -121,6 +126,12 @@ pub fn screen(
         max_num_seqs = Some(seqs);
     }
     let worst = r.gpus.iter().map(|g| g.memory.required_gib).fold(0.0, f64::max);
+    let context_refused = llm::refuses_context(&input, r.runtime).then(|| {
+        format!(
+            "{} refuses a context of {} tokens, above {}'s maximum of {}",
+            r.runtime, input.context_tokens, r.model_id, input.model.max_context
+        )
+    });
     let train_tokens_per_s = r.training.as_ref().and_then(|t| t.speed.as_ref()).map(|s| s.tokens_per_s);
     Ok(Screen {
         // A tight fit below the goal's context is no answer: `kraftwerk fit` calls it not a
@@ -142,6 +153,7 @@ pub fn screen(
         }),
         train_tokens_per_s,
         max_num_seqs,
+        context_refused,
     })
 }
 

@@ -25,6 +25,7 @@ use crate::fmt::{usd, usd_rate};
 
 mod placement;
 mod search_table;
+pub use placement::all_experts_in_ram;
 pub use placement::alternatives;
 pub use placement::experts_in_ram_fit;
 pub(crate) use placement::llama_cpp_table;
@@ -609,6 +610,13 @@ pub fn measured(out: &mut String, r: &Measured, result: &BuildFit) {
         wln!(out, "  corrected decode and prefill: not corrected (the file names no GPU; see the warning above)");
         return;
     }
+    if !result.runs() {
+        wln!(
+            out,
+            "  corrected decode and prefill: none (the workload does not fit this build, so it has no speed to correct)"
+        );
+        return;
+    }
     match (m.decode_factor, r.corrected_decode_batch1_tok_s, r.corrected_decode_batch_tok_s) {
         (Some(k), Some(b1), Some(bn)) => wln!(
             out,
@@ -745,31 +753,8 @@ pub fn text(
     }
     // Beside llama.cpp's own plan (the table's arguments) the all-experts-in-RAM figure would
     // be a second plan: it is in the JSON, printed for the other runtimes.
-    if let Some(x) = result.experts_in_ram.as_ref().filter(|_| result.fit.llama_cpp.is_none()) {
-        match (x.decode_tokens_per_s, x.host_ram) {
-            (None, Some(ram)) => wln!(
-                out,
-                "  experts in system RAM ({}): does not fit: {:.1} GiB of routed experts, in all {}; no decode speed",
-                result.fit.runtime,
-                x.host_experts_gib,
-                ram.need_vs_has(x.host_ram_needed_gib)
-            ),
-            (rate, _) => wln!(
-                out,
-                "  experts in system RAM ({}, every routed expert in RAM; llama.cpp: -ot exps=CPU): {:.1} GiB of routed experts in RAM{}, about {} tok/s decode ({:.1} GB/token from RAM at {:.0} GB/s reached, {:.1} GB/token from the GPU)",
-                result.fit.runtime,
-                x.host_experts_gib,
-                if x.fits_in_host_ram.is_none() {
-                    " (the build names no memory: whether they fit is unknown)"
-                } else {
-                    ""
-                },
-                rate.map_or_else(|| "unknown".to_owned(), |v| format!("{v:.1}")),
-                x.host_gb_per_token,
-                x.host_decode_gb_s,
-                x.gpu_gb_per_token
-            ),
-        }
+    if result.fit.llama_cpp.is_none() {
+        all_experts_in_ram(out, result);
     }
     // The RAM speed the offload figures above were read at, and why (kit, CPU rating).
     let offloads = result.experts_in_ram.is_some()

@@ -73,9 +73,23 @@ impl HostMemory {
     }
 }
 
+/// [`HostExpertDecode::placement`]: the one placement its figures are of.
+pub const EVERY_ROUTED_EXPERT_IN_RAM: &str = "every_routed_expert_in_ram";
+
 /// Decode of an MoE model with every routed expert in system RAM.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HostExpertDecode {
+    /// The placement these figures are of, always [`EVERY_ROUTED_EXPERT_IN_RAM`] (llama.cpp's
+    /// `-ot exps=CPU` / `--cpu-moe`, ktransformers' own placement), whatever placement the fit
+    /// chose: a JSON reader sees it named beside the figures (a trial read this block's
+    /// `fits_in_host_ram: false` as a contradiction of `fits_with_experts_in_ram`, whose split,
+    /// `--n-cpu-moe 11`, keeps fewer experts in RAM).
+    pub placement: &'static str,
+    /// Whether this placement is the build's fit, the one its verdict and speed are of
+    /// (`BuildFit::fits_with_experts_in_ram` puts the same experts in RAM: ktransformers, or a
+    /// llama.cpp split of every routed expert); `false` where the fit is another split, where
+    /// the workload fits the GPUs, and where it does not run.
+    pub is_the_fit: bool,
     /// Routed-expert weights in system RAM, GiB.
     pub host_experts_gib: f64,
     /// System RAM the placement takes, GiB: the routed experts and the rest the runtime keeps

@@ -378,8 +378,9 @@ pub fn estimate(input: &FitInput, gpus: &[GpuSlot]) -> Result<FitReport, FitErro
 /// start. Inference only; llama.cpp runs such a context (with a warning). Not for a model read
 /// from a file (`file_weights` given): a file that states no maximum is read as 4,096, not a
 /// figure to refuse on. A model that documents rope-scaling extension (YaRN) runs past its
-/// maximum under vLLM with `--hf-overrides` / `--rope-scaling`: the note names it.
-fn refuses_context(input: &FitInput, runtime: Runtime) -> bool {
+/// maximum under vLLM with `--hf-overrides` / `--rope-scaling`: the note names it. The
+/// planner's screen asks the same predicate ([`crate::plan::screen::Screen::context_refused`]).
+pub(crate) fn refuses_context(input: &FitInput, runtime: Runtime) -> bool {
     !input.mode.is_training()
         && input.file_weights.is_none()
         && runtime_refuses_context(runtime, input.context_tokens, input.model.max_context)

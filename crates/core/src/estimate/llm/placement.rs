@@ -735,6 +735,8 @@ pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMem
     if let Some(g) = gpu {
         let p = all_experts_in_ram(input, std::slice::from_ref(g), Some(host), None)?;
         return Some(HostExpertDecode {
+            placement: super::host::EVERY_ROUTED_EXPERT_IN_RAM,
+            is_the_fit: false,
             host_experts_gib: p.host_experts_gib,
             host_ram_needed_gib: p.host_ram_needed_gib,
             host_gb_per_token: p.host_gb_per_token,
@@ -758,6 +760,8 @@ pub fn host_expert_decode(input: &FitInput, gpu: Option<&GpuSlot>, host: HostMem
         if runtime.is_llama_cpp_family() { LLAMA_CPP_HOST_LAYER_OVERHEAD_S } else { input.layer_overhead_s(runtime) };
     let t = (host_read + rest) / host_bw + f64::from(m.layers) * per_layer;
     Some(HostExpertDecode {
+        placement: super::host::EVERY_ROUTED_EXPERT_IN_RAM,
+        is_the_fit: false,
         host_experts_gib: experts / GIB,
         // On the CPU alone every weight and the KV cache are in RAM.
         host_ram_needed_gib: (body + head + kv) / GIB,

@@ -94,6 +94,9 @@ impl State<'_> {
             precisions.iter().map(|&p| goal_weights_gib(self.model, goal, p)).fold(f64::INFINITY, f64::min);
         let mut best_speed: Option<(u32, f64, Precision)> = None;
         let mut need: Option<(f64, f64)> = None;
+        // The runtime's refusal of the goal's context (vLLM above the model's maximum), which
+        // no count of the card lifts: the reason to give, not the memory figure beside it.
+        let mut context_refused: Option<String> = None;
         // The last count's vLLM refusal (its KV pool cannot hold one sequence), if any.
         let mut pool_short: Option<(u32, String)> = None;
         // The GPU-only count that meets the speed (passed or stopped by the power gate).
@@ -111,6 +114,9 @@ impl State<'_> {
                 self.stats.screened += 1;
                 let Ok(s) = screen::screen(self.catalog, self.model, goal, rep, n, p) else { continue };
                 if !s.fits {
+                    if context_refused.is_none() {
+                        context_refused.clone_from(&s.context_refused);
+                    }
                     need = Some((s.required_gib, s.capacity_gib));
                     pool_short = s.kv_pool_short.map(|r| (n, r));
                     continue;
@@ -182,6 +188,27 @@ impl State<'_> {
                     ),
                 );
             }
+            // A context the runtime refuses: the figure that stops it is the context against
+            // the model's maximum, not the memory (a trial's plan read "even 8 cards do not
+            // hold it (21.2 GiB needed per 96 GiB card)" for gpt-oss-120b at 500000 tokens).
+            (None, need) if context_refused.is_some() => {
+                let why = context_refused.clone().unwrap_or_default();
+                let what = format!("{most_gpus}x {name}");
+                let memory = match need {
+                    Some((req, cap)) if req <= cap => {
+                        format!("; {most_gpus} cards would hold its memory ({req:.1} GiB needed per {cap:.0} GiB card)")
+                    }
+                    Some((req, cap)) => format!(
+                        "; nor do {most_gpus} cards hold its memory ({req:.1} GiB needed per {cap:.0} GiB card)"
+                    ),
+                    None => String::new(),
+                };
+                self.reject(
+                    what,
+                    Constraint::Runtime,
+                    format!("{name}: {why}, so it does not start at any count of cards{memory}{gpu_only}"),
+                );
+            }
             (None, Some(_)) if pool_short.is_some() => {
                 let (n, why) = pool_short.unwrap_or_default();
                 let what = format!("{n}x {name}");
@@ -189,14 +216,19 @@ impl State<'_> {
             }
             (None, Some((req, cap))) => {
                 let what = format!("{most_gpus}x {name}");
-                self.reject(
-                    what.clone(),
-                    Constraint::Memory,
+                // The figure that does not fit, never a need below the card's capacity as the
+                // reason ("21.2 GiB needed per 96 GiB card" read as a contradiction).
+                let reason = if req > cap {
                     format!(
                         "{name}: {} {most_gpus} cards do not hold it ({req:.1} GiB needed per {cap:.0} GiB card){gpu_only}",
                         if goal.must_have_count.is_some() { "the" } else { "even" }
-                    ),
-                );
+                    )
+                } else {
+                    format!(
+                        "{name}: {most_gpus} cards hold its memory ({req:.1} GiB needed per {cap:.0} GiB card) but the estimate does not pass at any count (`kraftwerk fit` on such a build says why){gpu_only}"
+                    )
+                };
+                self.reject(what.clone(), Constraint::Memory, reason);
             }
             (None, None) => {
                 let what = format!("{most_gpus}x {name}");

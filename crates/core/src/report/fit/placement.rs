@@ -217,7 +217,7 @@ pub fn alternatives(
     if let Some(t) = &f.llama_cpp {
         any |= llama_cpp_plan(out, t, alt, &has, placement);
     } else {
-        any |= offload_alternatives(out, alt, &has);
+        any |= offload_alternatives(out, alt, f, &has);
     }
     if alt.with_gradient_checkpointing == Some(true) {
         wln!(out, "  - the same with gradient checkpointing (--gradient-checkpointing)");
@@ -277,12 +277,22 @@ pub(crate) fn llama_cpp_plan(
 }
 
 /// The search's llama.cpp splits (`-ngl`, `--n-cpu-moe`) for a fit without llama.cpp's table
-/// (ik_llama.cpp, ktransformers). Returns whether a line was printed.
+/// (vLLM, SGLang, ik_llama.cpp, ktransformers), with the figures `alternatives.offload` and
+/// `alternatives.moe_offload` hold in the JSON (the MoE split's arguments, decode and prefill).
+/// Under a runtime outside the llama.cpp family they run only under llama.cpp: the line says
+/// so and names `--runtime llama.cpp` (a trial read the JSON's `--n-cpu-moe 11` beside a vLLM
+/// fit and could not tell which runtime runs it). Returns whether a line was printed.
 pub(crate) fn offload_alternatives(
     out: &mut String,
     alt: &Alternatives,
+    f: &FitReport,
     has: &dyn Fn(&search::HostRam) -> String,
 ) -> bool {
+    let (with, under) = if f.runtime.is_llama_cpp_family() {
+        ("llama.cpp with", "llama.cpp")
+    } else {
+        ("under llama.cpp (--runtime llama.cpp):", "under llama.cpp (--runtime llama.cpp):")
+    };
     let mut any = false;
     if let Some(o) = &alt.offload {
         if let (Some(false), Some(ram)) = (o.fits_in_host_ram, &alt.host_ram) {
@@ -301,7 +311,7 @@ pub(crate) fn offload_alternatives(
             );
             wln!(
                 out,
-                "  - llama.cpp with {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM (needs {:.1} GiB of RAM{}): {speed}",
+                "  - {with} {} of {} layers on the GPUs (-ngl {}), {:.1} GiB of weights in system RAM (needs {:.1} GiB of RAM{}): {speed}",
                 o.gpu_layers,
                 o.gpu_layers + o.cpu_layers,
                 o.gpu_layers,
@@ -326,14 +336,55 @@ pub(crate) fn offload_alternatives(
         } else {
             wln!(
                 out,
-                "  - llama.cpp MoE expert offload: --n-cpu-moe {} ({:.1} GiB of experts, {:.1} GiB of system RAM in all){}",
+                "  - {under} MoE expert offload --n-cpu-moe {} ({}): {:.1} GiB of experts, {:.1} GiB of system RAM in all{}",
                 o.n_cpu_moe,
+                o.args,
                 o.host_experts_gib,
                 o.host_ram_needed_gib,
-                o.decode_tokens_per_s.map_or_else(String::new, |v| format!(", about {v:.1} tok/s decode"))
+                match (o.decode_tokens_per_s, o.prefill_tokens_per_s) {
+                    (Some(d), Some(p)) => format!("; about {d:.1} tok/s decode, {p:.0} tok/s prefill"),
+                    (Some(d), None) => format!("; about {d:.1} tok/s decode, prefill unknown"),
+                    (None, _) => String::new(),
+                }
             );
             any = true;
         }
     }
     any
+}
+
+/// The all-experts-in-RAM figure ([`BuildFit::experts_in_ram`]: every routed expert in system
+/// RAM, llama.cpp's `-ot exps=CPU`, ktransformers' placement), one line, for the runtimes
+/// without llama.cpp's table. It is named as that placement; where the fit is another split
+/// (`--n-cpu-moe 11`, [`BuildFit::fits_with_experts_in_ram`]) it says it is not that split, so
+/// its "does not fit" does not read against a headline that fits (a trial's ik_llama.cpp fit
+/// printed "fits with experts in system RAM" and "experts in system RAM (ik_llama.cpp): does not
+/// fit"). Nothing for a dense model or a build without CPU or memory.
+pub fn all_experts_in_ram(out: &mut String, result: &BuildFit) {
+    let Some(x) = &result.experts_in_ram else { return };
+    let which = if result.fits_with_experts_in_ram.is_some() && !x.is_the_fit {
+        "every routed expert in RAM, not the split above"
+    } else {
+        "every routed expert in RAM"
+    };
+    match (x.decode_tokens_per_s, x.host_ram) {
+        (None, Some(ram)) => wln!(
+            out,
+            "  experts in system RAM ({}, {which}): does not fit: {:.1} GiB of routed experts, in all {}; no decode speed",
+            result.fit.runtime,
+            x.host_experts_gib,
+            ram.need_vs_has(x.host_ram_needed_gib)
+        ),
+        (rate, _) => wln!(
+            out,
+            "  experts in system RAM ({}, {which}; llama.cpp: -ot exps=CPU): {:.1} GiB of routed experts in RAM{}, about {} tok/s decode ({:.1} GB/token from RAM at {:.0} GB/s reached, {:.1} GB/token from the GPU)",
+            result.fit.runtime,
+            x.host_experts_gib,
+            if x.fits_in_host_ram.is_none() { " (the build names no memory: whether they fit is unknown)" } else { "" },
+            rate.map_or_else(|| "unknown".to_owned(), |v| format!("{v:.1}")),
+            x.host_gb_per_token,
+            x.host_decode_gb_s,
+            x.gpu_gb_per_token
+        ),
+    }
 }
