@@ -6,7 +6,7 @@ use super::{Format, load_catalog, print_json};
 use crate::catalog::Catalog;
 use crate::check::{self, RULES, Verdict};
 use crate::estimate::power::{self, LoadState, PowerEstimate};
-use crate::report::{power_text, report_text};
+use crate::report::{advice_text, power_text, report_text};
 use crate::rig::Build;
 use std::path::Path;
 
@@ -145,13 +145,8 @@ pub fn power(path: &Path, state: LoadState, format: Format) -> Result<(), CliErr
         outln!("  not checked [{}] {}", f.rule, f.message);
     }
     if let Some(a) = advice {
-        outln!("\nAdvice (full load): {}", a.problem);
-        if let (Some(l), Some(k)) = (a.common_limit_w, a.throughput_kept) {
-            outln!("  cap every GPU at {l:.0} W: keeps about {:.0} % of throughput", k * 100.0);
-        }
-        for alt in a.alternatives {
-            outln!("  or: {alt}");
-        }
+        outln!("\nPower-limit advice, at full load (every GPU at its power limit): {}", a.problem);
+        out!("{}", advice_text(&a));
     }
     Ok(())
 }

@@ -125,8 +125,10 @@ mod tests {
     use kraftwerk_core::rig::{Build, PsuUse};
 
     /// One 1600 W PSU at full load on a 120 V / 15 A circuit: with an inference workload the
-    /// circuit is within its limit at inference load, so no finding names it and the circuit is
-    /// not red, although its full-load draw is over the continuous limit.
+    /// circuit is within its continuous limit at inference load but over it at full load, which
+    /// `wall-circuit` reports as a warning (the figure `kraftwerk power`'s advice names), so the
+    /// circuit is orange with the finding that says so; on a 20 A circuit no finding names it
+    /// and it is green.
     #[test]
     fn a_circuit_is_coloured_by_its_findings_only() {
         let cat = kraftwerk_catalog::builtin().expect("catalog");
@@ -141,6 +143,16 @@ mod tests {
             full.circuits[0].amps.expect("known") > full.circuits[0].continuous_a,
             "over the continuous limit at full load"
         );
+        let j = circuit(&report, 0);
+        assert_eq!(j.severity, Some(Severity::Warning), "{:?}", j.findings);
+        assert!(j.ran);
+        assert_eq!(j.color(), theme::WARNING);
+        assert!(j.explanation().contains("at full load"), "{}", j.explanation());
+
+        // On a 20 A circuit (16 A continuous) full load is within: no finding, green.
+        let mut wide = b.clone();
+        wide.site.circuit_a = 20.0;
+        let report = check::run(&wide, &cat);
         let j = circuit(&report, 0);
         assert_eq!(j.severity, None, "{:?}", j.findings);
         assert!(j.ran);

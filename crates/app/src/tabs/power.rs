@@ -182,20 +182,17 @@ fn advice(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
             .inner_margin(egui::Margin::same(10)),
         |ui| {
             ui.label(RichText::new("Power-limit advice").heading().color(theme::WARNING));
-            ui.add(egui::Label::new(&a.problem).wrap());
+            ui.add(egui::Label::new(format!("At full load (every GPU at its power limit): {}", a.problem)).wrap());
             match (a.common_limit_w, a.throughput_kept) {
                 (Some(l), Some(k)) => {
                     ui.horizontal_wrapped(|ui| {
                         ui.label(format!(
-                            "Cap every GPU at {l:.0} W (nvidia-smi -pl {l:.0}): keeps about {:.0} % of full-load throughput",
-                            k * 100.0
+                            "Cap every GPU at {l:.0} W (nvidia-smi -pl {l:.0}): keeps about {:.0} % of full-load throughput, with {}",
+                            k * 100.0,
+                            a.basis
                         ));
                         if let Some(e) = &a.at_limit {
-                            ui.label(format!(
-                                "— then {:.0} W DC, {} at the wall.",
-                                e.total_dc_w,
-                                kraftwerk_core::report::watts_or_unknown(e.total_wall_w)
-                            ));
+                            ui.label(format!("— {}.", kraftwerk_core::report::capped_full_load(a, e)));
                         }
                         if ui.button(format!("Apply {l:.0} W to every GPU")).clicked() {
                             out.push(Action::Edit(EditAction::SetAllPowerLimits(Some(l))));
@@ -203,7 +200,10 @@ fn advice(ui: &mut egui::Ui, state: &AppState, out: &mut Vec<Action>) {
                     });
                 }
                 _ => {
-                    ui.colored_label(theme::ERROR, "No common power limit within the cards' range fits.");
+                    ui.colored_label(
+                        theme::ERROR,
+                        format!("No common power limit within the cards' range brings {}.", a.basis),
+                    );
                 }
             }
             for alt in &a.alternatives {
@@ -447,8 +447,7 @@ fn now_text(ps: &kraftwerk_core::estimate::power::PsuLoad) -> String {
 
 /// Wall draw per circuit at the load `check` judged for the workload and at full load, and
 /// each PSU's load and inlet current at full load. Every gauge's colour is the severity of the
-/// findings that name its circuit or PSU ([`judged`]); a figure over a mark that no finding
-/// reports (full load of an inference build) is drawn in [`theme::UNJUDGED`], and says why.
+/// findings that name its circuit or PSU ([`judged`]).
 fn wall(ui: &mut egui::Ui, state: &AppState) {
     let e = &state.training;
     let checked = &state.report.power;
@@ -482,21 +481,10 @@ fn wall(ui: &mut egui::Ui, state: &AppState) {
             ui.add_space(theme::SMALL_GAP);
             continue;
         };
-        // Full load: judged by the same findings (a full-load warning names the circuit); over
-        // the continuous limit with none, it is the workload's burst, not a finding.
-        let over = amps > c.continuous_a;
-        let color = if j.severity.is_none() && over { theme::UNJUDGED } else { j.color() };
+        // Full load: judged by the same findings (`wall-circuit` names a circuit over its
+        // continuous limit or its breaker at full load, as the power-limit advice does).
         let text = format!("full load: {wall:.0} W · {amps:.1} A of {:.1} A continuous", c.continuous_a);
-        let hover = if j.severity.is_none() && over && checked.state != e.state {
-            format!(
-                "Over the continuous limit only at full load (every GPU at its power limit). `kraftwerk check` judges this build at {} load, its workload's; a full-load burst under the breaker is no finding.\n{}",
-                checked.state.name(),
-                j.explanation()
-            )
-        } else {
-            j.explanation()
-        };
-        widgets::gauge(ui, wall, &marks, color, &text, w).on_hover_text(hover);
+        widgets::gauge(ui, wall, &marks, j.color(), &text, w).on_hover_text(j.explanation());
         ui.add_space(theme::SMALL_GAP);
     }
     ui.add_space(theme::SMALL_GAP);

@@ -182,7 +182,7 @@ pub(crate) fn sustains_load(build: &Build) -> bool {
 fn power_basis(build: &Build, state: LoadState) -> String {
     match (state, build.workload.as_ref()) {
         (LoadState::Inference, Some(w)) => format!(
-            "the workload's mode is `{}`: GPUs at inference load; each PSU is judged at full load in every mode, and `kraftwerk power BUILD --state training` shows it",
+            "the workload's mode is `{}`: GPUs at inference load; each PSU, and each circuit against its continuous limit, is also judged at full load (every GPU at its power limit), which `kraftwerk power BUILD --state training` shows",
             w.mode.file_name()
         ),
         (_, Some(w)) => format!("the workload's mode is `{}`: GPUs at full (training) load", w.mode.file_name()),

@@ -85,28 +85,63 @@ fn set_limit_command(c: &Ctx<'_>, limit_w: f64) -> String {
     }
 }
 
-/// The fix for a PSU over `fraction` of its rating at full load: the common GPU power limit
-/// that brings every PSU within it ([`power_limit_to_fit`]), its command and throughput cost,
-/// or the PSU size that carries the load.
-fn psu_fix(c: &Ctx<'_>, p: &crate::estimate::power::PsuLoad, fraction: f64) -> String {
-    let size = psu_size_for(p.dc_w, fraction);
-    let cap = power_limit_to_fit(&c.r, |e| psus_within(e, fraction)).map(|f| {
-        let after = f.estimate.psus.iter().find(|q| q.index == p.index).map_or(0.0, |q| q.load_fraction);
+/// The fix for a PSU over its rating or its headroom guideline at full load. It leads with
+/// the figures the power-limit advice gives ([`crate::estimate::power::advise`]): the common GPU
+/// power limit that brings every PSU within the [`PSU_SUSTAINED_GUIDELINE`]
+/// ([`power_limit_to_fit`] with [`psus_within`]), its command and throughput cost, and the PSU
+/// size that carries the load within the guideline ([`psu_size_for`]). A PSU over its rating
+/// (`over_rating`) also names the least that clears the error, each figure with its basis, so
+/// the error's fix and the advice never read as two answers to one question.
+fn psu_fix(c: &Ctx<'_>, p: &crate::estimate::power::PsuLoad, over_rating: bool) -> String {
+    let guideline = PSU_SUSTAINED_GUIDELINE * 100.0;
+    let after = |f: &crate::estimate::power::LimitFit| {
+        f.estimate.psus.iter().find(|q| q.index == p.index).map_or(0.0, |q| q.load_fraction) * 100.0
+    };
+    let cap = power_limit_to_fit(&c.r, |e| psus_within(e, PSU_SUSTAINED_GUIDELINE)).map(|f| {
         format!(
-            "Cap every GPU at {:.0} W ({}): keeps about {:.0} % of throughput, and full load is then {:.0} % of this PSU's rating",
+            "Cap every GPU at {:.0} W ({}): keeps about {:.0} % of throughput, and full load is then {:.0} % of this PSU's rating, within the {guideline:.0} % headroom guideline",
             f.limit_w,
             set_limit_command(c, f.limit_w),
             f.throughput_kept * 100.0,
-            after * 100.0
+            after(&f)
         )
     });
-    match cap {
-        Some(cap) => format!("{cap}; or give these {:.0} W a PSU of at least {size:.0} W.", p.dc_w),
-        None => format!(
-            "No common power limit within the cards' ranges brings it under {:.0} %: give these {:.0} W a PSU of at least {size:.0} W, or move GPUs to a second PSU.",
-            fraction * 100.0,
-            p.dc_w
+    // The mildest cap that clears the error: within the rating, no headroom.
+    let at_rating = if over_rating { power_limit_to_fit(&c.r, |e| psus_within(e, 1.0)) } else { None };
+    let no_headroom = |f: &crate::estimate::power::LimitFit| {
+        format!(
+            "{:.0} W ({}; full load then {:.0} % of the rating, no headroom; about {:.0} % of throughput kept)",
+            f.limit_w,
+            set_limit_command(c, f.limit_w),
+            after(f),
+            f.throughput_kept * 100.0
+        )
+    };
+    let size = psu_size_for(p.dc_w, PSU_SUSTAINED_GUIDELINE);
+    let at_100 = if over_rating {
+        format!(" ({:.0} W at 100 % of its rating, no headroom)", psu_size_for(p.dc_w, 1.0))
+    } else {
+        String::new()
+    };
+    let psu = format!(
+        "a PSU of at least {size:.0} W for these {:.0} W, within the {guideline:.0} % guideline{at_100}",
+        p.dc_w
+    );
+    match (cap, at_rating) {
+        (Some(cap), Some(least)) => {
+            format!("{cap}; the highest cap that clears this error is {}; or {psu}.", no_headroom(&least))
+        }
+        (Some(cap), None) => format!("{cap}; or {psu}."),
+        (None, Some(least)) => format!(
+            "Cap every GPU at {}, the highest cap that clears this error (no common power limit within the cards' ranges brings it within the {guideline:.0} % guideline); or {psu}, or move GPUs to a second PSU.",
+            no_headroom(&least)
         ),
+        (None, None) => {
+            let within = if over_rating { "its rating".to_owned() } else { format!("the {guideline:.0} % guideline") };
+            format!(
+                "No common power limit within the cards' ranges brings it within {within}: give it {psu}, or move GPUs to a second PSU."
+            )
+        }
     }
 }
 
@@ -117,7 +152,7 @@ pub(crate) static PSU_CAPACITY: Rule = Rule {
         family: "power",
         severity: Severity::Error,
         title: "Full-load draw against each PSU's rating",
-        checks: "Each PSU's DC load at full load (every GPU at its power limit; the CPU at its sustained package power, AMD PPT or Intel PL1/PL2 in the default performance profile, else its TDP; board, memory, drives, fans) against its rating at the site's voltage, in every workload mode: over 100 % is an error, over the headroom guideline (see the figures) a warning. A build checked at inference load is judged at full load too, because a model load that ramps every GPU at once, a prefill burst or a second job reaches it; the finding also states the inference-load figure. The fix names the common GPU power limit that brings every PSU within the limit (the advice's search over the same efficiency curves), its `nvidia-smi -pl` command and throughput cost, and the PSU size that would carry the load.",
+        checks: "Each PSU's DC load at full load (every GPU at its power limit; the CPU at its sustained package power, AMD PPT or Intel PL1/PL2 in the default performance profile, else its TDP; board, memory, drives, fans) against its rating at the site's voltage, in every workload mode: over 100 % is an error, over the headroom guideline (see the figures) a warning. A build checked at inference load is judged at full load too, because a model load that ramps every GPU at once, a prefill burst or a second job reaches it; the finding also states the inference-load figure. The fix names the figures the power-limit advice gives, each with its basis: the common GPU power limit that brings every PSU within the headroom guideline (the advice's search over the same efficiency curves), its `nvidia-smi -pl` command and throughput cost, and the PSU size that carries the load within the guideline; for an error also the least that clears it (the highest cap within the rating, and the PSU size at 100 % of its rating), named as such.",
         why: "A PSU's over-power and over-current protection shuts the machine down within milliseconds, whatever the workload: the ATX 3.x design guides allow a PSU over 100 % of its rating only for power excursions of at most 100 ms (120 % for 100 ms on units over 450 W with a 12V-2x6 connector, 110 % on others; 100 % for an infinite time: Intel ATX12VO Desktop Power Supply Design Guide 613768, section 3.1.2 \"PSU Power Excursion\", table 3-3, the same table as the ATX 3.0 Multi Rail guide 336521), so a full load of seconds over the rating is outside the specification. Where a vendor publishes no over-power figure the rating is the limit; where one was measured the unit shut down not far above it: a 1600 W unit at 1907 W, 119 % (Corsair AX1600i, https://www.tomshardware.com/uk/reviews/corsair-ax1600i-psu,5406-6.html). Inference rigs reach full load: a 490 W workstation with an RTX 3070 Ti, an RTX 3060 and a 135 W Xeon (about 695 W at full load) cut power three times, twice during an ollama model load, until both cards were capped (https://github.com/olafkfreund/nixos_config/pull/1396, 2026-08-20). The headroom guideline is judgement, widely used (see the figures). The CPU is planned at its sustained package power (AMD: PPT = 1.35 x TDP; Intel default settings: Core i9 PL1 = PL2 = 253 W; docs/sources.md).",
         fix: "Cap every GPU at the limit the finding names (`sudo nvidia-smi -pl W`; the cost in throughput is stated), move GPUs to a second PSU, or choose a PSU at least the size the finding names.",
     },
@@ -140,12 +175,12 @@ pub(crate) static PSU_CAPACITY: Rule = Rule {
             if rating_unknown && p.load_fraction <= 1.0 {
                 continue;
             }
-            let (sev, fraction, what) = if p.load_fraction > 1.0 {
-                (Severity::Error, 1.0, "over its rating: its over-power protection can shut the machine down within milliseconds (ATX 3.x allows more than 100 % only for excursions of at most 100 ms)".to_owned())
+            let (sev, over_rating, what) = if p.load_fraction > 1.0 {
+                (Severity::Error, true, "over its rating: its over-power protection can shut the machine down within milliseconds (ATX 3.x allows more than 100 % only for excursions of at most 100 ms)".to_owned())
             } else if p.load_fraction > PSU_SUSTAINED_GUIDELINE {
                 (
                     Severity::Warning,
-                    PSU_SUSTAINED_GUIDELINE,
+                    false,
                     format!(
                         "within its rating but over the {:.0} % headroom guideline ({:.0} W)",
                         PSU_SUSTAINED_GUIDELINE * 100.0,
@@ -178,7 +213,7 @@ pub(crate) static PSU_CAPACITY: Rule = Rule {
                     p.rated_w,
                 ),
                 vec![PartRef::Psu(p.index)],
-                psu_fix(c, p, fraction),
+                psu_fix(c, p, over_rating),
             ));
         }
     },

@@ -10,7 +10,7 @@ pub mod plan;
 pub mod prices;
 
 use crate::check::{Coverage, FindingKind, Report, Severity, Verdict};
-use crate::estimate::power::{EfficiencyBasis, LoadState, PowerEstimate, ThermalRisk};
+use crate::estimate::power::{EfficiencyBasis, LoadState, PowerAdvice, PowerEstimate, ThermalRisk};
 use crate::fmt::{count, duration, watts};
 use std::fmt::Write as _;
 
@@ -123,32 +123,50 @@ pub fn report_text(r: &Report) -> String {
     s.push_str(&power_text(&r.power));
     let _ = writeln!(s, "  ({})", r.power_basis);
     if let Some(a) = &r.advice {
-        let _ = writeln!(s, "\nPower-limit advice: {}", a.problem);
-        match (a.common_limit_w, a.throughput_kept) {
-            (Some(l), Some(k)) => {
-                let _ = writeln!(
-                    s,
-                    "  cap every GPU at {l:.0} W (nvidia-smi -pl {l:.0}): keeps about {:.0} % of full-load throughput",
-                    k * 100.0
-                );
-                if let Some(e) = &a.at_limit {
-                    let _ = writeln!(
-                        s,
-                        "  then: {:.0} W DC, {} at the wall",
-                        e.total_dc_w,
-                        watts_or_unknown(e.total_wall_w)
-                    );
-                }
-            }
-            _ => {
-                let _ = writeln!(s, "  no common power limit within the cards' range fits");
-            }
-        }
-        for alt in &a.alternatives {
-            let _ = writeln!(s, "  or: {alt}");
-        }
+        let _ = writeln!(s, "\nPower-limit advice, at full load (every GPU at its power limit): {}", a.problem);
+        s.push_str(&advice_text(a));
     }
     s
+}
+
+/// The lines of the power-limit advice under its problem, as `check` and `power` print them:
+/// the common cap with what it keeps within ([`PowerAdvice::basis`]), the full-load figures at
+/// the cap beside the full-load figures as the build stands (like for like: never beside an
+/// inference-load figure), and the other ways out.
+pub fn advice_text(a: &PowerAdvice) -> String {
+    let mut s = String::new();
+    match (a.common_limit_w, a.throughput_kept) {
+        (Some(l), Some(k)) => {
+            let _ = writeln!(
+                s,
+                "  cap every GPU at {l:.0} W (nvidia-smi -pl {l:.0}): keeps about {:.0} % of full-load throughput, with {}",
+                k * 100.0,
+                a.basis
+            );
+            if let Some(e) = &a.at_limit {
+                let _ = writeln!(s, "  {}", capped_full_load(a, e));
+            }
+        }
+        _ => {
+            let _ = writeln!(s, "  no common power limit within the cards' range brings {}", a.basis);
+        }
+    }
+    for alt in &a.alternatives {
+        let _ = writeln!(s, "  or: {alt}");
+    }
+    s
+}
+
+/// The full-load figures at the advice's cap beside those as the build stands: `full load
+/// then: 2082 W DC, 2250 W at the wall (now 2262 W DC, 2456 W at the wall)`.
+pub fn capped_full_load(a: &PowerAdvice, at_limit: &PowerEstimate) -> String {
+    format!(
+        "full load then: {:.0} W DC, {} at the wall (now {:.0} W DC, {} at the wall)",
+        at_limit.total_dc_w,
+        watts_or_unknown(at_limit.total_wall_w),
+        a.full_load_dc_w,
+        watts_or_unknown(a.full_load_wall_w)
+    )
 }
 
 /// Text rendering of a power estimate.

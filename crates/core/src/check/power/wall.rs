@@ -48,7 +48,7 @@ pub(crate) static WALL_CIRCUIT: Rule = Rule {
         family: "power",
         severity: Severity::Error,
         title: "Wall draw against the circuit's breaker",
-        checks: "AC draw of the PSUs on each circuit (DC load through each PSU's efficiency curve: its published points, else its 80 PLUS level's certification minimums) against its breaker. A PSU with neither (no 80 PLUS rating known) leaves its circuit's wall draw unknown: the circuit is not checked, unless its PSUs' DC load alone, the least the wall draw can be, is already over. At the workload's own load: over the breaker is an error; over the continuous limit (80 % of the breaker) is an error for a workload that holds its load for hours (no workload, a training mode, or batch serving: `batch` over 1) and a warning for single-stream inference. A build checked at inference load is also estimated at full load (every GPU at its power limit: a model load, a prefill burst or a second job): a circuit over its breaker there is a warning that states how long the breaker tolerates it from its standard's trip points (see the figures), or that the time is unknown. The fix names the common GPU power limit that keeps full load within every circuit's continuous limit, with its command and throughput cost.",
+        checks: "AC draw of the PSUs on each circuit (DC load through each PSU's efficiency curve: its published points, else its 80 PLUS level's certification minimums) against its breaker. A PSU with neither (no 80 PLUS rating known) leaves its circuit's wall draw unknown: the circuit is not checked, unless its PSUs' DC load alone, the least the wall draw can be, is already over. At the workload's own load: over the breaker is an error; over the continuous limit (80 % of the breaker) is an error for a workload that holds its load for hours (no workload, a training mode, or batch serving: `batch` over 1) and a warning for single-stream inference. A build checked at inference load is also estimated at full load (every GPU at its power limit: a model load, a prefill burst or a second job): a circuit over its breaker there is a warning that states how long the breaker tolerates it from its standard's trip points (see the figures), or that the time is unknown, and a circuit over its continuous limit there (within it at the workload's own load) is a warning too: the figure `kraftwerk power` and the power-limit advice judge, reported by the checker with the load it is at and why it is not an error. The fix names the common GPU power limit that keeps full load within every circuit's continuous limit, with its command and throughput cost.",
         why: "US NEC 210.19(A)/210.20(A) allow a continuous load (3 h or more) of 80 % of the breaker (15 A at 120 V = 1440 W continuous, 1800 W absolute): a training run is such a load. A breaker trips on its time-current curve: a UL 489 breaker must hold 100 %, trip within 1 h at 135 % and within 2 min at 200 % (https://optifuse.com/blog/ul-circuit-breakers); an IEC 60898-1 breaker must not trip within 1 h at 1.13 In and must trip within 1 h at 1.45 In (https://www.se.com/in/en/faqs/FA369327/). A burst of seconds over the rating is inside those times, so at inference load it is a warning, not an error; between the standards' points the time is the breaker's own curve, which is not known. Each circuit is summed on its own; the outlets on it are the psu-inlet rule's.",
         fix: "Cap every GPU at the limit the finding names (`sudo nvidia-smi -pl W`), split the PSUs over more circuits, or use a 240 V / 20 A circuit.",
     },
@@ -117,29 +117,36 @@ pub(crate) static WALL_CIRCUIT: Rule = Rule {
         }
         // At inference load the build still reaches full load in a model load, a prefill burst
         // or a second job: a circuit over its breaker then is a warning with the time its
-        // breaker tolerates it.
+        // breaker tolerates it, and one over its continuous limit (the figure `kraftwerk power`
+        // and its advice judge) a warning that says which load it is and why not an error.
         let Some(full) = &c.full_power else { return };
         for ci in &full.circuits {
             let (amps, draws) = circuit_draw(ci, v);
-            let already = c.power.circuits.iter().any(|s| s.index == ci.index && circuit_draw(s, v).0 > s.breaker_a);
-            if amps <= ci.breaker_a || already {
+            let light = c.power.circuits.iter().find(|s| s.index == ci.index);
+            let light_amps = light.map(|s| circuit_draw(s, v).0);
+            let lighter =
+                light.map_or(String::new(), |s| s.amps.map_or_else(|| "unknown".to_owned(), |a| format!("{a:.1} A")));
+            let what = if amps > ci.breaker_a {
+                // Already an error at the workload's own load: no second finding.
+                if light_amps.is_some_and(|a| a > ci.breaker_a) {
+                    continue;
+                }
+                format!("over its {:.0} A breaker ({:.0} W); {}", ci.breaker_a, ci.breaker_w, tolerance(ci, amps, v))
+            } else if amps > ci.continuous_a {
+                // Already reported at the workload's own load (over the continuous limit there).
+                if light_amps.is_some_and(|a| a > ci.continuous_a) {
+                    continue;
+                }
+                full_load_over_continuous(ci, sustained)
+            } else {
                 continue;
-            }
-            let lighter = c
-                .power
-                .circuits
-                .iter()
-                .find(|s| s.index == ci.index)
-                .map_or(String::new(), |s| s.amps.map_or_else(|| "unknown".to_owned(), |a| format!("{a:.1} A")));
+            };
             out.push(finding(
                 &WALL_CIRCUIT,
                 Severity::Warning,
                 format!(
-                    "circuit {} draws {draws} at {v:.0} V at full load (every GPU at its power limit: a model load, a prefill burst or a second job): over its {:.0} A breaker ({:.0} W); {}; at {} load it draws {lighter}",
+                    "circuit {} draws {draws} at {v:.0} V at full load (every GPU at its power limit: a model load, a prefill burst or a second job): {what}; at {} load it draws {lighter}",
                     ci.index + 1,
-                    ci.breaker_a,
-                    ci.breaker_w,
-                    tolerance(ci, amps, v),
                     c.power.state.name(),
                 ),
                 vec![PartRef::Circuit(ci.index)],
@@ -148,6 +155,26 @@ pub(crate) static WALL_CIRCUIT: Rule = Rule {
         }
     },
 };
+
+/// Why a circuit within its breaker but over its continuous limit at full load, while within it
+/// at the workload's lighter load, is a warning: the continuous limit (NEC 210.19(A)/210.20(A),
+/// 80 % of the breaker) is for a load held 3 h or more, and this workload holds its own, lighter
+/// load; full load held that long (a second job, a training run) would be over it.
+fn full_load_over_continuous(ci: &crate::estimate::power::CircuitLoad, sustained: bool) -> String {
+    let held = if sustained {
+        "this workload (batch serving) holds its inference load for hours and reaches full load in bursts"
+    } else {
+        "this workload (single-stream inference) reaches full load in bursts"
+    };
+    format!(
+        "within its {:.0} A breaker ({:.0} W), over its continuous limit of {:.1} A = {:.0} W ({:.0} % of the breaker, US NEC 210.19(A)/210.20(A), for a load held 3 h or more); a warning, not an error, because {held}: full load held that long (a training run or a second job) is over the limit",
+        ci.breaker_a,
+        ci.breaker_w,
+        ci.continuous_a,
+        ci.continuous_w,
+        CONTINUOUS_FRACTION * 100.0
+    )
+}
 
 /// A circuit's current, A, and its draw in words: its wall draw where known (`1900 W = 15.8 A`),
 /// else the least it can be, the wall draw of its PSUs of known efficiency plus the DC load of

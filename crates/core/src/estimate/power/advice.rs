@@ -25,8 +25,19 @@ pub struct PowerAdvice {
     pub common_limit_w: Option<f64>,
     /// Throughput kept at that limit, fraction of full (lowest over the GPUs).
     pub throughput_kept: Option<f64>,
-    /// Estimate at that limit (training state).
+    /// Estimate at that limit (training state: full load, every GPU at that limit). Compare it
+    /// with [`Self::full_load_dc_w`] and [`Self::full_load_wall_w`], the same load at the
+    /// build's own limits, never with an estimate at a lighter (inference) load.
     pub at_limit: Option<PowerEstimate>,
+    /// The build's DC load at full load (every GPU at its own power limit) as it stands, W: the
+    /// figure the advice judges and `at_limit` lowers.
+    pub full_load_dc_w: f64,
+    /// The build's wall draw at full load as it stands, W; `None` where a PSU's efficiency is
+    /// unknown.
+    pub full_load_wall_w: Option<f64>,
+    /// What the common limit brings about, in words (`full load within every PSU's 80 %
+    /// headroom guideline and every circuit's continuous limit (80 % of its breaker)`).
+    pub basis: String,
     /// Other ways out, in words.
     pub alternatives: Vec<String>,
 }
@@ -125,10 +136,11 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
     for p in &full.psus {
         if p.load_fraction > PSU_SUSTAINED_GUIDELINE {
             alternatives.push(format!(
-                "PSU {}: at least {:.0} W of PSU capacity for {:.0} W sustained (e.g. a second PSU for some GPUs)",
+                "PSU {}: at least {:.0} W of PSU capacity for its {:.0} W at full load, within the {:.0} % headroom guideline (e.g. a second PSU for some GPUs)",
                 p.index + 1,
                 psu_size_for(p.dc_w, PSU_SUSTAINED_GUIDELINE),
-                p.dc_w
+                p.dc_w,
+                PSU_SUSTAINED_GUIDELINE * 100.0
             ));
         }
     }
@@ -141,6 +153,13 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
         common_limit_w,
         throughput_kept: throughput,
         at_limit,
+        full_load_dc_w: full.total_dc_w,
+        full_load_wall_w: full.total_wall_w,
+        basis: format!(
+            "full load within every PSU's {:.0} % headroom guideline and every circuit's continuous limit ({:.0} % of its breaker)",
+            PSU_SUSTAINED_GUIDELINE * 100.0,
+            CONTINUOUS_FRACTION * 100.0
+        ),
         alternatives,
     })
 }
