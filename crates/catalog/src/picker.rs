@@ -67,11 +67,7 @@ impl PickerIndex {
                         score += if word_start { 2 } else { 1 };
                     }
                     None if self.compact[i].contains(&t.replace('-', "")) => score += 1,
-                    None if suffix_split(t)
-                        .is_some_and(|(code, word)| key.contains(code) && starts_a_word(key, word)) =>
-                    {
-                        score += 1;
-                    }
+                    None if holds_split_code(key, t) => score += 1,
                     None => continue 'parts,
                 }
             }
@@ -119,6 +115,15 @@ fn suffix_split(term: &str) -> Option<(&str, &str)> {
     let (code, word) = term.rsplit_once('-')?;
     (code.chars().any(|c| c.is_ascii_digit()) && word.chars().count() >= 3 && word.chars().all(char::is_alphabetic))
         .then_some((code, word))
+}
+
+/// Whether `key` (lower case: a part's vendor, name and id) holds the term `CODE-WORD` (lower
+/// case) with its two halves apart, as catalogs from other sources write it: `x670e-creator` in
+/// `asus x670e proart-creator wifi` ([`suffix_split`]: the code anywhere, the series word at the
+/// start of a word). False for a term that is no such pair (`romed8-2t`, `x99-e`). The part
+/// pickers ([`PickerIndex::search`]) and `kraftwerk import` read a term with this one test.
+pub fn holds_split_code(key: &str, term: &str) -> bool {
+    suffix_split(term).is_some_and(|(code, word)| key.contains(code) && starts_a_word(key, word))
 }
 
 /// Whether `word` occurs in `key` at the start of a word (after a non-alphanumeric character

@@ -98,7 +98,7 @@ pub(super) fn assemble(
         };
         match placed {
             Ok(()) => kept.push(m),
-            Err(reason) => unmatched.push(Unmatched { line: m.line.clone(), reason }),
+            Err(reason) => unmatched.push(Unmatched { line: m.line.clone(), reason, suggestion: None }),
         }
     }
     let count = |kind: PartKind| kept.iter().filter(|m| m.kind == kind).map(|m| m.line.quantity).sum::<u32>();

@@ -1,10 +1,20 @@
 //! Matching a line to a catalog part: the kind its type label (or its name) names, the
 //! queries made from its name (whole, spec tail cut, words dropped while a model code stays),
-//! the confidence of each candidate, and the plausibility checks that refuse a wrong match.
+//! the confidence of each candidate, the plausibility checks that refuse a wrong match, and the
+//! review gate (`super::review`) that refuses a hit of another maker, model or chipset.
 
-use super::{ListLine, ListMatch, MAX_QUERIES};
-use kraftwerk_catalog::picker::is_model_code;
+use super::review::{disagreement, review_reason};
+use super::{ListLine, ListMatch, MAX_QUERIES, Unmatched};
+use kraftwerk_catalog::picker::{holds_split_code, is_model_code};
 use kraftwerk_catalog::{Catalog, MemoryType, PartKind};
+
+/// A part found for a line: its kind as found (a GPU card or chip), id, display name, the query
+/// that found it, and the confidence, percent.
+pub(super) type Hit = (PartKind, String, String, String, u8);
+
+/// A hit the review gate refused ([`disagreement`]), with the reason: the suggestion a line not
+/// imported names.
+type Refused = (Hit, String);
 
 /// What a line's type label says about its kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,7 +208,9 @@ fn coverage_pct(words: &[String], key: &str) -> u8 {
         .iter()
         .filter(|w| {
             let w = w.to_lowercase();
-            key.contains(&w) || compact.contains(w.trim_matches('-').replace('-', "").as_str())
+            key.contains(&w)
+                || compact.contains(w.trim_matches('-').replace('-', "").as_str())
+                || holds_split_code(&key, &w)
         })
         .count();
     // found <= words.len(), so the percentage is 0..=100.
@@ -263,9 +275,12 @@ fn said_colour<'a>(
         .map_or(p, |(_, o)| o)
 }
 
-/// Finds the part of `kind` a name points to with [`Catalog::find_by_name`].
-fn find(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartKind, String, String, String, u8)> {
+/// Finds the part of `kind` a name points to with [`Catalog::find_by_name`]: the first plausible
+/// hit of the queries that the review gate passes, and else the first plausible hit it refused.
+fn find(catalog: &Catalog, kind: PartKind, name: &str) -> (Option<Hit>, Option<Refused>) {
     let (mut qs, head) = queries(name);
+    let words = name_words(name);
+    let mut refused: Option<Refused> = None;
     // A PSU title's wattage is its model (`Leadex Platinum SE 1000 W`): the head with it joined
     // as catalogs write it (`1000w`) before the head alone.
     if kind == PartKind::Psu
@@ -289,10 +304,17 @@ fn find(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartKind, Stri
             } else {
                 kind
             };
-            return Some((found_kind, p.id().to_owned(), p.display_name(), q, conf));
+            let hit = (found_kind, p.id().to_owned(), p.display_name(), q, conf);
+            if let Some(why) = disagreement(catalog, found_kind, p, &words, &head) {
+                if refused.is_none() {
+                    refused = Some((hit, why));
+                }
+                continue;
+            }
+            return (Some(hit), None);
         }
     }
-    None
+    (None, refused)
 }
 
 /// Whether a hit can be the part the line names: one of the name's model codes (`7443P`,
@@ -303,7 +325,11 @@ fn find(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartKind, Stri
 fn plausible(catalog: &Catalog, kind: PartKind, id: &str, name: &str, head: &[String], key: &str, conf: u8) -> bool {
     let codes: Vec<&String> = head.iter().filter(|w| is_model_code(w) && !w.contains('+')).collect();
     let key_compact: String = key.to_lowercase().chars().filter(|c| *c != ' ' && *c != '-').collect();
-    let has_code = codes.iter().any(|w| key_compact.contains(&w.to_lowercase().replace('-', "")));
+    let key_lower = key.to_lowercase();
+    let has_code = codes.iter().any(|w| {
+        let w = w.to_lowercase();
+        key_compact.contains(&w.replace('-', "")) || holds_split_code(&key_lower, &w)
+    });
     let enough = if codes.is_empty() { conf >= 100 } else { has_code || conf >= 80 };
     if !enough {
         return false;
@@ -475,7 +501,7 @@ const CASE_TAIL: &[&str] = &[
 /// form factor and `Mid Tower Case` of a case title are tail too) is in the part's name or id,
 /// and of several such parts the one with the fewest other words (`Corsair 4000D Airflow` is
 /// the 4000D AIRFLOW, not the iCUE 4000D RGB AIRFLOW). `None` when no part holds every word.
-fn find_tightest(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartKind, String, String, String, u8)> {
+fn find_tightest(catalog: &Catalog, kind: PartKind, name: &str) -> Option<Hit> {
     if !matches!(kind, PartKind::Case | PartKind::Motherboard | PartKind::Storage | PartKind::Cooler | PartKind::Psu) {
         return None;
     }
@@ -513,6 +539,7 @@ fn find_tightest(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartK
             words.iter().all(|w| {
                 key.split(|c: char| !c.is_alphanumeric() && c != '.').any(|k| k == w)
                     || key_compact.contains(&compact(w)) && compact(w).len() >= 4
+                    || holds_split_code(&key, w)
             })
         })
         .filter(|p| watts_agree(catalog, kind, p.id(), name))
@@ -521,20 +548,45 @@ fn find_tightest(catalog: &Catalog, kind: PartKind, name: &str) -> Option<(PartK
                 catalog.storage.iter().find(|d| d.id == p.id()).is_none_or(|d| d.capacity_gb.abs_diff(c) * 10 <= c)
             })
         })
-        .min_by_key(|p| p.display_name().split_whitespace().count())?;
+        .min_by_key(|p| {
+            (unsaid_board_words(kind, &p.display_name(), name), p.display_name().split_whitespace().count())
+        })?;
     Some((kind, best.id().to_owned(), best.display_name(), head.join(" "), 100))
 }
 
-pub(super) fn match_line(catalog: &Catalog, l: &ListLine) -> Result<ListMatch, String> {
+/// For a board, the words of part name `part` that the line's `name` does not say: `MAX` of
+/// `MAG X870E TOMAHAWK MAX WiFi`, `X3D` of `X870E AORUS MASTER X3D`, `DDR4` of `PRO Z790-P WIFI
+/// DDR4 ATX` for a line of `MSI PRO Z790-P WIFI ATX LGA1700` (PCPartPicker names a board's DDR4
+/// variant with `DDR4`, so a title without it is the DDR5 board; an unsaid `DDR5` costs
+/// nothing). Those are other boards, which the fewest words alone preferred. 0 for other kinds.
+fn unsaid_board_words(kind: PartKind, part: &str, name: &str) -> usize {
+    if kind != PartKind::Motherboard {
+        return 0;
+    }
+    let name = name.to_ascii_lowercase();
+    let said: Vec<&str> = name.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+    part.to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty() && *w != "ddr5" && !said.contains(w))
+        .count()
+}
+
+/// Matches one line: the part it names, or the line as not imported with the reason (and, where
+/// the nearest part was refused by the review gate, that part as the suggestion).
+pub(super) fn match_line(catalog: &Catalog, l: &ListLine) -> Result<ListMatch, Unmatched> {
+    let miss = |reason: String, suggestion: Option<String>| Unmatched { line: l.clone(), reason, suggestion };
     if l.name.trim().is_empty() {
-        return Err("no part name on the line".to_owned());
+        return Err(miss("no part name on the line".to_owned(), None));
     }
     let label_kind = l.label.as_deref().map_or(LabelKind::Unknown, kind_of_label);
     let kinds: Vec<PartKind> = match label_kind {
         LabelKind::NotAPart => {
-            return Err(format!(
-                "{}: not a part a build holds (builds hold GPUs, CPU, board, cooler, case, memory, drives, PSUs)",
-                l.label.as_deref().unwrap_or("this type")
+            return Err(miss(
+                format!(
+                    "{}: not a part a build holds (builds hold GPUs, CPU, board, cooler, case, memory, drives, PSUs)",
+                    l.label.as_deref().unwrap_or("this type")
+                ),
+                None,
             ));
         }
         LabelKind::Part(k) => vec![k],
@@ -543,29 +595,48 @@ pub(super) fn match_line(catalog: &Catalog, l: &ListLine) -> Result<ListMatch, S
             None => GUESS_ORDER.to_vec(),
         },
     };
-    let mut best: Option<(PartKind, String, String, String, u8)> = None;
+    let words = name_words(&l.name);
+    let (_, head) = queries(&l.name);
+    let mut best: Option<Hit> = None;
+    let mut refused: Option<Refused> = None;
     for k in kinds {
         // PCPartPicker's own titles first: a memory title by its figures, a case, board, drive,
-        // cooler or PSU title by every word of its model.
+        // cooler or PSU title by every word of its model; each through the review gate too.
         let pcpp = match k {
             PartKind::Memory => find_pcpp_kit(catalog, &l.name),
             _ => find_tightest(catalog, k, &l.name),
         };
         if let Some(hit) = pcpp {
-            best = Some(hit);
-            break;
+            let why = catalog
+                .parts_of(hit.0)
+                .into_iter()
+                .find(|p| p.id() == hit.1)
+                .and_then(|p| disagreement(catalog, hit.0, p, &words, &head));
+            match why {
+                None => {
+                    best = Some(hit);
+                    break;
+                }
+                Some(why) if refused.is_none() => refused = Some((hit, why)),
+                Some(_) => {}
+            }
         }
-        if let Some(hit) = find(catalog, k, &l.name)
+        let (hit, refused_here) = find(catalog, k, &l.name);
+        if let Some(hit) = hit
             && best.as_ref().is_none_or(|b| hit.4 > b.4)
         {
             best = Some(hit);
         }
+        if refused.is_none() {
+            refused = refused_here;
+        }
     }
-    match best {
-        Some((kind, id, part_name, query, confidence_pct)) => {
+    match (best, refused) {
+        (Some((kind, id, part_name, query, confidence_pct)), _) => {
             Ok(ListMatch { line: l.clone(), kind, id, part_name, query, confidence_pct })
         }
-        None => Err("no catalog part matches this name".to_owned()),
+        (None, Some((hit, why))) => Err(miss(review_reason(&hit, &why), Some(hit.1))),
+        (None, None) => Err(miss("no catalog part matches this name".to_owned(), None)),
     }
 }
 
