@@ -96,8 +96,9 @@ fn the_all_experts_block_says_it_is_not_the_split_that_fits() {
     let all = &v["experts_in_ram"];
     assert_eq!(all["placement"], "every_routed_expert_in_ram", "{all}");
     assert_eq!(all["is_the_fit"], false, "{all}");
-    // The figures stay those of every expert in RAM: more than the split keeps there.
-    assert_eq!(all["fits_in_host_ram"], false, "{all}");
+    // The figures stay those of every expert in RAM: more than the split keeps there (57.8 GiB
+    // of RAM in all, which the 64 GiB build holds after the 6 GB kept for the OS).
+    assert_eq!(all["fits_in_host_ram"], true, "{all}");
     assert!(
         all["host_experts_gib"].as_f64().expect("all") > split["host_experts_gib"].as_f64().expect("split") + 1.0,
         "{all} vs {split}"
@@ -114,7 +115,7 @@ fn the_all_experts_block_says_it_is_not_the_split_that_fits() {
     assert!(text.lines().next().is_some_and(|l| l.contains(": fits with experts in system RAM (")), "{text}");
     assert!(
         text.contains(
-            "  experts in system RAM (ik_llama.cpp, every routed expert in RAM, not the split above): does not fit: 56.7 GiB of routed experts"
+            "  experts in system RAM (ik_llama.cpp, every routed expert in RAM, not the split above; llama.cpp: -ot exps=CPU): 56.7 GiB of routed experts in RAM"
         ),
         "{text}"
     );

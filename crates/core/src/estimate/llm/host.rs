@@ -145,11 +145,29 @@ pub const HOST_DECODE_BANDWIDTH_EFFICIENCY: f64 = 0.6;
 /// stream the channels at that efficiency. Not a bound on the speed: the edge of the evidence.
 pub const HOST_BANDWIDTH_PER_CORE_HELD_MAX_GB_S: f64 = 19.2;
 
-/// System RAM kept for the operating system, the inference process itself and its buffers
-/// before offloaded weights, GiB. A stated planning parameter (judgement), not a measurement:
-/// a desktop Linux session with a browser uses a few GiB, and llama.cpp's own buffers are
-/// small beside the weights.
-pub const HOST_RAM_RESERVE_GIB: f64 = 8.0;
+/// System RAM kept for the operating system before offloaded weights, bytes: the OS vendor's
+/// published minimum memory for its desktop, Ubuntu 26.04 LTS Desktop's 6 GB (its release
+/// notes' system requirements, "a 2 GHz dual-core processor or better, a minimum of 6GB RAM,
+/// and 25 GB of free hard drive space", as reported by TrueSolvers,
+/// https://truesolvers.com/articles/ubuntu-2604s-6gb-ram-requirement-what-it-means-for-your-hardware,
+/// and SecurityOnline, https://securityonline.info/ubuntu-26-04-lts-system-requirements-6gb-ram-upgrade/;
+/// 24.04 LTS asked 4 GB, Ubuntu Server 26.04 1.5 GB, Windows 11 4 GB). The runtime's own host
+/// buffers are not in it: the placement's host figure counts them (llama.cpp's Host row of
+/// `llama_memory_breakdown_print`). It replaces an 8 GiB planning allowance that was no
+/// measurement and called a published setup "does not fit" (gpt-oss-120b with `--cpu-moe` on
+/// 64 GB, which builders run); llama.cpp itself reserves no host memory beside GPUs (its
+/// `--fit` compares host memory only without GPUs, with a 1 GiB margin: `common/fit.cpp`,
+/// ggml-org/llama.cpp issue 19711).
+pub const OS_MIN_RAM_BYTES: f64 = 6.0e9;
+
+/// [`OS_MIN_RAM_BYTES`] in GiB (5.59): what [`HostRam`] keeps back from installed RAM.
+pub const HOST_RAM_RESERVE_GIB: f64 = OS_MIN_RAM_BYTES / (1024.0 * 1024.0 * 1024.0);
+
+/// The reserve in words, as every RAM verdict prints it: "the 6 GB kept for the OS (Ubuntu
+/// 26.04 LTS Desktop's published minimum)".
+pub fn reserve_words() -> String {
+    format!("the {:.0} GB kept for the OS (Ubuntu 26.04 LTS Desktop's published minimum)", OS_MIN_RAM_BYTES / 1e9)
+}
 
 /// The build's system RAM as the offload advice counts it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -183,8 +201,8 @@ impl HostRam {
     }
 
     /// `host_gib` against [`HostRam::available_gib`] in words, at one decimal, or in MiB where
-    /// one decimal would print a shortfall as equal ("40.0 of 40.0"): "40.5 GiB of system RAM;
-    /// this build has 48 GiB (40.0 GiB after the 8 GiB kept for the OS and the runtime)".
+    /// one decimal would print a shortfall as equal ("40.0 of 40.0"): "44.5 GiB of system RAM;
+    /// this build has 48 GiB (42.4 GiB after the 6 GB kept for the OS (...))".
     pub fn need_vs_has(&self, host_gib: f64) -> String {
         let (need, avail) = if format!("{host_gib:.1}") == format!("{:.1}", self.available_gib) && !self.holds(host_gib)
         {
@@ -197,8 +215,9 @@ impl HostRam {
             (format!("{host_gib:.1} GiB"), format!("{:.1} GiB", self.available_gib))
         };
         format!(
-            "{need} of system RAM; this build has {:.0} GiB ({avail} after the {:.0} GiB kept for the OS and the runtime, a planning allowance)",
-            self.installed_gib, HOST_RAM_RESERVE_GIB
+            "{need} of system RAM; this build has {:.0} GiB ({avail} after {})",
+            self.installed_gib,
+            reserve_words()
         )
     }
 }

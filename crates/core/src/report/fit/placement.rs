@@ -154,14 +154,14 @@ pub fn experts_in_ram_fit(out: &mut String, o: &search::MoeOffload, result: &Bui
     super::cost(out, result);
 }
 
-/// "this build has 64 GiB (56.0 GiB after the 8 GiB kept for the OS and the runtime, a
-/// planning allowance)".
+/// "this build has 64 GiB (58.4 GiB after the 6 GB kept for the OS (Ubuntu 26.04 LTS
+/// Desktop's published minimum))".
 fn ram_has(ram: &search::HostRam) -> String {
     format!(
-        "this build has {:.0} GiB ({:.1} GiB after the {:.0} GiB kept for the OS and the runtime, a planning allowance)",
+        "this build has {:.0} GiB ({:.1} GiB after {})",
         ram.installed_gib,
         ram.available_gib,
-        search::HOST_RAM_RESERVE_GIB
+        crate::estimate::llm::host::reserve_words()
     )
 }
 
