@@ -573,6 +573,10 @@ fn unsaid_board_words(kind: PartKind, part: &str, name: &str) -> usize {
 
 /// Matches one line: the part it names, or the line as not imported with the reason (and, where
 /// the nearest part was refused by the review gate, that part as the suggestion).
+#[allow(
+    clippy::result_large_err,
+    reason = "called once per list line; the unmatched line is the caller's record, moved, not copied"
+)]
 pub(super) fn match_line(catalog: &Catalog, l: &ListLine) -> Result<ListMatch, Unmatched> {
     let miss = |reason: String, suggestion: Option<String>| Unmatched { line: l.clone(), reason, suggestion };
     if l.name.trim().is_empty() {
