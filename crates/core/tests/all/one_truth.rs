@@ -112,41 +112,45 @@ fn a_circuit_the_advice_names_is_a_check_finding() {
 #[test]
 fn the_psu_fix_and_the_advice_name_the_same_cap_and_size() {
     use kraftwerk_core::check::Severity;
-    let c = support::catalog();
+    let cat = support::catalog();
     let path = support::fixture("rules/psu-capacity/fail-error-2x3090-on-1000w-fix-as-advice.rig.ron");
-    let b = kraftwerk_core::rig::load(&path, Some(&c)).expect("fixture loads");
-    let report = check::run(&b, &c);
+    let b = kraftwerk_core::rig::load(&path, Some(&cat)).expect("fixture loads");
+    let report = check::run(&b, &cat);
     let f = report
         .findings
         .iter()
         .find(|f| f.rule == "psu-capacity" && f.severity == Severity::Error)
         .expect("a psu-capacity error");
-    let a = report.advice.as_ref().expect("advice");
-    let cap = a.common_limit_w.expect("a common cap");
+    let advice = report.advice.as_ref().expect("advice");
+    let cap = advice.common_limit_w.expect("a common cap");
     assert!(f.fix.starts_with(&format!("Cap every GPU at {cap:.0} W")), "advice {cap} W; fix: {}", f.fix);
     assert!(f.fix.contains("within the 80 % headroom guideline"), "{}", f.fix);
     assert!(f.fix.contains("the highest cap that clears this error is "), "{}", f.fix);
     assert!(f.fix.contains("at 100 % of its rating, no headroom"), "{}", f.fix);
     // The PSU size: the advice's figure, with the same basis.
-    let size = a
+    let size = advice
         .alternatives
         .iter()
         .find_map(|s| s.strip_prefix("PSU 1: at least "))
         .and_then(|s| s.split(' ').next())
         .expect("the advice's PSU size");
     assert!(f.fix.contains(&format!("a PSU of at least {size} W")), "advice {size} W; fix: {}", f.fix);
-    assert!(a.alternatives.iter().any(|s| s.contains("within the 80 % headroom guideline")), "{:?}", a.alternatives);
+    assert!(
+        advice.alternatives.iter().any(|s| s.contains("within the 80 % headroom guideline")),
+        "{:?}",
+        advice.alternatives
+    );
     // Every reference build: a PSU finding's size is the advice's.
     for path in support::reference_build_paths() {
-        let b = kraftwerk_core::rig::load(&path, Some(&c)).expect("reference build loads");
-        let report = check::run(&b, &c);
+        let b = kraftwerk_core::rig::load(&path, Some(&cat)).expect("reference build loads");
+        let report = check::run(&b, &cat);
         for f in report.findings.iter().filter(|f| f.rule == "psu-capacity" && f.severity >= Severity::Warning) {
-            let a = report.advice.as_ref().expect("a PSU over its guideline has advice");
+            let advice = report.advice.as_ref().expect("a PSU over its guideline has advice");
             let Some(kraftwerk_core::check::PartRef::Psu(i)) = f.parts.first() else {
                 panic!("a psu-capacity finding names its PSU: {:?}", f.parts)
             };
             let prefix = format!("PSU {}: at least ", i + 1);
-            let size = a
+            let size = advice
                 .alternatives
                 .iter()
                 .find_map(|s| s.strip_prefix(prefix.as_str()))

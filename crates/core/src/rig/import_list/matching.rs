@@ -639,7 +639,7 @@ pub(super) fn match_line(catalog: &Catalog, l: &ListLine) -> Result<ListMatch, U
         (Some((kind, id, part_name, query, confidence_pct)), _) => {
             Ok(ListMatch { line: l.clone(), kind, id, part_name, query, confidence_pct })
         }
-        (None, Some((hit, why))) => Err(miss(review_reason(&hit, &why), Some(hit.1))),
+        (None, Some((hit, why))) => Err(miss(review_reason(&hit.1, &hit.2, hit.4, &why), Some(hit.1))),
         (None, None) => Err(miss("no catalog part matches this name".to_owned(), None)),
     }
 }

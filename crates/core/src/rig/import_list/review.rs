@@ -13,7 +13,6 @@
 //! and where the line has model codes, at least one must be in the part (`RM850x` is, `2021`
 //! need not be); a board's chipset must be the board's.
 
-use super::matching::Hit;
 use kraftwerk_catalog::picker::{holds_split_code, is_model_code};
 use kraftwerk_catalog::{Catalog, Part, PartKind};
 
@@ -160,9 +159,8 @@ fn line_chipset(catalog: &Catalog, head: &[String]) -> Option<String> {
 }
 
 /// The reason a line whose nearest part disagrees with it ([`disagreement`]) is not imported,
-/// naming that part as a suggestion.
-pub(super) fn review_reason(hit: &Hit, why: &str) -> String {
-    let (_, id, part_name, _, confidence) = hit;
+/// naming that part (`id`, its name and the match's confidence, %) as a suggestion.
+pub(super) fn review_reason(id: &str, part_name: &str, confidence: u8, why: &str) -> String {
     format!(
         "needs review: the nearest catalog part is `{id}` ({part_name}; confidence {confidence} %), but {why}; \
          not imported. If it is your part, put `{id}` in the build; `kraftwerk catalog search` finds others"
