@@ -88,8 +88,10 @@ fn fit_and_export_show_a_chips_used_price_beside_its_partner_cards_new_price() {
 /// gives (no single dated figure found: ranges, estimates, yuan only, or nothing), or, since the
 /// price method (issue 38), because the only figures were a range's midpoint (Arc Pro B60, A100
 /// 40 GB PCIe, H100 NVL and SXM5, Tesla P100 SXM2: the used records were removed) or a launch
-/// price older than 36 months (RTX 4060 Ti 16 GB, 2023-05-18). A chip priced later leaves this list.
-const UNPRICED_CHIPS: [&str; 19] = [
+/// price older than 36 months (RTX 4060 Ti 16 GB, 2023-05-18), or both: the RTX 3060 12 GB's
+/// launch price is of 2021, and its used record was removed (GPUDojo's "Typical Price" column
+/// never says used, and the card was still sold new then). A chip priced later leaves this list.
+const UNPRICED_CHIPS: [&str; 20] = [
     "amd-instinct-mi100",
     "amd-instinct-mi210",
     "amd-instinct-mi300x",
@@ -100,6 +102,7 @@ const UNPRICED_CHIPS: [&str; 19] = [
     "nvidia-a100-40gb-pcie",
     "nvidia-a100-sxm4-80gb",
     "nvidia-b200-sxm",
+    "nvidia-geforce-rtx-3060-12gb",
     "nvidia-geforce-rtx-4060-ti-16gb",
     "nvidia-geforce-rtx-4090d",
     "nvidia-h100-nvl",
