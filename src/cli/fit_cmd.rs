@@ -193,7 +193,9 @@ pub struct FitArgs {
     /// is printed only where owning pays back within the 3-year write-off; else the text says
     /// the cloud is cheaper (at this many hours a day, or at any), or why there is none (the
     /// default A100 that does not hold the workload). A price given is taken as an offer that
-    /// runs it.
+    /// runs it, at the A100's speed on the workload where one holds it: the break-even then
+    /// holds the build against renting the same tokens (it pays back exactly where its $ per
+    /// million tokens is at most the cloud's), else against renting the same hours.
     #[arg(long)]
     pub cloud_usd_per_hour: Option<f64>,
     /// Output format.

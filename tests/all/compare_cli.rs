@@ -106,3 +106,59 @@ fn compare_says_what_fit_says_of_an_experts_in_ram_build() {
     let decode_row = text.lines().find(|l| l.contains("Decode, tokens/s (all sequences)")).expect("decode row");
     assert!(decode_row.contains(&format!("{decode:.1}")), "{decode_row}");
 }
+
+/// A new-user trial: `compare` of the Puget 4x RTX 3090 build (4 of 8 lines unpriced, every GPU
+/// among them) and the 2x RTX A6000 build (3 unpriced) printed "$ per million tokens: at least
+/// $4.82 | at least $19.60" with nothing to say the 3090 build's figure, which leaves out its
+/// GPUs, may well be the higher. A lower bound below the other figure now makes the row
+/// undecided, in the JSON (`undecided`) and in a line of the text, on both money rows, and is
+/// never best; an exact figure below a lower bound is still best (the hybrid RTX 3090 build's
+/// $531, every part priced, against the 2x RTX 4090 build's "at least $2,520").
+///
+/// Seen failing before the fix: no `undecided` in the rows, no line saying so.
+#[test]
+fn compare_calls_a_lower_bound_below_the_other_figure_undecided() {
+    let puget = builds("4x-rtx-3090-wrx80-puget.rig.ron");
+    let a6000 = builds("2x-rtx-a6000-nvlink.rig.ron");
+    let (code, json, err) = support::kw_no_user_files(&["compare", &puget, &a6000, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let name = |i: usize| v["builds"][i]["name"].as_str().expect("name").to_owned();
+    assert_eq!(v["builds"][0]["unpriced_parts"], 4, "{}", v["builds"][0]);
+    let row = |n: &str| v["rows"].as_array().expect("rows").iter().find(|r| r["name"] == n).cloned().expect("row");
+    for (n, least, other) in [
+        ("Parts cost (priced lines)", "at least $1,095", "at least $12,370"),
+        ("$ per million tokens", "at least $4.82", "at least $19.60"),
+    ] {
+        let r = row(n);
+        assert_eq!(r["values"], serde_json::json!([least, other]), "{r}");
+        assert_eq!(r["best"], serde_json::json!([]), "{r}");
+        let want = format!(
+            "{}'s {least} leaves out 4 part lines without a price, so it is a lower bound below {}'s {other}: which costs least is not known",
+            name(0),
+            name(1)
+        );
+        assert_eq!(r["undecided"], want.as_str(), "{r}");
+    }
+    // Figures without lower bounds are not undecided.
+    assert!(row("Wall power at full load")["undecided"].is_null());
+
+    let (_, text, _) = support::kw_no_user_files(&["compare", &puget, &a6000]);
+    let want = format!(
+        "$ per million tokens: undecided: {}'s at least $4.82 leaves out 4 part lines without a price, so it is a lower bound below {}'s at least $19.60: which costs least is not known",
+        name(0),
+        name(1)
+    );
+    assert!(text.lines().any(|l| l == want), "want {want:?} in:\n{text}");
+    assert!(!text.lines().any(|l| l.contains("at least $") && l.contains("(best)")), "{text}");
+
+    // An exact figure below a lower bound: decided, and best.
+    let hybrid = support::fixture("hybrid-1x-rtx-3090-gpt-oss-120b.rig.ron").display().to_string();
+    let x870e = builds("2x-rtx-4090-x870e.rig.ron");
+    let (_, json, _) = support::kw_no_user_files(&["compare", &hybrid, &x870e, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let r = v["rows"].as_array().expect("rows").iter().find(|r| r["name"] == "Parts cost (priced lines)").expect("row");
+    assert_eq!(r["values"], serde_json::json!(["$531", "at least $2,520"]), "{r}");
+    assert_eq!(r["best"], serde_json::json!([0]), "{r}");
+    assert!(r["undecided"].is_null(), "{r}");
+}

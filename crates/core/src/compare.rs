@@ -66,7 +66,9 @@ pub struct BuildSummary {
     /// Batched decode rate, tokens/s (only when the model runs: on the GPUs, or at the
     /// experts-in-RAM split's batch-1 decode, the figure `kraftwerk fit` and `plan` print).
     pub tokens_per_s: Option<f64>,
-    /// Owning and running cost per million tokens, USD (only when the model fits).
+    /// Owning and running cost per million tokens, USD: the build's hardware over 3 years and
+    /// its electricity over its own decode (`fit`'s `cost.usd_per_million_tokens`; only when
+    /// the model fits); a lower bound where `unpriced_parts` is not 0.
     pub usd_per_million_tokens: Option<f64>,
     /// Why the fit figures are missing, if they are.
     pub fit_note: Option<String>,
@@ -229,6 +231,12 @@ pub struct MetricRow {
     pub not_ranked: Vec<(usize, String)>,
     /// Which way is better.
     pub better: Better,
+    /// Why no build is best on this money figure although they differ: the least figure is a
+    /// lower bound (`at least`: a build with an unpriced part, whose figure leaves it out) below
+    /// every exact one, so which build costs least is undecided; `None` otherwise. A build with
+    /// a lower bound is never best; one with an exact figure is, where no other build's
+    /// figure (lower bound or exact) is below it.
+    pub undecided: Option<String>,
 }
 
 fn numeric(
@@ -268,12 +276,66 @@ fn numeric(
         }
         _ => Vec::new(),
     };
-    MetricRow { name, values, differs, best, not_ranked, better }
+    MetricRow { name, values, differs, best, not_ranked, better, undecided: None }
+}
+
+/// A money row (lower is better) whose values are lower bounds where `at_least[i]` (the build
+/// has an unpriced part): each such value reads `at least $X`, is never best, and where the
+/// least figure of all is one the row is undecided ([`MetricRow::undecided`]): the unpriced
+/// parts could put that build above any other.
+fn money(
+    name: &'static str,
+    vals: &[Option<f64>],
+    at_least: &[bool],
+    builds: &[BuildSummary],
+    fmt: impl Fn(f64) -> String,
+) -> MetricRow {
+    let bound = |i: usize| at_least.get(i).copied().unwrap_or(false);
+    let mut row = numeric(name, vals, Better::Lower, builds, fmt);
+    for (i, v) in row.values.iter_mut().enumerate() {
+        if bound(i) && v.starts_with('$') {
+            *v = format!("at least {v}");
+        }
+    }
+    // A lower bound may sit below the build's real figure: never the best.
+    row.best.retain(|i| !bound(*i));
+    // Every build's figure, ranked or not: a lower bound below all exact figures leaves the
+    // order unknown.
+    let known: Vec<(usize, f64)> = vals.iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).collect();
+    let least_exact = known.iter().filter(|(i, _)| !bound(*i)).map(|(_, v)| *v).fold(f64::INFINITY, f64::min);
+    let least_bound = known.iter().filter(|(i, _)| bound(*i)).min_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some(&(i, v)) = least_bound
+        && known.len() >= 2
+        && v < least_exact
+    {
+        row.best.clear();
+        let name_of = |j: usize| builds.get(j).map_or("", |b| b.name.as_str());
+        let value_of = |j: usize| row.values.get(j).map_or("", String::as_str);
+        let others: Vec<String> =
+            known.iter().filter(|(j, _)| *j != i).map(|(j, _)| format!("{}'s {}", name_of(*j), value_of(*j))).collect();
+        let unpriced = builds.get(i).map_or(0, |b| b.unpriced_parts);
+        row.undecided = Some(format!(
+            "{}'s {} leaves out {} without a price, so it is a lower bound below {}: which costs least is not known",
+            name_of(i),
+            value_of(i),
+            crate::fmt::count(unpriced, "part line"),
+            others.join(" and ")
+        ));
+    }
+    row
 }
 
 fn text(name: &'static str, values: Vec<String>) -> MetricRow {
     let differs = values.windows(2).any(|w| w[0] != w[1]);
-    MetricRow { name, values, differs, best: Vec::new(), not_ranked: Vec::new(), better: Better::Neither }
+    MetricRow {
+        name,
+        values,
+        differs,
+        best: Vec::new(),
+        not_ranked: Vec::new(),
+        better: Better::Neither,
+        undecided: None,
+    }
 }
 
 /// Builds side by side.
@@ -298,7 +360,10 @@ impl Comparison {
     /// The rows for these summaries.
     pub fn from_summaries(builds: Vec<BuildSummary>, model: Option<&str>) -> Comparison {
         let col = |f: &dyn Fn(&BuildSummary) -> Option<f64>| builds.iter().map(f).collect::<Vec<_>>();
-        let cost_better = if builds.iter().all(|b| b.unpriced_parts == 0) { Better::Lower } else { Better::Neither };
+        // A build with an unpriced part costs at least its priced lines: each of its money
+        // figures is a lower bound (a 3-card build with an unpriced card is not cheaper than 2
+        // cards), never best, and the row is undecided where it is the least ([`money`]).
+        let at_least: Vec<bool> = builds.iter().map(|b| b.unpriced_parts > 0).collect();
         let rows = vec![
             text("Verdict", builds.iter().map(|b| b.verdict.clone()).collect()),
             text(
@@ -307,8 +372,7 @@ impl Comparison {
             ),
             numeric("Errors", &col(&|b| Some(b.errors as f64)), Better::Lower, &builds, |v| format!("{v:.0}")),
             numeric("Warnings", &col(&|b| Some(b.warnings as f64)), Better::Lower, &builds, |v| format!("{v:.0}")),
-            // A total that leaves out unpriced parts is not comparable: no "best" then.
-            numeric("Parts cost (priced lines)", &col(&|b| Some(b.parts_usd)), cost_better, &builds, usd),
+            money("Parts cost (priced lines)", &col(&|b| Some(b.parts_usd)), &at_least, &builds, usd),
             numeric("Unpriced parts", &col(&|b| Some(b.unpriced_parts as f64)), Better::Neither, &builds, |v| {
                 format!("{v:.0}")
             }),
@@ -323,27 +387,19 @@ impl Comparison {
             numeric("Decode, tokens/s (all sequences)", &col(&|b| b.tokens_per_s), Better::Higher, &builds, |v| {
                 format!("{v:.1}")
             }),
-            // Amortised hardware with unpriced parts is a lower bound: no "best" either (issue 26).
-            numeric("$ per million tokens", &col(&|b| b.usd_per_million_tokens), cost_better, &builds, |v| {
+            // Amortised hardware with unpriced parts is a lower bound too (issue 26): the
+            // build's hardware over 3 years and electricity, over its own decode.
+            money("$ per million tokens", &col(&|b| b.usd_per_million_tokens), &at_least, &builds, |v| {
                 format!("${v:.2}")
             }),
         ];
-        // A build with an unpriced part costs at least its priced lines: each of its money
-        // figures says so (a 3-card build with an unpriced card is not cheaper than 2 cards).
-        let mut rows = rows;
-        for r in rows.iter_mut().filter(|r| matches!(r.name, "Parts cost (priced lines)" | "$ per million tokens")) {
-            for (v, b) in r.values.iter_mut().zip(&builds) {
-                if b.unpriced_parts > 0 && v.starts_with('$') {
-                    *v = format!("at least {v}");
-                }
-            }
-        }
         Comparison { model: model.map(str::to_owned), builds, rows }
     }
 
     /// Plain text: one line per figure, `*` before a differing figure, `(best)` after the
-    /// best value (after each of a tie); then why a build is not ranked on some figures, and
-    /// the reasons for missing fit figures.
+    /// best value (after each of a tie); then the money figures that are undecided (a lower
+    /// bound the least: [`MetricRow::undecided`]), why a build is not ranked on some figures,
+    /// and the reasons for missing fit figures.
     pub fn text(&self) -> String {
         use std::fmt::Write as _;
         let mut s = String::new();
@@ -359,6 +415,12 @@ impl Comparison {
                 .collect();
             let mark = if r.differs { '*' } else { ' ' };
             let _ = writeln!(s, "{mark} {:width$}  {}", r.name, vals.join("  |  "));
+        }
+        // Where a lower bound is the least figure: no best, and why.
+        for r in &self.rows {
+            if let Some(why) = &r.undecided {
+                let _ = writeln!(s, "{}: undecided: {why}", r.name);
+            }
         }
         // Why a build is left out of "(best)": one line per build, naming the figures.
         for (i, b) in self.builds.iter().enumerate() {

@@ -112,6 +112,13 @@ pub fn show(ui: &mut egui::Ui, state: &AppState, compare: &mut CompareView, out:
                 ui.end_row();
             }
         });
+        // A money row whose least figure is a lower bound (a build with an unpriced part): no
+        // best, and why, as `kraftwerk compare` says it.
+        for r in &c.rows {
+            if let Some(why) = &r.undecided {
+                ui.weak(format!("{}: undecided: {why}", r.name));
+            }
+        }
         for b in &c.builds {
             if let Some(n) = &b.fit_note {
                 ui.weak(format!("{}: {n}", b.name));

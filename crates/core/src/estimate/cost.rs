@@ -2,11 +2,20 @@
 //! GPU: pure functions, no egui, no I/O.
 //!
 //! Formulas (the usual total-cost-of-ownership arithmetic; judgement):
-//! - on-prem $/hour = hardware / amortization hours + wall kW × electricity $/kWh;
-//! - $ per 1M tokens = 1e6 × $/hour / (3600 × tokens/s);
-//! - break-even months = hardware / ((cloud $/h − power $/h) × hours used per month), a
-//!   break-even only within the write-off: past it, or where the cloud offer does not run the
-//!   workload, there is none ([`BreakEven`]).
+//! - the rig's $ per working hour = (hardware / write-off months + electricity per month, idle
+//!   hours included) / working hours per month;
+//! - the rig's $ per 1M tokens = 1e6 × that $/h / (3600 × the rig's tokens/s): hardware and
+//!   electricity; the cloud offer's = 1e6 × its $/h / (3600 × its own tokens/s on the same
+//!   workload): rent only;
+//! - renting the rig's work costs, per working hour of the rig, the offer's $/h × the rig's
+//!   tokens/s ÷ the offer's where both throughputs are known (the same tokens:
+//!   [`CloudBasis::SameTokens`]), else the offer's $/h (the same hours: [`CloudBasis::SameHours`]);
+//! - break-even months = hardware / ((that rent − the rig's electricity) per month), a
+//!   break-even only within the write-off, which holds exactly where the rig's $ per working
+//!   hour is at most that rent, so on the same-tokens basis exactly where the rig's $ per
+//!   million tokens is at most the offer's: past the write-off, or where the cloud offer does
+//!   not run the workload, there is none ([`BreakEven`]). Over unpriced parts the hardware is a
+//!   lower bound and so are the months ([`BreakEven::AtLeast`]).
 //!
 //! Utilization spreads the hardware over the hours the rig actually works, and idle hours cost
 //! their idle power. Parts without a catalog price are listed, never guessed: the totals then
@@ -153,51 +162,131 @@ pub struct PartCost {
     pub bought: Option<String>,
 }
 
+/// What the break-even holds the rig's cost against: renting the offer for the same tokens, or
+/// for the same hours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CloudBasis {
+    /// The rig's and the offer's throughputs on the workload are both known: renting costs the
+    /// offer's $ per million tokens for the tokens the rig makes. Owning pays back within the
+    /// write-off exactly where the rig's $ per million tokens is at most the offer's.
+    SameTokens,
+    /// A throughput is unknown: renting costs the offer's $ per hour for each of the rig's
+    /// working hours (as though the offer did the rig's work in the same time).
+    SameHours,
+}
+
 /// Renting instead.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CloudComparison {
     /// What is rented.
     pub name: String,
-    /// USD per hour.
+    /// The offer's price, USD per hour of the instance (rent only).
     pub usd_per_hour: f64,
-    /// USD per million tokens on the cloud offer, when its throughput is known.
+    /// USD per million tokens on the cloud offer: its $ per hour over its own throughput on the
+    /// same workload, 1e6 × $/h / (3600 × its tokens/s), rent only; `None` when that throughput
+    /// is unknown. On [`CloudBasis::SameTokens`] it is what the break-even holds the rig's
+    /// [`CostReport::usd_per_million_tokens`] (hardware and electricity) against.
     pub usd_per_million_tokens: Option<f64>,
-    /// Months of use at the given utilization after which owning is cheaper than renting:
-    /// hardware / (cloud cost − own energy cost per month), within the write-off
-    /// ([`BreakEven::After`]). `None` where there is no break-even: the cloud is cheaper at
-    /// this use or at any (a payback past the write-off is none), or no break-even can be
-    /// computed; [`CloudComparison::break_even`] says which.
+    /// What renting the offer costs for the work the rig does in one of its working hours, USD:
+    /// on [`CloudBasis::SameTokens`] `usd_per_hour` × the rig's tokens/s ÷ the offer's (the
+    /// rig's tokens per working hour at `usd_per_million_tokens`), on [`CloudBasis::SameHours`]
+    /// `usd_per_hour`. The break-even holds the rig's [`CostReport::usd_per_working_hour`]
+    /// against it.
+    pub usd_per_rig_working_hour: f64,
+    /// The basis of `usd_per_rig_working_hour`, and so of the break-even.
+    pub basis: CloudBasis,
+    /// Months of use at the site's hours per day after which owning costs less than renting
+    /// the rig's work ([`CloudComparison::basis`]): hardware / (`usd_per_rig_working_hour` ×
+    /// working hours per month − the rig's electricity per month), within the write-off
+    /// ([`BreakEven::After`]); a lower bound over unpriced parts ([`BreakEven::AtLeast`], and
+    /// named in [`CostReport::lower_bounds`]). `None` where there is no break-even: the cloud is
+    /// cheaper at this use or at any (a payback past the write-off is none; on the same-tokens
+    /// basis, wherever the rig's $ per million tokens is above the offer's), or no break-even
+    /// can be computed; [`CloudComparison::break_even`] says which.
     pub break_even_months: Option<f64>,
     /// Whether owning pays back within the write-off, and when ([`BreakEven`]).
     pub break_even: BreakEven,
 }
 
-/// Whether owning the rig costs less than renting the cloud offer for the rig's working hours
-/// within the write-off ([`CostInput::amortization_years`]). Owning pays back within it exactly
-/// when the rig's cost per working hour (its hardware over the write-off and its electricity,
-/// idle hours included: [`CostReport::usd_per_working_hour`]) is at most the cloud's $ per
-/// hour, so the verdict and the $ per working hour `fit` prints agree. The rig's cost per
-/// working hour falls as the hours per day rise: `(hardware per month / hours per month +
+impl CloudComparison {
+    /// The offer and the basis the break-even holds it to, as `plan` names it: `A100 80 GB at
+    /// $1.60/h for the same tokens ($12.42 per million tokens)`, or `... for the same hours`.
+    pub fn offer(&self) -> String {
+        match (self.basis, self.usd_per_million_tokens) {
+            (CloudBasis::SameTokens, Some(m)) => format!(
+                "{} at ${:.2}/h for the same tokens ({} per million tokens)",
+                self.name,
+                self.usd_per_hour,
+                crate::fmt::usd_rate(m)
+            ),
+            _ => format!("{} at ${:.2}/h for the same hours", self.name, self.usd_per_hour),
+        }
+    }
+
+    /// What the rig's $ per working hour is held against, in words: `$0.86 per working hour
+    /// for the cloud to make the same tokens`, or `the cloud's $1.60/h`.
+    fn against(&self) -> String {
+        match self.basis {
+            CloudBasis::SameTokens => {
+                format!("${:.2} per working hour for the cloud to make the same tokens", self.usd_per_rig_working_hour)
+            }
+            CloudBasis::SameHours => format!("the cloud's ${:.2}/h", self.usd_per_hour),
+        }
+    }
+
+    /// What a break-even is against, in words: `renting the same tokens ($0.86 per working
+    /// hour of the rig)`, or `renting it for the rig's working hours`.
+    fn renting(&self) -> String {
+        match self.basis {
+            CloudBasis::SameTokens => {
+                format!("renting the same tokens (${:.2} per working hour of the rig)", self.usd_per_rig_working_hour)
+            }
+            CloudBasis::SameHours => "renting it for the rig's working hours".to_owned(),
+        }
+    }
+}
+
+/// Whether owning the rig costs less than renting the cloud offer for the rig's work (the same
+/// tokens, or the same hours: [`CloudBasis`]) within the write-off
+/// ([`CostInput::amortization_years`]). Owning pays back within it exactly when the rig's cost
+/// per working hour (its hardware over the write-off and its electricity, idle hours included:
+/// [`CostReport::usd_per_working_hour`]) is at most what renting costs for that hour's work
+/// ([`CloudComparison::usd_per_rig_working_hour`]), so the verdict, the $ per working hour and,
+/// on the same-tokens basis, the two $ per million tokens `fit` prints agree. The rig's cost
+/// per working hour falls as the hours per day rise: `(hardware per month / hours per month +
 /// idle $/h) / u + (load $/h − idle $/h)` at utilization `u`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum BreakEven {
     /// Owning costs less after `months` of use at the site's hours per day, within the
-    /// write-off (0 for hardware that costs nothing, all owned).
+    /// write-off (0 for hardware that costs nothing, all owned). Every part is priced.
     After {
         /// Months, at most the write-off's.
         months: f64,
     },
-    /// At the site's hours per day the rig costs more per working hour than the cloud, so it
-    /// does not pay back within the write-off; it would from `from_hours_per_day`.
+    /// A part has no price ([`CostReport::missing_prices`]): over the priced parts alone owning
+    /// would pay back after `months`, so it pays back no sooner (a lower bound), and within the
+    /// write-off only if the unpriced parts cost at most `unpriced_at_most_usd` in all (else
+    /// the cloud is cheaper at this use).
+    AtLeast {
+        /// Months over the priced parts only: a lower bound, at most the write-off's.
+        months: f64,
+        /// The most the unpriced parts may cost together, USD, for owning still to pay back
+        /// within the write-off: the saving over the write-off less the priced hardware.
+        unpriced_at_most_usd: f64,
+    },
+    /// At the site's hours per day the rig costs more per working hour than renting its work,
+    /// so it does not pay back within the write-off; it would from `from_hours_per_day`.
     CloudCheaperAtThisUse {
         /// The site's hours of use per day (duty cycle × 24).
         hours_per_day: f64,
-        /// The fewest hours per day at which owning pays back within the write-off.
+        /// The fewest hours per day at which owning pays back within the write-off (a lower
+        /// bound over unpriced parts).
         from_hours_per_day: f64,
     },
-    /// Even at 24 hours a day the rig costs more per working hour than the cloud (or its
-    /// electricity alone does): the cloud is cheaper at any hours per day.
+    /// Even at 24 hours a day the rig costs more per working hour than renting its work (or
+    /// its electricity alone does): the cloud is cheaper at any hours per day.
     CloudCheaperAtAnyUse,
     /// No break-even to compute: `why` (the cloud offer does not run the workload).
     NotApplicable {
@@ -213,13 +302,18 @@ pub enum BreakEven {
 
 impl BreakEven {
     /// The short form `plan` prints after "break-even against <cloud>": `after 4.5 months`
-    /// (`at least` where `lower_bound`), `none at 12.0 h/day (owning pays back from 18.3
-    /// h/day)`, `none: the cloud is cheaper at any hours per day`, `none: <why>`, `unknown
-    /// (<why>)`.
+    /// (`at least` where `lower_bound`), `after at least 4.5 months (within the write-off only
+    /// if the unpriced parts cost at most $6,804 in all)`, `none at 12.0 h/day (owning pays back
+    /// from 18.3 h/day)`, `none: the cloud is cheaper at any hours per day`, `none: <why>`,
+    /// `unknown (<why>)`.
     pub fn short(&self, lower_bound: bool) -> String {
         let least = if lower_bound { "at least " } else { "" };
         match self {
             BreakEven::After { months } => format!("after {least}{months:.1} months"),
+            BreakEven::AtLeast { months, unpriced_at_most_usd } => format!(
+                "after at least {months:.1} months (within the write-off only if the unpriced parts cost at most {} in all)",
+                crate::fmt::usd(*unpriced_at_most_usd)
+            ),
             BreakEven::CloudCheaperAtThisUse { hours_per_day, from_hours_per_day } => format!(
                 "none at {hours_per_day:.1} h/day: the cloud is cheaper (owning pays back from {least}{from_hours_per_day:.1} h/day)"
             ),
@@ -229,32 +323,43 @@ impl BreakEven {
         }
     }
 
-    /// The words `fit` and `plan` print after "break-even" / "no break-even": `after 4.5
-    /// months`, `no break-even at 12 h/day: ...`, `no break-even: the cloud is cheaper at any
-    /// hours per day ...`. `least` is "at least " where the hardware is a lower bound (a part
-    /// unpriced): the months and the rig's cost per hour are then lower bounds, and the hours
-    /// per day from which it pays back too.
+    /// The words `fit` prints after the cloud offer: `break-even after 4.5 months against
+    /// renting the same tokens ($0.86 per working hour of the rig)`, `break-even after at least
+    /// 4.5 months ... (a lower bound: no price for ...; within the 3 years only if those cost at
+    /// most $X in all)`, `no break-even at 12 h/day: ...`, `no break-even: the cloud is cheaper
+    /// at any hours per day ...`. `least` is "at least " where the hardware is a lower bound (a
+    /// part unpriced): the rig's cost per hour is then a lower bound, and the hours per day
+    /// from which it pays back too.
     pub fn words(&self, c: &CostReport) -> String {
         let least = if c.hardware_complete { "" } else { "at least " };
         let years = c.amortization_months / 12.0;
         match self {
             // Owned parts at $0 beside unpriced ones: the hardware is a lower bound, so "at once"
             // would rest on parts nobody priced.
-            BreakEven::After { months } if *months <= 0.0 && !c.hardware_complete => {
-                "break-even unknown: the priced parts are owned ($0) and the others have no price".to_owned()
-            }
+            BreakEven::AtLeast { months, unpriced_at_most_usd } if *months <= 0.0 => format!(
+                "break-even unknown: the priced parts are owned ($0) and the others have no price (owning pays back within the {years:.0} years only if they cost at most {} in all)",
+                crate::fmt::usd(*unpriced_at_most_usd)
+            ),
             BreakEven::After { months } if *months <= 0.0 => {
-                "break-even at once: the hardware costs $0 (owned) and the cloud costs more than its electricity"
+                "break-even at once: the hardware costs $0 (owned) and renting costs more than its electricity"
                     .to_owned()
             }
-            BreakEven::After { months } => format!("break-even after {least}{months:.1} months"),
+            BreakEven::After { months } => format!("break-even after {months:.1} months against {}", c.cloud.renting()),
+            BreakEven::AtLeast { months, unpriced_at_most_usd } => format!(
+                "break-even after at least {months:.1} months against {} (a lower bound: no price for {}; within the {years:.0} years only if those cost at most {} in all)",
+                c.cloud.renting(),
+                c.missing_prices.join(", "),
+                crate::fmt::usd(*unpriced_at_most_usd)
+            ),
             BreakEven::CloudCheaperAtThisUse { hours_per_day, from_hours_per_day } => format!(
-                "no break-even at {hours_per_day:.1} h/day: the rig costs {least}${:.2} per working hour (hardware over {years:.0} years and electricity) against the cloud's ${:.2}/h; owning pays back within the {years:.0} years from {least}{from_hours_per_day:.1} h/day",
-                c.usd_per_working_hour, c.cloud.usd_per_hour
+                "no break-even at {hours_per_day:.1} h/day: the rig costs {least}${:.2} per working hour (hardware over {years:.0} years and electricity) against {}; owning pays back within the {years:.0} years from {least}{from_hours_per_day:.1} h/day",
+                c.usd_per_working_hour,
+                c.cloud.against()
             ),
             BreakEven::CloudCheaperAtAnyUse => format!(
-                "no break-even: the cloud is cheaper at any hours per day (even at 24 h/day the rig costs {least}${:.2} per working hour, hardware over {years:.0} years and electricity, against ${:.2}/h)",
-                c.usd_per_working_hour_at_full_use, c.cloud.usd_per_hour
+                "no break-even: the cloud is cheaper at any hours per day (even at 24 h/day the rig costs {least}${:.2} per working hour, hardware over {years:.0} years and electricity, against {})",
+                c.usd_per_working_hour_at_full_use,
+                c.cloud.against()
             ),
             BreakEven::NotApplicable { why } => format!("no break-even: {why}"),
             BreakEven::Unknown { why } => format!("break-even unknown ({why})"),
@@ -277,8 +382,9 @@ pub struct CostReport {
     pub hardware_complete: bool,
     /// The figures of this report that are lower bounds because a part is unpriced (empty when
     /// `hardware_complete`), by their JSON names: `hardware_usd`, and those that grow with it
-    /// ([`LOWER_BOUNDS_WHEN_UNPRICED`]) where they are given (not `None`). The electricity figures and the cloud offer's own
-    /// `usd_per_million_tokens` do not depend on the hardware and are never listed; a
+    /// ([`LOWER_BOUNDS_WHEN_UNPRICED`]) where they are given (not `None`). The electricity
+    /// figures and the cloud offer's own figures (`usd_per_million_tokens`,
+    /// `usd_per_rig_working_hour`) do not depend on the hardware and are never listed; a
     /// `cloud.break_even_months` of `None` (the cloud cheaper, [`CloudComparison::break_even`])
     /// stays so whatever the hardware left out costs (more hardware only costs more).
     pub lower_bounds: Vec<&'static str>,
@@ -292,10 +398,14 @@ pub struct CostReport {
     pub usd_per_month: f64,
     /// Working hours per month (utilization × 730.5).
     pub working_hours_per_month: f64,
-    /// Total cost per working hour: a month's hardware and electricity over its working hours,
-    /// USD.
+    /// Total cost per working hour: a month's hardware (written off over the write-off) and
+    /// electricity (idle hours included) over its working hours, USD.
     pub usd_per_working_hour: f64,
-    /// USD per million tokens generated, when the throughput is known.
+    /// The rig's USD per million tokens generated: `usd_per_working_hour` (hardware and
+    /// electricity) over the rig's throughput, 1e6 × $/h / (3600 × tokens/s); `None` when the
+    /// throughput is unknown. On the same-tokens basis ([`CloudBasis::SameTokens`]) owning
+    /// pays back within the write-off exactly where this is at most the cloud offer's
+    /// [`CloudComparison::usd_per_million_tokens`].
     pub usd_per_million_tokens: Option<f64>,
     /// The write-off, months (the hardware's share of each month is hardware / this).
     pub amortization_months: f64,
@@ -309,8 +419,9 @@ pub struct CostReport {
 /// The figures of a [`CostReport`] that grow with the hardware and so are lower bounds while a
 /// part is unpriced: the hardware sum, its write-off per hour, the month, the working hour, the
 /// $ per million tokens (the working hour over a known throughput) and the break-even (the
-/// hardware over a saving that does not depend on it).
-pub const LOWER_BOUNDS_WHEN_UNPRICED: [&str; 8] = [
+/// hardware over a saving that does not depend on it: `cloud.break_even_months` and the
+/// `months` of [`BreakEven::AtLeast`]).
+pub const LOWER_BOUNDS_WHEN_UNPRICED: [&str; 9] = [
     "hardware_usd",
     "amortization_usd_per_hour",
     "usd_per_month",
@@ -318,6 +429,7 @@ pub const LOWER_BOUNDS_WHEN_UNPRICED: [&str; 8] = [
     "usd_per_working_hour_at_full_use",
     "usd_per_million_tokens",
     "cloud.break_even_months",
+    "cloud.break_even.months",
     "cloud.break_even.from_hours_per_day",
 ];
 
@@ -406,7 +518,16 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
     let usd_per_working_hour = usd_per_month / working_hours_per_month;
     let usd_per_mtok = input.tokens_per_s.and_then(|t| usd_per_million_tokens(usd_per_working_hour, t));
 
-    let cloud_month = input.cloud.usd_per_hour * working_hours_per_month;
+    // Renting the rig's work: where both throughputs are known, the offer's $ per million
+    // tokens for the tokens the rig makes in a working hour (the offer may make them in more or
+    // fewer hours); else the offer's $ per hour for each of the rig's working hours. The rig's
+    // $ per million tokens against the offer's and the break-even then say the same.
+    let positive = |v: Option<f64>| v.filter(|v| v.is_finite() && *v > 0.0);
+    let (cloud_per_rig_hour, basis) = match (positive(input.tokens_per_s), positive(input.cloud.tokens_per_s)) {
+        (Some(own), Some(theirs)) => (input.cloud.usd_per_hour * own / theirs, CloudBasis::SameTokens),
+        _ => (input.cloud.usd_per_hour, CloudBasis::SameHours),
+    };
+    let cloud_month = cloud_per_rig_hour * working_hours_per_month;
     let saving = cloud_month - energy_usd_per_month;
     let hardware_complete = missing_prices.is_empty();
     let amortization_months = input.amortization_years * 12.0;
@@ -414,12 +535,13 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
     let any_priced = parts.iter().any(|p| p.line_usd.is_some());
     let break_even = break_even(
         input,
-        (hardware_per_month, any_priced),
+        cloud_per_rig_hour,
+        (hardware_per_month, any_priced, hardware_complete),
         (usd_per_working_hour, usd_per_working_hour_at_full_use),
         (hardware_usd, saving, amortization_months),
     );
     let break_even_months = match break_even {
-        BreakEven::After { months } => Some(months),
+        BreakEven::After { months } | BreakEven::AtLeast { months, .. } => Some(months),
         _ => None,
     };
     let cloud = CloudComparison {
@@ -429,6 +551,8 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
             .cloud
             .tokens_per_s
             .and_then(|t| usd_per_million_tokens(input.cloud.usd_per_hour, t)),
+        usd_per_rig_working_hour: cloud_per_rig_hour,
+        basis,
         break_even_months,
         break_even,
     };
@@ -442,6 +566,7 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
             .filter(|f| match *f {
                 "usd_per_million_tokens" => usd_per_mtok.is_some(),
                 "cloud.break_even_months" => cloud.break_even_months.is_some(),
+                "cloud.break_even.months" => matches!(cloud.break_even, BreakEven::AtLeast { .. }),
                 "cloud.break_even.from_hours_per_day" => {
                     matches!(cloud.break_even, BreakEven::CloudCheaperAtThisUse { .. })
                 }
@@ -468,19 +593,21 @@ pub fn estimate(input: &CostInput) -> Result<CostReport, CostError> {
     })
 }
 
-/// The [`BreakEven`] of `input`: not applicable where the cloud offer does not run the
-/// workload; the cloud cheaper at any use where the rig costs more per working hour than the
-/// cloud even at 24 h/day (or its load electricity alone does); cheaper at this use where it
-/// does at the site's duty cycle (with the hours per day from which owning pays back); else
-/// after `hardware / saving` months. Unknown where no part has a price and the electricity
+/// The [`BreakEven`] of `input` against `cloud`, what renting costs for one working hour of the
+/// rig's work ([`CloudComparison::usd_per_rig_working_hour`]): not applicable where the cloud
+/// offer does not run the workload; the cloud cheaper at any use where the rig costs more per
+/// working hour than that even at 24 h/day (or its load electricity alone does); cheaper at
+/// this use where it does at the site's duty cycle (with the hours per day from which owning
+/// pays back); else after `hardware / saving` months, at least that many where a part is
+/// unpriced ([`BreakEven::AtLeast`]). Unknown where no part has a price and the electricity
 /// alone does not decide.
 fn break_even(
     input: &CostInput,
-    (hardware_per_month, any_priced): (f64, bool),
+    cloud: f64,
+    (hardware_per_month, any_priced, hardware_complete): (f64, bool, bool),
     (per_working_hour, per_working_hour_at_full_use): (f64, f64),
     (hardware_usd, saving, amortization_months): (f64, f64, f64),
 ) -> BreakEven {
-    let cloud = input.cloud.usd_per_hour;
     if input.cloud.runs_workload == Some(false) {
         return BreakEven::NotApplicable {
             why: format!(
@@ -510,141 +637,17 @@ fn break_even(
     if !any_priced {
         return BreakEven::Unknown { why: "no hardware prices".to_owned() };
     }
-    // At most the write-off: the rig's $ per working hour is at most the cloud's.
-    debug_assert!(hardware_usd / saving <= amortization_months * (1.0 + 1e-9));
-    BreakEven::After { months: hardware_usd / saving }
+    // At most the write-off: the rig's $ per working hour is at most the rent for its work.
+    let months = hardware_usd / saving;
+    debug_assert!(months <= amortization_months * (1.0 + 1e-9));
+    if hardware_complete {
+        BreakEven::After { months }
+    } else {
+        // The unpriced parts add to the hardware: the months are a lower bound, and the payback
+        // stays within the write-off only while they cost at most the rest of its saving.
+        BreakEven::AtLeast { months, unpriced_at_most_usd: (saving * amortization_months - hardware_usd).max(0.0) }
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn input() -> CostInput {
-        let mut i = CostInput::new(
-            vec![PricedPart::new("gpu", "GPU", 2, Some(1599.0)), PricedPart::new("board", "Board", 1, None)],
-            1000.0,
-            0.30,
-        );
-        i.tokens_per_s = Some(20.0);
-        i
-    }
-
-    #[test]
-    fn sums_priced_parts_and_reports_missing() {
-        let r = estimate(&input()).expect("valid");
-        assert!((r.hardware_usd - 3198.0).abs() < 1e-9);
-        assert_eq!(r.missing_prices, vec!["board".to_owned()]);
-        assert!(!r.hardware_complete);
-        // All but the hours per day from which owning pays back: it does at this use.
-        let want: Vec<&str> =
-            LOWER_BOUNDS_WHEN_UNPRICED.into_iter().filter(|f| *f != "cloud.break_even.from_hours_per_day").collect();
-        assert_eq!(r.lower_bounds, want);
-    }
-
-    #[test]
-    fn per_hour_and_per_token_follow_llm_md() {
-        let r = estimate(&input()).expect("valid");
-        // Full utilization: $/h = hardware / (3 × 8766 h) + 1 kW × $0.30.
-        let expected = 3198.0 / (3.0 * 8766.0) + 0.30;
-        assert!((r.usd_per_working_hour - expected).abs() < 1e-9);
-        let mtok = r.usd_per_million_tokens.expect("throughput given");
-        assert!((mtok - 1e6 * expected / (3600.0 * 20.0)).abs() < 1e-9);
-        // Break-even: 3198 / ((1.60 - 0.30) × 730.5).
-        let months = r.cloud.break_even_months.expect("cloud dearer than power");
-        assert!((months - 3198.0 / (1.30 * 730.5)).abs() < 1e-9);
-    }
-
-    #[test]
-    fn low_utilization_raises_cost_per_hour() {
-        let mut i = input();
-        i.utilization = 0.25;
-        i.idle_power_w = 100.0;
-        let r = estimate(&i).expect("valid");
-        let full = estimate(&input()).expect("valid");
-        assert!(r.usd_per_working_hour > full.usd_per_working_hour);
-    }
-
-    #[test]
-    fn never_breaks_even_when_power_costs_more_than_cloud() {
-        let mut i = input();
-        i.electricity_usd_per_kwh = 2.0;
-        assert_eq!(estimate(&i).expect("valid").cloud.break_even_months, None);
-    }
-
-    /// A payback past the write-off is no break-even: with the cloud at $0.40/h the rig costs
-    /// $0.42 per working hour even at 24 h/day ($3,198 over 3 years and 1 kW at $0.30), and
-    /// `hardware / saving` (43.8 months, what was printed as the break-even before) is past
-    /// the 36 months.
-    #[test]
-    fn the_cloud_is_cheaper_at_any_use_when_the_rig_costs_more_per_hour_at_24_h() {
-        let mut i = input();
-        i.parts.truncate(1);
-        i.cloud.usd_per_hour = 0.40;
-        let r = estimate(&i).expect("valid");
-        assert!((r.usd_per_working_hour_at_full_use - (3198.0 / (3.0 * 8766.0) + 0.30)).abs() < 1e-9);
-        assert_eq!(r.cloud.break_even, BreakEven::CloudCheaperAtAnyUse);
-        assert_eq!(r.cloud.break_even_months, None);
-        assert!(r.cloud.break_even.words(&r).starts_with("no break-even: the cloud is cheaper at any hours per day"));
-    }
-
-    /// At 6 h/day (utilization 0.25, 100 W idle) the rig costs $0.88 per working hour against a
-    /// cloud at $0.70/h: no break-even at this use; owning pays back within the write-off from
-    /// `24 a / (0.70 - b)` h/day with a = $88.83/730.5 h + $0.03 idle, b = $0.30 - $0.03:
-    /// 8.46 h/day, where the rig's $ per working hour is the cloud's.
-    #[test]
-    fn the_cloud_is_cheaper_at_this_use_and_owning_pays_back_from_more_hours_a_day() {
-        let mut i = input();
-        i.parts.truncate(1);
-        i.utilization = 0.25;
-        i.idle_power_w = 100.0;
-        i.cloud.usd_per_hour = 0.70;
-        let r = estimate(&i).expect("valid");
-        assert!(r.usd_per_working_hour > 0.70, "{}", r.usd_per_working_hour);
-        let BreakEven::CloudCheaperAtThisUse { hours_per_day, from_hours_per_day } = r.cloud.break_even else {
-            panic!("{:?}", r.cloud.break_even)
-        };
-        assert!((hours_per_day - 6.0).abs() < 1e-9);
-        let a = 3198.0 / 36.0 / HOURS_PER_MONTH + 0.03;
-        assert!((from_hours_per_day - 24.0 * a / (0.70 - 0.27)).abs() < 1e-9, "{from_hours_per_day}");
-        assert!((from_hours_per_day - 8.46).abs() < 0.01, "{from_hours_per_day}");
-        // At that many hours the rig costs the cloud's $/h, and owning pays back in 36 months.
-        i.utilization = from_hours_per_day / 24.0;
-        let at = estimate(&i).expect("valid");
-        assert!((at.usd_per_working_hour - 0.70).abs() < 1e-9, "{}", at.usd_per_working_hour);
-        assert_eq!(r.cloud.break_even_months, None);
-    }
-
-    /// An offer that does not run the workload has no break-even; hardware all owned ($0)
-    /// breaks even at once.
-    #[test]
-    fn no_break_even_against_an_offer_that_does_not_run_it_and_at_once_when_owned() {
-        let mut i = input();
-        i.cloud.runs_workload = Some(false);
-        let r = estimate(&i).expect("valid");
-        assert!(matches!(r.cloud.break_even, BreakEven::NotApplicable { .. }), "{:?}", r.cloud.break_even);
-        assert_eq!(r.cloud.break_even_months, None);
-        assert!(!r.lower_bounds.contains(&"cloud.break_even_months"));
-        let mut owned = input();
-        owned.parts = vec![PricedPart::new("gpu", "GPU", 2, Some(0.0))];
-        let r = estimate(&owned).expect("valid");
-        assert_eq!(r.cloud.break_even, BreakEven::After { months: 0.0 });
-        assert!(r.cloud.break_even.words(&r).starts_with("break-even at once"), "{}", r.cloud.break_even.words(&r));
-        // Owned GPUs at $0 beside an unpriced board: not "at once", which would rest on a part
-        // nobody priced.
-        let mut partly = input();
-        partly.parts = vec![PricedPart::new("gpu", "GPU", 2, Some(0.0)), PricedPart::new("board", "Board", 1, None)];
-        let r = estimate(&partly).expect("valid");
-        assert!(!r.hardware_complete);
-        assert!(r.cloud.break_even.words(&r).starts_with("break-even unknown"), "{}", r.cloud.break_even.words(&r));
-    }
-
-    #[test]
-    fn rejects_bad_numbers() {
-        let mut i = input();
-        i.amortization_years = 0.0;
-        assert!(estimate(&i).is_err());
-        let mut i = input();
-        i.utilization = 1.5;
-        assert!(estimate(&i).is_err());
-    }
-}
+mod tests;

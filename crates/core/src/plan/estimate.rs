@@ -111,7 +111,8 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
                 ev.usd_per_mtok = c.usd_per_million_tokens;
                 ev.break_even_months = c.cloud.break_even_months;
                 ev.break_even = Some(c.cloud.break_even.clone());
-                ev.cloud = format!("{} at ${:.2}/h", c.cloud.name, c.cloud.usd_per_hour);
+                // The offer and the basis of the break-even (the same tokens, or the same hours).
+                ev.cloud = c.cloud.offer();
             } else if let Some(e) = f.cost_error {
                 ev.errors.push(format!("cost: {e}"));
             }

@@ -136,14 +136,21 @@ pub struct Evaluation {
     pub speed_notes: Vec<String>,
     /// The memory fit verdict says it fits.
     pub fits: bool,
-    /// USD per million tokens (hardware over 3 years and electricity).
+    /// USD per million tokens: the build's hardware over 3 years and its electricity, over its
+    /// own throughput (the cost's [`crate::estimate::cost::CostReport::usd_per_million_tokens`]);
+    /// a lower bound where a part is unpriced.
     pub usd_per_mtok: Option<f64>,
-    /// Months after which owning beats renting the cloud reference.
+    /// Months after which owning beats renting the cloud reference for the same work (the same
+    /// tokens where both throughputs are known: [`crate::estimate::cost::CloudBasis`]), within
+    /// the write-off; a lower bound where a part is unpriced
+    /// ([`crate::estimate::cost::BreakEven::AtLeast`]); `None` where there is none.
     pub break_even_months: Option<f64>,
     /// Whether owning pays back within the write-off, and when, or why there is no break-even
     /// (the cost's [`crate::estimate::cost::BreakEven`]); `None` without a cost.
     pub break_even: Option<crate::estimate::cost::BreakEven>,
-    /// The cloud reference (`A100 80 GB at $1.60/h`).
+    /// The cloud reference and the basis of the break-even
+    /// ([`crate::estimate::cost::CloudComparison::offer`]: `A100 80 GB at $1.60/h for the same
+    /// tokens ($12.42 per million tokens)`).
     pub cloud: String,
     /// The power advice's common GPU limit, W, when the build is over its PSU or circuit.
     pub advised_limit_w: Option<f64>,

@@ -450,7 +450,10 @@ pub fn placement_terms(out: &mut String, b: &crate::estimate::llm::basis::SpeedB
 /// a part is unpriced ([`crate::estimate::cost::CostReport::lower_bounds`]) the hardware, the
 /// $ per working hour, the $ per million tokens and the break-even read "at least" (each grows
 /// with the hardware left out) and the unpriced parts are named; the cloud offer's own $ per
-/// million tokens does not depend on the build's hardware and is printed as it is.
+/// million tokens (rent only, at its own throughput) does not depend on the build's hardware
+/// and is printed as it is. The rig's $ per million tokens is its hardware over the write-off
+/// and its electricity over its own throughput; the break-even holds the rig against renting
+/// the same tokens where both throughputs are known, so it never contradicts the two.
 pub(crate) fn cost(out: &mut String, result: &BuildFit) {
     if let Some(c) = &result.cost {
         // An owned part is priced ($0): a build of owned parts costs $0, not "unpriced".
@@ -472,7 +475,7 @@ pub(crate) fn cost(out: &mut String, result: &BuildFit) {
         let least = if c.hardware_complete { "" } else { "at least " };
         wln!(
             out,
-            "  cost: hardware {hardware}{}, {least}${:.2} per working hour, {}",
+            "  cost: hardware {hardware}{}, {least}${:.2} per working hour, {} (hardware over {:.0} years and electricity)",
             if c.hardware_complete {
                 String::new()
             } else {
@@ -480,7 +483,8 @@ pub(crate) fn cost(out: &mut String, result: &BuildFit) {
             },
             c.usd_per_working_hour,
             c.usd_per_million_tokens
-                .map_or_else(|| "no $/Mtok".to_owned(), |v| format!("{least}{} per million tokens", usd_rate(v)))
+                .map_or_else(|| "no $/Mtok".to_owned(), |v| format!("{least}{} per million tokens", usd_rate(v))),
+            c.amortization_months / 12.0
         );
         // The lines the build owns or buys used, so the total reads as what is paid.
         let how: Vec<String> = c
@@ -499,22 +503,18 @@ pub(crate) fn cost(out: &mut String, result: &BuildFit) {
         if !how.is_empty() {
             wln!(out, "  owned and used parts in the cost: {}", how.join("; "));
         }
-        // The break-even, or why there is none ([`crate::estimate::cost::BreakEven`]); with
-        // unpriced hardware the months are only a lower bound (issue 26).
-        let lower = match c.cloud.break_even {
-            crate::estimate::cost::BreakEven::After { months } if months > 0.0 && !c.hardware_complete => {
-                format!(" (a lower bound: no price for {})", c.missing_prices.join(", "))
-            }
-            _ => String::new(),
-        };
+        // The break-even, or why there is none ([`crate::estimate::cost::BreakEven`]), against
+        // renting the same tokens where both throughputs are known; with unpriced hardware the
+        // months are only a lower bound and the words name the unpriced parts (issue 26).
         wln!(
             out,
-            "  cloud ({} at ${:.2}/h): {}; {}{lower}",
+            "  cloud ({} at ${:.2}/h): {}; {}",
             c.cloud.name,
             c.cloud.usd_per_hour,
-            c.cloud
-                .usd_per_million_tokens
-                .map_or_else(|| "n/a".to_owned(), |v| format!("{} per million tokens", usd_rate(v))),
+            c.cloud.usd_per_million_tokens.map_or_else(
+                || "n/a".to_owned(),
+                |v| format!("{} per million tokens (rent only, at its own speed)", usd_rate(v))
+            ),
             c.cloud.break_even.words(c),
         );
     } else if let Some(e) = &result.cost_error {

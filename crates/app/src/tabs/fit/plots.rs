@@ -2,6 +2,7 @@
 //! time against the cloud (break-even). They draw figures of the [`BuildFit`]; nothing here
 //! estimates.
 
+use kraftwerk_core::estimate::cost::{BreakEven, CloudBasis};
 use kraftwerk_core::estimate::llm::placement::PlacementEstimate;
 
 use super::{
@@ -204,11 +205,22 @@ pub(super) fn placement_memory_plot(ui: &mut egui::Ui, p: &PlacementEstimate) {
 
 pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
     ui.label(RichText::new(format!("Owning vs renting {} (cumulative)", c.cloud.name)).strong());
-    let cloud_month = c.cloud.usd_per_hour * c.working_hours_per_month;
+    // Renting the rig's work, on the break-even's basis: the same tokens where both throughputs
+    // are known (the offer's $/h scaled by the rig's speed over the offer's), else the same
+    // hours; so the chart, the break-even and the two $ per million tokens agree.
+    let cloud_month = c.cloud.usd_per_rig_working_hour * c.working_hours_per_month;
+    let rent_name = match c.cloud.basis {
+        CloudBasis::SameTokens => {
+            format!("rent the same tokens: {} per working hour", usd_rate(c.cloud.usd_per_rig_working_hour))
+        }
+        CloudBasis::SameHours => format!("rent at {}/h", usd_rate(c.cloud.usd_per_hour)),
+    };
     // A payback past the write-off, or against an offer that does not run the workload, is no
-    // break-even: the core's words say why (the same as `fit`'s).
+    // break-even: the core's words say why (the same as `fit`'s). Owned parts at $0 beside
+    // unpriced ones pay back at no known time: the words say so too.
     let paid_back = match c.cloud.break_even {
-        kraftwerk_core::estimate::cost::BreakEven::After { months } => Some(months),
+        BreakEven::After { months } => Some(months),
+        BreakEven::AtLeast { months, .. } if months > 0.0 => Some(months),
         _ => None,
     };
     let horizon = paid_back.map_or(36.0, |m| (m * 1.6).clamp(12.0, 120.0));
@@ -240,11 +252,7 @@ pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
         .y_axis_min_width(theme::y_axis_width(ui, "$000k"))
         .show(ui, |p| {
             p.line(Line::new(own_name.clone(), PlotPoints::new(own)).color(theme::SERIES[0]).width(2.5));
-            p.line(
-                Line::new(format!("rent at {}/h", usd_rate(c.cloud.usd_per_hour)), PlotPoints::new(rent))
-                    .color(theme::SERIES[2])
-                    .width(2.5),
-            );
+            p.line(Line::new(rent_name.clone(), PlotPoints::new(rent)).color(theme::SERIES[2]).width(2.5));
             if let Some(m) = paid_back {
                 p.vline(
                     VLine::new(format!("break-even after {bound}{m:.1} months"), m)
@@ -253,8 +261,7 @@ pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
                 );
             }
         });
-    let mut legend =
-        vec![(theme::SERIES[0], own_name), (theme::SERIES[2], format!("rent at {}/h", usd_rate(c.cloud.usd_per_hour)))];
+    let mut legend = vec![(theme::SERIES[0], own_name), (theme::SERIES[2], rent_name)];
     if let Some(m) = paid_back {
         legend.push((theme::OK, format!("break-even after {bound}{m:.1} months (dashed)")));
     }
@@ -263,12 +270,19 @@ pub(super) fn break_even_plot(ui: &mut egui::Ui, c: &CostReport) {
         // Unpriced parts: the hardware sum and so the payback time are lower bounds (issue 26).
         Some(m) if !c.hardware_complete => ui.add(
             egui::Label::new(format!(
-                "At {:.0} working hours a month, owning pays off after at least {m:.1} months: the {} of hardware leaves out {} unpriced part{} ({}).",
+                "At {:.0} working hours a month, owning pays off after at least {m:.1} months: the {} of hardware leaves out {} unpriced part{} ({}){}.",
                 c.working_hours_per_month,
                 usd(c.hardware_usd),
                 c.missing_prices.len(),
                 if c.missing_prices.len() == 1 { "" } else { "s" },
-                c.missing_prices.join(", ")
+                c.missing_prices.join(", "),
+                match c.cloud.break_even {
+                    BreakEven::AtLeast { unpriced_at_most_usd, .. } => format!(
+                        "; it pays off within the write-off only if they cost at most {} in all",
+                        usd(unpriced_at_most_usd)
+                    ),
+                    _ => String::new(),
+                }
             ))
             .wrap(),
         ),
