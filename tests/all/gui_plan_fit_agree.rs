@@ -72,7 +72,8 @@ fn plan_of(build: &Build, cat: &Catalog) -> PlanOutcome {
         rejected: vec![],
         relaxations: vec![],
         binding: vec![],
-        stats: Stats { chips: 1, screened: 1, checked: 1, passing: 1, ..Stats::default() },
+        stats: Stats { chips: 1, screened: 1, checked: 1, passing: 1, shown: 1, ..Stats::default() },
+        cheaper_not_shown: None,
         cancelled: false,
     }
 }

@@ -41,6 +41,7 @@ mod plan_fit;
 mod plan_levers;
 mod plan_measured;
 mod plan_train;
+mod plan_trial;
 mod platform_prices;
 mod power_reports;
 mod price_plausibility;

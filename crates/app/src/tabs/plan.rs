@@ -576,6 +576,16 @@ pub fn draw(ui: &mut egui::Ui, tab: &mut PlanTab, catalog: &Catalog) -> Option<P
                     ui.label(RichText::new("Nothing in the catalog meets this goal.").strong());
                 } else {
                     action = results_table(ui, out).or(action.take());
+                    // Cheaper builds that met the goal but rank after these (UNVERIFIED, ...),
+                    // as `kraftwerk plan` names them under its results.
+                    if let Some(c) = &out.cheaper_not_shown {
+                        ui.scope(|ui| {
+                            ui.set_max_width(visible_w);
+                            let line =
+                                RichText::new(phrase::cheaper_not_shown_line(c)).color(ui.visuals().warn_fg_color);
+                            ui.add(egui::Label::new(line).wrap());
+                        });
+                    }
                     speed_lines(ui, out, visible_w);
                     parts_lists(ui, out);
                 }

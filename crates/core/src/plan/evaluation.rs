@@ -213,3 +213,27 @@ impl Evaluation {
         }
     }
 }
+
+/// `rule: message` lines (as [`Evaluation::geometry_unchecked`] and
+/// [`Evaluation::owned_card_unchecked`] hold them) with the rules that share one message on one
+/// line, `rule-a, rule-b, rule-c: message`, in the order first seen: the three geometry rules a
+/// board without slot positions keeps from running say the same thing, and the plan said it
+/// three times (new-user trial). A line without `: ` is its own message.
+pub fn fold_rules(lines: &[String]) -> Vec<String> {
+    let mut grouped: Vec<(Vec<&str>, &str)> = Vec::new();
+    for line in lines {
+        let (rule, why) = line.split_once(": ").unwrap_or(("", line.as_str()));
+        match grouped.iter_mut().find(|(_, m)| *m == why) {
+            Some((rules, _)) if !rules.contains(&rule) => rules.push(rule),
+            Some(_) => {}
+            None => grouped.push((vec![rule], why)),
+        }
+    }
+    grouped
+        .into_iter()
+        .map(|(rules, why)| {
+            let rules: Vec<&str> = rules.into_iter().filter(|r| !r.is_empty()).collect();
+            if rules.is_empty() { why.to_owned() } else { format!("{}: {why}", rules.join(", ")) }
+        })
+        .collect()
+}

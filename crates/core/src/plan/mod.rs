@@ -35,12 +35,14 @@ pub mod views;
 
 pub use search::Control;
 
+use crate::estimate::llm;
 use crate::rig::Build;
 use crate::workload::Precision;
 use evaluation::Evaluation;
 use goal::{Form, Goal};
 use kraftwerk_catalog::Catalog;
 use serde::Serialize;
+use std::fmt::Write as _;
 
 /// Which constraint rejected an alternative.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -148,9 +150,14 @@ pub struct Stats {
     pub screened: usize,
     /// Whole machines assembled and run through `check::run`.
     pub checked: usize,
-    /// Machines that met the goal (before truncating to `max_results`): each is listed, set
-    /// aside ([`Stats::set_aside`]) or past `max_results` ([`Stats::beyond_max`]).
+    /// Machines found that met the goal (before truncating to `max_results`): each is shown
+    /// ([`Stats::shown`]), set aside ([`Stats::set_aside`]) or past `max_results`
+    /// ([`Stats::beyond_max`]). The search is bounded (a few cards per chip, a few machines per
+    /// card), so this counts the builds it found, not every build the catalog could give.
     pub passing: usize,
+    /// Of those, the builds shown ([`PlanOutcome::results`]): the "N builds shown of the M
+    /// found that meet the goal" of `kraftwerk plan`'s text.
+    pub shown: usize,
     /// Machines that met the goal and are not listed because an arrangement of the same cards
     /// met it too with every card on CPU lanes, or at the cards' default power limits
     /// ([`search::rank`]).
@@ -161,8 +168,8 @@ pub struct Stats {
 
 impl Stats {
     /// The closing line of `kraftwerk plan` and the Plan tab: chips, fit estimates, machines
-    /// checked and passed, and, when fewer are listed than passed, how many are listed and why
-    /// the others are not (`9 passed (8 listed: 1 set aside, ...)`).
+    /// checked and those that met the goal, and, when fewer are shown than met it, how many are
+    /// shown and why the others are not (`9 met the goal (8 shown: 1 set aside, ...)`).
     pub fn summary(&self) -> String {
         let mut why = Vec::new();
         if self.set_aside > 0 {
@@ -174,16 +181,45 @@ impl Stats {
         if self.beyond_max > 0 {
             why.push(format!("{} past the number of results asked for (--max-results)", self.beyond_max));
         }
-        let listed = if why.is_empty() {
-            String::new()
-        } else {
-            format!(" ({} listed: {})", self.passing.saturating_sub(self.set_aside + self.beyond_max), why.join("; "))
-        };
+        let shown = if why.is_empty() { String::new() } else { format!(" ({} shown: {})", self.shown, why.join("; ")) };
         format!(
-            "{} chips, {} fit estimates, {} machines checked, {} passed{listed}.",
+            "{} chips, {} fit estimates, {} machines checked, {} met the goal{shown}.",
             self.chips, self.screened, self.checked, self.passing
         )
     }
+}
+
+/// The builds that met the goal, are not shown (past `max_results`) and cost less than the
+/// cheapest fully priced build shown ([`PlanOutcome::cheaper_not_shown`]): the ranking puts a
+/// build whose speed is unvalidated, with a card on chipset lanes, or whose placement checks
+/// did not all run (UNVERIFIED) after every build without that mark, whatever it costs, and a
+/// builder must still learn that a much cheaper build met the goal, and with what caveat
+/// (new-user trial: a $5,067 4x RTX 3090 UNVERIFIED on slot positions ranked 13th, below a
+/// $35,470 H200 NVL, and was not shown). Counted over fully priced builds, one per GPU set as
+/// the list shows them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheaperNotShown {
+    /// How many such builds.
+    pub count: usize,
+    /// What ranks them after the builds shown, one phrase per mark found among them, in the
+    /// ranking's order (`not every placement check ran (UNVERIFIED)`).
+    pub ranked_after_for: Vec<String>,
+    /// The cheapest of them, its title (`4x RTX 3090 on ..., tower`).
+    pub cheapest_title: String,
+    /// The precision it runs at (written as its name, `int4`).
+    #[serde(with = "crate::workload::text")]
+    pub cheapest_precision: Precision,
+    /// Its price, USD (fully priced).
+    pub cheapest_usd: f64,
+    /// Its checker verdict.
+    pub cheapest_verdict: Option<crate::check::Verdict>,
+    /// The checks that did not run on it and why, one phrase per reason (`case-gpu-fit,
+    /// gpu-slot-blocked, open-air-gap: not checked for ...: its slot wiring is known but not
+    /// where the slots sit ...`); empty where every check ran.
+    pub cheapest_unchecked: Vec<String>,
+    /// The `--max-results` that shows every one of them (the place of the last of them in the
+    /// ranking).
+    pub max_results_to_show: usize,
 }
 
 /// The planner's answer.
@@ -201,6 +237,10 @@ pub struct PlanOutcome {
     pub binding: Vec<Constraint>,
     /// Effort.
     pub stats: Stats,
+    /// Builds not shown that met the goal for less than the cheapest fully priced build shown
+    /// ([`CheaperNotShown`]); `None` when there are none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cheaper_not_shown: Option<CheaperNotShown>,
     /// The search was cancelled; the answer is partial.
     pub cancelled: bool,
 }
@@ -237,9 +277,13 @@ pub fn plan(catalog: &Catalog, goal: &Goal, ctl: &mut Control<'_>) -> Result<Pla
 
 /// [`search::search`] with the goal's runtime, and, when the goal names none, again with each
 /// other runtime that runs its precision ([`model::other_runtimes`]: llama.cpp for gpt-oss's
-/// MXFP4), the machines of all merged into one ranking ([`search::rank`]) and the alternatives
-/// that lost into one list. Each result's build carries the runtime it was judged with, so
-/// `kraftwerk fit` on it gives the same verdict.
+/// MXFP4), the machines of all merged into one ranking ([`search::rank`], each search keeping
+/// every machine it found so that the merged ranking and its counts are those of one list) and
+/// the alternatives that lost into one list. Each result's build carries the runtime it was
+/// judged with, so `kraftwerk fit` on it gives the same verdict. A card one runtime refuses
+/// ([`Constraint::Runtime`]) while another is planned too says so, so that a line quoting vLLM's
+/// requirements is not read as the verdict of the llama.cpp builds beside it (new-user trial:
+/// the RX 6800 refused by vLLM's list in a plan whose builds ran llama.cpp).
 ///
 /// # Errors
 /// As [`search::search`] for the goal itself; a goal the other runtime refuses adds nothing.
@@ -249,20 +293,27 @@ pub(crate) fn search_runtimes(
     goal: &Goal,
     ctl: &mut Control<'_>,
 ) -> Result<PlanOutcome, PlanError> {
-    let mut out = search::search(catalog, parts, goal, ctl)?;
-    let Ok(model) = model::resolve_model(catalog, &goal.model) else { return Ok(out) };
-    let others = model::other_runtimes(&model, goal);
+    let others =
+        model::resolve_model(catalog, &goal.model).map(|m| model::other_runtimes(&m, goal)).unwrap_or_default();
     if others.is_empty() {
-        return Ok(out);
+        return search::search(catalog, parts, goal, None, ctl);
     }
+    // Every machine each search found, ranked once below.
+    let all = Goal { max_results: usize::MAX, ..goal.clone() };
+    let mut out = search::search(catalog, parts, &all, None, ctl)?;
     let mut results = std::mem::take(&mut out.results);
-    for rt in others {
+    // The other runtimes' refusals ([`Constraint::Runtime`]), by runtime.
+    let mut refused_too: Vec<(llm::Runtime, Rejected)> = Vec::new();
+    let mut tried: Vec<(llm::Runtime, &'static str)> = Vec::new();
+    for (rt, why) in others {
         if out.cancelled {
             break;
         }
-        let g = Goal { runtime: Some(rt), ..goal.clone() };
-        let Ok(o) = search::search(catalog, parts, &g, ctl) else { continue };
+        let g = Goal { runtime: Some(rt), ..all.clone() };
+        let Ok(o) = search::search(catalog, parts, &g, Some(why), ctl) else { continue };
+        tried.push((rt, why));
         results.extend(o.results);
+        refused_too.extend(o.rejected.iter().filter(|r| r.constraint == Constraint::Runtime).map(|r| (rt, r.clone())));
         out.rejected.extend(o.rejected);
         out.stats.screened += o.stats.screened;
         out.stats.checked += o.stats.checked;
@@ -271,9 +322,28 @@ pub(crate) fn search_runtimes(
         out.stats.beyond_max += o.stats.beyond_max;
         out.cancelled |= o.cancelled;
     }
-    out.results = search::rank(results, goal.max_results, &mut out.stats);
+    // The goal's own search's refusals name the runtime they judged (`screen::runtime_refusal`);
+    // each says too which other runtime was planned beside it and does not refuse the card.
+    for r in out.rejected.iter_mut().filter(|r| r.constraint == Constraint::Runtime) {
+        if refused_too.iter().any(|(_, o)| o == r) {
+            continue;
+        }
+        for (rt, why) in &tried {
+            if !refused_too.iter().any(|(t, o)| t == rt && o.what == r.what) {
+                let _ = write!(r.reason, "; {rt}, planned too ({why}), does not refuse it and is judged on its own");
+            }
+        }
+    }
+    let ranked = search::rank(results, goal.max_results, &mut out.stats);
+    out.results = ranked.results;
+    out.cheaper_not_shown = ranked.cheaper_not_shown;
     out.rejected.sort_by(|a, b| a.constraint.cmp(&b.constraint).then(a.what.cmp(&b.what)));
-    out.rejected.dedup_by(|a, b| a.what == b.what && a.constraint == b.constraint);
+    // Two runtimes' refusals of one card are two lines, each naming its runtime.
+    out.rejected.dedup_by(|a, b| {
+        a.what == b.what
+            && a.constraint == b.constraint
+            && (a.constraint != Constraint::Runtime || a.reason == b.reason)
+    });
     Ok(out)
 }
 

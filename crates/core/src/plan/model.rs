@@ -144,6 +144,31 @@ pub(crate) fn runtime_for(model: &Model, goal: &Goal, precision: Precision) -> R
     }
 }
 
+/// The runtime a card was judged with for `precisions` ([`runtime_for`]) and why that one, in
+/// words, for a line that says what the runtime refused (`vllm, the usual runtime of mxfp4
+/// weights (the goal names no runtime)`): the runtime the goal names; one the planner tries
+/// beside the usual one (`planned_too`: why, from [`other_runtimes`], whose search names the
+/// runtime in its goal); the model file's; else the precisions' usual runtime.
+pub(crate) fn runtime_basis(
+    model: &Model,
+    goal: &Goal,
+    planned_too: Option<&str>,
+    runtime: Runtime,
+    precisions: &[Precision],
+) -> String {
+    match (goal.runtime, planned_too) {
+        (Some(_), Some(why)) => format!("{runtime}, planned beside the usual runtime because {why}"),
+        (Some(_), None) => format!("{runtime}, the runtime the goal names"),
+        (None, _) if model.file.as_ref().is_some_and(|f| precisions.contains(&f.precision)) => {
+            format!("{runtime}, the model file's runtime")
+        }
+        (None, _) => {
+            let named: Vec<String> = precisions.iter().map(ToString::to_string).collect();
+            format!("{runtime}, the usual runtime of {} weights (the goal names no runtime)", named.join(", "))
+        }
+    }
+}
+
 /// The runtimes besides the usual one ([`runtime_for`]) that a goal naming no runtime is also
 /// planned with, at the one precision it names: llama.cpp for MXFP4 weights of a model whose
 /// checkpoint stores its routed experts in MXFP4 (gpt-oss). llama.cpp loads such a model at
@@ -154,8 +179,9 @@ pub(crate) fn runtime_for(model: &Model, goal: &Goal, precision: Precision) -> R
 /// runs what vLLM (the usual runtime of `mxfp4`) needs the whole model in GPU memory for.
 /// The best precision of such a model is MXFP4 too ([`mxfp4_experts`]). Empty for a goal that
 /// names a runtime, a training goal, a model file (it runs in its own runtime) and every other
-/// precision.
-pub(crate) fn other_runtimes(model: &Model, goal: &Goal) -> Vec<Runtime> {
+/// precision. Each runtime comes with why it is planned too, in words, for the lines that
+/// name the runtime a card was judged with ([`runtime_basis`]).
+pub(crate) fn other_runtimes(model: &Model, goal: &Goal) -> Vec<(Runtime, &'static str)> {
     if goal.runtime.is_some() || goal.is_training() || model.file.is_some() {
         return Vec::new();
     }
@@ -166,7 +192,10 @@ pub(crate) fn other_runtimes(model: &Model, goal: &Goal) -> Vec<Runtime> {
     };
     match precision {
         Some(p @ Precision::Mxfp4) if mxfp4_experts(model) && Runtime::default_for(p) != Runtime::LlamaCpp => {
-            vec![Runtime::LlamaCpp]
+            vec![(
+                Runtime::LlamaCpp,
+                "the model ships its routed experts in MXFP4, which llama.cpp loads as they are and can keep in system RAM",
+            )]
         }
         _ => Vec::new(),
     }

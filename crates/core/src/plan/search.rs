@@ -10,7 +10,7 @@ use super::machine::Working;
 use super::model::{Model, best_precisions, resolve_model};
 use super::parts::part_kind;
 use super::views::{BoardView, CardPlugs, CardView, CaseView, Parts, PsuView};
-use super::{Constraint, PlanError, PlanOutcome, PlanResult, Rejected, Stats, judge};
+use super::{CheaperNotShown, Constraint, PlanError, PlanOutcome, PlanResult, Rejected, Stats, judge};
 use crate::estimate::llm::{Precision, search::candidate_precisions};
 use kraftwerk_catalog::{Catalog, FormFactor, PartKind};
 use std::collections::{BTreeMap, BTreeSet};
@@ -169,10 +169,15 @@ fn case_index(cases: Vec<&CaseView>) -> BTreeMap<(Form, FormFactor), Vec<&CaseVi
     index
 }
 
+/// Searches the catalog for the machines that meet `goal` (see the module docs).
+/// `planned_too`: why the goal's runtime was set by the planner beside the usual one
+/// ([`super::model::other_runtimes`]), for the lines that name the runtime a card was judged
+/// with; `None` for the goal as given.
 pub(super) fn search(
     catalog: &Catalog,
     parts: &Parts,
     goal: &Goal,
+    planned_too: Option<&'static str>,
     ctl: &mut Control<'_>,
 ) -> Result<PlanOutcome, PlanError> {
     super::goal::validate(goal)?;
@@ -265,6 +270,7 @@ pub(super) fn search(
         work: Working::new(catalog),
         psu_memo: std::collections::HashMap::new(),
         priced_only: false,
+        planned_too,
     };
     // ktransformers keeps every routed expert in system RAM by its own rule, which the planner
     // does not plan yet (`screen::hybrid_precisions`): said once, so that a goal naming it is
@@ -420,6 +426,8 @@ struct State<'a> {
     /// (without a budget the unpriced parts come in, and a faster unpriced kit hid the priced
     /// machine a budget run found on the same board).
     priced_only: bool,
+    /// Why the goal's runtime was set by the planner beside the usual one (see [`search`]).
+    planned_too: Option<&'static str>,
 }
 
 /// A part whose unknown figure made a machine "not checked", by kind and catalog index.
@@ -461,16 +469,17 @@ impl State<'_> {
     }
 
     fn finish(mut self, results: Vec<PlanResult>, cancelled: bool) -> PlanOutcome {
-        let results = rank(results, self.goal.max_results, &mut self.stats);
+        let ranked = rank(results, self.goal.max_results, &mut self.stats);
         self.rejected.sort_by(|a, b| a.constraint.cmp(&b.constraint).then(a.what.cmp(&b.what)));
         self.rejected.dedup_by(|a, b| a.what == b.what && a.constraint == b.constraint);
         PlanOutcome {
             goal: self.goal.describe(self.model.llm()),
-            results,
+            results: ranked.results,
             rejected: self.rejected,
             relaxations: Vec::new(),
             binding: Vec::new(),
             stats: self.stats,
+            cheaper_not_shown: ranked.cheaper_not_shown,
             cancelled,
         }
     }
@@ -481,8 +490,10 @@ impl State<'_> {
 /// by one search and to merge the searches of several runtimes ([`super::search_runtimes`]).
 /// Adds to `stats` the machines it leaves out: those set aside for an arrangement of the same
 /// cards on CPU lanes or at default power limits ([`Stats::set_aside`]), and those past
-/// `max_results` ([`Stats::beyond_max`]), so that what passed is what is listed plus these.
-pub(super) fn rank(mut results: Vec<PlanResult>, max_results: usize, stats: &mut Stats) -> Vec<PlanResult> {
+/// `max_results` ([`Stats::beyond_max`]), so that what passed is what is shown
+/// ([`Stats::shown`]) plus these; and names the builds past `max_results` that cost less than
+/// the cheapest fully priced build shown ([`cheaper_not_shown`]).
+pub(super) fn rank(mut results: Vec<PlanResult>, max_results: usize, stats: &mut Stats) -> Ranked {
     let given = results.len();
     // Complete prices first (a build with an unpriced part is never ranked by its "at
     // least" figure above a fully priced one); within each, builds whose speed rests on held
@@ -541,11 +552,65 @@ pub(super) fn rank(mut results: Vec<PlanResult>, max_results: usize, stats: &mut
         // Machines on a GPU set already listed, left out: counted, so "N passed" adds up.
         stats.beyond_max += rest.len();
     }
-    stats.beyond_max += results.len().saturating_sub(max_results.max(1));
-    results.truncate(max_results.max(1));
+    // Named before the list is cut: `--max-results N` gives this very list's first N.
+    let cheaper_not_shown = cheaper_not_shown(&results, want);
+    stats.beyond_max += results.len().saturating_sub(want);
+    results.truncate(want);
+    stats.shown = results.len();
     for (i, r) in results.iter_mut().enumerate() {
         r.rank = i + 1;
         r.build.name = format!("Plan {}: {}", i + 1, r.title);
     }
-    results
+    Ranked { results, cheaper_not_shown }
+}
+
+/// What [`rank`] gives: the builds shown and the cheaper ones it leaves out.
+pub(super) struct Ranked {
+    /// The builds shown, ranked from 1.
+    pub(super) results: Vec<PlanResult>,
+    /// The builds past `max_results` cheaper than the cheapest fully priced one shown.
+    pub(super) cheaper_not_shown: Option<CheaperNotShown>,
+}
+
+/// The marks that rank a build after those without them, whatever it costs ([`rank`]'s order
+/// after `price_complete`), each as the phrase that ends "N cheaper builds ...".
+const RANK_MARKS: [&str; 3] = [
+    "whose speed no held measurement validates",
+    "with a GPU on chipset lanes",
+    "whose checks did not all run (UNVERIFIED)",
+];
+
+/// The fully priced builds of `list` (ranked, one per GPU set as it is shown) past its first
+/// `want` that cost less than the cheapest fully priced build among those `want`, with what
+/// ranks them after ([`RANK_MARKS`]), the cheapest of them and the checks that did not run on it,
+/// and the `--max-results` that shows them all; `None` when there are none.
+fn cheaper_not_shown(list: &[PlanResult], want: usize) -> Option<CheaperNotShown> {
+    let shown = list.get(..want).unwrap_or(list);
+    let floor = shown.iter().filter(|r| r.price_complete).map(|r| r.price_usd).min_by(f64::total_cmp)?;
+    let hidden: Vec<(usize, &PlanResult)> =
+        list.iter().enumerate().skip(want).filter(|(_, r)| r.price_complete && r.price_usd < floor).collect();
+    let &(last, _) = hidden.last()?;
+    let cheapest = hidden.iter().map(|&(_, r)| r).min_by(|a, b| a.price_usd.total_cmp(&b.price_usd))?;
+    let marks = |r: &PlanResult| {
+        [
+            !r.eval.speed_caveats.is_empty(),
+            r.gpus_on_chipset > 0,
+            r.eval.verdict == Some(crate::check::Verdict::Unverified),
+        ]
+    };
+    let mut cheapest_unchecked = super::evaluation::fold_rules(&cheapest.eval.geometry_unchecked);
+    cheapest_unchecked.extend(super::evaluation::fold_rules(&cheapest.eval.owned_card_unchecked));
+    Some(CheaperNotShown {
+        count: hidden.len(),
+        ranked_after_for: (0..RANK_MARKS.len())
+            .filter(|&i| hidden.iter().any(|&(_, r)| marks(r)[i]))
+            .map(|i| RANK_MARKS[i].to_owned())
+            .collect(),
+        cheapest_title: cheapest.title.clone(),
+        cheapest_precision: cheapest.precision,
+        cheapest_usd: cheapest.price_usd,
+        cheapest_verdict: cheapest.eval.verdict,
+        cheapest_unchecked,
+        max_results_to_show: last + 1,
+    })
 }

@@ -2,8 +2,8 @@
 //! and checker verdict, the alternatives that lost and the binding constraints. The Plan tab
 //! shows the same results from the same [`PlanOutcome`].
 
-use crate::plan::evaluation::{Evaluation, Hybrid};
-use crate::plan::{PlanOutcome, PlanResult};
+use crate::plan::evaluation::{Evaluation, Hybrid, fold_rules};
+use crate::plan::{CheaperNotShown, PlanOutcome, PlanResult};
 use std::fmt::Write as _;
 
 /// Money, or "unknown".
@@ -240,24 +240,60 @@ pub fn cost_line(r: &PlanResult) -> String {
 }
 
 /// The checker's lines for a result: its verdict, each warning, each check that did not run
-/// (geometry apart).
+/// (geometry apart). One line per message ([`fold_rules`]): the geometry rules a board without
+/// slot positions keeps from running share one reason (`not checked (geometry): case-gpu-fit,
+/// gpu-slot-blocked, open-air-gap: ...`), as do the checks an owned card named by its chip
+/// keeps from running.
 pub fn checker_lines(e: &Evaluation) -> Vec<String> {
     let mut lines: Vec<String> = e.verdict.map(|v| format!("checker: {v}")).into_iter().collect();
     lines.extend(e.warnings.iter().map(|w| format!("warning: {w}")));
     lines.extend(e.not_checked_other.iter().map(|w| format!("not checked: {w}")));
-    lines.extend(e.geometry_unchecked.iter().map(|w| format!("not checked (geometry): {w}")));
-    // One line per message: the checks an owned card named by its chip keeps from running
-    // share one reason.
-    let mut grouped: Vec<(Vec<&str>, &str)> = Vec::new();
-    for w in &e.owned_card_unchecked {
-        let (rule, why) = w.split_once(": ").unwrap_or(("", w.as_str()));
-        match grouped.iter_mut().find(|(_, m)| *m == why) {
-            Some((rules, _)) => rules.push(rule),
-            None => grouped.push((vec![rule], why)),
-        }
-    }
-    lines.extend(grouped.iter().map(|(rules, why)| format!("not checked (your card): {}: {why}", rules.join(", "))));
+    lines.extend(fold_rules(&e.geometry_unchecked).iter().map(|w| format!("not checked (geometry): {w}")));
+    lines.extend(fold_rules(&e.owned_card_unchecked).iter().map(|w| format!("not checked (your card): {w}")));
     lines
+}
+
+/// The headline over the builds shown: how many are shown and, when the search found more that
+/// meet the goal, of how many (`5 builds shown of the 41 found that meet the goal`; the JSON's
+/// `stats.shown` and `stats.passing`), then the order they are in. It said "5 builds meet the
+/// goal" over a closing line of "41 passed" (new-user trial).
+pub fn headline(out: &PlanOutcome) -> String {
+    let shown = out.results.len();
+    let found = out.stats.passing.max(shown);
+    let count = if found > shown {
+        format!("{shown} build{} shown of the {found} found that meet the goal", if shown == 1 { "" } else { "s" })
+    } else {
+        format!("{shown} build{} the goal", if shown == 1 { " meets" } else { "s meet" })
+    };
+    format!(
+        "{count} (fully priced builds first, then those whose speed rests on held measurements (no \"unvalidated\" caveat), then those with every GPU on CPU lanes, then those whose every placement check ran, then builds with priced GPUs; cheapest first within each; \"at least\" leaves out unpriced parts):"
+    )
+}
+
+/// The builds not shown that met the goal for less than the cheapest fully priced build shown,
+/// as one sentence (`kraftwerk plan` and the Plan tab; [`CheaperNotShown`]): how many, what
+/// ranks them after the builds shown, the cheapest with its price, verdict and the checks that
+/// did not run on it. Not a pass: the verdict is the checker's.
+pub fn cheaper_not_shown_line(c: &CheaperNotShown) -> String {
+    let what = if c.count == 1 { "1 cheaper build".to_owned() } else { format!("{} cheaper builds", c.count) };
+    let marks = if c.ranked_after_for.is_empty() {
+        " ranked after these by the order above".to_owned()
+    } else {
+        format!(" {}", c.ranked_after_for.join(", or "))
+    };
+    let verdict = c.cheapest_verdict.map_or_else(|| "checker verdict unknown".to_owned(), |v| format!("checker: {v}"));
+    let unchecked = if c.cheapest_unchecked.is_empty() {
+        String::new()
+    } else {
+        format!("; not checked: {}", c.cheapest_unchecked.join("; "))
+    };
+    format!(
+        "also meet{} the goal, not shown: {what}{marks} (cheapest: {} at {}: {}, {verdict}{unchecked})",
+        if c.count == 1 { "s" } else { "" },
+        c.cheapest_title,
+        c.cheapest_precision,
+        crate::fmt::usd(c.cheapest_usd)
+    )
 }
 
 /// The `kraftwerk plan` option that makes a relaxation, in words to append to it
@@ -285,16 +321,19 @@ pub fn text(out: &PlanOutcome, saved: &[String]) -> String {
     if out.results.is_empty() {
         s.push_str("\nNothing in the catalog meets this goal.\n");
     } else {
-        let _ = writeln!(
-            s,
-            "{} build{} meet{} the goal (fully priced builds first, then those whose speed rests on held measurements (no \"unvalidated\" caveat), then those with every GPU on CPU lanes, then those whose every placement check ran, then builds with priced GPUs; cheapest first within each; \"at least\" leaves out unpriced parts):",
-            out.results.len(),
-            if out.results.len() == 1 { "" } else { "s" },
-            if out.results.len() == 1 { "s" } else { "" }
-        );
+        let _ = writeln!(s, "{}", headline(out));
     }
     for r in &out.results {
         result_text(&mut s, r);
+    }
+    if let Some(c) = &out.cheaper_not_shown {
+        let _ = writeln!(
+            s,
+            "\n{}; --max-results {} shows {}.",
+            cheaper_not_shown_line(c),
+            c.max_results_to_show,
+            if c.count == 1 { "it" } else { "them" }
+        );
     }
     if !out.rejected.is_empty() {
         s.push_str("\nAlternatives that lost:\n");

@@ -16,7 +16,7 @@ use super::{
 use crate::estimate::power;
 use crate::plan::machine::{Spec, make_build, slot_by_key};
 use crate::plan::power::dc_load_w;
-use crate::plan::views::{BoardView, CaseView, CpuView};
+use crate::plan::views::{BoardView, CardView, CaseView, CpuView};
 use crate::plan::{Constraint, PlanResult};
 use kraftwerk_catalog::{MemoryType, PartKind};
 use std::collections::{BTreeMap, BTreeSet};
@@ -76,6 +76,38 @@ fn by_channel_class(boards: Vec<&BoardView>) -> Vec<&BoardView> {
     out
 }
 
+/// `n` slots in words (`1 slot`, `3 slots`).
+fn slots(n: u8) -> String {
+    if n == 1 { "1 slot".to_owned() } else { format!("{n} slots") }
+}
+
+/// The thickness of the cards of a chip a slots rejection tried, naming them, since the chip's
+/// cards differ (the cheapest card under one run's prices is not another's: a trial read "(3
+/// slots each)" for the Radeon RX 6800 in one plan and "(2 slots each)" in another, the
+/// thickness of whichever card came first): `3 slots each: the XFX ..., the card of the chip
+/// tried`; `3 slots each, every card of the chip tried: A; B; C`; `2 to 3 slots each over the
+/// cards of the chip tried: A, 2 slots; B, 3 slots`.
+fn thickness(cards: &[&CardView]) -> String {
+    let (Some(thin), Some(thick)) =
+        (cards.iter().map(|c| c.width_slots).min(), cards.iter().map(|c| c.width_slots).max())
+    else {
+        return "no card of the chip tried".to_owned();
+    };
+    match cards {
+        [one] => format!("{} each: the {}, the card of the chip tried", slots(one.width_slots), one.name),
+        _ if thin == thick => format!(
+            "{} each, every card of the chip tried: {}",
+            slots(thin),
+            cards.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join("; ")
+        ),
+        _ => format!(
+            "{thin} to {} each over the cards of the chip tried: {}",
+            slots(thick),
+            cards.iter().map(|c| format!("{}, {}", c.name, slots(c.width_slots))).collect::<Vec<_>>().join("; ")
+        ),
+    }
+}
+
 impl State<'_> {
     /// Assembles and checks machines for one chip configuration.
     pub(super) fn assemble(&mut self, c: &ChipConfig, results: &mut Vec<PlanResult>) {
@@ -85,12 +117,15 @@ impl State<'_> {
         let mut first_failure: Option<(Constraint, String)> = None;
         let mut found_any = false;
         let mut placed_any = false;
+        // The cards of the chip tried, for the thickness a slots rejection names.
+        let mut tried: Vec<usize> = Vec::new();
         for &ci in &c.cards {
             // Cards of a chip come cheapest first: once one gives machines, a dearer twin adds
             // nothing to a cheapest-first answer.
             if found_any || self.unknown.contains(&Unknown::Card(ci)) {
                 continue;
             }
+            tried.push(ci);
             let card = &parts.cards[ci];
             let mut kept = 0;
             let mut boards_tried = 0;
@@ -196,13 +231,14 @@ impl State<'_> {
             };
             let priced = if self.goal.budget_usd.is_some() { " with known prices" } else { "" };
             let constraint = if self.goal.budget_usd.is_some() { Constraint::Unknown } else { Constraint::Slots };
+            let ids = if tried.is_empty() { &c.cards } else { &tried };
+            let tried: Vec<&CardView> = ids.iter().map(|&i| &parts.cards[i]).collect();
             (
                 constraint,
                 format!(
-                    "no board and {} case{priced} in the catalog hold {what} ({} slot{} each)",
+                    "no board and {} case{priced} in the catalog hold {what} ({})",
                     forms.join("/"),
-                    rep.width_slots,
-                    if rep.width_slots == 1 { "" } else { "s" }
+                    thickness(&tried)
                 ),
             )
         };

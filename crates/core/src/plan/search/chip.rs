@@ -5,7 +5,8 @@
 
 use super::{CARDS_PER_CHIP, ChipConfig, State};
 use crate::estimate::llm::Precision;
-use crate::plan::model::goal_weights_gib;
+use crate::estimate::llm::Runtime;
+use crate::plan::model::{goal_weights_gib, runtime_basis, runtime_for};
 use crate::plan::views::CardView;
 use crate::plan::{Constraint, power, screen};
 use kraftwerk_catalog::PartKind;
@@ -71,22 +72,37 @@ impl State<'_> {
         }
         // The runtime must run on the card (vLLM needs compute capability 7.0, TensorRT-LLM an
         // NVIDIA GPU, ...): precisions whose runtime does not are not screened, and a card no
-        // precision's runtime runs on is rejected with the runtime's own requirement.
-        let mut refusal = None;
+        // precision's runtime runs on is rejected with the runtime's own requirement, naming
+        // the runtime it judged and why that one ([`runtime_basis`]: a trial read vLLM's list
+        // in a plan whose builds ran llama.cpp).
+        let mut refusals: Vec<(Constraint, Option<Runtime>, Vec<Precision>, String)> = Vec::new();
         let precisions: Vec<Precision> = precisions
             .iter()
             .copied()
             .filter(|&p| match screen::runtime_refusal(self.catalog, self.model, goal, rep, p) {
-                Some(r) => {
-                    refusal.get_or_insert(r);
+                Some((constraint, why)) => {
+                    let rt = (!goal.is_training()).then(|| runtime_for(self.model, goal, p));
+                    match refusals.iter_mut().find(|r| r.1 == rt && r.3 == why) {
+                        Some(r) => r.2.push(p),
+                        None => refusals.push((constraint, rt, vec![p], why)),
+                    }
                     false
                 }
                 None => true,
             })
             .collect();
         if precisions.is_empty() {
-            let (constraint, why) = refusal.unwrap_or((Constraint::Runtime, String::new()));
-            self.reject(name.clone(), constraint, format!("{name}: {why}"));
+            let constraint = refusals.first().map_or(Constraint::Runtime, |r| r.0);
+            let whys: Vec<String> = refusals
+                .iter()
+                .map(|(_, rt, ps, why)| match rt {
+                    Some(rt) => {
+                        format!("judged under {}: {why}", runtime_basis(self.model, goal, self.planned_too, *rt, ps))
+                    }
+                    None => why.clone(),
+                })
+                .collect();
+            self.reject(name.clone(), constraint, format!("{name}: {}", whys.join("; ")));
             return Vec::new();
         }
         let precisions = &precisions[..];
