@@ -102,7 +102,13 @@ pub(crate) mod goals;
 /// are estimated on the capped GPUs with a memory-bound decode curve fitted to published
 /// llama.cpp power sweeps (2026-12-07): four RTX 3090s at about 210 W keep about 95 % of their
 /// decode, not the 91 % the compute curve gave, so the ASRock PG-1600G answer meets 10 tok/s.
-const SCORE_AT_LEAST: usize = 7;
+/// 6 again since goal 5's answer was found to rest on a price nobody published (2026-12-08): its
+/// used RTX 3060 12 GB at $200 came from GPUDojo's "Typical Price" column, which never says
+/// used (the card was still sold new then), so the record was removed and the chip is unpriced;
+/// the cheapest answer left is a used RTX 3080 Ti ($393, GPUPoet, July 2026) with the experts in
+/// 64 GB of quad-channel DDR4 on an X299 board ($1,123, 22.1 tok/s), a workstation platform, not
+/// the expert's desktop. The goal and its class are unchanged.
+const SCORE_AT_LEAST: usize = 6;
 
 const RTX_3090: &str = "nvidia-geforce-rtx-3090";
 

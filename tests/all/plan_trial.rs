@@ -159,8 +159,7 @@ fn a_slots_rejection_names_the_cards_whose_thickness_it_states() {
             .iter()
             .chain(&c.card_gpus)
             .find(|g| g.display_name() == name)
-            .map(|g| g.width_slots)
-            .unwrap_or_else(|| panic!("`{name}` is not a catalog card"))
+            .map_or_else(|| panic!("`{name}` is not a catalog card"), |g| g.width_slots)
     };
     let mut seen = 0;
     for args in [GPT_OSS.to_vec(), LLAMA.to_vec()] {

@@ -585,11 +585,11 @@ const RANK_MARKS: [&str; 3] = [
 /// ranks them after ([`RANK_MARKS`]), the cheapest of them and the checks that did not run on it,
 /// and the `--max-results` that shows them all; `None` when there are none.
 fn cheaper_not_shown(list: &[PlanResult], want: usize) -> Option<CheaperNotShown> {
-    let shown = list.get(..want).unwrap_or(list);
-    let floor = shown.iter().filter(|r| r.price_complete).map(|r| r.price_usd).min_by(f64::total_cmp)?;
+    let visible = list.get(..want).unwrap_or(list);
+    let floor = visible.iter().filter(|r| r.price_complete).map(|r| r.price_usd).min_by(f64::total_cmp)?;
     let hidden: Vec<(usize, &PlanResult)> =
         list.iter().enumerate().skip(want).filter(|(_, r)| r.price_complete && r.price_usd < floor).collect();
-    let &(last, _) = hidden.last()?;
+    let &(final_index, _) = hidden.last()?;
     let cheapest = hidden.iter().map(|&(_, r)| r).min_by(|a, b| a.price_usd.total_cmp(&b.price_usd))?;
     let marks = |r: &PlanResult| {
         [
@@ -611,6 +611,6 @@ fn cheaper_not_shown(list: &[PlanResult], want: usize) -> Option<CheaperNotShown
         cheapest_usd: cheapest.price_usd,
         cheapest_verdict: cheapest.eval.verdict,
         cheapest_unchecked,
-        max_results_to_show: last + 1,
+        max_results_to_show: final_index + 1,
     })
 }
