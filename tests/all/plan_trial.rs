@@ -8,7 +8,7 @@
 //! llama.cpp without saying vLLM was the runtime judged; and "(3 slots each)" was the thickness
 //! of whichever card of the chip came first under the run's prices.
 
-use super::support;
+use super::support::{self, builds, kw};
 use kraftwerk::catalog::HasId;
 use serde_json::Value;
 
@@ -188,4 +188,26 @@ fn a_slots_rejection_names_the_cards_whose_thickness_it_states() {
         }
     }
     assert!(seen > 0, "no slots rejection in the trial's plans");
+}
+
+/// A context above the model's maximum is said in the goal line every face prints (a trial's
+/// `--context 500000` for gpt-oss-120b read "5 builds meet the goal" with nothing said), and in
+/// `fit`'s note with what runs it; within the maximum the goal says nothing of it.
+#[test]
+fn a_context_above_the_models_maximum_is_said_in_the_goal() {
+    let o = kw(&["plan", "--model", "gpt-oss-120b", "--context", "500000", "--max-results", "1", "--format", "json"]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let goal = j["goal"].as_str().expect("goal");
+    assert!(goal.contains("(above gpt-oss-120b's maximum of 131072 tokens"), "{goal}");
+    assert!(goal.contains("vLLM and SGLang refuse it"), "{goal}");
+    let o = kw(&["plan", "--model", "gpt-oss-120b", "--context", "65536", "--max-results", "1", "--format", "json"]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(!j["goal"].as_str().expect("goal").contains("maximum"), "{}", j["goal"]);
+    let b = builds("2x-rtx-4090-x870e.rig.ron");
+    let o = kw(&["fit", &b, "--model", "llama-2-7b", "--context", "16384"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("context 16384 exceeds the model's maximum of 4096 tokens (its config's max_position_embeddings): llama.cpp starts with a warning"),
+        "{text}"
+    );
 }

@@ -184,7 +184,7 @@ impl Goal {
         self.mode.is_training()
     }
 
-    /// The goal in one line.
+    /// The goal in one line; a context above the model's maximum says so and what runs it.
     pub fn describe(&self, model: &LlmModel) -> String {
         let mut s = format!(
             "{} at {}, {} tokens of context, {} user{}",
@@ -197,6 +197,18 @@ impl Goal {
             self.users,
             if self.users == 1 { "" } else { "s" }
         );
+        // Past the model's maximum only llama.cpp-family runtimes start (vLLM and SGLang refuse,
+        // and the search refuses such a goal under them): said in the goal every face prints,
+        // not left to a note (a trial's `--context 500000` for gpt-oss-120b read "5 builds meet
+        // the goal").
+        let ctx = self.context_tokens(model);
+        if !self.is_training() && ctx > model.max_context {
+            let _ = write!(
+                s,
+                " (above {}'s maximum of {} tokens, its config's max_position_embeddings: llama.cpp starts with a warning, but the model was not trained on such a context unless its card documents rope scaling (YaRN) to it; vLLM and SGLang refuse it)",
+                model.id, model.max_context
+            );
+        }
         if self.is_training() {
             let _ = write!(s, ", {}", self.mode);
             if let (Some(t), Some(h)) = (self.train_tokens, self.train_hours) {

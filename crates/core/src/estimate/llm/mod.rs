@@ -404,7 +404,10 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
             input.context_tokens, m.max_context
         ));
     } else if input.context_tokens > m.max_context {
-        notes.push(format!("context {} exceeds the model's maximum of {} tokens", input.context_tokens, m.max_context));
+        notes.push(format!(
+            "context {} exceeds the model's maximum of {} tokens (its config's max_position_embeddings): {runtime} starts with a warning, but the model was not trained on such a context unless its card documents rope scaling (YaRN) to it",
+            input.context_tokens, m.max_context
+        ));
     }
     if let Some(active) = m.active_params_b
         && active < m.params_b
