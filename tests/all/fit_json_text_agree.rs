@@ -47,7 +47,9 @@ fn a_vllm_misfit_gives_the_same_alternatives_and_no_speed_in_text_and_json() {
     assert_eq!(v["verdict"], "does_not_fit", "{v}");
     assert_eq!(v["fit"]["runtime"], "vllm", "{v}");
 
-    // The MoE offload the JSON offers is the text's, under llama.cpp, with the same figures.
+    // The MoE offload the JSON offers is the text's, under llama.cpp, with the same figures;
+    // the JSON names that runtime too (a review found it only in the text).
+    assert_eq!(v["alternatives"]["offload_runtime"], "llama_cpp", "{}", v["alternatives"]);
     let o = &v["alternatives"]["moe_offload"];
     let n = o["n_cpu_moe"].as_u64().expect("a MoE offload");
     let args = o["args"].as_str().expect("its arguments");

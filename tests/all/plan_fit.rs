@@ -217,7 +217,8 @@ fn host_row_mib(text: &str) -> Option<f64> {
 /// 2026-12-06): `plan --model gpt-oss-120b --tok-s 30 --budget-usd 3000` ranked first a
 /// 1x RTX PRO 4000 split on 48 GB of RAM, and `fit` of that plan printed "fits with experts in
 /// system RAM" (exit 0) and "not llama.cpp with -c 8192 -ngl 36 --n-cpu-moe 25 on this build: it
-/// needs 40 GiB of system RAM; this build has 48 GiB (40 GiB after the 8 GiB kept ...)": the
+/// needs 40 GiB of system RAM; this build has 48 GiB (40 GiB after the 8 GiB kept ...)" (the
+/// reserve of then; 6 GB now): the
 /// planner and fit's verdict counted the routed experts only (39.4 GiB), the alternatives line
 /// llama.cpp's whole Host row (41446 MiB, the experts plus the token embedding it keeps in RAM).
 /// Now all read `HostRam::holds` of the Host row: every planned split's saved build fits under

@@ -207,7 +207,7 @@ fn a_context_above_the_models_maximum_is_said_in_the_goal() {
     let o = kw(&["fit", &b, "--model", "llama-2-7b", "--context", "16384"]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
-        text.contains("context 16384 exceeds the model's maximum of 4096 tokens (its config's max_position_embeddings): llama.cpp starts with a warning"),
+        text.contains("context 16384 exceeds the model's maximum (its config's max_position_embeddings) of 4096 tokens: llama.cpp starts with a warning"),
         "{text}"
     );
 }

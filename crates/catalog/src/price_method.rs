@@ -119,7 +119,9 @@ struct Launch {
 }
 
 /// The launch price of each GPU chip the catalog knows one for: its curated price (catalog/gpus.ron
-/// holds launch prices with their launch dates) or its launch MSRP from `msrp.json`.
+/// holds launch prices with their launch dates) or its launch MSRP or vendor/OEM list price from
+/// `msrp.json`; a store's listing there (`basis: retail_listing`) is no launch price and is not
+/// taken as one.
 fn launch_prices(c: &Catalog, msrp: Option<&CitedFile>) -> BTreeMap<String, Launch> {
     let mut out = BTreeMap::new();
     for g in &c.gpus {
@@ -130,7 +132,7 @@ fn launch_prices(c: &Catalog, msrp: Option<&CitedFile>) -> BTreeMap<String, Laun
         }
     }
     for p in msrp.map(|f| f.prices.as_slice()).unwrap_or_default() {
-        if c.gpu(&p.id).is_some() {
+        if c.gpu(&p.id).is_some() && p.basis != cited::NewPriceBasis::RetailListing {
             out.entry(p.id.clone()).or_insert(Launch { usd: p.usd, date: p.date.clone() });
         }
     }

@@ -158,7 +158,8 @@ pub fn options(w: &Workload, s: &FitSettings, gpus: usize) -> FitOptions {
         // The runtime the build is planned for (`None`: the precision's usual one); a
         // training mode takes the default training framework, never an inference runtime.
         runtime: if w.mode.is_training() { None } else { w.runtime.map(RuntimeChoice::Inference) },
-        gradient_checkpointing: Some(w.gradient_checkpointing),
+        // A training setting: inference refuses training options (`fit` reads the workload's).
+        gradient_checkpointing: Some(w.gradient_checkpointing).filter(|_| w.mode.is_training()),
         gpu_memory_utilization: None,
         max_num_batched_tokens: None,
         // The vLLM setting the build runs with (a plan's `--max-num-seqs`), as `fit` reads it.

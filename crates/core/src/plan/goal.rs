@@ -202,7 +202,8 @@ impl Goal {
         // not left to a note (a trial's `--context 500000` for gpt-oss-120b read "5 builds meet
         // the goal").
         let ctx = self.context_tokens(model);
-        if !self.is_training() && ctx > model.max_context {
+        // (Not for a model file: its maximum may be the 4,096 read where the file states none.)
+        if !self.is_training() && ctx > model.max_context && matches!(self.model, ModelRef::Preset(_)) {
             let _ = write!(
                 s,
                 " (above {}'s maximum of {} tokens, its config's max_position_embeddings: llama.cpp starts with a warning, but the model was not trained on such a context unless its card documents rope scaling (YaRN) to it; vLLM and SGLang refuse it)",

@@ -63,7 +63,7 @@ impl Runtime {
     /// - llama.cpp, ik_llama.cpp: GGUF files only ("llama.cpp requires the model to be stored in
     ///   the GGUF file format", <https://github.com/ggml-org/llama.cpp/blob/master/README.md>):
     ///   the GGUF quants, F32/F16/BF16 and MXFP4 GGUF files, and a GGUF mix given by its
-    ///   average bits per weight (1.5625 to 16: an Unsloth dynamic quant's published size); not
+    ///   average bits per weight (1.5625 to 32: an Unsloth dynamic quant's published size); not
     ///   AWQ/GPTQ `int4`, FP8, INT8, NVFP4 or block FP8.
     /// - ExLlamaV2: EXL2 and 4-bit GPTQ, besides FP16/BF16 weights ("ExLlamaV2 supports the same
     ///   4-bit GPTQ models as V1, but also a new \"EXL2\" format",
@@ -85,15 +85,15 @@ impl Runtime {
         let p = precision;
         // A bits-per-weight figure: under llama.cpp a GGUF mix given by its published average
         // size (an Unsloth dynamic quant, which the precision parser asks for so), from IQ1_S's
-        // 1.5625 bits (the fewest of any GGUF type, ggml's type table) to F16's 16; under
+        // 1.5625 bits (the fewest of any GGUF type, ggml's type table) to F32's 32; under
         // ExLlamaV2 an EXL2 average, "any average bitrate between 2 and 8 bits per weight"
         // (the ExLlamaV2 README).
         if let P::Bpw(b) = p {
             let range = match self {
                 Runtime::LlamaCpp | Runtime::IkLlamaCpp => Some((
                     1.5625,
-                    16.0,
-                    "a GGUF file's average (IQ1_S's 1.5625 is the fewest of any GGUF type, F16's 16 the most)",
+                    32.0,
+                    "a GGUF file's average (IQ1_S's 1.5625 is the fewest of any GGUF type, F32's 32 the most)",
                 )),
                 Runtime::ExLlamaV2 => Some((
                     2.0,

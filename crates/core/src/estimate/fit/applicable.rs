@@ -107,7 +107,7 @@ pub(crate) fn kv_cache_refusal(runtime: Runtime, kv: Precision) -> Option<String
             "f32, f16, bf16, q8_0, q4_0 (and q4_1, iq4_nl, q5_0, q5_1; common/arg.cpp)",
         ),
         Runtime::Vllm | Runtime::Sglang => (
-            kv.is_gguf() || matches!(kv, P::Int4 | P::Int8 | P::Mxfp4 | P::Bpw(_)),
+            kv.is_gguf() || matches!(kv, P::Int4 | P::Int8 | P::Mxfp4 | P::Nvfp4 | P::Bpw(_)),
             "auto (the model's dtype: fp16 or bf16) or fp8 (--kv-cache-dtype)",
         ),
         Runtime::TensorRtLlm => (kv.is_gguf() || matches!(kv, P::Bpw(_)), "fp16, bf16, fp8, int8 or fp4"),

@@ -404,8 +404,20 @@ fn notes(input: &FitInput, all: &[GpuSlot], used: &[GpuSlot], runtime: Runtime) 
             input.context_tokens, m.max_context
         ));
     } else if input.context_tokens > m.max_context {
+        // Only llama.cpp's start is documented here (its `n_ctx_per_seq > n_ctx_train`
+        // warning); a model file's maximum may be the 4,096 read where the file states none.
+        let whose = if input.file_weights.is_some() {
+            "the model file's maximum as read from it (a file that states none reads as 4096)"
+        } else {
+            "the model's maximum (its config's max_position_embeddings)"
+        };
+        let starts = if runtime.is_llama_cpp_family() {
+            format!("{runtime} starts with a warning (n_ctx_per_seq > n_ctx_train), but ")
+        } else {
+            String::new()
+        };
         notes.push(format!(
-            "context {} exceeds the model's maximum of {} tokens (its config's max_position_embeddings): {runtime} starts with a warning, but the model was not trained on such a context unless its card documents rope scaling (YaRN) to it",
+            "context {} exceeds {whose} of {} tokens: {starts}the model was not trained on such a context unless its card documents rope scaling (YaRN) to it",
             input.context_tokens, m.max_context
         ));
     }

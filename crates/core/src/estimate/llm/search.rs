@@ -324,6 +324,11 @@ pub struct Alternatives {
     pub offload: Option<Offload>,
     /// llama.cpp MoE expert offload ([`llama_cpp_moe_offload`]).
     pub moe_offload: Option<MoeOffload>,
+    /// The runtime `offload` and `moe_offload` run under: the fit's own where it is of the
+    /// llama.cpp family, else llama.cpp (`--runtime llama.cpp`), since only that family places
+    /// layers or experts in system RAM (a JSON reader saw `--n-cpu-moe 11` beside a vLLM fit and
+    /// could not tell which runtime runs it).
+    pub offload_runtime: Runtime,
     /// Training: whether gradient checkpointing would make it fit (when it is off).
     pub with_gradient_checkpointing: Option<bool>,
     /// Full fine-tune: whether QLoRA would fit.
@@ -399,6 +404,9 @@ pub fn alternatives(input: &FitInput, gpus: &[GpuSlot], host: Option<HostMemory>
         gpus_needed: gpus_needed(input, gpus),
         offload: llama_cpp_offload(input, gpus, host_bandwidth_gb_s),
         moe_offload: llama_cpp_moe_offload(input, gpus, host),
+        offload_runtime: Some(input.resolved_runtime())
+            .filter(|r| r.is_llama_cpp_family())
+            .unwrap_or(Runtime::LlamaCpp),
         with_gradient_checkpointing: with_gc,
         qlora_fits,
         host_ram: None,

@@ -121,10 +121,16 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
         let least_w: f64 = full.circuits.iter().map(|c| c.min_wall_w).sum();
         let (wall, least) = full.total_wall_w.map_or((least_w, "at least "), |w| (w, ""));
         let n = (wall / per_circuit_cont).ceil();
-        alternatives.push(format!(
-            "split the PSUs over {least}{n:.0} circuits of {:.0} A (each {:.0} W continuous)",
-            b.site.circuit_a, per_circuit_cont
-        ));
+        // Splitting helps only with several PSUs, each within one circuit's continuous limit
+        // (a trial was told to split the one PSU of a build, and another build whose one PSU
+        // alone drew 1494 W against 1440 W).
+        let biggest_psu_wall_w = full.psus.iter().map(|p| p.wall_w.unwrap_or(p.dc_w)).fold(0.0, f64::max);
+        if full.psus.len() > 1 && biggest_psu_wall_w <= per_circuit_cont {
+            alternatives.push(format!(
+                "split the PSUs over {least}{n:.0} circuits of {:.0} A (each {:.0} W continuous)",
+                b.site.circuit_a, per_circuit_cont
+            ));
+        }
         if b.site.mains_v < HIGH_LINE_MIN_V {
             let cont240 = b.site.circuit_a * CONTINUOUS_FRACTION * US_HIGH_LINE_V;
             alternatives.push(format!(
