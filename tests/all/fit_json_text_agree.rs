@@ -172,3 +172,28 @@ fn a_context_above_the_models_maximum_is_the_rejections_reason_not_memory() {
     );
     assert!(pro.reason.contains("8 cards would hold its memory ("), "{}", pro.reason);
 }
+
+/// Several sequences with the routed experts in system RAM: the split holds the batch's memory,
+/// so the build runs ("fits with experts in system RAM", exit 0), with its decode unknown (the
+/// split's speeds are modelled for one sequence), never "does not fit" beside the same split
+/// offered as running (a trial's 4x RTX 6000 Ada example at its batch of 4).
+#[test]
+fn experts_in_ram_at_several_sequences_fit_with_their_speed_unknown() {
+    let b = builds("4x-rtx-6000-ada-workstation.rig.ron");
+    let args = ["fit", &b, "--model", "deepseek-r1", "--precision", "2.7bpw", "--runtime", "llama.cpp"];
+    let o = kw(&args);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.lines().next().is_some_and(|l| l.contains(": fits with experts in system RAM (")), "{text}");
+    assert!(text.contains("batch 4"), "{text}");
+    assert!(text.contains("  speed: decode unknown per user, prefill unknown"), "{text}");
+    assert!(text.contains("tok/s prefill for one sequence (not the -np above)"), "{text}");
+    let o = kw(&[&args[..], &["--format", "json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["verdict"], "fits_with_experts_in_ram", "{v}");
+    assert!(v["fits_with_experts_in_ram"]["decode_tokens_per_s"].is_null(), "{}", v["fits_with_experts_in_ram"]);
+    // At one sequence the split's decode is the fit's.
+    let o = kw(&[&args[..], &["--batch", "1", "--format", "json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(v["fits_with_experts_in_ram"]["decode_tokens_per_s"].as_f64().is_some_and(|d| d > 0.0), "{v}");
+}

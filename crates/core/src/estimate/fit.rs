@@ -161,8 +161,8 @@ pub struct BuildFit {
     pub experts_in_ram: Option<llm::host::HostExpertDecode>,
     /// The fit of a MoE model the GPUs alone do not hold, run as llama.cpp's expert offload
     /// (`--n-cpu-moe`): `Some` when the runtime is llama.cpp or ik_llama.cpp, the workload is
-    /// inference at batch 1, and the offload of `alternatives` ([`search::llama_cpp_moe_offload`],
-    /// bounded by the build's RAM) fits the build's RAM with a decode estimate. The planner's
+    /// inference, and the offload of `alternatives` ([`search::llama_cpp_moe_offload`], bounded
+    /// by the build's RAM) fits the build's RAM (with its decode at batch 1, unknown above). The planner's
     /// hybrid answers are this same offload, so `kraftwerk fit` on a saved hybrid plan gives the
     /// plan's decode. `fit.verdict` stays [`FitVerdict::DoesNotFit`] (the GPUs alone); the faces
     /// say "fits with experts in system RAM" and `cost` is the build's at this decode.
@@ -266,10 +266,18 @@ fn the_fit_or_not(
 /// The expert offload of `alt` when it is the fit ([`BuildFit::fits_with_experts_in_ram`]).
 fn expert_offload_fit(input: &FitInput, alt: &Alternatives) -> Option<search::MoeOffload> {
     let rt = input.resolved_runtime();
-    if !rt.is_llama_cpp_family() || input.mode.is_training() || input.batch != 1 {
+    if !rt.is_llama_cpp_family() || input.mode.is_training() {
         return None;
     }
-    alt.moe_offload.clone().filter(|o| o.fits_in_host_ram == Some(true) && o.decode_tokens_per_s.is_some())
+    let o = alt.moe_offload.clone().filter(|o| o.fits_in_host_ram == Some(true))?;
+    if input.batch == 1 {
+        return o.decode_tokens_per_s.is_some().then_some(o);
+    }
+    // Several sequences: the split's memory is the batch's (its KV cache and buffers), so it
+    // runs, but its decode and prefill are of one sequence, not of this workload: unknown, not
+    // "does not fit" (a trial's 4x RTX 6000 Ada example at batch 4 read "does not fit" beside
+    // the same split offered as running).
+    Some(search::MoeOffload { decode_tokens_per_s: None, prefill_tokens_per_s: None, ..o })
 }
 
 /// Build indices of the GPUs whose PCIe link is unknown: add-in cards of the resolved build `r`
@@ -626,7 +634,7 @@ pub fn for_build(build: &Build, catalog: &Catalog, opts: &FitOptions) -> Result<
             (_, Some(decode)) => cost_of(build, catalog, &input, Some(decode), opts),
             // A placement that runs (the verdict says so) with its decode unknown: the cost per
             // token is unknown, not "does not fit".
-            (Some(_), None) => (None, Some("not estimated: the placement's decode is unknown (the build names no CPU or memory kit, or the split mode's speed is not modelled)".into())),
+            (Some(_), None) => (None, Some("not estimated: the placement's decode is unknown (the build names no CPU or memory kit, the split mode's speed is not modelled, or several sequences share the split: its decode is modelled for one)".into())),
             (None, None) => (None, Some("not estimated: the workload does not fit".into())),
         };
         return Ok(BuildFit {

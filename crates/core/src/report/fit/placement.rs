@@ -259,14 +259,16 @@ pub(crate) fn llama_cpp_plan(
     }
     // The decode and prefill of this same placement (one estimate: `BuildFit::placement`).
     let p = placement.filter(|p| p.table.args == t.args);
+    // Its speeds are of one sequence (llama-bench's tg and pp); arguments with `-np N` serve N.
+    let one = if t.args.split_whitespace().any(|a| a == "-np") { " for one sequence (not the -np above)" } else { "" };
     wln!(
         out,
         "  - llama.cpp with the arguments above ({}): {host_gib:.1} GiB in system RAM{}, {}",
         t.args,
         alt.host_ram.as_ref().map_or_else(|| " (the build names no memory)".to_owned(), |r| format!("; {}", has(r))),
         match p.and_then(|p| p.decode_tokens_per_s.map(|d| (d, p.prefill_tokens_per_s))) {
-            Some((d, Some(pf))) => format!("about {d:.1} tok/s decode, {pf:.0} tok/s prefill"),
-            Some((d, None)) => format!("about {d:.1} tok/s decode, prefill unknown"),
+            Some((d, Some(pf))) => format!("about {d:.1} tok/s decode, {pf:.0} tok/s prefill{one}"),
+            Some((d, None)) => format!("about {d:.1} tok/s decode{one}, prefill unknown"),
             None => format!(
                 "decode unknown ({})",
                 p.and_then(|p| p.unknown_because.clone()).unwrap_or_else(|| "not estimated for this split".to_owned())
