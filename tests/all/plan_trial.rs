@@ -211,3 +211,37 @@ fn a_context_above_the_models_maximum_is_said_in_the_goal() {
         "{text}"
     );
 }
+
+/// Where every held decode row on a card's architecture measures below the estimate (the Tesla
+/// P100's llama.cpp CUDA rows: 0.43-0.45 of it), the planner judges the goal at the most they
+/// measure too: a target the estimate meets but that share of it does not is a speed loss naming
+/// the rows, and a target within that share still passes (with its caveat).
+#[test]
+fn a_goal_is_judged_at_the_most_the_held_rows_measure_where_all_measure_below() {
+    let base = [
+        "plan",
+        "--model",
+        "llama-3.1-8b",
+        "--precision",
+        "q4_k_m",
+        "--runtime",
+        "llama.cpp",
+        "--must-have",
+        "1x nvidia-tesla-p100-pcie-16gb",
+        "--used",
+        "--max-results",
+        "1",
+    ];
+    let o = kw(&[&base[..], &["--tok-s", "60"]].concat());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("tok/s per user estimated, but the held decode rows on compute capability 6.0 under llama.cpp CUDA (KP-01, KP-01d32k"),
+        "{text}"
+    );
+    assert!(text.contains("measure 0.43-0.45 of this estimate: at most"), "{text}");
+    let o = kw(&[&base[..], &["--tok-s", "30"]].concat());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("measure 0.43-0.45 of this estimate"), "the caveat stays: {text}");
+}

@@ -35,6 +35,21 @@ pub fn fit_options(build: &Build, model: &Model, goal: &Goal) -> FitOptions {
     }
 }
 
+/// The least of [`llm::basis::held_decode_at_most`] over the build's GPUs under `runtime` (on
+/// each card's default llama.cpp back end, as the planner's cards are judged), with its words.
+fn held_decode_at_most(build: &Build, catalog: &Catalog, runtime: llm::Runtime) -> Option<(f64, String)> {
+    let r = build.resolve(catalog);
+    r.gpus
+        .iter()
+        .flatten()
+        .filter_map(|g| {
+            let maker = llm::support::chip_maker(g).unwrap_or("other");
+            let family = llm::basis::runtime_family(runtime, llm::LlamaCppBackend::for_vendor(Some(maker)));
+            llm::basis::held_decode_at_most(g, &family)
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+}
+
 /// Fit, speed and cost of a judged build ([`fit::for_build`], with the model file's exact
 /// weights when the goal's model came from one), and the figures the goal depends on that are
 /// unknown: a price under a budget, the tensor rate under a prefill target.
@@ -62,6 +77,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
                 ev.train_hours = t.hours;
             }
             ev.speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);
+            ev.decode_held_at_most = held_decode_at_most(build, catalog, f.fit.runtime);
             // A training run whose framework no published run holds (`fit`'s "band unknown"):
             // its hours are unvalidated, and the plan ranks it after held ones (a trial's QLoRA
             // plan met 24 h at 21.3 h on HF-PEFT's unheld MFU and said nothing of it).

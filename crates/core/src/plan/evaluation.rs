@@ -130,6 +130,11 @@ pub struct Evaluation {
     /// [`crate::estimate::llm::basis::not_measured_on`]); printed wherever the speed is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub speed_caveats: Vec<String>,
+    /// The most the held decode rows measure over this estimate on a GPU of the build, and the
+    /// rows in words ([`crate::estimate::llm::basis::held_decode_at_most`]), for a decode with
+    /// every weight on the GPUs: the goal is judged at the decode times that share too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decode_held_at_most: Option<(f64, String)>,
     /// Caveats on the speed printed wherever it is, beside `speed_caveats`, that do not move
     /// the ranking ([`crate::estimate::speed_summary::ram_rating_caveat`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -305,6 +305,28 @@ fn metric_words(metric: &str, c: &HeldCoverage) -> (String, bool) {
     }
 }
 
+/// The most the held decode rows measure over this estimate on `gpu`'s architecture under
+/// `family` ([`runtime_family`]), where every such row lands outside ±25 % with the estimate
+/// high ([`HELD_SPEED_COVERAGE`]: `in_band` 0, the highest measured-over-estimate below 1), with
+/// the rows in words: the held evidence says the decode there is at most that share of the
+/// estimate (the Tesla P100's llama.cpp CUDA rows measure 0.43-0.45 of it). `None` where a held
+/// row lands in band, where none is held, or where the rows are low or off both ways.
+pub fn held_decode_at_most(gpu: &kraftwerk_catalog::Gpu, family: &str) -> Option<(f64, String)> {
+    let arch = architecture_key(gpu)?;
+    let c =
+        HELD_SPEED_COVERAGE.iter().find(|c| c.architecture == arch && c.family == family && c.metric == "decode")?;
+    let [lo, hi] = c.outside_measured_over_estimate;
+    (c.rows > 0 && c.in_band == 0 && hi > 0.0 && hi < 1.0).then(|| {
+        (
+            hi,
+            format!(
+                "the held decode rows on {arch} under {family} ({}) measure {lo:.2}-{hi:.2} of this estimate",
+                c.outside
+            ),
+        )
+    })
+}
+
 /// The GPUs in `gpus` whose speed under `family` ([`runtime_family`]) is not validated by the
 /// held rows, one line each, for [`SpeedBasis::not_measured_on`]:
 /// - an NVIDIA GPU of [`HELD_NVIDIA_COMPUTE_CAPABILITIES`]: no line;

@@ -208,6 +208,25 @@ impl State<'_> {
                     too_slow(d, self.goal.tok_s, |c| c.decode_kept),
                 ));
             }
+            // Where every held decode row on the card's architecture measures below this
+            // estimate, the goal is judged at the most they measure too (a trial's plan showed a
+            // Tesla P100 at 27.3 tok/s for a 25 tok/s goal beside its own caveat that the held
+            // rows measure 0.43-0.45 of it). Not for a split with experts in RAM (its decode is
+            // bound by the RAM, which those all-GPU rows do not time).
+            if let Some((share, rows)) = ev.decode_held_at_most.as_ref().filter(|_| ev.hybrid.is_none())
+                && d * share < self.goal.tok_s
+            {
+                return Err((
+                    Constraint::Speed,
+                    format!(
+                        "{gpus} on {}: {d:.1} tok/s per user estimated, but {rows}: at most {:.1} tok/s (target {})",
+                        board.name,
+                        d * share,
+                        self.goal.tok_s
+                    ),
+                    Retry::Board,
+                ));
+            }
             if let Some(t) = self.goal.prefill_tok_s
                 && ev.prefill.is_none_or(|p| p < t)
             {
