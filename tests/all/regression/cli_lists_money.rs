@@ -348,3 +348,44 @@ fn a_nearest_part_of_another_maker_or_model_is_a_suggestion_not_an_import() {
     assert!(ron.contains("cpu: \"amd-ryzen-9-7950x\"") && ron.contains("motherboard: None"), "{ron}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A reviewer's and a trial's lines that imported another part at "confidence 100 %": the
+/// Liquid Freezer III Pro 360 became the Freezer 4U-M air cooler (`Liquid` cut the model to
+/// `ARCTIC`), an unlabelled Dark Power Pro 13 a Dark Base case (`Power` cut it to `be quiet!
+/// Dark`, and a later kind's hit replaced the PSU), the Torrent the Torrent Nano Mini-ITX and
+/// the NH-D15 the NH-D15 G2 (fewest words won over the words the line does not say). Each,
+/// with its type label and without, through the binary.
+#[test]
+fn liquid_coolers_psus_cases_and_coolers_are_the_part_the_line_names() {
+    let dir = std::env::temp_dir().join(format!("kw-import-named-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    for (label, name, id, not) in [
+        (
+            "CPU Cooler",
+            "ARCTIC Liquid Freezer III Pro 360 77 CFM Liquid CPU Cooler",
+            "arctic-liquid-freezer-iii-pro-360mm-black",
+            "freezer-4u-m",
+        ),
+        ("CPU Cooler", "Arctic Liquid Freezer III Pro 360", "arctic-liquid-freezer-iii-pro-360mm-black", "4u-m"),
+        ("Power Supply", "be quiet! Dark Power Pro 13 1600 W", "be-quiet-dark-power-pro-13-1600w", "dark-base"),
+        ("Case", "Fractal Design Torrent ATX Mid Tower Case", "fractal-design-torrent-", "nano"),
+        ("CPU Cooler", "Noctua NH-D15", "noctua-nh-d15-", "g2"),
+        ("CPU Cooler", "Noctua NH-D15 82.52 CFM CPU Cooler", "noctua-nh-d15-", "g2"),
+    ] {
+        let labelled = format!("Type|Item|Price\n:----|:----|:----\n**{label}** | [{name}](https://x) | $100.00\n");
+        let plain = format!("Item|Price\n:----|:----\n[{name}](https://x) | $100.00\n");
+        for (which, text) in [("labelled", labelled), ("unlabelled", plain)] {
+            let list = dir.join("list.md");
+            std::fs::write(&list, &text).expect("write");
+            let (code, ron, err) = kw_no_user_files(&["import", &list.display().to_string()]);
+            assert_eq!(code, 0, "{which} {name}: {err}");
+            let got = ron
+                .lines()
+                .find(|l| l.contains(id))
+                .unwrap_or_else(|| panic!("{which} {name}: no `{id}` in\n{ron}\n{err}"));
+            assert!(!got.contains(not) && !got.contains("d15s"), "{which} {name}: {got}");
+            assert!(!err.contains("cases `") || label == "Case", "{which} {name}: imported as a case: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

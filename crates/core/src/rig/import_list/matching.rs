@@ -6,7 +6,7 @@
 use super::review::{disagreement, review_reason};
 use super::{ListLine, ListMatch, MAX_QUERIES, Unmatched};
 use kraftwerk_catalog::picker::{holds_split_code, is_model_code};
-use kraftwerk_catalog::{Catalog, MemoryType, PartKind};
+use kraftwerk_catalog::{Catalog, CoolerType, MemoryType, PartKind};
 
 /// A part found for a line: its kind as found (a GPU card or chip), id, display name, the query
 /// that found it, and the confidence, percent.
@@ -118,13 +118,23 @@ const GUESS_ORDER: [PartKind; 8] = [
 /// Units whose number starts PCPartPicker's spec tail (`4.5 GHz`, `24 GB`, `1600 W`).
 const UNITS: &[&str] = &["ghz", "mhz", "gb", "tb", "w", "cfm", "mm", "hz", "gb/s", "rpm", "db"];
 /// Words that start PCPartPicker's type tail.
-const TYPE_WORDS: &[&str] = &["processor", "video", "motherboard", "memory", "power", "solid", "fully", "liquid"];
+const TYPE_WORDS: &[&str] = &["processor", "motherboard", "memory", "fully"];
+/// Words that start PCPartPicker's type tail only before the word that follows them here
+/// (`Liquid CPU Cooler`, `Power Supply`, `Video Card`, `Solid State Drive`): alone they are
+/// model words (`Liquid Freezer III`, `Dark Power Pro 13`), and cutting there left `ARCTIC` or
+/// `be quiet! Dark` as the whole model (a trial's Liquid Freezer became the Freezer 4U-M air
+/// cooler, the Dark Power Pro 13 a Dark Base case, at 100 %).
+const TYPE_PAIRS: &[(&str, &[&str])] =
+    &[("liquid", &["cpu", "cooler"]), ("power", &["supply"]), ("video", &["card"]), ("solid", &["state"])];
 
 /// Whether `w` (with its successor `next`) starts a spec tail.
 fn is_spec_word(w: &str, next: Option<&str>) -> bool {
     let l = w.to_ascii_lowercase();
     if TYPE_WORDS.contains(&l.as_str()) {
         return true;
+    }
+    if let Some((_, nexts)) = TYPE_PAIRS.iter().find(|(t, _)| *t == l) {
+        return next.is_some_and(|n| nexts.contains(&n.to_ascii_lowercase().as_str()));
     }
     if l == "cpu" && next.is_some_and(|n| n.eq_ignore_ascii_case("cooler")) {
         return true;
@@ -334,7 +344,7 @@ fn plausible(catalog: &Catalog, kind: PartKind, id: &str, name: &str, head: &[St
     if !enough {
         return false;
     }
-    if !watts_agree(catalog, kind, id, name) {
+    if !watts_agree(catalog, kind, id, name) || !cooling_agrees(catalog, kind, id, name) {
         return false;
     }
     // A drive title's capacity (`4 TB`) is the drive's: the 2 TB model is another product.
@@ -491,6 +501,20 @@ fn watts_agree(catalog: &Catalog, kind: PartKind, id: &str, name: &str) -> bool 
         })
 }
 
+/// Whether part `id` of `kind` agrees with the cooling a line says: a line that says `Liquid`,
+/// `AIO` or `Water` names an all-in-one liquid cooler, never an air cooler (a trial's "ARCTIC
+/// Liquid Freezer III Pro 360 … Liquid CPU Cooler" became the Freezer 4U-M air cooler, and
+/// `check` then reported a cooler-socket error the build did not have). True for other kinds and
+/// lines that say none of them.
+fn cooling_agrees(catalog: &Catalog, kind: PartKind, id: &str, name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let says_liquid =
+        lower.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| matches!(w, "liquid" | "aio" | "water"));
+    kind != PartKind::Cooler
+        || !says_liquid
+        || catalog.coolers.iter().find(|c| c.id == id).is_none_or(|c| c.cooler_type != CoolerType::Air)
+}
+
 /// Words of a PCPartPicker case title's tail (form factor and `Mid Tower Case`).
 const CASE_TAIL: &[&str] = &[
     "atx", "eatx", "e-atx", "microatx", "micro", "mini", "itx", "mini-itx", "ssi-eeb", "mid", "full", "tower", "case",
@@ -537,22 +561,75 @@ fn find_tightest(catalog: &Catalog, kind: PartKind, name: &str) -> Option<Hit> {
             let key = format!("{} {} {}", p.vendor(), p.display_name(), p.id()).to_ascii_lowercase();
             let key_compact = compact(&key);
             words.iter().all(|w| {
-                key.split(|c: char| !c.is_alphanumeric() && c != '.').any(|k| k == w)
+                // `360` of a line is the `360mm` of a radiator's listing
+                key.split(|c: char| !c.is_alphanumeric() && c != '.')
+                    .any(|k| k == w || k.strip_suffix("mm") == Some(w.as_str()))
                     || key_compact.contains(&compact(w)) && compact(w).len() >= 4
                     || holds_split_code(&key, w)
             })
         })
-        .filter(|p| watts_agree(catalog, kind, p.id(), name))
+        .filter(|p| watts_agree(catalog, kind, p.id(), name) && cooling_agrees(catalog, kind, p.id(), name))
         .filter(|p| {
             capacity.is_none_or(|c| {
                 catalog.storage.iter().find(|d| d.id == p.id()).is_none_or(|d| d.capacity_gb.abs_diff(c) * 10 <= c)
             })
         })
         .min_by_key(|p| {
-            (unsaid_board_words(kind, &p.display_name(), name), p.display_name().split_whitespace().count())
+            let (model, all) = unsaid_words(kind, &p.display_name(), name);
+            (model, all, p.display_name().split_whitespace().count())
         })?;
-    Some((kind, best.id().to_owned(), best.display_name(), head.join(" "), 100))
+    let conf = coverage_pct(&head, &format!("{} {}", best.display_name(), best.id()));
+    Some((kind, best.id().to_owned(), best.display_name(), head.join(" "), conf))
 }
+
+/// The words of part name `part` that the line's `name` does not say, as (model words, all
+/// words): of several parts holding every word of a line, the one with the fewest is the part
+/// it names. For a board, [`unsaid_board_words`] and 0. For other kinds a model word is a
+/// size word ([`SIZE_WORDS`]: `Nano`, `Compact`, `Mini`, `ITX`) or a word of letters and digits
+/// that is no measure (`G2`, `D15S`, `AM4`; not `165mm`, `1600W`, `82.5`); a note in brackets
+/// (a maker's part number, `(MZ-V9P4T0BW)`) is not counted. `Fractal Design Torrent ATX Mid
+/// Tower Case` is not the Torrent Nano Mini-ITX, `Noctua NH-D15` not the NH-D15 G2, which had
+/// the fewest words.
+fn unsaid_words(kind: PartKind, part: &str, name: &str) -> (usize, usize) {
+    if kind == PartKind::Motherboard {
+        return (unsaid_board_words(kind, part, name), 0);
+    }
+    let name = name.to_ascii_lowercase();
+    let said: Vec<&str> = name.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+    let mut depth = 0_usize;
+    let mut bare = String::new();
+    for c in part.to_ascii_lowercase().chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => bare.push(c),
+            _ => {}
+        }
+    }
+    let unsaid: Vec<&str> = bare
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty() && !said.contains(w))
+        // `360mm` for a line's `360`
+        .filter(|w| w.strip_suffix("mm").is_none_or(|n| !said.contains(&n)))
+        .collect();
+    let model = unsaid
+        .iter()
+        .filter(|w| {
+            let w: &str = w;
+            let measure = w.trim_start_matches(|c: char| c.is_ascii_digit());
+            SIZE_WORDS.contains(&w)
+                || w.chars().any(|c| c.is_ascii_digit())
+                    && w.chars().any(|c| c.is_ascii_alphabetic())
+                    && !(measure.len() < w.len() && MEASURES.contains(&measure))
+        })
+        .count();
+    (model, unsaid.len())
+}
+
+/// Words naming a smaller (or larger) model of a series (`Torrent Nano`, `Torrent Compact`).
+const SIZE_WORDS: &[&str] = &["nano", "compact", "mini", "micro", "itx", "microatx", "matx", "xl"];
+/// Units a number in a part's name is a measure in (`165mm`, `1600w`, `4tb`), not a model.
+const MEASURES: &[&str] = &["mm", "w", "cfm", "gb", "tb", "mhz", "ghz", "rpm", "db", "v", "a"];
 
 /// For a board, the words of part name `part` that the line's `name` does not say: `MAX` of
 /// `MAG X870E TOMAHAWK MAX WiFi`, `X3D` of `X870E AORUS MASTER X3D`, `DDR4` of `PRO Z790-P WIFI
@@ -617,8 +694,13 @@ pub(super) fn match_line(catalog: &Catalog, l: &ListLine) -> Result<ListMatch, U
                 .find(|p| p.id() == hit.1)
                 .and_then(|p| disagreement(catalog, hit.0, p, &words, &head));
             match why {
+                // A later kind's hit never replaces an earlier kind's at least as sure (an
+                // unlabelled `be quiet! Dark Power Pro 13 1600 W` is the PSU, not a Dark Base
+                // case found after it).
                 None => {
-                    best = Some(hit);
+                    if best.as_ref().is_none_or(|b| hit.4 > b.4) {
+                        best = Some(hit);
+                    }
                     break;
                 }
                 Some(why) if refused.is_none() => refused = Some((hit, why)),
