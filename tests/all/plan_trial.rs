@@ -245,3 +245,17 @@ fn a_goal_is_judged_at_the_most_the_held_rows_measure_where_all_measure_below() 
     assert_eq!(o.status.code(), Some(0), "{text}");
     assert!(text.contains("measure 0.43-0.45 of this estimate"), "the caveat stays: {text}");
 }
+
+/// A MoE goal at the best precision says what a CPU+GPU split takes (the smallest GGUF quant
+/// whose experts the RAM holds), since a trial read "the best precision that fits" beside a
+/// q4_0 split where q4_k_m also fit; a dense goal says nothing of it.
+#[test]
+fn a_moe_goal_says_what_precision_a_split_takes() {
+    let o = kw(&["plan", "--model", "qwen3-235b-a22b", "--tok-s", "5", "--max-results", "1", "--format", "json"]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let goal = j["goal"].as_str().expect("goal");
+    assert!(goal.contains("(a CPU+GPU split: the smallest GGUF quant whose experts the RAM holds)"), "{goal}");
+    let o = kw(&["plan", "--model", "llama-3.1-8b", "--max-results", "1", "--format", "json"]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(!j["goal"].as_str().expect("goal").contains("CPU+GPU split"), "{}", j["goal"]);
+}

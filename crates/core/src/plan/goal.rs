@@ -190,6 +190,16 @@ impl Goal {
             "{} at {}, {} tokens of context, {} user{}",
             model.id,
             match self.precision {
+                // A CPU+GPU split is planned at the fewest-bit GGUF quant whose experts the RAM
+                // holds (the fastest, on the least RAM), not the best: said where one can be.
+                GoalPrecision::Best
+                    if model.active_params_b.is_some_and(|a| a < model.params_b)
+                        && !self.is_training()
+                        && self.users == 1 =>
+                {
+                    "the best precision that fits (a CPU+GPU split: the smallest GGUF quant whose experts the RAM holds)"
+                        .to_owned()
+                }
                 GoalPrecision::Best => "the best precision that fits".to_owned(),
                 GoalPrecision::Exact(p) => p.to_string(),
             },

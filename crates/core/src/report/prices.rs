@@ -154,8 +154,14 @@ pub fn build_prices_text(out: &BuildPrices, today: (i32, u32, u32)) -> String {
             let _ = writeln!(s, "  {:<13}      used: {} each, {} ({source})", "", usd(u), prices::date_note(d, today));
         }
         for w in &r.withheld {
-            let date = w.date.as_deref().map_or_else(|| "undated".to_owned(), |d| prices::date_note(d, today));
-            let _ = writeln!(s, "  {:<13}      not today's new price: {} ({date}): {}", "", usd(w.usd), w.reason);
+            // The reason names the date and age where the age is why (`older than 36 months
+            // (2021-03-02, 69 months old)`): said once.
+            let date = match w.date.as_deref() {
+                Some(d) if w.reason.contains(d) => String::new(),
+                Some(d) => format!(" ({})", prices::date_note(d, today)),
+                None => " (undated)".to_owned(),
+            };
+            let _ = writeln!(s, "  {:<13}      not today's new price: {}{date}: {}", "", usd(w.usd), w.reason);
         }
     }
     let _ = writeln!(s, "total: {}", out.total_text);
