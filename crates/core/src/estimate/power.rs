@@ -427,6 +427,17 @@ pub struct PowerEstimate {
     pub cost: Option<EnergyCost>,
 }
 
+impl PowerEstimate {
+    /// Whether splitting this build's PSUs over circuits of `per_circuit_w` (W continuous) can
+    /// help: there are several PSUs and each one's wall draw (its DC load where its efficiency
+    /// is unknown, the least it can be) is within one circuit. One PSU, or a PSU that alone
+    /// draws more, cannot be split (a trial was told to split the one PSU of a build, and
+    /// another build whose one PSU alone drew 1494 W against 1440 W).
+    pub fn psus_can_split_over(&self, per_circuit_w: f64) -> bool {
+        self.psus.len() > 1 && self.psus.iter().all(|p| p.wall_w.unwrap_or(p.dc_w) <= per_circuit_w)
+    }
+}
+
 /// Power limit a placement runs at: its `power_limit_w`, else the default board power.
 ///
 /// A limit outside the card's published range is refused when the build is loaded

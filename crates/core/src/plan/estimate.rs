@@ -35,18 +35,13 @@ pub fn fit_options(build: &Build, model: &Model, goal: &Goal) -> FitOptions {
     }
 }
 
-/// The least of [`llm::basis::held_decode_at_most`] over the build's GPUs under `runtime` (on
+/// The least of [`llm::basis::held_decode_at_most`] over the fit's GPUs under its runtime (on
 /// each card's default llama.cpp back end, as the planner's cards are judged), with its words.
-fn held_decode_at_most(build: &Build, catalog: &Catalog, runtime: llm::Runtime) -> Option<(f64, String)> {
-    let r = build.resolve(catalog);
-    r.gpus
+fn held_decode_at_most(catalog: &Catalog, fit: &llm::FitReport) -> Option<(f64, String)> {
+    fit.gpus
         .iter()
-        .flatten()
-        .filter_map(|g| {
-            let maker = llm::support::chip_maker(g).unwrap_or("other");
-            let family = llm::basis::runtime_family(runtime, llm::LlamaCppBackend::for_vendor(Some(maker)));
-            llm::basis::held_decode_at_most(g, &family)
-        })
+        .filter_map(|g| catalog.gpu_or_card(&g.gpu_id))
+        .filter_map(|g| llm::basis::held_decode_at_most(g, &llm::basis::family_on_default_backend(g, fit.runtime)))
         .min_by(|a, b| a.0.total_cmp(&b.0))
 }
 
@@ -77,7 +72,7 @@ pub fn estimate(build: &Build, catalog: &Catalog, goal: &Goal, model: &Model, ev
                 ev.train_hours = t.hours;
             }
             ev.speed_caveats.clone_from(&f.fit.speed_basis.not_measured_on);
-            ev.decode_held_at_most = held_decode_at_most(build, catalog, f.fit.runtime);
+            ev.decode_held_at_most = held_decode_at_most(catalog, &f.fit);
             // A training run whose framework no published run holds (`fit`'s "band unknown"):
             // its hours are unvalidated, and the plan ranks it after held ones (a trial's QLoRA
             // plan met 24 h at 21.3 h on HF-PEFT's unheld MFU and said nothing of it).

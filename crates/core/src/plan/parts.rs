@@ -85,9 +85,8 @@ fn card_view(idx: usize, g: &kraftwerk_catalog::Gpu, chip: &kraftwerk_catalog::G
             // The hybrid splits this flag orders are llama.cpp placements on the card's
             // default back end (CUDA, HIP, SYCL by maker).
             let slot = [crate::estimate::llm::GpuSlot::new(g.clone())];
-            let maker = crate::estimate::llm::support::chip_maker(g).unwrap_or("other");
-            let backend = crate::estimate::llm::LlamaCppBackend::for_vendor(Some(maker));
-            let family = crate::estimate::llm::basis::runtime_family(crate::estimate::llm::Runtime::LlamaCpp, backend);
+            let family =
+                crate::estimate::llm::basis::family_on_default_backend(g, crate::estimate::llm::Runtime::LlamaCpp);
             !crate::estimate::llm::basis::not_measured_on(&slot, &family).is_empty()
         },
         plugs: g.power_inputs.map_or_else(CardPlugs::default, |i| CardPlugs {

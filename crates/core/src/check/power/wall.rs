@@ -18,12 +18,7 @@ fn circuit_fix(c: &Ctx<'_>, ci: &crate::estimate::power::CircuitLoad) -> String 
     let unknown = c.power.circuits.iter().any(|k| k.amps.is_none());
     // Splitting helps only with several PSUs, each within one circuit's limit at full load.
     let full = c.full_power.as_ref().unwrap_or(&c.power);
-    let biggest_psu_wall_w = full.psus.iter().map(|p| p.wall_w.unwrap_or(p.dc_w)).fold(0.0, f64::max);
-    let split = if full.psus.len() > 1 && biggest_psu_wall_w <= ci.continuous_w {
-        "split the PSUs over more circuits, or "
-    } else {
-        ""
-    };
+    let split = if full.psus_can_split_over(ci.continuous_w) { "split the PSUs over more circuits, or " } else { "" };
     let rest = format!("{split}use a 240 V / 20 A circuit; stay under {:.0} W per circuit", ci.continuous_w);
     match (cap, unknown) {
         (Some(f), false) => format!(

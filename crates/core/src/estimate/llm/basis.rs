@@ -305,6 +305,14 @@ fn metric_words(metric: &str, c: &HeldCoverage) -> (String, bool) {
     }
 }
 
+/// The runtime family ([`runtime_family`]) of `runtime` on `gpu` with llama.cpp on the back end
+/// the card's maker implies (CUDA, HIP, SYCL): how the planner types a card it has not built a
+/// machine for yet.
+pub fn family_on_default_backend(gpu: &kraftwerk_catalog::Gpu, runtime: Runtime) -> String {
+    let maker = super::support::chip_maker(gpu).unwrap_or("other");
+    runtime_family(runtime, super::LlamaCppBackend::for_vendor(Some(maker)))
+}
+
 /// The most the held decode rows measure over this estimate on `gpu`'s architecture under
 /// `family` ([`runtime_family`]), where every such row lands outside ±25 % with the estimate
 /// high ([`HELD_SPEED_COVERAGE`]: `in_band` 0, the highest measured-over-estimate below 1), with

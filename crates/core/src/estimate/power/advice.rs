@@ -121,11 +121,7 @@ pub fn advise(r: &Resolved<'_>) -> Option<PowerAdvice> {
         let least_w: f64 = full.circuits.iter().map(|c| c.min_wall_w).sum();
         let (wall, least) = full.total_wall_w.map_or((least_w, "at least "), |w| (w, ""));
         let n = (wall / per_circuit_cont).ceil();
-        // Splitting helps only with several PSUs, each within one circuit's continuous limit
-        // (a trial was told to split the one PSU of a build, and another build whose one PSU
-        // alone drew 1494 W against 1440 W).
-        let biggest_psu_wall_w = full.psus.iter().map(|p| p.wall_w.unwrap_or(p.dc_w)).fold(0.0, f64::max);
-        if full.psus.len() > 1 && biggest_psu_wall_w <= per_circuit_cont {
+        if full.psus_can_split_over(per_circuit_cont) {
             alternatives.push(format!(
                 "split the PSUs over {least}{n:.0} circuits of {:.0} A (each {:.0} W continuous)",
                 b.site.circuit_a, per_circuit_cont
